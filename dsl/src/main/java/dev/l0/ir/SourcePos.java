@@ -2,13 +2,17 @@ package dev.l0.ir;
 
 /**
  * Where a construct was written: a 1-based line and column in a named source (a file path, or
- * the Java call site for programs built with the DSL). {@link #NONE} marks generated code.
+ * the Java call site for programs built with the DSL, which has a line but no column: column 0).
+ * {@link #NONE} marks generated code.
  */
 public record SourcePos(String source, int line, int column) {
   public static final SourcePos NONE = new SourcePos("<generated>", 0, 0);
 
   @Override
   public String toString() {
-    return source + ":" + line + ":" + column;
+    if (line <= 0) {
+      return source;
+    }
+    return column <= 0 ? source + ":" + line : source + ":" + line + ":" + column;
   }
 }
