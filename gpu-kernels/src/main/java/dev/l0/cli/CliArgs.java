@@ -1,0 +1,52 @@
+package dev.l0.cli;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** The positional arguments and {@code --name value} options of one command line. */
+record CliArgs(List<String> positional, Map<String, String> options) {
+
+  /** A command line the verb cannot accept. */
+  static final class UsageError extends RuntimeException {
+    UsageError(String message) {
+      super(message);
+    }
+  }
+
+  static CliArgs parse(String verb, String[] args, Set<String> knownOptions) {
+    List<String> positional = new ArrayList<>();
+    Map<String, String> options = new HashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      if (!arg.startsWith("--")) {
+        positional.add(arg);
+        continue;
+      }
+      String name = arg.substring(2);
+      if (!knownOptions.contains(name)) {
+        throw new UsageError("unknown option '" + arg + "'");
+      }
+      if (i + 1 >= args.length) {
+        throw new UsageError("option '" + arg + "' needs a value");
+      }
+      options.put(name, args[++i]);
+    }
+    return new CliArgs(List.copyOf(positional), Map.copyOf(options));
+  }
+
+  /** The only positional argument, the program file. */
+  String programFile() {
+    if (positional.size() != 1) {
+      throw new UsageError("expected one FILE.l0, got " + positional.size() + " arguments " + positional);
+    }
+    return positional.get(0);
+  }
+
+  Optional<String> option(String name) {
+    return Optional.ofNullable(options.get(name));
+  }
+}

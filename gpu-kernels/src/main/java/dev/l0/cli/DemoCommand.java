@@ -1,0 +1,119 @@
+package dev.l0.cli;
+
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Type;
+import dev.l0.ir.Value;
+import dev.l0.syntax.L0Parser;
+import dev.l0.types.TypeChecker;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code l0 demo [--options FILE]}: prices the PARSEC Black-Scholes reference options with the
+ * thesis's P0 ({@code /programs/p0_blackscholes.l0}) and compares each price with the DerivaGem
+ * reference value; fails (exit 1) if any differs by more than PARSEC's tolerance of 1e-4.
+ */
+final class DemoCommand implements Command {
+  static final String PROGRAM_RESOURCE = "/programs/p0_blackscholes.l0";
+  static final String DEFAULT_OPTIONS = "dsl/src/test/resources/data/blackscholes/parsec_derivagem_ref.txt";
+  static final double TOLERANCE = 1e-4;
+
+  /** One option record: spot strike rate divq volatility years type(C|P) divs reference. */
+  record OptionRecord(double spot, double strike, double rate, double volatility, double years, boolean call, double reference) {
+    static OptionRecord parse(String line, String file, int lineNumber) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length != 9 || !(f[6].equals("C") || f[6].equals("P"))) {
+        throw new CliArgs.UsageError(
+            file + ":" + lineNumber + ": expected 'spot strike rate divq vol years C|P divs reference', found '" + line.trim() + "'");
+      }
+      try {
+        return new OptionRecord(
+            Double.parseDouble(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2]),
+            Double.parseDouble(f[4]), Double.parseDouble(f[5]), f[6].equals("C"), Double.parseDouble(f[8]));
+      } catch (NumberFormatException e) {
+        throw new CliArgs.UsageError(file + ":" + lineNumber + ": not a number in '" + line.trim() + "'");
+      }
+    }
+
+    /** The P0 element {call, price, strike, years, r, v}. */
+    Value toL0() {
+      return new Value.Tuple(
+          List.of(ScalarValue.bool(call), ScalarValue.f64(spot), ScalarValue.f64(strike),
+              ScalarValue.f64(years), ScalarValue.f64(rate), ScalarValue.f64(volatility)));
+    }
+  }
+
+  @Override
+  public Set<String> options() {
+    return Set.of("options");
+  }
+
+  @Override
+  public int execute(CliArgs args, InputStream in, PrintStream out, PrintStream err) throws IOException {
+    if (!args.positional().isEmpty()) {
+      throw new CliArgs.UsageError("demo takes no positional arguments");
+    }
+    String file = args.option("options").orElse(defaultOptionsFile());
+    List<OptionRecord> options = readOptions(file);
+    Program p0 = TypeChecker.check(L0Parser.parse(programText(), PROGRAM_RESOURCE)).program();
+    Type element = Type.tuple(
+        ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64);
+    Value input = new Value.Array(element, options.stream().map(OptionRecord::toL0).toList());
+    Value.Array prices = (Value.Array) new Interpreter(p0).call("blackscholes", List.of(input));
+
+    out.printf("%8s %8s %6s %5s %6s %4s %14s %14s %10s%n",
+        "spot", "strike", "rate", "vol", "years", "type", "L0 price", "reference", "|diff|");
+    double maxDiff = 0;
+    for (int i = 0; i < options.size(); i++) {
+      OptionRecord o = options.get(i);
+      double price = ((ScalarValue.Float) prices.get(i)).value();
+      double diff = Math.abs(price - o.reference());
+      maxDiff = Math.max(maxDiff, Double.isNaN(diff) ? Double.POSITIVE_INFINITY : diff);
+      out.printf("%8.2f %8.2f %6.4f %5.2f %6.4f %4s %14.8f %14.8f %10.2e%n",
+          o.spot(), o.strike(), o.rate(), o.volatility(), o.years(), o.call() ? "C" : "P", price, o.reference(), diff);
+    }
+    boolean pass = maxDiff <= TOLERANCE;
+    out.printf("options: %d, max |price - reference|: %.3e, tolerance %.0e: %s%n",
+        options.size(), maxDiff, TOLERANCE, pass ? "PASS" : "FAIL");
+    return pass ? Main.EXIT_OK : Main.EXIT_PROGRAM_ERROR;
+  }
+
+  private static String defaultOptionsFile() {
+    String home = System.getenv().getOrDefault("L0_HOME", ".");
+    return Path.of(home, DEFAULT_OPTIONS).toString();
+  }
+
+  private static List<OptionRecord> readOptions(String file) throws IOException {
+    List<String> lines = Files.readAllLines(Path.of(file), StandardCharsets.US_ASCII);
+    List<OptionRecord> options = new ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      String line = lines.get(i);
+      if (!line.isBlank() && !line.startsWith("#")) {
+        options.add(OptionRecord.parse(line, file, i + 1));
+      }
+    }
+    if (options.isEmpty()) {
+      throw new CliArgs.UsageError(file + ": no option records");
+    }
+    return options;
+  }
+
+  private static String programText() throws IOException {
+    try (InputStream s = DemoCommand.class.getResourceAsStream(PROGRAM_RESOURCE)) {
+      if (s == null) {
+        throw new IllegalStateException(PROGRAM_RESOURCE + " is missing from the classpath");
+      }
+      return new String(s.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}

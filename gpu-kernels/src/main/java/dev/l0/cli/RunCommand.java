@@ -1,0 +1,43 @@
+package dev.l0.cli;
+
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.Param;
+import dev.l0.ir.Value;
+import dev.l0.types.TypedProgram;
+import dev.l0.values.ValueReader;
+import dev.l0.values.ValueWriter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code l0 run FILE.l0 [--entry NAME]}: reads the entry function's arguments from standard input,
+ * runs it, and prints the result; a tuple result prints one component per line.
+ */
+final class RunCommand implements Command {
+  @Override
+  public Set<String> options() {
+    return Set.of("entry");
+  }
+
+  @Override
+  public int execute(CliArgs args, InputStream in, PrintStream out, PrintStream err) throws IOException {
+    String file = args.programFile();
+    TypedProgram typed = ProgramFiles.parseAndCheck(file);
+    FunDef entry = ProgramFiles.entry(typed.program(), args.option("entry"), file);
+    String input = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    List<Value> arguments =
+        ValueReader.read(input, entry.params().stream().map(Param::type).toList(), "<stdin>");
+    Value result = new Interpreter(typed.program()).call(entry.name(), arguments);
+    List<Value> lines = result instanceof Value.Tuple t ? t.elements() : List.of(result);
+    for (Value line : lines) {
+      out.println(ValueWriter.write(line));
+    }
+    out.flush();
+    return Main.EXIT_OK;
+  }
+}
