@@ -1,0 +1,189 @@
+package dev.l0.math;
+
+/**
+ * L0's math built-ins, computed exactly as {@link StrictMath} (fdlibm 5.3) computes them, so that
+ * the interpreter, the JVM backend and the CUDA kernels agree bit for bit (ARCHITECTURE.md,
+ * "Kernels"). The {@code f32} versions (suffix {@code f}, as in C) compute in {@code double} and
+ * round the result to {@code float} once.
+ *
+ * <p>{@code erf} is not in {@code StrictMath}; {@link #erf(double)} follows fdlibm's
+ * {@code s_erf.c} (Sun Microsystems, 1993) step for step: the same four rational approximations
+ * with the published coefficients, the same interval boundaries (tested on the high word of the
+ * IEEE representation) and the same {@code exp} splitting trick, using {@code StrictMath.exp}
+ * where fdlibm calls {@code __ieee754_exp}. It is plain straight-line double arithmetic so that
+ * the CUDA device function can mirror it.
+ */
+public final class L0Math {
+  private L0Math() {}
+
+  public static double exp(double x) {
+    return StrictMath.exp(x);
+  }
+
+  public static double log(double x) {
+    return StrictMath.log(x);
+  }
+
+  public static double sqrt(double x) {
+    return StrictMath.sqrt(x);
+  }
+
+  public static double sin(double x) {
+    return StrictMath.sin(x);
+  }
+
+  public static double cos(double x) {
+    return StrictMath.cos(x);
+  }
+
+  public static double floor(double x) {
+    return StrictMath.floor(x);
+  }
+
+  public static double pow(double x, double y) {
+    return StrictMath.pow(x, y);
+  }
+
+  public static float expf(float x) {
+    return (float) exp(x);
+  }
+
+  public static float logf(float x) {
+    return (float) log(x);
+  }
+
+  public static float sqrtf(float x) {
+    return (float) sqrt(x);
+  }
+
+  public static float sinf(float x) {
+    return (float) sin(x);
+  }
+
+  public static float cosf(float x) {
+    return (float) cos(x);
+  }
+
+  public static float floorf(float x) {
+    return (float) floor(x);
+  }
+
+  public static float erff(float x) {
+    return (float) erf(x);
+  }
+
+  public static float powf(float x, float y) {
+    return (float) pow(x, y);
+  }
+
+  // fdlibm s_erf.c constants; the hexadecimal comments are the IEEE high and low words.
+  private static final double TINY = 1e-300;
+  /** c = (float) 0.84506291151, 0x3FEB0AC1 60000000. */
+  private static final double ERX = 8.45062911510467529297e-01;
+  private static final double EFX = 1.28379167095512586316e-01;
+  private static final double EFX8 = 1.02703333676410069053e+00;
+  // erf on [0, 0.84375]: x + x * PP(x^2) / QQ(x^2)
+  private static final double PP0 = 1.28379167095512558561e-01;
+  private static final double PP1 = -3.25042107247001499370e-01;
+  private static final double PP2 = -2.84817495755985104766e-02;
+  private static final double PP3 = -5.77027029648944159157e-03;
+  private static final double PP4 = -2.37630166566501626084e-05;
+  private static final double QQ1 = 3.97917223959155352819e-01;
+  private static final double QQ2 = 6.50222499887672944485e-02;
+  private static final double QQ3 = 5.08130628187576562776e-03;
+  private static final double QQ4 = 1.32494738004321644526e-04;
+  private static final double QQ5 = -3.96022827877536812320e-06;
+  // erf on [0.84375, 1.25]: c + PA(s) / QA(s), s = |x| - 1
+  private static final double PA0 = -2.36211856075265944077e-03;
+  private static final double PA1 = 4.14856118683748331666e-01;
+  private static final double PA2 = -3.72207876035701323847e-01;
+  private static final double PA3 = 3.18346619901161753674e-01;
+  private static final double PA4 = -1.10894694282396677476e-01;
+  private static final double PA5 = 3.54783043256182359371e-02;
+  private static final double PA6 = -2.16637559486879084300e-03;
+  private static final double QA1 = 1.06420880400844228286e-01;
+  private static final double QA2 = 5.40397917702171048937e-01;
+  private static final double QA3 = 7.18286544141962662868e-02;
+  private static final double QA4 = 1.26171219808761642112e-01;
+  private static final double QA5 = 1.36370839120290507362e-02;
+  private static final double QA6 = 1.19844998467991074170e-02;
+  // erfc on [1.25, 1/0.35]: exp(-x*x - 0.5625 + RA(z) / SA(z)) / x, z = 1 / x^2
+  private static final double RA0 = -9.86494403484714822705e-03;
+  private static final double RA1 = -6.93858572707181764372e-01;
+  private static final double RA2 = -1.05586262253232909814e+01;
+  private static final double RA3 = -6.23753324503260060396e+01;
+  private static final double RA4 = -1.62396669462573470355e+02;
+  private static final double RA5 = -1.84605092906711035994e+02;
+  private static final double RA6 = -8.12874355063065934246e+01;
+  private static final double RA7 = -9.81432934416914548592e+00;
+  private static final double SA1 = 1.96512716674392571292e+01;
+  private static final double SA2 = 1.37657754143519042600e+02;
+  private static final double SA3 = 4.34565877475229228821e+02;
+  private static final double SA4 = 6.45387271733267880336e+02;
+  private static final double SA5 = 4.29008140027567833386e+02;
+  private static final double SA6 = 1.08635005541779435134e+02;
+  private static final double SA7 = 6.57024977031928170135e+00;
+  private static final double SA8 = -6.04244152148580987438e-02;
+  // erfc on [1/0.35, 6]: as above with RB / SB
+  private static final double RB0 = -9.86494292470009928597e-03;
+  private static final double RB1 = -7.99283237680523006574e-01;
+  private static final double RB2 = -1.77579549177547519889e+01;
+  private static final double RB3 = -1.60636384855821916062e+02;
+  private static final double RB4 = -6.37566443368389627722e+02;
+  private static final double RB5 = -1.02509513161107724954e+03;
+  private static final double RB6 = -4.83519191608651397019e+02;
+  private static final double SB1 = 3.03380607434824582924e+01;
+  private static final double SB2 = 3.25792512996573918826e+02;
+  private static final double SB3 = 1.53672958608443695994e+03;
+  private static final double SB4 = 3.19985821950859553908e+03;
+  private static final double SB5 = 2.55305040643316442583e+03;
+  private static final double SB6 = 4.74528541206955367215e+02;
+  private static final double SB7 = -2.24409524465858183362e+01;
+
+  /** The error function, as fdlibm's {@code s_erf.c} computes it (see the class comment). */
+  public static double erf(double x) {
+    int hx = (int) (Double.doubleToRawLongBits(x) >>> 32);
+    int ix = hx & 0x7fffffff;
+    if (ix >= 0x7ff00000) { // NaN stays NaN; erf(+-inf) = +-1
+      int sign = (hx >>> 31) << 1;
+      return (1 - sign) + 1.0 / x;
+    }
+    if (ix < 0x3feb0000) { // |x| < 0.84375
+      if (ix < 0x3e300000) { // |x| < 2^-28
+        if (ix < 0x00800000) {
+          return 0.125 * (8.0 * x + EFX8 * x); // avoids underflow
+        }
+        return x + EFX * x;
+      }
+      double z = x * x;
+      double r = PP0 + z * (PP1 + z * (PP2 + z * (PP3 + z * PP4)));
+      double s = 1.0 + z * (QQ1 + z * (QQ2 + z * (QQ3 + z * (QQ4 + z * QQ5))));
+      double y = r / s;
+      return x + x * y;
+    }
+    if (ix < 0x3ff40000) { // 0.84375 <= |x| < 1.25
+      double s = Math.abs(x) - 1.0;
+      double p = PA0 + s * (PA1 + s * (PA2 + s * (PA3 + s * (PA4 + s * (PA5 + s * PA6)))));
+      double q = 1.0 + s * (QA1 + s * (QA2 + s * (QA3 + s * (QA4 + s * (QA5 + s * QA6)))));
+      return hx >= 0 ? ERX + p / q : -ERX - p / q;
+    }
+    if (ix >= 0x40180000) { // |x| >= 6
+      return hx >= 0 ? 1.0 - TINY : TINY - 1.0;
+    }
+    double ax = Math.abs(x);
+    double s = 1.0 / (ax * ax);
+    double r;
+    double q;
+    if (ix < 0x4006DB6E) { // |x| < 1/0.35
+      r = RA0 + s * (RA1 + s * (RA2 + s * (RA3 + s * (RA4 + s * (RA5 + s * (RA6 + s * RA7))))));
+      q = 1.0 + s * (SA1 + s * (SA2 + s * (SA3 + s * (SA4 + s * (SA5 + s * (SA6 + s * (SA7 + s * SA8)))))));
+    } else {
+      r = RB0 + s * (RB1 + s * (RB2 + s * (RB3 + s * (RB4 + s * (RB5 + s * RB6)))));
+      q = 1.0 + s * (SB1 + s * (SB2 + s * (SB3 + s * (SB4 + s * (SB5 + s * (SB6 + s * SB7))))));
+    }
+    // z is |x| with the low 32 bits of its representation cleared, so z * z is exact.
+    double z = Double.longBitsToDouble(Double.doubleToRawLongBits(ax) & 0xffffffff00000000L);
+    double e = StrictMath.exp(-z * z - 0.5625) * StrictMath.exp((z - ax) * (z + ax) + r / q);
+    return hx >= 0 ? 1.0 - e / ax : e / ax - 1.0;
+  }
+}

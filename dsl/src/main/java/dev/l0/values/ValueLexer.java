@@ -1,0 +1,77 @@
+package dev.l0.values;
+
+import dev.l0.ir.SourcePos;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Splits data-format text into tokens (shared/data/README.md, section 1): the punctuation
+ * {@code [ ] { } ,} and atoms (numbers, {@code true}, {@code inf}, ...: maximal runs of other
+ * non-blank characters). Comments run from {@code /} (FinPar's reader treats any slash so; this
+ * covers {@code //}) or from {@code --} (Futhark's data files) to the end of the line.
+ */
+final class ValueLexer {
+  /** One token; {@code text} is {@code null} at the end of the input. */
+  record Token(String text, SourcePos pos) {
+    boolean is(String punctuation) {
+      return punctuation.equals(text);
+    }
+
+    boolean isEnd() {
+      return text == null;
+    }
+
+    /** How an error message shows this token. */
+    String describe() {
+      return isEnd() ? "end of input" : "'" + text + "'";
+    }
+  }
+
+  private static final String PUNCTUATION = "[]{},";
+
+  private ValueLexer() {}
+
+  static List<Token> tokenize(String text, String sourceName) {
+    List<Token> tokens = new ArrayList<>();
+    int line = 1;
+    int lineStart = 0;
+    int i = 0;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      if (c == '\n') {
+        line++;
+        lineStart = i + 1;
+        i++;
+      } else if (Character.isWhitespace(c)) {
+        i++;
+      } else if (startsComment(text, i)) {
+        while (i < text.length() && text.charAt(i) != '\n') {
+          i++;
+        }
+      } else {
+        SourcePos pos = new SourcePos(sourceName, line, i - lineStart + 1);
+        int end = PUNCTUATION.indexOf(c) >= 0 ? i + 1 : atomEnd(text, i);
+        tokens.add(new Token(text.substring(i, end), pos));
+        i = end;
+      }
+    }
+    tokens.add(new Token(null, new SourcePos(sourceName, line, i - lineStart + 1)));
+    return tokens;
+  }
+
+  private static boolean startsComment(String text, int i) {
+    return text.charAt(i) == '/' || text.startsWith("--", i);
+  }
+
+  private static int atomEnd(String text, int start) {
+    int i = start + 1;
+    while (i < text.length()) {
+      char c = text.charAt(i);
+      if (Character.isWhitespace(c) || PUNCTUATION.indexOf(c) >= 0 || startsComment(text, i)) {
+        break;
+      }
+      i++;
+    }
+    return i;
+  }
+}

@@ -1,0 +1,183 @@
+package dev.l0.values;
+
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Type;
+import dev.l0.ir.Value;
+import dev.l0.syntax.L0Printer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads values in the data format of shared/data/README.md, section 1, one per expected type:
+ * numbers (optionally with a type suffix {@code i32 i64 f32 f64}, which must agree with the
+ * type), {@code true}/{@code false} (also {@code True}/{@code False}), {@code inf}, {@code -inf},
+ * {@code nan}, tuples <code>{a, b}</code> and arrays {@code [a, b]} (regular, of the type's rank;
+ * {@code []} is an empty array of whatever the type says). An integer is read where a float is
+ * expected; a real where an integer is expected is an error. After the last value only blanks
+ * and comments may follow. Errors are {@link ValueFormatError}s naming the position, the argument
+ * and what was found.
+ */
+public final class ValueReader {
+  private static final Pattern INTEGER = Pattern.compile("(-?[0-9]+)(i32|i64|f32|f64)?");
+  private static final Pattern REAL =
+      Pattern.compile("(-?[0-9]+(?:\\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|-?inf|nan)(f32|f64)?");
+
+  private final List<ValueLexer.Token> tokens;
+  private int next;
+  private int argument;
+  private Type argumentType;
+
+  private ValueReader(List<ValueLexer.Token> tokens) {
+    this.tokens = tokens;
+  }
+
+  /** Reads {@code types.size()} values from {@code text}, the i-th of type {@code types.get(i)}. */
+  public static List<Value> read(String text, List<Type> types, String sourceName) {
+    ValueReader reader = new ValueReader(ValueLexer.tokenize(text, sourceName));
+    List<Value> values = new ArrayList<>();
+    for (int i = 0; i < types.size(); i++) {
+      reader.argument = i + 1;
+      reader.argumentType = types.get(i);
+      values.add(reader.value(types.get(i)));
+    }
+    ValueLexer.Token rest = reader.peek();
+    if (!rest.isEnd()) {
+      throw new ValueFormatError(rest.pos(), "expected the end of input after " + types.size()
+          + " value(s), found " + rest.describe());
+    }
+    return values;
+  }
+
+  private ValueLexer.Token peek() {
+    return tokens.get(next);
+  }
+
+  private ValueLexer.Token take() {
+    ValueLexer.Token t = tokens.get(next);
+    if (!t.isEnd()) {
+      next++;
+    }
+    return t;
+  }
+
+  private ValueFormatError expected(String what, ValueLexer.Token found) {
+    return new ValueFormatError(found.pos(), "expected " + what + " for argument " + argument
+        + " (type " + L0Printer.print(argumentType) + "), found " + found.describe());
+  }
+
+  private void expect(String punctuation) {
+    ValueLexer.Token t = take();
+    if (!t.is(punctuation)) {
+      throw expected("'" + punctuation + "'", t);
+    }
+  }
+
+  private Value value(Type type) {
+    if (type instanceof Type.Array a) {
+      return array(a);
+    }
+    if (type instanceof Type.Tuple t) {
+      return tuple(t);
+    }
+    return scalar((ScalarType) type);
+  }
+
+  private Value array(Type.Array type) {
+    ValueLexer.Token open = peek();
+    if (!open.is("[")) {
+      throw expected("an array " + L0Printer.print(type), open);
+    }
+    take();
+    List<Value> elements = new ArrayList<>();
+    if (peek().is("]")) {
+      take();
+      return new Value.Array(type.element(), elements);
+    }
+    elements.add(value(type.element()));
+    while (peek().is(",")) {
+      take();
+      elements.add(value(type.element()));
+    }
+    ValueLexer.Token close = take();
+    if (!close.is("]")) {
+      throw expected("',' or ']'", close);
+    }
+    int irregular = Shape.firstIrregular(elements);
+    if (irregular >= 0) {
+      throw new ValueFormatError(open.pos(), "irregular array for argument " + argument
+          + ": element " + irregular + " has shape " + Shape.of(elements.get(irregular))
+          + " but element 0 has shape " + Shape.of(elements.get(0)));
+    }
+    return new Value.Array(type.element(), elements);
+  }
+
+  private Value tuple(Type.Tuple type) {
+    expect("{");
+    List<Value> elements = new ArrayList<>();
+    for (int i = 0; i < type.elements().size(); i++) {
+      if (i > 0) {
+        expect(",");
+      }
+      elements.add(value(type.elements().get(i)));
+    }
+    expect("}");
+    return new Value.Tuple(elements);
+  }
+
+  private Value scalar(ScalarType type) {
+    ValueLexer.Token t = take();
+    String what = (type == ScalarType.I32 || type == ScalarType.I64 ? "an " : "a ") + type;
+    String text = t.isEnd() ? "" : t.text();
+    switch (type) {
+      case BOOL:
+        if (text.equals("true") || text.equals("True")) {
+          return ScalarValue.bool(true);
+        }
+        if (text.equals("false") || text.equals("False")) {
+          return ScalarValue.bool(false);
+        }
+        throw expected(what, t);
+      case I32:
+      case I64:
+        return integer(type, text, what, t);
+      default:
+        return real(type, text, what, t);
+    }
+  }
+
+  private Value integer(ScalarType type, String text, String what, ValueLexer.Token t) {
+    Matcher m = INTEGER.matcher(text);
+    if (!m.matches() || !suffixFits(m.group(2), type)) {
+      throw expected(what, t);
+    }
+    long v;
+    try {
+      v = Long.parseLong(m.group(1));
+    } catch (NumberFormatException tooLarge) {
+      throw expected(what + " (out of range)", t);
+    }
+    if (type == ScalarType.I32 && (int) v != v) {
+      throw expected(what + " (out of range)", t);
+    }
+    return new ScalarValue.Int(type, v);
+  }
+
+  private Value real(ScalarType type, String text, String what, ValueLexer.Token t) {
+    Matcher m = REAL.matcher(text);
+    if (!m.matches() || !suffixFits(m.group(2), type)) {
+      throw expected(what, t);
+    }
+    String number = m.group(1).replace("inf", "Infinity").replace("nan", "NaN");
+    // An f32 is parsed as a float directly: rounding through double first could round twice.
+    return type == ScalarType.F32
+        ? ScalarValue.f32(Float.parseFloat(number))
+        : ScalarValue.f64(Double.parseDouble(number));
+  }
+
+  private static boolean suffixFits(String suffix, ScalarType type) {
+    return suffix == null || suffix.equals(type.keyword());
+  }
+}

@@ -1,0 +1,5 @@
+/**
+ * Run-time values outside the interpreter: reading and writing them in the data format of
+ * shared/data/README.md, their types, and their shapes.
+ */
+package dev.l0.values;

@@ -1,0 +1,105 @@
+package dev.l0.math;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import org.junit.jupiter.api.Test;
+
+class L0MathTest {
+  private static final MathContext PRECISION = new MathContext(90, RoundingMode.HALF_EVEN);
+  private static final BigDecimal PI = new BigDecimal(
+      "3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534211706798214808651");
+
+  /** erf(x) = 2/sqrt(pi) * sum_n (-1)^n x^(2n+1) / (n! (2n+1)), summed with 90 digits until the terms vanish. */
+  private static double seriesErf(double x) {
+    BigDecimal bx = new BigDecimal(x);
+    BigDecimal x2 = bx.multiply(bx, PRECISION);
+    BigDecimal power = bx; // (-1)^n x^(2n+1) / n!
+    BigDecimal sum = BigDecimal.ZERO;
+    BigDecimal negligible = new BigDecimal("1e-40");
+    for (int n = 0; n < 2000; n++) {
+      BigDecimal term = power.divide(BigDecimal.valueOf(2L * n + 1), PRECISION);
+      sum = sum.add(term, PRECISION);
+      if (n > 10 && term.abs().compareTo(negligible) < 0) {
+        break;
+      }
+      power = power.multiply(x2, PRECISION).divide(BigDecimal.valueOf(-(n + 1L)), PRECISION);
+    }
+    BigDecimal twoOverSqrtPi = BigDecimal.valueOf(2).divide(PI.sqrt(PRECISION), PRECISION);
+    return sum.multiply(twoOverSqrtPi, PRECISION).doubleValue();
+  }
+
+  @Test
+  void erfMatchesPublishedValues() {
+    assertEquals(0.5204998778130465, L0Math.erf(0.5));
+    assertEquals(0.8427007929497149, L0Math.erf(1.0));
+    assertEquals(-0.9953222650189527, L0Math.erf(-2.0));
+    assertEquals(1.1283791670955126e-10, L0Math.erf(1e-10));
+    assertEquals(1.0, L0Math.erf(6.0));
+    assertEquals(0.0, L0Math.erf(0.0));
+    assertEquals(Double.doubleToLongBits(-0.0), Double.doubleToLongBits(L0Math.erf(-0.0)));
+  }
+
+  @Test
+  void erfOfNonFiniteArguments() {
+    assertEquals(1.0, L0Math.erf(Double.POSITIVE_INFINITY));
+    assertEquals(-1.0, L0Math.erf(Double.NEGATIVE_INFINITY));
+    assertTrue(Double.isNaN(L0Math.erf(Double.NaN)));
+    assertEquals(Double.MIN_VALUE, L0Math.erf(Double.MIN_VALUE)); // the subnormal branch
+  }
+
+  @Test
+  void erfIsWithinOneUlpOfAHighPrecisionSeriesOnMinusSixToSix() {
+    Random random = new Random(20261122L);
+    for (int i = 0; i <= 2400; i++) {
+      // a grid that crosses every interval boundary of the algorithm, plus random points
+      double gridPoint = -6.0 + i * 0.005;
+      double randomPoint = -6.0 + 12.0 * random.nextDouble();
+      for (double x : new double[] {gridPoint, randomPoint}) {
+        double expected = seriesErf(x);
+        double actual = L0Math.erf(x);
+        assertTrue(Math.abs(actual - expected) <= Math.ulp(expected),
+            "erf(" + x + ") = " + actual + ", series gives " + expected);
+      }
+    }
+  }
+
+  @Property
+  void erfIsOdd(@ForAll @DoubleRange(min = -30, max = 30) double x) {
+    assertEquals(-L0Math.erf(x), L0Math.erf(-x));
+  }
+
+  @Property
+  void erfIsMonotoneAndBounded(@ForAll @DoubleRange(min = -8, max = 8) double x) {
+    double next = Math.nextUp(x);
+    assertTrue(L0Math.erf(x) <= L0Math.erf(next));
+    assertTrue(Math.abs(L0Math.erf(x)) <= 1.0);
+  }
+
+  @Test
+  void singlePrecisionVersionsRoundTheDoubleResultOnce() {
+    float x = 0.7f;
+    assertEquals((float) StrictMath.exp(0.7f), L0Math.expf(x));
+    assertEquals((float) StrictMath.log(0.7f), L0Math.logf(x));
+    assertEquals((float) StrictMath.sin(0.7f), L0Math.sinf(x));
+    assertEquals((float) StrictMath.cos(0.7f), L0Math.cosf(x));
+    assertEquals((float) StrictMath.sqrt(0.7f), L0Math.sqrtf(x));
+    assertEquals((float) L0Math.erf(0.7f), L0Math.erff(x));
+    assertEquals((float) StrictMath.pow(0.7f, 3.3f), L0Math.powf(x, 3.3f));
+    assertEquals(-1.0f, L0Math.floorf(-0.5f));
+  }
+
+  @Test
+  void erfOfSinglePrecisionArgumentsAgreesWithTheDoubleSeries() {
+    for (float x = -4.0f; x <= 4.0f; x += 0.0625f) {
+      assertEquals((float) seriesErf(x), L0Math.erff(x), Math.ulp((float) seriesErf(x)), "erff(" + x + ")");
+    }
+  }
+}
