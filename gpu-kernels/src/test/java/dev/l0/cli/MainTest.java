@@ -1,0 +1,121 @@
+package dev.l0.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code l0} verbs end to end, in process: output, error lines and exit codes. */
+class MainTest {
+  @TempDir Path dir;
+
+  private record Outcome(int exitCode, String out, String err) {}
+
+  private Outcome l0(String stdin, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        Main.execute(
+            args,
+            new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private String write(String name, String text) throws IOException {
+    Path file = dir.resolve(name);
+    Files.writeString(file, text);
+    return file.toString();
+  }
+
+  @Test
+  void runReadsArgumentsFromStdinAndPrintsTheResult() throws IOException {
+    String file = write("sum.l0", "fun f64 main([f64] xs, f64 k) = reduce(op +, 0.0, map(fn f64 (f64 x) => x * k, xs))\n");
+    Outcome o = l0("// prices\n[1.0, 2.5, 3]\n2.0\n", "run", file);
+    assertEquals(0, o.exitCode(), o.err());
+    assertEquals("13.0", o.out().trim());
+  }
+
+  @Test
+  void runPrintsEachComponentOfATupleResultOnItsOwnLine() throws IOException {
+    String file = write("pair.l0", "fun {i32, [i32]} halves(i32 n) = {n / 2, iota(n)}\n");
+    Outcome o = l0("5", "run", file, "--entry", "halves");
+    assertEquals(0, o.exitCode(), o.err());
+    assertEquals("2\n[0, 1, 2, 3, 4]", o.out().trim());
+  }
+
+  @Test
+  void checkReportsTheFirstErrorAsFileLineColumn() throws IOException {
+    String file = write("bad.l0", "fun i32 main(i32 x) =\n  x + 1.0\n");
+    Outcome o = l0("", "check", file);
+    assertEquals(Main.EXIT_PROGRAM_ERROR, o.exitCode());
+    assertTrue(o.err().startsWith(file + ":2:"), o.err());
+    assertFalse(o.err().contains("\tat "), "no stack trace: " + o.err());
+  }
+
+  @Test
+  void checkAcceptsAWellTypedProgram() throws IOException {
+    String file = write("ok.l0", "fun i32 main(i32 x) = x + 1\n");
+    Outcome o = l0("", "check", file);
+    assertEquals(0, o.exitCode(), o.err());
+  }
+
+  @Test
+  void printWritesCanonicalSyntaxThatRunsTheSame() throws IOException {
+    String file = write("p.l0", "fun real main(int n) = let x = toReal(n) in x*x // square\n");
+    Outcome printed = l0("", "print", file);
+    assertEquals(0, printed.exitCode(), printed.err());
+    String again = write("p2.l0", printed.out());
+    assertEquals("9.0", l0("3", "run", again).out().trim());
+    assertEquals(printed.out(), l0("", "print", again).out());
+  }
+
+  @Test
+  void runtimeErrorsNameTheOperationAndPosition() throws IOException {
+    String file = write("oob.l0", "fun i32 main([i32] a) = a[7]\n");
+    Outcome o = l0("[1, 2, 3]", "run", file);
+    assertEquals(Main.EXIT_RUNTIME_ERROR, o.exitCode());
+    assertTrue(o.err().contains(file + ":1:"), o.err());
+    assertTrue(o.err().contains("7") && o.err().contains("3"), o.err());
+  }
+
+  @Test
+  void badInputDataIsReportedWithItsPosition() throws IOException {
+    String file = write("in.l0", "fun i32 main([i32] a) = a[0]\n");
+    Outcome o = l0("[1, 2,\n x]", "run", file);
+    assertEquals(Main.EXIT_BAD_INPUT, o.exitCode());
+    assertTrue(o.err().contains("<stdin>:2:"), o.err());
+  }
+
+  @Test
+  void usageErrorsExplainThemselves() throws IOException {
+    assertEquals(Main.EXIT_USAGE, l0("").exitCode());
+    assertEquals(Main.EXIT_USAGE, l0("", "frobnicate").exitCode());
+    Outcome missing = l0("", "check", dir.resolve("nope.l0").toString());
+    assertEquals(Main.EXIT_BAD_INPUT, missing.exitCode());
+    assertTrue(missing.err().contains("nope.l0"), missing.err());
+    String file = write("e.l0", "fun i32 main() = 1\n");
+    Outcome noEntry = l0("", "run", file, "--entry", "other");
+    assertEquals(Main.EXIT_USAGE, noEntry.exitCode());
+    assertTrue(noEntry.err().contains("no function 'other'"), noEntry.err());
+  }
+
+  @Test
+  void demoPricesTheReferenceOptionsWithinTolerance() {
+    Path options = Path.of("..", DemoCommand.DEFAULT_OPTIONS);
+    Outcome o = l0("", "demo", "--options", options.toString());
+    assertEquals(0, o.exitCode(), o.out() + o.err());
+    assertTrue(o.out().contains("options: 40,"), o.out());
+    assertTrue(o.out().trim().endsWith("PASS"), o.out());
+  }
+}
