@@ -1,0 +1,150 @@
+package dev.l0.dsl;
+
+import dev.l0.ir.Expr;
+import dev.l0.ir.FunArg;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * Turns the statements of an ended {@link Block} and its result into one L0 expression: the
+ * sharing rule of the DSL (LMS's {@code reifyBlock} followed by inlining of single uses).
+ *
+ * <p>A {@link Statement.Definition}, the value of one staged operation, is
+ * <ul>
+ *   <li>dropped when nothing live uses it (L0 is pure);
+ *   <li>written in place of its use when it is used exactly once, that use is evaluated once (not
+ *       inside a lambda or a loop body) and no in-place update or loop that may consume an array
+ *       stands between the definition and the use;
+ *   <li>otherwise bound with {@code let} where it was staged: so a Java variable holding a handle
+ *       used twice never duplicates the computation, and a value computed outside a lambda is not
+ *       recomputed per element inside it.
+ * </ul>
+ * Every other statement ({@code L0.let}, tuple destructuring, loops, in-place updates) is kept as
+ * the L0 binding it stands for, in staging order.
+ */
+final class Reifier {
+  /** Where a variable is used: the index of the statement (the block's size for the result). */
+  private record Use(int site, boolean repeated) {}
+
+  private Reifier() {}
+
+  static Expr reify(List<Statement> statements, Expr result) {
+    Map<String, List<Use>> uses = liveUses(statements, collectUses(statements, result));
+    Map<String, Expr> inlined = new HashMap<>();
+    UnaryOperator<Expr> substitute = e -> inlined.isEmpty() ? e : e.transformUp(node ->
+        node instanceof Expr.Var v && inlined.containsKey(v.name()) ? inlined.get(v.name()) : node);
+    List<Statement> kept = new ArrayList<>();
+    for (int i = 0; i < statements.size(); i++) {
+      Statement statement = statements.get(i).mapExprs(substitute);
+      if (statement instanceof Statement.Definition definition) {
+        List<Use> defUses = uses.getOrDefault(definition.name(), List.of());
+        if (defUses.isEmpty()) {
+          continue;
+        }
+        if (defUses.size() == 1 && canMoveToUse(statements, i, defUses.get(0))) {
+          inlined.put(definition.name(), definition.value());
+          continue;
+        }
+      }
+      kept.add(statement);
+    }
+    Expr body = substitute.apply(result);
+    for (int i = kept.size() - 1; i >= 0; i--) {
+      body = kept.get(i).wrap(body);
+    }
+    return body;
+  }
+
+  private static boolean canMoveToUse(List<Statement> statements, int definedAt, Use use) {
+    if (use.repeated()) {
+      return false;
+    }
+    for (int between = definedAt + 1; between < use.site(); between++) {
+      if (statements.get(between).mayConsume()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The uses made by live sites only: the result, binding statements, and definitions with a live
+   * use (decided from the last statement back, since uses follow definitions). So a value used
+   * only by unused values is dropped with them.
+   */
+  private static Map<String, List<Use>> liveUses(List<Statement> statements, Map<String, List<Use>> uses) {
+    boolean[] live = new boolean[statements.size() + 1];
+    live[statements.size()] = true;
+    for (int i = statements.size() - 1; i >= 0; i--) {
+      live[i] = !(statements.get(i) instanceof Statement.Definition definition)
+          || uses.getOrDefault(definition.name(), List.of()).stream().anyMatch(use -> live[use.site()]);
+    }
+    Map<String, List<Use>> liveOnly = new HashMap<>();
+    uses.forEach((name, all) ->
+        liveOnly.put(name, all.stream().filter(use -> live[use.site()]).toList()));
+    return liveOnly;
+  }
+
+  private static Map<String, List<Use>> collectUses(List<Statement> statements, Expr result) {
+    Map<String, List<Use>> uses = new HashMap<>();
+    for (int site = 0; site < statements.size(); site++) {
+      Statement statement = statements.get(site);
+      for (Expr e : statement.evaluatedOnce()) {
+        collect(e, site, false, uses);
+      }
+      for (Expr e : statement.evaluatedRepeatedly()) {
+        collect(e, site, true, uses);
+      }
+      for (String name : statement.namedVariables()) {
+        record(uses, name, new Use(site, true));
+      }
+    }
+    collect(result, statements.size(), false, uses);
+    return uses;
+  }
+
+  /** Records the variables {@code e} uses; those inside lambdas and loop bodies as repeated. */
+  private static void collect(Expr e, int site, boolean repeated, Map<String, List<Use>> uses) {
+    if (e instanceof Expr.Var v) {
+      record(uses, v.name(), new Use(site, repeated));
+    } else if (e instanceof Expr.LetWith update) {
+      // The source of an update is a name that cannot be replaced by an expression.
+      record(uses, update.source(), new Use(site, true));
+      e.children().forEach(child -> collect(child, site, repeated, uses));
+    } else if (e instanceof Expr.Loop loop) {
+      collect(loop.init(), site, repeated, uses);
+      collect(loop.bound(), site, repeated, uses);
+      collect(loop.loopBody(), site, true, uses);
+      collect(loop.body(), site, repeated, uses);
+    } else {
+      List<Expr> children = e.children();
+      FunArg function = soacFunction(e);
+      int functionChildren = function == null ? 0 : function.children().size();
+      boolean perElement = function instanceof FunArg.Lambda;
+      for (int i = 0; i < children.size(); i++) {
+        collect(children.get(i), site, repeated || (i < functionChildren && perElement), uses);
+      }
+    }
+  }
+
+  /** The function argument of a SOAC, whose sub-expressions come first in its children; else null. */
+  private static FunArg soacFunction(Expr e) {
+    if (e instanceof Expr.Map m) {
+      return m.function();
+    } else if (e instanceof Expr.Filter f) {
+      return f.function();
+    } else if (e instanceof Expr.Reduce r) {
+      return r.function();
+    } else if (e instanceof Expr.Scan s) {
+      return s.function();
+    }
+    return null;
+  }
+
+  private static void record(Map<String, List<Use>> uses, String name, Use use) {
+    uses.computeIfAbsent(name, n -> new ArrayList<>()).add(use);
+  }
+}

@@ -1,0 +1,205 @@
+package dev.l0.dsl;
+
+import dev.l0.ir.Expr;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.L0CompileError;
+import dev.l0.ir.Param;
+import dev.l0.ir.Pattern;
+import dev.l0.ir.Program;
+import dev.l0.ir.SourcePos;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The staging context of one program being built (LMS's {@code reflect}/{@code reify}): the block
+ * now current, fresh names, the functions defined so far. Active on the building thread for the
+ * duration of {@link L0#program}, which is how static DSL operations find it.
+ */
+final class Stager {
+  private static final ThreadLocal<Stager> ACTIVE = new ThreadLocal<>();
+
+  /** A staged block or function body: its expression, and the type of its result. */
+  record Staged<R extends Val>(Expr expr, ValType<R> type) {}
+
+  /** A staged function or lambda: parameters, body, result type. */
+  record StagedFunction<R extends Val>(List<Param> params, Expr body, ValType<R> resultType) {}
+
+  private final List<FunDef> functions = new ArrayList<>();
+  private final Map<String, List<Val>> destructured = new HashMap<>();
+  private int namesIssued;
+  private Block current;
+
+  private Stager() {}
+
+  /** Runs {@code definitions} with a fresh stager active and returns the program they defined. */
+  static Program stage(SourcePos pos, Consumer<Stager> definitions) {
+    if (ACTIVE.get() != null) {
+      throw new L0CompileError(pos, "L0.program cannot be called while another program is being staged");
+    }
+    Stager stager = new Stager();
+    ACTIVE.set(stager);
+    try {
+      definitions.accept(stager);
+    } finally {
+      ACTIVE.remove();
+    }
+    return new Program(stager.functions);
+  }
+
+  /** The stager of the program being built on this thread. */
+  static Stager active(SourcePos pos) {
+    Stager stager = ACTIVE.get();
+    if (stager == null) {
+      throw new L0CompileError(pos, "L0 operations can only be staged inside L0.program(...)");
+    }
+    return stager;
+  }
+
+  /** A new variable name, unique in the program: {@code base_N}, never an L0 keyword. */
+  String fresh(String base) {
+    return base + "_" + namesIssued++;
+  }
+
+  /** Stages the operation {@code definition} in the current block and returns its handle (LMS's reflect). */
+  <V extends Val> V reflect(ValType<V> type, Expr definition) {
+    Block block = currentBlock(definition.pos());
+    String name = fresh("t");
+    block.add(new Statement.Definition(name, definition, definition.pos()));
+    return type.wrap(new Expr.Var(name, definition.pos()), block);
+  }
+
+  /** Adds a binding statement to the current block. */
+  void bind(Statement statement) {
+    currentBlock(statement.pos()).add(statement);
+  }
+
+  /** The block now being staged, or null between function bodies. */
+  Block innermost() {
+    return current;
+  }
+
+  Block currentBlock(SourcePos pos) {
+    if (current == null) {
+      throw new L0CompileError(pos,
+          "L0 values can only be staged inside the body of a function defined with fun(...)");
+    }
+    return current;
+  }
+
+  /** Defines a top-level function; {@code body} receives one handle per parameter. */
+  <R extends Val> ValType<R> defineFunction(
+      String name, SourcePos pos, List<ValType<?>> paramTypes, Function<List<Val>, R> body) {
+    if (functions.stream().anyMatch(f -> f.name().equals(name))) {
+      throw new L0CompileError(pos, "function " + name + " is defined twice");
+    }
+    StagedFunction<R> staged = function(pos, "p", paramTypes, new Block(this, null), body);
+    functions.add(new FunDef(name, staged.resultType().l0Type(), staged.params(), staged.body(), pos));
+    return staged.resultType();
+  }
+
+  /** Stages an anonymous function nested in the current block. */
+  <R extends Val> StagedFunction<R> lambda(
+      SourcePos pos, List<ValType<?>> paramTypes, Function<List<Val>, R> body) {
+    return function(pos, "x", paramTypes, new Block(this, currentBlock(pos)), body);
+  }
+
+  private <R extends Val> StagedFunction<R> function(
+      SourcePos pos, String paramBase, List<ValType<?>> paramTypes, Block block,
+      Function<List<Val>, R> body) {
+    List<Param> params = new ArrayList<>();
+    List<Val> handles = new ArrayList<>();
+    for (ValType<?> type : paramTypes) {
+      String name = fresh(paramBase);
+      params.add(new Param(type.l0Type(), name, pos));
+      handles.add(type.wrap(new Expr.Var(name, pos), block));
+    }
+    Staged<R> staged = inBlock(block, pos, () -> body.apply(handles));
+    return new StagedFunction<>(params, staged.expr(), staged.type());
+  }
+
+  /** Stages {@code body} in a new block nested in the current one (an if branch). */
+  <R extends Val> Staged<R> nested(SourcePos pos, Supplier<R> body) {
+    return inBlock(new Block(this, currentBlock(pos)), pos, body);
+  }
+
+  /** Stages {@code body} with {@code block} current and reifies the block around its result. */
+  private <R extends Val> Staged<R> inBlock(Block block, SourcePos pos, Supplier<R> body) {
+    Block enclosing = current;
+    current = block;
+    try {
+      R result = body.get();
+      if (result == null) {
+        throw new L0CompileError(pos, "a staged function or branch returned null instead of an L0 value");
+      }
+      return new Staged<>(block.reify(result.use(pos)), Val.typeOf(result));
+    } finally {
+      block.end();
+      current = enclosing;
+    }
+  }
+
+  /**
+   * Stages {@code loop (acc = init) = for i < count do step(acc, i)} in the current block and
+   * returns the handle of the loop's result, bound to the same names as {@code acc}.
+   */
+  <V extends Val> V loop(SourcePos pos, V init, I32 count, BiFunction<V, I32, V> step) {
+    ValType<V> type = Val.typeOf(init);
+    Expr initExpr = init.use(pos);
+    Expr bound = count.use(pos);
+    Pattern pattern = freshPattern(type, "acc", pos);
+    String counter = fresh("i");
+    Block body = new Block(this, currentBlock(pos));
+    V accumulator = handleOf(pattern, type, body);
+    I32 index = I32.TYPE.wrap(new Expr.Var(counter, pos), body);
+    Staged<V> next = inBlock(body, pos, () -> step.apply(accumulator, index));
+    bind(new Statement.LoopBinding(pattern, initExpr, counter, bound, next.expr(), pos));
+    return handleOf(pattern, type, currentBlock(pos));
+  }
+
+  /** A pattern of fresh names shaped like {@code type}: nested tuple patterns for tuples. */
+  Pattern freshPattern(ValType<?> type, String base, SourcePos pos) {
+    if (type.isTuple()) {
+      return new Pattern.Tuple(
+          type.components().stream().map(c -> freshPattern(c, base, pos)).toList(), pos);
+    }
+    return new Pattern.Name(fresh(base), pos);
+  }
+
+  /** The handle for the variables {@code pattern} binds, valid in {@code scope}. */
+  static <V extends Val> V handleOf(Pattern pattern, ValType<V> type, Block scope) {
+    if (pattern instanceof Pattern.Tuple tuple) {
+      List<Val> parts = new ArrayList<>();
+      for (int i = 0; i < tuple.elements().size(); i++) {
+        parts.add(handleOf(tuple.elements().get(i), type.components().get(i), scope));
+      }
+      return type.assemble(parts, pattern.pos());
+    }
+    Pattern.Name name = (Pattern.Name) pattern;
+    return type.wrap(new Expr.Var(name.name(), name.pos()), scope);
+  }
+
+  /**
+   * The components of a tuple known only as a whole (a parameter, a call's result): L0 reaches
+   * them only through a pattern, so the first access binds {@code let {c1, ..., cn} = tuple} in
+   * the block that staged the tuple, and later accesses reuse those names.
+   */
+  List<Val> destructure(Val tuple, SourcePos pos) {
+    Expr whole = tuple.use(pos);
+    String variable = ((Expr.Var) whole).name();
+    List<Val> known = destructured.get(variable);
+    if (known != null) {
+      return known;
+    }
+    Pattern pattern = freshPattern(tuple.type, "c", pos);
+    tuple.scope().add(new Statement.Binding(pattern, whole, pos));
+    List<Val> components = handleOf(pattern, tuple.type, tuple.scope()).components.orElseThrow();
+    destructured.put(variable, components);
+    return components;
+  }
+}

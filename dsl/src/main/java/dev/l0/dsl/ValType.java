@@ -1,0 +1,77 @@
+package dev.l0.dsl;
+
+import dev.l0.ir.Expr;
+import dev.l0.ir.SourcePos;
+import dev.l0.ir.Type;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The L0 type of a staged value together with the Java handle class that stands for it, as LMS's
+ * {@code Typ[T]} manifests do: {@code F64.TYPE}, {@code Arr.of(F64.TYPE)},
+ * {@code Tup2.of(Bool.TYPE, F64.TYPE)}. Function parameters are declared with these; the DSL also
+ * uses them to make the handle of each value it stages. Immutable.
+ *
+ * @param <V> the handle class
+ */
+public final class ValType<V extends Val> {
+  /** Builds a handle of this type from its parts. */
+  @FunctionalInterface
+  interface HandleMaker<V extends Val> {
+    V make(Val.Parts parts);
+  }
+
+  private final Type type;
+  private final List<ValType<?>> components;
+  private final HandleMaker<V> maker;
+
+  ValType(Type type, List<ValType<?>> components, HandleMaker<V> maker) {
+    this.type = type;
+    this.components = List.copyOf(components);
+    this.maker = maker;
+  }
+
+  /** The L0 type (array sizes unknown, as in program text). */
+  public Type l0Type() {
+    return type;
+  }
+
+  /** This array type marked unique ({@code *[t]}, thesis ch. 3), for parameters that are updated in place. */
+  public ValType<V> unique() {
+    if (!(type instanceof Type.Array array)) {
+      throw CallSite.error("only array types can be unique, not " + type);
+    }
+    return new ValType<>(array.withUnique(true), components, maker);
+  }
+
+  /** The component types of a tuple type; empty for other types. */
+  List<ValType<?>> components() {
+    return components;
+  }
+
+  /** Component {@code index} of a tuple type, as the class its {@code TupN.of} declared. */
+  @SuppressWarnings("unchecked")
+  <C extends Val> ValType<C> component(int index) {
+    return (ValType<C>) components.get(index);
+  }
+
+  boolean isTuple() {
+    return type instanceof Type.Tuple;
+  }
+
+  /** The handle for {@code expr}, an expression valid while {@code scope} is open. */
+  V wrap(Expr expr, Block scope) {
+    return maker.make(new Val.Parts(this, expr, scope, Optional.empty()));
+  }
+
+  /** The handle for the tuple of the given component handles. */
+  V assemble(List<Val> parts, SourcePos pos) {
+    Expr literal = new Expr.TupleLit(parts.stream().map(p -> p.expr).toList(), pos);
+    return maker.make(new Val.Parts(this, literal, null, Optional.of(List.copyOf(parts))));
+  }
+
+  @Override
+  public String toString() {
+    return type.toString();
+  }
+}

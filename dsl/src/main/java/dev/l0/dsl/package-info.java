@@ -1,0 +1,40 @@
+/**
+ * The Java DSL: L0 programs written in Java with staged lambdas, in the style of Lightweight
+ * Modular Staging; running the Java code once on symbolic handles builds the external IR.
+ *
+ * <p>Example (the thesis's P0 kernel, abridged):
+ * <pre>{@code
+ * import static dev.l0.dsl.L0.*;
+ *
+ * ValType<Tup4<Bool, F64, F64, F64>> option = Tup4.of(Bool.TYPE, F64.TYPE, F64.TYPE, F64.TYPE);
+ * Program p = L0.program(prog -> {
+ *   Fn1<F64, F64> cnd = prog.fun("cnd", F64.TYPE, d -> ...);
+ *   Fn1<Tup4<Bool, F64, F64, F64>, F64> go = prog.fun("go", option, x -> {
+ *     F64 price = x._2(), strike = x._3(), years = x._4();
+ *     F64 vSqrtT = let("v_sqrtT", f64(0.30).mul(years.sqrt()));
+ *     F64 d1 = price.div(strike).log().add(f64(0.125).mul(years)).div(vSqrtT);
+ *     F64 d2 = d1.sub(vSqrtT);
+ *     return ifThenElse(x._1(),
+ *         () -> price.mul(cnd.call(d1)).sub(strike.mul(cnd.call(d2))),
+ *         () -> ...);
+ *   });
+ *   prog.fun("blackscholes", Arr.of(option), xs -> map(xs, go));
+ * });
+ * }</pre>
+ *
+ * <p>Handles: {@link dev.l0.dsl.F64}, {@link dev.l0.dsl.F32}, {@link dev.l0.dsl.I32},
+ * {@link dev.l0.dsl.I64}, {@link dev.l0.dsl.Bool}, {@link dev.l0.dsl.Arr}, {@link dev.l0.dsl.Tup2}
+ * ... {@link dev.l0.dsl.Tup6}; arithmetic only combines handles of one type, so Java rejects most
+ * ill-typed programs and the L0 type checker the rest.
+ *
+ * <p>Sharing: every operation is staged once, where the Java code performs it. A value used once
+ * is written at its use; a value used twice (a Java variable read twice), or used inside a lambda
+ * or loop body while staged outside it, is bound once with {@code let}, so staging never duplicates
+ * work. {@link dev.l0.dsl.L0#let} binds a value explicitly. The precise rule is in {@code Reifier}.
+ *
+ * <p>Positions: every node carries {@code SourcePos(JavaFile.java, line, 0)} of the user's line
+ * that staged it (the first stack frame outside this package), so type errors found later point
+ * at the Java line. Errors the DSL sees itself (a value used outside the lambda that staged it, a
+ * reshape to the wrong rank, ...) are {@link dev.l0.ir.L0CompileError}s at that line.
+ */
+package dev.l0.dsl;
