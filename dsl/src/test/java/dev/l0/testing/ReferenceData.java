@@ -6,9 +6,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The reference data sets kept under {@code dsl/src/test/resources/data} (copies of the team's
- * shared data, provenance in {@code data/SOURCES.txt}), read from the test classpath so that every
- * module's tests find them on a clean clone. A missing file fails the test; it is never skipped.
+ * The reference data sets kept under {@code dsl/src/test/resources/data} and, for the Black-Scholes
+ * options the demo prices, {@code dsl/src/main/resources/data} (copies of the team's shared data,
+ * provenance in {@code data/SOURCES.txt}), read from the classpath so that every module's tests
+ * find them on a clean clone. A missing file fails the test; it is never skipped.
  */
 public final class ReferenceData {
   private ReferenceData() {}

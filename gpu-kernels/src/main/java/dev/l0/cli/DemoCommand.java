@@ -4,10 +4,12 @@ import dev.l0.interp.Interpreter;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
+import dev.l0.values.ValueFormatError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -16,16 +18,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code l0 demo [--options FILE]}: prices the PARSEC Black-Scholes reference options with the
- * thesis's P0 ({@code /programs/p0_blackscholes.l0}) and compares each price with the DerivaGem
- * reference value; fails (exit 1) if any differs by more than PARSEC's tolerance of 1e-4.
+ * {@code l0 demo [--options FILE]}: prices the PARSEC Black-Scholes reference options (by default
+ * the copy shipped as {@code /data/blackscholes/parsec_derivagem_ref.txt}) with the thesis's P0
+ * ({@code /programs/p0_blackscholes.l0}) and compares each price with the DerivaGem reference
+ * value; fails (exit 1) if any differs by more than PARSEC's tolerance of 1e-4.
  */
 final class DemoCommand implements Command {
   static final String PROGRAM_RESOURCE = "/programs/p0_blackscholes.l0";
-  static final String DEFAULT_OPTIONS = "dsl/src/test/resources/data/blackscholes/parsec_derivagem_ref.txt";
+  static final String DEFAULT_OPTIONS = "/data/blackscholes/parsec_derivagem_ref.txt";
   static final double TOLERANCE = 1e-4;
 
   /** One option record: spot strike rate divq volatility years type(C|P) divs reference. */
@@ -33,15 +37,15 @@ final class DemoCommand implements Command {
     static OptionRecord parse(String line, String file, int lineNumber) {
       String[] f = line.trim().split("\\s+");
       if (f.length != 9 || !(f[6].equals("C") || f[6].equals("P"))) {
-        throw new CliArgs.UsageError(
-            file + ":" + lineNumber + ": expected 'spot strike rate divq vol years C|P divs reference', found '" + line.trim() + "'");
+        throw new ValueFormatError(new SourcePos(file, lineNumber, 1),
+            "expected 'spot strike rate divq vol years C|P divs reference', found '" + line.trim() + "'");
       }
       try {
         return new OptionRecord(
             Double.parseDouble(f[0]), Double.parseDouble(f[1]), Double.parseDouble(f[2]),
             Double.parseDouble(f[4]), Double.parseDouble(f[5]), f[6].equals("C"), Double.parseDouble(f[8]));
       } catch (NumberFormatException e) {
-        throw new CliArgs.UsageError(file + ":" + lineNumber + ": not a number in '" + line.trim() + "'");
+        throw new ValueFormatError(new SourcePos(file, lineNumber, 1), "not a number in '" + line.trim() + "'");
       }
     }
 
@@ -63,9 +67,12 @@ final class DemoCommand implements Command {
     if (!args.positional().isEmpty()) {
       throw new CliArgs.UsageError("demo takes no positional arguments");
     }
-    String file = args.option("options").orElse(defaultOptionsFile());
-    List<OptionRecord> options = readOptions(file);
-    Program p0 = TypeChecker.check(L0Parser.parse(programText(), PROGRAM_RESOURCE)).program();
+    Optional<String> file = args.option("options");
+    List<OptionRecord> options =
+        file.isPresent()
+            ? parseOptions(Files.readString(Path.of(file.get()), StandardCharsets.US_ASCII), file.get())
+            : parseOptions(resourceText(DEFAULT_OPTIONS), DEFAULT_OPTIONS);
+    Program p0 = TypeChecker.check(L0Parser.parse(resourceText(PROGRAM_RESOURCE), PROGRAM_RESOURCE)).program();
     Type element = Type.tuple(
         ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64);
     Value input = new Value.Array(element, options.stream().map(OptionRecord::toL0).toList());
@@ -88,13 +95,8 @@ final class DemoCommand implements Command {
     return pass ? Main.EXIT_OK : Main.EXIT_PROGRAM_ERROR;
   }
 
-  private static String defaultOptionsFile() {
-    String home = System.getenv().getOrDefault("L0_HOME", ".");
-    return Path.of(home, DEFAULT_OPTIONS).toString();
-  }
-
-  private static List<OptionRecord> readOptions(String file) throws IOException {
-    List<String> lines = Files.readAllLines(Path.of(file), StandardCharsets.US_ASCII);
+  private static List<OptionRecord> parseOptions(String text, String file) {
+    List<String> lines = text.lines().toList();
     List<OptionRecord> options = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
@@ -103,15 +105,15 @@ final class DemoCommand implements Command {
       }
     }
     if (options.isEmpty()) {
-      throw new CliArgs.UsageError(file + ": no option records");
+      throw new ValueFormatError(new SourcePos(file, 0, 0), "no option records");
     }
     return options;
   }
 
-  private static String programText() throws IOException {
-    try (InputStream s = DemoCommand.class.getResourceAsStream(PROGRAM_RESOURCE)) {
+  private static String resourceText(String resource) throws IOException {
+    try (InputStream s = DemoCommand.class.getResourceAsStream(resource)) {
       if (s == null) {
-        throw new IllegalStateException(PROGRAM_RESOURCE + " is missing from the classpath");
+        throw new IllegalStateException(resource + " is missing from the classpath");
       }
       return new String(s.readAllBytes(), StandardCharsets.UTF_8);
     }

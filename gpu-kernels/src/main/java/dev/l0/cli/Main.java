@@ -49,8 +49,8 @@ public final class Main {
     System.exit(execute(args, System.in, System.out, System.err));
   }
 
-  /** Runs one command line; returns the exit code. */
-  static int execute(String[] args, InputStream in, PrintStream out, PrintStream err) {
+  /** Runs one command line in this JVM (as {@code bin/l0} would); returns the exit code. */
+  public static int execute(String[] args, InputStream in, PrintStream out, PrintStream err) {
     if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
       (args.length == 0 ? err : out).println(USAGE);
       return args.length == 0 ? EXIT_USAGE : EXIT_OK;

@@ -112,10 +112,28 @@ class MainTest {
 
   @Test
   void demoPricesTheReferenceOptionsWithinTolerance() {
-    Path options = Path.of("..", DemoCommand.DEFAULT_OPTIONS);
-    Outcome o = l0("", "demo", "--options", options.toString());
+    Outcome o = l0("", "demo");
     assertEquals(0, o.exitCode(), o.out() + o.err());
     assertTrue(o.out().contains("options: 40,"), o.out());
     assertTrue(o.out().trim().endsWith("PASS"), o.out());
+  }
+
+  @Test
+  void demoFailsWhenAPriceMissesItsReference() throws IOException {
+    String options = write("options.txt",
+        "# spot strike rate divq vol years type divs reference\n"
+            + "42.00 40.00 0.1000 0.00 0.20 0.50 C 0.00 4.759423\n"
+            + "42.00 40.00 0.1000 0.00 0.20 0.50 P 0.00 0.908600\n");
+    Outcome o = l0("", "demo", "--options", options);
+    assertEquals(Main.EXIT_PROGRAM_ERROR, o.exitCode(), o.out() + o.err());
+    assertTrue(o.out().contains("options: 2,") && o.out().trim().endsWith("FAIL"), o.out());
+  }
+
+  @Test
+  void demoRejectsAMalformedOptionsFileWithItsLine() throws IOException {
+    String options = write("broken.txt", "42.00 40.00 0.10 0.00 0.20 0.50 X 0.00 4.75\n");
+    Outcome o = l0("", "demo", "--options", options);
+    assertEquals(Main.EXIT_BAD_INPUT, o.exitCode());
+    assertTrue(o.err().contains(options + ":1:1: expected 'spot strike"), o.err());
   }
 }
