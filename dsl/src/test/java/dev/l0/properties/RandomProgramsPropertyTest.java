@@ -1,0 +1,125 @@
+package dev.l0.properties;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.ir.Expr;
+import dev.l0.ir.FunArg;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.Program;
+import dev.l0.testing.ProgramCase;
+import dev.l0.testing.RandomPrograms;
+import dev.l0.testing.TypedValue;
+import dev.l0.testing.ValueShapes;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import net.jqwik.api.AfterFailureMode;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.RandomGenerator;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * The generator itself: inputs fit the entry, helpers are all used and never recursive, and the
+ * programs cover the language (checked with jqwik's statistics coverage, so that a change that
+ * stops generating, say, filters fails here).
+ */
+class RandomProgramsPropertyTest {
+  /** Constructs (as {@link ProgramConstructs} names them) and the least per cent of programs that must contain each. */
+  private static final Map<String, Integer> COVERAGE = Map.ofEntries(
+      Map.entry("Map", 45), Map.entry("Filter", 12), Map.entry("Reduce", 30), Map.entry("Scan", 12),
+      Map.entry("Zip", 25), Map.entry("Unzip", 5), Map.entry("Iota", 15), Map.entry("Replicate", 60),
+      Map.entry("Size", 30), Map.entry("Reshape", 10), Map.entry("Transpose", 3), Map.entry("Split", 5),
+      Map.entry("Concat", 10), Map.entry("Copy", 25), Map.entry("LetWith", 20), Map.entry("Loop", 20),
+      Map.entry("If", 20), Map.entry("Index", 30), Map.entry("Let", 50), Map.entry("Let with tuple pattern", 25),
+      Map.entry("Call", 30), Map.entry("helper function", 30), Map.entry("shimmed lambda", 7),
+      Map.entry("function reference", 15), Map.entry("curried function reference", 4),
+      Map.entry("operator section", 25), Map.entry("curried operator section", 4),
+      Map.entry("SOAC over SOAC", 25), Map.entry("SOAC over variable", 12), Map.entry("SOAC in lambda", 15),
+      Map.entry("producer with several consumers", 15), Map.entry("in-place update in loop", 10));
+
+  @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
+  void programsCoverTheLanguage(@ForAll("programs") ProgramCase generated) {
+    Set<String> constructs = ProgramConstructs.of(generated.program());
+    COVERAGE.forEach((construct, least) -> {
+      Statistics.label(construct).collect(constructs.contains(construct));
+      Statistics.label(construct).coverage(check -> check.check(true).percentage(p -> p >= least));
+    });
+  }
+
+  @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
+  void argumentsFitTheEntryParameters(@ForAll("programs") ProgramCase generated) {
+    FunDef entry = generated.entryFunction();
+    assertEquals(entry.params().size(), generated.args().size());
+    for (int i = 0; i < entry.params().size(); i++) {
+      assertTrue(ValueShapes.conforms(generated.args().get(i), entry.params().get(i).type()),
+          generated.args().get(i) + " is not a " + entry.params().get(i).type());
+    }
+  }
+
+  /** Every helper is referenced, and only by functions defined after it, so none is recursive. */
+  @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
+  void helpersAreUsedAndDefinedBeforeTheirCallers(@ForAll("programs") ProgramCase generated) {
+    Program program = generated.program();
+    List<FunDef> functions = program.functions();
+    assertEquals(generated.entry(), functions.get(functions.size() - 1).name());
+    Set<String> referencedSoFar = new HashSet<>();
+    for (int i = functions.size() - 1; i >= 0; i--) {
+      FunDef f = functions.get(i);
+      if (i < functions.size() - 1) {
+        assertTrue(referencedSoFar.contains(f.name()), f.name() + " is never referenced by a later function");
+      }
+      Set<String> own = referencedFunctions(f.body());
+      assertTrue(!own.contains(f.name()), f.name() + " refers to itself");
+      referencedSoFar.addAll(own);
+    }
+  }
+
+  /** The same random choices give the same program and inputs, so a reported seed reproduces a failure. */
+  @Property(tries = 200, afterFailure = AfterFailureMode.SAMPLE_FIRST)
+  void generationIsDeterministic(@ForAll long seed) {
+    RandomGenerator<ProgramCase> generator = RandomPrograms.programs().generator(1000);
+    ProgramCase first = generator.next(new Random(seed)).value();
+    ProgramCase second = generator.next(new Random(seed)).value();
+    assertEquals(first, second);
+  }
+
+  @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
+  void valuesHaveTheirTypes(@ForAll("values") TypedValue v) {
+    assertTrue(ValueShapes.conforms(v.value(), v.type()), v.value() + " is not a " + v.type());
+  }
+
+  private static Set<String> referencedFunctions(Expr e) {
+    Set<String> names = new HashSet<>();
+    if (e instanceof Expr.Call call) {
+      names.add(call.function());
+    }
+    FunArg function = e instanceof Expr.Map m ? m.function()
+        : e instanceof Expr.Filter f ? f.function()
+        : e instanceof Expr.Reduce r ? r.function()
+        : e instanceof Expr.Scan s ? s.function()
+        : null;
+    if (function instanceof FunArg.FunctionRef ref) {
+      names.add(ref.name());
+    }
+    for (Expr child : e.children()) {
+      names.addAll(referencedFunctions(child));
+    }
+    return names;
+  }
+
+  @Provide
+  Arbitrary<ProgramCase> programs() {
+    return RandomPrograms.programs();
+  }
+
+  @Provide
+  Arbitrary<TypedValue> values() {
+    return RandomPrograms.values();
+  }
+}

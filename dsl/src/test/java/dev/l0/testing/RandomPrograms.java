@@ -1,0 +1,59 @@
+package dev.l0.testing;
+
+import dev.l0.ir.Type;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.RandomDistribution;
+
+/**
+ * jqwik generators of random well-typed L0 programs with inputs, for property tests of every
+ * executor (interpreter, optimiser, backends). Each program is built from a jqwik-generated list
+ * of numbers, a decision tape ({@link Choices}): jqwik shrinks the list, so a failing program
+ * shrinks to a smaller one that is still well typed, and the same list always gives the same
+ * program. Generation is type-directed ({@link ExprGenerator}, {@link SoacGenerator}): an entry
+ * {@code main} with helper functions it calls (never recursively), scalars of all five types,
+ * tuples, arrays of rank 1 to 3 and of tuples, let with tuple patterns, if, loops, in-place
+ * updates of fresh arrays (also inside loops), indexing, conversions, math built-ins, and chains
+ * of SOACs over each other's results, with one producer feeding several consumers. Sizes are at
+ * most 12, so a thousand programs run in a few seconds.
+ */
+public final class RandomPrograms {
+  /** Enough choices for programs of a few dozen expressions; shorter tapes make smaller programs. */
+  private static final int PROGRAM_TAPE = 600;
+  private static final int VALUE_TAPE = 200;
+
+  private RandomPrograms() {}
+
+  /**
+   * Well-typed programs with arguments; they run without error except that about 1 in 50 indexes
+   * out of bounds on purpose (an {@link dev.l0.ir.L0RuntimeError} for operation {@code "index"}).
+   */
+  public static Arbitrary<ProgramCase> programs() {
+    return tapes(PROGRAM_TAPE).map(ProgramGenerator::program);
+  }
+
+  /** Well-typed programs whose entry fails at run time in a known operation. */
+  public static Arbitrary<FailingProgramCase> failingPrograms() {
+    return tapes(PROGRAM_TAPE).map(ProgramGenerator::failingProgram);
+  }
+
+  /** Values of random types (size-erased in {@link TypedValue#type()}): regular arrays; floats include infinities and NaN. */
+  public static Arbitrary<TypedValue> values() {
+    return tapes(VALUE_TAPE).map(RandomPrograms::value);
+  }
+
+  private static TypedValue value(List<Integer> tape) {
+    Choices choices = new Choices(tape);
+    Type type = new TypeGenerator(choices).parameter();
+    return new TypedValue(type.erased(), new ValueGenerator(choices).value(type));
+  }
+
+  private static Arbitrary<List<Integer>> tapes(int maxLength) {
+    return Arbitraries.integers()
+        .between(0, Choices.RANGE - 1)
+        .list()
+        .ofMaxSize(maxLength)
+        .withSizeDistribution(RandomDistribution.uniform());
+  }
+}
