@@ -3,15 +3,9 @@ package dev.l0.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.util.Set;
 
 /** {@code l0 check FILE.l0}: parse and type check; the first error is thrown to {@link Main}. */
 final class CheckCommand implements Command {
-  @Override
-  public Set<String> options() {
-    return Set.of();
-  }
-
   @Override
   public int execute(CliArgs args, InputStream in, PrintStream out, PrintStream err) throws IOException {
     String file = args.programFile();

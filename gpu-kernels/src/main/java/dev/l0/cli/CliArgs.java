@@ -2,13 +2,14 @@ package dev.l0.cli;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** The positional arguments and {@code --name value} options of one command line. */
-record CliArgs(List<String> positional, Map<String, String> options) {
+/** The positional arguments, {@code --name value} options and {@code --flag}s of one command line. */
+record CliArgs(List<String> positional, Map<String, String> options, Set<String> flags) {
 
   /** A command line the verb cannot accept. */
   static final class UsageError extends RuntimeException {
@@ -17,9 +18,10 @@ record CliArgs(List<String> positional, Map<String, String> options) {
     }
   }
 
-  static CliArgs parse(String verb, String[] args, Set<String> knownOptions) {
+  static CliArgs parse(String[] args, Set<String> knownOptions, Set<String> knownFlags) {
     List<String> positional = new ArrayList<>();
     Map<String, String> options = new HashMap<>();
+    Set<String> flags = new HashSet<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       if (!arg.startsWith("--")) {
@@ -27,6 +29,10 @@ record CliArgs(List<String> positional, Map<String, String> options) {
         continue;
       }
       String name = arg.substring(2);
+      if (knownFlags.contains(name)) {
+        flags.add(name);
+        continue;
+      }
       if (!knownOptions.contains(name)) {
         throw new UsageError("unknown option '" + arg + "'");
       }
@@ -35,7 +41,7 @@ record CliArgs(List<String> positional, Map<String, String> options) {
       }
       options.put(name, args[++i]);
     }
-    return new CliArgs(List.copyOf(positional), Map.copyOf(options));
+    return new CliArgs(List.copyOf(positional), Map.copyOf(options), Set.copyOf(flags));
   }
 
   /** The only positional argument, the program file. */
@@ -48,5 +54,9 @@ record CliArgs(List<String> positional, Map<String, String> options) {
 
   Optional<String> option(String name) {
     return Optional.ofNullable(options.get(name));
+  }
+
+  boolean flag(String name) {
+    return flags.contains(name);
   }
 }

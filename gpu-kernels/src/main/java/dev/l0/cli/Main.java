@@ -26,6 +26,7 @@ public final class Main {
       Map.of(
           "run", new RunCommand(),
           "check", new CheckCommand(),
+          "explain", new ExplainCommand(),
           "print", new PrintCommand(),
           "demo", new DemoCommand());
 
@@ -33,11 +34,15 @@ public final class Main {
       String.join(
           "\n",
           "usage: l0 VERB [ARGS]",
-          "  run FILE.l0 [--entry NAME]   run a function on arguments read from standard input",
-          "                               (data format of shared/data: numbers, [nested, arrays],",
-          "                               {tuples}, true/false, // comments); prints the results",
+          "  run FILE.l0 [--entry NAME] [--no-opt]",
+          "                               run a function on arguments read from standard input",
+          "                               (FinPar data format: numbers, [nested, arrays], {tuples},",
+          "                               true/false, // comments); prints the results. The program",
+          "                               is optimised first unless --no-opt is given",
           "  check FILE.l0                type check; errors as FILE:LINE:COL: message (exit 1)",
           "  print FILE.l0                print the program back in canonical L0 syntax",
+          "  explain FILE.l0              print the optimised internal program, one line per",
+          "                               kernel, and 'kernels: N'",
           "  demo [--options FILE]        price the PARSEC Black-Scholes reference options with",
           "                               the thesis's P0 and compare with the reference prices",
           "The entry function is 'main' when the program has one, else the last function defined.",
@@ -61,7 +66,7 @@ public final class Main {
       return EXIT_USAGE;
     }
     try {
-      CliArgs parsed = CliArgs.parse(args[0], Arrays.copyOfRange(args, 1, args.length), command.options());
+      CliArgs parsed = CliArgs.parse(Arrays.copyOfRange(args, 1, args.length), command.options(), command.flags());
       return command.execute(parsed, in, out, err);
     } catch (CliArgs.UsageError e) {
       err.println("l0 " + args[0] + ": " + e.getMessage() + "\n" + USAGE);

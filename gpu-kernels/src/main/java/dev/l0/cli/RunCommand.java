@@ -4,6 +4,7 @@ import dev.l0.interp.Interpreter;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
 import dev.l0.ir.Value;
+import dev.l0.opt.Optimizer;
 import dev.l0.types.TypedProgram;
 import dev.l0.values.ValueReader;
 import dev.l0.values.ValueWriter;
@@ -15,13 +16,19 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code l0 run FILE.l0 [--entry NAME]}: reads the entry function's arguments from standard input,
- * runs it, and prints the result; a tuple result prints one component per line.
+ * {@code l0 run FILE.l0 [--entry NAME] [--no-opt]}: reads the entry function's arguments from
+ * standard input, runs the optimised program (the reference interpreter on the source program with
+ * {@code --no-opt}), and prints the result; a tuple result prints one component per line.
  */
 final class RunCommand implements Command {
   @Override
   public Set<String> options() {
     return Set.of("entry");
+  }
+
+  @Override
+  public Set<String> flags() {
+    return Set.of("no-opt");
   }
 
   @Override
@@ -32,7 +39,10 @@ final class RunCommand implements Command {
     String input = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     List<Value> arguments =
         ValueReader.read(input, entry.params().stream().map(Param::type).toList(), "<stdin>");
-    Value result = new Interpreter(typed.program()).call(entry.name(), arguments);
+    Value result =
+        args.flag("no-opt")
+            ? new Interpreter(typed.program()).call(entry.name(), arguments)
+            : Optimizer.optimize(typed).call(entry.name(), arguments);
     List<Value> lines = result instanceof Value.Tuple t ? t.elements() : List.of(result);
     for (Value line : lines) {
       out.println(ValueWriter.write(line));

@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,6 +53,31 @@ class MainTest {
     Outcome o = l0("5", "run", file, "--entry", "halves");
     assertEquals(0, o.exitCode(), o.err());
     assertEquals("2\n[0, 1, 2, 3, 4]", o.out().trim());
+  }
+
+  @Test
+  void runWithAndWithoutOptimisationGivesTheSameResult() throws IOException {
+    String file = write("chain.l0",
+        "fun f64 main([f64] xs) =\n"
+            + "  let ys = map(fn f64 (f64 x) => x * 3.0 + 1.0, xs) in\n"
+            + "  let zs = filter(fn bool (f64 y) => y < 10.0, ys) in\n"
+            + "  reduce(op +, 0.0, map(fn f64 (f64 z) => z / 7.0, zs))\n");
+    Outcome optimised = l0("[0.5, 1.0, 2.0, 4.0, -1.5]", "run", file);
+    Outcome reference = l0("[0.5, 1.0, 2.0, 4.0, -1.5]", "run", file, "--no-opt");
+    assertEquals(0, optimised.exitCode(), optimised.err());
+    assertEquals(0, reference.exitCode(), reference.err());
+    assertEquals(reference.out(), optimised.out());
+  }
+
+  @Test
+  void explainEndsWithTheKernelCount() throws IOException {
+    String file = write("mapmap.l0",
+        "fun [f64] main([f64] xs) = map(fn f64 (f64 y) => y + 1.0, map(fn f64 (f64 x) => x * 2.0, xs))\n");
+    Outcome o = l0("", "explain", file);
+    assertEquals(0, o.exitCode(), o.err());
+    List<String> lines = o.out().lines().toList();
+    assertEquals("kernels: 1", lines.get(lines.size() - 1), o.out());
+    assertEquals(1, lines.stream().filter(l -> l.startsWith("kernel 1: ")).count(), o.out());
   }
 
   @Test
