@@ -1,0 +1,114 @@
+package dev.l0.opt;
+
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalFunction;
+import dev.l0.opt.ir.InternalPrinter;
+import dev.l0.opt.ir.InternalProgram;
+import dev.l0.opt.ir.Lambda;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * What the optimised program runs as kernels: every SOAC that is not inside another SOAC's
+ * function (each becomes one kernel or kernel group), in program order, with the function and the
+ * sequential-loop depth it runs at, its input arrays and its outputs with their shapes. The
+ * scalar code between kernels is the rest of the entry functions, which the plan keeps so a
+ * backend can run them statement by statement and hand each kernel's statement to its lowering.
+ */
+public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
+  public KernelPlan {
+    entries = List.copyOf(entries);
+    kernels = List.copyOf(kernels);
+  }
+
+  /**
+   * One top-level SOAC: its binding {@code statement} in {@code function}. {@code structure} is its
+   * nest, e.g. {@code map{map{redomap}}}: the SOACs (and the loops and branches holding SOACs)
+   * inside its functions.
+   */
+  public record Kernel(String function, int loopDepth, String structure, Stm statement) {
+    public List<SubExp> inputs() {
+      return ((Exp.Soac) statement.exp()).inputs();
+    }
+
+    /** The arrays or accumulators it binds, with their shapes in their types. */
+    public List<Ident> outputs() {
+      return statement.pattern();
+    }
+
+    /** The certificates that must hold before it runs. */
+    public List<String> certificates() {
+      return statement.certificates();
+    }
+
+    /** The outermost SOAC: {@code map}, {@code filter}, {@code reduce}, {@code scan}, {@code redomap} or {@code scanomap}. */
+    public String kind() {
+      int brace = structure.indexOf('{');
+      return brace < 0 ? structure : structure.substring(0, brace);
+    }
+
+    /** One line for {@code l0 explain}. */
+    public String describe() {
+      String outs = outputs().stream().map(o -> o.name() + ": " + InternalPrinter.type(o.type()))
+          .collect(Collectors.joining(", "));
+      String ins = inputs().stream().map(SubExp::toString).collect(Collectors.joining(", "));
+      String where = loopDepth == 0 ? function : function + " (inside " + loopDepth + " loop" + (loopDepth > 1 ? "s" : "") + ")";
+      return structure + " in " + where + ": (" + ins + ") -> (" + outs + ")";
+    }
+  }
+
+  /** The kernels of {@code functions} of {@code program}, in order. */
+  public static KernelPlan of(InternalProgram program, List<String> functions) {
+    List<InternalFunction> entries = program.functions().stream().filter(f -> functions.contains(f.name())).toList();
+    List<Kernel> out = new ArrayList<>();
+    entries.forEach(f -> collect(f.name(), f.body(), 0, out));
+    return new KernelPlan(entries, out);
+  }
+
+  private static void collect(String function, Body body, int loopDepth, List<Kernel> out) {
+    for (Stm stm : body.stms()) {
+      Exp e = stm.exp();
+      if (e instanceof Exp.Soac) {
+        out.add(new Kernel(function, loopDepth, structure(e), stm));
+      } else {
+        int depth = e instanceof Exp.Loop ? loopDepth + 1 : loopDepth;
+        e.bodies().forEach(b -> collect(function, b, depth, out));
+      }
+    }
+  }
+
+  /** {@code name{nested, ...}} for a SOAC, a loop or a branch holding SOACs. */
+  private static String structure(Exp e) {
+    List<String> nested = new ArrayList<>();
+    List<Body> inner = new ArrayList<>(e.bodies());
+    e.lambdas().stream().map(Lambda::body).forEach(inner::add);
+    for (Body b : inner) {
+      for (Stm s : b.stms()) {
+        if (s.exp() instanceof Exp.Soac || containsSoac(s.exp())) {
+          nested.add(structure(s.exp()));
+        }
+      }
+    }
+    String name = name(e);
+    return nested.isEmpty() ? name : name + "{" + String.join(", ", nested) + "}";
+  }
+
+  private static boolean containsSoac(Exp e) {
+    List<Body> inner = new ArrayList<>(e.bodies());
+    e.lambdas().stream().map(Lambda::body).forEach(inner::add);
+    return inner.stream().flatMap(b -> b.stms().stream())
+        .anyMatch(s -> s.exp() instanceof Exp.Soac || containsSoac(s.exp()));
+  }
+
+  private static String name(Exp e) {
+    if (e instanceof Exp.Soac soac) {
+      return soac.keyword();
+    }
+    return e instanceof Exp.Loop ? "loop" : "if";
+  }
+}

@@ -1,0 +1,117 @@
+package dev.l0.opt;
+
+import dev.l0.ir.Expr;
+import dev.l0.ir.FunArg;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.Param;
+import dev.l0.ir.Program;
+import dev.l0.ir.Value;
+import dev.l0.opt.eval.InternalEvaluator;
+import dev.l0.opt.eval.ValueFlattening;
+import dev.l0.opt.ir.InternalFunction;
+import dev.l0.opt.ir.InternalPrinter;
+import dev.l0.opt.ir.InternalProgram;
+import dev.l0.syntax.L0Printer;
+import dev.l0.values.ValueTypes;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * An optimised program: the internal program, its {@link KernelPlan}, the {@code explain} text,
+ * and an evaluator that runs it on external values (arguments and results keep their tuples).
+ * The entry functions are those no other function of the source calls; helpers, inlined into
+ * them, stay callable.
+ */
+public final class OptimizedProgram {
+  private final Program source;
+  private final InternalProgram internal;
+  private final List<String> entries;
+  private final KernelPlan plan;
+
+  OptimizedProgram(Program source, InternalProgram internal) {
+    this.source = source;
+    this.internal = internal;
+    this.entries = entryFunctions(source);
+    this.plan = KernelPlan.of(internal, entries);
+  }
+
+  public InternalProgram internal() {
+    return internal;
+  }
+
+  public KernelPlan kernelPlan() {
+    return plan;
+  }
+
+  /** The functions no other function calls, in program order. */
+  public List<String> entries() {
+    return entries;
+  }
+
+  /** The optimised entry functions, then one line per kernel, then {@code kernels: N}. */
+  public String explain() {
+    StringBuilder out = new StringBuilder();
+    for (InternalFunction f : plan.entries()) {
+      out.append(InternalPrinter.print(f)).append("\n\n");
+    }
+    List<KernelPlan.Kernel> kernels = plan.kernels();
+    for (int k = 0; k < kernels.size(); k++) {
+      out.append("kernel ").append(k + 1).append(": ").append(kernels.get(k).describe()).append('\n');
+    }
+    out.append("kernels: ").append(kernels.size()).append('\n');
+    return out.toString();
+  }
+
+  /**
+   * Runs {@code function} of the optimised program on external values, checked against its
+   * parameter types as the interpreter checks them ({@code IllegalArgumentException}); fails
+   * only with {@code L0RuntimeError} for the program's own failures.
+   */
+  public Value call(String function, List<Value> args) {
+    FunDef def = source.function(function)
+        .orElseThrow(() -> new IllegalArgumentException("the program has no function '" + function + "'"));
+    if (def.params().size() != args.size()) {
+      throw new IllegalArgumentException(function + " takes " + def.params().size() + " arguments, given " + args.size());
+    }
+    List<Value> components = new ArrayList<>();
+    for (int k = 0; k < args.size(); k++) {
+      Param p = def.params().get(k);
+      if (!ValueTypes.conforms(args.get(k), p.type())) {
+        throw new IllegalArgumentException("argument " + (k + 1) + " of " + function + " has type "
+            + L0Printer.print(ValueTypes.typeOf(args.get(k))) + ", expected " + L0Printer.print(p.type()));
+      }
+      components.addAll(ValueFlattening.flatten(args.get(k), p.type()));
+    }
+    List<Value> results = new InternalEvaluator(internal).call(function, components);
+    return ValueFlattening.unflatten(results, def.returnType());
+  }
+
+  /** The functions of {@code program} no other function calls or passes to a SOAC, in program order. */
+  private static List<String> entryFunctions(Program program) {
+    Set<String> called = new HashSet<>();
+    for (FunDef f : program.functions()) {
+      Set<String> callees = new HashSet<>();
+      addCallees(f.body(), callees);
+      callees.remove(f.name());
+      called.addAll(callees);
+    }
+    return program.functions().stream().map(FunDef::name).filter(n -> !called.contains(n)).toList();
+  }
+
+  private static void addCallees(Expr e, Set<String> out) {
+    if (e instanceof Expr.Call c) {
+      out.add(c.function());
+    }
+    FunArg f = e instanceof Expr.Map m ? m.function()
+        : e instanceof Expr.Filter fl ? fl.function()
+        : e instanceof Expr.Reduce r ? r.function()
+        : e instanceof Expr.Scan sc ? sc.function()
+        : null;
+    if (f instanceof FunArg.FunctionRef ref) {
+      out.add(ref.name());
+    }
+    e.children().forEach(child -> addCallees(child, out));
+  }
+}

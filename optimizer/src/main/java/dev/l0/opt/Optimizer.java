@@ -1,0 +1,63 @@
+package dev.l0.opt;
+
+import dev.l0.ir.L0CompileError;
+import dev.l0.ir.SourcePos;
+import dev.l0.opt.flatten.TupleFlattener;
+import dev.l0.opt.fusion.Fusion;
+import dev.l0.opt.ir.InternalProgram;
+import dev.l0.opt.ir.NameSource;
+import dev.l0.opt.pass.CommonSubexpressions;
+import dev.l0.opt.pass.Fixpoint;
+import dev.l0.opt.pass.Hoister;
+import dev.l0.opt.pass.Inliner;
+import dev.l0.opt.pass.Pass;
+import dev.l0.opt.pass.PassManager;
+import dev.l0.opt.pass.Simplifier;
+import dev.l0.types.TypedProgram;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The optimisation pipeline (ARCHITECTURE.md, "One path through the system"): tuple-of-arrays
+ * flattening into internal L0 (thesis ch. 4), inlining (§5.1), then simplification, CSE, hoisting
+ * (ch. 5–6) and T2 fusion (ch. 7) repeated to a fixpoint, since each exposes work for the others.
+ */
+public final class Optimizer {
+  private static final int MAX_ROUNDS = 25;
+
+  private Optimizer() {}
+
+  /** The passes, in order; each is one class citing the thesis section it implements. */
+  public static List<Pass> pipeline() {
+    return List.of(
+        new Inliner(),
+        new Fixpoint("simplify", List.of(new Simplifier(), new CommonSubexpressions(), new Hoister()), MAX_ROUNDS),
+        new Fixpoint("fuse", List.of(new Fusion(), new Simplifier(), new CommonSubexpressions(), new Hoister()), MAX_ROUNDS));
+  }
+
+  /**
+   * The optimised program. An expression nested deeper than the JVM stack allows to walk is an
+   * {@link L0CompileError}, never a {@code StackOverflowError}.
+   */
+  public static OptimizedProgram optimize(TypedProgram typed) {
+    return withinStack(typed, () -> {
+      NameSource names = new NameSource();
+      InternalProgram internal = TupleFlattener.flatten(typed, names);
+      return new OptimizedProgram(typed.program(), PassManager.runAll(pipeline(), internal, names));
+    });
+  }
+
+  /** The program only flattened into internal L0, with no optimisation: the baseline the passes are tested against. */
+  public static OptimizedProgram flattenOnly(TypedProgram typed) {
+    return withinStack(typed, () -> new OptimizedProgram(typed.program(), TupleFlattener.flatten(typed, new NameSource())));
+  }
+
+  private static OptimizedProgram withinStack(TypedProgram typed, Supplier<OptimizedProgram> compile) {
+    try {
+      return compile.get();
+    } catch (StackOverflowError tooDeep) {
+      SourcePos where = typed.program().functions().isEmpty() ? SourcePos.NONE : typed.program().functions().get(0).pos();
+      throw new L0CompileError(where, "the program is nested too deeply for the optimiser");
+    }
+  }
+}

@@ -1,0 +1,284 @@
+package dev.l0.opt.eval;
+
+import dev.l0.ir.L0RuntimeError;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.SourcePos;
+import dev.l0.ir.Type;
+import dev.l0.ir.Value;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalFunction;
+import dev.l0.opt.ir.InternalProgram;
+import dev.l0.opt.ir.InternalTypes;
+import dev.l0.opt.ir.Lambda;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A direct evaluator for internal L0 with the reference interpreter's semantics: the same scalar
+ * results ({@link ScalarSemantics}), SOACs evaluated sequentially left to right (reduce, scan and
+ * redomap fold from the neutral element), and the same run-time errors. It is the oracle that
+ * shows every pass preserves results. Names are globally unique, so one mutable environment per
+ * function activation suffices.
+ */
+public final class InternalEvaluator {
+  /** The only value of type {@code cert} (thesis §4.2). */
+  public static final Value CHECKED = new Value.Tuple(List.of());
+
+  private final InternalProgram program;
+
+  public InternalEvaluator(InternalProgram program) {
+    this.program = program;
+  }
+
+  /** Calls {@code function} with tupleless arguments and returns its tupleless results. */
+  public List<Value> call(String function, List<Value> args) {
+    InternalFunction f = program.function(function)
+        .orElseThrow(() -> new IllegalArgumentException("no function " + function));
+    if (f.params().size() != args.size()) {
+      throw new IllegalArgumentException(function + " takes " + f.params().size() + " components, given " + args.size());
+    }
+    try {
+      return invoke(f, args);
+    } catch (StackOverflowError tooDeep) {
+      throw new L0RuntimeError("call", SourcePos.NONE, "recursion too deep for the evaluator's stack");
+    }
+  }
+
+  private List<Value> invoke(InternalFunction f, List<Value> args) {
+    Map<String, Value> env = new HashMap<>();
+    bind(f.params(), args, env);
+    return body(f.body(), env);
+  }
+
+  private static void bind(List<Ident> names, List<Value> values, Map<String, Value> env) {
+    for (int k = 0; k < names.size(); k++) {
+      env.put(names.get(k).name(), values.get(k));
+    }
+  }
+
+  private List<Value> body(Body body, Map<String, Value> env) {
+    for (Stm stm : body.stms()) {
+      bind(stm.pattern(), exp(stm, env), env);
+    }
+    return values(body.result(), env);
+  }
+
+  private static Value value(SubExp s, Map<String, Value> env) {
+    if (s instanceof SubExp.Const c) {
+      return c.value();
+    }
+    Value v = env.get(((SubExp.Var) s).name());
+    if (v == null) {
+      throw new IllegalStateException("unbound internal variable " + s);
+    }
+    return v;
+  }
+
+  private static List<Value> values(List<SubExp> xs, Map<String, Value> env) {
+    return xs.stream().map(x -> value(x, env)).toList();
+  }
+
+  private static ScalarValue scalar(SubExp s, Map<String, Value> env) {
+    return (ScalarValue) value(s, env);
+  }
+
+  private static long integer(SubExp s, Map<String, Value> env) {
+    return ((ScalarValue.Int) value(s, env)).value();
+  }
+
+  private static Value.Array array(SubExp s, Map<String, Value> env) {
+    return (Value.Array) value(s, env);
+  }
+
+  private List<Value> lambda(Lambda f, List<Value> args, Map<String, Value> env) {
+    bind(f.params(), args, env);
+    return body(f.body(), env);
+  }
+
+  private List<Value> exp(Stm stm, Map<String, Value> env) {
+    Exp e = stm.exp();
+    if (e instanceof Exp.Atom a) {
+      return List.of(value(a.value(), env));
+    }
+    if (e instanceof Exp.BinOp b) {
+      return List.of(ScalarSemantics.binary(b.op(), scalar(b.left(), env), scalar(b.right(), env), b.pos()));
+    }
+    if (e instanceof Exp.UnOp u) {
+      return List.of(ScalarSemantics.unary(u.op(), scalar(u.operand(), env)));
+    }
+    if (e instanceof Exp.BuiltinCall c) {
+      return List.of(ScalarSemantics.builtin(c.function(), c.args().stream().map(x -> scalar(x, env)).toList()));
+    }
+    if (e instanceof Exp.Apply a) {
+      return invoke(program.function(a.function()).orElseThrow(), values(a.args(), env));
+    }
+    if (e instanceof Exp.If i) {
+      boolean c = ((ScalarValue.Bool) value(i.condition(), env)).value();
+      return body(c ? i.thenBody() : i.elseBody(), env);
+    }
+    if (e instanceof Exp.Loop l) {
+      return loop(l, env);
+    }
+    if (e instanceof Exp.Assert a) {
+      if (!((ScalarValue.Bool) value(a.condition(), env)).value()) {
+        throw new L0RuntimeError(a.operation(), a.pos(), a.detail());
+      }
+      return List.of(CHECKED);
+    }
+    if (e instanceof Exp.Soac soac) {
+      return soac(soac, stm.pattern(), env);
+    }
+    if (e instanceof Exp.Split s) {
+      return ArrayOperations.split(integer(s.at(), env), array(s.array(), env), s.pos());
+    }
+    return List.of(arrayOperation(e, stm.pattern().get(0).type(), env));
+  }
+
+  private List<Value> loop(Exp.Loop l, Map<String, Value> env) {
+    List<Value> merge = values(l.init(), env);
+    ScalarValue.Int bound = (ScalarValue.Int) value(l.bound(), env);
+    for (long i = 0; i < bound.value(); i++) {
+      bind(l.mergeParams(), merge, env);
+      env.put(l.counter().name(), new ScalarValue.Int(bound.type(), i));
+      merge = body(l.body(), env);
+    }
+    return merge;
+  }
+
+  // ---- SOACs ----
+
+  private List<Value> soac(Exp.Soac soac, List<Ident> pattern, Map<String, Value> env) {
+    List<Value.Array> inputs = soac.inputs().stream().map(x -> array(x, env)).toList();
+    int width = inputs.isEmpty() ? 0 : inputs.get(0).length();
+    for (Value.Array in : inputs) {
+      if (in.length() != width) {
+        throw new IllegalStateException("SOAC inputs of different sizes " + width + " and " + in.length()
+            + " reached evaluation without a size check");
+      }
+    }
+    if (soac instanceof Exp.Map m) {
+      List<List<Value>> columns = columns(pattern.size());
+      for (int i = 0; i < width; i++) {
+        addRow(columns, lambda(m.function(), row(inputs, i), env));
+      }
+      return regularArrays(pattern, columns, "map");
+    }
+    if (soac instanceof Exp.Filter f) {
+      List<List<Value>> columns = columns(pattern.size());
+      for (int i = 0; i < width; i++) {
+        List<Value> row = row(inputs, i);
+        if (((ScalarValue.Bool) lambda(f.predicate(), row, env).get(0)).value()) {
+          addRow(columns, row);
+        }
+      }
+      return arrays(pattern, columns);
+    }
+    if (soac instanceof Exp.Reduce r) {
+      return fold(r.operator(), values(r.neutral(), env), inputs, width, env);
+    }
+    if (soac instanceof Exp.Redomap r) {
+      return fold(r.fold(), values(r.neutral(), env), inputs, width, env);
+    }
+    List<Value> acc = values(soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Scanomap) soac).neutral(), env);
+    List<List<Value>> columns = columns(pattern.size());
+    for (int i = 0; i < width; i++) {
+      acc = lambda(soac.rowFunction(), concat(acc, row(inputs, i)), env);
+      addRow(columns, acc);
+    }
+    return regularArrays(pattern, columns, "scan");
+  }
+
+  private List<Value> fold(Lambda f, List<Value> neutral, List<Value.Array> inputs, int width, Map<String, Value> env) {
+    List<Value> acc = neutral;
+    for (int i = 0; i < width; i++) {
+      acc = lambda(f, concat(acc, row(inputs, i)), env);
+    }
+    return acc;
+  }
+
+  private static List<Value> concat(List<Value> a, List<Value> b) {
+    List<Value> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  private static List<Value> row(List<Value.Array> inputs, int i) {
+    return inputs.stream().map(a -> a.get(i)).toList();
+  }
+
+  private static List<List<Value>> columns(int count) {
+    List<List<Value>> out = new ArrayList<>();
+    for (int c = 0; c < count; c++) {
+      out.add(new ArrayList<>());
+    }
+    return out;
+  }
+
+  private static void addRow(List<List<Value>> columns, List<Value> row) {
+    for (int c = 0; c < columns.size(); c++) {
+      columns.get(c).add(row.get(c));
+    }
+  }
+
+  private static List<Value> arrays(List<Ident> pattern, List<List<Value>> columns) {
+    List<Value> out = new ArrayList<>();
+    for (int c = 0; c < pattern.size(); c++) {
+      out.add(new Value.Array(InternalTypes.row(pattern.get(c).type()), columns.get(c)));
+    }
+    return out;
+  }
+
+  /** The result arrays of a map or scan, each of which must be regular (thesis §2.1). */
+  private static List<Value> regularArrays(List<Ident> pattern, List<List<Value>> columns, String operation) {
+    List<Value> out = new ArrayList<>();
+    for (int c = 0; c < pattern.size(); c++) {
+      out.add(ArrayOperations.regular(InternalTypes.row(pattern.get(c).type()), columns.get(c), operation, SourcePos.NONE));
+    }
+    return out;
+  }
+
+  // ---- first-order array operations ----
+
+  private static Value arrayOperation(Exp e, Type resultType, Map<String, Value> env) {
+    if (e instanceof Exp.Index x) {
+      return ArrayOperations.index(array(x.array(), env), x.indices().stream().map(i -> integer(i, env)).toList(), x.pos());
+    }
+    if (e instanceof Exp.Update u) {
+      return ArrayOperations.update(array(u.array(), env), u.indices().stream().map(i -> integer(i, env)).toList(),
+          value(u.value(), env), u.pos());
+    }
+    if (e instanceof Exp.ArrayLit a) {
+      return ArrayOperations.regular(a.rowType(), values(a.elements(), env), "array literal", a.pos());
+    }
+    if (e instanceof Exp.Iota i) {
+      return ArrayOperations.iota((ScalarValue.Int) value(i.count(), env), i.pos());
+    }
+    if (e instanceof Exp.Replicate r) {
+      return ArrayOperations.replicate(integer(r.count(), env), value(r.value(), env), InternalTypes.row(resultType), r.pos());
+    }
+    if (e instanceof Exp.Size s) {
+      return ScalarValue.i32((int) ArrayOperations.shape(value(s.array(), env)).get(s.dimension()).longValue());
+    }
+    if (e instanceof Exp.Reshape r) {
+      return ArrayOperations.reshape(r.shape().stream().map(d -> integer(d, env)).toList(), array(r.array(), env),
+          (ScalarType) resultType.baseElement(), r.pos());
+    }
+    if (e instanceof Exp.Transpose t) {
+      return ArrayOperations.transpose(t.k(), t.n(), array(t.array(), env), resultType);
+    }
+    if (e instanceof Exp.Concat c) {
+      return ArrayOperations.concat(array(c.left(), env), array(c.right(), env), c.pos());
+    }
+    if (e instanceof Exp.Copy c) {
+      return value(c.array(), env);
+    }
+    throw new IllegalStateException("not an array operation: " + e.getClass().getSimpleName());
+  }
+}

@@ -1,0 +1,607 @@
+package dev.l0.opt.flatten;
+
+import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.Builtin;
+import dev.l0.ir.Dim;
+import dev.l0.ir.Expr;
+import dev.l0.ir.FunArg;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.Param;
+import dev.l0.ir.Pattern;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.Type;
+import dev.l0.opt.ir.Analysis;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalFunction;
+import dev.l0.opt.ir.InternalProgram;
+import dev.l0.opt.ir.InternalTypes;
+import dev.l0.opt.ir.Lambda;
+import dev.l0.opt.ir.NameSource;
+import dev.l0.opt.ir.SubExp;
+import dev.l0.types.TypedProgram;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Tuple-of-arrays flattening into internal L0 (thesis ch. 4, §4.1–4.2). An external value becomes
+ * a list of tupleless components; an array of tuples becomes a tuple of arrays, so {@code zip} and
+ * {@code unzip} disappear and SOACs take and return several arrays. The size check {@code zip}
+ * implied becomes {@code assert(size(0,a) = size(0,b))}; its certificate travels with the zipped
+ * value and predicates every statement that consumes it (§4.2). The output is let- and
+ * tuple-normalised by construction (§5.2): every operation, call and SOAC gets its own binding of
+ * tupleless names, and a let of a tuple binds its components directly. Sizes go into the types
+ * (ARCHITECTURE.md "IR"): array parameters get named sizes, SOAC results the size of their input.
+ *
+ * <p>Not done: certificates as function parameters and results (§4.2.1). Inlining predicates
+ * every inlined statement on the call's certificates instead, and assertions are never moved
+ * past the statements they guard, so no pass needs them.
+ */
+public final class TupleFlattener {
+  private static final Type CERT = InternalTypes.CERT;
+
+  /** An external value in internal form: its components and the certificates that guard them. */
+  private record Flat(List<SubExp> components, List<String> certificates) {
+    Flat {
+      components = List.copyOf(components);
+      certificates = List.copyOf(certificates);
+    }
+
+    static Flat of(List<SubExp> components) {
+      return new Flat(components, List.of());
+    }
+
+    static Flat of(SubExp component) {
+      return new Flat(List.of(component), List.of());
+    }
+
+    SubExp single() {
+      return components.get(0);
+    }
+  }
+
+  private final TypedProgram typed;
+  private final NameSource names;
+  /** The type of every internal name bound so far (names are globally unique). */
+  private final Map<String, Type> internalTypes = new HashMap<>();
+
+  private TupleFlattener(TypedProgram typed, NameSource names) {
+    this.typed = typed;
+    this.names = names;
+  }
+
+  public static InternalProgram flatten(TypedProgram typed, NameSource names) {
+    TupleFlattener flattener = new TupleFlattener(typed, names);
+    return new InternalProgram(typed.program().functions().stream().map(flattener::function).toList());
+  }
+
+  private InternalFunction function(FunDef def) {
+    Map<String, Flat> env = new HashMap<>();
+    List<Ident> params = new ArrayList<>();
+    StmBuilder b = new StmBuilder(names);
+    for (Param p : def.params()) {
+      List<Ident> comps = new ArrayList<>();
+      for (Type t : components(p.type())) {
+        String name = names.fresh(p.name());
+        Ident id = new Ident(name, sizedParameter(name, t, b));
+        internalTypes.put(name, id.type());
+        comps.add(id);
+      }
+      params.addAll(comps);
+      env.put(p.name(), Flat.of(vars(comps)));
+    }
+    Flat result = expr(def.body(), env, b, def.name() + "_res");
+    return new InternalFunction(def.name(), params, b.finish(result.components()), components(def.returnType()));
+  }
+
+  // ---- types and names ----
+
+  /**
+   * The type of array parameter {@code name} with each unknown size named by a statement
+   * {@code let name_dk = size(k, name)} at the top of the body, so every size question about it
+   * has a variable for an answer (ARCHITECTURE.md, "shapes live in types").
+   */
+  private Type sizedParameter(String name, Type t, StmBuilder b) {
+    if (!(t instanceof Type.Array)) {
+      return t;
+    }
+    List<Dim> dims = new ArrayList<>();
+    Type cur = t;
+    for (int k = 0; cur instanceof Type.Array a; k++, cur = a.element()) {
+      dims.add(a.size() instanceof Dim.Unknown
+          ? InternalTypes.dimOf(emitOne(b, name + "_d" + k, ScalarType.I32, List.of(), new Exp.Size(k, SubExp.var(name))))
+          : a.size());
+    }
+    Type out = cur;
+    for (int k = dims.size() - 1; k >= 0; k--) {
+      out = new Type.Array(out, dims.get(k), k == 0 && t.isUnique());
+    }
+    return out;
+  }
+
+  /** {@code declared}, or the type of {@code actual} where that has sizes that hold outside the code binding {@code inside}. */
+  private Type refined(Type declared, SubExp actual, Set<String> inside) {
+    Type t = typeOf(actual);
+    if (!(t instanceof Type.Array) || !InternalTypes.sizesKnownOutside(t, inside)) {
+      return declared;
+    }
+    return declared.isUnique() ? ((Type.Array) t).withUnique(true) : t;
+  }
+
+  private List<Type> refinedAll(List<Type> declared, List<SubExp> actual, Set<String> inside) {
+    List<Type> out = new ArrayList<>();
+    for (int k = 0; k < declared.size(); k++) {
+      out.add(refined(declared.get(k), actual.get(k), inside));
+    }
+    return out;
+  }
+
+  /** The component types of an external type, with sizes kept only where they are constants. */
+  private static List<Type> components(Type external) {
+    return InternalTypes.components(withConstantSizesOnly(external));
+  }
+
+  private static Type withConstantSizesOnly(Type t) {
+    if (t instanceof Type.Array a) {
+      Dim size = a.size() instanceof Dim.Const ? a.size() : Dim.UNKNOWN;
+      return new Type.Array(withConstantSizesOnly(a.element()), size, a.unique());
+    }
+    if (t instanceof Type.Tuple tuple) {
+      return new Type.Tuple(tuple.elements().stream().map(TupleFlattener::withConstantSizesOnly).toList());
+    }
+    return t;
+  }
+
+  private List<Type> componentsOf(Expr e) {
+    return components(typed.typeOf(e));
+  }
+
+  private List<Ident> freshIdents(String base, List<Type> types) {
+    List<Ident> out = new ArrayList<>();
+    for (Type t : types) {
+      Ident id = new Ident(names.fresh(base), t);
+      internalTypes.put(id.name(), t);
+      out.add(id);
+    }
+    return out;
+  }
+
+  private static List<SubExp> vars(List<Ident> ids) {
+    return ids.stream().map(id -> (SubExp) id.var()).toList();
+  }
+
+  private Type typeOf(SubExp s) {
+    if (s instanceof SubExp.Const c) {
+      return c.value().type();
+    }
+    return internalTypes.get(((SubExp.Var) s).name());
+  }
+
+  private List<Type> typesOf(List<SubExp> xs) {
+    return xs.stream().map(this::typeOf).toList();
+  }
+
+  private List<SubExp> emit(StmBuilder b, String base, List<Type> types, List<String> certs, Exp exp) {
+    List<Ident> pattern = b.emit(base, types, certs, exp);
+    pattern.forEach(id -> internalTypes.put(id.name(), id.type()));
+    return vars(pattern);
+  }
+
+  private SubExp emitOne(StmBuilder b, String base, Type type, List<String> certs, Exp exp) {
+    return emit(b, base, List.of(type), certs, exp).get(0);
+  }
+
+  private static List<String> certsOf(Flat... operands) {
+    Set<String> all = new LinkedHashSet<>();
+    for (Flat f : operands) {
+      all.addAll(f.certificates());
+    }
+    return List.copyOf(all);
+  }
+
+  private static List<String> certsOf(List<Flat> operands) {
+    return certsOf(operands.toArray(new Flat[0]));
+  }
+
+  private static Map<String, Flat> extend(Map<String, Flat> env, String name, Flat value) {
+    Map<String, Flat> out = new HashMap<>(env);
+    out.put(name, value);
+    return out;
+  }
+
+  /** The outer size of an internal array: from its type where known, else a {@code size} statement. */
+  private SubExp outerSize(SubExp array, StmBuilder b) {
+    SubExp known = InternalTypes.outerSize(typeOf(array));
+    return known != null ? known : emitOne(b, "size", ScalarType.I32, List.of(), new Exp.Size(0, array));
+  }
+
+  // ---- expressions ----
+
+  /**
+   * Flattens {@code e}, emitting its statements into {@code b}. A chain of let, let-with and loop
+   * bindings is walked iteratively, so a program of thousands of bindings does not exhaust the stack.
+   */
+  private Flat expr(Expr e, Map<String, Flat> env, StmBuilder b, String hint) {
+    Expr current = e;
+    Map<String, Flat> scope = env;
+    while (current instanceof Expr.Let || current instanceof Expr.LetWith || current instanceof Expr.Loop) {
+      if (current instanceof Expr.Let let) {
+        Flat value = expr(let.value(), scope, b, let.pattern() instanceof Pattern.Name n ? n.name() : null);
+        scope = bindPattern(let.pattern(), typed.typeOf(let.value()), value, scope);
+        current = let.body();
+      } else if (current instanceof Expr.LetWith lw) {
+        scope = letWith(lw, scope, b);
+        current = lw.body();
+      } else {
+        Expr.Loop loop = (Expr.Loop) current;
+        scope = loop(loop, scope, b);
+        current = loop.body();
+      }
+    }
+    return nonBinding(current, scope, b, hint);
+  }
+
+  private Flat nonBinding(Expr e, Map<String, Flat> env, StmBuilder b, String hint) {
+    if (e instanceof Expr.Literal lit) {
+      return Flat.of(SubExp.constant(lit.value()));
+    }
+    if (e instanceof Expr.Var v) {
+      Flat bound = env.get(v.name());
+      if (bound == null) {
+        throw new IllegalStateException("unbound variable after type checking: " + v.name());
+      }
+      return bound;
+    }
+    if (e instanceof Expr.TupleLit t) {
+      List<Flat> parts = t.elements().stream().map(x -> expr(x, env, b, null)).toList();
+      return new Flat(parts.stream().flatMap(p -> p.components().stream()).toList(), certsOf(parts));
+    }
+    if (e instanceof Expr.ArrayLit a) {
+      return arrayLiteral(a, env, b, hint);
+    }
+    if (e instanceof Expr.Binary bin) {
+      Flat l = expr(bin.left(), env, b, null);
+      Flat r = expr(bin.right(), env, b, null);
+      ScalarType operandType = (ScalarType) typed.typeOf(bin.left());
+      ScalarType resultType = (ScalarType) typed.typeOf(bin);
+      return Flat.of(emitOne(b, name(hint, "bop"), resultType, certsOf(l, r),
+          new Exp.BinOp(bin.op(), operandType, l.single(), r.single(), bin.pos())));
+    }
+    if (e instanceof Expr.Unary u) {
+      Flat x = expr(u.operand(), env, b, null);
+      ScalarType t = (ScalarType) typed.typeOf(u);
+      return Flat.of(emitOne(b, name(hint, "val"), t, x.certificates(), new Exp.UnOp(u.op(), t, x.single())));
+    }
+    if (e instanceof Expr.If i) {
+      Flat c = expr(i.condition(), env, b, null);
+      Body thenBody = subBody(i.thenBranch(), env);
+      Body elseBody = subBody(i.elseBranch(), env);
+      Set<String> inside = Analysis.boundIn(thenBody);
+      inside.addAll(Analysis.boundIn(elseBody));
+      List<Type> declared = componentsOf(i);
+      List<Type> fromThen = refinedAll(declared, thenBody.result(), inside);
+      List<Type> types = fromThen.equals(refinedAll(declared, elseBody.result(), inside)) ? fromThen : declared;
+      return Flat.of(emit(b, name(hint, "if"), types, c.certificates(),
+          new Exp.If(c.single(), thenBody, elseBody)));
+    }
+    if (e instanceof Expr.Index ix) {
+      Flat arr = expr(ix.array(), env, b, null);
+      List<Flat> idx = ix.indices().stream().map(x -> expr(x, env, b, null)).toList();
+      List<SubExp> indices = idx.stream().map(Flat::single).toList();
+      List<Flat> all = new ArrayList<>(idx);
+      all.add(arr);
+      List<SubExp> out = new ArrayList<>();
+      for (SubExp comp : arr.components()) {
+        Type t = typeOf(comp);
+        for (int k = 0; k < indices.size(); k++) {
+          t = InternalTypes.row(t);
+        }
+        out.add(emitOne(b, name(hint, "idx"), t, certsOf(all), new Exp.Index(comp, indices, ix.pos())));
+      }
+      return Flat.of(out);
+    }
+    if (e instanceof Expr.Call call) {
+      return call(call, env, b, hint);
+    }
+    if (e instanceof Expr.Zip z) {
+      return zip(z, env, b);
+    }
+    if (e instanceof Expr.Unzip u) {
+      return expr(u.array(), env, b, hint);
+    }
+    if (e instanceof Expr.Iota iota) {
+      Flat n = expr(iota.count(), env, b, null);
+      Type t = InternalTypes.arrayOf(ScalarType.I32, InternalTypes.dimOf(n.single()));
+      return Flat.of(emitOne(b, name(hint, "iota"), t, n.certificates(), new Exp.Iota(n.single(), iota.pos())));
+    }
+    if (e instanceof Expr.Replicate rep) {
+      Flat n = expr(rep.count(), env, b, null);
+      Flat v = expr(rep.value(), env, b, null);
+      List<SubExp> out = new ArrayList<>();
+      for (SubExp comp : v.components()) {
+        Type t = InternalTypes.arrayOf(typeOf(comp), InternalTypes.dimOf(n.single()));
+        out.add(emitOne(b, name(hint, "rep"), t, certsOf(n, v), new Exp.Replicate(n.single(), comp, rep.pos())));
+      }
+      return Flat.of(out);
+    }
+    if (e instanceof Expr.Size s) {
+      Flat arr = expr(s.array(), env, b, null);
+      return Flat.of(emitOne(b, name(hint, "size"), ScalarType.I32, arr.certificates(),
+          new Exp.Size(s.dimension(), arr.single())));
+    }
+    if (e instanceof Expr.Reshape r) {
+      List<Flat> shape = r.shape().stream().map(x -> expr(x, env, b, null)).toList();
+      Flat arr = expr(r.array(), env, b, null);
+      List<SubExp> dims = shape.stream().map(Flat::single).toList();
+      List<Flat> all = new ArrayList<>(shape);
+      all.add(arr);
+      List<SubExp> out = new ArrayList<>();
+      for (SubExp comp : arr.components()) {
+        Type t = (ScalarType) typeOf(comp).baseElement();
+        for (int k = dims.size() - 1; k >= 0; k--) {
+          t = InternalTypes.arrayOf(t, InternalTypes.dimOf(dims.get(k)));
+        }
+        out.add(emitOne(b, name(hint, "reshape"), t, certsOf(all), new Exp.Reshape(dims, comp, r.pos())));
+      }
+      return Flat.of(out);
+    }
+    if (e instanceof Expr.Transpose t) {
+      Flat arr = expr(t.array(), env, b, null);
+      List<Type> types = componentsOf(t);
+      List<SubExp> out = new ArrayList<>();
+      for (int c = 0; c < arr.components().size(); c++) {
+        out.add(emitOne(b, name(hint, "transpose"), types.get(c), arr.certificates(),
+            new Exp.Transpose(t.k(), t.n(), arr.components().get(c))));
+      }
+      return Flat.of(out);
+    }
+    if (e instanceof Expr.Split s) {
+      Flat at = expr(s.at(), env, b, null);
+      Flat arr = expr(s.array(), env, b, null);
+      List<SubExp> first = new ArrayList<>();
+      List<SubExp> second = new ArrayList<>();
+      for (SubExp comp : arr.components()) {
+        Type t = unknownOuter(typeOf(comp));
+        List<SubExp> halves = emit(b, name(hint, "split"), List.of(t, t), certsOf(at, arr),
+            new Exp.Split(at.single(), comp, s.pos()));
+        first.add(halves.get(0));
+        second.add(halves.get(1));
+      }
+      List<SubExp> out = new ArrayList<>(first);
+      out.addAll(second);
+      return Flat.of(out);
+    }
+    if (e instanceof Expr.Concat c) {
+      Flat l = expr(c.left(), env, b, null);
+      Flat r = expr(c.right(), env, b, null);
+      List<SubExp> out = new ArrayList<>();
+      for (int k = 0; k < l.components().size(); k++) {
+        SubExp lc = l.components().get(k);
+        out.add(emitOne(b, name(hint, "concat"), unknownOuter(typeOf(lc)), certsOf(l, r),
+            new Exp.Concat(lc, r.components().get(k), c.pos())));
+      }
+      return Flat.of(out);
+    }
+    if (e instanceof Expr.Copy c) {
+      Flat v = expr(c.value(), env, b, null);
+      List<SubExp> out = new ArrayList<>();
+      for (SubExp comp : v.components()) {
+        out.add(comp instanceof SubExp.Const ? comp
+            : emitOne(b, name(hint, "copy"), typeOf(comp), v.certificates(), new Exp.Copy(comp)));
+      }
+      return Flat.of(out);
+    }
+    if (e instanceof Expr.Map m) {
+      Flat arr = expr(m.array(), env, b, null);
+      List<Type> rows = rowTypes(arr);
+      Lambda f = lambda(m.function(), rows, env, b);
+      Dim width = outerDim(arr, b);
+      List<Type> out = f.returnTypes().stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
+      return Flat.of(emit(b, name(hint, "map"), out, arr.certificates(), new Exp.Map(f, arr.components())));
+    }
+    if (e instanceof Expr.Filter f) {
+      Flat arr = expr(f.array(), env, b, null);
+      Lambda p = lambda(f.function(), rowTypes(arr), env, b);
+      List<Type> out = typesOf(arr.components()).stream().map(TupleFlattener::unknownOuter).toList();
+      return Flat.of(emit(b, name(hint, "filter"), out, arr.certificates(), new Exp.Filter(p, arr.components())));
+    }
+    if (e instanceof Expr.Reduce r) {
+      Flat ne = expr(r.neutral(), env, b, null);
+      Flat arr = expr(r.array(), env, b, null);
+      Lambda op = lambda(r.function(), concat(componentsOf(r.neutral()), rowTypes(arr)), env, b);
+      return Flat.of(emit(b, name(hint, "reduce"), componentsOf(r), certsOf(ne, arr),
+          new Exp.Reduce(op, ne.components(), arr.components())));
+    }
+    if (e instanceof Expr.Scan s) {
+      Flat ne = expr(s.neutral(), env, b, null);
+      Flat arr = expr(s.array(), env, b, null);
+      List<Type> accTypes = componentsOf(s.neutral());
+      Lambda op = lambda(s.function(), concat(accTypes, rowTypes(arr)), env, b);
+      Dim width = outerDim(arr, b);
+      List<Type> out = accTypes.stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
+      return Flat.of(emit(b, name(hint, "scan"), out, certsOf(ne, arr),
+          new Exp.Scan(op, ne.components(), arr.components())));
+    }
+    throw new IllegalStateException("unhandled expression " + e.getClass().getSimpleName());
+  }
+
+  private static String name(String hint, String fallback) {
+    return hint != null ? hint : fallback;
+  }
+
+  private static <T> List<T> concat(List<T> a, List<T> b) {
+    List<T> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  private static Type unknownOuter(Type t) {
+    return t instanceof Type.Array a ? a.withSize(Dim.UNKNOWN) : t;
+  }
+
+  private List<Type> rowTypes(Flat arrays) {
+    return arrays.components().stream().map(c -> InternalTypes.row(typeOf(c))).toList();
+  }
+
+  /** The outer size of SOAC inputs as a dimension, naming it with a {@code size} statement where the type does not know it. */
+  private Dim outerDim(Flat arrays, StmBuilder b) {
+    return InternalTypes.dimOf(outerSize(arrays.components().get(0), b));
+  }
+
+  private Body subBody(Expr e, Map<String, Flat> env) {
+    StmBuilder inner = new StmBuilder(names);
+    Flat result = expr(e, env, inner, null);
+    return inner.finish(result.components());
+  }
+
+  private Map<String, Flat> bindPattern(Pattern p, Type type, Flat value, Map<String, Flat> env) {
+    if (p instanceof Pattern.Name n) {
+      return extend(env, n.name(), value);
+    }
+    Pattern.Tuple tuple = (Pattern.Tuple) p;
+    List<Type> elementTypes = ((Type.Tuple) type).elements();
+    Map<String, Flat> out = env;
+    int offset = 0;
+    for (int k = 0; k < tuple.elements().size(); k++) {
+      int width = InternalTypes.components(elementTypes.get(k)).size();
+      Flat part = new Flat(value.components().subList(offset, offset + width), value.certificates());
+      out = bindPattern(tuple.elements().get(k), elementTypes.get(k), part, out);
+      offset += width;
+    }
+    return out;
+  }
+
+  private Flat arrayLiteral(Expr.ArrayLit a, Map<String, Flat> env, StmBuilder b, String hint) {
+    List<Flat> elements = a.elements().stream().map(x -> expr(x, env, b, null)).toList();
+    List<Type> rowTypes = components(((Type.Array) typed.typeOf(a)).element());
+    List<SubExp> out = new ArrayList<>();
+    for (int c = 0; c < rowTypes.size(); c++) {
+      int comp = c;
+      List<SubExp> column = elements.stream().map(el -> el.components().get(comp)).toList();
+      Type t = InternalTypes.arrayOf(rowTypes.get(c), new Dim.Const(column.size()));
+      out.add(emitOne(b, name(hint, "arr"), t, certsOf(elements), new Exp.ArrayLit(column, rowTypes.get(c), a.pos())));
+    }
+    return Flat.of(out);
+  }
+
+  private Flat call(Expr.Call call, Map<String, Flat> env, StmBuilder b, String hint) {
+    List<Flat> args = call.args().stream().map(x -> expr(x, env, b, null)).toList();
+    List<SubExp> flatArgs = args.stream().flatMap(f -> f.components().stream()).toList();
+    if (typed.program().function(call.function()).isPresent()) {
+      return Flat.of(emit(b, name(hint, "call"), componentsOf(call), certsOf(args),
+          new Exp.Apply(call.function(), flatArgs)));
+    }
+    Builtin builtin = Builtin.byName(call.function())
+        .orElseThrow(() -> new IllegalStateException("unknown function after type checking: " + call.function()));
+    ScalarType argType = (ScalarType) typed.typeOf(call.args().get(0));
+    return Flat.of(emitOne(b, name(hint, "call"), typed.typeOf(call), certsOf(args),
+        new Exp.BuiltinCall(builtin, argType, flatArgs)));
+  }
+
+  /** Emits the in-place update and returns the scope its body sees. */
+  private Map<String, Flat> letWith(Expr.LetWith lw, Map<String, Flat> env, StmBuilder b) {
+    Flat source = env.get(lw.source());
+    List<Flat> idx = lw.indices().stream().map(x -> expr(x, env, b, null)).toList();
+    Flat value = expr(lw.value(), env, b, null);
+    List<SubExp> indices = idx.stream().map(Flat::single).toList();
+    List<Flat> all = new ArrayList<>(idx);
+    all.add(source);
+    all.add(value);
+    List<SubExp> updated = new ArrayList<>();
+    for (int c = 0; c < source.components().size(); c++) {
+      SubExp comp = source.components().get(c);
+      updated.add(emitOne(b, lw.dest(), typeOf(comp), certsOf(all),
+          new Exp.Update(comp, indices, value.components().get(c), lw.pos())));
+    }
+    return extend(env, lw.dest(), Flat.of(updated));
+  }
+
+  /** Emits the loop and returns the scope its body sees. */
+  private Map<String, Flat> loop(Expr.Loop loop, Map<String, Flat> env, StmBuilder b) {
+    Flat init = expr(loop.init(), env, b, null);
+    Flat bound = expr(loop.bound(), env, b, null);
+    Type initType = typed.typeOf(loop.init());
+    List<Type> mergeTypes = components(initType);
+    List<Ident> merge = freshIdents("merge", mergeTypes);
+    Ident counter = freshIdents(loop.counter(), List.of(typed.typeOf(loop.bound()))).get(0);
+    Map<String, Flat> inner = bindPattern(loop.pattern(), initType, Flat.of(vars(merge)), env);
+    inner = extend(inner, loop.counter(), Flat.of(counter.var()));
+    Body body = subBody(loop.loopBody(), inner);
+    List<SubExp> results = emit(b, "loop", mergeTypes, certsOf(init, bound),
+        new Exp.Loop(merge, init.components(), counter, bound.single(), body));
+    return bindPattern(loop.pattern(), initType, Flat.of(results), env);
+  }
+
+  private Flat zip(Expr.Zip z, Map<String, Flat> env, StmBuilder b) {
+    List<Flat> arrays = z.arrays().stream().map(x -> expr(x, env, b, null)).toList();
+    List<String> certs = new ArrayList<>(certsOf(arrays));
+    SubExp first = outerSize(arrays.get(0).single(), b);
+    for (int k = 1; k < arrays.size(); k++) {
+      SubExp other = outerSize(arrays.get(k).single(), b);
+      SubExp same = emitOne(b, "zip_eq", ScalarType.BOOL, List.of(),
+          new Exp.BinOp(BinaryOperator.EQ, ScalarType.I32, first, other, z.pos()));
+      certs.add(emitOne(b, "zip_cert", CERT, List.of(),
+          new Exp.Assert(same, "zip", "arrays of different sizes", z.pos())).varName());
+    }
+    return new Flat(arrays.stream().flatMap(a -> a.components().stream()).toList(), certs);
+  }
+
+  // ---- function arguments of SOACs ----
+
+  /** The tupleless lambda for a SOAC's function argument whose flattened parameters have types {@code paramTypes}. */
+  private Lambda lambda(FunArg f, List<Type> paramTypes, Map<String, Flat> env, StmBuilder outer) {
+    if (f instanceof FunArg.Lambda l) {
+      List<Ident> params = freshIdents("p", paramTypes);
+      Map<String, Flat> inner = env;
+      int offset = 0;
+      for (Param p : l.params()) {
+        int width = InternalTypes.components(p.type()).size();
+        inner = extend(inner, p.name(), Flat.of(vars(params.subList(offset, offset + width))));
+        offset += width;
+      }
+      StmBuilder b = new StmBuilder(names);
+      Flat result = expr(l.body(), inner, b, null);
+      Body body = b.finish(result.components());
+      Set<String> inside = Analysis.boundIn(body);
+      params.forEach(p -> inside.add(p.name()));
+      return new Lambda(params, body, refinedAll(components(l.returnType()), body.result(), inside));
+    }
+    if (f instanceof FunArg.FunctionRef ref) {
+      List<Flat> curried = ref.curried().stream().map(x -> expr(x, env, outer, null)).toList();
+      List<SubExp> curriedArgs = curried.stream().flatMap(c -> c.components().stream()).toList();
+      List<Ident> params = freshIdents("p", paramTypes);
+      List<SubExp> args = concat(curriedArgs, vars(params));
+      StmBuilder b = new StmBuilder(names);
+      List<Type> resultTypes;
+      Exp call;
+      if (typed.program().function(ref.name()).isPresent()) {
+        resultTypes = components(typed.function(ref.name()).returnType());
+        call = new Exp.Apply(ref.name(), args);
+      } else {
+        Builtin builtin = Builtin.byName(ref.name())
+            .orElseThrow(() -> new IllegalStateException("unknown function after type checking: " + ref.name()));
+        ScalarType argType = (ScalarType) typeOf(args.get(0));
+        resultTypes = List.of(builtin.kind() == Builtin.Kind.CONVERSION ? builtin.conversionTarget() : argType);
+        call = new Exp.BuiltinCall(builtin, argType, args);
+      }
+      List<SubExp> results = emit(b, "res", resultTypes, certsOf(curried), call);
+      return new Lambda(params, b.finish(results), resultTypes);
+    }
+    FunArg.OperatorRef op = (FunArg.OperatorRef) f;
+    List<Flat> curried = op.curried().stream().map(x -> expr(x, env, outer, null)).toList();
+    List<Ident> params = freshIdents("p", paramTypes);
+    List<SubExp> operands = concat(curried.stream().map(Flat::single).toList(), vars(params));
+    ScalarType operandType = (ScalarType) typeOf(operands.get(0));
+    BinaryOperator.Kind kind = op.operator().kind();
+    ScalarType resultType = kind == BinaryOperator.Kind.COMPARISON ? ScalarType.BOOL : operandType;
+    StmBuilder b = new StmBuilder(names);
+    SubExp result = emitOne(b, "bop", resultType, certsOf(curried),
+        new Exp.BinOp(op.operator(), operandType, operands.get(0), operands.get(1), op.pos()));
+    return new Lambda(params, b.finish(List.of(result)), List.of(resultType));
+  }
+}

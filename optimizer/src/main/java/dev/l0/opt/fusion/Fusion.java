@@ -1,0 +1,285 @@
+package dev.l0.opt.fusion;
+
+import dev.l0.ir.Dim;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Type;
+import dev.l0.opt.ir.Analysis;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalProgram;
+import dev.l0.opt.ir.Lambda;
+import dev.l0.opt.ir.NameSource;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
+import dev.l0.opt.ir.Substitution;
+import dev.l0.opt.pass.Pass;
+import dev.l0.opt.pass.Renamer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Producer-consumer fusion by T2 graph reduction (thesis §7.4). In each body the SOACs form a
+ * dataflow graph; a producer whose outputs have exactly one consumer — every use of every output
+ * is an input array of one later SOAC in the same body — is merged into that consumer by
+ * {@link FusionRules} (T2: a node with a single predecessor merges into it), and the reduction
+ * repeats until no edge qualifies. A producer is never fused when an output is used anywhere else
+ * (the infusible set: another SOAC, a loop, a lambda's free variable, the result), when a name it
+ * reads is consumed by an in-place update between it and the consumer (§7.1.2), or when its rows
+ * are arrays whose regularity check fusion would skip. Fusion never duplicates computation: a
+ * producer used only inside the branches of one {@code if} moves into the branches that use it
+ * (Fig. 25; a copy in each, but one branch runs), where it can fuse with a consumer on each
+ * control-flow path. {@code replicate} inputs become free variables of the consumer's function
+ * (replicate fusion).
+ */
+public final class Fusion implements Pass {
+  @Override
+  public String name() {
+    return "fusion";
+  }
+
+  @Override
+  public InternalProgram apply(InternalProgram program, NameSource names) {
+    return new InternalProgram(program.functions().stream()
+        .map(f -> f.withBody(new Walk(names, sizeNames(f.body())).fuseBody(f.body()))).toList());
+  }
+
+  /** The names bound to a {@code size}: never negative, so a {@code replicate} of that many cannot fail. */
+  private static Set<String> sizeNames(Body body) {
+    Set<String> out = new HashSet<>();
+    for (Stm stm : body.stms()) {
+      if (stm.exp() instanceof Exp.Size) {
+        out.add(stm.pattern().get(0).name());
+      }
+      stm.exp().bodies().forEach(b -> out.addAll(sizeNames(b)));
+      stm.exp().lambdas().forEach(l -> out.addAll(sizeNames(l.body())));
+    }
+    return out;
+  }
+
+  private record Walk(NameSource names, Set<String> sizes) {
+    Body fuseBody(Body body) {
+      List<Stm> stms = new ArrayList<>(body.stms());
+      while (fuseOnePair(stms, body.result(), names) || fuseOneReplicate(stms, body.result(), sizes)
+          || sinkIntoBranches(stms, body.result(), names)) {
+        // T2 reduction: one edge at a time, until the graph is irreducible.
+      }
+      List<Stm> out = new ArrayList<>();
+      for (Stm stm : stms) {
+        out.add(stm.withExp(stm.exp().mapBodies(this::fuseBody).mapLambdas(l -> l.withBody(fuseBody(l.body())))));
+      }
+      return new Body(out, body.result());
+    }
+  }
+
+  /** Where the outputs of the statement at {@code producer} are used, later in the same body. */
+  private record Uses(int onlyUser, boolean onlyAsInputs) {
+    static final Uses NONE = new Uses(-1, false);
+    static final Uses SCATTERED = new Uses(-2, false);
+  }
+
+  private static Uses usesOf(List<Stm> stms, List<SubExp> result, int producer) {
+    Set<String> outputs = new HashSet<>();
+    stms.get(producer).pattern().forEach(p -> outputs.add(p.name()));
+    if (result.stream().anyMatch(s -> outputs.contains(s.varName()))) {
+      return Uses.SCATTERED;
+    }
+    int user = -1;
+    boolean onlyAsInputs = true;
+    for (int k = producer + 1; k < stms.size(); k++) {
+      Stm stm = stms.get(k);
+      long total = Analysis.freeVariables(stm).stream().filter(outputs::contains).count();
+      if (total == 0) {
+        continue;
+      }
+      if (user >= 0) {
+        return Uses.SCATTERED;
+      }
+      user = k;
+      onlyAsInputs = stm.exp() instanceof Exp.Soac soac && onlyInputUses(stm, soac, outputs);
+    }
+    return user < 0 ? Uses.NONE : new Uses(user, onlyAsInputs);
+  }
+
+  private static boolean onlyInputUses(Stm stm, Exp.Soac soac, Set<String> outputs) {
+    Map<String, Integer> all = new HashMap<>(Analysis.useCounts(stm.exp()));
+    stm.certificates().forEach(c -> all.merge(c, 1, Integer::sum));
+    for (String o : outputs) {
+      long asInput = soac.inputs().stream().filter(in -> o.equals(in.varName())).count();
+      if (all.getOrDefault(o, 0) != asInput) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Whether a statement strictly between {@code from} and {@code to} consumes a name {@code stm} reads. */
+  private static boolean consumedBetween(List<Stm> stms, int from, int to, Stm stm) {
+    Set<String> consumed = Analysis.consumedNames(new Body(stms.subList(from + 1, to), List.of()));
+    return Analysis.freeVariables(stm).stream().anyMatch(consumed::contains);
+  }
+
+  /**
+   * Maps and filters are producers. A map whose rows are arrays is one only where the sizes of
+   * its rows are known outside it: then its rows are regular by construction and fusion skips no
+   * run-time regularity check.
+   */
+  private static boolean fusableProducer(Stm stm) {
+    if (stm.exp() instanceof Exp.Map m) {
+      return m.function().returnTypes().stream().allMatch(Fusion::allSizesKnown);
+    }
+    return stm.exp() instanceof Exp.Filter;
+  }
+
+  private static boolean allSizesKnown(Type t) {
+    for (Type cur = t; cur instanceof Type.Array a; cur = a.element()) {
+      if (a.size() instanceof Dim.Unknown) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean fuseOnePair(List<Stm> stms, List<SubExp> result, NameSource names) {
+    for (int i = stms.size() - 1; i >= 0; i--) {
+      Stm producer = stms.get(i);
+      if (!fusableProducer(producer)) {
+        continue;
+      }
+      Uses uses = usesOf(stms, result, i);
+      if (uses.onlyUser() < 0 || !uses.onlyAsInputs() || consumedBetween(stms, i, uses.onlyUser() + 1, producer)) {
+        continue;
+      }
+      Optional<Stm> fused = FusionRules.fuse(producer, stms.get(uses.onlyUser()), names);
+      if (fused.isPresent()) {
+        stms.set(uses.onlyUser(), fused.get());
+        stms.remove(i);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code map(f, a, replicate(n, v))}: the replicated rows are all {@code v}, a free variable of {@code f}. */
+  private static boolean fuseOneReplicate(List<Stm> stms, List<SubExp> result, Set<String> sizes) {
+    for (int i = 0; i < stms.size(); i++) {
+      if (!(stms.get(i).exp() instanceof Exp.Replicate rep) || !cannotFail(rep, sizes)) {
+        continue;
+      }
+      Uses uses = usesOf(stms, result, i);
+      if (uses.onlyUser() < 0 || !uses.onlyAsInputs()) {
+        continue;
+      }
+      Stm consumer = stms.get(uses.onlyUser());
+      SubExp replicated = stms.get(i).pattern().get(0).var();
+      Optional<Exp.Soac> without = withoutInput((Exp.Soac) consumer.exp(), replicated, rep.value());
+      if (without.isPresent()) {
+        stms.set(uses.onlyUser(), consumer.withExp(without.get()));
+        stms.remove(i);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A replicate fails only for a negative count; a constant or a {@code size} is never negative. */
+  private static boolean cannotFail(Exp.Replicate rep, Set<String> sizes) {
+    if (rep.count() instanceof SubExp.Const c) {
+      return ((ScalarValue.Int) c.value()).value() >= 0;
+    }
+    return sizes.contains(rep.count().varName());
+  }
+
+  private static Optional<Exp.Soac> withoutInput(Exp.Soac soac, SubExp input, SubExp row) {
+    boolean ownFunction = soac instanceof Exp.Map || soac instanceof Exp.Redomap || soac instanceof Exp.Scanomap;
+    if (!ownFunction || soac.inputs().stream().allMatch(input::equals)) {
+      return Optional.empty();
+    }
+    Lambda f = soac.rowFunction();
+    int accumulators = soac.accumulators();
+    List<Ident> params = new ArrayList<>(f.params().subList(0, accumulators));
+    List<SubExp> inputs = new ArrayList<>();
+    Map<String, SubExp> rows = new HashMap<>();
+    for (int j = 0; j < soac.inputs().size(); j++) {
+      Ident param = f.params().get(accumulators + j);
+      if (soac.inputs().get(j).equals(input)) {
+        rows.put(param.name(), row);
+      } else {
+        params.add(param);
+        inputs.add(soac.inputs().get(j));
+      }
+    }
+    Lambda g = new Lambda(params, new Substitution(rows).apply(f.body()), f.returnTypes());
+    return Optional.of(soac.withRowFunction(g, inputs));
+  }
+
+  /**
+   * A SOAC whose outputs are used only inside the branches of one later {@code if} moves into
+   * each branch that uses it (a fresh copy in the second), thesis Fig. 25; one branch runs, so the
+   * work is done at most once. A producer that may fail moves only if both branches use it.
+   */
+  private static boolean sinkIntoBranches(List<Stm> stms, List<SubExp> result, NameSource names) {
+    for (int i = stms.size() - 1; i >= 0; i--) {
+      Stm producer = stms.get(i);
+      if (!fusableProducer(producer)) {
+        continue;
+      }
+      Uses uses = usesOf(stms, result, i);
+      if (uses.onlyUser() < 0 || !(stms.get(uses.onlyUser()).exp() instanceof Exp.If branch)) {
+        continue;
+      }
+      Stm ifStm = stms.get(uses.onlyUser());
+      Set<String> outputs = new HashSet<>();
+      producer.pattern().forEach(p -> outputs.add(p.name()));
+      boolean inCondition = outputs.contains(branch.condition().varName())
+          || ifStm.certificates().stream().anyMatch(outputs::contains);
+      boolean inThen = usesAny(branch.thenBody(), outputs);
+      boolean inElse = usesAny(branch.elseBody(), outputs);
+      if (inCondition || consumedBetween(stms, i, uses.onlyUser(), producer)
+          || ((!inThen || !inElse) && Analysis.mayFail(producer.exp()))) {
+        continue;
+      }
+      Body thenBody = inThen ? prepend(producer, branch.thenBody()) : branch.thenBody();
+      Body elseBody = branch.elseBody();
+      if (inElse) {
+        Stm copy = inThen ? freshCopy(producer, names) : producer;
+        Substitution renaming = renamingOf(producer, copy);
+        elseBody = prepend(copy, renaming.apply(elseBody));
+      }
+      stms.set(uses.onlyUser(), ifStm.withExp(new Exp.If(branch.condition(), thenBody, elseBody)));
+      stms.remove(i);
+      return true;
+    }
+    return false;
+  }
+
+  private static boolean usesAny(Body body, Set<String> names) {
+    return Analysis.useCounts(body).keySet().stream().anyMatch(names::contains);
+  }
+
+  private static Body prepend(Stm stm, Body body) {
+    List<Stm> stms = new ArrayList<>();
+    stms.add(stm);
+    stms.addAll(body.stms());
+    return new Body(stms, body.result());
+  }
+
+  private static Stm freshCopy(Stm stm, NameSource names) {
+    Set<String> bound = Analysis.boundInside(stm.exp());
+    stm.pattern().forEach(p -> bound.add(p.name()));
+    return Renamer.freshNames(bound, names).apply(stm);
+  }
+
+  private static Substitution renamingOf(Stm original, Stm copy) {
+    Map<String, SubExp> renaming = new HashMap<>();
+    for (int k = 0; k < original.pattern().size(); k++) {
+      renaming.put(original.pattern().get(k).name(), copy.pattern().get(k).var());
+    }
+    return new Substitution(renaming);
+  }
+}

@@ -1,0 +1,205 @@
+package dev.l0.opt.fusion;
+
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Type;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.Lambda;
+import dev.l0.opt.ir.NameSource;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
+import dev.l0.opt.ir.Substitution;
+import dev.l0.opt.pass.Renamer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The fusion algebra of thesis §7.1–7.3: given a producer SOAC whose outputs only the consumer
+ * reads, the single SOAC that computes the consumer's results. Every rule keeps the sequential
+ * evaluation order of each row's work, so results are bit-identical:
+ * <ul>
+ *   <li>map→map: {@code map(g, map(f, a)) = map(g∘f, a)} (§7.2.1)
+ *   <li>map→reduce: {@code reduce(⊕, ne, map(f, a)) = redomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}
+ *   <li>map→redomap: the map's function composed into the fold
+ *   <li>map→scan: {@code scan(⊕, ne, map(f, a)) = scanomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}, and map→scanomap
+ *   <li>filter→filter: {@code filter(q, filter(p, a)) = filter(fn x => if p(x) then q(x) else false, a)}
+ *   <li>filter→reduce, filter→redomap: {@code fold' = fn acc x => if p(x) then fold(acc, x) else acc}
+ * </ul>
+ * A consumer may have inputs the producer does not make (partial fusion); they stay inputs.
+ * Inputs that appear twice are merged afterwards, which is what lets one producer feed several
+ * consumers once they are fused together (Fig. 24).
+ */
+final class FusionRules {
+  private FusionRules() {}
+
+  /** The fused statement binding {@code consumer}'s pattern, or empty where no rule applies. */
+  static Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
+    Exp p = producer.exp();
+    Exp c = consumer.exp();
+    List<String> certs = new ArrayList<>(producer.certificates());
+    consumer.certificates().stream().filter(x -> !certs.contains(x)).forEach(certs::add);
+    Exp fused = null;
+    if (p instanceof Exp.Map pm) {
+      fused = mapInto(pm, producer.pattern(), (Exp.Soac) c, names);
+    } else if (p instanceof Exp.Filter pf && allInputsFrom(((Exp.Soac) c).inputs(), producer.pattern())) {
+      fused = filterInto(pf, producer.pattern(), (Exp.Soac) c, consumer.pattern(), names);
+    }
+    if (fused == null) {
+      return Optional.empty();
+    }
+    List<Ident> pattern = consumer.pattern();
+    if (fused instanceof Exp.Filter && c instanceof Exp.Filter) {
+      pattern = filterPattern(producer.pattern(), ((Exp.Filter) c).inputs(), consumer.pattern());
+    }
+    return Optional.of(new Stm(pattern, certs, mergeDuplicateInputs((Exp.Soac) fused)));
+  }
+
+  private static boolean allInputsFrom(List<SubExp> inputs, List<Ident> outputs) {
+    List<SubExp> produced = outputs.stream().map(id -> (SubExp) id.var()).toList();
+    return produced.containsAll(inputs) && inputs.stream().distinct().count() == inputs.size();
+  }
+
+  // ---- map producer ----
+
+  /** map→map, map→reduce, map→redomap, map→scan, map→scanomap: the map's function runs first in the consumer's. */
+  private static Exp mapInto(Exp.Map producer, List<Ident> outputs, Exp.Soac consumer, NameSource names) {
+    if (consumer instanceof Exp.Filter) {
+      return null;
+    }
+    // A reduce's or scan's operator also stays the combining operator, so the fold gets a renamed copy.
+    boolean operatorServesTwice = consumer instanceof Exp.Reduce || consumer instanceof Exp.Scan;
+    Lambda f = operatorServesTwice ? Renamer.fresh(consumer.rowFunction(), names) : consumer.rowFunction();
+    Composed k = compose(producer, outputs, f, consumer.accumulators(), consumer.inputs());
+    return consumer.withRowFunction(k.function, k.inputs);
+  }
+
+  private record Composed(Lambda function, List<SubExp> inputs) {}
+
+  /**
+   * {@code consumer}'s function with the producer's function computed first: the consumer's
+   * parameters for the producer's outputs become the producer's per-row results. The first
+   * {@code accumulators} parameters of the consumer are accumulators and stay in front.
+   */
+  private static Composed compose(Exp.Map producer, List<Ident> outputs, Lambda consumer, int accumulators,
+      List<SubExp> consumerInputs) {
+    Lambda f = producer.function();
+    Map<String, SubExp> perRow = new HashMap<>();
+    List<Ident> params = new ArrayList<>(consumer.params().subList(0, accumulators));
+    params.addAll(f.params());
+    List<SubExp> inputs = new ArrayList<>(producer.inputs());
+    for (int j = 0; j < consumerInputs.size(); j++) {
+      Ident param = consumer.params().get(accumulators + j);
+      int k = indexOf(outputs, consumerInputs.get(j));
+      if (k >= 0) {
+        perRow.put(param.name(), f.body().result().get(k));
+      } else {
+        params.add(param);
+        inputs.add(consumerInputs.get(j));
+      }
+    }
+    Body g = new Substitution(perRow).apply(consumer.body());
+    List<Stm> stms = new ArrayList<>(f.body().stms());
+    stms.addAll(g.stms());
+    return new Composed(new Lambda(params, new Body(stms, g.result()), consumer.returnTypes()), inputs);
+  }
+
+  private static int indexOf(List<Ident> outputs, SubExp input) {
+    for (int k = 0; k < outputs.size(); k++) {
+      if (outputs.get(k).var().equals(input)) {
+        return k;
+      }
+    }
+    return -1;
+  }
+
+  // ---- filter producer ----
+
+  private static Exp filterInto(Exp.Filter producer, List<Ident> outputs, Exp.Soac consumer, List<Ident> consumerPattern,
+      NameSource names) {
+    Lambda p = producer.predicate();
+    if (consumer instanceof Exp.Filter q) {
+      Body guarded = guarded(p, outputs, q.predicate(), 0, q.inputs(), List.of(SubExp.constant(ScalarValue.bool(false))), names);
+      return new Exp.Filter(new Lambda(p.params(), guarded, List.of(ScalarType.BOOL)), producer.inputs());
+    }
+    Lambda fold;
+    Lambda combine;
+    List<SubExp> neutral;
+    if (consumer instanceof Exp.Reduce r) {
+      fold = Renamer.fresh(r.operator(), names);
+      combine = r.operator();
+      neutral = r.neutral();
+    } else if (consumer instanceof Exp.Redomap r) {
+      fold = r.fold();
+      combine = r.combine();
+      neutral = r.neutral();
+    } else {
+      return null;
+    }
+    List<Ident> accs = fold.params().subList(0, neutral.size());
+    List<SubExp> unchanged = accs.stream().map(a -> (SubExp) a.var()).toList();
+    Body guarded = guarded(p, outputs, fold, neutral.size(), consumer.inputs(), unchanged, names);
+    List<Ident> params = new ArrayList<>(accs);
+    params.addAll(p.params());
+    return new Exp.Redomap(combine, new Lambda(params, guarded, fold.returnTypes()), neutral, producer.inputs());
+  }
+
+  /** {@code let ok = p(x) in if ok then consumer(x) else otherwise}, over the producer's parameters. */
+  private static Body guarded(Lambda p, List<Ident> outputs, Lambda consumer, int accumulators, List<SubExp> consumerInputs,
+      List<SubExp> otherwise, NameSource names) {
+    Map<String, SubExp> rowOf = new HashMap<>();
+    for (int j = 0; j < consumerInputs.size(); j++) {
+      int k = indexOf(outputs, consumerInputs.get(j));
+      rowOf.put(consumer.params().get(accumulators + j).name(), p.params().get(k).var());
+    }
+    Body then = new Substitution(rowOf).apply(consumer.body());
+    List<Type> types = consumer.returnTypes();
+    List<Ident> results = new ArrayList<>();
+    for (Type t : types) {
+      results.add(new Ident(names.fresh("kept"), t));
+    }
+    List<Stm> stms = new ArrayList<>(p.body().stms());
+    stms.add(new Stm(results, new Exp.If(p.body().result().get(0), then, new Body(List.of(), otherwise))));
+    return new Body(stms, results.stream().map(id -> (SubExp) id.var()).toList());
+  }
+
+  /** The fused filter binds one array per producer input: the consumer's names where it kept them, the producer's elsewhere. */
+  private static List<Ident> filterPattern(List<Ident> producerOutputs, List<SubExp> consumerInputs, List<Ident> consumerPattern) {
+    List<Ident> out = new ArrayList<>(producerOutputs);
+    for (int j = 0; j < consumerInputs.size(); j++) {
+      out.set(indexOf(producerOutputs, consumerInputs.get(j)), consumerPattern.get(j));
+    }
+    return out;
+  }
+
+  /** A map, redomap or scanomap reading the same array twice reads it once; the second parameter becomes the first. */
+  static Exp.Soac mergeDuplicateInputs(Exp.Soac soac) {
+    if (!(soac instanceof Exp.Map || soac instanceof Exp.Redomap || soac instanceof Exp.Scanomap)) {
+      return soac;
+    }
+    Lambda f = soac.rowFunction();
+    int accumulators = soac.accumulators();
+    List<Ident> params = new ArrayList<>(f.params().subList(0, accumulators));
+    List<SubExp> inputs = new ArrayList<>();
+    Map<String, SubExp> merged = new HashMap<>();
+    for (int j = 0; j < soac.inputs().size(); j++) {
+      SubExp in = soac.inputs().get(j);
+      Ident param = f.params().get(accumulators + j);
+      int first = inputs.indexOf(in);
+      if (first >= 0) {
+        merged.put(param.name(), params.get(accumulators + first).var());
+      } else {
+        inputs.add(in);
+        params.add(param);
+      }
+    }
+    if (merged.isEmpty()) {
+      return soac;
+    }
+    return soac.withRowFunction(new Lambda(params, new Substitution(merged).apply(f.body()), f.returnTypes()), inputs);
+  }
+}

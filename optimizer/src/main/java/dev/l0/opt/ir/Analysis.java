@@ -1,0 +1,160 @@
+package dev.l0.opt.ir;
+
+import dev.l0.ir.Dim;
+import dev.l0.ir.Type;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Whole-tree facts about internal code: which names a piece of code uses and binds, how often
+ * each is used, and whether an expression may fail (so it must not be removed or duplicated).
+ * Names are globally unique, so "free" is simply "used and not bound inside".
+ */
+public final class Analysis {
+  private Analysis() {}
+
+  /** How many times each name is used (operands, results, certificates and sizes in types) in {@code body}. */
+  public static Map<String, Integer> useCounts(Body body) {
+    Map<String, Integer> counts = new HashMap<>();
+    countBody(body, counts);
+    return counts;
+  }
+
+  public static Map<String, Integer> useCounts(Exp exp) {
+    Map<String, Integer> counts = new HashMap<>();
+    countExp(exp, counts);
+    return counts;
+  }
+
+  private static void use(String name, Map<String, Integer> counts) {
+    counts.merge(name, 1, Integer::sum);
+  }
+
+  private static void countSubExp(SubExp s, Map<String, Integer> counts) {
+    if (s instanceof SubExp.Var v) {
+      use(v.name(), counts);
+    }
+  }
+
+  private static void countType(Type t, Map<String, Integer> counts) {
+    if (t instanceof Type.Array a) {
+      if (a.size() instanceof Dim.Named n) {
+        use(n.variable(), counts);
+      }
+      countType(a.element(), counts);
+    }
+  }
+
+  private static void countBody(Body body, Map<String, Integer> counts) {
+    for (Stm stm : body.stms()) {
+      stm.certificates().forEach(c -> use(c, counts));
+      stm.pattern().forEach(id -> countType(id.type(), counts));
+      countExp(stm.exp(), counts);
+    }
+    body.result().forEach(s -> countSubExp(s, counts));
+  }
+
+  private static void countExp(Exp e, Map<String, Integer> counts) {
+    e.operands().forEach(s -> countSubExp(s, counts));
+    e.bodies().forEach(b -> countBody(b, counts));
+    for (Lambda l : e.lambdas()) {
+      l.params().forEach(p -> countType(p.type(), counts));
+      countBody(l.body(), counts);
+    }
+    if (e instanceof Exp.Loop l) {
+      l.mergeParams().forEach(p -> countType(p.type(), counts));
+    }
+  }
+
+  /** The variables the sizes in the types of {@code ids} name. */
+  public static Set<String> sizesIn(List<Ident> ids) {
+    Map<String, Integer> counts = new HashMap<>();
+    ids.forEach(id -> countType(id.type(), counts));
+    return counts.keySet();
+  }
+
+  /** The names bound anywhere inside {@code e} (patterns, lambda parameters, loop variables). */
+  public static Set<String> boundInside(Exp e) {
+    Set<String> out = new HashSet<>();
+    addBound(e, out);
+    return out;
+  }
+
+  private static void addBound(Exp e, Set<String> out) {
+    if (e instanceof Exp.Loop l) {
+      l.mergeParams().forEach(p -> out.add(p.name()));
+      out.add(l.counter().name());
+    }
+    for (Lambda l : e.lambdas()) {
+      l.params().forEach(p -> out.add(p.name()));
+      addBoundBody(l.body(), out);
+    }
+    e.bodies().forEach(b -> addBoundBody(b, out));
+  }
+
+  /** The names bound anywhere in {@code body}. */
+  public static Set<String> boundIn(Body body) {
+    Set<String> out = new HashSet<>();
+    addBoundBody(body, out);
+    return out;
+  }
+
+  private static void addBoundBody(Body b, Set<String> out) {
+    for (Stm stm : b.stms()) {
+      stm.pattern().forEach(p -> out.add(p.name()));
+      addBound(stm.exp(), out);
+    }
+  }
+
+  /** The names {@code stm} uses that are bound outside it. */
+  public static Set<String> freeVariables(Stm stm) {
+    Map<String, Integer> counts = useCounts(stm.exp());
+    stm.certificates().forEach(c -> use(c, counts));
+    stm.pattern().forEach(id -> countType(id.type(), counts));
+    Set<String> free = new HashSet<>(counts.keySet());
+    free.removeAll(boundInside(stm.exp()));
+    return free;
+  }
+
+  /**
+   * Whether evaluating {@code e} may raise a run-time error or consume an array: such an
+   * expression is never removed as dead, merged, or moved to where it might run more often.
+   */
+  public static boolean mayFail(Exp e) {
+    if (e instanceof Exp.Map || e instanceof Exp.Scan || e instanceof Exp.Scanomap) {
+      List<Lambda> lambdas = e.lambdas();
+      boolean arrayResults = lambdas.get(0).returnTypes().stream().anyMatch(t -> t.rank() > 0);
+      return arrayResults || lambdas.stream().anyMatch(l -> mayFail(l.body()));
+    }
+    if (e instanceof Exp.Soac) {
+      return e.lambdas().stream().anyMatch(l -> mayFail(l.body()));
+    }
+    if (e instanceof Exp.If) {
+      return e.bodies().stream().anyMatch(Analysis::mayFail);
+    }
+    return e.mayFailItself();
+  }
+
+  public static boolean mayFail(Body b) {
+    return b.stms().stream().anyMatch(s -> mayFail(s.exp()));
+  }
+
+  /** Names whose arrays {@code body} may consume: updated in place, passed to a call, or a loop's initial value. */
+  public static Set<String> consumedNames(Body body) {
+    Set<String> out = new HashSet<>();
+    for (Stm stm : body.stms()) {
+      Exp e = stm.exp();
+      List<SubExp> consumed = e instanceof Exp.Update u ? List.of(u.array())
+          : e instanceof Exp.Apply a ? a.args()
+          : e instanceof Exp.Loop l ? l.init()
+          : List.of();
+      consumed.stream().map(SubExp::varName).filter(n -> n != null).forEach(out::add);
+      e.bodies().forEach(b -> out.addAll(consumedNames(b)));
+      e.lambdas().forEach(l -> out.addAll(consumedNames(l.body())));
+    }
+    return out;
+  }
+}

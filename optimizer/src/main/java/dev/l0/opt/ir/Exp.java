@@ -1,0 +1,737 @@
+package dev.l0.opt.ir;
+
+import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.Builtin;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.SourcePos;
+import dev.l0.ir.Type;
+import dev.l0.ir.UnaryOperator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The right-hand side of an internal binding (thesis ch. 4). Operands are {@link SubExp}s; nested
+ * code lives in {@link Body}s (branches, loop bodies) and {@link Lambda}s (SOAC functions). Each
+ * node can rebuild itself with new operands, bodies and lambdas, which is all a pass needs to walk
+ * the tree generically.
+ */
+public sealed interface Exp {
+
+  /** The direct operands, in order. */
+  List<SubExp> operands();
+
+  /** This node with {@code f} applied to each direct operand. */
+  Exp mapOperands(Function<SubExp, SubExp> f);
+
+  /** The directly nested bodies (if branches, a loop body); lambdas excluded. */
+  default List<Body> bodies() {
+    return List.of();
+  }
+
+  default Exp mapBodies(Function<Body, Body> f) {
+    return this;
+  }
+
+  /** The directly nested lambdas (SOAC functions). */
+  default List<Lambda> lambdas() {
+    return List.of();
+  }
+
+  default Exp mapLambdas(Function<Lambda, Lambda> f) {
+    return this;
+  }
+
+  /**
+   * Whether evaluating this node may fail or consume an array, not counting the code nested in it
+   * ({@link Analysis#mayFail} adds that): such a binding is never removed as dead.
+   */
+  default boolean mayFailItself() {
+    return false;
+  }
+
+  private static List<SubExp> mapAll(List<SubExp> xs, Function<SubExp, SubExp> f) {
+    return xs.stream().map(f).toList();
+  }
+
+  private static List<SubExp> concat(List<SubExp> a, List<SubExp> b) {
+    List<SubExp> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  /** A copy of an operand: {@code let x = y}. */
+  record Atom(SubExp value) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(value);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Atom(f.apply(value));
+    }
+  }
+
+  /** {@code x op y} on scalars of type {@code operandType}; integer {@code /} and {@code %} can fail. */
+  record BinOp(BinaryOperator op, ScalarType operandType, SubExp left, SubExp right, SourcePos pos) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(left, right);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new BinOp(op, operandType, f.apply(left), f.apply(right), pos);
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return operandType.isInteger() && (op == BinaryOperator.DIV || op == BinaryOperator.MOD);
+    }
+  }
+
+  record UnOp(UnaryOperator op, ScalarType type, SubExp operand) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(operand);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new UnOp(op, type, f.apply(operand));
+    }
+  }
+
+  /** A built-in function on scalars whose (first) argument has type {@code argType}. */
+  record BuiltinCall(Builtin function, ScalarType argType, List<SubExp> args) implements Exp {
+    public BuiltinCall {
+      args = List.copyOf(args);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return args;
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new BuiltinCall(function, argType, mapAll(args, f));
+    }
+  }
+
+  /** A call of a program function with flattened arguments. */
+  record Apply(String function, List<SubExp> args) implements Exp {
+    public Apply {
+      args = List.copyOf(args);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return args;
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Apply(function, mapAll(args, f));
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  record If(SubExp condition, Body thenBody, Body elseBody) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(condition);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new If(f.apply(condition), thenBody, elseBody);
+    }
+
+    @Override
+    public List<Body> bodies() {
+      return List.of(thenBody, elseBody);
+    }
+
+    @Override
+    public Exp mapBodies(Function<Body, Body> f) {
+      return new If(condition, f.apply(thenBody), f.apply(elseBody));
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  /** {@code loop (merge = init) = for counter < bound do body} (thesis §2.1.1), tupleless. */
+  record Loop(List<Ident> mergeParams, List<SubExp> init, Ident counter, SubExp bound, Body body) implements Exp {
+    public Loop {
+      mergeParams = List.copyOf(mergeParams);
+      init = List.copyOf(init);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return concat(init, List.of(bound));
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Loop(mergeParams, mapAll(init, f), counter, f.apply(bound), body);
+    }
+
+    @Override
+    public List<Body> bodies() {
+      return List.of(body);
+    }
+
+    @Override
+    public Exp mapBodies(Function<Body, Body> f) {
+      return new Loop(mergeParams, init, counter, bound, f.apply(body));
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  /** {@code a[i1, ..., in]}, bounds-checked. */
+  record Index(SubExp array, List<SubExp> indices, SourcePos pos) implements Exp {
+    public Index {
+      indices = List.copyOf(indices);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return concat(List.of(array), indices);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Index(f.apply(array), mapAll(indices, f), pos);
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  /** In-place update: the array {@code array} with {@code [indices] <- value} (thesis §2.1.2); consumes {@code array}. */
+  record Update(SubExp array, List<SubExp> indices, SubExp value, SourcePos pos) implements Exp {
+    public Update {
+      indices = List.copyOf(indices);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      List<SubExp> all = new ArrayList<>();
+      all.add(array);
+      all.addAll(indices);
+      all.add(value);
+      return all;
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Update(f.apply(array), mapAll(indices, f), f.apply(value), pos);
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  /** An array literal whose rows have type {@code rowType}; nested rows must have equal shapes. */
+  record ArrayLit(List<SubExp> elements, Type rowType, SourcePos pos) implements Exp {
+    public ArrayLit {
+      elements = List.copyOf(elements);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return elements;
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new ArrayLit(mapAll(elements, f), rowType, pos);
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return rowType.rank() > 0;
+    }
+  }
+
+  record Iota(SubExp count, SourcePos pos) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(count);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Iota(f.apply(count), pos);
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  record Replicate(SubExp count, SubExp value, SourcePos pos) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(count, value);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Replicate(f.apply(count), f.apply(value), pos);
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  record Size(int dimension, SubExp array) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(array);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Size(dimension, f.apply(array));
+    }
+  }
+
+  record Reshape(List<SubExp> shape, SubExp array, SourcePos pos) implements Exp {
+    public Reshape {
+      shape = List.copyOf(shape);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return concat(shape, List.of(array));
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Reshape(mapAll(shape, f), f.apply(array), pos);
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  record Transpose(int k, int n, SubExp array) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(array);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Transpose(k, n, f.apply(array));
+    }
+  }
+
+  /** {@code split(at, a)}: binds the two halves. */
+  record Split(SubExp at, SubExp array, SourcePos pos) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(at, array);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Split(f.apply(at), f.apply(array), pos);
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  record Concat(SubExp left, SubExp right, SourcePos pos) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(left, right);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Concat(f.apply(left), f.apply(right), pos);
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  /** A fresh copy of an array (thesis {@code copy}). */
+  record Copy(SubExp array) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(array);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Copy(f.apply(array));
+    }
+  }
+
+  /**
+   * {@code assert(condition)} (thesis §4.2): binds a certificate, or fails with an
+   * {@code L0RuntimeError} for {@code operation} at {@code pos} when the condition is false.
+   */
+  record Assert(SubExp condition, String operation, String detail, SourcePos pos) implements Exp {
+    @Override
+    public List<SubExp> operands() {
+      return List.of(condition);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Assert(f.apply(condition), operation, detail, pos);
+    }
+
+    @Override
+    public boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  /** A second-order array combinator: its function(s) run over the rows of {@code inputs}. */
+  sealed interface Soac extends Exp {
+    /** The SOAC's name as the printer and the kernel plan write it: {@code map}, {@code redomap}, .... */
+    String keyword();
+
+    List<SubExp> inputs();
+
+    /**
+     * The function applied to each row: the map function, the filter predicate, the reduce or
+     * scan operator, the redomap or scanomap fold. Its first {@link #accumulators()} parameters
+     * are accumulators, the rest take one row of each input.
+     */
+    Lambda rowFunction();
+
+    default int accumulators() {
+      return 0;
+    }
+
+    /**
+     * This SOAC applying {@code f} to the rows of {@code newInputs}. A reduce or scan becomes a
+     * redomap or scanomap that keeps its operator for combining, so {@code f} must bind names of
+     * its own.
+     */
+    Soac withRowFunction(Lambda f, List<SubExp> newInputs);
+
+    @Override
+    default boolean mayFailItself() {
+      return true;
+    }
+  }
+
+  /** {@code map(f, a1, ..., an)}: one result array per result of {@code f}. */
+  record Map(Lambda function, List<SubExp> inputs) implements Soac {
+    @Override
+    public String keyword() {
+      return "map";
+    }
+
+    public Map {
+      inputs = List.copyOf(inputs);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return inputs;
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Map(function, mapAll(inputs, f));
+    }
+
+    @Override
+    public List<Lambda> lambdas() {
+      return List.of(function);
+    }
+
+    @Override
+    public Exp mapLambdas(Function<Lambda, Lambda> f) {
+      return new Map(f.apply(function), inputs);
+    }
+
+    @Override
+    public Lambda rowFunction() {
+      return function;
+    }
+
+    @Override
+    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
+      return new Map(f, newInputs);
+    }
+  }
+
+  /** {@code filter(p, a1, ..., an)}: the rows where {@code p} holds, one result array per input. */
+  record Filter(Lambda predicate, List<SubExp> inputs) implements Soac {
+    @Override
+    public String keyword() {
+      return "filter";
+    }
+
+    public Filter {
+      inputs = List.copyOf(inputs);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return inputs;
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Filter(predicate, mapAll(inputs, f));
+    }
+
+    @Override
+    public List<Lambda> lambdas() {
+      return List.of(predicate);
+    }
+
+    @Override
+    public Exp mapLambdas(Function<Lambda, Lambda> f) {
+      return new Filter(f.apply(predicate), inputs);
+    }
+
+    @Override
+    public Lambda rowFunction() {
+      return predicate;
+    }
+
+    @Override
+    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
+      return new Filter(f, newInputs);
+    }
+  }
+
+  /** {@code reduce(op, ne, a...)}: a left fold from {@code neutral}, one result per accumulator. */
+  record Reduce(Lambda operator, List<SubExp> neutral, List<SubExp> inputs) implements Soac {
+    @Override
+    public String keyword() {
+      return "reduce";
+    }
+
+    public Reduce {
+      neutral = List.copyOf(neutral);
+      inputs = List.copyOf(inputs);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return concat(neutral, inputs);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Reduce(operator, mapAll(neutral, f), mapAll(inputs, f));
+    }
+
+    @Override
+    public List<Lambda> lambdas() {
+      return List.of(operator);
+    }
+
+    @Override
+    public Exp mapLambdas(Function<Lambda, Lambda> f) {
+      return new Reduce(f.apply(operator), neutral, inputs);
+    }
+
+    @Override
+    public Lambda rowFunction() {
+      return operator;
+    }
+
+    @Override
+    public int accumulators() {
+      return neutral.size();
+    }
+
+    @Override
+    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
+      return new Redomap(operator, f, neutral, newInputs);
+    }
+  }
+
+  /** {@code scan(op, ne, a...)}: inclusive prefix results, one array per accumulator. */
+  record Scan(Lambda operator, List<SubExp> neutral, List<SubExp> inputs) implements Soac {
+    @Override
+    public String keyword() {
+      return "scan";
+    }
+
+    public Scan {
+      neutral = List.copyOf(neutral);
+      inputs = List.copyOf(inputs);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return concat(neutral, inputs);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Scan(operator, mapAll(neutral, f), mapAll(inputs, f));
+    }
+
+    @Override
+    public List<Lambda> lambdas() {
+      return List.of(operator);
+    }
+
+    @Override
+    public Exp mapLambdas(Function<Lambda, Lambda> f) {
+      return new Scan(f.apply(operator), neutral, inputs);
+    }
+
+    @Override
+    public Lambda rowFunction() {
+      return operator;
+    }
+
+    @Override
+    public int accumulators() {
+      return neutral.size();
+    }
+
+    @Override
+    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
+      return new Scanomap(operator, f, neutral, newInputs);
+    }
+  }
+
+  /**
+   * {@code redomap(combine, fold, ne, a...)} (thesis §7.1): sequentially {@code acc = fold(acc, row)}
+   * from {@code neutral}; {@code combine} is the associative operator that joins partial
+   * accumulators of chunks in a parallel execution.
+   */
+  record Redomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs) implements Soac {
+    @Override
+    public String keyword() {
+      return "redomap";
+    }
+
+    public Redomap {
+      neutral = List.copyOf(neutral);
+      inputs = List.copyOf(inputs);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return concat(neutral, inputs);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Redomap(combine, fold, mapAll(neutral, f), mapAll(inputs, f));
+    }
+
+    @Override
+    public List<Lambda> lambdas() {
+      return List.of(combine, fold);
+    }
+
+    @Override
+    public Exp mapLambdas(Function<Lambda, Lambda> f) {
+      return new Redomap(f.apply(combine), f.apply(fold), neutral, inputs);
+    }
+
+    @Override
+    public Lambda rowFunction() {
+      return fold;
+    }
+
+    @Override
+    public int accumulators() {
+      return neutral.size();
+    }
+
+    @Override
+    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
+      return new Redomap(combine, f, neutral, newInputs);
+    }
+  }
+
+  /**
+   * {@code scanomap(combine, fold, ne, a...)}: the inclusive prefixes of the fold,
+   * {@code out[i] = acc = fold(acc, row i)} from {@code neutral}; what map→scan fusion makes (the
+   * scan's operator stays the associative {@code combine} a parallel scan joins chunks with).
+   */
+  record Scanomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs) implements Soac {
+    @Override
+    public String keyword() {
+      return "scanomap";
+    }
+
+    public Scanomap {
+      neutral = List.copyOf(neutral);
+      inputs = List.copyOf(inputs);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return concat(neutral, inputs);
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new Scanomap(combine, fold, mapAll(neutral, f), mapAll(inputs, f));
+    }
+
+    @Override
+    public List<Lambda> lambdas() {
+      return List.of(combine, fold);
+    }
+
+    @Override
+    public Exp mapLambdas(Function<Lambda, Lambda> f) {
+      return new Scanomap(f.apply(combine), f.apply(fold), neutral, inputs);
+    }
+
+    @Override
+    public Lambda rowFunction() {
+      return fold;
+    }
+
+    @Override
+    public int accumulators() {
+      return neutral.size();
+    }
+
+    @Override
+    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
+      return new Scanomap(combine, f, neutral, newInputs);
+    }
+  }
+}

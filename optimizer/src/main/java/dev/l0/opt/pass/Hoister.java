@@ -1,0 +1,135 @@
+package dev.l0.opt.pass;
+
+import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.SourcePos;
+import dev.l0.opt.ir.Analysis;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalProgram;
+import dev.l0.opt.ir.Lambda;
+import dev.l0.opt.ir.NameSource;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Hoisting of loop- and lambda-invariant bindings (the rebinder of thesis ch. 6, §6.1): a binding
+ * inside a sequential loop or a SOAC's function whose free names are all bound outside moves in
+ * front of the loop or SOAC. The restrictions of §6.1.1 hold: nothing consumed inside is hoisted,
+ * nothing that may fail is hoisted, except assertions, and those are hoisted as
+ * {@code assert(no iteration || condition)} so a loop that runs zero times still cannot fail
+ * (the thesis ignores that case; we must not, as results and failures may not change).
+ */
+public final class Hoister implements Pass {
+  @Override
+  public String name() {
+    return "hoist";
+  }
+
+  @Override
+  public InternalProgram apply(InternalProgram program, NameSource names) {
+    return program.mapBodies(b -> new Walk(names).body(b));
+  }
+
+  private static final class Walk {
+    private final NameSource names;
+
+    Walk(NameSource names) {
+      this.names = names;
+    }
+
+    Body body(Body body) {
+      List<Stm> out = new ArrayList<>();
+      for (Stm stm : body.stms()) {
+        Exp e = stm.exp().mapBodies(this::body);
+        if (e instanceof Exp.Loop l) {
+          Set<String> variant = new HashSet<>();
+          l.mergeParams().forEach(p -> variant.add(p.name()));
+          variant.add(l.counter().name());
+          Split split = split(l.body(), variant, () -> loopNeverRuns(l, out));
+          out.addAll(split.hoisted);
+          e = new Exp.Loop(l.mergeParams(), l.init(), l.counter(), l.bound(), split.remaining);
+        } else if (e instanceof Exp.Soac soac) {
+          e = hoistFromSoac(soac, out);
+        }
+        out.add(stm.withExp(e));
+      }
+      return new Body(out, body.result());
+    }
+
+    private Exp hoistFromSoac(Exp.Soac soac, List<Stm> out) {
+      // A redomap's or scanomap's combining operator never runs in the sequential semantics; hoist only from the fold.
+      Lambda target = soac.rowFunction();
+      Lambda inner = target.withBody(body(target.body()));
+      Set<String> variant = new HashSet<>();
+      inner.params().forEach(p -> variant.add(p.name()));
+      Split split = split(inner.body(), variant, () -> soacNeverRuns(soac.inputs().get(0), out));
+      out.addAll(split.hoisted);
+      Lambda rebuilt = inner.withBody(split.remaining);
+      return soac.mapLambdas(l -> l == target ? rebuilt : l.withBody(body(l.body())));
+    }
+
+    private record Split(List<Stm> hoisted, Body remaining) {}
+
+    private interface Guard {
+      /** A boolean that is true when the loop or SOAC runs no iteration (emitting what it needs). */
+      SubExp noIteration();
+    }
+
+    private Split split(Body body, Set<String> variantParams, Guard guard) {
+      Set<String> variant = new HashSet<>(variantParams);
+      Set<String> consumed = Analysis.consumedNames(body);
+      List<Stm> hoisted = new ArrayList<>();
+      List<Stm> kept = new ArrayList<>();
+      SubExp empty = null;
+      for (Stm stm : body.stms()) {
+        boolean invariant = Analysis.freeVariables(stm).stream().noneMatch(variant::contains);
+        boolean isConsumed = stm.pattern().stream().anyMatch(p -> consumed.contains(p.name()));
+        boolean safe = !Analysis.mayFail(stm.exp()) && !(stm.exp() instanceof Exp.Copy);
+        if (invariant && !isConsumed && safe) {
+          hoisted.add(stm);
+        } else if (invariant && stm.exp() instanceof Exp.Assert a) {
+          if (empty == null) {
+            empty = guard.noIteration();
+          }
+          hoisted.add(guardedAssert(stm, a, empty, hoisted));
+        } else {
+          kept.add(stm);
+          stm.pattern().forEach(p -> variant.add(p.name()));
+        }
+      }
+      return new Split(hoisted, new Body(kept, body.result()));
+    }
+
+    private Stm guardedAssert(Stm stm, Exp.Assert a, SubExp empty, List<Stm> hoisted) {
+      Ident ok = new Ident(names.fresh("hoisted_ok"), ScalarType.BOOL);
+      hoisted.add(new Stm(List.of(ok), new Exp.BinOp(BinaryOperator.OR, ScalarType.BOOL, empty, a.condition(), a.pos())));
+      return stm.withExp(new Exp.Assert(ok.var(), a.operation(), a.detail(), a.pos()));
+    }
+
+    /** {@code bound <= 0}: a loop with this bound runs no iteration. */
+    private SubExp loopNeverRuns(Exp.Loop l, List<Stm> out) {
+      ScalarType t = (ScalarType) l.counter().type();
+      Ident empty = new Ident(names.fresh("no_iteration"), ScalarType.BOOL);
+      out.add(new Stm(List.of(empty), new Exp.BinOp(BinaryOperator.LEQ, t, l.bound(),
+          SubExp.constant(new ScalarValue.Int(t, 0)), SourcePos.NONE)));
+      return empty.var();
+    }
+
+    /** {@code size(0, input) = 0}: a SOAC over this input runs its function on no row. */
+    private SubExp soacNeverRuns(SubExp input, List<Stm> out) {
+      Ident width = new Ident(names.fresh("width"), ScalarType.I32);
+      Ident empty = new Ident(names.fresh("no_iteration"), ScalarType.BOOL);
+      out.add(new Stm(List.of(width), new Exp.Size(0, input)));
+      out.add(new Stm(List.of(empty), new Exp.BinOp(BinaryOperator.EQ, ScalarType.I32, width.var(),
+          SubExp.constant(ScalarValue.i32(0)), SourcePos.NONE)));
+      return empty.var();
+    }
+  }
+}

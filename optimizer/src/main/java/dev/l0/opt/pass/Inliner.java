@@ -1,0 +1,122 @@
+package dev.l0.opt.pass;
+
+import dev.l0.opt.ir.Analysis;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.InternalFunction;
+import dev.l0.opt.ir.InternalProgram;
+import dev.l0.opt.ir.NameSource;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
+import dev.l0.opt.ir.Substitution;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Inlining of non-recursive functions (thesis §5.1): a call {@code let {r} = f(a)} becomes the
+ * body of {@code f} with its parameters replaced by the arguments and every bound name fresh; the
+ * call's certificates predicate every inlined statement (§4.2.1). Recursive functions (those that
+ * can reach themselves in the call graph) stay calls. All call sites are inlined, callees first,
+ * so one application leaves no call to a non-recursive function.
+ */
+public final class Inliner implements Pass {
+  @Override
+  public String name() {
+    return "inline";
+  }
+
+  @Override
+  public InternalProgram apply(InternalProgram program, NameSource names) {
+    Map<String, Set<String>> calls = new HashMap<>();
+    program.functions().forEach(f -> calls.put(f.name(), callees(f.body())));
+    Set<String> recursive = new HashSet<>();
+    for (String f : calls.keySet()) {
+      if (reachable(f, calls).contains(f)) {
+        recursive.add(f);
+      }
+    }
+    Map<String, InternalFunction> done = new HashMap<>();
+    List<InternalFunction> out = new ArrayList<>();
+    for (InternalFunction f : program.functions()) {
+      out.add(inlined(f, program, recursive, done, names));
+    }
+    return new InternalProgram(out);
+  }
+
+  private InternalFunction inlined(InternalFunction f, InternalProgram program, Set<String> recursive,
+      Map<String, InternalFunction> done, NameSource names) {
+    InternalFunction cached = done.get(f.name());
+    if (cached != null) {
+      return cached;
+    }
+    InternalFunction result = f.withBody(inlineBody(f.body(), callee -> recursive.contains(callee) ? null
+        : inlined(program.function(callee).orElseThrow(), program, recursive, done, names), names));
+    done.put(f.name(), result);
+    return result;
+  }
+
+  private interface Callees {
+    /** The callee with its own calls already inlined, or {@code null} where the call must stay. */
+    InternalFunction inlinable(String name);
+  }
+
+  private Body inlineBody(Body body, Callees callees, NameSource names) {
+    List<Stm> out = new ArrayList<>();
+    Map<String, SubExp> results = new HashMap<>();
+    for (Stm original : body.stms()) {
+      Stm stm = new Substitution(results).apply(original);
+      stm = stm.withExp(stm.exp().mapBodies(b -> inlineBody(b, callees, names))
+          .mapLambdas(l -> l.withBody(inlineBody(l.body(), callees, names))));
+      InternalFunction callee = stm.exp() instanceof Exp.Apply a ? callees.inlinable(a.function()) : null;
+      if (callee == null) {
+        out.add(stm);
+        continue;
+      }
+      Exp.Apply call = (Exp.Apply) stm.exp();
+      Map<String, SubExp> renaming = new HashMap<>();
+      for (int k = 0; k < callee.params().size(); k++) {
+        renaming.put(callee.params().get(k).name(), call.args().get(k));
+      }
+      Substitution fresh = Renamer.freshNames(Analysis.boundIn(callee.body()), names);
+      renaming.putAll(fresh.asMap());
+      Body inlined = new Substitution(renaming).apply(callee.body());
+      for (Stm s : inlined.stms()) {
+        List<String> certs = new ArrayList<>(stm.certificates());
+        s.certificates().stream().filter(c -> !certs.contains(c)).forEach(certs::add);
+        out.add(s.withCertificates(certs));
+      }
+      for (int k = 0; k < stm.pattern().size(); k++) {
+        results.put(stm.pattern().get(k).name(), inlined.result().get(k));
+      }
+    }
+    return new Body(out, new Substitution(results).applyAll(body.result()));
+  }
+
+  private static Set<String> callees(Body body) {
+    Set<String> out = new HashSet<>();
+    for (Stm stm : body.stms()) {
+      if (stm.exp() instanceof Exp.Apply a) {
+        out.add(a.function());
+      }
+      stm.exp().bodies().forEach(b -> out.addAll(callees(b)));
+      stm.exp().lambdas().forEach(l -> out.addAll(callees(l.body())));
+    }
+    return out;
+  }
+
+  private static Set<String> reachable(String from, Map<String, Set<String>> calls) {
+    Set<String> seen = new HashSet<>();
+    List<String> work = new ArrayList<>(calls.getOrDefault(from, Set.of()));
+    while (!work.isEmpty()) {
+      String f = work.remove(work.size() - 1);
+      if (seen.add(f)) {
+        work.addAll(calls.getOrDefault(f, Set.of()));
+      }
+    }
+    return seen;
+  }
+}

@@ -1,0 +1,5 @@
+/**
+ * The first-order optimisation passes of thesis ch. 5–6 (inlining, normalisation, simplification,
+ * hoisting, common-subexpression elimination) and the pass manager that runs them to a fixpoint.
+ */
+package dev.l0.opt.pass;

@@ -1,0 +1,77 @@
+package dev.l0.opt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.ir.Dim;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.Type;
+import dev.l0.opt.eval.ValueFlattening;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.Stm;
+import dev.l0.testing.RandomPrograms;
+import dev.l0.testing.TypedValue;
+import java.util.List;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/** Tuple-of-arrays flattening into internal L0 (thesis ch. 4). */
+class FlatteningTest {
+
+  @Test
+  void arraysOfTuplesBecomeOneArrayPerComponent() {
+    Internal p = Internal.of("fun [{int, real}] main([{int, real}] a) = a");
+    List<Type> params = p.main().params().stream().map(Ident::type).map(Type::erased).toList();
+    assertEquals(List.of(Type.array(ScalarType.I32), Type.array(ScalarType.F64)), params);
+    assertEquals(2, p.main().body().result().size());
+  }
+
+  @Test
+  void unzipDisappears() {
+    Internal p = Internal.of("fun {[int], [real]} main([{int, real}] a) = unzip(a)");
+    assertEquals(p.main().params().stream().map(Ident::var).toList(), p.main().body().result());
+  }
+
+  @Test
+  void zipBecomesACertificateThatPredicatesItsConsumer() {
+    Internal p = Internal.of("fun [real] main([real] a, [real] b) = map(op +, zip(a, b))");
+    Stm check = p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Assert).findFirst().orElseThrow();
+    assertEquals("zip", ((Exp.Assert) check.exp()).operation());
+    Stm map = p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Map).findFirst().orElseThrow();
+    assertEquals(List.of(check.pattern().get(0).name()), map.certificates());
+    assertEquals(2, ((Exp.Map) map.exp()).inputs().size(), "the map is tupleless: one input per array");
+  }
+
+  @Test
+  void soacsOverTuplesTakeAndReturnSeveralArrays() {
+    Internal p = Internal.of("""
+        fun {[int], [real]} main([{int, real}] a) = unzip(map(fn {int, real} ({int, real} t) =>
+          let {i, x} = t in {i + 1, x * 2.0}, a))
+        """);
+    Stm map = p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Map).findFirst().orElseThrow();
+    assertEquals(2, map.pattern().size());
+    assertEquals(2, ((Exp.Map) map.exp()).function().params().size());
+  }
+
+  @Test
+  void arrayParametersGetTheirSizesNamed() {
+    Internal p = Internal.of("fun int main([[int]] a) = size(1, a)");
+    Type.Array a = (Type.Array) p.main().params().get(0).type();
+    assertTrue(a.size() instanceof Dim.Named && ((Type.Array) a.element()).size() instanceof Dim.Named,
+        () -> "sizes should be named: " + a);
+  }
+
+  @Provide
+  Arbitrary<TypedValue> values() {
+    return RandomPrograms.values();
+  }
+
+  @Property(tries = 500, seed = "20261122")
+  void valuesFlattenAndComeBackUnchanged(@ForAll("values") TypedValue v) {
+    assertEquals(v.value(), ValueFlattening.unflatten(ValueFlattening.flatten(v.value(), v.type()), v.type()));
+  }
+}
