@@ -1,12 +1,13 @@
 package dev.l0.cli;
 
-import dev.l0.interp.Interpreter;
-import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
+import dev.l0.opt.KernelPlan;
+import dev.l0.opt.OptimizedProgram;
+import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
 import dev.l0.values.ValueFormatError;
@@ -24,8 +25,8 @@ import java.util.Set;
 /**
  * {@code l0 demo [--options FILE]}: prices the PARSEC Black-Scholes reference options (by default
  * the copy shipped as {@code /data/blackscholes/parsec_derivagem_ref.txt}) with the thesis's P0
- * ({@code /programs/p0_blackscholes.l0}) and compares each price with the DerivaGem reference
- * value; fails (exit 1) if any differs by more than PARSEC's tolerance of 1e-4.
+ * ({@code /programs/p0_blackscholes.l0}), optimised, and compares each price with the DerivaGem
+ * reference value; fails (exit 1) if any differs by more than PARSEC's tolerance of 1e-4.
  */
 final class DemoCommand implements Command {
   static final String PROGRAM_RESOURCE = "/programs/p0_blackscholes.l0";
@@ -72,11 +73,13 @@ final class DemoCommand implements Command {
         file.isPresent()
             ? parseOptions(Files.readString(Path.of(file.get()), StandardCharsets.US_ASCII), file.get())
             : parseOptions(resourceText(DEFAULT_OPTIONS), DEFAULT_OPTIONS);
-    Program p0 = TypeChecker.check(L0Parser.parse(resourceText(PROGRAM_RESOURCE), PROGRAM_RESOURCE)).program();
+    OptimizedProgram p0 = Optimizer.optimize(TypeChecker.check(L0Parser.parse(resourceText(PROGRAM_RESOURCE), PROGRAM_RESOURCE)));
     Type element = Type.tuple(
         ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64);
     Value input = new Value.Array(element, options.stream().map(OptionRecord::toL0).toList());
-    Value.Array prices = (Value.Array) new Interpreter(p0).call("blackscholes", List.of(input));
+    Value.Array prices = (Value.Array) p0.call("blackscholes", List.of(input));
+    out.printf("P0 (%s) optimised into %d kernel(s): %s%n", PROGRAM_RESOURCE, p0.kernelPlan().kernels().size(),
+        p0.kernelPlan().kernels().stream().map(KernelPlan.Kernel::structure).toList());
 
     out.printf("%8s %8s %6s %5s %6s %4s %14s %14s %10s%n",
         "spot", "strike", "rate", "vol", "years", "type", "L0 price", "reference", "|diff|");
