@@ -26,12 +26,16 @@ import java.util.stream.Stream;
  */
 public final class NvccCompiler {
   /**
-   * Hopper code; no fused multiply-add contraction; IEEE round-to-nearest f32 division and square
-   * root and f32 subnormals (nvcc's defaults, stated so that no later default or fast-math flag
-   * changes what the JVM agrees with).
+   * No fused multiply-add contraction; IEEE round-to-nearest f32 division and square root and f32
+   * subnormals (nvcc's defaults, stated so that no later default or fast-math flag changes what
+   * the JVM agrees with). NVRTC accepts the same flags; the target architecture is not among them.
    */
+  public static final List<String> ARITHMETIC_OPTIONS =
+      List.of("-fmad=false", "-prec-div=true", "-prec-sqrt=true", "-ftz=false");
+
+  /** Hopper code with the {@link #ARITHMETIC_OPTIONS}. */
   public static final List<String> PRODUCT_OPTIONS =
-      List.of("-arch=sm_90", "-fmad=false", "-prec-div=true", "-prec-sqrt=true", "-ftz=false");
+      Stream.concat(Stream.of("-arch=sm_90"), ARITHMETIC_OPTIONS.stream()).toList();
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(2);
 

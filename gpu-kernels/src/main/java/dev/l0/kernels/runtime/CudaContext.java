@@ -1,0 +1,162 @@
+package dev.l0.kernels.runtime;
+
+import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
+import static jcuda.driver.JCudaDriver.cuDeviceGet;
+import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRelease;
+import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
+import static jcuda.driver.JCudaDriver.cuInit;
+import static jcuda.driver.JCudaDriver.cuMemAlloc;
+import static jcuda.driver.JCudaDriver.cuMemAllocHost;
+import static jcuda.driver.JCudaDriver.cuMemFree;
+import static jcuda.driver.JCudaDriver.cuMemFreeHost;
+import static jcuda.driver.JCudaDriver.cuMemGetInfo;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
+import static jcuda.driver.JCudaDriver.cuModuleLoadData;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import jcuda.Pointer;
+import jcuda.driver.CUcontext;
+import jcuda.driver.CUdevice;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUmodule;
+
+/**
+ * The primary CUDA context of one GPU (JCuda driver API), shared with any other user of that GPU
+ * in the process. Every operation makes the context current on the calling thread first, so any
+ * thread may use it. It owns a {@link DeviceMemoryPool}; closing the context frees the pool and
+ * releases the context. Driver failures are {@link CudaDriverException}s naming the
+ * {@code CUresult}.
+ */
+public final class CudaContext implements AutoCloseable {
+  private final CUdevice device;
+  private final CUcontext context;
+  private final CudaDevice description;
+  private final DeviceMemoryPool memoryPool;
+  private final AtomicBoolean released = new AtomicBoolean();
+
+  private CudaContext(CUdevice device, CUcontext context) {
+    this.device = device;
+    this.context = context;
+    bindToCurrentThread();
+    this.description = CudaDevice.read(device);
+    this.memoryPool = new DeviceMemoryPool(new ContextAllocator());
+  }
+
+  /**
+   * The primary context of GPU {@code ordinal}.
+   *
+   * @throws CudaDriverException where the driver cannot give it
+   * @throws LinkageError where there is no driver at all (probe first with {@link CudaProbe})
+   */
+  public static CudaContext open(int ordinal) {
+    CudaDriverCall.run("cuInit", () -> cuInit(0));
+    CUdevice device = new CUdevice();
+    CudaDriverCall.run("cuDeviceGet", () -> cuDeviceGet(device, ordinal));
+    CUcontext context = new CUcontext();
+    CudaDriverCall.run("cuDevicePrimaryCtxRetain", () -> cuDevicePrimaryCtxRetain(context, device));
+    return new CudaContext(device, context);
+  }
+
+  public CudaDevice device() {
+    return description;
+  }
+
+  public DeviceMemoryPool memoryPool() {
+    return memoryPool;
+  }
+
+  /** Makes this context the calling thread's current one. */
+  public void bindToCurrentThread() {
+    if (released.get()) {
+      throw new IllegalStateException("the CUDA context of " + description + " was closed");
+    }
+    CudaDriverCall.run("cuCtxSetCurrent", () -> cuCtxSetCurrent(context));
+  }
+
+  /** Device memory free now, in bytes ({@code cuMemGetInfo}). */
+  public long freeDeviceMemory() {
+    bindToCurrentThread();
+    long[] free = new long[1];
+    long[] total = new long[1];
+    CudaDriverCall.run("cuMemGetInfo", () -> cuMemGetInfo(free, total));
+    return free[0];
+  }
+
+  /**
+   * Loads {@code ptx}.
+   *
+   * @throws CudaDriverException e.g. {@code CUDA_ERROR_UNSUPPORTED_PTX_VERSION} where the driver is
+   *     older than the compiler that made the PTX
+   */
+  public CudaModule loadModule(Ptx ptx) {
+    bindToCurrentThread();
+    CUmodule module = new CUmodule();
+    CudaDriverCall.run("cuModuleLoadData", () -> cuModuleLoadData(module, ptx.text()));
+    return new CudaModule(this, module);
+  }
+
+  /** Page-locked host memory of {@code bytes} bytes for staging. */
+  public PinnedHostBuffer allocatePinned(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("a pinned buffer needs a positive size: " + bytes);
+    }
+    bindToCurrentThread();
+    Pointer pointer = new Pointer();
+    CudaDriverCall.run("cuMemAllocHost", () -> cuMemAllocHost(pointer, bytes));
+    return new PinnedHostBuffer(this, pointer, bytes);
+  }
+
+  void freePinned(Pointer pointer) {
+    bindToCurrentThread();
+    CudaDriverCall.run("cuMemFreeHost", () -> cuMemFreeHost(pointer));
+  }
+
+  /** Copies the first {@code bytes} bytes of {@code source} to {@code target}. */
+  public void upload(PinnedHostBuffer source, DeviceBuffer target, long bytes) {
+    requireWithin(bytes, source.bytes(), target.bytes());
+    bindToCurrentThread();
+    CudaDriverCall.run("cuMemcpyHtoD", () -> cuMemcpyHtoD(target.pointer(), source.pointer(), bytes));
+  }
+
+  /** Copies the first {@code bytes} bytes of {@code source} to {@code target}. */
+  public void download(DeviceBuffer source, PinnedHostBuffer target, long bytes) {
+    requireWithin(bytes, source.bytes(), target.bytes());
+    bindToCurrentThread();
+    CudaDriverCall.run("cuMemcpyDtoH", () -> cuMemcpyDtoH(target.pointer(), source.pointer(), bytes));
+  }
+
+  private static void requireWithin(long bytes, long sourceBytes, long targetBytes) {
+    if (bytes < 0 || bytes > sourceBytes || bytes > targetBytes) {
+      throw new IllegalArgumentException(
+          "cannot copy " + bytes + " bytes between buffers of " + sourceBytes + " and " + targetBytes + " bytes");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (released.get()) {
+      return;
+    }
+    memoryPool.close();
+    released.set(true);
+    CudaDriverCall.run("cuDevicePrimaryCtxRelease", () -> cuDevicePrimaryCtxRelease(device));
+  }
+
+  /** cuMemAlloc/cuMemFree in this context. */
+  private final class ContextAllocator implements DeviceAllocator {
+    @Override
+    public CUdeviceptr allocate(long bytes) {
+      bindToCurrentThread();
+      CUdeviceptr pointer = new CUdeviceptr();
+      CudaDriverCall.run("cuMemAlloc of " + bytes + " bytes", () -> cuMemAlloc(pointer, bytes));
+      return pointer;
+    }
+
+    @Override
+    public void free(CUdeviceptr pointer) {
+      bindToCurrentThread();
+      CudaDriverCall.run("cuMemFree", () -> cuMemFree(pointer));
+    }
+  }
+}

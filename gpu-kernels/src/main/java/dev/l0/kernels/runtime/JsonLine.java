@@ -1,0 +1,48 @@
+package dev.l0.kernels.runtime;
+
+/** Builds one flat JSON object on one line, for the results of device checks. */
+final class JsonLine {
+  private final StringBuilder text = new StringBuilder("{");
+
+  JsonLine add(String name, String value) {
+    return field(name, quote(value));
+  }
+
+  JsonLine add(String name, long value) {
+    return field(name, Long.toString(value));
+  }
+
+  JsonLine add(String name, double value) {
+    return field(name, Double.toString(value));
+  }
+
+  JsonLine add(String name, boolean value) {
+    return field(name, Boolean.toString(value));
+  }
+
+  String text() {
+    return text + "}";
+  }
+
+  private JsonLine field(String name, String json) {
+    if (text.length() > 1) {
+      text.append(", ");
+    }
+    text.append(quote(name)).append(": ").append(json);
+    return this;
+  }
+
+  private static String quote(String value) {
+    StringBuilder quoted = new StringBuilder("\"");
+    for (char c : value.toCharArray()) {
+      if (c == '"' || c == '\\') {
+        quoted.append('\\').append(c);
+      } else if (c < 0x20) {
+        quoted.append(String.format("\\u%04x", (int) c));
+      } else {
+        quoted.append(c);
+      }
+    }
+    return quoted.append('"').toString();
+  }
+}

@@ -1,0 +1,77 @@
+package dev.l0.kernels.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/** {@link DeviceSelector} and {@link DeviceKind}: the chosen device and the reason reported for it. */
+class DeviceSelectorTest {
+  private static final CudaDevice H100 =
+      new CudaDevice("NVIDIA H100 80GB HBM3", new ComputeCapability(9, 0), 85L << 30, 13000);
+  private static final Supplier<Availability<CudaDevice>> GPU = () -> Availability.available(H100, H100.describe());
+  private static final Supplier<Availability<CudaDevice>> NO_DRIVER = () -> Availability.unavailable(
+      "no CUDA driver (UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)");
+  private static final Supplier<Availability<PtxCompiler>> NVCC =
+      () -> Availability.available(new CountingCompiler("nvcc 13.0"), "nvcc 13.0");
+  private static final Supplier<Availability<PtxCompiler>> NO_COMPILER =
+      () -> Availability.unavailable("no CUDA compiler: NVRTC does not load; no nvcc on the PATH");
+
+  @Test
+  void autoTakesAWorkingGpu() {
+    DeviceSelection selection = DeviceSelector.select(DeviceKind.AUTO, GPU, NVCC);
+    assertEquals(DeviceKind.CUDA, selection.chosen());
+    assertEquals("cuda: NVIDIA H100 80GB HBM3 (sm_90)", selection.report());
+    assertEquals(selection.report(), DeviceSelector.select(DeviceKind.CUDA, GPU, NVCC).report());
+  }
+
+  @Test
+  void autoFallsBackToTheJvmWithOneLoggedLine() {
+    try (LogRecorder log = new LogRecorder(DeviceSelector.class)) {
+      DeviceSelection noDriver = DeviceSelector.select(DeviceKind.AUTO, NO_DRIVER, NVCC);
+      assertEquals("jvm: no CUDA driver (UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)",
+          noDriver.report());
+      DeviceSelection noCompiler = DeviceSelector.select(DeviceKind.AUTO, GPU, NO_COMPILER);
+      assertEquals("jvm: no CUDA compiler: NVRTC does not load; no nvcc on the PATH", noCompiler.report());
+      assertEquals(List.of(noDriver.report(), noCompiler.report()), log.lines());
+    }
+  }
+
+  @Test
+  void requestedJvmIsTakenWithoutProbing() {
+    Supplier<Availability<CudaDevice>> mustNotProbe = () -> {
+      throw new AssertionError("probed although the JVM was requested");
+    };
+    assertEquals("jvm: requested", DeviceSelector.select(DeviceKind.JVM, mustNotProbe, NVCC).report());
+  }
+
+  @Test
+  void requestedCudaWhereItCannotWorkIsAClearError() {
+    CudaUnavailableException error = assertThrows(CudaUnavailableException.class,
+        () -> DeviceSelector.select(DeviceKind.CUDA, NO_DRIVER, NVCC));
+    assertEquals("device cuda was requested, but CUDA cannot be used here: no CUDA driver "
+        + "(UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)", error.getMessage());
+    assertThrows(CudaUnavailableException.class, () -> DeviceSelector.select(DeviceKind.CUDA, GPU, NO_COMPILER));
+  }
+
+  @Test
+  void onThisMachineAutoNeverFails() {
+    DeviceSelection selection = DeviceSelector.select(DeviceKind.AUTO);
+    assertTrue(selection.report().startsWith(selection.chosen().label() + ": "), selection.report());
+    assertEquals(CudaProbe.probe().isAvailable() && PtxCompilers.onThisMachine().isAvailable(),
+        selection.chosen() == DeviceKind.CUDA, selection.report());
+  }
+
+  @Test
+  void kindsParseFromTheirLabels() {
+    assertEquals(DeviceKind.AUTO, DeviceKind.parse("auto"));
+    assertEquals(DeviceKind.CUDA, DeviceKind.parse(" CUDA "));
+    assertEquals(DeviceKind.JVM, DeviceKind.parse("Jvm"));
+    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> DeviceKind.parse("gpu"));
+    assertEquals("unknown device 'gpu'; expected one of auto, cuda, jvm", error.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> new DeviceSelection(DeviceKind.AUTO, "x"));
+  }
+}
