@@ -4,6 +4,7 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Pattern;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Value;
+import dev.l0.semantics.Operands;
 
 /**
  * The variables in scope: an immutable chain of bindings, innermost first, so that a binding

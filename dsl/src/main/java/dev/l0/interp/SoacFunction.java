@@ -4,6 +4,7 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
+import dev.l0.semantics.Operands;
 import dev.l0.values.ValueTypes;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,8 @@
 package dev.l0.opt.eval;
 
 import dev.l0.ir.L0RuntimeError;
-import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
-import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
@@ -15,17 +13,19 @@ import dev.l0.opt.ir.InternalTypes;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
+import dev.l0.semantics.ArrayOperations;
+import dev.l0.semantics.ScalarOperations;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A direct evaluator for internal L0 with the reference interpreter's semantics: the same scalar
- * results ({@link ScalarSemantics}), SOACs evaluated sequentially left to right (reduce, scan and
- * redomap fold from the neutral element), and the same run-time errors. It is the oracle that
- * shows every pass preserves results. Names are globally unique, so one mutable environment per
- * function activation suffices.
+ * A direct evaluator for internal L0 with the reference interpreter's semantics: the very same
+ * scalar and array operations ({@link ScalarOperations}, {@link ArrayOperations}), SOACs evaluated
+ * sequentially left to right (reduce, scan and redomap fold from the neutral element), and the same
+ * run-time errors. It is the oracle that shows every pass preserves results. Names are globally
+ * unique, so one mutable environment per function activation suffices.
  */
 public final class InternalEvaluator {
   /** The only value of type {@code cert} (thesis §4.2). */
@@ -85,14 +85,6 @@ public final class InternalEvaluator {
     return xs.stream().map(x -> value(x, env)).toList();
   }
 
-  private static ScalarValue scalar(SubExp s, Map<String, Value> env) {
-    return (ScalarValue) value(s, env);
-  }
-
-  private static long integer(SubExp s, Map<String, Value> env) {
-    return ((ScalarValue.Int) value(s, env)).value();
-  }
-
   private static Value.Array array(SubExp s, Map<String, Value> env) {
     return (Value.Array) value(s, env);
   }
@@ -108,13 +100,13 @@ public final class InternalEvaluator {
       return List.of(value(a.value(), env));
     }
     if (e instanceof Exp.BinOp b) {
-      return List.of(ScalarSemantics.binary(b.op(), scalar(b.left(), env), scalar(b.right(), env), b.pos()));
+      return List.of(ScalarOperations.binary(b.op(), value(b.left(), env), value(b.right(), env), b.pos()));
     }
     if (e instanceof Exp.UnOp u) {
-      return List.of(ScalarSemantics.unary(u.op(), scalar(u.operand(), env)));
+      return List.of(ScalarOperations.unary(u.op(), value(u.operand(), env), SourcePos.NONE));
     }
     if (e instanceof Exp.BuiltinCall c) {
-      return List.of(ScalarSemantics.builtin(c.function(), c.args().stream().map(x -> scalar(x, env)).toList()));
+      return List.of(ScalarOperations.builtin(c.function(), values(c.args(), env), SourcePos.NONE));
     }
     if (e instanceof Exp.Apply a) {
       return invoke(program.function(a.function()).orElseThrow(), values(a.args(), env));
@@ -136,9 +128,9 @@ public final class InternalEvaluator {
       return soac(soac, stm.pattern(), env);
     }
     if (e instanceof Exp.Split s) {
-      return ArrayOperations.split(integer(s.at(), env), array(s.array(), env), s.pos());
+      return ArrayOperations.split(value(s.at(), env), value(s.array(), env), s.pos()).elements();
     }
-    return List.of(arrayOperation(e, stm.pattern().get(0).type(), env));
+    return List.of(arrayOperation(e, env));
   }
 
   private List<Value> loop(Exp.Loop l, Map<String, Value> env) {
@@ -246,35 +238,33 @@ public final class InternalEvaluator {
 
   // ---- first-order array operations ----
 
-  private static Value arrayOperation(Exp e, Type resultType, Map<String, Value> env) {
+  private static Value arrayOperation(Exp e, Map<String, Value> env) {
     if (e instanceof Exp.Index x) {
-      return ArrayOperations.index(array(x.array(), env), x.indices().stream().map(i -> integer(i, env)).toList(), x.pos());
+      return ArrayOperations.index(value(x.array(), env), values(x.indices(), env), x.pos());
     }
     if (e instanceof Exp.Update u) {
-      return ArrayOperations.update(array(u.array(), env), u.indices().stream().map(i -> integer(i, env)).toList(),
-          value(u.value(), env), u.pos());
+      return ArrayOperations.update(value(u.array(), env), values(u.indices(), env), value(u.value(), env), u.pos());
     }
     if (e instanceof Exp.ArrayLit a) {
       return ArrayOperations.regular(a.rowType(), values(a.elements(), env), "array literal", a.pos());
     }
     if (e instanceof Exp.Iota i) {
-      return ArrayOperations.iota((ScalarValue.Int) value(i.count(), env), i.pos());
+      return ArrayOperations.iota(value(i.count(), env), i.pos());
     }
     if (e instanceof Exp.Replicate r) {
-      return ArrayOperations.replicate(integer(r.count(), env), value(r.value(), env), InternalTypes.row(resultType), r.pos());
+      return ArrayOperations.replicate(value(r.count(), env), value(r.value(), env), r.pos());
     }
     if (e instanceof Exp.Size s) {
-      return ScalarValue.i32((int) ArrayOperations.shape(value(s.array(), env)).get(s.dimension()).longValue());
+      return ArrayOperations.size(s.dimension(), value(s.array(), env), SourcePos.NONE);
     }
     if (e instanceof Exp.Reshape r) {
-      return ArrayOperations.reshape(r.shape().stream().map(d -> integer(d, env)).toList(), array(r.array(), env),
-          (ScalarType) resultType.baseElement(), r.pos());
+      return ArrayOperations.reshape(values(r.shape(), env), value(r.array(), env), r.pos());
     }
     if (e instanceof Exp.Transpose t) {
-      return ArrayOperations.transpose(t.k(), t.n(), array(t.array(), env), resultType);
+      return ArrayOperations.transpose(t.k(), t.n(), value(t.array(), env), SourcePos.NONE);
     }
     if (e instanceof Exp.Concat c) {
-      return ArrayOperations.concat(array(c.left(), env), array(c.right(), env), c.pos());
+      return ArrayOperations.concat(value(c.left(), env), value(c.right(), env), c.pos());
     }
     if (e instanceof Exp.Copy c) {
       return value(c.array(), env);

@@ -5,8 +5,8 @@ import dev.l0.ir.Dim;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.opt.eval.ScalarSemantics;
 import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
@@ -19,6 +19,7 @@ import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
+import dev.l0.semantics.ScalarOperations;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -171,10 +172,11 @@ public final class Simplifier implements Pass {
           return foldBinary(b);
         }
         if (e instanceof Exp.UnOp u && constant(u.operand()) != null) {
-          return SubExp.constant(ScalarSemantics.unary(u.op(), constant(u.operand())));
+          return SubExp.constant(ScalarOperations.unary(u.op(), constant(u.operand()), SourcePos.NONE));
         }
         if (e instanceof Exp.BuiltinCall c && c.args().stream().allMatch(a -> a instanceof SubExp.Const)) {
-          return SubExp.constant(ScalarSemantics.builtin(c.function(), c.args().stream().map(Walk::constant).toList()));
+          List<ScalarValue> args = c.args().stream().map(Walk::constant).toList();
+          return SubExp.constant(ScalarOperations.builtin(c.function(), args, SourcePos.NONE));
         }
       } catch (L0RuntimeError failsAtRunTime) {
         return null;
@@ -189,7 +191,7 @@ public final class Simplifier implements Pass {
       ScalarValue l = constant(b.left());
       ScalarValue r = constant(b.right());
       if (l != null && r != null) {
-        return SubExp.constant(ScalarSemantics.binary(b.op(), l, r, b.pos()));
+        return SubExp.constant(ScalarOperations.binary(b.op(), l, r, b.pos()));
       }
       if (b.op().kind() == BinaryOperator.Kind.LOGICAL) {
         SubExp absorbed = absorbed(b);

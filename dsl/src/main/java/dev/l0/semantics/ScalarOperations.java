@@ -1,48 +1,61 @@
-package dev.l0.opt.eval;
+package dev.l0.semantics;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
+import dev.l0.ir.L0CompileError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.Value;
 import dev.l0.math.L0Math;
 import java.util.List;
 
 /**
- * Scalar operators and built-ins with exactly the reference interpreter's results (thesis §2.3 and
- * shared/notes/l0-language-decisions.md): integers wrap at their width, {@code /} and {@code %}
- * truncate and fail on zero, shifts mask as Java does, integer {@code pow} fails on a negative
- * exponent, {@code f32} is computed in {@code float}, math is {@link L0Math}'s. Used by the
- * evaluator and by constant folding, so folding can never change a result. It repeats the
- * interpreter's package-private {@code dev.l0.interp.ScalarOperations} on typed scalars; once that
- * class is public, this one should delegate to it.
+ * Operators and built-in functions on scalars (thesis §2.3, with
+ * shared/notes/l0-language-decisions.md). Integers wrap around at their type's width; {@code /}
+ * and {@code %} truncate toward zero and fail on a zero divisor; shifts mask their count as Java
+ * does; integer {@code pow} multiplies with wrap-around and fails on a negative exponent.
+ * {@code f32} arithmetic is done in {@code float}, {@code f64} in {@code double}, with IEEE
+ * division by zero; math functions are {@link L0Math}'s. Conversions from float to integer
+ * truncate toward zero as Java's casts do: NaN gives 0 and out-of-range values saturate at the
+ * type's minimum or maximum. Integer to float rounds to nearest. Float {@code min}/{@code max}
+ * are Java's {@code Math.min}/{@code Math.max}: NaN if either operand is NaN, and -0.0 &lt; 0.0.
+ *
+ * <p>The reference interpreter, the optimiser's evaluator and its constant folding all compute
+ * with this class, so a folded or optimised program cannot drift from the reference. Operands are
+ * taken as {@link Value}s: one of the wrong kind (an ill-typed program) is an {@link L0CompileError}.
  */
-public final class ScalarSemantics {
-  private ScalarSemantics() {}
+public final class ScalarOperations {
+  private ScalarOperations() {}
 
-  public static ScalarValue binary(BinaryOperator op, ScalarValue left, ScalarValue right, SourcePos pos) {
+  public static ScalarValue binary(BinaryOperator op, Value left, Value right, SourcePos pos) {
     switch (op.kind()) {
-      case LOGICAL: {
-        boolean l = ((ScalarValue.Bool) left).value();
-        boolean r = ((ScalarValue.Bool) right).value();
+      case LOGICAL:
+        boolean l = Operands.bool(left, pos);
+        boolean r = Operands.bool(right, pos);
         return ScalarValue.bool(op == BinaryOperator.AND ? l && r : l || r);
-      }
       case COMPARISON:
-        return ScalarValue.bool(compare(op, left, right));
+        return ScalarValue.bool(compare(op, left, right, pos));
       default:
         if (left instanceof ScalarValue.Float f) {
-          return floatArithmetic(op, f, (ScalarValue.Float) right);
+          if (op.kind() == BinaryOperator.Kind.BITWISE) {
+            throw Operands.illTyped(pos, "an integer", left);
+          }
+          return floatArithmetic(op, f, Operands.real(right, pos));
         }
-        return integerArithmetic(op, (ScalarValue.Int) left, (ScalarValue.Int) right, pos);
+        return integerArithmetic(op, Operands.integer(left, pos), Operands.integer(right, pos), pos);
     }
   }
 
   private static ScalarValue integerArithmetic(BinaryOperator op, ScalarValue.Int left, ScalarValue.Int right, SourcePos pos) {
+    ScalarType type = left.type();
     long a = left.value();
     long b = right.value();
-    boolean narrow = left.type() == ScalarType.I32;
+    boolean narrow = type == ScalarType.I32;
+    // Computing in long and then narrowing (the Int constructor) wraps exactly as 32-bit
+    // arithmetic does for + - * / % & | ^ and pow; only the shifts depend on the width.
     long result;
     switch (op) {
       case ADD: result = a + b; break;
@@ -56,9 +69,9 @@ public final class ScalarSemantics {
       case XOR: result = a ^ b; break;
       case SHL: result = narrow ? (int) a << b : a << b; break;
       case SHR: result = narrow ? (int) a >> b : a >> b; break;
-      default: throw new IllegalArgumentException(op.symbol() + " on integers");
+      default: throw new L0CompileError(pos, "ill-typed program: " + op.symbol() + " on integers");
     }
-    return new ScalarValue.Int(left.type(), result);
+    return new ScalarValue.Int(type, result);
   }
 
   private static long nonZero(BinaryOperator op, long divisor, SourcePos pos) {
@@ -68,6 +81,7 @@ public final class ScalarSemantics {
     return divisor;
   }
 
+  /** {@code base} multiplied by itself {@code exponent} times, wrapping around (by squaring, which gives the same bits). */
   private static long integerPower(long base, long exponent, SourcePos pos) {
     if (exponent < 0) {
       throw new L0RuntimeError("pow", pos, "negative exponent " + exponent + " for an integer power");
@@ -112,10 +126,11 @@ public final class ScalarSemantics {
     return ScalarValue.f64(result);
   }
 
-  private static boolean compare(BinaryOperator op, ScalarValue left, ScalarValue right) {
+  /** Floats compare as IEEE does (NaN is unordered and unequal to itself); bools as false &lt; true. */
+  private static boolean compare(BinaryOperator op, Value left, Value right, SourcePos pos) {
     if (left instanceof ScalarValue.Float f) {
       double a = f.value();
-      double b = ((ScalarValue.Float) right).value();
+      double b = Operands.real(right, pos).value();
       switch (op) {
         case EQ: return a == b;
         case NEQ: return a != b;
@@ -125,9 +140,9 @@ public final class ScalarSemantics {
         default: return a >= b;
       }
     }
-    int c = left instanceof ScalarValue.Bool l
-        ? Boolean.compare(l.value(), ((ScalarValue.Bool) right).value())
-        : Long.compare(((ScalarValue.Int) left).value(), ((ScalarValue.Int) right).value());
+    int c = left instanceof ScalarValue.Bool
+        ? Boolean.compare(Operands.bool(left, pos), Operands.bool(right, pos))
+        : Long.compare(Operands.integer(left, pos).value(), Operands.integer(right, pos).value());
     switch (op) {
       case EQ: return c == 0;
       case NEQ: return c != 0;
@@ -138,26 +153,30 @@ public final class ScalarSemantics {
     }
   }
 
-  public static ScalarValue unary(UnaryOperator op, ScalarValue operand) {
+  public static ScalarValue unary(UnaryOperator op, Value operand, SourcePos pos) {
     if (op == UnaryOperator.NOT) {
-      return ScalarValue.bool(!((ScalarValue.Bool) operand).value());
+      return ScalarValue.bool(!Operands.bool(operand, pos));
     }
     if (operand instanceof ScalarValue.Float f) {
       return new ScalarValue.Float(f.type(), -f.value());
     }
-    ScalarValue.Int i = (ScalarValue.Int) operand;
+    ScalarValue.Int i = Operands.integer(operand, pos);
     return new ScalarValue.Int(i.type(), -i.value());
   }
 
-  public static ScalarValue builtin(Builtin function, List<ScalarValue> args) {
-    ScalarValue x = args.get(0);
+  public static ScalarValue builtin(Builtin function, List<? extends Value> args, SourcePos pos) {
+    if (args.size() != function.arity()) {
+      throw new L0CompileError(pos, "ill-typed program: " + function.functionName() + " takes "
+          + function.arity() + " argument(s), given " + args.size());
+    }
+    Value x = args.get(0);
     switch (function.kind()) {
       case CONVERSION:
-        return convert(x, function.conversionTarget());
+        return convert(x, function.conversionTarget(), pos);
       case FLOAT_MATH:
-        return floatMath(function, (ScalarValue.Float) x);
+        return floatMath(function, Operands.real(x, pos));
       default:
-        return numeric(function, x, function == Builtin.ABS ? x : args.get(1));
+        return numeric(function, x, function == Builtin.ABS ? x : args.get(1), pos);
     }
   }
 
@@ -186,21 +205,23 @@ public final class ScalarSemantics {
     }
   }
 
-  private static ScalarValue numeric(Builtin function, ScalarValue x, ScalarValue y) {
+  /** {@code abs(x)} (then {@code y} is {@code x}), {@code min(x, y)} or {@code max(x, y)}. */
+  private static ScalarValue numeric(Builtin function, Value x, Value y, SourcePos pos) {
     if (x instanceof ScalarValue.Float f) {
       double a = f.value();
-      double b = ((ScalarValue.Float) y).value();
+      double b = Operands.real(y, pos).value();
       double result = function == Builtin.ABS ? Math.abs(a) : function == Builtin.MIN ? Math.min(a, b) : Math.max(a, b);
       return new ScalarValue.Float(f.type(), result);
     }
-    ScalarValue.Int i = (ScalarValue.Int) x;
+    ScalarValue.Int i = Operands.integer(x, pos);
     long a = i.value();
-    long b = ((ScalarValue.Int) y).value();
+    long b = Operands.integer(y, pos).value();
+    // abs of the most negative value wraps to itself, as negation does (narrowing does it for i32).
     long result = function == Builtin.ABS ? Math.abs(a) : function == Builtin.MIN ? Math.min(a, b) : Math.max(a, b);
     return new ScalarValue.Int(i.type(), result);
   }
 
-  public static ScalarValue convert(ScalarValue x, ScalarType target) {
+  private static ScalarValue convert(Value x, ScalarType target, SourcePos pos) {
     if (x instanceof ScalarValue.Float f) {
       double v = f.value();
       switch (target) {
@@ -210,7 +231,8 @@ public final class ScalarSemantics {
         default: return ScalarValue.f64(v);
       }
     }
-    long v = ((ScalarValue.Int) x).value();
+    ScalarValue.Int i = Operands.integer(x, pos);
+    long v = i.value();
     switch (target) {
       case I32: return new ScalarValue.Int(ScalarType.I32, v);
       case I64: return ScalarValue.i64(v);

@@ -1,4 +1,4 @@
-package dev.l0.interp;
+package dev.l0.semantics;
 
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.L0RuntimeError;
@@ -25,12 +25,16 @@ import java.util.stream.Collectors;
  * <p>A {@link Value.Array} records only its outer size, so an array with no elements does not
  * know its inner sizes: {@code size(1, a)} of an empty {@code a} is 0, and transposing a
  * {@code [0][n]} array gives an empty array rather than {@code n} empty rows.
+ *
+ * <p>The reference interpreter and the optimiser's evaluator both run these, so they fail in the
+ * same operations with the same messages. A value of the wrong kind (an ill-typed program) is an
+ * {@link L0CompileError}.
  */
-final class ArrayOperations {
+public final class ArrayOperations {
   private ArrayOperations() {}
 
   /** An array of {@code elements}, which must all have the same shape. */
-  static Value.Array regular(Type elementType, List<Value> elements, String operation, SourcePos pos) {
+  public static Value.Array regular(Type elementType, List<Value> elements, String operation, SourcePos pos) {
     int irregular = Shape.firstIrregular(elements);
     if (irregular >= 0) {
       throw new L0RuntimeError(operation, pos, "irregular array: element " + irregular + " has shape "
@@ -40,7 +44,7 @@ final class ArrayOperations {
   }
 
   /** {@code a[i1, ..., in]}: an element, or a slice when fewer indices than the rank are given. */
-  static Value index(Value array, List<Value> indices, SourcePos pos) {
+  public static Value index(Value array, List<Value> indices, SourcePos pos) {
     Value current = array;
     for (int d = 0; d < indices.size(); d++) {
       Value.Array a = Operands.array(current, pos);
@@ -59,7 +63,7 @@ final class ArrayOperations {
   }
 
   /** {@code src} with the element or slice at {@code indices} replaced by {@code v} (thesis §2.1.2). */
-  static Value update(Value source, List<Value> indices, Value v, SourcePos pos) {
+  public static Value update(Value source, List<Value> indices, Value v, SourcePos pos) {
     return updateFrom(source, indices, 0, v, pos);
   }
 
@@ -80,7 +84,7 @@ final class ArrayOperations {
   }
 
   /** {@code iota(n)} = {@code [0, ..., n-1]}, of {@code n}'s integer type. */
-  static Value iota(Value count, SourcePos pos) {
+  public static Value iota(Value count, SourcePos pos) {
     ScalarValue.Int n = Operands.integer(count, pos);
     int length = checkedCount("iota", n.value(), pos);
     List<Value> elements = new ArrayList<>(length);
@@ -90,7 +94,7 @@ final class ArrayOperations {
     return new Value.Array(n.type(), elements);
   }
 
-  static Value replicate(Value count, Value v, SourcePos pos) {
+  public static Value replicate(Value count, Value v, SourcePos pos) {
     int length = checkedCount("replicate", Operands.integer(count, pos).value(), pos);
     return new Value.Array(ValueTypes.typeOf(v), Collections.nCopies(length, v));
   }
@@ -106,7 +110,7 @@ final class ArrayOperations {
   }
 
   /** {@code size(k, a)}, as an {@code i32}. */
-  static Value size(int dimension, Value array, SourcePos pos) {
+  public static Value size(int dimension, Value array, SourcePos pos) {
     Value current = array;
     for (int d = 0; d < dimension; d++) {
       Value.Array a = Operands.array(current, pos);
@@ -142,7 +146,7 @@ final class ArrayOperations {
   }
 
   /** {@code reshape((d1, ..., dn), a)}: the elements of {@code a} in row-major order, regrouped. */
-  static Value reshape(List<Value> shape, Value array, SourcePos pos) {
+  public static Value reshape(List<Value> shape, Value array, SourcePos pos) {
     Type arrayType = ValueTypes.typeOf(array);
     int rank = arrayType.rank();
     long[] newDims = new long[shape.size()];
@@ -210,7 +214,7 @@ final class ArrayOperations {
    * and the dimensions between shift over by one, so {@code transpose(0, 1, a)} is the ordinary
    * transpose.
    */
-  static Value transpose(int k, int n, Value array, SourcePos pos) {
+  public static Value transpose(int k, int n, Value array, SourcePos pos) {
     Type arrayType = ValueTypes.typeOf(array);
     int rank = arrayType.rank();
     if (k < 0 || k >= rank || k + n < 0 || k + n >= rank) {
@@ -251,7 +255,7 @@ final class ArrayOperations {
   }
 
   /** {@code split(n, a)} = <code>{a[0..n-1], a[n..]}</code>. */
-  static Value split(Value at, Value array, SourcePos pos) {
+  public static Value.Tuple split(Value at, Value array, SourcePos pos) {
     Value.Array a = Operands.array(array, pos);
     long n = Operands.integer(at, pos).value();
     if (n < 0 || n > a.length()) {
@@ -264,7 +268,7 @@ final class ArrayOperations {
         new Value.Array(a.elementType(), elements.subList((int) n, a.length()))));
   }
 
-  static Value concat(Value left, Value right, SourcePos pos) {
+  public static Value concat(Value left, Value right, SourcePos pos) {
     Value.Array a = Operands.array(left, pos);
     Value.Array b = Operands.array(right, pos);
     if (a.length() > 0 && b.length() > 0 && !Shape.of(a.get(0)).equals(Shape.of(b.get(0)))) {
@@ -277,7 +281,7 @@ final class ArrayOperations {
   }
 
   /** {@code zip(a1, ..., an)}: an array of n-tuples; the arrays must have one outer size. */
-  static Value zip(List<Value> arrays, SourcePos pos) {
+  public static Value zip(List<Value> arrays, SourcePos pos) {
     if (arrays.isEmpty()) {
       throw new L0CompileError(pos, "zip needs at least one array");
     }
@@ -304,7 +308,7 @@ final class ArrayOperations {
   }
 
   /** {@code unzip(a)}: an array of n-tuples as a tuple of n arrays. */
-  static Value unzip(Value array, SourcePos pos) {
+  public static Value unzip(Value array, SourcePos pos) {
     Value.Array a = Operands.array(array, pos);
     if (!(a.elementType() instanceof Type.Tuple tupleType)) {
       throw new L0CompileError(pos, "ill-typed program: unzip of an array of " + L0Printer.print(a.elementType()));
