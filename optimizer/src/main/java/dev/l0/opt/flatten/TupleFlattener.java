@@ -9,6 +9,7 @@ import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
 import dev.l0.ir.Pattern;
 import dev.l0.ir.ScalarType;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
@@ -22,6 +23,7 @@ import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.types.TypedProgram;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,14 +35,15 @@ import java.util.Set;
  * a list of tupleless components; an array of tuples becomes a tuple of arrays, so {@code zip} and
  * {@code unzip} disappear and SOACs take and return several arrays. The size check {@code zip}
  * implied becomes {@code assert(size(0,a) = size(0,b))}; its certificate travels with the zipped
- * value and predicates every statement that consumes it (§4.2). The output is let- and
+ * value and predicates every statement that consumes it (§4.2). Functions carry their
+ * certificates (§4.2.1): each array of tuples among a function's parameters gets a {@code cert}
+ * parameter in front of its arrays, the precondition that they have one outer size, which the
+ * caller asserts; each array of tuples in its result gets a {@code cert} result in front, the
+ * postcondition, which the function asserts and the caller binds. So inlining a body as it is
+ * predicates exactly the statements that need the precondition. The output is let- and
  * tuple-normalised by construction (§5.2): every operation, call and SOAC gets its own binding of
  * tupleless names, and a let of a tuple binds its components directly. Sizes go into the types
  * (ARCHITECTURE.md "IR"): array parameters get named sizes, SOAC results the size of their input.
- *
- * <p>Not done: certificates as function parameters and results (§4.2.1). Inlining predicates
- * every inlined statement on the call's certificates instead, and assertions are never moved
- * past the statements they guard, so no pass needs them.
  */
 public final class TupleFlattener {
   private static final Type CERT = InternalTypes.CERT;
@@ -64,6 +67,9 @@ public final class TupleFlattener {
       return components.get(0);
     }
   }
+
+  /** The components {@code from} (inclusive) to {@code to} (exclusive) of an external type's components. */
+  private record Range(int from, int to) {}
 
   private final TypedProgram typed;
   private final NameSource names;
@@ -92,11 +98,114 @@ public final class TupleFlattener {
         internalTypes.put(name, id.type());
         comps.add(id);
       }
-      params.addAll(comps);
-      env.put(p.name(), Flat.of(vars(comps)));
+      List<Range> groups = tupleArrays(p.type());
+      List<Ident> certs = freshIdents(p.name() + "_c", Collections.nCopies(groups.size(), CERT));
+      params.addAll(interleaved(comps, groups, certs));
+      env.put(p.name(), new Flat(vars(comps), certs.stream().map(Ident::name).toList()));
     }
     Flat result = expr(def.body(), env, b, def.name() + "_res");
-    return new InternalFunction(def.name(), params, b.finish(result.components()), components(def.returnType()));
+    List<SubExp> results = certified(def.returnType(), result, def.name() + "_c", def.pos(), b);
+    return new InternalFunction(def.name(), params, b.finish(results), certifiedComponents(def.returnType()));
+  }
+
+  // ---- certificates of function parameters and results (thesis §4.2.1) ----
+
+  /**
+   * The arrays of tuples of an external type that flatten into several arrays, as ranges of its
+   * components: each needs a certificate that those arrays have one outer size. Arrays of tuples
+   * inside the rows of an array are part of that array's range.
+   */
+  private static List<Range> tupleArrays(Type external) {
+    List<Range> out = new ArrayList<>();
+    addTupleArrays(external, 0, out);
+    return out;
+  }
+
+  private static void addTupleArrays(Type t, int offset, List<Range> out) {
+    if (t instanceof Type.Tuple tuple) {
+      int at = offset;
+      for (Type element : tuple.elements()) {
+        addTupleArrays(element, at, out);
+        at += InternalTypes.components(element).size();
+      }
+    } else if (t instanceof Type.Array && InternalTypes.components(t).size() > 1) {
+      out.add(new Range(offset, offset + InternalTypes.components(t).size()));
+    }
+  }
+
+  /** {@code components} with {@code certificates.get(g)} in front of the components of {@code groups.get(g)}. */
+  private static <T> List<T> interleaved(List<T> components, List<Range> groups, List<T> certificates) {
+    List<T> out = new ArrayList<>();
+    int g = 0;
+    for (int k = 0; k < components.size(); k++) {
+      if (g < groups.size() && groups.get(g).from() == k) {
+        out.add(certificates.get(g++));
+      }
+      out.add(components.get(k));
+    }
+    return out;
+  }
+
+  /** The internal types a value of an external type is passed as: its components, a {@code cert} in front of each array of tuples. */
+  private static List<Type> certifiedComponents(Type external) {
+    List<Range> groups = tupleArrays(external);
+    return interleaved(components(external), groups, Collections.nCopies(groups.size(), CERT));
+  }
+
+  /**
+   * {@code value}, of external type {@code external}, as it is passed to or returned from a
+   * function: its components, each array of tuples behind the certificate, asserted here, that
+   * its arrays have one outer size.
+   */
+  private List<SubExp> certified(Type external, Flat value, String certName, SourcePos pos, StmBuilder b) {
+    List<Range> groups = tupleArrays(external);
+    List<SubExp> certs = new ArrayList<>();
+    for (Range r : groups) {
+      List<SubExp> arrays = value.components().subList(r.from(), r.to());
+      certs.add(SubExp.var(sizesAgree(certName, arrays, value.certificates(), pos, b)));
+    }
+    return interleaved(value.components(), groups, certs);
+  }
+
+  /** The arguments of a call of {@code callee}: each argument's components, certified for its parameter. */
+  private List<SubExp> certifiedArguments(FunDef callee, List<Flat> args, SourcePos pos, StmBuilder b) {
+    List<SubExp> out = new ArrayList<>();
+    for (int k = 0; k < args.size(); k++) {
+      Param p = callee.params().get(k);
+      out.addAll(certified(p.type(), args.get(k), p.name() + "_c", pos, b));
+    }
+    return out;
+  }
+
+  /** Emits the call of program function {@code callee}; its value's certificates are those the callee returns. */
+  private Flat applied(FunDef callee, Type resultType, List<SubExp> args, String base, StmBuilder b) {
+    List<SubExp> results = emit(b, base, certifiedComponents(resultType), List.of(), new Exp.Apply(callee.name(), args));
+    List<SubExp> components = new ArrayList<>();
+    List<String> certs = new ArrayList<>();
+    for (SubExp r : results) {
+      if (InternalTypes.isCertificate(typeOf(r))) {
+        certs.add(r.varName());
+      } else {
+        components.add(r);
+      }
+    }
+    return new Flat(components, certs);
+  }
+
+  /**
+   * {@code assert(size(0,a1) = size(0,a2) && ...)}, predicated on {@code certs}: the certificate
+   * that {@code arrays} have one outer size, failing as {@code zip} does (thesis §4.2).
+   */
+  private String sizesAgree(String certName, List<SubExp> arrays, List<String> certs, SourcePos pos, StmBuilder b) {
+    SubExp first = outerSize(arrays.get(0), b);
+    SubExp all = null;
+    for (int k = 1; k < arrays.size(); k++) {
+      SubExp same = emitOne(b, "zip_eq", ScalarType.BOOL, List.of(),
+          new Exp.BinOp(BinaryOperator.EQ, ScalarType.I32, first, outerSize(arrays.get(k), b), pos));
+      all = all == null ? same : emitOne(b, "zip_eq", ScalarType.BOOL, List.of(),
+          new Exp.BinOp(BinaryOperator.AND, ScalarType.BOOL, all, same, pos));
+    }
+    return emitOne(b, certName, CERT, certs, new Exp.Assert(all, "zip", "arrays of different sizes", pos)).varName();
   }
 
   // ---- types and names ----
@@ -491,14 +600,14 @@ public final class TupleFlattener {
 
   private Flat call(Expr.Call call, Map<String, Flat> env, StmBuilder b, String hint) {
     List<Flat> args = call.args().stream().map(x -> expr(x, env, b, null)).toList();
-    List<SubExp> flatArgs = args.stream().flatMap(f -> f.components().stream()).toList();
     if (typed.program().function(call.function()).isPresent()) {
-      return Flat.of(emit(b, name(hint, "call"), componentsOf(call), certsOf(args),
-          new Exp.Apply(call.function(), flatArgs)));
+      FunDef callee = typed.function(call.function());
+      return applied(callee, typed.typeOf(call), certifiedArguments(callee, args, call.pos(), b), name(hint, "call"), b);
     }
     Builtin builtin = Builtin.byName(call.function())
         .orElseThrow(() -> new IllegalStateException("unknown function after type checking: " + call.function()));
     ScalarType argType = (ScalarType) typed.typeOf(call.args().get(0));
+    List<SubExp> flatArgs = args.stream().flatMap(f -> f.components().stream()).toList();
     return Flat.of(emitOne(b, name(hint, "call"), typed.typeOf(call), certsOf(args),
         new Exp.BuiltinCall(builtin, argType, flatArgs)));
   }
@@ -540,29 +649,34 @@ public final class TupleFlattener {
   private Flat zip(Expr.Zip z, Map<String, Flat> env, StmBuilder b) {
     List<Flat> arrays = z.arrays().stream().map(x -> expr(x, env, b, null)).toList();
     List<String> certs = new ArrayList<>(certsOf(arrays));
-    SubExp first = outerSize(arrays.get(0).single(), b);
-    for (int k = 1; k < arrays.size(); k++) {
-      SubExp other = outerSize(arrays.get(k).single(), b);
-      SubExp same = emitOne(b, "zip_eq", ScalarType.BOOL, List.of(),
-          new Exp.BinOp(BinaryOperator.EQ, ScalarType.I32, first, other, z.pos()));
-      certs.add(emitOne(b, "zip_cert", CERT, List.of(),
-          new Exp.Assert(same, "zip", "arrays of different sizes", z.pos())).varName());
+    if (arrays.size() > 1) {
+      certs.add(sizesAgree("zip_cert", arrays.stream().map(Flat::single).toList(), List.of(), z.pos(), b));
     }
     return new Flat(arrays.stream().flatMap(a -> a.components().stream()).toList(), certs);
   }
 
   // ---- function arguments of SOACs ----
 
+  /** The values of external parameters {@code ps} whose components are, in order, {@code components}. */
+  private static List<Flat> perParameter(List<Param> ps, List<Ident> components) {
+    List<Flat> out = new ArrayList<>();
+    int offset = 0;
+    for (Param p : ps) {
+      int width = InternalTypes.components(p.type()).size();
+      out.add(Flat.of(vars(components.subList(offset, offset + width))));
+      offset += width;
+    }
+    return out;
+  }
+
   /** The tupleless lambda for a SOAC's function argument whose flattened parameters have types {@code paramTypes}. */
   private Lambda lambda(FunArg f, List<Type> paramTypes, Map<String, Flat> env, StmBuilder outer) {
     if (f instanceof FunArg.Lambda l) {
       List<Ident> params = freshIdents("p", paramTypes);
+      List<Flat> values = perParameter(l.params(), params);
       Map<String, Flat> inner = env;
-      int offset = 0;
-      for (Param p : l.params()) {
-        int width = InternalTypes.components(p.type()).size();
-        inner = extend(inner, p.name(), Flat.of(vars(params.subList(offset, offset + width))));
-        offset += width;
+      for (int k = 0; k < values.size(); k++) {
+        inner = extend(inner, l.params().get(k).name(), values.get(k));
       }
       StmBuilder b = new StmBuilder(names);
       Flat result = expr(l.body(), inner, b, null);
@@ -573,24 +687,23 @@ public final class TupleFlattener {
     }
     if (f instanceof FunArg.FunctionRef ref) {
       List<Flat> curried = ref.curried().stream().map(x -> expr(x, env, outer, null)).toList();
-      List<SubExp> curriedArgs = curried.stream().flatMap(c -> c.components().stream()).toList();
       List<Ident> params = freshIdents("p", paramTypes);
-      List<SubExp> args = concat(curriedArgs, vars(params));
       StmBuilder b = new StmBuilder(names);
-      List<Type> resultTypes;
-      Exp call;
       if (typed.program().function(ref.name()).isPresent()) {
-        resultTypes = components(typed.function(ref.name()).returnType());
-        call = new Exp.Apply(ref.name(), args);
-      } else {
-        Builtin builtin = Builtin.byName(ref.name())
-            .orElseThrow(() -> new IllegalStateException("unknown function after type checking: " + ref.name()));
-        ScalarType argType = (ScalarType) typeOf(args.get(0));
-        resultTypes = List.of(builtin.kind() == Builtin.Kind.CONVERSION ? builtin.conversionTarget() : argType);
-        call = new Exp.BuiltinCall(builtin, argType, args);
+        FunDef callee = typed.function(ref.name());
+        List<Flat> args = new ArrayList<>(curried);
+        args.addAll(perParameter(callee.params().subList(curried.size(), callee.params().size()), params));
+        Flat result = applied(callee, callee.returnType(), certifiedArguments(callee, args, ref.pos(), b), "res", b);
+        // A row of the SOAC's result is a value, not a binding: the postcondition's certificate stays inside.
+        return new Lambda(params, b.finish(result.components()), components(callee.returnType()));
       }
-      List<SubExp> results = emit(b, "res", resultTypes, certsOf(curried), call);
-      return new Lambda(params, b.finish(results), resultTypes);
+      Builtin builtin = Builtin.byName(ref.name())
+          .orElseThrow(() -> new IllegalStateException("unknown function after type checking: " + ref.name()));
+      List<SubExp> args = concat(curried.stream().flatMap(c -> c.components().stream()).toList(), vars(params));
+      ScalarType argType = (ScalarType) typeOf(args.get(0));
+      Type resultType = builtin.kind() == Builtin.Kind.CONVERSION ? builtin.conversionTarget() : argType;
+      SubExp result = emitOne(b, "res", resultType, certsOf(curried), new Exp.BuiltinCall(builtin, argType, args));
+      return new Lambda(params, b.finish(List.of(result)), List.of(resultType));
     }
     FunArg.OperatorRef op = (FunArg.OperatorRef) f;
     List<Flat> curried = op.curried().stream().map(x -> expr(x, env, outer, null)).toList();

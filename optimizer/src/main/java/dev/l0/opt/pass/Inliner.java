@@ -18,10 +18,13 @@ import java.util.Set;
 
 /**
  * Inlining of non-recursive functions (thesis §5.1): a call {@code let {r} = f(a)} becomes the
- * body of {@code f} with its parameters replaced by the arguments and every bound name fresh; the
- * call's certificates predicate every inlined statement (§4.2.1). Recursive functions (those that
- * can reach themselves in the call graph) stay calls. All call sites are inlined, callees first,
- * so one application leaves no call to a non-recursive function.
+ * body of {@code f} with its parameters replaced by the arguments and every bound name fresh, and
+ * nothing more. Functions carry their certificates as parameters and results (§4.2.1), so a call
+ * is not itself predicated, the certificate a caller passes ends up predicating exactly the
+ * inlined statements that were predicated on the parameter, and the others stay free to move
+ * (e.g. be hoisted). Recursive functions (those that can reach themselves in the call graph)
+ * stay calls. All call sites are inlined, callees first, so one application leaves no call to a
+ * non-recursive function.
  */
 public final class Inliner implements Pass {
   @Override
@@ -84,11 +87,7 @@ public final class Inliner implements Pass {
       Substitution fresh = Renamer.freshNames(Analysis.boundIn(callee.body()), names);
       renaming.putAll(fresh.asMap());
       Body inlined = new Substitution(renaming).apply(callee.body());
-      for (Stm s : inlined.stms()) {
-        List<String> certs = new ArrayList<>(stm.certificates());
-        s.certificates().stream().filter(c -> !certs.contains(c)).forEach(certs::add);
-        out.add(s.withCertificates(certs));
-      }
+      out.addAll(inlined.stms());
       for (int k = 0; k < stm.pattern().size(); k++) {
         results.put(stm.pattern().get(k).name(), inlined.result().get(k));
       }
