@@ -1,5 +1,6 @@
 package dev.l0.kernels.cuda;
 
+import dev.l0.kernels.report.JsonLine;
 import java.util.Optional;
 
 /**
@@ -32,12 +33,10 @@ public record CudaMathComparison(
 
   /** One JSON object: {@code {"device": ..., "function": ..., "inputs": n, "mismatches": m}}, plus the first mismatch if any. */
   public String toJson(String device) {
-    StringBuilder json = new StringBuilder("{\"device\": ").append(quote(device))
-        .append(", \"function\": ").append(quote(routine.cName()))
-        .append(", \"inputs\": ").append(inputs)
-        .append(", \"mismatches\": ").append(mismatches);
-    firstMismatch.ifPresent(text -> json.append(", \"firstMismatch\": ").append(quote(text)));
-    return json.append('}').toString();
+    JsonLine json = new JsonLine().add("device", device).add("function", routine.cName())
+        .add("inputs", inputs).add("mismatches", mismatches);
+    firstMismatch.ifPresent(text -> json.add("firstMismatch", text));
+    return json.text();
   }
 
   private static String describe(CudaMathRoutine routine, long first, long second, long expected, long actual) {
@@ -47,19 +46,5 @@ public record CudaMathComparison(
 
   private static String hex(long bits) {
     return String.format("0x%016x (%s)", bits, Double.longBitsToDouble(bits));
-  }
-
-  private static String quote(String text) {
-    StringBuilder quoted = new StringBuilder("\"");
-    for (char c : text.toCharArray()) {
-      if (c == '"' || c == '\\') {
-        quoted.append('\\').append(c);
-      } else if (c < 0x20) {
-        quoted.append(String.format("\\u%04x", (int) c));
-      } else {
-        quoted.append(c);
-      }
-    }
-    return quoted.append('"').toString();
   }
 }

@@ -1,26 +1,26 @@
-package dev.l0.kernels.runtime;
+package dev.l0.kernels.report;
 
-/** Builds one flat JSON object on one line, for the results of device checks. */
-final class JsonLine {
+/** Builds one flat JSON object on one line, for the results of device checks and benchmarks. */
+public final class JsonLine {
   private final StringBuilder text = new StringBuilder("{");
 
-  JsonLine add(String name, String value) {
+  public JsonLine add(String name, String value) {
     return field(name, quote(value));
   }
 
-  JsonLine add(String name, long value) {
+  public JsonLine add(String name, long value) {
     return field(name, Long.toString(value));
   }
 
-  JsonLine add(String name, double value) {
+  public JsonLine add(String name, double value) {
     return field(name, Double.toString(value));
   }
 
-  JsonLine add(String name, boolean value) {
+  public JsonLine add(String name, boolean value) {
     return field(name, Boolean.toString(value));
   }
 
-  String text() {
+  public String text() {
     return text + "}";
   }
 

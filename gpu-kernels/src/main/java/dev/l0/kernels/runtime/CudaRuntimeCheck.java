@@ -2,6 +2,7 @@ package dev.l0.kernels.runtime;
 
 import dev.l0.kernels.cuda.CudaCompileException;
 import dev.l0.kernels.cuda.NvccCompiler;
+import dev.l0.kernels.report.JsonLine;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
