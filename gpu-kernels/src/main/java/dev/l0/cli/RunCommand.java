@@ -4,6 +4,7 @@ import dev.l0.interp.Interpreter;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
 import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostRunner;
 import dev.l0.opt.Optimizer;
 import dev.l0.types.TypedProgram;
 import dev.l0.values.ValueReader;
@@ -16,14 +17,16 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code l0 run FILE.l0 [--entry NAME] [--no-opt]}: reads the entry function's arguments from
- * standard input, runs the optimised program (the reference interpreter on the source program with
- * {@code --no-opt}), and prints the result; a tuple result prints one component per line.
+ * {@code l0 run FILE.l0 [--entry NAME] [--no-opt | --device D]}: reads the entry function's
+ * arguments from standard input, runs the optimised program (by default on the optimiser's
+ * evaluator; with {@code --device}, its kernels on that device, see {@link Devices}; with
+ * {@code --no-opt}, the reference interpreter on the program as written), and prints the result;
+ * a tuple result prints one component per line.
  */
 final class RunCommand implements Command {
   @Override
   public Set<String> options() {
-    return Set.of("entry");
+    return Set.of("entry", "device");
   }
 
   @Override
@@ -39,10 +42,21 @@ final class RunCommand implements Command {
     String input = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     List<Value> arguments =
         ValueReader.read(input, entry.params().stream().map(Param::type).toList(), "<stdin>");
-    Value result =
-        args.flag("no-opt")
-            ? new Interpreter(typed.program()).call(entry.name(), arguments)
-            : Optimizer.optimize(typed).call(entry.name(), arguments);
+    if (args.flag("no-opt") && args.option("device").isPresent()) {
+      throw new CliArgs.UsageError("--no-opt runs the reference interpreter; it takes no --device");
+    }
+    Value result;
+    if (args.flag("no-opt")) {
+      result = new Interpreter(typed.program()).call(entry.name(), arguments);
+    } else if (args.option("device").isPresent()) {
+      Devices.Choice device = Devices.choose(args.option("device").get());
+      err.println("device: " + device.report());
+      HostRunner runner = new HostRunner(Optimizer.optimize(typed), device.executor());
+      result = runner.call(entry.name(), arguments);
+      runner.fallbacks().forEach(f -> err.println("ran on the evaluator instead: " + f));
+    } else {
+      result = Optimizer.optimize(typed).call(entry.name(), arguments);
+    }
     List<Value> lines = result instanceof Value.Tuple t ? t.elements() : List.of(result);
     for (Value line : lines) {
       out.println(ValueWriter.write(line));

@@ -70,6 +70,31 @@ class MainTest {
   }
 
   @Test
+  void kernelsRunOnTheJvmBackendAndTheSimulatorWithTheSameResult() throws IOException {
+    String file = write("scan.l0",
+        "fun [i64] main([i64] xs) = scan(op +, 0i64, filter(fn bool (i64 x) => x % 3i64 != 0i64, map(fn i64 (i64 x) => x * x, xs)))\n");
+    String input = "[1i64, 2i64, 3i64, 4i64, 5i64, 6i64, 7i64]";
+    Outcome reference = l0(input, "run", file, "--no-opt");
+    for (String device : List.of("jvm", "sim", "auto")) {
+      Outcome o = l0(input, "run", file, "--device", device);
+      assertEquals(0, o.exitCode(), device + ": " + o.err());
+      assertEquals(reference.out(), o.out(), device);
+      assertTrue(o.err().startsWith("device: " + (device.equals("sim") ? "sim" : "jvm")), o.err());
+    }
+  }
+
+  @Test
+  void aDeviceThatCannotRunIsRefusedWithTheReason() throws IOException {
+    String file = write("one.l0", "fun i32 main() = 1\n");
+    Outcome cuda = l0("", "run", file, "--device", "cuda");
+    assertEquals(Main.EXIT_USAGE, cuda.exitCode());
+    assertTrue(cuda.err().contains("--device cuda"), cuda.err());
+    Outcome bogus = l0("", "run", file, "--device", "tpu");
+    assertEquals(Main.EXIT_USAGE, bogus.exitCode());
+    assertTrue(bogus.err().contains("unknown device 'tpu'"), bogus.err());
+  }
+
+  @Test
   void explainEndsWithTheKernelCount() throws IOException {
     String file = write("mapmap.l0",
         "fun [f64] main([f64] xs) = map(fn f64 (f64 y) => y + 1.0, map(fn f64 (f64 x) => x * 2.0, xs))\n");
@@ -78,6 +103,16 @@ class MainTest {
     List<String> lines = o.out().lines().toList();
     assertEquals("kernels: 1", lines.get(lines.size() - 1), o.out());
     assertEquals(1, lines.stream().filter(l -> l.startsWith("kernel 1: ")).count(), o.out());
+  }
+
+  @Test
+  void explainPrintsEachKernelsCudaCOnRequest() throws IOException {
+    String file = write("sum.l0", "fun f64 main([f64] xs) = reduce(op +, 0.0, map(fn f64 (f64 x) => exp(x), xs))\n");
+    Outcome o = l0("", "explain", file, "--cuda");
+    assertEquals(0, o.exitCode(), o.err());
+    assertTrue(o.out().contains("// kernel 1: redomap in main"), o.out());
+    assertTrue(o.out().contains("extern \"C\" __global__"), o.out());
+    assertTrue(o.out().contains("l0_exp("), o.out());
   }
 
   @Test

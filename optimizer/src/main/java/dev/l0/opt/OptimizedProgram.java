@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * An optimised program: the internal program, its {@link KernelPlan}, the {@code explain} text,
@@ -72,22 +73,31 @@ public final class OptimizedProgram {
    * only with {@code L0RuntimeError} for the program's own failures.
    */
   public Value call(String function, List<Value> args) {
+    return call(function, args, new InternalEvaluator(internal)::call);
+  }
+
+  /**
+   * {@link #call(String, List)} through {@code components}, which runs the internal function on
+   * its tupleless arguments (certificates included) and returns its tupleless results: the
+   * evaluator, or a backend's host runner.
+   */
+  public Value call(String function, List<Value> args, BiFunction<String, List<Value>, List<Value>> components) {
     FunDef def = source.function(function)
         .orElseThrow(() -> new IllegalArgumentException("the program has no function '" + function + "'"));
     if (def.params().size() != args.size()) {
       throw new IllegalArgumentException(function + " takes " + def.params().size() + " arguments, given " + args.size());
     }
-    List<Value> components = new ArrayList<>();
+    List<Value> flattened = new ArrayList<>();
     for (int k = 0; k < args.size(); k++) {
       Param p = def.params().get(k);
       if (!ValueTypes.conforms(args.get(k), p.type())) {
         throw new IllegalArgumentException("argument " + (k + 1) + " of " + function + " has type "
             + L0Printer.print(ValueTypes.typeOf(args.get(k))) + ", expected " + L0Printer.print(p.type()));
       }
-      components.addAll(ValueFlattening.flatten(args.get(k), p.type()));
+      flattened.addAll(ValueFlattening.flatten(args.get(k), p.type()));
     }
     InternalFunction f = internal.function(function).orElseThrow();
-    List<Value> results = new InternalEvaluator(internal).call(function, withCertificates(f, components));
+    List<Value> results = components.apply(function, withCertificates(f, flattened));
     return ValueFlattening.unflatten(withoutCertificates(f, results), def.returnType());
   }
 

@@ -1,0 +1,158 @@
+package dev.l0.kernels.jvm;
+
+import dev.l0.ir.ScalarType;
+import dev.l0.kernels.exec.KernelScope;
+import dev.l0.kernels.report.JsonLine;
+import dev.l0.opt.KernelPlan;
+import dev.l0.opt.OptimizedProgram;
+import dev.l0.opt.Optimizer;
+import dev.l0.syntax.L0Parser;
+import dev.l0.types.TypeChecker;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
+
+/**
+ * A benchmark, not a test: the thesis's P0 (Black-Scholes) as one JVM-backend map kernel over N
+ * options (default 10,000,000) in primitive arrays, against hand-written Java loops with the same
+ * StrictMath formula (sequential, and parallel over the same cores), in the same run. Prints one
+ * JSON line with the best of several timed runs after warm-up, and whether the prices agree bit for bit.
+ */
+public final class BlackScholesBenchmark {
+  private static final int WARMUP = 3;
+  private static final int RUNS = 5;
+
+  private BlackScholesBenchmark() {}
+
+  public static void main(String[] args) throws IOException {
+    int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
+    OptimizedProgram p0 = Optimizer.optimize(TypeChecker.check(L0Parser.parse(programText(), "p0_blackscholes.l0")));
+    long compileStart = System.nanoTime();
+    JvmKernel kernel = compileKernel(p0);
+    long compileNanos = System.nanoTime() - compileStart;
+
+    Options options = Options.random(n, new Random(20261122));
+    Object[] kernelArgs = {
+        new FlatArray(ScalarType.BOOL, options.call, new int[] {n}), column(options.price), column(options.strike),
+        column(options.years), column(options.rate), column(options.volatility)};
+    double[][] kernelPrices = new double[1][];
+    double kernelSeconds = best(() -> kernelPrices[0] = (double[]) ((FlatArray) kernel.run(kernelArgs)[0]).data());
+    double[] sequential = new double[n];
+    double sequentialSeconds = best(() -> {
+      for (int i = 0; i < n; i++) {
+        sequential[i] = options.price(i);
+      }
+    });
+    double[] parallel = new double[n];
+    double parallelSeconds = best(() -> IntStream.range(0, n).parallel().forEach(i -> parallel[i] = options.price(i)));
+
+    System.out.println(new JsonLine()
+        .add("benchmark", "p0_blackscholes_jvm")
+        .add("options", n)
+        .add("cores", Runtime.getRuntime().availableProcessors())
+        .add("java", System.getProperty("java.version"))
+        .add("compile_ms", compileNanos / 1e6)
+        .add("jvm_backend_s", kernelSeconds)
+        .add("hand_loop_sequential_s", sequentialSeconds)
+        .add("hand_loop_parallel_s", parallelSeconds)
+        .add("ratio_vs_sequential", kernelSeconds / sequentialSeconds)
+        .add("ratio_vs_parallel", kernelSeconds / parallelSeconds)
+        .add("bit_identical", Arrays.equals(kernelPrices[0], sequential) && Arrays.equals(parallel, sequential))
+        .text());
+  }
+
+  /** P0's one kernel, the map over the options, compiled for the JVM. */
+  static JvmKernel compileKernel(OptimizedProgram p0) {
+    KernelPlan plan = p0.kernelPlan();
+    KernelPlan.Kernel map = plan.kernels().get(0);
+    KernelScope scope = KernelScope.topLevel(p0.internal(), p0.internal().function(map.function()).orElseThrow());
+    JvmKernel kernel = JvmKernel.compile(map, scope);
+    List<KernelParameter> parameters = kernel.parameters();
+    if (parameters.size() != 6 || parameters.stream().anyMatch(p -> p.role() != KernelParameter.Role.ROWS)) {
+      throw new IllegalStateException("P0's kernel should read the six option columns, reads " + parameters);
+    }
+    return kernel;
+  }
+
+  private static FlatArray column(double[] values) {
+    return new FlatArray(ScalarType.F64, values, new int[] {values.length});
+  }
+
+  private static String programText() throws IOException {
+    try (InputStream in = BlackScholesBenchmark.class.getResourceAsStream("/programs/p0_blackscholes.l0")) {
+      if (in == null) {
+        throw new IOException("/programs/p0_blackscholes.l0 is not on the classpath");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** The fastest of {@link #RUNS} timed runs after {@link #WARMUP} untimed ones, in seconds. */
+  private static double best(Runnable run) {
+    for (int i = 0; i < WARMUP; i++) {
+      run.run();
+    }
+    long best = Long.MAX_VALUE;
+    for (int i = 0; i < RUNS; i++) {
+      long start = System.nanoTime();
+      run.run();
+      best = Math.min(best, System.nanoTime() - start);
+    }
+    return best / 1e9;
+  }
+
+  /** The option columns, and P0's formula written by hand in the program's operation order. */
+  private static final class Options {
+    final boolean[] call;
+    final double[] price;
+    final double[] strike;
+    final double[] years;
+    final double[] rate;
+    final double[] volatility;
+
+    private Options(int n) {
+      call = new boolean[n];
+      price = new double[n];
+      strike = new double[n];
+      years = new double[n];
+      rate = new double[n];
+      volatility = new double[n];
+    }
+
+    static Options random(int n, Random random) {
+      Options o = new Options(n);
+      for (int i = 0; i < n; i++) {
+        o.call[i] = random.nextBoolean();
+        o.price[i] = 10 + random.nextDouble() * 190;
+        o.strike[i] = 10 + random.nextDouble() * 190;
+        o.years[i] = 0.05 + random.nextDouble() * 4;
+        o.rate[i] = 0.01 + random.nextDouble() * 0.09;
+        o.volatility[i] = 0.05 + random.nextDouble() * 0.6;
+      }
+      return o;
+    }
+
+    double price(int i) {
+      double v = volatility[i];
+      double t = years[i];
+      double vSqrtT = v * StrictMath.sqrt(t);
+      double d1 = (StrictMath.log(price[i] / strike[i]) + (rate[i] + 0.5 * v * v) * t) / vSqrtT;
+      double d2 = d1 - vSqrtT;
+      double cndD1 = cnd(d1);
+      double cndD2 = cnd(d2);
+      double xExpRT = strike[i] * StrictMath.exp(-rate[i] * t);
+      return call[i] ? price[i] * cndD1 - xExpRT * cndD2 : xExpRT * (1.0 - cndD2) - price[i] * (1.0 - cndD1);
+    }
+
+    private static double cnd(double d) {
+      double k = 1.0 / (1.0 + 0.2316419 * (d < 0.0 ? -d : d));
+      double p = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
+      double c = 0.39894228040143267793994605993438 * StrictMath.exp(-0.5 * d * d) * p;
+      return 0.0 < d ? 1.0 - c : c;
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package dev.l0.kernels.jvm;
+
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Value;
+import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.exec.KernelScope;
+import dev.l0.kernels.exec.PreparedKernel;
+import dev.l0.opt.KernelPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The JVM backend as a {@link KernelExecutor}: converts the host runner's values to and from primitive arrays. */
+public final class JvmKernelExecutor implements KernelExecutor {
+  @Override
+  public String name() {
+    return "jvm";
+  }
+
+  @Override
+  public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
+    JvmKernel compiled = JvmKernel.compile(kernel, scope);
+    return environment -> run(compiled, environment);
+  }
+
+  private static List<Value> run(JvmKernel kernel, Map<String, Value> environment) {
+    List<KernelParameter> parameters = kernel.parameters();
+    Object[] args = new Object[parameters.size()];
+    for (int k = 0; k < args.length; k++) {
+      KernelParameter p = parameters.get(k);
+      Value v = environment.get(p.name());
+      args[k] = p.role() == KernelParameter.Role.SCALAR ? box((ScalarValue) v)
+          : FlatArray.of((Value.Array) v, p.elementType(), p.rank());
+    }
+    List<Value> results = new ArrayList<>();
+    for (Object result : kernel.run(args)) {
+      results.add(result instanceof FlatArray a ? a.toValue() : unbox(result));
+    }
+    return results;
+  }
+
+  private static Object box(ScalarValue v) {
+    if (v instanceof ScalarValue.Bool b) {
+      return b.value();
+    }
+    // if-else, not ?:, which would promote an Integer to a Long and a Float to a Double
+    if (v instanceof ScalarValue.Int i) {
+      if (i.type() == ScalarType.I32) {
+        return Integer.valueOf((int) i.value());
+      }
+      return Long.valueOf(i.value());
+    }
+    ScalarValue.Float f = (ScalarValue.Float) v;
+    if (f.type() == ScalarType.F32) {
+      return Float.valueOf((float) f.value());
+    }
+    return Double.valueOf(f.value());
+  }
+
+  private static ScalarValue unbox(Object o) {
+    if (o instanceof Boolean b) {
+      return ScalarValue.bool(b);
+    }
+    if (o instanceof Integer i) {
+      return ScalarValue.i32(i);
+    }
+    if (o instanceof Long l) {
+      return ScalarValue.i64(l);
+    }
+    if (o instanceof Float f) {
+      return ScalarValue.f32(f);
+    }
+    return ScalarValue.f64((Double) o);
+  }
+}

@@ -1,0 +1,174 @@
+package dev.l0.kernels.lower;
+
+import dev.l0.ir.Dim;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.SourcePos;
+import dev.l0.ir.Type;
+import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.ir.KernelError;
+import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.opt.ir.Analysis;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalFunction;
+import dev.l0.opt.ir.Lambda;
+import dev.l0.opt.ir.Stm;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the lowering of one kernel group shares across its kernels: the types of the enclosing
+ * function's names, the group inputs (made on first use of a name bound outside the SOAC), the
+ * run-time errors its kernels can raise, and fresh C-safe names.
+ */
+final class GroupContext {
+  private final Map<String, Type> types = new HashMap<>();
+  private final Set<String> boundInsideSoac;
+  private final List<GroupInput> inputs = new ArrayList<>();
+  private final Map<String, Binding> inputBindings = new HashMap<>();
+  private final Set<KernelExpr.Var> hostScalars = new HashSet<>();
+  private final List<KernelError> errors = new ArrayList<>();
+  private int nameCounter;
+
+  GroupContext(InternalFunction function, Exp soac) {
+    boundInsideSoac = Analysis.boundInside(soac);
+    function.params().forEach(this::declare);
+    collectTypes(function.body());
+  }
+
+  private void declare(Ident id) {
+    types.put(id.name(), id.type());
+  }
+
+  private void collectTypes(Body body) {
+    for (Stm stm : body.stms()) {
+      stm.pattern().forEach(this::declare);
+      Exp e = stm.exp();
+      if (e instanceof Exp.Loop loop) {
+        loop.mergeParams().forEach(this::declare);
+        declare(loop.counter());
+      }
+      e.bodies().forEach(this::collectTypes);
+      for (Lambda l : e.lambdas()) {
+        l.params().forEach(this::declare);
+        collectTypes(l.body());
+      }
+    }
+  }
+
+  /** The binding of {@code name}, bound outside the SOAC: made a group input on first use. */
+  Binding input(String name) {
+    Binding known = inputBindings.get(name);
+    if (known != null) {
+      return known;
+    }
+    Type type = types.get(name);
+    if (type == null || boundInsideSoac.contains(name)) {
+      throw new UnsupportedKernelException("a free variable of unknown type: " + name);
+    }
+    Binding binding;
+    if (type instanceof ScalarType scalar) {
+      KernelExpr.Var variable = fresh("in_" + name, scalar);
+      inputs.add(new GroupInput.Scalar(name, variable));
+      hostScalars.add(variable);
+      binding = new Binding.Scalar(variable);
+    } else if (type.baseElement() instanceof ScalarType element) {
+      Buffer buffer = freshBuffer("in_" + name, element);
+      List<KernelExpr.Var> shape = new ArrayList<>();
+      for (int d = 0; d < type.rank(); d++) {
+        shape.add(fresh("in_" + name + "_d" + d, ScalarType.I64));
+      }
+      inputs.add(new GroupInput.Array(name, buffer, shape));
+      hostScalars.addAll(shape);
+      binding = ArrayView.rowMajor(buffer, KernelExprs.ZERO, List.copyOf(shape));
+    } else {
+      throw new UnsupportedKernelException("a free variable of type " + type + ": " + name);
+    }
+    inputBindings.put(name, binding);
+    return binding;
+  }
+
+  /**
+   * A size from a type as an {@code i64} host expression: a constant, or a scalar of the
+   * enclosing function (made a group input).
+   */
+  KernelExpr hostSize(Dim dim) {
+    if (dim instanceof Dim.Const c) {
+      return KernelExprs.i64(c.size());
+    }
+    if (dim instanceof Dim.Named named && types.containsKey(named.variable())
+        && !boundInsideSoac.contains(named.variable())
+        && input(named.variable()) instanceof Binding.Scalar scalar) {
+      return KernelExprs.convert(scalar.value(), ScalarType.I64);
+    }
+    throw new UnsupportedKernelException("an array result whose size is not known before the kernel runs (" + dim + ")");
+  }
+
+  /** Whether {@code e} reads only constants and the group's input scalars and sizes: the host can compute it. */
+  boolean isHostExpression(KernelExpr e) {
+    if (e instanceof KernelExpr.Constant) {
+      return true;
+    }
+    if (e instanceof KernelExpr.Var v) {
+      return hostScalars.contains(v);
+    }
+    if (e instanceof KernelExpr.Binary b) {
+      return isHostExpression(b.left()) && isHostExpression(b.right());
+    }
+    if (e instanceof KernelExpr.Unary u) {
+      return isHostExpression(u.operand());
+    }
+    if (e instanceof KernelExpr.Call c) {
+      return c.args().stream().allMatch(this::isHostExpression);
+    }
+    if (e instanceof KernelExpr.Select s) {
+      return isHostExpression(s.condition()) && isHostExpression(s.ifTrue()) && isHostExpression(s.ifFalse());
+    }
+    return false;
+  }
+
+  /** The sizes of an array type, outermost first, as host expressions ({@link #hostSize}). */
+  List<KernelExpr> hostShape(Type type) {
+    List<KernelExpr> dims = new ArrayList<>();
+    for (Type t = type; t instanceof Type.Array array; t = array.element()) {
+      dims.add(hostSize(array.size()));
+    }
+    return dims;
+  }
+
+  /** Records a run-time error a kernel can raise (once, however often it is raised); returns its code. */
+  int error(String operation, SourcePos pos, String detail) {
+    KernelError error = new KernelError(operation, pos, detail);
+    if (!errors.contains(error)) {
+      errors.add(error);
+    }
+    return errors.indexOf(error) + 1;
+  }
+
+  KernelExpr.Var fresh(String base, ScalarType type) {
+    return new KernelExpr.Var(freshName(base), type);
+  }
+
+  Buffer freshBuffer(String base, ScalarType elementType) {
+    return new Buffer(freshName(base), elementType);
+  }
+
+  /** {@code base} made a C identifier, with a counter that no other name of the group has. */
+  String freshName(String base) {
+    return base.replaceAll("[^A-Za-z0-9_]", "_") + "_" + nameCounter++;
+  }
+
+  List<GroupInput> inputs() {
+    return List.copyOf(inputs);
+  }
+
+  List<KernelError> errors() {
+    return List.copyOf(errors);
+  }
+}

@@ -1,0 +1,48 @@
+package dev.l0.kernels.lower;
+
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.opt.KernelPlan;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalFunction;
+import java.util.List;
+
+/**
+ * Lowers one kernel of the optimiser's {@link KernelPlan} (a top-level SOAC, thesis ch. 7's
+ * fused form) to a {@link KernelGroup}: map, redomap and reduce, scan and scanomap, filter.
+ * What it cannot lower it rejects with an {@link UnsupportedKernelException}, never miscompiles.
+ */
+public final class KernelLowering {
+  private KernelLowering() {}
+
+  public static KernelGroup lower(KernelPlan plan, KernelPlan.Kernel kernel) {
+    InternalFunction function = plan.entries().stream()
+        .filter(f -> f.name().equals(kernel.function()))
+        .findFirst()
+        .orElseThrow(() -> new UnsupportedKernelException("a kernel outside the plan's entry functions: " + kernel.function()));
+    Exp.Soac soac = (Exp.Soac) kernel.statement().exp();
+    if (soac.inputs().isEmpty()) {
+      throw new UnsupportedKernelException("a " + soac.keyword() + " without inputs");
+    }
+    List<Ident> pattern = kernel.statement().pattern();
+    GroupContext group = new GroupContext(function, soac);
+    String name = group.freshName(kernel.function() + "_" + pattern.get(0).name());
+    if (soac instanceof Exp.Map map) {
+      return MapLowering.lower(group, name, pattern, map);
+    }
+    if (soac instanceof Exp.Redomap r) {
+      return ReductionLowering.lower(group, name, pattern, r.combine(), r.fold(), r.neutral(), r.inputs());
+    }
+    if (soac instanceof Exp.Reduce r) {
+      return ReductionLowering.lower(group, name, pattern, r.operator(), r.operator(), r.neutral(), r.inputs());
+    }
+    if (soac instanceof Exp.Scanomap s) {
+      return ScanLowering.lower(group, name, pattern, s.combine(), s.fold(), s.neutral(), s.inputs());
+    }
+    if (soac instanceof Exp.Scan s) {
+      return ScanLowering.lower(group, name, pattern, s.operator(), s.operator(), s.neutral(), s.inputs());
+    }
+    Exp.Filter filter = (Exp.Filter) soac;
+    return FilterLowering.lower(group, name, pattern, filter.predicate(), filter.inputs());
+  }
+}

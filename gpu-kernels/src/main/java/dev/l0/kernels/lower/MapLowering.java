@@ -1,0 +1,69 @@
+package dev.l0.kernels.lower;
+
+import static dev.l0.kernels.lower.KernelExprs.BLOCK_DIM;
+import static dev.l0.kernels.lower.KernelExprs.GLOBAL_THREAD;
+import static dev.l0.kernels.lower.KernelExprs.GRID_DIM;
+import static dev.l0.kernels.lower.KernelExprs.mul;
+
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.Type;
+import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.GroupOutput;
+import dev.l0.kernels.ir.HostStep;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.ir.KernelStmt;
+import dev.l0.kernels.ir.ReductionOrder;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A top-level map as one kernel: a grid-stride loop over the outer rows, a thread per row at a
+ * time, whose function's code ({@link ThreadCode}, nested maps and reductions included) writes
+ * its results into the rows of the output buffers. Result rows must have sizes the host knows
+ * before the launch.
+ */
+final class MapLowering {
+  /** The most blocks a map launches; the grid-stride loop covers the rest. */
+  static final long MAX_BLOCKS = 1024;
+
+  private MapLowering() {}
+
+  static KernelGroup lower(GroupContext group, String name, List<Ident> pattern, Exp.Map map) {
+    ThreadCode code = new ThreadCode(group);
+    List<ArrayView> inputs = map.inputs().stream().map(code::array).toList();
+    KernelExpr n = inputs.get(0).dims().get(0);
+    List<HostStep> steps = new ArrayList<>();
+    List<ArrayView> targets = new ArrayList<>();
+    List<GroupOutput> outputs = new ArrayList<>();
+    for (int k = 0; k < pattern.size(); k++) {
+      Type row = map.function().returnTypes().get(k);
+      List<KernelExpr> shape = new ArrayList<>(List.of(n));
+      shape.addAll(group.hostShape(row));
+      ScalarType element = ThreadCode.scalarType(row.baseElement(), "a map of tuples");
+      Buffer buffer = group.freshBuffer("out_" + pattern.get(k).name(), element);
+      KernelExpr elements = KernelExprs.ONE;
+      for (KernelExpr d : shape) {
+        elements = mul(elements, d);
+      }
+      steps.add(new HostStep.Allocate(buffer, elements));
+      targets.add(ArrayView.rowMajor(buffer, KernelExprs.ZERO, shape));
+      outputs.add(new GroupOutput(pattern.get(k).name(), buffer, shape));
+    }
+    ThreadScratch scratch = code.beginKernel();
+    KernelExpr.Var i = group.fresh("i", ScalarType.I64);
+    List<KernelStmt> body = new ArrayList<>();
+    List<Destination> dests = targets.stream().map(t -> (Destination) new Destination.ToMemory(t.rowInBounds(i))).toList();
+    code.apply(map.function(), inputs.stream().map(in -> ThreadCode.row(in, i)).toList(), dests, body);
+    Kernel kernel = KernelAssembler.assemble(name + "_map",
+        List.of(new KernelStmt.For(i, GLOBAL_THREAD, n, mul(BLOCK_DIM, GRID_DIM), body)));
+    KernelExpr.Var blocks = group.fresh("blocks", ScalarType.I64);
+    KernelExpr wanted = ReductionOrder.ceilDivExpr(n, KernelGroup.BLOCK_SIZE);
+    steps.add(new HostStep.Define(blocks, KernelExprs.min(KernelExprs.max(wanted, KernelExprs.ONE), KernelExprs.i64(MAX_BLOCKS))));
+    steps.addAll(scratch.launch(kernel, blocks));
+    return new KernelGroup(name, group.inputs(), List.of(kernel), steps, outputs, group.errors());
+  }
+}

@@ -1,0 +1,135 @@
+package dev.l0.kernels.lower;
+
+import static dev.l0.kernels.lower.KernelExprs.BLOCK_DIM;
+import static dev.l0.kernels.lower.KernelExprs.BLOCK_IDX;
+import static dev.l0.kernels.lower.KernelExprs.GLOBAL_THREAD;
+import static dev.l0.kernels.lower.KernelExprs.THREAD_IDX;
+import static dev.l0.kernels.lower.KernelExprs.ZERO;
+import static dev.l0.kernels.lower.KernelExprs.eq;
+import static dev.l0.kernels.lower.KernelExprs.i64;
+import static dev.l0.kernels.lower.KernelExprs.lt;
+import static dev.l0.kernels.lower.KernelExprs.min;
+import static dev.l0.kernels.lower.KernelExprs.mod;
+import static dev.l0.kernels.lower.KernelExprs.mul;
+import static dev.l0.kernels.lower.KernelExprs.sub;
+
+import dev.l0.ir.ScalarType;
+import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.GroupOutput;
+import dev.l0.kernels.ir.HostStep;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.ir.KernelStmt;
+import dev.l0.kernels.ir.SharedArray;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.Lambda;
+import dev.l0.opt.ir.SubExp;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A top-level redomap or reduce (thesis §7.1) as two kernels, in the contract's order: the first
+ * gives each chunk a thread that folds it with the fold function, then combines its block's
+ * chunk partials by the pairwise tree in shared memory; the second, one block, combines the
+ * block partials by the same tree in global memory. Accumulators must be scalars.
+ */
+final class ReductionLowering {
+  private ReductionLowering() {}
+
+  static KernelGroup lower(GroupContext group, String name, List<Ident> pattern, Lambda combine, Lambda fold,
+      List<SubExp> neutral, List<SubExp> inputs) {
+    ThreadCode code = new ThreadCode(group);
+    List<ArrayView> views = inputs.stream().map(code::array).toList();
+    Chunking chunking = Chunking.of(views.get(0).dims().get(0), group);
+    List<HostStep> steps = new ArrayList<>(chunking.define());
+    List<Buffer> partials = new ArrayList<>();
+    List<SharedArray> shared = new ArrayList<>();
+    List<GroupOutput> outputs = new ArrayList<>();
+    for (Ident id : pattern) {
+      ScalarType type = ThreadCode.scalarType(id.type(), "a reduction with array accumulators");
+      Buffer partial = group.freshBuffer("partial_" + id.name(), type);
+      partials.add(partial);
+      shared.add(new SharedArray(group.freshName("block_" + id.name()), type, 1));
+      steps.add(new HostStep.Allocate(partial, chunking.blocks()));
+      outputs.add(new GroupOutput(id.name(), partial, List.of()));
+    }
+    ThreadScratch chunkScratch = code.beginKernel();
+    Kernel chunks = KernelAssembler.assemble(name + "_chunks",
+        chunkKernel(code, chunking, fold, combine, neutral, views, shared, partials));
+    ThreadScratch treeScratch = code.beginKernel();
+    Kernel tree = KernelAssembler.assemble(name + "_tree", treeKernel(code, combine, partials, chunking.blocks()));
+    steps.addAll(chunkScratch.launch(chunks, chunking.blocks()));
+    steps.addAll(treeScratch.launch(tree, KernelExprs.ONE));
+    return new KernelGroup(name, group.inputs(), List.of(chunks, tree), steps, outputs, group.errors());
+  }
+
+  /** Fold one chunk per thread, then the block's pairwise tree over the chunk partials in shared memory. */
+  private static List<KernelStmt> chunkKernel(ThreadCode code, Chunking chunking, Lambda fold, Lambda combine,
+      List<SubExp> neutral, List<ArrayView> views, List<SharedArray> shared, List<Buffer> partials) {
+    GroupContext group = code.group();
+    List<KernelStmt> body = new ArrayList<>();
+    KernelExpr.Var chunk = group.fresh("chunk", ScalarType.I64);
+    body.add(new KernelStmt.Declare(chunk, GLOBAL_THREAD));
+    List<KernelExpr.Var> accs = code.declareAccumulators(neutral.stream().map(code::scalar).toList(), body);
+    KernelExpr.Var i = group.fresh("i", ScalarType.I64);
+    List<KernelStmt> foldBody = new ArrayList<>();
+    code.foldStep(fold, accs, views, i, foldBody);
+    body.add(chunking.overChunk(chunk, i, foldBody));
+    for (int k = 0; k < accs.size(); k++) {
+      body.add(new KernelStmt.SharedStore(shared.get(k), THREAD_IDX, accs.get(k)));
+    }
+    body.add(new KernelStmt.Barrier());
+    KernelExpr.Var count = group.fresh("count", ScalarType.I64);
+    body.add(new KernelStmt.Declare(count, min(BLOCK_DIM, sub(chunking.chunks(), mul(BLOCK_IDX, BLOCK_DIM)))));
+    PairwiseTree.Storage sharedStorage = new PairwiseTree.Storage() {
+      @Override
+      public KernelExpr load(int component, KernelExpr index) {
+        return new KernelExpr.SharedLoad(shared.get(component), index);
+      }
+
+      @Override
+      public KernelStmt store(int component, KernelExpr index, KernelExpr value) {
+        return new KernelStmt.SharedStore(shared.get(component), index, value);
+      }
+    };
+    KernelExpr.Var s = group.fresh("s", ScalarType.I64);
+    body.add(new KernelStmt.Declare(s, KernelExprs.ONE));
+    KernelStmt step = PairwiseTree.combineStep(code, combine, accs.size(), sharedStorage, THREAD_IDX, s, count);
+    KernelExpr mine = eq(mod(THREAD_IDX, mul(i64(2), s)), ZERO);
+    body.add(new KernelStmt.While(lt(s, BLOCK_DIM), List.of(
+        new KernelStmt.If(mine, List.of(step), List.of()),
+        new KernelStmt.Barrier(),
+        new KernelStmt.Assign(s, mul(s, i64(2))))));
+    List<KernelStmt> publish = new ArrayList<>();
+    for (int k = 0; k < accs.size(); k++) {
+      publish.add(new KernelStmt.Store(partials.get(k), BLOCK_IDX, new KernelExpr.SharedLoad(shared.get(k), ZERO)));
+    }
+    body.add(new KernelStmt.If(eq(THREAD_IDX, ZERO), publish, List.of()));
+    return body;
+  }
+
+  /** One block: the pairwise tree over the {@code count} block partials, level by level. */
+  private static List<KernelStmt> treeKernel(ThreadCode code, Lambda combine, List<Buffer> partials, KernelExpr count) {
+    GroupContext group = code.group();
+    PairwiseTree.Storage global = new PairwiseTree.Storage() {
+      @Override
+      public KernelExpr load(int component, KernelExpr index) {
+        return new KernelExpr.Load(partials.get(component), index);
+      }
+
+      @Override
+      public KernelStmt store(int component, KernelExpr index, KernelExpr value) {
+        return new KernelStmt.Store(partials.get(component), index, value);
+      }
+    };
+    KernelExpr.Var s = group.fresh("s", ScalarType.I64);
+    KernelExpr.Var j = group.fresh("j", ScalarType.I64);
+    KernelExpr twice = mul(i64(2), s);
+    KernelStmt pairs = new KernelStmt.For(j, mul(THREAD_IDX, twice), count, mul(BLOCK_DIM, twice),
+        List.of(PairwiseTree.combineStep(code, combine, partials.size(), global, j, s, count)));
+    return List.of(
+        new KernelStmt.Declare(s, KernelExprs.ONE),
+        new KernelStmt.While(lt(s, count), List.of(pairs, new KernelStmt.Barrier(), new KernelStmt.Assign(s, twice))));
+  }
+}

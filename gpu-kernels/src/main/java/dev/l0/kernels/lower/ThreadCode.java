@@ -1,0 +1,653 @@
+package dev.l0.kernels.lower;
+
+import static dev.l0.kernels.lower.KernelExprs.and;
+import static dev.l0.kernels.lower.KernelExprs.convert;
+import static dev.l0.kernels.lower.KernelExprs.eq;
+import static dev.l0.kernels.lower.KernelExprs.not;
+import static dev.l0.kernels.lower.KernelExprs.zeroOf;
+
+import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.SourcePos;
+import dev.l0.ir.Type;
+import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelStmt;
+import dev.l0.opt.ir.Analysis;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.Lambda;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Lowers the code of SOAC functions to the statements one kernel thread runs: scalar code,
+ * branches and sequential loops become locals, ifs and for loops; arrays are views (index
+ * functions) of global buffers, so indexing, {@code transpose}, {@code split}, {@code reshape},
+ * {@code replicate} and {@code iota} copy nothing. A map whose arrays are results is written
+ * straight into its destination; a redomap, reduce, scan, scanomap or filter inside a thread runs
+ * sequentially in the interpreter's order (thesis §2.2). Arrays a thread makes (copies before an
+ * in-place update, array loop variables, array-valued branches, concatenations, nested SOAC
+ * results it reads) live in its {@link ThreadScratch} and are updated in place (thesis ch. 3's
+ * uniqueness makes that safe). Failing operations are guarded and raise the group's errors. What
+ * has no such form (arrays whose sizes the host cannot compute, array literals, calls) is rejected.
+ */
+final class ThreadCode {
+  private final GroupContext group;
+  private final Map<String, Binding> env = new HashMap<>();
+  /** Arrays the running thread made and alone holds, which an in-place update may overwrite. */
+  private final Set<String> owned = new HashSet<>();
+  private ThreadScratch scratch;
+
+  ThreadCode(GroupContext group) {
+    this.group = group;
+  }
+
+  GroupContext group() {
+    return group;
+  }
+
+  /** Starts the code of a new kernel: the arrays its threads make go to a scratch of its own. */
+  ThreadScratch beginKernel() {
+    scratch = new ThreadScratch(group);
+    return scratch;
+  }
+
+  /** The scalar an operand stands for. */
+  KernelExpr scalar(SubExp s) {
+    if (s instanceof SubExp.Const c) {
+      return new KernelExpr.Constant(c.value());
+    }
+    if (lookup(s.varName()) instanceof Binding.Scalar scalar) {
+      return scalar.value();
+    }
+    throw new UnsupportedKernelException("an array where a scalar was expected: " + s);
+  }
+
+  /** The array view an operand stands for. */
+  ArrayView array(SubExp s) {
+    if (s instanceof SubExp.Var v && lookup(v.name()) instanceof ArrayView view) {
+      return view;
+    }
+    throw new UnsupportedKernelException("a scalar where an array was expected: " + s);
+  }
+
+  private Binding lookup(String name) {
+    Binding local = env.get(name);
+    return local != null ? local : group.input(name);
+  }
+
+  /** Row {@code index} (in bounds) of {@code view}: a scalar load for a one-dimensional view. */
+  static Binding row(ArrayView view, KernelExpr index) {
+    ArrayView row = view.rowInBounds(index);
+    return row.rank() == 0 ? new Binding.Scalar(row.load()) : row;
+  }
+
+  /** Binds the parameters of {@code f} to {@code args} and lowers its body into {@code dests}. */
+  void apply(Lambda f, List<Binding> args, List<Destination> dests, List<KernelStmt> out) {
+    for (int i = 0; i < args.size(); i++) {
+      env.put(f.params().get(i).name(), args.get(i));
+    }
+    lowerBody(f.body(), dests, out);
+  }
+
+  /** Applies {@code f}, whose results must be scalars, into fresh locals declared in {@code out}. */
+  List<KernelExpr.Var> applyToLocals(Lambda f, List<Binding> args, List<KernelStmt> out) {
+    List<KernelExpr.Var> results = new ArrayList<>();
+    List<Destination> dests = new ArrayList<>();
+    for (Type t : f.returnTypes()) {
+      KernelExpr.Var local = group.fresh("res", scalarType(t, "a function with array results"));
+      out.add(new KernelStmt.Declare(local, zeroOf(local.type())));
+      results.add(local);
+      dests.add(new Destination.ToLocal(local));
+    }
+    apply(f, args, dests, out);
+    return results;
+  }
+
+  static ScalarType scalarType(Type t, String construct) {
+    if (t instanceof ScalarType s) {
+      return s;
+    }
+    throw new UnsupportedKernelException(construct + " inside a kernel");
+  }
+
+  void lowerBody(Body body, List<Destination> dests, List<KernelStmt> out) {
+    Set<String> writtenInPlace = new HashSet<>();
+    Map<String, Integer> uses = Analysis.useCounts(body);
+    for (Stm stm : body.stms()) {
+      List<ArrayView> targets = stm.exp() instanceof Exp.Map ? resultTargets(stm, body, dests, uses) : null;
+      if (targets != null) {
+        lowerMapInto((Exp.Map) stm.exp(), targets, out);
+        stm.pattern().forEach(id -> writtenInPlace.add(id.name()));
+      } else {
+        lowerStm(stm, out);
+      }
+    }
+    for (int i = 0; i < dests.size(); i++) {
+      SubExp result = body.result().get(i);
+      if (!writtenInPlace.contains(result.varName())) {
+        write(result, dests.get(i), out);
+      }
+    }
+  }
+
+  /**
+   * The memory destinations of a map's results when each is used once, as a result of the body
+   * going to memory: then the map writes there directly. {@code null} otherwise.
+   */
+  private static List<ArrayView> resultTargets(Stm stm, Body body, List<Destination> dests, Map<String, Integer> uses) {
+    List<ArrayView> targets = new ArrayList<>();
+    for (Ident id : stm.pattern()) {
+      int position = body.result().indexOf(id.var());
+      if (position < 0 || uses.getOrDefault(id.name(), 0) != 1
+          || !(dests.get(position) instanceof Destination.ToMemory memory)) {
+        return null;
+      }
+      targets.add(memory.view());
+    }
+    return targets;
+  }
+
+  private void write(SubExp result, Destination dest, List<KernelStmt> out) {
+    if (dest instanceof Destination.ToLocal local) {
+      out.add(new KernelStmt.Assign(local.local(), scalar(result)));
+      return;
+    }
+    ArrayView target = ((Destination.ToMemory) dest).view();
+    if (target.rank() == 0) {
+      out.add(new KernelStmt.Store(target.buffer(), target.offset(), scalar(result)));
+    } else {
+      copy(array(result), target, out);
+    }
+  }
+
+  /** Copies {@code source} into {@code target}, raising an error where their shapes differ. */
+  private void copy(ArrayView source, ArrayView target, List<KernelStmt> out) {
+    KernelExpr sameShape = KernelExprs.TRUE;
+    for (int d = 0; d < target.rank(); d++) {
+      sameShape = and(sameShape, eq(source.dims().get(d), target.dims().get(d)));
+    }
+    List<KernelStmt> body = new ArrayList<>();
+    copyElements(source, target, body);
+    List<KernelStmt> guarded = new ArrayList<>();
+    addGuarded(source.valid(), body, List.of(), guarded);
+    addGuarded(sameShape, guarded, List.of(shapeError()), out);
+  }
+
+  /** Copies {@code source} into {@code target} of the same shape, element by element. */
+  void copyElements(ArrayView source, ArrayView target, List<KernelStmt> out) {
+    if (target.rank() == 0) {
+      out.add(new KernelStmt.Store(target.buffer(), target.offset(), source.load()));
+      return;
+    }
+    KernelExpr.Var j = group.fresh("j", ScalarType.I64);
+    List<KernelStmt> body = new ArrayList<>();
+    copyElements(source.rowInBounds(j), target.rowInBounds(j), body);
+    out.add(new KernelStmt.For(j, KernelExprs.ZERO, target.dims().get(0), KernelExprs.ONE, body));
+  }
+
+  private KernelStmt shapeError() {
+    return raise("map", SourcePos.NONE, "an array result's shape differs from its declared type");
+  }
+
+  private KernelStmt raise(String operation, SourcePos pos, String detail) {
+    return new KernelStmt.RaiseError(group.error(operation, pos, detail));
+  }
+
+  /** A map inside a thread whose results go to {@code targets}: a loop over its rows. */
+  private void lowerMapInto(Exp.Map map, List<ArrayView> targets, List<KernelStmt> out) {
+    List<ArrayView> inputs = map.inputs().stream().map(this::array).toList();
+    KernelExpr rows = inputs.get(0).dims().get(0);
+    KernelExpr sameRows = KernelExprs.TRUE;
+    for (ArrayView target : targets) {
+      sameRows = and(sameRows, eq(target.dims().get(0), rows));
+    }
+    KernelExpr.Var j = group.fresh("j", ScalarType.I64);
+    List<KernelStmt> body = new ArrayList<>();
+    List<Destination> dests = targets.stream().map(t -> (Destination) new Destination.ToMemory(t.rowInBounds(j))).toList();
+    apply(map.function(), inputs.stream().map(in -> row(in, j)).toList(), dests, body);
+    KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
+    List<KernelStmt> guarded = new ArrayList<>();
+    addGuarded(allValid(inputs), List.of(loop), List.of(), guarded);
+    addGuarded(sameRows, guarded, List.of(shapeError()), out);
+  }
+
+  /**
+   * {@code if (condition) then else otherwise}, appended to {@code out}; just {@code then} where
+   * the condition is the constant true.
+   */
+  static void addGuarded(KernelExpr condition, List<KernelStmt> then, List<KernelStmt> otherwise, List<KernelStmt> out) {
+    if (condition.equals(KernelExprs.TRUE)) {
+      out.addAll(then);
+    } else if (then.isEmpty()) {
+      out.add(new KernelStmt.If(not(condition), otherwise, List.of()));
+    } else {
+      out.add(new KernelStmt.If(condition, then, otherwise));
+    }
+  }
+
+  static KernelExpr allValid(List<ArrayView> views) {
+    KernelExpr valid = KernelExprs.TRUE;
+    for (ArrayView v : views) {
+      valid = and(valid, v.valid());
+    }
+    return valid;
+  }
+
+  private void declare(Ident id, KernelExpr value, List<KernelStmt> out) {
+    KernelExpr.Var local = group.fresh(id.name(), scalarType(id.type(), "an array-valued expression"));
+    out.add(new KernelStmt.Declare(local, value));
+    env.put(id.name(), new Binding.Scalar(local));
+  }
+
+  /** Declares a zero-initialised local for the scalar {@code id}, bound to its name. */
+  private KernelExpr.Var declareZero(Ident id, List<KernelStmt> out) {
+    KernelExpr.Var local = group.fresh(id.name(), scalarType(id.type(), "an array-valued expression"));
+    out.add(new KernelStmt.Declare(local, zeroOf(local.type())));
+    env.put(id.name(), new Binding.Scalar(local));
+    return local;
+  }
+
+  private void lowerStm(Stm stm, List<KernelStmt> out) {
+    Exp e = stm.exp();
+    List<Ident> pattern = stm.pattern();
+    if (e instanceof Exp.Atom atom) {
+      Ident id = pattern.get(0);
+      if (id.type() instanceof ScalarType) {
+        declare(id, scalar(atom.value()), out);
+      } else {
+        env.put(id.name(), array(atom.value()));
+      }
+    } else if (e instanceof Exp.Copy copy) {
+      env.put(pattern.get(0).name(), array(copy.array()));
+    } else if (e instanceof Exp.BinOp b) {
+      lowerBinOp(pattern.get(0), b, out);
+    } else if (e instanceof Exp.UnOp u) {
+      declare(pattern.get(0), new KernelExpr.Unary(u.op(), scalar(u.operand())), out);
+    } else if (e instanceof Exp.BuiltinCall call) {
+      declare(pattern.get(0), new KernelExpr.Call(call.function(), call.args().stream().map(this::scalar).toList()), out);
+    } else if (e instanceof Exp.If branch) {
+      List<Destination> results = pattern.stream().map(id -> destination(id, out)).toList();
+      List<KernelStmt> thenBody = new ArrayList<>();
+      lowerBody(branch.thenBody(), results, thenBody);
+      List<KernelStmt> elseBody = new ArrayList<>();
+      lowerBody(branch.elseBody(), results, elseBody);
+      out.add(new KernelStmt.If(scalar(branch.condition()), thenBody, elseBody));
+    } else if (e instanceof Exp.Loop loop) {
+      lowerLoop(pattern, loop, out);
+    } else if (e instanceof Exp.Index index) {
+      lowerIndex(pattern.get(0), index, out);
+    } else if (e instanceof Exp.Size size) {
+      lowerSize(pattern.get(0), size, out);
+    } else if (e instanceof Exp.Replicate r) {
+      KernelExpr count = checkedCount("replicate", r.count(), r.pos(), out);
+      ArrayView rows = scalarOrArray(r.value());
+      env.put(pattern.get(0).name(), rows != null ? rows.replicated(count)
+          : new ArrayView(new ArrayView.Replicated(scalar(r.value())), KernelExprs.ZERO, List.of(count),
+              List.of(KernelExprs.ZERO), KernelExprs.TRUE));
+    } else if (e instanceof Exp.Iota iota) {
+      KernelExpr count = checkedCount("iota", iota.count(), iota.pos(), out);
+      env.put(pattern.get(0).name(), new ArrayView(new ArrayView.Iota(scalar(iota.count()).type()), KernelExprs.ZERO,
+          List.of(count), List.of(KernelExprs.ONE), KernelExprs.TRUE));
+    } else if (e instanceof Exp.Assert check) {
+      out.add(new KernelStmt.If(not(scalar(check.condition())),
+          List.of(raise(check.operation(), check.pos(), check.detail())), List.of()));
+    } else if (e instanceof Exp.Redomap r) {
+      lowerSequentialFold(pattern, r.fold(), r.neutral(), r.inputs(), false, out);
+    } else if (e instanceof Exp.Reduce r) {
+      lowerSequentialFold(pattern, r.operator(), r.neutral(), r.inputs(), false, out);
+    } else if (e instanceof Exp.Scanomap s) {
+      lowerSequentialFold(pattern, s.fold(), s.neutral(), s.inputs(), true, out);
+    } else if (e instanceof Exp.Scan s) {
+      lowerSequentialFold(pattern, s.operator(), s.neutral(), s.inputs(), true, out);
+    } else if (e instanceof Exp.Filter filter) {
+      lowerSequentialFilter(pattern, filter, out);
+    } else if (e instanceof Exp.Transpose t) {
+      env.put(pattern.get(0).name(), array(t.array()).transposed(t.k(), t.n()));
+    } else if (e instanceof Exp.Split split) {
+      lowerSplit(pattern, split, out);
+    } else if (e instanceof Exp.Reshape reshape) {
+      lowerReshape(pattern.get(0), reshape, out);
+    } else if (e instanceof Exp.Concat concat) {
+      lowerConcat(pattern.get(0), concat, out);
+    } else if (e instanceof Exp.Map map) {
+      lowerMapToScratch(pattern, map, out);
+    } else if (e instanceof Exp.Update update) {
+      lowerUpdate(pattern.get(0), update, out);
+    } else {
+      throw new UnsupportedKernelException(e.getClass().getSimpleName().toLowerCase() + " inside a kernel");
+    }
+  }
+
+  /** The view {@code s} stands for, or {@code null} where it is a scalar. */
+  private ArrayView scalarOrArray(SubExp s) {
+    return s instanceof SubExp.Var v && lookup(v.name()) instanceof ArrayView view ? view : null;
+  }
+
+  /** {@code count} as an {@code i64}, raising {@code operation}'s error where it is negative. */
+  private KernelExpr checkedCount(String operation, SubExp count, SourcePos pos, List<KernelStmt> out) {
+    KernelExpr n = convert(scalar(count), ScalarType.I64);
+    out.add(new KernelStmt.If(KernelExprs.lt(n, KernelExprs.ZERO),
+        List.of(raise(operation, pos, "negative size")), List.of()));
+    return n;
+  }
+
+  /**
+   * {@code size(d, a)}: as the interpreter's arrays know only their outer sizes, an inner size of
+   * an array with no elements is 0.
+   */
+  private void lowerSize(Ident id, Exp.Size size, List<KernelStmt> out) {
+    KernelExpr result = ArrayView.zeroAfterFirstZero(array(size.array()).dims()).get(size.dimension());
+    declare(id, convert(result, scalarType(id.type(), "a size")), out);
+  }
+
+  private void lowerBinOp(Ident id, Exp.BinOp b, List<KernelStmt> out) {
+    KernelExpr left = scalar(b.left());
+    KernelExpr right = scalar(b.right());
+    KernelExpr value = new KernelExpr.Binary(b.op(), b.operandType(), left, right);
+    boolean integer = b.operandType().isInteger();
+    KernelExpr failure = null;
+    String detail = null;
+    if (integer && (b.op() == BinaryOperator.DIV || b.op() == BinaryOperator.MOD)) {
+      failure = eq(right, zeroOf(b.operandType()));
+      detail = "integer division by zero";
+    } else if (integer && b.op() == BinaryOperator.POW) {
+      failure = new KernelExpr.Binary(BinaryOperator.LT, b.operandType(), right, zeroOf(b.operandType()));
+      detail = "negative exponent for an integer power";
+    }
+    if (failure == null) {
+      declare(id, value, out);
+      return;
+    }
+    KernelExpr.Var result = declareZero(id, out);
+    String operation = b.op() == BinaryOperator.POW ? "pow" : b.op().symbol();
+    out.add(new KernelStmt.If(failure, List.of(raise(operation, b.pos(), detail)),
+        List.of(new KernelStmt.Assign(result, value))));
+  }
+
+  /**
+   * A sequential loop (thesis §2.1.1): scalar merge variables are locals, array ones regions of
+   * the thread's scratch; each iteration's results go to temporaries first, as the body may
+   * still read the merge variables while it makes them.
+   */
+  private void lowerLoop(List<Ident> pattern, Exp.Loop loop, List<KernelStmt> out) {
+    List<Binding> merge = new ArrayList<>();
+    for (int i = 0; i < loop.mergeParams().size(); i++) {
+      Ident param = loop.mergeParams().get(i);
+      SubExp init = loop.init().get(i);
+      Binding binding;
+      if (param.type() instanceof ScalarType type) {
+        KernelExpr.Var local = group.fresh(param.name(), type);
+        out.add(new KernelStmt.Declare(local, scalar(init)));
+        binding = new Binding.Scalar(local);
+      } else {
+        binding = materialize(array(init), out);
+        owned.add(param.name());
+      }
+      env.put(param.name(), binding);
+      merge.add(binding);
+    }
+    KernelExpr.Var counter = group.fresh(loop.counter().name(), ScalarType.I64);
+    env.put(loop.counter().name(),
+        new Binding.Scalar(convert(counter, scalarType(loop.counter().type(), "a loop counter"))));
+    List<KernelStmt> body = new ArrayList<>();
+    List<Destination> next = new ArrayList<>();
+    for (Binding m : merge) {
+      if (m instanceof Binding.Scalar s) {
+        KernelExpr.Var temp = group.fresh("next", s.value().type());
+        body.add(new KernelStmt.Declare(temp, zeroOf(temp.type())));
+        next.add(new Destination.ToLocal(temp));
+      } else {
+        ArrayView region = (ArrayView) m;
+        next.add(new Destination.ToMemory(scratch.allocate(region.elementType(), region.dims())));
+      }
+    }
+    lowerBody(loop.body(), next, body);
+    for (int i = 0; i < merge.size(); i++) {
+      if (next.get(i) instanceof Destination.ToLocal temp) {
+        body.add(new KernelStmt.Assign((KernelExpr.Var) ((Binding.Scalar) merge.get(i)).value(), temp.local()));
+      } else {
+        copyElements(((Destination.ToMemory) next.get(i)).view(), (ArrayView) merge.get(i), body);
+      }
+    }
+    out.add(new KernelStmt.For(counter, KernelExprs.ZERO, convert(scalar(loop.bound()), ScalarType.I64),
+        KernelExprs.ONE, body));
+    for (int i = 0; i < pattern.size(); i++) {
+      env.put(pattern.get(i).name(), merge.get(i));
+      if (merge.get(i) instanceof ArrayView) {
+        owned.add(pattern.get(i).name());
+      }
+    }
+  }
+
+  /** Where a branch puts result {@code id}: a fresh local, or a scratch array of its declared shape. */
+  private Destination destination(Ident id, List<KernelStmt> out) {
+    if (id.type() instanceof ScalarType) {
+      return new Destination.ToLocal(declareZero(id, out));
+    }
+    ArrayView region = scratch.allocate(scalarType(id.type().baseElement(), "an array of tuples"), group.hostShape(id.type()));
+    env.put(id.name(), region);
+    owned.add(id.name());
+    return new Destination.ToMemory(region);
+  }
+
+  /** A fresh scratch copy of {@code source}, owned by the thread. */
+  private ArrayView materialize(ArrayView source, List<KernelStmt> out) {
+    ArrayView region = scratch.allocate(source.elementType(), source.dims());
+    List<KernelStmt> body = new ArrayList<>();
+    copyElements(source, region, body);
+    addGuarded(source.valid(), body, List.of(), out);
+    return region;
+  }
+
+  /** {@code split(at, a)}: two views of {@code a}'s rows; a split point outside {@code 0..n} raises. */
+  private void lowerSplit(List<Ident> pattern, Exp.Split split, List<KernelStmt> out) {
+    ArrayView view = array(split.array());
+    KernelExpr at = convert(scalar(split.at()), ScalarType.I64);
+    KernelExpr rows = view.dims().get(0);
+    KernelExpr ok = and(not(KernelExprs.lt(at, KernelExprs.ZERO)), not(KernelExprs.lt(rows, at)));
+    addGuarded(ok, List.of(), List.of(raise("split", split.pos(), "split point outside the array")), out);
+    env.put(pattern.get(0).name(), view.slice(KernelExprs.ZERO, at, ok));
+    env.put(pattern.get(1).name(), view.slice(at, KernelExprs.sub(rows, at), ok));
+  }
+
+  /**
+   * {@code reshape(shape, a)}: a view with new sizes over the same row-major elements (a copy
+   * first where they are not contiguous); negative sizes or another element count raise.
+   */
+  private void lowerReshape(Ident id, Exp.Reshape reshape, List<KernelStmt> out) {
+    ArrayView view = array(reshape.array());
+    ArrayView contiguous = view.isContiguous() ? view : materialize(view, out);
+    List<KernelExpr> newDims = reshape.shape().stream().map(s -> convert(scalar(s), ScalarType.I64)).toList();
+    KernelExpr ok = eq(product(newDims), product(view.dims()));
+    for (KernelExpr d : newDims) {
+      ok = and(ok, not(KernelExprs.lt(d, KernelExprs.ZERO)));
+    }
+    addGuarded(ok, List.of(), List.of(raise("reshape", reshape.pos(), "cannot reshape to that shape")), out);
+    env.put(id.name(), contiguous.reshaped(newDims, ok));
+  }
+
+  private static KernelExpr product(List<KernelExpr> dims) {
+    KernelExpr p = KernelExprs.ONE;
+    for (KernelExpr d : dims) {
+      p = KernelExprs.mul(p, d);
+    }
+    return p;
+  }
+
+  /**
+   * {@code concat(a, b)}: both copied into a fresh scratch array; rows of different shapes raise
+   * where both arrays have rows.
+   */
+  private void lowerConcat(Ident id, Exp.Concat concat, List<KernelStmt> out) {
+    ArrayView left = array(concat.left());
+    ArrayView right = array(concat.right());
+    KernelExpr leftRows = left.dims().get(0);
+    KernelExpr rightRows = right.dims().get(0);
+    KernelExpr leftHasRows = KernelExprs.lt(KernelExprs.ZERO, leftRows);
+    KernelExpr sameRows = KernelExprs.TRUE;
+    List<KernelExpr> dims = new ArrayList<>(List.of(KernelExprs.add(leftRows, rightRows)));
+    for (int d = 1; d < left.rank(); d++) {
+      sameRows = and(sameRows, eq(left.dims().get(d), right.dims().get(d)));
+      dims.add(new KernelExpr.Select(leftHasRows, left.dims().get(d), right.dims().get(d)));
+    }
+    KernelExpr ok = KernelExprs.or(KernelExprs.or(not(leftHasRows), eq(rightRows, KernelExprs.ZERO)), sameRows);
+    ArrayView region = scratch.allocate(left.elementType(), dims);
+    List<KernelStmt> copies = new ArrayList<>();
+    List<KernelStmt> copyLeft = new ArrayList<>();
+    copyElements(left, region.slice(KernelExprs.ZERO, leftRows, KernelExprs.TRUE), copyLeft);
+    addGuarded(left.valid(), copyLeft, List.of(), copies);
+    List<KernelStmt> copyRight = new ArrayList<>();
+    copyElements(right, region.slice(leftRows, rightRows, KernelExprs.TRUE), copyRight);
+    addGuarded(right.valid(), copyRight, List.of(), copies);
+    addGuarded(ok, copies, List.of(raise("concat", concat.pos(), "the rows of the arrays have different shapes")), out);
+    env.put(id.name(), region);
+    owned.add(id.name());
+  }
+
+  /** A map inside a thread whose results the thread reads: written into scratch arrays. */
+  private void lowerMapToScratch(List<Ident> pattern, Exp.Map map, List<KernelStmt> out) {
+    KernelExpr rows = array(map.inputs().get(0)).dims().get(0);
+    List<ArrayView> targets = new ArrayList<>();
+    for (int k = 0; k < pattern.size(); k++) {
+      Type row = map.function().returnTypes().get(k);
+      List<KernelExpr> dims = new ArrayList<>(List.of(rows));
+      dims.addAll(group.hostShape(row));
+      targets.add(scratch.allocate(scalarType(row.baseElement(), "a map of tuples"), dims));
+    }
+    lowerMapInto(map, targets, out);
+    for (int k = 0; k < pattern.size(); k++) {
+      env.put(pattern.get(k).name(), targets.get(k));
+      owned.add(pattern.get(k).name());
+    }
+  }
+
+  /**
+   * {@code a with [i...] <- v} (thesis §2.1.2): written in place into {@code a} where the thread
+   * owns it, else into a fresh copy; out-of-bounds indices raise the update's error.
+   */
+  private void lowerUpdate(Ident id, Exp.Update update, List<KernelStmt> out) {
+    ArrayView source = array(update.array());
+    ArrayView target = owned.contains(update.array().varName()) ? source : materialize(source, out);
+    ArrayView cell = target;
+    for (SubExp i : update.indices()) {
+      cell = cell.row(convert(scalar(i), ScalarType.I64));
+    }
+    List<KernelStmt> write = new ArrayList<>();
+    if (cell.rank() == 0) {
+      write.add(new KernelStmt.Store(cell.buffer(), cell.offset(), scalar(update.value())));
+    } else {
+      copy(array(update.value()), cell, write);
+    }
+    addGuarded(cell.valid(), write, List.of(raise("update", update.pos(), "index out of bounds")), out);
+    env.put(id.name(), target);
+    owned.add(id.name());
+  }
+
+  /** Indexing: a view of a row, or a guarded load of an element (thesis §2.1, bounds-checked). */
+  private void lowerIndex(Ident id, Exp.Index index, List<KernelStmt> out) {
+    ArrayView view = array(index.array());
+    for (SubExp i : index.indices()) {
+      view = view.row(convert(scalar(i), ScalarType.I64));
+    }
+    KernelStmt outOfBounds = raise("index", index.pos(), "index out of bounds");
+    if (view.rank() > 0) {
+      env.put(id.name(), view);
+      addGuarded(view.valid(), List.of(), List.of(outOfBounds), out);
+      return;
+    }
+    KernelExpr.Var result = declareZero(id, out);
+    addGuarded(view.valid(), List.of(new KernelStmt.Assign(result, view.load())), List.of(outOfBounds), out);
+  }
+
+  /** A redomap or reduce inside a thread: {@code acc = fold(acc, row j)} for every row in order. */
+  private void lowerSequentialFold(List<Ident> pattern, Lambda fold, List<SubExp> neutral, List<SubExp> inputs,
+      boolean prefixes, List<KernelStmt> out) {
+    if (inputs.isEmpty()) {
+      throw new UnsupportedKernelException("a reduction without inputs");
+    }
+    List<KernelExpr.Var> accs = declareAccumulators(neutral.stream().map(this::scalar).toList(), out);
+    List<ArrayView> views = inputs.stream().map(this::array).toList();
+    KernelExpr rows = views.get(0).dims().get(0);
+    KernelExpr.Var j = group.fresh("j", ScalarType.I64);
+    List<KernelStmt> body = new ArrayList<>();
+    foldStep(fold, accs, views, j, body);
+    List<Binding> results = new ArrayList<>();
+    for (KernelExpr.Var acc : accs) {
+      if (prefixes) {
+        ArrayView region = scratch.allocate(acc.type(), List.of(rows));
+        body.add(new KernelStmt.Store(region.buffer(), region.rowInBounds(j).offset(), acc));
+        results.add(region);
+      } else {
+        results.add(new Binding.Scalar(acc));
+      }
+    }
+    KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
+    addGuarded(allValid(views), List.of(loop), List.of(), out);
+    for (int i = 0; i < results.size(); i++) {
+      Ident id = pattern.get(i);
+      if ((results.get(i) instanceof ArrayView) != (id.type() instanceof Type.Array)) {
+        throw new UnsupportedKernelException("a reduction with array accumulators inside a kernel");
+      }
+      env.put(id.name(), results.get(i));
+      if (prefixes) {
+        owned.add(id.name());
+      }
+    }
+  }
+
+  /** A filter inside a thread: the kept rows copied in order into scratch arrays as long as the input. */
+  private void lowerSequentialFilter(List<Ident> pattern, Exp.Filter filter, List<KernelStmt> out) {
+    List<ArrayView> views = filter.inputs().stream().map(this::array).toList();
+    List<ArrayView> regions = views.stream().map(v -> scratch.allocate(v.elementType(), v.dims())).toList();
+    KernelExpr.Var kept = group.fresh("kept", ScalarType.I64);
+    out.add(new KernelStmt.Declare(kept, KernelExprs.ZERO));
+    KernelExpr.Var j = group.fresh("j", ScalarType.I64);
+    List<KernelStmt> body = new ArrayList<>();
+    KernelExpr keep = applyToLocals(filter.predicate(), views.stream().map(v -> row(v, j)).toList(), body).get(0);
+    List<KernelStmt> copyRow = new ArrayList<>();
+    for (int k = 0; k < views.size(); k++) {
+      copyElements(views.get(k).rowInBounds(j), regions.get(k).rowInBounds(kept), copyRow);
+    }
+    copyRow.add(new KernelStmt.Assign(kept, KernelExprs.add(kept, KernelExprs.ONE)));
+    body.add(new KernelStmt.If(keep, copyRow, List.of()));
+    KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, views.get(0).dims().get(0), KernelExprs.ONE, body);
+    addGuarded(allValid(views), List.of(loop), List.of(), out);
+    for (int k = 0; k < pattern.size(); k++) {
+      ArrayView region = regions.get(k);
+      List<KernelExpr> dims = new ArrayList<>(List.of(kept));
+      dims.addAll(region.dims().subList(1, region.rank()));
+      env.put(pattern.get(k).name(), new ArrayView(region.source(), region.offset(), dims, region.strides(), region.valid()));
+      owned.add(pattern.get(k).name());
+    }
+  }
+
+  /** Declares one accumulator local per initial value, initialised to it. */
+  List<KernelExpr.Var> declareAccumulators(List<KernelExpr> initial, List<KernelStmt> out) {
+    List<KernelExpr.Var> accs = new ArrayList<>();
+    for (KernelExpr value : initial) {
+      KernelExpr.Var acc = group.fresh("acc", value.type());
+      out.add(new KernelStmt.Declare(acc, value));
+      accs.add(acc);
+    }
+    return accs;
+  }
+
+  /** {@code accs = fold(accs, rows j of inputs)}, appended to {@code out}. */
+  void foldStep(Lambda fold, List<KernelExpr.Var> accs, List<ArrayView> inputs, KernelExpr j, List<KernelStmt> out) {
+    List<Binding> args = new ArrayList<>();
+    accs.forEach(a -> args.add(new Binding.Scalar(a)));
+    inputs.forEach(in -> args.add(row(in, j)));
+    List<KernelExpr.Var> results = applyToLocals(fold, args, out);
+    for (int i = 0; i < accs.size(); i++) {
+      out.add(new KernelStmt.Assign(accs.get(i), results.get(i)));
+    }
+  }
+}

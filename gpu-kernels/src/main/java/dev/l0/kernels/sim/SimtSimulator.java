@@ -1,0 +1,251 @@
+package dev.l0.kernels.sim;
+
+import dev.l0.ir.L0CompileError;
+import dev.l0.ir.L0RuntimeError;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Value;
+import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.ir.GroupOutput;
+import dev.l0.kernels.ir.HostStep;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelError;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.ir.ThreadIndex;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runs a {@link KernelGroup} as a GPU host would, with every launch simulated by
+ * {@link KernelLaunch}: binds the inputs, runs the host steps in order (allocations, scalar
+ * definitions, launches, read-backs), stops at the first launch that raises a run-time error, and
+ * reads the outputs back. The group is compiled once; each {@link #run} takes the block size, so
+ * tests can force small blocks and exercise the multi-block paths.
+ */
+public final class SimtSimulator {
+  /** The largest buffer the simulator allocates. */
+  private static final long MAX_ELEMENTS = 1L << 26;
+
+  private final KernelGroup group;
+  private final Map<String, Integer> hostSlots = new LinkedHashMap<>();
+  private final List<Step> steps = new ArrayList<>();
+  private final List<List<CompiledExpr>> outputShapes = new ArrayList<>();
+
+  /** A host step with its expressions compiled. */
+  private sealed interface Step {}
+
+  private record Define(int slot, CompiledExpr value) implements Step {}
+
+  private record Allocate(Buffer buffer, CompiledExpr elements) implements Step {}
+
+  private record Launch(CompiledKernel kernel, List<Integer> paramSlots, CompiledExpr gridSize) implements Step {}
+
+  private record ReadScalar(int slot, Buffer buffer, CompiledExpr index) implements Step {}
+
+  private SimtSimulator(KernelGroup group) {
+    this.group = group;
+    ExpressionCompiler host = new ExpressionCompiler(group.name() + " (host)", Map.of(), Map.of());
+    hostSlot(KernelGroup.BLOCK_SIZE);
+    for (GroupInput input : group.inputs()) {
+      if (input instanceof GroupInput.Array a) {
+        a.shape().forEach(this::hostSlot);
+      } else {
+        hostSlot(((GroupInput.Scalar) input).variable());
+      }
+    }
+    Map<Kernel, CompiledKernel> kernels = new IdentityHashMap<>();
+    for (HostStep step : group.steps()) {
+      if (step instanceof HostStep.Define d) {
+        CompiledExpr value = host.compile(d.value(), hostSlots);
+        steps.add(new Define(hostSlot(d.variable()), value));
+      } else if (step instanceof HostStep.Allocate a) {
+        steps.add(new Allocate(a.buffer(), host.compile(a.elements(), hostSlots)));
+      } else if (step instanceof HostStep.Launch l) {
+        CompiledKernel kernel = kernels.computeIfAbsent(l.kernel(), CompiledKernel::compile);
+        List<Integer> params = l.kernel().scalars().stream().map(v -> host.slot(v.name(), hostSlots)).toList();
+        steps.add(new Launch(kernel, params, host.compile(l.gridSize(), hostSlots)));
+      } else {
+        HostStep.ReadScalar r = (HostStep.ReadScalar) step;
+        CompiledExpr index = host.compile(r.index(), hostSlots);
+        steps.add(new ReadScalar(hostSlot(r.variable()), r.buffer(), index));
+      }
+    }
+    for (GroupOutput output : group.outputs()) {
+      outputShapes.add(output.shape().stream().map(e -> host.compile(e, hostSlots)).toList());
+    }
+  }
+
+  /**
+   * Compiles {@code group}'s kernels and host steps; a group that refers to an undeclared
+   * variable, buffer or shared array is rejected with an {@code IllegalArgumentException}.
+   */
+  public static SimtSimulator of(KernelGroup group) {
+    return new SimtSimulator(group);
+  }
+
+  public KernelGroup group() {
+    return group;
+  }
+
+  private int hostSlot(KernelExpr.Var variable) {
+    return hostSlots.computeIfAbsent(variable.name(), name -> hostSlots.size());
+  }
+
+  /**
+   * Runs the group on {@code inputs} (a value for every {@link GroupInput}, by name: arrays of
+   * scalars of the input's rank, or scalars) with blocks of {@code blockSize} threads, a power
+   * of two.
+   */
+  public SimulationResult run(Map<String, Value> inputs, int blockSize) {
+    if (blockSize < 1 || Integer.bitCount(blockSize) != 1) {
+      throw new IllegalArgumentException("the block size must be a power of two, not " + blockSize);
+    }
+    HostFrame host = new HostFrame(hostSlots.size());
+    host.set(hostSlots.get(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
+    Map<String, ScalarArray> buffers = new HashMap<>();
+    bindInputs(inputs, host, buffers);
+    List<SimulationIssue> issues = new ArrayList<>();
+    try {
+      for (Step step : steps) {
+        if (step instanceof Launch l) {
+          KernelLaunch.Outcome outcome = launch(l, host, buffers, blockSize);
+          issues.addAll(outcome.issues());
+          if (outcome.stopped()) {
+            return new SimulationResult(Map.of(), Optional.empty(), new SimulationReport(issues));
+          }
+          if (outcome.errorCode() != 0) {
+            KernelError error = group.errors().get(outcome.errorCode() - 1);
+            return new SimulationResult(Map.of(), Optional.of(error), new SimulationReport(issues));
+          }
+        } else {
+          runHostStep(step, host, buffers);
+        }
+      }
+      return new SimulationResult(outputs(host, buffers), Optional.empty(), new SimulationReport(issues));
+    } catch (L0RuntimeError | L0CompileError | IllegalArgumentException | ArithmeticException | IndexOutOfBoundsException failure) {
+      issues.add(new SimulationIssue.HostStepFailure(group.name(), failure.getMessage()));
+      return new SimulationResult(Map.of(), Optional.empty(), new SimulationReport(issues));
+    }
+  }
+
+  private void bindInputs(Map<String, Value> inputs, HostFrame host, Map<String, ScalarArray> buffers) {
+    for (GroupInput input : group.inputs()) {
+      Value value = inputs.get(input.name());
+      if (value == null) {
+        throw new IllegalArgumentException("no value for input " + input.name() + " of " + group.name());
+      }
+      if (input instanceof GroupInput.Array a) {
+        List<Long> shape = RowMajor.shape(value, a.shape().size());
+        for (int d = 0; d < shape.size(); d++) {
+          host.set(hostSlots.get(a.shape().get(d).name()), ScalarValue.i64(shape.get(d)));
+        }
+        Buffer b = a.buffer();
+        buffers.put(b.name(), ScalarArray.of(b.name(), b.elementType(), RowMajor.flatten(value, shape.size())));
+      } else {
+        KernelExpr.Var variable = ((GroupInput.Scalar) input).variable();
+        if (!(value instanceof ScalarValue s) || s.type() != variable.type()) {
+          throw new IllegalArgumentException("input " + input.name() + " must be a " + variable.type() + ", not " + value);
+        }
+        host.set(hostSlots.get(variable.name()), s);
+      }
+    }
+  }
+
+  private KernelLaunch.Outcome launch(Launch l, HostFrame host, Map<String, ScalarArray> buffers, int blockSize) {
+    long grid = ExpressionCompiler.index(l.gridSize(), host);
+    if (grid < 1 || grid > Integer.MAX_VALUE / blockSize) {
+      throw new IllegalArgumentException("launches " + l.kernel().name() + " on " + grid + " blocks");
+    }
+    List<ScalarArray> bound = l.kernel().kernel().buffers().stream().map(b -> buffer(buffers, b)).toList();
+    List<ScalarValue> params = l.paramSlots().stream().map(host::local).toList();
+    return new KernelLaunch(l.kernel(), bound, params, blockSize, (int) grid).run();
+  }
+
+  /** Runs a definition, an allocation or a read-back. */
+  private static void runHostStep(Step step, HostFrame host, Map<String, ScalarArray> buffers) {
+    if (step instanceof Define d) {
+      host.set(d.slot(), d.value().eval(host));
+    } else if (step instanceof Allocate a) {
+      long elements = ExpressionCompiler.index(a.elements(), host);
+      if (elements < 0 || elements > MAX_ELEMENTS) {
+        throw new IllegalArgumentException("allocates " + elements + " elements for " + a.buffer().name());
+      }
+      buffers.put(a.buffer().name(), new ScalarArray(a.buffer().name(), a.buffer().elementType(), (int) elements));
+    } else {
+      ReadScalar r = (ReadScalar) step;
+      ScalarArray buffer = buffer(buffers, r.buffer());
+      long index = ExpressionCompiler.index(r.index(), host);
+      if (index < 0 || index >= buffer.size()) {
+        throw new IllegalArgumentException("reads element " + index + " of " + buffer.name() + " of size " + buffer.size());
+      }
+      host.set(r.slot(), buffer.get((int) index));
+    }
+  }
+
+  private static ScalarArray buffer(Map<String, ScalarArray> buffers, Buffer b) {
+    ScalarArray array = buffers.get(b.name());
+    if (array == null) {
+      throw new IllegalArgumentException("buffer " + b.name() + " is used before it is allocated");
+    }
+    return array;
+  }
+
+  private Map<String, Value> outputs(HostFrame host, Map<String, ScalarArray> buffers) {
+    Map<String, Value> out = new LinkedHashMap<>();
+    for (int k = 0; k < group.outputs().size(); k++) {
+      GroupOutput output = group.outputs().get(k);
+      ScalarArray data = buffer(buffers, output.buffer());
+      List<Long> shape = outputShapes.get(k).stream().map(e -> ExpressionCompiler.index(e, host)).toList();
+      long elements = shape.stream().reduce(1L, Math::multiplyExact);
+      if (elements > data.size()) {
+        throw new IllegalArgumentException("output " + output.name() + " of shape " + shape + " needs " + elements
+            + " elements, its buffer " + data.name() + " has " + data.size());
+      }
+      out.put(output.name(), RowMajor.unflatten(data, shape));
+    }
+    return out;
+  }
+
+  /** The host scalars, in the slots the host expressions were compiled with; host code has no thread and no memory. */
+  private static final class HostFrame implements Frame {
+    private final ScalarValue[] slots;
+
+    HostFrame(int size) {
+      this.slots = new ScalarValue[size];
+    }
+
+    void set(int slot, ScalarValue value) {
+      slots[slot] = value;
+    }
+
+    @Override
+    public ScalarValue local(int slot) {
+      ScalarValue value = slots[slot];
+      if (value == null) {
+        throw new IllegalArgumentException("a host scalar is read before it is defined");
+      }
+      return value;
+    }
+
+    @Override
+    public ScalarValue register(ThreadIndex index) {
+      throw new IllegalArgumentException("a host expression reads " + index.cudaName());
+    }
+
+    @Override
+    public ScalarValue load(int buffer, long index) {
+      throw new IllegalArgumentException("a host expression reads global memory");
+    }
+
+    @Override
+    public ScalarValue sharedLoad(int array, long index) {
+      throw new IllegalArgumentException("a host expression reads shared memory");
+    }
+  }
+}

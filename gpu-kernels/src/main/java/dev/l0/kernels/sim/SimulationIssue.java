@@ -1,0 +1,111 @@
+package dev.l0.kernels.sim;
+
+/** A defect the simulator found in a kernel: each says where (kernel, block, thread) and what. */
+public sealed interface SimulationIssue {
+
+  /** The kernel that has the defect (for a host step, its kernel group). */
+  String kernel();
+
+  /** One line for a report. */
+  String describe();
+
+  /** Which kind of memory an access went to. */
+  enum Memory {
+    GLOBAL("global buffer"),
+    SHARED("shared array");
+
+    private final String description;
+
+    Memory(String description) {
+      this.description = description;
+    }
+
+    @Override
+    public String toString() {
+      return description;
+    }
+  }
+
+  /** An access of element {@code index} of an array of {@code size} elements. */
+  record OutOfBounds(String kernel, Memory memory, String array, boolean write, long index, long size, int block, int thread)
+      implements SimulationIssue {
+    @Override
+    public String describe() {
+      return kernel + ": block " + block + ", thread " + thread + " " + (write ? "writes" : "reads") + " element "
+          + index + " of " + memory + " " + array + " of size " + size;
+    }
+  }
+
+  /** How two unordered accesses of one element conflict: which came first and which second. */
+  enum RaceKind {
+    READ_AFTER_WRITE("reads", "written"),
+    WRITE_AFTER_WRITE("writes", "written"),
+    WRITE_AFTER_READ("writes", "read");
+
+    private final String second;
+    private final String first;
+
+    RaceKind(String second, String first) {
+      this.second = second;
+      this.first = first;
+    }
+  }
+
+  /**
+   * Thread {@code thread} of {@code block} accessed element {@code index} of {@code array} with no
+   * barrier ordering it after thread {@code otherThread} of {@code otherBlock}'s access.
+   */
+  record DataRace(String kernel, Memory memory, String array, long index, RaceKind kind,
+      int block, int thread, int otherBlock, int otherThread) implements SimulationIssue {
+    @Override
+    public String describe() {
+      return kernel + ": block " + block + ", thread " + thread + " " + kind.second + " element " + index + " of "
+          + memory + " " + array + ", " + kind.first + " by block " + otherBlock + ", thread " + otherThread
+          + " with no barrier between";
+    }
+  }
+
+  /** A thread read an element of a shared array that no thread of its block had written: its contents are undefined on a GPU. */
+  record UninitialisedRead(String kernel, String array, long index, int block, int thread) implements SimulationIssue {
+    @Override
+    public String describe() {
+      return kernel + ": block " + block + ", thread " + thread + " reads element " + index + " of shared array " + array
+          + " before any thread of the block wrote it";
+    }
+  }
+
+  /** A thread ran {@code steps} instructions in one launch without finishing: it probably loops forever. */
+  record StepLimit(String kernel, int block, int thread, long steps) implements SimulationIssue {
+    @Override
+    public String describe() {
+      return kernel + ": block " + block + ", thread " + thread + " does not finish within " + steps + " steps";
+    }
+  }
+
+  /** Not every thread of {@code block} reached the same barrier: {@code where} lists where each group of threads stopped. */
+  record DivergentBarrier(String kernel, int block, String where) implements SimulationIssue {
+    @Override
+    public String describe() {
+      return kernel + ": block " + block + " reaches a barrier under divergent control flow: " + where;
+    }
+  }
+
+  /**
+   * The kernel evaluated an operation that fails: an unguarded integer division by zero, an
+   * operation on values of the wrong type, a store of the wrong type.
+   */
+  record FailingOperation(String kernel, int block, int thread, String failure) implements SimulationIssue {
+    @Override
+    public String describe() {
+      return kernel + ": block " + block + ", thread " + thread + " evaluates a failing operation: " + failure;
+    }
+  }
+
+  /** A host step of kernel group {@code kernel} failed: a failing host expression, a bad grid size, a read out of range. */
+  record HostStepFailure(String kernel, String failure) implements SimulationIssue {
+    @Override
+    public String describe() {
+      return kernel + " (host): " + failure;
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package dev.l0.kernels.sim;
+
+import dev.l0.ir.Value;
+import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.exec.KernelScope;
+import dev.l0.kernels.exec.PreparedKernel;
+import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.opt.KernelPlan;
+import dev.l0.opt.ir.Ident;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs a host runner's kernels on the simulator: each kernel of the plan is lowered to a kernel
+ * group once (or rejected with the lowering's {@code UnsupportedKernelException}) and simulated on every call with blocks of a fixed size. A group whose simulation
+ * finds a defect fails with {@link KernelDefectException}; a run-time error its kernels raise is
+ * the program's {@code L0RuntimeError}, as on a GPU.
+ */
+public final class SimulatorExecutor implements KernelExecutor {
+  private final int blockSize;
+
+  /** Simulates with blocks of {@code blockSize} threads (a power of two; small ones exercise the multi-block paths). */
+  public SimulatorExecutor(int blockSize) {
+    if (blockSize < 1 || Integer.bitCount(blockSize) != 1) {
+      throw new IllegalArgumentException("the block size must be a power of two, not " + blockSize);
+    }
+    this.blockSize = blockSize;
+  }
+
+  @Override
+  public String name() {
+    return "sim";
+  }
+
+  @Override
+  public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
+    KernelGroup group = KernelLowering.lower(KernelPlan.of(scope.program(), List.of(kernel.function())), kernel);
+    SimtSimulator simulator = SimtSimulator.of(group);
+    List<Ident> outputs = kernel.outputs();
+    return environment -> run(simulator, outputs, environment);
+  }
+
+  private List<Value> run(SimtSimulator simulator, List<Ident> outputs, Map<String, Value> environment) {
+    Map<String, Value> inputs = new HashMap<>();
+    for (GroupInput input : simulator.group().inputs()) {
+      inputs.put(input.name(), environment.get(input.name()));
+    }
+    SimulationResult result = simulator.run(inputs, blockSize);
+    if (!result.report().isClean()) {
+      throw new KernelDefectException(simulator.group().name(), result.report());
+    }
+    if (result.error().isPresent()) {
+      throw result.error().get().toRuntimeError();
+    }
+    return outputs.stream().map(id -> output(simulator, result, id)).toList();
+  }
+
+  private static Value output(SimtSimulator simulator, SimulationResult result, Ident id) {
+    Value value = result.outputs().get(id.name());
+    if (value == null) {
+      throw new IllegalStateException(simulator.group().name() + " has no output " + id.name());
+    }
+    return value;
+  }
+}

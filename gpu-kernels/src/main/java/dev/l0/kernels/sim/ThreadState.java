@@ -1,0 +1,97 @@
+package dev.l0.kernels.sim;
+
+import dev.l0.ir.ScalarValue;
+import dev.l0.kernels.ir.ThreadIndex;
+import java.util.List;
+
+/** One simulated thread: its program counter, its slots, and the barrier it waits at, if any. */
+final class ThreadState implements Frame {
+  private final KernelLaunch launch;
+  private final List<Instruction> code;
+  private final int block;
+  private final int thread;
+  private final ScalarValue[] slots;
+  private int pc;
+  private long steps;
+  private Instruction.Barrier waitingAt;
+
+  ThreadState(KernelLaunch launch, List<Instruction> code, int block, int thread, ScalarValue[] slots) {
+    this.launch = launch;
+    this.code = code;
+    this.block = block;
+    this.thread = thread;
+    this.slots = slots;
+  }
+
+  int block() {
+    return block;
+  }
+
+  int thread() {
+    return thread;
+  }
+
+  /** Runs the thread from where it stopped up to its next barrier, its end, or past {@link KernelLaunch#STEP_LIMIT} instructions in all. */
+  void runToBarrierOrEnd() {
+    waitingAt = null;
+    while (waitingAt == null && pc < code.size() && steps <= KernelLaunch.STEP_LIMIT) {
+      pc = code.get(pc).execute(this, pc);
+      steps++;
+    }
+  }
+
+  /** The instructions the thread has run so far in the launch. */
+  long steps() {
+    return steps;
+  }
+
+  /** The barrier the thread waits at, or null when it has finished. */
+  Instruction.Barrier waitingAt() {
+    return waitingAt;
+  }
+
+  void arriveAt(Instruction.Barrier barrier) {
+    waitingAt = barrier;
+  }
+
+  void setLocal(int slot, ScalarValue value) {
+    slots[slot] = value;
+  }
+
+  void store(int buffer, long index, ScalarValue value) {
+    launch.storeGlobal(this, buffer, index, value);
+  }
+
+  void sharedStore(int array, long index, ScalarValue value) {
+    launch.storeShared(this, array, index, value);
+  }
+
+  void raise(int code) {
+    launch.raise(code);
+  }
+
+  @Override
+  public ScalarValue local(int slot) {
+    return slots[slot];
+  }
+
+  @Override
+  public ScalarValue register(ThreadIndex index) {
+    switch (index) {
+      case THREAD_IDX: return ScalarValue.i64(thread);
+      case BLOCK_IDX: return ScalarValue.i64(block);
+      case BLOCK_DIM: return ScalarValue.i64(launch.blockDim());
+      default: return ScalarValue.i64(launch.gridDim());
+    }
+  }
+
+  @Override
+  public ScalarValue load(int buffer, long index) {
+    return launch.loadGlobal(this, buffer, index);
+  }
+
+  @Override
+  public ScalarValue sharedLoad(int array, long index) {
+    return launch.loadShared(this, array, index);
+  }
+}

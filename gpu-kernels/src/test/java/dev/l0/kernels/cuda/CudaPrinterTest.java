@@ -1,0 +1,92 @@
+package dev.l0.kernels.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelStmt;
+import dev.l0.kernels.ir.SharedArray;
+import dev.l0.kernels.ir.ThreadIndex;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The CUDA C text of kernel IR: signatures, shared memory, and scalar operations with L0's meaning. */
+class CudaPrinterTest {
+  private static final Buffer XS = new Buffer("xs", ScalarType.I32);
+  private static final Buffer YS = new Buffer("ys", ScalarType.F32);
+  private static final KernelExpr.Var N = new KernelExpr.Var("n", ScalarType.I64);
+  private static final KernelExpr I = new KernelExpr.Thread(ThreadIndex.THREAD_IDX);
+
+  @Test
+  void constantsKeepTheirExactValues() {
+    assertEquals("(-2147483647 - 1)", CudaPrinter.constant(ScalarValue.i32(Integer.MIN_VALUE)));
+    assertEquals("(-9223372036854775807LL - 1LL)", CudaPrinter.constant(ScalarValue.i64(Long.MIN_VALUE)));
+    assertEquals("(0.1)", CudaPrinter.constant(ScalarValue.f64(0.1)));
+    assertEquals("(0.1f)", CudaPrinter.constant(ScalarValue.f32(0.1f)));
+    assertEquals("(-0.0)", CudaPrinter.constant(ScalarValue.f64(-0.0)));
+    assertEquals("l0_bits_double(" + Double.doubleToLongBits(Double.NaN) + "LL)", CudaPrinter.constant(ScalarValue.f64(Double.NaN)));
+    assertEquals("((float)l0_bits_double(" + Double.doubleToLongBits(Double.NEGATIVE_INFINITY) + "LL))",
+        CudaPrinter.constant(ScalarValue.f32(Float.NEGATIVE_INFINITY)));
+  }
+
+  @Test
+  void theErrorWordComesFirstThenBuffersThenScalars() {
+    Kernel kernel = new Kernel("k", List.of(XS, YS), List.of(N), List.of(), List.of());
+    assertTrue(CudaPrinter.print(groupOf(kernel))
+        .contains("extern \"C\" __global__ void k(int* l0_error, int* xs, float* ys, long long n) {"));
+  }
+
+  @Test
+  void integerArithmeticWrapsThroughHelpersAndFloatArithmeticStaysInItsType() {
+    KernelExpr x = new KernelExpr.Load(XS, I);
+    KernelExpr y = new KernelExpr.Load(YS, I);
+    String text = body(
+        new KernelStmt.Store(XS, I, new KernelExpr.Binary(BinaryOperator.ADD, ScalarType.I32, x, x)),
+        new KernelStmt.Store(XS, I, new KernelExpr.Binary(BinaryOperator.SHL, ScalarType.I32, x, x)),
+        new KernelStmt.Store(YS, I, new KernelExpr.Binary(BinaryOperator.MUL, ScalarType.F32, y, y)),
+        new KernelStmt.Store(YS, I, new KernelExpr.Binary(BinaryOperator.MOD, ScalarType.F32, y, y)),
+        new KernelStmt.RaiseError(3));
+    assertTrue(text.contains("xs[((long long)threadIdx.x)] = l0_add_i32(xs[((long long)threadIdx.x)], xs[((long long)threadIdx.x)]);"), text);
+    assertTrue(text.contains("l0_shl_i32("), text);
+    assertTrue(text.contains("(ys[((long long)threadIdx.x)] * ys[((long long)threadIdx.x)])"), text);
+    assertTrue(text.contains("fmodf("), text);
+    assertTrue(text.contains("l0_error[0] = 3;"), text);
+  }
+
+  @Test
+  void sharedArraysAreCarvedFromDynamicSharedMemoryInEightByteSteps() {
+    SharedArray flags = new SharedArray("flags", ScalarType.BOOL, 1);
+    SharedArray sums = new SharedArray("sums", ScalarType.F64, 2);
+    Kernel kernel = new Kernel("k", List.of(), List.of(), List.of(flags, sums), List.of(new KernelStmt.Barrier()));
+    assertEquals(8 + 2 * 4 * 8, CudaPrinter.sharedMemoryBytes(kernel, 4));
+    assertEquals(32 + 2 * 32 * 8, CudaPrinter.sharedMemoryBytes(kernel, 32));
+    String text = CudaPrinter.print(groupOf(kernel));
+    assertTrue(text.contains("extern __shared__ unsigned long long l0_shared[];"), text);
+    assertTrue(text.contains("__syncthreads();"), text);
+  }
+
+  @Test
+  void theHelpersDefineEveryOperationThePrinterCalls() {
+    for (BinaryOperator op : List.of(BinaryOperator.ADD, BinaryOperator.SUB, BinaryOperator.MUL, BinaryOperator.DIV,
+        BinaryOperator.MOD, BinaryOperator.POW, BinaryOperator.SHL, BinaryOperator.SHR)) {
+      for (String suffix : List.of("_i32(", "_i64(")) {
+        assertTrue(CudaPrinter.PRELUDE.contains("l0_" + op.name().toLowerCase() + suffix), op + suffix);
+      }
+    }
+    assertFalse(CudaPrinter.PRELUDE.contains("atomic"));
+  }
+
+  private static String body(KernelStmt... statements) {
+    return CudaPrinter.print(groupOf(new Kernel("k", List.of(XS, YS), List.of(), List.of(), List.of(statements))));
+  }
+
+  private static dev.l0.kernels.ir.KernelGroup groupOf(Kernel kernel) {
+    return new dev.l0.kernels.ir.KernelGroup("g", List.of(), List.of(kernel), List.of(), List.of(), List.of());
+  }
+}

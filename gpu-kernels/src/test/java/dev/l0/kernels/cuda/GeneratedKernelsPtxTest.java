@@ -1,0 +1,85 @@
+package dev.l0.kernels.cuda;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.lower.LoweredPrograms;
+import dev.l0.testing.ProgramCase;
+import dev.l0.testing.RandomPrograms;
+import dev.l0.testing.TestPrograms;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every kernel the lowering makes of the corpus and of random programs compiles with
+ * {@code nvcc -ptx} and the product's options (sm_90, no FMA contraction), and its PTX holds the
+ * kernel's entry and no floating-point fused multiply-add. Skipped where nvcc is absent.
+ */
+class GeneratedKernelsPtxTest {
+  private static final Pattern FMA_INSTRUCTION = Pattern.compile("(?m)^\\s*(fma|mad)\\.[a-z.]*f(32|64)\\b");
+  private static final int RANDOM_PROGRAMS = 200;
+  private static final int PROGRAMS_PER_MODULE = 50;
+
+  private static NvccCompiler nvcc;
+
+  @BeforeAll
+  static void findNvcc() {
+    Optional<NvccCompiler> found = NvccCompiler.onThisMachine();
+    assumeTrue(found.isPresent(), "nvcc is not on the PATH nor in $CUDA_HOME/bin: generated kernels are not compiled");
+    nvcc = found.get();
+  }
+
+  @Test
+  void corpusKernelsCompile() {
+    List<Kernel> kernels = new ArrayList<>();
+    for (String name : List.of(TestPrograms.P0_BLACKSCHOLES, TestPrograms.P1_MATMUL, TestPrograms.P2_SHORTEST_PATHS, "portfolio")) {
+      kernels.addAll(renamed(name, LoweredPrograms.of(TestPrograms.load(name)).groups()));
+    }
+    assertCompiles(kernels, "the corpus");
+  }
+
+  @Test
+  void randomProgramKernelsCompile() {
+    List<ProgramCase> cases = RandomPrograms.programs().sampleStream().limit(RANDOM_PROGRAMS).toList();
+    for (int from = 0; from < cases.size(); from += PROGRAMS_PER_MODULE) {
+      List<Kernel> kernels = new ArrayList<>();
+      List<ProgramCase> batch = cases.subList(from, Math.min(from + PROGRAMS_PER_MODULE, cases.size()));
+      for (int i = 0; i < batch.size(); i++) {
+        kernels.addAll(renamed("p" + (from + i), LoweredPrograms.of(batch.get(i).program()).groups()));
+      }
+      assertCompiles(kernels, "random programs " + batch);
+    }
+  }
+
+  /** The groups' kernels, renamed apart so that several programs share one translation unit. */
+  private static List<Kernel> renamed(String prefix, List<KernelGroup> groups) {
+    String stem = prefix.replaceAll("[^A-Za-z0-9_]", "_");
+    return groups.stream().flatMap(g -> g.kernels().stream())
+        .map(k -> new Kernel(stem + "_" + k.name(), k.buffers(), k.scalars(), k.shared(), k.body()))
+        .toList();
+  }
+
+  private static void assertCompiles(List<Kernel> kernels, String what) {
+    if (kernels.isEmpty()) {
+      return;
+    }
+    String source = CudaPrinter.printModule(kernels);
+    String ptx;
+    try {
+      ptx = nvcc.compileToPtx(source, "generated");
+    } catch (CudaCompileException e) {
+      throw new AssertionError("kernels of " + what + " do not compile: " + e.getMessage(), e);
+    }
+    for (Kernel k : kernels) {
+      assertTrue(ptx.contains(".entry " + k.name() + "("), "PTX lacks " + k.name());
+    }
+    assertFalse(FMA_INSTRUCTION.matcher(ptx).find(), "PTX of " + what + " contains fma");
+  }
+}

@@ -1,0 +1,141 @@
+package dev.l0.kernels.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.Param;
+import dev.l0.ir.Program;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Value;
+import dev.l0.kernels.lower.UnsupportedKernelException;
+import dev.l0.opt.KernelPlan;
+import dev.l0.syntax.L0Parser;
+import dev.l0.testing.ProgramCase;
+import dev.l0.testing.RandomPrograms;
+import dev.l0.testing.TestPrograms;
+import dev.l0.values.ValueReader;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The host runner gives the interpreter's results and failures whichever executor runs the
+ * kernels: the evaluator, an executor that rejects every kernel (each rejection recorded), and
+ * kernels inside sequential loops run once per iteration.
+ */
+class HostRunnerTest {
+  private static final String PORTFOLIO = "/programs/portfolio.l0";
+
+  /** Rejects every kernel, so the runner must fall back for each. */
+  private static final class RejectingExecutor implements KernelExecutor {
+    @Override
+    public String name() {
+      return "rejecting";
+    }
+
+    @Override
+    public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
+      throw new UnsupportedKernelException("this test rejects " + kernel.structure());
+    }
+  }
+
+  /** The evaluator, counting the kernel runs. */
+  private static final class CountingExecutor implements KernelExecutor {
+    final AtomicInteger runs = new AtomicInteger();
+
+    @Override
+    public String name() {
+      return "counting";
+    }
+
+    @Override
+    public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
+      PreparedKernel inner = new EvaluatorExecutor().prepare(kernel, scope);
+      return environment -> {
+        runs.incrementAndGet();
+        return inner.run(environment);
+      };
+    }
+  }
+
+  static Program portfolio() {
+    return L0Parser.parse(TestPrograms.text("portfolio"), PORTFOLIO);
+  }
+
+  static List<Value> arguments(Program program, String function, String text) {
+    return ValueReader.read(text, program.function(function).orElseThrow().params().stream().map(Param::type).toList(), "args");
+  }
+
+  private static void assertSameAsInterpreter(Program program, KernelExecutor executor, String function, String args) {
+    List<Value> values = arguments(program, function, args);
+    HostRunner runner = HostRunner.compile(program, executor);
+    assertEquals(RunOutcome.of(() -> new Interpreter(program).call(function, values)).withoutMessage(),
+        RunOutcome.of(() -> runner.call(function, values)).withoutMessage());
+  }
+
+  @Test
+  void corpusProgramsGiveTheInterpretersResultsOnTheEvaluator() {
+    EvaluatorExecutor evaluator = new EvaluatorExecutor();
+    assertSameAsInterpreter(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES), evaluator, "blackscholes",
+        "[{true, 58.0, 65.0, 0.25, 0.08, 0.3}, {false, 100.0, 90.0, 1.5, 0.05, 0.2}]");
+    assertSameAsInterpreter(TestPrograms.load(TestPrograms.P1_MATMUL), evaluator, "main", "[[1, 2, 3], [4, 5, 6]] [[7, 8], [9, 10], [11, 12]]");
+    assertSameAsInterpreter(TestPrograms.load(TestPrograms.P1_MATMUL), evaluator, "main", "[[1, 2, 3], [4, 5, 6]] [[7, 8], [9, 10]]");
+    assertSameAsInterpreter(TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS), evaluator, "main", "");
+    assertSameAsInterpreter(TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS), evaluator, "shortest",
+        "[[0, 5, 9, 2], [5, 0, 1, 7], [9, 1, 0, 3], [2, 7, 3, 0]]");
+    assertSameAsInterpreter(portfolio(), evaluator, "main", "[2.0, -1.0, 3.0] [10.0, 4.0, -5.0]");
+  }
+
+  @Test
+  void everyRejectedKernelIsRecordedAndRunsOnTheEvaluator() {
+    Program p2 = TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS);
+    HostRunner runner = HostRunner.compile(p2, new RejectingExecutor());
+    assertEquals(2, runner.fallbacks().size());
+    for (HostRunner.Fallback fallback : runner.fallbacks()) {
+      assertTrue(fallback.reason().contains("this test rejects map{map{redomap}}"), fallback.reason());
+    }
+    assertSameAsInterpreter(p2, new RejectingExecutor(), "main", "");
+    assertSameAsInterpreter(portfolio(), new RejectingExecutor(), "main", "[1.5, 2.0] [3.0, -4.0]");
+  }
+
+  @Test
+  void aKernelInsideASequentialLoopRunsOncePerIteration() {
+    Program program = L0Parser.parse(
+        "fun i32 main([i32] xs, i32 n) =\n"
+            + "  loop (acc = 0) = for i < n do\n"
+            + "    acc + reduce(op +, 0, map(fn i32 (i32 x) => x * i, xs))\n"
+            + "  in acc\n", "loop.l0");
+    CountingExecutor counting = new CountingExecutor();
+    HostRunner runner = HostRunner.compile(program, counting);
+    List<Value> args = arguments(program, "main", "[1, 2, 3] 4");
+    assertEquals(new Interpreter(program).call("main", args), runner.call("main", args));
+    assertEquals(4, counting.runs.get());
+    assertTrue(runner.fallbacks().isEmpty());
+  }
+
+  @Test
+  void argumentsOfTheWrongTypeAreRejectedBeforeRunning() {
+    HostRunner runner = HostRunner.compile(portfolio(), new EvaluatorExecutor());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> runner.call("main", List.of(ScalarValue.i32(1), ScalarValue.i32(2))));
+    assertTrue(e.getMessage().contains("argument 1 of main"), e.getMessage());
+  }
+
+  @Provide
+  Arbitrary<ProgramCase> programs() {
+    return RandomPrograms.programs();
+  }
+
+  @Property(tries = 200, seed = "20261123")
+  void randomProgramsGiveTheInterpretersResultsAndFailures(@ForAll("programs") ProgramCase c) {
+    HostRunner runner = HostRunner.compile(c.program(), new EvaluatorExecutor());
+    assertEquals(RunOutcome.of(() -> new Interpreter(c.program()).call(c.entry(), c.args())).withoutMessage(),
+        RunOutcome.of(() -> runner.call(c.entry(), c.args())).withoutMessage());
+  }
+}

@@ -1,0 +1,256 @@
+package dev.l0.kernels.lower;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.ir.GroupOutput;
+import dev.l0.kernels.ir.HostStep;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.ir.KernelStmt;
+import dev.l0.testing.ProgramCase;
+import dev.l0.testing.RandomPrograms;
+import dev.l0.testing.TestPrograms;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/** The kernel groups the corpus and random programs lower to: their structure and their well-formedness. */
+class KernelLoweringTest {
+
+  @Test
+  void blackScholesIsOneMapKernelWithoutSharedMemory() {
+    LoweredPrograms lowered = LoweredPrograms.of(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES));
+    assertEquals(List.of(), lowered.rejections());
+    KernelGroup group = single(lowered.groups());
+    Kernel kernel = single(group.kernels());
+    assertTrue(kernel.name().endsWith("_map"), kernel.name());
+    assertEquals(List.of(), kernel.shared());
+    assertEquals(0, count(kernel.body(), s -> s instanceof KernelStmt.Barrier));
+    assertEquals(6, group.inputs().size());
+    assertEquals(1, single(group.outputs()).shape().size());
+    assertWellFormed(group);
+  }
+
+  @Test
+  void portfolioIsARedomapOfTwoKernels() {
+    KernelGroup group = single(LoweredPrograms.of(TestPrograms.load("portfolio")).groups());
+    assertEquals(2, group.kernels().size());
+    Kernel chunks = group.kernels().get(0);
+    Kernel tree = group.kernels().get(1);
+    assertEquals(1, chunks.shared().size(), "the block tree's shared array");
+    assertTrue(count(chunks.body(), s -> s instanceof KernelStmt.Barrier) >= 2);
+    assertEquals(List.of(), tree.shared());
+    assertTrue(count(tree.body(), s -> s instanceof KernelStmt.Barrier) >= 1);
+    List<HostStep.Launch> launches = launches(group);
+    assertEquals(List.of(chunks, tree), launches.stream().map(HostStep.Launch::kernel).toList());
+    assertEquals(new KernelExpr.Constant(dev.l0.ir.ScalarValue.i64(1)), launches.get(1).gridSize(), "the tree runs in one block");
+    assertEquals(List.of(), single(group.outputs()).shape(), "a scalar result");
+    assertWellFormed(group);
+  }
+
+  @Test
+  void matrixMultiplicationIsOneKernel() {
+    KernelGroup group = single(LoweredPrograms.of(TestPrograms.load(TestPrograms.P1_MATMUL)).groups());
+    assertEquals(1, group.kernels().size());
+    assertEquals(2, single(group.outputs()).shape().size());
+    assertWellFormed(group);
+  }
+
+  @Test
+  void shortestPathsIsOneKernelPerFunction() {
+    LoweredPrograms lowered = LoweredPrograms.of(TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS));
+    assertEquals(List.of(), lowered.rejections());
+    assertEquals(2, lowered.groups().size());
+    lowered.groups().forEach(g -> assertEquals(1, g.kernels().size()));
+    lowered.groups().forEach(KernelLoweringTest::assertWellFormed);
+  }
+
+  @Test
+  void aScanIsReduceThenScanInThreeKernels() {
+    KernelGroup group = single(LoweredPrograms.of(
+        "fun [i32] main([i32] xs) = scan(op +, 0, map(fn i32 (i32 x) => x * 3, xs))").groups());
+    assertEquals(3, group.kernels().size());
+    assertEquals(List.of("_totals", "_carries", "_rescan"),
+        group.kernels().stream().map(k -> k.name().substring(k.name().lastIndexOf('_'))).toList());
+    assertWellFormed(group);
+  }
+
+  @Test
+  void aFilterCountsScansAndScattersAndReadsItsSizeBack() {
+    KernelGroup group = single(LoweredPrograms.of(
+        "fun [i32] main([i32] xs) = filter(fn bool (i32 x) => 0 < x % 3, xs)").groups());
+    assertEquals(3, group.kernels().size());
+    HostStep.ReadScalar total = (HostStep.ReadScalar) group.steps().stream()
+        .filter(s -> s instanceof HostStep.ReadScalar).findFirst().orElseThrow();
+    assertEquals(List.of(total.variable()), single(group.outputs()).shape());
+    assertEquals(1, group.errors().size(), "the modulo's division by zero is guarded");
+    assertWellFormed(group);
+  }
+
+  @Test
+  void integerDivisionIsGuardedAndRaisesItsError() {
+    KernelGroup group = single(LoweredPrograms.of("fun [i32] main([i32] xs, i32 d) = map(fn i32 (i32 x) => x / d, xs)").groups());
+    assertEquals("integer division by zero", single(group.errors()).detail());
+    assertEquals(1, count(single(group.kernels()).body(), s -> s instanceof KernelStmt.RaiseError r && r.code() == 1));
+  }
+
+  @Test
+  void anInPlaceUpdateInsideAThreadWritesAScratchCopyNotTheInput() {
+    KernelGroup group = single(LoweredPrograms.of(
+        "fun [[i32]] main([i32] xs) = map(fn [i32] (i32 x) => let a = copy(xs) in let b = a with [0] <- x in b, xs)").groups());
+    Kernel kernel = single(group.kernels());
+    Buffer input = group.inputs().stream().filter(in -> in instanceof GroupInput.Array)
+        .map(in -> ((GroupInput.Array) in).buffer()).findFirst().orElseThrow();
+    Set<Buffer> written = new HashSet<>();
+    forEachStatement(kernel.body(), s -> {
+      if (s instanceof KernelStmt.Store store) {
+        written.add(store.buffer());
+      }
+    });
+    assertTrue(!written.contains(input), "the kernel writes its input");
+    assertTrue(written.stream().anyMatch(b -> b.name().startsWith("scratch_")), "no scratch copy is written: " + written);
+    assertTrue(group.steps().stream().anyMatch(s -> s instanceof HostStep.Allocate a && a.buffer().name().startsWith("scratch_")));
+    assertWellFormed(group);
+  }
+
+  @Test
+  void whatCannotBeLoweredIsRejectedNamingTheConstruct() {
+    LoweredPrograms lowered = LoweredPrograms.of(
+        "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => reduce(op +, 0, [x, 2 * x]), xs)");
+    assertEquals(List.of(), lowered.groups());
+    assertTrue(single(lowered.rejections()).contains("cannot lower to kernels: arraylit inside a kernel"),
+        lowered.rejections().toString());
+  }
+
+  @Provide
+  Arbitrary<ProgramCase> programs() {
+    return RandomPrograms.programs();
+  }
+
+  /** Every kernel of a random program lowers to a well-formed group or is rejected with a reason; nothing else escapes. */
+  @Property(tries = 200)
+  void randomProgramsLowerToWellFormedGroupsOrAreRejected(@ForAll("programs") ProgramCase program) {
+    LoweredPrograms lowered = LoweredPrograms.of(program.program());
+    lowered.groups().forEach(KernelLoweringTest::assertWellFormed);
+    lowered.rejections().forEach(r -> assertTrue(r.contains("cannot lower to kernels: "), r));
+  }
+
+  /**
+   * Buffers are inputs or allocated before a launch uses them; host scalars are defined before use;
+   * kernels use only declared locals; error codes exist; barriers are never inside an if.
+   */
+  static void assertWellFormed(KernelGroup group) {
+    Set<Buffer> buffers = new HashSet<>();
+    Set<KernelExpr.Var> hostScalars = new HashSet<>(List.of(KernelGroup.BLOCK_SIZE));
+    for (GroupInput input : group.inputs()) {
+      if (input instanceof GroupInput.Array array) {
+        buffers.add(array.buffer());
+        hostScalars.addAll(array.shape());
+      } else {
+        hostScalars.add(((GroupInput.Scalar) input).variable());
+      }
+    }
+    for (HostStep step : group.steps()) {
+      if (step instanceof HostStep.Define d) {
+        assertDefined(d.value(), hostScalars, "host step " + d);
+        hostScalars.add(d.variable());
+      } else if (step instanceof HostStep.Allocate a) {
+        assertDefined(a.elements(), hostScalars, "allocation of " + a.buffer());
+        buffers.add(a.buffer());
+      } else if (step instanceof HostStep.ReadScalar r) {
+        assertTrue(buffers.contains(r.buffer()), "read of an unallocated " + r.buffer());
+        hostScalars.add(r.variable());
+      } else {
+        HostStep.Launch launch = (HostStep.Launch) step;
+        assertDefined(launch.gridSize(), hostScalars, "grid of " + launch.kernel().name());
+        assertTrue(buffers.containsAll(launch.kernel().buffers()), "a buffer of " + launch.kernel().name() + " is missing");
+        assertTrue(hostScalars.containsAll(launch.kernel().scalars()),
+            "a scalar parameter of " + launch.kernel().name() + " is not on the host: " + launch.kernel().scalars());
+        assertEquals(0, countInsideIfs(launch.kernel().body(), false), "a barrier under an if in " + launch.kernel().name());
+        forEachStatement(launch.kernel().body(), s -> {
+          if (s instanceof KernelStmt.RaiseError r) {
+            assertTrue(r.code() <= group.errors().size(), "unknown error code " + r.code());
+          }
+        });
+      }
+    }
+    for (GroupOutput output : group.outputs()) {
+      assertTrue(buffers.contains(output.buffer()), "output " + output.name() + " has no buffer");
+      output.shape().forEach(d -> assertDefined(d, hostScalars, "shape of " + output.name()));
+    }
+  }
+
+  private static void assertDefined(KernelExpr e, Set<KernelExpr.Var> defined, String where) {
+    if (e instanceof KernelExpr.Var v) {
+      assertTrue(defined.contains(v), where + " reads undefined " + v);
+    } else if (e instanceof KernelExpr.Binary b) {
+      assertDefined(b.left(), defined, where);
+      assertDefined(b.right(), defined, where);
+    } else if (e instanceof KernelExpr.Call c) {
+      c.args().forEach(a -> assertDefined(a, defined, where));
+    } else if (e instanceof KernelExpr.Unary u) {
+      assertDefined(u.operand(), defined, where);
+    } else if (e instanceof KernelExpr.Select s) {
+      assertDefined(s.condition(), defined, where);
+      assertDefined(s.ifTrue(), defined, where);
+      assertDefined(s.ifFalse(), defined, where);
+    } else {
+      assertTrue(e instanceof KernelExpr.Constant, where + " is not a host expression: " + e);
+    }
+  }
+
+  private static int countInsideIfs(List<KernelStmt> body, boolean insideIf) {
+    int barriers = 0;
+    for (KernelStmt s : body) {
+      if (s instanceof KernelStmt.Barrier && insideIf) {
+        barriers++;
+      } else if (s instanceof KernelStmt.If i) {
+        barriers += countInsideIfs(i.thenBody(), true) + countInsideIfs(i.elseBody(), true);
+      } else if (s instanceof KernelStmt.For f) {
+        barriers += countInsideIfs(f.body(), insideIf);
+      } else if (s instanceof KernelStmt.While w) {
+        barriers += countInsideIfs(w.body(), insideIf);
+      }
+    }
+    return barriers;
+  }
+
+  static void forEachStatement(List<KernelStmt> body, Consumer<KernelStmt> action) {
+    for (KernelStmt s : body) {
+      action.accept(s);
+      if (s instanceof KernelStmt.If i) {
+        forEachStatement(i.thenBody(), action);
+        forEachStatement(i.elseBody(), action);
+      } else if (s instanceof KernelStmt.For f) {
+        forEachStatement(f.body(), action);
+      } else if (s instanceof KernelStmt.While w) {
+        forEachStatement(w.body(), action);
+      }
+    }
+  }
+
+  private static int count(List<KernelStmt> body, java.util.function.Predicate<KernelStmt> which) {
+    int[] n = {0};
+    forEachStatement(body, s -> n[0] += which.test(s) ? 1 : 0);
+    return n[0];
+  }
+
+  private static List<HostStep.Launch> launches(KernelGroup group) {
+    return group.steps().stream().filter(s -> s instanceof HostStep.Launch).map(s -> (HostStep.Launch) s).toList();
+  }
+
+  private static <T> T single(List<T> items) {
+    assertEquals(1, items.size(), "expected exactly one: " + items);
+    return items.get(0);
+  }
+}
