@@ -102,13 +102,13 @@ class ReadmeExamplesTest {
       boolean isPath = word.contains("/") && Files.exists(ROOT.resolve(word));
       args.add(isPath ? ROOT.resolve(word).toString() : word);
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    // Standard output and standard error go to one stream, in the order a terminal shows them.
+    ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+    PrintStream both = new PrintStream(terminal, true, StandardCharsets.UTF_8);
     int code = Main.execute(args.toArray(String[]::new),
-        new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    // Error output is shown in the README as the user sees it: paths relative to the repository root.
-    String shown = out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+        new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), both, both);
+    // Paths are shown in the README as the user sees them: relative to the repository root.
+    String shown = terminal.toString(StandardCharsets.UTF_8);
     return shown.replace(ROOT + "/", "") + (code == 0 ? "" : "[exit " + code + "]\n");
   }
 
