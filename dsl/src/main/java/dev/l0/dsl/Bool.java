@@ -4,7 +4,7 @@ import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Expr;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.SourcePos;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import java.util.List;
 
 /**
@@ -36,7 +36,7 @@ public final class Bool extends Val {
 
   public Bool not() {
     SourcePos pos = CallSite.current();
-    return stage(TYPE, new Expr.Unary(UnaryOperator.NOT, use(pos), pos));
+    return stage(TYPE, new Expr.Unary(PrefixOperator.NOT, use(pos), pos));
   }
 
   private Bool logical(BinaryOperator op, Bool other) {

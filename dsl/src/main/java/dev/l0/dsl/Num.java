@@ -4,7 +4,7 @@ import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
 import dev.l0.ir.Expr;
 import dev.l0.ir.SourcePos;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,7 +38,7 @@ public abstract class Num<N extends Num<N>> extends Val {
   /** {@code -this}. */
   public N neg() {
     SourcePos pos = CallSite.current();
-    return stage(selfType(), new Expr.Unary(UnaryOperator.NEG, use(pos), pos));
+    return stage(selfType(), new Expr.Unary(PrefixOperator.NEG, use(pos), pos));
   }
 
   /** The built-in {@code abs}; a program that defines its own {@code abs} calls that one instead. */

@@ -105,7 +105,7 @@ public sealed interface Expr {
   }
 
   /** Prefix <code>-e</code> or <code>not e</code>. */
-  record Unary(dev.l0.ir.UnaryOperator op, Expr operand, SourcePos pos) implements Expr {
+  record Unary(PrefixOperator op, Expr operand, SourcePos pos) implements Expr {
     @Override
     public Expr mapChildren(UnaryOperator<Expr> f) {
       return new Unary(op, f.apply(operand), pos);

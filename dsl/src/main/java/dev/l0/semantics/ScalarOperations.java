@@ -7,7 +7,7 @@ import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.Value;
 import dev.l0.math.L0Math;
 import java.util.List;
@@ -153,8 +153,8 @@ public final class ScalarOperations {
     }
   }
 
-  public static ScalarValue unary(UnaryOperator op, Value operand, SourcePos pos) {
-    if (op == UnaryOperator.NOT) {
+  public static ScalarValue unary(PrefixOperator op, Value operand, SourcePos pos) {
+    if (op == PrefixOperator.NOT) {
       return ScalarValue.bool(!Operands.bool(operand, pos));
     }
     if (operand instanceof ScalarValue.Float f) {

@@ -13,7 +13,7 @@ import dev.l0.ir.Pattern;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -205,11 +205,11 @@ public final class L0Parser {
       if (tokens.peek().kind() == Token.Kind.NUMBER) {
         return new Expr.Literal(LiteralSyntax.number(tokens.next().text(), true, first.pos()), first.pos());
       }
-      return new Expr.Unary(UnaryOperator.NEG, unary(), first.pos());
+      return new Expr.Unary(PrefixOperator.NEG, unary(), first.pos());
     }
     if (first.is("not")) {
       tokens.next();
-      return new Expr.Unary(UnaryOperator.NOT, unary(), first.pos());
+      return new Expr.Unary(PrefixOperator.NOT, unary(), first.pos());
     }
     return postfix();
   }

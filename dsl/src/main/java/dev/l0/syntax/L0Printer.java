@@ -9,7 +9,7 @@ import dev.l0.ir.Pattern;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -164,13 +164,13 @@ public final class L0Printer {
   }
 
   private static String unary(Expr.Unary unary, int indent) {
-    if (unary.op() == UnaryOperator.NOT) {
+    if (unary.op() == PrefixOperator.NOT) {
       return "not " + operand(unary.operand(), UNARY_PRECEDENCE, indent);
     }
     // -3 would read back as a negative literal and --x is unclear, so both get parentheses.
     Expr operand = unary.operand();
     boolean startsWithMinus = operand instanceof Expr.Literal
-        || (operand instanceof Expr.Unary inner && inner.op() == UnaryOperator.NEG);
+        || (operand instanceof Expr.Unary inner && inner.op() == PrefixOperator.NEG);
     return "-" + (startsWithMinus ? parenthesised(operand, indent) : operand(operand, UNARY_PRECEDENCE, indent));
   }
 

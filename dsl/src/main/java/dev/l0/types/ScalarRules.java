@@ -6,7 +6,7 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.syntax.L0Printer;
 import java.util.List;
 
@@ -36,8 +36,8 @@ final class ScalarRules {
   }
 
   /** The type of {@code -e} or {@code not e}. */
-  static Type unary(UnaryOperator op, Type operand, SourcePos operandPos) {
-    Category wanted = op == UnaryOperator.NEG ? Category.NUMERIC : Category.BOOL;
+  static Type unary(PrefixOperator op, Type operand, SourcePos operandPos) {
+    Category wanted = op == PrefixOperator.NEG ? Category.NUMERIC : Category.BOOL;
     if (!wanted.contains(operand)) {
       throw new L0CompileError(operandPos, "operator '" + op.symbol() + "' needs " + wanted + " operand, got " + name(operand));
     }

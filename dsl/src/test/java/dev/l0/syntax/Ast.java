@@ -5,7 +5,7 @@ import dev.l0.ir.Expr;
 import dev.l0.ir.Pattern;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.testing.SourcePositions;
 import java.util.List;
 
@@ -37,7 +37,7 @@ final class Ast {
   }
 
   static Expr neg(Expr operand) {
-    return new Expr.Unary(UnaryOperator.NEG, operand, NONE);
+    return new Expr.Unary(PrefixOperator.NEG, operand, NONE);
   }
 
   static Expr tuple(Expr... elements) {

@@ -36,7 +36,7 @@ import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,7 +64,7 @@ class L0ParserTest {
   void prefixOperatorsBindTighterThanBinaryOnes() {
     assertEquals(bin(POW, neg(var("x")), i32(2)), parsed("-x pow 2"));
     assertEquals(bin(MUL, neg(var("r")), var("years")), parsed("-r * years"));
-    assertEquals(bin(AND, new Expr.Unary(UnaryOperator.NOT, var("a"), NONE), var("b")), parsed("not a && b"));
+    assertEquals(bin(AND, new Expr.Unary(PrefixOperator.NOT, var("a"), NONE), var("b")), parsed("not a && b"));
     assertEquals(neg(new Expr.Index(var("a"), List.of(var("i")), NONE)), parsed("-a[i]"));
   }
 

@@ -12,7 +12,7 @@ import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -52,7 +52,7 @@ final class RandomSyntax {
     if (random.nextInt(5) < 2) {
       return random.nextInt(4) > 0
           ? new Expr.Binary(operator(), expr(d), expr(d), NONE)
-          : new Expr.Unary(pick(List.of(UnaryOperator.values())), expr(d), NONE);
+          : new Expr.Unary(pick(List.of(PrefixOperator.values())), expr(d), NONE);
     }
     switch (random.nextInt(NODE_KINDS)) {
       case 0: return new Expr.Literal(scalar(), NONE);
@@ -60,7 +60,7 @@ final class RandomSyntax {
       case 2: return new Expr.TupleLit(list(0, 3, () -> expr(d)), NONE);
       case 3: return new Expr.ArrayLit(list(1, 3, () -> expr(d)), NONE);
       case 4: return new Expr.Binary(operator(), expr(d), expr(d), NONE);
-      case 5: return new Expr.Unary(pick(List.of(UnaryOperator.values())), expr(d), NONE);
+      case 5: return new Expr.Unary(pick(List.of(PrefixOperator.values())), expr(d), NONE);
       case 6: return new Expr.If(expr(d), expr(d), expr(d), NONE);
       case 7: return new Expr.Index(expr(d), list(1, 3, () -> expr(d)), NONE);
       case 8: return new Expr.Call(pick(FUNCTIONS), list(0, 3, () -> expr(d)), NONE);

@@ -14,7 +14,7 @@ import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -711,7 +711,7 @@ final class ExprGenerator {
   }
 
   private Typed unary(ScalarType type, Scope scope, int depth) {
-    UnaryOperator op = type == ScalarType.BOOL ? UnaryOperator.NOT : UnaryOperator.NEG;
+    PrefixOperator op = type == ScalarType.BOOL ? PrefixOperator.NOT : PrefixOperator.NEG;
     return new Typed(new Expr.Unary(op, generate(type, scope, depth).expr(), AT), type);
   }
 

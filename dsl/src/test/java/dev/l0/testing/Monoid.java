@@ -6,7 +6,7 @@ import dev.l0.ir.Expr;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import java.util.List;
 
 /**
@@ -35,11 +35,11 @@ record Monoid(BinaryOperator operator, Builtin builtin, Expr neutral) {
           new Monoid(BinaryOperator.MUL, null, new Expr.Literal(new ScalarValue.Float(type, 1.0), AT)));
       case I32, I64 -> {
         long max = type == ScalarType.I32 ? Integer.MAX_VALUE : Long.MAX_VALUE;
-        Expr negatedMax = new Expr.Unary(UnaryOperator.NEG, integer(max, type), AT);
+        Expr negatedMax = new Expr.Unary(PrefixOperator.NEG, integer(max, type), AT);
         yield List.of(
             new Monoid(BinaryOperator.ADD, null, integer(0, type)),
             new Monoid(BinaryOperator.MUL, null, integer(1, type)),
-            new Monoid(BinaryOperator.BAND, null, new Expr.Unary(UnaryOperator.NEG, integer(1, type), AT)),
+            new Monoid(BinaryOperator.BAND, null, new Expr.Unary(PrefixOperator.NEG, integer(1, type), AT)),
             new Monoid(BinaryOperator.BOR, null, integer(0, type)),
             new Monoid(BinaryOperator.XOR, null, integer(0, type)),
             new Monoid(null, Builtin.MIN, integer(max, type)),

@@ -16,7 +16,7 @@ import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.syntax.L0Parser;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
@@ -102,7 +102,7 @@ class CheckerRobustnessTest {
   void aVeryDeeplyNestedExpressionIsACompileErrorNotACrash() {
     Expr e = one();
     for (int i = 0; i < 200_000; i++) {
-      e = new Expr.Unary(UnaryOperator.NEG, e, AT);
+      e = new Expr.Unary(PrefixOperator.NEG, e, AT);
     }
     L0CompileError error = rejection(program(ScalarType.I32, e));
     assertTrue(error.detail().contains("nested too deeply"), error.getMessage());

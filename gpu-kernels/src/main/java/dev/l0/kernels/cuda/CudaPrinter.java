@@ -4,7 +4,7 @@ import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
@@ -296,7 +296,7 @@ public final class CudaPrinter {
 
   private String unary(KernelExpr.Unary u) {
     String operand = expr(u.operand());
-    if (u.op() == UnaryOperator.NOT) {
+    if (u.op() == PrefixOperator.NOT) {
       return "(!" + operand + ")";
     }
     ScalarType t = u.operand().type();

@@ -4,7 +4,7 @@ import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import java.util.List;
 
 /**
@@ -52,7 +52,7 @@ public sealed interface KernelExpr {
   }
 
   /** {@code op operand} (ScalarOperations.unary). */
-  record Unary(UnaryOperator op, KernelExpr operand) implements KernelExpr {
+  record Unary(PrefixOperator op, KernelExpr operand) implements KernelExpr {
     @Override
     public ScalarType type() {
       return operand.type();

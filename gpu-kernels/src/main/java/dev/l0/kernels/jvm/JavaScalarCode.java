@@ -6,7 +6,7 @@ import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.kernels.lower.UnsupportedKernelException;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
@@ -392,7 +392,7 @@ final class JavaScalarCode {
       return binary(b);
     }
     if (e instanceof Exp.UnOp u) {
-      return u.op() == UnaryOperator.NOT ? "(!" + operand(u.operand()) + ")" : "(-" + operand(u.operand()) + ")";
+      return u.op() == PrefixOperator.NOT ? "(!" + operand(u.operand()) + ")" : "(-" + operand(u.operand()) + ")";
     }
     if (e instanceof Exp.BuiltinCall c) {
       return builtin(c);

@@ -4,7 +4,7 @@ import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.ThreadIndex;
 import java.util.List;
@@ -77,7 +77,7 @@ final class KernelExprs {
   }
 
   static KernelExpr not(KernelExpr a) {
-    return new KernelExpr.Unary(UnaryOperator.NOT, a);
+    return new KernelExpr.Unary(PrefixOperator.NOT, a);
   }
 
   /** {@code 0 <= index < size} for {@code i64} operands. */

@@ -4,7 +4,7 @@ import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.ThreadIndex;
 import dev.l0.semantics.Operands;
@@ -50,7 +50,7 @@ final class ExpressionCompiler {
       return frame -> ScalarOperations.binary(op, left.eval(frame), right.eval(frame), SourcePos.NONE);
     }
     if (e instanceof KernelExpr.Unary u) {
-      UnaryOperator op = u.op();
+      PrefixOperator op = u.op();
       CompiledExpr operand = compile(u.operand(), scope);
       return frame -> ScalarOperations.unary(op, operand.eval(frame), SourcePos.NONE);
     }

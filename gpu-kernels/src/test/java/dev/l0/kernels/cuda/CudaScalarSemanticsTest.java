@@ -10,7 +10,7 @@ import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.semantics.ScalarOperations;
 import java.io.IOException;
@@ -90,7 +90,7 @@ class CudaScalarSemanticsTest {
             }
           }
         }
-        UnaryOperator unary = t == ScalarType.BOOL ? UnaryOperator.NOT : UnaryOperator.NEG;
+        PrefixOperator unary = t == ScalarType.BOOL ? PrefixOperator.NOT : PrefixOperator.NEG;
         add(cases, x, x, new KernelExpr.Unary(unary, a), () -> ScalarOperations.unary(unary, x, SourcePos.NONE));
         if (t.isNumeric()) {
           for (Builtin f : List.of(Builtin.ABS, Builtin.TO_I32, Builtin.TO_I64, Builtin.TO_F32, Builtin.TO_F64)) {

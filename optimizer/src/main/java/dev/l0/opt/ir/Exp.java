@@ -5,7 +5,7 @@ import dev.l0.ir.Builtin;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.ir.UnaryOperator;
+import dev.l0.ir.PrefixOperator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -91,7 +91,7 @@ public sealed interface Exp {
     }
   }
 
-  record UnOp(UnaryOperator op, ScalarType type, SubExp operand) implements Exp {
+  record UnOp(PrefixOperator op, ScalarType type, SubExp operand) implements Exp {
     @Override
     public List<SubExp> operands() {
       return List.of(operand);

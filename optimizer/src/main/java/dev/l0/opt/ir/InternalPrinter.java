@@ -115,7 +115,7 @@ public final class InternalPrinter {
     } else if (e instanceof Exp.BinOp b) {
       out.append(b.left()).append(' ').append(b.op().symbol()).append(' ').append(b.right());
     } else if (e instanceof Exp.UnOp u) {
-      out.append(u.op().symbol()).append(u.op() == dev.l0.ir.UnaryOperator.NOT ? " " : "").append(u.operand());
+      out.append(u.op().symbol()).append(u.op() == dev.l0.ir.PrefixOperator.NOT ? " " : "").append(u.operand());
     } else if (e instanceof Exp.BuiltinCall c) {
       out.append(c.function().functionName()).append('(').append(operands(c.args())).append(')');
     } else if (e instanceof Exp.Apply c) {

@@ -1,13 +1,13 @@
 package dev.l0.ir;
 
 /** Prefix operators: numeric negation {@code -e} and logical negation {@code not e}. */
-public enum UnaryOperator {
+public enum PrefixOperator {
   NEG("-"),
   NOT("not");
 
   private final String symbol;
 
-  UnaryOperator(String symbol) {
+  PrefixOperator(String symbol) {
     this.symbol = symbol;
   }
 
