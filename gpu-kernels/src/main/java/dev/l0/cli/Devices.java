@@ -1,7 +1,7 @@
 package dev.l0.cli;
 
+import dev.l0.kernels.api.L0Runtime;
 import dev.l0.kernels.exec.KernelExecutor;
-import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.kernels.runtime.CudaUnavailableException;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.kernels.runtime.DeviceSelection;
@@ -10,13 +10,12 @@ import dev.l0.kernels.sim.SimulatorExecutor;
 
 /**
  * The {@code --device} choice of {@code l0 run}: {@code jvm} (the JVM backend), {@code sim} (the
- * SIMT simulator, block size {@value #SIMULATOR_BLOCK_SIZE}), {@code auto} (CUDA where it works,
- * else the JVM) or {@code cuda}. CUDA kernel launches are not wired into the command line yet, so
- * {@code auto} runs on the JVM and says why, and {@code cuda} is refused with the reason.
+ * SIMT simulator, block size {@value #SIMULATOR_BLOCK_SIZE}), {@code auto} (CUDA where a driver, a
+ * GPU and a PTX compiler work, else the JVM, saying why) or {@code cuda} (refused with the reason
+ * where CUDA cannot work). The choice itself is {@link L0Runtime#executorFor}'s, as for the API.
  */
 final class Devices {
   static final int SIMULATOR_BLOCK_SIZE = 32;
-  static final String CUDA_NOT_WIRED = "kernel launches on CUDA are not wired into the command line yet";
 
   /** An executor and the line that reports it, e.g. {@code jvm: no CUDA driver (...)}. */
   record Choice(KernelExecutor executor, String report) {}
@@ -39,12 +38,6 @@ final class Devices {
     } catch (CudaUnavailableException e) {
       throw new CliArgs.UsageError("--device cuda: " + e.getMessage() + "; use --device jvm or sim");
     }
-    if (selection.chosen() == DeviceKind.CUDA) {
-      if (kind == DeviceKind.CUDA) {
-        throw new CliArgs.UsageError("--device cuda: " + CUDA_NOT_WIRED + " (" + selection.report() + "); use --device jvm or sim");
-      }
-      return new Choice(new JvmKernelExecutor(), "jvm: " + CUDA_NOT_WIRED + " (" + selection.report() + ")");
-    }
-    return new Choice(new JvmKernelExecutor(), selection.report());
+    return new Choice(L0Runtime.executorFor(selection), selection.report());
   }
 }

@@ -36,6 +36,10 @@
  * </ul>
  * {@link dev.l0.kernels.ir.ReductionOrder} holds the formula and a reference implementation.
  * SOACs nested inside a kernel thread (a redomap inside a map) run sequentially in that thread:
- * a plain left fold with the fold function, the interpreter's order.
+ * a plain left fold with the fold function, the interpreter's order. A map whose body is one
+ * integer or boolean reduction or scan over its row may instead run a block per row when it has
+ * few rows (segmented, {@code dev.l0.kernels.lower.SegmentedRows}): each thread folds a contiguous
+ * slice of the row, and the slices are combined in order (a scan refolds each slice from its
+ * carry), which for those types gives the left fold's bits.
  */
 package dev.l0.kernels.ir;

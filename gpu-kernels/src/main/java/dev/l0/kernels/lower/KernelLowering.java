@@ -15,7 +15,13 @@ import java.util.List;
 public final class KernelLowering {
   private KernelLowering() {}
 
+  /** {@link #lower(KernelPlan, KernelPlan.Kernel, LaunchConfiguration)} for the default configuration. */
   public static KernelGroup lower(KernelPlan plan, KernelPlan.Kernel kernel) {
+    return lower(plan, kernel, LaunchConfiguration.DEFAULT);
+  }
+
+  /** The kernel group of {@code kernel}, with grid sizes and the choice of segmented reductions from {@code configuration}. */
+  public static KernelGroup lower(KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration) {
     InternalFunction function = plan.entries().stream()
         .filter(f -> f.name().equals(kernel.function()))
         .findFirst()
@@ -28,7 +34,7 @@ public final class KernelLowering {
     GroupContext group = new GroupContext(function, soac);
     String name = group.freshName(kernel.function() + "_" + pattern.get(0).name());
     if (soac instanceof Exp.Map map) {
-      return MapLowering.lower(group, name, pattern, map);
+      return MapLowering.lower(group, name, pattern, map, configuration);
     }
     if (soac instanceof Exp.Redomap r) {
       return ReductionLowering.lower(group, name, pattern, r.combine(), r.fold(), r.neutral(), r.inputs());

@@ -19,20 +19,23 @@ import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A top-level map as one kernel: a grid-stride loop over the outer rows, a thread per row at a
  * time, whose function's code ({@link ThreadCode}, nested maps and reductions included) writes
  * its results into the rows of the output buffers. Result rows must have sizes the host knows
- * before the launch.
+ * before the launch. Where the function is one integer or boolean reduction or scan over its row
+ * ({@link SegmentedRows}), the kernel also holds the block-per-row loop, and the host gives
+ * the rows to one loop or the other: to the blocks, a block per row, when the outer size is below
+ * the configuration's threshold, else to the threads. Grids are capped at the configuration's
+ * {@code maxBlocks}.
  */
 final class MapLowering {
-  /** The most blocks a map launches; the grid-stride loop covers the rest. */
-  static final long MAX_BLOCKS = 1024;
-
   private MapLowering() {}
 
-  static KernelGroup lower(GroupContext group, String name, List<Ident> pattern, Exp.Map map) {
+  static KernelGroup lower(GroupContext group, String name, List<Ident> pattern, Exp.Map map,
+      LaunchConfiguration configuration) {
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> inputs = map.inputs().stream().map(code::array).toList();
     KernelExpr n = inputs.get(0).dims().get(0);
@@ -58,11 +61,27 @@ final class MapLowering {
     List<KernelStmt> body = new ArrayList<>();
     List<Destination> dests = targets.stream().map(t -> (Destination) new Destination.ToMemory(t.rowInBounds(i))).toList();
     code.apply(map.function(), inputs.stream().map(in -> ThreadCode.row(in, i)).toList(), dests, body);
-    Kernel kernel = KernelAssembler.assemble(name + "_map",
-        List.of(new KernelStmt.For(i, GLOBAL_THREAD, n, mul(BLOCK_DIM, GRID_DIM), body)));
+    Optional<SegmentedRows> segmented = SegmentedRows.of(map);
+    KernelExpr threadRows = n;
+    KernelExpr grid = ReductionOrder.ceilDivExpr(n, KernelGroup.BLOCK_SIZE);
+    List<KernelStmt> blockPerRow = List.of();
+    if (segmented.isPresent()) {
+      KernelExpr fewRows = KernelExprs.lt(n, KernelExprs.i64(configuration.segmentedRowsBelow()));
+      KernelExpr.Var blockRows = group.fresh("block_rows", ScalarType.I64);
+      KernelExpr.Var rowsForThreads = group.fresh("thread_rows", ScalarType.I64);
+      steps.add(new HostStep.Define(blockRows, new KernelExpr.Select(fewRows, n, KernelExprs.ZERO)));
+      steps.add(new HostStep.Define(rowsForThreads, new KernelExpr.Select(fewRows, KernelExprs.ZERO, n)));
+      blockPerRow = segmented.get().blockPerRow(code, inputs, blockRows, targets);
+      threadRows = rowsForThreads;
+      grid = new KernelExpr.Select(fewRows, n, grid);
+    }
+    List<KernelStmt> kernelBody = new ArrayList<>();
+    kernelBody.add(new KernelStmt.For(i, GLOBAL_THREAD, threadRows, mul(BLOCK_DIM, GRID_DIM), body));
+    kernelBody.addAll(blockPerRow);
+    Kernel kernel = KernelAssembler.assemble(name + (segmented.isPresent() ? "_rows" : "_map"), kernelBody);
     KernelExpr.Var blocks = group.fresh("blocks", ScalarType.I64);
-    KernelExpr wanted = ReductionOrder.ceilDivExpr(n, KernelGroup.BLOCK_SIZE);
-    steps.add(new HostStep.Define(blocks, KernelExprs.min(KernelExprs.max(wanted, KernelExprs.ONE), KernelExprs.i64(MAX_BLOCKS))));
+    steps.add(new HostStep.Define(blocks,
+        KernelExprs.min(KernelExprs.max(grid, KernelExprs.ONE), KernelExprs.i64(configuration.maxBlocks()))));
     steps.addAll(scratch.launch(kernel, blocks));
     return new KernelGroup(name, group.inputs(), List.of(kernel), steps, outputs, group.errors());
   }

@@ -4,12 +4,9 @@ import static dev.l0.kernels.lower.KernelExprs.BLOCK_DIM;
 import static dev.l0.kernels.lower.KernelExprs.BLOCK_IDX;
 import static dev.l0.kernels.lower.KernelExprs.GLOBAL_THREAD;
 import static dev.l0.kernels.lower.KernelExprs.THREAD_IDX;
-import static dev.l0.kernels.lower.KernelExprs.ZERO;
-import static dev.l0.kernels.lower.KernelExprs.eq;
 import static dev.l0.kernels.lower.KernelExprs.i64;
 import static dev.l0.kernels.lower.KernelExprs.lt;
 import static dev.l0.kernels.lower.KernelExprs.min;
-import static dev.l0.kernels.lower.KernelExprs.mod;
 import static dev.l0.kernels.lower.KernelExprs.mul;
 import static dev.l0.kernels.lower.KernelExprs.sub;
 
@@ -76,36 +73,9 @@ final class ReductionLowering {
     List<KernelStmt> foldBody = new ArrayList<>();
     code.foldStep(fold, accs, views, i, foldBody);
     body.add(chunking.overChunk(chunk, i, foldBody));
-    for (int k = 0; k < accs.size(); k++) {
-      body.add(new KernelStmt.SharedStore(shared.get(k), THREAD_IDX, accs.get(k)));
-    }
-    body.add(new KernelStmt.Barrier());
-    KernelExpr.Var count = group.fresh("count", ScalarType.I64);
-    body.add(new KernelStmt.Declare(count, min(BLOCK_DIM, sub(chunking.chunks(), mul(BLOCK_IDX, BLOCK_DIM)))));
-    PairwiseTree.Storage sharedStorage = new PairwiseTree.Storage() {
-      @Override
-      public KernelExpr load(int component, KernelExpr index) {
-        return new KernelExpr.SharedLoad(shared.get(component), index);
-      }
-
-      @Override
-      public KernelStmt store(int component, KernelExpr index, KernelExpr value) {
-        return new KernelStmt.SharedStore(shared.get(component), index, value);
-      }
-    };
-    KernelExpr.Var s = group.fresh("s", ScalarType.I64);
-    body.add(new KernelStmt.Declare(s, KernelExprs.ONE));
-    KernelStmt step = PairwiseTree.combineStep(code, combine, accs.size(), sharedStorage, THREAD_IDX, s, count);
-    KernelExpr mine = eq(mod(THREAD_IDX, mul(i64(2), s)), ZERO);
-    body.add(new KernelStmt.While(lt(s, BLOCK_DIM), List.of(
-        new KernelStmt.If(mine, List.of(step), List.of()),
-        new KernelStmt.Barrier(),
-        new KernelStmt.Assign(s, mul(s, i64(2))))));
-    List<KernelStmt> publish = new ArrayList<>();
-    for (int k = 0; k < accs.size(); k++) {
-      publish.add(new KernelStmt.Store(partials.get(k), BLOCK_IDX, new KernelExpr.SharedLoad(shared.get(k), ZERO)));
-    }
-    body.add(new KernelStmt.If(eq(THREAD_IDX, ZERO), publish, List.of()));
+    body.addAll(PairwiseTree.blockTree(code, combine, accs, shared,
+        min(BLOCK_DIM, sub(chunking.chunks(), mul(BLOCK_IDX, BLOCK_DIM)))));
+    body.add(PairwiseTree.publishBlockResult(shared, partials, BLOCK_IDX));
     return body;
   }
 

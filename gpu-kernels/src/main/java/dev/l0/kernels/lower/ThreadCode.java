@@ -91,10 +91,15 @@ final class ThreadCode {
 
   /** Binds the parameters of {@code f} to {@code args} and lowers its body into {@code dests}. */
   void apply(Lambda f, List<Binding> args, List<Destination> dests, List<KernelStmt> out) {
+    bind(f, args);
+    lowerBody(f.body(), dests, out);
+  }
+
+  /** Binds the parameters of {@code f} to {@code args}, for code that lowers its body's parts itself. */
+  void bind(Lambda f, List<Binding> args) {
     for (int i = 0; i < args.size(); i++) {
       env.put(f.params().get(i).name(), args.get(i));
     }
-    lowerBody(f.body(), dests, out);
   }
 
   /** Applies {@code f}, whose results must be scalars, into fresh locals declared in {@code out}. */

@@ -6,7 +6,8 @@ import java.util.logging.Logger;
 
 /**
  * Runs work on the GPU and, where the GPU path fails for a GPU reason (no driver, a failing
- * compile, out of device memory after splitting, any other driver error), on the JVM instead,
+ * compile, out of device memory after splitting, any other driver error, CUDA found unusable
+ * beforehand), on the JVM instead,
  * logging one line that says why (ARCHITECTURE.md, "Runtime": never a failed job). Failures of
  * the program itself are not GPU reasons and pass through.
  */
@@ -19,6 +20,8 @@ public final class JvmFallback {
     String reason;
     try {
       return gpuPath.get();
+    } catch (CudaUnavailableException e) {
+      reason = e.getMessage();
     } catch (LinkageError e) {
       reason = "no CUDA driver (" + FailureMessages.libraryLoadFailure(e) + ")";
     } catch (CudaCompileException e) {

@@ -15,6 +15,11 @@ public final class KernelArgument {
     return new KernelArgument(Pointer.to(buffer.pointer()));
   }
 
+  /** A C++ {@code bool} parameter: one byte, 1 for true. */
+  public static KernelArgument ofBoolean(boolean value) {
+    return new KernelArgument(Pointer.to(new byte[] {(byte) (value ? 1 : 0)}));
+  }
+
   public static KernelArgument ofInt(int value) {
     return new KernelArgument(Pointer.to(new int[] {value}));
   }

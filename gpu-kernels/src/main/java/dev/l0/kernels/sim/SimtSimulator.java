@@ -12,7 +12,6 @@ import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelError;
 import dev.l0.kernels.ir.KernelGroup;
-import dev.l0.kernels.ir.ThreadIndex;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -33,51 +32,51 @@ public final class SimtSimulator {
   private static final long MAX_ELEMENTS = 1L << 26;
 
   private final KernelGroup group;
-  private final Map<String, Integer> hostSlots = new LinkedHashMap<>();
+  private final HostScalars host;
   private final List<Step> steps = new ArrayList<>();
-  private final List<List<CompiledExpr>> outputShapes = new ArrayList<>();
+  private final List<List<HostScalars.Expression>> outputShapes = new ArrayList<>();
 
   /** A host step with its expressions compiled. */
   private sealed interface Step {}
 
-  private record Define(int slot, CompiledExpr value) implements Step {}
+  private record Define(int slot, HostScalars.Expression value) implements Step {}
 
-  private record Allocate(Buffer buffer, CompiledExpr elements) implements Step {}
+  private record Allocate(Buffer buffer, HostScalars.Expression elements) implements Step {}
 
-  private record Launch(CompiledKernel kernel, List<Integer> paramSlots, CompiledExpr gridSize) implements Step {}
+  private record Launch(CompiledKernel kernel, List<Integer> paramSlots, HostScalars.Expression gridSize) implements Step {}
 
-  private record ReadScalar(int slot, Buffer buffer, CompiledExpr index) implements Step {}
+  private record ReadScalar(int slot, Buffer buffer, HostScalars.Expression index) implements Step {}
 
   private SimtSimulator(KernelGroup group) {
     this.group = group;
-    ExpressionCompiler host = new ExpressionCompiler(group.name() + " (host)", Map.of(), Map.of());
-    hostSlot(KernelGroup.BLOCK_SIZE);
+    this.host = new HostScalars(group.name());
+    host.declare(KernelGroup.BLOCK_SIZE);
     for (GroupInput input : group.inputs()) {
       if (input instanceof GroupInput.Array a) {
-        a.shape().forEach(this::hostSlot);
+        a.shape().forEach(host::declare);
       } else {
-        hostSlot(((GroupInput.Scalar) input).variable());
+        host.declare(((GroupInput.Scalar) input).variable());
       }
     }
     Map<Kernel, CompiledKernel> kernels = new IdentityHashMap<>();
     for (HostStep step : group.steps()) {
       if (step instanceof HostStep.Define d) {
-        CompiledExpr value = host.compile(d.value(), hostSlots);
-        steps.add(new Define(hostSlot(d.variable()), value));
+        HostScalars.Expression value = host.compile(d.value());
+        steps.add(new Define(host.declare(d.variable()), value));
       } else if (step instanceof HostStep.Allocate a) {
-        steps.add(new Allocate(a.buffer(), host.compile(a.elements(), hostSlots)));
+        steps.add(new Allocate(a.buffer(), host.compile(a.elements())));
       } else if (step instanceof HostStep.Launch l) {
         CompiledKernel kernel = kernels.computeIfAbsent(l.kernel(), CompiledKernel::compile);
-        List<Integer> params = l.kernel().scalars().stream().map(v -> host.slot(v.name(), hostSlots)).toList();
-        steps.add(new Launch(kernel, params, host.compile(l.gridSize(), hostSlots)));
+        List<Integer> params = l.kernel().scalars().stream().map(v -> host.slotOf(v.name())).toList();
+        steps.add(new Launch(kernel, params, host.compile(l.gridSize())));
       } else {
         HostStep.ReadScalar r = (HostStep.ReadScalar) step;
-        CompiledExpr index = host.compile(r.index(), hostSlots);
-        steps.add(new ReadScalar(hostSlot(r.variable()), r.buffer(), index));
+        HostScalars.Expression index = host.compile(r.index());
+        steps.add(new ReadScalar(host.declare(r.variable()), r.buffer(), index));
       }
     }
     for (GroupOutput output : group.outputs()) {
-      outputShapes.add(output.shape().stream().map(e -> host.compile(e, hostSlots)).toList());
+      outputShapes.add(output.shape().stream().map(host::compile).toList());
     }
   }
 
@@ -93,10 +92,6 @@ public final class SimtSimulator {
     return group;
   }
 
-  private int hostSlot(KernelExpr.Var variable) {
-    return hostSlots.computeIfAbsent(variable.name(), name -> hostSlots.size());
-  }
-
   /**
    * Runs the group on {@code inputs} (a value for every {@link GroupInput}, by name: arrays of
    * scalars of the input's rank, or scalars) with blocks of {@code blockSize} threads, a power
@@ -106,15 +101,15 @@ public final class SimtSimulator {
     if (blockSize < 1 || Integer.bitCount(blockSize) != 1) {
       throw new IllegalArgumentException("the block size must be a power of two, not " + blockSize);
     }
-    HostFrame host = new HostFrame(hostSlots.size());
-    host.set(hostSlots.get(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
+    HostScalars.Values values = host.newValues();
+    values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
     Map<String, ScalarArray> buffers = new HashMap<>();
-    bindInputs(inputs, host, buffers);
+    bindInputs(inputs, values, buffers);
     List<SimulationIssue> issues = new ArrayList<>();
     try {
       for (Step step : steps) {
         if (step instanceof Launch l) {
-          KernelLaunch.Outcome outcome = launch(l, host, buffers, blockSize);
+          KernelLaunch.Outcome outcome = launch(l, values, buffers, blockSize);
           issues.addAll(outcome.issues());
           if (outcome.stopped()) {
             return new SimulationResult(Map.of(), Optional.empty(), new SimulationReport(issues));
@@ -124,17 +119,17 @@ public final class SimtSimulator {
             return new SimulationResult(Map.of(), Optional.of(error), new SimulationReport(issues));
           }
         } else {
-          runHostStep(step, host, buffers);
+          runHostStep(step, values, buffers);
         }
       }
-      return new SimulationResult(outputs(host, buffers), Optional.empty(), new SimulationReport(issues));
+      return new SimulationResult(outputs(values, buffers), Optional.empty(), new SimulationReport(issues));
     } catch (L0RuntimeError | L0CompileError | IllegalArgumentException | ArithmeticException | IndexOutOfBoundsException failure) {
       issues.add(new SimulationIssue.HostStepFailure(group.name(), failure.getMessage()));
       return new SimulationResult(Map.of(), Optional.empty(), new SimulationReport(issues));
     }
   }
 
-  private void bindInputs(Map<String, Value> inputs, HostFrame host, Map<String, ScalarArray> buffers) {
+  private void bindInputs(Map<String, Value> inputs, HostScalars.Values values, Map<String, ScalarArray> buffers) {
     for (GroupInput input : group.inputs()) {
       Value value = inputs.get(input.name());
       if (value == null) {
@@ -143,7 +138,7 @@ public final class SimtSimulator {
       if (input instanceof GroupInput.Array a) {
         List<Long> shape = RowMajor.shape(value, a.shape().size());
         for (int d = 0; d < shape.size(); d++) {
-          host.set(hostSlots.get(a.shape().get(d).name()), ScalarValue.i64(shape.get(d)));
+          values.set(host.slotOf(a.shape().get(d).name()), ScalarValue.i64(shape.get(d)));
         }
         Buffer b = a.buffer();
         buffers.put(b.name(), ScalarArray.of(b.name(), b.elementType(), RowMajor.flatten(value, shape.size())));
@@ -152,27 +147,27 @@ public final class SimtSimulator {
         if (!(value instanceof ScalarValue s) || s.type() != variable.type()) {
           throw new IllegalArgumentException("input " + input.name() + " must be a " + variable.type() + ", not " + value);
         }
-        host.set(hostSlots.get(variable.name()), s);
+        values.set(host.slotOf(variable.name()), s);
       }
     }
   }
 
-  private KernelLaunch.Outcome launch(Launch l, HostFrame host, Map<String, ScalarArray> buffers, int blockSize) {
-    long grid = ExpressionCompiler.index(l.gridSize(), host);
+  private KernelLaunch.Outcome launch(Launch l, HostScalars.Values values, Map<String, ScalarArray> buffers, int blockSize) {
+    long grid = l.gridSize().evaluateIndex(values);
     if (grid < 1 || grid > Integer.MAX_VALUE / blockSize) {
       throw new IllegalArgumentException("launches " + l.kernel().name() + " on " + grid + " blocks");
     }
     List<ScalarArray> bound = l.kernel().kernel().buffers().stream().map(b -> buffer(buffers, b)).toList();
-    List<ScalarValue> params = l.paramSlots().stream().map(host::local).toList();
+    List<ScalarValue> params = l.paramSlots().stream().map(values::get).toList();
     return new KernelLaunch(l.kernel(), bound, params, blockSize, (int) grid).run();
   }
 
   /** Runs a definition, an allocation or a read-back. */
-  private static void runHostStep(Step step, HostFrame host, Map<String, ScalarArray> buffers) {
+  private static void runHostStep(Step step, HostScalars.Values values, Map<String, ScalarArray> buffers) {
     if (step instanceof Define d) {
-      host.set(d.slot(), d.value().eval(host));
+      values.set(d.slot(), d.value().evaluate(values));
     } else if (step instanceof Allocate a) {
-      long elements = ExpressionCompiler.index(a.elements(), host);
+      long elements = a.elements().evaluateIndex(values);
       if (elements < 0 || elements > MAX_ELEMENTS) {
         throw new IllegalArgumentException("allocates " + elements + " elements for " + a.buffer().name());
       }
@@ -180,11 +175,11 @@ public final class SimtSimulator {
     } else {
       ReadScalar r = (ReadScalar) step;
       ScalarArray buffer = buffer(buffers, r.buffer());
-      long index = ExpressionCompiler.index(r.index(), host);
+      long index = r.index().evaluateIndex(values);
       if (index < 0 || index >= buffer.size()) {
         throw new IllegalArgumentException("reads element " + index + " of " + buffer.name() + " of size " + buffer.size());
       }
-      host.set(r.slot(), buffer.get((int) index));
+      values.set(r.slot(), buffer.get((int) index));
     }
   }
 
@@ -196,12 +191,12 @@ public final class SimtSimulator {
     return array;
   }
 
-  private Map<String, Value> outputs(HostFrame host, Map<String, ScalarArray> buffers) {
+  private Map<String, Value> outputs(HostScalars.Values values, Map<String, ScalarArray> buffers) {
     Map<String, Value> out = new LinkedHashMap<>();
     for (int k = 0; k < group.outputs().size(); k++) {
       GroupOutput output = group.outputs().get(k);
       ScalarArray data = buffer(buffers, output.buffer());
-      List<Long> shape = outputShapes.get(k).stream().map(e -> ExpressionCompiler.index(e, host)).toList();
+      List<Long> shape = outputShapes.get(k).stream().map(e -> e.evaluateIndex(values)).toList();
       long elements = shape.stream().reduce(1L, Math::multiplyExact);
       if (elements > data.size()) {
         throw new IllegalArgumentException("output " + output.name() + " of shape " + shape + " needs " + elements
@@ -210,42 +205,5 @@ public final class SimtSimulator {
       out.put(output.name(), RowMajor.unflatten(data, shape));
     }
     return out;
-  }
-
-  /** The host scalars, in the slots the host expressions were compiled with; host code has no thread and no memory. */
-  private static final class HostFrame implements Frame {
-    private final ScalarValue[] slots;
-
-    HostFrame(int size) {
-      this.slots = new ScalarValue[size];
-    }
-
-    void set(int slot, ScalarValue value) {
-      slots[slot] = value;
-    }
-
-    @Override
-    public ScalarValue local(int slot) {
-      ScalarValue value = slots[slot];
-      if (value == null) {
-        throw new IllegalArgumentException("a host scalar is read before it is defined");
-      }
-      return value;
-    }
-
-    @Override
-    public ScalarValue register(ThreadIndex index) {
-      throw new IllegalArgumentException("a host expression reads " + index.cudaName());
-    }
-
-    @Override
-    public ScalarValue load(int buffer, long index) {
-      throw new IllegalArgumentException("a host expression reads global memory");
-    }
-
-    @Override
-    public ScalarValue sharedLoad(int array, long index) {
-      throw new IllegalArgumentException("a host expression reads shared memory");
-    }
   }
 }

@@ -7,6 +7,7 @@ import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.Ident;
 import java.util.HashMap;
@@ -21,13 +22,20 @@ import java.util.Map;
  */
 public final class SimulatorExecutor implements KernelExecutor {
   private final int blockSize;
+  private final LaunchConfiguration configuration;
 
   /** Simulates with blocks of {@code blockSize} threads (a power of two; small ones exercise the multi-block paths). */
   public SimulatorExecutor(int blockSize) {
+    this(blockSize, LaunchConfiguration.DEFAULT);
+  }
+
+  /** Simulates with blocks of {@code blockSize} threads the kernels lowered for {@code configuration}. */
+  public SimulatorExecutor(int blockSize, LaunchConfiguration configuration) {
     if (blockSize < 1 || Integer.bitCount(blockSize) != 1) {
       throw new IllegalArgumentException("the block size must be a power of two, not " + blockSize);
     }
     this.blockSize = blockSize;
+    this.configuration = configuration;
   }
 
   @Override
@@ -37,7 +45,7 @@ public final class SimulatorExecutor implements KernelExecutor {
 
   @Override
   public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
-    KernelGroup group = KernelLowering.lower(KernelPlan.of(scope.program(), List.of(kernel.function())), kernel);
+    KernelGroup group = KernelLowering.lower(KernelPlan.of(scope.program(), List.of(kernel.function())), kernel, configuration);
     SimtSimulator simulator = SimtSimulator.of(group);
     List<Ident> outputs = kernel.outputs();
     return environment -> run(simulator, outputs, environment);

@@ -8,17 +8,17 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
 /** Collects the records one class logs at INFO or above while it is open. */
-final class LogRecorder extends Handler implements AutoCloseable {
+public final class LogRecorder extends Handler implements AutoCloseable {
   private final Logger logger;
   private final List<LogRecord> records = new ArrayList<>();
 
-  LogRecorder(Class<?> loggingClass) {
+  public LogRecorder(Class<?> loggingClass) {
     this.logger = Logger.getLogger(loggingClass.getName());
     setLevel(Level.INFO);
     logger.addHandler(this);
   }
 
-  synchronized List<String> lines() {
+  public synchronized List<String> lines() {
     return records.stream().map(LogRecord::getMessage).toList();
   }
 

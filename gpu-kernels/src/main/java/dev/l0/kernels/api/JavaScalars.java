@@ -1,0 +1,106 @@
+package dev.l0.kernels.api;
+
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+
+/**
+ * How each L0 scalar type appears in Java: {@code bool}, {@code i32}, {@code i64}, {@code f32},
+ * {@code f64} as {@code Boolean}/{@code boolean[]}, {@code Integer}/{@code int[]}/{@code IntBuffer},
+ * {@code Long}/{@code long[]}/{@code LongBuffer}, {@code Float}/{@code float[]}/{@code FloatBuffer},
+ * {@code Double}/{@code double[]}/{@code DoubleBuffer}; in a {@code ByteBuffer}, one byte per
+ * {@code bool} (non-zero is true) and the number's width in the buffer's own byte order otherwise.
+ */
+final class JavaScalars {
+  private JavaScalars() {}
+
+  /** The boxed class of a scalar of {@code type}. */
+  static Class<?> boxedClass(ScalarType type) {
+    switch (type) {
+      case BOOL: return Boolean.class;
+      case I32: return Integer.class;
+      case I64: return Long.class;
+      case F32: return Float.class;
+      default: return Double.class;
+    }
+  }
+
+  /** The primitive array class of a column of {@code type}. */
+  static Class<?> arrayClass(ScalarType type) {
+    switch (type) {
+      case BOOL: return boolean[].class;
+      case I32: return int[].class;
+      case I64: return long[].class;
+      case F32: return float[].class;
+      default: return double[].class;
+    }
+  }
+
+  /** The typed NIO buffer class of a column of {@code type}; {@code bool} has only {@code ByteBuffer}. */
+  static Class<? extends Buffer> bufferClass(ScalarType type) {
+    switch (type) {
+      case BOOL: return ByteBuffer.class;
+      case I32: return IntBuffer.class;
+      case I64: return LongBuffer.class;
+      case F32: return FloatBuffer.class;
+      default: return DoubleBuffer.class;
+    }
+  }
+
+  /** The bytes one element of {@code type} takes in a {@code ByteBuffer}. */
+  static int byteWidth(ScalarType type) {
+    switch (type) {
+      case BOOL: return 1;
+      case I32: case F32: return 4;
+      default: return 8;
+    }
+  }
+
+  /** The scalar {@code boxed}, an instance of {@link #boxedClass}{@code (type)}. */
+  static ScalarValue unbox(Object boxed, ScalarType type) {
+    switch (type) {
+      case BOOL: return ScalarValue.bool((Boolean) boxed);
+      case I32: return ScalarValue.i32((Integer) boxed);
+      case I64: return ScalarValue.i64((Long) boxed);
+      case F32: return ScalarValue.f32((Float) boxed);
+      default: return ScalarValue.f64((Double) boxed);
+    }
+  }
+
+  /** {@code value} boxed as {@link #boxedClass} of its type. */
+  static Object box(ScalarValue value) {
+    switch (value.type()) {
+      case BOOL: return ((ScalarValue.Bool) value).value();
+      case I32: return (int) ((ScalarValue.Int) value).value();
+      case I64: return ((ScalarValue.Int) value).value();
+      case F32: return (float) ((ScalarValue.Float) value).value();
+      default: return ((ScalarValue.Float) value).value();
+    }
+  }
+
+  /** Element {@code index} (counted from the buffer's position) of {@code buffer}, a {@link #bufferClass} or byte buffer. */
+  static ScalarValue read(Buffer buffer, ScalarType type, int index) {
+    if (buffer instanceof ByteBuffer bytes) {
+      int offset = buffer.position() + index * byteWidth(type);
+      switch (type) {
+        case BOOL: return ScalarValue.bool(bytes.get(offset) != 0);
+        case I32: return ScalarValue.i32(bytes.getInt(offset));
+        case I64: return ScalarValue.i64(bytes.getLong(offset));
+        case F32: return ScalarValue.f32(bytes.getFloat(offset));
+        default: return ScalarValue.f64(bytes.getDouble(offset));
+      }
+    }
+    int at = buffer.position() + index;
+    switch (type) {
+      case I32: return ScalarValue.i32(((IntBuffer) buffer).get(at));
+      case I64: return ScalarValue.i64(((LongBuffer) buffer).get(at));
+      case F32: return ScalarValue.f32(((FloatBuffer) buffer).get(at));
+      default: return ScalarValue.f64(((DoubleBuffer) buffer).get(at));
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package dev.l0.kernels.api;
+
+import dev.l0.ir.FunDef;
+import dev.l0.ir.Program;
+import dev.l0.kernels.cudaexec.CudaKernelExecutor;
+import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.kernels.runtime.CudaUnavailableException;
+import dev.l0.kernels.runtime.DeviceKind;
+import dev.l0.kernels.runtime.DeviceSelection;
+import dev.l0.kernels.runtime.DeviceSelector;
+import dev.l0.opt.Optimizer;
+import dev.l0.syntax.L0Parser;
+import dev.l0.types.TypeChecker;
+import dev.l0.types.TypedProgram;
+import java.util.stream.Collectors;
+
+/**
+ * Compiles an L0 program for a device: parse (for text), type check, optimise (thesis ch. 5-7)
+ * and prepare every kernel of its plan for the device's executor, once; the {@link CompiledProgram}
+ * then runs many times. The device is chosen by {@link DeviceSelector}: {@code auto} is CUDA where
+ * a GPU, driver and PTX compiler work, else the JVM backend, with the reason; {@code cuda} where
+ * CUDA cannot work is a {@link CudaUnavailableException}; {@code jvm} is taken as asked. On CUDA the
+ * kernels run through {@link CudaKernelExecutor}, which runs a kernel that fails on the GPU on the
+ * JVM backend instead, with one logged line.
+ */
+public final class L0Runtime {
+  private L0Runtime() {}
+
+  /** Parses {@code l0Text} (positions name {@code sourceName}) and compiles function {@code entry} for {@code device}; throws {@code L0CompileError} for a bad program. */
+  public static CompiledProgram compile(String l0Text, String sourceName, String entry, DeviceKind device) {
+    return compile(L0Parser.parse(l0Text, sourceName), entry, device);
+  }
+
+  /** Compiles function {@code entry} of {@code program} (e.g. built with the Java DSL) for {@code device}; throws {@code L0CompileError} for a bad program. */
+  public static CompiledProgram compile(Program program, String entry, DeviceKind device) {
+    TypedProgram typed = TypeChecker.check(program);
+    program.function(entry).orElseThrow(() -> new IllegalArgumentException(
+        "no function '" + entry + "'; the program defines "
+            + program.functions().stream().map(FunDef::name).collect(Collectors.joining(", "))));
+    return compile(typed, entry, DeviceSelector.select(device));
+  }
+
+  /** Compiles function {@code entry} of checked program {@code typed} for the device {@code selection} chose. */
+  static CompiledProgram compile(TypedProgram typed, String entry, DeviceSelection selection) {
+    FunDef function = typed.function(entry);
+    KernelExecutor executor = executorFor(selection);
+    HostRunner runner = new HostRunner(Optimizer.optimize(typed), executor);
+    return new CompiledProgram(runner, executor, function.name(),
+        function.params().stream().map(p -> new Parameter(p.name(), p.type())).toList(), function.returnType(), selection);
+  }
+
+  /** The executor that runs kernels on the selected device: {@link CudaKernelExecutor} for CUDA, {@link JvmKernelExecutor} for the JVM. */
+  public static KernelExecutor executorFor(DeviceSelection selection) {
+    return selection.chosen() == DeviceKind.CUDA ? CudaKernelExecutor.onThisMachine() : new JvmKernelExecutor();
+  }
+}

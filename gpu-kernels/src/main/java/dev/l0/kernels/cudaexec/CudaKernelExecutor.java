@@ -1,0 +1,202 @@
+package dev.l0.kernels.cudaexec;
+
+import dev.l0.ir.Value;
+import dev.l0.kernels.exec.EvaluatorExecutor;
+import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.exec.KernelScope;
+import dev.l0.kernels.exec.PreparedKernel;
+import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.UnsupportedKernelException;
+import dev.l0.kernels.runtime.Availability;
+import dev.l0.kernels.runtime.CudaContext;
+import dev.l0.kernels.runtime.CudaDevice;
+import dev.l0.kernels.runtime.CudaModule;
+import dev.l0.kernels.runtime.CudaProbe;
+import dev.l0.kernels.runtime.CudaUnavailableException;
+import dev.l0.kernels.runtime.JvmFallback;
+import dev.l0.kernels.runtime.KernelCache;
+import dev.l0.kernels.runtime.Ptx;
+import dev.l0.kernels.runtime.PtxCompiler;
+import dev.l0.kernels.runtime.PtxCompilers;
+import dev.l0.opt.KernelPlan;
+import dev.l0.opt.ir.Ident;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * Runs a host runner's kernels on a CUDA GPU (ARCHITECTURE.md, "Runtime"). Each kernel of the
+ * plan is lowered to a kernel group once (a kernel the lowering rejects is rejected with its
+ * {@link UnsupportedKernelException}, which the host runner answers with the evaluator), its CUDA
+ * C compiled to PTX through the kernel cache for the GPU's compute capability, and loaded; every
+ * call then runs the group on the GPU ({@link DeviceGroupRunner}).
+ *
+ * <p>A failure for a GPU reason goes to the JVM backend with one logged line saying why
+ * ({@link JvmFallback}): CUDA or a PTX compiler missing on this machine (decided once, at the
+ * first kernel, for the whole executor), a kernel that does not compile or load (for that
+ * kernel), and a driver error while running (for that call). A map that runs out of device memory is
+ * run again in pieces of its rows ({@link RowPieces}); any other kernel, or a map of which not
+ * even one row fits, runs that call on the JVM. Failures of the program itself, raised
+ * by the kernels' error word, pass through as its {@code L0RuntimeError}. Closing the executor
+ * unloads its modules and releases the GPU's context.
+ */
+public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
+  /** Threads per block of every launch. */
+  public static final int DEFAULT_BLOCK_SIZE = 256;
+
+  /** The GPU every context of the runtime uses, the one {@link CudaProbe} describes. */
+  private static final int DEVICE_ORDINAL = 0;
+
+  private final Availability<CudaDevice> device;
+  private final Availability<KernelCache> kernelCache;
+  private final Supplier<CudaContext> contextOpener;
+  private final int blockSize;
+  private final JvmKernelExecutor jvm = new JvmKernelExecutor();
+  private final List<CudaModule> modules = new ArrayList<>();
+  private Optional<GroupCompiler> compiler;
+  private CudaContext context;
+
+  /**
+   * Compiles for {@code device} through {@code kernelCache} (either may be unavailable, with the
+   * reason), opening its context with {@code contextOpener} when the first kernel has compiled,
+   * and launches blocks of {@code blockSize} threads (a power of two).
+   */
+  CudaKernelExecutor(Availability<CudaDevice> device, Availability<KernelCache> kernelCache,
+      Supplier<CudaContext> contextOpener, int blockSize) {
+    if (blockSize < 1 || Integer.bitCount(blockSize) != 1) {
+      throw new IllegalArgumentException("the block size must be a power of two, not " + blockSize);
+    }
+    this.device = device;
+    this.kernelCache = kernelCache;
+    this.contextOpener = contextOpener;
+    this.blockSize = blockSize;
+  }
+
+  /** This machine's GPU 0 ({@link CudaProbe}), PTX compiler ({@link PtxCompilers}) and kernel cache folder. */
+  public static CudaKernelExecutor onThisMachine() {
+    Availability<PtxCompiler> ptx = PtxCompilers.onThisMachine();
+    Availability<KernelCache> cache = ptx.value()
+        .map(c -> Availability.available(KernelCache.inDefaultDirectory(c), ptx.description()))
+        .orElseGet(() -> Availability.unavailable(ptx.description()));
+    return new CudaKernelExecutor(CudaProbe.probe(), cache, () -> CudaContext.open(DEVICE_ORDINAL), DEFAULT_BLOCK_SIZE);
+  }
+
+  @Override
+  public String name() {
+    return "cuda";
+  }
+
+  /**
+   * Where CUDA is missing, the JVM backend's kernel; else the kernel on the GPU, or on the JVM
+   * backend where it does not compile or load. A kernel the lowering (or, on the JVM, the JVM
+   * backend) rejects is rejected.
+   */
+  @Override
+  public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
+    Optional<GroupCompiler> available = compiler();
+    if (available.isEmpty()) {
+      return jvm.prepare(kernel, scope);
+    }
+    KernelGroup group = KernelLowering.lower(KernelPlan.of(scope.program(), List.of(kernel.function())), kernel);
+    return JvmFallback.run(kernel.describe(), () -> onDevice(group, available.get(), kernel, scope),
+        () -> jvm.prepare(kernel, scope));
+  }
+
+  /** The compiler for this machine's GPU, or empty (logged once) where CUDA or a PTX compiler is missing. */
+  private synchronized Optional<GroupCompiler> compiler() {
+    if (compiler == null) {
+      compiler = JvmFallback.run("the CUDA executor", () -> Optional.of(new GroupCompiler(
+          kernelCache.value().orElseThrow(() -> new CudaUnavailableException(kernelCache.description())),
+          device.value().orElseThrow(() -> new CudaUnavailableException(device.description())).computeCapability())),
+          Optional::empty);
+    }
+    return compiler;
+  }
+
+  private synchronized CudaContext context() {
+    if (context == null) {
+      context = contextOpener.get();
+    }
+    return context;
+  }
+
+  private PreparedKernel onDevice(KernelGroup group, GroupCompiler compiler, KernelPlan.Kernel kernel, KernelScope scope) {
+    CudaModule module = loaded(compiler, group);
+    DeviceGroupRunner runner = new DeviceGroupRunner(group, context(), module, blockSize);
+    Supplier<PreparedKernel> jvmKernel = new Memoized<>(() -> onHost(kernel, scope));
+    List<Ident> outputs = kernel.outputs();
+    Function<Map<String, Value>, List<Value>> onGpu = environment -> run(runner, group, outputs, environment);
+    Function<Map<String, Value>, List<Value>> inPieces = RowPieces.splits(kernel)
+        ? environment -> RowPieces.run(kernel, environment, onGpu)
+        : onGpu;
+    return environment -> JvmFallback.run(kernel.describe(), () -> inPieces.apply(environment),
+        () -> jvmKernel.get().run(environment));
+  }
+
+  /** Compiles {@code group}, then loads it; the context is opened only for a kernel that compiled. */
+  private synchronized CudaModule loaded(GroupCompiler compiler, KernelGroup group) {
+    Ptx ptx = compiler.compile(group);
+    CudaModule module = context().loadModule(ptx);
+    modules.add(module);
+    return module;
+  }
+
+  private static List<Value> run(DeviceGroupRunner runner, KernelGroup group, List<Ident> outputs, Map<String, Value> environment) {
+    Map<String, Value> inputs = new HashMap<>();
+    for (GroupInput input : group.inputs()) {
+      inputs.put(input.name(), environment.get(input.name()));
+    }
+    Map<String, Value> results = runner.run(inputs);
+    return outputs.stream().map(id -> {
+      Value value = results.get(id.name());
+      if (value == null) {
+        throw new IllegalStateException(group.name() + " has no output " + id.name());
+      }
+      return value;
+    }).toList();
+  }
+
+  /** For a call that fails on the GPU: the kernel on the JVM backend, or on the evaluator where the JVM backend rejects it. */
+  private PreparedKernel onHost(KernelPlan.Kernel kernel, KernelScope scope) {
+    try {
+      return jvm.prepare(kernel, scope);
+    } catch (UnsupportedKernelException rejected) {
+      return new EvaluatorExecutor().prepare(kernel, scope);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    modules.forEach(CudaModule::close);
+    modules.clear();
+    if (context != null) {
+      context.close();
+      context = null;
+    }
+  }
+
+  /** A value computed on first use, once. */
+  private static final class Memoized<T> implements Supplier<T> {
+    private final Supplier<T> compute;
+    private T value;
+
+    Memoized(Supplier<T> compute) {
+      this.compute = compute;
+    }
+
+    @Override
+    public synchronized T get() {
+      if (value == null) {
+        value = compute.get();
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,263 @@
+package dev.l0.kernels.cudaexec;
+
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Value;
+import dev.l0.kernels.cuda.CudaPrinter;
+import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.ir.GroupOutput;
+import dev.l0.kernels.ir.HostStep;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.kernels.runtime.CudaContext;
+import dev.l0.kernels.runtime.CudaKernel;
+import dev.l0.kernels.runtime.CudaModule;
+import dev.l0.kernels.runtime.DeviceBuffer;
+import dev.l0.kernels.runtime.KernelArgument;
+import dev.l0.kernels.runtime.LaunchShape;
+import dev.l0.kernels.runtime.PinnedHostBuffer;
+import dev.l0.kernels.sim.HostScalars;
+import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Runs one kernel group on a GPU as the kernel IR's host does (package {@code dev.l0.kernels.ir}):
+ * uploads the inputs through pinned staging into pooled device buffers, runs the host steps in
+ * order (host scalars evaluated by {@link HostScalars}, the simulator's evaluator; allocations
+ * zero-filled; launches on the host's grid size with blocks of a fixed size and the printer's
+ * shared memory), checks the error word after every launch, and downloads the outputs. A
+ * launch that raised error code {@code k} fails with {@code errors.get(k - 1)}'s
+ * {@code L0RuntimeError}, as on the simulator. Device buffers go back to the pool after every run.
+ */
+final class DeviceGroupRunner {
+  private static final int ERROR_WORD_BYTES = 4;
+
+  private final KernelGroup group;
+  private final CudaContext context;
+  private final int blockSize;
+  private final HostScalars host;
+  private final List<Step> steps = new ArrayList<>();
+  private final List<List<HostScalars.Expression>> outputShapes = new ArrayList<>();
+
+  /** A host step with its expressions compiled. */
+  private sealed interface Step {}
+
+  private record Define(int slot, HostScalars.Expression value) implements Step {}
+
+  private record Allocate(Buffer buffer, HostScalars.Expression elements) implements Step {}
+
+  private record Launch(Kernel kernel, CudaKernel loaded, List<Integer> scalarSlots, HostScalars.Expression gridSize)
+      implements Step {}
+
+  private record ReadScalar(int slot, Buffer buffer, HostScalars.Expression index) implements Step {}
+
+  /** For {@code group}, whose kernels {@code module} holds, with blocks of {@code blockSize} threads. */
+  DeviceGroupRunner(KernelGroup group, CudaContext context, CudaModule module, int blockSize) {
+    this.group = group;
+    this.context = context;
+    this.blockSize = blockSize;
+    this.host = new HostScalars(group.name());
+    host.declare(KernelGroup.BLOCK_SIZE);
+    for (GroupInput input : group.inputs()) {
+      if (input instanceof GroupInput.Array a) {
+        a.shape().forEach(host::declare);
+      } else {
+        host.declare(((GroupInput.Scalar) input).variable());
+      }
+    }
+    Map<Kernel, CudaKernel> loaded = new IdentityHashMap<>();
+    for (HostStep step : group.steps()) {
+      if (step instanceof HostStep.Define d) {
+        HostScalars.Expression value = host.compile(d.value());
+        steps.add(new Define(host.declare(d.variable()), value));
+      } else if (step instanceof HostStep.Allocate a) {
+        steps.add(new Allocate(a.buffer(), host.compile(a.elements())));
+      } else if (step instanceof HostStep.Launch l) {
+        CudaKernel kernel = loaded.computeIfAbsent(l.kernel(), k -> module.kernel(k.name()));
+        List<Integer> scalars = l.kernel().scalars().stream().map(v -> host.slotOf(v.name())).toList();
+        steps.add(new Launch(l.kernel(), kernel, scalars, host.compile(l.gridSize())));
+      } else {
+        HostStep.ReadScalar r = (HostStep.ReadScalar) step;
+        HostScalars.Expression index = host.compile(r.index());
+        steps.add(new ReadScalar(host.declare(r.variable()), r.buffer(), index));
+      }
+    }
+    for (GroupOutput output : group.outputs()) {
+      outputShapes.add(output.shape().stream().map(host::compile).toList());
+    }
+  }
+
+  /** The group's outputs by name, computed from {@code inputs} (a value for every group input, by name). */
+  Map<String, Value> run(Map<String, Value> inputs) {
+    HostScalars.Values values = host.newValues();
+    values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
+    Map<String, DeviceBuffer> buffers = new HashMap<>();
+    try (DeviceBuffer errorWord = zeroed(ERROR_WORD_BYTES)) {
+      bindInputs(inputs, values, buffers);
+      for (Step step : steps) {
+        runStep(step, values, buffers, errorWord);
+      }
+      return outputs(values, buffers);
+    } finally {
+      buffers.values().forEach(DeviceBuffer::close);
+    }
+  }
+
+  private void bindInputs(Map<String, Value> inputs, HostScalars.Values values, Map<String, DeviceBuffer> buffers) {
+    for (GroupInput input : group.inputs()) {
+      Value value = inputs.get(input.name());
+      if (value == null) {
+        throw new IllegalArgumentException("no value for input " + input.name() + " of " + group.name());
+      }
+      if (input instanceof GroupInput.Array a) {
+        FlatArray array = FlatArray.of((Value.Array) value, a.buffer().elementType(), a.shape().size());
+        for (int d = 0; d < a.shape().size(); d++) {
+          values.set(host.slotOf(a.shape().get(d).name()), ScalarValue.i64(array.size(d)));
+        }
+        buffers.put(a.buffer().name(), upload(array));
+      } else {
+        values.set(host.slotOf(((GroupInput.Scalar) input).variable().name()), (ScalarValue) value);
+      }
+    }
+  }
+
+  private void runStep(Step step, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord) {
+    if (step instanceof Define d) {
+      values.set(d.slot(), d.value().evaluate(values));
+    } else if (step instanceof Allocate a) {
+      long bytes = HostStaging.bytes(a.buffer().elementType(), a.elements().evaluateIndex(values));
+      DeviceBuffer previous = buffers.put(a.buffer().name(), zeroed(bytes));
+      if (previous != null) {
+        previous.close();
+      }
+    } else if (step instanceof Launch l) {
+      launch(l, values, buffers, errorWord);
+    } else {
+      ReadScalar r = (ReadScalar) step;
+      long index = r.index().evaluateIndex(values);
+      ScalarType type = r.buffer().elementType();
+      DeviceBuffer buffer = buffer(buffers, r.buffer());
+      long bytes = HostStaging.bytes(type, index + 1);
+      if (index < 0 || bytes > buffer.bytes()) {
+        throw new IllegalArgumentException("reads element " + index + " of " + r.buffer().name() + " of " + buffer.bytes() + " bytes");
+      }
+      values.set(r.slot(), HostStaging.element(download(buffer, bytes), type, (int) index));
+    }
+  }
+
+  private void launch(Launch l, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord) {
+    long grid = l.gridSize().evaluateIndex(values);
+    if (grid < 1 || grid > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("launches " + l.kernel().name() + " on " + grid + " blocks");
+    }
+    List<KernelArgument> arguments = new ArrayList<>();
+    arguments.add(KernelArgument.of(errorWord));
+    l.kernel().buffers().forEach(b -> arguments.add(KernelArgument.of(buffer(buffers, b))));
+    for (int k = 0; k < l.scalarSlots().size(); k++) {
+      arguments.add(argument(l.kernel().scalars().get(k), values.get(l.scalarSlots().get(k))));
+    }
+    long shared = CudaPrinter.sharedMemoryBytes(l.kernel(), blockSize);
+    l.loaded().launch(new LaunchShape((int) grid, 1, 1, blockSize, 1, 1), Math.toIntExact(shared), arguments);
+    int code = download(errorWord, ERROR_WORD_BYTES).getInt(0);
+    if (code != 0) {
+      throw group.errors().get(code - 1).toRuntimeError();
+    }
+  }
+
+  private static KernelArgument argument(KernelExpr.Var parameter, ScalarValue value) {
+    switch (parameter.type()) {
+      case BOOL: return KernelArgument.ofBoolean(((ScalarValue.Bool) value).value());
+      case I32: return KernelArgument.ofInt((int) ((ScalarValue.Int) value).value());
+      case I64: return KernelArgument.ofLong(((ScalarValue.Int) value).value());
+      case F32: return KernelArgument.ofFloat((float) ((ScalarValue.Float) value).value());
+      default: return KernelArgument.ofDouble(((ScalarValue.Float) value).value());
+    }
+  }
+
+  private Map<String, Value> outputs(HostScalars.Values values, Map<String, DeviceBuffer> buffers) {
+    Map<String, Value> out = new LinkedHashMap<>();
+    for (int k = 0; k < group.outputs().size(); k++) {
+      GroupOutput output = group.outputs().get(k);
+      ScalarType type = output.buffer().elementType();
+      DeviceBuffer buffer = buffer(buffers, output.buffer());
+      int[] shape = outputShapes.get(k).stream().mapToInt(e -> Math.toIntExact(e.evaluateIndex(values))).toArray();
+      long elements = 1;
+      for (int size : shape) {
+        elements = Math.multiplyExact(elements, size);
+      }
+      long bytes = HostStaging.bytes(type, elements);
+      if (bytes > buffer.bytes()) {
+        throw new IllegalArgumentException("output " + output.name() + " needs " + bytes + " bytes, its buffer "
+            + output.buffer().name() + " has " + buffer.bytes());
+      }
+      ByteBuffer data = download(buffer, bytes);
+      out.put(output.name(), shape.length == 0 ? HostStaging.element(data, type, 0)
+          : new FlatArray(type, HostStaging.read(data, type, (int) elements), shape).toValue());
+    }
+    return out;
+  }
+
+  private static DeviceBuffer buffer(Map<String, DeviceBuffer> buffers, Buffer b) {
+    DeviceBuffer buffer = buffers.get(b.name());
+    if (buffer == null) {
+      throw new IllegalArgumentException("buffer " + b.name() + " is used before it is allocated");
+    }
+    return buffer;
+  }
+
+  /** A device buffer holding {@code array}'s elements. */
+  private DeviceBuffer upload(FlatArray array) {
+    long bytes = HostStaging.bytes(array.elementType(), Array.getLength(array.data()));
+    return uploaded(bytes, staging -> HostStaging.write(array, staging));
+  }
+
+  /** A device buffer of {@code bytes} zero bytes. */
+  private DeviceBuffer zeroed(long bytes) {
+    return uploaded(bytes, staging -> {
+      for (int i = 0; i < bytes; i++) {
+        staging.put(i, (byte) 0);
+      }
+    });
+  }
+
+  /** A device buffer of {@code bytes} bytes (at least one, as the pool asks), its contents filled in pinned staging. */
+  private DeviceBuffer uploaded(long bytes, Consumer<ByteBuffer> fill) {
+    DeviceBuffer buffer = context.memoryPool().allocate(Math.max(bytes, 1));
+    if (bytes == 0) {
+      return buffer;
+    }
+    try (PinnedHostBuffer staging = context.allocatePinned(bytes)) {
+      fill.accept(staging.asByteBuffer());
+      context.upload(staging, buffer, bytes);
+    } catch (RuntimeException e) {
+      buffer.close();
+      throw e;
+    }
+    return buffer;
+  }
+
+  /** The first {@code bytes} bytes of {@code buffer}, copied to the heap in the machine's order. */
+  private ByteBuffer download(DeviceBuffer buffer, long bytes) {
+    ByteBuffer copy = ByteBuffer.allocate(Math.toIntExact(bytes)).order(ByteOrder.nativeOrder());
+    if (bytes == 0) {
+      return copy;
+    }
+    try (PinnedHostBuffer staging = context.allocatePinned(bytes)) {
+      context.download(buffer, staging, bytes);
+      copy.put(staging.asByteBuffer());
+    }
+    copy.clear();
+    return copy;
+  }
+}

@@ -1,0 +1,140 @@
+package dev.l0.kernels.cudaexec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.L0RuntimeError;
+import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Type;
+import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.runtime.CudaProbe;
+import dev.l0.kernels.runtime.JvmFallback;
+import dev.l0.kernels.runtime.LogRecorder;
+import dev.l0.kernels.runtime.PtxCompilers;
+import dev.l0.kernels.sim.SimulatorExecutor;
+import dev.l0.testing.ProgramCase;
+import dev.l0.testing.RandomPrograms;
+import dev.l0.testing.TestPrograms;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Real launches: the corpus programs with every kernel on the GPU equal the interpreter bit for
+ * bit (float sums on integer-valued inputs, exact in every order), and random programs equal the
+ * simulator with the same block size, which implements the same reduction order; no kernel falls
+ * back to the evaluator or to the JVM. Skipped where there is no GPU or no PTX compiler.
+ */
+@Tag("gpu")
+class CudaKernelExecutorGpuTest {
+  private static final int RANDOM_PROGRAMS = 150;
+
+  private CudaKernelExecutor executor;
+  private LogRecorder log;
+
+  @BeforeEach
+  void requireAGpuAndACompiler() {
+    assumeTrue(CudaProbe.probe().isAvailable(), CudaProbe.probe().description());
+    assumeTrue(PtxCompilers.onThisMachine().isAvailable(), PtxCompilers.onThisMachine().description());
+    executor = CudaKernelExecutor.onThisMachine();
+    log = new LogRecorder(JvmFallback.class);
+  }
+
+  @AfterEach
+  void release() {
+    if (executor != null) {
+      log.close();
+      executor.close();
+      assertEquals(List.of(), log.lines(), "kernels that fell back to the JVM");
+    }
+  }
+
+  private HostRunner onGpu(Program program) {
+    HostRunner runner = HostRunner.compile(program, executor);
+    assertEquals(List.of(), runner.fallbacks(), "kernels the lowering rejected");
+    return runner;
+  }
+
+  private void assertSameAsInterpreter(Program program, String entry, List<Value> args) {
+    assertEquals(new Interpreter(program).call(entry, args), onGpu(program).call(entry, args), entry);
+  }
+
+  private static Value array(Type element, int n, IntFunction<Value> f) {
+    List<Value> elements = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      elements.add(f.apply(i));
+    }
+    return new Value.Array(element, elements);
+  }
+
+  @Test
+  void blackScholesIsBitIdentical() {
+    Program program = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
+    Random random = new Random(0);
+    Type option = Type.tuple(ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64);
+    for (int n : List.of(0, 1, 7, 257, 100_000)) {
+      Value options = array(option, n, i -> new Value.Tuple(List.of(ScalarValue.bool(random.nextBoolean()),
+          ScalarValue.f64(10 + 90 * random.nextDouble()), ScalarValue.f64(10 + 90 * random.nextDouble()),
+          ScalarValue.f64(0.1 + 2 * random.nextDouble()), ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
+          ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
+      assertSameAsInterpreter(program, "blackscholes", List.of(options));
+    }
+  }
+
+  @Test
+  void matrixProgramsAreBitIdentical() {
+    Program matmul = TestPrograms.load(TestPrograms.P1_MATMUL);
+    Program paths = TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS);
+    Random random = new Random(1);
+    for (int n : List.of(0, 1, 3, 100)) {
+      Value a = matrix(n, random);
+      Value b = matrix(n, random);
+      assertSameAsInterpreter(matmul, "main", List.of(a, b));
+      assertSameAsInterpreter(paths, "shortest", List.of(a));
+    }
+  }
+
+  private static Value matrix(int n, Random random) {
+    return array(Type.array(ScalarType.I32), n, i -> array(ScalarType.I32, n, j -> ScalarValue.i32(random.nextInt(50))));
+  }
+
+  @Test
+  void portfolioSumsExactly() {
+    Program program = TestPrograms.load("portfolio");
+    Random random = new Random(2);
+    for (int n : List.of(0, 1, 4095, 4097, 1_000_003)) {
+      Value quantities = array(ScalarType.F64, n, i -> ScalarValue.f64(random.nextInt(21) - 10));
+      Value prices = array(ScalarType.F64, n, i -> ScalarValue.f64(random.nextInt(100)));
+      assertSameAsInterpreter(program, "main", List.of(quantities, prices));
+    }
+  }
+
+  @Test
+  void randomProgramsEqualTheSimulator() {
+    for (ProgramCase c : RandomPrograms.programs().sampleStream().limit(RANDOM_PROGRAMS).toList()) {
+      HostRunner simulated = HostRunner.compile(c.program(), new SimulatorExecutor(CudaKernelExecutor.DEFAULT_BLOCK_SIZE));
+      HostRunner onGpu = HostRunner.compile(c.program(), executor);
+      assertEquals(outcome(() -> simulated.call(c.entry(), c.args())), outcome(() -> onGpu.call(c.entry(), c.args())),
+          c.toString());
+    }
+  }
+
+  /** The value, or the failing operation. */
+  private static String outcome(Supplier<Value> run) {
+    try {
+      return "value " + run.get();
+    } catch (L0RuntimeError e) {
+      return "failure in " + e.operation() + ": " + e.getMessage();
+    }
+  }
+}
