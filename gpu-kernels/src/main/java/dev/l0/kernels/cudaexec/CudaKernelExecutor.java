@@ -9,6 +9,7 @@ import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.lower.UnsupportedKernelException;
 import dev.l0.kernels.runtime.Availability;
 import dev.l0.kernels.runtime.CudaContext;
@@ -52,12 +53,13 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   public static final int DEFAULT_BLOCK_SIZE = 256;
 
   /** The GPU every context of the runtime uses, the one {@link CudaProbe} describes. */
-  private static final int DEVICE_ORDINAL = 0;
+  static final int DEVICE_ORDINAL = 0;
 
   private final Availability<CudaDevice> device;
   private final Availability<KernelCache> kernelCache;
   private final Supplier<CudaContext> contextOpener;
   private final int blockSize;
+  private final LaunchConfiguration launchConfiguration;
   private final JvmKernelExecutor jvm = new JvmKernelExecutor();
   private final List<CudaModule> modules = new ArrayList<>();
   private Optional<GroupCompiler> compiler;
@@ -66,7 +68,8 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   /**
    * Compiles for {@code device} through {@code kernelCache} (either may be unavailable, with the
    * reason), opening its context with {@code contextOpener} when the first kernel has compiled,
-   * and launches blocks of {@code blockSize} threads (a power of two).
+   * and launches blocks of {@code blockSize} threads (a power of two); kernels are lowered for
+   * the device's multiprocessors ({@link #launchConfiguration(CudaDevice, int)}).
    */
   CudaKernelExecutor(Availability<CudaDevice> device, Availability<KernelCache> kernelCache,
       Supplier<CudaContext> contextOpener, int blockSize) {
@@ -77,6 +80,23 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     this.kernelCache = kernelCache;
     this.contextOpener = contextOpener;
     this.blockSize = blockSize;
+    this.launchConfiguration = device.value()
+        .map(d -> launchConfiguration(d, blockSize))
+        .orElse(LaunchConfiguration.DEFAULT);
+  }
+
+  /**
+   * The lowering's configuration for {@code device} launching blocks of {@code blockSize} threads:
+   * its multiprocessors, each holding as many blocks as its resident threads allow (at least one).
+   */
+  static LaunchConfiguration launchConfiguration(CudaDevice device, int blockSize) {
+    return LaunchConfiguration.forDevice(device.multiprocessors(),
+        Math.max(1, device.maxThreadsPerMultiprocessor() / blockSize));
+  }
+
+  /** The configuration this executor lowers its kernels with: its device's, or the default without one. */
+  LaunchConfiguration launchConfiguration() {
+    return launchConfiguration;
   }
 
   /** This machine's GPU 0 ({@link CudaProbe}), PTX compiler ({@link PtxCompilers}) and kernel cache folder. */
@@ -104,7 +124,8 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     if (available.isEmpty()) {
       return jvm.prepare(kernel, scope);
     }
-    KernelGroup group = KernelLowering.lower(KernelPlan.of(scope.program(), List.of(kernel.function())), kernel);
+    KernelGroup group = KernelLowering.lower(KernelPlan.of(scope.program(), List.of(kernel.function())), kernel,
+        launchConfiguration);
     return JvmFallback.run(kernel.describe(), () -> onDevice(group, available.get(), kernel, scope),
         () -> jvm.prepare(kernel, scope));
   }

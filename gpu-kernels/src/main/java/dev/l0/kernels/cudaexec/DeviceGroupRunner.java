@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * Runs one kernel group on a GPU as the kernel IR's host does (package {@code dev.l0.kernels.ir}):
@@ -100,13 +101,21 @@ final class DeviceGroupRunner {
 
   /** The group's outputs by name, computed from {@code inputs} (a value for every group input, by name). */
   Map<String, Value> run(Map<String, Value> inputs) {
+    return run(inputs, launchNanos -> {});
+  }
+
+  /**
+   * {@link #run(Map)}, telling {@code launchNanos} the wall-clock nanoseconds of each launch, from
+   * the launch to the end of the context's synchronisation after it (no transfers).
+   */
+  Map<String, Value> run(Map<String, Value> inputs, LongConsumer launchNanos) {
     HostScalars.Values values = host.newValues();
     values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
     Map<String, DeviceBuffer> buffers = new HashMap<>();
     try (DeviceBuffer errorWord = zeroed(ERROR_WORD_BYTES)) {
       bindInputs(inputs, values, buffers);
       for (Step step : steps) {
-        runStep(step, values, buffers, errorWord);
+        runStep(step, values, buffers, errorWord, launchNanos);
       }
       return outputs(values, buffers);
     } finally {
@@ -132,7 +141,8 @@ final class DeviceGroupRunner {
     }
   }
 
-  private void runStep(Step step, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord) {
+  private void runStep(Step step, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord,
+      LongConsumer launchNanos) {
     if (step instanceof Define d) {
       values.set(d.slot(), d.value().evaluate(values));
     } else if (step instanceof Allocate a) {
@@ -142,7 +152,7 @@ final class DeviceGroupRunner {
         previous.close();
       }
     } else if (step instanceof Launch l) {
-      launch(l, values, buffers, errorWord);
+      launch(l, values, buffers, errorWord, launchNanos);
     } else {
       ReadScalar r = (ReadScalar) step;
       long index = r.index().evaluateIndex(values);
@@ -156,7 +166,8 @@ final class DeviceGroupRunner {
     }
   }
 
-  private void launch(Launch l, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord) {
+  private void launch(Launch l, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord,
+      LongConsumer launchNanos) {
     long grid = l.gridSize().evaluateIndex(values);
     if (grid < 1 || grid > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("launches " + l.kernel().name() + " on " + grid + " blocks");
@@ -168,7 +179,9 @@ final class DeviceGroupRunner {
       arguments.add(argument(l.kernel().scalars().get(k), values.get(l.scalarSlots().get(k))));
     }
     long shared = CudaPrinter.sharedMemoryBytes(l.kernel(), blockSize);
+    long start = System.nanoTime();
     l.loaded().launch(new LaunchShape((int) grid, 1, 1, blockSize, 1, 1), Math.toIntExact(shared), arguments);
+    launchNanos.accept(System.nanoTime() - start);
     int code = download(errorWord, ERROR_WORD_BYTES).getInt(0);
     if (code != 0) {
       throw group.errors().get(code - 1).toRuntimeError();

@@ -2,6 +2,10 @@ package dev.l0.kernels.runtime;
 
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
 import static jcuda.driver.JCudaDriver.cuDeviceGetAttribute;
 import static jcuda.driver.JCudaDriver.cuDeviceGetName;
 import static jcuda.driver.JCudaDriver.cuDeviceTotalMem;
@@ -11,20 +15,16 @@ import java.nio.charset.StandardCharsets;
 import jcuda.driver.CUdevice;
 
 /**
- * What the driver says about one GPU: its name, compute capability, memory and the driver's
- * CUDA version (e.g. 13000 for 13.0).
+ * What the driver says about one GPU: its name, compute capability, memory, the driver's CUDA
+ * version (e.g. 13000 for 13.0), its multiprocessors and the threads each keeps resident, and its
+ * memory clock (kHz) and bus width (bits), from which {@link #peakMemoryBytesPerSecond} follows.
  */
-public record CudaDevice(String name, ComputeCapability computeCapability, long totalMemoryBytes, int driverVersion) {
+public record CudaDevice(String name, ComputeCapability computeCapability, long totalMemoryBytes, int driverVersion,
+    int multiprocessors, int maxThreadsPerMultiprocessor, int memoryClockKhz, int memoryBusWidthBits) {
   /** Reads the description of {@code device} from an initialised driver. */
   static CudaDevice read(CUdevice device) {
     byte[] name = new byte[256];
     CudaDriverCall.run("cuDeviceGetName", () -> cuDeviceGetName(name, name.length, device));
-    int[] major = new int[1];
-    int[] minor = new int[1];
-    CudaDriverCall.run("cuDeviceGetAttribute",
-        () -> cuDeviceGetAttribute(major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device));
-    CudaDriverCall.run("cuDeviceGetAttribute",
-        () -> cuDeviceGetAttribute(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device));
     long[] memory = new long[1];
     CudaDriverCall.run("cuDeviceTotalMem", () -> cuDeviceTotalMem(memory, device));
     int[] version = new int[1];
@@ -34,7 +34,24 @@ public record CudaDevice(String name, ComputeCapability computeCapability, long 
       length++;
     }
     return new CudaDevice(new String(name, 0, length, StandardCharsets.US_ASCII).strip(),
-        new ComputeCapability(major[0], minor[0]), memory[0], version[0]);
+        new ComputeCapability(attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+            attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)),
+        memory[0], version[0],
+        attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
+        attribute(device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR),
+        attribute(device, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE),
+        attribute(device, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH));
+  }
+
+  private static int attribute(CUdevice device, int attribute) {
+    int[] value = new int[1];
+    CudaDriverCall.run("cuDeviceGetAttribute", () -> cuDeviceGetAttribute(value, attribute, device));
+    return value[0];
+  }
+
+  /** The peak memory bandwidth: two transfers per memory clock over the whole bus. */
+  public double peakMemoryBytesPerSecond() {
+    return 2.0 * memoryClockKhz * 1000.0 * memoryBusWidthBits / 8.0;
   }
 
   /** The driver's CUDA version as {@code major.minor}, e.g. {@code 13.0}. */

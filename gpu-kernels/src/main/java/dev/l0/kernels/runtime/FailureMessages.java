@@ -7,14 +7,14 @@ import java.util.regex.Pattern;
  * One-line descriptions of failures for log lines and reasons. JCuda's native-library errors span
  * dozens of lines; the line that matters names the shared object that did not load.
  */
-final class FailureMessages {
+public final class FailureMessages {
   private static final Pattern MISSING_LIBRARY =
       Pattern.compile("([^\\s:/]+\\.so[.0-9]*): cannot open shared object file");
 
   private FailureMessages() {}
 
   /** The failure's class and the first line of its message. */
-  static String oneLine(Throwable failure) {
+  public static String oneLine(Throwable failure) {
     String message = String.valueOf(failure.getMessage()).strip();
     int end = message.indexOf('\n');
     return failure.getClass().getSimpleName() + ": " + (end < 0 ? message : message.substring(0, end).strip());

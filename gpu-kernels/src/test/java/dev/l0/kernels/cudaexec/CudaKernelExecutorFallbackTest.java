@@ -95,7 +95,7 @@ class CudaKernelExecutorFallbackTest {
         throw new CudaCompileException("l0_kernel.cu(1): error: this compiler rejects everything\nsecond line");
       }
     };
-    CudaDevice device = new CudaDevice("Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000);
+    CudaDevice device = new CudaDevice("Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
     Supplier<CudaContext> noContext = () -> {
       throw new AssertionError("a context is opened for a kernel that did not compile");
     };
@@ -117,7 +117,7 @@ class CudaKernelExecutorFallbackTest {
 
   @Test
   void aMissingCompilerIsReportedOnceWithTheProbesReason() {
-    CudaDevice device = new CudaDevice("Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000);
+    CudaDevice device = new CudaDevice("Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
     try (LogRecorder log = new LogRecorder(JvmFallback.class);
         CudaKernelExecutor executor = new CudaKernelExecutor(Availability.available(device, device.describe()),
             Availability.unavailable("no CUDA compiler: test"), () -> {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** {@link DeviceSelector} and {@link DeviceKind}: the chosen device and the reason reported for it. */
 class DeviceSelectorTest {
   private static final CudaDevice H100 =
-      new CudaDevice("NVIDIA H100 80GB HBM3", new ComputeCapability(9, 0), 85L << 30, 13000);
+      new CudaDevice("NVIDIA H100 80GB HBM3", new ComputeCapability(9, 0), 85L << 30, 13000, 132, 2048, 2619000, 5120);
   private static final Supplier<Availability<CudaDevice>> GPU = () -> Availability.available(H100, H100.describe());
   private static final Supplier<Availability<CudaDevice>> NO_DRIVER = () -> Availability.unavailable(
       "no CUDA driver (UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)");

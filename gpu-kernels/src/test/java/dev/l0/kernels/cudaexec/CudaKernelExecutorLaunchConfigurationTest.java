@@ -1,0 +1,63 @@
+package dev.l0.kernels.cudaexec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.l0.kernels.lower.LaunchConfiguration;
+import dev.l0.kernels.runtime.Availability;
+import dev.l0.kernels.runtime.ComputeCapability;
+import dev.l0.kernels.runtime.CudaContext;
+import dev.l0.kernels.runtime.CudaDevice;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The executor lowers for its device: as many blocks as the device's multiprocessors keep
+ * resident at the executor's block size, a block per row below twice that, and the default
+ * configuration where there is no device.
+ */
+class CudaKernelExecutorLaunchConfigurationTest {
+  private static final Supplier<CudaContext> NO_CONTEXT = () -> {
+    throw new AssertionError("no context is needed to choose the launch configuration");
+  };
+
+  private static CudaDevice device(int multiprocessors, int maxThreadsPerMultiprocessor) {
+    return new CudaDevice("Fake GPU", new ComputeCapability(9, 0), 1L << 30, 13000,
+        multiprocessors, maxThreadsPerMultiprocessor, 1000000, 256);
+  }
+
+  private static LaunchConfiguration configurationOf(Availability<CudaDevice> device, int blockSize) {
+    try (CudaKernelExecutor executor = new CudaKernelExecutor(device, Availability.unavailable("no compiler: test"),
+        NO_CONTEXT, blockSize)) {
+      return executor.launchConfiguration();
+    }
+  }
+
+  private static LaunchConfiguration configurationOf(CudaDevice device, int blockSize) {
+    return configurationOf(Availability.available(device, device.describe()), blockSize);
+  }
+
+  @Test
+  void anH100AtTheDefaultBlockSizeHoldsEightBlocksOnEachOfItsMultiprocessors() {
+    LaunchConfiguration h100 = configurationOf(device(132, 2048), CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
+    assertEquals(132 * 8, h100.maxBlocks());
+    assertEquals(2 * 132 * 8, h100.segmentedRowsBelow());
+    assertEquals(LaunchConfiguration.forDevice(132, 8), h100);
+  }
+
+  @Test
+  void theBlocksPerMultiprocessorFollowTheBlockSize() {
+    assertEquals(LaunchConfiguration.forDevice(40, 48), configurationOf(device(40, 1536), 32));
+    assertEquals(LaunchConfiguration.forDevice(40, 3), configurationOf(device(40, 1536), 512));
+  }
+
+  @Test
+  void aBlockLargerThanAMultiprocessorHoldsStillRunsOneBlockOnEach() {
+    assertEquals(LaunchConfiguration.forDevice(16, 1), configurationOf(device(16, 512), 1024));
+  }
+
+  @Test
+  void withoutADeviceTheDefaultConfigurationIsUsed() {
+    assertEquals(LaunchConfiguration.DEFAULT,
+        configurationOf(Availability.unavailable("no CUDA driver (test)"), CudaKernelExecutor.DEFAULT_BLOCK_SIZE));
+  }
+}
