@@ -4,6 +4,7 @@ import static dev.l0.kernels.lower.KernelExprs.and;
 import static dev.l0.kernels.lower.KernelExprs.convert;
 import static dev.l0.kernels.lower.KernelExprs.eq;
 import static dev.l0.kernels.lower.KernelExprs.not;
+import static dev.l0.kernels.lower.KernelExprs.or;
 import static dev.l0.kernels.lower.KernelExprs.zeroOf;
 
 import dev.l0.ir.BinaryOperator;
@@ -173,11 +174,16 @@ final class ThreadCode {
     }
   }
 
-  /** Copies {@code source} into {@code target}, raising an error where their shapes differ. */
+  /**
+   * Copies {@code source} into {@code target}, raising an error where their shapes differ. Below an
+   * empty dimension the sizes are not compared: the reference interpreter's empty arrays carry no
+   * inner sizes, so for it {@code [0][0]} and {@code [0][1]} are the same value.
+   */
   private void copy(ArrayView source, ArrayView target, List<KernelStmt> out) {
     KernelExpr sameShape = KernelExprs.TRUE;
-    for (int d = 0; d < target.rank(); d++) {
-      sameShape = and(sameShape, eq(source.dims().get(d), target.dims().get(d)));
+    for (int d = target.rank() - 1; d >= 0; d--) {
+      KernelExpr size = target.dims().get(d);
+      sameShape = and(eq(source.dims().get(d), size), or(eq(size, KernelExprs.ZERO), sameShape));
     }
     List<KernelStmt> body = new ArrayList<>();
     copyElements(source, target, body);
