@@ -33,7 +33,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * Memory-bandwidth micro-benchmark of the CUDA executor's kernels, run by {@code bin/gpu-check}:
@@ -161,7 +160,7 @@ public final class KernelBandwidthBenchmark {
           .add("error", FailureMessages.oneLine(e)).text());
       return 3;
     } finally {
-      deleteFolder(cacheFolder);
+      KernelCache.deleteFolder(cacheFolder);
     }
   }
 
@@ -185,14 +184,5 @@ public final class KernelBandwidthBenchmark {
       }
     }
     return new Measurement(best, correct);
-  }
-
-  private static void deleteFolder(Path folder) throws IOException {
-    try (Stream<Path> entries = Files.list(folder)) {
-      for (Path entry : entries.toList()) {
-        Files.deleteIfExists(entry);
-      }
-    }
-    Files.deleteIfExists(folder);
   }
 }

@@ -10,7 +10,6 @@ import java.nio.DoubleBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * Smoke check of this runtime on a GPU machine, run by {@code bin/gpu-check}: probes the driver,
@@ -87,17 +86,8 @@ public final class CudaRuntimeCheck {
           .add("error", FailureMessages.oneLine(e)).text());
       return 3;
     } finally {
-      deleteFolder(cacheFolder);
+      KernelCache.deleteFolder(cacheFolder);
     }
-  }
-
-  private static void deleteFolder(Path folder) throws IOException {
-    try (Stream<Path> entries = Files.list(folder)) {
-      for (Path entry : entries.toList()) {
-        Files.deleteIfExists(entry);
-      }
-    }
-    Files.deleteIfExists(folder);
   }
 
   private record Measurement(long kernelNanos, long mismatches, boolean poolReused) {}

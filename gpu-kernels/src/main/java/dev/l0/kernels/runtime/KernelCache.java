@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 
 /**
  * Compiled kernels on disk (ARCHITECTURE.md, "Runtime"), one file {@code <key>.ptx} per
@@ -137,5 +138,15 @@ public final class KernelCache {
     } else {
       LOG.fine(line);
     }
+  }
+
+  /** Removes a cache folder and its entries (a cache is one flat folder): for throwaway caches, such as a cold-compile measurement's. */
+  public static void deleteFolder(Path folder) throws IOException {
+    try (Stream<Path> entries = Files.list(folder)) {
+      for (Path entry : entries.toList()) {
+        Files.deleteIfExists(entry);
+      }
+    }
+    Files.deleteIfExists(folder);
   }
 }
