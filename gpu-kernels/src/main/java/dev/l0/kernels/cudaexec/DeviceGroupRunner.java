@@ -7,8 +7,6 @@ import dev.l0.kernels.cuda.CudaPrinter;
 import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.GroupOutput;
-import dev.l0.kernels.ir.HostStep;
-import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.jvm.FlatArray;
@@ -19,13 +17,13 @@ import dev.l0.kernels.runtime.DeviceBuffer;
 import dev.l0.kernels.runtime.KernelArgument;
 import dev.l0.kernels.runtime.LaunchShape;
 import dev.l0.kernels.runtime.PinnedHostBuffer;
+import dev.l0.kernels.sim.HostProgram;
 import dev.l0.kernels.sim.HostScalars;
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,55 +46,18 @@ final class DeviceGroupRunner {
   private final CudaContext context;
   private final int blockSize;
   private final HostScalars host;
-  private final List<Step> steps = new ArrayList<>();
-  private final List<List<HostScalars.Expression>> outputShapes = new ArrayList<>();
-
-  /** A host step with its expressions compiled. */
-  private sealed interface Step {}
-
-  private record Define(int slot, HostScalars.Expression value) implements Step {}
-
-  private record Allocate(Buffer buffer, HostScalars.Expression elements) implements Step {}
-
-  private record Launch(Kernel kernel, CudaKernel loaded, List<Integer> scalarSlots, HostScalars.Expression gridSize)
-      implements Step {}
-
-  private record ReadScalar(int slot, Buffer buffer, HostScalars.Expression index) implements Step {}
+  private final List<HostProgram.Step<CudaKernel>> steps;
+  private final List<List<HostScalars.Expression>> outputShapes;
 
   /** For {@code group}, whose kernels {@code module} holds, with blocks of {@code blockSize} threads. */
   DeviceGroupRunner(KernelGroup group, CudaContext context, CudaModule module, int blockSize) {
     this.group = group;
     this.context = context;
     this.blockSize = blockSize;
-    this.host = new HostScalars(group.name());
-    host.declare(KernelGroup.BLOCK_SIZE);
-    for (GroupInput input : group.inputs()) {
-      if (input instanceof GroupInput.Array a) {
-        a.shape().forEach(host::declare);
-      } else {
-        host.declare(((GroupInput.Scalar) input).variable());
-      }
-    }
-    Map<Kernel, CudaKernel> loaded = new IdentityHashMap<>();
-    for (HostStep step : group.steps()) {
-      if (step instanceof HostStep.Define d) {
-        HostScalars.Expression value = host.compile(d.value());
-        steps.add(new Define(host.declare(d.variable()), value));
-      } else if (step instanceof HostStep.Allocate a) {
-        steps.add(new Allocate(a.buffer(), host.compile(a.elements())));
-      } else if (step instanceof HostStep.Launch l) {
-        CudaKernel kernel = loaded.computeIfAbsent(l.kernel(), k -> module.kernel(k.name()));
-        List<Integer> scalars = l.kernel().scalars().stream().map(v -> host.slotOf(v.name())).toList();
-        steps.add(new Launch(l.kernel(), kernel, scalars, host.compile(l.gridSize())));
-      } else {
-        HostStep.ReadScalar r = (HostStep.ReadScalar) step;
-        HostScalars.Expression index = host.compile(r.index());
-        steps.add(new ReadScalar(host.declare(r.variable()), r.buffer(), index));
-      }
-    }
-    for (GroupOutput output : group.outputs()) {
-      outputShapes.add(output.shape().stream().map(host::compile).toList());
-    }
+    HostProgram<CudaKernel> program = HostProgram.compile(group, k -> module.kernel(k.name()));
+    this.host = program.host();
+    this.steps = program.steps();
+    this.outputShapes = program.outputShapes();
   }
 
   /** The group's outputs by name, computed from {@code inputs} (a value for every group input, by name). */
@@ -114,7 +75,7 @@ final class DeviceGroupRunner {
     Map<String, DeviceBuffer> buffers = new HashMap<>();
     try (DeviceBuffer errorWord = zeroed(ERROR_WORD_BYTES)) {
       bindInputs(inputs, values, buffers);
-      for (Step step : steps) {
+      for (HostProgram.Step<CudaKernel> step : steps) {
         runStep(step, values, buffers, errorWord, launchNanos);
       }
       return outputs(values, buffers);
@@ -141,20 +102,20 @@ final class DeviceGroupRunner {
     }
   }
 
-  private void runStep(Step step, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord,
+  private void runStep(HostProgram.Step<CudaKernel> step, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord,
       LongConsumer launchNanos) {
-    if (step instanceof Define d) {
+    if (step instanceof HostProgram.Define<CudaKernel> d) {
       values.set(d.slot(), d.value().evaluate(values));
-    } else if (step instanceof Allocate a) {
+    } else if (step instanceof HostProgram.Allocate<CudaKernel> a) {
       long bytes = HostStaging.bytes(a.buffer().elementType(), a.elements().evaluateIndex(values));
       DeviceBuffer previous = buffers.put(a.buffer().name(), zeroed(bytes));
       if (previous != null) {
         previous.close();
       }
-    } else if (step instanceof Launch l) {
+    } else if (step instanceof HostProgram.Launch<CudaKernel> l) {
       launch(l, values, buffers, errorWord, launchNanos);
     } else {
-      ReadScalar r = (ReadScalar) step;
+      HostProgram.ReadScalar<CudaKernel> r = (HostProgram.ReadScalar<CudaKernel>) step;
       long index = r.index().evaluateIndex(values);
       ScalarType type = r.buffer().elementType();
       DeviceBuffer buffer = buffer(buffers, r.buffer());
@@ -166,7 +127,7 @@ final class DeviceGroupRunner {
     }
   }
 
-  private void launch(Launch l, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord,
+  private void launch(HostProgram.Launch<CudaKernel> l, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord,
       LongConsumer launchNanos) {
     long grid = l.gridSize().evaluateIndex(values);
     if (grid < 1 || grid > Integer.MAX_VALUE) {

@@ -7,14 +7,11 @@ import dev.l0.ir.Value;
 import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.GroupOutput;
-import dev.l0.kernels.ir.HostStep;
-import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelError;
 import dev.l0.kernels.ir.KernelGroup;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,51 +30,15 @@ public final class SimtSimulator {
 
   private final KernelGroup group;
   private final HostScalars host;
-  private final List<Step> steps = new ArrayList<>();
-  private final List<List<HostScalars.Expression>> outputShapes = new ArrayList<>();
-
-  /** A host step with its expressions compiled. */
-  private sealed interface Step {}
-
-  private record Define(int slot, HostScalars.Expression value) implements Step {}
-
-  private record Allocate(Buffer buffer, HostScalars.Expression elements) implements Step {}
-
-  private record Launch(CompiledKernel kernel, List<Integer> paramSlots, HostScalars.Expression gridSize) implements Step {}
-
-  private record ReadScalar(int slot, Buffer buffer, HostScalars.Expression index) implements Step {}
+  private final List<HostProgram.Step<CompiledKernel>> steps;
+  private final List<List<HostScalars.Expression>> outputShapes;
 
   private SimtSimulator(KernelGroup group) {
     this.group = group;
-    this.host = new HostScalars(group.name());
-    host.declare(KernelGroup.BLOCK_SIZE);
-    for (GroupInput input : group.inputs()) {
-      if (input instanceof GroupInput.Array a) {
-        a.shape().forEach(host::declare);
-      } else {
-        host.declare(((GroupInput.Scalar) input).variable());
-      }
-    }
-    Map<Kernel, CompiledKernel> kernels = new IdentityHashMap<>();
-    for (HostStep step : group.steps()) {
-      if (step instanceof HostStep.Define d) {
-        HostScalars.Expression value = host.compile(d.value());
-        steps.add(new Define(host.declare(d.variable()), value));
-      } else if (step instanceof HostStep.Allocate a) {
-        steps.add(new Allocate(a.buffer(), host.compile(a.elements())));
-      } else if (step instanceof HostStep.Launch l) {
-        CompiledKernel kernel = kernels.computeIfAbsent(l.kernel(), CompiledKernel::compile);
-        List<Integer> params = l.kernel().scalars().stream().map(v -> host.slotOf(v.name())).toList();
-        steps.add(new Launch(kernel, params, host.compile(l.gridSize())));
-      } else {
-        HostStep.ReadScalar r = (HostStep.ReadScalar) step;
-        HostScalars.Expression index = host.compile(r.index());
-        steps.add(new ReadScalar(host.declare(r.variable()), r.buffer(), index));
-      }
-    }
-    for (GroupOutput output : group.outputs()) {
-      outputShapes.add(output.shape().stream().map(host::compile).toList());
-    }
+    HostProgram<CompiledKernel> program = HostProgram.compile(group, CompiledKernel::compile);
+    this.host = program.host();
+    this.steps = program.steps();
+    this.outputShapes = program.outputShapes();
   }
 
   /**
@@ -107,8 +68,8 @@ public final class SimtSimulator {
     bindInputs(inputs, values, buffers);
     List<SimulationIssue> issues = new ArrayList<>();
     try {
-      for (Step step : steps) {
-        if (step instanceof Launch l) {
+      for (HostProgram.Step<CompiledKernel> step : steps) {
+        if (step instanceof HostProgram.Launch<CompiledKernel> l) {
           KernelLaunch.Outcome outcome = launch(l, values, buffers, blockSize);
           issues.addAll(outcome.issues());
           if (outcome.stopped()) {
@@ -152,28 +113,28 @@ public final class SimtSimulator {
     }
   }
 
-  private KernelLaunch.Outcome launch(Launch l, HostScalars.Values values, Map<String, ScalarArray> buffers, int blockSize) {
+  private KernelLaunch.Outcome launch(HostProgram.Launch<CompiledKernel> l, HostScalars.Values values, Map<String, ScalarArray> buffers, int blockSize) {
     long grid = l.gridSize().evaluateIndex(values);
     if (grid < 1 || grid > Integer.MAX_VALUE / blockSize) {
       throw new IllegalArgumentException("launches " + l.kernel().name() + " on " + grid + " blocks");
     }
-    List<ScalarArray> bound = l.kernel().kernel().buffers().stream().map(b -> buffer(buffers, b)).toList();
-    List<ScalarValue> params = l.paramSlots().stream().map(values::get).toList();
-    return new KernelLaunch(l.kernel(), bound, params, blockSize, (int) grid).run();
+    List<ScalarArray> bound = l.kernel().buffers().stream().map(b -> buffer(buffers, b)).toList();
+    List<ScalarValue> params = l.scalarSlots().stream().map(values::get).toList();
+    return new KernelLaunch(l.loaded(), bound, params, blockSize, (int) grid).run();
   }
 
   /** Runs a definition, an allocation or a read-back. */
-  private static void runHostStep(Step step, HostScalars.Values values, Map<String, ScalarArray> buffers) {
-    if (step instanceof Define d) {
+  private static void runHostStep(HostProgram.Step<CompiledKernel> step, HostScalars.Values values, Map<String, ScalarArray> buffers) {
+    if (step instanceof HostProgram.Define<CompiledKernel> d) {
       values.set(d.slot(), d.value().evaluate(values));
-    } else if (step instanceof Allocate a) {
+    } else if (step instanceof HostProgram.Allocate<CompiledKernel> a) {
       long elements = a.elements().evaluateIndex(values);
       if (elements < 0 || elements > MAX_ELEMENTS) {
         throw new IllegalArgumentException("allocates " + elements + " elements for " + a.buffer().name());
       }
       buffers.put(a.buffer().name(), new ScalarArray(a.buffer().name(), a.buffer().elementType(), (int) elements));
     } else {
-      ReadScalar r = (ReadScalar) step;
+      HostProgram.ReadScalar<CompiledKernel> r = (HostProgram.ReadScalar<CompiledKernel>) step;
       ScalarArray buffer = buffer(buffers, r.buffer());
       long index = r.index().evaluateIndex(values);
       if (index < 0 || index >= buffer.size()) {
