@@ -1,10 +1,11 @@
 package dev.l0.kernels.api;
 
 import dev.l0.ir.Type;
-import dev.l0.ir.Value;
 import dev.l0.kernels.cudaexec.CudaKernelExecutor;
 import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.runtime.DeviceSelection;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,11 +20,22 @@ import java.util.stream.Collectors;
  * or a {@code ByteBuffer} in its own byte order, elements from position to limit) for rank 1, and a
  * {@link dev.l0.kernels.jvm.FlatArray} (row-major data and shape; as an argument also nested Java
  * arrays such as {@code double[][]}) for higher ranks; an array of tuples an {@code Object[]} of its
- * columns. Arguments are copied into the host runner's values (buffers are read in place, not
- * first copied to Java arrays; the JVM backend then copies each kernel's inputs into primitive
- * arrays again: zero-copy needs a host runner that carries flat arrays). Arguments that do not fit are an
- * {@link IllegalArgumentException} naming the parameter and both types; the program's own
- * failures are {@code L0RuntimeError}s. Closing it releases the GPU modules and context of a CUDA program.
+ * columns. Arguments that do not fit are an {@link IllegalArgumentException} naming the parameter
+ * and both types; the program's own failures are {@code L0RuntimeError}s.
+ *
+ * <p>Arrays are not boxed on the way: primitive arrays, {@code FlatArray}s and heap buffers whose
+ * array holds exactly their elements go to the kernels as they are, without a copy, so the
+ * caller must not change them while the call runs; direct buffers and buffer slices are copied
+ * once, in bulk. Arrays a kernel computed come back as the kernel left them, not copied (a result
+ * the program returns unchanged from an argument is that argument's array). Only host code that
+ * needs an array's elements outside a kernel (e.g. a transpose between kernels, a kernel the
+ * device's executor rejected) boxes that array, once per call.
+ *
+ * <p>Thread-safe: {@link #run} and {@link #runMeasured} may be called from several threads at
+ * once (one compiled program shared by the tasks of a Spark executor); each call has its own
+ * variables and measurements. On the JVM the calls run side by side; on CUDA their kernel groups
+ * take turns on the GPU. Closing it releases the GPU modules and context of a CUDA program; it
+ * must not be closed while a call runs.
  */
 public final class CompiledProgram implements AutoCloseable {
   private final HostRunner runner;
@@ -32,15 +44,19 @@ public final class CompiledProgram implements AutoCloseable {
   private final List<Parameter> parameters;
   private final Type resultType;
   private final DeviceSelection device;
+  private final long compileNanos;
+  private final long kernelCacheHits;
 
   CompiledProgram(HostRunner runner, KernelExecutor executor, String entry, List<Parameter> parameters, Type resultType,
-      DeviceSelection device) {
+      DeviceSelection device, long compileNanos) {
     this.runner = runner;
     this.executor = executor;
     this.entry = entry;
     this.parameters = List.copyOf(parameters);
     this.resultType = resultType;
     this.device = device;
+    this.compileNanos = compileNanos;
+    this.kernelCacheHits = executor.kernelCacheHits();
   }
 
   /** The device the kernels run on and why, e.g. {@code jvm: requested}. */
@@ -73,24 +89,41 @@ public final class CompiledProgram implements AutoCloseable {
     return runner.fallbacks().stream().map(HostRunner.Fallback::toString).toList();
   }
 
+  /** The nanoseconds {@link L0Runtime#compile} took to make this program: parsing, checking, optimising, choosing the device and preparing every kernel. */
+  public long compileNanos() {
+    return compileNanos;
+  }
+
+  /** How many of this program's kernels were found already compiled in the CUDA PTX disk cache when it was compiled; 0 on the JVM. */
+  public long kernelCacheHits() {
+    return kernelCacheHits;
+  }
+
   /**
-   * Runs the entry function on {@code arguments}, one per parameter. A single {@code Object[]}
-   * argument (a tuple or the columns of an array of tuples) must be cast to {@code Object}, or
-   * Java spreads it over the parameters.
+   * Runs the entry function on {@code arguments}, one per parameter, and returns its result. A
+   * single {@code Object[]} argument (a tuple or the columns of an array of tuples) must be cast
+   * to {@code Object}, or Java spreads it over the parameters.
    */
   public Object run(Object... arguments) {
+    return runMeasured(arguments).result();
+  }
+
+  /** {@link #run}, also returning what this call alone spent in kernels and host/device copies. */
+  public MeasuredRun runMeasured(Object... arguments) {
     if (arguments == null || arguments.length != parameters.size()) {
       throw new IllegalArgumentException(entry + " takes " + parameters.size() + " argument(s) ("
           + parameters.stream().map(Parameter::toString).collect(Collectors.joining(", ")) + "), got "
           + (arguments == null ? "null" : String.valueOf(arguments.length))
           + "; pass a lone Object[] argument as (Object) array");
     }
-    List<Value> values = new ArrayList<>();
+    List<HostValue> components = new ArrayList<>();
     for (int k = 0; k < arguments.length; k++) {
       Parameter parameter = parameters.get(k);
-      values.add(JavaArguments.toValue(arguments[k], parameter.type(), parameter.name()));
+      JavaArguments.addComponents(arguments[k], parameter.type(), parameter.name(), components);
     }
-    return JavaResults.toJava(runner.call(entry, values), resultType);
+    RunMeter meter = new RunMeter();
+    Object result = JavaResults.toJava(runner.callFlattened(entry, components, meter), resultType);
+    return new MeasuredRun(result, new RunMeasurements(meter.kernelNanos(), meter.transferBytes(), meter.transferNanos()));
   }
 
   /** Releases what the device holds for this program: on CUDA its GPU modules and context, on the JVM nothing. */

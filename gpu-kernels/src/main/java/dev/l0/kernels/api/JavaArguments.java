@@ -2,7 +2,7 @@ package dev.l0.kernels.api;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
-import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.syntax.L0Printer;
 import java.lang.reflect.Array;
@@ -13,7 +13,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A Java argument to the L0 value of its parameter's type, checked against that type.
+ * A Java argument as the components the host runner takes for its parameter's type
+ * (tuples and arrays of tuples taken apart, in the order of {@code ValueFlattening}), checked
+ * against that type.
  * <ul>
  *   <li>a scalar: its boxed number or Boolean ({@link JavaScalars});
  *   <li>a tuple: an {@code Object[]}, one argument per component;
@@ -23,58 +25,60 @@ import java.util.List;
  *       whose rows are regular;
  *   <li>an array of tuples: an {@code Object[]} of its columns, one per tuple component, all of one shape.
  * </ul>
- * Every element becomes one of the host runner's values, which is a copy: buffers are read in
- * place (never first copied to a Java array), and the JVM backend then copies each kernel's input
- * arrays into primitive arrays ({@link FlatArray}). Passing buffers through without a copy needs the
- * host runner to carry flat arrays instead of values; it does not yet. A mismatch is an
- * {@link IllegalArgumentException} naming the parameter, its type and the Java argument.
+ * Arrays of scalars become {@link HostValue.Flat} without boxing: a primitive array, a
+ * {@code FlatArray} and a heap buffer whose array holds exactly its elements are passed on as
+ * they are, not copied (the caller must not change them until the call returns); other buffers
+ * (direct ones, slices) are copied once, in bulk; nested Java arrays are copied row by row. A
+ * mismatch is an {@link IllegalArgumentException} naming the parameter, its type and the Java argument.
  */
 final class JavaArguments {
   private JavaArguments() {}
 
-  /** {@code argument} as a value of {@code type}, for parameter {@code parameter}. */
-  static Value toValue(Object argument, Type type, String parameter) {
+  /** Adds the components of {@code argument}, a value of {@code type} for parameter {@code parameter}, to {@code components}. */
+  static void addComponents(Object argument, Type type, String parameter, List<HostValue> components) {
     if (type instanceof ScalarType scalar) {
       if (!JavaScalars.boxedClass(scalar).isInstance(argument)) {
         throw mismatch(parameter, type, argument);
       }
-      return JavaScalars.unbox(argument, scalar);
-    }
-    if (type instanceof Type.Tuple tuple) {
-      List<Value> components = new ArrayList<>();
+      components.add(HostValue.of(JavaScalars.unbox(argument, scalar)));
+    } else if (type instanceof Type.Tuple tuple) {
       Object[] parts = parts(argument, tuple.elements().size(), parameter, type);
       for (int k = 0; k < parts.length; k++) {
-        components.add(toValue(parts[k], tuple.elements().get(k), parameter));
+        addComponents(parts[k], tuple.elements().get(k), parameter, components);
       }
-      return new Value.Tuple(components);
-    }
-    Type.Array array = (Type.Array) type;
-    return array.baseElement() instanceof Type.Tuple ? fromColumns(argument, array, parameter) : scalarArray(argument, array, parameter);
-  }
-
-  private static Value.Array fromColumns(Object argument, Type.Array type, String parameter) {
-    int components = TupleColumns.tupleType(type).elements().size();
-    Object[] parts = parts(argument, components, parameter, type);
-    List<Value.Array> columns = new ArrayList<>();
-    for (int k = 0; k < components; k++) {
-      columns.add((Value.Array) toValue(parts[k], TupleColumns.columnType(type, k), parameter));
-      List<Integer> shape = shape(columns.get(k), type.rank());
-      List<Integer> first = shape(columns.get(0), type.rank());
-      if (!shape.equals(first)) {
-        throw new IllegalArgumentException("parameter " + parameter + ": column " + k + " has shape " + shape
-            + " but column 0 has shape " + first + "; the columns of " + L0Printer.print(type) + " must have one shape");
+    } else {
+      Type.Array array = (Type.Array) type;
+      if (array.baseElement() instanceof Type.Tuple) {
+        addColumns(argument, array, parameter, components);
+      } else {
+        components.add(HostValue.of(scalarArray(argument, array, parameter)));
       }
     }
-    return TupleColumns.zip(columns, type);
   }
 
-  private static Value.Array scalarArray(Object argument, Type.Array type, String parameter) {
+  private static void addColumns(Object argument, Type.Array type, String parameter, List<HostValue> components) {
+    int width = TupleColumns.tupleType(type).elements().size();
+    Object[] parts = parts(argument, width, parameter, type);
+    int first = components.size();
+    for (int k = 0; k < width; k++) {
+      int before = components.size();
+      addComponents(parts[k], TupleColumns.columnType(type, k), parameter, components);
+      int[] shape = outerShape(components.get(before).flat(), type.rank());
+      int[] expected = outerShape(components.get(first).flat(), type.rank());
+      if (!Arrays.equals(shape, expected)) {
+        throw new IllegalArgumentException("parameter " + parameter + ": column " + k + " has shape " + Arrays.toString(shape)
+            + " but column 0 has shape " + Arrays.toString(expected) + "; the columns of " + L0Printer.print(type) + " must have one shape");
+      }
+    }
+  }
+
+  private static FlatArray scalarArray(Object argument, Type.Array type, String parameter) {
     ScalarType element = (ScalarType) type.baseElement();
     if (argument instanceof FlatArray flat) {
-      return fromFlat(flat, type, parameter);
+      return checkedFlat(flat, type, parameter);
     }
     if (type.rank() == 1 && argument != null && argument.getClass() == JavaScalars.arrayClass(element)) {
-      return new FlatArray(element, argument, new int[] {Array.getLength(argument)}).toValue();
+      return new FlatArray(element, argument, new int[] {Array.getLength(argument)});
     }
     if (type.rank() == 1 && argument instanceof Buffer buffer) {
       return fromBuffer(buffer, type, parameter);
@@ -85,7 +89,7 @@ final class JavaArguments {
     throw mismatch(parameter, type, argument);
   }
 
-  private static Value.Array fromFlat(FlatArray flat, Type.Array type, String parameter) {
+  private static FlatArray checkedFlat(FlatArray flat, Type.Array type, String parameter) {
     ScalarType element = (ScalarType) type.baseElement();
     int[] shape = flat.shape();
     if (flat.elementType() != element || shape.length != type.rank() || flat.data() == null
@@ -105,10 +109,10 @@ final class JavaArguments {
       throw new IllegalArgumentException("parameter " + parameter + ": a FlatArray of shape " + Arrays.toString(shape)
           + " does not fit its data of " + length + " elements");
     }
-    return flat.toValue();
+    return flat;
   }
 
-  private static Value.Array fromBuffer(Buffer buffer, Type.Array type, String parameter) {
+  private static FlatArray fromBuffer(Buffer buffer, Type.Array type, String parameter) {
     ScalarType element = (ScalarType) type.baseElement();
     int count = buffer.remaining();
     if (buffer instanceof ByteBuffer) {
@@ -121,35 +125,50 @@ final class JavaArguments {
     } else if (!JavaScalars.bufferClass(element).isInstance(buffer)) {
       throw mismatch(parameter, type, buffer);
     }
-    List<Value> elements = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      elements.add(JavaScalars.read(buffer, element, i));
-    }
-    return new Value.Array(element, elements);
+    return new FlatArray(element, JavaScalars.primitiveArray(buffer, element, count), new int[] {count});
   }
 
-  private static Value.Array fromRows(Object[] rows, Type.Array type, String parameter) {
-    List<Value> elements = new ArrayList<>();
+  /** Nested Java arrays as one flat array, each row's elements copied in bulk; the rows must have one shape. */
+  private static FlatArray fromRows(Object[] rows, Type.Array type, String parameter) {
+    ScalarType element = (ScalarType) type.baseElement();
+    Type.Array rowType = (Type.Array) type.element();
+    List<FlatArray> flatRows = new ArrayList<>();
     for (int i = 0; i < rows.length; i++) {
-      Value.Array row = (Value.Array) toValue(rows[i], type.element(), parameter);
-      List<Integer> shape = shape(row, type.rank() - 1);
-      List<Integer> first = elements.isEmpty() ? shape : shape((Value.Array) elements.get(0), type.rank() - 1);
-      if (!shape.equals(first)) {
-        throw new IllegalArgumentException("parameter " + parameter + ": ragged array: row " + i + " has shape " + shape
-            + " but row 0 has shape " + first);
+      FlatArray row = scalarArray(rows[i], rowType, parameter);
+      int[] shape = outerShape(row, rowType.rank());
+      int[] first = flatRows.isEmpty() ? shape : outerShape(flatRows.get(0), rowType.rank());
+      if (!Arrays.equals(shape, first)) {
+        throw new IllegalArgumentException("parameter " + parameter + ": ragged array: row " + i + " has shape "
+            + Arrays.toString(shape) + " but row 0 has shape " + Arrays.toString(first));
       }
-      elements.add(row);
+      flatRows.add(row);
     }
-    return new Value.Array(type.element(), elements);
+    int[] rowShape = flatRows.isEmpty() ? new int[rowType.rank()] : outerShape(flatRows.get(0), rowType.rank());
+    int rowElements = 1;
+    for (int size : rowShape) {
+      rowElements = Math.multiplyExact(rowElements, size);
+    }
+    Object data = FlatArray.allocate(element, Math.multiplyExact(rows.length, rowElements));
+    for (int i = 0; i < rows.length; i++) {
+      System.arraycopy(flatRows.get(i).data(), 0, data, i * rowElements, rowElements);
+    }
+    int[] shape = new int[type.rank()];
+    shape[0] = rows.length;
+    System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
+    return new FlatArray(element, data, shape);
   }
 
-  /** The sizes of the first {@code rank} dimensions of regular {@code array}, as far as they are not behind an empty dimension. */
-  private static List<Integer> shape(Value.Array array, int rank) {
-    List<Integer> sizes = new ArrayList<>();
-    Value level = array;
-    for (int d = 0; d < rank && level instanceof Value.Array a; d++) {
-      sizes.add(a.length());
-      level = a.length() == 0 ? null : a.get(0);
+  /**
+   * The sizes of the first {@code rank} dimensions of {@code array}, those under an empty
+   * dimension 0: the shape as an interpreter value knows it, which is how shapes are compared.
+   */
+  private static int[] outerShape(FlatArray array, int rank) {
+    int[] sizes = new int[rank];
+    for (int d = 0; d < rank; d++) {
+      sizes[d] = array.size(d);
+      if (sizes[d] == 0) {
+        break;
+      }
     }
     return sizes;
   }

@@ -2,6 +2,7 @@ package dev.l0.kernels.api;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import java.lang.reflect.Array;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
@@ -83,24 +84,54 @@ final class JavaScalars {
     }
   }
 
-  /** Element {@code index} (counted from the buffer's position) of {@code buffer}, a {@link #bufferClass} or byte buffer. */
-  static ScalarValue read(Buffer buffer, ScalarType type, int index) {
-    if (buffer instanceof ByteBuffer bytes) {
-      int offset = buffer.position() + index * byteWidth(type);
-      switch (type) {
-        case BOOL: return ScalarValue.bool(bytes.get(offset) != 0);
-        case I32: return ScalarValue.i32(bytes.getInt(offset));
-        case I64: return ScalarValue.i64(bytes.getLong(offset));
-        case F32: return ScalarValue.f32(bytes.getFloat(offset));
-        default: return ScalarValue.f64(bytes.getDouble(offset));
-      }
+  /**
+   * The {@code count} elements of {@code type} from {@code buffer}'s position (a {@link #bufferClass}
+   * or byte buffer), as a primitive array of {@link #arrayClass}: a heap buffer's own array where
+   * the elements are all of it (no copy), else a copy made in bulk through a typed view (bools,
+   * which Java cannot copy in bulk from bytes, element by element). The buffer's position does not move.
+   */
+  static Object primitiveArray(Buffer buffer, ScalarType type, int count) {
+    if (buffer.hasArray() && buffer.arrayOffset() == 0 && buffer.position() == 0 && !(buffer instanceof ByteBuffer)
+        && Array.getLength(buffer.array()) == count) {
+      return buffer.array();
     }
-    int at = buffer.position() + index;
+    Buffer typed = buffer instanceof ByteBuffer bytes ? typedView(bytes, type) : buffer.duplicate();
     switch (type) {
-      case I32: return ScalarValue.i32(((IntBuffer) buffer).get(at));
-      case I64: return ScalarValue.i64(((LongBuffer) buffer).get(at));
-      case F32: return ScalarValue.f32(((FloatBuffer) buffer).get(at));
-      default: return ScalarValue.f64(((DoubleBuffer) buffer).get(at));
+      case BOOL:
+        ByteBuffer flags = (ByteBuffer) typed;
+        boolean[] bools = new boolean[count];
+        for (int i = 0; i < count; i++) {
+          bools[i] = flags.get(i) != 0;
+        }
+        return bools;
+      case I32:
+        int[] ints = new int[count];
+        ((IntBuffer) typed).get(ints);
+        return ints;
+      case I64:
+        long[] longs = new long[count];
+        ((LongBuffer) typed).get(longs);
+        return longs;
+      case F32:
+        float[] floats = new float[count];
+        ((FloatBuffer) typed).get(floats);
+        return floats;
+      default:
+        double[] doubles = new double[count];
+        ((DoubleBuffer) typed).get(doubles);
+        return doubles;
+    }
+  }
+
+  /** A view of {@code bytes} from its position as elements of {@code type}, in its byte order; a slice of bytes for {@code bool}. */
+  private static Buffer typedView(ByteBuffer bytes, ScalarType type) {
+    ByteBuffer from = bytes.slice().order(bytes.order());
+    switch (type) {
+      case BOOL: return from;
+      case I32: return from.asIntBuffer();
+      case I64: return from.asLongBuffer();
+      case F32: return from.asFloatBuffer();
+      default: return from.asDoubleBuffer();
     }
   }
 }

@@ -30,25 +30,32 @@ public final class L0Runtime {
 
   /** Parses {@code l0Text} (positions name {@code sourceName}) and compiles function {@code entry} for {@code device}; throws {@code L0CompileError} for a bad program. */
   public static CompiledProgram compile(String l0Text, String sourceName, String entry, DeviceKind device) {
-    return compile(L0Parser.parse(l0Text, sourceName), entry, device);
+    long start = System.nanoTime();
+    return compile(L0Parser.parse(l0Text, sourceName), entry, device, start);
   }
 
   /** Compiles function {@code entry} of {@code program} (e.g. built with the Java DSL) for {@code device}; throws {@code L0CompileError} for a bad program. */
   public static CompiledProgram compile(Program program, String entry, DeviceKind device) {
+    return compile(program, entry, device, System.nanoTime());
+  }
+
+  /** {@link #compile(Program, String, DeviceKind)} for a compilation that started at {@code startNanos} ({@link System#nanoTime()}). */
+  private static CompiledProgram compile(Program program, String entry, DeviceKind device, long startNanos) {
     TypedProgram typed = TypeChecker.check(program);
     program.function(entry).orElseThrow(() -> new IllegalArgumentException(
         "no function '" + entry + "'; the program defines "
             + program.functions().stream().map(FunDef::name).collect(Collectors.joining(", "))));
-    return compile(typed, entry, DeviceSelector.select(device));
+    return compile(typed, entry, DeviceSelector.select(device), startNanos);
   }
 
-  /** Compiles function {@code entry} of checked program {@code typed} for the device {@code selection} chose. */
-  static CompiledProgram compile(TypedProgram typed, String entry, DeviceSelection selection) {
+  /** Compiles function {@code entry} of checked program {@code typed} for the device {@code selection} chose, a compilation that started at {@code startNanos}. */
+  static CompiledProgram compile(TypedProgram typed, String entry, DeviceSelection selection, long startNanos) {
     FunDef function = typed.function(entry);
     KernelExecutor executor = executorFor(selection);
     HostRunner runner = new HostRunner(Optimizer.optimize(typed), executor);
     return new CompiledProgram(runner, executor, function.name(),
-        function.params().stream().map(p -> new Parameter(p.name(), p.type())).toList(), function.returnType(), selection);
+        function.params().stream().map(p -> new Parameter(p.name(), p.type())).toList(), function.returnType(), selection,
+        System.nanoTime() - startNanos);
   }
 
   /** The executor that runs kernels on the selected device: {@link CudaKernelExecutor} for CUDA, {@link JvmKernelExecutor} for the JVM. */

@@ -26,8 +26,8 @@ import java.util.List;
  *
  * <p>A kernel's parameters, in order: {@code int* l0_error} (the group's error word), then a
  * pointer per {@link Kernel#buffers()} (bool buffers are one byte per element), then
- * {@link Kernel#scalars()} by value. Shared arrays live in dynamic shared memory of
- * {@link #sharedMemoryBytes} bytes.
+ * {@link Kernel#scalars()} by value. Shared arrays of a fixed size are static {@code __shared__}
+ * arrays; those sized by the block live in dynamic shared memory of {@link #sharedMemoryBytes} bytes.
  */
 public final class CudaPrinter {
   /** Helpers for the integer and float operations whose C++ meaning differs from L0's. */
@@ -113,7 +113,7 @@ public final class CudaPrinter {
     return new CudaPrinter().expr(e);
   }
 
-  /** The dynamic shared memory {@code kernel} needs for blocks of {@code blockSize} threads. */
+  /** The dynamic shared memory {@code kernel} needs for blocks of {@code blockSize} threads (fixed-size arrays are static). */
   public static long sharedMemoryBytes(Kernel kernel, long blockSize) {
     long bytes = 0;
     for (SharedArray array : kernel.shared()) {
@@ -123,7 +123,10 @@ public final class CudaPrinter {
   }
 
   private static long sharedArrayBytes(SharedArray array, long blockSize) {
-    long raw = array.elementsPerThread() * blockSize * sizeOf(array.elementType());
+    if (array.isFixedSize()) {
+      return 0;
+    }
+    long raw = array.elements(blockSize) * sizeOf(array.elementType());
     return (raw + 7) / 8 * 8;
   }
 
@@ -158,14 +161,18 @@ public final class CudaPrinter {
     out.append("extern \"C\" __global__ void ").append(kernel.name()).append('(')
         .append(String.join(", ", params)).append(") {\n");
     indent = 1;
-    if (!kernel.shared().isEmpty()) {
+    for (SharedArray array : kernel.shared().stream().filter(SharedArray::isFixedSize).toList()) {
+      line("__shared__ " + cType(array.elementType()) + " " + array.name() + "[" + array.elementsPerBlock() + "];");
+    }
+    List<SharedArray> blockSized = kernel.shared().stream().filter(array -> !array.isFixedSize()).toList();
+    if (!blockSized.isEmpty()) {
       line("extern __shared__ unsigned long long l0_shared[];");
       String offset = "0";
-      for (SharedArray array : kernel.shared()) {
+      for (SharedArray array : blockSized) {
         line(cType(array.elementType()) + "* " + array.name() + " = (" + cType(array.elementType())
             + "*)((unsigned char*)l0_shared + " + offset + ");");
-        offset = offset + " + ((" + array.elementsPerThread() + "ull * blockDim.x * " + sizeOf(array.elementType())
-            + "ull + 7ull) / 8ull * 8ull)";
+        offset = offset + " + (((" + array.elementsPerThread() + "ull * blockDim.x + " + array.elementsPerBlock() + "ull) * "
+            + sizeOf(array.elementType()) + "ull + 7ull) / 8ull * 8ull)";
       }
     }
     kernel.body().forEach(this::statement);

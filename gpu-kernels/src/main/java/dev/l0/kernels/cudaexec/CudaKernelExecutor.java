@@ -1,11 +1,11 @@
 package dev.l0.kernels.cudaexec;
 
-import dev.l0.ir.Value;
 import dev.l0.kernels.exec.EvaluatorExecutor;
+import dev.l0.kernels.exec.HostEnvironment;
+import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.exec.PreparedKernel;
-import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.kernels.lower.KernelLowering;
@@ -25,7 +25,6 @@ import dev.l0.kernels.runtime.PtxCompilers;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.Ident;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,6 +46,11 @@ import java.util.function.Supplier;
  * even one row fits, runs that call on the JVM. Failures of the program itself, raised
  * by the kernels' error word, pass through as its {@code L0RuntimeError}. Closing the executor
  * unloads its modules and releases the GPU's context.
+ *
+ * <p>Prepared kernels may run on several threads at once (one compiled program shared by a
+ * Spark executor's tasks): each call uploads from and downloads into its own environment's flat
+ * arrays, and the group runs on the GPU one call at a time (a process-wide lock for the one GPU
+ * all executors share; the time a call waits for it is not kernel time).
  */
 public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   /** Threads per block of every launch. */
@@ -54,6 +58,13 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
 
   /** The GPU every context of the runtime uses, the one {@link CudaProbe} describes. */
   static final int DEVICE_ORDINAL = 0;
+
+  /**
+   * Held while a kernel group runs on GPU {@link #DEVICE_ORDINAL}: every executor of the process
+   * shares its primary context, whose default stream and synchronisation would otherwise mix
+   * concurrent calls' launches, copies and timings.
+   */
+  private static final Object GPU = new Object();
 
   private final Availability<CudaDevice> device;
   private final Availability<KernelCache> kernelCache;
@@ -130,6 +141,12 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
         () -> jvm.prepare(kernel, scope));
   }
 
+  /** The PTX kernel cache's hits so far: kernels prepared from PTX compiled by an earlier run. */
+  @Override
+  public long kernelCacheHits() {
+    return kernelCache.value().map(cache -> cache.statistics().hits()).orElse(0L);
+  }
+
   /** The compiler for this machine's GPU, or empty (logged once) where CUDA or a PTX compiler is missing. */
   private synchronized Optional<GroupCompiler> compiler() {
     if (compiler == null) {
@@ -153,8 +170,8 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     DeviceGroupRunner runner = new DeviceGroupRunner(group, context(), module, blockSize);
     Supplier<PreparedKernel> jvmKernel = new Memoized<>(() -> onHost(kernel, scope));
     List<Ident> outputs = kernel.outputs();
-    Function<Map<String, Value>, List<Value>> onGpu = environment -> run(runner, group, outputs, environment);
-    Function<Map<String, Value>, List<Value>> inPieces = RowPieces.splits(kernel)
+    Function<HostEnvironment, List<HostValue>> onGpu = environment -> run(runner, group, outputs, environment);
+    Function<HostEnvironment, List<HostValue>> inPieces = RowPieces.splits(kernel)
         ? environment -> RowPieces.run(kernel, environment, onGpu)
         : onGpu;
     return environment -> JvmFallback.run(kernel.describe(), () -> inPieces.apply(environment),
@@ -169,14 +186,16 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     return module;
   }
 
-  private static List<Value> run(DeviceGroupRunner runner, KernelGroup group, List<Ident> outputs, Map<String, Value> environment) {
-    Map<String, Value> inputs = new HashMap<>();
-    for (GroupInput input : group.inputs()) {
-      inputs.put(input.name(), environment.get(input.name()));
+  /** Runs {@code group} when no other call is using the GPU, reporting the wait to the call's meter. */
+  private static List<HostValue> run(DeviceGroupRunner runner, KernelGroup group, List<Ident> outputs, HostEnvironment environment) {
+    Map<String, HostValue> results;
+    long waitStart = System.nanoTime();
+    synchronized (GPU) {
+      environment.meter().addWait(System.nanoTime() - waitStart);
+      results = runner.run(environment);
     }
-    Map<String, Value> results = runner.run(inputs);
     return outputs.stream().map(id -> {
-      Value value = results.get(id.name());
+      HostValue value = results.get(id.name());
       if (value == null) {
         throw new IllegalStateException(group.name() + " has no output " + id.name());
       }

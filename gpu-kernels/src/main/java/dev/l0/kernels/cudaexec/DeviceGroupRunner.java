@@ -2,8 +2,10 @@ package dev.l0.kernels.cudaexec;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.Value;
 import dev.l0.kernels.cuda.CudaPrinter;
+import dev.l0.kernels.exec.HostEnvironment;
+import dev.l0.kernels.exec.HostValue;
+import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.GroupOutput;
@@ -28,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
@@ -38,6 +41,9 @@ import java.util.function.LongConsumer;
  * shared memory), checks the error word after every launch, and downloads the outputs. A
  * launch that raised error code {@code k} fails with {@code errors.get(k - 1)}'s
  * {@code L0RuntimeError}, as on the simulator. Device buffers go back to the pool after every run.
+ * Inputs are read from the host runner's environment flat (a {@link FlatArray} is copied into
+ * pinned staging in bulk), outputs come back flat; every copy is measured in the call's
+ * {@link RunMeter}. Not synchronised: {@link CudaKernelExecutor} runs one group at a time per GPU.
  */
 final class DeviceGroupRunner {
   private static final int ERROR_WORD_BYTES = 4;
@@ -60,60 +66,60 @@ final class DeviceGroupRunner {
     this.outputShapes = program.outputShapes();
   }
 
-  /** The group's outputs by name, computed from {@code inputs} (a value for every group input, by name). */
-  Map<String, Value> run(Map<String, Value> inputs) {
-    return run(inputs, launchNanos -> {});
+  /**
+   * The group's outputs by name (arrays flat, scalars boxed), computed from the values of the
+   * group's inputs in {@code environment}; copies between host and device go to its meter.
+   */
+  Map<String, HostValue> run(HostEnvironment environment) {
+    return run(environment, launchNanos -> {});
   }
 
   /**
-   * {@link #run(Map)}, telling {@code launchNanos} the wall-clock nanoseconds of each launch, from
+   * {@link #run(HostEnvironment)}, telling {@code launchNanos} the wall-clock nanoseconds of each launch, from
    * the launch to the end of the context's synchronisation after it (no transfers).
    */
-  Map<String, Value> run(Map<String, Value> inputs, LongConsumer launchNanos) {
+  Map<String, HostValue> run(HostEnvironment environment, LongConsumer launchNanos) {
     HostScalars.Values values = host.newValues();
     values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
     Map<String, DeviceBuffer> buffers = new HashMap<>();
-    try (DeviceBuffer errorWord = zeroed(ERROR_WORD_BYTES)) {
-      bindInputs(inputs, values, buffers);
+    RunMeter meter = environment.meter();
+    try (DeviceBuffer errorWord = zeroed(ERROR_WORD_BYTES, meter)) {
+      bindInputs(environment, values, buffers);
       for (HostProgram.Step<CudaKernel> step : steps) {
-        runStep(step, values, buffers, errorWord, launchNanos);
+        runStep(step, values, buffers, errorWord, launchNanos, meter);
       }
-      return outputs(values, buffers);
+      return outputs(values, buffers, meter);
     } finally {
       buffers.values().forEach(DeviceBuffer::close);
     }
   }
 
-  private void bindInputs(Map<String, Value> inputs, HostScalars.Values values, Map<String, DeviceBuffer> buffers) {
+  private void bindInputs(HostEnvironment environment, HostScalars.Values values, Map<String, DeviceBuffer> buffers) {
     for (GroupInput input : group.inputs()) {
-      Value value = inputs.get(input.name());
-      if (value == null) {
-        throw new IllegalArgumentException("no value for input " + input.name() + " of " + group.name());
-      }
       if (input instanceof GroupInput.Array a) {
-        FlatArray array = FlatArray.of((Value.Array) value, a.buffer().elementType(), a.shape().size());
+        FlatArray array = environment.flat(input.name());
         for (int d = 0; d < a.shape().size(); d++) {
           values.set(host.slotOf(a.shape().get(d).name()), ScalarValue.i64(array.size(d)));
         }
-        buffers.put(a.buffer().name(), upload(array));
+        buffers.put(a.buffer().name(), upload(array, environment.meter()));
       } else {
-        values.set(host.slotOf(((GroupInput.Scalar) input).variable().name()), (ScalarValue) value);
+        values.set(host.slotOf(((GroupInput.Scalar) input).variable().name()), environment.scalar(input.name()));
       }
     }
   }
 
   private void runStep(HostProgram.Step<CudaKernel> step, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord,
-      LongConsumer launchNanos) {
+      LongConsumer launchNanos, RunMeter meter) {
     if (step instanceof HostProgram.Define<CudaKernel> d) {
       values.set(d.slot(), d.value().evaluate(values));
     } else if (step instanceof HostProgram.Allocate<CudaKernel> a) {
       long bytes = HostStaging.bytes(a.buffer().elementType(), a.elements().evaluateIndex(values));
-      DeviceBuffer previous = buffers.put(a.buffer().name(), zeroed(bytes));
+      DeviceBuffer previous = buffers.put(a.buffer().name(), zeroed(bytes, meter));
       if (previous != null) {
         previous.close();
       }
     } else if (step instanceof HostProgram.Launch<CudaKernel> l) {
-      launch(l, values, buffers, errorWord, launchNanos);
+      launch(l, values, buffers, errorWord, launchNanos, meter);
     } else {
       HostProgram.ReadScalar<CudaKernel> r = (HostProgram.ReadScalar<CudaKernel>) step;
       long index = r.index().evaluateIndex(values);
@@ -123,12 +129,12 @@ final class DeviceGroupRunner {
       if (index < 0 || bytes > buffer.bytes()) {
         throw new IllegalArgumentException("reads element " + index + " of " + r.buffer().name() + " of " + buffer.bytes() + " bytes");
       }
-      values.set(r.slot(), HostStaging.element(download(buffer, bytes), type, (int) index));
+      values.set(r.slot(), download(buffer, bytes, meter, staging -> HostStaging.element(staging, type, (int) index)));
     }
   }
 
   private void launch(HostProgram.Launch<CudaKernel> l, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord,
-      LongConsumer launchNanos) {
+      LongConsumer launchNanos, RunMeter meter) {
     long grid = l.gridSize().evaluateIndex(values);
     if (grid < 1 || grid > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("launches " + l.kernel().name() + " on " + grid + " blocks");
@@ -143,7 +149,7 @@ final class DeviceGroupRunner {
     long start = System.nanoTime();
     l.loaded().launch(new LaunchShape((int) grid, 1, 1, blockSize, 1, 1), Math.toIntExact(shared), arguments);
     launchNanos.accept(System.nanoTime() - start);
-    int code = download(errorWord, ERROR_WORD_BYTES).getInt(0);
+    int code = download(errorWord, ERROR_WORD_BYTES, meter, staging -> staging.getInt(0));
     if (code != 0) {
       throw group.errors().get(code - 1).toRuntimeError();
     }
@@ -159,8 +165,8 @@ final class DeviceGroupRunner {
     }
   }
 
-  private Map<String, Value> outputs(HostScalars.Values values, Map<String, DeviceBuffer> buffers) {
-    Map<String, Value> out = new LinkedHashMap<>();
+  private Map<String, HostValue> outputs(HostScalars.Values values, Map<String, DeviceBuffer> buffers, RunMeter meter) {
+    Map<String, HostValue> out = new LinkedHashMap<>();
     for (int k = 0; k < group.outputs().size(); k++) {
       GroupOutput output = group.outputs().get(k);
       ScalarType type = output.buffer().elementType();
@@ -175,9 +181,14 @@ final class DeviceGroupRunner {
         throw new IllegalArgumentException("output " + output.name() + " needs " + bytes + " bytes, its buffer "
             + output.buffer().name() + " has " + buffer.bytes());
       }
-      ByteBuffer data = download(buffer, bytes);
-      out.put(output.name(), shape.length == 0 ? HostStaging.element(data, type, 0)
-          : new FlatArray(type, HostStaging.read(data, type, (int) elements), shape).toValue());
+      int length = Math.toIntExact(elements);
+      if (shape.length == 0) {
+        ScalarValue scalar = download(buffer, bytes, meter, staging -> HostStaging.element(staging, type, 0));
+        out.put(output.name(), HostValue.of(scalar));
+      } else {
+        Object data = download(buffer, bytes, meter, staging -> HostStaging.read(staging, type, length));
+        out.put(output.name(), HostValue.of(new FlatArray(type, data, shape)));
+      }
     }
     return out;
   }
@@ -190,27 +201,27 @@ final class DeviceGroupRunner {
     return buffer;
   }
 
-  /** A device buffer holding {@code array}'s elements. */
-  private DeviceBuffer upload(FlatArray array) {
+  /** A device buffer holding {@code array}'s elements, copied in bulk through pinned staging. */
+  private DeviceBuffer upload(FlatArray array, RunMeter meter) {
     long bytes = HostStaging.bytes(array.elementType(), Array.getLength(array.data()));
-    return uploaded(bytes, staging -> HostStaging.write(array, staging));
+    return uploaded(bytes, meter, staging -> HostStaging.write(array, staging));
   }
 
   /** A device buffer of {@code bytes} zero bytes. */
-  private DeviceBuffer zeroed(long bytes) {
-    return uploaded(bytes, staging -> {
-      for (int i = 0; i < bytes; i++) {
-        staging.put(i, (byte) 0);
-      }
-    });
+  private DeviceBuffer zeroed(long bytes, RunMeter meter) {
+    return uploaded(bytes, meter, HostStaging::zero);
   }
 
-  /** A device buffer of {@code bytes} bytes (at least one, as the pool asks), its contents filled in pinned staging. */
-  private DeviceBuffer uploaded(long bytes, Consumer<ByteBuffer> fill) {
+  /**
+   * A device buffer of {@code bytes} bytes (at least one, as the pool asks), its contents filled in
+   * pinned staging; the filling and the copy count as one transfer.
+   */
+  private DeviceBuffer uploaded(long bytes, RunMeter meter, Consumer<ByteBuffer> fill) {
     DeviceBuffer buffer = context.memoryPool().allocate(Math.max(bytes, 1));
     if (bytes == 0) {
       return buffer;
     }
+    long start = System.nanoTime();
     try (PinnedHostBuffer staging = context.allocatePinned(bytes)) {
       fill.accept(staging.asByteBuffer());
       context.upload(staging, buffer, bytes);
@@ -218,20 +229,25 @@ final class DeviceGroupRunner {
       buffer.close();
       throw e;
     }
+    meter.addTransfer(bytes, System.nanoTime() - start);
     return buffer;
   }
 
-  /** The first {@code bytes} bytes of {@code buffer}, copied to the heap in the machine's order. */
-  private ByteBuffer download(DeviceBuffer buffer, long bytes) {
-    ByteBuffer copy = ByteBuffer.allocate(Math.toIntExact(bytes)).order(ByteOrder.nativeOrder());
+  /**
+   * What {@code read} makes of the first {@code bytes} bytes of {@code buffer}, copied into pinned
+   * staging (native order); the copy and the reading count as one transfer.
+   */
+  private <T> T download(DeviceBuffer buffer, long bytes, RunMeter meter, Function<ByteBuffer, T> read) {
     if (bytes == 0) {
-      return copy;
+      return read.apply(ByteBuffer.allocate(0).order(ByteOrder.nativeOrder()));
     }
+    long start = System.nanoTime();
+    T result;
     try (PinnedHostBuffer staging = context.allocatePinned(bytes)) {
       context.download(buffer, staging, bytes);
-      copy.put(staging.asByteBuffer());
+      result = read.apply(staging.asByteBuffer());
     }
-    copy.clear();
-    return copy;
+    meter.addTransfer(bytes, System.nanoTime() - start);
+    return result;
   }
 }

@@ -9,10 +9,23 @@ import java.nio.ByteBuffer;
 /**
  * The bytes of buffer elements as the CUDA printer lays them out ({@link CudaPrinter#sizeOf}:
  * bool one byte, 1 for true; numbers in the machine's order), to and from the primitive arrays
- * of {@link FlatArray}.
+ * of {@link FlatArray}: numbers by bulk copies through typed views of the buffer; bools, which
+ * Java cannot copy in bulk between {@code boolean[]} and bytes, element by element.
  */
 final class HostStaging {
+  /** Zero bytes copied in bulk to clear staging memory. */
+  private static final byte[] ZEROS = new byte[64 * 1024];
+
   private HostStaging() {}
+
+  /** Fills {@code target} with zero bytes from position 0 to its capacity. */
+  static void zero(ByteBuffer target) {
+    ByteBuffer zeros = target.duplicate();
+    zeros.clear();
+    while (zeros.hasRemaining()) {
+      zeros.put(ZEROS, 0, Math.min(ZEROS.length, zeros.remaining()));
+    }
+  }
 
   /** Bytes of {@code elements} elements of {@code type}. */
   static long bytes(ScalarType type, long elements) {

@@ -2,10 +2,12 @@ package dev.l0.kernels.cudaexec;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.Value;
 import dev.l0.kernels.cuda.CudaCompileException;
-import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.exec.HostEnvironment;
+import dev.l0.kernels.exec.HostValue;
+import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.report.JsonLine;
@@ -28,9 +30,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -82,16 +82,16 @@ public final class KernelBandwidthBenchmark {
     }
 
     /** Whether {@code result} is this program's value on {@code n} copies of {@link #INPUT}. */
-    boolean isCorrect(Value result, int n) {
+    boolean isCorrect(HostValue result, int n) {
       if (this == MAP) {
-        Value.Array array = (Value.Array) result;
-        return array.length() == n && array.elements().stream().allMatch(MAP_ELEMENT::equals);
+        double[] array = (double[]) result.flat().data();
+        return array.length == n && Arrays.stream(array).allMatch(x -> Double.compare(x, MAP_ELEMENT) == 0);
       }
-      return result.equals(ScalarValue.f64(n * (INPUT * INPUT)));
+      return result.boxed().equals(ScalarValue.f64(n * (INPUT * INPUT)));
     }
   }
 
-  private static final Value MAP_ELEMENT = ScalarValue.f64(INPUT * 2.0 + 1.0);
+  private static final double MAP_ELEMENT = INPUT * 2.0 + 1.0;
 
   private KernelBandwidthBenchmark() {}
 
@@ -168,16 +168,16 @@ public final class KernelBandwidthBenchmark {
 
   /** The fastest of the timed runs' launch times on {@code n} copies of {@link #INPUT}, and whether every run was right. */
   private static Measurement measure(DeviceGroupRunner runner, KernelGroup group, Case benchmarked, int n) {
-    Map<String, Value> inputs = new HashMap<>();
-    Value.Array xs = new Value.Array(ScalarType.F64, Collections.nCopies(n, ScalarValue.f64(INPUT)));
-    for (GroupInput input : group.inputs()) {
-      inputs.put(input.name(), xs);
-    }
+    double[] data = new double[n];
+    Arrays.fill(data, INPUT);
+    HostValue xs = HostValue.of(new FlatArray(ScalarType.F64, data, new int[] {n}));
     boolean correct = true;
     long best = Long.MAX_VALUE;
     for (int run = 0; run <= TIMED_RUNS; run++) {
       AtomicLong launchNanos = new AtomicLong();
-      Map<String, Value> results = runner.run(inputs, launchNanos::addAndGet);
+      HostEnvironment inputs = new HostEnvironment(new RunMeter());
+      group.inputs().forEach(input -> inputs.bind(input.name(), xs));
+      Map<String, HostValue> results = runner.run(inputs, launchNanos::addAndGet);
       correct &= results.size() == 1 && benchmarked.isCorrect(results.values().iterator().next(), n);
       if (run > 0) {
         best = Math.min(best, launchNanos.get());

@@ -1,16 +1,15 @@
 package dev.l0.kernels.cudaexec;
 
-import dev.l0.ir.Type;
-import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostEnvironment;
+import dev.l0.kernels.exec.HostValue;
+import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.kernels.runtime.OutOfDeviceMemoryException;
 import dev.l0.kernels.runtime.SplitAndRetry;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.SubExp;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -33,36 +32,38 @@ final class RowPieces {
 
   /**
    * The results of map {@code kernel} in {@code environment}, each piece computed by
-   * {@code runPiece} from an environment whose mapped arrays hold only the piece's rows.
+   * {@code runPiece} from a copy of the environment whose mapped arrays hold only the piece's
+   * rows (the first piece is the environment itself, all rows; later pieces copy their rows in bulk).
    *
    * @throws OutOfDeviceMemoryException where even one row does not fit
    */
-  static List<Value> run(KernelPlan.Kernel kernel, Map<String, Value> environment,
-      Function<Map<String, Value>, List<Value>> runPiece) {
+  static List<HostValue> run(KernelPlan.Kernel kernel, HostEnvironment environment,
+      Function<HostEnvironment, List<HostValue>> runPiece) {
     List<String> mapped = kernel.inputs().stream()
         .filter(SubExp.Var.class::isInstance).map(input -> ((SubExp.Var) input).name()).toList();
-    long distinctLengths = mapped.stream().map(name -> ((Value.Array) environment.get(name)).length()).distinct().count();
-    if (distinctLengths != 1 || ((Value.Array) environment.get(mapped.get(0))).length() == 0) {
+    List<Integer> lengths = mapped.stream().map(name -> environment.size(name, 0)).distinct().toList();
+    if (lengths.size() != 1 || lengths.get(0) == 0) {
       return runPiece.apply(environment);
     }
-    int rows = ((Value.Array) environment.get(mapped.get(0))).length();
+    int rows = lengths.get(0);
     List<Ident> outputs = kernel.outputs();
-    List<List<Value>> resultRows = new ArrayList<>();
-    outputs.forEach(output -> resultRows.add(new ArrayList<>()));
+    List<List<FlatArray>> resultPieces = new ArrayList<>();
+    outputs.forEach(output -> resultPieces.add(new ArrayList<>()));
     SplitAndRetry.run(rows, rows, 1, (start, count) -> {
-      Map<String, Value> piece = new HashMap<>(environment);
-      for (String name : mapped) {
-        Value.Array whole = (Value.Array) environment.get(name);
-        piece.put(name, new Value.Array(whole.elementType(), whole.elements().subList((int) start, (int) (start + count))));
+      HostEnvironment piece = count == rows ? environment : environment.copy();
+      if (count != rows) {
+        for (String name : mapped) {
+          piece.bind(name, HostValue.of(environment.flat(name).rows((int) start, (int) count)));
+        }
       }
-      List<Value> results = runPiece.apply(piece);
+      List<HostValue> results = runPiece.apply(piece);
       for (int k = 0; k < outputs.size(); k++) {
-        resultRows.get(k).addAll(((Value.Array) results.get(k)).elements());
+        resultPieces.get(k).add(results.get(k).flat());
       }
     });
-    List<Value> results = new ArrayList<>();
-    for (int k = 0; k < outputs.size(); k++) {
-      results.add(new Value.Array(((Type.Array) outputs.get(k).type()).element(), resultRows.get(k)));
+    List<HostValue> results = new ArrayList<>();
+    for (List<FlatArray> pieces : resultPieces) {
+      results.add(HostValue.of(FlatArray.concatRows(pieces)));
     }
     return results;
   }

@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -54,17 +53,17 @@ final class EvaluatedStatements {
     return bound;
   }
 
-  /** The statements' results, computed from their free variables' values in {@code environment}. */
-  List<Value> run(Map<String, Value> environment) {
-    List<Value> args = params.stream().map(p -> environment.get(p.name())).toList();
+  /** The statements' results, computed from their free variables' values in {@code environment} (boxed where they are flat). */
+  List<Value> run(HostEnvironment environment) {
+    List<Value> args = params.stream().map(p -> environment.value(p.name())).toList();
     return evaluator.call(function, args);
   }
 
   /** Runs the statements and binds what they bind in {@code environment}. */
-  void runInto(Map<String, Value> environment) {
+  void runInto(HostEnvironment environment) {
     List<Value> values = run(environment);
     for (int k = 0; k < bound.size(); k++) {
-      environment.put(bound.get(k).name(), values.get(k));
+      environment.bind(bound.get(k).name(), HostValue.of(values.get(k)));
     }
   }
 }

@@ -18,6 +18,6 @@ public final class EvaluatorExecutor implements KernelExecutor {
   public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
     EvaluatedStatements statement = new EvaluatedStatements(
         "kernel$" + kernel.outputs().get(0).name(), List.of(kernel.statement()), scope);
-    return statement::run;
+    return environment -> statement.run(environment).stream().map(HostValue::of).toList();
   }
 }

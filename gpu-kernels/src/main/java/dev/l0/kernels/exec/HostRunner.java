@@ -14,12 +14,14 @@ import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalProgram;
+import dev.l0.opt.ir.InternalTypes;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -29,7 +31,9 @@ import java.util.Map;
  * the scalar code between kernels, and any kernel the executor rejects, by the optimiser's
  * {@link InternalEvaluator} (the rejection is recorded as a {@link Fallback}). Loops and branches
  * that hold kernels are run here, so a kernel inside a sequential loop runs once per iteration.
- * Kernels are prepared once, when the runner is built.
+ * Kernels are prepared once, when the runner is built; nothing changes afterwards, so calls may
+ * run on several threads at once, each with its own {@link HostEnvironment} (arrays of scalars
+ * flat, see {@link HostValue}) and {@link RunMeter}.
  */
 public final class HostRunner {
   /** A kernel the executor could not run, and why; it runs on the evaluator instead. */
@@ -39,6 +43,9 @@ public final class HostRunner {
       return kernel.describe() + ": " + reason;
     }
   }
+
+  /** The value of every certificate parameter when the caller passes external values (thesis §4.2.1: checked by construction). */
+  private static final HostValue CHECKED = HostValue.of(InternalEvaluator.CHECKED);
 
   private final OptimizedProgram optimized;
   private final KernelExecutor executor;
@@ -76,31 +83,72 @@ public final class HostRunner {
   /**
    * Runs {@code function} on external values, checked against its parameter types as the
    * interpreter checks them ({@code IllegalArgumentException}); fails only with
-   * {@code L0RuntimeError} for the program's own failures.
+   * {@code L0RuntimeError} for the program's own failures. Arguments and results are boxed; the
+   * runtime API passes arrays flat through {@link #callFlattened}.
    */
   public Value call(String function, List<Value> args) {
-    return optimized.call(function, args, this::callComponents);
+    return optimized.call(function, args, (name, components) -> run(compiled(name),
+        components.stream().map(HostValue::of).toList(), new RunMeter()).stream().map(HostValue::boxed).toList());
   }
 
-  /** Runs internal function {@code function} on tupleless arguments (certificates included), as {@link InternalEvaluator#call} does. */
-  public List<Value> callComponents(String function, List<Value> args) {
+  /**
+   * Runs {@code function} on the components of its external arguments, in order (those
+   * {@code dev.l0.opt.eval.ValueFlattening#flatten} gives: tuples and arrays of tuples taken apart,
+   * arrays of scalars preferably {@link HostValue.Flat}), and returns the components of its
+   * external result, arrays of scalars flat where a kernel computed them; what its kernels spend
+   * goes to {@code meter}. The caller has checked the components against the parameter types.
+   * Safe to call from several threads at once: a call's state is its own {@link HostEnvironment}.
+   */
+  public List<HostValue> callFlattened(String function, List<HostValue> components, RunMeter meter) {
+    CompiledFunction f = compiled(function);
+    List<Ident> params = f.definition().params();
+    long expected = params.stream().filter(p -> !p.isCertificate()).count();
+    if (components.size() != expected) {
+      throw new IllegalArgumentException(function + " takes " + expected + " argument component(s), given " + components.size());
+    }
+    Iterator<HostValue> next = components.iterator();
+    List<HostValue> args = params.stream().map(p -> p.isCertificate() ? CHECKED : next.next()).toList();
+    List<HostValue> results = run(f, args, meter);
+    List<HostValue> external = new ArrayList<>();
+    for (int k = 0; k < results.size(); k++) {
+      if (!InternalTypes.isCertificate(f.definition().returnTypes().get(k))) {
+        external.add(results.get(k));
+      }
+    }
+    return external;
+  }
+
+  private CompiledFunction compiled(String function) {
     CompiledFunction f = functions.get(function);
     if (f == null) {
       throw new IllegalArgumentException("no function " + function);
     }
-    Map<String, Value> environment = new HashMap<>();
-    bind(f.definition.params(), args, environment);
-    return run(f.steps, f.definition.body().result(), environment);
+    return f;
+  }
+
+  private static List<HostValue> run(CompiledFunction f, List<HostValue> args, RunMeter meter) {
+    HostEnvironment environment = new HostEnvironment(meter);
+    bind(f.definition().params(), args, environment);
+    return run(f.steps(), f.definition().body().result(), environment);
   }
 
   // ---- compilation: a function body to steps ----
 
   private record CompiledFunction(InternalFunction definition, List<Step> steps) {}
 
-  /** One piece of a body: statements for the evaluator, a kernel, or a loop or branch holding kernels. */
+  /**
+   * One piece of a body: statements for the evaluator, the size of an array or a variable's alias
+   * (run here so as not to box a flat array), a kernel, or a loop or branch holding kernels.
+   */
   private sealed interface Step {}
 
   private record Evaluated(EvaluatedStatements statements) implements Step {}
+
+  /** {@code size(d, a)} from the array's shape, so that a flat array is not boxed for its size. */
+  private record SizeOf(Ident bound, int dimension, String array) implements Step {}
+
+  /** {@code let x = y}: binds {@code y}'s value as it is, flat or boxed. */
+  private record Alias(Ident bound, String variable) implements Step {}
 
   private record KernelRun(Stm statement, PreparedKernel kernel) implements Step {}
 
@@ -114,10 +162,13 @@ public final class HostRunner {
     for (Stm stm : body.stms()) {
       KernelPlan.Kernel kernel = kernels.get(stm);
       boolean holdsKernel = kernel == null && holdsKernel(stm.exp(), kernels);
-      if (kernel != null || holdsKernel) {
+      Step onHost = kernel == null && !holdsKernel ? withoutBoxing(stm) : null;
+      if (kernel != null || holdsKernel || onHost != null) {
         flush(pending, scope, program, steps);
       }
-      if (kernel != null) {
+      if (onHost != null) {
+        steps.add(onHost);
+      } else if (kernel != null) {
         steps.add(new KernelRun(stm, prepare(kernel, new KernelScope(program, scope))));
       } else if (holdsKernel && stm.exp() instanceof Exp.Loop loop) {
         loop.mergeParams().forEach(p -> scope.put(p.name(), p.type()));
@@ -153,6 +204,18 @@ public final class HostRunner {
     }
   }
 
+  /** The step that runs {@code stm} without boxing its arrays (an array's size or an alias), or {@code null} where the evaluator must run it. */
+  private static Step withoutBoxing(Stm stm) {
+    Exp e = stm.exp();
+    if (e instanceof Exp.Size size && size.array() instanceof SubExp.Var array) {
+      return new SizeOf(stm.pattern().get(0), size.dimension(), array.name());
+    }
+    if (e instanceof Exp.Atom atom && atom.value() instanceof SubExp.Var variable) {
+      return new Alias(stm.pattern().get(0), variable.name());
+    }
+    return null;
+  }
+
   /** Whether a loop or branch holds a kernel statement of the plan in its bodies. */
   private static boolean holdsKernel(Exp e, Map<Stm, KernelPlan.Kernel> kernels) {
     for (Body b : e.bodies()) {
@@ -167,19 +230,23 @@ public final class HostRunner {
 
   // ---- running ----
 
-  private static List<Value> run(List<Step> steps, List<SubExp> result, Map<String, Value> environment) {
+  private static List<HostValue> run(List<Step> steps, List<SubExp> result, HostEnvironment environment) {
     for (Step step : steps) {
       if (step instanceof Evaluated e) {
         e.statements().runInto(environment);
+      } else if (step instanceof SizeOf s) {
+        environment.bind(s.bound().name(), HostValue.of(ScalarValue.i32(environment.size(s.array(), s.dimension()))));
+      } else if (step instanceof Alias a) {
+        environment.bind(a.bound().name(), environment.get(a.variable()));
       } else if (step instanceof KernelRun k) {
-        bind(k.statement().pattern(), k.kernel().run(environment), environment);
+        bind(k.statement().pattern(), environment.meter().timeKernel(() -> k.kernel().run(environment)), environment);
       } else if (step instanceof LoopRun l) {
         bind(l.statement().pattern(), loop(l, environment), environment);
       } else {
         IfRun i = (IfRun) step;
-        boolean condition = ((ScalarValue.Bool) value(i.branch().condition(), environment)).value();
+        boolean condition = ((ScalarValue.Bool) scalar(i.branch().condition(), environment)).value();
         Body taken = condition ? i.branch().thenBody() : i.branch().elseBody();
-        List<Value> values = run(condition ? i.thenSteps() : i.elseSteps(), taken.result(), environment);
+        List<HostValue> values = run(condition ? i.thenSteps() : i.elseSteps(), taken.result(), environment);
         bind(i.statement().pattern(), values, environment);
       }
     }
@@ -187,25 +254,29 @@ public final class HostRunner {
   }
 
   /** A sequential loop (thesis §2.1.1) whose body holds kernels. */
-  private static List<Value> loop(LoopRun l, Map<String, Value> environment) {
+  private static List<HostValue> loop(LoopRun l, HostEnvironment environment) {
     Exp.Loop loop = l.loop();
-    List<Value> merge = loop.init().stream().map(s -> value(s, environment)).toList();
-    ScalarValue.Int bound = (ScalarValue.Int) value(loop.bound(), environment);
+    List<HostValue> merge = loop.init().stream().map(s -> value(s, environment)).toList();
+    ScalarValue.Int bound = (ScalarValue.Int) scalar(loop.bound(), environment);
     for (long i = 0; i < bound.value(); i++) {
       bind(loop.mergeParams(), merge, environment);
-      environment.put(loop.counter().name(), new ScalarValue.Int(bound.type(), i));
+      environment.bind(loop.counter().name(), HostValue.of(new ScalarValue.Int(bound.type(), i)));
       merge = run(l.body(), loop.body().result(), environment);
     }
     return merge;
   }
 
-  private static Value value(SubExp s, Map<String, Value> environment) {
-    return s instanceof SubExp.Const c ? c.value() : environment.get(((SubExp.Var) s).name());
+  private static HostValue value(SubExp s, HostEnvironment environment) {
+    return s instanceof SubExp.Const c ? HostValue.of(c.value()) : environment.get(((SubExp.Var) s).name());
   }
 
-  private static void bind(List<Ident> names, List<Value> values, Map<String, Value> environment) {
+  private static ScalarValue scalar(SubExp s, HostEnvironment environment) {
+    return s instanceof SubExp.Const c ? (ScalarValue) c.value() : environment.scalar(((SubExp.Var) s).name());
+  }
+
+  private static void bind(List<Ident> names, List<HostValue> values, HostEnvironment environment) {
     for (int k = 0; k < names.size(); k++) {
-      environment.put(names.get(k).name(), values.get(k));
+      environment.bind(names.get(k).name(), values.get(k));
     }
   }
 }

@@ -17,4 +17,9 @@ public interface KernelExecutor {
    * {@link UnsupportedKernelException} naming the construct this executor cannot run.
    */
   PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope);
+
+  /** How many kernels this executor found compiled in its disk kernel cache so far; 0 for an executor without one. */
+  default long kernelCacheHits() {
+    return 0;
+  }
 }

@@ -1,8 +1,11 @@
 package dev.l0.kernels.jvm;
 
 import dev.l0.ir.ScalarType;
+import dev.l0.kernels.api.CompiledProgram;
+import dev.l0.kernels.api.L0Runtime;
 import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.report.JsonLine;
+import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
@@ -18,9 +21,11 @@ import java.util.stream.IntStream;
 
 /**
  * A benchmark, not a test: the thesis's P0 (Black-Scholes) as one JVM-backend map kernel over N
- * options (default 10,000,000) in primitive arrays, against hand-written Java loops with the same
- * StrictMath formula (sequential, and parallel over the same cores), in the same run. Prints one
- * JSON line with the best of several timed runs after warm-up, and whether the prices agree bit for bit.
+ * options (default 10,000,000) in primitive arrays, run bare and through the whole public API
+ * ({@link L0Runtime#compile} for the JVM, then {@link CompiledProgram#run} on the {@code double[]}
+ * columns), against hand-written Java loops with the same StrictMath formula (sequential, and
+ * parallel over the same cores), in the same run. Prints one JSON line with the best of several
+ * timed runs after warm-up, and whether the prices agree bit for bit.
  */
 public final class BlackScholesBenchmark {
   private static final int WARMUP = 3;
@@ -41,6 +46,10 @@ public final class BlackScholesBenchmark {
         column(options.years), column(options.rate), column(options.volatility)};
     double[][] kernelPrices = new double[1][];
     double kernelSeconds = best(() -> kernelPrices[0] = (double[]) ((FlatArray) kernel.run(kernelArgs)[0]).data());
+    CompiledProgram api = L0Runtime.compile(programText(), "p0_blackscholes.l0", "blackscholes", DeviceKind.JVM);
+    Object[] columns = {options.call, options.price, options.strike, options.years, options.rate, options.volatility};
+    double[][] apiPrices = new double[1][];
+    double apiSeconds = best(() -> apiPrices[0] = (double[]) api.run((Object) columns));
     double[] sequential = new double[n];
     double sequentialSeconds = best(() -> {
       for (int i = 0; i < n; i++) {
@@ -56,12 +65,16 @@ public final class BlackScholesBenchmark {
         .add("cores", Runtime.getRuntime().availableProcessors())
         .add("java", System.getProperty("java.version"))
         .add("compile_ms", compileNanos / 1e6)
+        .add("api_compile_ms", api.compileNanos() / 1e6)
         .add("jvm_backend_s", kernelSeconds)
+        .add("runtime_api_s", apiSeconds)
         .add("hand_loop_sequential_s", sequentialSeconds)
         .add("hand_loop_parallel_s", parallelSeconds)
         .add("ratio_vs_sequential", kernelSeconds / sequentialSeconds)
         .add("ratio_vs_parallel", kernelSeconds / parallelSeconds)
-        .add("bit_identical", Arrays.equals(kernelPrices[0], sequential) && Arrays.equals(parallel, sequential))
+        .add("ratio_api_vs_kernel", apiSeconds / kernelSeconds)
+        .add("bit_identical", Arrays.equals(kernelPrices[0], sequential) && Arrays.equals(apiPrices[0], sequential)
+            && Arrays.equals(parallel, sequential))
         .text());
   }
 

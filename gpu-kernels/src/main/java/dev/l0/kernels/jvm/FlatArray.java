@@ -5,6 +5,7 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -27,6 +28,61 @@ public record FlatArray(ScalarType elementType, Object data, int[] shape) {
   /** The size of dimension {@code d}. */
   public int size(int d) {
     return shape[d];
+  }
+
+  /** The number of elements of one row: the product of the sizes of dimensions 1 and up. */
+  public int rowElements() {
+    int elements = 1;
+    for (int d = 1; d < shape.length; d++) {
+      elements = Math.multiplyExact(elements, shape[d]);
+    }
+    return elements;
+  }
+
+  /** Rows {@code [start, start + count)} of this array: the array itself for all its rows, else a copy made in bulk. */
+  public FlatArray rows(int start, int count) {
+    if (start < 0 || count < 0 || start + count > shape[0]) {
+      throw new IndexOutOfBoundsException("rows [" + start + ", " + (start + count) + ") of an array of " + shape[0] + " rows");
+    }
+    if (start == 0 && count == shape[0]) {
+      return this;
+    }
+    int width = rowElements();
+    Object piece = allocate(elementType, Math.multiplyExact(count, width));
+    System.arraycopy(data, start * width, piece, 0, count * width);
+    return new FlatArray(elementType, piece, withRows(count));
+  }
+
+  /** The rows of {@code pieces}, in order, as one array (the piece itself when there is one); all have one element type and inner shape. */
+  public static FlatArray concatRows(List<FlatArray> pieces) {
+    FlatArray first = pieces.get(0);
+    if (pieces.size() == 1) {
+      return first;
+    }
+    int width = first.rowElements();
+    int rows = 0;
+    for (FlatArray piece : pieces) {
+      int[] inner = Arrays.copyOfRange(piece.shape, 1, piece.shape.length);
+      if (piece.elementType != first.elementType || !Arrays.equals(inner, Arrays.copyOfRange(first.shape, 1, first.shape.length))) {
+        throw new IllegalArgumentException("cannot concatenate rows of " + piece.elementType + " " + Arrays.toString(piece.shape)
+            + " to rows of " + first.elementType + " " + Arrays.toString(first.shape));
+      }
+      rows = Math.addExact(rows, piece.shape[0]);
+    }
+    Object data = allocate(first.elementType, Math.multiplyExact(rows, width));
+    int offset = 0;
+    for (FlatArray piece : pieces) {
+      int length = piece.shape[0] * width;
+      System.arraycopy(piece.data, 0, data, offset, length);
+      offset += length;
+    }
+    return new FlatArray(first.elementType, data, first.withRows(rows));
+  }
+
+  private int[] withRows(int rows) {
+    int[] out = shape.clone();
+    out[0] = rows;
+    return out;
   }
 
   /** The elements of {@code array}, an array whose elements are scalars of {@code elementType} or arrays of them. */

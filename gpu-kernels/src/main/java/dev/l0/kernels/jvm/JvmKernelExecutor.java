@@ -2,16 +2,20 @@ package dev.l0.kernels.jvm;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostEnvironment;
+import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.opt.KernelPlan;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
-/** The JVM backend as a {@link KernelExecutor}: converts the host runner's values to and from primitive arrays. */
+/**
+ * The JVM backend as a {@link KernelExecutor}: hands the host runner's flat arrays to the generated
+ * kernel as they are (a boxed array is flattened once by the environment) and returns the kernel's
+ * arrays flat; only scalars are boxed. Thread-safe: every run has its own kernel instance.
+ */
 public final class JvmKernelExecutor implements KernelExecutor {
   @Override
   public String name() {
@@ -24,18 +28,17 @@ public final class JvmKernelExecutor implements KernelExecutor {
     return environment -> run(compiled, environment);
   }
 
-  private static List<Value> run(JvmKernel kernel, Map<String, Value> environment) {
+  private static List<HostValue> run(JvmKernel kernel, HostEnvironment environment) {
     List<KernelParameter> parameters = kernel.parameters();
     Object[] args = new Object[parameters.size()];
     for (int k = 0; k < args.length; k++) {
       KernelParameter p = parameters.get(k);
-      Value v = environment.get(p.name());
-      args[k] = p.role() == KernelParameter.Role.SCALAR ? box((ScalarValue) v)
-          : FlatArray.of((Value.Array) v, p.elementType(), p.rank());
+      args[k] = p.role() == KernelParameter.Role.SCALAR ? box(environment.scalar(p.name()))
+          : environment.flat(p.name());
     }
-    List<Value> results = new ArrayList<>();
+    List<HostValue> results = new ArrayList<>();
     for (Object result : kernel.run(args)) {
-      results.add(result instanceof FlatArray a ? a.toValue() : unbox(result));
+      results.add(result instanceof FlatArray array ? HostValue.of(array) : HostValue.of(unbox(result)));
     }
     return results;
   }

@@ -43,6 +43,20 @@ record ArrayView(Source source, KernelExpr offset, List<KernelExpr> dims, List<K
     return new ArrayView(new Memory(buffer), offset, dims, rowMajorStrides(dims), KernelExprs.TRUE);
   }
 
+  /**
+   * The array of {@code dims} whose copy in {@code buffer} has the row index innermost: the
+   * row-major {@code [R][dims 0]} matrix, {@code R} the elements of one row, that transposes the
+   * array seen as {@code [dims 0][R]} ({@link TiledTranspose}). Neighbouring rows are neighbours in
+   * memory, so threads reading one row each read consecutive elements.
+   */
+  static ArrayView rowIndexInnermost(Buffer buffer, List<KernelExpr> dims) {
+    List<KernelExpr> strides = new ArrayList<>(List.of(KernelExprs.ONE));
+    for (KernelExpr rowStride : rowMajorStrides(dims.subList(1, dims.size()))) {
+      strides.add(mul(rowStride, dims.get(0)));
+    }
+    return new ArrayView(new Memory(buffer), KernelExprs.ZERO, dims, strides, KernelExprs.TRUE);
+  }
+
   private static List<KernelExpr> rowMajorStrides(List<KernelExpr> dims) {
     List<KernelExpr> strides = new ArrayList<>();
     KernelExpr stride = KernelExprs.ONE;

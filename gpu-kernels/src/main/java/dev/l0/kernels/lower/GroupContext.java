@@ -24,8 +24,9 @@ import java.util.Set;
 
 /**
  * What the lowering of one kernel group shares across its kernels: the types of the enclosing
- * function's names, the group inputs (made on first use of a name bound outside the SOAC), the
- * run-time errors its kernels can raise, and fresh C-safe names.
+ * function's names, the group inputs (made on first use of a name bound outside the SOAC) and the
+ * transposed copies its kernels read instead of some of them, the run-time errors its kernels can
+ * raise, and fresh C-safe names.
  */
 final class GroupContext {
   private final Map<String, Type> types = new HashMap<>();
@@ -34,9 +35,16 @@ final class GroupContext {
   private final Map<String, Binding> inputBindings = new HashMap<>();
   private final Set<KernelExpr.Var> hostScalars = new HashSet<>();
   private final List<KernelError> errors = new ArrayList<>();
+  private final Set<String> readTransposed;
+  private final List<TiledTranspose.Copy> transposedCopies = new ArrayList<>();
   private int nameCounter;
 
-  GroupContext(InternalFunction function, Exp soac) {
+  /**
+   * For lowering {@code soac} of {@code function}; its kernels read the arrays named in
+   * {@code readTransposed} from a copy with the row index innermost ({@link UncoalescedReads}).
+   */
+  GroupContext(InternalFunction function, Exp soac, Set<String> readTransposed) {
+    this.readTransposed = Set.copyOf(readTransposed);
     boundInsideSoac = Analysis.boundInside(soac);
     function.params().forEach(this::declare);
     collectTypes(function.body());
@@ -86,7 +94,13 @@ final class GroupContext {
       }
       inputs.add(new GroupInput.Array(name, buffer, shape));
       hostScalars.addAll(shape);
-      binding = ArrayView.rowMajor(buffer, KernelExprs.ZERO, List.copyOf(shape));
+      if (readTransposed.contains(name)) {
+        Buffer copy = freshBuffer("rows_inner_" + name, element);
+        transposedCopies.add(new TiledTranspose.Copy(buffer, copy, List.copyOf(shape)));
+        binding = ArrayView.rowIndexInnermost(copy, List.copyOf(shape));
+      } else {
+        binding = ArrayView.rowMajor(buffer, KernelExprs.ZERO, List.copyOf(shape));
+      }
     } else {
       throw new UnsupportedKernelException("a free variable of type " + type + ": " + name);
     }
@@ -170,5 +184,10 @@ final class GroupContext {
 
   List<KernelError> errors() {
     return List.copyOf(errors);
+  }
+
+  /** The copies with the row index innermost that the kernels read, to be made before they run. */
+  List<TiledTranspose.Copy> transposedCopies() {
+    return List.copyOf(transposedCopies);
   }
 }

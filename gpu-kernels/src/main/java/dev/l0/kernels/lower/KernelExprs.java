@@ -45,6 +45,10 @@ final class KernelExprs {
     return isConstant(b, 1) ? a : i64Op(BinaryOperator.MUL, a, b);
   }
 
+  static KernelExpr div(KernelExpr a, KernelExpr b) {
+    return i64Op(BinaryOperator.DIV, a, b);
+  }
+
   static KernelExpr mod(KernelExpr a, KernelExpr b) {
     return i64Op(BinaryOperator.MOD, a, b);
   }

@@ -6,6 +6,7 @@ import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.InternalFunction;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Lowers one kernel of the optimiser's {@link KernelPlan} (a top-level SOAC, thesis ch. 7's
@@ -20,8 +21,21 @@ public final class KernelLowering {
     return lower(plan, kernel, LaunchConfiguration.DEFAULT);
   }
 
-  /** The kernel group of {@code kernel}, with grid sizes and the choice of segmented reductions from {@code configuration}. */
+  /**
+   * The kernel group of {@code kernel}, with grid sizes and the choice of segmented reductions from
+   * {@code configuration}. Where its kernels would read an input along rows, a row per thread
+   * ({@link UncoalescedReads}), it is lowered again reading a copy of that input with the row
+   * index innermost, which a {@link TiledTranspose} launched first makes.
+   */
   public static KernelGroup lower(KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration) {
+    KernelGroup direct = lowerReading(plan, kernel, configuration, Set.of());
+    Set<String> uncoalesced = UncoalescedReads.toTranspose(direct);
+    return uncoalesced.isEmpty() ? direct : lowerReading(plan, kernel, configuration, uncoalesced);
+  }
+
+  /** The kernel group of {@code kernel}, whose kernels read the inputs named in {@code readTransposed} from transposed copies. */
+  static KernelGroup lowerReading(KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration,
+      Set<String> readTransposed) {
     InternalFunction function = plan.entries().stream()
         .filter(f -> f.name().equals(kernel.function()))
         .findFirst()
@@ -30,9 +44,14 @@ public final class KernelLowering {
     if (soac.inputs().isEmpty()) {
       throw new UnsupportedKernelException("a " + soac.keyword() + " without inputs");
     }
-    List<Ident> pattern = kernel.statement().pattern();
-    GroupContext group = new GroupContext(function, soac);
-    String name = group.freshName(kernel.function() + "_" + pattern.get(0).name());
+    GroupContext group = new GroupContext(function, soac, readTransposed);
+    KernelGroup lowered = lowerSoac(group, kernel.function(), kernel.statement().pattern(), soac, configuration);
+    return TiledTranspose.runFirst(group, lowered, configuration);
+  }
+
+  private static KernelGroup lowerSoac(GroupContext group, String function, List<Ident> pattern, Exp.Soac soac,
+      LaunchConfiguration configuration) {
+    String name = group.freshName(function + "_" + pattern.get(0).name());
     if (soac instanceof Exp.Map map) {
       return MapLowering.lower(group, name, pattern, map, configuration);
     }

@@ -81,7 +81,7 @@ final class KernelLaunch {
     sharedTrackers = new AccessTracker[declared.size()];
     for (int k = 0; k < declared.size(); k++) {
       SharedArray a = declared.get(k);
-      int size = Math.multiplyExact(a.elementsPerThread(), blockDim);
+      int size = Math.toIntExact(a.elements(blockDim));
       shared[k] = new ScalarArray(a.name(), a.elementType(), size);
       sharedTrackers[k] = new AccessTracker(size, blockDim);
     }

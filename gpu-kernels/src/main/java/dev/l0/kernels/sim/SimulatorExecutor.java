@@ -1,6 +1,8 @@
 package dev.l0.kernels.sim;
 
 import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostEnvironment;
+import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.exec.PreparedKernel;
@@ -51,10 +53,11 @@ public final class SimulatorExecutor implements KernelExecutor {
     return environment -> run(simulator, outputs, environment);
   }
 
-  private List<Value> run(SimtSimulator simulator, List<Ident> outputs, Map<String, Value> environment) {
+  /** Simulates on boxed values: the environment boxes flat inputs, the outputs stay boxed. */
+  private List<HostValue> run(SimtSimulator simulator, List<Ident> outputs, HostEnvironment environment) {
     Map<String, Value> inputs = new HashMap<>();
     for (GroupInput input : simulator.group().inputs()) {
-      inputs.put(input.name(), environment.get(input.name()));
+      inputs.put(input.name(), environment.value(input.name()));
     }
     SimulationResult result = simulator.run(inputs, blockSize);
     if (!result.report().isClean()) {
@@ -63,7 +66,7 @@ public final class SimulatorExecutor implements KernelExecutor {
     if (result.error().isPresent()) {
       throw result.error().get().toRuntimeError();
     }
-    return outputs.stream().map(id -> output(simulator, result, id)).toList();
+    return outputs.stream().map(id -> HostValue.of(output(simulator, result, id))).toList();
   }
 
   private static Value output(SimtSimulator simulator, SimulationResult result, Ident id) {

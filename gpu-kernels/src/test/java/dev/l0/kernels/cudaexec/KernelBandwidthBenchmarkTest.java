@@ -7,16 +7,16 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.runtime.CudaProbe;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -53,13 +53,18 @@ class KernelBandwidthBenchmarkTest {
   @Test
   void theResultCheckAcceptsOnlyTheProgramsValue() {
     int n = 1000;
-    Value fours = new Value.Array(ScalarType.F64, Collections.nCopies(n, ScalarValue.f64(4.0)));
-    assertTrue(KernelBandwidthBenchmark.Case.MAP.isCorrect(fours, n));
-    assertFalse(KernelBandwidthBenchmark.Case.MAP.isCorrect(fours, n + 1));
-    List<Value> oneWrong = new ArrayList<>(Collections.nCopies(n, ScalarValue.f64(4.0)));
-    oneWrong.set(n / 2, ScalarValue.f64(4.5));
-    assertFalse(KernelBandwidthBenchmark.Case.MAP.isCorrect(new Value.Array(ScalarType.F64, oneWrong), n));
-    assertTrue(KernelBandwidthBenchmark.Case.REDOMAP.isCorrect(ScalarValue.f64(2250.0), n));
-    assertFalse(KernelBandwidthBenchmark.Case.REDOMAP.isCorrect(ScalarValue.f64(2250.25), n));
+    double[] fours = new double[n];
+    Arrays.fill(fours, 4.0);
+    assertTrue(KernelBandwidthBenchmark.Case.MAP.isCorrect(flat(fours), n));
+    assertFalse(KernelBandwidthBenchmark.Case.MAP.isCorrect(flat(fours), n + 1));
+    double[] oneWrong = fours.clone();
+    oneWrong[n / 2] = 4.5;
+    assertFalse(KernelBandwidthBenchmark.Case.MAP.isCorrect(flat(oneWrong), n));
+    assertTrue(KernelBandwidthBenchmark.Case.REDOMAP.isCorrect(HostValue.of(ScalarValue.f64(2250.0)), n));
+    assertFalse(KernelBandwidthBenchmark.Case.REDOMAP.isCorrect(HostValue.of(ScalarValue.f64(2250.25)), n));
+  }
+
+  private static HostValue flat(double[] data) {
+    return HostValue.of(new FlatArray(ScalarType.F64, data, new int[] {data.length}));
   }
 }

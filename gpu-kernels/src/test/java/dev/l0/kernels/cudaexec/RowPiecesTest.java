@@ -52,7 +52,7 @@ class RowPiecesTest {
       PreparedKernel whole = new EvaluatorExecutor().prepare(kernel, scope);
       String firstInput = kernel.inputs().get(0).toString();
       return environment -> RowPieces.run(kernel, environment, piece -> {
-        int rows = ((Value.Array) piece.get(firstInput)).length();
+        int rows = piece.size(firstInput, 0);
         if (rows > rowLimit) {
           throw new OutOfDeviceMemoryException("cuMemAlloc for " + rows + " rows");
         }

@@ -1,0 +1,101 @@
+package dev.l0.kernels.exec;
+
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.SourcePos;
+import dev.l0.ir.Value;
+import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.semantics.ArrayOperations;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * The variables of one host-runner call, by name, and the call's {@link RunMeter}. Each variable
+ * holds the {@link HostValue} it was bound to; {@link #flat} and {@link #value} give it in the form
+ * the consumer needs, converting a boxed array to a {@link FlatArray} or a flat array to a
+ * {@link Value} at most once per value and call (conversions are kept by value, so aliases share
+ * them). A call creates its own environment, so it is not thread-safe and need not be.
+ */
+public final class HostEnvironment {
+  private final Map<String, HostValue> bound = new HashMap<>();
+  private final Map<HostValue, Value> boxedConversions = new IdentityHashMap<>();
+  private final Map<HostValue, FlatArray> flatConversions = new IdentityHashMap<>();
+  private final RunMeter meter;
+
+  public HostEnvironment(RunMeter meter) {
+    this.meter = meter;
+  }
+
+  /** The meter of the call this environment belongs to. */
+  public RunMeter meter() {
+    return meter;
+  }
+
+  /** Binds {@code name} to {@code value}. */
+  public void bind(String name, HostValue value) {
+    bound.put(name, value);
+  }
+
+  /** The value {@code name} is bound to, in the form it was bound in. */
+  public HostValue get(String name) {
+    HostValue value = bound.get(name);
+    if (value == null) {
+      throw new IllegalStateException("no value for variable " + name);
+    }
+    return value;
+  }
+
+  /** {@code name}'s value as an interpreter value; a flat array is boxed on first use. */
+  public Value value(String name) {
+    HostValue value = get(name);
+    if (value instanceof HostValue.Boxed boxed) {
+      return boxed.value();
+    }
+    return boxedConversions.computeIfAbsent(value, unused -> {
+      meter.addBoxedArray();
+      return value.boxed();
+    });
+  }
+
+  /** {@code name}'s value, a scalar. */
+  public ScalarValue scalar(String name) {
+    return (ScalarValue) value(name);
+  }
+
+  /** {@code name}'s value, an array of scalars, as a {@link FlatArray}; a boxed array is flattened on first use. */
+  public FlatArray flat(String name) {
+    HostValue value = get(name);
+    if (value instanceof HostValue.Flat flat) {
+      return flat.array();
+    }
+    return flatConversions.computeIfAbsent(value, HostValue::flat);
+  }
+
+  /** A new environment with this one's bindings, conversions and meter, for a variant of the call (e.g. a piece of a kernel's rows). */
+  public HostEnvironment copy() {
+    HostEnvironment copy = new HostEnvironment(meter);
+    copy.bound.putAll(bound);
+    copy.boxedConversions.putAll(boxedConversions);
+    copy.flatConversions.putAll(flatConversions);
+    return copy;
+  }
+
+  /**
+   * {@code size(dimension, name)} as the interpreter computes it, without boxing a flat array: the
+   * size of that dimension, or 0 where an outer dimension is empty (an empty interpreter array
+   * does not know its inner sizes).
+   */
+  public int size(String name, int dimension) {
+    HostValue value = get(name);
+    if (value instanceof HostValue.Boxed boxed) {
+      return (int) ((ScalarValue.Int) ArrayOperations.size(dimension, boxed.value(), SourcePos.NONE)).value();
+    }
+    FlatArray array = ((HostValue.Flat) value).array();
+    for (int d = 0; d < dimension; d++) {
+      if (array.size(d) == 0) {
+        return 0;
+      }
+    }
+    return array.size(dimension);
+  }
+}
