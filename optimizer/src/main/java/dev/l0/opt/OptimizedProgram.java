@@ -11,12 +11,10 @@ import dev.l0.opt.eval.ValueFlattening;
 import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalPrinter;
 import dev.l0.opt.ir.InternalProgram;
-import dev.l0.opt.ir.InternalTypes;
 import dev.l0.syntax.L0Printer;
 import dev.l0.values.ValueTypes;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -97,29 +95,8 @@ public final class OptimizedProgram {
       flattened.addAll(ValueFlattening.flatten(args.get(k), p.type()));
     }
     InternalFunction f = internal.function(function).orElseThrow();
-    List<Value> results = components.apply(function, withCertificates(f, flattened));
-    return ValueFlattening.unflatten(withoutCertificates(f, results), def.returnType());
-  }
-
-  /**
-   * The arguments of {@code f} for the components of external values: {@code Checked} for each
-   * certificate parameter (thesis §4.2.1), since the arrays an external array of tuples flattens
-   * into have one outer size by construction, and the components in order for the others.
-   */
-  private static List<Value> withCertificates(InternalFunction f, List<Value> components) {
-    Iterator<Value> next = components.iterator();
-    return f.params().stream().map(p -> p.isCertificate() ? InternalEvaluator.CHECKED : next.next()).toList();
-  }
-
-  /** The results of {@code f} without the certificates of its postconditions, which the outside world does not need. */
-  private static List<Value> withoutCertificates(InternalFunction f, List<Value> results) {
-    List<Value> out = new ArrayList<>();
-    for (int k = 0; k < results.size(); k++) {
-      if (!InternalTypes.isCertificate(f.returnTypes().get(k))) {
-        out.add(results.get(k));
-      }
-    }
-    return out;
+    List<Value> results = components.apply(function, f.argumentsWithCertificates(flattened, InternalEvaluator.CHECKED));
+    return ValueFlattening.unflatten(f.resultsWithoutCertificates(results), def.returnType());
   }
 
   /** The functions of {@code program} no other function calls or passes to a SOAC, in program order. */

@@ -14,14 +14,12 @@ import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalProgram;
-import dev.l0.opt.ir.InternalTypes;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -101,21 +99,8 @@ public final class HostRunner {
    */
   public List<HostValue> callFlattened(String function, List<HostValue> components, RunMeter meter) {
     CompiledFunction f = compiled(function);
-    List<Ident> params = f.definition().params();
-    long expected = params.stream().filter(p -> !p.isCertificate()).count();
-    if (components.size() != expected) {
-      throw new IllegalArgumentException(function + " takes " + expected + " argument component(s), given " + components.size());
-    }
-    Iterator<HostValue> next = components.iterator();
-    List<HostValue> args = params.stream().map(p -> p.isCertificate() ? CHECKED : next.next()).toList();
-    List<HostValue> results = run(f, args, meter);
-    List<HostValue> external = new ArrayList<>();
-    for (int k = 0; k < results.size(); k++) {
-      if (!InternalTypes.isCertificate(f.definition().returnTypes().get(k))) {
-        external.add(results.get(k));
-      }
-    }
-    return external;
+    List<HostValue> results = run(f, f.definition().argumentsWithCertificates(components, CHECKED), meter);
+    return f.definition().resultsWithoutCertificates(results);
   }
 
   private CompiledFunction compiled(String function) {

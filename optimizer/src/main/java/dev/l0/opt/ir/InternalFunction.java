@@ -1,6 +1,8 @@
 package dev.l0.opt.ir;
 
 import dev.l0.ir.Type;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 
 /** A top-level internal function: flattened parameters, a body, and flattened result types. */
@@ -12,5 +14,30 @@ public record InternalFunction(String name, List<Ident> params, Body body, List<
 
   public InternalFunction withBody(Body newBody) {
     return new InternalFunction(name, params, newBody, returnTypes);
+  }
+
+  /**
+   * This function's arguments for the components of external values: {@code checked} for each
+   * certificate parameter (thesis §4.2.1: the arrays an external array of tuples flattens into have
+   * one outer size by construction), the components in order for the others.
+   */
+  public <V> List<V> argumentsWithCertificates(List<V> components, V checked) {
+    long expected = params.stream().filter(p -> !p.isCertificate()).count();
+    if (components.size() != expected) {
+      throw new IllegalArgumentException(name + " takes " + expected + " argument component(s), given " + components.size());
+    }
+    Iterator<V> next = components.iterator();
+    return params.stream().map(p -> p.isCertificate() ? checked : next.next()).toList();
+  }
+
+  /** {@code results} of this function without the certificates of its postconditions, which the outside world does not need. */
+  public <V> List<V> resultsWithoutCertificates(List<V> results) {
+    List<V> out = new ArrayList<>();
+    for (int k = 0; k < results.size(); k++) {
+      if (!InternalTypes.isCertificate(returnTypes.get(k))) {
+        out.add(results.get(k));
+      }
+    }
+    return out;
   }
 }
