@@ -1,0 +1,85 @@
+package dev.l0.spark;
+
+import dev.l0.ir.Program;
+import dev.l0.kernels.runtime.DeviceKind;
+import dev.l0.kernels.runtime.DeviceSelector;
+import dev.l0.spark.plan.L0PipelineNode;
+import dev.l0.syntax.L0Printer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * Where users start: {@code df.transform(L0.pipeline(program).on("price", "strike"))} runs an L0
+ * program over a DataFrame's columns, and {@link #explain} shows what each pipeline of a query
+ * became (optimised program, kernels, device).
+ */
+public final class L0 {
+  private L0() {}
+
+  /** A pipeline running the L0 program {@code l0Text} (errors cite it as {@code "<inline L0 program>"}). */
+  public static L0Pipeline pipeline(String l0Text) {
+    return L0Pipeline.of(l0Text, "<inline L0 program>", UserCallSite.current());
+  }
+
+  /** A pipeline running the L0 program in {@code l0File} (errors cite the file name). */
+  public static L0Pipeline pipeline(Path l0File) {
+    String callSite = UserCallSite.current();
+    try {
+      return L0Pipeline.of(Files.readString(l0File, StandardCharsets.UTF_8), l0File.getFileName().toString(), callSite);
+    } catch (IOException e) {
+      throw new UncheckedIOException("L0 pipeline at " + callSite + ": cannot read " + l0File + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** A pipeline running a program built with the Java DSL ({@code dev.l0.dsl}). */
+  public static L0Pipeline pipeline(Program dslProgram) {
+    String callSite = UserCallSite.current();
+    return L0Pipeline.of(L0Printer.print(dslProgram), "Java DSL program built at " + callSite, callSite);
+  }
+
+  /** Prints {@link #explainString} to standard output. */
+  public static void explain(Dataset<?> df) {
+    System.out.print(explainString(df));
+  }
+
+  /**
+   * For every L0 pipeline in the query's optimised plan: its optimised program and kernels, the
+   * configured device ({@value L0Settings#DEVICE}) and what this driver's probe says about CUDA
+   * (the reason work would run on the JVM).
+   */
+  public static String explainString(Dataset<?> df) {
+    LogicalPlan optimized = ((org.apache.spark.sql.classic.Dataset<?>) df).queryExecution().optimizedPlan();
+    List<L0PipelineNode> pipelines = new ArrayList<>();
+    collectPipelines(optimized, pipelines);
+    if (pipelines.isEmpty()) {
+      return "no L0 pipeline in this query\n";
+    }
+    DeviceKind configured = L0Settings.ofActiveSession().device();
+    String driverDevice = DeviceSelector.select(configured == DeviceKind.JVM ? DeviceKind.JVM : DeviceKind.AUTO).report();
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < pipelines.size(); i++) {
+      text.append("== L0 pipeline ").append(i + 1).append(" of ").append(pipelines.size()).append(" ==\n")
+          .append(pipelines.get(i).spec().explain().strip()).append('\n')
+          .append("configured device (").append(L0Settings.DEVICE).append("): ").append(configured.label()).append('\n')
+          .append("on this driver: ").append(driverDevice).append('\n');
+    }
+    return text.toString();
+  }
+
+  private static void collectPipelines(LogicalPlan plan, List<L0PipelineNode> found) {
+    if (plan instanceof L0PipelineNode) {
+      found.add((L0PipelineNode) plan);
+    }
+    for (LogicalPlan child : CollectionConverters.asJava(plan.children())) {
+      collectPipelines(child, found);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package dev.l0.spark;
+
+import dev.l0.spark.plan.L0PipelineFusion;
+import dev.l0.spark.plan.L0PipelineStrategy;
+import org.apache.spark.sql.SparkSessionExtensions;
+import scala.Function1;
+import scala.runtime.BoxedUnit;
+
+/**
+ * The SQL extension ({@code spark.sql.extensions=dev.l0.spark.L0Extensions}): the optimizer rule
+ * that fuses adjacent pipelines and the planner strategy that plans them as columnar nodes.
+ */
+public final class L0Extensions implements Function1<SparkSessionExtensions, BoxedUnit> {
+
+  /** Spark instantiates the extension by name. */
+  public L0Extensions() {}
+
+  @Override
+  public BoxedUnit apply(SparkSessionExtensions extensions) {
+    extensions.injectOptimizerRule(session -> new L0PipelineFusion());
+    extensions.injectPlannerStrategy(session -> new L0PipelineStrategy());
+    return BoxedUnit.UNIT;
+  }
+}

@@ -1,0 +1,126 @@
+package dev.l0.spark;
+
+import dev.l0.spark.pipeline.PipelinePlanner;
+import dev.l0.spark.pipeline.PipelineRequest;
+import dev.l0.spark.pipeline.PipelineSpec;
+import dev.l0.spark.plan.L0PipelineNode;
+import java.io.Serializable;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import scala.Function1;
+
+/**
+ * An L0 program bound to DataFrame columns, applied with {@code df.transform(pipeline)}. Immutable:
+ * every setter returns a new pipeline. The columns named in {@link #on} are, in order, the entry
+ * function's parameters (a struct column gives one parameter per leaf field, an array column an
+ * inner dimension); {@link #as} names the outputs. Planning happens in {@link #apply}, so a wrong
+ * column, type or program fails in {@code df.transform(...)} with the call site of
+ * {@link L0#pipeline}, not later in a task.
+ */
+public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final String DEFAULT_ENTRY = "main";
+
+  private final String programText;
+  private final String sourceName;
+  private final String entry;
+  private final List<String> inputColumns;
+  private final List<String> outputNames;
+  private final Map<String, Object> nullReplacements;
+  private final String callSite;
+
+  private L0Pipeline(String programText, String sourceName, String entry, List<String> inputColumns,
+      List<String> outputNames, Map<String, Object> nullReplacements, String callSite) {
+    this.programText = programText;
+    this.sourceName = sourceName;
+    this.entry = entry;
+    this.inputColumns = List.copyOf(inputColumns);
+    this.outputNames = List.copyOf(outputNames);
+    this.nullReplacements = Collections.unmodifiableMap(new LinkedHashMap<>(nullReplacements));
+    this.callSite = callSite;
+  }
+
+  static L0Pipeline of(String programText, String sourceName, String callSite) {
+    return new L0Pipeline(Objects.requireNonNull(programText, "L0 program text"), sourceName, DEFAULT_ENTRY,
+        List.of(), List.of(), Map.of(), callSite);
+  }
+
+  /** The DataFrame columns feeding the entry's parameters, in order. */
+  public L0Pipeline on(String... columns) {
+    return new L0Pipeline(programText, sourceName, entry, names("on", columns), outputNames, nullReplacements, callSite);
+  }
+
+  /** The names of the output columns, one per result component (default {@code _1}, {@code _2}, ...). */
+  public L0Pipeline as(String... outputs) {
+    return new L0Pipeline(programText, sourceName, entry, inputColumns, names("as", outputs), nullReplacements, callSite);
+  }
+
+  /** The entry function (default {@code main}). */
+  public L0Pipeline entry(String name) {
+    return new L0Pipeline(programText, sourceName, requireName("entry", name), inputColumns, outputNames,
+        nullReplacements, callSite);
+  }
+
+  /**
+   * Declares the value that replaces a null in column {@code columnPath} ({@code "col"}, or
+   * {@code "col.field"} for a struct leaf); without one, a null is an error. The value is a boxed
+   * number or boolean of the column's type.
+   */
+  public L0Pipeline nullAs(String columnPath, Object replacement) {
+    requireName("nullAs", columnPath);
+    if (!(replacement instanceof Number) && !(replacement instanceof Boolean)) {
+      throw new IllegalArgumentException("L0 pipeline at " + callSite + ": nullAs(\"" + columnPath
+          + "\", ...) needs a number or a boolean, not " + (replacement == null ? "null" : replacement.getClass().getName()));
+    }
+    Map<String, Object> replacements = new LinkedHashMap<>(nullReplacements);
+    replacements.put(columnPath, replacement);
+    return new L0Pipeline(programText, sourceName, entry, inputColumns, outputNames, replacements, callSite);
+  }
+
+  /** What this pipeline asks for, as the planner takes it. */
+  public PipelineRequest request() {
+    return new PipelineRequest(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, callSite);
+  }
+
+  /**
+   * Plans this pipeline against {@code df}'s schema and returns {@code df} with the pipeline on
+   * top; throws {@link dev.l0.spark.pipeline.PipelinePlanningException} where they do not fit.
+   */
+  @Override
+  public Dataset<Row> apply(Dataset<Row> df) {
+    if (!(df instanceof org.apache.spark.sql.classic.Dataset)) {
+      throw new IllegalArgumentException("L0 pipeline at " + callSite + ": needs a classic Spark Dataset, not "
+          + df.getClass().getName() + " (Spark Connect is not supported)");
+    }
+    org.apache.spark.sql.classic.Dataset<Row> classic = (org.apache.spark.sql.classic.Dataset<Row>) df;
+    PipelineSpec spec = PipelinePlanner.plan(request(), df.schema());
+    return org.apache.spark.sql.classic.Dataset.ofRows(
+        classic.sparkSession(), L0PipelineNode.of(classic.queryExecution().analyzed(), spec));
+  }
+
+  @Override
+  public String toString() {
+    return "L0Pipeline(" + sourceName + ", entry " + entry + ", on " + inputColumns + ", as " + outputNames + ")";
+  }
+
+  private List<String> names(String method, String... names) {
+    Objects.requireNonNull(names, method);
+    for (String name : names) {
+      requireName(method, name);
+    }
+    return Arrays.asList(names);
+  }
+
+  private String requireName(String method, String name) {
+    if (name == null || name.isBlank()) {
+      throw new IllegalArgumentException("L0 pipeline at " + callSite + ": " + method + "(...) got an empty or null name");
+    }
+    return name;
+  }
+}

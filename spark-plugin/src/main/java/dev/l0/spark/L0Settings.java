@@ -1,0 +1,116 @@
+package dev.l0.spark;
+
+import dev.l0.kernels.runtime.DeviceKind;
+import dev.l0.kernels.runtime.KernelCache;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.internal.SQLConf;
+import scala.Tuple2;
+
+/**
+ * The {@code spark.l0.*} configuration keys, their defaults, and the one place that reads them.
+ * Pipelines read the session's SQL configuration when a query runs (so {@code spark.conf().set}
+ * takes effect per query); the executor plugin reads the Spark configuration once per executor.
+ *
+ * @param device {@value #DEVICE}: where pipelines run
+ * @param batchRows {@value #BATCH_ROWS}: the most rows one runtime call gets
+ * @param gpuConcurrentTasks {@value #GPU_CONCURRENT_TASKS}: the most tasks of one executor on its GPU at once
+ * @param kernelCacheDirectory {@value #KERNEL_CACHE_DIR}: the disk cache of compiled kernels, where set
+ */
+public record L0Settings(DeviceKind device, int batchRows, int gpuConcurrentTasks, Optional<String> kernelCacheDirectory) {
+
+  /** {@code auto} (CUDA where it works, else the JVM; the default), {@code cuda} or {@code jvm}. */
+  public static final String DEVICE = "spark.l0.device";
+  /**
+   * The most rows of a partition handed to the runtime in one call (default 1048576): a task holds a
+   * few batches of this size, whatever the size of its partition.
+   */
+  public static final String BATCH_ROWS = "spark.l0.batchRows";
+  /** How many tasks of one executor may use its GPU at the same time (default 1). */
+  public static final String GPU_CONCURRENT_TASKS = "spark.l0.gpu.concurrentTasks";
+  /**
+   * The folder of the disk cache of compiled kernels on every executor; where unset, the runtime's
+   * default (the {@code L0_KERNEL_CACHE} environment variable, else {@code ~/.cache/l0/kernels}).
+   */
+  public static final String KERNEL_CACHE_DIR = "spark.l0.kernelCache.dir";
+
+  /** Every key, in the order the documentation lists them. */
+  public static final List<String> KEYS = List.of(DEVICE, BATCH_ROWS, GPU_CONCURRENT_TASKS, KERNEL_CACHE_DIR);
+
+  private static final String PREFIX = "spark.l0.";
+  private static final DeviceKind DEFAULT_DEVICE = DeviceKind.AUTO;
+  private static final int DEFAULT_BATCH_ROWS = 1 << 20;
+  private static final int DEFAULT_GPU_CONCURRENT_TASKS = 1;
+
+  public L0Settings {
+    if (batchRows < 1) {
+      throw new IllegalArgumentException(BATCH_ROWS + " must be at least 1, not " + batchRows);
+    }
+    if (gpuConcurrentTasks < 1) {
+      throw new IllegalArgumentException(GPU_CONCURRENT_TASKS + " must be at least 1, not " + gpuConcurrentTasks);
+    }
+  }
+
+  /** The settings a configuration gives, defaults for absent keys; a bad value names its key. */
+  public static L0Settings read(Function<String, Optional<String>> configuration) {
+    DeviceKind device = configuration.apply(DEVICE).map(value -> parseDevice(value)).orElse(DEFAULT_DEVICE);
+    int batchRows = configuration.apply(BATCH_ROWS).map(value -> parseWholeNumber(BATCH_ROWS, value)).orElse(DEFAULT_BATCH_ROWS);
+    int gpuTasks = configuration.apply(GPU_CONCURRENT_TASKS)
+        .map(value -> parseWholeNumber(GPU_CONCURRENT_TASKS, value)).orElse(DEFAULT_GPU_CONCURRENT_TASKS);
+    Optional<String> cache = configuration.apply(KERNEL_CACHE_DIR).map(String::strip).filter(value -> !value.isEmpty());
+    return new L0Settings(device, batchRows, gpuTasks, cache);
+  }
+
+  /** The settings of a Spark configuration (the executor plugin's view). */
+  public static L0Settings of(SparkConf conf) {
+    return read(key -> Optional.ofNullable(conf.get(key, null)));
+  }
+
+  /** The settings of a string map, as the driver plugin hands them to executors. */
+  public static L0Settings of(Map<String, String> conf) {
+    return read(key -> Optional.ofNullable(conf.get(key)));
+  }
+
+  /** The settings of the active session's SQL configuration (Spark configuration plus runtime changes). */
+  public static L0Settings ofActiveSession() {
+    SQLConf conf = SQLConf.get();
+    return read(key -> Optional.ofNullable(conf.getConfString(key, null)));
+  }
+
+  /** Every {@code spark.l0.*} entry set in {@code conf}, for the driver plugin to pass on. */
+  public static Map<String, String> entriesOf(SparkConf conf) {
+    Map<String, String> entries = new LinkedHashMap<>();
+    for (Tuple2<String, String> entry : conf.getAllWithPrefix(PREFIX)) {
+      entries.put(PREFIX + entry._1(), entry._2());
+    }
+    return entries;
+  }
+
+  /**
+   * Points the runtime's kernel cache at {@link #kernelCacheDirectory} (its system property
+   * {@value KernelCache#DIRECTORY_PROPERTY}) in this JVM, where one is set.
+   */
+  public void applyKernelCacheDirectory() {
+    kernelCacheDirectory.ifPresent(folder -> System.setProperty(KernelCache.DIRECTORY_PROPERTY, folder));
+  }
+
+  private static DeviceKind parseDevice(String value) {
+    try {
+      return DeviceKind.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(DEVICE + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static int parseWholeNumber(String key, String value) {
+    try {
+      return Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a whole number, not '" + value + "'", e);
+    }
+  }
+}

@@ -1,0 +1,241 @@
+package dev.l0.spark.pipeline;
+
+import dev.l0.ir.Expr;
+import dev.l0.ir.FunArg;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.Param;
+import dev.l0.ir.Pattern;
+import dev.l0.ir.SourcePos;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Decides a pipeline's {@link PipelineKind} from its entry function's body: top-level code may
+ * only build row-wise arrays (map, filter, zip, unzip, let, tuples) from the parameters and reduce
+ * or scan them as the final results; functions passed to SOACs may do anything per row but see
+ * no whole column. Anything else is a {@link PipelinePlanningException} with the L0 position.
+ */
+final class EntryAnalysis {
+  private static final String ALLOWED = "at the top level a pipeline may only use map, filter, zip, unzip, let and "
+      + "tuples over its columns, and reduce or scan them as its results (per-row code belongs inside the "
+      + "functions passed to map and filter)";
+
+  /** The outcome: the kind, the shape of the entry's result and its leaves (one per result, tuples flattened). */
+  record Result(PipelineKind kind, RowShape result, List<RowShape> results) {
+    Result {
+      results = List.copyOf(results);
+    }
+  }
+
+  private final String callSite;
+  private final Map<String, RowShape> scope = new HashMap<>();
+
+  private EntryAnalysis(String callSite) {
+    this.callSite = callSite;
+  }
+
+  static Result analyse(FunDef entry, String callSite) {
+    EntryAnalysis analysis = new EntryAnalysis(callSite);
+    RowShape.Rows columns = new RowShape.Rows(entry.name());
+    for (Param p : entry.params()) {
+      analysis.scope.put(p.name(), columns);
+    }
+    RowShape result = analysis.shape(entry.body());
+    return new Result(analysis.kindOf(entry, result), result, result.leaves());
+  }
+
+  private PipelineKind kindOf(FunDef entry, RowShape result) {
+    List<RowShape> leaves = result.leaves();
+    List<String> described = new ArrayList<>();
+    boolean rows = false;
+    boolean reduced = false;
+    boolean scanned = false;
+    for (int k = 0; k < leaves.size(); k++) {
+      RowShape leaf = leaves.get(k);
+      if (leaf instanceof RowShape.Constant) {
+        throw error("result " + (k + 1) + " of '" + entry.name() + "' (at " + entry.body().pos()
+            + ") does not depend on the rows; every result must be row-wise, a reduce or a scan of the columns");
+      }
+      rows |= leaf instanceof RowShape.Rows;
+      reduced |= leaf instanceof RowShape.Reduced;
+      scanned |= leaf instanceof RowShape.Scanned;
+      described.add("result " + (k + 1) + " is " + describe(leaf));
+    }
+    if ((rows ? 1 : 0) + (reduced ? 1 : 0) + (scanned ? 1 : 0) > 1) {
+      throw error("the results of '" + entry.name() + "' mix kinds: " + String.join(", ", described)
+          + "; a pipeline's results must be all row-wise, all reduces or all scans");
+    }
+    return rows ? PipelineKind.ROWS : reduced ? PipelineKind.REDUCE : PipelineKind.SCAN;
+  }
+
+  private static String describe(RowShape leaf) {
+    if (leaf instanceof RowShape.Reduced r) {
+      return "a reduce (at " + r.reduction().pos() + ")";
+    }
+    if (leaf instanceof RowShape.Scanned s) {
+      return "a scan (at " + s.scan().pos() + ")";
+    }
+    return "row-wise";
+  }
+
+  private RowShape shape(Expr e) {
+    if (e instanceof Expr.Var var) {
+      return scope.getOrDefault(var.name(), new RowShape.Constant());
+    }
+    if (e instanceof Expr.TupleLit tuple) {
+      return new RowShape.TupleOf(tuple.elements().stream().map(this::shape).toList());
+    }
+    if (e instanceof Expr.Let let) {
+      RowShape value = shape(let.value());
+      Map<String, RowShape> saved = new HashMap<>(scope);
+      bind(let.pattern(), value);
+      RowShape body = shape(let.body());
+      scope.clear();
+      scope.putAll(saved);
+      return body;
+    }
+    List<String> rowVariables = FreeVariables.of(e).stream().filter(v -> shapeOf(v).dependsOnRows()).toList();
+    if (rowVariables.isEmpty()) {
+      return new RowShape.Constant();
+    }
+    for (String v : rowVariables) {
+      shapeOf(v).aggregate().ifPresent(aggregate -> {
+        throw error("'" + v + "', the result of the " + soacName(aggregate) + " at " + aggregate.pos() + ", is used by "
+            + form(e) + " at " + e.pos() + "; a pipeline's reduces and scans can only be its results "
+            + "(feeding them into more work would need another pass over the rows)");
+      });
+    }
+    if (e instanceof Expr.Map map) {
+      RowShape.Rows rows = rowsOf(map.array(), "map", map.pos());
+      checkPerRow(map.function(), "map", map.pos());
+      return rows;
+    }
+    if (e instanceof Expr.Filter filter) {
+      rowsOf(filter.array(), "filter", filter.pos());
+      checkPerRow(filter.function(), "filter", filter.pos());
+      return new RowShape.Rows(filter);
+    }
+    if (e instanceof Expr.Reduce reduce) {
+      rowsOf(reduce.array(), "reduce", reduce.pos());
+      checkPerRow(reduce.function(), "reduce", reduce.pos());
+      checkConstant(reduce.neutral(), "the neutral element of the reduce at " + reduce.pos());
+      return new RowShape.Reduced(reduce);
+    }
+    if (e instanceof Expr.Scan scan) {
+      rowsOf(scan.array(), "scan", scan.pos());
+      checkPerRow(scan.function(), "scan", scan.pos());
+      checkConstant(scan.neutral(), "the neutral element of the scan at " + scan.pos());
+      return new RowShape.Scanned(scan);
+    }
+    if (e instanceof Expr.Zip zip) {
+      Object rowSet = null;
+      for (Expr array : zip.arrays()) {
+        RowShape.Rows rows = rowsOf(array, "zip", zip.pos());
+        if (rowSet != null && !rowSet.equals(rows.rowSet())) {
+          throw error("zip at " + zip.pos() + " combines arrays with different rows (" + rowsName(rowSet) + " and "
+              + rowsName(rows.rowSet()) + "); zip only arrays that a filter has not thinned differently");
+        }
+        rowSet = rows.rowSet();
+      }
+      return new RowShape.Rows(rowSet);
+    }
+    if (e instanceof Expr.Unzip unzip) {
+      return rowsOf(unzip.array(), "unzip", unzip.pos());
+    }
+    throw error(form(e) + " at " + e.pos() + " works on whole columns ('" + String.join("', '", rowVariables)
+        + "'), which looks across rows; " + ALLOWED);
+  }
+
+  private RowShape shapeOf(String variable) {
+    return scope.getOrDefault(variable, new RowShape.Constant());
+  }
+
+  /** The rows of {@code array}, the array argument of {@code soac}; an error unless it is a row-wise array. */
+  private RowShape.Rows rowsOf(Expr array, String soac, SourcePos soacPos) {
+    RowShape shape = shape(array);
+    if (shape instanceof RowShape.Rows rows) {
+      return rows;
+    }
+    throw error(soac + " at " + soacPos + " mixes the rows with an array that is not over the rows (at "
+        + array.pos() + "); " + ALLOWED);
+  }
+
+  /** A SOAC's function sees one row (or two accumulated values): it may not read a whole column or a reduction. */
+  private void checkPerRow(FunArg function, String soac, SourcePos soacPos) {
+    for (String v : FreeVariables.of(function)) {
+      RowShape captured = shapeOf(v);
+      if (captured.dependsOnRows()) {
+        throw error("the function of the " + soac + " at " + soacPos + " uses '" + v + "', "
+            + (captured.aggregate().isPresent() ? "a reduce or scan result" : "a whole column")
+            + ", but it sees one row at a time; pass '" + v + "' as an input of the " + soac + " (zip it) instead");
+      }
+    }
+  }
+
+  private void checkConstant(Expr e, String what) {
+    for (String v : FreeVariables.of(e)) {
+      if (shapeOf(v).dependsOnRows()) {
+        throw error(what + " uses '" + v + "', which depends on the rows; it must be a constant");
+      }
+    }
+  }
+
+  private void bind(Pattern pattern, RowShape value) {
+    if (pattern instanceof Pattern.Name name) {
+      scope.put(name.name(), value);
+      return;
+    }
+    Pattern.Tuple tuple = (Pattern.Tuple) pattern;
+    if (value instanceof RowShape.TupleOf parts && parts.parts().size() == tuple.elements().size()) {
+      for (int k = 0; k < parts.parts().size(); k++) {
+        bind(tuple.elements().get(k), parts.parts().get(k));
+      }
+      return;
+    }
+    value.aggregate().ifPresent(aggregate -> {
+      throw error("the tuple pattern at " + pattern.pos() + " takes apart the result of the " + soacName(aggregate)
+          + " at " + aggregate.pos() + "; a pipeline must return its reduce and scan results whole "
+          + "(each tuple component becomes an output column)");
+    });
+    tuple.names().forEach(n -> scope.put(n.name(), value));
+  }
+
+  private static String rowsName(Object rowSet) {
+    return rowSet instanceof Expr.Filter filter ? "the rows the filter at " + filter.pos() + " kept" : "all rows";
+  }
+
+  private static String soacName(Expr aggregate) {
+    return aggregate instanceof Expr.Reduce ? "reduce" : "scan";
+  }
+
+  /** How messages name a top-level construct. */
+  private static String form(Expr e) {
+    if (e instanceof Expr.Index) {
+      return "indexing";
+    }
+    if (e instanceof Expr.Call call) {
+      return "the call of '" + call.function() + "'";
+    }
+    if (e instanceof Expr.LetWith) {
+      return "an in-place update (let-with)";
+    }
+    if (e instanceof Expr.Binary binary) {
+      return "operator '" + binary.op().symbol() + "'";
+    }
+    if (e instanceof Expr.Unary) {
+      return "a prefix operator";
+    }
+    if (e instanceof Expr.ArrayLit) {
+      return "an array literal";
+    }
+    String simple = e.getClass().getSimpleName();
+    return simple.substring(0, 1).toLowerCase(Locale.ROOT) + simple.substring(1);
+  }
+
+  private PipelinePlanningException error(String problem) {
+    return new PipelinePlanningException(callSite, problem);
+  }
+}

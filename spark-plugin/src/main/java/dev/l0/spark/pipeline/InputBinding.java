@@ -1,0 +1,22 @@
+package dev.l0.spark.pipeline;
+
+import dev.l0.ir.ScalarType;
+import java.io.Serializable;
+import java.util.List;
+import org.apache.spark.sql.types.DataType;
+
+/**
+ * One entry parameter fed from one leaf of a child column: its path ({@code "opt.strike"}), the
+ * ordinals that reach it (top-level ordinal in the child schema, then struct field ordinals), the
+ * leaf's Spark type ({@code DoubleType}, or {@code ArrayType(DoubleType)} for inner dimensions),
+ * the L0 element type, the parameter's rank (1: a column of scalars, 2: a column of arrays, ...)
+ * and the boxed null replacement (null: none, so a null is an error).
+ */
+public record InputBinding(String columnPath, List<Integer> fieldPath, DataType leafType, ScalarType elementType,
+    int rank, Object nullReplacement) implements Serializable {
+
+  /** Copies the field path. */
+  public InputBinding {
+    fieldPath = List.copyOf(fieldPath);
+  }
+}

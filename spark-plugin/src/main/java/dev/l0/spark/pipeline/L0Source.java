@@ -1,0 +1,116 @@
+package dev.l0.spark.pipeline;
+
+import dev.l0.ir.Expr;
+import dev.l0.ir.FunArg;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.Program;
+import dev.l0.syntax.L0Parser;
+import dev.l0.syntax.L0Printer;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * One program a pipeline runs, as text that travels to executors: the L0 source, the name its
+ * positions cite, the entry function, and the functions of the source it keeps (the entry and
+ * what it calls, so that other entries of the user's file compile to no kernels).
+ */
+record L0Source(String text, String sourceName, String entry, List<String> functions) implements Serializable {
+
+  L0Source {
+    functions = List.copyOf(functions);
+  }
+
+  /** A generated program: all its functions, positions citing {@code sourceName}. */
+  static L0Source generated(Program program, String sourceName, String entry) {
+    return new L0Source(L0Printer.print(program), sourceName, entry, program.functions().stream().map(FunDef::name).toList());
+  }
+
+  /** {@code program}'s function {@code entry} and the functions it reaches, written as {@code text}. */
+  static L0Source reachable(Program program, String text, String sourceName, String entry) {
+    Set<String> kept = reachableFrom(program, List.of(entry));
+    List<String> inOrder = program.functions().stream().map(FunDef::name).filter(kept::contains).toList();
+    return new L0Source(text, sourceName, entry, inOrder);
+  }
+
+  /** The program: the kept functions of the parsed text. */
+  Program program() {
+    Program all = L0Parser.parse(text, sourceName);
+    return new Program(all.functions().stream().filter(f -> functions.contains(f.name())).toList());
+  }
+
+  /** The program as canonical text (what is compiled, up to positions). */
+  String canonicalText() {
+    return L0Printer.print(program());
+  }
+
+  /** Hex SHA-256 of the canonical text and the entry. */
+  String key() {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      sha.update(canonicalText().getBytes(StandardCharsets.UTF_8));
+      sha.update((byte) 0);
+      sha.update(entry.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(sha.digest());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("this JVM has no SHA-256", e);
+    }
+  }
+
+  /** The names of the functions of {@code program} that {@code roots} call or pass to SOACs, directly or not, roots included. */
+  static Set<String> reachableFrom(Program program, List<String> roots) {
+    Map<String, FunDef> byName = program.functions().stream()
+        .collect(Collectors.toMap(FunDef::name, Function.identity(), (first, second) -> first));
+    Set<String> seen = new LinkedHashSet<>();
+    Deque<String> pending = new ArrayDeque<>(roots);
+    while (!pending.isEmpty()) {
+      String name = pending.pop();
+      FunDef f = byName.get(name);
+      if (f != null && seen.add(name)) {
+        addCallees(f.body(), pending);
+      }
+    }
+    return seen;
+  }
+
+  /** Adds the names {@code e} calls or passes to a SOAC (built-ins included; callers ignore names that are not functions). */
+  static void addCallees(Expr e, Deque<String> out) {
+    if (e instanceof Expr.Call call) {
+      out.push(call.function());
+    }
+    soacFunction(e).ifPresent(f -> {
+      if (f instanceof FunArg.FunctionRef ref) {
+        out.push(ref.name());
+      }
+    });
+    e.children().forEach(child -> addCallees(child, out));
+  }
+
+  /** The function argument of a SOAC expression. */
+  static Optional<FunArg> soacFunction(Expr e) {
+    if (e instanceof Expr.Map map) {
+      return Optional.of(map.function());
+    }
+    if (e instanceof Expr.Filter filter) {
+      return Optional.of(filter.function());
+    }
+    if (e instanceof Expr.Reduce reduce) {
+      return Optional.of(reduce.function());
+    }
+    if (e instanceof Expr.Scan scan) {
+      return Optional.of(scan.function());
+    }
+    return Optional.empty();
+  }
+}

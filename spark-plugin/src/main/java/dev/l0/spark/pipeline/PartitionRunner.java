@@ -1,0 +1,238 @@
+package dev.l0.spark.pipeline;
+
+import dev.l0.kernels.api.CompiledProgram;
+import dev.l0.kernels.api.MeasuredRun;
+import dev.l0.kernels.api.RunMeasurements;
+import dev.l0.kernels.runtime.DeviceKind;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Runs one {@link PipelineSpec} in one task, batch by batch, so memory does not grow with the
+ * partition: ROWS batches map to output batches; REDUCE (and SCAN's first pass) keeps only the
+ * running partial; SCAN's second pass keeps only the carry, the last scanned row. Not
+ * thread-safe. Programs are compiled when a runner first needs one, once per JVM, spec key and
+ * execution settings, into a static cache ({@link ProgramCache}) whose programs are never closed
+ * while the JVM lives.
+ */
+public final class PartitionRunner implements AutoCloseable {
+  /** The programs of a spec, each compiled when a runner first needs it. */
+  private enum Role {
+    MAIN, COMBINER, OFFSET, TOTALS;
+
+    L0Source source(PipelineSpec.Programs programs) {
+      switch (this) {
+        case MAIN: return programs.main();
+        case COMBINER: return programs.combiner();
+        case OFFSET: return programs.offset();
+        default: return programs.totals();
+      }
+    }
+  }
+
+  private final PipelineSpec spec;
+  private final ExecutionSettings settings;
+  private final Map<Role, CompiledProgram> programs = new EnumMap<>(Role.class);
+  private final List<String> fallbackReasons = new ArrayList<>();
+  private long compileNanos;
+  private long kernelNanos;
+  private long transferBytes;
+  private long transferNanos;
+  private long compileCacheHits;
+  private PartialResult running;
+  private PartialResult carry;
+  private boolean scanStarted;
+  private boolean closed;
+
+  private PartitionRunner(PipelineSpec spec, ExecutionSettings settings) {
+    this.spec = spec;
+    this.settings = settings;
+  }
+
+  /**
+   * A runner for {@code spec} on the device {@code settings} ask for. It takes each program it
+   * needs (the pipeline, and the combiner, offset or totals program) from the per-JVM cache, or
+   * compiles it there, when it first needs it.
+   */
+  public static PartitionRunner open(PipelineSpec spec, ExecutionSettings settings) {
+    return new PartitionRunner(spec, settings);
+  }
+
+  /** The program in {@code role}, from this runner, the per-JVM cache or a compilation; counts compile time, cache hits and fallbacks. */
+  private CompiledProgram program(Role role) {
+    CompiledProgram known = programs.get(role);
+    return known != null ? known : compiled(role);
+  }
+
+  private CompiledProgram compiled(Role role) {
+    String name = role.name().toLowerCase(Locale.ROOT);
+    ProgramCache.Lookup lookup = ProgramCache.get(spec, name, role.source(spec.programs()), settings);
+    CompiledProgram program = lookup.program();
+    if (lookup.compiledNow()) {
+      compileNanos += program.compileNanos();
+      compileCacheHits += program.kernelCacheHits();
+    } else {
+      compileCacheHits++;
+    }
+    if (settings.device() != DeviceKind.JVM && program.device().chosen() == DeviceKind.JVM) {
+      fallbackReasons.add(name + " program: " + program.device().report());
+    }
+    program.evaluatorFallbacks().forEach(reason -> fallbackReasons.add(name + " program: " + reason));
+    programs.put(role, program);
+    return program;
+  }
+
+  /** The device the main program runs on and why, e.g. {@code "jvm: no CUDA driver (...)"}. */
+  public String device() {
+    return program(Role.MAIN).device().report();
+  }
+
+  /**
+   * ROWS: the result rows of {@code input}, one column per output schema field. A column the
+   * program returns unchanged is the input's own array, not a copy.
+   */
+  public ColumnBatch mapRows(ColumnBatch input) {
+    requireKind("mapRows", PipelineKind.ROWS);
+    return resultRows(run(program(Role.MAIN), checkedColumns(input)));
+  }
+
+  /** REDUCE, and SCAN's first pass: combines this batch into the running partial. */
+  public void fold(ColumnBatch input) {
+    requireKind("fold", PipelineKind.REDUCE, PipelineKind.SCAN);
+    PartialResult batch = new PartialResult(run(foldProgram(), checkedColumns(input)));
+    running = running == null ? batch : combine(running, batch);
+  }
+
+  /** The running partial; the program run on no rows if no batch was folded. */
+  public PartialResult partial() {
+    requireKind("partial", PipelineKind.REDUCE, PipelineKind.SCAN);
+    if (running != null) {
+      return running;
+    }
+    Object[] noRows = spec.inputs().stream().map(b -> BatchColumns.empty(b.elementType(), b.rank())).toArray();
+    return new PartialResult(run(foldProgram(), noRows));
+  }
+
+  /** SCAN's second pass: the carry into this partition, empty for the first partition. */
+  public void startScan(Optional<PartialResult> carryIn) {
+    requireKind("startScan", PipelineKind.SCAN);
+    carry = carryIn.orElse(null);
+    scanStarted = true;
+  }
+
+  /** SCAN's second pass: this batch's scan rows with the carry applied; the carry then moves past this batch. */
+  public ColumnBatch scanRows(ColumnBatch input) {
+    requireKind("scanRows", PipelineKind.SCAN);
+    if (!scanStarted) {
+      throw new IllegalStateException("scanRows before startScan: give the runner the partition's carry first");
+    }
+    List<Object> scanned = run(program(Role.MAIN), checkedColumns(input));
+    if (carry != null) {
+      List<Object> arguments = new ArrayList<>(carry.values());
+      arguments.addAll(scanned);
+      scanned = run(program(Role.OFFSET), arguments.toArray());
+    }
+    ColumnBatch output = resultRows(scanned);
+    if (output.rows() > 0) {
+      carry = new PartialResult(scanned.stream().map(BatchColumns::lastRow).toList());
+    }
+    return output;
+  }
+
+  /** {@code a} then {@code b} combined with each result's operator. */
+  PartialResult combine(PartialResult a, PartialResult b) {
+    List<Object> arguments = new ArrayList<>(a.values());
+    arguments.addAll(b.values());
+    return new PartialResult(run(program(Role.COMBINER), arguments.toArray()));
+  }
+
+  /** The counters since {@link #open}. */
+  public RunStatistics statistics() {
+    return new RunStatistics(compileNanos, kernelNanos, transferBytes, transferNanos, compileCacheHits,
+        fallbackReasons.size(), fallbackReasons);
+  }
+
+  /** Ends this runner; the compiled programs stay in the per-JVM cache for the next task. */
+  @Override
+  public void close() {
+    closed = true;
+  }
+
+  private CompiledProgram foldProgram() {
+    return program(spec.kind() == PipelineKind.SCAN ? Role.TOTALS : Role.MAIN);
+  }
+
+  /** Runs {@code program}, adds what it spent to the counters and returns its result's leaves. */
+  private List<Object> run(CompiledProgram program, Object[] arguments) {
+    MeasuredRun measured = program.runMeasured(arguments);
+    RunMeasurements spent = measured.measurements();
+    kernelNanos += spent.kernelNanos();
+    transferBytes += spent.transferBytes();
+    transferNanos += spent.transferNanos();
+    return TupleLeaves.values(measured.result(), program.resultType());
+  }
+
+  /** Result columns as a batch; an error unless they all have the same number of rows. */
+  private ColumnBatch resultRows(List<Object> columns) {
+    List<String> names = spec.outputNames();
+    int rows = BatchColumns.rows(columns.get(0));
+    for (Object column : columns) {
+      if (BatchColumns.rows(column) != rows) {
+        throw new IllegalStateException("L0 pipeline at " + spec.callSite() + ": its outputs have different numbers "
+            + "of rows in this batch (" + describeRows(names, columns) + "); a filter must thin every output alike");
+      }
+    }
+    return new ColumnBatch(rows, columns);
+  }
+
+  private static String describeRows(List<String> names, List<Object> columns) {
+    List<String> parts = new ArrayList<>();
+    for (int k = 0; k < columns.size(); k++) {
+      parts.add(names.get(k) + ": " + BatchColumns.rows(columns.get(k)));
+    }
+    return String.join(", ", parts);
+  }
+
+  /** The input columns, checked against the bindings: count, forms and row counts. */
+  private Object[] checkedColumns(ColumnBatch input) {
+    List<InputBinding> bindings = spec.inputs();
+    if (input.columns().size() != bindings.size()) {
+      throw new IllegalArgumentException("L0 pipeline at " + spec.callSite() + " reads " + bindings.size()
+          + " input column(s) (" + bindings.stream().map(InputBinding::columnPath).collect(Collectors.joining(", "))
+          + "), given " + input.columns().size());
+    }
+    for (int k = 0; k < bindings.size(); k++) {
+      InputBinding binding = bindings.get(k);
+      Object column = input.columns().get(k);
+      if (BatchColumns.elementType(column) != binding.elementType() || BatchColumns.rank(column) != binding.rank()) {
+        throw new IllegalArgumentException("input column '" + binding.columnPath() + "' must be "
+            + (binding.rank() == 1 ? "a " + binding.elementType().keyword() + " primitive array"
+                : "a FlatArray of " + binding.elementType().keyword() + " with " + binding.rank() + " dimensions")
+            + ", given " + (column == null ? "null" : column.getClass().getSimpleName()));
+      }
+      if (BatchColumns.rows(column) != input.rows()) {
+        throw new IllegalArgumentException("input column '" + binding.columnPath() + "' has "
+            + BatchColumns.rows(column) + " rows, but the batch has " + input.rows());
+      }
+    }
+    return input.columns().toArray();
+  }
+
+  private void requireKind(String operation, PipelineKind... kinds) {
+    if (closed) {
+      throw new IllegalStateException(operation + " on a closed runner");
+    }
+    for (PipelineKind kind : kinds) {
+      if (spec.kind() == kind) {
+        return;
+      }
+    }
+    throw new IllegalStateException(operation + " is for " + List.of(kinds) + " pipelines, but " + spec.summary()
+        + " is " + spec.kind());
+  }
+}

@@ -1,0 +1,123 @@
+package dev.l0.spark.pipeline;
+
+import dev.l0.ir.Expr;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.L0CompileError;
+import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.Type;
+import dev.l0.opt.KernelPlan;
+import dev.l0.opt.OptimizedProgram;
+import dev.l0.opt.Optimizer;
+import dev.l0.syntax.L0Parser;
+import dev.l0.syntax.L0Printer;
+import dev.l0.types.TypeChecker;
+import dev.l0.types.TypedProgram;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Plans pipelines: parses, type-checks and optimises the L0 program, binds its entry's parameters
+ * to the child's columns, decides the {@link PipelineKind} from the entry's body, and derives the
+ * small programs that combine partial results; also composes two adjacent pipelines into one.
+ */
+public final class PipelinePlanner {
+  private PipelinePlanner() {}
+
+  /** Parses, type-checks and optimises the program, binds it to the child's schema, decides the kind; throws {@link PipelinePlanningException}. */
+  public static PipelineSpec plan(PipelineRequest request, StructType inputSchema) {
+    String callSite = request.callSite();
+    Program parsed = checked(request.programText(), request.sourceName(), callSite);
+    FunDef entry = parsed.function(request.entry()).orElseThrow(() -> new PipelinePlanningException(callSite,
+        "the program " + request.sourceName() + " has no function '" + request.entry() + "'; it defines "
+            + parsed.functions().stream().map(FunDef::name).collect(Collectors.joining(", "))));
+    L0Source main = L0Source.reachable(parsed, request.programText(), request.sourceName(), entry.name());
+    TypedProgram typed = TypeChecker.check(main.program());
+    entry = typed.function(entry.name());
+    List<InputBinding> inputs = new ColumnBinder(callSite)
+        .bind(entry, request.inputColumns(), inputSchema, request.nullReplacements());
+    EntryAnalysis.Result analysis = EntryAnalysis.analyse(entry, callSite);
+    StructType outputs = outputSchema(entry, analysis.kind(), request.outputNames(), callSite);
+    DerivedPrograms derived = new DerivedPrograms(typed, request.sourceName(), callSite);
+    List<Expr> aggregates = analysis.results().stream().map(r -> r.aggregate().orElse(null)).toList();
+    PipelineSpec.Programs programs = switch (analysis.kind()) {
+      case ROWS -> new PipelineSpec.Programs(main, null, null, null);
+      case REDUCE -> new PipelineSpec.Programs(main, derived.combiner(aggregates), null, null);
+      case SCAN -> new PipelineSpec.Programs(main, derived.combiner(aggregates), derived.offset(aggregates),
+          derived.totals(entry, analysis.result()));
+    };
+    return new PipelineSpec(analysis.kind(), inputs, outputs, callSite, programs, kernels(main));
+  }
+
+  /**
+   * The single pipeline equivalent to running {@code first} then {@code second} on first's output
+   * (second reads first's output columns), or empty when first is not ROWS, or when first's
+   * outputs include arrays of arrays of tuples, which the composition cannot take apart. The
+   * composed L0 program calls both entries; the optimiser fuses them.
+   */
+  public static Optional<PipelineSpec> merge(PipelineSpec first, PipelineSpec second) {
+    if (first.kind() != PipelineKind.ROWS) {
+      return Optional.empty();
+    }
+    PipelineSpec.Programs two = second.programs();
+    Optional<L0Source> main = PipelineComposer.compose(first, two.main(), second.inputs());
+    if (main.isEmpty()) {
+      return Optional.empty();
+    }
+    L0Source totals = two.totals() == null ? null
+        : PipelineComposer.compose(first, two.totals(), second.inputs()).orElseThrow();
+    PipelineSpec.Programs programs = new PipelineSpec.Programs(main.get(), two.combiner(), two.offset(), totals);
+    return Optional.of(new PipelineSpec(second.kind(), first.inputs(), second.outputSchema(), second.callSite(),
+        programs, kernels(main.get())));
+  }
+
+  /** The program parsed from {@code text} and type-checked; L0 errors keep their {@code file:line:col}. */
+  private static Program checked(String text, String sourceName, String callSite) {
+    try {
+      Program program = L0Parser.parse(text, sourceName);
+      TypeChecker.check(program);
+      return program;
+    } catch (L0CompileError e) {
+      throw new PipelinePlanningException(callSite, e.getMessage(), e);
+    }
+  }
+
+  /** The kernels of {@code source}'s program as the optimiser plans them. */
+  static PipelineSpec.Kernels kernels(L0Source source) {
+    OptimizedProgram optimised = Optimizer.optimize(TypeChecker.check(source.program()));
+    List<String> shapes = optimised.kernelPlan().kernels().stream().map(KernelPlan.Kernel::structure).toList();
+    return new PipelineSpec.Kernels(shapes.size(), shapes, optimised.explain());
+  }
+
+  /** One non-nullable column per result leaf, named by {@code names} or {@code _1, _2, ...}. */
+  private static StructType outputSchema(FunDef entry, PipelineKind kind, List<String> names, String callSite) {
+    List<Type> leaves = TupleLeaves.types(entry.returnType());
+    if (!names.isEmpty() && names.size() != leaves.size()) {
+      throw new PipelinePlanningException(callSite, "'" + entry.name() + "' returns " + L0Printer.print(entry.returnType())
+          + ", which is " + leaves.size() + " output column(s), but as(...) names " + names.size() + ": "
+          + String.join(", ", names));
+    }
+    List<String> chosen = names.isEmpty()
+        ? IntStream.rangeClosed(1, leaves.size()).mapToObj(k -> "_" + k).toList() : names;
+    Set<String> seen = new HashSet<>();
+    List<StructField> fields = new ArrayList<>();
+    for (int k = 0; k < leaves.size(); k++) {
+      if (!seen.add(chosen.get(k))) {
+        throw new PipelinePlanningException(callSite, "as(...) names the output column '" + chosen.get(k) + "' twice");
+      }
+      Type leaf = leaves.get(k);
+      int depth = kind == PipelineKind.REDUCE ? leaf.rank() : leaf.rank() - 1;
+      fields.add(DataTypes.createStructField(chosen.get(k),
+          ColumnBinder.sparkType((ScalarType) leaf.baseElement(), depth, false), false));
+    }
+    return DataTypes.createStructType(fields);
+  }
+}

@@ -1,0 +1,29 @@
+package dev.l0.spark.pipeline;
+
+import java.io.Serializable;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the user asked for: an L0 program, its entry, the DataFrame columns that feed the entry's
+ * parameters, the output column names (empty: defaults {@code _1}, {@code _2}, ...), the null
+ * replacements by column path ({@code "col"} or {@code "col.field"}) and the user's call site
+ * ({@code "MyJob.java:42"}) for error messages. Immutable and serializable.
+ */
+public record PipelineRequest(String programText, String sourceName, String entry, List<String> inputColumns,
+    List<String> outputNames, Map<String, Object> nullReplacements, String callSite) implements Serializable {
+
+  /** Checks that no component is null and copies the collections. */
+  public PipelineRequest {
+    Objects.requireNonNull(programText, "programText");
+    Objects.requireNonNull(sourceName, "sourceName");
+    Objects.requireNonNull(entry, "entry");
+    inputColumns = List.copyOf(inputColumns);
+    outputNames = List.copyOf(outputNames);
+    nullReplacements = Collections.unmodifiableMap(new LinkedHashMap<>(nullReplacements));
+    Objects.requireNonNull(callSite, "callSite");
+  }
+}

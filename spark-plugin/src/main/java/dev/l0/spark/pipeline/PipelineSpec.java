@@ -1,0 +1,142 @@
+package dev.l0.spark.pipeline;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * A planned pipeline: immutable, serializable and small (program text, not compiled code). Built
+ * by {@link PipelinePlanner}; equal when their {@link #key()}s are. Besides what Spark reads, it
+ * carries the programs the runners compile: the pipeline itself and, for REDUCE and SCAN, the
+ * derived combiner, offset and totals programs.
+ */
+public final class PipelineSpec implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  private final PipelineKind kind;
+  private final List<InputBinding> inputs;
+  private final StructType outputSchema;
+  private final String callSite;
+  private final L0Source main;
+  private final L0Source combiner;
+  private final L0Source offset;
+  private final L0Source totals;
+  private final int kernelCount;
+  private final List<String> kernelShapes;
+  private final String optimisedExplain;
+  private final String key;
+
+  /** The programs a spec runs: the pipeline, and (null where the kind needs none) combiner, offset and totals. */
+  record Programs(L0Source main, L0Source combiner, L0Source offset, L0Source totals) {}
+
+  /** The optimiser's view of the main program: kernel count, kernel shapes and explain text. */
+  record Kernels(int count, List<String> shapes, String explain) {
+    Kernels {
+      shapes = List.copyOf(shapes);
+    }
+  }
+
+  PipelineSpec(PipelineKind kind, List<InputBinding> inputs, StructType outputSchema, String callSite, Programs programs,
+      Kernels kernels) {
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.inputs = List.copyOf(inputs);
+    this.outputSchema = Objects.requireNonNull(outputSchema, "outputSchema");
+    this.callSite = callSite;
+    this.main = programs.main();
+    this.combiner = programs.combiner();
+    this.offset = programs.offset();
+    this.totals = programs.totals();
+    this.kernelCount = kernels.count();
+    this.kernelShapes = kernels.shapes();
+    this.optimisedExplain = kernels.explain();
+    this.key = main.key();
+  }
+
+  /** How the results relate to the input rows. */
+  public PipelineKind kind() {
+    return kind;
+  }
+
+  /** One binding per entry parameter, in order. */
+  public List<InputBinding> inputs() {
+    return inputs;
+  }
+
+  /** The output columns' names and Spark types, none nullable. */
+  public StructType outputSchema() {
+    return outputSchema;
+  }
+
+  /** The child's top-level columns read, distinct, in first-use order. */
+  public List<String> readColumns() {
+    return ColumnBinder.readColumns(inputs);
+  }
+
+  /** The number of kernels of the optimised program's kernel plan. */
+  public int kernelCount() {
+    return kernelCount;
+  }
+
+  /** The kernels' shapes, e.g. {@code ["redomap"]}, as the optimiser's explain names them. */
+  public List<String> kernelShapes() {
+    return kernelShapes;
+  }
+
+  /** One line for {@code df.explain()}, e.g. {@code "reduce [total] <- [quantities, prices], 1 kernel [redomap]"}. */
+  public String summary() {
+    return kind.name().toLowerCase(Locale.ROOT) + " " + List.of(outputSchema.fieldNames()) + " <- "
+        + readColumns() + ", " + kernelCount + (kernelCount == 1 ? " kernel " : " kernels ") + kernelShapes;
+  }
+
+  /** The kind, the bindings and outputs, then the optimised program and its kernels. */
+  public String explain() {
+    String bindings = inputs.stream()
+        .map(b -> "  " + b.columnPath() + " (" + b.leafType().simpleString() + ") -> " + "[".repeat(b.rank())
+            + b.elementType().keyword() + "]".repeat(b.rank())
+            + (b.nullReplacement() == null ? "" : ", nulls as " + b.nullReplacement()))
+        .collect(Collectors.joining("\n"));
+    String outputs = List.of(outputSchema.fields()).stream()
+        .map(f -> "  " + f.name() + " " + f.dataType().simpleString()).collect(Collectors.joining("\n"));
+    return "L0 pipeline at " + callSite + ": " + summary() + "\nkind: " + kind.name().toLowerCase(Locale.ROOT)
+        + "\ninputs:\n" + bindings + "\noutputs:\n" + outputs + "\nentry " + main.entry() + " of " + main.sourceName()
+        + ", optimised:\n" + optimisedExplain;
+  }
+
+  /** Hex SHA-256 of the final program text and entry: the per-JVM compile cache key. */
+  public String key() {
+    return key;
+  }
+
+  /** Where the user called {@code L0.pipeline}, for messages. */
+  String callSite() {
+    return callSite;
+  }
+
+  /** The programs this spec runs. */
+  Programs programs() {
+    return new Programs(main, combiner, offset, totals);
+  }
+
+  /** The output column names. */
+  List<String> outputNames() {
+    return List.of(outputSchema.fieldNames());
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof PipelineSpec spec && spec.key.equals(key);
+  }
+
+  @Override
+  public int hashCode() {
+    return key.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "PipelineSpec(" + summary() + ")";
+  }
+}

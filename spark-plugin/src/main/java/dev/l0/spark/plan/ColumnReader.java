@@ -1,0 +1,219 @@
+package dev.l0.spark.plan;
+
+import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.spark.pipeline.InputBinding;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.vectorized.ColumnVector;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/**
+ * Copies one input binding's values out of Spark column vectors (never keeping a reference to
+ * them: Spark reuses its vectors) into primitive arrays, slice by slice, until a runtime batch is
+ * complete. Scalars are read in bulk; a null is replaced by the binding's replacement or is an
+ * error; array columns must have one length per dimension across the partition.
+ */
+final class ColumnReader {
+  private final InputBinding binding;
+  private final int topOrdinal;
+  private final int partition;
+  private final boolean[] elementsMayBeNull;
+  private final List<Object> chunks = new ArrayList<>();
+  private int[] innerShape;
+
+  ColumnReader(InputBinding binding, int topOrdinal, int partition) {
+    this.binding = binding;
+    this.topOrdinal = topOrdinal;
+    this.partition = partition;
+    this.elementsMayBeNull = elementNullability(binding.leafType(), binding.rank() - 1);
+  }
+
+  /** Copies rows {@code [from, from + count)} of {@code batch}; {@code rowsBefore} rows of this partition came earlier. */
+  void append(ColumnarBatch batch, int from, int count, long rowsBefore) {
+    List<ColumnVector> path = vectorPath(batch);
+    ColumnVector leaf = path.get(path.size() - 1);
+    boolean mayHaveNulls = path.stream().anyMatch(ColumnVector::hasNull);
+    if (binding.rank() == 1) {
+      Object chunk = readScalars(leaf, from, count);
+      if (mayHaveNulls) {
+        for (int i = 0; i < count; i++) {
+          if (isNull(path, from + i)) {
+            replaceNull(chunk, i, rowsBefore + i);
+          }
+        }
+      }
+      chunks.add(chunk);
+    } else {
+      chunks.add(readArrays(path, leaf, from, count, rowsBefore));
+    }
+  }
+
+  /** The {@code rows} rows appended since the last call, as one runtime column; starts a new batch. */
+  Object drain(int rows) {
+    Object column = concatenate(rows);
+    chunks.clear();
+    if (binding.rank() == 1) {
+      return column;
+    }
+    int[] shape = new int[binding.rank()];
+    shape[0] = rows;
+    System.arraycopy(innerShape != null ? innerShape : new int[binding.rank() - 1], 0, shape, 1, binding.rank() - 1);
+    return new FlatArray(binding.elementType(), column, shape);
+  }
+
+  private List<ColumnVector> vectorPath(ColumnarBatch batch) {
+    List<ColumnVector> path = new ArrayList<>();
+    ColumnVector vector = batch.column(topOrdinal);
+    path.add(vector);
+    for (int ordinal : binding.fieldPath().subList(1, binding.fieldPath().size())) {
+      vector = vector.getChild(ordinal);
+      path.add(vector);
+    }
+    return path;
+  }
+
+  private static boolean isNull(List<ColumnVector> path, int row) {
+    for (ColumnVector vector : path) {
+      if (vector.isNullAt(row)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Object readScalars(ColumnVector vector, int from, int count) {
+    switch (binding.elementType()) {
+      case BOOL: return vector.getBooleans(from, count);
+      case I32: return vector.getInts(from, count);
+      case I64: return vector.getLongs(from, count);
+      case F32: return vector.getFloats(from, count);
+      default: return vector.getDoubles(from, count);
+    }
+  }
+
+  private Object readArrays(List<ColumnVector> path, ColumnVector leaf, int from, int count, long rowsBefore) {
+    if (innerShape == null && count > 0) {
+      if (isNull(path, from)) {
+        throw nullArray(rowsBefore);
+      }
+      innerShape = shapeOf(leaf.getArray(from), binding.rank() - 1);
+    }
+    int rowSize = innerShape == null ? 0 : product(innerShape, 0);
+    Object chunk = FlatArray.allocate(binding.elementType(), Math.multiplyExact(count, rowSize));
+    for (int i = 0; i < count; i++) {
+      if (isNull(path, from + i)) {
+        throw nullArray(rowsBefore + i);
+      }
+      copyArray(leaf.getArray(from + i), 0, chunk, i * rowSize, rowsBefore + i);
+    }
+    return chunk;
+  }
+
+  /** Copies {@code array}, dimension {@code dimension} of a row's value, to {@code target} at {@code offset}. */
+  private void copyArray(ArrayData array, int dimension, Object target, int offset, long row) {
+    if (array.numElements() != innerShape[dimension]) {
+      throw new InputDataException("column '" + binding.columnPath() + "' has arrays of different lengths"
+          + (dimension > 0 ? " in dimension " + (dimension + 1) : "") + ": " + innerShape[dimension]
+          + " (first row of partition " + partition + ") and " + array.numElements() + " (partition " + partition
+          + ", row " + row + "); an array column needs one length for all its rows");
+    }
+    int length = array.numElements();
+    if (dimension == innerShape.length - 1) {
+      System.arraycopy(elementsOf(array), 0, target, offset, length);
+      if (elementsMayBeNull[dimension]) {
+        for (int j = 0; j < length; j++) {
+          if (array.isNullAt(j)) {
+            replaceNull(target, offset + j, row);
+          }
+        }
+      }
+      return;
+    }
+    int stride = product(innerShape, dimension + 1);
+    for (int j = 0; j < length; j++) {
+      if (array.isNullAt(j)) {
+        throw nullArray(row);
+      }
+      copyArray(array.getArray(j), dimension + 1, target, offset + j * stride, row);
+    }
+  }
+
+  private Object elementsOf(ArrayData array) {
+    switch (binding.elementType()) {
+      case BOOL: return array.toBooleanArray();
+      case I32: return array.toIntArray();
+      case I64: return array.toLongArray();
+      case F32: return array.toFloatArray();
+      default: return array.toDoubleArray();
+    }
+  }
+
+  private void replaceNull(Object values, int index, long row) {
+    Object replacement = binding.nullReplacement();
+    if (replacement == null) {
+      throw new InputDataException("column '" + binding.columnPath() + "' has a null in partition " + partition
+          + ", row " + row + "; declare a replacement with nullAs(\"" + binding.columnPath() + "\", value)");
+    }
+    switch (binding.elementType()) {
+      case BOOL: ((boolean[]) values)[index] = (Boolean) replacement; break;
+      case I32: ((int[]) values)[index] = ((Number) replacement).intValue(); break;
+      case I64: ((long[]) values)[index] = ((Number) replacement).longValue(); break;
+      case F32: ((float[]) values)[index] = ((Number) replacement).floatValue(); break;
+      default: ((double[]) values)[index] = ((Number) replacement).doubleValue(); break;
+    }
+  }
+
+  private InputDataException nullArray(long row) {
+    return new InputDataException("column '" + binding.columnPath() + "' has a null array in partition " + partition
+        + ", row " + row + "; a replacement (nullAs) fills null elements, not whole arrays: drop or fill such rows first");
+  }
+
+  private Object concatenate(int rows) {
+    int rowSize = binding.rank() == 1 ? 1 : innerShape == null ? 0 : product(innerShape, 0);
+    int length = Math.multiplyExact(rows, rowSize);
+    if (chunks.size() == 1 && java.lang.reflect.Array.getLength(chunks.get(0)) == length) {
+      return chunks.get(0);
+    }
+    Object column = FlatArray.allocate(binding.elementType(), length);
+    int offset = 0;
+    for (Object chunk : chunks) {
+      int chunkLength = java.lang.reflect.Array.getLength(chunk);
+      System.arraycopy(chunk, 0, column, offset, chunkLength);
+      offset += chunkLength;
+    }
+    return column;
+  }
+
+  private static int[] shapeOf(ArrayData first, int dimensions) {
+    int[] shape = new int[dimensions];
+    ArrayData level = first;
+    for (int d = 0; d < dimensions && level != null; d++) {
+      shape[d] = level.numElements();
+      level = d + 1 < dimensions && level.numElements() > 0 && !level.isNullAt(0) ? level.getArray(0) : null;
+    }
+    return shape;
+  }
+
+  private static int product(int[] shape, int from) {
+    int product = 1;
+    for (int d = from; d < shape.length; d++) {
+      product = Math.multiplyExact(product, shape[d]);
+    }
+    return product;
+  }
+
+  /** For each inner dimension of an array leaf type, whether its elements may be null. */
+  private static boolean[] elementNullability(DataType leafType, int dimensions) {
+    boolean[] nullable = new boolean[dimensions];
+    DataType type = leafType;
+    for (int d = 0; d < dimensions; d++) {
+      ArrayType array = (ArrayType) type;
+      nullable[d] = array.containsNull();
+      type = array.elementType();
+    }
+    return nullable;
+  }
+}

@@ -1,0 +1,85 @@
+package dev.l0.spark.plan;
+
+import dev.l0.spark.pipeline.ColumnBatch;
+import dev.l0.spark.pipeline.InputBinding;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+
+/**
+ * A partition's Spark column batches regrouped into runtime batches of at most {@code batchRows}
+ * rows (one column per input binding), read lazily: a task holds one runtime batch at a time,
+ * whatever the size of its partition.
+ */
+final class InputBatches implements Iterator<ColumnBatch> {
+  private final Iterator<ColumnarBatch> input;
+  private final List<ColumnReader> readers;
+  private final int batchRows;
+  private ColumnarBatch current;
+  /** The rows of {@link #current}, read when it arrived: a reader may reset its batch once exhausted. */
+  private int currentRows;
+  private int currentOffset;
+  private long rowsRead;
+  private ColumnBatch pending;
+
+  InputBatches(Iterator<ColumnarBatch> input, List<InputBinding> bindings, int[] topOrdinals, int batchRows, int partition) {
+    this.input = input;
+    this.batchRows = batchRows;
+    this.readers = new ArrayList<>(bindings.size());
+    for (int b = 0; b < bindings.size(); b++) {
+      readers.add(new ColumnReader(bindings.get(b), topOrdinals[b], partition));
+    }
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (pending == null) {
+      pending = fill();
+    }
+    return pending.rows() > 0;
+  }
+
+  @Override
+  public ColumnBatch next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException("no more input rows");
+    }
+    ColumnBatch batch = pending;
+    pending = null;
+    return batch;
+  }
+
+  /** The rows read so far. */
+  long rowsRead() {
+    return rowsRead;
+  }
+
+  private ColumnBatch fill() {
+    int rows = 0;
+    while (rows < batchRows) {
+      if (currentOffset == currentRows) {
+        if (!input.hasNext()) {
+          break;
+        }
+        current = input.next();
+        currentRows = current.numRows();
+        currentOffset = 0;
+        continue;
+      }
+      int take = Math.min(batchRows - rows, currentRows - currentOffset);
+      for (ColumnReader reader : readers) {
+        reader.append(current, currentOffset, take, rowsRead);
+      }
+      currentOffset += take;
+      rowsRead += take;
+      rows += take;
+    }
+    List<Object> columns = new ArrayList<>(readers.size());
+    for (ColumnReader reader : readers) {
+      columns.add(reader.drain(rows));
+    }
+    return new ColumnBatch(rows, columns);
+  }
+}

@@ -1,0 +1,71 @@
+package dev.l0.spark.plan;
+
+import dev.l0.spark.pipeline.RunStatistics;
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.spark.SparkContext;
+import org.apache.spark.sql.execution.metric.SQLMetric;
+import org.apache.spark.sql.execution.metric.SQLMetrics;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * The SQL metrics of one pipeline node (created on the driver, updated by its tasks): rows in and
+ * out, and the runtime's counters (kernel time, transfers, compilation, cache hits, fallbacks).
+ */
+final class PipelineMetrics implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final long UNSET = -1L;
+
+  private final SQLMetric outputRows;
+  private final SQLMetric inputRows;
+  private final SQLMetric kernelTime;
+  private final SQLMetric transferBytes;
+  private final SQLMetric transferTime;
+  private final SQLMetric compileTime;
+  private final SQLMetric compileCacheHits;
+  private final SQLMetric fallbacks;
+
+  PipelineMetrics(SparkContext context) {
+    outputRows = SQLMetrics.createMetric(context, "number of output rows");
+    inputRows = SQLMetrics.createMetric(context, "number of input rows");
+    kernelTime = SQLMetrics.createNanoTimingMetric(context, "kernel time", UNSET);
+    transferBytes = SQLMetrics.createSizeMetric(context, "transfer bytes", UNSET);
+    transferTime = SQLMetrics.createNanoTimingMetric(context, "transfer time", UNSET);
+    compileTime = SQLMetrics.createNanoTimingMetric(context, "compile time", UNSET);
+    compileCacheHits = SQLMetrics.createMetric(context, "compile cache hits");
+    fallbacks = SQLMetrics.createMetric(context, "fallbacks to the JVM");
+  }
+
+  /** The metrics by name, as {@code SparkPlan.metrics()} returns them. */
+  scala.collection.immutable.Map<String, SQLMetric> byName() {
+    Map<String, SQLMetric> metrics = new LinkedHashMap<>();
+    metrics.put("numOutputRows", outputRows);
+    metrics.put("numInputRows", inputRows);
+    metrics.put("kernelTime", kernelTime);
+    metrics.put("transferBytes", transferBytes);
+    metrics.put("transferTime", transferTime);
+    metrics.put("compileTime", compileTime);
+    metrics.put("compileCacheHits", compileCacheHits);
+    metrics.put("fallbacks", fallbacks);
+    return scala.collection.immutable.Map$.MODULE$.from(CollectionConverters.asScala(metrics));
+  }
+
+  void addInputRows(long rows) {
+    inputRows.add(rows);
+  }
+
+  void addOutputRows(long rows) {
+    outputRows.add(rows);
+  }
+
+  /** Adds one runner's counters. */
+  void record(RunStatistics statistics) {
+    kernelTime.add(statistics.kernelNanos());
+    transferBytes.add(statistics.transferBytes());
+    transferTime.add(statistics.transferNanos());
+    compileTime.add(statistics.compileNanos());
+    compileCacheHits.add(statistics.compileCacheHits());
+    fallbacks.add(statistics.fallbacks());
+  }
+}

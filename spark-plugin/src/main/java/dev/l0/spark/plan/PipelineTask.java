@@ -1,0 +1,132 @@
+package dev.l0.spark.plan;
+
+import dev.l0.kernels.runtime.DeviceKind;
+import dev.l0.spark.pipeline.ColumnBatch;
+import dev.l0.spark.pipeline.ExecutionSettings;
+import dev.l0.spark.pipeline.PartialCombiner;
+import dev.l0.spark.pipeline.PartialResult;
+import dev.l0.spark.pipeline.PartitionRunner;
+import dev.l0.spark.pipeline.PipelineSpec;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import scala.Tuple2;
+
+/**
+ * What the tasks of one pipeline node run, shipped to executors in their closures (small and
+ * serializable: the spec, the settings read on the driver, the input column ordinals and the
+ * metrics). ROWS and SCAN's second pass turn a partition's batches into Arrow output batches;
+ * REDUCE and SCAN's first pass fold a partition into one partial result.
+ */
+final class PipelineTask implements Serializable {
+  private static final long serialVersionUID = 1L;
+  /**
+   * Partials are combined on the JVM: a few values per partition, not worth a device, and the
+   * result is the same on every device.
+   */
+  private static final ExecutionSettings COMBINE_ON_JVM = new ExecutionSettings(DeviceKind.JVM, -1);
+
+  private final PipelineSpec spec;
+  private final DeviceKind device;
+  private final int batchRows;
+  private final int[] topOrdinals;
+  private final PipelineMetrics metrics;
+
+  PipelineTask(PipelineSpec spec, DeviceKind device, int batchRows, int[] topOrdinals, PipelineMetrics metrics) {
+    this.spec = spec;
+    this.device = device;
+    this.batchRows = batchRows;
+    this.topOrdinals = topOrdinals.clone();
+    this.metrics = metrics;
+  }
+
+  /** ROWS: the output batches of one partition. */
+  Iterator<ColumnarBatch> mapRows(int partition, Iterator<ColumnarBatch> input) {
+    PartitionRun run = PartitionRun.open(spec, ExecutorRuntime.taskSettings(device), metrics);
+    return outputBatches(run, inputBatches(partition, input), PartitionRunner::mapRows);
+  }
+
+  /** REDUCE, and SCAN's first pass: the partition's index and its partial result. */
+  Iterator<Tuple2<Integer, PartialResult>> fold(int partition, Iterator<ColumnarBatch> input, boolean countsInputRows) {
+    try (PartitionRun run = PartitionRun.open(spec, ExecutorRuntime.taskSettings(device), metrics)) {
+      InputBatches batches = inputBatches(partition, input);
+      while (batches.hasNext()) {
+        ColumnBatch batch = batches.next();
+        run.run(runner -> runner.fold(batch));
+      }
+      if (countsInputRows) {
+        metrics.addInputRows(batches.rowsRead());
+      }
+      return List.of(new Tuple2<>(partition, run.call(PartitionRunner::partial))).iterator();
+    }
+  }
+
+  /** REDUCE: the one output row from all partitions' partials (all of them in this one task). */
+  Iterator<ColumnarBatch> finishReduce(Iterator<Tuple2<Integer, PartialResult>> partials) {
+    ColumnBatch result = PartialCombiner.finish(spec, inPartitionOrder(partials), COMBINE_ON_JVM);
+    metrics.addOutputRows(result.rows());
+    TaskOutput output = TaskOutput.open(spec.outputSchema(), () -> { });
+    return List.of(output.next(result)).iterator();
+  }
+
+  /** SCAN's second pass: the output batches of one partition, starting from {@code carryIn} (null for none). */
+  Iterator<ColumnarBatch> scanRows(int partition, Iterator<ColumnarBatch> input, PartialResult carryIn) {
+    PartitionRun run = PartitionRun.open(spec, ExecutorRuntime.taskSettings(device), metrics);
+    run.run(runner -> runner.startScan(Optional.ofNullable(carryIn)));
+    return outputBatches(run, inputBatches(partition, input), PartitionRunner::scanRows);
+  }
+
+  /** SCAN, on the driver: the carry into each partition from all partitions' totals; null for none. */
+  List<PartialResult> scanCarries(List<Tuple2<Integer, PartialResult>> totals) {
+    List<PartialResult> carries = new ArrayList<>();
+    for (Optional<PartialResult> carry : PartialCombiner.scanCarries(spec, inPartitionOrder(totals.iterator()), COMBINE_ON_JVM)) {
+      carries.add(carry.orElse(null));
+    }
+    return carries;
+  }
+
+  private InputBatches inputBatches(int partition, Iterator<ColumnarBatch> input) {
+    return new InputBatches(input, spec.inputs(), topOrdinals, batchRows, partition);
+  }
+
+  private Iterator<ColumnarBatch> outputBatches(PartitionRun run, InputBatches batches,
+      BiFunction<PartitionRunner, ColumnBatch, ColumnBatch> step) {
+    TaskOutput output = TaskOutput.open(spec.outputSchema(), run::close);
+    PipelineMetrics counted = metrics;
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        boolean more = batches.hasNext();
+        if (!more) {
+          run.close();
+        }
+        return more;
+      }
+
+      @Override
+      public ColumnarBatch next() {
+        ColumnBatch input = batches.next();
+        ColumnBatch result = run.call(runner -> step.apply(runner, input));
+        counted.addInputRows(input.rows());
+        counted.addOutputRows(result.rows());
+        return output.next(result);
+      }
+    };
+  }
+
+  private static List<PartialResult> inPartitionOrder(Iterator<Tuple2<Integer, PartialResult>> partials) {
+    List<Tuple2<Integer, PartialResult>> all = new ArrayList<>();
+    partials.forEachRemaining(all::add);
+    all.sort(Comparator.comparing(Tuple2::_1));
+    List<PartialResult> ordered = new ArrayList<>(all.size());
+    for (Tuple2<Integer, PartialResult> partial : all) {
+      ordered.add(partial._2());
+    }
+    return ordered;
+  }
+}

@@ -1,0 +1,316 @@
+package dev.l0.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.struct;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Type;
+import dev.l0.ir.Value;
+import dev.l0.spark.plan.L0PipelineExec;
+import dev.l0.syntax.L0Parser;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.spark.SparkException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ROWS pipelines (map, filter) on a real local[2] session: results, struct and array columns, nulls, metrics, explain. */
+class L0PipelineRowsTest {
+  private static final String P0_TEXT = SparkTestSupport.resource("/programs/p0_blackscholes.l0");
+  /** P0 with an entry over one column per option field: P0's own map of {@code go}, over their zip. */
+  private static final String P0 = P0_TEXT + """
+      fun [real] prices([bool] call, [real] price, [real] strike, [real] years, [real] r, [real] v) =
+        map(go, zip(call, price, strike, years, r, v))
+      """;
+  private static final StructType OPTIONS = new StructType()
+      .add("call", DataTypes.BooleanType, false)
+      .add("price", DataTypes.DoubleType, false)
+      .add("strike", DataTypes.DoubleType, false)
+      .add("years", DataTypes.DoubleType, false)
+      .add("r", DataTypes.DoubleType, false)
+      .add("v", DataTypes.DoubleType, false);
+  private static final int OPTION_COUNT = 10_000;
+
+  private static SparkSession spark;
+  private static List<Row> options;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSupport.startSession(L0PipelineRowsTest.class, Map.of());
+    options = randomOptions(OPTION_COUNT, new Random(20261123));
+  }
+
+  @AfterAll
+  static void stop() {
+    SparkTestSupport.stopSession(spark);
+  }
+
+  @Test
+  void blackScholesOverColumnsEqualsTheInterpreterBitForBit() {
+    Dataset<Row> frame = SparkTestSupport.frame(spark, options, OPTIONS, 3);
+    Dataset<Row> priced = frame.transform(
+        L0.pipeline(P0).entry("prices").on("call", "price", "strike", "years", "r", "v").as("value"));
+
+    assertEquals("value", priced.schema().fields()[0].name());
+    assertEquals(DataTypes.DoubleType, priced.schema().fields()[0].dataType());
+    assertBitIdentical(interpretedPrices(options), doubles(priced.collectAsList(), 0));
+  }
+
+  @Test
+  void aStructColumnGivesOneParameterPerFieldInFieldOrder() {
+    Dataset<Row> frame = SparkTestSupport.frame(spark, options, OPTIONS, 3)
+        .select(struct(col("call"), col("price"), col("strike"), col("years"), col("r"), col("v")).as("option"));
+    Dataset<Row> priced = frame.transform(L0.pipeline(P0).entry("prices").on("option").as("value"));
+
+    assertBitIdentical(interpretedPrices(options), doubles(priced.collectAsList(), 0));
+  }
+
+  @Test
+  void parquetColumnBatchesAreReadAsTheyCome(@TempDir Path folder) {
+    String file = folder.resolve("options.parquet").toString();
+    SparkTestSupport.frame(spark, options, OPTIONS, 3).write().parquet(file);
+    Dataset<Row> stored = spark.read().parquet(file);
+    Dataset<Row> priced = stored.transform(
+        L0.pipeline(P0).entry("prices").on("call", "price", "strike", "years", "r", "v").as("value"));
+
+    String plan = ((org.apache.spark.sql.classic.Dataset<Row>) priced).queryExecution().executedPlan().toString();
+    assertFalse(plan.contains("RowToColumnar"), plan);
+    assertBitIdentical(interpretedPrices(stored.collectAsList()), doubles(priced.collectAsList(), 0));
+  }
+
+  @Test
+  void dictionaryEncodedParquetColumnsAreDecoded(@TempDir Path folder) {
+    String file = folder.resolve("strikes.parquet").toString();
+    spark.range(0, 3_000, 1, 2).select(col("id").mod(3).multiply(10).plus(90).cast("double").as("strike"),
+        col("id").mod(3).cast("int").as("bucket")).write().parquet(file);
+    Dataset<Row> out = spark.read().parquet(file).transform(L0.pipeline("""
+            fun {[f64], [int]} main([f64] strike, [int] bucket) =
+              {map(fn f64 (f64 k) => 2.0 * k, strike), map(fn int (int b) => b + 1, bucket)}""")
+        .on("strike", "bucket").as("doubled", "next"));
+
+    String plan = ((org.apache.spark.sql.classic.Dataset<Row>) out).queryExecution().executedPlan().toString();
+    assertFalse(plan.contains("RowToColumnar"), plan);
+    List<Row> stored = spark.read().parquet(file).collectAsList();
+    List<Row> result = out.collectAsList();
+    assertEquals(stored.size(), result.size());
+    for (int i = 0; i < stored.size(); i++) {
+      assertEquals(RowFactory.create(2 * stored.get(i).getDouble(0), stored.get(i).getInt(1) + 1), result.get(i), "row " + i);
+    }
+  }
+
+  @Test
+  void metricsCountRowsAndKernelTime() {
+    Dataset<Row> priced = SparkTestSupport.frame(spark, options, OPTIONS, 3)
+        .transform(L0.pipeline(P0).entry("prices").on("call", "price", "strike", "years", "r", "v"));
+    assertEquals(OPTION_COUNT, priced.collectAsList().size());
+
+    List<L0PipelineExec> nodes = SparkTestSupport.pipelineExecs(priced);
+    assertEquals(1, nodes.size());
+    Map<String, Long> metrics = metricValues(nodes.get(0));
+    assertEquals(OPTION_COUNT, metrics.get("numInputRows"));
+    assertEquals(OPTION_COUNT, metrics.get("numOutputRows"));
+    assertTrue(metrics.get("kernelTime") > 0, () -> "kernel time " + metrics);
+    assertTrue(metrics.get("compileTime") > 0 || metrics.get("compileCacheHits") > 0, () -> "compilation " + metrics);
+  }
+
+  @Test
+  void filterKeepsTheRowsThatPassInPartitionOrder() {
+    List<Row> rows = new ArrayList<>();
+    Random random = new Random(7);
+    for (long id = 0; id < 5_000; id++) {
+      rows.add(RowFactory.create(random.nextGaussian(), id));
+    }
+    StructType schema = new StructType().add("x", DataTypes.DoubleType, false).add("id", DataTypes.LongType, false);
+    Dataset<Row> kept = SparkTestSupport.frame(spark, rows, schema, 3).transform(L0.pipeline(
+            "fun [{f64, i64}] main([f64] x, [i64] id) = filter(fn bool (f64 v, i64 i) => 0.0 < v, zip(x, id))")
+        .on("x", "id").as("x", "id"));
+
+    List<Row> expected = rows.stream().filter(row -> 0.0 < row.getDouble(0)).toList();
+    assertEquals(expected, kept.collectAsList());
+    assertEquals(DataTypes.LongType, kept.schema().fields()[1].dataType());
+  }
+
+  @Test
+  void arrayColumnsAreInnerDimensionsAndArrayResultsComeBackAsArrays() {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      rows.add(RowFactory.create((Object) new double[] {i, i + 1, -i, 2 * i}));
+    }
+    StructType schema = new StructType().add("a", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
+    Dataset<Row> out = SparkTestSupport.frame(spark, rows, schema, 3).transform(L0.pipeline("""
+            fun {[f64], [[f64]]} main([[f64]] rows) =
+              {map(fn f64 ([f64] r) => reduce(op +, 0.0, r), rows),
+               map(fn [f64] ([f64] r) => map(fn f64 (f64 x) => 2.0 * x, r), rows)}""")
+        .on("a").as("sum", "doubled"));
+
+    assertEquals(DataTypes.createArrayType(DataTypes.DoubleType, false), out.schema().fields()[1].dataType());
+    List<Row> result = out.collectAsList();
+    assertEquals(rows.size(), result.size());
+    for (int i = 0; i < rows.size(); i++) {
+      assertEquals(i + (i + 1) + -i + 2 * i, result.get(i).getDouble(0), "row " + i);
+      assertEquals(List.of(2.0 * i, 2.0 * (i + 1), 2.0 * -i, 2.0 * (2 * i)), result.get(i).getList(1), "row " + i);
+    }
+  }
+
+  @Test
+  void nestedArrayColumnsRoundTripThroughNestedArrowLists() {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      rows.add(RowFactory.create((Object) new int[][] {{i, i + 1, i + 2}, {-i, 0, i}}));
+    }
+    StructType schema = new StructType().add("m", DataTypes.createArrayType(
+        DataTypes.createArrayType(DataTypes.IntegerType, false), false), false);
+    Dataset<Row> out = SparkTestSupport.frame(spark, rows, schema, 3).transform(L0.pipeline("""
+            fun [[[int]]] main([[[int]]] m) =
+              map(fn [[int]] ([[int]] rows) => map(fn [int] ([int] row) => map(fn int (int x) => 3 * x, row), rows), m)""")
+        .on("m").as("tripled"));
+
+    assertEquals(schema.fields()[0].dataType(), out.schema().fields()[0].dataType());
+    List<Row> result = out.collectAsList();
+    for (int i = 0; i < rows.size(); i++) {
+      assertEquals(List.of(List.of(3 * i, 3 * (i + 1), 3 * (i + 2)), List.of(-3 * i, 0, 3 * i)),
+          scala.jdk.javaapi.CollectionConverters.asJava(result.get(i).<scala.collection.Seq<Object>>getAs(0))
+              .stream().map(inner -> scala.jdk.javaapi.CollectionConverters.asJava((scala.collection.Seq<?>) inner)).toList(),
+          "row " + i);
+    }
+  }
+
+  @Test
+  void arraysOfDifferentLengthsInOneColumnAreAnErrorNamingTheColumnAndLengths() {
+    List<Row> rows = List.of(RowFactory.create((Object) new double[] {1, 2}), RowFactory.create((Object) new double[] {1, 2, 3}));
+    StructType schema = new StructType().add("a", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
+    Dataset<Row> out = SparkTestSupport.frame(spark, rows, schema, 1).transform(
+        L0.pipeline("fun [f64] main([[f64]] rows) = map(fn f64 ([f64] r) => reduce(op +, 0.0, r), rows)").on("a"));
+
+    SparkException error = assertThrows(SparkException.class, out::collectAsList);
+    assertTrue(SparkTestSupport.messages(error).contains(
+        "column 'a' has arrays of different lengths: 2 (first row of partition 0) and 3 (partition 0, row 1)"),
+        () -> SparkTestSupport.messages(error));
+  }
+
+  @Test
+  void aNullWithoutReplacementIsAnErrorNamingColumnPartitionAndRow() {
+    Dataset<Row> out = withNulls().transform(doubling());
+
+    SparkException error = assertThrows(SparkException.class, out::collectAsList);
+    assertTrue(SparkTestSupport.messages(error).contains(
+        "column 'x' has a null in partition 1, row 2; declare a replacement with nullAs(\"x\", value)"),
+        () -> SparkTestSupport.messages(error));
+  }
+
+  @Test
+  void aNullStructLeafIsNamedByItsPath() {
+    List<Row> rows = List.of(RowFactory.create(RowFactory.create(1.0, 2.0)), RowFactory.create(RowFactory.create(3.0, null)));
+    StructType schema = new StructType().add("leg", new StructType()
+        .add("notional", DataTypes.DoubleType, false).add("rate", DataTypes.DoubleType, true), false);
+    Dataset<Row> out = SparkTestSupport.frame(spark, rows, schema, 1)
+        .transform(L0.pipeline("fun [f64] main([f64] n, [f64] r) = map(op *, zip(n, r))").on("leg"));
+
+    SparkException error = assertThrows(SparkException.class, out::collectAsList);
+    assertTrue(SparkTestSupport.messages(error).contains(
+        "column 'leg.rate' has a null in partition 0, row 1; declare a replacement with nullAs(\"leg.rate\", value)"),
+        () -> SparkTestSupport.messages(error));
+    assertEquals(List.of(2.0, 0.0), doubles(
+        SparkTestSupport.frame(spark, rows, schema, 1).transform(L0.pipeline("fun [f64] main([f64] n, [f64] r) = map(op *, zip(n, r))")
+            .on("leg").nullAs("leg.rate", 0.0)).collectAsList(), 0));
+  }
+
+  @Test
+  void aDeclaredReplacementStandsForNulls() {
+    Dataset<Row> out = withNulls().transform(doubling().nullAs("x", -1.0));
+
+    assertEquals(List.of(0.0, 2.0, 4.0, 6.0, 8.0, -2.0, 12.0), doubles(out.collectAsList(), 0));
+  }
+
+  @Test
+  void explainShowsTheNodeWithKernelCountAndDevice() {
+    Dataset<Row> priced = SparkTestSupport.frame(spark, options, OPTIONS, 3)
+        .transform(L0.pipeline(P0).entry("prices").on("call", "price", "strike", "years", "r", "v").as("value"));
+    L0PipelineExec node = SparkTestSupport.pipelineExecs(priced).get(0);
+    String physical = ((org.apache.spark.sql.classic.Dataset<Row>) priced).queryExecution().executedPlan().toString();
+
+    assertTrue(physical.contains("L0Pipeline " + node.spec().summary() + ", device=auto"), physical);
+    assertTrue(node.spec().summary().contains("1 kernel"), node.spec().summary());
+    String explained = L0.explainString(priced);
+    assertTrue(explained.contains(node.spec().explain().strip()), explained);
+    assertTrue(explained.contains("configured device (spark.l0.device): auto"), explained);
+    assertTrue(explained.matches("(?s).*on this driver: (jvm|cuda): .*"), explained);
+  }
+
+  /** x = 0..6 in 2 partitions (0..2, 3..6) with a null at index 5: partition 1, row 2. */
+  private static Dataset<Row> withNulls() {
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      rows.add(RowFactory.create(i == 5 ? null : (double) i));
+    }
+    return SparkTestSupport.frame(spark, rows, new StructType().add("x", DataTypes.DoubleType, true), 2);
+  }
+
+  private static L0Pipeline doubling() {
+    return L0.pipeline("fun [f64] main([f64] x) = map(fn f64 (f64 v) => 2.0 * v, x)").on("x");
+  }
+
+  static List<Row> randomOptions(int count, Random random) {
+    List<Row> rows = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      rows.add(RowFactory.create(random.nextBoolean(), 10 + 190 * random.nextDouble(), 10 + 190 * random.nextDouble(),
+          0.1 + 1.9 * random.nextDouble(), 0.01 + 0.09 * random.nextDouble(), 0.1 + 0.5 * random.nextDouble()));
+    }
+    return rows;
+  }
+
+  /** P0's prices of {@code rows} by the reference interpreter. */
+  private static List<Double> interpretedPrices(List<Row> rows) {
+    Type option = Type.tuple(ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64);
+    List<Value> tuples = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      tuples.add(new Value.Tuple(List.of(ScalarValue.bool(row.getBoolean(0)), ScalarValue.f64(row.getDouble(1)),
+          ScalarValue.f64(row.getDouble(2)), ScalarValue.f64(row.getDouble(3)), ScalarValue.f64(row.getDouble(4)),
+          ScalarValue.f64(row.getDouble(5)))));
+    }
+    Value.Array prices = (Value.Array) new Interpreter(L0Parser.parse(P0_TEXT, "p0_blackscholes.l0"))
+        .call("blackscholes", List.of(new Value.Array(option, tuples)));
+    List<Double> result = new ArrayList<>(prices.length());
+    for (Value price : prices.elements()) {
+      result.add(((ScalarValue.Float) price).value());
+    }
+    return result;
+  }
+
+  static List<Double> doubles(List<Row> rows, int column) {
+    return rows.stream().map(row -> row.getDouble(column)).toList();
+  }
+
+  static Map<String, Long> metricValues(L0PipelineExec node) {
+    Map<String, Long> values = new java.util.TreeMap<>();
+    scala.jdk.javaapi.CollectionConverters.asJava(node.metrics()).forEach((name, metric) -> values.put(name, metric.value()));
+    return values;
+  }
+
+  private static void assertBitIdentical(List<Double> expected, List<Double> actual) {
+    assertEquals(expected.size(), actual.size());
+    long[] expectedBits = expected.stream().mapToLong(Double::doubleToRawLongBits).toArray();
+    long[] actualBits = actual.stream().mapToLong(Double::doubleToRawLongBits).toArray();
+    assertArrayEquals(expectedBits, actualBits, () -> "first difference at row "
+        + Arrays.mismatch(expectedBits, actualBits));
+  }
+}

@@ -1,0 +1,41 @@
+package dev.l0.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.l0.kernels.runtime.DeviceKind;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.spark.SparkConf;
+import org.junit.jupiter.api.Test;
+
+class L0SettingsTest {
+
+  @Test
+  void absentKeysTakeTheirDefaults() {
+    assertEquals(new L0Settings(DeviceKind.AUTO, 1_048_576, 1, Optional.empty()), L0Settings.of(Map.of()));
+  }
+
+  @Test
+  void everyKeyIsRead() {
+    L0Settings settings = L0Settings.of(Map.of(L0Settings.DEVICE, "JVM", L0Settings.BATCH_ROWS, "4096",
+        L0Settings.GPU_CONCURRENT_TASKS, "3", L0Settings.KERNEL_CACHE_DIR, "/tmp/l0-kernels"));
+    assertEquals(new L0Settings(DeviceKind.JVM, 4096, 3, Optional.of("/tmp/l0-kernels")), settings);
+  }
+
+  @Test
+  void badValuesNameTheirKey() {
+    assertEquals("spark.l0.device: unknown device 'gpu'; expected one of auto, cuda, jvm",
+        assertThrows(IllegalArgumentException.class, () -> L0Settings.of(Map.of(L0Settings.DEVICE, "gpu"))).getMessage());
+    assertEquals("spark.l0.batchRows must be a whole number, not '1M'",
+        assertThrows(IllegalArgumentException.class, () -> L0Settings.of(Map.of(L0Settings.BATCH_ROWS, "1M"))).getMessage());
+    assertEquals("spark.l0.gpu.concurrentTasks must be at least 1, not 0", assertThrows(IllegalArgumentException.class,
+        () -> L0Settings.of(Map.of(L0Settings.GPU_CONCURRENT_TASKS, "0"))).getMessage());
+  }
+
+  @Test
+  void theDriverPassesOnOnlyL0Entries() {
+    SparkConf conf = new SparkConf(false).set(L0Settings.DEVICE, "cuda").set("spark.executor.memory", "2g");
+    assertEquals(Map.of(L0Settings.DEVICE, "cuda"), L0Settings.entriesOf(conf));
+  }
+}
