@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.l0.cli.Main;
+import dev.l0.jobs.BlackScholesSparkJob;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -28,7 +29,8 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every example of README.md, run as written. Console blocks: each {@code $ bin/l0 ...} line (optionally
+ * Every example of README.md, run as written. Console blocks: each {@code $ bin/l0 ...} or
+ * {@code $ bin/l0-job ...} line (optionally
  * fed by {@code echo '...' |} or {@code < FILE}) runs in process from the repository root, and its
  * output must equal the lines the README shows after it, where a line {@code ...} stands for any
  * number of lines. Java blocks: the one class in each is compiled and its {@code main} run; its output
@@ -37,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReadmeExamplesTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   private static final java.util.regex.Pattern COMMAND =
-      java.util.regex.Pattern.compile("^(?:echo '([^']*)' \\| )?bin/l0 (.*?)(?: < (\\S+))?$");
+      java.util.regex.Pattern.compile("^(?:echo '([^']*)' \\| )?bin/(l0|l0-job) (.*?)(?: < (\\S+))?$");
 
   @TempDir Path scratch;
 
@@ -94,22 +96,31 @@ class ReadmeExamplesTest {
       return fail("README console line is not of a form this test runs: " + command);
     }
     String stdin = m.group(1) != null ? m.group(1).replace("\\n", "\n") : "";
-    if (m.group(3) != null) {
-      stdin = Files.readString(ROOT.resolve(m.group(3)));
+    if (m.group(4) != null) {
+      stdin = Files.readString(ROOT.resolve(m.group(4)));
     }
     List<String> args = new ArrayList<>();
-    for (String word : m.group(2).trim().split("\\s+")) {
+    for (String word : m.group(3).trim().split("\\s+")) {
       boolean isPath = word.contains("/") && Files.exists(ROOT.resolve(word));
       args.add(isPath ? ROOT.resolve(word).toString() : word);
     }
     // Standard output and standard error go to one stream, in the order a terminal shows them.
     ByteArrayOutputStream terminal = new ByteArrayOutputStream();
     PrintStream both = new PrintStream(terminal, true, StandardCharsets.UTF_8);
-    int code = Main.execute(args.toArray(String[]::new),
-        new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), both, both);
+    int code = m.group(2).equals("l0")
+        ? Main.execute(args.toArray(String[]::new), new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), both, both)
+        : runJob(args, both);
     // Paths are shown in the README as the user sees them: relative to the repository root.
     String shown = terminal.toString(StandardCharsets.UTF_8);
     return shown.replace(ROOT + "/", "") + (code == 0 ? "" : "[exit " + code + "]\n");
+  }
+
+  /** {@code bin/l0-job JOB ARGS}: the job's class run in process (the script only builds and sets JVM flags). */
+  private static int runJob(List<String> args, PrintStream terminal) throws IOException {
+    if (!args.get(0).equals("blackscholes")) {
+      return fail("README runs a job this test does not know: " + args);
+    }
+    return BlackScholesSparkJob.run(args.subList(1, args.size()).toArray(String[]::new), terminal, terminal);
   }
 
   @Test

@@ -17,9 +17,10 @@ import scala.Function1;
 
 /**
  * An L0 program bound to DataFrame columns, applied with {@code df.transform(pipeline)}. Immutable:
- * every setter returns a new pipeline. The columns named in {@link #on} are, in order, the entry
- * function's parameters (a struct column gives one parameter per leaf field, an array column an
- * inner dimension); {@link #as} names the outputs. Planning happens in {@link #apply}, so a wrong
+ * every setter returns a new pipeline. The columns named in {@link #on} feed, in order, the leaves
+ * of the entry function's parameters: an array of scalars takes one column, an array of tuples (or
+ * a tuple of arrays) one column per tuple leaf; a struct column counts as its leaf fields, an array
+ * column gives an inner dimension. {@link #as} names the outputs. Planning happens in {@link #apply}, so a wrong
  * column, type or program fails in {@code df.transform(...)} with the call site of
  * {@link L0#pipeline}, not later in a task.
  */

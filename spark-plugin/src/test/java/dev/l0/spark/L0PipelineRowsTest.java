@@ -35,12 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** ROWS pipelines (map, filter) on a real local[2] session: results, struct and array columns, nulls, metrics, explain. */
 class L0PipelineRowsTest {
-  private static final String P0_TEXT = SparkTestSupport.resource("/programs/p0_blackscholes.l0");
-  /** P0 with an entry over one column per option field: P0's own map of {@code go}, over their zip. */
-  private static final String P0 = P0_TEXT + """
-      fun [real] prices([bool] call, [real] price, [real] strike, [real] years, [real] r, [real] v) =
-        map(go, zip(call, price, strike, years, r, v))
-      """;
+  /** The thesis's P0 as shipped: its entry {@code blackscholes} takes one array of option tuples, one column per field. */
+  private static final String P0 = SparkTestSupport.resource("/programs/p0_blackscholes.l0");
   private static final StructType OPTIONS = new StructType()
       .add("call", DataTypes.BooleanType, false)
       .add("price", DataTypes.DoubleType, false)
@@ -68,7 +64,7 @@ class L0PipelineRowsTest {
   void blackScholesOverColumnsEqualsTheInterpreterBitForBit() {
     Dataset<Row> frame = SparkTestSupport.frame(spark, options, OPTIONS, 3);
     Dataset<Row> priced = frame.transform(
-        L0.pipeline(P0).entry("prices").on("call", "price", "strike", "years", "r", "v").as("value"));
+        L0.pipeline(P0).entry("blackscholes").on("call", "price", "strike", "years", "r", "v").as("value"));
 
     assertEquals("value", priced.schema().fields()[0].name());
     assertEquals(DataTypes.DoubleType, priced.schema().fields()[0].dataType());
@@ -79,7 +75,7 @@ class L0PipelineRowsTest {
   void aStructColumnGivesOneParameterPerFieldInFieldOrder() {
     Dataset<Row> frame = SparkTestSupport.frame(spark, options, OPTIONS, 3)
         .select(struct(col("call"), col("price"), col("strike"), col("years"), col("r"), col("v")).as("option"));
-    Dataset<Row> priced = frame.transform(L0.pipeline(P0).entry("prices").on("option").as("value"));
+    Dataset<Row> priced = frame.transform(L0.pipeline(P0).entry("blackscholes").on("option").as("value"));
 
     assertBitIdentical(interpretedPrices(options), doubles(priced.collectAsList(), 0));
   }
@@ -90,7 +86,7 @@ class L0PipelineRowsTest {
     SparkTestSupport.frame(spark, options, OPTIONS, 3).write().parquet(file);
     Dataset<Row> stored = spark.read().parquet(file);
     Dataset<Row> priced = stored.transform(
-        L0.pipeline(P0).entry("prices").on("call", "price", "strike", "years", "r", "v").as("value"));
+        L0.pipeline(P0).entry("blackscholes").on("call", "price", "strike", "years", "r", "v").as("value"));
 
     String plan = ((org.apache.spark.sql.classic.Dataset<Row>) priced).queryExecution().executedPlan().toString();
     assertFalse(plan.contains("RowToColumnar"), plan);
@@ -120,7 +116,7 @@ class L0PipelineRowsTest {
   @Test
   void metricsCountRowsAndKernelTime() {
     Dataset<Row> priced = SparkTestSupport.frame(spark, options, OPTIONS, 3)
-        .transform(L0.pipeline(P0).entry("prices").on("call", "price", "strike", "years", "r", "v"));
+        .transform(L0.pipeline(P0).entry("blackscholes").on("call", "price", "strike", "years", "r", "v"));
     assertEquals(OPTION_COUNT, priced.collectAsList().size());
 
     List<L0PipelineExec> nodes = SparkTestSupport.pipelineExecs(priced);
@@ -244,7 +240,7 @@ class L0PipelineRowsTest {
   @Test
   void explainShowsTheNodeWithKernelCountAndDevice() {
     Dataset<Row> priced = SparkTestSupport.frame(spark, options, OPTIONS, 3)
-        .transform(L0.pipeline(P0).entry("prices").on("call", "price", "strike", "years", "r", "v").as("value"));
+        .transform(L0.pipeline(P0).entry("blackscholes").on("call", "price", "strike", "years", "r", "v").as("value"));
     L0PipelineExec node = SparkTestSupport.pipelineExecs(priced).get(0);
     String physical = ((org.apache.spark.sql.classic.Dataset<Row>) priced).queryExecution().executedPlan().toString();
 
@@ -287,7 +283,7 @@ class L0PipelineRowsTest {
           ScalarValue.f64(row.getDouble(2)), ScalarValue.f64(row.getDouble(3)), ScalarValue.f64(row.getDouble(4)),
           ScalarValue.f64(row.getDouble(5)))));
     }
-    Value.Array prices = (Value.Array) new Interpreter(L0Parser.parse(P0_TEXT, "p0_blackscholes.l0"))
+    Value.Array prices = (Value.Array) new Interpreter(L0Parser.parse(P0, "p0_blackscholes.l0"))
         .call("blackscholes", List.of(new Value.Array(option, tuples)));
     List<Double> result = new ArrayList<>(prices.length());
     for (Value price : prices.elements()) {

@@ -18,14 +18,19 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Binds an entry function's parameters to the child's columns: each named column in order, a
- * struct column one parameter per leaf field (nested structs recursively), an array column an
- * inner dimension; no implicit casts. Errors name the column, its Spark type and the L0 type.
+ * Binds an entry function's parameters to the child's columns. Every parameter is flattened to
+ * its leaves (an array of tuples, nested tuples included, or a tuple of arrays gives one input per
+ * tuple leaf, in order; an array of scalars is one input); the named columns supply inputs in
+ * order, a struct column one per leaf field (nested structs recursively), an array column an inner
+ * dimension; no implicit casts. Errors name the column, its Spark type and the L0 type.
  */
 final class ColumnBinder {
 
   /** One leaf of a named column, before it meets its parameter. */
   private record Leaf(String path, List<Integer> fieldPath, DataType type) {}
+
+  /** Input {@code index} (of {@code count}) of parameter {@code param}: a leaf of its type, of L0 type {@code type}. */
+  private record ParamLeaf(Param param, Type type, int index, int count) {}
 
   private final String callSite;
 
@@ -33,7 +38,7 @@ final class ColumnBinder {
     this.callSite = callSite;
   }
 
-  /** The bindings of {@code entry}'s parameters to {@code columns} of {@code schema}, with {@code nullReplacements} by column path. */
+  /** The bindings of the leaves of {@code entry}'s parameters to {@code columns} of {@code schema}, with {@code nullReplacements} by column path. */
   List<InputBinding> bind(FunDef entry, List<String> columns, StructType schema, Map<String, Object> nullReplacements) {
     if (columns.isEmpty()) {
       throw error("on(...) names no columns; name the columns that feed " + signature(entry));
@@ -42,26 +47,41 @@ final class ColumnBinder {
     for (String column : columns) {
       addLeaves(resolve(column, schema), leaves);
     }
-    if (leaves.size() != entry.params().size()) {
+    List<ParamLeaf> inputs = paramLeaves(entry);
+    if (leaves.size() != inputs.size()) {
       throw error("the columns " + columns + " supply " + leaves.size() + " input(s) ("
-          + leaves.stream().map(Leaf::path).collect(Collectors.joining(", ")) + "), but " + signature(entry)
-          + " takes " + entry.params().size() + " parameter(s)");
+          + leaves.stream().map(l -> l.path() + " " + l.type().simpleString()).collect(Collectors.joining(", "))
+          + "), but " + signature(entry) + " takes " + inputs.size() + " input(s), one per leaf of its parameters ("
+          + entry.params().stream().map(p -> p.name() + ": " + TupleLeaves.types(p.type()).stream()
+              .map(L0Printer::print).collect(Collectors.joining(", "))).collect(Collectors.joining("; ")) + ")");
     }
     Map<String, Object> unused = new LinkedHashMap<>(nullReplacements);
     List<InputBinding> bindings = new ArrayList<>();
     for (int k = 0; k < leaves.size(); k++) {
       Leaf leaf = leaves.get(k);
-      Param param = entry.params().get(k);
-      ScalarType element = checkType(leaf, param, entry);
+      ParamLeaf input = inputs.get(k);
+      ScalarType element = checkType(leaf, input, entry);
       Object replacement = unused.containsKey(leaf.path())
           ? replacement(leaf.path(), unused.remove(leaf.path()), element) : null;
-      bindings.add(new InputBinding(leaf.path(), leaf.fieldPath(), leaf.type(), element, param.type().rank(), replacement));
+      bindings.add(new InputBinding(leaf.path(), leaf.fieldPath(), leaf.type(), element, input.type().rank(), replacement));
     }
     if (!unused.isEmpty()) {
       throw error("nullAs(...) names " + String.join(", ", unused.keySet()) + ", which the pipeline does not read; "
           + "it reads " + leaves.stream().map(Leaf::path).collect(Collectors.joining(", ")));
     }
     return bindings;
+  }
+
+  /** The leaves of {@code entry}'s parameters, parameter by parameter, each parameter's in order. */
+  private static List<ParamLeaf> paramLeaves(FunDef entry) {
+    List<ParamLeaf> out = new ArrayList<>();
+    for (Param param : entry.params()) {
+      List<Type> types = TupleLeaves.types(param.type());
+      for (int k = 0; k < types.size(); k++) {
+        out.add(new ParamLeaf(param, types.get(k), k, types.size()));
+      }
+    }
+    return out;
   }
 
   /** The child's top-level columns {@code bindings} read, distinct, in first-use order. */
@@ -110,21 +130,28 @@ final class ColumnBinder {
     }
   }
 
-  /** The element type of {@code param}, checked against {@code leaf}'s Spark type. */
-  private ScalarType checkType(Leaf leaf, Param param, FunDef entry) {
-    if (!(param.type() instanceof Type.Array) || !(param.type().baseElement() instanceof ScalarType)) {
-      throw error("parameter '" + param.name() + "' of " + signature(entry) + " has type " + L0Printer.print(param.type())
-          + ", but every parameter of a pipeline must be an array of scalars over the rows (fed by column '"
-          + leaf.path() + "')");
+  /** The element type of {@code input}, checked against {@code leaf}'s Spark type. */
+  private ScalarType checkType(Leaf leaf, ParamLeaf input, FunDef entry) {
+    Type type = input.type();
+    if (!(type instanceof Type.Array)) {
+      throw error(subject(input, entry) + " has type " + L0Printer.print(type) + ", but every input of a pipeline must "
+          + "be an array over the rows (a parameter may be an array of scalars, an array of tuples or a tuple of arrays, "
+          + "one input per leaf; fed by column '" + leaf.path() + "')");
     }
-    ScalarType element = (ScalarType) param.type().baseElement();
-    DataType expected = sparkType(element, param.type().rank() - 1, true);
+    ScalarType element = (ScalarType) type.baseElement();
+    DataType expected = sparkType(element, type.rank() - 1, true);
     if (!sameIgnoringNulls(leaf.type(), expected)) {
-      throw error("column '" + leaf.path() + "' has Spark type " + leaf.type().simpleString() + ", but parameter '"
-          + param.name() + "' of " + signature(entry) + " is " + L0Printer.print(param.type()) + ", which needs a column of "
+      throw error("column '" + leaf.path() + "' has Spark type " + leaf.type().simpleString() + ", but "
+          + subject(input, entry) + " is " + L0Printer.print(type) + ", which needs a column of "
           + expected.simpleString() + " (no implicit casts)");
     }
     return element;
+  }
+
+  /** How messages name {@code input}: the parameter itself, or which of its leaves. */
+  private static String subject(ParamLeaf input, FunDef entry) {
+    String parameter = "parameter '" + input.param().name() + "' of " + signature(entry);
+    return input.count() == 1 ? parameter : "input " + (input.index() + 1) + " of " + input.count() + " of " + parameter;
   }
 
   private static boolean sameIgnoringNulls(DataType actual, DataType expected) {

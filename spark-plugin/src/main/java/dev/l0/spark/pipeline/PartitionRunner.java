@@ -1,10 +1,13 @@
 package dev.l0.spark.pipeline;
 
+import dev.l0.ir.Type;
 import dev.l0.kernels.api.CompiledProgram;
 import dev.l0.kernels.api.MeasuredRun;
+import dev.l0.kernels.api.Parameter;
 import dev.l0.kernels.api.RunMeasurements;
 import dev.l0.kernels.runtime.DeviceKind;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -167,9 +170,14 @@ public final class PartitionRunner implements AutoCloseable {
     return program(spec.kind() == PipelineKind.SCAN ? Role.TOTALS : Role.MAIN);
   }
 
-  /** Runs {@code program}, adds what it spent to the counters and returns its result's leaves. */
-  private List<Object> run(CompiledProgram program, Object[] arguments) {
-    MeasuredRun measured = program.runMeasured(arguments);
+  /**
+   * Runs {@code program} on {@code leaves}, one per leaf of its parameters (a tuple or array of
+   * tuples parameter takes one leaf per component, as its {@link InputBinding}s feed it), adds
+   * what it spent to the counters and returns its result's leaves.
+   */
+  private List<Object> run(CompiledProgram program, Object[] leaves) {
+    List<Type> parameterTypes = program.parameters().stream().map(Parameter::type).toList();
+    MeasuredRun measured = program.runMeasured(TupleLeaves.arguments(parameterTypes, Arrays.asList(leaves)));
     RunMeasurements spent = measured.measurements();
     kernelNanos += spent.kernelNanos();
     transferBytes += spent.transferBytes();

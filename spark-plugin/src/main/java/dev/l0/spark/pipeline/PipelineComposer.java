@@ -10,6 +10,7 @@ import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -19,8 +20,9 @@ import java.util.stream.IntStream;
 /**
  * Composes a ROWS pipeline with the pipeline that reads its output: one program holding both
  * programs' functions renamed apart ({@code s1_}, {@code s2_}) and a new entry that calls the
- * first entry, takes its result apart into output columns and passes the columns the second
- * reads, in its parameter order, to the second entry.
+ * first entry (with the first's own parameters, tuples and arrays of tuples included), takes its
+ * result apart into output columns and passes the columns the second reads, in its parameter
+ * order and rebuilt into its parameters' tuples and arrays of tuples, to the second entry.
  */
 final class PipelineComposer {
   private static final String ENTRY = "l0_pipeline_merged";
@@ -44,9 +46,11 @@ final class PipelineComposer {
       return Optional.empty();
     }
     List<String> outputs = first.outputNames();
-    Expr body = new Expr.Call(secondEntry.name(), secondInputs.stream()
-        .map(input -> (Expr) new Expr.Var(leafNames.get(outputs.indexOf(input.columnPath())), SourcePos.NONE)).toList(),
-        SourcePos.NONE);
+    Iterator<String> secondLeaves = secondInputs.stream()
+        .map(input -> leafNames.get(outputs.indexOf(input.columnPath()))).iterator();
+    List<Expr> secondArguments = secondEntry.params().stream()
+        .map(p -> TupleLeaves.rebuild(p.type(), secondLeaves)).toList();
+    Expr body = new Expr.Call(secondEntry.name(), secondArguments, SourcePos.NONE);
     for (int k = bindings.size() - 1; k >= 0; k--) {
       body = new Expr.Let(bindings.get(k).pattern(), bindings.get(k).value(), body, SourcePos.NONE);
     }

@@ -60,7 +60,7 @@ public final class PipelineSpec implements Serializable {
     return kind;
   }
 
-  /** One binding per entry parameter, in order. */
+  /** One binding per input of the entry, in order: per parameter, or per tuple leaf of a tuple or array-of-tuples parameter. */
   public List<InputBinding> inputs() {
     return inputs;
   }

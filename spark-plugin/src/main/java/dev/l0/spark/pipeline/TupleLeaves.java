@@ -1,9 +1,12 @@
 package dev.l0.spark.pipeline;
 
 import dev.l0.ir.Expr;
+import dev.l0.ir.FunArg;
+import dev.l0.ir.Param;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
+import dev.l0.syntax.L0Printer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -11,7 +14,8 @@ import java.util.List;
 /**
  * Tuple flattening at the pipeline's boundary: an L0 type as its leaves (scalars and arrays of
  * scalars; an array of tuples is one array per component, as the runtime API passes it), the
- * runtime's Java values split the same way, and L0 expressions that rebuild a value from named leaves.
+ * runtime's Java values split into leaves and assembled from them, and L0 expressions that
+ * rebuild a value from named leaves.
  */
 final class TupleLeaves {
   private TupleLeaves() {}
@@ -51,27 +55,67 @@ final class TupleLeaves {
     }
   }
 
+  /**
+   * The runtime arguments of parameters of {@code types} from {@code leaves}, one per leaf of
+   * those types in order (the inverse of {@link #values}): a tuple or an array of tuples becomes
+   * the {@code Object[]} of its components or columns, every other leaf is passed as it is.
+   */
+  static Object[] arguments(List<Type> types, List<Object> leaves) {
+    int expected = types.stream().mapToInt(type -> types(type).size()).sum();
+    if (expected != leaves.size()) {
+      throw new IllegalArgumentException("parameters of types " + types.stream().map(L0Printer::print).toList()
+          + " take " + expected + " leaves, given " + leaves.size());
+    }
+    Iterator<Object> next = leaves.iterator();
+    return types.stream().map(type -> assemble(type, next)).toArray();
+  }
+
+  private static Object assemble(Type type, Iterator<Object> leaves) {
+    if (type instanceof Type.Tuple tuple) {
+      return tuple.elements().stream().map(t -> assemble(t, leaves)).toArray();
+    }
+    if (type.baseElement() instanceof Type.Tuple tuple) {
+      return tuple.elements().stream().map(t -> assemble(withBase(type, t), leaves)).toArray();
+    }
+    return leaves.next();
+  }
+
   /** {@code type} with its base element (under all array dimensions) replaced by {@code base}. */
-  private static Type withBase(Type type, Type base) {
+  static Type withBase(Type type, Type base) {
     return type instanceof Type.Array array ? Type.array(withBase(array.element(), base)) : base;
   }
 
-  /** An expression of type {@code type} built from variables named by {@code leafNames}, one per leaf, which it consumes. */
+  /**
+   * An expression of type {@code type} built from variables named by {@code leafNames}, one per
+   * leaf, which it consumes: a tuple literal of its parts, a zip of the columns of an array of
+   * tuples, and for an array of arrays of tuples a map that rebuilds each row from the rows of
+   * its leaf columns.
+   */
   static Expr rebuild(Type type, Iterator<String> leafNames) {
     if (type instanceof Type.Tuple tuple) {
       List<Expr> parts = new ArrayList<>();
       tuple.elements().forEach(t -> parts.add(rebuild(t, leafNames)));
       return new Expr.TupleLit(parts, SourcePos.NONE);
     }
-    if (type.baseElement() instanceof Type.Tuple tuple) {
-      if (!(((Type.Array) type).element() instanceof Type.Tuple)) {
-        throw new IllegalArgumentException("an array of arrays of tuples cannot be rebuilt from columns");
-      }
+    if (!(type.baseElement() instanceof Type.Tuple tuple)) {
+      return new Expr.Var(leafNames.next(), SourcePos.NONE);
+    }
+    Type element = ((Type.Array) type).element();
+    if (element instanceof Type.Tuple) {
       List<Expr> columns = new ArrayList<>();
       tuple.elements().forEach(t -> columns.add(rebuild(Type.array(t), leafNames)));
       return new Expr.Zip(columns, SourcePos.NONE);
     }
-    return new Expr.Var(leafNames.next(), SourcePos.NONE);
+    List<Type> rowLeaves = types(element);
+    List<Param> rowParams = new ArrayList<>();
+    List<Expr> columns = new ArrayList<>();
+    for (int k = 0; k < rowLeaves.size(); k++) {
+      rowParams.add(new Param(rowLeaves.get(k), "l0_row" + type.rank() + "_" + k, SourcePos.NONE));
+      columns.add(new Expr.Var(leafNames.next(), SourcePos.NONE));
+    }
+    Expr row = rebuild(element, rowParams.stream().map(Param::name).iterator());
+    Expr rows = columns.size() == 1 ? columns.get(0) : new Expr.Zip(columns, SourcePos.NONE);
+    return new Expr.Map(new FunArg.Lambda(element, rowParams, row, SourcePos.NONE), rows, SourcePos.NONE);
   }
 
   /** {@code type}'s components as expressions from {@code leafNames}: a tuple's elements, or the value itself. */

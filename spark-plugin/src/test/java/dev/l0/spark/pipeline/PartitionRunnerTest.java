@@ -8,7 +8,6 @@ import dev.l0.kernels.jvm.FlatArray;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
 import java.util.stream.IntStream;
 import net.jqwik.api.ForAll;
@@ -28,18 +27,6 @@ class PartitionRunnerTest {
       + "  {reduce(op +, 0i64, map(fn i64 (i64 n) => n * n - 7i64, ns)),\n"
       + "   reduce(fn {i32, i32} (i32 a, i32 b, i32 c, i32 d) => {max(a, c), b + d}, {-2147483648, 0}, zip(ks, ks))}\n";
   private static final StructType N_K = schema(field("n", DataTypes.LongType), field("k", DataTypes.IntegerType));
-
-  /** {@code rows} rows split at random into batches of 0 to 2*average rows. */
-  private static List<ColumnBatch> batches(List<Object> columns, int rows, int average, Random random) {
-    List<ColumnBatch> out = new ArrayList<>();
-    int at = 0;
-    while (at < rows) {
-      int size = Math.min(rows - at, random.nextInt(2 * average + 1));
-      out.add(slice(columns, at, at + size));
-      at += size;
-    }
-    return out;
-  }
 
   private static List<Object> xn(int rows, Random random) {
     double[] xs = new double[rows];
@@ -221,37 +208,6 @@ class PartitionRunnerTest {
       assertEquals(Array.get(expected.get(k), 0), Array.get(result.columns().get(k), 0),
           "result column " + k);
     }
-  }
-
-  /** Runs a SCAN spec over {@code input} split into partitions and batches; returns the concatenated output. */
-  private static List<ColumnBatch> scanInPartitions(PipelineSpec spec, List<Object> input, int rows, int partitions,
-      int averageBatch, Random random) {
-    int per = (rows + partitions - 1) / partitions;
-    List<List<ColumnBatch>> parts = new ArrayList<>();
-    List<PartialResult> totals = new ArrayList<>();
-    for (int p = 0; p < partitions; p++) {
-      int from = Math.min(rows, p * per);
-      int to = Math.min(rows, from + per);
-      List<ColumnBatch> batches = batches(slice(input, from, to).columns(), to - from, averageBatch, random);
-      parts.add(batches);
-      try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
-        batches.forEach(runner::fold);
-        totals.add(runner.partial());
-      }
-    }
-    List<Optional<PartialResult>> carries = PartialCombiner.scanCarries(spec, totals, JVM);
-    assertEquals(partitions, carries.size());
-    assertTrue(carries.get(0).isEmpty());
-    List<ColumnBatch> outputs = new ArrayList<>();
-    for (int p = 0; p < partitions; p++) {
-      try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
-        runner.startScan(carries.get(p));
-        for (ColumnBatch batch : parts.get(p)) {
-          outputs.add(runner.scanRows(batch));
-        }
-      }
-    }
-    return outputs;
   }
 
   @Property(tries = 15)

@@ -1,6 +1,11 @@
 package dev.l0.spark.pipeline;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.l0.interp.Interpreter;
+import dev.l0.ir.FunDef;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
@@ -10,8 +15,11 @@ import dev.l0.syntax.L0Parser;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
@@ -64,6 +72,49 @@ final class PipelineFixtures {
     return new ColumnBatch(to - from, out);
   }
 
+  /** {@code rows} rows split at random into batches of 0 to 2*average rows. */
+  static List<ColumnBatch> batches(List<Object> columns, int rows, int average, Random random) {
+    List<ColumnBatch> out = new ArrayList<>();
+    int at = 0;
+    while (at < rows) {
+      int size = Math.min(rows - at, random.nextInt(2 * average + 1));
+      out.add(slice(columns, at, at + size));
+      at += size;
+    }
+    return out;
+  }
+
+  /** Runs a SCAN spec over {@code input} split into partitions and batches; returns the concatenated output. */
+  static List<ColumnBatch> scanInPartitions(PipelineSpec spec, List<Object> input, int rows, int partitions,
+      int averageBatch, Random random) {
+    int per = (rows + partitions - 1) / partitions;
+    List<List<ColumnBatch>> parts = new ArrayList<>();
+    List<PartialResult> totals = new ArrayList<>();
+    for (int p = 0; p < partitions; p++) {
+      int from = Math.min(rows, p * per);
+      int to = Math.min(rows, from + per);
+      List<ColumnBatch> batches = batches(slice(input, from, to).columns(), to - from, averageBatch, random);
+      parts.add(batches);
+      try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
+        batches.forEach(runner::fold);
+        totals.add(runner.partial());
+      }
+    }
+    List<Optional<PartialResult>> carries = PartialCombiner.scanCarries(spec, totals, JVM);
+    assertEquals(partitions, carries.size());
+    assertTrue(carries.get(0).isEmpty());
+    List<ColumnBatch> outputs = new ArrayList<>();
+    for (int p = 0; p < partitions; p++) {
+      try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
+        runner.startScan(carries.get(p));
+        for (ColumnBatch batch : parts.get(p)) {
+          outputs.add(runner.scanRows(batch));
+        }
+      }
+    }
+    return outputs;
+  }
+
   /** The columns of {@code batches}, concatenated. */
   static List<Object> concat(List<ColumnBatch> batches, int columnCount) {
     List<Object> out = new ArrayList<>();
@@ -89,15 +140,46 @@ final class PipelineFixtures {
     return column instanceof FlatArray flat ? flat.data() : column;
   }
 
-  /** The reference interpreter's result of {@code entry} of {@code text} on {@code columns}, as row-major leaf arrays. */
+  /**
+   * The reference interpreter's result of {@code entry} of {@code text} on {@code columns}, one
+   * per leaf of the entry's parameters (a tuple parameter gets an interpreter tuple of its
+   * columns, an array of tuples an interpreter array of tuples zipped row by row), as row-major
+   * leaf arrays.
+   */
   static List<Object> reference(String text, String entry, List<Object> columns) {
     var program = L0Parser.parse(text, "test.l0");
-    List<Value> args = columns.stream().map(PipelineFixtures::toValue).toList();
+    FunDef function = program.function(entry).orElseThrow();
+    Iterator<Value> leaves = columns.stream().map(PipelineFixtures::toValue).iterator();
+    List<Value> args = function.params().stream().map(p -> argument(p.type(), leaves)).toList();
+    assertFalse(leaves.hasNext(), "more columns than the parameters of " + entry + " take");
     Value result = new Interpreter(program).call(entry, args);
-    Type type = program.function(entry).orElseThrow().returnType();
-    List<Object> leaves = new ArrayList<>();
-    addLeaves(result, type, leaves);
-    return leaves;
+    List<Object> out = new ArrayList<>();
+    addLeaves(result, function.returnType(), out);
+    return out;
+  }
+
+  /** The interpreter value of {@code type} from its leaf columns. */
+  private static Value argument(Type type, Iterator<Value> leaves) {
+    if (type instanceof Type.Tuple tuple) {
+      return new Value.Tuple(tuple.elements().stream().map(t -> argument(t, leaves)).toList());
+    }
+    if (type.baseElement() instanceof Type.Tuple tuple) {
+      return zip((Type.Array) type, tuple.elements().stream().map(t -> argument(TupleLeaves.withBase(type, t), leaves)).toList());
+    }
+    return leaves.next();
+  }
+
+  /** The array of tuples of type {@code type} whose columns (one per tuple component) are {@code columns}. */
+  private static Value zip(Type.Array type, List<Value> columns) {
+    Type element = type.element();
+    int rows = ((Value.Array) columns.get(0)).length();
+    List<Value> zipped = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      int row = i;
+      List<Value> parts = columns.stream().map(c -> ((Value.Array) c).get(row)).toList();
+      zipped.add(element instanceof Type.Tuple ? new Value.Tuple(parts) : zip((Type.Array) element, parts));
+    }
+    return new Value.Array(element, zipped);
   }
 
   private static Value toValue(Object column) {

@@ -57,10 +57,12 @@ class PipelinePlanningErrorsTest {
 
   @Test
   void columnsThatDoNotMatchTheParametersListBoth() {
-    assertEquals("the columns [a, b] supply 2 input(s) (a, b), but 'main([f64] xs)' takes 1 parameter(s)",
+    assertEquals("the columns [a, b] supply 2 input(s) (a double, b double), but 'main([f64] xs)' takes 1 input(s), one "
+        + "per leaf of its parameters (xs: [f64])",
         failure(DOUBLE_MAP, doubles("a", "b"), "a", "b"));
     StructType structs = schema(field("opt", schema(field("s", DataTypes.DoubleType), field("k", DataTypes.DoubleType))));
-    assertEquals("the columns [opt] supply 2 input(s) (opt.s, opt.k), but 'main([f64] xs)' takes 1 parameter(s)",
+    assertEquals("the columns [opt] supply 2 input(s) (opt.s double, opt.k double), but 'main([f64] xs)' takes 1 input(s), "
+        + "one per leaf of its parameters (xs: [f64])",
         failure(DOUBLE_MAP, structs, "opt"));
     assertEquals("on(...) names no columns; name the columns that feed 'main([f64] xs)'", failure(DOUBLE_MAP, doubles("a")));
   }
@@ -68,8 +70,9 @@ class PipelinePlanningErrorsTest {
   @Test
   void parametersMustBeArraysOverTheRows() {
     String text = "fun [f64] main([f64] xs, f64 k) =\n  map(fn f64 (f64 x) => k * x, xs)\n";
-    assertEquals("parameter 'k' of 'main([f64] xs, f64 k)' has type f64, but every parameter of a pipeline must be an "
-        + "array of scalars over the rows (fed by column 'b')", failure(text, doubles("a", "b"), "a", "b"));
+    assertEquals("parameter 'k' of 'main([f64] xs, f64 k)' has type f64, but every input of a pipeline must be an array "
+        + "over the rows (a parameter may be an array of scalars, an array of tuples or a tuple of arrays, one input per "
+        + "leaf; fed by column 'b')", failure(text, doubles("a", "b"), "a", "b"));
   }
 
   @Test

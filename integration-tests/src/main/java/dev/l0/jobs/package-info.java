@@ -1,0 +1,5 @@
+/**
+ * Spark jobs built on L0 pipelines, run by {@code bin/l0-job} or {@code spark-submit}: the
+ * Black-Scholes reference job, and the Parquet benchmark of an L0 pipeline against Spark SQL.
+ */
+package dev.l0.jobs;
