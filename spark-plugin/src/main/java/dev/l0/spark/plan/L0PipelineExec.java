@@ -30,24 +30,20 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
   private static final long serialVersionUID = 1L;
 
   private final SparkPlan child;
-  private final PipelineSpec spec;
-  private final Seq<Attribute> readAttributes;
-  private final Seq<Attribute> outputAttributes;
+  private final PipelineOperands operands;
   private final PipelineMetrics pipelineMetrics;
   private final scala.collection.immutable.Map<String, SQLMetric> metricsByName;
 
   /** Spark's copy constructor (TreeNode.makeCopy): the arguments in product order. */
   public L0PipelineExec(SparkPlan child, PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> outputAttributes) {
     this.child = Objects.requireNonNull(child, "child");
-    this.spec = Objects.requireNonNull(spec, "spec");
-    this.readAttributes = readAttributes;
-    this.outputAttributes = outputAttributes;
+    this.operands = new PipelineOperands(spec, readAttributes, outputAttributes);
     this.pipelineMetrics = new PipelineMetrics(sparkContext());
     this.metricsByName = pipelineMetrics.byName();
   }
 
   public PipelineSpec spec() {
-    return spec;
+    return operands.spec();
   }
 
   @Override
@@ -57,17 +53,17 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
 
   @Override
   public Seq<Attribute> output() {
-    return outputAttributes;
+    return operands.outputAttributes();
   }
 
   @Override
   public AttributeSet references() {
-    return PipelineAttributes.setOf(readAttributes);
+    return operands.references();
   }
 
   @Override
   public AttributeSet producedAttributes() {
-    return PipelineAttributes.setOf(outputAttributes);
+    return operands.producedAttributes();
   }
 
   @Override
@@ -88,8 +84,9 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
   @Override
   public RDD<ColumnarBatch> doExecuteColumnar() {
     L0Settings settings = L0Settings.ofActiveSession();
+    PipelineSpec spec = operands.spec();
     PipelineTask task = new PipelineTask(spec, settings.device(), settings.batchRows(),
-        PipelineAttributes.bindingOrdinals(spec, readAttributes, child.output()), pipelineMetrics);
+        PipelineAttributes.bindingOrdinals(spec, operands.readAttributes(), child.output()), pipelineMetrics);
     JavaRDD<ColumnarBatch> input = child.executeColumnar().toJavaRDD();
     switch (spec.kind()) {
       case ROWS:
@@ -112,7 +109,7 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
 
   @Override
   public String simpleString(int maxFields) {
-    return PipelineDescription.of(spec, L0Settings.ofActiveSession().device());
+    return PipelineDescription.of(operands.spec(), L0Settings.ofActiveSession().device());
   }
 
   @Override
@@ -127,23 +124,17 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
 
   @Override
   public SparkPlan withNewChildInternal(SparkPlan newChild) {
-    return new L0PipelineExec(newChild, spec, readAttributes, outputAttributes);
+    return new L0PipelineExec(newChild, operands.spec(), operands.readAttributes(), operands.outputAttributes());
   }
 
   @Override
   public int productArity() {
-    return 4;
+    return PipelineOperands.ARITY;
   }
 
   @Override
   public Object productElement(int n) {
-    switch (n) {
-      case 0: return child;
-      case 1: return spec;
-      case 2: return readAttributes;
-      case 3: return outputAttributes;
-      default: throw new IndexOutOfBoundsException("L0PipelineExec has 4 elements, not element " + n);
-    }
+    return operands.productElement("L0PipelineExec", child, n);
   }
 
   @Override
@@ -153,19 +144,12 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
 
   @Override
   public boolean equals(Object other) {
-    if (this == other) {
-      return true;
-    }
-    if (!(other instanceof L0PipelineExec)) {
-      return false;
-    }
-    L0PipelineExec that = (L0PipelineExec) other;
-    return child.equals(that.child) && spec.equals(that.spec) && readAttributes.equals(that.readAttributes)
-        && outputAttributes.equals(that.outputAttributes);
+    return this == other
+        || other instanceof L0PipelineExec that && child.equals(that.child) && operands.equals(that.operands);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(child, spec, readAttributes, outputAttributes);
+    return Objects.hash(child, operands);
   }
 }

@@ -17,16 +17,12 @@ import scala.collection.immutable.Seq;
  */
 public final class L0PipelineNode extends LogicalPlan implements UnaryNode {
   private final LogicalPlan child;
-  private final PipelineSpec spec;
-  private final Seq<Attribute> readAttributes;
-  private final Seq<Attribute> outputAttributes;
+  private final PipelineOperands operands;
 
   /** Spark's copy constructor (TreeNode.makeCopy): the arguments in product order. */
   public L0PipelineNode(LogicalPlan child, PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> outputAttributes) {
     this.child = Objects.requireNonNull(child, "child");
-    this.spec = Objects.requireNonNull(spec, "spec");
-    this.readAttributes = readAttributes;
-    this.outputAttributes = outputAttributes;
+    this.operands = new PipelineOperands(spec, readAttributes, outputAttributes);
   }
 
   /** A new node for {@code spec}, planned against {@code child}'s output, with new output attributes. */
@@ -36,12 +32,12 @@ public final class L0PipelineNode extends LogicalPlan implements UnaryNode {
   }
 
   public PipelineSpec spec() {
-    return spec;
+    return operands.spec();
   }
 
   /** The child's attributes the spec reads, in its read order. */
   public Seq<Attribute> readAttributes() {
-    return readAttributes;
+    return operands.readAttributes();
   }
 
   @Override
@@ -51,17 +47,17 @@ public final class L0PipelineNode extends LogicalPlan implements UnaryNode {
 
   @Override
   public Seq<Attribute> output() {
-    return outputAttributes;
+    return operands.outputAttributes();
   }
 
   @Override
   public AttributeSet references() {
-    return PipelineAttributes.setOf(readAttributes);
+    return operands.references();
   }
 
   @Override
   public AttributeSet producedAttributes() {
-    return PipelineAttributes.setOf(outputAttributes);
+    return operands.producedAttributes();
   }
 
   @Override
@@ -76,28 +72,22 @@ public final class L0PipelineNode extends LogicalPlan implements UnaryNode {
 
   @Override
   public LogicalPlan withNewChildInternal(LogicalPlan newChild) {
-    return new L0PipelineNode(newChild, spec, readAttributes, outputAttributes);
+    return new L0PipelineNode(newChild, operands.spec(), operands.readAttributes(), operands.outputAttributes());
   }
 
   @Override
   public String simpleString(int maxFields) {
-    return PipelineDescription.of(spec, L0Settings.ofActiveSession().device());
+    return PipelineDescription.of(operands.spec(), L0Settings.ofActiveSession().device());
   }
 
   @Override
   public int productArity() {
-    return 4;
+    return PipelineOperands.ARITY;
   }
 
   @Override
   public Object productElement(int n) {
-    switch (n) {
-      case 0: return child;
-      case 1: return spec;
-      case 2: return readAttributes;
-      case 3: return outputAttributes;
-      default: throw new IndexOutOfBoundsException("L0PipelineNode has 4 elements, not element " + n);
-    }
+    return operands.productElement("L0PipelineNode", child, n);
   }
 
   @Override
@@ -107,19 +97,12 @@ public final class L0PipelineNode extends LogicalPlan implements UnaryNode {
 
   @Override
   public boolean equals(Object other) {
-    if (this == other) {
-      return true;
-    }
-    if (!(other instanceof L0PipelineNode)) {
-      return false;
-    }
-    L0PipelineNode that = (L0PipelineNode) other;
-    return child.equals(that.child) && spec.equals(that.spec) && readAttributes.equals(that.readAttributes)
-        && outputAttributes.equals(that.outputAttributes);
+    return this == other
+        || other instanceof L0PipelineNode that && child.equals(that.child) && operands.equals(that.operands);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(child, spec, readAttributes, outputAttributes);
+    return Objects.hash(child, operands);
   }
 }

@@ -1,0 +1,45 @@
+package dev.l0.spark.plan;
+
+import dev.l0.spark.pipeline.PipelineSpec;
+import java.util.Objects;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.AttributeSet;
+import scala.collection.immutable.Seq;
+
+/**
+ * What the logical and the physical pipeline node hold besides their child: the spec, the child
+ * attributes it reads and its own output attributes. Both nodes are Scala products of
+ * {@code (child, spec, readAttributes, outputAttributes)}, in that order (Spark copies a node
+ * through the constructor taking exactly these).
+ */
+record PipelineOperands(PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> outputAttributes) {
+  /** The product arity of both pipeline nodes: the child and the three operands. */
+  static final int ARITY = 4;
+
+  PipelineOperands {
+    Objects.requireNonNull(spec, "spec");
+    Objects.requireNonNull(readAttributes, "readAttributes");
+    Objects.requireNonNull(outputAttributes, "outputAttributes");
+  }
+
+  /** Element {@code n} of the product {@code (child, spec, readAttributes, outputAttributes)} of node {@code nodeName}. */
+  Object productElement(String nodeName, Object child, int n) {
+    switch (n) {
+      case 0: return child;
+      case 1: return spec;
+      case 2: return readAttributes;
+      case 3: return outputAttributes;
+      default: throw new IndexOutOfBoundsException(nodeName + " has " + ARITY + " elements, not element " + n);
+    }
+  }
+
+  /** The child attributes the node references (column pruning keeps exactly these). */
+  AttributeSet references() {
+    return PipelineAttributes.setOf(readAttributes);
+  }
+
+  /** The attributes the node makes. */
+  AttributeSet producedAttributes() {
+    return PipelineAttributes.setOf(outputAttributes);
+  }
+}
