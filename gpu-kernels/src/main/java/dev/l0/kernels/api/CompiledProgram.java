@@ -34,7 +34,8 @@ import java.util.stream.Collectors;
  * <p>Thread-safe: {@link #run} and {@link #runMeasured} may be called from several threads at
  * once (one compiled program shared by the tasks of a Spark executor); each call has its own
  * variables and measurements. On the JVM the calls run side by side; on CUDA their kernel groups
- * take turns on the GPU. Closing it releases the GPU modules and context of a CUDA program; it
+ * take turns on the program's GPU with those of every other program on that GPU, and run side by
+ * side with programs on other GPUs. Closing it releases the GPU modules and context of a CUDA program; it
  * must not be closed while a call runs.
  */
 public final class CompiledProgram implements AutoCloseable {
@@ -59,7 +60,7 @@ public final class CompiledProgram implements AutoCloseable {
     this.kernelCacheHits = executor.kernelCacheHits();
   }
 
-  /** The device the kernels run on and why, e.g. {@code jvm: requested}. */
+  /** The device the kernels run on, why (e.g. {@code jvm: requested}) and the GPU it was chosen for. */
   public DeviceSelection device() {
     return device;
   }

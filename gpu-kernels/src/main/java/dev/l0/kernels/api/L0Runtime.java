@@ -6,6 +6,7 @@ import dev.l0.kernels.cudaexec.CudaKernelExecutor;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.kernels.runtime.CudaProbe;
 import dev.l0.kernels.runtime.CudaUnavailableException;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.kernels.runtime.DeviceSelection;
@@ -19,33 +20,53 @@ import java.util.stream.Collectors;
 /**
  * Compiles an L0 program for a device: parse (for text), type check, optimise (thesis ch. 5-7)
  * and prepare every kernel of its plan for the device's executor, once; the {@link CompiledProgram}
- * then runs many times. The device is chosen by {@link DeviceSelector}: {@code auto} is CUDA where
- * a GPU, driver and PTX compiler work, else the JVM backend, with the reason; {@code cuda} where
- * CUDA cannot work is a {@link CudaUnavailableException}; {@code jvm} is taken as asked. On CUDA the
- * kernels run through {@link CudaKernelExecutor}, which runs a kernel that fails on the GPU on the
- * JVM backend instead, with one logged line.
+ * then runs many times. The device is chosen by {@link DeviceSelector} for a GPU named by its device
+ * ordinal (GPU {@value CudaProbe#DEFAULT_ORDINAL} where the call names none): {@code auto} is CUDA
+ * on that GPU where it, a driver and a PTX compiler work, else the JVM backend, with the reason (e.g.
+ * {@code GPU 3 requested, the machine has 1}); {@code cuda} where CUDA cannot work is a
+ * {@link CudaUnavailableException}; {@code jvm} is taken as asked. On CUDA the kernels run through
+ * {@link CudaKernelExecutor} on that GPU, which runs a kernel that fails on the GPU on the JVM
+ * backend instead, with one logged line.
  */
 public final class L0Runtime {
   private L0Runtime() {}
 
-  /** Parses {@code l0Text} (positions name {@code sourceName}) and compiles function {@code entry} for {@code device}; throws {@code L0CompileError} for a bad program. */
+  /** {@link #compile(String, String, String, DeviceKind, int)} on GPU {@value CudaProbe#DEFAULT_ORDINAL}. */
   public static CompiledProgram compile(String l0Text, String sourceName, String entry, DeviceKind device) {
+    return compile(l0Text, sourceName, entry, device, CudaProbe.DEFAULT_ORDINAL);
+  }
+
+  /**
+   * Parses {@code l0Text} (positions name {@code sourceName}) and compiles function {@code entry}
+   * for {@code device} on GPU {@code gpuOrdinal}; throws {@code L0CompileError} for a bad program
+   * and {@code IllegalArgumentException} for a negative ordinal.
+   */
+  public static CompiledProgram compile(String l0Text, String sourceName, String entry, DeviceKind device, int gpuOrdinal) {
     long start = System.nanoTime();
-    return compile(L0Parser.parse(l0Text, sourceName), entry, device, start);
+    return compile(L0Parser.parse(l0Text, sourceName), entry, device, gpuOrdinal, start);
   }
 
-  /** Compiles function {@code entry} of {@code program} (e.g. built with the Java DSL) for {@code device}; throws {@code L0CompileError} for a bad program. */
+  /** {@link #compile(Program, String, DeviceKind, int)} on GPU {@value CudaProbe#DEFAULT_ORDINAL}. */
   public static CompiledProgram compile(Program program, String entry, DeviceKind device) {
-    return compile(program, entry, device, System.nanoTime());
+    return compile(program, entry, device, CudaProbe.DEFAULT_ORDINAL);
   }
 
-  /** {@link #compile(Program, String, DeviceKind)} for a compilation that started at {@code startNanos} ({@link System#nanoTime()}). */
-  private static CompiledProgram compile(Program program, String entry, DeviceKind device, long startNanos) {
+  /**
+   * Compiles function {@code entry} of {@code program} (e.g. built with the Java DSL) for
+   * {@code device} on GPU {@code gpuOrdinal}; throws {@code L0CompileError} for a bad program and
+   * {@code IllegalArgumentException} for a negative ordinal.
+   */
+  public static CompiledProgram compile(Program program, String entry, DeviceKind device, int gpuOrdinal) {
+    return compile(program, entry, device, gpuOrdinal, System.nanoTime());
+  }
+
+  /** {@link #compile(Program, String, DeviceKind, int)} for a compilation that started at {@code startNanos} ({@link System#nanoTime()}). */
+  private static CompiledProgram compile(Program program, String entry, DeviceKind device, int gpuOrdinal, long startNanos) {
     TypedProgram typed = TypeChecker.check(program);
     program.function(entry).orElseThrow(() -> new IllegalArgumentException(
         "no function '" + entry + "'; the program defines "
             + program.functions().stream().map(FunDef::name).collect(Collectors.joining(", "))));
-    return compile(typed, entry, DeviceSelector.select(device), startNanos);
+    return compile(typed, entry, DeviceSelector.select(device, gpuOrdinal), startNanos);
   }
 
   /** Compiles function {@code entry} of checked program {@code typed} for the device {@code selection} chose, a compilation that started at {@code startNanos}. */
@@ -58,8 +79,13 @@ public final class L0Runtime {
         System.nanoTime() - startNanos);
   }
 
-  /** The executor that runs kernels on the selected device: {@link CudaKernelExecutor} for CUDA, {@link JvmKernelExecutor} for the JVM. */
+  /**
+   * The executor that runs kernels on the selected device: {@link CudaKernelExecutor} on the
+   * selection's GPU for CUDA, {@link JvmKernelExecutor} for the JVM.
+   */
   public static KernelExecutor executorFor(DeviceSelection selection) {
-    return selection.chosen() == DeviceKind.CUDA ? CudaKernelExecutor.onThisMachine() : new JvmKernelExecutor();
+    return selection.chosen() == DeviceKind.CUDA
+        ? CudaKernelExecutor.onThisMachine(selection.gpuOrdinal())
+        : new JvmKernelExecutor();
   }
 }

@@ -6,6 +6,7 @@ import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.exec.PreparedKernel;
+import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.kernels.lower.KernelLowering;
@@ -28,7 +29,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
@@ -47,28 +50,29 @@ import java.util.function.Supplier;
  * by the kernels' error word, pass through as its {@code L0RuntimeError}. Closing the executor
  * unloads its modules and releases the GPU's context.
  *
- * <p>Prepared kernels may run on several threads at once (one compiled program shared by a
- * Spark executor's tasks): each call uploads from and downloads into its own environment's flat
- * arrays, and the group runs on the GPU one call at a time (a process-wide lock for the one GPU
- * all executors share; the time a call waits for it is not kernel time).
+ * <p>An executor runs on one GPU, named by its device ordinal ({@link #onThisMachine(int)}; GPU
+ * {@value CudaProbe#DEFAULT_ORDINAL} by default), in that GPU's primary context. Prepared kernels
+ * may run on several threads at once (one compiled program shared by a Spark executor's tasks):
+ * each call uploads from and downloads into its own environment's flat arrays, and the group runs
+ * on its GPU one call at a time, under a lock per GPU that every executor of the process on that
+ * GPU shares: calls on different GPUs run side by side, calls on one GPU take turns (the time a
+ * call waits for its turn is not kernel time).
  */
 public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   /** Threads per block of every launch. */
   public static final int DEFAULT_BLOCK_SIZE = 256;
 
-  /** The GPU every context of the runtime uses, the one {@link CudaProbe} describes. */
-  static final int DEVICE_ORDINAL = 0;
-
   /**
-   * Held while a kernel group runs on GPU {@link #DEVICE_ORDINAL}: every executor of the process
-   * shares its primary context, whose default stream and synchronisation would otherwise mix
-   * concurrent calls' launches, copies and timings.
+   * One lock per GPU, by device ordinal, held while a kernel group runs on that GPU: every executor
+   * of the process on a GPU shares its primary context, whose default stream and synchronisation
+   * would otherwise mix concurrent calls' launches, copies and timings.
    */
-  private static final Object GPU = new Object();
+  private static final ConcurrentHashMap<Integer, GpuLock> GPU_LOCKS = new ConcurrentHashMap<>();
 
+  private final GpuLock gpuLock;
   private final Availability<CudaDevice> device;
   private final Availability<KernelCache> kernelCache;
-  private final Supplier<CudaContext> contextOpener;
+  private final IntFunction<CudaContext> contextOpener;
   private final int blockSize;
   private final LaunchConfiguration launchConfiguration;
   private final JvmKernelExecutor jvm = new JvmKernelExecutor();
@@ -77,16 +81,18 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   private CudaContext context;
 
   /**
-   * Compiles for {@code device} through {@code kernelCache} (either may be unavailable, with the
-   * reason), opening its context with {@code contextOpener} when the first kernel has compiled,
-   * and launches blocks of {@code blockSize} threads (a power of two); kernels are lowered for
-   * the device's multiprocessors ({@link #launchConfiguration(CudaDevice, int)}).
+   * Compiles for {@code device}, GPU {@code gpuOrdinal}, through {@code kernelCache} (either may be
+   * unavailable, with the reason), opening that GPU's context with {@code contextOpener} (given the
+   * ordinal) when the first kernel has compiled, and launches blocks of {@code blockSize} threads
+   * (a power of two); kernels are lowered for the device's multiprocessors
+   * ({@link #launchConfiguration(CudaDevice, int)}).
    */
-  CudaKernelExecutor(Availability<CudaDevice> device, Availability<KernelCache> kernelCache,
-      Supplier<CudaContext> contextOpener, int blockSize) {
+  CudaKernelExecutor(int gpuOrdinal, Availability<CudaDevice> device, Availability<KernelCache> kernelCache,
+      IntFunction<CudaContext> contextOpener, int blockSize) {
     if (blockSize < 1 || Integer.bitCount(blockSize) != 1) {
       throw new IllegalArgumentException("the block size must be a power of two, not " + blockSize);
     }
+    this.gpuLock = GPU_LOCKS.computeIfAbsent(gpuOrdinal, GpuLock::new);
     this.device = device;
     this.kernelCache = kernelCache;
     this.contextOpener = contextOpener;
@@ -110,13 +116,25 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     return launchConfiguration;
   }
 
-  /** This machine's GPU 0 ({@link CudaProbe}), PTX compiler ({@link PtxCompilers}) and kernel cache folder. */
+  /** {@link #onThisMachine(int)} for GPU {@value CudaProbe#DEFAULT_ORDINAL}. */
   public static CudaKernelExecutor onThisMachine() {
+    return onThisMachine(CudaProbe.DEFAULT_ORDINAL);
+  }
+
+  /**
+   * This machine's GPU {@code gpuOrdinal} ({@link CudaProbe#probe(int)}; where the machine lacks it,
+   * every kernel runs on the JVM with the probe's reason), PTX compiler ({@link PtxCompilers}) and
+   * kernel cache folder.
+   *
+   * @throws IllegalArgumentException for a negative ordinal
+   */
+  public static CudaKernelExecutor onThisMachine(int gpuOrdinal) {
+    Availability<CudaDevice> gpu = CudaProbe.probe(gpuOrdinal);
     Availability<PtxCompiler> ptx = PtxCompilers.onThisMachine();
     Availability<KernelCache> cache = ptx.value()
         .map(c -> Availability.available(KernelCache.inDefaultDirectory(c), ptx.description()))
         .orElseGet(() -> Availability.unavailable(ptx.description()));
-    return new CudaKernelExecutor(CudaProbe.probe(), cache, () -> CudaContext.open(DEVICE_ORDINAL), DEFAULT_BLOCK_SIZE);
+    return new CudaKernelExecutor(gpuOrdinal, gpu, cache, CudaContext::open, DEFAULT_BLOCK_SIZE);
   }
 
   @Override
@@ -160,7 +178,7 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
 
   private synchronized CudaContext context() {
     if (context == null) {
-      context = contextOpener.get();
+      context = contextOpener.apply(gpuLock.ordinal());
     }
     return context;
   }
@@ -186,14 +204,9 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     return module;
   }
 
-  /** Runs {@code group} when no other call is using the GPU, reporting the wait to the call's meter. */
-  private static List<HostValue> run(DeviceGroupRunner runner, KernelGroup group, List<Ident> outputs, HostEnvironment environment) {
-    Map<String, HostValue> results;
-    long waitStart = System.nanoTime();
-    synchronized (GPU) {
-      environment.meter().addWait(System.nanoTime() - waitStart);
-      results = runner.run(environment);
-    }
+  /** Runs {@code group} when no other call is using this executor's GPU, reporting the wait to the call's meter. */
+  private List<HostValue> run(DeviceGroupRunner runner, KernelGroup group, List<Ident> outputs, HostEnvironment environment) {
+    Map<String, HostValue> results = onGpuInTurn(environment.meter(), () -> runner.run(environment));
     return outputs.stream().map(id -> {
       HostValue value = results.get(id.name());
       if (value == null) {
@@ -201,6 +214,18 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
       }
       return value;
     }).toList();
+  }
+
+  /**
+   * Runs {@code work} holding the lock of this executor's GPU, which every executor on that GPU
+   * shares and no executor on another GPU takes, and reports the time waited for it to {@code meter}.
+   */
+  <T> T onGpuInTurn(RunMeter meter, Supplier<T> work) {
+    long waitStart = System.nanoTime();
+    synchronized (gpuLock) {
+      meter.addWait(System.nanoTime() - waitStart);
+      return work.get();
+    }
   }
 
   /** For a call that fails on the GPU: the kernel on the JVM backend, or on the evaluator where the JVM backend rejects it. */
@@ -221,6 +246,9 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
       context = null;
     }
   }
+
+  /** The lock of one GPU, naming its device ordinal. */
+  private record GpuLock(int ordinal) {}
 
   /** A value computed on first use, once. */
   private static final class Memoized<T> implements Supplier<T> {

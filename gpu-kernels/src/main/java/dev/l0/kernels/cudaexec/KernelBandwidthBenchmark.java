@@ -118,7 +118,7 @@ public final class KernelBandwidthBenchmark {
     GroupCompiler groupCompiler =
         new GroupCompiler(new KernelCache(cacheFolder, compiler.value().get()), device.computeCapability());
     int status = 0;
-    try (CudaContext context = CudaContext.open(CudaKernelExecutor.DEVICE_ORDINAL)) {
+    try (CudaContext context = CudaContext.open(CudaProbe.DEFAULT_ORDINAL)) {
       for (Case benchmarked : Case.values()) {
         KernelGroup group = benchmarked.lowered(configuration);
         long coldStart = System.nanoTime();

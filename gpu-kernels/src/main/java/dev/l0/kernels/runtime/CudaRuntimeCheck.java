@@ -94,7 +94,7 @@ public final class CudaRuntimeCheck {
 
   private static Measurement launchAndCompare(Ptx ptx) {
     long bytes = (long) ELEMENTS * Double.BYTES;
-    try (CudaContext context = CudaContext.open(CudaProbe.DEVICE_ORDINAL);
+    try (CudaContext context = CudaContext.open(CudaProbe.DEFAULT_ORDINAL);
         CudaModule module = context.loadModule(ptx);
         PinnedHostBuffer staging = context.allocatePinned(bytes)) {
       CudaKernel kernel = module.kernel(KERNEL_NAME);

@@ -5,34 +5,48 @@ import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 /**
- * Turns the requested {@link DeviceKind} into the device used and the reason: CUDA needs both a
- * working driver and GPU ({@link CudaProbe}) and a PTX compiler ({@link PtxCompilers}). AUTO falls
- * back to the JVM with one logged line; CUDA where it cannot work is a
- * {@link CudaUnavailableException}; JVM is taken as asked, without probing.
+ * Turns the requested {@link DeviceKind} and GPU (a device ordinal, GPU
+ * {@value CudaProbe#DEFAULT_ORDINAL} where none is named) into the device used and the reason:
+ * CUDA needs both a working driver with that GPU ({@link CudaProbe}) and a PTX compiler
+ * ({@link PtxCompilers}). AUTO falls back to the JVM with one logged line (e.g. {@code jvm: GPU 3
+ * requested, the machine has 1}); CUDA where it cannot work is a {@link CudaUnavailableException};
+ * JVM is taken as asked, without probing.
  */
 public final class DeviceSelector {
   private static final Logger LOG = Logger.getLogger(DeviceSelector.class.getName());
 
   private DeviceSelector() {}
 
+  /** {@link #select(DeviceKind, int)} for GPU {@value CudaProbe#DEFAULT_ORDINAL}. */
   public static DeviceSelection select(DeviceKind requested) {
-    return select(requested, CudaProbe::probe, PtxCompilers::onThisMachine);
+    return select(requested, CudaProbe.DEFAULT_ORDINAL);
   }
 
-  static DeviceSelection select(
-      DeviceKind requested, Supplier<Availability<CudaDevice>> device, Supplier<Availability<PtxCompiler>> compiler) {
+  /**
+   * The device for {@code requested} on GPU {@code gpuOrdinal}.
+   *
+   * @throws CudaUnavailableException where CUDA was requested and cannot work on that GPU
+   * @throws IllegalArgumentException for a negative ordinal
+   */
+  public static DeviceSelection select(DeviceKind requested, int gpuOrdinal) {
+    return select(requested, gpuOrdinal, () -> CudaProbe.probe(gpuOrdinal), PtxCompilers::onThisMachine);
+  }
+
+  static DeviceSelection select(DeviceKind requested, int gpuOrdinal, Supplier<Availability<CudaDevice>> device,
+      Supplier<Availability<PtxCompiler>> compiler) {
+    CudaProbe.checkedOrdinal(gpuOrdinal);
     if (requested == DeviceKind.JVM) {
-      return new DeviceSelection(DeviceKind.JVM, "requested");
+      return new DeviceSelection(DeviceKind.JVM, "requested", gpuOrdinal);
     }
     Availability<CudaDevice> gpu = device.get();
     Optional<String> unusable = whyCudaCannotWork(gpu, compiler);
     if (unusable.isEmpty()) {
-      return new DeviceSelection(DeviceKind.CUDA, gpu.description());
+      return new DeviceSelection(DeviceKind.CUDA, gpu.description(), gpuOrdinal);
     }
     if (requested == DeviceKind.CUDA) {
       throw new CudaUnavailableException("device cuda was requested, but CUDA cannot be used here: " + unusable.get());
     }
-    DeviceSelection fallback = new DeviceSelection(DeviceKind.JVM, unusable.get());
+    DeviceSelection fallback = new DeviceSelection(DeviceKind.JVM, unusable.get(), gpuOrdinal);
     LOG.info(fallback.report());
     return fallback;
   }

@@ -17,7 +17,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** On a machine with a working GPU: {@code auto} chooses CUDA, and P0 (from Java arrays) and P1 (from direct buffers) give the JVM backend's results bit for bit. */
+/**
+ * On a machine with a working GPU: {@code auto} chooses CUDA, and P0 (from Java arrays) and P1
+ * (from direct buffers) give the JVM backend's results bit for bit; a program compiled for GPU 0
+ * named explicitly runs on CUDA as the default one does.
+ */
 @Tag("gpu")
 class L0RuntimeGpuTest {
   @BeforeEach
@@ -65,6 +69,23 @@ class L0RuntimeGpuTest {
       assertEquals(DeviceKind.CUDA, gpu.device().chosen());
       assertArrayEquals(((FlatArray) jvm.run(a, b)).shape(), ((FlatArray) gpu.run(a, b)).shape());
       assertArrayEquals((int[]) ((FlatArray) jvm.run(a, b)).data(), (int[]) ((FlatArray) gpu.run(a, b)).data());
+    }
+  }
+
+  @Test
+  void gpuZeroNamedExplicitlyRunsOnCudaLikeTheDefault() {
+    int n = 10_000;
+    double[] xs = new Random(13).doubles(n, -100, 100).toArray();
+    String scale = "fun [f64] main([f64] xs, f64 k) = map(fn f64 (f64 x) => x * k + 1.0, xs)\n";
+    try (CompiledProgram gpuZero = L0Runtime.compile(scale, "scale.l0", "main", DeviceKind.CUDA, 0);
+        CompiledProgram byDefault = L0Runtime.compile(scale, "scale.l0", "main", DeviceKind.CUDA);
+        CompiledProgram jvm = L0Runtime.compile(scale, "scale.l0", "main", DeviceKind.JVM)) {
+      assertEquals(DeviceKind.CUDA, gpuZero.device().chosen());
+      assertEquals(0, gpuZero.device().gpuOrdinal());
+      assertEquals("cuda", gpuZero.executorName());
+      assertEquals(byDefault.device(), gpuZero.device());
+      assertArrayEquals((double[]) jvm.run(xs, 3.0), (double[]) gpuZero.run(xs, 3.0));
+      assertArrayEquals((double[]) gpuZero.run(xs, 3.0), (double[]) byDefault.run(xs, 3.0));
     }
   }
 

@@ -319,7 +319,7 @@ class L0RuntimeTest {
   void aCudaSelectionRunsOnTheCudaExecutorWhichFallsBackToTheJvmWithOneLoggedLineWithoutADriver() {
     Options parsec = Options.parsec();
     TypedProgram p0 = TypeChecker.check(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES));
-    DeviceSelection gpu = new DeviceSelection(DeviceKind.CUDA, "a GPU the selector saw");
+    DeviceSelection gpu = new DeviceSelection(DeviceKind.CUDA, "a GPU the selector saw", 0);
     try (FallbackLog log = new FallbackLog(); CompiledProgram onCuda = L0Runtime.compile(p0, "blackscholes", gpu, System.nanoTime())) {
       assertEquals("cuda", onCuda.executorName());
       assertEquals("cuda: a GPU the selector saw", onCuda.device().report());

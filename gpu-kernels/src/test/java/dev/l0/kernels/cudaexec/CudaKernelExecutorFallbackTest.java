@@ -29,7 +29,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -96,11 +96,11 @@ class CudaKernelExecutorFallbackTest {
       }
     };
     CudaDevice device = new CudaDevice("Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
-    Supplier<CudaContext> noContext = () -> {
+    IntFunction<CudaContext> noContext = ordinal -> {
       throw new AssertionError("a context is opened for a kernel that did not compile");
     };
     try (LogRecorder log = new LogRecorder(JvmFallback.class);
-        CudaKernelExecutor executor = new CudaKernelExecutor(Availability.available(device, device.describe()),
+        CudaKernelExecutor executor = new CudaKernelExecutor(0, Availability.available(device, device.describe()),
             Availability.available(new KernelCache(cacheFolder, failing), "failing"), noContext, 32)) {
       HostRunner runner = new HostRunner(Optimizer.optimize(TypeChecker.check(PORTFOLIO)), executor);
       assertInterpretersResults(runner);
@@ -119,8 +119,8 @@ class CudaKernelExecutorFallbackTest {
   void aMissingCompilerIsReportedOnceWithTheProbesReason() {
     CudaDevice device = new CudaDevice("Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
     try (LogRecorder log = new LogRecorder(JvmFallback.class);
-        CudaKernelExecutor executor = new CudaKernelExecutor(Availability.available(device, device.describe()),
-            Availability.unavailable("no CUDA compiler: test"), () -> {
+        CudaKernelExecutor executor = new CudaKernelExecutor(0, Availability.available(device, device.describe()),
+            Availability.unavailable("no CUDA compiler: test"), ordinal -> {
               throw new AssertionError("a context is opened without a compiler");
             }, 32)) {
       HostRunner runner = new HostRunner(Optimizer.optimize(TypeChecker.check(PORTFOLIO)), executor);

@@ -7,7 +7,7 @@ import dev.l0.kernels.runtime.Availability;
 import dev.l0.kernels.runtime.ComputeCapability;
 import dev.l0.kernels.runtime.CudaContext;
 import dev.l0.kernels.runtime.CudaDevice;
-import java.util.function.Supplier;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * configuration where there is no device.
  */
 class CudaKernelExecutorLaunchConfigurationTest {
-  private static final Supplier<CudaContext> NO_CONTEXT = () -> {
+  private static final IntFunction<CudaContext> NO_CONTEXT = ordinal -> {
     throw new AssertionError("no context is needed to choose the launch configuration");
   };
 
@@ -26,7 +26,7 @@ class CudaKernelExecutorLaunchConfigurationTest {
   }
 
   private static LaunchConfiguration configurationOf(Availability<CudaDevice> device, int blockSize) {
-    try (CudaKernelExecutor executor = new CudaKernelExecutor(device, Availability.unavailable("no compiler: test"),
+    try (CudaKernelExecutor executor = new CudaKernelExecutor(0, device, Availability.unavailable("no compiler: test"),
         NO_CONTEXT, blockSize)) {
       return executor.launchConfiguration();
     }

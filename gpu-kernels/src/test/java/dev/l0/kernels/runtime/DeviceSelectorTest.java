@@ -22,19 +22,19 @@ class DeviceSelectorTest {
 
   @Test
   void autoTakesAWorkingGpu() {
-    DeviceSelection selection = DeviceSelector.select(DeviceKind.AUTO, GPU, NVCC);
+    DeviceSelection selection = DeviceSelector.select(DeviceKind.AUTO, 0, GPU, NVCC);
     assertEquals(DeviceKind.CUDA, selection.chosen());
     assertEquals("cuda: NVIDIA H100 80GB HBM3 (sm_90)", selection.report());
-    assertEquals(selection.report(), DeviceSelector.select(DeviceKind.CUDA, GPU, NVCC).report());
+    assertEquals(selection.report(), DeviceSelector.select(DeviceKind.CUDA, 0, GPU, NVCC).report());
   }
 
   @Test
   void autoFallsBackToTheJvmWithOneLoggedLine() {
     try (LogRecorder log = new LogRecorder(DeviceSelector.class)) {
-      DeviceSelection noDriver = DeviceSelector.select(DeviceKind.AUTO, NO_DRIVER, NVCC);
+      DeviceSelection noDriver = DeviceSelector.select(DeviceKind.AUTO, 0, NO_DRIVER, NVCC);
       assertEquals("jvm: no CUDA driver (UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)",
           noDriver.report());
-      DeviceSelection noCompiler = DeviceSelector.select(DeviceKind.AUTO, GPU, NO_COMPILER);
+      DeviceSelection noCompiler = DeviceSelector.select(DeviceKind.AUTO, 0, GPU, NO_COMPILER);
       assertEquals("jvm: no CUDA compiler: NVRTC does not load; no nvcc on the PATH", noCompiler.report());
       assertEquals(List.of(noDriver.report(), noCompiler.report()), log.lines());
     }
@@ -45,16 +45,57 @@ class DeviceSelectorTest {
     Supplier<Availability<CudaDevice>> mustNotProbe = () -> {
       throw new AssertionError("probed although the JVM was requested");
     };
-    assertEquals("jvm: requested", DeviceSelector.select(DeviceKind.JVM, mustNotProbe, NVCC).report());
+    assertEquals("jvm: requested", DeviceSelector.select(DeviceKind.JVM, 0, mustNotProbe, NVCC).report());
   }
 
   @Test
   void requestedCudaWhereItCannotWorkIsAClearError() {
     CudaUnavailableException error = assertThrows(CudaUnavailableException.class,
-        () -> DeviceSelector.select(DeviceKind.CUDA, NO_DRIVER, NVCC));
+        () -> DeviceSelector.select(DeviceKind.CUDA, 0, NO_DRIVER, NVCC));
     assertEquals("device cuda was requested, but CUDA cannot be used here: no CUDA driver "
         + "(UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)", error.getMessage());
-    assertThrows(CudaUnavailableException.class, () -> DeviceSelector.select(DeviceKind.CUDA, GPU, NO_COMPILER));
+    assertThrows(CudaUnavailableException.class, () -> DeviceSelector.select(DeviceKind.CUDA, 0, GPU, NO_COMPILER));
+  }
+
+  /** GPU {@code ordinal} on a machine whose driver reports one GPU, the H100. */
+  private static Supplier<Availability<CudaDevice>> onAOneGpuMachine(int ordinal) {
+    return () -> CudaProbe.probe(ordinal, Availability.available(1, "1 CUDA device(s)"), gpu -> {
+      assertEquals(0, gpu, "the probe read a GPU the machine does not have");
+      return GPU.get();
+    });
+  }
+
+  @Test
+  void aGpuTheMachineDoesNotHaveFallsBackToTheJvmUnderAutoAndIsRefusedUnderCuda() {
+    try (LogRecorder log = new LogRecorder(DeviceSelector.class)) {
+      DeviceSelection auto = DeviceSelector.select(DeviceKind.AUTO, 3, onAOneGpuMachine(3), NVCC);
+      assertEquals("jvm: GPU 3 requested, the machine has 1", auto.report());
+      assertEquals(3, auto.gpuOrdinal());
+      assertEquals(List.of(auto.report()), log.lines());
+    }
+    CudaUnavailableException refused = assertThrows(CudaUnavailableException.class,
+        () -> DeviceSelector.select(DeviceKind.CUDA, 1, onAOneGpuMachine(1), NVCC));
+    assertEquals("device cuda was requested, but CUDA cannot be used here: GPU 1 requested, the machine has 1",
+        refused.getMessage());
+    DeviceSelection gpuZero = DeviceSelector.select(DeviceKind.CUDA, 0, onAOneGpuMachine(0), NVCC);
+    assertEquals("cuda: NVIDIA H100 80GB HBM3 (sm_90)", gpuZero.report());
+    assertEquals(0, gpuZero.gpuOrdinal());
+  }
+
+  @Test
+  void theSelectionKeepsTheGpuItWasMadeFor() {
+    assertEquals(2, DeviceSelector.select(DeviceKind.CUDA, 2, GPU, NVCC).gpuOrdinal());
+    assertEquals(5, DeviceSelector.select(DeviceKind.JVM, 5).gpuOrdinal());
+    assertEquals(CudaProbe.DEFAULT_ORDINAL, DeviceSelector.select(DeviceKind.JVM).gpuOrdinal());
+  }
+
+  @Test
+  void aNegativeOrdinalIsRefusedForEveryKind() {
+    for (DeviceKind kind : DeviceKind.values()) {
+      IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> DeviceSelector.select(kind, -1));
+      assertEquals("GPU ordinal -1 is not a device number (0, 1, ...)", error.getMessage());
+    }
+    assertThrows(IllegalArgumentException.class, () -> new DeviceSelection(DeviceKind.JVM, "requested", -2));
   }
 
   @Test
@@ -72,6 +113,6 @@ class DeviceSelectorTest {
     assertEquals(DeviceKind.JVM, DeviceKind.parse("Jvm"));
     IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> DeviceKind.parse("gpu"));
     assertEquals("unknown device 'gpu'; expected one of auto, cuda, jvm", error.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> new DeviceSelection(DeviceKind.AUTO, "x"));
+    assertThrows(IllegalArgumentException.class, () -> new DeviceSelection(DeviceKind.AUTO, "x", 0));
   }
 }
