@@ -125,14 +125,21 @@ public final class PipelineSpec implements Serializable {
     return List.of(outputSchema.fieldNames());
   }
 
+  /**
+   * Equal specs compute the same columns from the same input: the same program and entry
+   * ({@link #key()}), the same bindings (which column or struct field feeds each input, and its
+   * null replacement) and the same outputs. Spark relies on this to reuse cached data and
+   * exchanges, so nothing that changes a result may be left out.
+   */
   @Override
   public boolean equals(Object other) {
-    return other instanceof PipelineSpec spec && spec.key.equals(key);
+    return other instanceof PipelineSpec spec && spec.key.equals(key) && spec.kind == kind && spec.inputs.equals(inputs)
+        && spec.outputSchema.equals(outputSchema);
   }
 
   @Override
   public int hashCode() {
-    return key.hashCode();
+    return Objects.hash(key, kind, inputs, outputSchema);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.l0.spark.plan;
 
 import dev.l0.spark.pipeline.PipelineSpec;
+import java.io.Serializable;
 import java.util.Objects;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeSet;
@@ -10,9 +11,11 @@ import scala.collection.immutable.Seq;
  * What the logical and the physical pipeline node hold besides their child: the spec, the child
  * attributes it reads and its own output attributes. Both nodes are Scala products of
  * {@code (child, spec, readAttributes, outputAttributes)}, in that order (Spark copies a node
- * through the constructor taking exactly these).
+ * through the constructor taking exactly these). Serializable, as the nodes are: Spark ships
+ * physical nodes inside task closures (a sort or a hash aggregate above a pipeline does).
  */
-record PipelineOperands(PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> outputAttributes) {
+record PipelineOperands(PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> outputAttributes)
+    implements Serializable {
   /** The product arity of both pipeline nodes: the child and the three operands. */
   static final int ARITY = 4;
 
