@@ -3,6 +3,7 @@ package dev.l0.spark.plan;
 import dev.l0.spark.L0Settings;
 import dev.l0.spark.pipeline.PipelineSpec;
 import java.util.Objects;
+import org.apache.spark.sql.catalyst.analysis.MultiInstanceRelation;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.AttributeSet;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -13,9 +14,11 @@ import scala.collection.immutable.Seq;
 /**
  * The logical plan node of one L0 pipeline over its child. Its output attributes are made once
  * from the spec's output schema and kept as a product element, so copies keep their ids; it
- * references exactly the child columns the spec reads (so column pruning keeps them).
+ * references exactly the child columns the spec reads (so column pruning keeps them). Where a
+ * query uses one node's output twice (a self-join, a join of two aggregations over it), Spark's
+ * analyzer asks the second use for a {@link #newInstance} with new output ids, as for a table.
  */
-public final class L0PipelineNode extends LogicalPlan implements UnaryNode {
+public final class L0PipelineNode extends LogicalPlan implements UnaryNode, MultiInstanceRelation {
   private final LogicalPlan child;
   private final PipelineOperands operands;
 
@@ -73,6 +76,13 @@ public final class L0PipelineNode extends LogicalPlan implements UnaryNode {
   @Override
   public LogicalPlan withNewChildInternal(LogicalPlan newChild) {
     return new L0PipelineNode(newChild, operands.spec(), operands.readAttributes(), operands.outputAttributes());
+  }
+
+  /** This node with new ids for its output attributes (same names, types and child). */
+  @Override
+  public LogicalPlan newInstance() {
+    return new L0PipelineNode(child, operands.spec(), operands.readAttributes(),
+        PipelineAttributes.withNewIds(operands.outputAttributes()));
   }
 
   @Override

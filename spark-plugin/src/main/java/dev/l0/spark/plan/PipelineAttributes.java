@@ -54,6 +54,11 @@ final class PipelineAttributes {
     return toSeq(attributes);
   }
 
+  /** {@code attributes} with new ids, each keeping its name, type, nullability and qualifier. */
+  static Seq<Attribute> withNewIds(Seq<Attribute> attributes) {
+    return toSeq(CollectionConverters.asJava(attributes).stream().map(Attribute::newInstance).toList());
+  }
+
   /**
    * For each binding of {@code spec}, the ordinal of its top-level column in {@code childOutput},
    * found by attribute id through {@code readAttributes} (the attributes in read order).
