@@ -52,7 +52,12 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         List.of(), List.of(), Map.of(), callSite);
   }
 
-  /** The DataFrame columns feeding the entry's parameters, in order. */
+  /**
+   * The DataFrame columns feeding the entry's parameters, in order, named as {@code df.col(...)}
+   * names them: a column whose whole name matches (dots included) first, else {@code col.field}
+   * for a struct field, with backticks quoting a name ({@code "`a.b`"}); case is ignored unless
+   * {@code spark.sql.caseSensitive} is true; a name that matches two columns is an error.
+   */
   public L0Pipeline on(String... columns) {
     return new L0Pipeline(programText, sourceName, entry, names("on", columns), outputNames, nullReplacements, callSite);
   }
@@ -70,7 +75,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
 
   /**
    * Declares the value that replaces a null in column {@code columnPath} ({@code "col"}, or
-   * {@code "col.field"} for a struct leaf); without one, a null is an error. The value is a boxed
+   * {@code "col.field"} for a struct leaf, resolved as {@link #on} resolves names); without one, a
+   * null is an error. The value is a boxed
    * number or boolean of the column's type.
    */
   public L0Pipeline nullAs(String columnPath, Object replacement) {
@@ -90,7 +96,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
   }
 
   /**
-   * Plans this pipeline against {@code df}'s schema and returns {@code df} with the pipeline on
+   * Plans this pipeline against {@code df}'s schema (column names resolved as the session's
+   * {@code spark.sql.caseSensitive} says) and returns {@code df} with the pipeline on
    * top; throws {@link dev.l0.spark.pipeline.PipelinePlanningException} where they do not fit.
    */
   @Override
@@ -100,7 +107,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
           + df.getClass().getName() + " (Spark Connect is not supported)");
     }
     org.apache.spark.sql.classic.Dataset<Row> classic = (org.apache.spark.sql.classic.Dataset<Row>) df;
-    PipelineSpec spec = PipelinePlanner.plan(request(), df.schema());
+    PipelineSpec spec = PipelinePlanner.plan(request(), df.schema(),
+        classic.sparkSession().sessionState().conf().caseSensitiveAnalysis());
     return org.apache.spark.sql.classic.Dataset.ofRows(
         classic.sparkSession(), L0PipelineNode.of(classic.queryExecution().analyzed(), spec));
   }

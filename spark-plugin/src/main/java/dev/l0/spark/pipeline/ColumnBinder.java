@@ -10,12 +10,15 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
+import org.apache.spark.sql.catalyst.util.AttributeNameParser$;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Binds an entry function's parameters to the child's columns. Every parameter is flattened to
@@ -23,6 +26,15 @@ import org.apache.spark.sql.types.StructType;
  * tuple leaf, in order; an array of scalars is one input); the named columns supply inputs in
  * order, a struct column one per leaf field (nested structs recursively), an array column an inner
  * dimension; no implicit casts. Errors name the column, its Spark type and the L0 type.
+ *
+ * <p>Names resolve as Spark resolves {@code df.col(name)}, in one place ({@link #find}): a
+ * top-level column whose whole name matches (dots included) first; else the name is split into
+ * parts by Spark's own parser (a backticked part is literal: {@code `a.b`}), the first part a
+ * top-level column and the rest struct fields. Parts match exactly when
+ * {@code spark.sql.caseSensitive} is true and ignoring case otherwise (Spark's default); a name
+ * that matches two columns or fields is ambiguous, as in Spark ({@code [AMBIGUOUS_REFERENCE]}).
+ * A binding's column path is written with the schema's own names, backticked where a name holds a
+ * dot or a backtick, so the top-level column can be read back from it ({@link #topLevelColumn}).
  */
 final class ColumnBinder {
 
@@ -33,12 +45,15 @@ final class ColumnBinder {
   private record ParamLeaf(Param param, Type type, int index, int count) {}
 
   private final String callSite;
+  private final boolean caseSensitive;
 
-  ColumnBinder(String callSite) {
+  /** A binder whose errors name {@code callSite}; names match exactly only when {@code caseSensitive}. */
+  ColumnBinder(String callSite, boolean caseSensitive) {
     this.callSite = callSite;
+    this.caseSensitive = caseSensitive;
   }
 
-  /** The bindings of the leaves of {@code entry}'s parameters to {@code columns} of {@code schema}, with {@code nullReplacements} by column path. */
+  /** The bindings of the leaves of {@code entry}'s parameters to {@code columns} of {@code schema}, with {@code nullReplacements} by column name (resolved as column names are). */
   List<InputBinding> bind(FunDef entry, List<String> columns, StructType schema, Map<String, Object> nullReplacements) {
     if (columns.isEmpty()) {
       throw error("on(...) names no columns; name the columns that feed " + signature(entry));
@@ -55,19 +70,15 @@ final class ColumnBinder {
           + entry.params().stream().map(p -> p.name() + ": " + TupleLeaves.types(p.type()).stream()
               .map(L0Printer::print).collect(Collectors.joining(", "))).collect(Collectors.joining("; ")) + ")");
     }
-    Map<String, Object> unused = new LinkedHashMap<>(nullReplacements);
+    Map<List<Integer>, String> nullKeys = nullReplacementKeys(nullReplacements, leaves, schema);
     List<InputBinding> bindings = new ArrayList<>();
     for (int k = 0; k < leaves.size(); k++) {
       Leaf leaf = leaves.get(k);
       ParamLeaf input = inputs.get(k);
       ScalarType element = checkType(leaf, input, entry);
-      Object replacement = unused.containsKey(leaf.path())
-          ? replacement(leaf.path(), unused.remove(leaf.path()), element) : null;
+      String nullKey = nullKeys.get(leaf.fieldPath());
+      Object replacement = nullKey == null ? null : replacement(nullKey, nullReplacements.get(nullKey), element);
       bindings.add(new InputBinding(leaf.path(), leaf.fieldPath(), leaf.type(), element, input.type().rank(), replacement));
-    }
-    if (!unused.isEmpty()) {
-      throw error("nullAs(...) names " + String.join(", ", unused.keySet()) + ", which the pipeline does not read; "
-          + "it reads " + leaves.stream().map(Leaf::path).collect(Collectors.joining(", ")));
     }
     return bindings;
   }
@@ -84,37 +95,130 @@ final class ColumnBinder {
     return out;
   }
 
+  /**
+   * The key of {@code nullReplacements} naming each leaf it replaces nulls of, by the leaf's field
+   * path; a key resolves as a column name does and must name a leaf the pipeline reads.
+   */
+  private Map<List<Integer>, String> nullReplacementKeys(Map<String, Object> nullReplacements, List<Leaf> leaves,
+      StructType schema) {
+    Map<List<Integer>, String> keys = new LinkedHashMap<>();
+    List<String> unread = new ArrayList<>();
+    for (String key : nullReplacements.keySet()) {
+      Optional<Leaf> named = find(key, schema);
+      Optional<Leaf> read = named.flatMap(n -> leaves.stream().filter(l -> l.fieldPath().equals(n.fieldPath())).findFirst());
+      if (read.isEmpty()) {
+        unread.add(key);
+      } else if (keys.containsKey(read.get().fieldPath())) {
+        throw error("nullAs(...) names column '" + read.get().path() + "' twice, as " + keys.get(read.get().fieldPath())
+            + " and " + key);
+      } else {
+        keys.put(read.get().fieldPath(), key);
+      }
+    }
+    if (!unread.isEmpty()) {
+      throw error("nullAs(...) names " + String.join(", ", unread) + ", which the pipeline does not read; "
+          + "it reads " + leaves.stream().map(Leaf::path).collect(Collectors.joining(", ")));
+    }
+    return keys;
+  }
+
   /** The child's top-level columns {@code bindings} read, distinct, in first-use order. */
   static List<String> readColumns(List<InputBinding> bindings) {
     LinkedHashSet<String> names = new LinkedHashSet<>();
-    bindings.forEach(b -> names.add(topLevel(b.columnPath())));
+    bindings.forEach(b -> names.add(topLevelColumn(b)));
     return List.copyOf(names);
   }
 
-  private static String topLevel(String path) {
-    int dot = path.indexOf('.');
-    return dot < 0 ? path : path.substring(0, dot);
+  /** The name of the child's top-level column that {@code binding} reads (the first part of its column path). */
+  static String topLevelColumn(InputBinding binding) {
+    return nameParts(binding.columnPath()).get(0);
   }
 
-  /** The column (or struct field, written {@code col.field}) named {@code name}. */
+  /** The column (or struct field) named {@code name}; an error listing the columns when there is none. */
   private Leaf resolve(String name, StructType schema) {
-    List<String> names = List.of(schema.fieldNames());
-    if (names.contains(name)) {
-      int ordinal = names.indexOf(name);
-      return new Leaf(name, List.of(ordinal), schema.fields()[ordinal].dataType());
+    return find(name, schema).orElseThrow(() -> error("the input has no column '" + name + "'; its columns are "
+        + describe(schema)));
+  }
+
+  /**
+   * The column or struct field {@code name} denotes, Spark's way (see the class comment); empty
+   * when there is none; an error when it is ambiguous.
+   */
+  private Optional<Leaf> find(String name, StructType schema) {
+    List<Integer> whole = matching(schema, name);
+    if (!whole.isEmpty()) {
+      int ordinal = single(whole, schema, name, name, "of the input's columns");
+      StructField column = schema.fields()[ordinal];
+      return Optional.of(new Leaf(quoted(column.name()), List.of(ordinal), column.dataType()));
     }
+    String path = null;
     List<Integer> fieldPath = new ArrayList<>();
     DataType current = schema;
-    for (String part : name.split("\\.", -1)) {
-      if (!(current instanceof StructType) || !List.of(((StructType) current).fieldNames()).contains(part)) {
-        throw error("the input has no column '" + name + "'; its columns are " + describe(schema));
+    for (String part : userNameParts(name)) {
+      if (!(current instanceof StructType)) {
+        return Optional.empty();
       }
       StructType struct = (StructType) current;
-      int ordinal = List.of(struct.fieldNames()).indexOf(part);
+      List<Integer> found = matching(struct, part);
+      if (found.isEmpty()) {
+        return Optional.empty();
+      }
+      int ordinal = single(found, struct, name, part,
+          path == null ? "of the input's columns" : "fields of struct column '" + path + "'");
+      StructField field = struct.fields()[ordinal];
+      path = path == null ? quoted(field.name()) : path + "." + quoted(field.name());
       fieldPath.add(ordinal);
-      current = struct.fields()[ordinal].dataType();
+      current = field.dataType();
     }
-    return new Leaf(name, fieldPath, current);
+    return Optional.of(new Leaf(path, fieldPath, current));
+  }
+
+  /** The ordinals of {@code struct}'s fields named {@code name} under this binder's case sensitivity. */
+  private List<Integer> matching(StructType struct, String name) {
+    StructField[] fields = struct.fields();
+    List<Integer> ordinals = new ArrayList<>();
+    for (int k = 0; k < fields.length; k++) {
+      if (caseSensitive ? fields[k].name().equals(name) : fields[k].name().equalsIgnoreCase(name)) {
+        ordinals.add(k);
+      }
+    }
+    return ordinals;
+  }
+
+  /**
+   * The one ordinal of {@code matches}, the fields of {@code struct} ({@code which} says what they
+   * are) that match {@code part} of {@code name}; an ambiguity error when there are more.
+   */
+  private int single(List<Integer> matches, StructType struct, String name, String part, String which) {
+    if (matches.size() == 1) {
+      return matches.get(0);
+    }
+    String candidates = matches.stream().map(k -> struct.fields()[k].name() + " " + struct.fields()[k].dataType()
+        .simpleString() + " (position " + (k + 1) + ")").collect(Collectors.joining(", "));
+    throw error("column '" + name + "' is ambiguous: " + matches.size() + " " + which + " match '" + part + "'"
+        + (caseSensitive ? "" : " ignoring case (spark.sql.caseSensitive is false)") + ": " + candidates
+        + " (Spark's [AMBIGUOUS_REFERENCE]); select or alias the one you mean under a unique name first, e.g. "
+        + "df.select(other.col(\"x\").as(\"x_other\")) or withColumnRenamed before a join");
+  }
+
+  /** The parts of a name as the user wrote it, as Spark's parser splits it; an error naming it where it cannot. */
+  private List<String> userNameParts(String name) {
+    try {
+      return nameParts(name);
+    } catch (Exception e) {
+      throw new PipelinePlanningException(callSite, "the column name '" + name + "' is not valid: "
+          + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+    }
+  }
+
+  /** The parts of {@code name} split at dots outside backticks, as Spark splits {@code df.col(name)}. */
+  private static List<String> nameParts(String name) {
+    return CollectionConverters.asJava(AttributeNameParser$.MODULE$.parseAttributeName(name));
+  }
+
+  /** {@code name} as a part of a column path: backticked (inner backticks doubled) when it holds a dot or a backtick. */
+  private static String quoted(String name) {
+    return name.isEmpty() || name.contains(".") || name.contains("`") ? "`" + name.replace("`", "``") + "`" : name;
   }
 
   private static void addLeaves(Leaf column, List<Leaf> out) {
@@ -123,7 +227,7 @@ final class ColumnBinder {
       for (int k = 0; k < fields.length; k++) {
         List<Integer> fieldPath = new ArrayList<>(column.fieldPath());
         fieldPath.add(k);
-        addLeaves(new Leaf(column.path() + "." + fields[k].name(), fieldPath, fields[k].dataType()), out);
+        addLeaves(new Leaf(column.path() + "." + quoted(fields[k].name()), fieldPath, fields[k].dataType()), out);
       }
     } else {
       out.add(column);

@@ -47,7 +47,7 @@ final class PipelineComposer {
     }
     List<String> outputs = first.outputNames();
     Iterator<String> secondLeaves = secondInputs.stream()
-        .map(input -> leafNames.get(outputs.indexOf(input.columnPath()))).iterator();
+        .map(input -> leafNames.get(outputs.indexOf(ColumnBinder.topLevelColumn(input)))).iterator();
     List<Expr> secondArguments = secondEntry.params().stream()
         .map(p -> TupleLeaves.rebuild(p.type(), secondLeaves)).toList();
     Expr body = new Expr.Call(secondEntry.name(), secondArguments, SourcePos.NONE);

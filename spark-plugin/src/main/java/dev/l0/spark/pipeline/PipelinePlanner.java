@@ -32,8 +32,17 @@ import org.apache.spark.sql.types.StructType;
 public final class PipelinePlanner {
   private PipelinePlanner() {}
 
-  /** Parses, type-checks and optimises the program, binds it to the child's schema, decides the kind; throws {@link PipelinePlanningException}. */
+  /** {@link #plan(PipelineRequest, StructType, boolean)} with Spark's default name resolution, ignoring case. */
   public static PipelineSpec plan(PipelineRequest request, StructType inputSchema) {
+    return plan(request, inputSchema, false);
+  }
+
+  /**
+   * Parses, type-checks and optimises the program, binds it to the child's schema (column names
+   * matched exactly when {@code caseSensitive}, as Spark's {@code spark.sql.caseSensitive}, else
+   * ignoring case), decides the kind; throws {@link PipelinePlanningException}.
+   */
+  public static PipelineSpec plan(PipelineRequest request, StructType inputSchema, boolean caseSensitive) {
     String callSite = request.callSite();
     Program parsed = checked(request.programText(), request.sourceName(), callSite);
     FunDef entry = parsed.function(request.entry()).orElseThrow(() -> new PipelinePlanningException(callSite,
@@ -42,7 +51,7 @@ public final class PipelinePlanner {
     L0Source main = L0Source.reachable(parsed, request.programText(), request.sourceName(), entry.name());
     TypedProgram typed = TypeChecker.check(main.program());
     entry = typed.function(entry.name());
-    List<InputBinding> inputs = new ColumnBinder(callSite)
+    List<InputBinding> inputs = new ColumnBinder(callSite, caseSensitive)
         .bind(entry, request.inputColumns(), inputSchema, request.nullReplacements());
     EntryAnalysis.Result analysis = EntryAnalysis.analyse(entry, callSite);
     StructType outputs = outputSchema(entry, analysis.kind(), request.outputNames(), callSite);
