@@ -3,13 +3,16 @@ package dev.l0.spark;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.struct;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.spark.plan.L0PipelineExec;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
@@ -52,6 +55,17 @@ class L0PipelineInQueriesTest {
     assertEquals(10, out.groupBy("y").count().collectAsList().size());
     assertEquals(1L, out.orderBy("y").first().getLong(0));
     assertEquals(1_000, out.join(other, "y").collectAsList().size());
+  }
+
+  @Test
+  void thePhysicalNodeIsCopiedWithoutAnActiveSession() {
+    SparkPlan plan = ((org.apache.spark.sql.classic.Dataset<Row>) plusOne()).queryExecution().executedPlan();
+    SparkSession.clearActiveSession();
+    try {
+      assertTrue(plan.canonicalized().find(node -> node instanceof L0PipelineExec).isDefined(), plan::toString);
+    } finally {
+      SparkSession.setActiveSession(spark);
+    }
   }
 
   @Test

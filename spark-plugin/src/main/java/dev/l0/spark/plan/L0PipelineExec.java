@@ -31,15 +31,22 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
 
   private final SparkPlan child;
   private final PipelineOperands operands;
-  private final PipelineMetrics pipelineMetrics;
-  private final scala.collection.immutable.Map<String, SQLMetric> metricsByName;
+  /** Made on first use, on the driver (as Spark's own nodes make theirs), not by every copy of the node. */
+  private PipelineMetrics pipelineMetrics;
+  private scala.collection.immutable.Map<String, SQLMetric> metricsByName;
 
   /** Spark's copy constructor (TreeNode.makeCopy): the arguments in product order. */
   public L0PipelineExec(SparkPlan child, PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> outputAttributes) {
     this.child = Objects.requireNonNull(child, "child");
     this.operands = new PipelineOperands(spec, readAttributes, outputAttributes);
-    this.pipelineMetrics = new PipelineMetrics(sparkContext());
-    this.metricsByName = pipelineMetrics.byName();
+  }
+
+  private synchronized PipelineMetrics pipelineMetrics() {
+    if (pipelineMetrics == null) {
+      pipelineMetrics = new PipelineMetrics(sparkContext());
+      metricsByName = pipelineMetrics.byName();
+    }
+    return pipelineMetrics;
   }
 
   public PipelineSpec spec() {
@@ -68,6 +75,7 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
 
   @Override
   public scala.collection.immutable.Map<String, SQLMetric> metrics() {
+    pipelineMetrics();
     return metricsByName;
   }
 
@@ -86,7 +94,7 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
     L0Settings settings = L0Settings.ofActiveSession();
     PipelineSpec spec = operands.spec();
     PipelineTask task = new PipelineTask(spec, settings.device(), settings.batchRows(),
-        PipelineAttributes.bindingOrdinals(spec, operands.readAttributes(), child.output()), pipelineMetrics);
+        PipelineAttributes.bindingOrdinals(spec, operands.readAttributes(), child.output()), pipelineMetrics());
     JavaRDD<ColumnarBatch> input = child.executeColumnar().toJavaRDD();
     switch (spec.kind()) {
       case ROWS:
