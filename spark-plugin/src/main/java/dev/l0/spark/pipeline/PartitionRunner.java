@@ -82,8 +82,9 @@ public final class PartitionRunner implements AutoCloseable {
     } else {
       compileCacheHits++;
     }
-    if (settings.device() != DeviceKind.JVM && program.device().chosen() == DeviceKind.JVM) {
-      fallbackReasons.add(name + " program: " + program.device().report());
+    if (settings.gpuOrdinal() >= 0 && program.device().chosen() == DeviceKind.JVM) {
+      fallbackReasons.add(name + " program: GPU " + settings.gpuOrdinal() + " was assigned to the task, but "
+          + program.device().report());
     }
     program.evaluatorFallbacks().forEach(reason -> fallbackReasons.add(name + " program: " + reason));
     programs.put(role, program);

@@ -11,7 +11,8 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The SQL metrics of one pipeline node (created on the driver, updated by its tasks): rows in and
- * out, and the runtime's counters (kernel time, transfers, compilation, cache hits, fallbacks).
+ * out, and the runtime's counters (kernel time, transfers, compilation, cache hits, fallbacks),
+ * with the fallbacks' reasons in a named accumulator (Spark UI) that {@link FallbackLog} logs on the driver.
  */
 final class PipelineMetrics implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -25,6 +26,7 @@ final class PipelineMetrics implements Serializable {
   private final SQLMetric compileTime;
   private final SQLMetric compileCacheHits;
   private final SQLMetric fallbacks;
+  private final FallbackReasons fallbackReasons = new FallbackReasons();
 
   PipelineMetrics(SparkContext context) {
     outputRows = SQLMetrics.createMetric(context, "number of output rows");
@@ -34,7 +36,9 @@ final class PipelineMetrics implements Serializable {
     transferTime = SQLMetrics.createNanoTimingMetric(context, "transfer time", UNSET);
     compileTime = SQLMetrics.createNanoTimingMetric(context, "compile time", UNSET);
     compileCacheHits = SQLMetrics.createMetric(context, "compile cache hits");
-    fallbacks = SQLMetrics.createMetric(context, "fallbacks to the JVM");
+    fallbacks = SQLMetrics.createMetric(context, "fallbacks");
+    context.register(fallbackReasons, FallbackReasons.NAME);
+    FallbackLog.watch(context, fallbackReasons);
   }
 
   /** The metrics by name, as {@code SparkPlan.metrics()} returns them. */
@@ -67,5 +71,6 @@ final class PipelineMetrics implements Serializable {
     compileTime.add(statistics.compileNanos());
     compileCacheHits.add(statistics.compileCacheHits());
     fallbacks.add(statistics.fallbacks());
+    statistics.fallbackReasons().forEach(fallbackReasons::add);
   }
 }

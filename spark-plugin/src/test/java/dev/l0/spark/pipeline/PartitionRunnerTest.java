@@ -3,7 +3,11 @@ package dev.l0.spark.pipeline;
 import static dev.l0.spark.pipeline.PipelineFixtures.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
 import dev.l0.ir.ScalarType;
+import dev.l0.kernels.runtime.CudaProbe;
+import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.kernels.jvm.FlatArray;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
@@ -296,6 +300,23 @@ class PartitionRunnerTest {
       assertEquals(0, statistics.compileNanos());
       assertEquals(1, statistics.compileCacheHits());
       assertEquals(0, statistics.fallbacks());
+    }
+  }
+
+  @Test
+  void aGpuAssignedToTheTaskThatCannotBeUsedIsAFallbackWithItsReason() {
+    assumeFalse(CudaProbe.probe(0).isAvailable(), "needs a machine where GPU 0 cannot be used");
+    PipelineSpec spec = plan(MAP_FILTER, X_N, "x", "n");
+    try (PartitionRunner assigned = PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.AUTO, 0))) {
+      assigned.mapRows(new ColumnBatch(1, List.of(new double[] {1}, new long[] {1})));
+      RunStatistics statistics = assigned.statistics();
+      assertEquals(1, statistics.fallbacks());
+      assertTrue(statistics.fallbackReasons().get(0).startsWith("main program: GPU 0 was assigned to the task, but jvm: "),
+          statistics.fallbackReasons().toString());
+    }
+    try (PartitionRunner unassigned = PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.AUTO, -1))) {
+      unassigned.mapRows(new ColumnBatch(1, List.of(new double[] {1}, new long[] {1})));
+      assertEquals(0, unassigned.statistics().fallbacks(), "choosing the JVM where no GPU was assigned is no fallback");
     }
   }
 }
