@@ -21,8 +21,10 @@ import java.util.stream.IntStream;
  * optimiser's evaluator, and whether the results agree bit for bit.
  */
 public final class PathBenchmark {
-  private static final String PROGRAM = "/programs/mc_paths.l0";
-  private static final int STEPS = 256;
+  /** The class-path resource of the program. */
+  public static final String PROGRAM = "/programs/mc_paths.l0";
+  /** The steps of a path. */
+  public static final int STEPS = 256;
 
   private PathBenchmark() {}
 
@@ -46,12 +48,12 @@ public final class PathBenchmark {
     double sequentialSeconds = best(warmup, runs, () -> {
       double[] path = new double[STEPS];
       for (int i = 0; i < n; i++) {
-        sequential[i] = row(seeds[i], spots[i], vols[i], path);
+        sequential[i] = handWrittenRow(seeds[i], spots[i], vols[i], path);
       }
     });
     double[] parallel = new double[n];
     double parallelSeconds = best(warmup, runs, () -> IntStream.range(0, n).parallel()
-        .forEach(i -> parallel[i] = row(seeds[i], spots[i], vols[i], new double[STEPS])));
+        .forEach(i -> parallel[i] = handWrittenRow(seeds[i], spots[i], vols[i], new double[STEPS])));
 
     System.out.println(new JsonLine()
         .add("benchmark", "mc_paths_jvm")
@@ -70,8 +72,12 @@ public final class PathBenchmark {
         .text());
   }
 
-  /** One row of the program, in its operation order: the walk, then the left folds of the sum and the maximum. */
-  private static double row(long seed, double spot, double vol, double[] path) {
+  /**
+   * One row of {@code /programs/mc_paths.l0} written by hand, in the program's operation order: the
+   * walk into {@code path} (at least {@value #STEPS} long, overwritten), then the left folds of the
+   * sum and the maximum. The reference the benchmarks compare the L0 results with, bit for bit.
+   */
+  public static double handWrittenRow(long seed, double spot, double vol, double[] path) {
     long state = seed;
     double x = spot;
     for (int i = 0; i < STEPS; i++) {
