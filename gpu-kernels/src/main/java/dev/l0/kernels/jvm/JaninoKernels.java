@@ -1,6 +1,7 @@
 package dev.l0.kernels.jvm;
 
 import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.lower.UnsupportedKernelException;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,13 +13,18 @@ import org.codehaus.janino.SimpleCompiler;
  * compiled once by Janino (classes are cached by source text, so equal kernels share a class).
  */
 final class JaninoKernels {
+  /** How a rejection caused by generated code that Janino cannot compile starts. */
+  static final String GENERATED_CODE_BUG = "the JVM backend generated Java that does not compile: ";
+
   private static final Map<String, KernelThreads> COMPILED = new ConcurrentHashMap<>();
 
   private JaninoKernels() {}
 
   /**
-   * {@code kernel}'s compiled code; generated code that does not compile is a bug of this backend,
-   * an {@link IllegalStateException} with the compiler's message and the source.
+   * {@code kernel}'s compiled code. Generated code that does not compile (a bug of this backend, or
+   * a kernel past the JVM's limits, such as 64 KiB of bytecode per method) is rejected with an
+   * {@link UnsupportedKernelException} starting {@link #GENERATED_CODE_BUG}, with the compiler's
+   * message and the source, so that the kernel falls back with the reason rather than failing the run.
    */
   static KernelThreads compile(Kernel kernel) {
     JavaKernelIrPrinter.KernelSource source = JavaKernelIrPrinter.print(kernel);
@@ -33,7 +39,7 @@ final class JaninoKernels {
       return (KernelThreads) compiler.getClassLoader().loadClass(className).getConstructor().newInstance();
     } catch (CompileException | ClassNotFoundException | NoSuchMethodException | InstantiationException
         | IllegalAccessException | InvocationTargetException e) {
-      throw new IllegalStateException("the JVM backend generated Java that does not compile: " + e.getMessage() + "\n" + text, e);
+      throw new UnsupportedKernelException(GENERATED_CODE_BUG + e.getMessage() + "\n" + text);
     }
   }
 }
