@@ -43,7 +43,7 @@ public final class L0Runtime {
    */
   public static CompiledProgram compile(String l0Text, String sourceName, String entry, DeviceKind device, int gpuOrdinal) {
     long start = System.nanoTime();
-    return compile(L0Parser.parse(l0Text, sourceName), entry, device, gpuOrdinal, start);
+    return compileStarted(L0Parser.parse(l0Text, sourceName), entry, device, gpuOrdinal, JvmKernelExecutor.defaultParallelism(), start);
   }
 
   /** {@link #compile(Program, String, DeviceKind, int)} on GPU {@value CudaProbe#DEFAULT_ORDINAL}. */
@@ -57,22 +57,35 @@ public final class L0Runtime {
    * {@code IllegalArgumentException} for a negative ordinal.
    */
   public static CompiledProgram compile(Program program, String entry, DeviceKind device, int gpuOrdinal) {
-    return compile(program, entry, device, gpuOrdinal, System.nanoTime());
+    return compileStarted(program, entry, device, gpuOrdinal, JvmKernelExecutor.defaultParallelism(), System.nanoTime());
   }
 
-  /** {@link #compile(Program, String, DeviceKind, int)} for a compilation that started at {@code startNanos} ({@link System#nanoTime()}). */
-  private static CompiledProgram compile(Program program, String entry, DeviceKind device, int gpuOrdinal, long startNanos) {
+  /**
+   * {@link #compile(Program, String, DeviceKind, int)} whose kernels, where they run on the JVM
+   * backend, run each launch on at most {@code jvmThreads} threads (at least 1; the default is the
+   * machine's available processors), e.g. a Spark task's {@code spark.task.cpus}.
+   */
+  public static CompiledProgram compile(Program program, String entry, DeviceKind device, int gpuOrdinal, int jvmThreads) {
+    return compileStarted(program, entry, device, gpuOrdinal, jvmThreads, System.nanoTime());
+  }
+
+  /** {@link #compile(Program, String, DeviceKind, int, int)} for a compilation that started at {@code startNanos} ({@link System#nanoTime()}). */
+  private static CompiledProgram compileStarted(Program program, String entry, DeviceKind device, int gpuOrdinal, int jvmThreads,
+      long startNanos) {
     TypedProgram typed = TypeChecker.check(program);
     program.function(entry).orElseThrow(() -> new IllegalArgumentException(
         "no function '" + entry + "'; the program defines "
             + program.functions().stream().map(FunDef::name).collect(Collectors.joining(", "))));
-    return compile(typed, entry, DeviceSelector.select(device, gpuOrdinal), startNanos);
+    return compile(typed, entry, DeviceSelector.select(device, gpuOrdinal), jvmThreads, startNanos);
   }
 
-  /** Compiles function {@code entry} of checked program {@code typed} for the device {@code selection} chose, a compilation that started at {@code startNanos}. */
-  static CompiledProgram compile(TypedProgram typed, String entry, DeviceSelection selection, long startNanos) {
+  /**
+   * Compiles function {@code entry} of checked program {@code typed} for the device {@code selection}
+   * chose (JVM launches on at most {@code jvmThreads} threads), a compilation that started at {@code startNanos}.
+   */
+  static CompiledProgram compile(TypedProgram typed, String entry, DeviceSelection selection, int jvmThreads, long startNanos) {
     FunDef function = typed.function(entry);
-    KernelExecutor executor = executorFor(selection);
+    KernelExecutor executor = executorFor(selection, jvmThreads);
     HostRunner runner = new HostRunner(Optimizer.optimize(typed), executor);
     return new CompiledProgram(runner, executor, function.name(),
         function.params().stream().map(p -> new Parameter(p.name(), p.type())).toList(), function.returnType(), selection,
@@ -81,11 +94,16 @@ public final class L0Runtime {
 
   /**
    * The executor that runs kernels on the selected device: {@link CudaKernelExecutor} on the
-   * selection's GPU for CUDA, {@link JvmKernelExecutor} for the JVM.
+   * selection's GPU for CUDA, {@link JvmKernelExecutor} on all available processors for the JVM.
    */
   public static KernelExecutor executorFor(DeviceSelection selection) {
+    return executorFor(selection, JvmKernelExecutor.defaultParallelism());
+  }
+
+  /** {@link #executorFor(DeviceSelection)} with JVM launches on at most {@code jvmThreads} threads. */
+  public static KernelExecutor executorFor(DeviceSelection selection, int jvmThreads) {
     return selection.chosen() == DeviceKind.CUDA
         ? CudaKernelExecutor.onThisMachine(selection.gpuOrdinal())
-        : new JvmKernelExecutor();
+        : new JvmKernelExecutor(jvmThreads);
   }
 }

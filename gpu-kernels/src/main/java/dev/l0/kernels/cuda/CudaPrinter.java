@@ -90,6 +90,11 @@ public final class CudaPrinter {
       L0_OP float l0_max_f32(float a, float b) { return (float)l0_max_f64(a, b); }
       """;
 
+  /** The launch's threads, declared in kernels with thread-private buffers. */
+  private static final String THREADS = "l0_threads";
+  /** The thread's index in the grid, declared in kernels with thread-private buffers. */
+  private static final String GRID_THREAD = "l0_grid_thread";
+
   private final StringBuilder out = new StringBuilder();
   private int indent;
 
@@ -128,6 +133,11 @@ public final class CudaPrinter {
     }
     long raw = array.elements(blockSize) * sizeOf(array.elementType());
     return (raw + 7) / 8 * 8;
+  }
+
+  /** The elements of the global array holding thread-private arrays of {@code perThread} elements for {@code threads} threads. */
+  public static long threadPrivateElements(long perThread, long threads) {
+    return Math.multiplyExact(perThread, threads);
   }
 
   /** Bytes per element of a buffer or shared array of {@code type}. */
@@ -175,6 +185,10 @@ public final class CudaPrinter {
             + sizeOf(array.elementType()) + "ull + 7ull) / 8ull * 8ull)";
       }
     }
+    if (kernel.buffers().stream().anyMatch(Buffer::isThreadPrivate)) {
+      line("const long long " + THREADS + " = (long long)gridDim.x * blockDim.x;");
+      line("const long long " + GRID_THREAD + " = (long long)blockIdx.x * blockDim.x + threadIdx.x;");
+    }
     kernel.body().forEach(this::statement);
     out.append("}\n\n");
   }
@@ -195,7 +209,7 @@ public final class CudaPrinter {
     } else if (s instanceof KernelStmt.Assign a) {
       line(a.variable().name() + " = " + expr(a.value()) + ";");
     } else if (s instanceof KernelStmt.Store st) {
-      line(st.buffer().name() + "[" + expr(st.index()) + "] = " + expr(st.value()) + ";");
+      line(element(st.buffer(), st.index()) + " = " + expr(st.value()) + ";");
     } else if (s instanceof KernelStmt.SharedStore st) {
       line(st.array().name() + "[" + expr(st.index()) + "] = " + expr(st.value()) + ";");
     } else if (s instanceof KernelStmt.If i) {
@@ -246,10 +260,18 @@ public final class CudaPrinter {
       return "(" + expr(s.condition()) + " ? " + expr(s.ifTrue()) + " : " + expr(s.ifFalse()) + ")";
     }
     if (e instanceof KernelExpr.Load l) {
-      return l.buffer().name() + "[" + expr(l.index()) + "]";
+      return element(l.buffer(), l.index());
     }
     KernelExpr.SharedLoad l = (KernelExpr.SharedLoad) e;
     return l.array().name() + "[" + expr(l.index()) + "]";
+  }
+
+  /** Element {@code index} of {@code buffer}: of the running thread's interleaved array for a thread-private one. */
+  private String element(Buffer buffer, KernelExpr index) {
+    if (buffer.isThreadPrivate()) {
+      return buffer.name() + "[(" + expr(index) + ") * " + THREADS + " + " + GRID_THREAD + "]";
+    }
+    return buffer.name() + "[" + expr(index) + "]";
   }
 
   static String constant(ScalarValue value) {

@@ -37,7 +37,8 @@ import java.util.function.LongConsumer;
  * Runs one kernel group on a GPU as the kernel IR's host does (package {@code dev.l0.kernels.ir}):
  * uploads the inputs through pinned staging into pooled device buffers, runs the host steps in
  * order (host scalars evaluated by {@link HostScalars}, the simulator's evaluator; allocations
- * zero-filled; launches on the host's grid size with blocks of a fixed size and the printer's
+ * zero-filled, a thread-private buffer's at each launch, for the launch's threads, as
+ * {@link CudaPrinter} lays it out; launches on the host's grid size with blocks of a fixed size and the printer's
  * shared memory), checks the error word after every launch, and downloads the outputs. A
  * launch that raised error code {@code k} fails with {@code errors.get(k - 1)}'s
  * {@code L0RuntimeError}, as on the simulator. Device buffers go back to the pool after every run.
@@ -82,11 +83,12 @@ final class DeviceGroupRunner {
     HostScalars.Values values = host.newValues();
     values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
     Map<String, DeviceBuffer> buffers = new HashMap<>();
+    Map<String, Long> threadPrivateElements = new HashMap<>();
     RunMeter meter = environment.meter();
     try (DeviceBuffer errorWord = zeroed(ERROR_WORD_BYTES, meter)) {
       bindInputs(environment, values, buffers);
       for (HostProgram.Step<CudaKernel> step : steps) {
-        runStep(step, values, buffers, errorWord, launchNanos, meter);
+        runStep(step, values, buffers, threadPrivateElements, errorWord, launchNanos, meter);
       }
       return outputs(values, buffers, meter);
     } finally {
@@ -108,10 +110,12 @@ final class DeviceGroupRunner {
     }
   }
 
-  private void runStep(HostProgram.Step<CudaKernel> step, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord,
-      LongConsumer launchNanos, RunMeter meter) {
+  private void runStep(HostProgram.Step<CudaKernel> step, HostScalars.Values values, Map<String, DeviceBuffer> buffers,
+      Map<String, Long> threadPrivateElements, DeviceBuffer errorWord, LongConsumer launchNanos, RunMeter meter) {
     if (step instanceof HostProgram.Define<CudaKernel> d) {
       values.set(d.slot(), d.value().evaluate(values));
+    } else if (step instanceof HostProgram.Allocate<CudaKernel> a && a.buffer().isThreadPrivate()) {
+      threadPrivateElements.put(a.buffer().name(), a.elements().evaluateIndex(values));
     } else if (step instanceof HostProgram.Allocate<CudaKernel> a) {
       long bytes = HostStaging.bytes(a.buffer().elementType(), a.elements().evaluateIndex(values));
       DeviceBuffer previous = buffers.put(a.buffer().name(), zeroed(bytes, meter));
@@ -119,7 +123,7 @@ final class DeviceGroupRunner {
         previous.close();
       }
     } else if (step instanceof HostProgram.Launch<CudaKernel> l) {
-      launch(l, values, buffers, errorWord, launchNanos, meter);
+      launch(l, values, buffers, threadPrivateElements, errorWord, launchNanos, meter);
     } else {
       HostProgram.ReadScalar<CudaKernel> r = (HostProgram.ReadScalar<CudaKernel>) step;
       long index = r.index().evaluateIndex(values);
@@ -133,11 +137,25 @@ final class DeviceGroupRunner {
     }
   }
 
-  private void launch(HostProgram.Launch<CudaKernel> l, HostScalars.Values values, Map<String, DeviceBuffer> buffers, DeviceBuffer errorWord,
-      LongConsumer launchNanos, RunMeter meter) {
+  private void launch(HostProgram.Launch<CudaKernel> l, HostScalars.Values values, Map<String, DeviceBuffer> buffers,
+      Map<String, Long> threadPrivateElements, DeviceBuffer errorWord, LongConsumer launchNanos, RunMeter meter) {
     long grid = l.gridSize().evaluateIndex(values);
     if (grid < 1 || grid > Integer.MAX_VALUE) {
       throw new IllegalArgumentException("launches " + l.kernel().name() + " on " + grid + " blocks");
+    }
+    for (Buffer b : l.kernel().buffers()) {
+      if (b.isThreadPrivate()) {
+        Long perThread = threadPrivateElements.get(b.name());
+        if (perThread == null) {
+          throw new IllegalArgumentException("thread-private buffer " + b.name() + " is used before it is sized");
+        }
+        long elements = CudaPrinter.threadPrivateElements(perThread, grid * blockSize);
+        DeviceBuffer previous = buffers.put(b.name(),
+            context.memoryPool().allocate(Math.max(HostStaging.bytes(b.elementType(), elements), 1)));
+        if (previous != null) {
+          previous.close();
+        }
+      }
     }
     List<KernelArgument> arguments = new ArrayList<>();
     arguments.add(KernelArgument.of(errorWord));

@@ -6,7 +6,11 @@ public sealed interface HostStep {
   /** Computes host scalar {@code variable} (for sizes, chunk counts, grid sizes). */
   record Define(KernelExpr.Var variable, KernelExpr value) implements HostStep {}
 
-  /** Allocates {@code buffer} with {@code elements} (an {@code i64}) zero-filled elements. */
+  /**
+   * Allocates global {@code buffer} with {@code elements} (an {@code i64}) zero-filled elements;
+   * for a {@link Buffer.Space#THREAD_PRIVATE} buffer, {@code elements} is the size of each
+   * thread's own array, made for every thread of the launches that follow (contents undefined).
+   */
   record Allocate(Buffer buffer, KernelExpr elements) implements HostStep {}
 
   /**

@@ -79,7 +79,7 @@ public sealed interface KernelExpr {
     }
   }
 
-  /** Element {@code index} (an {@code i64}) of a global buffer. */
+  /** Element {@code index} (an {@code i64}) of a buffer: of the running thread's own array for a thread-private one. */
   record Load(Buffer buffer, KernelExpr index) implements KernelExpr {
     @Override
     public ScalarType type() {

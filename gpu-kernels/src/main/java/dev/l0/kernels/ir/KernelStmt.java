@@ -11,7 +11,7 @@ public sealed interface KernelStmt {
   /** {@code variable = value} for a declared local. */
   record Assign(KernelExpr.Var variable, KernelExpr value) implements KernelStmt {}
 
-  /** {@code buffer[index] = value}, {@code index} an {@code i64}. */
+  /** {@code buffer[index] = value}, {@code index} an {@code i64} (into the running thread's own array for a thread-private buffer). */
   record Store(Buffer buffer, KernelExpr index, KernelExpr value) implements KernelStmt {}
 
   /** {@code array[index] = value} in the block's shared memory, {@code index} an {@code i64}. */

@@ -14,6 +14,10 @@
  * FMA contraction); operations that could fail there are guarded by the lowering and raise a
  * {@link dev.l0.kernels.ir.KernelStmt.RaiseError} instead. Indices into buffers and shared
  * arrays are {@code i64}; the thread index registers read as {@code i64}. Kernels use no atomics.
+ * A thread-private buffer ({@link dev.l0.kernels.ir.Buffer.Space#THREAD_PRIVATE}) gives every
+ * thread an array of its own, indexed from 0: the arrays a thread builds (copies, in-place updates,
+ * loop-carried arrays) live there, sized per thread by the host, so a backend needs memory for the
+ * threads that run at once only (the JVM: one array per worker).
  *
  * <h2>Reduction order (the contract all backends implement)</h2>
  * A top-level reduction or scan over {@code n} elements (redomap, reduce, scan, scanomap, and the

@@ -3,11 +3,16 @@ package dev.l0.kernels.jvm;
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.api.CompiledProgram;
 import dev.l0.kernels.api.L0Runtime;
+import dev.l0.kernels.exec.HostEnvironment;
+import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelScope;
+import dev.l0.kernels.exec.PreparedKernel;
+import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.report.JsonLine;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
+import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
@@ -37,15 +42,22 @@ public final class BlackScholesBenchmark {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
     OptimizedProgram p0 = Optimizer.optimize(TypeChecker.check(L0Parser.parse(programText(), "p0_blackscholes.l0")));
     long compileStart = System.nanoTime();
-    JvmKernel kernel = compileKernel(p0);
+    KernelPlan.Kernel map = p0.kernelPlan().kernels().get(0);
+    PreparedKernel kernel = compileKernel(p0, map);
     long compileNanos = System.nanoTime() - compileStart;
 
     Options options = Options.random(n, new Random(20261122));
-    Object[] kernelArgs = {
+    List<FlatArray> kernelColumns = List.of(
         new FlatArray(ScalarType.BOOL, options.call, new int[] {n}), column(options.price), column(options.strike),
-        column(options.years), column(options.rate), column(options.volatility)};
+        column(options.years), column(options.rate), column(options.volatility));
     double[][] kernelPrices = new double[1][];
-    double kernelSeconds = best(() -> kernelPrices[0] = (double[]) ((FlatArray) kernel.run(kernelArgs)[0]).data());
+    double kernelSeconds = best(() -> {
+      HostEnvironment environment = new HostEnvironment(new RunMeter());
+      for (int k = 0; k < kernelColumns.size(); k++) {
+        environment.bind(((SubExp.Var) map.inputs().get(k)).name(), HostValue.of(kernelColumns.get(k)));
+      }
+      kernelPrices[0] = (double[]) kernel.run(environment).get(0).flat().data();
+    });
     CompiledProgram api = L0Runtime.compile(programText(), "p0_blackscholes.l0", "blackscholes", DeviceKind.JVM);
     Object[] columns = {options.call, options.price, options.strike, options.years, options.rate, options.volatility};
     double[][] apiPrices = new double[1][];
@@ -78,17 +90,13 @@ public final class BlackScholesBenchmark {
         .text());
   }
 
-  /** P0's one kernel, the map over the options, compiled for the JVM. */
-  static JvmKernel compileKernel(OptimizedProgram p0) {
-    KernelPlan plan = p0.kernelPlan();
-    KernelPlan.Kernel map = plan.kernels().get(0);
-    KernelScope scope = KernelScope.topLevel(p0.internal(), p0.internal().function(map.function()).orElseThrow());
-    JvmKernel kernel = JvmKernel.compile(map, scope);
-    List<KernelParameter> parameters = kernel.parameters();
-    if (parameters.size() != 6 || parameters.stream().anyMatch(p -> p.role() != KernelParameter.Role.ROWS)) {
-      throw new IllegalStateException("P0's kernel should read the six option columns, reads " + parameters);
+  /** P0's one kernel {@code map}, the map over the six option columns, compiled for the JVM backend. */
+  private static PreparedKernel compileKernel(OptimizedProgram p0, KernelPlan.Kernel map) {
+    if (!map.kind().equals("map") || map.inputs().size() != 6 || !map.inputs().stream().allMatch(SubExp.Var.class::isInstance)) {
+      throw new IllegalStateException("P0's kernel should map over the six option columns, is " + map.describe());
     }
-    return kernel;
+    KernelScope scope = KernelScope.topLevel(p0.internal(), p0.internal().function(map.function()).orElseThrow());
+    return new JvmKernelExecutor().prepare(map, scope);
   }
 
   private static FlatArray column(double[] values) {

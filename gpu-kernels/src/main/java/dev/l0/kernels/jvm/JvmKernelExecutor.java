@@ -1,22 +1,52 @@
 package dev.l0.kernels.jvm;
 
-import dev.l0.ir.ScalarType;
-import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.exec.PreparedKernel;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.opt.KernelPlan;
-import java.util.ArrayList;
+import dev.l0.opt.ir.Ident;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The JVM backend as a {@link KernelExecutor}: hands the host runner's flat arrays to the generated
- * kernel as they are (a boxed array is flattened once by the environment) and returns the kernel's
- * arrays flat; only scalars are boxed. Thread-safe: every run has its own kernel instance.
+ * The JVM backend as a {@link KernelExecutor}: each kernel of the plan is lowered to a kernel
+ * group once, as for every backend ({@link KernelLowering}, with
+ * {@link JvmGroupRunner#LAUNCH_CONFIGURATION}; a kernel the lowering rejects is rejected with its
+ * reason), its kernels printed as Java and compiled, and every call runs the group
+ * ({@link JvmGroupRunner}) on the host runner's flat arrays, returning the outputs flat; only
+ * scalars are boxed. Each launch runs on at most {@link #parallelism()} threads. Thread-safe:
+ * every run has its own state.
  */
 public final class JvmKernelExecutor implements KernelExecutor {
+  private final int parallelism;
+
+  /** Runs each launch on as many threads as the machine has processors. */
+  public JvmKernelExecutor() {
+    this(defaultParallelism());
+  }
+
+  /** Runs each launch on at most {@code parallelism} threads (at least 1), the calling thread included. */
+  public JvmKernelExecutor(int parallelism) {
+    if (parallelism < 1) {
+      throw new IllegalArgumentException("the JVM backend needs at least one thread per kernel, not " + parallelism);
+    }
+    this.parallelism = parallelism;
+  }
+
+  /** The threads a launch uses when no parallelism is given: the available processors. */
+  public static int defaultParallelism() {
+    return Runtime.getRuntime().availableProcessors();
+  }
+
+  /** The most threads one launch runs on. */
+  public int parallelism() {
+    return parallelism;
+  }
+
   @Override
   public String name() {
     return "jvm";
@@ -24,56 +54,26 @@ public final class JvmKernelExecutor implements KernelExecutor {
 
   @Override
   public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
-    JvmKernel compiled = JvmKernel.compile(kernel, scope);
-    return environment -> run(compiled, environment);
+    JvmGroupRunner runner = runner(kernel, scope);
+    List<Ident> outputs = kernel.outputs();
+    return environment -> run(runner, outputs, environment);
   }
 
-  private static List<HostValue> run(JvmKernel kernel, HostEnvironment environment) {
-    List<KernelParameter> parameters = kernel.parameters();
-    Object[] args = new Object[parameters.size()];
-    for (int k = 0; k < args.length; k++) {
-      KernelParameter p = parameters.get(k);
-      args[k] = p.role() == KernelParameter.Role.SCALAR ? box(environment.scalar(p.name()))
-          : environment.flat(p.name());
-    }
-    List<HostValue> results = new ArrayList<>();
-    for (Object result : kernel.run(args)) {
-      results.add(result instanceof FlatArray array ? HostValue.of(array) : HostValue.of(unbox(result)));
-    }
-    return results;
+  /** The runner of {@code kernel}'s group, lowered and compiled; the lowering's rejection passes through. */
+  JvmGroupRunner runner(KernelPlan.Kernel kernel, KernelScope scope) {
+    KernelGroup group = KernelLowering.lower(KernelPlan.of(scope.program(), List.of(kernel.function())), kernel,
+        JvmGroupRunner.LAUNCH_CONFIGURATION);
+    return new JvmGroupRunner(group, parallelism);
   }
 
-  private static Object box(ScalarValue v) {
-    if (v instanceof ScalarValue.Bool b) {
-      return b.value();
-    }
-    // if-else, not ?:, which would promote an Integer to a Long and a Float to a Double
-    if (v instanceof ScalarValue.Int i) {
-      if (i.type() == ScalarType.I32) {
-        return Integer.valueOf((int) i.value());
+  private static List<HostValue> run(JvmGroupRunner runner, List<Ident> outputs, HostEnvironment environment) {
+    Map<String, HostValue> results = runner.run(environment);
+    return outputs.stream().map(id -> {
+      HostValue value = results.get(id.name());
+      if (value == null) {
+        throw new IllegalStateException(runner.group().name() + " has no output " + id.name());
       }
-      return Long.valueOf(i.value());
-    }
-    ScalarValue.Float f = (ScalarValue.Float) v;
-    if (f.type() == ScalarType.F32) {
-      return Float.valueOf((float) f.value());
-    }
-    return Double.valueOf(f.value());
-  }
-
-  private static ScalarValue unbox(Object o) {
-    if (o instanceof Boolean b) {
-      return ScalarValue.bool(b);
-    }
-    if (o instanceof Integer i) {
-      return ScalarValue.i32(i);
-    }
-    if (o instanceof Long l) {
-      return ScalarValue.i64(l);
-    }
-    if (o instanceof Float f) {
-      return ScalarValue.f32(f);
-    }
-    return ScalarValue.f64((Double) o);
+      return value;
+    }).toList();
   }
 }

@@ -173,6 +173,11 @@ final class GroupContext {
     return new Buffer(freshName(base), elementType);
   }
 
+  /** A fresh {@link Buffer.Space#THREAD_PRIVATE} buffer: each thread's own array. */
+  Buffer freshThreadPrivateBuffer(String base, ScalarType elementType) {
+    return new Buffer(freshName(base), elementType, Buffer.Space.THREAD_PRIVATE);
+  }
+
   /** {@code base} made a C identifier, with a counter that no other name of the group has. */
   String freshName(String base) {
     return base.replaceAll("[^A-Za-z0-9_]", "_") + "_" + nameCounter++;

@@ -24,12 +24,12 @@ public final class KernelLowering {
   /**
    * The kernel group of {@code kernel}, with grid sizes and the choice of segmented reductions from
    * {@code configuration}. Where its kernels would read an input along rows, a row per thread
-   * ({@link UncoalescedReads}), it is lowered again reading a copy of that input with the row
-   * index innermost, which a {@link TiledTranspose} launched first makes.
+   * ({@link UncoalescedReads}), and the configuration asks for it, it is lowered again reading a
+   * copy of that input with the row index innermost, which a {@link TiledTranspose} launched first makes.
    */
   public static KernelGroup lower(KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration) {
     KernelGroup direct = lowerReading(plan, kernel, configuration, Set.of());
-    Set<String> uncoalesced = UncoalescedReads.toTranspose(direct);
+    Set<String> uncoalesced = configuration.transposeRowReads() ? UncoalescedReads.toTranspose(direct) : Set.of();
     return uncoalesced.isEmpty() ? direct : lowerReading(plan, kernel, configuration, uncoalesced);
   }
 

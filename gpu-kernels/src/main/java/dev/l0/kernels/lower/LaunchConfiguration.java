@@ -2,9 +2,12 @@ package dev.l0.kernels.lower;
 
 /**
  * What the lowering needs to know of the device it lowers for: the most blocks a grid-stride
- * kernel launches ({@code maxBlocks}, the blocks the device keeps resident at once), and the outer
+ * kernel launches ({@code maxBlocks}, the blocks the device keeps resident at once), the outer
  * size below which a map whose body is one integer or boolean reduction or scan over a row runs a
- * block per row instead of a thread per row ({@code segmentedRowsBelow}, see {@link SegmentedRows}).
+ * block per row instead of a thread per row ({@code segmentedRowsBelow}, see {@link SegmentedRows}),
+ * and whether inputs that threads read along rows are read from a transposed copy
+ * ({@code transposeRowReads}, see {@link UncoalescedReads}: on a GPU; a CPU core reads along its
+ * row best as it is).
  * The block size stays the executor's choice: every kernel is correct for every block size.
  *
  * <p>{@link #forDevice} derives both from a device's multiprocessor count
@@ -14,9 +17,14 @@ package dev.l0.kernels.lower;
  * {@link #DEFAULT}, for lowering without a device, is a 64-multiprocessor device holding 16 blocks
  * on each: 1024 blocks, a block per row below 2048 rows.
  */
-public record LaunchConfiguration(long maxBlocks, long segmentedRowsBelow) {
+public record LaunchConfiguration(long maxBlocks, long segmentedRowsBelow, boolean transposeRowReads) {
   /** The configuration of a typical device: 64 multiprocessors of 16 resident blocks. */
   public static final LaunchConfiguration DEFAULT = forDevice(64, 16);
+
+  /** A GPU's configuration: inputs read along rows per thread are read from a transposed copy. */
+  public LaunchConfiguration(long maxBlocks, long segmentedRowsBelow) {
+    this(maxBlocks, segmentedRowsBelow, true);
+  }
 
   public LaunchConfiguration {
     if (maxBlocks < 1) {
@@ -39,6 +47,6 @@ public record LaunchConfiguration(long maxBlocks, long segmentedRowsBelow) {
 
   /** This configuration with a block per row below {@code rows} rows (0: never, {@code Long.MAX_VALUE}: always). */
   public LaunchConfiguration withSegmentedRowsBelow(long rows) {
-    return new LaunchConfiguration(maxBlocks, rows);
+    return new LaunchConfiguration(maxBlocks, rows, transposeRowReads);
   }
 }

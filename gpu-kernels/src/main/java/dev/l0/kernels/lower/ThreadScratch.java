@@ -1,6 +1,5 @@
 package dev.l0.kernels.lower;
 
-import static dev.l0.kernels.lower.KernelExprs.GLOBAL_THREAD;
 import static dev.l0.kernels.lower.KernelExprs.add;
 import static dev.l0.kernels.lower.KernelExprs.mul;
 
@@ -9,7 +8,6 @@ import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
-import dev.l0.kernels.ir.KernelGroup;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,14 +15,14 @@ import java.util.Map;
 
 /**
  * The arrays one kernel's threads make (copies, in-place updates, loop variables, nested map
- * results): each thread owns a private region of a global scratch buffer per element type, and
- * each program point that makes an array owns a fixed part of it, sized by the host before the
- * launch. Array sizes must therefore be known to the host.
+ * results): a thread-private buffer per element type ({@link Buffer.Space#THREAD_PRIVATE}, each
+ * thread's own array, indexed from 0), of which each program point that makes an array owns a
+ * fixed part, sized per thread by the host before the launch. Array sizes must therefore be known
+ * to the host.
  */
 final class ThreadScratch {
   private final GroupContext group;
   private final Map<ScalarType, Buffer> buffers = new LinkedHashMap<>();
-  private final Map<ScalarType, KernelExpr.Var> perThread = new LinkedHashMap<>();
   private final Map<ScalarType, KernelExpr> used = new LinkedHashMap<>();
 
   ThreadScratch(GroupContext group) {
@@ -40,20 +38,17 @@ final class ThreadScratch {
       }
       elements = mul(elements, d);
     }
-    Buffer buffer = buffers.computeIfAbsent(type, t -> group.freshBuffer("scratch_" + t.keyword(), t));
-    KernelExpr.Var threadElements = perThread.computeIfAbsent(type, t -> group.fresh("scratch_" + t.keyword() + "_per_thread", ScalarType.I64));
+    Buffer buffer = buffers.computeIfAbsent(type, t -> group.freshThreadPrivateBuffer("scratch_" + t.keyword(), t));
     KernelExpr offset = used.getOrDefault(type, KernelExprs.ZERO);
     used.put(type, add(offset, elements));
-    return ArrayView.rowMajor(buffer, add(mul(GLOBAL_THREAD, threadElements), offset), dims);
+    return ArrayView.rowMajor(buffer, offset, dims);
   }
 
-  /** The host steps that size and allocate the scratch buffers for {@code gridSize} blocks, then launch {@code kernel}. */
+  /** The host steps that size the scratch buffers per thread, then launch {@code kernel} on {@code gridSize} blocks. */
   List<HostStep> launch(Kernel kernel, KernelExpr gridSize) {
     List<HostStep> steps = new ArrayList<>();
     for (Map.Entry<ScalarType, Buffer> entry : buffers.entrySet()) {
-      KernelExpr.Var threadElements = perThread.get(entry.getKey());
-      steps.add(new HostStep.Define(threadElements, used.get(entry.getKey())));
-      steps.add(new HostStep.Allocate(entry.getValue(), mul(mul(gridSize, KernelGroup.BLOCK_SIZE), threadElements)));
+      steps.add(new HostStep.Allocate(entry.getValue(), used.get(entry.getKey())));
     }
     steps.add(new HostStep.Launch(kernel, gridSize));
     return steps;

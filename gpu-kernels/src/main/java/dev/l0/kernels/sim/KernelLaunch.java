@@ -33,8 +33,13 @@ final class KernelLaunch {
     }
   }
 
+  /** The per-thread size given for a global buffer. */
+  static final int GLOBAL = -1;
+
   private final CompiledKernel kernel;
   private final ScalarArray[] buffers;
+  /** Per buffer, the elements of each thread's array of a thread-private one, else {@link #GLOBAL}. */
+  private final int[] threadPrivateElements;
   private final AccessTracker[] bufferTrackers;
   private final ScalarValue[] params;
   private final int blockDim;
@@ -47,9 +52,17 @@ final class KernelLaunch {
   private ScalarArray[] shared;
   private AccessTracker[] sharedTrackers;
 
-  KernelLaunch(CompiledKernel kernel, List<ScalarArray> buffers, List<ScalarValue> params, int blockDim, int gridDim) {
+  /**
+   * A launch binding {@code buffers} in order; a thread-private one (its {@code threadPrivateElements}
+   * entry the size of each thread's array, else {@link #GLOBAL}) holds the threads' arrays
+   * interleaved as the CUDA printer lays them out: element {@code k} of the grid's thread {@code g}
+   * at {@code k * gridDim * blockDim + g}.
+   */
+  KernelLaunch(CompiledKernel kernel, List<ScalarArray> buffers, List<Integer> threadPrivateElements, List<ScalarValue> params,
+      int blockDim, int gridDim) {
     this.kernel = kernel;
     this.buffers = buffers.toArray(new ScalarArray[0]);
+    this.threadPrivateElements = threadPrivateElements.stream().mapToInt(Integer::intValue).toArray();
     this.bufferTrackers = buffers.stream().map(b -> new AccessTracker(b.size(), blockDim)).toArray(AccessTracker[]::new);
     this.params = params.toArray(new ScalarValue[0]);
     this.blockDim = blockDim;
@@ -155,6 +168,13 @@ final class KernelLaunch {
   }
 
   ScalarValue loadGlobal(ThreadState thread, int buffer, long index) {
+    if (threadPrivateElements[buffer] != GLOBAL) {
+      long element = threadPrivateElement(thread, buffer, index, false);
+      if (!bufferTrackers[buffer].written((int) element)) {
+        report(new SimulationIssue.UninitialisedRead(kernel.name(), Memory.THREAD_PRIVATE, buffers[buffer].name(), index, thread.block(), thread.thread()));
+      }
+      return load(thread, Memory.THREAD_PRIVATE, buffers[buffer], bufferTrackers[buffer], element);
+    }
     return load(thread, Memory.GLOBAL, buffers[buffer], bufferTrackers[buffer], index);
   }
 
@@ -163,7 +183,22 @@ final class KernelLaunch {
   }
 
   void storeGlobal(ThreadState thread, int buffer, long index, ScalarValue value) {
+    if (threadPrivateElements[buffer] != GLOBAL) {
+      long element = threadPrivateElement(thread, buffer, index, true);
+      store(thread, Memory.THREAD_PRIVATE, buffers[buffer], bufferTrackers[buffer], element, value);
+      return;
+    }
     store(thread, Memory.GLOBAL, buffers[buffer], bufferTrackers[buffer], index, value);
+  }
+
+  /** Where element {@code index} of the thread's own array of thread-private {@code buffer} lies; out of its bounds stops the launch. */
+  private long threadPrivateElement(ThreadState thread, int buffer, long index, boolean write) {
+    int size = threadPrivateElements[buffer];
+    if (index < 0 || index >= size) {
+      stop(new SimulationIssue.OutOfBounds(kernel.name(), Memory.THREAD_PRIVATE, buffers[buffer].name(), write, index, size,
+          thread.block(), thread.thread()));
+    }
+    return index * ((long) gridDim * blockDim) + launchThread(thread);
   }
 
   void storeShared(ThreadState thread, int array, long index, ScalarValue value) {

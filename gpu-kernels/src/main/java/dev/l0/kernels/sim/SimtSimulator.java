@@ -65,12 +65,13 @@ public final class SimtSimulator {
     HostScalars.Values values = host.newValues();
     values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
     Map<String, ScalarArray> buffers = new HashMap<>();
+    Map<String, Integer> threadPrivateElements = new HashMap<>();
     bindInputs(inputs, values, buffers);
     List<SimulationIssue> issues = new ArrayList<>();
     try {
       for (HostProgram.Step<CompiledKernel> step : steps) {
         if (step instanceof HostProgram.Launch<CompiledKernel> l) {
-          KernelLaunch.Outcome outcome = launch(l, values, buffers, blockSize);
+          KernelLaunch.Outcome outcome = launch(l, values, buffers, threadPrivateElements, blockSize);
           issues.addAll(outcome.issues());
           if (outcome.stopped()) {
             return new SimulationResult(Map.of(), Optional.empty(), new SimulationReport(issues));
@@ -79,6 +80,8 @@ public final class SimtSimulator {
             KernelError error = group.errors().get(outcome.errorCode() - 1);
             return new SimulationResult(Map.of(), Optional.of(error), new SimulationReport(issues));
           }
+        } else if (step instanceof HostProgram.Allocate<CompiledKernel> a && a.buffer().isThreadPrivate()) {
+          threadPrivateElements.put(a.buffer().name(), elements(a, values));
         } else {
           runHostStep(step, values, buffers);
         }
@@ -113,14 +116,46 @@ public final class SimtSimulator {
     }
   }
 
-  private KernelLaunch.Outcome launch(HostProgram.Launch<CompiledKernel> l, HostScalars.Values values, Map<String, ScalarArray> buffers, int blockSize) {
+  /**
+   * Launches {@code l}; each thread-private buffer is the CUDA printer's layout, the launch's
+   * threads' arrays interleaved in one array made for the launch.
+   */
+  private KernelLaunch.Outcome launch(HostProgram.Launch<CompiledKernel> l, HostScalars.Values values, Map<String, ScalarArray> buffers,
+      Map<String, Integer> threadPrivateElements, int blockSize) {
     long grid = l.gridSize().evaluateIndex(values);
     if (grid < 1 || grid > Integer.MAX_VALUE / blockSize) {
       throw new IllegalArgumentException("launches " + l.kernel().name() + " on " + grid + " blocks");
     }
-    List<ScalarArray> bound = l.kernel().buffers().stream().map(b -> buffer(buffers, b)).toList();
+    List<ScalarArray> bound = new ArrayList<>();
+    List<Integer> perThread = new ArrayList<>();
+    for (Buffer b : l.kernel().buffers()) {
+      if (b.isThreadPrivate()) {
+        Integer elements = threadPrivateElements.get(b.name());
+        if (elements == null) {
+          throw new IllegalArgumentException("thread-private buffer " + b.name() + " is used before it is sized");
+        }
+        long total = elements * grid * blockSize;
+        if (total > MAX_ELEMENTS) {
+          throw new IllegalArgumentException("allocates " + elements + " elements per thread for " + b.name()
+              + " in a launch of " + grid * blockSize + " threads");
+        }
+        bound.add(new ScalarArray(b.name(), b.elementType(), (int) total));
+        perThread.add(elements);
+      } else {
+        bound.add(buffer(buffers, b));
+        perThread.add(KernelLaunch.GLOBAL);
+      }
+    }
     List<ScalarValue> params = l.scalarSlots().stream().map(values::get).toList();
-    return new KernelLaunch(l.loaded(), bound, params, blockSize, (int) grid).run();
+    return new KernelLaunch(l.loaded(), bound, perThread, params, blockSize, (int) grid).run();
+  }
+
+  private static int elements(HostProgram.Allocate<CompiledKernel> a, HostScalars.Values values) {
+    long elements = a.elements().evaluateIndex(values);
+    if (elements < 0 || elements > MAX_ELEMENTS) {
+      throw new IllegalArgumentException("allocates " + elements + " elements for " + a.buffer().name());
+    }
+    return (int) elements;
   }
 
   /** Runs a definition, an allocation or a read-back. */
@@ -128,11 +163,7 @@ public final class SimtSimulator {
     if (step instanceof HostProgram.Define<CompiledKernel> d) {
       values.set(d.slot(), d.value().evaluate(values));
     } else if (step instanceof HostProgram.Allocate<CompiledKernel> a) {
-      long elements = a.elements().evaluateIndex(values);
-      if (elements < 0 || elements > MAX_ELEMENTS) {
-        throw new IllegalArgumentException("allocates " + elements + " elements for " + a.buffer().name());
-      }
-      buffers.put(a.buffer().name(), new ScalarArray(a.buffer().name(), a.buffer().elementType(), (int) elements));
+      buffers.put(a.buffer().name(), new ScalarArray(a.buffer().name(), a.buffer().elementType(), elements(a, values)));
     } else {
       HostProgram.ReadScalar<CompiledKernel> r = (HostProgram.ReadScalar<CompiledKernel>) step;
       ScalarArray buffer = buffer(buffers, r.buffer());

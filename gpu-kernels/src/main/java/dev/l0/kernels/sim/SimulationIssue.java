@@ -12,7 +12,8 @@ public sealed interface SimulationIssue {
   /** Which kind of memory an access went to. */
   enum Memory {
     GLOBAL("global buffer"),
-    SHARED("shared array");
+    SHARED("shared array"),
+    THREAD_PRIVATE("thread-private array");
 
     private final String description;
 
@@ -65,12 +66,20 @@ public sealed interface SimulationIssue {
     }
   }
 
-  /** A thread read an element of a shared array that no thread of its block had written: its contents are undefined on a GPU. */
-  record UninitialisedRead(String kernel, String array, long index, int block, int thread) implements SimulationIssue {
+  /**
+   * A thread read an element of a shared array that no thread of its block had written, or of its
+   * thread-private array that it had not written: its contents are undefined on a GPU.
+   */
+  record UninitialisedRead(String kernel, Memory memory, String array, long index, int block, int thread) implements SimulationIssue {
+    /** A read of a shared array's element that no thread of the block wrote. */
+    public UninitialisedRead(String kernel, String array, long index, int block, int thread) {
+      this(kernel, Memory.SHARED, array, index, block, thread);
+    }
+
     @Override
     public String describe() {
-      return kernel + ": block " + block + ", thread " + thread + " reads element " + index + " of shared array " + array
-          + " before any thread of the block wrote it";
+      return kernel + ": block " + block + ", thread " + thread + " reads element " + index + " of " + memory + " " + array
+          + (memory == Memory.SHARED ? " before any thread of the block wrote it" : " before the thread wrote it");
     }
   }
 

@@ -11,7 +11,11 @@
  * counter and its local variables.
  *
  * <h2>What is checked</h2>
- * Every global and shared access is bounds-checked (the launch stops at the first violation).
+ * Every global, shared and thread-private access is bounds-checked (the launch stops at the first
+ * violation; a thread-private array is checked against the thread's own size). A thread-private
+ * buffer is laid out as on the GPU (the threads' arrays interleaved), and a thread reading an
+ * element of its own array that it has not written is reported, as the JVM reuses a worker's
+ * array for the threads it runs.
  * Two threads accessing one shared element in one barrier interval, at least one of them writing,
  * is a race; for global memory a thread reading or overwriting an element another thread wrote
  * without a barrier between them (or from another block of the same launch) is a race, as is

@@ -133,6 +133,17 @@ class L0RuntimeTest {
   }
 
   @Test
+  void jvmLaunchesCanBeCappedToOneThreadWithTheSameResults() {
+    Options parsec = Options.parsec();
+    Program p0 = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
+    try (CompiledProgram oneThread = L0Runtime.compile(p0, "blackscholes", DeviceKind.JVM, 0, 1)) {
+      assertEquals("jvm", oneThread.executorName());
+      assertArrayEquals((double[]) blackScholes().run((Object) parsec.columns()), (double[]) oneThread.run((Object) parsec.columns()));
+    }
+    assertThrows(IllegalArgumentException.class, () -> L0Runtime.compile(p0, "blackscholes", DeviceKind.JVM, 0, 0));
+  }
+
+  @Test
   void blackScholesCompiledOnceRunsManyTimesBitIdenticalToTheInterpreter() {
     Options parsec = Options.parsec();
     assertEquals(40, parsec.size());
@@ -320,7 +331,7 @@ class L0RuntimeTest {
     Options parsec = Options.parsec();
     TypedProgram p0 = TypeChecker.check(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES));
     DeviceSelection gpu = new DeviceSelection(DeviceKind.CUDA, "a GPU the selector saw", 0);
-    try (FallbackLog log = new FallbackLog(); CompiledProgram onCuda = L0Runtime.compile(p0, "blackscholes", gpu, System.nanoTime())) {
+    try (FallbackLog log = new FallbackLog(); CompiledProgram onCuda = L0Runtime.compile(p0, "blackscholes", gpu, 2, System.nanoTime())) {
       assertEquals("cuda", onCuda.executorName());
       assertEquals("cuda: a GPU the selector saw", onCuda.device().report());
       double[] prices = (double[]) onCuda.run((Object) parsec.columns());

@@ -72,6 +72,21 @@ class CudaPrinterTest {
   }
 
   @Test
+  void threadPrivateArraysAreInterleavedSoNeighbouringThreadsElementsAreAdjacent() {
+    Buffer scratch = new Buffer("scratch", ScalarType.F64, Buffer.Space.THREAD_PRIVATE);
+    KernelExpr k = new KernelExpr.Var("k", ScalarType.I64);
+    Kernel kernel = new Kernel("k", List.of(scratch), List.of(), List.of(), List.of(
+        new KernelStmt.Declare((KernelExpr.Var) k, new KernelExpr.Constant(ScalarValue.i64(3))),
+        new KernelStmt.Store(scratch, k, new KernelExpr.Load(scratch, new KernelExpr.Constant(ScalarValue.i64(0))))));
+    String text = CudaPrinter.print(groupOf(kernel));
+    assertTrue(text.contains("const long long l0_threads = (long long)gridDim.x * blockDim.x;"), text);
+    assertTrue(text.contains("const long long l0_grid_thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;"), text);
+    assertTrue(text.contains("scratch[(k) * l0_threads + l0_grid_thread] = scratch[((0LL)) * l0_threads + l0_grid_thread];"), text);
+    assertEquals(3 * 1024, CudaPrinter.threadPrivateElements(3, 1024));
+    assertFalse(body().contains("l0_threads"), "a kernel without thread-private buffers declares no thread count");
+  }
+
+  @Test
   void theHelpersDefineEveryOperationThePrinterCalls() {
     for (BinaryOperator op : List.of(BinaryOperator.ADD, BinaryOperator.SUB, BinaryOperator.MUL, BinaryOperator.DIV,
         BinaryOperator.MOD, BinaryOperator.POW, BinaryOperator.SHL, BinaryOperator.SHR)) {

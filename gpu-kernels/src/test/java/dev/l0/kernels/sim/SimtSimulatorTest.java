@@ -214,6 +214,36 @@ class SimtSimulatorTest {
   }
 
   @Test
+  void threadPrivateArraysAreEachThreadsOwnAndCheckedAgainstTheThreadsSize() {
+    Buffer scratch = new Buffer("scratch", ScalarType.I64, Buffer.Space.THREAD_PRIVATE);
+    // every thread keeps x * 2 and x + 1 in its own two elements, then writes their sum
+    Kernel own = new Kernel("own", List.of(IN, OUT, scratch), List.of(N), List.of(), List.of(
+        when(lt(GLOBAL_THREAD, N),
+            store(scratch, i64(0), mul(load(IN, GLOBAL_THREAD), i64(2))),
+            store(scratch, i64(1), add(load(IN, GLOBAL_THREAD), i64(1))),
+            store(OUT, GLOBAL_THREAD, add(load(scratch, i64(0)), load(scratch, i64(1)))))));
+    for (int blockSize : BLOCK_SIZES) {
+      KernelGroup group = new KernelGroup("group", List.of(new GroupInput.Array("xs", IN, List.of(N))), List.of(own),
+          List.of(new HostStep.Allocate(OUT, N), new HostStep.Allocate(scratch, i64(2)),
+              new HostStep.Launch(own, ReductionOrder.ceilDivExpr(N, KernelGroup.BLOCK_SIZE))),
+          List.of(new GroupOutput("ys", OUT, List.of(N))), List.of());
+      SimulationResult result = run(group, iota(33, i -> i), blockSize);
+      assertTrue(result.report().isClean(), result.report().issues().toString());
+      assertEquals(array(iota(33, i -> 3 * i + 1)), result.outputs().get("ys"));
+    }
+
+    Kernel defects = new Kernel("defects", List.of(IN, OUT, scratch), List.of(N), List.of(), List.of(
+        store(OUT, GLOBAL_THREAD, load(scratch, i64(1))),
+        store(scratch, i64(2), i64(7))));
+    KernelGroup group = new KernelGroup("group", List.of(new GroupInput.Array("xs", IN, List.of(N))), List.of(defects),
+        List.of(new HostStep.Allocate(OUT, N), new HostStep.Allocate(scratch, i64(2)), new HostStep.Launch(defects, i64(1))),
+        List.of(new GroupOutput("ys", OUT, List.of(N))), List.of());
+    assertEquals(List.of(new UninitialisedRead("defects", Memory.THREAD_PRIVATE, "scratch", 1, 0, 0),
+            new OutOfBounds("defects", Memory.THREAD_PRIVATE, "scratch", true, 2, 2, 0, 0)),
+        run(group, iota(1, i -> i), 1).report().issues());
+  }
+
+  @Test
   void aThreadThatNeverFinishesIsStopped() {
     Kernel spin = kernel("spin", new KernelStmt.While(eq(i64(0), i64(0)), List.of()));
     SimulationResult result = run(oneKernel(spin, i64(1), List.of()), iota(1, i -> i), 1);

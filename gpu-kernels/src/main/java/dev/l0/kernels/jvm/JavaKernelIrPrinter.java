@@ -1,0 +1,281 @@
+package dev.l0.kernels.jvm;
+
+import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelStmt;
+import dev.l0.kernels.ir.SharedArray;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Java source for a kernel of the kernel IR: a subclass of {@link KernelThreads} whose
+ * {@code run} method loops over a range of one-thread blocks and runs the kernel's body for each,
+ * with the operations {@link JavaScalarSyntax} prints. With one thread per block,
+ * {@code threadIdx.x} is 0, {@code blockDim.x} is 1 and a barrier is a no-op. Buffers and shared
+ * arrays are primitive arrays, hoisted into locals; indices ({@code i64} in the IR) are narrowed to
+ * {@code int} where they index (every JVM array is shorter than 2^31). A {@code for} loop's bound
+ * and step are evaluated once, which the IR allows. The error word is a local keeping the first
+ * error raised in the range (the lowest failing block's), returned at the end.
+ * Names of the IR are C identifiers without {@code $}; the printer's own names contain one.
+ */
+public final class JavaKernelIrPrinter {
+  /** The package of the generated classes. */
+  static final String PACKAGE = "dev.l0.kernels.jvm.generated";
+
+  private static final String BLOCK = "block$";
+  private static final String GRID = "grid$";
+  private static final String ERROR = "error$";
+  private static final KernelExpr ZERO = new KernelExpr.Constant(ScalarValue.i64(0));
+  private static final KernelExpr ONE = new KernelExpr.Constant(ScalarValue.i64(1));
+
+  private final JavaScalarSyntax syntax = new JavaScalarSyntax();
+  private final StringBuilder out = new StringBuilder();
+  /** The Java name of each IR variable in scope, innermost scope first. */
+  private final Deque<Map<String, String>> scopes = new ArrayDeque<>();
+  private final Set<String> javaNames = new HashSet<>();
+  private int indent;
+  private int temporaries;
+
+  private JavaKernelIrPrinter() {}
+
+  /** The printed class of {@code kernel}. */
+  public record KernelSource(String className, String source) {}
+
+  /** The Java class of {@code kernel}. */
+  public static KernelSource print(Kernel kernel) {
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter();
+    String simpleName = "Kernel$" + kernel.name();
+    String body = printer.method(kernel);
+    String source = "package " + PACKAGE + ";\n\n"
+        + "public final class " + simpleName + " extends " + KernelThreads.class.getName() + " {\n"
+        + printer.syntax.constantFields()
+        + body
+        + "}\n";
+    return new KernelSource(PACKAGE + "." + simpleName, source);
+  }
+
+  private String method(Kernel kernel) {
+    indent = 1;
+    line("@Override");
+    line("public int run(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int " + GRID + ") {");
+    indent++;
+    scopes.push(new HashMap<>());
+    int slot = 0;
+    for (Buffer b : kernel.buffers()) {
+      String type = JavaScalarSyntax.javaType(b.elementType()) + "[]";
+      line("final " + type + " " + declareName(b.name()) + " = (" + type + ") memory$[" + slot++ + "];");
+    }
+    for (SharedArray a : kernel.shared()) {
+      String type = JavaScalarSyntax.javaType(a.elementType()) + "[]";
+      line("final " + type + " " + declareName(a.name()) + " = (" + type + ") memory$[" + slot++ + "];");
+    }
+    for (int k = 0; k < kernel.scalars().size(); k++) {
+      KernelExpr.Var v = kernel.scalars().get(k);
+      line("final " + JavaScalarSyntax.javaType(v.type()) + " " + declareName(v.name()) + " = (("
+          + JavaScalarSyntax.boxedType(v.type()) + ") scalars$[" + k + "])." + JavaScalarSyntax.javaType(v.type()) + "Value();");
+    }
+    line("int " + ERROR + " = 0;");
+    line("for (int " + BLOCK + " = firstBlock$; " + BLOCK + " < endBlock$; " + BLOCK + "++) {");
+    block(kernel.body());
+    line("}");
+    line("return " + ERROR + ";");
+    indent--;
+    line("}");
+    scopes.pop();
+    return out.toString();
+  }
+
+  private void line(String text) {
+    out.append("  ".repeat(indent)).append(text).append('\n');
+  }
+
+  private void block(List<KernelStmt> body) {
+    indent++;
+    scopes.push(new HashMap<>());
+    body.forEach(this::statement);
+    scopes.pop();
+    indent--;
+  }
+
+  /** A Java name for IR name {@code name}, declared in the innermost scope: the name itself unless Java has it in scope already. */
+  private String declareName(String name) {
+    String javaName = name;
+    while (javaNames.contains(javaName)) {
+      javaName = name + "$" + temporaries++;
+    }
+    javaNames.add(javaName);
+    scopes.peek().put(name, javaName);
+    return javaName;
+  }
+
+  private String nameOf(String name) {
+    for (Map<String, String> scope : scopes) {
+      String javaName = scope.get(name);
+      if (javaName != null) {
+        return javaName;
+      }
+    }
+    throw new IllegalArgumentException("kernel code uses " + name + ", which it does not declare");
+  }
+
+  private String temporary(String base) {
+    return declareName(base + "$" + temporaries++);
+  }
+
+  private void statement(KernelStmt s) {
+    if (s instanceof KernelStmt.Declare d) {
+      String value = converted(d.initial(), d.variable().type());
+      line(JavaScalarSyntax.javaType(d.variable().type()) + " " + declareName(d.variable().name()) + " = " + value + ";");
+    } else if (s instanceof KernelStmt.Assign a) {
+      line(nameOf(a.variable().name()) + " = " + converted(a.value(), a.variable().type()) + ";");
+    } else if (s instanceof KernelStmt.Store st) {
+      line(nameOf(st.buffer().name()) + "[" + index(st.index()) + "] = " + converted(st.value(), st.buffer().elementType()) + ";");
+    } else if (s instanceof KernelStmt.SharedStore st) {
+      line(nameOf(st.array().name()) + "[" + index(st.index()) + "] = " + converted(st.value(), st.array().elementType()) + ";");
+    } else if (s instanceof KernelStmt.If i) {
+      line("if (" + expr(i.condition()) + ") {");
+      block(i.thenBody());
+      if (!i.elseBody().isEmpty()) {
+        line("} else {");
+        block(i.elseBody());
+      }
+      line("}");
+    } else if (s instanceof KernelStmt.For f) {
+      forLoop(f);
+    } else if (s instanceof KernelStmt.While w) {
+      line("while (" + expr(w.condition()) + ") {");
+      block(w.body());
+      line("}");
+    } else if (s instanceof KernelStmt.Barrier) {
+      line("// barrier: a no-op in a block of one thread");
+    } else {
+      line("if (" + ERROR + " == 0) " + ERROR + " = " + ((KernelStmt.RaiseError) s).code() + ";");
+    }
+  }
+
+  /** {@code for} with its bound and step in locals of the enclosing scope (they read nothing the body assigns). */
+  private void forLoop(KernelStmt.For f) {
+    String start = expr(f.start());
+    String bound = hoisted(f.bound(), "bound");
+    String step = hoisted(f.step(), "step");
+    line("{");
+    indent++;
+    scopes.push(new HashMap<>());
+    String counter = declareName(f.counter().name());
+    line("for (long " + counter + " = " + start + "; " + counter + " < " + bound + "; " + counter + " += " + step + ") {");
+    block(f.body());
+    line("}");
+    scopes.pop();
+    indent--;
+    line("}");
+  }
+
+  /** {@code e} as a constant, or in a fresh final local declared before the current line. */
+  private String hoisted(KernelExpr e, String base) {
+    String value = expr(e);
+    if (simplified(e) instanceof KernelExpr.Constant) {
+      return value;
+    }
+    String local = temporary(base);
+    line("final long " + local + " = " + value + ";");
+    return local;
+  }
+
+  /**
+   * {@code e} stored into a place of type {@code type}: converted as C converts on assignment (and
+   * the CUDA printer's code does) where the lowering gave the value another numeric type.
+   */
+  private String converted(KernelExpr e, ScalarType type) {
+    String value = expr(e);
+    return e.type() == type || type == ScalarType.BOOL ? value : "((" + JavaScalarSyntax.javaType(type) + ") " + value + ")";
+  }
+
+  /** An {@code i64} index as a Java array index. */
+  private String index(KernelExpr e) {
+    return "(int) " + expr(e);
+  }
+
+  private String expr(KernelExpr e) {
+    KernelExpr s = simplified(e);
+    if (s instanceof KernelExpr.Constant c) {
+      return syntax.literal(c.value());
+    }
+    if (s instanceof KernelExpr.Var v) {
+      return nameOf(v.name());
+    }
+    if (s instanceof KernelExpr.Thread t) {
+      return switch (t.index()) {
+        case BLOCK_IDX -> "((long) " + BLOCK + ")";
+        case GRID_DIM -> "((long) " + GRID + ")";
+        default -> throw new IllegalStateException("not simplified: " + t);
+      };
+    }
+    if (s instanceof KernelExpr.Binary b) {
+      return JavaScalarSyntax.binary(b.op(), b.operandType(), expr(b.left()), expr(b.right()));
+    }
+    if (s instanceof KernelExpr.Unary u) {
+      return JavaScalarSyntax.unary(u.op(), expr(u.operand()));
+    }
+    if (s instanceof KernelExpr.Call c) {
+      return JavaScalarSyntax.builtin(c.function(), c.args().get(0).type(), c.args().stream().map(this::expr).toList());
+    }
+    if (s instanceof KernelExpr.Select sel) {
+      return "(" + expr(sel.condition()) + " ? " + expr(sel.ifTrue()) + " : " + expr(sel.ifFalse()) + ")";
+    }
+    if (s instanceof KernelExpr.Load l) {
+      return nameOf(l.buffer().name()) + "[" + index(l.index()) + "]";
+    }
+    KernelExpr.SharedLoad l = (KernelExpr.SharedLoad) s;
+    return nameOf(l.array().name()) + "[" + index(l.index()) + "]";
+  }
+
+  /**
+   * {@code e} with the registers a one-thread block fixes ({@code threadIdx.x = 0},
+   * {@code blockDim.x = 1}) replaced by constants and {@code x + 0}, {@code x * 1} and
+   * {@code x * 0} of {@code i64} folded (wrap-around arithmetic makes them exact), so that
+   * {@code blockIdx.x * blockDim.x + threadIdx.x} is the block index.
+   */
+  private static KernelExpr simplified(KernelExpr e) {
+    if (e instanceof KernelExpr.Thread t) {
+      return switch (t.index()) {
+        case THREAD_IDX -> ZERO;
+        case BLOCK_DIM -> ONE;
+        default -> e;
+      };
+    }
+    if (e instanceof KernelExpr.Binary b && b.operandType() == ScalarType.I64
+        && (b.op() == BinaryOperator.ADD || b.op() == BinaryOperator.MUL)) {
+      KernelExpr l = simplified(b.left());
+      KernelExpr r = simplified(b.right());
+      if (b.op() == BinaryOperator.ADD) {
+        if (l.equals(ZERO)) {
+          return r;
+        }
+        if (r.equals(ZERO)) {
+          return l;
+        }
+      } else {
+        if (l.equals(ONE)) {
+          return r;
+        }
+        if (r.equals(ONE)) {
+          return l;
+        }
+        if (l.equals(ZERO) || r.equals(ZERO)) {
+          return ZERO;
+        }
+      }
+      return new KernelExpr.Binary(b.op(), b.operandType(), l, r);
+    }
+    return e;
+  }
+}

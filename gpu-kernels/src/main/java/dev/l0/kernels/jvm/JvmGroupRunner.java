@@ -1,0 +1,283 @@
+package dev.l0.kernels.jvm;
+
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.kernels.exec.HostEnvironment;
+import dev.l0.kernels.exec.HostValue;
+import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.ir.GroupOutput;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.ir.KernelStmt;
+import dev.l0.kernels.ir.SharedArray;
+import dev.l0.kernels.lower.LaunchConfiguration;
+import dev.l0.kernels.sim.HostProgram;
+import dev.l0.kernels.sim.HostScalars;
+import java.lang.reflect.Array;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Runs one kernel group on the JVM as the kernel IR's host does (package {@code dev.l0.kernels.ir}),
+ * with blocks of one thread: the host steps by {@link HostProgram} (the simulator's and CUDA's),
+ * buffers as primitive arrays (the inputs' {@link FlatArray} data as they are, copied only where a
+ * kernel writes them; allocations zero-filled), and each launch's blocks in contiguous ranges on at most {@code parallelism}
+ * threads ({@link ParallelRanges}). Each worker of a launch has its own shared arrays and its own
+ * array of every thread-private buffer, which every thread it runs reuses: a launch allocates
+ * thread-private memory per worker, never per thread. After a launch the error of its lowest
+ * failing block, if any, is thrown as its {@code L0RuntimeError} (for a map, the first failing
+ * row's). Outputs come back as {@link FlatArray}s, scalars boxed. Thread-safe: a run's state is its own.
+ */
+public final class JvmGroupRunner {
+  /**
+   * How the lowering lays kernels out for this runner: a thread per row (a map's grid has a block
+   * for every row, as many blocks as an {@code int} counts), never a block per row, and no
+   * transposed copies of inputs read along rows (a CPU core reads its row's elements in order best).
+   */
+  public static final LaunchConfiguration LAUNCH_CONFIGURATION =
+      new LaunchConfiguration(Integer.MAX_VALUE, 0, false);
+
+  private static final long BLOCK_SIZE = 1;
+
+  private final KernelGroup group;
+  private final int parallelism;
+  private final HostScalars host;
+  private final List<HostProgram.Step<KernelThreads>> steps;
+  private final List<List<HostScalars.Expression>> outputShapes;
+  private final AtomicLong threadPrivateElements = new AtomicLong();
+  /** The buffers some kernel of the group stores into: an input among them is copied before a run, the caller's array left as it is. */
+  private final Set<String> written = new HashSet<>();
+
+  /** For {@code group}, lowered with {@link #LAUNCH_CONFIGURATION}, running each launch on at most {@code parallelism} threads. */
+  public JvmGroupRunner(KernelGroup group, int parallelism) {
+    if (parallelism < 1) {
+      throw new IllegalArgumentException("a kernel needs at least one thread, not " + parallelism);
+    }
+    this.group = group;
+    this.parallelism = parallelism;
+    HostProgram<KernelThreads> program = HostProgram.compile(group, JaninoKernels::compile);
+    this.host = program.host();
+    this.steps = program.steps();
+    this.outputShapes = program.outputShapes();
+    group.kernels().forEach(k -> collectStores(k.body()));
+  }
+
+  private void collectStores(List<KernelStmt> body) {
+    for (KernelStmt s : body) {
+      if (s instanceof KernelStmt.Store store) {
+        written.add(store.buffer().name());
+      } else if (s instanceof KernelStmt.If i) {
+        collectStores(i.thenBody());
+        collectStores(i.elseBody());
+      } else if (s instanceof KernelStmt.For f) {
+        collectStores(f.body());
+      } else if (s instanceof KernelStmt.While w) {
+        collectStores(w.body());
+      }
+    }
+  }
+
+  public KernelGroup group() {
+    return group;
+  }
+
+  /**
+   * The elements of thread-private arrays that launches of this runner have allocated so far, all
+   * runs together: per launch, the sizes of the kernel's thread-private buffers times the workers
+   * that ran it (at most the parallelism), whatever the number of threads.
+   */
+  public long threadPrivateElementsAllocated() {
+    return threadPrivateElements.get();
+  }
+
+  /** The group's outputs by name (arrays flat, scalars boxed), computed from its inputs' values in {@code environment}. */
+  public Map<String, HostValue> run(HostEnvironment environment) {
+    HostScalars.Values values = host.newValues();
+    values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(BLOCK_SIZE));
+    Map<String, Object> buffers = new HashMap<>();
+    Map<String, Integer> perThread = new HashMap<>();
+    bindInputs(environment, values, buffers);
+    for (HostProgram.Step<KernelThreads> step : steps) {
+      if (step instanceof HostProgram.Define<KernelThreads> d) {
+        values.set(d.slot(), d.value().evaluate(values));
+      } else if (step instanceof HostProgram.Allocate<KernelThreads> a) {
+        int elements = elements(a.elements().evaluateIndex(values), a.buffer());
+        if (a.buffer().isThreadPrivate()) {
+          perThread.put(a.buffer().name(), elements);
+        } else {
+          buffers.put(a.buffer().name(), FlatArray.allocate(a.buffer().elementType(), elements));
+        }
+      } else if (step instanceof HostProgram.Launch<KernelThreads> l) {
+        launch(l, values, buffers, perThread);
+      } else {
+        HostProgram.ReadScalar<KernelThreads> r = (HostProgram.ReadScalar<KernelThreads>) step;
+        Object data = buffer(buffers, r.buffer());
+        long index = r.index().evaluateIndex(values);
+        if (index < 0 || index >= Array.getLength(data)) {
+          throw new IllegalArgumentException("reads element " + index + " of " + r.buffer().name() + " of "
+              + Array.getLength(data) + " elements");
+        }
+        values.set(r.slot(), element(data, r.buffer().elementType(), (int) index));
+      }
+    }
+    return outputs(values, buffers);
+  }
+
+  private void bindInputs(HostEnvironment environment, HostScalars.Values values, Map<String, Object> buffers) {
+    for (GroupInput input : group.inputs()) {
+      if (input instanceof GroupInput.Array a) {
+        FlatArray array = environment.flat(input.name());
+        for (int d = 0; d < a.shape().size(); d++) {
+          values.set(host.slotOf(a.shape().get(d).name()), ScalarValue.i64(array.size(d)));
+        }
+        Object data = array.data();
+        if (written.contains(a.buffer().name())) {
+          int length = Array.getLength(data);
+          Object copy = FlatArray.allocate(array.elementType(), length);
+          System.arraycopy(data, 0, copy, 0, length);
+          data = copy;
+        }
+        buffers.put(a.buffer().name(), data);
+      } else {
+        values.set(host.slotOf(((GroupInput.Scalar) input).variable().name()), environment.scalar(input.name()));
+      }
+    }
+  }
+
+  private void launch(HostProgram.Launch<KernelThreads> l, HostScalars.Values values, Map<String, Object> buffers,
+      Map<String, Integer> perThread) {
+    long grid = l.gridSize().evaluateIndex(values);
+    if (grid < 1 || grid > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("launches " + l.kernel().name() + " on " + grid + " blocks");
+    }
+    Kernel kernel = l.kernel();
+    List<Buffer> kernelBuffers = kernel.buffers();
+    List<SharedArray> shared = kernel.shared();
+    Object[] memory = new Object[kernelBuffers.size() + shared.size()];
+    int[] privateSizes = new int[kernelBuffers.size()];
+    for (int k = 0; k < kernelBuffers.size(); k++) {
+      Buffer b = kernelBuffers.get(k);
+      if (b.isThreadPrivate()) {
+        Integer elements = perThread.get(b.name());
+        if (elements == null) {
+          throw new IllegalArgumentException("thread-private buffer " + b.name() + " is used before it is sized");
+        }
+        privateSizes[k] = elements;
+      } else {
+        memory[k] = buffer(buffers, b);
+      }
+    }
+    Object[] scalars = new Object[kernel.scalars().size()];
+    for (int k = 0; k < scalars.length; k++) {
+      scalars[k] = box(values.get(l.scalarSlots().get(k)));
+    }
+    KernelThreads code = l.loaded();
+    int gridDim = (int) grid;
+    // the first error of the lowest failing range: (range start << 32 | code), smallest wins
+    AtomicLong firstError = new AtomicLong(Long.MAX_VALUE);
+    ParallelRanges.run(gridDim, parallelism, () -> {
+      Object[] own = memory.clone();
+      for (int k = 0; k < kernelBuffers.size(); k++) {
+        if (kernelBuffers.get(k).isThreadPrivate()) {
+          own[k] = FlatArray.allocate(kernelBuffers.get(k).elementType(), privateSizes[k]);
+          threadPrivateElements.addAndGet(privateSizes[k]);
+        }
+      }
+      for (int k = 0; k < shared.size(); k++) {
+        own[kernelBuffers.size() + k] = FlatArray.allocate(shared.get(k).elementType(),
+            Math.toIntExact(shared.get(k).elements(BLOCK_SIZE)));
+      }
+      return (start, end) -> {
+        int raised = code.run(own, scalars, start, end, gridDim);
+        if (raised != 0) {
+          firstError.accumulateAndGet(((long) start << 32) | raised, Math::min);
+        }
+      };
+    });
+    if (firstError.get() != Long.MAX_VALUE) {
+      int errorCode = (int) (firstError.get() & 0xffffffffL);
+      throw group.errors().get(errorCode - 1).toRuntimeError();
+    }
+  }
+
+  private Map<String, HostValue> outputs(HostScalars.Values values, Map<String, Object> buffers) {
+    Map<String, HostValue> out = new LinkedHashMap<>();
+    for (int k = 0; k < group.outputs().size(); k++) {
+      GroupOutput output = group.outputs().get(k);
+      ScalarType type = output.buffer().elementType();
+      Object data = buffer(buffers, output.buffer());
+      int[] shape = outputShapes.get(k).stream().mapToInt(e -> Math.toIntExact(e.evaluateIndex(values))).toArray();
+      long elements = 1;
+      for (int size : shape) {
+        elements = Math.multiplyExact(elements, size);
+      }
+      int length = Array.getLength(data);
+      if (elements > length) {
+        throw new IllegalArgumentException("output " + output.name() + " needs " + elements + " elements, its buffer "
+            + output.buffer().name() + " has " + length);
+      }
+      if (shape.length == 0) {
+        out.put(output.name(), HostValue.of(element(data, type, 0)));
+      } else {
+        Object exact = data;
+        if (elements < length) {
+          exact = FlatArray.allocate(type, (int) elements);
+          System.arraycopy(data, 0, exact, 0, (int) elements);
+        }
+        out.put(output.name(), HostValue.of(new FlatArray(type, exact, shape)));
+      }
+    }
+    return out;
+  }
+
+  private static int elements(long elements, Buffer buffer) {
+    if (elements < 0 || elements > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("allocates " + elements + " elements for " + buffer.name()
+          + ", more than a JVM array holds");
+    }
+    return (int) elements;
+  }
+
+  private static Object buffer(Map<String, Object> buffers, Buffer b) {
+    Object data = buffers.get(b.name());
+    if (data == null) {
+      throw new IllegalArgumentException("buffer " + b.name() + " is used before it is allocated");
+    }
+    return data;
+  }
+
+  private static ScalarValue element(Object data, ScalarType type, int index) {
+    return switch (type) {
+      case BOOL -> ScalarValue.bool(((boolean[]) data)[index]);
+      case I32 -> ScalarValue.i32(((int[]) data)[index]);
+      case I64 -> ScalarValue.i64(((long[]) data)[index]);
+      case F32 -> ScalarValue.f32(((float[]) data)[index]);
+      case F64 -> ScalarValue.f64(((double[]) data)[index]);
+    };
+  }
+
+  /** A scalar parameter as the generated code unboxes it. */
+  private static Object box(ScalarValue v) {
+    if (v instanceof ScalarValue.Bool b) {
+      return b.value();
+    }
+    // if-else, not ?:, which would promote an Integer to a Long and a Float to a Double
+    if (v instanceof ScalarValue.Int i) {
+      if (i.type() == ScalarType.I32) {
+        return Integer.valueOf((int) i.value());
+      }
+      return Long.valueOf(i.value());
+    }
+    ScalarValue.Float f = (ScalarValue.Float) v;
+    if (f.type() == ScalarType.F32) {
+      return Float.valueOf((float) f.value());
+    }
+    return Double.valueOf(f.value());
+  }
+}
