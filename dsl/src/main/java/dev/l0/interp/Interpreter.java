@@ -222,10 +222,11 @@ public final class Interpreter {
   }
 
   /**
-   * A map's result. Over an empty array, its elements have the shape of the map's static element
-   * type ({@link ArrayOperations#emptyResultShape}): {@code map(fn [i32] (i32 x) => [x, x], a)}
-   * has 2 columns also when {@code a} is empty, and a size that depends on the element, such as
-   * that of {@code iota(x)}, is 0.
+   * A map's result. Over an empty array, its rows have the shape of the function's result on the
+   * zero element of the input's row shape ({@link ArrayOperations#zero}), so
+   * {@code map(fn [i32] (i32 x) => [x, x], a)} has 2 columns also when {@code a} is empty; where
+   * the function fails on that element, they have the shape of the map's static element type
+   * ({@link ArrayOperations#emptyResultShape}).
    */
   private Value map(Expr.Map m, Environment env) {
     SoacFunction f = function(m.function(), env);
@@ -237,6 +238,16 @@ public final class Interpreter {
     if (!results.isEmpty()) {
       return ArrayOperations.regular(ValueTypes.typeOf(results.get(0)), results, Shape.of(results.get(0)), "map", m.pos());
     }
+    try {
+      Value row = f.apply(ArrayOperations.zero(input.elementType(), input.elementShape()));
+      return Value.Array.empty(ValueTypes.typeOf(row), Shape.of(row));
+    } catch (L0RuntimeError failsOnZero) {
+      return emptyMapResult(m, env);
+    }
+  }
+
+  /** A map's result over an empty array from its static type, where its function fails on the zero element. */
+  private Value emptyMapResult(Expr.Map m, Environment env) {
     Type elementType = ((Type.Array) typed().typeOf(m)).element();
     Shape elementShape = ArrayOperations.emptyResultShape(elementType,
         size -> Operands.integer(env.lookup(size, m.pos()), m.pos()).value());

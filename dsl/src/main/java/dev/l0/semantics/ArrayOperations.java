@@ -3,6 +3,7 @@ package dev.l0.semantics;
 import dev.l0.ir.Dim;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.L0RuntimeError;
+import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Shape;
 import dev.l0.ir.SourcePos;
@@ -46,6 +47,32 @@ public final class ArrayOperations {
           + Shape.of(elements.get(irregular)) + " but element 0 has shape " + Shape.of(elements.get(0)));
     }
     return new Value.Array(elementType, elements, emptyShape);
+  }
+
+  /**
+   * The value of {@code type} and {@code shape} whose every scalar is 0 ({@code false} for a bool):
+   * the element a map over an empty array applies its function to, to learn the shape of the rows
+   * it would have made.
+   */
+  public static Value zero(Type type, Shape shape) {
+    if (shape instanceof Shape.Array a) {
+      Type element = ((Type.Array) type).element();
+      return new Value.Array(element, Collections.nCopies(a.length(), zero(element, a.element())), a.element());
+    }
+    if (shape instanceof Shape.Tuple t) {
+      List<Type> types = ((Type.Tuple) type).elements();
+      List<Value> elements = new ArrayList<>();
+      for (int i = 0; i < types.size(); i++) {
+        elements.add(zero(types.get(i), t.elements().get(i)));
+      }
+      return new Value.Tuple(elements);
+    }
+    ScalarType scalar = (ScalarType) type;
+    return switch (scalar) {
+      case BOOL -> ScalarValue.bool(false);
+      case I32, I64 -> new ScalarValue.Int(scalar, 0);
+      case F32, F64 -> new ScalarValue.Float(scalar, 0);
+    };
   }
 
   /**

@@ -357,13 +357,20 @@ class InterpreterTest {
   }
 
   @Test
-  void mapOverAnEmptyArrayHasTheInnerSizesOfItsStaticType() {
+  void mapOverAnEmptyArrayHasTheInnerSizesOfItsFunctionOnAZeroElement() {
     String program = "fun i32 main([i32] a) = size(1, map(fn [i32] (i32 x) => [x, x], a))";
     assertEquals(ScalarValue.i32(2), run(program, "main", new Value.Array(ScalarType.I32, List.of())));
     String named = "fun [[i32]] main(i32 n, [i32] a) = map(fn [i32] (i32 x) => replicate(n, x), a)";
     assertEquals("empty([0][5]i32)", ValueWriter.write(run(named, "main", ScalarValue.i32(5), new Value.Array(ScalarType.I32, List.of()))));
     String dependent = "fun [[i32]] main([i32] a) = map(fn [i32] (i32 x) => iota(x), a)";
     assertEquals("[]", ValueWriter.write(run(dependent, "main", new Value.Array(ScalarType.I32, List.of()))));
+    String call = "fun [i32] pair(i32 x) = iota(2)\nfun [[i32]] main([i32] a) = map(pair, a)";
+    assertEquals("empty([0][2]i32)", ValueWriter.write(run(call, "main", new Value.Array(ScalarType.I32, List.of()))));
+    String failsOnZero = "fun [[i32]] main([i32] a) = map(fn [i32] (i32 x) => [10 / x, 1], a)";
+    assertEquals("empty([0][2]i32)", ValueWriter.write(run(failsOnZero, "main", new Value.Array(ScalarType.I32, List.of()))));
+    String rows = "fun [[i32]] main([[i32]] m) = map(fn [i32] ([i32] r) => map(op +(1), r), m)";
+    assertEquals("empty([0][3]i32)", ValueWriter.write(run(rows, "main", Value.Array.empty(Type.array(ScalarType.I32),
+        new dev.l0.ir.Shape.Array(3, dev.l0.ir.Shape.SCALAR)))));
   }
 
   @Test
