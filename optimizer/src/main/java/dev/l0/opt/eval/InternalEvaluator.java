@@ -153,7 +153,7 @@ public final class InternalEvaluator {
     int width = inputs.isEmpty() ? 0 : inputs.get(0).length();
     for (Value.Array in : inputs) {
       if (in.length() != width) {
-        throw new IllegalStateException("SOAC inputs of different sizes " + width + " and " + in.length()
+        throw new UncheckedSizes("SOAC inputs of different sizes " + width + " and " + in.length()
             + " reached evaluation without a size check");
       }
     }
@@ -193,13 +193,22 @@ public final class InternalEvaluator {
   /**
    * A map's function applied to the zero row of its inputs, whose results give the shape of the
    * rows of a map over empty arrays, as in the reference interpreter; none where it fails there.
+   * The zero row is no row of the map, so the checks the optimiser hoisted out of the function
+   * need not hold for it: a SOAC on arrays of different sizes fails there too.
    */
   private List<Value> rowsOnZero(Lambda f, List<Value.Array> inputs, Map<String, Value> env) {
     List<Value> zeros = inputs.stream().map(a -> ArrayOperations.zero(a.elementType(), a.elementShape())).toList();
     try {
       return lambda(f, zeros, env);
-    } catch (L0RuntimeError failsOnZero) {
+    } catch (L0RuntimeError | UncheckedSizes failsOnZero) {
       return List.of();
+    }
+  }
+
+  /** SOAC inputs of different sizes: an unchecked precondition, or the zero row of {@link #rowsOnZero}. */
+  private static final class UncheckedSizes extends IllegalStateException {
+    UncheckedSizes(String message) {
+      super(message);
     }
   }
 
