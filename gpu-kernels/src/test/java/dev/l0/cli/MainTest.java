@@ -88,8 +88,7 @@ class MainTest {
     String file = write(name, program);
     Outcome reference = l0(input, "run", file, "--no-opt");
     assertEquals(0, reference.exitCode(), reference.err());
-    for (List<String> mode : List.of(List.<String>of(), List.of("--device", "jvm"), List.of("--device", "sim"),
-        List.of("--no-opt", "--device", "jvm"))) {
+    for (List<String> mode : List.of(List.<String>of(), List.of("--device", "jvm"), List.of("--device", "sim"))) {
       List<String> args = new java.util.ArrayList<>(List.of("run", file));
       args.addAll(mode);
       Outcome o = l0(input, args.toArray(String[]::new));
