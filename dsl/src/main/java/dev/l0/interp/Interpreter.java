@@ -35,8 +35,9 @@ import java.util.Optional;
  * the neutral element and {@code scan} its inclusive prefixes (which fixes the result for
  * non-associative float operators); {@code let-with} copies the updated array.
  *
- * <p>A map over an empty array has no result to take the shape of its elements from: they have
- * the shape of the map's static element type, as the type checker infers it ({@link #map}).
+ * <p>A map over an empty array has no result to take the shape of its rows from: they have the
+ * shape of its function's result on a zero element, else of the map's static element type as the
+ * type checker infers it ({@link #map}).
  *
  * <p>A program's own failures (bounds, sizes, division by zero) are {@link L0RuntimeError}s. An
  * ill-typed program is reported as an {@link L0CompileError} where the interpreter notices it.
