@@ -78,11 +78,12 @@ public final class ArrayOperations {
   /**
    * The element shape of a SOAC result with no elements, from the result's static element type
    * {@code elementType}: a constant size is itself, a size named by a variable is that variable's
-   * value ({@code sizeOf}), and a size the type does not know is 0.
+   * value ({@code sizeOf}), and a size the type does not know is 0; so is a negative one (there is
+   * no row that could fail on it).
    */
   public static Shape emptyResultShape(Type elementType, ToLongFunction<String> sizeOf) {
-    return Shape.of(elementType, d -> d instanceof Dim.Const c ? c.size()
-        : d instanceof Dim.Named n ? sizeOf.applyAsLong(n.variable()) : 0);
+    return Shape.of(elementType, d -> Math.max(0, d instanceof Dim.Const c ? c.size()
+        : d instanceof Dim.Named n ? sizeOf.applyAsLong(n.variable()) : 0));
   }
 
   /** {@code a[i1, ..., in]}: an element, or a slice when fewer indices than the rank are given. */
