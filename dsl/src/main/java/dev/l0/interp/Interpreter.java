@@ -9,8 +9,8 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Program;
-import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Shape;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
@@ -18,6 +18,8 @@ import dev.l0.semantics.ArrayOperations;
 import dev.l0.semantics.Operands;
 import dev.l0.semantics.ScalarOperations;
 import dev.l0.syntax.L0Printer;
+import dev.l0.types.TypeChecker;
+import dev.l0.types.TypedProgram;
 import dev.l0.values.ValueTypes;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,6 +35,10 @@ import java.util.Optional;
  * the neutral element and {@code scan} its inclusive prefixes (which fixes the result for
  * non-associative float operators); {@code let-with} copies the updated array.
  *
+ * <p>A map over an empty array has no result to take the shape of its rows from: they have the
+ * shape of its function's result on a zero element, else of the map's static element type as the
+ * type checker infers it ({@link #map}).
+ *
  * <p>A program's own failures (bounds, sizes, division by zero) are {@link L0RuntimeError}s. An
  * ill-typed program is reported as an {@link L0CompileError} where the interpreter notices it.
  * Recursion deeper than the Java stack allows is reported as an {@link L0RuntimeError} of
@@ -40,8 +46,12 @@ import java.util.Optional;
  */
 public final class Interpreter {
   private final Map<String, FunDef> functions = new HashMap<>();
+  private final Program program;
+  /** The program's static types, checked when a map over an empty array first needs them. */
+  private TypedProgram typed;
 
   public Interpreter(Program program) {
+    this.program = program;
     for (FunDef f : program.functions()) {
       functions.putIfAbsent(f.name(), f);
     }
@@ -120,7 +130,8 @@ public final class Interpreter {
         throw new L0CompileError(pos, "an array literal needs at least one element");
       }
       List<Value> elements = evalAll(a.elements(), env);
-      return ArrayOperations.regular(ValueTypes.typeOf(elements.get(0)), elements, "array literal", pos);
+      return ArrayOperations.regular(ValueTypes.typeOf(elements.get(0)), elements, Shape.of(elements.get(0)),
+          "array literal", pos);
     }
     if (e instanceof Expr.Binary b) {
       Value left = eval(b.left(), env);
@@ -211,6 +222,13 @@ public final class Interpreter {
     return eval(l.body(), env.bind(l.pattern(), state));
   }
 
+  /**
+   * A map's result. Over an empty array, its rows have the shape of the function's result on the
+   * zero element of the input's row shape ({@link ArrayOperations#zero}), so
+   * {@code map(fn [i32] (i32 x) => [x, x], a)} has 2 columns also when {@code a} is empty; where
+   * the function fails on that element, they have the shape of the map's static element type
+   * ({@link ArrayOperations#emptyResultShape}).
+   */
   private Value map(Expr.Map m, Environment env) {
     SoacFunction f = function(m.function(), env);
     Value.Array input = Operands.array(eval(m.array(), env), m.pos());
@@ -218,8 +236,30 @@ public final class Interpreter {
     for (Value element : input.elements()) {
       results.add(f.apply(element));
     }
-    Type elementType = results.isEmpty() ? f.resultType(input.elementType()) : ValueTypes.typeOf(results.get(0));
-    return ArrayOperations.regular(elementType, results, "map", m.pos());
+    if (!results.isEmpty()) {
+      return ArrayOperations.regular(ValueTypes.typeOf(results.get(0)), results, Shape.of(results.get(0)), "map", m.pos());
+    }
+    try {
+      Value row = f.apply(ArrayOperations.zero(input.elementType(), input.elementShape()));
+      return Value.Array.empty(ValueTypes.typeOf(row), Shape.of(row));
+    } catch (L0RuntimeError failsOnZero) {
+      return emptyMapResult(m, env);
+    }
+  }
+
+  /** A map's result over an empty array from its static type, where its function fails on the zero element. */
+  private Value emptyMapResult(Expr.Map m, Environment env) {
+    Type elementType = ((Type.Array) typed().typeOf(m)).element();
+    Shape elementShape = ArrayOperations.emptyResultShape(elementType,
+        size -> Operands.integer(env.lookup(size, m.pos()), m.pos()).value());
+    return Value.Array.empty(elementType, elementShape);
+  }
+
+  private TypedProgram typed() {
+    if (typed == null) {
+      typed = TypeChecker.check(program);
+    }
+    return typed;
   }
 
   private Value filter(Expr.Filter fl, Environment env) {
@@ -231,7 +271,7 @@ public final class Interpreter {
         kept.add(element);
       }
     }
-    return new Value.Array(input.elementType(), kept);
+    return new Value.Array(input.elementType(), kept, input.elementShape());
   }
 
   private Value reduce(Expr.Reduce r, Environment env) {
@@ -253,7 +293,7 @@ public final class Interpreter {
       accumulator = f.apply(accumulator, element);
       prefixes.add(accumulator);
     }
-    return ArrayOperations.regular(input.elementType(), prefixes, "scan", s.pos());
+    return ArrayOperations.regular(input.elementType(), prefixes, Shape.of(accumulator), "scan", s.pos());
   }
 
   /** A SOAC's function argument, evaluated in {@code env}. */
@@ -267,7 +307,7 @@ public final class Interpreter {
           scope = scope.bind(lambda.params().get(i).name(), args.get(i));
         }
         return eval(lambda.body(), scope);
-      }, first -> lambda.returnType().erased(), pos);
+      }, pos);
     }
     if (arg instanceof FunArg.FunctionRef ref) {
       List<Value> curried = evalAll(ref.curried(), env);
@@ -275,18 +315,15 @@ public final class Interpreter {
       if (f != null) {
         List<Type> parameterTypes = f.params().stream().map(Param::type).toList();
         return new SoacFunction(curried, parameterTypes, parameterTypes.size(),
-            args -> callFunction(f.name(), args, pos), first -> f.returnType().erased(), pos);
+            args -> callFunction(f.name(), args, pos), pos);
       }
       Builtin builtin = Builtin.byName(ref.name())
           .orElseThrow(() -> new L0CompileError(pos, "unknown function " + ref.name()));
-      return new SoacFunction(curried, null, builtin.arity(), args -> ScalarOperations.builtin(builtin, args, pos),
-          first -> builtin.kind() == Builtin.Kind.CONVERSION ? builtin.conversionTarget() : first, pos);
+      return new SoacFunction(curried, null, builtin.arity(), args -> ScalarOperations.builtin(builtin, args, pos), pos);
     }
     FunArg.OperatorRef ref = (FunArg.OperatorRef) arg;
     BinaryOperator op = ref.operator();
-    boolean boolResult = op.kind() == BinaryOperator.Kind.COMPARISON || op.kind() == BinaryOperator.Kind.LOGICAL;
     return new SoacFunction(evalAll(ref.curried(), env), null, 2,
-        args -> ScalarOperations.binary(op, args.get(0), args.get(1), pos),
-        first -> boolResult ? ScalarType.BOOL : first, pos);
+        args -> ScalarOperations.binary(op, args.get(0), args.get(1), pos), pos);
   }
 }

@@ -5,11 +5,9 @@ import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.semantics.Operands;
-import dev.l0.values.ValueTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 
 /**
  * The function argument of a SOAC, ready to apply (thesis §2.2): its curried leading arguments
@@ -23,7 +21,6 @@ final class SoacFunction {
   private final int parameterCount;
   private final boolean firstParameterIsTuple;
   private final Function<List<Value>, Value> body;
-  private final UnaryOperator<Type> resultType;
   private final SourcePos pos;
 
   /**
@@ -32,17 +29,14 @@ final class SoacFunction {
    *     built-in or operator, whose parameters are scalars
    * @param parameterCount the number of parameters, curried ones included
    * @param body runs the function on all its arguments, curried ones first
-   * @param resultType the result type given the type of the first argument (used for a map over an
-   *     empty array, where there is no result to look at)
    */
   SoacFunction(List<Value> curried, List<Type> parameters, int parameterCount,
-      Function<List<Value>, Value> body, UnaryOperator<Type> resultType, SourcePos pos) {
+      Function<List<Value>, Value> body, SourcePos pos) {
     this.curried = List.copyOf(curried);
     this.parameterCount = parameterCount;
     this.firstParameterIsTuple = parameters != null && parameters.size() > curried.size()
         && parameters.get(curried.size()) instanceof Type.Tuple;
     this.body = body;
-    this.resultType = resultType;
     this.pos = pos;
   }
 
@@ -68,13 +62,5 @@ final class SoacFunction {
       spread.addAll(Operands.tuple(v, pos).elements());
     }
     return spread;
-  }
-
-  /** The type of the function's result on elements of type {@code elementType}. */
-  Type resultType(Type elementType) {
-    Type first = !curried.isEmpty() ? ValueTypes.typeOf(curried.get(0))
-        : elementType instanceof Type.Tuple t && !firstParameterIsTuple && !t.elements().isEmpty() ? t.elements().get(0)
-        : elementType;
-    return resultType.apply(first);
   }
 }

@@ -17,12 +17,29 @@ public sealed interface Value permits ScalarValue, Value.Tuple, Value.Array {
 
   /**
    * An array; {@code elementType} is the (size-erased) type of every element, so that an empty
-   * array still has a type. All elements have the same shape (arrays are regular, thesis §2.1).
+   * array still has a type, and {@code elementShape} the shape of every element (arrays are
+   * regular, thesis §2.1), so that an empty array keeps its inner sizes: an empty {@code [0][3]}
+   * array has three columns. The shape of a non-empty array's elements is read from its first
+   * element, whatever {@code elementShape} says; an empty array's is {@code elementShape}.
    */
-  record Array(Type elementType, List<Value> elements) implements Value {
+  record Array(Type elementType, List<Value> elements, Shape elementShape) implements Value {
     public Array {
       elementType = elementType.erased();
       elements = List.copyOf(elements);
+      elementShape = elements.isEmpty() ? elementShape : Shape.of(elements.get(0));
+      if (!elementShape.fits(elementType)) {
+        throw new IllegalArgumentException("element shape " + elementShape + " does not fit element type " + elementType);
+      }
+    }
+
+    /** An array of {@code elements}; when there are none, every inner size is 0. */
+    public Array(Type elementType, List<Value> elements) {
+      this(elementType, elements, elements.isEmpty() ? Shape.zeroSizes(elementType) : Shape.SCALAR);
+    }
+
+    /** An array without elements whose elements would have shape {@code elementShape}. */
+    public static Array empty(Type elementType, Shape elementShape) {
+      return new Array(elementType, List.of(), elementShape);
     }
 
     public int length() {

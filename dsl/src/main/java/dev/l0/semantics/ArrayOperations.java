@@ -1,18 +1,21 @@
 package dev.l0.semantics;
 
+import dev.l0.ir.Dim;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.L0RuntimeError;
+import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Shape;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.syntax.L0Printer;
-import dev.l0.values.Shape;
 import dev.l0.values.ValueTypes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -22,9 +25,9 @@ import java.util.stream.Collectors;
  * passes (thesis §2.1). Each failure is an {@link L0RuntimeError} naming the operation and the
  * sizes involved.
  *
- * <p>A {@link Value.Array} records only its outer size, so an array with no elements does not
- * know its inner sizes: {@code size(1, a)} of an empty {@code a} is 0, and transposing a
- * {@code [0][n]} array gives an empty array rather than {@code n} empty rows.
+ * <p>Every array keeps its whole shape ({@link Value.Array#elementShape}), also when it has no
+ * elements: {@code size(1, a)} of an empty {@code [0][3]} array is 3, and transposing it gives
+ * three empty rows.
  *
  * <p>The reference interpreter and the optimiser's evaluator both run these, so they fail in the
  * same operations with the same messages. A value of the wrong kind (an ill-typed program) is an
@@ -33,14 +36,54 @@ import java.util.stream.Collectors;
 public final class ArrayOperations {
   private ArrayOperations() {}
 
-  /** An array of {@code elements}, which must all have the same shape. */
-  public static Value.Array regular(Type elementType, List<Value> elements, String operation, SourcePos pos) {
+  /**
+   * An array of {@code elements}, which must all have the same shape; {@code emptyShape} is the
+   * element shape when there are no elements.
+   */
+  public static Value.Array regular(Type elementType, List<Value> elements, Shape emptyShape, String operation, SourcePos pos) {
     int irregular = Shape.firstIrregular(elements);
     if (irregular >= 0) {
       throw new L0RuntimeError(operation, pos, "irregular array: element " + irregular + " has shape "
           + Shape.of(elements.get(irregular)) + " but element 0 has shape " + Shape.of(elements.get(0)));
     }
-    return new Value.Array(elementType, elements);
+    return new Value.Array(elementType, elements, emptyShape);
+  }
+
+  /**
+   * The value of {@code type} and {@code shape} whose every scalar is 0 ({@code false} for a bool):
+   * the element a map over an empty array applies its function to, to learn the shape of the rows
+   * it would have made.
+   */
+  public static Value zero(Type type, Shape shape) {
+    if (shape instanceof Shape.Array a) {
+      Type element = ((Type.Array) type).element();
+      return new Value.Array(element, Collections.nCopies(a.length(), zero(element, a.element())), a.element());
+    }
+    if (shape instanceof Shape.Tuple t) {
+      List<Type> types = ((Type.Tuple) type).elements();
+      List<Value> elements = new ArrayList<>();
+      for (int i = 0; i < types.size(); i++) {
+        elements.add(zero(types.get(i), t.elements().get(i)));
+      }
+      return new Value.Tuple(elements);
+    }
+    ScalarType scalar = (ScalarType) type;
+    return switch (scalar) {
+      case BOOL -> ScalarValue.bool(false);
+      case I32, I64 -> new ScalarValue.Int(scalar, 0);
+      case F32, F64 -> new ScalarValue.Float(scalar, 0);
+    };
+  }
+
+  /**
+   * The element shape of a SOAC result with no elements, from the result's static element type
+   * {@code elementType}: a constant size is itself, a size named by a variable is that variable's
+   * value ({@code sizeOf}), and a size the type does not know is 0; so is a negative one (there is
+   * no row that could fail on it).
+   */
+  public static Shape emptyResultShape(Type elementType, ToLongFunction<String> sizeOf) {
+    return Shape.of(elementType, d -> Math.max(0, d instanceof Dim.Const c ? c.size()
+        : d instanceof Dim.Named n ? sizeOf.applyAsLong(n.variable()) : 0));
   }
 
   /** {@code a[i1, ..., in]}: an element, or a slice when fewer indices than the rank are given. */
@@ -80,7 +123,7 @@ public final class ArrayOperations {
     int i = checkedIndex("update", a, dimension, indices.get(dimension), pos);
     List<Value> elements = new ArrayList<>(a.elements());
     elements.set(i, updateFrom(a.get(i), indices, dimension + 1, v, pos));
-    return new Value.Array(a.elementType(), elements);
+    return new Value.Array(a.elementType(), elements, a.elementShape());
   }
 
   /** {@code iota(n)} = {@code [0, ..., n-1]}, of {@code n}'s integer type. */
@@ -96,7 +139,7 @@ public final class ArrayOperations {
 
   public static Value replicate(Value count, Value v, SourcePos pos) {
     int length = checkedCount("replicate", Operands.integer(count, pos).value(), pos);
-    return new Value.Array(ValueTypes.typeOf(v), Collections.nCopies(length, v));
+    return new Value.Array(ValueTypes.typeOf(v), Collections.nCopies(length, v), Shape.of(v));
   }
 
   private static int checkedCount(String operation, long count, SourcePos pos) {
@@ -111,30 +154,35 @@ public final class ArrayOperations {
 
   /** {@code size(k, a)}, as an {@code i32}. */
   public static Value size(int dimension, Value array, SourcePos pos) {
-    Value current = array;
-    for (int d = 0; d < dimension; d++) {
-      Value.Array a = Operands.array(current, pos);
-      if (a.length() == 0) {
-        return ScalarValue.i32(0);
+    Operands.array(array, pos);
+    Shape current = Shape.of(array);
+    for (int d = 0; current instanceof Shape.Array a; d++, current = a.element()) {
+      if (d == dimension) {
+        return ScalarValue.i32(a.length());
       }
-      current = a.get(0);
     }
-    return ScalarValue.i32(Operands.array(current, pos).length());
+    throw new L0CompileError(pos, "ill-typed program: size(" + dimension + ", a) of an array of shape " + Shape.of(array));
   }
 
-  /** The sizes of the first {@code rank} dimensions of {@code v}; those under an empty dimension are 0. */
-  private static long[] dimensions(Value v, int rank, SourcePos pos) {
+  /** The sizes of the first {@code rank} dimensions of {@code v}. */
+  private static long[] dimensions(Value v, int rank) {
     long[] dims = new long[rank];
-    Value current = v;
+    Shape current = Shape.of(v);
     for (int d = 0; d < rank; d++) {
-      Value.Array a = Operands.array(current, pos);
+      Shape.Array a = (Shape.Array) current;
       dims[d] = a.length();
-      if (a.length() == 0) {
-        break;
-      }
-      current = a.get(0);
+      current = a.element();
     }
     return dims;
+  }
+
+  /** The shape under the first {@code rank} dimensions of {@code v}: that of its scalars or tuples. */
+  private static Shape baseShape(Value v, int rank) {
+    Shape current = Shape.of(v);
+    for (int d = 0; d < rank; d++) {
+      current = ((Shape.Array) current).element();
+    }
+    return current;
   }
 
   private static String describe(long[] dims) {
@@ -162,11 +210,11 @@ public final class ArrayOperations {
     flatten(array, rank, flat);
     if (newCount != flat.size()) {
       throw new L0RuntimeError("reshape", pos, "cannot reshape an array of shape "
-          + describe(dimensions(array, rank, pos)) + " (" + flat.size() + " elements) into shape "
+          + describe(dimensions(array, rank)) + " (" + flat.size() + " elements) into shape "
           + Arrays.stream(newDims).mapToObj(Long::toString).collect(Collectors.joining(", ", "(", ")"))
           + " (" + (newCount == Long.MAX_VALUE ? "too many" : Long.toString(newCount)) + " elements)");
     }
-    return build(arrayType.baseElement(), newDims, 0, flat, 0);
+    return build(arrayType.baseElement(), baseShape(array, rank), newDims, 0, flat, 0);
   }
 
   private static long saturatingMultiply(long a, long b) {
@@ -188,11 +236,12 @@ public final class ArrayOperations {
   }
 
   /** The array of shape {@code dims[level..]} holding {@code flat[from..]} in row-major order. */
-  private static Value.Array build(Type base, long[] dims, int level, List<Value> flat, int from) {
+  private static Value.Array build(Type base, Shape baseShape, long[] dims, int level, List<Value> flat, int from) {
     Type elementType = nestedArrayType(base, dims.length - level - 1);
+    Shape elementShape = nestedShape(baseShape, dims, level + 1);
     int length = (int) dims[level];
     if (level == dims.length - 1) {
-      return new Value.Array(elementType, flat.subList(from, from + length));
+      return new Value.Array(elementType, flat.subList(from, from + length), elementShape);
     }
     int stride = 1;
     for (int d = level + 1; d < dims.length; d++) {
@@ -200,13 +249,22 @@ public final class ArrayOperations {
     }
     List<Value> rows = new ArrayList<>(length);
     for (int i = 0; i < length; i++) {
-      rows.add(build(base, dims, level + 1, flat, from + i * stride));
+      rows.add(build(base, baseShape, dims, level + 1, flat, from + i * stride));
     }
-    return new Value.Array(elementType, rows);
+    return new Value.Array(elementType, rows, elementShape);
   }
 
   private static Type nestedArrayType(Type base, int rank) {
     return rank == 0 ? base : Type.array(nestedArrayType(base, rank - 1));
+  }
+
+  /** The shape of an array of sizes {@code dims[from..]} over elements of shape {@code base}. */
+  private static Shape nestedShape(Shape base, long[] dims, int from) {
+    Shape shape = base;
+    for (int d = dims.length - 1; d >= from; d--) {
+      shape = new Shape.Array((int) dims[d], shape);
+    }
+    return shape;
   }
 
   /**
@@ -225,16 +283,17 @@ public final class ArrayOperations {
       order.add(d);
     }
     order.add(k + n, order.remove(k));
-    long[] sourceDims = dimensions(array, rank, pos);
+    long[] sourceDims = dimensions(array, rank);
     long[] resultDims = new long[rank];
     for (int d = 0; d < rank; d++) {
       resultDims[d] = sourceDims[order.get(d)];
     }
-    return transposed(array, arrayType.baseElement(), order, resultDims, new int[rank], 0);
+    return transposed(array, arrayType.baseElement(), baseShape(array, rank), order, resultDims, new int[rank], 0);
   }
 
   /** The part of the transposed array at result index {@code resultIndex[0..level-1]}. */
-  private static Value transposed(Value source, Type base, List<Integer> order, long[] resultDims, int[] resultIndex, int level) {
+  private static Value transposed(Value source, Type base, Shape baseShape, List<Integer> order, long[] resultDims,
+      int[] resultIndex, int level) {
     if (level == resultDims.length) {
       Value current = source;
       int[] sourceIndex = new int[resultDims.length];
@@ -249,9 +308,10 @@ public final class ArrayOperations {
     List<Value> elements = new ArrayList<>();
     for (int i = 0; i < resultDims[level]; i++) {
       resultIndex[level] = i;
-      elements.add(transposed(source, base, order, resultDims, resultIndex, level + 1));
+      elements.add(transposed(source, base, baseShape, order, resultDims, resultIndex, level + 1));
     }
-    return new Value.Array(nestedArrayType(base, resultDims.length - level - 1), elements);
+    return new Value.Array(nestedArrayType(base, resultDims.length - level - 1), elements,
+        nestedShape(baseShape, resultDims, level + 1));
   }
 
   /** {@code split(n, a)} = <code>{a[0..n-1], a[n..]}</code>. */
@@ -264,20 +324,26 @@ public final class ArrayOperations {
     }
     List<Value> elements = a.elements();
     return new Value.Tuple(List.of(
-        new Value.Array(a.elementType(), elements.subList(0, (int) n)),
-        new Value.Array(a.elementType(), elements.subList((int) n, a.length()))));
+        new Value.Array(a.elementType(), elements.subList(0, (int) n), a.elementShape()),
+        new Value.Array(a.elementType(), elements.subList((int) n, a.length()), a.elementShape())));
   }
 
+  /**
+   * {@code concat(a, b)}: the rows of both arrays must have one shape, except that an empty array
+   * has no rows to disagree: its row shape may come from a size its function's type does not know
+   * ({@link #emptyResultShape}), so the result takes the other array's row shape (when both are
+   * empty, the first's).
+   */
   public static Value concat(Value left, Value right, SourcePos pos) {
     Value.Array a = Operands.array(left, pos);
     Value.Array b = Operands.array(right, pos);
-    if (a.length() > 0 && b.length() > 0 && !Shape.of(a.get(0)).equals(Shape.of(b.get(0)))) {
-      throw new L0RuntimeError("concat", pos, "the rows of the first array have shape " + Shape.of(a.get(0))
-          + " but those of the second have shape " + Shape.of(b.get(0)));
+    if (a.length() > 0 && b.length() > 0 && !a.elementShape().equals(b.elementShape())) {
+      throw new L0RuntimeError("concat", pos, "the rows of the first array have shape " + a.elementShape()
+          + " but those of the second have shape " + b.elementShape());
     }
     List<Value> elements = new ArrayList<>(a.elements());
     elements.addAll(b.elements());
-    return new Value.Array(a.elementType(), elements);
+    return new Value.Array(a.elementType(), elements, a.length() == 0 && b.length() > 0 ? b.elementShape() : a.elementShape());
   }
 
   /** {@code zip(a1, ..., an)}: an array of n-tuples; the arrays must have one outer size. */
@@ -304,7 +370,8 @@ public final class ArrayOperations {
       }
       tuples.add(new Value.Tuple(components));
     }
-    return new Value.Array(new Type.Tuple(inputs.stream().map(Value.Array::elementType).toList()), tuples);
+    return new Value.Array(new Type.Tuple(inputs.stream().map(Value.Array::elementType).toList()), tuples,
+        new Shape.Tuple(inputs.stream().map(Value.Array::elementShape).toList()));
   }
 
   /** {@code unzip(a)}: an array of n-tuples as a tuple of n arrays. */
@@ -319,7 +386,8 @@ public final class ArrayOperations {
       for (Value element : a.elements()) {
         column.add(((Value.Tuple) element).elements().get(j));
       }
-      columns.add(new Value.Array(tupleType.elements().get(j), column));
+      columns.add(new Value.Array(tupleType.elements().get(j), column,
+          ((Shape.Tuple) a.elementShape()).elements().get(j)));
     }
     return new Value.Tuple(columns);
   }

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * Splits data-format text into tokens (shared/data/README.md, section 1): the punctuation
- * {@code [ ] { } ,} and atoms (numbers, {@code true}, {@code inf}, ...: maximal runs of other
+ * {@code [ ] { } , ( )} and atoms (numbers, {@code true}, {@code inf}, ...: maximal runs of other
  * non-blank characters). Comments run from {@code /} (FinPar's reader treats any slash so; this
  * covers {@code //}) or from {@code --} (Futhark's data files) to the end of the line.
  */
@@ -27,7 +27,7 @@ final class ValueLexer {
     }
   }
 
-  private static final String PUNCTUATION = "[]{},";
+  private static final String PUNCTUATION = "[]{},()";
 
   private ValueLexer() {}
 

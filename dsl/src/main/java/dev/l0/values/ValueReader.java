@@ -2,10 +2,12 @@ package dev.l0.values;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Shape;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.syntax.L0Printer;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,7 +17,11 @@ import java.util.regex.Pattern;
  * numbers (optionally with a type suffix {@code i32 i64 f32 f64}, which must agree with the
  * type), {@code true}/{@code false} (also {@code True}/{@code False}), {@code inf}, {@code -inf},
  * {@code nan}, tuples <code>{a, b}</code> and arrays {@code [a, b]} (regular, of the type's rank;
- * {@code []} is an empty array of whatever the type says). An integer is read where a float is
+ * {@code []} is an empty array of whatever the type says, with every inner size 0). An empty
+ * array with inner sizes is written with its shape, as Futhark's value format does:
+ * {@code empty([0][3]i32)} has no rows of 3 columns, {@code empty([2][0]f64)} two empty rows, and
+ * tuples give the shapes of their components: <code>empty([0]{[3]i32, f64})</code>. The shape
+ * must describe an array without elements (a 0 in a dimension outside every tuple). An integer is read where a float is
  * expected; a real where an integer is expected is an error. After the last value only blanks
  * and comments may follow. Errors are {@link ValueFormatError}s naming the position, the argument
  * and what was found.
@@ -24,6 +30,8 @@ public final class ValueReader {
   private static final Pattern INTEGER = Pattern.compile("(-?[0-9]+)(i32|i64|f32|f64)?");
   private static final Pattern REAL =
       Pattern.compile("(-?[0-9]+(?:\\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|-?inf|nan)(f32|f64)?");
+
+  private static final String EMPTY = "empty";
 
   private final List<ValueLexer.Token> tokens;
   private int next;
@@ -87,6 +95,9 @@ public final class ValueReader {
 
   private Value array(Type.Array type) {
     ValueLexer.Token open = peek();
+    if (open.is(EMPTY)) {
+      return empty(type);
+    }
     if (!open.is("[")) {
       throw expected("an array " + L0Printer.print(type), open);
     }
@@ -112,6 +123,64 @@ public final class ValueReader {
           + " but element 0 has shape " + Shape.of(elements.get(0)));
     }
     return new Value.Array(type.element(), elements);
+  }
+
+  /** {@code empty(SHAPE)}: an array without elements, of the shape written in the type's syntax. */
+  private Value empty(Type.Array type) {
+    ValueLexer.Token start = take();
+    expect("(");
+    Shape shape = shape(type);
+    expect(")");
+    Value v = emptyValue(shape, type);
+    if (v == null) {
+      throw new ValueFormatError(start.pos(), "empty(" + ValueWriter.shapedType(shape, type) + ") for argument "
+          + argument + " describes an array with elements: one of its dimensions outside tuples must be 0");
+    }
+    return v;
+  }
+
+  /** The shape of a value of {@code type} written as in {@code empty(...)}: sizes in brackets, then the element type. */
+  private Shape shape(Type type) {
+    if (type instanceof Type.Array a) {
+      expect("[");
+      ValueLexer.Token size = take();
+      if (size.isEnd() || !size.text().matches("[0-9]{1,10}") || Long.parseLong(size.text()) > Integer.MAX_VALUE) {
+        throw expected("an array size", size);
+      }
+      expect("]");
+      return new Shape.Array(Integer.parseInt(size.text()), shape(a.element()));
+    }
+    if (type instanceof Type.Tuple t) {
+      expect("{");
+      List<Shape> elements = new ArrayList<>();
+      for (int i = 0; i < t.elements().size(); i++) {
+        if (i > 0) {
+          expect(",");
+        }
+        elements.add(shape(t.elements().get(i)));
+      }
+      expect("}");
+      return new Shape.Tuple(elements);
+    }
+    String keyword = ((ScalarType) type).keyword();
+    ValueLexer.Token found = take();
+    if (!found.is(keyword)) {
+      throw expected("'" + keyword + "'", found);
+    }
+    return Shape.SCALAR;
+  }
+
+  /** The array of {@code shape} without elements, or null if the shape has elements. */
+  private static Value emptyValue(Shape shape, Type type) {
+    if (!(shape instanceof Shape.Array a)) {
+      return null;
+    }
+    Type element = ((Type.Array) type).element();
+    if (a.length() == 0) {
+      return Value.Array.empty(element, a.element());
+    }
+    Value row = emptyValue(a.element(), element);
+    return row == null ? null : new Value.Array(element, Collections.nCopies(a.length(), row));
   }
 
   private Value tuple(Type.Tuple type) {

@@ -2,7 +2,10 @@ package dev.l0.values;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Shape;
+import dev.l0.ir.Type;
 import dev.l0.ir.Value;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -11,14 +14,18 @@ import java.util.stream.Collectors;
  * {@code true}/{@code false}, tuples <code>{a, b}</code>, arrays {@code [a, b]}. Floats are printed
  * in the shortest form that reads back to the same bits ({@code Double.toString} /
  * {@code Float.toString} with a lower-case exponent, e.g. {@code 1.0e-5}); infinities and NaN
- * print as {@code inf}, {@code -inf}, {@code nan} without a suffix. An empty array prints as
- * {@code []}: reading it back needs its type.
+ * print as {@code inf}, {@code -inf}, {@code nan} without a suffix. An empty array whose inner
+ * sizes are all 0 prints as {@code []} (reading it back needs its type); one with inner sizes
+ * prints with its shape, {@code empty([0][3]i32)}.
  */
 public final class ValueWriter {
   private ValueWriter() {}
 
   public static String write(Value v) {
     if (v instanceof Value.Array a) {
+      if (a.length() == 0 && !a.elementShape().equals(Shape.zeroSizes(a.elementType()))) {
+        return "empty(" + shapedType(Shape.of(a), ValueTypes.typeOf(a)) + ")";
+      }
       return a.elements().stream().map(ValueWriter::write).collect(Collectors.joining(", ", "[", "]"));
     }
     if (v instanceof Value.Tuple t) {
@@ -41,5 +48,21 @@ public final class ValueWriter {
         ? Float.toString((float) f.value()) + "f32"
         : Double.toString(f.value());
     return digits.replace('E', 'e');
+  }
+
+  /** {@code type} with the sizes of {@code shape}, as {@code empty(...)} writes it: {@code [0][3]i32}. */
+  static String shapedType(Shape shape, Type type) {
+    if (shape instanceof Shape.Array a) {
+      return "[" + a.length() + "]" + shapedType(a.element(), ((Type.Array) type).element());
+    }
+    if (shape instanceof Shape.Tuple t) {
+      List<Type> types = ((Type.Tuple) type).elements();
+      StringBuilder text = new StringBuilder("{");
+      for (int i = 0; i < types.size(); i++) {
+        text.append(i > 0 ? ", " : "").append(shapedType(t.elements().get(i), types.get(i)));
+      }
+      return text.append('}').toString();
+    }
+    return ((ScalarType) type).keyword();
   }
 }

@@ -232,7 +232,7 @@ class InterpreterTest {
   @Test
   void replicateCopiesAValue() {
     assertEquals("[[1, 2], [1, 2]]", eval("replicate(2, [1, 2])"));
-    assertEquals(new Value.Array(Type.array(ScalarType.F64), List.of()), run("fun int main() = replicate(0, [1.0])", "main"));
+    assertEquals("empty([0][1]f64)", eval("replicate(0, [1.0])"));
     assertFailure("replicate", 1, 18, "negative size -2", "fun int main() = replicate(-2, 0)");
   }
 
@@ -246,7 +246,8 @@ class InterpreterTest {
     assertEquals("[[0, 1, 2], [3, 4, 5]]", eval("reshape((2, 3), iota(6))"));
     assertEquals("[0, 1, 2, 3, 4, 5]", eval("reshape((6), [[0, 1], [2, 3], [4, 5]])"));
     assertEquals("[[[0], [1]], [[2], [3]]]", eval("reshape((2, 2, 1), [[0, 1], [2, 3]])"));
-    assertEquals("[]", eval("reshape((0, 4), iota(0))"));
+    assertEquals("empty([0][4]i32)", eval("reshape((0, 4), iota(0))"));
+    assertEquals("[[], [], []]", eval("reshape((3, 0), iota(0))"));
   }
 
   @Test
@@ -349,10 +350,47 @@ class InterpreterTest {
 
   @Test
   void mapOverAnEmptyArrayHasTheFunctionsResultType() {
-    assertEquals(new Value.Array(ScalarType.F64, List.of()), run("fun int main() = map(fn real (int x) => f64(x), iota(0))", "main"));
-    assertEquals(new Value.Array(ScalarType.BOOL, List.of()), run("fun int main() = map(op <(1), iota(0))", "main"));
-    assertEquals(new Value.Array(ScalarType.I64, List.of()), run("fun int main() = map(op *, zip(iota(0i64), iota(0i64)))", "main"));
-    assertEquals(new Value.Array(ScalarType.F32, List.of()), run("fun int main() = map(f32, iota(0))", "main"));
+    assertEquals(new Value.Array(ScalarType.F64, List.of()), run("fun [real] main() = map(fn real (int x) => f64(x), iota(0))", "main"));
+    assertEquals(new Value.Array(ScalarType.BOOL, List.of()), run("fun [bool] main() = map(op <(1), iota(0))", "main"));
+    assertEquals(new Value.Array(ScalarType.I64, List.of()), run("fun [i64] main() = map(op *, zip(iota(0i64), iota(0i64)))", "main"));
+    assertEquals(new Value.Array(ScalarType.F32, List.of()), run("fun [f32] main() = map(f32, iota(0))", "main"));
+  }
+
+  @Test
+  void mapOverAnEmptyArrayHasTheInnerSizesOfItsFunctionOnAZeroElement() {
+    String program = "fun i32 main([i32] a) = size(1, map(fn [i32] (i32 x) => [x, x], a))";
+    assertEquals(ScalarValue.i32(2), run(program, "main", new Value.Array(ScalarType.I32, List.of())));
+    String named = "fun [[i32]] main(i32 n, [i32] a) = map(fn [i32] (i32 x) => replicate(n, x), a)";
+    assertEquals("empty([0][5]i32)", ValueWriter.write(run(named, "main", ScalarValue.i32(5), new Value.Array(ScalarType.I32, List.of()))));
+    String dependent = "fun [[i32]] main([i32] a) = map(fn [i32] (i32 x) => iota(x), a)";
+    assertEquals("[]", ValueWriter.write(run(dependent, "main", new Value.Array(ScalarType.I32, List.of()))));
+    String call = "fun [i32] pair(i32 x) = iota(2)\nfun [[i32]] main([i32] a) = map(pair, a)";
+    assertEquals("empty([0][2]i32)", ValueWriter.write(run(call, "main", new Value.Array(ScalarType.I32, List.of()))));
+    String failsOnZero = "fun [[i32]] main([i32] a) = map(fn [i32] (i32 x) => [10 / x, 1], a)";
+    assertEquals("empty([0][2]i32)", ValueWriter.write(run(failsOnZero, "main", new Value.Array(ScalarType.I32, List.of()))));
+    String rows = "fun [[i32]] main([[i32]] m) = map(fn [i32] ([i32] r) => map(op +(1), r), m)";
+    assertEquals("empty([0][3]i32)", ValueWriter.write(run(rows, "main", Value.Array.empty(Type.array(ScalarType.I32),
+        new dev.l0.ir.Shape.Array(3, dev.l0.ir.Shape.SCALAR)))));
+  }
+
+  @Test
+  void transposingAnEmptyArrayKeepsItsInnerSize() {
+    String program = "fun {[[i32]], i32} main(i32 n) = let t = transpose(reshape((0, n), iota(0))) in {t, size(0, t)}";
+    assertEquals("{[[], [], []], 3}", ValueWriter.write(run(program, "main", ScalarValue.i32(3))));
+  }
+
+  @Test
+  void emptyArraysKeepTheirShapeThroughArrayOperations() {
+    assertEquals("{empty([0][2]i32), [[1, 2]]}", eval("split(0, [[1, 2]])"));
+    assertEquals("empty([0]{[2]i32, i32})", eval("zip(replicate(0, [1, 2]), iota(0))"));
+    assertEquals("{empty([0][2]i32), []}", eval("unzip(zip(replicate(0, [1, 2]), iota(0)))"));
+    assertEquals("empty([0][2]i32)", eval("filter(fn bool ([i32] r) => false, [[1, 2]])"));
+    assertEquals("[[1, 2]]", eval("concat(replicate(0, [5, 6]), [[1, 2]])"));
+    assertEquals("[[1, 2]]", eval("concat(replicate(0, [5, 6, 7]), [[1, 2]])"));
+    assertEquals("empty([0][3]i32)", eval("concat(replicate(0, [5, 6, 7]), replicate(0, [1, 2]))"));
+    assertFailure("concat", 1, 18, "the rows of the first array have shape [3] but those of the second have shape [2]",
+        "fun i32 main() = concat([[5, 6, 7]], [[1, 2]])");
+    assertEquals("{1, 2}", eval("let a = replicate(0, [[1, 2]]) in {size(1, a), size(2, a)}"));
   }
 
   @Test

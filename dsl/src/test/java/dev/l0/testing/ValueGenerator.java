@@ -2,6 +2,7 @@ package dev.l0.testing;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Shape;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import java.util.ArrayList;
@@ -9,7 +10,7 @@ import java.util.List;
 
 /**
  * Random L0 values of a given constant-sized type (regular arrays of exactly the sizes in the
- * type): mostly small numbers, sometimes the extremes of a type, and for floats numbers with long
+ * type, also under an empty dimension: an empty {@code [0][3]} array keeps its 3 columns): mostly small numbers, sometimes the extremes of a type, and for floats numbers with long
  * decimal expansions, negative zero, the smallest subnormal, infinities and NaN (which the data
  * format writes as {@code inf} and {@code nan}).
  */
@@ -33,7 +34,7 @@ final class ValueGenerator {
     for (long i = 0; i < length; i++) {
       elements.add(value(array.element()));
     }
-    return new Value.Array(array.element(), elements);
+    return new Value.Array(array.element(), elements, Shape.of(array.element(), SizedTypes::constant));
   }
 
   ScalarValue scalar(ScalarType type) {

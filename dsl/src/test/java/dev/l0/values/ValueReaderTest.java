@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Shape;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
@@ -190,5 +191,30 @@ class ValueReaderTest {
         List.of(I32, I32, I32, I32, F64, F64, F64, F64, F64), "input.data");
     assertEquals(List.of(ScalarValue.i32(16), ScalarValue.i32(32), ScalarValue.i32(256), ScalarValue.i32(256),
         ScalarValue.f64(0.03), ScalarValue.f64(5.0), ScalarValue.f64(0.2), ScalarValue.f64(0.6), ScalarValue.f64(0.5)), values);
+  }
+
+  @Test
+  void readsEmptyArraysWithTheirInnerSizes() {
+    Value columns = readOne("empty([0][3]i32)", arrayOf(I32, 2));
+    assertEquals("[0][3]", Shape.of(columns).toString());
+    assertEquals("empty([0][3]i32)", ValueWriter.write(columns));
+    assertEquals("[2][0][4]", Shape.of(readOne("empty([2][0][4]f64)", arrayOf(F64, 3))).toString());
+    assertEquals("[[], []]", ValueWriter.write(readOne("empty([2][0]f64)", arrayOf(F64, 2))));
+    Type rows = Type.array(Type.tuple(arrayOf(I32, 1), F64));
+    assertEquals("[0]{[3], scalar}", Shape.of(readOne("empty([0]{[3]i32, f64})", rows)).toString());
+    assertEquals("[0][0]", Shape.of(readOne("[]", arrayOf(I32, 2))).toString());
+    assertEquals("[2][0][3]", Shape.of(readOne("[empty([0][3]i32), empty([0][3]i32)]", arrayOf(I32, 3))).toString());
+  }
+
+  @Test
+  void rejectsEmptyArraysOfTheWrongShape() {
+    assertEquals("in.data:1:10: expected '[' for argument 1 (type [[i32]]), found 'i32'",
+        error("empty([0]i32)", arrayOf(I32, 2)).getMessage());
+    assertEquals("in.data:1:13: expected 'i32' for argument 1 (type [[i32]]), found 'f64'",
+        error("empty([0][3]f64)", arrayOf(I32, 2)).getMessage());
+    assertEquals("in.data:1:1: empty([2][3]i32) for argument 1 describes an array with elements: one of its dimensions"
+        + " outside tuples must be 0", error("empty([2][3]i32)", arrayOf(I32, 2)).getMessage());
+    assertEquals("in.data:1:1: irregular array for argument 1: element 1 has shape [0][0] but element 0 has shape [0][3]",
+        error("[empty([0][3]i32), []]", arrayOf(I32, 3)).getMessage());
   }
 }

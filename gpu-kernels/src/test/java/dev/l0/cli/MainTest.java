@@ -83,6 +83,37 @@ class MainTest {
     }
   }
 
+  /** The output of {@code l0 run} on {@code program} with {@code input} in every mode, which must agree. */
+  private String runInEveryMode(String name, String program, String input) throws IOException {
+    String file = write(name, program);
+    Outcome reference = l0(input, "run", file, "--no-opt");
+    assertEquals(0, reference.exitCode(), reference.err());
+    for (List<String> mode : List.of(List.<String>of(), List.of("--device", "jvm"), List.of("--device", "sim"))) {
+      List<String> args = new java.util.ArrayList<>(List.of("run", file));
+      args.addAll(mode);
+      Outcome o = l0(input, args.toArray(String[]::new));
+      assertEquals(0, o.exitCode(), mode + ": " + o.err());
+      assertEquals(reference.out(), o.out(), mode.toString());
+    }
+    Outcome explain = l0("", "explain", file);
+    assertEquals(0, explain.exitCode(), explain.err());
+    return reference.out().trim();
+  }
+
+  @Test
+  void emptyArraysKeepTheirInnerSizesInEveryMode() throws IOException {
+    assertEquals("2", runInEveryMode("columns.l0", "fun i32 main([i32] a) = size(1, map(fn [i32] (i32 x) => [x, x], a))\n", "[]"));
+    assertEquals("[[], [], []]\n3", runInEveryMode("transpose.l0",
+        "fun {[[i32]], i32} main(i32 n) = let t = transpose(reshape((0, n), iota(0))) in {t, size(0, t)}\n", "3"));
+    assertEquals("empty([0][2]f64)\n2", runInEveryMode("passthrough.l0",
+        "fun {[[f64]], i32} main([[f64]] m) = {m, size(1, m)}\n", "empty([0][2]f64)"));
+  }
+
+  @Test
+  void arraysOfEmptyTuplesHaveASizeInEveryMode() throws IOException {
+    assertEquals("4", runInEveryMode("units.l0", "fun i32 main(i32 n) = size(0, map(fn {} (i32 x) => {}, iota(n)))\n", "4"));
+  }
+
   @Test
   void aDeviceThatCannotRunIsRefusedWithTheReason() throws IOException {
     String file = write("one.l0", "fun i32 main() = 1\n");

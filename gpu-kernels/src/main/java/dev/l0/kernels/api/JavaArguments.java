@@ -92,22 +92,11 @@ final class JavaArguments {
   private static FlatArray checkedFlat(FlatArray flat, Type.Array type, String parameter) {
     ScalarType element = (ScalarType) type.baseElement();
     int[] shape = flat.shape();
-    if (flat.elementType() != element || shape.length != type.rank() || flat.data() == null
+    if (flat.elementType() != element || shape.length != type.rank()
         || flat.data().getClass() != JavaScalars.arrayClass(element)) {
       throw new IllegalArgumentException("parameter " + parameter + " of type " + L0Printer.print(type)
           + " takes a FlatArray of " + element + " with " + type.rank() + " dimensions; got one of "
           + flat.elementType() + " with shape " + Arrays.toString(shape) + " and " + describe(flat.data()) + " data");
-    }
-    long elements = 1;
-    boolean negative = false;
-    for (int size : shape) {
-      negative |= size < 0;
-      elements *= size;
-    }
-    int length = Array.getLength(flat.data());
-    if (negative || elements != length) {
-      throw new IllegalArgumentException("parameter " + parameter + ": a FlatArray of shape " + Arrays.toString(shape)
-          + " does not fit its data of " + length + " elements");
     }
     return flat;
   }

@@ -2,6 +2,7 @@ package dev.l0.kernels.jvm;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Shape;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import java.util.ArrayList;
@@ -12,12 +13,34 @@ import java.util.List;
  * A regular array of scalars as the JVM backend holds it: the elements in row-major order in one
  * primitive array ({@code boolean[]}, {@code int[]}, {@code long[]}, {@code float[]} or
  * {@code double[]} for {@code bool}, {@code i32}, {@code i64}, {@code f32}, {@code f64}) and the
- * size of every dimension. Callers with their own primitive arrays (Arrow, benchmarks) wrap them
- * without copying.
+ * size of every dimension, also below an empty dimension (a {@code [0][3]} array is not a
+ * {@code [0][0]} one). Callers with their own primitive arrays (Arrow, benchmarks) wrap them
+ * without copying. The data holds exactly the elements the shape counts: a shape whose element
+ * count overflows an {@code int}, has a negative size, or does not match the data's length is an
+ * {@link IllegalArgumentException}.
  */
 public record FlatArray(ScalarType elementType, Object data, int[] shape) {
   public FlatArray {
     shape = shape.clone();
+    if (data == null || !data.getClass().isArray()) {
+      throw new IllegalArgumentException("a FlatArray's data must be a primitive array; got " + data);
+    }
+    long elements = 1;
+    for (int size : shape) {
+      if (size < 0) {
+        throw new IllegalArgumentException("a FlatArray of shape " + Arrays.toString(shape) + " has a negative size");
+      }
+      elements = elements * size;
+      if (elements > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("a FlatArray of shape " + Arrays.toString(shape) + " would have more than "
+            + Integer.MAX_VALUE + " elements; its data has " + java.lang.reflect.Array.getLength(data));
+      }
+    }
+    int length = java.lang.reflect.Array.getLength(data);
+    if (elements != length) {
+      throw new IllegalArgumentException("a FlatArray of shape " + Arrays.toString(shape) + " (" + elements
+          + " elements) does not fit its data of " + length + " elements");
+    }
   }
 
   @Override
@@ -88,11 +111,11 @@ public record FlatArray(ScalarType elementType, Object data, int[] shape) {
   /** The elements of {@code array}, an array whose elements are scalars of {@code elementType} or arrays of them. */
   public static FlatArray of(Value.Array array, ScalarType elementType, int rank) {
     int[] shape = new int[rank];
-    Value current = array;
-    for (int d = 0; d < rank && current != null; d++) {
-      Value.Array level = (Value.Array) current;
+    Shape current = Shape.of(array);
+    for (int d = 0; d < rank; d++) {
+      Shape.Array level = (Shape.Array) current;
       shape[d] = level.length();
-      current = level.length() == 0 ? null : level.get(0);
+      current = level.element();
     }
     List<ScalarValue> scalars = new ArrayList<>();
     addScalars(array, rank, scalars);
@@ -130,10 +153,12 @@ public record FlatArray(ScalarType elementType, Object data, int[] shape) {
       rows.add(toValue(dimension + 1, offset + i * stride));
     }
     Type row = elementType;
+    Shape rowShape = Shape.SCALAR;
     for (int d = shape.length - 1; d > dimension; d--) {
       row = Type.array(row);
+      rowShape = new Shape.Array(shape[d], rowShape);
     }
-    return new Value.Array(row, rows);
+    return new Value.Array(row, rows, rowShape);
   }
 
   private static void addScalars(Value v, int rank, List<ScalarValue> out) {

@@ -85,9 +85,8 @@ record ArrayView(Source source, KernelExpr offset, List<KernelExpr> dims, List<K
   }
 
   /**
-   * {@code transpose(k, n, a)} (thesis §2.3): dimension {@code k} moves to position {@code k + n}.
-   * As the interpreter's arrays know no sizes below an empty dimension, every size after the
-   * first zero one is zero, before and after the permutation.
+   * {@code transpose(k, n, a)} (thesis §2.3): dimension {@code k} moves to position {@code k + n};
+   * an empty array keeps its inner sizes, so a {@code [0][3]} array becomes a {@code [3][0]} one.
    */
   ArrayView transposed(int k, int n) {
     List<Integer> order = new ArrayList<>();
@@ -95,26 +94,13 @@ record ArrayView(Source source, KernelExpr offset, List<KernelExpr> dims, List<K
       order.add(d);
     }
     order.add(k + n, order.remove(k));
-    List<KernelExpr> known = zeroAfterFirstZero(dims);
     List<KernelExpr> newDims = new ArrayList<>();
     List<KernelExpr> newStrides = new ArrayList<>();
     for (int d : order) {
-      newDims.add(known.get(d));
+      newDims.add(dims.get(d));
       newStrides.add(strides.get(d));
     }
-    return new ArrayView(source, offset, zeroAfterFirstZero(newDims), newStrides, valid);
-  }
-
-  /** {@code dims} with every size after the first zero one made zero. */
-  static List<KernelExpr> zeroAfterFirstZero(List<KernelExpr> dims) {
-    List<KernelExpr> out = new ArrayList<>();
-    KernelExpr emptyAbove = null;
-    for (KernelExpr d : dims) {
-      out.add(emptyAbove == null ? d : new KernelExpr.Select(emptyAbove, KernelExprs.ZERO, d));
-      KernelExpr empty = KernelExprs.eq(d, KernelExprs.ZERO);
-      emptyAbove = emptyAbove == null ? empty : KernelExprs.or(emptyAbove, empty);
-    }
-    return out;
+    return new ArrayView(source, offset, newDims, newStrides, valid);
   }
 
   /** {@code count} copies of this array as the rows of a new one (stride 0). */

@@ -4,7 +4,6 @@ import static dev.l0.kernels.lower.KernelExprs.and;
 import static dev.l0.kernels.lower.KernelExprs.convert;
 import static dev.l0.kernels.lower.KernelExprs.eq;
 import static dev.l0.kernels.lower.KernelExprs.not;
-import static dev.l0.kernels.lower.KernelExprs.or;
 import static dev.l0.kernels.lower.KernelExprs.zeroOf;
 
 import dev.l0.ir.BinaryOperator;
@@ -175,15 +174,14 @@ final class ThreadCode {
   }
 
   /**
-   * Copies {@code source} into {@code target}, raising an error where their shapes differ. Below an
-   * empty dimension the sizes are not compared: the reference interpreter's empty arrays carry no
-   * inner sizes, so for it {@code [0][0]} and {@code [0][1]} are the same value.
+   * Copies {@code source} into {@code target}, raising an error where their shapes differ, also
+   * below an empty dimension: an empty array keeps its inner sizes, so {@code [0][0]} and
+   * {@code [0][1]} are different values.
    */
   private void copy(ArrayView source, ArrayView target, List<KernelStmt> out) {
     KernelExpr sameShape = KernelExprs.TRUE;
     for (int d = target.rank() - 1; d >= 0; d--) {
-      KernelExpr size = target.dims().get(d);
-      sameShape = and(eq(source.dims().get(d), size), or(eq(size, KernelExprs.ZERO), sameShape));
+      sameShape = and(eq(source.dims().get(d), target.dims().get(d)), sameShape);
     }
     List<KernelStmt> body = new ArrayList<>();
     copyElements(source, target, body);
@@ -350,12 +348,9 @@ final class ThreadCode {
     return n;
   }
 
-  /**
-   * {@code size(d, a)}: as the interpreter's arrays know only their outer sizes, an inner size of
-   * an array with no elements is 0.
-   */
+  /** {@code size(d, a)}: an array keeps its inner sizes also when it has no elements. */
   private void lowerSize(Ident id, Exp.Size size, List<KernelStmt> out) {
-    KernelExpr result = ArrayView.zeroAfterFirstZero(array(size.array()).dims()).get(size.dimension());
+    KernelExpr result = array(size.array()).dims().get(size.dimension());
     declare(id, convert(result, scalarType(id.type(), "a size")), out);
   }
 

@@ -2,6 +2,7 @@ package dev.l0.kernels.sim;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Shape;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import java.util.ArrayList;
@@ -11,20 +12,16 @@ import java.util.List;
 final class RowMajor {
   private RowMajor() {}
 
-  /** The sizes of the {@code rank} dimensions of {@code array}, outermost first; an empty array's inner sizes are 0. */
+  /** The sizes of the {@code rank} dimensions of {@code array}, outermost first, also below an empty dimension. */
   static List<Long> shape(Value array, int rank) {
     List<Long> shape = new ArrayList<>();
-    Value level = array;
+    Shape level = Shape.of(asArray(array));
     while (shape.size() < rank) {
-      Value.Array a = asArray(level);
-      shape.add((long) a.length());
-      if (a.length() == 0) {
-        while (shape.size() < rank) {
-          shape.add(0L);
-        }
-      } else {
-        level = a.get(0);
+      if (!(level instanceof Shape.Array a)) {
+        throw new IllegalArgumentException("expected an array of rank " + rank + ", found one of shape " + Shape.of(array));
       }
+      shape.add((long) a.length());
+      level = a.element();
     }
     return shape;
   }
@@ -73,7 +70,11 @@ final class RowMajor {
     for (long k = 0; k < shape.get(dimension); k++) {
       elements.add(build(data, shape, dimension + 1, offset + k * stride));
     }
-    return new Value.Array(elementType(data.type(), shape.size() - dimension - 1), elements);
+    Shape elementShape = Shape.SCALAR;
+    for (int d = shape.size() - 1; d > dimension; d--) {
+      elementShape = new Shape.Array(Math.toIntExact(shape.get(d)), elementShape);
+    }
+    return new Value.Array(elementType(data.type(), shape.size() - dimension - 1), elements, elementShape);
   }
 
   private static Type elementType(ScalarType scalar, int rank) {

@@ -2,7 +2,9 @@ package dev.l0.opt.eval;
 
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Shape;
 import dev.l0.ir.SourcePos;
+import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
@@ -151,7 +153,7 @@ public final class InternalEvaluator {
     int width = inputs.isEmpty() ? 0 : inputs.get(0).length();
     for (Value.Array in : inputs) {
       if (in.length() != width) {
-        throw new IllegalStateException("SOAC inputs of different sizes " + width + " and " + in.length()
+        throw new UncheckedSizes("SOAC inputs of different sizes " + width + " and " + in.length()
             + " reached evaluation without a size check");
       }
     }
@@ -160,7 +162,7 @@ public final class InternalEvaluator {
       for (int i = 0; i < width; i++) {
         addRow(columns, lambda(m.function(), row(inputs, i), env));
       }
-      return regularArrays(pattern, columns, "map");
+      return regularArrays(pattern, columns, width == 0 ? rowsOnZero(m.function(), inputs, env) : List.of(), "map", env);
     }
     if (soac instanceof Exp.Filter f) {
       List<List<Value>> columns = columns(pattern.size());
@@ -170,7 +172,7 @@ public final class InternalEvaluator {
           addRow(columns, row);
         }
       }
-      return arrays(pattern, columns);
+      return arrays(pattern, columns, inputs);
     }
     if (soac instanceof Exp.Reduce r) {
       return fold(r.operator(), values(r.neutral(), env), inputs, width, env);
@@ -178,13 +180,36 @@ public final class InternalEvaluator {
     if (soac instanceof Exp.Redomap r) {
       return fold(r.fold(), values(r.neutral(), env), inputs, width, env);
     }
-    List<Value> acc = values(soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Scanomap) soac).neutral(), env);
+    List<Value> neutral = values(soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Scanomap) soac).neutral(), env);
+    List<Value> acc = neutral;
     List<List<Value>> columns = columns(pattern.size());
     for (int i = 0; i < width; i++) {
       acc = lambda(soac.rowFunction(), concat(acc, row(inputs, i)), env);
       addRow(columns, acc);
     }
-    return regularArrays(pattern, columns, "scan");
+    return regularArrays(pattern, columns, neutral, "scan", env);
+  }
+
+  /**
+   * A map's function applied to the zero row of its inputs, whose results give the shape of the
+   * rows of a map over empty arrays, as in the reference interpreter; none where it fails there.
+   * The zero row is no row of the map, so the checks the optimiser hoisted out of the function
+   * need not hold for it: a SOAC on arrays of different sizes fails there too.
+   */
+  private List<Value> rowsOnZero(Lambda f, List<Value.Array> inputs, Map<String, Value> env) {
+    List<Value> zeros = inputs.stream().map(a -> ArrayOperations.zero(a.elementType(), a.elementShape())).toList();
+    try {
+      return lambda(f, zeros, env);
+    } catch (L0RuntimeError | UncheckedSizes failsOnZero) {
+      return List.of();
+    }
+  }
+
+  /** SOAC inputs of different sizes: an unchecked precondition, or the zero row of {@link #rowsOnZero}. */
+  private static final class UncheckedSizes extends IllegalStateException {
+    UncheckedSizes(String message) {
+      super(message);
+    }
   }
 
   private List<Value> fold(Lambda f, List<Value> neutral, List<Value.Array> inputs, int width, Map<String, Value> env) {
@@ -219,21 +244,35 @@ public final class InternalEvaluator {
     }
   }
 
-  private static List<Value> arrays(List<Ident> pattern, List<List<Value>> columns) {
+  /** The kept rows of a filter's inputs: their rows keep the inputs' shapes. */
+  private static List<Value> arrays(List<Ident> pattern, List<List<Value>> columns, List<Value.Array> inputs) {
     List<Value> out = new ArrayList<>();
     for (int c = 0; c < pattern.size(); c++) {
-      out.add(new Value.Array(InternalTypes.row(pattern.get(c).type()), columns.get(c)));
+      out.add(new Value.Array(InternalTypes.row(pattern.get(c).type()), columns.get(c), inputs.get(c).elementShape()));
     }
     return out;
   }
 
-  /** The result arrays of a map or scan, each of which must be regular (thesis §2.1). */
-  private static List<Value> regularArrays(List<Ident> pattern, List<List<Value>> columns, String operation) {
+  /**
+   * The result arrays of a map or scan, each of which must be regular (thesis §2.1). Without rows,
+   * the first results have the shapes of {@code rows} (a scan's neutral elements, or a map's
+   * results on a zero row) and the others that of their static row type
+   * ({@link ArrayOperations#emptyResultShape}).
+   */
+  private static List<Value> regularArrays(List<Ident> pattern, List<List<Value>> columns, List<Value> rows,
+      String operation, Map<String, Value> env) {
     List<Value> out = new ArrayList<>();
     for (int c = 0; c < pattern.size(); c++) {
-      out.add(ArrayOperations.regular(InternalTypes.row(pattern.get(c).type()), columns.get(c), operation, SourcePos.NONE));
+      Type row = InternalTypes.row(pattern.get(c).type());
+      Shape emptyShape = c < rows.size() ? Shape.of(rows.get(c)) : staticShape(row, env);
+      out.add(ArrayOperations.regular(row, columns.get(c), emptyShape, operation, SourcePos.NONE));
     }
     return out;
+  }
+
+  /** The shape of a value of {@code type} as far as the type knows it (unknown sizes are 0): that of rows that are not there. */
+  private static Shape staticShape(Type type, Map<String, Value> env) {
+    return ArrayOperations.emptyResultShape(type, size -> ((ScalarValue.Int) value(SubExp.var(size), env)).value());
   }
 
   // ---- first-order array operations ----
@@ -246,7 +285,8 @@ public final class InternalEvaluator {
       return ArrayOperations.update(value(u.array(), env), values(u.indices(), env), value(u.value(), env), u.pos());
     }
     if (e instanceof Exp.ArrayLit a) {
-      return ArrayOperations.regular(a.rowType(), values(a.elements(), env), "array literal", a.pos());
+      return ArrayOperations.regular(a.rowType(), values(a.elements(), env), staticShape(a.rowType(), env),
+          "array literal", a.pos());
     }
     if (e instanceof Exp.Iota i) {
       return ArrayOperations.iota(value(i.count(), env), i.pos());

@@ -1,5 +1,6 @@
 package dev.l0.opt.eval;
 
+import dev.l0.ir.Shape;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.opt.ir.InternalTypes;
@@ -30,6 +31,7 @@ public final class ValueFlattening {
       }
     } else if (type instanceof Type.Array a) {
       List<Type> rowComponents = InternalTypes.components(a.element());
+      List<Shape> rowShapes = componentShapes(((Value.Array) v).elementShape(), a.element());
       List<List<Value>> columns = new ArrayList<>();
       rowComponents.forEach(c -> columns.add(new ArrayList<>()));
       for (Value row : ((Value.Array) v).elements()) {
@@ -39,7 +41,7 @@ public final class ValueFlattening {
         }
       }
       for (int c = 0; c < rowComponents.size(); c++) {
-        out.add(new Value.Array(rowComponents.get(c), columns.get(c)));
+        out.add(new Value.Array(rowComponents.get(c), columns.get(c), rowShapes.get(c)));
       }
     } else {
       out.add(v);
@@ -74,8 +76,45 @@ public final class ValueFlattening {
         int row = i;
         rows.add(unflatten(columns.stream().map(col -> col.get(row)).toList(), a.element()));
       }
-      return new Value.Array(a.element(), rows);
+      Iterator<Shape> columnShapes = columns.stream().map(Value.Array::elementShape).iterator();
+      return new Value.Array(a.element(), rows, combinedShape(columnShapes, a.element()));
     }
     return it.next();
+  }
+
+  /** The shapes of the components of a value of {@code type} that has shape {@code shape}. */
+  private static List<Shape> componentShapes(Shape shape, Type type) {
+    List<Shape> out = new ArrayList<>();
+    if (type instanceof Type.Tuple t) {
+      List<Shape> elements = ((Shape.Tuple) shape).elements();
+      for (int k = 0; k < elements.size(); k++) {
+        out.addAll(componentShapes(elements.get(k), t.elements().get(k)));
+      }
+    } else if (type instanceof Type.Array a) {
+      Shape.Array array = (Shape.Array) shape;
+      for (Shape row : componentShapes(array.element(), a.element())) {
+        out.add(new Shape.Array(array.length(), row));
+      }
+    } else {
+      out.add(shape);
+    }
+    return out;
+  }
+
+  /** The shape of a value of {@code type} whose components have the shapes {@code components} yields. */
+  private static Shape combinedShape(Iterator<Shape> components, Type type) {
+    if (type instanceof Type.Tuple t) {
+      return new Shape.Tuple(t.elements().stream().map(e -> combinedShape(components, e)).toList());
+    }
+    if (type instanceof Type.Array a) {
+      int width = InternalTypes.components(a.element()).size();
+      List<Shape.Array> columns = new ArrayList<>();
+      for (int c = 0; c < width; c++) {
+        columns.add((Shape.Array) components.next());
+      }
+      int length = columns.isEmpty() ? 0 : columns.get(0).length();
+      return new Shape.Array(length, combinedShape(columns.stream().map(Shape.Array::element).iterator(), a.element()));
+    }
+    return components.next();
   }
 }

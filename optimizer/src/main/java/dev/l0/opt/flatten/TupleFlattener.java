@@ -6,9 +6,11 @@ import dev.l0.ir.Dim;
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
+import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Pattern;
 import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.opt.ir.Analysis;
@@ -323,6 +325,26 @@ public final class TupleFlattener {
     return out;
   }
 
+  /**
+   * {@code size(k, a)} of an array of empty tuples, which has no components to ask: the size its
+   * type knows, a constant or a variable in scope.
+   */
+  private SubExp sizeOfEmptyTuples(Expr.Size s, Map<String, Flat> env) {
+    Type t = typed.typeOf(s.array());
+    for (int k = 0; k < s.dimension(); k++) {
+      t = ((Type.Array) t).element();
+    }
+    Dim size = ((Type.Array) t).size();
+    if (size instanceof Dim.Const c) {
+      return SubExp.constant(ScalarValue.i32((int) c.size()));
+    }
+    if (size instanceof Dim.Named n && env.containsKey(n.variable())) {
+      return env.get(n.variable()).single();
+    }
+    throw new L0CompileError(s.pos(), "the optimiser cannot tell size(" + s.dimension() + ", ...) of this array of empty"
+        + " tuples: its type does not give the size (run it with --no-opt)");
+  }
+
   /** The outer size of an internal array: from its type where known, else a {@code size} statement. */
   private SubExp outerSize(SubExp array, StmBuilder b) {
     SubExp known = InternalTypes.outerSize(typeOf(array));
@@ -440,6 +462,9 @@ public final class TupleFlattener {
     }
     if (e instanceof Expr.Size s) {
       Flat arr = expr(s.array(), env, b, null);
+      if (arr.components().isEmpty()) {
+        return Flat.of(sizeOfEmptyTuples(s, env));
+      }
       return Flat.of(emitOne(b, name(hint, "size"), ScalarType.I32, arr.certificates(),
           new Exp.Size(s.dimension(), arr.single())));
     }

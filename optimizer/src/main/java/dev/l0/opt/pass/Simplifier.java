@@ -138,7 +138,9 @@ public final class Simplifier implements Pass {
         return;
       }
       Stm pruned = pruneSoacInputs(refineMapShapes(stm));
-      definitions.put(pattern.get(0).name(), pruned.exp());
+      if (!pattern.isEmpty()) {
+        definitions.put(pattern.get(0).name(), pruned.exp());
+      }
       out.add(pruned);
     }
 
