@@ -1,7 +1,10 @@
 package dev.l0.cli;
 
 import dev.l0.kernels.cuda.CudaPrinter;
+import dev.l0.kernels.jvm.JvmGroupRunner;
+import dev.l0.kernels.lower.KernelExplanation;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.lower.UnsupportedKernelException;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
@@ -9,13 +12,22 @@ import dev.l0.opt.Optimizer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code l0 explain FILE.l0 [--cuda]}: the optimised internal program, its kernels, and
- * {@code kernels: N}; with {@code --cuda}, then each kernel's CUDA C (or why it is not lowered).
+ * {@code l0 explain FILE.l0 [--device jvm|cuda] [--cuda]}: the optimised internal program, its
+ * kernels, {@code kernels: N}, then how each kernel runs on the JVM backend and on CUDA (only the
+ * one {@code --device} names): its skeleton, its per-thread arrays in bytes, and how it reads
+ * ({@link KernelExplanation}); with {@code --cuda}, then each kernel's CUDA C.
  */
 final class ExplainCommand implements Command {
+  @Override
+  public Set<String> options() {
+    return Set.of("device");
+  }
+
   @Override
   public Set<String> flags() {
     return Set.of("cuda");
@@ -23,21 +35,52 @@ final class ExplainCommand implements Command {
 
   @Override
   public int execute(CliArgs args, InputStream in, PrintStream out, PrintStream err) throws IOException {
+    Map<String, LaunchConfiguration> devices = devices(args);
     OptimizedProgram optimized = Optimizer.optimize(ProgramFiles.parseAndCheck(args.programFile()));
     out.print(optimized.explain());
+    KernelPlan plan = optimized.kernelPlan();
+    for (int k = 0; k < plan.kernels().size(); k++) {
+      for (Map.Entry<String, LaunchConfiguration> device : devices.entrySet()) {
+        out.println("kernel " + (k + 1) + " on " + device.getKey() + ": " + explain(plan, plan.kernels().get(k), device.getValue()));
+      }
+    }
     if (args.flag("cuda")) {
-      KernelPlan plan = optimized.kernelPlan();
       for (int k = 0; k < plan.kernels().size(); k++) {
         out.println();
         out.println("// kernel " + (k + 1) + ": " + plan.kernels().get(k).describe());
         try {
           out.print(CudaPrinter.print(KernelLowering.lower(plan, plan.kernels().get(k))));
         } catch (UnsupportedKernelException e) {
-          out.println("// not lowered to CUDA yet: " + e.getMessage());
+          out.println("// not lowered: " + e.getMessage());
         }
       }
     }
     out.flush();
     return Main.EXIT_OK;
+  }
+
+  /** How {@code kernel} runs on a backend, or why it cannot be lowered (a run then fails to compile). */
+  private static String explain(KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration) {
+    try {
+      return KernelExplanation.explain(plan, kernel, configuration);
+    } catch (UnsupportedKernelException e) {
+      return "not lowered: " + e.getMessage();
+    }
+  }
+
+  /** The backends to explain, by name, with the launch configuration each lowers for. */
+  private static Map<String, LaunchConfiguration> devices(CliArgs args) {
+    Map<String, LaunchConfiguration> devices = new LinkedHashMap<>();
+    String device = args.option("device").orElse("all");
+    if (device.equals("all") || device.equals("jvm")) {
+      devices.put("jvm", JvmGroupRunner.LAUNCH_CONFIGURATION);
+    }
+    if (device.equals("all") || device.equals("cuda")) {
+      devices.put("cuda", LaunchConfiguration.DEFAULT);
+    }
+    if (devices.isEmpty()) {
+      throw new CliArgs.UsageError("explain --device takes jvm or cuda, not '" + device + "'");
+    }
+    return devices;
   }
 }

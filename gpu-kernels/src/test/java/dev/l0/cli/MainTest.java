@@ -126,14 +126,19 @@ class MainTest {
   }
 
   @Test
-  void explainEndsWithTheKernelCount() throws IOException {
+  void explainEndsWithTheKernelCountThenHowEachKernelRunsPerBackend() throws IOException {
     String file = write("mapmap.l0",
         "fun [f64] main([f64] xs) = map(fn f64 (f64 y) => y + 1.0, map(fn f64 (f64 x) => x * 2.0, xs))\n");
     Outcome o = l0("", "explain", file);
     assertEquals(0, o.exitCode(), o.err());
     List<String> lines = o.out().lines().toList();
-    assertEquals("kernels: 1", lines.get(lines.size() - 1), o.out());
+    assertEquals("kernels: 1", lines.get(lines.size() - 3), o.out());
     assertEquals(1, lines.stream().filter(l -> l.startsWith("kernel 1: ")).count(), o.out());
+    assertTrue(lines.get(lines.size() - 2).startsWith("kernel 1 on jvm: map: "), o.out());
+    assertTrue(lines.get(lines.size() - 1).startsWith("kernel 1 on cuda: map: "), o.out());
+    List<String> cuda = l0("", "explain", file, "--device", "cuda").out().lines().toList();
+    assertTrue(cuda.get(cuda.size() - 1).startsWith("kernel 1 on cuda: ") && cuda.get(cuda.size() - 2).equals("kernels: 1"),
+        cuda.toString());
   }
 
   @Test

@@ -1,0 +1,114 @@
+package dev.l0.kernels.lower;
+
+import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.ScalarValue;
+import dev.l0.kernels.cuda.CudaPrinter;
+import dev.l0.kernels.ir.HostStep;
+import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.opt.KernelPlan;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How one kernel of a plan runs on a backend once lowered for that backend's launch configuration,
+ * in one line for explain: its skeleton (the launches of its kernel group, named by the lowerings'
+ * suffixes), the arrays each thread holds (thread-private memory, in bytes per thread where the
+ * sizes are constants), and how it reads its inputs (coalesced, or through a tiled transpose).
+ * For example {@code map: a thread per row [main_res_map]; per-thread arrays: 2048 bytes (256 f64);
+ * reads: coalesced}.
+ */
+public final class KernelExplanation {
+  /** What each kernel of a group does, by the suffix its lowering gives it; longest suffixes first. */
+  private static final Map<String, String> SKELETONS = skeletons();
+
+  private KernelExplanation() {}
+
+  private static Map<String, String> skeletons() {
+    Map<String, String> skeletons = new LinkedHashMap<>();
+    skeletons.put("_array_partials", "array accumulators per thread, folded over chunks");
+    skeletons.put("_array_tree", "pairwise tree of the array partials");
+    skeletons.put("_array_totals", "array accumulators per chunk");
+    skeletons.put("_array_carries", "carries of the array totals");
+    skeletons.put("_array_rescan", "chunks rescanned from their array carries");
+    skeletons.put("_transpose", "tiled shared-memory transpose of an input");
+    skeletons.put("_map", "a thread per row");
+    skeletons.put("_rows", "a thread per row, or a block per row below the segmented threshold");
+    skeletons.put("_chunks", "a thread per chunk of the reduction order");
+    skeletons.put("_tree", "pairwise tree of the chunk partials");
+    skeletons.put("_totals", "chunk totals");
+    skeletons.put("_carries", "carries of the chunk totals");
+    skeletons.put("_rescan", "chunks rescanned from their carries");
+    skeletons.put("_count", "kept rows counted per chunk");
+    skeletons.put("_offsets", "offsets of the chunks' kept rows");
+    skeletons.put("_scatter", "kept rows written from their offsets");
+    return skeletons;
+  }
+
+  /** The line for {@code kernel} of {@code plan} lowered for {@code configuration}. */
+  public static String explain(KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration) {
+    KernelGroup group = KernelLowering.lower(plan, kernel, configuration);
+    List<String> launches = new ArrayList<>();
+    List<String> threadArrays = new ArrayList<>();
+    long threadBytes = 0;
+    for (HostStep step : group.steps()) {
+      if (step instanceof HostStep.Launch launch) {
+        launches.add(launch.kernel().name() + " (" + skeleton(launch.kernel().name()) + ")");
+      } else if (step instanceof HostStep.Allocate allocate && allocate.buffer().isThreadPrivate()) {
+        int size = CudaPrinter.sizeOf(allocate.buffer().elementType());
+        Optional<Long> elements = constant(allocate.elements());
+        if (elements.isPresent()) {
+          threadBytes += elements.get() * size;
+          threadArrays.add(elements.get() + " " + allocate.buffer().elementType().keyword());
+        } else {
+          threadArrays.add(allocate.buffer().elementType().keyword() + " sized from the inputs at launch");
+        }
+      }
+    }
+    String scratch = threadArrays.isEmpty() ? "none"
+        : (threadArrays.stream().allMatch(a -> !a.contains("sized")) ? threadBytes + " bytes (" : "(")
+            + String.join(", ", threadArrays) + ")";
+    return kernel.kind() + ": " + String.join(", then ", launches) + "; per-thread arrays: " + scratch
+        + "; reads: " + reads(plan, kernel, configuration, group);
+  }
+
+  /** What the kernel named {@code kernelName} does, by its suffix (a fresh name's trailing {@code _N} aside). */
+  private static String skeleton(String kernelName) {
+    String base = kernelName.replaceFirst("_\\d+$", "");
+    return SKELETONS.entrySet().stream()
+        .filter(e -> base.endsWith(e.getKey()))
+        .map(Map.Entry::getValue)
+        .findFirst()
+        .orElseThrow(() -> new IllegalStateException("a kernel the lowering does not name: " + kernelName));
+  }
+
+  /** Coalesced, or through transposed copies of the inputs a thread would read along its row. */
+  private static String reads(KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration,
+      KernelGroup group) {
+    if (!configuration.transposeRowReads()) {
+      return "each thread reads its rows in order";
+    }
+    Set<String> transposed = UncoalescedReads.toTranspose(
+        KernelLowering.lowerReading(plan, kernel, configuration, Set.of()));
+    return transposed.isEmpty() ? "coalesced" : "coalesced through a tiled transpose of " + String.join(", ", transposed);
+  }
+
+  /** The value of an {@code i64} host expression of constants, sums and products, if it is one. */
+  private static Optional<Long> constant(KernelExpr e) {
+    if (e instanceof KernelExpr.Constant c && c.value() instanceof ScalarValue.Int i) {
+      return Optional.of(i.value());
+    }
+    if (e instanceof KernelExpr.Binary b && (b.op() == BinaryOperator.ADD || b.op() == BinaryOperator.MUL)) {
+      Optional<Long> left = constant(b.left());
+      Optional<Long> right = constant(b.right());
+      if (left.isPresent() && right.isPresent()) {
+        return Optional.of(b.op() == BinaryOperator.ADD ? left.get() + right.get() : left.get() * right.get());
+      }
+    }
+    return Optional.empty();
+  }
+}

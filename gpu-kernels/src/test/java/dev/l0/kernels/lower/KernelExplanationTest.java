@@ -1,0 +1,55 @@
+package dev.l0.kernels.lower;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.kernels.jvm.JvmGroupRunner;
+import dev.l0.opt.KernelPlan;
+import dev.l0.testing.TestPrograms;
+import org.junit.jupiter.api.Test;
+
+/** Explain's line per kernel and backend: skeleton, per-thread arrays in bytes, and how the kernel reads. */
+class KernelExplanationTest {
+  private static String explain(LoweredPrograms lowered, LaunchConfiguration configuration) {
+    KernelPlan plan = lowered.optimized().kernelPlan();
+    assertEquals(1, plan.kernels().size(), plan.kernels()::toString);
+    return KernelExplanation.explain(plan, plan.kernels().get(0), configuration);
+  }
+
+  @Test
+  void aPerRowArrayNamesItsBytesPerThread() {
+    LoweredPrograms lowered = LoweredPrograms.of("""
+        fun [f64] main([f64] xs) =
+          map(fn f64 (f64 x) =>
+                let acc0 = copy(replicate(16, 0.0)) in
+                loop (acc = acc0) = for i < 16 do
+                  let acc[i] = x * toReal(i) in acc
+                in reduce(op +, 0.0, acc), xs)
+        """);
+    String jvm = explain(lowered, JvmGroupRunner.LAUNCH_CONFIGURATION);
+    assertTrue(jvm.startsWith("map: ") && jvm.contains("_map (a thread per row)"), jvm);
+    assertTrue(jvm.matches(".*per-thread arrays: \\d+ bytes \\(\\d+ f64\\).*"), jvm);
+    assertTrue(jvm.endsWith("reads: each thread reads its rows in order"), jvm);
+    assertTrue(explain(lowered, LaunchConfiguration.DEFAULT).endsWith("reads: coalesced"));
+  }
+
+  @Test
+  void aReductionIsChunksThenATree() {
+    String line = explain(LoweredPrograms.of("fun f64 main([f64] xs) = reduce(op +, 0.0, map(fn f64 (f64 x) => x * x, xs))"),
+        LaunchConfiguration.DEFAULT);
+    assertTrue(line.startsWith("redomap: "), line);
+    assertTrue(line.contains("(a thread per chunk of the reduction order), then ") && line.contains("(pairwise tree of the chunk partials)"),
+        line);
+    assertTrue(line.contains("per-thread arrays: none"), line);
+  }
+
+  @Test
+  void rowReadsOnAGpuGoThroughATiledTransposeAndOnTheJvmDoNot() {
+    LoweredPrograms matmul = LoweredPrograms.of(TestPrograms.load(TestPrograms.P1_MATMUL));
+    String cuda = explain(matmul, LaunchConfiguration.DEFAULT);
+    assertTrue(cuda.contains("(tiled shared-memory transpose of an input), then "), cuda);
+    assertTrue(cuda.contains("reads: coalesced through a tiled transpose of "), cuda);
+    String jvm = explain(matmul, JvmGroupRunner.LAUNCH_CONFIGURATION);
+    assertTrue(!jvm.contains("transpose"), jvm);
+  }
+}
