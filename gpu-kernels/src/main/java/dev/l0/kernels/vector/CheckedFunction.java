@@ -1,0 +1,135 @@
+package dev.l0.kernels.vector;
+
+import dev.l0.math.L0Math;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.SplittableRandom;
+import java.util.function.DoubleUnaryOperator;
+import java.util.stream.LongStream;
+
+/**
+ * The functions of {@link VectorMath} with what their exactness checks need: the scalar reference,
+ * the lane-wise and the fallback implementations, where the algorithm changes interval (as raw bit
+ * patterns of the first input of each new interval) and how to draw inputs from its usual domain.
+ * The lane-wise calls are lambdas so that nothing loads {@link LaneMath} before one runs.
+ */
+enum CheckedFunction {
+  EXP(L0Math::exp, (in, i, out, o, n) -> LaneMath.exp(in, i, out, o, n), ScalarLoops::exp, VectorMath::exp,
+      withNegatives(
+          0x40862E42_00000000L, // |x| >= 709.78: overflow, underflow, inf and NaN tests
+          0x40862E42_FEFA39EFL, // o_threshold
+          0x40874910_D52D3051L, // |u_threshold|
+          0x4086_2000_0000_0000L, // 708: where the lane-wise code hands over to the scalar one
+          0x3fd62e43_00000000L, // |x| > 0.5 ln2: argument reduction
+          0x3FF0A2B2_00000000L, // |x| >= 1.5 ln2: k from invln2 * x
+          0x3e300000_00000000L, // |x| >= 2^-28
+          0x00100000_00000000L, // smallest normal
+          0L),
+      exponentSteps(),
+      random -> -745.2 + random.nextDouble() * (709.8 + 745.2)),
+  LOG(L0Math::log, (in, i, out, o, n) -> LaneMath.log(in, i, out, o, n), ScalarLoops::log, VectorMath::log,
+      concat(withNegatives(0L, 0x00100000_00000000L, 0x7ff00000_00000000L, 0x7fefffff_ffffffffL),
+          fractionBoundaries(0x3ff), fractionBoundaries(0x3fe), fractionBoundaries(0x400),
+          fractionBoundaries(0x001), fractionBoundaries(0x7fe)),
+      LongStream.rangeClosed(0x001, 0x7fe).flatMap(e -> Arrays.stream(fractionBoundaries(e))).toArray(),
+      random -> random.nextDouble() * 4.0),
+  SQRT(L0Math::sqrt, (in, i, out, o, n) -> LaneMath.sqrt(in, i, out, o, n), ScalarLoops::sqrt, VectorMath::sqrt,
+      withNegatives(0L, 0x00100000_00000000L, 0x3ff00000_00000000L, 0x7ff00000_00000000L),
+      new long[0],
+      random -> random.nextDouble() * 1e6);
+
+  private final DoubleUnaryOperator reference;
+  private final ArrayFunction lanes;
+  private final ArrayFunction fallback;
+  private final ArrayFunction product;
+  private final long[] boundaries;
+  private final long[] sampledBoundaries;
+  private final DomainSampler domain;
+
+  CheckedFunction(DoubleUnaryOperator reference, ArrayFunction lanes, ArrayFunction fallback, ArrayFunction product,
+      long[] boundaries, long[] sampledBoundaries, DomainSampler domain) {
+    this.reference = reference;
+    this.lanes = lanes;
+    this.fallback = fallback;
+    this.product = product;
+    this.boundaries = boundaries;
+    this.sampledBoundaries = sampledBoundaries;
+    this.domain = domain;
+  }
+
+  /** The name used in L0 programs and in the check's output. */
+  String functionName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  static CheckedFunction named(String name) {
+    for (CheckedFunction f : values()) {
+      if (f.functionName().equals(name)) {
+        return f;
+      }
+    }
+    throw new IllegalArgumentException("unknown function '" + name + "'; known: " + Arrays.toString(values()).toLowerCase(Locale.ROOT));
+  }
+
+  double reference(double x) {
+    return reference.applyAsDouble(x);
+  }
+
+  /** The Vector API implementation; only where the module is loaded. */
+  ArrayFunction lanes() {
+    return lanes;
+  }
+
+  /** The scalar loop {@link VectorMath} runs without the module. */
+  ArrayFunction fallback() {
+    return fallback;
+  }
+
+  /** {@link VectorMath}'s public call, whichever implementation it chose. */
+  ArrayFunction product() {
+    return product;
+  }
+
+  /** First inputs of the algorithm's intervals, each checked with its 2000 neighbours on either side. */
+  long[] boundaries() {
+    return boundaries.clone();
+  }
+
+  /** Interval starts too many to check all neighbourhoods of (one per exponent); the check samples them. */
+  long[] sampledBoundaries() {
+    return sampledBoundaries.clone();
+  }
+
+  double sampleDomain(SplittableRandom random) {
+    return domain.sample(random);
+  }
+
+  @FunctionalInterface
+  private interface DomainSampler {
+    double sample(SplittableRandom random);
+  }
+
+  private static long[] withNegatives(long... positives) {
+    return LongStream.of(positives).flatMap(b -> LongStream.of(b, b | Long.MIN_VALUE)).toArray();
+  }
+
+  private static long[] concat(long[]... parts) {
+    return Arrays.stream(parts).flatMapToLong(LongStream::of).toArray();
+  }
+
+  /**
+   * e_log.c's tests on the top 20 fraction bits for biased exponent {@code e}: |f| < 2^-20 for
+   * fractions 0xffffe..0x00000, the x-or-x/2 normalisation at 0x6a09c, and R's two forms split at
+   * 0x6147a and 0x6b851.
+   */
+  private static long[] fractionBoundaries(long e) {
+    return LongStream.of(0x00001, 0x6147b, 0x6a09c, 0x6b851, 0xffffe).map(fraction -> (e << 52) | (fraction << 32))
+        .toArray();
+  }
+
+  /** Where e_exp.c's k = (int) (invln2 * x +- 0.5) steps: x = (j - 0.5) ln2 for j in [-1075, 1025]. */
+  private static long[] exponentSteps() {
+    return LongStream.rangeClosed(-1075, 1025).map(j -> Double.doubleToRawLongBits((j - 0.5) * 0.6931471805599453))
+        .toArray();
+  }
+}

@@ -1,0 +1,26 @@
+package dev.l0.kernels.vector;
+
+import dev.l0.math.L0Math;
+
+/** {@link VectorMath}'s fallback where the Vector API module is absent: the scalar functions per element. */
+final class ScalarLoops {
+  private ScalarLoops() {}
+
+  static void exp(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    for (int i = 0; i < count; i++) {
+      out[outOffset + i] = L0Math.exp(in[inOffset + i]);
+    }
+  }
+
+  static void log(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    for (int i = 0; i < count; i++) {
+      out[outOffset + i] = L0Math.log(in[inOffset + i]);
+    }
+  }
+
+  static void sqrt(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    for (int i = 0; i < count; i++) {
+      out[outOffset + i] = L0Math.sqrt(in[inOffset + i]);
+    }
+  }
+}

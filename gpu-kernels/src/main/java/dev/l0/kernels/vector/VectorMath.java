@@ -1,0 +1,81 @@
+package dev.l0.kernels.vector;
+
+import dev.l0.math.L0Math;
+import java.util.Objects;
+
+/**
+ * L0's math built-ins applied to a range of an array, with results equal bit for bit to
+ * {@link L0Math} (that is, to {@link StrictMath}) for every element. Each call reads
+ * {@code count} elements from {@code in} at {@code inOffset} and writes {@code count} results to
+ * {@code out} at {@code outOffset}; {@code in} and {@code out} may be the same range.
+ *
+ * <p>Where the {@code jdk.incubator.vector} module is in the boot layer (Spark 4.1 adds
+ * {@code --add-modules=jdk.incubator.vector}), the work is done by {@link LaneMath}, several
+ * elements per step; otherwise by the scalar functions, one element at a time. Which one runs is
+ * decided once, when this class is initialised, and reported by {@link #lanewise()}.
+ *
+ * <p>Each function is a separate small method meant to be called over a staging buffer of about a
+ * thousand elements: the Vector API is fast only in code that the JIT compiler inlines whole.
+ */
+public final class VectorMath {
+  private static final boolean LANEWISE =
+      ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && LaneMath.usefulOnThisMachine();
+
+  private VectorMath() {}
+
+  /** True where the lane-wise code runs, false where the scalar fallback does. */
+  public static boolean lanewise() {
+    return LANEWISE;
+  }
+
+  /** How many doubles one vector step processes: the lane count, or 1 for the scalar fallback. */
+  public static int lanes() {
+    return LANEWISE ? LaneMath.lanes() : 1;
+  }
+
+  /** {@code out[outOffset + i] = L0Math.exp(in[inOffset + i])} for {@code i < count}. */
+  public static void exp(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    checkRanges(in, inOffset, out, outOffset, count);
+    if (LANEWISE) {
+      LaneMath.exp(in, inOffset, out, outOffset, count);
+    } else {
+      ScalarLoops.exp(in, inOffset, out, outOffset, count);
+    }
+  }
+
+  /** {@code out[outOffset + i] = L0Math.log(in[inOffset + i])} for {@code i < count}. */
+  public static void log(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    checkRanges(in, inOffset, out, outOffset, count);
+    if (LANEWISE) {
+      LaneMath.log(in, inOffset, out, outOffset, count);
+    } else {
+      ScalarLoops.log(in, inOffset, out, outOffset, count);
+    }
+  }
+
+  /** {@code out[outOffset + i] = L0Math.sqrt(in[inOffset + i])} for {@code i < count}. */
+  public static void sqrt(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    checkRanges(in, inOffset, out, outOffset, count);
+    if (LANEWISE) {
+      LaneMath.sqrt(in, inOffset, out, outOffset, count);
+    } else {
+      ScalarLoops.sqrt(in, inOffset, out, outOffset, count);
+    }
+  }
+
+  private static void checkRanges(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    Objects.requireNonNull(in, "input array");
+    Objects.requireNonNull(out, "output array");
+    if (count < 0) {
+      throw new IllegalArgumentException("count " + count + " is negative");
+    }
+    if (inOffset < 0 || inOffset > in.length - count) {
+      throw new IndexOutOfBoundsException("input range [" + inOffset + ", " + inOffset + " + " + count
+          + ") is outside the input array of length " + in.length);
+    }
+    if (outOffset < 0 || outOffset > out.length - count) {
+      throw new IndexOutOfBoundsException("output range [" + outOffset + ", " + outOffset + " + " + count
+          + ") is outside the output array of length " + out.length);
+    }
+  }
+}
