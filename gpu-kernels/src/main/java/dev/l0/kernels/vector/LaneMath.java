@@ -170,7 +170,9 @@ final class LaneMath {
     VectorMask<Long> squareRange = fraction.sub(0x6147aL).or(LongVector.broadcast(LONGS, 0x6b851L).sub(fraction))
         .compare(GT, 0L);
     VectorMask<Long> fNearZero = fraction.add(2L).and(0xfffffL).compare(LT, 3L);
-    return plain.blend(withSquare, squareRange.cast(DOUBLES)).blend(nearOne, fNearZero.cast(DOUBLES));
+    // blended as bit patterns: the masks are on longs, and reinterpreting costs nothing
+    return plain.reinterpretAsLongs().blend(withSquare.reinterpretAsLongs(), squareRange)
+        .blend(nearOne.reinterpretAsLongs(), fNearZero).reinterpretAsDoubles();
   }
 
   static void sqrt(double[] in, int inOffset, double[] out, int outOffset, int count) {

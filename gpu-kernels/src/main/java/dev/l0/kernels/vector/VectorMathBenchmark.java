@@ -1,0 +1,275 @@
+package dev.l0.kernels.vector;
+
+import dev.l0.kernels.report.JsonLine;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.SplittableRandom;
+import java.util.function.DoubleUnaryOperator;
+import java.util.stream.IntStream;
+
+/**
+ * A benchmark, not a test: {@link VectorMath} against {@link StrictMath} and {@link Math}.
+ *
+ * <ul>
+ *   <li>Per function (exp, log, sqrt): nanoseconds per element over 2^20 inputs of the function's
+ *       Black-Scholes range, for a StrictMath loop, a Math loop and VectorMath over 1024-element
+ *       ranges; one JSON line each, with whether VectorMath equals StrictMath on all of them.
+ *   <li>Black-Scholes over N options (default 10,000,000; the ranges and formula of
+ *       {@code BlackScholesBenchmark}): (a) a StrictMath loop, (b) the same loop with Math,
+ *       (c) the same formula split by function over staging buffers of 1024 rows, each costly
+ *       function one VectorMath call. Each on one thread and on all cores (blocks of 64 Ki rows in
+ *       a parallel stream). One JSON line with the times, the ratios and how many prices of (b) and
+ *       of (c) differ from (a) in their bits.
+ * </ul>
+ * Times are the best of 5 runs after 3 warm-ups. Run with {@code --add-modules=jdk.incubator.vector}
+ * (without it VectorMath is the scalar fallback, and {@code "lanewise": false} says so).
+ */
+public final class VectorMathBenchmark {
+  private static final int WARMUP = 3;
+  private static final int RUNS = 5;
+  private static final int STAGE = 1024;
+  private static final int BLOCK = 64 * 1024;
+  private static final int FUNCTION_INPUTS = 1 << 20;
+
+  private VectorMathBenchmark() {}
+
+  public static void main(String[] args) {
+    int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
+    SplittableRandom random = new SplittableRandom(20261125);
+    functionLine("exp", StrictMath::exp, Math::exp, VectorMath::exp, values(random, -20, 0));
+    functionLine("log", StrictMath::log, Math::log, VectorMath::log, values(random, 0.05, 20));
+    functionLine("sqrt", StrictMath::sqrt, Math::sqrt, VectorMath::sqrt, values(random, 0.05, 4.05));
+    blackScholesLine(n);
+  }
+
+  private static double[] values(SplittableRandom random, double from, double to) {
+    return random.doubles(FUNCTION_INPUTS, from, to).toArray();
+  }
+
+  private static void functionLine(String name, DoubleUnaryOperator strict, DoubleUnaryOperator fast,
+      ArrayFunction lanes, double[] in) {
+    double[] strictOut = new double[in.length];
+    double[] fastOut = new double[in.length];
+    double[] lanesOut = new double[in.length];
+    double strictSeconds = best(() -> {
+      for (int i = 0; i < in.length; i++) {
+        strictOut[i] = strict.applyAsDouble(in[i]);
+      }
+    });
+    double fastSeconds = best(() -> {
+      for (int i = 0; i < in.length; i++) {
+        fastOut[i] = fast.applyAsDouble(in[i]);
+      }
+    });
+    double lanesSeconds = best(() -> {
+      for (int i = 0; i < in.length; i += STAGE) {
+        lanes.apply(in, i, lanesOut, i, Math.min(STAGE, in.length - i));
+      }
+    });
+    System.out.println(new JsonLine()
+        .add("benchmark", "vector_math_function")
+        .add("function", name)
+        .add("inputs", in.length)
+        .add("lanewise", VectorMath.lanewise())
+        .add("lanes", VectorMath.lanes())
+        .add("java", System.getProperty("java.version"))
+        .add("strictmath_ns", strictSeconds * 1e9 / in.length)
+        .add("math_ns", fastSeconds * 1e9 / in.length)
+        .add("vector_math_ns", lanesSeconds * 1e9 / in.length)
+        .add("speedup_vs_strictmath", strictSeconds / lanesSeconds)
+        .add("speedup_vs_math", fastSeconds / lanesSeconds)
+        .add("vector_math_mismatches", mismatches(strictOut, lanesOut))
+        .add("math_mismatches", mismatches(strictOut, fastOut))
+        .text());
+  }
+
+  private static void blackScholesLine(int n) {
+    Options o = Options.random(n, new Random(20261122));
+    double[] strict = new double[n];
+    double[] fast = new double[n];
+    double[] staged = new double[n];
+    double strictSeconds = best(() -> o.strictPrices(0, n, strict));
+    double fastSeconds = best(() -> o.mathPrices(0, n, fast));
+    double stagedSeconds = best(() -> o.stagedPrices(0, n, staged, new Stage()));
+    int blocks = (n + BLOCK - 1) / BLOCK;
+    double[] strictParallel = new double[n];
+    double[] fastParallel = new double[n];
+    double[] stagedParallel = new double[n];
+    double strictParallelSeconds = best(() -> IntStream.range(0, blocks).parallel()
+        .forEach(b -> o.strictPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), strictParallel)));
+    double fastParallelSeconds = best(() -> IntStream.range(0, blocks).parallel()
+        .forEach(b -> o.mathPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), fastParallel)));
+    double stagedParallelSeconds = best(() -> IntStream.range(0, blocks).parallel()
+        .forEach(b -> o.stagedPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), stagedParallel, new Stage())));
+    System.out.println(new JsonLine()
+        .add("benchmark", "vector_math_blackscholes")
+        .add("options", n)
+        .add("cores", Runtime.getRuntime().availableProcessors())
+        .add("lanewise", VectorMath.lanewise())
+        .add("lanes", VectorMath.lanes())
+        .add("java", System.getProperty("java.version"))
+        .add("strictmath_s", strictSeconds)
+        .add("math_s", fastSeconds)
+        .add("staged_vector_math_s", stagedSeconds)
+        .add("strictmath_ns_per_option", strictSeconds * 1e9 / n)
+        .add("math_ns_per_option", fastSeconds * 1e9 / n)
+        .add("staged_vector_math_ns_per_option", stagedSeconds * 1e9 / n)
+        .add("speedup_vs_strictmath", strictSeconds / stagedSeconds)
+        .add("speedup_vs_math", fastSeconds / stagedSeconds)
+        .add("parallel_strictmath_s", strictParallelSeconds)
+        .add("parallel_math_s", fastParallelSeconds)
+        .add("parallel_staged_vector_math_s", stagedParallelSeconds)
+        .add("parallel_speedup_vs_strictmath", strictParallelSeconds / stagedParallelSeconds)
+        .add("parallel_speedup_vs_math", fastParallelSeconds / stagedParallelSeconds)
+        .add("math_mismatches", mismatches(strict, fast))
+        .add("staged_vector_math_mismatches", mismatches(strict, staged))
+        .add("parallel_staged_vector_math_mismatches", mismatches(strict, stagedParallel))
+        .add("parallel_strictmath_mismatches", mismatches(strict, strictParallel))
+        .add("bit_identical", mismatches(strict, staged) == 0 && mismatches(strict, stagedParallel) == 0
+            && Arrays.equals(strict, strictParallel))
+        .text());
+  }
+
+  private static long mismatches(double[] expected, double[] actual) {
+    long count = 0;
+    for (int i = 0; i < expected.length; i++) {
+      if (Double.doubleToRawLongBits(expected[i]) != Double.doubleToRawLongBits(actual[i])) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /** The fastest of {@link #RUNS} timed runs after {@link #WARMUP} untimed ones, in seconds. */
+  private static double best(Runnable run) {
+    for (int i = 0; i < WARMUP; i++) {
+      run.run();
+    }
+    long best = Long.MAX_VALUE;
+    for (int i = 0; i < RUNS; i++) {
+      long start = System.nanoTime();
+      run.run();
+      best = Math.min(best, System.nanoTime() - start);
+    }
+    return best / 1e9;
+  }
+
+  /** One thread's staging buffers for {@link Options#stagedPrices}. */
+  private static final class Stage {
+    final double[] sqrtT = new double[STAGE];
+    final double[] ratio = new double[STAGE];
+    final double[] logRatio = new double[STAGE];
+    final double[] negRt = new double[STAGE];
+    final double[] expNegRt = new double[STAGE];
+    final double[] d1 = new double[STAGE];
+    final double[] d2 = new double[STAGE];
+    final double[] gauss1 = new double[STAGE];
+    final double[] gauss2 = new double[STAGE];
+  }
+
+  /** The option columns of {@code BlackScholesBenchmark}, and its formula three ways. */
+  private static final class Options {
+    final boolean[] call;
+    final double[] price;
+    final double[] strike;
+    final double[] years;
+    final double[] rate;
+    final double[] volatility;
+
+    private Options(int n) {
+      call = new boolean[n];
+      price = new double[n];
+      strike = new double[n];
+      years = new double[n];
+      rate = new double[n];
+      volatility = new double[n];
+    }
+
+    static Options random(int n, Random random) {
+      Options o = new Options(n);
+      for (int i = 0; i < n; i++) {
+        o.call[i] = random.nextBoolean();
+        o.price[i] = 10 + random.nextDouble() * 190;
+        o.strike[i] = 10 + random.nextDouble() * 190;
+        o.years[i] = 0.05 + random.nextDouble() * 4;
+        o.rate[i] = 0.01 + random.nextDouble() * 0.09;
+        o.volatility[i] = 0.05 + random.nextDouble() * 0.6;
+      }
+      return o;
+    }
+
+    void strictPrices(int from, int to, double[] out) {
+      for (int i = from; i < to; i++) {
+        double v = volatility[i];
+        double t = years[i];
+        double vSqrtT = v * StrictMath.sqrt(t);
+        double d1 = (StrictMath.log(price[i] / strike[i]) + (rate[i] + 0.5 * v * v) * t) / vSqrtT;
+        double d2 = d1 - vSqrtT;
+        double cndD1 = cnd(d1, StrictMath.exp(-0.5 * d1 * d1));
+        double cndD2 = cnd(d2, StrictMath.exp(-0.5 * d2 * d2));
+        double xExpRT = strike[i] * StrictMath.exp(-rate[i] * t);
+        out[i] = price(call[i], price[i], xExpRT, cndD1, cndD2);
+      }
+    }
+
+    void mathPrices(int from, int to, double[] out) {
+      for (int i = from; i < to; i++) {
+        double v = volatility[i];
+        double t = years[i];
+        double vSqrtT = v * Math.sqrt(t);
+        double d1 = (Math.log(price[i] / strike[i]) + (rate[i] + 0.5 * v * v) * t) / vSqrtT;
+        double d2 = d1 - vSqrtT;
+        double cndD1 = cnd(d1, Math.exp(-0.5 * d1 * d1));
+        double cndD2 = cnd(d2, Math.exp(-0.5 * d2 * d2));
+        double xExpRT = strike[i] * Math.exp(-rate[i] * t);
+        out[i] = price(call[i], price[i], xExpRT, cndD1, cndD2);
+      }
+    }
+
+    /** The same operations, each costly function once over up to {@link #STAGE} rows. */
+    void stagedPrices(int from, int to, double[] out, Stage s) {
+      for (int start = from; start < to; start += STAGE) {
+        int m = Math.min(STAGE, to - start);
+        for (int j = 0; j < m; j++) {
+          int i = start + j;
+          s.ratio[j] = price[i] / strike[i];
+          s.negRt[j] = -rate[i] * years[i];
+        }
+        VectorMath.sqrt(years, start, s.sqrtT, 0, m);
+        VectorMath.log(s.ratio, 0, s.logRatio, 0, m);
+        VectorMath.exp(s.negRt, 0, s.expNegRt, 0, m);
+        for (int j = 0; j < m; j++) {
+          int i = start + j;
+          double v = volatility[i];
+          double vSqrtT = v * s.sqrtT[j];
+          double d1 = (s.logRatio[j] + (rate[i] + 0.5 * v * v) * years[i]) / vSqrtT;
+          double d2 = d1 - vSqrtT;
+          s.d1[j] = d1;
+          s.d2[j] = d2;
+          s.gauss1[j] = -0.5 * d1 * d1;
+          s.gauss2[j] = -0.5 * d2 * d2;
+        }
+        VectorMath.exp(s.gauss1, 0, s.gauss1, 0, m);
+        VectorMath.exp(s.gauss2, 0, s.gauss2, 0, m);
+        for (int j = 0; j < m; j++) {
+          int i = start + j;
+          double cndD1 = cnd(s.d1[j], s.gauss1[j]);
+          double cndD2 = cnd(s.d2[j], s.gauss2[j]);
+          out[i] = price(call[i], price[i], strike[i] * s.expNegRt[j], cndD1, cndD2);
+        }
+      }
+    }
+
+    private static double price(boolean call, double spot, double xExpRT, double cndD1, double cndD2) {
+      return call ? spot * cndD1 - xExpRT * cndD2 : xExpRT * (1.0 - cndD2) - spot * (1.0 - cndD1);
+    }
+
+    /** The Abramowitz-Stegun normal CDF of {@code d}, given {@code exp(-0.5 * d * d)}. */
+    private static double cnd(double d, double gauss) {
+      double k = 1.0 / (1.0 + 0.2316419 * (d < 0.0 ? -d : d));
+      double p = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
+      double c = 0.39894228040143267793994605993438 * gauss * p;
+      return 0.0 < d ? 1.0 - c : c;
+    }
+  }
+}
