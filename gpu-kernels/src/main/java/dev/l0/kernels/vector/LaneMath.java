@@ -27,7 +27,8 @@ import jdk.incubator.vector.VectorSpecies;
  * compares on the value; truncation and integer-to-double conversion use the 1.5·2^52
  * magic-number trick (JDK 17 has no fast lane conversion between double and long); 2^k is added to
  * the exponent field as fdlibm's {@code __HI(y) += k << 20} does. Methods are small so that C2
- * inlines each lane kernel into its array loop; vectors never cross a call that is not inlined.
+ * compiles each array loop with its lane kernel inside it; vectors never cross a call (a method
+ * over 325 bytecodes is not inlined, and vectors that cross such a call are boxed).
  *
  * <p>Only {@link VectorMath} calls this class, and only when the module is loaded.
  */
@@ -78,41 +79,40 @@ final class LaneMath {
     return LANES >= 2 && LONGS.length() == LANES;
   }
 
+  /**
+   * e_exp.c, lane-wise for vectors whose lanes all have |x| < 708 (no overflow, no subnormal
+   * result, k >= -1021), the scalar function for the others.
+   */
   static void exp(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
     for (int i = 0; i < vectorEnd; i += LANES) {
       DoubleVector x = DoubleVector.fromArray(DOUBLES, in, inOffset + i);
-      if (x.abs().compare(LT, EXP_SCALAR_FROM).allTrue()) {
-        expLanes(x).intoArray(out, outOffset + i);
-      } else {
+      if (!x.abs().compare(LT, EXP_SCALAR_FROM).allTrue()) {
         ScalarLoops.exp(in, inOffset + i, out, outOffset + i, LANES);
+        continue;
       }
+      DoubleVector ax = x.abs();
+      VectorMask<Double> reduce = ax.compare(GE, EXP_REDUCE_FROM);
+      // k = (int) (invln2 * x + halF[xsb]); for 0.5 ln2 < |x| < 1.5 ln2 this is fdlibm's k = 1 - 2 xsb,
+      // and x - k * ln2HI, k * ln2LO are then its hi and lo with ln2HI[xsb], ln2LO[xsb].
+      DoubleVector half = DoubleVector.broadcast(DOUBLES, 0.5).blend(-0.5, x.compare(LT, 0.0));
+      DoubleVector k = truncate(x.mul(INVLN2).add(half)).blend(0.0, reduce.not());
+      DoubleVector hi = x.sub(k.mul(LN2_HI));
+      DoubleVector lo = k.mul(LN2_LO);
+      DoubleVector r = hi.sub(lo);
+      DoubleVector t = r.mul(r);
+      DoubleVector c = r.sub(t.mul(t.mul(t.mul(t.mul(t.mul(P5).add(P4)).add(P3)).add(P2)).add(P1)));
+      // k == 0: one - ((x * c) / (c - 2.0) - x)
+      DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
+      DoubleVector unreduced = one.sub(r.mul(c).div(c.sub(2.0)).sub(r));
+      // otherwise y = one - ((lo - (x * c) / (2.0 - c)) - hi), then y * 2^k
+      DoubleVector y = one.sub(lo.sub(r.mul(c).div(DoubleVector.broadcast(DOUBLES, 2.0).sub(c))).sub(hi));
+      LongVector kBits = k.add(MAGIC).reinterpretAsLongs().sub(MAGIC_BITS).lanewise(LSHL, 52);
+      DoubleVector scaled = y.reinterpretAsLongs().add(kBits).reinterpretAsDoubles();
+      // |x| < 2^-28: one + x
+      unreduced.blend(scaled, reduce).blend(x.add(1.0), ax.compare(LT, EXP_TINY_BELOW)).intoArray(out, outOffset + i);
     }
     ScalarLoops.exp(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
-  }
-
-  /** e_exp.c for lanes with |x| < 708 (no overflow, no subnormal result, k >= -1021). */
-  static DoubleVector expLanes(DoubleVector x) {
-    DoubleVector ax = x.abs();
-    VectorMask<Double> reduce = ax.compare(GE, EXP_REDUCE_FROM);
-    // k = (int) (invln2 * x + halF[xsb]); for 0.5 ln2 < |x| < 1.5 ln2 this is fdlibm's k = 1 - 2 xsb,
-    // and x - k * ln2HI, k * ln2LO are then its hi and lo with ln2HI[xsb], ln2LO[xsb].
-    DoubleVector half = DoubleVector.broadcast(DOUBLES, 0.5).blend(-0.5, x.compare(LT, 0.0));
-    DoubleVector k = truncate(x.mul(INVLN2).add(half)).blend(0.0, reduce.not());
-    DoubleVector hi = x.sub(k.mul(LN2_HI));
-    DoubleVector lo = k.mul(LN2_LO);
-    DoubleVector r = hi.sub(lo);
-    DoubleVector t = r.mul(r);
-    DoubleVector c = r.sub(t.mul(t.mul(t.mul(t.mul(t.mul(P5).add(P4)).add(P3)).add(P2)).add(P1)));
-    // k == 0: one - ((x * c) / (c - 2.0) - x)
-    DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
-    DoubleVector unreduced = one.sub(r.mul(c).div(c.sub(2.0)).sub(r));
-    // otherwise y = one - ((lo - (x * c) / (2.0 - c)) - hi), then y * 2^k
-    DoubleVector y = one.sub(lo.sub(r.mul(c).div(DoubleVector.broadcast(DOUBLES, 2.0).sub(c))).sub(hi));
-    LongVector kBits = k.add(MAGIC).reinterpretAsLongs().sub(MAGIC_BITS).lanewise(LSHL, 52);
-    DoubleVector scaled = y.reinterpretAsLongs().add(kBits).reinterpretAsDoubles();
-    // |x| < 2^-28: one + x
-    return unreduced.blend(scaled, reduce).blend(x.add(1.0), ax.compare(LT, EXP_TINY_BELOW));
   }
 
   /** Rounds toward zero, for |v| < 2^51: the nearest integer, then one step back where it overshot. */
@@ -123,56 +123,53 @@ final class LaneMath {
     return down.blend(down.neg(), v.compare(LT, 0.0));
   }
 
+  /**
+   * e_log.c, lane-wise for vectors whose lanes are all positive normal finite numbers, the scalar
+   * function for the others. fdlibm's {@code k == 0} forms and its {@code f == 0}
+   * case give the same bits as the general forms used here (k = 0 makes {@code dk * ln2_hi} and
+   * {@code dk * ln2_lo} zero, and f = 0 makes R zero).
+   */
   static void log(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
     for (int i = 0; i < vectorEnd; i += LANES) {
       DoubleVector x = DoubleVector.fromArray(DOUBLES, in, inOffset + i);
-      if (x.compare(GE, Double.MIN_NORMAL).and(x.compare(LT, Double.POSITIVE_INFINITY)).allTrue()) {
-        logLanes(x).intoArray(out, outOffset + i);
-      } else {
+      if (!x.compare(GE, Double.MIN_NORMAL).and(x.compare(LT, Double.POSITIVE_INFINITY)).allTrue()) {
         ScalarLoops.log(in, inOffset + i, out, outOffset + i, LANES);
+        continue;
       }
+      LongVector bits = x.reinterpretAsLongs();
+      LongVector high = bits.lanewise(LSHR, 32);
+      LongVector fraction = high.and(0xfffffL);
+      // i = (hx + 0x95f64) & 0x100000: whether to normalise x into [sqrt(2)/2, sqrt(2)) as x or x/2
+      LongVector half = fraction.add(0x95f64L).and(0x100000L);
+      LongVector normalHigh = fraction.or(half.lanewise(XOR, 0x3ff00000L));
+      DoubleVector normal = normalHigh.lanewise(LSHL, 32).or(bits.and(0xffffffffL)).reinterpretAsDoubles();
+      LongVector k = high.lanewise(ASHR, 20).sub(1023L).add(half.lanewise(LSHR, 20));
+      DoubleVector dk = k.add(MAGIC_BITS).reinterpretAsDoubles().sub(MAGIC);
+      DoubleVector f = normal.sub(1.0);
+      DoubleVector kHi = dk.mul(LN2_HI);
+      DoubleVector kLo = dk.mul(LN2_LO);
+      // |f| < 2^-20: R = f * f * (0.5 - 0.33333333333333333 * f); dk * ln2_hi - ((R - dk * ln2_lo) - f)
+      DoubleVector nearOne = kHi.sub(
+          f.mul(f).mul(DoubleVector.broadcast(DOUBLES, 0.5).sub(f.mul(0.33333333333333333))).sub(kLo).sub(f));
+      DoubleVector s = f.div(f.add(2.0));
+      DoubleVector z = s.mul(s);
+      DoubleVector w = z.mul(z);
+      DoubleVector t1 = w.mul(w.mul(w.mul(LG6).add(LG4)).add(LG2));
+      DoubleVector t2 = z.mul(w.mul(w.mul(w.mul(LG7).add(LG5)).add(LG3)).add(LG1));
+      DoubleVector r = t2.add(t1);
+      // (hx - 0x6147a) | (0x6b851 - hx) > 0
+      DoubleVector hfsq = f.mul(0.5).mul(f);
+      DoubleVector withSquare = kHi.sub(hfsq.sub(s.mul(hfsq.add(r)).add(kLo)).sub(f));
+      DoubleVector plain = kHi.sub(s.mul(f.sub(r)).sub(kLo).sub(f));
+      VectorMask<Long> squareRange = fraction.sub(0x6147aL).or(LongVector.broadcast(LONGS, 0x6b851L).sub(fraction))
+          .compare(GT, 0L);
+      VectorMask<Long> fNearZero = fraction.add(2L).and(0xfffffL).compare(LT, 3L);
+      // blended as bit patterns: the masks are on longs, and reinterpreting costs nothing
+      plain.reinterpretAsLongs().blend(withSquare.reinterpretAsLongs(), squareRange)
+          .blend(nearOne.reinterpretAsLongs(), fNearZero).reinterpretAsDoubles().intoArray(out, outOffset + i);
     }
     ScalarLoops.log(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
-  }
-
-  /**
-   * e_log.c for positive normal finite lanes. fdlibm's {@code k == 0} forms and its {@code f == 0}
-   * case give the same bits as the general forms used here (k = 0 makes {@code dk * ln2_hi} and
-   * {@code dk * ln2_lo} zero, and f = 0 makes R zero).
-   */
-  static DoubleVector logLanes(DoubleVector x) {
-    LongVector bits = x.reinterpretAsLongs();
-    LongVector high = bits.lanewise(LSHR, 32);
-    LongVector fraction = high.and(0xfffffL);
-    // i = (hx + 0x95f64) & 0x100000: whether to normalise x into [sqrt(2)/2, sqrt(2)) as x or x/2
-    LongVector half = fraction.add(0x95f64L).and(0x100000L);
-    LongVector normalHigh = fraction.or(half.lanewise(XOR, 0x3ff00000L));
-    DoubleVector normal = normalHigh.lanewise(LSHL, 32).or(bits.and(0xffffffffL)).reinterpretAsDoubles();
-    LongVector k = high.lanewise(ASHR, 20).sub(1023L).add(half.lanewise(LSHR, 20));
-    DoubleVector dk = k.add(MAGIC_BITS).reinterpretAsDoubles().sub(MAGIC);
-    DoubleVector f = normal.sub(1.0);
-    DoubleVector kHi = dk.mul(LN2_HI);
-    DoubleVector kLo = dk.mul(LN2_LO);
-    // |f| < 2^-20: R = f * f * (0.5 - 0.33333333333333333 * f); dk * ln2_hi - ((R - dk * ln2_lo) - f)
-    DoubleVector nearOne = kHi.sub(
-        f.mul(f).mul(DoubleVector.broadcast(DOUBLES, 0.5).sub(f.mul(0.33333333333333333))).sub(kLo).sub(f));
-    DoubleVector s = f.div(f.add(2.0));
-    DoubleVector z = s.mul(s);
-    DoubleVector w = z.mul(z);
-    DoubleVector t1 = w.mul(w.mul(w.mul(LG6).add(LG4)).add(LG2));
-    DoubleVector t2 = z.mul(w.mul(w.mul(w.mul(LG7).add(LG5)).add(LG3)).add(LG1));
-    DoubleVector r = t2.add(t1);
-    // (hx - 0x6147a) | (0x6b851 - hx) > 0
-    DoubleVector hfsq = f.mul(0.5).mul(f);
-    DoubleVector withSquare = kHi.sub(hfsq.sub(s.mul(hfsq.add(r)).add(kLo)).sub(f));
-    DoubleVector plain = kHi.sub(s.mul(f.sub(r)).sub(kLo).sub(f));
-    VectorMask<Long> squareRange = fraction.sub(0x6147aL).or(LongVector.broadcast(LONGS, 0x6b851L).sub(fraction))
-        .compare(GT, 0L);
-    VectorMask<Long> fNearZero = fraction.add(2L).and(0xfffffL).compare(LT, 3L);
-    // blended as bit patterns: the masks are on longs, and reinterpreting costs nothing
-    return plain.reinterpretAsLongs().blend(withSquare.reinterpretAsLongs(), squareRange)
-        .blend(nearOne.reinterpretAsLongs(), fNearZero).reinterpretAsDoubles();
   }
 
   static void sqrt(double[] in, int inOffset, double[] out, int outOffset, int count) {

@@ -1,6 +1,8 @@
 package dev.l0.kernels.vector;
 
 import dev.l0.kernels.report.JsonLine;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.SplittableRandom;
@@ -21,7 +23,9 @@ import java.util.stream.IntStream;
  *       a parallel stream). One JSON line with the times, the ratios and how many prices of (b) and
  *       of (c) differ from (a) in their bits.
  * </ul>
- * Times are the best of 5 runs after 3 warm-ups. Run with {@code --add-modules=jdk.incubator.vector}
+ * Times are the best of 5 runs after 3 warm-ups: wall-clock time, and for the one-thread runs also
+ * the thread's CPU time ({@code _cpu} fields), which other processes on a shared machine disturb
+ * less. Run with {@code --add-modules=jdk.incubator.vector}
  * (without it VectorMath is the scalar fallback, and {@code "lanewise": false} says so).
  */
 public final class VectorMathBenchmark {
@@ -30,6 +34,10 @@ public final class VectorMathBenchmark {
   private static final int STAGE = 1024;
   private static final int BLOCK = 64 * 1024;
   private static final int FUNCTION_INPUTS = 1 << 20;
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+  /** The best wall-clock and the best CPU time of the runs, in seconds. */
+  private record Timing(double wall, double cpu) {}
 
   private VectorMathBenchmark() {}
 
@@ -51,17 +59,17 @@ public final class VectorMathBenchmark {
     double[] strictOut = new double[in.length];
     double[] fastOut = new double[in.length];
     double[] lanesOut = new double[in.length];
-    double strictSeconds = best(() -> {
+    Timing strictTime = best(() -> {
       for (int i = 0; i < in.length; i++) {
         strictOut[i] = strict.applyAsDouble(in[i]);
       }
     });
-    double fastSeconds = best(() -> {
+    Timing fastTime = best(() -> {
       for (int i = 0; i < in.length; i++) {
         fastOut[i] = fast.applyAsDouble(in[i]);
       }
     });
-    double lanesSeconds = best(() -> {
+    Timing lanesTime = best(() -> {
       for (int i = 0; i < in.length; i += STAGE) {
         lanes.apply(in, i, lanesOut, i, Math.min(STAGE, in.length - i));
       }
@@ -73,11 +81,16 @@ public final class VectorMathBenchmark {
         .add("lanewise", VectorMath.lanewise())
         .add("lanes", VectorMath.lanes())
         .add("java", System.getProperty("java.version"))
-        .add("strictmath_ns", strictSeconds * 1e9 / in.length)
-        .add("math_ns", fastSeconds * 1e9 / in.length)
-        .add("vector_math_ns", lanesSeconds * 1e9 / in.length)
-        .add("speedup_vs_strictmath", strictSeconds / lanesSeconds)
-        .add("speedup_vs_math", fastSeconds / lanesSeconds)
+        .add("strictmath_ns", strictTime.wall() * 1e9 / in.length)
+        .add("math_ns", fastTime.wall() * 1e9 / in.length)
+        .add("vector_math_ns", lanesTime.wall() * 1e9 / in.length)
+        .add("speedup_vs_strictmath", strictTime.wall() / lanesTime.wall())
+        .add("speedup_vs_math", fastTime.wall() / lanesTime.wall())
+        .add("strictmath_cpu_ns", strictTime.cpu() * 1e9 / in.length)
+        .add("math_cpu_ns", fastTime.cpu() * 1e9 / in.length)
+        .add("vector_math_cpu_ns", lanesTime.cpu() * 1e9 / in.length)
+        .add("speedup_vs_strictmath_cpu", strictTime.cpu() / lanesTime.cpu())
+        .add("speedup_vs_math_cpu", fastTime.cpu() / lanesTime.cpu())
         .add("vector_math_mismatches", mismatches(strictOut, lanesOut))
         .add("math_mismatches", mismatches(strictOut, fastOut))
         .text());
@@ -88,18 +101,18 @@ public final class VectorMathBenchmark {
     double[] strict = new double[n];
     double[] fast = new double[n];
     double[] staged = new double[n];
-    double strictSeconds = best(() -> o.strictPrices(0, n, strict));
-    double fastSeconds = best(() -> o.mathPrices(0, n, fast));
-    double stagedSeconds = best(() -> o.stagedPrices(0, n, staged, new Stage()));
+    Timing strictTime = best(() -> o.strictPrices(0, n, strict));
+    Timing fastTime = best(() -> o.mathPrices(0, n, fast));
+    Timing stagedTime = best(() -> o.stagedPrices(0, n, staged, new Stage()));
     int blocks = (n + BLOCK - 1) / BLOCK;
     double[] strictParallel = new double[n];
     double[] fastParallel = new double[n];
     double[] stagedParallel = new double[n];
-    double strictParallelSeconds = best(() -> IntStream.range(0, blocks).parallel()
+    double strictParallelSeconds = wallBest(() -> IntStream.range(0, blocks).parallel()
         .forEach(b -> o.strictPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), strictParallel)));
-    double fastParallelSeconds = best(() -> IntStream.range(0, blocks).parallel()
+    double fastParallelSeconds = wallBest(() -> IntStream.range(0, blocks).parallel()
         .forEach(b -> o.mathPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), fastParallel)));
-    double stagedParallelSeconds = best(() -> IntStream.range(0, blocks).parallel()
+    double stagedParallelSeconds = wallBest(() -> IntStream.range(0, blocks).parallel()
         .forEach(b -> o.stagedPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), stagedParallel, new Stage())));
     System.out.println(new JsonLine()
         .add("benchmark", "vector_math_blackscholes")
@@ -108,14 +121,19 @@ public final class VectorMathBenchmark {
         .add("lanewise", VectorMath.lanewise())
         .add("lanes", VectorMath.lanes())
         .add("java", System.getProperty("java.version"))
-        .add("strictmath_s", strictSeconds)
-        .add("math_s", fastSeconds)
-        .add("staged_vector_math_s", stagedSeconds)
-        .add("strictmath_ns_per_option", strictSeconds * 1e9 / n)
-        .add("math_ns_per_option", fastSeconds * 1e9 / n)
-        .add("staged_vector_math_ns_per_option", stagedSeconds * 1e9 / n)
-        .add("speedup_vs_strictmath", strictSeconds / stagedSeconds)
-        .add("speedup_vs_math", fastSeconds / stagedSeconds)
+        .add("strictmath_s", strictTime.wall())
+        .add("math_s", fastTime.wall())
+        .add("staged_vector_math_s", stagedTime.wall())
+        .add("strictmath_ns_per_option", strictTime.wall() * 1e9 / n)
+        .add("math_ns_per_option", fastTime.wall() * 1e9 / n)
+        .add("staged_vector_math_ns_per_option", stagedTime.wall() * 1e9 / n)
+        .add("speedup_vs_strictmath", strictTime.wall() / stagedTime.wall())
+        .add("speedup_vs_math", fastTime.wall() / stagedTime.wall())
+        .add("strictmath_cpu_ns_per_option", strictTime.cpu() * 1e9 / n)
+        .add("math_cpu_ns_per_option", fastTime.cpu() * 1e9 / n)
+        .add("staged_vector_math_cpu_ns_per_option", stagedTime.cpu() * 1e9 / n)
+        .add("speedup_vs_strictmath_cpu", strictTime.cpu() / stagedTime.cpu())
+        .add("speedup_vs_math_cpu", fastTime.cpu() / stagedTime.cpu())
         .add("parallel_strictmath_s", strictParallelSeconds)
         .add("parallel_math_s", fastParallelSeconds)
         .add("parallel_staged_vector_math_s", stagedParallelSeconds)
@@ -140,18 +158,29 @@ public final class VectorMathBenchmark {
     return count;
   }
 
-  /** The fastest of {@link #RUNS} timed runs after {@link #WARMUP} untimed ones, in seconds. */
-  private static double best(Runnable run) {
+  /** The best wall-clock time of {@link #best}, for runs on several threads. */
+  private static double wallBest(Runnable run) {
+    return best(run).wall();
+  }
+
+  /**
+   * The fastest of {@link #RUNS} timed runs after {@link #WARMUP} untimed ones: wall-clock time,
+   * and this thread's CPU time (meaningful where {@code run} stays on this thread).
+   */
+  private static Timing best(Runnable run) {
     for (int i = 0; i < WARMUP; i++) {
       run.run();
     }
-    long best = Long.MAX_VALUE;
+    long bestWall = Long.MAX_VALUE;
+    long bestCpu = Long.MAX_VALUE;
     for (int i = 0; i < RUNS; i++) {
+      long startCpu = THREADS.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       run.run();
-      best = Math.min(best, System.nanoTime() - start);
+      bestWall = Math.min(bestWall, System.nanoTime() - start);
+      bestCpu = Math.min(bestCpu, THREADS.getCurrentThreadCpuTime() - startCpu);
     }
-    return best / 1e9;
+    return new Timing(bestWall / 1e9, bestCpu / 1e9);
   }
 
   /** One thread's staging buffers for {@link Options#stagedPrices}. */
