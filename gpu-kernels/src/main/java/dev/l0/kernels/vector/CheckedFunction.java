@@ -10,7 +10,8 @@ import java.util.stream.LongStream;
 /**
  * The functions of {@link VectorMath} with what their exactness checks need: the scalar reference,
  * the lane-wise and the fallback implementations, where the algorithm changes interval (as raw bit
- * patterns of the first input of each new interval) and how to draw inputs from its usual domain.
+ * patterns of the first input of each new interval) and how to draw inputs from its usual domain
+ * (for exp and log half of them random bit patterns of the range the lane-wise code computes).
  * The lane-wise calls are lambdas so that nothing loads {@link LaneMath} before one runs.
  */
 enum CheckedFunction {
@@ -26,13 +27,14 @@ enum CheckedFunction {
           0x00100000_00000000L, // smallest normal
           0L),
       exponentSteps(),
-      random -> -745.2 + random.nextDouble() * (709.8 + 745.2)),
+      random -> random.nextBoolean() ? -745.2 + random.nextDouble() * (709.8 + 745.2)
+          : randomBits(random, 0x408 << 20, true)),
   LOG(L0Math::log, (in, i, out, o, n) -> LaneMath.log(in, i, out, o, n), ScalarLoops::log, VectorMath::log,
       concat(withNegatives(0L, 0x00100000_00000000L, 0x7ff00000_00000000L, 0x7fefffff_ffffffffL),
           fractionBoundaries(0x3ff), fractionBoundaries(0x3fe), fractionBoundaries(0x400),
           fractionBoundaries(0x001), fractionBoundaries(0x7fe)),
       LongStream.rangeClosed(0x001, 0x7fe).flatMap(e -> Arrays.stream(fractionBoundaries(e))).toArray(),
-      random -> random.nextDouble() * 4.0),
+      random -> random.nextBoolean() ? random.nextDouble() * 4.0 : randomBits(random, 0x7ff << 20, false)),
   SQRT(L0Math::sqrt, (in, i, out, o, n) -> LaneMath.sqrt(in, i, out, o, n), ScalarLoops::sqrt, VectorMath::sqrt,
       withNegatives(0L, 0x00100000_00000000L, 0x3ff00000_00000000L, 0x7ff00000_00000000L),
       new long[0],
@@ -107,6 +109,15 @@ enum CheckedFunction {
   @FunctionalInterface
   private interface DomainSampler {
     double sample(SplittableRandom random);
+  }
+
+  /**
+   * A double of random bits whose high word (without the sign) is below {@code highBelow}, normal
+   * where the exponent allows; of either sign or positive.
+   */
+  private static double randomBits(SplittableRandom random, int highBelow, boolean eitherSign) {
+    long magnitude = random.nextLong(0x00100000_00000000L, (long) highBelow << 32);
+    return Double.longBitsToDouble(eitherSign && random.nextBoolean() ? magnitude | Long.MIN_VALUE : magnitude);
   }
 
   private static long[] withNegatives(long... positives) {

@@ -1,8 +1,10 @@
 package dev.l0.kernels.vector;
 
 import static jdk.incubator.vector.VectorOperators.ASHR;
+import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
 import static jdk.incubator.vector.VectorOperators.GT;
+import static jdk.incubator.vector.VectorOperators.LE;
 import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
@@ -64,6 +66,27 @@ final class LaneMath {
   private static final double LG5 = 1.818357216161805012e-01;
   private static final double LG6 = 1.531383769920937332e-01;
   private static final double LG7 = 1.479819860511658591e-01;
+
+  // e_pow.c (FdLibm.Pow of the JDK)
+  /** The block of elements pow computes stage by stage through its scratch arrays. */
+  private static final int POW_BLOCK = 256;
+  /** |y| above this is fdlibm's "|y| is huge" case (scalar). */
+  private static final double POW_HUGE_Y = 0x1.00000_ffff_ffffp31;
+  private static final double CP = 0x1.ec70_9dc3_a03fdp-1;
+  private static final double CP_H = 0x1.ec709ep-1;
+  private static final double CP_L = -0x1.e2fe_0145_b01f5p-28;
+  private static final double DP_H1 = 0x1.2b80_34p-1;
+  private static final double DP_L1 = 0x1.cfde_b43c_fd006p-27;
+  private static final double L1 = 0x1.3333_3333_33303p-1;
+  private static final double L2 = 0x1.b6db_6db6_fabffp-2;
+  private static final double L3 = 0x1.5555_5518_f264dp-2;
+  private static final double L4 = 0x1.1746_0a91_d4101p-2;
+  private static final double L5 = 0x1.d864_a93c_9db65p-3;
+  private static final double L6 = 0x1.a7e2_84a4_54eefp-3;
+  private static final double POW_LN2 = 0x1.62e4_2fef_a39efp-1;
+  private static final double POW_LN2_H = 0x1.62e43p-1;
+  private static final double POW_LN2_L = -0x1.05c6_10ca_86c39p-29;
+  private static final long HIGH_WORD = 0xffffffff_00000000L;
 
   private LaneMath() {}
 
@@ -170,6 +193,154 @@ final class LaneMath {
           .blend(nearOne.reinterpretAsLongs(), fNearZero).reinterpretAsDoubles().intoArray(out, outOffset + i);
     }
     ScalarLoops.log(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
+  }
+
+  /**
+   * e_pow.c as the JDK's {@code FdLibm.Pow} computes it, for blocks of {@value #POW_BLOCK}
+   * elements in three stages through scratch arrays (one lane kernel would be too large to compile
+   * well): log2|x| in two parts, then y * log2|x| reduced to n + (p_h + p_l), then 2^(p_h + p_l)
+   * scaled by 2^n with fdlibm's special values of y blended in. A vector step whose lanes are not all
+   * positive normal finite x with finite |y| <= 2^31, or whose result would overflow, underflow or be
+   * subnormal, is computed by the scalar function.
+   */
+  static void pow(double[] x, int xOffset, double[] y, int yOffset, double[] out, int outOffset, int count) {
+    int vectorEnd = count - count % LANES;
+    double[] high = new double[POW_BLOCK];
+    double[] low = new double[POW_BLOCK];
+    long[] scale = new long[POW_BLOCK];
+    for (int start = 0; start < vectorEnd; start += POW_BLOCK) {
+      int block = Math.min(POW_BLOCK, vectorEnd - start);
+      powLog2(x, xOffset + start, high, low, block);
+      powReduce(y, yOffset + start, high, low, scale, block);
+      powExp2(x, xOffset + start, y, yOffset + start, high, low, scale, out, outOffset + start, block);
+    }
+    ScalarLoops.pow(x, xOffset + vectorEnd, y, yOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
+  }
+
+  /** log2|x| = t1 + t2 (fdlibm's "|y| is not huge" branch for normal x), into {@code t1s} and {@code t2s}. */
+  private static void powLog2(double[] x, int xOffset, double[] t1s, double[] t2s, int count) {
+    for (int i = 0; i < count; i += LANES) {
+      LongVector bits = DoubleVector.fromArray(DOUBLES, x, xOffset + i).abs().reinterpretAsLongs();
+      LongVector ix = bits.lanewise(LSHR, 32);
+      LongVector j = ix.and(0xfffffL);
+      // k = 1 for sqrt(3/2) < |x| < sqrt(3) (normalised), else 0; above sqrt(3) one more power of two
+      VectorMask<Long> k1 = j.compare(GT, 0x3988EL).and(j.compare(LT, 0xBB67AL));
+      VectorMask<Long> above = j.compare(GE, 0xBB67AL);
+      LongVector zero = LongVector.zero(LONGS);
+      LongVector n = ix.lanewise(ASHR, 20).sub(0x3ffL).add(zero.blend(1L, above));
+      LongVector normalHigh = j.or(0x3ff00000L).sub(zero.blend(0x00100000L, above));
+      DoubleVector xAbs = normalHigh.lanewise(LSHL, 32).or(bits.and(0xffffffffL)).reinterpretAsDoubles();
+      DoubleVector bp = pick(1.0, 1.5, k1);
+      DoubleVector dpH = pick(0.0, DP_H1, k1);
+      DoubleVector dpL = pick(0.0, DP_L1, k1);
+      DoubleVector u = xAbs.sub(bp);
+      DoubleVector v = DoubleVector.broadcast(DOUBLES, 1.0).div(xAbs.add(bp));
+      DoubleVector ss = u.mul(v);
+      DoubleVector sH = lowWordZero(ss);
+      DoubleVector tH = normalHigh.lanewise(ASHR, 1).or(0x20000000L).add(0x00080000L).add(zero.blend(1L << 18, k1))
+          .lanewise(LSHL, 32).reinterpretAsDoubles();
+      DoubleVector tL = xAbs.sub(tH.sub(bp));
+      DoubleVector sL = v.mul(u.sub(sH.mul(tH)).sub(sH.mul(tL)));
+      DoubleVector s2 = ss.mul(ss);
+      DoubleVector r = s2.mul(s2).mul(s2.mul(s2.mul(s2.mul(s2.mul(s2.mul(L6).add(L5)).add(L4)).add(L3)).add(L2)).add(L1))
+          .add(sL.mul(sH.add(ss)));
+      s2 = sH.mul(sH);
+      tH = lowWordZero(s2.add(3.0).add(r));
+      tL = r.sub(tH.sub(3.0).sub(s2));
+      u = sH.mul(tH);
+      v = sL.mul(tH).add(tL.mul(ss));
+      DoubleVector pH = lowWordZero(u.add(v));
+      DoubleVector pL = v.sub(pH.sub(u));
+      DoubleVector zH = pH.mul(CP_H);
+      DoubleVector zL = pH.mul(CP_L).add(pL.mul(CP)).add(dpL);
+      DoubleVector t = n.add(MAGIC_BITS).reinterpretAsDoubles().sub(MAGIC);
+      DoubleVector t1 = lowWordZero(zH.add(zL).add(dpH).add(t));
+      t1.intoArray(t1s, i);
+      zL.sub(t1.sub(t).sub(dpH).sub(zH)).intoArray(t2s, i);
+    }
+  }
+
+  /**
+   * y * (t1 + t2) = p_h + p_l, then n = [p_h + p_l + 0.5] taken out of p_h where |p_h + p_l| > 0.5:
+   * p_h and p_l replace t1 and t2, n goes to {@code ns}. A lane whose product is out of the
+   * range of normal results gets a NaN p_l (a finite x and y give no NaN), so the last stage hands it
+   * to the scalar function.
+   */
+  private static void powReduce(double[] y, int yOffset, double[] hs, double[] ls, long[] ns, int count) {
+    for (int i = 0; i < count; i += LANES) {
+      DoubleVector yv = DoubleVector.fromArray(DOUBLES, y, yOffset + i);
+      DoubleVector t1 = DoubleVector.fromArray(DOUBLES, hs, i);
+      DoubleVector t2 = DoubleVector.fromArray(DOUBLES, ls, i);
+      DoubleVector y1 = lowWordZero(yv);
+      DoubleVector pL = yv.sub(y1).mul(t1).add(yv.mul(t2));
+      DoubleVector pH = y1.mul(t1);
+      LongVector j = pL.add(pH).reinterpretAsLongs().lanewise(ASHR, 32);
+      LongVector i31 = j.and(0x7fffffffL);
+      // |z| >= 1022 (or more): overflow, underflow and subnormal results are the scalar function's
+      VectorMask<Long> outOfRange = i31.compare(GE, 0x408ff000L);
+      LongVector k = i31.lanewise(ASHR, 20).sub(0x3ffL);
+      LongVector n = j.add(LongVector.broadcast(LONGS, 0x00100000L).lanewise(ASHR, k.add(1L)));
+      LongVector k2 = n.and(0x7fffffffL).lanewise(ASHR, 20).sub(0x3ffL);
+      DoubleVector t = n.and(LongVector.broadcast(LONGS, 0x000fffffL).lanewise(ASHR, k2).not()).and(0xffffffffL)
+          .lanewise(LSHL, 32).reinterpretAsDoubles();
+      LongVector magnitude = n.and(0x000fffffL).or(0x00100000L).lanewise(ASHR, LongVector.broadcast(LONGS, 20L).sub(k2));
+      VectorMask<Long> reduce = i31.compare(GT, 0x3fe00000L);
+      LongVector zero = LongVector.zero(LONGS);
+      LongVector signed = magnitude.blend(magnitude.neg(), j.compare(LT, 0L));
+      zero.blend(signed, reduce).intoArray(ns, i);
+      pH.reinterpretAsLongs().blend(pH.sub(t).reinterpretAsLongs(), reduce).reinterpretAsDoubles().intoArray(hs, i);
+      pL.reinterpretAsLongs().blend(Double.doubleToRawLongBits(Double.NaN), outOfRange).reinterpretAsDoubles()
+          .intoArray(ls, i);
+    }
+  }
+
+  /** 2^(p_h + p_l) * 2^n, fdlibm's special values of y and x = 1 blended in; scalar where a lane needs it. */
+  private static void powExp2(double[] x, int xOffset, double[] y, int yOffset, double[] hs, double[] ls, long[] ns,
+      double[] out, int outOffset, int count) {
+    for (int i = 0; i < count; i += LANES) {
+      DoubleVector xv = DoubleVector.fromArray(DOUBLES, x, xOffset + i);
+      DoubleVector yv = DoubleVector.fromArray(DOUBLES, y, yOffset + i);
+      DoubleVector pH = DoubleVector.fromArray(DOUBLES, hs, i);
+      DoubleVector pL = DoubleVector.fromArray(DOUBLES, ls, i);
+      LongVector n = LongVector.fromArray(LONGS, ns, i);
+      DoubleVector t = lowWordZero(pL.add(pH));
+      DoubleVector u = t.mul(POW_LN2_H);
+      DoubleVector v = pL.sub(t.sub(pH)).mul(POW_LN2).add(t.mul(POW_LN2_L));
+      DoubleVector z = u.add(v);
+      DoubleVector w = v.sub(z.sub(u));
+      t = z.mul(z);
+      DoubleVector t1 = z.sub(t.mul(t.mul(t.mul(t.mul(t.mul(P5).add(P4)).add(P3)).add(P2)).add(P1)));
+      DoubleVector r = z.mul(t1).div(t1.sub(2.0)).sub(w.add(z.mul(w)));
+      z = DoubleVector.broadcast(DOUBLES, 1.0).sub(r.sub(z));
+      // a NaN z marks a product out of range; scaling could turn its bits into a number, so test z
+      DoubleVector result = z.reinterpretAsLongs().add(n.lanewise(LSHL, 52)).reinterpretAsDoubles();
+      VectorMask<Double> ordinary = xv.compare(GE, Double.MIN_NORMAL).and(xv.compare(LT, Double.POSITIVE_INFINITY))
+          .and(yv.abs().compare(LE, POW_HUGE_Y)).and(z.compare(EQ, z))
+          .and(result.compare(GE, Double.MIN_NORMAL));
+      if (!ordinary.allTrue()) {
+        ScalarLoops.pow(x, xOffset + i, y, yOffset + i, out, outOffset + i, LANES);
+        continue;
+      }
+      DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
+      result.blend(one, xv.compare(EQ, 1.0))
+          .blend(one.div(xv), yv.compare(EQ, -1.0))
+          .blend(xv, yv.compare(EQ, 1.0))
+          .blend(xv.lanewise(SQRT), yv.compare(EQ, 0.5))
+          .blend(xv.mul(xv), yv.compare(EQ, 2.0))
+          .blend(one, yv.compare(EQ, 0.0))
+          .intoArray(out, outOffset + i);
+    }
+  }
+
+  /** {@code whenFalse} in the lanes where {@code choice} is unset, {@code whenTrue} where it is set. */
+  private static DoubleVector pick(double whenFalse, double whenTrue, VectorMask<Long> choice) {
+    return LongVector.broadcast(LONGS, Double.doubleToRawLongBits(whenFalse))
+        .blend(Double.doubleToRawLongBits(whenTrue), choice).reinterpretAsDoubles();
+  }
+
+  /** fdlibm's {@code SET_LOW_WORD(v, 0)}. */
+  private static DoubleVector lowWordZero(DoubleVector v) {
+    return v.reinterpretAsLongs().and(HIGH_WORD).reinterpretAsDoubles();
   }
 
   static void sqrt(double[] in, int inOffset, double[] out, int outOffset, int count) {

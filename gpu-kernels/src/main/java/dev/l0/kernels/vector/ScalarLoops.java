@@ -23,4 +23,10 @@ final class ScalarLoops {
       out[outOffset + i] = L0Math.sqrt(in[inOffset + i]);
     }
   }
+
+  static void pow(double[] x, int xOffset, double[] y, int yOffset, double[] out, int outOffset, int count) {
+    for (int i = 0; i < count; i++) {
+      out[outOffset + i] = L0Math.pow(x[xOffset + i], y[yOffset + i]);
+    }
+  }
 }

@@ -63,19 +63,33 @@ public final class VectorMath {
     }
   }
 
+  /**
+   * {@code out[outOffset + i] = L0Math.pow(x[xOffset + i], y[yOffset + i])} for {@code i < count}.
+   * {@code out} may be the same range as {@code x} or {@code y}.
+   */
+  public static void pow(double[] x, int xOffset, double[] y, int yOffset, double[] out, int outOffset, int count) {
+    checkRanges(x, xOffset, out, outOffset, count);
+    checkRange("exponent", y, yOffset, count);
+    if (LANEWISE) {
+      LaneMath.pow(x, xOffset, y, yOffset, out, outOffset, count);
+    } else {
+      ScalarLoops.pow(x, xOffset, y, yOffset, out, outOffset, count);
+    }
+  }
+
   private static void checkRanges(double[] in, int inOffset, double[] out, int outOffset, int count) {
-    Objects.requireNonNull(in, "input array");
-    Objects.requireNonNull(out, "output array");
     if (count < 0) {
       throw new IllegalArgumentException("count " + count + " is negative");
     }
-    if (inOffset < 0 || inOffset > in.length - count) {
-      throw new IndexOutOfBoundsException("input range [" + inOffset + ", " + inOffset + " + " + count
-          + ") is outside the input array of length " + in.length);
-    }
-    if (outOffset < 0 || outOffset > out.length - count) {
-      throw new IndexOutOfBoundsException("output range [" + outOffset + ", " + outOffset + " + " + count
-          + ") is outside the output array of length " + out.length);
+    checkRange("input", in, inOffset, count);
+    checkRange("output", out, outOffset, count);
+  }
+
+  private static void checkRange(String role, double[] array, int offset, int count) {
+    Objects.requireNonNull(array, role + " array");
+    if (offset < 0 || offset > array.length - count) {
+      throw new IndexOutOfBoundsException(role + " range [" + offset + ", " + offset + " + " + count
+          + ") is outside the " + role + " array of length " + array.length);
     }
   }
 }

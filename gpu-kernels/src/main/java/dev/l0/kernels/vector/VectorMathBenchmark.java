@@ -6,6 +6,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.SplittableRandom;
+import java.util.function.DoubleBinaryOperator;
 import java.util.function.DoubleUnaryOperator;
 import java.util.stream.IntStream;
 
@@ -13,8 +14,8 @@ import java.util.stream.IntStream;
  * A benchmark, not a test: {@link VectorMath} against {@link StrictMath} and {@link Math}.
  *
  * <ul>
- *   <li>Per function (exp, log, sqrt): nanoseconds per element over 2^20 inputs of the function's
- *       Black-Scholes range, for a StrictMath loop, a Math loop and VectorMath over 1024-element
+ *   <li>Per function (exp, log, sqrt, pow): nanoseconds per element over 2^20 inputs of the
+ *       function's Black-Scholes range (pow: x of [0.05, 200), y of [-3, 3)), for a StrictMath loop, a Math loop and VectorMath over 1024-element
  *       ranges; one JSON line each, with whether VectorMath equals StrictMath on all of them.
  *   <li>Black-Scholes over N options (default 10,000,000; the ranges and formula of
  *       {@code BlackScholesBenchmark}): (a) a StrictMath loop, (b) the same loop with Math,
@@ -44,9 +45,10 @@ public final class VectorMathBenchmark {
   public static void main(String[] args) {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
     SplittableRandom random = new SplittableRandom(20261125);
-    functionLine("exp", StrictMath::exp, Math::exp, VectorMath::exp, values(random, -20, 0));
-    functionLine("log", StrictMath::log, Math::log, VectorMath::log, values(random, 0.05, 20));
-    functionLine("sqrt", StrictMath::sqrt, Math::sqrt, VectorMath::sqrt, values(random, 0.05, 4.05));
+    unaryLine("exp", StrictMath::exp, Math::exp, VectorMath::exp, values(random, -20, 0));
+    unaryLine("log", StrictMath::log, Math::log, VectorMath::log, values(random, 0.05, 20));
+    unaryLine("sqrt", StrictMath::sqrt, Math::sqrt, VectorMath::sqrt, values(random, 0.05, 4.05));
+    functionLine("pow", StrictMath::pow, Math::pow, VectorMath::pow, values(random, 0.05, 200), values(random, -3, 3));
     blackScholesLine(n);
   }
 
@@ -54,24 +56,31 @@ public final class VectorMathBenchmark {
     return random.doubles(FUNCTION_INPUTS, from, to).toArray();
   }
 
-  private static void functionLine(String name, DoubleUnaryOperator strict, DoubleUnaryOperator fast,
-      ArrayFunction lanes, double[] in) {
+  private static void unaryLine(String name, DoubleUnaryOperator strict, DoubleUnaryOperator fast, ArrayFunction lanes,
+      double[] in) {
+    functionLine(name, (x, y) -> strict.applyAsDouble(x), (x, y) -> fast.applyAsDouble(x),
+        (x, xOffset, y, yOffset, out, outOffset, count) -> lanes.apply(x, xOffset, out, outOffset, count), in, in);
+  }
+
+  /** One function's line; {@code y} is the second argument's values, ignored by one-argument functions. */
+  private static void functionLine(String name, DoubleBinaryOperator strict, DoubleBinaryOperator fast,
+      PairArrayFunction lanes, double[] in, double[] y) {
     double[] strictOut = new double[in.length];
     double[] fastOut = new double[in.length];
     double[] lanesOut = new double[in.length];
     Timing strictTime = best(() -> {
       for (int i = 0; i < in.length; i++) {
-        strictOut[i] = strict.applyAsDouble(in[i]);
+        strictOut[i] = strict.applyAsDouble(in[i], y[i]);
       }
     });
     Timing fastTime = best(() -> {
       for (int i = 0; i < in.length; i++) {
-        fastOut[i] = fast.applyAsDouble(in[i]);
+        fastOut[i] = fast.applyAsDouble(in[i], y[i]);
       }
     });
     Timing lanesTime = best(() -> {
       for (int i = 0; i < in.length; i += STAGE) {
-        lanes.apply(in, i, lanesOut, i, Math.min(STAGE, in.length - i));
+        lanes.apply(in, i, y, i, lanesOut, i, Math.min(STAGE, in.length - i));
       }
     });
     System.out.println(new JsonLine()

@@ -11,18 +11,30 @@ import java.util.List;
  *
  * <pre>
  * java --add-modules=jdk.incubator.vector -cp l0-gpu-kernels-*-cli.jar dev.l0.kernels.vector.VectorMathCheck \
- *     [--inputs N] [--functions exp,log,sqrt] [--seed S]
+ *     [--inputs N] [--functions exp,log,sqrt,pow] [--seed S]
  * </pre>
- * Defaults: 100,000,000 inputs per function, every function, seed 20261125. Without the module
+ * Defaults: 100,000,000 inputs (pairs for pow) per function, every function, seed 20261125. Without the module
  * it checks the scalar fallback ({@code "lanewise": false}).
  */
 public final class VectorMathCheck {
+  private static final String POW = "pow";
+  private static final List<String> ALL = allFunctions();
+
   private VectorMathCheck() {}
+
+  private static List<String> allFunctions() {
+    List<String> names = new ArrayList<>();
+    for (CheckedFunction function : CheckedFunction.values()) {
+      names.add(function.functionName());
+    }
+    names.add(POW);
+    return List.copyOf(names);
+  }
 
   public static void main(String[] args) {
     long inputs = 100_000_000L;
     long seed = 20261125L;
-    List<CheckedFunction> functions = new ArrayList<>(List.of(CheckedFunction.values()));
+    List<String> functions = new ArrayList<>(ALL);
     try {
       for (int i = 0; i < args.length; i++) {
         String value = i + 1 < args.length ? args[i + 1] : null;
@@ -32,11 +44,14 @@ public final class VectorMathCheck {
           case "--functions" -> {
             functions.clear();
             for (String name : required(args[i], value).split(",")) {
-              functions.add(CheckedFunction.named(name.trim()));
+              if (!ALL.contains(name.trim())) {
+                throw new IllegalArgumentException("unknown function '" + name.trim() + "'; known: " + String.join(", ", ALL));
+              }
+              functions.add(name.trim());
             }
           }
           default -> throw new IllegalArgumentException("unknown option '" + args[i]
-              + "'; usage: VectorMathCheck [--inputs N] [--functions exp,log,sqrt] [--seed S]");
+              + "'; usage: VectorMathCheck [--inputs N] [--functions " + String.join(",", ALL) + "] [--seed S]");
         }
         i++;
       }
@@ -45,13 +60,15 @@ public final class VectorMathCheck {
       System.exit(64);
     }
     boolean allExact = true;
-    for (CheckedFunction function : functions) {
+    for (String function : functions) {
       long start = System.nanoTime();
-      ExactnessCheck.Result result = ExactnessCheck.run(function, function.product(), inputs, seed);
+      ExactnessCheck.Result result = function.equals(POW)
+          ? ExactnessCheck.runPow(VectorMath::pow, inputs, seed)
+          : ExactnessCheck.run(CheckedFunction.named(function), CheckedFunction.named(function).product(), inputs, seed);
       double seconds = (System.nanoTime() - start) / 1e9;
       JsonLine line = new JsonLine()
           .add("check", "vector-math")
-          .add("function", function.functionName())
+          .add("function", function)
           .add("lanewise", VectorMath.lanewise())
           .add("lanes", VectorMath.lanes())
           .add("java", System.getProperty("java.version"))
@@ -60,6 +77,7 @@ public final class VectorMathCheck {
           .add("seconds", seconds);
       if (result.mismatches() > 0) {
         line.add("firstMismatchInput", Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchInput())))
+            .add("firstMismatchY", Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchY())))
             .add("expected", Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchExpected())))
             .add("actual", Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchActual())));
         allExact = false;
