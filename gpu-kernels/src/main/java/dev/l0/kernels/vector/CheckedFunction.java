@@ -11,7 +11,7 @@ import java.util.stream.LongStream;
  * The functions of {@link VectorMath} with what their exactness checks need: the scalar reference,
  * the lane-wise and the fallback implementations, where the algorithm changes interval (as raw bit
  * patterns of the first input of each new interval) and how to draw inputs from its usual domain
- * (for exp and log half of them random bit patterns of the range the lane-wise code computes).
+ * (for exp, log, sin and cos half of them random bit patterns of the range the lane-wise code computes).
  * The lane-wise calls are lambdas so that nothing loads {@link LaneMath} before one runs.
  */
 enum CheckedFunction {
@@ -35,6 +35,10 @@ enum CheckedFunction {
           fractionBoundaries(0x001), fractionBoundaries(0x7fe)),
       LongStream.rangeClosed(0x001, 0x7fe).flatMap(e -> Arrays.stream(fractionBoundaries(e))).toArray(),
       random -> random.nextBoolean() ? random.nextDouble() * 4.0 : randomBits(random, 0x7ff << 20, false)),
+  SIN(L0Math::sin, (in, i, out, o, n) -> LaneMath.sin(in, i, out, o, n), ScalarLoops::sin, VectorMath::sin,
+      trigBoundaries(), quadrantSteps(), CheckedFunction::trigDomain),
+  COS(L0Math::cos, (in, i, out, o, n) -> LaneMath.cos(in, i, out, o, n), ScalarLoops::cos, VectorMath::cos,
+      trigBoundaries(), quadrantSteps(), CheckedFunction::trigDomain),
   SQRT(L0Math::sqrt, (in, i, out, o, n) -> LaneMath.sqrt(in, i, out, o, n), ScalarLoops::sqrt, VectorMath::sqrt,
       withNegatives(0L, 0x00100000_00000000L, 0x3ff00000_00000000L, 0x7ff00000_00000000L),
       new long[0],
@@ -118,6 +122,40 @@ enum CheckedFunction {
   private static double randomBits(SplittableRandom random, int highBelow, boolean eitherSign) {
     long magnitude = random.nextLong(0x00100000_00000000L, (long) highBelow << 32);
     return Double.longBitsToDouble(eitherSign && random.nextBoolean() ? magnitude | Long.MIN_VALUE : magnitude);
+  }
+
+  /**
+   * s_sin.c, s_cos.c, e_rem_pio2.c, k_sin.c and k_cos.c: no reduction up to pi/4, the n = +-1
+   * case to 3pi/4 with its three-part pi/2 at high word 0x3ff921fb, the medium case to about
+   * 2^19 pi/2 (the lane-wise code's end), the kernels' tiny case below 2^-27 and k_cos.c's 0.3 and
+   * 0.78125; each of either sign.
+   */
+  private static long[] trigBoundaries() {
+    return withNegatives(0x3fe921fc_00000000L, 0x4002d97c_00000000L, 0x3ff921fb_00000000L, 0x3ff921fc_00000000L,
+        0x413921fc_00000000L, 0x3e400000_00000000L, 0x3FD33333_00000000L, 0x3fe90001_00000000L, 0L);
+  }
+
+  /**
+   * Where the quadrant n steps, (k + 1/2) pi/2, and where the reduction cancels most, k pi/2: for
+   * k up to 4096, then every 256th up to 2^20.
+   */
+  private static long[] quadrantSteps() {
+    return LongStream.concat(LongStream.rangeClosed(1, 4096), LongStream.rangeClosed(17, 4096).map(k -> k * 256))
+        .flatMap(k -> LongStream.of(Double.doubleToRawLongBits(k * (Math.PI / 2)),
+            Double.doubleToRawLongBits((k + 0.5) * (Math.PI / 2))))
+        .toArray();
+  }
+
+  /**
+   * A third each: x of [-10, 10], random bits up to about 2^19 pi/2, and x near k pi/2 (k up to
+   * 2^19) at a relative distance of 2^-10 to 2^-50, where e_rem_pio2.c's later rounds matter.
+   */
+  private static double trigDomain(SplittableRandom random) {
+    return switch (random.nextInt(3)) {
+      case 0 -> random.nextDouble(-10, 10);
+      case 1 -> randomBits(random, 0x413921fc, true);
+      default -> random.nextInt(1, 1 << 19) * (Math.PI / 2) * (1 + Math.scalb(random.nextDouble(-1, 1), -random.nextInt(10, 51)));
+    };
   }
 
   private static long[] withNegatives(long... positives) {

@@ -8,6 +8,7 @@ import static jdk.incubator.vector.VectorOperators.LE;
 import static jdk.incubator.vector.VectorOperators.LSHL;
 import static jdk.incubator.vector.VectorOperators.LSHR;
 import static jdk.incubator.vector.VectorOperators.LT;
+import static jdk.incubator.vector.VectorOperators.NE;
 import static jdk.incubator.vector.VectorOperators.SQRT;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
@@ -87,6 +88,32 @@ final class LaneMath {
   private static final double POW_LN2_H = 0x1.62e43p-1;
   private static final double POW_LN2_L = -0x1.05c6_10ca_86c39p-29;
   private static final long HIGH_WORD = 0xffffffff_00000000L;
+
+  // s_sin.c, s_cos.c, k_sin.c, k_cos.c, e_rem_pio2.c (medium arguments)
+  /** |x| up to here (high word 0x413921fb, about 2^19 pi/2) is reduced lane-wise; beyond, the scalar function. */
+  private static final double TRIG_REDUCE_BELOW = Double.longBitsToDouble(0x413921fc_00000000L);
+  /** |x| below this (high word up to 0x3fe921fb, about pi/4) needs no reduction. */
+  private static final double TRIG_SMALL_BELOW = Double.longBitsToDouble(0x3fe921fc_00000000L);
+  /** The high word for which e_rem_pio2.c's n = 1 case subtracts pi/2 in three parts (scalar). */
+  private static final long NEAR_HALF_PI_HIGH = 0x3ff921fbL;
+  private static final double INVPIO2 = 0x1.45f306dc9c883p-1;
+  private static final double PIO2_1 = 0x1.921fb544p0;
+  private static final double PIO2_1T = 0x1.0b4611a626331p-34;
+  private static final double S1 = -0x1.5555555555549p-3;
+  private static final double S2 = 0x1.111111110f8a6p-7;
+  private static final double S3 = -0x1.a01a019c161d5p-13;
+  private static final double S4 = 0x1.71de357b1fe7dp-19;
+  private static final double S5 = -0x1.ae5e68a2b9cebp-26;
+  private static final double S6 = 0x1.5d93a5acfd57cp-33;
+  private static final double C1 = 0x1.555555555554cp-5;
+  private static final double C2 = -0x1.6c16c16c15177p-10;
+  private static final double C3 = 0x1.a01a019cb159p-16;
+  private static final double C4 = -0x1.27e4f809c52adp-22;
+  private static final double C5 = 0x1.1ee9ebdb4b1c4p-29;
+  private static final double C6 = -0x1.8fae9be8838d4p-37;
+  /** |x| below 2^-27: the kernels' tiny case. */
+  private static final double TRIG_TINY_BELOW = 0x1p-27;
+  private static final double COS_NEAR_ZERO_BELOW = Double.longBitsToDouble(0x3FD33333_00000000L);
 
   private LaneMath() {}
 
@@ -341,6 +368,111 @@ final class LaneMath {
   /** fdlibm's {@code SET_LOW_WORD(v, 0)}. */
   private static DoubleVector lowWordZero(DoubleVector v) {
     return v.reinterpretAsLongs().and(HIGH_WORD).reinterpretAsDoubles();
+  }
+
+  /** sin: {@link #trig} in quadrant n. */
+  static void sin(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    trig(in, inOffset, out, outOffset, count, 0);
+  }
+
+  /** cos: {@link #trig} in quadrant n + 1 (cos x = sin(x + pi/2)). */
+  static void cos(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    trig(in, inOffset, out, outOffset, count, 1);
+  }
+
+  /**
+   * s_sin.c and s_cos.c for blocks of {@value #POW_BLOCK} elements in two stages: x reduced to
+   * y0 + y1 and n (x = n pi/2 + y0 + y1) as e_rem_pio2.c does for |x| up to about 2^19 pi/2 with
+   * one round of pi/2 (its further rounds, needed where the result cancels more than 16 bits, are the
+   * scalar function's), then k_sin.c and k_cos.c on every lane and the one of quadrant
+   * (n + {@code quadrantShift}) & 3 chosen with its sign. A vector step with a lane that is not
+   * reduced so is computed by the scalar function.
+   */
+  private static void trig(double[] in, int inOffset, double[] out, int outOffset, int count, int quadrantShift) {
+    int vectorEnd = count - count % LANES;
+    double[] y0s = new double[POW_BLOCK];
+    double[] y1s = new double[POW_BLOCK];
+    long[] ns = new long[POW_BLOCK];
+    for (int start = 0; start < vectorEnd; start += POW_BLOCK) {
+      int block = Math.min(POW_BLOCK, vectorEnd - start);
+      trigReduce(in, inOffset + start, y0s, y1s, ns, block);
+      trigKernels(in, inOffset + start, y0s, y1s, ns, out, outOffset + start, block, quadrantShift);
+    }
+    trigScalar(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd, quadrantShift);
+  }
+
+  private static void trigScalar(double[] in, int inOffset, double[] out, int outOffset, int count, int quadrantShift) {
+    if (quadrantShift == 0) {
+      ScalarLoops.sin(in, inOffset, out, outOffset, count);
+    } else {
+      ScalarLoops.cos(in, inOffset, out, outOffset, count);
+    }
+  }
+
+  /**
+   * y0, y1 and n of e_rem_pio2.c: x itself and n = 0 below pi/4, else its medium-size case's first
+   * round (which is also what its n = +-1 case computes). y0 is NaN where the scalar function must
+   * do it: NaN or infinite x, |x| beyond the medium size, the first round cancelling more than 16
+   * bits, or the high word 0x3ff921fb.
+   */
+  private static void trigReduce(double[] in, int inOffset, double[] y0s, double[] y1s, long[] ns, int count) {
+    for (int i = 0; i < count; i += LANES) {
+      DoubleVector x = DoubleVector.fromArray(DOUBLES, in, inOffset + i);
+      DoubleVector t = x.abs();
+      DoubleVector v = t.mul(INVPIO2).add(0.5);
+      DoubleVector nearest = v.add(MAGIC).sub(MAGIC);
+      DoubleVector fn = nearest.sub(1.0).blend(nearest, nearest.compare(GT, v).not());
+      DoubleVector r = t.sub(fn.mul(PIO2_1));
+      DoubleVector w = fn.mul(PIO2_1T);
+      DoubleVector y0 = r.sub(w);
+      DoubleVector y1 = r.sub(y0).sub(w);
+      LongVector ix = t.reinterpretAsLongs().lanewise(LSHR, 32);
+      LongVector cancelled = ix.lanewise(LSHR, 20).sub(y0.reinterpretAsLongs().lanewise(LSHR, 52).and(0x7ffL));
+      VectorMask<Double> negative = x.compare(LT, 0.0);
+      VectorMask<Double> small = t.compare(LT, TRIG_SMALL_BELOW);
+      LongVector n = fn.add(MAGIC).reinterpretAsLongs().sub(MAGIC_BITS);
+      n.blend(n.neg(), negative.cast(LONGS)).blend(0L, small.cast(LONGS)).intoArray(ns, i);
+      VectorMask<Double> scalar = t.compare(LT, TRIG_REDUCE_BELOW).not()
+          .or(cancelled.compare(GT, 16L).or(ix.compare(EQ, NEAR_HALF_PI_HIGH)).cast(DOUBLES).andNot(small));
+      y0.blend(y0.neg(), negative).blend(x, small).blend(Double.NaN, scalar).intoArray(y0s, i);
+      y1.blend(y1.neg(), negative).blend(0.0, small).intoArray(y1s, i);
+    }
+  }
+
+  /** k_sin.c (iy = 0 where n = 0, that is below pi/4) and k_cos.c on y0 + y1, the quadrant's one chosen. */
+  private static void trigKernels(double[] in, int inOffset, double[] y0s, double[] y1s, long[] ns, double[] out,
+      int outOffset, int count, int quadrantShift) {
+    for (int i = 0; i < count; i += LANES) {
+      DoubleVector x = DoubleVector.fromArray(DOUBLES, y0s, i);
+      if (!x.compare(EQ, x).allTrue()) {
+        trigScalar(in, inOffset + i, out, outOffset + i, LANES, quadrantShift);
+        continue;
+      }
+      DoubleVector y = DoubleVector.fromArray(DOUBLES, y1s, i);
+      LongVector n = LongVector.fromArray(LONGS, ns, i);
+      DoubleVector ax = x.abs();
+      VectorMask<Double> tiny = ax.compare(LT, TRIG_TINY_BELOW);
+      DoubleVector z = x.mul(x);
+      // k_sin.c
+      DoubleVector v = z.mul(x);
+      DoubleVector r = z.mul(z.mul(z.mul(z.mul(S6).add(S5)).add(S4)).add(S3)).add(S2);
+      DoubleVector sinUnreduced = x.add(v.mul(z.mul(r).add(S1)));
+      DoubleVector sinReduced = x.sub(z.mul(y.mul(0.5).sub(v.mul(r))).sub(y).sub(v.mul(S1)));
+      DoubleVector sin = sinReduced.blend(sinUnreduced, n.compare(EQ, 0L).cast(DOUBLES)).blend(x, tiny);
+      // k_cos.c
+      DoubleVector rc = z.mul(z.mul(z.mul(z.mul(z.mul(z.mul(C6).add(C5)).add(C4)).add(C3)).add(C2)).add(C1));
+      DoubleVector zrxy = z.mul(rc).sub(x.mul(y));
+      DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
+      DoubleVector cosNearZero = one.sub(z.mul(0.5).sub(zrxy));
+      LongVector ix = ax.reinterpretAsLongs().lanewise(LSHR, 32);
+      DoubleVector qx = ix.sub(0x00200000L).lanewise(LSHL, 32).reinterpretAsDoubles()
+          .blend(0.28125, ix.compare(GT, 0x3fe90000L).cast(DOUBLES));
+      DoubleVector cosFar = one.sub(qx).sub(z.mul(0.5).sub(qx).sub(zrxy));
+      DoubleVector cos = cosFar.blend(cosNearZero, ax.compare(LT, COS_NEAR_ZERO_BELOW)).blend(1.0, tiny);
+      LongVector quadrant = n.add((long) quadrantShift).and(3L);
+      DoubleVector result = sin.blend(cos, quadrant.and(1L).compare(NE, 0L).cast(DOUBLES));
+      result.blend(result.neg(), quadrant.compare(GE, 2L).cast(DOUBLES)).intoArray(out, outOffset + i);
+    }
   }
 
   static void sqrt(double[] in, int inOffset, double[] out, int outOffset, int count) {

@@ -29,4 +29,16 @@ final class ScalarLoops {
       out[outOffset + i] = L0Math.pow(x[xOffset + i], y[yOffset + i]);
     }
   }
+
+  static void sin(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    for (int i = 0; i < count; i++) {
+      out[outOffset + i] = L0Math.sin(in[inOffset + i]);
+    }
+  }
+
+  static void cos(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    for (int i = 0; i < count; i++) {
+      out[outOffset + i] = L0Math.cos(in[inOffset + i]);
+    }
+  }
 }

@@ -53,6 +53,26 @@ public final class VectorMath {
     }
   }
 
+  /** {@code out[outOffset + i] = L0Math.sin(in[inOffset + i])} for {@code i < count}. */
+  public static void sin(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    checkRanges(in, inOffset, out, outOffset, count);
+    if (LANEWISE) {
+      LaneMath.sin(in, inOffset, out, outOffset, count);
+    } else {
+      ScalarLoops.sin(in, inOffset, out, outOffset, count);
+    }
+  }
+
+  /** {@code out[outOffset + i] = L0Math.cos(in[inOffset + i])} for {@code i < count}. */
+  public static void cos(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    checkRanges(in, inOffset, out, outOffset, count);
+    if (LANEWISE) {
+      LaneMath.cos(in, inOffset, out, outOffset, count);
+    } else {
+      ScalarLoops.cos(in, inOffset, out, outOffset, count);
+    }
+  }
+
   /** {@code out[outOffset + i] = L0Math.sqrt(in[inOffset + i])} for {@code i < count}. */
   public static void sqrt(double[] in, int inOffset, double[] out, int outOffset, int count) {
     checkRanges(in, inOffset, out, outOffset, count);
