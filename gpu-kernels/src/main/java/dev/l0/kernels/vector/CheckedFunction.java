@@ -11,7 +11,7 @@ import java.util.stream.LongStream;
  * The functions of {@link VectorMath} with what their exactness checks need: the scalar reference,
  * the lane-wise and the fallback implementations, where the algorithm changes interval (as raw bit
  * patterns of the first input of each new interval) and how to draw inputs from its usual domain
- * (for exp, log, sin and cos half of them random bit patterns of the range the lane-wise code computes).
+ * (for exp, log, sin, cos and erf half of them random bit patterns of the range the lane-wise code computes).
  * The lane-wise calls are lambdas so that nothing loads {@link LaneMath} before one runs.
  */
 enum CheckedFunction {
@@ -39,6 +39,18 @@ enum CheckedFunction {
       trigBoundaries(), quadrantSteps(), CheckedFunction::trigDomain),
   COS(L0Math::cos, (in, i, out, o, n) -> LaneMath.cos(in, i, out, o, n), ScalarLoops::cos, VectorMath::cos,
       trigBoundaries(), quadrantSteps(), CheckedFunction::trigDomain),
+  ERF(L0Math::erf, (in, i, out, o, n) -> LaneMath.erf(in, i, out, o, n), ScalarLoops::erf, VectorMath::erf,
+      withNegatives(
+          0x00800000_00000000L, // the lane-wise code's start (below, fdlibm's underflow-safe tiny form)
+          0x3e300000_00000000L, // |x| >= 2^-28
+          0x3feb0000_00000000L, // |x| >= 0.84375
+          0x3ff40000_00000000L, // |x| >= 1.25: erfc's exponentials
+          0x4006DB6E_00000000L, // |x| >= 1/0.35: erfc's second rational function
+          0x40180000_00000000L, // |x| >= 6
+          0x7ff00000_00000000L,
+          0L),
+      new long[0],
+      random -> random.nextBoolean() ? random.nextDouble(-7, 7) : randomBits(random, 0x40200000, true)),
   SQRT(L0Math::sqrt, (in, i, out, o, n) -> LaneMath.sqrt(in, i, out, o, n), ScalarLoops::sqrt, VectorMath::sqrt,
       withNegatives(0L, 0x00100000_00000000L, 0x3ff00000_00000000L, 0x7ff00000_00000000L),
       new long[0],

@@ -115,6 +115,72 @@ final class LaneMath {
   private static final double TRIG_TINY_BELOW = 0x1p-27;
   private static final double COS_NEAR_ZERO_BELOW = Double.longBitsToDouble(0x3FD33333_00000000L);
 
+  // s_erf.c (L0Math.erf)
+  /** |x| from here (high word 0x00800000) on is computed lane-wise; below, the scalar function (fdlibm's underflow-safe form). */
+  private static final double ERF_LANES_FROM = Double.longBitsToDouble(0x00800000_00000000L);
+  private static final double ERF_TINY_BELOW = Double.longBitsToDouble(0x3e300000_00000000L);
+  private static final double ERF_SMALL_BELOW = Double.longBitsToDouble(0x3feb0000_00000000L);
+  private static final double ERF_MIDDLE_BELOW = Double.longBitsToDouble(0x3ff40000_00000000L);
+  private static final double ERF_ERFC_A_BELOW = Double.longBitsToDouble(0x4006DB6E_00000000L);
+  private static final double ERF_ONE_FROM = Double.longBitsToDouble(0x40180000_00000000L);
+  private static final double ERF_TINY = 1e-300;
+  private static final double ERF_ERX = 8.45062911510467529297e-01;
+  private static final double ERF_EFX = 1.28379167095512586316e-01;
+  private static final double ERF_EFX8 = 1.02703333676410069053e+00;
+  private static final double ERF_PP0 = 1.28379167095512558561e-01;
+  private static final double ERF_PP1 = -3.25042107247001499370e-01;
+  private static final double ERF_PP2 = -2.84817495755985104766e-02;
+  private static final double ERF_PP3 = -5.77027029648944159157e-03;
+  private static final double ERF_PP4 = -2.37630166566501626084e-05;
+  private static final double ERF_QQ1 = 3.97917223959155352819e-01;
+  private static final double ERF_QQ2 = 6.50222499887672944485e-02;
+  private static final double ERF_QQ3 = 5.08130628187576562776e-03;
+  private static final double ERF_QQ4 = 1.32494738004321644526e-04;
+  private static final double ERF_QQ5 = -3.96022827877536812320e-06;
+  private static final double ERF_PA0 = -2.36211856075265944077e-03;
+  private static final double ERF_PA1 = 4.14856118683748331666e-01;
+  private static final double ERF_PA2 = -3.72207876035701323847e-01;
+  private static final double ERF_PA3 = 3.18346619901161753674e-01;
+  private static final double ERF_PA4 = -1.10894694282396677476e-01;
+  private static final double ERF_PA5 = 3.54783043256182359371e-02;
+  private static final double ERF_PA6 = -2.16637559486879084300e-03;
+  private static final double ERF_QA1 = 1.06420880400844228286e-01;
+  private static final double ERF_QA2 = 5.40397917702171048937e-01;
+  private static final double ERF_QA3 = 7.18286544141962662868e-02;
+  private static final double ERF_QA4 = 1.26171219808761642112e-01;
+  private static final double ERF_QA5 = 1.36370839120290507362e-02;
+  private static final double ERF_QA6 = 1.19844998467991074170e-02;
+  private static final double ERF_RA0 = -9.86494403484714822705e-03;
+  private static final double ERF_RA1 = -6.93858572707181764372e-01;
+  private static final double ERF_RA2 = -1.05586262253232909814e+01;
+  private static final double ERF_RA3 = -6.23753324503260060396e+01;
+  private static final double ERF_RA4 = -1.62396669462573470355e+02;
+  private static final double ERF_RA5 = -1.84605092906711035994e+02;
+  private static final double ERF_RA6 = -8.12874355063065934246e+01;
+  private static final double ERF_RA7 = -9.81432934416914548592e+00;
+  private static final double ERF_SA1 = 1.96512716674392571292e+01;
+  private static final double ERF_SA2 = 1.37657754143519042600e+02;
+  private static final double ERF_SA3 = 4.34565877475229228821e+02;
+  private static final double ERF_SA4 = 6.45387271733267880336e+02;
+  private static final double ERF_SA5 = 4.29008140027567833386e+02;
+  private static final double ERF_SA6 = 1.08635005541779435134e+02;
+  private static final double ERF_SA7 = 6.57024977031928170135e+00;
+  private static final double ERF_SA8 = -6.04244152148580987438e-02;
+  private static final double ERF_RB0 = -9.86494292470009928597e-03;
+  private static final double ERF_RB1 = -7.99283237680523006574e-01;
+  private static final double ERF_RB2 = -1.77579549177547519889e+01;
+  private static final double ERF_RB3 = -1.60636384855821916062e+02;
+  private static final double ERF_RB4 = -6.37566443368389627722e+02;
+  private static final double ERF_RB5 = -1.02509513161107724954e+03;
+  private static final double ERF_RB6 = -4.83519191608651397019e+02;
+  private static final double ERF_SB1 = 3.03380607434824582924e+01;
+  private static final double ERF_SB2 = 3.25792512996573918826e+02;
+  private static final double ERF_SB3 = 1.53672958608443695994e+03;
+  private static final double ERF_SB4 = 3.19985821950859553908e+03;
+  private static final double ERF_SB5 = 2.55305040643316442583e+03;
+  private static final double ERF_SB6 = 4.74528541206955367215e+02;
+  private static final double ERF_SB7 = -2.24409524465858183362e+01;
+
   private LaneMath() {}
 
   static int lanes() {
@@ -472,6 +538,81 @@ final class LaneMath {
       LongVector quadrant = n.add((long) quadrantShift).and(3L);
       DoubleVector result = sin.blend(cos, quadrant.and(1L).compare(NE, 0L).cast(DOUBLES));
       result.blend(result.neg(), quadrant.compare(GE, 2L).cast(DOUBLES)).intoArray(out, outOffset + i);
+    }
+  }
+
+  /**
+   * s_erf.c as {@link dev.l0.math.L0Math#erf} computes it, for blocks of {@value #POW_BLOCK}
+   * elements in three stages: the arguments of erfc's two exponentials (1.25 <= |x| < 6), those
+   * exponentials by {@link #exp}, then every interval's formula with the lane's one chosen. A
+   * vector step with a NaN, infinite or tiny (|x| < 2^-1015) lane is computed by the scalar function.
+   */
+  static void erf(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    int vectorEnd = count - count % LANES;
+    double[] first = new double[POW_BLOCK];
+    double[] second = new double[POW_BLOCK];
+    for (int start = 0; start < vectorEnd; start += POW_BLOCK) {
+      int block = Math.min(POW_BLOCK, vectorEnd - start);
+      erfExponents(in, inOffset + start, first, second, block);
+      exp(first, 0, first, 0, block);
+      exp(second, 0, second, 0, block);
+      erfCombine(in, inOffset + start, first, second, out, outOffset + start, block);
+    }
+    ScalarLoops.erf(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
+  }
+
+  /** -z * z - 0.5625 and (z - |x|) * (z + |x|) + R / S of erfc's intervals; 0 in the other lanes. */
+  private static void erfExponents(double[] in, int inOffset, double[] firsts, double[] seconds, int count) {
+    for (int i = 0; i < count; i += LANES) {
+      DoubleVector ax = DoubleVector.fromArray(DOUBLES, in, inOffset + i).abs();
+      DoubleVector s = DoubleVector.broadcast(DOUBLES, 1.0).div(ax.mul(ax));
+      DoubleVector ra = s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(ERF_RA7).add(ERF_RA6)).add(ERF_RA5)).add(ERF_RA4))
+          .add(ERF_RA3)).add(ERF_RA2)).add(ERF_RA1)).add(ERF_RA0);
+      DoubleVector sa = s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(ERF_SA8).add(ERF_SA7)).add(ERF_SA6)).add(ERF_SA5))
+          .add(ERF_SA4)).add(ERF_SA3)).add(ERF_SA2)).add(ERF_SA1)).add(1.0);
+      DoubleVector rb = s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(ERF_RB6).add(ERF_RB5)).add(ERF_RB4)).add(ERF_RB3))
+          .add(ERF_RB2)).add(ERF_RB1)).add(ERF_RB0);
+      DoubleVector sb = s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(ERF_SB7).add(ERF_SB6)).add(ERF_SB5)).add(ERF_SB4))
+          .add(ERF_SB3)).add(ERF_SB2)).add(ERF_SB1)).add(1.0);
+      VectorMask<Double> nearer = ax.compare(LT, ERF_ERFC_A_BELOW);
+      DoubleVector ratio = rb.div(sb).blend(ra.div(sa), nearer);
+      DoubleVector z = lowWordZero(ax);
+      VectorMask<Double> erfc = ax.compare(GE, ERF_MIDDLE_BELOW).and(ax.compare(LT, ERF_ONE_FROM));
+      DoubleVector zero = DoubleVector.zero(DOUBLES);
+      zero.blend(z.neg().mul(z).sub(0.5625), erfc).intoArray(firsts, i);
+      zero.blend(z.sub(ax).mul(z.add(ax)).add(ratio), erfc).intoArray(seconds, i);
+    }
+  }
+
+  /** Each interval's formula on |x|, the lane's one chosen, the sign of x applied (s_erf.c's forms are odd). */
+  private static void erfCombine(double[] in, int inOffset, double[] firsts, double[] seconds, double[] out,
+      int outOffset, int count) {
+    for (int i = 0; i < count; i += LANES) {
+      DoubleVector x = DoubleVector.fromArray(DOUBLES, in, inOffset + i);
+      DoubleVector ax = x.abs();
+      if (!ax.compare(GE, ERF_LANES_FROM).and(ax.compare(LT, Double.POSITIVE_INFINITY)).allTrue()) {
+        ScalarLoops.erf(in, inOffset + i, out, outOffset + i, LANES);
+        continue;
+      }
+      DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
+      // |x| < 0.84375: x + x * (r / s); below 2^-28 x + efx * x
+      DoubleVector z = ax.mul(ax);
+      DoubleVector r = z.mul(z.mul(z.mul(z.mul(ERF_PP4).add(ERF_PP3)).add(ERF_PP2)).add(ERF_PP1)).add(ERF_PP0);
+      DoubleVector s = z.mul(z.mul(z.mul(z.mul(z.mul(ERF_QQ5).add(ERF_QQ4)).add(ERF_QQ3)).add(ERF_QQ2)).add(ERF_QQ1))
+          .add(1.0);
+      DoubleVector small = ax.add(ax.mul(r.div(s))).blend(ax.add(ax.mul(ERF_EFX)), ax.compare(LT, ERF_TINY_BELOW));
+      // 0.84375 <= |x| < 1.25: erx + p / q
+      DoubleVector d = ax.sub(1.0);
+      DoubleVector p = d.mul(d.mul(d.mul(d.mul(d.mul(d.mul(ERF_PA6).add(ERF_PA5)).add(ERF_PA4)).add(ERF_PA3)).add(ERF_PA2))
+          .add(ERF_PA1)).add(ERF_PA0);
+      DoubleVector q = d.mul(d.mul(d.mul(d.mul(d.mul(d.mul(ERF_QA6).add(ERF_QA5)).add(ERF_QA4)).add(ERF_QA3)).add(ERF_QA2))
+          .add(ERF_QA1)).add(1.0);
+      DoubleVector middle = p.div(q).add(ERF_ERX);
+      // 1.25 <= |x| < 6: 1 - exp(first) * exp(second) / |x|; from 6 on 1 - tiny
+      DoubleVector e = DoubleVector.fromArray(DOUBLES, firsts, i).mul(DoubleVector.fromArray(DOUBLES, seconds, i));
+      DoubleVector magnitude = one.sub(e.div(ax)).blend(1.0 - ERF_TINY, ax.compare(GE, ERF_ONE_FROM))
+          .blend(middle, ax.compare(LT, ERF_MIDDLE_BELOW)).blend(small, ax.compare(LT, ERF_SMALL_BELOW));
+      magnitude.blend(magnitude.neg(), x.compare(LT, 0.0)).intoArray(out, outOffset + i);
     }
   }
 

@@ -41,4 +41,10 @@ final class ScalarLoops {
       out[outOffset + i] = L0Math.cos(in[inOffset + i]);
     }
   }
+
+  static void erf(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    for (int i = 0; i < count; i++) {
+      out[outOffset + i] = L0Math.erf(in[inOffset + i]);
+    }
+  }
 }

@@ -73,6 +73,16 @@ public final class VectorMath {
     }
   }
 
+  /** {@code out[outOffset + i] = L0Math.erf(in[inOffset + i])} (fdlibm's s_erf.c) for {@code i < count}. */
+  public static void erf(double[] in, int inOffset, double[] out, int outOffset, int count) {
+    checkRanges(in, inOffset, out, outOffset, count);
+    if (LANEWISE) {
+      LaneMath.erf(in, inOffset, out, outOffset, count);
+    } else {
+      ScalarLoops.erf(in, inOffset, out, outOffset, count);
+    }
+  }
+
   /** {@code out[outOffset + i] = L0Math.sqrt(in[inOffset + i])} for {@code i < count}. */
   public static void sqrt(double[] in, int inOffset, double[] out, int outOffset, int count) {
     checkRanges(in, inOffset, out, outOffset, count);
