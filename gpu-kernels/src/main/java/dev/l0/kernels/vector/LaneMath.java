@@ -18,22 +18,25 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * fdlibm 5.3's {@code exp} (e_exp.c) and {@code log} (e_log.c), and the correctly rounded square
- * root, written with the Vector API over {@link DoubleVector#SPECIES_PREFERRED}: the same
- * floating-point operations in the same order as the C code, so each lane's result equals
+ * fdlibm 5.3's {@code exp} (e_exp.c), {@code log} (e_log.c), {@code pow} (e_pow.c, as the JDK's
+ * {@code FdLibm.Pow}), {@code sin} and {@code cos} (s_sin.c, s_cos.c, k_sin.c, k_cos.c,
+ * e_rem_pio2.c), {@code erf} (s_erf.c, as {@link dev.l0.math.L0Math#erf}) and the correctly
+ * rounded square root, written with the Vector API over {@link DoubleVector#SPECIES_PREFERRED}:
+ * the same floating-point operations in the same order as the C code, so each lane's result equals
  * {@link StrictMath}'s bit for bit. fdlibm's branches become blends of both sides; a vector step
- * with a lane outside the common range (for exp |x| >= 708 or NaN, for log anything but a positive
- * normal finite number) is computed by the scalar functions instead, so that rarely run vector code
- * never stays interpreted.
+ * with a lane outside the common range (say for exp |x| >= 708 or NaN) is computed by the scalar
+ * function instead, so that rarely run vector code never stays interpreted.
  *
  * <p>Conventions that keep it exact and fast on JDK 17: fdlibm's tests on the high word are
- * compares on the value; truncation and integer-to-double conversion use the 1.5·2^52
- * magic-number trick (JDK 17 has no fast lane conversion between double and long); 2^k is added to
- * the exponent field as fdlibm's {@code __HI(y) += k << 20} does. Methods are small so that C2
- * compiles each array loop with its lane kernel inside it; vectors never cross a call (a method
- * over 325 bytecodes is not inlined, and vectors that cross such a call are boxed).
+ * compares on the value or on the high word as a long lane; truncation and integer-to-double
+ * conversion use the 1.5·2^52 magic-number trick (JDK 17 has no fast lane conversion between
+ * double and long); 2^k is added to the exponent field as fdlibm's {@code __HI(y) += k << 20}
+ * does. Each array loop is compiled with its lane kernel inside it, and vectors never cross a call
+ * (a method over 325 bytecodes is not inlined, and vectors that cross such a call are boxed); the
+ * larger functions run in stages over blocks of {@value #STAGE_BLOCK} elements, passing their
+ * intermediate values through scratch arrays.
  *
- * <p>Only {@link VectorMath} calls this class, and only when the module is loaded.
+ * <p>Only {@link VectorMath} (and its checks) call this class, and only when the module is loaded.
  */
 final class LaneMath {
   private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
@@ -69,8 +72,8 @@ final class LaneMath {
   private static final double LG7 = 1.479819860511658591e-01;
 
   // e_pow.c (FdLibm.Pow of the JDK)
-  /** The block of elements pow computes stage by stage through its scratch arrays. */
-  private static final int POW_BLOCK = 256;
+  /** The block of elements the staged functions (pow, sin, cos, erf) compute stage by stage through scratch arrays. */
+  private static final int STAGE_BLOCK = 256;
   /** |y| above this is fdlibm's "|y| is huge" case (scalar). */
   private static final double POW_HUGE_Y = 0x1.00000_ffff_ffffp31;
   private static final double CP = 0x1.ec70_9dc3_a03fdp-1;
@@ -289,7 +292,7 @@ final class LaneMath {
   }
 
   /**
-   * e_pow.c as the JDK's {@code FdLibm.Pow} computes it, for blocks of {@value #POW_BLOCK}
+   * e_pow.c as the JDK's {@code FdLibm.Pow} computes it, for blocks of {@value #STAGE_BLOCK}
    * elements in three stages through scratch arrays (one lane kernel would be too large to compile
    * well): log2|x| in two parts, then y * log2|x| reduced to n + (p_h + p_l), then 2^(p_h + p_l)
    * scaled by 2^n with fdlibm's special values of y blended in. A vector step whose lanes are not all
@@ -298,11 +301,11 @@ final class LaneMath {
    */
   static void pow(double[] x, int xOffset, double[] y, int yOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
-    double[] high = new double[POW_BLOCK];
-    double[] low = new double[POW_BLOCK];
-    long[] scale = new long[POW_BLOCK];
-    for (int start = 0; start < vectorEnd; start += POW_BLOCK) {
-      int block = Math.min(POW_BLOCK, vectorEnd - start);
+    double[] high = new double[STAGE_BLOCK];
+    double[] low = new double[STAGE_BLOCK];
+    long[] scale = new long[STAGE_BLOCK];
+    for (int start = 0; start < vectorEnd; start += STAGE_BLOCK) {
+      int block = Math.min(STAGE_BLOCK, vectorEnd - start);
       powLog2(x, xOffset + start, high, low, block);
       powReduce(y, yOffset + start, high, low, scale, block);
       powExp2(x, xOffset + start, y, yOffset + start, high, low, scale, out, outOffset + start, block);
@@ -447,7 +450,7 @@ final class LaneMath {
   }
 
   /**
-   * s_sin.c and s_cos.c for blocks of {@value #POW_BLOCK} elements in two stages: x reduced to
+   * s_sin.c and s_cos.c for blocks of {@value #STAGE_BLOCK} elements in two stages: x reduced to
    * y0 + y1 and n (x = n pi/2 + y0 + y1) as e_rem_pio2.c does for |x| up to about 2^19 pi/2 with
    * one round of pi/2 (its further rounds, needed where the result cancels more than 16 bits, are the
    * scalar function's), then k_sin.c and k_cos.c on every lane and the one of quadrant
@@ -456,11 +459,11 @@ final class LaneMath {
    */
   private static void trig(double[] in, int inOffset, double[] out, int outOffset, int count, int quadrantShift) {
     int vectorEnd = count - count % LANES;
-    double[] y0s = new double[POW_BLOCK];
-    double[] y1s = new double[POW_BLOCK];
-    long[] ns = new long[POW_BLOCK];
-    for (int start = 0; start < vectorEnd; start += POW_BLOCK) {
-      int block = Math.min(POW_BLOCK, vectorEnd - start);
+    double[] y0s = new double[STAGE_BLOCK];
+    double[] y1s = new double[STAGE_BLOCK];
+    long[] ns = new long[STAGE_BLOCK];
+    for (int start = 0; start < vectorEnd; start += STAGE_BLOCK) {
+      int block = Math.min(STAGE_BLOCK, vectorEnd - start);
       trigReduce(in, inOffset + start, y0s, y1s, ns, block);
       trigKernels(in, inOffset + start, y0s, y1s, ns, out, outOffset + start, block, quadrantShift);
     }
@@ -542,17 +545,17 @@ final class LaneMath {
   }
 
   /**
-   * s_erf.c as {@link dev.l0.math.L0Math#erf} computes it, for blocks of {@value #POW_BLOCK}
+   * s_erf.c as {@link dev.l0.math.L0Math#erf} computes it, for blocks of {@value #STAGE_BLOCK}
    * elements in three stages: the arguments of erfc's two exponentials (1.25 <= |x| < 6), those
    * exponentials by {@link #exp}, then every interval's formula with the lane's one chosen. A
    * vector step with a NaN, infinite or tiny (|x| < 2^-1015) lane is computed by the scalar function.
    */
   static void erf(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
-    double[] first = new double[POW_BLOCK];
-    double[] second = new double[POW_BLOCK];
-    for (int start = 0; start < vectorEnd; start += POW_BLOCK) {
-      int block = Math.min(POW_BLOCK, vectorEnd - start);
+    double[] first = new double[STAGE_BLOCK];
+    double[] second = new double[STAGE_BLOCK];
+    for (int start = 0; start < vectorEnd; start += STAGE_BLOCK) {
+      int block = Math.min(STAGE_BLOCK, vectorEnd - start);
       erfExponents(in, inOffset + start, first, second, block);
       exp(first, 0, first, 0, block);
       exp(second, 0, second, 0, block);

@@ -10,6 +10,10 @@ import java.util.SplittableRandom;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.DoubleUnaryOperator;
 import java.util.stream.IntStream;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * A benchmark, not a test: {@link VectorMath} against {@link StrictMath} and {@link Math}.
@@ -23,9 +27,10 @@ import java.util.stream.IntStream;
  *   <li>Black-Scholes over N options (default 10,000,000; the ranges and formula of
  *       {@code BlackScholesBenchmark}): (a) a StrictMath loop, (b) the same loop with Math,
  *       (c) the same formula split by function over staging buffers of 1024 rows, each costly
- *       function one VectorMath call. Each on one thread and on all cores (blocks of 64 Ki rows in
- *       a parallel stream). One JSON line with the times, the ratios and how many prices of (b) and
- *       of (c) differ from (a) in their bits.
+ *       function one VectorMath call, and (d) as (c) with the arithmetic between the calls written
+ *       with the Vector API too ({@code lanewise_} fields; only where the module is loaded). Each on
+ *       one thread and on all cores (blocks of 64 Ki rows in a parallel stream). One JSON line with
+ *       the times, the ratios and how many prices of (b), (c) and (d) differ from (a) in their bits.
  * </ul>
  * Times are the best of 5 runs after 3 warm-ups: wall-clock time, and for the one-thread runs also
  * the thread's CPU time ({@code _cpu} fields), which other processes on a shared machine disturb
@@ -124,6 +129,8 @@ public final class VectorMathBenchmark {
     Timing strictTime = best(() -> o.strictPrices(0, n, strict));
     Timing fastTime = best(() -> o.mathPrices(0, n, fast));
     Timing stagedTime = best(() -> o.stagedPrices(0, n, staged, new Stage()));
+    double[] lanes = new double[n];
+    Timing lanesTime = VectorMath.lanewise() ? best(() -> LaneStages.prices(o, 0, n, lanes, new Stage())) : null;
     int blocks = (n + BLOCK - 1) / BLOCK;
     double[] strictParallel = new double[n];
     double[] fastParallel = new double[n];
@@ -134,7 +141,10 @@ public final class VectorMathBenchmark {
         .forEach(b -> o.mathPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), fastParallel)));
     double stagedParallelSeconds = wallBest(() -> IntStream.range(0, blocks).parallel()
         .forEach(b -> o.stagedPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), stagedParallel, new Stage())));
-    System.out.println(new JsonLine()
+    double[] lanesParallel = new double[n];
+    double lanesParallelSeconds = VectorMath.lanewise() ? wallBest(() -> IntStream.range(0, blocks).parallel()
+        .forEach(b -> LaneStages.prices(o, b * BLOCK, Math.min(n, (b + 1) * BLOCK), lanesParallel, new Stage()))) : 0;
+    JsonLine line = new JsonLine()
         .add("benchmark", "vector_math_blackscholes")
         .add("options", n)
         .add("cores", Runtime.getRuntime().availableProcessors())
@@ -162,10 +172,22 @@ public final class VectorMathBenchmark {
         .add("math_mismatches", mismatches(strict, fast))
         .add("staged_vector_math_mismatches", mismatches(strict, staged))
         .add("parallel_staged_vector_math_mismatches", mismatches(strict, stagedParallel))
-        .add("parallel_strictmath_mismatches", mismatches(strict, strictParallel))
-        .add("bit_identical", mismatches(strict, staged) == 0 && mismatches(strict, stagedParallel) == 0
-            && Arrays.equals(strict, strictParallel))
-        .text());
+        .add("parallel_strictmath_mismatches", mismatches(strict, strictParallel));
+    boolean identical = mismatches(strict, staged) == 0 && mismatches(strict, stagedParallel) == 0
+        && Arrays.equals(strict, strictParallel);
+    if (lanesTime != null) {
+      line.add("lanewise_staged_s", lanesTime.wall())
+          .add("lanewise_staged_ns_per_option", lanesTime.wall() * 1e9 / n)
+          .add("lanewise_staged_cpu_ns_per_option", lanesTime.cpu() * 1e9 / n)
+          .add("lanewise_speedup_vs_strictmath_cpu", strictTime.cpu() / lanesTime.cpu())
+          .add("lanewise_speedup_vs_math_cpu", fastTime.cpu() / lanesTime.cpu())
+          .add("parallel_lanewise_staged_s", lanesParallelSeconds)
+          .add("parallel_lanewise_speedup_vs_math", fastParallelSeconds / lanesParallelSeconds)
+          .add("lanewise_staged_mismatches", mismatches(strict, lanes))
+          .add("parallel_lanewise_staged_mismatches", mismatches(strict, lanesParallel));
+      identical &= mismatches(strict, lanes) == 0 && mismatches(strict, lanesParallel) == 0;
+    }
+    System.out.println(line.add("bit_identical", identical).text());
   }
 
   private static long mismatches(double[] expected, double[] actual) {
@@ -216,7 +238,7 @@ public final class VectorMathBenchmark {
     final double[] gauss2 = new double[STAGE];
   }
 
-  /** The option columns of {@code BlackScholesBenchmark}, and its formula three ways. */
+  /** The option columns of {@code BlackScholesBenchmark}, and its formula as (a), (b) and (c). */
   private static final class Options {
     final boolean[] call;
     final double[] price;
@@ -319,6 +341,82 @@ public final class VectorMathBenchmark {
       double p = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
       double c = 0.39894228040143267793994605993438 * gauss * p;
       return 0.0 < d ? 1.0 - c : c;
+    }
+  }
+
+  /**
+   * Variant (d): (c) with the arithmetic between the function calls also written with the Vector
+   * API (the same operations in the same order, branches as blends), as generated lane-wise
+   * kernels would do it. Rows past the last whole vector of a range go through (c). Loaded only
+   * where the module is.
+   */
+  private static final class LaneStages {
+    private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
+
+    private LaneStages() {}
+
+    static void prices(Options o, int from, int to, double[] out, Stage s) {
+      int lanes = DOUBLES.length();
+      int vectorTo = from + (to - from) / lanes * lanes;
+      for (int start = from; start < vectorTo; start += STAGE) {
+        int m = Math.min(STAGE, vectorTo - start);
+        arguments(o, start, m, s);
+        VectorMath.sqrt(o.years, start, s.sqrtT, 0, m);
+        VectorMath.log(s.ratio, 0, s.logRatio, 0, m);
+        VectorMath.exp(s.negRt, 0, s.expNegRt, 0, m);
+        distances(o, start, m, s);
+        VectorMath.exp(s.gauss1, 0, s.gauss1, 0, m);
+        VectorMath.exp(s.gauss2, 0, s.gauss2, 0, m);
+        finish(o, start, m, s, out);
+      }
+      o.stagedPrices(vectorTo, to, out, s);
+    }
+
+    private static void arguments(Options o, int start, int m, Stage s) {
+      for (int j = 0; j < m; j += DOUBLES.length()) {
+        DoubleVector price = DoubleVector.fromArray(DOUBLES, o.price, start + j);
+        price.div(DoubleVector.fromArray(DOUBLES, o.strike, start + j)).intoArray(s.ratio, j);
+        DoubleVector.fromArray(DOUBLES, o.rate, start + j).neg().mul(DoubleVector.fromArray(DOUBLES, o.years, start + j))
+            .intoArray(s.negRt, j);
+      }
+    }
+
+    private static void distances(Options o, int start, int m, Stage s) {
+      for (int j = 0; j < m; j += DOUBLES.length()) {
+        DoubleVector v = DoubleVector.fromArray(DOUBLES, o.volatility, start + j);
+        DoubleVector vSqrtT = v.mul(DoubleVector.fromArray(DOUBLES, s.sqrtT, j));
+        DoubleVector drift = v.mul(0.5).mul(v).add(DoubleVector.fromArray(DOUBLES, o.rate, start + j))
+            .mul(DoubleVector.fromArray(DOUBLES, o.years, start + j));
+        DoubleVector d1 = DoubleVector.fromArray(DOUBLES, s.logRatio, j).add(drift).div(vSqrtT);
+        DoubleVector d2 = d1.sub(vSqrtT);
+        d1.intoArray(s.d1, j);
+        d2.intoArray(s.d2, j);
+        d1.mul(-0.5).mul(d1).intoArray(s.gauss1, j);
+        d2.mul(-0.5).mul(d2).intoArray(s.gauss2, j);
+      }
+    }
+
+    private static void finish(Options o, int start, int m, Stage s, double[] out) {
+      for (int j = 0; j < m; j += DOUBLES.length()) {
+        DoubleVector cndD1 = cnd(DoubleVector.fromArray(DOUBLES, s.d1, j), DoubleVector.fromArray(DOUBLES, s.gauss1, j));
+        DoubleVector cndD2 = cnd(DoubleVector.fromArray(DOUBLES, s.d2, j), DoubleVector.fromArray(DOUBLES, s.gauss2, j));
+        DoubleVector spot = DoubleVector.fromArray(DOUBLES, o.price, start + j);
+        DoubleVector xExpRT = DoubleVector.fromArray(DOUBLES, o.strike, start + j)
+            .mul(DoubleVector.fromArray(DOUBLES, s.expNegRt, j));
+        DoubleVector callPrice = spot.mul(cndD1).sub(xExpRT.mul(cndD2));
+        DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
+        DoubleVector putPrice = xExpRT.mul(one.sub(cndD2)).sub(spot.mul(one.sub(cndD1)));
+        putPrice.blend(callPrice, VectorMask.fromArray(DOUBLES, o.call, start + j)).intoArray(out, start + j);
+      }
+    }
+
+    private static DoubleVector cnd(DoubleVector d, DoubleVector gauss) {
+      DoubleVector magnitude = d.blend(d.neg(), d.compare(VectorOperators.LT, 0.0));
+      DoubleVector k = DoubleVector.broadcast(DOUBLES, 1.0).div(magnitude.mul(0.2316419).add(1.0));
+      DoubleVector p = k.mul(k.mul(k.mul(k.mul(k.mul(1.330274429).add(-1.821255978)).add(1.781477937)).add(-0.356563782))
+          .add(0.31938153));
+      DoubleVector c = gauss.mul(0.39894228040143267793994605993438).mul(p);
+      return c.blend(DoubleVector.broadcast(DOUBLES, 1.0).sub(c), d.compare(VectorOperators.GT, 0.0));
     }
   }
 }

@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A thread-safe cache of closeable values by key that holds at most {@link #capacity()} of them,
+ * A thread-safe cache of closeable values by key that holds at most its capacity of them,
  * dropping the least recently used beyond that, and hands each value out as a {@link Lease}. A
  * dropped value is closed when the last lease on it ends (at once if none is open), never while a
  * holder may still use it. Each value is created once, by the first caller that asks for its key,
@@ -39,10 +39,6 @@ final class LeaseCache<V extends AutoCloseable> {
       closable = dropBeyondCapacity();
     }
     closable.forEach(this::closeValue);
-  }
-
-  synchronized int capacity() {
-    return capacity;
   }
 
   /** How many values the cache holds now (dropped values still leased are not counted). */

@@ -13,12 +13,12 @@ import dev.l0.kernels.runtime.DeviceKind;
  * {@value CudaProbe#DEFAULT_ORDINAL} where the task has none (ordinal -1); a JVM program serves
  * every GPU.
  *
- * <p>It holds at most {@link #capacity()} programs ({@code spark.l0.programCache.maxPrograms}, set
- * by {@link #limit} when the executor starts); beyond that the least recently used one leaves it,
+ * <p>It holds at most {@code spark.l0.programCache.maxPrograms} programs (set by {@link #limit} when
+ * the executor starts, {@value #DEFAULT_CAPACITY} until then); beyond that the least recently used one leaves it,
  * and is closed (its GPU modules released) when the last task's lease on it ends.
  */
 public final class ProgramCache {
-  /** The capacity until {@link #limit} sets one, and the default of {@code spark.l0.programCache.maxPrograms}. */
+  /** How many programs the cache holds until {@link #limit} sets another bound; the key's default. */
   public static final int DEFAULT_CAPACITY = 256;
   private static final LeaseCache<CompiledProgram> PROGRAMS = new LeaseCache<>("program cache", DEFAULT_CAPACITY);
 
@@ -27,11 +27,6 @@ public final class ProgramCache {
   /** Holds at most {@code maxPrograms} programs from now on, dropping the least recently used beyond that. */
   public static void limit(int maxPrograms) {
     PROGRAMS.limit(maxPrograms);
-  }
-
-  /** The most programs the cache holds. */
-  public static int capacity() {
-    return PROGRAMS.capacity();
   }
 
   /** How many programs the cache holds now. */
