@@ -7,10 +7,10 @@ import java.util.function.DoubleBinaryOperator;
  * Compares one implementation of a function with its scalar reference on a stream of inputs,
  * raw 64-bit patterns against raw 64-bit patterns (NaN payloads and signed zeros included). The
  * inputs, in this order: special values; every boundary with its 2000 neighbours on either side
- * (in bit patterns); then, in equal shares, random bit patterns, random values of the function's
- * usual domain and random neighbours of randomly chosen sampled boundaries, in runs of {@value #RUN} of one kind. For pow
- * ({@link #runPow}) see there; where both of pow's arguments are NaN, either one's payload counts as
- * equal ({@code eitherNaNOperand}).
+ * (in bit patterns); then, in equal shares and in runs of {@value #RUN} of one kind, random bit
+ * patterns, random values of the function's usual domain and random neighbours of randomly chosen
+ * sampled boundaries. For pow see {@link #runPow}; where both of its arguments are NaN, either
+ * one's payload counts as equal ({@code eitherNaNOperand}).
  */
 final class ExactnessCheck {
   /** Elements per call of the implementation: the staging-buffer size the kernels use. */
@@ -46,9 +46,7 @@ final class ExactnessCheck {
 
   /** Runs {@code implementation} of {@code function} on {@code inputs} inputs drawn with {@code seed}. */
   static Result run(CheckedFunction function, ArrayFunction implementation, long inputs, long seed) {
-    if (inputs < 0) {
-      throw new IllegalArgumentException("input count " + inputs + " is negative");
-    }
+    requireCount(inputs);
     Comparison comparison = new Comparison((x, y) -> function.reference(x),
         (xs, ys, out, count) -> implementation.apply(xs, 0, out, 0, count));
     for (int i = 0; i < SPECIALS.length && comparison.count < inputs; i++) {
@@ -84,6 +82,7 @@ final class ExactnessCheck {
    * ({@link #POW_RESULT_EXPONENTS}).
    */
   static Result runPow(PairArrayFunction implementation, long inputs, long seed) {
+    requireCount(inputs);
     Comparison comparison = new Comparison(StrictMath::pow, (xs, ys, out, count) -> implementation.apply(xs, 0, ys, 0, out, 0, count));
     for (int i = 0; i < SPECIALS.length && comparison.count < inputs; i++) {
       for (int j = 0; j < POW_SPECIAL_Y.length && comparison.count < inputs; j++) {
@@ -118,7 +117,13 @@ final class ExactnessCheck {
     return comparison.finish();
   }
 
-  /** The function under check on arrays of arguments, and its reference on one pair. */
+  private static void requireCount(long inputs) {
+    if (inputs < 0) {
+      throw new IllegalArgumentException("input count " + inputs + " is negative");
+    }
+  }
+
+  /** The function under check on arrays of arguments. */
   @FunctionalInterface
   private interface Batch {
     void apply(double[] xs, double[] ys, double[] out, int count);

@@ -39,8 +39,13 @@ public final class VectorMathCheck {
       for (int i = 0; i < args.length; i++) {
         String value = i + 1 < args.length ? args[i + 1] : null;
         switch (args[i]) {
-          case "--inputs" -> inputs = Long.parseLong(required(args[i], value));
-          case "--seed" -> seed = Long.parseLong(required(args[i], value));
+          case "--inputs" -> {
+            inputs = wholeNumber(args[i], value);
+            if (inputs < 1) {
+              throw new IllegalArgumentException("--inputs must be at least 1, not " + inputs);
+            }
+          }
+          case "--seed" -> seed = wholeNumber(args[i], value);
           case "--functions" -> {
             functions.clear();
             for (String name : required(args[i], value).split(",")) {
@@ -85,6 +90,14 @@ public final class VectorMathCheck {
       System.out.println(line.text());
     }
     System.exit(allExact ? 0 : 1);
+  }
+
+  private static long wholeNumber(String option, String value) {
+    try {
+      return Long.parseLong(required(option, value));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + " must be a whole number, not '" + value + "'", e);
+    }
   }
 
   private static String required(String option, String value) {
