@@ -2,6 +2,7 @@ package dev.l0.spark;
 
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.kernels.runtime.KernelCache;
+import dev.l0.spark.pipeline.ProgramCache;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +21,10 @@ import scala.Tuple2;
  * @param batchRows {@value #BATCH_ROWS}: the most rows one runtime call gets
  * @param gpuConcurrentTasks {@value #GPU_CONCURRENT_TASKS}: the most tasks of one executor on its GPU at once
  * @param kernelCacheDirectory {@value #KERNEL_CACHE_DIR}: the disk cache of compiled kernels, where set
+ * @param programCacheSize {@value #PROGRAM_CACHE_MAX_PROGRAMS}: the most compiled programs an executor keeps
  */
-public record L0Settings(DeviceKind device, int batchRows, int gpuConcurrentTasks, Optional<String> kernelCacheDirectory) {
+public record L0Settings(DeviceKind device, int batchRows, int gpuConcurrentTasks, Optional<String> kernelCacheDirectory,
+    int programCacheSize) {
 
   /** {@code auto} (CUDA where it works, else the JVM; the default), {@code cuda} or {@code jvm}. */
   public static final String DEVICE = "spark.l0.device";
@@ -37,14 +40,21 @@ public record L0Settings(DeviceKind device, int batchRows, int gpuConcurrentTask
    * default (the {@code L0_KERNEL_CACHE} environment variable, else {@code ~/.cache/l0/kernels}).
    */
   public static final String KERNEL_CACHE_DIR = "spark.l0.kernelCache.dir";
+  /**
+   * How many compiled programs one executor JVM keeps for later tasks (default 256); beyond that the
+   * least recently used is dropped, and closed once no running task uses it.
+   */
+  public static final String PROGRAM_CACHE_MAX_PROGRAMS = "spark.l0.programCache.maxPrograms";
 
   /** Every key, in the order the documentation lists them. */
-  public static final List<String> KEYS = List.of(DEVICE, BATCH_ROWS, GPU_CONCURRENT_TASKS, KERNEL_CACHE_DIR);
+  public static final List<String> KEYS =
+      List.of(DEVICE, BATCH_ROWS, GPU_CONCURRENT_TASKS, KERNEL_CACHE_DIR, PROGRAM_CACHE_MAX_PROGRAMS);
 
   private static final String PREFIX = "spark.l0.";
   private static final DeviceKind DEFAULT_DEVICE = DeviceKind.AUTO;
   private static final int DEFAULT_BATCH_ROWS = 1 << 20;
   private static final int DEFAULT_GPU_CONCURRENT_TASKS = 1;
+  private static final int DEFAULT_PROGRAM_CACHE_SIZE = ProgramCache.DEFAULT_CAPACITY;
 
   public L0Settings {
     if (batchRows < 1) {
@@ -52,6 +62,9 @@ public record L0Settings(DeviceKind device, int batchRows, int gpuConcurrentTask
     }
     if (gpuConcurrentTasks < 1) {
       throw new IllegalArgumentException(GPU_CONCURRENT_TASKS + " must be at least 1, not " + gpuConcurrentTasks);
+    }
+    if (programCacheSize < 1) {
+      throw new IllegalArgumentException(PROGRAM_CACHE_MAX_PROGRAMS + " must be at least 1, not " + programCacheSize);
     }
   }
 
@@ -62,7 +75,9 @@ public record L0Settings(DeviceKind device, int batchRows, int gpuConcurrentTask
     int gpuTasks = configuration.apply(GPU_CONCURRENT_TASKS)
         .map(value -> parseWholeNumber(GPU_CONCURRENT_TASKS, value)).orElse(DEFAULT_GPU_CONCURRENT_TASKS);
     Optional<String> cache = configuration.apply(KERNEL_CACHE_DIR).map(String::strip).filter(value -> !value.isEmpty());
-    return new L0Settings(device, batchRows, gpuTasks, cache);
+    int programs = configuration.apply(PROGRAM_CACHE_MAX_PROGRAMS)
+        .map(value -> parseWholeNumber(PROGRAM_CACHE_MAX_PROGRAMS, value)).orElse(DEFAULT_PROGRAM_CACHE_SIZE);
+    return new L0Settings(device, batchRows, gpuTasks, cache, programs);
   }
 
   /** The settings of a Spark configuration (the executor plugin's view). */

@@ -13,14 +13,15 @@ class L0SettingsTest {
 
   @Test
   void absentKeysTakeTheirDefaults() {
-    assertEquals(new L0Settings(DeviceKind.AUTO, 1_048_576, 1, Optional.empty()), L0Settings.of(Map.of()));
+    assertEquals(new L0Settings(DeviceKind.AUTO, 1_048_576, 1, Optional.empty(), 256), L0Settings.of(Map.of()));
   }
 
   @Test
   void everyKeyIsRead() {
     L0Settings settings = L0Settings.of(Map.of(L0Settings.DEVICE, "JVM", L0Settings.BATCH_ROWS, "4096",
-        L0Settings.GPU_CONCURRENT_TASKS, "3", L0Settings.KERNEL_CACHE_DIR, "/tmp/l0-kernels"));
-    assertEquals(new L0Settings(DeviceKind.JVM, 4096, 3, Optional.of("/tmp/l0-kernels")), settings);
+        L0Settings.GPU_CONCURRENT_TASKS, "3", L0Settings.KERNEL_CACHE_DIR, "/tmp/l0-kernels",
+        L0Settings.PROGRAM_CACHE_MAX_PROGRAMS, "32"));
+    assertEquals(new L0Settings(DeviceKind.JVM, 4096, 3, Optional.of("/tmp/l0-kernels"), 32), settings);
   }
 
   @Test
@@ -31,6 +32,8 @@ class L0SettingsTest {
         assertThrows(IllegalArgumentException.class, () -> L0Settings.of(Map.of(L0Settings.BATCH_ROWS, "1M"))).getMessage());
     assertEquals("spark.l0.gpu.concurrentTasks must be at least 1, not 0", assertThrows(IllegalArgumentException.class,
         () -> L0Settings.of(Map.of(L0Settings.GPU_CONCURRENT_TASKS, "0"))).getMessage());
+    assertEquals("spark.l0.programCache.maxPrograms must be at least 1, not 0", assertThrows(IllegalArgumentException.class,
+        () -> L0Settings.of(Map.of(L0Settings.PROGRAM_CACHE_MAX_PROGRAMS, "0"))).getMessage());
   }
 
   @Test

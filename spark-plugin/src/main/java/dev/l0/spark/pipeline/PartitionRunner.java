@@ -20,8 +20,9 @@ import java.util.stream.Collectors;
  * partition: ROWS batches map to output batches; REDUCE (and SCAN's first pass) keeps only the
  * running partial; SCAN's second pass keeps only the carry, the last scanned row. Not
  * thread-safe. Programs are compiled when a runner first needs one, once per JVM, spec key and
- * execution settings, into a static cache ({@link ProgramCache}) whose programs are never closed
- * while the JVM lives.
+ * execution settings, into a bounded per-JVM cache ({@link ProgramCache}); the runner leases each
+ * program it uses until it is closed, so a program that leaves the cache meanwhile is closed only
+ * after the runner is.
  */
 public final class PartitionRunner implements AutoCloseable {
   /** The programs of a spec, each compiled when a runner first needs it. */
@@ -40,7 +41,7 @@ public final class PartitionRunner implements AutoCloseable {
 
   private final PipelineSpec spec;
   private final ExecutionSettings settings;
-  private final Map<Role, CompiledProgram> programs = new EnumMap<>(Role.class);
+  private final Map<Role, LeaseCache.Lease<CompiledProgram>> programs = new EnumMap<>(Role.class);
   private final List<String> fallbackReasons = new ArrayList<>();
   private long compileNanos;
   private long kernelNanos;
@@ -68,15 +69,19 @@ public final class PartitionRunner implements AutoCloseable {
 
   /** The program in {@code role}, from this runner, the per-JVM cache or a compilation; counts compile time, cache hits and fallbacks. */
   private CompiledProgram program(Role role) {
-    CompiledProgram known = programs.get(role);
-    return known != null ? known : compiled(role);
+    if (closed) {
+      throw new IllegalStateException("L0 pipeline at " + spec.callSite() + ": its runner is closed");
+    }
+    LeaseCache.Lease<CompiledProgram> known = programs.get(role);
+    return known != null ? known.value() : compiled(role);
   }
 
   private CompiledProgram compiled(Role role) {
     String name = role.name().toLowerCase(Locale.ROOT);
-    ProgramCache.Lookup lookup = ProgramCache.get(spec, name, role.source(spec.programs()), settings);
-    CompiledProgram program = lookup.program();
-    if (lookup.compiledNow()) {
+    LeaseCache.Lease<CompiledProgram> lookup = ProgramCache.get(spec, name, role.source(spec.programs()), settings);
+    programs.put(role, lookup);
+    CompiledProgram program = lookup.value();
+    if (lookup.createdNow()) {
       compileNanos += program.compileNanos();
       compileCacheHits += program.kernelCacheHits();
     } else {
@@ -87,7 +92,6 @@ public final class PartitionRunner implements AutoCloseable {
           + program.device().report());
     }
     program.evaluatorFallbacks().forEach(reason -> fallbackReasons.add(name + " program: " + reason));
-    programs.put(role, program);
     return program;
   }
 
@@ -161,10 +165,15 @@ public final class PartitionRunner implements AutoCloseable {
         fallbackReasons.size(), fallbackReasons);
   }
 
-  /** Ends this runner; the compiled programs stay in the per-JVM cache for the next task. */
+  /**
+   * Ends this runner and its leases on the compiled programs: they stay in the per-JVM cache for
+   * the next task, unless they have left it, in which case the last lease's end closes them.
+   */
   @Override
   public void close() {
     closed = true;
+    programs.values().forEach(LeaseCache.Lease::close);
+    programs.clear();
   }
 
   private CompiledProgram foldProgram() {

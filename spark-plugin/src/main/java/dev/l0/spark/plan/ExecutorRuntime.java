@@ -6,6 +6,7 @@ import dev.l0.kernels.runtime.CudaProbe;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.spark.L0Settings;
 import dev.l0.spark.pipeline.ExecutionSettings;
+import dev.l0.spark.pipeline.ProgramCache;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
@@ -19,7 +20,7 @@ import scala.Option;
 
 /**
  * What one executor JVM knows about running pipelines: whether CUDA works here (probed once), the
- * executor's settings, and the semaphore that limits how many of its tasks use the GPU at once.
+ * executor's settings (among them the bound of its compiled-program cache), and the semaphore that limits how many of its tasks use the GPU at once.
  * The executor plugin starts it; without the plugin the first task starts it from the Spark
  * configuration. Probing never throws: any failure means the JVM.
  */
@@ -46,13 +47,15 @@ public final class ExecutorRuntime {
       Map<String, ResourceInformation> resources) {
     if (started == null) {
       settings.applyKernelCacheDirectory();
+      ProgramCache.limit(settings.programCacheSize());
       Availability<CudaDevice> cuda = settings.device() == DeviceKind.JVM
           ? Availability.unavailable("not probed: " + L0Settings.DEVICE + "=jvm") : probeCuda();
       started = new ExecutorRuntime(cuda, settings.gpuConcurrentTasks());
       ResourceInformation gpus = resources.get(GPU_RESOURCE);
-      LOG.info("L0 executor {}: {}={}, CUDA {}, GPU resources {}, {} GPU task(s) at once", executorId,
-          L0Settings.DEVICE, settings.device().label(), cuda, gpus == null ? "none" : Arrays.toString(gpus.addresses()),
-          settings.gpuConcurrentTasks());
+      LOG.info("L0 executor {}: {}={}, CUDA {}, GPU resources {}, {} GPU task(s) at once, up to {} compiled programs",
+          executorId, L0Settings.DEVICE, settings.device().label(), cuda,
+          gpus == null ? "none" : Arrays.toString(gpus.addresses()), settings.gpuConcurrentTasks(),
+          settings.programCacheSize());
     }
     return started;
   }
