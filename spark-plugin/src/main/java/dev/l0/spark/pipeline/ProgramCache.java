@@ -36,12 +36,13 @@ public final class ProgramCache {
 
   /**
    * A lease on the program {@code source} of {@code spec} in {@code role}, compiled for
-   * {@code settings} unless cached; the caller closes it when it no longer runs the program.
+   * {@code settings} (device, GPU, JVM threads) unless cached; the caller closes it when it no longer runs the program.
    */
   static LeaseCache.Lease<CompiledProgram> get(PipelineSpec spec, String role, L0Source source, ExecutionSettings settings) {
     int gpuOrdinal = gpuOrdinal(settings);
-    String key = spec.key() + "/" + role + "/" + settings.device().label() + "/" + gpuOrdinal;
-    return PROGRAMS.get(key, () -> L0Runtime.compile(source.program(), source.entry(), settings.device(), gpuOrdinal));
+    String key = spec.key() + "/" + role + "/" + settings.device().label() + "/" + gpuOrdinal + "/" + settings.jvmThreads();
+    return PROGRAMS.get(key,
+        () -> L0Runtime.compile(source.program(), source.entry(), settings.device(), gpuOrdinal, settings.jvmThreads()));
   }
 
   /** The GPU a program for {@code settings} is compiled for: the task's, else the default (also for the JVM, which uses none). */

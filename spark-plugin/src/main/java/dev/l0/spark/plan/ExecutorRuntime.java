@@ -70,16 +70,21 @@ public final class ExecutorRuntime {
     return start(L0Settings.of(env.conf()), env.executorId(), Map.of());
   }
 
-  /** The settings for the current task: {@code device} and the task's GPU address, if it has one. */
+  /**
+   * The settings for the current task: {@code device}, the task's GPU address if it has one, and
+   * its CPUs ({@code spark.task.cpus}, 1 outside a task) as the JVM backend's thread cap, so that
+   * an executor running several tasks is not oversubscribed.
+   */
   static ExecutionSettings taskSettings(DeviceKind device) {
     TaskContext task = TaskContext.get();
+    int cpus = task == null ? 1 : Math.max(1, task.cpus());
     Option<ResourceInformation> gpu = task == null ? Option.empty() : task.resources().get(GPU_RESOURCE);
     if (gpu.isEmpty() || gpu.get().addresses().length == 0) {
-      return new ExecutionSettings(device, -1);
+      return new ExecutionSettings(device, -1, cpus);
     }
     String address = gpu.get().addresses()[0];
     try {
-      return new ExecutionSettings(device, Integer.parseInt(address.strip()));
+      return new ExecutionSettings(device, Integer.parseInt(address.strip()), cpus);
     } catch (NumberFormatException e) {
       throw new IllegalStateException("the task's GPU address '" + address + "' is not a device number", e);
     }

@@ -29,7 +29,7 @@ final class PipelineTask implements Serializable {
    * Partials are combined on the JVM: a few values per partition, not worth a device, and the
    * result is the same on every device.
    */
-  private static final ExecutionSettings COMBINE_ON_JVM = new ExecutionSettings(DeviceKind.JVM, -1);
+  private static final ExecutionSettings COMBINE_ON_JVM = new ExecutionSettings(DeviceKind.JVM, -1, 1);
 
   private final PipelineSpec spec;
   private final DeviceKind device;

@@ -307,14 +307,14 @@ class PartitionRunnerTest {
   void aGpuAssignedToTheTaskThatCannotBeUsedIsAFallbackWithItsReason() {
     assumeFalse(CudaProbe.probe(0).isAvailable(), "needs a machine where GPU 0 cannot be used");
     PipelineSpec spec = plan(MAP_FILTER, X_N, "x", "n");
-    try (PartitionRunner assigned = PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.AUTO, 0))) {
+    try (PartitionRunner assigned = PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.AUTO, 0, 2))) {
       assigned.mapRows(new ColumnBatch(1, List.of(new double[] {1}, new long[] {1})));
       RunStatistics statistics = assigned.statistics();
       assertEquals(1, statistics.fallbacks());
       assertTrue(statistics.fallbackReasons().get(0).startsWith("main program: GPU 0 was assigned to the task, but jvm: "),
           statistics.fallbackReasons().toString());
     }
-    try (PartitionRunner unassigned = PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.AUTO, -1))) {
+    try (PartitionRunner unassigned = PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.AUTO, -1, 2))) {
       unassigned.mapRows(new ColumnBatch(1, List.of(new double[] {1}, new long[] {1})));
       assertEquals(0, unassigned.statistics().fallbacks(), "choosing the JVM where no GPU was assigned is no fallback");
     }

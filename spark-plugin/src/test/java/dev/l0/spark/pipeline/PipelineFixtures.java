@@ -28,7 +28,7 @@ import org.apache.spark.sql.types.StructType;
 /** Schemas, requests, batches and the reference interpreter for the pipeline tests. */
 final class PipelineFixtures {
   static final String CALL_SITE = "PipelineTest.java:1";
-  static final ExecutionSettings JVM = new ExecutionSettings(DeviceKind.JVM, -1);
+  static final ExecutionSettings JVM = new ExecutionSettings(DeviceKind.JVM, -1, 2);
 
   private PipelineFixtures() {}
 

@@ -29,7 +29,7 @@ class ProgramCacheTest {
   }
 
   private static LeaseCache.Lease<CompiledProgram> main(PipelineSpec spec, DeviceKind device, int gpuOrdinal) {
-    return ProgramCache.get(spec, "main", spec.programs().main(), new ExecutionSettings(device, gpuOrdinal));
+    return ProgramCache.get(spec, "main", spec.programs().main(), new ExecutionSettings(device, gpuOrdinal, 2));
   }
 
   @Test
@@ -42,6 +42,22 @@ class ProgramCacheTest {
     assertSame(first.value(), second.value());
     assertEquals(2, first.value().device().gpuOrdinal());
     assertArrayEquals(new double[] {17.0, -34.0}, (double[]) first.value().run((Object) new double[] {1.0, -2.0}));
+  }
+
+  @Test
+  void tasksWithDifferentCpuCountsGetProgramsCappedAtTheirOwn() {
+    PipelineSpec spec = scaling(43.0);
+    LeaseCache.Lease<CompiledProgram> oneCpu =
+        ProgramCache.get(spec, "main", spec.programs().main(), new ExecutionSettings(DeviceKind.JVM, -1, 1));
+    LeaseCache.Lease<CompiledProgram> twoCpus = main(spec, DeviceKind.JVM, -1);
+    LeaseCache.Lease<CompiledProgram> oneCpuAgain =
+        ProgramCache.get(spec, "main", spec.programs().main(), new ExecutionSettings(DeviceKind.JVM, -1, 1));
+    assertTrue(oneCpu.createdNow());
+    assertTrue(twoCpus.createdNow());
+    assertNotSame(oneCpu.value(), twoCpus.value());
+    assertSame(oneCpu.value(), oneCpuAgain.value());
+    assertArrayEquals((double[]) twoCpus.value().run((Object) new double[] {1.0, -2.0}),
+        (double[]) oneCpu.value().run((Object) new double[] {1.0, -2.0}));
   }
 
   @Test
