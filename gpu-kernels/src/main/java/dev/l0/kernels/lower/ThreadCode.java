@@ -44,6 +44,8 @@ final class ThreadCode {
   private final Map<String, Binding> env = new HashMap<>();
   /** Arrays the running thread made and alone holds, which an in-place update may overwrite. */
   private final Set<String> owned = new HashSet<>();
+  /** The rows allocated for each array whose live number of rows a local counts. */
+  private final Map<KernelExpr.Var, KernelExpr> rowCapacity = new HashMap<>();
   private ThreadScratch scratch;
 
   ThreadCode(GroupContext group) {
@@ -166,6 +168,10 @@ final class ThreadCode {
       out.add(new KernelStmt.Assign(local.local(), scalar(result)));
       return;
     }
+    if (dest instanceof Destination.ToResizable resizable) {
+      writeResizable(array(result), resizable, out);
+      return;
+    }
     ArrayView target = ((Destination.ToMemory) dest).view();
     if (target.rank() == 0) {
       out.add(new KernelStmt.Store(target.buffer(), target.offset(), scalar(result)));
@@ -190,6 +196,25 @@ final class ThreadCode {
     List<KernelStmt> guarded = new ArrayList<>();
     addGuarded(source.valid(), body, List.of(), guarded);
     addGuarded(sameShape, guarded, List.of(shapeError()), out);
+  }
+
+  /**
+   * Copies {@code source} into a region with a live row count: its rows must fit the capacity
+   * and its rows' shape be the region's (else the shape error), then the count becomes its rows.
+   */
+  private void writeResizable(ArrayView source, Destination.ToResizable dest, List<KernelStmt> out) {
+    ArrayView region = dest.region();
+    KernelExpr rows = source.dims().get(0);
+    KernelExpr fits = not(KernelExprs.lt(dest.capacity(), rows));
+    for (int d = region.rank() - 1; d >= 1; d--) {
+      fits = and(fits, or(eq(rows, KernelExprs.ZERO), eq(source.dims().get(d), region.dims().get(d))));
+    }
+    List<KernelStmt> body = new ArrayList<>();
+    body.add(new KernelStmt.Assign((KernelExpr.Var) region.dims().get(0), rows));
+    copyElements(source, region, body);
+    List<KernelStmt> guarded = new ArrayList<>();
+    addGuarded(source.valid(), body, List.of(), guarded);
+    addGuarded(fits, guarded, List.of(shapeError()), out);
   }
 
   /** Copies {@code source} into {@code target} of the same shape, element by element. */
@@ -386,7 +411,9 @@ final class ThreadCode {
   /**
    * A sequential loop (thesis §2.1.1): scalar merge variables are locals, array ones regions of
    * the thread's scratch; each iteration's results go to temporaries first, as the body may
-   * still read the merge variables while it makes them.
+   * still read the merge variables while it makes them. An array merge variable whose rows the
+   * body may drop ({@link #neverGrows}: a filter) keeps its initial size as its capacity and its
+   * live number of rows in a local.
    */
   private void lowerLoop(List<Ident> pattern, Exp.Loop loop, List<KernelStmt> out) {
     List<Binding> merge = new ArrayList<>();
@@ -399,7 +426,12 @@ final class ThreadCode {
         out.add(new KernelStmt.Declare(local, scalar(init)));
         binding = new Binding.Scalar(local);
       } else {
-        binding = materialize(array(init), out);
+        ArrayView region = materialize(array(init), out);
+        if (!sameOuterSize(param.type(), loop.body().result().get(i), loop.body())
+            && neverGrows(loop.body(), loop.body().result().get(i), param.name())) {
+          region = resizable(region, param.name(), out);
+        }
+        binding = region;
         owned.add(param.name());
       }
       env.put(param.name(), binding);
@@ -409,25 +441,9 @@ final class ThreadCode {
     env.put(loop.counter().name(),
         new Binding.Scalar(convert(counter, scalarType(loop.counter().type(), "a loop counter"))));
     List<KernelStmt> body = new ArrayList<>();
-    List<Destination> next = new ArrayList<>();
-    for (Binding m : merge) {
-      if (m instanceof Binding.Scalar s) {
-        KernelExpr.Var temp = group.fresh("next", s.value().type());
-        body.add(new KernelStmt.Declare(temp, zeroOf(temp.type())));
-        next.add(new Destination.ToLocal(temp));
-      } else {
-        ArrayView region = (ArrayView) m;
-        next.add(new Destination.ToMemory(scratch.allocate(region.elementType(), region.dims())));
-      }
-    }
+    List<Destination> next = merge.stream().map(m -> temporary(m, body)).toList();
     lowerBody(loop.body(), next, body);
-    for (int i = 0; i < merge.size(); i++) {
-      if (next.get(i) instanceof Destination.ToLocal temp) {
-        body.add(new KernelStmt.Assign((KernelExpr.Var) ((Binding.Scalar) merge.get(i)).value(), temp.local()));
-      } else {
-        copyElements(((Destination.ToMemory) next.get(i)).view(), (ArrayView) merge.get(i), body);
-      }
-    }
+    commit(next, merge, body);
     out.add(new KernelStmt.For(counter, KernelExprs.ZERO, convert(scalar(loop.bound()), ScalarType.I64),
         KernelExprs.ONE, body));
     for (int i = 0; i < pattern.size(); i++) {
@@ -436,6 +452,128 @@ final class ThreadCode {
         owned.add(pattern.get(i).name());
       }
     }
+  }
+
+  /** {@code region} with its rows counted by a fresh local: the capacity stays the region's size. */
+  private ArrayView resizable(ArrayView region, String name, List<KernelStmt> out) {
+    KernelExpr.Var live = group.fresh(name + "_rows", ScalarType.I64);
+    out.add(new KernelStmt.Declare(live, region.dims().get(0)));
+    rowCapacity.put(live, region.dims().get(0));
+    List<KernelExpr> dims = new ArrayList<>(region.dims());
+    dims.set(0, live);
+    return new ArrayView(region.source(), region.offset(), dims, region.strides(), region.valid());
+  }
+
+  /** Whether the loop's result {@code result} has, by its type, the merge variable's outer size. */
+  private static boolean sameOuterSize(Type param, SubExp result, Body body) {
+    Type resultType = typeIn(body, result);
+    return resultType instanceof Type.Array r && param instanceof Type.Array p
+        && p.size() instanceof dev.l0.ir.Dim.Const && p.size().equals(r.size());
+  }
+
+  private static Type typeIn(Body body, SubExp s) {
+    for (Stm stm : body.stms()) {
+      for (Ident id : stm.pattern()) {
+        if (id.var().equals(s)) {
+          return id.type();
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether {@code result} of {@code body} has at most as many rows as the array {@code from}
+   * by construction: it is {@code from}, or made of it by filters, copies, in-place updates and
+   * maps (a filter never grows its input).
+   */
+  static boolean neverGrows(Body body, SubExp result, String from) {
+    if (!(result instanceof SubExp.Var v)) {
+      return false;
+    }
+    if (v.name().equals(from)) {
+      return true;
+    }
+    for (Stm stm : body.stms()) {
+      if (!stm.pattern().isEmpty() && stm.pattern().get(0).name().equals(v.name())) {
+        Exp e = stm.exp();
+        SubExp source = e instanceof Exp.Filter f ? f.inputs().get(0)
+            : e instanceof Exp.Copy c ? c.array()
+            : e instanceof Exp.Atom a ? a.value()
+            : e instanceof Exp.Update u ? u.array()
+            : e instanceof Exp.Map m ? m.inputs().get(0)
+            : null;
+        return source != null && neverGrows(body, source, from);
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Where the next value of accumulator {@code acc} goes while the old one may still be read: a
+   * fresh local for a scalar, a fresh scratch array of the accumulator's shape (its capacity, for
+   * one with a live row count) for an array.
+   */
+  private Destination temporary(Binding acc, List<KernelStmt> out) {
+    if (acc instanceof Binding.Scalar s) {
+      KernelExpr.Var temp = group.fresh("next", s.value().type());
+      out.add(new KernelStmt.Declare(temp, zeroOf(temp.type())));
+      return new Destination.ToLocal(temp);
+    }
+    ArrayView view = (ArrayView) acc;
+    if (view.rank() == 0) {
+      KernelExpr.Var temp = group.fresh("next", view.elementType());
+      out.add(new KernelStmt.Declare(temp, zeroOf(temp.type())));
+      return new Destination.ToLocal(temp);
+    }
+    KernelExpr capacity = view.dims().get(0) instanceof KernelExpr.Var live ? rowCapacity.get(live) : null;
+    if (capacity != null) {
+      List<KernelExpr> dims = new ArrayList<>(view.dims());
+      dims.set(0, capacity);
+      ArrayView region = resizable(scratch.allocate(view.elementType(), dims), "next", out);
+      return new Destination.ToResizable(region, capacity);
+    }
+    return new Destination.ToMemory(scratch.allocate(view.elementType(), view.dims()));
+  }
+
+  /** Copies each temporary of {@link #temporary} into its accumulator. */
+  private void commit(List<Destination> next, List<Binding> accs, List<KernelStmt> out) {
+    for (int i = 0; i < accs.size(); i++) {
+      Destination d = next.get(i);
+      Binding acc = accs.get(i);
+      if (d instanceof Destination.ToLocal temp) {
+        if (acc instanceof Binding.Scalar s) {
+          out.add(new KernelStmt.Assign((KernelExpr.Var) s.value(), temp.local()));
+        } else {
+          ArrayView cell = (ArrayView) acc;
+          out.add(new KernelStmt.Store(cell.buffer(), cell.offset(), temp.local()));
+        }
+      } else if (d instanceof Destination.ToResizable grown) {
+        ArrayView target = (ArrayView) acc;
+        out.add(new KernelStmt.Assign((KernelExpr.Var) target.dims().get(0), grown.region().dims().get(0)));
+        copyElements(grown.region(), target, out);
+      } else {
+        copyElements(((Destination.ToMemory) d).view(), (ArrayView) acc, out);
+      }
+    }
+  }
+
+  /** The accumulators' values as arguments of a function: a scalar in memory is loaded. */
+  static Binding asArgument(Binding acc) {
+    return acc instanceof ArrayView view && view.rank() == 0 ? new Binding.Scalar(view.load()) : acc;
+  }
+
+  /**
+   * {@code accs = f(accs, others)}: {@code f}'s results go to temporaries, then into the
+   * accumulators (locals, cells of memory, or arrays in memory).
+   */
+  void accumulate(Lambda f, List<Binding> accs, List<Binding> others, List<KernelStmt> out) {
+    List<Binding> args = new ArrayList<>();
+    accs.forEach(a -> args.add(asArgument(a)));
+    args.addAll(others);
+    List<Destination> next = accs.stream().map(a -> temporary(a, out)).toList();
+    apply(f, args, next, out);
+    commit(next, accs, out);
   }
 
   /** Where a branch puts result {@code id}: a fresh local, or a scratch array of its declared shape. */
@@ -578,40 +716,60 @@ final class ThreadCode {
     addGuarded(view.valid(), List.of(new KernelStmt.Assign(result, view.load())), List.of(outOfBounds), out);
   }
 
-  /** A redomap or reduce inside a thread: {@code acc = fold(acc, row j)} for every row in order. */
+  /**
+   * A redomap, reduce, scan or scanomap inside a thread: {@code acc = fold(acc, row j)} for every
+   * row in order. Array accumulators start as scratch copies of their neutral arrays; a scan
+   * copies every accumulator after each step into row {@code j} of its result.
+   */
   private void lowerSequentialFold(List<Ident> pattern, Lambda fold, List<SubExp> neutral, List<SubExp> inputs,
       boolean prefixes, List<KernelStmt> out) {
     if (inputs.isEmpty()) {
       throw new UnsupportedKernelException("a reduction without inputs");
     }
-    List<KernelExpr.Var> accs = declareAccumulators(neutral.stream().map(this::scalar).toList(), out);
+    List<Binding> accs = initialAccumulators(neutral, out);
     List<ArrayView> views = inputs.stream().map(this::array).toList();
     KernelExpr rows = views.get(0).dims().get(0);
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    foldStep(fold, accs, views, j, body);
+    foldInto(fold, accs, views, j, body);
     List<Binding> results = new ArrayList<>();
-    for (KernelExpr.Var acc : accs) {
+    for (Binding acc : accs) {
       if (prefixes) {
-        ArrayView region = scratch.allocate(acc.type(), List.of(rows));
-        body.add(new KernelStmt.Store(region.buffer(), region.rowInBounds(j).offset(), acc));
+        ArrayView accView = acc instanceof ArrayView v ? v : null;
+        ScalarType type = accView != null ? accView.elementType() : ((Binding.Scalar) acc).value().type();
+        List<KernelExpr> dims = new ArrayList<>(List.of(rows));
+        if (accView != null) {
+          dims.addAll(accView.dims());
+        }
+        ArrayView region = scratch.allocate(type, dims);
+        if (accView != null) {
+          copyElements(accView, region.rowInBounds(j), body);
+        } else {
+          body.add(new KernelStmt.Store(region.buffer(), region.rowInBounds(j).offset(), ((Binding.Scalar) acc).value()));
+        }
         results.add(region);
       } else {
-        results.add(new Binding.Scalar(acc));
+        results.add(acc);
       }
     }
     KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
     addGuarded(allValid(views), List.of(loop), List.of(), out);
     for (int i = 0; i < results.size(); i++) {
-      Ident id = pattern.get(i);
-      if ((results.get(i) instanceof ArrayView) != (id.type() instanceof Type.Array)) {
-        throw new UnsupportedKernelException("a reduction with array accumulators inside a kernel");
-      }
-      env.put(id.name(), results.get(i));
-      if (prefixes) {
-        owned.add(id.name());
+      env.put(pattern.get(i).name(), results.get(i));
+      if (results.get(i) instanceof ArrayView) {
+        owned.add(pattern.get(i).name());
       }
     }
+  }
+
+  /** A local per scalar neutral element, a scratch copy per array one. */
+  private List<Binding> initialAccumulators(List<SubExp> neutral, List<KernelStmt> out) {
+    List<Binding> accs = new ArrayList<>();
+    for (SubExp value : neutral) {
+      ArrayView array = scalarOrArray(value);
+      accs.add(array != null ? materialize(array, out) : new Binding.Scalar(declareAccumulators(List.of(scalar(value)), out).get(0)));
+    }
+    return accs;
   }
 
   /** A filter inside a thread: the kept rows copied in order into scratch arrays as long as the input. */
@@ -651,14 +809,18 @@ final class ThreadCode {
     return accs;
   }
 
-  /** {@code accs = fold(accs, rows j of inputs)}, appended to {@code out}. */
+  /** {@code accs = fold(accs, rows j of inputs)} for scalar accumulators in locals, appended to {@code out}. */
   void foldStep(Lambda fold, List<KernelExpr.Var> accs, List<ArrayView> inputs, KernelExpr j, List<KernelStmt> out) {
-    List<Binding> args = new ArrayList<>();
-    accs.forEach(a -> args.add(new Binding.Scalar(a)));
-    inputs.forEach(in -> args.add(row(in, j)));
-    List<KernelExpr.Var> results = applyToLocals(fold, args, out);
-    for (int i = 0; i < accs.size(); i++) {
-      out.add(new KernelStmt.Assign(accs.get(i), results.get(i)));
-    }
+    foldInto(fold, accs.stream().map(a -> (Binding) new Binding.Scalar(a)).toList(), inputs, j, out);
+  }
+
+  /** {@code accs = fold(accs, rows j of inputs)}, accumulators being locals or views of memory ({@link #accumulate}). */
+  void foldInto(Lambda fold, List<Binding> accs, List<ArrayView> inputs, KernelExpr j, List<KernelStmt> out) {
+    accumulate(fold, accs, inputs.stream().map(in -> row(in, j)).toList(), out);
+  }
+
+  /** Whether {@code v} names an array. */
+  boolean isArray(SubExp.Var v) {
+    return lookup(v.name()) instanceof ArrayView;
   }
 }
