@@ -44,8 +44,12 @@ final class ThreadCode {
   private final Map<String, Binding> env = new HashMap<>();
   /** Arrays the running thread made and alone holds, which an in-place update may overwrite. */
   private final Set<String> owned = new HashSet<>();
-  /** The rows allocated for each array whose live number of rows a local counts. */
-  private final Map<KernelExpr.Var, KernelExpr> rowCapacity = new HashMap<>();
+  /**
+   * A host expression at least as large as each local that holds a size the thread computes:
+   * the kept rows of a filter (at most its input's rows), the live rows of an array a loop
+   * shrinks (at most its initial rows).
+   */
+  private final Map<KernelExpr.Var, KernelExpr> sizeBounds = new HashMap<>();
   private ThreadScratch scratch;
 
   ThreadCode(GroupContext group) {
@@ -362,6 +366,48 @@ final class ThreadCode {
     }
   }
 
+  /**
+   * A fresh row-major array of {@code dims} in the thread's scratch, which holds as many
+   * elements as the host bounds of the sizes ({@link #bound}) allow.
+   */
+  private ArrayView allocate(ScalarType type, List<KernelExpr> dims) {
+    List<KernelExpr> bounds = dims.stream().map(d -> {
+      KernelExpr b = bound(d);
+      return b != null ? b : d;
+    }).toList();
+    ArrayView region = scratch.allocate(type, bounds);
+    return bounds.equals(dims) ? region : ArrayView.rowMajor(region.buffer(), region.offset(), dims);
+  }
+
+  /**
+   * A host expression at least {@code size} (a size, never negative), or {@code null} where none
+   * is known: sums, products, conversions and choices of bounded sizes are bounded.
+   */
+  private KernelExpr bound(KernelExpr size) {
+    if (group.isHostExpression(size)) {
+      return size;
+    }
+    if (size instanceof KernelExpr.Var v) {
+      return sizeBounds.get(v);
+    }
+    if (size instanceof KernelExpr.Binary b && (b.op() == BinaryOperator.ADD || b.op() == BinaryOperator.MUL)) {
+      KernelExpr left = bound(b.left());
+      KernelExpr right = bound(b.right());
+      return left == null || right == null ? null : new KernelExpr.Binary(b.op(), b.operandType(), left, right);
+    }
+    if (size instanceof KernelExpr.Select s) {
+      KernelExpr ifTrue = bound(s.ifTrue());
+      KernelExpr ifFalse = bound(s.ifFalse());
+      return ifTrue == null || ifFalse == null ? null : KernelExprs.max(ifTrue, ifFalse);
+    }
+    if (size instanceof KernelExpr.Call c && c.args().size() == 1
+        && (c.function() == dev.l0.ir.Builtin.TO_I64 || c.function() == dev.l0.ir.Builtin.TO_I32)) {
+      KernelExpr inner = bound(c.args().get(0));
+      return inner == null ? null : convert(inner, c.type());
+    }
+    return null;
+  }
+
   /** The view {@code s} stands for, or {@code null} where it is a scalar. */
   private ArrayView scalarOrArray(SubExp s) {
     return s instanceof SubExp.Var v && lookup(v.name()) instanceof ArrayView view ? view : null;
@@ -458,7 +504,7 @@ final class ThreadCode {
   private ArrayView resizable(ArrayView region, String name, List<KernelStmt> out) {
     KernelExpr.Var live = group.fresh(name + "_rows", ScalarType.I64);
     out.add(new KernelStmt.Declare(live, region.dims().get(0)));
-    rowCapacity.put(live, region.dims().get(0));
+    sizeBounds.put(live, region.dims().get(0));
     List<KernelExpr> dims = new ArrayList<>(region.dims());
     dims.set(0, live);
     return new ArrayView(region.source(), region.offset(), dims, region.strides(), region.valid());
@@ -495,9 +541,10 @@ final class ThreadCode {
       return true;
     }
     for (Stm stm : body.stms()) {
-      if (!stm.pattern().isEmpty() && stm.pattern().get(0).name().equals(v.name())) {
+      int position = stm.pattern().stream().map(Ident::name).toList().indexOf(v.name());
+      if (position >= 0) {
         Exp e = stm.exp();
-        SubExp source = e instanceof Exp.Filter f ? f.inputs().get(0)
+        SubExp source = e instanceof Exp.Filter f ? f.inputs().get(position)
             : e instanceof Exp.Copy c ? c.array()
             : e instanceof Exp.Atom a ? a.value()
             : e instanceof Exp.Update u ? u.array()
@@ -526,14 +573,14 @@ final class ThreadCode {
       out.add(new KernelStmt.Declare(temp, zeroOf(temp.type())));
       return new Destination.ToLocal(temp);
     }
-    KernelExpr capacity = view.dims().get(0) instanceof KernelExpr.Var live ? rowCapacity.get(live) : null;
+    KernelExpr capacity = view.dims().get(0) instanceof KernelExpr.Var live ? sizeBounds.get(live) : null;
     if (capacity != null) {
       List<KernelExpr> dims = new ArrayList<>(view.dims());
       dims.set(0, capacity);
-      ArrayView region = resizable(scratch.allocate(view.elementType(), dims), "next", out);
+      ArrayView region = resizable(allocate(view.elementType(), dims), "next", out);
       return new Destination.ToResizable(region, capacity);
     }
-    return new Destination.ToMemory(scratch.allocate(view.elementType(), view.dims()));
+    return new Destination.ToMemory(allocate(view.elementType(), view.dims()));
   }
 
   /** Copies each temporary of {@link #temporary} into its accumulator. */
@@ -581,7 +628,7 @@ final class ThreadCode {
     if (id.type() instanceof ScalarType) {
       return new Destination.ToLocal(declareZero(id, out));
     }
-    ArrayView region = scratch.allocate(scalarType(id.type().baseElement(), "an array of tuples"), group.hostShape(id.type()));
+    ArrayView region = allocate(scalarType(id.type().baseElement(), "an array of tuples"), group.hostShape(id.type()));
     env.put(id.name(), region);
     owned.add(id.name());
     return new Destination.ToMemory(region);
@@ -589,7 +636,7 @@ final class ThreadCode {
 
   /** A fresh scratch copy of {@code source}, owned by the thread. */
   private ArrayView materialize(ArrayView source, List<KernelStmt> out) {
-    ArrayView region = scratch.allocate(source.elementType(), source.dims());
+    ArrayView region = allocate(source.elementType(), source.dims());
     List<KernelStmt> body = new ArrayList<>();
     copyElements(source, region, body);
     addGuarded(source.valid(), body, List.of(), out);
@@ -648,7 +695,7 @@ final class ThreadCode {
       dims.add(new KernelExpr.Select(leftHasRows, left.dims().get(d), right.dims().get(d)));
     }
     KernelExpr ok = KernelExprs.or(KernelExprs.or(not(leftHasRows), eq(rightRows, KernelExprs.ZERO)), sameRows);
-    ArrayView region = scratch.allocate(left.elementType(), dims);
+    ArrayView region = allocate(left.elementType(), dims);
     List<KernelStmt> copies = new ArrayList<>();
     List<KernelStmt> copyLeft = new ArrayList<>();
     copyElements(left, region.slice(KernelExprs.ZERO, leftRows, KernelExprs.TRUE), copyLeft);
@@ -669,7 +716,7 @@ final class ThreadCode {
       Type row = map.function().returnTypes().get(k);
       List<KernelExpr> dims = new ArrayList<>(List.of(rows));
       dims.addAll(group.hostShape(row));
-      targets.add(scratch.allocate(scalarType(row.baseElement(), "a map of tuples"), dims));
+      targets.add(allocate(scalarType(row.baseElement(), "a map of tuples"), dims));
     }
     lowerMapInto(map, targets, out);
     for (int k = 0; k < pattern.size(); k++) {
@@ -741,7 +788,7 @@ final class ThreadCode {
         if (accView != null) {
           dims.addAll(accView.dims());
         }
-        ArrayView region = scratch.allocate(type, dims);
+        ArrayView region = allocate(type, dims);
         if (accView != null) {
           copyElements(accView, region.rowInBounds(j), body);
         } else {
@@ -775,9 +822,13 @@ final class ThreadCode {
   /** A filter inside a thread: the kept rows copied in order into scratch arrays as long as the input. */
   private void lowerSequentialFilter(List<Ident> pattern, Exp.Filter filter, List<KernelStmt> out) {
     List<ArrayView> views = filter.inputs().stream().map(this::array).toList();
-    List<ArrayView> regions = views.stream().map(v -> scratch.allocate(v.elementType(), v.dims())).toList();
+    List<ArrayView> regions = views.stream().map(v -> allocate(v.elementType(), v.dims())).toList();
     KernelExpr.Var kept = group.fresh("kept", ScalarType.I64);
     out.add(new KernelStmt.Declare(kept, KernelExprs.ZERO));
+    KernelExpr keptBound = bound(views.get(0).dims().get(0));
+    if (keptBound != null) {
+      sizeBounds.put(kept, keptBound);
+    }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
     KernelExpr keep = applyToLocals(filter.predicate(), views.stream().map(v -> row(v, j)).toList(), body).get(0);
