@@ -190,6 +190,11 @@ final class ThreadCode {
    * inner sizes, so for it {@code [0][0]} and {@code [0][1]} are the same value.
    */
   private void copy(ArrayView source, ArrayView target, List<KernelStmt> out) {
+    copy(source, target, shapeError(), out);
+  }
+
+  /** {@link #copy(ArrayView, ArrayView, List)} raising {@code differentShape} where the shapes differ. */
+  private void copy(ArrayView source, ArrayView target, KernelStmt differentShape, List<KernelStmt> out) {
     KernelExpr sameShape = KernelExprs.TRUE;
     for (int d = target.rank() - 1; d >= 0; d--) {
       KernelExpr size = target.dims().get(d);
@@ -199,7 +204,7 @@ final class ThreadCode {
     copyElements(source, target, body);
     List<KernelStmt> guarded = new ArrayList<>();
     addGuarded(source.valid(), body, List.of(), guarded);
-    addGuarded(sameShape, guarded, List.of(shapeError()), out);
+    addGuarded(sameShape, guarded, List.of(differentShape), out);
   }
 
   /**
@@ -361,6 +366,8 @@ final class ThreadCode {
       lowerMapToScratch(pattern, map, out);
     } else if (e instanceof Exp.Update update) {
       lowerUpdate(pattern.get(0), update, out);
+    } else if (e instanceof Exp.ArrayLit literal) {
+      lowerArrayLiteral(pattern.get(0), literal, out);
     } else {
       throw new UnsupportedKernelException(e.getClass().getSimpleName().toLowerCase() + " inside a kernel");
     }
@@ -704,6 +711,32 @@ final class ThreadCode {
     copyElements(right, region.slice(leftRows, rightRows, KernelExprs.TRUE), copyRight);
     addGuarded(right.valid(), copyRight, List.of(), copies);
     addGuarded(ok, copies, List.of(raise("concat", concat.pos(), "the rows of the arrays have different shapes")), out);
+    env.put(id.name(), region);
+    owned.add(id.name());
+  }
+
+  /**
+   * {@code [e1, ..., en]}: the elements written into a fresh scratch array with the first
+   * element's shape; an element of another shape raises the literal's error.
+   */
+  private void lowerArrayLiteral(Ident id, Exp.ArrayLit literal, List<KernelStmt> out) {
+    List<KernelExpr> dims = new ArrayList<>(List.of(KernelExprs.i64(literal.elements().size())));
+    ArrayView first = literal.elements().isEmpty() ? null : scalarOrArray(literal.elements().get(0));
+    if (first != null) {
+      dims.addAll(ArrayView.zeroAfterFirstZero(first.dims()));
+    }
+    ScalarType element = scalarType(literal.rowType().baseElement(), "an array literal of tuples");
+    ArrayView region = allocate(element, dims);
+    KernelStmt irregular = raise("array literal", literal.pos(), "irregular array: elements of different shapes");
+    for (int k = 0; k < literal.elements().size(); k++) {
+      ArrayView row = region.rowInBounds(KernelExprs.i64(k));
+      SubExp value = literal.elements().get(k);
+      if (first == null) {
+        out.add(new KernelStmt.Store(row.buffer(), row.offset(), scalar(value)));
+      } else {
+        copy(array(value), row, irregular, out);
+      }
+    }
     env.put(id.name(), region);
     owned.add(id.name());
   }
