@@ -50,6 +50,8 @@ final class ThreadCode {
    * shrinks (at most its initial rows).
    */
   private final Map<KernelExpr.Var, KernelExpr> sizeBounds = new HashMap<>();
+  /** The locals counting the live rows of arrays that loops resize ({@link Destination.ToResizable}). */
+  private final Set<KernelExpr.Var> liveRows = new HashSet<>();
   private ThreadScratch scratch;
 
   ThreadCode(GroupContext group) {
@@ -301,6 +303,14 @@ final class ThreadCode {
   }
 
   private void lowerStm(Stm stm, List<KernelStmt> out) {
+    try {
+      lowerExp(stm, out);
+    } catch (UnsupportedKernelException rejected) {
+      throw rejected.near(SourcePositions.of(stm.exp()));
+    }
+  }
+
+  private void lowerExp(Stm stm, List<KernelStmt> out) {
     Exp e = stm.exp();
     List<Ident> pattern = stm.pattern();
     if (e instanceof Exp.Atom atom) {
@@ -378,12 +388,34 @@ final class ThreadCode {
    * elements as the host bounds of the sizes ({@link #bound}) allow.
    */
   private ArrayView allocate(ScalarType type, List<KernelExpr> dims) {
-    List<KernelExpr> bounds = dims.stream().map(d -> {
+    List<KernelExpr> bounds = new ArrayList<>();
+    for (KernelExpr d : dims) {
       KernelExpr b = bound(d);
-      return b != null ? b : d;
-    }).toList();
+      if (b == null) {
+        throw new UnsupportedKernelException("an array inside a kernel thread whose size (" + describeSize(d)
+            + ") the host cannot bound before the kernel runs");
+      }
+      bounds.add(b);
+    }
     ArrayView region = scratch.allocate(type, bounds);
     return bounds.equals(dims) ? region : ArrayView.rowMajor(region.buffer(), region.offset(), dims);
+  }
+
+  /** A size for a message: the local or the operation that computes it. */
+  private static String describeSize(KernelExpr size) {
+    if (size instanceof KernelExpr.Var v) {
+      return v.name();
+    }
+    if (size instanceof KernelExpr.Binary b) {
+      return describeSize(b.left()) + " " + b.op().symbol() + " " + describeSize(b.right());
+    }
+    if (size instanceof KernelExpr.Call c) {
+      return c.function().functionName() + "(" + String.join(", ", c.args().stream().map(ThreadCode::describeSize).toList()) + ")";
+    }
+    if (size instanceof KernelExpr.Constant c) {
+      return c.value().toString();
+    }
+    return size.getClass().getSimpleName().toLowerCase();
   }
 
   /**
@@ -434,7 +466,12 @@ final class ThreadCode {
    */
   private void lowerSize(Ident id, Exp.Size size, List<KernelStmt> out) {
     KernelExpr result = ArrayView.zeroAfterFirstZero(array(size.array()).dims()).get(size.dimension());
-    declare(id, convert(result, scalarType(id.type(), "a size")), out);
+    ScalarType type = scalarType(id.type(), "a size");
+    declare(id, convert(result, type), out);
+    KernelExpr bound = bound(result);
+    if (bound != null && ((Binding.Scalar) env.get(id.name())).value() instanceof KernelExpr.Var local) {
+      sizeBounds.put(local, convert(bound, type));
+    }
   }
 
   private void lowerBinOp(Ident id, Exp.BinOp b, List<KernelStmt> out) {
@@ -511,7 +548,12 @@ final class ThreadCode {
   private ArrayView resizable(ArrayView region, String name, List<KernelStmt> out) {
     KernelExpr.Var live = group.fresh(name + "_rows", ScalarType.I64);
     out.add(new KernelStmt.Declare(live, region.dims().get(0)));
-    sizeBounds.put(live, region.dims().get(0));
+    KernelExpr capacity = bound(region.dims().get(0));
+    if (capacity == null) {
+      throw new UnsupportedKernelException("a loop over an array whose rows the host cannot bound");
+    }
+    sizeBounds.put(live, capacity);
+    liveRows.add(live);
     List<KernelExpr> dims = new ArrayList<>(region.dims());
     dims.set(0, live);
     return new ArrayView(region.source(), region.offset(), dims, region.strides(), region.valid());
@@ -580,8 +622,8 @@ final class ThreadCode {
       out.add(new KernelStmt.Declare(temp, zeroOf(temp.type())));
       return new Destination.ToLocal(temp);
     }
-    KernelExpr capacity = view.dims().get(0) instanceof KernelExpr.Var live ? sizeBounds.get(live) : null;
-    if (capacity != null) {
+    if (view.dims().get(0) instanceof KernelExpr.Var live && liveRows.contains(live)) {
+      KernelExpr capacity = sizeBounds.get(live);
       List<KernelExpr> dims = new ArrayList<>(view.dims());
       dims.set(0, capacity);
       ArrayView region = resizable(allocate(view.elementType(), dims), "next", out);
