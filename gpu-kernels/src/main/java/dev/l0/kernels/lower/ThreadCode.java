@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Lowers the code of SOAC functions to the statements one kernel thread runs: scalar code,
@@ -178,6 +179,10 @@ final class ThreadCode {
       writeResizable(array(result), resizable, out);
       return;
     }
+    if (dest instanceof Destination.ToUnsized unsized) {
+      writeUnsized(array(result), unsized, out);
+      return;
+    }
     ArrayView target = ((Destination.ToMemory) dest).view();
     if (target.rank() == 0) {
       out.add(new KernelStmt.Store(target.buffer(), target.offset(), scalar(result)));
@@ -240,7 +245,7 @@ final class ThreadCode {
     out.add(new KernelStmt.For(j, KernelExprs.ZERO, target.dims().get(0), KernelExprs.ONE, body));
   }
 
-  private KernelStmt shapeError() {
+  KernelStmt shapeError() {
     return raise("map", SourcePos.NONE, "an array result's shape differs from its declared type");
   }
 
@@ -250,6 +255,15 @@ final class ThreadCode {
 
   /** A map inside a thread whose results go to {@code targets}: a loop over its rows. */
   private void lowerMapInto(Exp.Map map, List<ArrayView> targets, List<KernelStmt> out) {
+    lowerMapInto(map, targets, targets.stream().map(t -> (Function<KernelExpr, Destination>) j -> new Destination.ToMemory(t.rowInBounds(j))).toList(), out);
+  }
+
+  /**
+   * A map inside a thread whose result {@code k} goes, row {@code j}, to {@code rowDestinations(k)(j)};
+   * {@code targets} are those of known rows, which must be the map's.
+   */
+  private void lowerMapInto(Exp.Map map, List<ArrayView> targets, List<Function<KernelExpr, Destination>> rowDestinations,
+      List<KernelStmt> out) {
     List<ArrayView> inputs = map.inputs().stream().map(this::array).toList();
     KernelExpr rows = inputs.get(0).dims().get(0);
     KernelExpr sameRows = KernelExprs.TRUE;
@@ -258,13 +272,14 @@ final class ThreadCode {
     }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    List<Destination> dests = targets.stream().map(t -> (Destination) new Destination.ToMemory(t.rowInBounds(j))).toList();
+    List<Destination> dests = rowDestinations.stream().map(d -> d.apply(j)).toList();
     apply(map.function(), inputs.stream().map(in -> row(in, j)).toList(), dests, body);
     KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
     List<KernelStmt> guarded = new ArrayList<>();
     addGuarded(allValid(inputs), List.of(loop), List.of(), guarded);
     addGuarded(sameRows, guarded, List.of(shapeError()), out);
   }
+
 
   /**
    * {@code if (condition) then else otherwise}, appended to {@code out}; just {@code then} where
@@ -335,6 +350,8 @@ final class ThreadCode {
       List<KernelStmt> elseBody = new ArrayList<>();
       lowerBody(branch.elseBody(), results, elseBody);
       out.add(new KernelStmt.If(scalar(branch.condition()), thenBody, elseBody));
+      results.stream().filter(d -> d instanceof Destination.ToUnsized)
+          .forEach(d -> finish(((Destination.ToUnsized) d).result()));
     } else if (e instanceof Exp.Loop loop) {
       lowerLoop(pattern, loop, out);
     } else if (e instanceof Exp.Index index) {
@@ -672,16 +689,29 @@ final class ThreadCode {
     commit(next, accs, out);
   }
 
-  /** Where a branch puts result {@code id}: a fresh local, or a scratch array of its declared shape. */
+  /**
+   * Where a branch puts result {@code id}: a fresh local, a scratch array of its declared shape,
+   * or one whose shape the branch taken decides ({@link UnsizedResult}).
+   */
   private Destination destination(Ident id, List<KernelStmt> out) {
     if (id.type() instanceof ScalarType) {
       return new Destination.ToLocal(declareZero(id, out));
     }
-    ArrayView region = allocate(scalarType(id.type().baseElement(), "an array of tuples"), group.hostShape(id.type()));
-    env.put(id.name(), region);
+    ScalarType element = scalarType(id.type().baseElement(), "an array of tuples");
+    List<KernelExpr> shape = group.knownHostShape(id.type());
     owned.add(id.name());
-    return new Destination.ToMemory(region);
+    if (shape != null) {
+      ArrayView region = allocate(element, shape);
+      env.put(id.name(), region);
+      return new Destination.ToMemory(region);
+    }
+    UnsizedResult r = unsized(id.name(), id.type().rank(), out);
+    ArrayView region = allocate(element, List.of(r.capacity()));
+    UnsizedResult placed = r.in(region.buffer());
+    env.put(id.name(), ArrayView.rowMajor(region.buffer(), region.offset(), placed.dims().stream().map(d -> (KernelExpr) d).toList()));
+    return new Destination.ToUnsized(placed, region.offset());
   }
+
 
   /** A fresh scratch copy of {@code source}, owned by the thread. */
   private ArrayView materialize(ArrayView source, List<KernelStmt> out) {
@@ -787,18 +817,88 @@ final class ThreadCode {
   private void lowerMapToScratch(List<Ident> pattern, Exp.Map map, List<KernelStmt> out) {
     KernelExpr rows = array(map.inputs().get(0)).dims().get(0);
     List<ArrayView> targets = new ArrayList<>();
+    List<Function<KernelExpr, Destination>> rowDestinations = new ArrayList<>();
+    List<UnsizedResult> unsized = new ArrayList<>();
     for (int k = 0; k < pattern.size(); k++) {
       Type row = map.function().returnTypes().get(k);
-      List<KernelExpr> dims = new ArrayList<>(List.of(rows));
-      dims.addAll(group.hostShape(row));
-      targets.add(allocate(scalarType(row.baseElement(), "a map of tuples"), dims));
-    }
-    lowerMapInto(map, targets, out);
-    for (int k = 0; k < pattern.size(); k++) {
-      env.put(pattern.get(k).name(), targets.get(k));
+      ScalarType element = scalarType(row.baseElement(), "a map of tuples");
+      List<KernelExpr> shape = group.knownHostShape(row);
+      ArrayView result;
+      if (shape != null) {
+        List<KernelExpr> dims = new ArrayList<>(List.of(rows));
+        dims.addAll(shape);
+        result = allocate(element, dims);
+        targets.add(result);
+        rowDestinations.add(j -> new Destination.ToMemory(result.rowInBounds(j)));
+      } else {
+        UnsizedResult r = unsized(pattern.get(k).name(), row.rank(), out);
+        ArrayView region = allocate(element, List.of(rows, r.capacity()));
+        UnsizedResult placed = r.in(region.buffer());
+        unsized.add(placed);
+        rowDestinations.add(j -> new Destination.ToUnsized(placed, KernelExprs.add(region.offset(), KernelExprs.mul(j, r.capacity()))));
+        ArrayView rowView = ArrayView.rowMajor(region.buffer(), region.offset(), placed.dims().stream().map(d -> (KernelExpr) d).toList());
+        List<KernelExpr> dims = new ArrayList<>(List.of(rows));
+        dims.addAll(rowView.dims());
+        List<KernelExpr> strides = new ArrayList<>(List.of(r.capacity()));
+        strides.addAll(rowView.strides());
+        result = new ArrayView(rowView.source(), region.offset(), dims, strides, KernelExprs.TRUE);
+      }
+      env.put(pattern.get(k).name(), result);
       owned.add(pattern.get(k).name());
     }
+    lowerMapInto(map, targets, rowDestinations, out);
+    unsized.forEach(this::finish);
   }
+
+  /** A fresh {@link UnsizedResult} of {@code rank} whose size locals and flag are declared in {@code out}; its buffer is set by {@link UnsizedResult#in}. */
+  UnsizedResult unsized(String name, int rank, List<KernelStmt> out) {
+    UnsizedResult r = UnsizedResult.of(group, rank, name);
+    r.dims().forEach(d -> out.add(new KernelStmt.Declare(d, KernelExprs.ZERO)));
+    out.add(new KernelStmt.Declare(r.written(), new KernelExpr.Constant(dev.l0.ir.ScalarValue.bool(false))));
+    return r;
+  }
+
+  /** After every write of {@code r} is lowered: its capacity's definition, and its sizes' bounds. */
+  void finish(UnsizedResult r) {
+    group.defineDeferred(r.capacity(), r.capacityValue());
+    List<KernelExpr> bounds = r.dimBounds();
+    for (int d = 0; d < bounds.size(); d++) {
+      sizeBounds.put(r.dims().get(d), bounds.get(d));
+    }
+  }
+
+  /**
+   * Writes {@code source} as result {@code dest}: the first write sets the result's sizes, a later
+   * one of another shape raises the map's shape error.
+   */
+  private void writeUnsized(ArrayView source, Destination.ToUnsized dest, List<KernelStmt> out) {
+    UnsizedResult r = dest.result();
+    List<KernelExpr> bounds = new ArrayList<>();
+    for (KernelExpr d : source.dims()) {
+      KernelExpr b = bound(d);
+      if (b == null) {
+        throw new UnsupportedKernelException("an array result whose size (" + describeSize(d)
+            + ") the host cannot bound before the kernel runs");
+      }
+      bounds.add(b);
+    }
+    r.boundsSeen().add(bounds);
+    List<KernelExpr> dims = ArrayView.zeroAfterFirstZero(source.dims());
+    KernelExpr same = KernelExprs.TRUE;
+    List<KernelStmt> setSizes = new ArrayList<>();
+    for (int d = 0; d < dims.size(); d++) {
+      same = and(same, eq(r.dims().get(d), dims.get(d)));
+      setSizes.add(new KernelStmt.Assign(r.dims().get(d), dims.get(d)));
+    }
+    setSizes.add(new KernelStmt.Assign(r.written(), KernelExprs.TRUE));
+    List<KernelStmt> write = new ArrayList<>();
+    write.add(new KernelStmt.If(not(r.written()), setSizes, List.of()));
+    copyElements(source, ArrayView.rowMajor(r.buffer(), dest.offset(), r.dims().stream().map(d -> (KernelExpr) d).toList()), write);
+    List<KernelStmt> valid = new ArrayList<>();
+    addGuarded(source.valid(), write, List.of(), valid);
+    addGuarded(or(not(r.written()), same), valid, List.of(shapeError()), out);
+  }
+
 
   /**
    * {@code a with [i...] <- v} (thesis §2.1.2): written in place into {@code a} where the thread

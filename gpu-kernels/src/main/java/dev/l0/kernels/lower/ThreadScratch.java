@@ -49,7 +49,7 @@ final class ThreadScratch {
 
   /** The host steps that size and allocate the scratch buffers for {@code gridSize} blocks, then launch {@code kernel}. */
   List<HostStep> launch(Kernel kernel, KernelExpr gridSize) {
-    List<HostStep> steps = new ArrayList<>();
+    List<HostStep> steps = new ArrayList<>(group.takeDeferredDefinitions());
     for (Map.Entry<ScalarType, Buffer> entry : buffers.entrySet()) {
       KernelExpr.Var threadElements = perThread.get(entry.getKey());
       steps.add(new HostStep.Define(threadElements, used.get(entry.getKey())));
