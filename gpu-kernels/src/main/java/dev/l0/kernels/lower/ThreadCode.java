@@ -34,11 +34,16 @@ import java.util.function.Function;
  * functions) of global buffers, so indexing, {@code transpose}, {@code split}, {@code reshape},
  * {@code replicate} and {@code iota} copy nothing. A map whose arrays are results is written
  * straight into its destination; a redomap, reduce, scan, scanomap or filter inside a thread runs
- * sequentially in the interpreter's order (thesis §2.2). Arrays a thread makes (copies before an
- * in-place update, array loop variables, array-valued branches, concatenations, nested SOAC
- * results it reads) live in its {@link ThreadScratch} and are updated in place (thesis ch. 3's
- * uniqueness makes that safe). Failing operations are guarded and raise the group's errors. What
- * has no such form (arrays whose sizes the host cannot compute, array literals, calls) is rejected.
+ * sequentially in the interpreter's order (thesis §2.2), with scalar or array accumulators. Arrays
+ * a thread makes (copies before an in-place update, array loop variables, array-valued branches,
+ * concatenations, array literals, nested SOAC results it reads) live in its {@link ThreadScratch}
+ * and are updated in place (thesis ch. 3's uniqueness makes that safe). Their space is a host
+ * bound of their sizes ({@link #bound}): a filter keeps at most its input's rows, a loop that
+ * filters its array accumulator keeps it within its initial rows (the live rows in a local), and
+ * an array result whose sizes only the code that makes it knows ({@link UnsizedResult}) gets the
+ * largest bound of the arrays written to it. Failing operations are guarded and raise the group's
+ * errors. What has no such form (sizes without a host bound, arrays of tuples, calls) is rejected,
+ * naming the construct and its nearest source position.
  */
 final class ThreadCode {
   private final GroupContext group;
@@ -799,14 +804,13 @@ final class ThreadCode {
     }
     ScalarType element = scalarType(literal.rowType().baseElement(), "an array literal of tuples");
     ArrayView region = allocate(element, dims);
-    KernelStmt irregular = raise("array literal", literal.pos(), "irregular array: elements of different shapes");
     for (int k = 0; k < literal.elements().size(); k++) {
       ArrayView row = region.rowInBounds(KernelExprs.i64(k));
       SubExp value = literal.elements().get(k);
       if (first == null) {
         out.add(new KernelStmt.Store(row.buffer(), row.offset(), scalar(value)));
       } else {
-        copy(array(value), row, irregular, out);
+        copy(array(value), row, raise("array literal", literal.pos(), "irregular array: elements of different shapes"), out);
       }
     }
     env.put(id.name(), region);
