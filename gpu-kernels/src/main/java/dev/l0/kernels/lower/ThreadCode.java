@@ -437,6 +437,9 @@ final class ThreadCode {
     if (size instanceof KernelExpr.Constant c) {
       return c.value().toString();
     }
+    if (size instanceof KernelExpr.Load load) {
+      return "an element of " + load.buffer().name();
+    }
     return size.getClass().getSimpleName().toLowerCase();
   }
 

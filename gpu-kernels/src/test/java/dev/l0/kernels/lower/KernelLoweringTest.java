@@ -129,11 +129,12 @@ class KernelLoweringTest {
   @Test
   void whatCannotBeLoweredIsRejectedNamingTheConstructAndItsPosition() {
     LoweredPrograms lowered = LoweredPrograms.of(
-        "fun i32 main([i32] xs) = reduce(op +, 0, map(fn i32 (i32 x) => reduce(op +, 0, iota(x)), xs))");
+        "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => let a = copy(iota(x)) in let b = a with [0] <- 1 in reduce(op +, 0, b), xs)");
     assertEquals(List.of(), lowered.groups());
     String rejection = single(lowered.rejections());
     assertTrue(rejection.contains("cannot lower to kernels: an array inside a kernel thread whose size")
-        && rejection.contains("the host cannot bound before the kernel runs (at test.l0:1:"), rejection);
+        && rejection.contains("(i64(an element of in_xs_1_1)) the host cannot bound before the kernel runs (at test.l0:1:75)"),
+        rejection);
   }
 
   @Test
