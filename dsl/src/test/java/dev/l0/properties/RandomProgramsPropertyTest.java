@@ -48,6 +48,8 @@ class RandomProgramsPropertyTest {
 
   /** A loop whose step is a filter (of its accumulator), in printed L0. */
   private static final Pattern FILTERING_LOOP = Pattern.compile("do\\s+filter\\(");
+  /** A loop whose step appends to its accumulator, in printed L0. */
+  private static final Pattern APPENDING_LOOP = Pattern.compile("do\\s+concat\\(");
 
   @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
   void programsCoverTheLanguage(@ForAll("programs") ProgramCase generated) {
@@ -97,7 +99,8 @@ class RandomProgramsPropertyTest {
 
   /**
    * The programs with per-thread array shapes are well typed, their arguments fit, and they hold
-   * reductions and scans whose operator combines arrays and loops that filter their accumulator.
+   * reductions and scans whose operator combines arrays and loops that filter or append to their
+   * accumulator.
    */
   @Test
   void kernelArrayProgramsAreWellTypedAndHoldArrayReductionsAndShrinkingLoops() {
@@ -105,6 +108,7 @@ class RandomProgramsPropertyTest {
     int arrayReductions = 0;
     int arrayScans = 0;
     int filteringLoops = 0;
+    int appendingLoops = 0;
     for (int seed = 0; seed < programs; seed++) {
       ProgramCase generated = RandomPrograms.kernelArrayProgram(seed);
       TypeChecker.check(generated.program());
@@ -116,10 +120,12 @@ class RandomProgramsPropertyTest {
       arrayReductions += text.contains("reduce(fn [") ? 1 : 0;
       arrayScans += text.contains("scan(fn [") ? 1 : 0;
       filteringLoops += FILTERING_LOOP.matcher(text).find() ? 1 : 0;
+      appendingLoops += APPENDING_LOOP.matcher(text).find() ? 1 : 0;
     }
     assertTrue(arrayReductions >= programs / 5, arrayReductions + " programs with a reduction of arrays");
     assertTrue(arrayScans >= programs / 10, arrayScans + " programs with a scan of arrays");
     assertTrue(filteringLoops >= programs / 10, filteringLoops + " programs with a loop that filters its accumulator");
+    assertTrue(appendingLoops >= programs / 10, appendingLoops + " programs with a loop that appends to its accumulator");
   }
 
   @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)

@@ -44,7 +44,7 @@ final class ExprGenerator {
     MAP, FILTER, SCAN, FAN_OUT, ZIP, IOTA, REPLICATE, CONCAT, RESHAPE, TRANSPOSE, COPY, ARRAY_LITERAL,
     TUPLE_LITERAL, UNZIP, SPLIT,
     // Only with kernelArrays (weight 0 otherwise, so the draws of the other productions do not change):
-    ARRAY_REDUCE, ARRAY_SCAN, LOOP_FILTER
+    ARRAY_REDUCE, ARRAY_SCAN, LOOP_FILTER, LOOP_CONCAT
   }
 
   /** A count expression ({@code iota}, {@code replicate}) with the size it denotes. */
@@ -138,6 +138,7 @@ final class ExprGenerator {
       case ARRAY_REDUCE -> soacs.arrayReduce((Type.Array) request, scope, sub);
       case ARRAY_SCAN -> soacs.arrayScan((Type.Array) request, scope, sub);
       case LOOP_FILTER -> loopFilter(request, scope, sub);
+      case LOOP_CONCAT -> loopConcat(request, scope, sub);
     };
   }
 
@@ -184,6 +185,7 @@ final class ExprGenerator {
       case ARRAY_SCAN -> kernelArrays && array != null && array.element() instanceof Type.Array row
           && combinableRow(row) ? 2 : 0;
       case LOOP_FILTER -> kernelArrays ? 2 : 0;
+      case LOOP_CONCAT -> kernelArrays ? 1 : 0;
     };
     if (kernelArrays && (p == Production.LOOP_UPDATE || p == Production.UPDATE)) {
       return base * 3;
@@ -416,6 +418,24 @@ final class ExprGenerator {
     Expr bound = i32(choices.between(0, 4));
     return new Typed(new Expr.Loop(new Pattern.Name(acc, AT), init.expr(), counter, bound, step.expr(), body.expr(), AT),
         body.type());
+  }
+
+  /**
+   * {@code loop (acc = <array>) = for k < n do concat(acc, <array>) in body}: an array accumulator
+   * that grows by the rows of an array made without it in every iteration.
+   */
+  private Typed loopConcat(Type request, Scope scope, int depth) {
+    Type.Array accType = types.array(Dim.UNKNOWN);
+    Typed init = generate(accType, scope, depth);
+    Type element = ((Type.Array) init.type()).element();
+    Type.Array growing = arrayOf(element, freshTag());
+    String acc = freshName("acc");
+    String counter = freshName("k");
+    Typed appended = generate(arrayOf(element, Dim.UNKNOWN), scope.with(counter, ScalarType.I32), depth);
+    Expr step = new Expr.Concat(var(acc), appended.expr(), AT);
+    Typed body = generate(request, scope.with(acc, growing), depth);
+    Expr bound = i32(choices.between(0, 4));
+    return new Typed(new Expr.Loop(new Pattern.Name(acc, AT), init.expr(), counter, bound, step, body.expr(), AT), body.type());
   }
 
   /**

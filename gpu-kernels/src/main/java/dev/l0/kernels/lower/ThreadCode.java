@@ -39,7 +39,9 @@ import java.util.function.Function;
  * concatenations, array literals, nested SOAC results it reads) live in its {@link ThreadScratch}
  * and are updated in place (thesis ch. 3's uniqueness makes that safe). Their space is a host
  * bound of their sizes ({@link #bound}): a filter keeps at most its input's rows, a loop that
- * filters its array accumulator keeps it within its initial rows (the live rows in a local), and
+ * filters its array accumulator keeps it within its initial rows (the live rows in a local), one
+ * that appends to it keeps it within its initial rows plus the trip count times the bound of the
+ * rows appended, and
  * an array result whose sizes only the code that makes it knows ({@link UnsizedResult}) gets the
  * largest bound of the arrays written to it. Failing operations are guarded and raise the group's
  * errors. What has no such form (sizes without a host bound, arrays of tuples, calls) is rejected,
@@ -532,6 +534,7 @@ final class ThreadCode {
    */
   private void lowerLoop(List<Ident> pattern, Exp.Loop loop, List<KernelStmt> out) {
     List<Binding> merge = new ArrayList<>();
+    Map<KernelExpr.Var, SubExp> growths = new java.util.LinkedHashMap<>();
     for (int i = 0; i < loop.mergeParams().size(); i++) {
       Ident param = loop.mergeParams().get(i);
       SubExp init = loop.init().get(i);
@@ -541,10 +544,16 @@ final class ThreadCode {
         out.add(new KernelStmt.Declare(local, scalar(init)));
         binding = new Binding.Scalar(local);
       } else {
-        ArrayView region = materialize(array(init), out);
-        if (!sameOuterSize(param.type(), loop.body().result().get(i), loop.body())
-            && neverGrows(loop.body(), loop.body().result().get(i), param.name())) {
-          region = resizable(region, param.name(), out);
+        SubExp result = loop.body().result().get(i);
+        SubExp appended = sameOuterSize(param.type(), result, loop.body()) ? null : appendedTo(loop.body(), result, param.name());
+        ArrayView region;
+        if (appended != null) {
+          region = growing(param.name(), array(init), loop, appended, growths, out);
+        } else {
+          region = materialize(array(init), out);
+          if (!sameOuterSize(param.type(), result, loop.body()) && neverGrows(loop.body(), result, param.name())) {
+            region = resizable(region, bound(region.dims().get(0)), param.name(), out);
+          }
         }
         binding = region;
         owned.add(param.name());
@@ -558,6 +567,13 @@ final class ThreadCode {
     List<KernelStmt> body = new ArrayList<>();
     List<Destination> next = merge.stream().map(m -> temporary(m, body)).toList();
     lowerBody(loop.body(), next, body);
+    growths.forEach((growth, appended) -> {
+      KernelExpr rows = bound(array(appended).dims().get(0));
+      if (rows == null || mentions(rows, growth)) {
+        throw new UnsupportedKernelException("a loop that appends to an array rows whose number the host cannot bound");
+      }
+      group.defineDeferred(growth, rows);
+    });
     commit(next, merge, body);
     out.add(new KernelStmt.For(counter, KernelExprs.ZERO, convert(scalar(loop.bound()), ScalarType.I64),
         KernelExprs.ONE, body));
@@ -569,11 +585,80 @@ final class ThreadCode {
     }
   }
 
-  /** {@code region} with its rows counted by a fresh local: the capacity stays the region's size. */
-  private ArrayView resizable(ArrayView region, String name, List<KernelStmt> out) {
+  /**
+   * The array a loop appends rows to ({@link #appendedTo}): a scratch copy of {@code initial}
+   * with room for its rows plus, per iteration, the bound of the rows appended ({@code growth},
+   * a host scalar defined once the body is lowered), its live rows in a local.
+   */
+  private ArrayView growing(String name, ArrayView initial, Exp.Loop loop, SubExp appended,
+      Map<KernelExpr.Var, SubExp> growths, List<KernelStmt> out) {
+    KernelExpr initialRows = bound(initial.dims().get(0));
+    KernelExpr trips = bound(convert(scalar(loop.bound()), ScalarType.I64));
+    if (initialRows == null || trips == null) {
+      throw new UnsupportedKernelException("a loop that appends to an array whose rows the host cannot bound");
+    }
+    KernelExpr.Var growth = group.deferredHostScalar(name + "_growth");
+    growths.put(growth, appended);
+    KernelExpr capacity = KernelExprs.add(initialRows, KernelExprs.mul(KernelExprs.max(trips, KernelExprs.ZERO), growth));
+    List<KernelExpr> dims = new ArrayList<>(initial.dims());
+    dims.set(0, capacity);
+    ArrayView space = allocate(initial.elementType(), dims);
+    ArrayView copy = ArrayView.rowMajor(space.buffer(), space.offset(), initial.dims());
+    List<KernelStmt> body = new ArrayList<>();
+    copyElements(initial, copy, body);
+    addGuarded(initial.valid(), body, List.of(), out);
+    return resizable(copy, capacity, name, out);
+  }
+
+  /** Whether {@code e} reads {@code variable}. */
+  private static boolean mentions(KernelExpr e, KernelExpr.Var variable) {
+    if (e.equals(variable)) {
+      return true;
+    }
+    if (e instanceof KernelExpr.Binary b) {
+      return mentions(b.left(), variable) || mentions(b.right(), variable);
+    }
+    if (e instanceof KernelExpr.Unary u) {
+      return mentions(u.operand(), variable);
+    }
+    if (e instanceof KernelExpr.Call c) {
+      return c.args().stream().anyMatch(a -> mentions(a, variable));
+    }
+    if (e instanceof KernelExpr.Select s) {
+      return mentions(s.condition(), variable) || mentions(s.ifTrue(), variable) || mentions(s.ifFalse(), variable);
+    }
+    return false;
+  }
+
+  /**
+   * The array {@code result} appends to {@code from} ({@code concat(from, x)} or
+   * {@code concat(x, from)}, possibly after filters, copies and updates of {@code from}), or
+   * {@code null}.
+   */
+  private static SubExp appendedTo(Body body, SubExp result, String from) {
+    if (!(result instanceof SubExp.Var v)) {
+      return null;
+    }
+    for (Stm stm : body.stms()) {
+      if (stm.pattern().size() == 1 && stm.pattern().get(0).name().equals(v.name())) {
+        Exp e = stm.exp();
+        if (e instanceof Exp.Concat c) {
+          return neverGrows(body, c.left(), from) ? c.right() : neverGrows(body, c.right(), from) ? c.left() : null;
+        }
+        SubExp source = e instanceof Exp.Copy c ? c.array()
+            : e instanceof Exp.Atom a ? a.value()
+            : e instanceof Exp.Update u ? u.array()
+            : null;
+        return source == null ? null : appendedTo(body, source, from);
+      }
+    }
+    return null;
+  }
+
+  /** {@code region} with its rows counted by a fresh local, at most {@code capacity} (a host expression). */
+  private ArrayView resizable(ArrayView region, KernelExpr capacity, String name, List<KernelStmt> out) {
     KernelExpr.Var live = group.fresh(name + "_rows", ScalarType.I64);
     out.add(new KernelStmt.Declare(live, region.dims().get(0)));
-    KernelExpr capacity = bound(region.dims().get(0));
     if (capacity == null) {
       throw new UnsupportedKernelException("a loop over an array whose rows the host cannot bound");
     }
@@ -651,7 +736,7 @@ final class ThreadCode {
       KernelExpr capacity = sizeBounds.get(live);
       List<KernelExpr> dims = new ArrayList<>(view.dims());
       dims.set(0, capacity);
-      ArrayView region = resizable(allocate(view.elementType(), dims), "next", out);
+      ArrayView region = resizable(allocate(view.elementType(), dims), capacity, "next", out);
       return new Destination.ToResizable(region, capacity);
     }
     return new Destination.ToMemory(allocate(view.elementType(), view.dims()));

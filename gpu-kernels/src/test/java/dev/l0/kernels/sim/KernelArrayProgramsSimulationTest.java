@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Random programs with per-thread arrays inside kernels ({@link RandomPrograms#kernelArrayProgram}:
- * reductions and scans of arrays, loops that filter their array accumulator, in-place updates,
+ * reductions and scans of arrays, loops that filter or append to their array accumulator, in-place updates,
  * array-valued map bodies) run with every kernel on the simulator, for block sizes 1 and 32: no
  * kernel falls back to the evaluator, both block sizes give the same outcome, and that outcome is
  * the interpreter's (a failure in the same operation), except that a program with a float
@@ -31,7 +31,10 @@ class KernelArrayProgramsSimulationTest {
   private static final int PROGRAMS = Integer.getInteger("l0.kernelArrayPrograms", 250);
   private static final int[] BLOCK_SIZES = {1, 32};
 
-  /** The programs of issue 13, and an array literal whose rows may be irregular, with inputs. */
+  /**
+   * The programs of issue 13, an array literal whose rows may be irregular, and a loop that
+   * appends a filtered array to its accumulator, with inputs.
+   */
   private static final List<List<String>> PROGRAMS_AND_INPUTS = List.of(
       List.of("""
           fun [f64] main([f64] xs) =
@@ -58,7 +61,14 @@ class KernelArrayProgramsSimulationTest {
       List.of("""
           fun [i32] main([i32] xs) =
             map(fn i32 (i32 x) => let a = [filter(fn bool (i32 y) => y < x, iota(2)), iota(1)] in reduce(op +, 0, a[0]), xs)
-          """, "[1, 2]"));
+          """, "[1, 2]"),
+      List.of("""
+          fun [i32] main([i32] xs) =
+            map(fn i32 (i32 x) =>
+                  loop (acc = iota(2)) = for i < size(0, xs) do
+                    concat(acc, filter(fn bool (i32 y) => y < x, iota(3)))
+                  in reduce(op +, 0, acc) * 100 + size(0, acc), xs)
+          """, "[1, 3, 0]"));
 
   @Test
   void theIssuesProgramsRunAsKernelsWithTheInterpretersResults() {
