@@ -66,8 +66,8 @@ final class ExprGenerator {
 
   /**
    * With {@code kernelArrays}, also the shapes of per-thread array code: reductions and scans
-   * whose operator combines arrays, loops whose array accumulator shrinks by a filter, and more
-   * in-place updates, loops over arrays and array-valued map bodies.
+   * whose operator combines arrays, loops whose array accumulator a filter shrinks or a concat
+   * grows, and three times as many in-place updates (also in loops).
    */
   ExprGenerator(Choices choices, TypeGenerator types, boolean rareFailures, boolean kernelArrays) {
     this.choices = choices;

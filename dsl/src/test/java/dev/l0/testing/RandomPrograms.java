@@ -44,7 +44,7 @@ public final class RandomPrograms {
   /**
    * A program as {@link #program(long)} that also holds the shapes of per-thread array code
    * inside kernels: reductions and scans of arrays, loops whose array accumulator a filter
-   * shrinks, and more in-place updates and array-valued map bodies.
+   * shrinks or a concat grows, and more in-place updates.
    */
   public static ProgramCase kernelArrayProgram(long seed) {
     return ProgramGenerator.program(tape(seed, PROGRAM_TAPE), true);
