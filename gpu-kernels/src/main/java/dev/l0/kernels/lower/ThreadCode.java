@@ -41,7 +41,8 @@ import java.util.function.Function;
  * bound of their sizes ({@link #bound}): a filter keeps at most its input's rows, a loop that
  * filters its array accumulator keeps it within its initial rows (the live rows in a local), one
  * that appends to it keeps it within its initial rows plus the trip count times the bound of the
- * rows appended, and
+ * rows appended (or, appending it to itself a constant number of times, its initial rows times
+ * two to that power), and
  * an array result whose sizes only the code that makes it knows ({@link UnsizedResult}) gets the
  * largest bound of the arrays written to it. Failing operations are guarded and raise the group's
  * errors. What has no such form (sizes without a host bound, arrays of tuples, calls) is rejected,
@@ -547,7 +548,9 @@ final class ThreadCode {
         SubExp result = loop.body().result().get(i);
         SubExp appended = sameOuterSize(param.type(), result, loop.body()) ? null : appendedTo(loop.body(), result, param.name());
         ArrayView region;
-        if (appended != null) {
+        if (appended != null && neverGrows(loop.body(), appended, param.name())) {
+          region = doubling(param.name(), array(init), loop, out);
+        } else if (appended != null) {
           region = growing(param.name(), array(init), loop, appended, growths, out);
         } else {
           region = materialize(array(init), out);
@@ -585,6 +588,22 @@ final class ThreadCode {
     }
   }
 
+  /** The most iterations of a loop that appends its accumulator to itself (doubling it) that get room. */
+  private static final int MOST_DOUBLINGS = 20;
+
+  /**
+   * The array of a loop that appends it to itself ({@code concat(acc, acc)}) a constant number of
+   * times, at most {@value #MOST_DOUBLINGS}: room for its initial rows times two to that power.
+   */
+  private ArrayView doubling(String name, ArrayView initial, Exp.Loop loop, List<KernelStmt> out) {
+    KernelExpr initialRows = bound(initial.dims().get(0));
+    if (initialRows == null || !(scalar(loop.bound()) instanceof KernelExpr.Constant c)
+        || !(c.value() instanceof dev.l0.ir.ScalarValue.Int trips) || trips.value() > MOST_DOUBLINGS) {
+      throw new UnsupportedKernelException("a loop that appends an array to itself other than a few times");
+    }
+    return withRoom(name, initial, KernelExprs.mul(initialRows, KernelExprs.i64(1L << Math.max(trips.value(), 0))), out);
+  }
+
   /**
    * The array a loop appends rows to ({@link #appendedTo}): a scratch copy of {@code initial}
    * with room for its rows plus, per iteration, the bound of the rows appended ({@code growth},
@@ -600,6 +619,11 @@ final class ThreadCode {
     KernelExpr.Var growth = group.deferredHostScalar(name + "_growth");
     growths.put(growth, appended);
     KernelExpr capacity = KernelExprs.add(initialRows, KernelExprs.mul(KernelExprs.max(trips, KernelExprs.ZERO), growth));
+    return withRoom(name, initial, capacity, out);
+  }
+
+  /** A scratch copy of {@code initial} with room for {@code capacity} rows, its live rows in a local. */
+  private ArrayView withRoom(String name, ArrayView initial, KernelExpr capacity, List<KernelStmt> out) {
     List<KernelExpr> dims = new ArrayList<>(initial.dims());
     dims.set(0, capacity);
     ArrayView space = allocate(initial.elementType(), dims);

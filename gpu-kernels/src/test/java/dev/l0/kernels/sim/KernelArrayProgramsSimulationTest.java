@@ -32,8 +32,8 @@ class KernelArrayProgramsSimulationTest {
   private static final int[] BLOCK_SIZES = {1, 32};
 
   /**
-   * The programs of issue 13, an array literal whose rows may be irregular, and a loop that
-   * appends a filtered array to its accumulator, with inputs.
+   * The programs of issue 13, an array literal whose rows may be irregular, a loop that appends a
+   * filtered array to its accumulator and one that doubles it, with inputs.
    */
   private static final List<List<String>> PROGRAMS_AND_INPUTS = List.of(
       List.of("""
@@ -67,6 +67,13 @@ class KernelArrayProgramsSimulationTest {
             map(fn i32 (i32 x) =>
                   loop (acc = iota(2)) = for i < size(0, xs) do
                     concat(acc, filter(fn bool (i32 y) => y < x, iota(3)))
+                  in reduce(op +, 0, acc) * 100 + size(0, acc), xs)
+          """, "[1, 3, 0]"),
+      List.of("""
+          fun [i32] main([i32] xs) =
+            map(fn i32 (i32 x) =>
+                  loop (acc = filter(fn bool (i32 y) => y < x, iota(3))) = for i < 3 do
+                    concat(acc, acc)
                   in reduce(op +, 0, acc) * 100 + size(0, acc), xs)
           """, "[1, 3, 0]"));
 
