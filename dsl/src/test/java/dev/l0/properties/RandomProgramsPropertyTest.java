@@ -11,11 +11,13 @@ import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.testing.TypedValue;
 import dev.l0.testing.ValueShapes;
+import dev.l0.types.TypeChecker;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.regex.Pattern;
 import net.jqwik.api.AfterFailureMode;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -23,6 +25,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.RandomGenerator;
 import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
 
 /**
  * The generator itself: inputs fit the entry, helpers are all used and never recursive, and the
@@ -42,6 +45,11 @@ class RandomProgramsPropertyTest {
       Map.entry("operator section", 25), Map.entry("curried operator section", 4),
       Map.entry("SOAC over SOAC", 25), Map.entry("SOAC over variable", 12), Map.entry("SOAC in lambda", 15),
       Map.entry("producer with several consumers", 15), Map.entry("in-place update in loop", 10));
+
+  /** A loop whose step is a filter (of its accumulator), in printed L0. */
+  private static final Pattern FILTERING_LOOP = Pattern.compile("do\\s+filter\\(");
+  /** A loop whose step appends to its accumulator, in printed L0. */
+  private static final Pattern APPENDING_LOOP = Pattern.compile("do\\s+concat\\(");
 
   @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
   void programsCoverTheLanguage(@ForAll("programs") ProgramCase generated) {
@@ -87,6 +95,37 @@ class RandomProgramsPropertyTest {
     ProgramCase first = generator.next(new Random(seed)).value();
     ProgramCase second = generator.next(new Random(seed)).value();
     assertEquals(first, second);
+  }
+
+  /**
+   * The programs with per-thread array shapes are well typed, their arguments fit, and they hold
+   * reductions and scans whose operator combines arrays and loops that filter or append to their
+   * accumulator.
+   */
+  @Test
+  void kernelArrayProgramsAreWellTypedAndHoldArrayReductionsAndShrinkingLoops() {
+    int programs = 300;
+    int arrayReductions = 0;
+    int arrayScans = 0;
+    int filteringLoops = 0;
+    int appendingLoops = 0;
+    for (int seed = 0; seed < programs; seed++) {
+      ProgramCase generated = RandomPrograms.kernelArrayProgram(seed);
+      TypeChecker.check(generated.program());
+      FunDef entry = generated.entryFunction();
+      for (int i = 0; i < entry.params().size(); i++) {
+        assertTrue(ValueShapes.conforms(generated.args().get(i), entry.params().get(i).type()), "seed " + seed);
+      }
+      String text = generated.toString();
+      arrayReductions += text.contains("reduce(fn [") ? 1 : 0;
+      arrayScans += text.contains("scan(fn [") ? 1 : 0;
+      filteringLoops += FILTERING_LOOP.matcher(text).find() ? 1 : 0;
+      appendingLoops += APPENDING_LOOP.matcher(text).find() ? 1 : 0;
+    }
+    assertTrue(arrayReductions >= programs / 5, arrayReductions + " programs with a reduction of arrays");
+    assertTrue(arrayScans >= programs / 10, arrayScans + " programs with a scan of arrays");
+    assertTrue(filteringLoops >= programs / 10, filteringLoops + " programs with a loop that filters its accumulator");
+    assertTrue(appendingLoops >= programs / 10, appendingLoops + " programs with a loop that appends to its accumulator");
   }
 
   @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)

@@ -42,7 +42,9 @@ final class ExprGenerator {
     LEAF, VARIABLE, LET, LET_TUPLE, IF, LOOP, LOOP_UPDATE, CALL, UPDATE, INDEX,
     ARITHMETIC, BITWISE, UNARY, CONVERSION, MATH, NUMERIC_BUILTIN, COMPARISON, LOGICAL, SIZE, REDUCE,
     MAP, FILTER, SCAN, FAN_OUT, ZIP, IOTA, REPLICATE, CONCAT, RESHAPE, TRANSPOSE, COPY, ARRAY_LITERAL,
-    TUPLE_LITERAL, UNZIP, SPLIT
+    TUPLE_LITERAL, UNZIP, SPLIT,
+    // Only with kernelArrays (weight 0 otherwise, so the draws of the other productions do not change):
+    ARRAY_REDUCE, ARRAY_SCAN, LOOP_FILTER, LOOP_CONCAT
   }
 
   /** A count expression ({@code iota}, {@code replicate}) with the size it denotes. */
@@ -51,6 +53,7 @@ final class ExprGenerator {
   private final Choices choices;
   private final TypeGenerator types;
   private final boolean rareFailures;
+  private final boolean kernelArrays;
   private final SoacGenerator soacs;
   private final List<Helper> helpers = new ArrayList<>();
   private int helpersStarted;
@@ -58,9 +61,19 @@ final class ExprGenerator {
   private int nextTag;
 
   ExprGenerator(Choices choices, TypeGenerator types, boolean rareFailures) {
+    this(choices, types, rareFailures, false);
+  }
+
+  /**
+   * With {@code kernelArrays}, also the shapes of per-thread array code: reductions and scans
+   * whose operator combines arrays, loops whose array accumulator a filter shrinks or a concat
+   * grows, and three times as many in-place updates (also in loops).
+   */
+  ExprGenerator(Choices choices, TypeGenerator types, boolean rareFailures, boolean kernelArrays) {
     this.choices = choices;
     this.types = types;
     this.rareFailures = rareFailures;
+    this.kernelArrays = kernelArrays;
     this.soacs = new SoacGenerator(this, choices, types);
   }
 
@@ -122,6 +135,10 @@ final class ExprGenerator {
       case TUPLE_LITERAL -> tupleLiteral((Type.Tuple) request, scope, sub);
       case UNZIP -> unzip((Type.Tuple) request, scope, sub);
       case SPLIT -> split((Type.Tuple) request, scope, sub);
+      case ARRAY_REDUCE -> soacs.arrayReduce((Type.Array) request, scope, sub);
+      case ARRAY_SCAN -> soacs.arrayScan((Type.Array) request, scope, sub);
+      case LOOP_FILTER -> loopFilter(request, scope, sub);
+      case LOOP_CONCAT -> loopConcat(request, scope, sub);
     };
   }
 
@@ -134,7 +151,7 @@ final class ExprGenerator {
     Type.Array array = request instanceof Type.Array a ? a : null;
     Type.Tuple tuple = request instanceof Type.Tuple t ? t : null;
     Dim outer = array == null ? null : array.size();
-    return switch (p) {
+    int base = switch (p) {
       case LEAF -> 2;
       case VARIABLE -> scope.fitting(request).isEmpty() ? 0 : 8;
       case LET -> 3;
@@ -164,7 +181,22 @@ final class ExprGenerator {
       case TUPLE_LITERAL -> tuple != null ? 3 : 0;
       case UNZIP -> tuple != null && unzipDim(tuple) != null ? 4 : 0;
       case SPLIT -> tuple != null && splittable(tuple) ? 3 : 0;
+      case ARRAY_REDUCE -> kernelArrays && combinableRow(array) ? 3 : 0;
+      case ARRAY_SCAN -> kernelArrays && array != null && array.element() instanceof Type.Array row
+          && combinableRow(row) ? 2 : 0;
+      case LOOP_FILTER -> kernelArrays ? 2 : 0;
+      case LOOP_CONCAT -> kernelArrays ? 1 : 0;
     };
+    if (kernelArrays && (p == Production.LOOP_UPDATE || p == Production.UPDATE)) {
+      return base * 3;
+    }
+    return base;
+  }
+
+  /** A row a reduction of arrays can make: a one-dimensional array of a combinable scalar. */
+  private static boolean combinableRow(Type.Array array) {
+    return array != null && array.element() instanceof ScalarType s && SizedTypes.combinable(s)
+        && !(array.size() instanceof Dim.Named);
   }
 
   private static boolean zippable(Type element) {
@@ -369,6 +401,41 @@ final class ExprGenerator {
     Typed body = generate(request, withAcc, depth);
     Expr bound = i32(choices.between(0, 4));
     return new Typed(new Expr.Loop(pattern, init.expr(), counter, bound, step.expr(), body.expr(), AT), body.type());
+  }
+
+  /**
+   * {@code loop (acc = <array>) = for k < n do filter(p, acc) in body}: an array accumulator whose
+   * size the loop changes (it never grows).
+   */
+  private Typed loopFilter(Type request, Scope scope, int depth) {
+    Type.Array accType = types.array(Dim.UNKNOWN);
+    Typed init = generate(accType, scope, depth);
+    Type.Array shrinking = arrayOf(((Type.Array) init.type()).element(), freshTag());
+    String acc = freshName("acc");
+    String counter = freshName("k");
+    Typed step = soacs.filterOver(new Typed(var(acc), shrinking), scope.with(counter, ScalarType.I32), depth);
+    Typed body = generate(request, scope.with(acc, shrinking), depth);
+    Expr bound = i32(choices.between(0, 4));
+    return new Typed(new Expr.Loop(new Pattern.Name(acc, AT), init.expr(), counter, bound, step.expr(), body.expr(), AT),
+        body.type());
+  }
+
+  /**
+   * {@code loop (acc = <array>) = for k < n do concat(acc, <array>) in body}: an array accumulator
+   * that grows by the rows of an array made without it in every iteration.
+   */
+  private Typed loopConcat(Type request, Scope scope, int depth) {
+    Type.Array accType = types.array(Dim.UNKNOWN);
+    Typed init = generate(accType, scope, depth);
+    Type element = ((Type.Array) init.type()).element();
+    Type.Array growing = arrayOf(element, freshTag());
+    String acc = freshName("acc");
+    String counter = freshName("k");
+    Typed appended = generate(arrayOf(element, Dim.UNKNOWN), scope.with(counter, ScalarType.I32), depth);
+    Expr step = new Expr.Concat(var(acc), appended.expr(), AT);
+    Typed body = generate(request, scope.with(acc, growing), depth);
+    Expr bound = i32(choices.between(0, 4));
+    return new Typed(new Expr.Loop(new Pattern.Name(acc, AT), init.expr(), counter, bound, step, body.expr(), AT), body.type());
   }
 
   /**

@@ -45,8 +45,16 @@ final class ProgramGenerator {
 
   /** A well-typed program; rarely, it indexes out of bounds. */
   static ProgramCase program(List<Integer> tape) {
+    return program(tape, false);
+  }
+
+  /**
+   * A well-typed program as {@link #program(List)}, with the per-thread array shapes of
+   * {@link ExprGenerator} when {@code kernelArrays} is set.
+   */
+  static ProgramCase program(List<Integer> tape, boolean kernelArrays) {
     ProgramGenerator g = new ProgramGenerator(tape);
-    ExprGenerator exprs = new ExprGenerator(g.choices, g.types, true);
+    ExprGenerator exprs = new ExprGenerator(g.choices, g.types, true, kernelArrays);
     List<Binding> params = g.parameters(exprs);
     Typed body = exprs.generate(g.types.binding(), new Scope(params), ENTRY_DEPTH);
     return g.finish(exprs, params, body.type(), body.expr());

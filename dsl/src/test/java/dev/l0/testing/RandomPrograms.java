@@ -33,6 +33,33 @@ public final class RandomPrograms {
     return tapes(PROGRAM_TAPE).map(ProgramGenerator::program);
   }
 
+  /**
+   * The program {@link #programs()} makes of a tape drawn from {@code seed}: reproducible random
+   * programs for tests that run a fixed number of them (a failure names the seed).
+   */
+  public static ProgramCase program(long seed) {
+    return ProgramGenerator.program(tape(seed, PROGRAM_TAPE));
+  }
+
+  /**
+   * A program as {@link #program(long)} that also holds the shapes of per-thread array code
+   * inside kernels: reductions and scans of arrays, loops whose array accumulator a filter
+   * shrinks or a concat grows, and more in-place updates.
+   */
+  public static ProgramCase kernelArrayProgram(long seed) {
+    return ProgramGenerator.program(tape(seed, PROGRAM_TAPE), true);
+  }
+
+  private static List<Integer> tape(long seed, int maxLength) {
+    java.util.Random random = new java.util.Random(seed);
+    int length = random.nextInt(maxLength + 1);
+    List<Integer> tape = new java.util.ArrayList<>(length);
+    for (int i = 0; i < length; i++) {
+      tape.add(random.nextInt(Choices.RANGE));
+    }
+    return tape;
+  }
+
   /** Well-typed programs whose entry fails at run time in a known operation. */
   public static Arbitrary<FailingProgramCase> failingPrograms() {
     return tapes(PROGRAM_TAPE).map(ProgramGenerator::failingProgram);

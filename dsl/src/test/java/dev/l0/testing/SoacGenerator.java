@@ -52,6 +52,48 @@ final class SoacGenerator {
     return new Typed(new Expr.Reduce(operator.function(), operator.neutral(), input.expr(), AT), element);
   }
 
+  /**
+   * {@code reduce(fn [t] ([t] a, [t] b) => map(op, zip(a, b)), replicate(m, ne), xss)}: a reduction
+   * whose operator combines arrays, element by element with one monoid.
+   */
+  Typed arrayReduce(Type.Array request, Scope scope, int depth) {
+    Type.Array row = constantRow(request);
+    Monoid monoid = choices.pick(Monoid.of((ScalarType) row.element()));
+    Typed rows = exprs.generate(arrayOf(row, Dim.UNKNOWN), scope, depth);
+    return new Typed(new Expr.Reduce(rowCombiner(row, monoid), rowNeutral(row, monoid), rows.expr(), AT), row);
+  }
+
+  /** {@code scan} with the operators of {@link #arrayReduce}: prefixes of arrays combined element by element. */
+  Typed arrayScan(Type.Array request, Scope scope, int depth) {
+    Type.Array row = constantRow((Type.Array) request.element());
+    Monoid monoid = choices.pick(Monoid.of((ScalarType) row.element()));
+    Typed rows = exprs.generate(arrayOf(row, request.size()), scope, depth);
+    return new Typed(new Expr.Scan(rowCombiner(row, monoid), rowNeutral(row, monoid), rows.expr(), AT), rows.type());
+  }
+
+  /** The requested row type with a constant size (the neutral element is a {@code replicate} of it). */
+  private Type.Array constantRow(Type.Array request) {
+    long m = request.size() instanceof Dim.Const c ? c.size() : types.size(1);
+    return arrayOf(request.element(), m);
+  }
+
+  private FunArg rowCombiner(Type.Array row, Monoid monoid) {
+    Type element = row.element();
+    String a = exprs.freshName("a");
+    String b = exprs.freshName("b");
+    String x = exprs.freshName("x");
+    String y = exprs.freshName("y");
+    FunArg elementwise = new FunArg.Lambda(element, List.of(new Param(element, x, AT), new Param(element, y, AT)),
+        monoid.combine(var(x), var(y)), AT);
+    Expr body = new Expr.Map(elementwise, new Expr.Zip(List.of(var(a), var(b)), AT), AT);
+    Type erased = row.erased();
+    return new FunArg.Lambda(erased, List.of(new Param(erased, a, AT), new Param(erased, b, AT)), body, AT);
+  }
+
+  private static Expr rowNeutral(Type.Array row, Monoid monoid) {
+    return new Expr.Replicate(ExprGenerator.i32(((Dim.Const) row.size()).size()), monoid.neutral(), AT);
+  }
+
   /** {@code scan(op, ne, a)}: an inclusive prefix scan with the same operators as {@link #reduce}. */
   Typed scan(Type.Array request, Scope scope, int depth) {
     return scanOver(exprs.generate(request, scope, depth));
@@ -249,7 +291,7 @@ final class SoacGenerator {
     return filterOver(exprs.generate(request, scope, depth), scope, depth);
   }
 
-  private Typed filterOver(Typed input, Scope scope, int depth) {
+  Typed filterOver(Typed input, Scope scope, int depth) {
     Type element = ((Type.Array) input.type()).element();
     FunArg predicate;
     if (SizedTypes.isNumeric(element) && choices.percent(25)) {

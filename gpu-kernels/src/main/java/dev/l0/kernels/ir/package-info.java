@@ -39,6 +39,14 @@
  *   and each chunk writes its kept rows in order from its offset: the interpreter's result.</li>
  * </ul>
  * {@link dev.l0.kernels.ir.ReductionOrder} holds the formula and a reference implementation.
+ * Accumulators that are arrays (an operator that combines arrays, such as an element-wise sum
+ * of rows) follow the same order: each chunk's partial is an array, folded sequentially from a
+ * copy of the neutral array, the partials are combined by the same pairwise tree (a reduction)
+ * or the same sequence of carries (a scan), and every {@code combine} or {@code fold} makes a new
+ * array from its arguments, so no partial is combined twice and none is skipped. A reduce of
+ * arrays is never rewritten as a map of reduces (thesis §8); its kernels are named
+ * {@code _array_partials} and {@code _array_tree} (a scan: {@code _array_totals},
+ * {@code _array_carries}, {@code _array_rescan}), which explain shows.
  * SOACs nested inside a kernel thread (a redomap inside a map) run sequentially in that thread:
  * a plain left fold with the fold function, the interpreter's order. A map whose body is one
  * integer or boolean reduction or scan over its row may instead run a block per row when it has

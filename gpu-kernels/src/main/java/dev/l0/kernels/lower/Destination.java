@@ -3,11 +3,23 @@ package dev.l0.kernels.lower;
 import dev.l0.kernels.ir.KernelExpr;
 
 /** Where a lowered body puts one of its results: a local, or a region of a buffer. */
-sealed interface Destination permits Destination.ToLocal, Destination.ToMemory {
+sealed interface Destination permits Destination.ToLocal, Destination.ToMemory, Destination.ToResizable, Destination.ToUnsized {
 
   /** A scalar result assigned to a declared local. */
   record ToLocal(KernelExpr.Var local) implements Destination {}
 
   /** A result written into {@code view} (one element when the result is a scalar). */
   record ToMemory(ArrayView view) implements Destination {}
+
+  /**
+   * An array result written into {@code region}, whose outer size is a local holding its live
+   * number of rows, at most {@code capacity} (the rows allocated): the write sets the local.
+   */
+  record ToResizable(ArrayView region, KernelExpr capacity) implements Destination {}
+
+  /**
+   * An array result whose shape the thread learns when it writes it ({@link UnsizedResult}):
+   * written row-major from {@code offset} of the result's buffer.
+   */
+  record ToUnsized(UnsizedResult result, KernelExpr offset) implements Destination {}
 }

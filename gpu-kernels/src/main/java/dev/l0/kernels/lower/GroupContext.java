@@ -6,6 +6,7 @@ import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.KernelError;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.opt.ir.Analysis;
@@ -34,6 +35,8 @@ final class GroupContext {
   private final List<GroupInput> inputs = new ArrayList<>();
   private final Map<String, Binding> inputBindings = new HashMap<>();
   private final Set<KernelExpr.Var> hostScalars = new HashSet<>();
+  /** Host scalars whose values the lowering learns after their first use, in the order defined. */
+  private final Map<KernelExpr.Var, KernelExpr> deferred = new java.util.LinkedHashMap<>();
   private final List<KernelError> errors = new ArrayList<>();
   private final Set<String> readTransposed;
   private final List<TiledTranspose.Copy> transposedCopies = new ArrayList<>();
@@ -147,6 +150,15 @@ final class GroupContext {
     return false;
   }
 
+  /** {@link #hostShape}, or {@code null} where a size of {@code type} is known only when the kernel runs. */
+  List<KernelExpr> knownHostShape(Type type) {
+    try {
+      return hostShape(type);
+    } catch (UnsupportedKernelException unknown) {
+      return null;
+    }
+  }
+
   /** The sizes of an array type, outermost first, as host expressions ({@link #hostSize}). */
   List<KernelExpr> hostShape(Type type) {
     List<KernelExpr> dims = new ArrayList<>();
@@ -163,6 +175,25 @@ final class GroupContext {
       errors.add(error);
     }
     return errors.indexOf(error) + 1;
+  }
+
+  /** A fresh {@code i64} host scalar whose value {@link #defineDeferred} gives later. */
+  KernelExpr.Var deferredHostScalar(String base) {
+    KernelExpr.Var variable = fresh(base, ScalarType.I64);
+    hostScalars.add(variable);
+    return variable;
+  }
+
+  void defineDeferred(KernelExpr.Var variable, KernelExpr value) {
+    deferred.put(variable, value);
+  }
+
+  /** The host steps defining the deferred scalars defined since the last call, to run before a launch. */
+  List<HostStep> takeDeferredDefinitions() {
+    List<HostStep> steps = new ArrayList<>();
+    deferred.forEach((variable, value) -> steps.add(new HostStep.Define(variable, value)));
+    deferred.clear();
+    return steps;
   }
 
   KernelExpr.Var fresh(String base, ScalarType type) {

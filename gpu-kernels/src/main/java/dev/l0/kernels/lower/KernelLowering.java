@@ -11,7 +11,8 @@ import java.util.Set;
 /**
  * Lowers one kernel of the optimiser's {@link KernelPlan} (a top-level SOAC, thesis ch. 7's
  * fused form) to a {@link KernelGroup}: map, redomap and reduce, scan and scanomap, filter.
- * What it cannot lower it rejects with an {@link UnsupportedKernelException}, never miscompiles.
+ * What it cannot lower it rejects with an {@link UnsupportedKernelException} naming the construct
+ * and the nearest source position, never miscompiles.
  */
 public final class KernelLowering {
   private KernelLowering() {}
@@ -44,9 +45,13 @@ public final class KernelLowering {
     if (soac.inputs().isEmpty()) {
       throw new UnsupportedKernelException("a " + soac.keyword() + " without inputs");
     }
-    GroupContext group = new GroupContext(function, soac, readTransposed);
-    KernelGroup lowered = lowerSoac(group, kernel.function(), kernel.statement().pattern(), soac, configuration);
-    return TiledTranspose.runFirst(group, lowered, configuration);
+    try {
+      GroupContext group = new GroupContext(function, soac, readTransposed);
+      KernelGroup lowered = lowerSoac(group, kernel.function(), kernel.statement().pattern(), soac, configuration);
+      return TiledTranspose.runFirst(group, lowered, configuration);
+    } catch (UnsupportedKernelException rejected) {
+      throw rejected.near(SourcePositions.of(soac));
+    }
   }
 
   private static KernelGroup lowerSoac(GroupContext group, String function, List<Ident> pattern, Exp.Soac soac,

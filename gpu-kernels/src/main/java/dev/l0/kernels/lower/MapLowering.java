@@ -29,7 +29,9 @@ import java.util.Optional;
  * ({@link SegmentedRows}), the kernel also holds the block-per-row loop, and the host gives
  * the rows to one loop or the other: to the blocks, a block per row, when the outer size is below
  * the configuration's threshold, else to the threads. Grids are capped at the configuration's
- * {@code maxBlocks}.
+ * {@code maxBlocks}. Result rows whose sizes the host learns only from the rows themselves
+ * ({@link UnsizedRows}) are written with a bounded stride and copied to their place by a second
+ * kernel once the host has read the first row's sizes.
  */
 final class MapLowering {
   private MapLowering() {}
@@ -42,12 +44,21 @@ final class MapLowering {
     List<HostStep> steps = new ArrayList<>();
     List<ArrayView> targets = new ArrayList<>();
     List<GroupOutput> outputs = new ArrayList<>();
+    List<UnsizedRows> unsizedRows = new ArrayList<>();
     for (int k = 0; k < pattern.size(); k++) {
       Type row = map.function().returnTypes().get(k);
-      List<KernelExpr> shape = new ArrayList<>(List.of(n));
-      shape.addAll(group.hostShape(row));
       ScalarType element = ThreadCode.scalarType(row.baseElement(), "a map of tuples");
       Buffer buffer = group.freshBuffer("out_" + pattern.get(k).name(), element);
+      List<KernelExpr> rowShape = group.knownHostShape(row);
+      if (rowShape == null) {
+        unsizedRows.add(new UnsizedRows(k, pattern.get(k).name(), row.rank(), buffer,
+            group.freshBuffer("wide_" + pattern.get(k).name(), element), group.freshBuffer("sizes_" + pattern.get(k).name(), ScalarType.I64)));
+        targets.add(null);
+        outputs.add(null);
+        continue;
+      }
+      List<KernelExpr> shape = new ArrayList<>(List.of(n));
+      shape.addAll(rowShape);
       KernelExpr elements = KernelExprs.ONE;
       for (KernelExpr d : shape) {
         elements = mul(elements, d);
@@ -59,8 +70,17 @@ final class MapLowering {
     ThreadScratch scratch = code.beginKernel();
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    List<Destination> dests = targets.stream().map(t -> (Destination) new Destination.ToMemory(t.rowInBounds(i))).toList();
+    List<Destination> dests = new ArrayList<>(targets.stream()
+        .map(t -> t == null ? null : (Destination) new Destination.ToMemory(t.rowInBounds(i))).toList());
+    for (UnsizedRows u : unsizedRows) {
+      dests.set(u.position(), u.destination(code, i, body));
+    }
     code.apply(map.function(), inputs.stream().map(in -> ThreadCode.row(in, i)).toList(), dests, body);
+    for (UnsizedRows u : unsizedRows) {
+      body.addAll(u.storeSizes(i));
+      code.finish(u.result());
+      steps.addAll(u.allocate(group, n));
+    }
     Optional<SegmentedRows> segmented = SegmentedRows.of(map);
     KernelExpr threadRows = n;
     KernelExpr grid = ReductionOrder.ceilDivExpr(n, KernelGroup.BLOCK_SIZE);
@@ -83,6 +103,13 @@ final class MapLowering {
     steps.add(new HostStep.Define(blocks,
         KernelExprs.min(KernelExprs.max(grid, KernelExprs.ONE), KernelExprs.i64(configuration.maxBlocks()))));
     steps.addAll(scratch.launch(kernel, blocks));
-    return new KernelGroup(name, group.inputs(), List.of(kernel), steps, outputs, group.errors());
+    List<Kernel> kernels = new ArrayList<>(List.of(kernel));
+    for (UnsizedRows u : unsizedRows) {
+      Kernel compact = u.compaction(code, name, n);
+      steps.addAll(u.readSizesAndCompact(group, n, compact, blocks));
+      kernels.add(compact);
+      outputs.set(u.position(), u.output(n));
+    }
+    return new KernelGroup(name, group.inputs(), kernels, steps, outputs, group.errors());
   }
 }

@@ -29,7 +29,8 @@ import java.util.List;
  * A top-level redomap or reduce (thesis §7.1) as two kernels, in the contract's order: the first
  * gives each chunk a thread that folds it with the fold function, then combines its block's
  * chunk partials by the pairwise tree in shared memory; the second, one block, combines the
- * block partials by the same tree in global memory. Accumulators must be scalars.
+ * block partials by the same tree in global memory. Accumulators that include arrays go to
+ * {@link ArrayAccumulatorLowering}.
  */
 final class ReductionLowering {
   private ReductionLowering() {}
@@ -38,6 +39,9 @@ final class ReductionLowering {
       List<SubExp> neutral, List<SubExp> inputs) {
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> views = inputs.stream().map(code::array).toList();
+    if (ArrayAccumulatorLowering.needed(code, neutral)) {
+      return ArrayAccumulatorLowering.reduce(group, code, name, pattern, combine, fold, neutral, views);
+    }
     Chunking chunking = Chunking.of(views.get(0).dims().get(0), group);
     List<HostStep> steps = new ArrayList<>(chunking.define());
     List<Buffer> partials = new ArrayList<>();

@@ -23,7 +23,7 @@ import java.util.List;
  * A top-level scan or scanomap as reduce-then-scan in three kernels, in the contract's order:
  * each chunk's total (a thread per chunk folds it), the chunks' carries (one thread combines the
  * totals left to right), and each chunk folded again from its carry, writing every prefix.
- * Accumulators must be scalars.
+ * Accumulators that include arrays go to {@link ArrayAccumulatorLowering}.
  */
 final class ScanLowering {
   private ScanLowering() {}
@@ -32,6 +32,9 @@ final class ScanLowering {
       List<SubExp> neutral, List<SubExp> inputs) {
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> views = inputs.stream().map(code::array).toList();
+    if (ArrayAccumulatorLowering.needed(code, neutral)) {
+      return ArrayAccumulatorLowering.scan(group, code, name, pattern, combine, fold, neutral, views);
+    }
     KernelExpr n = views.get(0).dims().get(0);
     Chunking chunking = Chunking.of(n, group);
     List<HostStep> steps = new ArrayList<>(chunking.define());

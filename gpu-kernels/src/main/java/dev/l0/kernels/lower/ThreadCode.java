@@ -25,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Lowers the code of SOAC functions to the statements one kernel thread runs: scalar code,
@@ -32,17 +33,33 @@ import java.util.Set;
  * functions) of global buffers, so indexing, {@code transpose}, {@code split}, {@code reshape},
  * {@code replicate} and {@code iota} copy nothing. A map whose arrays are results is written
  * straight into its destination; a redomap, reduce, scan, scanomap or filter inside a thread runs
- * sequentially in the interpreter's order (thesis §2.2). Arrays a thread makes (copies before an
- * in-place update, array loop variables, array-valued branches, concatenations, nested SOAC
- * results it reads) live in its {@link ThreadScratch} and are updated in place (thesis ch. 3's
- * uniqueness makes that safe). Failing operations are guarded and raise the group's errors. What
- * has no such form (arrays whose sizes the host cannot compute, array literals, calls) is rejected.
+ * sequentially in the interpreter's order (thesis §2.2), with scalar or array accumulators. Arrays
+ * a thread makes (copies before an in-place update, array loop variables, array-valued branches,
+ * concatenations, array literals, nested SOAC results it reads) live in its {@link ThreadScratch}
+ * and are updated in place (thesis ch. 3's uniqueness makes that safe). Their space is a host
+ * bound of their sizes ({@link #bound}): a filter keeps at most its input's rows, a loop that
+ * filters its array accumulator keeps it within its initial rows (the live rows in a local), one
+ * that appends to it keeps it within its initial rows plus the trip count times the bound of the
+ * rows appended (or, appending it to itself a constant number of times, its initial rows times
+ * two to that power), and
+ * an array result whose sizes only the code that makes it knows ({@link UnsizedResult}) gets the
+ * largest bound of the arrays written to it. Failing operations are guarded and raise the group's
+ * errors. What has no such form (sizes without a host bound, arrays of tuples, calls) is rejected,
+ * naming the construct and its nearest source position.
  */
 final class ThreadCode {
   private final GroupContext group;
   private final Map<String, Binding> env = new HashMap<>();
   /** Arrays the running thread made and alone holds, which an in-place update may overwrite. */
   private final Set<String> owned = new HashSet<>();
+  /**
+   * A host expression at least as large as each local that holds a size the thread computes:
+   * the kept rows of a filter (at most its input's rows), the live rows of an array a loop
+   * shrinks (at most its initial rows).
+   */
+  private final Map<KernelExpr.Var, KernelExpr> sizeBounds = new HashMap<>();
+  /** The locals counting the live rows of arrays that loops resize ({@link Destination.ToResizable}). */
+  private final Set<KernelExpr.Var> liveRows = new HashSet<>();
   private ThreadScratch scratch;
 
   ThreadCode(GroupContext group) {
@@ -165,6 +182,14 @@ final class ThreadCode {
       out.add(new KernelStmt.Assign(local.local(), scalar(result)));
       return;
     }
+    if (dest instanceof Destination.ToResizable resizable) {
+      writeResizable(array(result), resizable, out);
+      return;
+    }
+    if (dest instanceof Destination.ToUnsized unsized) {
+      writeUnsized(array(result), unsized, out);
+      return;
+    }
     ArrayView target = ((Destination.ToMemory) dest).view();
     if (target.rank() == 0) {
       out.add(new KernelStmt.Store(target.buffer(), target.offset(), scalar(result)));
@@ -179,6 +204,11 @@ final class ThreadCode {
    * {@code [0][1]} are different values.
    */
   private void copy(ArrayView source, ArrayView target, List<KernelStmt> out) {
+    copy(source, target, shapeError(), out);
+  }
+
+  /** {@link #copy(ArrayView, ArrayView, List)} raising {@code differentShape} where the shapes differ. */
+  private void copy(ArrayView source, ArrayView target, KernelStmt differentShape, List<KernelStmt> out) {
     KernelExpr sameShape = KernelExprs.TRUE;
     for (int d = target.rank() - 1; d >= 0; d--) {
       sameShape = and(eq(source.dims().get(d), target.dims().get(d)), sameShape);
@@ -187,7 +217,26 @@ final class ThreadCode {
     copyElements(source, target, body);
     List<KernelStmt> guarded = new ArrayList<>();
     addGuarded(source.valid(), body, List.of(), guarded);
-    addGuarded(sameShape, guarded, List.of(shapeError()), out);
+    addGuarded(sameShape, guarded, List.of(differentShape), out);
+  }
+
+  /**
+   * Copies {@code source} into a region with a live row count: its rows must fit the capacity
+   * and its rows' shape be the region's (else the shape error), then the count becomes its rows.
+   */
+  private void writeResizable(ArrayView source, Destination.ToResizable dest, List<KernelStmt> out) {
+    ArrayView region = dest.region();
+    KernelExpr rows = source.dims().get(0);
+    KernelExpr fits = not(KernelExprs.lt(dest.capacity(), rows));
+    for (int d = region.rank() - 1; d >= 1; d--) {
+      fits = and(fits, or(eq(rows, KernelExprs.ZERO), eq(source.dims().get(d), region.dims().get(d))));
+    }
+    List<KernelStmt> body = new ArrayList<>();
+    body.add(new KernelStmt.Assign((KernelExpr.Var) region.dims().get(0), rows));
+    copyElements(source, region, body);
+    List<KernelStmt> guarded = new ArrayList<>();
+    addGuarded(source.valid(), body, List.of(), guarded);
+    addGuarded(fits, guarded, List.of(shapeError()), out);
   }
 
   /** Copies {@code source} into {@code target} of the same shape, element by element. */
@@ -202,7 +251,7 @@ final class ThreadCode {
     out.add(new KernelStmt.For(j, KernelExprs.ZERO, target.dims().get(0), KernelExprs.ONE, body));
   }
 
-  private KernelStmt shapeError() {
+  KernelStmt shapeError() {
     return raise("map", SourcePos.NONE, "an array result's shape differs from its declared type");
   }
 
@@ -212,6 +261,15 @@ final class ThreadCode {
 
   /** A map inside a thread whose results go to {@code targets}: a loop over its rows. */
   private void lowerMapInto(Exp.Map map, List<ArrayView> targets, List<KernelStmt> out) {
+    lowerMapInto(map, targets, targets.stream().map(t -> (Function<KernelExpr, Destination>) j -> new Destination.ToMemory(t.rowInBounds(j))).toList(), out);
+  }
+
+  /**
+   * A map inside a thread whose result {@code k} goes, row {@code j}, to {@code rowDestinations(k)(j)};
+   * {@code targets} are those of known rows, which must be the map's.
+   */
+  private void lowerMapInto(Exp.Map map, List<ArrayView> targets, List<Function<KernelExpr, Destination>> rowDestinations,
+      List<KernelStmt> out) {
     List<ArrayView> inputs = map.inputs().stream().map(this::array).toList();
     KernelExpr rows = inputs.get(0).dims().get(0);
     KernelExpr sameRows = KernelExprs.TRUE;
@@ -220,13 +278,14 @@ final class ThreadCode {
     }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    List<Destination> dests = targets.stream().map(t -> (Destination) new Destination.ToMemory(t.rowInBounds(j))).toList();
+    List<Destination> dests = rowDestinations.stream().map(d -> d.apply(j)).toList();
     apply(map.function(), inputs.stream().map(in -> row(in, j)).toList(), dests, body);
     KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
     List<KernelStmt> guarded = new ArrayList<>();
     addGuarded(allValid(inputs), List.of(loop), List.of(), guarded);
     addGuarded(sameRows, guarded, List.of(shapeError()), out);
   }
+
 
   /**
    * {@code if (condition) then else otherwise}, appended to {@code out}; just {@code then} where
@@ -265,6 +324,14 @@ final class ThreadCode {
   }
 
   private void lowerStm(Stm stm, List<KernelStmt> out) {
+    try {
+      lowerExp(stm, out);
+    } catch (UnsupportedKernelException rejected) {
+      throw rejected.near(SourcePositions.of(stm.exp()));
+    }
+  }
+
+  private void lowerExp(Stm stm, List<KernelStmt> out) {
     Exp e = stm.exp();
     List<Ident> pattern = stm.pattern();
     if (e instanceof Exp.Atom atom) {
@@ -289,6 +356,8 @@ final class ThreadCode {
       List<KernelStmt> elseBody = new ArrayList<>();
       lowerBody(branch.elseBody(), results, elseBody);
       out.add(new KernelStmt.If(scalar(branch.condition()), thenBody, elseBody));
+      results.stream().filter(d -> d instanceof Destination.ToUnsized)
+          .forEach(d -> finish(((Destination.ToUnsized) d).result()));
     } else if (e instanceof Exp.Loop loop) {
       lowerLoop(pattern, loop, out);
     } else if (e instanceof Exp.Index index) {
@@ -330,9 +399,78 @@ final class ThreadCode {
       lowerMapToScratch(pattern, map, out);
     } else if (e instanceof Exp.Update update) {
       lowerUpdate(pattern.get(0), update, out);
+    } else if (e instanceof Exp.ArrayLit literal) {
+      lowerArrayLiteral(pattern.get(0), literal, out);
     } else {
       throw new UnsupportedKernelException(e.getClass().getSimpleName().toLowerCase() + " inside a kernel");
     }
+  }
+
+  /**
+   * A fresh row-major array of {@code dims} in the thread's scratch, which holds as many
+   * elements as the host bounds of the sizes ({@link #bound}) allow.
+   */
+  private ArrayView allocate(ScalarType type, List<KernelExpr> dims) {
+    List<KernelExpr> bounds = new ArrayList<>();
+    for (KernelExpr d : dims) {
+      KernelExpr b = bound(d);
+      if (b == null) {
+        throw new UnsupportedKernelException("an array inside a kernel thread whose size (" + describeSize(d)
+            + ") the host cannot bound before the kernel runs");
+      }
+      bounds.add(b);
+    }
+    ArrayView region = scratch.allocate(type, bounds);
+    return bounds.equals(dims) ? region : ArrayView.rowMajor(region.buffer(), region.offset(), dims);
+  }
+
+  /** A size for a message: the local or the operation that computes it. */
+  private static String describeSize(KernelExpr size) {
+    if (size instanceof KernelExpr.Var v) {
+      return v.name();
+    }
+    if (size instanceof KernelExpr.Binary b) {
+      return describeSize(b.left()) + " " + b.op().symbol() + " " + describeSize(b.right());
+    }
+    if (size instanceof KernelExpr.Call c) {
+      return c.function().functionName() + "(" + String.join(", ", c.args().stream().map(ThreadCode::describeSize).toList()) + ")";
+    }
+    if (size instanceof KernelExpr.Constant c) {
+      return c.value().toString();
+    }
+    if (size instanceof KernelExpr.Load load) {
+      return "an element of " + load.buffer().name();
+    }
+    return size.getClass().getSimpleName().toLowerCase();
+  }
+
+  /**
+   * A host expression at least {@code size} (a size, never negative), or {@code null} where none
+   * is known: sums, products, conversions and choices of bounded sizes are bounded.
+   */
+  private KernelExpr bound(KernelExpr size) {
+    if (group.isHostExpression(size)) {
+      return size;
+    }
+    if (size instanceof KernelExpr.Var v) {
+      return sizeBounds.get(v);
+    }
+    if (size instanceof KernelExpr.Binary b && (b.op() == BinaryOperator.ADD || b.op() == BinaryOperator.MUL)) {
+      KernelExpr left = bound(b.left());
+      KernelExpr right = bound(b.right());
+      return left == null || right == null ? null : new KernelExpr.Binary(b.op(), b.operandType(), left, right);
+    }
+    if (size instanceof KernelExpr.Select s) {
+      KernelExpr ifTrue = bound(s.ifTrue());
+      KernelExpr ifFalse = bound(s.ifFalse());
+      return ifTrue == null || ifFalse == null ? null : KernelExprs.max(ifTrue, ifFalse);
+    }
+    if (size instanceof KernelExpr.Call c && c.args().size() == 1
+        && (c.function() == dev.l0.ir.Builtin.TO_I64 || c.function() == dev.l0.ir.Builtin.TO_I32)) {
+      KernelExpr inner = bound(c.args().get(0));
+      return inner == null ? null : convert(inner, c.type());
+    }
+    return null;
   }
 
   /** The view {@code s} stands for, or {@code null} where it is a scalar. */
@@ -351,7 +489,12 @@ final class ThreadCode {
   /** {@code size(d, a)}: an array keeps its inner sizes also when it has no elements. */
   private void lowerSize(Ident id, Exp.Size size, List<KernelStmt> out) {
     KernelExpr result = array(size.array()).dims().get(size.dimension());
-    declare(id, convert(result, scalarType(id.type(), "a size")), out);
+    ScalarType type = scalarType(id.type(), "a size");
+    declare(id, convert(result, type), out);
+    KernelExpr bound = bound(result);
+    if (bound != null && ((Binding.Scalar) env.get(id.name())).value() instanceof KernelExpr.Var local) {
+      sizeBounds.put(local, convert(bound, type));
+    }
   }
 
   private void lowerBinOp(Ident id, Exp.BinOp b, List<KernelStmt> out) {
@@ -381,10 +524,13 @@ final class ThreadCode {
   /**
    * A sequential loop (thesis §2.1.1): scalar merge variables are locals, array ones regions of
    * the thread's scratch; each iteration's results go to temporaries first, as the body may
-   * still read the merge variables while it makes them.
+   * still read the merge variables while it makes them. An array merge variable whose rows the
+   * body may drop ({@link #neverGrows}: a filter) keeps its initial size as its capacity and its
+   * live number of rows in a local.
    */
   private void lowerLoop(List<Ident> pattern, Exp.Loop loop, List<KernelStmt> out) {
     List<Binding> merge = new ArrayList<>();
+    Map<KernelExpr.Var, SubExp> growths = new java.util.LinkedHashMap<>();
     for (int i = 0; i < loop.mergeParams().size(); i++) {
       Ident param = loop.mergeParams().get(i);
       SubExp init = loop.init().get(i);
@@ -394,7 +540,20 @@ final class ThreadCode {
         out.add(new KernelStmt.Declare(local, scalar(init)));
         binding = new Binding.Scalar(local);
       } else {
-        binding = materialize(array(init), out);
+        SubExp result = loop.body().result().get(i);
+        SubExp appended = sameOuterSize(param.type(), result, loop.body()) ? null : appendedTo(loop.body(), result, param.name());
+        ArrayView region;
+        if (appended != null && neverGrows(loop.body(), appended, param.name())) {
+          region = doubling(param.name(), array(init), loop, out);
+        } else if (appended != null) {
+          region = growing(param.name(), array(init), loop, appended, growths, out);
+        } else {
+          region = materialize(array(init), out);
+          if (!sameOuterSize(param.type(), result, loop.body()) && neverGrows(loop.body(), result, param.name())) {
+            region = resizable(region, bound(region.dims().get(0)), param.name(), out);
+          }
+        }
+        binding = region;
         owned.add(param.name());
       }
       env.put(param.name(), binding);
@@ -404,25 +563,16 @@ final class ThreadCode {
     env.put(loop.counter().name(),
         new Binding.Scalar(convert(counter, scalarType(loop.counter().type(), "a loop counter"))));
     List<KernelStmt> body = new ArrayList<>();
-    List<Destination> next = new ArrayList<>();
-    for (Binding m : merge) {
-      if (m instanceof Binding.Scalar s) {
-        KernelExpr.Var temp = group.fresh("next", s.value().type());
-        body.add(new KernelStmt.Declare(temp, zeroOf(temp.type())));
-        next.add(new Destination.ToLocal(temp));
-      } else {
-        ArrayView region = (ArrayView) m;
-        next.add(new Destination.ToMemory(scratch.allocate(region.elementType(), region.dims())));
-      }
-    }
+    List<Destination> next = merge.stream().map(m -> temporary(m, body)).toList();
     lowerBody(loop.body(), next, body);
-    for (int i = 0; i < merge.size(); i++) {
-      if (next.get(i) instanceof Destination.ToLocal temp) {
-        body.add(new KernelStmt.Assign((KernelExpr.Var) ((Binding.Scalar) merge.get(i)).value(), temp.local()));
-      } else {
-        copyElements(((Destination.ToMemory) next.get(i)).view(), (ArrayView) merge.get(i), body);
+    growths.forEach((growth, appended) -> {
+      KernelExpr rows = bound(array(appended).dims().get(0));
+      if (rows == null || mentions(rows, growth)) {
+        throw new UnsupportedKernelException("a loop that appends to an array rows whose number the host cannot bound");
       }
-    }
+      group.defineDeferred(growth, rows);
+    });
+    commit(next, merge, body);
     out.add(new KernelStmt.For(counter, KernelExprs.ZERO, convert(scalar(loop.bound()), ScalarType.I64),
         KernelExprs.ONE, body));
     for (int i = 0; i < pattern.size(); i++) {
@@ -433,20 +583,251 @@ final class ThreadCode {
     }
   }
 
-  /** Where a branch puts result {@code id}: a fresh local, or a scratch array of its declared shape. */
+  /** The most iterations of a loop that appends its accumulator to itself (doubling it) that get room. */
+  private static final int MOST_DOUBLINGS = 20;
+
+  /**
+   * The array of a loop that appends it to itself ({@code concat(acc, acc)}) a constant number of
+   * times, at most {@value #MOST_DOUBLINGS}: room for its initial rows times two to that power.
+   */
+  private ArrayView doubling(String name, ArrayView initial, Exp.Loop loop, List<KernelStmt> out) {
+    KernelExpr initialRows = bound(initial.dims().get(0));
+    if (initialRows == null || !(scalar(loop.bound()) instanceof KernelExpr.Constant c)
+        || !(c.value() instanceof dev.l0.ir.ScalarValue.Int trips) || trips.value() > MOST_DOUBLINGS) {
+      throw new UnsupportedKernelException("a loop that appends an array to itself other than a few times");
+    }
+    return withRoom(name, initial, KernelExprs.mul(initialRows, KernelExprs.i64(1L << Math.max(trips.value(), 0))), out);
+  }
+
+  /**
+   * The array a loop appends rows to ({@link #appendedTo}): a scratch copy of {@code initial}
+   * with room for its rows plus, per iteration, the bound of the rows appended ({@code growth},
+   * a host scalar defined once the body is lowered), its live rows in a local.
+   */
+  private ArrayView growing(String name, ArrayView initial, Exp.Loop loop, SubExp appended,
+      Map<KernelExpr.Var, SubExp> growths, List<KernelStmt> out) {
+    KernelExpr initialRows = bound(initial.dims().get(0));
+    KernelExpr trips = bound(convert(scalar(loop.bound()), ScalarType.I64));
+    if (initialRows == null || trips == null) {
+      throw new UnsupportedKernelException("a loop that appends to an array whose rows the host cannot bound");
+    }
+    KernelExpr.Var growth = group.deferredHostScalar(name + "_growth");
+    growths.put(growth, appended);
+    KernelExpr capacity = KernelExprs.add(initialRows, KernelExprs.mul(KernelExprs.max(trips, KernelExprs.ZERO), growth));
+    return withRoom(name, initial, capacity, out);
+  }
+
+  /** A scratch copy of {@code initial} with room for {@code capacity} rows, its live rows in a local. */
+  private ArrayView withRoom(String name, ArrayView initial, KernelExpr capacity, List<KernelStmt> out) {
+    List<KernelExpr> dims = new ArrayList<>(initial.dims());
+    dims.set(0, capacity);
+    ArrayView space = allocate(initial.elementType(), dims);
+    ArrayView copy = ArrayView.rowMajor(space.buffer(), space.offset(), initial.dims());
+    List<KernelStmt> body = new ArrayList<>();
+    copyElements(initial, copy, body);
+    addGuarded(initial.valid(), body, List.of(), out);
+    return resizable(copy, capacity, name, out);
+  }
+
+  /** Whether {@code e} reads {@code variable}. */
+  private static boolean mentions(KernelExpr e, KernelExpr.Var variable) {
+    if (e.equals(variable)) {
+      return true;
+    }
+    if (e instanceof KernelExpr.Binary b) {
+      return mentions(b.left(), variable) || mentions(b.right(), variable);
+    }
+    if (e instanceof KernelExpr.Unary u) {
+      return mentions(u.operand(), variable);
+    }
+    if (e instanceof KernelExpr.Call c) {
+      return c.args().stream().anyMatch(a -> mentions(a, variable));
+    }
+    if (e instanceof KernelExpr.Select s) {
+      return mentions(s.condition(), variable) || mentions(s.ifTrue(), variable) || mentions(s.ifFalse(), variable);
+    }
+    return false;
+  }
+
+  /**
+   * The array {@code result} appends to {@code from} ({@code concat(from, x)} or
+   * {@code concat(x, from)}, possibly after filters, copies and updates of {@code from}), or
+   * {@code null}.
+   */
+  private static SubExp appendedTo(Body body, SubExp result, String from) {
+    if (!(result instanceof SubExp.Var v)) {
+      return null;
+    }
+    for (Stm stm : body.stms()) {
+      if (stm.pattern().size() == 1 && stm.pattern().get(0).name().equals(v.name())) {
+        Exp e = stm.exp();
+        if (e instanceof Exp.Concat c) {
+          return neverGrows(body, c.left(), from) ? c.right() : neverGrows(body, c.right(), from) ? c.left() : null;
+        }
+        SubExp source = e instanceof Exp.Copy c ? c.array()
+            : e instanceof Exp.Atom a ? a.value()
+            : e instanceof Exp.Update u ? u.array()
+            : null;
+        return source == null ? null : appendedTo(body, source, from);
+      }
+    }
+    return null;
+  }
+
+  /** {@code region} with its rows counted by a fresh local, at most {@code capacity} (a host expression). */
+  private ArrayView resizable(ArrayView region, KernelExpr capacity, String name, List<KernelStmt> out) {
+    KernelExpr.Var live = group.fresh(name + "_rows", ScalarType.I64);
+    out.add(new KernelStmt.Declare(live, region.dims().get(0)));
+    if (capacity == null) {
+      throw new UnsupportedKernelException("a loop over an array whose rows the host cannot bound");
+    }
+    sizeBounds.put(live, capacity);
+    liveRows.add(live);
+    List<KernelExpr> dims = new ArrayList<>(region.dims());
+    dims.set(0, live);
+    return new ArrayView(region.source(), region.offset(), dims, region.strides(), region.valid());
+  }
+
+  /** Whether the loop's result {@code result} has, by its type, the merge variable's outer size. */
+  private static boolean sameOuterSize(Type param, SubExp result, Body body) {
+    Type resultType = typeIn(body, result);
+    return resultType instanceof Type.Array r && param instanceof Type.Array p
+        && p.size() instanceof dev.l0.ir.Dim.Const && p.size().equals(r.size());
+  }
+
+  private static Type typeIn(Body body, SubExp s) {
+    for (Stm stm : body.stms()) {
+      for (Ident id : stm.pattern()) {
+        if (id.var().equals(s)) {
+          return id.type();
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether {@code result} of {@code body} has at most as many rows as the array {@code from}
+   * by construction: it is {@code from}, or made of it by filters, copies, in-place updates and
+   * maps (a filter never grows its input).
+   */
+  static boolean neverGrows(Body body, SubExp result, String from) {
+    if (!(result instanceof SubExp.Var v)) {
+      return false;
+    }
+    if (v.name().equals(from)) {
+      return true;
+    }
+    for (Stm stm : body.stms()) {
+      int position = stm.pattern().stream().map(Ident::name).toList().indexOf(v.name());
+      if (position >= 0) {
+        Exp e = stm.exp();
+        SubExp source = e instanceof Exp.Filter f ? f.inputs().get(position)
+            : e instanceof Exp.Copy c ? c.array()
+            : e instanceof Exp.Atom a ? a.value()
+            : e instanceof Exp.Update u ? u.array()
+            : e instanceof Exp.Map m ? m.inputs().get(0)
+            : null;
+        return source != null && neverGrows(body, source, from);
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Where the next value of accumulator {@code acc} goes while the old one may still be read: a
+   * fresh local for a scalar, a fresh scratch array of the accumulator's shape (its capacity, for
+   * one with a live row count) for an array.
+   */
+  private Destination temporary(Binding acc, List<KernelStmt> out) {
+    if (acc instanceof Binding.Scalar s) {
+      KernelExpr.Var temp = group.fresh("next", s.value().type());
+      out.add(new KernelStmt.Declare(temp, zeroOf(temp.type())));
+      return new Destination.ToLocal(temp);
+    }
+    ArrayView view = (ArrayView) acc;
+    if (view.rank() == 0) {
+      KernelExpr.Var temp = group.fresh("next", view.elementType());
+      out.add(new KernelStmt.Declare(temp, zeroOf(temp.type())));
+      return new Destination.ToLocal(temp);
+    }
+    if (view.dims().get(0) instanceof KernelExpr.Var live && liveRows.contains(live)) {
+      KernelExpr capacity = sizeBounds.get(live);
+      List<KernelExpr> dims = new ArrayList<>(view.dims());
+      dims.set(0, capacity);
+      ArrayView region = resizable(allocate(view.elementType(), dims), capacity, "next", out);
+      return new Destination.ToResizable(region, capacity);
+    }
+    return new Destination.ToMemory(allocate(view.elementType(), view.dims()));
+  }
+
+  /** Copies each temporary of {@link #temporary} into its accumulator. */
+  private void commit(List<Destination> next, List<Binding> accs, List<KernelStmt> out) {
+    for (int i = 0; i < accs.size(); i++) {
+      Destination d = next.get(i);
+      Binding acc = accs.get(i);
+      if (d instanceof Destination.ToLocal temp) {
+        if (acc instanceof Binding.Scalar s) {
+          out.add(new KernelStmt.Assign((KernelExpr.Var) s.value(), temp.local()));
+        } else {
+          ArrayView cell = (ArrayView) acc;
+          out.add(new KernelStmt.Store(cell.buffer(), cell.offset(), temp.local()));
+        }
+      } else if (d instanceof Destination.ToResizable grown) {
+        ArrayView target = (ArrayView) acc;
+        out.add(new KernelStmt.Assign((KernelExpr.Var) target.dims().get(0), grown.region().dims().get(0)));
+        copyElements(grown.region(), target, out);
+      } else {
+        copyElements(((Destination.ToMemory) d).view(), (ArrayView) acc, out);
+      }
+    }
+  }
+
+  /** The accumulators' values as arguments of a function: a scalar in memory is loaded. */
+  static Binding asArgument(Binding acc) {
+    return acc instanceof ArrayView view && view.rank() == 0 ? new Binding.Scalar(view.load()) : acc;
+  }
+
+  /**
+   * {@code accs = f(accs, others)}: {@code f}'s results go to temporaries, then into the
+   * accumulators (locals, cells of memory, or arrays in memory).
+   */
+  void accumulate(Lambda f, List<Binding> accs, List<Binding> others, List<KernelStmt> out) {
+    List<Binding> args = new ArrayList<>();
+    accs.forEach(a -> args.add(asArgument(a)));
+    args.addAll(others);
+    List<Destination> next = accs.stream().map(a -> temporary(a, out)).toList();
+    apply(f, args, next, out);
+    commit(next, accs, out);
+  }
+
+  /**
+   * Where a branch puts result {@code id}: a fresh local, a scratch array of its declared shape,
+   * or one whose shape the branch taken decides ({@link UnsizedResult}).
+   */
   private Destination destination(Ident id, List<KernelStmt> out) {
     if (id.type() instanceof ScalarType) {
       return new Destination.ToLocal(declareZero(id, out));
     }
-    ArrayView region = scratch.allocate(scalarType(id.type().baseElement(), "an array of tuples"), group.hostShape(id.type()));
-    env.put(id.name(), region);
+    ScalarType element = scalarType(id.type().baseElement(), "an array of tuples");
+    List<KernelExpr> shape = group.knownHostShape(id.type());
     owned.add(id.name());
-    return new Destination.ToMemory(region);
+    if (shape != null) {
+      ArrayView region = allocate(element, shape);
+      env.put(id.name(), region);
+      return new Destination.ToMemory(region);
+    }
+    UnsizedResult r = unsized(id.name(), id.type().rank(), out);
+    ArrayView region = allocate(element, List.of(r.capacity()));
+    UnsizedResult placed = r.in(region.buffer());
+    env.put(id.name(), ArrayView.rowMajor(region.buffer(), region.offset(), placed.dims().stream().map(d -> (KernelExpr) d).toList()));
+    return new Destination.ToUnsized(placed, region.offset());
   }
+
 
   /** A fresh scratch copy of {@code source}, owned by the thread. */
   private ArrayView materialize(ArrayView source, List<KernelStmt> out) {
-    ArrayView region = scratch.allocate(source.elementType(), source.dims());
+    ArrayView region = allocate(source.elementType(), source.dims());
     List<KernelStmt> body = new ArrayList<>();
     copyElements(source, region, body);
     addGuarded(source.valid(), body, List.of(), out);
@@ -505,7 +886,7 @@ final class ThreadCode {
       dims.add(new KernelExpr.Select(leftHasRows, left.dims().get(d), right.dims().get(d)));
     }
     KernelExpr ok = KernelExprs.or(KernelExprs.or(not(leftHasRows), eq(rightRows, KernelExprs.ZERO)), sameRows);
-    ArrayView region = scratch.allocate(left.elementType(), dims);
+    ArrayView region = allocate(left.elementType(), dims);
     List<KernelStmt> copies = new ArrayList<>();
     List<KernelStmt> copyLeft = new ArrayList<>();
     copyElements(left, region.slice(KernelExprs.ZERO, leftRows, KernelExprs.TRUE), copyLeft);
@@ -518,22 +899,117 @@ final class ThreadCode {
     owned.add(id.name());
   }
 
+  /**
+   * {@code [e1, ..., en]}: the elements written into a fresh scratch array with the first
+   * element's shape; an element of another shape raises the literal's error.
+   */
+  private void lowerArrayLiteral(Ident id, Exp.ArrayLit literal, List<KernelStmt> out) {
+    List<KernelExpr> dims = new ArrayList<>(List.of(KernelExprs.i64(literal.elements().size())));
+    ArrayView first = literal.elements().isEmpty() ? null : scalarOrArray(literal.elements().get(0));
+    if (first != null) {
+      dims.addAll(first.dims());
+    }
+    ScalarType element = scalarType(literal.rowType().baseElement(), "an array literal of tuples");
+    ArrayView region = allocate(element, dims);
+    for (int k = 0; k < literal.elements().size(); k++) {
+      ArrayView row = region.rowInBounds(KernelExprs.i64(k));
+      SubExp value = literal.elements().get(k);
+      if (first == null) {
+        out.add(new KernelStmt.Store(row.buffer(), row.offset(), scalar(value)));
+      } else {
+        copy(array(value), row, raise("array literal", literal.pos(), "irregular array: elements of different shapes"), out);
+      }
+    }
+    env.put(id.name(), region);
+    owned.add(id.name());
+  }
+
   /** A map inside a thread whose results the thread reads: written into scratch arrays. */
   private void lowerMapToScratch(List<Ident> pattern, Exp.Map map, List<KernelStmt> out) {
     KernelExpr rows = array(map.inputs().get(0)).dims().get(0);
     List<ArrayView> targets = new ArrayList<>();
+    List<Function<KernelExpr, Destination>> rowDestinations = new ArrayList<>();
+    List<UnsizedResult> unsized = new ArrayList<>();
     for (int k = 0; k < pattern.size(); k++) {
       Type row = map.function().returnTypes().get(k);
-      List<KernelExpr> dims = new ArrayList<>(List.of(rows));
-      dims.addAll(group.hostShape(row));
-      targets.add(scratch.allocate(scalarType(row.baseElement(), "a map of tuples"), dims));
-    }
-    lowerMapInto(map, targets, out);
-    for (int k = 0; k < pattern.size(); k++) {
-      env.put(pattern.get(k).name(), targets.get(k));
+      ScalarType element = scalarType(row.baseElement(), "a map of tuples");
+      List<KernelExpr> shape = group.knownHostShape(row);
+      ArrayView result;
+      if (shape != null) {
+        List<KernelExpr> dims = new ArrayList<>(List.of(rows));
+        dims.addAll(shape);
+        result = allocate(element, dims);
+        targets.add(result);
+        rowDestinations.add(j -> new Destination.ToMemory(result.rowInBounds(j)));
+      } else {
+        UnsizedResult r = unsized(pattern.get(k).name(), row.rank(), out);
+        ArrayView region = allocate(element, List.of(rows, r.capacity()));
+        UnsizedResult placed = r.in(region.buffer());
+        unsized.add(placed);
+        rowDestinations.add(j -> new Destination.ToUnsized(placed, KernelExprs.add(region.offset(), KernelExprs.mul(j, r.capacity()))));
+        ArrayView rowView = ArrayView.rowMajor(region.buffer(), region.offset(), placed.dims().stream().map(d -> (KernelExpr) d).toList());
+        List<KernelExpr> dims = new ArrayList<>(List.of(rows));
+        dims.addAll(rowView.dims());
+        List<KernelExpr> strides = new ArrayList<>(List.of(r.capacity()));
+        strides.addAll(rowView.strides());
+        result = new ArrayView(rowView.source(), region.offset(), dims, strides, KernelExprs.TRUE);
+      }
+      env.put(pattern.get(k).name(), result);
       owned.add(pattern.get(k).name());
     }
+    lowerMapInto(map, targets, rowDestinations, out);
+    unsized.forEach(this::finish);
   }
+
+  /** A fresh {@link UnsizedResult} of {@code rank} whose size locals and flag are declared in {@code out}; its buffer is set by {@link UnsizedResult#in}. */
+  UnsizedResult unsized(String name, int rank, List<KernelStmt> out) {
+    UnsizedResult r = UnsizedResult.of(group, rank, name);
+    r.dims().forEach(d -> out.add(new KernelStmt.Declare(d, KernelExprs.ZERO)));
+    out.add(new KernelStmt.Declare(r.written(), new KernelExpr.Constant(dev.l0.ir.ScalarValue.bool(false))));
+    return r;
+  }
+
+  /** After every write of {@code r} is lowered: its capacity's definition, and its sizes' bounds. */
+  void finish(UnsizedResult r) {
+    group.defineDeferred(r.capacity(), r.capacityValue());
+    List<KernelExpr> bounds = r.dimBounds();
+    for (int d = 0; d < bounds.size(); d++) {
+      sizeBounds.put(r.dims().get(d), bounds.get(d));
+    }
+  }
+
+  /**
+   * Writes {@code source} as result {@code dest}: the first write sets the result's sizes, a later
+   * one of another shape raises the map's shape error.
+   */
+  private void writeUnsized(ArrayView source, Destination.ToUnsized dest, List<KernelStmt> out) {
+    UnsizedResult r = dest.result();
+    List<KernelExpr> bounds = new ArrayList<>();
+    for (KernelExpr d : source.dims()) {
+      KernelExpr b = bound(d);
+      if (b == null) {
+        throw new UnsupportedKernelException("an array result whose size (" + describeSize(d)
+            + ") the host cannot bound before the kernel runs");
+      }
+      bounds.add(b);
+    }
+    r.boundsSeen().add(bounds);
+    List<KernelExpr> dims = source.dims();
+    KernelExpr same = KernelExprs.TRUE;
+    List<KernelStmt> setSizes = new ArrayList<>();
+    for (int d = 0; d < dims.size(); d++) {
+      same = and(same, eq(r.dims().get(d), dims.get(d)));
+      setSizes.add(new KernelStmt.Assign(r.dims().get(d), dims.get(d)));
+    }
+    setSizes.add(new KernelStmt.Assign(r.written(), KernelExprs.TRUE));
+    List<KernelStmt> write = new ArrayList<>();
+    write.add(new KernelStmt.If(not(r.written()), setSizes, List.of()));
+    copyElements(source, ArrayView.rowMajor(r.buffer(), dest.offset(), r.dims().stream().map(d -> (KernelExpr) d).toList()), write);
+    List<KernelStmt> valid = new ArrayList<>();
+    addGuarded(source.valid(), write, List.of(), valid);
+    addGuarded(or(not(r.written()), same), valid, List.of(shapeError()), out);
+  }
+
 
   /**
    * {@code a with [i...] <- v} (thesis §2.1.2): written in place into {@code a} where the thread
@@ -573,48 +1049,72 @@ final class ThreadCode {
     addGuarded(view.valid(), List.of(new KernelStmt.Assign(result, view.load())), List.of(outOfBounds), out);
   }
 
-  /** A redomap or reduce inside a thread: {@code acc = fold(acc, row j)} for every row in order. */
+  /**
+   * A redomap, reduce, scan or scanomap inside a thread: {@code acc = fold(acc, row j)} for every
+   * row in order. Array accumulators start as scratch copies of their neutral arrays; a scan
+   * copies every accumulator after each step into row {@code j} of its result.
+   */
   private void lowerSequentialFold(List<Ident> pattern, Lambda fold, List<SubExp> neutral, List<SubExp> inputs,
       boolean prefixes, List<KernelStmt> out) {
     if (inputs.isEmpty()) {
       throw new UnsupportedKernelException("a reduction without inputs");
     }
-    List<KernelExpr.Var> accs = declareAccumulators(neutral.stream().map(this::scalar).toList(), out);
+    List<Binding> accs = initialAccumulators(neutral, out);
     List<ArrayView> views = inputs.stream().map(this::array).toList();
     KernelExpr rows = views.get(0).dims().get(0);
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    foldStep(fold, accs, views, j, body);
+    foldInto(fold, accs, views, j, body);
     List<Binding> results = new ArrayList<>();
-    for (KernelExpr.Var acc : accs) {
+    for (Binding acc : accs) {
       if (prefixes) {
-        ArrayView region = scratch.allocate(acc.type(), List.of(rows));
-        body.add(new KernelStmt.Store(region.buffer(), region.rowInBounds(j).offset(), acc));
+        ArrayView accView = acc instanceof ArrayView v ? v : null;
+        ScalarType type = accView != null ? accView.elementType() : ((Binding.Scalar) acc).value().type();
+        List<KernelExpr> dims = new ArrayList<>(List.of(rows));
+        if (accView != null) {
+          dims.addAll(accView.dims());
+        }
+        ArrayView region = allocate(type, dims);
+        if (accView != null) {
+          copyElements(accView, region.rowInBounds(j), body);
+        } else {
+          body.add(new KernelStmt.Store(region.buffer(), region.rowInBounds(j).offset(), ((Binding.Scalar) acc).value()));
+        }
         results.add(region);
       } else {
-        results.add(new Binding.Scalar(acc));
+        results.add(acc);
       }
     }
     KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
     addGuarded(allValid(views), List.of(loop), List.of(), out);
     for (int i = 0; i < results.size(); i++) {
-      Ident id = pattern.get(i);
-      if ((results.get(i) instanceof ArrayView) != (id.type() instanceof Type.Array)) {
-        throw new UnsupportedKernelException("a reduction with array accumulators inside a kernel");
-      }
-      env.put(id.name(), results.get(i));
-      if (prefixes) {
-        owned.add(id.name());
+      env.put(pattern.get(i).name(), results.get(i));
+      if (results.get(i) instanceof ArrayView) {
+        owned.add(pattern.get(i).name());
       }
     }
+  }
+
+  /** A local per scalar neutral element, a scratch copy per array one. */
+  private List<Binding> initialAccumulators(List<SubExp> neutral, List<KernelStmt> out) {
+    List<Binding> accs = new ArrayList<>();
+    for (SubExp value : neutral) {
+      ArrayView array = scalarOrArray(value);
+      accs.add(array != null ? materialize(array, out) : new Binding.Scalar(declareAccumulators(List.of(scalar(value)), out).get(0)));
+    }
+    return accs;
   }
 
   /** A filter inside a thread: the kept rows copied in order into scratch arrays as long as the input. */
   private void lowerSequentialFilter(List<Ident> pattern, Exp.Filter filter, List<KernelStmt> out) {
     List<ArrayView> views = filter.inputs().stream().map(this::array).toList();
-    List<ArrayView> regions = views.stream().map(v -> scratch.allocate(v.elementType(), v.dims())).toList();
+    List<ArrayView> regions = views.stream().map(v -> allocate(v.elementType(), v.dims())).toList();
     KernelExpr.Var kept = group.fresh("kept", ScalarType.I64);
     out.add(new KernelStmt.Declare(kept, KernelExprs.ZERO));
+    KernelExpr keptBound = bound(views.get(0).dims().get(0));
+    if (keptBound != null) {
+      sizeBounds.put(kept, keptBound);
+    }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
     KernelExpr keep = applyToLocals(filter.predicate(), views.stream().map(v -> row(v, j)).toList(), body).get(0);
@@ -646,14 +1146,18 @@ final class ThreadCode {
     return accs;
   }
 
-  /** {@code accs = fold(accs, rows j of inputs)}, appended to {@code out}. */
+  /** {@code accs = fold(accs, rows j of inputs)} for scalar accumulators in locals, appended to {@code out}. */
   void foldStep(Lambda fold, List<KernelExpr.Var> accs, List<ArrayView> inputs, KernelExpr j, List<KernelStmt> out) {
-    List<Binding> args = new ArrayList<>();
-    accs.forEach(a -> args.add(new Binding.Scalar(a)));
-    inputs.forEach(in -> args.add(row(in, j)));
-    List<KernelExpr.Var> results = applyToLocals(fold, args, out);
-    for (int i = 0; i < accs.size(); i++) {
-      out.add(new KernelStmt.Assign(accs.get(i), results.get(i)));
-    }
+    foldInto(fold, accs.stream().map(a -> (Binding) new Binding.Scalar(a)).toList(), inputs, j, out);
+  }
+
+  /** {@code accs = fold(accs, rows j of inputs)}, accumulators being locals or views of memory ({@link #accumulate}). */
+  void foldInto(Lambda fold, List<Binding> accs, List<ArrayView> inputs, KernelExpr j, List<KernelStmt> out) {
+    accumulate(fold, accs, inputs.stream().map(in -> row(in, j)).toList(), out);
+  }
+
+  /** Whether {@code v} names an array. */
+  boolean isArray(SubExp.Var v) {
+    return lookup(v.name()) instanceof ArrayView;
   }
 }

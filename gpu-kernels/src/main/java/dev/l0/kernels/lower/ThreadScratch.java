@@ -46,7 +46,7 @@ final class ThreadScratch {
 
   /** The host steps that size the scratch buffers per thread, then launch {@code kernel} on {@code gridSize} blocks. */
   List<HostStep> launch(Kernel kernel, KernelExpr gridSize) {
-    List<HostStep> steps = new ArrayList<>();
+    List<HostStep> steps = new ArrayList<>(group.takeDeferredDefinitions());
     for (Map.Entry<ScalarType, Buffer> entry : buffers.entrySet()) {
       steps.add(new HostStep.Allocate(entry.getValue(), used.get(entry.getKey())));
     }

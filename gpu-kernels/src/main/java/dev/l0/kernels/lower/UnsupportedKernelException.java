@@ -1,11 +1,34 @@
 package dev.l0.kernels.lower;
 
+import dev.l0.ir.SourcePos;
+
 /**
- * The lowering cannot turn a kernel-plan entry into kernels; the message names the construct.
- * Callers fall back to the interpreter or the optimiser's evaluator for that SOAC.
+ * The lowering cannot turn a kernel-plan entry into kernels; the message names the construct
+ * and, once the lowering knows it, the source position of the code it was lowering (the nearest
+ * expression that has one). Callers fall back to the interpreter or the optimiser's evaluator
+ * for that SOAC.
  */
 public final class UnsupportedKernelException extends RuntimeException {
+  private final String construct;
+  private final SourcePos pos;
+
   public UnsupportedKernelException(String construct) {
-    super("cannot lower to kernels: " + construct);
+    this(construct, SourcePos.NONE);
+  }
+
+  public UnsupportedKernelException(String construct, SourcePos pos) {
+    super("cannot lower to kernels: " + construct + (pos.equals(SourcePos.NONE) ? "" : " (at " + pos + ")"));
+    this.construct = construct;
+    this.pos = pos;
+  }
+
+  /** This rejection with source position {@code near} where it has none yet. */
+  public UnsupportedKernelException near(SourcePos near) {
+    return pos.equals(SourcePos.NONE) && !near.equals(SourcePos.NONE) ? new UnsupportedKernelException(construct, near) : this;
+  }
+
+  /** Where the rejected code is, or {@link SourcePos#NONE} where no position is known. */
+  public SourcePos pos() {
+    return pos;
   }
 }

@@ -50,7 +50,27 @@ class GeneratedKernelsPtxTest {
 
   @Test
   void randomProgramKernelsCompile() {
-    List<ProgramCase> cases = RandomPrograms.programs().sampleStream().limit(RANDOM_PROGRAMS).toList();
+    assertBatchesCompile(RandomPrograms.programs().sampleStream().limit(RANDOM_PROGRAMS).toList());
+  }
+
+  /**
+   * Random programs with per-thread arrays (reductions and scans of arrays, loops that filter
+   * their array accumulator, in-place updates, array-valued map bodies): every kernel lowers and
+   * compiles.
+   */
+  @Test
+  void kernelArrayProgramKernelsCompile() {
+    List<ProgramCase> cases = new ArrayList<>();
+    for (int seed = 0; seed < RANDOM_PROGRAMS; seed++) {
+      ProgramCase c = RandomPrograms.kernelArrayProgram(seed);
+      List<String> rejections = LoweredPrograms.of(c.program()).rejections();
+      assertTrue(rejections.isEmpty(), "seed " + seed + ": " + rejections + "\n" + c);
+      cases.add(c);
+    }
+    assertBatchesCompile(cases);
+  }
+
+  private static void assertBatchesCompile(List<ProgramCase> cases) {
     for (int from = 0; from < cases.size(); from += PROGRAMS_PER_MODULE) {
       List<Kernel> kernels = new ArrayList<>();
       List<ProgramCase> batch = cases.subList(from, Math.min(from + PROGRAMS_PER_MODULE, cases.size()));

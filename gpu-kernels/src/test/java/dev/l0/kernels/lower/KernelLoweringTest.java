@@ -127,12 +127,25 @@ class KernelLoweringTest {
   }
 
   @Test
-  void whatCannotBeLoweredIsRejectedNamingTheConstruct() {
+  void whatCannotBeLoweredIsRejectedNamingTheConstructAndItsPosition() {
     LoweredPrograms lowered = LoweredPrograms.of(
-        "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => reduce(op +, 0, [x, 2 * x]), xs)");
+        "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => let a = copy(iota(x)) in let b = a with [0] <- 1 in reduce(op +, 0, b), xs)");
     assertEquals(List.of(), lowered.groups());
-    assertTrue(single(lowered.rejections()).contains("cannot lower to kernels: arraylit inside a kernel"),
-        lowered.rejections().toString());
+    String rejection = single(lowered.rejections());
+    assertTrue(rejection.contains("cannot lower to kernels: an array inside a kernel thread whose size")
+        && rejection.contains("(i64(an element of in_xs_1_1)) the host cannot bound before the kernel runs (at test.l0:1:75)"),
+        rejection);
+  }
+
+  @Test
+  void anArrayLiteralInsideAThreadIsWrittenToScratchAndOnlyRowsCanBeIrregular() {
+    KernelGroup scalars = single(LoweredPrograms.of(
+        "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => reduce(op +, 0, [x, 2 * x]), xs)").groups());
+    assertEquals(List.of(), scalars.errors());
+    KernelGroup rows = single(LoweredPrograms.of(
+        "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => "
+            + "let a = [filter(fn bool (i32 y) => y < x, iota(2)), iota(1)] in reduce(op +, 0, a[0]), xs)").groups());
+    assertTrue(rows.errors().stream().anyMatch(e -> e.operation().equals("array literal")), rows.errors().toString());
   }
 
   @Provide

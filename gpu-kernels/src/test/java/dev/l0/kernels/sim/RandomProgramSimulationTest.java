@@ -60,7 +60,7 @@ class RandomProgramSimulationTest {
   }
 
   /** Whether a reduce, redomap, scan or scanomap anywhere in {@code program} combines floats. */
-  private static boolean hasFloatReduction(InternalProgram program) {
+  static boolean hasFloatReduction(InternalProgram program) {
     return program.functions().stream().anyMatch(f -> hasFloatReduction(f.body()));
   }
 
@@ -80,7 +80,7 @@ class RandomProgramSimulationTest {
   }
 
   /** The value, or the failing operation. */
-  private static String outcome(java.util.function.Supplier<Value> run) {
+  static String outcome(java.util.function.Supplier<Value> run) {
     try {
       return "value " + run.get();
     } catch (L0RuntimeError e) {

@@ -257,6 +257,22 @@ public final class TupleFlattener {
     return InternalTypes.components(withConstantSizesOnly(external));
   }
 
+  /** {@code initial} with every size that {@code step} (a loop iteration's type) does not keep made unknown. */
+  private static Type sizesKeptBy(Type initial, Type step) {
+    if (initial instanceof Type.Array a && step instanceof Type.Array s) {
+      Dim size = a.size().equals(s.size()) ? a.size() : Dim.UNKNOWN;
+      return new Type.Array(sizesKeptBy(a.element(), s.element()), size, a.unique());
+    }
+    if (initial instanceof Type.Tuple a && step instanceof Type.Tuple s && a.elements().size() == s.elements().size()) {
+      List<Type> parts = new ArrayList<>();
+      for (int i = 0; i < a.elements().size(); i++) {
+        parts.add(sizesKeptBy(a.elements().get(i), s.elements().get(i)));
+      }
+      return new Type.Tuple(parts);
+    }
+    return initial;
+  }
+
   private static Type withConstantSizesOnly(Type t) {
     if (t instanceof Type.Array a) {
       Dim size = a.size() instanceof Dim.Const ? a.size() : Dim.UNKNOWN;
@@ -655,11 +671,15 @@ public final class TupleFlattener {
     return extend(env, lw.dest(), Flat.of(updated));
   }
 
-  /** Emits the loop and returns the scope its body sees. */
+  /**
+   * Emits the loop and returns the scope its body sees. The merge variables have the initial
+   * value's type except for the sizes that an iteration may change (a filter of the accumulator):
+   * those are unknown, as they are for the loop's results.
+   */
   private Map<String, Flat> loop(Expr.Loop loop, Map<String, Flat> env, StmBuilder b) {
     Flat init = expr(loop.init(), env, b, null);
     Flat bound = expr(loop.bound(), env, b, null);
-    Type initType = typed.typeOf(loop.init());
+    Type initType = sizesKeptBy(typed.typeOf(loop.init()), typed.typeOf(loop.loopBody()));
     List<Type> mergeTypes = components(initType);
     List<Ident> merge = freshIdents("merge", mergeTypes);
     Ident counter = freshIdents(loop.counter(), List.of(typed.typeOf(loop.bound()))).get(0);

@@ -1,0 +1,66 @@
+package dev.l0.kernels.lower;
+
+import dev.l0.ir.SourcePos;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Lambda;
+import dev.l0.opt.ir.Stm;
+import java.util.Optional;
+
+/**
+ * The source position of optimiser code, for rejections: an expression's own position where it
+ * has one, else the first position found in the bodies and functions it holds (SOACs, loops and
+ * branches carry none of their own).
+ */
+final class SourcePositions {
+  private SourcePositions() {}
+
+  static SourcePos of(Exp e) {
+    return find(e).orElse(SourcePos.NONE);
+  }
+
+  private static Optional<SourcePos> find(Exp e) {
+    Optional<SourcePos> own = own(e);
+    if (own.isPresent()) {
+      return own;
+    }
+    for (Body b : e.bodies()) {
+      Optional<SourcePos> inner = find(b);
+      if (inner.isPresent()) {
+        return inner;
+      }
+    }
+    for (Lambda l : e.lambdas()) {
+      Optional<SourcePos> inner = find(l.body());
+      if (inner.isPresent()) {
+        return inner;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<SourcePos> find(Body body) {
+    for (Stm stm : body.stms()) {
+      Optional<SourcePos> pos = find(stm.exp());
+      if (pos.isPresent()) {
+        return pos;
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<SourcePos> own(Exp e) {
+    SourcePos pos = e instanceof Exp.BinOp b ? b.pos()
+        : e instanceof Exp.Index i ? i.pos()
+        : e instanceof Exp.Update u ? u.pos()
+        : e instanceof Exp.ArrayLit a ? a.pos()
+        : e instanceof Exp.Iota i ? i.pos()
+        : e instanceof Exp.Replicate r ? r.pos()
+        : e instanceof Exp.Reshape r ? r.pos()
+        : e instanceof Exp.Split s ? s.pos()
+        : e instanceof Exp.Concat c ? c.pos()
+        : e instanceof Exp.Assert a ? a.pos()
+        : SourcePos.NONE;
+    return pos.equals(SourcePos.NONE) ? Optional.empty() : Optional.of(pos);
+  }
+}

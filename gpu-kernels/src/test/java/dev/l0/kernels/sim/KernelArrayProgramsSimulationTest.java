@@ -1,0 +1,126 @@
+package dev.l0.kernels.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.Program;
+import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostRunner;
+import dev.l0.opt.OptimizedProgram;
+import dev.l0.opt.Optimizer;
+import dev.l0.testing.ProgramCase;
+import dev.l0.testing.RandomPrograms;
+import dev.l0.syntax.L0Parser;
+import dev.l0.types.TypeChecker;
+import dev.l0.values.ValueReader;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Random programs with per-thread arrays inside kernels ({@link RandomPrograms#kernelArrayProgram}:
+ * reductions and scans of arrays, loops that filter or append to their array accumulator, in-place updates,
+ * array-valued map bodies) run with every kernel on the simulator, for block sizes 1 and 32: no
+ * kernel falls back to the evaluator, both block sizes give the same outcome, and that outcome is
+ * the interpreter's (a failure in the same operation), except that a program with a float
+ * reduction or scan is held to the reduction order ({@code ReductionOrder}) rather than to the
+ * interpreter's left fold. The number of programs is the system property
+ * {@code l0.kernelArrayPrograms} (default 250); seeds 0 to N-1, so a failure names its program.
+ */
+class KernelArrayProgramsSimulationTest {
+  private static final int PROGRAMS = Integer.getInteger("l0.kernelArrayPrograms", 250);
+  private static final int[] BLOCK_SIZES = {1, 32};
+
+  /**
+   * The programs of issue 13, an array literal whose rows may be irregular, a loop that appends a
+   * filtered array to its accumulator and one that doubles it, with inputs.
+   */
+  private static final List<List<String>> PROGRAMS_AND_INPUTS = List.of(
+      List.of("""
+          fun [f64] main([f64] xs) =
+            map(fn f64 (f64 x) =>
+                  let acc0 = copy(replicate(16, 0.0)) in
+                  loop (acc = acc0) = for i < 16 do
+                    let acc[i] = x * f64(i) in acc
+                  in reduce(op +, 0.0, acc), xs)
+          """, "[1.0, 2.5, -3.0]"),
+      List.of("""
+          fun bool h20([real] a21) =
+            reduce(fn bool (bool p74, bool p75) => p74 && p75, (0 = 0),
+              (loop (acc71 = replicate(7, (0 = 1))) = for i72 < size(0, a21) do
+                 filter(fn bool (bool p73) => p73, acc71)
+               in acc71))
+
+          fun [bool] main([real] x6) =
+            map(fn bool (real y) => h20(replicate(8, y)), x6)
+          """, "[1.0, 2.0]"),
+      List.of("""
+          fun [i32] main([i32] xs) =
+            map(fn i32 (i32 x) => let a = [filter(fn bool (i32 y) => y < x, iota(2)), iota(1)] in reduce(op +, 0, a[0]), xs)
+          """, "[1, 1]"),
+      List.of("""
+          fun [i32] main([i32] xs) =
+            map(fn i32 (i32 x) => let a = [filter(fn bool (i32 y) => y < x, iota(2)), iota(1)] in reduce(op +, 0, a[0]), xs)
+          """, "[1, 2]"),
+      List.of("""
+          fun [i32] main([i32] xs) =
+            map(fn i32 (i32 x) =>
+                  loop (acc = iota(2)) = for i < size(0, xs) do
+                    concat(acc, filter(fn bool (i32 y) => y < x, iota(3)))
+                  in reduce(op +, 0, acc) * 100 + size(0, acc), xs)
+          """, "[1, 3, 0]"),
+      List.of("""
+          fun [i32] main([i32] xs) =
+            map(fn i32 (i32 x) =>
+                  loop (acc = filter(fn bool (i32 y) => y < x, iota(3))) = for i < 3 do
+                    concat(acc, acc)
+                  in reduce(op +, 0, acc) * 100 + size(0, acc), xs)
+          """, "[1, 3, 0]"));
+
+  @Test
+  void theIssuesProgramsRunAsKernelsWithTheInterpretersResults() {
+    for (List<String> programAndInput : PROGRAMS_AND_INPUTS) {
+      Program program = L0Parser.parse(programAndInput.get(0), "issue13.l0");
+      List<Value> args = ValueReader.read(programAndInput.get(1),
+          program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(), "input");
+      String interpreted = RandomProgramSimulationTest.outcome(() -> new Interpreter(program).call("main", args));
+      HostRunner runner = HostRunner.compile(program, new SimulatorExecutor(4));
+      assertEquals(interpreted, RandomProgramSimulationTest.outcome(() -> runner.call("main", args)), programAndInput.get(0));
+      assertEquals(List.of(), runner.fallbacks(), programAndInput.get(0));
+    }
+  }
+
+  @Test
+  void everyKernelRunsOnTheSimulatorWithTheInterpretersResult() {
+    List<String> problems = new ArrayList<>();
+    int kernels = 0;
+    for (int seed = 0; seed < PROGRAMS; seed++) {
+      ProgramCase c = RandomPrograms.kernelArrayProgram(seed);
+      String interpreted = RandomProgramSimulationTest.outcome(() -> new Interpreter(c.program()).call(c.entry(), c.args()));
+      OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(c.program()));
+      boolean floatReduction = RandomProgramSimulationTest.hasFloatReduction(optimized.internal());
+      kernels += optimized.kernelPlan().kernels().size();
+      String first = null;
+      for (int blockSize : BLOCK_SIZES) {
+        HostRunner runner = new HostRunner(optimized, new SimulatorExecutor(blockSize));
+        String simulated = RandomProgramSimulationTest.outcome(() -> runner.call(c.entry(), c.args()));
+        if (!runner.fallbacks().isEmpty()) {
+          problems.add("seed " + seed + " falls back to the evaluator: " + runner.fallbacks() + "\n" + c);
+        }
+        if (first == null) {
+          first = simulated;
+        } else if (!first.equals(simulated)) {
+          problems.add("seed " + seed + ": block size " + blockSize + " gives " + simulated + ", block size "
+              + BLOCK_SIZES[0] + " " + first + "\n" + c);
+        }
+        if ((!floatReduction || interpreted.startsWith("failure")) && !interpreted.equals(simulated)) {
+          problems.add("seed " + seed + ": block size " + blockSize + " gives " + simulated + ", the interpreter "
+              + interpreted + "\n" + c);
+        }
+      }
+    }
+    System.out.println("kernel array programs: " + PROGRAMS + " programs, " + kernels + " kernels, "
+        + problems.size() + " problems");
+    assertEquals(List.of(), problems.stream().limit(3).toList(), problems.size() + " problems");
+  }
+}
