@@ -53,7 +53,6 @@ final class RunCommand implements Command {
       err.println("device: " + device.report());
       HostRunner runner = new HostRunner(Optimizer.optimize(typed), device.executor());
       result = runner.call(entry.name(), arguments);
-      runner.fallbacks().forEach(f -> err.println("ran on the evaluator instead: " + f));
     } else {
       result = Optimizer.optimize(typed).call(entry.name(), arguments);
     }

@@ -85,11 +85,6 @@ public final class CompiledProgram implements AutoCloseable {
     return resultType;
   }
 
-  /** The kernels that run on the optimiser's evaluator because the device's executor rejected them, each with the reason. */
-  public List<String> evaluatorFallbacks() {
-    return runner.fallbacks().stream().map(HostRunner.Fallback::toString).toList();
-  }
-
   /** The nanoseconds {@link L0Runtime#compile} took to make this program: parsing, checking, optimising, choosing the device and preparing every kernel. */
   public long compileNanos() {
     return compileNanos;

@@ -1,6 +1,5 @@
 package dev.l0.kernels.cudaexec;
 
-import dev.l0.kernels.exec.EvaluatorExecutor;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
@@ -37,7 +36,7 @@ import java.util.function.Supplier;
 /**
  * Runs a host runner's kernels on a CUDA GPU (ARCHITECTURE.md, "Runtime"). Each kernel of the
  * plan is lowered to a kernel group once (a kernel the lowering rejects is rejected with its
- * {@link UnsupportedKernelException}, which the host runner answers with the evaluator), its CUDA
+ * {@link UnsupportedKernelException}, which the host runner reports as a compile error), its CUDA
  * C compiled to PTX through the kernel cache for the GPU's compute capability, and loaded; every
  * call then runs the group on the GPU ({@link DeviceGroupRunner}).
  *
@@ -228,13 +227,9 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     }
   }
 
-  /** For a call that fails on the GPU: the kernel on the JVM backend, or on the evaluator where the JVM backend rejects it. */
+  /** For a call that fails on the GPU: the kernel on the JVM backend (the same lowering, so it accepts what CUDA did). */
   private PreparedKernel onHost(KernelPlan.Kernel kernel, KernelScope scope) {
-    try {
-      return jvm.prepare(kernel, scope);
-    } catch (UnsupportedKernelException rejected) {
-      return new EvaluatorExecutor().prepare(kernel, scope);
-    }
+    return jvm.prepare(kernel, scope);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.l0.kernels.exec;
 
+import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
@@ -26,29 +27,20 @@ import java.util.Map;
 /**
  * Runs the functions of an optimised program on the host: each function's statements in order,
  * every kernel of the {@link KernelPlan} (thesis ch. 7's fused SOACs) by a {@link KernelExecutor},
- * the scalar code between kernels, and any kernel the executor rejects, by the optimiser's
- * {@link InternalEvaluator} (the rejection is recorded as a {@link Fallback}). Loops and branches
+ * and the scalar code between kernels by the optimiser's {@link InternalEvaluator}; a kernel the
+ * executor cannot lower is a compile error of the program, never run on the evaluator. Loops and branches
  * that hold kernels are run here, so a kernel inside a sequential loop runs once per iteration.
  * Kernels are prepared once, when the runner is built; nothing changes afterwards, so calls may
  * run on several threads at once, each with its own {@link HostEnvironment} (arrays of scalars
  * flat, see {@link HostValue}) and {@link RunMeter}.
  */
 public final class HostRunner {
-  /** A kernel the executor could not run, and why; it runs on the evaluator instead. */
-  public record Fallback(KernelPlan.Kernel kernel, String reason) {
-    @Override
-    public String toString() {
-      return kernel.describe() + ": " + reason;
-    }
-  }
-
   /** The value of every certificate parameter when the caller passes external values (thesis §4.2.1: checked by construction). */
   private static final HostValue CHECKED = HostValue.of(InternalEvaluator.CHECKED);
 
   private final OptimizedProgram optimized;
   private final KernelExecutor executor;
   private final Map<String, CompiledFunction> functions = new HashMap<>();
-  private final List<Fallback> fallbacks = new ArrayList<>();
   private int segments;
 
   public HostRunner(OptimizedProgram optimized, KernelExecutor executor) {
@@ -71,11 +63,6 @@ public final class HostRunner {
 
   public String executorName() {
     return executor.name();
-  }
-
-  /** The kernels that run on the evaluator because the executor rejected them. */
-  public List<Fallback> fallbacks() {
-    return List.copyOf(fallbacks);
   }
 
   /**
@@ -180,12 +167,16 @@ public final class HostRunner {
     }
   }
 
+  /**
+   * {@code kernel} prepared by the executor; one the executor cannot lower is the program's compile
+   * error, naming the construct and its source position (no kernel runs on the evaluator instead).
+   */
   private PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
     try {
       return executor.prepare(kernel, scope);
     } catch (UnsupportedKernelException rejected) {
-      fallbacks.add(new Fallback(kernel, rejected.getMessage()));
-      return new EvaluatorExecutor().prepare(kernel, scope);
+      throw new L0CompileError(rejected.pos(), "cannot lower " + kernel.describe() + " to kernels for the "
+          + executor.name() + " backend: " + rejected.construct());
     }
   }
 

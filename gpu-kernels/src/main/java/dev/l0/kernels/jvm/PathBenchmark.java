@@ -17,8 +17,8 @@ import java.util.stream.IntStream;
  * ({@code /programs/mc_paths.l0}), run through the public runtime API on the JVM backend, against
  * hand-written Java loops doing the same arithmetic in the same order (sequential, and parallel
  * over the same cores), in one run ({@code PathBenchmark [ROWS [WARMUP [RUNS]]]}). Prints one JSON
- * line with the best of the timed runs after the warm-up ones, how many kernels ran on the
- * optimiser's evaluator, and whether the results agree bit for bit.
+ * line with the best of the timed runs after the warm-up ones and whether the results agree bit
+ * for bit.
  */
 public final class PathBenchmark {
   /** The class-path resource of the program. */
@@ -62,7 +62,6 @@ public final class PathBenchmark {
         .add("cores", Runtime.getRuntime().availableProcessors())
         .add("java", System.getProperty("java.version"))
         .add("executor", program.executorName())
-        .add("evaluator_fallbacks", program.evaluatorFallbacks().size())
         .add("compile_ms", program.compileNanos() / 1e6)
         .add("l0_s", kernelSeconds)
         .add("hand_loop_sequential_s", sequentialSeconds)

@@ -229,7 +229,7 @@ final class ThreadCode {
     KernelExpr rows = source.dims().get(0);
     KernelExpr fits = not(KernelExprs.lt(dest.capacity(), rows));
     for (int d = region.rank() - 1; d >= 1; d--) {
-      fits = and(fits, or(eq(rows, KernelExprs.ZERO), eq(source.dims().get(d), region.dims().get(d))));
+      fits = and(fits, eq(source.dims().get(d), region.dims().get(d)));
     }
     List<KernelStmt> body = new ArrayList<>();
     body.add(new KernelStmt.Assign((KernelExpr.Var) region.dims().get(0), rows));
@@ -1007,7 +1007,7 @@ final class ThreadCode {
     copyElements(source, ArrayView.rowMajor(r.buffer(), dest.offset(), r.dims().stream().map(d -> (KernelExpr) d).toList()), write);
     List<KernelStmt> valid = new ArrayList<>();
     addGuarded(source.valid(), write, List.of(), valid);
-    addGuarded(or(not(r.written()), same), valid, List.of(shapeError()), out);
+    addGuarded(KernelExprs.or(not(r.written()), same), valid, List.of(shapeError()), out);
   }
 
 

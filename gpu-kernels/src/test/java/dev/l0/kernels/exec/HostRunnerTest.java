@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
+import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarValue;
@@ -93,15 +94,12 @@ class HostRunnerTest {
   }
 
   @Test
-  void everyRejectedKernelIsRecordedAndRunsOnTheEvaluator() {
+  void aKernelTheExecutorCannotLowerIsACompileErrorNotAnEvaluatorRun() {
     Program p2 = TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS);
-    HostRunner runner = HostRunner.compile(p2, new RejectingExecutor());
-    assertEquals(2, runner.fallbacks().size());
-    for (HostRunner.Fallback fallback : runner.fallbacks()) {
-      assertTrue(fallback.reason().contains("this test rejects map{map{redomap}}"), fallback.reason());
-    }
-    assertSameAsInterpreter(p2, new RejectingExecutor(), "main", "");
-    assertSameAsInterpreter(portfolio(), new RejectingExecutor(), "main", "[1.5, 2.0] [3.0, -4.0]");
+    L0CompileError error = assertThrows(L0CompileError.class, () -> HostRunner.compile(p2, new RejectingExecutor()));
+    assertTrue(error.detail().startsWith("cannot lower map{map{redomap}} in "), error.getMessage());
+    assertTrue(error.detail().endsWith(" to kernels for the rejecting backend: this test rejects map{map{redomap}}"),
+        error.getMessage());
   }
 
   @Test
@@ -116,7 +114,6 @@ class HostRunnerTest {
     List<Value> args = arguments(program, "main", "[1, 2, 3] 4");
     assertEquals(new Interpreter(program).call("main", args), runner.call("main", args));
     assertEquals(4, counting.runs.get());
-    assertTrue(runner.fallbacks().isEmpty());
   }
 
   @Test

