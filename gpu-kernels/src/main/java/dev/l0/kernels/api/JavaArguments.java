@@ -148,18 +148,11 @@ final class JavaArguments {
   }
 
   /**
-   * The sizes of the first {@code rank} dimensions of {@code array}, those under an empty
-   * dimension 0: the shape as an interpreter value knows it, which is how shapes are compared.
+   * The sizes of the first {@code rank} dimensions of {@code array}, also those under an empty
+   * dimension: an empty array keeps its inner sizes, as an interpreter value does.
    */
   private static int[] outerShape(FlatArray array, int rank) {
-    int[] sizes = new int[rank];
-    for (int d = 0; d < rank; d++) {
-      sizes[d] = array.size(d);
-      if (sizes[d] == 0) {
-        break;
-      }
-    }
-    return sizes;
+    return Arrays.copyOf(array.shape(), rank);
   }
 
   private static Object[] parts(Object argument, int count, String parameter, Type type) {

@@ -82,20 +82,13 @@ public final class HostEnvironment {
 
   /**
    * {@code size(dimension, name)} as the interpreter computes it, without boxing a flat array: the
-   * size of that dimension, or 0 where an outer dimension is empty (an empty interpreter array
-   * does not know its inner sizes).
+   * size of that dimension, also below an empty dimension (an empty array keeps its inner sizes).
    */
   public int size(String name, int dimension) {
     HostValue value = get(name);
     if (value instanceof HostValue.Boxed boxed) {
       return (int) ((ScalarValue.Int) ArrayOperations.size(dimension, boxed.value(), SourcePos.NONE)).value();
     }
-    FlatArray array = ((HostValue.Flat) value).array();
-    for (int d = 0; d < dimension; d++) {
-      if (array.size(d) == 0) {
-        return 0;
-      }
-    }
-    return array.size(dimension);
+    return ((HostValue.Flat) value).array().size(dimension);
   }
 }

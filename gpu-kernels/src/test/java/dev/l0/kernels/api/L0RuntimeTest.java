@@ -234,6 +234,16 @@ class L0RuntimeTest {
   }
 
   @Test
+  void flatRowsBelowAnEmptyDimensionKeepTheirInnerSizes() {
+    CompiledProgram innerSize = L0Runtime.compile("fun i32 main([[[i32]]] a) = size(2, a)\n", "inner.l0", "main", DeviceKind.JVM);
+    FlatArray emptyOfThrees = new FlatArray(ScalarType.I32, new int[0], new int[] {0, 3});
+    assertEquals(3, innerSize.run((Object) new Object[] {emptyOfThrees, emptyOfThrees}));
+    IllegalArgumentException ragged = assertThrows(IllegalArgumentException.class,
+        () -> innerSize.run((Object) new Object[] {emptyOfThrees, new FlatArray(ScalarType.I32, new int[0], new int[] {0, 2})}));
+    assertEquals("parameter a: ragged array: row 1 has shape [0, 2] but row 0 has shape [0, 3]", ragged.getMessage());
+  }
+
+  @Test
   void aProgramStagedWithTheJavaDslCompilesLikeItsText() {
     Program staged = L0.program(prog -> prog.fun("scale", Arr.of(F64.TYPE), xs -> map(xs, x -> x.mul(2.0).add(1.0))));
     CompiledProgram scale = L0Runtime.compile(staged, "scale", DeviceKind.JVM);

@@ -91,9 +91,9 @@ class CorpusSimulationTest {
   }
 
   /**
-   * A map whose rows are empty arrays built outside it: the host knows such an array only as "empty"
-   * (the interpreter's empty arrays carry no inner sizes), so the kernel must not compare sizes
-   * below an empty dimension (found by RandomProgramSimulationTest).
+   * A map whose rows are empty arrays built outside it: the kernel compares their sizes below the
+   * empty dimension with the host's, which keeps them as the interpreter does (found by
+   * RandomProgramSimulationTest).
    */
   @ParameterizedTest
   @ValueSource(ints = {1, 4, 32})
