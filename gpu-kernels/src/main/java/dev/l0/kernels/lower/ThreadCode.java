@@ -209,6 +209,9 @@ final class ThreadCode {
 
   /** {@link #copy(ArrayView, ArrayView, List)} raising {@code differentShape} where the shapes differ. */
   private void copy(ArrayView source, ArrayView target, KernelStmt differentShape, List<KernelStmt> out) {
+    if (source.equals(target)) {
+      return;
+    }
     KernelExpr sameShape = KernelExprs.TRUE;
     for (int d = target.rank() - 1; d >= 0; d--) {
       sameShape = and(eq(source.dims().get(d), target.dims().get(d)), sameShape);
@@ -563,7 +566,12 @@ final class ThreadCode {
     env.put(loop.counter().name(),
         new Binding.Scalar(convert(counter, scalarType(loop.counter().type(), "a loop counter"))));
     List<KernelStmt> body = new ArrayList<>();
-    List<Destination> next = merge.stream().map(m -> temporary(m, body)).toList();
+    List<Destination> next = new ArrayList<>();
+    for (int i = 0; i < merge.size(); i++) {
+      boolean inPlace = merge.get(i) instanceof ArrayView view && view.rank() > 0 && !isResizable(view)
+          && updatedInPlace(loop.body(), loop.body().result().get(i), loop.mergeParams().get(i).name());
+      next.add(inPlace ? new Destination.ToMemory((ArrayView) merge.get(i)) : temporary(merge.get(i), body));
+    }
     lowerBody(loop.body(), next, body);
     growths.forEach((growth, appended) -> {
       KernelExpr rows = bound(array(appended).dims().get(0));
@@ -751,8 +759,8 @@ final class ThreadCode {
       out.add(new KernelStmt.Declare(temp, zeroOf(temp.type())));
       return new Destination.ToLocal(temp);
     }
-    if (view.dims().get(0) instanceof KernelExpr.Var live && liveRows.contains(live)) {
-      KernelExpr capacity = sizeBounds.get(live);
+    if (isResizable(view)) {
+      KernelExpr capacity = sizeBounds.get((KernelExpr.Var) view.dims().get(0));
       List<KernelExpr> dims = new ArrayList<>(view.dims());
       dims.set(0, capacity);
       ArrayView region = resizable(allocate(view.elementType(), dims), capacity, "next", out);
@@ -761,11 +769,44 @@ final class ThreadCode {
     return new Destination.ToMemory(allocate(view.elementType(), view.dims()));
   }
 
-  /** Copies each temporary of {@link #temporary} into its accumulator. */
+  /**
+   * Whether {@code result} of a loop body is the merge variable {@code param} itself or made from
+   * it by a chain of in-place updates (thesis §2.1.2), so that the body's updates, written in place
+   * into the merge variable's array, already are its next value: it needs no temporary and no copy.
+   */
+  private static boolean updatedInPlace(Body body, SubExp result, String param) {
+    if (!(result instanceof SubExp.Var v)) {
+      return false;
+    }
+    String name = v.name();
+    while (!name.equals(param)) {
+      Exp producer = null;
+      for (Stm stm : body.stms()) {
+        if (stm.pattern().size() == 1 && stm.pattern().get(0).name().equals(name)) {
+          producer = stm.exp();
+        }
+      }
+      if (!(producer instanceof Exp.Update update) || !(update.array() instanceof SubExp.Var source)) {
+        return false;
+      }
+      name = source.name();
+    }
+    return true;
+  }
+
+  /** Whether {@code view}'s rows are a live count that a filter or concat changes (see {@link #resizable}). */
+  private boolean isResizable(ArrayView view) {
+    return view.dims().get(0) instanceof KernelExpr.Var live && liveRows.contains(live);
+  }
+
+  /** Copies each temporary of {@link #temporary} into its accumulator (nothing where the accumulator was the destination). */
   private void commit(List<Destination> next, List<Binding> accs, List<KernelStmt> out) {
     for (int i = 0; i < accs.size(); i++) {
       Destination d = next.get(i);
       Binding acc = accs.get(i);
+      if (d instanceof Destination.ToMemory memory && memory.view().equals(acc)) {
+        continue;
+      }
       if (d instanceof Destination.ToLocal temp) {
         if (acc instanceof Binding.Scalar s) {
           out.add(new KernelStmt.Assign((KernelExpr.Var) s.value(), temp.local()));
