@@ -37,7 +37,7 @@ final class LiteralSyntax {
       if (fractional) {
         throw new L0CompileError(pos, "the literal " + Excerpt.of(digits) + " has a fraction or exponent and cannot have the integer suffix " + suffix);
       }
-      if (digits.replaceFirst("^0+", "").length() > MAX_INTEGER_DIGITS) {
+      if (significantDigits(digits) > MAX_INTEGER_DIGITS) {
         throw new L0CompileError(pos, "the integer literal " + (negative ? "-" : "") + Excerpt.of(digits) + " is out of range for " + type);
       }
       return integer(new BigInteger(digits), negative, type, pos);
@@ -72,6 +72,14 @@ final class LiteralSyntax {
     }
     String digits = f.type() == ScalarType.F32 ? Float.toString((float) f.value()) : Double.toString(f.value());
     return digits.toLowerCase(Locale.ROOT) + suffix;
+  }
+
+  private static int significantDigits(String digits) {
+    int leadingZeros = 0;
+    while (leadingZeros < digits.length() - 1 && digits.charAt(leadingZeros) == '0') {
+      leadingZeros++;
+    }
+    return digits.length() - leadingZeros;
   }
 
   private static ScalarValue integer(BigInteger magnitude, boolean negative, ScalarType type, SourcePos pos) {
