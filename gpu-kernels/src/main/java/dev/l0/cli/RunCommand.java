@@ -14,6 +14,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,21 +38,21 @@ final class RunCommand implements Command {
   @Override
   public int execute(CliArgs args, InputStream in, PrintStream out, PrintStream err) throws IOException {
     String file = args.programFile();
+    if (args.flag("no-opt") && args.option("device").isPresent()) {
+      throw new CliArgs.UsageError("--no-opt runs the reference interpreter; it takes no --device");
+    }
+    Optional<Devices.Choice> device = args.option("device").map(Devices::choose);
     TypedProgram typed = ProgramFiles.parseAndCheck(file);
     FunDef entry = ProgramFiles.entry(typed.program(), args.option("entry"), file);
     String input = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     List<Value> arguments =
         ValueReader.read(input, entry.params().stream().map(Param::type).toList(), "<stdin>");
-    if (args.flag("no-opt") && args.option("device").isPresent()) {
-      throw new CliArgs.UsageError("--no-opt runs the reference interpreter; it takes no --device");
-    }
     Value result;
     if (args.flag("no-opt")) {
       result = new Interpreter(typed.program()).call(entry.name(), arguments);
-    } else if (args.option("device").isPresent()) {
-      Devices.Choice device = Devices.choose(args.option("device").get());
-      err.println("device: " + device.report());
-      HostRunner runner = new HostRunner(Optimizer.optimize(typed), device.executor());
+    } else if (device.isPresent()) {
+      err.println("device: " + device.get().report());
+      HostRunner runner = new HostRunner(Optimizer.optimize(typed), device.get().executor());
       result = runner.call(entry.name(), arguments);
       runner.fallbacks().forEach(f -> err.println("ran on the evaluator instead: " + f));
     } else {

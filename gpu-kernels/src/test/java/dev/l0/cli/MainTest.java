@@ -7,11 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +37,52 @@ class MainTest {
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));
     return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private Outcome l0(InputStream stdin, OutputStream stdout, String... args) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.execute(args, stdin, new PrintStream(stdout, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Outcome(code, "", err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Standard output on a full disk. */
+  private static final class FullDisk extends OutputStream {
+    @Override
+    public void write(int b) throws IOException {
+      throw new IOException("No space left on device");
+    }
+  }
+
+  /** Standard input that must not be read. */
+  private static final class UnreadInput extends InputStream {
+    @Override
+    public int read() {
+      throw new AssertionError("standard input was read");
+    }
+  }
+
+  /** {@code bin/l0}'s Java main in its own JVM with {@code jvmOptions} (as L0_JAVA_OPTS gives them). */
+  private static Outcome l0Process(String stdin, List<String> jvmOptions, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+    try (OutputStream in = process.getOutputStream()) {
+      in.write(stdin.getBytes(StandardCharsets.UTF_8));
+    }
+    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
+    String out = readAll(process.getInputStream());
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "l0 did not finish");
+    return new Outcome(process.exitValue(), out, err.join());
+  }
+
+  private static String readAll(InputStream stream) {
+    try {
+      return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private String write(String name, String text) throws IOException {
@@ -196,5 +248,68 @@ class MainTest {
     Outcome o = l0("", "demo", "--options", options);
     assertEquals(Main.EXIT_BAD_INPUT, o.exitCode());
     assertTrue(o.err().contains(options + ":1:1: expected 'spot strike"), o.err());
+  }
+
+  @Test
+  void aSlashOrDoubleMinusInTheInputIsBadInputNotAComment() throws IOException {
+    String real = write("real.l0", "fun f64 main(f64 x) = x\n");
+    Outcome slash = l0("1/3", "run", real);
+    assertEquals(Main.EXIT_BAD_INPUT, slash.exitCode(), slash.out());
+    assertEquals("bad input: <stdin>:1:2: '/' is not part of a value (a comment starts with //)", slash.err().trim());
+    String integer = write("int.l0", "fun i32 main(i32 x) = x\n");
+    Outcome minus = l0("7 --8", "run", integer);
+    assertEquals(Main.EXIT_BAD_INPUT, minus.exitCode(), minus.out());
+    assertTrue(minus.err().contains("<stdin>:1:3: '--'"), minus.err());
+    assertEquals("7", l0("7 // seven", "run", integer).out().trim());
+  }
+
+  @Test
+  void outputThatCannotBeWrittenIsAnError() throws IOException {
+    String file = write("out.l0", "fun [i32] main(i32 n) = iota(n)\n");
+    for (String[] args : List.of(new String[] {"run", file}, new String[] {"print", file}, new String[] {"explain", file},
+        new String[] {"check", file}, new String[] {"--help"})) {
+      Outcome o = l0(new ByteArrayInputStream("3".getBytes(StandardCharsets.UTF_8)), new FullDisk(), args);
+      assertEquals(Main.EXIT_OUTPUT_LOST, o.exitCode(), args[0] + ": " + o.err());
+      assertTrue(o.err().contains("the output could not be written"), o.err());
+    }
+  }
+
+  @Test
+  void aUsageErrorIsReportedBeforeAnyInputIsRead() throws IOException {
+    String file = write("u.l0", "fun i32 main(i32 x) = x\n");
+    Outcome both = l0(new UnreadInput(), new ByteArrayOutputStream(), "run", file, "--no-opt", "--device", "jvm");
+    assertEquals(Main.EXIT_USAGE, both.exitCode(), both.err());
+    assertTrue(both.err().contains("--no-opt runs the reference interpreter; it takes no --device"), both.err());
+    Outcome unknown = l0(new UnreadInput(), new ByteArrayOutputStream(), "run", file, "--device", "tpu");
+    assertEquals(Main.EXIT_USAGE, unknown.exitCode(), unknown.err());
+  }
+
+  @Test
+  void anEmptyProgramIsIllFormed() throws IOException {
+    String file = write("empty.l0", "// nothing here\n");
+    for (String verb : List.of("check", "run", "print", "explain")) {
+      Outcome o = l0("", verb, file);
+      assertEquals(Main.EXIT_PROGRAM_ERROR, o.exitCode(), verb + ": " + o.err());
+      assertEquals(file + ":1:1: the program defines no functions (a program is one or more 'fun' definitions)", o.err().trim());
+    }
+  }
+
+  @Test
+  void aProgramThatIsNotUtf8NamesTheFileAndTheByteOffset() throws IOException {
+    Path file = dir.resolve("latin1.l0");
+    Files.write(file, "fun i32 main() =\n  1 // caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+    Outcome o = l0("", "check", file.toString());
+    assertEquals(Main.EXIT_PROGRAM_ERROR, o.exitCode(), o.err());
+    assertEquals(file + ":2:11: the file is not UTF-8 text: invalid byte sequence at byte offset 27 (0xe9)", o.err().trim());
+  }
+
+  @Test
+  void runningOutOfMemoryIsOneLineWithItsOwnExitCode() throws Exception {
+    String file = write("big.l0", "fun i64 main(i32 n) = reduce(op +, 0i64, map(fn i64 (i32 i) => i64(i), iota(n)))\n");
+    Outcome o = l0Process("50000000", List.of("-Xmx48m"), "run", file, "--no-opt");
+    assertEquals(Main.EXIT_OUT_OF_MEMORY, o.exitCode(), o.err());
+    assertEquals(1, o.err().lines().count(), o.err());
+    assertTrue(o.err().startsWith("out of memory (Java heap space): "), o.err());
+    assertTrue(o.err().contains("L0_JAVA_OPTS=-Xmx8g"), o.err());
   }
 }
