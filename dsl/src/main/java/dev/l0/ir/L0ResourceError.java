@@ -8,13 +8,21 @@ package dev.l0.ir;
  */
 public class L0ResourceError extends RuntimeException {
   private final SourcePos pos;
+  private final boolean moreHeapHelps;
 
-  public L0ResourceError(SourcePos pos, String detail) {
+  /** {@code moreHeapHelps}: whether a larger maximum heap ({@code -Xmx}) lifts the limit reached. */
+  public L0ResourceError(SourcePos pos, String detail, boolean moreHeapHelps) {
     super(pos == SourcePos.NONE ? detail : pos + ": " + detail);
     this.pos = pos;
+    this.moreHeapHelps = moreHeapHelps;
   }
 
   public SourcePos pos() {
     return pos;
+  }
+
+  /** Whether a larger maximum heap ({@code -Xmx}) lifts the limit this error reached. */
+  public boolean moreHeapHelps() {
+    return moreHeapHelps;
   }
 }

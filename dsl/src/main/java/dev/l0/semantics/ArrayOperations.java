@@ -1,6 +1,7 @@
 package dev.l0.semantics;
 
 import dev.l0.ir.L0CompileError;
+import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
@@ -31,6 +32,12 @@ import java.util.stream.Collectors;
  * {@link L0CompileError}.
  */
 public final class ArrayOperations {
+  /** The most elements one dimension of an array may have: the JVM's limit on array lengths. */
+  public static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
+
+  /** What one element of an interpreter array costs on the heap at least: a boxed scalar (24 bytes) and its slot in a list. */
+  private static final long BYTES_PER_BOXED_ELEMENT = 28;
+
   private ArrayOperations() {}
 
   /** An array of {@code elements}, which must all have the same shape. */
@@ -87,6 +94,7 @@ public final class ArrayOperations {
   public static Value iota(Value count, SourcePos pos) {
     ScalarValue.Int n = Operands.integer(count, pos);
     int length = checkedCount("iota", n.value(), pos);
+    requireHeapFor("iota", length, pos);
     List<Value> elements = new ArrayList<>(length);
     for (int i = 0; i < length; i++) {
       elements.add(new ScalarValue.Int(n.type(), i));
@@ -94,6 +102,7 @@ public final class ArrayOperations {
     return new Value.Array(n.type(), elements);
   }
 
+  /** {@code replicate(n, v)}: {@code n} references to one {@code v}, so only the size is limited. */
   public static Value replicate(Value count, Value v, SourcePos pos) {
     int length = checkedCount("replicate", Operands.integer(count, pos).value(), pos);
     return new Value.Array(ValueTypes.typeOf(v), Collections.nCopies(length, v));
@@ -103,10 +112,24 @@ public final class ArrayOperations {
     if (count < 0) {
       throw new L0RuntimeError(operation, pos, "negative size " + count);
     }
-    if (count > Integer.MAX_VALUE - 8) {
-      throw new L0RuntimeError(operation, pos, "size " + count + " exceeds the interpreter's array limit");
+    if (count > MAX_LENGTH) {
+      throw new L0ResourceError(pos, operation + ": size " + count + " exceeds the limit of " + MAX_LENGTH
+          + " elements in one dimension of an array (Java's array limit)", false);
     }
     return (int) count;
+  }
+
+  /**
+   * Refuses, before allocating, an array of {@code length} new boxed elements that could not fit
+   * in the JVM's maximum heap even if it were empty.
+   */
+  private static void requireHeapFor(String operation, int length, SourcePos pos) {
+    long bytes = length * BYTES_PER_BOXED_ELEMENT;
+    long heap = Runtime.getRuntime().maxMemory();
+    if (bytes > heap) {
+      throw new L0ResourceError(pos, operation + ": " + length + " elements need about " + (bytes >> 20)
+          + " MiB, more than the JVM's maximum heap of " + (heap >> 20) + " MiB", true);
+    }
   }
 
   /** {@code size(k, a)}, as an {@code i32}. */

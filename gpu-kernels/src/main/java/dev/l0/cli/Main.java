@@ -32,6 +32,9 @@ public final class Main {
   /** The environment variable {@code bin/l0} passes to {@code java} as options, e.g. {@code -Xmx8g}. */
   static final String JAVA_OPTIONS_VARIABLE = "L0_JAVA_OPTS";
 
+  private static final String MORE_HEAP =
+      "give it more with " + JAVA_OPTIONS_VARIABLE + ", e.g. " + JAVA_OPTIONS_VARIABLE + "=-Xmx8g bin/l0 ...";
+
   private static final Map<String, Command> COMMANDS =
       Map.of(
           "run", new RunCommand(),
@@ -99,6 +102,10 @@ public final class Main {
       err.println("run-time error: " + e.getMessage());
       return EXIT_RUNTIME_ERROR;
     } catch (L0ResourceError e) {
+      if (e.moreHeapHelps()) {
+        err.println("out of memory: " + e.getMessage() + "; " + MORE_HEAP);
+        return EXIT_OUT_OF_MEMORY;
+      }
       err.println("limit reached: " + e.getMessage());
       return EXIT_RESOURCE_LIMIT;
     } catch (OutOfMemoryError e) {
@@ -121,7 +128,7 @@ public final class Main {
     long maxMiB = Runtime.getRuntime().maxMemory() >> 20;
     String what = e.getMessage() == null ? "" : " (" + e.getMessage() + ")";
     return "out of memory" + what + ": the program and its data need more than the JVM's heap of at most " + maxMiB
-        + " MiB; give it more with " + JAVA_OPTIONS_VARIABLE + ", e.g. " + JAVA_OPTIONS_VARIABLE + "=-Xmx8g bin/l0 ...";
+        + " MiB; " + MORE_HEAP;
   }
 
   /**

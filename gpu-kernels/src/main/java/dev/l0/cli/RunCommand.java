@@ -2,10 +2,13 @@ package dev.l0.cli;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.FunDef;
+import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.Param;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.opt.Optimizer;
+import dev.l0.semantics.ArrayOperations;
 import dev.l0.types.TypedProgram;
 import dev.l0.values.ValueReader;
 import dev.l0.values.ValueWriter;
@@ -59,10 +62,38 @@ final class RunCommand implements Command {
       result = Optimizer.optimize(typed).call(entry.name(), arguments);
     }
     List<Value> lines = result instanceof Value.Tuple t ? t.elements() : List.of(result);
+    lines.forEach(RunCommand::requirePrintable);
     for (Value line : lines) {
       out.println(ValueWriter.write(line));
     }
     out.flush();
     return Main.EXIT_OK;
+  }
+
+  /** At least this many characters print each scalar of a result: a digit and {@code ", "}. */
+  private static final int MIN_CHARS_PER_SCALAR = 3;
+
+  /**
+   * Refuses, before printing, a result whose text could not fit in one Java string
+   * ({@link ArrayOperations#MAX_LENGTH} characters), rather than building it for minutes and then
+   * running out of memory.
+   */
+  private static void requirePrintable(Value value) {
+    double scalars = scalarCount(value);
+    if (scalars * MIN_CHARS_PER_SCALAR > ArrayOperations.MAX_LENGTH) {
+      throw new L0ResourceError(SourcePos.NONE, String.format("the result has %.0f numbers; printed, it would exceed %d characters, the most one printed value may have",
+          scalars, ArrayOperations.MAX_LENGTH), false);
+    }
+  }
+
+  /** How many scalars {@code value} holds (as a double: products of sizes may exceed a long). */
+  private static double scalarCount(Value value) {
+    if (value instanceof Value.Array a) {
+      return a.length() == 0 ? 0 : a.length() * scalarCount(a.get(0));
+    }
+    if (value instanceof Value.Tuple t) {
+      return t.elements().stream().mapToDouble(RunCommand::scalarCount).sum();
+    }
+    return 1;
   }
 }

@@ -306,10 +306,32 @@ class MainTest {
   @Test
   void runningOutOfMemoryIsOneLineWithItsOwnExitCode() throws Exception {
     String file = write("big.l0", "fun i64 main(i32 n) = reduce(op +, 0i64, map(fn i64 (i32 i) => i64(i), iota(n)))\n");
-    Outcome o = l0Process("50000000", List.of("-Xmx48m"), "run", file, "--no-opt");
+    Outcome o = l0Process("2000000", List.of("-Xmx64m"), "run", file, "--no-opt");
     assertEquals(Main.EXIT_OUT_OF_MEMORY, o.exitCode(), o.err());
     assertEquals(1, o.err().lines().count(), o.err());
     assertTrue(o.err().startsWith("out of memory (Java heap space): "), o.err());
     assertTrue(o.err().contains("L0_JAVA_OPTS=-Xmx8g"), o.err());
+  }
+
+  @Test
+  void sizesThatCannotFitAreRefusedBeforeAnythingIsAllocated() throws IOException {
+    String iota = write("iota.l0", "fun [i32] main(i32 n) = iota(n)\n");
+    for (List<String> mode : List.of(List.of("--no-opt"), List.<String>of(), List.of("--device", "jvm"), List.of("--device", "sim"))) {
+      List<String> args = new ArrayList<>(List.of("run", iota));
+      args.addAll(mode);
+      Outcome o = l0("2147483000", args.toArray(String[]::new));
+      assertEquals(Main.EXIT_OUT_OF_MEMORY, o.exitCode(), mode + ": " + o.err());
+      assertTrue(o.err().lines().anyMatch(l -> l.startsWith("out of memory: " + iota + ":1:25: iota: 2147483000 elements need about ")
+          && l.endsWith("L0_JAVA_OPTS=-Xmx8g bin/l0 ...")), mode + ": " + o.err());
+    }
+    String wide = write("wide.l0", "fun [[i64]] main(i64 n) = replicate(n, replicate(n, 1i64))\n");
+    Outcome printed = l0("65536i64", "run", wide, "--no-opt");
+    assertEquals(Main.EXIT_RESOURCE_LIMIT, printed.exitCode(), printed.err());
+    assertEquals("limit reached: the result has 4294967296 numbers; printed, it would exceed 2147483639 characters, "
+        + "the most one printed value may have", printed.err().trim());
+    String long1d = write("long.l0", "fun [i64] main(i64 n) = replicate(n, 1i64)\n");
+    Outcome tooLong = l0("1099511627776i64", "run", long1d);
+    assertEquals(Main.EXIT_RESOURCE_LIMIT, tooLong.exitCode(), tooLong.err());
+    assertTrue(tooLong.err().startsWith("limit reached: " + long1d + ":1:25: replicate: size 1099511627776 exceeds the limit"), tooLong.err());
   }
 }
