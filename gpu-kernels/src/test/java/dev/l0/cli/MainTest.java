@@ -334,4 +334,20 @@ class MainTest {
     assertEquals(Main.EXIT_RESOURCE_LIMIT, tooLong.exitCode(), tooLong.err());
     assertTrue(tooLong.err().startsWith("limit reached: " + long1d + ":1:25: replicate: size 1099511627776 exceeds the limit"), tooLong.err());
   }
+
+  @Test
+  void theSimulatorsLimitsAreALimitReachedNotAKernelDefect() throws IOException {
+    String loop = write("loop.l0",
+        "fun [i32] main([i32] xs, i32 k) = map(fn i32 (i32 x) => loop (acc = x) = for i < k do acc + i in acc, xs)\n");
+    Outcome steps = l0("[1, 2] 3000000", "run", loop, "--device", "sim");
+    assertEquals(Main.EXIT_RESOURCE_LIMIT, steps.exitCode(), steps.err());
+    assertTrue(steps.err().contains("limit reached: the SIMT simulator's limits (16777216 steps per thread and launch, "
+        + "67108864 elements per buffer): "), steps.err());
+    assertTrue(steps.err().contains("does not finish within 16777216 steps") && !steps.err().contains("please report"), steps.err());
+    String wide = write("wide.l0", "fun [i32] main(i32 n) = map(fn i32 (i32 i) => i + 1, iota(n))\n");
+    Outcome elements = l0("70000000", "run", wide, "--device", "sim");
+    assertEquals(Main.EXIT_RESOURCE_LIMIT, elements.exitCode(), elements.err());
+    assertTrue(elements.err().contains("needs 70000000 elements, more than the simulator's limit of 67108864 elements per buffer"),
+        elements.err());
+  }
 }

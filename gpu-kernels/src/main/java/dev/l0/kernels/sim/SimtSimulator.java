@@ -26,7 +26,17 @@ import java.util.Optional;
  */
 public final class SimtSimulator {
   /** The largest buffer the simulator allocates. */
-  private static final long MAX_ELEMENTS = 1L << 26;
+  static final long MAX_ELEMENTS = 1L << 26;
+
+  /** Thrown by a host step that would go beyond one of the simulator's limits; the launch ends with {@link #issue}. */
+  private static final class LimitReached extends RuntimeException {
+    private final transient SimulationIssue issue;
+
+    LimitReached(SimulationIssue issue) {
+      super(issue.describe(), null, false, false);
+      this.issue = issue;
+    }
+  }
 
   private final KernelGroup group;
   private final HostScalars host;
@@ -80,10 +90,13 @@ public final class SimtSimulator {
             return new SimulationResult(Map.of(), Optional.of(error), new SimulationReport(issues));
           }
         } else {
-          runHostStep(step, values, buffers);
+          runHostStep(group.name(), step, values, buffers);
         }
       }
       return new SimulationResult(outputs(values, buffers), Optional.empty(), new SimulationReport(issues));
+    } catch (LimitReached limit) {
+      issues.add(limit.issue);
+      return new SimulationResult(Map.of(), Optional.empty(), new SimulationReport(issues));
     } catch (L0RuntimeError | L0CompileError | IllegalArgumentException | ArithmeticException | IndexOutOfBoundsException failure) {
       issues.add(new SimulationIssue.HostStepFailure(group.name(), failure.getMessage()));
       return new SimulationResult(Map.of(), Optional.empty(), new SimulationReport(issues));
@@ -124,13 +137,16 @@ public final class SimtSimulator {
   }
 
   /** Runs a definition, an allocation or a read-back. */
-  private static void runHostStep(HostProgram.Step<CompiledKernel> step, HostScalars.Values values, Map<String, ScalarArray> buffers) {
+  private static void runHostStep(String groupName, HostProgram.Step<CompiledKernel> step, HostScalars.Values values, Map<String, ScalarArray> buffers) {
     if (step instanceof HostProgram.Define<CompiledKernel> d) {
       values.set(d.slot(), d.value().evaluate(values));
     } else if (step instanceof HostProgram.Allocate<CompiledKernel> a) {
       long elements = a.elements().evaluateIndex(values);
-      if (elements < 0 || elements > MAX_ELEMENTS) {
+      if (elements < 0) {
         throw new IllegalArgumentException("allocates " + elements + " elements for " + a.buffer().name());
+      }
+      if (elements > MAX_ELEMENTS) {
+        throw new LimitReached(new SimulationIssue.AllocationLimit(groupName, a.buffer().name(), elements, MAX_ELEMENTS));
       }
       buffers.put(a.buffer().name(), new ScalarArray(a.buffer().name(), a.buffer().elementType(), (int) elements));
     } else {
