@@ -14,9 +14,9 @@ import java.util.function.Supplier;
  * interpreters walk expressions recursively. Catching a {@code StackOverflowError} would make the
  * verdict depend on the run (JIT-compiled frames are smaller than interpreted ones), so instead
  * the parser and the checker refuse nesting deeper than {@link #MAX_DEPTH} with an error at the
- * deepest node, and a program within the limit is compiled and run on a thread with a stack of
- * {@link #STACK_BYTES}, enough for every phase at that depth even before the JIT compiles anything
- * ({@code NestingLimitTest} checks this with the JIT off).
+ * first token or node beyond it, and a program within the limit is compiled (and, by the CLI, run)
+ * on a thread with a stack of {@link #STACK_BYTES}: the phases were seen to need a few kilobytes per
+ * level, so this leaves a wide margin for interpreted (not yet JIT-compiled) frames.
  */
 public final class NestingLimit {
   /** The deepest nesting of expressions (and of types and patterns in the parser) a program may have. */
