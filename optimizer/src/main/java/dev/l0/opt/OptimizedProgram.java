@@ -3,8 +3,10 @@ package dev.l0.opt;
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Program;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Value;
 import dev.l0.opt.eval.InternalEvaluator;
 import dev.l0.opt.eval.ValueFlattening;
@@ -95,8 +97,22 @@ public final class OptimizedProgram {
       flattened.addAll(ValueFlattening.flatten(args.get(k), p.type()));
     }
     InternalFunction f = internal.function(function).orElseThrow();
-    List<Value> results = components.apply(function, f.argumentsWithCertificates(flattened, InternalEvaluator.CHECKED));
+    List<Value> results;
+    try {
+      results = components.apply(function, f.argumentsWithCertificates(flattened, InternalEvaluator.CHECKED));
+    } catch (L0RuntimeError e) {
+      throw atSource(e, def);
+    }
     return ValueFlattening.unflatten(f.resultsWithoutCertificates(results), def.returnType());
+  }
+
+  /**
+   * {@code e} with a source position: recursion too deep for the evaluator's stack is reported, as
+   * the interpreter reports it, at the function called; other errors keep theirs.
+   */
+  private static L0RuntimeError atSource(L0RuntimeError e, FunDef called) {
+    boolean tooDeep = e.pos() == SourcePos.NONE && e.operation().equals(InternalEvaluator.TOO_DEEP_OPERATION);
+    return tooDeep ? new L0RuntimeError(e.operation(), called.pos(), e.detail()) : e;
   }
 
   /** The functions of {@code program} no other function calls or passes to a SOAC, in program order. */

@@ -31,6 +31,9 @@ public final class InternalEvaluator {
   /** The only value of type {@code cert} (thesis §4.2). */
   public static final Value CHECKED = new Value.Tuple(List.of());
 
+  /** The operation of the error for recursion deeper than the stack allows; internal functions have no source position, so the caller adds one. */
+  public static final String TOO_DEEP_OPERATION = "call";
+
   private final InternalProgram program;
 
   public InternalEvaluator(InternalProgram program) {
@@ -47,7 +50,7 @@ public final class InternalEvaluator {
     try {
       return invoke(f, args);
     } catch (StackOverflowError tooDeep) {
-      throw new L0RuntimeError("call", SourcePos.NONE, "recursion too deep for the evaluator's stack");
+      throw new L0RuntimeError(TOO_DEEP_OPERATION, SourcePos.NONE, "recursion too deep for the evaluator's stack");
     }
   }
 
