@@ -163,7 +163,7 @@ public final class InternalEvaluator {
       for (int i = 0; i < width; i++) {
         addRow(columns, lambda(m.function(), row(inputs, i), env));
       }
-      return regularArrays(pattern, columns, "map");
+      return regularArrays(pattern, columns, "map", m.pos());
     }
     if (soac instanceof Exp.Filter f) {
       List<List<Value>> columns = columns(pattern.size());
@@ -187,7 +187,7 @@ public final class InternalEvaluator {
       acc = lambda(soac.rowFunction(), concat(acc, row(inputs, i)), env);
       addRow(columns, acc);
     }
-    return regularArrays(pattern, columns, "scan");
+    return regularArrays(pattern, columns, "scan", SourcePos.NONE);
   }
 
   private List<Value> fold(Lambda f, List<Value> neutral, List<Value.Array> inputs, int width, Map<String, Value> env) {
@@ -231,10 +231,10 @@ public final class InternalEvaluator {
   }
 
   /** The result arrays of a map or scan, each of which must be regular (thesis §2.1). */
-  private static List<Value> regularArrays(List<Ident> pattern, List<List<Value>> columns, String operation) {
+  private static List<Value> regularArrays(List<Ident> pattern, List<List<Value>> columns, String operation, SourcePos pos) {
     List<Value> out = new ArrayList<>();
     for (int c = 0; c < pattern.size(); c++) {
-      out.add(ArrayOperations.regular(InternalTypes.row(pattern.get(c).type()), columns.get(c), operation, SourcePos.NONE));
+      out.add(ArrayOperations.regular(InternalTypes.row(pattern.get(c).type()), columns.get(c), operation, pos));
     }
     return out;
   }
