@@ -132,6 +132,21 @@ public final class ArrayOperations {
     }
   }
 
+  /**
+   * How many scalars {@code value} holds, counted through the first element of each array (arrays
+   * are regular), so a replicate of a replicate costs nothing to count; a double, since the
+   * product of the sizes may exceed a long.
+   */
+  public static double scalarCount(Value value) {
+    if (value instanceof Value.Array a) {
+      return a.length() == 0 ? 0 : a.length() * scalarCount(a.get(0));
+    }
+    if (value instanceof Value.Tuple t) {
+      return t.elements().stream().mapToDouble(ArrayOperations::scalarCount).sum();
+    }
+    return 1;
+  }
+
   /** {@code size(k, a)}, as an {@code i32}. */
   public static Value size(int dimension, Value array, SourcePos pos) {
     Value current = array;

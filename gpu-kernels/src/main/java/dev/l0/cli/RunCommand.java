@@ -79,21 +79,10 @@ final class RunCommand implements Command {
    * running out of memory.
    */
   private static void requirePrintable(Value value) {
-    double scalars = scalarCount(value);
+    double scalars = ArrayOperations.scalarCount(value);
     if (scalars * MIN_CHARS_PER_SCALAR > ArrayOperations.MAX_LENGTH) {
       throw new L0ResourceError(SourcePos.NONE, String.format("the result has %.0f numbers; printed, it would exceed %d characters, the most one printed value may have",
           scalars, ArrayOperations.MAX_LENGTH), false);
     }
-  }
-
-  /** How many scalars {@code value} holds (as a double: products of sizes may exceed a long). */
-  private static double scalarCount(Value value) {
-    if (value instanceof Value.Array a) {
-      return a.length() == 0 ? 0 : a.length() * scalarCount(a.get(0));
-    }
-    if (value instanceof Value.Tuple t) {
-      return t.elements().stream().mapToDouble(RunCommand::scalarCount).sum();
-    }
-    return 1;
   }
 }

@@ -329,6 +329,12 @@ class MainTest {
     assertEquals(Main.EXIT_RESOURCE_LIMIT, printed.exitCode(), printed.err());
     assertEquals("limit reached: the result has 4294967296 numbers; printed, it would exceed 2147483639 characters, "
         + "the most one printed value may have", printed.err().trim());
+    for (String[] args : List.of(new String[] {"run", wide}, new String[] {"run", wide, "--device", "jvm"})) {
+      Outcome rebuilt = l0("65536i64", args);
+      assertEquals(Main.EXIT_OUT_OF_MEMORY, rebuilt.exitCode(), rebuilt.err());
+      assertTrue(rebuilt.err().lines().anyMatch(l -> l.startsWith("out of memory: " + wide + ":1:1: the result of 'main' has 4294967296 elements; "
+          + "rebuilding it needs about 16384 MiB, more than the JVM's maximum heap of ")), rebuilt.err());
+    }
     String long1d = write("long.l0", "fun [i64] main(i64 n) = replicate(n, 1i64)\n");
     Outcome tooLong = l0("1099511627776i64", "run", long1d);
     assertEquals(Main.EXIT_RESOURCE_LIMIT, tooLong.exitCode(), tooLong.err());
