@@ -9,11 +9,18 @@ package dev.l0.ir;
 public class L0RuntimeError extends RuntimeException {
   private final String operation;
   private final SourcePos pos;
+  private final String detail;
 
   public L0RuntimeError(String operation, SourcePos pos, String detail) {
     super(pos + ": " + operation + ": " + detail);
     this.operation = operation;
     this.pos = pos;
+    this.detail = detail;
+  }
+
+  /** The message without the position and the operation. */
+  public String detail() {
+    return detail;
   }
 
   /** The failing operation, e.g. {@code "index"}, {@code "zip"}, {@code "reshape"}, {@code "/"}. */

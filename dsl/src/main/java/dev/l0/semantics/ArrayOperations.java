@@ -2,6 +2,7 @@ package dev.l0.semantics;
 
 import dev.l0.ir.Dim;
 import dev.l0.ir.L0CompileError;
+import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
@@ -34,6 +35,12 @@ import java.util.stream.Collectors;
  * {@link L0CompileError}.
  */
 public final class ArrayOperations {
+  /** The most elements one dimension of an array may have: the JVM's limit on array lengths. */
+  public static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
+
+  /** What one element of an interpreter array costs on the heap at least: a boxed scalar (24 bytes) and its slot in a list. */
+  private static final long BYTES_PER_BOXED_ELEMENT = 28;
+
   private ArrayOperations() {}
 
   /**
@@ -130,6 +137,7 @@ public final class ArrayOperations {
   public static Value iota(Value count, SourcePos pos) {
     ScalarValue.Int n = Operands.integer(count, pos);
     int length = checkedCount("iota", n.value(), pos);
+    requireHeapFor("iota", length, pos);
     List<Value> elements = new ArrayList<>(length);
     for (int i = 0; i < length; i++) {
       elements.add(new ScalarValue.Int(n.type(), i));
@@ -137,6 +145,7 @@ public final class ArrayOperations {
     return new Value.Array(n.type(), elements);
   }
 
+  /** {@code replicate(n, v)}: {@code n} references to one {@code v}, so only the size is limited. */
   public static Value replicate(Value count, Value v, SourcePos pos) {
     int length = checkedCount("replicate", Operands.integer(count, pos).value(), pos);
     return new Value.Array(ValueTypes.typeOf(v), Collections.nCopies(length, v), Shape.of(v));
@@ -146,10 +155,39 @@ public final class ArrayOperations {
     if (count < 0) {
       throw new L0RuntimeError(operation, pos, "negative size " + count);
     }
-    if (count > Integer.MAX_VALUE - 8) {
-      throw new L0RuntimeError(operation, pos, "size " + count + " exceeds the interpreter's array limit");
+    if (count > MAX_LENGTH) {
+      throw new L0ResourceError(pos, operation + ": size " + count + " exceeds the limit of " + MAX_LENGTH
+          + " elements in one dimension of an array (Java's array limit)", false);
     }
     return (int) count;
+  }
+
+  /**
+   * Refuses, before allocating, an array of {@code length} new boxed elements that could not fit
+   * in the JVM's maximum heap even if it were empty.
+   */
+  private static void requireHeapFor(String operation, int length, SourcePos pos) {
+    long bytes = length * BYTES_PER_BOXED_ELEMENT;
+    long heap = Runtime.getRuntime().maxMemory();
+    if (bytes > heap) {
+      throw new L0ResourceError(pos, operation + ": " + length + " elements need about " + (bytes >> 20)
+          + " MiB, more than the JVM's maximum heap of " + (heap >> 20) + " MiB", true);
+    }
+  }
+
+  /**
+   * How many scalars {@code value} holds, counted through the first element of each array (arrays
+   * are regular), so a replicate of a replicate costs nothing to count; a double, since the
+   * product of the sizes may exceed a long.
+   */
+  public static double scalarCount(Value value) {
+    if (value instanceof Value.Array a) {
+      return a.length() == 0 ? 0 : a.length() * scalarCount(a.get(0));
+    }
+    if (value instanceof Value.Tuple t) {
+      return t.elements().stream().mapToDouble(ArrayOperations::scalarCount).sum();
+    }
+    return 1;
   }
 
   /** {@code size(k, a)}, as an {@code i32}. */

@@ -14,6 +14,7 @@ import dev.l0.ir.Program;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.ir.PrefixOperator;
+import dev.l0.types.NestingLimit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -39,6 +40,8 @@ public final class L0Parser {
   private static final String CHAR_NOT_SUPPORTED = "the type 'char' is not supported by this implementation of L0";
 
   private final TokenCursor tokens;
+  /** How many levels ({@link #nested}) the parser is in. */
+  private int depth;
 
   private L0Parser(String text, String sourceName) {
     this.tokens = new TokenCursor(new Lexer(text, sourceName));
@@ -62,15 +65,32 @@ public final class L0Parser {
     return parser.entire(parser::type, "type");
   }
 
+  /** {@code rule} over the whole text, on a stack that fits any nesting up to the limit ({@link NestingLimit}). */
   private <T> T entire(Supplier<T> rule, String what) {
-    try {
+    return NestingLimit.onLargeStack(() -> {
       T result = rule.get();
       if (tokens.peek().kind() != Token.Kind.END) {
         throw tokens.unexpected("end of input after the " + what);
       }
       return result;
-    } catch (StackOverflowError e) {
-      throw new L0CompileError(tokens.peek().pos(), "the " + what + " is nested too deeply to parse");
+    });
+  }
+
+  /**
+   * {@code rule} one level deeper: every expression (so every parenthesis and every body of a
+   * {@code let}, {@code if}, {@code loop} or {@code fn}), the right operand of a binary operator,
+   * the operand of a prefix operator, every type and every pattern is a level. Beyond
+   * {@link NestingLimit#MAX_DEPTH} levels, an error at the next token.
+   */
+  private <T> T nested(String what, Supplier<T> rule) {
+    if (depth >= NestingLimit.MAX_DEPTH) {
+      throw new L0CompileError(tokens.peek().pos(), NestingLimit.tooDeep(what));
+    }
+    depth++;
+    try {
+      return rule.get();
+    } finally {
+      depth--;
     }
   }
 
@@ -111,6 +131,10 @@ public final class L0Parser {
   }
 
   private Type type() {
+    return nested("the type", this::typeAtThisDepth);
+  }
+
+  private Type typeAtThisDepth() {
     Token first = tokens.peek();
     if (first.is("*")) {
       tokens.next();
@@ -156,6 +180,10 @@ public final class L0Parser {
   }
 
   private Pattern pattern() {
+    return nested("the pattern", this::patternAtThisDepth);
+  }
+
+  private Pattern patternAtThisDepth() {
     Token first = tokens.peek();
     if (first.is("{")) {
       tokens.next();
@@ -171,7 +199,7 @@ public final class L0Parser {
   // ---------------------------------------------------------------- operators
 
   private Expr expression() {
-    return binary(LOWEST_PRECEDENCE);
+    return nested("the expression", () -> binary(LOWEST_PRECEDENCE));
   }
 
   /** Precedence climbing: operands joined by operators of precedence {@code minPrecedence} or higher. */
@@ -185,7 +213,7 @@ public final class L0Parser {
       }
       tokens.next();
       int rightPrecedence = operator.rightAssociative() ? operator.precedence() : operator.precedence() + 1;
-      left = new Expr.Binary(operator, left, binary(rightPrecedence), operatorToken.pos());
+      left = new Expr.Binary(operator, left, nested("the expression", () -> binary(rightPrecedence)), operatorToken.pos());
     }
   }
 
@@ -205,11 +233,11 @@ public final class L0Parser {
       if (tokens.peek().kind() == Token.Kind.NUMBER) {
         return new Expr.Literal(LiteralSyntax.number(tokens.next().text(), true, first.pos()), first.pos());
       }
-      return new Expr.Unary(PrefixOperator.NEG, unary(), first.pos());
+      return new Expr.Unary(PrefixOperator.NEG, nested("the expression", this::unary), first.pos());
     }
     if (first.is("not")) {
       tokens.next();
-      return new Expr.Unary(PrefixOperator.NOT, unary(), first.pos());
+      return new Expr.Unary(PrefixOperator.NOT, nested("the expression", this::unary), first.pos());
     }
     return postfix();
   }

@@ -18,6 +18,9 @@ final class LiteralSyntax {
   private static final BigInteger I64_MIN = BigInteger.valueOf(Long.MIN_VALUE);
   private static final BigInteger I64_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
+  /** More digits than any i64 has: such a literal is out of range without converting it. */
+  private static final int MAX_INTEGER_DIGITS = 40;
+
   private LiteralSyntax() {}
 
   /**
@@ -32,13 +35,16 @@ final class LiteralSyntax {
     ScalarType type = suffix.isEmpty() ? (fractional ? ScalarType.F64 : ScalarType.I32) : suffixType(suffix, text, pos);
     if (type.isInteger()) {
       if (fractional) {
-        throw new L0CompileError(pos, "the literal " + digits + " has a fraction or exponent and cannot have the integer suffix " + suffix);
+        throw new L0CompileError(pos, "the literal " + Excerpt.of(digits) + " has a fraction or exponent and cannot have the integer suffix " + suffix);
+      }
+      if (significantDigits(digits) > MAX_INTEGER_DIGITS) {
+        throw new L0CompileError(pos, "the integer literal " + (negative ? "-" : "") + Excerpt.of(digits) + " is out of range for " + type);
       }
       return integer(new BigInteger(digits), negative, type, pos);
     }
     double magnitude = type == ScalarType.F32 ? Float.parseFloat(digits) : Double.parseDouble(digits);
     if (Double.isInfinite(magnitude)) {
-      throw new L0CompileError(pos, "the literal " + (negative ? "-" : "") + digits + " is out of range for " + type);
+      throw new L0CompileError(pos, "the literal " + (negative ? "-" : "") + Excerpt.of(digits) + " is out of range for " + type);
     }
     return new ScalarValue.Float(type, negative ? -magnitude : magnitude);
   }
@@ -68,12 +74,21 @@ final class LiteralSyntax {
     return digits.toLowerCase(Locale.ROOT) + suffix;
   }
 
+  private static int significantDigits(String digits) {
+    int leadingZeros = 0;
+    while (leadingZeros < digits.length() - 1 && digits.charAt(leadingZeros) == '0') {
+      leadingZeros++;
+    }
+    return digits.length() - leadingZeros;
+  }
+
   private static ScalarValue integer(BigInteger magnitude, boolean negative, ScalarType type, SourcePos pos) {
     BigInteger value = negative ? magnitude.negate() : magnitude;
     boolean i32 = type == ScalarType.I32;
     if (value.compareTo(i32 ? I32_MIN : I64_MIN) < 0 || value.compareTo(i32 ? I32_MAX : I64_MAX) > 0) {
-      String hint = i32 ? " (write " + value + "i64 for a 64-bit integer)" : "";
-      throw new L0CompileError(pos, "the integer literal " + value + " is out of range for " + type + hint);
+      String shown = Excerpt.of(value.toString());
+      String hint = i32 && value.bitLength() < 64 ? " (write " + shown + "i64 for a 64-bit integer)" : "";
+      throw new L0CompileError(pos, "the integer literal " + shown + " is out of range for " + type + hint);
     }
     return new ScalarValue.Int(type, value.longValue());
   }
@@ -118,7 +133,7 @@ final class LiteralSyntax {
       case "f32" -> ScalarType.F32;
       case "f64" -> ScalarType.F64;
       default -> throw new L0CompileError(pos,
-          "bad numeric literal '" + text + "': a number may end in i32, i64, f32 or f64 only (put a space between a number and a name)");
+          "bad numeric literal '" + Excerpt.of(text) + "': a number may end in i32, i64, f32 or f64 only (put a space between a number and a name)");
     };
   }
 }

@@ -28,9 +28,9 @@ record Token(Kind kind, String text, SourcePos pos) {
   String describe() {
     return switch (kind) {
       case END -> "end of input";
-      case IDENTIFIER -> "name '" + text + "'";
-      case NUMBER -> "number " + text;
-      case KEYWORD, SYMBOL -> "'" + text + "'";
+      case IDENTIFIER -> "name '" + Excerpt.of(text) + "'";
+      case NUMBER -> "number " + Excerpt.of(text);
+      case KEYWORD, SYMBOL -> "'" + Excerpt.of(text) + "'";
     };
   }
 }

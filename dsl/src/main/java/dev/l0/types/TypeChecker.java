@@ -23,6 +23,10 @@ public final class TypeChecker {
    * @throws L0CompileError for the first ill-formed construct, at its position
    */
   public static TypedProgram check(Program program) {
+    return NestingLimit.onLargeStack(() -> checkOnLargeStack(program));
+  }
+
+  private static TypedProgram checkOnLargeStack(Program program) {
     Map<String, FunDef> functions = new LinkedHashMap<>();
     program.functions().forEach(f -> functions.putIfAbsent(f.name(), f));
     Map<Expr, Type> types = new IdentityHashMap<>();
@@ -32,11 +36,8 @@ public final class TypeChecker {
         throw new L0CompileError(f.pos(), "function '" + f.name() + "' is defined twice (first at "
             + UniquenessTracker.at(first.pos()) + ")");
       }
-      try {
-        new ExpressionChecker(functions, types).checkFunction(f);
-      } catch (StackOverflowError e) {
-        throw new L0CompileError(f.pos(), "function '" + f.name() + "' is nested too deeply to check");
-      }
+      NestingLimit.check(f);
+      new ExpressionChecker(functions, types).checkFunction(f);
     }
     return new TypedProgram(program, types);
   }

@@ -1,14 +1,17 @@
 package dev.l0.values;
 
 import dev.l0.ir.SourcePos;
+import dev.l0.syntax.Excerpt;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Splits data-format text into tokens (shared/data/README.md, section 1): the punctuation
  * {@code [ ] { } , ( )} and atoms (numbers, {@code true}, {@code inf}, ...: maximal runs of other
- * non-blank characters). Comments run from {@code /} (FinPar's reader treats any slash so; this
- * covers {@code //}) or from {@code --} (Futhark's data files) to the end of the line.
+ * non-blank characters). Comments run from {@code //} to the end of the line (the only form the
+ * FinPar data sets use). Any other {@code /}, or a {@code --}, is not part of any value: it is an
+ * error at its position rather than a comment, so that {@code 1/3} or {@code 7 --8} is not read as
+ * {@code 1} or {@code 7}.
  */
 final class ValueLexer {
   /** One token; {@code text} is {@code null} at the end of the input. */
@@ -23,7 +26,7 @@ final class ValueLexer {
 
     /** How an error message shows this token. */
     String describe() {
-      return isEnd() ? "end of input" : "'" + text + "'";
+      return isEnd() ? "end of input" : "'" + Excerpt.of(text) + "'";
     }
   }
 
@@ -44,12 +47,16 @@ final class ValueLexer {
         i++;
       } else if (Character.isWhitespace(c)) {
         i++;
-      } else if (startsComment(text, i)) {
+      } else if (text.startsWith("//", i)) {
         while (i < text.length() && text.charAt(i) != '\n') {
           i++;
         }
       } else {
         SourcePos pos = new SourcePos(sourceName, line, i - lineStart + 1);
+        if (c == '/' || text.startsWith("--", i)) {
+          throw new ValueFormatError(pos, "'" + (c == '/' ? "/" : "--")
+              + "' is not part of a value (a comment starts with //)");
+        }
         int end = PUNCTUATION.indexOf(c) >= 0 ? i + 1 : atomEnd(text, i);
         tokens.add(new Token(text.substring(i, end), pos));
         i = end;
@@ -59,15 +66,11 @@ final class ValueLexer {
     return tokens;
   }
 
-  private static boolean startsComment(String text, int i) {
-    return text.charAt(i) == '/' || text.startsWith("--", i);
-  }
-
   private static int atomEnd(String text, int start) {
     int i = start + 1;
     while (i < text.length()) {
       char c = text.charAt(i);
-      if (Character.isWhitespace(c) || PUNCTUATION.indexOf(c) >= 0 || startsComment(text, i)) {
+      if (Character.isWhitespace(c) || PUNCTUATION.indexOf(c) >= 0 || c == '/' || text.startsWith("--", i)) {
         break;
       }
       i++;

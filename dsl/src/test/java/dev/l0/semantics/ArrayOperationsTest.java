@@ -1,8 +1,11 @@
 package dev.l0.semantics;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
@@ -23,6 +26,27 @@ class ArrayOperationsTest {
   private static Value.Array ints(int... elements) {
     List<Value> values = Arrays.stream(elements).<Value>mapToObj(ScalarValue::i32).toList();
     return new Value.Array(ScalarType.I32, values);
+  }
+
+  @Test
+  void anIotaLargerThanTheHeapCouldHoldIsRefusedBeforeAllocating() {
+    long heapMiB = Runtime.getRuntime().maxMemory() >> 20;
+    L0ResourceError e = assertThrows(L0ResourceError.class, () -> ArrayOperations.iota(ScalarValue.i32(2147483000), AT));
+    assertTrue(e.moreHeapHelps());
+    assertEquals("test.l0:3:5: iota: 2147483000 elements need about 57343 MiB, more than the JVM's maximum heap of "
+        + heapMiB + " MiB", e.getMessage());
+  }
+
+  @Test
+  void aDimensionLongerThanJavaArraysIsALimitNotARuntimeError() {
+    for (Value.Array shaped : List.of(ints(), ints(1))) {
+      L0ResourceError e = assertThrows(L0ResourceError.class,
+          () -> ArrayOperations.replicate(ScalarValue.i64(1L << 40), shaped, AT));
+      assertFalse(e.moreHeapHelps());
+      assertEquals("test.l0:3:5: replicate: size 1099511627776 exceeds the limit of 2147483639 elements in one dimension "
+          + "of an array (Java's array limit)", e.getMessage());
+    }
+    assertThrows(L0ResourceError.class, () -> ArrayOperations.iota(ScalarValue.i64(1L << 31), AT));
   }
 
   @Test

@@ -105,7 +105,7 @@ class CheckerRobustnessTest {
       e = new Expr.Unary(PrefixOperator.NEG, e, AT);
     }
     L0CompileError error = rejection(program(ScalarType.I32, e));
-    assertTrue(error.detail().contains("nested too deeply"), error.getMessage());
+    assertTrue(error.detail().contains("is nested more than 3000 levels deep"), error.getMessage());
   }
 
   /** Random damage to the appendix programs: parsing and checking fail, if at all, with a compile error. */

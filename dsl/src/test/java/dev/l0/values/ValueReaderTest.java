@@ -86,9 +86,34 @@ class ValueReaderTest {
   }
 
   @Test
-  void skipsCommentsOfBothFormats() {
+  void skipsLineComments() {
     assertEquals(List.of(ScalarValue.i32(1), ScalarValue.i32(2), ScalarValue.i32(3)),
-        read("1 // one\n2 / FinPar: any slash\n-- Futhark\n3 -- three", I32, I32, I32));
+        read("1 // one\n2//two\n// three follows\n3 // the end", I32, I32, I32));
+  }
+
+  @Test
+  void aSlashThatIsNotACommentIsAnErrorAtItsPosition() {
+    ValueFormatError e = error("1/3", F64);
+    assertEquals(new SourcePos("in.data", 1, 2), e.pos());
+    assertEquals("in.data:1:2: '/' is not part of a value (a comment starts with //)", e.getMessage());
+    assertEquals(new SourcePos("in.data", 2, 3), error("1\n2 / 3", I32, I32).pos());
+  }
+
+  @Test
+  void aDoubleMinusIsNotACommentButAnError() {
+    ValueFormatError e = error("7 --8", I32);
+    assertEquals(new SourcePos("in.data", 1, 3), e.pos());
+    assertEquals("in.data:1:3: '--' is not part of a value (a comment starts with //)", e.getMessage());
+    assertEquals(new SourcePos("in.data", 1, 2), error("1--2", I32).pos());
+    assertEquals(List.of(ScalarValue.f64(-1e-5), ScalarValue.f64(Double.NEGATIVE_INFINITY)), read("-1e-5 -inf", F64, F64));
+  }
+
+  @Test
+  void aHugeBadTokenIsQuotedCut() {
+    String token = "x".repeat(10_000_000);
+    ValueFormatError e = error(token, I32);
+    assertEquals("in.data:1:1: expected an i32 for argument 1 (type i32), found '" + "x".repeat(60)
+        + "... (10000000 characters)'", e.getMessage());
   }
 
   @Test

@@ -1,7 +1,9 @@
 package dev.l0.cli;
 
 import dev.l0.ir.L0CompileError;
+import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
+import dev.l0.types.NestingLimit;
 import dev.l0.values.ValueFormatError;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,7 +14,9 @@ import java.util.Map;
 /**
  * Entry point of {@code bin/l0}. Dispatches to one {@link Command} per verb and turns every failure
  * into one line on standard error and an exit code; a stack trace is printed only for an internal
- * error, and only when {@code L0_DEBUG=1}.
+ * error, and only when {@code L0_DEBUG=1}. The whole command runs on a thread with the stack that
+ * {@link NestingLimit} sizes, so that a program within the nesting limit compiles and runs the
+ * same way every time.
  */
 public final class Main {
   static final int EXIT_OK = 0;
@@ -20,7 +24,16 @@ public final class Main {
   static final int EXIT_USAGE = 2;
   static final int EXIT_BAD_INPUT = 3;
   static final int EXIT_RUNTIME_ERROR = 4;
+  static final int EXIT_RESOURCE_LIMIT = 5;
+  static final int EXIT_OUT_OF_MEMORY = 6;
   static final int EXIT_INTERNAL = 70;
+  static final int EXIT_OUTPUT_LOST = 74;
+
+  /** The environment variable {@code bin/l0} passes to {@code java} as options, e.g. {@code -Xmx8g}. */
+  static final String JAVA_OPTIONS_VARIABLE = "L0_JAVA_OPTS";
+
+  private static final String MORE_HEAP =
+      "give it more with " + JAVA_OPTIONS_VARIABLE + ", e.g. " + JAVA_OPTIONS_VARIABLE + "=-Xmx8g bin/l0 ...";
 
   private static final Map<String, Command> COMMANDS =
       Map.of(
@@ -47,7 +60,9 @@ public final class Main {
           "  demo [--options FILE]        price the PARSEC Black-Scholes reference options with",
           "                               the thesis's P0 and compare with the reference prices",
           "The entry function is 'main' when the program has one, else the last function defined.",
-          "Exit codes: 0 ok, 1 ill-formed program, 2 usage, 3 bad input data, 4 run-time error.");
+          "Exit codes: 0 ok, 1 ill-formed program, 2 usage, 3 bad input data, 4 run-time error,",
+          "5 a limit of this implementation reached, 6 out of memory (more: " + JAVA_OPTIONS_VARIABLE + "=-Xmx8g),",
+          "74 the output could not be written, 70 internal error.");
 
   private Main() {}
 
@@ -59,18 +74,23 @@ public final class Main {
   public static int execute(String[] args, InputStream in, PrintStream out, PrintStream err) {
     if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
       (args.length == 0 ? err : out).println(USAGE);
-      return args.length == 0 ? EXIT_USAGE : EXIT_OK;
+      return args.length == 0 ? EXIT_USAGE : outputWritten("help", out, err, EXIT_OK);
     }
     Command command = COMMANDS.get(args[0]);
     if (command == null) {
       err.println("l0: unknown verb '" + args[0] + "'\n" + USAGE);
       return EXIT_USAGE;
     }
+    int code = NestingLimit.onLargeStack(() -> executeHere(args[0], command, Arrays.copyOfRange(args, 1, args.length), in, out, err));
+    return outputWritten(args[0], out, err, code);
+  }
+
+  private static int executeHere(String verb, Command command, String[] args, InputStream in, PrintStream out, PrintStream err) {
     try {
-      CliArgs parsed = CliArgs.parse(Arrays.copyOfRange(args, 1, args.length), command.options(), command.flags());
+      CliArgs parsed = CliArgs.parse(args, command.options(), command.flags());
       return command.execute(parsed, in, out, err);
     } catch (CliArgs.UsageError e) {
-      err.println("l0 " + args[0] + ": " + e.getMessage() + "\n" + USAGE);
+      err.println("l0 " + verb + ": " + e.getMessage() + "\n" + USAGE);
       return EXIT_USAGE;
     } catch (L0CompileError e) {
       err.println(e.getMessage());
@@ -81,8 +101,18 @@ public final class Main {
     } catch (L0RuntimeError e) {
       err.println("run-time error: " + e.getMessage());
       return EXIT_RUNTIME_ERROR;
+    } catch (L0ResourceError e) {
+      if (e.moreHeapHelps()) {
+        err.println("out of memory: " + e.getMessage() + "; " + MORE_HEAP);
+        return EXIT_OUT_OF_MEMORY;
+      }
+      err.println("limit reached: " + e.getMessage());
+      return EXIT_RESOURCE_LIMIT;
+    } catch (OutOfMemoryError e) {
+      err.println(outOfMemory(e));
+      return EXIT_OUT_OF_MEMORY;
     } catch (IOException e) {
-      err.println("l0 " + args[0] + ": " + e.getMessage());
+      err.println("l0 " + verb + ": " + e.getMessage());
       return EXIT_BAD_INPUT;
     } catch (RuntimeException | StackOverflowError e) {
       err.println("l0: internal error (please report): " + e);
@@ -91,5 +121,26 @@ public final class Main {
       }
       return EXIT_INTERNAL;
     }
+  }
+
+  /** The line for an {@code OutOfMemoryError}: what ran out, how large it is and how to give the JVM more. */
+  static String outOfMemory(OutOfMemoryError e) {
+    long maxMiB = Runtime.getRuntime().maxMemory() >> 20;
+    String what = e.getMessage() == null ? "" : " (" + e.getMessage() + ")";
+    return "out of memory" + what + ": the program and its data need more than the JVM's heap of at most " + maxMiB
+        + " MiB; " + MORE_HEAP;
+  }
+
+  /**
+   * {@code code}, unless what the command printed could not all be written (a full disk, a closed
+   * pipe): then a line on standard error and {@link #EXIT_OUTPUT_LOST}. {@link PrintStream} keeps
+   * write errors to itself; {@link PrintStream#checkError} flushes and tells.
+   */
+  private static int outputWritten(String verb, PrintStream out, PrintStream err, int code) {
+    if (!out.checkError()) {
+      return code;
+    }
+    err.println("l0 " + verb + ": the output could not be written (standard output failed: disk full or pipe closed?)");
+    return code == EXIT_OK ? EXIT_OUTPUT_LOST : code;
   }
 }

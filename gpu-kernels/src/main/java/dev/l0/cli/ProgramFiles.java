@@ -1,11 +1,18 @@
 package dev.l0.cli;
 
 import dev.l0.ir.FunDef;
+import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
+import dev.l0.ir.SourcePos;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -16,8 +23,13 @@ import java.util.Optional;
 final class ProgramFiles {
   private ProgramFiles() {}
 
+  /** The program in {@code file}; a file with no function in it is an ill-formed program. */
   static Program parse(String file) throws IOException {
-    return L0Parser.parse(read(file), file);
+    Program program = L0Parser.parse(read(file), file);
+    if (program.functions().isEmpty()) {
+      throw new L0CompileError(new SourcePos(file, 1, 1), "the program defines no functions (a program is one or more 'fun' definitions)");
+    }
+    return program;
   }
 
   static TypedProgram parseAndCheck(String file) throws IOException {
@@ -32,19 +44,34 @@ final class ProgramFiles {
           .orElseThrow(
               () -> new CliArgs.UsageError("no function '" + requested.get() + "' in " + file));
     }
-    if (program.functions().isEmpty()) {
-      throw new CliArgs.UsageError(file + " defines no functions");
-    }
     return program
         .function("main")
         .orElse(program.functions().get(program.functions().size() - 1));
   }
 
+  /** The file's text; bytes that are not UTF-8 are an ill-formed program, at their byte offset. */
   private static String read(String file) throws IOException {
+    byte[] bytes;
     try {
-      return Files.readString(Path.of(file), StandardCharsets.UTF_8);
+      bytes = Files.readAllBytes(Path.of(file));
     } catch (NoSuchFileException e) {
       throw new NoSuchFileException(file, null, "no such file");
     }
+    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer text = CharBuffer.allocate(bytes.length);
+    CoderResult result = decoder.decode(in, text, true);
+    if (result.isError()) {
+      text.flip();
+      String before = text.toString();
+      int line = 1 + (int) before.chars().filter(c -> c == '\n').count();
+      int column = before.length() - before.lastIndexOf('\n');
+      throw new L0CompileError(new SourcePos(file, line, column), "the file is not UTF-8 text: invalid byte sequence at byte offset " + in.position()
+          + " (0x" + String.format("%02x", bytes[in.position()] & 0xff) + ")");
+    }
+    decoder.flush(text);
+    return text.flip().toString();
   }
 }

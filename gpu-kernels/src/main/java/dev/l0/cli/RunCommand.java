@@ -2,10 +2,13 @@ package dev.l0.cli;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.FunDef;
+import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.Param;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.opt.Optimizer;
+import dev.l0.semantics.ArrayOperations;
 import dev.l0.types.TypedProgram;
 import dev.l0.values.ValueReader;
 import dev.l0.values.ValueWriter;
@@ -14,6 +17,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -37,30 +41,47 @@ final class RunCommand implements Command {
   @Override
   public int execute(CliArgs args, InputStream in, PrintStream out, PrintStream err) throws IOException {
     String file = args.programFile();
+    if (args.flag("no-opt") && args.option("device").isPresent()) {
+      throw new CliArgs.UsageError("--no-opt runs the reference interpreter; it takes no --device");
+    }
+    Optional<Devices.Choice> device = args.option("device").map(Devices::choose);
     TypedProgram typed = ProgramFiles.parseAndCheck(file);
     FunDef entry = ProgramFiles.entry(typed.program(), args.option("entry"), file);
     String input = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     List<Value> arguments =
         ValueReader.read(input, entry.params().stream().map(Param::type).toList(), "<stdin>");
-    if (args.flag("no-opt") && args.option("device").isPresent()) {
-      throw new CliArgs.UsageError("--no-opt runs the reference interpreter; it takes no --device");
-    }
     Value result;
     if (args.flag("no-opt")) {
       result = new Interpreter(typed.program()).call(entry.name(), arguments);
-    } else if (args.option("device").isPresent()) {
-      Devices.Choice device = Devices.choose(args.option("device").get());
-      err.println("device: " + device.report());
-      HostRunner runner = new HostRunner(Optimizer.optimize(typed), device.executor());
+    } else if (device.isPresent()) {
+      err.println("device: " + device.get().report());
+      HostRunner runner = new HostRunner(Optimizer.optimize(typed), device.get().executor());
       result = runner.call(entry.name(), arguments);
     } else {
       result = Optimizer.optimize(typed).call(entry.name(), arguments);
     }
     List<Value> lines = result instanceof Value.Tuple t ? t.elements() : List.of(result);
+    lines.forEach(RunCommand::requirePrintable);
     for (Value line : lines) {
       out.println(ValueWriter.write(line));
     }
     out.flush();
     return Main.EXIT_OK;
+  }
+
+  /** At least this many characters print each scalar of a result: a digit and {@code ", "}. */
+  private static final int MIN_CHARS_PER_SCALAR = 3;
+
+  /**
+   * Refuses, before printing, a result whose text could not fit in one Java string
+   * ({@link ArrayOperations#MAX_LENGTH} characters), rather than building it for minutes and then
+   * running out of memory.
+   */
+  private static void requirePrintable(Value value) {
+    double scalars = ArrayOperations.scalarCount(value);
+    if (scalars * MIN_CHARS_PER_SCALAR > ArrayOperations.MAX_LENGTH) {
+      throw new L0ResourceError(SourcePos.NONE, String.format("the result has %.0f numbers; printed, it would exceed %d characters, the most one printed value may have",
+          scalars, ArrayOperations.MAX_LENGTH), false);
+    }
   }
 }

@@ -7,11 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,6 +37,52 @@ class MainTest {
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));
     return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private Outcome l0(InputStream stdin, OutputStream stdout, String... args) {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.execute(args, stdin, new PrintStream(stdout, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Outcome(code, "", err.toString(StandardCharsets.UTF_8));
+  }
+
+  /** Standard output on a full disk. */
+  private static final class FullDisk extends OutputStream {
+    @Override
+    public void write(int b) throws IOException {
+      throw new IOException("No space left on device");
+    }
+  }
+
+  /** Standard input that must not be read. */
+  private static final class UnreadInput extends InputStream {
+    @Override
+    public int read() {
+      throw new AssertionError("standard input was read");
+    }
+  }
+
+  /** {@code bin/l0}'s Java main in its own JVM with {@code jvmOptions} (as L0_JAVA_OPTS gives them). */
+  private static Outcome l0Process(String stdin, List<String> jvmOptions, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+    try (OutputStream in = process.getOutputStream()) {
+      in.write(stdin.getBytes(StandardCharsets.UTF_8));
+    }
+    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
+    String out = readAll(process.getInputStream());
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "l0 did not finish");
+    return new Outcome(process.exitValue(), out, err.join());
+  }
+
+  private static String readAll(InputStream stream) {
+    try {
+      return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private String write(String name, String text) throws IOException {
@@ -232,5 +284,112 @@ class MainTest {
     Outcome o = l0("", "demo", "--options", options);
     assertEquals(Main.EXIT_BAD_INPUT, o.exitCode());
     assertTrue(o.err().contains(options + ":1:1: expected 'spot strike"), o.err());
+  }
+
+  @Test
+  void aSlashOrDoubleMinusInTheInputIsBadInputNotAComment() throws IOException {
+    String real = write("real.l0", "fun f64 main(f64 x) = x\n");
+    Outcome slash = l0("1/3", "run", real);
+    assertEquals(Main.EXIT_BAD_INPUT, slash.exitCode(), slash.out());
+    assertEquals("bad input: <stdin>:1:2: '/' is not part of a value (a comment starts with //)", slash.err().trim());
+    String integer = write("int.l0", "fun i32 main(i32 x) = x\n");
+    Outcome minus = l0("7 --8", "run", integer);
+    assertEquals(Main.EXIT_BAD_INPUT, minus.exitCode(), minus.out());
+    assertTrue(minus.err().contains("<stdin>:1:3: '--'"), minus.err());
+    assertEquals("7", l0("7 // seven", "run", integer).out().trim());
+  }
+
+  @Test
+  void outputThatCannotBeWrittenIsAnError() throws IOException {
+    String file = write("out.l0", "fun [i32] main(i32 n) = iota(n)\n");
+    for (String[] args : List.of(new String[] {"run", file}, new String[] {"print", file}, new String[] {"explain", file},
+        new String[] {"check", file}, new String[] {"--help"})) {
+      Outcome o = l0(new ByteArrayInputStream("3".getBytes(StandardCharsets.UTF_8)), new FullDisk(), args);
+      assertEquals(Main.EXIT_OUTPUT_LOST, o.exitCode(), args[0] + ": " + o.err());
+      assertTrue(o.err().contains("the output could not be written"), o.err());
+    }
+  }
+
+  @Test
+  void aUsageErrorIsReportedBeforeAnyInputIsRead() throws IOException {
+    String file = write("u.l0", "fun i32 main(i32 x) = x\n");
+    Outcome both = l0(new UnreadInput(), new ByteArrayOutputStream(), "run", file, "--no-opt", "--device", "jvm");
+    assertEquals(Main.EXIT_USAGE, both.exitCode(), both.err());
+    assertTrue(both.err().contains("--no-opt runs the reference interpreter; it takes no --device"), both.err());
+    Outcome unknown = l0(new UnreadInput(), new ByteArrayOutputStream(), "run", file, "--device", "tpu");
+    assertEquals(Main.EXIT_USAGE, unknown.exitCode(), unknown.err());
+  }
+
+  @Test
+  void anEmptyProgramIsIllFormed() throws IOException {
+    String file = write("empty.l0", "// nothing here\n");
+    for (String verb : List.of("check", "run", "print", "explain")) {
+      Outcome o = l0("", verb, file);
+      assertEquals(Main.EXIT_PROGRAM_ERROR, o.exitCode(), verb + ": " + o.err());
+      assertEquals(file + ":1:1: the program defines no functions (a program is one or more 'fun' definitions)", o.err().trim());
+    }
+  }
+
+  @Test
+  void aProgramThatIsNotUtf8NamesTheFileAndTheByteOffset() throws IOException {
+    Path file = dir.resolve("latin1.l0");
+    Files.write(file, "fun i32 main() =\n  1 // caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+    Outcome o = l0("", "check", file.toString());
+    assertEquals(Main.EXIT_PROGRAM_ERROR, o.exitCode(), o.err());
+    assertEquals(file + ":2:11: the file is not UTF-8 text: invalid byte sequence at byte offset 27 (0xe9)", o.err().trim());
+  }
+
+  @Test
+  void runningOutOfMemoryIsOneLineWithItsOwnExitCode() throws Exception {
+    String file = write("big.l0", "fun i64 main(i32 n) = reduce(op +, 0i64, map(fn i64 (i32 i) => i64(i), iota(n)))\n");
+    Outcome o = l0Process("2000000", List.of("-Xmx64m"), "run", file, "--no-opt");
+    assertEquals(Main.EXIT_OUT_OF_MEMORY, o.exitCode(), o.err());
+    assertEquals(1, o.err().lines().count(), o.err());
+    assertTrue(o.err().startsWith("out of memory (Java heap space): "), o.err());
+    assertTrue(o.err().contains("L0_JAVA_OPTS=-Xmx8g"), o.err());
+  }
+
+  @Test
+  void sizesThatCannotFitAreRefusedBeforeAnythingIsAllocated() throws IOException {
+    String iota = write("iota.l0", "fun [i32] main(i32 n) = iota(n)\n");
+    for (List<String> mode : List.of(List.of("--no-opt"), List.<String>of(), List.of("--device", "jvm"), List.of("--device", "sim"))) {
+      List<String> args = new ArrayList<>(List.of("run", iota));
+      args.addAll(mode);
+      Outcome o = l0("2147483000", args.toArray(String[]::new));
+      assertEquals(Main.EXIT_OUT_OF_MEMORY, o.exitCode(), mode + ": " + o.err());
+      assertTrue(o.err().lines().anyMatch(l -> l.startsWith("out of memory: " + iota + ":1:25: iota: 2147483000 elements need about ")
+          && l.endsWith("L0_JAVA_OPTS=-Xmx8g bin/l0 ...")), mode + ": " + o.err());
+    }
+    String wide = write("wide.l0", "fun [[i64]] main(i64 n) = replicate(n, replicate(n, 1i64))\n");
+    Outcome printed = l0("65536i64", "run", wide, "--no-opt");
+    assertEquals(Main.EXIT_RESOURCE_LIMIT, printed.exitCode(), printed.err());
+    assertEquals("limit reached: the result has 4294967296 numbers; printed, it would exceed 2147483639 characters, "
+        + "the most one printed value may have", printed.err().trim());
+    for (String[] args : List.of(new String[] {"run", wide}, new String[] {"run", wide, "--device", "jvm"})) {
+      Outcome rebuilt = l0("65536i64", args);
+      assertEquals(Main.EXIT_OUT_OF_MEMORY, rebuilt.exitCode(), rebuilt.err());
+      assertTrue(rebuilt.err().lines().anyMatch(l -> l.startsWith("out of memory: " + wide + ":1:1: the result of 'main' has 4294967296 elements; "
+          + "rebuilding it needs about 16384 MiB, more than the JVM's maximum heap of ")), rebuilt.err());
+    }
+    String long1d = write("long.l0", "fun [i64] main(i64 n) = replicate(n, 1i64)\n");
+    Outcome tooLong = l0("1099511627776i64", "run", long1d);
+    assertEquals(Main.EXIT_RESOURCE_LIMIT, tooLong.exitCode(), tooLong.err());
+    assertTrue(tooLong.err().startsWith("limit reached: " + long1d + ":1:25: replicate: size 1099511627776 exceeds the limit"), tooLong.err());
+  }
+
+  @Test
+  void theSimulatorsLimitsAreALimitReachedNotAKernelDefect() throws IOException {
+    String loop = write("loop.l0",
+        "fun [i32] main([i32] xs, i32 k) = map(fn i32 (i32 x) => loop (acc = x) = for i < k do acc + i in acc, xs)\n");
+    Outcome steps = l0("[1, 2] 3000000", "run", loop, "--device", "sim");
+    assertEquals(Main.EXIT_RESOURCE_LIMIT, steps.exitCode(), steps.err());
+    assertTrue(steps.err().contains("limit reached: the SIMT simulator's limits (16777216 steps per thread and launch, "
+        + "67108864 elements per buffer): "), steps.err());
+    assertTrue(steps.err().contains("does not finish within 16777216 steps") && !steps.err().contains("please report"), steps.err());
+    String wide = write("wide.l0", "fun [i32] main(i32 n) = map(fn i32 (i32 i) => i + 1, iota(n))\n");
+    Outcome elements = l0("70000000", "run", wide, "--device", "sim");
+    assertEquals(Main.EXIT_RESOURCE_LIMIT, elements.exitCode(), elements.err());
+    assertTrue(elements.err().contains("needs 70000000 elements, more than the simulator's limit of 67108864 elements per buffer"),
+        elements.err());
   }
 }

@@ -10,7 +10,9 @@ import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -64,7 +66,8 @@ public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
 
   /** The kernels of {@code functions} of {@code program}, in order. */
   public static KernelPlan of(InternalProgram program, List<String> functions) {
-    List<InternalFunction> entries = program.functions().stream().filter(f -> functions.contains(f.name())).toList();
+    Set<String> wanted = new HashSet<>(functions);
+    List<InternalFunction> entries = program.functions().stream().filter(f -> wanted.contains(f.name())).toList();
     List<Kernel> out = new ArrayList<>();
     entries.forEach(f -> collect(f.name(), f.body(), 0, out));
     return new KernelPlan(entries, out);

@@ -3,14 +3,18 @@ package dev.l0.opt;
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
+import dev.l0.ir.L0ResourceError;
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Program;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Value;
 import dev.l0.opt.eval.InternalEvaluator;
 import dev.l0.opt.eval.ValueFlattening;
 import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalPrinter;
 import dev.l0.opt.ir.InternalProgram;
+import dev.l0.semantics.ArrayOperations;
 import dev.l0.syntax.L0Printer;
 import dev.l0.values.ValueTypes;
 import java.util.ArrayList;
@@ -95,8 +99,41 @@ public final class OptimizedProgram {
       flattened.addAll(ValueFlattening.flatten(args.get(k), p.type()));
     }
     InternalFunction f = internal.function(function).orElseThrow();
-    List<Value> results = components.apply(function, f.argumentsWithCertificates(flattened, InternalEvaluator.CHECKED));
-    return ValueFlattening.unflatten(f.resultsWithoutCertificates(results), def.returnType());
+    List<Value> results;
+    try {
+      results = components.apply(function, f.argumentsWithCertificates(flattened, InternalEvaluator.CHECKED));
+    } catch (L0RuntimeError e) {
+      throw atSource(e, def);
+    }
+    List<Value> resultComponents = f.resultsWithoutCertificates(results);
+    requireHeapToRebuild(resultComponents, def);
+    return ValueFlattening.unflatten(resultComponents, def.returnType());
+  }
+
+  /** What rebuilding the external result costs per element at least: a reference in a new list. */
+  private static final long BYTES_PER_REBUILT_ELEMENT = 4;
+
+  /**
+   * Refuses, before rebuilding, a result whose external form (each row a list of its own) could
+   * not fit in the JVM's maximum heap: a replicate of a replicate shares one row internally, and
+   * rebuilding 2^32 elements would otherwise run for minutes before running out of memory.
+   */
+  private static void requireHeapToRebuild(List<Value> components, FunDef called) {
+    double elements = components.stream().mapToDouble(ArrayOperations::scalarCount).sum();
+    long heap = Runtime.getRuntime().maxMemory();
+    if (elements * BYTES_PER_REBUILT_ELEMENT > heap) {
+      throw new L0ResourceError(called.pos(), String.format("the result of '%s' has %.0f elements; rebuilding it needs about %.0f MiB,"
+          + " more than the JVM's maximum heap of %d MiB", called.name(), elements, elements * BYTES_PER_REBUILT_ELEMENT / (1 << 20), heap >> 20), true);
+    }
+  }
+
+  /**
+   * {@code e} with a source position: recursion too deep for the evaluator's stack is reported, as
+   * the interpreter reports it, at the function called; other errors keep theirs.
+   */
+  private static L0RuntimeError atSource(L0RuntimeError e, FunDef called) {
+    boolean tooDeep = e.pos() == SourcePos.NONE && e.operation().equals(InternalEvaluator.TOO_DEEP_OPERATION);
+    return tooDeep ? new L0RuntimeError(e.operation(), called.pos(), e.detail()) : e;
   }
 
   /** The functions of {@code program} no other function calls or passes to a SOAC, in program order. */

@@ -13,6 +13,7 @@ import dev.l0.opt.pass.Inliner;
 import dev.l0.opt.pass.Pass;
 import dev.l0.opt.pass.PassManager;
 import dev.l0.opt.pass.Simplifier;
+import dev.l0.types.NestingLimit;
 import dev.l0.types.TypedProgram;
 import java.util.List;
 import java.util.function.Supplier;
@@ -52,9 +53,14 @@ public final class Optimizer {
     return withinStack(typed, () -> new OptimizedProgram(typed.program(), TupleFlattener.flatten(typed, new NameSource())));
   }
 
+  /**
+   * {@code compile} on the stack that fits every program within {@link NestingLimit} (so a program
+   * the checker accepts optimises whatever the JIT did); only inlining that multiplies nesting
+   * far beyond the limit can still overflow it, and that is reported as a compile error.
+   */
   private static OptimizedProgram withinStack(TypedProgram typed, Supplier<OptimizedProgram> compile) {
     try {
-      return compile.get();
+      return NestingLimit.onLargeStack(compile);
     } catch (StackOverflowError tooDeep) {
       SourcePos where = typed.program().functions().isEmpty() ? SourcePos.NONE : typed.program().functions().get(0).pos();
       throw new L0CompileError(where, "the program is nested too deeply for the optimiser");

@@ -47,6 +47,7 @@ public final class CompiledProgram implements AutoCloseable {
   private final DeviceSelection device;
   private final long compileNanos;
   private final long kernelCacheHits;
+  private volatile boolean closed;
 
   CompiledProgram(HostRunner runner, KernelExecutor executor, String entry, List<Parameter> parameters, Type resultType,
       DeviceSelection device, long compileNanos) {
@@ -106,6 +107,9 @@ public final class CompiledProgram implements AutoCloseable {
 
   /** {@link #run}, also returning what this call alone spent in kernels and host/device copies. */
   public MeasuredRun runMeasured(Object... arguments) {
+    if (closed) {
+      throw new IllegalStateException(entry + " was closed; compile the program again to run it");
+    }
     if (arguments == null || arguments.length != parameters.size()) {
       throw new IllegalArgumentException(entry + " takes " + parameters.size() + " argument(s) ("
           + parameters.stream().map(Parameter::toString).collect(Collectors.joining(", ")) + "), got "
@@ -122,9 +126,13 @@ public final class CompiledProgram implements AutoCloseable {
     return new MeasuredRun(result, new RunMeasurements(meter.kernelNanos(), meter.transferBytes(), meter.transferNanos()));
   }
 
-  /** Releases what the device holds for this program: on CUDA its GPU modules and context, on the JVM nothing. */
+  /**
+   * Releases what the device holds for this program (on CUDA its GPU modules and context, on the
+   * JVM nothing); a later {@link #run} or {@link #runMeasured} is an {@link IllegalStateException}.
+   */
   @Override
   public void close() {
+    closed = true;
     if (executor instanceof CudaKernelExecutor cuda) {
       cuda.close();
     }

@@ -73,6 +73,7 @@ public final class CudaProbe {
 
   private static Availability<Integer> countDevices() {
     return answered(() -> {
+      JCudaNatives.initialise("jcuda.driver.JCudaDriver");
       CudaDriverCall.run("cuInit", () -> cuInit(0));
       int[] count = new int[1];
       CudaDriverCall.run("cuDeviceGetCount", () -> cuDeviceGetCount(count));

@@ -41,6 +41,7 @@ public final class NvrtcCompiler implements PtxCompiler {
 
   private static Availability<PtxCompiler> probeLibrary() {
     try {
+      JCudaNatives.initialise("jcuda.nvrtc.JNvrtc");
       int[] major = new int[1];
       int[] minor = new int[1];
       int result = nvrtcVersion(major, minor);

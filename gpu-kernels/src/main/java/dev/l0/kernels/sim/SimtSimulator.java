@@ -26,7 +26,17 @@ import java.util.Optional;
  */
 public final class SimtSimulator {
   /** The largest buffer the simulator allocates. */
-  private static final long MAX_ELEMENTS = 1L << 26;
+  static final long MAX_ELEMENTS = 1L << 26;
+
+  /** Thrown by a host step that would go beyond one of the simulator's limits; the launch ends with {@link #issue}. */
+  private static final class LimitReached extends RuntimeException {
+    private final transient SimulationIssue issue;
+
+    LimitReached(SimulationIssue issue) {
+      super(issue.describe(), null, false, false);
+      this.issue = issue;
+    }
+  }
 
   private final KernelGroup group;
   private final HostScalars host;
@@ -81,12 +91,15 @@ public final class SimtSimulator {
             return new SimulationResult(Map.of(), Optional.of(error), new SimulationReport(issues));
           }
         } else if (step instanceof HostProgram.Allocate<CompiledKernel> a && a.buffer().isThreadPrivate()) {
-          threadPrivateElements.put(a.buffer().name(), elements(a, values));
+          threadPrivateElements.put(a.buffer().name(), elements(group.name(), a, values));
         } else {
-          runHostStep(step, values, buffers);
+          runHostStep(group.name(), step, values, buffers);
         }
       }
       return new SimulationResult(outputs(values, buffers), Optional.empty(), new SimulationReport(issues));
+    } catch (LimitReached limit) {
+      issues.add(limit.issue);
+      return new SimulationResult(Map.of(), Optional.empty(), new SimulationReport(issues));
     } catch (L0RuntimeError | L0CompileError | IllegalArgumentException | ArithmeticException | IndexOutOfBoundsException failure) {
       issues.add(new SimulationIssue.HostStepFailure(group.name(), failure.getMessage()));
       return new SimulationResult(Map.of(), Optional.empty(), new SimulationReport(issues));
@@ -136,8 +149,7 @@ public final class SimtSimulator {
         }
         long total = elements * grid * blockSize;
         if (total > MAX_ELEMENTS) {
-          throw new IllegalArgumentException("allocates " + elements + " elements per thread for " + b.name()
-              + " in a launch of " + grid * blockSize + " threads");
+          throw new LimitReached(new SimulationIssue.AllocationLimit(group.name(), b.name(), total, MAX_ELEMENTS));
         }
         bound.add(new ScalarArray(b.name(), b.elementType(), (int) total));
         perThread.add(elements);
@@ -150,20 +162,24 @@ public final class SimtSimulator {
     return new KernelLaunch(l.loaded(), bound, perThread, params, blockSize, (int) grid).run();
   }
 
-  private static int elements(HostProgram.Allocate<CompiledKernel> a, HostScalars.Values values) {
+  /** The elements {@code a} allocates: a limit reached past {@link #MAX_ELEMENTS}. */
+  private static int elements(String groupName, HostProgram.Allocate<CompiledKernel> a, HostScalars.Values values) {
     long elements = a.elements().evaluateIndex(values);
-    if (elements < 0 || elements > MAX_ELEMENTS) {
+    if (elements < 0) {
       throw new IllegalArgumentException("allocates " + elements + " elements for " + a.buffer().name());
+    }
+    if (elements > MAX_ELEMENTS) {
+      throw new LimitReached(new SimulationIssue.AllocationLimit(groupName, a.buffer().name(), elements, MAX_ELEMENTS));
     }
     return (int) elements;
   }
 
   /** Runs a definition, an allocation or a read-back. */
-  private static void runHostStep(HostProgram.Step<CompiledKernel> step, HostScalars.Values values, Map<String, ScalarArray> buffers) {
+  private static void runHostStep(String groupName, HostProgram.Step<CompiledKernel> step, HostScalars.Values values, Map<String, ScalarArray> buffers) {
     if (step instanceof HostProgram.Define<CompiledKernel> d) {
       values.set(d.slot(), d.value().evaluate(values));
     } else if (step instanceof HostProgram.Allocate<CompiledKernel> a) {
-      buffers.put(a.buffer().name(), new ScalarArray(a.buffer().name(), a.buffer().elementType(), elements(a, values)));
+      buffers.put(a.buffer().name(), new ScalarArray(a.buffer().name(), a.buffer().elementType(), elements(groupName, a, values)));
     } else {
       HostProgram.ReadScalar<CompiledKernel> r = (HostProgram.ReadScalar<CompiledKernel>) step;
       ScalarArray buffer = buffer(buffers, r.buffer());

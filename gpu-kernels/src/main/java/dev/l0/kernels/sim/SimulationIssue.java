@@ -9,6 +9,15 @@ public sealed interface SimulationIssue {
   /** One line for a report. */
   String describe();
 
+  /**
+   * Whether this is one of the simulator's own limits reached ({@link StepLimit},
+   * {@link AllocationLimit}) rather than a defect of the kernel: the program may be right and too
+   * large for the simulator.
+   */
+  default boolean isLimit() {
+    return false;
+  }
+
   /** Which kind of memory an access went to. */
   enum Memory {
     GLOBAL("global buffer"),
@@ -83,11 +92,31 @@ public sealed interface SimulationIssue {
     }
   }
 
-  /** A thread ran {@code steps} instructions in one launch without finishing: it probably loops forever. */
+  /** A thread ran {@code steps} instructions in one launch without finishing: it loops forever or longer than the simulator allows. */
   record StepLimit(String kernel, int block, int thread, long steps) implements SimulationIssue {
     @Override
     public String describe() {
-      return kernel + ": block " + block + ", thread " + thread + " does not finish within " + steps + " steps";
+      return kernel + ": block " + block + ", thread " + thread + " does not finish within " + steps
+          + " steps, the simulator's limit per thread and launch";
+    }
+
+    @Override
+    public boolean isLimit() {
+      return true;
+    }
+  }
+
+  /** A host step would allocate {@code elements} elements for {@code buffer}, more than the simulator's {@code limit}. */
+  record AllocationLimit(String kernel, String buffer, long elements, long limit) implements SimulationIssue {
+    @Override
+    public String describe() {
+      return kernel + " (host): buffer " + buffer + " needs " + elements + " elements, more than the simulator's limit of "
+          + limit + " elements per buffer";
+    }
+
+    @Override
+    public boolean isLimit() {
+      return true;
     }
   }
 

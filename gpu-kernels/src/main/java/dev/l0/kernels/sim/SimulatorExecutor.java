@@ -1,5 +1,7 @@
 package dev.l0.kernels.sim;
 
+import dev.l0.ir.L0ResourceError;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostValue;
@@ -19,8 +21,9 @@ import java.util.Map;
 /**
  * Runs a host runner's kernels on the simulator: each kernel of the plan is lowered to a kernel
  * group once (or rejected with the lowering's {@code UnsupportedKernelException}) and simulated on every call with blocks of a fixed size. A group whose simulation
- * finds a defect fails with {@link KernelDefectException}; a run-time error its kernels raise is
- * the program's {@code L0RuntimeError}, as on a GPU.
+ * finds a defect fails with {@link KernelDefectException}; one that only reaches the simulator's
+ * limits ({@link SimulationIssue#isLimit}) fails with an {@code L0ResourceError}; a run-time error
+ * its kernels raise is the program's {@code L0RuntimeError}, as on a GPU.
  */
 public final class SimulatorExecutor implements KernelExecutor {
   private final int blockSize;
@@ -61,6 +64,11 @@ public final class SimulatorExecutor implements KernelExecutor {
     }
     SimulationResult result = simulator.run(inputs, blockSize);
     if (!result.report().isClean()) {
+      if (result.report().issues().stream().allMatch(SimulationIssue::isLimit)) {
+        throw new L0ResourceError(SourcePos.NONE, "the SIMT simulator's limits (" + KernelLaunch.STEP_LIMIT
+            + " steps per thread and launch, " + SimtSimulator.MAX_ELEMENTS + " elements per buffer): "
+            + result.report().describe() + "; the JVM backend (--device jvm) has no such limits", false);
+      }
       throw new KernelDefectException(simulator.group().name(), result.report());
     }
     if (result.error().isPresent()) {

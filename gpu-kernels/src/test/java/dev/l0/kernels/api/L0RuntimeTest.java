@@ -252,6 +252,17 @@ class L0RuntimeTest {
   }
 
   @Test
+  void aClosedProgramRefusesToRun() {
+    CompiledProgram scale = L0Runtime.compile(L0Parser.parse("fun [f64] scale([f64] xs) = map(fn f64 (f64 x) => x * 2.0, xs)", "scale.l0"),
+        "scale", DeviceKind.JVM);
+    assertArrayEquals(new double[] {2.0}, (double[]) scale.run(new double[] {1.0}));
+    scale.close();
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> scale.run(new double[] {1.0}));
+    assertEquals("scale was closed; compile the program again to run it", e.getMessage());
+    assertThrows(IllegalStateException.class, () -> scale.runMeasured(new double[] {1.0}));
+  }
+
+  @Test
   void theArgumentCountIsChecked() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> blackScholes().run(Options.parsec().columns()));
     assertEquals("blackscholes takes 1 argument(s) (xs: [{bool, f64, f64, f64, f64, f64}]), got 6; "

@@ -33,6 +33,9 @@ public final class InternalEvaluator {
   /** The only value of type {@code cert} (thesis §4.2). */
   public static final Value CHECKED = new Value.Tuple(List.of());
 
+  /** The operation of the error for recursion deeper than the stack allows; internal functions have no source position, so the caller adds one. */
+  public static final String TOO_DEEP_OPERATION = "call";
+
   private final InternalProgram program;
 
   public InternalEvaluator(InternalProgram program) {
@@ -49,7 +52,7 @@ public final class InternalEvaluator {
     try {
       return invoke(f, args);
     } catch (StackOverflowError tooDeep) {
-      throw new L0RuntimeError("call", SourcePos.NONE, "recursion too deep for the evaluator's stack");
+      throw new L0RuntimeError(TOO_DEEP_OPERATION, SourcePos.NONE, "recursion too deep for the evaluator's stack");
     }
   }
 
@@ -162,7 +165,8 @@ public final class InternalEvaluator {
       for (int i = 0; i < width; i++) {
         addRow(columns, lambda(m.function(), row(inputs, i), env));
       }
-      return regularArrays(pattern, columns, width == 0 ? rowsOnZero(m.function(), inputs, env) : List.of(), "map", env);
+      return regularArrays(pattern, columns, width == 0 ? rowsOnZero(m.function(), inputs, env) : List.of(), "map", env,
+          m.pos());
     }
     if (soac instanceof Exp.Filter f) {
       List<List<Value>> columns = columns(pattern.size());
@@ -187,7 +191,7 @@ public final class InternalEvaluator {
       acc = lambda(soac.rowFunction(), concat(acc, row(inputs, i)), env);
       addRow(columns, acc);
     }
-    return regularArrays(pattern, columns, neutral, "scan", env);
+    return regularArrays(pattern, columns, neutral, "scan", env, SourcePos.NONE);
   }
 
   /**
@@ -260,12 +264,12 @@ public final class InternalEvaluator {
    * ({@link ArrayOperations#emptyResultShape}).
    */
   private static List<Value> regularArrays(List<Ident> pattern, List<List<Value>> columns, List<Value> rows,
-      String operation, Map<String, Value> env) {
+      String operation, Map<String, Value> env, SourcePos pos) {
     List<Value> out = new ArrayList<>();
     for (int c = 0; c < pattern.size(); c++) {
       Type row = InternalTypes.row(pattern.get(c).type());
       Shape emptyShape = c < rows.size() ? Shape.of(rows.get(c)) : staticShape(row, env);
-      out.add(ArrayOperations.regular(row, columns.get(c), emptyShape, operation, SourcePos.NONE));
+      out.add(ArrayOperations.regular(row, columns.get(c), emptyShape, operation, pos));
     }
     return out;
   }

@@ -552,7 +552,7 @@ public final class TupleFlattener {
       Lambda f = lambda(m.function(), rows, env, b);
       Dim width = outerDim(arr, b);
       List<Type> out = f.returnTypes().stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
-      return Flat.of(emit(b, name(hint, "map"), out, arr.certificates(), new Exp.Map(f, arr.components())));
+      return Flat.of(emit(b, name(hint, "map"), out, arr.certificates(), new Exp.Map(f, arr.components(), m.pos())));
     }
     if (e instanceof Expr.Filter f) {
       Flat arr = expr(f.array(), env, b, null);

@@ -451,8 +451,11 @@ public sealed interface Exp {
     }
   }
 
-  /** {@code map(f, a1, ..., an)}: one result array per result of {@code f}. */
-  record Map(Lambda function, List<SubExp> inputs) implements Soac {
+  /**
+   * {@code map(f, a1, ..., an)}: one result array per result of {@code f}; {@code pos} is where
+   * the map was written (its results must be regular, and an irregular one is reported there).
+   */
+  record Map(Lambda function, List<SubExp> inputs, SourcePos pos) implements Soac {
     @Override
     public String keyword() {
       return "map";
@@ -469,7 +472,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Map(function, mapAll(inputs, f));
+      return new Map(function, mapAll(inputs, f), pos);
     }
 
     @Override
@@ -479,7 +482,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Map(f.apply(function), inputs);
+      return new Map(f.apply(function), inputs, pos);
     }
 
     @Override
@@ -489,7 +492,7 @@ public sealed interface Exp {
 
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Map(f, newInputs);
+      return new Map(f, newInputs, pos);
     }
   }
 

@@ -74,6 +74,9 @@ final class SharingKey {
     if (e instanceof Exp.Iota i) {
       return new Exp.Iota(i.count(), none);
     }
+    if (e instanceof Exp.Map m) {
+      return new Exp.Map(m.function(), m.inputs(), none);
+    }
     if (e instanceof Exp.Replicate r) {
       return new Exp.Replicate(r.count(), r.value(), none);
     }

@@ -420,7 +420,7 @@ public final class Simplifier implements Pass {
         Ident out = stm.pattern().get(k);
         pattern.add(better ? new Ident(out.name(), new Type.Array(row, ((Type.Array) out.type()).size(), out.type().isUnique())) : out);
       }
-      return new Stm(pattern, stm.certificates(), new Exp.Map(new Lambda(f.params(), f.body(), returns), m.inputs()));
+      return new Stm(pattern, stm.certificates(), new Exp.Map(new Lambda(f.params(), f.body(), returns), m.inputs(), m.pos()));
     }
 
     /** Drops map outputs nobody uses and SOAC inputs the function ignores, where that cannot hide a failure. */
@@ -486,7 +486,7 @@ public final class Simplifier implements Pass {
         }
       }
       Lambda f = new Lambda(m.function().params(), new Body(m.function().body().stms(), results), returns);
-      return new Stm(pattern, stm.certificates(), new Exp.Map(f, m.inputs()));
+      return new Stm(pattern, stm.certificates(), new Exp.Map(f, m.inputs(), m.pos()));
     }
   }
 }

@@ -1,0 +1,97 @@
+package dev.l0.types;
+
+import dev.l0.ir.Expr;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.L0CompileError;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/**
+ * The one limit on how deeply a program may nest, and the stack on which every phase handles any
+ * program within it. The parser, the checker, the optimiser's passes, the lowering and the
+ * interpreters walk expressions recursively. Catching a {@code StackOverflowError} would make the
+ * verdict depend on the run (JIT-compiled frames are smaller than interpreted ones), so instead
+ * the parser and the checker refuse nesting deeper than {@link #MAX_DEPTH} with an error at the
+ * first token or node beyond it, and a program within the limit is compiled (and, by the CLI, run)
+ * on a thread with a stack of {@link #STACK_BYTES}: the phases were seen to need a few kilobytes per
+ * level, so this leaves a wide margin for interpreted (not yet JIT-compiled) frames.
+ */
+public final class NestingLimit {
+  /** The deepest nesting of expressions (and of types and patterns in the parser) a program may have. */
+  public static final int MAX_DEPTH = 3_000;
+
+  /** The stack of the thread {@link #onLargeStack} runs on: 1 GiB (reserved, committed as used). */
+  public static final long STACK_BYTES = 1L << 30;
+
+  private NestingLimit() {}
+
+  /** The message for {@code what} (e.g. "the body of 'f'") nesting beyond the limit. */
+  public static String tooDeep(String what) {
+    return what + " is nested more than " + MAX_DEPTH + " levels deep, the limit of this implementation";
+  }
+
+  /** Refuses a function whose body nests deeper than {@link #MAX_DEPTH}; walks without recursion. */
+  static void check(FunDef function) {
+    record Visit(Expr expr, int depth) {}
+    Deque<Visit> pending = new ArrayDeque<>();
+    pending.push(new Visit(function.body(), 1));
+    while (!pending.isEmpty()) {
+      Visit visit = pending.pop();
+      if (visit.depth() > MAX_DEPTH) {
+        throw new L0CompileError(visit.expr().pos(), tooDeep("the body of '" + function.name() + "'"));
+      }
+      for (Expr child : visit.expr().children()) {
+        pending.push(new Visit(child, visit.depth() + 1));
+      }
+    }
+  }
+
+  /**
+   * Runs {@code work} on a thread with a stack of {@link #STACK_BYTES} and returns its result:
+   * inline when called on such a thread already, else on a new one; what {@code work} throws is
+   * rethrown here unchanged.
+   */
+  public static <T> T onLargeStack(Supplier<T> work) {
+    if (Thread.currentThread() instanceof LargeStackThread) {
+      return work.get();
+    }
+    AtomicReference<T> result = new AtomicReference<>();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread thread = new LargeStackThread(() -> {
+      try {
+        result.set(work.get());
+      } catch (Throwable t) {
+        failure.set(t);
+      }
+    });
+    thread.start();
+    boolean interrupted = false;
+    while (thread.isAlive()) {
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    Throwable t = failure.get();
+    if (t instanceof Error e) {
+      throw e;
+    }
+    if (t != null) {
+      throw (RuntimeException) t;
+    }
+    return result.get();
+  }
+
+  private static final class LargeStackThread extends Thread {
+    LargeStackThread(Runnable body) {
+      super(null, body, "l0-compiler", STACK_BYTES);
+      setDaemon(true);
+    }
+  }
+}
