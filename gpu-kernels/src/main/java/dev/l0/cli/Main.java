@@ -20,6 +20,7 @@ public final class Main {
   static final int EXIT_USAGE = 2;
   static final int EXIT_BAD_INPUT = 3;
   static final int EXIT_RUNTIME_ERROR = 4;
+  static final int EXIT_INVALID = 5;
   static final int EXIT_INTERNAL = 70;
 
   private static final Map<String, Command> COMMANDS =
@@ -28,7 +29,8 @@ public final class Main {
           "check", new CheckCommand(),
           "explain", new ExplainCommand(),
           "print", new PrintCommand(),
-          "demo", new DemoCommand());
+          "demo", new DemoCommand(),
+          "finpar", new FinparCommand());
 
   static final String USAGE =
       String.join(
@@ -46,8 +48,14 @@ public final class Main {
           "                               kernel, and 'kernels: N'; --cuda adds each kernel's CUDA C",
           "  demo [--options FILE]        price the PARSEC Black-Scholes reference options with",
           "                               the thesis's P0 and compare with the reference prices",
+          "  finpar BENCH|all SIZE [--device auto|jvm|sim|cuda] [--data DIR] [--runs N]",
+          "                               run FinPar's OptionPricing or LocVolCalib (or all) on",
+          "                               dataset DIR/BENCH/SIZE (SIZE small|medium|large; DIR by",
+          "                               default ../shared/data/finpar beside the repository),",
+          "                               compiled once, N runs (default 1), validated with FinPar's",
+          "                               rules; one JSON line per benchmark (exit 5 if not valid)",
           "The entry function is 'main' when the program has one, else the last function defined.",
-          "Exit codes: 0 ok, 1 ill-formed program, 2 usage, 3 bad input data, 4 run-time error.");
+          "Exit codes: 0 ok, 1 ill-formed program, 2 usage, 3 bad input data, 4 run-time error, 5 a FinPar result that does not validate.");
 
   private Main() {}
 
