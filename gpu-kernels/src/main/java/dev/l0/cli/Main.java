@@ -26,6 +26,7 @@ public final class Main {
   static final int EXIT_RUNTIME_ERROR = 4;
   static final int EXIT_RESOURCE_LIMIT = 5;
   static final int EXIT_OUT_OF_MEMORY = 6;
+  static final int EXIT_INVALID = 7;
   static final int EXIT_INTERNAL = 70;
   static final int EXIT_OUTPUT_LOST = 74;
 
@@ -41,7 +42,8 @@ public final class Main {
           "check", new CheckCommand(),
           "explain", new ExplainCommand(),
           "print", new PrintCommand(),
-          "demo", new DemoCommand());
+          "demo", new DemoCommand(),
+          "finpar", new FinparCommand());
 
   static final String USAGE =
       String.join(
@@ -59,10 +61,16 @@ public final class Main {
           "                               kernel, and 'kernels: N'; --cuda adds each kernel's CUDA C",
           "  demo [--options FILE]        price the PARSEC Black-Scholes reference options with",
           "                               the thesis's P0 and compare with the reference prices",
+          "  finpar BENCH|all SIZE [--device auto|jvm|sim|cuda] [--data DIR] [--runs N]",
+          "                               run FinPar's OptionPricing, LocVolCalib or InterestCalib",
+          "                               (or all) on dataset DIR/BENCH/SIZE (SIZE small|medium|large;",
+          "                               DIR by default ../shared/data/finpar beside the repository),",
+          "                               compiled once, N runs (default 1), validated with FinPar's",
+          "                               rules; one JSON line per benchmark (exit 5 if not valid)",
           "The entry function is 'main' when the program has one, else the last function defined.",
           "Exit codes: 0 ok, 1 ill-formed program, 2 usage, 3 bad input data, 4 run-time error,",
           "5 a limit of this implementation reached, 6 out of memory (more: " + JAVA_OPTIONS_VARIABLE + "=-Xmx8g),",
-          "74 the output could not be written, 70 internal error.");
+          "7 a FinPar result that does not validate, 74 the output could not be written, 70 internal error.");
 
   private Main() {}
 

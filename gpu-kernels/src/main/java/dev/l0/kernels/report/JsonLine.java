@@ -13,7 +13,16 @@ public final class JsonLine {
   }
 
   public JsonLine add(String name, double value) {
-    return field(name, Double.toString(value));
+    return field(name, number(value));
+  }
+
+  /** An array of numbers; a non-finite element is written as JSON {@code null}. */
+  public JsonLine add(String name, double[] values) {
+    StringBuilder array = new StringBuilder("[");
+    for (int i = 0; i < values.length; i++) {
+      array.append(i == 0 ? "" : ", ").append(number(values[i]));
+    }
+    return field(name, array.append(']').toString());
   }
 
   public JsonLine add(String name, boolean value) {
@@ -30,6 +39,11 @@ public final class JsonLine {
     }
     text.append(quote(name)).append(": ").append(json);
     return this;
+  }
+
+  /** JSON has no NaN or infinities: those are written {@code null}. */
+  private static String number(double value) {
+    return Double.isFinite(value) ? Double.toString(value) : "null";
   }
 
   private static String quote(String value) {

@@ -1,0 +1,120 @@
+package dev.l0.cli;
+
+import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.report.JsonLine;
+import dev.l0.opt.Optimizer;
+import dev.l0.types.TypedProgram;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code l0 finpar BENCH|all SIZE [--device auto|jvm|sim|cuda] [--data DIR] [--runs N]}: runs a
+ * FinPar benchmark's L0 program ({@link FinparBenchmark}) on its dataset {@code DIR/BENCH/SIZE}
+ * (by default {@code $L0_HOME/../shared/data/finpar}), compiled once (optimised, kernels prepared
+ * for the device, see {@link Devices}) and run {@code N} times (default 1), validates every
+ * result with FinPar's own rule and prints one JSON line per benchmark. Exits 0 only when every
+ * run of every benchmark validates, else {@value Main#EXIT_INVALID}.
+ */
+final class FinparCommand implements Command {
+  static final String DEFAULT_DATA = "../shared/data/finpar";
+
+  @Override
+  public Set<String> options() {
+    return Set.of("device", "data", "runs");
+  }
+
+  @Override
+  public int execute(CliArgs args, InputStream in, PrintStream out, PrintStream err) throws IOException {
+    if (args.positional().size() != 2) {
+      throw new CliArgs.UsageError("expected BENCH SIZE (BENCH one of OptionPricing, LocVolCalib, InterestCalib, or all), got "
+          + args.positional());
+    }
+    String bench = args.positional().get(0);
+    String size = args.positional().get(1);
+    List<FinparBenchmark> benches = bench.equalsIgnoreCase("all") ? List.of(FinparBenchmark.values()) : List.of(FinparBenchmark.named(bench));
+    int runs = runs(args.option("runs"));
+    Path root = dataRoot(args.option("data"));
+    String device = args.option("device").orElse("auto");
+    boolean allValid = true;
+    for (FinparBenchmark b : benches) {
+      allValid &= runOne(b, b.dataset(root, size), size, device, runs, out, err);
+    }
+    out.flush();
+    return allValid ? Main.EXIT_OK : Main.EXIT_INVALID;
+  }
+
+  private static boolean runOne(FinparBenchmark bench, Path dataset, String size, String device, int runs, PrintStream out, PrintStream err)
+      throws IOException {
+    TypedProgram program = bench.program();
+    List<Value> arguments = bench.readInput(program, dataset);
+    List<Value> reference = bench.readReference(dataset);
+    long compileStart = System.nanoTime();
+    Devices.Choice choice = Devices.choose(device);
+    HostRunner runner = new HostRunner(Optimizer.optimize(program), choice.executor());
+    double compileSeconds = seconds(System.nanoTime() - compileStart);
+    double[] runSeconds = new double[runs];
+    List<Value> result = List.of();
+    boolean valid = true;
+    for (int r = 0; r < runs; r++) {
+      long start = System.nanoTime();
+      Value value = runner.call(FinparBenchmark.ENTRY, arguments);
+      runSeconds[r] = seconds(System.nanoTime() - start);
+      result = FinparBenchmark.components(value);
+      valid &= bench.valid(result, reference);
+    }
+    double best = Double.POSITIVE_INFINITY;
+    for (double s : runSeconds) {
+      best = Math.min(best, s);
+    }
+    out.println(new JsonLine()
+        .add("bench", bench.folderName())
+        .add("size", size)
+        .add("device", choice.report())
+        .add("result", bench.summary(result))
+        .add("reference", bench.summary(reference))
+        .add("max_abs_error", FinparBenchmark.maxAbsError(bench.summary(result), bench.summary(reference)))
+        .add("rule", bench.rule())
+        .add("valid", valid)
+        .add("compile_s", compileSeconds)
+        .add("run_s_best", best)
+        .add("run_s", runSeconds)
+        .add("cores", Runtime.getRuntime().availableProcessors())
+        .add("java", System.getProperty("java.version"))
+        .text());
+    return valid;
+  }
+
+  private static int runs(Optional<String> text) {
+    if (text.isEmpty()) {
+      return 1;
+    }
+    try {
+      int runs = Integer.parseInt(text.get());
+      if (runs >= 1) {
+        return runs;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new CliArgs.UsageError("--runs takes a whole number of runs >= 1, got '" + text.get() + "'");
+  }
+
+  /** {@code --data DIR}, else {@value #DEFAULT_DATA} beside the repository ({@code L0_HOME}, set by bin/l0), else beside the working directory. */
+  private static Path dataRoot(Optional<String> option) {
+    if (option.isPresent()) {
+      return Path.of(option.get());
+    }
+    String home = System.getenv("L0_HOME");
+    return (home == null ? Path.of("") : Path.of(home)).resolve(DEFAULT_DATA).normalize();
+  }
+
+  private static double seconds(long nanos) {
+    return nanos / 1e9;
+  }
+}
