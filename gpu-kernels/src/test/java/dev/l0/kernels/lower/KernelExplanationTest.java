@@ -52,4 +52,15 @@ class KernelExplanationTest {
     String jvm = explain(matmul, JvmGroupRunner.LAUNCH_CONFIGURATION);
     assertTrue(!jvm.contains("transpose"), jvm);
   }
+
+  @Test
+  void everyKernelTheLoweringNamesHasASkeleton() {
+    for (String program : java.util.List.of("OptionPricing", "LocVolCalib", "InterestCalib")) {
+      KernelPlan plan = LoweredPrograms.of(TestPrograms.load("finpar/" + program)).optimized().kernelPlan();
+      for (KernelPlan.Kernel kernel : plan.kernels()) {
+        String line = KernelExplanation.explain(plan, kernel, JvmGroupRunner.LAUNCH_CONFIGURATION);
+        assertTrue(line.startsWith(kernel.kind() + ": "), line);
+      }
+    }
+  }
 }
