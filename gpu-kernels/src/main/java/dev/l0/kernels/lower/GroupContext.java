@@ -159,6 +159,22 @@ final class GroupContext {
     }
   }
 
+  /**
+   * The sizes of an array type as far as the host knows them (constants and the group's input
+   * scalars), 0 for the others: the shape the interpreter gives rows that are not there.
+   */
+  List<KernelExpr> staticShape(Type type) {
+    List<KernelExpr> dims = new ArrayList<>();
+    for (Type t = type; t instanceof Type.Array array; t = array.element()) {
+      try {
+        dims.add(hostSize(array.size()));
+      } catch (UnsupportedKernelException unknown) {
+        dims.add(KernelExprs.ZERO);
+      }
+    }
+    return dims;
+  }
+
   /** The sizes of an array type, outermost first, as host expressions ({@link #hostSize}). */
   List<KernelExpr> hostShape(Type type) {
     List<KernelExpr> dims = new ArrayList<>();

@@ -37,6 +37,7 @@ public final class KernelExplanation {
     skeletons.put("_array_rescan", "chunks rescanned from their array carries");
     skeletons.put("_transpose", "tiled shared-memory transpose of an input");
     skeletons.put("_compact", "rows compacted to the sizes the first row took");
+    skeletons.put("_zero_row", "sizes of rows over no rows, from the function on a zero row");
     skeletons.put("_map", "a thread per row");
     skeletons.put("_rows", "a thread per row, or a block per row below the segmented threshold");
     skeletons.put("_chunks", "a thread per chunk of the reduction order");

@@ -18,6 +18,7 @@ import dev.l0.kernels.ir.ReductionOrder;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,7 +32,8 @@ import java.util.Optional;
  * the configuration's threshold, else to the threads. Grids are capped at the configuration's
  * {@code maxBlocks}. Result rows whose sizes the host learns only from the rows themselves
  * ({@link UnsizedRows}) are written with a bounded stride and copied to their place by a second
- * kernel once the host has read the first row's sizes.
+ * kernel once the host has read the first row's sizes; over no rows, a one-thread kernel gives
+ * them the sizes of the function's result on the zero row, as the interpreter does.
  */
 final class MapLowering {
   private MapLowering() {}
@@ -104,6 +106,10 @@ final class MapLowering {
         KernelExprs.min(KernelExprs.max(grid, KernelExprs.ONE), KernelExprs.i64(configuration.maxBlocks()))));
     steps.addAll(scratch.launch(kernel, blocks));
     List<Kernel> kernels = new ArrayList<>(List.of(kernel));
+    if (!unsizedRows.isEmpty()) {
+      Kernel zeroRow = zeroRow(group, name, pattern, map, inputs, n, unsizedRows, steps);
+      kernels.add(zeroRow);
+    }
     for (UnsizedRows u : unsizedRows) {
       Kernel compact = u.compaction(code, name, n);
       steps.addAll(u.readSizesAndCompact(group, n, compact, blocks));
@@ -111,5 +117,41 @@ final class MapLowering {
       outputs.set(u.position(), u.output(n));
     }
     return new KernelGroup(name, group.inputs(), kernels, steps, outputs, group.errors());
+  }
+
+  /**
+   * The one-thread kernel, launched after the map's, that sizes the rows of a map over no rows as
+   * the interpreter does where only the rows tell their sizes ({@link UnsizedRows}): it applies
+   * the function to the zero row of the inputs (every number 0, every bool false, of the inputs'
+   * row sizes) and stores the sizes of its results as the first row's; where the function fails
+   * there, the sizes the result type gives the host. With rows it does nothing.
+   */
+  private static Kernel zeroRow(GroupContext group, String name, List<Ident> pattern, Exp.Map map,
+      List<ArrayView> inputs, KernelExpr n, List<UnsizedRows> unsizedRows, List<HostStep> steps) {
+    ThreadCode code = new ThreadCode(group);
+    ThreadScratch scratch = code.beginKernel();
+    KernelExpr.Var failed = group.fresh("fails_on_zero", ScalarType.BOOL);
+    List<KernelStmt> body = new ArrayList<>(List.of(new KernelStmt.Declare(failed, KernelExprs.zeroOf(ScalarType.BOOL))));
+    List<Binding> zeros = new ArrayList<>();
+    for (int j = 0; j < inputs.size(); j++) {
+      ScalarType element = ThreadCode.scalarType(map.function().params().get(j).type().baseElement(), "a map of tuples");
+      List<KernelExpr> rowDims = inputs.get(j).dims().subList(1, inputs.get(j).dims().size());
+      zeros.add(rowDims.isEmpty() ? new Binding.Scalar(KernelExprs.zeroOf(element))
+          : new ArrayView(new ArrayView.Replicated(KernelExprs.zeroOf(element)), KernelExprs.ZERO, rowDims,
+              Collections.nCopies(rowDims.size(), KernelExprs.ZERO), KernelExprs.TRUE));
+    }
+    List<Ident> results = new ArrayList<>();
+    for (int k = 0; k < pattern.size(); k++) {
+      results.add(new Ident(pattern.get(k).name() + "_on_zero", map.function().returnTypes().get(k)));
+    }
+    List<List<KernelExpr>> sizes = code.resultSizes(map.function(), zeros, results, failed, body);
+    for (UnsizedRows u : unsizedRows) {
+      Type rowType = ((Type.Array) pattern.get(u.position()).type()).element();
+      body.add(u.storeZeroRowSizes(sizes.get(u.position()), failed, group.staticShape(rowType)));
+    }
+    KernelExpr noRows = KernelExprs.and(KernelExprs.eq(n, KernelExprs.ZERO), KernelExprs.eq(GLOBAL_THREAD, KernelExprs.ZERO));
+    Kernel kernel = KernelAssembler.assemble(name + "_zero_row", List.of(new KernelStmt.If(noRows, body, List.of())));
+    steps.addAll(scratch.launch(kernel, KernelExprs.ONE));
+    return kernel;
   }
 }

@@ -61,6 +61,8 @@ final class ThreadCode {
   /** The locals counting the live rows of arrays that loops resize ({@link Destination.ToResizable}). */
   private final Set<KernelExpr.Var> liveRows = new HashSet<>();
   private ThreadScratch scratch;
+  /** Where failures set a flag instead of raising the group's error ({@link #resultSizes}); none otherwise. */
+  private KernelExpr.Var failures;
 
   ThreadCode(GroupContext group) {
     this.group = group;
@@ -259,7 +261,36 @@ final class ThreadCode {
   }
 
   private KernelStmt raise(String operation, SourcePos pos, String detail) {
+    if (failures != null) {
+      return new KernelStmt.Assign(failures, KernelExprs.TRUE);
+    }
     return new KernelStmt.RaiseError(group.error(operation, pos, detail));
+  }
+
+  /**
+   * Applies {@code f} to {@code args} into fresh arrays and locals of this thread named by
+   * {@code results} and returns the sizes of each result (none for a scalar); a failure there sets
+   * {@code failed} instead of raising the group's error, as a function that only sizes rows may
+   * fail without failing the program ({@link MapLowering}).
+   */
+  List<List<KernelExpr>> resultSizes(Lambda f, List<Binding> args, List<Ident> results, KernelExpr.Var failed,
+      List<KernelStmt> out) {
+    failures = failed;
+    List<Destination> dests = results.stream().map(id -> destination(id, out)).toList();
+    apply(f, args, dests, out);
+    failures = null;
+    List<List<KernelExpr>> sizes = new ArrayList<>();
+    for (Destination d : dests) {
+      if (d instanceof Destination.ToUnsized unsized) {
+        finish(unsized.result());
+        sizes.add(List.copyOf(unsized.result().dims()));
+      } else if (d instanceof Destination.ToMemory memory) {
+        sizes.add(memory.view().dims());
+      } else {
+        sizes.add(List.of());
+      }
+    }
+    return sizes;
   }
 
   /** A map inside a thread whose results go to {@code targets}: a loop over its rows. */

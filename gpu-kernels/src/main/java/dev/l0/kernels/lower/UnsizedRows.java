@@ -23,8 +23,8 @@ import java.util.List;
  * A result of a top-level map whose row sizes only the rows tell (a row that is a filtered
  * array, say). Each thread writes its row row-major into {@code wide} at a stride of the rows'
  * bounded capacity ({@link UnsizedResult}) and its sizes into {@code sizes}; the host reads the
- * first row's sizes (zero without rows), allocates {@code buffer}, and a second kernel copies
- * every row to its place, raising the map's shape error where a row's sizes differ from the
+ * first row's sizes (over no rows, those {@link #storeZeroRowSizes} stored), allocates
+ * {@code buffer}, and a second kernel copies every row to its place, raising the map's shape error where a row's sizes differ from the
  * first's (arrays are regular).
  */
 final class UnsizedRows {
@@ -67,6 +67,21 @@ final class UnsizedRows {
       stores.add(new KernelStmt.Store(sizes, add(mul(i, i64(rank)), i64(d)), result.dims().get(d)));
     }
     return stores;
+  }
+
+  /**
+   * Stores {@code dims}, the sizes of the function's result on the zero row, as the first row's
+   * (the rows of a map over no rows take them), or where the function failed there the sizes
+   * its type gives the host ({@link GroupContext#staticShape}).
+   */
+  KernelStmt storeZeroRowSizes(List<KernelExpr> dims, KernelExpr failed, List<KernelExpr> staticShape) {
+    List<KernelStmt> computed = new ArrayList<>();
+    List<KernelStmt> fromType = new ArrayList<>();
+    for (int d = 0; d < rank; d++) {
+      computed.add(new KernelStmt.Store(sizes, i64(d), dims.get(d)));
+      fromType.add(new KernelStmt.Store(sizes, i64(d), staticShape.get(d)));
+    }
+    return new KernelStmt.If(failed, fromType, computed);
   }
 
   /** The allocations of the wide rows and of the sizes (at least one row's, zero-filled). */

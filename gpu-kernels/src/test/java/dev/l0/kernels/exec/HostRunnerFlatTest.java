@@ -21,6 +21,7 @@ import dev.l0.syntax.L0Parser;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.testing.TestPrograms;
+import dev.l0.values.ValueWriter;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
@@ -108,6 +109,33 @@ class HostRunnerFlatTest {
     for (KernelExecutor executor : List.of(new JvmKernelExecutor(), new SimulatorExecutor(4))) {
       HostRunner runner = HostRunner.compile(program, executor);
       assertEquals(expected, runFlat(runner, program, "main", args).outcome(), executor.name());
+    }
+  }
+
+  /**
+   * Kernel maps over no rows whose rows' sizes only the rows tell (filters): the rows take the
+   * sizes the function gives on a zero row, here 1, as in the interpreter (found by the property
+   * above, seed 20261123); where the function fails on the zero row (an index out of bounds), the
+   * program does not fail and the rows take the sizes of their type, here unknown, so 0.
+   */
+  @Test
+  void aKernelMapOverNoRowsSizesItsRowsByTheFunctionOnAZeroRow() {
+    Program program = L0Parser.parse("""
+        fun {[[i32]], [[i32]]} main([i32] xs) =
+          {map(fn [i32] (i32 x) =>
+                 let a = map(fn i32 (bool b) => x, concat(replicate(0, false), replicate(1, false))) in
+                 filter(fn bool (i32 y) => y <= x, a), xs),
+           map(fn [i32] (i32 x) =>
+                 let a = map(fn i32 (bool b) => x, concat(replicate(0, false), replicate(1, false))) in
+                 filter(fn bool (i32 y) => y <= a[x + 1], a), xs)}
+        """, "zero_row.l0");
+    List<Value> args = HostRunnerTest.arguments(program, "main", "[]");
+    RunOutcome expected = RunOutcome.of(() -> new Interpreter(program).call("main", args));
+    assertEquals("{empty([0][1]i32), []}", ValueWriter.write(expected.value()));
+    for (KernelExecutor executor : List.of(new JvmKernelExecutor(), new SimulatorExecutor(4))) {
+      FlatRun run = runFlat(HostRunner.compile(program, executor), program, "main", args);
+      assertEquals(expected, run.outcome(), executor.name());
+      assertTrue(run.meter().kernelNanos() > 0, executor.name() + " ran no kernel");
     }
   }
 
