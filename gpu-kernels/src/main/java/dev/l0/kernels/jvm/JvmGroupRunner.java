@@ -159,7 +159,8 @@ public final class JvmGroupRunner {
     Kernel kernel = l.kernel();
     List<Buffer> kernelBuffers = kernel.buffers();
     List<SharedArray> shared = kernel.shared();
-    Object[] memory = new Object[kernelBuffers.size() + shared.size()];
+    // the buffers, the shared arrays, and the worker's workspace last
+    Object[] memory = new Object[kernelBuffers.size() + shared.size() + 1];
     int[] privateSizes = new int[kernelBuffers.size()];
     for (int k = 0; k < kernelBuffers.size(); k++) {
       Buffer b = kernelBuffers.get(k);
@@ -183,6 +184,7 @@ public final class JvmGroupRunner {
     AtomicLong firstError = new AtomicLong(Long.MAX_VALUE);
     ParallelRanges.run(gridDim, parallelism, () -> {
       Object[] own = memory.clone();
+      own[own.length - 1] = code.newWorkspace();
       for (int k = 0; k < kernelBuffers.size(); k++) {
         if (kernelBuffers.get(k).isThreadPrivate()) {
           own[k] = FlatArray.allocate(kernelBuffers.get(k).elementType(), privateSizes[k]);
