@@ -53,14 +53,22 @@ public final class JavaKernelIrPrinter {
    */
   public record KernelSource(String className, String source, boolean staged) {}
 
-  /** The Java class of {@code kernel}: staged where it is a map kernel {@link StagedMap} matches, else per row. */
+  /**
+   * The Java class of {@code kernel}: staged where it is a map kernel {@link StagedMap} matches
+   * (lane-wise where {@code VectorMath} runs lane-wise), else per row.
+   */
   public static KernelSource print(Kernel kernel) {
+    return print(kernel, dev.l0.kernels.vector.VectorMath.lanewise());
+  }
+
+  /** As {@link #print(Kernel)}, a staged kernel's stages written with the Vector API if {@code lanewise}, else as plain loops. */
+  static KernelSource print(Kernel kernel, boolean lanewise) {
     JavaKernelIrPrinter printer = new JavaKernelIrPrinter();
     String simpleName = "Kernel$" + kernel.name();
     java.util.Optional<StagedMap> staged = StagedMap.of(kernel);
     String body = staged.isPresent()
         ? printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
-            + new StagedMapPrinter(kernel, staged.get(), printer.syntax, dev.l0.kernels.vector.VectorMath.lanewise()).methods()
+            + new StagedMapPrinter(kernel, staged.get(), printer.syntax, lanewise).methods()
         : printer.method(kernel, "@Override\n  public int run");
     String source = "package " + PACKAGE + ";\n\n"
         + "public final class " + simpleName + " extends " + KernelThreads.class.getName() + " {\n"
