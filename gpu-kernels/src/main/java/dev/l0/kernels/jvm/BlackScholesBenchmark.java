@@ -29,8 +29,10 @@ import java.util.stream.IntStream;
  * options (default 10,000,000) in primitive arrays, run bare and through the whole public API
  * ({@link L0Runtime#compile} for the JVM, then {@link CompiledProgram#run} on the {@code double[]}
  * columns), against hand-written Java loops with the same StrictMath formula (sequential, and
- * parallel over the same cores), in the same run. Prints one JSON line with the best of several
- * timed runs after warm-up, and whether the prices agree bit for bit.
+ * parallel over the same cores) and the same parallel loop with {@code Math} (not bit-exact), in
+ * the same run. Prints one JSON line with the best of several timed runs after warm-up, whether
+ * the prices agree bit for bit, whether the backend ran the kernel staged ({@code staged}) and
+ * whether {@code VectorMath} ran lane-wise ({@code lanewise}).
  */
 public final class BlackScholesBenchmark {
   private static final int WARMUP = 3;
@@ -70,6 +72,9 @@ public final class BlackScholesBenchmark {
     });
     double[] parallel = new double[n];
     double parallelSeconds = best(() -> IntStream.range(0, n).parallel().forEach(i -> parallel[i] = options.price(i)));
+    double[] mathParallel = new double[n];
+    double mathParallelSeconds =
+        best(() -> IntStream.range(0, n).parallel().forEach(i -> mathParallel[i] = options.priceWithMath(i)));
 
     System.out.println(new JsonLine()
         .add("benchmark", "p0_blackscholes_jvm")
@@ -83,7 +88,13 @@ public final class BlackScholesBenchmark {
         .add("hand_loop_sequential_s", sequentialSeconds)
         .add("hand_loop_parallel_s", parallelSeconds)
         .add("ratio_vs_sequential", kernelSeconds / sequentialSeconds)
+        .add("hand_loop_math_parallel_s", mathParallelSeconds)
         .add("ratio_vs_parallel", kernelSeconds / parallelSeconds)
+        .add("ratio_vs_math_parallel", kernelSeconds / mathParallelSeconds)
+        .add("math_loop_differing_prices", IntStream.range(0, n)
+            .filter(i -> Double.doubleToRawLongBits(mathParallel[i]) != Double.doubleToRawLongBits(sequential[i])).count())
+        .add("staged", JavaKernelIrPrinter.print(kernelOf(p0, map)).staged())
+        .add("lanewise", dev.l0.kernels.vector.VectorMath.lanewise())
         .add("ratio_api_vs_kernel", apiSeconds / kernelSeconds)
         .add("bit_identical", Arrays.equals(kernelPrices[0], sequential) && Arrays.equals(apiPrices[0], sequential)
             && Arrays.equals(parallel, sequential))
@@ -91,6 +102,13 @@ public final class BlackScholesBenchmark {
   }
 
   /** P0's one kernel {@code map}, the map over the six option columns, compiled for the JVM backend. */
+  /** The one kernel of the group P0's map lowers to for the JVM backend. */
+  private static dev.l0.kernels.ir.Kernel kernelOf(OptimizedProgram p0, KernelPlan.Kernel map) {
+    KernelScope scope = KernelScope.topLevel(p0.internal(), p0.internal().function(map.function()).orElseThrow());
+    return dev.l0.kernels.lower.KernelLowering.lower(KernelPlan.of(scope.program(), List.of(map.function())), map,
+        JvmGroupRunner.LAUNCH_CONFIGURATION).kernels().get(0);
+  }
+
   private static PreparedKernel compileKernel(OptimizedProgram p0, KernelPlan.Kernel map) {
     if (!map.kind().equals("map") || map.inputs().size() != 6 || !map.inputs().stream().allMatch(SubExp.Var.class::isInstance)) {
       throw new IllegalStateException("P0's kernel should map over the six option columns, is " + map.describe());
@@ -173,6 +191,26 @@ public final class BlackScholesBenchmark {
       double k = 1.0 / (1.0 + 0.2316419 * (d < 0.0 ? -d : d));
       double p = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
       double c = 0.39894228040143267793994605993438 * StrictMath.exp(-0.5 * d * d) * p;
+      return 0.0 < d ? 1.0 - c : c;
+    }
+
+    /** {@link #price} with {@code Math}'s intrinsics instead of {@code StrictMath}: faster, not bit-exact. */
+    double priceWithMath(int i) {
+      double v = volatility[i];
+      double t = years[i];
+      double vSqrtT = v * Math.sqrt(t);
+      double d1 = (Math.log(price[i] / strike[i]) + (rate[i] + 0.5 * v * v) * t) / vSqrtT;
+      double d2 = d1 - vSqrtT;
+      double cndD1 = cndWithMath(d1);
+      double cndD2 = cndWithMath(d2);
+      double xExpRT = strike[i] * Math.exp(-rate[i] * t);
+      return call[i] ? price[i] * cndD1 - xExpRT * cndD2 : xExpRT * (1.0 - cndD2) - price[i] * (1.0 - cndD1);
+    }
+
+    private static double cndWithMath(double d) {
+      double k = 1.0 / (1.0 + 0.2316419 * (d < 0.0 ? -d : d));
+      double p = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
+      double c = 0.39894228040143267793994605993438 * Math.exp(-0.5 * d * d) * p;
       return 0.0 < d ? 1.0 - c : c;
     }
   }

@@ -27,7 +27,11 @@ final class JaninoKernels {
    * message and the source, so that the kernel falls back with the reason rather than failing the run.
    */
   static KernelThreads compile(Kernel kernel) {
-    JavaKernelIrPrinter.KernelSource source = JavaKernelIrPrinter.print(kernel);
+    return compile(JavaKernelIrPrinter.print(kernel));
+  }
+
+  /** The compiled class of a printed kernel, rejected as {@link #compile(Kernel)} says. */
+  static KernelThreads compile(JavaKernelIrPrinter.KernelSource source) {
     return COMPILED.computeIfAbsent(source.source(), text -> cook(source.className(), text));
   }
 

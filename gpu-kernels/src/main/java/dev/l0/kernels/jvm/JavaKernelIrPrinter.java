@@ -47,26 +47,41 @@ public final class JavaKernelIrPrinter {
 
   private JavaKernelIrPrinter() {}
 
-  /** The printed class of {@code kernel}. */
-  public record KernelSource(String className, String source) {}
+  /**
+   * The printed class of {@code kernel}; {@code staged} when its {@code run} processes rows in
+   * chunks ({@link StagedMapPrinter}) wherever the launch has a thread per row.
+   */
+  public record KernelSource(String className, String source, boolean staged) {}
 
-  /** The Java class of {@code kernel}. */
+  /**
+   * The Java class of {@code kernel}: staged where it is a map kernel {@link StagedMap} matches
+   * (lane-wise where {@code VectorMath} runs lane-wise), else per row.
+   */
   public static KernelSource print(Kernel kernel) {
+    return print(kernel, dev.l0.kernels.vector.VectorMath.lanewise());
+  }
+
+  /** As {@link #print(Kernel)}, a staged kernel's stages written with the Vector API if {@code lanewise}, else as plain loops. */
+  static KernelSource print(Kernel kernel, boolean lanewise) {
     JavaKernelIrPrinter printer = new JavaKernelIrPrinter();
     String simpleName = "Kernel$" + kernel.name();
-    String body = printer.method(kernel);
+    java.util.Optional<StagedMap> staged = StagedMap.of(kernel);
+    String body = staged.isPresent()
+        ? printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
+            + new StagedMapPrinter(kernel, staged.get(), printer.syntax, lanewise).methods()
+        : printer.method(kernel, "@Override\n  public int run");
     String source = "package " + PACKAGE + ";\n\n"
         + "public final class " + simpleName + " extends " + KernelThreads.class.getName() + " {\n"
         + printer.syntax.constantFields()
         + body
         + "}\n";
-    return new KernelSource(PACKAGE + "." + simpleName, source);
+    return new KernelSource(PACKAGE + "." + simpleName, source, staged.isPresent());
   }
 
-  private String method(Kernel kernel) {
+  /** The per-row method, declared as {@code modifiersAndName} (an annotation may precede it). */
+  private String method(Kernel kernel, String modifiersAndName) {
     indent = 1;
-    line("@Override");
-    line("public int run(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int " + GRID + ") {");
+    line(modifiersAndName + "(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int " + GRID + ") {");
     indent++;
     scopes.push(new HashMap<>());
     int slot = 0;
@@ -244,7 +259,7 @@ public final class JavaKernelIrPrinter {
    * {@code x * 0} of {@code i64} folded (wrap-around arithmetic makes them exact), so that
    * {@code blockIdx.x * blockDim.x + threadIdx.x} is the block index.
    */
-  private static KernelExpr simplified(KernelExpr e) {
+  static KernelExpr simplified(KernelExpr e) {
     if (e instanceof KernelExpr.Thread t) {
       return switch (t.index()) {
         case THREAD_IDX -> ZERO;

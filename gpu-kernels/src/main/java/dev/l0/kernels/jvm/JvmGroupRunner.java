@@ -28,8 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * with blocks of one thread: the host steps by {@link HostProgram} (the simulator's and CUDA's),
  * buffers as primitive arrays (the inputs' {@link FlatArray} data as they are, copied only where a
  * kernel writes them; allocations zero-filled), and each launch's blocks in contiguous ranges on at most {@code parallelism}
- * threads ({@link ParallelRanges}). Each worker of a launch has its own shared arrays and its own
- * array of every thread-private buffer, which every thread it runs reuses: a launch allocates
+ * threads ({@link ParallelRanges}). Each worker of a launch has its own shared arrays, its own
+ * array of every thread-private buffer, which every thread it runs reuses, and its own workspace
+ * ({@link KernelThreads#newWorkspace}, a staged kernel's chunk arrays): a launch allocates
  * thread-private memory per worker, never per thread. After a launch the error of its lowest
  * failing block, if any, is thrown as its {@code L0RuntimeError} (for a map, the first failing
  * row's). Outputs come back as {@link FlatArray}s, scalars boxed. Thread-safe: a run's state is its own.
@@ -159,7 +160,8 @@ public final class JvmGroupRunner {
     Kernel kernel = l.kernel();
     List<Buffer> kernelBuffers = kernel.buffers();
     List<SharedArray> shared = kernel.shared();
-    Object[] memory = new Object[kernelBuffers.size() + shared.size()];
+    // the buffers, the shared arrays, and the worker's workspace last
+    Object[] memory = new Object[kernelBuffers.size() + shared.size() + 1];
     int[] privateSizes = new int[kernelBuffers.size()];
     for (int k = 0; k < kernelBuffers.size(); k++) {
       Buffer b = kernelBuffers.get(k);
@@ -183,6 +185,7 @@ public final class JvmGroupRunner {
     AtomicLong firstError = new AtomicLong(Long.MAX_VALUE);
     ParallelRanges.run(gridDim, parallelism, () -> {
       Object[] own = memory.clone();
+      own[own.length - 1] = code.newWorkspace();
       for (int k = 0; k < kernelBuffers.size(); k++) {
         if (kernelBuffers.get(k).isThreadPrivate()) {
           own[k] = FlatArray.allocate(kernelBuffers.get(k).elementType(), privateSizes[k]);

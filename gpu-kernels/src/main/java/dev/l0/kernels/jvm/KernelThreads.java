@@ -12,9 +12,19 @@ public abstract class KernelThreads {
    *
    * @param memory the kernel's buffers in {@code Kernel#buffers()} order (a thread-private buffer
    *     is the worker's own array, reused by each thread it runs), then its shared arrays in
-   *     {@code Kernel#shared()} order: primitive arrays of their element types
+   *     {@code Kernel#shared()} order: primitive arrays of their element types; last, the worker's
+   *     {@link #newWorkspace()}
    * @param scalars the kernel's scalar parameters in {@code Kernel#scalars()} order, boxed
    * @return the code of the first error raised in the range (by the lowest block that raised one), or 0
    */
   public abstract int run(Object[] memory, Object[] scalars, int firstBlock, int endBlock, int gridDim);
+
+  /**
+   * Scratch memory for one worker, made once per worker of a launch and passed to each of its
+   * {@link #run} calls as the last element of {@code memory}: a staged kernel's chunk arrays
+   * ({@link StagedMapPrinter}); null for a kernel that needs none.
+   */
+  public Object newWorkspace() {
+    return null;
+  }
 }

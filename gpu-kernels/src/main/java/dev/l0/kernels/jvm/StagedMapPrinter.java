@@ -1,0 +1,466 @@
+package dev.l0.kernels.jvm;
+
+import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.PrefixOperator;
+import dev.l0.ir.ScalarType;
+import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelExpr;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Java source for a {@link StagedMap}: the {@code run} method of the kernel's class, which runs
+ * the worker's rows in chunks of {@link #CHUNK} rows, one small static method per {@link StagedMap.Op}
+ * (a loop over the chunk that the JIT compiler can vectorise, or a {@code VectorMath} call), with
+ * every local an array of a chunk's rows in the worker's workspace ({@code newWorkspace}, made once
+ * per worker; locals whose lives do not overlap share an array). Where the launch is not one thread
+ * per row ({@code gridDim.x} below the bound) or a buffer is shorter than the rows, {@code run}
+ * calls the per-row code, {@code runScalar$}, which {@link JavaKernelIrPrinter} prints.
+ */
+final class StagedMapPrinter {
+  /** Rows per chunk: a chunk's locals stay in the core's caches. */
+  static final int CHUNK = 1024;
+  /** The per-row method {@code run} falls back to. */
+  static final String SCALAR_RUN = "runScalar$";
+  /** The most ops one stage's method runs. */
+  private static final int OPS_PER_STAGE = 16;
+  private static final String VECTOR_PACKAGE = "jdk.incubator.vector.";
+
+  private final Kernel kernel;
+  private final StagedMap staged;
+  private final JavaScalarSyntax syntax;
+  /** Whether stages use the Vector API ({@code VectorMath} runs lane-wise), or plain loops. */
+  private final boolean lanewise;
+  private final List<Stage> stages;
+  private final StringBuilder out = new StringBuilder();
+  /** The workspace array of each local. */
+  private final Map<KernelExpr.Var, Integer> slotOf = new HashMap<>();
+  /** The element type of each workspace array. */
+  private final List<ScalarType> slotTypes = new ArrayList<>();
+  private final Map<Buffer, String> bufferNames = new LinkedHashMap<>();
+  private final Map<KernelExpr.Var, String> scalarNames = new LinkedHashMap<>();
+
+  StagedMapPrinter(Kernel kernel, StagedMap staged, JavaScalarSyntax syntax, boolean lanewise) {
+    this.kernel = kernel;
+    this.staged = staged;
+    this.syntax = syntax;
+    this.lanewise = lanewise;
+    for (int k = 0; k < kernel.buffers().size(); k++) {
+      bufferNames.put(kernel.buffers().get(k), "b$" + k);
+    }
+    for (int k = 0; k < kernel.scalars().size(); k++) {
+      scalarNames.put(kernel.scalars().get(k), "p$" + k);
+    }
+    assignSlots();
+    this.stages = stages();
+  }
+
+  /** Gives every local a workspace array, shared with locals whose last use comes before its first definition. */
+  private void assignSlots() {
+    Set<KernelExpr.Var> locals = Set.copyOf(staged.locals());
+    Map<KernelExpr.Var, Integer> lastUse = new HashMap<>();
+    List<StagedMap.Op> ops = staged.ops();
+    for (int j = 0; j < ops.size(); j++) {
+      for (KernelExpr.Var v : StagedMap.reads(ops.get(j), locals)) {
+        lastUse.put(v, j);
+      }
+      KernelExpr.Var target = target(ops.get(j));
+      if (target != null) {
+        lastUse.merge(target, j, Math::max);
+      }
+    }
+    Map<Integer, KernelExpr.Var> holder = new HashMap<>();
+    for (int j = 0; j < ops.size(); j++) {
+      KernelExpr.Var target = target(ops.get(j));
+      if (target == null || slotOf.containsKey(target)) {
+        continue;
+      }
+      int slot = -1;
+      for (int s = 0; s < slotTypes.size() && slot < 0; s++) {
+        KernelExpr.Var previous = holder.get(s);
+        if (slotTypes.get(s) == target.type() && lastUse.get(previous) < j) {
+          slot = s;
+        }
+      }
+      if (slot < 0) {
+        slot = slotTypes.size();
+        slotTypes.add(target.type());
+      }
+      holder.put(slot, target);
+      slotOf.put(target, slot);
+    }
+  }
+
+  private static KernelExpr.Var target(StagedMap.Op op) {
+    if (op instanceof StagedMap.Compute c) {
+      return c.target();
+    }
+    return op instanceof StagedMap.MathCall m ? m.target() : null;
+  }
+
+  /** The methods: {@code newWorkspace}, {@code run}, the chunk method and one method per stage. */
+  String methods() {
+    workspace();
+    run();
+    chunk();
+    for (int g = 0; g < stages.size(); g++) {
+      stage(g, stages.get(g));
+    }
+    return out.toString();
+  }
+
+  /**
+   * The ops in stages, each one method: a {@code VectorMath} call alone, else up to
+   * {@link #OPS_PER_STAGE} consecutive ops in one loop, lane-wise when {@link #lanewise} and they
+   * all can be, so that the locals they define and read among themselves stay in registers.
+   */
+  private List<Stage> stages() {
+    List<Stage> result = new ArrayList<>();
+    List<StagedMap.Op> ops = staged.ops();
+    int j = 0;
+    while (j < ops.size()) {
+      if (ops.get(j) instanceof StagedMap.MathCall) {
+        result.add(new Stage(j, j + 1, false));
+        j++;
+        continue;
+      }
+      boolean vector = lanewise && laneWise(ops.get(j));
+      int end = j + 1;
+      while (end < ops.size() && end - j < OPS_PER_STAGE && !(ops.get(end) instanceof StagedMap.MathCall)
+          && (lanewise && laneWise(ops.get(end))) == vector) {
+        end++;
+      }
+      result.add(new Stage(j, end, vector));
+      j = end;
+    }
+    return result;
+  }
+
+  /** Ops {@code [first, end)} of the staged map, printed as one method, lane-wise or not. */
+  private record Stage(int first, int end, boolean vector) {}
+
+  private void workspace() {
+    out.append("  @Override\n  public Object newWorkspace() {\n    return new Object[] {");
+    for (int s = 0; s < slotTypes.size(); s++) {
+      out.append(s == 0 ? "" : ", ").append("new ").append(JavaScalarSyntax.javaType(slotTypes.get(s)))
+          .append("[").append(CHUNK).append("]");
+    }
+    out.append("};\n  }\n");
+    if (lanewise) {
+      out.append("  private static final ").append(VECTOR_PACKAGE).append("VectorSpecies S$ = ").append(VECTOR_PACKAGE)
+          .append("DoubleVector.SPECIES_PREFERRED;\n");
+    }
+  }
+
+  private void run() {
+    out.append("  @Override\n  public int run(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int grid$) {\n");
+    int slot = 0;
+    for (Buffer b : kernel.buffers()) {
+      String type = JavaScalarSyntax.javaType(b.elementType()) + "[]";
+      out.append("    final ").append(type).append(' ').append(bufferNames.get(b)).append(" = (").append(type)
+          .append(") memory$[").append(slot++).append("];\n");
+    }
+    for (int k = 0; k < kernel.scalars().size(); k++) {
+      KernelExpr.Var v = kernel.scalars().get(k);
+      out.append("    final ").append(JavaScalarSyntax.javaType(v.type())).append(' ').append(scalarNames.get(v))
+          .append(" = ((").append(JavaScalarSyntax.boxedType(v.type())).append(") scalars$[").append(k).append("]).")
+          .append(JavaScalarSyntax.javaType(v.type())).append("Value();\n");
+    }
+    out.append("    final long bound$ = ").append(expr(staged.bound(), Set.of(), new LinkedHashSet<>())).append(";\n");
+    out.append("    final int rows$ = (int) Math.max(Math.min((long) endBlock$, bound$), (long) firstBlock$);\n");
+    StringBuilder fits = new StringBuilder("(long) grid$ >= bound$");
+    for (Buffer b : bufferNames.keySet()) {
+      if (staged.loaded().contains(b) || staged.stored().contains(b)) {
+        fits.append(" && ").append(bufferNames.get(b)).append(".length >= rows$");
+      }
+    }
+    out.append("    if (!(").append(fits).append(")) {\n");
+    out.append("      return ").append(SCALAR_RUN).append("(memory$, scalars$, firstBlock$, endBlock$, grid$);\n    }\n");
+    out.append("    final Object[] workspace$ = (Object[]) memory$[memory$.length - 1];\n");
+    out.append("    for (int base$ = firstBlock$; base$ < rows$; base$ += ").append(CHUNK).append(") {\n");
+    out.append("      chunk$(workspace$").append(commonArguments()).append(", base$, Math.min(").append(CHUNK)
+        .append(", rows$ - base$));\n    }\n    return 0;\n  }\n");
+  }
+
+  private String commonArguments() {
+    StringBuilder args = new StringBuilder();
+    bufferNames.values().forEach(n -> args.append(", ").append(n));
+    scalarNames.values().forEach(n -> args.append(", ").append(n));
+    return args.toString();
+  }
+
+  private void chunk() {
+    out.append("  private static void chunk$(Object[] workspace$");
+    for (Map.Entry<Buffer, String> b : bufferNames.entrySet()) {
+      out.append(", ").append(JavaScalarSyntax.javaType(b.getKey().elementType())).append("[] ").append(b.getValue());
+    }
+    for (Map.Entry<KernelExpr.Var, String> s : scalarNames.entrySet()) {
+      out.append(", ").append(JavaScalarSyntax.javaType(s.getKey().type())).append(' ').append(s.getValue());
+    }
+    out.append(", int base$, int n$) {\n");
+    for (int s = 0; s < slotTypes.size(); s++) {
+      String type = JavaScalarSyntax.javaType(slotTypes.get(s)) + "[]";
+      out.append("    final ").append(type).append(" w$").append(s).append(" = (").append(type).append(") workspace$[")
+          .append(s).append("];\n");
+    }
+    for (int g = 0; g < stages.size(); g++) {
+      out.append("    stage$").append(g).append("(").append(String.join(", ", parameters(stages.get(g)).keySet()))
+          .append(");\n");
+    }
+    out.append("  }\n");
+  }
+
+  /** The parameters of a stage's method, name to Java type, in a fixed order. */
+  private Map<String, String> parameters(Stage stage) {
+    Set<String> used = new LinkedHashSet<>();
+    body(stage, used);
+    Map<String, String> params = new LinkedHashMap<>();
+    for (int s = 0; s < slotTypes.size(); s++) {
+      if (used.contains("w$" + s)) {
+        params.put("w$" + s, JavaScalarSyntax.javaType(slotTypes.get(s)) + "[]");
+      }
+    }
+    for (Map.Entry<Buffer, String> b : bufferNames.entrySet()) {
+      if (used.contains(b.getValue())) {
+        params.put(b.getValue(), JavaScalarSyntax.javaType(b.getKey().elementType()) + "[]");
+      }
+    }
+    for (Map.Entry<KernelExpr.Var, String> s : scalarNames.entrySet()) {
+      if (used.contains(s.getValue())) {
+        params.put(s.getValue(), JavaScalarSyntax.javaType(s.getKey().type()));
+      }
+    }
+    params.put("base$", "int");
+    params.put("n$", "int");
+    return params;
+  }
+
+  private void stage(int g, Stage stage) {
+    List<String> params = new ArrayList<>();
+    parameters(stage).forEach((name, type) -> params.add(type + " " + name));
+    out.append("  private static void stage$").append(g).append("(").append(String.join(", ", params)).append(") {\n");
+    out.append(body(stage, new LinkedHashSet<>()));
+    out.append("  }\n");
+  }
+
+  /** The statements of a stage's method; the names it reads are added to {@code used}. */
+  private String body(Stage stage, Set<String> used) {
+    List<StagedMap.Op> ops = staged.ops().subList(stage.first(), stage.end());
+    if (ops.get(0) instanceof StagedMap.MathCall m) {
+      StringBuilder call = new StringBuilder("    dev.l0.kernels.vector.VectorMath.").append(m.function()).append("(");
+      for (KernelExpr a : m.arguments()) {
+        call.append(arrayAndOffset(a, used)).append(", ");
+      }
+      String target = "w$" + slotOf.get(m.target());
+      used.add(target);
+      return call.append(target).append(", 0, n$);\n").toString();
+    }
+    StringBuilder text = new StringBuilder("    int k$ = 0;\n");
+    if (stage.vector()) {
+      text.append("    for (; k$ < S$.loopBound(n$); k$ += S$.length()) {\n");
+      Set<KernelExpr.Var> inRegisters = new HashSet<>();
+      Set<KernelExpr.Var> readLater = readAfter(stage.end());
+      for (StagedMap.Op op : ops) {
+        text.append("      ").append(laneWiseStatement(op, readLater, inRegisters, used)).append('\n');
+      }
+      text.append("    }\n");
+    }
+    text.append("    for (; k$ < n$; k$++) {\n");
+    for (StagedMap.Op op : ops) {
+      text.append("      ").append(scalarStatement(op, used)).append('\n');
+    }
+    return text.append("    }\n").toString();
+  }
+
+  /** The locals that ops from {@code from} on read. */
+  private Set<KernelExpr.Var> readAfter(int from) {
+    Set<KernelExpr.Var> locals = Set.copyOf(staged.locals());
+    Set<KernelExpr.Var> result = new HashSet<>();
+    for (int j = from; j < staged.ops().size(); j++) {
+      result.addAll(StagedMap.reads(staged.ops().get(j), locals));
+    }
+    return result;
+  }
+
+  /** A Compute or Store for row {@code k$}. */
+  private String scalarStatement(StagedMap.Op op, Set<String> used) {
+    Set<KernelExpr.Var> locals = Set.copyOf(staged.locals());
+    if (op instanceof StagedMap.Compute c) {
+      used.add("w$" + slotOf.get(c.target()));
+      return "w$" + slotOf.get(c.target()) + "[k$] = " + expr(c.value(), locals, used) + ";";
+    }
+    StagedMap.Store s = (StagedMap.Store) op;
+    used.add(bufferNames.get(s.buffer()));
+    return bufferNames.get(s.buffer()) + "[base$ + k$] = " + expr(s.value(), locals, used) + ";";
+  }
+
+  /**
+   * A Compute or Store for the rows {@code [k$, k$ + lanes)}: the target in a vector (or mask)
+   * local, stored into its array too where an op after the stage ({@code readLater}) reads it.
+   */
+  private String laneWiseStatement(StagedMap.Op op, Set<KernelExpr.Var> readLater, Set<KernelExpr.Var> inRegisters,
+      Set<String> used) {
+    if (op instanceof StagedMap.Store s) {
+      used.add(bufferNames.get(s.buffer()));
+      return laneExpr(s.value(), inRegisters, used) + ".intoArray(" + bufferNames.get(s.buffer()) + ", base$ + k$);";
+    }
+    StagedMap.Compute c = (StagedMap.Compute) op;
+    String value = laneExpr(c.value(), inRegisters, used);
+    String register = register(c.target());
+    String declaration = inRegisters.add(c.target())
+        ? VECTOR_PACKAGE + (c.target().type() == ScalarType.BOOL ? "VectorMask " : "DoubleVector ") : "";
+    String statement = declaration + register + " = " + value + ";";
+    if (readLater.contains(c.target())) {
+      String slot = "w$" + slotOf.get(c.target());
+      used.add(slot);
+      statement += " " + register + ".intoArray(" + slot + ", k$);";
+    }
+    return statement;
+  }
+
+  private static String register(KernelExpr.Var local) {
+    return "v" + local.name();
+  }
+
+  /** Whether every part of {@code op} has a lane-wise form (f64 arithmetic and comparisons, boolean masks, selects). */
+  private boolean laneWise(StagedMap.Op op) {
+    if (op instanceof StagedMap.Compute c) {
+      return (c.target().type() == ScalarType.F64 || c.target().type() == ScalarType.BOOL) && laneWise(c.value());
+    }
+    StagedMap.Store s = (StagedMap.Store) op;
+    return (s.buffer().elementType() == ScalarType.F64 || s.buffer().elementType() == ScalarType.BOOL)
+        && laneWise(s.value());
+  }
+
+  private boolean laneWise(KernelExpr e) {
+    if (e instanceof KernelExpr.Constant c) {
+      return c.type() == ScalarType.F64;
+    }
+    if (e instanceof KernelExpr.Var v) {
+      return !v.equals(staged.counter()) && (v.type() == ScalarType.F64 || v.type() == ScalarType.BOOL && !scalarNames.containsKey(v));
+    }
+    if (e instanceof KernelExpr.Load l) {
+      return l.type() == ScalarType.F64 || l.type() == ScalarType.BOOL;
+    }
+    if (e instanceof KernelExpr.Binary b) {
+      boolean operator = b.operandType() == ScalarType.F64 ? LANE_OPERATORS.containsKey(b.op())
+          : b.operandType() == ScalarType.BOOL && (b.op() == BinaryOperator.AND || b.op() == BinaryOperator.OR);
+      return operator && laneWise(b.left()) && laneWise(b.right());
+    }
+    if (e instanceof KernelExpr.Unary u) {
+      return (u.type() == ScalarType.F64 && u.op() == PrefixOperator.NEG || u.type() == ScalarType.BOOL && u.op() == PrefixOperator.NOT)
+          && laneWise(u.operand());
+    }
+    if (e instanceof KernelExpr.Select s) {
+      return s.type() == ScalarType.F64 && laneWise(s.condition()) && laneWise(s.ifTrue()) && laneWise(s.ifFalse());
+    }
+    return false;
+  }
+
+  /** The Vector API's operation for each f64 operator with a lane-wise form: IEEE arithmetic and ordered compares, as Java's. */
+  private static final Map<BinaryOperator, String> LANE_OPERATORS = Map.of(
+      BinaryOperator.ADD, "add", BinaryOperator.SUB, "sub", BinaryOperator.MUL, "mul", BinaryOperator.DIV, "div",
+      BinaryOperator.LT, "LT", BinaryOperator.LEQ, "LE", BinaryOperator.GT, "GT", BinaryOperator.GEQ, "GE",
+      BinaryOperator.EQ, "EQ", BinaryOperator.NEQ, "EQ");
+
+  /** A lane-wise expression ({@link #laneWise(KernelExpr)} holds) for the rows {@code [k$, k$ + lanes)}. */
+  private String laneExpr(KernelExpr e, Set<KernelExpr.Var> inRegisters, Set<String> used) {
+    if (e instanceof KernelExpr.Constant c) {
+      return VECTOR_PACKAGE + "DoubleVector.broadcast(S$, " + syntax.literal(c.value()) + ")";
+    }
+    if (e instanceof KernelExpr.Var v) {
+      if (inRegisters.contains(v)) {
+        return register(v);
+      }
+      if (scalarNames.containsKey(v)) {
+        used.add(scalarNames.get(v));
+        return VECTOR_PACKAGE + "DoubleVector.broadcast(S$, " + scalarNames.get(v) + ")";
+      }
+      String slot = "w$" + slotOf.get(v);
+      used.add(slot);
+      return fromArray(v.type(), slot, "k$");
+    }
+    if (e instanceof KernelExpr.Load l) {
+      used.add(bufferNames.get(l.buffer()));
+      return fromArray(l.type(), bufferNames.get(l.buffer()), "base$ + k$");
+    }
+    if (e instanceof KernelExpr.Binary b) {
+      String l = laneExpr(b.left(), inRegisters, used);
+      String r = laneExpr(b.right(), inRegisters, used);
+      if (b.operandType() == ScalarType.BOOL) {
+        return l + (b.op() == BinaryOperator.AND ? ".and(" : ".or(") + r + ")";
+      }
+      String operation = LANE_OPERATORS.get(b.op());
+      if (b.op().kind() == BinaryOperator.Kind.COMPARISON) {
+        String compare = l + ".compare(" + VECTOR_PACKAGE + "VectorOperators." + operation + ", " + r + ")";
+        return b.op() == BinaryOperator.NEQ ? compare + ".not()" : compare;
+      }
+      return l + "." + operation + "(" + r + ")";
+    }
+    if (e instanceof KernelExpr.Unary u) {
+      return laneExpr(u.operand(), inRegisters, used) + (u.op() == PrefixOperator.NEG ? ".neg()" : ".not()");
+    }
+    KernelExpr.Select s = (KernelExpr.Select) e;
+    // Janino resolves blend to Vector's, which returns a Vector
+    return "((" + VECTOR_PACKAGE + "DoubleVector) " + laneExpr(s.ifFalse(), inRegisters, used) + ".blend("
+        + laneExpr(s.ifTrue(), inRegisters, used) + ", " + laneExpr(s.condition(), inRegisters, used) + "))";
+  }
+
+  private static String fromArray(ScalarType type, String array, String offset) {
+    return VECTOR_PACKAGE + (type == ScalarType.BOOL ? "VectorMask" : "DoubleVector") + ".fromArray(S$, " + array + ", "
+        + offset + ")";
+  }
+
+  private String arrayAndOffset(KernelExpr a, Set<String> used) {
+    if (a instanceof KernelExpr.Load l) {
+      used.add(bufferNames.get(l.buffer()));
+      return bufferNames.get(l.buffer()) + ", base$";
+    }
+    String slot = "w$" + slotOf.get((KernelExpr.Var) a);
+    used.add(slot);
+    return slot + ", 0";
+  }
+
+  /** {@code e} for row {@code k$} of the chunk: locals are their arrays' elements, the counter the row. */
+  private String expr(KernelExpr e, Set<KernelExpr.Var> locals, Set<String> used) {
+    if (e instanceof KernelExpr.Constant c) {
+      return syntax.literal(c.value());
+    }
+    if (e instanceof KernelExpr.Var v) {
+      if (locals.contains(v)) {
+        String slot = "w$" + slotOf.get(v);
+        used.add(slot);
+        return slot + "[k$]";
+      }
+      if (v.equals(staged.counter())) {
+        return "((long) (base$ + k$))";
+      }
+      used.add(scalarNames.get(v));
+      return scalarNames.get(v);
+    }
+    if (e instanceof KernelExpr.Binary b) {
+      return JavaScalarSyntax.binary(b.op(), b.operandType(), expr(b.left(), locals, used), expr(b.right(), locals, used));
+    }
+    if (e instanceof KernelExpr.Unary u) {
+      return JavaScalarSyntax.unary(u.op(), expr(u.operand(), locals, used));
+    }
+    if (e instanceof KernelExpr.Call c) {
+      return JavaScalarSyntax.builtin(c.function(), c.args().get(0).type(),
+          c.args().stream().map(a -> expr(a, locals, used)).toList());
+    }
+    if (e instanceof KernelExpr.Select s) {
+      return "(" + expr(s.condition(), locals, used) + " ? " + expr(s.ifTrue(), locals, used) + " : "
+          + expr(s.ifFalse(), locals, used) + ")";
+    }
+    KernelExpr.Load l = (KernelExpr.Load) e;
+    used.add(bufferNames.get(l.buffer()));
+    return bufferNames.get(l.buffer()) + "[base$ + k$]";
+  }
+}
