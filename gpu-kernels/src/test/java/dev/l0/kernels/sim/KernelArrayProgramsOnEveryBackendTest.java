@@ -7,6 +7,8 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.testing.ProgramCase;
@@ -28,9 +30,11 @@ import org.junit.jupiter.api.Test;
  * interpreter's left fold. The number of programs is the system property
  * {@code l0.kernelArrayPrograms} (default 250); seeds 0 to N-1, so a failure names its program.
  */
-class KernelArrayProgramsSimulationTest {
+class KernelArrayProgramsOnEveryBackendTest {
   private static final int PROGRAMS = Integer.getInteger("l0.kernelArrayPrograms", 250);
-  private static final int[] BLOCK_SIZES = {1, 32};
+  /** The backends every program runs on: the simulator with blocks of 1 and of 32 threads, and the JVM backend. */
+  private static final List<KernelExecutor> BACKENDS =
+      List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
 
   /**
    * The programs of issue 13, an array literal whose rows may be irregular, a loop that appends a
@@ -85,13 +89,16 @@ class KernelArrayProgramsSimulationTest {
       List<Value> args = ValueReader.read(programAndInput.get(1),
           program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(), "input");
       String interpreted = RandomProgramSimulationTest.outcome(() -> new Interpreter(program).call("main", args));
-      HostRunner runner = HostRunner.compile(program, new SimulatorExecutor(4));
-      assertEquals(interpreted, RandomProgramSimulationTest.outcome(() -> runner.call("main", args)), programAndInput.get(0));
+      for (KernelExecutor backend : BACKENDS) {
+        HostRunner runner = HostRunner.compile(program, backend);
+        assertEquals(interpreted, RandomProgramSimulationTest.outcome(() -> runner.call("main", args)),
+            backend.name() + ": " + programAndInput.get(0));
+      }
     }
   }
 
   @Test
-  void everyKernelRunsOnTheSimulatorWithTheInterpretersResult() {
+  void everyKernelRunsOnEveryBackendWithTheInterpretersResult() {
     List<String> problems = new ArrayList<>();
     int kernels = 0;
     for (int seed = 0; seed < PROGRAMS; seed++) {
@@ -101,10 +108,11 @@ class KernelArrayProgramsSimulationTest {
       boolean floatReduction = RandomProgramSimulationTest.hasFloatReduction(optimized.internal());
       kernels += optimized.kernelPlan().kernels().size();
       String first = null;
-      for (int blockSize : BLOCK_SIZES) {
+      for (KernelExecutor backend : BACKENDS) {
+        String name = backend.name() + " #" + BACKENDS.indexOf(backend);
         HostRunner runner;
         try {
-          runner = new HostRunner(optimized, new SimulatorExecutor(blockSize));
+          runner = new HostRunner(optimized, backend);
         } catch (L0CompileError notLowered) {
           problems.add("seed " + seed + " does not lower: " + notLowered.getMessage() + "\n" + c);
           break;
@@ -113,11 +121,10 @@ class KernelArrayProgramsSimulationTest {
         if (first == null) {
           first = simulated;
         } else if (!first.equals(simulated)) {
-          problems.add("seed " + seed + ": block size " + blockSize + " gives " + simulated + ", block size "
-              + BLOCK_SIZES[0] + " " + first + "\n" + c);
+          problems.add("seed " + seed + ": " + name + " gives " + simulated + ", the first backend " + first + "\n" + c);
         }
         if ((!floatReduction || interpreted.startsWith("failure")) && !interpreted.equals(simulated)) {
-          problems.add("seed " + seed + ": block size " + blockSize + " gives " + simulated + ", the interpreter "
+          problems.add("seed " + seed + ": " + name + " gives " + simulated + ", the interpreter "
               + interpreted + "\n" + c);
         }
       }
