@@ -575,7 +575,8 @@ final class ThreadCode {
         binding = new Binding.Scalar(local);
       } else {
         SubExp result = loop.body().result().get(i);
-        SubExp appended = sameOuterSize(param.type(), result, loop.body()) ? null : appendedTo(loop.body(), result, param.name());
+        boolean keepsRows = sameOuterSize(param.type(), result, loop.body()) || updatedInPlace(loop.body(), result, param.name());
+        SubExp appended = keepsRows ? null : appendedTo(loop.body(), result, param.name());
         ArrayView region;
         if (appended != null && neverGrows(loop.body(), appended, param.name())) {
           region = doubling(param.name(), array(init), loop, out);
@@ -583,7 +584,7 @@ final class ThreadCode {
           region = growing(param.name(), array(init), loop, appended, growths, out);
         } else {
           region = materialize(array(init), out);
-          if (!sameOuterSize(param.type(), result, loop.body()) && neverGrows(loop.body(), result, param.name())) {
+          if (!keepsRows && neverGrows(loop.body(), result, param.name())) {
             region = resizable(region, bound(region.dims().get(0)), param.name(), out);
           }
         }
