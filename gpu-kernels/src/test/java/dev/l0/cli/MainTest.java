@@ -167,6 +167,20 @@ class MainTest {
   }
 
   @Test
+  void anArrayOfEmptyTuplesPassedInOrOutIsTheReferenceOrAClearErrorNeverAWrongLength() throws IOException {
+    String file = write("units_out.l0", "fun [{}] main(i32 n) = map(fn {} (i32 x) => {}, iota(n))\n");
+    assertEquals("[{}, {}, {}]", l0("3", "run", "--no-opt", file).out().strip());
+    for (List<String> mode : List.of(List.<String>of(), List.of("--device", "jvm"), List.of("--device", "sim"))) {
+      List<String> args = new java.util.ArrayList<>(List.of("run", file));
+      args.addAll(mode);
+      Outcome o = l0("3", args.toArray(String[]::new));
+      assertEquals(Main.EXIT_PROGRAM_ERROR, o.exitCode(), mode + ": " + o.out());
+      assertTrue(o.err().contains("takes or returns an array of empty tuples ([{}])") && o.err().contains("--no-opt"),
+          mode + ": " + o.err());
+    }
+  }
+
+  @Test
   void aDeviceThatCannotRunIsRefusedWithTheReason() throws IOException {
     String file = write("one.l0", "fun i32 main() = 1\n");
     Outcome cuda = l0("", "run", file, "--device", "cuda");

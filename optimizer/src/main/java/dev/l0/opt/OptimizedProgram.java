@@ -3,17 +3,20 @@ package dev.l0.opt;
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
+import dev.l0.ir.L0CompileError;
 import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Program;
 import dev.l0.ir.SourcePos;
+import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.opt.eval.InternalEvaluator;
 import dev.l0.opt.eval.ValueFlattening;
 import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalPrinter;
 import dev.l0.opt.ir.InternalProgram;
+import dev.l0.opt.ir.InternalTypes;
 import dev.l0.semantics.ArrayOperations;
 import dev.l0.syntax.L0Printer;
 import dev.l0.values.ValueTypes;
@@ -89,6 +92,7 @@ public final class OptimizedProgram {
     if (def.params().size() != args.size()) {
       throw new IllegalArgumentException(function + " takes " + def.params().size() + " arguments, given " + args.size());
     }
+    requireComponentsForEveryArray(def);
     List<Value> flattened = new ArrayList<>();
     for (int k = 0; k < args.size(); k++) {
       Param p = def.params().get(k);
@@ -108,6 +112,30 @@ public final class OptimizedProgram {
     List<Value> resultComponents = f.resultsWithoutCertificates(results);
     requireHeapToRebuild(resultComponents, def);
     return ValueFlattening.unflatten(resultComponents, def.returnType());
+  }
+
+  /**
+   * Refuses to call {@code def} from outside where a parameter or the result holds an array of
+   * empty tuples: tuple-of-arrays flattening gives such an array no component, so its length could
+   * neither reach the optimised program nor come back from it (the reference interpreter has no
+   * such limit).
+   */
+  private static void requireComponentsForEveryArray(FunDef def) {
+    List<Type> external = new ArrayList<>(def.params().stream().map(Param::type).toList());
+    external.add(def.returnType());
+    for (Type t : external) {
+      if (hasArrayOfEmptyTuples(t)) {
+        throw new L0CompileError(def.pos(), "'" + def.name() + "' takes or returns an array of empty tuples ("
+            + L0Printer.print(t) + "), which the optimised program cannot pass; run it with --no-opt");
+      }
+    }
+  }
+
+  private static boolean hasArrayOfEmptyTuples(Type t) {
+    if (t instanceof Type.Array a) {
+      return InternalTypes.components(a.element()).isEmpty() || hasArrayOfEmptyTuples(a.element());
+    }
+    return t instanceof Type.Tuple tuple && tuple.elements().stream().anyMatch(OptimizedProgram::hasArrayOfEmptyTuples);
   }
 
   /** What rebuilding the external result costs per element at least: a reference in a new list. */
