@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.rand;
 import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.xxhash64;
 
 import dev.l0.kernels.jvm.PathBenchmark;
 import dev.l0.kernels.report.JsonLine;
@@ -57,7 +58,7 @@ public final class PathsSparkBenchmark {
   private static void run(SparkSession spark, long n) throws IOException {
     double loadAtStart = loadAverage();
     Dataset<Row> rows = spark.range(0, n, 1, 4).select(
-        col("id").multiply(lit(0x9E3779B97F4A7C15L)).as("seed"),
+        xxhash64(col("id")).as("seed"),
         lit(10.0).plus(rand(1).multiply(190.0)).as("spot"),
         lit(0.05).plus(rand(2).multiply(0.6)).as("vol"));
     rows.persist(StorageLevel.MEMORY_ONLY());
