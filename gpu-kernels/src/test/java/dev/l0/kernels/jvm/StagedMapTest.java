@@ -89,7 +89,7 @@ class StagedMapTest {
       // a grid of fewer blocks than rows makes each thread loop over several rows: the per-row code
       // runs (it has no workspace, so the staged code would fail here)
       double[] perRow = run(code, columns, null, ROWS - 1);
-      assertBitsEqual(expected, perRow, "per-row code", false);
+      assertBitsEqual(expected, perRow, "per-row code", true);
       assertBitsEqual(perRow, staged, lanewise ? "lane-wise stages" : "plain-loop stages", lanewise);
     }
     CompiledProgram api = L0Runtime.compile(TestPrograms.text(TestPrograms.P0_BLACKSCHOLES), "p0_blackscholes.l0",
@@ -138,7 +138,8 @@ class StagedMapTest {
    * leaves those open: when two different NaNs meet (in P0, a NaN option value and the NaN of
    * {@code log} of a negative ratio), the result is one of them, and which one depends on the
    * operand order the JIT compiler gives the instruction, which differs between the Vector API's
-   * code and scalar code.
+   * code and scalar code, and between two shapes of scalar code too (the reference loop moved into
+   * a method of its own gave row 1059 the other NaN's sign).
    */
   private static void assertBitsEqual(double[] expected, double[] actual, String what, boolean anyNaN) {
     for (int i = 0; i < expected.length; i++) {
