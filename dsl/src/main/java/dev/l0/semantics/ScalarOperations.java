@@ -86,6 +86,15 @@ public final class ScalarOperations {
     if (exponent < 0) {
       throw new L0RuntimeError("pow", pos, "negative exponent " + exponent + " for an integer power");
     }
+    return wrappingPower(base, exponent);
+  }
+
+  /**
+   * {@code base} to the non-negative {@code exponent}, wrapping around at 64 bits (by squaring);
+   * its low 32 bits are the {@code i32} power of the low 32 bits of {@code base}. What integer
+   * {@code pow} computes once its exponent is checked, also in the JVM backend's kernels.
+   */
+  public static long wrappingPower(long base, long exponent) {
     long result = 1;
     long square = base;
     for (long e = exponent; e != 0; e >>>= 1) {

@@ -1,36 +1,22 @@
 package dev.l0.kernels.jvm;
 
+import dev.l0.semantics.ScalarOperations;
+
 /**
  * The operations generated kernels call where a Java operator alone would not mean what
  * {@code dev.l0.semantics.ScalarOperations} means: integer {@code pow}, for the non-negative
- * exponents the kernel IR guards it to.
+ * exponents the kernel IR guards it to, computed by {@link ScalarOperations#wrappingPower}.
  */
 public final class JvmSupport {
   private JvmSupport() {}
 
-  /** {@code base} to the non-negative {@code exponent}, wrapping around as {@code ScalarOperations}' integer power does (by squaring). */
+  /** {@code base} to the non-negative {@code exponent}, wrapping around at 32 bits. */
   public static int power(int base, int exponent) {
-    int result = 1;
-    int square = base;
-    for (int e = exponent; e != 0; e >>>= 1) {
-      if ((e & 1) != 0) {
-        result *= square;
-      }
-      square *= square;
-    }
-    return result;
+    return (int) ScalarOperations.wrappingPower(base, exponent);
   }
 
-  /** {@code base} to the non-negative {@code exponent}, wrapping around as {@code ScalarOperations}' integer power does (by squaring). */
+  /** {@code base} to the non-negative {@code exponent}, wrapping around at 64 bits. */
   public static long power(long base, long exponent) {
-    long result = 1;
-    long square = base;
-    for (long e = exponent; e != 0; e >>>= 1) {
-      if ((e & 1) != 0) {
-        result *= square;
-      }
-      square *= square;
-    }
-    return result;
+    return ScalarOperations.wrappingPower(base, exponent);
   }
 }
