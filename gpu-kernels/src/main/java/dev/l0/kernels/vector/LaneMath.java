@@ -49,6 +49,10 @@ final class LaneMath {
 
   // e_exp.c
   private static final double EXP_SCALAR_FROM = 708.0;
+  /** fdlibm's o_threshold: exp(x) for x above it is huge * huge, +inf. */
+  private static final double EXP_OVERFLOW_ABOVE = 7.09782712893383973096e+02;
+  /** fdlibm's u_threshold: exp(x) for x below it is twom1000 * twom1000, +0. */
+  private static final double EXP_UNDERFLOW_BELOW = -7.45133219101941108420e+02;
   /** |x| above 0.5 ln2: fdlibm's {@code hx > 0x3fd62e42}. */
   private static final double EXP_REDUCE_FROM = Double.longBitsToDouble(0x3fd62e4300000000L);
   /** |x| below 2^-28: fdlibm's {@code hx < 0x3e300000}. */
@@ -200,17 +204,21 @@ final class LaneMath {
 
   /**
    * e_exp.c, lane-wise for vectors whose lanes all have |x| < 708 (no overflow, no subnormal
-   * result, k >= -1021), the scalar function for the others.
+   * result, k >= -1021), or fdlibm's overflow (x above o_threshold, +inf included: +inf) or
+   * underflow (x below u_threshold, -inf included: +0); the scalar function for vectors with
+   * another lane (NaN, or |x| near the thresholds).
    */
   static void exp(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
     for (int i = 0; i < vectorEnd; i += LANES) {
       DoubleVector x = DoubleVector.fromArray(DOUBLES, in, inOffset + i);
-      if (!x.abs().compare(LT, EXP_SCALAR_FROM).allTrue()) {
+      DoubleVector ax = x.abs();
+      VectorMask<Double> overflow = x.compare(GT, EXP_OVERFLOW_ABOVE);
+      VectorMask<Double> underflow = x.compare(LT, EXP_UNDERFLOW_BELOW);
+      if (!ax.compare(LT, EXP_SCALAR_FROM).or(overflow).or(underflow).allTrue()) {
         ScalarLoops.exp(in, inOffset + i, out, outOffset + i, LANES);
         continue;
       }
-      DoubleVector ax = x.abs();
       VectorMask<Double> reduce = ax.compare(GE, EXP_REDUCE_FROM);
       // k = (int) (invln2 * x + halF[xsb]); for 0.5 ln2 < |x| < 1.5 ln2 this is fdlibm's k = 1 - 2 xsb,
       // and x - k * ln2HI, k * ln2LO are then its hi and lo with ln2HI[xsb], ln2LO[xsb].
@@ -229,7 +237,8 @@ final class LaneMath {
       LongVector kBits = k.add(MAGIC).reinterpretAsLongs().sub(MAGIC_BITS).lanewise(LSHL, 52);
       DoubleVector scaled = y.reinterpretAsLongs().add(kBits).reinterpretAsDoubles();
       // |x| < 2^-28: one + x
-      unreduced.blend(scaled, reduce).blend(x.add(1.0), ax.compare(LT, EXP_TINY_BELOW)).intoArray(out, outOffset + i);
+      unreduced.blend(scaled, reduce).blend(x.add(1.0), ax.compare(LT, EXP_TINY_BELOW))
+          .blend(Double.POSITIVE_INFINITY, overflow).blend(0.0, underflow).intoArray(out, outOffset + i);
     }
     ScalarLoops.exp(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
   }
