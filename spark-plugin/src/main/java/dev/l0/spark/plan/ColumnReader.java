@@ -12,52 +12,71 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Copies one input binding's values out of Spark column vectors (never keeping a reference to
- * them: Spark reuses its vectors) into primitive arrays, slice by slice, until a runtime batch is
- * complete. Scalars are read in bulk; a null is replaced by the binding's replacement or is an
- * error; array columns must have one length per dimension across the partition.
+ * them: Spark reuses its vectors) into primitive arrays, slice by slice, until a runtime batch of
+ * at most {@code batchRows} rows is complete. Scalars are copied once, straight into the batch's
+ * column (an array of {@code batchRows} elements, cut to the rows of a last, shorter batch); a null
+ * is replaced by the binding's replacement or is an error; array columns are read row by row and
+ * must have one length per dimension across the partition.
  */
 final class ColumnReader {
   private final InputBinding binding;
   private final int topOrdinal;
   private final int partition;
+  private final int batchRows;
   private final boolean[] elementsMayBeNull;
+  /** Array columns: the slices read since the last drain. */
   private final List<Object> chunks = new ArrayList<>();
+  /** Scalar columns: the batch's column being filled, null before the first slice of a batch. */
+  private Object scalars;
+  private int scalarRows;
   private int[] innerShape;
 
-  ColumnReader(InputBinding binding, int topOrdinal, int partition) {
+  ColumnReader(InputBinding binding, int topOrdinal, int partition, int batchRows) {
     this.binding = binding;
     this.topOrdinal = topOrdinal;
     this.partition = partition;
+    this.batchRows = batchRows;
     this.elementsMayBeNull = elementNullability(binding.leafType(), binding.rank() - 1);
   }
 
-  /** Copies rows {@code [from, from + count)} of {@code batch}; {@code rowsBefore} rows of this partition came earlier. */
+  /**
+   * Copies rows {@code [from, from + count)} of {@code batch}; {@code rowsBefore} rows of this
+   * partition came earlier. The batch being filled has room for them.
+   */
   void append(ColumnarBatch batch, int from, int count, long rowsBefore) {
     List<ColumnVector> path = vectorPath(batch);
     ColumnVector leaf = path.get(path.size() - 1);
-    boolean mayHaveNulls = path.stream().anyMatch(ColumnVector::hasNull);
-    if (binding.rank() == 1) {
-      Object chunk = readScalars(leaf, from, count);
-      if (mayHaveNulls) {
-        for (int i = 0; i < count; i++) {
-          if (isNull(path, from + i)) {
-            replaceNull(chunk, i, rowsBefore + i);
-          }
+    if (binding.rank() != 1) {
+      chunks.add(readArrays(path, leaf, from, count, rowsBefore));
+      return;
+    }
+    if (scalars == null) {
+      scalars = FlatArray.allocate(binding.elementType(), batchRows);
+    }
+    copyScalars(leaf, from, count, scalars, scalarRows);
+    if (path.stream().anyMatch(ColumnVector::hasNull)) {
+      for (int i = 0; i < count; i++) {
+        if (isNull(path, from + i)) {
+          replaceNull(scalars, scalarRows + i, rowsBefore + i);
         }
       }
-      chunks.add(chunk);
-    } else {
-      chunks.add(readArrays(path, leaf, from, count, rowsBefore));
     }
+    scalarRows += count;
   }
 
   /** The {@code rows} rows appended since the last call, as one runtime column; starts a new batch. */
   Object drain(int rows) {
-    Object column = concatenate(rows);
-    chunks.clear();
     if (binding.rank() == 1) {
+      Object column = scalars == null || rows != batchRows ? FlatArray.allocate(binding.elementType(), rows) : scalars;
+      if (column != scalars && rows > 0) {
+        System.arraycopy(scalars, 0, column, 0, rows);
+      }
+      scalars = null;
+      scalarRows = 0;
       return column;
     }
+    Object column = concatenate(rows);
+    chunks.clear();
     int[] shape = new int[binding.rank()];
     shape[0] = rows;
     System.arraycopy(innerShape != null ? innerShape : new int[binding.rank() - 1], 0, shape, 1, binding.rank() - 1);
@@ -84,13 +103,39 @@ final class ColumnReader {
     return false;
   }
 
-  private Object readScalars(ColumnVector vector, int from, int count) {
+  /** Copies {@code count} values of {@code vector} from row {@code from} into {@code target} at {@code offset}. */
+  private void copyScalars(ColumnVector vector, int from, int count, Object target, int offset) {
     switch (binding.elementType()) {
-      case BOOL: return vector.getBooleans(from, count);
-      case I32: return vector.getInts(from, count);
-      case I64: return vector.getLongs(from, count);
-      case F32: return vector.getFloats(from, count);
-      default: return vector.getDoubles(from, count);
+      case BOOL -> {
+        boolean[] out = (boolean[]) target;
+        for (int i = 0; i < count; i++) {
+          out[offset + i] = vector.getBoolean(from + i);
+        }
+      }
+      case I32 -> {
+        int[] out = (int[]) target;
+        for (int i = 0; i < count; i++) {
+          out[offset + i] = vector.getInt(from + i);
+        }
+      }
+      case I64 -> {
+        long[] out = (long[]) target;
+        for (int i = 0; i < count; i++) {
+          out[offset + i] = vector.getLong(from + i);
+        }
+      }
+      case F32 -> {
+        float[] out = (float[]) target;
+        for (int i = 0; i < count; i++) {
+          out[offset + i] = vector.getFloat(from + i);
+        }
+      }
+      default -> {
+        double[] out = (double[]) target;
+        for (int i = 0; i < count; i++) {
+          out[offset + i] = vector.getDouble(from + i);
+        }
+      }
     }
   }
 
@@ -172,7 +217,7 @@ final class ColumnReader {
   }
 
   private Object concatenate(int rows) {
-    int rowSize = binding.rank() == 1 ? 1 : innerShape == null ? 0 : product(innerShape, 0);
+    int rowSize = innerShape == null ? 0 : product(innerShape, 0);
     int length = Math.multiplyExact(rows, rowSize);
     if (chunks.size() == 1 && java.lang.reflect.Array.getLength(chunks.get(0)) == length) {
       return chunks.get(0);

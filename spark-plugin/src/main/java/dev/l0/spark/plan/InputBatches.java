@@ -29,7 +29,7 @@ final class InputBatches implements Iterator<ColumnBatch> {
     this.batchRows = batchRows;
     this.readers = new ArrayList<>(bindings.size());
     for (int b = 0; b < bindings.size(); b++) {
-      readers.add(new ColumnReader(bindings.get(b), topOrdinals[b], partition));
+      readers.add(new ColumnReader(bindings.get(b), topOrdinals[b], partition, batchRows));
     }
   }
 

@@ -21,18 +21,19 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Runtime output batches as Arrow-backed Spark column batches: one Arrow vector per output field
- * (fixed-width vectors for scalars, list vectors for per-row arrays), filled in bulk from the
- * primitive arrays. The caller owns the batch and closes it, which frees its Arrow buffers.
+ * Runtime output batches as Spark column batches: a scalar column is the runtime's primitive
+ * array itself ({@link PrimitiveArrayColumnVector}, no copy); a per-row array column is an Arrow
+ * list vector filled in bulk from the flat array. The caller owns the batch and closes it, which
+ * frees its Arrow buffers.
  */
-final class ArrowOutput {
+final class OutputBatch {
   private static final String TIME_ZONE = "UTC";
   /** The most bytes copied through one {@link ByteBuffer} view (its capacity is an int). */
   private static final int COPY_SEGMENT_BYTES = 1 << 30;
 
-  private ArrowOutput() {}
+  private OutputBatch() {}
 
-  static ColumnarBatch toColumnarBatch(ColumnBatch batch, StructType schema, BufferAllocator allocator) {
+  static ColumnarBatch of(ColumnBatch batch, StructType schema, BufferAllocator allocator) {
     StructField[] fields = schema.fields();
     List<Object> columns = batch.columns();
     if (columns.size() != fields.length) {
@@ -42,15 +43,14 @@ final class ArrowOutput {
     ColumnVector[] vectors = new ColumnVector[fields.length];
     try {
       for (int c = 0; c < fields.length; c++) {
-        FieldVector vector = ArrowUtils.toArrowField(fields[c].name(), fields[c].dataType(), false, TIME_ZONE, false)
-            .createVector(allocator);
-        vectors[c] = new ArrowColumnVector(vector);
         Object column = columns.get(c);
-        if (column instanceof FlatArray) {
-          FlatArray array = (FlatArray) column;
+        if (column instanceof FlatArray array) {
+          FieldVector vector = ArrowUtils.toArrowField(fields[c].name(), fields[c].dataType(), false, TIME_ZONE, false)
+              .createVector(allocator);
+          vectors[c] = new ArrowColumnVector(vector);
           fill(vector, array.data(), array.shape(), 0, batch.rows());
         } else {
-          fill(vector, column, new int[] {batch.rows()}, 0, batch.rows());
+          vectors[c] = PrimitiveArrayColumnVector.of(fields[c].dataType(), column);
         }
       }
     } catch (RuntimeException | Error e) {

@@ -9,10 +9,10 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.util.TaskCompletionListener;
 
 /**
- * The Arrow memory of one task's output: a child allocator of Spark's Arrow root allocator, and the
- * batch handed out last. A batch is closed when the next one is made (its consumer is done with it
- * by then); the last one, the allocator and whatever else the task registered are closed when the
- * task completes, failed tasks included.
+ * The Arrow memory of one task's output (its per-row array columns): a child allocator of Spark's
+ * Arrow root allocator, and the batch handed out last. A batch is closed when the next one is made
+ * (its consumer is done with it by then); the last one, the allocator and whatever else the task
+ * registered are closed when the task completes, failed tasks included.
  */
 final class TaskOutput {
   private final StructType schema;
@@ -35,10 +35,10 @@ final class TaskOutput {
     return output;
   }
 
-  /** {@code batch} as an Arrow-backed batch; closes the batch returned before. */
+  /** {@code batch} as a Spark column batch ({@link OutputBatch}); closes the batch returned before. */
   ColumnarBatch next(ColumnBatch batch) {
     closeCurrent();
-    current = ArrowOutput.toColumnarBatch(batch, schema, allocator);
+    current = OutputBatch.of(batch, schema, allocator);
     return current;
   }
 
