@@ -19,12 +19,13 @@ import scala.Tuple2;
  *
  * @param device {@value #DEVICE}: where pipelines run
  * @param batchRows {@value #BATCH_ROWS}: the most rows one runtime call gets
+ * @param jvmBatchRows {@value #JVM_BATCH_ROWS}: the most rows one runtime call of a per-row pipeline gets on the JVM
  * @param gpuConcurrentTasks {@value #GPU_CONCURRENT_TASKS}: the most tasks of one executor on its GPU at once
  * @param kernelCacheDirectory {@value #KERNEL_CACHE_DIR}: the disk cache of compiled kernels, where set
  * @param programCacheSize {@value #PROGRAM_CACHE_MAX_PROGRAMS}: the most compiled programs an executor keeps
  */
-public record L0Settings(DeviceKind device, int batchRows, int gpuConcurrentTasks, Optional<String> kernelCacheDirectory,
-    int programCacheSize) {
+public record L0Settings(DeviceKind device, int batchRows, int jvmBatchRows, int gpuConcurrentTasks,
+    Optional<String> kernelCacheDirectory, int programCacheSize) {
 
   /** {@code auto} (CUDA where it works, else the JVM; the default), {@code cuda} or {@code jvm}. */
   public static final String DEVICE = "spark.l0.device";
@@ -33,6 +34,14 @@ public record L0Settings(DeviceKind device, int batchRows, int gpuConcurrentTask
    * few batches of this size, whatever the size of its partition.
    */
   public static final String BATCH_ROWS = "spark.l0.batchRows";
+  /**
+   * The most rows of a partition handed to the runtime in one call by a pipeline of per-row
+   * results (not a reduce or scan, whose batches stay {@link #BATCH_ROWS}) where the executor runs
+   * pipelines on the JVM backend ({@code spark.l0.device=jvm}, or no working CUDA; default 16384):
+   * a batch whose columns stay in the core's caches from the copy out of Spark's vectors through
+   * the kernel to the rows Spark reads.
+   */
+  public static final String JVM_BATCH_ROWS = "spark.l0.jvm.batchRows";
   /** How many tasks of one executor may use its GPU at the same time (default 1). */
   public static final String GPU_CONCURRENT_TASKS = "spark.l0.gpu.concurrentTasks";
   /**
@@ -48,17 +57,21 @@ public record L0Settings(DeviceKind device, int batchRows, int gpuConcurrentTask
 
   /** Every key, in the order the documentation lists them. */
   public static final List<String> KEYS =
-      List.of(DEVICE, BATCH_ROWS, GPU_CONCURRENT_TASKS, KERNEL_CACHE_DIR, PROGRAM_CACHE_MAX_PROGRAMS);
+      List.of(DEVICE, BATCH_ROWS, JVM_BATCH_ROWS, GPU_CONCURRENT_TASKS, KERNEL_CACHE_DIR, PROGRAM_CACHE_MAX_PROGRAMS);
 
   private static final String PREFIX = "spark.l0.";
   private static final DeviceKind DEFAULT_DEVICE = DeviceKind.AUTO;
   private static final int DEFAULT_BATCH_ROWS = 1 << 20;
+  private static final int DEFAULT_JVM_BATCH_ROWS = 1 << 14;
   private static final int DEFAULT_GPU_CONCURRENT_TASKS = 1;
   private static final int DEFAULT_PROGRAM_CACHE_SIZE = ProgramCache.DEFAULT_CAPACITY;
 
   public L0Settings {
     if (batchRows < 1) {
       throw new IllegalArgumentException(BATCH_ROWS + " must be at least 1, not " + batchRows);
+    }
+    if (jvmBatchRows < 1) {
+      throw new IllegalArgumentException(JVM_BATCH_ROWS + " must be at least 1, not " + jvmBatchRows);
     }
     if (gpuConcurrentTasks < 1) {
       throw new IllegalArgumentException(GPU_CONCURRENT_TASKS + " must be at least 1, not " + gpuConcurrentTasks);
@@ -72,12 +85,14 @@ public record L0Settings(DeviceKind device, int batchRows, int gpuConcurrentTask
   public static L0Settings read(Function<String, Optional<String>> configuration) {
     DeviceKind device = configuration.apply(DEVICE).map(value -> parseDevice(value)).orElse(DEFAULT_DEVICE);
     int batchRows = configuration.apply(BATCH_ROWS).map(value -> parseWholeNumber(BATCH_ROWS, value)).orElse(DEFAULT_BATCH_ROWS);
+    int jvmBatchRows = configuration.apply(JVM_BATCH_ROWS).map(value -> parseWholeNumber(JVM_BATCH_ROWS, value))
+        .orElse(DEFAULT_JVM_BATCH_ROWS);
     int gpuTasks = configuration.apply(GPU_CONCURRENT_TASKS)
         .map(value -> parseWholeNumber(GPU_CONCURRENT_TASKS, value)).orElse(DEFAULT_GPU_CONCURRENT_TASKS);
     Optional<String> cache = configuration.apply(KERNEL_CACHE_DIR).map(String::strip).filter(value -> !value.isEmpty());
     int programs = configuration.apply(PROGRAM_CACHE_MAX_PROGRAMS)
         .map(value -> parseWholeNumber(PROGRAM_CACHE_MAX_PROGRAMS, value)).orElse(DEFAULT_PROGRAM_CACHE_SIZE);
-    return new L0Settings(device, batchRows, gpuTasks, cache, programs);
+    return new L0Settings(device, batchRows, jvmBatchRows, gpuTasks, cache, programs);
   }
 
   /** The settings of a Spark configuration (the executor plugin's view). */

@@ -90,12 +90,17 @@ public final class ExecutorRuntime {
     }
   }
 
+  /** Whether pipelines asking for {@code device} run on the JVM backend here: it is asked for, or CUDA does not work. */
+  boolean runsOnJvm(DeviceKind device) {
+    return device == DeviceKind.JVM || !cuda.isAvailable();
+  }
+
   /**
    * Runs {@code work}, holding one of this executor's GPU slots ({@value L0Settings#GPU_CONCURRENT_TASKS})
    * when it may run on CUDA ({@code device} is not JVM and CUDA works here).
    */
   <T> T withGpuSlot(DeviceKind device, Supplier<T> work) {
-    if (device == DeviceKind.JVM || !cuda.isAvailable()) {
+    if (runsOnJvm(device)) {
       return work.get();
     }
     gpuSlots.acquireUninterruptibly();

@@ -21,8 +21,8 @@ import scala.collection.immutable.Seq;
 /**
  * The columnar physical node of one L0 pipeline. Each task reads its partition's column batches
  * (Spark converts row input to columns once, below this node), runs the pipeline batch by batch
- * ({@value L0Settings#BATCH_ROWS} rows at most) and returns Arrow-backed batches. ROWS runs per
- * partition; REDUCE folds each partition, then combines the partials in partition order in one
+ * ({@value L0Settings#BATCH_ROWS} rows at most, {@value L0Settings#JVM_BATCH_ROWS} on the JVM
+ * backend) and returns batches over the runtime's result arrays. ROWS runs per partition; REDUCE folds each partition, then combines the partials in partition order in one
  * task after a shuffle; SCAN first runs a job for the partition totals (as {@code zipWithIndex}
  * does), then scans each partition from its carry.
  */
@@ -93,7 +93,7 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
   public RDD<ColumnarBatch> doExecuteColumnar() {
     L0Settings settings = L0Settings.ofActiveSession();
     PipelineSpec spec = operands.spec();
-    PipelineTask task = new PipelineTask(spec, settings.device(), settings.batchRows(),
+    PipelineTask task = new PipelineTask(spec, settings.device(), settings.batchRows(), settings.jvmBatchRows(),
         PipelineAttributes.bindingOrdinals(spec, operands.readAttributes(), child.output()), pipelineMetrics());
     JavaRDD<ColumnarBatch> input = child.executeColumnar().toJavaRDD();
     switch (spec.kind()) {

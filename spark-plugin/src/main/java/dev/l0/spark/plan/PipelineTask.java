@@ -6,6 +6,7 @@ import dev.l0.spark.pipeline.ExecutionSettings;
 import dev.l0.spark.pipeline.PartialCombiner;
 import dev.l0.spark.pipeline.PartialResult;
 import dev.l0.spark.pipeline.PartitionRunner;
+import dev.l0.spark.pipeline.PipelineKind;
 import dev.l0.spark.pipeline.PipelineSpec;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -34,13 +35,16 @@ final class PipelineTask implements Serializable {
   private final PipelineSpec spec;
   private final DeviceKind device;
   private final int batchRows;
+  private final int jvmBatchRows;
   private final int[] topOrdinals;
   private final PipelineMetrics metrics;
 
-  PipelineTask(PipelineSpec spec, DeviceKind device, int batchRows, int[] topOrdinals, PipelineMetrics metrics) {
+  PipelineTask(PipelineSpec spec, DeviceKind device, int batchRows, int jvmBatchRows, int[] topOrdinals,
+      PipelineMetrics metrics) {
     this.spec = spec;
     this.device = device;
     this.batchRows = batchRows;
+    this.jvmBatchRows = jvmBatchRows;
     this.topOrdinals = topOrdinals.clone();
     this.metrics = metrics;
   }
@@ -90,8 +94,16 @@ final class PipelineTask implements Serializable {
     return carries;
   }
 
+  /**
+   * The partition's runtime batches: of {@code jvmBatchRows} rows for a ROWS pipeline (per-row
+   * results, which batching does not change) where the executor runs pipelines on the JVM, else of
+   * {@code batchRows} (reductions and scans combine per batch, so their batches are the same on
+   * every device).
+   */
   private InputBatches inputBatches(int partition, Iterator<ColumnarBatch> input) {
-    return new InputBatches(input, spec.inputs(), topOrdinals, batchRows, partition);
+    boolean perRow = spec.kind() == PipelineKind.ROWS;
+    int rows = perRow && ExecutorRuntime.get().runsOnJvm(device) ? jvmBatchRows : batchRows;
+    return new InputBatches(input, spec.inputs(), topOrdinals, rows, partition);
   }
 
   private Iterator<ColumnarBatch> outputBatches(PartitionRun run, InputBatches batches,
