@@ -1,7 +1,11 @@
 package dev.l0.cli;
 
 import dev.l0.kernels.cuda.CudaPrinter;
+import dev.l0.kernels.ir.HostStep;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.jvm.JavaKernelIrPrinter;
 import dev.l0.kernels.jvm.JvmGroupRunner;
+import dev.l0.kernels.jvm.JvmKernelForm;
 import dev.l0.kernels.lower.KernelExplanation;
 import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.kernels.lower.LaunchConfiguration;
@@ -12,17 +16,23 @@ import dev.l0.opt.Optimizer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code l0 explain FILE.l0 [--device jvm|cuda] [--cuda]}: the optimised internal program, its
- * kernels, {@code kernels: N}, then how each kernel runs on the JVM backend and on CUDA (only the
- * one {@code --device} names): its skeleton, its per-thread arrays in bytes, and how it reads
- * ({@link KernelExplanation}); with {@code --cuda}, then each kernel's CUDA C.
+ * {@code l0 explain FILE.l0 [--device jvm|cuda] [--cuda] [--java]}: the optimised internal
+ * program, its kernels, {@code kernels: N}, then how each kernel runs on the JVM backend and on
+ * CUDA (only the one {@code --device} names): its skeleton, its per-thread arrays in bytes, and how
+ * it reads ({@link KernelExplanation}), on the JVM also how the Java of each launch runs
+ * ({@link JvmKernelForm}); with {@code --cuda}, then each kernel's CUDA C; with {@code --java},
+ * then the Java source the JVM backend compiles for each launch.
  */
 final class ExplainCommand implements Command {
+  private static final String NOT_LOWERED = "not lowered: ";
+
   @Override
   public Set<String> options() {
     return Set.of("device");
@@ -30,7 +40,7 @@ final class ExplainCommand implements Command {
 
   @Override
   public Set<String> flags() {
-    return Set.of("cuda");
+    return Set.of("cuda", "java");
   }
 
   @Override
@@ -41,7 +51,11 @@ final class ExplainCommand implements Command {
     KernelPlan plan = optimized.kernelPlan();
     for (int k = 0; k < plan.kernels().size(); k++) {
       for (Map.Entry<String, LaunchConfiguration> device : devices.entrySet()) {
-        out.println("kernel " + (k + 1) + " on " + device.getKey() + ": " + explain(plan, plan.kernels().get(k), device.getValue()));
+        String line = explain(plan, plan.kernels().get(k), device.getValue());
+        if (device.getKey().equals("jvm") && !line.startsWith(NOT_LOWERED)) {
+          line += "; Java: " + javaForms(plan, plan.kernels().get(k));
+        }
+        out.println("kernel " + (k + 1) + " on " + device.getKey() + ": " + line);
       }
     }
     if (args.flag("cuda")) {
@@ -50,6 +64,22 @@ final class ExplainCommand implements Command {
         out.println("// kernel " + (k + 1) + ": " + plan.kernels().get(k).describe());
         try {
           out.print(CudaPrinter.print(KernelLowering.lower(plan, plan.kernels().get(k))));
+        } catch (UnsupportedKernelException e) {
+          out.println("// not lowered: " + e.getMessage());
+        }
+      }
+    }
+    if (args.flag("java")) {
+      for (int k = 0; k < plan.kernels().size(); k++) {
+        out.println();
+        out.println("// kernel " + (k + 1) + ": " + plan.kernels().get(k).describe());
+        try {
+          KernelGroup group = KernelLowering.lower(plan, plan.kernels().get(k), JvmGroupRunner.LAUNCH_CONFIGURATION);
+          for (HostStep step : group.steps()) {
+            if (step instanceof HostStep.Launch launch) {
+              out.print(JavaKernelIrPrinter.print(launch.kernel()).source());
+            }
+          }
         } catch (UnsupportedKernelException e) {
           out.println("// not lowered: " + e.getMessage());
         }
@@ -64,8 +94,20 @@ final class ExplainCommand implements Command {
     try {
       return KernelExplanation.explain(plan, kernel, configuration);
     } catch (UnsupportedKernelException e) {
-      return "not lowered: " + e.getMessage();
+      return NOT_LOWERED + e.getMessage();
     }
+  }
+
+  /** How the JVM backend's Java runs each launch of {@code kernel}'s group ({@link JvmKernelForm}), in launch order. */
+  private static String javaForms(KernelPlan plan, KernelPlan.Kernel kernel) {
+    KernelGroup group = KernelLowering.lower(plan, kernel, JvmGroupRunner.LAUNCH_CONFIGURATION);
+    List<String> forms = new ArrayList<>();
+    for (HostStep step : group.steps()) {
+      if (step instanceof HostStep.Launch launch) {
+        forms.add(JvmKernelForm.describe(launch.kernel()));
+      }
+    }
+    return String.join(", then ", forms);
   }
 
   /** The backends to explain, by name, with the launch configuration each lowers for. */

@@ -218,6 +218,24 @@ class MainTest {
   }
 
   @Test
+  void explainSaysHowTheJvmBackendsJavaRunsEachKernelAndPrintsItOnRequest() throws IOException {
+    String staged = write("staged.l0", "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => exp(x) * 2.0 + log(x), xs)\n");
+    Outcome o = l0("", "explain", staged, "--device", "jvm", "--java");
+    assertEquals(0, o.exitCode(), o.err());
+    String lanes = dev.l0.kernels.vector.VectorMath.lanewise()
+        ? "lane-wise (" + dev.l0.kernels.vector.VectorMath.lanes() + " doubles a step)"
+        : "plain loops (no jdk.incubator.vector in this JVM)";
+    assertTrue(o.out().contains("; Java: staged in chunks of 1024 rows, " + lanes + "; VectorMath: exp, log\n"), o.out());
+    assertTrue(o.out().contains("dev.l0.kernels.vector.VectorMath.exp("), o.out());
+    assertTrue(o.out().contains("private static void stage$0("), o.out());
+    String perRow = write("rowloop.l0",
+        "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => loop (acc = x) = for i < 3 do acc * x in acc, xs)\n");
+    Outcome loop = l0("", "explain", perRow, "--device", "jvm");
+    assertEquals(0, loop.exitCode(), loop.err());
+    assertTrue(loop.out().strip().endsWith("; Java: per row"), loop.out());
+  }
+
+  @Test
   void checkReportsTheFirstErrorAsFileLineColumn() throws IOException {
     String file = write("bad.l0", "fun i32 main(i32 x) =\n  x + 1.0\n");
     Outcome o = l0("", "check", file);
