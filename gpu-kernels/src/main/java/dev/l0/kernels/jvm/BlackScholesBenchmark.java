@@ -30,8 +30,8 @@ import java.util.stream.IntStream;
  * ({@link L0Runtime#compile} for the JVM, then {@link CompiledProgram#run} on the {@code double[]}
  * columns), against hand-written Java loops with the same StrictMath formula (sequential, and
  * parallel over the same cores) and the same parallel loop with {@code Math} (not bit-exact), in
- * the same run. Prints one JSON line with the best of several timed runs after warm-up, whether
- * the prices agree bit for bit, whether the backend ran the kernel staged ({@code staged}) and
+ * the same run, taking turns. Prints one JSON line with the best of several timed runs after
+ * warm-up, whether the prices agree bit for bit, whether the backend ran the kernel staged ({@code staged}) and
  * whether {@code VectorMath} ran lane-wise ({@code lanewise}).
  */
 public final class BlackScholesBenchmark {
@@ -53,28 +53,34 @@ public final class BlackScholesBenchmark {
         new FlatArray(ScalarType.BOOL, options.call, new int[] {n}), column(options.price), column(options.strike),
         column(options.years), column(options.rate), column(options.volatility));
     double[][] kernelPrices = new double[1][];
-    double kernelSeconds = best(() -> {
+    Runnable backend = () -> {
       HostEnvironment environment = new HostEnvironment(new RunMeter());
       for (int k = 0; k < kernelColumns.size(); k++) {
         environment.bind(((SubExp.Var) map.inputs().get(k)).name(), HostValue.of(kernelColumns.get(k)));
       }
       kernelPrices[0] = (double[]) kernel.run(environment).get(0).flat().data();
-    });
+    };
     CompiledProgram api = L0Runtime.compile(programText(), "p0_blackscholes.l0", "blackscholes", DeviceKind.JVM);
     Object[] columns = {options.call, options.price, options.strike, options.years, options.rate, options.volatility};
     double[][] apiPrices = new double[1][];
-    double apiSeconds = best(() -> apiPrices[0] = (double[]) api.run((Object) columns));
     double[] sequential = new double[n];
-    double sequentialSeconds = best(() -> {
-      for (int i = 0; i < n; i++) {
-        sequential[i] = options.price(i);
-      }
-    });
     double[] parallel = new double[n];
-    double parallelSeconds = best(() -> IntStream.range(0, n).parallel().forEach(i -> parallel[i] = options.price(i)));
     double[] mathParallel = new double[n];
-    double mathParallelSeconds =
-        best(() -> IntStream.range(0, n).parallel().forEach(i -> mathParallel[i] = options.priceWithMath(i)));
+    double[] best = bestInRounds(List.of(
+        backend,
+        () -> apiPrices[0] = (double[]) api.run((Object) columns),
+        () -> {
+          for (int i = 0; i < n; i++) {
+            sequential[i] = options.price(i);
+          }
+        },
+        () -> IntStream.range(0, n).parallel().forEach(i -> parallel[i] = options.price(i)),
+        () -> IntStream.range(0, n).parallel().forEach(i -> mathParallel[i] = options.priceWithMath(i))));
+    double kernelSeconds = best[0];
+    double apiSeconds = best[1];
+    double sequentialSeconds = best[2];
+    double parallelSeconds = best[3];
+    double mathParallelSeconds = best[4];
 
     System.out.println(new JsonLine()
         .add("benchmark", "p0_blackscholes_jvm")
@@ -101,7 +107,6 @@ public final class BlackScholesBenchmark {
         .text());
   }
 
-  /** P0's one kernel {@code map}, the map over the six option columns, compiled for the JVM backend. */
   /** The one kernel of the group P0's map lowers to for the JVM backend. */
   private static dev.l0.kernels.ir.Kernel kernelOf(OptimizedProgram p0, KernelPlan.Kernel map) {
     KernelScope scope = KernelScope.topLevel(p0.internal(), p0.internal().function(map.function()).orElseThrow());
@@ -109,6 +114,7 @@ public final class BlackScholesBenchmark {
         JvmGroupRunner.LAUNCH_CONFIGURATION).kernels().get(0);
   }
 
+  /** P0's one kernel {@code map}, the map over the six option columns, compiled for the JVM backend. */
   private static PreparedKernel compileKernel(OptimizedProgram p0, KernelPlan.Kernel map) {
     if (!map.kind().equals("map") || map.inputs().size() != 6 || !map.inputs().stream().allMatch(SubExp.Var.class::isInstance)) {
       throw new IllegalStateException("P0's kernel should map over the six option columns, is " + map.describe());
@@ -130,18 +136,25 @@ public final class BlackScholesBenchmark {
     }
   }
 
-  /** The fastest of {@link #RUNS} timed runs after {@link #WARMUP} untimed ones, in seconds. */
-  private static double best(Runnable run) {
+  /**
+   * The fastest of {@link #RUNS} timed runs of each variant after {@link #WARMUP} untimed ones, in
+   * seconds: the variants take turns, one run each per round, so that load from other work on the
+   * machine falls on all of them alike.
+   */
+  private static double[] bestInRounds(List<Runnable> variants) {
     for (int i = 0; i < WARMUP; i++) {
-      run.run();
+      variants.forEach(Runnable::run);
     }
-    long best = Long.MAX_VALUE;
+    double[] best = new double[variants.size()];
+    Arrays.fill(best, Double.MAX_VALUE);
     for (int i = 0; i < RUNS; i++) {
-      long start = System.nanoTime();
-      run.run();
-      best = Math.min(best, System.nanoTime() - start);
+      for (int v = 0; v < variants.size(); v++) {
+        long start = System.nanoTime();
+        variants.get(v).run();
+        best[v] = Math.min(best[v], (System.nanoTime() - start) / 1e9);
+      }
     }
-    return best / 1e9;
+    return best;
   }
 
   /** The option columns, and P0's formula written by hand in the program's operation order. */

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Where the task threads of bin/l0-job parquet-benchmark spend their time, from a JFR recording.
+
+usage: jfr print --json --stack-depth 300 --events jdk.ExecutionSample REC.jfr > REC.json
+       bench/jfr-split.py REC.json [TOP]
+
+Each execution sample of an "Executor task launch" thread is given to the query that ran then: the
+L0 pipeline (a stack with L0's classes) or Spark SQL (StrictMath under Spark's generated code),
+by 100 ms windows; the first query of each (the warm-up) and the parquet write and the final
+comparison are left out. Within a query a sample goes to the first part of the data path its stack
+shows: the kernel (the generated kernel classes, VectorMath), Parquet decode, the copy out of
+Spark's column vectors into runtime arrays, the output batch, another part of the L0 runtime, or
+Spark's whole-stage code (ColumnarToRow, the expressions, the aggregate; StrictMath on its own).
+Prints one line per part with its share of the query's samples, and the TOP most sampled methods.
+Execution samples see Java code only, not time spent in native reads.
+"""
+import collections
+import json
+import sys
+
+WINDOW = 0.1
+
+
+def seconds(event):
+    t = event['values']['startTime']
+    clock = t[11:].rstrip('Z').split('+')[0]
+    h, m, s = clock.split(':')
+    return int(h) * 3600 + int(m) * 60 + float(s)
+
+
+def query_of(names):
+    joined = ' '.join(names)
+    if 'ParquetWriteSupport' in joined or 'FileFormatWriter' in joined:
+        return 'write'
+    if 'Comparison' in joined or 'SpecificSafeProjection' in joined:
+        return 'compare'
+    if 'dev.l0.spark' in joined or '.generated.Kernel' in joined:
+        return 'L0'
+    if 'StrictMath' in joined or 'FdLibm' in joined:
+        return 'SQL'
+    return None
+
+
+def part_of(names):
+    joined = ' '.join(names)
+    top = names[0] if names else ''
+    def has(*keys):
+        return any(k in joined for k in keys)
+    if has('.generated.Kernel', 'dev.l0.kernels.vector'):
+        return 'kernel'
+    if has('parquet', 'Parquet', 'FileScanRDD'):
+        return 'Parquet decode'
+    if has('ColumnReader', 'InputBatches'):
+        return 'copy into runtime arrays'
+    if has('OutputBatch', 'ArrowOutput', 'TaskOutput'):
+        return 'output batch'
+    if has('dev.l0.kernels', 'dev.l0.spark'):
+        return 'L0 runtime call (not the kernel)'
+    if has('GeneratedIterator'):
+        if 'StrictMath' in top or 'FdLibm' in top:
+            return 'whole-stage code: StrictMath'
+        return 'whole-stage code: ColumnarToRow, expressions, aggregate'
+    return 'other task work'
+
+
+def main():
+    events = json.load(open(sys.argv[1]))['recording']['events']
+    top = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+    samples = []
+    for event in events:
+        thread = event['values']['sampledThread']['javaName'] or ''
+        if 'Executor task launch' not in thread:
+            continue
+        frames = event['values']['stackTrace']['frames']
+        names = [f['method']['type']['name'].replace('/', '.') + '.' + f['method']['name'] for f in frames]
+        samples.append((seconds(event), names))
+    samples.sort(key=lambda s: s[0])
+    windows = collections.defaultdict(collections.Counter)
+    for t, names in samples:
+        q = query_of(names)
+        if q:
+            windows[int(t / WINDOW)][q] += 1
+    def label(t):
+        w = int(t / WINDOW)
+        for offset in (0, -1, 1, -2, 2, -3, 3):
+            if windows.get(w + offset):
+                return windows[w + offset].most_common(1)[0][0]
+        return None
+    spans = []
+    for t, names in samples:
+        q = label(t)
+        if spans and spans[-1][0] == q:
+            spans[-1][1].append(names)
+        else:
+            spans.append([q, [names]])
+    seen = collections.Counter()
+    parts = collections.Counter()
+    methods = collections.defaultdict(collections.Counter)
+    for q, span in spans:
+        if q not in ('L0', 'SQL') or len(span) < 50:
+            continue
+        seen[q] += 1
+        if seen[q] == 1:
+            continue
+        for names in span:
+            part = part_of(names)
+            parts[(q, part)] += 1
+            methods[(q, part)]['.'.join(names[0].split('.')[-2:]) if names else '?'] += 1
+    totals = collections.Counter()
+    for (q, _), n in parts.items():
+        totals[q] += n
+    for (q, part), n in sorted(parts.items(), key=lambda x: (x[0][0], -x[1])):
+        print(f'{q:4} {part:56} {n:6} {100 * n / totals[q]:5.1f}%')
+        for name, m in methods[(q, part)].most_common(top):
+            print(f'{"":9}{m:6} {name}')
+    print('samples:', dict(totals), 'timed queries:', {q: seen[q] - 1 for q in seen})
+
+
+if __name__ == '__main__':
+    main()
