@@ -21,8 +21,8 @@ import scala.Tuple2;
 /**
  * What the tasks of one pipeline node run, shipped to executors in their closures (small and
  * serializable: the spec, the settings read on the driver, the input column ordinals and the
- * metrics). ROWS and SCAN's second pass turn a partition's batches into Arrow output batches;
- * REDUCE and SCAN's first pass fold a partition into one partial result.
+ * metrics). ROWS and SCAN's second pass turn a partition's batches into output batches
+ * ({@link OutputBatch}); REDUCE and SCAN's first pass fold a partition into one partial result.
  */
 final class PipelineTask implements Serializable {
   private static final long serialVersionUID = 1L;
