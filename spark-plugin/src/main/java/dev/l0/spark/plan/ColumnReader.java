@@ -2,6 +2,7 @@ package dev.l0.spark.plan;
 
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.spark.pipeline.InputBinding;
+import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.catalyst.util.ArrayData;
@@ -14,11 +15,14 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * Copies one input binding's values out of Spark column vectors (never keeping a reference to
  * them: Spark reuses its vectors) into primitive arrays, slice by slice, until a runtime batch of
  * at most {@code batchRows} rows is complete. Scalars are copied once, straight into the batch's
- * column (an array of {@code batchRows} elements, cut to the rows of a last, shorter batch); a null
- * is replaced by the binding's replacement or is an error; array columns are read row by row and
- * must have one length per dimension across the partition.
+ * column (an array that grows up to {@code batchRows} elements, cut to the rows of a shorter
+ * batch); a null is replaced by the binding's replacement or is an error; array columns are read
+ * row by row and must have one length per dimension across the partition.
  */
 final class ColumnReader {
+  /** The rows a batch's scalar column holds before it first grows: the JVM backend's default batch. */
+  private static final int FIRST_CAPACITY = 1 << 14;
+
   private final InputBinding binding;
   private final int topOrdinal;
   private final int partition;
@@ -50,9 +54,7 @@ final class ColumnReader {
       chunks.add(readArrays(path, leaf, from, count, rowsBefore));
       return;
     }
-    if (scalars == null) {
-      scalars = FlatArray.allocate(binding.elementType(), batchRows);
-    }
+    reserve(scalarRows + count);
     copyScalars(leaf, from, count, scalars, scalarRows);
     if (path.stream().anyMatch(ColumnVector::hasNull)) {
       for (int i = 0; i < count; i++) {
@@ -64,10 +66,29 @@ final class ColumnReader {
     scalarRows += count;
   }
 
+  /**
+   * Makes the scalar column hold at least {@code rows} rows: first {@link #FIRST_CAPACITY} (or
+   * {@code batchRows} if fewer), then twice as many each time, up to {@code batchRows}, so that a
+   * small partition does not take a whole large batch's arrays.
+   */
+  private void reserve(int rows) {
+    int capacity = scalars == null ? 0 : Array.getLength(scalars);
+    if (rows <= capacity) {
+      return;
+    }
+    int grown = (int) Math.min(batchRows, Math.max(rows, Math.max(FIRST_CAPACITY, 2L * capacity)));
+    Object larger = FlatArray.allocate(binding.elementType(), grown);
+    if (scalarRows > 0) {
+      System.arraycopy(scalars, 0, larger, 0, scalarRows);
+    }
+    scalars = larger;
+  }
+
   /** The {@code rows} rows appended since the last call, as one runtime column; starts a new batch. */
   Object drain(int rows) {
     if (binding.rank() == 1) {
-      Object column = scalars == null || rows != batchRows ? FlatArray.allocate(binding.elementType(), rows) : scalars;
+      boolean exact = scalars != null && Array.getLength(scalars) == rows;
+      Object column = exact ? scalars : FlatArray.allocate(binding.elementType(), rows);
       if (column != scalars && rows > 0) {
         System.arraycopy(scalars, 0, column, 0, rows);
       }
@@ -219,13 +240,13 @@ final class ColumnReader {
   private Object concatenate(int rows) {
     int rowSize = innerShape == null ? 0 : product(innerShape, 0);
     int length = Math.multiplyExact(rows, rowSize);
-    if (chunks.size() == 1 && java.lang.reflect.Array.getLength(chunks.get(0)) == length) {
+    if (chunks.size() == 1 && Array.getLength(chunks.get(0)) == length) {
       return chunks.get(0);
     }
     Object column = FlatArray.allocate(binding.elementType(), length);
     int offset = 0;
     for (Object chunk : chunks) {
-      int chunkLength = java.lang.reflect.Array.getLength(chunk);
+      int chunkLength = Array.getLength(chunk);
       System.arraycopy(chunk, 0, column, offset, chunkLength);
       offset += chunkLength;
     }
