@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
@@ -14,15 +16,16 @@ import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.kernels.sim.SimulatorExecutor;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
-import dev.l0.types.TypedProgram;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
@@ -32,8 +35,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * backend does (skipped where ../shared/data/finpar is absent).
  */
 class FinparBackendsTest {
-  @TempDir Path dir;
-
   private static Path data;
 
   @BeforeAll
@@ -54,5 +55,49 @@ class FinparBackendsTest {
       HostRunner runner = new HostRunner(cuda.optimized(), executor);
       assertEquals(executor.name(), runner.executorName());
     }
+  }
+
+  private static void assumeData() {
+    assumeTrue(data != null, "FinPar datasets not found at ../shared/data/finpar beside the repository; skipped");
+  }
+
+  /** {@code input} with the integer at {@code index} replaced by {@code value}. */
+  private static List<Value> withInt(List<Value> input, int index, int value) {
+    List<Value> changed = new ArrayList<>(input);
+    changed.set(index, new ScalarValue.Int(ScalarType.I32, value));
+    return changed;
+  }
+
+  /** The entry's result on {@code input} on the simulator and on the JVM backend, asserted equal bit for bit and where each ran. */
+  private static void simulatorEqualsJvm(FinparBenchmark bench, List<Value> input) throws IOException {
+    OptimizedProgram optimized = Optimizer.optimize(bench.program());
+    HostRunner simulator = new HostRunner(optimized, new SimulatorExecutor(Devices.SIMULATOR_BLOCK_SIZE));
+    HostRunner jvm = new HostRunner(optimized, new JvmKernelExecutor());
+    assertEquals("sim", simulator.executorName());
+    assertEquals("jvm", jvm.executorName());
+
+    double[] simulated = FinparBenchmark.reals(simulator.call(FinparBenchmark.ENTRY, input));
+    double[] onJvm = FinparBenchmark.reals(jvm.call(FinparBenchmark.ENTRY, input));
+
+    assertArrayEquals(onJvm, simulated, 0.0, bench.folderName());
+    assertTrue(Arrays.stream(onJvm).allMatch(p -> Double.isFinite(p) && p > 0.0), "prices: " + Arrays.toString(onJvm));
+  }
+
+  @ParameterizedTest
+  @CsvSource({"small,256", "medium,32", "large,4"})
+  void optionPricingOnTheSimulatorEqualsTheJvmBackend(String size, int paths) throws IOException {
+    assumeData();
+    FinparBenchmark bench = FinparBenchmark.OPTION_PRICING;
+    List<Value> input = bench.readInput(bench.program(), bench.dataset(data, size));
+    simulatorEqualsJvm(bench, withInt(input, 1, paths));
+  }
+
+  @Test
+  void locVolCalibOnTheSimulatorEqualsTheJvmBackend() throws IOException {
+    assumeData();
+    FinparBenchmark bench = FinparBenchmark.LOC_VOL_CALIB;
+    List<Value> input = bench.readInput(bench.program(), bench.dataset(data, "small"));
+    // 2 strikes on a 32 x 32 grid over 4 time steps (the small dataset: 16 strikes, 32 x 256, 256 steps)
+    simulatorEqualsJvm(bench, withInt(withInt(withInt(input, 0, 2), 2, 32), 3, 4));
   }
 }
