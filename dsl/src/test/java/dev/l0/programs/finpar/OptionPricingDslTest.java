@@ -54,12 +54,6 @@ class OptionPricingDslTest {
     Value expected = new Interpreter(text.program()).call("main", input);
     Value actual = new Interpreter(staged.program()).call("main", input);
 
-    assertEquals(bits(expected), bits(actual), size);
-  }
-
-  /** The prices' bit patterns (so that -0.0 and NaN compare exactly). */
-  private static List<Long> bits(Value prices) {
-    return ((Value.Array) prices).elements().stream()
-        .map(p -> Double.doubleToRawLongBits(((ScalarValue.Float) p).value())).toList();
+    assertEquals(FinparResults.bits(expected), FinparResults.bits(actual), size);
   }
 }
