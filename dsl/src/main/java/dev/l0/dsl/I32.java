@@ -49,4 +49,16 @@ public final class I32 extends Int<I32> {
   public Bool eq(int c) {
     return eq(L0.i32(c));
   }
+
+  public I32 bitAnd(int c) {
+    return bitAnd(L0.i32(c));
+  }
+
+  public I32 shiftLeft(int bits) {
+    return shiftLeft(L0.i32(bits));
+  }
+
+  public I32 shiftRight(int bits) {
+    return shiftRight(L0.i32(bits));
+  }
 }

@@ -44,6 +44,17 @@ public final class ProgramBuilder {
   }
 
   /**
+   * {@code fun R name(T1 p1, ..., Tn pn) = body(params)}, for any number of parameters (an entry
+   * taking a dataset's values in file order, say): {@code body} reads parameter {@code i} as
+   * {@code params.get(i, type)}, which checks that type against the declared one. Java checks
+   * neither the count nor the types of the arguments of {@link FnN#call}; the L0 type checker does.
+   */
+  public <R extends Val> FnN<R> fun(String name, List<ValType<?>> paramTypes, Function<Params, R> body) {
+    ValType<R> result = define(name, paramTypes, params -> body.apply(new Params(name, paramTypes, params)));
+    return new FnN<>(new Fn.Callee.Named(name), List.of(), result);
+  }
+
+  /**
    * Stages a call of the function {@code name} by name, declaring its result type: for a function
    * defined later, a recursive call, or one defined outside the DSL. Java checks nothing here;
    * the L0 type checker checks the call.

@@ -25,7 +25,13 @@
  * <p>Handles: {@link dev.l0.dsl.F64}, {@link dev.l0.dsl.F32}, {@link dev.l0.dsl.I32},
  * {@link dev.l0.dsl.I64}, {@link dev.l0.dsl.Bool}, {@link dev.l0.dsl.Arr}, {@link dev.l0.dsl.Tup2}
  * ... {@link dev.l0.dsl.Tup6}; arithmetic only combines handles of one type, so Java rejects most
- * ill-typed programs and the L0 type checker the rest.
+ * ill-typed programs and the L0 type checker the rest. Integers also have the bitwise operators
+ * ({@code xor}, {@code bitAnd}, {@code bitOr}, {@code shiftLeft}, {@code shiftRight}).
+ *
+ * <p>Functions: {@code prog.fun} takes one to three typed parameters ({@link dev.l0.dsl.Fn1} ...
+ * {@link dev.l0.dsl.Fn3}), or any number as a list of types, the body reading each by position and
+ * type ({@code prog.fun("main", List.of(I32.TYPE, Arr.of(F64.TYPE)), p -> ... p.get(1, Arr.of(F64.TYPE)) ...)},
+ * a {@link dev.l0.dsl.FnN}); {@code dev.l0.programs.finpar} has entries of 9 and 15 parameters.
  *
  * <p>Sharing: every operation is staged once, where the Java code performs it. A value used once
  * is written at its use; a value used twice (a Java variable read twice), or used inside a lambda

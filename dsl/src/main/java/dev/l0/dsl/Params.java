@@ -1,0 +1,42 @@
+package dev.l0.dsl;
+
+import dev.l0.ir.L0CompileError;
+import java.util.List;
+
+/**
+ * The parameter handles of a function defined with
+ * {@link ProgramBuilder#fun(String, List, java.util.function.Function)}, read by position and
+ * declared type. Immutable.
+ */
+public final class Params {
+  private final String function;
+  private final List<ValType<?>> types;
+  private final List<Val> handles;
+
+  Params(String function, List<ValType<?>> types, List<Val> handles) {
+    this.function = function;
+    this.types = List.copyOf(types);
+    this.handles = List.copyOf(handles);
+  }
+
+  /** How many parameters the function has. */
+  public int size() {
+    return handles.size();
+  }
+
+  /**
+   * Parameter {@code index} (from 0) as a {@code type} handle; an index out of range or a type
+   * other than the declared one is an error at the Java line that reads it.
+   */
+  public <V extends Val> V get(int index, ValType<V> type) {
+    if (index < 0 || index >= handles.size()) {
+      throw new L0CompileError(CallSite.current(),
+          function + " has " + handles.size() + " parameters; there is no parameter " + index);
+    }
+    if (!types.get(index).l0Type().equals(type.l0Type())) {
+      throw new L0CompileError(CallSite.current(), "parameter " + index + " of " + function + " is declared "
+          + types.get(index).l0Type() + ", read as " + type.l0Type());
+    }
+    return Val.narrow(handles.get(index));
+  }
+}
