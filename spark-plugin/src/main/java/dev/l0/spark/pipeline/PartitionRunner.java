@@ -37,6 +37,11 @@ public final class PartitionRunner implements AutoCloseable {
         default: return programs.totals();
       }
     }
+
+    /** Whether the role's program takes the entry's parameters (so also its bound values), not partial results. */
+    boolean takesEntryParameters() {
+      return this == MAIN || this == TOTALS;
+    }
   }
 
   private final PipelineSpec spec;
@@ -105,13 +110,13 @@ public final class PartitionRunner implements AutoCloseable {
    */
   public ColumnBatch mapRows(ColumnBatch input) {
     requireKind("mapRows", PipelineKind.ROWS);
-    return resultRows(run(program(Role.MAIN), checkedColumns(input)));
+    return resultRows(run(Role.MAIN, checkedColumns(input)));
   }
 
   /** REDUCE, and SCAN's first pass: combines this batch into the running partial. */
   public void fold(ColumnBatch input) {
     requireKind("fold", PipelineKind.REDUCE, PipelineKind.SCAN);
-    PartialResult batch = new PartialResult(run(foldProgram(), checkedColumns(input)));
+    PartialResult batch = new PartialResult(run(foldRole(), checkedColumns(input)));
     running = running == null ? batch : combine(running, batch);
   }
 
@@ -122,7 +127,7 @@ public final class PartitionRunner implements AutoCloseable {
       return running;
     }
     Object[] noRows = spec.inputs().stream().map(b -> BatchColumns.empty(b.elementType(), b.rank())).toArray();
-    return new PartialResult(run(foldProgram(), noRows));
+    return new PartialResult(run(foldRole(), noRows));
   }
 
   /** SCAN's second pass: the carry into this partition, empty for the first partition. */
@@ -138,11 +143,11 @@ public final class PartitionRunner implements AutoCloseable {
     if (!scanStarted) {
       throw new IllegalStateException("scanRows before startScan: give the runner the partition's carry first");
     }
-    List<Object> scanned = run(program(Role.MAIN), checkedColumns(input));
+    List<Object> scanned = run(Role.MAIN, checkedColumns(input));
     if (carry != null) {
       List<Object> arguments = new ArrayList<>(carry.values());
       arguments.addAll(scanned);
-      scanned = run(program(Role.OFFSET), arguments.toArray());
+      scanned = run(Role.OFFSET, arguments.toArray());
     }
     ColumnBatch output = resultRows(scanned);
     if (output.rows() > 0) {
@@ -155,7 +160,7 @@ public final class PartitionRunner implements AutoCloseable {
   PartialResult combine(PartialResult a, PartialResult b) {
     List<Object> arguments = new ArrayList<>(a.values());
     arguments.addAll(b.values());
-    return new PartialResult(run(program(Role.COMBINER), arguments.toArray()));
+    return new PartialResult(run(Role.COMBINER, arguments.toArray()));
   }
 
   /** The counters since {@link #open}. */
@@ -175,18 +180,22 @@ public final class PartitionRunner implements AutoCloseable {
     programs.clear();
   }
 
-  private CompiledProgram foldProgram() {
-    return program(spec.kind() == PipelineKind.SCAN ? Role.TOTALS : Role.MAIN);
+  private Role foldRole() {
+    return spec.kind() == PipelineKind.SCAN ? Role.TOTALS : Role.MAIN;
   }
 
   /**
-   * Runs {@code program} on {@code leaves}, one per leaf of its parameters (a tuple or array of
-   * tuples parameter takes one leaf per component, as its {@link InputBinding}s feed it), adds
+   * Runs the program in {@code role} on {@code leaves}, one per leaf of its parameters (a tuple or array of
+   * tuples parameter takes one leaf per component, as its {@link InputBinding}s feed it) that
+   * no {@code with(...)} value binds, adds
    * what it spent to the counters and returns its result's leaves.
    */
-  private List<Object> run(CompiledProgram program, Object[] leaves) {
+  private List<Object> run(Role role, Object[] leaves) {
+    CompiledProgram program = program(role);
     List<Type> parameterTypes = program.parameters().stream().map(Parameter::type).toList();
-    MeasuredRun measured = program.runMeasured(TupleLeaves.arguments(parameterTypes, Arrays.asList(leaves)));
+    MeasuredRun measured = program.runMeasured(role.takesEntryParameters()
+        ? spec.bound().arguments(parameterTypes, Arrays.asList(leaves))
+        : TupleLeaves.arguments(parameterTypes, Arrays.asList(leaves)));
     RunMeasurements spent = measured.measurements();
     kernelNanos += spent.kernelNanos();
     transferBytes += spent.transferBytes();
