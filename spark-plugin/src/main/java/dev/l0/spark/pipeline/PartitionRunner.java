@@ -1,5 +1,6 @@
 package dev.l0.spark.pipeline;
 
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Type;
 import dev.l0.kernels.api.CompiledProgram;
 import dev.l0.kernels.api.MeasuredRun;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 /**
@@ -154,6 +156,42 @@ public final class PartitionRunner implements AutoCloseable {
       carry = new PartialResult(scanned.stream().map(BatchColumns::lastRow).toList());
     }
     return output;
+  }
+
+  /**
+   * The first row of {@code input} whose program run fails with an {@link L0RuntimeError}, where
+   * running {@code input} failed: the program {@link #mapRows} and {@link #scanRows} run
+   * ({@code folding} false) or the one {@link #fold} runs. Found by halving the batch, so it costs
+   * about two runs over the batch; empty where no single row fails (an operator failed while
+   * combining rows). Only for naming the row of an error.
+   */
+  public OptionalInt firstFailingRow(ColumnBatch input, boolean folding) {
+    Role role = folding ? foldRole() : Role.MAIN;
+    return firstFailingRow(role, checkedColumns(input), 0, input.rows());
+  }
+
+  /** The first failing row of rows {@code [from, from + count)}, which fail together. */
+  private OptionalInt firstFailingRow(Role role, Object[] columns, int from, int count) {
+    if (count == 1) {
+      return OptionalInt.of(from);
+    }
+    int half = count / 2;
+    if (fails(role, columns, from, half)) {
+      return firstFailingRow(role, columns, from, half);
+    }
+    if (fails(role, columns, from + half, count - half)) {
+      return firstFailingRow(role, columns, from + half, count - half);
+    }
+    return OptionalInt.empty();
+  }
+
+  private boolean fails(Role role, Object[] columns, int from, int count) {
+    try {
+      run(role, Arrays.stream(columns).map(column -> BatchColumns.slice(column, from, count)).toArray());
+      return false;
+    } catch (L0RuntimeError e) {
+      return true;
+    }
   }
 
   /** {@code a} then {@code b} combined with each result's operator. */

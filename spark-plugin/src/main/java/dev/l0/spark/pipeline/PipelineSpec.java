@@ -135,7 +135,7 @@ public final class PipelineSpec implements Serializable {
   }
 
   /** Where the user called {@code L0.pipeline}, for messages. */
-  String callSite() {
+  public String callSite() {
     return callSite;
   }
 
