@@ -33,9 +33,11 @@ import org.apache.spark.sql.SparkSession;
  * which each executor fetches and keeps once, whatever its number of tasks and batches. The
  * compiled programs do not depend on the values (they are arguments of every run), so the program
  * cache stays keyed by the program alone; {@link #digest()} tells bound values apart where specs
- * are compared. Immutable and serializable; before {@link #broadcast} the values travel inside it.
+ * are compared. Immutable and serializable; before {@link #broadcast} the values travel inside it,
+ * after it only the broadcast's handle does (the broadcast's value is the instance that holds them).
+ * With Kryo it travels by Java serialization ({@code L0KryoRegistrator} registers it).
  */
-final class BoundValues implements Serializable {
+public final class BoundValues implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final BoundValues NONE = new BoundValues(List.of(), List.of(), digestOf(List.of()), null);
 
@@ -43,10 +45,10 @@ final class BoundValues implements Serializable {
   private final List<Integer> positions;
   private final String digest;
   private final List<BoundValue> held;
-  private final Broadcast<List<BoundValue>> broadcast;
+  private final Broadcast<BoundValues> broadcast;
 
   private BoundValues(List<String> parameters, List<Integer> positions, String digest, List<BoundValue> held,
-      Broadcast<List<BoundValue>> broadcast) {
+      Broadcast<BoundValues> broadcast) {
     this.parameters = List.copyOf(parameters);
     this.positions = List.copyOf(positions);
     this.digest = digest;
@@ -88,8 +90,7 @@ final class BoundValues implements Serializable {
     if (parameters.isEmpty() || broadcast != null) {
       return this;
     }
-    Broadcast<List<BoundValue>> shipped =
-        JavaSparkContext.fromSparkContext(session.sparkContext()).broadcast(new ArrayList<>(held));
+    Broadcast<BoundValues> shipped = JavaSparkContext.fromSparkContext(session.sparkContext()).broadcast(this);
     return new BoundValues(parameters, positions, digest, null, shipped);
   }
 
@@ -147,7 +148,7 @@ final class BoundValues implements Serializable {
   }
 
   private List<BoundValue> values() {
-    return held != null ? held : broadcast.value();
+    return held != null ? held : broadcast.value().held;
   }
 
   private static BoundValue checked(FunDef entry, BoundArgument argument, String callSite) {
