@@ -30,6 +30,7 @@ import java.util.List;
  * gives each chunk a thread that folds it with the fold function, then combines its block's
  * chunk partials by the pairwise tree in shared memory; the second, one block, combines the
  * block partials by the same tree in global memory. Accumulators that include arrays go to
+ * {@link MapOfReducesLowering} where the operator combines wide rows element by element, else to
  * {@link ArrayAccumulatorLowering}.
  */
 final class ReductionLowering {
@@ -40,7 +41,8 @@ final class ReductionLowering {
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> views = inputs.stream().map(code::array).toList();
     if (ArrayAccumulatorLowering.needed(code, neutral)) {
-      return ArrayAccumulatorLowering.reduce(group, code, name, pattern, combine, fold, neutral, views);
+      return MapOfReducesLowering.lower(group, code, name, pattern, combine, fold, neutral, views)
+          .orElseGet(() -> ArrayAccumulatorLowering.reduce(group, code, name, pattern, combine, fold, neutral, views));
     }
     Chunking chunking = Chunking.of(views.get(0).dims().get(0), group);
     List<HostStep> steps = new ArrayList<>(chunking.define());

@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.kernels.jvm.JvmGroupRunner;
+import dev.l0.kernels.sim.MapOfReducesSimulationTest;
 import dev.l0.opt.KernelPlan;
 import dev.l0.testing.TestPrograms;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Explain's line per kernel and backend: skeleton, per-thread arrays in bytes, and how the kernel reads. */
@@ -41,6 +43,23 @@ class KernelExplanationTest {
     assertTrue(line.contains("(a thread per chunk of the reduction order), then ") && line.contains("(pairwise tree of the chunk partials)"),
         line);
     assertTrue(line.contains("per-thread arrays: none"), line);
+  }
+
+  @Test
+  void aReduceOfRowsNamesTheFormItsWidthChose() {
+    for (LaunchConfiguration configuration : List.of(LaunchConfiguration.DEFAULT, JvmGroupRunner.LAUNCH_CONFIGURATION)) {
+      String wide = explain(LoweredPrograms.of(MapOfReducesSimulationTest.SUM_OF_ROWS), configuration);
+      assertTrue(wide.contains("(map of reduces: a thread per chunk and column of the rows), then ")
+          && wide.contains("(pairwise tree of the column partials, a thread per column)"), wide);
+      assertTrue(wide.contains("per-thread arrays: none") && !wide.contains("_array_"), wide);
+      String narrow = explain(LoweredPrograms.of(
+          MapOfReducesSimulationTest.sumOfConstantRows((int) MapOfReducesLowering.MIN_COLUMNS - 1)), configuration);
+      assertTrue(narrow.contains("(array accumulators per thread, folded over chunks)") && !narrow.contains("_column_"),
+          narrow);
+      String atThreshold = explain(LoweredPrograms.of(
+          MapOfReducesSimulationTest.sumOfConstantRows((int) MapOfReducesLowering.MIN_COLUMNS)), configuration);
+      assertTrue(atThreshold.contains("_column_partials") && !atThreshold.contains("_array_"), atThreshold);
+    }
   }
 
   @Test
