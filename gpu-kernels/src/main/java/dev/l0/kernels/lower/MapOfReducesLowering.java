@@ -49,7 +49,8 @@ import java.util.Optional;
  * It is chosen where the operator's row type has a constant size of at least
  * {@link #MIN_COLUMNS}, or a size the host only learns at run time; narrower constant rows keep
  * the per-thread accumulators, whose slot of a few elements a thread writes alone. A neutral row
- * whose width differs from the rows' raises the map's shape error where there are rows.
+ * whose width differs from the rows' (where there are rows) fails the operator's own size check,
+ * or, where it has none, raises the map's shape error; no column is folded then.
  */
 final class MapOfReducesLowering {
   /**
@@ -104,8 +105,10 @@ final class MapOfReducesLowering {
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
     List<KernelStmt> step = new ArrayList<>();
     combineInto(code, elementwise, acc, rows.rowInBounds(i).rowInBounds(column).load(), step);
-    work.add(new KernelStmt.If(eq(width, rows.dims().get(1)), List.of(chunking.overChunk(chunk, i, step)),
-        List.of(new KernelStmt.If(lt(ZERO, n), List.of(code.shapeError()), List.of()))));
+    boolean checked = columns.get().checks().stms().stream().anyMatch(stm -> stm.exp() instanceof Exp.Assert);
+    List<KernelStmt> otherWidth = checked ? List.of()
+        : List.of(new KernelStmt.If(lt(ZERO, n), List.of(code.shapeError()), List.of()));
+    work.add(new KernelStmt.If(eq(width, rows.dims().get(1)), List.of(chunking.overChunk(chunk, i, step)), otherWidth));
     work.add(new KernelStmt.Store(partials, cell, acc));
     List<KernelStmt> valid = new ArrayList<>();
     ThreadCode.addGuarded(ThreadCode.allValid(List.of(neutralRow, rows)), work, List.of(), valid);
