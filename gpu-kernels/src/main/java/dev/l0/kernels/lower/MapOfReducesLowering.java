@@ -40,15 +40,16 @@ import java.util.Optional;
  * (kernel {@code _column_partials}, neighbouring threads reading neighbouring elements of a row,
  * so the reads are coalesced without a transpose; thread 0 first runs the operator's size checks
  * on the neutral row and the first row, which fail where the interpreter's first combine fails),
- * then a thread per column combines the
- * column's chunk partials by the pairwise tree (kernel {@code _column_tree}). Per element this
+ * then a thread per column combines the column's chunk partials by the pairwise tree (kernel
+ * {@code _column_tree}). Per element this
  * is exactly the order of {@link ArrayAccumulatorLowering}'s per-thread array accumulators (the
  * same chunks of the reduction-order contract, each folded from the neutral element in row order,
  * then the same pairwise tree over the chunks), so both forms give bit-identical results; this one
  * has a thread per element of each partial rather than per chunk, and no per-thread scratch.
- * It is chosen where the operator's row type has a constant size of at least
- * {@link #MIN_COLUMNS}, or a size the host only learns at run time; narrower constant rows keep
- * the per-thread accumulators, whose slot of a few elements a thread writes alone. A neutral row
+ * It is chosen on a GPU (and the simulator) where the operator's row type has a constant size of
+ * at least {@link #MIN_COLUMNS}, or a size the host only learns at run time; narrower constant
+ * rows keep the per-thread accumulators, whose slot of a few elements a thread writes alone, and
+ * so does the JVM backend, whose threads each read whole rows in order, as a CPU core reads best. A neutral row
  * whose width differs from the rows' (where there are rows) fails the operator's own size check,
  * or, where it has none, raises the map's shape error; no column is folded then.
  */

@@ -46,20 +46,23 @@ class KernelExplanationTest {
   }
 
   @Test
-  void aReduceOfRowsNamesTheFormItsWidthChose() {
-    for (LaunchConfiguration configuration : List.of(LaunchConfiguration.DEFAULT, JvmGroupRunner.LAUNCH_CONFIGURATION)) {
-      String wide = explain(LoweredPrograms.of(MapOfReducesSimulationTest.SUM_OF_ROWS), configuration);
-      assertTrue(wide.contains("(map of reduces: a thread per chunk and column of the rows), then ")
-          && wide.contains("(pairwise tree of the column partials, a thread per column)"), wide);
-      assertTrue(wide.contains("per-thread arrays: none") && !wide.contains("_array_"), wide);
-      String narrow = explain(LoweredPrograms.of(
-          MapOfReducesSimulationTest.sumOfConstantRows((int) MapOfReducesLowering.MIN_COLUMNS - 1)), configuration);
-      assertTrue(narrow.contains("(array accumulators per thread, folded over chunks)") && !narrow.contains("_column_"),
-          narrow);
-      String atThreshold = explain(LoweredPrograms.of(
-          MapOfReducesSimulationTest.sumOfConstantRows((int) MapOfReducesLowering.MIN_COLUMNS)), configuration);
-      assertTrue(atThreshold.contains("_column_partials") && !atThreshold.contains("_array_"), atThreshold);
+  void aReduceOfRowsIsAMapOfReducesOnAGpuWhereItsRowsAreWide() {
+    LoweredPrograms wideRows = LoweredPrograms.of(MapOfReducesSimulationTest.SUM_OF_ROWS);
+    LoweredPrograms narrowRows = LoweredPrograms.of(
+        MapOfReducesSimulationTest.sumOfConstantRows((int) MapOfReducesLowering.MIN_COLUMNS - 1));
+    LoweredPrograms thresholdRows = LoweredPrograms.of(
+        MapOfReducesSimulationTest.sumOfConstantRows((int) MapOfReducesLowering.MIN_COLUMNS));
+    String perThread = "(array accumulators per thread, folded over chunks), then ";
+    for (LoweredPrograms wide : List.of(wideRows, thresholdRows)) {
+      String cuda = explain(wide, LaunchConfiguration.DEFAULT);
+      assertTrue(cuda.contains("(map of reduces: a thread per chunk and column of the rows), then ")
+          && cuda.contains("(pairwise tree of the column partials, a thread per column)"), cuda);
+      assertTrue(cuda.contains("per-thread arrays: none") && !cuda.contains("_array_"), cuda);
+      String jvm = explain(wide, JvmGroupRunner.LAUNCH_CONFIGURATION);
+      assertTrue(jvm.contains(perThread) && !jvm.contains("_column_"), jvm);
     }
+    String narrow = explain(narrowRows, LaunchConfiguration.DEFAULT);
+    assertTrue(narrow.contains(perThread) && !narrow.contains("_column_"), narrow);
   }
 
   @Test

@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 /**
  * A reduce of rows whose operator adds them element by element, on the simulator (blocks of 1 and
  * 32 threads) and the JVM backend, over row counts around the chunking of the reduction order:
- * wide rows run as a map of reduces, narrow constant rows as per-thread array accumulators, and
- * both give, bit for bit, the documented reduction order of the rows (each chunk folded from the
- * neutral row, then the pairwise tree), computed here in Java with whole rows as accumulators.
+ * on the simulator, wide rows run as a map of reduces and narrow constant rows as per-thread array
+ * accumulators, which the JVM backend always uses; every form gives, bit for bit, the documented
+ * reduction order of the rows (each chunk folded from the neutral row, then the pairwise tree),
+ * computed here in Java with whole rows as accumulators.
  */
 public class MapOfReducesSimulationTest {
   private static final List<KernelExecutor> BACKENDS =
