@@ -54,13 +54,16 @@ final class SoacGenerator {
 
   /**
    * {@code reduce(fn [t] ([t] a, [t] b) => map(op, zip(a, b)), replicate(m, ne), xss)}: a reduction
-   * whose operator combines arrays, element by element with one monoid.
+   * whose operator combines arrays, element by element with one monoid. One in five, where the
+   * request leaves the width open, has rows of 32 to 44 elements and an operator whose row type
+   * says so (a reduction of wide rows, which the kernels run as a map of reduces).
    */
   Typed arrayReduce(Type.Array request, Scope scope, int depth) {
-    Type.Array row = constantRow(request);
+    boolean wide = !(request.size() instanceof Dim.Const) && choices.percent(20);
+    Type.Array row = wide ? arrayOf(request.element(), 32 + types.size(1)) : constantRow(request);
     Monoid monoid = choices.pick(Monoid.of((ScalarType) row.element()));
     Typed rows = exprs.generate(arrayOf(row, Dim.UNKNOWN), scope, depth);
-    return new Typed(new Expr.Reduce(rowCombiner(row, monoid), rowNeutral(row, monoid), rows.expr(), AT), row);
+    return new Typed(new Expr.Reduce(rowCombiner(row, monoid, wide), rowNeutral(row, monoid), rows.expr(), AT), row);
   }
 
   /** {@code scan} with the operators of {@link #arrayReduce}: prefixes of arrays combined element by element. */
@@ -68,7 +71,7 @@ final class SoacGenerator {
     Type.Array row = constantRow((Type.Array) request.element());
     Monoid monoid = choices.pick(Monoid.of((ScalarType) row.element()));
     Typed rows = exprs.generate(arrayOf(row, request.size()), scope, depth);
-    return new Typed(new Expr.Scan(rowCombiner(row, monoid), rowNeutral(row, monoid), rows.expr(), AT), rows.type());
+    return new Typed(new Expr.Scan(rowCombiner(row, monoid, false), rowNeutral(row, monoid), rows.expr(), AT), rows.type());
   }
 
   /** The requested row type with a constant size (the neutral element is a {@code replicate} of it). */
@@ -77,7 +80,8 @@ final class SoacGenerator {
     return arrayOf(request.element(), m);
   }
 
-  private FunArg rowCombiner(Type.Array row, Monoid monoid) {
+  /** The element-by-element operator on rows of type {@code row}, whose own row type is {@code row} if {@code sized}, else unsized. */
+  private FunArg rowCombiner(Type.Array row, Monoid monoid, boolean sized) {
     Type element = row.element();
     String a = exprs.freshName("a");
     String b = exprs.freshName("b");
@@ -86,8 +90,8 @@ final class SoacGenerator {
     FunArg elementwise = new FunArg.Lambda(element, List.of(new Param(element, x, AT), new Param(element, y, AT)),
         monoid.combine(var(x), var(y)), AT);
     Expr body = new Expr.Map(elementwise, new Expr.Zip(List.of(var(a), var(b)), AT), AT);
-    Type erased = row.erased();
-    return new FunArg.Lambda(erased, List.of(new Param(erased, a, AT), new Param(erased, b, AT)), body, AT);
+    Type rowType = sized ? row : row.erased();
+    return new FunArg.Lambda(rowType, List.of(new Param(rowType, a, AT), new Param(rowType, b, AT)), body, AT);
   }
 
   private static Expr rowNeutral(Type.Array row, Monoid monoid) {

@@ -34,8 +34,9 @@ import java.util.List;
  * each chunk into a total, one thread makes the carries, and each chunk is folded again from its
  * carry, every accumulator copied into its row of the result. Intermediate results of the
  * operator go to the thread's scratch first, as the operator may read its arguments while it
- * makes them. Its kernel names say that it runs this way; a reduce of arrays is never turned
- * into a map of reduces (thesis §8) here.
+ * makes them. Its kernel names say that it runs this way. A reduce whose operator combines
+ * wide rows element by element runs as a map of reduces instead ({@link MapOfReducesLowering}),
+ * in the same order per element.
  */
 final class ArrayAccumulatorLowering {
   /** The accumulators, one per result, in buffers of slots. */

@@ -30,6 +30,8 @@ public final class KernelExplanation {
 
   private static Map<String, String> skeletons() {
     Map<String, String> skeletons = new LinkedHashMap<>();
+    skeletons.put("_column_partials", "map of reduces: a thread per chunk and column of the rows");
+    skeletons.put("_column_tree", "pairwise tree of the column partials, a thread per column");
     skeletons.put("_array_partials", "array accumulators per thread, folded over chunks");
     skeletons.put("_array_tree", "pairwise tree of the array partials");
     skeletons.put("_array_totals", "array accumulators per chunk");

@@ -61,10 +61,11 @@ public final class KernelLowering {
       return MapLowering.lower(group, name, pattern, map, configuration);
     }
     if (soac instanceof Exp.Redomap r) {
-      return ReductionLowering.lower(group, name, pattern, r.combine(), r.fold(), r.neutral(), r.inputs());
+      return ReductionLowering.lower(group, name, pattern, r.combine(), r.fold(), r.neutral(), r.inputs(), configuration);
     }
     if (soac instanceof Exp.Reduce r) {
-      return ReductionLowering.lower(group, name, pattern, r.operator(), r.operator(), r.neutral(), r.inputs());
+      return ReductionLowering.lower(group, name, pattern, r.operator(), r.operator(), r.neutral(), r.inputs(),
+          configuration);
     }
     if (soac instanceof Exp.Scanomap s) {
       return ScanLowering.lower(group, name, pattern, s.combine(), s.fold(), s.neutral(), s.inputs());

@@ -24,23 +24,28 @@ import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.SubExp;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A top-level redomap or reduce (thesis §7.1) as two kernels, in the contract's order: the first
  * gives each chunk a thread that folds it with the fold function, then combines its block's
  * chunk partials by the pairwise tree in shared memory; the second, one block, combines the
  * block partials by the same tree in global memory. Accumulators that include arrays go to
- * {@link ArrayAccumulatorLowering}.
+ * {@link MapOfReducesLowering} where the operator combines wide rows element by element and the
+ * device reads best across threads (a GPU: {@link LaunchConfiguration#transposeRowReads}), else
+ * to {@link ArrayAccumulatorLowering} (also on the JVM, whose cores read best along a row).
  */
 final class ReductionLowering {
   private ReductionLowering() {}
 
   static KernelGroup lower(GroupContext group, String name, List<Ident> pattern, Lambda combine, Lambda fold,
-      List<SubExp> neutral, List<SubExp> inputs) {
+      List<SubExp> neutral, List<SubExp> inputs, LaunchConfiguration configuration) {
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> views = inputs.stream().map(code::array).toList();
     if (ArrayAccumulatorLowering.needed(code, neutral)) {
-      return ArrayAccumulatorLowering.reduce(group, code, name, pattern, combine, fold, neutral, views);
+      Optional<KernelGroup> mapOfReduces = configuration.transposeRowReads()
+          ? MapOfReducesLowering.lower(group, code, name, pattern, combine, fold, neutral, views) : Optional.empty();
+      return mapOfReduces.orElseGet(() -> ArrayAccumulatorLowering.reduce(group, code, name, pattern, combine, fold, neutral, views));
     }
     Chunking chunking = Chunking.of(views.get(0).dims().get(0), group);
     List<HostStep> steps = new ArrayList<>(chunking.define());

@@ -315,8 +315,14 @@ final class ThreadCode {
     List<Destination> dests = rowDestinations.stream().map(d -> d.apply(j)).toList();
     apply(map.function(), inputs.stream().map(in -> row(in, j)).toList(), dests, body);
     KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
+    // Inputs of different sizes failed the size check before the map (thesis §4.2's certificates):
+    // their rows are not read.
+    KernelExpr inputsAgree = KernelExprs.TRUE;
+    for (ArrayView input : inputs.subList(1, inputs.size())) {
+      inputsAgree = and(inputsAgree, eq(input.dims().get(0), rows));
+    }
     List<KernelStmt> guarded = new ArrayList<>();
-    addGuarded(allValid(inputs), List.of(loop), List.of(), guarded);
+    addGuarded(and(allValid(inputs), inputsAgree), List.of(loop), List.of(), guarded);
     addGuarded(sameRows, guarded, List.of(shapeError()), out);
   }
 

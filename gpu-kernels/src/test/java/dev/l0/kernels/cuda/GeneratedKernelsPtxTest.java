@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.LoweredPrograms;
+import dev.l0.kernels.sim.MapOfReducesSimulationTest;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.testing.TestPrograms;
@@ -46,6 +47,14 @@ class GeneratedKernelsPtxTest {
       kernels.addAll(renamed(name, LoweredPrograms.of(TestPrograms.load(name)).groups()));
     }
     assertCompiles(kernels, "the corpus");
+  }
+
+  /** A reduce of wide rows as a map of reduces ({@code _column_partials}, {@code _column_tree}). */
+  @Test
+  void mapOfReducesKernelsCompile() {
+    List<Kernel> kernels = renamed("rows", LoweredPrograms.of(MapOfReducesSimulationTest.SUM_OF_ROWS).groups());
+    assertTrue(kernels.stream().anyMatch(k -> k.name().contains("_column_partials")), kernels::toString);
+    assertCompiles(kernels, "a map of reduces");
   }
 
   @Test

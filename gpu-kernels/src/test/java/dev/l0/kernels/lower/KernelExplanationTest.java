@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.kernels.jvm.JvmGroupRunner;
+import dev.l0.kernels.sim.MapOfReducesSimulationTest;
 import dev.l0.opt.KernelPlan;
 import dev.l0.testing.TestPrograms;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Explain's line per kernel and backend: skeleton, per-thread arrays in bytes, and how the kernel reads. */
@@ -41,6 +43,26 @@ class KernelExplanationTest {
     assertTrue(line.contains("(a thread per chunk of the reduction order), then ") && line.contains("(pairwise tree of the chunk partials)"),
         line);
     assertTrue(line.contains("per-thread arrays: none"), line);
+  }
+
+  @Test
+  void aReduceOfRowsIsAMapOfReducesOnAGpuWhereItsRowsAreWide() {
+    LoweredPrograms wideRows = LoweredPrograms.of(MapOfReducesSimulationTest.SUM_OF_ROWS);
+    LoweredPrograms narrowRows = LoweredPrograms.of(
+        MapOfReducesSimulationTest.sumOfConstantRows((int) MapOfReducesLowering.MIN_COLUMNS - 1));
+    LoweredPrograms thresholdRows = LoweredPrograms.of(
+        MapOfReducesSimulationTest.sumOfConstantRows((int) MapOfReducesLowering.MIN_COLUMNS));
+    String perThread = "(array accumulators per thread, folded over chunks), then ";
+    for (LoweredPrograms wide : List.of(wideRows, thresholdRows)) {
+      String cuda = explain(wide, LaunchConfiguration.DEFAULT);
+      assertTrue(cuda.contains("(map of reduces: a thread per chunk and column of the rows), then ")
+          && cuda.contains("(pairwise tree of the column partials, a thread per column)"), cuda);
+      assertTrue(cuda.contains("per-thread arrays: none") && !cuda.contains("_array_"), cuda);
+      String jvm = explain(wide, JvmGroupRunner.LAUNCH_CONFIGURATION);
+      assertTrue(jvm.contains(perThread) && !jvm.contains("_column_"), jvm);
+    }
+    String narrow = explain(narrowRows, LaunchConfiguration.DEFAULT);
+    assertTrue(narrow.contains(perThread) && !narrow.contains("_column_"), narrow);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.l0.kernels.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.L0CompileError;
@@ -8,7 +9,10 @@ import dev.l0.ir.Program;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.exec.KernelScope;
+import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.testing.ProgramCase;
@@ -94,6 +98,44 @@ class KernelArrayProgramsOnEveryBackendTest {
         assertEquals(interpreted, RandomProgramSimulationTest.outcome(() -> runner.call("main", args)),
             backend.name() + ": " + programAndInput.get(0));
       }
+    }
+  }
+
+  /**
+   * A top-level loop whose array accumulator grows by as many rows as a filter keeps (no bound
+   * before it runs) runs on the host, and its body's map and filter run as kernels once per
+   * iteration on every backend, with the interpreter's result.
+   */
+  @Test
+  void aHostLoopWhoseArrayGrowsFromTheDataRunsItsBodysSoacsAsKernels() {
+    Program program = L0Parser.parse("""
+        fun [i32] main([i32] xs) =
+          loop (acc = xs) = for i < 3 do
+            concat(acc, filter(fn bool (i32 x) => x % 3 != i, map(fn i32 (i32 x) => x * 2 + i, acc)))
+          in acc
+        """, "hostloop.l0");
+    List<Value> args = ValueReader.read("[1, 2, 5, 7]",
+        program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(), "input");
+    Value interpreted = new Interpreter(program).call("main", args);
+    for (KernelExecutor backend : BACKENDS) {
+      List<String> runs = new ArrayList<>();
+      KernelExecutor counting = new KernelExecutor() {
+        @Override
+        public String name() {
+          return backend.name();
+        }
+
+        @Override
+        public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
+          PreparedKernel prepared = backend.prepare(kernel, scope);
+          return environment -> {
+            runs.add(kernel.kind());
+            return prepared.run(environment);
+          };
+        }
+      };
+      assertEquals(interpreted, HostRunner.compile(program, counting).call("main", args), backend.name());
+      assertTrue(runs.size() >= 3, backend.name() + " ran the loop body's kernels " + runs);
     }
   }
 
