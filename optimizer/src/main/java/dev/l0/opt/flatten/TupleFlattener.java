@@ -582,7 +582,7 @@ public final class TupleFlattener {
       Dim width = outerDim(arr, b);
       List<Type> out = accTypes.stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
       return Flat.of(emit(b, name(hint, "scan"), out, certsOf(ne, arr),
-          new Exp.Scan(op, ne.components(), arr.components())));
+          new Exp.Scan(op, ne.components(), arr.components(), s.pos())));
     }
     throw new IllegalStateException("unhandled expression " + e.getClass().getSimpleName());
   }

@@ -2,6 +2,8 @@ package dev.l0.opt.ir;
 
 import dev.l0.ir.Dim;
 import dev.l0.ir.Type;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -68,6 +70,26 @@ public final class Analysis {
     if (e instanceof Exp.Loop l) {
       l.mergeParams().forEach(p -> countType(p.type(), counts));
     }
+  }
+
+  /**
+   * How deeply bodies nest in {@code body}: 0 for straight-line code, one more for each if branch,
+   * loop body or lambda body around a statement. Walks without recursion, so it answers for any depth.
+   */
+  public static int nesting(Body body) {
+    record Visit(Body body, int depth) {}
+    Deque<Visit> pending = new ArrayDeque<>();
+    pending.push(new Visit(body, 0));
+    int deepest = 0;
+    while (!pending.isEmpty()) {
+      Visit visit = pending.pop();
+      deepest = Math.max(deepest, visit.depth());
+      for (Stm stm : visit.body().stms()) {
+        stm.exp().bodies().forEach(b -> pending.push(new Visit(b, visit.depth() + 1)));
+        stm.exp().lambdas().forEach(l -> pending.push(new Visit(l.body(), visit.depth() + 1)));
+      }
+    }
+    return deepest;
   }
 
   /** The variables the sizes in the types of {@code ids} name. */

@@ -130,6 +130,12 @@ final class SharingKey {
     if (e instanceof Exp.Map m) {
       return new Exp.Map(m.function(), m.inputs(), none);
     }
+    if (e instanceof Exp.Scan s) {
+      return new Exp.Scan(s.operator(), s.neutral(), s.inputs(), none);
+    }
+    if (e instanceof Exp.Scanomap s) {
+      return new Exp.Scanomap(s.combine(), s.fold(), s.neutral(), s.inputs(), none);
+    }
     if (e instanceof Exp.Replicate r) {
       return new Exp.Replicate(r.count(), r.value(), none);
     }
