@@ -66,17 +66,20 @@ class NestingDepthTest {
   @Test
   void deepNestingGetsTheSameVerdictOnEveryRun() throws IOException {
     String lets = write("lets.l0", chainedLets(1000));
-    String branches = write("branches.l0", elseIfChain(300));
+    String branches = write("branches.l0", elseIfChain(1000));
     String negations = write("negations.l0", nestedNegations(1000));
     String tooDeep = write("toodeep.l0", chainedLets(NestingLimit.MAX_DEPTH));
     List<String> expected = List.of(
         "exit 0\n" + lets + ": ok (1 functions)\n",
         "exit 0\n1007\n",
         "exit 0\n1007\ndevice: jvm: requested\n",
+        "exit 0\n1007\ndevice: sim: SIMT simulator, blocks of 32 threads\n",
         "exit 0\n" + branches + ": ok (1 functions)\n",
         "exit 0\n574\n",
         "exit 0\n574\ndevice: jvm: requested\n",
+        "exit 0\n574\ndevice: sim: SIMT simulator, blocks of 32 threads\n",
         "exit 0\n-1\n",
+        "exit 0\n1998\n",
         "exit 0\n7\n",
         "exit 1\n" + tooDeep + ":" + NestingLimit.MAX_DEPTH + ":23: the expression is nested more than " + NestingLimit.MAX_DEPTH
             + " levels deep, the limit of this implementation\n");
@@ -85,10 +88,13 @@ class NestingDepthTest {
       verdicts.add(l0("", "check", lets));
       verdicts.add(l0("7", "run", lets));
       verdicts.add(l0("7", "run", lets, "--device", "jvm"));
+      verdicts.add(l0("7", "run", lets, "--device", "sim"));
       verdicts.add(l0("", "check", branches));
       verdicts.add(l0("287", "run", branches));
       verdicts.add(l0("287", "run", branches, "--device", "jvm"));
+      verdicts.add(l0("287", "run", branches, "--device", "sim"));
       verdicts.add(l0("1000", "run", branches, "--no-opt"));
+      verdicts.add(l0("999", "run", branches));
       verdicts.add(l0("7", "run", negations));
       verdicts.add(l0("", "check", tooDeep));
       assertEquals(expected, verdicts, "run " + run);

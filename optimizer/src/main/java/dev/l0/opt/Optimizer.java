@@ -1,7 +1,5 @@
 package dev.l0.opt;
 
-import dev.l0.ir.L0CompileError;
-import dev.l0.ir.SourcePos;
 import dev.l0.opt.flatten.TupleFlattener;
 import dev.l0.opt.fusion.Fusion;
 import dev.l0.opt.ir.InternalProgram;
@@ -16,7 +14,6 @@ import dev.l0.opt.pass.Simplifier;
 import dev.l0.types.NestingLimit;
 import dev.l0.types.TypedProgram;
 import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * The optimisation pipeline (ARCHITECTURE.md, "One path through the system"): tuple-of-arrays
@@ -37,11 +34,12 @@ public final class Optimizer {
   }
 
   /**
-   * The optimised program. An expression nested deeper than the JVM stack allows to walk is an
-   * {@link L0CompileError}, never a {@code StackOverflowError}.
+   * The optimised program, compiled on the stack {@link NestingLimit} sizes: the checker bounds
+   * the source's nesting and the {@link Inliner} keeps nesting within the same bound, so every
+   * program the checker accepts optimises, whatever the JIT did.
    */
   public static OptimizedProgram optimize(TypedProgram typed) {
-    return withinStack(typed, () -> {
+    return NestingLimit.onLargeStack(() -> {
       NameSource names = new NameSource();
       InternalProgram internal = TupleFlattener.flatten(typed, names);
       return new OptimizedProgram(typed.program(), PassManager.runAll(pipeline(), internal, names));
@@ -50,20 +48,6 @@ public final class Optimizer {
 
   /** The program only flattened into internal L0, with no optimisation: the baseline the passes are tested against. */
   public static OptimizedProgram flattenOnly(TypedProgram typed) {
-    return withinStack(typed, () -> new OptimizedProgram(typed.program(), TupleFlattener.flatten(typed, new NameSource())));
-  }
-
-  /**
-   * {@code compile} on the stack that fits every program within {@link NestingLimit} (so a program
-   * the checker accepts optimises whatever the JIT did); only inlining that multiplies nesting
-   * far beyond the limit can still overflow it, and that is reported as a compile error.
-   */
-  private static OptimizedProgram withinStack(TypedProgram typed, Supplier<OptimizedProgram> compile) {
-    try {
-      return NestingLimit.onLargeStack(compile);
-    } catch (StackOverflowError tooDeep) {
-      SourcePos where = typed.program().functions().isEmpty() ? SourcePos.NONE : typed.program().functions().get(0).pos();
-      throw new L0CompileError(where, "the program is nested too deeply for the optimiser");
-    }
+    return NestingLimit.onLargeStack(() -> new OptimizedProgram(typed.program(), TupleFlattener.flatten(typed, new NameSource())));
   }
 }

@@ -38,4 +38,18 @@ class ErrorPositionsTest {
     assertEquals(interpreted.getMessage(), optimised.getMessage());
     assertEquals("irr.l0:1:29: map: irregular array: element 1 has shape [2] but element 0 has shape [1]", optimised.getMessage());
   }
+
+  @Test
+  void anIrregularScanIsReportedWhereTheScanIsWritten() {
+    Program program = L0Parser.parse("""
+        fun [[i32]] main(i32 n) =
+          let rows = map(fn [i32] (i32 i) => [i], iota(n)) in
+          scan(fn [i32] ([i32] a, [i32] b) => iota(a[0] + b[0] + 1), [0], rows)
+        """, "scan.l0");
+    List<Value> args = List.of(ScalarValue.i32(3));
+    L0RuntimeError optimised = assertThrows(L0RuntimeError.class, () -> Optimizer.optimize(TypeChecker.check(program)).call("main", args));
+    L0RuntimeError interpreted = assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
+    assertEquals(interpreted.getMessage(), optimised.getMessage());
+    assertEquals("scan.l0:3:3: scan: irregular array: element 1 has shape [2] but element 0 has shape [1]", optimised.getMessage());
+  }
 }

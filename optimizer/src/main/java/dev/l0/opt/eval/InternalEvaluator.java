@@ -191,7 +191,7 @@ public final class InternalEvaluator {
       acc = lambda(soac.rowFunction(), concat(acc, row(inputs, i)), env);
       addRow(columns, acc);
     }
-    return regularArrays(pattern, columns, neutral, "scan", env, SourcePos.NONE);
+    return regularArrays(pattern, columns, neutral, "scan", env, soac instanceof Exp.Scan s ? s.pos() : ((Exp.Scanomap) soac).pos());
   }
 
   /**

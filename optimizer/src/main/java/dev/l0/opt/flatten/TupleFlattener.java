@@ -27,10 +27,12 @@ import dev.l0.types.TypedProgram;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Tuple-of-arrays flattening into internal L0 (thesis ch. 4, §4.1–4.2). An external value becomes
@@ -428,8 +430,13 @@ public final class TupleFlattener {
       Flat c = expr(i.condition(), env, b, null);
       Body thenBody = subBody(i.thenBranch(), env);
       Body elseBody = subBody(i.elseBranch(), env);
-      Set<String> inside = Analysis.boundIn(thenBody);
-      inside.addAll(Analysis.boundIn(elseBody));
+      // Only array results have sizes that may be bound inside; collecting the names bound in both
+      // bodies at every level of a deep else-if chain of scalars would make flattening quadratic.
+      Set<String> inside = new HashSet<>();
+      if (Stream.concat(thenBody.result().stream(), elseBody.result().stream()).anyMatch(s -> typeOf(s) instanceof Type.Array)) {
+        inside.addAll(Analysis.boundIn(thenBody));
+        inside.addAll(Analysis.boundIn(elseBody));
+      }
       List<Type> declared = componentsOf(i);
       List<Type> fromThen = refinedAll(declared, thenBody.result(), inside);
       List<Type> types = fromThen.equals(refinedAll(declared, elseBody.result(), inside)) ? fromThen : declared;
@@ -575,7 +582,7 @@ public final class TupleFlattener {
       Dim width = outerDim(arr, b);
       List<Type> out = accTypes.stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
       return Flat.of(emit(b, name(hint, "scan"), out, certsOf(ne, arr),
-          new Exp.Scan(op, ne.components(), arr.components())));
+          new Exp.Scan(op, ne.components(), arr.components(), s.pos())));
     }
     throw new IllegalStateException("unhandled expression " + e.getClass().getSimpleName());
   }

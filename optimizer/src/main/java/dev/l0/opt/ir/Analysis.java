@@ -2,8 +2,11 @@ package dev.l0.opt.ir;
 
 import dev.l0.ir.Dim;
 import dev.l0.ir.Type;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -69,6 +72,26 @@ public final class Analysis {
     }
   }
 
+  /**
+   * How deeply bodies nest in {@code body}: 0 for straight-line code, one more for each if branch,
+   * loop body or lambda body around a statement. Walks without recursion, so it answers for any depth.
+   */
+  public static int nesting(Body body) {
+    record Visit(Body body, int depth) {}
+    Deque<Visit> pending = new ArrayDeque<>();
+    pending.push(new Visit(body, 0));
+    int deepest = 0;
+    while (!pending.isEmpty()) {
+      Visit visit = pending.pop();
+      deepest = Math.max(deepest, visit.depth());
+      for (Stm stm : visit.body().stms()) {
+        stm.exp().bodies().forEach(b -> pending.push(new Visit(b, visit.depth() + 1)));
+        stm.exp().lambdas().forEach(l -> pending.push(new Visit(l.body(), visit.depth() + 1)));
+      }
+    }
+    return deepest;
+  }
+
   /** The variables the sizes in the types of {@code ids} name. */
   public static Set<String> sizesIn(List<Ident> ids) {
     Map<String, Integer> counts = new HashMap<>();
@@ -117,6 +140,100 @@ public final class Analysis {
     Set<String> free = new HashSet<>(counts.keySet());
     free.removeAll(boundInside(stm.exp()));
     return free;
+  }
+
+  /**
+   * Free variables and failure of statements, remembered per expression and body instance and
+   * built from those of the nested bodies: asking for every statement at every nesting level (as
+   * dead-code removal does) takes time linear in the code, where {@link #freeVariables(Stm)} and
+   * {@link #mayFail(Exp)} walk the whole statement each time. Its sets are not to be modified.
+   */
+  public static final class CachedFacts {
+    private final Map<Object, Set<String>> known = new IdentityHashMap<>();
+    private final Map<Object, Boolean> failing = new IdentityHashMap<>();
+
+    /** As {@link Analysis#mayFail(Exp)}. */
+    public boolean mayFail(Exp e) {
+      Boolean fails = failing.get(e);
+      if (fails == null) {
+        if (e instanceof Exp.If) {
+          fails = e.bodies().stream().anyMatch(this::mayFail);
+        } else {
+          fails = Analysis.mayFail(e);
+        }
+        failing.put(e, fails);
+      }
+      return fails;
+    }
+
+    private boolean mayFail(Body b) {
+      Boolean fails = failing.get(b);
+      if (fails == null) {
+        fails = b.stms().stream().anyMatch(s -> mayFail(s.exp()));
+        failing.put(b, fails);
+      }
+      return fails;
+    }
+
+    /** The names {@code stm} uses that are bound outside it, as {@link Analysis#freeVariables(Stm)}. */
+    public Set<String> freeVariables(Stm stm) {
+      Set<String> free = new HashSet<>(of(stm.exp()));
+      free.addAll(stm.certificates());
+      stm.pattern().forEach(id -> free.addAll(sizesIn(List.of(id))));
+      return free;
+    }
+
+    private Set<String> of(Exp e) {
+      Set<String> free = known.get(e);
+      if (free == null) {
+        free = new HashSet<>();
+        for (SubExp s : e.operands()) {
+          if (s instanceof SubExp.Var v) {
+            free.add(v.name());
+          }
+        }
+        for (Body b : e.bodies()) {
+          free.addAll(of(b));
+        }
+        for (Lambda l : e.lambdas()) {
+          Set<String> inLambda = new HashSet<>(of(l.body()));
+          inLambda.addAll(sizesIn(l.params()));
+          l.params().forEach(p -> inLambda.remove(p.name()));
+          free.addAll(inLambda);
+        }
+        if (e instanceof Exp.Loop l) {
+          free.addAll(sizesIn(l.mergeParams()));
+          for (Ident p : l.mergeParams()) {
+            free.remove(p.name());
+          }
+          free.remove(l.counter().name());
+        }
+        known.put(e, free);
+      }
+      return free;
+    }
+
+    private Set<String> of(Body b) {
+      Set<String> free = known.get(b);
+      if (free == null) {
+        free = new HashSet<>();
+        for (Stm stm : b.stms()) {
+          free.addAll(freeVariables(stm));
+        }
+        for (SubExp s : b.result()) {
+          if (s instanceof SubExp.Var v) {
+            free.add(v.name());
+          }
+        }
+        for (Stm stm : b.stms()) {
+          for (Ident p : stm.pattern()) {
+            free.remove(p.name());
+          }
+        }
+        known.put(b, free);
+      }
+      return free;
+    }
   }
 
   /**

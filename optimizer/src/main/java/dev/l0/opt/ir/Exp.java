@@ -586,8 +586,11 @@ public sealed interface Exp {
     }
   }
 
-  /** {@code scan(op, ne, a...)}: inclusive prefix results, one array per accumulator. */
-  record Scan(Lambda operator, List<SubExp> neutral, List<SubExp> inputs) implements Soac {
+  /**
+   * {@code scan(op, ne, a...)}: inclusive prefix results, one array per accumulator; {@code pos} is
+   * where the scan was written (its results must be regular, and an irregular one is reported there).
+   */
+  record Scan(Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) implements Soac {
     @Override
     public String keyword() {
       return "scan";
@@ -605,7 +608,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Scan(operator, mapAll(neutral, f), mapAll(inputs, f));
+      return new Scan(operator, mapAll(neutral, f), mapAll(inputs, f), pos);
     }
 
     @Override
@@ -615,7 +618,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Scan(f.apply(operator), neutral, inputs);
+      return new Scan(f.apply(operator), neutral, inputs, pos);
     }
 
     @Override
@@ -630,7 +633,7 @@ public sealed interface Exp {
 
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Scanomap(operator, f, neutral, newInputs);
+      return new Scanomap(operator, f, neutral, newInputs, pos);
     }
   }
 
@@ -689,9 +692,10 @@ public sealed interface Exp {
   /**
    * {@code scanomap(combine, fold, ne, a...)}: the inclusive prefixes of the fold,
    * {@code out[i] = acc = fold(acc, row i)} from {@code neutral}; what map→scan fusion makes (the
-   * scan's operator stays the associative {@code combine} a parallel scan joins chunks with).
+   * scan's operator stays the associative {@code combine} a parallel scan joins chunks with);
+   * {@code pos} is where the scan was written.
    */
-  record Scanomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs) implements Soac {
+  record Scanomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) implements Soac {
     @Override
     public String keyword() {
       return "scanomap";
@@ -709,7 +713,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Scanomap(combine, fold, mapAll(neutral, f), mapAll(inputs, f));
+      return new Scanomap(combine, fold, mapAll(neutral, f), mapAll(inputs, f), pos);
     }
 
     @Override
@@ -719,7 +723,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Scanomap(f.apply(combine), f.apply(fold), neutral, inputs);
+      return new Scanomap(f.apply(combine), f.apply(fold), neutral, inputs, pos);
     }
 
     @Override
@@ -734,7 +738,7 @@ public sealed interface Exp {
 
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Scanomap(combine, f, neutral, newInputs);
+      return new Scanomap(combine, f, neutral, newInputs, pos);
     }
   }
 }

@@ -68,6 +68,16 @@ public final class Substitution {
     return new Stm(applyIdents(stm.pattern()), applyCertificates(stm.certificates()), apply(stm.exp()));
   }
 
+  /**
+   * {@code stm} with this substitution applied to everything but the code nested in its
+   * expression's bodies and lambda bodies: for a walk that visits those bodies itself and applies
+   * the substitution there, so that each nesting level is rewritten once, not once per enclosing
+   * level (which made deep else-if chains quadratic).
+   */
+  public Stm applyOutsideBodies(Stm stm) {
+    return new Stm(applyIdents(stm.pattern()), applyCertificates(stm.certificates()), applyOutsideBodies(stm.exp()));
+  }
+
   public Body apply(Body body) {
     if (replacements.isEmpty()) {
       return body;
@@ -76,13 +86,22 @@ public final class Substitution {
   }
 
   public Lambda apply(Lambda lambda) {
-    return new Lambda(applyIdents(lambda.params()), apply(lambda.body()),
-        lambda.returnTypes().stream().map(this::apply).toList());
+    return signature(lambda).withBody(apply(lambda.body()));
+  }
+
+  /** {@code lambda} with this substitution applied to its parameters and result types, not its body. */
+  private Lambda signature(Lambda lambda) {
+    return new Lambda(applyIdents(lambda.params()), lambda.body(), lambda.returnTypes().stream().map(this::apply).toList());
   }
 
   /** {@code e} with this substitution applied to its operands and, recursively, to everything nested. */
   public Exp apply(Exp e) {
-    Exp out = e.mapOperands(this::apply).mapBodies(this::apply).mapLambdas(this::apply);
+    return applyOutsideBodies(e).mapBodies(this::apply).mapLambdas(l -> l.withBody(apply(l.body())));
+  }
+
+  /** {@code e} with this substitution applied to its operands, types and lambda signatures, its bodies unchanged. */
+  public Exp applyOutsideBodies(Exp e) {
+    Exp out = e.mapOperands(this::apply).mapLambdas(this::signature);
     if (out instanceof Exp.Loop l) {
       return new Exp.Loop(applyIdents(l.mergeParams()), l.init(), apply(l.counter()), l.bound(), l.body());
     }

@@ -5,7 +5,6 @@ import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.InternalProgram;
-import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
@@ -31,26 +30,51 @@ public final class CommonSubexpressions implements Pass {
 
   @Override
   public InternalProgram apply(InternalProgram program, NameSource names) {
-    return program.mapBodies(body -> new Walk(Analysis.consumedNames(body)).body(body, new HashMap<>()));
+    return program.mapBodies(body -> new Walk(Analysis.consumedNames(body)).body(body));
+  }
+
+  /**
+   * An expression bound earlier in scope, with its sharing key computed only when another
+   * expression with the same {@link SharingKey.Hashes hash} is looked up: a key covers all the code
+   * nested in the expression, so computing one per binding would make deep nesting quadratic.
+   */
+  private static final class Binding {
+    private final Exp exp;
+    private final List<Ident> pattern;
+    private Exp key;
+
+    Binding(Exp exp, List<Ident> pattern) {
+      this.exp = exp;
+      this.pattern = pattern;
+    }
+
+    Exp key() {
+      if (key == null) {
+        key = SharingKey.of(exp);
+      }
+      return key;
+    }
   }
 
   private static final class Walk {
     private final Set<String> consumed;
     private final Map<String, SubExp> replacements = new HashMap<>();
+    private final SharingKey.Hashes hashes = new SharingKey.Hashes();
+    /** The bindings in scope by hash; a body removes what it added when it ends. */
+    private final Map<Integer, List<Binding>> inScope = new HashMap<>();
     private Substitution current;
 
     Walk(Set<String> consumed) {
       this.consumed = consumed;
     }
 
-    Body body(Body body, Map<Exp, List<Ident>> outerTable) {
-      Map<Exp, List<Ident>> table = new HashMap<>(outerTable);
+    Body body(Body body) {
+      List<Integer> added = new ArrayList<>();
       List<Stm> out = new ArrayList<>();
       for (Stm original : body.stms()) {
-        Stm stm = substitution().apply(original);
-        stm = stm.withExp(stm.exp().mapBodies(b -> body(b, table)).mapLambdas(l -> lambda(l, table)));
-        Exp key = shareable(stm) ? SharingKey.of(stm.exp()) : null;
-        List<Ident> earlier = key == null ? null : table.get(key);
+        Stm stm = substitution().applyOutsideBodies(original);
+        stm = stm.withExp(stm.exp().mapBodies(this::body).mapLambdas(l -> l.withBody(body(l.body()))));
+        List<Ident> earlier = shareable(stm) ? earlierOrAdd(stm, added) : null;
         if (earlier != null) {
           for (int k = 0; k < earlier.size(); k++) {
             replacements.put(stm.pattern().get(k).name(), earlier.get(k).var());
@@ -58,12 +82,31 @@ public final class CommonSubexpressions implements Pass {
           }
           continue;
         }
-        if (key != null) {
-          table.put(key, stm.pattern());
-        }
         out.add(stm);
       }
+      for (int k = added.size() - 1; k >= 0; k--) {
+        List<Binding> sameHash = inScope.get(added.get(k));
+        sameHash.remove(sameHash.size() - 1);
+        if (sameHash.isEmpty()) {
+          inScope.remove(added.get(k));
+        }
+      }
       return new Body(out, substitution().applyAll(body.result()));
+    }
+
+    /** The pattern of an earlier binding of the same expression in scope, or null after adding this one to the scope. */
+    private List<Ident> earlierOrAdd(Stm stm, List<Integer> added) {
+      int hash = hashes.of(stm.exp());
+      Binding binding = new Binding(stm.exp(), stm.pattern());
+      List<Binding> sameHash = inScope.computeIfAbsent(hash, h -> new ArrayList<>());
+      for (Binding candidate : sameHash) {
+        if (candidate.key().equals(binding.key())) {
+          return candidate.pattern;
+        }
+      }
+      sameHash.add(binding);
+      added.add(hash);
+      return null;
     }
 
     /** The replacements so far, rebuilt only after a new one is recorded. */
@@ -72,10 +115,6 @@ public final class CommonSubexpressions implements Pass {
         current = new Substitution(replacements);
       }
       return current;
-    }
-
-    private Lambda lambda(Lambda l, Map<Exp, List<Ident>> table) {
-      return l.withBody(body(l.body(), table));
     }
 
     private boolean shareable(Stm stm) {

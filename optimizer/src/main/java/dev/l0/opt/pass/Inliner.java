@@ -9,6 +9,7 @@ import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
+import dev.l0.types.NestingLimit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,7 +25,10 @@ import java.util.Set;
  * inlined statements that were predicated on the parameter, and the others stay free to move
  * (e.g. be hoisted). Recursive functions (those that can reach themselves in the call graph)
  * stay calls. All call sites are inlined, callees first, so one application leaves no call to a
- * non-recursive function.
+ * non-recursive function, except where inlining would nest bodies deeper than
+ * {@link NestingLimit#MAX_DEPTH}: that call stays a call, so that no pass meets nesting deeper than
+ * the checker allows in the source and every program the checker accepts optimises on the stack
+ * {@link NestingLimit} sizes.
  */
 public final class Inliner implements Pass {
   @Override
@@ -42,39 +46,47 @@ public final class Inliner implements Pass {
         recursive.add(f);
       }
     }
-    Map<String, InternalFunction> done = new HashMap<>();
+    Map<String, Inlined> done = new HashMap<>();
     List<InternalFunction> out = new ArrayList<>();
     for (InternalFunction f : program.functions()) {
-      out.add(inlined(f, program, recursive, done, names));
+      out.add(inlined(f, program, recursive, done, names).function());
     }
     return new InternalProgram(out);
   }
 
-  private InternalFunction inlined(InternalFunction f, InternalProgram program, Set<String> recursive,
-      Map<String, InternalFunction> done, NameSource names) {
-    InternalFunction cached = done.get(f.name());
+  /** A function with its calls inlined, and how deeply bodies nest in it. */
+  private record Inlined(InternalFunction function, int nesting) {}
+
+  private Inlined inlined(InternalFunction f, InternalProgram program, Set<String> recursive,
+      Map<String, Inlined> done, NameSource names) {
+    Inlined cached = done.get(f.name());
     if (cached != null) {
       return cached;
     }
-    InternalFunction result = f.withBody(inlineBody(f.body(), callee -> recursive.contains(callee) ? null
-        : inlined(program.function(callee).orElseThrow(), program, recursive, done, names), names));
+    Callees callees = callee -> recursive.contains(callee) ? null
+        : inlined(program.function(callee).orElseThrow(), program, recursive, done, names);
+    Body body = inlineBody(f.body(), 0, callees, names);
+    Inlined result = new Inlined(f.withBody(body), Analysis.nesting(body));
     done.put(f.name(), result);
     return result;
   }
 
   private interface Callees {
     /** The callee with its own calls already inlined, or {@code null} where the call must stay. */
-    InternalFunction inlinable(String name);
+    Inlined inlinable(String name);
   }
 
-  private Body inlineBody(Body body, Callees callees, NameSource names) {
+  /** {@code body}, nested {@code level} bodies deep in its function, with its calls inlined where the nesting stays within the limit. */
+  private Body inlineBody(Body body, int level, Callees callees, NameSource names) {
     List<Stm> out = new ArrayList<>();
     Map<String, SubExp> results = new HashMap<>();
     for (Stm original : body.stms()) {
       Stm stm = new Substitution(results).apply(original);
-      stm = stm.withExp(stm.exp().mapBodies(b -> inlineBody(b, callees, names))
-          .mapLambdas(l -> l.withBody(inlineBody(l.body(), callees, names))));
-      InternalFunction callee = stm.exp() instanceof Exp.Apply a ? callees.inlinable(a.function()) : null;
+      stm = stm.withExp(stm.exp().mapBodies(b -> inlineBody(b, level + 1, callees, names))
+          .mapLambdas(l -> l.withBody(inlineBody(l.body(), level + 1, callees, names))));
+      Inlined inlinable = stm.exp() instanceof Exp.Apply a ? callees.inlinable(a.function()) : null;
+      InternalFunction callee = inlinable == null || level + inlinable.nesting() > NestingLimit.MAX_DEPTH
+          ? null : inlinable.function();
       if (callee == null) {
         out.add(stm);
         continue;

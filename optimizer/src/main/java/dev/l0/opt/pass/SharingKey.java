@@ -9,6 +9,7 @@ import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,6 +27,58 @@ final class SharingKey {
     Map<String, SubExp> canonical = new HashMap<>();
     collectBinders(e, canonical);
     return new Substitution(canonical).apply(erased(e));
+  }
+
+  /**
+   * Hashes of expressions that are equal wherever their {@link #of keys} are: positions and all
+   * names (bound inside or not) are left out. Each node's hash is computed once per instance and
+   * an expression's hash is built from its bodies' hashes, so hashing every binding of a deeply
+   * nested program takes time linear in its size.
+   */
+  static final class Hashes {
+    private static final SubExp ANY_NAME = SubExp.var("%");
+    private final Map<Object, Integer> known = new IdentityHashMap<>();
+
+    int of(Exp e) {
+      Integer hash = known.get(e);
+      if (hash == null) {
+        hash = compute(e);
+        known.put(e, hash);
+      }
+      return hash;
+    }
+
+    private int compute(Exp e) {
+      Exp nameless = e.mapOperands(Hashes::nameless);
+      if (e.bodies().isEmpty() && e.lambdas().isEmpty()) {
+        return withoutPosition(nameless).hashCode();
+      }
+      int hash = 31 * e.getClass().hashCode() + nameless.operands().hashCode();
+      for (Body b : e.bodies()) {
+        hash = 31 * hash + of(b);
+      }
+      for (Lambda l : e.lambdas()) {
+        hash = 31 * (31 * hash + l.params().size()) + of(l.body());
+      }
+      return hash;
+    }
+
+    private int of(Body b) {
+      Integer hash = known.get(b);
+      if (hash == null) {
+        int h = b.result().stream().map(Hashes::nameless).toList().hashCode();
+        for (Stm stm : b.stms()) {
+          h = 31 * h + of(stm.exp());
+        }
+        hash = h;
+        known.put(b, hash);
+      }
+      return hash;
+    }
+
+    private static SubExp nameless(SubExp s) {
+      return s instanceof SubExp.Var ? ANY_NAME : s;
+    }
   }
 
   private static void collectBinders(Exp e, Map<String, SubExp> out) {
@@ -76,6 +129,12 @@ final class SharingKey {
     }
     if (e instanceof Exp.Map m) {
       return new Exp.Map(m.function(), m.inputs(), none);
+    }
+    if (e instanceof Exp.Scan s) {
+      return new Exp.Scan(s.operator(), s.neutral(), s.inputs(), none);
+    }
+    if (e instanceof Exp.Scanomap s) {
+      return new Exp.Scanomap(s.combine(), s.fold(), s.neutral(), s.inputs(), none);
     }
     if (e instanceof Exp.Replicate r) {
       return new Exp.Replicate(r.count(), r.value(), none);

@@ -50,7 +50,7 @@ public final class Simplifier implements Pass {
       f.params().forEach(walk::declare);
       Body body = walk.body(f.body());
       // The sizes named in the parameters' types stay bound even where nothing else reads them.
-      out.add(f.withBody(Walk.removeDead(body, Analysis.sizesIn(f.params()))));
+      out.add(f.withBody(walk.removeDead(body, Analysis.sizesIn(f.params()))));
     }
     return new InternalProgram(out);
   }
@@ -61,6 +61,7 @@ public final class Simplifier implements Pass {
     private final Map<String, SubExp> replacements = new HashMap<>();
     private final Map<String, Exp> definitions = new HashMap<>();
     private final Map<String, Type> types = new HashMap<>();
+    private final Analysis.CachedFacts facts = new Analysis.CachedFacts();
     private Substitution current;
 
     Walk(NameSource names) {
@@ -82,7 +83,7 @@ public final class Simplifier implements Pass {
     Body body(Body body) {
       List<Stm> out = new ArrayList<>();
       for (Stm original : body.stms()) {
-        Stm stm = substitution().apply(original);
+        Stm stm = substitution().applyOutsideBodies(original);
         stm = stm.withExp(stm.exp().mapBodies(this::body).mapLambdas(this::lambda));
         if (stm.exp() instanceof Exp.Loop l) {
           l.mergeParams().forEach(this::declare);
@@ -452,7 +453,7 @@ public final class Simplifier implements Pass {
     }
 
     /** Removes bindings whose results are unused and that cannot fail, and unused scalar map outputs. */
-    static Body removeDead(Body body, Set<String> alsoLive) {
+    Body removeDead(Body body, Set<String> alsoLive) {
       Set<String> live = new HashSet<>(Analysis.useCounts(new Body(List.of(), body.result())).keySet());
       live.addAll(alsoLive);
       List<Stm> kept = new ArrayList<>();
@@ -460,9 +461,9 @@ public final class Simplifier implements Pass {
       for (int k = stms.size() - 1; k >= 0; k--) {
         Stm stm = withoutDeadMapOutputs(stms.get(k), live);
         boolean used = stm.pattern().stream().anyMatch(p -> live.contains(p.name()));
-        if (used || Analysis.mayFail(stm.exp())) {
+        if (used || facts.mayFail(stm.exp())) {
           kept.add(0, stm);
-          live.addAll(Analysis.freeVariables(stm));
+          live.addAll(facts.freeVariables(stm));
         }
       }
       return new Body(kept, body.result());
