@@ -88,7 +88,10 @@ final class RiskInputs {
     return spark.read().parquet(path.toString());
   }
 
-  /** {@code frame} with its columns checked to exist and a 1-based {@code row} number in file order. */
+  /**
+   * {@code frame} with its columns checked to exist and a 1-based {@code row} number in file order,
+   * cached: the checks read it several times.
+   */
   private static Dataset<Row> numbered(SparkSession spark, Dataset<Row> frame, String name, String[] required)
       throws InvalidInputException {
     List<String> present = Arrays.asList(frame.columns());
@@ -107,7 +110,7 @@ final class RiskInputs {
           }
           values[values.length - 1] = pair._2() + 1;
           return RowFactory.create(values);
-        }), schema);
+        }), schema).cache();
   }
 
   /** Problems in the order they are reported; the first true condition of a row is its error. */

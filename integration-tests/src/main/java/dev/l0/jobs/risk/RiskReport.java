@@ -85,17 +85,17 @@ final class RiskReport {
     plot.setBackgroundPaint(Color.WHITE);
     plot.getRenderer().setSeriesPaint(0, new Color(0x3b6ea5));
     plot.addDomainMarker(marker(-aggregate.var(), String.format(Locale.ROOT, "VaR %s%%", percent(settings.varConfidence())),
-        new Color(0xc0392b)));
+        new Color(0xc0392b), RectangleAnchor.TOP_RIGHT));
     plot.addDomainMarker(marker(-aggregate.expectedShortfall(), String.format(Locale.ROOT, "ES %s%%", percent(settings.esConfidence())),
-        new Color(0xe67e22)));
+        new Color(0xe67e22), RectangleAnchor.BOTTOM_RIGHT));
     return chart;
   }
 
-  private static ValueMarker marker(double at, String label, Color color) {
+  private static ValueMarker marker(double at, String label, Color color, RectangleAnchor labelAnchor) {
     ValueMarker marker = new ValueMarker(at, color, new BasicStroke(2.5f));
     marker.setLabel(label);
-    marker.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
-    marker.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+    marker.setLabelAnchor(labelAnchor);
+    marker.setLabelTextAnchor(labelAnchor == RectangleAnchor.TOP_RIGHT ? TextAnchor.TOP_LEFT : TextAnchor.BOTTOM_LEFT);
     marker.setLabelPaint(color);
     return marker;
   }

@@ -173,7 +173,10 @@ record RiskSettings(
       return value;
     }
 
-    /** FROM:TO:COUNT, COUNT evenly spaced values from FROM to TO (COUNT 1 gives FROM). */
+    /**
+     * FROM:TO:COUNT, COUNT evenly spaced values from FROM to TO: FROM + (TO - FROM) * i / (COUNT - 1),
+     * the ends exactly FROM and TO (COUNT 1 gives FROM).
+     */
     double[] grid(String key, String otherwise) throws UsageException {
       String text = values.getProperty(key, otherwise).trim();
       String[] parts = text.split(":");
@@ -189,7 +192,7 @@ record RiskSettings(
         }
         double[] grid = new double[count];
         for (int i = 0; i < count; i++) {
-          grid[i] = count == 1 ? from : from + (to - from) * i / (count - 1);
+          grid[i] = i == 0 ? from : i == count - 1 ? to : from + (to - from) * i / (count - 1);
         }
         return grid;
       } catch (NumberFormatException e) {
