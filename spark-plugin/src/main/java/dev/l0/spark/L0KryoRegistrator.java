@@ -7,6 +7,7 @@ import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.spark.pipeline.BoundValues;
 import dev.l0.spark.pipeline.ExecutionSettings;
 import dev.l0.spark.pipeline.InputBinding;
 import dev.l0.spark.pipeline.PartialResult;
@@ -31,6 +32,7 @@ public final class L0KryoRegistrator implements KryoRegistrator {
     JavaSerializer javaSerialization = new JavaSerializer();
     kryo.register(PipelineSpec.class, javaSerialization);
     kryo.register(InputBinding.class, javaSerialization);
+    kryo.register(BoundValues.class, javaSerialization);
     kryo.register(ExecutionSettings.class, javaSerialization);
     kryo.register(double[].class);
     kryo.register(float[].class);

@@ -1,10 +1,12 @@
 package dev.l0.spark;
 
+import dev.l0.spark.pipeline.BoundArgument;
 import dev.l0.spark.pipeline.PipelinePlanner;
 import dev.l0.spark.pipeline.PipelineRequest;
 import dev.l0.spark.pipeline.PipelineSpec;
 import dev.l0.spark.plan.L0PipelineNode;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,8 +19,8 @@ import scala.Function1;
 
 /**
  * An L0 program bound to DataFrame columns, applied with {@code df.transform(pipeline)}. Immutable:
- * every setter returns a new pipeline. The columns named in {@link #on} feed, in order, the leaves
- * of the entry function's parameters: an array of scalars takes one column, an array of tuples (or
+ * every setter returns a new pipeline. {@link #with} binds parameters to driver-side values; the
+ * columns named in {@link #on} feed, in order, the leaves of the other parameters: an array of scalars takes one column, an array of tuples (or
  * a tuple of arrays) one column per tuple leaf; a struct column counts as its leaf fields, an array
  * column gives an inner dimension. {@link #as} names the outputs. Planning happens in {@link #apply}, so a wrong
  * column, type or program fails in {@code df.transform(...)} with the call site of
@@ -34,22 +36,25 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
   private final List<String> inputColumns;
   private final List<String> outputNames;
   private final Map<String, Object> nullReplacements;
+  private final List<BoundArgument> boundArguments;
   private final String callSite;
 
   private L0Pipeline(String programText, String sourceName, String entry, List<String> inputColumns,
-      List<String> outputNames, Map<String, Object> nullReplacements, String callSite) {
+      List<String> outputNames, Map<String, Object> nullReplacements, List<BoundArgument> boundArguments,
+      String callSite) {
     this.programText = programText;
     this.sourceName = sourceName;
     this.entry = entry;
     this.inputColumns = List.copyOf(inputColumns);
     this.outputNames = List.copyOf(outputNames);
     this.nullReplacements = Collections.unmodifiableMap(new LinkedHashMap<>(nullReplacements));
+    this.boundArguments = List.copyOf(boundArguments);
     this.callSite = callSite;
   }
 
   static L0Pipeline of(String programText, String sourceName, String callSite) {
     return new L0Pipeline(Objects.requireNonNull(programText, "L0 program text"), sourceName, DEFAULT_ENTRY,
-        List.of(), List.of(), Map.of(), callSite);
+        List.of(), List.of(), Map.of(), List.of(), callSite);
   }
 
   /**
@@ -59,18 +64,35 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
    * {@code spark.sql.caseSensitive} is true; a name that matches two columns is an error.
    */
   public L0Pipeline on(String... columns) {
-    return new L0Pipeline(programText, sourceName, entry, names("on", columns), outputNames, nullReplacements, callSite);
+    return new L0Pipeline(programText, sourceName, entry, names("on", columns), outputNames, nullReplacements, boundArguments,
+        callSite);
   }
 
   /** The names of the output columns, one per result component (default {@code _1}, {@code _2}, ...). */
   public L0Pipeline as(String... outputs) {
-    return new L0Pipeline(programText, sourceName, entry, inputColumns, names("as", outputs), nullReplacements, callSite);
+    return new L0Pipeline(programText, sourceName, entry, inputColumns, names("as", outputs), nullReplacements, boundArguments,
+        callSite);
   }
 
   /** The entry function (default {@code main}). */
   public L0Pipeline entry(String name) {
     return new L0Pipeline(programText, sourceName, requireName("entry", name), inputColumns, outputNames,
-        nullReplacements, callSite);
+        nullReplacements, boundArguments, callSite);
+  }
+
+  /**
+   * Binds the entry parameter named {@code parameter} (its name in the L0 source) to a driver-side
+   * value, the same whole value for every row: a {@code Double}, {@code Float}, {@code Integer},
+   * {@code Long} or {@code Boolean} for a scalar parameter; a primitive array ({@code double[]},
+   * {@code int[]}, ...), regular nested primitive arrays ({@code double[][]}, ...) or a
+   * {@code FlatArray} for an array parameter. The columns of {@link #on} then feed the other
+   * parameters, in order. Checked when the pipeline is planned (unknown or twice-bound parameter,
+   * type mismatch, irregular nested array); the values reach each executor once, as a Spark broadcast.
+   */
+  public L0Pipeline with(String parameter, Object value) {
+    List<BoundArgument> bound = new ArrayList<>(boundArguments);
+    bound.add(new BoundArgument(requireName("with", parameter), value));
+    return new L0Pipeline(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, bound, callSite);
   }
 
   /**
@@ -87,12 +109,14 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
     }
     Map<String, Object> replacements = new LinkedHashMap<>(nullReplacements);
     replacements.put(columnPath, replacement);
-    return new L0Pipeline(programText, sourceName, entry, inputColumns, outputNames, replacements, callSite);
+    return new L0Pipeline(programText, sourceName, entry, inputColumns, outputNames, replacements, boundArguments,
+        callSite);
   }
 
   /** What this pipeline asks for, as the planner takes it. */
   public PipelineRequest request() {
-    return new PipelineRequest(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, callSite);
+    return new PipelineRequest(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, callSite,
+        boundArguments);
   }
 
   /**
@@ -108,7 +132,7 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
     }
     org.apache.spark.sql.classic.Dataset<Row> classic = (org.apache.spark.sql.classic.Dataset<Row>) df;
     PipelineSpec spec = PipelinePlanner.plan(request(), df.schema(),
-        classic.sparkSession().sessionState().conf().caseSensitiveAnalysis());
+        classic.sparkSession().sessionState().conf().caseSensitiveAnalysis()).withBroadcastValues(classic.sparkSession());
     return org.apache.spark.sql.classic.Dataset.ofRows(
         classic.sparkSession(), L0PipelineNode.of(classic.queryExecution().analyzed(), spec));
   }

@@ -56,6 +56,19 @@ class KryoAndPluginTest {
   }
 
   @Test
+  void boundValuesTravelThroughKryo() {
+    double[][] table = {{1.0, 2.0}, {3.0, 4.0}};
+    List<Row> total = frame.transform(L0.pipeline("""
+            fun f64 main([i64] x, [[f64]] table, f64 scale) =
+              reduce(op +, 0.0, map(fn f64 (i64 v) => scale * table[i32(v % 2i64 * (v % 2i64)), 1], x))""")
+        .with("table", table).with("scale", 0.5).on("x")).collectAsList();
+
+    double expected = LongStream.range(0, ROWS).map(id -> (id * 7919 % 1000 - 500) % 2)
+        .mapToDouble(remainder -> 0.5 * table[(int) (remainder * remainder)][1]).sum();
+    assertEquals(expected, total.get(0).getDouble(0));
+  }
+
+  @Test
   void arrayPartialsTravelThroughKryo() {
     List<Row> total = frame.transform(L0.pipeline("""
             fun [f64] main([[f64]] v) =

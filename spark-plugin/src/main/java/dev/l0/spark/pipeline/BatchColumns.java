@@ -45,6 +45,16 @@ final class BatchColumns {
     return rank == 1 ? data : new FlatArray(element, data, new int[rank]);
   }
 
+  /** Rows {@code [from, from + count)} of {@code column}, as a column of the same form. */
+  static Object slice(Object column, int from, int count) {
+    if (column instanceof FlatArray flat) {
+      return flat.rows(from, count);
+    }
+    Object part = Array.newInstance(column.getClass().getComponentType(), count);
+    System.arraycopy(column, from, part, 0, count);
+    return part;
+  }
+
   /** The last row of {@code column}, which has at least one. */
   static Object lastRow(Object column) {
     int last = rows(column) - 1;

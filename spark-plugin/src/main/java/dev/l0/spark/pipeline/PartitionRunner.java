@@ -1,5 +1,6 @@
 package dev.l0.spark.pipeline;
 
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Type;
 import dev.l0.kernels.api.CompiledProgram;
 import dev.l0.kernels.api.MeasuredRun;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.stream.Collectors;
 
 /**
@@ -36,6 +38,11 @@ public final class PartitionRunner implements AutoCloseable {
         case OFFSET: return programs.offset();
         default: return programs.totals();
       }
+    }
+
+    /** Whether the role's program takes the entry's parameters (so also its bound values), not partial results. */
+    boolean takesEntryParameters() {
+      return this == MAIN || this == TOTALS;
     }
   }
 
@@ -105,13 +112,13 @@ public final class PartitionRunner implements AutoCloseable {
    */
   public ColumnBatch mapRows(ColumnBatch input) {
     requireKind("mapRows", PipelineKind.ROWS);
-    return resultRows(run(program(Role.MAIN), checkedColumns(input)));
+    return resultRows(run(Role.MAIN, checkedColumns(input)));
   }
 
   /** REDUCE, and SCAN's first pass: combines this batch into the running partial. */
   public void fold(ColumnBatch input) {
     requireKind("fold", PipelineKind.REDUCE, PipelineKind.SCAN);
-    PartialResult batch = new PartialResult(run(foldProgram(), checkedColumns(input)));
+    PartialResult batch = new PartialResult(run(foldRole(), checkedColumns(input)));
     running = running == null ? batch : combine(running, batch);
   }
 
@@ -122,7 +129,7 @@ public final class PartitionRunner implements AutoCloseable {
       return running;
     }
     Object[] noRows = spec.inputs().stream().map(b -> BatchColumns.empty(b.elementType(), b.rank())).toArray();
-    return new PartialResult(run(foldProgram(), noRows));
+    return new PartialResult(run(foldRole(), noRows));
   }
 
   /** SCAN's second pass: the carry into this partition, empty for the first partition. */
@@ -138,11 +145,11 @@ public final class PartitionRunner implements AutoCloseable {
     if (!scanStarted) {
       throw new IllegalStateException("scanRows before startScan: give the runner the partition's carry first");
     }
-    List<Object> scanned = run(program(Role.MAIN), checkedColumns(input));
+    List<Object> scanned = run(Role.MAIN, checkedColumns(input));
     if (carry != null) {
       List<Object> arguments = new ArrayList<>(carry.values());
       arguments.addAll(scanned);
-      scanned = run(program(Role.OFFSET), arguments.toArray());
+      scanned = run(Role.OFFSET, arguments.toArray());
     }
     ColumnBatch output = resultRows(scanned);
     if (output.rows() > 0) {
@@ -151,11 +158,47 @@ public final class PartitionRunner implements AutoCloseable {
     return output;
   }
 
+  /**
+   * The first row of {@code input} whose program run fails with an {@link L0RuntimeError}, where
+   * running {@code input} failed: the program {@link #mapRows} and {@link #scanRows} run
+   * ({@code folding} false) or the one {@link #fold} runs. Found by halving the batch, so it costs
+   * about two runs over the batch; empty where no single row fails (an operator failed while
+   * combining rows). Only for naming the row of an error.
+   */
+  public OptionalInt firstFailingRow(ColumnBatch input, boolean folding) {
+    Role role = folding ? foldRole() : Role.MAIN;
+    return firstFailingRow(role, checkedColumns(input), 0, input.rows());
+  }
+
+  /** The first failing row of rows {@code [from, from + count)}, which fail together. */
+  private OptionalInt firstFailingRow(Role role, Object[] columns, int from, int count) {
+    if (count == 1) {
+      return OptionalInt.of(from);
+    }
+    int half = count / 2;
+    if (fails(role, columns, from, half)) {
+      return firstFailingRow(role, columns, from, half);
+    }
+    if (fails(role, columns, from + half, count - half)) {
+      return firstFailingRow(role, columns, from + half, count - half);
+    }
+    return OptionalInt.empty();
+  }
+
+  private boolean fails(Role role, Object[] columns, int from, int count) {
+    try {
+      run(role, Arrays.stream(columns).map(column -> BatchColumns.slice(column, from, count)).toArray());
+      return false;
+    } catch (L0RuntimeError e) {
+      return true;
+    }
+  }
+
   /** {@code a} then {@code b} combined with each result's operator. */
   PartialResult combine(PartialResult a, PartialResult b) {
     List<Object> arguments = new ArrayList<>(a.values());
     arguments.addAll(b.values());
-    return new PartialResult(run(program(Role.COMBINER), arguments.toArray()));
+    return new PartialResult(run(Role.COMBINER, arguments.toArray()));
   }
 
   /** The counters since {@link #open}. */
@@ -175,18 +218,22 @@ public final class PartitionRunner implements AutoCloseable {
     programs.clear();
   }
 
-  private CompiledProgram foldProgram() {
-    return program(spec.kind() == PipelineKind.SCAN ? Role.TOTALS : Role.MAIN);
+  private Role foldRole() {
+    return spec.kind() == PipelineKind.SCAN ? Role.TOTALS : Role.MAIN;
   }
 
   /**
-   * Runs {@code program} on {@code leaves}, one per leaf of its parameters (a tuple or array of
-   * tuples parameter takes one leaf per component, as its {@link InputBinding}s feed it), adds
+   * Runs the program in {@code role} on {@code leaves}, one per leaf of its parameters (a tuple or array of
+   * tuples parameter takes one leaf per component, as its {@link InputBinding}s feed it) that
+   * no {@code with(...)} value binds, adds
    * what it spent to the counters and returns its result's leaves.
    */
-  private List<Object> run(CompiledProgram program, Object[] leaves) {
+  private List<Object> run(Role role, Object[] leaves) {
+    CompiledProgram program = program(role);
     List<Type> parameterTypes = program.parameters().stream().map(Parameter::type).toList();
-    MeasuredRun measured = program.runMeasured(TupleLeaves.arguments(parameterTypes, Arrays.asList(leaves)));
+    MeasuredRun measured = program.runMeasured(role.takesEntryParameters()
+        ? spec.bound().arguments(parameterTypes, Arrays.asList(leaves))
+        : TupleLeaves.arguments(parameterTypes, Arrays.asList(leaves)));
     RunMeasurements spent = measured.measurements();
     kernelNanos += spent.kernelNanos();
     transferBytes += spent.transferBytes();

@@ -26,7 +26,7 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Plans pipelines: parses, type-checks and optimises the L0 program, binds its entry's parameters
- * to the child's columns, decides the {@link PipelineKind} from the entry's body, and derives the
+ * to driver-side values ({@code with}) and the others to the child's columns, decides the {@link PipelineKind} from the entry's body, and derives the
  * small programs that combine partial results; also composes two adjacent pipelines into one.
  */
 public final class PipelinePlanner {
@@ -51,9 +51,12 @@ public final class PipelinePlanner {
     L0Source main = L0Source.reachable(parsed, request.programText(), request.sourceName(), entry.name());
     TypedProgram typed = TypeChecker.check(main.program());
     entry = typed.function(entry.name());
+    BoundValues bound = BoundValues.of(entry, request.boundArguments(), callSite);
+    FunDef columnEntry = new FunDef(entry.name(), entry.returnType(),
+        entry.params().stream().filter(p -> !bound.binds(p.name())).toList(), entry.body(), entry.pos());
     List<InputBinding> inputs = new ColumnBinder(callSite, caseSensitive)
-        .bind(entry, request.inputColumns(), inputSchema, request.nullReplacements());
-    EntryAnalysis.Result analysis = EntryAnalysis.analyse(entry, callSite);
+        .bind(columnEntry, request.inputColumns(), inputSchema, request.nullReplacements());
+    EntryAnalysis.Result analysis = EntryAnalysis.analyse(columnEntry, callSite);
     StructType outputs = outputSchema(entry, analysis.kind(), request.outputNames(), callSite);
     DerivedPrograms derived = new DerivedPrograms(typed, request.sourceName(), callSite);
     List<Expr> aggregates = analysis.results().stream().map(r -> r.aggregate().orElse(null)).toList();
@@ -63,17 +66,18 @@ public final class PipelinePlanner {
       case SCAN -> new PipelineSpec.Programs(main, derived.combiner(aggregates), derived.offset(aggregates),
           derived.totals(entry, analysis.result()));
     };
-    return new PipelineSpec(analysis.kind(), inputs, outputs, callSite, programs, kernels(main));
+    return new PipelineSpec(analysis.kind(), inputs, bound, outputs, callSite, programs, kernels(main));
   }
 
   /**
    * The single pipeline equivalent to running {@code first} then {@code second} on first's output
    * (second reads first's output columns), or empty when first is not ROWS, or when first's
    * outputs include arrays of arrays of tuples, which the composition cannot take apart. The
-   * composed L0 program calls both entries; the optimiser fuses them.
+   * composed L0 program calls both entries; the optimiser fuses them. Pipelines with values bound
+   * by {@code with(...)} are not composed (empty).
    */
   public static Optional<PipelineSpec> merge(PipelineSpec first, PipelineSpec second) {
-    if (first.kind() != PipelineKind.ROWS) {
+    if (first.kind() != PipelineKind.ROWS || !first.bound().isEmpty() || !second.bound().isEmpty()) {
       return Optional.empty();
     }
     PipelineSpec.Programs two = second.programs();
@@ -84,7 +88,7 @@ public final class PipelinePlanner {
     L0Source totals = two.totals() == null ? null
         : PipelineComposer.compose(first, two.totals(), second.inputs()).orElseThrow();
     PipelineSpec.Programs programs = new PipelineSpec.Programs(main.get(), two.combiner(), two.offset(), totals);
-    return Optional.of(new PipelineSpec(second.kind(), first.inputs(), second.outputSchema(), second.callSite(),
+    return Optional.of(new PipelineSpec(second.kind(), first.inputs(), BoundValues.none(), second.outputSchema(), second.callSite(),
         programs, kernels(main.get())));
   }
 

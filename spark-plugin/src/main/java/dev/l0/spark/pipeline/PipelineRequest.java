@@ -10,11 +10,19 @@ import java.util.Objects;
 /**
  * What the user asked for: an L0 program, its entry, the DataFrame columns that feed the entry's
  * parameters, the output column names (empty: defaults {@code _1}, {@code _2}, ...), the null
- * replacements by column path ({@code "col"} or {@code "col.field"}) and the user's call site
- * ({@code "MyJob.java:42"}) for error messages. Immutable and serializable.
+ * replacements by column path ({@code "col"} or {@code "col.field"}), the user's call site
+ * ({@code "MyJob.java:42"}) for error messages, and the driver-side values bound to entry
+ * parameters with {@code with(...)}, in call order. Immutable and serializable.
  */
 public record PipelineRequest(String programText, String sourceName, String entry, List<String> inputColumns,
-    List<String> outputNames, Map<String, Object> nullReplacements, String callSite) implements Serializable {
+    List<String> outputNames, Map<String, Object> nullReplacements, String callSite,
+    List<BoundArgument> boundArguments) implements Serializable {
+
+  /** A request that binds no parameter to a driver-side value. */
+  public PipelineRequest(String programText, String sourceName, String entry, List<String> inputColumns,
+      List<String> outputNames, Map<String, Object> nullReplacements, String callSite) {
+    this(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, callSite, List.of());
+  }
 
   /** Checks that no component is null and copies the collections. */
   public PipelineRequest {
@@ -25,5 +33,6 @@ public record PipelineRequest(String programText, String sourceName, String entr
     outputNames = List.copyOf(outputNames);
     nullReplacements = Collections.unmodifiableMap(new LinkedHashMap<>(nullReplacements));
     Objects.requireNonNull(callSite, "callSite");
+    boundArguments = List.copyOf(boundArguments);
   }
 }

@@ -18,6 +18,7 @@ public final class PipelineSpec implements Serializable {
 
   private final PipelineKind kind;
   private final List<InputBinding> inputs;
+  private final BoundValues bound;
   private final StructType outputSchema;
   private final String callSite;
   private final L0Source main;
@@ -39,10 +40,11 @@ public final class PipelineSpec implements Serializable {
     }
   }
 
-  PipelineSpec(PipelineKind kind, List<InputBinding> inputs, StructType outputSchema, String callSite, Programs programs,
-      Kernels kernels) {
+  PipelineSpec(PipelineKind kind, List<InputBinding> inputs, BoundValues bound, StructType outputSchema, String callSite,
+      Programs programs, Kernels kernels) {
     this.kind = Objects.requireNonNull(kind, "kind");
     this.inputs = List.copyOf(inputs);
+    this.bound = Objects.requireNonNull(bound, "bound");
     this.outputSchema = Objects.requireNonNull(outputSchema, "outputSchema");
     this.callSite = callSite;
     this.main = programs.main();
@@ -55,6 +57,22 @@ public final class PipelineSpec implements Serializable {
     this.key = main.key();
   }
 
+  /**
+   * This spec with its bound values ({@code with(...)}) shipped as one Spark broadcast of
+   * {@code session}, so that each executor fetches them once instead of every task carrying them;
+   * itself where nothing is bound.
+   */
+  public PipelineSpec withBroadcastValues(org.apache.spark.sql.SparkSession session) {
+    BoundValues shipped = bound.broadcast(session);
+    return shipped == bound ? this
+        : new PipelineSpec(kind, inputs, shipped, outputSchema, callSite, programs(), new Kernels(kernelCount, kernelShapes, optimisedExplain));
+  }
+
+  /** Whether the bound values travel as a Spark broadcast (true also where none are bound). */
+  public boolean boundValuesBroadcast() {
+    return bound.isEmpty() || bound.broadcasted();
+  }
+
   /** How the results relate to the input rows. */
   public PipelineKind kind() {
     return kind;
@@ -63,6 +81,11 @@ public final class PipelineSpec implements Serializable {
   /** One binding per input of the entry, in order: per parameter, or per tuple leaf of a tuple or array-of-tuples parameter. */
   public List<InputBinding> inputs() {
     return inputs;
+  }
+
+  /** The driver-side values bound to entry parameters. */
+  BoundValues bound() {
+    return bound;
   }
 
   /** The output columns' names and Spark types, none nullable. */
@@ -101,7 +124,8 @@ public final class PipelineSpec implements Serializable {
     String outputs = List.of(outputSchema.fields()).stream()
         .map(f -> "  " + f.name() + " " + f.dataType().simpleString()).collect(Collectors.joining("\n"));
     return "L0 pipeline at " + callSite + ": " + summary() + "\nkind: " + kind.name().toLowerCase(Locale.ROOT)
-        + "\ninputs:\n" + bindings + "\noutputs:\n" + outputs + "\nentry " + main.entry() + " of " + main.sourceName()
+        + "\ninputs:\n" + bindings + (bound.isEmpty() ? "" : "\nbound with(...):\n" + bound.explain())
+        + "\noutputs:\n" + outputs + "\nentry " + main.entry() + " of " + main.sourceName()
         + ", optimised:\n" + optimisedExplain;
   }
 
@@ -111,7 +135,7 @@ public final class PipelineSpec implements Serializable {
   }
 
   /** Where the user called {@code L0.pipeline}, for messages. */
-  String callSite() {
+  public String callSite() {
     return callSite;
   }
 
@@ -128,18 +152,18 @@ public final class PipelineSpec implements Serializable {
   /**
    * Equal specs compute the same columns from the same input: the same program and entry
    * ({@link #key()}), the same bindings (which column or struct field feeds each input, and its
-   * null replacement) and the same outputs. Spark relies on this to reuse cached data and
+   * null replacement), the same bound values (by digest) and the same outputs. Spark relies on this to reuse cached data and
    * exchanges, so nothing that changes a result may be left out.
    */
   @Override
   public boolean equals(Object other) {
     return other instanceof PipelineSpec spec && spec.key.equals(key) && spec.kind == kind && spec.inputs.equals(inputs)
-        && spec.outputSchema.equals(outputSchema);
+        && spec.bound.digest().equals(bound.digest()) && spec.outputSchema.equals(outputSchema);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(key, kind, inputs, outputSchema);
+    return Objects.hash(key, kind, inputs, bound.digest(), outputSchema);
   }
 
   @Override

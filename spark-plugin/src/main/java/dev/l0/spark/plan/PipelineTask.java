@@ -1,5 +1,6 @@
 package dev.l0.spark.plan;
 
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.spark.pipeline.ColumnBatch;
 import dev.l0.spark.pipeline.ExecutionSettings;
@@ -13,7 +14,9 @@ import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.Tuple2;
 
@@ -48,7 +51,7 @@ final class PipelineTask implements Serializable {
   /** ROWS: the output batches of one partition. */
   Iterator<ColumnarBatch> mapRows(int partition, Iterator<ColumnarBatch> input) {
     PartitionRun run = PartitionRun.open(spec, ExecutorRuntime.taskSettings(device), metrics);
-    return outputBatches(run, inputBatches(partition, input), PartitionRunner::mapRows);
+    return outputBatches(run, partition, inputBatches(partition, input), PartitionRunner::mapRows);
   }
 
   /** REDUCE, and SCAN's first pass: the partition's index and its partial result. */
@@ -57,7 +60,10 @@ final class PipelineTask implements Serializable {
       InputBatches batches = inputBatches(partition, input);
       while (batches.hasNext()) {
         ColumnBatch batch = batches.next();
-        run.run(runner -> runner.fold(batch));
+        located(run, partition, batches, batch, true, runner -> {
+          runner.fold(batch);
+          return batch;
+        });
       }
       if (countsInputRows) {
         metrics.addInputRows(batches.rowsRead());
@@ -78,7 +84,7 @@ final class PipelineTask implements Serializable {
   Iterator<ColumnarBatch> scanRows(int partition, Iterator<ColumnarBatch> input, PartialResult carryIn) {
     PartitionRun run = PartitionRun.open(spec, ExecutorRuntime.taskSettings(device), metrics);
     run.run(runner -> runner.startScan(Optional.ofNullable(carryIn)));
-    return outputBatches(run, inputBatches(partition, input), PartitionRunner::scanRows);
+    return outputBatches(run, partition, inputBatches(partition, input), PartitionRunner::scanRows);
   }
 
   /** SCAN, on the driver: the carry into each partition from all partitions' totals; null for none. */
@@ -94,7 +100,7 @@ final class PipelineTask implements Serializable {
     return new InputBatches(input, spec.inputs(), topOrdinals, batchRows, partition);
   }
 
-  private Iterator<ColumnarBatch> outputBatches(PartitionRun run, InputBatches batches,
+  private Iterator<ColumnarBatch> outputBatches(PartitionRun run, int partition, InputBatches batches,
       BiFunction<PartitionRunner, ColumnBatch, ColumnBatch> step) {
     TaskOutput output = TaskOutput.open(spec.outputSchema(), run::close);
     PipelineMetrics counted = metrics;
@@ -111,12 +117,28 @@ final class PipelineTask implements Serializable {
       @Override
       public ColumnarBatch next() {
         ColumnBatch input = batches.next();
-        ColumnBatch result = run.call(runner -> step.apply(runner, input));
+        ColumnBatch result = located(run, partition, batches, input, false, runner -> step.apply(runner, input));
         counted.addInputRows(input.rows());
         counted.addOutputRows(result.rows());
         return output.next(result);
       }
     };
+  }
+
+  /**
+   * {@code step} applied to the runner on {@code input}, the batch of {@code partition} that
+   * {@code batches} gave last; an {@link L0RuntimeError} becomes a {@link PipelineRunException}
+   * naming the call site, the partition and the failing row ({@code folding}: the step folds).
+   */
+  private <T> T located(PartitionRun run, int partition, InputBatches batches, ColumnBatch input, boolean folding,
+      Function<PartitionRunner, T> step) {
+    try {
+      return run.call(step);
+    } catch (L0RuntimeError error) {
+      OptionalInt row = run.call(runner -> runner.firstFailingRow(input, folding));
+      throw new PipelineRunException(spec.callSite(), partition, batches.rowsRead() - input.rows(), input.rows(), row,
+          error);
+    }
   }
 
   private static List<PartialResult> inPartitionOrder(Iterator<Tuple2<Integer, PartialResult>> partials) {
