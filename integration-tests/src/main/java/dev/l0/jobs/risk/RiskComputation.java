@@ -61,10 +61,15 @@ final class RiskComputation {
         .withColumn("years", RiskInputs.years(col("maturity"), settings.valuationDate()));
   }
 
-  /** The pipeline of the per-position P&L vectors under the settings' grid: {@code id, pnl}. */
+  /**
+   * The pipeline of the per-position P&L vectors: {@code id, pnl}; the settings' scenario grid is
+   * bound to the program's {@code spot_shocks} and {@code vol_shocks} as driver-side values.
+   */
   static L0Pipeline scenarioPipeline(RiskSettings settings) {
-    return L0.pipeline(ScenarioGrid.programOn(program(), settings.scenarioSpotShocks(), settings.scenarioVolShocks()))
-        .entry(ScenarioGrid.ENTRY)
+    return L0.pipeline(program())
+        .entry("scenarios")
+        .with("spot_shocks", settings.scenarioSpotShocks())
+        .with("vol_shocks", settings.scenarioVolShocks())
         .on("id", "quantity", "call", "spot", "strike", "years", "rate", "volatility")
         .as("id", "pnl");
   }
