@@ -11,7 +11,7 @@ import org.apache.spark.sql.SparkSession;
  * {@code spark-submit} set, else {@value #DEFAULT_MASTER}; settings given to {@code spark-submit}
  * are kept, and L0's classes are added to any extensions or plugins listed there.
  */
-final class JobSessions {
+public final class JobSessions {
   static final String DEFAULT_MASTER = "local[2]";
   static final String EXTENSIONS = "dev.l0.spark.L0Extensions";
   static final String PLUGIN = "dev.l0.spark.L0Plugin";
@@ -19,7 +19,7 @@ final class JobSessions {
 
   private JobSessions() {}
 
-  static SparkSession start(String appName, Optional<String> master) {
+  public static SparkSession start(String appName, Optional<String> master) {
     SparkConf conf = new SparkConf(); // reads the spark.* system properties spark-submit sets
     master.ifPresent(conf::setMaster);
     conf.setIfMissing("spark.master", DEFAULT_MASTER);

@@ -1,0 +1,167 @@
+package dev.l0.jobs.risk;
+
+import static org.apache.spark.sql.functions.col;
+
+import dev.l0.jobs.JobSessions;
+import dev.l0.jobs.risk.RiskComputation.Aggregate;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The end-of-day risk batch, {@code bin/l0-job risk-batch}: inputs, validation, L0 pricing and
+ * scenario revaluation, exact aggregates, VaR and ES, then the outputs of the valuation date
+ * written aside and swapped in ({@link RiskStore}). Exit codes: {@value #EXIT_OK} written,
+ * {@value #EXIT_FAILED} the run failed (the date's previous outputs are unchanged),
+ * {@value #EXIT_USAGE} bad command line or config, {@value #EXIT_BAD_INPUT} bad input (nothing
+ * written), {@value #EXIT_LOCKED} another run of the same date is running (nothing written).
+ */
+public final class RiskBatchJob {
+  public static final int EXIT_OK = 0;
+  public static final int EXIT_FAILED = 1;
+  public static final int EXIT_USAGE = 2;
+  public static final int EXIT_BAD_INPUT = 3;
+  public static final int EXIT_LOCKED = 4;
+
+  private RiskBatchJob() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs the batch and returns its exit code; Spark's session is stopped at the end. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    RiskSettings settings;
+    try {
+      settings = RiskSettings.parse(args);
+    } catch (RiskSettings.UsageException e) {
+      err.println("risk-batch: " + e.getMessage());
+      return EXIT_USAGE;
+    }
+    System.setProperty("java.awt.headless", "true");
+    SparkSession spark = JobSessions.start("L0 risk batch " + settings.valuationDate(), Optional.of(settings.master()));
+    try {
+      return run(spark, settings, out, err);
+    } finally {
+      spark.stop();
+    }
+  }
+
+  static int run(SparkSession spark, RiskSettings settings, PrintStream out, PrintStream err) {
+    StageLog log = new StageLog(spark.sparkContext(), out);
+    log.line("valuation date " + settings.valuationDate() + ", output " + settings.out().toAbsolutePath() + ", Spark "
+        + spark.sparkContext().master() + ", " + settings.scenarioCount() + " scenarios");
+    RiskInputs.Inputs inputs;
+    try {
+      inputs = log.stage("read and validate inputs", () -> {
+        try {
+          return RiskInputs.load(spark, settings);
+        } catch (RiskInputs.InvalidInputException e) {
+          throw new BadInput(e);
+        }
+      }, loaded -> loaded.portfolioName() + ", " + loaded.marketName());
+    } catch (BadInput e) {
+      err.println("risk-batch: bad input: " + e.getCause().getMessage());
+      err.println("risk-batch: nothing written");
+      return EXIT_BAD_INPUT;
+    }
+    try (RiskStore store = RiskStore.open(settings.out(), settings.valuationDate())) {
+      Dataset<Row> positions = RiskComputation.marketPositions(inputs, settings).repartition(settings.partitions(), col("id"));
+      RiskComputation.Results results = RiskComputation.compute(positions, settings, log);
+      log.stage("write positions", () -> {
+        results.positions().select("id", "book", "underlying", "quantity", "strike", "maturity", "call", "spot", "volatility",
+            "rate", "years", "price", "delta", "gamma", "vega", "theta", "rho", "pv", "pnl")
+            .orderBy("id").write().mode(SaveMode.ErrorIfExists).parquet(store.staged("positions").toString());
+        return results.positions().count();
+      }, rows -> rows + " positions");
+      log.stage("write aggregates", () -> {
+        writeAggregates(spark, store, results, settings);
+        return results.books().size();
+      }, books -> books + " books, 1 portfolio, " + settings.scenarioCount() + " scenarios each");
+      log.stage("write report", () -> {
+        try {
+          RiskReport.write(store.staged("report"), settings, results, inputs.portfolioName() + " / " + inputs.marketName());
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+        return results.books().size() + 1;
+      }, charts -> charts + " charts");
+      store.commit();
+      Aggregate portfolio = results.portfolio();
+      log.line(String.format(java.util.Locale.ROOT, "portfolio PV %.2f, VaR %s %.2f, ES %s %.2f over %d positions",
+          portfolio.figures()[0], settings.varConfidence(), portfolio.var(), settings.esConfidence(), portfolio.expectedShortfall(),
+          portfolio.positions()));
+      log.line(String.format(java.util.Locale.ROOT, "wrote %s in %.1fs: report %s", settings.valuationDate(), log.elapsedSeconds(),
+          store.live("report").resolve("report.html").toAbsolutePath()));
+      return EXIT_OK;
+    } catch (RiskStore.LockedException e) {
+      err.println("risk-batch: " + e.getMessage() + "; nothing written");
+      return EXIT_LOCKED;
+    } catch (IOException | RuntimeException e) {
+      err.println("risk-batch: failed: " + e + "; the outputs of " + settings.valuationDate() + " are unchanged");
+      e.printStackTrace(err);
+      return EXIT_FAILED;
+    }
+  }
+
+  /** Carries a checked bad-input error out of a stage. */
+  private static final class BadInput extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    BadInput(RiskInputs.InvalidInputException cause) {
+      super(cause);
+    }
+  }
+
+  private static void writeAggregates(SparkSession spark, RiskStore store, RiskComputation.Results results, RiskSettings settings) {
+    StructType figures = new StructType().add("name", DataTypes.StringType, false).add("positions", DataTypes.LongType, false);
+    for (String figure : RiskComputation.FIGURES) {
+      figures = figures.add(figure, DataTypes.DoubleType, false);
+    }
+    figures = figures.add("var", DataTypes.DoubleType, false).add("expected_shortfall", DataTypes.DoubleType, false);
+    List<Row> books = new ArrayList<>();
+    for (Aggregate book : results.books()) {
+      books.add(figureRow(book));
+    }
+    spark.createDataFrame(books, figures).coalesce(1).write().parquet(store.staged("books").toString());
+    spark.createDataFrame(List.of(figureRow(results.portfolio())), figures).coalesce(1).write()
+        .parquet(store.staged("portfolio").toString());
+
+    StructType scenarioSchema = new StructType().add("name", DataTypes.StringType, false).add("scenario", DataTypes.IntegerType, false)
+        .add("spot_shock", DataTypes.DoubleType, false).add("vol_shock", DataTypes.DoubleType, false)
+        .add("pnl", DataTypes.DoubleType, false);
+    double[] spotShocks = settings.scenarioSpotShocks();
+    double[] volShocks = settings.scenarioVolShocks();
+    List<Row> scenarios = new ArrayList<>();
+    List<Aggregate> all = new ArrayList<>(results.books());
+    all.add(results.portfolio());
+    for (Aggregate aggregate : all) {
+      for (int s = 0; s < aggregate.pnl().length; s++) {
+        scenarios.add(RowFactory.create(aggregate.name(), s, spotShocks[s], volShocks[s], aggregate.pnl()[s]));
+      }
+    }
+    spark.createDataFrame(scenarios, scenarioSchema).coalesce(1).write().parquet(store.staged("scenario_pnl").toString());
+  }
+
+  private static Row figureRow(Aggregate aggregate) {
+    Object[] values = new Object[4 + aggregate.figures().length];
+    values[0] = aggregate.name();
+    values[1] = aggregate.positions();
+    for (int i = 0; i < aggregate.figures().length; i++) {
+      values[2 + i] = aggregate.figures()[i];
+    }
+    values[values.length - 2] = aggregate.var();
+    values[values.length - 1] = aggregate.expectedShortfall();
+    return RowFactory.create(values);
+  }
+}

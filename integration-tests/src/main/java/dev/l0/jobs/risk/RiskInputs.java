@@ -1,0 +1,279 @@
+package dev.l0.jobs.risk;
+
+import static org.apache.spark.sql.functions.broadcast;
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.concat;
+import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.date_add;
+import static org.apache.spark.sql.functions.floor;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.lower;
+import static org.apache.spark.sql.functions.lpad;
+import static org.apache.spark.sql.functions.round;
+import static org.apache.spark.sql.functions.trim;
+import static org.apache.spark.sql.functions.when;
+import static org.apache.spark.sql.functions.xxhash64;
+
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The run's inputs, read (Parquet, or CSV with a header) or generated, and checked before anything
+ * is written. A portfolio row is a vanilla European option: {@code id, book, instrument (vanilla),
+ * underlying, quantity, strike, maturity (a date after the valuation date), type (call or put)}; a
+ * market row is {@code underlying, spot, volatility, rate} (volatility and rate per year, continuous
+ * compounding). The first problem found is an {@link InvalidInputException} naming the file, the
+ * column and the row (the n-th data row, a CSV header not counted).
+ */
+final class RiskInputs {
+  static final String[] PORTFOLIO_COLUMNS = {"id", "book", "instrument", "underlying", "quantity", "strike", "maturity", "type"};
+  static final String[] MARKET_COLUMNS = {"underlying", "spot", "volatility", "rate"};
+
+  /** Bad input: the message names the file, column and row. */
+  static final class InvalidInputException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    InvalidInputException(String message) {
+      super(message);
+    }
+  }
+
+  /** Validated positions {@code id, book, underlying, quantity, strike, maturity, call} and market rows. */
+  record Inputs(Dataset<Row> portfolio, Dataset<Row> market, String portfolioName, String marketName) {}
+
+  private RiskInputs() {}
+
+  static Inputs load(SparkSession spark, RiskSettings settings) throws InvalidInputException {
+    Dataset<Row> rawMarket;
+    Dataset<Row> rawPortfolio;
+    String marketName;
+    String portfolioName;
+    if (settings.portfolio().isPresent()) {
+      marketName = settings.market().orElseThrow().toString();
+      portfolioName = settings.portfolio().orElseThrow().toString();
+      rawMarket = numbered(spark, read(spark, settings.market().orElseThrow()), marketName, MARKET_COLUMNS);
+      rawPortfolio = numbered(spark, read(spark, settings.portfolio().orElseThrow()), portfolioName, PORTFOLIO_COLUMNS);
+    } else {
+      marketName = "synthetic market";
+      portfolioName = "synthetic portfolio";
+      rawMarket = numbered(spark, syntheticMarket(spark, settings), marketName, MARKET_COLUMNS);
+      rawPortfolio = numbered(spark, syntheticPortfolio(spark, settings, rawMarket), portfolioName, PORTFOLIO_COLUMNS);
+    }
+    Dataset<Row> market = checkedMarket(rawMarket, marketName, settings);
+    Dataset<Row> portfolio = checkedPortfolio(rawPortfolio, market, portfolioName, marketName, settings.valuationDate());
+    return new Inputs(portfolio, market, portfolioName, marketName);
+  }
+
+  private static Dataset<Row> read(SparkSession spark, Path path) throws InvalidInputException {
+    String name = path.getFileName() == null ? path.toString() : path.getFileName().toString().toLowerCase();
+    if (!path.toFile().exists()) {
+      throw new InvalidInputException(path + ": no such file or folder");
+    }
+    if (name.endsWith(".csv")) {
+      return spark.read().option("header", "true").option("mode", "FAILFAST").csv(path.toString());
+    }
+    return spark.read().parquet(path.toString());
+  }
+
+  /**
+   * {@code frame} with its columns checked to exist and a 1-based {@code row} number in file order,
+   * cached: the checks read it several times.
+   */
+  private static Dataset<Row> numbered(SparkSession spark, Dataset<Row> frame, String name, String[] required)
+      throws InvalidInputException {
+    List<String> present = Arrays.asList(frame.columns());
+    for (String column : required) {
+      if (!present.contains(column)) {
+        throw new InvalidInputException(name + ": missing column '" + column + "' (columns: " + String.join(", ", present) + ")");
+      }
+    }
+    Dataset<Row> selected = frame.select(Arrays.stream(required).map(c -> col(c)).toArray(Column[]::new));
+    StructType schema = selected.schema().add("row", DataTypes.LongType, false);
+    return spark.createDataFrame(selected.javaRDD().zipWithIndex()
+        .map(pair -> {
+          Object[] values = new Object[pair._1().size() + 1];
+          for (int i = 0; i < pair._1().size(); i++) {
+            values[i] = pair._1().get(i);
+          }
+          values[values.length - 1] = pair._2() + 1;
+          return RowFactory.create(values);
+        }), schema).cache();
+  }
+
+  /** Problems in the order they are reported; the first true condition of a row is its error. */
+  private static final class Checks {
+    private final String file;
+    private final List<Column> conditions = new ArrayList<>();
+    private final List<Column> messages = new ArrayList<>();
+
+    Checks(String file) {
+      this.file = file;
+    }
+
+    Checks add(String column, Column failing, Column message) {
+      conditions.add(failing);
+      messages.add(concat(lit(file + ": row "), col("row").cast("string"), lit(", column '" + column + "': "), message));
+      return this;
+    }
+
+    /** Null, not of the type, then not finite where numeric. */
+    Checks typed(String column, DataType type) {
+      Column raw = col(column);
+      add(column, raw.isNull(), lit("null"));
+      if (!type.equals(DataTypes.StringType)) {
+        add(column, raw.cast(type).isNull(), concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
+      }
+      return this;
+    }
+
+    void failOnFirst(Dataset<Row> frame) throws InvalidInputException {
+      Column error = lit(null).cast("string");
+      for (int i = conditions.size() - 1; i >= 0; i--) {
+        error = when(conditions.get(i), messages.get(i)).otherwise(error);
+      }
+      List<Row> first = frame.select(col("row"), error.as("error")).where(col("error").isNotNull())
+          .orderBy("row").limit(1).collectAsList();
+      if (!first.isEmpty()) {
+        throw new InvalidInputException(first.get(0).getString(1));
+      }
+    }
+  }
+
+  private static Dataset<Row> checkedMarket(Dataset<Row> raw, String name, RiskSettings settings) throws InvalidInputException {
+    double lowestVolShock = Arrays.stream(settings.volShocks()).min().orElse(0.0);
+    Checks checks = new Checks(name)
+        .typed("underlying", DataTypes.StringType)
+        .typed("spot", DataTypes.DoubleType)
+        .typed("volatility", DataTypes.DoubleType)
+        .typed("rate", DataTypes.DoubleType);
+    Column spot = col("spot").cast("double");
+    Column volatility = col("volatility").cast("double");
+    Column rate = col("rate").cast("double");
+    checks.add("spot", spot.leq(0).or(spot.isNaN()).or(spot.equalTo(Double.POSITIVE_INFINITY)),
+            concat(lit("spot must be positive and finite, is "), spot.cast("string")))
+        .add("volatility", volatility.lt(0), concat(lit("negative volatility "), volatility.cast("string")))
+        .add("volatility", volatility.plus(lowestVolShock).leq(0).or(volatility.isNaN()),
+            concat(lit("volatility " ), volatility.cast("string"),
+                lit(" is not above " + (-lowestVolShock) + " (the largest downward volatility shock)")))
+        .add("rate", rate.isNaN().or(rate.gt(1)).or(rate.lt(-1)), concat(lit("rate must be in [-1, 1], is "), rate.cast("string")));
+    checks.failOnFirst(raw);
+    Dataset<Row> market = raw.select(trim(col("underlying")).as("underlying"), spot.as("spot"), volatility.as("volatility"),
+        rate.as("rate"), col("row"));
+    List<Row> duplicate = market.groupBy("underlying").agg(count(lit(1)).as("n"), org.apache.spark.sql.functions.max("row").as("row"))
+        .where(col("n").gt(1)).orderBy("row").limit(1).collectAsList();
+    if (!duplicate.isEmpty()) {
+      throw new InvalidInputException(name + ": row " + duplicate.get(0).getLong(2) + ", column 'underlying': '"
+          + duplicate.get(0).getString(0) + "' appears again (each underlying has one market row)");
+    }
+    return market.drop("row");
+  }
+
+  private static Dataset<Row> checkedPortfolio(Dataset<Row> raw, Dataset<Row> market, String name, String marketName,
+      LocalDate date) throws InvalidInputException {
+    Dataset<Row> known = broadcast(market.select(col("underlying").as("known_underlying")));
+    Dataset<Row> joined = raw.join(known, trim(raw.col("underlying")).equalTo(known.col("known_underlying")), "left");
+    Column quantity = col("quantity").cast("double");
+    Column strike = col("strike").cast("double");
+    Column maturity = col("maturity").cast("date");
+    Column type = lower(trim(col("type")));
+    Checks checks = new Checks(name)
+        .typed("id", DataTypes.LongType)
+        .typed("book", DataTypes.StringType)
+        .typed("instrument", DataTypes.StringType)
+        .typed("underlying", DataTypes.StringType)
+        .typed("quantity", DataTypes.DoubleType)
+        .typed("strike", DataTypes.DoubleType)
+        .typed("maturity", DataTypes.DateType)
+        .typed("type", DataTypes.StringType);
+    checks.add("instrument", lower(trim(col("instrument"))).notEqual("vanilla"),
+            concat(lit("'"), col("instrument"), lit("' is not an instrument of this release (vanilla)")))
+        .add("underlying", col("known_underlying").isNull(),
+            concat(lit("unknown underlying '"), col("underlying"), lit("' (not in " + marketName + ")")))
+        .add("quantity", quantity.isNaN().or(quantity.equalTo(Double.POSITIVE_INFINITY)).or(quantity.equalTo(Double.NEGATIVE_INFINITY)),
+            concat(lit("quantity must be finite, is "), quantity.cast("string")))
+        .add("strike", strike.leq(0).or(strike.isNaN()).or(strike.equalTo(Double.POSITIVE_INFINITY)),
+            concat(lit("strike must be positive and finite, is "), strike.cast("string")))
+        .add("maturity", maturity.leq(lit(java.sql.Date.valueOf(date))),
+            concat(lit("maturity "), maturity.cast("string"), lit(" is not after the valuation date " + date)))
+        .add("type", type.notEqual("call").and(type.notEqual("put")),
+            concat(lit("'"), col("type"), lit("' is neither call nor put")));
+    checks.failOnFirst(joined);
+    Dataset<Row> portfolio = raw.select(col("id").cast("long").as("id"), col("book"), trim(col("underlying")).as("underlying"),
+        quantity.as("quantity"), strike.as("strike"), maturity.as("maturity"), type.equalTo("call").as("call"), col("row"));
+    List<Row> duplicate = portfolio.groupBy("id").agg(count(lit(1)).as("n"), org.apache.spark.sql.functions.max("row").as("row"))
+        .where(col("n").gt(1)).orderBy("row").limit(1).collectAsList();
+    if (!duplicate.isEmpty()) {
+      throw new InvalidInputException(name + ": row " + duplicate.get(0).getLong(2) + ", column 'id': "
+          + duplicate.get(0).getLong(0) + " appears again (position ids are unique)");
+    }
+    return portfolio.drop("row");
+  }
+
+  /** One market row per underlying U0000, U0001, ...: spot 20..220, volatility 0.15..0.60, rate 0..0.05. */
+  static Dataset<Row> syntheticMarket(SparkSession spark, RiskSettings settings) {
+    Random random = new Random(settings.syntheticSeed());
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < settings.syntheticUnderlyings(); i++) {
+      rows.add(RowFactory.create(String.format("U%04d", i), round2(20 + 200 * random.nextDouble()),
+          round2(0.15 + 0.45 * random.nextDouble()), Math.rint(500 * random.nextDouble()) / 10_000));
+    }
+    StructType schema = new StructType(new StructField[] {
+        DataTypes.createStructField("underlying", DataTypes.StringType, false),
+        DataTypes.createStructField("spot", DataTypes.DoubleType, false),
+        DataTypes.createStructField("volatility", DataTypes.DoubleType, false),
+        DataTypes.createStructField("rate", DataTypes.DoubleType, false)});
+    return spark.createDataFrame(rows, schema);
+  }
+
+  private static double round2(double value) {
+    return Math.rint(value * 100) / 100;
+  }
+
+  /**
+   * Positions 0..N-1 whose fields are hashes of (seed, field, id), so the portfolio is the same for
+   * any partitioning: a book of BOOK-01.., an underlying, a quantity of +-10..200, a strike 70%..130%
+   * of the spot, a maturity 1 week to 2 years out, a call or a put.
+   */
+  static Dataset<Row> syntheticPortfolio(SparkSession spark, RiskSettings settings, Dataset<Row> market) {
+    long seed = settings.syntheticSeed();
+    Dataset<Row> positions = spark.range(0, settings.syntheticPositions(), 1, settings.partitions()).select(
+        col("id"),
+        concat(lit("BOOK-"), lpad(floor(uniform(seed, 1).multiply(settings.syntheticBooks())).plus(1).cast("string"), 2, "0")).as("book"),
+        lit("vanilla").as("instrument"),
+        concat(lit("U"), lpad(floor(uniform(seed, 2).multiply(settings.syntheticUnderlyings())).cast("string"), 4, "0")).as("underlying"),
+        floor(uniform(seed, 3).multiply(20)).plus(1).multiply(10).multiply(when(uniform(seed, 4).lt(0.3), -1.0).otherwise(1.0))
+            .cast("double").as("quantity"),
+        uniform(seed, 5).multiply(0.6).plus(0.7).as("moneyness"),
+        date_add(lit(java.sql.Date.valueOf(settings.valuationDate())), floor(uniform(seed, 6).multiply(723)).plus(7).cast("int"))
+            .as("maturity"),
+        when(uniform(seed, 7).lt(0.5), "call").otherwise("put").as("type"));
+    Dataset<Row> spots = broadcast(market.select(col("underlying").as("u"), col("spot")));
+    return positions.join(spots, positions.col("underlying").equalTo(spots.col("u")))
+        .select(col("id"), col("book"), col("instrument"), col("underlying"), col("quantity"),
+            round(col("spot").multiply(col("moneyness")), 2).as("strike"), col("maturity"), col("type"))
+        .orderBy("id");
+  }
+
+  /** A uniform double in [0, 1) from the hash of (seed, field, id): 53 bits of xxhash64. */
+  private static Column uniform(long seed, int field) {
+    return xxhash64(lit(seed), lit(field), col("id")).bitwiseAND(lit((1L << 53) - 1)).cast("double").divide((double) (1L << 53));
+  }
+
+  /** The year fraction from the valuation date to a maturity: days / 365. */
+  static Column years(Column maturity, LocalDate date) {
+    return org.apache.spark.sql.functions.datediff(maturity, lit(java.sql.Date.valueOf(date))).cast("double").divide(365.0);
+  }
+}

@@ -1,0 +1,203 @@
+package dev.l0.jobs.risk;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The settings of one risk-batch run: the keys of a config file ({@code conf/risk-batch.properties}
+ * documents each with its default), overridden by command-line options. Every value is checked
+ * here; a bad one is a {@link UsageException} naming the key or option.
+ */
+record RiskSettings(
+    LocalDate valuationDate,
+    Optional<Path> portfolio,
+    Optional<Path> market,
+    Path out,
+    String master,
+    int syntheticPositions,
+    int syntheticUnderlyings,
+    int syntheticBooks,
+    long syntheticSeed,
+    double[] spotShocks,
+    double[] volShocks,
+    double varConfidence,
+    double esConfidence,
+    int partitions) {
+
+  static final String USAGE = "usage: l0-job risk-batch [--date YYYY-MM-DD] [--portfolio PATH] [--market PATH]"
+      + " [--out DIR] [--master URL] [--config FILE]";
+
+  /** A command line or config value that cannot be used. */
+  static final class UsageException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    UsageException(String message) {
+      super(message);
+    }
+  }
+
+  /** The settings of {@code args}: the config file of {@code --config} first, then the options. */
+  static RiskSettings parse(String[] args) throws UsageException {
+    Properties values = new Properties();
+    Properties options = new Properties();
+    for (int i = 0; i < args.length; i++) {
+      String option = args[i];
+      String key = switch (option) {
+        case "--date" -> "risk.date";
+        case "--portfolio" -> "risk.portfolio";
+        case "--market" -> "risk.market";
+        case "--out" -> "risk.out";
+        case "--master" -> "risk.master";
+        case "--config" -> "config";
+        default -> throw new UsageException("unknown option '" + option + "'\n" + USAGE);
+      };
+      if (i + 1 >= args.length) {
+        throw new UsageException("option " + option + " needs a value\n" + USAGE);
+      }
+      options.setProperty(key, args[++i]);
+    }
+    if (options.containsKey("config")) {
+      Path file = Path.of(options.getProperty("config"));
+      try (Reader reader = Files.newBufferedReader(file)) {
+        values.load(reader);
+      } catch (IOException e) {
+        throw new UsageException("cannot read the config file " + file + ": " + e.getMessage());
+      }
+      for (String key : values.stringPropertyNames()) {
+        if (!key.startsWith("risk.")) {
+          throw new UsageException(file + ": unknown key '" + key + "' (keys start with 'risk.')");
+        }
+      }
+      options.remove("config");
+    }
+    values.putAll(options);
+    return of(values);
+  }
+
+  private static RiskSettings of(Properties values) throws UsageException {
+    Keys keys = new Keys(values);
+    RiskSettings settings = new RiskSettings(
+        keys.date("risk.date", LocalDate.now(ZoneOffset.UTC)),
+        keys.path("risk.portfolio"),
+        keys.path("risk.market"),
+        keys.path("risk.out").orElse(Path.of("risk-out")),
+        values.getProperty("risk.master", "local[*]"),
+        keys.positive("risk.synthetic.positions", 100_000),
+        keys.positive("risk.synthetic.underlyings", 300),
+        keys.positive("risk.synthetic.books", 8),
+        keys.number("risk.synthetic.seed", 20261125L),
+        keys.grid("risk.scenarios.spotShocks", "-0.25:0.25:10"),
+        keys.grid("risk.scenarios.volShocks", "-0.10:0.10:10"),
+        keys.confidence("risk.var.confidence", 0.99),
+        keys.confidence("risk.es.confidence", 0.975),
+        keys.positive("risk.partitions", 4));
+    if (settings.portfolio.isPresent() != settings.market.isPresent()) {
+      throw new UsageException("give both a portfolio and a market (or neither, for the synthetic inputs)");
+    }
+    return settings;
+  }
+
+  /** The number of scenarios: every spot shock with every volatility shock. */
+  int scenarioCount() {
+    return spotShocks.length * volShocks.length;
+  }
+
+  /** The spot shock of each scenario (scenario s = spot index * volShocks + vol index). */
+  double[] scenarioSpotShocks() {
+    double[] out = new double[scenarioCount()];
+    for (int s = 0; s < out.length; s++) {
+      out[s] = spotShocks[s / volShocks.length];
+    }
+    return out;
+  }
+
+  /** The volatility shock of each scenario. */
+  double[] scenarioVolShocks() {
+    double[] out = new double[scenarioCount()];
+    for (int s = 0; s < out.length; s++) {
+      out[s] = volShocks[s % volShocks.length];
+    }
+    return out;
+  }
+
+  private record Keys(Properties values) {
+    LocalDate date(String key, LocalDate otherwise) throws UsageException {
+      String text = values.getProperty(key);
+      try {
+        return text == null ? otherwise : LocalDate.parse(text.trim());
+      } catch (DateTimeParseException e) {
+        throw new UsageException(key + ": '" + text + "' is not a date YYYY-MM-DD");
+      }
+    }
+
+    Optional<Path> path(String key) {
+      String text = values.getProperty(key);
+      return text == null || text.isBlank() ? Optional.empty() : Optional.of(Path.of(text.trim()));
+    }
+
+    long number(String key, long otherwise) throws UsageException {
+      String text = values.getProperty(key);
+      try {
+        return text == null ? otherwise : Long.parseLong(text.trim());
+      } catch (NumberFormatException e) {
+        throw new UsageException(key + ": '" + text + "' is not an integer");
+      }
+    }
+
+    int positive(String key, int otherwise) throws UsageException {
+      long value = number(key, otherwise);
+      if (value < 1 || value > Integer.MAX_VALUE) {
+        throw new UsageException(key + ": " + value + " is not a positive int");
+      }
+      return (int) value;
+    }
+
+    double confidence(String key, double otherwise) throws UsageException {
+      String text = values.getProperty(key);
+      double value;
+      try {
+        value = text == null ? otherwise : Double.parseDouble(text.trim());
+      } catch (NumberFormatException e) {
+        throw new UsageException(key + ": '" + text + "' is not a number");
+      }
+      if (!(value > 0.5 && value < 1.0)) {
+        throw new UsageException(key + ": " + value + " is not a confidence level in (0.5, 1)");
+      }
+      return value;
+    }
+
+    /**
+     * FROM:TO:COUNT, COUNT evenly spaced values from FROM to TO: FROM + (TO - FROM) * i / (COUNT - 1),
+     * the ends exactly FROM and TO (COUNT 1 gives FROM).
+     */
+    double[] grid(String key, String otherwise) throws UsageException {
+      String text = values.getProperty(key, otherwise).trim();
+      String[] parts = text.split(":");
+      try {
+        if (parts.length != 3) {
+          throw new NumberFormatException();
+        }
+        double from = Double.parseDouble(parts[0]);
+        double to = Double.parseDouble(parts[1]);
+        int count = Integer.parseInt(parts[2]);
+        if (count < 1 || count > 10_000 || !Double.isFinite(from) || !Double.isFinite(to)) {
+          throw new NumberFormatException();
+        }
+        double[] grid = new double[count];
+        for (int i = 0; i < count; i++) {
+          grid[i] = i == 0 ? from : i == count - 1 ? to : from + (to - from) * i / (count - 1);
+        }
+        return grid;
+      } catch (NumberFormatException e) {
+        throw new UsageException(key + ": '" + text + "' is not FROM:TO:COUNT (finite numbers, 1 <= COUNT <= 10000)");
+      }
+    }
+  }
+}

@@ -1,0 +1,402 @@
+package dev.l0.jobs.risk;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.kernels.exact.ExactSum;
+import dev.l0.math.L0Math;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.time.LocalDate;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The risk batch on a real local[2] Spark, over a small portfolio written as CSV by the test: its
+ * outputs against plain Java loops (StrictMath Black-Scholes and greeks, exact sums, VaR from the
+ * sorted P&L), the same aggregates for 1, 2 and 4 partitions and other batch sizes, reruns,
+ * locking, a killed writer, bad inputs and the report in headless Chromium.
+ */
+class RiskBatchJobTest {
+  static final LocalDate DATE = LocalDate.of(2026, 11, 25);
+  static final int POSITIONS = 240;
+  static final String[] BOOKS = {"RATES-A", "EQ-B", "EQ-C"};
+  static final double[] SPOTS = {100.0, 42.5, 250.0, 7.25};
+  static final double[] VOLS = {0.2, 0.35, 0.15, 0.6};
+  static final double[] RATES = {0.03, 0.01, 0.045, 0.0};
+
+  static SparkSession spark;
+  @TempDir
+  static Path folder;
+  static Path portfolio;
+  static Path market;
+
+  @BeforeAll
+  static void start() throws IOException {
+    spark = SparkSession.builder().master("local[2]").appName("RiskBatchJobTest")
+        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.extensions", "dev.l0.spark.L0Extensions").getOrCreate();
+    portfolio = folder.resolve("portfolio.csv");
+    market = folder.resolve("market.csv");
+    Files.write(portfolio, portfolioLines());
+    Files.write(market, marketLines());
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+    SparkSession.clearActiveSession();
+    SparkSession.clearDefaultSession();
+  }
+
+  static List<String> portfolioLines() {
+    Random random = new Random(11);
+    List<String> lines = new ArrayList<>(List.of("id,book,instrument,underlying,quantity,strike,maturity,type"));
+    for (int i = 0; i < POSITIONS; i++) {
+      int u = random.nextInt(SPOTS.length);
+      lines.add(i + "," + BOOKS[random.nextInt(BOOKS.length)] + ",vanilla,U" + u + "," + (random.nextInt(41) - 20) * 5 + ","
+          + Math.rint(SPOTS[u] * (0.7 + 0.6 * random.nextDouble()) * 100) / 100 + "," + DATE.plusDays(5 + random.nextInt(700))
+          + "," + (random.nextBoolean() ? "call" : "put"));
+    }
+    return lines;
+  }
+
+  static List<String> marketLines() {
+    List<String> lines = new ArrayList<>(List.of("underlying,spot,volatility,rate"));
+    for (int u = 0; u < SPOTS.length; u++) {
+      lines.add("U" + u + "," + SPOTS[u] + "," + VOLS[u] + "," + RATES[u]);
+    }
+    return lines;
+  }
+
+  static Path config(String name, String... lines) throws IOException {
+    Path file = folder.resolve(name + ".properties");
+    List<String> all = new ArrayList<>(List.of("risk.scenarios.spotShocks=-0.2:0.2:5", "risk.scenarios.volShocks=-0.1:0.1:4"));
+    all.addAll(Arrays.asList(lines));
+    Files.write(file, all);
+    return file;
+  }
+
+  record Run(int exit, String out, String err) {}
+
+  static Run run(Path out, Path portfolioFile, Path marketFile, String... configLines) throws IOException {
+    RiskSettings settings;
+    try {
+      settings = RiskSettings.parse(new String[] {"--date", DATE.toString(), "--portfolio", portfolioFile.toString(), "--market",
+          marketFile.toString(), "--out", out.toString(), "--config", config("run", configLines).toString()});
+    } catch (RiskSettings.UsageException e) {
+      throw new AssertionError(e);
+    }
+    ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    int exit = RiskBatchJob.run(spark, settings, new PrintStream(stdout, true, StandardCharsets.UTF_8),
+        new PrintStream(stderr, true, StandardCharsets.UTF_8));
+    return new Run(exit, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
+  }
+
+  // ---- the independent computation: plain Java, StrictMath and L0Math.erf (fdlibm, as StrictMath would be) ----
+
+  static double ncdf(double x) {
+    return 0.5 * (1.0 + L0Math.erf(x * 0.7071067811865476));
+  }
+
+  static double npdf(double x) {
+    return 0.3989422804014327 * StrictMath.exp(-0.5 * x * x);
+  }
+
+  static double d1(double s, double k, double t, double r, double v) {
+    return (StrictMath.log(s / k) + (r + 0.5 * v * v) * t) / (v * StrictMath.sqrt(t));
+  }
+
+  static double price(boolean call, double s, double k, double t, double r, double v) {
+    double d1 = d1(s, k, t, r, v);
+    double d2 = d1 - v * StrictMath.sqrt(t);
+    double discounted = k * StrictMath.exp(-r * t);
+    return call ? s * ncdf(d1) - discounted * ncdf(d2) : discounted * ncdf(-d2) - s * ncdf(-d1);
+  }
+
+  /** price, delta, gamma, vega, theta, rho. */
+  static double[] greeks(boolean call, double s, double k, double t, double r, double v) {
+    double sqrtT = StrictMath.sqrt(t);
+    double d1 = d1(s, k, t, r, v);
+    double d2 = d1 - v * sqrtT;
+    double discounted = k * StrictMath.exp(-r * t);
+    double density = npdf(d1);
+    double gamma = density / (s * v * sqrtT);
+    double vega = s * density * sqrtT;
+    double decay = -(s * density * v) / (2.0 * sqrtT);
+    return call
+        ? new double[] {s * ncdf(d1) - discounted * ncdf(d2), ncdf(d1), gamma, vega, decay - r * discounted * ncdf(d2),
+            t * discounted * ncdf(d2)}
+        : new double[] {discounted * ncdf(-d2) - s * ncdf(-d1), ncdf(d1) - 1.0, gamma, vega, decay + r * discounted * ncdf(-d2),
+            -(t * discounted * ncdf(-d2))};
+  }
+
+  @Test
+  void outputsEqualAnIndependentComputationAndDoNotDependOnPartitioning() throws Exception {
+    Path out = folder.resolve("out-exact");
+    Run first = run(out, portfolio, market, "risk.partitions=2");
+    assertEquals(0, first.exit(), first.err());
+    assertTrue(first.out().contains("risk-batch: book aggregates: 3 books in "), first.out());
+    assertTrue(first.out().contains("report " + out.toAbsolutePath().resolve("report/valuation_date=2026-11-25/report.html")));
+
+    // the documented grid: FROM + (TO - FROM) * i / (COUNT - 1), the ends exactly FROM and TO
+    double[] spotShocks = {-0.2, -0.2 + 0.4 * 1 / 4, -0.2 + 0.4 * 2 / 4, -0.2 + 0.4 * 3 / 4, 0.2};
+    double[] volShocks = {-0.1, -0.1 + 0.2 * 1 / 3, -0.1 + 0.2 * 2 / 3, 0.1};
+    Map<String, double[]> market = new HashMap<>();
+    for (int u = 0; u < SPOTS.length; u++) {
+      market.put("U" + u, new double[] {SPOTS[u], VOLS[u], RATES[u]});
+    }
+    Map<String, ExactSum[]> bookSums = new TreeMap<>();
+    Map<String, ExactSum.Vector> bookPnl = new TreeMap<>();
+    Map<Long, double[]> expectedGreeks = new HashMap<>();
+    Map<Long, double[]> expectedPnl = new HashMap<>();
+    for (String line : portfolioLines().subList(1, POSITIONS + 1)) {
+      String[] f = line.split(",");
+      double[] m = market.get(f[3]);
+      double quantity = Double.parseDouble(f[4]);
+      double strike = Double.parseDouble(f[5]);
+      double years = ChronoUnit.DAYS.between(DATE, LocalDate.parse(f[6])) / 365.0;
+      boolean call = f[7].equals("call");
+      double[] g = greeks(call, m[0], strike, years, m[2], m[1]);
+      double today = price(call, m[0], strike, years, m[2], m[1]);
+      double[] pnl = new double[spotShocks.length * volShocks.length];
+      for (int s = 0; s < pnl.length; s++) {
+        pnl[s] = quantity * (price(call, m[0] * (1.0 + spotShocks[s / volShocks.length]), strike, years, m[2],
+            m[1] + volShocks[s % volShocks.length]) - today);
+      }
+      long id = Long.parseLong(f[0]);
+      expectedGreeks.put(id, g);
+      expectedPnl.put(id, pnl);
+      ExactSum[] sums = bookSums.computeIfAbsent(f[1], b -> Stream.generate(ExactSum::new).limit(6).toArray(ExactSum[]::new));
+      for (int i = 0; i < 6; i++) {
+        sums[i].add(quantity * g[i]);
+      }
+      bookPnl.computeIfAbsent(f[1], b -> new ExactSum.Vector()).add(pnl);
+    }
+
+    List<Row> positions = spark.read().parquet(out.resolve("positions").toString()).collectAsList();
+    assertEquals(POSITIONS, positions.size());
+    for (Row row : positions) {
+      long id = row.getAs("id");
+      double[] g = expectedGreeks.get(id);
+      for (int i = 0; i < RiskComputation.GREEKS.length; i++) {
+        assertEquals(g[i], (double) row.getAs(RiskComputation.GREEKS[i]), 0.0, RiskComputation.GREEKS[i] + " of position " + id);
+      }
+      assertArrayEquals(expectedPnl.get(id), row.getList(row.fieldIndex("pnl")).stream().mapToDouble(x -> (Double) x).toArray(),
+          0.0, "P&L of " + id);
+      assertEquals(LocalDate.of(2026, 11, 25), ((java.sql.Date) row.getAs("valuation_date")).toLocalDate());
+    }
+    List<Row> books = spark.read().parquet(out.resolve("books").toString()).orderBy("name").collectAsList();
+    assertEquals(new ArrayList<>(bookSums.keySet()), books.stream().map(r -> r.getString(0)).toList());
+    for (Row book : books) {
+      ExactSum[] sums = bookSums.get(book.getString(0));
+      for (int i = 0; i < RiskComputation.FIGURES.length; i++) {
+        assertEquals(sums[i].value(), (double) book.getAs(RiskComputation.FIGURES[i]), 0.0, RiskComputation.FIGURES[i]);
+      }
+      double[] losses = Arrays.stream(bookPnl.get(book.getString(0)).values()).map(p -> -p).sorted().toArray();
+      assertEquals(losses[19], (double) book.getAs("var"), 0.0, "VaR 99% of 20 scenarios is the worst loss");
+      assertEquals(losses[19], (double) book.getAs("expected_shortfall"), 0.0, "ES 97.5% of 20 scenarios is the worst loss");
+    }
+
+    List<Row> expectedBooks = spark.read().parquet(out.resolve("books").toString()).orderBy("name").collectAsList();
+    List<Row> expectedScenarios = spark.read().parquet(out.resolve("scenario_pnl").toString()).orderBy("name", "scenario")
+        .collectAsList();
+    for (String[] variant : List.of(new String[] {"1", "1048576"}, new String[] {"4", "7"})) {
+      spark.conf().set("spark.l0.batchRows", variant[1]);
+      Path other = folder.resolve("out-" + variant[0]);
+      Run again = run(other, portfolio, RiskBatchJobTest.market, "risk.partitions=" + variant[0]);
+      assertEquals(0, again.exit(), again.err());
+      assertEquals(expectedBooks, spark.read().parquet(other.resolve("books").toString()).orderBy("name").collectAsList(),
+          "books with " + variant[0] + " partitions, batchRows " + variant[1]);
+      assertEquals(expectedScenarios, spark.read().parquet(other.resolve("scenario_pnl").toString()).orderBy("name", "scenario")
+          .collectAsList());
+    }
+    spark.conf().unset("spark.l0.batchRows");
+
+    reportRendersInChromium(out.resolve("report/valuation_date=2026-11-25/report.html"));
+  }
+
+  @Test
+  void aRerunReplacesTheDateAndAConcurrentRunIsRefused() throws Exception {
+    Path out = folder.resolve("out-rerun");
+    assertEquals(0, run(out, portfolio, market).exit());
+    Map<String, String> before = digests(out.resolve("books"));
+    Run rerun = run(out, portfolio, market);
+    assertEquals(0, rerun.exit(), rerun.err());
+    assertEquals(before, digests(out.resolve("books")));
+    assertEquals(POSITIONS, spark.read().parquet(out.resolve("positions").toString()).count());
+    try (Stream<Path> staging = Files.list(out.resolve("_staging"))) {
+      assertEquals(List.of(), staging.toList(), "no staging folder is left");
+    }
+
+    try (RiskStore held = RiskStore.open(out, DATE)) {
+      Run refused = run(out, portfolio, market);
+      assertEquals(RiskBatchJob.EXIT_LOCKED, refused.exit());
+      assertTrue(refused.err().contains("another risk-batch run of 2026-11-25 is running"), refused.err());
+    }
+    assertEquals(before, digests(out.resolve("books")));
+  }
+
+  @Test
+  void eachBadInputNamesFileColumnAndRowAndWritesNothing() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    assertBadInput(portfolio, lines(marketLines(), 2, "U1,42.5,-0.35,0.01"), file + ": row 2, column 'volatility': negative volatility -0.35");
+    assertBadInput(lines(portfolioLines(), 4, "3,EQ-B,vanilla,U9,10,40,2027-01-01,call"), market,
+        file + ": row 4, column 'underlying': unknown underlying 'U9' (not in " + market + ")");
+    assertBadInput(lines(portfolioLines(), 7, "6,EQ-B,vanilla,U1,,40,2027-01-01,call"), market, file + ": row 7, column 'quantity': null");
+    List<String> noVolatility = marketLines().stream().map(l -> l.substring(0, l.lastIndexOf(',', l.lastIndexOf(',') - 1))
+        + l.substring(l.lastIndexOf(','))).toList();
+    assertBadInput(portfolio, write(noVolatility), file + ": missing column 'volatility' (columns: underlying, spot, rate)");
+  }
+
+  static Path lines(List<String> lines, int row, String replacement) throws IOException {
+    List<String> changed = new ArrayList<>(lines);
+    changed.set(row, replacement);
+    return write(changed);
+  }
+
+  static Path write(List<String> lines) throws IOException {
+    return Files.write(folder.resolve("bad.csv"), lines);
+  }
+
+  static void assertBadInput(Path portfolioFile, Path marketFile, String message) throws IOException {
+    Path out = folder.resolve("out-bad");
+    Run run = run(out, portfolioFile, marketFile);
+    assertEquals(RiskBatchJob.EXIT_BAD_INPUT, run.exit(), run.err());
+    assertEquals("risk-batch: bad input: " + message + "\nrisk-batch: nothing written\n", run.err());
+    assertFalse(Files.exists(out), "nothing is written");
+  }
+
+  @Test
+  void aWriterKilledMidWriteLeavesThePreviousOutputsReadableAndUnchanged() throws Exception {
+    Path out = folder.resolve("out-killed");
+    assertEquals(0, run(out, portfolio, market).exit());
+    Map<String, String> before = new TreeMap<>();
+    for (String dataset : RiskStore.DATASETS) {
+      before.putAll(digests(out.resolve(dataset)));
+    }
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.add("-Xmx1g");
+    command.addAll(sparkJvmOptions());
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), RiskBatchJob.class.getName(), "--date", DATE.toString(),
+        "--out", out.toString(), "--master", "local[2]", "--portfolio", portfolio.toString(), "--market", market.toString(),
+        "--config", config("killed", "risk.scenarios.spotShocks=-0.2:0.2:100", "risk.scenarios.volShocks=-0.1:0.1:100").toString()));
+    Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(folder.resolve("child.log").toFile()).start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
+      while (!stagedPositionsExist(out) && child.isAlive() && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertTrue(stagedPositionsExist(out), () -> "the child never started writing: " + readLog());
+    } finally {
+      child.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+    Map<String, String> after = new TreeMap<>();
+    for (String dataset : RiskStore.DATASETS) {
+      after.putAll(digests(out.resolve(dataset)));
+    }
+    assertEquals(before, after);
+    assertEquals(POSITIONS, spark.read().parquet(out.resolve("positions").toString()).count());
+  }
+
+  static String readLog() {
+    try {
+      return Files.readString(folder.resolve("child.log"));
+    } catch (IOException e) {
+      return e.toString();
+    }
+  }
+
+  static List<String> sparkJvmOptions() throws IOException, InterruptedException {
+    Process options = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), dev.l0.jobs.SparkJvmOptions.class.getName()).start();
+    String text = new String(options.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertEquals(0, options.waitFor());
+    return Arrays.asList(text.split("\\s+"));
+  }
+
+  static boolean stagedPositionsExist(Path out) throws IOException {
+    Path staging = out.resolve("_staging");
+    if (!Files.isDirectory(staging)) {
+      return false;
+    }
+    try (Stream<Path> files = Files.walk(staging)) {
+      return files.anyMatch(p -> p.toString().contains("/new/positions/") && p.getFileName().toString().startsWith("part-"));
+    }
+  }
+
+  static Map<String, String> digests(Path folder) throws Exception {
+    Map<String, String> out = new TreeMap<>();
+    try (Stream<Path> files = Files.walk(folder)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        String name = folder.relativize(file).toString();
+        if (name.matches(".*part-[0-9]+-[0-9a-f-]+.*")) {
+          name = name.replaceAll("part-([0-9]+)-[0-9a-f-]+", "part-$1"); // Spark names part files by a job UUID
+        }
+        MessageDigest sha = MessageDigest.getInstance("SHA-256");
+        out.put(folder.getFileName() + "/" + name, java.util.HexFormat.of().formatHex(sha.digest(Files.readAllBytes(file))));
+      }
+    }
+    return out;
+  }
+
+  /** Renders the report in headless Chromium and checks each chart region of the screenshot is drawn. */
+  static void reportRendersInChromium(Path report) throws Exception {
+    File chromium = new File("/usr/bin/chromium");
+    Assumptions.assumeTrue(chromium.canExecute(), "chromium is not installed (/usr/bin/chromium): the report test is skipped");
+    Path shot = folder.resolve("report.png");
+    Process process = new ProcessBuilder(chromium.getPath(), "--headless", "--no-sandbox", "--disable-gpu",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+        "--user-data-dir=" + folder.resolve("chromium-profile"), "--screenshot=" + shot, "--window-size=1200,2000",
+        report.toUri().toString()).redirectErrorStream(true).redirectOutput(folder.resolve("chromium.log").toFile()).start();
+    assertTrue(process.waitFor(90, TimeUnit.SECONDS), "chromium did not finish");
+    BufferedImage image = ImageIO.read(shot.toFile());
+    assertEquals(1200, image.getWidth());
+    // The table sits above the charts; each chart is 300 px high, stacked from about y = 370.
+    assertTrue(nonWhite(image, 0, 0, 1200, 250) > 5_000, "the figures table is drawn");
+    for (int chart = 0; chart < BOOKS.length + 1; chart++) {
+      int top = 380 + chart * 316;
+      long drawn = nonWhite(image, 0, top, 800, top + 280);
+      assertTrue(drawn > 20_000, "chart " + chart + " has " + drawn + " drawn pixels");
+    }
+  }
+
+  static long nonWhite(BufferedImage image, int x0, int y0, int x1, int y1) {
+    long count = 0;
+    for (int y = y0; y < Math.min(y1, image.getHeight()); y++) {
+      for (int x = x0; x < Math.min(x1, image.getWidth()); x++) {
+        int rgb = image.getRGB(x, y);
+        if (((rgb >> 16) & 0xff) < 235 || ((rgb >> 8) & 0xff) < 235 || (rgb & 0xff) < 235) {
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+}

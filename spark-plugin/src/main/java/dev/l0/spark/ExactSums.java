@@ -1,0 +1,123 @@
+package dev.l0.spark;
+
+import dev.l0.kernels.exact.ExactSum;
+import java.util.List;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Encoder;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.expressions.Aggregator;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Sums that do not depend on the partitioning: Spark aggregates over {@link ExactSum}, so a sum is
+ * the correctly rounded sum of its values, bit-identical for any number of partitions, any row
+ * order and any {@code spark.l0.batchRows} (Spark's own {@code sum} of doubles depends on the
+ * order). Use them like {@code sum}: {@code df.groupBy("book").agg(exactSum(col("pv")))}.
+ * Nulls are skipped, as {@code sum} skips them; a group of nulls only sums to 0.0.
+ */
+public final class ExactSums {
+  private static final StructType VECTOR_IN = new StructType().add("values", DataTypes.createArrayType(DataTypes.DoubleType));
+  private static final StructType VECTOR_OUT = new StructType().add("sums", DataTypes.createArrayType(DataTypes.DoubleType, false));
+
+  private ExactSums() {}
+
+  /** The exact sum of a {@code double} column, rounded once. */
+  public static Column exactSum(Column values) {
+    return functions.udaf(new ScalarSum(), Encoders.DOUBLE()).apply(values);
+  }
+
+  /**
+   * The element-wise exact sums of an {@code array<double>} column whose arrays all have the same
+   * length, each element rounded once; an array of another length fails the task with a message
+   * giving both lengths; null arrays and null elements are skipped.
+   */
+  public static Column exactSumElementWise(Column vectors) {
+    return functions.udaf(new VectorSum(), Encoders.row(VECTOR_IN)).apply(vectors).getField("sums");
+  }
+
+  private static final class ScalarSum extends Aggregator<Double, ExactSum, Double> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public ExactSum zero() {
+      return new ExactSum();
+    }
+
+    @Override
+    public ExactSum reduce(ExactSum sum, Double value) {
+      return value == null ? sum : sum.add(value);
+    }
+
+    @Override
+    public ExactSum merge(ExactSum left, ExactSum right) {
+      return left.add(right);
+    }
+
+    @Override
+    public Double finish(ExactSum sum) {
+      return sum.value();
+    }
+
+    @Override
+    public Encoder<ExactSum> bufferEncoder() {
+      return Encoders.javaSerialization(ExactSum.class);
+    }
+
+    @Override
+    public Encoder<Double> outputEncoder() {
+      return Encoders.DOUBLE();
+    }
+  }
+
+  private static final class VectorSum extends Aggregator<Row, ExactSum.Vector, Row> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public ExactSum.Vector zero() {
+      return new ExactSum.Vector();
+    }
+
+    @Override
+    public ExactSum.Vector reduce(ExactSum.Vector sum, Row row) {
+      if (row.isNullAt(0)) {
+        return sum;
+      }
+      List<Object> values = row.getList(0);
+      double[] vector = new double[values.size()];
+      for (int i = 0; i < vector.length; i++) {
+        Object value = values.get(i);
+        vector[i] = value == null ? 0.0 : (Double) value;
+      }
+      return sum.add(vector);
+    }
+
+    @Override
+    public ExactSum.Vector merge(ExactSum.Vector left, ExactSum.Vector right) {
+      return left.add(right);
+    }
+
+    @Override
+    public Row finish(ExactSum.Vector sum) {
+      double[] values = sum.values();
+      Double[] boxed = new Double[values.length];
+      for (int i = 0; i < values.length; i++) {
+        boxed[i] = values[i];
+      }
+      return RowFactory.create((Object) boxed);
+    }
+
+    @Override
+    public Encoder<ExactSum.Vector> bufferEncoder() {
+      return Encoders.javaSerialization(ExactSum.Vector.class);
+    }
+
+    @Override
+    public Encoder<Row> outputEncoder() {
+      return Encoders.row(VECTOR_OUT);
+    }
+  }
+}
