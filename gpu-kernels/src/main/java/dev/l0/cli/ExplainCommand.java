@@ -1,6 +1,7 @@
 package dev.l0.cli;
 
 import dev.l0.kernels.cuda.CudaPrinter;
+import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.jvm.JvmGroupRunner;
 import dev.l0.kernels.lower.KernelExplanation;
 import dev.l0.kernels.lower.KernelLowering;
@@ -17,10 +18,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code l0 explain FILE.l0 [--device jvm|cuda] [--cuda]}: the optimised internal program, its
+ * {@code l0 explain FILE.l0 [--device jvm|cuda] [--cuda] [--java]}: the optimised internal program, its
  * kernels, {@code kernels: N}, then how each kernel runs on the JVM backend and on CUDA (only the
  * one {@code --device} names): its skeleton, its per-thread arrays in bytes, and how it reads
- * ({@link KernelExplanation}); with {@code --cuda}, then each kernel's CUDA C.
+ * ({@link KernelExplanation}); with {@code --cuda}, then each kernel's CUDA C; with {@code --java},
+ * then the Java source the JVM backend compiles for each kernel.
  */
 final class ExplainCommand implements Command {
   @Override
@@ -30,7 +32,7 @@ final class ExplainCommand implements Command {
 
   @Override
   public Set<String> flags() {
-    return Set.of("cuda");
+    return Set.of("cuda", "java");
   }
 
   @Override
@@ -50,6 +52,19 @@ final class ExplainCommand implements Command {
         out.println("// kernel " + (k + 1) + ": " + plan.kernels().get(k).describe());
         try {
           out.print(CudaPrinter.print(KernelLowering.lower(plan, plan.kernels().get(k))));
+        } catch (UnsupportedKernelException e) {
+          out.println("// not lowered: " + e.getMessage());
+        }
+      }
+    }
+    if (args.flag("java")) {
+      for (int k = 0; k < plan.kernels().size(); k++) {
+        out.println();
+        out.println("// kernel " + (k + 1) + ": " + plan.kernels().get(k).describe());
+        try {
+          for (Kernel kernel : KernelLowering.lower(plan, plan.kernels().get(k), JvmGroupRunner.LAUNCH_CONFIGURATION).kernels()) {
+            out.print(JvmGroupRunner.javaSource(kernel));
+          }
         } catch (UnsupportedKernelException e) {
           out.println("// not lowered: " + e.getMessage());
         }

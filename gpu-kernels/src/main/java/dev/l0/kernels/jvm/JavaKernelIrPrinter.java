@@ -37,15 +37,31 @@ public final class JavaKernelIrPrinter {
   private static final KernelExpr ZERO = new KernelExpr.Constant(ScalarValue.i64(0));
   private static final KernelExpr ONE = new KernelExpr.Constant(ScalarValue.i64(1));
 
+  /**
+   * The estimated bytecode size ({@link OutlinedStatements}) a printed method may have before
+   * statements move out of it: well below HotSpot's 8000 bytes, so that estimates off by half
+   * still fit and the JIT compiler gets methods it compiles well.
+   */
+  static final int METHOD_BUDGET = 3000;
+
   private final JavaScalarSyntax syntax = new JavaScalarSyntax();
-  private final StringBuilder out = new StringBuilder();
+  private final int methodBudget;
+  private final OutlinedStatements outlining = new OutlinedStatements();
+  /** The text of the method being printed. */
+  private StringBuilder out = new StringBuilder();
+  /** The methods that statements moved into, printed. */
+  private final StringBuilder movedMethods = new StringBuilder();
+  /** The statements of the method being printed that move into methods of their own. */
+  private Set<KernelStmt> moved = Set.of();
   /** The Java name of each IR variable in scope, innermost scope first. */
-  private final Deque<Map<String, String>> scopes = new ArrayDeque<>();
+  private Deque<Map<String, String>> scopes = new ArrayDeque<>();
   private final Set<String> javaNames = new HashSet<>();
   private int indent;
   private int temporaries;
 
-  private JavaKernelIrPrinter() {}
+  private JavaKernelIrPrinter(int methodBudget) {
+    this.methodBudget = methodBudget;
+  }
 
   /**
    * The printed class of {@code kernel}; {@code staged} when its {@code run} processes rows in
@@ -63,7 +79,15 @@ public final class JavaKernelIrPrinter {
 
   /** As {@link #print(Kernel)}, a staged kernel's stages written with the Vector API if {@code lanewise}, else as plain loops. */
   static KernelSource print(Kernel kernel, boolean lanewise) {
-    JavaKernelIrPrinter printer = new JavaKernelIrPrinter();
+    return print(kernel, lanewise, METHOD_BUDGET);
+  }
+
+  /**
+   * As {@link #print(Kernel, boolean)}, with statements moved into methods of their own wherever a
+   * method would be over {@code methodBudget} estimated bytes of bytecode ({@link OutlinedStatements}).
+   */
+  static KernelSource print(Kernel kernel, boolean lanewise, int methodBudget) {
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget);
     String simpleName = "Kernel$" + kernel.name();
     java.util.Optional<StagedMap> staged = StagedMap.of(kernel);
     String body = staged.isPresent()
@@ -74,6 +98,7 @@ public final class JavaKernelIrPrinter {
         + "public final class " + simpleName + " extends " + KernelThreads.class.getName() + " {\n"
         + printer.syntax.constantFields()
         + body
+        + printer.movedMethods
         + "}\n";
     return new KernelSource(PACKAGE + "." + simpleName, source, staged.isPresent());
   }
@@ -100,6 +125,7 @@ public final class JavaKernelIrPrinter {
     }
     line("int " + ERROR + " = 0;");
     line("for (int " + BLOCK + " = firstBlock$; " + BLOCK + " < endBlock$; " + BLOCK + "++) {");
+    moved = outlining.choose(kernel.body(), methodBudget);
     block(kernel.body());
     line("}");
     line("return " + ERROR + ";");
@@ -147,7 +173,9 @@ public final class JavaKernelIrPrinter {
   }
 
   private void statement(KernelStmt s) {
-    if (s instanceof KernelStmt.Declare d) {
+    if (moved.contains(s)) {
+      callMoved(s);
+    } else if (s instanceof KernelStmt.Declare d) {
       String value = converted(d.initial(), d.variable().type());
       line(JavaScalarSyntax.javaType(d.variable().type()) + " " + declareName(d.variable().name()) + " = " + value + ";");
     } else if (s instanceof KernelStmt.Assign a) {
@@ -175,6 +203,69 @@ public final class JavaKernelIrPrinter {
     } else {
       line("if (" + ERROR + " == 0) " + ERROR + " = " + ((KernelStmt.RaiseError) s).code() + ";");
     }
+  }
+
+  /**
+   * A call of a new static method that runs {@code s} (one {@link OutlinedStatements} chose), its
+   * parameters named as the caller names them, and that returns its first error code; the method
+   * is printed into {@link #movedMethods}, statements inside it moved out in turn where it is over
+   * the budget.
+   */
+  private void callMoved(KernelStmt s) {
+    OutlinedStatements.Parameters p = outlining.parameters(s).orElseThrow();
+    String name = "moved$" + temporaries++;
+    List<String> declarations = new java.util.ArrayList<>();
+    List<String> arguments = new java.util.ArrayList<>();
+    Map<String, String> parameterScope = new HashMap<>();
+    for (Buffer b : p.buffers()) {
+      String javaName = nameOf(b.name());
+      declarations.add("final " + JavaScalarSyntax.javaType(b.elementType()) + "[] " + javaName);
+      arguments.add(javaName);
+      parameterScope.put(b.name(), javaName);
+    }
+    for (SharedArray a : p.shared()) {
+      String javaName = nameOf(a.name());
+      declarations.add("final " + JavaScalarSyntax.javaType(a.elementType()) + "[] " + javaName);
+      arguments.add(javaName);
+      parameterScope.put(a.name(), javaName);
+    }
+    for (KernelExpr.Var v : p.scalars()) {
+      String javaName = nameOf(v.name());
+      declarations.add("final " + JavaScalarSyntax.javaType(v.type()) + " " + javaName);
+      arguments.add(javaName);
+      parameterScope.put(v.name(), javaName);
+    }
+    if (p.block()) {
+      declarations.add("final int " + BLOCK);
+      arguments.add(BLOCK);
+    }
+    if (p.grid()) {
+      declarations.add("final int " + GRID);
+      arguments.add(GRID);
+    }
+    line(ERROR + " = firstError(" + ERROR + ", " + name + "(" + String.join(", ", arguments) + "));");
+
+    StringBuilder callerOut = out;
+    Set<KernelStmt> callerMoved = moved;
+    Deque<Map<String, String>> callerScopes = scopes;
+    int callerIndent = indent;
+    out = new StringBuilder();
+    scopes = new ArrayDeque<>();
+    scopes.push(parameterScope);
+    moved = outlining.chooseInside(s, methodBudget);
+    indent = 1;
+    line("private static int " + name + "(" + String.join(", ", declarations) + ") {");
+    indent++;
+    line("int " + ERROR + " = 0;");
+    statement(s);
+    line("return " + ERROR + ";");
+    indent--;
+    line("}");
+    movedMethods.append(out);
+    out = callerOut;
+    moved = callerMoved;
+    scopes = callerScopes;
+    indent = callerIndent;
   }
 
   /** {@code for} with its bound and step in locals of the enclosing scope (they read nothing the body assigns). */
