@@ -69,6 +69,8 @@ final class JaninoKernels {
     SimpleCompiler compiler = new SimpleCompiler();
     compiler.setParentClassLoader(KernelThreads.class.getClassLoader());
     try {
+      // line numbers, so that a profile of a kernel points at lines of its source (bin/l0 explain --java)
+      compiler.setDebuggingInformation(false, true, false);
       compiler.cook(text);
       KernelThreads code = (KernelThreads) compiler.getClassLoader().loadClass(className).getConstructor().newInstance();
       return new Compiled(code, text, largestMethodBytes(compiler.getBytecodes().values()));

@@ -53,6 +53,8 @@ public final class JavaKernelIrPrinter {
   private final StringBuilder movedMethods = new StringBuilder();
   /** The statements of the method being printed that move into methods of their own. */
   private Set<KernelStmt> moved = Set.of();
+  /** The {@code if}s whose {@code else} leaves their loop ({@link FixedPointLoops}). */
+  private final Set<KernelStmt> loopExits = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
   /** The Java name of each IR variable in scope, innermost scope first. */
   private Deque<Map<String, String>> scopes = new ArrayDeque<>();
   private final Set<String> javaNames = new HashSet<>();
@@ -187,7 +189,11 @@ public final class JavaKernelIrPrinter {
     } else if (s instanceof KernelStmt.If i) {
       line("if (" + expr(i.condition()) + ") {");
       block(i.thenBody());
-      if (!i.elseBody().isEmpty()) {
+      if (loopExits.contains(i)) {
+        line("} else {");
+        block(i.elseBody());
+        line("  break; // the loop has reached its fixed point");
+      } else if (!i.elseBody().isEmpty()) {
         line("} else {");
         block(i.elseBody());
       }
@@ -268,7 +274,10 @@ public final class JavaKernelIrPrinter {
     indent = callerIndent;
   }
 
-  /** {@code for} with its bound and step in locals of the enclosing scope (they read nothing the body assigns). */
+  /**
+   * {@code for} with its bound and step in locals of the enclosing scope (they read nothing the body
+   * assigns); a loop that reaches a fixed point ({@link FixedPointLoops}) is left there.
+   */
   private void forLoop(KernelStmt.For f) {
     String start = expr(f.start());
     String bound = hoisted(f.bound(), "bound");
@@ -277,6 +286,7 @@ public final class JavaKernelIrPrinter {
     indent++;
     scopes.push(new HashMap<>());
     String counter = declareName(f.counter().name());
+    FixedPointLoops.guard(f).ifPresent(loopExits::add);
     line("for (long " + counter + " = " + start + "; " + counter + " < " + bound + "; " + counter + " += " + step + ") {");
     block(f.body());
     line("}");

@@ -120,6 +120,10 @@ final class OutlinedStatements {
     } else {
       size = 0;
     }
+    if (s instanceof KernelStmt.For f) {
+      // the if that leaves a loop at its fixed point stays in the loop's method: it breaks out of it
+      FixedPointLoops.guard(f).ifPresent(candidates::remove);
+    }
     boolean compound = s instanceof KernelStmt.If || s instanceof KernelStmt.For || s instanceof KernelStmt.While;
     if (compound && size > CALL_SIZE * 2 && parameters(s).isPresent()) {
       candidates.put(s, size);
