@@ -61,7 +61,7 @@ final class JaninoKernels {
     return compiled(source).code();
   }
 
-  private static Compiled compiled(JavaKernelIrPrinter.KernelSource source) {
+  static Compiled compiled(JavaKernelIrPrinter.KernelSource source) {
     return COMPILED.computeIfAbsent(source.source(), text -> cook(source.className(), text));
   }
 

@@ -34,6 +34,8 @@ public final class JavaKernelIrPrinter {
   private static final String BLOCK = "block$";
   private static final String GRID = "grid$";
   private static final String ERROR = "error$";
+  /** The array through which moved statements hand back the variables of their callers they assign ({@link OutlinedStatements}). */
+  private static final String SPILL = "spill$";
   private static final KernelExpr ZERO = new KernelExpr.Constant(ScalarValue.i64(0));
   private static final KernelExpr ONE = new KernelExpr.Constant(ScalarValue.i64(1));
 
@@ -126,6 +128,7 @@ public final class JavaKernelIrPrinter {
           + JavaScalarSyntax.boxedType(v.type()) + ") scalars$[" + k + "])." + JavaScalarSyntax.javaType(v.type()) + "Value();");
     }
     line("int " + ERROR + " = 0;");
+    line("final long[] " + SPILL + " = new long[" + OutlinedStatements.MAX_RESULTS + "];");
     line("for (int " + BLOCK + " = firstBlock$; " + BLOCK + " < endBlock$; " + BLOCK + "++) {");
     moved = outlining.choose(kernel.body(), methodBudget);
     block(kernel.body());
@@ -220,8 +223,8 @@ public final class JavaKernelIrPrinter {
   private void callMoved(KernelStmt s) {
     OutlinedStatements.Parameters p = outlining.parameters(s).orElseThrow();
     String name = "moved$" + temporaries++;
-    List<String> declarations = new java.util.ArrayList<>();
-    List<String> arguments = new java.util.ArrayList<>();
+    List<String> declarations = new java.util.ArrayList<>(List.of("final long[] " + SPILL));
+    List<String> arguments = new java.util.ArrayList<>(List.of(SPILL));
     Map<String, String> parameterScope = new HashMap<>();
     for (Buffer b : p.buffers()) {
       String javaName = nameOf(b.name());
@@ -237,7 +240,7 @@ public final class JavaKernelIrPrinter {
     }
     for (KernelExpr.Var v : p.scalars()) {
       String javaName = nameOf(v.name());
-      declarations.add("final " + JavaScalarSyntax.javaType(v.type()) + " " + javaName);
+      declarations.add((p.results().contains(v) ? "" : "final ") + JavaScalarSyntax.javaType(v.type()) + " " + javaName);
       arguments.add(javaName);
       parameterScope.put(v.name(), javaName);
     }
@@ -250,6 +253,10 @@ public final class JavaKernelIrPrinter {
       arguments.add(GRID);
     }
     line(ERROR + " = firstError(" + ERROR + ", " + name + "(" + String.join(", ", arguments) + "));");
+    for (int k = 0; k < p.results().size(); k++) {
+      KernelExpr.Var v = p.results().get(k);
+      line(nameOf(v.name()) + " = " + fromBits(v.type(), SPILL + "[" + k + "]") + ";");
+    }
 
     StringBuilder callerOut = out;
     Set<KernelStmt> callerMoved = moved;
@@ -264,6 +271,10 @@ public final class JavaKernelIrPrinter {
     indent++;
     line("int " + ERROR + " = 0;");
     statement(s);
+    for (int k = 0; k < p.results().size(); k++) {
+      KernelExpr.Var v = p.results().get(k);
+      line(SPILL + "[" + k + "] = " + toBits(v.type(), nameOf(v.name())) + ";");
+    }
     line("return " + ERROR + ";");
     indent--;
     line("}");
@@ -272,6 +283,27 @@ public final class JavaKernelIrPrinter {
     moved = callerMoved;
     scopes = callerScopes;
     indent = callerIndent;
+  }
+
+  /** {@code value} of {@code type} as the raw bits a spill array holds. */
+  private static String toBits(ScalarType type, String value) {
+    return switch (type) {
+      case BOOL -> "(" + value + " ? 1L : 0L)";
+      case I32, I64 -> "(long) " + value;
+      case F32 -> "(long) Float.floatToRawIntBits(" + value + ")";
+      case F64 -> "Double.doubleToRawLongBits(" + value + ")";
+    };
+  }
+
+  /** The value of {@code type} whose raw bits {@code bits} holds. */
+  private static String fromBits(ScalarType type, String bits) {
+    return switch (type) {
+      case BOOL -> "(" + bits + " != 0L)";
+      case I32 -> "(int) " + bits;
+      case I64 -> bits;
+      case F32 -> "Float.intBitsToFloat((int) " + bits + ")";
+      case F64 -> "Double.longBitsToDouble(" + bits + ")";
+    };
   }
 
   /**

@@ -25,6 +25,8 @@ import java.util.Set;
  * times slower. A statement can move when it assigns no variable declared outside it; it then
  * reads its free variables, buffers and shared arrays as parameters and returns its first error
  * code. Statements are told apart by identity (equal statements at two places are two statements).
+ * A statement that assigns variables declared outside it (a loop's state) takes their values as
+ * parameters and hands their new values back through the caller's spill array, as raw bits.
  * Sizes are estimates of the bytecode Janino makes, in bytes.
  */
 final class OutlinedStatements {
@@ -37,7 +39,11 @@ final class OutlinedStatements {
    * What a moved statement's method takes: the scalars it reads that are declared outside it, the
    * buffers and shared arrays it uses, and whether it reads the block index or the grid size.
    */
-  record Parameters(List<KernelExpr.Var> scalars, List<Buffer> buffers, List<SharedArray> shared, boolean block, boolean grid) {}
+  record Parameters(List<KernelExpr.Var> scalars, List<Buffer> buffers, List<SharedArray> shared, boolean block, boolean grid,
+      List<KernelExpr.Var> results) {}
+
+  /** The most variables declared outside a moved statement that it may assign. */
+  static final int MAX_RESULTS = 64;
 
   private final Map<KernelStmt, Optional<Parameters>> parameters = new IdentityHashMap<>();
 
@@ -82,7 +88,7 @@ final class OutlinedStatements {
     }
   }
 
-  /** The parameters of {@code s}'s method, or empty if it cannot move (it assigns an outer variable, or needs too many parameters). */
+  /** The parameters of {@code s}'s method, or empty if it cannot move (it assigns too many outer variables, or needs too many parameters). */
   Optional<Parameters> parameters(KernelStmt s) {
     return parameters.computeIfAbsent(s, OutlinedStatements::analyse);
   }
@@ -98,7 +104,7 @@ final class OutlinedStatements {
 
   private int size(KernelStmt s, Set<KernelStmt> chosen, Map<KernelStmt, Integer> candidates) {
     if (chosen.contains(s)) {
-      return CALL_SIZE;
+      return CALL_SIZE + 12 * parameters(s).orElseThrow().results().size();
     }
     int size;
     if (s instanceof KernelStmt.Declare d) {
@@ -162,10 +168,11 @@ final class OutlinedStatements {
   private static Optional<Parameters> analyse(KernelStmt s) {
     FreeVariables free = new FreeVariables();
     free.statement(s, new ArrayList<>(List.of(new HashSet<>())));
-    if (!free.assignedOutside.isEmpty()) {
+    if (free.assignedOutside.size() > MAX_RESULTS) {
       return Optional.empty();
     }
-    int slots = free.buffers.size() + free.shared.size() + (free.block ? 1 : 0) + (free.grid ? 1 : 0);
+    free.assignedOutside.values().forEach(v -> free.read.putIfAbsent(v.name(), v));
+    int slots = 1 + free.buffers.size() + free.shared.size() + (free.block ? 1 : 0) + (free.grid ? 1 : 0);
     for (KernelExpr.Var v : free.read.values()) {
       slots += v.type() == ScalarType.I64 || v.type() == ScalarType.F64 ? 2 : 1;
     }
@@ -173,13 +180,13 @@ final class OutlinedStatements {
       return Optional.empty();
     }
     return Optional.of(new Parameters(List.copyOf(free.read.values()), List.copyOf(free.buffers), List.copyOf(free.shared),
-        free.block, free.grid));
+        free.block, free.grid, List.copyOf(free.assignedOutside.values())));
   }
 
   /** The free variables of a statement, found with a stack of the scopes declared inside it. */
   private static final class FreeVariables {
     final Map<String, KernelExpr.Var> read = new LinkedHashMap<>();
-    final Set<String> assignedOutside = new HashSet<>();
+    final Map<String, KernelExpr.Var> assignedOutside = new LinkedHashMap<>();
     final Set<Buffer> buffers = new LinkedHashSet<>();
     final Set<SharedArray> shared = new LinkedHashSet<>();
     boolean block;
@@ -198,7 +205,7 @@ final class OutlinedStatements {
       } else if (s instanceof KernelStmt.Assign a) {
         expr(a.value(), scopes);
         if (!declared(a.variable().name(), scopes)) {
-          assignedOutside.add(a.variable().name());
+          assignedOutside.putIfAbsent(a.variable().name(), a.variable());
         }
       } else if (s instanceof KernelStmt.Store st) {
         buffers.add(st.buffer());
