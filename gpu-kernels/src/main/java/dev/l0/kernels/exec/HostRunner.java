@@ -226,7 +226,7 @@ public final class HostRunner {
       } else if (step instanceof Alias a) {
         environment.bind(a.bound().name(), environment.get(a.variable()));
       } else if (step instanceof FlatFill f) {
-        environment.bind(f.bound().name(), HostValue.of(filled(f.fill(), environment)));
+        environment.bind(f.bound().name(), filled(f.fill(), environment));
       } else if (step instanceof KernelRun k) {
         bind(k.statement().pattern(), environment.meter().timeKernel(() -> k.kernel().run(environment)), environment);
       } else if (step instanceof LoopRun l) {
@@ -255,23 +255,30 @@ public final class HostRunner {
     return merge;
   }
 
+  /** The most bytes of one scalar of a flat array. */
+  private static final long MOST_BYTES_PER_SCALAR = 8;
+
   /**
    * {@code iota(n)} or {@code replicate(n, v)} as a flat array; a count the evaluator refuses
-   * (negative, or past the array limit) fails as the evaluator fails.
+   * (negative, or past the array limit) or that would not fit in the heap flat is the evaluator's
+   * (which refuses it, or, for a replicate, holds one value n times).
    */
-  private static FlatArray filled(Exp fill, HostEnvironment environment) {
+  private static HostValue filled(Exp fill, HostEnvironment environment) {
     boolean iota = fill instanceof Exp.Iota;
     SubExp countExp = iota ? ((Exp.Iota) fill).count() : ((Exp.Replicate) fill).count();
     ScalarValue.Int count = (ScalarValue.Int) scalar(countExp, environment);
-    if (count.value() < 0 || count.value() > ArrayOperations.MAX_LENGTH) {
+    if (count.value() < 0 || count.value() > ArrayOperations.MAX_LENGTH
+        || count.value() * MOST_BYTES_PER_SCALAR > Runtime.getRuntime().maxMemory()) {
       if (iota) {
-        ArrayOperations.iota(count, ((Exp.Iota) fill).pos());
-      } else {
-        Exp.Replicate r = (Exp.Replicate) fill;
-        ArrayOperations.replicate(count, scalar(r.value(), environment), r.pos());
+        return HostValue.of(ArrayOperations.iota(count, ((Exp.Iota) fill).pos()));
       }
-      throw new IllegalStateException("the evaluator accepted " + fill + " with count " + count);
+      Exp.Replicate r = (Exp.Replicate) fill;
+      return HostValue.of(ArrayOperations.replicate(count, scalar(r.value(), environment), r.pos()));
     }
+    return HostValue.of(flatFill(iota, count, fill, environment));
+  }
+
+  private static FlatArray flatFill(boolean iota, ScalarValue.Int count, Exp fill, HostEnvironment environment) {
     int n = (int) count.value();
     if (iota) {
       if (count.type() == ScalarType.I32) {
