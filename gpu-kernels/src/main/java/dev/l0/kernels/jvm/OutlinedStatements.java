@@ -22,9 +22,8 @@ import java.util.Set;
  * takes, so that every printed method stays below a size budget. HotSpot never compiles a method of
  * more than 8000 bytes of bytecode ({@code -XX:HugeMethodLimit}, with
  * {@code DontCompileHugeMethods} on by default): such a kernel would run interpreted, about ten
- * times slower. A statement can move when it assigns no variable declared outside it; it then
- * reads its free variables, buffers and shared arrays as parameters and returns its first error
- * code. Statements are told apart by identity (equal statements at two places are two statements).
+ * times slower. A moved statement reads its free variables, buffers and shared arrays as
+ * parameters and returns its first error code. Statements are told apart by identity (equal statements at two places are two statements).
  * A statement that assigns variables declared outside it (a loop's state) takes their values as
  * parameters and hands their new values back through the caller's spill array, as raw bits.
  * Sizes are estimates of the bytecode Janino makes, in bytes.
@@ -36,8 +35,9 @@ final class OutlinedStatements {
   private static final int MAX_PARAMETER_SLOTS = 250;
 
   /**
-   * What a moved statement's method takes: the scalars it reads that are declared outside it, the
-   * buffers and shared arrays it uses, and whether it reads the block index or the grid size.
+   * What a moved statement's method takes: the scalars it reads or assigns that are declared
+   * outside it, the buffers and shared arrays it uses, and whether it reads the block index or the
+   * grid size; and the scalars declared outside it that it assigns ({@code results}, handed back).
    */
   record Parameters(List<KernelExpr.Var> scalars, List<Buffer> buffers, List<SharedArray> shared, boolean block, boolean grid,
       List<KernelExpr.Var> results) {}
