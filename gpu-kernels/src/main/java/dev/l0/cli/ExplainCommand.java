@@ -2,8 +2,8 @@ package dev.l0.cli;
 
 import dev.l0.kernels.cuda.CudaPrinter;
 import dev.l0.kernels.ir.HostStep;
+import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
-import dev.l0.kernels.jvm.JavaKernelIrPrinter;
 import dev.l0.kernels.jvm.JvmGroupRunner;
 import dev.l0.kernels.jvm.JvmKernelForm;
 import dev.l0.kernels.lower.KernelExplanation;
@@ -74,11 +74,8 @@ final class ExplainCommand implements Command {
         out.println();
         out.println("// kernel " + (k + 1) + ": " + plan.kernels().get(k).describe());
         try {
-          KernelGroup group = KernelLowering.lower(plan, plan.kernels().get(k), JvmGroupRunner.LAUNCH_CONFIGURATION);
-          for (HostStep step : group.steps()) {
-            if (step instanceof HostStep.Launch launch) {
-              out.print(JavaKernelIrPrinter.print(launch.kernel()).source());
-            }
+          for (Kernel kernel : KernelLowering.lower(plan, plan.kernels().get(k), JvmGroupRunner.LAUNCH_CONFIGURATION).kernels()) {
+            out.print(JvmGroupRunner.javaSource(kernel));
           }
         } catch (UnsupportedKernelException e) {
           out.println("// not lowered: " + e.getMessage());

@@ -37,10 +37,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code ../shared/data/finpar} beside the repository (skipped, saying so, where that folder is
  * absent), through {@code l0 finpar} and its validation.
  *
- * <p>Whole datasets are validated by {@link #wholeDatasetValidates} only with
- * {@code -Dl0.finpar.full=true}: while the programs' kernels run on the optimiser's evaluator
- * (the JVM backend does not lower them yet) a small dataset takes from minutes to an hour. The
- * default tests validate what is affordable: LocVolCalib's first strike of the small dataset
+ * <p>OptionPricing's and LocVolCalib's small and medium datasets are validated whole on the JVM
+ * backend by {@link #wholeDatasetValidatesOnTheJvmDevice} (seconds each on two cores); the
+ * datasets that take minutes (InterestCalib's, the large ones) only with
+ * {@code -Dl0.finpar.full=true} ({@link #slowWholeDatasetValidates}). The other tests validate
+ * parts: LocVolCalib's first strike of the small dataset
  * against FinPar's reference (each strike is computed independently, so the first element of the
  * reference is the reference of a one-strike dataset), and OptionPricing's optimised program
  * against the reference interpreter on every dataset with the path count cut down;
@@ -272,16 +273,27 @@ class FinparTest {
     assertTrue(missing.err().contains("no such dataset file"), missing.err());
   }
 
-  /** Whole datasets through {@code l0 finpar} on the JVM device; opt-in (see the class comment). */
+  /** Whole datasets through {@code l0 finpar} on the JVM device, which reports that it ran them. */
   @ParameterizedTest
-  @CsvSource({"OptionPricing,small", "LocVolCalib,small", "InterestCalib,small", "OptionPricing,medium", "LocVolCalib,medium"})
+  @CsvSource({"OptionPricing,small", "LocVolCalib,small", "OptionPricing,medium", "LocVolCalib,medium"})
+  void wholeDatasetValidatesOnTheJvmDevice(String name, String size) {
+    assertWholeDatasetValidates(name, size);
+  }
+
+  /** The whole datasets that take minutes on two cores; opt-in (see the class comment). */
+  @ParameterizedTest
+  @CsvSource({"InterestCalib,small", "InterestCalib,medium", "OptionPricing,large", "LocVolCalib,large"})
   @EnabledIfSystemProperty(named = "l0.finpar.full", matches = "true",
-      disabledReason = "whole FinPar datasets run on the evaluator for now (minutes to an hour); -Dl0.finpar.full=true runs them")
-  void wholeDatasetValidates(String name, String size) {
+      disabledReason = "these datasets take minutes on the JVM backend on two cores; -Dl0.finpar.full=true runs them")
+  void slowWholeDatasetValidates(String name, String size) {
+    assertWholeDatasetValidates(name, size);
+  }
+
+  private static void assertWholeDatasetValidates(String name, String size) {
     assumeData();
     Outcome o = l0("finpar", name, size, "--data", data.toString(), "--device", "jvm");
     assertEquals(0, o.exitCode(), o.out() + o.err());
-    assertTrue(o.out().contains("\"valid\": true"), o.out());
+    assertTrue(o.out().contains("\"valid\": true") && o.out().contains("\"device\": \"jvm: requested\""), o.out());
   }
 
   @Test

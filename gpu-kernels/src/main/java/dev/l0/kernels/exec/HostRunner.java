@@ -2,6 +2,7 @@ package dev.l0.kernels.exec;
 
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
@@ -18,7 +19,10 @@ import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.types.TypeChecker;
+import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.semantics.ArrayOperations;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -122,6 +126,9 @@ public final class HostRunner {
   /** {@code let x = y}: binds {@code y}'s value as it is, flat or boxed. */
   private record Alias(Ident bound, String variable) implements Step {}
 
+  /** {@code iota(n)} or {@code replicate(n, v)} of a scalar {@code v}, made flat (a kernel input of millions of rows is never boxed). */
+  private record FlatFill(Ident bound, Exp fill) implements Step {}
+
   private record KernelRun(Stm statement, PreparedKernel kernel) implements Step {}
 
   private record LoopRun(Stm statement, Exp.Loop loop, List<Step> body) implements Step {}
@@ -189,6 +196,10 @@ public final class HostRunner {
     if (e instanceof Exp.Atom atom && atom.value() instanceof SubExp.Var variable) {
       return new Alias(stm.pattern().get(0), variable.name());
     }
+    if (e instanceof Exp.Iota
+        || e instanceof Exp.Replicate && stm.pattern().get(0).type() instanceof Type.Array a && a.element() instanceof ScalarType) {
+      return new FlatFill(stm.pattern().get(0), e);
+    }
     return null;
   }
 
@@ -214,6 +225,8 @@ public final class HostRunner {
         environment.bind(s.bound().name(), HostValue.of(ScalarValue.i32(environment.size(s.array(), s.dimension()))));
       } else if (step instanceof Alias a) {
         environment.bind(a.bound().name(), environment.get(a.variable()));
+      } else if (step instanceof FlatFill f) {
+        environment.bind(f.bound().name(), filled(f.fill(), environment));
       } else if (step instanceof KernelRun k) {
         bind(k.statement().pattern(), environment.meter().timeKernel(() -> k.kernel().run(environment)), environment);
       } else if (step instanceof LoopRun l) {
@@ -240,6 +253,53 @@ public final class HostRunner {
       merge = run(l.body(), loop.body().result(), environment);
     }
     return merge;
+  }
+
+  /** The most bytes of one scalar of a flat array. */
+  private static final long MOST_BYTES_PER_SCALAR = 8;
+
+  /**
+   * {@code iota(n)} or {@code replicate(n, v)} as a flat array; a count the evaluator refuses
+   * (negative, or past the array limit) or that would not fit in the heap flat is the evaluator's
+   * (which refuses it, or, for a replicate, holds one value n times).
+   */
+  private static HostValue filled(Exp fill, HostEnvironment environment) {
+    boolean iota = fill instanceof Exp.Iota;
+    SubExp countExp = iota ? ((Exp.Iota) fill).count() : ((Exp.Replicate) fill).count();
+    ScalarValue.Int count = (ScalarValue.Int) scalar(countExp, environment);
+    if (count.value() < 0 || count.value() > ArrayOperations.MAX_LENGTH
+        || count.value() * MOST_BYTES_PER_SCALAR > Runtime.getRuntime().maxMemory()) {
+      if (iota) {
+        return HostValue.of(ArrayOperations.iota(count, ((Exp.Iota) fill).pos()));
+      }
+      Exp.Replicate r = (Exp.Replicate) fill;
+      return HostValue.of(ArrayOperations.replicate(count, scalar(r.value(), environment), r.pos()));
+    }
+    return HostValue.of(flatFill(iota, count, fill, environment));
+  }
+
+  private static FlatArray flatFill(boolean iota, ScalarValue.Int count, Exp fill, HostEnvironment environment) {
+    int n = (int) count.value();
+    if (iota) {
+      if (count.type() == ScalarType.I32) {
+        int[] data = new int[n];
+        Arrays.setAll(data, i -> i);
+        return new FlatArray(ScalarType.I32, data, new int[] {n});
+      }
+      long[] data = new long[n];
+      Arrays.setAll(data, i -> i);
+      return new FlatArray(count.type(), data, new int[] {n});
+    }
+    ScalarValue v = scalar(((Exp.Replicate) fill).value(), environment);
+    Object data = FlatArray.allocate(v.type(), n);
+    switch (v.type()) {
+      case BOOL -> Arrays.fill((boolean[]) data, ((ScalarValue.Bool) v).value());
+      case I32 -> Arrays.fill((int[]) data, (int) ((ScalarValue.Int) v).value());
+      case I64 -> Arrays.fill((long[]) data, ((ScalarValue.Int) v).value());
+      case F32 -> Arrays.fill((float[]) data, (float) ((ScalarValue.Float) v).value());
+      case F64 -> Arrays.fill((double[]) data, ((ScalarValue.Float) v).value());
+    }
+    return new FlatArray(v.type(), data, new int[] {n});
   }
 
   private static HostValue value(SubExp s, HostEnvironment environment) {

@@ -2,21 +2,35 @@ package dev.l0.kernels.jvm;
 
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.lower.UnsupportedKernelException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.codehaus.commons.compiler.CompileException;
 import org.codehaus.janino.SimpleCompiler;
+import org.codehaus.janino.util.ClassFile;
 
 /**
  * Kernels of the kernel IR compiled for the JVM: the source {@link JavaKernelIrPrinter} prints,
  * compiled once by Janino (classes are cached by source text, so equal kernels share a class).
+ * Every method of a compiled kernel is at most {@link #HUGE_METHOD_BYTES} bytes of bytecode, which
+ * HotSpot compiles; a method over it would run interpreted: a kernel whose printed methods come
+ * out larger than the printer's estimate is printed again with half the method budget.
  */
 final class JaninoKernels {
   /** How a rejection caused by generated code that Janino cannot compile starts. */
   static final String GENERATED_CODE_BUG = "the JVM backend generated Java that does not compile: ";
+  /** HotSpot's {@code -XX:HugeMethodLimit}: it does not compile methods of more bytes of bytecode. */
+  static final int HUGE_METHOD_BYTES = 8000;
+  /** The smallest method budget a reprint tries. */
+  private static final int MIN_METHOD_BUDGET = 100;
 
-  private static final Map<String, KernelThreads> COMPILED = new ConcurrentHashMap<>();
+  private static final Map<String, Compiled> COMPILED = new ConcurrentHashMap<>();
+
+  /** A compiled kernel class, its source, and the bytecode size of its largest method. */
+  record Compiled(KernelThreads code, String source, int largestMethodBytes) {}
 
   private JaninoKernels() {}
 
@@ -27,23 +41,62 @@ final class JaninoKernels {
    * message and the source, so that the kernel falls back with the reason rather than failing the run.
    */
   static KernelThreads compile(Kernel kernel) {
-    return compile(JavaKernelIrPrinter.print(kernel));
+    return compiled(kernel).code();
+  }
+
+  /** {@code kernel} compiled, reprinted with smaller method budgets until every method is at most {@link #HUGE_METHOD_BYTES}. */
+  static Compiled compiled(Kernel kernel) {
+    boolean lanewise = dev.l0.kernels.vector.VectorMath.lanewise();
+    int budget = JavaKernelIrPrinter.METHOD_BUDGET;
+    Compiled compiled = compiled(JavaKernelIrPrinter.print(kernel, lanewise, budget));
+    while (compiled.largestMethodBytes() > HUGE_METHOD_BYTES && budget / 2 >= MIN_METHOD_BUDGET) {
+      budget /= 2;
+      compiled = compiled(JavaKernelIrPrinter.print(kernel, lanewise, budget));
+    }
+    return compiled;
   }
 
   /** The compiled class of a printed kernel, rejected as {@link #compile(Kernel)} says. */
   static KernelThreads compile(JavaKernelIrPrinter.KernelSource source) {
+    return compiled(source).code();
+  }
+
+  static Compiled compiled(JavaKernelIrPrinter.KernelSource source) {
     return COMPILED.computeIfAbsent(source.source(), text -> cook(source.className(), text));
   }
 
-  private static KernelThreads cook(String className, String text) {
+  private static Compiled cook(String className, String text) {
     SimpleCompiler compiler = new SimpleCompiler();
     compiler.setParentClassLoader(KernelThreads.class.getClassLoader());
     try {
+      // line numbers, so that a profile of a kernel points at lines of its source (bin/l0 explain --java)
+      compiler.setDebuggingInformation(false, true, false);
       compiler.cook(text);
-      return (KernelThreads) compiler.getClassLoader().loadClass(className).getConstructor().newInstance();
+      KernelThreads code = (KernelThreads) compiler.getClassLoader().loadClass(className).getConstructor().newInstance();
+      return new Compiled(code, text, largestMethodBytes(compiler.getBytecodes().values()));
     } catch (CompileException | ClassNotFoundException | NoSuchMethodException | InstantiationException
         | IllegalAccessException | InvocationTargetException e) {
       throw new UnsupportedKernelException(GENERATED_CODE_BUG + e.getMessage() + "\n" + text);
     }
+  }
+
+  /** The most bytes of bytecode of any method of {@code classFiles}. */
+  private static int largestMethodBytes(Iterable<byte[]> classFiles) {
+    int largest = 0;
+    for (byte[] bytes : classFiles) {
+      try {
+        ClassFile classFile = new ClassFile(new ByteArrayInputStream(bytes));
+        for (ClassFile.MethodInfo method : classFile.methodInfos) {
+          for (ClassFile.AttributeInfo attribute : method.getAttributes()) {
+            if (attribute instanceof ClassFile.CodeAttribute code) {
+              largest = Math.max(largest, code.code.length);
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("reading back a class file Janino made", e);
+      }
+    }
+    return largest;
   }
 }

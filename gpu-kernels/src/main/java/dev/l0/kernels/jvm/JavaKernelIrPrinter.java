@@ -34,18 +34,38 @@ public final class JavaKernelIrPrinter {
   private static final String BLOCK = "block$";
   private static final String GRID = "grid$";
   private static final String ERROR = "error$";
+  /** The array through which moved statements hand back the variables of their callers they assign ({@link OutlinedStatements}). */
+  private static final String SPILL = "spill$";
   private static final KernelExpr ZERO = new KernelExpr.Constant(ScalarValue.i64(0));
   private static final KernelExpr ONE = new KernelExpr.Constant(ScalarValue.i64(1));
 
+  /**
+   * The estimated bytecode size ({@link OutlinedStatements}) a printed method may have before
+   * statements move out of it: well below HotSpot's 8000 bytes, so that estimates off by half
+   * still fit and the JIT compiler gets methods it compiles well.
+   */
+  static final int METHOD_BUDGET = 3000;
+
   private final JavaScalarSyntax syntax = new JavaScalarSyntax();
-  private final StringBuilder out = new StringBuilder();
+  private final int methodBudget;
+  private final OutlinedStatements outlining = new OutlinedStatements();
+  /** The text of the method being printed. */
+  private StringBuilder out = new StringBuilder();
+  /** The methods that statements moved into, printed. */
+  private final StringBuilder movedMethods = new StringBuilder();
+  /** The statements of the method being printed that move into methods of their own. */
+  private Set<KernelStmt> moved = Set.of();
+  /** The {@code if}s whose {@code else} leaves their loop ({@link FixedPointLoops}). */
+  private final Set<KernelStmt> loopExits = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
   /** The Java name of each IR variable in scope, innermost scope first. */
-  private final Deque<Map<String, String>> scopes = new ArrayDeque<>();
+  private Deque<Map<String, String>> scopes = new ArrayDeque<>();
   private final Set<String> javaNames = new HashSet<>();
   private int indent;
   private int temporaries;
 
-  private JavaKernelIrPrinter() {}
+  private JavaKernelIrPrinter(int methodBudget) {
+    this.methodBudget = methodBudget;
+  }
 
   /**
    * The printed class of {@code kernel}; {@code staged} when its {@code run} processes rows in
@@ -63,7 +83,15 @@ public final class JavaKernelIrPrinter {
 
   /** As {@link #print(Kernel)}, a staged kernel's stages written with the Vector API if {@code lanewise}, else as plain loops. */
   static KernelSource print(Kernel kernel, boolean lanewise) {
-    JavaKernelIrPrinter printer = new JavaKernelIrPrinter();
+    return print(kernel, lanewise, METHOD_BUDGET);
+  }
+
+  /**
+   * As {@link #print(Kernel, boolean)}, with statements moved into methods of their own wherever a
+   * method would be over {@code methodBudget} estimated bytes of bytecode ({@link OutlinedStatements}).
+   */
+  static KernelSource print(Kernel kernel, boolean lanewise, int methodBudget) {
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget);
     String simpleName = "Kernel$" + kernel.name();
     java.util.Optional<StagedMap> staged = StagedMap.of(kernel);
     String body = staged.isPresent()
@@ -74,6 +102,7 @@ public final class JavaKernelIrPrinter {
         + "public final class " + simpleName + " extends " + KernelThreads.class.getName() + " {\n"
         + printer.syntax.constantFields()
         + body
+        + printer.movedMethods
         + "}\n";
     return new KernelSource(PACKAGE + "." + simpleName, source, staged.isPresent());
   }
@@ -99,7 +128,9 @@ public final class JavaKernelIrPrinter {
           + JavaScalarSyntax.boxedType(v.type()) + ") scalars$[" + k + "])." + JavaScalarSyntax.javaType(v.type()) + "Value();");
     }
     line("int " + ERROR + " = 0;");
+    line("final long[] " + SPILL + " = new long[" + OutlinedStatements.MAX_RESULTS + "];");
     line("for (int " + BLOCK + " = firstBlock$; " + BLOCK + " < endBlock$; " + BLOCK + "++) {");
+    moved = outlining.choose(kernel.body(), methodBudget);
     block(kernel.body());
     line("}");
     line("return " + ERROR + ";");
@@ -147,7 +178,9 @@ public final class JavaKernelIrPrinter {
   }
 
   private void statement(KernelStmt s) {
-    if (s instanceof KernelStmt.Declare d) {
+    if (moved.contains(s)) {
+      callMoved(s);
+    } else if (s instanceof KernelStmt.Declare d) {
       String value = converted(d.initial(), d.variable().type());
       line(JavaScalarSyntax.javaType(d.variable().type()) + " " + declareName(d.variable().name()) + " = " + value + ";");
     } else if (s instanceof KernelStmt.Assign a) {
@@ -159,7 +192,11 @@ public final class JavaKernelIrPrinter {
     } else if (s instanceof KernelStmt.If i) {
       line("if (" + expr(i.condition()) + ") {");
       block(i.thenBody());
-      if (!i.elseBody().isEmpty()) {
+      if (loopExits.contains(i)) {
+        line("} else {");
+        block(i.elseBody());
+        line("  break; // the loop has reached its fixed point");
+      } else if (!i.elseBody().isEmpty()) {
         line("} else {");
         block(i.elseBody());
       }
@@ -177,7 +214,102 @@ public final class JavaKernelIrPrinter {
     }
   }
 
-  /** {@code for} with its bound and step in locals of the enclosing scope (they read nothing the body assigns). */
+  /**
+   * A call of a new static method that runs {@code s} (one {@link OutlinedStatements} chose), its
+   * parameters named as the caller names them, and that returns its first error code; the method
+   * is printed into {@link #movedMethods}, statements inside it moved out in turn where it is over
+   * the budget.
+   */
+  private void callMoved(KernelStmt s) {
+    OutlinedStatements.Parameters p = outlining.parameters(s).orElseThrow();
+    String name = "moved$" + temporaries++;
+    List<String> declarations = new java.util.ArrayList<>(List.of("final long[] " + SPILL));
+    List<String> arguments = new java.util.ArrayList<>(List.of(SPILL));
+    Map<String, String> parameterScope = new HashMap<>();
+    for (Buffer b : p.buffers()) {
+      String javaName = nameOf(b.name());
+      declarations.add("final " + JavaScalarSyntax.javaType(b.elementType()) + "[] " + javaName);
+      arguments.add(javaName);
+      parameterScope.put(b.name(), javaName);
+    }
+    for (SharedArray a : p.shared()) {
+      String javaName = nameOf(a.name());
+      declarations.add("final " + JavaScalarSyntax.javaType(a.elementType()) + "[] " + javaName);
+      arguments.add(javaName);
+      parameterScope.put(a.name(), javaName);
+    }
+    for (KernelExpr.Var v : p.scalars()) {
+      String javaName = nameOf(v.name());
+      declarations.add((p.results().contains(v) ? "" : "final ") + JavaScalarSyntax.javaType(v.type()) + " " + javaName);
+      arguments.add(javaName);
+      parameterScope.put(v.name(), javaName);
+    }
+    if (p.block()) {
+      declarations.add("final int " + BLOCK);
+      arguments.add(BLOCK);
+    }
+    if (p.grid()) {
+      declarations.add("final int " + GRID);
+      arguments.add(GRID);
+    }
+    line(ERROR + " = firstError(" + ERROR + ", " + name + "(" + String.join(", ", arguments) + "));");
+    for (int k = 0; k < p.results().size(); k++) {
+      KernelExpr.Var v = p.results().get(k);
+      line(nameOf(v.name()) + " = " + fromBits(v.type(), SPILL + "[" + k + "]") + ";");
+    }
+
+    StringBuilder callerOut = out;
+    Set<KernelStmt> callerMoved = moved;
+    Deque<Map<String, String>> callerScopes = scopes;
+    int callerIndent = indent;
+    out = new StringBuilder();
+    scopes = new ArrayDeque<>();
+    scopes.push(parameterScope);
+    moved = outlining.chooseInside(s, methodBudget);
+    indent = 1;
+    line("private static int " + name + "(" + String.join(", ", declarations) + ") {");
+    indent++;
+    line("int " + ERROR + " = 0;");
+    statement(s);
+    for (int k = 0; k < p.results().size(); k++) {
+      KernelExpr.Var v = p.results().get(k);
+      line(SPILL + "[" + k + "] = " + toBits(v.type(), nameOf(v.name())) + ";");
+    }
+    line("return " + ERROR + ";");
+    indent--;
+    line("}");
+    movedMethods.append(out);
+    out = callerOut;
+    moved = callerMoved;
+    scopes = callerScopes;
+    indent = callerIndent;
+  }
+
+  /** {@code value} of {@code type} as the raw bits a spill array holds. */
+  private static String toBits(ScalarType type, String value) {
+    return switch (type) {
+      case BOOL -> "(" + value + " ? 1L : 0L)";
+      case I32, I64 -> "(long) " + value;
+      case F32 -> "(long) Float.floatToRawIntBits(" + value + ")";
+      case F64 -> "Double.doubleToRawLongBits(" + value + ")";
+    };
+  }
+
+  /** The value of {@code type} whose raw bits {@code bits} holds. */
+  private static String fromBits(ScalarType type, String bits) {
+    return switch (type) {
+      case BOOL -> "(" + bits + " != 0L)";
+      case I32 -> "(int) " + bits;
+      case I64 -> bits;
+      case F32 -> "Float.intBitsToFloat((int) " + bits + ")";
+      case F64 -> "Double.longBitsToDouble(" + bits + ")";
+    };
+  }
+
+  /**
+   * {@code for} with its bound and step in locals of the enclosing scope (they read nothing the body
+   * assigns); a loop that reaches a fixed point ({@link FixedPointLoops}) is left there.
+   */
   private void forLoop(KernelStmt.For f) {
     String start = expr(f.start());
     String bound = hoisted(f.bound(), "bound");
@@ -186,6 +318,7 @@ public final class JavaKernelIrPrinter {
     indent++;
     scopes.push(new HashMap<>());
     String counter = declareName(f.counter().name());
+    FixedPointLoops.guard(f).ifPresent(loopExits::add);
     line("for (long " + counter + " = " + start + "; " + counter + " < " + bound + "; " + counter + " += " + step + ") {");
     block(f.body());
     line("}");

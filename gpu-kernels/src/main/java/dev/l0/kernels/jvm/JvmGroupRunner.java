@@ -84,6 +84,11 @@ public final class JvmGroupRunner {
     }
   }
 
+  /** The Java source the JVM backend compiles for {@code kernel} (printed as {@link JaninoKernels} compiles it). */
+  public static String javaSource(Kernel kernel) {
+    return JaninoKernels.compiled(kernel).source();
+  }
+
   public KernelGroup group() {
     return group;
   }

@@ -27,4 +27,13 @@ public abstract class KernelThreads {
   public Object newWorkspace() {
     return null;
   }
+
+  /**
+   * The error word after code that raised {@code later} (0 for none) ran where {@code earlier} was
+   * already raised: the first error is kept. Generated code calls it after a statement moved into a
+   * method of its own.
+   */
+  public static int firstError(int earlier, int later) {
+    return earlier != 0 ? earlier : later;
+  }
 }

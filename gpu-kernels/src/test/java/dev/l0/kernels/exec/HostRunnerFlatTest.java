@@ -21,6 +21,7 @@ import dev.l0.syntax.L0Parser;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.testing.TestPrograms;
+import dev.l0.values.ValueReader;
 import dev.l0.values.ValueWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -156,6 +157,23 @@ class HostRunnerFlatTest {
     FlatRun value = runFlat(HostRunner.compile(portfolio, new JvmKernelExecutor()), portfolio, "main", positions);
     assertEquals(RunOutcome.of(() -> new Interpreter(portfolio).call("main", positions)), value.outcome());
     assertEquals(0, value.meter().boxedArrays());
+  }
+
+  @Test
+  void hostIotaAndReplicateAreMadeFlatAndFailAsTheInterpreterFails() {
+    Program program = L0Parser.parse("""
+        fun {[i32], [i64], [f64], [f64]} main(i32 n, i64 m, f64 v) =
+          {iota(n), iota(m), replicate(n, v), map(fn f64 (i32 i, f64 x) => f64(i) * x, zip(iota(n), replicate(n, v)))}
+        """, "fills.l0");
+    HostRunner runner = HostRunner.compile(program, new JvmKernelExecutor());
+    for (String args : List.of("5 3i64 2.5", "0 0i64 1.0", "-1 2i64 1.0", "2 -3i64 1.0")) {
+      List<Value> values = ValueReader.read(args, List.of(ScalarType.I32, ScalarType.I64, ScalarType.F64), "args");
+      FlatRun run = runFlat(runner, program, "main", values);
+      assertEquals(RunOutcome.of(() -> new Interpreter(program).call("main", values)).withoutMessage(), run.outcome().withoutMessage(), args);
+      if (run.outcome().failure() == null) {
+        assertTrue(run.components().stream().allMatch(HostValue.Flat.class::isInstance), run.components()::toString);
+      }
+    }
   }
 
   @Test
