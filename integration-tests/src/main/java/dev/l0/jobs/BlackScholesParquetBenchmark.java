@@ -13,14 +13,11 @@ import static org.apache.spark.sql.functions.when;
 import dev.l0.kernels.report.JsonLine;
 import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -60,7 +57,7 @@ public final class BlackScholesParquetBenchmark {
       run(spark, n, folder.resolve("options.parquet").toString());
     } finally {
       spark.stop();
-      deleteRecursively(folder);
+      Folders.deleteRecursively(folder);
     }
   }
 
@@ -215,19 +212,5 @@ public final class BlackScholesParquetBenchmark {
     return l0Prices.javaRDD().zip(sqlPrices.javaRDD())
         .map(pair -> Comparison.of(pair._1().getDouble(0), pair._2().getDouble(0)))
         .reduce(Comparison::plus);
-  }
-
-  private static void deleteRecursively(Path folder) {
-    try (Stream<Path> paths = Files.walk(folder)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-        try {
-          Files.delete(path);
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot delete " + path, e);
-        }
-      });
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + folder, e);
-    }
   }
 }

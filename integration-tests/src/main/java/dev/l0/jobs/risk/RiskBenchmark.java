@@ -1,5 +1,6 @@
 package dev.l0.jobs.risk;
 
+import dev.l0.jobs.Folders;
 import static dev.l0.spark.ExactSums.exactSumElementWise;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.exp;
@@ -60,7 +61,7 @@ public final class RiskBenchmark {
       run(spark, settings, folder.resolve("positions.parquet").toString());
     } finally {
       spark.stop();
-      RiskStore.deleteRecursively(folder);
+      Folders.deleteRecursively(folder);
     }
   }
 

@@ -1,7 +1,7 @@
 package dev.l0.jobs.risk;
 
+import dev.l0.jobs.Folders;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
-import java.util.Comparator;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -91,7 +90,7 @@ final class RiskStore implements AutoCloseable {
     Files.move(temporary, marker, StandardCopyOption.ATOMIC_MOVE);
     rollForward(staging);
     Files.delete(marker);
-    deleteRecursively(staging);
+    Folders.deleteRecursively(staging);
   }
 
   private Path marker() {
@@ -110,7 +109,7 @@ final class RiskStore implements AutoCloseable {
       try (Stream<Path> leftovers = Files.list(stagingRoot)) {
         for (Path leftover : (Iterable<Path>) leftovers::iterator) {
           if (Files.isDirectory(leftover) && leftover.getFileName().toString().startsWith(date + "-")) {
-            deleteRecursively(leftover);
+            Folders.deleteRecursively(leftover);
           }
         }
       }
@@ -134,29 +133,14 @@ final class RiskStore implements AutoCloseable {
       }
       Files.move(fresh, target, StandardCopyOption.ATOMIC_MOVE);
     }
-    deleteRecursively(stagingFolder.resolve("old"));
-  }
-
-  static void deleteRecursively(Path folder) throws IOException {
-    if (!Files.exists(folder)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(folder)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-        try {
-          Files.delete(path);
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot delete " + path, e);
-        }
-      });
-    }
+    Folders.deleteRecursively(stagingFolder.resolve("old"));
   }
 
   @Override
   public void close() throws IOException {
     try {
       if (Files.exists(staging)) {
-        deleteRecursively(staging);
+        Folders.deleteRecursively(staging);
       }
     } finally {
       lock.release();
