@@ -3,6 +3,7 @@ package dev.l0.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.jobs.BlackScholesSparkJob;
 import dev.l0.spark.cluster.AppJar;
 import dev.l0.spark.cluster.ChildJvm;
 import dev.l0.spark.cluster.SparkDistribution;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * jar alone). Each asserts the job's PASS verdict on the 40 PARSEC reference options.
  */
 class SparkSubmitTest {
-  private static final String JOB = "dev.l0.jobs.BlackScholesSparkJob";
+  private static final String JOB = BlackScholesSparkJob.class.getName();
   private static final Duration CLUSTER_START = Duration.ofSeconds(90);
   private static final Duration JOB_RUN = Duration.ofSeconds(240);
   private static final Pattern VERDICT =
@@ -50,7 +51,7 @@ class SparkSubmitTest {
     assertTrue(Files.isRegularFile(pluginJar),
         "the shaded plugin jar " + pluginJar + " does not exist: run the test in Maven's package phase (mvn package -pl integration-tests -am)");
     spark = SparkDistribution.ofThisClassPath(folder.resolve("spark-home"));
-    appJar = AppJar.ofPackage("dev.l0.jobs", folder.resolve("l0-jobs.jar"));
+    appJar = AppJar.ofPackageOf(BlackScholesSparkJob.class, folder.resolve("l0-jobs.jar"));
   }
 
   /** Removes the jar links before JUnit deletes the folder (which would warn about each). */

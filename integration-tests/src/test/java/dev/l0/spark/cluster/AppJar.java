@@ -18,25 +18,26 @@ public final class AppJar {
   private AppJar() {}
 
   /**
-   * Writes {@code jar} with the classes of package {@code packageName} (and its sub-packages), taken
-   * from the class folder on this JVM's class path that holds it.
+   * Writes {@code jar} with the classes of {@code anchor}'s package (and its sub-packages), taken
+   * from the class folder that holds {@code anchor}: the main classes, even where the test classes
+   * have a package of the same name.
    */
-  public static Path ofPackage(String packageName, Path jar) throws IOException {
-    String packagePath = packageName.replace('.', '/');
-    URL location = ClassLoader.getSystemResource(packagePath);
+  public static Path ofPackageOf(Class<?> anchor, Path jar) throws IOException {
+    String packageName = anchor.getPackageName();
+    URL location = anchor.getProtectionDomain().getCodeSource().getLocation();
     if (location == null || !location.getProtocol().equals("file")) {
-      throw new IllegalStateException("package " + packageName + " is not in a class folder on the class path: " + location);
+      throw new IllegalStateException(anchor.getName() + " is not in a class folder: " + location);
     }
-    Path packageFolder;
+    Path classes;
     try {
-      packageFolder = Path.of(location.toURI());
+      classes = Path.of(location.toURI());
     } catch (URISyntaxException e) {
-      throw new IllegalStateException("cannot locate package " + packageName + " at " + location, e);
+      throw new IllegalStateException("cannot locate the class folder of " + anchor.getName() + " at " + location, e);
     }
-    Path classes = packageFolder;
-    for (int i = 0; i < packageName.split("\\.").length; i++) {
-      classes = classes.getParent();
+    if (!Files.isDirectory(classes)) {
+      throw new IllegalStateException(anchor.getName() + " is not in a class folder: " + classes);
     }
+    Path packageFolder = classes.resolve(packageName.replace('.', '/'));
     List<Path> files;
     try (Stream<Path> walk = Files.walk(packageFolder)) {
       files = walk.filter(Files::isRegularFile).sorted().toList();
