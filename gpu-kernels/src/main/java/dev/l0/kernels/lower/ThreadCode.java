@@ -256,8 +256,13 @@ final class ThreadCode {
     out.add(new KernelStmt.For(j, KernelExprs.ZERO, target.dims().get(0), KernelExprs.ONE, body));
   }
 
+  /** The error of an array result whose shape differs from its declared type, at the group's SOAC. */
   KernelStmt shapeError() {
-    return raise("map", SourcePos.NONE, "an array result's shape differs from its declared type");
+    return shapeError(group.soacPos());
+  }
+
+  private KernelStmt shapeError(SourcePos pos) {
+    return raise("map", pos, "an array result's shape differs from its declared type");
   }
 
   private KernelStmt raise(String operation, SourcePos pos, String detail) {
@@ -323,7 +328,7 @@ final class ThreadCode {
     }
     List<KernelStmt> guarded = new ArrayList<>();
     addGuarded(and(allValid(inputs), inputsAgree), List.of(loop), List.of(), guarded);
-    addGuarded(sameRows, guarded, List.of(shapeError()), out);
+    addGuarded(sameRows, guarded, List.of(shapeError(map.pos().equals(SourcePos.NONE) ? group.soacPos() : map.pos())), out);
   }
 
 
