@@ -20,11 +20,13 @@ final class SourcePositions {
   }
 
   /**
-   * Where a SOAC is, for its run-time errors: a map, scan or scanomap's own position (its keyword,
-   * where the interpreter reports its errors), else {@link #of}.
+   * Where a SOAC is, for its run-time errors: its own position (its keyword, where the
+   * interpreter reports its errors), else (a filter) {@link #of}.
    */
   static SourcePos ofSoac(Exp.Soac soac) {
     SourcePos own = soac instanceof Exp.Map m ? m.pos()
+        : soac instanceof Exp.Reduce r ? r.pos()
+        : soac instanceof Exp.Redomap r ? r.pos()
         : soac instanceof Exp.Scan s ? s.pos()
         : soac instanceof Exp.Scanomap s ? s.pos()
         : SourcePos.NONE;

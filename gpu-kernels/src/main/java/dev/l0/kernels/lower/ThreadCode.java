@@ -256,9 +256,17 @@ final class ThreadCode {
     out.add(new KernelStmt.For(j, KernelExprs.ZERO, target.dims().get(0), KernelExprs.ONE, body));
   }
 
-  /** The error of an array result whose shape differs from its declared type, at the group's SOAC. */
+  /**
+   * The error of an array result whose shape differs from its declared type, at the group's SOAC:
+   * in a reduce or scan, the operator's result of another shape than the accumulator (as the
+   * interpreter reports it, {@code ArrayOperations.requireAccumulatorShape}).
+   */
   KernelStmt shapeError() {
-    return shapeError(group.soacPos());
+    String operation = group.soacOperation();
+    return operation.equals("reduce") || operation.equals("scan")
+        ? raise(operation, group.soacPos(), "the operator returned a value of another shape than its accumulator;"
+            + " it must keep the accumulator's shape")
+        : shapeError(group.soacPos());
   }
 
   private KernelStmt shapeError(SourcePos pos) {
