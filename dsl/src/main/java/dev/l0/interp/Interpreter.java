@@ -279,9 +279,16 @@ public final class Interpreter {
     Value accumulator = eval(r.neutral(), env);
     Value.Array input = Operands.array(eval(r.array(), env), r.pos());
     for (Value element : input.elements()) {
-      accumulator = f.apply(accumulator, element);
+      accumulator = step(f, accumulator, element, "reduce", r.pos());
     }
     return accumulator;
+  }
+
+  /** {@code f(accumulator, element)}, which must have the accumulator's shape ({@link ArrayOperations#requireAccumulatorShape}). */
+  private static Value step(SoacFunction f, Value accumulator, Value element, String operation, SourcePos pos) {
+    Value result = f.apply(accumulator, element);
+    ArrayOperations.requireAccumulatorShape(Shape.of(accumulator), Shape.of(result), operation, pos);
+    return result;
   }
 
   private Value scan(Expr.Scan s, Environment env) {
@@ -290,7 +297,7 @@ public final class Interpreter {
     Value.Array input = Operands.array(eval(s.array(), env), s.pos());
     List<Value> prefixes = new ArrayList<>(input.length());
     for (Value element : input.elements()) {
-      accumulator = f.apply(accumulator, element);
+      accumulator = step(f, accumulator, element, "scan", s.pos());
       prefixes.add(accumulator);
     }
     return ArrayOperations.regular(input.elementType(), prefixes, Shape.of(accumulator), "scan", s.pos());

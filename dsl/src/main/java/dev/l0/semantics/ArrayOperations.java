@@ -44,6 +44,19 @@ public final class ArrayOperations {
   private ArrayOperations() {}
 
   /**
+   * Refuses a step of a reduce or scan ({@code operation}) whose operator returned a value of
+   * another shape than the accumulator it was given: the operator has type {@code t x t -> t},
+   * sizes included (thesis §2.2, and §9.1.1, where the neutral element's sizes are the rows'), so
+   * the accumulator keeps the neutral element's shape.
+   */
+  public static void requireAccumulatorShape(Shape accumulator, Shape result, String operation, SourcePos pos) {
+    if (!result.equals(accumulator)) {
+      throw new L0RuntimeError(operation, pos, "the operator returned a value of shape " + result
+          + " for an accumulator of shape " + accumulator + "; it must keep the accumulator's shape");
+    }
+  }
+
+  /**
    * An array of {@code elements}, which must all have the same shape; {@code emptyShape} is the
    * element shape when there are no elements.
    */

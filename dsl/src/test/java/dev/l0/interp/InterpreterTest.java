@@ -422,8 +422,16 @@ class InterpreterTest {
   }
 
   @Test
-  void scanProducingIrregularPrefixesFails() {
-    assertFailure("scan", 1, 18, "irregular array: element 1 has shape [2] but element 0 has shape [1]",
+  void reduceWhoseOperatorChangesTheAccumulatorsShapeFails() {
+    assertFailure("reduce", 1, 18, "the operator returned a value of shape [2] for an accumulator of shape [1];"
+        + " it must keep the accumulator's shape",
+        "fun int main() = reduce(fn [int] ([int] a, [int] b) => iota(a[0] + b[0] + 1), [0], [[1], [1]])");
+  }
+
+  @Test
+  void scanWhoseOperatorChangesTheAccumulatorsShapeFails() {
+    assertFailure("scan", 1, 18, "the operator returned a value of shape [1] for an accumulator of shape [0];"
+        + " it must keep the accumulator's shape",
         "fun int main() = scan(fn [int] ([int] a, [int] b) => concat(a, b), iota(0), [iota(1), iota(1)])");
   }
 

@@ -19,6 +19,7 @@ import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.InternalTypes;
 import dev.l0.semantics.ArrayOperations;
 import dev.l0.syntax.L0Printer;
+import dev.l0.types.NestingLimit;
 import dev.l0.values.ValueTypes;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -84,9 +85,15 @@ public final class OptimizedProgram {
   /**
    * {@link #call(String, List)} through {@code components}, which runs the internal function on
    * its tupleless arguments (certificates included) and returns its tupleless results: the
-   * evaluator, or a backend's host runner.
+   * evaluator, or a backend's host runner. It runs, as the CLI runs programs, on a thread with the
+   * large stack of {@link NestingLimit#onLargeStack}, so that a program within the nesting limit
+   * runs whatever the caller's stack.
    */
   public Value call(String function, List<Value> args, BiFunction<String, List<Value>, List<Value>> components) {
+    return NestingLimit.onLargeStack(() -> callOnLargeStack(function, args, components));
+  }
+
+  private Value callOnLargeStack(String function, List<Value> args, BiFunction<String, List<Value>, List<Value>> components) {
     FunDef def = source.function(function)
         .orElseThrow(() -> new IllegalArgumentException("the program has no function '" + function + "'"));
     if (def.params().size() != args.size()) {

@@ -40,7 +40,7 @@ class ErrorPositionsTest {
   }
 
   @Test
-  void anIrregularScanIsReportedWhereTheScanIsWritten() {
+  void aScanWhoseOperatorChangesTheAccumulatorsShapeIsReportedWhereTheScanIsWritten() {
     Program program = L0Parser.parse("""
         fun [[i32]] main(i32 n) =
           let rows = map(fn [i32] (i32 i) => [i], iota(n)) in
@@ -50,6 +50,7 @@ class ErrorPositionsTest {
     L0RuntimeError optimised = assertThrows(L0RuntimeError.class, () -> Optimizer.optimize(TypeChecker.check(program)).call("main", args));
     L0RuntimeError interpreted = assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
     assertEquals(interpreted.getMessage(), optimised.getMessage());
-    assertEquals("scan.l0:3:3: scan: irregular array: element 1 has shape [2] but element 0 has shape [1]", optimised.getMessage());
+    assertEquals("scan.l0:3:3: scan: the operator returned a value of shape [2] for an accumulator of shape [1];"
+        + " it must keep the accumulator's shape", optimised.getMessage());
   }
 }

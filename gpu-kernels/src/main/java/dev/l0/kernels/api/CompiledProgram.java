@@ -7,6 +7,7 @@ import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.runtime.DeviceSelection;
+import dev.l0.types.NestingLimit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -122,7 +123,8 @@ public final class CompiledProgram implements AutoCloseable {
       JavaArguments.addComponents(arguments[k], parameter.type(), parameter.name(), components);
     }
     RunMeter meter = new RunMeter();
-    Object result = JavaResults.toJava(runner.callFlattened(entry, components, meter), resultType);
+    // As the CLI runs programs: on a large stack, so that a program within the nesting limit runs whatever the caller's stack.
+    Object result = JavaResults.toJava(NestingLimit.onLargeStack(() -> runner.callFlattened(entry, components, meter)), resultType);
     return new MeasuredRun(result, new RunMeasurements(meter.kernelNanos(), meter.transferBytes(), meter.transferNanos()));
   }
 

@@ -39,6 +39,9 @@ final class GroupContext {
   private final Map<KernelExpr.Var, KernelExpr> deferred = new java.util.LinkedHashMap<>();
   private final List<KernelError> errors = new ArrayList<>();
   private final Set<String> readTransposed;
+  /** Where the SOAC is in the source, for the run-time errors raised where no nearer position is known. */
+  private final SourcePos soacPos;
+  private final String soacOperation;
   private final List<TiledTranspose.Copy> transposedCopies = new ArrayList<>();
   private int nameCounter;
 
@@ -46,8 +49,10 @@ final class GroupContext {
    * For lowering {@code soac} of {@code function}; its kernels read the arrays named in
    * {@code readTransposed} from a copy with the row index innermost ({@link UncoalescedReads}).
    */
-  GroupContext(InternalFunction function, Exp soac, Set<String> readTransposed) {
+  GroupContext(InternalFunction function, Exp.Soac soac, Set<String> readTransposed) {
     this.readTransposed = Set.copyOf(readTransposed);
+    soacPos = SourcePositions.ofSoac(soac);
+    soacOperation = soac instanceof Exp.Redomap ? "reduce" : soac instanceof Exp.Scanomap ? "scan" : soac.keyword();
     boundInsideSoac = Analysis.boundInside(soac);
     function.params().forEach(this::declare);
     collectTypes(function.body());
@@ -182,6 +187,19 @@ final class GroupContext {
       dims.add(hostSize(array.size()));
     }
     return dims;
+  }
+
+  /** The source position of the group's SOAC ({@link SourcePositions#ofSoac}). */
+  SourcePos soacPos() {
+    return soacPos;
+  }
+
+  /**
+   * The SOAC as its program wrote it, which its errors name: {@code reduce} for a reduce or
+   * redomap, {@code scan} for a scan or scanomap, else its keyword.
+   */
+  String soacOperation() {
+    return soacOperation;
   }
 
   /** Records a run-time error a kernel can raise (once, however often it is raised); returns its code. */

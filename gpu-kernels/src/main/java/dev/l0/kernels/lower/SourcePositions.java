@@ -19,6 +19,20 @@ final class SourcePositions {
     return find(e).orElse(SourcePos.NONE);
   }
 
+  /**
+   * Where a SOAC is, for its run-time errors: its own position (its keyword, where the
+   * interpreter reports its errors), else (a filter) {@link #of}.
+   */
+  static SourcePos ofSoac(Exp.Soac soac) {
+    SourcePos own = soac instanceof Exp.Map m ? m.pos()
+        : soac instanceof Exp.Reduce r ? r.pos()
+        : soac instanceof Exp.Redomap r ? r.pos()
+        : soac instanceof Exp.Scan s ? s.pos()
+        : soac instanceof Exp.Scanomap s ? s.pos()
+        : SourcePos.NONE;
+    return own.equals(SourcePos.NONE) ? of(soac) : own;
+  }
+
   private static Optional<SourcePos> find(Exp e) {
     Optional<SourcePos> own = own(e);
     if (own.isPresent()) {

@@ -256,8 +256,21 @@ final class ThreadCode {
     out.add(new KernelStmt.For(j, KernelExprs.ZERO, target.dims().get(0), KernelExprs.ONE, body));
   }
 
+  /**
+   * The error of an array result whose shape differs from its declared type, at the group's SOAC:
+   * in a reduce or scan, the operator's result of another shape than the accumulator (as the
+   * interpreter reports it, {@code ArrayOperations.requireAccumulatorShape}).
+   */
   KernelStmt shapeError() {
-    return raise("map", SourcePos.NONE, "an array result's shape differs from its declared type");
+    String operation = group.soacOperation();
+    return operation.equals("reduce") || operation.equals("scan")
+        ? raise(operation, group.soacPos(), "the operator returned a value of another shape than its accumulator;"
+            + " it must keep the accumulator's shape")
+        : shapeError(group.soacPos());
+  }
+
+  private KernelStmt shapeError(SourcePos pos) {
+    return raise("map", pos, "an array result's shape differs from its declared type");
   }
 
   private KernelStmt raise(String operation, SourcePos pos, String detail) {
@@ -323,7 +336,7 @@ final class ThreadCode {
     }
     List<KernelStmt> guarded = new ArrayList<>();
     addGuarded(and(allValid(inputs), inputsAgree), List.of(loop), List.of(), guarded);
-    addGuarded(sameRows, guarded, List.of(shapeError()), out);
+    addGuarded(sameRows, guarded, List.of(shapeError(map.pos().equals(SourcePos.NONE) ? group.soacPos() : map.pos())), out);
   }
 
 

@@ -170,7 +170,9 @@ final class KernelLaunch {
   ScalarValue loadGlobal(ThreadState thread, int buffer, long index) {
     if (threadPrivateElements[buffer] != GLOBAL) {
       long element = threadPrivateElement(thread, buffer, index, false);
-      if (!bufferTrackers[buffer].written((int) element)) {
+      // Once an error is raised the launch's results are discarded (as on the GPU, threads go on
+      // after raising): a thread may then read what a failed copy left unwritten.
+      if (errorCode == 0 && !bufferTrackers[buffer].written((int) element)) {
         report(new SimulationIssue.UninitialisedRead(kernel.name(), Memory.THREAD_PRIVATE, buffers[buffer].name(), index, thread.block(), thread.thread()));
       }
       return load(thread, Memory.THREAD_PRIVATE, buffers[buffer], bufferTrackers[buffer], element);

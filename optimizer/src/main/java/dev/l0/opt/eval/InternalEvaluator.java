@@ -179,19 +179,20 @@ public final class InternalEvaluator {
       return arrays(pattern, columns, inputs);
     }
     if (soac instanceof Exp.Reduce r) {
-      return fold(r.operator(), values(r.neutral(), env), inputs, width, env);
+      return fold(r.operator(), values(r.neutral(), env), inputs, width, env, r.pos());
     }
     if (soac instanceof Exp.Redomap r) {
-      return fold(r.fold(), values(r.neutral(), env), inputs, width, env);
+      return fold(r.fold(), values(r.neutral(), env), inputs, width, env, r.pos());
     }
     List<Value> neutral = values(soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Scanomap) soac).neutral(), env);
+    SourcePos pos = soac instanceof Exp.Scan s ? s.pos() : ((Exp.Scanomap) soac).pos();
     List<Value> acc = neutral;
     List<List<Value>> columns = columns(pattern.size());
     for (int i = 0; i < width; i++) {
-      acc = lambda(soac.rowFunction(), concat(acc, row(inputs, i)), env);
+      acc = step(soac.rowFunction(), acc, row(inputs, i), env, "scan", pos);
       addRow(columns, acc);
     }
-    return regularArrays(pattern, columns, neutral, "scan", env, soac instanceof Exp.Scan s ? s.pos() : ((Exp.Scanomap) soac).pos());
+    return regularArrays(pattern, columns, neutral, "scan", env, pos);
   }
 
   /**
@@ -216,12 +217,28 @@ public final class InternalEvaluator {
     }
   }
 
-  private List<Value> fold(Lambda f, List<Value> neutral, List<Value.Array> inputs, int width, Map<String, Value> env) {
+  private List<Value> fold(Lambda f, List<Value> neutral, List<Value.Array> inputs, int width, Map<String, Value> env,
+      SourcePos pos) {
     List<Value> acc = neutral;
     for (int i = 0; i < width; i++) {
-      acc = lambda(f, concat(acc, row(inputs, i)), env);
+      acc = step(f, acc, row(inputs, i), env, "reduce", pos);
     }
     return acc;
+  }
+
+  /**
+   * {@code f(acc, row)}, whose results must have the accumulators' shapes, as in the interpreter
+   * ({@link ArrayOperations#requireAccumulatorShape}).
+   */
+  private List<Value> step(Lambda f, List<Value> acc, List<Value> row, Map<String, Value> env, String operation, SourcePos pos) {
+    List<Value> result = lambda(f, concat(acc, row), env);
+    ArrayOperations.requireAccumulatorShape(shape(acc), shape(result), operation, pos);
+    return result;
+  }
+
+  /** The shape of accumulators as the interpreter sees them: one value's, or a tuple's of several. */
+  private static Shape shape(List<Value> components) {
+    return components.size() == 1 ? Shape.of(components.get(0)) : new Shape.Tuple(components.stream().map(Shape::of).toList());
   }
 
   private static List<Value> concat(List<Value> a, List<Value> b) {

@@ -572,7 +572,7 @@ public final class TupleFlattener {
       Flat arr = expr(r.array(), env, b, null);
       Lambda op = lambda(r.function(), concat(componentsOf(r.neutral()), rowTypes(arr)), env, b);
       return Flat.of(emit(b, name(hint, "reduce"), componentsOf(r), certsOf(ne, arr),
-          new Exp.Reduce(op, ne.components(), arr.components())));
+          new Exp.Reduce(op, ne.components(), arr.components(), r.pos())));
     }
     if (e instanceof Expr.Scan s) {
       Flat ne = expr(s.neutral(), env, b, null);

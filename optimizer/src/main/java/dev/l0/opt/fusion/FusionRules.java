@@ -145,7 +145,8 @@ final class FusionRules {
     Body guarded = guarded(p, outputs, fold, neutral.size(), consumer.inputs(), unchanged, names);
     List<Ident> params = new ArrayList<>(accs);
     params.addAll(p.params());
-    return new Exp.Redomap(combine, new Lambda(params, guarded, fold.returnTypes()), neutral, producer.inputs());
+    return new Exp.Redomap(combine, new Lambda(params, guarded, fold.returnTypes()), neutral, producer.inputs(),
+        consumer instanceof Exp.Reduce r ? r.pos() : ((Exp.Redomap) consumer).pos());
   }
 
   /** {@code let ok = p(x) in if ok then consumer(x) else otherwise}, over the producer's parameters. */

@@ -538,8 +538,12 @@ public sealed interface Exp {
     }
   }
 
-  /** {@code reduce(op, ne, a...)}: a left fold from {@code neutral}, one result per accumulator. */
-  record Reduce(Lambda operator, List<SubExp> neutral, List<SubExp> inputs) implements Soac {
+  /**
+   * {@code reduce(op, ne, a...)}: a left fold from {@code neutral}, one result per accumulator;
+   * {@code pos} is where the reduce was written (its operator must keep the accumulator's shape,
+   * and one that does not is reported there).
+   */
+  record Reduce(Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) implements Soac {
     @Override
     public String keyword() {
       return "reduce";
@@ -557,7 +561,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Reduce(operator, mapAll(neutral, f), mapAll(inputs, f));
+      return new Reduce(operator, mapAll(neutral, f), mapAll(inputs, f), pos);
     }
 
     @Override
@@ -567,7 +571,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Reduce(f.apply(operator), neutral, inputs);
+      return new Reduce(f.apply(operator), neutral, inputs, pos);
     }
 
     @Override
@@ -582,7 +586,7 @@ public sealed interface Exp {
 
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Redomap(operator, f, neutral, newInputs);
+      return new Redomap(operator, f, neutral, newInputs, pos);
     }
   }
 
@@ -640,9 +644,9 @@ public sealed interface Exp {
   /**
    * {@code redomap(combine, fold, ne, a...)} (thesis §7.1): sequentially {@code acc = fold(acc, row)}
    * from {@code neutral}; {@code combine} is the associative operator that joins partial
-   * accumulators of chunks in a parallel execution.
+   * accumulators of chunks in a parallel execution; {@code pos} is where its reduce was written.
    */
-  record Redomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs) implements Soac {
+  record Redomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) implements Soac {
     @Override
     public String keyword() {
       return "redomap";
@@ -660,7 +664,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Redomap(combine, fold, mapAll(neutral, f), mapAll(inputs, f));
+      return new Redomap(combine, fold, mapAll(neutral, f), mapAll(inputs, f), pos);
     }
 
     @Override
@@ -670,7 +674,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Redomap(f.apply(combine), f.apply(fold), neutral, inputs);
+      return new Redomap(f.apply(combine), f.apply(fold), neutral, inputs, pos);
     }
 
     @Override
@@ -685,7 +689,7 @@ public sealed interface Exp {
 
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Redomap(combine, f, neutral, newInputs);
+      return new Redomap(combine, f, neutral, newInputs, pos);
     }
   }
 

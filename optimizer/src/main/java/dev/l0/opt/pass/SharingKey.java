@@ -130,6 +130,12 @@ final class SharingKey {
     if (e instanceof Exp.Map m) {
       return new Exp.Map(m.function(), m.inputs(), none);
     }
+    if (e instanceof Exp.Reduce r) {
+      return new Exp.Reduce(r.operator(), r.neutral(), r.inputs(), none);
+    }
+    if (e instanceof Exp.Redomap r) {
+      return new Exp.Redomap(r.combine(), r.fold(), r.neutral(), r.inputs(), none);
+    }
     if (e instanceof Exp.Scan s) {
       return new Exp.Scan(s.operator(), s.neutral(), s.inputs(), none);
     }
