@@ -27,8 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * FinPar's OptionPricing and LocVolCalib split over Spark partitions ({@code local[2]}). The JVM
- * backend runs the whole small datasets too slowly for a unit test (LocVolCalib small ran over
- * ten minutes on Spark here), so the tests shrink the small datasets' row counts (paths, strikes)
+ * backend runs the whole small datasets too slowly for a unit test (LocVolCalib small took 17
+ * minutes on Spark here), so the tests shrink the small datasets' row counts (paths, strikes)
  * and LocVolCalib's time steps, and check that 1 and 4 partitions give the single-JVM run's
  * result of {@code main} on the same reduced input.
  */
