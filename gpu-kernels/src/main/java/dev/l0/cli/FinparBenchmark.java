@@ -28,18 +28,18 @@ import java.util.Locale;
  * own validation rule for its result. A result is the list of the entry's result components (one
  * array, or InterestCalib's seven values), as {@code output.data} lists them.
  */
-enum FinparBenchmark {
+public enum FinparBenchmark {
   /** R0: the price per market model; valid when every |reference - price| <= 5e-4 (FinPar's OptionPricing). */
   OPTION_PRICING("OptionPricing", "|reference - price| <= 5e-4 per model") {
     @Override
-    boolean valid(List<Value> result, List<Value> reference) {
+    public boolean valid(List<Value> result, List<Value> reference) {
       return maxAbsError(summary(result), summary(reference)) <= 5e-4;
     }
   },
   /** R1: the price per strike; valid when every |reference_i - result_i| <= 1e-5 (FinPar's LocVolCalib). */
   LOC_VOL_CALIB("LocVolCalib", "|reference_i - result_i| <= 1e-5 per strike") {
     @Override
-    boolean valid(List<Value> result, List<Value> reference) {
+    public boolean valid(List<Value> result, List<Value> reference) {
       return maxAbsError(summary(result), summary(reference)) <= 1e-5;
     }
   },
@@ -59,7 +59,7 @@ enum FinparBenchmark {
     }
 
     @Override
-    double[] summary(List<Value> result) {
+    public double[] summary(List<Value> result) {
       double[] genome = new double[6];
       for (int i = 0; i < genome.length; i++) {
         genome[i] = real(result.get(i));
@@ -68,7 +68,7 @@ enum FinparBenchmark {
     }
 
     @Override
-    boolean valid(List<Value> result, List<Value> reference) {
+    public boolean valid(List<Value> result, List<Value> reference) {
       double logLik = real(result.get(5));
       double referenceLogLik = real(reference.get(5));
       if (!Double.isFinite(logLik) || Math.abs(referenceLogLik - logLik) > 1.0
@@ -93,7 +93,7 @@ enum FinparBenchmark {
     }
   };
 
-  static final String ENTRY = "main";
+  public static final String ENTRY = "main";
   static final List<String> SIZES = List.of("small", "medium", "large");
 
   private final String folder;
@@ -105,7 +105,7 @@ enum FinparBenchmark {
   }
 
   /** FinPar's validation of {@code result} against {@code reference} (both as {@link #outputTypes()} lists them). */
-  abstract boolean valid(List<Value> result, List<Value> reference);
+  public abstract boolean valid(List<Value> result, List<Value> reference);
 
   /** The types of the values in {@code output.data}, in order; the entry's result components. */
   List<Type> outputTypes() {
@@ -113,26 +113,26 @@ enum FinparBenchmark {
   }
 
   /** The numbers a report shows of a result: the prices (R0, R1), the genome and its log-likelihood (R2). */
-  double[] summary(List<Value> result) {
+  public double[] summary(List<Value> result) {
     return reals(result.get(0));
   }
 
   /** FinPar's name, also the dataset folder and the program's file name: {@code OptionPricing}. */
-  String folderName() {
+  public String folderName() {
     return folder;
   }
 
   /** The validation rule, in words. */
-  String rule() {
+  public String rule() {
     return rule;
   }
 
-  String programResource() {
+  public String programResource() {
     return "/programs/finpar/" + folder + ".l0";
   }
 
   /** The benchmark FinPar names {@code name} (any case). */
-  static FinparBenchmark named(String name) {
+  public static FinparBenchmark named(String name) {
     for (FinparBenchmark b : values()) {
       if (b.folder.equalsIgnoreCase(name)) {
         return b;
@@ -143,7 +143,7 @@ enum FinparBenchmark {
   }
 
   /** The program, parsed and type checked. */
-  TypedProgram program() throws IOException {
+  public TypedProgram program() throws IOException {
     try (InputStream in = FinparBenchmark.class.getResourceAsStream(programResource())) {
       if (in == null) {
         throw new IllegalStateException("the program " + programResource() + " is missing from the classpath");
@@ -153,25 +153,25 @@ enum FinparBenchmark {
   }
 
   /** The entry's arguments, read from {@code dataset/input.data} in file order. */
-  List<Value> readInput(TypedProgram program, Path dataset) throws IOException {
+  public List<Value> readInput(TypedProgram program, Path dataset) throws IOException {
     FunDef entry = program.function(ENTRY);
     Path file = dataset.resolve("input.data");
     return ValueReader.read(read(file), entry.params().stream().map(Param::type).toList(), file.toString());
   }
 
   /** FinPar's reference result, read from {@code dataset/output.data}. */
-  List<Value> readReference(Path dataset) throws IOException {
+  public List<Value> readReference(Path dataset) throws IOException {
     Path file = dataset.resolve("output.data");
     return ValueReader.read(read(file), outputTypes(), file.toString());
   }
 
   /** The entry's result as the list of its components. */
-  static List<Value> components(Value result) {
+  public static List<Value> components(Value result) {
     return result instanceof Value.Tuple tuple ? tuple.elements() : List.of(result);
   }
 
   /** The largest |reference_i - result_i|; infinite when the lengths differ or a result is NaN or infinite. */
-  static double maxAbsError(double[] result, double[] reference) {
+  public static double maxAbsError(double[] result, double[] reference) {
     if (result.length != reference.length) {
       return Double.POSITIVE_INFINITY;
     }
@@ -184,7 +184,7 @@ enum FinparBenchmark {
   }
 
   /** The dataset folder {@code root/BENCH/size}; the size must be small, medium or large. */
-  Path dataset(Path root, String size) {
+  public Path dataset(Path root, String size) {
     String lower = size.toLowerCase(Locale.ROOT);
     if (!SIZES.contains(lower)) {
       throw new CliArgs.UsageError("unknown dataset size '" + size + "'; expected one of " + String.join(", ", SIZES));

@@ -1,5 +1,6 @@
 /**
  * Spark jobs built on L0 pipelines, run by {@code bin/l0-job} or {@code spark-submit}: the
- * Black-Scholes reference job, and the Parquet benchmark of an L0 pipeline against Spark SQL.
+ * Black-Scholes reference job, the Parquet benchmark of an L0 pipeline against Spark SQL, and
+ * FinPar's OptionPricing and LocVolCalib split over partitions.
  */
 package dev.l0.jobs;

@@ -1,0 +1,215 @@
+package dev.l0.jobs;
+
+import dev.l0.cli.FinparBenchmark;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.Param;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Type;
+import dev.l0.ir.Value;
+import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.kernels.report.JsonLine;
+import dev.l0.spark.L0;
+import dev.l0.spark.L0Pipeline;
+import dev.l0.types.TypedProgram;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * FinPar's OptionPricing and LocVolCalib distributed over Spark partitions with
+ * {@code df.transform(L0.pipeline(...))}, validated with FinPar's rules. OptionPricing's rows are
+ * path indices (Sobol numbers come from the index, so any split draws the same numbers), summed
+ * per model by the program's array-valued reduce (entry {@code payoffSums}) and divided by
+ * {@code numMcIt} on the driver; LocVolCalib's rows are strike indices (entry
+ * {@code strikePrices}). Every other input of the dataset is bound to the entry's parameters with
+ * {@link L0Pipeline#with}. Prints one JSON line; exits 0 only when the result is valid. Usage:
+ * {@code FinparSparkJob BENCH SIZE [SPARK_MASTER [PARTITIONS]]} (default master local[2], default
+ * partitions Spark's default parallelism); the data folder is {@code $L0_HOME/../shared/data/finpar}.
+ */
+public final class FinparSparkJob {
+  static final int EXIT_INVALID = 1;
+  static final int EXIT_USAGE = 2;
+  static final String DATA_FOLDER = "../shared/data/finpar";
+
+  /** How a benchmark is split into rows: its entry, the row column, and the parameter of main that counts the rows. */
+  enum Split {
+    OPTION_PRICING("payoffSums", "path", "numMcIt"),
+    LOC_VOL_CALIB("strikePrices", "strike", "outer");
+
+    final String entry;
+    final String column;
+    final String countParameter;
+
+    Split(String entry, String column, String countParameter) {
+      this.entry = entry;
+      this.column = column;
+      this.countParameter = countParameter;
+    }
+
+    static Split of(FinparBenchmark bench) {
+      return switch (bench) {
+        case OPTION_PRICING -> OPTION_PRICING;
+        case LOC_VOL_CALIB -> LOC_VOL_CALIB;
+        case INTEREST_CALIB -> throw new IllegalArgumentException(
+            "InterestCalib does not run on Spark (its DE-MCMC loop is sequential); expected OptionPricing or LocVolCalib");
+      };
+    }
+  }
+
+  /** One run's outcome: FinPar's result (the prices), the reference, and the partitions that ran. */
+  record Outcome(FinparBenchmark bench, double[] prices, double[] reference, boolean valid, int partitions, double seconds) {}
+
+  private FinparSparkJob() {}
+
+  public static void main(String[] args) throws IOException {
+    System.exit(run(args, dataRoot(), System.out, System.err));
+  }
+
+  /** Runs {@code BENCH SIZE [SPARK_MASTER [PARTITIONS]]} on the datasets under {@code dataRoot}; returns the exit code. */
+  static int run(String[] args, Path dataRoot, PrintStream out, PrintStream err) throws IOException {
+    if (args.length < 2 || args.length > 4) {
+      err.println("usage: FinparSparkJob OptionPricing|LocVolCalib small|medium|large [SPARK_MASTER [PARTITIONS]]");
+      return EXIT_USAGE;
+    }
+    FinparBenchmark bench;
+    Path dataset;
+    Optional<Integer> partitions;
+    try {
+      bench = FinparBenchmark.named(args[0]);
+      Split.of(bench);
+      dataset = bench.dataset(dataRoot, args[1]);
+      partitions = args.length == 4 ? Optional.of(partitions(args[3])) : Optional.empty();
+    } catch (RuntimeException e) { // an unknown benchmark or size (the CLI's usage error), or a bad PARTITIONS
+      err.println("FinparSparkJob: " + e.getMessage());
+      return EXIT_USAGE;
+    }
+    SparkSession spark = JobSessions.start("L0 FinPar " + bench.folderName(), args.length >= 3 ? Optional.of(args[2]) : Optional.empty());
+    Outcome outcome;
+    try {
+      outcome = run(spark, bench, dataset, partitions.orElse(spark.sparkContext().defaultParallelism()));
+    } finally {
+      spark.stop();
+    }
+    out.println(new JsonLine()
+        .add("bench", bench.folderName())
+        .add("size", args[1])
+        .add("master", args.length >= 3 ? args[2] : JobSessions.DEFAULT_MASTER)
+        .add("partitions", outcome.partitions())
+        .add("result", outcome.prices())
+        .add("reference", outcome.reference())
+        .add("max_abs_error", FinparBenchmark.maxAbsError(outcome.prices(), outcome.reference()))
+        .add("rule", bench.rule())
+        .add("valid", outcome.valid())
+        .add("seconds", outcome.seconds())
+        .text());
+    return outcome.valid() ? 0 : EXIT_INVALID;
+  }
+
+  /** Runs {@code bench} on the dataset folder {@code dataset} over {@code partitions} partitions of {@code spark}. */
+  static Outcome run(SparkSession spark, FinparBenchmark bench, Path dataset, int partitions) throws IOException {
+    TypedProgram program = bench.program();
+    List<Value> inputs = bench.readInput(program, dataset);
+    List<Value> reference = bench.readReference(dataset);
+    long start = System.nanoTime();
+    double[] prices = prices(spark, bench, program, inputs, partitions);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    boolean valid = bench.valid(List.of(realArray(prices)), reference);
+    return new Outcome(bench, prices, bench.summary(reference), valid, partitions, seconds);
+  }
+
+  /**
+   * FinPar's result of {@code bench} for main's arguments {@code inputs}, computed on Spark over
+   * {@code partitions} partitions of the row indices (paths or strikes).
+   */
+  static double[] prices(SparkSession spark, FinparBenchmark bench, TypedProgram program, List<Value> inputs, int partitions)
+      throws IOException {
+    Split split = Split.of(bench);
+    FunDef main = program.function(FinparBenchmark.ENTRY);
+    FunDef entry = program.function(split.entry);
+    L0Pipeline pipeline = L0.pipeline(programText(bench)).entry(split.entry).on(split.column).as("result");
+    List<Param> bound = entry.params().subList(0, entry.params().size() - 1);
+    int rows = 0;
+    for (int k = 0; k < main.params().size(); k++) {
+      Param p = main.params().get(k);
+      if (p.name().equals(split.countParameter)) {
+        rows = (int) ((ScalarValue.Int) inputs.get(k)).value();
+      }
+      if (bound.stream().anyMatch(b -> b.name().equals(p.name()))) {
+        pipeline = pipeline.with(p.name(), javaValue(inputs.get(k), p.type()));
+      }
+    }
+    Dataset<Row> indices = spark.range(0, rows, 1, partitions).selectExpr("CAST(id AS INT) AS " + split.column);
+    List<Row> result = indices.transform(pipeline).collectAsList();
+    if (split == Split.OPTION_PRICING) {
+      List<Double> sums = result.get(0).getList(0);
+      double[] prices = new double[sums.size()];
+      for (int m = 0; m < prices.length; m++) {
+        prices[m] = sums.get(m) / rows;
+      }
+      return prices;
+    }
+    return result.stream().mapToDouble(row -> row.getDouble(0)).toArray();
+  }
+
+  /** {@code value} of L0 type {@code type} as {@link L0Pipeline#with} takes it: a boxed scalar or a {@link FlatArray}. */
+  static Object javaValue(Value value, Type type) {
+    if (type instanceof Type.Array) {
+      int rank = 0;
+      for (Type t = type; t instanceof Type.Array a; t = a.element()) {
+        rank++;
+      }
+      return FlatArray.of((Value.Array) value, FlatArray.elementType(type), rank);
+    }
+    if (value instanceof ScalarValue.Int i) {
+      return i.type() == ScalarType.I64 ? (Object) i.value() : (Object) (int) i.value();
+    }
+    if (value instanceof ScalarValue.Float f) {
+      return f.type() == ScalarType.F32 ? (Object) (float) f.value() : (Object) f.value();
+    }
+    return ((ScalarValue.Bool) value).value();
+  }
+
+  static String programText(FinparBenchmark bench) throws IOException {
+    try (InputStream in = FinparBenchmark.class.getResourceAsStream(bench.programResource())) {
+      if (in == null) {
+        throw new IllegalStateException("the program " + bench.programResource() + " is missing from the classpath");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static Value.Array realArray(double[] values) {
+    List<Value> elements = new ArrayList<>();
+    for (double v : values) {
+      elements.add(new ScalarValue.Float(ScalarType.F64, v));
+    }
+    return new Value.Array(ScalarType.F64, elements);
+  }
+
+  private static int partitions(String text) {
+    try {
+      int n = Integer.parseInt(text);
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("PARTITIONS takes a whole number >= 1, got '" + text + "'");
+  }
+
+  /** {@value #DATA_FOLDER} beside the repository ({@code L0_HOME}, set by bin/l0-job), else beside the working directory. */
+  private static Path dataRoot() {
+    String home = System.getenv("L0_HOME");
+    return (home == null ? Path.of("") : Path.of(home)).resolve(DATA_FOLDER).normalize();
+  }
+}

@@ -1,0 +1,120 @@
+package dev.l0.jobs;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.cli.FinparBenchmark;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Value;
+import dev.l0.kernels.api.CompiledProgram;
+import dev.l0.kernels.api.L0Runtime;
+import dev.l0.kernels.runtime.DeviceKind;
+import dev.l0.types.TypedProgram;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * FinPar's OptionPricing and LocVolCalib split over Spark partitions ({@code local[2]}). The JVM
+ * backend runs the whole small datasets too slowly for a unit test (LocVolCalib small took 17
+ * minutes on Spark here), so the tests shrink the small datasets' row counts (paths, strikes)
+ * and LocVolCalib's time steps, and check that 1 and 4 partitions give the single-JVM run's
+ * result of {@code main} on the same reduced input.
+ */
+class FinparSparkJobTest {
+  private static final Path DATA = Path.of("../../shared/data/finpar");
+  private static SparkSession spark;
+
+  @BeforeAll
+  static void startSpark() {
+    System.setProperty("spark.driver.host", "127.0.0.1");
+    System.setProperty("spark.driver.bindAddress", "127.0.0.1");
+    spark = JobSessions.start(FinparSparkJobTest.class.getSimpleName(), Optional.of("local[2]"));
+  }
+
+  @AfterAll
+  static void stopSpark() {
+    spark.stop();
+  }
+
+  @Test
+  void strikesSplitOverPartitionsGiveTheSingleJvmPrices() throws IOException {
+    FinparBenchmark bench = FinparBenchmark.LOC_VOL_CALIB;
+    TypedProgram program = bench.program();
+    List<Value> inputs = reduced(program, bench, "small", "outer", 4, "numT", 12);
+
+    double[] onePartition = FinparSparkJob.prices(spark, bench, program, inputs, 1);
+    double[] fourPartitions = FinparSparkJob.prices(spark, bench, program, inputs, 4);
+
+    assertEquals(4, onePartition.length);
+    assertArrayEquals(onePartition, fourPartitions, 0.0, "a strike's price does not depend on the split");
+    assertArrayEquals(singleJvm(bench, inputs), onePartition, 0.0);
+  }
+
+  @Test
+  void pathsSplitOverPartitionsGiveTheSingleJvmPricesAndRerunsAgree() throws IOException {
+    FinparBenchmark bench = FinparBenchmark.OPTION_PRICING;
+    TypedProgram program = bench.program();
+    List<Value> inputs = reduced(program, bench, "small", "numMcIt", 3000, null, 0);
+
+    double[] onePartition = FinparSparkJob.prices(spark, bench, program, inputs, 1);
+    double[] fourPartitions = FinparSparkJob.prices(spark, bench, program, inputs, 4);
+    double[] rerun = FinparSparkJob.prices(spark, bench, program, inputs, 4);
+
+    double[] expected = singleJvm(bench, inputs);
+    assertEquals(expected.length, onePartition.length);
+    // the sums over the paths add in another order per split: equal up to the last bits
+    assertArrayEquals(expected, onePartition, Math.abs(expected[0]) * 1e-11);
+    assertArrayEquals(expected, fourPartitions, Math.abs(expected[0]) * 1e-11);
+    assertArrayEquals(fourPartitions, rerun, 0.0, "the same split gives the same sums on every run");
+    assertTrue(expected[0] > 0.0, "a European call's mean payoff over 3000 paths is positive");
+  }
+
+  @Test
+  void aBenchmarkThatDoesNotSplitIsAUsageError() throws IOException {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = FinparSparkJob.run(new String[] {"InterestCalib", "small"}, DATA, System.out,
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(FinparSparkJob.EXIT_USAGE, code);
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("InterestCalib does not run on Spark"), err::toString);
+  }
+
+  /** The dataset's inputs of main with parameter {@code first} set to {@code firstValue} (and {@code second}, if not null). */
+  private static List<Value> reduced(TypedProgram program, FinparBenchmark bench, String size, String first, int firstValue,
+      String second, int secondValue) throws IOException {
+    List<Value> inputs = new ArrayList<>(bench.readInput(program, bench.dataset(DATA, size)));
+    FunDef main = program.function(FinparBenchmark.ENTRY);
+    for (int k = 0; k < inputs.size(); k++) {
+      String name = main.params().get(k).name();
+      if (name.equals(first) || name.equals(second)) {
+        inputs.set(k, new ScalarValue.Int(((ScalarValue.Int) inputs.get(k)).type(), name.equals(first) ? firstValue : secondValue));
+      }
+    }
+    return inputs;
+  }
+
+  /** main's result on {@code inputs}, run in this JVM on the JVM backend. */
+  private static double[] singleJvm(FinparBenchmark bench, List<Value> inputs) throws IOException {
+    TypedProgram program = bench.program();
+    FunDef main = program.function(FinparBenchmark.ENTRY);
+    Object[] arguments = new Object[inputs.size()];
+    for (int k = 0; k < arguments.length; k++) {
+      arguments[k] = FinparSparkJob.javaValue(inputs.get(k), main.params().get(k).type());
+    }
+    try (CompiledProgram compiled = L0Runtime.compile(FinparSparkJob.programText(bench), bench.programResource(),
+        FinparBenchmark.ENTRY, DeviceKind.JVM)) {
+      return (double[]) compiled.run(arguments);
+    }
+  }
+}
