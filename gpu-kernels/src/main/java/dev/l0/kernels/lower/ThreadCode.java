@@ -45,7 +45,8 @@ import java.util.function.Function;
  * rows appended (or, appending it to itself a constant number of times, its initial rows times
  * two to that power), and
  * an array result whose sizes only the code that makes it knows ({@link UnsizedResult}) gets the
- * largest bound of the arrays written to it. Failing operations are guarded and raise the group's
+ * largest bound of the arrays written to it; over no rows, a map's such results take the sizes of
+ * its function's results on the zero row, as the interpreter's. Failing operations are guarded and raise the group's
  * errors. What has no such form (sizes without a host bound, arrays of tuples, calls) is rejected,
  * naming the construct and its nearest source position.
  */
