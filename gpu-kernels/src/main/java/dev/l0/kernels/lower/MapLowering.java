@@ -18,7 +18,6 @@ import dev.l0.kernels.ir.ReductionOrder;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 
@@ -131,20 +130,8 @@ final class MapLowering {
     ThreadCode code = new ThreadCode(group);
     ThreadScratch scratch = code.beginKernel();
     KernelExpr.Var failed = group.fresh("fails_on_zero", ScalarType.BOOL);
-    List<KernelStmt> body = new ArrayList<>(List.of(new KernelStmt.Declare(failed, KernelExprs.zeroOf(ScalarType.BOOL))));
-    List<Binding> zeros = new ArrayList<>();
-    for (int j = 0; j < inputs.size(); j++) {
-      ScalarType element = ThreadCode.scalarType(map.function().params().get(j).type().baseElement(), "a map of tuples");
-      List<KernelExpr> rowDims = inputs.get(j).dims().subList(1, inputs.get(j).dims().size());
-      zeros.add(rowDims.isEmpty() ? new Binding.Scalar(KernelExprs.zeroOf(element))
-          : new ArrayView(new ArrayView.Replicated(KernelExprs.zeroOf(element)), KernelExprs.ZERO, rowDims,
-              Collections.nCopies(rowDims.size(), KernelExprs.ZERO), KernelExprs.TRUE));
-    }
-    List<Ident> results = new ArrayList<>();
-    for (int k = 0; k < pattern.size(); k++) {
-      results.add(new Ident(pattern.get(k).name() + "_on_zero", map.function().returnTypes().get(k)));
-    }
-    List<List<KernelExpr>> sizes = code.resultSizes(map.function(), zeros, results, failed, body);
+    List<KernelStmt> body = new ArrayList<>();
+    List<List<KernelExpr>> sizes = code.sizesOnZeroRow(pattern, map, inputs, failed, body);
     for (UnsizedRows u : unsizedRows) {
       Type rowType = ((Type.Array) pattern.get(u.position()).type()).element();
       body.add(u.storeZeroRowSizes(sizes.get(u.position()), failed, group.staticShape(rowType)));

@@ -20,10 +20,12 @@ import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -43,7 +45,8 @@ import java.util.function.Function;
  * rows appended (or, appending it to itself a constant number of times, its initial rows times
  * two to that power), and
  * an array result whose sizes only the code that makes it knows ({@link UnsizedResult}) gets the
- * largest bound of the arrays written to it. Failing operations are guarded and raise the group's
+ * largest bound of the arrays written to it; over no rows, a map's such results take the sizes of
+ * its function's results on the zero row, as the interpreter's. Failing operations are guarded and raise the group's
  * errors. What has no such form (sizes without a host bound, arrays of tuples, calls) is rejected,
  * naming the construct and its nearest source position.
  */
@@ -288,10 +291,11 @@ final class ThreadCode {
    */
   List<List<KernelExpr>> resultSizes(Lambda f, List<Binding> args, List<Ident> results, KernelExpr.Var failed,
       List<KernelStmt> out) {
+    KernelExpr.Var enclosing = failures;
     failures = failed;
     List<Destination> dests = results.stream().map(id -> destination(id, out)).toList();
     apply(f, args, dests, out);
-    failures = null;
+    failures = enclosing;
     List<List<KernelExpr>> sizes = new ArrayList<>();
     for (Destination d : dests) {
       if (d instanceof Destination.ToUnsized unsized) {
@@ -1021,7 +1025,7 @@ final class ThreadCode {
     KernelExpr rows = array(map.inputs().get(0)).dims().get(0);
     List<ArrayView> targets = new ArrayList<>();
     List<Function<KernelExpr, Destination>> rowDestinations = new ArrayList<>();
-    List<UnsizedResult> unsized = new ArrayList<>();
+    List<UnsizedResult> unsized = new ArrayList<>(); // by position; null where the rows' shape is known
     for (int k = 0; k < pattern.size(); k++) {
       Type row = map.function().returnTypes().get(k);
       ScalarType element = scalarType(row.baseElement(), "a map of tuples");
@@ -1032,6 +1036,7 @@ final class ThreadCode {
         dims.addAll(shape);
         result = allocate(element, dims);
         targets.add(result);
+        unsized.add(null);
         rowDestinations.add(j -> new Destination.ToMemory(result.rowInBounds(j)));
       } else {
         UnsizedResult r = unsized(pattern.get(k).name(), row.rank(), out);
@@ -1050,7 +1055,68 @@ final class ThreadCode {
       owned.add(pattern.get(k).name());
     }
     lowerMapInto(map, targets, rowDestinations, out);
-    unsized.forEach(this::finish);
+    if (unsized.stream().anyMatch(Objects::nonNull)) {
+      sizeRowsOverNoRows(pattern, map, rows, unsized, out);
+    }
+    unsized.stream().filter(Objects::nonNull).forEach(this::finish);
+  }
+
+  /**
+   * Over no rows, the results in {@code unsized} (by position in {@code pattern}; null for rows of
+   * known shape) take the sizes of the function's results on the zero row of the inputs, as the
+   * interpreter's empty map does, or where the function fails there the sizes their type gives:
+   * an empty array keeps its inner sizes.
+   */
+  private void sizeRowsOverNoRows(List<Ident> pattern, Exp.Map map, KernelExpr rows, List<UnsizedResult> unsized,
+      List<KernelStmt> out) {
+    KernelExpr.Var failed = group.fresh("fails_on_zero", ScalarType.BOOL);
+    List<KernelStmt> body = new ArrayList<>();
+    List<List<KernelExpr>> sizes = sizesOnZeroRow(pattern, map, map.inputs().stream().map(this::array).toList(), failed, body);
+    for (int k = 0; k < pattern.size(); k++) {
+      UnsizedResult r = unsized.get(k);
+      if (r == null) {
+        continue;
+      }
+      List<KernelExpr> fromType = group.staticShape(((Type.Array) pattern.get(k).type()).element());
+      r.boundsSeen().add(hostBounds(sizes.get(k)));
+      r.boundsSeen().add(fromType);
+      List<KernelStmt> computed = new ArrayList<>();
+      List<KernelStmt> typed = new ArrayList<>();
+      for (int d = 0; d < r.dims().size(); d++) {
+        computed.add(new KernelStmt.Assign(r.dims().get(d), sizes.get(k).get(d)));
+        typed.add(new KernelStmt.Assign(r.dims().get(d), fromType.get(d)));
+      }
+      body.add(new KernelStmt.If(failed, typed, computed));
+    }
+    out.add(new KernelStmt.If(eq(rows, KernelExprs.ZERO), body, List.of()));
+  }
+
+  /**
+   * Declares {@code failed} (false) and applies {@code map}'s function to the zero row of its
+   * {@code inputs} (every number 0, every bool false, of the inputs' row sizes: the row the
+   * interpreter sizes a map over no rows with) into fresh arrays and locals named after
+   * {@code pattern}; returns the sizes of each result ({@link #resultSizes}).
+   */
+  List<List<KernelExpr>> sizesOnZeroRow(List<Ident> pattern, Exp.Map map, List<ArrayView> inputs, KernelExpr.Var failed,
+      List<KernelStmt> out) {
+    out.add(new KernelStmt.Declare(failed, zeroOf(ScalarType.BOOL)));
+    List<Ident> results = new ArrayList<>();
+    for (int k = 0; k < pattern.size(); k++) {
+      results.add(new Ident(pattern.get(k).name() + "_on_zero", map.function().returnTypes().get(k)));
+    }
+    return resultSizes(map.function(), zeroRow(map.function(), inputs), results, failed, out);
+  }
+
+  private static List<Binding> zeroRow(Lambda f, List<ArrayView> inputs) {
+    List<Binding> zeros = new ArrayList<>();
+    for (int j = 0; j < inputs.size(); j++) {
+      ScalarType element = scalarType(f.params().get(j).type().baseElement(), "a map of tuples");
+      List<KernelExpr> rowDims = inputs.get(j).dims().subList(1, inputs.get(j).dims().size());
+      zeros.add(rowDims.isEmpty() ? new Binding.Scalar(zeroOf(element))
+          : new ArrayView(new ArrayView.Replicated(zeroOf(element)), KernelExprs.ZERO, rowDims,
+              Collections.nCopies(rowDims.size(), KernelExprs.ZERO), KernelExprs.TRUE));
+    }
+    return zeros;
   }
 
   /** A fresh {@link UnsizedResult} of {@code rank} whose size locals and flag are declared in {@code out}; its buffer is set by {@link UnsizedResult#in}. */
@@ -1070,14 +1136,10 @@ final class ThreadCode {
     }
   }
 
-  /**
-   * Writes {@code source} as result {@code dest}: the first write sets the result's sizes, a later
-   * one of another shape raises the map's shape error.
-   */
-  private void writeUnsized(ArrayView source, Destination.ToUnsized dest, List<KernelStmt> out) {
-    UnsizedResult r = dest.result();
+  /** Host bounds of the sizes {@code dims} of an array result ({@link #bound}). */
+  private List<KernelExpr> hostBounds(List<KernelExpr> dims) {
     List<KernelExpr> bounds = new ArrayList<>();
-    for (KernelExpr d : source.dims()) {
+    for (KernelExpr d : dims) {
       KernelExpr b = bound(d);
       if (b == null) {
         throw new UnsupportedKernelException("an array result whose size (" + describeSize(d)
@@ -1085,7 +1147,16 @@ final class ThreadCode {
       }
       bounds.add(b);
     }
-    r.boundsSeen().add(bounds);
+    return bounds;
+  }
+
+  /**
+   * Writes {@code source} as result {@code dest}: the first write sets the result's sizes, a later
+   * one of another shape raises the map's shape error.
+   */
+  private void writeUnsized(ArrayView source, Destination.ToUnsized dest, List<KernelStmt> out) {
+    UnsizedResult r = dest.result();
+    r.boundsSeen().add(hostBounds(source.dims()));
     List<KernelExpr> dims = source.dims();
     KernelExpr same = KernelExprs.TRUE;
     List<KernelStmt> setSizes = new ArrayList<>();

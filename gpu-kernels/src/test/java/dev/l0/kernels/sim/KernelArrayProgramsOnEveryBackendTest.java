@@ -20,6 +20,7 @@ import dev.l0.testing.RandomPrograms;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
 import dev.l0.values.ValueReader;
+import dev.l0.values.ValueWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -119,24 +120,54 @@ class KernelArrayProgramsOnEveryBackendTest {
     Value interpreted = new Interpreter(program).call("main", args);
     for (KernelExecutor backend : BACKENDS) {
       List<String> runs = new ArrayList<>();
-      KernelExecutor counting = new KernelExecutor() {
-        @Override
-        public String name() {
-          return backend.name();
-        }
-
-        @Override
-        public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
-          PreparedKernel prepared = backend.prepare(kernel, scope);
-          return environment -> {
-            runs.add(kernel.kind());
-            return prepared.run(environment);
-          };
-        }
-      };
-      assertEquals(interpreted, HostRunner.compile(program, counting).call("main", args), backend.name());
+      assertEquals(interpreted, HostRunner.compile(program, recording(backend, runs)).call("main", args), backend.name());
       assertTrue(runs.size() >= 3, backend.name() + " ran the loop body's kernels " + runs);
     }
+  }
+
+  /**
+   * A map inside a kernel's thread over no rows, whose function's result has a size only its code
+   * tells (a concat of replicates): each thread's empty result keeps the size the function gives
+   * on the zero row, {@code [0][1]}, as in the interpreter, on every backend (a random program of
+   * {@link RandomProgramSimulationTest} once gave {@code [0][0]} there).
+   */
+  @Test
+  void aThreadsMapOverNoRowsKeepsTheInnerSizeOfItsFunctionsResult() {
+    Program program = L0Parser.parse("""
+        fun [f64] h1(i64 p) = concat(replicate(0, 0.0), replicate(1, 0.0))
+        fun [[f64]] h0(f64 x) = map(h1, replicate(0, 2i64))
+        fun [[[f64]]] main(f64 a) = map(h0, replicate(3, a))
+        """, "emptyrows.l0");
+    List<Value> args = ValueReader.read("1.0",
+        program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(), "input");
+    Value interpreted = new Interpreter(program).call("main", args);
+    assertEquals("[empty([0][1]f64), empty([0][1]f64), empty([0][1]f64)]", ValueWriter.write(interpreted));
+    for (KernelExecutor backend : BACKENDS) {
+      List<String> runs = new ArrayList<>();
+      Value result = HostRunner.compile(program, recording(backend, runs)).call("main", args);
+      assertEquals(ValueWriter.write(interpreted), ValueWriter.write(result), backend.name());
+      assertEquals(interpreted, result, backend.name());
+      assertEquals(List.of("map"), runs, backend.name() + " ran the map as a kernel");
+    }
+  }
+
+  /** {@code backend}, adding the kind of each kernel it runs to {@code runs}. */
+  private static KernelExecutor recording(KernelExecutor backend, List<String> runs) {
+    return new KernelExecutor() {
+      @Override
+      public String name() {
+        return backend.name();
+      }
+
+      @Override
+      public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
+        PreparedKernel prepared = backend.prepare(kernel, scope);
+        return environment -> {
+          runs.add(kernel.kind());
+          return prepared.run(environment);
+        };
+      }
+    };
   }
 
   @Test
