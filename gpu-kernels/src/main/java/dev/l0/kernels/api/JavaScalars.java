@@ -17,11 +17,11 @@ import java.nio.LongBuffer;
  * {@code Double}/{@code double[]}/{@code DoubleBuffer}; in a {@code ByteBuffer}, one byte per
  * {@code bool} (non-zero is true) and the number's width in the buffer's own byte order otherwise.
  */
-final class JavaScalars {
+public final class JavaScalars {
   private JavaScalars() {}
 
   /** The boxed class of a scalar of {@code type}. */
-  static Class<?> boxedClass(ScalarType type) {
+  public static Class<?> boxedClass(ScalarType type) {
     switch (type) {
       case BOOL: return Boolean.class;
       case I32: return Integer.class;
@@ -32,7 +32,7 @@ final class JavaScalars {
   }
 
   /** The primitive array class of a column of {@code type}. */
-  static Class<?> arrayClass(ScalarType type) {
+  public static Class<?> arrayClass(ScalarType type) {
     switch (type) {
       case BOOL: return boolean[].class;
       case I32: return int[].class;

@@ -4,6 +4,7 @@ import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
+import dev.l0.kernels.api.JavaScalars;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.syntax.L0Printer;
 import java.io.IOException;
@@ -174,7 +175,7 @@ public final class BoundValues implements Serializable {
     String problem = "with(\"" + param.name() + "\", ...): the parameter has L0 type " + L0Printer.print(type)
         + ", which takes " + accepted(element, rank) + ", but the value is " + describe(value);
     if (rank == 0) {
-      if (!boxedClass(element).isInstance(value)) {
+      if (!JavaScalars.boxedClass(element).isInstance(value)) {
         throw new PipelinePlanningException(callSite, problem);
       }
       return new BoundValue(param.name(), position, element, new int[0], value);
@@ -198,7 +199,7 @@ public final class BoundValues implements Serializable {
     for (int size : shape) {
       count = Math.multiplyExact(count, size);
     }
-    Object data = Array.newInstance(primitiveClass(element), count);
+    Object data = FlatArray.allocate(element, count);
     copy(value, 0, shape, data, new int[] {0}, param.name(), callSite);
     return new BoundValue(param.name(), position, element, shape, data);
   }
@@ -227,9 +228,9 @@ public final class BoundValues implements Serializable {
 
   private static String accepted(ScalarType element, int rank) {
     if (rank == 0) {
-      return "a " + boxedClass(element).getName();
+      return "a " + JavaScalars.boxedClass(element).getName();
     }
-    String nested = primitiveClass(element).getName() + "[]".repeat(rank);
+    String nested = nestedArrayClass(element, rank).getTypeName();
     return (rank == 1 ? "a " + nested : "regular nested arrays " + nested) + " or a FlatArray of " + element.keyword()
         + " with " + rank + (rank == 1 ? " dimension" : " dimensions");
   }
@@ -244,29 +245,9 @@ public final class BoundValues implements Serializable {
     return "a " + value.getClass().getTypeName();
   }
 
-  private static Class<?> boxedClass(ScalarType element) {
-    return switch (element) {
-      case BOOL -> Boolean.class;
-      case I32 -> Integer.class;
-      case I64 -> Long.class;
-      case F32 -> Float.class;
-      case F64 -> Double.class;
-    };
-  }
-
-  private static Class<?> primitiveClass(ScalarType element) {
-    return switch (element) {
-      case BOOL -> boolean.class;
-      case I32 -> int.class;
-      case I64 -> long.class;
-      case F32 -> float.class;
-      case F64 -> double.class;
-    };
-  }
-
   private static Class<?> nestedArrayClass(ScalarType element, int rank) {
-    Class<?> type = primitiveClass(element);
-    for (int d = 0; d < rank; d++) {
+    Class<?> type = JavaScalars.arrayClass(element);
+    for (int d = 1; d < rank; d++) {
       type = type.arrayType();
     }
     return type;
