@@ -5,7 +5,10 @@ import dev.l0.ir.FunDef;
 import dev.l0.ir.L0CompileError;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
 /**
@@ -50,43 +53,39 @@ public final class NestingLimit {
 
   /**
    * Runs {@code work} on a thread with a stack of {@link #STACK_BYTES} and returns its result:
-   * inline when called on such a thread already, else on a new one; what {@code work} throws is
-   * rethrown here unchanged.
+   * inline when called on such a thread already, else on one of a pool of them (started when all
+   * are busy, ended after a minute idle), so that a caller that runs programs often, a Spark task
+   * once per batch, does not start a thread per call; what {@code work} throws is rethrown here
+   * unchanged.
    */
   public static <T> T onLargeStack(Supplier<T> work) {
     if (Thread.currentThread() instanceof LargeStackThread) {
       return work.get();
     }
-    AtomicReference<T> result = new AtomicReference<>();
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    Thread thread = new LargeStackThread(() -> {
-      try {
-        result.set(work.get());
-      } catch (Throwable t) {
-        failure.set(t);
-      }
-    });
-    thread.start();
+    Future<T> running = LARGE_STACKS.submit(work::get);
     boolean interrupted = false;
-    while (thread.isAlive()) {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
+    try {
+      while (true) {
+        try {
+          return running.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          Throwable t = e.getCause();
+          if (t instanceof Error error) {
+            throw error;
+          }
+          throw (RuntimeException) t;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-    Throwable t = failure.get();
-    if (t instanceof Error e) {
-      throw e;
-    }
-    if (t != null) {
-      throw (RuntimeException) t;
-    }
-    return result.get();
   }
+
+  private static final ExecutorService LARGE_STACKS = Executors.newCachedThreadPool(LargeStackThread::new);
 
   private static final class LargeStackThread extends Thread {
     LargeStackThread(Runnable body) {
