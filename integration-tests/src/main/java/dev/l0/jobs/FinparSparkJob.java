@@ -18,6 +18,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.Dataset;
@@ -31,9 +32,13 @@ import org.apache.spark.sql.SparkSession;
  * per model by the program's array-valued reduce (entry {@code payoffSums}) and divided by
  * {@code numMcIt} on the driver; LocVolCalib's rows are strike indices (entry
  * {@code strikePrices}). Every other input of the dataset is bound to the entry's parameters with
- * {@link L0Pipeline#with}. Prints one JSON line; exits 0 only when the result is valid. Usage:
- * {@code FinparSparkJob BENCH SIZE [SPARK_MASTER [PARTITIONS]]} (default master local[2], default
- * partitions Spark's default parallelism); the data folder is {@code $L0_HOME/../shared/data/finpar}.
+ * {@link L0Pipeline#with}. Runs the whole job RUNS times in one Spark session (the first run also
+ * pays Spark's first query and the executor's compilation of the program, later runs find both
+ * warm, as the CLI's {@code --runs} separates compile from run time). Prints one JSON line; exits 0
+ * only when every run's result is valid and equal to the first's. Usage:
+ * {@code FinparSparkJob BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]]} (default master local[2],
+ * default partitions Spark's default parallelism, default runs 1); the data folder is
+ * {@code $L0_HOME/../shared/data/finpar}.
  */
 public final class FinparSparkJob {
   static final int EXIT_INVALID = 1;
@@ -65,8 +70,17 @@ public final class FinparSparkJob {
     }
   }
 
-  /** One run's outcome: FinPar's result (the prices), the reference, and the partitions that ran. */
-  record Outcome(FinparBenchmark bench, double[] prices, double[] reference, boolean valid, int partitions, double seconds) {}
+  /**
+   * The outcome of {@code seconds.length} runs: FinPar's result of the first (the prices), the
+   * reference, whether every run validated, whether every rerun gave the first run's bits, the
+   * partitions that ran, and each run's seconds.
+   */
+  record Outcome(FinparBenchmark bench, double[] prices, double[] reference, boolean valid, boolean rerunsAgree,
+      int partitions, double[] seconds) {
+    double bestSeconds() {
+      return Arrays.stream(seconds).min().orElseThrow();
+    }
+  }
 
   private FinparSparkJob() {}
 
@@ -74,28 +88,30 @@ public final class FinparSparkJob {
     System.exit(run(args, dataRoot(), System.out, System.err));
   }
 
-  /** Runs {@code BENCH SIZE [SPARK_MASTER [PARTITIONS]]} on the datasets under {@code dataRoot}; returns the exit code. */
+  /** Runs {@code BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]]} on the datasets under {@code dataRoot}; returns the exit code. */
   static int run(String[] args, Path dataRoot, PrintStream out, PrintStream err) throws IOException {
-    if (args.length < 2 || args.length > 4) {
-      err.println("usage: FinparSparkJob OptionPricing|LocVolCalib small|medium|large [SPARK_MASTER [PARTITIONS]]");
+    if (args.length < 2 || args.length > 5) {
+      err.println("usage: FinparSparkJob OptionPricing|LocVolCalib small|medium|large [SPARK_MASTER [PARTITIONS [RUNS]]]");
       return EXIT_USAGE;
     }
     FinparBenchmark bench;
     Path dataset;
     Optional<Integer> partitions;
+    int runs;
     try {
       bench = FinparBenchmark.named(args[0]);
       Split.of(bench);
       dataset = bench.dataset(dataRoot, args[1]);
-      partitions = args.length == 4 ? Optional.of(partitions(args[3])) : Optional.empty();
-    } catch (RuntimeException e) { // an unknown benchmark or size (the CLI's usage error), or a bad PARTITIONS
+      partitions = args.length >= 4 ? Optional.of(atLeastOne("PARTITIONS", args[3])) : Optional.empty();
+      runs = args.length == 5 ? atLeastOne("RUNS", args[4]) : 1;
+    } catch (RuntimeException e) { // an unknown benchmark or size (the CLI's usage error), or a bad PARTITIONS or RUNS
       err.println("FinparSparkJob: " + e.getMessage());
       return EXIT_USAGE;
     }
     SparkSession spark = JobSessions.start("L0 FinPar " + bench.folderName(), args.length >= 3 ? Optional.of(args[2]) : Optional.empty());
     Outcome outcome;
     try {
-      outcome = run(spark, bench, dataset, partitions.orElse(spark.sparkContext().defaultParallelism()));
+      outcome = run(spark, bench, dataset, partitions.orElse(spark.sparkContext().defaultParallelism()), runs);
     } finally {
       spark.stop();
     }
@@ -108,22 +124,37 @@ public final class FinparSparkJob {
         .add("reference", outcome.reference())
         .add("max_abs_error", FinparBenchmark.maxAbsError(outcome.prices(), outcome.reference()))
         .add("rule", bench.rule())
+        .add("reruns_agree", outcome.rerunsAgree())
         .add("valid", outcome.valid())
+        .add("seconds_best", outcome.bestSeconds())
         .add("seconds", outcome.seconds())
+        .add("cores", Runtime.getRuntime().availableProcessors())
+        .add("java", System.getProperty("java.version"))
         .text());
     return outcome.valid() ? 0 : EXIT_INVALID;
   }
 
-  /** Runs {@code bench} on the dataset folder {@code dataset} over {@code partitions} partitions of {@code spark}. */
-  static Outcome run(SparkSession spark, FinparBenchmark bench, Path dataset, int partitions) throws IOException {
+  /** Runs {@code bench} {@code runs} times on the dataset folder {@code dataset} over {@code partitions} partitions of {@code spark}. */
+  static Outcome run(SparkSession spark, FinparBenchmark bench, Path dataset, int partitions, int runs) throws IOException {
     TypedProgram program = bench.program();
     List<Value> inputs = bench.readInput(program, dataset);
     List<Value> reference = bench.readReference(dataset);
-    long start = System.nanoTime();
-    double[] prices = prices(spark, bench, program, inputs, partitions);
-    double seconds = (System.nanoTime() - start) / 1e9;
-    boolean valid = bench.valid(List.of(realArray(prices)), reference);
-    return new Outcome(bench, prices, bench.summary(reference), valid, partitions, seconds);
+    double[] first = null;
+    boolean valid = true;
+    boolean rerunsAgree = true;
+    double[] seconds = new double[runs];
+    for (int r = 0; r < runs; r++) {
+      long start = System.nanoTime();
+      double[] prices = prices(spark, bench, program, inputs, partitions);
+      seconds[r] = (System.nanoTime() - start) / 1e9;
+      valid &= bench.valid(List.of(realArray(prices)), reference);
+      if (first == null) {
+        first = prices;
+      } else {
+        rerunsAgree &= Arrays.equals(first, prices);
+      }
+    }
+    return new Outcome(bench, first, bench.summary(reference), valid && rerunsAgree, rerunsAgree, partitions, seconds);
   }
 
   /**
@@ -195,7 +226,8 @@ public final class FinparSparkJob {
     return new Value.Array(ScalarType.F64, elements);
   }
 
-  private static int partitions(String text) {
+  /** The argument {@code name} given as {@code text}: a whole number >= 1, else an error naming it. */
+  private static int atLeastOne(String name, String text) {
     try {
       int n = Integer.parseInt(text);
       if (n >= 1) {
@@ -204,7 +236,7 @@ public final class FinparSparkJob {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException("PARTITIONS takes a whole number >= 1, got '" + text + "'");
+    throw new IllegalArgumentException(name + " takes a whole number >= 1, got '" + text + "'");
   }
 
   /** {@value #DATA_FOLDER} beside the repository ({@code L0_HOME}, set by bin/l0-job), else beside the working directory. */

@@ -24,13 +24,14 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * FinPar's OptionPricing and LocVolCalib split over Spark partitions ({@code local[2]}). The JVM
- * backend runs the whole small datasets too slowly for a unit test (LocVolCalib small took 17
- * minutes on Spark here), so the tests shrink the small datasets' row counts (paths, strikes)
- * and LocVolCalib's time steps, and check that 1 and 4 partitions give the single-JVM run's
- * result of {@code main} on the same reduced input.
+ * FinPar's OptionPricing and LocVolCalib split over Spark partitions ({@code local[2]}): the whole
+ * small datasets validate with FinPar's rules with 1 and 4 partitions, and reduced inputs (fewer
+ * paths, strikes and time steps) give the single-JVM run's result of {@code main} bit for bit (or,
+ * for OptionPricing's sums, up to the last bits) whatever the split.
  */
 class FinparSparkJobTest {
   private static final Path DATA = Path.of("../../shared/data/finpar");
@@ -46,6 +47,27 @@ class FinparSparkJobTest {
   @AfterAll
   static void stopSpark() {
     spark.stop();
+  }
+
+  @ParameterizedTest(name = "{0} small on {1} partition(s)")
+  @CsvSource({"OptionPricing, 1", "OptionPricing, 4", "LocVolCalib, 1", "LocVolCalib, 4"})
+  void theSmallDatasetValidatesOnOneAndFourPartitions(String name, int partitions) throws IOException {
+    FinparBenchmark bench = FinparBenchmark.named(name);
+    FinparSparkJob.Outcome outcome = FinparSparkJob.run(spark, bench, bench.dataset(DATA, "small"), partitions, 1);
+
+    assertTrue(outcome.valid(), () -> name + " small on " + partitions + " partition(s): max |reference - result| "
+        + FinparBenchmark.maxAbsError(outcome.prices(), outcome.reference()) + " breaks " + bench.rule());
+    assertEquals(partitions, outcome.partitions());
+    assertEquals(outcome.reference().length, outcome.prices().length);
+  }
+
+  @Test
+  void runsNeedsAWholeNumberOfAtLeastOne() throws IOException {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = FinparSparkJob.run(new String[] {"LocVolCalib", "small", "local[2]", "2", "0"}, DATA, System.out,
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(FinparSparkJob.EXIT_USAGE, code);
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("RUNS takes a whole number >= 1, got '0'"), err::toString);
   }
 
   @Test
