@@ -97,6 +97,16 @@ public final class L0 {
         .assemble(List.of(a, b, c, d, e, f), CallSite.current());
   }
 
+  /**
+   * The tuple of seven or more values (fewer make a {@code Tup2} ... {@code Tup6}); its components are
+   * read with {@link TupN#get}.
+   */
+  public static TupN tuple(Val a, Val b, Val c, Val d, Val e, Val f, Val g, Val... more) {
+    List<Val> parts = new ArrayList<>(List.of(a, b, c, d, e, f, g));
+    parts.addAll(List.of(more));
+    return TupN.of(parts.stream().<ValType<?>>map(Val::typeOf).toList()).assemble(parts, CallSite.current());
+  }
+
   // ---- bindings and control ----
 
   /** {@code let v = value in ...}: binds {@code value} to a variable here, whether used once or not. */

@@ -4,7 +4,7 @@ import dev.l0.ir.SourcePos;
 import java.util.List;
 
 /**
- * A staged tuple (thesis Fig. 1), the common part of {@link Tup2} ... {@link Tup6}. L0 has no
+ * A staged tuple (thesis Fig. 1), the common part of {@link Tup2} ... {@link Tup6} and {@link TupN}. L0 has no
  * projection: a tuple known only as a whole (a parameter, a call's result) is taken apart with a
  * pattern {@code let {c1, ..., cn} = t in ...} the first time a component is read.
  */

@@ -24,7 +24,8 @@
  *
  * <p>Handles: {@link dev.l0.dsl.F64}, {@link dev.l0.dsl.F32}, {@link dev.l0.dsl.I32},
  * {@link dev.l0.dsl.I64}, {@link dev.l0.dsl.Bool}, {@link dev.l0.dsl.Arr}, {@link dev.l0.dsl.Tup2}
- * ... {@link dev.l0.dsl.Tup6}; arithmetic only combines handles of one type, so Java rejects most
+ * ... {@link dev.l0.dsl.Tup6}, and {@link dev.l0.dsl.TupN} for tuples of any arity (seven components and
+ * more), read by position and type; arithmetic only combines handles of one type, so Java rejects most
  * ill-typed programs and the L0 type checker the rest. Integers also have the bitwise operators
  * ({@code xor}, {@code bitAnd}, {@code bitOr}, {@code shiftLeft}, {@code shiftRight}).
  *
