@@ -7,6 +7,7 @@ import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.CapacityReruns;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.GroupOutput;
 import dev.l0.kernels.ir.KernelExpr;
@@ -80,8 +81,14 @@ final class DeviceGroupRunner {
    * the launch to the end of the context's synchronisation after it (no transfers).
    */
   Map<String, HostValue> run(HostEnvironment environment, LongConsumer launchNanos) {
+    return CapacityReruns.run(scale -> run(environment, launchNanos, scale));
+  }
+
+  /** {@link #run(HostEnvironment, LongConsumer)} with growing arrays' capacities at {@code capacityScale}. */
+  private Map<String, HostValue> run(HostEnvironment environment, LongConsumer launchNanos, long capacityScale) {
     HostScalars.Values values = host.newValues();
     values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
+    values.set(host.slotOf(KernelGroup.CAPACITY_SCALE.name()), ScalarValue.i64(capacityScale));
     Map<String, DeviceBuffer> buffers = new HashMap<>();
     Map<String, Long> threadPrivateElements = new HashMap<>();
     RunMeter meter = environment.meter();
@@ -169,7 +176,7 @@ final class DeviceGroupRunner {
     launchNanos.accept(System.nanoTime() - start);
     int code = download(errorWord, ERROR_WORD_BYTES, meter, staging -> staging.getInt(0));
     if (code != 0) {
-      throw group.errors().get(code - 1).toRuntimeError();
+      throw CapacityReruns.failure(group.errors().get(code - 1));
     }
   }
 

@@ -152,7 +152,7 @@ class KernelArrayProgramsOnEveryBackendTest {
   }
 
   /** {@code backend}, adding the kind of each kernel it runs to {@code runs}. */
-  private static KernelExecutor recording(KernelExecutor backend, List<String> runs) {
+  static KernelExecutor recording(KernelExecutor backend, List<String> runs) {
     return new KernelExecutor() {
       @Override
       public String name() {
