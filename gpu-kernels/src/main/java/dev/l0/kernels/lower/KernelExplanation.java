@@ -5,7 +5,6 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.cuda.CudaPrinter;
 import dev.l0.kernels.ir.CapacityReruns;
 import dev.l0.kernels.ir.HostStep;
-import dev.l0.kernels.ir.KernelError;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.opt.KernelPlan;
@@ -82,9 +81,14 @@ public final class KernelExplanation {
         + growing(group) + "; reads: " + reads(plan, kernel, configuration, group);
   }
 
-  /** Whether a thread grows an array without a host bound: its capacity and how it grows ({@link CapacityReruns}). */
+  /**
+   * Whether a thread grows an array without a host bound (its capacity is defined from
+   * {@link KernelGroup#CAPACITY_SCALE}): its first capacity and how it grows ({@link CapacityReruns}).
+   */
   private static String growing(KernelGroup group) {
-    return group.errors().stream().noneMatch(KernelError::capacityOverflow) ? ""
+    boolean scaled = group.steps().stream()
+        .anyMatch(s -> s instanceof HostStep.Define d && ThreadCode.mentions(d.value(), KernelGroup.CAPACITY_SCALE));
+    return !scaled ? ""
         : ", growing ones with a first capacity of their initial rows plus about " + CapacityReruns.FIRST_ROWS
             + ", rerun with " + CapacityReruns.GROWTH + "x the capacity when a thread outgrows it (at most "
             + CapacityReruns.MOST_RERUNS + " reruns)";

@@ -754,7 +754,7 @@ final class ThreadCode {
   }
 
   /** Whether {@code e} reads {@code variable}. */
-  private static boolean mentions(KernelExpr e, KernelExpr.Var variable) {
+  static boolean mentions(KernelExpr e, KernelExpr.Var variable) {
     if (e.equals(variable)) {
       return true;
     }

@@ -146,11 +146,23 @@ class GrowingArraysInKernelsTest {
 
   @Test
   void explainSaysTheKernelGrowsAnArrayAndRerunsWithALargerCapacity() {
-    OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(L0Parser.parse(IOTA_PER_ITERATION, "grow.l0")));
-    KernelPlan plan = optimized.kernelPlan();
-    String line = KernelExplanation.explain(plan, plan.kernels().get(0), JvmGroupRunner.LAUNCH_CONFIGURATION);
-    assertTrue(line.contains("growing ones with a first capacity of their initial rows plus about 64, rerun with 4x"
-        + " the capacity when a thread outgrows it (at most 8 reruns)"), line);
+    String growing = explanation(IOTA_PER_ITERATION);
+    assertTrue(growing.contains("growing ones with a first capacity of their initial rows plus about 64, rerun with 4x"
+        + " the capacity when a thread outgrows it (at most 8 reruns)"), growing);
+    // appending at most 3 rows per iteration over a trip count the host knows: exact room, no reruns
+    String bounded = explanation("""
+        fun [i32] main([i32] xs) =
+          map(fn i32 (i32 x) =>
+                loop (acc = iota(2)) = for i < size(0, xs) do
+                  concat(acc, filter(fn bool (i32 y) => y < x, iota(3)))
+                in reduce(op +, 0, acc), xs)
+        """);
+    assertTrue(bounded.contains("per-thread arrays: ") && !bounded.contains("growing"), bounded);
+  }
+
+  private static String explanation(String source) {
+    KernelPlan plan = Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "grow.l0"))).kernelPlan();
+    return KernelExplanation.explain(plan, plan.kernels().get(0), JvmGroupRunner.LAUNCH_CONFIGURATION);
   }
 
   private static KernelGroup group(String source, LaunchConfiguration configuration) {
