@@ -42,7 +42,8 @@ import java.util.function.LongConsumer;
  * {@link CudaPrinter} lays it out; launches on the host's grid size with blocks of a fixed size and the printer's
  * shared memory), checks the error word after every launch, and downloads the outputs. A
  * launch that raised error code {@code k} fails with {@code errors.get(k - 1)}'s
- * {@code L0RuntimeError}, as on the simulator. Device buffers go back to the pool after every run.
+ * {@code L0RuntimeError}, as on the simulator; a capacity overflow reruns the group with larger
+ * growing arrays ({@link CapacityReruns}). Device buffers go back to the pool after every run.
  * Inputs are read from the host runner's environment flat (a {@link FlatArray} is copied into
  * pinned staging in bulk), outputs come back flat; every copy is measured in the call's
  * {@link RunMeter}. Not synchronised: {@link CudaKernelExecutor} runs one group at a time per GPU.

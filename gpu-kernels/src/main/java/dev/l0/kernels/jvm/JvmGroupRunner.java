@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link KernelThreads#newWorkspace}, a staged kernel's chunk arrays): a launch allocates
  * thread-private memory per worker, never per thread. After a launch the error of its lowest
  * failing block, if any, is thrown as its {@code L0RuntimeError} (for a map, the first failing
- * row's). Outputs come back as {@link FlatArray}s, scalars boxed. Thread-safe: a run's state is its own.
+ * row's); a capacity overflow instead reruns the group with larger growing arrays
+ * ({@link CapacityReruns}). Outputs come back as {@link FlatArray}s, scalars boxed. Thread-safe: a run's state is its own.
  */
 public final class JvmGroupRunner {
   /**

@@ -22,7 +22,8 @@ import java.util.Optional;
  * Runs a {@link KernelGroup} as a GPU host would, with every launch simulated by
  * {@link KernelLaunch}: binds the inputs, runs the host steps in order (allocations, scalar
  * definitions, launches, read-backs), stops at the first launch that raises a run-time error, and
- * reads the outputs back. The group is compiled once; each {@link #run} takes the block size, so
+ * reads the outputs back; a launch that raised a capacity overflow reruns the group with larger
+ * growing arrays ({@link CapacityReruns}). The group is compiled once; each {@link #run} takes the block size, so
  * tests can force small blocks and exercise the multi-block paths.
  */
 public final class SimtSimulator {
