@@ -44,7 +44,7 @@ final class ExprGenerator {
     MAP, FILTER, SCAN, FAN_OUT, ZIP, IOTA, REPLICATE, CONCAT, RESHAPE, TRANSPOSE, COPY, ARRAY_LITERAL,
     TUPLE_LITERAL, UNZIP, SPLIT,
     // Only with kernelArrays (weight 0 otherwise, so the draws of the other productions do not change):
-    ARRAY_REDUCE, ARRAY_SCAN, LOOP_FILTER, LOOP_CONCAT
+    ARRAY_REDUCE, ARRAY_SCAN, LOOP_FILTER, LOOP_CONCAT, LOOP_GROW
   }
 
   /** A count expression ({@code iota}, {@code replicate}) with the size it denotes. */
@@ -67,7 +67,8 @@ final class ExprGenerator {
   /**
    * With {@code kernelArrays}, also the shapes of per-thread array code: reductions and scans
    * whose operator combines arrays, loops whose array accumulator a filter shrinks or a concat
-   * grows, and three times as many in-place updates (also in loops).
+   * grows (also by rows of itself, without a bound known before the loop), and three times as
+   * many in-place updates (also in loops).
    */
   ExprGenerator(Choices choices, TypeGenerator types, boolean rareFailures, boolean kernelArrays) {
     this.choices = choices;
@@ -139,6 +140,7 @@ final class ExprGenerator {
       case ARRAY_SCAN -> soacs.arrayScan((Type.Array) request, scope, sub);
       case LOOP_FILTER -> loopFilter(request, scope, sub);
       case LOOP_CONCAT -> loopConcat(request, scope, sub);
+      case LOOP_GROW -> loopGrow(request, scope, sub);
     };
   }
 
@@ -186,6 +188,7 @@ final class ExprGenerator {
           && combinableRow(row) ? 2 : 0;
       case LOOP_FILTER -> kernelArrays ? 2 : 0;
       case LOOP_CONCAT -> kernelArrays ? 1 : 0;
+      case LOOP_GROW -> kernelArrays ? 2 : 0;
     };
     if (kernelArrays && (p == Production.LOOP_UPDATE || p == Production.UPDATE)) {
       return base * 3;
@@ -435,6 +438,28 @@ final class ExprGenerator {
     Expr step = new Expr.Concat(var(acc), appended.expr(), AT);
     Typed body = generate(request, scope.with(acc, growing), depth);
     Expr bound = i32(choices.between(0, 4));
+    return new Typed(new Expr.Loop(new Pattern.Name(acc, AT), init.expr(), counter, bound, step, body.expr(), AT), body.type());
+  }
+
+  /**
+   * {@code loop (acc = <array>) = for k < n do concat(acc or filter(p, acc), filter(q, acc)) in body}:
+   * an array accumulator that grows by rows of itself (and may shrink by a filter first) over a
+   * constant trip count or one the data decides ({@code e % 5}, no iterations where negative), so
+   * no bound of its size is known before the loop runs.
+   */
+  private Typed loopGrow(Type request, Scope scope, int depth) {
+    Type.Array accType = types.array(Dim.UNKNOWN);
+    Typed init = generate(accType, scope, depth);
+    Type.Array growing = arrayOf(((Type.Array) init.type()).element(), freshTag());
+    String acc = freshName("acc");
+    String counter = freshName("k");
+    Scope inLoop = scope.with(counter, ScalarType.I32);
+    Expr kept = choices.percent(50) ? var(acc) : soacs.filterOver(new Typed(var(acc), growing), inLoop, depth).expr();
+    Expr added = soacs.filterOver(new Typed(var(acc), growing), inLoop, depth).expr();
+    Expr step = new Expr.Concat(kept, added, AT);
+    Expr bound = choices.percent(50) ? i32(choices.between(0, 4))
+        : new Expr.Binary(BinaryOperator.MOD, generate(ScalarType.I32, scope, depth).expr(), i32(5), AT);
+    Typed body = generate(request, scope.with(acc, growing), depth);
     return new Typed(new Expr.Loop(new Pattern.Name(acc, AT), init.expr(), counter, bound, step, body.expr(), AT), body.type());
   }
 

@@ -44,7 +44,8 @@ public final class RandomPrograms {
   /**
    * A program as {@link #program(long)} that also holds the shapes of per-thread array code
    * inside kernels: reductions and scans of arrays, loops whose array accumulator a filter
-   * shrinks or a concat grows, and more in-place updates.
+   * shrinks or a concat grows (also by rows of itself, over a trip count the data may decide, so
+   * that the host knows no bound of its size), and more in-place updates.
    */
   public static ProgramCase kernelArrayProgram(long seed) {
     return ProgramGenerator.program(tape(seed, PROGRAM_TAPE), true);

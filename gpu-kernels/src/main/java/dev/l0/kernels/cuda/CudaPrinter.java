@@ -233,7 +233,8 @@ public final class CudaPrinter {
     } else if (s instanceof KernelStmt.Barrier) {
       line("__syncthreads();");
     } else {
-      line("l0_error[0] = " + ((KernelStmt.RaiseError) s).code() + ";");
+      // a thread's first error stays: a capacity overflow is not replaced by what the thread computes after it
+      line("if (l0_error[0] == 0) l0_error[0] = " + ((KernelStmt.RaiseError) s).code() + ";");
     }
   }
 

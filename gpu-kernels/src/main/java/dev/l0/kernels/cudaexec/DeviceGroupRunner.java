@@ -7,6 +7,7 @@ import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.CapacityReruns;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.GroupOutput;
 import dev.l0.kernels.ir.KernelExpr;
@@ -41,7 +42,8 @@ import java.util.function.LongConsumer;
  * {@link CudaPrinter} lays it out; launches on the host's grid size with blocks of a fixed size and the printer's
  * shared memory), checks the error word after every launch, and downloads the outputs. A
  * launch that raised error code {@code k} fails with {@code errors.get(k - 1)}'s
- * {@code L0RuntimeError}, as on the simulator. Device buffers go back to the pool after every run.
+ * {@code L0RuntimeError}, as on the simulator; a capacity overflow reruns the group with larger
+ * growing arrays ({@link CapacityReruns}). Device buffers go back to the pool after every run.
  * Inputs are read from the host runner's environment flat (a {@link FlatArray} is copied into
  * pinned staging in bulk), outputs come back flat; every copy is measured in the call's
  * {@link RunMeter}. Not synchronised: {@link CudaKernelExecutor} runs one group at a time per GPU.
@@ -80,8 +82,14 @@ final class DeviceGroupRunner {
    * the launch to the end of the context's synchronisation after it (no transfers).
    */
   Map<String, HostValue> run(HostEnvironment environment, LongConsumer launchNanos) {
+    return CapacityReruns.run(scale -> run(environment, launchNanos, scale));
+  }
+
+  /** {@link #run(HostEnvironment, LongConsumer)} with growing arrays' capacities at {@code capacityScale}. */
+  private Map<String, HostValue> run(HostEnvironment environment, LongConsumer launchNanos, long capacityScale) {
     HostScalars.Values values = host.newValues();
     values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
+    values.set(host.slotOf(KernelGroup.CAPACITY_SCALE.name()), ScalarValue.i64(capacityScale));
     Map<String, DeviceBuffer> buffers = new HashMap<>();
     Map<String, Long> threadPrivateElements = new HashMap<>();
     RunMeter meter = environment.meter();
@@ -169,7 +177,7 @@ final class DeviceGroupRunner {
     launchNanos.accept(System.nanoTime() - start);
     int code = download(errorWord, ERROR_WORD_BYTES, meter, staging -> staging.getInt(0));
     if (code != 0) {
-      throw group.errors().get(code - 1).toRuntimeError();
+      throw CapacityReruns.failure(group.errors().get(code - 1));
     }
   }
 

@@ -17,7 +17,12 @@
  * A thread-private buffer ({@link dev.l0.kernels.ir.Buffer.Space#THREAD_PRIVATE}) gives every
  * thread an array of its own, indexed from 0: the arrays a thread builds (copies, in-place updates,
  * loop-carried arrays) live there, sized per thread by the host, so a backend needs memory for the
- * threads that run at once only (the JVM: one array per worker).
+ * threads that run at once only (the JVM: one array per worker). An array a thread grows without a
+ * bound the host can compute (a loop appending rows whose number depends on the data) gets a
+ * capacity scaled by {@link dev.l0.kernels.ir.KernelGroup#CAPACITY_SCALE}; a thread that would
+ * outgrow it raises a capacity overflow instead of writing, and the host reruns the group with a
+ * larger scale ({@link dev.l0.kernels.ir.CapacityReruns}). A thread's first raised error is never
+ * replaced by its own later ones, so its overflow is not hidden by what it computes after it.
  *
  * <h2>Reduction order (the contract all backends implement)</h2>
  * A top-level reduction or scan over {@code n} elements (redomap, reduce, scan, scanomap, and the

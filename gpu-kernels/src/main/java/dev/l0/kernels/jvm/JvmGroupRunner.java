@@ -5,6 +5,7 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.CapacityReruns;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.GroupOutput;
 import dev.l0.kernels.ir.Kernel;
@@ -33,7 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link KernelThreads#newWorkspace}, a staged kernel's chunk arrays): a launch allocates
  * thread-private memory per worker, never per thread. After a launch the error of its lowest
  * failing block, if any, is thrown as its {@code L0RuntimeError} (for a map, the first failing
- * row's). Outputs come back as {@link FlatArray}s, scalars boxed. Thread-safe: a run's state is its own.
+ * row's); a capacity overflow instead reruns the group with larger growing arrays
+ * ({@link CapacityReruns}). Outputs come back as {@link FlatArray}s, scalars boxed. Thread-safe: a run's state is its own.
  */
 public final class JvmGroupRunner {
   /**
@@ -104,8 +106,14 @@ public final class JvmGroupRunner {
 
   /** The group's outputs by name (arrays flat, scalars boxed), computed from its inputs' values in {@code environment}. */
   public Map<String, HostValue> run(HostEnvironment environment) {
+    return CapacityReruns.run(scale -> run(environment, scale));
+  }
+
+  /** {@link #run(HostEnvironment)} with growing arrays' capacities at {@code capacityScale} ({@link CapacityReruns}). */
+  private Map<String, HostValue> run(HostEnvironment environment, long capacityScale) {
     HostScalars.Values values = host.newValues();
     values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(BLOCK_SIZE));
+    values.set(host.slotOf(KernelGroup.CAPACITY_SCALE.name()), ScalarValue.i64(capacityScale));
     Map<String, Object> buffers = new HashMap<>();
     Map<String, Integer> perThread = new HashMap<>();
     bindInputs(environment, values, buffers);
@@ -210,7 +218,7 @@ public final class JvmGroupRunner {
     });
     if (firstError.get() != Long.MAX_VALUE) {
       int errorCode = (int) (firstError.get() & 0xffffffffL);
-      throw group.errors().get(errorCode - 1).toRuntimeError();
+      throw CapacityReruns.failure(group.errors().get(errorCode - 1));
     }
   }
 

@@ -8,6 +8,7 @@ import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.KernelError;
+import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
@@ -54,6 +55,7 @@ final class GroupContext {
     soacPos = SourcePositions.ofSoac(soac);
     soacOperation = soac instanceof Exp.Redomap ? "reduce" : soac instanceof Exp.Scanomap ? "scan" : soac.keyword();
     boundInsideSoac = Analysis.boundInside(soac);
+    hostScalars.add(KernelGroup.CAPACITY_SCALE);
     function.params().forEach(this::declare);
     collectTypes(function.body());
   }
@@ -204,7 +206,18 @@ final class GroupContext {
 
   /** Records a run-time error a kernel can raise (once, however often it is raised); returns its code. */
   int error(String operation, SourcePos pos, String detail) {
-    KernelError error = new KernelError(operation, pos, detail);
+    return register(new KernelError(operation, pos, detail));
+  }
+
+  /**
+   * Records that a thread's array grown by the construct at {@code pos} can outgrow its per-thread
+   * capacity ({@link KernelError#capacityOverflow}); returns its code.
+   */
+  int capacityOverflow(String operation, SourcePos pos, String detail) {
+    return register(new KernelError(operation, pos, detail, true));
+  }
+
+  private int register(KernelError error) {
     if (!errors.contains(error)) {
       errors.add(error);
     }

@@ -3,6 +3,7 @@ package dev.l0.kernels.lower;
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.cuda.CudaPrinter;
+import dev.l0.kernels.ir.CapacityReruns;
 import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
@@ -18,7 +19,7 @@ import java.util.Set;
  * How one kernel of a plan runs on a backend once lowered for that backend's launch configuration,
  * in one line for explain: its skeleton (the launches of its kernel group, named by the lowerings'
  * suffixes), the arrays each thread holds (thread-private memory, in bytes per thread where the
- * sizes are constants), and how it reads its inputs (coalesced, or through a tiled transpose).
+ * sizes are constants; growing ones that a rerun with a larger capacity may need), and how it reads its inputs (coalesced, or through a tiled transpose).
  * For example {@code map: a thread per row [main_res_map]; per-thread arrays: 2048 bytes (256 f64);
  * reads: coalesced}.
  */
@@ -77,7 +78,20 @@ public final class KernelExplanation {
         : (threadArrays.stream().allMatch(a -> !a.contains("sized")) ? threadBytes + " bytes (" : "(")
             + String.join(", ", threadArrays) + ")";
     return kernel.kind() + ": " + String.join(", then ", launches) + "; per-thread arrays: " + scratch
-        + "; reads: " + reads(plan, kernel, configuration, group);
+        + growing(group) + "; reads: " + reads(plan, kernel, configuration, group);
+  }
+
+  /**
+   * Whether a thread grows an array without a host bound (its capacity is defined from
+   * {@link KernelGroup#CAPACITY_SCALE}): its first capacity and how it grows ({@link CapacityReruns}).
+   */
+  private static String growing(KernelGroup group) {
+    boolean scaled = group.steps().stream()
+        .anyMatch(s -> s instanceof HostStep.Define d && ThreadCode.mentions(d.value(), KernelGroup.CAPACITY_SCALE));
+    return !scaled ? ""
+        : ", growing ones with a first capacity of their initial rows plus about " + CapacityReruns.FIRST_ROWS
+            + ", rerun with " + CapacityReruns.GROWTH + "x the capacity when a thread outgrows it (at most "
+            + CapacityReruns.MOST_RERUNS + " reruns)";
   }
 
   /** What the kernel named {@code kernelName} does, by its suffix (a fresh name's trailing {@code _N} aside). */

@@ -10,8 +10,11 @@ import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
+import dev.l0.kernels.ir.CapacityReruns;
 import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.KernelStmt;
+import dev.l0.kernels.ir.ReductionOrder;
 import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
@@ -43,7 +46,9 @@ import java.util.function.Function;
  * filters its array accumulator keeps it within its initial rows (the live rows in a local), one
  * that appends to it keeps it within its initial rows plus the trip count times the bound of the
  * rows appended (or, appending it to itself a constant number of times, its initial rows times
- * two to that power), and
+ * two to that power; where the rows appended or the trip count have no host bound, a first
+ * capacity that the host grows by rerunning the group when a thread overflows it,
+ * {@link CapacityReruns}), and
  * an array result whose sizes only the code that makes it knows ({@link UnsizedResult}) gets the
  * largest bound of the arrays written to it; over no rows, a map's such results take the sizes of
  * its function's results on the zero row, as the interpreter's. Failing operations are guarded and raise the group's
@@ -63,6 +68,11 @@ final class ThreadCode {
   private final Map<KernelExpr.Var, KernelExpr> sizeBounds = new HashMap<>();
   /** The locals counting the live rows of arrays that loops resize ({@link Destination.ToResizable}). */
   private final Set<KernelExpr.Var> liveRows = new HashSet<>();
+  /**
+   * The error codes of growing arrays that may outgrow their capacity (a host expression of
+   * {@link KernelGroup#CAPACITY_SCALE}, by which they are keyed): a write past it raises the code.
+   */
+  private final Map<KernelExpr, Integer> overflows = new HashMap<>();
   private ThreadScratch scratch;
   /** Where failures set a flag instead of raising the group's error ({@link #resultSizes}); none otherwise. */
   private KernelExpr.Var failures;
@@ -150,9 +160,13 @@ final class ThreadCode {
     Map<String, Integer> uses = Analysis.useCounts(body);
     for (Stm stm : body.stms()) {
       List<ArrayView> targets = stm.exp() instanceof Exp.Map ? resultTargets(stm, body, dests, uses) : null;
+      Destination.ToResizable growing = stm.exp() instanceof Exp.Concat ? growingTarget(stm, body, dests, uses) : null;
       if (targets != null) {
         lowerMapInto((Exp.Map) stm.exp(), targets, out);
         stm.pattern().forEach(id -> writtenInPlace.add(id.name()));
+      } else if (growing != null) {
+        lowerConcatInto((Exp.Concat) stm.exp(), growing, out);
+        writtenInPlace.add(stm.pattern().get(0).name());
       } else {
         lowerStm(stm, out);
       }
@@ -180,6 +194,18 @@ final class ThreadCode {
       targets.add(memory.view());
     }
     return targets;
+  }
+
+  /**
+   * The destination of a concat that is a body's result, used once, going to a growing array that
+   * may outgrow its capacity: the concat writes there directly, as its own rows have no host bound.
+   * {@code null} otherwise.
+   */
+  private Destination.ToResizable growingTarget(Stm stm, Body body, List<Destination> dests, Map<String, Integer> uses) {
+    Ident id = stm.pattern().get(0);
+    int position = body.result().indexOf(id.var());
+    return position >= 0 && uses.getOrDefault(id.name(), 0) == 1
+        && dests.get(position) instanceof Destination.ToResizable r && overflows.containsKey(r.capacity()) ? r : null;
   }
 
   private void write(SubExp result, Destination dest, List<KernelStmt> out) {
@@ -235,16 +261,39 @@ final class ThreadCode {
   private void writeResizable(ArrayView source, Destination.ToResizable dest, List<KernelStmt> out) {
     ArrayView region = dest.region();
     KernelExpr rows = source.dims().get(0);
-    KernelExpr fits = not(KernelExprs.lt(dest.capacity(), rows));
-    for (int d = region.rank() - 1; d >= 1; d--) {
-      fits = and(fits, eq(source.dims().get(d), region.dims().get(d)));
-    }
     List<KernelStmt> body = new ArrayList<>();
     body.add(new KernelStmt.Assign((KernelExpr.Var) region.dims().get(0), rows));
     copyElements(source, region, body);
     List<KernelStmt> guarded = new ArrayList<>();
     addGuarded(source.valid(), body, List.of(), guarded);
-    addGuarded(fits, guarded, List.of(shapeError()), out);
+    addWithinCapacity(rows, sameInnerSizes(source.dims(), region), guarded, dest, out);
+  }
+
+  /** Whether {@code dims}, sizes of an array of {@code region}'s rank, have its inner sizes. */
+  private static KernelExpr sameInnerSizes(List<KernelExpr> dims, ArrayView region) {
+    KernelExpr same = KernelExprs.TRUE;
+    for (int d = region.rank() - 1; d >= 1; d--) {
+      same = and(same, eq(dims.get(d), region.dims().get(d)));
+    }
+    return same;
+  }
+
+  /**
+   * {@code write} (of {@code rows} rows with inner sizes the region's where {@code sameInner}) guarded
+   * by {@code dest}'s capacity: the shape error where the inner sizes differ; past the capacity, the
+   * shape error, or the capacity overflow of a growing array that may outgrow it ({@link #overflows}).
+   */
+  private void addWithinCapacity(KernelExpr rows, KernelExpr sameInner, List<KernelStmt> write,
+      Destination.ToResizable dest, List<KernelStmt> out) {
+    KernelExpr fits = not(KernelExprs.lt(dest.capacity(), rows));
+    Integer overflow = overflows.get(dest.capacity());
+    if (overflow == null) {
+      addGuarded(and(fits, sameInner), write, List.of(shapeError()), out);
+      return;
+    }
+    List<KernelStmt> fitting = new ArrayList<>();
+    addGuarded(fits, write, List.of(new KernelStmt.RaiseError(overflow)), fitting);
+    addGuarded(sameInner, fitting, List.of(shapeError()), out);
   }
 
   /** Copies {@code source} into {@code target} of the same shape, element by element. */
@@ -587,7 +636,7 @@ final class ThreadCode {
    */
   private void lowerLoop(List<Ident> pattern, Exp.Loop loop, List<KernelStmt> out) {
     List<Binding> merge = new ArrayList<>();
-    Map<KernelExpr.Var, SubExp> growths = new java.util.LinkedHashMap<>();
+    Map<KernelExpr.Var, Growth> growths = new java.util.LinkedHashMap<>();
     for (int i = 0; i < loop.mergeParams().size(); i++) {
       Ident param = loop.mergeParams().get(i);
       SubExp init = loop.init().get(i);
@@ -599,12 +648,10 @@ final class ThreadCode {
       } else {
         SubExp result = loop.body().result().get(i);
         boolean keepsRows = sameOuterSize(param.type(), result, loop.body()) || updatedInPlace(loop.body(), result, param.name());
-        SubExp appended = keepsRows ? null : appendedTo(loop.body(), result, param.name());
+        Exp.Concat concat = keepsRows ? null : growingConcat(loop.body(), result, param.name());
         ArrayView region;
-        if (appended != null && neverGrows(loop.body(), appended, param.name())) {
-          region = doubling(param.name(), array(init), loop, out);
-        } else if (appended != null) {
-          region = growing(param.name(), array(init), loop, appended, growths, out);
+        if (concat != null) {
+          region = growing(param.name(), array(init), loop, concat, growths, out);
         } else {
           region = materialize(array(init), out);
           if (!keepsRows && neverGrows(loop.body(), result, param.name())) {
@@ -629,11 +676,10 @@ final class ThreadCode {
     }
     lowerBody(loop.body(), next, body);
     growths.forEach((growth, appended) -> {
-      KernelExpr rows = bound(array(appended).dims().get(0));
-      if (rows == null || mentions(rows, growth)) {
-        throw new UnsupportedKernelException("a loop that appends to an array rows whose number the host cannot bound");
-      }
-      group.defineDeferred(growth, rows);
+      KernelExpr rows = bound(array(appended.rows()).dims().get(0));
+      boolean bounded = rows != null && growths.keySet().stream().noneMatch(g -> mentions(rows, g));
+      group.defineDeferred(growth, bounded ? rows
+          : ReductionOrder.ceilDivExpr(firstRows(), KernelExprs.max(appended.trips(), KernelExprs.ONE)));
     });
     commit(next, merge, body);
     out.add(new KernelStmt.For(counter, KernelExprs.ZERO, convert(scalar(loop.bound()), ScalarType.I64),
@@ -646,38 +692,53 @@ final class ThreadCode {
     }
   }
 
-  /** The most iterations of a loop that appends its accumulator to itself (doubling it) that get room. */
+  /** The most iterations of a loop that appends its accumulator to itself (doubling it) that get exact room. */
   private static final int MOST_DOUBLINGS = 20;
 
-  /**
-   * The array of a loop that appends it to itself ({@code concat(acc, acc)}) a constant number of
-   * times, at most {@value #MOST_DOUBLINGS}: room for its initial rows times two to that power.
-   */
-  private ArrayView doubling(String name, ArrayView initial, Exp.Loop loop, List<KernelStmt> out) {
-    KernelExpr initialRows = bound(initial.dims().get(0));
-    if (initialRows == null || !(scalar(loop.bound()) instanceof KernelExpr.Constant c)
-        || !(c.value() instanceof dev.l0.ir.ScalarValue.Int trips) || trips.value() > MOST_DOUBLINGS) {
-      throw new UnsupportedKernelException("a loop that appends an array to itself other than a few times");
-    }
-    return withRoom(name, initial, KernelExprs.mul(initialRows, KernelExprs.i64(1L << Math.max(trips.value(), 0))), out);
-  }
+  /** The rows a loop appends per iteration ({@code rows}) over {@code trips} iterations (host bound). */
+  private record Growth(SubExp rows, KernelExpr trips) {}
 
   /**
-   * The array a loop appends rows to ({@link #appendedTo}): a scratch copy of {@code initial}
-   * with room for its rows plus, per iteration, the bound of the rows appended ({@code growth},
-   * a host scalar defined once the body is lowered), its live rows in a local.
+   * The array a loop grows by {@code concat} ({@link #growingConcat}): a scratch copy of
+   * {@code initial} with room for its rows plus what the loop may append, its live rows in a
+   * local. Appending the array to itself (doubling it) a constant number of times, at most
+   * {@value #MOST_DOUBLINGS}, needs its initial rows times two to that power. Over a trip count
+   * the host bounds, it needs, per iteration, the bound of the rows appended ({@code growth}, a host
+   * scalar defined once the body is lowered). Where either has no host bound (the rows appended
+   * depend on the array or the data, or the trip count on the data), the room is a first guess,
+   * {@link CapacityReruns#FIRST_ROWS} rows times {@link KernelGroup#CAPACITY_SCALE}, and a thread
+   * that would outgrow it raises the capacity overflow that reruns the group with a larger scale.
    */
-  private ArrayView growing(String name, ArrayView initial, Exp.Loop loop, SubExp appended,
-      Map<KernelExpr.Var, SubExp> growths, List<KernelStmt> out) {
+  private ArrayView growing(String name, ArrayView initial, Exp.Loop loop, Exp.Concat concat,
+      Map<KernelExpr.Var, Growth> growths, List<KernelStmt> out) {
     KernelExpr initialRows = bound(initial.dims().get(0));
-    KernelExpr trips = bound(convert(scalar(loop.bound()), ScalarType.I64));
-    if (initialRows == null || trips == null) {
-      throw new UnsupportedKernelException("a loop that appends to an array whose rows the host cannot bound");
+    if (initialRows == null) {
+      throw new UnsupportedKernelException("a loop that appends to an array whose initial rows the host cannot bound");
     }
+    SubExp appended = neverGrows(loop.body(), concat.left(), name) ? concat.right() : concat.left();
+    boolean doubling = neverGrows(loop.body(), appended, name);
+    if (doubling && scalar(loop.bound()) instanceof KernelExpr.Constant c
+        && c.value() instanceof dev.l0.ir.ScalarValue.Int trips && trips.value() <= MOST_DOUBLINGS) {
+      return withRoom(name, initial, KernelExprs.mul(initialRows, KernelExprs.i64(1L << Math.max(trips.value(), 0))), out);
+    }
+    KernelExpr trips = bound(convert(scalar(loop.bound()), ScalarType.I64));
     KernelExpr.Var growth = group.deferredHostScalar(name + "_growth");
-    growths.put(growth, appended);
-    KernelExpr capacity = KernelExprs.add(initialRows, KernelExprs.mul(KernelExprs.max(trips, KernelExprs.ZERO), growth));
+    KernelExpr capacity;
+    if (doubling || trips == null) {
+      group.defineDeferred(growth, firstRows());
+      capacity = KernelExprs.add(initialRows, growth);
+    } else {
+      growths.put(growth, new Growth(appended, trips));
+      capacity = KernelExprs.add(initialRows, KernelExprs.mul(KernelExprs.max(trips, KernelExprs.ZERO), growth));
+    }
+    overflows.put(capacity, group.capacityOverflow("concat", concat.pos(),
+        "the array a loop inside a kernel grows by this concat outgrew its per-thread capacity"));
     return withRoom(name, initial, capacity, out);
+  }
+
+  /** The rows a growing array without a host bound may gain at first, times the rerun's scale. */
+  private static KernelExpr firstRows() {
+    return KernelExprs.mul(KernelExprs.i64(CapacityReruns.FIRST_ROWS), KernelGroup.CAPACITY_SCALE);
   }
 
   /** A scratch copy of {@code initial} with room for {@code capacity} rows, its live rows in a local. */
@@ -693,7 +754,7 @@ final class ThreadCode {
   }
 
   /** Whether {@code e} reads {@code variable}. */
-  private static boolean mentions(KernelExpr e, KernelExpr.Var variable) {
+  static boolean mentions(KernelExpr e, KernelExpr.Var variable) {
     if (e.equals(variable)) {
       return true;
     }
@@ -713,11 +774,11 @@ final class ThreadCode {
   }
 
   /**
-   * The array {@code result} appends to {@code from} ({@code concat(from, x)} or
+   * The concat by which {@code result} appends rows to {@code from} ({@code concat(from, x)} or
    * {@code concat(x, from)}, possibly after filters, copies and updates of {@code from}), or
    * {@code null}.
    */
-  private static SubExp appendedTo(Body body, SubExp result, String from) {
+  private static Exp.Concat growingConcat(Body body, SubExp result, String from) {
     if (!(result instanceof SubExp.Var v)) {
       return null;
     }
@@ -725,13 +786,13 @@ final class ThreadCode {
       if (stm.pattern().size() == 1 && stm.pattern().get(0).name().equals(v.name())) {
         Exp e = stm.exp();
         if (e instanceof Exp.Concat c) {
-          return neverGrows(body, c.left(), from) ? c.right() : neverGrows(body, c.right(), from) ? c.left() : null;
+          return neverGrows(body, c.left(), from) || neverGrows(body, c.right(), from) ? c : null;
         }
         SubExp source = e instanceof Exp.Copy c ? c.array()
             : e instanceof Exp.Atom a ? a.value()
             : e instanceof Exp.Update u ? u.array()
             : null;
-        return source == null ? null : appendedTo(body, source, from);
+        return source == null ? null : growingConcat(body, source, from);
       }
     }
     return null;
@@ -972,27 +1033,63 @@ final class ThreadCode {
   private void lowerConcat(Ident id, Exp.Concat concat, List<KernelStmt> out) {
     ArrayView left = array(concat.left());
     ArrayView right = array(concat.right());
-    KernelExpr leftRows = left.dims().get(0);
-    KernelExpr rightRows = right.dims().get(0);
-    KernelExpr leftHasRows = KernelExprs.lt(KernelExprs.ZERO, leftRows);
-    KernelExpr sameRows = KernelExprs.TRUE;
-    List<KernelExpr> dims = new ArrayList<>(List.of(KernelExprs.add(leftRows, rightRows)));
+    List<KernelExpr> dims = concatenatedSizes(left, right);
+    ArrayView region = allocate(left.elementType(), dims);
+    addConcatenated(concat, left, right, concatenated(left, right, region), out);
+    env.put(id.name(), region);
+    owned.add(id.name());
+  }
+
+  /**
+   * {@code concat(a, b)} written straight into a growing array's next value ({@link #growingTarget}):
+   * its rows become the live rows where they fit the capacity ({@link #addWithinCapacity}).
+   */
+  private void lowerConcatInto(Exp.Concat concat, Destination.ToResizable dest, List<KernelStmt> out) {
+    ArrayView left = array(concat.left());
+    ArrayView right = array(concat.right());
+    List<KernelExpr> dims = concatenatedSizes(left, right);
+    ArrayView region = dest.region();
+    List<KernelStmt> write = new ArrayList<>();
+    write.add(new KernelStmt.Assign((KernelExpr.Var) region.dims().get(0), dims.get(0)));
+    write.addAll(concatenated(left, right, region));
+    List<KernelStmt> fitting = new ArrayList<>();
+    addWithinCapacity(dims.get(0), sameInnerSizes(dims, region), write, dest, fitting);
+    addConcatenated(concat, left, right, fitting, out);
+  }
+
+  /** The sizes of {@code concat(left, right)}: the rows of both, then the inner sizes of the first with rows. */
+  private static List<KernelExpr> concatenatedSizes(ArrayView left, ArrayView right) {
+    KernelExpr leftHasRows = KernelExprs.lt(KernelExprs.ZERO, left.dims().get(0));
+    List<KernelExpr> dims = new ArrayList<>(List.of(KernelExprs.add(left.dims().get(0), right.dims().get(0))));
     for (int d = 1; d < left.rank(); d++) {
-      sameRows = and(sameRows, eq(left.dims().get(d), right.dims().get(d)));
       dims.add(new KernelExpr.Select(leftHasRows, left.dims().get(d), right.dims().get(d)));
     }
-    KernelExpr ok = KernelExprs.or(KernelExprs.or(not(leftHasRows), eq(rightRows, KernelExprs.ZERO)), sameRows);
-    ArrayView region = allocate(left.elementType(), dims);
+    return dims;
+  }
+
+  /** The copies of {@code left}'s rows, then {@code right}'s, into {@code region}. */
+  private List<KernelStmt> concatenated(ArrayView left, ArrayView right, ArrayView region) {
+    KernelExpr leftRows = left.dims().get(0);
     List<KernelStmt> copies = new ArrayList<>();
     List<KernelStmt> copyLeft = new ArrayList<>();
     copyElements(left, region.slice(KernelExprs.ZERO, leftRows, KernelExprs.TRUE), copyLeft);
     addGuarded(left.valid(), copyLeft, List.of(), copies);
     List<KernelStmt> copyRight = new ArrayList<>();
-    copyElements(right, region.slice(leftRows, rightRows, KernelExprs.TRUE), copyRight);
+    copyElements(right, region.slice(leftRows, right.dims().get(0), KernelExprs.TRUE), copyRight);
     addGuarded(right.valid(), copyRight, List.of(), copies);
-    addGuarded(ok, copies, List.of(raise("concat", concat.pos(), "the rows of the arrays have different shapes")), out);
-    env.put(id.name(), region);
-    owned.add(id.name());
+    return copies;
+  }
+
+  /** {@code write} guarded by {@code concat}'s check: where both arrays have rows, their rows' shapes agree. */
+  private void addConcatenated(Exp.Concat concat, ArrayView left, ArrayView right, List<KernelStmt> write,
+      List<KernelStmt> out) {
+    KernelExpr leftHasRows = KernelExprs.lt(KernelExprs.ZERO, left.dims().get(0));
+    KernelExpr sameRows = KernelExprs.TRUE;
+    for (int d = 1; d < left.rank(); d++) {
+      sameRows = and(sameRows, eq(left.dims().get(d), right.dims().get(d)));
+    }
+    KernelExpr ok = KernelExprs.or(KernelExprs.or(not(leftHasRows), eq(right.dims().get(0), KernelExprs.ZERO)), sameRows);
+    addGuarded(ok, write, List.of(raise("concat", concat.pos(), "the rows of the arrays have different shapes")), out);
   }
 
   /**

@@ -38,6 +38,7 @@ public final class HostProgram<K> {
   private HostProgram(KernelGroup group, Function<Kernel, K> load) {
     host = new HostScalars(group.name());
     host.declare(KernelGroup.BLOCK_SIZE);
+    host.declare(KernelGroup.CAPACITY_SCALE);
     for (GroupInput input : group.inputs()) {
       if (input instanceof GroupInput.Array a) {
         a.shape().forEach(host::declare);

@@ -5,6 +5,7 @@ import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Value;
 import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.CapacityReruns;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.GroupOutput;
 import dev.l0.kernels.ir.KernelExpr;
@@ -21,7 +22,8 @@ import java.util.Optional;
  * Runs a {@link KernelGroup} as a GPU host would, with every launch simulated by
  * {@link KernelLaunch}: binds the inputs, runs the host steps in order (allocations, scalar
  * definitions, launches, read-backs), stops at the first launch that raises a run-time error, and
- * reads the outputs back. The group is compiled once; each {@link #run} takes the block size, so
+ * reads the outputs back; a launch that raised a capacity overflow reruns the group with larger
+ * growing arrays ({@link CapacityReruns}). The group is compiled once; each {@link #run} takes the block size, so
  * tests can force small blocks and exercise the multi-block paths.
  */
 public final class SimtSimulator {
@@ -72,8 +74,20 @@ public final class SimtSimulator {
     if (blockSize < 1 || Integer.bitCount(blockSize) != 1) {
       throw new IllegalArgumentException("the block size must be a power of two, not " + blockSize);
     }
+    return CapacityReruns.run(scale -> {
+      SimulationResult result = runAtScale(inputs, blockSize, scale);
+      if (result.error().isPresent() && result.error().get().capacityOverflow()) {
+        throw new CapacityReruns.Overflow(result.error().get());
+      }
+      return result;
+    });
+  }
+
+  /** {@link #run(Map, int)} once, with growing arrays' capacities at {@code capacityScale} ({@link CapacityReruns}). */
+  SimulationResult runAtScale(Map<String, Value> inputs, int blockSize, long capacityScale) {
     HostScalars.Values values = host.newValues();
     values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
+    values.set(host.slotOf(KernelGroup.CAPACITY_SCALE.name()), ScalarValue.i64(capacityScale));
     Map<String, ScalarArray> buffers = new HashMap<>();
     Map<String, Integer> threadPrivateElements = new HashMap<>();
     bindInputs(inputs, values, buffers);

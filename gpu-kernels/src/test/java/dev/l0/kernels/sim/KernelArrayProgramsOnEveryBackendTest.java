@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Random programs with per-thread arrays inside kernels ({@link RandomPrograms#kernelArrayProgram}:
- * reductions and scans of arrays, loops that filter or append to their array accumulator, in-place updates,
+ * reductions and scans of arrays, loops that filter or append to their array accumulator (also
+ * without a bound the host knows, {@link GrowingArraysInKernelsTest}), in-place updates,
  * array-valued map bodies) run with every kernel on the simulator, for block sizes 1 and 32: no
  * kernel falls back to the evaluator, both block sizes give the same outcome, and that outcome is
  * the interpreter's (a failure in the same operation), except that a program with a float
@@ -152,7 +153,7 @@ class KernelArrayProgramsOnEveryBackendTest {
   }
 
   /** {@code backend}, adding the kind of each kernel it runs to {@code runs}. */
-  private static KernelExecutor recording(KernelExecutor backend, List<String> runs) {
+  static KernelExecutor recording(KernelExecutor backend, List<String> runs) {
     return new KernelExecutor() {
       @Override
       public String name() {
