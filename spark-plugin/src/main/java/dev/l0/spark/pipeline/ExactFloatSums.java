@@ -1,0 +1,251 @@
+package dev.l0.spark.pipeline;
+
+import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.Expr;
+import dev.l0.ir.FunArg;
+import dev.l0.ir.FunDef;
+import dev.l0.ir.Param;
+import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Type;
+import dev.l0.kernels.exact.ExactFloatSum;
+import dev.l0.kernels.exact.ExactSum;
+import dev.l0.syntax.L0Printer;
+import dev.l0.types.TypedProgram;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The exact float sums of a REDUCE pipeline ({@link FloatSums}): which of its results are float
+ * sums (a reduce whose operator is {@code +} on {@code f32} or {@code f64}, written {@code op +} or
+ * as a function adding its two arguments, component-wise for tuples of floats, and whose neutral
+ * element is 0), and their partial state, one {@link ExactSum} per result leaf instead of a rounded
+ * float. The pipeline's program then returns those results' summands (each reduce's input array)
+ * instead of summing them, so its kernels compute them on the task's device; the runner adds each
+ * batch's summands exactly on the executor's host, partials merge exactly across batches and
+ * partitions, and the final row rounds each sum once: the correctly rounded sum, bit-identical
+ * whatever the batch size, partitioning, thread count or device. Other results are unchanged.
+ */
+final class ExactFloatSums implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** Per result leaf: the float type of an exact sum, or null for a result combined in order. */
+  private final ScalarType[] exactLeaves;
+  /** Per result: how it is combined, for explain. */
+  private final List<String> notes;
+
+  private ExactFloatSums(ScalarType[] exactLeaves, List<String> notes) {
+    this.exactLeaves = exactLeaves;
+    this.notes = List.copyOf(notes);
+  }
+
+  /** No exact sums among {@code leaves} result leaves. */
+  static ExactFloatSums none(int leaves) {
+    return new ExactFloatSums(new ScalarType[leaves], List.of());
+  }
+
+  /** The plan and the program the pipeline runs: the summands program where a sum is exact, else {@code main}. */
+  record Planned(ExactFloatSums sums, L0Source main, List<Expr> orderedAggregates) {}
+
+  /**
+   * Plans the float sums {@code mode} asks for of the pipeline {@code main} (checked as {@code typed},
+   * entry {@code entry}, results {@code analysis}); a {@link PipelinePlanningException} where
+   * {@code mode} is {@link FloatSums#EXACT} and there is no float sum to make exact.
+   */
+  static Planned plan(FloatSums mode, L0Source main, TypedProgram typed, FunDef entry, EntryAnalysis.Result analysis,
+      String callSite) {
+    List<Expr> aggregates = analysis.results().stream().map(r -> r.aggregate().orElse(null)).toList();
+    int leafCount = TupleLeaves.types(entry.returnType()).size();
+    if (mode == FloatSums.ORDERED) {
+      return new Planned(none(leafCount), main, aggregates);
+    }
+    if (analysis.kind() != PipelineKind.REDUCE) {
+      if (mode == FloatSums.EXACT) {
+        throw new PipelinePlanningException(callSite, "exactFloatSums() applies to pipelines whose results are reduces, "
+            + "but the results of '" + entry.name() + "' are " + (analysis.kind() == PipelineKind.SCAN ? "scans" : "row-wise"));
+      }
+      return new Planned(none(leafCount), main, aggregates);
+    }
+    List<ScalarType> leaves = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    List<String> reasons = new ArrayList<>();
+    List<Expr> ordered = new ArrayList<>();
+    Set<Expr> exact = new HashSet<>();
+    for (Expr aggregate : aggregates) {
+      Expr.Reduce reduce = (Expr.Reduce) aggregate;
+      Type element = typed.typeOf(reduce);
+      List<Type> leafTypes = TupleLeaves.types(element);
+      Optional<String> whyNot = whyNotExact(reduce, element, leafTypes);
+      String described = "the reduce at " + reduce.pos() + " (" + L0Printer.print(element) + ")";
+      if (whyNot.isEmpty()) {
+        exact.add(reduce);
+        leafTypes.forEach(t -> leaves.add((ScalarType) t));
+        notes.add(described + ": exact float sum");
+      } else {
+        ordered.add(reduce);
+        leafTypes.forEach(t -> leaves.add(null));
+        notes.add(described + ": combined in order, not exact (" + whyNot.get() + ")");
+        reasons.add(described + " " + whyNot.get());
+      }
+    }
+    if (exact.isEmpty()) {
+      if (mode == FloatSums.EXACT) {
+        throw new PipelinePlanningException(callSite, "exactFloatSums() found no float sum to make exact: "
+            + String.join("; ", reasons) + " (an exact sum needs a reduce with operator + on f32 or f64, or on tuples of "
+            + "them, and neutral element 0)");
+      }
+      return new Planned(none(leafCount), main, aggregates);
+    }
+    return new Planned(new ExactFloatSums(leaves.toArray(new ScalarType[0]), notes),
+        summandsProgram(typed.program(), entry, analysis.result(), exact, main), ordered);
+  }
+
+  /** Empty where {@code reduce} (of values of {@code element}, leaves {@code leaves}) is a float sum, else why not. */
+  private static Optional<String> whyNotExact(Expr.Reduce reduce, Type element, List<Type> leaves) {
+    if (!leaves.stream().allMatch(t -> t == ScalarType.F64 || t == ScalarType.F32)) {
+      return Optional.of("its values are " + L0Printer.print(element) + ", not f32 or f64 or tuples of them");
+    }
+    if (!isZero(reduce.neutral())) {
+      return Optional.of("its neutral element " + L0Printer.print(reduce.neutral()) + " is not 0");
+    }
+    if (!addsItsArguments(reduce.function(), leaves.size())) {
+      return Optional.of("its operator is not +");
+    }
+    return Optional.empty();
+  }
+
+  private static boolean isZero(Expr neutral) {
+    if (neutral instanceof Expr.TupleLit tuple) {
+      return tuple.elements().stream().allMatch(ExactFloatSums::isZero);
+    }
+    return neutral instanceof Expr.Literal literal && literal.value() instanceof ScalarValue.Float value
+        && value.value() == 0.0;
+  }
+
+  /** Whether {@code operator} adds its two values of {@code leaves} float components, component by component. */
+  private static boolean addsItsArguments(FunArg operator, int leaves) {
+    if (operator instanceof FunArg.OperatorRef section) {
+      return section.operator() == BinaryOperator.ADD && section.curried().isEmpty() && leaves == 1;
+    }
+    if (!(operator instanceof FunArg.Lambda lambda) || lambda.params().size() != 2 * leaves) {
+      return false;
+    }
+    List<String> names = lambda.params().stream().map(Param::name).toList();
+    List<Expr> components = leaves == 1 ? List.of(lambda.body())
+        : lambda.body() instanceof Expr.TupleLit tuple ? tuple.elements() : List.of();
+    if (components.size() != leaves) {
+      return false;
+    }
+    for (int k = 0; k < leaves; k++) {
+      if (!(components.get(k) instanceof Expr.Binary add) || add.op() != BinaryOperator.ADD
+          || !addsNames(add, names.get(k), names.get(leaves + k))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean addsNames(Expr.Binary add, String a, String b) {
+    return add.left() instanceof Expr.Var left && add.right() instanceof Expr.Var right
+        && (left.name().equals(a) && right.name().equals(b) || left.name().equals(b) && right.name().equals(a));
+  }
+
+  /** The pipeline's entry with each of {@code exact} replaced by its input array: the summands, one array per exact sum. */
+  private static L0Source summandsProgram(Program program, FunDef entry, RowShape result, Set<Expr> exact, L0Source main) {
+    Expr body = entry.body().transformUp(e -> e instanceof Expr.Reduce reduce && exact.contains(reduce) ? reduce.array() : e);
+    FunDef summands = new FunDef(entry.name(), summandsType(result, exact, entry.returnType()), entry.params(), body,
+        entry.pos());
+    List<FunDef> functions = new ArrayList<>();
+    program.functions().forEach(f -> functions.add(f.name().equals(entry.name()) ? summands : f));
+    return L0Source.generated(new Program(functions), main.sourceName() + " (exact float sums: summands)", entry.name());
+  }
+
+  /** {@code type}, the type of a value of shape {@code shape}, with each exact sum's type made an array of its summands. */
+  private static Type summandsType(RowShape shape, Set<Expr> exact, Type type) {
+    if (shape instanceof RowShape.TupleOf tuple) {
+      List<Type> parts = new ArrayList<>();
+      for (int k = 0; k < tuple.parts().size(); k++) {
+        parts.add(summandsType(tuple.parts().get(k), exact, ((Type.Tuple) type).elements().get(k)));
+      }
+      return new Type.Tuple(parts);
+    }
+    return exact.contains(((RowShape.Reduced) shape).reduction()) ? Type.array(type) : type;
+  }
+
+  /** Whether any result is an exact sum. */
+  boolean any() {
+    return Arrays.stream(exactLeaves).anyMatch(t -> t != null);
+  }
+
+  /** A batch's partial from the program's result leaves: each exact sum's summands (an f64 or f32 array) added exactly. */
+  List<Object> partialOf(List<Object> results) {
+    List<Object> partial = new ArrayList<>(results.size());
+    for (int k = 0; k < results.size(); k++) {
+      Object value = results.get(k);
+      partial.add(exactLeaves[k] == null ? value
+          : exactLeaves[k] == ScalarType.F64 ? ExactFloatSum.of((double[]) value) : ExactFloatSum.of((float[]) value));
+    }
+    return partial;
+  }
+
+  /** The leaves of {@code partial} combined in order, in order. */
+  List<Object> orderedLeaves(List<Object> partial) {
+    List<Object> ordered = new ArrayList<>();
+    for (int k = 0; k < partial.size(); k++) {
+      if (exactLeaves[k] == null) {
+        ordered.add(partial.get(k));
+      }
+    }
+    return ordered;
+  }
+
+  /** {@code a} and {@code b} combined: exact sums merged exactly (neither changed), the other leaves from {@code combinedOrdered}. */
+  List<Object> combine(List<Object> a, List<Object> b, List<Object> combinedOrdered) {
+    Iterator<Object> ordered = combinedOrdered.iterator();
+    List<Object> combined = new ArrayList<>(a.size());
+    for (int k = 0; k < a.size(); k++) {
+      combined.add(exactLeaves[k] == null ? ordered.next()
+          : new ExactSum().add((ExactSum) a.get(k)).add((ExactSum) b.get(k)));
+    }
+    return combined;
+  }
+
+  /** The final values of {@code partial}: each exact sum rounded once to its float type. */
+  List<Object> rounded(List<Object> partial) {
+    List<Object> values = new ArrayList<>(partial.size());
+    for (int k = 0; k < partial.size(); k++) {
+      Object value = partial.get(k);
+      values.add(exactLeaves[k] == null ? value
+          : exactLeaves[k] == ScalarType.F64 ? (Object) ((ExactSum) value).value()
+          : (Object) ExactFloatSum.roundedToFloat((ExactSum) value));
+    }
+    return values;
+  }
+
+  /** Explain lines, one per result, where any sum is exact; empty otherwise. */
+  String explain() {
+    if (!any()) {
+      return "";
+    }
+    return "float sums: exact (summands computed by the pipeline's kernels on the task's device, added exactly on the "
+        + "executor's host, partials merged exactly across batches and partitions, rounded once at the end)\n  "
+        + String.join("\n  ", notes);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof ExactFloatSums sums && Arrays.equals(sums.exactLeaves, exactLeaves);
+  }
+
+  @Override
+  public int hashCode() {
+    return Arrays.hashCode(exactLeaves);
+  }
+}
