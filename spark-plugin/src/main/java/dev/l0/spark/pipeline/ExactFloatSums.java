@@ -92,7 +92,7 @@ final class ExactFloatSums implements Serializable {
         ordered.add(reduce);
         leafTypes.forEach(t -> leaves.add(null));
         notes.add(described + ": combined in order, not exact (" + whyNot.get() + ")");
-        reasons.add(described + " " + whyNot.get());
+        reasons.add(described + ": " + whyNot.get());
       }
     }
     if (exact.isEmpty()) {
