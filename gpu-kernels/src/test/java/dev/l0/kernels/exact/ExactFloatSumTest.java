@@ -1,0 +1,63 @@
+package dev.l0.kernels.exact;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.math.BigDecimal;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+class ExactFloatSumTest {
+
+  @Property(tries = 300)
+  void anF32SumIsTheBigDecimalSumRoundedOnceToAFloat(@ForAll @IntRange(max = 200) int count, @ForAll long seed) {
+    Random random = new Random(seed);
+    float[] values = new float[count];
+    BigDecimal exact = BigDecimal.ZERO;
+    for (int i = 0; i < count; i++) {
+      values[i] = (float) (random.nextGaussian() * Math.scalb(1.0, random.nextInt(100) - 50));
+      exact = exact.add(new BigDecimal(values[i]));
+    }
+
+    float sum = ExactFloatSum.roundedToFloat(ExactFloatSum.of(values));
+
+    assertEquals(Float.floatToRawIntBits(exact.floatValue()), Float.floatToRawIntBits(sum), exact + " vs " + sum);
+  }
+
+  @Property(tries = 200)
+  void anF64ArraySumIsTheBigDecimalSumRoundedOnce(@ForAll @IntRange(max = 200) int count, @ForAll long seed) {
+    Random random = new Random(seed);
+    double[] values = new double[count];
+    BigDecimal exact = BigDecimal.ZERO;
+    for (int i = 0; i < count; i++) {
+      values[i] = random.nextGaussian() * Math.scalb(1.0, random.nextInt(200) - 100);
+      exact = exact.add(new BigDecimal(values[i]));
+    }
+
+    assertEquals(Double.doubleToRawLongBits(exact.doubleValue()), Double.doubleToRawLongBits(ExactFloatSum.of(values).value()));
+  }
+
+  /**
+   * A sum just above the half-way point between two floats whose {@code double} rounding lands
+   * exactly on that point: rounding the {@code double} to a {@code float} would go to the even
+   * float below; the correctly rounded sum is the float above (and just below, the one below).
+   */
+  @Test
+  void aSumNextToHalfWayBetweenTwoFloatsRoundsByWhatTheDoubleLeftOut() {
+    float low = 1.0f;
+    float high = Math.nextUp(low);
+    double halfWay = ((double) low + (double) high) / 2.0;
+    double tiny = Math.scalb(1.0, -80);
+
+    float above = ExactFloatSum.roundedToFloat(new ExactSum().add(halfWay).add(tiny));
+    float below = ExactFloatSum.roundedToFloat(new ExactSum().add(halfWay).add(-tiny));
+    float exactlyHalfWay = ExactFloatSum.roundedToFloat(new ExactSum().add(halfWay));
+
+    assertEquals((float) halfWay, low, "the double half-way point rounds to the even float below");
+    assertEquals(high, above);
+    assertEquals(low, below);
+    assertEquals(low, exactlyHalfWay);
+  }
+}
