@@ -1,15 +1,12 @@
 package dev.l0.spark.pipeline;
 
-import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Expr;
-import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
-import dev.l0.ir.Param;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
-import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.kernels.exact.ExactFloatSum;
+import dev.l0.kernels.exact.ExactFloatSumProgram;
 import dev.l0.kernels.exact.ExactSum;
 import dev.l0.syntax.L0Printer;
 import dev.l0.types.TypedProgram;
@@ -24,9 +21,7 @@ import java.util.Set;
 
 /**
  * The exact float sums of a REDUCE pipeline ({@link FloatSums}): which of its results are float
- * sums (a reduce whose operator is {@code +} on {@code f32} or {@code f64}, written {@code op +} or
- * as a function adding its two arguments, component-wise for tuples of floats, and whose neutral
- * element is 0), and their partial state, one {@link ExactSum} per result leaf instead of a rounded
+ * sums ({@link ExactFloatSumProgram#whyNotExact}), and their partial state, one {@link ExactSum} per result leaf instead of a rounded
  * float. The pipeline's program then returns those results' summands (each reduce's input array)
  * instead of summing them, so its kernels compute them on the task's device; the runner adds each
  * batch's summands exactly on the executor's host, partials merge exactly across batches and
@@ -82,7 +77,7 @@ final class ExactFloatSums implements Serializable {
       Expr.Reduce reduce = (Expr.Reduce) aggregate;
       Type element = typed.typeOf(reduce);
       List<Type> leafTypes = TupleLeaves.types(element);
-      Optional<String> whyNot = whyNotExact(reduce, element, leafTypes);
+      Optional<String> whyNot = ExactFloatSumProgram.whyNotExact(reduce, element);
       String described = "the reduce at " + reduce.pos() + " (" + L0Printer.print(element) + ")";
       if (whyNot.isEmpty()) {
         exact.add(reduce);
@@ -105,56 +100,6 @@ final class ExactFloatSums implements Serializable {
     }
     return new Planned(new ExactFloatSums(leaves.toArray(new ScalarType[0]), notes),
         summandsProgram(typed.program(), entry, analysis.result(), exact, main), ordered);
-  }
-
-  /** Empty where {@code reduce} (of values of {@code element}, leaves {@code leaves}) is a float sum, else why not. */
-  private static Optional<String> whyNotExact(Expr.Reduce reduce, Type element, List<Type> leaves) {
-    if (!leaves.stream().allMatch(t -> t == ScalarType.F64 || t == ScalarType.F32)) {
-      return Optional.of("its values are " + L0Printer.print(element) + ", not f32 or f64 or tuples of them");
-    }
-    if (!isZero(reduce.neutral())) {
-      return Optional.of("its neutral element " + L0Printer.print(reduce.neutral()) + " is not 0");
-    }
-    if (!addsItsArguments(reduce.function(), leaves.size())) {
-      return Optional.of("its operator is not +");
-    }
-    return Optional.empty();
-  }
-
-  private static boolean isZero(Expr neutral) {
-    if (neutral instanceof Expr.TupleLit tuple) {
-      return tuple.elements().stream().allMatch(ExactFloatSums::isZero);
-    }
-    return neutral instanceof Expr.Literal literal && literal.value() instanceof ScalarValue.Float value
-        && value.value() == 0.0;
-  }
-
-  /** Whether {@code operator} adds its two values of {@code leaves} float components, component by component. */
-  private static boolean addsItsArguments(FunArg operator, int leaves) {
-    if (operator instanceof FunArg.OperatorRef section) {
-      return section.operator() == BinaryOperator.ADD && section.curried().isEmpty() && leaves == 1;
-    }
-    if (!(operator instanceof FunArg.Lambda lambda) || lambda.params().size() != 2 * leaves) {
-      return false;
-    }
-    List<String> names = lambda.params().stream().map(Param::name).toList();
-    List<Expr> components = leaves == 1 ? List.of(lambda.body())
-        : lambda.body() instanceof Expr.TupleLit tuple ? tuple.elements() : List.of();
-    if (components.size() != leaves) {
-      return false;
-    }
-    for (int k = 0; k < leaves; k++) {
-      if (!(components.get(k) instanceof Expr.Binary add) || add.op() != BinaryOperator.ADD
-          || !addsNames(add, names.get(k), names.get(leaves + k))) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static boolean addsNames(Expr.Binary add, String a, String b) {
-    return add.left() instanceof Expr.Var left && add.right() instanceof Expr.Var right
-        && (left.name().equals(a) && right.name().equals(b) || left.name().equals(b) && right.name().equals(a));
   }
 
   /** The pipeline's entry with each of {@code exact} replaced by its input array: the summands, one array per exact sum. */
