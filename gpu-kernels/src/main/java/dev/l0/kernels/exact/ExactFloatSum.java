@@ -2,29 +2,123 @@ package dev.l0.kernels.exact;
 
 /**
  * Exact sums of whole {@code f64} and {@code f32} arrays, and an exact sum rounded once to
- * {@code f32}: what an exact float reduce needs besides {@link ExactSum} itself. Adding arrays
- * element by element into one accumulator boxes nothing; rounding to {@code f32} goes straight from
- * the exact sum (rounding it to a {@code double} first and then to a {@code float} could round twice).
+ * {@code f32}: what an exact float reduce needs besides {@link ExactSum} itself. An array is added
+ * into a fixed-point superaccumulator (as in Neal's "small superaccumulator"): 66 signed 64-bit
+ * digits of 32 bits each span every finite double, so adding a value is a few integer operations
+ * on three digits, without branches on its magnitude and without boxing; the digits then go into
+ * an {@link ExactSum} (at most 132 exact pieces), which merges and rounds. Rounding to {@code f32}
+ * goes straight from the exact sum (rounding to a {@code double} first and then to a
+ * {@code float} could round twice).
  */
 public final class ExactFloatSum {
+  /** Bits a digit holds once carries are propagated. */
+  private static final int DIGIT_BITS = 32;
+  private static final long DIGIT_MASK = (1L << DIGIT_BITS) - 1;
+  /** Digits: bit position {@code p} (weight {@code 2^(p - 1075)}) of the biased exponents 1..2046 and 53-bit mantissas. */
+  private static final int DIGITS = (2046 + 53) / DIGIT_BITS + 2;
+  /** The weight exponent of bit position 0. */
+  private static final int POSITION_ZERO_EXPONENT = -1075;
+  /** Additions of less than {@code 2^32} each a signed 64-bit digit takes before its carries must move up. */
+  private static final int ADDS_BETWEEN_CARRIES = 1 << 30;
+
   private ExactFloatSum() {}
 
   /** The exact sum of {@code values}. */
   public static ExactSum of(double[] values) {
-    ExactSum sum = new ExactSum();
-    for (double value : values) {
-      sum.add(value);
+    long[] digits = new long[DIGITS];
+    ExactSum specials = new ExactSum();
+    for (int start = 0; start < values.length; start += ADDS_BETWEEN_CARRIES) {
+      int end = Math.min(values.length, start + ADDS_BETWEEN_CARRIES);
+      for (int i = start; i < end; i++) {
+        addTo(digits, values[i], specials);
+      }
+      propagateCarries(digits);
     }
-    return sum;
+    return toExactSum(digits, specials);
   }
 
   /** The exact sum of {@code values} (each widened to a {@code double}, exactly). */
   public static ExactSum of(float[] values) {
-    ExactSum sum = new ExactSum();
-    for (float value : values) {
-      sum.add(value);
+    long[] digits = new long[DIGITS];
+    ExactSum specials = new ExactSum();
+    for (int start = 0; start < values.length; start += ADDS_BETWEEN_CARRIES) {
+      int end = Math.min(values.length, start + ADDS_BETWEEN_CARRIES);
+      for (int i = start; i < end; i++) {
+        addTo(digits, values[i], specials);
+      }
+      propagateCarries(digits);
     }
-    return sum;
+    return toExactSum(digits, specials);
+  }
+
+  /** Adds {@code value} to the digits exactly; a NaN or an infinity goes to {@code specials}. */
+  private static void addTo(long[] digits, double value, ExactSum specials) {
+    long bits = Double.doubleToRawLongBits(value);
+    int exponent = (int) (bits >>> 52) & 0x7FF;
+    if (exponent == 0x7FF) {
+      specials.add(value);
+      return;
+    }
+    long mantissa = bits & ((1L << 52) - 1);
+    if (exponent == 0) {
+      exponent = 1;
+    } else {
+      mantissa |= 1L << 52;
+    }
+    int digit = exponent >>> 5;
+    int shift = exponent & (DIGIT_BITS - 1);
+    long low = (mantissa << shift) & DIGIT_MASK;
+    long rest = mantissa >>> (DIGIT_BITS - shift);
+    long middle = rest & DIGIT_MASK;
+    long high = rest >>> DIGIT_BITS;
+    if (bits < 0) {
+      digits[digit] -= low;
+      digits[digit + 1] -= middle;
+      digits[digit + 2] -= high;
+    } else {
+      digits[digit] += low;
+      digits[digit + 1] += middle;
+      digits[digit + 2] += high;
+    }
+  }
+
+  /**
+   * Moves each digit's multiples of {@code 2^32} into the next digit, rounding toward zero, so
+   * that every digit keeps its sign and stays below {@code 2^32} in magnitude, and no digit above
+   * those the values reached becomes non-zero (a negative sum does not turn into a top digit of -1).
+   */
+  private static void propagateCarries(long[] digits) {
+    for (int k = 0; k < digits.length - 1; k++) {
+      long carry = digits[k] / (1L << DIGIT_BITS);
+      digits[k] -= carry * (1L << DIGIT_BITS);
+      digits[k + 1] += carry;
+    }
+  }
+
+  /**
+   * The digits' exact value (each digit as two exact doubles of its sign, its multiple of
+   * {@code 2^32} and the rest) and the special values, as an {@link ExactSum}.
+   */
+  private static ExactSum toExactSum(long[] digits, ExactSum specials) {
+    ExactSum sum = new ExactSum();
+    for (int k = digits.length - 1; k >= 0; k--) {
+      long digit = digits[k];
+      if (digit != 0) {
+        int weight = POSITION_ZERO_EXPONENT + k * DIGIT_BITS;
+        long high = digit / (1L << DIGIT_BITS);
+        sum.add(finite(Math.scalb((double) high, weight + DIGIT_BITS)));
+        sum.add(finite(Math.scalb((double) (digit - high * (1L << DIGIT_BITS)), weight)));
+      }
+    }
+    return sum.add(specials);
+  }
+
+  /** {@code piece}, a part of the digits' value; an {@link ArithmeticException} where it passes the largest double. */
+  private static double finite(double piece) {
+    if (Double.isInfinite(piece)) {
+      throw new ArithmeticException("exact sum: intermediate overflow (the sum's magnitude passes " + Double.MAX_VALUE + ")");
+    }
+    return piece;
   }
 
   /**

@@ -39,6 +39,29 @@ class ExactFloatSumTest {
     assertEquals(Double.doubleToRawLongBits(exact.doubleValue()), Double.doubleToRawLongBits(ExactFloatSum.of(values).value()));
   }
 
+  /** Finite doubles of every magnitude, subnormals and the largest included, with NaN and infinities now and then. */
+  @Property(tries = 300)
+  void anArraySumIsBitForBitTheSumOfItsValuesAddedOneByOne(@ForAll @IntRange(max = 300) int count, @ForAll long seed,
+      @ForAll boolean specials) {
+    Random random = new Random(seed);
+    double[] values = new double[count];
+    for (int i = 0; i < count; i++) {
+      values[i] = switch (random.nextInt(specials ? 12 : 10)) {
+        case 0 -> Math.scalb((double) (random.nextLong() >> 11), -1074 - random.nextInt(60));
+        case 1 -> (random.nextBoolean() ? 1 : -1) * Double.MAX_VALUE / (1 << random.nextInt(12)) / count;
+        case 10 -> Double.NaN;
+        case 11 -> random.nextBoolean() ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+        default -> Math.scalb(random.nextGaussian(), random.nextInt(2000) - 1000);
+      };
+    }
+    ExactSum oneByOne = new ExactSum();
+    for (double v : values) {
+      oneByOne.add(v);
+    }
+
+    assertEquals(Double.doubleToRawLongBits(oneByOne.value()), Double.doubleToRawLongBits(ExactFloatSum.of(values).value()));
+  }
+
   /**
    * A sum just above the half-way point between two floats whose {@code double} rounding lands
    * exactly on that point: rounding the {@code double} to a {@code float} would go to the even
