@@ -164,6 +164,23 @@ class ExactFloatSumsTest {
   }
 
   @Test
+  void aRowsPipelineMergedIntoAnExactSumKeepsTheSumExact() {
+    double[] xs = wideDoubles(600, new Random(8));
+    PipelineSpec halve = plan("fun [f64] main([f64] x) = map(fn f64 (f64 v) => v / 2.0, x)", doubles("x"), FloatSums.ORDERED, "x");
+    PipelineSpec sum = PipelinePlanner.plan(new PipelineRequest(SCALED_SUM, "test.l0", "main", List.of("_1"), List.of(),
+        Map.of(), CALL_SITE, List.of(), FloatSums.EXACT), halve.outputSchema());
+    double[] summands = new double[xs.length];
+    for (int i = 0; i < xs.length; i++) {
+      summands[i] = xs[i] / 2.0 * 3.0;
+    }
+
+    PipelineSpec merged = PipelinePlanner.merge(halve, sum).orElseThrow();
+
+    assertTrue(merged.summary().endsWith(", exact float sums"), merged.summary());
+    assertEquals(exactly(summands), only(runInPartitions(merged, List.of(xs), xs.length, 3, 25, 2, new Random(2)), 0));
+  }
+
+  @Test
   void theSummandsRunAsAKernelOnTheJvmBackendNotOnTheEvaluator() {
     PipelineSpec spec = plan(SCALED_SUM, doubles("x"), FloatSums.EXACT, "x");
     double[] xs = wideDoubles(1000, new Random(3));
