@@ -76,14 +76,14 @@ public final class L0Runtime {
    * {@code entry} that is a float sum (a {@code reduce} with operator {@code +} on {@code f32} or
    * {@code f64}, or component-wise on tuples of them, and neutral element 0, written as a result)
    * is the correctly rounded sum of its values, the same bits on every device and thread count: the
-   * kernels compute the summands on the device, the host adds them exactly ({@link ExactFloatSumProgram})
-   * and rounds once. An {@code L0CompileError} where no result is a float sum; other results are unchanged.
+   * kernels compute the summands on the device, the host adds them exactly ({@link ExactFloatSumProgram},
+   * on at most {@code jvmThreads} threads, one exact accumulator each, merged exactly) and rounds once. An {@code L0CompileError} where no result is a float sum; other results are unchanged.
    */
   public static CompiledProgram compileWithExactFloatSums(Program program, String entry, DeviceKind device, int gpuOrdinal,
       int jvmThreads) {
     long start = System.nanoTime();
     FunDef function = entryOf(TypeChecker.check(program), entry);
-    ExactFloatSumProgram exact = ExactFloatSumProgram.of(program, entry);
+    ExactFloatSumProgram exact = ExactFloatSumProgram.of(program, entry).summedOn(jvmThreads);
     return compile(TypeChecker.check(exact.summands()), function, DeviceSelector.select(device, gpuOrdinal), jvmThreads,
         start, Optional.of(exact));
   }

@@ -1,5 +1,8 @@
 package dev.l0.kernels.exact;
 
+import java.util.List;
+import java.util.stream.IntStream;
+
 /**
  * Exact sums of whole {@code f64} and {@code f32} arrays, and an exact sum rounded once to
  * {@code f32}: what an exact float reduce needs besides {@link ExactSum} itself. An array is added
@@ -21,31 +24,69 @@ public final class ExactFloatSum {
   /** Additions of less than {@code 2^32} each a signed 64-bit digit takes before its carries must move up. */
   private static final int ADDS_BETWEEN_CARRIES = 1 << 30;
 
+  /** The fewest values a thread of a parallel sum gets. */
+  private static final int MIN_VALUES_PER_THREAD = 1 << 16;
+
   private ExactFloatSum() {}
+
+  /** Adds values {@code [from, to)} of an array to the digits, NaNs and infinities to {@code specials}. */
+  @FunctionalInterface
+  private interface RangeAdder {
+    void add(long[] digits, ExactSum specials, int from, int to);
+  }
 
   /** The exact sum of {@code values}. */
   public static ExactSum of(double[] values) {
-    long[] digits = new long[DIGITS];
-    ExactSum specials = new ExactSum();
-    for (int start = 0; start < values.length; start += ADDS_BETWEEN_CARRIES) {
-      int end = Math.min(values.length, start + ADDS_BETWEEN_CARRIES);
-      for (int i = start; i < end; i++) {
+    return of(values, 1);
+  }
+
+  /**
+   * The exact sum of {@code values} on at most {@code threads} threads (of the common fork-join
+   * pool, the calling one included): one superaccumulator per thread, merged exactly, so the sum
+   * is the same bits on any thread count.
+   */
+  public static ExactSum of(double[] values, int threads) {
+    return sum(values.length, threads, (digits, specials, from, to) -> {
+      for (int i = from; i < to; i++) {
         addTo(digits, values[i], specials);
       }
-      propagateCarries(digits);
-    }
-    return toExactSum(digits, specials);
+    });
   }
 
   /** The exact sum of {@code values} (each widened to a {@code double}, exactly). */
   public static ExactSum of(float[] values) {
-    long[] digits = new long[DIGITS];
-    ExactSum specials = new ExactSum();
-    for (int start = 0; start < values.length; start += ADDS_BETWEEN_CARRIES) {
-      int end = Math.min(values.length, start + ADDS_BETWEEN_CARRIES);
-      for (int i = start; i < end; i++) {
+    return of(values, 1);
+  }
+
+  /** {@link #of(double[], int)} for {@code f32} values, each widened to a {@code double}, exactly. */
+  public static ExactSum of(float[] values, int threads) {
+    return sum(values.length, threads, (digits, specials, from, to) -> {
+      for (int i = from; i < to; i++) {
         addTo(digits, values[i], specials);
       }
+    });
+  }
+
+  /** The exact sum of {@code length} values that {@code adder} adds, split into at most {@code threads} ranges run side by side. */
+  private static ExactSum sum(int length, int threads, RangeAdder adder) {
+    int parts = Math.max(1, Math.min(threads, length / MIN_VALUES_PER_THREAD));
+    if (parts == 1) {
+      return sumOfRange(0, length, adder);
+    }
+    List<ExactSum> sums = IntStream.range(0, parts).parallel()
+        .mapToObj(p -> sumOfRange((int) ((long) length * p / parts), (int) ((long) length * (p + 1) / parts), adder))
+        .toList();
+    ExactSum total = new ExactSum();
+    sums.forEach(total::add);
+    return total;
+  }
+
+  /** The exact sum of values {@code [from, to)}: one superaccumulator, carries moved up before any digit could overflow. */
+  private static ExactSum sumOfRange(int from, int to, RangeAdder adder) {
+    long[] digits = new long[DIGITS];
+    ExactSum specials = new ExactSum();
+    for (int start = from; start < to; start += ADDS_BETWEEN_CARRIES) {
+      adder.add(digits, specials, start, (int) Math.min(to, (long) start + ADDS_BETWEEN_CARRIES));
       propagateCarries(digits);
     }
     return toExactSum(digits, specials);

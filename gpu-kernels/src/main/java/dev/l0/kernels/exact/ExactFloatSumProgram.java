@@ -25,7 +25,7 @@ import java.util.Optional;
  * neutral element is 0), written as a result (the entry's body, or a component of the tuple it
  * returns, after its {@code let}s), returns its summands instead: the {@link #summands()} program,
  * whose kernels compute them on any device. {@link #finish} then adds each result's summands
- * exactly ({@link ExactSum}) and rounds once to its type: the correctly rounded sum, the same bits
+ * exactly ({@link ExactFloatSum}, on {@link #summedOn} threads) and rounds once to its type: the correctly rounded sum, the same bits
  * on every device and thread count. Other results are unchanged.
  */
 public final class ExactFloatSumProgram {
@@ -35,14 +35,24 @@ public final class ExactFloatSumProgram {
   /** Per component of the result: the float type of an exact sum, or null. */
   private final ScalarType[] exactComponents;
   private final List<String> notes;
+  private final int hostThreads;
 
   private ExactFloatSumProgram(Program summands, Type resultType, Type summandsType, ScalarType[] exactComponents,
-      List<String> notes) {
+      List<String> notes, int hostThreads) {
     this.summands = summands;
     this.resultType = resultType;
     this.summandsType = summandsType;
     this.exactComponents = exactComponents;
     this.notes = List.copyOf(notes);
+    this.hostThreads = hostThreads;
+  }
+
+  /** These exact sums with {@link #finish} adding each result's summands on at most {@code threads} threads (default 1). */
+  public ExactFloatSumProgram summedOn(int threads) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("exact float sums need at least one thread, not " + threads);
+    }
+    return new ExactFloatSumProgram(summands, resultType, summandsType, exactComponents, notes, threads);
   }
 
   /**
@@ -97,7 +107,7 @@ public final class ExactFloatSumProgram {
     FunDef rewritten = new FunDef(function.name(), summandsType, function.params(), body, function.pos());
     List<FunDef> functions = program.functions().stream().map(f -> f.name().equals(entry) ? rewritten : f).toList();
     return new ExactFloatSumProgram(new Program(functions), function.returnType(), summandsType,
-        components.toArray(new ScalarType[0]), notes);
+        components.toArray(new ScalarType[0]), notes, 1);
   }
 
   /**
@@ -189,8 +199,9 @@ public final class ExactFloatSumProgram {
       } else {
         FlatArray summands = component.flat();
         out.add(HostValue.of(exactComponents[k] == ScalarType.F64
-            ? ScalarValue.f64(ExactFloatSum.of((double[]) summands.data()).value())
-            : new ScalarValue.Float(ScalarType.F32, ExactFloatSum.roundedToFloat(ExactFloatSum.of((float[]) summands.data())))));
+            ? ScalarValue.f64(ExactFloatSum.of((double[]) summands.data(), hostThreads).value())
+            : new ScalarValue.Float(ScalarType.F32,
+                ExactFloatSum.roundedToFloat(ExactFloatSum.of((float[]) summands.data(), hostThreads)))));
       }
     }
     return out;

@@ -62,6 +62,23 @@ class ExactFloatSumTest {
     assertEquals(Double.doubleToRawLongBits(oneByOne.value()), Double.doubleToRawLongBits(ExactFloatSum.of(values).value()));
   }
 
+  @Property(tries = 12)
+  void aSumOnSeveralThreadsIsTheSameBitsAsOnOne(@ForAll @IntRange(max = 400_000) int count,
+      @ForAll @IntRange(min = 2, max = 4) int threads, @ForAll long seed) {
+    Random random = new Random(seed);
+    double[] doubles = new double[count];
+    float[] floats = new float[count];
+    for (int i = 0; i < count; i++) {
+      doubles[i] = random.nextGaussian() * Math.scalb(1.0, random.nextInt(300) - 150);
+      floats[i] = (float) (random.nextGaussian() * Math.scalb(1.0, random.nextInt(60) - 30));
+    }
+
+    assertEquals(Double.doubleToRawLongBits(ExactFloatSum.of(doubles, 1).value()),
+        Double.doubleToRawLongBits(ExactFloatSum.of(doubles, threads).value()));
+    assertEquals(Float.floatToRawIntBits(ExactFloatSum.roundedToFloat(ExactFloatSum.of(floats, 1))),
+        Float.floatToRawIntBits(ExactFloatSum.roundedToFloat(ExactFloatSum.of(floats, threads))));
+  }
+
   /**
    * A sum just above the half-way point between two floats whose {@code double} rounding lands
    * exactly on that point: rounding the {@code double} to a {@code float} would go to the even

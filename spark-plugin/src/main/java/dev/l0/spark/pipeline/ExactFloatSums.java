@@ -129,13 +129,14 @@ final class ExactFloatSums implements Serializable {
     return Arrays.stream(exactLeaves).anyMatch(t -> t != null);
   }
 
-  /** A batch's partial from the program's result leaves: each exact sum's summands (an f64 or f32 array) added exactly. */
-  List<Object> partialOf(List<Object> results) {
+  /** A batch's partial from the program's result leaves: each exact sum's summands (an f64 or f32 array) added exactly on at most {@code threads} threads. */
+  List<Object> partialOf(List<Object> results, int threads) {
     List<Object> partial = new ArrayList<>(results.size());
     for (int k = 0; k < results.size(); k++) {
       Object value = results.get(k);
       partial.add(exactLeaves[k] == null ? value
-          : exactLeaves[k] == ScalarType.F64 ? ExactFloatSum.of((double[]) value) : ExactFloatSum.of((float[]) value));
+          : exactLeaves[k] == ScalarType.F64 ? ExactFloatSum.of((double[]) value, threads)
+          : ExactFloatSum.of((float[]) value, threads));
     }
     return partial;
   }

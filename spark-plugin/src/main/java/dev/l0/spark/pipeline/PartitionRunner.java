@@ -132,9 +132,9 @@ public final class PartitionRunner implements AutoCloseable {
     return partialOf(run(foldRole(), noRows));
   }
 
-  /** A batch's partial from the fold program's results: the summands of exact float sums added up exactly. */
+  /** A batch's partial from the fold program's results: the summands of exact float sums added up exactly, on the task's threads. */
   private PartialResult partialOf(List<Object> results) {
-    return new PartialResult(spec.floatSums().partialOf(results));
+    return new PartialResult(spec.floatSums().partialOf(results, settings.jvmThreads()));
   }
 
   /** REDUCE: the values of the result row of {@code total}, every exact float sum rounded once. */
