@@ -16,7 +16,8 @@ import java.util.Random;
  * 10,000,000) of doubles over 120 binary orders of magnitude, run through the runtime API on the
  * JVM backend as compiled ({@link L0Runtime#compile}: a fused redomap in the documented order) and
  * with exact float sums ({@link L0Runtime#compileWithExactFloatSums}: the map as a kernel, its
- * summands added exactly on the host), plus the host's exact sum alone over the same summands, in
+ * summands added exactly on the host, on the same threads), plus the host's exact sum alone over the
+ * same summands on one thread, in
  * one run ({@code ExactReduceBenchmark [ROWS [WARMUP [RUNS]]]}). Prints one JSON line with the
  * best of the timed runs and whether each result is the correctly rounded (BigDecimal) sum.
  */
@@ -56,7 +57,7 @@ public final class ExactReduceBenchmark {
         .add("java", System.getProperty("java.version"))
         .add("ordinary_s", ordinarySeconds)
         .add("exact_s", exactSeconds)
-        .add("exact_host_sum_only_s", hostSumSeconds)
+        .add("exact_host_sum_one_thread_s", hostSumSeconds)
         .add("ratio_exact_vs_ordinary", exactSeconds / ordinarySeconds)
         .add("host_sum_ns_per_value", hostSumSeconds * 1e9 / Math.max(n, 1))
         .add("ordinary_correctly_rounded", Double.doubleToRawLongBits(results[0]) == Double.doubleToRawLongBits(correct))
