@@ -6,9 +6,13 @@ import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.Param;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Value;
+import dev.l0.kernels.exact.ExactFloatSumProgram;
 import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.exec.HostValue;
 import dev.l0.opt.Optimizer;
+import dev.l0.opt.eval.ValueFlattening;
 import dev.l0.semantics.ArrayOperations;
+import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
 import dev.l0.values.ValueReader;
 import dev.l0.values.ValueWriter;
@@ -21,11 +25,13 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code l0 run FILE.l0 [--entry NAME] [--no-opt | --device D]}: reads the entry function's
+ * {@code l0 run FILE.l0 [--entry NAME] [--no-opt | --device D] [--exact-sums]}: reads the entry function's
  * arguments from standard input, runs the optimised program (by default on the optimiser's
  * evaluator; with {@code --device}, its kernels on that device, see {@link Devices}; with
  * {@code --no-opt}, the reference interpreter on the program as written), and prints the result;
- * a tuple result prints one component per line.
+ * a tuple result prints one component per line. With {@code --exact-sums}, the results that are
+ * float sums are exact ({@link ExactFloatSumProgram}): the program computes their summands, which
+ * are added exactly and rounded once; standard error names each.
  */
 final class RunCommand implements Command {
   @Override
@@ -35,7 +41,7 @@ final class RunCommand implements Command {
 
   @Override
   public Set<String> flags() {
-    return Set.of("no-opt");
+    return Set.of("no-opt", "exact-sums");
   }
 
   @Override
@@ -47,6 +53,12 @@ final class RunCommand implements Command {
     Optional<Devices.Choice> device = args.option("device").map(Devices::choose);
     TypedProgram typed = ProgramFiles.parseAndCheck(file);
     FunDef entry = ProgramFiles.entry(typed.program(), args.option("entry"), file);
+    Optional<ExactFloatSumProgram> exact = args.flag("exact-sums")
+        ? Optional.of(ExactFloatSumProgram.of(typed.program(), entry.name())) : Optional.empty();
+    if (exact.isPresent()) {
+      err.println("exact float sums: " + String.join("; ", exact.get().notes()));
+      typed = TypeChecker.check(exact.get().summands());
+    }
     String input = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     List<Value> arguments =
         ValueReader.read(input, entry.params().stream().map(Param::type).toList(), "<stdin>");
@@ -60,6 +72,9 @@ final class RunCommand implements Command {
     } else {
       result = Optimizer.optimize(typed).call(entry.name(), arguments);
     }
+    if (exact.isPresent()) {
+      result = exactSums(exact.get(), result);
+    }
     List<Value> lines = result instanceof Value.Tuple t ? t.elements() : List.of(result);
     lines.forEach(RunCommand::requirePrintable);
     for (Value line : lines) {
@@ -67,6 +82,12 @@ final class RunCommand implements Command {
     }
     out.flush();
     return Main.EXIT_OK;
+  }
+
+  /** The entry's result from {@code summands}, the summands program's: each exact sum added exactly and rounded once. */
+  private static Value exactSums(ExactFloatSumProgram exact, Value summands) {
+    List<HostValue> components = ValueFlattening.flatten(summands, exact.summandsType()).stream().map(HostValue::of).toList();
+    return ValueFlattening.unflatten(exact.finish(components).stream().map(HostValue::boxed).toList(), exact.resultType());
   }
 
   /** At least this many characters print each scalar of a result: a digit and {@code ", "}. */

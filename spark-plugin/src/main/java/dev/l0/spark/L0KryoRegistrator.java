@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import dev.l0.ir.ScalarType;
+import dev.l0.kernels.exact.ExactSum;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.spark.pipeline.BoundValues;
 import dev.l0.spark.pipeline.ExecutionSettings;
@@ -20,7 +21,8 @@ import org.apache.spark.serializer.KryoRegistrator;
  * Registers what pipelines ship between JVMs with Spark's Kryo
  * ({@code spark.kryo.registrator=dev.l0.spark.L0KryoRegistrator}). Spark's Kryo (4.x) cannot set a
  * record's final fields, so records and the spec travel with Java serialization inside Kryo;
- * partial results and {@link FlatArray}s, which travel in volume, have compact serializers.
+ * partial results and {@link FlatArray}s, which travel in volume, have compact serializers (the
+ * {@link ExactSum}s of exact float sums inside partial results travel with Java serialization).
  */
 public final class L0KryoRegistrator implements KryoRegistrator {
 
@@ -34,6 +36,7 @@ public final class L0KryoRegistrator implements KryoRegistrator {
     kryo.register(InputBinding.class, javaSerialization);
     kryo.register(BoundValues.class, javaSerialization);
     kryo.register(ExecutionSettings.class, javaSerialization);
+    kryo.register(ExactSum.class, javaSerialization);
     kryo.register(double[].class);
     kryo.register(float[].class);
     kryo.register(int[].class);

@@ -1,6 +1,7 @@
 package dev.l0.spark;
 
 import dev.l0.spark.pipeline.BoundArgument;
+import dev.l0.spark.pipeline.FloatSums;
 import dev.l0.spark.pipeline.PipelinePlanner;
 import dev.l0.spark.pipeline.PipelineRequest;
 import dev.l0.spark.pipeline.PipelineSpec;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import scala.Function1;
@@ -38,10 +40,11 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
   private final Map<String, Object> nullReplacements;
   private final List<BoundArgument> boundArguments;
   private final String callSite;
+  private final boolean exactFloatSums;
 
   private L0Pipeline(String programText, String sourceName, String entry, List<String> inputColumns,
       List<String> outputNames, Map<String, Object> nullReplacements, List<BoundArgument> boundArguments,
-      String callSite) {
+      String callSite, boolean exactFloatSums) {
     this.programText = programText;
     this.sourceName = sourceName;
     this.entry = entry;
@@ -50,11 +53,12 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
     this.nullReplacements = Collections.unmodifiableMap(new LinkedHashMap<>(nullReplacements));
     this.boundArguments = List.copyOf(boundArguments);
     this.callSite = callSite;
+    this.exactFloatSums = exactFloatSums;
   }
 
   static L0Pipeline of(String programText, String sourceName, String callSite) {
     return new L0Pipeline(Objects.requireNonNull(programText, "L0 program text"), sourceName, DEFAULT_ENTRY,
-        List.of(), List.of(), Map.of(), List.of(), callSite);
+        List.of(), List.of(), Map.of(), List.of(), callSite, false);
   }
 
   /**
@@ -65,19 +69,20 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
    */
   public L0Pipeline on(String... columns) {
     return new L0Pipeline(programText, sourceName, entry, names("on", columns), outputNames, nullReplacements, boundArguments,
-        callSite);
+        callSite, exactFloatSums);
   }
 
   /** The names of the output columns, one per result component (default {@code _1}, {@code _2}, ...). */
   public L0Pipeline as(String... outputs) {
     return new L0Pipeline(programText, sourceName, entry, inputColumns, names("as", outputs), nullReplacements, boundArguments,
-        callSite);
+        callSite, exactFloatSums);
   }
 
   /** The entry function (default {@code main}). */
   public L0Pipeline entry(String name) {
     return new L0Pipeline(programText, sourceName, requireName("entry", name), inputColumns, outputNames,
-        nullReplacements, boundArguments, callSite);
+        nullReplacements, boundArguments, callSite,
+        exactFloatSums);
   }
 
   /**
@@ -92,7 +97,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
   public L0Pipeline with(String parameter, Object value) {
     List<BoundArgument> bound = new ArrayList<>(boundArguments);
     bound.add(new BoundArgument(requireName("with", parameter), value));
-    return new L0Pipeline(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, bound, callSite);
+    return new L0Pipeline(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, bound, callSite,
+        exactFloatSums);
   }
 
   /**
@@ -110,13 +116,32 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
     Map<String, Object> replacements = new LinkedHashMap<>(nullReplacements);
     replacements.put(columnPath, replacement);
     return new L0Pipeline(programText, sourceName, entry, inputColumns, outputNames, replacements, boundArguments,
-        callSite);
+        callSite, exactFloatSums);
   }
 
-  /** What this pipeline asks for, as the planner takes it. */
+  /**
+   * Makes every float sum among the results exact: each reduce whose operator is {@code +} on
+   * {@code f32} or {@code f64} (or component-wise on tuples of them) and whose neutral element is
+   * 0 gives the correctly rounded sum of its values, bit-identical whatever
+   * {@code spark.l0.batchRows}, the partitioning, the thread count or the device (by default each
+   * batch's sum is rounded and batches and partitions are combined in order). The kernels compute
+   * the summands, the executor adds them exactly on the host and the partials merge exactly, rounded
+   * once. Planning fails where the pipeline has no such reduce; other results are combined as before.
+   * The session key {@code spark.l0.exactFloatSums=true} does this for every reduce pipeline that has a float sum.
+   */
+  public L0Pipeline exactFloatSums() {
+    return new L0Pipeline(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, boundArguments,
+        callSite, true);
+  }
+
+  /** What this pipeline asks for, as the planner takes it, float sums ordered unless {@link #exactFloatSums()} asked. */
   public PipelineRequest request() {
+    return request(exactFloatSums ? FloatSums.EXACT : FloatSums.ORDERED);
+  }
+
+  private PipelineRequest request(FloatSums floatSums) {
     return new PipelineRequest(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, callSite,
-        boundArguments);
+        boundArguments, floatSums);
   }
 
   /**
@@ -131,7 +156,10 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
           + df.getClass().getName() + " (Spark Connect is not supported)");
     }
     org.apache.spark.sql.classic.Dataset<Row> classic = (org.apache.spark.sql.classic.Dataset<Row>) df;
-    PipelineSpec spec = PipelinePlanner.plan(request(), df.schema(),
+    FloatSums floatSums = exactFloatSums ? FloatSums.EXACT
+        : L0Settings.exactFloatSums(key -> Optional.ofNullable(classic.sparkSession().conf().get(key, null)))
+            ? FloatSums.EXACT_WHERE_PRESENT : FloatSums.ORDERED;
+    PipelineSpec spec = PipelinePlanner.plan(request(floatSums), df.schema(),
         classic.sparkSession().sessionState().conf().caseSensitiveAnalysis()).withBroadcastValues(classic.sparkSession());
     return org.apache.spark.sql.classic.Dataset.ofRows(
         classic.sparkSession(), L0PipelineNode.of(classic.queryExecution().analyzed(), spec));
@@ -139,7 +167,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
 
   @Override
   public String toString() {
-    return "L0Pipeline(" + sourceName + ", entry " + entry + ", on " + inputColumns + ", as " + outputNames + ")";
+    return "L0Pipeline(" + sourceName + ", entry " + entry + ", on " + inputColumns + ", as " + outputNames
+        + (exactFloatSums ? ", exact float sums" : "") + ")";
   }
 
   private List<String> names(String method, String... names) {

@@ -55,9 +55,16 @@ public record L0Settings(DeviceKind device, int batchRows, int jvmBatchRows, int
    */
   public static final String PROGRAM_CACHE_MAX_PROGRAMS = "spark.l0.programCache.maxPrograms";
 
+  /**
+   * {@code true}: every reduce pipeline planned in the session sums its float sums exactly, as
+   * {@code L0Pipeline.exactFloatSums()} asks for one pipeline (but without an error for a pipeline
+   * that has none); default {@code false}. Read when a pipeline is planned ({@code df.transform}).
+   */
+  public static final String EXACT_FLOAT_SUMS = "spark.l0.exactFloatSums";
+
   /** Every key, in the order the documentation lists them. */
-  public static final List<String> KEYS =
-      List.of(DEVICE, BATCH_ROWS, JVM_BATCH_ROWS, GPU_CONCURRENT_TASKS, KERNEL_CACHE_DIR, PROGRAM_CACHE_MAX_PROGRAMS);
+  public static final List<String> KEYS = List.of(DEVICE, BATCH_ROWS, JVM_BATCH_ROWS, GPU_CONCURRENT_TASKS, KERNEL_CACHE_DIR,
+      PROGRAM_CACHE_MAX_PROGRAMS, EXACT_FLOAT_SUMS);
 
   private static final String PREFIX = "spark.l0.";
   private static final DeviceKind DEFAULT_DEVICE = DeviceKind.AUTO;
@@ -126,6 +133,17 @@ public record L0Settings(DeviceKind device, int batchRows, int jvmBatchRows, int
    */
   public void applyKernelCacheDirectory() {
     kernelCacheDirectory.ifPresent(folder -> System.setProperty(KernelCache.DIRECTORY_PROPERTY, folder));
+  }
+
+  /** {@value #EXACT_FLOAT_SUMS} of a configuration: {@code true} or {@code false} (the default where unset). */
+  public static boolean exactFloatSums(Function<String, Optional<String>> configuration) {
+    return configuration.apply(EXACT_FLOAT_SUMS).map(value -> {
+      String flag = value.strip();
+      if (flag.equalsIgnoreCase("true") || flag.equalsIgnoreCase("false")) {
+        return Boolean.parseBoolean(flag);
+      }
+      throw new IllegalArgumentException(EXACT_FLOAT_SUMS + " must be true or false, not '" + value + "'");
+    }).orElse(false);
   }
 
   private static DeviceKind parseDevice(String value) {

@@ -79,4 +79,14 @@ class KryoAndPluginTest {
     double second = LongStream.range(0, ROWS).map(id -> id * 3 % 100).sum();
     assertEquals(List.of(first, second), total.get(0).getList(0));
   }
+
+  @Test
+  void exactFloatSumPartialsTravelThroughKryo() {
+    List<Row> total = frame.transform(L0.pipeline("fun f64 main([i64] x) = reduce(op +, 0.0, map(fn f64 (i64 v) => f64(v) * 0.1, x))")
+        .on("x").exactFloatSums()).collectAsList();
+
+    java.math.BigDecimal exact = LongStream.range(0, ROWS).mapToObj(id -> new java.math.BigDecimal((id * 7919 % 1000 - 500) * 0.1))
+        .reduce(java.math.BigDecimal.ZERO, java.math.BigDecimal::add);
+    assertEquals(exact.doubleValue(), total.get(0).getDouble(0));
+  }
 }

@@ -2,6 +2,7 @@ package dev.l0.kernels.api;
 
 import dev.l0.ir.Type;
 import dev.l0.kernels.cudaexec.CudaKernelExecutor;
+import dev.l0.kernels.exact.ExactFloatSumProgram;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
@@ -10,6 +11,7 @@ import dev.l0.kernels.runtime.DeviceSelection;
 import dev.l0.types.NestingLimit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -48,10 +50,11 @@ public final class CompiledProgram implements AutoCloseable {
   private final DeviceSelection device;
   private final long compileNanos;
   private final long kernelCacheHits;
+  private final Optional<ExactFloatSumProgram> exactFloatSums;
   private volatile boolean closed;
 
   CompiledProgram(HostRunner runner, KernelExecutor executor, String entry, List<Parameter> parameters, Type resultType,
-      DeviceSelection device, long compileNanos) {
+      DeviceSelection device, long compileNanos, Optional<ExactFloatSumProgram> exactFloatSums) {
     this.runner = runner;
     this.executor = executor;
     this.entry = entry;
@@ -60,6 +63,16 @@ public final class CompiledProgram implements AutoCloseable {
     this.device = device;
     this.compileNanos = compileNanos;
     this.kernelCacheHits = executor.kernelCacheHits();
+    this.exactFloatSums = exactFloatSums;
+  }
+
+  /**
+   * Where compiled with {@link L0Runtime#compileWithExactFloatSums}, one line per result of the
+   * entry: an exact float sum (summands computed by the kernels, added exactly on the host,
+   * rounded once), or as compiled and why; empty otherwise.
+   */
+  public List<String> exactFloatSums() {
+    return exactFloatSums.map(ExactFloatSumProgram::notes).orElse(List.of());
   }
 
   /** The device the kernels run on, why (e.g. {@code jvm: requested}) and the GPU it was chosen for. */
@@ -124,7 +137,9 @@ public final class CompiledProgram implements AutoCloseable {
     }
     RunMeter meter = new RunMeter();
     // As the CLI runs programs: on a large stack, so that a program within the nesting limit runs whatever the caller's stack.
-    Object result = JavaResults.toJava(NestingLimit.onLargeStack(() -> runner.callFlattened(entry, components, meter)), resultType);
+    List<HostValue> resultComponents = NestingLimit.onLargeStack(() -> runner.callFlattened(entry, components, meter));
+    Object result = JavaResults.toJava(
+        exactFloatSums.isPresent() ? exactFloatSums.get().finish(resultComponents) : resultComponents, resultType);
     return new MeasuredRun(result, new RunMeasurements(meter.kernelNanos(), meter.transferBytes(), meter.transferNanos()));
   }
 

@@ -3,6 +3,7 @@ package dev.l0.kernels.api;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Program;
 import dev.l0.kernels.cudaexec.CudaKernelExecutor;
+import dev.l0.kernels.exact.ExactFloatSumProgram;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
@@ -15,6 +16,7 @@ import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -69,14 +71,37 @@ public final class L0Runtime {
     return compileStarted(program, entry, device, gpuOrdinal, jvmThreads, System.nanoTime());
   }
 
+  /**
+   * {@link #compile(Program, String, DeviceKind, int, int)} with exact float sums: every result of
+   * {@code entry} that is a float sum (a {@code reduce} with operator {@code +} on {@code f32} or
+   * {@code f64}, or component-wise on tuples of them, and neutral element 0, written as a result)
+   * is the correctly rounded sum of its values, the same bits on every device and thread count: the
+   * kernels compute the summands on the device, the host adds them exactly ({@link ExactFloatSumProgram},
+   * on at most {@code jvmThreads} threads, one exact accumulator each, merged exactly) and rounds once. An {@code L0CompileError} where no result is a float sum; other results are unchanged.
+   */
+  public static CompiledProgram compileWithExactFloatSums(Program program, String entry, DeviceKind device, int gpuOrdinal,
+      int jvmThreads) {
+    long start = System.nanoTime();
+    FunDef function = entryOf(TypeChecker.check(program), entry);
+    ExactFloatSumProgram exact = ExactFloatSumProgram.of(program, entry).summedOn(jvmThreads);
+    return compile(TypeChecker.check(exact.summands()), function, DeviceSelector.select(device, gpuOrdinal), jvmThreads,
+        start, Optional.of(exact));
+  }
+
   /** {@link #compile(Program, String, DeviceKind, int, int)} for a compilation that started at {@code startNanos} ({@link System#nanoTime()}). */
   private static CompiledProgram compileStarted(Program program, String entry, DeviceKind device, int gpuOrdinal, int jvmThreads,
       long startNanos) {
     TypedProgram typed = TypeChecker.check(program);
+    return compile(typed, entryOf(typed, entry).name(), DeviceSelector.select(device, gpuOrdinal), jvmThreads, startNanos);
+  }
+
+  /** Function {@code entry} of the checked {@code typed}; an {@link IllegalArgumentException} naming the functions where there is none. */
+  private static FunDef entryOf(TypedProgram typed, String entry) {
+    Program program = typed.program();
     program.function(entry).orElseThrow(() -> new IllegalArgumentException(
         "no function '" + entry + "'; the program defines "
             + program.functions().stream().map(FunDef::name).collect(Collectors.joining(", "))));
-    return compile(typed, entry, DeviceSelector.select(device, gpuOrdinal), jvmThreads, startNanos);
+    return typed.function(entry);
   }
 
   /**
@@ -84,12 +109,22 @@ public final class L0Runtime {
    * chose (JVM launches on at most {@code jvmThreads} threads), a compilation that started at {@code startNanos}.
    */
   static CompiledProgram compile(TypedProgram typed, String entry, DeviceSelection selection, int jvmThreads, long startNanos) {
-    FunDef function = typed.function(entry);
+    return compile(typed, typed.function(entry), selection, jvmThreads, startNanos, Optional.empty());
+  }
+
+  /**
+   * Compiles the entry of checked program {@code typed} for the device {@code selection}
+   * chose (JVM launches on at most {@code jvmThreads} threads), a compilation that started at
+   * {@code startNanos}; {@code function} is the entry as the caller sees it, {@code exact} the
+   * exact float sums whose summands {@code typed} computes, if any.
+   */
+  private static CompiledProgram compile(TypedProgram typed, FunDef function, DeviceSelection selection, int jvmThreads,
+      long startNanos, Optional<ExactFloatSumProgram> exact) {
     KernelExecutor executor = executorFor(selection, jvmThreads);
     HostRunner runner = new HostRunner(Optimizer.optimize(typed), executor);
     return new CompiledProgram(runner, executor, function.name(),
         function.params().stream().map(p -> new Parameter(p.name(), p.type())).toList(), function.returnType(), selection,
-        System.nanoTime() - startNanos);
+        System.nanoTime() - startNanos, exact);
   }
 
   /**

@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * The final combination of per-partition partials, run on one task or the driver. Partials are
- * combined left to right in partition order, so the result is deterministic for a partitioning.
+ * combined left to right in partition order, so the result is deterministic for a partitioning
+ * (and, for exact float sums, whatever the partitioning: they merge exactly and round once here).
  */
 public final class PartialCombiner {
   private PartialCombiner() {}
@@ -19,7 +20,7 @@ public final class PartialCombiner {
       for (int p = 1; p < inPartitionOrder.size(); p++) {
         total = runner.combine(total, inPartitionOrder.get(p));
       }
-      return new ColumnBatch(1, total.values().stream().map(BatchColumns::oneRow).toList());
+      return new ColumnBatch(1, runner.resultValues(total).stream().map(BatchColumns::oneRow).toList());
     }
   }
 

@@ -118,7 +118,7 @@ public final class PartitionRunner implements AutoCloseable {
   /** REDUCE, and SCAN's first pass: combines this batch into the running partial. */
   public void fold(ColumnBatch input) {
     requireKind("fold", PipelineKind.REDUCE, PipelineKind.SCAN);
-    PartialResult batch = new PartialResult(run(foldRole(), checkedColumns(input)));
+    PartialResult batch = partialOf(run(foldRole(), checkedColumns(input)));
     running = running == null ? batch : combine(running, batch);
   }
 
@@ -129,7 +129,17 @@ public final class PartitionRunner implements AutoCloseable {
       return running;
     }
     Object[] noRows = spec.inputs().stream().map(b -> BatchColumns.empty(b.elementType(), b.rank())).toArray();
-    return new PartialResult(run(foldRole(), noRows));
+    return partialOf(run(foldRole(), noRows));
+  }
+
+  /** A batch's partial from the fold program's results: the summands of exact float sums added up exactly, on the task's threads. */
+  private PartialResult partialOf(List<Object> results) {
+    return new PartialResult(spec.floatSums().partialOf(results, settings.jvmThreads()));
+  }
+
+  /** REDUCE: the values of the result row of {@code total}, every exact float sum rounded once. */
+  List<Object> resultValues(PartialResult total) {
+    return spec.floatSums().rounded(total.values());
   }
 
   /** SCAN's second pass: the carry into this partition, empty for the first partition. */
@@ -194,11 +204,13 @@ public final class PartitionRunner implements AutoCloseable {
     }
   }
 
-  /** {@code a} then {@code b} combined with each result's operator. */
+  /** {@code a} then {@code b} combined with each result's operator, exact float sums merged exactly. */
   PartialResult combine(PartialResult a, PartialResult b) {
-    List<Object> arguments = new ArrayList<>(a.values());
-    arguments.addAll(b.values());
-    return new PartialResult(run(Role.COMBINER, arguments.toArray()));
+    ExactFloatSums sums = spec.floatSums();
+    List<Object> arguments = new ArrayList<>(sums.orderedLeaves(a.values()));
+    arguments.addAll(sums.orderedLeaves(b.values()));
+    List<Object> ordered = arguments.isEmpty() ? List.of() : run(Role.COMBINER, arguments.toArray());
+    return new PartialResult(sums.combine(a.values(), b.values(), ordered));
   }
 
   /** The counters since {@link #open}. */

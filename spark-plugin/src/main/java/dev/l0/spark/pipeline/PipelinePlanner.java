@@ -26,7 +26,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Plans pipelines: parses, type-checks and optimises the L0 program, binds its entry's parameters
- * to driver-side values ({@code with}) and the others to the child's columns, decides the {@link PipelineKind} from the entry's body, and derives the
+ * to driver-side values ({@code with}) and the others to the child's columns, decides the {@link PipelineKind} from the entry's body, plans
+ * the exact float sums the request asks for ({@link ExactFloatSums}), and derives the
  * small programs that combine partial results; also composes two adjacent pipelines into one.
  */
 public final class PipelinePlanner {
@@ -60,13 +61,16 @@ public final class PipelinePlanner {
     StructType outputs = outputSchema(entry, analysis.kind(), request.outputNames(), callSite);
     DerivedPrograms derived = new DerivedPrograms(typed, request.sourceName(), callSite);
     List<Expr> aggregates = analysis.results().stream().map(r -> r.aggregate().orElse(null)).toList();
+    ExactFloatSums.Planned sums = ExactFloatSums.plan(request.floatSums(), main, typed, entry, analysis, callSite);
+    List<Expr> ordered = sums.orderedAggregates();
     PipelineSpec.Programs programs = switch (analysis.kind()) {
       case ROWS -> new PipelineSpec.Programs(main, null, null, null);
-      case REDUCE -> new PipelineSpec.Programs(main, derived.combiner(aggregates), null, null);
+      case REDUCE -> new PipelineSpec.Programs(sums.main(), ordered.isEmpty() ? null : derived.combiner(ordered), null, null);
       case SCAN -> new PipelineSpec.Programs(main, derived.combiner(aggregates), derived.offset(aggregates),
           derived.totals(entry, analysis.result()));
     };
-    return new PipelineSpec(analysis.kind(), inputs, bound, outputs, callSite, programs, kernels(main));
+    return new PipelineSpec(analysis.kind(), inputs, bound, outputs, callSite, programs, kernels(programs.main()),
+        sums.sums());
   }
 
   /**
@@ -89,7 +93,7 @@ public final class PipelinePlanner {
         : PipelineComposer.compose(first, two.totals(), second.inputs()).orElseThrow();
     PipelineSpec.Programs programs = new PipelineSpec.Programs(main.get(), two.combiner(), two.offset(), totals);
     return Optional.of(new PipelineSpec(second.kind(), first.inputs(), BoundValues.none(), second.outputSchema(), second.callSite(),
-        programs, kernels(main.get())));
+        programs, kernels(main.get()), second.floatSums()));
   }
 
   /** The program parsed from {@code text} and type-checked; L0 errors keep their {@code file:line:col}. */

@@ -28,6 +28,7 @@ public final class PipelineSpec implements Serializable {
   private final int kernelCount;
   private final List<String> kernelShapes;
   private final String optimisedExplain;
+  private final ExactFloatSums floatSums;
   private final String key;
 
   /** The programs a spec runs: the pipeline, and (null where the kind needs none) combiner, offset and totals. */
@@ -41,7 +42,7 @@ public final class PipelineSpec implements Serializable {
   }
 
   PipelineSpec(PipelineKind kind, List<InputBinding> inputs, BoundValues bound, StructType outputSchema, String callSite,
-      Programs programs, Kernels kernels) {
+      Programs programs, Kernels kernels, ExactFloatSums floatSums) {
     this.kind = Objects.requireNonNull(kind, "kind");
     this.inputs = List.copyOf(inputs);
     this.bound = Objects.requireNonNull(bound, "bound");
@@ -54,6 +55,7 @@ public final class PipelineSpec implements Serializable {
     this.kernelCount = kernels.count();
     this.kernelShapes = kernels.shapes();
     this.optimisedExplain = kernels.explain();
+    this.floatSums = Objects.requireNonNull(floatSums, "floatSums");
     this.key = main.key();
   }
 
@@ -65,7 +67,8 @@ public final class PipelineSpec implements Serializable {
   public PipelineSpec withBroadcastValues(org.apache.spark.sql.SparkSession session) {
     BoundValues shipped = bound.broadcast(session);
     return shipped == bound ? this
-        : new PipelineSpec(kind, inputs, shipped, outputSchema, callSite, programs(), new Kernels(kernelCount, kernelShapes, optimisedExplain));
+        : new PipelineSpec(kind, inputs, shipped, outputSchema, callSite, programs(), new Kernels(kernelCount, kernelShapes, optimisedExplain),
+            floatSums);
   }
 
   /** Whether the bound values travel as a Spark broadcast (true also where none are bound). */
@@ -108,10 +111,19 @@ public final class PipelineSpec implements Serializable {
     return kernelShapes;
   }
 
-  /** One line for {@code df.explain()}, e.g. {@code "reduce [total] <- [quantities, prices], 1 kernel [redomap]"}. */
+  /**
+   * One line for {@code df.explain()}, e.g. {@code "reduce [total] <- [quantities, prices], 1 kernel [redomap]"}, ending
+   * {@code ", exact float sums"} where a float sum is exact.
+   */
   public String summary() {
     return kind.name().toLowerCase(Locale.ROOT) + " " + List.of(outputSchema.fieldNames()) + " <- "
-        + readColumns() + ", " + kernelCount + (kernelCount == 1 ? " kernel " : " kernels ") + kernelShapes;
+        + readColumns() + ", " + kernelCount + (kernelCount == 1 ? " kernel " : " kernels ") + kernelShapes
+        + (floatSums.any() ? ", exact float sums" : "");
+  }
+
+  /** Which results are exact float sums, and their partial state. */
+  ExactFloatSums floatSums() {
+    return floatSums;
   }
 
   /** The kind, the bindings and outputs, then the optimised program and its kernels. */
@@ -125,7 +137,7 @@ public final class PipelineSpec implements Serializable {
         .map(f -> "  " + f.name() + " " + f.dataType().simpleString()).collect(Collectors.joining("\n"));
     return "L0 pipeline at " + callSite + ": " + summary() + "\nkind: " + kind.name().toLowerCase(Locale.ROOT)
         + "\ninputs:\n" + bindings + (bound.isEmpty() ? "" : "\nbound with(...):\n" + bound.explain())
-        + "\noutputs:\n" + outputs + "\nentry " + main.entry() + " of " + main.sourceName()
+        + "\noutputs:\n" + outputs + (floatSums.any() ? "\n" + floatSums.explain() : "") + "\nentry " + main.entry() + " of " + main.sourceName()
         + ", optimised:\n" + optimisedExplain;
   }
 
@@ -158,12 +170,13 @@ public final class PipelineSpec implements Serializable {
   @Override
   public boolean equals(Object other) {
     return other instanceof PipelineSpec spec && spec.key.equals(key) && spec.kind == kind && spec.inputs.equals(inputs)
-        && spec.bound.digest().equals(bound.digest()) && spec.outputSchema.equals(outputSchema);
+        && spec.bound.digest().equals(bound.digest()) && spec.outputSchema.equals(outputSchema)
+        && spec.floatSums.equals(floatSums);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(key, kind, inputs, bound.digest(), outputSchema);
+    return Objects.hash(key, kind, inputs, bound.digest(), outputSchema, floatSums);
   }
 
   @Override
