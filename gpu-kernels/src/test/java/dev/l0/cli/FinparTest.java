@@ -39,9 +39,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * {@code ../shared/data/finpar} beside the repository (skipped, saying so, where that folder is
  * absent), through {@code l0 finpar} and its validation.
  *
- * <p>OptionPricing's and LocVolCalib's small and medium datasets are validated whole on the JVM
- * backend by {@link #wholeDatasetValidatesOnTheJvmDevice} (seconds each on two cores); the
- * datasets that take minutes (InterestCalib's, the large ones) only with
+ * <p>Every small dataset and OptionPricing's and LocVolCalib's medium ones are validated whole on
+ * the JVM backend by {@link #wholeDatasetValidatesOnTheJvmDevice} (seconds each on two cores,
+ * InterestCalib small under a minute); the datasets that take minutes (InterestCalib medium, the
+ * large ones) only with
  * {@code -Dl0.finpar.full=true} ({@link #slowWholeDatasetValidates}). The other tests validate
  * parts: LocVolCalib's first strike of the small dataset
  * against FinPar's reference (each strike is computed independently, so the first element of the
@@ -277,14 +278,14 @@ class FinparTest {
 
   /** Whole datasets through {@code l0 finpar} on the JVM device, which reports that it ran them. */
   @ParameterizedTest
-  @CsvSource({"OptionPricing,small", "LocVolCalib,small", "OptionPricing,medium", "LocVolCalib,medium"})
+  @CsvSource({"OptionPricing,small", "LocVolCalib,small", "InterestCalib,small", "OptionPricing,medium", "LocVolCalib,medium"})
   void wholeDatasetValidatesOnTheJvmDevice(String name, String size) {
     assertWholeDatasetValidates(name, size);
   }
 
   /** The whole datasets that take minutes on two cores; opt-in (see the class comment). */
   @ParameterizedTest
-  @CsvSource({"InterestCalib,small", "InterestCalib,medium", "OptionPricing,large", "LocVolCalib,large"})
+  @CsvSource({"InterestCalib,medium", "OptionPricing,large", "LocVolCalib,large"})
   @EnabledIfSystemProperty(named = "l0.finpar.full", matches = "true",
       disabledReason = "these datasets take minutes on the JVM backend on two cores; -Dl0.finpar.full=true runs them")
   void slowWholeDatasetValidates(String name, String size) {

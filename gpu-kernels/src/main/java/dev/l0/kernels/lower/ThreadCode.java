@@ -419,6 +419,13 @@ final class ThreadCode {
     KernelExpr.Var local = group.fresh(id.name(), scalarType(id.type(), "an array-valued expression"));
     out.add(new KernelStmt.Declare(local, value));
     env.put(id.name(), new Binding.Scalar(local));
+    if (local.type().isInteger()) {
+      // An integer the host can bound (say min(n, size(0, xs))) may size an array later.
+      KernelExpr bound = bound(value);
+      if (bound != null) {
+        sizeBounds.put(local, bound);
+      }
+    }
   }
 
   /** Declares a zero-initialised local for the scalar {@code id}, bound to its name. */
@@ -576,6 +583,15 @@ final class ThreadCode {
       KernelExpr inner = bound(c.args().get(0));
       return inner == null ? null : convert(inner, c.type());
     }
+    if (size instanceof KernelExpr.Call c && c.function() == dev.l0.ir.Builtin.MIN) {
+      // min(x, y) is at most either operand: the host bound of whichever it has (the smaller if both).
+      KernelExpr left = bound(c.args().get(0));
+      KernelExpr right = bound(c.args().get(1));
+      if (left == null || right == null) {
+        return left == null ? (right == null ? null : convert(right, c.type())) : convert(left, c.type());
+      }
+      return new KernelExpr.Call(dev.l0.ir.Builtin.MIN, List.of(convert(left, c.type()), convert(right, c.type())));
+    }
     return null;
   }
 
@@ -597,10 +613,6 @@ final class ThreadCode {
     KernelExpr result = array(size.array()).dims().get(size.dimension());
     ScalarType type = scalarType(id.type(), "a size");
     declare(id, convert(result, type), out);
-    KernelExpr bound = bound(result);
-    if (bound != null && ((Binding.Scalar) env.get(id.name())).value() instanceof KernelExpr.Var local) {
-      sizeBounds.put(local, convert(bound, type));
-    }
   }
 
   private void lowerBinOp(Ident id, Exp.BinOp b, List<KernelStmt> out) {

@@ -24,6 +24,8 @@ final class ThreadScratch {
   private final GroupContext group;
   private final Map<ScalarType, Buffer> buffers = new LinkedHashMap<>();
   private final Map<ScalarType, KernelExpr> used = new LinkedHashMap<>();
+  /** The host scalars holding where each part of the buffers begins ({@link #startOf}), with their values. */
+  private final Map<KernelExpr.Var, KernelExpr> starts = new LinkedHashMap<>();
 
   ThreadScratch(GroupContext group) {
     this.group = group;
@@ -39,14 +41,29 @@ final class ThreadScratch {
       elements = mul(elements, d);
     }
     Buffer buffer = buffers.computeIfAbsent(type, t -> group.freshThreadPrivateBuffer("scratch_" + t.keyword(), t));
-    KernelExpr offset = used.getOrDefault(type, KernelExprs.ZERO);
-    used.put(type, add(offset, elements));
-    return ArrayView.rowMajor(buffer, offset, dims);
+    KernelExpr used = this.used.getOrDefault(type, KernelExprs.ZERO);
+    this.used.put(type, add(used, elements));
+    return ArrayView.rowMajor(buffer, startOf(buffer, used), dims);
+  }
+
+  /**
+   * Where a part starting after {@code used} elements begins: a constant as it is, else a host
+   * scalar defined once before the launch, so that the kernel reads one scalar instead of
+   * summing the sizes of every part before it at each access.
+   */
+  private KernelExpr startOf(Buffer buffer, KernelExpr used) {
+    if (used instanceof KernelExpr.Constant || used instanceof KernelExpr.Var) {
+      return used;
+    }
+    KernelExpr.Var start = group.deferredHostScalar(buffer.name() + "_part");
+    starts.put(start, used);
+    return start;
   }
 
   /** The host steps that size the scratch buffers per thread, then launch {@code kernel} on {@code gridSize} blocks. */
   List<HostStep> launch(Kernel kernel, KernelExpr gridSize) {
     List<HostStep> steps = new ArrayList<>(group.takeDeferredDefinitions());
+    starts.forEach((start, value) -> steps.add(new HostStep.Define(start, value)));
     for (Map.Entry<ScalarType, Buffer> entry : buffers.entrySet()) {
       steps.add(new HostStep.Allocate(entry.getValue(), used.get(entry.getKey())));
     }

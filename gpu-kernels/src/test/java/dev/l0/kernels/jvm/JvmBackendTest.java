@@ -133,6 +133,22 @@ class JvmBackendTest {
     assertEquals("replicate", RunOutcome.of(() -> runner.call("main", arguments(program, "main", "[-3]"))).failedOperation());
   }
 
+  /**
+   * A thread's array sized by min(a per-thread value, an input's size) runs: the host bounds it by
+   * the input's size (iota(x) alone is rejected, above), and each thread fills only its own length.
+   */
+  @Test
+  void anArrayClampedToAnInputsSizeIsBoundedByThatSize() {
+    Program program = L0Parser.parse(
+        "fun [f64] main([i32] xs, [f64] ys) = map(fn f64 (i32 x) =>\n"
+            + "  let a = map(fn f64 (i32 i) => ys[i] * f64(x), iota(min(x, size(0, ys)))) in\n"
+            + "  loop (s = 0.0) = for i < size(0, a) do s + a[i] in s, xs)\n", "clamped.l0");
+    HostRunner runner = HostRunner.compile(program, JVM);
+    assertEquals("jvm", runner.executorName());
+    assertSameAsInterpreter(runner, program, "main", arguments(program, "main", "[0, 1, 3, 9, 2] [0.5, 1.5, 2.5, 3.5]"));
+    assertSameAsInterpreter(runner, program, "main", arguments(program, "main", "[4, -1] [1.0, 2.0]"));
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {0, 1, 7, 17, 4099})
   void filterKeepsWholeRowsInOrder(int n) {

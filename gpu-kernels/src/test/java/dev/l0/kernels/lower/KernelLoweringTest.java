@@ -126,6 +126,52 @@ class KernelLoweringTest {
     assertWellFormed(group);
   }
 
+  /**
+   * A thread's third scratch array starts at a host scalar the host defines before the launch
+   * (the sum of the sizes before it), not at that sum computed at each access.
+   */
+  @Test
+  void aScratchPartAfterTheFirstStartsAtAHostScalarDefinedBeforeTheLaunch() {
+    KernelGroup group = single(LoweredPrograms.of(
+        "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => let a = copy(xs) in let b = copy(xs) in let c = copy(xs) in "
+            + "let a[0] = x in let b[0] = 2 * x in let c[0] = 3 * x in a[0] + b[0] + c[0], xs)").groups());
+    List<HostStep> steps = group.steps();
+    int define = -1;
+    for (int i = 0; i < steps.size(); i++) {
+      if (steps.get(i) instanceof HostStep.Define d && d.variable().name().startsWith("scratch_i32") && d.variable().name().contains("_part")) {
+        define = i;
+      }
+    }
+    assertTrue(define >= 0, "no start of a scratch part among " + steps);
+    int launch = define;
+    while (launch < steps.size() && !(steps.get(launch) instanceof HostStep.Launch)) {
+      launch++;
+    }
+    assertTrue(launch < steps.size(), "the start is defined after the launch: " + steps);
+    KernelExpr.Var start = ((HostStep.Define) steps.get(define)).variable();
+    Set<KernelExpr> indexes = new HashSet<>();
+    forEachStatement(single(group.kernels()).body(), s -> {
+      if (s instanceof KernelStmt.Store store && store.buffer().name().startsWith("scratch_")) {
+        indexes.add(store.index());
+      }
+    });
+    assertTrue(indexes.stream().anyMatch(index -> mentions(index, start)), "no scratch store indexes from " + start + ": " + indexes);
+    assertWellFormed(group);
+  }
+
+  private static boolean mentions(KernelExpr e, KernelExpr.Var v) {
+    if (e.equals(v)) {
+      return true;
+    }
+    if (e instanceof KernelExpr.Binary b) {
+      return mentions(b.left(), v) || mentions(b.right(), v);
+    }
+    if (e instanceof KernelExpr.Call c) {
+      return c.args().stream().anyMatch(a -> mentions(a, v));
+    }
+    return false;
+  }
+
   @Test
   void whatCannotBeLoweredIsRejectedNamingTheConstructAndItsPosition() {
     LoweredPrograms lowered = LoweredPrograms.of(
