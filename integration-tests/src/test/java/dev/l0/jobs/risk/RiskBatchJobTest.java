@@ -485,7 +485,7 @@ class RiskBatchJobTest {
         "--config", config("killed", "risk.scenarios.spotShocks=-0.2:0.2:100", "risk.scenarios.volShocks=-0.1:0.1:100").toString()));
     Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(folder.resolve("child.log").toFile()).start();
     try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300); // validation alone can take 100 s on a loaded 2-core machine
       while (!stagedPositionsExist(out) && child.isAlive() && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
