@@ -32,8 +32,8 @@ import org.apache.spark.sql.Row;
  * ({@code risk_paths.l0}, entry {@code pathContracts}, run after OptionPricing.l0's text). Each
  * position's paths are all summed inside one row of the pipeline, so its price and P&L do not depend
  * on the partitioning. The Sobol direction numbers are Joe and Kuo's (new-joe-kuo-6.1000, as Apache
- * Commons Math ships them), the bridge is FinPar's (QuantLib's construction), both bound to the
- * pipeline as driver-side values.
+ * Commons Math ships them; the first three dimensions are FinPar's), the bridge is FinPar's
+ * (recursive bisection), both bound to the pipeline as driver-side values.
  */
 final class PathContracts {
   static final String PROGRAM_RESOURCE = "/programs/risk_paths.l0";
@@ -102,45 +102,36 @@ final class PathContracts {
   }
 
   /**
-   * FinPar's Brownian bridge (QuantLib's construction) over increasing {@code times}: the last date
-   * first, then each remaining gap's middle date from its left and right neighbours.
+   * FinPar's Brownian bridge over increasing {@code times}: the last date first, then by recursive
+   * bisection, depth first and left first: the middle date m = l + (r - l) / 2 of each gap (l, r)
+   * of 1-based dates (0 is time 0, where the path starts), from its neighbours l and r.
    */
   static Bridge bridge(double[] times) {
     int n = times.length;
-    int[] filled = new int[n];
     int[][] indices = new int[3][n];
     double[][] data = new double[3][n];
-    filled[n - 1] = 1;
     indices[0][0] = n;
     data[0][0] = Math.sqrt(times[n - 1]);
-    int j = 0;
-    for (int i = 1; i < n; i++) {
-      while (filled[j] != 0) {
-        j++;
-      }
-      int k = j;
-      while (filled[k] == 0) {
-        k++;
-      }
-      int l = j + ((k - 1 - j) >> 1);
-      filled[l] = i;
-      indices[0][i] = l + 1;
-      indices[1][i] = j;
-      indices[2][i] = k + 1;
-      if (j != 0) {
-        data[1][i] = (times[k] - times[l]) / (times[k] - times[j - 1]);
-        data[2][i] = (times[l] - times[j - 1]) / (times[k] - times[j - 1]);
-        data[0][i] = Math.sqrt((times[l] - times[j - 1]) * (times[k] - times[l]) / (times[k] - times[j - 1]));
-      } else {
-        data[2][i] = times[l] / times[k];
-        data[0][i] = Math.sqrt(times[l] * (times[k] - times[l]) / times[k]);
-      }
-      j = k + 1;
-      if (j >= n) {
-        j = 0;
-      }
-    }
+    bisect(times, 0, n, 1, indices, data);
     return new Bridge(indices, data);
+  }
+
+  /** Fills the bridge's entries from {@code next} on for the dates strictly between l and r; returns the next free entry. */
+  private static int bisect(double[] times, int l, int r, int next, int[][] indices, double[][] data) {
+    if (r - l < 2) {
+      return next;
+    }
+    int m = l + (r - l) / 2;
+    double tl = l == 0 ? 0.0 : times[l - 1];
+    double tm = times[m - 1];
+    double tr = times[r - 1];
+    indices[0][next] = m;
+    indices[1][next] = l;
+    indices[2][next] = r;
+    data[0][next] = Math.sqrt((tm - tl) * (tr - tm) / (tr - tl));
+    data[1][next] = (tr - tm) / (tr - tl);
+    data[2][next] = (tm - tl) / (tr - tl);
+    return bisect(times, m, r, bisect(times, l, m, next + 1, indices, data), indices, data);
   }
 
   /**
