@@ -77,10 +77,11 @@ public final class RiskBatchJob {
     }
     try (RiskStore store = RiskStore.open(settings.out(), settings.valuationDate())) {
       Dataset<Row> positions = RiskComputation.marketPositions(inputs, settings).repartition(settings.partitions(), col("id"));
-      RiskComputation.Results results = RiskComputation.compute(positions, settings, log);
+      RiskComputation.Results results = RiskComputation.compute(positions, inputs.market(), settings, log);
       log.stage("write positions", () -> {
-        results.positions().select("id", "book", "underlying", "quantity", "strike", "maturity", "call", "spot", "volatility",
-            "rate", "years", "price", "delta", "gamma", "vega", "theta", "rho", "pv", "pnl")
+        results.positions().select("id", "book", "instrument", "underlying", "quantity", "strike", "maturity", "call", "spot",
+            "volatility", "rate", "years", "underlying2", "underlying3", "strike2", "strike3", "correlation", "price", "delta",
+            "gamma", "vega", "theta", "rho", "pv", "pnl")
             .orderBy("id").write().mode(SaveMode.ErrorIfExists).parquet(store.staged("positions").toString());
         return results.positions().count();
       }, rows -> rows + " positions");

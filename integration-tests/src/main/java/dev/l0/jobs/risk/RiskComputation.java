@@ -16,17 +16,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /**
- * The risk numbers of one valuation date, computed on Spark: per position the Black-Scholes price
- * and greeks (the L0 map {@code greeks}) and the P&L under every scenario (the L0 map
+ * The risk numbers of one valuation date, computed on Spark: per vanilla option the Black-Scholes
+ * price and greeks (the L0 map {@code greeks}) and the P&L under every scenario (the L0 map
  * {@code scenarios}, an inner map over the grid: one {@code array<double>} per position, never a
- * position x scenario row); per book and for the portfolio the exact sums of PV, greeks and P&L
- * vectors ({@link dev.l0.spark.ExactSums}), so every aggregate is the same whatever the
- * partitioning, and VaR and expected shortfall from those vectors ({@link TailRisk}).
+ * position x scenario row); per path-dependent contract its Monte-Carlo price and P&L vector
+ * ({@link PathContracts}; its greeks are null); per book, per instrument and for the portfolio the
+ * exact sums of PV, greeks and P&L vectors ({@link dev.l0.spark.ExactSums}), so every aggregate is
+ * the same whatever the partitioning, and VaR and expected shortfall from those vectors
+ * ({@link TailRisk}).
  */
 final class RiskComputation {
   static final String PROGRAM_RESOURCE = "/programs/risk_vanilla.l0";
@@ -36,8 +40,11 @@ final class RiskComputation {
   /** A book's (or the portfolio's) figures: the exact sums, the P&L per scenario, VaR and ES. */
   record Aggregate(String name, long positions, double[] figures, double[] pnl, double var, double expectedShortfall) {}
 
-  /** Every output of the run. {@code positions} is lazy (a Spark plan); the aggregates are computed. */
-  record Results(Dataset<Row> positions, List<Aggregate> books, Aggregate portfolio) {}
+  /**
+   * Every output of the run. {@code positions} is lazy (a Spark plan); the aggregates (per book, per
+   * instrument present and the portfolio) are computed.
+   */
+  record Results(Dataset<Row> positions, List<Aggregate> books, List<Aggregate> instruments, Aggregate portfolio) {}
 
   private RiskComputation() {}
 
@@ -74,13 +81,19 @@ final class RiskComputation {
         .as("id", "pnl");
   }
 
-  static Results compute(Dataset<Row> positions, RiskSettings settings, StageLog log) {
-    Dataset<Row> greeks = positions.transform(L0.pipeline(program()).entry("greeks")
+  static Results compute(Dataset<Row> positions, Dataset<Row> market, RiskSettings settings, StageLog log) {
+    Dataset<Row> vanilla = positions.where(col("instrument").equalTo(RiskInputs.VANILLA));
+    Dataset<Row> greeks = vanilla.transform(L0.pipeline(program()).entry("greeks")
         .on("id", "call", "spot", "strike", "years", "rate", "volatility")
         .as(concat("id", GREEKS)));
-    Dataset<Row> pnl = positions.transform(scenarioPipeline(settings));
-    Dataset<Row> joined = positions.join(greeks, "id").join(pnl, "id")
-        .withColumn("pv", col("quantity").multiply(col("price")));
+    Dataset<Row> pnl = vanilla.transform(scenarioPipeline(settings));
+    Dataset<Row> valued = vanilla.join(greeks, "id").join(pnl, "id");
+    Optional<Dataset<Row>> pathPriced = PathContracts.priced(positions.where(col("instrument").notEqual(RiskInputs.VANILLA)),
+        market, settings);
+    if (pathPriced.isPresent()) {
+      valued = valued.unionByName(positions.join(pathPriced.get(), "id"), true);
+    }
+    Dataset<Row> joined = valued.withColumn("pv", col("quantity").multiply(col("price")));
     for (String greek : Arrays.copyOfRange(GREEKS, 1, GREEKS.length)) {
       joined = joined.withColumn("position_" + greek, col("quantity").multiply(col(greek)));
     }
@@ -101,9 +114,17 @@ final class RiskComputation {
     for (Row row : bookRows) {
       books.add(aggregate(row.getString(0), row, 1, settings));
     }
+    List<Aggregate> instruments = new ArrayList<>();
+    List<Row> instrumentRows = log.stage("instrument aggregates", () -> priced.groupBy("instrument").agg(columns[0],
+        Arrays.copyOfRange(columns, 1, columns.length)).orderBy("instrument").collectAsList(),
+        rows -> rows.stream().map(r -> r.getLong(1) + " " + r.getString(0)).collect(Collectors.joining(", "))
+            + (pathPriced.isPresent() ? " (" + settings.monteCarloPaths() + " Monte-Carlo paths each)" : ""));
+    for (Row row : instrumentRows) {
+      instruments.add(aggregate(row.getString(0), row, 1, settings));
+    }
     Row total = log.stage("portfolio aggregate", () -> priced.agg(columns[0], Arrays.copyOfRange(columns, 1, columns.length)).first(),
         row -> row.getLong(0) + " positions");
-    return new Results(priced, books, aggregate("PORTFOLIO", total, 0, settings));
+    return new Results(priced, books, instruments, aggregate("PORTFOLIO", total, 0, settings));
   }
 
   private static Aggregate aggregate(String name, Row row, int first, RiskSettings settings) {

@@ -40,7 +40,7 @@ final class RiskReport {
     Files.createDirectories(folder);
     List<Aggregate> all = new ArrayList<>(results.books());
     all.add(results.portfolio());
-    Files.writeString(folder.resolve("summary.json"), summary(settings, all, inputs), StandardCharsets.UTF_8);
+    Files.writeString(folder.resolve("summary.json"), summary(settings, all, results.instruments(), inputs), StandardCharsets.UTF_8);
     StringBuilder charts = new StringBuilder();
     for (Aggregate aggregate : all) {
       String file = "pnl-" + aggregate.name().replaceAll("[^A-Za-z0-9_-]", "_") + ".png";
@@ -51,7 +51,8 @@ final class RiskReport {
     Files.writeString(folder.resolve("report.html"), page(settings, results, charts.toString(), inputs), StandardCharsets.UTF_8);
   }
 
-  static String summary(RiskSettings settings, List<Aggregate> aggregates, String inputs) throws IOException {
+  static String summary(RiskSettings settings, List<Aggregate> aggregates, List<Aggregate> instruments, String inputs)
+      throws IOException {
     ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     ObjectNode root = mapper.createObjectNode();
     root.put("valuation_date", settings.valuationDate().toString());
@@ -62,6 +63,16 @@ final class RiskReport {
     root.put("quantile_convention", "losses L = -P&L sorted ascending over n equally likely scenarios; j = ceil(n * confidence);"
         + " VaR = L(j); ES = mean of L(j..n)");
     root.put("aggregation", "exact sums (correctly rounded, independent of partitioning)");
+    root.put("monte_carlo_paths", settings.monteCarloPaths());
+    ArrayNode byInstrument = root.putArray("instruments");
+    for (Aggregate instrument : instruments) {
+      ObjectNode node = byInstrument.addObject();
+      node.put("instrument", instrument.name());
+      node.put("positions", instrument.positions());
+      node.put("pv", instrument.figures()[0]);
+      node.put("var", instrument.var());
+      node.put("expected_shortfall", instrument.expectedShortfall());
+    }
     ArrayNode books = root.putArray("books");
     for (Aggregate aggregate : aggregates) {
       ObjectNode node = aggregate.name().equals("PORTFOLIO") ? root.putObject("portfolio") : books.addObject();
@@ -118,6 +129,14 @@ final class RiskReport {
       rows.append("<td>").append(number(aggregate.var())).append("</td><td>").append(number(aggregate.expectedShortfall()))
           .append("</td></tr>\n");
     }
+    StringBuilder instrumentRows = new StringBuilder();
+    for (Aggregate instrument : results.instruments()) {
+      boolean monteCarlo = !instrument.name().equals(RiskInputs.VANILLA);
+      instrumentRows.append("<tr><td>").append(html(instrument.name())).append("</td><td>")
+          .append(monteCarlo ? "Monte-Carlo, " + settings.monteCarloPaths() + " paths" : "Black-Scholes").append("</td><td>")
+          .append(instrument.positions()).append("</td><td>").append(number(instrument.figures()[0])).append("</td><td>")
+          .append(number(instrument.var())).append("</td><td>").append(number(instrument.expectedShortfall())).append("</td></tr>\n");
+    }
     String var = percent(settings.varConfidence());
     String es = percent(settings.esConfidence());
     return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Risk report " + settings.valuationDate()
@@ -129,11 +148,16 @@ final class RiskReport {
         + " relative spot shocks x " + settings.volShocks().length + " absolute volatility shocks).</p>\n"
         + "<table><tr><th>book</th><th>positions</th><th>PV</th><th>delta</th><th>gamma</th><th>vega</th><th>theta</th>"
         + "<th>rho</th><th>VaR " + var + "%</th><th>ES " + es + "%</th></tr>\n" + rows + "</table>\n"
-        + "<p>Greeks are quantity-weighted sums of the options' Black-Scholes greeks (theta per year). Sums are exact:"
+        + "<p>Greeks are quantity-weighted sums of the vanilla options' Black-Scholes greeks (theta per year). Sums are exact:"
         + " correctly rounded, the same for any partitioning. Quantile convention: losses L = -P&amp;L sorted ascending"
         + " over the n equally likely scenarios, j = ceil(n &times; confidence); VaR = L(j), expected shortfall = the"
         + " mean of L(j), ..., L(n).</p>\n"
-        + "<h2>P&amp;L distributions</h2>\n" + charts + "</body></html>\n";
+        + "<h2>P&amp;L distributions</h2>\n" + charts
+        + "<h2>By instrument</h2>\n<table><tr><th>instrument</th><th>pricing</th><th>positions</th><th>PV</th><th>VaR " + var
+        + "%</th><th>ES " + es + "%</th></tr>\n" + instrumentRows + "</table>\n"
+        + "<p>The path-dependent contracts are FinPar OptionPricing's (european, discrete-barrier, daily-barrier), priced"
+        + " by Monte-Carlo over Sobol paths with a Brownian bridge and correlated underlyings, every scenario on the same"
+        + " paths; they have no greeks in the table above but enter PV, P&amp;L, VaR and ES.</p>\n</body></html>\n";
   }
 
   private static String number(double value) {

@@ -29,7 +29,19 @@ record RiskSettings(
     double[] volShocks,
     double varConfidence,
     double esConfidence,
-    int partitions) {
+    int partitions,
+    int syntheticPathContracts,
+    int monteCarloPaths) {
+
+  static final int DEFAULT_MONTE_CARLO_PATHS = 256;
+
+  /** Settings without synthetic path-dependent contracts (the vanilla scenario benchmark's). */
+  RiskSettings(LocalDate valuationDate, Optional<Path> portfolio, Optional<Path> market, Path out, String master,
+      int syntheticPositions, int syntheticUnderlyings, int syntheticBooks, long syntheticSeed, double[] spotShocks,
+      double[] volShocks, double varConfidence, double esConfidence, int partitions) {
+    this(valuationDate, portfolio, market, out, master, syntheticPositions, syntheticUnderlyings, syntheticBooks, syntheticSeed,
+        spotShocks, volShocks, varConfidence, esConfidence, partitions, 0, DEFAULT_MONTE_CARLO_PATHS);
+  }
 
   static final String USAGE = "usage: l0-job risk-batch [--date YYYY-MM-DD] [--portfolio PATH] [--market PATH]"
       + " [--out DIR] [--master URL] [--config FILE]";
@@ -97,7 +109,13 @@ record RiskSettings(
         keys.grid("risk.scenarios.volShocks", "-0.10:0.10:10"),
         keys.confidence("risk.var.confidence", 0.99),
         keys.confidence("risk.es.confidence", 0.975),
-        keys.positive("risk.partitions", 4));
+        keys.positive("risk.partitions", 4),
+        keys.atLeast("risk.synthetic.pathContracts", 300, 0),
+        keys.atLeast("risk.mc.paths", DEFAULT_MONTE_CARLO_PATHS, 1));
+    if (settings.monteCarloPaths >= 1 << PathContracts.SOBOL_BITS) {
+      throw new UsageException("risk.mc.paths: " + settings.monteCarloPaths + " is not below 2^" + PathContracts.SOBOL_BITS
+          + " (the Sobol numbers have " + PathContracts.SOBOL_BITS + " bits)");
+    }
     if (settings.portfolio.isPresent() != settings.market.isPresent()) {
       throw new UsageException("give both a portfolio and a market (or neither, for the synthetic inputs)");
     }
@@ -155,6 +173,14 @@ record RiskSettings(
       long value = number(key, otherwise);
       if (value < 1 || value > Integer.MAX_VALUE) {
         throw new UsageException(key + ": " + value + " is not a positive int");
+      }
+      return (int) value;
+    }
+
+    int atLeast(String key, int otherwise, int least) throws UsageException {
+      long value = number(key, otherwise);
+      if (value < least || value > Integer.MAX_VALUE) {
+        throw new UsageException(key + ": " + value + " is not an int >= " + least);
       }
       return (int) value;
     }

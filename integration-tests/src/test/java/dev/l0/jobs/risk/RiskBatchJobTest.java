@@ -275,6 +275,182 @@ class RiskBatchJobTest {
     assertBadInput(portfolio, write(noVolatility), file + ": missing column 'volatility' (columns: underlying, spot, rate)");
   }
 
+  // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same contracts ----
+
+  static final String PATH_HEADER = "id,book,instrument,underlying,quantity,strike,maturity,type,underlying2,underlying3,strike2,"
+      + "strike3,correlation";
+  static final int MC_PATHS = 64;
+
+  /** Three vanilla options and two contracts of each FinPar kind; the daily barriers mature after 40 and 25 days. */
+  static List<String> pathPortfolioLines() {
+    return new ArrayList<>(List.of(PATH_HEADER,
+        "1,EQ-B,vanilla,U0,10,95.5," + DATE.plusDays(90) + ",call,,,,,",
+        "2,EQ-C,vanilla,U1,-20,40," + DATE.plusDays(300) + ",put,,,,,",
+        "3,EQ-B,vanilla,U2,5,260," + DATE.plusDays(30) + ",call,,,,,",
+        "100,EQ-B,european,U0,10,105," + DATE.plusDays(200) + ",call,,,,,",
+        "101,EQ-C,european,U1,-5,40," + DATE.plusDays(400) + ",put,,,,,",
+        "102,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",,U1,U2,45,240,0.3",
+        "103,EQ-C,discrete-barrier,U2,-2,260," + DATE.plusDays(700) + ",,U3,U0,7,95,0.6",
+        "104,EQ-B,daily-barrier,U0,4,98," + DATE.plusDays(40) + ",,U1,U2,42,255,0.5",
+        "105,EQ-C,daily-barrier,U3,6,7.5," + DATE.plusDays(25) + ",,U0,U1,100,43,0.2"));
+  }
+
+  /** The lower-triangular Cholesky factor of the n x n matrix with 1 on the diagonal and rho elsewhere. */
+  static double[][] cholesky(int n, double rho) {
+    double[][] c = new double[n][n];
+    for (int j = 0; j < n; j++) {
+      for (int l = 0; l <= j; l++) {
+        double sum = j == l ? 1.0 : rho;
+        for (int k = 0; k < l; k++) {
+          sum -= c[j][k] * c[l][k];
+        }
+        c[j][l] = j == l ? Math.sqrt(sum) : sum / c[l][l];
+      }
+    }
+    return c;
+  }
+
+  /**
+   * The prices of one contract by OptionPricing's own entry main on the JVM backend, FinPar's inputs
+   * built here from the contract: model 0 today's market, model 1 + s scenario s. The bridge runs
+   * over the contract's real times; the daily barrier's grid is days 0..gridDays, its underlyings
+   * still after its own maturity.
+   */
+  static double[] standalonePrices(dev.l0.kernels.api.CompiledProgram main, String[] f, Map<String, double[]> market,
+      double[] spotShocks, double[] volShocks, int gridDays) {
+    String kind = f[2];
+    int contract = kind.equals("european") ? 1 : kind.equals("discrete-barrier") ? 2 : 3;
+    int days = (int) ChronoUnit.DAYS.between(DATE, LocalDate.parse(f[6]));
+    double years = days / 365.0;
+    int numUnd = contract == 1 ? 1 : 3;
+    int numDates = contract == 1 ? 1 : contract == 2 ? 5 : gridDays + 1;
+    String[] underlyings = contract == 1 ? new String[] {f[3]} : new String[] {f[3], f[8], f[9]};
+    double[] levels = contract == 1 ? new double[] {Double.parseDouble(f[5])}
+        : new double[] {Double.parseDouble(f[5]), Double.parseDouble(f[10]), Double.parseDouble(f[11])};
+    double[] finparLevels = contract == 1 ? new double[] {4000.0} : new double[] {3758.05, 11840.0, 1200.0};
+    double rate = market.get(f[3])[2];
+    double[] times = new double[numDates];
+    for (int t = 0; t < numDates; t++) {
+      times[t] = contract == 3 ? t / 365.0 : years * (t + 1) / numDates;
+    }
+    int models = 1 + spotShocks.length * volShocks.length;
+    double[][][] c = new double[models][][];
+    double[][][] vols = new double[models][numDates][numUnd];
+    double[][][] drifts = new double[models][numDates][numUnd];
+    double[][] starts = new double[models][numUnd];
+    double[][] detvals = new double[models][1];
+    double[][] discounts = new double[models][];
+    for (int m = 0; m < models; m++) {
+      double ds = m == 0 ? 0.0 : spotShocks[(m - 1) / volShocks.length];
+      double dv = m == 0 ? 0.0 : volShocks[(m - 1) % volShocks.length];
+      c[m] = cholesky(numUnd, contract == 1 ? 0.0 : Double.parseDouble(f[12]));
+      for (int t = 0; t < numDates; t++) {
+        boolean moves = contract != 3 || (t >= 1 && t <= days);
+        double dt = times[t] - (t == 0 ? 0.0 : times[t - 1]);
+        for (int j = 0; j < numUnd; j++) {
+          double v = market.get(underlyings[j])[1] + dv;
+          vols[m][t][j] = moves ? v : 0.0;
+          drifts[m][t][j] = moves ? (rate - 0.5 * v * v) * dt : 0.0;
+        }
+      }
+      for (int j = 0; j < numUnd; j++) {
+        starts[m][j] = finparLevels[j] * market.get(underlyings[j])[0] / levels[j] * (1.0 + ds);
+      }
+      detvals[m][0] = contract == 1 ? (f[7].equals("call") ? 1 : -1) * levels[0] / 4000.0 : 0.0;
+      discounts[m] = new double[contract == 1 ? 1 : contract == 2 ? 5 : 2];
+      for (int i = 0; i < discounts[m].length; i++) {
+        discounts[m][i] = StrictMath.exp(-rate * (contract == 3 ? years : times[i]));
+      }
+    }
+    PathContracts.Bridge bridge = PathContracts.bridge(times);
+    return (double[]) main.run(contract, MC_PATHS, numDates, numUnd, models, PathContracts.SOBOL_BITS,
+        PathContracts.directionNumbers(numDates * numUnd), c, vols, drifts, starts, detvals, discounts, bridge.indices(),
+        bridge.data());
+  }
+
+  @Test
+  void pathDependentContractsMatchTheStandaloneOptionPricingProgram() throws Exception {
+    Path pathPortfolio = Files.write(folder.resolve("path-portfolio.csv"), pathPortfolioLines());
+    Path out = folder.resolve("out-paths");
+    Run first = run(out, pathPortfolio, market, "risk.partitions=2", "risk.mc.paths=" + MC_PATHS);
+    assertEquals(0, first.exit(), first.err());
+    assertTrue(first.out().contains("risk-batch: instrument aggregates: 2 daily-barrier, 2 discrete-barrier, 2 european, 3 vanilla ("
+        + MC_PATHS + " Monte-Carlo paths each) in "), first.out());
+
+    double[] spotShocks = {-0.2, -0.2 + 0.4 * 1 / 4, -0.2 + 0.4 * 2 / 4, -0.2 + 0.4 * 3 / 4, 0.2};
+    double[] volShocks = {-0.1, -0.1 + 0.2 * 1 / 3, -0.1 + 0.2 * 2 / 3, 0.1};
+    Map<String, double[]> marketData = new HashMap<>();
+    for (int u = 0; u < SPOTS.length; u++) {
+      marketData.put("U" + u, new double[] {SPOTS[u], VOLS[u], RATES[u]});
+    }
+    Map<Long, Row> positions = new HashMap<>();
+    for (Row row : spark.read().parquet(out.resolve("positions").toString()).collectAsList()) {
+      positions.put(row.getAs("id"), row);
+    }
+    assertEquals(9, positions.size());
+    String optionPricing = new String(PathContracts.class.getResourceAsStream("/programs/finpar/OptionPricing.l0").readAllBytes(),
+        StandardCharsets.UTF_8);
+    try (dev.l0.kernels.api.CompiledProgram main = dev.l0.kernels.api.L0Runtime.compile(optionPricing, "OptionPricing.l0", "main",
+        dev.l0.kernels.runtime.DeviceKind.JVM)) {
+      for (String line : pathPortfolioLines().subList(4, 10)) {
+        String[] f = line.split(",", -1);
+        Row row = positions.get(Long.parseLong(f[0]));
+        double[] reference = standalonePrices(main, f, marketData, spotShocks, volShocks, 40);
+        double quantity = Double.parseDouble(f[4]);
+        // FinPar's rule: |reference - price| <= 5e-4
+        assertEquals(reference[0], (double) row.getAs("price"), 5e-4, "price of " + line);
+        assertEquals(quantity * reference[0], (double) row.getAs("pv"), 5e-4 * Math.abs(quantity), "PV of " + line);
+        assertTrue(row.isNullAt(row.fieldIndex("delta")), "no greeks for " + line);
+        double[] pnl = row.getList(row.fieldIndex("pnl")).stream().mapToDouble(x -> (Double) x).toArray();
+        assertEquals(spotShocks.length * volShocks.length, pnl.length);
+        for (int s = 0; s < pnl.length; s++) {
+          assertEquals(quantity * (reference[1 + s] - reference[0]), pnl[s], 1e-3 * Math.abs(quantity), "P&L " + s + " of " + line);
+        }
+      }
+    }
+
+    ExactSum pv = new ExactSum();
+    positions.values().forEach(row -> pv.add((double) row.getAs("pv")));
+    Row portfolioRow = spark.read().parquet(out.resolve("portfolio").toString()).first();
+    assertEquals(pv.value(), (double) portfolioRow.getAs("pv"), 0.0, "the portfolio PV is the exact sum of every position's");
+    assertEquals(9L, (long) portfolioRow.getAs("positions"));
+
+    List<Row> books = spark.read().parquet(out.resolve("books").toString()).orderBy("name").collectAsList();
+    List<Row> scenarios = spark.read().parquet(out.resolve("scenario_pnl").toString()).orderBy("name", "scenario").collectAsList();
+    for (String partitions : List.of("1", "4")) {
+      Path other = folder.resolve("out-paths-" + partitions);
+      Run again = run(other, pathPortfolio, market, "risk.partitions=" + partitions, "risk.mc.paths=" + MC_PATHS);
+      assertEquals(0, again.exit(), again.err());
+      assertEquals(books, spark.read().parquet(other.resolve("books").toString()).orderBy("name").collectAsList(),
+          "books with " + partitions + " partitions");
+      assertEquals(scenarios, spark.read().parquet(other.resolve("scenario_pnl").toString()).orderBy("name", "scenario")
+          .collectAsList(), "scenario P&L with " + partitions + " partitions");
+    }
+
+    String report = Files.readString(out.resolve("report/valuation_date=2026-11-25/report.html"));
+    for (String kind : new String[] {"european", "discrete-barrier", "daily-barrier"}) {
+      assertTrue(report.contains("<tr><td>" + kind + "</td><td>Monte-Carlo, " + MC_PATHS + " paths</td><td>2</td>"), report);
+    }
+    assertTrue(Files.readString(out.resolve("report/valuation_date=2026-11-25/summary.json")).contains("\"monte_carlo_paths\" : " + MC_PATHS));
+  }
+
+  @Test
+  void eachBadPathDependentContractNamesFileColumnAndRowAndWritesNothing() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    assertBadInput(lines(pathPortfolioLines(), 6, "102,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",,U1,U9,45,240,0.3"),
+        market, file + ": row 6, column 'underlying3': unknown underlying 'U9' (not in " + market + ")");
+    assertBadInput(lines(pathPortfolioLines(), 7, "103,EQ-C,discrete-barrier,U2,-2,260," + DATE.plusDays(700) + ",,U3,U0,7,95,1.0"),
+        market, file + ": row 7, column 'correlation': correlation must be in (-0.5, 1) (three underlyings with one pairwise"
+            + " correlation), is 1.0");
+    assertBadInput(lines(pathPortfolioLines(), 8, "104,EQ-B,daily-barrier,U0,4,98," + DATE.plusDays(400) + ",,U1,U2,42,255,0.5"),
+        market, file + ": row 8, column 'maturity': maturity 2027-12-30 is more than 332 days after the valuation date (a"
+            + " daily-barrier contract is monitored on at most 333 dates: 1000 Sobol dimensions over 3 underlyings)");
+    List<String> vanillaColumnsOnly = new ArrayList<>(portfolioLines().subList(0, 5));
+    vanillaColumnsOnly.add("999,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",");
+    assertBadInput(write(vanillaColumnsOnly), market,
+        file + ": row 5, column 'underlying2': null (a barrier contract has three underlyings)");
+  }
+
   static Path lines(List<String> lines, int row, String replacement) throws IOException {
     List<String> changed = new ArrayList<>(lines);
     changed.set(row, replacement);
@@ -309,7 +485,7 @@ class RiskBatchJobTest {
         "--config", config("killed", "risk.scenarios.spotShocks=-0.2:0.2:100", "risk.scenarios.volShocks=-0.1:0.1:100").toString()));
     Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(folder.resolve("child.log").toFile()).start();
     try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(150);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300); // validation alone can take 100 s on a loaded 2-core machine
       while (!stagedPositionsExist(out) && child.isAlive() && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
