@@ -196,7 +196,7 @@ public final class Fusion implements Pass {
   }
 
   private static Optional<Exp.Soac> withoutInput(Exp.Soac soac, SubExp input, SubExp row) {
-    boolean ownFunction = soac instanceof Exp.Map || soac instanceof Exp.Redomap || soac instanceof Exp.Scanomap;
+    boolean ownFunction = soac instanceof Exp.Map || soac instanceof Exp.Screma;
     if (!ownFunction || soac.inputs().stream().allMatch(input::equals)) {
       return Optional.empty();
     }

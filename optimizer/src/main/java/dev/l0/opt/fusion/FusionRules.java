@@ -133,7 +133,7 @@ final class FusionRules {
       fold = Renamer.fresh(r.operator(), names);
       combine = r.operator();
       neutral = r.neutral();
-    } else if (consumer instanceof Exp.Redomap r) {
+    } else if (consumer instanceof Exp.Screma r && !r.scans()) {
       fold = r.fold();
       combine = r.combine();
       neutral = r.neutral();
@@ -145,8 +145,8 @@ final class FusionRules {
     Body guarded = guarded(p, outputs, fold, neutral.size(), consumer.inputs(), unchanged, names);
     List<Ident> params = new ArrayList<>(accs);
     params.addAll(p.params());
-    return new Exp.Redomap(combine, new Lambda(params, guarded, fold.returnTypes()), neutral, producer.inputs(),
-        consumer instanceof Exp.Reduce r ? r.pos() : ((Exp.Redomap) consumer).pos());
+    return Exp.Screma.redomap(combine, new Lambda(params, guarded, fold.returnTypes()), neutral, producer.inputs(),
+        consumer instanceof Exp.Reduce r ? r.pos() : ((Exp.Screma) consumer).pos());
   }
 
   /** {@code let ok = p(x) in if ok then consumer(x) else otherwise}, over the producer's parameters. */
@@ -177,9 +177,9 @@ final class FusionRules {
     return out;
   }
 
-  /** A map, redomap or scanomap reading the same array twice reads it once; the second parameter becomes the first. */
+  /** A map or screma reading the same array twice reads it once; the second parameter becomes the first. */
   static Exp.Soac mergeDuplicateInputs(Exp.Soac soac) {
-    if (!(soac instanceof Exp.Map || soac instanceof Exp.Redomap || soac instanceof Exp.Scanomap)) {
+    if (!(soac instanceof Exp.Map || soac instanceof Exp.Screma)) {
       return soac;
     }
     Lambda f = soac.rowFunction();

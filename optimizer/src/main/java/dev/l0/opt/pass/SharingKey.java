@@ -133,14 +133,11 @@ final class SharingKey {
     if (e instanceof Exp.Reduce r) {
       return new Exp.Reduce(r.operator(), r.neutral(), r.inputs(), none);
     }
-    if (e instanceof Exp.Redomap r) {
-      return new Exp.Redomap(r.combine(), r.fold(), r.neutral(), r.inputs(), none);
+    if (e instanceof Exp.Screma s) {
+      return new Exp.Screma(s.yields(), s.combine(), s.fold(), s.neutral(), s.inputs(), none);
     }
     if (e instanceof Exp.Scan s) {
       return new Exp.Scan(s.operator(), s.neutral(), s.inputs(), none);
-    }
-    if (e instanceof Exp.Scanomap s) {
-      return new Exp.Scanomap(s.combine(), s.fold(), s.neutral(), s.inputs(), none);
     }
     if (e instanceof Exp.Replicate r) {
       return new Exp.Replicate(r.count(), r.value(), none);

@@ -426,7 +426,7 @@ public final class Simplifier implements Pass {
 
     /** Drops map outputs nobody uses and SOAC inputs the function ignores, where that cannot hide a failure. */
     private Stm pruneSoacInputs(Stm stm) {
-      if (stm.exp() instanceof Exp.Map || stm.exp() instanceof Exp.Redomap || stm.exp() instanceof Exp.Scanomap) {
+      if (stm.exp() instanceof Exp.Map || stm.exp() instanceof Exp.Screma) {
         Exp.Soac soac = (Exp.Soac) stm.exp();
         Pruned p = pruneParams(soac.rowFunction(), soac.accumulators(), soac.inputs());
         return stm.withExp(soac.withRowFunction(p.function, p.inputs));
