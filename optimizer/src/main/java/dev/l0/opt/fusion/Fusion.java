@@ -13,6 +13,7 @@ import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
+import dev.l0.opt.ir.Traversal;
 import dev.l0.opt.pass.Pass;
 import dev.l0.opt.pass.Renamer;
 import java.util.ArrayList;
@@ -52,12 +53,10 @@ public final class Fusion implements Pass {
   /** The names bound to a {@code size}: never negative, so a {@code replicate} of that many cannot fail. */
   private static Set<String> sizeNames(Body body) {
     Set<String> out = new HashSet<>();
-    for (Stm stm : body.stms()) {
+    for (Stm stm : Traversal.statements(body)) {
       if (stm.exp() instanceof Exp.Size) {
         out.add(stm.pattern().get(0).name());
       }
-      stm.exp().bodies().forEach(b -> out.addAll(sizeNames(b)));
-      stm.exp().lambdas().forEach(l -> out.addAll(sizeNames(l.body())));
     }
     return out;
   }
@@ -71,7 +70,7 @@ public final class Fusion implements Pass {
       }
       List<Stm> out = new ArrayList<>();
       for (Stm stm : stms) {
-        out.add(stm.withExp(stm.exp().mapBodies(this::fuseBody).mapLambdas(l -> l.withBody(fuseBody(l.body())))));
+        out.add(Traversal.withExp(stm, Traversal.mapNestedBodies(stm.exp(), this::fuseBody)));
       }
       return new Body(out, body.result());
     }

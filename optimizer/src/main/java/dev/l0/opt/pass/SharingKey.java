@@ -8,6 +8,7 @@ import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
+import dev.l0.opt.ir.Traversal;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -105,7 +106,7 @@ final class SharingKey {
   }
 
   private static Exp erased(Exp e) {
-    return withoutPosition(e).mapBodies(SharingKey::erased).mapLambdas(l -> l.withBody(erased(l.body())));
+    return Traversal.mapNestedBodies(withoutPosition(e), SharingKey::erased);
   }
 
   private static Body erased(Body b) {
