@@ -42,6 +42,7 @@ public final class Optimizer {
     return NestingLimit.onLargeStack(() -> {
       NameSource names = new NameSource();
       InternalProgram internal = TupleFlattener.flatten(typed, names);
+      PassManager.checkAfter("tuple-of-arrays flattening", internal);
       return new OptimizedProgram(typed.program(), PassManager.runAll(pipeline(), internal, names));
     });
   }
