@@ -48,10 +48,9 @@ public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
       return statement.certificates();
     }
 
-    /** The outermost SOAC: {@code map}, {@code filter}, {@code reduce}, {@code scan}, {@code redomap} or {@code scanomap}. */
-    public String kind() {
-      int brace = structure.indexOf('{');
-      return brace < 0 ? structure : structure.substring(0, brace);
+    /** The outermost SOAC's kind. */
+    public KernelKind kind() {
+      return KernelKind.of((Exp.Soac) statement.exp());
     }
 
     /** One line for {@code l0 explain}. */

@@ -28,7 +28,8 @@ import java.util.Set;
  * Producer-consumer fusion by T2 graph reduction (thesis §7.4). In each body the SOACs form a
  * dataflow graph; a producer whose outputs have exactly one consumer — every use of every output
  * is an input array of one later SOAC in the same body — is merged into that consumer by
- * {@link FusionRules} (T2: a node with a single predecessor merges into it), and the reduction
+ * the first {@link FusionRule} that matches the pair (T2: a node with a single predecessor merges
+ * into it; the {@link FusionHistory} records which rule), and the reduction
  * repeats until no edge qualifies. A producer is never fused when an output is used anywhere else
  * (the infusible set: another SOAC, a loop, a lambda's free variable, the result), when a name it
  * reads is consumed by an in-place update between it and the consumer (§7.1.2), or when its rows
@@ -39,15 +40,22 @@ import java.util.Set;
  * (replicate fusion).
  */
 public final class Fusion implements Pass {
+  private final FusionHistory history = new FusionHistory();
+
   @Override
   public String name() {
     return "fusion";
   }
 
+  /** The rules this pass has applied, in every round of its fixpoint. */
+  public FusionHistory history() {
+    return history;
+  }
+
   @Override
   public InternalProgram apply(InternalProgram program, NameSource names) {
     return new InternalProgram(program.functions().stream()
-        .map(f -> f.withBody(new Walk(names, sizeNames(f.body())).fuseBody(f.body()))).toList());
+        .map(f -> f.withBody(new Walk(names, sizeNames(f.body()), history).fuseBody(f.body()))).toList());
   }
 
   /** The names bound to a {@code size}: never negative, so a {@code replicate} of that many cannot fail. */
@@ -61,10 +69,10 @@ public final class Fusion implements Pass {
     return out;
   }
 
-  private record Walk(NameSource names, Set<String> sizes) {
+  private record Walk(NameSource names, Set<String> sizes, FusionHistory history) {
     Body fuseBody(Body body) {
       List<Stm> stms = new ArrayList<>(body.stms());
-      while (fuseOnePair(stms, body.result(), names) || fuseOneReplicate(stms, body.result(), sizes)
+      while (fuseOnePair(stms, body.result(), names, history) || fuseOneReplicate(stms, body.result(), sizes)
           || sinkIntoBranches(stms, body.result(), names)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
@@ -144,7 +152,7 @@ public final class Fusion implements Pass {
     return true;
   }
 
-  private static boolean fuseOnePair(List<Stm> stms, List<SubExp> result, NameSource names) {
+  private static boolean fuseOnePair(List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
       Stm producer = stms.get(i);
       if (!fusableProducer(producer)) {
@@ -154,8 +162,11 @@ public final class Fusion implements Pass {
       if (uses.onlyUser() < 0 || !uses.onlyAsInputs() || consumedBetween(stms, i, uses.onlyUser() + 1, producer)) {
         continue;
       }
-      Optional<Stm> fused = FusionRules.fuse(producer, stms.get(uses.onlyUser()), names);
+      Stm consumer = stms.get(uses.onlyUser());
+      Optional<FusionRule> rule = FusionRule.matching(producer, consumer);
+      Optional<Stm> fused = rule.flatMap(r -> r.apply(producer, consumer, names));
       if (fused.isPresent()) {
+        history.record(rule.get(), producer, consumer, fused.get());
         stms.set(uses.onlyUser(), fused.get());
         stms.remove(i);
         return true;

@@ -19,9 +19,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The fusion algebra of thesis §7.1–7.3: given a producer SOAC whose outputs only the consumer
- * reads, the single SOAC that computes the consumer's results. Every rule keeps the sequential
- * evaluation order of each row's work, so results are bit-identical:
+ * The fusion algebra of thesis §7.1–7.3 that the {@link FusionRule}s share: given a producer SOAC
+ * whose outputs only the consumer reads, and a rule that matched them, the single SOAC that
+ * computes the consumer's results. Every composition keeps the sequential evaluation order of each
+ * row's work, so results are bit-identical:
  * <ul>
  *   <li>map→map: {@code map(g, map(f, a)) = map(g∘f, a)} (§7.2.1)
  *   <li>map→reduce: {@code reduce(⊕, ne, map(f, a)) = redomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}
@@ -37,7 +38,7 @@ import java.util.Optional;
 final class FusionRules {
   private FusionRules() {}
 
-  /** The fused statement binding {@code consumer}'s pattern, or empty where no rule applies. */
+  /** The fused statement binding {@code consumer}'s pattern, where a {@link FusionRule} matched the pair; else empty. */
   static Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
     Exp p = producer.exp();
     Exp c = consumer.exp();
@@ -46,7 +47,7 @@ final class FusionRules {
     Exp fused = null;
     if (p instanceof Exp.Map pm) {
       fused = mapInto(pm, producer.pattern(), (Exp.Soac) c, names);
-    } else if (p instanceof Exp.Filter pf && allInputsFrom(((Exp.Soac) c).inputs(), producer.pattern())) {
+    } else if (p instanceof Exp.Filter pf) {
       fused = filterInto(pf, producer.pattern(), (Exp.Soac) c, consumer.pattern(), names);
     }
     if (fused == null) {
@@ -57,11 +58,6 @@ final class FusionRules {
       pattern = filterPattern(producer.pattern(), ((Exp.Filter) c).inputs(), consumer.pattern());
     }
     return Optional.of(new Stm(pattern, certs, mergeDuplicateInputs((Exp.Soac) fused)));
-  }
-
-  private static boolean allInputsFrom(List<SubExp> inputs, List<Ident> outputs) {
-    List<SubExp> produced = outputs.stream().map(id -> (SubExp) id.var()).toList();
-    return produced.containsAll(inputs) && inputs.stream().distinct().count() == inputs.size();
   }
 
   // ---- map producer ----
