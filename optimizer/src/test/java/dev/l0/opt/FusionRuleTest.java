@@ -16,9 +16,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each fusion rule of thesis §7.3 applied alone to the one producer-consumer pair of a flattened
- * program: it fuses the pair it names into a well-formed program, and no other rule matches that
- * pair; {@code explain} names the rules that made each kernel.
+ * Each fusion rule (thesis §7.3, and horizontal fusion) applied alone to the one pair of SOACs of a
+ * flattened program: it fuses the pair it names into a well-formed program, and no other rule
+ * matches that pair; {@code explain} names the rules that made each kernel.
  */
 class FusionRuleTest {
   private static final String MAP_MAP = """
@@ -32,6 +32,9 @@ class FusionRuleTest {
       """;
   private static final String FILTER_FILTER = """
       fun [real] main([real] a) = filter(fn bool (real x) => x < 9.0, filter(fn bool (real x) => 0.0 < x, a))
+      """;
+  private static final String TWO_REDUCTIONS = """
+      fun {real, real} main([real] a) = {reduce(op +, 0.0, a), reduce(op *, 1.0, a)}
       """;
   private static final String FILTER_REDUCE = """
       fun real main([real] a) = reduce(op +, 0.0, filter(fn bool (real x) => 0.0 < x, a))
@@ -98,8 +101,14 @@ class FusionRuleTest {
   }
 
   @Test
-  void theRuleNamesAreTheThesis() {
-    assertEquals(List.of("FUSE-MAP-MAP", "FUSE-MAP-REDOMAP", "FUSE-MAP-SCAN", "FUSE-FILTER-FILTER", "FUSE-FILTER-REDOMAP"),
+  void fuseHorizontal() {
+    assertOnlyRuleFuses(FusionRule.FUSE_HORIZONTAL, TWO_REDUCTIONS, "redomap");
+  }
+
+  @Test
+  void theRulesInTheOrderFusionTriesThem() {
+    assertEquals(List.of("FUSE-MAP-MAP", "FUSE-MAP-REDOMAP", "FUSE-MAP-SCAN", "FUSE-FILTER-FILTER", "FUSE-FILTER-REDOMAP",
+        "FUSE-HORIZONTAL"),
         Arrays.stream(FusionRule.values()).map(FusionRule::ruleName).toList());
   }
 

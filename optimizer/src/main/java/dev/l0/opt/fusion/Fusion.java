@@ -55,7 +55,7 @@ public final class Fusion implements Pass {
   @Override
   public InternalProgram apply(InternalProgram program, NameSource names) {
     return new InternalProgram(program.functions().stream()
-        .map(f -> f.withBody(new Walk(names, sizeNames(f.body()), history).fuseBody(f.body()))).toList());
+        .map(f -> f.withBody(new Walk(names, sizeNames(f.body()), history, true).fuseBody(f.body()))).toList());
   }
 
   /** The names bound to a {@code size}: never negative, so a {@code replicate} of that many cannot fail. */
@@ -69,19 +69,64 @@ public final class Fusion implements Pass {
     return out;
   }
 
-  private record Walk(NameSource names, Set<String> sizes, FusionHistory history) {
+  /**
+   * The fusion of the bodies of one function; {@code kernelLevel} where the body's SOACs are kernels
+   * (not inside a SOAC's function), the only bodies where independent reductions are joined.
+   */
+  private record Walk(NameSource names, Set<String> sizes, FusionHistory history, boolean kernelLevel) {
     Body fuseBody(Body body) {
       List<Stm> stms = new ArrayList<>(body.stms());
       while (fuseOnePair(stms, body.result(), names, history) || fuseOneReplicate(stms, body.result(), sizes)
-          || sinkIntoBranches(stms, body.result(), names)) {
+          || sinkIntoBranches(stms, body.result(), names) || kernelLevel && joinOneSiblingPair(stms, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
+      Walk inside = new Walk(names, sizes, history, false);
       List<Stm> out = new ArrayList<>();
       for (Stm stm : stms) {
-        out.add(Traversal.withExp(stm, Traversal.mapNestedBodies(stm.exp(), this::fuseBody)));
+        out.add(Traversal.withExp(stm, Traversal.mapNested(stm.exp(), this::fuseBody,
+            l -> Traversal.withBody(l, inside.fuseBody(l.body())))));
       }
       return new Body(out, body.result());
     }
+  }
+
+  /**
+   * Horizontal fusion ({@link FusionRule#FUSE_HORIZONTAL}): the first pair of reductions over one
+   * array, neither of which may fail, whose first's results nothing up to the second reads and
+   * whose first's reads nothing between them consumes, joins at the second's place.
+   */
+  private static boolean joinOneSiblingPair(List<Stm> stms, NameSource names, FusionHistory history) {
+    for (int j = 1; j < stms.size(); j++) {
+      Stm second = stms.get(j);
+      if (!isReduction(second) || Analysis.mayFail(second.exp())) {
+        continue;
+      }
+      for (int i = 0; i < j; i++) {
+        Stm first = stms.get(i);
+        if (!isReduction(first) || !FusionRule.FUSE_HORIZONTAL.matches(first.exp(), second.exp(), first.pattern())
+            || Analysis.mayFail(first.exp()) || readBetween(stms, i, j, first) || consumedBetween(stms, i, j, first)) {
+          continue;
+        }
+        Stm joined = FusionRule.FUSE_HORIZONTAL.apply(first, second, names).orElseThrow();
+        history.record(FusionRule.FUSE_HORIZONTAL, first, second, joined);
+        stms.set(j, joined);
+        stms.remove(i);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A cheap first test, before the analyses: a reduce or a screma. */
+  private static boolean isReduction(Stm stm) {
+    return stm.exp() instanceof Exp.Reduce || stm.exp() instanceof Exp.Screma;
+  }
+
+  /** Whether a statement strictly between {@code from} and {@code to} reads a result of {@code stm}. */
+  private static boolean readBetween(List<Stm> stms, int from, int to, Stm stm) {
+    Set<String> outputs = new HashSet<>();
+    stm.pattern().forEach(p -> outputs.add(p.name()));
+    return stms.subList(from + 1, to).stream().anyMatch(s -> Analysis.freeVariables(s).stream().anyMatch(outputs::contains));
   }
 
   /** Where the outputs of the statement at {@code producer} are used, later in the same body. */

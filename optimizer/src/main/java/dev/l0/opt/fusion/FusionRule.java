@@ -1,19 +1,24 @@
 package dev.l0.opt.fusion;
 
+import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * The fusion rules of thesis §7.3, each a named unit (the thesis's name) that matches a producer
- * and its consumer and makes the one SOAC computing the consumer's results; {@link FusionRules}
- * holds the function composition they share. {@link Fusion} tries them in this order on each edge
- * of the dataflow graph, and a test can apply one alone. No rule reassociates an operation: each
- * keeps the sequential order of every row's work.
+ * The fusion rules, each a named unit that matches two SOACs and makes the one SOAC computing
+ * their results: the producer-consumer rules of thesis §7.3 (their thesis names), which fuse a
+ * producer into its consumer, and horizontal fusion (seed 001's with-loop fusion), which joins
+ * two independent siblings; {@link FusionRules} holds the function composition they share.
+ * {@link Fusion} tries them in this order, and a test can apply one alone. No rule reassociates
+ * an operation: each keeps the sequential order of every row's work, and a joined reduction keeps
+ * each accumulator's own fold and combining order.
  */
 public enum FusionRule {
   /** {@code map(g, map(f, a)) = map(g∘f, a)} (§7.2.1). */
@@ -53,6 +58,28 @@ public enum FusionRule {
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
       return producer instanceof Exp.Filter && reduces(consumer) && allInputsFrom(((Exp.Soac) consumer).inputs(), outputs);
     }
+  },
+  /**
+   * Two reductions (reduce or redomap) with scalar accumulators over rows of one array, the second
+   * not reading the first's results, become one redomap: the first's accumulators, then the second's, folded in one pass;
+   * {@code min}, {@code max} and a sum of one array are one kernel.
+   */
+  FUSE_HORIZONTAL("FUSE-HORIZONTAL") {
+    @Override
+    boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
+      if (!reduces(first) || !reduces(second) || !scalarResults(first) || !scalarResults(second)) {
+        return false;
+      }
+      List<SubExp> shared = new ArrayList<>(((Exp.Soac) first).inputs());
+      shared.retainAll(((Exp.Soac) second).inputs());
+      Set<String> read = Analysis.useCounts(second).keySet();
+      return !shared.isEmpty() && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
+      return Optional.of(FusionRules.joinReductions(first, second, names));
+    }
   };
 
   private final String ruleName;
@@ -73,10 +100,15 @@ public enum FusionRule {
     if (!matches(producer.exp(), consumer.exp(), producer.pattern())) {
       return Optional.empty();
     }
+    return fuse(producer, consumer, names);
+  }
+
+  /** The fused statement of a pair this rule matched. */
+  Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
     return FusionRules.fuse(producer, consumer, names);
   }
 
-  /** The first rule, in order, that fuses {@code producer} into {@code consumer}; empty where none does. */
+  /** The first rule, in order, that fuses {@code producer} into {@code consumer} (or joins the two); empty where none does. */
   static Optional<FusionRule> matching(Stm producer, Stm consumer) {
     for (FusionRule rule : values()) {
       if (rule.matches(producer.exp(), consumer.exp(), producer.pattern())) {
@@ -84,6 +116,10 @@ public enum FusionRule {
       }
     }
     return Optional.empty();
+  }
+
+  private static boolean scalarResults(Exp soac) {
+    return ((Exp.Soac) soac).rowFunction().returnTypes().stream().allMatch(t -> t.rank() == 0);
   }
 
   private static boolean reduces(Exp consumer) {

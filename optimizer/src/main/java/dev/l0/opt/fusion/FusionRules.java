@@ -173,6 +173,54 @@ final class FusionRules {
     return out;
   }
 
+  /**
+   * {@code first} and {@code second}, two independent reductions, as one redomap binding both
+   * patterns: the first's accumulators, then the second's, each with its own fold and combining
+   * operator, over the inputs of both (an input they share is read once).
+   */
+  static Stm joinReductions(Stm first, Stm second, NameSource names) {
+    Exp.Screma a = asRedomap((Exp.Soac) first.exp(), names);
+    Exp.Screma b = asRedomap((Exp.Soac) second.exp(), names);
+    Lambda combine = joined(a.combine(), a.accumulators(), b.combine(), b.accumulators());
+    Lambda fold = joined(a.fold(), a.accumulators(), b.fold(), b.accumulators());
+    List<SubExp> neutral = new ArrayList<>(a.neutral());
+    neutral.addAll(b.neutral());
+    List<SubExp> inputs = new ArrayList<>(a.inputs());
+    inputs.addAll(b.inputs());
+    List<Ident> pattern = new ArrayList<>(first.pattern());
+    pattern.addAll(second.pattern());
+    List<String> certs = new ArrayList<>(first.certificates());
+    second.certificates().stream().filter(x -> !certs.contains(x)).forEach(certs::add);
+    return new Stm(pattern, certs, mergeDuplicateInputs(Exp.Screma.redomap(combine, fold, neutral, inputs, a.pos())));
+  }
+
+  /** A reduce as the redomap it is (a renamed copy of its operator folds), a redomap as itself. */
+  private static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
+    if (reduction instanceof Exp.Reduce r) {
+      return Exp.Screma.redomap(r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos());
+    }
+    return (Exp.Screma) reduction;
+  }
+
+  /**
+   * {@code f} and {@code g} side by side: the first {@code fAccs} (of {@code f}) and {@code gAccs}
+   * (of {@code g}) parameters lead, then the rest of {@code f}'s and of {@code g}'s; both bodies run
+   * and their results are joined.
+   */
+  private static Lambda joined(Lambda f, int fAccs, Lambda g, int gAccs) {
+    List<Ident> params = new ArrayList<>(f.params().subList(0, fAccs));
+    params.addAll(g.params().subList(0, gAccs));
+    params.addAll(f.params().subList(fAccs, f.params().size()));
+    params.addAll(g.params().subList(gAccs, g.params().size()));
+    List<Stm> stms = new ArrayList<>(f.body().stms());
+    stms.addAll(g.body().stms());
+    List<SubExp> results = new ArrayList<>(f.body().result());
+    results.addAll(g.body().result());
+    List<Type> types = new ArrayList<>(f.returnTypes());
+    types.addAll(g.returnTypes());
+    return new Lambda(params, new Body(stms, results), types);
+  }
+
   /** A map or screma reading the same array twice reads it once; the second parameter becomes the first. */
   static Exp.Soac mergeDuplicateInputs(Exp.Soac soac) {
     if (!(soac instanceof Exp.Map || soac instanceof Exp.Screma)) {
