@@ -37,7 +37,8 @@ import java.util.Set;
  * producer used only inside the branches of one {@code if} moves into the branches that use it
  * (Fig. 25; a copy in each, but one branch runs), where it can fuse with a consumer on each
  * control-flow path. {@code replicate} inputs become free variables of the consumer's function
- * (replicate fusion).
+ * (replicate fusion). Where a body's SOACs are kernels, independent reductions of one array join
+ * into one pass ({@link FusionRule#FUSE_HORIZONTAL}).
  */
 public final class Fusion implements Pass {
   private final FusionHistory history = new FusionHistory();
