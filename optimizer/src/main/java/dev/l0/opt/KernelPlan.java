@@ -6,9 +6,9 @@ import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalPrinter;
 import dev.l0.opt.ir.InternalProgram;
-import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
+import dev.l0.opt.ir.Traversal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -48,10 +48,9 @@ public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
       return statement.certificates();
     }
 
-    /** The outermost SOAC: {@code map}, {@code filter}, {@code reduce}, {@code scan}, {@code redomap} or {@code scanomap}. */
-    public String kind() {
-      int brace = structure.indexOf('{');
-      return brace < 0 ? structure : structure.substring(0, brace);
+    /** The outermost SOAC's kind. */
+    public KernelKind kind() {
+      return KernelKind.of((Exp.Soac) statement.exp());
     }
 
     /** One line for {@code l0 explain}. */
@@ -88,9 +87,7 @@ public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
   /** {@code name{nested, ...}} for a SOAC, a loop or a branch holding SOACs. */
   private static String structure(Exp e) {
     List<String> nested = new ArrayList<>();
-    List<Body> inner = new ArrayList<>(e.bodies());
-    e.lambdas().stream().map(Lambda::body).forEach(inner::add);
-    for (Body b : inner) {
+    for (Body b : Traversal.nestedBodies(e)) {
       for (Stm s : b.stms()) {
         if (s.exp() instanceof Exp.Soac || containsSoac(s.exp())) {
           nested.add(structure(s.exp()));
@@ -102,10 +99,8 @@ public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
   }
 
   private static boolean containsSoac(Exp e) {
-    List<Body> inner = new ArrayList<>(e.bodies());
-    e.lambdas().stream().map(Lambda::body).forEach(inner::add);
-    return inner.stream().flatMap(b -> b.stms().stream())
-        .anyMatch(s -> s.exp() instanceof Exp.Soac || containsSoac(s.exp()));
+    return Traversal.nestedBodies(e).stream().flatMap(b -> Traversal.statements(b).stream())
+        .anyMatch(s -> s.exp() instanceof Exp.Soac);
   }
 
   private static String name(Exp e) {

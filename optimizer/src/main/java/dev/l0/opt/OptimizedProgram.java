@@ -13,6 +13,8 @@ import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.opt.eval.InternalEvaluator;
 import dev.l0.opt.eval.ValueFlattening;
+import dev.l0.opt.fusion.FusionHistory;
+import dev.l0.opt.fusion.FusionRule;
 import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalPrinter;
 import dev.l0.opt.ir.InternalProgram;
@@ -26,6 +28,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.stream.Collectors;
 
 /**
  * An optimised program: the internal program, its {@link KernelPlan}, the {@code explain} text,
@@ -38,10 +41,12 @@ public final class OptimizedProgram {
   private final InternalProgram internal;
   private final List<String> entries;
   private final KernelPlan plan;
+  private final FusionHistory fusion;
 
-  OptimizedProgram(Program source, InternalProgram internal) {
+  OptimizedProgram(Program source, InternalProgram internal, FusionHistory fusion) {
     this.source = source;
     this.internal = internal;
+    this.fusion = fusion;
     this.entries = entryFunctions(source);
     this.plan = KernelPlan.of(internal, entries);
   }
@@ -59,7 +64,15 @@ public final class OptimizedProgram {
     return entries;
   }
 
-  /** The optimised entry functions, then one line per kernel, then {@code kernels: N}. */
+  /** The fusion rules that made {@code kernel}, in the order they first applied; empty for a SOAC as written. */
+  public List<FusionRule> fusionRules(KernelPlan.Kernel kernel) {
+    return fusion.rulesOf(kernel.statement());
+  }
+
+  /**
+   * The optimised entry functions, then one line per kernel (ending {@code ; fused by RULE, ...}
+   * where fusion rules made it), then {@code kernels: N}.
+   */
   public String explain() {
     StringBuilder out = new StringBuilder();
     for (InternalFunction f : plan.entries()) {
@@ -67,7 +80,12 @@ public final class OptimizedProgram {
     }
     List<KernelPlan.Kernel> kernels = plan.kernels();
     for (int k = 0; k < kernels.size(); k++) {
-      out.append("kernel ").append(k + 1).append(": ").append(kernels.get(k).describe()).append('\n');
+      out.append("kernel ").append(k + 1).append(": ").append(kernels.get(k).describe());
+      List<FusionRule> rules = fusionRules(kernels.get(k));
+      if (!rules.isEmpty()) {
+        out.append("; fused by ").append(rules.stream().map(FusionRule::ruleName).collect(Collectors.joining(", ")));
+      }
+      out.append('\n');
     }
     out.append("kernels: ").append(kernels.size()).append('\n');
     return out.toString();

@@ -2,6 +2,7 @@ package dev.l0.opt;
 
 import dev.l0.opt.flatten.TupleFlattener;
 import dev.l0.opt.fusion.Fusion;
+import dev.l0.opt.fusion.FusionHistory;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.pass.CommonSubexpressions;
@@ -25,12 +26,12 @@ public final class Optimizer {
 
   private Optimizer() {}
 
-  /** The passes, in order; each is one class citing the thesis section it implements. */
-  public static List<Pass> pipeline() {
+  /** The passes, in order, with {@code fusion} as the fusion pass; each is one class citing the thesis section it implements. */
+  public static List<Pass> pipeline(Fusion fusion) {
     return List.of(
         new Inliner(),
         new Fixpoint("simplify", List.of(new Simplifier(), new CommonSubexpressions(), new Hoister()), MAX_ROUNDS),
-        new Fixpoint("fuse", List.of(new Fusion(), new Simplifier(), new CommonSubexpressions(), new Hoister()), MAX_ROUNDS));
+        new Fixpoint("fuse", List.of(fusion, new Simplifier(), new CommonSubexpressions(), new Hoister()), MAX_ROUNDS));
   }
 
   /**
@@ -42,12 +43,16 @@ public final class Optimizer {
     return NestingLimit.onLargeStack(() -> {
       NameSource names = new NameSource();
       InternalProgram internal = TupleFlattener.flatten(typed, names);
-      return new OptimizedProgram(typed.program(), PassManager.runAll(pipeline(), internal, names));
+      PassManager.checkAfter("tuple-of-arrays flattening", internal);
+      Fusion fusion = new Fusion();
+      InternalProgram optimized = PassManager.runAll(pipeline(fusion), internal, names);
+      return new OptimizedProgram(typed.program(), optimized, fusion.history());
     });
   }
 
   /** The program only flattened into internal L0, with no optimisation: the baseline the passes are tested against. */
   public static OptimizedProgram flattenOnly(TypedProgram typed) {
-    return NestingLimit.onLargeStack(() -> new OptimizedProgram(typed.program(), TupleFlattener.flatten(typed, new NameSource())));
+    return NestingLimit.onLargeStack(() -> new OptimizedProgram(typed.program(), TupleFlattener.flatten(typed, new NameSource()),
+        new FusionHistory()));
   }
 }

@@ -13,6 +13,7 @@ import dev.l0.ir.Value;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.Traversal;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
 import dev.l0.values.ValueReader;
@@ -66,16 +67,8 @@ record Compiled(Program program, OptimizedProgram optimized) {
   List<Stm> allStatements() {
     List<Stm> out = new ArrayList<>();
     optimized.internal().functions().stream().filter(f -> optimized.entries().contains(f.name()))
-        .forEach(f -> collect(f.body(), out));
+        .forEach(f -> out.addAll(Traversal.statements(f.body())));
     return out;
-  }
-
-  private static void collect(Body body, List<Stm> out) {
-    for (Stm stm : body.stms()) {
-      out.add(stm);
-      stm.exp().bodies().forEach(b -> collect(b, out));
-      stm.exp().lambdas().forEach(l -> collect(l.body(), out));
-    }
   }
 
   /** The statements inside the functions of SOACs and inside loop bodies: the code that runs once per element or iteration. */
@@ -87,7 +80,7 @@ record Compiled(Program program, OptimizedProgram optimized) {
         inner.add(l.body());
       }
       stm.exp().lambdas().forEach(l -> inner.add(l.body()));
-      inner.forEach(b -> collect(b, out));
+      inner.forEach(b -> out.addAll(Traversal.statements(b)));
     }
     return out;
   }

@@ -1,16 +1,16 @@
 package dev.l0.opt;
 
 import dev.l0.opt.flatten.TupleFlattener;
-import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.Traversal;
 import dev.l0.opt.pass.Pass;
+import dev.l0.opt.pass.PassManager;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -22,12 +22,9 @@ record Internal(InternalProgram program, NameSource names) {
     return new Internal(TupleFlattener.flatten(TypeChecker.check(L0Parser.parse(source, "test.l0")), names), names);
   }
 
+  /** This program after {@code passes}, each checked by the {@link dev.l0.opt.ir.IrChecker} where the check is on. */
   Internal after(Pass... passes) {
-    InternalProgram p = program;
-    for (Pass pass : passes) {
-      p = pass.apply(p, names);
-    }
-    return new Internal(p, names);
+    return new Internal(PassManager.runAll(List.of(passes), program, names), names);
   }
 
   InternalFunction main() {
@@ -41,20 +38,10 @@ record Internal(InternalProgram program, NameSource names) {
 
   /** The statements of {@code main} at every depth. */
   List<Stm> everywhere() {
-    List<Stm> out = new ArrayList<>();
-    collect(main().body(), out);
-    return out;
+    return Traversal.statements(main().body());
   }
 
   long count(Predicate<Exp> what) {
     return everywhere().stream().filter(s -> what.test(s.exp())).count();
-  }
-
-  private static void collect(Body body, List<Stm> out) {
-    for (Stm stm : body.stms()) {
-      out.add(stm);
-      stm.exp().bodies().forEach(b -> collect(b, out));
-      stm.exp().lambdas().forEach(l -> collect(l.body(), out));
-    }
   }
 }

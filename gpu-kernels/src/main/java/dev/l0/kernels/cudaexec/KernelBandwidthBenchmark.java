@@ -74,7 +74,7 @@ public final class KernelBandwidthBenchmark {
     /** The program's one kernel lowered for {@code configuration}. */
     KernelGroup lowered(LaunchConfiguration configuration) {
       KernelPlan plan = Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, kernel + ".l0"))).kernelPlan();
-      if (plan.kernels().size() != 1 || !plan.kernels().get(0).kind().equals(kernel)) {
+      if (plan.kernels().size() != 1 || !plan.kernels().get(0).kind().keyword().equals(kernel)) {
         throw new IllegalStateException(kernel + " benchmark plans " + plan.kernels().stream()
             .map(KernelPlan.Kernel::structure).toList());
       }

@@ -5,6 +5,7 @@ import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.kernels.runtime.OutOfDeviceMemoryException;
 import dev.l0.kernels.runtime.SplitAndRetry;
+import dev.l0.opt.KernelKind;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.SubExp;
@@ -27,7 +28,7 @@ final class RowPieces {
 
   /** Whether {@code kernel} is a map, whose rows can be computed in pieces. */
   static boolean splits(KernelPlan.Kernel kernel) {
-    return kernel.kind().equals("map");
+    return kernel.kind() == KernelKind.MAP;
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.report.JsonLine;
 import dev.l0.kernels.runtime.DeviceKind;
+import dev.l0.opt.KernelKind;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.ir.SubExp;
@@ -116,7 +117,7 @@ public final class BlackScholesBenchmark {
 
   /** P0's one kernel {@code map}, the map over the six option columns, compiled for the JVM backend. */
   private static PreparedKernel compileKernel(OptimizedProgram p0, KernelPlan.Kernel map) {
-    if (!map.kind().equals("map") || map.inputs().size() != 6 || !map.inputs().stream().allMatch(SubExp.Var.class::isInstance)) {
+    if (map.kind() != KernelKind.MAP || map.inputs().size() != 6 || !map.inputs().stream().allMatch(SubExp.Var.class::isInstance)) {
       throw new IllegalStateException("P0's kernel should map over the six option columns, is " + map.describe());
     }
     KernelScope scope = KernelScope.topLevel(p0.internal(), p0.internal().function(map.function()).orElseThrow());

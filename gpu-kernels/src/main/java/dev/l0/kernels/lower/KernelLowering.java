@@ -60,14 +60,14 @@ public final class KernelLowering {
     if (soac instanceof Exp.Map map) {
       return MapLowering.lower(group, name, pattern, map, configuration);
     }
-    if (soac instanceof Exp.Redomap r) {
-      return ReductionLowering.lower(group, name, pattern, r.combine(), r.fold(), r.neutral(), r.inputs(), configuration);
+    if (soac instanceof Exp.Screma s && !s.scans()) {
+      return ReductionLowering.lower(group, name, pattern, s.combine(), s.fold(), s.neutral(), s.inputs(), configuration);
     }
     if (soac instanceof Exp.Reduce r) {
       return ReductionLowering.lower(group, name, pattern, r.operator(), r.operator(), r.neutral(), r.inputs(),
           configuration);
     }
-    if (soac instanceof Exp.Scanomap s) {
+    if (soac instanceof Exp.Screma s) {
       return ScanLowering.lower(group, name, pattern, s.combine(), s.fold(), s.neutral(), s.inputs());
     }
     if (soac instanceof Exp.Scan s) {

@@ -79,7 +79,7 @@ final class SegmentedRows {
     }
     Stm stm = body.stms().get(0);
     Exp e = stm.exp();
-    boolean scan = e instanceof Exp.Scan || e instanceof Exp.Scanomap;
+    boolean scan = e instanceof Exp.Scan || e instanceof Exp.Screma s && s.scans();
     List<ScalarType> types = new ArrayList<>();
     for (Ident id : stm.pattern()) {
       Type accumulator = id.type();
@@ -94,14 +94,11 @@ final class SegmentedRows {
       }
       types.add(scalar);
     }
-    if (e instanceof Exp.Redomap r) {
-      return of(function, r.fold(), r.combine(), r.neutral(), r.inputs(), types, false);
+    if (e instanceof Exp.Screma s) {
+      return of(function, s.fold(), s.combine(), s.neutral(), s.inputs(), types, s.scans());
     }
     if (e instanceof Exp.Reduce r) {
       return of(function, r.operator(), r.operator(), r.neutral(), r.inputs(), types, false);
-    }
-    if (e instanceof Exp.Scanomap s) {
-      return of(function, s.fold(), s.combine(), s.neutral(), s.inputs(), types, true);
     }
     if (e instanceof Exp.Scan s) {
       return of(function, s.operator(), s.operator(), s.neutral(), s.inputs(), types, true);

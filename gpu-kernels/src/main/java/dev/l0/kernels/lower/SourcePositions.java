@@ -26,9 +26,8 @@ final class SourcePositions {
   static SourcePos ofSoac(Exp.Soac soac) {
     SourcePos own = soac instanceof Exp.Map m ? m.pos()
         : soac instanceof Exp.Reduce r ? r.pos()
-        : soac instanceof Exp.Redomap r ? r.pos()
+        : soac instanceof Exp.Screma s ? s.pos()
         : soac instanceof Exp.Scan s ? s.pos()
-        : soac instanceof Exp.Scanomap s ? s.pos()
         : SourcePos.NONE;
     return own.equals(SourcePos.NONE) ? of(soac) : own;
   }

@@ -490,12 +490,10 @@ final class ThreadCode {
     } else if (e instanceof Exp.Assert check) {
       out.add(new KernelStmt.If(not(scalar(check.condition())),
           List.of(raise(check.operation(), check.pos(), check.detail())), List.of()));
-    } else if (e instanceof Exp.Redomap r) {
-      lowerSequentialFold(pattern, r.fold(), r.neutral(), r.inputs(), false, out);
+    } else if (e instanceof Exp.Screma s) {
+      lowerSequentialFold(pattern, s.fold(), s.neutral(), s.inputs(), s.scans(), out);
     } else if (e instanceof Exp.Reduce r) {
       lowerSequentialFold(pattern, r.operator(), r.neutral(), r.inputs(), false, out);
-    } else if (e instanceof Exp.Scanomap s) {
-      lowerSequentialFold(pattern, s.fold(), s.neutral(), s.inputs(), true, out);
     } else if (e instanceof Exp.Scan s) {
       lowerSequentialFold(pattern, s.operator(), s.neutral(), s.inputs(), true, out);
     } else if (e instanceof Exp.Filter filter) {

@@ -164,7 +164,7 @@ class KernelArrayProgramsOnEveryBackendTest {
       public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
         PreparedKernel prepared = backend.prepare(kernel, scope);
         return environment -> {
-          runs.add(kernel.kind());
+          runs.add(kernel.kind().keyword());
           return prepared.run(environment);
         };
       }

@@ -66,7 +66,7 @@ class RandomProgramSimulationTest {
   private static boolean hasFloatReduction(Body body) {
     for (Stm stm : body.stms()) {
       Exp e = stm.exp();
-      boolean reduction = e instanceof Exp.Reduce || e instanceof Exp.Redomap || e instanceof Exp.Scan || e instanceof Exp.Scanomap;
+      boolean reduction = e instanceof Exp.Reduce || e instanceof Exp.Screma || e instanceof Exp.Scan;
       if (reduction && e.lambdas().get(0).returnTypes().stream().anyMatch(t -> t.baseElement() instanceof ScalarType s && s.isFloat())) {
         return true;
       }

@@ -181,11 +181,11 @@ public final class InternalEvaluator {
     if (soac instanceof Exp.Reduce r) {
       return fold(r.operator(), values(r.neutral(), env), inputs, width, env, r.pos());
     }
-    if (soac instanceof Exp.Redomap r) {
-      return fold(r.fold(), values(r.neutral(), env), inputs, width, env, r.pos());
+    if (soac instanceof Exp.Screma s && !s.scans()) {
+      return fold(s.fold(), values(s.neutral(), env), inputs, width, env, s.pos());
     }
-    List<Value> neutral = values(soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Scanomap) soac).neutral(), env);
-    SourcePos pos = soac instanceof Exp.Scan s ? s.pos() : ((Exp.Scanomap) soac).pos();
+    List<Value> neutral = values(soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Screma) soac).neutral(), env);
+    SourcePos pos = soac instanceof Exp.Scan s ? s.pos() : ((Exp.Screma) soac).pos();
     List<Value> acc = neutral;
     List<List<Value>> columns = columns(pattern.size());
     for (int i = 0; i < width; i++) {

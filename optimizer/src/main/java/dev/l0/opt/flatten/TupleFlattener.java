@@ -470,7 +470,7 @@ public final class TupleFlattener {
     }
     if (e instanceof Expr.Iota iota) {
       Flat n = expr(iota.count(), env, b, null);
-      Type t = InternalTypes.arrayOf(ScalarType.I32, InternalTypes.dimOf(n.single()));
+      Type t = InternalTypes.arrayOf(typed.typeOf(iota.count()), InternalTypes.dimOf(n.single()));
       return Flat.of(emitOne(b, name(hint, "iota"), t, n.certificates(), new Exp.Iota(n.single(), iota.pos())));
     }
     if (e instanceof Expr.Replicate rep) {

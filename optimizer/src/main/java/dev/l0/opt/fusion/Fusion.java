@@ -13,6 +13,7 @@ import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
+import dev.l0.opt.ir.Traversal;
 import dev.l0.opt.pass.Pass;
 import dev.l0.opt.pass.Renamer;
 import java.util.ArrayList;
@@ -27,7 +28,8 @@ import java.util.Set;
  * Producer-consumer fusion by T2 graph reduction (thesis §7.4). In each body the SOACs form a
  * dataflow graph; a producer whose outputs have exactly one consumer — every use of every output
  * is an input array of one later SOAC in the same body — is merged into that consumer by
- * {@link FusionRules} (T2: a node with a single predecessor merges into it), and the reduction
+ * the first {@link FusionRule} that matches the pair (T2: a node with a single predecessor merges
+ * into it; the {@link FusionHistory} records which rule), and the reduction
  * repeats until no edge qualifies. A producer is never fused when an output is used anywhere else
  * (the infusible set: another SOAC, a loop, a lambda's free variable, the result), when a name it
  * reads is consumed by an in-place update between it and the consumer (§7.1.2), or when its rows
@@ -35,46 +37,97 @@ import java.util.Set;
  * producer used only inside the branches of one {@code if} moves into the branches that use it
  * (Fig. 25; a copy in each, but one branch runs), where it can fuse with a consumer on each
  * control-flow path. {@code replicate} inputs become free variables of the consumer's function
- * (replicate fusion).
+ * (replicate fusion). Where a body's SOACs are kernels, independent reductions of one array join
+ * into one pass ({@link FusionRule#FUSE_HORIZONTAL}).
  */
 public final class Fusion implements Pass {
+  private final FusionHistory history = new FusionHistory();
+
   @Override
   public String name() {
     return "fusion";
   }
 
+  /** The rules this pass has applied, in every round of its fixpoint. */
+  public FusionHistory history() {
+    return history;
+  }
+
   @Override
   public InternalProgram apply(InternalProgram program, NameSource names) {
     return new InternalProgram(program.functions().stream()
-        .map(f -> f.withBody(new Walk(names, sizeNames(f.body())).fuseBody(f.body()))).toList());
+        .map(f -> f.withBody(new Walk(names, sizeNames(f.body()), history, true).fuseBody(f.body()))).toList());
   }
 
   /** The names bound to a {@code size}: never negative, so a {@code replicate} of that many cannot fail. */
   private static Set<String> sizeNames(Body body) {
     Set<String> out = new HashSet<>();
-    for (Stm stm : body.stms()) {
+    for (Stm stm : Traversal.statements(body)) {
       if (stm.exp() instanceof Exp.Size) {
         out.add(stm.pattern().get(0).name());
       }
-      stm.exp().bodies().forEach(b -> out.addAll(sizeNames(b)));
-      stm.exp().lambdas().forEach(l -> out.addAll(sizeNames(l.body())));
     }
     return out;
   }
 
-  private record Walk(NameSource names, Set<String> sizes) {
+  /**
+   * The fusion of the bodies of one function; {@code kernelLevel} where the body's SOACs are kernels
+   * (not inside a SOAC's function), the only bodies where independent reductions are joined.
+   */
+  private record Walk(NameSource names, Set<String> sizes, FusionHistory history, boolean kernelLevel) {
     Body fuseBody(Body body) {
       List<Stm> stms = new ArrayList<>(body.stms());
-      while (fuseOnePair(stms, body.result(), names) || fuseOneReplicate(stms, body.result(), sizes)
-          || sinkIntoBranches(stms, body.result(), names)) {
+      while (fuseOnePair(stms, body.result(), names, history) || fuseOneReplicate(stms, body.result(), sizes)
+          || sinkIntoBranches(stms, body.result(), names) || kernelLevel && joinOneSiblingPair(stms, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
+      Walk inside = new Walk(names, sizes, history, false);
       List<Stm> out = new ArrayList<>();
       for (Stm stm : stms) {
-        out.add(stm.withExp(stm.exp().mapBodies(this::fuseBody).mapLambdas(l -> l.withBody(fuseBody(l.body())))));
+        out.add(Traversal.withExp(stm, Traversal.mapNested(stm.exp(), this::fuseBody,
+            l -> Traversal.withBody(l, inside.fuseBody(l.body())))));
       }
       return new Body(out, body.result());
     }
+  }
+
+  /**
+   * Horizontal fusion ({@link FusionRule#FUSE_HORIZONTAL}): the first pair of reductions over one
+   * array, neither of which may fail, whose first's results nothing up to the second reads and
+   * whose first's reads nothing between them consumes, joins at the second's place.
+   */
+  private static boolean joinOneSiblingPair(List<Stm> stms, NameSource names, FusionHistory history) {
+    for (int j = 1; j < stms.size(); j++) {
+      Stm second = stms.get(j);
+      if (!isReduction(second) || Analysis.mayFail(second.exp())) {
+        continue;
+      }
+      for (int i = 0; i < j; i++) {
+        Stm first = stms.get(i);
+        if (!isReduction(first) || !FusionRule.FUSE_HORIZONTAL.matches(first.exp(), second.exp(), first.pattern())
+            || Analysis.mayFail(first.exp()) || readBetween(stms, i, j, first) || consumedBetween(stms, i, j, first)) {
+          continue;
+        }
+        Stm joined = FusionRule.FUSE_HORIZONTAL.apply(first, second, names).orElseThrow();
+        history.record(FusionRule.FUSE_HORIZONTAL, first, second, joined);
+        stms.set(j, joined);
+        stms.remove(i);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A cheap first test, before the analyses: a reduce or a screma. */
+  private static boolean isReduction(Stm stm) {
+    return stm.exp() instanceof Exp.Reduce || stm.exp() instanceof Exp.Screma;
+  }
+
+  /** Whether a statement strictly between {@code from} and {@code to} reads a result of {@code stm}. */
+  private static boolean readBetween(List<Stm> stms, int from, int to, Stm stm) {
+    Set<String> outputs = new HashSet<>();
+    stm.pattern().forEach(p -> outputs.add(p.name()));
+    return stms.subList(from + 1, to).stream().anyMatch(s -> Analysis.freeVariables(s).stream().anyMatch(outputs::contains));
   }
 
   /** Where the outputs of the statement at {@code producer} are used, later in the same body. */
@@ -145,7 +198,7 @@ public final class Fusion implements Pass {
     return true;
   }
 
-  private static boolean fuseOnePair(List<Stm> stms, List<SubExp> result, NameSource names) {
+  private static boolean fuseOnePair(List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
       Stm producer = stms.get(i);
       if (!fusableProducer(producer)) {
@@ -155,8 +208,11 @@ public final class Fusion implements Pass {
       if (uses.onlyUser() < 0 || !uses.onlyAsInputs() || consumedBetween(stms, i, uses.onlyUser() + 1, producer)) {
         continue;
       }
-      Optional<Stm> fused = FusionRules.fuse(producer, stms.get(uses.onlyUser()), names);
+      Stm consumer = stms.get(uses.onlyUser());
+      Optional<FusionRule> rule = FusionRule.matching(producer, consumer);
+      Optional<Stm> fused = rule.flatMap(r -> r.apply(producer, consumer, names));
       if (fused.isPresent()) {
+        history.record(rule.get(), producer, consumer, fused.get());
         stms.set(uses.onlyUser(), fused.get());
         stms.remove(i);
         return true;
@@ -196,7 +252,7 @@ public final class Fusion implements Pass {
   }
 
   private static Optional<Exp.Soac> withoutInput(Exp.Soac soac, SubExp input, SubExp row) {
-    boolean ownFunction = soac instanceof Exp.Map || soac instanceof Exp.Redomap || soac instanceof Exp.Scanomap;
+    boolean ownFunction = soac instanceof Exp.Map || soac instanceof Exp.Screma;
     if (!ownFunction || soac.inputs().stream().allMatch(input::equals)) {
       return Optional.empty();
     }

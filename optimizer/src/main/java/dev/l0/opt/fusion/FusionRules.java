@@ -19,9 +19,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The fusion algebra of thesis §7.1–7.3: given a producer SOAC whose outputs only the consumer
- * reads, the single SOAC that computes the consumer's results. Every rule keeps the sequential
- * evaluation order of each row's work, so results are bit-identical:
+ * The fusion algebra of thesis §7.1–7.3 that the {@link FusionRule}s share: given a producer SOAC
+ * whose outputs only the consumer reads, and a rule that matched them, the single SOAC that
+ * computes the consumer's results. Every composition keeps the sequential evaluation order of each
+ * row's work, so results are bit-identical:
  * <ul>
  *   <li>map→map: {@code map(g, map(f, a)) = map(g∘f, a)} (§7.2.1)
  *   <li>map→reduce: {@code reduce(⊕, ne, map(f, a)) = redomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}
@@ -37,7 +38,7 @@ import java.util.Optional;
 final class FusionRules {
   private FusionRules() {}
 
-  /** The fused statement binding {@code consumer}'s pattern, or empty where no rule applies. */
+  /** The fused statement binding {@code consumer}'s pattern, where a {@link FusionRule} matched the pair; else empty. */
   static Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
     Exp p = producer.exp();
     Exp c = consumer.exp();
@@ -46,7 +47,7 @@ final class FusionRules {
     Exp fused = null;
     if (p instanceof Exp.Map pm) {
       fused = mapInto(pm, producer.pattern(), (Exp.Soac) c, names);
-    } else if (p instanceof Exp.Filter pf && allInputsFrom(((Exp.Soac) c).inputs(), producer.pattern())) {
+    } else if (p instanceof Exp.Filter pf) {
       fused = filterInto(pf, producer.pattern(), (Exp.Soac) c, consumer.pattern(), names);
     }
     if (fused == null) {
@@ -57,11 +58,6 @@ final class FusionRules {
       pattern = filterPattern(producer.pattern(), ((Exp.Filter) c).inputs(), consumer.pattern());
     }
     return Optional.of(new Stm(pattern, certs, mergeDuplicateInputs((Exp.Soac) fused)));
-  }
-
-  private static boolean allInputsFrom(List<SubExp> inputs, List<Ident> outputs) {
-    List<SubExp> produced = outputs.stream().map(id -> (SubExp) id.var()).toList();
-    return produced.containsAll(inputs) && inputs.stream().distinct().count() == inputs.size();
   }
 
   // ---- map producer ----
@@ -133,7 +129,7 @@ final class FusionRules {
       fold = Renamer.fresh(r.operator(), names);
       combine = r.operator();
       neutral = r.neutral();
-    } else if (consumer instanceof Exp.Redomap r) {
+    } else if (consumer instanceof Exp.Screma r && !r.scans()) {
       fold = r.fold();
       combine = r.combine();
       neutral = r.neutral();
@@ -145,8 +141,8 @@ final class FusionRules {
     Body guarded = guarded(p, outputs, fold, neutral.size(), consumer.inputs(), unchanged, names);
     List<Ident> params = new ArrayList<>(accs);
     params.addAll(p.params());
-    return new Exp.Redomap(combine, new Lambda(params, guarded, fold.returnTypes()), neutral, producer.inputs(),
-        consumer instanceof Exp.Reduce r ? r.pos() : ((Exp.Redomap) consumer).pos());
+    return Exp.Screma.redomap(combine, new Lambda(params, guarded, fold.returnTypes()), neutral, producer.inputs(),
+        consumer instanceof Exp.Reduce r ? r.pos() : ((Exp.Screma) consumer).pos());
   }
 
   /** {@code let ok = p(x) in if ok then consumer(x) else otherwise}, over the producer's parameters. */
@@ -177,9 +173,57 @@ final class FusionRules {
     return out;
   }
 
-  /** A map, redomap or scanomap reading the same array twice reads it once; the second parameter becomes the first. */
+  /**
+   * {@code first} and {@code second}, two independent reductions, as one redomap binding both
+   * patterns: the first's accumulators, then the second's, each with its own fold and combining
+   * operator, over the inputs of both (an input they share is read once).
+   */
+  static Stm joinReductions(Stm first, Stm second, NameSource names) {
+    Exp.Screma a = asRedomap((Exp.Soac) first.exp(), names);
+    Exp.Screma b = asRedomap((Exp.Soac) second.exp(), names);
+    Lambda combine = joined(a.combine(), a.accumulators(), b.combine(), b.accumulators());
+    Lambda fold = joined(a.fold(), a.accumulators(), b.fold(), b.accumulators());
+    List<SubExp> neutral = new ArrayList<>(a.neutral());
+    neutral.addAll(b.neutral());
+    List<SubExp> inputs = new ArrayList<>(a.inputs());
+    inputs.addAll(b.inputs());
+    List<Ident> pattern = new ArrayList<>(first.pattern());
+    pattern.addAll(second.pattern());
+    List<String> certs = new ArrayList<>(first.certificates());
+    second.certificates().stream().filter(x -> !certs.contains(x)).forEach(certs::add);
+    return new Stm(pattern, certs, mergeDuplicateInputs(Exp.Screma.redomap(combine, fold, neutral, inputs, a.pos())));
+  }
+
+  /** A reduce as the redomap it is (a renamed copy of its operator folds), a redomap as itself. */
+  private static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
+    if (reduction instanceof Exp.Reduce r) {
+      return Exp.Screma.redomap(r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos());
+    }
+    return (Exp.Screma) reduction;
+  }
+
+  /**
+   * {@code f} and {@code g} side by side: the first {@code fAccs} (of {@code f}) and {@code gAccs}
+   * (of {@code g}) parameters lead, then the rest of {@code f}'s and of {@code g}'s; both bodies run
+   * and their results are joined.
+   */
+  private static Lambda joined(Lambda f, int fAccs, Lambda g, int gAccs) {
+    List<Ident> params = new ArrayList<>(f.params().subList(0, fAccs));
+    params.addAll(g.params().subList(0, gAccs));
+    params.addAll(f.params().subList(fAccs, f.params().size()));
+    params.addAll(g.params().subList(gAccs, g.params().size()));
+    List<Stm> stms = new ArrayList<>(f.body().stms());
+    stms.addAll(g.body().stms());
+    List<SubExp> results = new ArrayList<>(f.body().result());
+    results.addAll(g.body().result());
+    List<Type> types = new ArrayList<>(f.returnTypes());
+    types.addAll(g.returnTypes());
+    return new Lambda(params, new Body(stms, results), types);
+  }
+
+  /** A map or screma reading the same array twice reads it once; the second parameter becomes the first. */
   static Exp.Soac mergeDuplicateInputs(Exp.Soac soac) {
-    if (!(soac instanceof Exp.Map || soac instanceof Exp.Redomap || soac instanceof Exp.Scanomap)) {
+    if (!(soac instanceof Exp.Map || soac instanceof Exp.Screma)) {
       return soac;
     }
     Lambda f = soac.rowFunction();

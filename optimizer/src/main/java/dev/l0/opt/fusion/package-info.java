@@ -1,5 +1,7 @@
 /**
  * Producer-consumer fusion of SOACs (thesis ch. 7): the T2 graph-reduction gathering over each
- * body's dataflow graph, and the fusion algebra that composes two SOACs into one.
+ * body's dataflow graph, the named fusion rules of §7.3 that each fuse one producer-consumer pair
+ * (and can be applied alone), the function composition they share, and the history of which rules
+ * made each kernel.
  */
 package dev.l0.opt.fusion;

@@ -85,8 +85,7 @@ public final class Analysis {
       Visit visit = pending.pop();
       deepest = Math.max(deepest, visit.depth());
       for (Stm stm : visit.body().stms()) {
-        stm.exp().bodies().forEach(b -> pending.push(new Visit(b, visit.depth() + 1)));
-        stm.exp().lambdas().forEach(l -> pending.push(new Visit(l.body(), visit.depth() + 1)));
+        Traversal.nestedBodies(stm.exp()).forEach(b -> pending.push(new Visit(b, visit.depth() + 1)));
       }
     }
     return deepest;
@@ -241,7 +240,7 @@ public final class Analysis {
    * expression is never removed as dead, merged, or moved to where it might run more often.
    */
   public static boolean mayFail(Exp e) {
-    if (e instanceof Exp.Map || e instanceof Exp.Scan || e instanceof Exp.Scanomap) {
+    if (e instanceof Exp.Map || e instanceof Exp.Scan || e instanceof Exp.Screma s && s.scans()) {
       List<Lambda> lambdas = e.lambdas();
       boolean arrayResults = lambdas.get(0).returnTypes().stream().anyMatch(t -> t.rank() > 0);
       return arrayResults || lambdas.stream().anyMatch(l -> mayFail(l.body()));
@@ -262,15 +261,13 @@ public final class Analysis {
   /** Names whose arrays {@code body} may consume: updated in place, passed to a call, or a loop's initial value. */
   public static Set<String> consumedNames(Body body) {
     Set<String> out = new HashSet<>();
-    for (Stm stm : body.stms()) {
+    for (Stm stm : Traversal.statements(body)) {
       Exp e = stm.exp();
       List<SubExp> consumed = e instanceof Exp.Update u ? List.of(u.array())
           : e instanceof Exp.Apply a ? a.args()
           : e instanceof Exp.Loop l ? l.init()
           : List.of();
       consumed.stream().map(SubExp::varName).filter(n -> n != null).forEach(out::add);
-      e.bodies().forEach(b -> out.addAll(consumedNames(b)));
-      e.lambdas().forEach(l -> out.addAll(consumedNames(l.body())));
     }
     return out;
   }

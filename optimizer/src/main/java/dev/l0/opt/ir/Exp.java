@@ -440,7 +440,7 @@ public sealed interface Exp {
 
     /**
      * This SOAC applying {@code f} to the rows of {@code newInputs}. A reduce or scan becomes a
-     * redomap or scanomap that keeps its operator for combining, so {@code f} must bind names of
+     * {@link Screma} (a redomap or scanomap) that keeps its operator for combining, so {@code f} must bind names of
      * its own.
      */
     Soac withRowFunction(Lambda f, List<SubExp> newInputs);
@@ -586,7 +586,7 @@ public sealed interface Exp {
 
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Redomap(operator, f, neutral, newInputs, pos);
+      return Screma.redomap(operator, f, neutral, newInputs, pos);
     }
   }
 
@@ -637,24 +637,55 @@ public sealed interface Exp {
 
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Scanomap(operator, f, neutral, newInputs, pos);
+      return Screma.scanomap(operator, f, neutral, newInputs, pos);
     }
   }
 
   /**
-   * {@code redomap(combine, fold, ne, a...)} (thesis §7.1): sequentially {@code acc = fold(acc, row)}
-   * from {@code neutral}; {@code combine} is the associative operator that joins partial
-   * accumulators of chunks in a parallel execution; {@code pos} is where its reduce was written.
+   * The fused SOAC (thesis §7.1; Futhark's {@code screma}, "scan-reduce-map"): one pass over the
+   * rows of {@code inputs} that runs {@code acc = fold(acc, row)} from {@code neutral} and yields,
+   * by its {@link #yields}, either the final accumulators (a redomap) or every prefix of them,
+   * {@code out[i] = acc after row i} (a scanomap). {@code combine} is the associative operator a
+   * parallel execution joins the partial accumulators of chunks with; the fold is never
+   * reassociated, so every backend's chunks of the documented order give the same result.
+   * {@code pos} is where the reduce or scan was written. {@link #redomap} and {@link #scanomap}
+   * build the two forms, and {@link #keyword} names them so, as the thesis and the explain text do.
    */
-  record Redomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) implements Soac {
-    @Override
-    public String keyword() {
-      return "redomap";
+  record Screma(Yield yields, Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos)
+      implements Soac {
+
+    /** What a screma's pass binds. */
+    public enum Yield {
+      /** The final accumulators, one value per accumulator (a redomap). */
+      REDUCTION,
+      /** The accumulator after each row, one array per accumulator (a scanomap). */
+      PREFIXES
     }
 
-    public Redomap {
+    public Screma {
       neutral = List.copyOf(neutral);
       inputs = List.copyOf(inputs);
+    }
+
+    /** {@code redomap(combine, fold, ne, a...)}: the fold's final accumulators. */
+    public static Screma redomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) {
+      return new Screma(Yield.REDUCTION, combine, fold, neutral, inputs, pos);
+    }
+
+    /** {@code scanomap(combine, fold, ne, a...)}: the fold's inclusive prefixes (what map→scan fusion makes). */
+    public static Screma scanomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) {
+      return new Screma(Yield.PREFIXES, combine, fold, neutral, inputs, pos);
+    }
+
+    /** Whether it binds every prefix (a scanomap) rather than the final accumulators (a redomap). */
+    public boolean scans() {
+      return yields == Yield.PREFIXES;
+    }
+
+    /** {@code redomap} or {@code scanomap}. */
+    @Override
+    public String keyword() {
+      return scans() ? "scanomap" : "redomap";
     }
 
     @Override
@@ -664,7 +695,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Redomap(combine, fold, mapAll(neutral, f), mapAll(inputs, f), pos);
+      return new Screma(yields, combine, fold, mapAll(neutral, f), mapAll(inputs, f), pos);
     }
 
     @Override
@@ -674,7 +705,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Redomap(f.apply(combine), f.apply(fold), neutral, inputs, pos);
+      return new Screma(yields, f.apply(combine), f.apply(fold), neutral, inputs, pos);
     }
 
     @Override
@@ -689,60 +720,7 @@ public sealed interface Exp {
 
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Redomap(combine, f, neutral, newInputs, pos);
-    }
-  }
-
-  /**
-   * {@code scanomap(combine, fold, ne, a...)}: the inclusive prefixes of the fold,
-   * {@code out[i] = acc = fold(acc, row i)} from {@code neutral}; what map→scan fusion makes (the
-   * scan's operator stays the associative {@code combine} a parallel scan joins chunks with);
-   * {@code pos} is where the scan was written.
-   */
-  record Scanomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) implements Soac {
-    @Override
-    public String keyword() {
-      return "scanomap";
-    }
-
-    public Scanomap {
-      neutral = List.copyOf(neutral);
-      inputs = List.copyOf(inputs);
-    }
-
-    @Override
-    public List<SubExp> operands() {
-      return concat(neutral, inputs);
-    }
-
-    @Override
-    public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Scanomap(combine, fold, mapAll(neutral, f), mapAll(inputs, f), pos);
-    }
-
-    @Override
-    public List<Lambda> lambdas() {
-      return List.of(combine, fold);
-    }
-
-    @Override
-    public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Scanomap(f.apply(combine), f.apply(fold), neutral, inputs, pos);
-    }
-
-    @Override
-    public Lambda rowFunction() {
-      return fold;
-    }
-
-    @Override
-    public int accumulators() {
-      return neutral.size();
-    }
-
-    @Override
-    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Scanomap(combine, f, neutral, newInputs, pos);
+      return new Screma(yields, combine, f, neutral, newInputs, pos);
     }
   }
 }

@@ -96,7 +96,7 @@ public final class Substitution {
 
   /** {@code e} with this substitution applied to its operands and, recursively, to everything nested. */
   public Exp apply(Exp e) {
-    return applyOutsideBodies(e).mapBodies(this::apply).mapLambdas(l -> l.withBody(apply(l.body())));
+    return Traversal.mapNestedBodies(applyOutsideBodies(e), this::apply);
   }
 
   /** {@code e} with this substitution applied to its operands, types and lambda signatures, its bodies unchanged. */

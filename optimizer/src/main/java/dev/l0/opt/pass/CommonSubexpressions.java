@@ -9,6 +9,7 @@ import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
+import dev.l0.opt.ir.Traversal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -73,7 +74,7 @@ public final class CommonSubexpressions implements Pass {
       List<Stm> out = new ArrayList<>();
       for (Stm original : body.stms()) {
         Stm stm = substitution().applyOutsideBodies(original);
-        stm = stm.withExp(stm.exp().mapBodies(this::body).mapLambdas(l -> l.withBody(body(l.body()))));
+        stm = Traversal.withExp(stm, Traversal.mapNestedBodies(stm.exp(), this::body));
         List<Ident> earlier = shareable(stm) ? earlierOrAdd(stm, added) : null;
         if (earlier != null) {
           for (int k = 0; k < earlier.size(); k++) {

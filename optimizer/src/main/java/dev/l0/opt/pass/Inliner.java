@@ -9,6 +9,7 @@ import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
+import dev.l0.opt.ir.Traversal;
 import dev.l0.types.NestingLimit;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -82,8 +83,7 @@ public final class Inliner implements Pass {
     Map<String, SubExp> results = new HashMap<>();
     for (Stm original : body.stms()) {
       Stm stm = new Substitution(results).apply(original);
-      stm = stm.withExp(stm.exp().mapBodies(b -> inlineBody(b, level + 1, callees, names))
-          .mapLambdas(l -> l.withBody(inlineBody(l.body(), level + 1, callees, names))));
+      stm = Traversal.withExp(stm, Traversal.mapNestedBodies(stm.exp(), b -> inlineBody(b, level + 1, callees, names)));
       Inlined inlinable = stm.exp() instanceof Exp.Apply a ? callees.inlinable(a.function()) : null;
       InternalFunction callee = inlinable == null || level + inlinable.nesting() > NestingLimit.MAX_DEPTH
           ? null : inlinable.function();
@@ -109,12 +109,10 @@ public final class Inliner implements Pass {
 
   private static Set<String> callees(Body body) {
     Set<String> out = new HashSet<>();
-    for (Stm stm : body.stms()) {
+    for (Stm stm : Traversal.statements(body)) {
       if (stm.exp() instanceof Exp.Apply a) {
         out.add(a.function());
       }
-      stm.exp().bodies().forEach(b -> out.addAll(callees(b)));
-      stm.exp().lambdas().forEach(l -> out.addAll(callees(l.body())));
     }
     return out;
   }

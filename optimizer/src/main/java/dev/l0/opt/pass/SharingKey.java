@@ -8,6 +8,7 @@ import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
+import dev.l0.opt.ir.Traversal;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -105,7 +106,7 @@ final class SharingKey {
   }
 
   private static Exp erased(Exp e) {
-    return withoutPosition(e).mapBodies(SharingKey::erased).mapLambdas(l -> l.withBody(erased(l.body())));
+    return Traversal.mapNestedBodies(withoutPosition(e), SharingKey::erased);
   }
 
   private static Body erased(Body b) {
@@ -133,14 +134,11 @@ final class SharingKey {
     if (e instanceof Exp.Reduce r) {
       return new Exp.Reduce(r.operator(), r.neutral(), r.inputs(), none);
     }
-    if (e instanceof Exp.Redomap r) {
-      return new Exp.Redomap(r.combine(), r.fold(), r.neutral(), r.inputs(), none);
+    if (e instanceof Exp.Screma s) {
+      return new Exp.Screma(s.yields(), s.combine(), s.fold(), s.neutral(), s.inputs(), none);
     }
     if (e instanceof Exp.Scan s) {
       return new Exp.Scan(s.operator(), s.neutral(), s.inputs(), none);
-    }
-    if (e instanceof Exp.Scanomap s) {
-      return new Exp.Scanomap(s.combine(), s.fold(), s.neutral(), s.inputs(), none);
     }
     if (e instanceof Exp.Replicate r) {
       return new Exp.Replicate(r.count(), r.value(), none);

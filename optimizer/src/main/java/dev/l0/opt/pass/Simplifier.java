@@ -19,6 +19,7 @@ import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
+import dev.l0.opt.ir.Traversal;
 import dev.l0.semantics.ScalarOperations;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -84,7 +85,7 @@ public final class Simplifier implements Pass {
       List<Stm> out = new ArrayList<>();
       for (Stm original : body.stms()) {
         Stm stm = substitution().applyOutsideBodies(original);
-        stm = stm.withExp(stm.exp().mapBodies(this::body).mapLambdas(this::lambda));
+        stm = Traversal.withExp(stm, Traversal.mapNested(stm.exp(), this::body, this::lambda));
         if (stm.exp() instanceof Exp.Loop l) {
           l.mergeParams().forEach(this::declare);
           declare(l.counter());
@@ -98,7 +99,7 @@ public final class Simplifier implements Pass {
 
     Lambda lambda(Lambda l) {
       l.params().forEach(this::declare);
-      return l.withBody(body(l.body()));
+      return Traversal.withBody(l, body(l.body()));
     }
 
     private void replace(Ident id, SubExp by) {
@@ -426,7 +427,7 @@ public final class Simplifier implements Pass {
 
     /** Drops map outputs nobody uses and SOAC inputs the function ignores, where that cannot hide a failure. */
     private Stm pruneSoacInputs(Stm stm) {
-      if (stm.exp() instanceof Exp.Map || stm.exp() instanceof Exp.Redomap || stm.exp() instanceof Exp.Scanomap) {
+      if (stm.exp() instanceof Exp.Map || stm.exp() instanceof Exp.Screma) {
         Exp.Soac soac = (Exp.Soac) stm.exp();
         Pruned p = pruneParams(soac.rowFunction(), soac.accumulators(), soac.inputs());
         return stm.withExp(soac.withRowFunction(p.function, p.inputs));

@@ -1,0 +1,48 @@
+package dev.l0.opt;
+
+import dev.l0.opt.ir.Exp;
+
+/** The outermost SOAC of a kernel, as the kernel plan, the lowering and {@code explain} name it. */
+public enum KernelKind {
+  MAP("map"),
+  FILTER("filter"),
+  REDUCE("reduce"),
+  SCAN("scan"),
+  /** A {@link Exp.Screma} yielding its final accumulators. */
+  REDOMAP("redomap"),
+  /** A {@link Exp.Screma} yielding every prefix. */
+  SCANOMAP("scanomap");
+
+  private final String keyword;
+
+  KernelKind(String keyword) {
+    this.keyword = keyword;
+  }
+
+  /** The SOAC's keyword, e.g. {@code redomap}. */
+  public String keyword() {
+    return keyword;
+  }
+
+  @Override
+  public String toString() {
+    return keyword;
+  }
+
+  /** The kind of {@code soac}. */
+  public static KernelKind of(Exp.Soac soac) {
+    if (soac instanceof Exp.Map) {
+      return MAP;
+    }
+    if (soac instanceof Exp.Filter) {
+      return FILTER;
+    }
+    if (soac instanceof Exp.Reduce) {
+      return REDUCE;
+    }
+    if (soac instanceof Exp.Scan) {
+      return SCAN;
+    }
+    return ((Exp.Screma) soac).scans() ? SCANOMAP : REDOMAP;
+  }
+}

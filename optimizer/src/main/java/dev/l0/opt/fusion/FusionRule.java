@@ -1,0 +1,134 @@
+package dev.l0.opt.fusion;
+
+import dev.l0.opt.ir.Analysis;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.NameSource;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The fusion rules, each a named unit that matches two SOACs and makes the one SOAC computing
+ * their results: the producer-consumer rules of thesis §7.3 (their thesis names), which fuse a
+ * producer into its consumer, and horizontal fusion (seed 001's with-loop fusion), which joins
+ * two independent siblings; {@link FusionRules} holds the function composition they share.
+ * {@link Fusion} tries them in this order, and a test can apply one alone. No rule reassociates
+ * an operation: each keeps the sequential order of every row's work, and a joined reduction keeps
+ * each accumulator's own fold and combining order.
+ */
+public enum FusionRule {
+  /** {@code map(g, map(f, a)) = map(g∘f, a)} (§7.2.1). */
+  FUSE_MAP_MAP("FUSE-MAP-MAP") {
+    @Override
+    boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
+      return producer instanceof Exp.Map && consumer instanceof Exp.Map;
+    }
+  },
+  /**
+   * {@code reduce(⊕, ne, map(f, a)) = redomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}, and a map into
+   * a redomap composes into its fold.
+   */
+  FUSE_MAP_REDOMAP("FUSE-MAP-REDOMAP") {
+    @Override
+    boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
+      return producer instanceof Exp.Map && reduces(consumer);
+    }
+  },
+  /** {@code scan(⊕, ne, map(f, a)) = scanomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}, and map into scanomap. */
+  FUSE_MAP_SCAN("FUSE-MAP-SCAN") {
+    @Override
+    boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
+      return producer instanceof Exp.Map && (consumer instanceof Exp.Scan || consumer instanceof Exp.Screma s && s.scans());
+    }
+  },
+  /** {@code filter(q, filter(p, a)) = filter(fn x => if p(x) then q(x) else false, a)}. */
+  FUSE_FILTER_FILTER("FUSE-FILTER-FILTER") {
+    @Override
+    boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
+      return producer instanceof Exp.Filter && consumer instanceof Exp.Filter f && allInputsFrom(f.inputs(), outputs);
+    }
+  },
+  /** A filter into a reduce or redomap: {@code fold' = fn acc x => if p(x) then fold(acc, x) else acc} (the thesis's FUSE-FILTER-REDUCE). */
+  FUSE_FILTER_REDOMAP("FUSE-FILTER-REDOMAP") {
+    @Override
+    boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
+      return producer instanceof Exp.Filter && reduces(consumer) && allInputsFrom(((Exp.Soac) consumer).inputs(), outputs);
+    }
+  },
+  /**
+   * Two reductions (reduce or redomap) with scalar accumulators over rows of one array, the second
+   * not reading the first's results, become one redomap: the first's accumulators, then the second's, folded in one pass;
+   * {@code min}, {@code max} and a sum of one array are one kernel.
+   */
+  FUSE_HORIZONTAL("FUSE-HORIZONTAL") {
+    @Override
+    boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
+      if (!reduces(first) || !reduces(second) || !scalarResults(first) || !scalarResults(second)) {
+        return false;
+      }
+      List<SubExp> shared = new ArrayList<>(((Exp.Soac) first).inputs());
+      shared.retainAll(((Exp.Soac) second).inputs());
+      Set<String> read = Analysis.useCounts(second).keySet();
+      return !shared.isEmpty() && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
+      return Optional.of(FusionRules.joinReductions(first, second, names));
+    }
+  };
+
+  private final String ruleName;
+
+  FusionRule(String ruleName) {
+    this.ruleName = ruleName;
+  }
+
+  /** The thesis's name of the rule, e.g. {@code FUSE-MAP-REDOMAP}, as {@code explain} shows it. */
+  public String ruleName() {
+    return ruleName;
+  }
+
+  abstract boolean matches(Exp producer, Exp consumer, List<Ident> producerOutputs);
+
+  /** The statement binding {@code consumer}'s results with {@code producer} fused in, or empty where this rule does not match. */
+  public Optional<Stm> apply(Stm producer, Stm consumer, NameSource names) {
+    if (!matches(producer.exp(), consumer.exp(), producer.pattern())) {
+      return Optional.empty();
+    }
+    return fuse(producer, consumer, names);
+  }
+
+  /** The fused statement of a pair this rule matched. */
+  Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
+    return FusionRules.fuse(producer, consumer, names);
+  }
+
+  /** The first rule, in order, that fuses {@code producer} into {@code consumer} (or joins the two); empty where none does. */
+  static Optional<FusionRule> matching(Stm producer, Stm consumer) {
+    for (FusionRule rule : values()) {
+      if (rule.matches(producer.exp(), consumer.exp(), producer.pattern())) {
+        return Optional.of(rule);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static boolean scalarResults(Exp soac) {
+    return ((Exp.Soac) soac).rowFunction().returnTypes().stream().allMatch(t -> t.rank() == 0);
+  }
+
+  private static boolean reduces(Exp consumer) {
+    return consumer instanceof Exp.Reduce || consumer instanceof Exp.Screma s && !s.scans();
+  }
+
+  /** Whether the consumer reads only the producer's outputs, each once: a filter changes the size, so no other input may stay. */
+  private static boolean allInputsFrom(List<SubExp> inputs, List<Ident> outputs) {
+    List<SubExp> produced = outputs.stream().map(id -> (SubExp) id.var()).toList();
+    return produced.containsAll(inputs) && inputs.stream().distinct().count() == inputs.size();
+  }
+}

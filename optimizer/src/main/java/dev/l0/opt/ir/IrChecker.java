@@ -1,0 +1,264 @@
+package dev.l0.opt.ir;
+
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.Type;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The invariants of internal L0 that every pass keeps (thesis ch. 4): each name is bound once in
+ * the whole program; each operand and certificate names a variable in scope; each statement binds
+ * as many names as its expression has results; a SOAC's functions take one parameter per
+ * accumulator and per input with the input's row type and return what the SOAC binds; branches,
+ * loops and calls agree with their patterns in number and type (types compared up to sizes).
+ * {@link dev.l0.opt.pass.PassManager} runs it after every pass when {@link #ENABLED} is set.
+ */
+public final class IrChecker {
+  /** The system property that turns the check after every pass on: {@code -Dl0.opt.check=true}. */
+  public static final String PROPERTY = "l0.opt.check";
+
+  private IrChecker() {}
+
+  /** Whether the passes are checked: the system property {@value #PROPERTY} is {@code true}. */
+  public static boolean enabled() {
+    return Boolean.getBoolean(PROPERTY);
+  }
+
+  /** The first broken invariant of {@code program}, saying where; empty where it is well formed. */
+  public static Optional<String> problem(InternalProgram program) {
+    try {
+      new Walk(program).program();
+      return Optional.empty();
+    } catch (Broken broken) {
+      return Optional.of(broken.getMessage());
+    }
+  }
+
+  /** A broken invariant, with the function and the statement where it is. */
+  private static final class Broken extends RuntimeException {
+    Broken(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  private static final class Walk {
+    private final Map<String, InternalFunction> functions = new LinkedHashMap<>();
+    private final Set<String> bound = new HashSet<>();
+    /** The variables in scope with their types; a body removes what it bound when it ends. */
+    private final Map<String, Type> scope = new HashMap<>();
+    /** Where the walk is, outermost first: the function, then each enclosing statement. */
+    private final Deque<String> where = new ArrayDeque<>();
+
+    Walk(InternalProgram program) {
+      program.functions().forEach(f -> functions.put(f.name(), f));
+    }
+
+    void program() {
+      for (InternalFunction f : functions.values()) {
+        where.clear();
+        where.addLast("function " + f.name());
+        List<Ident> params = f.params();
+        params.forEach(this::bind);
+        List<Type> results = body(f.body());
+        expect(results.size() == f.returnTypes().size(), () -> "the body returns " + results.size() + " values for "
+            + f.returnTypes().size() + " result types");
+        for (int k = 0; k < results.size(); k++) {
+          expectSameType(f.returnTypes().get(k), results.get(k), "result " + k);
+        }
+        params.forEach(p -> scope.remove(p.name()));
+      }
+    }
+
+    /** The types of {@code body}'s results; its bindings leave scope after it. */
+    private List<Type> body(Body body) {
+      List<Ident> local = new ArrayList<>();
+      for (Stm stm : body.stms()) {
+        where.addLast("statement " + stm.pattern().stream().map(Ident::name).toList());
+        stm.certificates().forEach(c -> typeOf(SubExp.var(c)));
+        List<Type> results = exp(stm.exp());
+        expect(results.size() == stm.pattern().size(), () -> "the pattern binds " + stm.pattern().size() + " names for "
+            + results.size() + " results of " + keyword(stm.exp()));
+        for (int k = 0; k < results.size(); k++) {
+          expectSameType(stm.pattern().get(k).type(), results.get(k), "pattern name " + stm.pattern().get(k).name());
+        }
+        stm.pattern().forEach(this::bind);
+        local.addAll(stm.pattern());
+        where.removeLast();
+      }
+      where.addLast("body result");
+      List<Type> out = body.result().stream().map(this::typeOf).toList();
+      local.forEach(id -> scope.remove(id.name()));
+      where.removeLast();
+      return out;
+    }
+
+    /**
+     * The result types of {@code e}, up to sizes, where they follow from its operands; a
+     * {@code null} entry where only the pattern says (an index, a literal, an array operation).
+     */
+    private List<Type> exp(Exp e) {
+      e.operands().forEach(this::typeOf);
+      if (e instanceof Exp.If branch) {
+        expectSameType(ScalarType.BOOL, typeOf(branch.condition()), "the condition");
+        List<Type> then = body(branch.thenBody());
+        List<Type> otherwise = body(branch.elseBody());
+        expect(then.size() == otherwise.size(), () -> "the branches return " + then.size() + " and " + otherwise.size() + " values");
+        for (int k = 0; k < then.size(); k++) {
+          expectSameType(then.get(k), otherwise.get(k), "branch result " + k);
+        }
+        return then;
+      }
+      if (e instanceof Exp.Loop loop) {
+        return loop(loop);
+      }
+      if (e instanceof Exp.Apply call) {
+        InternalFunction callee = functions.get(call.function());
+        expect(callee != null, () -> "a call of " + call.function() + ", which the program does not define");
+        expect(callee.params().size() == call.args().size(), () -> "a call of " + call.function() + " with "
+            + call.args().size() + " arguments for " + callee.params().size() + " parameters");
+        for (int k = 0; k < call.args().size(); k++) {
+          expectSameType(callee.params().get(k).type(), typeOf(call.args().get(k)), "argument " + k + " of " + call.function());
+        }
+        return callee.returnTypes();
+      }
+      if (e instanceof Exp.Soac soac) {
+        return soac(soac);
+      }
+      if (e instanceof Exp.Split) {
+        return unknown(2);
+      }
+      if (e instanceof Exp.Atom atom) {
+        return Collections.singletonList(typeOf(atom.value()));
+      }
+      return unknown(1);
+    }
+
+    private List<Type> loop(Exp.Loop loop) {
+      expect(loop.mergeParams().size() == loop.init().size(), () -> "a loop with " + loop.mergeParams().size()
+          + " merge parameters and " + loop.init().size() + " initial values");
+      for (int k = 0; k < loop.init().size(); k++) {
+        expectSameType(loop.mergeParams().get(k).type(), typeOf(loop.init().get(k)), "the initial value " + k);
+      }
+      List<Ident> params = new ArrayList<>(loop.mergeParams());
+      params.add(loop.counter());
+      params.forEach(this::bind);
+      List<Type> results = body(loop.body());
+      expect(results.size() == loop.mergeParams().size(), () -> "a loop body returning " + results.size() + " values for "
+          + loop.mergeParams().size() + " merge parameters");
+      for (int k = 0; k < results.size(); k++) {
+        expectSameType(loop.mergeParams().get(k).type(), results.get(k), "the loop body's result " + k);
+      }
+      params.forEach(p -> scope.remove(p.name()));
+      return loop.mergeParams().stream().map(Ident::type).toList();
+    }
+
+    private List<Type> soac(Exp.Soac soac) {
+      List<Type> rows = new ArrayList<>();
+      for (SubExp input : soac.inputs()) {
+        Type t = typeOf(input);
+        expect(t == null || t instanceof Type.Array, () -> "the input " + input + " of a " + soac.keyword() + " is no array");
+        rows.add(t == null ? null : InternalTypes.row(t));
+      }
+      if (soac instanceof Exp.Map map) {
+        return arraysOf(lambda(map.function(), rows));
+      }
+      if (soac instanceof Exp.Filter filter) {
+        List<Type> kept = lambda(filter.predicate(), rows);
+        expect(kept.size() == 1 && ScalarType.BOOL.equals(kept.get(0)), () -> "a filter predicate that does not return one bool");
+        return soac.inputs().stream().map(this::typeOf).toList();
+      }
+      List<SubExp> neutral = soac instanceof Exp.Reduce r ? r.neutral()
+          : soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Screma) soac).neutral();
+      List<Type> accumulators = neutral.stream().map(this::typeOf).toList();
+      List<Type> foldParams = new ArrayList<>(accumulators);
+      foldParams.addAll(rows);
+      List<Type> folded = lambda(soac.rowFunction(), foldParams);
+      if (soac instanceof Exp.Screma screma) {
+        List<Type> combineParams = new ArrayList<>(accumulators);
+        combineParams.addAll(accumulators);
+        sameTypes(accumulators, lambda(screma.combine(), combineParams), "the combining operator's result");
+      }
+      sameTypes(accumulators, folded, "the fold's result");
+      boolean scans = soac instanceof Exp.Scan || soac instanceof Exp.Screma s && s.scans();
+      return scans ? arraysOf(accumulators) : accumulators;
+    }
+
+    /** The result types of {@code l} applied to parameters of types {@code args}. */
+    private List<Type> lambda(Lambda l, List<Type> args) {
+      expect(l.params().size() == args.size(), () -> "a function of " + l.params().size() + " parameters applied to "
+          + args.size() + " values");
+      for (int k = 0; k < args.size(); k++) {
+        expectSameType(l.params().get(k).type(), args.get(k), "parameter " + l.params().get(k).name());
+      }
+      l.params().forEach(this::bind);
+      List<Type> results = body(l.body());
+      sameTypes(l.returnTypes(), results, "the function's body result");
+      l.params().forEach(p -> scope.remove(p.name()));
+      return l.returnTypes();
+    }
+
+    private void sameTypes(List<Type> expected, List<Type> actual, String what) {
+      expect(expected.size() == actual.size(), () -> what + " has " + actual.size() + " values for " + expected.size());
+      for (int k = 0; k < expected.size(); k++) {
+        expectSameType(expected.get(k), actual.get(k), what + " " + k);
+      }
+    }
+
+    private static List<Type> arraysOf(List<Type> rows) {
+      return rows.stream().map(t -> t == null ? null : (Type) Type.array(t)).toList();
+    }
+
+    private static List<Type> unknown(int results) {
+      List<Type> out = new ArrayList<>();
+      for (int k = 0; k < results; k++) {
+        out.add(null);
+      }
+      return out;
+    }
+
+    private void bind(Ident id) {
+      expect(bound.add(id.name()), () -> id.name() + " is bound twice");
+      scope.put(id.name(), id.type());
+    }
+
+    /**
+     * The type of {@code s}: a constant's scalar type, a variable's declared type; fails when it is
+     * not in scope. {@code null} (any type) for {@link Substitution#CHECKED}, the constant
+     * {@code true} that also stands for a certificate known to hold.
+     */
+    private Type typeOf(SubExp s) {
+      if (s instanceof SubExp.Const c) {
+        return s.equals(Substitution.CHECKED) ? null : c.value().type();
+      }
+      String name = ((SubExp.Var) s).name();
+      Type t = scope.get(name);
+      expect(t != null, () -> name + " is used where it is not in scope");
+      return t;
+    }
+
+    private void expectSameType(Type expected, Type actual, String what) {
+      expect(expected == null || actual == null || expected.sameShapeAs(actual), () ->
+          what + " has type " + InternalPrinter.type(actual) + " where " + InternalPrinter.type(expected) + " is expected");
+    }
+
+    private void expect(boolean holds, Supplier<String> problem) {
+      if (!holds) {
+        throw new Broken(String.join(", ", where) + ": " + problem.get());
+      }
+    }
+
+    private static String keyword(Exp e) {
+      return e instanceof Exp.Soac soac ? soac.keyword() : e.getClass().getSimpleName().toLowerCase();
+    }
+  }
+}

@@ -1,0 +1,60 @@
+package dev.l0.opt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Horizontal fusion (seed 001's with-loop fusion, {@code FUSE-HORIZONTAL}): independent reductions
+ * over one array become one redomap, one pass over the array, with every result bit-identical to
+ * the reference interpreter; reductions that depend on each other, or that may fail, stay apart.
+ */
+class HorizontalFusionTest {
+  private static final String REALS = "[3.5, -1.25, 1e300, -0.1, 7.0, 2.5e-300, 0.3]";
+
+  @Test
+  void minMaxAndSumOfOneArrayAreOnePass() {
+    Compiled c = Compiled.of("""
+        fun {real, real, real} main([real] a) =
+          {reduce(fn real (real x, real y) => if x < y then x else y, 1e308, a),
+           reduce(fn real (real x, real y) => if x < y then y else x, -1e308, a),
+           reduce(op +, 0.0, map(fn real (real x) => x * x, a))}
+        """);
+    assertEquals(List.of("redomap"), c.kernelStructures());
+    assertEquals(1, c.optimized().kernelPlan().kernels().get(0).inputs().size(), "the array is read once");
+    String kernel = c.optimized().explain().lines().filter(l -> l.startsWith("kernel 1: ")).findFirst().orElseThrow();
+    assertTrue(kernel.endsWith("; fused by FUSE-MAP-REDOMAP, FUSE-HORIZONTAL") || kernel.endsWith("; fused by FUSE-HORIZONTAL, FUSE-MAP-REDOMAP"),
+        kernel);
+    c.assertSameResult("main", REALS);
+    c.assertSameResult("main", "[]");
+  }
+
+  @Test
+  void reductionsOfTwoArraysOfOneSizeThatShareNoInputStayApart() {
+    Compiled c = Compiled.of("""
+        fun {real, real} main([real] a, [real] b) = {reduce(op +, 0.0, a), reduce(op +, 0.0, b)}
+        """);
+    assertEquals(List.of("reduce", "reduce"), c.kernelStructures());
+  }
+
+  @Test
+  void aReductionThatReadsAnotherOnesResultStaysApart() {
+    Compiled c = Compiled.of("""
+        fun real main([real] a) =
+          let s = reduce(op +, 0.0, a) in
+          reduce(fn real (real x, real y) => x + y * s, 0.0, a)
+        """);
+    assertEquals(List.of("reduce", "reduce"), c.kernelStructures());
+    c.assertSameResult("main", REALS);
+  }
+
+  @Test
+  void aReductionThatMayFailStaysApart() {
+    Compiled c = Compiled.of("""
+        fun {int, int} main([int] a) = {reduce(op +, 0, a), reduce(fn int (int x, int y) => x / y, 1, a)}
+        """);
+    assertEquals(List.of("reduce", "reduce"), c.kernelStructures());
+  }
+}

@@ -1,0 +1,114 @@
+package dev.l0.opt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.ir.ScalarType;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalFunction;
+import dev.l0.opt.ir.InternalProgram;
+import dev.l0.opt.ir.IrChecker;
+import dev.l0.opt.ir.NameSource;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
+import dev.l0.opt.pass.Fixpoint;
+import dev.l0.opt.pass.Pass;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The internal-IR checker finds each kind of broken invariant and says where; the pass manager
+ * names the pass that broke it, and a fixpoint that does not converge says so (the optimiser's
+ * tests run with {@code -Dl0.opt.check=true}).
+ */
+class IrCheckerTest {
+  private static final String SOURCE = """
+      fun real main([real] xs) =
+        let ys = map(fn real (real x) => x * 2.0, xs) in
+        reduce(op +, 0.0, ys)
+      """;
+
+  /** A pass that applies {@code rewrite} to {@code main}'s body. */
+  private record Rewrite(String name, UnaryOperator<Body> rewrite) implements Pass {
+    @Override
+    public InternalProgram apply(InternalProgram program, NameSource names) {
+      return program.mapBodies(rewrite);
+    }
+  }
+
+  /** {@code body} with its first statement bound a second time, under the same names. */
+  private static Body bindFirstTwice(Body body) {
+    List<Stm> stms = new ArrayList<>(body.stms());
+    stms.add(1, stms.get(0));
+    return new Body(stms, body.result());
+  }
+
+  @Test
+  void theFlattenedAndTheOptimisedProgramsAreWellFormed() {
+    Internal flattened = Internal.of(SOURCE);
+    assertEquals(Optional.empty(), IrChecker.problem(flattened.program()));
+    assertEquals(Optional.empty(), IrChecker.problem(Compiled.of(SOURCE).optimized().internal()));
+  }
+
+  @Test
+  void aNameBoundTwiceIsNamedWithItsFunction() {
+    InternalProgram broken = Internal.of(SOURCE).program().mapBodies(IrCheckerTest::bindFirstTwice);
+    String problem = IrChecker.problem(broken).orElseThrow();
+    assertTrue(problem.startsWith("function main, statement ["), problem);
+    assertTrue(problem.endsWith(" is bound twice"), problem);
+  }
+
+  @Test
+  void aVariableOutOfScopeIsFound() {
+    InternalProgram broken = Internal.of(SOURCE).program()
+        .mapBodies(b -> new Body(b.stms(), List.of(SubExp.var("nowhere_1"))));
+    assertEquals(Optional.of("function main, body result: nowhere_1 is used where it is not in scope"), IrChecker.problem(broken));
+  }
+
+  @Test
+  void aPatternThatDoesNotMatchItsExpressionIsFound() {
+    InternalProgram program = Internal.of("fun int main(int x) = x + 1").program();
+    InternalFunction main = program.function("main").orElseThrow();
+    Ident y = new Ident("y_100", ScalarType.BOOL);
+    Body wrong = new Body(List.of(new Stm(List.of(y), new Exp.Atom(main.params().get(0).var()))), List.of(y.var()));
+    String problem = IrChecker.problem(new InternalProgram(List.of(main.withBody(wrong)))).orElseThrow();
+    assertEquals("function main, statement [y_100]: pattern name y_100 has type i32 where bool is expected", problem);
+  }
+
+  @Test
+  void thePassManagerNamesThePassThatBrokeTheProgram() {
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> Internal.of(SOURCE).after(new Rewrite("duplicate-first", IrCheckerTest::bindFirstTwice)));
+    assertTrue(e.getMessage().startsWith("the internal IR is broken after duplicate-first: function main"), e.getMessage());
+  }
+
+  @Test
+  void aFixpointThatDoesNotConvergeSaysSo() {
+    Pass grows = new Pass() {
+      @Override
+      public String name() {
+        return "copies-the-result";
+      }
+
+      /** Each round binds a copy of main's result under a fresh name: well formed, never the same twice. */
+      @Override
+      public InternalProgram apply(InternalProgram program, NameSource names) {
+        InternalFunction main = program.function("main").orElseThrow();
+        List<Stm> stms = new ArrayList<>(main.body().stms());
+        Ident copy = new Ident(names.fresh("copy"), main.returnTypes().get(0));
+        stms.add(new Stm(List.of(copy), new Exp.Atom(main.body().result().get(0))));
+        return new InternalProgram(List.of(main.withBody(new Body(stms, main.body().result()))));
+      }
+    };
+    Fixpoint endless = new Fixpoint("endless", List.of(grows), 3);
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> endless.apply(Internal.of(SOURCE).program(), new NameSource()));
+    assertEquals("the fixpoint endless did not converge in 3 rounds; it stops with the last round's program", e.getMessage());
+  }
+}
