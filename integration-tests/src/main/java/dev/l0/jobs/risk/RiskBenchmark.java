@@ -47,8 +47,10 @@ import org.apache.spark.sql.types.StructType;
  * <ul>
  *   <li>{@code l0_pipeline}: the L0 pipeline (one P&L array per position), joined with each
  *       position's book and summed per book with {@link dev.l0.spark.ExactSums#exactSumElementWise};
- *   <li>{@code spark_sql_exact}: plain Spark SQL, the positions cross-joined with the scenarios, the
- *       same formula as expressions, {@code groupBy(book, scenario)} with
+ *   <li>{@code spark_sql_exact}: plain Spark SQL, the positions (with what no shock moves computed
+ *       per position, as the L0 program does: sqrt(t), the discounted strike, today's price)
+ *       cross-joined with the scenarios, the same formula as expressions, {@code groupBy(book,
+ *       scenario)} with
  *       {@link dev.l0.spark.ExactSums#exactSum}: the same numbers as L0, which is checked bit for bit;
  *   <li>{@code spark_sql_sum}: the same with Spark's own {@code sum}, whose last bits depend on the
  *       order (its largest relative difference from L0 is printed).
@@ -111,20 +113,22 @@ public final class RiskBenchmark {
     Dataset<Row> scenarios = spark.createDataFrame(scenarioRows, new StructType().add("scenario", DataTypes.IntegerType, false)
         .add("ds", DataTypes.DoubleType, false).add("dv", DataTypes.DoubleType, false));
     UserDefinedFunction erf = udf((UDF1<Double, Double>) L0Math::erf, DataTypes.DoubleType).asNonNullable();
-    Column today = price(erf, col("call"), col("spot"), col("strike"), col("years"), col("rate"), col("volatility"));
-    Column shocked = price(erf, col("call"), col("spot").multiply(lit(1.0).plus(col("ds"))), col("strike"), col("years"),
-        col("rate"), col("volatility").plus(col("dv")));
-    Column pnl = col("quantity").multiply(shocked.minus(today));
+    // As the L0 program does: sqrt(t), the discounted strike and today's price once per position.
+    Dataset<Row> priced = positions.withColumn("sqrt_t", sqrt(col("years")))
+        .withColumn("discounted", col("strike").multiply(exp(col("rate").unary_$minus().multiply(col("years")))))
+        .withColumn("today", priceGiven(erf, col("call"), col("spot"), col("volatility")));
+    Column shocked = priceGiven(erf, col("call"), col("spot").multiply(lit(1.0).plus(col("ds"))), col("volatility").plus(col("dv")));
+    Column pnl = col("quantity").multiply(shocked.minus(col("today")));
 
     // A new Dataset per query: collecting the same one again would reuse its shuffle's map output.
     Map<String, Supplier<List<Row>>> variants = new LinkedHashMap<>();
     variants.put("l0_pipeline", () -> positions.transform(RiskComputation.scenarioPipeline(settings))
         .join(broadcast(positions.select("id", "book")), "id")
         .groupBy("book").agg(exactSumElementWise(col("pnl")).as("pnl")).collectAsList());
-    variants.put("spark_sql_exact", () -> positions.crossJoin(broadcast(scenarios))
+    variants.put("spark_sql_exact", () -> priced.crossJoin(broadcast(scenarios))
         .select(col("book"), col("scenario"), pnl.as("pnl")).groupBy("book", "scenario").agg(exactSum(col("pnl")).as("pnl"))
         .collectAsList());
-    variants.put("spark_sql_sum", () -> positions.crossJoin(broadcast(scenarios))
+    variants.put("spark_sql_sum", () -> priced.crossJoin(broadcast(scenarios))
         .select(col("book"), col("scenario"), pnl.as("pnl")).groupBy("book", "scenario").agg(sum(col("pnl")).as("pnl"))
         .collectAsList());
 
@@ -218,11 +222,19 @@ public final class RiskBenchmark {
     }
   }
 
-  /** The risk program's Black-Scholes price as Spark SQL expressions, the same operations in the same order. */
-  private static Column price(UserDefinedFunction erf, Column call, Column s, Column k, Column t, Column r, Column v) {
-    Column d1 = log(s.divide(k)).plus(r.plus(lit(0.5).multiply(v).multiply(v)).multiply(t)).divide(v.multiply(sqrt(t)));
-    Column d2 = d1.minus(v.multiply(sqrt(t)));
-    Column discounted = k.multiply(exp(r.unary_$minus().multiply(t)));
+  /**
+   * The risk program's {@code price_given} as Spark SQL expressions, the same operations in the same
+   * order, for the spot {@code s} and volatility {@code v}; the strike, years, rate and the columns
+   * {@code sqrt_t} and {@code discounted} come from the position.
+   */
+  private static Column priceGiven(UserDefinedFunction erf, Column call, Column s, Column v) {
+    Column k = col("strike");
+    Column t = col("years");
+    Column r = col("rate");
+    Column sqrtT = col("sqrt_t");
+    Column discounted = col("discounted");
+    Column d1 = log(s.divide(k)).plus(r.plus(lit(0.5).multiply(v).multiply(v)).multiply(t)).divide(v.multiply(sqrtT));
+    Column d2 = d1.minus(v.multiply(sqrtT));
     return when(call, s.multiply(ncdf(erf, d1)).minus(discounted.multiply(ncdf(erf, d2))))
         .otherwise(discounted.multiply(ncdf(erf, d2.unary_$minus())).minus(s.multiply(ncdf(erf, d1.unary_$minus()))));
   }
