@@ -79,13 +79,14 @@ public final class RiskBatchJob {
       Dataset<Row> positions = RiskComputation.marketPositions(inputs, settings).repartition(settings.partitions(), col("id"));
       RiskComputation.Results results = RiskComputation.compute(positions, settings, log);
       log.stage("write positions", () -> {
-        // One file per partition of the computed positions (already split by id), each sorted by id:
-        // a global orderBy would add a range shuffle into spark.sql.shuffle.partitions pieces and
-        // then write everything from one task. The P&L doubles are nearly all distinct, so they
-        // skip Parquet's dictionary (built, then thrown away, for every page otherwise).
+        // risk.partitions files, each sorted by id, from the cached positions without a shuffle (they
+        // come out of the joins in spark.sql.shuffle.partitions pieces): a global orderBy added a
+        // range shuffle into that many pieces and then wrote everything from one task. The P&L
+        // doubles are nearly all distinct, so they skip Parquet's dictionary (built for every page
+        // and then thrown away otherwise).
         results.positions().select("id", "book", "underlying", "quantity", "strike", "maturity", "call", "spot", "volatility",
             "rate", "years", "price", "delta", "gamma", "vega", "theta", "rho", "pv", "pnl")
-            .sortWithinPartitions("id").write().mode(SaveMode.ErrorIfExists)
+            .coalesce(settings.partitions()).sortWithinPartitions("id").write().mode(SaveMode.ErrorIfExists)
             .option("parquet.enable.dictionary#pnl.list.element", "false")
             .parquet(store.staged("positions").toString());
         return results.positions().count();
