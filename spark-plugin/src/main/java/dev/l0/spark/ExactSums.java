@@ -1,12 +1,12 @@
 package dev.l0.spark;
 
 import dev.l0.kernels.exact.ExactSum;
-import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Encoder;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.catalyst.encoders.AgnosticEncoders;
 import org.apache.spark.sql.expressions.Aggregator;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataTypes;
@@ -20,7 +20,13 @@ import org.apache.spark.sql.types.StructType;
  * Nulls are skipped, as {@code sum} skips them; a group of nulls only sums to 0.0.
  */
 public final class ExactSums {
-  private static final StructType VECTOR_IN = new StructType().add("values", DataTypes.createArrayType(DataTypes.DoubleType));
+  /**
+   * An {@code array<double>} read as a {@code double[]} with one copy ({@code toDoubleArray}), not
+   * as a list of boxed elements; a null element reads as 0.0, which adds nothing.
+   */
+  @SuppressWarnings("unchecked")
+  private static final Encoder<double[]> DOUBLE_ARRAY =
+      (Encoder<double[]>) (Encoder<?>) new AgnosticEncoders.ArrayEncoder<>(AgnosticEncoders.PrimitiveDoubleEncoder$.MODULE$, false);
   private static final StructType VECTOR_OUT = new StructType().add("sums", DataTypes.createArrayType(DataTypes.DoubleType, false));
 
   private ExactSums() {}
@@ -36,7 +42,7 @@ public final class ExactSums {
    * giving both lengths; null arrays and null elements are skipped.
    */
   public static Column exactSumElementWise(Column vectors) {
-    return functions.udaf(new VectorSum(), Encoders.row(VECTOR_IN)).apply(vectors).getField("sums");
+    return functions.udaf(new VectorSum(), DOUBLE_ARRAY).apply(vectors).getField("sums");
   }
 
   private static final class ScalarSum extends Aggregator<Double, ExactSum, Double> {
@@ -73,7 +79,7 @@ public final class ExactSums {
     }
   }
 
-  private static final class VectorSum extends Aggregator<Row, ExactSum.Vector, Row> {
+  private static final class VectorSum extends Aggregator<double[], ExactSum.Vector, Row> {
     private static final long serialVersionUID = 1L;
 
     @Override
@@ -82,17 +88,8 @@ public final class ExactSums {
     }
 
     @Override
-    public ExactSum.Vector reduce(ExactSum.Vector sum, Row row) {
-      if (row.isNullAt(0)) {
-        return sum;
-      }
-      List<Object> values = row.getList(0);
-      double[] vector = new double[values.size()];
-      for (int i = 0; i < vector.length; i++) {
-        Object value = values.get(i);
-        vector[i] = value == null ? 0.0 : (Double) value;
-      }
-      return sum.add(vector);
+    public ExactSum.Vector reduce(ExactSum.Vector sum, double[] vector) {
+      return vector == null ? sum : sum.add(vector);
     }
 
     @Override

@@ -86,4 +86,15 @@ class ExactSumsTest {
     assertEquals(List.of(1.0), total.getList(1));
     assertNotEquals(1.0, total.getDouble(2));
   }
+
+  @Test
+  void nullVectorsAndNullElementsAreSkipped() {
+    StructType nullable = new StructType().add("book", DataTypes.StringType, false)
+        .add("vector", DataTypes.createArrayType(DataTypes.DoubleType, true), true);
+    List<Row> rows = List.of(RowFactory.create("b", new Double[] {0.25, null}), RowFactory.create("b", null),
+        RowFactory.create("b", new Double[] {null, -2.5}), RowFactory.create("b", new Double[] {1e100, 1.0}),
+        RowFactory.create("b", new Double[] {-1e100, 1.0}));
+    Row total = SparkTestSupport.frame(spark, rows, nullable, 2).agg(exactSumElementWise(col("vector"))).first();
+    assertEquals(List.of(0.25, -0.5), total.getList(0));
+  }
 }

@@ -101,4 +101,92 @@ class ExactSumTest {
     IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class, () -> sum.add(new double[3]));
     assertEquals("exact vector sum: a vector of length 3 added to sums of length 2", wrong.getMessage());
   }
+
+  /** Per element, the values an {@link ExactSum} gives: the reference for {@link ExactSum.Vector}. */
+  private static long[] elementSumBits(List<double[]> vectors, int length) {
+    long[] bits = new long[length];
+    for (int e = 0; e < length; e++) {
+      ExactSum sum = new ExactSum();
+      for (double[] vector : vectors) {
+        sum.add(vector[e]);
+      }
+      bits[e] = Double.doubleToRawLongBits(sum.value());
+    }
+    return bits;
+  }
+
+  private static long[] bitsOf(double[] values) {
+    long[] bits = new long[values.length];
+    for (int i = 0; i < values.length; i++) {
+      bits[i] = Double.doubleToRawLongBits(values[i]);
+    }
+    return bits;
+  }
+
+  /** Vectors of 3 built from {@link #values()} with NaN and infinities mixed in. */
+  @Provide
+  Arbitrary<List<double[]>> vectors() {
+    Arbitrary<Double> element = Arbitraries.oneOf(values().flatMap(list -> list.isEmpty()
+        ? Arbitraries.just(0.0) : Arbitraries.of(list)), Arbitraries.of(Double.NaN, Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY, -0.0, 0x1p970, -0x1p1000));
+    Arbitrary<double[]> vector = element.list().ofSize(3).map(list -> list.stream().mapToDouble(Double::doubleValue).toArray());
+    return vector.list().ofMaxSize(60);
+  }
+
+  @Property
+  void vectorElementsEqualAnExactSumPerElementWhateverTheGrouping(@ForAll("vectors") List<double[]> vectors, @ForAll long seed) {
+    Random random = new Random(seed);
+    int parts = 1 + random.nextInt(4);
+    ExactSum.Vector merged = new ExactSum.Vector();
+    for (int part = 0; part < parts; part++) {
+      ExactSum.Vector partial = new ExactSum.Vector();
+      for (int i = part; i < vectors.size(); i += parts) {
+        partial.add(vectors.get(i));
+      }
+      merged.add(partial);
+    }
+    double[] values = merged.values();
+    if (vectors.isEmpty()) {
+      assertEquals(0, values.length);
+    } else {
+      assertArrayEquals(elementSumBits(vectors, 3), bitsOf(values));
+    }
+  }
+
+  @Test
+  void vectorSumsOfManyVectorsCarryWithoutLosingBits() {
+    Random random = new Random(11);
+    List<double[]> vectors = new ArrayList<>();
+    for (int v = 0; v < 5000; v++) {
+      double[] vector = new double[4];
+      for (int e = 0; e < vector.length; e++) {
+        // Near the fixed-point path's largest and smallest magnitudes, and cancelling pairs.
+        vector[e] = switch (e) {
+          case 0 -> Math.scalb(random.nextLong() >> 11, 959 - 53);
+          case 1 -> Math.scalb((double) (random.nextLong() >> 11), -1074);
+          case 2 -> (random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(30) - 15);
+          default -> v % 2 == 0 ? 0x1.fffffffffffffp900 : -0x1.fffffffffffffp900;
+        };
+      }
+      vectors.add(vector);
+    }
+    ExactSum.Vector first = new ExactSum.Vector();
+    ExactSum.Vector second = new ExactSum.Vector();
+    for (int v = 0; v < vectors.size(); v++) {
+      (v < 3000 ? first : second).add(vectors.get(v));
+    }
+    double[] values = first.add(second).values();
+    assertArrayEquals(elementSumBits(vectors, 4), bitsOf(values));
+    assertEquals(0.0, values[3]);
+    assertEquals(0L, Double.doubleToRawLongBits(values[3]));
+  }
+
+  @Test
+  void vectorZerosKeepTheSignOfAnIeeeSum() {
+    assertEquals(Double.doubleToRawLongBits(-0.0),
+        Double.doubleToRawLongBits(new ExactSum.Vector().add(new double[] {-0.0}).add(new double[] {-0.0}).values()[0]));
+    assertEquals(0L, Double.doubleToRawLongBits(
+        new ExactSum.Vector().add(new double[] {-0.0}).add(new double[] {1.5}).add(new double[] {-1.5}).values()[0]));
+    assertEquals(0L, Double.doubleToRawLongBits(new ExactSum.Vector().add(new double[] {0.0}).add(new double[] {-0.0}).values()[0]));
+  }
 }

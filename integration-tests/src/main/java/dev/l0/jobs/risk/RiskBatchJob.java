@@ -79,10 +79,17 @@ public final class RiskBatchJob {
       Dataset<Row> positions = RiskComputation.marketPositions(inputs, settings).repartition(settings.partitions(), col("id"));
       RiskComputation.Results results = RiskComputation.compute(positions, inputs.market(), settings, log);
       log.stage("write positions", () -> {
+        // risk.partitions files, each sorted by id, from the cached positions without a shuffle (they
+        // come out of the joins in spark.sql.shuffle.partitions pieces): a global orderBy added a
+        // range shuffle into that many pieces and then wrote everything from one task. The P&L
+        // doubles are nearly all distinct, so they skip Parquet's dictionary (built for every page
+        // and then thrown away otherwise).
         results.positions().select("id", "book", "instrument", "underlying", "quantity", "strike", "maturity", "call", "spot",
             "volatility", "rate", "years", "underlying2", "underlying3", "strike2", "strike3", "correlation", "price", "delta",
             "gamma", "vega", "theta", "rho", "pv", "pnl")
-            .orderBy("id").write().mode(SaveMode.ErrorIfExists).parquet(store.staged("positions").toString());
+            .coalesce(settings.partitions()).sortWithinPartitions("id").write().mode(SaveMode.ErrorIfExists)
+            .option("parquet.enable.dictionary#pnl.list.element", "false")
+            .parquet(store.staged("positions").toString());
         return results.positions().count();
       }, rows -> rows + " positions");
       log.stage("write aggregates", () -> {
