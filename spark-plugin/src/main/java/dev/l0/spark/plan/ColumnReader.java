@@ -23,7 +23,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * and the array stays in the core's caches.
  */
 final class ColumnReader {
-  /** The rows a batch's scalar column holds before it first grows: the JVM backend's default batch. */
+  /** The rows a batch's scalar column holds before it first grows (unless its batches are smaller). */
   private static final int FIRST_CAPACITY = 1 << 14;
 
   private final InputBinding binding;
