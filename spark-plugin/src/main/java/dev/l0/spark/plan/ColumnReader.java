@@ -14,7 +14,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * Copies one input binding's values out of Spark column vectors (never keeping a reference to
  * them: Spark reuses its vectors) into primitive arrays, slice by slice, until a runtime batch of
- * at most {@code batchRows} rows is complete. Scalars are copied once, straight into the batch's
+ * at most {@code batchRows} rows is complete. Scalars are copied in bulk into the batch's
  * column (an array that grows up to {@code batchRows} elements, cut to the rows of a shorter
  * batch); a null is replaced by the binding's replacement or is an error; array columns are read
  * row by row and must have one length per dimension across the partition. Where the caller says
@@ -137,8 +137,8 @@ final class ColumnReader {
   /**
    * Copies {@code count} values of {@code vector} from row {@code from} into {@code target} at
    * {@code offset}, through the vector's bulk getter: Spark's on-heap and off-heap vectors copy a
-   * range of their storage at once (and decode a dictionary themselves), several times faster than
-   * a call per value.
+   * range of their storage at once into a new array (and decode a dictionary themselves) instead
+   * of a call per value; that array is then copied into the batch's column.
    */
   private void copyScalars(ColumnVector vector, int from, int count, Object target, int offset) {
     Object values = switch (binding.elementType()) {
