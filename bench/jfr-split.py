@@ -4,7 +4,8 @@
 usage: jfr print --json --stack-depth 300 --events jdk.ExecutionSample REC.jfr > REC.json
        bench/jfr-split.py REC.json [TOP]
 
-Each execution sample of an "Executor task launch" thread is given to the query that ran then: the
+Each execution sample of an "Executor task launch" thread, or of an "l0-compiler" thread (the
+large-stack threads a task hands each runtime batch to, where the kernel runs), is given to the query that ran then: the
 L0 pipeline (a stack with L0's classes) or Spark SQL (StrictMath under Spark's generated code),
 by 100 ms windows; the first query of each (the warm-up) and the parquet write and the final
 comparison are left out. Within a query a sample goes to the first part of the data path its stack
@@ -69,7 +70,7 @@ def main():
     samples = []
     for event in events:
         thread = event['values']['sampledThread']['javaName'] or ''
-        if 'Executor task launch' not in thread:
+        if 'Executor task launch' not in thread and thread != 'l0-compiler':
             continue
         frames = event['values']['stackTrace']['frames']
         names = [f['method']['type']['name'].replace('/', '.') + '.' + f['method']['name'] for f in frames]

@@ -37,9 +37,9 @@ public record L0Settings(DeviceKind device, int batchRows, int jvmBatchRows, int
   /**
    * The most rows of a partition handed to the runtime in one call by a pipeline of per-row
    * results (not a reduce or scan, whose batches stay {@link #BATCH_ROWS}) where the executor runs
-   * pipelines on the JVM backend ({@code spark.l0.device=jvm}, or no working CUDA; default 16384):
-   * a batch whose columns stay in the core's caches from the copy out of Spark's vectors through
-   * the kernel to the rows Spark reads.
+   * pipelines on the JVM backend ({@code spark.l0.device=jvm}, or no working CUDA; default 4096,
+   * the rows of a batch of Spark's Parquet and ORC readers): a batch whose columns stay in the
+   * core's caches from the copy out of Spark's vectors through the kernel to the rows Spark reads.
    */
   public static final String JVM_BATCH_ROWS = "spark.l0.jvm.batchRows";
   /** How many tasks of one executor may use its GPU at the same time (default 1). */
@@ -69,7 +69,7 @@ public record L0Settings(DeviceKind device, int batchRows, int jvmBatchRows, int
   private static final String PREFIX = "spark.l0.";
   private static final DeviceKind DEFAULT_DEVICE = DeviceKind.AUTO;
   private static final int DEFAULT_BATCH_ROWS = 1 << 20;
-  private static final int DEFAULT_JVM_BATCH_ROWS = 1 << 14;
+  private static final int DEFAULT_JVM_BATCH_ROWS = 1 << 12;
   private static final int DEFAULT_GPU_CONCURRENT_TASKS = 1;
   private static final int DEFAULT_PROGRAM_CACHE_SIZE = ProgramCache.DEFAULT_CAPACITY;
 

@@ -13,7 +13,7 @@ class L0SettingsTest {
 
   @Test
   void absentKeysTakeTheirDefaults() {
-    assertEquals(new L0Settings(DeviceKind.AUTO, 1_048_576, 16_384, 1, Optional.empty(), 256), L0Settings.of(Map.of()));
+    assertEquals(new L0Settings(DeviceKind.AUTO, 1_048_576, 4_096, 1, Optional.empty(), 256), L0Settings.of(Map.of()));
   }
 
   @Test

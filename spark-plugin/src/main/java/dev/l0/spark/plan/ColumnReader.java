@@ -14,19 +14,23 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * Copies one input binding's values out of Spark column vectors (never keeping a reference to
  * them: Spark reuses its vectors) into primitive arrays, slice by slice, until a runtime batch of
- * at most {@code batchRows} rows is complete. Scalars are copied once, straight into the batch's
+ * at most {@code batchRows} rows is complete. Scalars are copied in bulk into the batch's
  * column (an array that grows up to {@code batchRows} elements, cut to the rows of a shorter
  * batch); a null is replaced by the binding's replacement or is an error; array columns are read
- * row by row and must have one length per dimension across the partition.
+ * row by row and must have one length per dimension across the partition. Where the caller says
+ * a batch's columns are dead once the next batch is asked for ({@code reuseColumns}), a full
+ * batch's scalar column is filled again for the next batch instead of a new one: no allocation,
+ * and the array stays in the core's caches.
  */
 final class ColumnReader {
-  /** The rows a batch's scalar column holds before it first grows: the JVM backend's default batch. */
+  /** The rows a batch's scalar column holds before it first grows (unless its batches are smaller). */
   private static final int FIRST_CAPACITY = 1 << 14;
 
   private final InputBinding binding;
   private final int topOrdinal;
   private final int partition;
   private final int batchRows;
+  private final boolean reuseColumns;
   private final boolean[] elementsMayBeNull;
   /** Array columns: the slices read since the last drain. */
   private final List<Object> chunks = new ArrayList<>();
@@ -35,11 +39,12 @@ final class ColumnReader {
   private int scalarRows;
   private int[] innerShape;
 
-  ColumnReader(InputBinding binding, int topOrdinal, int partition, int batchRows) {
+  ColumnReader(InputBinding binding, int topOrdinal, int partition, int batchRows, boolean reuseColumns) {
     this.binding = binding;
     this.topOrdinal = topOrdinal;
     this.partition = partition;
     this.batchRows = batchRows;
+    this.reuseColumns = reuseColumns;
     this.elementsMayBeNull = elementNullability(binding.leafType(), binding.rank() - 1);
   }
 
@@ -84,7 +89,10 @@ final class ColumnReader {
     scalars = larger;
   }
 
-  /** The {@code rows} rows appended since the last call, as one runtime column; starts a new batch. */
+  /**
+   * The {@code rows} rows appended since the last call, as one runtime column; starts a new batch
+   * (with {@code reuseColumns}, in the same array when this one is a full batch).
+   */
   Object drain(int rows) {
     if (binding.rank() == 1) {
       boolean exact = scalars != null && Array.getLength(scalars) == rows;
@@ -92,7 +100,9 @@ final class ColumnReader {
       if (column != scalars && rows > 0) {
         System.arraycopy(scalars, 0, column, 0, rows);
       }
-      scalars = null;
+      if (!(exact && reuseColumns && rows == batchRows)) {
+        scalars = null;
+      }
       scalarRows = 0;
       return column;
     }
@@ -124,40 +134,21 @@ final class ColumnReader {
     return false;
   }
 
-  /** Copies {@code count} values of {@code vector} from row {@code from} into {@code target} at {@code offset}. */
+  /**
+   * Copies {@code count} values of {@code vector} from row {@code from} into {@code target} at
+   * {@code offset}, through the vector's bulk getter: Spark's on-heap and off-heap vectors copy a
+   * range of their storage at once into a new array (and decode a dictionary themselves) instead
+   * of a call per value; that array is then copied into the batch's column.
+   */
   private void copyScalars(ColumnVector vector, int from, int count, Object target, int offset) {
-    switch (binding.elementType()) {
-      case BOOL -> {
-        boolean[] out = (boolean[]) target;
-        for (int i = 0; i < count; i++) {
-          out[offset + i] = vector.getBoolean(from + i);
-        }
-      }
-      case I32 -> {
-        int[] out = (int[]) target;
-        for (int i = 0; i < count; i++) {
-          out[offset + i] = vector.getInt(from + i);
-        }
-      }
-      case I64 -> {
-        long[] out = (long[]) target;
-        for (int i = 0; i < count; i++) {
-          out[offset + i] = vector.getLong(from + i);
-        }
-      }
-      case F32 -> {
-        float[] out = (float[]) target;
-        for (int i = 0; i < count; i++) {
-          out[offset + i] = vector.getFloat(from + i);
-        }
-      }
-      default -> {
-        double[] out = (double[]) target;
-        for (int i = 0; i < count; i++) {
-          out[offset + i] = vector.getDouble(from + i);
-        }
-      }
-    }
+    Object values = switch (binding.elementType()) {
+      case BOOL -> vector.getBooleans(from, count);
+      case I32 -> vector.getInts(from, count);
+      case I64 -> vector.getLongs(from, count);
+      case F32 -> vector.getFloats(from, count);
+      default -> vector.getDoubles(from, count);
+    };
+    System.arraycopy(values, 0, target, offset, count);
   }
 
   private Object readArrays(List<ColumnVector> path, ColumnVector leaf, int from, int count, long rowsBefore) {

@@ -11,7 +11,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * A partition's Spark column batches regrouped into runtime batches of at most {@code batchRows}
  * rows (one column per input binding), read lazily: a task holds one runtime batch at a time,
- * whatever the size of its partition.
+ * whatever the size of its partition. With {@code reuseColumns} (the caller is done with a batch
+ * when it asks for the next one) a full batch's scalar columns are refilled for the next batch.
  */
 final class InputBatches implements Iterator<ColumnBatch> {
   private final Iterator<ColumnarBatch> input;
@@ -24,12 +25,13 @@ final class InputBatches implements Iterator<ColumnBatch> {
   private long rowsRead;
   private ColumnBatch pending;
 
-  InputBatches(Iterator<ColumnarBatch> input, List<InputBinding> bindings, int[] topOrdinals, int batchRows, int partition) {
+  InputBatches(Iterator<ColumnarBatch> input, List<InputBinding> bindings, int[] topOrdinals, int batchRows, int partition,
+      boolean reuseColumns) {
     this.input = input;
     this.batchRows = batchRows;
     this.readers = new ArrayList<>(bindings.size());
     for (int b = 0; b < bindings.size(); b++) {
-      readers.add(new ColumnReader(bindings.get(b), topOrdinals[b], partition, batchRows));
+      readers.add(new ColumnReader(bindings.get(b), topOrdinals[b], partition, batchRows, reuseColumns));
     }
   }
 

@@ -104,12 +104,14 @@ final class PipelineTask implements Serializable {
    * The partition's runtime batches: of {@code jvmBatchRows} rows for a ROWS pipeline (per-row
    * results, which batching does not change) where the executor runs pipelines on the JVM, else of
    * {@code batchRows} (reductions and scans combine per batch, so their batches are the same on
-   * every device).
+   * every device). A ROWS pipeline's input columns are refilled for the next batch: Spark is done
+   * with an output batch (which may hold an input column) when it asks for the next, as with the
+   * vectors its own Parquet reader refills; partials and scan carries outlive their batch.
    */
   private InputBatches inputBatches(int partition, Iterator<ColumnarBatch> input) {
     boolean perRow = spec.kind() == PipelineKind.ROWS;
     int rows = perRow && ExecutorRuntime.get().runsOnJvm(device) ? jvmBatchRows : batchRows;
-    return new InputBatches(input, spec.inputs(), topOrdinals, rows, partition);
+    return new InputBatches(input, spec.inputs(), topOrdinals, rows, partition, perRow);
   }
 
   private Iterator<ColumnarBatch> outputBatches(PartitionRun run, int partition, InputBatches batches,
