@@ -1,5 +1,6 @@
 package dev.l0.spark;
 
+import dev.l0.kernels.exact.ExactFloatSum;
 import dev.l0.kernels.exact.ExactSum;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Encoder;
@@ -79,26 +80,26 @@ public final class ExactSums {
     }
   }
 
-  private static final class VectorSum extends Aggregator<double[], ExactSum.Vector, Row> {
+  private static final class VectorSum extends Aggregator<double[], ExactFloatSum, Row> {
     private static final long serialVersionUID = 1L;
 
     @Override
-    public ExactSum.Vector zero() {
-      return new ExactSum.Vector();
+    public ExactFloatSum zero() {
+      return new ExactFloatSum();
     }
 
     @Override
-    public ExactSum.Vector reduce(ExactSum.Vector sum, double[] vector) {
-      return vector == null ? sum : sum.add(vector);
+    public ExactFloatSum reduce(ExactFloatSum sum, double[] vector) {
+      return vector == null ? sum : sum.addElementWise(vector);
     }
 
     @Override
-    public ExactSum.Vector merge(ExactSum.Vector left, ExactSum.Vector right) {
+    public ExactFloatSum merge(ExactFloatSum left, ExactFloatSum right) {
       return left.add(right);
     }
 
     @Override
-    public Row finish(ExactSum.Vector sum) {
+    public Row finish(ExactFloatSum sum) {
       double[] values = sum.values();
       Double[] boxed = new Double[values.length];
       for (int i = 0; i < values.length; i++) {
@@ -108,8 +109,8 @@ public final class ExactSums {
     }
 
     @Override
-    public Encoder<ExactSum.Vector> bufferEncoder() {
-      return Encoders.javaSerialization(ExactSum.Vector.class);
+    public Encoder<ExactFloatSum> bufferEncoder() {
+      return Encoders.javaSerialization(ExactFloatSum.class);
     }
 
     @Override

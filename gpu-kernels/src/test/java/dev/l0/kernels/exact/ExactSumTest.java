@@ -95,14 +95,14 @@ class ExactSumTest {
 
   @Test
   void vectorsSumElementWiseAndRefuseOtherLengths() {
-    ExactSum.Vector sum = new ExactSum.Vector().add(new double[] {1e100, 1.0}).add(new double[] {1.0, 2.0});
-    sum.add(new ExactSum.Vector().add(new double[] {-1e100, 0.5}));
+    ExactFloatSum sum = new ExactFloatSum().addElementWise(new double[] {1e100, 1.0}).addElementWise(new double[] {1.0, 2.0});
+    sum.add(new ExactFloatSum().addElementWise(new double[] {-1e100, 0.5}));
     assertArrayEquals(new double[] {1.0, 3.5}, sum.values());
-    IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class, () -> sum.add(new double[3]));
+    IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class, () -> sum.addElementWise(new double[3]));
     assertEquals("exact vector sum: a vector of length 3 added to sums of length 2", wrong.getMessage());
   }
 
-  /** Per element, the values an {@link ExactSum} gives: the reference for {@link ExactSum.Vector}. */
+  /** Per element, the values an {@link ExactSum} gives: the reference for {@link ExactFloatSum}. */
   private static long[] elementSumBits(List<double[]> vectors, int length) {
     long[] bits = new long[length];
     for (int e = 0; e < length; e++) {
@@ -137,11 +137,11 @@ class ExactSumTest {
   void vectorElementsEqualAnExactSumPerElementWhateverTheGrouping(@ForAll("vectors") List<double[]> vectors, @ForAll long seed) {
     Random random = new Random(seed);
     int parts = 1 + random.nextInt(4);
-    ExactSum.Vector merged = new ExactSum.Vector();
+    ExactFloatSum merged = new ExactFloatSum();
     for (int part = 0; part < parts; part++) {
-      ExactSum.Vector partial = new ExactSum.Vector();
+      ExactFloatSum partial = new ExactFloatSum();
       for (int i = part; i < vectors.size(); i += parts) {
-        partial.add(vectors.get(i));
+        partial.addElementWise(vectors.get(i));
       }
       merged.add(partial);
     }
@@ -170,10 +170,10 @@ class ExactSumTest {
       }
       vectors.add(vector);
     }
-    ExactSum.Vector first = new ExactSum.Vector();
-    ExactSum.Vector second = new ExactSum.Vector();
+    ExactFloatSum first = new ExactFloatSum();
+    ExactFloatSum second = new ExactFloatSum();
     for (int v = 0; v < vectors.size(); v++) {
-      (v < 3000 ? first : second).add(vectors.get(v));
+      (v < 3000 ? first : second).addElementWise(vectors.get(v));
     }
     double[] values = first.add(second).values();
     assertArrayEquals(elementSumBits(vectors, 4), bitsOf(values));
@@ -184,9 +184,9 @@ class ExactSumTest {
   @Test
   void vectorZerosKeepTheSignOfAnIeeeSum() {
     assertEquals(Double.doubleToRawLongBits(-0.0),
-        Double.doubleToRawLongBits(new ExactSum.Vector().add(new double[] {-0.0}).add(new double[] {-0.0}).values()[0]));
+        Double.doubleToRawLongBits(new ExactFloatSum().addElementWise(new double[] {-0.0}).addElementWise(new double[] {-0.0}).values()[0]));
     assertEquals(0L, Double.doubleToRawLongBits(
-        new ExactSum.Vector().add(new double[] {-0.0}).add(new double[] {1.5}).add(new double[] {-1.5}).values()[0]));
-    assertEquals(0L, Double.doubleToRawLongBits(new ExactSum.Vector().add(new double[] {0.0}).add(new double[] {-0.0}).values()[0]));
+        new ExactFloatSum().addElementWise(new double[] {-0.0}).addElementWise(new double[] {1.5}).addElementWise(new double[] {-1.5}).values()[0]));
+    assertEquals(0L, Double.doubleToRawLongBits(new ExactFloatSum().addElementWise(new double[] {0.0}).addElementWise(new double[] {-0.0}).values()[0]));
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.kernels.exact.ExactFloatSum;
 import dev.l0.kernels.exact.ExactSum;
 import dev.l0.math.L0Math;
 import java.awt.image.BufferedImage;
@@ -173,7 +174,7 @@ class RiskBatchJobTest {
       market.put("U" + u, new double[] {SPOTS[u], VOLS[u], RATES[u]});
     }
     Map<String, ExactSum[]> bookSums = new TreeMap<>();
-    Map<String, ExactSum.Vector> bookPnl = new TreeMap<>();
+    Map<String, ExactFloatSum> bookPnl = new TreeMap<>();
     Map<Long, double[]> expectedGreeks = new HashMap<>();
     Map<Long, double[]> expectedPnl = new HashMap<>();
     for (String line : portfolioLines().subList(1, POSITIONS + 1)) {
@@ -197,7 +198,7 @@ class RiskBatchJobTest {
       for (int i = 0; i < 6; i++) {
         sums[i].add(quantity * g[i]);
       }
-      bookPnl.computeIfAbsent(f[1], b -> new ExactSum.Vector()).add(pnl);
+      bookPnl.computeIfAbsent(f[1], b -> new ExactFloatSum()).addElementWise(pnl);
     }
 
     List<Row> positions = spark.read().parquet(out.resolve("positions").toString()).collectAsList();
