@@ -1,6 +1,7 @@
 package dev.l0.kernels.exact;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.math.BigDecimal;
 import java.util.Random;
@@ -99,5 +100,17 @@ class ExactFloatSumTest {
     assertEquals(high, above);
     assertEquals(low, below);
     assertEquals(low, exactlyHalfWay);
+  }
+
+  @Test
+  void elementWiseSumsHoldTheLargestDoublesInFixedPointWhateverTheOrder() {
+    double max = Double.MAX_VALUE;
+    double[] firstTwiceMax = new ExactFloatSum().addElementWise(new double[] {max, -max})
+        .addElementWise(new double[] {max, -max}).addElementWise(new double[] {-max, max}).values();
+    assertEquals(max, firstTwiceMax[0], "max + max - max: twice max passes through the digits exactly");
+    assertEquals(-max, firstTwiceMax[1]);
+    ExactFloatSum twiceMax = new ExactFloatSum().addElementWise(new double[] {max}).addElementWise(new double[] {max});
+    ArithmeticException overflow = assertThrows(ArithmeticException.class, twiceMax::values);
+    assertEquals(true, overflow.getMessage().contains("intermediate overflow"), overflow.getMessage());
   }
 }
