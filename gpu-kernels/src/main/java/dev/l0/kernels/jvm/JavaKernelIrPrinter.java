@@ -74,7 +74,8 @@ public final class JavaKernelIrPrinter {
   public record KernelSource(String className, String source, boolean staged) {}
 
   /**
-   * The Java class of {@code kernel}: staged where it is a map kernel {@link StagedMap} matches
+   * The Java class of {@code kernel}: staged where it is a map kernel {@link StagedMap} matches or
+   * a redomap's chunk kernel {@link StagedRedomap} matches
    * (lane-wise where {@code VectorMath} runs lane-wise), else per row.
    */
   public static KernelSource print(Kernel kernel) {
@@ -94,21 +95,30 @@ public final class JavaKernelIrPrinter {
     JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget);
     String simpleName = "Kernel$" + kernel.name();
     java.util.Optional<StagedMap> staged = StagedMap.of(kernel);
-    String body = staged.isPresent()
-        ? printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
-            + new StagedMapPrinter(kernel, staged.get(), printer.syntax, lanewise).methods()
-        : printer.method(kernel, "@Override\n  public int run");
+    java.util.Optional<StagedRedomap> redomap = staged.isPresent() ? java.util.Optional.empty() : StagedRedomap.of(kernel);
+    String body;
+    if (staged.isPresent()) {
+      body = printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
+          + new StagedMapPrinter(kernel, staged.get(), printer.syntax, lanewise).methods();
+    } else if (redomap.isPresent()) {
+      body = printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
+          + printer.method(redomap.get().fold(), "private int " + StagedMapPrinter.FOLD)
+          + new StagedMapPrinter(redomap.get(), printer.syntax, lanewise).methods();
+    } else {
+      body = printer.method(kernel, "@Override\n  public int run");
+    }
     String source = "package " + PACKAGE + ";\n\n"
         + "public final class " + simpleName + " extends " + KernelThreads.class.getName() + " {\n"
         + printer.syntax.constantFields()
         + body
         + printer.movedMethods
         + "}\n";
-    return new KernelSource(PACKAGE + "." + simpleName, source, staged.isPresent());
+    return new KernelSource(PACKAGE + "." + simpleName, source, staged.isPresent() || redomap.isPresent());
   }
 
   /** The per-row method, declared as {@code modifiersAndName} (an annotation may precede it). */
   private String method(Kernel kernel, String modifiersAndName) {
+    out = new StringBuilder();
     indent = 1;
     line(modifiersAndName + "(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int " + GRID + ") {");
     indent++;
