@@ -93,7 +93,6 @@ public final class JavaKernelIrPrinter {
    */
   static KernelSource print(Kernel kernel, boolean lanewise, int methodBudget) {
     JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget);
-    String simpleName = "Kernel$" + kernel.name();
     java.util.Optional<StagedMap> staged = StagedMap.of(kernel);
     java.util.Optional<StagedRedomap> redomap = staged.isPresent() ? java.util.Optional.empty() : StagedRedomap.of(kernel);
     String body;
@@ -107,13 +106,25 @@ public final class JavaKernelIrPrinter {
     } else {
       body = printer.method(kernel, "@Override\n  public int run");
     }
+    return printer.kernelSource(kernel, body, staged.isPresent() || redomap.isPresent());
+  }
+
+  /** The Java class of {@code kernel} with every row run by the per-row code, never staged: the form staged kernels are measured and tested against. */
+  static KernelSource printPerRow(Kernel kernel) {
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(METHOD_BUDGET);
+    return printer.kernelSource(kernel, printer.method(kernel, "@Override\n  public int run"), false);
+  }
+
+  /** The class of {@code kernel} with the methods {@code body}, the constants and the moved statements' methods. */
+  private KernelSource kernelSource(Kernel kernel, String body, boolean staged) {
+    String simpleName = "Kernel$" + kernel.name();
     String source = "package " + PACKAGE + ";\n\n"
         + "public final class " + simpleName + " extends " + KernelThreads.class.getName() + " {\n"
-        + printer.syntax.constantFields()
+        + syntax.constantFields()
         + body
-        + printer.movedMethods
+        + movedMethods
         + "}\n";
-    return new KernelSource(PACKAGE + "." + simpleName, source, staged.isPresent() || redomap.isPresent());
+    return new KernelSource(PACKAGE + "." + simpleName, source, staged);
   }
 
   /** The per-row method, declared as {@code modifiersAndName} (an annotation may precede it). */
