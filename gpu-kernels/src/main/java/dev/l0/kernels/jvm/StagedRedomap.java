@@ -22,22 +22,23 @@ import java.util.Set;
  * A redomap's chunk kernel in staged form: the kernel of a thread per chunk of the reduction
  * order ({@code chunk = blockIdx.x}, accumulators declared, then
  * {@code for (i = chunk*S; i < min((chunk+1)*S, n); i++) foldBody}, then the block's combine),
- * split in two. The map part, the {@code Declare}s of the fold body that read only the row
- * {@code i}, the kernel's scalars, loads at {@code i} of buffers no statement of the kernel stores
- * into, and the map part's own locals, and that no statement assigns again, becomes a
- * {@link StagedMap} ({@link #map}) that stores each value the rest of the fold reads into a
- * chunk-sized array ({@link #values}, indexed from the first row of the chunk of rows). The rest,
- * {@link #fold}, is the kernel itself with those {@code Declare}s reading the arrays at
- * {@code i - rowBase[0]} ({@link #rowBase}, a one-element array): it folds every row in the same
- * order as the kernel, so results are the same bit for bit (the map part has no effects and does
- * not depend on the accumulators, so computing it earlier for a chunk of rows changes nothing).
+ * split in two. The map part ({@link MapPart}: the statements of the fold body that compute locals
+ * from the row {@code i}, the kernel's scalars, loads at {@code i} of buffers no statement of the
+ * kernel stores into, and the map part's own locals) becomes a {@link StagedMap} ({@link #map})
+ * that stores each local the rest of the fold reads into a chunk-sized array ({@link #values},
+ * indexed from the first row of the chunk of rows). The rest, {@link #fold}, is the kernel itself
+ * with those locals declared from the arrays at {@code i - staged_row_base[0]} (a one-element
+ * array after the value arrays among its buffers) where the map part set them last: it folds
+ * every row in the same order as the kernel, so results are the same bit for bit (the map part
+ * has no effects and does not read the accumulators, so computing it earlier for a chunk of rows
+ * changes nothing).
  *
  * @param mapKernel the map part as a kernel over the rows, whose stores go to {@link #values}
  * @param chunkSize {@code S}, reading only the kernel's scalars
  * @param rows {@code n}, reading only the kernel's scalars
  */
-record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> values, Buffer rowBase,
-    KernelExpr chunkSize, KernelExpr rows) {
+record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> values, KernelExpr chunkSize,
+    KernelExpr rows) {
 
   private static final KernelExpr ONE = new KernelExpr.Constant(ScalarValue.i64(1));
   private static final KernelExpr ZERO = new KernelExpr.Constant(ScalarValue.i64(0));
@@ -82,8 +83,7 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
     if (valueOf.isEmpty()) {
       return Optional.empty();
     }
-    List<KernelStmt> mapPart = part.statements();
-    List<KernelStmt> mapBody = new ArrayList<>(mapPart);
+    List<KernelStmt> mapBody = new ArrayList<>(part.statements());
     valueOf.forEach((v, b) -> mapBody.add(new KernelStmt.Store(b, loop.counter(), v)));
     List<Buffer> mapBuffers = new ArrayList<>(kernel.buffers());
     mapBuffers.addAll(valueOf.values());
@@ -113,8 +113,8 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
     List<Buffer> foldBuffers = new ArrayList<>(mapBuffers);
     foldBuffers.add(rowBase);
     Kernel fold = new Kernel(kernel.name(), foldBuffers, kernel.scalars(), kernel.shared(), foldKernelBody);
-    return Optional.of(new StagedRedomap(mapKernel, map.get(), fold, List.copyOf(valueOf.values()), rowBase,
-        start.right(), bound.args().get(1)));
+    return Optional.of(new StagedRedomap(mapKernel, map.get(), fold, List.copyOf(valueOf.values()), start.right(),
+        bound.args().get(1)));
   }
 
   /**
