@@ -128,7 +128,7 @@ public final class BlackScholesBenchmark {
     return new FlatArray(ScalarType.F64, values, new int[] {values.length});
   }
 
-  private static String programText() throws IOException {
+  static String programText() throws IOException {
     try (InputStream in = BlackScholesBenchmark.class.getResourceAsStream("/programs/p0_blackscholes.l0")) {
       if (in == null) {
         throw new IOException("/programs/p0_blackscholes.l0 is not on the classpath");
@@ -142,7 +142,7 @@ public final class BlackScholesBenchmark {
    * seconds: the variants take turns, one run each per round, so that load from other work on the
    * machine falls on all of them alike.
    */
-  private static double[] bestInRounds(List<Runnable> variants) {
+  static double[] bestInRounds(List<Runnable> variants) {
     for (int i = 0; i < WARMUP; i++) {
       variants.forEach(Runnable::run);
     }
@@ -159,7 +159,7 @@ public final class BlackScholesBenchmark {
   }
 
   /** The option columns, and P0's formula written by hand in the program's operation order. */
-  private static final class Options {
+  static final class Options {
     final boolean[] call;
     final double[] price;
     final double[] strike;

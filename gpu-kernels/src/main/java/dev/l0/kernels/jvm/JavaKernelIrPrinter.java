@@ -74,7 +74,8 @@ public final class JavaKernelIrPrinter {
   public record KernelSource(String className, String source, boolean staged) {}
 
   /**
-   * The Java class of {@code kernel}: staged where it is a map kernel {@link StagedMap} matches
+   * The Java class of {@code kernel}: staged where it is a map kernel {@link StagedMap} matches or
+   * a redomap's chunk kernel {@link StagedRedomap} matches
    * (lane-wise where {@code VectorMath} runs lane-wise), else per row.
    */
   public static KernelSource print(Kernel kernel) {
@@ -92,23 +93,43 @@ public final class JavaKernelIrPrinter {
    */
   static KernelSource print(Kernel kernel, boolean lanewise, int methodBudget) {
     JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget);
-    String simpleName = "Kernel$" + kernel.name();
     java.util.Optional<StagedMap> staged = StagedMap.of(kernel);
-    String body = staged.isPresent()
-        ? printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
-            + new StagedMapPrinter(kernel, staged.get(), printer.syntax, lanewise).methods()
-        : printer.method(kernel, "@Override\n  public int run");
+    java.util.Optional<StagedRedomap> redomap = staged.isPresent() ? java.util.Optional.empty() : StagedRedomap.of(kernel);
+    String body;
+    if (staged.isPresent()) {
+      body = printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
+          + new StagedMapPrinter(kernel, staged.get(), printer.syntax, lanewise).methods();
+    } else if (redomap.isPresent()) {
+      body = printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
+          + printer.method(redomap.get().fold(), "private int " + StagedMapPrinter.FOLD)
+          + new StagedMapPrinter(redomap.get(), printer.syntax, lanewise).methods();
+    } else {
+      body = printer.method(kernel, "@Override\n  public int run");
+    }
+    return printer.kernelSource(kernel, body, staged.isPresent() || redomap.isPresent());
+  }
+
+  /** The Java class of {@code kernel} with every row run by the per-row code, never staged: the form staged kernels are measured and tested against. */
+  static KernelSource printPerRow(Kernel kernel) {
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(METHOD_BUDGET);
+    return printer.kernelSource(kernel, printer.method(kernel, "@Override\n  public int run"), false);
+  }
+
+  /** The class of {@code kernel} with the methods {@code body}, the constants and the moved statements' methods. */
+  private KernelSource kernelSource(Kernel kernel, String body, boolean staged) {
+    String simpleName = "Kernel$" + kernel.name();
     String source = "package " + PACKAGE + ";\n\n"
         + "public final class " + simpleName + " extends " + KernelThreads.class.getName() + " {\n"
-        + printer.syntax.constantFields()
+        + syntax.constantFields()
         + body
-        + printer.movedMethods
+        + movedMethods
         + "}\n";
-    return new KernelSource(PACKAGE + "." + simpleName, source, staged.isPresent());
+    return new KernelSource(PACKAGE + "." + simpleName, source, staged);
   }
 
   /** The per-row method, declared as {@code modifiersAndName} (an annotation may precede it). */
   private String method(Kernel kernel, String modifiersAndName) {
+    out = new StringBuilder();
     indent = 1;
     line(modifiersAndName + "(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int " + GRID + ") {");
     indent++;

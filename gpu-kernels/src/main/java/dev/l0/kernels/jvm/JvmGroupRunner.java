@@ -59,12 +59,20 @@ public final class JvmGroupRunner {
 
   /** For {@code group}, lowered with {@link #LAUNCH_CONFIGURATION}, running each launch on at most {@code parallelism} threads. */
   public JvmGroupRunner(KernelGroup group, int parallelism) {
+    this(group, parallelism, JaninoKernels::compile);
+  }
+
+  /**
+   * As {@link #JvmGroupRunner(KernelGroup, int)}, each kernel compiled by {@code compiler}: for a
+   * benchmark or test that runs the same group in another form ({@link JavaKernelIrPrinter#printPerRow}).
+   */
+  JvmGroupRunner(KernelGroup group, int parallelism, java.util.function.Function<Kernel, KernelThreads> compiler) {
     if (parallelism < 1) {
       throw new IllegalArgumentException("a kernel needs at least one thread, not " + parallelism);
     }
     this.group = group;
     this.parallelism = parallelism;
-    HostProgram<KernelThreads> program = HostProgram.compile(group, JaninoKernels::compile);
+    HostProgram<KernelThreads> program = HostProgram.compile(group, compiler);
     this.host = program.host();
     this.steps = program.steps();
     this.outputShapes = program.outputShapes();

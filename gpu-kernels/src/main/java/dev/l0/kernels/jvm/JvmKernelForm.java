@@ -19,14 +19,21 @@ public final class JvmKernelForm {
 
   /**
    * For example {@code staged in chunks of 1024 rows, lane-wise (8 doubles a step); VectorMath:
-   * sqrt, log, exp x3}, or {@code per row}.
+   * sqrt, log, exp x3}, for a redomap's chunk kernel {@code map part staged, fold per row in the
+   * reduction order, in chunks of 1024 rows, ...}, or {@code per row}.
    */
   public static String describe(Kernel kernel) {
     Optional<StagedMap> staged = StagedMap.of(kernel);
+    String what = "staged";
     if (staged.isEmpty()) {
-      return "per row";
+      Optional<StagedRedomap> redomap = StagedRedomap.of(kernel);
+      if (redomap.isEmpty()) {
+        return "per row";
+      }
+      staged = Optional.of(redomap.get().map());
+      what = "map part staged, fold per row in the reduction order,";
     }
-    String form = "staged in chunks of " + StagedMapPrinter.CHUNK + " rows, "
+    String form = what + " in chunks of " + StagedMapPrinter.CHUNK + " rows, "
         + (VectorMath.lanewise() ? "lane-wise (" + VectorMath.lanes() + " doubles a step)"
             : "plain loops (no jdk.incubator.vector in this JVM)");
     Map<String, Integer> calls = new LinkedHashMap<>();

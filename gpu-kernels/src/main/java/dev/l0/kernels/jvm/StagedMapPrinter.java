@@ -29,12 +29,18 @@ final class StagedMapPrinter {
   static final int CHUNK = 1024;
   /** The per-row method {@code run} falls back to. */
   static final String SCALAR_RUN = "runScalar$";
+  /** The per-row method of a staged redomap's fold ({@link StagedRedomap#fold}) over a range of blocks. */
+  static final String FOLD = "fold$";
   /** The most ops one stage's method runs. */
   private static final int OPS_PER_STAGE = 16;
   private static final String VECTOR_PACKAGE = "jdk.incubator.vector.";
 
   private final Kernel kernel;
   private final StagedMap staged;
+  /** The redomap whose map part this prints ({@link #redomapMethods}), or null for a map kernel. */
+  private final StagedRedomap redomap;
+  /** Where a store of row {@code k$} of the chunk goes in its array. */
+  private final String storeOffset;
   private final JavaScalarSyntax syntax;
   /** Whether stages use the Vector API ({@code VectorMath} runs lane-wise), or plain loops. */
   private final boolean lanewise;
@@ -48,8 +54,20 @@ final class StagedMapPrinter {
   private final Map<KernelExpr.Var, String> scalarNames = new LinkedHashMap<>();
 
   StagedMapPrinter(Kernel kernel, StagedMap staged, JavaScalarSyntax syntax, boolean lanewise) {
+    this(kernel, staged, null, syntax, lanewise);
+  }
+
+  /** For the map part of {@code redomap}: its stores go to the chunk arrays of the workspace, at the row in the chunk. */
+  StagedMapPrinter(StagedRedomap redomap, JavaScalarSyntax syntax, boolean lanewise) {
+    this(redomap.mapKernel(), redomap.map(), redomap, syntax, lanewise);
+  }
+
+  private StagedMapPrinter(Kernel kernel, StagedMap staged, StagedRedomap redomap, JavaScalarSyntax syntax,
+      boolean lanewise) {
     this.kernel = kernel;
     this.staged = staged;
+    this.redomap = redomap;
+    this.storeOffset = redomap == null ? "base$ + k$" : "k$";
     this.syntax = syntax;
     this.lanewise = lanewise;
     for (int k = 0; k < kernel.buffers().size(); k++) {
@@ -105,10 +123,18 @@ final class StagedMapPrinter {
     return op instanceof StagedMap.MathCall m ? m.target() : null;
   }
 
-  /** The methods: {@code newWorkspace}, {@code run}, the chunk method and one method per stage. */
+  /**
+   * The methods: {@code newWorkspace}, {@code run}, the chunk method and one method per stage; for
+   * a redomap's map part, {@code run} stages the map part of a chunk of rows, then calls
+   * {@link #FOLD} on the chunk's blocks ({@link #redomapRun}).
+   */
   String methods() {
     workspace();
-    run();
+    if (redomap == null) {
+      run();
+    } else {
+      redomapRun();
+    }
     chunk();
     for (int g = 0; g < stages.size(); g++) {
       stage(g, stages.get(g));
@@ -152,6 +178,12 @@ final class StagedMapPrinter {
       out.append(s == 0 ? "" : ", ").append("new ").append(JavaScalarSyntax.javaType(slotTypes.get(s)))
           .append("[").append(CHUNK).append("]");
     }
+    if (redomap != null) {
+      for (Buffer b : redomap.values()) {
+        out.append(", new ").append(JavaScalarSyntax.javaType(b.elementType())).append("[").append(CHUNK).append("]");
+      }
+      out.append(", new long[1]");
+    }
     out.append("};\n  }\n");
     if (lanewise) {
       out.append("  private static final ").append(VECTOR_PACKAGE).append("VectorSpecies S$ = ").append(VECTOR_PACKAGE)
@@ -187,6 +219,65 @@ final class StagedMapPrinter {
     out.append("    for (int base$ = firstBlock$; base$ < rows$; base$ += ").append(CHUNK).append(") {\n");
     out.append("      chunk$(workspace$").append(commonArguments()).append(", base$, Math.min(").append(CHUNK)
         .append(", rows$ - base$));\n    }\n    return 0;\n  }\n");
+  }
+
+  /**
+   * The {@code run} of a redomap's chunk kernel: its blocks in steps of as many whole chunks of the
+   * reduction order as {@link #CHUNK} rows hold (at least one), each step the map part over the
+   * step's rows into the workspace's value arrays, then {@link #FOLD} over the step's blocks, in
+   * order. Where a chunk of the reduction order is longer than {@link #CHUNK} rows or an input is
+   * shorter than the rows, the per-row code runs.
+   */
+  private void redomapRun() {
+    out.append("  @Override\n  public int run(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int grid$) {\n");
+    int inputs = kernel.buffers().size() - redomap.values().size();
+    for (int k = 0; k < inputs; k++) {
+      Buffer b = kernel.buffers().get(k);
+      String type = JavaScalarSyntax.javaType(b.elementType()) + "[]";
+      out.append("    final ").append(type).append(' ').append(bufferNames.get(b)).append(" = (").append(type)
+          .append(") memory$[").append(k).append("];\n");
+    }
+    for (int k = 0; k < kernel.scalars().size(); k++) {
+      KernelExpr.Var v = kernel.scalars().get(k);
+      out.append("    final ").append(JavaScalarSyntax.javaType(v.type())).append(' ').append(scalarNames.get(v))
+          .append(" = ((").append(JavaScalarSyntax.boxedType(v.type())).append(") scalars$[").append(k).append("]).")
+          .append(JavaScalarSyntax.javaType(v.type())).append("Value();\n");
+    }
+    out.append("    final long chunkSize$ = ").append(expr(redomap.chunkSize(), Set.of(), new LinkedHashSet<>())).append(";\n");
+    out.append("    final long rows$ = ").append(expr(redomap.rows(), Set.of(), new LinkedHashSet<>())).append(";\n");
+    StringBuilder fits = new StringBuilder("chunkSize$ >= 1L && chunkSize$ <= ").append(CHUNK).append("L");
+    for (Buffer b : staged.loaded()) {
+      fits.append(" && ").append(bufferNames.get(b)).append(".length >= rows$");
+    }
+    out.append("    if (!(").append(fits).append(")) {\n");
+    out.append("      return ").append(SCALAR_RUN).append("(memory$, scalars$, firstBlock$, endBlock$, grid$);\n    }\n");
+    out.append("    final Object[] workspace$ = (Object[]) memory$[memory$.length - 1];\n");
+    List<Buffer> values = redomap.values();
+    for (int j = 0; j < values.size(); j++) {
+      String type = JavaScalarSyntax.javaType(values.get(j).elementType()) + "[]";
+      out.append("    final ").append(type).append(' ').append(bufferNames.get(values.get(j))).append(" = (").append(type)
+          .append(") workspace$[").append(slotTypes.size() + j).append("];\n");
+    }
+    out.append("    final long[] rowBase$ = (long[]) workspace$[").append(slotTypes.size() + values.size()).append("];\n");
+    // the fold's memory: the kernel's buffers, the value arrays, the row base, then the shared arrays and the workspace
+    out.append("    final Object[] foldMemory$ = new Object[memory$.length + ").append(values.size() + 1).append("];\n");
+    out.append("    System.arraycopy(memory$, 0, foldMemory$, 0, ").append(inputs).append(");\n");
+    for (int j = 0; j < values.size(); j++) {
+      out.append("    foldMemory$[").append(inputs + j).append("] = ").append(bufferNames.get(values.get(j))).append(";\n");
+    }
+    out.append("    foldMemory$[").append(inputs + values.size()).append("] = rowBase$;\n");
+    out.append("    System.arraycopy(memory$, ").append(inputs).append(", foldMemory$, ").append(inputs + values.size() + 1)
+        .append(", memory$.length - ").append(inputs).append(");\n");
+    out.append("    final int blocksPerStep$ = (int) Math.max(1L, ").append(CHUNK).append("L / chunkSize$);\n");
+    out.append("    int error$ = 0;\n");
+    out.append("    for (int block$ = firstBlock$; block$ < endBlock$;) {\n");
+    out.append("      final int last$ = (int) Math.min((long) block$ + blocksPerStep$, (long) endBlock$);\n");
+    out.append("      final long first$ = Math.min(block$ * chunkSize$, rows$);\n");
+    out.append("      rowBase$[0] = first$;\n");
+    out.append("      chunk$(workspace$").append(commonArguments())
+        .append(", (int) first$, (int) (Math.min(last$ * chunkSize$, rows$) - first$));\n");
+    out.append("      error$ = firstError(error$, ").append(FOLD).append("(foldMemory$, scalars$, block$, last$, grid$));\n");
+    out.append("      block$ = last$;\n    }\n    return error$;\n  }\n");
   }
 
   private String commonArguments() {
@@ -298,7 +389,7 @@ final class StagedMapPrinter {
     }
     StagedMap.Store s = (StagedMap.Store) op;
     used.add(bufferNames.get(s.buffer()));
-    return bufferNames.get(s.buffer()) + "[base$ + k$] = " + expr(s.value(), locals, used) + ";";
+    return bufferNames.get(s.buffer()) + "[" + storeOffset + "] = " + expr(s.value(), locals, used) + ";";
   }
 
   /**
@@ -309,7 +400,7 @@ final class StagedMapPrinter {
       Set<String> used) {
     if (op instanceof StagedMap.Store s) {
       used.add(bufferNames.get(s.buffer()));
-      return laneExpr(s.value(), inRegisters, used) + ".intoArray(" + bufferNames.get(s.buffer()) + ", base$ + k$);";
+      return laneExpr(s.value(), inRegisters, used) + ".intoArray(" + bufferNames.get(s.buffer()) + ", " + storeOffset + ");";
     }
     StagedMap.Compute c = (StagedMap.Compute) op;
     String value = laneExpr(c.value(), inRegisters, used);
