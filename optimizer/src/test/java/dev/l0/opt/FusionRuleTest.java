@@ -69,7 +69,7 @@ class FusionRuleTest {
     assertEquals(1, soacs.size());
     assertEquals(keyword, ((Exp.Soac) soacs.get(0).exp()).keyword());
     for (FusionRule other : FusionRule.values()) {
-      if (other != rule) {
+      if (other != rule && other != FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER) {
         assertEquals(Optional.empty(), fusedAlone(other, source), other.ruleName() + " should not match " + source);
       }
     }
@@ -105,10 +105,27 @@ class FusionRuleTest {
     assertOnlyRuleFuses(FusionRule.FUSE_HORIZONTAL, TWO_REDUCTIONS, "redomap");
   }
 
+  /**
+   * Alone, the duplicating rule fuses a copy of a cheap producer into one consumer by the pair's own
+   * rule (the producer-consumer rules are checked above without it, as {@code Fusion} tries it only
+   * for a producer with several consumers); it does not take a producer that is not cheap.
+   */
+  @Test
+  void fuseDuplicateCheapProducer() {
+    InternalProgram fused = fusedAlone(FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER, MAP_REDUCE).orElseThrow();
+    assertEquals(Optional.empty(), IrChecker.problem(fused));
+    List<Stm> soacs = fused.functions().get(0).body().stms().stream().filter(s -> s.exp() instanceof Exp.Soac).toList();
+    assertEquals(List.of("redomap"), soacs.stream().map(s -> ((Exp.Soac) s.exp()).keyword()).toList());
+    assertEquals(Optional.empty(), fusedAlone(FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER, """
+        fun real main([real] a) = reduce(op +, 0.0, map(fn real (real x) => loop (s = x) = for i < 3 do s * 0.5 in s, a))
+        """));
+    assertEquals(Optional.empty(), fusedAlone(FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER, FILTER_REDUCE));
+  }
+
   @Test
   void theRulesInTheOrderFusionTriesThem() {
     assertEquals(List.of("FUSE-MAP-MAP", "FUSE-MAP-REDOMAP", "FUSE-MAP-SCAN", "FUSE-FILTER-FILTER", "FUSE-FILTER-REDOMAP",
-        "FUSE-HORIZONTAL"),
+        "FUSE-HORIZONTAL", "FUSE-DUPLICATE-CHEAP-PRODUCER"),
         Arrays.stream(FusionRule.values()).map(FusionRule::ruleName).toList());
   }
 

@@ -15,7 +15,6 @@ import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
 import dev.l0.opt.ir.Traversal;
 import dev.l0.opt.pass.Pass;
-import dev.l0.opt.pass.Renamer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,7 +32,9 @@ import java.util.Set;
  * repeats until no edge qualifies. A producer is never fused when an output is used anywhere else
  * (the infusible set: another SOAC, a loop, a lambda's free variable, the result), when a name it
  * reads is consumed by an in-place update between it and the consumer (§7.1.2), or when its rows
- * are arrays whose regularity check fusion would skip. Fusion never duplicates computation: a
+ * are arrays whose regularity check fusion would skip. Fusion duplicates computation only where it
+ * is cheap: a map of straight-line scalar code whose outputs several SOACs read fuses into every one
+ * of them ({@link FusionRule#FUSE_DUPLICATE_CHEAP_PRODUCER}, cost bound in {@link DuplicationCost}). A
  * producer used only inside the branches of one {@code if} moves into the branches that use it
  * (Fig. 25; a copy in each, but one branch runs), where it can fuse with a consumer on each
  * control-flow path. {@code replicate} inputs become free variables of the consumer's function
@@ -78,7 +79,8 @@ public final class Fusion implements Pass {
     Body fuseBody(Body body) {
       List<Stm> stms = new ArrayList<>(body.stms());
       while (fuseOnePair(stms, body.result(), names, history) || fuseOneReplicate(stms, body.result(), sizes)
-          || sinkIntoBranches(stms, body.result(), names) || kernelLevel && joinOneSiblingPair(stms, names, history)) {
+          || sinkIntoBranches(stms, body.result(), names) || duplicateOneCheapProducer(stms, body.result(), names, history)
+          || kernelLevel && joinOneSiblingPair(stms, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
       Walk inside = new Walk(names, sizes, history, false);
@@ -221,6 +223,69 @@ public final class Fusion implements Pass {
     return false;
   }
 
+  /**
+   * {@link FusionRule#FUSE_DUPLICATE_CHEAP_PRODUCER}: the last cheap map whose outputs several later
+   * SOACs read, each only as inputs, and that every one of them can fuse, is fused into each (a
+   * fresh copy in each) and removed. A producer with any other use stays, as does one whose reads
+   * a statement before its last consumer consumes.
+   */
+  private static boolean duplicateOneCheapProducer(List<Stm> stms, List<SubExp> result, NameSource names,
+      FusionHistory history) {
+    for (int i = stms.size() - 1; i >= 0; i--) {
+      Stm producer = stms.get(i);
+      if (!(producer.exp() instanceof Exp.Map) || !fusableProducer(producer)) {
+        continue;
+      }
+      List<Integer> consumers = inputOnlyConsumers(stms, result, i);
+      if (consumers.size() < 2 || consumedBetween(stms, i, consumers.get(consumers.size() - 1) + 1, producer)) {
+        continue;
+      }
+      List<Stm> fused = new ArrayList<>();
+      for (int k : consumers) {
+        FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER.apply(producer, stms.get(k), names).ifPresent(fused::add);
+      }
+      if (fused.size() < consumers.size()) {
+        continue;
+      }
+      for (int j = 0; j < consumers.size(); j++) {
+        Stm consumer = stms.get(consumers.get(j));
+        Stm withCopy = fused.get(j);
+        FusionRule.producerConsumerRule(producer.exp(), consumer.exp(), producer.pattern())
+            .ifPresent(rule -> history.record(rule, producer, consumer, withCopy));
+        history.record(FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER, producer, withCopy, withCopy);
+        stms.set(consumers.get(j), withCopy);
+      }
+      stms.remove(i);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The positions of the statements that read the outputs of the statement at {@code producer},
+   * where every one is a SOAC reading them only as inputs; empty where any use is another kind
+   * (or the body's result).
+   */
+  private static List<Integer> inputOnlyConsumers(List<Stm> stms, List<SubExp> result, int producer) {
+    Set<String> outputs = new HashSet<>();
+    stms.get(producer).pattern().forEach(p -> outputs.add(p.name()));
+    if (result.stream().anyMatch(s -> outputs.contains(s.varName()))) {
+      return List.of();
+    }
+    List<Integer> consumers = new ArrayList<>();
+    for (int k = producer + 1; k < stms.size(); k++) {
+      Stm stm = stms.get(k);
+      if (Analysis.freeVariables(stm).stream().noneMatch(outputs::contains)) {
+        continue;
+      }
+      if (!(stm.exp() instanceof Exp.Soac soac && onlyInputUses(stm, soac, outputs))) {
+        return List.of();
+      }
+      consumers.add(k);
+    }
+    return consumers;
+  }
+
   /** {@code map(f, a, replicate(n, v))}: the replicated rows are all {@code v}, a free variable of {@code f}. */
   private static boolean fuseOneReplicate(List<Stm> stms, List<SubExp> result, Set<String> sizes) {
     for (int i = 0; i < stms.size(); i++) {
@@ -303,8 +368,8 @@ public final class Fusion implements Pass {
       Body thenBody = inThen ? prepend(producer, branch.thenBody()) : branch.thenBody();
       Body elseBody = branch.elseBody();
       if (inElse) {
-        Stm copy = inThen ? freshCopy(producer, names) : producer;
-        Substitution renaming = renamingOf(producer, copy);
+        Stm copy = inThen ? FusionRules.freshCopy(producer, names) : producer;
+        Substitution renaming = FusionRules.renamingOf(producer, copy);
         elseBody = prepend(copy, renaming.apply(elseBody));
       }
       stms.set(uses.onlyUser(), ifStm.withExp(new Exp.If(branch.condition(), thenBody, elseBody)));
@@ -323,19 +388,5 @@ public final class Fusion implements Pass {
     stms.add(stm);
     stms.addAll(body.stms());
     return new Body(stms, body.result());
-  }
-
-  private static Stm freshCopy(Stm stm, NameSource names) {
-    Set<String> bound = Analysis.boundInside(stm.exp());
-    stm.pattern().forEach(p -> bound.add(p.name()));
-    return Renamer.freshNames(bound, names).apply(stm);
-  }
-
-  private static Substitution renamingOf(Stm original, Stm copy) {
-    Map<String, SubExp> renaming = new HashMap<>();
-    for (int k = 0; k < original.pattern().size(); k++) {
-      renaming.put(original.pattern().get(k).name(), copy.pattern().get(k).var());
-    }
-    return new Substitution(renaming);
   }
 }

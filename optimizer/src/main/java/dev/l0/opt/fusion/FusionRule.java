@@ -14,8 +14,9 @@ import java.util.Set;
 /**
  * The fusion rules, each a named unit that matches two SOACs and makes the one SOAC computing
  * their results: the producer-consumer rules of thesis §7.3 (their thesis names), which fuse a
- * producer into its consumer, and horizontal fusion (seed 001's with-loop fusion), which joins
- * two independent siblings; {@link FusionRules} holds the function composition they share.
+ * producer into its consumer, horizontal fusion (seed 001's with-loop fusion), which joins
+ * two independent siblings, and the duplication of a cheap producer into each of its consumers
+ * (§7.1.3, ch. 10); {@link FusionRules} holds the function composition they share.
  * {@link Fusion} tries them in this order, and a test can apply one alone. No rule reassociates
  * an operation: each keeps the sequential order of every row's work, and a joined reduction keeps
  * each accumulator's own fold and combining order.
@@ -80,6 +81,30 @@ public enum FusionRule {
     Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
       return Optional.of(FusionRules.joinReductions(first, second, names));
     }
+  },
+  /**
+   * Cost-aware duplication (thesis §7.1.3 and ch. 10, which call refusing all duplication too
+   * conservative; its R1 Fig. 42 and R2 Fig. 44 maps stay unfused for want of it): a map whose
+   * function is cheap ({@link DuplicationCost}: straight-line scalar code that cannot fail, at
+   * most {@link DuplicationCost#BOUND} scalar operations per element) fuses a fresh copy of itself
+   * into one consumer by the producer-consumer rule that matches the pair; the producer stays.
+   * {@link Fusion} applies it only to a producer with several consumers, to every one of them,
+   * and removes the producer once none reads it. Each consumer recomputes the same operations in
+   * the same order, so results are bit-identical.
+   */
+  FUSE_DUPLICATE_CHEAP_PRODUCER("FUSE-DUPLICATE-CHEAP-PRODUCER") {
+    @Override
+    boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
+      return producer instanceof Exp.Map m && DuplicationCost.cheap(m.function())
+          && producerConsumerRule(producer, consumer, outputs).isPresent();
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
+      Stm copy = FusionRules.freshCopy(producer, names);
+      Stm readingCopy = FusionRules.renamingOf(producer, copy).apply(consumer);
+      return producerConsumerRule(copy.exp(), readingCopy.exp(), copy.pattern()).orElseThrow().apply(copy, readingCopy, names);
+    }
   };
 
   private final String ruleName;
@@ -112,6 +137,16 @@ public enum FusionRule {
   static Optional<FusionRule> matching(Stm producer, Stm consumer) {
     for (FusionRule rule : values()) {
       if (rule.matches(producer.exp(), consumer.exp(), producer.pattern())) {
+        return Optional.of(rule);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The rule of §7.3 that fuses {@code producer} into {@code consumer} on its own; empty where none does. */
+  static Optional<FusionRule> producerConsumerRule(Exp producer, Exp consumer, List<Ident> outputs) {
+    for (FusionRule rule : List.of(FUSE_MAP_MAP, FUSE_MAP_REDOMAP, FUSE_MAP_SCAN, FUSE_FILTER_FILTER, FUSE_FILTER_REDOMAP)) {
+      if (rule.matches(producer, consumer, outputs)) {
         return Optional.of(rule);
       }
     }

@@ -3,6 +3,7 @@ package dev.l0.opt.fusion;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
+import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
@@ -17,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The fusion algebra of thesis §7.1–7.3 that the {@link FusionRule}s share: given a producer SOAC
@@ -219,6 +221,22 @@ final class FusionRules {
     List<Type> types = new ArrayList<>(f.returnTypes());
     types.addAll(g.returnTypes());
     return new Lambda(params, new Body(stms, results), types);
+  }
+
+  /** {@code stm} with fresh names for its pattern and for everything bound inside it. */
+  static Stm freshCopy(Stm stm, NameSource names) {
+    Set<String> bound = Analysis.boundInside(stm.exp());
+    stm.pattern().forEach(p -> bound.add(p.name()));
+    return Renamer.freshNames(bound, names).apply(stm);
+  }
+
+  /** The substitution of {@code copy}'s pattern for {@code original}'s, name by name. */
+  static Substitution renamingOf(Stm original, Stm copy) {
+    Map<String, SubExp> renaming = new HashMap<>();
+    for (int k = 0; k < original.pattern().size(); k++) {
+      renaming.put(original.pattern().get(k).name(), copy.pattern().get(k).var());
+    }
+    return new Substitution(renaming);
   }
 
   /** A map or screma reading the same array twice reads it once; the second parameter becomes the first. */
