@@ -78,9 +78,7 @@ public final class RiskBenchmark {
   public static void main(String[] args) throws Exception {
     String positions = args.length > 0 ? args[0] : "100000";
     RiskSettings settings = RiskSettings.parse(new String[] {"--date", "2026-11-25"});
-    settings = new RiskSettings(settings.valuationDate(), Optional.empty(), Optional.empty(), settings.out(), "local[2]",
-        Integer.parseInt(positions), settings.syntheticUnderlyings(), settings.syntheticBooks(), settings.syntheticSeed(),
-        settings.spotShocks(), settings.volShocks(), settings.varConfidence(), settings.esConfidence(), 2);
+    settings = settings.forVanillaBenchmark(Integer.parseInt(positions), "local[2]", 2);
     Path folder = Files.createTempDirectory("l0-risk-benchmark");
     SparkSession spark = JobSessions.start("L0 risk benchmark", Optional.of("local[2]"));
     boolean identical;

@@ -35,12 +35,13 @@ record RiskSettings(
 
   static final int DEFAULT_MONTE_CARLO_PATHS = 256;
 
-  /** Settings without synthetic path-dependent contracts (the vanilla scenario benchmark's). */
-  RiskSettings(LocalDate valuationDate, Optional<Path> portfolio, Optional<Path> market, Path out, String master,
-      int syntheticPositions, int syntheticUnderlyings, int syntheticBooks, long syntheticSeed, double[] spotShocks,
-      double[] volShocks, double varConfidence, double esConfidence, int partitions) {
-    this(valuationDate, portfolio, market, out, master, syntheticPositions, syntheticUnderlyings, syntheticBooks, syntheticSeed,
-        spotShocks, volShocks, varConfidence, esConfidence, partitions, 0, DEFAULT_MONTE_CARLO_PATHS);
+  /**
+   * These settings as the vanilla scenario benchmark takes them: a synthetic portfolio of {@code positions}
+   * vanilla options (no path-dependent contracts) on {@code master}, in {@code partitions} pieces.
+   */
+  RiskSettings forVanillaBenchmark(int positions, String master, int partitions) {
+    return new RiskSettings(valuationDate, Optional.empty(), Optional.empty(), out, master, positions, syntheticUnderlyings,
+        syntheticBooks, syntheticSeed, spotShocks, volShocks, varConfidence, esConfidence, partitions, 0, monteCarloPaths);
   }
 
   static final String USAGE = "usage: l0-job risk-batch [--date YYYY-MM-DD] [--portfolio PATH] [--market PATH]"
