@@ -8,8 +8,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A staged array whose elements are staged as {@code T}: {@code Arr<F64>} is {@code [f64]},
- * {@code Arr<Arr<I32>>} is {@code [[i32]]}. Arrays are regular (thesis §2.1).
+ * A staged array whose elements are staged as {@code T}: {@code Arr<F64>} is {@code [f64]}, {@code
+ * Arr<Arr<I32>>} is {@code [[i32]]}. Arrays are regular (thesis §2.1).
  *
  * @param <T> the element handle class
  */
@@ -23,7 +23,8 @@ public final class Arr<T extends Val> extends Val {
 
   /** The type of arrays of {@code element}: {@code Arr.of(F64.TYPE)} is {@code [f64]}. */
   public static <T extends Val> ValType<Arr<T>> of(ValType<T> element) {
-    return new ValType<>(Type.array(element.l0Type()), List.of(), parts -> new Arr<>(parts, element));
+    return new ValType<>(
+        Type.array(element.l0Type()), List.of(), parts -> new Arr<>(parts, element));
   }
 
   public ValType<T> elementType() {
@@ -49,8 +50,8 @@ public final class Arr<T extends Val> extends Val {
   public I32 size(int dimension) {
     SourcePos pos = CallSite.current();
     if (dimension < 0 || dimension >= l0Type().rank()) {
-      throw new L0CompileError(pos,
-          "size(" + dimension + ", a) of an array of rank " + l0Type().rank());
+      throw new L0CompileError(
+          pos, "size(" + dimension + ", a) of an array of rank " + l0Type().rank());
     }
     return stage(I32.TYPE, new Expr.Size(dimension, use(pos), pos));
   }
@@ -65,7 +66,8 @@ public final class Arr<T extends Val> extends Val {
     String source = ((Expr.Var) use(pos)).name();
     Stager stager = Stager.active(pos);
     String dest = stager.fresh("a");
-    stager.bind(new Statement.InPlaceUpdate(dest, source, List.of(i.use(pos)), value.use(pos), pos));
+    stager.bind(
+        new Statement.InPlaceUpdate(dest, source, List.of(i.use(pos)), value.use(pos), pos));
     return typeOf(this).wrap(new Expr.Var(dest, pos), stager.currentBlock(pos));
   }
 
@@ -77,12 +79,20 @@ public final class Arr<T extends Val> extends Val {
     SourcePos pos = CallSite.current();
     Type target = shape.l0Type();
     if (target.rank() != dims.length || target.rank() == 0) {
-      throw new L0CompileError(pos, "reshape to " + dims.length
-          + " dimensions needs an array type of that rank, not " + target);
+      throw new L0CompileError(
+          pos,
+          "reshape to "
+              + dims.length
+              + " dimensions needs an array type of that rank, not "
+              + target);
     }
     if (!target.baseElement().sameShapeAs(l0Type().baseElement())) {
-      throw new L0CompileError(pos, "reshape cannot change the element type "
-          + l0Type().baseElement() + " to " + target.baseElement());
+      throw new L0CompileError(
+          pos,
+          "reshape cannot change the element type "
+              + l0Type().baseElement()
+              + " to "
+              + target.baseElement());
     }
     List<Expr> shapeExprs = Arrays.stream(dims).map(d -> d.use(pos)).toList();
     return stage(shape, new Expr.Reshape(shapeExprs, use(pos), pos));

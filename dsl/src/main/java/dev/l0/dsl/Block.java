@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One scope being staged: a function body, a lambda body, an if branch or a loop body (LMS's
- * {@code reifyBlock}). Operations staged while it is current append {@link Statement}s to it; when
- * it ends, {@link Reifier} turns them and the block's result into one expression. The only mutable
+ * One scope being staged: a function body, a lambda body, an if branch or a loop body (LMS's {@code
+ * reifyBlock}). Operations staged while it is current append {@link Statement}s to it; when it
+ * ends, {@link Reifier} turns them and the block's result into one expression. The only mutable
  * state of the DSL besides {@link Stager}, and it lives only while its program is staged.
  */
 final class Block {
@@ -16,7 +16,9 @@ final class Block {
   private final List<Statement> statements = new ArrayList<>();
   private boolean open = true;
 
-  /** A block nested in {@code enclosing}, or the body of a function when {@code enclosing} is null. */
+  /**
+   * A block nested in {@code enclosing}, or the body of a function when {@code enclosing} is null.
+   */
   Block(Stager owner, Block enclosing) {
     this.owner = owner;
     this.function = enclosing == null ? this : enclosing.function;

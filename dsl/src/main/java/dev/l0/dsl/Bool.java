@@ -2,14 +2,14 @@ package dev.l0.dsl;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Expr;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.SourcePos;
-import dev.l0.ir.PrefixOperator;
 import java.util.List;
 
 /**
- * A staged {@code bool}. {@code and}/{@code or} evaluate both operands, as the thesis's
- * {@code &&}/{@code ||} do; guard with {@link L0#ifThenElse} instead.
+ * A staged {@code bool}. {@code and}/{@code or} evaluate both operands, as the thesis's {@code
+ * &&}/{@code ||} do; guard with {@link L0#ifThenElse} instead.
  */
 public final class Bool extends Val {
   public static final ValType<Bool> TYPE = new ValType<>(ScalarType.BOOL, List.of(), Bool::new);

@@ -3,7 +3,9 @@ package dev.l0.dsl;
 import dev.l0.ir.ScalarType;
 import java.util.List;
 
-/** A staged {@code f32}. Operations with a Java {@code float} take it as an L0 literal of this type. */
+/**
+ * A staged {@code f32}. Operations with a Java {@code float} take it as an L0 literal of this type.
+ */
 public final class F32 extends Real<F32> {
   public static final ValType<F32> TYPE = new ValType<>(ScalarType.F32, List.of(), F32::new);
 

@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A function value of the program (thesis §2.2): a top-level function defined with
- * {@link ProgramBuilder#fun}, or an operator section {@code op +} from {@link L0#op}, possibly with
+ * A function value of the program (thesis §2.2): a top-level function defined with {@link
+ * ProgramBuilder#fun}, or an operator section {@code op +} from {@link L0#op}, possibly with
  * leading arguments already supplied (the curried {@code f(a)}). Calling it stages a call (or the
- * operator); passing it to a SOAC stages a reference to it. The common part of {@link Fn1},
- * {@link Fn2}, {@link Fn3}. Immutable.
+ * operator); passing it to a SOAC stages a reference to it. The common part of {@link Fn1}, {@link
+ * Fn2}, {@link Fn3}. Immutable.
  *
  * @param <R> the result handle class
  */
@@ -58,13 +58,17 @@ public abstract class Fn<R extends Val> {
     for (Val arg : args) {
       exprs.add(arg.use(pos));
     }
-    Expr call = callee instanceof Callee.Operator section
-        ? new Expr.Binary(section.operator(), exprs.get(0), exprs.get(1), pos)
-        : new Expr.Call(((Callee.Named) callee).name(), exprs, pos);
+    Expr call =
+        callee instanceof Callee.Operator section
+            ? new Expr.Binary(section.operator(), exprs.get(0), exprs.get(1), pos)
+            : new Expr.Call(((Callee.Named) callee).name(), exprs, pos);
     return Val.stage(resultType, call);
   }
 
-  /** This function as a SOAC's argument: {@code f}, {@code f(curried...)} or {@code op +(curried...)}. */
+  /**
+   * This function as a SOAC's argument: {@code f}, {@code f(curried...)} or {@code op
+   * +(curried...)}.
+   */
   final FunArg reference(SourcePos pos) {
     return callee instanceof Callee.Operator section
         ? new FunArg.OperatorRef(section.operator(), curriedExprs(pos), pos)

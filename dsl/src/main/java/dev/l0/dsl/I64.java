@@ -3,7 +3,9 @@ package dev.l0.dsl;
 import dev.l0.ir.ScalarType;
 import java.util.List;
 
-/** A staged {@code i64}. Operations with a Java {@code long} take it as an L0 literal of this type. */
+/**
+ * A staged {@code i64}. Operations with a Java {@code long} take it as an L0 literal of this type.
+ */
 public final class I64 extends Int<I64> {
   public static final ValType<I64> TYPE = new ValType<>(ScalarType.I64, List.of(), I64::new);
 

@@ -16,15 +16,17 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The entry point of the Java DSL: {@link #program} and the L0 constructs that are not methods of
- * a handle: literals, {@code let}, {@code if}, {@code loop}, the SOACs (thesis §2.2) and the
- * array built-ins (thesis §2.3). Meant to be imported statically. Every construct is staged at the
- * user's calling line (see the package documentation).
+ * The entry point of the Java DSL: {@link #program} and the L0 constructs that are not methods of a
+ * handle: literals, {@code let}, {@code if}, {@code loop}, the SOACs (thesis §2.2) and the array
+ * built-ins (thesis §2.3). Meant to be imported statically. Every construct is staged at the user's
+ * calling line (see the package documentation).
  */
 public final class L0 {
   private L0() {}
 
-  /** Stages a program: {@code definitions} defines its functions with {@link ProgramBuilder#fun}. */
+  /**
+   * Stages a program: {@code definitions} defines its functions with {@link ProgramBuilder#fun}.
+   */
   public static Program program(Consumer<ProgramBuilder> definitions) {
     SourcePos pos = CallSite.current();
     return Stager.stage(pos, stager -> definitions.accept(new ProgramBuilder(stager)));
@@ -91,38 +93,49 @@ public final class L0 {
         .assemble(List.of(a, b, c, d, e), CallSite.current());
   }
 
-  public static <A extends Val, B extends Val, C extends Val, D extends Val, E extends Val, F extends Val>
+  public static <
+          A extends Val, B extends Val, C extends Val, D extends Val, E extends Val, F extends Val>
       Tup6<A, B, C, D, E, F> tuple(A a, B b, C c, D d, E e, F f) {
-    return Tup6.of(Val.typeOf(a), Val.typeOf(b), Val.typeOf(c), Val.typeOf(d), Val.typeOf(e), Val.typeOf(f))
+    return Tup6.of(
+            Val.typeOf(a),
+            Val.typeOf(b),
+            Val.typeOf(c),
+            Val.typeOf(d),
+            Val.typeOf(e),
+            Val.typeOf(f))
         .assemble(List.of(a, b, c, d, e, f), CallSite.current());
   }
 
   /**
-   * The tuple of seven or more values (fewer make a {@code Tup2} ... {@code Tup6}); its components are
-   * read with {@link TupN#get}.
+   * The tuple of seven or more values (fewer make a {@code Tup2} ... {@code Tup6}); its components
+   * are read with {@link TupN#get}.
    */
   public static TupN tuple(Val a, Val b, Val c, Val d, Val e, Val f, Val g, Val... more) {
     List<Val> parts = new ArrayList<>(List.of(a, b, c, d, e, f, g));
     parts.addAll(List.of(more));
-    return TupN.of(parts.stream().<ValType<?>>map(Val::typeOf).toList()).assemble(parts, CallSite.current());
+    return TupN.of(parts.stream().<ValType<?>>map(Val::typeOf).toList())
+        .assemble(parts, CallSite.current());
   }
 
   // ---- bindings and control ----
 
-  /** {@code let v = value in ...}: binds {@code value} to a variable here, whether used once or not. */
+  /**
+   * {@code let v = value in ...}: binds {@code value} to a variable here, whether used once or not.
+   */
   public static <V extends Val> V let(V value) {
     return bindNamed("v", value, CallSite.current());
   }
 
   /**
    * {@code let name_N = value in ...}, the variable named after {@code name} (letters, digits and
-   * underscores) with a suffix that keeps it unique. A tuple is bound with a tuple pattern
-   * {@code let {name_N, ...} = value}.
+   * underscores) with a suffix that keeps it unique. A tuple is bound with a tuple pattern {@code
+   * let {name_N, ...} = value}.
    */
   public static <V extends Val> V let(String name, V value) {
     SourcePos pos = CallSite.current();
     if (!Names.isStem(name)) {
-      throw new L0CompileError(pos,
+      throw new L0CompileError(
+          pos,
           "a let name must be letters, digits and underscores, starting with a letter: " + name);
     }
     return bindNamed(name, value, pos);
@@ -138,7 +151,8 @@ public final class L0 {
   }
 
   /** {@code if condition then then() else otherwise()}; each branch is staged in its own block. */
-  public static <V extends Val> V ifThenElse(Bool condition, Supplier<V> then, Supplier<V> otherwise) {
+  public static <V extends Val> V ifThenElse(
+      Bool condition, Supplier<V> then, Supplier<V> otherwise) {
     SourcePos pos = CallSite.current();
     Stager stager = Stager.active(pos);
     Expr test = condition.use(pos);
@@ -166,14 +180,18 @@ public final class L0 {
   /** {@code map(fn (a, b) => f(a, b), xs)} over an array of pairs, such as a {@link #zip}. */
   public static <A extends Val, B extends Val, R extends Val> Arr<R> map(
       Arr<Tup2<A, B>> xs, BiFunction<A, B, R> f) {
-    return mapLambda(xs, xs.elementType().components(),
+    return mapLambda(
+        xs,
+        xs.elementType().components(),
         ps -> f.apply(Val.narrow(ps.get(0)), Val.narrow(ps.get(1))));
   }
 
   /** {@code map(fn (a, b, c) => f(a, b, c), xs)} over an array of triples. */
   public static <A extends Val, B extends Val, C extends Val, R extends Val> Arr<R> map(
       Arr<Tup3<A, B, C>> xs, Function3<A, B, C, R> f) {
-    return mapLambda(xs, xs.elementType().components(),
+    return mapLambda(
+        xs,
+        xs.elementType().components(),
         ps -> f.apply(Val.narrow(ps.get(0)), Val.narrow(ps.get(1)), Val.narrow(ps.get(2))));
   }
 
@@ -192,28 +210,32 @@ public final class L0 {
   }
 
   /** {@code map(f, xs)} with a named two-parameter function over an array of pairs. */
-  public static <A extends Val, B extends Val, R extends Val> Arr<R> map(Arr<Tup2<A, B>> xs, Fn2<A, B, R> f) {
+  public static <A extends Val, B extends Val, R extends Val> Arr<R> map(
+      Arr<Tup2<A, B>> xs, Fn2<A, B, R> f) {
     SourcePos pos = CallSite.current();
     return map(xs, f.reference(pos), f.resultType(), pos);
   }
 
-  private static <R extends Val> Arr<R> map(Arr<?> xs, FunArg f, ValType<R> resultType, SourcePos pos) {
+  private static <R extends Val> Arr<R> map(
+      Arr<?> xs, FunArg f, ValType<R> resultType, SourcePos pos) {
     return Val.stage(Arr.of(resultType), new Expr.Map(f, xs.use(pos), pos));
   }
 
   /** {@code filter(fn (x) => keep(x), xs)}: the elements for which {@code keep} holds, in order. */
   public static <T extends Val> Arr<T> filter(Arr<T> xs, Function<T, Bool> keep) {
     SourcePos pos = CallSite.current();
-    Stager.StagedFunction<Bool> fn = Stager.active(pos)
-        .lambda(pos, List.of(xs.elementType()), ps -> keep.apply(Val.narrow(ps.get(0))));
+    Stager.StagedFunction<Bool> fn =
+        Stager.active(pos)
+            .lambda(pos, List.of(xs.elementType()), ps -> keep.apply(Val.narrow(ps.get(0))));
     return Val.stage(Arr.of(xs.elementType()), new Expr.Filter(lambda(fn, pos), xs.use(pos), pos));
   }
 
   /**
-   * {@code reduce(fn (a, b) => op(a, b), neutral, xs)}; {@code op} must be associative with
-   * neutral element {@code neutral}.
+   * {@code reduce(fn (a, b) => op(a, b), neutral, xs)}; {@code op} must be associative with neutral
+   * element {@code neutral}.
    */
-  public static <T extends Val> T reduce(Arr<T> xs, T neutral, java.util.function.BinaryOperator<T> op) {
+  public static <T extends Val> T reduce(
+      Arr<T> xs, T neutral, java.util.function.BinaryOperator<T> op) {
     SourcePos pos = CallSite.current();
     return reduce(xs, neutral, binaryLambda(xs, op, pos), pos);
   }
@@ -229,7 +251,8 @@ public final class L0 {
   }
 
   /** The inclusive {@code scan(fn (a, b) => op(a, b), neutral, xs)}. */
-  public static <T extends Val> Arr<T> scan(Arr<T> xs, T neutral, java.util.function.BinaryOperator<T> op) {
+  public static <T extends Val> Arr<T> scan(
+      Arr<T> xs, T neutral, java.util.function.BinaryOperator<T> op) {
     SourcePos pos = CallSite.current();
     return scan(xs, neutral, binaryLambda(xs, op, pos), pos);
   }
@@ -241,14 +264,19 @@ public final class L0 {
   }
 
   private static <T extends Val> Arr<T> scan(Arr<T> xs, T neutral, FunArg op, SourcePos pos) {
-    return Val.stage(Arr.of(xs.elementType()), new Expr.Scan(op, neutral.use(pos), xs.use(pos), pos));
+    return Val.stage(
+        Arr.of(xs.elementType()), new Expr.Scan(op, neutral.use(pos), xs.use(pos), pos));
   }
 
   private static <T extends Val> FunArg binaryLambda(
       Arr<T> xs, java.util.function.BinaryOperator<T> op, SourcePos pos) {
     ValType<T> element = xs.elementType();
-    Stager.StagedFunction<T> fn = Stager.active(pos).lambda(pos, List.of(element, element),
-        ps -> op.apply(Val.narrow(ps.get(0)), Val.narrow(ps.get(1))));
+    Stager.StagedFunction<T> fn =
+        Stager.active(pos)
+            .lambda(
+                pos,
+                List.of(element, element),
+                ps -> op.apply(Val.narrow(ps.get(0)), Val.narrow(ps.get(1))));
     return lambda(fn, pos);
   }
 
@@ -264,7 +292,8 @@ public final class L0 {
   public static <N extends Num<N>> Fn2<N, N, N> op(BinaryOperator operator, ValType<N> type) {
     BinaryOperator.Kind kind = operator.kind();
     if (kind != BinaryOperator.Kind.ARITHMETIC && kind != BinaryOperator.Kind.BITWISE) {
-      throw CallSite.error("op " + operator.symbol() + " does not return its operands' type; use a lambda");
+      throw CallSite.error(
+          "op " + operator.symbol() + " does not return its operands' type; use a lambda");
     }
     return new Fn2<>(new Fn.Callee.Operator(operator), List.of(), type);
   }
@@ -273,14 +302,16 @@ public final class L0 {
 
   public static <A extends Val, B extends Val> Arr<Tup2<A, B>> zip(Arr<A> as, Arr<B> bs) {
     SourcePos pos = CallSite.current();
-    return Val.stage(Arr.of(Tup2.of(as.elementType(), bs.elementType())),
+    return Val.stage(
+        Arr.of(Tup2.of(as.elementType(), bs.elementType())),
         new Expr.Zip(List.of(as.use(pos), bs.use(pos)), pos));
   }
 
   public static <A extends Val, B extends Val, C extends Val> Arr<Tup3<A, B, C>> zip(
       Arr<A> as, Arr<B> bs, Arr<C> cs) {
     SourcePos pos = CallSite.current();
-    return Val.stage(Arr.of(Tup3.of(as.elementType(), bs.elementType(), cs.elementType())),
+    return Val.stage(
+        Arr.of(Tup3.of(as.elementType(), bs.elementType(), cs.elementType())),
         new Expr.Zip(List.of(as.use(pos), bs.use(pos), cs.use(pos)), pos));
   }
 
@@ -299,7 +330,8 @@ public final class L0 {
     ValType<A> a = element.component(0);
     ValType<B> b = element.component(1);
     ValType<C> c = element.component(2);
-    return Val.stage(Tup3.of(Arr.of(a), Arr.of(b), Arr.of(c)), new Expr.Unzip(triples.use(pos), pos));
+    return Val.stage(
+        Tup3.of(Arr.of(a), Arr.of(b), Arr.of(c)), new Expr.Unzip(triples.use(pos), pos));
   }
 
   /** {@code iota(n)} = {@code [0, ..., n-1]}. */
@@ -311,7 +343,8 @@ public final class L0 {
   /** {@code replicate(n, value)}: an array of {@code n} copies of {@code value}. */
   public static <T extends Val> Arr<T> replicate(I32 n, T value) {
     SourcePos pos = CallSite.current();
-    return Val.stage(Arr.of(Val.typeOf(value)), new Expr.Replicate(n.use(pos), value.use(pos), pos));
+    return Val.stage(
+        Arr.of(Val.typeOf(value)), new Expr.Replicate(n.use(pos), value.use(pos), pos));
   }
 
   /** {@code concat(a, b)}. */
@@ -330,8 +363,7 @@ public final class L0 {
   /** {@code transpose(a)}: rows become columns. */
   public static <T extends Val> Arr<Arr<T>> transpose(Arr<Arr<T>> a) {
     SourcePos pos = CallSite.current();
-    return Val.stage(Arr.of(a.elementType()),
-        new Expr.Transpose(0, 1, a.use(pos), pos));
+    return Val.stage(Arr.of(a.elementType()), new Expr.Transpose(0, 1, a.use(pos), pos));
   }
 
   /** {@code copy(value)}: a fresh copy, unique (thesis ch. 3), e.g. to update in place. */

@@ -11,12 +11,18 @@ final class Names {
 
   private Names() {}
 
-  /** Letters, digits and underscores, starting with a letter: with the suffix {@code _N} a variable name. */
+  /**
+   * Letters, digits and underscores, starting with a letter: with the suffix {@code _N} a variable
+   * name.
+   */
   static boolean isStem(String name) {
     return name != null && STEM.matcher(name).matches();
   }
 
-  /** A stem that L0 text reads as a plain name, not a reserved word such as {@code map} or {@code true}. */
+  /**
+   * A stem that L0 text reads as a plain name, not a reserved word such as {@code map} or {@code
+   * true}.
+   */
   static boolean isFunctionName(String name) {
     if (!isStem(name)) {
       return false;

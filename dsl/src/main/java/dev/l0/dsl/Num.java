@@ -3,8 +3,8 @@ package dev.l0.dsl;
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
 import dev.l0.ir.Expr;
-import dev.l0.ir.SourcePos;
 import dev.l0.ir.PrefixOperator;
+import dev.l0.ir.SourcePos;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,7 +41,9 @@ public abstract class Num<N extends Num<N>> extends Val {
     return stage(selfType(), new Expr.Unary(PrefixOperator.NEG, use(pos), pos));
   }
 
-  /** The built-in {@code abs}; a program that defines its own {@code abs} calls that one instead. */
+  /**
+   * The built-in {@code abs}; a program that defines its own {@code abs} calls that one instead.
+   */
   public N abs() {
     return builtin(Builtin.ABS, selfType());
   }

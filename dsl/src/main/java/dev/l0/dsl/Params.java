@@ -4,9 +4,8 @@ import dev.l0.ir.L0CompileError;
 import java.util.List;
 
 /**
- * The parameter handles of a function defined with
- * {@link ProgramBuilder#fun(String, List, java.util.function.Function)}, read by position and
- * declared type. Immutable.
+ * The parameter handles of a function defined with {@link ProgramBuilder#fun(String, List,
+ * java.util.function.Function)}, read by position and declared type. Immutable.
  */
 public final class Params {
   private final String function;
@@ -30,12 +29,21 @@ public final class Params {
    */
   public <V extends Val> V get(int index, ValType<V> type) {
     if (index < 0 || index >= handles.size()) {
-      throw new L0CompileError(CallSite.current(),
+      throw new L0CompileError(
+          CallSite.current(),
           function + " has " + handles.size() + " parameters; there is no parameter " + index);
     }
     if (!types.get(index).l0Type().equals(type.l0Type())) {
-      throw new L0CompileError(CallSite.current(), "parameter " + index + " of " + function + " is declared "
-          + types.get(index).l0Type() + ", read as " + type.l0Type());
+      throw new L0CompileError(
+          CallSite.current(),
+          "parameter "
+              + index
+              + " of "
+              + function
+              + " is declared "
+              + types.get(index).l0Type()
+              + ", read as "
+              + type.l0Type());
     }
     return Val.narrow(handles.get(index));
   }

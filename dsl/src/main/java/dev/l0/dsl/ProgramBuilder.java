@@ -9,10 +9,9 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * Defines the top-level functions of a program staged by {@link L0#program}. Each
- * {@code fun(...)} stages its Java lambda once on parameter handles and records an L0
- * {@code FunDef}; the returned {@link Fn} stages calls to it, so a DSL program keeps the function
- * structure of a text program.
+ * Defines the top-level functions of a program staged by {@link L0#program}. Each {@code fun(...)}
+ * stages its Java lambda once on parameter handles and records an L0 {@code FunDef}; the returned
+ * {@link Fn} stages calls to it, so a DSL program keeps the function structure of a text program.
  */
 public final class ProgramBuilder {
   private final Stager stager;
@@ -22,7 +21,8 @@ public final class ProgramBuilder {
   }
 
   /** {@code fun R name(A p) = body(p)}. */
-  public <A extends Val, R extends Val> Fn1<A, R> fun(String name, ValType<A> a, Function<A, R> body) {
+  public <A extends Val, R extends Val> Fn1<A, R> fun(
+      String name, ValType<A> a, Function<A, R> body) {
     ValType<R> result = define(name, List.of(a), params -> body.apply(Val.narrow(params.get(0))));
     return new Fn1<>(new Fn.Callee.Named(name), List.of(), result);
   }
@@ -30,34 +30,46 @@ public final class ProgramBuilder {
   /** {@code fun R name(A p1, B p2) = body(p1, p2)}. */
   public <A extends Val, B extends Val, R extends Val> Fn2<A, B, R> fun(
       String name, ValType<A> a, ValType<B> b, BiFunction<A, B, R> body) {
-    ValType<R> result = define(name, List.of(a, b),
-        params -> body.apply(Val.narrow(params.get(0)), Val.narrow(params.get(1))));
+    ValType<R> result =
+        define(
+            name,
+            List.of(a, b),
+            params -> body.apply(Val.narrow(params.get(0)), Val.narrow(params.get(1))));
     return new Fn2<>(new Fn.Callee.Named(name), List.of(), result);
   }
 
   /** {@code fun R name(A p1, B p2, C p3) = body(p1, p2, p3)}. */
   public <A extends Val, B extends Val, C extends Val, R extends Val> Fn3<A, B, C, R> fun(
       String name, ValType<A> a, ValType<B> b, ValType<C> c, Function3<A, B, C, R> body) {
-    ValType<R> result = define(name, List.of(a, b, c), params -> body.apply(
-        Val.narrow(params.get(0)), Val.narrow(params.get(1)), Val.narrow(params.get(2))));
+    ValType<R> result =
+        define(
+            name,
+            List.of(a, b, c),
+            params ->
+                body.apply(
+                    Val.narrow(params.get(0)),
+                    Val.narrow(params.get(1)),
+                    Val.narrow(params.get(2))));
     return new Fn3<>(new Fn.Callee.Named(name), List.of(), result);
   }
 
   /**
    * {@code fun R name(T1 p1, ..., Tn pn) = body(params)}, for any number of parameters (an entry
-   * taking a dataset's values in file order, say): {@code body} reads parameter {@code i} as
-   * {@code params.get(i, type)}, which checks that type against the declared one. Java checks
-   * neither the count nor the types of the arguments of {@link FnN#call}; the L0 type checker does.
+   * taking a dataset's values in file order, say): {@code body} reads parameter {@code i} as {@code
+   * params.get(i, type)}, which checks that type against the declared one. Java checks neither the
+   * count nor the types of the arguments of {@link FnN#call}; the L0 type checker does.
    */
-  public <R extends Val> FnN<R> fun(String name, List<ValType<?>> paramTypes, Function<Params, R> body) {
-    ValType<R> result = define(name, paramTypes, params -> body.apply(new Params(name, paramTypes, params)));
+  public <R extends Val> FnN<R> fun(
+      String name, List<ValType<?>> paramTypes, Function<Params, R> body) {
+    ValType<R> result =
+        define(name, paramTypes, params -> body.apply(new Params(name, paramTypes, params)));
     return new FnN<>(new Fn.Callee.Named(name), List.of(), result);
   }
 
   /**
    * Stages a call of the function {@code name} by name, declaring its result type: for a function
-   * defined later, a recursive call, or one defined outside the DSL. Java checks nothing here;
-   * the L0 type checker checks the call.
+   * defined later, a recursive call, or one defined outside the DSL. Java checks nothing here; the
+   * L0 type checker checks the call.
    */
   public <R extends Val> R call(String name, ValType<R> resultType, Val... args) {
     SourcePos pos = CallSite.current();

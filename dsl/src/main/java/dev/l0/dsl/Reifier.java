@@ -9,10 +9,11 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
- * Turns the statements of an ended {@link Block} and its result into one L0 expression: the
- * sharing rule of the DSL (LMS's {@code reifyBlock} followed by inlining of single uses).
+ * Turns the statements of an ended {@link Block} and its result into one L0 expression: the sharing
+ * rule of the DSL (LMS's {@code reifyBlock} followed by inlining of single uses).
  *
  * <p>A {@link Statement.Definition}, the value of one staged operation, is
+ *
  * <ul>
  *   <li>dropped when nothing live uses it (L0 is pure);
  *   <li>written in place of its use when it is used exactly once, that use is evaluated once (not
@@ -22,6 +23,7 @@ import java.util.function.UnaryOperator;
  *       used twice never duplicates the computation, and a value computed outside a lambda is not
  *       recomputed per element inside it.
  * </ul>
+ *
  * Every other statement ({@code L0.let}, tuple destructuring, loops, in-place updates) is kept as
  * the L0 binding it stands for, in staging order.
  */
@@ -34,8 +36,15 @@ final class Reifier {
   static Expr reify(List<Statement> statements, Expr result) {
     Map<String, List<Use>> uses = liveUses(statements, collectUses(statements, result));
     Map<String, Expr> inlined = new HashMap<>();
-    UnaryOperator<Expr> substitute = e -> inlined.isEmpty() ? e : e.transformUp(node ->
-        node instanceof Expr.Var v && inlined.containsKey(v.name()) ? inlined.get(v.name()) : node);
+    UnaryOperator<Expr> substitute =
+        e ->
+            inlined.isEmpty()
+                ? e
+                : e.transformUp(
+                    node ->
+                        node instanceof Expr.Var v && inlined.containsKey(v.name())
+                            ? inlined.get(v.name())
+                            : node);
     List<Statement> kept = new ArrayList<>();
     for (int i = 0; i < statements.size(); i++) {
       Statement statement = statements.get(i).mapExprs(substitute);
@@ -72,19 +81,22 @@ final class Reifier {
 
   /**
    * The uses made by live sites only: the result, binding statements, and definitions with a live
-   * use (decided from the last statement back, since uses follow definitions). So a value used
-   * only by unused values is dropped with them.
+   * use (decided from the last statement back, since uses follow definitions). So a value used only
+   * by unused values is dropped with them.
    */
-  private static Map<String, List<Use>> liveUses(List<Statement> statements, Map<String, List<Use>> uses) {
+  private static Map<String, List<Use>> liveUses(
+      List<Statement> statements, Map<String, List<Use>> uses) {
     boolean[] live = new boolean[statements.size() + 1];
     live[statements.size()] = true;
     for (int i = statements.size() - 1; i >= 0; i--) {
-      live[i] = !(statements.get(i) instanceof Statement.Definition definition)
-          || uses.getOrDefault(definition.name(), List.of()).stream().anyMatch(use -> live[use.site()]);
+      live[i] =
+          !(statements.get(i) instanceof Statement.Definition definition)
+              || uses.getOrDefault(definition.name(), List.of()).stream()
+                  .anyMatch(use -> live[use.site()]);
     }
     Map<String, List<Use>> liveOnly = new HashMap<>();
-    uses.forEach((name, all) ->
-        liveOnly.put(name, all.stream().filter(use -> live[use.site()]).toList()));
+    uses.forEach(
+        (name, all) -> liveOnly.put(name, all.stream().filter(use -> live[use.site()]).toList()));
     return liveOnly;
   }
 
@@ -130,7 +142,9 @@ final class Reifier {
     }
   }
 
-  /** The function argument of a SOAC, whose sub-expressions come first in its children; else null. */
+  /**
+   * The function argument of a SOAC, whose sub-expressions come first in its children; else null.
+   */
   private static FunArg soacFunction(Expr e) {
     if (e instanceof Expr.Map m) {
       return m.function();

@@ -40,7 +40,8 @@ final class Stager {
   /** Runs {@code definitions} with a fresh stager active and returns the program they defined. */
   static Program stage(SourcePos pos, Consumer<Stager> definitions) {
     if (ACTIVE.get() != null) {
-      throw new L0CompileError(pos, "L0.program cannot be called while another program is being staged");
+      throw new L0CompileError(
+          pos, "L0.program cannot be called while another program is being staged");
     }
     Stager stager = new Stager();
     ACTIVE.set(stager);
@@ -66,7 +67,10 @@ final class Stager {
     return base + "_" + namesIssued++;
   }
 
-  /** Stages the operation {@code definition} in the current block and returns its handle (LMS's reflect). */
+  /**
+   * Stages the operation {@code definition} in the current block and returns its handle (LMS's
+   * reflect).
+   */
   <V extends Val> V reflect(ValType<V> type, Expr definition) {
     Block block = currentBlock(definition.pos());
     String name = fresh("t");
@@ -86,8 +90,8 @@ final class Stager {
 
   Block currentBlock(SourcePos pos) {
     if (current == null) {
-      throw new L0CompileError(pos,
-          "L0 values can only be staged inside the body of a function defined with fun(...)");
+      throw new L0CompileError(
+          pos, "L0 values can only be staged inside the body of a function defined with fun(...)");
     }
     return current;
   }
@@ -99,7 +103,8 @@ final class Stager {
       throw new L0CompileError(pos, "function " + name + " is defined twice");
     }
     StagedFunction<R> staged = function(pos, "p", paramTypes, new Block(this, null), body);
-    functions.add(new FunDef(name, staged.resultType().l0Type(), staged.params(), staged.body(), pos));
+    functions.add(
+        new FunDef(name, staged.resultType().l0Type(), staged.params(), staged.body(), pos));
     return staged.resultType();
   }
 
@@ -110,7 +115,10 @@ final class Stager {
   }
 
   private <R extends Val> StagedFunction<R> function(
-      SourcePos pos, String paramBase, List<ValType<?>> paramTypes, Block block,
+      SourcePos pos,
+      String paramBase,
+      List<ValType<?>> paramTypes,
+      Block block,
       Function<List<Val>, R> body) {
     List<Param> params = new ArrayList<>();
     List<Val> handles = new ArrayList<>();
@@ -135,7 +143,8 @@ final class Stager {
     try {
       R result = body.get();
       if (result == null) {
-        throw new L0CompileError(pos, "a staged function or branch returned null instead of an L0 value");
+        throw new L0CompileError(
+            pos, "a staged function or branch returned null instead of an L0 value");
       }
       return new Staged<>(block.reify(result.use(pos)), Val.typeOf(result));
     } finally {
@@ -185,9 +194,9 @@ final class Stager {
   }
 
   /**
-   * The components of a tuple known only as a whole (a parameter, a call's result): L0 reaches
-   * them only through a pattern, so the first access binds {@code let {c1, ..., cn} = tuple} in
-   * the block that staged the tuple, and later accesses reuse those names.
+   * The components of a tuple known only as a whole (a parameter, a call's result): L0 reaches them
+   * only through a pattern, so the first access binds {@code let {c1, ..., cn} = tuple} in the
+   * block that staged the tuple, and later accesses reuse those names.
    */
   List<Val> destructure(Val tuple, SourcePos pos) {
     Expr whole = tuple.use(pos);

@@ -8,10 +8,10 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
- * One staged step of a {@link Block}, in the order the user's Java code performed it (LMS's
- * {@code Stm}). Every statement but a {@link Definition} is a binding construct of L0 that scopes
- * over the rest of its block; a definition is an anonymous computation that {@link Reifier} either
- * writes at its single use or binds with {@code let}.
+ * One staged step of a {@link Block}, in the order the user's Java code performed it (LMS's {@code
+ * Stm}). Every statement but a {@link Definition} is a binding construct of L0 that scopes over the
+ * rest of its block; a definition is an anonymous computation that {@link Reifier} either writes at
+ * its single use or binds with {@code let}.
  */
 sealed interface Statement {
   SourcePos pos();
@@ -24,12 +24,17 @@ sealed interface Statement {
     return List.of();
   }
 
-  /** Variables this statement names directly rather than through an expression: they must stay variables. */
+  /**
+   * Variables this statement names directly rather than through an expression: they must stay
+   * variables.
+   */
   default List<String> namedVariables() {
     return List.of();
   }
 
-  /** Whether the statement may consume an array (thesis ch. 3), so that no read of it may move past. */
+  /**
+   * Whether the statement may consume an array (thesis ch. 3), so that no read of it may move past.
+   */
   default boolean mayConsume() {
     return false;
   }
@@ -57,7 +62,9 @@ sealed interface Statement {
     }
   }
 
-  /** {@code let pattern = value in ...}: an explicit {@code L0.let} or the destructuring of a tuple. */
+  /**
+   * {@code let pattern = value in ...}: an explicit {@code L0.let} or the destructuring of a tuple.
+   */
   record Binding(Pattern pattern, Expr value, SourcePos pos) implements Statement {
     @Override
     public List<Expr> evaluatedOnce() {
@@ -76,7 +83,8 @@ sealed interface Statement {
   }
 
   /** {@code loop (pattern = init) = for counter < bound do loopBody in ...} (thesis §2.1.1). */
-  record LoopBinding(Pattern pattern, Expr init, String counter, Expr bound, Expr loopBody, SourcePos pos)
+  record LoopBinding(
+      Pattern pattern, Expr init, String counter, Expr bound, Expr loopBody, SourcePos pos)
       implements Statement {
     @Override
     public List<Expr> evaluatedOnce() {
@@ -95,7 +103,8 @@ sealed interface Statement {
 
     @Override
     public Statement mapExprs(UnaryOperator<Expr> f) {
-      return new LoopBinding(pattern, f.apply(init), counter, f.apply(bound), f.apply(loopBody), pos);
+      return new LoopBinding(
+          pattern, f.apply(init), counter, f.apply(bound), f.apply(loopBody), pos);
     }
 
     @Override

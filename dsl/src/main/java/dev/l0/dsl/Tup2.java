@@ -10,10 +10,8 @@ public final class Tup2<A extends Val, B extends Val> extends Tup {
   }
 
   /** The type of 2-tuples of the given component types. */
-  public static <A extends Val, B extends Val>
-      ValType<Tup2<A, B>> of(ValType<A> a, ValType<B> b) {
-    return new ValType<>(Type.tuple(a.l0Type(), b.l0Type()),
-        List.of(a, b), Tup2::new);
+  public static <A extends Val, B extends Val> ValType<Tup2<A, B>> of(ValType<A> a, ValType<B> b) {
+    return new ValType<>(Type.tuple(a.l0Type(), b.l0Type()), List.of(a, b), Tup2::new);
   }
 
   public A _1() {

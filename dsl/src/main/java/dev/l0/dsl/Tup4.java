@@ -12,8 +12,8 @@ public final class Tup4<A extends Val, B extends Val, C extends Val, D extends V
   /** The type of 4-tuples of the given component types. */
   public static <A extends Val, B extends Val, C extends Val, D extends Val>
       ValType<Tup4<A, B, C, D>> of(ValType<A> a, ValType<B> b, ValType<C> c, ValType<D> d) {
-    return new ValType<>(Type.tuple(a.l0Type(), b.l0Type(), c.l0Type(), d.l0Type()),
-        List.of(a, b, c, d), Tup4::new);
+    return new ValType<>(
+        Type.tuple(a.l0Type(), b.l0Type(), c.l0Type(), d.l0Type()), List.of(a, b, c, d), Tup4::new);
   }
 
   public A _1() {

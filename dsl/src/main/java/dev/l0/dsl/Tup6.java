@@ -12,13 +12,14 @@ public final class Tup6<
   }
 
   /** The type of 6-tuples of the given component types. */
-  public static <A extends Val, B extends Val, C extends Val, D extends Val, E extends Val, F extends Val>
+  public static <
+          A extends Val, B extends Val, C extends Val, D extends Val, E extends Val, F extends Val>
       ValType<Tup6<A, B, C, D, E, F>> of(
-          ValType<A> a, ValType<B> b, ValType<C> c,
-          ValType<D> d, ValType<E> e, ValType<F> f) {
+          ValType<A> a, ValType<B> b, ValType<C> c, ValType<D> d, ValType<E> e, ValType<F> f) {
     return new ValType<>(
         Type.tuple(a.l0Type(), b.l0Type(), c.l0Type(), d.l0Type(), e.l0Type(), f.l0Type()),
-        List.of(a, b, c, d, e, f), Tup6::new);
+        List.of(a, b, c, d, e, f),
+        Tup6::new);
   }
 
   public A _1() {

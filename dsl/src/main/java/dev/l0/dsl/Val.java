@@ -47,7 +47,8 @@ public abstract class Val {
       return new Expr.TupleLit(components.get().stream().map(c -> c.use(pos)).toList(), pos);
     }
     if (scope != null && !scope.isVisibleFrom(Stager.active(pos).innermost())) {
-      throw new L0CompileError(pos,
+      throw new L0CompileError(
+          pos,
           "a value staged inside a lambda, branch, loop or function that has ended is used outside it");
     }
     // Every staged operation is bound to a variable (Stager#reflect), so a handle that is not a
@@ -67,7 +68,10 @@ public abstract class Val {
     return (ValType<V>) value.type;
   }
 
-  /** A handle as the class its type promises: sound where {@code value} was made by a {@code ValType<V>}. */
+  /**
+   * A handle as the class its type promises: sound where {@code value} was made by a {@code
+   * ValType<V>}.
+   */
   @SuppressWarnings("unchecked")
   static <V extends Val> V narrow(Val value) {
     return (V) value;

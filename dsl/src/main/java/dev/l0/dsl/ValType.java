@@ -8,9 +8,9 @@ import java.util.Optional;
 
 /**
  * The L0 type of a staged value together with the Java handle class that stands for it, as LMS's
- * {@code Typ[T]} manifests do: {@code F64.TYPE}, {@code Arr.of(F64.TYPE)},
- * {@code Tup2.of(Bool.TYPE, F64.TYPE)}. Function parameters are declared with these; the DSL also
- * uses them to make the handle of each value it stages. Immutable.
+ * {@code Typ[T]} manifests do: {@code F64.TYPE}, {@code Arr.of(F64.TYPE)}, {@code
+ * Tup2.of(Bool.TYPE, F64.TYPE)}. Function parameters are declared with these; the DSL also uses
+ * them to make the handle of each value it stages. Immutable.
  *
  * @param <V> the handle class
  */
@@ -36,7 +36,10 @@ public final class ValType<V extends Val> {
     return type;
   }
 
-  /** This array type marked unique ({@code *[t]}, thesis ch. 3), for parameters that are updated in place. */
+  /**
+   * This array type marked unique ({@code *[t]}, thesis ch. 3), for parameters that are updated in
+   * place.
+   */
   public ValType<V> unique() {
     if (!(type instanceof Type.Array array)) {
       throw CallSite.error("only array types can be unique, not " + type);

@@ -3,6 +3,7 @@
  * Modular Staging; running the Java code once on symbolic handles builds the external IR.
  *
  * <p>Example (the thesis's P0 kernel, abridged):
+ *
  * <pre>{@code
  * import static dev.l0.dsl.L0.*;
  *
@@ -22,26 +23,27 @@
  * });
  * }</pre>
  *
- * <p>Handles: {@link dev.l0.dsl.F64}, {@link dev.l0.dsl.F32}, {@link dev.l0.dsl.I32},
- * {@link dev.l0.dsl.I64}, {@link dev.l0.dsl.Bool}, {@link dev.l0.dsl.Arr}, {@link dev.l0.dsl.Tup2}
- * ... {@link dev.l0.dsl.Tup6}, and {@link dev.l0.dsl.TupN} for tuples of any arity (seven components and
- * more), read by position and type; arithmetic only combines handles of one type, so Java rejects most
- * ill-typed programs and the L0 type checker the rest. Integers also have the bitwise operators
- * ({@code xor}, {@code bitAnd}, {@code bitOr}, {@code shiftLeft}, {@code shiftRight}).
+ * <p>Handles: {@link dev.l0.dsl.F64}, {@link dev.l0.dsl.F32}, {@link dev.l0.dsl.I32}, {@link
+ * dev.l0.dsl.I64}, {@link dev.l0.dsl.Bool}, {@link dev.l0.dsl.Arr}, {@link dev.l0.dsl.Tup2} ...
+ * {@link dev.l0.dsl.Tup6}, and {@link dev.l0.dsl.TupN} for tuples of any arity (seven components
+ * and more), read by position and type; arithmetic only combines handles of one type, so Java
+ * rejects most ill-typed programs and the L0 type checker the rest. Integers also have the bitwise
+ * operators ({@code xor}, {@code bitAnd}, {@code bitOr}, {@code shiftLeft}, {@code shiftRight}).
  *
  * <p>Functions: {@code prog.fun} takes one to three typed parameters ({@link dev.l0.dsl.Fn1} ...
  * {@link dev.l0.dsl.Fn3}), or any number as a list of types, the body reading each by position and
- * type ({@code prog.fun("main", List.of(I32.TYPE, Arr.of(F64.TYPE)), p -> ... p.get(1, Arr.of(F64.TYPE)) ...)},
- * a {@link dev.l0.dsl.FnN}); {@code dev.l0.programs.finpar} has entries of 9 and 15 parameters.
+ * type ({@code prog.fun("main", List.of(I32.TYPE, Arr.of(F64.TYPE)), p -> ... p.get(1,
+ * Arr.of(F64.TYPE)) ...)}, a {@link dev.l0.dsl.FnN}); {@code dev.l0.programs.finpar} has entries of
+ * 9 and 15 parameters.
  *
- * <p>Sharing: every operation is staged once, where the Java code performs it. A value used once
- * is written at its use; a value used twice (a Java variable read twice), or used inside a lambda
- * or loop body while staged outside it, is bound once with {@code let}, so staging never duplicates
+ * <p>Sharing: every operation is staged once, where the Java code performs it. A value used once is
+ * written at its use; a value used twice (a Java variable read twice), or used inside a lambda or
+ * loop body while staged outside it, is bound once with {@code let}, so staging never duplicates
  * work. {@link dev.l0.dsl.L0#let} binds a value explicitly. The precise rule is in {@code Reifier}.
  *
  * <p>Positions: every node carries {@code SourcePos(JavaFile.java, line, 0)} of the user's line
- * that staged it (the first stack frame outside this package), so type errors found later point
- * at the Java line. Errors the DSL sees itself (a value used outside the lambda that staged it, a
+ * that staged it (the first stack frame outside this package), so type errors found later point at
+ * the Java line. Errors the DSL sees itself (a value used outside the lambda that staged it, a
  * reshape to the wrong rank, ...) are {@link dev.l0.ir.L0CompileError}s at that line.
  */
 package dev.l0.dsl;

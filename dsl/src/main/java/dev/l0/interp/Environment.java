@@ -35,8 +35,12 @@ final class Environment {
     Pattern.Tuple tuplePattern = (Pattern.Tuple) pattern;
     Value.Tuple tuple = Operands.tuple(v, pattern.pos());
     if (tuple.elements().size() != tuplePattern.elements().size()) {
-      throw new L0CompileError(pattern.pos(), "ill-typed program: a pattern of "
-          + tuplePattern.elements().size() + " elements binds a tuple of " + tuple.elements().size());
+      throw new L0CompileError(
+          pattern.pos(),
+          "ill-typed program: a pattern of "
+              + tuplePattern.elements().size()
+              + " elements binds a tuple of "
+              + tuple.elements().size());
     }
     Environment env = this;
     for (int i = 0; i < tuple.elements().size(); i++) {

@@ -41,12 +41,13 @@ import java.util.Optional;
  *
  * <p>A program's own failures (bounds, sizes, division by zero) are {@link L0RuntimeError}s. An
  * ill-typed program is reported as an {@link L0CompileError} where the interpreter notices it.
- * Recursion deeper than the Java stack allows is reported as an {@link L0RuntimeError} of
- * operation {@code "call"}.
+ * Recursion deeper than the Java stack allows is reported as an {@link L0RuntimeError} of operation
+ * {@code "call"}.
  */
 public final class Interpreter {
   private final Map<String, FunDef> functions = new HashMap<>();
   private final Program program;
+
   /** The program's static types, checked when a map over an empty array first needs them. */
   private TypedProgram typed;
 
@@ -60,7 +61,8 @@ public final class Interpreter {
   /**
    * Runs {@code function} on {@code args}.
    *
-   * @throws IllegalArgumentException if there is no such function or the arguments do not fit its parameters
+   * @throws IllegalArgumentException if there is no such function or the arguments do not fit its
+   *     parameters
    * @throws L0RuntimeError if the program fails
    */
   public Value call(String function, List<Value> args) {
@@ -69,13 +71,21 @@ public final class Interpreter {
       throw new IllegalArgumentException("the program has no function " + function);
     }
     if (args.size() != f.params().size()) {
-      throw new IllegalArgumentException(function + " takes " + f.params().size() + " argument(s), given " + args.size());
+      throw new IllegalArgumentException(
+          function + " takes " + f.params().size() + " argument(s), given " + args.size());
     }
     for (int i = 0; i < args.size(); i++) {
       Type expected = f.params().get(i).type();
       if (!ValueTypes.conforms(args.get(i), expected)) {
-        throw new IllegalArgumentException("argument " + (i + 1) + " of " + function + " has type "
-            + L0Printer.print(ValueTypes.typeOf(args.get(i))) + ", expected " + L0Printer.print(expected));
+        throw new IllegalArgumentException(
+            "argument "
+                + (i + 1)
+                + " of "
+                + function
+                + " has type "
+                + L0Printer.print(ValueTypes.typeOf(args.get(i)))
+                + ", expected "
+                + L0Printer.print(expected));
       }
     }
     try {
@@ -90,8 +100,14 @@ public final class Interpreter {
     FunDef f = functions.get(name);
     if (f != null) {
       if (args.size() != f.params().size()) {
-        throw new L0CompileError(pos, "ill-typed program: " + name + " takes " + f.params().size()
-            + " argument(s), given " + args.size());
+        throw new L0CompileError(
+            pos,
+            "ill-typed program: "
+                + name
+                + " takes "
+                + f.params().size()
+                + " argument(s), given "
+                + args.size());
       }
       Environment env = Environment.EMPTY;
       for (int i = 0; i < args.size(); i++) {
@@ -130,8 +146,12 @@ public final class Interpreter {
         throw new L0CompileError(pos, "an array literal needs at least one element");
       }
       List<Value> elements = evalAll(a.elements(), env);
-      return ArrayOperations.regular(ValueTypes.typeOf(elements.get(0)), elements, Shape.of(elements.get(0)),
-          "array literal", pos);
+      return ArrayOperations.regular(
+          ValueTypes.typeOf(elements.get(0)),
+          elements,
+          Shape.of(elements.get(0)),
+          "array literal",
+          pos);
     }
     if (e instanceof Expr.Binary b) {
       Value left = eval(b.left(), env);
@@ -211,12 +231,16 @@ public final class Interpreter {
     return scan((Expr.Scan) e, env);
   }
 
-  /** {@code loop (p = init) = for i < bound do body}: thesis §2.1.1; a bound of 0 or less runs no iteration. */
+  /**
+   * {@code loop (p = init) = for i < bound do body}: thesis §2.1.1; a bound of 0 or less runs no
+   * iteration.
+   */
   private Value loop(Expr.Loop l, Environment env) {
     Value state = eval(l.init(), env);
     ScalarValue.Int bound = Operands.integer(eval(l.bound(), env), l.bound().pos());
     for (long i = 0; i < bound.value(); i++) {
-      Environment iteration = env.bind(l.pattern(), state).bind(l.counter(), new ScalarValue.Int(bound.type(), i));
+      Environment iteration =
+          env.bind(l.pattern(), state).bind(l.counter(), new ScalarValue.Int(bound.type(), i));
       state = eval(l.loopBody(), iteration);
     }
     return eval(l.body(), env.bind(l.pattern(), state));
@@ -224,10 +248,10 @@ public final class Interpreter {
 
   /**
    * A map's result. Over an empty array, its rows have the shape of the function's result on the
-   * zero element of the input's row shape ({@link ArrayOperations#zero}), so
-   * {@code map(fn [i32] (i32 x) => [x, x], a)} has 2 columns also when {@code a} is empty; where
-   * the function fails on that element, they have the shape of the map's static element type
-   * ({@link ArrayOperations#emptyResultShape}).
+   * zero element of the input's row shape ({@link ArrayOperations#zero}), so {@code map(fn [i32]
+   * (i32 x) => [x, x], a)} has 2 columns also when {@code a} is empty; where the function fails on
+   * that element, they have the shape of the map's static element type ({@link
+   * ArrayOperations#emptyResultShape}).
    */
   private Value map(Expr.Map m, Environment env) {
     SoacFunction f = function(m.function(), env);
@@ -237,7 +261,8 @@ public final class Interpreter {
       results.add(f.apply(element));
     }
     if (!results.isEmpty()) {
-      return ArrayOperations.regular(ValueTypes.typeOf(results.get(0)), results, Shape.of(results.get(0)), "map", m.pos());
+      return ArrayOperations.regular(
+          ValueTypes.typeOf(results.get(0)), results, Shape.of(results.get(0)), "map", m.pos());
     }
     try {
       Value row = f.apply(ArrayOperations.zero(input.elementType(), input.elementShape()));
@@ -247,11 +272,15 @@ public final class Interpreter {
     }
   }
 
-  /** A map's result over an empty array from its static type, where its function fails on the zero element. */
+  /**
+   * A map's result over an empty array from its static type, where its function fails on the zero
+   * element.
+   */
   private Value emptyMapResult(Expr.Map m, Environment env) {
     Type elementType = ((Type.Array) typed().typeOf(m)).element();
-    Shape elementShape = ArrayOperations.emptyResultShape(elementType,
-        size -> Operands.integer(env.lookup(size, m.pos()), m.pos()).value());
+    Shape elementShape =
+        ArrayOperations.emptyResultShape(
+            elementType, size -> Operands.integer(env.lookup(size, m.pos()), m.pos()).value());
     return Value.Array.empty(elementType, elementShape);
   }
 
@@ -284,10 +313,15 @@ public final class Interpreter {
     return accumulator;
   }
 
-  /** {@code f(accumulator, element)}, which must have the accumulator's shape ({@link ArrayOperations#requireAccumulatorShape}). */
-  private static Value step(SoacFunction f, Value accumulator, Value element, String operation, SourcePos pos) {
+  /**
+   * {@code f(accumulator, element)}, which must have the accumulator's shape ({@link
+   * ArrayOperations#requireAccumulatorShape}).
+   */
+  private static Value step(
+      SoacFunction f, Value accumulator, Value element, String operation, SourcePos pos) {
     Value result = f.apply(accumulator, element);
-    ArrayOperations.requireAccumulatorShape(Shape.of(accumulator), Shape.of(result), operation, pos);
+    ArrayOperations.requireAccumulatorShape(
+        Shape.of(accumulator), Shape.of(result), operation, pos);
     return result;
   }
 
@@ -300,7 +334,8 @@ public final class Interpreter {
       accumulator = step(f, accumulator, element, "scan", s.pos());
       prefixes.add(accumulator);
     }
-    return ArrayOperations.regular(input.elementType(), prefixes, Shape.of(accumulator), "scan", s.pos());
+    return ArrayOperations.regular(
+        input.elementType(), prefixes, Shape.of(accumulator), "scan", s.pos());
   }
 
   /** A SOAC's function argument, evaluated in {@code env}. */
@@ -308,29 +343,48 @@ public final class Interpreter {
     SourcePos pos = arg.pos();
     if (arg instanceof FunArg.Lambda lambda) {
       List<Type> parameterTypes = lambda.params().stream().map(Param::type).toList();
-      return new SoacFunction(List.of(), parameterTypes, parameterTypes.size(), args -> {
-        Environment scope = env;
-        for (int i = 0; i < args.size(); i++) {
-          scope = scope.bind(lambda.params().get(i).name(), args.get(i));
-        }
-        return eval(lambda.body(), scope);
-      }, pos);
+      return new SoacFunction(
+          List.of(),
+          parameterTypes,
+          parameterTypes.size(),
+          args -> {
+            Environment scope = env;
+            for (int i = 0; i < args.size(); i++) {
+              scope = scope.bind(lambda.params().get(i).name(), args.get(i));
+            }
+            return eval(lambda.body(), scope);
+          },
+          pos);
     }
     if (arg instanceof FunArg.FunctionRef ref) {
       List<Value> curried = evalAll(ref.curried(), env);
       FunDef f = functions.get(ref.name());
       if (f != null) {
         List<Type> parameterTypes = f.params().stream().map(Param::type).toList();
-        return new SoacFunction(curried, parameterTypes, parameterTypes.size(),
-            args -> callFunction(f.name(), args, pos), pos);
+        return new SoacFunction(
+            curried,
+            parameterTypes,
+            parameterTypes.size(),
+            args -> callFunction(f.name(), args, pos),
+            pos);
       }
-      Builtin builtin = Builtin.byName(ref.name())
-          .orElseThrow(() -> new L0CompileError(pos, "unknown function " + ref.name()));
-      return new SoacFunction(curried, null, builtin.arity(), args -> ScalarOperations.builtin(builtin, args, pos), pos);
+      Builtin builtin =
+          Builtin.byName(ref.name())
+              .orElseThrow(() -> new L0CompileError(pos, "unknown function " + ref.name()));
+      return new SoacFunction(
+          curried,
+          null,
+          builtin.arity(),
+          args -> ScalarOperations.builtin(builtin, args, pos),
+          pos);
     }
     FunArg.OperatorRef ref = (FunArg.OperatorRef) arg;
     BinaryOperator op = ref.operator();
-    return new SoacFunction(evalAll(ref.curried(), env), null, 2,
-        args -> ScalarOperations.binary(op, args.get(0), args.get(1), pos), pos);
+    return new SoacFunction(
+        evalAll(ref.curried(), env),
+        null,
+        2,
+        args -> ScalarOperations.binary(op, args.get(0), args.get(1), pos),
+        pos);
   }
 }

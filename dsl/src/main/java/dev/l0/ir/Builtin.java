@@ -4,10 +4,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Built-in functions, called like top-level functions ({@code exp(x)}, {@code f64(n)}). A
- * program's own function of the same name hides the built-in (the thesis's P0 defines its own
- * {@code abs}). Math functions take and return one float type; they are computed as
- * {@code StrictMath} does (ARCHITECTURE.md, "Kernels"). Conversions take any numeric type.
+ * Built-in functions, called like top-level functions ({@code exp(x)}, {@code f64(n)}). A program's
+ * own function of the same name hides the built-in (the thesis's P0 defines its own {@code abs}).
+ * Math functions take and return one float type; they are computed as {@code StrictMath} does
+ * (ARCHITECTURE.md, "Kernels"). Conversions take any numeric type.
  */
 public enum Builtin {
   EXP("exp", 1, Kind.FLOAT_MATH),
@@ -35,7 +35,10 @@ public enum Builtin {
     CONVERSION
   }
 
-  /** Other names a program may use: the thesis's {@code toReal}/{@code trunc} and the type names {@code int}/{@code real}. */
+  /**
+   * Other names a program may use: the thesis's {@code toReal}/{@code trunc} and the type names
+   * {@code int}/{@code real}.
+   */
   private static final Map<String, Builtin> ALIASES =
       Map.of("toReal", TO_F64, "real", TO_F64, "trunc", TO_I32, "int", TO_I32);
 

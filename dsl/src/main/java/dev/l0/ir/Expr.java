@@ -6,16 +6,21 @@ import java.util.function.UnaryOperator;
 
 /**
  * An external L0 expression (thesis Fig. 2 and §2.3). Nodes are immutable; a rewrite builds new
- * nodes with {@link #mapChildren} / {@link #transformUp}, in the manner of Catalyst's
- * {@code TreeNode.transform}.
+ * nodes with {@link #mapChildren} / {@link #transformUp}, in the manner of Catalyst's {@code
+ * TreeNode.transform}.
  */
 public sealed interface Expr {
   SourcePos pos();
 
-  /** Rebuilds this node with {@code f} applied to each direct sub-expression (including those inside SOAC function arguments). */
+  /**
+   * Rebuilds this node with {@code f} applied to each direct sub-expression (including those inside
+   * SOAC function arguments).
+   */
   Expr mapChildren(UnaryOperator<Expr> f);
 
-  /** The direct sub-expressions in source order (including those inside SOAC function arguments). */
+  /**
+   * The direct sub-expressions in source order (including those inside SOAC function arguments).
+   */
   List<Expr> children();
 
   /** Applies {@code rule} to every node, children first. */
@@ -26,7 +31,6 @@ public sealed interface Expr {
   static List<Expr> mapAll(List<Expr> exprs, UnaryOperator<Expr> f) {
     return exprs.stream().map(f).toList();
   }
-
 
   /** Constant (thesis Fig. 1, k). */
   record Literal(ScalarValue value, SourcePos pos) implements Expr {
@@ -156,7 +160,10 @@ public sealed interface Expr {
     }
   }
 
-  /** Call of a top-level function or a built-in (<code>exp</code>, <code>f64</code>, ...); the checker resolves which. */
+  /**
+   * Call of a top-level function or a built-in (<code>exp</code>, <code>f64</code>, ...); the
+   * checker resolves which.
+   */
   record Call(String function, List<Expr> args, SourcePos pos) implements Expr {
     public Call {
       args = List.copyOf(args);
@@ -189,8 +196,13 @@ public sealed interface Expr {
     }
   }
 
-  /** In-place update <code>let dest = source with [i1, ...] &lt;- value in body</code> (thesis §2.1.2). */
-  record LetWith(String dest, String source, List<Expr> indices, Expr value, Expr body, SourcePos pos) implements Expr {
+  /**
+   * In-place update <code>let dest = source with [i1, ...] &lt;- value in body</code> (thesis
+   * §2.1.2).
+   */
+  record LetWith(
+      String dest, String source, List<Expr> indices, Expr value, Expr body, SourcePos pos)
+      implements Expr {
     public LetWith {
       indices = List.copyOf(indices);
     }
@@ -211,10 +223,19 @@ public sealed interface Expr {
   }
 
   /** <code>loop (p = init) = for counter &lt; bound do loopBody in body</code> (thesis §2.1.1). */
-  record Loop(Pattern pattern, Expr init, String counter, Expr bound, Expr loopBody, Expr body, SourcePos pos) implements Expr {
+  record Loop(
+      Pattern pattern,
+      Expr init,
+      String counter,
+      Expr bound,
+      Expr loopBody,
+      Expr body,
+      SourcePos pos)
+      implements Expr {
     @Override
     public Expr mapChildren(UnaryOperator<Expr> f) {
-      return new Loop(pattern, f.apply(init), counter, f.apply(bound), f.apply(loopBody), f.apply(body), pos);
+      return new Loop(
+          pattern, f.apply(init), counter, f.apply(bound), f.apply(loopBody), f.apply(body), pos);
     }
 
     @Override

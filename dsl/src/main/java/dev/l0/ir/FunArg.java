@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * The function argument of a SOAC (thesis §2.2): an anonymous function
- * {@code fn t (t1 x1, ...) => e}, a named function with optional curried leading arguments
- * {@code f} / {@code f(a, b)}, or an operator section {@code op +} / {@code op +(c)}.
+ * The function argument of a SOAC (thesis §2.2): an anonymous function {@code fn t (t1 x1, ...) =>
+ * e}, a named function with optional curried leading arguments {@code f} / {@code f(a, b)}, or an
+ * operator section {@code op +} / {@code op +(c)}.
  */
 public sealed interface FunArg {
   SourcePos pos();

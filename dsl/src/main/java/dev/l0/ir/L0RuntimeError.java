@@ -1,10 +1,10 @@
 package dev.l0.ir;
 
 /**
- * A well-typed program failed while running: index out of bounds, zip/reshape/concat size
- * mismatch, integer division by zero, a bad {@code iota}/{@code replicate}/{@code split} size.
- * The only exception any executor of L0 raises for a program's own failure. The message names
- * the operation, the sizes involved and the source position.
+ * A well-typed program failed while running: index out of bounds, zip/reshape/concat size mismatch,
+ * integer division by zero, a bad {@code iota}/{@code replicate}/{@code split} size. The only
+ * exception any executor of L0 raises for a program's own failure. The message names the operation,
+ * the sizes involved and the source position.
  */
 public class L0RuntimeError extends RuntimeException {
   private final String operation;

@@ -15,6 +15,7 @@ public record Program(List<FunDef> functions) {
 
   /** Rewrites every function body bottom-up with {@code rule} (see {@link Expr#transformUp}). */
   public Program transformUp(java.util.function.UnaryOperator<Expr> rule) {
-    return new Program(functions.stream().map(f -> f.withBody(f.body().transformUp(rule))).toList());
+    return new Program(
+        functions.stream().map(f -> f.withBody(f.body().transformUp(rule))).toList());
   }
 }

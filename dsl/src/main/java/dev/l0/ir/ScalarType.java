@@ -1,6 +1,8 @@
 package dev.l0.ir;
 
-/** The scalar types. The thesis's {@code int} is {@link #I32} and its {@code real} is {@link #F64}. */
+/**
+ * The scalar types. The thesis's {@code int} is {@link #I32} and its {@code real} is {@link #F64}.
+ */
 public enum ScalarType implements Type {
   BOOL("bool"),
   I32("i32"),

@@ -3,7 +3,8 @@ package dev.l0.ir;
 /**
  * A scalar constant. Integers of every width are held in a {@code long} and floats of every width
  * in a {@code double}; the constructors normalise the value to its type's range (an {@code f32}
- * value is always exactly representable as a {@code float}, an {@code i32} value as an {@code int}).
+ * value is always exactly representable as a {@code float}, an {@code i32} value as an {@code
+ * int}).
  */
 public sealed interface ScalarValue extends Value {
   ScalarType type();

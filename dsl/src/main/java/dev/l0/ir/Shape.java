@@ -6,9 +6,9 @@ import java.util.stream.Collectors;
 
 /**
  * The shape of a value: the sizes of its array dimensions, through tuples too (thesis §2.3.2:
- * regularity "transcends" tuples). An array is regular, so it has one element shape, which it
- * keeps when it has no elements: an empty {@code [0][3]} array is not an empty {@code [0][0]}
- * array. Two values may sit side by side in an array exactly when their shapes are equal.
+ * regularity "transcends" tuples). An array is regular, so it has one element shape, which it keeps
+ * when it has no elements: an empty {@code [0][3]} array is not an empty {@code [0][0]} array. Two
+ * values may sit side by side in an array exactly when their shapes are equal.
  */
 public sealed interface Shape {
   Shape SCALAR = new Scalar();
@@ -50,14 +50,15 @@ public sealed interface Shape {
   }
 
   /**
-   * The shape of a value of {@code type}, each array size given by {@code size}: how a static
-   * type with sizes becomes the shape of the elements of an empty array.
+   * The shape of a value of {@code type}, each array size given by {@code size}: how a static type
+   * with sizes becomes the shape of the elements of an empty array.
    */
   static Shape of(Type type, ToLongFunction<Dim> size) {
     if (type instanceof Type.Array a) {
       long length = size.applyAsLong(a.size());
       if (length < 0 || length > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("array size " + length + " of type " + type + " is not a valid length");
+        throw new IllegalArgumentException(
+            "array size " + length + " of type " + type + " is not a valid length");
       }
       return new Array((int) length, of(a.element(), size));
     }
@@ -67,7 +68,9 @@ public sealed interface Shape {
     return SCALAR;
   }
 
-  /** The shape of a value of {@code type} whose every array size is 0 (what {@code []} reads as). */
+  /**
+   * The shape of a value of {@code type} whose every array size is 0 (what {@code []} reads as).
+   */
   static Shape zeroSizes(Type type) {
     return of(type, d -> 0);
   }

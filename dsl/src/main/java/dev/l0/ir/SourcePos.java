@@ -1,9 +1,9 @@
 package dev.l0.ir;
 
 /**
- * Where a construct was written: a 1-based line and column in a named source (a file path, or
- * the Java call site for programs built with the DSL, which has a line but no column: column 0).
- * {@link #NONE} marks generated code.
+ * Where a construct was written: a 1-based line and column in a named source (a file path, or the
+ * Java call site for programs built with the DSL, which has a line but no column: column 0). {@link
+ * #NONE} marks generated code.
  */
 public record SourcePos(String source, int line, int column) {
   public static final SourcePos NONE = new SourcePos("<generated>", 0, 0);

@@ -47,7 +47,10 @@ public sealed interface Type permits ScalarType, Type.Tuple, Type.Array {
     return this instanceof Array a ? a.element().baseElement() : this;
   }
 
-  /** This type with all sizes unknown and uniqueness dropped, at every level: what type equality means. */
+  /**
+   * This type with all sizes unknown and uniqueness dropped, at every level: what type equality
+   * means.
+   */
   default Type erased() {
     if (this instanceof Array a) {
       return new Array(a.element().erased(), Dim.UNKNOWN, false);

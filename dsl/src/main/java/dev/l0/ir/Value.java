@@ -28,7 +28,8 @@ public sealed interface Value permits ScalarValue, Value.Tuple, Value.Array {
       elements = List.copyOf(elements);
       elementShape = elements.isEmpty() ? elementShape : Shape.of(elements.get(0));
       if (!elementShape.fits(elementType)) {
-        throw new IllegalArgumentException("element shape " + elementShape + " does not fit element type " + elementType);
+        throw new IllegalArgumentException(
+            "element shape " + elementShape + " does not fit element type " + elementType);
       }
     }
 

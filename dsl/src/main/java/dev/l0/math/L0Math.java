@@ -6,12 +6,12 @@ package dev.l0.math;
  * "Kernels"). The {@code f32} versions (suffix {@code f}, as in C) compute in {@code double} and
  * round the result to {@code float} once.
  *
- * <p>{@code erf} is not in {@code StrictMath}; {@link #erf(double)} follows fdlibm's
- * {@code s_erf.c} (Sun Microsystems, 1993) step for step: the same four rational approximations
- * with the published coefficients, the same interval boundaries (tested on the high word of the
- * IEEE representation) and the same {@code exp} splitting trick, using {@code StrictMath.exp}
- * where fdlibm calls {@code __ieee754_exp}. It is plain straight-line double arithmetic so that
- * the CUDA device function can mirror it.
+ * <p>{@code erf} is not in {@code StrictMath}; {@link #erf(double)} follows fdlibm's {@code
+ * s_erf.c} (Sun Microsystems, 1993) step for step: the same four rational approximations with the
+ * published coefficients, the same interval boundaries (tested on the high word of the IEEE
+ * representation) and the same {@code exp} splitting trick, using {@code StrictMath.exp} where
+ * fdlibm calls {@code __ieee754_exp}. It is plain straight-line double arithmetic so that the CUDA
+ * device function can mirror it.
  */
 public final class L0Math {
   private L0Math() {}
@@ -78,8 +78,10 @@ public final class L0Math {
 
   // fdlibm s_erf.c constants; the hexadecimal comments are the IEEE high and low words.
   private static final double TINY = 1e-300;
+
   /** c = (float) 0.84506291151, 0x3FEB0AC1 60000000. */
   private static final double ERX = 8.45062911510467529297e-01;
+
   private static final double EFX = 1.28379167095512586316e-01;
   private static final double EFX8 = 1.02703333676410069053e+00;
   // erf on [0, 0.84375]: x + x * PP(x^2) / QQ(x^2)
@@ -176,7 +178,15 @@ public final class L0Math {
     double q;
     if (ix < 0x4006DB6E) { // |x| < 1/0.35
       r = RA0 + s * (RA1 + s * (RA2 + s * (RA3 + s * (RA4 + s * (RA5 + s * (RA6 + s * RA7))))));
-      q = 1.0 + s * (SA1 + s * (SA2 + s * (SA3 + s * (SA4 + s * (SA5 + s * (SA6 + s * (SA7 + s * SA8)))))));
+      q =
+          1.0
+              + s
+                  * (SA1
+                      + s
+                          * (SA2
+                              + s
+                                  * (SA3
+                                      + s * (SA4 + s * (SA5 + s * (SA6 + s * (SA7 + s * SA8)))))));
     } else {
       r = RB0 + s * (RB1 + s * (RB2 + s * (RB3 + s * (RB4 + s * (RB5 + s * RB6)))));
       q = 1.0 + s * (SB1 + s * (SB2 + s * (SB3 + s * (SB4 + s * (SB5 + s * (SB6 + s * SB7))))));

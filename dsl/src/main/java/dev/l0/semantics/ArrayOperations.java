@@ -20,11 +20,10 @@ import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 /**
- * The array operations of thesis §2.3 (indexing, in-place update, {@code iota},
- * {@code replicate}, {@code size}, {@code reshape}, {@code transpose}, {@code split},
- * {@code concat}, {@code zip}, {@code unzip}) and the regularity check every constructed array
- * passes (thesis §2.1). Each failure is an {@link L0RuntimeError} naming the operation and the
- * sizes involved.
+ * The array operations of thesis §2.3 (indexing, in-place update, {@code iota}, {@code replicate},
+ * {@code size}, {@code reshape}, {@code transpose}, {@code split}, {@code concat}, {@code zip},
+ * {@code unzip}) and the regularity check every constructed array passes (thesis §2.1). Each
+ * failure is an {@link L0RuntimeError} naming the operation and the sizes involved.
  *
  * <p>Every array keeps its whole shape ({@link Value.Array#elementShape}), also when it has no
  * elements: {@code size(1, a)} of an empty {@code [0][3]} array is 3, and transposing it gives
@@ -38,7 +37,10 @@ public final class ArrayOperations {
   /** The most elements one dimension of an array may have: the JVM's limit on array lengths. */
   public static final int MAX_LENGTH = Integer.MAX_VALUE - 8;
 
-  /** What one element of an interpreter array costs on the heap at least: a boxed scalar (24 bytes) and its slot in a list. */
+  /**
+   * What one element of an interpreter array costs on the heap at least: a boxed scalar (24 bytes)
+   * and its slot in a list.
+   */
   private static final long BYTES_PER_BOXED_ELEMENT = 28;
 
   private ArrayOperations() {}
@@ -49,10 +51,17 @@ public final class ArrayOperations {
    * sizes included (thesis §2.2, and §9.1.1, where the neutral element's sizes are the rows'), so
    * the accumulator keeps the neutral element's shape.
    */
-  public static void requireAccumulatorShape(Shape accumulator, Shape result, String operation, SourcePos pos) {
+  public static void requireAccumulatorShape(
+      Shape accumulator, Shape result, String operation, SourcePos pos) {
     if (!result.equals(accumulator)) {
-      throw new L0RuntimeError(operation, pos, "the operator returned a value of shape " + result
-          + " for an accumulator of shape " + accumulator + "; it must keep the accumulator's shape");
+      throw new L0RuntimeError(
+          operation,
+          pos,
+          "the operator returned a value of shape "
+              + result
+              + " for an accumulator of shape "
+              + accumulator
+              + "; it must keep the accumulator's shape");
     }
   }
 
@@ -60,11 +69,19 @@ public final class ArrayOperations {
    * An array of {@code elements}, which must all have the same shape; {@code emptyShape} is the
    * element shape when there are no elements.
    */
-  public static Value.Array regular(Type elementType, List<Value> elements, Shape emptyShape, String operation, SourcePos pos) {
+  public static Value.Array regular(
+      Type elementType, List<Value> elements, Shape emptyShape, String operation, SourcePos pos) {
     int irregular = Shape.firstIrregular(elements);
     if (irregular >= 0) {
-      throw new L0RuntimeError(operation, pos, "irregular array: element " + irregular + " has shape "
-          + Shape.of(elements.get(irregular)) + " but element 0 has shape " + Shape.of(elements.get(0)));
+      throw new L0RuntimeError(
+          operation,
+          pos,
+          "irregular array: element "
+              + irregular
+              + " has shape "
+              + Shape.of(elements.get(irregular))
+              + " but element 0 has shape "
+              + Shape.of(elements.get(0)));
     }
     return new Value.Array(elementType, elements, emptyShape);
   }
@@ -77,7 +94,8 @@ public final class ArrayOperations {
   public static Value zero(Type type, Shape shape) {
     if (shape instanceof Shape.Array a) {
       Type element = ((Type.Array) type).element();
-      return new Value.Array(element, Collections.nCopies(a.length(), zero(element, a.element())), a.element());
+      return new Value.Array(
+          element, Collections.nCopies(a.length(), zero(element, a.element())), a.element());
     }
     if (shape instanceof Shape.Tuple t) {
       List<Type> types = ((Type.Tuple) type).elements();
@@ -102,8 +120,14 @@ public final class ArrayOperations {
    * no row that could fail on it).
    */
   public static Shape emptyResultShape(Type elementType, ToLongFunction<String> sizeOf) {
-    return Shape.of(elementType, d -> Math.max(0, d instanceof Dim.Const c ? c.size()
-        : d instanceof Dim.Named n ? sizeOf.applyAsLong(n.variable()) : 0));
+    return Shape.of(
+        elementType,
+        d ->
+            Math.max(
+                0,
+                d instanceof Dim.Const c
+                    ? c.size()
+                    : d instanceof Dim.Named n ? sizeOf.applyAsLong(n.variable()) : 0));
   }
 
   /** {@code a[i1, ..., in]}: an element, or a slice when fewer indices than the rank are given. */
@@ -116,26 +140,37 @@ public final class ArrayOperations {
     return current;
   }
 
-  private static int checkedIndex(String operation, Value.Array a, int dimension, Value index, SourcePos pos) {
+  private static int checkedIndex(
+      String operation, Value.Array a, int dimension, Value index, SourcePos pos) {
     long i = Operands.integer(index, pos).value();
     if (i < 0 || i >= a.length()) {
-      throw new L0RuntimeError(operation, pos, "index " + i + " out of bounds for dimension " + dimension
-          + " of size " + a.length());
+      throw new L0RuntimeError(
+          operation,
+          pos,
+          "index " + i + " out of bounds for dimension " + dimension + " of size " + a.length());
     }
     return (int) i;
   }
 
-  /** {@code src} with the element or slice at {@code indices} replaced by {@code v} (thesis §2.1.2). */
+  /**
+   * {@code src} with the element or slice at {@code indices} replaced by {@code v} (thesis §2.1.2).
+   */
   public static Value update(Value source, List<Value> indices, Value v, SourcePos pos) {
     return updateFrom(source, indices, 0, v, pos);
   }
 
-  private static Value updateFrom(Value current, List<Value> indices, int dimension, Value v, SourcePos pos) {
+  private static Value updateFrom(
+      Value current, List<Value> indices, int dimension, Value v, SourcePos pos) {
     if (dimension == indices.size()) {
       Shape expected = Shape.of(current);
       if (!Shape.of(v).equals(expected)) {
-        throw new L0RuntimeError("update", pos, "the new value has shape " + Shape.of(v)
-            + " but the updated part has shape " + expected);
+        throw new L0RuntimeError(
+            "update",
+            pos,
+            "the new value has shape "
+                + Shape.of(v)
+                + " but the updated part has shape "
+                + expected);
       }
       return v;
     }
@@ -158,7 +193,9 @@ public final class ArrayOperations {
     return new Value.Array(n.type(), elements);
   }
 
-  /** {@code replicate(n, v)}: {@code n} references to one {@code v}, so only the size is limited. */
+  /**
+   * {@code replicate(n, v)}: {@code n} references to one {@code v}, so only the size is limited.
+   */
   public static Value replicate(Value count, Value v, SourcePos pos) {
     int length = checkedCount("replicate", Operands.integer(count, pos).value(), pos);
     return new Value.Array(ValueTypes.typeOf(v), Collections.nCopies(length, v), Shape.of(v));
@@ -169,29 +206,45 @@ public final class ArrayOperations {
       throw new L0RuntimeError(operation, pos, "negative size " + count);
     }
     if (count > MAX_LENGTH) {
-      throw new L0ResourceError(pos, operation + ": size " + count + " exceeds the limit of " + MAX_LENGTH
-          + " elements in one dimension of an array (Java's array limit)", false);
+      throw new L0ResourceError(
+          pos,
+          operation
+              + ": size "
+              + count
+              + " exceeds the limit of "
+              + MAX_LENGTH
+              + " elements in one dimension of an array (Java's array limit)",
+          false);
     }
     return (int) count;
   }
 
   /**
-   * Refuses, before allocating, an array of {@code length} new boxed elements that could not fit
-   * in the JVM's maximum heap even if it were empty.
+   * Refuses, before allocating, an array of {@code length} new boxed elements that could not fit in
+   * the JVM's maximum heap even if it were empty.
    */
   private static void requireHeapFor(String operation, int length, SourcePos pos) {
     long bytes = length * BYTES_PER_BOXED_ELEMENT;
     long heap = Runtime.getRuntime().maxMemory();
     if (bytes > heap) {
-      throw new L0ResourceError(pos, operation + ": " + length + " elements need about " + (bytes >> 20)
-          + " MiB, more than the JVM's maximum heap of " + (heap >> 20) + " MiB", true);
+      throw new L0ResourceError(
+          pos,
+          operation
+              + ": "
+              + length
+              + " elements need about "
+              + (bytes >> 20)
+              + " MiB, more than the JVM's maximum heap of "
+              + (heap >> 20)
+              + " MiB",
+          true);
     }
   }
 
   /**
    * How many scalars {@code value} holds, counted through the first element of each array (arrays
-   * are regular), so a replicate of a replicate costs nothing to count; a double, since the
-   * product of the sizes may exceed a long.
+   * are regular), so a replicate of a replicate costs nothing to count; a double, since the product
+   * of the sizes may exceed a long.
    */
   public static double scalarCount(Value value) {
     if (value instanceof Value.Array a) {
@@ -212,7 +265,9 @@ public final class ArrayOperations {
         return ScalarValue.i32(a.length());
       }
     }
-    throw new L0CompileError(pos, "ill-typed program: size(" + dimension + ", a) of an array of shape " + Shape.of(array));
+    throw new L0CompileError(
+        pos,
+        "ill-typed program: size(" + dimension + ", a) of an array of shape " + Shape.of(array));
   }
 
   /** The sizes of the first {@code rank} dimensions of {@code v}. */
@@ -227,7 +282,9 @@ public final class ArrayOperations {
     return dims;
   }
 
-  /** The shape under the first {@code rank} dimensions of {@code v}: that of its scalars or tuples. */
+  /**
+   * The shape under the first {@code rank} dimensions of {@code v}: that of its scalars or tuples.
+   */
   private static Shape baseShape(Value v, int rank) {
     Shape current = Shape.of(v);
     for (int d = 0; d < rank; d++) {
@@ -253,17 +310,28 @@ public final class ArrayOperations {
     for (int d = 0; d < newDims.length; d++) {
       newDims[d] = Operands.integer(shape.get(d), pos).value();
       if (newDims[d] < 0) {
-        throw new L0RuntimeError("reshape", pos, "negative size " + newDims[d] + " in the new shape");
+        throw new L0RuntimeError(
+            "reshape", pos, "negative size " + newDims[d] + " in the new shape");
       }
       newCount = saturatingMultiply(newCount, newDims[d]);
     }
     List<Value> flat = new ArrayList<>();
     flatten(array, rank, flat);
     if (newCount != flat.size()) {
-      throw new L0RuntimeError("reshape", pos, "cannot reshape an array of shape "
-          + describe(dimensions(array, rank)) + " (" + flat.size() + " elements) into shape "
-          + Arrays.stream(newDims).mapToObj(Long::toString).collect(Collectors.joining(", ", "(", ")"))
-          + " (" + (newCount == Long.MAX_VALUE ? "too many" : Long.toString(newCount)) + " elements)");
+      throw new L0RuntimeError(
+          "reshape",
+          pos,
+          "cannot reshape an array of shape "
+              + describe(dimensions(array, rank))
+              + " ("
+              + flat.size()
+              + " elements) into shape "
+              + Arrays.stream(newDims)
+                  .mapToObj(Long::toString)
+                  .collect(Collectors.joining(", ", "(", ")"))
+              + " ("
+              + (newCount == Long.MAX_VALUE ? "too many" : Long.toString(newCount))
+              + " elements)");
     }
     return build(arrayType.baseElement(), baseShape(array, rank), newDims, 0, flat, 0);
   }
@@ -287,7 +355,8 @@ public final class ArrayOperations {
   }
 
   /** The array of shape {@code dims[level..]} holding {@code flat[from..]} in row-major order. */
-  private static Value.Array build(Type base, Shape baseShape, long[] dims, int level, List<Value> flat, int from) {
+  private static Value.Array build(
+      Type base, Shape baseShape, long[] dims, int level, List<Value> flat, int from) {
     Type elementType = nestedArrayType(base, dims.length - level - 1);
     Shape elementShape = nestedShape(baseShape, dims, level + 1);
     int length = (int) dims[level];
@@ -327,7 +396,8 @@ public final class ArrayOperations {
     Type arrayType = ValueTypes.typeOf(array);
     int rank = arrayType.rank();
     if (k < 0 || k >= rank || k + n < 0 || k + n >= rank) {
-      throw new L0CompileError(pos, "ill-typed program: transpose(" + k + ", " + n + ") of an array of rank " + rank);
+      throw new L0CompileError(
+          pos, "ill-typed program: transpose(" + k + ", " + n + ") of an array of rank " + rank);
     }
     List<Integer> order = new ArrayList<>();
     for (int d = 0; d < rank; d++) {
@@ -339,12 +409,25 @@ public final class ArrayOperations {
     for (int d = 0; d < rank; d++) {
       resultDims[d] = sourceDims[order.get(d)];
     }
-    return transposed(array, arrayType.baseElement(), baseShape(array, rank), order, resultDims, new int[rank], 0);
+    return transposed(
+        array,
+        arrayType.baseElement(),
+        baseShape(array, rank),
+        order,
+        resultDims,
+        new int[rank],
+        0);
   }
 
   /** The part of the transposed array at result index {@code resultIndex[0..level-1]}. */
-  private static Value transposed(Value source, Type base, Shape baseShape, List<Integer> order, long[] resultDims,
-      int[] resultIndex, int level) {
+  private static Value transposed(
+      Value source,
+      Type base,
+      Shape baseShape,
+      List<Integer> order,
+      long[] resultDims,
+      int[] resultIndex,
+      int level) {
     if (level == resultDims.length) {
       Value current = source;
       int[] sourceIndex = new int[resultDims.length];
@@ -361,7 +444,9 @@ public final class ArrayOperations {
       resultIndex[level] = i;
       elements.add(transposed(source, base, baseShape, order, resultDims, resultIndex, level + 1));
     }
-    return new Value.Array(nestedArrayType(base, resultDims.length - level - 1), elements,
+    return new Value.Array(
+        nestedArrayType(base, resultDims.length - level - 1),
+        elements,
         nestedShape(baseShape, resultDims, level + 1));
   }
 
@@ -370,13 +455,17 @@ public final class ArrayOperations {
     Value.Array a = Operands.array(array, pos);
     long n = Operands.integer(at, pos).value();
     if (n < 0 || n > a.length()) {
-      throw new L0RuntimeError("split", pos, "split point " + n + " outside 0.." + a.length()
-          + " (the outer size of the array)");
+      throw new L0RuntimeError(
+          "split",
+          pos,
+          "split point " + n + " outside 0.." + a.length() + " (the outer size of the array)");
     }
     List<Value> elements = a.elements();
-    return new Value.Tuple(List.of(
-        new Value.Array(a.elementType(), elements.subList(0, (int) n), a.elementShape()),
-        new Value.Array(a.elementType(), elements.subList((int) n, a.length()), a.elementShape())));
+    return new Value.Tuple(
+        List.of(
+            new Value.Array(a.elementType(), elements.subList(0, (int) n), a.elementShape()),
+            new Value.Array(
+                a.elementType(), elements.subList((int) n, a.length()), a.elementShape())));
   }
 
   /**
@@ -389,12 +478,20 @@ public final class ArrayOperations {
     Value.Array a = Operands.array(left, pos);
     Value.Array b = Operands.array(right, pos);
     if (a.length() > 0 && b.length() > 0 && !a.elementShape().equals(b.elementShape())) {
-      throw new L0RuntimeError("concat", pos, "the rows of the first array have shape " + a.elementShape()
-          + " but those of the second have shape " + b.elementShape());
+      throw new L0RuntimeError(
+          "concat",
+          pos,
+          "the rows of the first array have shape "
+              + a.elementShape()
+              + " but those of the second have shape "
+              + b.elementShape());
     }
     List<Value> elements = new ArrayList<>(a.elements());
     elements.addAll(b.elements());
-    return new Value.Array(a.elementType(), elements, a.length() == 0 && b.length() > 0 ? b.elementShape() : a.elementShape());
+    return new Value.Array(
+        a.elementType(),
+        elements,
+        a.length() == 0 && b.length() > 0 ? b.elementShape() : a.elementShape());
   }
 
   /** {@code zip(a1, ..., an)}: an array of n-tuples; the arrays must have one outer size. */
@@ -409,8 +506,15 @@ public final class ArrayOperations {
     int length = inputs.get(0).length();
     for (int j = 1; j < inputs.size(); j++) {
       if (inputs.get(j).length() != length) {
-        throw new L0RuntimeError("zip", pos, "argument " + (j + 1) + " has outer size " + inputs.get(j).length()
-            + " but argument 1 has outer size " + length);
+        throw new L0RuntimeError(
+            "zip",
+            pos,
+            "argument "
+                + (j + 1)
+                + " has outer size "
+                + inputs.get(j).length()
+                + " but argument 1 has outer size "
+                + length);
       }
     }
     List<Value> tuples = new ArrayList<>(length);
@@ -421,7 +525,9 @@ public final class ArrayOperations {
       }
       tuples.add(new Value.Tuple(components));
     }
-    return new Value.Array(new Type.Tuple(inputs.stream().map(Value.Array::elementType).toList()), tuples,
+    return new Value.Array(
+        new Type.Tuple(inputs.stream().map(Value.Array::elementType).toList()),
+        tuples,
         new Shape.Tuple(inputs.stream().map(Value.Array::elementShape).toList()));
   }
 
@@ -429,7 +535,8 @@ public final class ArrayOperations {
   public static Value unzip(Value array, SourcePos pos) {
     Value.Array a = Operands.array(array, pos);
     if (!(a.elementType() instanceof Type.Tuple tupleType)) {
-      throw new L0CompileError(pos, "ill-typed program: unzip of an array of " + L0Printer.print(a.elementType()));
+      throw new L0CompileError(
+          pos, "ill-typed program: unzip of an array of " + L0Printer.print(a.elementType()));
     }
     List<Value> columns = new ArrayList<>();
     for (int j = 0; j < tupleType.elements().size(); j++) {
@@ -437,8 +544,11 @@ public final class ArrayOperations {
       for (Value element : a.elements()) {
         column.add(((Value.Tuple) element).elements().get(j));
       }
-      columns.add(new Value.Array(tupleType.elements().get(j), column,
-          ((Shape.Tuple) a.elementShape()).elements().get(j)));
+      columns.add(
+          new Value.Array(
+              tupleType.elements().get(j),
+              column,
+              ((Shape.Tuple) a.elementShape()).elements().get(j)));
     }
     return new Value.Tuple(columns);
   }

@@ -8,9 +8,9 @@ import dev.l0.syntax.L0Printer;
 import dev.l0.values.ValueTypes;
 
 /**
- * Views a run-time value as the kind of value an operation needs. Evaluators assume a
- * type-checked program; a value of the wrong kind means they were given an ill-typed one, which is
- * reported as an {@link L0CompileError} at the construct, never as a Java exception.
+ * Views a run-time value as the kind of value an operation needs. Evaluators assume a type-checked
+ * program; a value of the wrong kind means they were given an ill-typed one, which is reported as
+ * an {@link L0CompileError} at the construct, never as a Java exception.
  */
 public final class Operands {
   private Operands() {}
@@ -43,7 +43,11 @@ public final class Operands {
   }
 
   static L0CompileError illTyped(SourcePos pos, String expected, Value found) {
-    return new L0CompileError(pos, "ill-typed program: expected " + expected + ", found a value of type "
-        + L0Printer.print(ValueTypes.typeOf(found)));
+    return new L0CompileError(
+        pos,
+        "ill-typed program: expected "
+            + expected
+            + ", found a value of type "
+            + L0Printer.print(ValueTypes.typeOf(found)));
   }
 }

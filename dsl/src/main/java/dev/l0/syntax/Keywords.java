@@ -10,16 +10,56 @@ import java.util.Set;
  * own (the thesis's P0 defines {@code abs}).
  */
 final class Keywords {
-  static final Set<String> RESERVED = Set.of(
-      "fun", "let", "in", "if", "then", "else", "loop", "for", "do", "with", "fn", "op", "not", "pow",
-      "true", "false", "True", "False",
-      "int", "real", "bool", "char", "i32", "i64", "f32", "f64",
-      "zip", "unzip", "iota", "replicate", "size", "reshape", "transpose", "split", "concat", "copy",
-      "map", "filter", "reduce", "scan", "redomap");
+  static final Set<String> RESERVED =
+      Set.of(
+          "fun",
+          "let",
+          "in",
+          "if",
+          "then",
+          "else",
+          "loop",
+          "for",
+          "do",
+          "with",
+          "fn",
+          "op",
+          "not",
+          "pow",
+          "true",
+          "false",
+          "True",
+          "False",
+          "int",
+          "real",
+          "bool",
+          "char",
+          "i32",
+          "i64",
+          "f32",
+          "f64",
+          "zip",
+          "unzip",
+          "iota",
+          "replicate",
+          "size",
+          "reshape",
+          "transpose",
+          "split",
+          "concat",
+          "copy",
+          "map",
+          "filter",
+          "reduce",
+          "scan",
+          "redomap");
 
   private Keywords() {}
 
-  /** The scalar type a type keyword names ({@code int} is i32, {@code real} is f64), if any; {@code char} is not supported. */
+  /**
+   * The scalar type a type keyword names ({@code int} is i32, {@code real} is f64), if any; {@code
+   * char} is not supported.
+   */
   static Optional<ScalarType> scalarType(String word) {
     return switch (word) {
       case "int", "i32" -> Optional.of(ScalarType.I32);

@@ -10,26 +10,26 @@ import dev.l0.ir.FunDef;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Pattern;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
-import dev.l0.ir.PrefixOperator;
 import dev.l0.types.NestingLimit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Recursive-descent parser for the concrete syntax of L0 (thesis §2.1-§2.3, Fig. 1 and Fig. 2,
- * as the appendix programs write it), producing the external IR of {@code dev.l0.ir}.
+ * Recursive-descent parser for the concrete syntax of L0 (thesis §2.1-§2.3, Fig. 1 and Fig. 2, as
+ * the appendix programs write it), producing the external IR of {@code dev.l0.ir}.
  *
  * <p>Grammar decisions: binary operators follow {@link BinaryOperator}'s precedences ({@code pow}
- * is right associative); prefix {@code -} and {@code not} bind tighter than every binary
- * operator, and {@code -} written before a numeric literal makes a negative literal
- * ({@code -0.356}, {@code -2 pow 2} is {@code (-2) pow 2}); {@code let}, {@code if}, {@code loop}
- * and {@code fn} bodies extend as far right as possible, as in ML, and may appear as operands;
- * indexing {@code a[i, j]} is postfix on a name, a parenthesised expression or another indexing.
- * The shorthands {@code let a[i] = v in b} and {@code loop (p) = ...} are expanded here.
+ * is right associative); prefix {@code -} and {@code not} bind tighter than every binary operator,
+ * and {@code -} written before a numeric literal makes a negative literal ({@code -0.356}, {@code
+ * -2 pow 2} is {@code (-2) pow 2}); {@code let}, {@code if}, {@code loop} and {@code fn} bodies
+ * extend as far right as possible, as in ML, and may appear as operands; indexing {@code a[i, j]}
+ * is postfix on a name, a parenthesised expression or another indexing. The shorthands {@code let
+ * a[i] = v in b} and {@code loop (p) = ...} are expanded here.
  *
  * <p>Positions: every node carries the position of its first token, except a binary operation,
  * which carries the position of its operator. Errors are {@link L0CompileError}s at the offending
@@ -37,9 +37,11 @@ import java.util.function.Supplier;
  */
 public final class L0Parser {
   private static final int LOWEST_PRECEDENCE = 1;
-  private static final String CHAR_NOT_SUPPORTED = "the type 'char' is not supported by this implementation of L0";
+  private static final String CHAR_NOT_SUPPORTED =
+      "the type 'char' is not supported by this implementation of L0";
 
   private final TokenCursor tokens;
+
   /** How many levels ({@link #nested}) the parser is in. */
   private int depth;
 
@@ -65,22 +67,26 @@ public final class L0Parser {
     return parser.entire(parser::type, "type");
   }
 
-  /** {@code rule} over the whole text, on a stack that fits any nesting up to the limit ({@link NestingLimit}). */
+  /**
+   * {@code rule} over the whole text, on a stack that fits any nesting up to the limit ({@link
+   * NestingLimit}).
+   */
   private <T> T entire(Supplier<T> rule, String what) {
-    return NestingLimit.onLargeStack(() -> {
-      T result = rule.get();
-      if (tokens.peek().kind() != Token.Kind.END) {
-        throw tokens.unexpected("end of input after the " + what);
-      }
-      return result;
-    });
+    return NestingLimit.onLargeStack(
+        () -> {
+          T result = rule.get();
+          if (tokens.peek().kind() != Token.Kind.END) {
+            throw tokens.unexpected("end of input after the " + what);
+          }
+          return result;
+        });
   }
 
   /**
    * {@code rule} one level deeper: every expression (so every parenthesis and every body of a
    * {@code let}, {@code if}, {@code loop} or {@code fn}), the right operand of a binary operator,
-   * the operand of a prefix operator, every type and every pattern is a level. Beyond
-   * {@link NestingLimit#MAX_DEPTH} levels, an error at the next token.
+   * the operand of a prefix operator, every type and every pattern is a level. Beyond {@link
+   * NestingLimit#MAX_DEPTH} levels, an error at the next token.
    */
   private <T> T nested(String what, Supplier<T> rule) {
     if (depth >= NestingLimit.MAX_DEPTH) {
@@ -100,9 +106,12 @@ public final class L0Parser {
     List<FunDef> functions = new ArrayList<>();
     while (tokens.peek().kind() != Token.Kind.END) {
       if (!tokens.peek().is("fun")) {
-        throw tokens.unexpected(functions.isEmpty()
-            ? "'fun' to begin a function definition"
-            : "an operator, 'fun' or end of input after the body of '" + functions.get(functions.size() - 1).name() + "'");
+        throw tokens.unexpected(
+            functions.isEmpty()
+                ? "'fun' to begin a function definition"
+                : "an operator, 'fun' or end of input after the body of '"
+                    + functions.get(functions.size() - 1).name()
+                    + "'");
       }
       functions.add(function());
     }
@@ -120,14 +129,19 @@ public final class L0Parser {
   }
 
   private List<Param> parameters(Token open, String what) {
-    return tokens.commaSeparated(open, ")", what, () -> {
-      Token first = tokens.peek();
-      Type type = type();
-      if (tokens.peek().is("{")) {
-        throw tokens.unexpected("a parameter name (a parameter cannot be a tuple pattern; take it apart with let)");
-      }
-      return new Param(type, name("for the parameter").text(), first.pos());
-    });
+    return tokens.commaSeparated(
+        open,
+        ")",
+        what,
+        () -> {
+          Token first = tokens.peek();
+          Type type = type();
+          if (tokens.peek().is("{")) {
+            throw tokens.unexpected(
+                "a parameter name (a parameter cannot be a tuple pattern; take it apart with let)");
+          }
+          return new Param(type, name("for the parameter").text(), first.pos());
+        });
   }
 
   private Type type() {
@@ -163,7 +177,9 @@ public final class L0Parser {
   private Type.Array arrayType() {
     Token open = tokens.next();
     if (tokens.peek().is("*")) {
-      throw new L0CompileError(tokens.peek().pos(), "uniqueness applies to the outermost array only: write *[[t]], not [*[t]]");
+      throw new L0CompileError(
+          tokens.peek().pos(),
+          "uniqueness applies to the outermost array only: write *[[t]], not [*[t]]");
     }
     Type element = type();
     tokens.close("]", open, "the array type");
@@ -175,7 +191,8 @@ public final class L0Parser {
       return tokens.next();
     }
     String reserved = tokens.peek().kind() == Token.Kind.KEYWORD ? " (a reserved word)" : "";
-    throw new L0CompileError(tokens.peek().pos(),
+    throw new L0CompileError(
+        tokens.peek().pos(),
         "expected a name " + context + ", found " + tokens.peek().describe() + reserved);
   }
 
@@ -187,7 +204,8 @@ public final class L0Parser {
     Token first = tokens.peek();
     if (first.is("{")) {
       tokens.next();
-      return new Pattern.Tuple(tokens.commaSeparated(first, "}", "the tuple pattern", this::pattern), first.pos());
+      return new Pattern.Tuple(
+          tokens.commaSeparated(first, "}", "the tuple pattern", this::pattern), first.pos());
     }
     if (first.kind() != Token.Kind.IDENTIFIER) {
       throw tokens.unexpected("a name or a tuple pattern {a, b} to bind");
@@ -202,7 +220,10 @@ public final class L0Parser {
     return nested("the expression", () -> binary(LOWEST_PRECEDENCE));
   }
 
-  /** Precedence climbing: operands joined by operators of precedence {@code minPrecedence} or higher. */
+  /**
+   * Precedence climbing: operands joined by operators of precedence {@code minPrecedence} or
+   * higher.
+   */
   private Expr binary(int minPrecedence) {
     Expr left = unary();
     while (true) {
@@ -212,12 +233,20 @@ public final class L0Parser {
         return left;
       }
       tokens.next();
-      int rightPrecedence = operator.rightAssociative() ? operator.precedence() : operator.precedence() + 1;
-      left = new Expr.Binary(operator, left, nested("the expression", () -> binary(rightPrecedence)), operatorToken.pos());
+      int rightPrecedence =
+          operator.rightAssociative() ? operator.precedence() : operator.precedence() + 1;
+      left =
+          new Expr.Binary(
+              operator,
+              left,
+              nested("the expression", () -> binary(rightPrecedence)),
+              operatorToken.pos());
     }
   }
 
-  /** The binary operator {@code token} writes, or {@code null}; {@code ==} is an error with a hint. */
+  /**
+   * The binary operator {@code token} writes, or {@code null}; {@code ==} is an error with a hint.
+   */
   private static BinaryOperator binaryOperator(Token token) {
     if (token.is("==")) {
       throw new L0CompileError(token.pos(), "'==' is not an L0 operator: equality is written '='");
@@ -231,7 +260,8 @@ public final class L0Parser {
     if (first.is("-")) {
       tokens.next();
       if (tokens.peek().kind() == Token.Kind.NUMBER) {
-        return new Expr.Literal(LiteralSyntax.number(tokens.next().text(), true, first.pos()), first.pos());
+        return new Expr.Literal(
+            LiteralSyntax.number(tokens.next().text(), true, first.pos()), first.pos());
       }
       return new Expr.Unary(PrefixOperator.NEG, nested("the expression", this::unary), first.pos());
     }
@@ -268,7 +298,8 @@ public final class L0Parser {
     switch (first.kind()) {
       case NUMBER:
         tokens.next();
-        return new Expr.Literal(LiteralSyntax.number(first.text(), false, first.pos()), first.pos());
+        return new Expr.Literal(
+            LiteralSyntax.number(first.text(), false, first.pos()), first.pos());
       case IDENTIFIER:
         tokens.next();
         return tokens.peek().is("(") ? call(first) : new Expr.Var(first.text(), first.pos());
@@ -280,7 +311,8 @@ public final class L0Parser {
         }
         if (first.is("{")) {
           tokens.next();
-          return new Expr.TupleLit(tokens.commaSeparated(first, "}", "the tuple", this::expression), first.pos());
+          return new Expr.TupleLit(
+              tokens.commaSeparated(first, "}", "the tuple", this::expression), first.pos());
         }
         if (first.is("[")) {
           return arrayLiteral();
@@ -308,10 +340,14 @@ public final class L0Parser {
         throw new L0CompileError(keyword.pos(), CHAR_NOT_SUPPORTED);
       case "fn":
       case "op":
-        throw new L0CompileError(keyword.pos(),
-            "'" + word + "' makes a function argument, which may appear only as the first argument of map, filter, reduce or scan");
+        throw new L0CompileError(
+            keyword.pos(),
+            "'"
+                + word
+                + "' makes a function argument, which may appear only as the first argument of map, filter, reduce or scan");
       case "redomap":
-        throw new L0CompileError(keyword.pos(),
+        throw new L0CompileError(
+            keyword.pos(),
             "'redomap' is internal to the compiler and cannot be written in a program; write reduce(f, ne, map(g, a))");
       default:
         break;
@@ -333,7 +369,9 @@ public final class L0Parser {
 
   private Expr call(Token function) {
     Token open = tokens.next();
-    List<Expr> args = tokens.commaSeparated(open, ")", "the argument list of '" + function.text() + "'", this::expression);
+    List<Expr> args =
+        tokens.commaSeparated(
+            open, ")", "the argument list of '" + function.text() + "'", this::expression);
     return new Expr.Call(function.text(), args, function.pos());
   }
 
@@ -341,7 +379,8 @@ public final class L0Parser {
     Token open = tokens.next();
     Expr inner = expression();
     if (tokens.peek().is(",")) {
-      throw tokens.unexpected("')' to close the parenthesis opened at " + where(open) + " (tuples are written {a, b})");
+      throw tokens.unexpected(
+          "')' to close the parenthesis opened at " + where(open) + " (tuples are written {a, b})");
     }
     tokens.close(")", open, "the parenthesis");
     return inner;
@@ -350,10 +389,12 @@ public final class L0Parser {
   private Expr arrayLiteral() {
     Token open = tokens.next();
     if (tokens.peek().is("]")) {
-      throw new L0CompileError(open.pos(),
+      throw new L0CompileError(
+          open.pos(),
           "an empty array literal [] is not allowed, as its element type is unknown; use iota(0) or replicate(0, v)");
     }
-    return new Expr.ArrayLit(tokens.commaSeparated(open, "]", "the array literal", this::expression), open.pos());
+    return new Expr.ArrayLit(
+        tokens.commaSeparated(open, "]", "the array literal", this::expression), open.pos());
   }
 
   // ---------------------------------------------------------------- binding constructs
@@ -369,7 +410,9 @@ public final class L0Parser {
     }
     Pattern pattern = pattern();
     tokens.expect("=", "after the pattern of the 'let' at " + where(let));
-    if (pattern instanceof Pattern.Name dest && tokens.peek().kind() == Token.Kind.IDENTIFIER && tokens.peek(1).is("with")) {
+    if (pattern instanceof Pattern.Name dest
+        && tokens.peek().kind() == Token.Kind.IDENTIFIER
+        && tokens.peek(1).is("with")) {
       Token source = tokens.next();
       tokens.next();
       List<Expr> indices = indices("the indices of the in-place update");
@@ -386,11 +429,15 @@ public final class L0Parser {
     return expression();
   }
 
-  /** {@code <-}, written as {@code <} directly followed by {@code -} so that {@code x<-1} still means {@code x < -1}. */
+  /**
+   * {@code <-}, written as {@code <} directly followed by {@code -} so that {@code x<-1} still
+   * means {@code x < -1}.
+   */
   private void expectUpdateArrow(Token let) {
     Token less = tokens.peek();
     Token minus = tokens.peek(1);
-    boolean adjacent = less.pos().line() == minus.pos().line() && less.pos().column() + 1 == minus.pos().column();
+    boolean adjacent =
+        less.pos().line() == minus.pos().line() && less.pos().column() + 1 == minus.pos().column();
     if (!less.is("<") || !minus.is("-") || !adjacent) {
       throw tokens.unexpected("'<-' after the indices of the in-place update at " + where(let));
     }
@@ -402,20 +449,30 @@ public final class L0Parser {
     Expr condition = expression();
     tokens.expect("then", "after the condition of the 'if' at " + where(ifToken));
     Expr thenBranch = expression();
-    tokens.expect("else", "after the 'then' branch of the 'if' at " + where(ifToken) + " (every 'if' has an 'else')");
+    tokens.expect(
+        "else",
+        "after the 'then' branch of the 'if' at " + where(ifToken) + " (every 'if' has an 'else')");
     return new Expr.If(condition, thenBranch, expression(), ifToken.pos());
   }
 
-  /** {@code loop (p = init) = for i < n do body in e}; {@code loop (p) = ...} takes the pattern's own variables as {@code init}. */
+  /**
+   * {@code loop (p = init) = for i < n do body in e}; {@code loop (p) = ...} takes the pattern's
+   * own variables as {@code init}.
+   */
   private Expr loop(Token loop) {
     Token open = tokens.expect("(", "after 'loop'");
     Pattern pattern = pattern();
     Expr init = tokens.accept("=") ? expression() : variablesOf(pattern);
     tokens.close(")", open, "the pattern of the 'loop'");
     tokens.expect("=", "after the pattern of the 'loop' at " + where(loop));
-    tokens.expect("for", "in the 'loop' at " + where(loop) + " (loops are written loop (p = init) = for i < n do body in e)");
+    tokens.expect(
+        "for",
+        "in the 'loop' at "
+            + where(loop)
+            + " (loops are written loop (p = init) = for i < n do body in e)");
     Token counter = name("for the loop counter");
-    tokens.expect("<", "after the loop counter '" + counter.text() + "' (loops are written for i < n)");
+    tokens.expect(
+        "<", "after the loop counter '" + counter.text() + "' (loops are written for i < n)");
     Expr bound = expression();
     tokens.expect("do", "after the bound of the 'loop' at " + where(loop));
     Expr loopBody = expression();
@@ -425,7 +482,8 @@ public final class L0Parser {
 
   private static Expr variablesOf(Pattern pattern) {
     if (pattern instanceof Pattern.Tuple tuple) {
-      return new Expr.TupleLit(tuple.elements().stream().map(L0Parser::variablesOf).toList(), tuple.pos());
+      return new Expr.TupleLit(
+          tuple.elements().stream().map(L0Parser::variablesOf).toList(), tuple.pos());
     }
     Pattern.Name name = (Pattern.Name) pattern;
     return new Expr.Var(name.name(), name.pos());
@@ -433,7 +491,9 @@ public final class L0Parser {
 
   // ---------------------------------------------------------------- built-in constructs and SOACs
 
-  /** {@code zip(...)}, {@code map(f, a)}, ...: the keyword is consumed, the argument list is next. */
+  /**
+   * {@code zip(...)}, {@code map(f, a)}, ...: the keyword is consumed, the argument list is next.
+   */
   private Expr construct(Token keyword, Construct construct) {
     Token open = tokens.expect("(", "after '" + keyword.text() + "'");
     String what = "the argument list of '" + keyword.text() + "'";
@@ -449,7 +509,8 @@ public final class L0Parser {
     }
     if (construct == Construct.RESHAPE) {
       Token shapeOpen = tokens.expect("(", "to begin the shape of reshape((d1, ..., dn), a)");
-      List<Expr> shape = tokens.commaSeparated(shapeOpen, ")", "the shape of 'reshape'", this::expression);
+      List<Expr> shape =
+          tokens.commaSeparated(shapeOpen, ")", "the shape of 'reshape'", this::expression);
       List<Expr> rest = remainingArguments(open, what);
       construct.checkArity(keyword, rest.size() + 1);
       return new Expr.Reshape(shape, rest.get(0), keyword.pos());
@@ -487,15 +548,21 @@ public final class L0Parser {
       case UNZIP -> new Expr.Unzip(args.get(0), keyword.pos());
       case IOTA -> new Expr.Iota(args.get(0), keyword.pos());
       case REPLICATE -> new Expr.Replicate(args.get(0), args.get(1), keyword.pos());
-      case SIZE -> args.size() == 1
-          ? new Expr.Size(0, args.get(0), keyword.pos())
-          : new Expr.Size(staticInteger(args.get(0), "the dimension k of size(k, a)", false), args.get(1), keyword.pos());
-      case TRANSPOSE -> args.size() == 1
-          ? new Expr.Transpose(0, 1, args.get(0), keyword.pos())
-          : new Expr.Transpose(
-              staticInteger(args.get(0), "k in transpose(k, n, a)", true),
-              staticInteger(args.get(1), "n in transpose(k, n, a)", true),
-              args.get(2), keyword.pos());
+      case SIZE ->
+          args.size() == 1
+              ? new Expr.Size(0, args.get(0), keyword.pos())
+              : new Expr.Size(
+                  staticInteger(args.get(0), "the dimension k of size(k, a)", false),
+                  args.get(1),
+                  keyword.pos());
+      case TRANSPOSE ->
+          args.size() == 1
+              ? new Expr.Transpose(0, 1, args.get(0), keyword.pos())
+              : new Expr.Transpose(
+                  staticInteger(args.get(0), "k in transpose(k, n, a)", true),
+                  staticInteger(args.get(1), "n in transpose(k, n, a)", true),
+                  args.get(2),
+                  keyword.pos());
       case SPLIT -> new Expr.Split(args.get(0), args.get(1), keyword.pos());
       case CONCAT -> new Expr.Concat(args.get(0), args.get(1), keyword.pos());
       case COPY -> new Expr.Copy(args.get(0), keyword.pos());
@@ -503,17 +570,25 @@ public final class L0Parser {
     };
   }
 
-  /** The value of an integer literal argument that must be static (thesis §2.3: size's k, transpose's k and n). */
+  /**
+   * The value of an integer literal argument that must be static (thesis §2.3: size's k,
+   * transpose's k and n).
+   */
   private static int staticInteger(Expr arg, String what, boolean negativeAllowed) {
-    if (arg instanceof Expr.Literal literal && literal.value() instanceof ScalarValue.Int value
-        && value.value() == (int) value.value() && (negativeAllowed || value.value() >= 0)) {
+    if (arg instanceof Expr.Literal literal
+        && literal.value() instanceof ScalarValue.Int value
+        && value.value() == (int) value.value()
+        && (negativeAllowed || value.value() >= 0)) {
       return (int) value.value();
     }
     String kind = negativeAllowed ? "an integer literal" : "a non-negative integer literal";
     throw new L0CompileError(arg.pos(), what + " must be " + kind);
   }
 
-  /** The function argument of a SOAC: {@code fn t (params) => e}, {@code f}, {@code f(a, ...)}, {@code op +} or {@code op +(c)}. */
+  /**
+   * The function argument of a SOAC: {@code fn t (params) => e}, {@code f}, {@code f(a, ...)},
+   * {@code op +} or {@code op +(c)}.
+   */
   private FunArg functionArgument(Token soac) {
     Token first = tokens.peek();
     if (first.is("fn")) {
@@ -529,13 +604,16 @@ public final class L0Parser {
       tokens.next();
       return new FunArg.OperatorRef(operator, curriedArguments("op " + symbol.text()), first.pos());
     }
-    boolean conversion = first.kind() == Token.Kind.KEYWORD && Builtin.byName(first.text()).isPresent();
+    boolean conversion =
+        first.kind() == Token.Kind.KEYWORD && Builtin.byName(first.text()).isPresent();
     if (first.kind() == Token.Kind.IDENTIFIER || conversion) {
       tokens.next();
       return new FunArg.FunctionRef(first.text(), curriedArguments(first.text()), first.pos());
     }
-    throw tokens.unexpected("a function as the first argument of '" + soac.text()
-        + "' (fn t (params) => e, a function name, or op followed by an operator)");
+    throw tokens.unexpected(
+        "a function as the first argument of '"
+            + soac.text()
+            + "' (fn t (params) => e, a function name, or op followed by an operator)");
   }
 
   private List<Expr> curriedArguments(String function) {
@@ -543,12 +621,14 @@ public final class L0Parser {
       return List.of();
     }
     Token open = tokens.next();
-    return tokens.commaSeparated(open, ")", "the curried arguments of '" + function + "'", this::expression);
+    return tokens.commaSeparated(
+        open, ")", "the curried arguments of '" + function + "'", this::expression);
   }
 
   private FunArg lambda(Token fn) {
     Type returnType = type();
-    Token open = tokens.expect("(", "to begin the parameters of the anonymous function at " + where(fn));
+    Token open =
+        tokens.expect("(", "to begin the parameters of the anonymous function at " + where(fn));
     List<Param> params = parameters(open, "the parameters of the anonymous function");
     tokens.expect("=>", "before the body of the anonymous function at " + where(fn));
     return new FunArg.Lambda(returnType, params, expression(), fn.pos());
@@ -580,7 +660,10 @@ public final class L0Parser {
       this(keyword, usage, arity, arity);
     }
 
-    /** Accepts {@code fewest} or {@code most} arguments, or any number from {@code fewest} if {@code most} is {@link Integer#MAX_VALUE}. */
+    /**
+     * Accepts {@code fewest} or {@code most} arguments, or any number from {@code fewest} if {@code
+     * most} is {@link Integer#MAX_VALUE}.
+     */
     Construct(String keyword, String usage, int fewest, int most) {
       this.keyword = keyword;
       this.usage = usage;
@@ -602,19 +685,31 @@ public final class L0Parser {
     }
 
     void checkArity(Token at, int count) {
-      boolean accepted = count == fewest || count == most || (most == Integer.MAX_VALUE && count > fewest);
+      boolean accepted =
+          count == fewest || count == most || (most == Integer.MAX_VALUE && count > fewest);
       if (!accepted) {
         throw arityError(at, count);
       }
     }
 
     L0CompileError arityError(Token at, int count) {
-      String expected = fewest == most ? Integer.toString(fewest)
-          : most == Integer.MAX_VALUE ? "at least " + fewest
-          : fewest + " or " + most;
+      String expected =
+          fewest == most
+              ? Integer.toString(fewest)
+              : most == Integer.MAX_VALUE ? "at least " + fewest : fewest + " or " + most;
       String noun = fewest == 1 && most == 1 ? "argument" : "arguments";
-      return new L0CompileError(at.pos(),
-          "'" + keyword + "' expects " + expected + " " + noun + ", as in " + usage + ", but got " + count);
+      return new L0CompileError(
+          at.pos(),
+          "'"
+              + keyword
+              + "' expects "
+              + expected
+              + " "
+              + noun
+              + ", as in "
+              + usage
+              + ", but got "
+              + count);
     }
   }
 }

@@ -6,37 +6,46 @@ import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
 import dev.l0.ir.Pattern;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
-import dev.l0.ir.PrefixOperator;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
  * Prints the external IR as canonical L0 text (thesis ch. 2 syntax): canonical type keywords
- * ({@code i32}, {@code f64}), two-space indentation, one binding per line, and only the
- * parentheses that precedence and associativity require. {@code let}, {@code if} and {@code loop}
- * are parenthesised when they are operands. For every program whose names are L0 identifiers,
- * {@code L0Parser.parse(print(p))} equals {@code p} up to source positions and array sizes; the one
+ * ({@code i32}, {@code f64}), two-space indentation, one binding per line, and only the parentheses
+ * that precedence and associativity require. {@code let}, {@code if} and {@code loop} are
+ * parenthesised when they are operands. For every program whose names are L0 identifiers, {@code
+ * L0Parser.parse(print(p))} equals {@code p} up to source positions and array sizes; the one
  * exception is a non-finite float constant, which has no literal and prints as the division that
  * yields it ({@code (1.0 / 0.0)}).
  */
 public final class L0Printer {
   private static final int INDENT = 2;
+
   /** An {@code if} longer than this is printed over several lines. */
   private static final int LINE_WIDTH = 80;
+
   /** Prefix operators bind tighter than every binary operator. */
   private static final int UNARY_PRECEDENCE = 11;
+
   private static final int ATOM_PRECEDENCE = 12;
-  /** {@code let}, {@code if} and {@code loop} extend as far right as they can, so they need parentheses as operands. */
+
+  /**
+   * {@code let}, {@code if} and {@code loop} extend as far right as they can, so they need
+   * parentheses as operands.
+   */
   private static final int BLOCK_PRECEDENCE = 0;
 
   private L0Printer() {}
 
   public static String print(Program program) {
-    return program.functions().stream().map(L0Printer::function).collect(Collectors.joining("\n\n", "", "\n"));
+    return program.functions().stream()
+        .map(L0Printer::function)
+        .collect(Collectors.joining("\n\n", "", "\n"));
   }
 
   public static String print(Expr expr) {
@@ -55,8 +64,15 @@ public final class L0Printer {
   }
 
   private static String function(FunDef function) {
-    return "fun " + print(function.returnType()) + " " + function.name() + "(" + params(function.params()) + ") ="
-        + newline(INDENT) + expr(function.body(), INDENT);
+    return "fun "
+        + print(function.returnType())
+        + " "
+        + function.name()
+        + "("
+        + params(function.params())
+        + ") ="
+        + newline(INDENT)
+        + expr(function.body(), INDENT);
   }
 
   private static String params(List<Param> params) {
@@ -99,9 +115,10 @@ public final class L0Printer {
     }
     if (e instanceof Expr.LetWith update) {
       String indices = "[" + exprs(update.indices(), indent) + "]";
-      String head = update.dest().equals(update.source())
-          ? "let " + update.dest() + indices + " ="
-          : "let " + update.dest() + " = " + update.source() + " with " + indices + " <-";
+      String head =
+          update.dest().equals(update.source())
+              ? "let " + update.dest() + indices + " ="
+              : "let " + update.dest() + " = " + update.source() + " with " + indices + " <-";
       return binding(head, update.value(), update.body(), indent);
     }
     if (e instanceof Expr.Loop loop) {
@@ -128,10 +145,17 @@ public final class L0Printer {
       return "size(" + size.dimension() + ", " + expr(size.array(), indent) + ")";
     }
     if (e instanceof Expr.Reshape reshape) {
-      return "reshape((" + exprs(reshape.shape(), indent) + "), " + expr(reshape.array(), indent) + ")";
+      return "reshape(("
+          + exprs(reshape.shape(), indent)
+          + "), "
+          + expr(reshape.array(), indent)
+          + ")";
     }
     if (e instanceof Expr.Transpose transpose) {
-      String dimensions = transpose.k() == 0 && transpose.n() == 1 ? "" : transpose.k() + ", " + transpose.n() + ", ";
+      String dimensions =
+          transpose.k() == 0 && transpose.n() == 1
+              ? ""
+              : transpose.k() + ", " + transpose.n() + ", ";
       return "transpose(" + dimensions + expr(transpose.array(), indent) + ")";
     }
     if (e instanceof Expr.Split split) {
@@ -160,7 +184,11 @@ public final class L0Printer {
     BinaryOperator op = binary.op();
     int leftNeeds = op.rightAssociative() ? op.precedence() + 1 : op.precedence();
     int rightNeeds = op.rightAssociative() ? op.precedence() : op.precedence() + 1;
-    return operand(binary.left(), leftNeeds, indent) + " " + op.symbol() + " " + operand(binary.right(), rightNeeds, indent);
+    return operand(binary.left(), leftNeeds, indent)
+        + " "
+        + op.symbol()
+        + " "
+        + operand(binary.right(), rightNeeds, indent);
   }
 
   private static String unary(Expr.Unary unary, int indent) {
@@ -169,9 +197,13 @@ public final class L0Printer {
     }
     // -3 would read back as a negative literal and --x is unclear, so both get parentheses.
     Expr operand = unary.operand();
-    boolean startsWithMinus = operand instanceof Expr.Literal
-        || (operand instanceof Expr.Unary inner && inner.op() == PrefixOperator.NEG);
-    return "-" + (startsWithMinus ? parenthesised(operand, indent) : operand(operand, UNARY_PRECEDENCE, indent));
+    boolean startsWithMinus =
+        operand instanceof Expr.Literal
+            || (operand instanceof Expr.Unary inner && inner.op() == PrefixOperator.NEG);
+    return "-"
+        + (startsWithMinus
+            ? parenthesised(operand, indent)
+            : operand(operand, UNARY_PRECEDENCE, indent));
   }
 
   private static String operand(Expr e, int neededPrecedence, int indent) {
@@ -189,13 +221,19 @@ public final class L0Printer {
     if (e instanceof Expr.Unary) {
       return UNARY_PRECEDENCE;
     }
-    if (e instanceof Expr.Let || e instanceof Expr.LetWith || e instanceof Expr.Loop || e instanceof Expr.If) {
+    if (e instanceof Expr.Let
+        || e instanceof Expr.LetWith
+        || e instanceof Expr.Loop
+        || e instanceof Expr.If) {
       return BLOCK_PRECEDENCE;
     }
     return ATOM_PRECEDENCE;
   }
 
-  /** On one line if it fits and its parts do, else {@code then} and {@code else} branches on lines of their own. */
+  /**
+   * On one line if it fits and its parts do, else {@code then} and {@code else} branches on lines
+   * of their own.
+   */
   private static String conditional(Expr.If e, int indent) {
     int inner = indent + INDENT;
     String condition = expr(e.condition(), inner);
@@ -205,10 +243,21 @@ public final class L0Printer {
     if (!oneLine.contains("\n") && indent + oneLine.length() <= LINE_WIDTH) {
       return oneLine;
     }
-    return "if " + condition + " then" + newline(inner) + thenBranch + newline(indent) + "else" + newline(inner) + elseBranch;
+    return "if "
+        + condition
+        + " then"
+        + newline(inner)
+        + thenBranch
+        + newline(indent)
+        + "else"
+        + newline(inner)
+        + elseBranch;
   }
 
-  /** {@code head value in body}: the value on the head's line, or indented below it if it spans several lines. */
+  /**
+   * {@code head value in body}: the value on the head's line, or indented below it if it spans
+   * several lines.
+   */
   private static String binding(String head, Expr value, Expr body, int indent) {
     int inner = indent + INDENT;
     String printedValue = expr(value, inner);
@@ -221,13 +270,28 @@ public final class L0Printer {
 
   private static String loop(Expr.Loop loop, int indent) {
     int inner = indent + INDENT;
-    String init = initIsPatternVariables(loop.init(), loop.pattern()) ? "" : " = " + expr(loop.init(), inner);
-    return "loop (" + pattern(loop.pattern()) + init + ") = for " + loop.counter() + " < " + expr(loop.bound(), inner) + " do"
-        + newline(inner) + expr(loop.loopBody(), inner)
-        + newline(indent) + "in" + newline(indent) + expr(loop.body(), indent);
+    String init =
+        initIsPatternVariables(loop.init(), loop.pattern()) ? "" : " = " + expr(loop.init(), inner);
+    return "loop ("
+        + pattern(loop.pattern())
+        + init
+        + ") = for "
+        + loop.counter()
+        + " < "
+        + expr(loop.bound(), inner)
+        + " do"
+        + newline(inner)
+        + expr(loop.loopBody(), inner)
+        + newline(indent)
+        + "in"
+        + newline(indent)
+        + expr(loop.body(), indent);
   }
 
-  /** Whether {@code init} is what the shorthand {@code loop (p) = ...} means: the pattern's own variables. */
+  /**
+   * Whether {@code init} is what the shorthand {@code loop (p) = ...} means: the pattern's own
+   * variables.
+   */
   private static boolean initIsPatternVariables(Expr init, Pattern pattern) {
     if (pattern instanceof Pattern.Name name) {
       return init instanceof Expr.Var var && var.name().equals(name.name());
@@ -244,7 +308,10 @@ public final class L0Printer {
     return true;
   }
 
-  /** {@code keyword(f, args)}; after a function argument over several lines, the other arguments go on a line of their own, aligned with it. */
+  /**
+   * {@code keyword(f, args)}; after a function argument over several lines, the other arguments go
+   * on a line of their own, aligned with it.
+   */
   private static String soac(String keyword, FunArg function, List<Expr> args, int indent) {
     int argumentColumn = indent + keyword.length() + 1;
     String printedFunction = funArg(function, argumentColumn);

@@ -12,9 +12,10 @@ import java.util.List;
  */
 final class Lexer {
   /** Operator and punctuation symbols, longer ones first so that the longest match wins. */
-  private static final List<String> SYMBOLS = List.of(
-      "<=", ">=", "<<", ">>", "!=", "==", "&&", "||", "=>",
-      "+", "-", "*", "/", "%", "^", "&", "|", "<", ">", "=", "(", ")", "[", "]", "{", "}", ",");
+  private static final List<String> SYMBOLS =
+      List.of(
+          "<=", ">=", "<<", ">>", "!=", "==", "&&", "||", "=>", "+", "-", "*", "/", "%", "^", "&",
+          "|", "<", ">", "=", "(", ")", "[", "]", "{", "}", ",");
 
   private final String text;
   private final String sourceName;
@@ -37,10 +38,14 @@ final class Lexer {
     char c = text.charAt(offset);
     if (isLetter(c)) {
       String word = take(wordEnd(offset));
-      return new Token(Keywords.RESERVED.contains(word) ? Token.Kind.KEYWORD : Token.Kind.IDENTIFIER, word, start);
+      return new Token(
+          Keywords.RESERVED.contains(word) ? Token.Kind.KEYWORD : Token.Kind.IDENTIFIER,
+          word,
+          start);
     }
     if (LiteralSyntax.isDigit(c)) {
-      return new Token(Token.Kind.NUMBER, take(wordEnd(LiteralSyntax.mantissaEnd(text, offset))), start);
+      return new Token(
+          Token.Kind.NUMBER, take(wordEnd(LiteralSyntax.mantissaEnd(text, offset))), start);
     }
     for (String symbol : SYMBOLS) {
       if (text.startsWith(symbol, offset)) {
@@ -52,13 +57,15 @@ final class Lexer {
 
   private static String unexpectedCharacter(char c) {
     return switch (c) {
-      case '\'', '"' -> "character and string literals are not supported by this implementation of L0";
+      case '\'', '"' ->
+          "character and string literals are not supported by this implementation of L0";
       case '!' -> "unexpected character '!' (logical negation is written 'not', inequality '!=')";
       case '.' -> "unexpected character '.' (a decimal number needs digits on both sides of '.')";
       case '_' -> "unexpected character '_' (a name must begin with a letter)";
-      default -> c >= ' ' && c < 127
-          ? "unexpected character '" + c + "'"
-          : String.format("unexpected character U+%04X", (int) c);
+      default ->
+          c >= ' ' && c < 127
+              ? "unexpected character '" + c + "'"
+              : String.format("unexpected character U+%04X", (int) c);
     };
   }
 
@@ -80,7 +87,10 @@ final class Lexer {
   /** The end of the letters, digits and underscores that begin at {@code start}. */
   private int wordEnd(int start) {
     int end = start;
-    while (end < text.length() && (isLetter(text.charAt(end)) || LiteralSyntax.isDigit(text.charAt(end)) || text.charAt(end) == '_')) {
+    while (end < text.length()
+        && (isLetter(text.charAt(end))
+            || LiteralSyntax.isDigit(text.charAt(end))
+            || text.charAt(end) == '_')) {
       end++;
     }
     return end;

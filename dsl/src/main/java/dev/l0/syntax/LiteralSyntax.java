@@ -8,9 +8,9 @@ import java.math.BigInteger;
 import java.util.Locale;
 
 /**
- * How scalar constants are written (thesis Fig. 1, k): {@code 123} (i32), {@code 123i64},
- * {@code 1.5}, {@code 1e-3} (f64), {@code 1.5f32}, {@code true}. The parser and the printer share
- * this class so that every printed constant reads back as the same value.
+ * How scalar constants are written (thesis Fig. 1, k): {@code 123} (i32), {@code 123i64}, {@code
+ * 1.5}, {@code 1e-3} (f64), {@code 1.5f32}, {@code true}. The parser and the printer share this
+ * class so that every printed constant reads back as the same value.
  */
 final class LiteralSyntax {
   private static final BigInteger I32_MIN = BigInteger.valueOf(Integer.MIN_VALUE);
@@ -31,30 +31,58 @@ final class LiteralSyntax {
     int suffixStart = mantissaEnd(text, 0);
     String digits = text.substring(0, suffixStart);
     String suffix = text.substring(suffixStart);
-    boolean fractional = digits.indexOf('.') >= 0 || digits.indexOf('e') >= 0 || digits.indexOf('E') >= 0;
-    ScalarType type = suffix.isEmpty() ? (fractional ? ScalarType.F64 : ScalarType.I32) : suffixType(suffix, text, pos);
+    boolean fractional =
+        digits.indexOf('.') >= 0 || digits.indexOf('e') >= 0 || digits.indexOf('E') >= 0;
+    ScalarType type =
+        suffix.isEmpty()
+            ? (fractional ? ScalarType.F64 : ScalarType.I32)
+            : suffixType(suffix, text, pos);
     if (type.isInteger()) {
       if (fractional) {
-        throw new L0CompileError(pos, "the literal " + Excerpt.of(digits) + " has a fraction or exponent and cannot have the integer suffix " + suffix);
+        throw new L0CompileError(
+            pos,
+            "the literal "
+                + Excerpt.of(digits)
+                + " has a fraction or exponent and cannot have the integer suffix "
+                + suffix);
       }
       if (significantDigits(digits) > MAX_INTEGER_DIGITS) {
-        throw new L0CompileError(pos, "the integer literal " + (negative ? "-" : "") + Excerpt.of(digits) + " is out of range for " + type);
+        throw new L0CompileError(
+            pos,
+            "the integer literal "
+                + (negative ? "-" : "")
+                + Excerpt.of(digits)
+                + " is out of range for "
+                + type);
       }
       return integer(new BigInteger(digits), negative, type, pos);
     }
-    double magnitude = type == ScalarType.F32 ? Float.parseFloat(digits) : Double.parseDouble(digits);
+    double magnitude =
+        type == ScalarType.F32 ? Float.parseFloat(digits) : Double.parseDouble(digits);
     if (Double.isInfinite(magnitude)) {
-      throw new L0CompileError(pos, "the literal " + (negative ? "-" : "") + Excerpt.of(digits) + " is out of range for " + type);
+      throw new L0CompileError(
+          pos,
+          "the literal "
+              + (negative ? "-" : "")
+              + Excerpt.of(digits)
+              + " is out of range for "
+              + type);
     }
     return new ScalarValue.Float(type, negative ? -magnitude : magnitude);
   }
 
   /** Boolean keywords: the thesis's {@code True}/{@code False} and {@code true}/{@code false}. */
   static boolean isBoolean(String word) {
-    return word.equals("true") || word.equals("false") || word.equals("True") || word.equals("False");
+    return word.equals("true")
+        || word.equals("false")
+        || word.equals("True")
+        || word.equals("False");
   }
 
-  /** The L0 text of a constant. Negative numbers begin with {@code -}; non-finite floats, which have no literal, print as the division that yields them. */
+  /**
+   * The L0 text of a constant. Negative numbers begin with {@code -}; non-finite floats, which have
+   * no literal, print as the division that yields them.
+   */
   static String print(ScalarValue value) {
     if (value instanceof ScalarValue.Bool b) {
       return b.value() ? "true" : "false";
@@ -70,7 +98,8 @@ final class LiteralSyntax {
     if (Double.isInfinite(f.value())) {
       return "(" + (f.value() < 0 ? "-" : "") + "1.0" + suffix + " / 0.0" + suffix + ")";
     }
-    String digits = f.type() == ScalarType.F32 ? Float.toString((float) f.value()) : Double.toString(f.value());
+    String digits =
+        f.type() == ScalarType.F32 ? Float.toString((float) f.value()) : Double.toString(f.value());
     return digits.toLowerCase(Locale.ROOT) + suffix;
   }
 
@@ -82,13 +111,17 @@ final class LiteralSyntax {
     return digits.length() - leadingZeros;
   }
 
-  private static ScalarValue integer(BigInteger magnitude, boolean negative, ScalarType type, SourcePos pos) {
+  private static ScalarValue integer(
+      BigInteger magnitude, boolean negative, ScalarType type, SourcePos pos) {
     BigInteger value = negative ? magnitude.negate() : magnitude;
     boolean i32 = type == ScalarType.I32;
-    if (value.compareTo(i32 ? I32_MIN : I64_MIN) < 0 || value.compareTo(i32 ? I32_MAX : I64_MAX) > 0) {
+    if (value.compareTo(i32 ? I32_MIN : I64_MIN) < 0
+        || value.compareTo(i32 ? I32_MAX : I64_MAX) > 0) {
       String shown = Excerpt.of(value.toString());
-      String hint = i32 && value.bitLength() < 64 ? " (write " + shown + "i64 for a 64-bit integer)" : "";
-      throw new L0CompileError(pos, "the integer literal " + shown + " is out of range for " + type + hint);
+      String hint =
+          i32 && value.bitLength() < 64 ? " (write " + shown + "i64 for a 64-bit integer)" : "";
+      throw new L0CompileError(
+          pos, "the integer literal " + shown + " is out of range for " + type + hint);
     }
     return new ScalarValue.Int(type, value.longValue());
   }
@@ -104,7 +137,8 @@ final class LiteralSyntax {
     }
     if (end < text.length() && (text.charAt(end) == 'e' || text.charAt(end) == 'E')) {
       int exponent = end + 1;
-      if (exponent < text.length() && (text.charAt(exponent) == '+' || text.charAt(exponent) == '-')) {
+      if (exponent < text.length()
+          && (text.charAt(exponent) == '+' || text.charAt(exponent) == '-')) {
         exponent++;
       }
       if (exponent < text.length() && isDigit(text.charAt(exponent))) {
@@ -132,8 +166,12 @@ final class LiteralSyntax {
       case "i64" -> ScalarType.I64;
       case "f32" -> ScalarType.F32;
       case "f64" -> ScalarType.F64;
-      default -> throw new L0CompileError(pos,
-          "bad numeric literal '" + Excerpt.of(text) + "': a number may end in i32, i64, f32 or f64 only (put a space between a number and a name)");
+      default ->
+          throw new L0CompileError(
+              pos,
+              "bad numeric literal '"
+                  + Excerpt.of(text)
+                  + "': a number may end in i32, i64, f32 or f64 only (put a space between a number and a name)");
     };
   }
 }

@@ -11,7 +11,9 @@ record Token(Kind kind, String text, SourcePos pos) {
     IDENTIFIER,
     /** a reserved word ({@link Keywords#RESERVED}) */
     KEYWORD,
-    /** a numeric literal including its suffix, without sign: {@code 12}, {@code 1.5e3}, {@code 2i64} */
+    /**
+     * a numeric literal including its suffix, without sign: {@code 12}, {@code 1.5e3}, {@code 2i64}
+     */
     NUMBER,
     /** punctuation or an operator symbol */
     SYMBOL,

@@ -44,7 +44,10 @@ final class TokenCursor {
     return false;
   }
 
-  /** Consumes the keyword or symbol {@code text}, or fails with "expected 'text' {@code context}, found ...". */
+  /**
+   * Consumes the keyword or symbol {@code text}, or fails with "expected 'text' {@code context},
+   * found ...".
+   */
   Token expect(String text, String context) {
     if (!peek().is(text)) {
       throw unexpected("'" + text + "' " + context);
@@ -74,7 +77,8 @@ final class TokenCursor {
 
   /** An error at the current token: "expected {@code expectation}, found ...". */
   L0CompileError unexpected(String expectation) {
-    return new L0CompileError(peek().pos(), "expected " + expectation + ", found " + peek().describe());
+    return new L0CompileError(
+        peek().pos(), "expected " + expectation + ", found " + peek().describe());
   }
 
   /** {@code line:column} of a token, for messages that point back at an opening token. */

@@ -14,8 +14,8 @@ import java.util.function.BiFunction;
 /**
  * Typing, shapes and sharing of the built-in array operations of thesis §2.3: zip, unzip, iota,
  * replicate, size, reshape, transpose, split, concat and copy. Views of an array (zip, unzip,
- * reshape, transpose, split) alias it and are unique when it is (§3.1); iota, replicate, concat
- * and copy make fresh, unique arrays.
+ * reshape, transpose, split) alias it and are unique when it is (§3.1); iota, replicate, concat and
+ * copy make fresh, unique arrays.
  */
 final class ArrayOperations {
   private final Environment env;
@@ -50,8 +50,14 @@ final class ArrayOperations {
     if (e instanceof Expr.Size s) {
       Type array = array(s.array(), "size").type();
       if (s.dimension() < 0 || s.dimension() >= array.rank()) {
-        throw new L0CompileError(s.pos(), "size(" + s.dimension() + ", ...) needs an array of rank at least "
-            + (s.dimension() + 1) + ", got " + ScalarRules.name(array));
+        throw new L0CompileError(
+            s.pos(),
+            "size("
+                + s.dimension()
+                + ", ...) needs an array of rank at least "
+                + (s.dimension() + 1)
+                + ", got "
+                + ScalarRules.name(array));
       }
       return Checked.fresh(ScalarType.I32);
     }
@@ -86,9 +92,20 @@ final class ArrayOperations {
       Checked a = array(e, "zip");
       Type.Array type = (Type.Array) a.type();
       for (int i = 0; i < sizes.size(); i++) {
-        if (sizes.get(i) instanceof Dim.Const p && type.size() instanceof Dim.Const q && p.size() != q.size()) {
-          throw new L0CompileError(e.pos(), "zip of arrays of sizes " + p.size() + " and " + q.size()
-              + " (arguments " + (i + 1) + " and " + (sizes.size() + 1) + ")");
+        if (sizes.get(i) instanceof Dim.Const p
+            && type.size() instanceof Dim.Const q
+            && p.size() != q.size()) {
+          throw new L0CompileError(
+              e.pos(),
+              "zip of arrays of sizes "
+                  + p.size()
+                  + " and "
+                  + q.size()
+                  + " (arguments "
+                  + (i + 1)
+                  + " and "
+                  + (sizes.size() + 1)
+                  + ")");
         }
       }
       elements.add(Shapes.asElement(type.element()));
@@ -96,17 +113,23 @@ final class ArrayOperations {
       sharing.addAll(a.sharing().all());
       unique &= type.unique();
     }
-    return new Checked(new Type.Array(new Type.Tuple(elements), Shapes.firstKnown(sizes), unique), new Sharing.Of(sharing));
+    return new Checked(
+        new Type.Array(new Type.Tuple(elements), Shapes.firstKnown(sizes), unique),
+        new Sharing.Of(sharing));
   }
 
   private Checked unzip(Expr.Unzip u) {
     Checked a = array(u.array(), "unzip");
     Type.Array type = (Type.Array) a.type();
     if (!(type.element() instanceof Type.Tuple tuple)) {
-      throw new L0CompileError(u.array().pos(), "unzip needs an array of tuples, got " + ScalarRules.name(type));
+      throw new L0CompileError(
+          u.array().pos(), "unzip needs an array of tuples, got " + ScalarRules.name(type));
     }
-    Type result = new Type.Tuple(tuple.elements().stream()
-        .map(t -> (Type) new Type.Array(t, type.size(), type.unique())).toList());
+    Type result =
+        new Type.Tuple(
+            tuple.elements().stream()
+                .map(t -> (Type) new Type.Array(t, type.size(), type.unique()))
+                .toList());
     return view(result, a);
   }
 
@@ -120,15 +143,17 @@ final class ArrayOperations {
     Long from = constantProduct(Shapes.dims(a.type()));
     Long to = constantProduct(dims);
     if (from != null && to != null && !from.equals(to)) {
-      throw new L0CompileError(r.pos(), "reshape of an array of " + from + " elements into a shape of " + to + " elements");
+      throw new L0CompileError(
+          r.pos(),
+          "reshape of an array of " + from + " elements into a shape of " + to + " elements");
     }
     return view(Shapes.arrayOf(a.type().baseElement(), dims, a.type().isUnique()), a);
   }
 
   /**
-   * {@code transpose(k, n, a)} moves dimension k to position k + n (thesis §2.3:
-   * {@code a[i1..ik, ik+1..ik+n, ..] = b[i1.., ik+1, .., ik+n, ik, ..]}); n may be negative. Both
-   * k and k + n must lie in {@code 0 .. rank-1}.
+   * {@code transpose(k, n, a)} moves dimension k to position k + n (thesis §2.3: {@code a[i1..ik,
+   * ik+1..ik+n, ..] = b[i1.., ik+1, .., ik+n, ik, ..]}); n may be negative. Both k and k + n must
+   * lie in {@code 0 .. rank-1}.
    */
   private Checked transpose(Expr.Transpose t) {
     Checked a = array(t.array(), "transpose");
@@ -136,8 +161,15 @@ final class ArrayOperations {
     int k = t.k();
     int to = t.k() + t.n();
     if (k < 0 || k >= rank || to < 0 || to >= rank) {
-      throw new L0CompileError(t.pos(), "transpose(" + k + ", " + t.n() + ", ...) needs 0 <= k < rank and 0 <= k + n < rank,"
-          + " but the array has rank " + rank);
+      throw new L0CompileError(
+          t.pos(),
+          "transpose("
+              + k
+              + ", "
+              + t.n()
+              + ", ...) needs 0 <= k < rank and 0 <= k + n < rank,"
+              + " but the array has rank "
+              + rank);
     }
     List<Dim> dims = new ArrayList<>(Shapes.dims(a.type()));
     dims.add(to, dims.remove(k));
@@ -148,15 +180,19 @@ final class ArrayOperations {
     return view(Shapes.arrayOf(base, dims, a.type().isUnique()), a);
   }
 
-  /** {@code split(n, a)} = {@code {a[0..n-1], a[n..]}}, per shared/notes/l0-language-decisions.md. */
+  /**
+   * {@code split(n, a)} = {@code {a[0..n-1], a[n..]}}, per shared/notes/l0-language-decisions.md.
+   */
   private Checked split(Expr.Split s) {
     count(s.at(), "split");
     Checked a = array(s.array(), "split");
     Type.Array type = (Type.Array) a.type();
     Dim first = Dim.UNKNOWN;
     Dim rest = Dim.UNKNOWN;
-    if (Shapes.sizeOf(s.at()) instanceof Dim.Const n && type.size() instanceof Dim.Const all
-        && n.size() >= 0 && n.size() <= all.size()) {
+    if (Shapes.sizeOf(s.at()) instanceof Dim.Const n
+        && type.size() instanceof Dim.Const all
+        && n.size() >= 0
+        && n.size() <= all.size()) {
       first = n;
       rest = new Dim.Const(all.size() - n.size());
     }
@@ -167,15 +203,21 @@ final class ArrayOperations {
     Type left = array(c.left(), "concat").type();
     Type right = array(c.right(), "concat").type();
     if (!right.sameShapeAs(left)) {
-      throw new L0CompileError(c.right().pos(), "concat needs arrays of one type, got "
-          + ScalarRules.name(left) + " and " + ScalarRules.name(right));
+      throw new L0CompileError(
+          c.right().pos(),
+          "concat needs arrays of one type, got "
+              + ScalarRules.name(left)
+              + " and "
+              + ScalarRules.name(right));
     }
     String conflict = Shapes.constantSizeConflict(left, right, 1);
     if (conflict != null) {
       throw new L0CompileError(c.right().pos(), "concat of arrays whose rows differ: " + conflict);
     }
-    Dim size = Shapes.outer(left) instanceof Dim.Const p && Shapes.outer(right) instanceof Dim.Const q
-        ? new Dim.Const(p.size() + q.size()) : Dim.UNKNOWN;
+    Dim size =
+        Shapes.outer(left) instanceof Dim.Const p && Shapes.outer(right) instanceof Dim.Const q
+            ? new Dim.Const(p.size() + q.size())
+            : Dim.UNKNOWN;
     Type joined = Shapes.join(left, right);
     return Checked.fresh(((Type.Array) joined).withSize(size).withUnique(true));
   }
@@ -188,7 +230,8 @@ final class ArrayOperations {
   private Checked array(Expr e, String operation) {
     Checked a = checker.apply(e, env);
     if (!(a.type() instanceof Type.Array)) {
-      throw new L0CompileError(e.pos(), operation + " needs an array, got " + ScalarRules.name(a.type()));
+      throw new L0CompileError(
+          e.pos(), operation + " needs an array, got " + ScalarRules.name(a.type()));
     }
     return a;
   }
@@ -197,7 +240,8 @@ final class ArrayOperations {
   private Type count(Expr e, String operation) {
     Type t = checker.apply(e, env).type();
     if (!ScalarRules.isIndex(t)) {
-      throw new L0CompileError(e.pos(), operation + " needs an i32 or i64 size, got " + ScalarRules.name(t));
+      throw new L0CompileError(
+          e.pos(), operation + " needs an i32 or i64 size, got " + ScalarRules.name(t));
     }
     return t;
   }

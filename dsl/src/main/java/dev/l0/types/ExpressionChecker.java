@@ -45,10 +45,16 @@ final class ExpressionChecker {
     Checked body = check(function.body(), env);
     String who = "function '" + function.name() + "'";
     if (!body.type().sameShapeAs(function.returnType())) {
-      throw new L0CompileError(function.body().pos(), who + " must return " + ScalarRules.name(function.returnType())
-          + ", but its body has type " + ScalarRules.name(body.type()));
+      throw new L0CompileError(
+          function.body().pos(),
+          who
+              + " must return "
+              + ScalarRules.name(function.returnType())
+              + ", but its body has type "
+              + ScalarRules.name(body.type()));
     }
-    checkUniqueResult(function.returnType(), body.type(), body.sharing(), function.body().pos(), who);
+    checkUniqueResult(
+        function.returnType(), body.type(), body.sharing(), function.body().pos(), who);
   }
 
   private Checked check(Expr e, Environment env) {
@@ -73,10 +79,12 @@ final class ExpressionChecker {
     if (e instanceof Expr.Binary b) {
       Type left = check(b.left(), env).type();
       Type right = check(b.right(), env).type();
-      return Checked.fresh(ScalarRules.binary(b.op(), left, b.left().pos(), right, b.right().pos()));
+      return Checked.fresh(
+          ScalarRules.binary(b.op(), left, b.left().pos(), right, b.right().pos()));
     }
     if (e instanceof Expr.Unary u) {
-      return Checked.fresh(ScalarRules.unary(u.op(), check(u.operand(), env).type(), u.operand().pos()));
+      return Checked.fresh(
+          ScalarRules.unary(u.op(), check(u.operand(), env).type(), u.operand().pos()));
     }
     if (e instanceof Expr.If i) {
       return conditional(i, env);
@@ -117,8 +125,14 @@ final class ExpressionChecker {
     Variable var = lookup(v.name(), v.pos(), env);
     tracker.use(var, v.pos());
     // A size named by a variable is kept only while that name still means the same binding.
-    Type type = Shapes.mapDims(var.type(), d -> d instanceof Dim.Named n
-        && !env.lookup(n.variable()).equals(var.scope().lookup(n.variable())) ? Dim.UNKNOWN : d);
+    Type type =
+        Shapes.mapDims(
+            var.type(),
+            d ->
+                d instanceof Dim.Named n
+                        && !env.lookup(n.variable()).equals(var.scope().lookup(n.variable()))
+                    ? Dim.UNKNOWN
+                    : d);
     return new Checked(type, var.aliases().plus(var, var.type()));
   }
 
@@ -133,7 +147,10 @@ final class ExpressionChecker {
     return new Checked(new Type.Tuple(parts), new Sharing.Components(sharing));
   }
 
-  /** An array literal: elements of one type and, where sizes are known, one shape (thesis §2.1); never unique (§3.2). */
+  /**
+   * An array literal: elements of one type and, where sizes are known, one shape (thesis §2.1);
+   * never unique (§3.2).
+   */
   private Checked arrayLiteral(Expr.ArrayLit a, Environment env) {
     if (a.elements().isEmpty()) {
       throw new L0CompileError(a.pos(), "an array literal needs at least one element");
@@ -144,17 +161,29 @@ final class ExpressionChecker {
       Expr e = a.elements().get(i);
       Type t = check(e, env).type();
       if (!t.sameShapeAs(first)) {
-        throw new L0CompileError(e.pos(), "array literal elements must have one type: element 1 has type "
-            + ScalarRules.name(first) + ", element " + (i + 1) + " has type " + ScalarRules.name(t));
+        throw new L0CompileError(
+            e.pos(),
+            "array literal elements must have one type: element 1 has type "
+                + ScalarRules.name(first)
+                + ", element "
+                + (i + 1)
+                + " has type "
+                + ScalarRules.name(t));
       }
       String conflict = Shapes.constantSizeConflict(first, t, 0);
       if (conflict != null) {
-        throw new L0CompileError(e.pos(), "irregular array literal: elements 1 and " + (i + 1) + " have "
-            + conflict + " (arrays must be regular, thesis §2.1)");
+        throw new L0CompileError(
+            e.pos(),
+            "irregular array literal: elements 1 and "
+                + (i + 1)
+                + " have "
+                + conflict
+                + " (arrays must be regular, thesis §2.1)");
       }
       element = Shapes.join(element, t);
     }
-    Type type = new Type.Array(Shapes.asElement(element), new Dim.Const(a.elements().size()), false);
+    Type type =
+        new Type.Array(Shapes.asElement(element), new Dim.Const(a.elements().size()), false);
     return Checked.fresh(type);
   }
 
@@ -162,7 +191,9 @@ final class ExpressionChecker {
     Map<Variable, UniquenessTracker.Observation> before = tracker.observations();
     Type condition = check(i.condition(), env).type();
     if (condition != ScalarType.BOOL) {
-      throw new L0CompileError(i.condition().pos(), "the condition of 'if' must be bool, got " + ScalarRules.name(condition));
+      throw new L0CompileError(
+          i.condition().pos(),
+          "the condition of 'if' must be bool, got " + ScalarRules.name(condition));
     }
     Map<Variable, UniquenessTracker.Observation> afterCondition = tracker.observations();
     Map<Variable, SourcePos> consumedBefore = tracker.consumptions();
@@ -175,13 +206,18 @@ final class ExpressionChecker {
     tracker.restoreConsumptions(consumedBefore);
     Checked otherwise = check(i.elseBranch(), env);
     if (!otherwise.type().sameShapeAs(then.type())) {
-      throw new L0CompileError(i.elseBranch().pos(), "the branches of 'if' must have one type: "
-          + ScalarRules.name(then.type()) + " and " + ScalarRules.name(otherwise.type()));
+      throw new L0CompileError(
+          i.elseBranch().pos(),
+          "the branches of 'if' must have one type: "
+              + ScalarRules.name(then.type())
+              + " and "
+              + ScalarRules.name(otherwise.type()));
     }
     tracker.addConsumptions(thenConsumptions);
     tracker.addObservations(afterCondition);
     tracker.addObservations(thenObservations);
-    return new Checked(Shapes.join(then.type(), otherwise.type()), then.sharing().combine(otherwise.sharing()));
+    return new Checked(
+        Shapes.join(then.type(), otherwise.type()), then.sharing().combine(otherwise.sharing()));
   }
 
   /** Indexing; a slice aliases the array and is unique when the array is (thesis §3.1). */
@@ -192,8 +228,12 @@ final class ExpressionChecker {
     return new Checked(type, Sharing.spread(type, array.sharing().all()));
   }
 
-  /** Checks {@code indices} into an array of type {@code array}; the type of the element they select. */
-  private Type indexedElement(Type array, List<Expr> indices, SourcePos arrayPos, String what, Environment env) {
+  /**
+   * Checks {@code indices} into an array of type {@code array}; the type of the element they
+   * select.
+   */
+  private Type indexedElement(
+      Type array, List<Expr> indices, SourcePos arrayPos, String what, Environment env) {
     if (!(array instanceof Type.Array)) {
       throw new L0CompileError(arrayPos, what + " needs an array, got " + ScalarRules.name(array));
     }
@@ -201,11 +241,14 @@ final class ExpressionChecker {
     for (int k = 0; k < indices.size(); k++) {
       Expr index = indices.get(k);
       if (!(element instanceof Type.Array a)) {
-        throw new L0CompileError(index.pos(), "too many indices: " + indices.size() + " for an array of rank " + array.rank());
+        throw new L0CompileError(
+            index.pos(),
+            "too many indices: " + indices.size() + " for an array of rank " + array.rank());
       }
       Type t = check(index, env).type();
       if (!ScalarRules.isIndex(t)) {
-        throw new L0CompileError(index.pos(), "an index must be i32 or i64, got " + ScalarRules.name(t));
+        throw new L0CompileError(
+            index.pos(), "an index must be i32 or i64, got " + ScalarRules.name(t));
       }
       element = a.element();
     }
@@ -228,39 +271,69 @@ final class ExpressionChecker {
       Map<Variable, UniquenessTracker.Observation> pending = tracker.observations();
       Checked checked = check(arg, env);
       if (!checked.type().sameShapeAs(param.type())) {
-        throw new L0CompileError(arg.pos(), "argument " + (i + 1) + " of " + who + " must have type "
-            + ScalarRules.name(param.type()) + " (parameter '" + param.name() + "'), got " + ScalarRules.name(checked.type()));
+        throw new L0CompileError(
+            arg.pos(),
+            "argument "
+                + (i + 1)
+                + " of "
+                + who
+                + " must have type "
+                + ScalarRules.name(param.type())
+                + " (parameter '"
+                + param.name()
+                + "'), got "
+                + ScalarRules.name(checked.type()));
       }
       consumeUniqueParts(param.type(), checked.type(), checked.sharing(), arg, pending);
       resultMayAlias.addAll(nonUniqueParts(param.type(), checked.sharing()));
     }
-    return new Checked(function.returnType(), Sharing.callResult(function.returnType(), resultMayAlias));
+    return new Checked(
+        function.returnType(), Sharing.callResult(function.returnType(), resultMayAlias));
   }
 
   private Checked builtinCall(Expr.Call c, Environment env) {
-    Builtin builtin = Builtin.byName(c.function())
-        .orElseThrow(() -> new L0CompileError(c.pos(), "unknown function '" + c.function() + "'"));
-    ScalarRules.checkArity("function '" + c.function() + "'", builtin.arity(), c.args().size(), c.pos());
+    Builtin builtin =
+        Builtin.byName(c.function())
+            .orElseThrow(
+                () -> new L0CompileError(c.pos(), "unknown function '" + c.function() + "'"));
+    ScalarRules.checkArity(
+        "function '" + c.function() + "'", builtin.arity(), c.args().size(), c.pos());
     List<Type> argTypes = new ArrayList<>();
     for (Expr arg : c.args()) {
       argTypes.add(check(arg, env).type());
     }
-    return Checked.fresh(ScalarRules.builtin(builtin, argTypes, c.args().stream().map(Expr::pos).toList(), c.pos()));
+    return Checked.fresh(
+        ScalarRules.builtin(builtin, argTypes, c.args().stream().map(Expr::pos).toList(), c.pos()));
   }
 
-  /** Consumes the parts of an argument passed for the unique parts of a parameter (Uniqueness Rule 1). */
-  private void consumeUniqueParts(Type param, Type arg, Sharing sharing, Expr argExpr,
+  /**
+   * Consumes the parts of an argument passed for the unique parts of a parameter (Uniqueness Rule
+   * 1).
+   */
+  private void consumeUniqueParts(
+      Type param,
+      Type arg,
+      Sharing sharing,
+      Expr argExpr,
       Map<Variable, UniquenessTracker.Observation> pending) {
     if (param instanceof Type.Tuple t) {
       for (int i = 0; i < t.elements().size(); i++) {
-        consumeUniqueParts(t.elements().get(i), ((Type.Tuple) arg).elements().get(i), sharing.component(i), argExpr, pending);
+        consumeUniqueParts(
+            t.elements().get(i),
+            ((Type.Tuple) arg).elements().get(i),
+            sharing.component(i),
+            argExpr,
+            pending);
       }
     } else if (param.isUnique()) {
       consume(arg, sharing, argExpr.pos(), describeConsumed(argExpr, sharing), pending);
     }
   }
 
-  /** The variables an argument's parts passed for non-unique parameter parts may share (thesis §3.1, calls). */
+  /**
+   * The variables an argument's parts passed for non-unique parameter parts may share (thesis §3.1,
+   * calls).
+   */
   private static Set<Variable> nonUniqueParts(Type param, Sharing sharing) {
     if (param instanceof Type.Tuple t) {
       Set<Variable> all = new LinkedHashSet<>();
@@ -280,14 +353,21 @@ final class ExpressionChecker {
     Map<Variable, UniquenessTracker.Observation> afterValue = tracker.observations();
     tracker.restoreObservations(before); // a binding is a sequence point (thesis §3.2)
     List<Type> leafTypes = Patterns.match(l.pattern(), value.type());
-    Environment inner = bindNames(l.pattern().names(), leafTypes, Patterns.leafSharing(l.pattern(), value.sharing()),
-        Variable.Kind.LOCAL, env);
+    Environment inner =
+        bindNames(
+            l.pattern().names(),
+            leafTypes,
+            Patterns.leafSharing(l.pattern(), value.sharing()),
+            Variable.Kind.LOCAL,
+            env);
     Checked body = check(l.body(), inner);
     tracker.addObservations(afterValue);
     return new Checked(Shapes.forget(body.type(), Patterns.names(l.pattern())), body.sharing());
   }
 
-  /** {@code let dest = source with [i...] <- v in body} (thesis §2.1.2): consumes {@code source}. */
+  /**
+   * {@code let dest = source with [i...] <- v in body} (thesis §2.1.2): consumes {@code source}.
+   */
   private Checked letWith(Expr.LetWith l, Environment env) {
     Map<Variable, UniquenessTracker.Observation> before = tracker.observations();
     Variable source = lookup(l.source(), l.pos(), env);
@@ -297,23 +377,43 @@ final class ExpressionChecker {
     if (sourceType instanceof Type.Array) {
       checkConsumable(sourceType, sourceSharing, l.pos(), l.source(), before);
     }
-    Type element = indexedElement(sourceType, l.indices(), l.pos(), "in-place update of '" + l.source() + "'", env);
+    Type element =
+        indexedElement(
+            sourceType, l.indices(), l.pos(), "in-place update of '" + l.source() + "'", env);
     Checked value = check(l.value(), env);
     if (!value.type().sameShapeAs(element)) {
-      throw new L0CompileError(l.value().pos(), "the value written into '" + l.source() + "' must have type "
-          + ScalarRules.name(element) + ", got " + ScalarRules.name(value.type()));
+      throw new L0CompileError(
+          l.value().pos(),
+          "the value written into '"
+              + l.source()
+              + "' must have type "
+              + ScalarRules.name(element)
+              + ", got "
+              + ScalarRules.name(value.type()));
     }
     Set<Variable> overlap = new LinkedHashSet<>(value.sharing().all());
     overlap.retainAll(sourceSharing.all());
     if (!overlap.isEmpty()) {
-      throw new L0CompileError(l.value().pos(), "the value written into '" + l.source() + "' aliases '"
-          + overlap.iterator().next().name() + "', which the update consumes; copy it");
+      throw new L0CompileError(
+          l.value().pos(),
+          "the value written into '"
+              + l.source()
+              + "' aliases '"
+              + overlap.iterator().next().name()
+              + "', which the update consumes; copy it");
     }
     tracker.markConsumed(sourceSharing.all(), l.pos());
     Map<Variable, UniquenessTracker.Observation> afterValue = tracker.observations();
     tracker.restoreObservations(before);
-    Variable dest = new Variable(l.dest(), sourceType, l.pos(), Variable.Kind.LOCAL, loopDepth,
-        Sharing.none(sourceType), env);
+    Variable dest =
+        new Variable(
+            l.dest(),
+            sourceType,
+            l.pos(),
+            Variable.Kind.LOCAL,
+            loopDepth,
+            Sharing.none(sourceType),
+            env);
     Checked body = check(l.body(), env.bind(dest));
     tracker.addObservations(afterValue);
     return new Checked(Shapes.forget(body.type(), List.of(l.dest())), body.sharing());
@@ -330,7 +430,8 @@ final class ExpressionChecker {
     Checked init = check(l.init(), env);
     Type bound = check(l.bound(), env).type();
     if (!ScalarRules.isIndex(bound)) {
-      throw new L0CompileError(l.bound().pos(), "a loop bound must be i32 or i64, got " + ScalarRules.name(bound));
+      throw new L0CompileError(
+          l.bound().pos(), "a loop bound must be i32 or i64, got " + ScalarRules.name(bound));
     }
     Map<Variable, UniquenessTracker.Observation> afterHead = tracker.observations();
     tracker.restoreObservations(Map.of());
@@ -340,14 +441,33 @@ final class ExpressionChecker {
     List<Sharing> initSharing = Patterns.leafSharing(l.pattern(), init.sharing());
 
     loopDepth++;
-    Environment bodyEnv = bindNames(names, initTypes, initTypes.stream().map(Sharing::none).toList(), Variable.Kind.LOCAL, env);
-    List<Variable> loopVariables = names.stream().map(n -> bodyEnv.lookup(n.name()).orElseThrow()).toList();
-    Variable counter = new Variable(l.counter(), bound, l.pos(), Variable.Kind.LOCAL, loopDepth, Sharing.none(bound), bodyEnv);
+    Environment bodyEnv =
+        bindNames(
+            names,
+            initTypes,
+            initTypes.stream().map(Sharing::none).toList(),
+            Variable.Kind.LOCAL,
+            env);
+    List<Variable> loopVariables =
+        names.stream().map(n -> bodyEnv.lookup(n.name()).orElseThrow()).toList();
+    Variable counter =
+        new Variable(
+            l.counter(),
+            bound,
+            l.pos(),
+            Variable.Kind.LOCAL,
+            loopDepth,
+            Sharing.none(bound),
+            bodyEnv);
     Checked loopBody = check(l.loopBody(), bodyEnv.bind(counter));
     loopDepth--;
     if (!loopBody.type().sameShapeAs(loopType)) {
-      throw new L0CompileError(l.loopBody().pos(), "the loop body must have the type of the loop variables, "
-          + ScalarRules.name(loopType) + ", got " + ScalarRules.name(loopBody.type()));
+      throw new L0CompileError(
+          l.loopBody().pos(),
+          "the loop body must have the type of the loop variables, "
+              + ScalarRules.name(loopType)
+              + ", got "
+              + ScalarRules.name(loopBody.type()));
     }
     Map<Variable, UniquenessTracker.Observation> bodyObservations = tracker.observations();
     List<Type> bodyTypes = Patterns.match(l.pattern(), loopBody.type());
@@ -355,18 +475,28 @@ final class ExpressionChecker {
 
     List<Sharing> resultSharing = new ArrayList<>();
     for (int k = 0; k < names.size(); k++) {
-      Set<Variable> outside = bodySharing.get(k).all().stream()
-          .filter(v -> v.loopDepth() <= loopDepth).collect(Collectors.toCollection(LinkedHashSet::new));
+      Set<Variable> outside =
+          bodySharing.get(k).all().stream()
+              .filter(v -> v.loopDepth() <= loopDepth)
+              .collect(Collectors.toCollection(LinkedHashSet::new));
       if (tracker.isConsumed(loopVariables.get(k))) {
-        consumeLoopInitial(l, names.get(k).name(), initTypes.get(k), initSharing.get(k), bodyTypes.get(k),
-            outside, bodyObservations, before);
+        consumeLoopInitial(
+            l,
+            names.get(k).name(),
+            initTypes.get(k),
+            initSharing.get(k),
+            bodyTypes.get(k),
+            outside,
+            bodyObservations,
+            before);
         resultSharing.add(new Sharing.Of(outside));
       } else {
         resultSharing.add(initSharing.get(k).combine(new Sharing.Of(outside)));
       }
     }
     tracker.restoreObservations(before);
-    List<Type> resultTypes = Patterns.match(l.pattern(), Shapes.unknownSizes(Shapes.join(init.type(), loopBody.type())));
+    List<Type> resultTypes =
+        Patterns.match(l.pattern(), Shapes.unknownSizes(Shapes.join(init.type(), loopBody.type())));
     Environment afterEnv = bindNames(names, resultTypes, resultSharing, Variable.Kind.LOCAL, env);
     Checked body = check(l.body(), afterEnv);
     tracker.addObservations(afterHead);
@@ -374,26 +504,47 @@ final class ExpressionChecker {
     return new Checked(Shapes.forget(body.type(), Patterns.names(l.pattern())), body.sharing());
   }
 
-  private void consumeLoopInitial(Expr.Loop l, String name, Type leafType, Sharing leafSharing,
-      Type bodyType, Set<Variable> bodyAliasesOutside, Map<Variable, UniquenessTracker.Observation> bodyObservations,
+  private void consumeLoopInitial(
+      Expr.Loop l,
+      String name,
+      Type leafType,
+      Sharing leafSharing,
+      Type bodyType,
+      Set<Variable> bodyAliasesOutside,
+      Map<Variable, UniquenessTracker.Observation> bodyObservations,
       Map<Variable, UniquenessTracker.Observation> pending) {
     if (!bodyType.isUnique()) {
-      throw new L0CompileError(l.loopBody().pos(), "the loop consumes '" + name
-          + "', so its body must return a unique array for it; return a copy");
+      throw new L0CompileError(
+          l.loopBody().pos(),
+          "the loop consumes '"
+              + name
+              + "', so its body must return a unique array for it; return a copy");
     }
     if (!bodyAliasesOutside.isEmpty()) {
-      throw new L0CompileError(l.loopBody().pos(), "the loop consumes '" + name + "', but its body returns a value aliasing '"
-          + bodyAliasesOutside.iterator().next().name() + "', which is bound outside the loop; return a copy");
+      throw new L0CompileError(
+          l.loopBody().pos(),
+          "the loop consumes '"
+              + name
+              + "', but its body returns a value aliasing '"
+              + bodyAliasesOutside.iterator().next().name()
+              + "', which is bound outside the loop; return a copy");
     }
     for (Variable v : leafSharing.all()) {
       UniquenessTracker.Observation use = bodyObservations.get(v);
       if (use != null) {
-        throw new L0CompileError(use.pos(), "variable '" + use.name() + "' used at " + UniquenessTracker.at(use.pos())
-            + " after it was consumed at " + UniquenessTracker.at(l.init().pos()) + " (the loop consumes its initial value)");
+        throw new L0CompileError(
+            use.pos(),
+            "variable '"
+                + use.name()
+                + "' used at "
+                + UniquenessTracker.at(use.pos())
+                + " after it was consumed at "
+                + UniquenessTracker.at(l.init().pos())
+                + " (the loop consumes its initial value)");
       }
     }
-    consume(leafType, leafSharing, l.init().pos(),
-        describeConsumed(l.init(), leafSharing), pending);
+    consume(
+        leafType, leafSharing, l.init().pos(), describeConsumed(l.init(), leafSharing), pending);
   }
 
   // ---- SOACs ----
@@ -414,14 +565,20 @@ final class ExpressionChecker {
     Checked array = soacArray(f.array(), "filter", env);
     Type result = SoacFunctions.apply(function, List.of(elementOf(array.type())), "filter");
     if (result != ScalarType.BOOL) {
-      throw new L0CompileError(f.function().pos(), "the function of filter must return bool, got " + ScalarRules.name(result));
+      throw new L0CompileError(
+          f.function().pos(),
+          "the function of filter must return bool, got " + ScalarRules.name(result));
     }
     consumeElements(function, array, f.array(), pending);
     return Checked.fresh(((Type.Array) array.type()).withSize(Dim.UNKNOWN).withUnique(true));
   }
 
-  /** reduce and scan: {@code f : (t, t) -> t} where t is the neutral element's and the array elements' type. */
-  private Checked reduceOrScan(FunArg f, Expr neutralExpr, Expr arrayExpr, String soac, Environment env) {
+  /**
+   * reduce and scan: {@code f : (t, t) -> t} where t is the neutral element's and the array
+   * elements' type.
+   */
+  private Checked reduceOrScan(
+      FunArg f, Expr neutralExpr, Expr arrayExpr, String soac, Environment env) {
     SoacFunctions.Prepared function = prepare(f, env);
     Map<Variable, UniquenessTracker.Observation> beforeNeutral = tracker.observations();
     Checked neutral = check(neutralExpr, env);
@@ -429,16 +586,32 @@ final class ExpressionChecker {
     Checked array = soacArray(arrayExpr, soac, env);
     Type element = elementOf(array.type());
     if (!neutral.type().sameShapeAs(element)) {
-      throw new L0CompileError(neutralExpr.pos(), "the neutral element of " + soac + " has type "
-          + ScalarRules.name(neutral.type()) + ", but the array's elements have type " + ScalarRules.name(element));
+      throw new L0CompileError(
+          neutralExpr.pos(),
+          "the neutral element of "
+              + soac
+              + " has type "
+              + ScalarRules.name(neutral.type())
+              + ", but the array's elements have type "
+              + ScalarRules.name(element));
     }
     Type result = SoacFunctions.apply(function, List.of(neutral.type(), element), soac);
     if (!result.sameShapeAs(element)) {
-      throw new L0CompileError(f.pos(), "the function of " + soac + " must return " + ScalarRules.name(element)
-          + ", got " + ScalarRules.name(result));
+      throw new L0CompileError(
+          f.pos(),
+          "the function of "
+              + soac
+              + " must return "
+              + ScalarRules.name(element)
+              + ", got "
+              + ScalarRules.name(result));
     }
     if (function.consumesElements()) {
-      consume(neutral.type(), neutral.sharing(), neutralExpr.pos(), describeConsumed(neutralExpr, neutral.sharing()),
+      consume(
+          neutral.type(),
+          neutral.sharing(),
+          neutralExpr.pos(),
+          describeConsumed(neutralExpr, neutral.sharing()),
           beforeNeutral);
       consumeElements(function, array, arrayExpr, beforeArray);
     }
@@ -454,39 +627,56 @@ final class ExpressionChecker {
   private Checked soacArray(Expr arrayExpr, String soac, Environment env) {
     Checked array = check(arrayExpr, env);
     if (!(array.type() instanceof Type.Array)) {
-      throw new L0CompileError(arrayExpr.pos(), soac + " needs an array, got " + ScalarRules.name(array.type()));
+      throw new L0CompileError(
+          arrayExpr.pos(), soac + " needs an array, got " + ScalarRules.name(array.type()));
     }
     return array;
   }
 
   /** A SOAC whose function consumes its elements consumes its array. */
-  private void consumeElements(SoacFunctions.Prepared function, Checked array, Expr arrayExpr,
+  private void consumeElements(
+      SoacFunctions.Prepared function,
+      Checked array,
+      Expr arrayExpr,
       Map<Variable, UniquenessTracker.Observation> pending) {
     if (function.consumesElements()) {
-      consume(array.type(), array.sharing(), arrayExpr.pos(), describeConsumed(arrayExpr, array.sharing()), pending);
+      consume(
+          array.type(),
+          array.sharing(),
+          arrayExpr.pos(),
+          describeConsumed(arrayExpr, array.sharing()),
+          pending);
     }
   }
 
-  /** Checks a SOAC function argument's own parts: curried arguments, or a lambda's parameters and body. */
+  /**
+   * Checks a SOAC function argument's own parts: curried arguments, or a lambda's parameters and
+   * body.
+   */
   private SoacFunctions.Prepared prepare(FunArg arg, Environment env) {
     if (arg instanceof FunArg.Lambda lambda) {
       return lambda(lambda, env);
     }
     if (arg instanceof FunArg.OperatorRef op) {
       if (op.curried().size() > 1) {
-        throw new L0CompileError(op.pos(), "an operator section takes at most one operand, got " + op.curried().size());
+        throw new L0CompileError(
+            op.pos(), "an operator section takes at most one operand, got " + op.curried().size());
       }
       List<Type> curried = op.curried().stream().map(e -> check(e, env).type()).toList();
-      return new SoacFunctions.Prepared(op, SoacFunctions.operatorArity(op), List.of(), curried, null, false);
+      return new SoacFunctions.Prepared(
+          op, SoacFunctions.operatorArity(op), List.of(), curried, null, false);
     }
     FunArg.FunctionRef ref = (FunArg.FunctionRef) arg;
     FunDef function = functions.get(ref.name());
     if (function == null) {
-      Builtin builtin = Builtin.byName(ref.name())
-          .orElseThrow(() -> new L0CompileError(ref.pos(), "unknown function '" + ref.name() + "'"));
+      Builtin builtin =
+          Builtin.byName(ref.name())
+              .orElseThrow(
+                  () -> new L0CompileError(ref.pos(), "unknown function '" + ref.name() + "'"));
       requireElementParameters(ref, builtin.arity());
       List<Type> curried = ref.curried().stream().map(e -> check(e, env).type()).toList();
-      return new SoacFunctions.Prepared(ref, builtin.arity() - curried.size(), List.of(), curried, null, false);
+      return new SoacFunctions.Prepared(
+          ref, builtin.arity() - curried.size(), List.of(), curried, null, false);
     }
     requireElementParameters(ref, function.params().size());
     String who = "function '" + ref.name() + "'";
@@ -496,30 +686,63 @@ final class ExpressionChecker {
       Param param = function.params().get(i);
       Type t = check(e, env).type();
       if (!t.sameShapeAs(param.type())) {
-        throw new L0CompileError(e.pos(), "argument " + (i + 1) + " of " + who + " must have type "
-            + ScalarRules.name(param.type()) + " (parameter '" + param.name() + "'), got " + ScalarRules.name(t));
+        throw new L0CompileError(
+            e.pos(),
+            "argument "
+                + (i + 1)
+                + " of "
+                + who
+                + " must have type "
+                + ScalarRules.name(param.type())
+                + " (parameter '"
+                + param.name()
+                + "'), got "
+                + ScalarRules.name(t));
       }
       if (hasUniquePart(param.type())) {
-        throw new L0CompileError(e.pos(), who + " consumes its parameter '" + param.name()
-            + "', which cannot be given in advance: the function may be called many times (thesis §3.2)");
+        throw new L0CompileError(
+            e.pos(),
+            who
+                + " consumes its parameter '"
+                + param.name()
+                + "', which cannot be given in advance: the function may be called many times (thesis §3.2)");
       }
       curried.add(t);
     }
     List<Param> elementParams = function.params().subList(curried.size(), function.params().size());
     boolean consumes = elementParams.stream().anyMatch(p -> hasUniquePart(p.type()));
-    return new SoacFunctions.Prepared(ref, elementParams.size(), elementParams.stream().map(Param::type).toList(),
-        curried, function.returnType(), consumes);
+    return new SoacFunctions.Prepared(
+        ref,
+        elementParams.size(),
+        elementParams.stream().map(Param::type).toList(),
+        curried,
+        function.returnType(),
+        consumes);
   }
 
-  /** A SOAC passes at least one argument, so a named function must have parameters left after the curried ones. */
+  /**
+   * A SOAC passes at least one argument, so a named function must have parameters left after the
+   * curried ones.
+   */
   private static void requireElementParameters(FunArg.FunctionRef ref, int arity) {
     if (ref.curried().size() >= arity) {
-      throw new L0CompileError(ref.pos(), "function '" + ref.name() + "' takes " + arity + (arity == 1 ? " argument" : " arguments")
-          + "; given " + ref.curried().size() + " in advance, it has none left for the array elements");
+      throw new L0CompileError(
+          ref.pos(),
+          "function '"
+              + ref.name()
+              + "' takes "
+              + arity
+              + (arity == 1 ? " argument" : " arguments")
+              + "; given "
+              + ref.curried().size()
+              + " in advance, it has none left for the array elements");
     }
   }
 
-  /** An anonymous function: a closure over {@code env}, checked like a function one loop level deeper. */
+  /**
+   * An anonymous function: a closure over {@code env}, checked like a function one loop level
+   * deeper.
+   */
   private SoacFunctions.Prepared lambda(FunArg.Lambda lambda, Environment env) {
     loopDepth++;
     List<Variable> params = new ArrayList<>();
@@ -527,15 +750,31 @@ final class ExpressionChecker {
     Checked body = check(lambda.body(), inner);
     loopDepth--;
     if (!body.type().sameShapeAs(lambda.returnType())) {
-      throw new L0CompileError(lambda.body().pos(), "the anonymous function must return "
-          + ScalarRules.name(lambda.returnType()) + ", but its body has type " + ScalarRules.name(body.type()));
+      throw new L0CompileError(
+          lambda.body().pos(),
+          "the anonymous function must return "
+              + ScalarRules.name(lambda.returnType())
+              + ", but its body has type "
+              + ScalarRules.name(body.type()));
     }
-    checkUniqueResult(lambda.returnType(), body.type(), body.sharing(), lambda.body().pos(), "the anonymous function");
+    checkUniqueResult(
+        lambda.returnType(),
+        body.type(),
+        body.sharing(),
+        lambda.body().pos(),
+        "the anonymous function");
     List<String> paramNames = lambda.params().stream().map(Param::name).toList();
-    Type result = Shapes.withUniqueness(Shapes.forget(body.type(), paramNames), lambda.returnType().isUnique());
+    Type result =
+        Shapes.withUniqueness(
+            Shapes.forget(body.type(), paramNames), lambda.returnType().isUnique());
     boolean consumes = params.stream().anyMatch(tracker::isConsumed);
-    return new SoacFunctions.Prepared(lambda, params.size(), lambda.params().stream().map(Param::type).toList(),
-        List.of(), result, consumes);
+    return new SoacFunctions.Prepared(
+        lambda,
+        params.size(),
+        lambda.params().stream().map(Param::type).toList(),
+        List.of(),
+        result,
+        consumes);
   }
 
   // ---- uniqueness ----
@@ -544,31 +783,53 @@ final class ExpressionChecker {
    * Consumes a value of {@code type} with {@code sharing} at {@code pos}: it must be unique (thesis
    * §3.2), and it and everything it aliases become unusable (Uniqueness Rule 1).
    */
-  private void consume(Type type, Sharing sharing, SourcePos pos, String what,
+  private void consume(
+      Type type,
+      Sharing sharing,
+      SourcePos pos,
+      String what,
       Map<Variable, UniquenessTracker.Observation> pending) {
     checkConsumable(type, sharing, pos, what, pending);
     tracker.markConsumed(sharing.all(), pos);
   }
 
   /** Fails unless a value of {@code type} with {@code sharing} may be consumed at {@code pos}. */
-  private void checkConsumable(Type type, Sharing sharing, SourcePos pos, String what,
+  private void checkConsumable(
+      Type type,
+      Sharing sharing,
+      SourcePos pos,
+      String what,
       Map<Variable, UniquenessTracker.Observation> pending) {
     if (!type.isUnique()) {
       for (Variable v : sharing.all()) {
         if (v.isParameter() && !hasUniquePart(v.type())) {
-          throw new L0CompileError(pos, "'" + what + "' is consumed at " + UniquenessTracker.at(pos) + " but parameter '"
-              + v.name() + "' (declared at " + UniquenessTracker.at(v.declaredAt())
-              + ") is not unique; declare it *[...] or copy it");
+          throw new L0CompileError(
+              pos,
+              "'"
+                  + what
+                  + "' is consumed at "
+                  + UniquenessTracker.at(pos)
+                  + " but parameter '"
+                  + v.name()
+                  + "' (declared at "
+                  + UniquenessTracker.at(v.declaredAt())
+                  + ") is not unique; declare it *[...] or copy it");
         }
       }
-      throw new L0CompileError(pos, "'" + what + "' is consumed at " + UniquenessTracker.at(pos)
-          + " but is not a unique array (literal arrays and values aliasing non-unique ones are not); copy it");
+      throw new L0CompileError(
+          pos,
+          "'"
+              + what
+              + "' is consumed at "
+              + UniquenessTracker.at(pos)
+              + " but is not a unique array (literal arrays and values aliasing non-unique ones are not); copy it");
     }
     tracker.checkConsumable(sharing.all(), pos, pending, loopDepth);
   }
 
   /** Uniqueness Rule 2: a unique result must be unique and alias no non-unique parameter. */
-  private static void checkUniqueResult(Type declared, Type actual, Sharing sharing, SourcePos pos, String who) {
+  private static void checkUniqueResult(
+      Type declared, Type actual, Sharing sharing, SourcePos pos, String who) {
     if (declared instanceof Type.Tuple t && actual instanceof Type.Tuple a) {
       for (int i = 0; i < t.elements().size(); i++) {
         checkUniqueResult(t.elements().get(i), a.elements().get(i), sharing.component(i), pos, who);
@@ -580,17 +841,26 @@ final class ExpressionChecker {
     }
     for (Variable v : sharing.all()) {
       if (v.isParameter() && !hasUniquePart(v.type())) {
-        throw new L0CompileError(pos, who + " returns a unique array, but its result aliases parameter '" + v.name()
-            + "' (declared at " + UniquenessTracker.at(v.declaredAt()) + "), which is not unique; return a copy");
+        throw new L0CompileError(
+            pos,
+            who
+                + " returns a unique array, but its result aliases parameter '"
+                + v.name()
+                + "' (declared at "
+                + UniquenessTracker.at(v.declaredAt())
+                + "), which is not unique; return a copy");
       }
     }
     if (!actual.isUnique()) {
-      throw new L0CompileError(pos, who + " returns a unique array, but its result is not unique; return a copy");
+      throw new L0CompileError(
+          pos, who + " returns a unique array, but its result is not unique; return a copy");
     }
   }
 
   private static boolean hasUniquePart(Type t) {
-    return t.isUnique() || t instanceof Type.Tuple tuple && tuple.elements().stream().anyMatch(ExpressionChecker::hasUniquePart);
+    return t.isUnique()
+        || t instanceof Type.Tuple tuple
+            && tuple.elements().stream().anyMatch(ExpressionChecker::hasUniquePart);
   }
 
   /** How a message names a consumed value: the variable, or the first variable it aliases. */
@@ -610,25 +880,41 @@ final class ExpressionChecker {
       if (!seen.add(p.name())) {
         throw new L0CompileError(p.pos(), "parameter '" + p.name() + "' is declared twice");
       }
-      Variable v = new Variable(p.name(), p.type(), p.pos(), Variable.Kind.PARAMETER, loopDepth, Sharing.none(p.type()), inner);
+      Variable v =
+          new Variable(
+              p.name(),
+              p.type(),
+              p.pos(),
+              Variable.Kind.PARAMETER,
+              loopDepth,
+              Sharing.none(p.type()),
+              inner);
       bound.add(v);
       inner = inner.bind(v);
     }
     return inner;
   }
 
-  private Environment bindNames(List<Pattern.Name> names, List<Type> leafTypes, List<Sharing> leafSharing,
-      Variable.Kind kind, Environment env) {
+  private Environment bindNames(
+      List<Pattern.Name> names,
+      List<Type> leafTypes,
+      List<Sharing> leafSharing,
+      Variable.Kind kind,
+      Environment env) {
     Environment inner = env;
     for (int i = 0; i < names.size(); i++) {
       Pattern.Name n = names.get(i);
-      inner = inner.bind(new Variable(n.name(), leafTypes.get(i), n.pos(), kind, loopDepth, leafSharing.get(i), env));
+      inner =
+          inner.bind(
+              new Variable(
+                  n.name(), leafTypes.get(i), n.pos(), kind, loopDepth, leafSharing.get(i), env));
     }
     return inner;
   }
 
   private static Variable lookup(String name, SourcePos pos, Environment env) {
-    return env.lookup(name).orElseThrow(() -> new L0CompileError(pos, "unknown variable '" + name + "'"));
+    return env.lookup(name)
+        .orElseThrow(() -> new L0CompileError(pos, "unknown variable '" + name + "'"));
   }
 
   private static Type elementOf(Type array) {

@@ -15,14 +15,17 @@ import java.util.function.Supplier;
  * The one limit on how deeply a program may nest, and the stack on which every phase handles any
  * program within it. The parser, the checker, the optimiser's passes, the lowering and the
  * interpreters walk expressions recursively. Catching a {@code StackOverflowError} would make the
- * verdict depend on the run (JIT-compiled frames are smaller than interpreted ones), so instead
- * the parser and the checker refuse nesting deeper than {@link #MAX_DEPTH} with an error at the
- * first token or node beyond it, and a program within the limit is compiled (and, by the CLI, run)
- * on a thread with a stack of {@link #STACK_BYTES}: the phases were seen to need a few kilobytes per
+ * verdict depend on the run (JIT-compiled frames are smaller than interpreted ones), so instead the
+ * parser and the checker refuse nesting deeper than {@link #MAX_DEPTH} with an error at the first
+ * token or node beyond it, and a program within the limit is compiled (and, by the CLI, run) on a
+ * thread with a stack of {@link #STACK_BYTES}: the phases were seen to need a few kilobytes per
  * level, so this leaves a wide margin for interpreted (not yet JIT-compiled) frames.
  */
 public final class NestingLimit {
-  /** The deepest nesting of expressions (and of types and patterns in the parser) a program may have. */
+  /**
+   * The deepest nesting of expressions (and of types and patterns in the parser) a program may
+   * have.
+   */
   public static final int MAX_DEPTH = 3_000;
 
   /** The stack of the thread {@link #onLargeStack} runs on: 1 GiB (reserved, committed as used). */
@@ -32,10 +35,15 @@ public final class NestingLimit {
 
   /** The message for {@code what} (e.g. "the body of 'f'") nesting beyond the limit. */
   public static String tooDeep(String what) {
-    return what + " is nested more than " + MAX_DEPTH + " levels deep, the limit of this implementation";
+    return what
+        + " is nested more than "
+        + MAX_DEPTH
+        + " levels deep, the limit of this implementation";
   }
 
-  /** Refuses a function whose body nests deeper than {@link #MAX_DEPTH}; walks without recursion. */
+  /**
+   * Refuses a function whose body nests deeper than {@link #MAX_DEPTH}; walks without recursion.
+   */
   static void check(FunDef function) {
     record Visit(Expr expr, int depth) {}
     Deque<Visit> pending = new ArrayDeque<>();
@@ -43,7 +51,8 @@ public final class NestingLimit {
     while (!pending.isEmpty()) {
       Visit visit = pending.pop();
       if (visit.depth() > MAX_DEPTH) {
-        throw new L0CompileError(visit.expr().pos(), tooDeep("the body of '" + function.name() + "'"));
+        throw new L0CompileError(
+            visit.expr().pos(), tooDeep("the body of '" + function.name() + "'"));
       }
       for (Expr child : visit.expr().children()) {
         pending.push(new Visit(child, visit.depth() + 1));
@@ -85,7 +94,8 @@ public final class NestingLimit {
     }
   }
 
-  private static final ExecutorService LARGE_STACKS = Executors.newCachedThreadPool(LargeStackThread::new);
+  private static final ExecutorService LARGE_STACKS =
+      Executors.newCachedThreadPool(LargeStackThread::new);
 
   private static final class LargeStackThread extends Thread {
     LargeStackThread(Runnable body) {

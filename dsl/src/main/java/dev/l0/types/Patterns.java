@@ -9,7 +9,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** Binding patterns (thesis Fig. 1): matching a pattern against a type and splitting sharing along it. */
+/**
+ * Binding patterns (thesis Fig. 1): matching a pattern against a type and splitting sharing along
+ * it.
+ */
 final class Patterns {
   private Patterns() {}
 
@@ -29,7 +32,12 @@ final class Patterns {
   private static void collectLeafTypes(Pattern pattern, Type type, List<Type> leaves) {
     if (pattern instanceof Pattern.Tuple p) {
       if (!(type instanceof Type.Tuple t) || t.elements().size() != p.elements().size()) {
-        throw new L0CompileError(p.pos(), "the pattern " + describe(p) + " does not match a value of type " + ScalarRules.name(type));
+        throw new L0CompileError(
+            p.pos(),
+            "the pattern "
+                + describe(p)
+                + " does not match a value of type "
+                + ScalarRules.name(type));
       }
       for (int i = 0; i < p.elements().size(); i++) {
         collectLeafTypes(p.elements().get(i), t.elements().get(i), leaves);
@@ -53,7 +61,9 @@ final class Patterns {
 
   private static String describe(Pattern pattern) {
     if (pattern instanceof Pattern.Tuple t) {
-      return t.elements().stream().map(Patterns::describe).collect(Collectors.joining(", ", "{", "}"));
+      return t.elements().stream()
+          .map(Patterns::describe)
+          .collect(Collectors.joining(", ", "{", "}"));
     }
     return ((Pattern.Name) pattern).name();
   }

@@ -9,14 +9,17 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * Array shapes and uniqueness flags inside types (ARCHITECTURE.md, "IR": shapes live in types):
- * the statically known sizes of iota, replicate, literals, map and transpose results, and how two
- * types of one shape combine. Array regularity is thesis §2.1.
+ * Array shapes and uniqueness flags inside types (ARCHITECTURE.md, "IR": shapes live in types): the
+ * statically known sizes of iota, replicate, literals, map and transpose results, and how two types
+ * of one shape combine. Array regularity is thesis §2.1.
  */
 final class Shapes {
   private Shapes() {}
 
-  /** The size an {@code iota}/{@code replicate}/{@code reshape} count gives: a literal, a variable, or unknown. */
+  /**
+   * The size an {@code iota}/{@code replicate}/{@code reshape} count gives: a literal, a variable,
+   * or unknown.
+   */
   static Dim sizeOf(Expr count) {
     if (count instanceof Expr.Literal lit && lit.value() instanceof ScalarValue.Int n) {
       return new Dim.Const(n.value());
@@ -61,9 +64,13 @@ final class Shapes {
     return mapDims(type, d -> Dim.UNKNOWN);
   }
 
-  /** {@code type} with sizes that name one of {@code names} made unknown: those names go out of scope. */
+  /**
+   * {@code type} with sizes that name one of {@code names} made unknown: those names go out of
+   * scope.
+   */
   static Type forget(Type type, List<String> names) {
-    return mapDims(type, d -> d instanceof Dim.Named n && names.contains(n.variable()) ? Dim.UNKNOWN : d);
+    return mapDims(
+        type, d -> d instanceof Dim.Named n && names.contains(n.variable()) ? Dim.UNKNOWN : d);
   }
 
   /** {@code type} made unique or not: the outermost array, or each tuple component. */
@@ -88,10 +95,14 @@ final class Shapes {
    */
   static Type join(Type a, Type b) {
     if (a instanceof Type.Array x && b instanceof Type.Array y) {
-      return new Type.Array(join(x.element(), y.element()), x.size().equals(y.size()) ? x.size() : Dim.UNKNOWN,
+      return new Type.Array(
+          join(x.element(), y.element()),
+          x.size().equals(y.size()) ? x.size() : Dim.UNKNOWN,
           x.unique() && y.unique());
     }
-    if (a instanceof Type.Tuple x && b instanceof Type.Tuple y && x.elements().size() == y.elements().size()) {
+    if (a instanceof Type.Tuple x
+        && b instanceof Type.Tuple y
+        && x.elements().size() == y.elements().size()) {
       List<Type> parts = new ArrayList<>();
       for (int i = 0; i < x.elements().size(); i++) {
         parts.add(join(x.elements().get(i), y.elements().get(i)));
@@ -109,7 +120,9 @@ final class Shapes {
     List<Dim> x = dims(a);
     List<Dim> y = dims(b);
     for (int i = skipOuter; i < Math.min(x.size(), y.size()); i++) {
-      if (x.get(i) instanceof Dim.Const p && y.get(i) instanceof Dim.Const q && p.size() != q.size()) {
+      if (x.get(i) instanceof Dim.Const p
+          && y.get(i) instanceof Dim.Const q
+          && p.size() != q.size()) {
         return "sizes " + p.size() + " and " + q.size() + " in dimension " + i;
       }
     }

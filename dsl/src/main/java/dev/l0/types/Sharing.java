@@ -9,8 +9,8 @@ import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
- * Sharing information of a value (thesis §3.1): the variables an array value may share memory
- * with, or, for a tuple, one such piece per component. Scalars share nothing.
+ * Sharing information of a value (thesis §3.1): the variables an array value may share memory with,
+ * or, for a tuple, one such piece per component. Scalars share nothing.
  */
 sealed interface Sharing {
 
@@ -45,8 +45,8 @@ sealed interface Sharing {
   }
 
   /**
-   * The result of a call (thesis §3.1, final rule, applied per tuple component): unique
-   * components alias nothing, the others may alias {@code variables}.
+   * The result of a call (thesis §3.1, final rule, applied per tuple component): unique components
+   * alias nothing, the others may alias {@code variables}.
    */
   static Sharing callResult(Type type, Set<Variable> variables) {
     if (type instanceof Type.Tuple t) {
@@ -57,11 +57,13 @@ sealed interface Sharing {
 
   /** The thesis's {@code s1 ⊕ s2}: union, component by component. */
   default Sharing combine(Sharing other) {
-    if (this instanceof Components mine && other instanceof Components theirs
+    if (this instanceof Components mine
+        && other instanceof Components theirs
         && mine.components().size() == theirs.components().size()) {
-      return new Components(IntStream.range(0, mine.components().size())
-          .mapToObj(i -> mine.components().get(i).combine(theirs.components().get(i)))
-          .toList());
+      return new Components(
+          IntStream.range(0, mine.components().size())
+              .mapToObj(i -> mine.components().get(i).combine(theirs.components().get(i)))
+              .toList());
     }
     Set<Variable> union = new LinkedHashSet<>(all());
     union.addAll(other.all());

@@ -25,39 +25,66 @@ final class SoacFunctions {
    * elements; {@code result} is the declared or checked result type, or null for operators and
    * built-ins. {@code curried} are the types of the curried leading arguments.
    */
-  record Prepared(FunArg arg, int arity, List<Type> parameters, List<Type> curried, Type result, boolean consumesElements) {
+  record Prepared(
+      FunArg arg,
+      int arity,
+      List<Type> parameters,
+      List<Type> curried,
+      Type result,
+      boolean consumesElements) {
     Prepared {
       parameters = List.copyOf(parameters);
       curried = List.copyOf(curried);
     }
   }
 
-  /** The type {@code function} returns when {@code soac} passes it arguments of types {@code passed}. */
+  /**
+   * The type {@code function} returns when {@code soac} passes it arguments of types {@code
+   * passed}.
+   */
   static Type apply(Prepared function, List<Type> passed, String soac) {
     List<Type> args = shim(passed, function.arity());
     if (args == null) {
-      throw new L0CompileError(function.arg().pos(), describe(function.arg()) + " takes " + function.arity()
-          + (function.arity() == 1 ? " argument" : " arguments") + ", but " + soac + " passes "
-          + passed.stream().map(ScalarRules::name).collect(Collectors.joining(", ", "(", ")")));
+      throw new L0CompileError(
+          function.arg().pos(),
+          describe(function.arg())
+              + " takes "
+              + function.arity()
+              + (function.arity() == 1 ? " argument" : " arguments")
+              + ", but "
+              + soac
+              + " passes "
+              + passed.stream().map(ScalarRules::name).collect(Collectors.joining(", ", "(", ")")));
     }
     FunArg arg = function.arg();
     if (arg instanceof FunArg.OperatorRef op) {
       List<Type> operands = new ArrayList<>(function.curried());
       operands.addAll(args);
-      return ScalarRules.binary(op.operator(), operands.get(0), op.pos(), operands.get(1), op.pos());
+      return ScalarRules.binary(
+          op.operator(), operands.get(0), op.pos(), operands.get(1), op.pos());
     }
     if (function.result() == null) {
       FunArg.FunctionRef ref = (FunArg.FunctionRef) arg;
       Builtin builtin = Builtin.byName(ref.name()).orElseThrow();
       List<Type> all = new ArrayList<>(function.curried());
       all.addAll(args);
-      return ScalarRules.builtin(builtin, all, Collections.nCopies(all.size(), ref.pos()), ref.pos());
+      return ScalarRules.builtin(
+          builtin, all, Collections.nCopies(all.size(), ref.pos()), ref.pos());
     }
     for (int i = 0; i < args.size(); i++) {
       Type declared = function.parameters().get(i);
       if (!declared.sameShapeAs(args.get(i))) {
-        throw new L0CompileError(parameterPos(arg, i), describe(arg) + ": parameter " + (i + 1) + " has type "
-            + ScalarRules.name(declared) + ", but " + soac + " passes " + ScalarRules.name(args.get(i)));
+        throw new L0CompileError(
+            parameterPos(arg, i),
+            describe(arg)
+                + ": parameter "
+                + (i + 1)
+                + " has type "
+                + ScalarRules.name(declared)
+                + ", but "
+                + soac
+                + " passes "
+                + ScalarRules.name(args.get(i)));
       }
     }
     return function.result();
@@ -79,7 +106,10 @@ final class SoacFunctions {
     return 2 - op.curried().size();
   }
 
-  /** The arguments as the function receives them: as passed, or with their tuples spread; null if neither fits. */
+  /**
+   * The arguments as the function receives them: as passed, or with their tuples spread; null if
+   * neither fits.
+   */
   private static List<Type> shim(List<Type> passed, int arity) {
     if (passed.size() == arity) {
       return passed;

@@ -11,8 +11,8 @@ import java.util.Map;
 
 /**
  * The L0 type checker (thesis ch. 2 and ch. 3): types without inference (every function and
- * anonymous function declares its types), shapes where they are statically known, sharing
- * analysis and the uniqueness rules. Reports the first error in source order.
+ * anonymous function declares its types), shapes where they are statically known, sharing analysis
+ * and the uniqueness rules. Reports the first error in source order.
  */
 public final class TypeChecker {
   private TypeChecker() {}
@@ -33,8 +33,13 @@ public final class TypeChecker {
     for (FunDef f : program.functions()) {
       FunDef first = functions.get(f.name());
       if (first != f) {
-        throw new L0CompileError(f.pos(), "function '" + f.name() + "' is defined twice (first at "
-            + UniquenessTracker.at(first.pos()) + ")");
+        throw new L0CompileError(
+            f.pos(),
+            "function '"
+                + f.name()
+                + "' is defined twice (first at "
+                + UniquenessTracker.at(first.pos())
+                + ")");
       }
       NestingLimit.check(f);
       new ExpressionChecker(functions, types).checkFunction(f);

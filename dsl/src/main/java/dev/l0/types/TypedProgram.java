@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * A program that passed {@link TypeChecker}, with the type of each of its expressions (including
- * those inside anonymous functions), looked up by object identity. Types carry the statically
- * known sizes and uniqueness.
+ * those inside anonymous functions), looked up by object identity. Types carry the statically known
+ * sizes and uniqueness.
  */
 public record TypedProgram(Program program, Map<Expr, Type> expressionTypes) {
   public TypedProgram {
@@ -29,7 +29,9 @@ public record TypedProgram(Program program, Map<Expr, Type> expressionTypes) {
 
   /** The function named {@code name}. */
   public FunDef function(String name) {
-    return program.function(name)
-        .orElseThrow(() -> new IllegalArgumentException("the program has no function '" + name + "'"));
+    return program
+        .function(name)
+        .orElseThrow(
+            () -> new IllegalArgumentException("the program has no function '" + name + "'"));
   }
 }

@@ -10,7 +10,8 @@ import java.util.Set;
  * Consumption state while checking one function (thesis §3.2, Uniqueness Rule 1): which variables
  * have been consumed and where, and which have been observed in the current sequence. A use of a
  * consumed variable, or of anything aliasing it, is an error; so is consuming a variable observed
- * earlier in the same sequence, or one bound outside the loop or anonymous function that consumes it.
+ * earlier in the same sequence, or one bound outside the loop or anonymous function that consumes
+ * it.
  */
 final class UniquenessTracker {
   /** Where a variable was observed, and by which name (the variable itself or an alias of it). */
@@ -19,18 +20,35 @@ final class UniquenessTracker {
   private final Map<Variable, SourcePos> consumed = new LinkedHashMap<>();
   private final Map<Variable, Observation> observed = new LinkedHashMap<>();
 
-  /** Records a use of {@code variable} at {@code pos}; fails if it or an alias of it was consumed. */
+  /**
+   * Records a use of {@code variable} at {@code pos}; fails if it or an alias of it was consumed.
+   */
   void use(Variable variable, SourcePos pos) {
     SourcePos consumedAt = consumed.get(variable);
     if (consumedAt != null) {
-      throw new L0CompileError(pos, "variable '" + variable.name() + "' used at " + at(pos)
-          + " after it was consumed at " + at(consumedAt));
+      throw new L0CompileError(
+          pos,
+          "variable '"
+              + variable.name()
+              + "' used at "
+              + at(pos)
+              + " after it was consumed at "
+              + at(consumedAt));
     }
     for (Variable alias : variable.aliases().all()) {
       SourcePos aliasConsumedAt = consumed.get(alias);
       if (aliasConsumedAt != null) {
-        throw new L0CompileError(pos, "variable '" + variable.name() + "' used at " + at(pos)
-            + " after it was consumed at " + at(aliasConsumedAt) + " (it aliases '" + alias.name() + "')");
+        throw new L0CompileError(
+            pos,
+            "variable '"
+                + variable.name()
+                + "' used at "
+                + at(pos)
+                + " after it was consumed at "
+                + at(aliasConsumedAt)
+                + " (it aliases '"
+                + alias.name()
+                + "')");
       }
     }
     Observation observation = new Observation(variable.name(), pos);
@@ -43,18 +61,34 @@ final class UniquenessTracker {
    * observations made earlier in the same sequence; {@code loopDepth} is the nesting of loops and
    * anonymous functions at {@code pos}.
    */
-  void checkConsumable(Set<Variable> variables, SourcePos pos, Map<Variable, Observation> pending, int loopDepth) {
+  void checkConsumable(
+      Set<Variable> variables, SourcePos pos, Map<Variable, Observation> pending, int loopDepth) {
     for (Variable v : variables) {
       if (v.loopDepth() < loopDepth) {
-        throw new L0CompileError(pos, "variable '" + v.name() + "' (bound at " + at(v.declaredAt())
-            + ") is consumed at " + at(pos) + " inside a loop or anonymous function that does not bind it,"
-            + " so it would be consumed more than once");
+        throw new L0CompileError(
+            pos,
+            "variable '"
+                + v.name()
+                + "' (bound at "
+                + at(v.declaredAt())
+                + ") is consumed at "
+                + at(pos)
+                + " inside a loop or anonymous function that does not bind it,"
+                + " so it would be consumed more than once");
       }
       Observation earlier = pending.get(v);
       if (earlier != null) {
-        throw new L0CompileError(pos, "variable '" + v.name() + "' is consumed at " + at(pos)
-            + " but '" + earlier.name() + "' is used at " + at(earlier.pos())
-            + " in the same sequence (thesis §3.2); bind one of them with let first");
+        throw new L0CompileError(
+            pos,
+            "variable '"
+                + v.name()
+                + "' is consumed at "
+                + at(pos)
+                + " but '"
+                + earlier.name()
+                + "' is used at "
+                + at(earlier.pos())
+                + " in the same sequence (thesis §3.2); bind one of them with let first");
       }
     }
   }

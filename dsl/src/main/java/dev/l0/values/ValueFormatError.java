@@ -2,7 +2,10 @@ package dev.l0.values;
 
 import dev.l0.ir.SourcePos;
 
-/** Input text is not a value of the expected type; the message reads {@code SOURCE:LINE:COL: detail}. */
+/**
+ * Input text is not a value of the expected type; the message reads {@code SOURCE:LINE:COL:
+ * detail}.
+ */
 public class ValueFormatError extends RuntimeException {
   private final SourcePos pos;
   private final String detail;

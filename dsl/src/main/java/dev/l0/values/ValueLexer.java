@@ -6,12 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits data-format text into tokens (shared/data/README.md, section 1): the punctuation
- * {@code [ ] { } , ( )} and atoms (numbers, {@code true}, {@code inf}, ...: maximal runs of other
- * non-blank characters). Comments run from {@code //} to the end of the line (the only form the
- * FinPar data sets use). Any other {@code /}, or a {@code --}, is not part of any value: it is an
- * error at its position rather than a comment, so that {@code 1/3} or {@code 7 --8} is not read as
- * {@code 1} or {@code 7}.
+ * Splits data-format text into tokens (shared/data/README.md, section 1): the punctuation {@code [
+ * ] { } , ( )} and atoms (numbers, {@code true}, {@code inf}, ...: maximal runs of other non-blank
+ * characters). Comments run from {@code //} to the end of the line (the only form the FinPar data
+ * sets use). Any other {@code /}, or a {@code --}, is not part of any value: it is an error at its
+ * position rather than a comment, so that {@code 1/3} or {@code 7 --8} is not read as {@code 1} or
+ * {@code 7}.
  */
 final class ValueLexer {
   /** One token; {@code text} is {@code null} at the end of the input. */
@@ -54,8 +54,11 @@ final class ValueLexer {
       } else {
         SourcePos pos = new SourcePos(sourceName, line, i - lineStart + 1);
         if (c == '/' || text.startsWith("--", i)) {
-          throw new ValueFormatError(pos, "'" + (c == '/' ? "/" : "--")
-              + "' is not part of a value (a comment starts with //)");
+          throw new ValueFormatError(
+              pos,
+              "'"
+                  + (c == '/' ? "/" : "--")
+                  + "' is not part of a value (a comment starts with //)");
         }
         int end = PUNCTUATION.indexOf(c) >= 0 ? i + 1 : atomEnd(text, i);
         tokens.add(new Token(text.substring(i, end), pos));
@@ -70,7 +73,10 @@ final class ValueLexer {
     int i = start + 1;
     while (i < text.length()) {
       char c = text.charAt(i);
-      if (Character.isWhitespace(c) || PUNCTUATION.indexOf(c) >= 0 || c == '/' || text.startsWith("--", i)) {
+      if (Character.isWhitespace(c)
+          || PUNCTUATION.indexOf(c) >= 0
+          || c == '/'
+          || text.startsWith("--", i)) {
         break;
       }
       i++;

@@ -14,17 +14,17 @@ import java.util.regex.Pattern;
 
 /**
  * Reads values in the data format of shared/data/README.md, section 1, one per expected type:
- * numbers (optionally with a type suffix {@code i32 i64 f32 f64}, which must agree with the
- * type), {@code true}/{@code false} (also {@code True}/{@code False}), {@code inf}, {@code -inf},
- * {@code nan}, tuples <code>{a, b}</code> and arrays {@code [a, b]} (regular, of the type's rank;
- * {@code []} is an empty array of whatever the type says, with every inner size 0). An empty
- * array with inner sizes is written with its shape, as Futhark's value format does:
- * {@code empty([0][3]i32)} has no rows of 3 columns, {@code empty([2][0]f64)} two empty rows, and
- * tuples give the shapes of their components: <code>empty([0]{[3]i32, f64})</code>. The shape
- * must describe an array without elements (a 0 in a dimension outside every tuple). An integer is read where a float is
- * expected; a real where an integer is expected is an error. After the last value only blanks
- * and comments may follow. Errors are {@link ValueFormatError}s naming the position, the argument
- * and what was found.
+ * numbers (optionally with a type suffix {@code i32 i64 f32 f64}, which must agree with the type),
+ * {@code true}/{@code false} (also {@code True}/{@code False}), {@code inf}, {@code -inf}, {@code
+ * nan}, tuples <code>{a, b}</code> and arrays {@code [a, b]} (regular, of the type's rank; {@code
+ * []} is an empty array of whatever the type says, with every inner size 0). An empty array with
+ * inner sizes is written with its shape, as Futhark's value format does: {@code empty([0][3]i32)}
+ * has no rows of 3 columns, {@code empty([2][0]f64)} two empty rows, and tuples give the shapes of
+ * their components: <code>empty([0]{[3]i32, f64})</code>. The shape must describe an array without
+ * elements (a 0 in a dimension outside every tuple). An integer is read where a float is expected;
+ * a real where an integer is expected is an error. After the last value only blanks and comments
+ * may follow. Errors are {@link ValueFormatError}s naming the position, the argument and what was
+ * found.
  */
 public final class ValueReader {
   private static final Pattern INTEGER = Pattern.compile("(-?[0-9]+)(i32|i64|f32|f64)?");
@@ -53,8 +53,12 @@ public final class ValueReader {
     }
     ValueLexer.Token rest = reader.peek();
     if (!rest.isEnd()) {
-      throw new ValueFormatError(rest.pos(), "expected the end of input after " + types.size()
-          + " value(s), found " + rest.describe());
+      throw new ValueFormatError(
+          rest.pos(),
+          "expected the end of input after "
+              + types.size()
+              + " value(s), found "
+              + rest.describe());
     }
     return values;
   }
@@ -72,8 +76,16 @@ public final class ValueReader {
   }
 
   private ValueFormatError expected(String what, ValueLexer.Token found) {
-    return new ValueFormatError(found.pos(), "expected " + what + " for argument " + argument
-        + " (type " + L0Printer.print(argumentType) + "), found " + found.describe());
+    return new ValueFormatError(
+        found.pos(),
+        "expected "
+            + what
+            + " for argument "
+            + argument
+            + " (type "
+            + L0Printer.print(argumentType)
+            + "), found "
+            + found.describe());
   }
 
   private void expect(String punctuation) {
@@ -118,9 +130,16 @@ public final class ValueReader {
     }
     int irregular = Shape.firstIrregular(elements);
     if (irregular >= 0) {
-      throw new ValueFormatError(open.pos(), "irregular array for argument " + argument
-          + ": element " + irregular + " has shape " + Shape.of(elements.get(irregular))
-          + " but element 0 has shape " + Shape.of(elements.get(0)));
+      throw new ValueFormatError(
+          open.pos(),
+          "irregular array for argument "
+              + argument
+              + ": element "
+              + irregular
+              + " has shape "
+              + Shape.of(elements.get(irregular))
+              + " but element 0 has shape "
+              + Shape.of(elements.get(0)));
     }
     return new Value.Array(type.element(), elements);
   }
@@ -133,18 +152,28 @@ public final class ValueReader {
     expect(")");
     Value v = emptyValue(shape, type);
     if (v == null) {
-      throw new ValueFormatError(start.pos(), "empty(" + ValueWriter.shapedType(shape, type) + ") for argument "
-          + argument + " describes an array with elements: one of its dimensions outside tuples must be 0");
+      throw new ValueFormatError(
+          start.pos(),
+          "empty("
+              + ValueWriter.shapedType(shape, type)
+              + ") for argument "
+              + argument
+              + " describes an array with elements: one of its dimensions outside tuples must be 0");
     }
     return v;
   }
 
-  /** The shape of a value of {@code type} written as in {@code empty(...)}: sizes in brackets, then the element type. */
+  /**
+   * The shape of a value of {@code type} written as in {@code empty(...)}: sizes in brackets, then
+   * the element type.
+   */
   private Shape shape(Type type) {
     if (type instanceof Type.Array a) {
       expect("[");
       ValueLexer.Token size = take();
-      if (size.isEnd() || !size.text().matches("[0-9]{1,10}") || Long.parseLong(size.text()) > Integer.MAX_VALUE) {
+      if (size.isEnd()
+          || !size.text().matches("[0-9]{1,10}")
+          || Long.parseLong(size.text()) > Integer.MAX_VALUE) {
         throw expected("an array size", size);
       }
       expect("]");

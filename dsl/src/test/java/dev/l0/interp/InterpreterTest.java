@@ -25,7 +25,10 @@ class InterpreterTest {
     return new Interpreter(L0Parser.parse(program, "test.l0")).call(function, List.of(args));
   }
 
-  /** The value of {@code expression} (in a function with no parameters), as the data format writes it. */
+  /**
+   * The value of {@code expression} (in a function with no parameters), as the data format writes
+   * it.
+   */
   private static String eval(String expression) {
     return ValueWriter.write(run("fun i32 main() = " + expression, "main"));
   }
@@ -35,11 +38,13 @@ class InterpreterTest {
     return assertThrows(L0RuntimeError.class, () -> run(program, "main"));
   }
 
-  private static void assertFailure(String operation, int line, int column, String detail, String program) {
+  private static void assertFailure(
+      String operation, int line, int column, String detail, String program) {
     L0RuntimeError e = failure(program);
     assertEquals(operation, e.operation());
     assertEquals(new SourcePos("test.l0", line, column), e.pos());
-    assertEquals("test.l0:" + line + ":" + column + ": " + operation + ": " + detail, e.getMessage());
+    assertEquals(
+        "test.l0:" + line + ":" + column + ": " + operation + ": " + detail, e.getMessage());
   }
 
   // --- scalars -------------------------------------------------------------------------------
@@ -74,12 +79,15 @@ class InterpreterTest {
       wrapped *= 3;
     }
     assertEquals(Integer.toString(wrapped), eval("3 pow 40"));
-    assertFailure("pow", 1, 20, "negative exponent -1 for an integer power", "fun i32 main() = 2 pow -1");
+    assertFailure(
+        "pow", 1, 20, "negative exponent -1 for an integer power", "fun i32 main() = 2 pow -1");
   }
 
   @Test
   void shiftsMaskTheirCountAsJavaDoes() {
-    assertEquals("{2, 8589934592i64, -4, 6, 7, 1}", eval("{1 << 33, 1i64 << 33i64, -8 >> 1, 3 ^ 5, 3 | 5, 3 & 5}"));
+    assertEquals(
+        "{2, 8589934592i64, -4, 6, 7, 1}",
+        eval("{1 << 33, 1i64 << 33i64, -8 >> 1, 3 ^ 5, 3 | 5, 3 & 5}"));
   }
 
   @Test
@@ -93,13 +101,18 @@ class InterpreterTest {
   void singlePrecisionArithmeticIsDoneInFloat() {
     // in double, 1 + 1e-8 - 1 would be about 1e-8; in float 1 + 1e-8 is 1
     assertEquals("0.0f32", eval("1.0f32 + 1.0e-8f32 - 1.0f32"));
-    assertEquals(Float.toString((float) StrictMath.pow(1.1f, 2.5f)) + "f32", eval("1.1f32 pow 2.5f32"));
+    assertEquals(
+        Float.toString((float) StrictMath.pow(1.1f, 2.5f)) + "f32", eval("1.1f32 pow 2.5f32"));
   }
 
   @Test
   void comparisonsFollowIeeeForNaN() {
-    assertEquals("{false, true, false, false}", eval("let n = 0.0 / 0.0 in {n = n, n != n, n < 1.0, n >= 1.0}"));
-    assertEquals("{true, true, false, true, true, false}", eval("{1 < 2, 2 <= 2, 3 > 4, 4 >= 4, 1 != 2, 1 = 2}"));
+    assertEquals(
+        "{false, true, false, false}",
+        eval("let n = 0.0 / 0.0 in {n = n, n != n, n < 1.0, n >= 1.0}"));
+    assertEquals(
+        "{true, true, false, true, true, false}",
+        eval("{1 < 2, 2 <= 2, 3 > 4, 4 >= 4, 1 != 2, 1 = 2}"));
     assertEquals("{true, false}", eval("{false < true, true = false}"));
     assertEquals("true", eval("-0.0 = 0.0"));
   }
@@ -113,31 +126,47 @@ class InterpreterTest {
 
   @Test
   void conversionsTruncateAndSaturate() {
-    assertEquals("{3, -3, 0, 2147483647, -2147483648}", eval("{i32(3.7), i32(-3.7), i32(0.0 / 0.0), i32(1.0e10), i32(-1.0e10)}"));
-    assertEquals("{-9223372036854775808i64, 1, 3.0, 1.6777216e7f32, 2.0, 2}",
+    assertEquals(
+        "{3, -3, 0, 2147483647, -2147483648}",
+        eval("{i32(3.7), i32(-3.7), i32(0.0 / 0.0), i32(1.0e10), i32(-1.0e10)}"));
+    assertEquals(
+        "{-9223372036854775808i64, 1, 3.0, 1.6777216e7f32, 2.0, 2}",
         eval("{i64(-1.0e30), i32(4294967297i64), f64(3), f32(16777217), toReal(2), trunc(2.5)}"));
   }
 
   @Test
   void mathBuiltinsAreL0Math() {
-    assertEquals(List.of(ScalarValue.f64(L0Math.exp(0.3)), ScalarValue.f64(L0Math.log(0.3)), ScalarValue.f64(L0Math.sqrt(0.3)),
-            ScalarValue.f64(L0Math.sin(0.3)), ScalarValue.f64(L0Math.cos(0.3)), ScalarValue.f64(L0Math.erf(0.3)),
+    assertEquals(
+        List.of(
+            ScalarValue.f64(L0Math.exp(0.3)),
+            ScalarValue.f64(L0Math.log(0.3)),
+            ScalarValue.f64(L0Math.sqrt(0.3)),
+            ScalarValue.f64(L0Math.sin(0.3)),
+            ScalarValue.f64(L0Math.cos(0.3)),
+            ScalarValue.f64(L0Math.erf(0.3)),
             ScalarValue.f64(-1.0)),
-        ((Value.Tuple) run("fun i32 main() = {exp(0.3), log(0.3), sqrt(0.3), sin(0.3), cos(0.3), erf(0.3), floor(-0.3)}", "main"))
+        ((Value.Tuple)
+                run(
+                    "fun i32 main() = {exp(0.3), log(0.3), sqrt(0.3), sin(0.3), cos(0.3), erf(0.3), floor(-0.3)}",
+                    "main"))
             .elements());
-    assertEquals(List.of(ScalarValue.f32(L0Math.expf(0.3f)), ScalarValue.f32(L0Math.erff(0.3f))),
+    assertEquals(
+        List.of(ScalarValue.f32(L0Math.expf(0.3f)), ScalarValue.f32(L0Math.erff(0.3f))),
         ((Value.Tuple) run("fun i32 main() = {exp(0.3f32), erf(0.3f32)}", "main")).elements());
   }
 
   @Test
   void numericBuiltins() {
-    assertEquals("{5, -2147483648, 2.5, 0.0, 1, 9i64, -1.0, nan}",
-        eval("{abs(-5), abs(-2147483648), abs(-2.5), abs(-0.0), min(1, 2), max(9i64, 3i64), min(-0.0, 0.0) - 1.0, max(1.0, 0.0 / 0.0)}"));
+    assertEquals(
+        "{5, -2147483648, 2.5, 0.0, 1, 9i64, -1.0, nan}",
+        eval(
+            "{abs(-5), abs(-2147483648), abs(-2.5), abs(-0.0), min(1, 2), max(9i64, 3i64), min(-0.0, 0.0) - 1.0, max(1.0, 0.0 / 0.0)}"));
   }
 
   @Test
   void theProgramsOwnFunctionHidesTheBuiltin() {
-    assertEquals(ScalarValue.f64(42.0),
+    assertEquals(
+        ScalarValue.f64(42.0),
         run("fun real abs(real x) = 42.0\nfun real main() = abs(-1.0)", "main"));
   }
 
@@ -155,13 +184,18 @@ class InterpreterTest {
 
   @Test
   void recursiveFunctions() {
-    assertEquals(ScalarValue.i32(3628800),
-        run("fun int fact(int n) = if n = 0 then 1 else n * fact(n - 1)\nfun int main() = fact(10)", "main"));
+    assertEquals(
+        ScalarValue.i32(3628800),
+        run(
+            "fun int fact(int n) = if n = 0 then 1 else n * fact(n - 1)\nfun int main() = fact(10)",
+            "main"));
   }
 
   @Test
   void recursionDeeperThanTheStackIsARuntimeError() {
-    L0RuntimeError e = failure("fun int down(int n) = if n = 0 then 0 else 1 + down(n - 1)\nfun int main() = down(100000000)");
+    L0RuntimeError e =
+        failure(
+            "fun int down(int n) = if n = 0 then 0 else 1 + down(n - 1)\nfun int main() = down(100000000)");
     assertEquals("call", e.operation());
   }
 
@@ -175,20 +209,21 @@ class InterpreterTest {
 
   @Test
   void theThesisImperativeMatrixMultiplication() {
-    String program = "fun *[[int]] matmultImp(int N, [[int]] a, [[int]] b) =\n"
-        + "  let res = replicate(N, iota(N)) in\n"
-        + "  loop (res) = for i < N do\n"
-        + "    loop (res) = for j < N do\n"
-        + "      let partsum =\n"
-        + "        let res = 0 in\n"
-        + "        loop (res) = for k < N do\n"
-        + "          let res = res + a[i,k] * b[k,j]\n"
-        + "          in res\n"
-        + "        in res\n"
-        + "      in let res[i,j] = partsum in res\n"
-        + "    in res\n"
-        + "  in res\n"
-        + "fun [[int]] main() = matmultImp(2, [[1, 2], [3, 4]], [[5, 6], [7, 8]])";
+    String program =
+        "fun *[[int]] matmultImp(int N, [[int]] a, [[int]] b) =\n"
+            + "  let res = replicate(N, iota(N)) in\n"
+            + "  loop (res) = for i < N do\n"
+            + "    loop (res) = for j < N do\n"
+            + "      let partsum =\n"
+            + "        let res = 0 in\n"
+            + "        loop (res) = for k < N do\n"
+            + "          let res = res + a[i,k] * b[k,j]\n"
+            + "          in res\n"
+            + "        in res\n"
+            + "      in let res[i,j] = partsum in res\n"
+            + "    in res\n"
+            + "  in res\n"
+            + "fun [[int]] main() = matmultImp(2, [[1, 2], [3, 4]], [[5, 6], [7, 8]])";
     assertEquals("[[19, 22], [43, 50]]", ValueWriter.write(run(program, "main")));
   }
 
@@ -196,30 +231,52 @@ class InterpreterTest {
 
   @Test
   void indexingGivesElementsAndSlices() {
-    assertEquals("{6, [4, 5, 6], 1}", eval("let a = [[1, 2, 3], [4, 5, 6]] in {a[1, 2], a[1], (a[0])[0]}"));
+    assertEquals(
+        "{6, [4, 5, 6], 1}", eval("let a = [[1, 2, 3], [4, 5, 6]] in {a[1, 2], a[1], (a[0])[0]}"));
   }
 
   @Test
   void indexingOutOfBoundsFails() {
-    assertFailure("index", 2, 3, "index 7 out of bounds for dimension 0 of size 5",
+    assertFailure(
+        "index",
+        2,
+        3,
+        "index 7 out of bounds for dimension 0 of size 5",
         "fun int main() = let a = iota(5) in\n  a[7]");
-    assertFailure("index", 1, 41, "index 3 out of bounds for dimension 1 of size 3",
+    assertFailure(
+        "index",
+        1,
+        41,
+        "index 3 out of bounds for dimension 1 of size 3",
         "fun int main() = let a = [[1, 2, 3]] in a[0, 3]");
-    assertFailure("index", 1, 37, "index -1 out of bounds for dimension 0 of size 5",
+    assertFailure(
+        "index",
+        1,
+        37,
+        "index -1 out of bounds for dimension 0 of size 5",
         "fun int main() = let a = iota(5) in a[-1]");
   }
 
   @Test
   void letWithReplacesAnElementOrARow() {
-    assertEquals("[[1, 9], [3, 4]]", eval("let a = [[1, 2], [3, 4]] in let b = a with [0, 1] <- 9 in b"));
+    assertEquals(
+        "[[1, 9], [3, 4]]", eval("let a = [[1, 2], [3, 4]] in let b = a with [0, 1] <- 9 in b"));
     assertEquals("[[1, 2], [7, 8]]", eval("let a = [[1, 2], [3, 4]] in let a[1] = [7, 8] in a"));
   }
 
   @Test
   void letWithChecksBoundsAndShape() {
-    assertFailure("update", 1, 37, "index 5 out of bounds for dimension 0 of size 3",
+    assertFailure(
+        "update",
+        1,
+        37,
+        "index 5 out of bounds for dimension 0 of size 3",
         "fun int main() = let a = iota(3) in let b = a with [5] <- 1 in b");
-    assertFailure("update", 1, 46, "the new value has shape [3] but the updated part has shape [2]",
+    assertFailure(
+        "update",
+        1,
+        46,
+        "the new value has shape [3] but the updated part has shape [2]",
         "fun int main() = let a = [[1, 2], [3, 4]] in let b = a with [0] <- [1, 2, 3] in b");
   }
 
@@ -238,7 +295,8 @@ class InterpreterTest {
 
   @Test
   void sizeOfADimension() {
-    assertEquals("{2, 3, 2}", eval("let a = [[1, 2, 3], [4, 5, 6]] in {size(a), size(1, a), size(0, a)}"));
+    assertEquals(
+        "{2, 3, 2}", eval("let a = [[1, 2, 3], [4, 5, 6]] in {size(a), size(1, a), size(0, a)}"));
   }
 
   @Test
@@ -252,9 +310,18 @@ class InterpreterTest {
 
   @Test
   void reshapeToADifferentElementCountFails() {
-    assertFailure("reshape", 1, 18, "cannot reshape an array of shape [2][3] (6 elements) into shape (4, 2) (8 elements)",
+    assertFailure(
+        "reshape",
+        1,
+        18,
+        "cannot reshape an array of shape [2][3] (6 elements) into shape (4, 2) (8 elements)",
         "fun int main() = reshape((4, 2), [[1, 2, 3], [4, 5, 6]])");
-    assertFailure("reshape", 1, 18, "negative size -1 in the new shape", "fun int main() = reshape((-1, -6), iota(6))");
+    assertFailure(
+        "reshape",
+        1,
+        18,
+        "negative size -1 in the new shape",
+        "fun int main() = reshape((-1, -6), iota(6))");
   }
 
   @Test
@@ -293,13 +360,22 @@ class InterpreterTest {
     assertEquals("{[0, 1], [2, 3, 4]}", eval("split(2, iota(5))"));
     assertEquals("{[], [0, 1]}", eval("split(0, iota(2))"));
     assertEquals("{[0, 1], []}", eval("split(2, iota(2))"));
-    assertFailure("split", 1, 18, "split point 3 outside 0..2 (the outer size of the array)", "fun int main() = split(3, iota(2))");
+    assertFailure(
+        "split",
+        1,
+        18,
+        "split point 3 outside 0..2 (the outer size of the array)",
+        "fun int main() = split(3, iota(2))");
   }
 
   @Test
   void concatJoinsRowsOfOneShape() {
     assertEquals("[[1], [2], [3]]", eval("concat([[1]], [[2], [3]])"));
-    assertFailure("concat", 1, 18, "the rows of the first array have shape [1] but those of the second have shape [2]",
+    assertFailure(
+        "concat",
+        1,
+        18,
+        "the rows of the first array have shape [1] but those of the second have shape [2]",
         "fun int main() = concat([[1]], [[2, 3]])");
   }
 
@@ -310,18 +386,30 @@ class InterpreterTest {
 
   @Test
   void zipAndUnzip() {
-    assertEquals("[{0, 1.0, true}, {1, 2.0, false}]", eval("zip(iota(2), [1.0, 2.0], [true, false])"));
+    assertEquals(
+        "[{0, 1.0, true}, {1, 2.0, false}]", eval("zip(iota(2), [1.0, 2.0], [true, false])"));
     assertEquals("{[0, 1], [1.0, 2.0]}", eval("unzip(zip(iota(2), [1.0, 2.0]))"));
-    assertFailure("zip", 1, 18, "argument 2 has outer size 2 but argument 1 has outer size 3",
+    assertFailure(
+        "zip",
+        1,
+        18,
+        "argument 2 has outer size 2 but argument 1 has outer size 3",
         "fun int main() = zip(iota(3), iota(2))");
   }
 
   @Test
   void irregularArrayLiteralsFailAtRunTime() {
-    assertFailure("array literal", 1, 18, "irregular array: element 1 has shape [2] but element 0 has shape [1]",
+    assertFailure(
+        "array literal",
+        1,
+        18,
+        "irregular array: element 1 has shape [2] but element 0 has shape [1]",
         "fun int main() = [iota(1), iota(2)]");
     // regularity reaches through tuples (thesis §2.3.2)
-    assertFailure("array literal", 1, 18,
+    assertFailure(
+        "array literal",
+        1,
+        18,
         "irregular array: element 1 has shape {[2], scalar} but element 0 has shape {[1], scalar}",
         "fun int main() = [{iota(1), 1.0}, {iota(2), 2.0}]");
   }
@@ -335,9 +423,12 @@ class InterpreterTest {
 
   @Test
   void mapAppliesNamedFunctionsCurriedFunctionsAndOperatorSections() {
-    String program = "fun int add(int a, int b) = a + 10 * b\n"
-        + "fun int main() = {map(add(1), iota(3)), map(op +(10), iota(3)), map(op -(10), iota(3)), map(sqrt, [4.0, 9.0])}";
-    assertEquals("{[1, 11, 21], [10, 11, 12], [10, 9, 8], [2.0, 3.0]}", ValueWriter.write(run(program, "main")));
+    String program =
+        "fun int add(int a, int b) = a + 10 * b\n"
+            + "fun int main() = {map(add(1), iota(3)), map(op +(10), iota(3)), map(op -(10), iota(3)), map(sqrt, [4.0, 9.0])}";
+    assertEquals(
+        "{[1, 11, 21], [10, 11, 12], [10, 9, 8], [2.0, 3.0]}",
+        ValueWriter.write(run(program, "main")));
   }
 
   @Test
@@ -345,37 +436,66 @@ class InterpreterTest {
     assertEquals("[3, 5]", eval("map(op +, zip([1, 2], [2, 3]))"));
     assertEquals("[2, 6]", eval("map(fn int (int x, int y) => x * y, zip([1, 2], [2, 3]))"));
     assertEquals("[{1, 2}]", eval("map(fn {int, int} ({int, int} p) => p, zip([1], [2]))"));
-    assertEquals("{6, 24}", eval("reduce(fn {int, int} (int a, int b, int c, int d) => {a + c, b * d}, {0, 1}, zip([1, 2, 3], [2, 3, 4]))"));
+    assertEquals(
+        "{6, 24}",
+        eval(
+            "reduce(fn {int, int} (int a, int b, int c, int d) => {a + c, b * d}, {0, 1}, zip([1, 2, 3], [2, 3, 4]))"));
   }
 
   @Test
   void mapOverAnEmptyArrayHasTheFunctionsResultType() {
-    assertEquals(new Value.Array(ScalarType.F64, List.of()), run("fun [real] main() = map(fn real (int x) => f64(x), iota(0))", "main"));
-    assertEquals(new Value.Array(ScalarType.BOOL, List.of()), run("fun [bool] main() = map(op <(1), iota(0))", "main"));
-    assertEquals(new Value.Array(ScalarType.I64, List.of()), run("fun [i64] main() = map(op *, zip(iota(0i64), iota(0i64)))", "main"));
-    assertEquals(new Value.Array(ScalarType.F32, List.of()), run("fun [f32] main() = map(f32, iota(0))", "main"));
+    assertEquals(
+        new Value.Array(ScalarType.F64, List.of()),
+        run("fun [real] main() = map(fn real (int x) => f64(x), iota(0))", "main"));
+    assertEquals(
+        new Value.Array(ScalarType.BOOL, List.of()),
+        run("fun [bool] main() = map(op <(1), iota(0))", "main"));
+    assertEquals(
+        new Value.Array(ScalarType.I64, List.of()),
+        run("fun [i64] main() = map(op *, zip(iota(0i64), iota(0i64)))", "main"));
+    assertEquals(
+        new Value.Array(ScalarType.F32, List.of()),
+        run("fun [f32] main() = map(f32, iota(0))", "main"));
   }
 
   @Test
   void mapOverAnEmptyArrayHasTheInnerSizesOfItsFunctionOnAZeroElement() {
     String program = "fun i32 main([i32] a) = size(1, map(fn [i32] (i32 x) => [x, x], a))";
-    assertEquals(ScalarValue.i32(2), run(program, "main", new Value.Array(ScalarType.I32, List.of())));
+    assertEquals(
+        ScalarValue.i32(2), run(program, "main", new Value.Array(ScalarType.I32, List.of())));
     String named = "fun [[i32]] main(i32 n, [i32] a) = map(fn [i32] (i32 x) => replicate(n, x), a)";
-    assertEquals("empty([0][5]i32)", ValueWriter.write(run(named, "main", ScalarValue.i32(5), new Value.Array(ScalarType.I32, List.of()))));
+    assertEquals(
+        "empty([0][5]i32)",
+        ValueWriter.write(
+            run(named, "main", ScalarValue.i32(5), new Value.Array(ScalarType.I32, List.of()))));
     String dependent = "fun [[i32]] main([i32] a) = map(fn [i32] (i32 x) => iota(x), a)";
-    assertEquals("[]", ValueWriter.write(run(dependent, "main", new Value.Array(ScalarType.I32, List.of()))));
+    assertEquals(
+        "[]",
+        ValueWriter.write(run(dependent, "main", new Value.Array(ScalarType.I32, List.of()))));
     String call = "fun [i32] pair(i32 x) = iota(2)\nfun [[i32]] main([i32] a) = map(pair, a)";
-    assertEquals("empty([0][2]i32)", ValueWriter.write(run(call, "main", new Value.Array(ScalarType.I32, List.of()))));
+    assertEquals(
+        "empty([0][2]i32)",
+        ValueWriter.write(run(call, "main", new Value.Array(ScalarType.I32, List.of()))));
     String failsOnZero = "fun [[i32]] main([i32] a) = map(fn [i32] (i32 x) => [10 / x, 1], a)";
-    assertEquals("empty([0][2]i32)", ValueWriter.write(run(failsOnZero, "main", new Value.Array(ScalarType.I32, List.of()))));
+    assertEquals(
+        "empty([0][2]i32)",
+        ValueWriter.write(run(failsOnZero, "main", new Value.Array(ScalarType.I32, List.of()))));
     String rows = "fun [[i32]] main([[i32]] m) = map(fn [i32] ([i32] r) => map(op +(1), r), m)";
-    assertEquals("empty([0][3]i32)", ValueWriter.write(run(rows, "main", Value.Array.empty(Type.array(ScalarType.I32),
-        new dev.l0.ir.Shape.Array(3, dev.l0.ir.Shape.SCALAR)))));
+    assertEquals(
+        "empty([0][3]i32)",
+        ValueWriter.write(
+            run(
+                rows,
+                "main",
+                Value.Array.empty(
+                    Type.array(ScalarType.I32),
+                    new dev.l0.ir.Shape.Array(3, dev.l0.ir.Shape.SCALAR)))));
   }
 
   @Test
   void transposingAnEmptyArrayKeepsItsInnerSize() {
-    String program = "fun {[[i32]], i32} main(i32 n) = let t = transpose(reshape((0, n), iota(0))) in {t, size(0, t)}";
+    String program =
+        "fun {[[i32]], i32} main(i32 n) = let t = transpose(reshape((0, n), iota(0))) in {t, size(0, t)}";
     assertEquals("{[[], [], []], 3}", ValueWriter.write(run(program, "main", ScalarValue.i32(3))));
   }
 
@@ -388,14 +508,22 @@ class InterpreterTest {
     assertEquals("[[1, 2]]", eval("concat(replicate(0, [5, 6]), [[1, 2]])"));
     assertEquals("[[1, 2]]", eval("concat(replicate(0, [5, 6, 7]), [[1, 2]])"));
     assertEquals("empty([0][3]i32)", eval("concat(replicate(0, [5, 6, 7]), replicate(0, [1, 2]))"));
-    assertFailure("concat", 1, 18, "the rows of the first array have shape [3] but those of the second have shape [2]",
+    assertFailure(
+        "concat",
+        1,
+        18,
+        "the rows of the first array have shape [3] but those of the second have shape [2]",
         "fun i32 main() = concat([[5, 6, 7]], [[1, 2]])");
     assertEquals("{1, 2}", eval("let a = replicate(0, [[1, 2]]) in {size(1, a), size(2, a)}"));
   }
 
   @Test
   void mapProducingIrregularRowsFails() {
-    assertFailure("map", 1, 18, "irregular array: element 1 has shape [1] but element 0 has shape [0]",
+    assertFailure(
+        "map",
+        1,
+        18,
+        "irregular array: element 1 has shape [1] but element 0 has shape [0]",
         "fun int main() = map(fn [int] (int n) => iota(n), iota(3))");
   }
 
@@ -423,29 +551,55 @@ class InterpreterTest {
 
   @Test
   void reduceWhoseOperatorChangesTheAccumulatorsShapeFails() {
-    assertFailure("reduce", 1, 18, "the operator returned a value of shape [2] for an accumulator of shape [1];"
-        + " it must keep the accumulator's shape",
+    assertFailure(
+        "reduce",
+        1,
+        18,
+        "the operator returned a value of shape [2] for an accumulator of shape [1];"
+            + " it must keep the accumulator's shape",
         "fun int main() = reduce(fn [int] ([int] a, [int] b) => iota(a[0] + b[0] + 1), [0], [[1], [1]])");
   }
 
   @Test
   void scanWhoseOperatorChangesTheAccumulatorsShapeFails() {
-    assertFailure("scan", 1, 18, "the operator returned a value of shape [1] for an accumulator of shape [0];"
-        + " it must keep the accumulator's shape",
+    assertFailure(
+        "scan",
+        1,
+        18,
+        "the operator returned a value of shape [1] for an accumulator of shape [0];"
+            + " it must keep the accumulator's shape",
         "fun int main() = scan(fn [int] ([int] a, [int] b) => concat(a, b), iota(0), [iota(1), iota(1)])");
   }
 
   @Test
   void programsBuiltWithoutTheParserCannotCrashTheInterpreter() {
-    Program emptyLiteral = new Program(List.of(new FunDef("main", Type.array(ScalarType.I32), List.of(),
-        new Expr.ArrayLit(List.of(), SourcePos.NONE), SourcePos.NONE)));
+    Program emptyLiteral =
+        new Program(
+            List.of(
+                new FunDef(
+                    "main",
+                    Type.array(ScalarType.I32),
+                    List.of(),
+                    new Expr.ArrayLit(List.of(), SourcePos.NONE),
+                    SourcePos.NONE)));
     assertThrows(L0CompileError.class, () -> new Interpreter(emptyLiteral).call("main", List.of()));
-    Program emptyZip = new Program(List.of(new FunDef("main", Type.array(ScalarType.I32), List.of(),
-        new Expr.Zip(List.of(), SourcePos.NONE), SourcePos.NONE)));
+    Program emptyZip =
+        new Program(
+            List.of(
+                new FunDef(
+                    "main",
+                    Type.array(ScalarType.I32),
+                    List.of(),
+                    new Expr.Zip(List.of(), SourcePos.NONE),
+                    SourcePos.NONE)));
     assertThrows(L0CompileError.class, () -> new Interpreter(emptyZip).call("main", List.of()));
-    L0CompileError illTyped = assertThrows(L0CompileError.class, () -> run("fun int main() = 1 + true", "main"));
-    assertEquals("test.l0:1:20: ill-typed program: expected an integer, found a value of type bool", illTyped.getMessage());
-    assertThrows(L0CompileError.class, () -> run("fun int main() = let {a, b} = {1, 2, 3} in a", "main"));
+    L0CompileError illTyped =
+        assertThrows(L0CompileError.class, () -> run("fun int main() = 1 + true", "main"));
+    assertEquals(
+        "test.l0:1:20: ill-typed program: expected an integer, found a value of type bool",
+        illTyped.getMessage());
+    assertThrows(
+        L0CompileError.class, () -> run("fun int main() = let {a, b} = {1, 2, 3} in a", "main"));
     assertThrows(L0CompileError.class, () -> run("fun int main() = nosuch(1)", "main"));
     assertThrows(L0CompileError.class, () -> run("fun int main() = (iota(2))[0, 0]", "main"));
   }
@@ -454,10 +608,15 @@ class InterpreterTest {
 
   @Test
   void callChecksTheEntryFunctionAndItsArguments() {
-    Interpreter interpreter = new Interpreter(L0Parser.parse("fun int f([int] a) = a[0]", "test.l0"));
-    assertEquals(ScalarValue.i32(4), interpreter.call("f", List.of(new Value.Array(ScalarType.I32, List.of(ScalarValue.i32(4))))));
+    Interpreter interpreter =
+        new Interpreter(L0Parser.parse("fun int f([int] a) = a[0]", "test.l0"));
+    assertEquals(
+        ScalarValue.i32(4),
+        interpreter.call(
+            "f", List.of(new Value.Array(ScalarType.I32, List.of(ScalarValue.i32(4))))));
     assertThrows(IllegalArgumentException.class, () -> interpreter.call("g", List.of()));
     assertThrows(IllegalArgumentException.class, () -> interpreter.call("f", List.of()));
-    assertThrows(IllegalArgumentException.class, () -> interpreter.call("f", List.of(ScalarValue.i32(1))));
+    assertThrows(
+        IllegalArgumentException.class, () -> interpreter.call("f", List.of(ScalarValue.i32(1))));
   }
 }

@@ -14,10 +14,14 @@ import org.junit.jupiter.api.Test;
 
 class L0MathTest {
   private static final MathContext PRECISION = new MathContext(90, RoundingMode.HALF_EVEN);
-  private static final BigDecimal PI = new BigDecimal(
-      "3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534211706798214808651");
+  private static final BigDecimal PI =
+      new BigDecimal(
+          "3.14159265358979323846264338327950288419716939937510582097494459230781640628620899862803482534211706798214808651");
 
-  /** erf(x) = 2/sqrt(pi) * sum_n (-1)^n x^(2n+1) / (n! (2n+1)), summed with 90 digits until the terms vanish. */
+  /**
+   * erf(x) = 2/sqrt(pi) * sum_n (-1)^n x^(2n+1) / (n! (2n+1)), summed with 90 digits until the
+   * terms vanish.
+   */
   private static double seriesErf(double x) {
     BigDecimal bx = new BigDecimal(x);
     BigDecimal x2 = bx.multiply(bx, PRECISION);
@@ -65,7 +69,8 @@ class L0MathTest {
       for (double x : new double[] {gridPoint, randomPoint}) {
         double expected = seriesErf(x);
         double actual = L0Math.erf(x);
-        assertTrue(Math.abs(actual - expected) <= Math.ulp(expected),
+        assertTrue(
+            Math.abs(actual - expected) <= Math.ulp(expected),
             "erf(" + x + ") = " + actual + ", series gives " + expected);
       }
     }
@@ -99,7 +104,8 @@ class L0MathTest {
   @Test
   void erfOfSinglePrecisionArgumentsAgreesWithTheDoubleSeries() {
     for (float x = -4.0f; x <= 4.0f; x += 0.0625f) {
-      assertEquals((float) seriesErf(x), L0Math.erff(x), Math.ulp((float) seriesErf(x)), "erff(" + x + ")");
+      assertEquals(
+          (float) seriesErf(x), L0Math.erff(x), Math.ulp((float) seriesErf(x)), "erff(" + x + ")");
     }
   }
 }

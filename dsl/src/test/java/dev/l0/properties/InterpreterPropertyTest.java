@@ -40,18 +40,33 @@ class InterpreterPropertyTest {
       throw new AssertionError("unexpected " + e + "\n" + describe(generated), e);
     }
     Value value = result;
-    assertTrue(ValueShapes.conforms(value, generated.entryFunction().returnType()),
-        () -> "result " + value + " does not have type " + generated.entryFunction().returnType() + "\n" + describe(generated));
+    assertTrue(
+        ValueShapes.conforms(value, generated.entryFunction().returnType()),
+        () ->
+            "result "
+                + value
+                + " does not have type "
+                + generated.entryFunction().returnType()
+                + "\n"
+                + describe(generated));
   }
 
   @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
-  void failingProgramsRaiseARuntimeErrorNamingTheOperation(@ForAll("failingPrograms") FailingProgramCase failing) {
+  void failingProgramsRaiseARuntimeErrorNamingTheOperation(
+      @ForAll("failingPrograms") FailingProgramCase failing) {
     ProgramCase generated = failing.program();
     try {
       Value result = new Interpreter(generated.program()).call(generated.entry(), generated.args());
-      fail("expected a failure in " + failing.operation() + " but got " + result + "\n" + describe(generated));
+      fail(
+          "expected a failure in "
+              + failing.operation()
+              + " but got "
+              + result
+              + "\n"
+              + describe(generated));
     } catch (L0RuntimeError e) {
-      assertEquals(failing.operation(), e.operation(), () -> e.getMessage() + "\n" + describe(generated));
+      assertEquals(
+          failing.operation(), e.operation(), () -> e.getMessage() + "\n" + describe(generated));
     } catch (RuntimeException | StackOverflowError e) {
       throw new AssertionError("unexpected " + e + "\n" + describe(generated), e);
     }

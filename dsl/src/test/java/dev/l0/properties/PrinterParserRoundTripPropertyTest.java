@@ -30,8 +30,12 @@ class PrinterParserRoundTripPropertyTest {
   void printedBodiesAndTypesParseBackAlone(@ForAll("programs") ProgramCase generated) {
     var entry = generated.entryFunction();
     String body = L0Printer.print(entry.body());
-    assertEquals(SourcePositions.erase(entry.body()), SourcePositions.erase(L0Parser.parseExpression(body, "gen")), body);
-    assertEquals(entry.returnType(), L0Parser.parseType(L0Printer.print(entry.returnType()), "gen"));
+    assertEquals(
+        SourcePositions.erase(entry.body()),
+        SourcePositions.erase(L0Parser.parseExpression(body, "gen")),
+        body);
+    assertEquals(
+        entry.returnType(), L0Parser.parseType(L0Printer.print(entry.returnType()), "gen"));
     for (Param p : entry.params()) {
       assertEquals(p.type(), L0Parser.parseType(L0Printer.print(p.type()), "gen"));
     }

@@ -10,9 +10,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The constructs a program uses, by name ({@code "Map"}, {@code "Let with tuple pattern"},
- * {@code "SOAC over SOAC"}, {@code "SOAC in lambda"}, {@code "producer with several consumers"},
- * ...): what the generator's coverage statistics count.
+ * The constructs a program uses, by name ({@code "Map"}, {@code "Let with tuple pattern"}, {@code
+ * "SOAC over SOAC"}, {@code "SOAC in lambda"}, {@code "producer with several consumers"}, ...):
+ * what the generator's coverage statistics count.
  */
 final class ProgramConstructs {
   private ProgramConstructs() {}
@@ -56,7 +56,10 @@ final class ProgramConstructs {
   }
 
   private static boolean isSoac(Expr e) {
-    return e instanceof Expr.Map || e instanceof Expr.Filter || e instanceof Expr.Reduce || e instanceof Expr.Scan;
+    return e instanceof Expr.Map
+        || e instanceof Expr.Filter
+        || e instanceof Expr.Reduce
+        || e instanceof Expr.Scan;
   }
 
   /** The SOAC inputs (zipped or not) in {@code e} that are the variable {@code name}. */

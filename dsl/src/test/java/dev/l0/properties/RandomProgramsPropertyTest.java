@@ -33,31 +33,60 @@ import org.junit.jupiter.api.Test;
  * stops generating, say, filters fails here).
  */
 class RandomProgramsPropertyTest {
-  /** Constructs (as {@link ProgramConstructs} names them) and the least per cent of programs that must contain each. */
-  private static final Map<String, Integer> COVERAGE = Map.ofEntries(
-      Map.entry("Map", 45), Map.entry("Filter", 12), Map.entry("Reduce", 30), Map.entry("Scan", 12),
-      Map.entry("Zip", 25), Map.entry("Unzip", 5), Map.entry("Iota", 15), Map.entry("Replicate", 60),
-      Map.entry("Size", 30), Map.entry("Reshape", 10), Map.entry("Transpose", 3), Map.entry("Split", 5),
-      Map.entry("Concat", 10), Map.entry("Copy", 25), Map.entry("LetWith", 20), Map.entry("Loop", 20),
-      Map.entry("If", 20), Map.entry("Index", 30), Map.entry("Let", 50), Map.entry("Let with tuple pattern", 25),
-      Map.entry("Call", 30), Map.entry("helper function", 30), Map.entry("shimmed lambda", 7),
-      Map.entry("function reference", 15), Map.entry("curried function reference", 4),
-      Map.entry("operator section", 25), Map.entry("curried operator section", 4),
-      Map.entry("SOAC over SOAC", 25), Map.entry("SOAC over variable", 12), Map.entry("SOAC in lambda", 15),
-      Map.entry("producer with several consumers", 15), Map.entry("in-place update in loop", 10));
+  /**
+   * Constructs (as {@link ProgramConstructs} names them) and the least per cent of programs that
+   * must contain each.
+   */
+  private static final Map<String, Integer> COVERAGE =
+      Map.ofEntries(
+          Map.entry("Map", 45),
+          Map.entry("Filter", 12),
+          Map.entry("Reduce", 30),
+          Map.entry("Scan", 12),
+          Map.entry("Zip", 25),
+          Map.entry("Unzip", 5),
+          Map.entry("Iota", 15),
+          Map.entry("Replicate", 60),
+          Map.entry("Size", 30),
+          Map.entry("Reshape", 10),
+          Map.entry("Transpose", 3),
+          Map.entry("Split", 5),
+          Map.entry("Concat", 10),
+          Map.entry("Copy", 25),
+          Map.entry("LetWith", 20),
+          Map.entry("Loop", 20),
+          Map.entry("If", 20),
+          Map.entry("Index", 30),
+          Map.entry("Let", 50),
+          Map.entry("Let with tuple pattern", 25),
+          Map.entry("Call", 30),
+          Map.entry("helper function", 30),
+          Map.entry("shimmed lambda", 7),
+          Map.entry("function reference", 15),
+          Map.entry("curried function reference", 4),
+          Map.entry("operator section", 25),
+          Map.entry("curried operator section", 4),
+          Map.entry("SOAC over SOAC", 25),
+          Map.entry("SOAC over variable", 12),
+          Map.entry("SOAC in lambda", 15),
+          Map.entry("producer with several consumers", 15),
+          Map.entry("in-place update in loop", 10));
 
   /** A loop whose step is a filter (of its accumulator), in printed L0. */
   private static final Pattern FILTERING_LOOP = Pattern.compile("do\\s+filter\\(");
+
   /** A loop whose step appends to its accumulator, in printed L0. */
   private static final Pattern APPENDING_LOOP = Pattern.compile("do\\s+concat\\(");
 
   @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
   void programsCoverTheLanguage(@ForAll("programs") ProgramCase generated) {
     Set<String> constructs = ProgramConstructs.of(generated.program());
-    COVERAGE.forEach((construct, least) -> {
-      Statistics.label(construct).collect(constructs.contains(construct));
-      Statistics.label(construct).coverage(check -> check.check(true).percentage(p -> p >= least));
-    });
+    COVERAGE.forEach(
+        (construct, least) -> {
+          Statistics.label(construct).collect(constructs.contains(construct));
+          Statistics.label(construct)
+              .coverage(check -> check.check(true).percentage(p -> p >= least));
+        });
   }
 
   @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
@@ -65,7 +94,8 @@ class RandomProgramsPropertyTest {
     FunDef entry = generated.entryFunction();
     assertEquals(entry.params().size(), generated.args().size());
     for (int i = 0; i < entry.params().size(); i++) {
-      assertTrue(ValueShapes.conforms(generated.args().get(i), entry.params().get(i).type()),
+      assertTrue(
+          ValueShapes.conforms(generated.args().get(i), entry.params().get(i).type()),
           generated.args().get(i) + " is not a " + entry.params().get(i).type());
     }
   }
@@ -80,7 +110,9 @@ class RandomProgramsPropertyTest {
     for (int i = functions.size() - 1; i >= 0; i--) {
       FunDef f = functions.get(i);
       if (i < functions.size() - 1) {
-        assertTrue(referencedSoFar.contains(f.name()), f.name() + " is never referenced by a later function");
+        assertTrue(
+            referencedSoFar.contains(f.name()),
+            f.name() + " is never referenced by a later function");
       }
       Set<String> own = referencedFunctions(f.body());
       assertTrue(!own.contains(f.name()), f.name() + " refers to itself");
@@ -88,7 +120,10 @@ class RandomProgramsPropertyTest {
     }
   }
 
-  /** The same random choices give the same program and inputs, so a reported seed reproduces a failure. */
+  /**
+   * The same random choices give the same program and inputs, so a reported seed reproduces a
+   * failure.
+   */
   @Property(tries = 200, afterFailure = AfterFailureMode.SAMPLE_FIRST)
   void generationIsDeterministic(@ForAll long seed) {
     RandomGenerator<ProgramCase> generator = RandomPrograms.programs().generator(1000);
@@ -114,7 +149,9 @@ class RandomProgramsPropertyTest {
       TypeChecker.check(generated.program());
       FunDef entry = generated.entryFunction();
       for (int i = 0; i < entry.params().size(); i++) {
-        assertTrue(ValueShapes.conforms(generated.args().get(i), entry.params().get(i).type()), "seed " + seed);
+        assertTrue(
+            ValueShapes.conforms(generated.args().get(i), entry.params().get(i).type()),
+            "seed " + seed);
       }
       String text = generated.toString();
       arrayReductions += text.contains("reduce(fn [") ? 1 : 0;
@@ -122,10 +159,15 @@ class RandomProgramsPropertyTest {
       filteringLoops += FILTERING_LOOP.matcher(text).find() ? 1 : 0;
       appendingLoops += APPENDING_LOOP.matcher(text).find() ? 1 : 0;
     }
-    assertTrue(arrayReductions >= programs / 5, arrayReductions + " programs with a reduction of arrays");
+    assertTrue(
+        arrayReductions >= programs / 5, arrayReductions + " programs with a reduction of arrays");
     assertTrue(arrayScans >= programs / 10, arrayScans + " programs with a scan of arrays");
-    assertTrue(filteringLoops >= programs / 10, filteringLoops + " programs with a loop that filters its accumulator");
-    assertTrue(appendingLoops >= programs / 10, appendingLoops + " programs with a loop that appends to its accumulator");
+    assertTrue(
+        filteringLoops >= programs / 10,
+        filteringLoops + " programs with a loop that filters its accumulator");
+    assertTrue(
+        appendingLoops >= programs / 10,
+        appendingLoops + " programs with a loop that appends to its accumulator");
   }
 
   @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
@@ -138,11 +180,14 @@ class RandomProgramsPropertyTest {
     if (e instanceof Expr.Call call) {
       names.add(call.function());
     }
-    FunArg function = e instanceof Expr.Map m ? m.function()
-        : e instanceof Expr.Filter f ? f.function()
-        : e instanceof Expr.Reduce r ? r.function()
-        : e instanceof Expr.Scan s ? s.function()
-        : null;
+    FunArg function =
+        e instanceof Expr.Map m
+            ? m.function()
+            : e instanceof Expr.Filter f
+                ? f.function()
+                : e instanceof Expr.Reduce r
+                    ? r.function()
+                    : e instanceof Expr.Scan s ? s.function() : null;
     if (function instanceof FunArg.FunctionRef ref) {
       names.add(ref.name());
     }

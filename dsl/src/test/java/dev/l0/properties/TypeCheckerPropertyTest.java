@@ -31,13 +31,24 @@ class TypeCheckerPropertyTest {
     TypedProgram typed = check(generated);
     for (FunDef f : generated.program().functions()) {
       Type bodyType = typed.typeOf(f.body());
-      assertTrue(bodyType.sameShapeAs(f.returnType()),
-          () -> f.name() + " has body type " + bodyType + " but declares " + f.returnType() + "\n" + L0Printer.print(generated.program()));
+      assertTrue(
+          bodyType.sameShapeAs(f.returnType()),
+          () ->
+              f.name()
+                  + " has body type "
+                  + bodyType
+                  + " but declares "
+                  + f.returnType()
+                  + "\n"
+                  + L0Printer.print(generated.program()));
       assertEveryExpressionTyped(typed, f.body());
     }
   }
 
-  /** Programs built to fail at run time are still well typed: their failure is not visible statically. */
+  /**
+   * Programs built to fail at run time are still well typed: their failure is not visible
+   * statically.
+   */
   @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
   void failingProgramsTypeCheck(@ForAll("failingPrograms") FailingProgramCase failing) {
     check(failing.program());

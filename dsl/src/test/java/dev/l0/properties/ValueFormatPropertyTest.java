@@ -23,10 +23,14 @@ class ValueFormatPropertyTest {
   }
 
   @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
-  void severalValuesReadBackInOrder(@ForAll("values") TypedValue first, @ForAll("values") TypedValue second) {
-    String text = ValueWriter.write(first.value()) + "\n// a comment\n" + ValueWriter.write(second.value());
-    assertEquals(List.of(first.value(), second.value()),
-        ValueReader.read(text, List.of(first.type(), second.type()), "gen"), text);
+  void severalValuesReadBackInOrder(
+      @ForAll("values") TypedValue first, @ForAll("values") TypedValue second) {
+    String text =
+        ValueWriter.write(first.value()) + "\n// a comment\n" + ValueWriter.write(second.value());
+    assertEquals(
+        List.of(first.value(), second.value()),
+        ValueReader.read(text, List.of(first.type(), second.type()), "gen"),
+        text);
   }
 
   @Provide

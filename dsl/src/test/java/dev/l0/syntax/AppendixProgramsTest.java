@@ -24,8 +24,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The thesis's appendix programs P0, P1 and P2 (test resources) parse as the thesis means them. */
 class AppendixProgramsTest {
   private static final Type MATRIX = Type.array(Type.array(ScalarType.I32));
-  private static final Type OPTION = Type.tuple(
-      ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64);
+  private static final Type OPTION =
+      Type.tuple(
+          ScalarType.BOOL,
+          ScalarType.F64,
+          ScalarType.F64,
+          ScalarType.F64,
+          ScalarType.F64,
+          ScalarType.F64);
 
   private static FunDef function(Program program, String name) {
     return program.function(name).orElseThrow();
@@ -38,15 +44,18 @@ class AppendixProgramsTest {
   @Test
   void p0PricesOptionsThatCarryTheirOwnRateAndVolatility() {
     Program p0 = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
-    assertEquals(List.of("horner", "abs", "cnd0", "cnd", "go", "blackscholes"),
+    assertEquals(
+        List.of("horner", "abs", "cnd0", "cnd", "go", "blackscholes"),
         p0.functions().stream().map(FunDef::name).toList());
     assertEquals(List.of(OPTION), paramTypes(function(p0, "go")));
     FunDef blackscholes = function(p0, "blackscholes");
     assertEquals(Type.array(ScalarType.F64), blackscholes.returnType());
     assertEquals(List.of(Type.array(OPTION)), paramTypes(blackscholes));
-    assertEquals(new Expr.Map(new FunArg.FunctionRef("go", List.of(), NONE), var("xs"), NONE),
+    assertEquals(
+        new Expr.Map(new FunArg.FunctionRef("go", List.of(), NONE), var("xs"), NONE),
         SourcePositions.erase(blackscholes.body()));
-    Expr.Let coefficients = assertInstanceOf(Expr.Let.class, SourcePositions.erase(function(p0, "horner").body()));
+    Expr.Let coefficients =
+        assertInstanceOf(Expr.Let.class, SourcePositions.erase(function(p0, "horner").body()));
     Expr.TupleLit values = assertInstanceOf(Expr.TupleLit.class, coefficients.value());
     assertEquals(f64(-0.356563782), values.elements().get(1));
     assertEquals(5, values.elements().size());
@@ -55,17 +64,24 @@ class AppendixProgramsTest {
   @Test
   void p1MultipliesTwoMatrices() {
     Program p1 = TestPrograms.load(TestPrograms.P1_MATMUL);
-    assertEquals(List.of("redplus1", "redplus2", "mul1", "mul2", "replin", "matmultFun", "main"),
+    assertEquals(
+        List.of("redplus1", "redplus2", "mul1", "mul2", "replin", "matmultFun", "main"),
         p1.functions().stream().map(FunDef::name).toList());
     assertEquals(ScalarType.I32, function(p1, "redplus1").returnType());
     assertEquals(List.of(MATRIX, MATRIX), paramTypes(function(p1, "main")));
-    Expr.Let size = assertInstanceOf(Expr.Let.class, SourcePositions.erase(function(p1, "matmultFun").body()));
+    Expr.Let size =
+        assertInstanceOf(Expr.Let.class, SourcePositions.erase(function(p1, "matmultFun").body()));
     assertEquals(new Expr.Size(0, var("a"), NONE), size.value());
     Expr.Let replicated = assertInstanceOf(Expr.Let.class, size.body());
-    assertEquals(new Expr.Replicate(var("N"), new Expr.Transpose(0, 1, var("b"), NONE), NONE), replicated.value());
+    assertEquals(
+        new Expr.Replicate(var("N"), new Expr.Transpose(0, 1, var("b"), NONE), NONE),
+        replicated.value());
     Expr.Let curried = assertInstanceOf(Expr.Let.class, replicated.body());
-    assertEquals(new Expr.Map(new FunArg.FunctionRef("replin", List.of(var("N")), NONE), var("a"), NONE), curried.value());
-    Expr.Reduce sum = assertInstanceOf(Expr.Reduce.class, SourcePositions.erase(function(p1, "redplus1").body()));
+    assertEquals(
+        new Expr.Map(new FunArg.FunctionRef("replin", List.of(var("N")), NONE), var("a"), NONE),
+        curried.value());
+    Expr.Reduce sum =
+        assertInstanceOf(Expr.Reduce.class, SourcePositions.erase(function(p1, "redplus1").body()));
     assertEquals(new FunArg.OperatorRef(BinaryOperator.ADD, List.of(), NONE), sum.function());
   }
 
@@ -78,14 +94,20 @@ class AppendixProgramsTest {
     assertEquals(3, rows.elements().size());
     FunDef shortest = function(p2, "shortest");
     assertEquals(List.of(MATRIX), paramTypes(shortest));
-    assertEquals(new Expr.Call("floydSbsFun", List.of(new Expr.Size(0, var("D"), NONE), var("D")), NONE),
+    assertEquals(
+        new Expr.Call("floydSbsFun", List.of(new Expr.Size(0, var("D"), NONE), var("D")), NONE),
         SourcePositions.erase(shortest.body()));
     Expr.If min = assertInstanceOf(Expr.If.class, function(p2, "MIN").body());
     assertEquals(BinaryOperator.LT, assertInstanceOf(Expr.Binary.class, min.condition()).op());
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {TestPrograms.P0_BLACKSCHOLES, TestPrograms.P1_MATMUL, TestPrograms.P2_SHORTEST_PATHS})
+  @ValueSource(
+      strings = {
+        TestPrograms.P0_BLACKSCHOLES,
+        TestPrograms.P1_MATMUL,
+        TestPrograms.P2_SHORTEST_PATHS
+      })
   void printingAnAppendixProgramGivesTextThatParsesToTheSameProgram(String name) {
     Program program = TestPrograms.load(name);
     String printed = L0Printer.print(program);

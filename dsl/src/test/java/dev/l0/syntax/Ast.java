@@ -3,9 +3,9 @@ package dev.l0.syntax;
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Expr;
 import dev.l0.ir.Pattern;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
-import dev.l0.ir.PrefixOperator;
 import dev.l0.testing.SourcePositions;
 import java.util.List;
 

@@ -17,42 +17,120 @@ class L0ParserErrorTest {
 
   static Stream<Arguments> badPrograms() {
     return Stream.of(
-        bad("fun [int] f([int] a) =\n  let b = map(g, a\n  in b", 3, 3,
+        bad(
+            "fun [int] f([int] a) =\n  let b = map(g, a\n  in b",
+            3,
+            3,
             "expected ')' to close the argument list of 'map' opened at 2:14, found 'in'"),
-        bad("fun bool f(int a) = a == 1", 1, 23, "'==' is not an L0 operator: equality is written '='"),
+        bad(
+            "fun bool f(int a) = a == 1",
+            1,
+            23,
+            "'==' is not an L0 operator: equality is written '='"),
         bad("fun [int] f() = []", 1, 17, "empty array literal [] is not allowed"),
-        bad("fun int f([int] a) =\n  redomap(op +, g, 0, a)", 2, 3, "'redomap' is internal to the compiler"),
-        bad("fun int f([int] a) =\n  reduce(op +, a)", 2, 3, "'reduce' expects 3 arguments, as in reduce(f, ne, a), but got 2"),
-        bad("fun [int] f([int] a) = map(g, a, a)", 1, 24, "'map' expects 2 arguments, as in map(f, a), but got 3"),
-        bad("fun [int] f([[int]] a) = transpose(0, a)", 1, 26, "'transpose' expects 1 or 3 arguments"),
+        bad(
+            "fun int f([int] a) =\n  redomap(op +, g, 0, a)",
+            2,
+            3,
+            "'redomap' is internal to the compiler"),
+        bad(
+            "fun int f([int] a) =\n  reduce(op +, a)",
+            2,
+            3,
+            "'reduce' expects 3 arguments, as in reduce(f, ne, a), but got 2"),
+        bad(
+            "fun [int] f([int] a) = map(g, a, a)",
+            1,
+            24,
+            "'map' expects 2 arguments, as in map(f, a), but got 3"),
+        bad(
+            "fun [int] f([[int]] a) = transpose(0, a)",
+            1,
+            26,
+            "'transpose' expects 1 or 3 arguments"),
         bad("fun int f() = 'a'", 1, 15, "character and string literals are not supported"),
         bad("fun char f() = 1", 1, 5, "the type 'char' is not supported"),
-        bad("fun int f() =\n  1 + 3000000000", 2, 7, "the integer literal 3000000000 is out of range for i32"),
-        bad("fun int f() = -2147483649", 1, 15, "the integer literal -2147483649 is out of range for i32"),
+        bad(
+            "fun int f() =\n  1 + 3000000000",
+            2,
+            7,
+            "the integer literal 3000000000 is out of range for i32"),
+        bad(
+            "fun int f() = -2147483649",
+            1,
+            15,
+            "the integer literal -2147483649 is out of range for i32"),
         bad("fun int f() = 12abc", 1, 15, "bad numeric literal '12abc'"),
         bad("fun int f() = 1.5i32", 1, 15, "cannot have the integer suffix i32"),
         bad("fun real f() = 1e400", 1, 16, "out of range for f64"),
-        bad("fun int f(bool c) = if c then 1\nfun int g() = 2", 2, 1,
+        bad(
+            "fun int f(bool c) = if c then 1\nfun int g() = 2",
+            2,
+            1,
             "expected 'else' after the 'then' branch of the 'if' at 1:21"),
-        bad("fun int f() =\n  let x = 1\n  x", 3, 3, "expected 'in' after the bound value of the 'let' at 2:3, found name 'x'"),
-        bad("fun int f() = (1 + 2", 1, 21, "expected ')' to close the parenthesis opened at 1:15, found end of input"),
+        bad(
+            "fun int f() =\n  let x = 1\n  x",
+            3,
+            3,
+            "expected 'in' after the bound value of the 'let' at 2:3, found name 'x'"),
+        bad(
+            "fun int f() = (1 + 2",
+            1,
+            21,
+            "expected ')' to close the parenthesis opened at 1:15, found end of input"),
         bad("fun int f(int x) = x # 2", 1, 22, "unexpected character '#'"),
-        bad("fun int sumpair({int, int} {x, y}) = x + y", 1, 28, "a parameter cannot be a tuple pattern"),
-        bad("fun {int, real f() = 1", 1, 16, "expected '}' to close the tuple type opened at 1:5, found name 'f'"),
-        bad("fun int f([[int]] a, int k) = size(k, a)", 1, 36, "must be a non-negative integer literal"),
+        bad(
+            "fun int sumpair({int, int} {x, y}) = x + y",
+            1,
+            28,
+            "a parameter cannot be a tuple pattern"),
+        bad(
+            "fun {int, real f() = 1",
+            1,
+            16,
+            "expected '}' to close the tuple type opened at 1:5, found name 'f'"),
+        bad(
+            "fun int f([[int]] a, int k) = size(k, a)",
+            1,
+            36,
+            "must be a non-negative integer literal"),
         bad("fun int (int x) = x", 1, 9, "expected a name for the function, found '('"),
         bad("fun int f(int map) = map", 1, 15, "found 'map' (a reserved word)"),
-        bad("fun int f() = 1 2", 1, 17, "expected an operator, 'fun' or end of input after the body of 'f', found number 2"),
-        bad("fun int f(int n) = loop (x = 0) = while x do x in x", 1, 35, "expected 'for' in the 'loop' at 1:20"),
+        bad(
+            "fun int f() = 1 2",
+            1,
+            17,
+            "expected an operator, 'fun' or end of input after the body of 'f', found number 2"),
+        bad(
+            "fun int f(int n) = loop (x = 0) = while x do x in x",
+            1,
+            35,
+            "expected 'for' in the 'loop' at 1:20"),
         bad("fun int f() = (1, 2)", 1, 17, "tuples are written {a, b}"),
-        bad("fun [int] f([int] a) = map(1, a)", 1, 28, "expected a function as the first argument of 'map'"),
+        bad(
+            "fun [int] f([int] a) = map(1, a)",
+            1,
+            28,
+            "expected a function as the first argument of 'map'"),
         bad("fun [*[int]] f() = 1", 1, 6, "uniqueness applies to the outermost array only"),
-        bad("fun [int] f(*[int] a) = let b = a with [0] = 1 in b", 1, 44, "expected '<-' after the indices of the in-place update"),
+        bad(
+            "fun [int] f(*[int] a) = let b = a with [0] = 1 in b",
+            1,
+            44,
+            "expected '<-' after the indices of the in-place update"),
         bad("fun int f() = )\n'x'", 1, 15, "expected an expression, found ')'"),
-        bad("fun int f() = fn int (int x) => x", 1, 15, "may appear only as the first argument of map, filter, reduce or scan"),
+        bad(
+            "fun int f() = fn int (int x) => x",
+            1,
+            15,
+            "may appear only as the first argument of map, filter, reduce or scan"),
         bad("fun int f([int] a) = a[]", 1, 24, "needs at least one index"),
         bad("int f() = 1", 1, 1, "expected 'fun' to begin a function definition, found 'int'"),
-        bad("fun int f() = let {a, b = c in a", 1, 25, "expected '}' to close the tuple pattern opened at 1:19, found '='"));
+        bad(
+            "fun int f() = let {a, b = c in a",
+            1,
+            25,
+            "expected '}' to close the tuple pattern opened at 1:19, found '='"));
   }
 
   private static Arguments bad(String text, int line, int column, String messageFragment) {
@@ -61,7 +139,8 @@ class L0ParserErrorTest {
 
   @ParameterizedTest
   @MethodSource("badPrograms")
-  void aSyntaxErrorIsReportedAtTheOffendingToken(String text, int line, int column, String messageFragment) {
+  void aSyntaxErrorIsReportedAtTheOffendingToken(
+      String text, int line, int column, String messageFragment) {
     L0CompileError error = assertThrows(L0CompileError.class, () -> L0Parser.parse(text, "bad.l0"));
     assertEquals(new SourcePos("bad.l0", line, column), error.pos(), error.getMessage());
     assertTrue(error.detail().contains(messageFragment), () -> "message was: " + error.detail());
@@ -70,33 +149,50 @@ class L0ParserErrorTest {
   @Test
   void aHugeTokenIsQuotedCut() {
     String name = "y".repeat(10_000_000);
-    L0CompileError extraName = assertThrows(L0CompileError.class, () -> L0Parser.parse("fun int f() = 1 " + name, "big.l0"));
-    assertEquals("big.l0:1:17: expected an operator, 'fun' or end of input after the body of 'f', found name '"
-        + "y".repeat(60) + "... (10000000 characters)'", extraName.getMessage());
-    L0CompileError hugeNumber = assertThrows(L0CompileError.class, () -> L0Parser.parse("fun int f() = " + "9".repeat(10_000_000), "big.l0"));
-    assertEquals("big.l0:1:15: the integer literal " + "9".repeat(60) + "... (10000000 characters) is out of range for i32",
+    L0CompileError extraName =
+        assertThrows(
+            L0CompileError.class, () -> L0Parser.parse("fun int f() = 1 " + name, "big.l0"));
+    assertEquals(
+        "big.l0:1:17: expected an operator, 'fun' or end of input after the body of 'f', found name '"
+            + "y".repeat(60)
+            + "... (10000000 characters)'",
+        extraName.getMessage());
+    L0CompileError hugeNumber =
+        assertThrows(
+            L0CompileError.class,
+            () -> L0Parser.parse("fun int f() = " + "9".repeat(10_000_000), "big.l0"));
+    assertEquals(
+        "big.l0:1:15: the integer literal "
+            + "9".repeat(60)
+            + "... (10000000 characters) is out of range for i32",
         hugeNumber.getMessage());
   }
 
   @Test
   void theMessageStartsWithFileLineAndColumn() {
-    L0CompileError error = assertThrows(L0CompileError.class, () -> L0Parser.parse("fun int f() =\n  1 +", "dir/prog.l0"));
+    L0CompileError error =
+        assertThrows(
+            L0CompileError.class, () -> L0Parser.parse("fun int f() =\n  1 +", "dir/prog.l0"));
     assertEquals("dir/prog.l0:2:6: expected an expression, found end of input", error.getMessage());
   }
 
   @Test
   void expressionAndTypeEntryPointsRejectTrailingText() {
-    L0CompileError expr = assertThrows(L0CompileError.class, () -> L0Parser.parseExpression("a b", "e"));
+    L0CompileError expr =
+        assertThrows(L0CompileError.class, () -> L0Parser.parseExpression("a b", "e"));
     assertEquals(new SourcePos("e", 1, 3), expr.pos());
-    L0CompileError type = assertThrows(L0CompileError.class, () -> L0Parser.parseType("[int] x", "t"));
+    L0CompileError type =
+        assertThrows(L0CompileError.class, () -> L0Parser.parseType("[int] x", "t"));
     assertEquals("expected end of input after the type, found name 'x'", type.detail());
   }
 
   @Test
   void deepNestingIsACompileErrorNotAStackOverflow() {
     String text = "fun int f() = " + "(".repeat(200_000) + "1" + ")".repeat(200_000);
-    L0CompileError error = assertThrows(L0CompileError.class, () -> L0Parser.parse(text, "deep.l0"));
-    assertEquals("deep.l0:1:3015: the expression is nested more than 3000 levels deep, the limit of this implementation",
+    L0CompileError error =
+        assertThrows(L0CompileError.class, () -> L0Parser.parse(text, "deep.l0"));
+    assertEquals(
+        "deep.l0:1:3015: the expression is nested more than 3000 levels deep, the limit of this implementation",
         error.getMessage());
   }
 }

@@ -31,12 +31,12 @@ import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.ir.PrefixOperator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,8 +48,11 @@ class L0ParserTest {
   void binaryOperatorsFollowTheirPrecedence() {
     assertEquals(bin(ADD, var("a"), bin(MUL, var("b"), var("c"))), parsed("a + b * c"));
     assertEquals(bin(MUL, bin(ADD, var("a"), var("b")), var("c")), parsed("(a + b) * c"));
-    assertEquals(bin(OR, bin(AND, bin(LT, var("a"), var("b")), var("c")), var("d")), parsed("a < b && c || d"));
-    assertEquals(bin(BOR, var("a"), bin(XOR, var("b"), bin(BAND, var("c"), bin(SHL, var("d"), i32(1))))),
+    assertEquals(
+        bin(OR, bin(AND, bin(LT, var("a"), var("b")), var("c")), var("d")),
+        parsed("a < b && c || d"));
+    assertEquals(
+        bin(BOR, var("a"), bin(XOR, var("b"), bin(BAND, var("c"), bin(SHL, var("d"), i32(1))))),
         parsed("a | b ^ c & d << 1"));
     assertEquals(bin(EQ, bin(ADD, var("a"), i32(1)), var("b")), parsed("a + 1 = b"));
   }
@@ -64,7 +67,9 @@ class L0ParserTest {
   void prefixOperatorsBindTighterThanBinaryOnes() {
     assertEquals(bin(POW, neg(var("x")), i32(2)), parsed("-x pow 2"));
     assertEquals(bin(MUL, neg(var("r")), var("years")), parsed("-r * years"));
-    assertEquals(bin(AND, new Expr.Unary(PrefixOperator.NOT, var("a"), NONE), var("b")), parsed("not a && b"));
+    assertEquals(
+        bin(AND, new Expr.Unary(PrefixOperator.NOT, var("a"), NONE), var("b")),
+        parsed("not a && b"));
     assertEquals(neg(new Expr.Index(var("a"), List.of(var("i")), NONE)), parsed("-a[i]"));
   }
 
@@ -77,28 +82,32 @@ class L0ParserTest {
     assertEquals(bin(SUB, var("x"), i32(-3)), parsed("x--3"));
     assertEquals(bin(LT, var("x"), i32(-1)), parsed("x<-1"));
     assertEquals(i32(Integer.MIN_VALUE), parsed("-2147483648"));
-    assertEquals(new Expr.Literal(ScalarValue.i64(Long.MIN_VALUE), NONE), parsed("-9223372036854775808i64"));
+    assertEquals(
+        new Expr.Literal(ScalarValue.i64(Long.MIN_VALUE), NONE), parsed("-9223372036854775808i64"));
     assertEquals(neg(i32(3)), parsed("-(3)"));
   }
 
   @ParameterizedTest
   @CsvSource({
-      "123, i32, 123",
-      "123i32, i32, 123",
-      "123i64, i64, 123",
-      "0, i32, 0",
-      "1.5, f64, 1.5",
-      "1e-3, f64, 0.001",
-      "1.5e3, f64, 1500",
-      "2E2, f64, 200",
-      "1.5f32, f32, 1.5",
-      "3f32, f32, 3",
-      "2.0f64, f64, 2",
+    "123, i32, 123",
+    "123i32, i32, 123",
+    "123i64, i64, 123",
+    "0, i32, 0",
+    "1.5, f64, 1.5",
+    "1e-3, f64, 0.001",
+    "1.5e3, f64, 1500",
+    "2E2, f64, 200",
+    "1.5f32, f32, 1.5",
+    "3f32, f32, 3",
+    "2.0f64, f64, 2",
   })
   void numericLiteralsHaveTheTypeOfTheirSuffix(String text, String type, double value) {
     Expr.Literal literal = assertInstanceOf(Expr.Literal.class, parsed(text));
     assertEquals(type, literal.value().type().keyword());
-    double actual = literal.value() instanceof ScalarValue.Int i ? i.value() : ((ScalarValue.Float) literal.value()).value();
+    double actual =
+        literal.value() instanceof ScalarValue.Int i
+            ? i.value()
+            : ((ScalarValue.Float) literal.value()).value();
     assertEquals(value, actual, 1e-12);
   }
 
@@ -119,17 +128,25 @@ class L0ParserTest {
 
   @Test
   void letIfAndLoopExtendAsFarRightAsPossible() {
-    assertEquals(new Expr.Let(name("x"), i32(1), bin(ADD, var("x"), i32(1)), NONE), parsed("let x = 1 in x + 1"));
-    assertEquals(bin(ADD, var("a"), new Expr.If(var("c"), i32(1), bin(ADD, i32(2), i32(3)), NONE)),
+    assertEquals(
+        new Expr.Let(name("x"), i32(1), bin(ADD, var("x"), i32(1)), NONE),
+        parsed("let x = 1 in x + 1"));
+    assertEquals(
+        bin(ADD, var("a"), new Expr.If(var("c"), i32(1), bin(ADD, i32(2), i32(3)), NONE)),
         parsed("a + if c then 1 else 2 + 3"));
-    assertEquals(bin(MUL, var("a"), new Expr.Let(name("y"), i32(2), bin(ADD, var("y"), var("b")), NONE)),
+    assertEquals(
+        bin(MUL, var("a"), new Expr.Let(name("y"), i32(2), bin(ADD, var("y"), var("b")), NONE)),
         parsed("a * let y = 2 in y + b"));
   }
 
   @Test
   void tupleLiteralsAndPatternsNest() {
-    Expr expected = new Expr.Let(tuplePattern(name("a"), tuplePattern(name("b"), name("c"))),
-        tuple(i32(1), tuple(i32(2), i32(3))), var("b"), NONE);
+    Expr expected =
+        new Expr.Let(
+            tuplePattern(name("a"), tuplePattern(name("b"), name("c"))),
+            tuple(i32(1), tuple(i32(2), i32(3))),
+            var("b"),
+            NONE);
     assertEquals(expected, parsed("let {a, {b, c}} = {1, {2, 3}} in b"));
     assertEquals(new Expr.TupleLit(List.of(), NONE), parsed("{}"));
     assertEquals(tuple(var("x")), parsed("{x}"));
@@ -137,24 +154,49 @@ class L0ParserTest {
 
   @Test
   void letWithAndItsShorthand() {
-    Expr update = new Expr.LetWith("b", "a", List.of(i32(2)), new Expr.ArrayLit(List.of(i32(1), i32(2)), NONE), var("b"), NONE);
+    Expr update =
+        new Expr.LetWith(
+            "b",
+            "a",
+            List.of(i32(2)),
+            new Expr.ArrayLit(List.of(i32(1), i32(2)), NONE),
+            var("b"),
+            NONE);
     assertEquals(update, parsed("let b = a with [2] <- [1,2] in b"));
-    Expr shorthand = new Expr.LetWith("res", "res", List.of(var("i"), var("j")), var("partsum"), var("res"), NONE);
+    Expr shorthand =
+        new Expr.LetWith(
+            "res", "res", List.of(var("i"), var("j")), var("partsum"), var("res"), NONE);
     assertEquals(shorthand, parsed("let res[i,j] = partsum in res"));
   }
 
   @Test
   void loopWithInitialValueAndShorthand() {
-    Expr full = new Expr.Loop(name("x"), var("a"), "i", var("n"), new Expr.Call("g", List.of(var("x")), NONE), var("x"), NONE);
+    Expr full =
+        new Expr.Loop(
+            name("x"),
+            var("a"),
+            "i",
+            var("n"),
+            new Expr.Call("g", List.of(var("x")), NONE),
+            var("x"),
+            NONE);
     assertEquals(full, parsed("loop (x = a) = for i < n do g(x) in x"));
-    Expr shorthand = new Expr.Loop(tuplePattern(name("x"), tuplePattern(name("y"), name("z"))),
-        tuple(var("x"), tuple(var("y"), var("z"))), "i", var("n"), var("x"), var("y"), NONE);
+    Expr shorthand =
+        new Expr.Loop(
+            tuplePattern(name("x"), tuplePattern(name("y"), name("z"))),
+            tuple(var("x"), tuple(var("y"), var("z"))),
+            "i",
+            var("n"),
+            var("x"),
+            var("y"),
+            NONE);
     assertEquals(shorthand, parsed("loop ({x, {y, z}}) = for i < n do x in y"));
   }
 
   @Test
   void theThesisImperativeMatrixMultiplicationParses() {
-    String text = """
+    String text =
+        """
         fun *[[int]] matmultImp(int N, [[int]] a, [[int]] b) =
             let res = replicate(N, iota(N)) in
             loop (res) = for i < N do
@@ -171,7 +213,8 @@ class L0ParserTest {
         """;
     FunDef f = L0Parser.parse(text, "matmultImp.l0").functions().get(0);
     assertEquals(new Type.Array(Type.array(ScalarType.I32), Dim.UNKNOWN, true), f.returnType());
-    Expr.Loop outer = assertInstanceOf(Expr.Loop.class, assertInstanceOf(Expr.Let.class, f.body()).body());
+    Expr.Loop outer =
+        assertInstanceOf(Expr.Loop.class, assertInstanceOf(Expr.Let.class, f.body()).body());
     Expr.Loop inner = assertInstanceOf(Expr.Loop.class, outer.loopBody());
     assertEquals("j", inner.counter());
     Expr.Let partsum = assertInstanceOf(Expr.Let.class, inner.loopBody());
@@ -191,8 +234,11 @@ class L0ParserTest {
     assertEquals(new Expr.Size(1, var("a"), NONE), parsed("size(1, a)"));
     assertEquals(new Expr.Transpose(0, 1, var("a"), NONE), parsed("transpose(a)"));
     assertEquals(new Expr.Transpose(-1, 2, var("a"), NONE), parsed("transpose(-1, 2, a)"));
-    assertEquals(new Expr.Reshape(List.of(var("n"), i32(3)), var("a"), NONE), parsed("reshape((n, 3), a)"));
-    assertEquals(new Expr.Reshape(List.of(bin(MUL, var("n"), var("m"))), var("a"), NONE), parsed("reshape((n*m), a)"));
+    assertEquals(
+        new Expr.Reshape(List.of(var("n"), i32(3)), var("a"), NONE), parsed("reshape((n, 3), a)"));
+    assertEquals(
+        new Expr.Reshape(List.of(bin(MUL, var("n"), var("m"))), var("a"), NONE),
+        parsed("reshape((n*m), a)"));
     assertEquals(new Expr.Zip(List.of(var("a"), var("b"), var("c")), NONE), parsed("zip(a, b, c)"));
     assertEquals(new Expr.Split(i32(2), var("a"), NONE), parsed("split(2, a)"));
     assertEquals(new Expr.Concat(var("a"), var("b"), NONE), parsed("concat(a, b)"));
@@ -204,24 +250,39 @@ class L0ParserTest {
   @Test
   void soacFunctionArgumentsInAllForms() {
     Param x = new Param(ScalarType.F64, "x", NONE);
-    FunArg lambda = new FunArg.Lambda(ScalarType.F64, List.of(x), bin(ADD, var("x"), var("c")), NONE);
-    assertEquals(new Expr.Map(lambda, var("xs"), NONE), parsed("map(fn real (real x) => x + c, xs)"));
-    assertEquals(new Expr.Map(new FunArg.FunctionRef("replin", List.of(var("N")), NONE), var("a"), NONE),
+    FunArg lambda =
+        new FunArg.Lambda(ScalarType.F64, List.of(x), bin(ADD, var("x"), var("c")), NONE);
+    assertEquals(
+        new Expr.Map(lambda, var("xs"), NONE), parsed("map(fn real (real x) => x + c, xs)"));
+    assertEquals(
+        new Expr.Map(new FunArg.FunctionRef("replin", List.of(var("N")), NONE), var("a"), NONE),
         parsed("map ( replin(N), a)"));
-    assertEquals(new Expr.Filter(new FunArg.FunctionRef("p", List.of(), NONE), var("a"), NONE), parsed("filter(p, a)"));
-    assertEquals(new Expr.Reduce(new FunArg.OperatorRef(BinaryOperator.ADD, List.of(), NONE), i32(0), var("a"), NONE),
+    assertEquals(
+        new Expr.Filter(new FunArg.FunctionRef("p", List.of(), NONE), var("a"), NONE),
+        parsed("filter(p, a)"));
+    assertEquals(
+        new Expr.Reduce(
+            new FunArg.OperatorRef(BinaryOperator.ADD, List.of(), NONE), i32(0), var("a"), NONE),
         parsed("reduce(op +, 0, a)"));
-    assertEquals(new Expr.Scan(new FunArg.OperatorRef(BinaryOperator.POW, List.of(), NONE), f64(1), var("a"), NONE),
+    assertEquals(
+        new Expr.Scan(
+            new FunArg.OperatorRef(BinaryOperator.POW, List.of(), NONE), f64(1), var("a"), NONE),
         parsed("scan(op pow, 1.0, a)"));
-    assertEquals(new Expr.Map(new FunArg.OperatorRef(BinaryOperator.MUL, List.of(var("c")), NONE), var("a"), NONE),
+    assertEquals(
+        new Expr.Map(
+            new FunArg.OperatorRef(BinaryOperator.MUL, List.of(var("c")), NONE), var("a"), NONE),
         parsed("map(op *(c), a)"));
-    assertEquals(new Expr.Map(new FunArg.FunctionRef("f64", List.of(), NONE), var("a"), NONE), parsed("map(f64, a)"));
+    assertEquals(
+        new Expr.Map(new FunArg.FunctionRef("f64", List.of(), NONE), var("a"), NONE),
+        parsed("map(f64, a)"));
   }
 
   @Test
   void lambdaBodiesEndAtTheNextArgument() {
-    Expr.Reduce reduce = assertInstanceOf(Expr.Reduce.class,
-        parsed("reduce(fn {int} (int a, int b) => let s = a + b in {s}, {0}, xs)"));
+    Expr.Reduce reduce =
+        assertInstanceOf(
+            Expr.Reduce.class,
+            parsed("reduce(fn {int} (int a, int b) => let s = a + b in {s}, {0}, xs)"));
     assertEquals(tuple(i32(0)), reduce.neutral());
     FunArg.Lambda lambda = assertInstanceOf(FunArg.Lambda.class, reduce.function());
     assertEquals(Type.tuple(ScalarType.I32), lambda.returnType());
@@ -246,10 +307,14 @@ class L0ParserTest {
     assertEquals(ScalarType.BOOL, L0Parser.parseType("bool", "t"));
     assertEquals(Type.tuple(), L0Parser.parseType("{}", "t"));
     assertEquals(Type.tuple(ScalarType.I32), L0Parser.parseType("{int}", "t"));
-    assertEquals(Type.array(Type.array(Type.array(Type.tuple(ScalarType.I32, ScalarType.F64)))),
+    assertEquals(
+        Type.array(Type.array(Type.array(Type.tuple(ScalarType.I32, ScalarType.F64)))),
         L0Parser.parseType("[[[{int, real}]]]", "t"));
-    assertEquals(new Type.Array(Type.array(ScalarType.F64), Dim.UNKNOWN, true), L0Parser.parseType("*[[real]]", "t"));
-    assertEquals(Type.tuple(new Type.Array(ScalarType.I32, Dim.UNKNOWN, true), ScalarType.I32),
+    assertEquals(
+        new Type.Array(Type.array(ScalarType.F64), Dim.UNKNOWN, true),
+        L0Parser.parseType("*[[real]]", "t"));
+    assertEquals(
+        Type.tuple(new Type.Array(ScalarType.I32, Dim.UNKNOWN, true), ScalarType.I32),
         L0Parser.parseType("{*[int], int}", "t"));
   }
 
@@ -267,10 +332,12 @@ class L0ParserTest {
 
   @Test
   void nodesCarryThePositionOfTheirFirstTokenAndBinaryOperationsOfTheirOperator() {
-    String text = String.join("\n",
-        "fun [real] f(int n, [real] xs) =",
-        "  let {a, b} = {n, 2} in",
-        "  map(fn real (real x) => x * -1.0, xs)");
+    String text =
+        String.join(
+            "\n",
+            "fun [real] f(int n, [real] xs) =",
+            "  let {a, b} = {n, 2} in",
+            "  map(fn real (real x) => x * -1.0, xs)");
     FunDef f = L0Parser.parse(text, "pos.l0").functions().get(0);
     assertEquals(new SourcePos("pos.l0", 1, 1), f.pos());
     assertEquals(new SourcePos("pos.l0", 1, 14), f.params().get(0).pos());

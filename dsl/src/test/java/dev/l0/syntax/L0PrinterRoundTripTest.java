@@ -8,7 +8,10 @@ import dev.l0.testing.SourcePositions;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
-/** {@code parse(print(p)) = p} on random syntax trees of every node kind, pattern, function argument and type. */
+/**
+ * {@code parse(print(p)) = p} on random syntax trees of every node kind, pattern, function argument
+ * and type.
+ */
 class L0PrinterRoundTripTest {
   @Property(tries = 1500)
   void printedExpressionsParseBackToTheSameTree(@ForAll long seed) {

@@ -40,7 +40,9 @@ class L0PrinterTest {
     assertEquals("i32", L0Printer.print(L0Parser.parseType("int", "t")));
     assertEquals("f64", L0Printer.print(L0Parser.parseType("real", "t")));
     assertEquals("*[[f64]]", L0Printer.print(L0Parser.parseType("*[[real]]", "t")));
-    assertEquals("{bool, {}, {i64}, [f32]}", L0Printer.print(L0Parser.parseType("{bool,{},{i64},[f32]}", "t")));
+    assertEquals(
+        "{bool, {}, {i64}, [f32]}",
+        L0Printer.print(L0Parser.parseType("{bool,{},{i64},[f32]}", "t")));
     assertEquals("[i32]", L0Printer.print(Type.array(ScalarType.I32, new Dim.Const(4))));
   }
 
@@ -70,7 +72,8 @@ class L0PrinterTest {
   @Test
   void literalsOfEveryTypeReadBackBitForBit() {
     assertPrintsAndReadsBack("5i64", new Expr.Literal(ScalarValue.i64(5), NONE));
-    assertPrintsAndReadsBack("-9223372036854775808i64", new Expr.Literal(ScalarValue.i64(Long.MIN_VALUE), NONE));
+    assertPrintsAndReadsBack(
+        "-9223372036854775808i64", new Expr.Literal(ScalarValue.i64(Long.MIN_VALUE), NONE));
     assertPrintsAndReadsBack("0.1f32", new Expr.Literal(ScalarValue.f32(0.1f), NONE));
     assertPrintsAndReadsBack("-0.0", f64(-0.0));
     assertPrintsAndReadsBack("1.0e-7", f64(1e-7));
@@ -81,7 +84,9 @@ class L0PrinterTest {
   @Test
   void nonFiniteFloatsPrintAsTheDivisionThatYieldsThem() {
     assertEquals("(1.0 / 0.0)", L0Printer.print(f64(Double.POSITIVE_INFINITY)));
-    assertEquals("(-1.0f32 / 0.0f32)", L0Printer.print(new Expr.Literal(ScalarValue.f32(Float.NEGATIVE_INFINITY), NONE)));
+    assertEquals(
+        "(-1.0f32 / 0.0f32)",
+        L0Printer.print(new Expr.Literal(ScalarValue.f32(Float.NEGATIVE_INFINITY), NONE)));
     assertEquals("(0.0 / 0.0)", L0Printer.print(f64(Double.NaN)));
   }
 
@@ -90,7 +95,8 @@ class L0PrinterTest {
     Expr conditional = new Expr.If(var("c"), i32(1), i32(2), NONE);
     assertPrintsAndReadsBack("(if c then 1 else 2) + x", bin(ADD, conditional, var("x")));
     assertPrintsAndReadsBack("x + (if c then 1 else 2)", bin(ADD, var("x"), conditional));
-    assertPrintsAndReadsBack("f(if c then 1 else 2)", new Expr.Call("f", List.of(conditional), NONE));
+    assertPrintsAndReadsBack(
+        "f(if c then 1 else 2)", new Expr.Call("f", List.of(conditional), NONE));
     Expr let = new Expr.Let(name("y"), i32(1), var("y"), NONE);
     assertPrintsAndReadsBack("(let y = 1 in\n y) * 2", bin(MUL, let, i32(2)));
   }
@@ -99,9 +105,12 @@ class L0PrinterTest {
   void shorthandsArePrintedWhereTheyApply() {
     Expr update = new Expr.LetWith("a", "a", List.of(var("i")), i32(0), var("a"), NONE);
     assertPrintsAndReadsBack("let a[i] = 0 in\na", update);
-    Expr copyUpdate = new Expr.LetWith("b", "a", List.of(var("i"), var("j")), i32(0), var("b"), NONE);
+    Expr copyUpdate =
+        new Expr.LetWith("b", "a", List.of(var("i"), var("j")), i32(0), var("b"), NONE);
     assertPrintsAndReadsBack("let b = a with [i, j] <- 0 in\nb", copyUpdate);
-    Expr loop = new Expr.Loop(name("x"), var("x"), "i", var("n"), bin(ADD, var("x"), var("i")), var("x"), NONE);
+    Expr loop =
+        new Expr.Loop(
+            name("x"), var("x"), "i", var("n"), bin(ADD, var("x"), var("i")), var("x"), NONE);
     assertPrintsAndReadsBack("loop (x) = for i < n do\n  x + i\nin\nx", loop);
     Expr seeded = new Expr.Loop(name("x"), i32(0), "i", var("n"), var("x"), var("x"), NONE);
     assertPrintsAndReadsBack("loop (x = 0) = for i < n do\n  x\nin\nx", seeded);
@@ -112,18 +121,21 @@ class L0PrinterTest {
 
   @Test
   void programsAreIndentedWithOneBindingPerLine() {
-    Program program = L0Parser.parse(
-        "fun real f (int n, *[real] a) = let {x, y} = {n, 2} in let z = x + y in map(fn real (real v) => let w = v * 2.0 in w, a)",
-        "f.l0");
-    String expected = String.join("\n",
-        "fun f64 f(i32 n, *[f64] a) =",
-        "  let {x, y} = {n, 2} in",
-        "  let z = x + y in",
-        "  map(fn f64 (f64 v) =>",
-        "        let w = v * 2.0 in",
-        "        w,",
-        "      a)",
-        "");
+    Program program =
+        L0Parser.parse(
+            "fun real f (int n, *[real] a) = let {x, y} = {n, 2} in let z = x + y in map(fn real (real v) => let w = v * 2.0 in w, a)",
+            "f.l0");
+    String expected =
+        String.join(
+            "\n",
+            "fun f64 f(i32 n, *[f64] a) =",
+            "  let {x, y} = {n, 2} in",
+            "  let z = x + y in",
+            "  map(fn f64 (f64 v) =>",
+            "        let w = v * 2.0 in",
+            "        w,",
+            "      a)",
+            "");
     assertEquals(expected, L0Printer.print(program));
   }
 
@@ -131,38 +143,49 @@ class L0PrinterTest {
   void deeplyNestedConditionalsPrintInLinearTime() {
     Expr nested = var("fallback");
     for (int depth = 0; depth < 60; depth++) {
-      nested = new Expr.If(var("condition_number_" + depth), nested, var("a_rather_long_alternative_name_" + depth), NONE);
+      nested =
+          new Expr.If(
+              var("condition_number_" + depth),
+              nested,
+              var("a_rather_long_alternative_name_" + depth),
+              NONE);
     }
     Expr deep = nested;
     String text = assertTimeoutPreemptively(Duration.ofSeconds(5), () -> L0Printer.print(deep));
     assertEquals(deep, parsed(text));
-    assertTrue(text.lines().allMatch(line -> line.length() <= 250), "long conditionals are broken over lines");
+    assertTrue(
+        text.lines().allMatch(line -> line.length() <= 250),
+        "long conditionals are broken over lines");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "a + (let x = 1 in x) * 2",
-      "let x = if a then let y = 1 in y else 2 in x",
-      "if if a then b else c then let d = 1 in d else -e",
-      "(f(x))[0] + a[1]",
-      "-(3)[0]",
-      "(-3)[0]",
-      "a[i][j, k]",
-      "map(fn {[int], real} (int x, {real} t) => {iota(x), 0.5}, zip(xs, ys))",
-      "reduce(op pow(2.0), 1.0, xs)",
-      "scan(op -, 0, xs)",
-      "filter(g(1, -2), xs)",
-      "reshape((n, m * 2), concat(a, b))",
-      "let {a, {b, {}}} = x in loop ({a, {b, c}}) = for i < n do {b, {a, c}} in a",
-      "loop (x = let y = 1 in y) = for i < let m = 2 in m do let z = x in z in x",
-      "not not a && b || not c",
-      "a < b = (c < d)",
-      "1 << 2 >> 3 & 4 ^ 5 | 6",
-      "x - - - 3",
-      "real(i) * f64(int(j))",
-  })
+  @ValueSource(
+      strings = {
+        "a + (let x = 1 in x) * 2",
+        "let x = if a then let y = 1 in y else 2 in x",
+        "if if a then b else c then let d = 1 in d else -e",
+        "(f(x))[0] + a[1]",
+        "-(3)[0]",
+        "(-3)[0]",
+        "a[i][j, k]",
+        "map(fn {[int], real} (int x, {real} t) => {iota(x), 0.5}, zip(xs, ys))",
+        "reduce(op pow(2.0), 1.0, xs)",
+        "scan(op -, 0, xs)",
+        "filter(g(1, -2), xs)",
+        "reshape((n, m * 2), concat(a, b))",
+        "let {a, {b, {}}} = x in loop ({a, {b, c}}) = for i < n do {b, {a, c}} in a",
+        "loop (x = let y = 1 in y) = for i < let m = 2 in m do let z = x in z in x",
+        "not not a && b || not c",
+        "a < b = (c < d)",
+        "1 << 2 >> 3 & 4 ^ 5 | 6",
+        "x - - - 3",
+        "real(i) * f64(int(j))",
+      })
   void trickyExpressionsSurvivePrintingAndReparsing(String text) {
     Expr original = parsed(text);
-    assertEquals(original, parsed(L0Printer.print(original)), () -> "printed as:\n" + L0Printer.print(original));
+    assertEquals(
+        original,
+        parsed(L0Printer.print(original)),
+        () -> "printed as:\n" + L0Printer.print(original));
   }
 }

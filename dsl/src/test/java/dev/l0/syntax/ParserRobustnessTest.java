@@ -17,11 +17,62 @@ import net.jqwik.api.Property;
  * parses or throws {@link L0CompileError} at a position inside the text, never anything else.
  */
 class ParserRobustnessTest {
-  private static final List<String> TOKEN_SOUP = List.of(
-      "fun", "int", "real", "[", "]", "*", "{", "}", "(", ")", ",", "=", "f", "x", "y", "1", "-", "2.5e3",
-      "3i64", "let", "in", "if", "then", "else", "loop", "for", "<", "do", "with", "<-", "map", "reduce",
-      "op", "+", "pow", "fn", "=>", "size", "transpose", "reshape", "zip", "not", "true", "==", "'", "#",
-      "1e", "9999999999", "\n", "// note\n", "char", "redomap", "_", ".");
+  private static final List<String> TOKEN_SOUP =
+      List.of(
+          "fun",
+          "int",
+          "real",
+          "[",
+          "]",
+          "*",
+          "{",
+          "}",
+          "(",
+          ")",
+          ",",
+          "=",
+          "f",
+          "x",
+          "y",
+          "1",
+          "-",
+          "2.5e3",
+          "3i64",
+          "let",
+          "in",
+          "if",
+          "then",
+          "else",
+          "loop",
+          "for",
+          "<",
+          "do",
+          "with",
+          "<-",
+          "map",
+          "reduce",
+          "op",
+          "+",
+          "pow",
+          "fn",
+          "=>",
+          "size",
+          "transpose",
+          "reshape",
+          "zip",
+          "not",
+          "true",
+          "==",
+          "'",
+          "#",
+          "1e",
+          "9999999999",
+          "\n",
+          "// note\n",
+          "char",
+          "redomap",
+          "_",
+          ".");
 
   @Property(tries = 2000)
   void tokenSoupParsesOrFailsWithACompileError(@ForAll long seed) {
@@ -29,7 +80,8 @@ class ParserRobustnessTest {
     StringBuilder text = new StringBuilder();
     int length = random.nextInt(40);
     for (int i = 0; i < length; i++) {
-      text.append(TOKEN_SOUP.get(random.nextInt(TOKEN_SOUP.size()))).append(random.nextBoolean() ? " " : "");
+      text.append(TOKEN_SOUP.get(random.nextInt(TOKEN_SOUP.size())))
+          .append(random.nextBoolean() ? " " : "");
     }
     parsesOrFailsCleanly(text.toString());
   }
@@ -37,8 +89,12 @@ class ParserRobustnessTest {
   @Property(tries = 1000)
   void damagedAppendixProgramsParseOrFailWithACompileError(@ForAll long seed) {
     Random random = new Random(seed);
-    String name = List.of(TestPrograms.P0_BLACKSCHOLES, TestPrograms.P1_MATMUL, TestPrograms.P2_SHORTEST_PATHS)
-        .get(random.nextInt(3));
+    String name =
+        List.of(
+                TestPrograms.P0_BLACKSCHOLES,
+                TestPrograms.P1_MATMUL,
+                TestPrograms.P2_SHORTEST_PATHS)
+            .get(random.nextInt(3));
     StringBuilder text = new StringBuilder(TestPrograms.text(name));
     for (int edits = 1 + random.nextInt(3); edits > 0; edits--) {
       int at = random.nextInt(text.length());
@@ -61,7 +117,9 @@ class ParserRobustnessTest {
       return L0Parser.parse(text, "fuzz.l0");
     } catch (L0CompileError e) {
       long lines = text.chars().filter(c -> c == '\n').count() + 1;
-      assertTrue(e.pos().line() >= 1 && e.pos().line() <= lines && e.pos().column() >= 1, () -> e.getMessage() + " in:\n" + text);
+      assertTrue(
+          e.pos().line() >= 1 && e.pos().line() <= lines && e.pos().column() >= 1,
+          () -> e.getMessage() + " in:\n" + text);
       return null;
     }
   }

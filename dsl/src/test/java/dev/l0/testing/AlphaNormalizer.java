@@ -42,7 +42,8 @@ public final class AlphaNormalizer {
   private FunDef function(FunDef f) {
     Map<String, String> scope = new HashMap<>();
     List<Param> params = bindParams(f.params(), scope);
-    return new FunDef(f.name(), type(f.returnType(), scope), params, expr(f.body(), scope), f.pos());
+    return new FunDef(
+        f.name(), type(f.returnType(), scope), params, expr(f.body(), scope), f.pos());
   }
 
   private Expr expr(Expr e, Map<String, String> scope) {
@@ -59,7 +60,8 @@ public final class AlphaNormalizer {
       String source = scope.getOrDefault(update.source(), update.source());
       Map<String, String> inner = new HashMap<>(scope);
       String dest = bind(update.dest(), inner);
-      return new Expr.LetWith(dest, source, indices, value, expr(update.body(), inner), update.pos());
+      return new Expr.LetWith(
+          dest, source, indices, value, expr(update.body(), inner), update.pos());
     } else if (e instanceof Expr.Loop loop) {
       Expr init = expr(loop.init(), scope);
       Expr bound = expr(loop.bound(), scope);
@@ -68,7 +70,8 @@ public final class AlphaNormalizer {
       Map<String, String> inLoop = new HashMap<>(afterLoop);
       String counter = bind(loop.counter(), inLoop);
       Expr loopBody = expr(loop.loopBody(), inLoop);
-      return new Expr.Loop(pattern, init, counter, bound, loopBody, expr(loop.body(), afterLoop), loop.pos());
+      return new Expr.Loop(
+          pattern, init, counter, bound, loopBody, expr(loop.body(), afterLoop), loop.pos());
     } else if (e instanceof Expr.Map m) {
       FunArg f = funArg(m.function(), scope);
       return new Expr.Map(f, expr(m.array(), scope), m.pos());
@@ -105,7 +108,8 @@ public final class AlphaNormalizer {
       return new FunArg.FunctionRef(ref.name(), exprs(ref.curried(), scope), ref.pos());
     }
     FunArg.OperatorRef section = (FunArg.OperatorRef) f;
-    return new FunArg.OperatorRef(section.operator(), exprs(section.curried(), scope), section.pos());
+    return new FunArg.OperatorRef(
+        section.operator(), exprs(section.curried(), scope), section.pos());
   }
 
   /** Binds the parameters left to right; a parameter's type may name the ones before it. */

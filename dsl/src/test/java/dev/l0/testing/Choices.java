@@ -3,9 +3,9 @@ package dev.l0.testing;
 import java.util.List;
 
 /**
- * The decision tape a random program is built from: every choice the generators make reads the
- * next number of a jqwik-generated list. jqwik shrinks that list (shorter, smaller numbers), and
- * the generators read choice 0, and a missing choice, as "the simplest alternative", so a failing
+ * The decision tape a random program is built from: every choice the generators make reads the next
+ * number of a jqwik-generated list. jqwik shrinks that list (shorter, smaller numbers), and the
+ * generators read choice 0, and a missing choice, as "the simplest alternative", so a failing
  * program shrinks towards a small one that is still well typed (the technique of Hypothesis).
  * Readers keep a cursor: one instance builds one program.
  */
@@ -47,8 +47,8 @@ final class Choices {
   }
 
   /**
-   * An index into {@code weights}, chosen with probability proportional to its weight; index 0
-   * (the first with a positive weight) is the simplest.
+   * An index into {@code weights}, chosen with probability proportional to its weight; index 0 (the
+   * first with a positive weight) is the simplest.
    */
   int weighted(int... weights) {
     int total = 0;

@@ -10,26 +10,26 @@ import dev.l0.ir.Expr;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
 import dev.l0.ir.Pattern;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.ir.PrefixOperator;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Type-directed generation of L0 expressions (thesis ch. 2): {@link #generate} builds an
- * expression of a requested type in a scope of typed variables, so every program is well typed by
- * construction. It picks among productions (literals, variables, let with name and tuple
- * patterns, if, loops, helper calls, indexing, scalar operators, conversions and math built-ins,
- * array constructors) by weights, and hands SOACs to {@link SoacGenerator}. In-place updates
- * (§2.1.2) only update fresh arrays that are never mentioned again (ch. 3), also inside loops.
- * Array sizes are tracked statically ({@link SizedTypes}) so that zips, reshapes, splits and
- * indexing succeed at run time, except for rare deliberate out-of-bounds indexing when
- * {@code rareFailures} is set. Depth bounds recursion; a used-up tape yields leaves.
+ * Type-directed generation of L0 expressions (thesis ch. 2): {@link #generate} builds an expression
+ * of a requested type in a scope of typed variables, so every program is well typed by
+ * construction. It picks among productions (literals, variables, let with name and tuple patterns,
+ * if, loops, helper calls, indexing, scalar operators, conversions and math built-ins, array
+ * constructors) by weights, and hands SOACs to {@link SoacGenerator}. In-place updates (§2.1.2)
+ * only update fresh arrays that are never mentioned again (ch. 3), also inside loops. Array sizes
+ * are tracked statically ({@link SizedTypes}) so that zips, reshapes, splits and indexing succeed
+ * at run time, except for rare deliberate out-of-bounds indexing when {@code rareFailures} is set.
+ * Depth bounds recursion; a used-up tape yields leaves.
  */
 final class ExprGenerator {
   static final SourcePos AT = SourcePos.NONE;
@@ -39,12 +39,48 @@ final class ExprGenerator {
 
   /** Every way to build an expression; {@link #LEAF} first, so that choice 0 is the simplest. */
   private enum Production {
-    LEAF, VARIABLE, LET, LET_TUPLE, IF, LOOP, LOOP_UPDATE, CALL, UPDATE, INDEX,
-    ARITHMETIC, BITWISE, UNARY, CONVERSION, MATH, NUMERIC_BUILTIN, COMPARISON, LOGICAL, SIZE, REDUCE,
-    MAP, FILTER, SCAN, FAN_OUT, ZIP, IOTA, REPLICATE, CONCAT, RESHAPE, TRANSPOSE, COPY, ARRAY_LITERAL,
-    TUPLE_LITERAL, UNZIP, SPLIT,
-    // Only with kernelArrays (weight 0 otherwise, so the draws of the other productions do not change):
-    ARRAY_REDUCE, ARRAY_SCAN, LOOP_FILTER, LOOP_CONCAT, LOOP_GROW
+    LEAF,
+    VARIABLE,
+    LET,
+    LET_TUPLE,
+    IF,
+    LOOP,
+    LOOP_UPDATE,
+    CALL,
+    UPDATE,
+    INDEX,
+    ARITHMETIC,
+    BITWISE,
+    UNARY,
+    CONVERSION,
+    MATH,
+    NUMERIC_BUILTIN,
+    COMPARISON,
+    LOGICAL,
+    SIZE,
+    REDUCE,
+    MAP,
+    FILTER,
+    SCAN,
+    FAN_OUT,
+    ZIP,
+    IOTA,
+    REPLICATE,
+    CONCAT,
+    RESHAPE,
+    TRANSPOSE,
+    COPY,
+    ARRAY_LITERAL,
+    TUPLE_LITERAL,
+    UNZIP,
+    SPLIT,
+    // Only with kernelArrays (weight 0 otherwise, so the draws of the other productions do not
+    // change):
+    ARRAY_REDUCE,
+    ARRAY_SCAN,
+    LOOP_FILTER,
+    LOOP_CONCAT,
+    LOOP_GROW
   }
 
   /** A count expression ({@code iota}, {@code replicate}) with the size it denotes. */
@@ -65,10 +101,10 @@ final class ExprGenerator {
   }
 
   /**
-   * With {@code kernelArrays}, also the shapes of per-thread array code: reductions and scans
-   * whose operator combines arrays, loops whose array accumulator a filter shrinks or a concat
-   * grows (also by rows of itself, without a bound known before the loop), and three times as
-   * many in-place updates (also in loops).
+   * With {@code kernelArrays}, also the shapes of per-thread array code: reductions and scans whose
+   * operator combines arrays, loops whose array accumulator a filter shrinks or a concat grows
+   * (also by rows of itself, without a bound known before the loop), and three times as many
+   * in-place updates (also in loops).
    */
   ExprGenerator(Choices choices, TypeGenerator types, boolean rareFailures, boolean kernelArrays) {
     this.choices = choices;
@@ -153,43 +189,50 @@ final class ExprGenerator {
     Type.Array array = request instanceof Type.Array a ? a : null;
     Type.Tuple tuple = request instanceof Type.Tuple t ? t : null;
     Dim outer = array == null ? null : array.size();
-    int base = switch (p) {
-      case LEAF -> 2;
-      case VARIABLE -> scope.fitting(request).isEmpty() ? 0 : 8;
-      case LET -> 3;
-      case LET_TUPLE, IF, LOOP, LOOP_UPDATE, UPDATE -> 1;
-      case CALL -> !tagged && (canAddHelper() || !reusableHelpers(request).isEmpty()) ? 1 : 0;
-      case INDEX -> !tagged && request.rank() < MAX_RANK ? 2 : 0;
-      case ARITHMETIC -> numeric ? 4 : 0;
-      case BITWISE -> SizedTypes.isScalar(request, ScalarType.I32, ScalarType.I64) ? 1 : 0;
-      case UNARY -> scalar ? 1 : 0;
-      case CONVERSION, NUMERIC_BUILTIN -> numeric ? 1 : 0;
-      case MATH -> SizedTypes.isScalar(request, ScalarType.F32, ScalarType.F64) ? 2 : 0;
-      case COMPARISON -> request == ScalarType.BOOL ? 3 : 0;
-      case LOGICAL -> request == ScalarType.BOOL ? 1 : 0;
-      case SIZE -> request == ScalarType.I32 ? 1 : 0;
-      case REDUCE -> scalar ? 4 : SizedTypes.isTupleOfScalars(request) ? 2 : 0;
-      case MAP -> array != null ? 7 : 0;
-      case FILTER -> array != null && outer instanceof Dim.Unknown ? 3 : 0;
-      case SCAN -> array != null && SizedTypes.combinable(array.element()) ? 2 : 0;
-      case FAN_OUT -> 1;
-      case ZIP -> array != null && zippable(array.element()) ? 3 : 0;
-      case IOTA -> array != null && array.element() == ScalarType.I32 ? 1 : 0;
-      case REPLICATE, COPY -> array != null ? 1 : 0;
-      case CONCAT -> array != null && !(outer instanceof Dim.Named) ? 1 : 0;
-      case RESHAPE -> array != null && !tagged && !(array.baseElement() instanceof Type.Tuple) ? 1 : 0;
-      case TRANSPOSE -> array != null && !tagged && request.rank() >= 2 ? 1 : 0;
-      case ARRAY_LITERAL -> array != null && literalLength(outer) ? 1 : 0;
-      case TUPLE_LITERAL -> tuple != null ? 3 : 0;
-      case UNZIP -> tuple != null && unzipDim(tuple) != null ? 4 : 0;
-      case SPLIT -> tuple != null && splittable(tuple) ? 3 : 0;
-      case ARRAY_REDUCE -> kernelArrays && combinableRow(array) ? 3 : 0;
-      case ARRAY_SCAN -> kernelArrays && array != null && array.element() instanceof Type.Array row
-          && combinableRow(row) ? 2 : 0;
-      case LOOP_FILTER -> kernelArrays ? 2 : 0;
-      case LOOP_CONCAT -> kernelArrays ? 1 : 0;
-      case LOOP_GROW -> kernelArrays ? 2 : 0;
-    };
+    int base =
+        switch (p) {
+          case LEAF -> 2;
+          case VARIABLE -> scope.fitting(request).isEmpty() ? 0 : 8;
+          case LET -> 3;
+          case LET_TUPLE, IF, LOOP, LOOP_UPDATE, UPDATE -> 1;
+          case CALL -> !tagged && (canAddHelper() || !reusableHelpers(request).isEmpty()) ? 1 : 0;
+          case INDEX -> !tagged && request.rank() < MAX_RANK ? 2 : 0;
+          case ARITHMETIC -> numeric ? 4 : 0;
+          case BITWISE -> SizedTypes.isScalar(request, ScalarType.I32, ScalarType.I64) ? 1 : 0;
+          case UNARY -> scalar ? 1 : 0;
+          case CONVERSION, NUMERIC_BUILTIN -> numeric ? 1 : 0;
+          case MATH -> SizedTypes.isScalar(request, ScalarType.F32, ScalarType.F64) ? 2 : 0;
+          case COMPARISON -> request == ScalarType.BOOL ? 3 : 0;
+          case LOGICAL -> request == ScalarType.BOOL ? 1 : 0;
+          case SIZE -> request == ScalarType.I32 ? 1 : 0;
+          case REDUCE -> scalar ? 4 : SizedTypes.isTupleOfScalars(request) ? 2 : 0;
+          case MAP -> array != null ? 7 : 0;
+          case FILTER -> array != null && outer instanceof Dim.Unknown ? 3 : 0;
+          case SCAN -> array != null && SizedTypes.combinable(array.element()) ? 2 : 0;
+          case FAN_OUT -> 1;
+          case ZIP -> array != null && zippable(array.element()) ? 3 : 0;
+          case IOTA -> array != null && array.element() == ScalarType.I32 ? 1 : 0;
+          case REPLICATE, COPY -> array != null ? 1 : 0;
+          case CONCAT -> array != null && !(outer instanceof Dim.Named) ? 1 : 0;
+          case RESHAPE ->
+              array != null && !tagged && !(array.baseElement() instanceof Type.Tuple) ? 1 : 0;
+          case TRANSPOSE -> array != null && !tagged && request.rank() >= 2 ? 1 : 0;
+          case ARRAY_LITERAL -> array != null && literalLength(outer) ? 1 : 0;
+          case TUPLE_LITERAL -> tuple != null ? 3 : 0;
+          case UNZIP -> tuple != null && unzipDim(tuple) != null ? 4 : 0;
+          case SPLIT -> tuple != null && splittable(tuple) ? 3 : 0;
+          case ARRAY_REDUCE -> kernelArrays && combinableRow(array) ? 3 : 0;
+          case ARRAY_SCAN ->
+              kernelArrays
+                      && array != null
+                      && array.element() instanceof Type.Array row
+                      && combinableRow(row)
+                  ? 2
+                  : 0;
+          case LOOP_FILTER -> kernelArrays ? 2 : 0;
+          case LOOP_CONCAT -> kernelArrays ? 1 : 0;
+          case LOOP_GROW -> kernelArrays ? 2 : 0;
+        };
     if (kernelArrays && (p == Production.LOOP_UPDATE || p == Production.UPDATE)) {
       return base * 3;
     }
@@ -198,7 +241,9 @@ final class ExprGenerator {
 
   /** A row a reduction of arrays can make: a one-dimensional array of a combinable scalar. */
   private static boolean combinableRow(Type.Array array) {
-    return array != null && array.element() instanceof ScalarType s && SizedTypes.combinable(s)
+    return array != null
+        && array.element() instanceof ScalarType s
+        && SizedTypes.combinable(s)
         && !(array.size() instanceof Dim.Named);
   }
 
@@ -208,7 +253,8 @@ final class ExprGenerator {
   }
 
   private static boolean literalLength(Dim outer) {
-    return outer instanceof Dim.Unknown || (outer instanceof Dim.Const c && c.size() >= 1 && c.size() <= 5);
+    return outer instanceof Dim.Unknown
+        || (outer instanceof Dim.Const c && c.size() >= 1 && c.size() <= 5);
   }
 
   // ---------------------------------------------------------------- leaves and variables
@@ -237,10 +283,15 @@ final class ExprGenerator {
       return new Typed(new Expr.Iota(count.expr(), AT), arrayOf(ScalarType.I32, count.size()));
     }
     Typed element = leaf(array.element(), scope);
-    return new Typed(new Expr.Replicate(count.expr(), element.expr(), AT), arrayOf(element.type(), count.size()));
+    return new Typed(
+        new Expr.Replicate(count.expr(), element.expr(), AT),
+        arrayOf(element.type(), count.size()));
   }
 
-  /** {@code e} of type {@code from} as a value of type {@code to}: a conversion, a test {@code 0 < e}, or {@code if e then 1 else 0}. */
+  /**
+   * {@code e} of type {@code from} as a value of type {@code to}: a conversion, a test {@code 0 <
+   * e}, or {@code if e then 1 else 0}.
+   */
   private static Expr coerce(Expr e, ScalarType from, ScalarType to) {
     if (from == to) {
       return e;
@@ -257,7 +308,8 @@ final class ExprGenerator {
 
   private static Expr zero(ScalarType numeric) {
     return new Expr.Literal(
-        numeric.isInteger() ? new ScalarValue.Int(numeric, 0) : new ScalarValue.Float(numeric, 0.0), AT);
+        numeric.isInteger() ? new ScalarValue.Int(numeric, 0) : new ScalarValue.Float(numeric, 0.0),
+        AT);
   }
 
   /** A variable of {@code fitting} (most recent first), see {@link #recent}. */
@@ -283,16 +335,21 @@ final class ExprGenerator {
     };
   }
 
-  /** Small numbers mostly; sometimes negative literals (printed {@code -3}) and the extremes of the type. */
+  /**
+   * Small numbers mostly; sometimes negative literals (printed {@code -3}) and the extremes of the
+   * type.
+   */
   private long integerLiteral(ScalarType type) {
     boolean wide = type == ScalarType.I64;
     return switch (choices.weighted(8, 2, 1, 1)) {
       case 0 -> choices.between(0, 10);
       case 1 -> choices.between(0, 1000);
       case 2 -> -choices.between(1, 1000);
-      default -> choices.pick(wide
-          ? List.of(Long.MAX_VALUE, Long.MIN_VALUE, 1L << 40)
-          : List.of((long) Integer.MAX_VALUE, (long) Integer.MIN_VALUE));
+      default ->
+          choices.pick(
+              wide
+                  ? List.of(Long.MAX_VALUE, Long.MIN_VALUE, 1L << 40)
+                  : List.of((long) Integer.MAX_VALUE, (long) Integer.MIN_VALUE));
     };
   }
 
@@ -301,7 +358,9 @@ final class ExprGenerator {
       case 0 -> choices.between(0, 40) / 4.0;
       case 1 -> choices.between(0, 100000) / 1000.0;
       case 2 -> -choices.between(0, 100000) / 1000.0;
-      default -> choices.pick(List.of(0.1, 1e10, 3.141592653589793, 1e-7, 0.39894228040143267, -0.0, 1e-310));
+      default ->
+          choices.pick(
+              List.of(0.1, 1e10, 3.141592653589793, 1e-7, 0.39894228040143267, -0.0, 1e-310));
     };
   }
 
@@ -326,19 +385,25 @@ final class ExprGenerator {
   // ---------------------------------------------------------------- binding constructs
 
   private Typed let(Type request, Scope scope, int depth) {
-    Typed value = generate(choices.percent(40) ? soacs.arrayLike(Dim.UNKNOWN, scope) : types.binding(), scope, depth);
+    Typed value =
+        generate(
+            choices.percent(40) ? soacs.arrayLike(Dim.UNKNOWN, scope) : types.binding(),
+            scope,
+            depth);
     String name = freshName("x");
     Typed body = generate(request, scope.with(name, value.type()), depth);
-    return new Typed(new Expr.Let(new Pattern.Name(name, AT), value.expr(), body.expr(), AT), body.type());
+    return new Typed(
+        new Expr.Let(new Pattern.Name(name, AT), value.expr(), body.expr(), AT), body.type());
   }
 
   /** {@code let {a, b} = e in body}: the value is often an {@code unzip} or {@code split}. */
   private Typed letTuple(Type request, Scope scope, int depth) {
-    Typed value = switch (choices.weighted(2, 1, 1)) {
-      case 0 -> generate(types.tuple(true), scope, depth);
-      case 1 -> unzip(types.zipComponents(Dim.UNKNOWN), scope, depth);
-      default -> split(types.splitHalves(), scope, depth);
-    };
+    Typed value =
+        switch (choices.weighted(2, 1, 1)) {
+          case 0 -> generate(types.tuple(true), scope, depth);
+          case 1 -> unzip(types.zipComponents(Dim.UNKNOWN), scope, depth);
+          default -> split(types.splitHalves(), scope, depth);
+        };
     List<Type> parts = ((Type.Tuple) value.type()).elements();
     List<Pattern> names = new ArrayList<>();
     Scope inner = scope;
@@ -348,7 +413,8 @@ final class ExprGenerator {
       inner = inner.with(name, part);
     }
     Typed body = generate(request, inner, depth);
-    return new Typed(new Expr.Let(new Pattern.Tuple(names, AT), value.expr(), body.expr(), AT), body.type());
+    return new Typed(
+        new Expr.Let(new Pattern.Tuple(names, AT), value.expr(), body.expr(), AT), body.type());
   }
 
   private Typed conditional(Type request, Scope scope, int depth) {
@@ -360,7 +426,10 @@ final class ExprGenerator {
         merge(then.type(), otherwise.type()));
   }
 
-  /** The type of a value that is one of two values of these types: sizes that differ become a fresh tag. */
+  /**
+   * The type of a value that is one of two values of these types: sizes that differ become a fresh
+   * tag.
+   */
   private Type merge(Type a, Type b) {
     if (a instanceof Type.Array x && b instanceof Type.Array y) {
       Dim size = x.size().equals(y.size()) ? x.size() : freshTag();
@@ -382,7 +451,8 @@ final class ExprGenerator {
 
   /** {@code loop (acc = init) = for i < k do step in body}, with a small constant bound. */
   private Typed loop(Type request, Scope scope, int depth) {
-    Type accType = SizedTypes.constantShaped(request) && choices.percent(50) ? request : types.accumulator();
+    Type accType =
+        SizedTypes.constantShaped(request) && choices.percent(50) ? request : types.accumulator();
     Typed init = generate(accType, scope, depth);
     Pattern pattern;
     Scope withAcc = scope;
@@ -403,7 +473,9 @@ final class ExprGenerator {
     Typed step = generate(accType, withAcc.with(counter, ScalarType.I32), depth);
     Typed body = generate(request, withAcc, depth);
     Expr bound = i32(choices.between(0, 4));
-    return new Typed(new Expr.Loop(pattern, init.expr(), counter, bound, step.expr(), body.expr(), AT), body.type());
+    return new Typed(
+        new Expr.Loop(pattern, init.expr(), counter, bound, step.expr(), body.expr(), AT),
+        body.type());
   }
 
   /**
@@ -416,10 +488,14 @@ final class ExprGenerator {
     Type.Array shrinking = arrayOf(((Type.Array) init.type()).element(), freshTag());
     String acc = freshName("acc");
     String counter = freshName("k");
-    Typed step = soacs.filterOver(new Typed(var(acc), shrinking), scope.with(counter, ScalarType.I32), depth);
+    Typed step =
+        soacs.filterOver(
+            new Typed(var(acc), shrinking), scope.with(counter, ScalarType.I32), depth);
     Typed body = generate(request, scope.with(acc, shrinking), depth);
     Expr bound = i32(choices.between(0, 4));
-    return new Typed(new Expr.Loop(new Pattern.Name(acc, AT), init.expr(), counter, bound, step.expr(), body.expr(), AT),
+    return new Typed(
+        new Expr.Loop(
+            new Pattern.Name(acc, AT), init.expr(), counter, bound, step.expr(), body.expr(), AT),
         body.type());
   }
 
@@ -434,18 +510,22 @@ final class ExprGenerator {
     Type.Array growing = arrayOf(element, freshTag());
     String acc = freshName("acc");
     String counter = freshName("k");
-    Typed appended = generate(arrayOf(element, Dim.UNKNOWN), scope.with(counter, ScalarType.I32), depth);
+    Typed appended =
+        generate(arrayOf(element, Dim.UNKNOWN), scope.with(counter, ScalarType.I32), depth);
     Expr step = new Expr.Concat(var(acc), appended.expr(), AT);
     Typed body = generate(request, scope.with(acc, growing), depth);
     Expr bound = i32(choices.between(0, 4));
-    return new Typed(new Expr.Loop(new Pattern.Name(acc, AT), init.expr(), counter, bound, step, body.expr(), AT), body.type());
+    return new Typed(
+        new Expr.Loop(
+            new Pattern.Name(acc, AT), init.expr(), counter, bound, step, body.expr(), AT),
+        body.type());
   }
 
   /**
-   * {@code loop (acc = <array>) = for k < n do concat(acc or filter(p, acc), filter(q, acc)) in body}:
-   * an array accumulator that grows by rows of itself (and may shrink by a filter first) over a
-   * constant trip count or one the data decides ({@code e % 5}, no iterations where negative), so
-   * no bound of its size is known before the loop runs.
+   * {@code loop (acc = <array>) = for k < n do concat(acc or filter(p, acc), filter(q, acc)) in
+   * body}: an array accumulator that grows by rows of itself (and may shrink by a filter first)
+   * over a constant trip count or one the data decides ({@code e % 5}, no iterations where
+   * negative), so no bound of its size is known before the loop runs.
    */
   private Typed loopGrow(Type request, Scope scope, int depth) {
     Type.Array accType = types.array(Dim.UNKNOWN);
@@ -454,19 +534,28 @@ final class ExprGenerator {
     String acc = freshName("acc");
     String counter = freshName("k");
     Scope inLoop = scope.with(counter, ScalarType.I32);
-    Expr kept = choices.percent(50) ? var(acc) : soacs.filterOver(new Typed(var(acc), growing), inLoop, depth).expr();
+    Expr kept =
+        choices.percent(50)
+            ? var(acc)
+            : soacs.filterOver(new Typed(var(acc), growing), inLoop, depth).expr();
     Expr added = soacs.filterOver(new Typed(var(acc), growing), inLoop, depth).expr();
     Expr step = new Expr.Concat(kept, added, AT);
-    Expr bound = choices.percent(50) ? i32(choices.between(0, 4))
-        : new Expr.Binary(BinaryOperator.MOD, generate(ScalarType.I32, scope, depth).expr(), i32(5), AT);
+    Expr bound =
+        choices.percent(50)
+            ? i32(choices.between(0, 4))
+            : new Expr.Binary(
+                BinaryOperator.MOD, generate(ScalarType.I32, scope, depth).expr(), i32(5), AT);
     Typed body = generate(request, scope.with(acc, growing), depth);
-    return new Typed(new Expr.Loop(new Pattern.Name(acc, AT), init.expr(), counter, bound, step, body.expr(), AT), body.type());
+    return new Typed(
+        new Expr.Loop(
+            new Pattern.Name(acc, AT), init.expr(), counter, bound, step, body.expr(), AT),
+        body.type());
   }
 
   /**
-   * {@code let c = <fresh array> in let u1 = c with [i, ...] <- v in (let u2 = u1 with ... in) body}:
-   * only a fresh array ({@code copy}, {@code iota}, {@code replicate}) is updated, and an updated
-   * array is never mentioned after its update (uniqueness rules 1-3, thesis ch. 3).
+   * {@code let c = <fresh array> in let u1 = c with [i, ...] <- v in (let u2 = u1 with ... in)
+   * body}: only a fresh array ({@code copy}, {@code iota}, {@code replicate}) is updated, and an
+   * updated array is never mentioned after its update (uniqueness rules 1-3, thesis ch. 3).
    */
   private Typed update(Type request, Scope scope, int depth) {
     Type target = updatableType();
@@ -491,13 +580,14 @@ final class ExprGenerator {
       expr = new Expr.LetWith(dest, sources.get(i), indices.get(i), values.get(i), expr, AT);
       dest = sources.get(i);
     }
-    return new Typed(new Expr.Let(new Pattern.Name(fresh, AT), source.expr(), expr, AT), body.type());
+    return new Typed(
+        new Expr.Let(new Pattern.Name(fresh, AT), source.expr(), expr, AT), body.type());
   }
 
   /**
-   * {@code loop (acc = <fresh array>) = for k < n do let u = acc with [wrap(k), ...] <- v in u in body}:
-   * the imperative pattern of thesis §2.1.2 (its {@code matmultImp}), where the loop owns the
-   * accumulator and updates it in place; a scalar {@code v} may read the old {@code acc}.
+   * {@code loop (acc = <fresh array>) = for k < n do let u = acc with [wrap(k), ...] <- v in u in
+   * body}: the imperative pattern of thesis §2.1.2 (its {@code matmultImp}), where the loop owns
+   * the accumulator and updates it in place; a scalar {@code v} may read the old {@code acc}.
    */
   private Typed loopUpdate(Type request, Scope scope, int depth) {
     Type target = updatableType();
@@ -511,7 +601,8 @@ final class ExprGenerator {
     List<Dim> dims = SizedTypes.dims(target);
     for (int i = 0; i < count; i++) {
       long size = constant(dims.get(i));
-      indices.add(i == 0 && byCounter ? wrap(var(counter), i32(size)) : indexInBounds(size, inLoop, depth));
+      indices.add(
+          i == 0 && byCounter ? wrap(var(counter), i32(size)) : indexInBounds(size, inLoop, depth));
     }
     // A written array must not alias the array it is written into, so only scalars read acc.
     Type written = SizedTypes.strip(target, count);
@@ -521,17 +612,25 @@ final class ExprGenerator {
     Expr step = new Expr.LetWith(updated, acc, indices, value.expr(), var(updated), AT);
     Typed body = generate(request, scope.with(acc, target), depth);
     Expr bound = i32(choices.between(0, 5));
-    return new Typed(new Expr.Loop(new Pattern.Name(acc, AT), init.expr(), counter, bound, step, body.expr(), AT), body.type());
+    return new Typed(
+        new Expr.Loop(
+            new Pattern.Name(acc, AT), init.expr(), counter, bound, step, body.expr(), AT),
+        body.type());
   }
 
-  /** An array type of rank 1 to 3 with positive constant sizes: one that can be updated in place. */
+  /**
+   * An array type of rank 1 to 3 with positive constant sizes: one that can be updated in place.
+   */
   private Type updatableType() {
     int rank = 1 + choices.below(MAX_RANK);
     Type element = rank == 1 ? types.element(0) : types.scalar();
     return arrayOf(element, types.constantDims(rank, true));
   }
 
-  /** A value of {@code type} that aliases nothing: a {@code copy} of any array, or a {@code replicate}/{@code iota} of scalars. */
+  /**
+   * A value of {@code type} that aliases nothing: a {@code copy} of any array, or a {@code
+   * replicate}/{@code iota} of scalars.
+   */
   private Typed freshArray(Type type, Scope scope, int depth) {
     if (choices.percent(35)) {
       return leaf(type, scope);
@@ -569,7 +668,8 @@ final class ExprGenerator {
       }
       helper = newHelper(params, request, depth);
     }
-    List<Expr> args = helper.parameterTypes().stream().map(t -> generate(t, scope, depth).expr()).toList();
+    List<Expr> args =
+        helper.parameterTypes().stream().map(t -> generate(t, scope, depth).expr()).toList();
     return new Typed(new Expr.Call(helper.name(), args, AT), refreshTags(helper.resultType()));
   }
 
@@ -588,12 +688,16 @@ final class ExprGenerator {
       scope = scope.with(p, t);
     }
     Typed body = generate(result, scope, Math.min(depth, HELPER_DEPTH));
-    return register(new FunDef(name, body.type().erased(), declared, body.expr(), AT), params, body.type());
+    return register(
+        new FunDef(name, body.type().erased(), declared, body.expr(), AT), params, body.type());
   }
 
   /** Registers a helper with a body built by the caller. */
   Helper defineHelper(List<Param> declared, List<Type> params, Type result, Expr body) {
-    return register(new FunDef("helper" + helpersStarted++, result.erased(), declared, body, AT), params, result);
+    return register(
+        new FunDef("helper" + helpersStarted++, result.erased(), declared, body, AT),
+        params,
+        result);
   }
 
   private Helper register(FunDef definition, List<Type> params, Type result) {
@@ -602,14 +706,19 @@ final class ExprGenerator {
     return helper;
   }
 
-  /** The caller's view of a helper's result: size tags of the helper's body mean nothing outside it. */
+  /**
+   * The caller's view of a helper's result: size tags of the helper's body mean nothing outside it.
+   */
   private Type refreshTags(Type type) {
     return refreshTags(type, new HashMap<>());
   }
 
   private Type refreshTags(Type type, Map<Dim, Dim> renamed) {
     if (type instanceof Type.Array a) {
-      Dim size = a.size() instanceof Dim.Named ? renamed.computeIfAbsent(a.size(), d -> freshTag()) : a.size();
+      Dim size =
+          a.size() instanceof Dim.Named
+              ? renamed.computeIfAbsent(a.size(), d -> freshTag())
+              : a.size();
       return arrayOf(refreshTags(a.element(), renamed), size);
     }
     if (type instanceof Type.Tuple t) {
@@ -620,7 +729,10 @@ final class ExprGenerator {
 
   // ---------------------------------------------------------------- indexing and sizes
 
-  /** {@code a[i, ...]} of a variable or generated array whose elements (after the indices) fit the request. */
+  /**
+   * {@code a[i, ...]} of a variable or generated array whose elements (after the indices) fit the
+   * request.
+   */
   private Typed index(Type request, Scope scope, int depth) {
     List<Binding> candidates = new ArrayList<>();
     List<Integer> depths = new ArrayList<>();
@@ -646,7 +758,8 @@ final class ExprGenerator {
     for (Dim d : SizedTypes.dims(array.type()).subList(0, extra)) {
       indices.add(index(constant(d), scope, depth));
     }
-    return new Typed(new Expr.Index(array.expr(), indices, AT), SizedTypes.strip(array.type(), extra));
+    return new Typed(
+        new Expr.Index(array.expr(), indices, AT), SizedTypes.strip(array.type(), extra));
   }
 
   /** Inner dimensions can be indexed when their sizes are known and positive. */
@@ -680,7 +793,10 @@ final class ExprGenerator {
         merge(element, otherwise.type()));
   }
 
-  /** An index into a dimension of size {@code size}; rarely, with {@code rareFailures}, out of bounds. */
+  /**
+   * An index into a dimension of size {@code size}; rarely, with {@code rareFailures}, out of
+   * bounds.
+   */
   private Expr index(long size, Scope scope, int depth) {
     if (rareFailures && choices.percent(1)) {
       return i32(size + choices.below(3));
@@ -688,7 +804,9 @@ final class ExprGenerator {
     return indexInBounds(size, scope, depth);
   }
 
-  /** A literal below {@code size}, or any {@code i32} expression wrapped into {@code 0 .. size-1}. */
+  /**
+   * A literal below {@code size}, or any {@code i32} expression wrapped into {@code 0 .. size-1}.
+   */
   private Expr indexInBounds(long size, Scope scope, int depth) {
     if (choices.percent(65)) {
       return i32(choices.below((int) size));
@@ -696,18 +814,23 @@ final class ExprGenerator {
     return wrap(generate(ScalarType.I32, scope, depth).expr(), i32(size));
   }
 
-  /** {@code ((e % n) + n) % n}: in {@code 0 .. n-1} for any {@code e} when {@code n > 0}, without overflow. */
+  /**
+   * {@code ((e % n) + n) % n}: in {@code 0 .. n-1} for any {@code e} when {@code n > 0}, without
+   * overflow.
+   */
   private static Expr wrap(Expr e, Expr n) {
     Expr remainder = new Expr.Binary(BinaryOperator.MOD, e, n, AT);
-    return new Expr.Binary(BinaryOperator.MOD, new Expr.Binary(BinaryOperator.ADD, remainder, n, AT), n, AT);
+    return new Expr.Binary(
+        BinaryOperator.MOD, new Expr.Binary(BinaryOperator.ADD, remainder, n, AT), n, AT);
   }
 
   /** {@code size(k, a)} of a variable or of a generated array. */
   private Typed size(Scope scope, int depth) {
     List<Binding> arrays = scope.arrays();
-    Typed array = !arrays.isEmpty() && choices.percent(50)
-        ? variable(arrays)
-        : generate(types.array(Dim.UNKNOWN), scope, depth);
+    Typed array =
+        !arrays.isEmpty() && choices.percent(50)
+            ? variable(arrays)
+            : generate(types.array(Dim.UNKNOWN), scope, depth);
     List<Integer> measurable = new ArrayList<>();
     List<Dim> dims = SizedTypes.dims(array.type());
     for (int k = 0; k < dims.size(); k++) {
@@ -729,8 +852,11 @@ final class ExprGenerator {
   /** An expression for the count of {@code iota}/{@code replicate}: a literal or a {@code size}. */
   private Count count(Dim size, Scope scope) {
     if (size instanceof Dim.Named) {
-      Binding carrier = scope.carrying(size).orElseThrow(
-          () -> new IllegalStateException("no variable in scope has size " + size));
+      Binding carrier =
+          scope
+              .carrying(size)
+              .orElseThrow(
+                  () -> new IllegalStateException("no variable in scope has size " + size));
       return new Count(new Expr.Size(0, var(carrier.name()), AT), size);
     }
     long n;
@@ -757,7 +883,8 @@ final class ExprGenerator {
   /** The request with an open outer size replaced by a constant one. */
   private Type concretise(Type request) {
     if (request instanceof Type.Array a) {
-      Dim size = a.size() instanceof Dim.Unknown ? new Dim.Const(types.size(request.rank())) : a.size();
+      Dim size =
+          a.size() instanceof Dim.Unknown ? new Dim.Const(types.size(request.rank())) : a.size();
       return arrayOf(concretise(a.element()), size);
     }
     if (request instanceof Type.Tuple t) {
@@ -777,9 +904,15 @@ final class ExprGenerator {
    * small ({@code e & 3}), so that only floats meet division by zero (IEEE, no error).
    */
   private Typed arithmetic(ScalarType type, Scope scope, int depth) {
-    BinaryOperator op = choices.pick(List.of(
-        BinaryOperator.ADD, BinaryOperator.MUL, BinaryOperator.SUB, BinaryOperator.DIV,
-        BinaryOperator.MOD, BinaryOperator.POW));
+    BinaryOperator op =
+        choices.pick(
+            List.of(
+                BinaryOperator.ADD,
+                BinaryOperator.MUL,
+                BinaryOperator.SUB,
+                BinaryOperator.DIV,
+                BinaryOperator.MOD,
+                BinaryOperator.POW));
     Typed left = generate(type, scope, depth);
     Expr right = generate(type, scope, depth).expr();
     if (type.isInteger() && (op == BinaryOperator.DIV || op == BinaryOperator.MOD)) {
@@ -792,12 +925,20 @@ final class ExprGenerator {
 
   /** {@code & | ^ << >>}; shift amounts are masked below the type's width. */
   private Typed bitwise(ScalarType type, Scope scope, int depth) {
-    BinaryOperator op = choices.pick(List.of(
-        BinaryOperator.BAND, BinaryOperator.BOR, BinaryOperator.XOR, BinaryOperator.SHL, BinaryOperator.SHR));
+    BinaryOperator op =
+        choices.pick(
+            List.of(
+                BinaryOperator.BAND,
+                BinaryOperator.BOR,
+                BinaryOperator.XOR,
+                BinaryOperator.SHL,
+                BinaryOperator.SHR));
     Typed left = generate(type, scope, depth);
     Expr right = generate(type, scope, depth).expr();
     if (op == BinaryOperator.SHL || op == BinaryOperator.SHR) {
-      right = new Expr.Binary(BinaryOperator.BAND, right, intLiteral(type == ScalarType.I32 ? 31 : 63, type), AT);
+      right =
+          new Expr.Binary(
+              BinaryOperator.BAND, right, intLiteral(type == ScalarType.I32 ? 31 : 63, type), AT);
     }
     return binary(op, left, right, type);
   }
@@ -813,9 +954,19 @@ final class ExprGenerator {
   }
 
   private Typed math(ScalarType type, Scope scope, int depth) {
-    Builtin function = choices.pick(List.of(
-        Builtin.EXP, Builtin.LOG, Builtin.SQRT, Builtin.SIN, Builtin.COS, Builtin.ERF, Builtin.FLOOR));
-    return new Typed(new Expr.Call(function.functionName(), List.of(generate(type, scope, depth).expr()), AT), type);
+    Builtin function =
+        choices.pick(
+            List.of(
+                Builtin.EXP,
+                Builtin.LOG,
+                Builtin.SQRT,
+                Builtin.SIN,
+                Builtin.COS,
+                Builtin.ERF,
+                Builtin.FLOOR));
+    return new Typed(
+        new Expr.Call(function.functionName(), List.of(generate(type, scope, depth).expr()), AT),
+        type);
   }
 
   private Typed numericBuiltin(ScalarType type, Scope scope, int depth) {
@@ -829,12 +980,22 @@ final class ExprGenerator {
 
   private Typed comparison(Scope scope, int depth) {
     ScalarType operands = types.scalar();
-    List<BinaryOperator> ops = operands == ScalarType.BOOL
-        ? List.of(BinaryOperator.EQ, BinaryOperator.NEQ)
-        : List.of(BinaryOperator.LT, BinaryOperator.EQ, BinaryOperator.LEQ, BinaryOperator.GT,
-            BinaryOperator.GEQ, BinaryOperator.NEQ);
+    List<BinaryOperator> ops =
+        operands == ScalarType.BOOL
+            ? List.of(BinaryOperator.EQ, BinaryOperator.NEQ)
+            : List.of(
+                BinaryOperator.LT,
+                BinaryOperator.EQ,
+                BinaryOperator.LEQ,
+                BinaryOperator.GT,
+                BinaryOperator.GEQ,
+                BinaryOperator.NEQ);
     BinaryOperator op = choices.pick(ops);
-    return binary(op, generate(operands, scope, depth), generate(operands, scope, depth).expr(), ScalarType.BOOL);
+    return binary(
+        op,
+        generate(operands, scope, depth),
+        generate(operands, scope, depth).expr(),
+        ScalarType.BOOL);
   }
 
   private Typed logical(Scope scope, int depth) {
@@ -858,7 +1019,9 @@ final class ExprGenerator {
     return new Typed(new Expr.Zip(arrays, AT), arrayOf(new Type.Tuple(parts), common));
   }
 
-  /** The common outer size an {@code unzip} must produce for this tuple request, or null if none. */
+  /**
+   * The common outer size an {@code unzip} must produce for this tuple request, or null if none.
+   */
   private static Dim unzipDim(Type.Tuple request) {
     Dim common = Dim.UNKNOWN;
     for (Type part : request.elements()) {
@@ -879,8 +1042,9 @@ final class ExprGenerator {
     List<Type> elements = request.elements().stream().map(t -> ((Type.Array) t).element()).toList();
     Typed zipped = generate(arrayOf(new Type.Tuple(elements), unzipDim(request)), scope, depth);
     Type.Array zippedType = (Type.Array) zipped.type();
-    List<Type> parts = ((Type.Tuple) zippedType.element()).elements().stream()
-        .map(e -> (Type) arrayOf(e, zippedType.size())).toList();
+    List<Type> parts =
+        ((Type.Tuple) zippedType.element())
+            .elements().stream().map(e -> (Type) arrayOf(e, zippedType.size())).toList();
     return new Typed(new Expr.Unzip(zipped.expr(), AT), new Type.Tuple(parts));
   }
 
@@ -914,7 +1078,8 @@ final class ExprGenerator {
   private Typed replicate(Type.Array request, Scope scope, int depth) {
     Count count = count(request.size(), scope);
     Typed value = generate(request.element(), scope, depth);
-    return new Typed(new Expr.Replicate(count.expr(), value.expr(), AT), arrayOf(value.type(), count.size()));
+    return new Typed(
+        new Expr.Replicate(count.expr(), value.expr(), AT), arrayOf(value.type(), count.size()));
   }
 
   private Typed concat(Type.Array request, Scope scope, int depth) {
@@ -932,8 +1097,12 @@ final class ExprGenerator {
     Typed b = generate(right, scope, depth);
     Dim sa = ((Type.Array) a.type()).size();
     Dim sb = ((Type.Array) b.type()).size();
-    Dim size = sa instanceof Dim.Const x && sb instanceof Dim.Const y ? new Dim.Const(x.size() + y.size()) : freshTag();
-    return new Typed(new Expr.Concat(a.expr(), b.expr(), AT), arrayOf(((Type.Array) a.type()).element(), size));
+    Dim size =
+        sa instanceof Dim.Const x && sb instanceof Dim.Const y
+            ? new Dim.Const(x.size() + y.size())
+            : freshTag();
+    return new Typed(
+        new Expr.Concat(a.expr(), b.expr(), AT), arrayOf(((Type.Array) a.type()).element(), size));
   }
 
   /** {@code reshape((d1, ..., dn), a)} from a source of another shape with as many elements. */
@@ -974,9 +1143,10 @@ final class ExprGenerator {
       // An empty source array would not carry the sizes of its lost inner dimensions.
       return leaf(request, scope);
     }
-    List<int[]> moves = result.size() == 2
-        ? List.of(new int[] {0, 1})
-        : List.of(new int[] {0, 1}, new int[] {0, 2}, new int[] {1, 1});
+    List<int[]> moves =
+        result.size() == 2
+            ? List.of(new int[] {0, 1})
+            : List.of(new int[] {0, 1}, new int[] {0, 2}, new int[] {1, 1});
     int[] move = choices.pick(moves);
     List<Dim> source = new ArrayList<>(result);
     source.add(move[0], source.remove(move[0] + move[1]));

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * A generated top-level function that the entry (or a later helper) calls or passes to a SOAC.
- * {@code parameterTypes} and {@code resultType} carry the sizes the body was generated for:
- * every call passes arguments of exactly those sizes.
+ * {@code parameterTypes} and {@code resultType} carry the sizes the body was generated for: every
+ * call passes arguments of exactly those sizes.
  */
 record Helper(FunDef definition, List<Type> parameterTypes, Type resultType) {
   Helper {

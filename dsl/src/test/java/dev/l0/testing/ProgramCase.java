@@ -8,7 +8,10 @@ import dev.l0.values.ValueWriter;
 import java.util.List;
 import java.util.stream.Collectors;
 
-/** A generated well-typed program with arguments for its entry function (see {@link RandomPrograms}). */
+/**
+ * A generated well-typed program with arguments for its entry function (see {@link
+ * RandomPrograms}).
+ */
 public record ProgramCase(Program program, String entry, List<Value> args) {
   public ProgramCase {
     args = List.copyOf(args);

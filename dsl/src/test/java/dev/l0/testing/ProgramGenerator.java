@@ -26,7 +26,12 @@ final class ProgramGenerator {
 
   /** A run-time failure a failing program provokes, with the operation name it must report. */
   private enum Failure {
-    INDEX("index"), DIVISION("/"), MODULO("%"), ZIP("zip"), RESHAPE("reshape"), SPLIT("split");
+    INDEX("index"),
+    DIVISION("/"),
+    MODULO("%"),
+    ZIP("zip"),
+    RESHAPE("reshape"),
+    SPLIT("split");
 
     final String operation;
 
@@ -49,8 +54,8 @@ final class ProgramGenerator {
   }
 
   /**
-   * A well-typed program as {@link #program(List)}, with the per-thread array shapes of
-   * {@link ExprGenerator} when {@code kernelArrays} is set.
+   * A well-typed program as {@link #program(List)}, with the per-thread array shapes of {@link
+   * ExprGenerator} when {@code kernelArrays} is set.
    */
   static ProgramCase program(List<Integer> tape, boolean kernelArrays) {
     ProgramGenerator g = new ProgramGenerator(tape);
@@ -72,7 +77,12 @@ final class ProgramGenerator {
     Failure failure = g.choices.pick(List.of(Failure.values()));
     Expr failing = g.failing(failure, exprs, scope);
     Typed rest = exprs.generate(g.types.binding(), scope, ENTRY_DEPTH - 1);
-    Expr body = new Expr.Let(new Pattern.Name(exprs.freshName("bad"), ExprGenerator.AT), failing, rest.expr(), ExprGenerator.AT);
+    Expr body =
+        new Expr.Let(
+            new Pattern.Name(exprs.freshName("bad"), ExprGenerator.AT),
+            failing,
+            rest.expr(),
+            ExprGenerator.AT);
     return new FailingProgramCase(g.finish(exprs, params, rest.type(), body), failure.operation);
   }
 
@@ -86,7 +96,8 @@ final class ProgramGenerator {
   }
 
   private ProgramCase finish(ExprGenerator exprs, List<Binding> params, Type result, Expr body) {
-    List<Param> declared = params.stream().map(b -> new Param(b.type().erased(), b.name(), ExprGenerator.AT)).toList();
+    List<Param> declared =
+        params.stream().map(b -> new Param(b.type().erased(), b.name(), ExprGenerator.AT)).toList();
     List<FunDef> functions = new ArrayList<>(exprs.helperDefinitions());
     functions.add(new FunDef(ENTRY, result.erased(), declared, body, ExprGenerator.AT));
     ValueGenerator values = new ValueGenerator(choices);
@@ -95,9 +106,9 @@ final class ProgramGenerator {
   }
 
   /**
-   * The failing expression. Sizes that must disagree are hidden from the type checker's static
-   * size analysis behind {@link #runTimeSized}, so that the program is well typed and fails only
-   * when it runs.
+   * The failing expression. Sizes that must disagree are hidden from the type checker's static size
+   * analysis behind {@link #runTimeSized}, so that the program is well typed and fails only when it
+   * runs.
    */
   private Expr failing(Failure failure, ExprGenerator exprs, Scope scope) {
     int depth = 2;
@@ -105,32 +116,43 @@ final class ProgramGenerator {
     long beyond = n + 1 + choices.below(3);
     return switch (failure) {
       case INDEX -> {
-        Expr array = runTimeSized(exprs.generate(types.array(new Dim.Const(n)), scope, depth), exprs);
-        yield new Expr.Index(array, List.of(ExprGenerator.i32(n + choices.below(3))), ExprGenerator.AT);
+        Expr array =
+            runTimeSized(exprs.generate(types.array(new Dim.Const(n)), scope, depth), exprs);
+        yield new Expr.Index(
+            array, List.of(ExprGenerator.i32(n + choices.below(3))), ExprGenerator.AT);
       }
       case DIVISION, MODULO -> {
         ScalarType type = types.integer();
         BinaryOperator op = failure == Failure.DIVISION ? BinaryOperator.DIV : BinaryOperator.MOD;
         Typed dividend = exprs.generate(type, scope, depth);
-        yield new Expr.Binary(op, dividend.expr(), ExprGenerator.intLiteral(0, type), ExprGenerator.AT);
+        yield new Expr.Binary(
+            op, dividend.expr(), ExprGenerator.intLiteral(0, type), ExprGenerator.AT);
       }
       case ZIP -> {
         Expr first = exprs.generate(types.zipComponent(new Dim.Const(n)), scope, depth).expr();
-        Expr second = runTimeSized(exprs.generate(types.zipComponent(new Dim.Const(beyond)), scope, depth), exprs);
-        yield new Expr.Zip(choices.percent(50) ? List.of(first, second) : List.of(second, first), ExprGenerator.AT);
+        Expr second =
+            runTimeSized(
+                exprs.generate(types.zipComponent(new Dim.Const(beyond)), scope, depth), exprs);
+        yield new Expr.Zip(
+            choices.percent(50) ? List.of(first, second) : List.of(second, first),
+            ExprGenerator.AT);
       }
       case RESHAPE -> {
         Typed array = exprs.generate(Type.array(types.scalar(), new Dim.Const(n)), scope, depth);
-        yield new Expr.Reshape(List.of(ExprGenerator.i32(beyond)), runTimeSized(array, exprs), ExprGenerator.AT);
+        yield new Expr.Reshape(
+            List.of(ExprGenerator.i32(beyond)), runTimeSized(array, exprs), ExprGenerator.AT);
       }
       case SPLIT -> {
         Typed array = exprs.generate(types.array(new Dim.Const(n)), scope, depth);
-        yield new Expr.Split(ExprGenerator.i32(beyond), runTimeSized(array, exprs), ExprGenerator.AT);
+        yield new Expr.Split(
+            ExprGenerator.i32(beyond), runTimeSized(array, exprs), ExprGenerator.AT);
       }
     };
   }
 
-  /** {@code filter(fn bool (t x) => true, a)}: the same array, with a size known only at run time. */
+  /**
+   * {@code filter(fn bool (t x) => true, a)}: the same array, with a size known only at run time.
+   */
   private static Expr runTimeSized(Typed array, ExprGenerator exprs) {
     Type element = ((Type.Array) array.type()).element().erased();
     Param x = new Param(element, exprs.freshName("e"), ExprGenerator.AT);

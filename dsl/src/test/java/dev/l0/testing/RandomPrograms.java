@@ -8,19 +8,22 @@ import net.jqwik.api.RandomDistribution;
 
 /**
  * jqwik generators of random well-typed L0 programs with inputs, for property tests of every
- * executor (interpreter, optimiser, backends). Each program is built from a jqwik-generated list
- * of numbers, a decision tape ({@link Choices}): jqwik shrinks the list, so a failing program
- * shrinks to a smaller one that is still well typed, and the same list always gives the same
- * program. Generation is type-directed ({@link ExprGenerator}, {@link SoacGenerator}): an entry
- * {@code main} with helper functions it calls (never recursively), scalars of all five types,
- * tuples, arrays of rank 1 to 3 and of tuples, let with tuple patterns, if, loops, in-place
- * updates of fresh arrays (also inside loops), indexing, conversions, math built-ins, and chains
- * of SOACs over each other's results, with one producer feeding several consumers. Sizes are at
- * most 12, so a thousand programs run in a few seconds.
+ * executor (interpreter, optimiser, backends). Each program is built from a jqwik-generated list of
+ * numbers, a decision tape ({@link Choices}): jqwik shrinks the list, so a failing program shrinks
+ * to a smaller one that is still well typed, and the same list always gives the same program.
+ * Generation is type-directed ({@link ExprGenerator}, {@link SoacGenerator}): an entry {@code main}
+ * with helper functions it calls (never recursively), scalars of all five types, tuples, arrays of
+ * rank 1 to 3 and of tuples, let with tuple patterns, if, loops, in-place updates of fresh arrays
+ * (also inside loops), indexing, conversions, math built-ins, and chains of SOACs over each other's
+ * results, with one producer feeding several consumers. Sizes are at most 12, so a thousand
+ * programs run in a few seconds.
  */
 public final class RandomPrograms {
-  /** Enough choices for programs of a few dozen expressions; shorter tapes make smaller programs. */
+  /**
+   * Enough choices for programs of a few dozen expressions; shorter tapes make smaller programs.
+   */
   private static final int PROGRAM_TAPE = 600;
+
   private static final int VALUE_TAPE = 200;
 
   private RandomPrograms() {}
@@ -42,10 +45,10 @@ public final class RandomPrograms {
   }
 
   /**
-   * A program as {@link #program(long)} that also holds the shapes of per-thread array code
-   * inside kernels: reductions and scans of arrays, loops whose array accumulator a filter
-   * shrinks or a concat grows (also by rows of itself, over a trip count the data may decide, so
-   * that the host knows no bound of its size), and more in-place updates.
+   * A program as {@link #program(long)} that also holds the shapes of per-thread array code inside
+   * kernels: reductions and scans of arrays, loops whose array accumulator a filter shrinks or a
+   * concat grows (also by rows of itself, over a trip count the data may decide, so that the host
+   * knows no bound of its size), and more in-place updates.
    */
   public static ProgramCase kernelArrayProgram(long seed) {
     return ProgramGenerator.program(tape(seed, PROGRAM_TAPE), true);
@@ -66,7 +69,10 @@ public final class RandomPrograms {
     return tapes(PROGRAM_TAPE).map(ProgramGenerator::failingProgram);
   }
 
-  /** Values of random types (size-erased in {@link TypedValue#type()}): regular arrays; floats include infinities and NaN. */
+  /**
+   * Values of random types (size-erased in {@link TypedValue#type()}): regular arrays; floats
+   * include infinities and NaN.
+   */
   public static Arbitrary<TypedValue> values() {
     return tapes(VALUE_TAPE).map(RandomPrograms::value);
   }

@@ -54,7 +54,10 @@ record Scope(List<Binding> bindings) {
     return found;
   }
 
-  /** The outer sizes of array variables that are known only as a symbolic tag (see {@link SizedTypes}). */
+  /**
+   * The outer sizes of array variables that are known only as a symbolic tag (see {@link
+   * SizedTypes}).
+   */
   List<Dim> tags() {
     List<Dim> found = new ArrayList<>();
     for (Binding b : arrays()) {

@@ -7,12 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The generator's static knowledge of array sizes, kept in the {@link Dim}s of IR types (and
- * erased before a type is written into a program). {@link Dim.Const}: the size is known;
- * {@link Dim.Named}: a symbolic tag for a size known only at run time (a {@code filter} result)
- * but equal for every array carrying the same tag, so they may be zipped; {@link Dim#UNKNOWN}, in
- * a requested type only: any size will do. Only an outermost dimension is ever a tag or unknown:
- * array elements always have constant shapes, which keeps every generated array regular.
+ * The generator's static knowledge of array sizes, kept in the {@link Dim}s of IR types (and erased
+ * before a type is written into a program). {@link Dim.Const}: the size is known; {@link
+ * Dim.Named}: a symbolic tag for a size known only at run time (a {@code filter} result) but equal
+ * for every array carrying the same tag, so they may be zipped; {@link Dim#UNKNOWN}, in a requested
+ * type only: any size will do. Only an outermost dimension is ever a tag or unknown: array elements
+ * always have constant shapes, which keeps every generated array regular.
  */
 final class SizedTypes {
   private SizedTypes() {}
@@ -20,7 +20,8 @@ final class SizedTypes {
   /** Whether a value of type {@code actual} may stand where {@code request} is asked for. */
   static boolean fits(Type actual, Type request) {
     if (actual instanceof Type.Array a && request instanceof Type.Array r) {
-      return (r.size() instanceof Dim.Unknown || r.size().equals(a.size())) && fits(a.element(), r.element());
+      return (r.size() instanceof Dim.Unknown || r.size().equals(a.size()))
+          && fits(a.element(), r.element());
     }
     if (actual instanceof Type.Tuple a && request instanceof Type.Tuple r) {
       if (a.elements().size() != r.elements().size()) {
@@ -107,12 +108,16 @@ final class SizedTypes {
     return type instanceof ScalarType s && s.isNumeric();
   }
 
-  /** Whether {@code reduce} and {@code scan} can combine elements of this type with a {@link Monoid} per component. */
+  /**
+   * Whether {@code reduce} and {@code scan} can combine elements of this type with a {@link Monoid}
+   * per component.
+   */
   static boolean combinable(Type element) {
     return element instanceof ScalarType || isTupleOfScalars(element);
   }
 
   static boolean isTupleOfScalars(Type type) {
-    return type instanceof Type.Tuple t && t.elements().stream().allMatch(e -> e instanceof ScalarType);
+    return type instanceof Type.Tuple t
+        && t.elements().stream().allMatch(e -> e instanceof ScalarType);
   }
 }

@@ -49,7 +49,8 @@ final class SoacGenerator {
   private Typed reduceOver(Typed input) {
     Type element = ((Type.Array) input.type()).element();
     Combiner operator = combiner(element);
-    return new Typed(new Expr.Reduce(operator.function(), operator.neutral(), input.expr(), AT), element);
+    return new Typed(
+        new Expr.Reduce(operator.function(), operator.neutral(), input.expr(), AT), element);
   }
 
   /**
@@ -63,49 +64,70 @@ final class SoacGenerator {
     Type.Array row = wide ? arrayOf(request.element(), 32 + types.size(1)) : constantRow(request);
     Monoid monoid = choices.pick(Monoid.of((ScalarType) row.element()));
     Typed rows = exprs.generate(arrayOf(row, Dim.UNKNOWN), scope, depth);
-    return new Typed(new Expr.Reduce(rowCombiner(row, monoid, wide), rowNeutral(row, monoid), rows.expr(), AT), row);
+    return new Typed(
+        new Expr.Reduce(rowCombiner(row, monoid, wide), rowNeutral(row, monoid), rows.expr(), AT),
+        row);
   }
 
-  /** {@code scan} with the operators of {@link #arrayReduce}: prefixes of arrays combined element by element. */
+  /**
+   * {@code scan} with the operators of {@link #arrayReduce}: prefixes of arrays combined element by
+   * element.
+   */
   Typed arrayScan(Type.Array request, Scope scope, int depth) {
     Type.Array row = constantRow((Type.Array) request.element());
     Monoid monoid = choices.pick(Monoid.of((ScalarType) row.element()));
     Typed rows = exprs.generate(arrayOf(row, request.size()), scope, depth);
-    return new Typed(new Expr.Scan(rowCombiner(row, monoid, false), rowNeutral(row, monoid), rows.expr(), AT), rows.type());
+    return new Typed(
+        new Expr.Scan(rowCombiner(row, monoid, false), rowNeutral(row, monoid), rows.expr(), AT),
+        rows.type());
   }
 
-  /** The requested row type with a constant size (the neutral element is a {@code replicate} of it). */
+  /**
+   * The requested row type with a constant size (the neutral element is a {@code replicate} of it).
+   */
   private Type.Array constantRow(Type.Array request) {
     long m = request.size() instanceof Dim.Const c ? c.size() : types.size(1);
     return arrayOf(request.element(), m);
   }
 
-  /** The element-by-element operator on rows of type {@code row}, whose own row type is {@code row} if {@code sized}, else unsized. */
+  /**
+   * The element-by-element operator on rows of type {@code row}, whose own row type is {@code row}
+   * if {@code sized}, else unsized.
+   */
   private FunArg rowCombiner(Type.Array row, Monoid monoid, boolean sized) {
     Type element = row.element();
     String a = exprs.freshName("a");
     String b = exprs.freshName("b");
     String x = exprs.freshName("x");
     String y = exprs.freshName("y");
-    FunArg elementwise = new FunArg.Lambda(element, List.of(new Param(element, x, AT), new Param(element, y, AT)),
-        monoid.combine(var(x), var(y)), AT);
+    FunArg elementwise =
+        new FunArg.Lambda(
+            element,
+            List.of(new Param(element, x, AT), new Param(element, y, AT)),
+            monoid.combine(var(x), var(y)),
+            AT);
     Expr body = new Expr.Map(elementwise, new Expr.Zip(List.of(var(a), var(b)), AT), AT);
     Type rowType = sized ? row : row.erased();
-    return new FunArg.Lambda(rowType, List.of(new Param(rowType, a, AT), new Param(rowType, b, AT)), body, AT);
+    return new FunArg.Lambda(
+        rowType, List.of(new Param(rowType, a, AT), new Param(rowType, b, AT)), body, AT);
   }
 
   private static Expr rowNeutral(Type.Array row, Monoid monoid) {
-    return new Expr.Replicate(ExprGenerator.i32(((Dim.Const) row.size()).size()), monoid.neutral(), AT);
+    return new Expr.Replicate(
+        ExprGenerator.i32(((Dim.Const) row.size()).size()), monoid.neutral(), AT);
   }
 
-  /** {@code scan(op, ne, a)}: an inclusive prefix scan with the same operators as {@link #reduce}. */
+  /**
+   * {@code scan(op, ne, a)}: an inclusive prefix scan with the same operators as {@link #reduce}.
+   */
   Typed scan(Type.Array request, Scope scope, int depth) {
     return scanOver(exprs.generate(request, scope, depth));
   }
 
   private Typed scanOver(Typed input) {
     Combiner operator = combiner(((Type.Array) input.type()).element());
-    return new Typed(new Expr.Scan(operator.function(), operator.neutral(), input.expr(), AT), input.type());
+    return new Typed(
+        new Expr.Scan(operator.function(), operator.neutral(), input.expr(), AT), input.type());
   }
 
   /**
@@ -136,7 +158,8 @@ final class SoacGenerator {
       }
       return new Combiner(new FunArg.Lambda(type, params, body, AT), m.neutral());
     }
-    // Tuples: fn {t1, t2} ({t1, t2} x, {t1, t2} y) => let {x1, x2} = x in let {y1, y2} = y in {x1 op y1, ...}
+    // Tuples: fn {t1, t2} ({t1, t2} x, {t1, t2} y) => let {x1, x2} = x in let {y1, y2} = y in {x1
+    // op y1, ...}
     List<Pattern> xs = new ArrayList<>();
     List<Pattern> ys = new ArrayList<>();
     List<Expr> combined = new ArrayList<>();
@@ -147,9 +170,14 @@ final class SoacGenerator {
       ys.add(new Pattern.Name(yi, AT));
       combined.add(m.combine(var(xi), var(yi)));
     }
-    Expr body = new Expr.Let(new Pattern.Tuple(xs, AT), var(x),
-        new Expr.Let(new Pattern.Tuple(ys, AT), var(y), new Expr.TupleLit(combined, AT), AT), AT);
-    FunArg lambda = new FunArg.Lambda(type, List.of(new Param(type, x, AT), new Param(type, y, AT)), body, AT);
+    Expr body =
+        new Expr.Let(
+            new Pattern.Tuple(xs, AT),
+            var(x),
+            new Expr.Let(new Pattern.Tuple(ys, AT), var(y), new Expr.TupleLit(combined, AT), AT),
+            AT);
+    FunArg lambda =
+        new FunArg.Lambda(type, List.of(new Param(type, x, AT), new Param(type, y, AT)), body, AT);
     return new Combiner(lambda, new Expr.TupleLit(neutrals, AT));
   }
 
@@ -173,7 +201,9 @@ final class SoacGenerator {
       List<Expr> arrays = new ArrayList<>();
       List<Type> parts = new ArrayList<>();
       for (int i = 0; i < width; i++) {
-        Typed part = existingOrNew(types.zipComponent(common), e -> !(e instanceof Type.Tuple), scope, depth);
+        Typed part =
+            existingOrNew(
+                types.zipComponent(common), e -> !(e instanceof Type.Tuple), scope, depth);
         arrays.add(part.expr());
         parts.add(((Type.Array) part.type()).element());
       }
@@ -185,17 +215,19 @@ final class SoacGenerator {
   private Typed mapOver(Typed input, Type result, Scope scope, int depth) {
     Type.Array inputType = (Type.Array) input.type();
     SoacFunction f = function(inputType.element(), result, scope, depth);
-    return new Typed(new Expr.Map(f.function(), input.expr(), AT), arrayOf(f.result(), inputType.size()));
+    return new Typed(
+        new Expr.Map(f.function(), input.expr(), AT), arrayOf(f.result(), inputType.size()));
   }
 
   /**
    * {@code let x = <map or filter> in let y1 = <SOAC over x> in let y2 = <SOAC over x> in body}:
-   * one producer whose result several SOACs consume, the case the thesis's T2 fusion handles
-   * beyond rewrite-rule fusion (ch. 7).
+   * one producer whose result several SOACs consume, the case the thesis's T2 fusion handles beyond
+   * rewrite-rule fusion (ch. 7).
    */
   Typed fanOut(Type request, Scope scope, int depth) {
     Type.Array produced = arrayLike(Dim.UNKNOWN, scope);
-    Typed producer = choices.percent(60) ? map(produced, scope, depth) : filter(produced, scope, depth);
+    Typed producer =
+        choices.percent(60) ? map(produced, scope, depth) : filter(produced, scope, depth);
     String name = exprs.freshName("x");
     Typed shared = new Typed(var(name), producer.type());
     Scope inner = scope.with(name, producer.type());
@@ -213,10 +245,13 @@ final class SoacGenerator {
     for (int i = count - 1; i >= 0; i--) {
       expr = new Expr.Let(new Pattern.Name(names.get(i), AT), consumers.get(i).expr(), expr, AT);
     }
-    return new Typed(new Expr.Let(new Pattern.Name(name, AT), producer.expr(), expr, AT), body.type());
+    return new Typed(
+        new Expr.Let(new Pattern.Name(name, AT), producer.expr(), expr, AT), body.type());
   }
 
-  /** A SOAC over the array {@code input}: a map, filter, or (for scalar elements) reduce or scan. */
+  /**
+   * A SOAC over the array {@code input}: a map, filter, or (for scalar elements) reduce or scan.
+   */
   private Typed consumer(Typed input, Scope scope, int depth) {
     boolean combinable = SizedTypes.combinable(((Type.Array) input.type()).element());
     return switch (choices.weighted(3, 2, combinable ? 2 : 0, combinable ? 1 : 0)) {
@@ -231,12 +266,15 @@ final class SoacGenerator {
    * An array for a SOAC whose element type is free: often a variable in scope (so that SOACs
    * consume each other's let-bound results), else a new expression of type {@code fallback}.
    */
-  private Typed existingOrNew(Type.Array fallback, Predicate<Type> elementOk, Scope scope, int depth) {
+  private Typed existingOrNew(
+      Type.Array fallback, Predicate<Type> elementOk, Scope scope, int depth) {
     Dim outer = fallback.size();
-    List<Binding> fitting = scope.arrays().stream()
-        .filter(b -> SizedTypes.fits(b.type(), arrayOf(((Type.Array) b.type()).element(), outer)))
-        .filter(b -> elementOk.test(((Type.Array) b.type()).element()))
-        .toList();
+    List<Binding> fitting =
+        scope.arrays().stream()
+            .filter(
+                b -> SizedTypes.fits(b.type(), arrayOf(((Type.Array) b.type()).element(), outer)))
+            .filter(b -> elementOk.test(((Type.Array) b.type()).element()))
+            .toList();
     if (!fitting.isEmpty() && choices.percent(55)) {
       return exprs.variable(fitting);
     }
@@ -244,8 +282,8 @@ final class SoacGenerator {
   }
 
   /**
-   * An array type of outer size {@code outer}, often with the element type of an array in scope,
-   * so that generated SOACs over it have variables to work with.
+   * An array type of outer size {@code outer}, often with the element type of an array in scope, so
+   * that generated SOACs over it have variables to work with.
    */
   Type.Array arrayLike(Dim outer, Scope scope) {
     List<Binding> arrays = scope.arrays();
@@ -255,27 +293,40 @@ final class SoacGenerator {
     return types.array(outer);
   }
 
-  /** {@code map(op +(c), a)}, {@code map(op <(c), a)}, or {@code map(op +, zip(a, b))} (tuple shimming). */
+  /**
+   * {@code map(op +(c), a)}, {@code map(op <(c), a)}, or {@code map(op +, zip(a, b))} (tuple
+   * shimming).
+   */
   private Typed mapSection(Type.Array request, Scope scope, int depth) {
     ScalarType result = (ScalarType) request.element();
     ScalarType operands = result == ScalarType.BOOL ? types.numeric() : result;
-    List<BinaryOperator> ops = result == ScalarType.BOOL
-        ? List.of(BinaryOperator.LT, BinaryOperator.EQ, BinaryOperator.GEQ)
-        : operands.isInteger()
-            ? List.of(BinaryOperator.ADD, BinaryOperator.MUL, BinaryOperator.SUB, BinaryOperator.BAND, BinaryOperator.XOR)
-            : List.of(BinaryOperator.ADD, BinaryOperator.MUL, BinaryOperator.SUB);
+    List<BinaryOperator> ops =
+        result == ScalarType.BOOL
+            ? List.of(BinaryOperator.LT, BinaryOperator.EQ, BinaryOperator.GEQ)
+            : operands.isInteger()
+                ? List.of(
+                    BinaryOperator.ADD,
+                    BinaryOperator.MUL,
+                    BinaryOperator.SUB,
+                    BinaryOperator.BAND,
+                    BinaryOperator.XOR)
+                : List.of(BinaryOperator.ADD, BinaryOperator.MUL, BinaryOperator.SUB);
     BinaryOperator op = choices.pick(ops);
     if (choices.percent(50)) {
       Typed operand = exprs.generate(operands, scope, depth);
       Typed input = exprs.generate(arrayOf(operands, request.size()), scope, depth);
       FunArg section = new FunArg.OperatorRef(op, List.of(operand.expr()), AT);
-      return new Typed(new Expr.Map(section, input.expr(), AT), arrayOf(result, ((Type.Array) input.type()).size()));
+      return new Typed(
+          new Expr.Map(section, input.expr(), AT),
+          arrayOf(result, ((Type.Array) input.type()).size()));
     }
     Dim common = zipDim(request.size(), scope);
     Typed left = exprs.generate(arrayOf(operands, common), scope, depth);
     Typed right = exprs.generate(arrayOf(operands, common), scope, depth);
     Expr zipped = new Expr.Zip(List.of(left.expr(), right.expr()), AT);
-    return new Typed(new Expr.Map(new FunArg.OperatorRef(op, List.of(), AT), zipped, AT), arrayOf(result, common));
+    return new Typed(
+        new Expr.Map(new FunArg.OperatorRef(op, List.of(), AT), zipped, AT),
+        arrayOf(result, common));
   }
 
   /** The outer size of the arrays of a zip: the requested one, or a constant, or a tag in scope. */
@@ -299,28 +350,33 @@ final class SoacGenerator {
     Type element = ((Type.Array) input.type()).element();
     FunArg predicate;
     if (SizedTypes.isNumeric(element) && choices.percent(25)) {
-      BinaryOperator op = choices.pick(List.of(BinaryOperator.LT, BinaryOperator.GEQ, BinaryOperator.NEQ));
-      predicate = new FunArg.OperatorRef(op, List.of(exprs.generate(element, scope, depth).expr()), AT);
+      BinaryOperator op =
+          choices.pick(List.of(BinaryOperator.LT, BinaryOperator.GEQ, BinaryOperator.NEQ));
+      predicate =
+          new FunArg.OperatorRef(op, List.of(exprs.generate(element, scope, depth).expr()), AT);
     } else {
       predicate = function(element, ScalarType.BOOL, scope, depth).function();
     }
-    return new Typed(new Expr.Filter(predicate, input.expr(), AT), arrayOf(element, exprs.freshTag()));
+    return new Typed(
+        new Expr.Filter(predicate, input.expr(), AT), arrayOf(element, exprs.freshTag()));
   }
 
   /**
    * The function a SOAC applies to each element: a lambda (taking a tuple element whole, or its
-   * components by tuple shimming) or a reference to a new helper, sometimes with a curried
-   * leading argument.
+   * components by tuple shimming) or a reference to a new helper, sometimes with a curried leading
+   * argument.
    */
   private SoacFunction function(Type element, Type result, Scope scope, int depth) {
-    List<Type> params = element instanceof Type.Tuple t && choices.percent(50) ? t.elements() : List.of(element);
+    List<Type> params =
+        element instanceof Type.Tuple t && choices.percent(50) ? t.elements() : List.of(element);
     boolean helper = exprs.canAddHelper() && choices.percent(20);
     if (helper) {
       List<Type> curriedTypes = choices.percent(40) ? List.of(types.scalar()) : List.of();
       List<Type> all = new ArrayList<>(curriedTypes);
       all.addAll(params);
       Helper h = exprs.newHelper(all, result, depth);
-      List<Expr> curried = curriedTypes.stream().map(t -> exprs.generate(t, scope, depth).expr()).toList();
+      List<Expr> curried =
+          curriedTypes.stream().map(t -> exprs.generate(t, scope, depth).expr()).toList();
       return new SoacFunction(new FunArg.FunctionRef(h.name(), curried, AT), h.resultType());
     }
     List<Param> declared = new ArrayList<>();
@@ -331,6 +387,7 @@ final class SoacGenerator {
       inner = inner.with(name, t);
     }
     Typed body = exprs.generate(result, inner, depth);
-    return new SoacFunction(new FunArg.Lambda(body.type().erased(), declared, body.expr(), AT), body.type());
+    return new SoacFunction(
+        new FunArg.Lambda(body.type().erased(), declared, body.expr(), AT), body.type());
   }
 }

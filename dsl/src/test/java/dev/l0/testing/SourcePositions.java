@@ -23,14 +23,22 @@ public final class SourcePositions {
   }
 
   public static FunDef erase(FunDef function) {
-    return new FunDef(function.name(), function.returnType(), erase(function.params()), erase(function.body()), NONE);
+    return new FunDef(
+        function.name(),
+        function.returnType(),
+        erase(function.params()),
+        erase(function.body()),
+        NONE);
   }
 
   public static Expr erase(Expr expr) {
     return expr.transformUp(SourcePositions::withoutPosition);
   }
 
-  /** {@code e}, whose sub-expressions are already erased, without its own position and those of its patterns and function argument. */
+  /**
+   * {@code e}, whose sub-expressions are already erased, without its own position and those of its
+   * patterns and function argument.
+   */
   private static Expr withoutPosition(Expr e) {
     if (e instanceof Expr.Literal x) {
       return new Expr.Literal(x.value(), NONE);
@@ -55,7 +63,8 @@ public final class SourcePositions {
     } else if (e instanceof Expr.LetWith x) {
       return new Expr.LetWith(x.dest(), x.source(), x.indices(), x.value(), x.body(), NONE);
     } else if (e instanceof Expr.Loop x) {
-      return new Expr.Loop(erase(x.pattern()), x.init(), x.counter(), x.bound(), x.loopBody(), x.body(), NONE);
+      return new Expr.Loop(
+          erase(x.pattern()), x.init(), x.counter(), x.bound(), x.loopBody(), x.body(), NONE);
     } else if (e instanceof Expr.Zip x) {
       return new Expr.Zip(x.arrays(), NONE);
     } else if (e instanceof Expr.Unzip x) {
@@ -87,7 +96,10 @@ public final class SourcePositions {
     return new Expr.Scan(erase(x.function()), x.neutral(), x.array(), NONE);
   }
 
-  /** A function argument whose sub-expressions are already erased, without its own position and its parameters'. */
+  /**
+   * A function argument whose sub-expressions are already erased, without its own position and its
+   * parameters'.
+   */
   private static FunArg erase(FunArg function) {
     if (function instanceof FunArg.Lambda lambda) {
       return new FunArg.Lambda(lambda.returnType(), erase(lambda.params()), lambda.body(), NONE);
@@ -105,7 +117,8 @@ public final class SourcePositions {
 
   private static Pattern erase(Pattern pattern) {
     if (pattern instanceof Pattern.Tuple tuple) {
-      return new Pattern.Tuple(tuple.elements().stream().map(SourcePositions::erase).toList(), NONE);
+      return new Pattern.Tuple(
+          tuple.elements().stream().map(SourcePositions::erase).toList(), NONE);
     }
     return new Pattern.Name(((Pattern.Name) pattern).name(), NONE);
   }

@@ -8,8 +8,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The thesis's appendix programs as test resources: {@code p0_blackscholes}, {@code p1_matmul}
- * and {@code p2_shortest_paths}, stored under {@code /programs/NAME.l0} on the classpath
+ * The thesis's appendix programs as test resources: {@code p0_blackscholes}, {@code p1_matmul} and
+ * {@code p2_shortest_paths}, stored under {@code /programs/NAME.l0} on the classpath
  * (dsl/src/main/resources/programs, shipped with the product as examples).
  */
 public final class TestPrograms {

@@ -7,15 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Random sized types for generated programs: scalars of all five types, tuples, arrays of rank 1
- * to 3 and arrays of tuples. Sizes stay small (at most 12, fewer for higher ranks) so that a
- * thousand programs run in seconds. Every array element type has constant sizes (see
- * {@link SizedTypes}).
+ * Random sized types for generated programs: scalars of all five types, tuples, arrays of rank 1 to
+ * 3 and arrays of tuples. Sizes stay small (at most 12, fewer for higher ranks) so that a thousand
+ * programs run in seconds. Every array element type has constant sizes (see {@link SizedTypes}).
  */
 final class TypeGenerator {
   /** The simplest first: a used-up tape yields {@code i32}. */
   private static final List<ScalarType> SCALARS =
       List.of(ScalarType.I32, ScalarType.F64, ScalarType.BOOL, ScalarType.I64, ScalarType.F32);
+
   private static final List<ScalarType> NUMERIC =
       List.of(ScalarType.I32, ScalarType.F64, ScalarType.I64, ScalarType.F32);
   private static final List<ScalarType> INTEGERS = List.of(ScalarType.I32, ScalarType.I64);
@@ -53,7 +53,10 @@ final class TypeGenerator {
     return 1 + choices.below((int) size(rank) + 1);
   }
 
-  /** The element type of an array: a scalar, a tuple of scalars (sometimes with a row), or a row of rank 1 or 2. */
+  /**
+   * The element type of an array: a scalar, a tuple of scalars (sometimes with a row), or a row of
+   * rank 1 or 2.
+   */
   Type element(int maxRank) {
     int kind = choices.weighted(12, 3, maxRank >= 1 ? 4 : 0, maxRank >= 2 ? 1 : 0);
     return switch (kind) {
@@ -84,7 +87,9 @@ final class TypeGenerator {
     return new Type.Tuple(parts);
   }
 
-  /** An array type with outer size {@code outer} and a random element type within the rank limit. */
+  /**
+   * An array type with outer size {@code outer} and a random element type within the rank limit.
+   */
   Type.Array array(Dim outer) {
     return SizedTypes.arrayOf(element(MAX_RANK - 1), outer);
   }
@@ -108,12 +113,14 @@ final class TypeGenerator {
   /** Two arrays of one element type and any sizes: what {@code split} produces. */
   Type.Tuple splitHalves() {
     Type element = element(1);
-    return Type.tuple(SizedTypes.arrayOf(element, Dim.UNKNOWN), SizedTypes.arrayOf(element, Dim.UNKNOWN));
+    return Type.tuple(
+        SizedTypes.arrayOf(element, Dim.UNKNOWN), SizedTypes.arrayOf(element, Dim.UNKNOWN));
   }
 
   /** An array type whose every size is a known constant. */
   Type.Array constantArray(int rank) {
-    return (Type.Array) SizedTypes.arrayOf(rank == 1 ? element(0) : scalar(), constantDims(rank, false));
+    return (Type.Array)
+        SizedTypes.arrayOf(rank == 1 ? element(0) : scalar(), constantDims(rank, false));
   }
 
   /** {@code rank} constant sizes, all positive when {@code positive}. */

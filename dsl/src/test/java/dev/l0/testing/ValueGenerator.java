@@ -9,10 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Random L0 values of a given constant-sized type (regular arrays of exactly the sizes in the
- * type, also under an empty dimension: an empty {@code [0][3]} array keeps its 3 columns): mostly small numbers, sometimes the extremes of a type, and for floats numbers with long
- * decimal expansions, negative zero, the smallest subnormal, infinities and NaN (which the data
- * format writes as {@code inf} and {@code nan}).
+ * Random L0 values of a given constant-sized type (regular arrays of exactly the sizes in the type,
+ * also under an empty dimension: an empty {@code [0][3]} array keeps its 3 columns): mostly small
+ * numbers, sometimes the extremes of a type, and for floats numbers with long decimal expansions,
+ * negative zero, the smallest subnormal, infinities and NaN (which the data format writes as {@code
+ * inf} and {@code nan}).
  */
 final class ValueGenerator {
   private final Choices choices;
@@ -34,7 +35,8 @@ final class ValueGenerator {
     for (long i = 0; i < length; i++) {
       elements.add(value(array.element()));
     }
-    return new Value.Array(array.element(), elements, Shape.of(array.element(), SizedTypes::constant));
+    return new Value.Array(
+        array.element(), elements, Shape.of(array.element(), SizedTypes::constant));
   }
 
   ScalarValue scalar(ScalarType type) {
@@ -50,9 +52,11 @@ final class ValueGenerator {
     return switch (choices.weighted(10, 3, 1)) {
       case 0 -> choices.between(-10, 10);
       case 1 -> choices.between(-100000, 100000) * (wide ? 1_000_003L : 1L);
-      default -> choices.pick(wide
-          ? List.of(Long.MIN_VALUE, Long.MAX_VALUE, -1L, 1L << 40)
-          : List.of((long) Integer.MIN_VALUE, (long) Integer.MAX_VALUE, -1L, 65536L));
+      default ->
+          choices.pick(
+              wide
+                  ? List.of(Long.MIN_VALUE, Long.MAX_VALUE, -1L, 1L << 40)
+                  : List.of((long) Integer.MIN_VALUE, (long) Integer.MAX_VALUE, -1L, 65536L));
     };
   }
 
@@ -60,9 +64,18 @@ final class ValueGenerator {
     return switch (choices.weighted(10, 4, 1)) {
       case 0 -> choices.between(-40, 40) / 4.0;
       case 1 -> choices.between(-1_000_000, 1_000_000) / 7919.0;
-      default -> choices.pick(List.of(
-          -0.0, 1e300, -1e-300, Double.MIN_VALUE, 0.1, 123456789.125,
-          Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN));
+      default ->
+          choices.pick(
+              List.of(
+                  -0.0,
+                  1e300,
+                  -1e-300,
+                  Double.MIN_VALUE,
+                  0.1,
+                  123456789.125,
+                  Double.POSITIVE_INFINITY,
+                  Double.NEGATIVE_INFINITY,
+                  Double.NaN));
     };
   }
 }

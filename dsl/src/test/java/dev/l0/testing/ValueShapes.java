@@ -8,9 +8,9 @@ import dev.l0.values.ValueTypes;
 /**
  * Whether a value really has the shape a type promises: beyond {@link ValueTypes#conforms}, which
  * compares the value's recorded types, every array element has the array's element type and all
- * elements of an array have the array's element shape, inner sizes of empty arrays included
- * (arrays are regular, thesis §2.1). Sizes in the type are not compared: L0 types do not fix them.
- * The check a test oracle needs for an executor's results.
+ * elements of an array have the array's element shape, inner sizes of empty arrays included (arrays
+ * are regular, thesis §2.1). Sizes in the type are not compared: L0 types do not fix them. The
+ * check a test oracle needs for an executor's results.
  */
 public final class ValueShapes {
   private ValueShapes() {}
@@ -22,7 +22,8 @@ public final class ValueShapes {
   private static boolean wellFormed(Value value) {
     if (value instanceof Value.Array a) {
       for (Value element : a.elements()) {
-        if (!ValueTypes.typeOf(element).equals(a.elementType()) || !Shape.of(element).equals(a.elementShape())
+        if (!ValueTypes.typeOf(element).equals(a.elementType())
+            || !Shape.of(element).equals(a.elementShape())
             || !wellFormed(element)) {
           return false;
         }

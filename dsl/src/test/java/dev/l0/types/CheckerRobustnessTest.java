@@ -11,12 +11,12 @@ import dev.l0.ir.FunDef;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Pattern;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.ir.PrefixOperator;
 import dev.l0.syntax.L0Parser;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
@@ -45,8 +45,14 @@ class CheckerRobustnessTest {
 
   /** Function {@code f(xs : [i32], n : i32) : result} with body {@code body}. */
   private static Program program(Type result, Expr body) {
-    return new Program(List.of(new FunDef("f", result, List.of(new Param(INTS, "xs", AT), new Param(ScalarType.I32, "n", AT)),
-        body, AT)));
+    return new Program(
+        List.of(
+            new FunDef(
+                "f",
+                result,
+                List.of(new Param(INTS, "xs", AT), new Param(ScalarType.I32, "n", AT)),
+                body,
+                AT)));
   }
 
   private static Expr xs() {
@@ -59,42 +65,117 @@ class CheckerRobustnessTest {
 
   @TestFactory
   Stream<DynamicTest> weirdTreesAreRejectedWithACompileError() {
-    List<Object[]> cases = List.of(
-        new Object[] {"empty array literal", program(INTS, new Expr.ArrayLit(List.of(), AT)), "at least one element"},
-        new Object[] {"zip of nothing", program(INTS, new Expr.Zip(List.of(), AT)), "zip needs at least one array"},
-        new Object[] {"operator section with two operands",
-            program(INTS, new Expr.Map(new FunArg.OperatorRef(BinaryOperator.ADD, List.of(one(), one()), AT), xs(), AT)),
-            "at most one operand"},
-        new Object[] {"negative size dimension", program(ScalarType.I32, new Expr.Size(-1, xs(), AT)), "size(-1"},
-        new Object[] {"negative transpose start", program(INTS, new Expr.Transpose(-1, 1, xs(), AT)), "transpose(-1, 1"},
-        new Object[] {"built-in given all its arguments in advance",
-            program(INTS, new Expr.Map(new FunArg.FunctionRef("sqrt", List.of(one()), AT), xs(), AT)), "given 1 in advance"},
-        new Object[] {"lambda of no parameters",
-            program(INTS, new Expr.Map(new FunArg.Lambda(ScalarType.I32, List.of(), one(), AT), xs(), AT)),
-            "takes 0 arguments"},
-        new Object[] {"call of an unknown function with no arguments",
-            program(INTS, new Expr.Call("nothing", List.of(), AT)), "unknown function 'nothing'"},
-        new Object[] {"update of an unknown array",
-            program(INTS, new Expr.LetWith("a", "b", List.of(one()), one(), xs(), AT)), "unknown variable 'b'"},
-        new Object[] {"loop over a tuple pattern of a scalar",
-            program(ScalarType.I32, new Expr.Loop(new Pattern.Tuple(List.of(new Pattern.Name("a", AT)), AT), one(), "i",
-                one(), one(), one(), AT)), "does not match"},
-        new Object[] {"array of declared sizes that conflict",
-            program(INTS, new Expr.Zip(List.of(new Expr.Iota(one(), AT), new Expr.Iota(new Expr.Literal(ScalarValue.i32(2), AT), AT)), AT)),
-            "sizes 1 and 2"},
-        new Object[] {"positions of generated code",
-            new Program(List.of(new FunDef("g", ScalarType.I32, List.of(), new Expr.Var("v", SourcePos.NONE), SourcePos.NONE))),
-            "unknown variable 'v'"});
-    return cases.stream().map(c -> DynamicTest.dynamicTest((String) c[0], () -> {
-      L0CompileError e = rejection((Program) c[1]);
-      assertTrue(e.detail().contains((String) c[2]), e.getMessage());
-    }));
+    List<Object[]> cases =
+        List.of(
+            new Object[] {
+              "empty array literal",
+              program(INTS, new Expr.ArrayLit(List.of(), AT)),
+              "at least one element"
+            },
+            new Object[] {
+              "zip of nothing",
+              program(INTS, new Expr.Zip(List.of(), AT)),
+              "zip needs at least one array"
+            },
+            new Object[] {
+              "operator section with two operands",
+              program(
+                  INTS,
+                  new Expr.Map(
+                      new FunArg.OperatorRef(BinaryOperator.ADD, List.of(one(), one()), AT),
+                      xs(),
+                      AT)),
+              "at most one operand"
+            },
+            new Object[] {
+              "negative size dimension",
+              program(ScalarType.I32, new Expr.Size(-1, xs(), AT)),
+              "size(-1"
+            },
+            new Object[] {
+              "negative transpose start",
+              program(INTS, new Expr.Transpose(-1, 1, xs(), AT)),
+              "transpose(-1, 1"
+            },
+            new Object[] {
+              "built-in given all its arguments in advance",
+              program(
+                  INTS, new Expr.Map(new FunArg.FunctionRef("sqrt", List.of(one()), AT), xs(), AT)),
+              "given 1 in advance"
+            },
+            new Object[] {
+              "lambda of no parameters",
+              program(
+                  INTS,
+                  new Expr.Map(new FunArg.Lambda(ScalarType.I32, List.of(), one(), AT), xs(), AT)),
+              "takes 0 arguments"
+            },
+            new Object[] {
+              "call of an unknown function with no arguments",
+              program(INTS, new Expr.Call("nothing", List.of(), AT)),
+              "unknown function 'nothing'"
+            },
+            new Object[] {
+              "update of an unknown array",
+              program(INTS, new Expr.LetWith("a", "b", List.of(one()), one(), xs(), AT)),
+              "unknown variable 'b'"
+            },
+            new Object[] {
+              "loop over a tuple pattern of a scalar",
+              program(
+                  ScalarType.I32,
+                  new Expr.Loop(
+                      new Pattern.Tuple(List.of(new Pattern.Name("a", AT)), AT),
+                      one(),
+                      "i",
+                      one(),
+                      one(),
+                      one(),
+                      AT)),
+              "does not match"
+            },
+            new Object[] {
+              "array of declared sizes that conflict",
+              program(
+                  INTS,
+                  new Expr.Zip(
+                      List.of(
+                          new Expr.Iota(one(), AT),
+                          new Expr.Iota(new Expr.Literal(ScalarValue.i32(2), AT), AT)),
+                      AT)),
+              "sizes 1 and 2"
+            },
+            new Object[] {
+              "positions of generated code",
+              new Program(
+                  List.of(
+                      new FunDef(
+                          "g",
+                          ScalarType.I32,
+                          List.of(),
+                          new Expr.Var("v", SourcePos.NONE),
+                          SourcePos.NONE))),
+              "unknown variable 'v'"
+            });
+    return cases.stream()
+        .map(
+            c ->
+                DynamicTest.dynamicTest(
+                    (String) c[0],
+                    () -> {
+                      L0CompileError e = rejection((Program) c[1]);
+                      assertTrue(e.detail().contains((String) c[2]), e.getMessage());
+                    }));
   }
 
   @Test
   void aDeclaredSizeInAParameterTypeIsKept() {
     Type sized = new Type.Array(ScalarType.F64, new Dim.Const(3), false);
-    Program p = new Program(List.of(new FunDef("f", sized, List.of(new Param(sized, "a", AT)), new Expr.Var("a", AT), AT)));
+    Program p =
+        new Program(
+            List.of(
+                new FunDef(
+                    "f", sized, List.of(new Param(sized, "a", AT)), new Expr.Var("a", AT), AT)));
     assertEquals(sized, TypeChecker.check(p).typeOf(p.functions().get(0).body()));
   }
 
@@ -108,7 +189,10 @@ class CheckerRobustnessTest {
     assertTrue(error.detail().contains("is nested more than 3000 levels deep"), error.getMessage());
   }
 
-  /** Random damage to the appendix programs: parsing and checking fail, if at all, with a compile error. */
+  /**
+   * Random damage to the appendix programs: parsing and checking fail, if at all, with a compile
+   * error.
+   */
   @Property(tries = 400)
   void damagedProgramTextIsRejectedCleanly(@ForAll("damagedPrograms") String text) {
     try {
@@ -121,20 +205,60 @@ class CheckerRobustnessTest {
 
   @Provide
   Arbitrary<String> damagedPrograms() {
-    List<String> texts = List.of(TestPrograms.text(TestPrograms.P0_BLACKSCHOLES), TestPrograms.text(TestPrograms.P1_MATMUL),
-        TestPrograms.text(TestPrograms.P2_SHORTEST_PATHS), """
+    List<String> texts =
+        List.of(
+            TestPrograms.text(TestPrograms.P0_BLACKSCHOLES),
+            TestPrograms.text(TestPrograms.P1_MATMUL),
+            TestPrograms.text(TestPrograms.P2_SHORTEST_PATHS),
+            """
             fun *[int] modify(*[int] a, int i, int x) =
               let b = a with [i] <- a[i] + x in
               loop (b) = for j < i do let b[j] = b[j] * 2 in b in
               let {l, r} = split(1, b) in concat(copy(l), map(fn int (int y) => y + x, r))
             """);
-    List<String> snippets = List.of("", " ", "(", ")", "[", "]", "{", "}", ",", "let ", " in ", "a", "x", "0", "1.5",
-        "*", "*[int]", "copy(", "op +", "fn int (int q) => q", "transpose(", "zip(", "in", "=", "<-", "with", "loop");
-    return Arbitraries.of(texts).flatMap(text -> Arbitraries.integers().between(0, text.length()).tuple3()
-        .flatMap(positions -> Arbitraries.of(snippets).map(snippet -> damage(text, positions, snippet))));
+    List<String> snippets =
+        List.of(
+            "",
+            " ",
+            "(",
+            ")",
+            "[",
+            "]",
+            "{",
+            "}",
+            ",",
+            "let ",
+            " in ",
+            "a",
+            "x",
+            "0",
+            "1.5",
+            "*",
+            "*[int]",
+            "copy(",
+            "op +",
+            "fn int (int q) => q",
+            "transpose(",
+            "zip(",
+            "in",
+            "=",
+            "<-",
+            "with",
+            "loop");
+    return Arbitraries.of(texts)
+        .flatMap(
+            text ->
+                Arbitraries.integers()
+                    .between(0, text.length())
+                    .tuple3()
+                    .flatMap(
+                        positions ->
+                            Arbitraries.of(snippets)
+                                .map(snippet -> damage(text, positions, snippet))));
   }
 
-  private static String damage(String text, Tuple.Tuple3<Integer, Integer, Integer> at, String snippet) {
+  private static String damage(
+      String text, Tuple.Tuple3<Integer, Integer, Integer> at, String snippet) {
     int from = Math.min(at.get1(), at.get2());
     int to = Math.min(text.length(), from + Math.abs(at.get2() - at.get1()) % 12);
     String once = text.substring(0, from) + snippet + text.substring(to);

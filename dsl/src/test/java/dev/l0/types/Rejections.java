@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.l0.ir.L0CompileError;
 import dev.l0.syntax.L0Parser;
 
-/** Asserts that L0 text is rejected by the parser or the checker with exactly an {@link L0CompileError}. */
+/**
+ * Asserts that L0 text is rejected by the parser or the checker with exactly an {@link
+ * L0CompileError}.
+ */
 final class Rejections {
   static final String SOURCE = "bad.l0";
 
@@ -18,7 +21,9 @@ final class Rejections {
     L0CompileError e = rejection(program);
     assertEquals(SOURCE, e.pos().source(), e.getMessage());
     assertEquals(line + ":" + column, e.pos().line() + ":" + e.pos().column(), e.getMessage());
-    assertTrue(e.detail().contains(fragment), () -> "message '" + e.detail() + "' lacks '" + fragment + "'");
+    assertTrue(
+        e.detail().contains(fragment),
+        () -> "message '" + e.detail() + "' lacks '" + fragment + "'");
     assertEquals(SOURCE + ":" + line + ":" + column + ": " + e.detail(), e.getMessage());
   }
 

@@ -36,7 +36,9 @@ class TypeCheckerTest {
 
   @Test
   void literalsOperatorsAndConversionsHaveTheirTypes() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun bool f(int i, real x, i64 n) =
           let a = 1 in
           let b = 2.5 in
@@ -66,7 +68,9 @@ class TypeCheckerTest {
 
   @Test
   void aProgramFunctionHidesTheBuiltInOfItsName() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun bool abs(real x) = x < 0.0
         fun bool f(real y) = let a = abs(y) in a
         """);
@@ -75,7 +79,9 @@ class TypeCheckerTest {
 
   @Test
   void ifTuplePatternsAndShadowing() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun real f(bool c, {int, {real, bool}} t) =
           let {i, {x, b}} = t in
           let y = if c then x else 2.0 in
@@ -92,7 +98,9 @@ class TypeCheckerTest {
 
   @Test
   void callsHaveTheDeclaredReturnType() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun {int, [real]} g(int n) = {n, replicate(n, 1.0)}
         fun int f() = let r = g(3) in let {a, b} = r in a
         """);
@@ -102,7 +110,9 @@ class TypeCheckerTest {
 
   @Test
   void loopCounterTakesTheBoundsType() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun i64 f(i64 n) =
           loop ({acc, k} = {0i64, 0}) = for i < n do
             let j = i in {acc + j, k + 1}
@@ -118,7 +128,9 @@ class TypeCheckerTest {
 
   @Test
   void iotaReplicateAndLiteralsKnowTheirSizes() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun int f(int n) =
           let a = iota(5) in
           let b = iota(n) in
@@ -131,16 +143,22 @@ class TypeCheckerTest {
     assertEquals(new Type.Array(I32, new Dim.Const(5), true), bound(p, "f", "a"));
     assertEquals(new Type.Array(I32, new Dim.Named("n"), true), bound(p, "f", "b"));
     assertEquals(new Type.Array(F64, new Dim.Const(3), true), bound(p, "f", "c"));
-    assertEquals(new Type.Array(new Type.Array(I32, new Dim.Const(5), false), new Dim.Named("n"), true),
-        bound(p, "f", "d"), "the element of a replicate is not unique: uniqueness is for the outer array");
-    assertEquals(new Type.Array(new Type.Array(I32, new Dim.Const(3), false), new Dim.Const(2), false),
-        bound(p, "f", "e"), "a literal array is not unique (thesis §3.2)");
+    assertEquals(
+        new Type.Array(new Type.Array(I32, new Dim.Const(5), false), new Dim.Named("n"), true),
+        bound(p, "f", "d"),
+        "the element of a replicate is not unique: uniqueness is for the outer array");
+    assertEquals(
+        new Type.Array(new Type.Array(I32, new Dim.Const(3), false), new Dim.Const(2), false),
+        bound(p, "f", "e"),
+        "a literal array is not unique (thesis §3.2)");
     assertEquals(new Type.Array(I64, new Dim.Const(4), true), bound(p, "f", "g"));
   }
 
   @Test
   void aSizeNamedByAShadowedVariableBecomesUnknown() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun [int] f(int n) =
           let a = iota(n) in
           let n = 3 in
@@ -153,7 +171,9 @@ class TypeCheckerTest {
 
   @Test
   void indexingRemovesDimensions() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun int f([[real]] m, *[[int]] u) =
           let row = m[0] in
           let x = m[1, 2i64] in
@@ -162,12 +182,17 @@ class TypeCheckerTest {
         """);
     assertEquals(Type.array(F64), bound(p, "f", "row"));
     assertEquals(F64, bound(p, "f", "x"));
-    assertEquals(new Type.Array(I32, Dim.UNKNOWN, true), bound(p, "f", "urow"), "a slice of a unique array is unique");
+    assertEquals(
+        new Type.Array(I32, Dim.UNKNOWN, true),
+        bound(p, "f", "urow"),
+        "a slice of a unique array is unique");
   }
 
   @Test
   void arrayOperations() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun int f([real] xs, [int] ys) =
           let z = zip(xs, ys, iota(3)) in
           let u = unzip(z) in
@@ -183,15 +208,27 @@ class TypeCheckerTest {
           let cp = copy(xs) in
           s
         """);
-    assertEquals(new Type.Array(Type.tuple(F64, I32, I32), new Dim.Const(3), false), bound(p, "f", "z"),
+    assertEquals(
+        new Type.Array(Type.tuple(F64, I32, I32), new Dim.Const(3), false),
+        bound(p, "f", "z"),
         "zip takes the first known size");
-    assertEquals(Type.tuple(new Type.Array(F64, new Dim.Const(3), false), new Type.Array(I32, new Dim.Const(3), false),
-        new Type.Array(I32, new Dim.Const(3), false)), bound(p, "f", "u"));
+    assertEquals(
+        Type.tuple(
+            new Type.Array(F64, new Dim.Const(3), false),
+            new Type.Array(I32, new Dim.Const(3), false),
+            new Type.Array(I32, new Dim.Const(3), false)),
+        bound(p, "f", "u"));
     assertEquals(I32, bound(p, "f", "s"));
     assertEquals(dims(I32, true, 2, 3), bound(p, "f", "r"));
     assertEquals(dims(I32, true, 3, 2), bound(p, "f", "t"));
-    assertEquals(dims(I32, true, 3, 4, 2), bound(p, "f", "t02"), "transpose(0, 2) moves dimension 0 to position 2");
-    assertEquals(dims(I32, true, 3, 2, 4), bound(p, "f", "t1m1"), "transpose(1, -1) moves dimension 1 to position 0");
+    assertEquals(
+        dims(I32, true, 3, 4, 2),
+        bound(p, "f", "t02"),
+        "transpose(0, 2) moves dimension 0 to position 2");
+    assertEquals(
+        dims(I32, true, 3, 2, 4),
+        bound(p, "f", "t1m1"),
+        "transpose(1, -1) moves dimension 1 to position 0");
     assertEquals(Type.tuple(dims(I32, true, 2), dims(I32, true, 3)), bound(p, "f", "sp"));
     assertEquals(dims(I32, true, 5), bound(p, "f", "cc"));
     assertEquals(new Type.Array(F64, Dim.UNKNOWN, true), bound(p, "f", "cp"), "copy is unique");
@@ -199,7 +236,9 @@ class TypeCheckerTest {
 
   @Test
   void inPlaceUpdatesBindTheSourcesType() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun *[[int]] f(int n) =
           let a = replicate(3, iota(4)) in
           let b = a with [1] <- iota(4) in
@@ -214,7 +253,9 @@ class TypeCheckerTest {
 
   @Test
   void soacsWithEveryKindOfFunctionArgument() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun real half(real scale, int x) = f64(x) / scale
         fun [real] f([int] xs, [real] ys, real k) =
           let a = map(fn real (int x) => f64(x) * k, iota(4)) in
@@ -230,22 +271,36 @@ class TypeCheckerTest {
           let mx = reduce(max, 0, xs) in
           s
         """);
-    assertEquals(new Type.Array(F64, new Dim.Const(4), true), bound(p, "f", "a"), "map keeps the outer size");
+    assertEquals(
+        new Type.Array(F64, new Dim.Const(4), true),
+        bound(p, "f", "a"),
+        "map keeps the outer size");
     assertEquals(new Type.Array(I32, Dim.UNKNOWN, true), bound(p, "f", "b"));
     assertEquals(new Type.Array(F64, Dim.UNKNOWN, true), bound(p, "f", "c"));
     assertEquals(new Type.Array(F64, Dim.UNKNOWN, true), bound(p, "f", "d"));
-    assertEquals(new Type.Array(F64, Dim.UNKNOWN, true), bound(p, "f", "e"), "op * is shimmed over the pairs");
+    assertEquals(
+        new Type.Array(F64, Dim.UNKNOWN, true),
+        bound(p, "f", "e"),
+        "op * is shimmed over the pairs");
     assertEquals(new Type.Array(F64, Dim.UNKNOWN, true), bound(p, "f", "g"));
     assertEquals(I32, bound(p, "f", "h"));
-    assertEquals(new Type.Array(F64, new Dim.Const(4), true), bound(p, "f", "s"), "scan keeps the outer size");
-    assertEquals(Type.tuple(I32, F64), bound(p, "f", "pair"), "reduce shims two tuples into four parameters");
+    assertEquals(
+        new Type.Array(F64, new Dim.Const(4), true),
+        bound(p, "f", "s"),
+        "scan keeps the outer size");
+    assertEquals(
+        Type.tuple(I32, F64),
+        bound(p, "f", "pair"),
+        "reduce shims two tuples into four parameters");
     assertEquals(dims(I32, true, 2, 3), bound(p, "f", "rows"));
     assertEquals(I32, bound(p, "f", "mx"));
   }
 
   @Test
   void expressionsInsideAnonymousFunctionsAreTyped() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun [real] f([int] xs) = map(fn real (int x) => let y = f64(x) in y * 2.0, xs)
         """);
     FunArg.Lambda lambda = (FunArg.Lambda) ((Expr.Map) p.function("f").body()).function();
@@ -255,7 +310,9 @@ class TypeCheckerTest {
 
   @Test
   void everyExpressionOfTheProgramHasAType() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun [int] f([[int]] m, int n) =
           let t = transpose(m) in
           loop (acc = copy(t[0])) = for i < n do
@@ -274,7 +331,9 @@ class TypeCheckerTest {
 
   @Test
   void theThesisUniquenessExamplesAreAccepted() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun *[int] modify(*[int] a, int i, int x) =
           let b = a with [i] <- a[i] + x in
           b
@@ -309,7 +368,8 @@ class TypeCheckerTest {
 
   @Test
   void consumingOneBranchAndObservingInTheOtherIsAllowed() {
-    check("""
+    check(
+        """
         fun int f(*[int] a) = a[0]
         fun int g(*[int] a, bool c) = if c then f(a) else a[0]
         fun int h(*[int] a, int i) = let x = a[i] in let a[i] = x + 1 in a[0]
@@ -318,15 +378,19 @@ class TypeCheckerTest {
 
   @Test
   void aMapMayUpdateTheRowsOfAUniqueArrayInPlace() {
-    TypedProgram p = check("""
+    TypedProgram p =
+        check(
+            """
         fun [[int]] f(*[[int]] m) = map(fn [int] (*[int] row) => let row[0] = 1 in row, m)
         """);
-    assertEquals(new Type.Array(Type.array(I32), Dim.UNKNOWN, true), p.typeOf(p.function("f").body()));
+    assertEquals(
+        new Type.Array(Type.array(I32), Dim.UNKNOWN, true), p.typeOf(p.function("f").body()));
   }
 
   @Test
   void aUniqueArgumentMayBePassedAsANonUniqueOne() {
-    check("""
+    check(
+        """
         fun int sum([int] a) = reduce(op +, 0, a)
         fun int f(*[int] a) = let s = sum(a) in let a[0] = s in a[0]
         """);
@@ -334,18 +398,27 @@ class TypeCheckerTest {
 
   @Test
   void aSliceOfAConsumedArrayIsConsumedWithIt() {
-    Rejections.assertRejected("""
+    Rejections.assertRejected(
+        """
         fun [int] f(*[[int]] m) =
           let row = m[0] in
           let m[1, 0] = 5 in
           row
-        """, 4, 3, "variable 'row' used at 4:3 after it was consumed at 3:3");
+        """,
+        4,
+        3,
+        "variable 'row' used at 4:3 after it was consumed at 3:3");
   }
 
   // ---------------------------------------------------------------- the appendix programs
 
   @ParameterizedTest
-  @ValueSource(strings = {TestPrograms.P0_BLACKSCHOLES, TestPrograms.P1_MATMUL, TestPrograms.P2_SHORTEST_PATHS})
+  @ValueSource(
+      strings = {
+        TestPrograms.P0_BLACKSCHOLES,
+        TestPrograms.P1_MATMUL,
+        TestPrograms.P2_SHORTEST_PATHS
+      })
   void theAppendixProgramsCheck(String name) {
     Program program = TestPrograms.load(name);
     TypedProgram typed = TypeChecker.check(program);
@@ -358,7 +431,8 @@ class TypeCheckerTest {
   @Test
   void blackScholesMapsOptionsToPrices() {
     TypedProgram p = TypeChecker.check(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES));
-    assertEquals(new Type.Array(F64, Dim.UNKNOWN, true), p.typeOf(p.function("blackscholes").body()));
+    assertEquals(
+        new Type.Array(F64, Dim.UNKNOWN, true), p.typeOf(p.function("blackscholes").body()));
   }
 
   @Test
@@ -375,7 +449,8 @@ class TypeCheckerTest {
     TypedProgram p = check("fun int f() = 1\n");
     assertEquals("f", p.function("f").name());
     assertThrows(IllegalArgumentException.class, () -> p.function("g"));
-    assertThrows(IllegalArgumentException.class, () -> p.typeOf(L0Parser.parseExpression("1", "other")));
+    assertThrows(
+        IllegalArgumentException.class, () -> p.typeOf(L0Parser.parseExpression("1", "other")));
     assertFalse(p.expressionTypes().isEmpty());
   }
 
@@ -385,7 +460,10 @@ class TypeCheckerTest {
     return TypeChecker.check(L0Parser.parse(text, "test.l0"));
   }
 
-  /** The type {@code name} gets from the {@code let} that binds it (by a name or a tuple pattern) in {@code function}. */
+  /**
+   * The type {@code name} gets from the {@code let} that binds it (by a name or a tuple pattern) in
+   * {@code function}.
+   */
   private static Type bound(TypedProgram p, String function, String name) {
     List<Expr> all = new ArrayList<>();
     collect(p.function(function).body(), all);

@@ -36,9 +36,18 @@ class ValueWriterTest {
 
   @Test
   void writesTuplesAndArrays() {
-    Value v = new Value.Array(Type.tuple(ScalarType.I32, Type.array(ScalarType.BOOL)), List.of(
-        new Value.Tuple(List.of(ScalarValue.i32(1), new Value.Array(ScalarType.BOOL, List.of(ScalarValue.bool(false))))),
-        new Value.Tuple(List.of(ScalarValue.i32(2), new Value.Array(ScalarType.BOOL, List.of(ScalarValue.bool(true)))))));
+    Value v =
+        new Value.Array(
+            Type.tuple(ScalarType.I32, Type.array(ScalarType.BOOL)),
+            List.of(
+                new Value.Tuple(
+                    List.of(
+                        ScalarValue.i32(1),
+                        new Value.Array(ScalarType.BOOL, List.of(ScalarValue.bool(false))))),
+                new Value.Tuple(
+                    List.of(
+                        ScalarValue.i32(2),
+                        new Value.Array(ScalarType.BOOL, List.of(ScalarValue.bool(true)))))));
     assertEquals("[{1, [false]}, {2, [true]}]", ValueWriter.write(v));
     assertEquals(v, readBack(v));
     Value empty = new Value.Array(Type.array(ScalarType.F64), List.of());

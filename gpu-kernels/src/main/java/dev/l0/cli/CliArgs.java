@@ -8,7 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** The positional arguments, {@code --name value} options and {@code --flag}s of one command line. */
+/**
+ * The positional arguments, {@code --name value} options and {@code --flag}s of one command line.
+ */
 record CliArgs(List<String> positional, Map<String, String> options, Set<String> flags) {
 
   /** A command line the verb cannot accept. */
@@ -47,7 +49,8 @@ record CliArgs(List<String> positional, Map<String, String> options, Set<String>
   /** The only positional argument, the program file. */
   String programFile() {
     if (positional.size() != 1) {
-      throw new UsageError("expected one FILE.l0, got " + positional.size() + " arguments " + positional);
+      throw new UsageError(
+          "expected one FILE.l0, got " + positional.size() + " arguments " + positional);
     }
     return positional.get(0);
   }

@@ -24,7 +24,9 @@ final class Devices {
 
   static Choice choose(String requested) {
     if (requested.equals("sim")) {
-      return new Choice(new SimulatorExecutor(SIMULATOR_BLOCK_SIZE), "sim: SIMT simulator, blocks of " + SIMULATOR_BLOCK_SIZE + " threads");
+      return new Choice(
+          new SimulatorExecutor(SIMULATOR_BLOCK_SIZE),
+          "sim: SIMT simulator, blocks of " + SIMULATOR_BLOCK_SIZE + " threads");
     }
     DeviceKind kind;
     try {
@@ -36,7 +38,8 @@ final class Devices {
     try {
       selection = DeviceSelector.select(kind);
     } catch (CudaUnavailableException e) {
-      throw new CliArgs.UsageError("--device cuda: " + e.getMessage() + "; use --device jvm or sim");
+      throw new CliArgs.UsageError(
+          "--device cuda: " + e.getMessage() + "; use --device jvm or sim");
     }
     return new Choice(L0Runtime.executorFor(selection), selection.report());
   }

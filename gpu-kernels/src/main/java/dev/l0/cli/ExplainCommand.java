@@ -17,18 +17,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code l0 explain FILE.l0 [--device jvm|cuda] [--cuda] [--java]}: the optimised internal
- * program, its kernels, {@code kernels: N}, then how each kernel runs on the JVM backend and on
- * CUDA (only the one {@code --device} names): its skeleton, its per-thread arrays in bytes, and how
- * it reads ({@link KernelExplanation}), on the JVM also how the Java of each launch runs
- * ({@link JvmKernelForm}); with {@code --cuda}, then each kernel's CUDA C; with {@code --java},
- * then the Java source the JVM backend compiles for each launch.
+ * {@code l0 explain FILE.l0 [--device jvm|cuda] [--cuda] [--java]}: the optimised internal program,
+ * its kernels, {@code kernels: N}, then how each kernel runs on the JVM backend and on CUDA (only
+ * the one {@code --device} names): its skeleton, its per-thread arrays in bytes, and how it reads
+ * ({@link KernelExplanation}), on the JVM also how the Java of each launch runs ({@link
+ * JvmKernelForm}); with {@code --cuda}, then each kernel's CUDA C; with {@code --java}, then the
+ * Java source the JVM backend compiles for each launch.
  */
 final class ExplainCommand implements Command {
   private static final String NOT_LOWERED = "not lowered: ";
@@ -44,7 +44,8 @@ final class ExplainCommand implements Command {
   }
 
   @Override
-  public int execute(CliArgs args, InputStream in, PrintStream out, PrintStream err) throws IOException {
+  public int execute(CliArgs args, InputStream in, PrintStream out, PrintStream err)
+      throws IOException {
     Map<String, LaunchConfiguration> devices = devices(args);
     OptimizedProgram optimized = Optimizer.optimize(ProgramFiles.parseAndCheck(args.programFile()));
     out.print(optimized.explain());
@@ -74,7 +75,9 @@ final class ExplainCommand implements Command {
         out.println();
         out.println("// kernel " + (k + 1) + ": " + plan.kernels().get(k).describe());
         try {
-          for (Kernel kernel : KernelLowering.lower(plan, plan.kernels().get(k), JvmGroupRunner.LAUNCH_CONFIGURATION).kernels()) {
+          for (Kernel kernel :
+              KernelLowering.lower(plan, plan.kernels().get(k), JvmGroupRunner.LAUNCH_CONFIGURATION)
+                  .kernels()) {
             out.print(JvmGroupRunner.javaSource(kernel));
           }
         } catch (UnsupportedKernelException e) {
@@ -86,8 +89,12 @@ final class ExplainCommand implements Command {
     return Main.EXIT_OK;
   }
 
-  /** How {@code kernel} runs on a backend, or why it cannot be lowered (a run then fails to compile). */
-  private static String explain(KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration) {
+  /**
+   * How {@code kernel} runs on a backend, or why it cannot be lowered (a run then fails to
+   * compile).
+   */
+  private static String explain(
+      KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration) {
     try {
       return KernelExplanation.explain(plan, kernel, configuration);
     } catch (UnsupportedKernelException e) {
@@ -95,7 +102,10 @@ final class ExplainCommand implements Command {
     }
   }
 
-  /** How the JVM backend's Java runs each launch of {@code kernel}'s group ({@link JvmKernelForm}), in launch order. */
+  /**
+   * How the JVM backend's Java runs each launch of {@code kernel}'s group ({@link JvmKernelForm}),
+   * in launch order.
+   */
   private static String javaForms(KernelPlan plan, KernelPlan.Kernel kernel) {
     KernelGroup group = KernelLowering.lower(plan, kernel, JvmGroupRunner.LAUNCH_CONFIGURATION);
     List<String> forms = new ArrayList<>();

@@ -23,20 +23,26 @@ import java.util.Locale;
 
 /**
  * The FinPar benchmarks that {@code l0 finpar} runs: each one's L0 program (a classpath resource
- * under {@code /programs/finpar/}, entry {@value #ENTRY}), how its dataset folder
- * ({@code input.data}, {@code output.data}, format of shared/data/README.md) is read, and FinPar's
- * own validation rule for its result. A result is the list of the entry's result components (one
- * array, or InterestCalib's seven values), as {@code output.data} lists them.
+ * under {@code /programs/finpar/}, entry {@value #ENTRY}), how its dataset folder ({@code
+ * input.data}, {@code output.data}, format of shared/data/README.md) is read, and FinPar's own
+ * validation rule for its result. A result is the list of the entry's result components (one array,
+ * or InterestCalib's seven values), as {@code output.data} lists them.
  */
 public enum FinparBenchmark {
-  /** R0: the price per market model; valid when every |reference - price| <= 5e-4 (FinPar's OptionPricing). */
+  /**
+   * R0: the price per market model; valid when every |reference - price| <= 5e-4 (FinPar's
+   * OptionPricing).
+   */
   OPTION_PRICING("OptionPricing", "|reference - price| <= 5e-4 per model") {
     @Override
     public boolean valid(List<Value> result, List<Value> reference) {
       return maxAbsError(summary(result), summary(reference)) <= 5e-4;
     }
   },
-  /** R1: the price per strike; valid when every |reference_i - result_i| <= 1e-5 (FinPar's LocVolCalib). */
+  /**
+   * R1: the price per strike; valid when every |reference_i - result_i| <= 1e-5 (FinPar's
+   * LocVolCalib).
+   */
   LOC_VOL_CALIB("LocVolCalib", "|reference_i - result_i| <= 1e-5 per strike") {
     @Override
     public boolean valid(List<Value> result, List<Value> reference) {
@@ -46,10 +52,11 @@ public enum FinparBenchmark {
   /**
    * R2: the winning genome (a, b, sigma, nu, rho), its log-likelihood and a row per swaption;
    * FinPar's three checks (includeC/ParseInput.h): the log-likelihood within 1.0 of the
-   * reference's, not worse than it by more than 0.5, and no swaption's Cauchy log-likelihood
-   * worse than the reference row's by more than 0.7.
+   * reference's, not worse than it by more than 0.5, and no swaption's Cauchy log-likelihood worse
+   * than the reference row's by more than 0.7.
    */
-  INTEREST_CALIB("InterestCalib",
+  INTEREST_CALIB(
+      "InterestCalib",
       "|logLik - ref| <= 1, logLik not worse than ref by > 0.5, no swaption's log-likelihood worse than ref by > 0.7") {
     @Override
     List<Type> outputTypes() {
@@ -71,7 +78,8 @@ public enum FinparBenchmark {
     public boolean valid(List<Value> result, List<Value> reference) {
       double logLik = real(result.get(5));
       double referenceLogLik = real(reference.get(5));
-      if (!Double.isFinite(logLik) || Math.abs(referenceLogLik - logLik) > 1.0
+      if (!Double.isFinite(logLik)
+          || Math.abs(referenceLogLik - logLik) > 1.0
           || (logLik < referenceLogLik && referenceLogLik - logLik > 0.5)) {
         return false;
       }
@@ -104,7 +112,10 @@ public enum FinparBenchmark {
     this.rule = rule;
   }
 
-  /** FinPar's validation of {@code result} against {@code reference} (both as {@link #outputTypes()} lists them). */
+  /**
+   * FinPar's validation of {@code result} against {@code reference} (both as {@link #outputTypes()}
+   * lists them).
+   */
   public abstract boolean valid(List<Value> result, List<Value> reference);
 
   /** The types of the values in {@code output.data}, in order; the entry's result components. */
@@ -112,7 +123,10 @@ public enum FinparBenchmark {
     return List.of(Type.array(ScalarType.F64));
   }
 
-  /** The numbers a report shows of a result: the prices (R0, R1), the genome and its log-likelihood (R2). */
+  /**
+   * The numbers a report shows of a result: the prices (R0, R1), the genome and its log-likelihood
+   * (R2).
+   */
   public double[] summary(List<Value> result) {
     return reals(result.get(0));
   }
@@ -138,17 +152,24 @@ public enum FinparBenchmark {
         return b;
       }
     }
-    throw new CliArgs.UsageError("unknown FinPar benchmark '" + name + "'; expected one of "
-        + String.join(", ", List.of(values()).stream().map(FinparBenchmark::folderName).toList()) + ", or all");
+    throw new CliArgs.UsageError(
+        "unknown FinPar benchmark '"
+            + name
+            + "'; expected one of "
+            + String.join(
+                ", ", List.of(values()).stream().map(FinparBenchmark::folderName).toList())
+            + ", or all");
   }
 
   /** The program, parsed and type checked. */
   public TypedProgram program() throws IOException {
     try (InputStream in = FinparBenchmark.class.getResourceAsStream(programResource())) {
       if (in == null) {
-        throw new IllegalStateException("the program " + programResource() + " is missing from the classpath");
+        throw new IllegalStateException(
+            "the program " + programResource() + " is missing from the classpath");
       }
-      return TypeChecker.check(L0Parser.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), programResource()));
+      return TypeChecker.check(
+          L0Parser.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), programResource()));
     }
   }
 
@@ -156,7 +177,8 @@ public enum FinparBenchmark {
   public List<Value> readInput(TypedProgram program, Path dataset) throws IOException {
     FunDef entry = program.function(ENTRY);
     Path file = dataset.resolve("input.data");
-    return ValueReader.read(read(file), entry.params().stream().map(Param::type).toList(), file.toString());
+    return ValueReader.read(
+        read(file), entry.params().stream().map(Param::type).toList(), file.toString());
   }
 
   /** FinPar's reference result, read from {@code dataset/output.data}. */
@@ -170,7 +192,10 @@ public enum FinparBenchmark {
     return result instanceof Value.Tuple tuple ? tuple.elements() : List.of(result);
   }
 
-  /** The largest |reference_i - result_i|; infinite when the lengths differ or a result is NaN or infinite. */
+  /**
+   * The largest |reference_i - result_i|; infinite when the lengths differ or a result is NaN or
+   * infinite.
+   */
   public static double maxAbsError(double[] result, double[] reference) {
     if (result.length != reference.length) {
       return Double.POSITIVE_INFINITY;
@@ -187,12 +212,16 @@ public enum FinparBenchmark {
   public Path dataset(Path root, String size) {
     String lower = size.toLowerCase(Locale.ROOT);
     if (!SIZES.contains(lower)) {
-      throw new CliArgs.UsageError("unknown dataset size '" + size + "'; expected one of " + String.join(", ", SIZES));
+      throw new CliArgs.UsageError(
+          "unknown dataset size '" + size + "'; expected one of " + String.join(", ", SIZES));
     }
     return root.resolve(folder).resolve(lower);
   }
 
-  /** FinPar's Cauchy log-likelihood of {@code price} against {@code reference} (includeC/GenAlgUtil.h). */
+  /**
+   * FinPar's Cauchy log-likelihood of {@code price} against {@code reference}
+   * (includeC/GenAlgUtil.h).
+   */
   static double cauchyLogLikelihood(double reference, double price) {
     double gamma = (Math.abs(reference) / 50.0) * 5.0 + 0.01;
     double x = (price - reference) / gamma;
@@ -216,7 +245,10 @@ public enum FinparBenchmark {
     try {
       return Files.readString(file, StandardCharsets.US_ASCII);
     } catch (NoSuchFileException e) {
-      throw new NoSuchFileException(file.toString(), null, "no such dataset file (give the FinPar data folder with --data DIR)");
+      throw new NoSuchFileException(
+          file.toString(),
+          null,
+          "no such dataset file (give the FinPar data folder with --data DIR)");
     }
   }
 }

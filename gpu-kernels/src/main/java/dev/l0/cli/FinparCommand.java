@@ -15,11 +15,11 @@ import java.util.Set;
 
 /**
  * {@code l0 finpar BENCH|all SIZE [--device auto|jvm|sim|cuda] [--data DIR] [--runs N]}: runs a
- * FinPar benchmark's L0 program ({@link FinparBenchmark}) on its dataset {@code DIR/BENCH/SIZE}
- * (by default {@code $L0_HOME/../shared/data/finpar}), compiled once (optimised, kernels prepared
- * for the device, see {@link Devices}) and run {@code N} times (default 1), validates every
- * result with FinPar's own rule and prints one JSON line per benchmark. Exits 0 only when every
- * run of every benchmark validates, else {@value Main#EXIT_INVALID}.
+ * FinPar benchmark's L0 program ({@link FinparBenchmark}) on its dataset {@code DIR/BENCH/SIZE} (by
+ * default {@code $L0_HOME/../shared/data/finpar}), compiled once (optimised, kernels prepared for
+ * the device, see {@link Devices}) and run {@code N} times (default 1), validates every result with
+ * FinPar's own rule and prints one JSON line per benchmark. Exits 0 only when every run of every
+ * benchmark validates, else {@value Main#EXIT_INVALID}.
  */
 final class FinparCommand implements Command {
   static final String DEFAULT_DATA = "../shared/data/finpar";
@@ -30,14 +30,19 @@ final class FinparCommand implements Command {
   }
 
   @Override
-  public int execute(CliArgs args, InputStream in, PrintStream out, PrintStream err) throws IOException {
+  public int execute(CliArgs args, InputStream in, PrintStream out, PrintStream err)
+      throws IOException {
     if (args.positional().size() != 2) {
-      throw new CliArgs.UsageError("expected BENCH SIZE (BENCH one of OptionPricing, LocVolCalib, InterestCalib, or all), got "
-          + args.positional());
+      throw new CliArgs.UsageError(
+          "expected BENCH SIZE (BENCH one of OptionPricing, LocVolCalib, InterestCalib, or all), got "
+              + args.positional());
     }
     String bench = args.positional().get(0);
     String size = args.positional().get(1);
-    List<FinparBenchmark> benches = bench.equalsIgnoreCase("all") ? List.of(FinparBenchmark.values()) : List.of(FinparBenchmark.named(bench));
+    List<FinparBenchmark> benches =
+        bench.equalsIgnoreCase("all")
+            ? List.of(FinparBenchmark.values())
+            : List.of(FinparBenchmark.named(bench));
     int runs = runs(args.option("runs"));
     Path root = dataRoot(args.option("data"));
     String device = args.option("device").orElse("auto");
@@ -49,7 +54,14 @@ final class FinparCommand implements Command {
     return allValid ? Main.EXIT_OK : Main.EXIT_INVALID;
   }
 
-  private static boolean runOne(FinparBenchmark bench, Path dataset, String size, String device, int runs, PrintStream out, PrintStream err)
+  private static boolean runOne(
+      FinparBenchmark bench,
+      Path dataset,
+      String size,
+      String device,
+      int runs,
+      PrintStream out,
+      PrintStream err)
       throws IOException {
     TypedProgram program = bench.program();
     List<Value> arguments = bench.readInput(program, dataset);
@@ -72,21 +84,24 @@ final class FinparCommand implements Command {
     for (double s : runSeconds) {
       best = Math.min(best, s);
     }
-    out.println(new JsonLine()
-        .add("bench", bench.folderName())
-        .add("size", size)
-        .add("device", choice.report())
-        .add("result", bench.summary(result))
-        .add("reference", bench.summary(reference))
-        .add("max_abs_error", FinparBenchmark.maxAbsError(bench.summary(result), bench.summary(reference)))
-        .add("rule", bench.rule())
-        .add("valid", valid)
-        .add("compile_s", compileSeconds)
-        .add("run_s_best", best)
-        .add("run_s", runSeconds)
-        .add("cores", Runtime.getRuntime().availableProcessors())
-        .add("java", System.getProperty("java.version"))
-        .text());
+    out.println(
+        new JsonLine()
+            .add("bench", bench.folderName())
+            .add("size", size)
+            .add("device", choice.report())
+            .add("result", bench.summary(result))
+            .add("reference", bench.summary(reference))
+            .add(
+                "max_abs_error",
+                FinparBenchmark.maxAbsError(bench.summary(result), bench.summary(reference)))
+            .add("rule", bench.rule())
+            .add("valid", valid)
+            .add("compile_s", compileSeconds)
+            .add("run_s_best", best)
+            .add("run_s", runSeconds)
+            .add("cores", Runtime.getRuntime().availableProcessors())
+            .add("java", System.getProperty("java.version"))
+            .text());
     return valid;
   }
 
@@ -102,10 +117,14 @@ final class FinparCommand implements Command {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new CliArgs.UsageError("--runs takes a whole number of runs >= 1, got '" + text.get() + "'");
+    throw new CliArgs.UsageError(
+        "--runs takes a whole number of runs >= 1, got '" + text.get() + "'");
   }
 
-  /** {@code --data DIR}, else {@value #DEFAULT_DATA} beside the repository ({@code L0_HOME}, set by bin/l0), else beside the working directory. */
+  /**
+   * {@code --data DIR}, else {@value #DEFAULT_DATA} beside the repository ({@code L0_HOME}, set by
+   * bin/l0), else beside the working directory.
+   */
   private static Path dataRoot(Optional<String> option) {
     if (option.isPresent()) {
       return Path.of(option.get());

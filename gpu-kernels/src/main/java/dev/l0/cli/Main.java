@@ -15,8 +15,8 @@ import java.util.Map;
  * Entry point of {@code bin/l0}. Dispatches to one {@link Command} per verb and turns every failure
  * into one line on standard error and an exit code; a stack trace is printed only for an internal
  * error, and only when {@code L0_DEBUG=1}. The whole command runs on a thread with the stack that
- * {@link NestingLimit} sizes, so that a program within the nesting limit compiles and runs the
- * same way every time.
+ * {@link NestingLimit} sizes, so that a program within the nesting limit compiles and runs the same
+ * way every time.
  */
 public final class Main {
   static final int EXIT_OK = 0;
@@ -30,11 +30,17 @@ public final class Main {
   static final int EXIT_INTERNAL = 70;
   static final int EXIT_OUTPUT_LOST = 74;
 
-  /** The environment variable {@code bin/l0} passes to {@code java} as options, e.g. {@code -Xmx8g}. */
+  /**
+   * The environment variable {@code bin/l0} passes to {@code java} as options, e.g. {@code -Xmx8g}.
+   */
   static final String JAVA_OPTIONS_VARIABLE = "L0_JAVA_OPTS";
 
   private static final String MORE_HEAP =
-      "give it more with " + JAVA_OPTIONS_VARIABLE + ", e.g. " + JAVA_OPTIONS_VARIABLE + "=-Xmx8g bin/l0 ...";
+      "give it more with "
+          + JAVA_OPTIONS_VARIABLE
+          + ", e.g. "
+          + JAVA_OPTIONS_VARIABLE
+          + "=-Xmx8g bin/l0 ...";
 
   private static final Map<String, Command> COMMANDS =
       Map.of(
@@ -73,7 +79,9 @@ public final class Main {
           "                               rules; one JSON line per benchmark (exit 5 if not valid)",
           "The entry function is 'main' when the program has one, else the last function defined.",
           "Exit codes: 0 ok, 1 ill-formed program, 2 usage, 3 bad input data, 4 run-time error,",
-          "5 a limit of this implementation reached, 6 out of memory (more: " + JAVA_OPTIONS_VARIABLE + "=-Xmx8g),",
+          "5 a limit of this implementation reached, 6 out of memory (more: "
+              + JAVA_OPTIONS_VARIABLE
+              + "=-Xmx8g),",
           "7 a FinPar result that does not validate, 74 the output could not be written, 70 internal error.");
 
   private Main() {}
@@ -93,11 +101,21 @@ public final class Main {
       err.println("l0: unknown verb '" + args[0] + "'\n" + USAGE);
       return EXIT_USAGE;
     }
-    int code = NestingLimit.onLargeStack(() -> executeHere(args[0], command, Arrays.copyOfRange(args, 1, args.length), in, out, err));
+    int code =
+        NestingLimit.onLargeStack(
+            () ->
+                executeHere(
+                    args[0], command, Arrays.copyOfRange(args, 1, args.length), in, out, err));
     return outputWritten(args[0], out, err, code);
   }
 
-  private static int executeHere(String verb, Command command, String[] args, InputStream in, PrintStream out, PrintStream err) {
+  private static int executeHere(
+      String verb,
+      Command command,
+      String[] args,
+      InputStream in,
+      PrintStream out,
+      PrintStream err) {
     try {
       CliArgs parsed = CliArgs.parse(args, command.options(), command.flags());
       return command.execute(parsed, in, out, err);
@@ -135,12 +153,19 @@ public final class Main {
     }
   }
 
-  /** The line for an {@code OutOfMemoryError}: what ran out, how large it is and how to give the JVM more. */
+  /**
+   * The line for an {@code OutOfMemoryError}: what ran out, how large it is and how to give the JVM
+   * more.
+   */
   static String outOfMemory(OutOfMemoryError e) {
     long maxMiB = Runtime.getRuntime().maxMemory() >> 20;
     String what = e.getMessage() == null ? "" : " (" + e.getMessage() + ")";
-    return "out of memory" + what + ": the program and its data need more than the JVM's heap of at most " + maxMiB
-        + " MiB; " + MORE_HEAP;
+    return "out of memory"
+        + what
+        + ": the program and its data need more than the JVM's heap of at most "
+        + maxMiB
+        + " MiB; "
+        + MORE_HEAP;
   }
 
   /**
@@ -152,7 +177,10 @@ public final class Main {
     if (!out.checkError()) {
       return code;
     }
-    err.println("l0 " + verb + ": the output could not be written (standard output failed: disk full or pipe closed?)");
+    err.println(
+        "l0 "
+            + verb
+            + ": the output could not be written (standard output failed: disk full or pipe closed?)");
     return code == EXIT_OK ? EXIT_OUTPUT_LOST : code;
   }
 }

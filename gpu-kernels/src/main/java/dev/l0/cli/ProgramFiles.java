@@ -27,7 +27,9 @@ final class ProgramFiles {
   static Program parse(String file) throws IOException {
     Program program = L0Parser.parse(read(file), file);
     if (program.functions().isEmpty()) {
-      throw new L0CompileError(new SourcePos(file, 1, 1), "the program defines no functions (a program is one or more 'fun' definitions)");
+      throw new L0CompileError(
+          new SourcePos(file, 1, 1),
+          "the program defines no functions (a program is one or more 'fun' definitions)");
     }
     return program;
   }
@@ -44,9 +46,7 @@ final class ProgramFiles {
           .orElseThrow(
               () -> new CliArgs.UsageError("no function '" + requested.get() + "' in " + file));
     }
-    return program
-        .function("main")
-        .orElse(program.functions().get(program.functions().size() - 1));
+    return program.function("main").orElse(program.functions().get(program.functions().size() - 1));
   }
 
   /** The file's text; bytes that are not UTF-8 are an ill-formed program, at their byte offset. */
@@ -57,9 +57,11 @@ final class ProgramFiles {
     } catch (NoSuchFileException e) {
       throw new NoSuchFileException(file, null, "no such file");
     }
-    CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(bytes);
     CharBuffer text = CharBuffer.allocate(bytes.length);
     CoderResult result = decoder.decode(in, text, true);
@@ -68,8 +70,13 @@ final class ProgramFiles {
       String before = text.toString();
       int line = 1 + (int) before.chars().filter(c -> c == '\n').count();
       int column = before.length() - before.lastIndexOf('\n');
-      throw new L0CompileError(new SourcePos(file, line, column), "the file is not UTF-8 text: invalid byte sequence at byte offset " + in.position()
-          + " (0x" + String.format("%02x", bytes[in.position()] & 0xff) + ")");
+      throw new L0CompileError(
+          new SourcePos(file, line, column),
+          "the file is not UTF-8 text: invalid byte sequence at byte offset "
+              + in.position()
+              + " (0x"
+              + String.format("%02x", bytes[in.position()] & 0xff)
+              + ")");
     }
     decoder.flush(text);
     return text.flip().toString();

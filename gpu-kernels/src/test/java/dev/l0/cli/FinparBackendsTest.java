@@ -30,35 +30,47 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The FinPar programs on every backend: none of their kernels is left to the optimiser's evaluator
- * (each lowers for CUDA, and the JVM backend and the simulator prepare every one), and the simulator
- * computes OptionPricing and LocVolCalib, on the small datasets cut down, exactly as the JVM
- * backend does (skipped where ../shared/data/finpar is absent).
+ * (each lowers for CUDA, and the JVM backend and the simulator prepare every one), and the
+ * simulator computes OptionPricing and LocVolCalib, on the small datasets cut down, exactly as the
+ * JVM backend does (skipped where ../shared/data/finpar is absent).
  */
 class FinparBackendsTest {
   private static Path data;
 
   @BeforeAll
   static void findData() {
-    data = List.of(Path.of("..", "..", "shared", "data", "finpar"), Path.of("..", "shared", "data", "finpar")).stream()
-        .filter(Files::isDirectory).findFirst().orElse(null);
+    data =
+        List.of(
+                Path.of("..", "..", "shared", "data", "finpar"),
+                Path.of("..", "shared", "data", "finpar"))
+            .stream()
+            .filter(Files::isDirectory)
+            .findFirst()
+            .orElse(null);
   }
 
   @ParameterizedTest
   @EnumSource(FinparBenchmark.class)
   void noKernelIsLeftToTheEvaluatorOnAnyBackend(FinparBenchmark bench) throws IOException {
     LoweredPrograms cuda = LoweredPrograms.of(bench.program().program());
-    assertEquals(List.of(), cuda.rejections(), bench.folderName() + ": kernels the CUDA lowering rejects");
-    assertEquals(cuda.optimized().kernelPlan().kernels().size(), cuda.groups().size(), bench.folderName());
+    assertEquals(
+        List.of(), cuda.rejections(), bench.folderName() + ": kernels the CUDA lowering rejects");
+    assertEquals(
+        cuda.optimized().kernelPlan().kernels().size(), cuda.groups().size(), bench.folderName());
     assertFalse(cuda.groups().isEmpty(), bench.folderName() + " has no kernel");
-    for (KernelExecutor executor : List.of(new JvmKernelExecutor(), new SimulatorExecutor(Devices.SIMULATOR_BLOCK_SIZE))) {
-      // a kernel the executor cannot run fails the runner's construction (never falls back on the evaluator)
+    for (KernelExecutor executor :
+        List.of(new JvmKernelExecutor(), new SimulatorExecutor(Devices.SIMULATOR_BLOCK_SIZE))) {
+      // a kernel the executor cannot run fails the runner's construction (never falls back on the
+      // evaluator)
       HostRunner runner = new HostRunner(cuda.optimized(), executor);
       assertEquals(executor.name(), runner.executorName());
     }
   }
 
   private static void assumeData() {
-    assumeTrue(data != null, "FinPar datasets not found at ../shared/data/finpar beside the repository; skipped");
+    assumeTrue(
+        data != null,
+        "FinPar datasets not found at ../shared/data/finpar beside the repository; skipped");
   }
 
   /** {@code input} with the integer at {@code index} replaced by {@code value}. */
@@ -68,10 +80,15 @@ class FinparBackendsTest {
     return changed;
   }
 
-  /** The entry's result on {@code input} on the simulator and on the JVM backend, asserted equal bit for bit and where each ran. */
-  private static void simulatorEqualsJvm(FinparBenchmark bench, List<Value> input) throws IOException {
+  /**
+   * The entry's result on {@code input} on the simulator and on the JVM backend, asserted equal bit
+   * for bit and where each ran.
+   */
+  private static void simulatorEqualsJvm(FinparBenchmark bench, List<Value> input)
+      throws IOException {
     OptimizedProgram optimized = Optimizer.optimize(bench.program());
-    HostRunner simulator = new HostRunner(optimized, new SimulatorExecutor(Devices.SIMULATOR_BLOCK_SIZE));
+    HostRunner simulator =
+        new HostRunner(optimized, new SimulatorExecutor(Devices.SIMULATOR_BLOCK_SIZE));
     HostRunner jvm = new HostRunner(optimized, new JvmKernelExecutor());
     assertEquals("sim", simulator.executorName());
     assertEquals("jvm", jvm.executorName());
@@ -80,7 +97,9 @@ class FinparBackendsTest {
     double[] onJvm = FinparBenchmark.reals(jvm.call(FinparBenchmark.ENTRY, input));
 
     assertArrayEquals(onJvm, simulated, 0.0, bench.folderName());
-    assertTrue(Arrays.stream(onJvm).allMatch(p -> Double.isFinite(p) && p > 0.0), "prices: " + Arrays.toString(onJvm));
+    assertTrue(
+        Arrays.stream(onJvm).allMatch(p -> Double.isFinite(p) && p > 0.0),
+        "prices: " + Arrays.toString(onJvm));
   }
 
   @ParameterizedTest
@@ -97,7 +116,8 @@ class FinparBackendsTest {
     assumeData();
     FinparBenchmark bench = FinparBenchmark.LOC_VOL_CALIB;
     List<Value> input = bench.readInput(bench.program(), bench.dataset(data, "small"));
-    // 2 strikes on a 32 x 32 grid over 4 time steps (the small dataset: 16 strikes, 32 x 256, 256 steps)
+    // 2 strikes on a 32 x 32 grid over 4 time steps (the small dataset: 16 strikes, 32 x 256, 256
+    // steps)
     simulatorEqualsJvm(bench, withInt(withInt(withInt(input, 0, 2), 2, 32), 3, 4));
   }
 }

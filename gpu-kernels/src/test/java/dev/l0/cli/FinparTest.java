@@ -35,22 +35,21 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The FinPar programs (R0 OptionPricing, R1 LocVolCalib, R2 InterestCalib) on FinPar's own datasets, read from
- * {@code ../shared/data/finpar} beside the repository (skipped, saying so, where that folder is
- * absent), through {@code l0 finpar} and its validation.
+ * The FinPar programs (R0 OptionPricing, R1 LocVolCalib, R2 InterestCalib) on FinPar's own
+ * datasets, read from {@code ../shared/data/finpar} beside the repository (skipped, saying so,
+ * where that folder is absent), through {@code l0 finpar} and its validation.
  *
  * <p>Every small dataset and OptionPricing's and LocVolCalib's medium ones are validated whole on
  * the JVM backend by {@link #wholeDatasetValidatesOnTheJvmDevice} (seconds each on two cores,
  * InterestCalib small under a minute); the datasets that take minutes (InterestCalib medium, the
- * large ones) only with
- * {@code -Dl0.finpar.full=true} ({@link #slowWholeDatasetValidates}). The other tests validate
- * parts: LocVolCalib's first strike of the small dataset
- * against FinPar's reference (each strike is computed independently, so the first element of the
- * reference is the reference of a one-strike dataset), and OptionPricing's optimised program
- * against the reference interpreter on every dataset with the path count cut down;
- * InterestCalib's pricer on the reference's winning genome, and its genetic algorithm on the small
- * dataset cut to 6 genomes and 12 iterations against FinPar's own C++ output for that input
- * (a test resource; FinPar's draw order replayed exactly).
+ * large ones) only with {@code -Dl0.finpar.full=true} ({@link #slowWholeDatasetValidates}). The
+ * other tests validate parts: LocVolCalib's first strike of the small dataset against FinPar's
+ * reference (each strike is computed independently, so the first element of the reference is the
+ * reference of a one-strike dataset), and OptionPricing's optimised program against the reference
+ * interpreter on every dataset with the path count cut down; InterestCalib's pricer on the
+ * reference's winning genome, and its genetic algorithm on the small dataset cut to 6 genomes and
+ * 12 iterations against FinPar's own C++ output for that input (a test resource; FinPar's draw
+ * order replayed exactly).
  */
 class FinparTest {
   @TempDir Path dir;
@@ -59,12 +58,20 @@ class FinparTest {
 
   @BeforeAll
   static void findData() {
-    data = List.of(Path.of("..", "..", "shared", "data", "finpar"), Path.of("..", "shared", "data", "finpar")).stream()
-        .filter(Files::isDirectory).findFirst().orElse(null);
+    data =
+        List.of(
+                Path.of("..", "..", "shared", "data", "finpar"),
+                Path.of("..", "shared", "data", "finpar"))
+            .stream()
+            .filter(Files::isDirectory)
+            .findFirst()
+            .orElse(null);
   }
 
   private static void assumeData() {
-    assumeTrue(data != null, "FinPar datasets not found at ../shared/data/finpar beside the repository; skipped");
+    assumeTrue(
+        data != null,
+        "FinPar datasets not found at ../shared/data/finpar beside the repository; skipped");
   }
 
   private record Outcome(int exitCode, String out, String err) {}
@@ -72,12 +79,20 @@ class FinparTest {
   private static Outcome l0(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.execute(args, new ByteArrayInputStream(new byte[0]),
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    int code =
+        Main.execute(
+            args,
+            new ByteArrayInputStream(new byte[0]),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Outcome(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
-  /** {@code text} with the value on its {@code k}-th value line (0-based; comment-only and blank lines skipped) replaced by {@code value}. */
+  /**
+   * {@code text} with the value on its {@code k}-th value line (0-based; comment-only and blank
+   * lines skipped) replaced by {@code value}.
+   */
   private static String withHeaderValue(String text, int k, String value) {
     String[] lines = text.split("\n", -1);
     int seen = 0;
@@ -101,9 +116,17 @@ class FinparTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"OptionPricing,small", "OptionPricing,medium", "OptionPricing,large",
-      "LocVolCalib,small", "LocVolCalib,medium", "LocVolCalib,large",
-      "InterestCalib,small", "InterestCalib,medium", "InterestCalib,large"})
+  @CsvSource({
+    "OptionPricing,small",
+    "OptionPricing,medium",
+    "OptionPricing,large",
+    "LocVolCalib,small",
+    "LocVolCalib,medium",
+    "LocVolCalib,large",
+    "InterestCalib,small",
+    "InterestCalib,medium",
+    "InterestCalib,large"
+  })
   void everyDatasetIsReadInTheEntrysParameterOrder(String name, String size) throws IOException {
     assumeData();
     FinparBenchmark bench = FinparBenchmark.named(name);
@@ -116,22 +139,31 @@ class FinparTest {
       int dates = (int) ((ScalarValue.Int) input.get(2)).value();
       int underlyings = (int) ((ScalarValue.Int) input.get(3)).value();
       int models = (int) ((ScalarValue.Int) input.get(4)).value();
-      assertEquals(dates * underlyings, ((Value.Array) input.get(6)).elements().size(), "Sobol dimensions");
+      assertEquals(
+          dates * underlyings, ((Value.Array) input.get(6)).elements().size(), "Sobol dimensions");
       assertEquals(models, bench.summary(reference).length, "one price per model");
-      assertEquals(List.of("small", "medium", "large").indexOf(size) + 1, first, "the contract of the dataset");
+      assertEquals(
+          List.of("small", "medium", "large").indexOf(size) + 1,
+          first,
+          "the contract of the dataset");
     } else if (bench == FinparBenchmark.LOC_VOL_CALIB) {
       assertEquals(first, bench.summary(reference).length, "one price per strike");
     } else {
       int quotes = (int) ((ScalarValue.Int) input.get(2)).value();
       assertEquals(quotes, ((Value.Array) input.get(3)).elements().size(), "swaption quotes");
-      assertEquals(quotes, ((Value.Array) reference.get(6)).elements().size(), "a result row per swaption");
+      assertEquals(
+          quotes, ((Value.Array) reference.get(6)).elements().size(), "a result row per swaption");
       assertTrue(first >= 64, "population " + first);
     }
   }
 
   private static List<Value> prices(double... values) {
-    return List.of(new Value.Array(ScalarType.F64,
-        java.util.Arrays.stream(values).mapToObj(v -> (Value) new ScalarValue.Float(ScalarType.F64, v)).toList()));
+    return List.of(
+        new Value.Array(
+            ScalarType.F64,
+            java.util.Arrays.stream(values)
+                .mapToObj(v -> (Value) new ScalarValue.Float(ScalarType.F64, v))
+                .toList()));
   }
 
   @Test
@@ -146,10 +178,16 @@ class FinparTest {
     assertFalse(r1.valid(prices(0.0300001), prices(0.0300001, 0.029)));
   }
 
-  /** {@code reference} with its log-likelihood moved by {@code delta} and row {@code row}'s calibrated price scaled by {@code factor}. */
+  /**
+   * {@code reference} with its log-likelihood moved by {@code delta} and row {@code row}'s
+   * calibrated price scaled by {@code factor}.
+   */
   private static List<Value> changed(List<Value> reference, double delta, int row, double factor) {
     List<Value> result = new ArrayList<>(reference);
-    result.set(5, new ScalarValue.Float(ScalarType.F64, ((ScalarValue.Float) reference.get(5)).value() + delta));
+    result.set(
+        5,
+        new ScalarValue.Float(
+            ScalarType.F64, ((ScalarValue.Float) reference.get(5)).value() + delta));
     Value.Array rows = (Value.Array) reference.get(6);
     List<Value> newRows = new ArrayList<>(rows.elements());
     double[] r = FinparBenchmark.reals(rows.get(row));
@@ -176,33 +214,56 @@ class FinparTest {
     assumeData();
     Path source = data.resolve("LocVolCalib").resolve("small");
     Path target = Files.createDirectories(dir.resolve("LocVolCalib").resolve("small"));
-    Files.writeString(target.resolve("input.data"), withHeaderValue(Files.readString(source.resolve("input.data")), 0, "1"));
-    double firstReference = FinparBenchmark.LOC_VOL_CALIB.summary(FinparBenchmark.LOC_VOL_CALIB.readReference(source))[0];
+    Files.writeString(
+        target.resolve("input.data"),
+        withHeaderValue(Files.readString(source.resolve("input.data")), 0, "1"));
+    double firstReference =
+        FinparBenchmark.LOC_VOL_CALIB
+            .summary(FinparBenchmark.LOC_VOL_CALIB.readReference(source))[0];
     Files.writeString(target.resolve("output.data"), "[" + firstReference + "]\n");
 
-    Outcome o = l0("finpar", "LocVolCalib", "small", "--data", dir.toString(), "--device", "jvm", "--runs", "1");
+    Outcome o =
+        l0(
+            "finpar",
+            "LocVolCalib",
+            "small",
+            "--data",
+            dir.toString(),
+            "--device",
+            "jvm",
+            "--runs",
+            "1");
 
     assertEquals(0, o.exitCode(), o.out() + o.err());
-    assertTrue(o.out().contains("\"valid\": true") && o.out().contains("\"device\": \"jvm: requested\""), o.out());
+    assertTrue(
+        o.out().contains("\"valid\": true") && o.out().contains("\"device\": \"jvm: requested\""),
+        o.out());
     assertEquals(1, numbers(o.out(), "result").size());
   }
 
   @ParameterizedTest
   @CsvSource({"small,1024", "medium,256", "large,16"})
-  void optionPricingOptimisedOnTheJvmDeviceEqualsTheReferenceInterpreter(String size, String paths) throws IOException {
+  void optionPricingOptimisedOnTheJvmDeviceEqualsTheReferenceInterpreter(String size, String paths)
+      throws IOException {
     assumeData();
     FinparBenchmark bench = FinparBenchmark.OPTION_PRICING;
     Path target = Files.createDirectories(dir.resolve(size));
-    Files.writeString(target.resolve("input.data"),
-        withHeaderValue(Files.readString(bench.dataset(data, size).resolve("input.data")), 1, paths));
+    Files.writeString(
+        target.resolve("input.data"),
+        withHeaderValue(
+            Files.readString(bench.dataset(data, size).resolve("input.data")), 1, paths));
     TypedProgram program = bench.program();
     List<Value> input = bench.readInput(program, target);
 
-    double[] interpreted = FinparBenchmark.reals(new Interpreter(program.program()).call(FinparBenchmark.ENTRY, input));
-    double[] optimised = FinparBenchmark.reals(jvmRunner(program).call(FinparBenchmark.ENTRY, input));
+    double[] interpreted =
+        FinparBenchmark.reals(
+            new Interpreter(program.program()).call(FinparBenchmark.ENTRY, input));
+    double[] optimised =
+        FinparBenchmark.reals(jvmRunner(program).call(FinparBenchmark.ENTRY, input));
 
     assertArrayEquals(interpreted, optimised, 1e-9 * Math.abs(interpreted[0]));
-    assertTrue(Double.isFinite(interpreted[0]) && interpreted[0] > 0.0, "a price: " + interpreted[0]);
+    assertTrue(
+        Double.isFinite(interpreted[0]) && interpreted[0] > 0.0, "a price: " + interpreted[0]);
   }
 
   private static HostRunner jvmRunner(TypedProgram program) {
@@ -211,10 +272,16 @@ class FinparTest {
 
   /** The small dataset's input.data with the population and the iteration count replaced. */
   private Path interestCalibInput(int population, int iterations) throws IOException {
-    String text = Files.readString(data.resolve("InterestCalib").resolve("small").resolve("input.data"));
-    Path target = Files.createDirectories(dir.resolve("InterestCalib-" + population + "-" + iterations));
-    Files.writeString(target.resolve("input.data"),
-        withHeaderValue(withHeaderValue(text, 0, Integer.toString(population)), 1, Integer.toString(iterations)));
+    String text =
+        Files.readString(data.resolve("InterestCalib").resolve("small").resolve("input.data"));
+    Path target =
+        Files.createDirectories(dir.resolve("InterestCalib-" + population + "-" + iterations));
+    Files.writeString(
+        target.resolve("input.data"),
+        withHeaderValue(
+            withHeaderValue(text, 0, Integer.toString(population)),
+            1,
+            Integer.toString(iterations)));
     return target;
   }
 
@@ -227,21 +294,32 @@ class FinparTest {
     List<Value> input = r2.readInput(program, small);
     List<Value> reference = r2.readReference(small);
     double[] printed = r2.summary(reference);
-    // output.data's genome order is a, b, sigma, nu, rho; a genome row is a, b, rho, nu, sigma, logLik, fbRat
-    List<Value> genome = prices(printed[0], printed[1], printed[4], printed[3], printed[2], 0.0, 0.0);
+    // output.data's genome order is a, b, sigma, nu, rho; a genome row is a, b, rho, nu, sigma,
+    // logLik, fbRat
+    List<Value> genome =
+        prices(printed[0], printed[1], printed[4], printed[3], printed[2], 0.0, 0.0);
 
-    List<Value> calibration = FinparBenchmark.components(new Interpreter(program.program())
-        .call("calibration", List.of(input.get(3), input.get(5), input.get(6), genome.get(0))));
+    List<Value> calibration =
+        FinparBenchmark.components(
+            new Interpreter(program.program())
+                .call(
+                    "calibration",
+                    List.of(input.get(3), input.get(5), input.get(6), genome.get(0))));
 
     double logLik = ((ScalarValue.Float) calibration.get(0)).value();
-    assertEquals(printed[5], logLik, 1e-3, "the log-likelihood of the printed (6-decimal) winning genome");
+    assertEquals(
+        printed[5], logLik, 1e-3, "the log-likelihood of the printed (6-decimal) winning genome");
     List<Value> result = new ArrayList<>(reference.subList(0, 6));
     result.add(calibration.get(1));
-    assertTrue(r2.valid(result, reference), "every swaption's price validates against the reference row");
+    assertTrue(
+        r2.valid(result, reference), "every swaption's price validates against the reference row");
     Value.Array rows = (Value.Array) calibration.get(1);
     Value.Array referenceRows = (Value.Array) reference.get(6);
     for (int q = 0; q < rows.elements().size(); q++) {
-      assertEquals(FinparBenchmark.reals(referenceRows.get(q))[1], FinparBenchmark.reals(rows.get(q))[1], 1e-6,
+      assertEquals(
+          FinparBenchmark.reals(referenceRows.get(q))[1],
+          FinparBenchmark.reals(rows.get(q))[1],
+          1e-6,
           "Black price * 1e4 of swaption " + q);
     }
   }
@@ -252,24 +330,36 @@ class FinparTest {
     FinparBenchmark r2 = FinparBenchmark.INTEREST_CALIB;
     TypedProgram program = r2.program();
     List<Value> input = r2.readInput(program, interestCalibInput(6, 12));
-    Path expectedFile = Path.of(FinparTest.class.getResource("/finpar/InterestCalib-small-pop6-loops12.output.data").getPath());
-    List<Value> expected = dev.l0.values.ValueReader.read(Files.readString(expectedFile), r2.outputTypes(), expectedFile.toString());
+    Path expectedFile =
+        Path.of(
+            FinparTest.class
+                .getResource("/finpar/InterestCalib-small-pop6-loops12.output.data")
+                .getPath());
+    List<Value> expected =
+        dev.l0.values.ValueReader.read(
+            Files.readString(expectedFile), r2.outputTypes(), expectedFile.toString());
 
-    List<Value> result = FinparBenchmark.components(jvmRunner(program).call(FinparBenchmark.ENTRY, input));
+    List<Value> result =
+        FinparBenchmark.components(jvmRunner(program).call(FinparBenchmark.ENTRY, input));
 
     // FinPar prints six decimals
     assertArrayEquals(r2.summary(expected), r2.summary(result), 5.1e-7);
     Value.Array rows = (Value.Array) result.get(6);
     Value.Array expectedRows = (Value.Array) expected.get(6);
     for (int q = 0; q < rows.elements().size(); q++) {
-      assertArrayEquals(FinparBenchmark.reals(expectedRows.get(q)), FinparBenchmark.reals(rows.get(q)), 5.1e-7, "swaption " + q);
+      assertArrayEquals(
+          FinparBenchmark.reals(expectedRows.get(q)),
+          FinparBenchmark.reals(rows.get(q)),
+          5.1e-7,
+          "swaption " + q);
     }
   }
 
   @Test
   void unknownBenchmarksSizesAndRunCountsAreUsageErrors() {
     assertEquals(Main.EXIT_USAGE, l0("finpar", "BlackScholes", "small").exitCode());
-    assertEquals(Main.EXIT_USAGE, l0("finpar", "LocVolCalib", "huge", "--data", dir.toString()).exitCode());
+    assertEquals(
+        Main.EXIT_USAGE, l0("finpar", "LocVolCalib", "huge", "--data", dir.toString()).exitCode());
     assertEquals(Main.EXIT_USAGE, l0("finpar", "LocVolCalib", "small", "--runs", "0").exitCode());
     Outcome missing = l0("finpar", "LocVolCalib", "small", "--data", dir.toString());
     assertEquals(Main.EXIT_BAD_INPUT, missing.exitCode());
@@ -278,7 +368,13 @@ class FinparTest {
 
   /** Whole datasets through {@code l0 finpar} on the JVM device, which reports that it ran them. */
   @ParameterizedTest
-  @CsvSource({"OptionPricing,small", "LocVolCalib,small", "InterestCalib,small", "OptionPricing,medium", "LocVolCalib,medium"})
+  @CsvSource({
+    "OptionPricing,small",
+    "LocVolCalib,small",
+    "InterestCalib,small",
+    "OptionPricing,medium",
+    "LocVolCalib,medium"
+  })
   void wholeDatasetValidatesOnTheJvmDevice(String name, String size) {
     assertWholeDatasetValidates(name, size);
   }
@@ -286,8 +382,11 @@ class FinparTest {
   /** The whole datasets that take minutes on two cores; opt-in (see the class comment). */
   @ParameterizedTest
   @CsvSource({"InterestCalib,medium", "OptionPricing,large", "LocVolCalib,large"})
-  @EnabledIfSystemProperty(named = "l0.finpar.full", matches = "true",
-      disabledReason = "these datasets take minutes on the JVM backend on two cores; -Dl0.finpar.full=true runs them")
+  @EnabledIfSystemProperty(
+      named = "l0.finpar.full",
+      matches = "true",
+      disabledReason =
+          "these datasets take minutes on the JVM backend on two cores; -Dl0.finpar.full=true runs them")
   void slowWholeDatasetValidates(String name, String size) {
     assertWholeDatasetValidates(name, size);
   }
@@ -296,15 +395,20 @@ class FinparTest {
     assumeData();
     Outcome o = l0("finpar", name, size, "--data", data.toString(), "--device", "jvm");
     assertEquals(0, o.exitCode(), o.out() + o.err());
-    assertTrue(o.out().contains("\"valid\": true") && o.out().contains("\"device\": \"jvm: requested\""), o.out());
+    assertTrue(
+        o.out().contains("\"valid\": true") && o.out().contains("\"device\": \"jvm: requested\""),
+        o.out());
   }
 
   @Test
   void explainShowsTheKernelsOfEveryProgram() {
     List<String> counts = new ArrayList<>();
-    Pattern kernelLine = Pattern.compile("(?m)^kernel \\d+: .*? in (\\w+)(?: \\(inside [^)]*\\))?: ");
+    Pattern kernelLine =
+        Pattern.compile("(?m)^kernel \\d+: .*? in (\\w+)(?: \\(inside [^)]*\\))?: ");
     for (FinparBenchmark bench : FinparBenchmark.values()) {
-      Path file = Path.of("..", "dsl", "src", "main", "resources").resolve(bench.programResource().substring(1));
+      Path file =
+          Path.of("..", "dsl", "src", "main", "resources")
+              .resolve(bench.programResource().substring(1));
       Outcome o = l0("explain", file.toString());
       assertEquals(0, o.exitCode(), o.err());
       Map<String, Integer> perEntry = new TreeMap<>();
@@ -314,10 +418,19 @@ class FinparTest {
       }
       Matcher total = Pattern.compile("kernels: (\\d+)").matcher(o.out());
       assertTrue(total.find(), o.out());
-      assertEquals(Integer.parseInt(total.group(1)), perEntry.values().stream().mapToInt(Integer::intValue).sum(), o.out());
+      assertEquals(
+          Integer.parseInt(total.group(1)),
+          perEntry.values().stream().mapToInt(Integer::intValue).sum(),
+          o.out());
       counts.add(bench.folderName() + "=" + perEntry);
     }
-    // main is FinPar's whole benchmark; payoffSums and strikePrices are the entries bin/l0-job finpar runs per partition.
-    assertEquals(List.of("OptionPricing={main=2, payoffSums=1}", "LocVolCalib={main=1, strikePrices=1}", "InterestCalib={main=11}"), counts);
+    // main is FinPar's whole benchmark; payoffSums and strikePrices are the entries bin/l0-job
+    // finpar runs per partition.
+    assertEquals(
+        List.of(
+            "OptionPricing={main=2, payoffSums=1}",
+            "LocVolCalib={main=1, strikePrices=1}",
+            "InterestCalib={main=11}"),
+        counts);
   }
 }

@@ -36,12 +36,18 @@ class MainTest {
             new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    return new Outcome(
+        code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   private Outcome l0(InputStream stdin, OutputStream stdout, String... args) {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.execute(args, stdin, new PrintStream(stdout, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        Main.execute(
+            args,
+            stdin,
+            new PrintStream(stdout, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     return new Outcome(code, "", err.toString(StandardCharsets.UTF_8));
   }
 
@@ -61,17 +67,24 @@ class MainTest {
     }
   }
 
-  /** {@code bin/l0}'s Java main in its own JVM with {@code jvmOptions} (as L0_JAVA_OPTS gives them). */
-  private static Outcome l0Process(String stdin, List<String> jvmOptions, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+  /**
+   * {@code bin/l0}'s Java main in its own JVM with {@code jvmOptions} (as L0_JAVA_OPTS gives them).
+   */
+  private static Outcome l0Process(String stdin, List<String> jvmOptions, String... args)
+      throws IOException, InterruptedException {
+    List<String> command =
+        new ArrayList<>(
+            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
     command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+    Process process =
+        new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
     try (OutputStream in = process.getOutputStream()) {
       in.write(stdin.getBytes(StandardCharsets.UTF_8));
     }
-    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
+    CompletableFuture<String> err =
+        CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
     String out = readAll(process.getInputStream());
     assertTrue(process.waitFor(120, TimeUnit.SECONDS), "l0 did not finish");
     return new Outcome(process.exitValue(), out, err.join());
@@ -93,7 +106,10 @@ class MainTest {
 
   @Test
   void runReadsArgumentsFromStdinAndPrintsTheResult() throws IOException {
-    String file = write("sum.l0", "fun f64 main([f64] xs, f64 k) = reduce(op +, 0.0, map(fn f64 (f64 x) => x * k, xs))\n");
+    String file =
+        write(
+            "sum.l0",
+            "fun f64 main([f64] xs, f64 k) = reduce(op +, 0.0, map(fn f64 (f64 x) => x * k, xs))\n");
     Outcome o = l0("// prices\n[1.0, 2.5, 3]\n2.0\n", "run", file);
     assertEquals(0, o.exitCode(), o.err());
     assertEquals("13.0", o.out().trim());
@@ -109,11 +125,13 @@ class MainTest {
 
   @Test
   void runWithAndWithoutOptimisationGivesTheSameResult() throws IOException {
-    String file = write("chain.l0",
-        "fun f64 main([f64] xs) =\n"
-            + "  let ys = map(fn f64 (f64 x) => x * 3.0 + 1.0, xs) in\n"
-            + "  let zs = filter(fn bool (f64 y) => y < 10.0, ys) in\n"
-            + "  reduce(op +, 0.0, map(fn f64 (f64 z) => z / 7.0, zs))\n");
+    String file =
+        write(
+            "chain.l0",
+            "fun f64 main([f64] xs) =\n"
+                + "  let ys = map(fn f64 (f64 x) => x * 3.0 + 1.0, xs) in\n"
+                + "  let zs = filter(fn bool (f64 y) => y < 10.0, ys) in\n"
+                + "  reduce(op +, 0.0, map(fn f64 (f64 z) => z / 7.0, zs))\n");
     Outcome optimised = l0("[0.5, 1.0, 2.0, 4.0, -1.5]", "run", file);
     Outcome reference = l0("[0.5, 1.0, 2.0, 4.0, -1.5]", "run", file, "--no-opt");
     assertEquals(0, optimised.exitCode(), optimised.err());
@@ -123,8 +141,10 @@ class MainTest {
 
   @Test
   void kernelsRunOnTheJvmBackendAndTheSimulatorWithTheSameResult() throws IOException {
-    String file = write("scan.l0",
-        "fun [i64] main([i64] xs) = scan(op +, 0i64, filter(fn bool (i64 x) => x % 3i64 != 0i64, map(fn i64 (i64 x) => x * x, xs)))\n");
+    String file =
+        write(
+            "scan.l0",
+            "fun [i64] main([i64] xs) = scan(op +, 0i64, filter(fn bool (i64 x) => x % 3i64 != 0i64, map(fn i64 (i64 x) => x * x, xs)))\n");
     String input = "[1i64, 2i64, 3i64, 4i64, 5i64, 6i64, 7i64]";
     Outcome reference = l0(input, "run", file, "--no-opt");
     for (String device : List.of("jvm", "sim", "auto")) {
@@ -135,12 +155,16 @@ class MainTest {
     }
   }
 
-  /** The output of {@code l0 run} on {@code program} with {@code input} in every mode, which must agree. */
+  /**
+   * The output of {@code l0 run} on {@code program} with {@code input} in every mode, which must
+   * agree.
+   */
   private String runInEveryMode(String name, String program, String input) throws IOException {
     String file = write(name, program);
     Outcome reference = l0(input, "run", file, "--no-opt");
     assertEquals(0, reference.exitCode(), reference.err());
-    for (List<String> mode : List.of(List.<String>of(), List.of("--device", "jvm"), List.of("--device", "sim"))) {
+    for (List<String> mode :
+        List.of(List.<String>of(), List.of("--device", "jvm"), List.of("--device", "sim"))) {
       List<String> args = new java.util.ArrayList<>(List.of("run", file));
       args.addAll(mode);
       Outcome o = l0(input, args.toArray(String[]::new));
@@ -154,28 +178,49 @@ class MainTest {
 
   @Test
   void emptyArraysKeepTheirInnerSizesInEveryMode() throws IOException {
-    assertEquals("2", runInEveryMode("columns.l0", "fun i32 main([i32] a) = size(1, map(fn [i32] (i32 x) => [x, x], a))\n", "[]"));
-    assertEquals("[[], [], []]\n3", runInEveryMode("transpose.l0",
-        "fun {[[i32]], i32} main(i32 n) = let t = transpose(reshape((0, n), iota(0))) in {t, size(0, t)}\n", "3"));
-    assertEquals("empty([0][2]f64)\n2", runInEveryMode("passthrough.l0",
-        "fun {[[f64]], i32} main([[f64]] m) = {m, size(1, m)}\n", "empty([0][2]f64)"));
+    assertEquals(
+        "2",
+        runInEveryMode(
+            "columns.l0",
+            "fun i32 main([i32] a) = size(1, map(fn [i32] (i32 x) => [x, x], a))\n",
+            "[]"));
+    assertEquals(
+        "[[], [], []]\n3",
+        runInEveryMode(
+            "transpose.l0",
+            "fun {[[i32]], i32} main(i32 n) = let t = transpose(reshape((0, n), iota(0))) in {t, size(0, t)}\n",
+            "3"));
+    assertEquals(
+        "empty([0][2]f64)\n2",
+        runInEveryMode(
+            "passthrough.l0",
+            "fun {[[f64]], i32} main([[f64]] m) = {m, size(1, m)}\n",
+            "empty([0][2]f64)"));
   }
 
   @Test
   void arraysOfEmptyTuplesHaveASizeInEveryMode() throws IOException {
-    assertEquals("4", runInEveryMode("units.l0", "fun i32 main(i32 n) = size(0, map(fn {} (i32 x) => {}, iota(n)))\n", "4"));
+    assertEquals(
+        "4",
+        runInEveryMode(
+            "units.l0", "fun i32 main(i32 n) = size(0, map(fn {} (i32 x) => {}, iota(n)))\n", "4"));
   }
 
   @Test
-  void anArrayOfEmptyTuplesPassedInOrOutIsTheReferenceOrAClearErrorNeverAWrongLength() throws IOException {
-    String file = write("units_out.l0", "fun [{}] main(i32 n) = map(fn {} (i32 x) => {}, iota(n))\n");
+  void anArrayOfEmptyTuplesPassedInOrOutIsTheReferenceOrAClearErrorNeverAWrongLength()
+      throws IOException {
+    String file =
+        write("units_out.l0", "fun [{}] main(i32 n) = map(fn {} (i32 x) => {}, iota(n))\n");
     assertEquals("[{}, {}, {}]", l0("3", "run", "--no-opt", file).out().strip());
-    for (List<String> mode : List.of(List.<String>of(), List.of("--device", "jvm"), List.of("--device", "sim"))) {
+    for (List<String> mode :
+        List.of(List.<String>of(), List.of("--device", "jvm"), List.of("--device", "sim"))) {
       List<String> args = new java.util.ArrayList<>(List.of("run", file));
       args.addAll(mode);
       Outcome o = l0("3", args.toArray(String[]::new));
       assertEquals(Main.EXIT_PROGRAM_ERROR, o.exitCode(), mode + ": " + o.out());
-      assertTrue(o.err().contains("takes or returns an array of empty tuples ([{}])") && o.err().contains("--no-opt"),
+      assertTrue(
+          o.err().contains("takes or returns an array of empty tuples ([{}])")
+              && o.err().contains("--no-opt"),
           mode + ": " + o.err());
     }
   }
@@ -193,8 +238,10 @@ class MainTest {
 
   @Test
   void explainEndsWithTheKernelCountThenHowEachKernelRunsPerBackend() throws IOException {
-    String file = write("mapmap.l0",
-        "fun [f64] main([f64] xs) = map(fn f64 (f64 y) => y + 1.0, map(fn f64 (f64 x) => x * 2.0, xs))\n");
+    String file =
+        write(
+            "mapmap.l0",
+            "fun [f64] main([f64] xs) = map(fn f64 (f64 y) => y + 1.0, map(fn f64 (f64 x) => x * 2.0, xs))\n");
     Outcome o = l0("", "explain", file);
     assertEquals(0, o.exitCode(), o.err());
     List<String> lines = o.out().lines().toList();
@@ -203,13 +250,18 @@ class MainTest {
     assertTrue(lines.get(lines.size() - 2).startsWith("kernel 1 on jvm: map: "), o.out());
     assertTrue(lines.get(lines.size() - 1).startsWith("kernel 1 on cuda: map: "), o.out());
     List<String> cuda = l0("", "explain", file, "--device", "cuda").out().lines().toList();
-    assertTrue(cuda.get(cuda.size() - 1).startsWith("kernel 1 on cuda: ") && cuda.get(cuda.size() - 2).equals("kernels: 1"),
+    assertTrue(
+        cuda.get(cuda.size() - 1).startsWith("kernel 1 on cuda: ")
+            && cuda.get(cuda.size() - 2).equals("kernels: 1"),
         cuda.toString());
   }
 
   @Test
   void explainPrintsEachKernelsCudaCOnRequest() throws IOException {
-    String file = write("sum.l0", "fun f64 main([f64] xs) = reduce(op +, 0.0, map(fn f64 (f64 x) => exp(x), xs))\n");
+    String file =
+        write(
+            "sum.l0",
+            "fun f64 main([f64] xs) = reduce(op +, 0.0, map(fn f64 (f64 x) => exp(x), xs))\n");
     Outcome o = l0("", "explain", file, "--cuda");
     assertEquals(0, o.exitCode(), o.err());
     assertTrue(o.out().contains("// kernel 1: redomap in main"), o.out());
@@ -219,17 +271,27 @@ class MainTest {
 
   @Test
   void explainSaysHowTheJvmBackendsJavaRunsEachKernelAndPrintsItOnRequest() throws IOException {
-    String staged = write("staged.l0", "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => exp(x) * 2.0 + log(x), xs)\n");
+    String staged =
+        write(
+            "staged.l0",
+            "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => exp(x) * 2.0 + log(x), xs)\n");
     Outcome o = l0("", "explain", staged, "--device", "jvm", "--java");
     assertEquals(0, o.exitCode(), o.err());
-    String lanes = dev.l0.kernels.vector.VectorMath.lanewise()
-        ? "lane-wise (" + dev.l0.kernels.vector.VectorMath.lanes() + " doubles a step)"
-        : "plain loops (no jdk.incubator.vector in this JVM)";
-    assertTrue(o.out().contains("; Java: staged in chunks of 1024 rows, " + lanes + "; VectorMath: exp, log\n"), o.out());
+    String lanes =
+        dev.l0.kernels.vector.VectorMath.lanewise()
+            ? "lane-wise (" + dev.l0.kernels.vector.VectorMath.lanes() + " doubles a step)"
+            : "plain loops (no jdk.incubator.vector in this JVM)";
+    assertTrue(
+        o.out()
+            .contains(
+                "; Java: staged in chunks of 1024 rows, " + lanes + "; VectorMath: exp, log\n"),
+        o.out());
     assertTrue(o.out().contains("dev.l0.kernels.vector.VectorMath.exp("), o.out());
     assertTrue(o.out().contains("private static void stage$0("), o.out());
-    String perRow = write("rowloop.l0",
-        "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => loop (acc = x) = for i < 3 do acc * x in acc, xs)\n");
+    String perRow =
+        write(
+            "rowloop.l0",
+            "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => loop (acc = x) = for i < 3 do acc * x in acc, xs)\n");
     Outcome loop = l0("", "explain", perRow, "--device", "jvm");
     assertEquals(0, loop.exitCode(), loop.err());
     assertTrue(loop.out().strip().endsWith("; Java: per row"), loop.out());
@@ -301,10 +363,12 @@ class MainTest {
 
   @Test
   void demoFailsWhenAPriceMissesItsReference() throws IOException {
-    String options = write("options.txt",
-        "# spot strike rate divq vol years type divs reference\n"
-            + "42.00 40.00 0.1000 0.00 0.20 0.50 C 0.00 4.759423\n"
-            + "42.00 40.00 0.1000 0.00 0.20 0.50 P 0.00 0.908600\n");
+    String options =
+        write(
+            "options.txt",
+            "# spot strike rate divq vol years type divs reference\n"
+                + "42.00 40.00 0.1000 0.00 0.20 0.50 C 0.00 4.759423\n"
+                + "42.00 40.00 0.1000 0.00 0.20 0.50 P 0.00 0.908600\n");
     Outcome o = l0("", "demo", "--options", options);
     assertEquals(Main.EXIT_PROGRAM_ERROR, o.exitCode(), o.out() + o.err());
     assertTrue(o.out().contains("options: 2,") && o.out().trim().endsWith("FAIL"), o.out());
@@ -323,7 +387,9 @@ class MainTest {
     String real = write("real.l0", "fun f64 main(f64 x) = x\n");
     Outcome slash = l0("1/3", "run", real);
     assertEquals(Main.EXIT_BAD_INPUT, slash.exitCode(), slash.out());
-    assertEquals("bad input: <stdin>:1:2: '/' is not part of a value (a comment starts with //)", slash.err().trim());
+    assertEquals(
+        "bad input: <stdin>:1:2: '/' is not part of a value (a comment starts with //)",
+        slash.err().trim());
     String integer = write("int.l0", "fun i32 main(i32 x) = x\n");
     Outcome minus = l0("7 --8", "run", integer);
     assertEquals(Main.EXIT_BAD_INPUT, minus.exitCode(), minus.out());
@@ -334,9 +400,15 @@ class MainTest {
   @Test
   void outputThatCannotBeWrittenIsAnError() throws IOException {
     String file = write("out.l0", "fun [i32] main(i32 n) = iota(n)\n");
-    for (String[] args : List.of(new String[] {"run", file}, new String[] {"print", file}, new String[] {"explain", file},
-        new String[] {"check", file}, new String[] {"--help"})) {
-      Outcome o = l0(new ByteArrayInputStream("3".getBytes(StandardCharsets.UTF_8)), new FullDisk(), args);
+    for (String[] args :
+        List.of(
+            new String[] {"run", file},
+            new String[] {"print", file},
+            new String[] {"explain", file},
+            new String[] {"check", file},
+            new String[] {"--help"})) {
+      Outcome o =
+          l0(new ByteArrayInputStream("3".getBytes(StandardCharsets.UTF_8)), new FullDisk(), args);
       assertEquals(Main.EXIT_OUTPUT_LOST, o.exitCode(), args[0] + ": " + o.err());
       assertTrue(o.err().contains("the output could not be written"), o.err());
     }
@@ -345,10 +417,21 @@ class MainTest {
   @Test
   void aUsageErrorIsReportedBeforeAnyInputIsRead() throws IOException {
     String file = write("u.l0", "fun i32 main(i32 x) = x\n");
-    Outcome both = l0(new UnreadInput(), new ByteArrayOutputStream(), "run", file, "--no-opt", "--device", "jvm");
+    Outcome both =
+        l0(
+            new UnreadInput(),
+            new ByteArrayOutputStream(),
+            "run",
+            file,
+            "--no-opt",
+            "--device",
+            "jvm");
     assertEquals(Main.EXIT_USAGE, both.exitCode(), both.err());
-    assertTrue(both.err().contains("--no-opt runs the reference interpreter; it takes no --device"), both.err());
-    Outcome unknown = l0(new UnreadInput(), new ByteArrayOutputStream(), "run", file, "--device", "tpu");
+    assertTrue(
+        both.err().contains("--no-opt runs the reference interpreter; it takes no --device"),
+        both.err());
+    Outcome unknown =
+        l0(new UnreadInput(), new ByteArrayOutputStream(), "run", file, "--device", "tpu");
     assertEquals(Main.EXIT_USAGE, unknown.exitCode(), unknown.err());
   }
 
@@ -358,7 +441,10 @@ class MainTest {
     for (String verb : List.of("check", "run", "print", "explain")) {
       Outcome o = l0("", verb, file);
       assertEquals(Main.EXIT_PROGRAM_ERROR, o.exitCode(), verb + ": " + o.err());
-      assertEquals(file + ":1:1: the program defines no functions (a program is one or more 'fun' definitions)", o.err().trim());
+      assertEquals(
+          file
+              + ":1:1: the program defines no functions (a program is one or more 'fun' definitions)",
+          o.err().trim());
     }
   }
 
@@ -368,12 +454,17 @@ class MainTest {
     Files.write(file, "fun i32 main() =\n  1 // caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
     Outcome o = l0("", "check", file.toString());
     assertEquals(Main.EXIT_PROGRAM_ERROR, o.exitCode(), o.err());
-    assertEquals(file + ":2:11: the file is not UTF-8 text: invalid byte sequence at byte offset 27 (0xe9)", o.err().trim());
+    assertEquals(
+        file + ":2:11: the file is not UTF-8 text: invalid byte sequence at byte offset 27 (0xe9)",
+        o.err().trim());
   }
 
   @Test
   void runningOutOfMemoryIsOneLineWithItsOwnExitCode() throws Exception {
-    String file = write("big.l0", "fun i64 main(i32 n) = reduce(op +, 0i64, map(fn i64 (i32 i) => i64(i), iota(n)))\n");
+    String file =
+        write(
+            "big.l0",
+            "fun i64 main(i32 n) = reduce(op +, 0i64, map(fn i64 (i32 i) => i64(i), iota(n)))\n");
     Outcome o = l0Process("2000000", List.of("-Xmx64m"), "run", file, "--no-opt");
     assertEquals(Main.EXIT_OUT_OF_MEMORY, o.exitCode(), o.err());
     assertEquals(1, o.err().lines().count(), o.err());
@@ -384,44 +475,93 @@ class MainTest {
   @Test
   void sizesThatCannotFitAreRefusedBeforeAnythingIsAllocated() throws IOException {
     String iota = write("iota.l0", "fun [i32] main(i32 n) = iota(n)\n");
-    for (List<String> mode : List.of(List.of("--no-opt"), List.<String>of(), List.of("--device", "jvm"), List.of("--device", "sim"))) {
+    for (List<String> mode :
+        List.of(
+            List.of("--no-opt"),
+            List.<String>of(),
+            List.of("--device", "jvm"),
+            List.of("--device", "sim"))) {
       List<String> args = new ArrayList<>(List.of("run", iota));
       args.addAll(mode);
       Outcome o = l0("2147483000", args.toArray(String[]::new));
       assertEquals(Main.EXIT_OUT_OF_MEMORY, o.exitCode(), mode + ": " + o.err());
-      assertTrue(o.err().lines().anyMatch(l -> l.startsWith("out of memory: " + iota + ":1:25: iota: 2147483000 elements need about ")
-          && l.endsWith("L0_JAVA_OPTS=-Xmx8g bin/l0 ...")), mode + ": " + o.err());
+      assertTrue(
+          o.err()
+              .lines()
+              .anyMatch(
+                  l ->
+                      l.startsWith(
+                              "out of memory: "
+                                  + iota
+                                  + ":1:25: iota: 2147483000 elements need about ")
+                          && l.endsWith("L0_JAVA_OPTS=-Xmx8g bin/l0 ...")),
+          mode + ": " + o.err());
     }
     String wide = write("wide.l0", "fun [[i64]] main(i64 n) = replicate(n, replicate(n, 1i64))\n");
     Outcome printed = l0("65536i64", "run", wide, "--no-opt");
     assertEquals(Main.EXIT_RESOURCE_LIMIT, printed.exitCode(), printed.err());
-    assertEquals("limit reached: the result has 4294967296 numbers; printed, it would exceed 2147483639 characters, "
-        + "the most one printed value may have", printed.err().trim());
-    for (String[] args : List.of(new String[] {"run", wide}, new String[] {"run", wide, "--device", "jvm"})) {
+    assertEquals(
+        "limit reached: the result has 4294967296 numbers; printed, it would exceed 2147483639 characters, "
+            + "the most one printed value may have",
+        printed.err().trim());
+    for (String[] args :
+        List.of(new String[] {"run", wide}, new String[] {"run", wide, "--device", "jvm"})) {
       Outcome rebuilt = l0("65536i64", args);
       assertEquals(Main.EXIT_OUT_OF_MEMORY, rebuilt.exitCode(), rebuilt.err());
-      assertTrue(rebuilt.err().lines().anyMatch(l -> l.startsWith("out of memory: " + wide + ":1:1: the result of 'main' has 4294967296 elements; "
-          + "rebuilding it needs about 16384 MiB, more than the JVM's maximum heap of ")), rebuilt.err());
+      assertTrue(
+          rebuilt
+              .err()
+              .lines()
+              .anyMatch(
+                  l ->
+                      l.startsWith(
+                          "out of memory: "
+                              + wide
+                              + ":1:1: the result of 'main' has 4294967296 elements; "
+                              + "rebuilding it needs about 16384 MiB, more than the JVM's maximum heap of ")),
+          rebuilt.err());
     }
     String long1d = write("long.l0", "fun [i64] main(i64 n) = replicate(n, 1i64)\n");
     Outcome tooLong = l0("1099511627776i64", "run", long1d);
     assertEquals(Main.EXIT_RESOURCE_LIMIT, tooLong.exitCode(), tooLong.err());
-    assertTrue(tooLong.err().startsWith("limit reached: " + long1d + ":1:25: replicate: size 1099511627776 exceeds the limit"), tooLong.err());
+    assertTrue(
+        tooLong
+            .err()
+            .startsWith(
+                "limit reached: "
+                    + long1d
+                    + ":1:25: replicate: size 1099511627776 exceeds the limit"),
+        tooLong.err());
   }
 
   @Test
   void theSimulatorsLimitsAreALimitReachedNotAKernelDefect() throws IOException {
-    String loop = write("loop.l0",
-        "fun [i32] main([i32] xs, i32 k) = map(fn i32 (i32 x) => loop (acc = x) = for i < k do acc + i in acc, xs)\n");
+    String loop =
+        write(
+            "loop.l0",
+            "fun [i32] main([i32] xs, i32 k) = map(fn i32 (i32 x) => loop (acc = x) = for i < k do acc + i in acc, xs)\n");
     Outcome steps = l0("[1, 2] 3000000", "run", loop, "--device", "sim");
     assertEquals(Main.EXIT_RESOURCE_LIMIT, steps.exitCode(), steps.err());
-    assertTrue(steps.err().contains("limit reached: the SIMT simulator's limits (16777216 steps per thread and launch, "
-        + "67108864 elements per buffer): "), steps.err());
-    assertTrue(steps.err().contains("does not finish within 16777216 steps") && !steps.err().contains("please report"), steps.err());
-    String wide = write("wide.l0", "fun [i32] main(i32 n) = map(fn i32 (i32 i) => i + 1, iota(n))\n");
+    assertTrue(
+        steps
+            .err()
+            .contains(
+                "limit reached: the SIMT simulator's limits (16777216 steps per thread and launch, "
+                    + "67108864 elements per buffer): "),
+        steps.err());
+    assertTrue(
+        steps.err().contains("does not finish within 16777216 steps")
+            && !steps.err().contains("please report"),
+        steps.err());
+    String wide =
+        write("wide.l0", "fun [i32] main(i32 n) = map(fn i32 (i32 i) => i + 1, iota(n))\n");
     Outcome elements = l0("70000000", "run", wide, "--device", "sim");
     assertEquals(Main.EXIT_RESOURCE_LIMIT, elements.exitCode(), elements.err());
-    assertTrue(elements.err().contains("needs 70000000 elements, more than the simulator's limit of 67108864 elements per buffer"),
+    assertTrue(
+        elements
+            .err()
+            .contains(
+                "needs 70000000 elements, more than the simulator's limit of 67108864 elements per buffer"),
         elements.err());
   }
 }

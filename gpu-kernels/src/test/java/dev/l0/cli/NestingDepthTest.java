@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Deep nesting gets the same verdict on every run: a program the checker accepts optimises and
- * runs in every mode, and one nested beyond {@link NestingLimit#MAX_DEPTH} is refused with the same
+ * Deep nesting gets the same verdict on every run: a program the checker accepts optimises and runs
+ * in every mode, and one nested beyond {@link NestingLimit#MAX_DEPTH} is refused with the same
  * message. (The verdicts used to rest on catching StackOverflowError, which depends on the JIT.)
  */
 class NestingDepthTest {
@@ -25,7 +25,10 @@ class NestingDepthTest {
 
   @TempDir Path dir;
 
-  /** {@code n} chained lets: {@code let a0 = x + 1 in let a1 = a0 + 1 in ... a(n-1)}, so main(x) = x + n. */
+  /**
+   * {@code n} chained lets: {@code let a0 = x + 1 in let a1 = a0 + 1 in ... a(n-1)}, so main(x) = x
+   * + n.
+   */
   private static String chainedLets(int n) {
     StringBuilder text = new StringBuilder("fun i32 main(i32 x) =\n  let a0 = x + 1 in\n");
     for (int i = 1; i < n; i++) {
@@ -58,9 +61,17 @@ class NestingDepthTest {
   private static String l0(String stdin, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.execute(args, new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
-        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-    return "exit " + code + "\n" + out.toString(StandardCharsets.UTF_8) + err.toString(StandardCharsets.UTF_8);
+    int code =
+        Main.execute(
+            args,
+            new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return "exit "
+        + code
+        + "\n"
+        + out.toString(StandardCharsets.UTF_8)
+        + err.toString(StandardCharsets.UTF_8);
   }
 
   @Test
@@ -69,20 +80,26 @@ class NestingDepthTest {
     String branches = write("branches.l0", elseIfChain(1000));
     String negations = write("negations.l0", nestedNegations(1000));
     String tooDeep = write("toodeep.l0", chainedLets(NestingLimit.MAX_DEPTH));
-    List<String> expected = List.of(
-        "exit 0\n" + lets + ": ok (1 functions)\n",
-        "exit 0\n1007\n",
-        "exit 0\n1007\ndevice: jvm: requested\n",
-        "exit 0\n1007\ndevice: sim: SIMT simulator, blocks of 32 threads\n",
-        "exit 0\n" + branches + ": ok (1 functions)\n",
-        "exit 0\n574\n",
-        "exit 0\n574\ndevice: jvm: requested\n",
-        "exit 0\n574\ndevice: sim: SIMT simulator, blocks of 32 threads\n",
-        "exit 0\n-1\n",
-        "exit 0\n1998\n",
-        "exit 0\n7\n",
-        "exit 1\n" + tooDeep + ":" + NestingLimit.MAX_DEPTH + ":23: the expression is nested more than " + NestingLimit.MAX_DEPTH
-            + " levels deep, the limit of this implementation\n");
+    List<String> expected =
+        List.of(
+            "exit 0\n" + lets + ": ok (1 functions)\n",
+            "exit 0\n1007\n",
+            "exit 0\n1007\ndevice: jvm: requested\n",
+            "exit 0\n1007\ndevice: sim: SIMT simulator, blocks of 32 threads\n",
+            "exit 0\n" + branches + ": ok (1 functions)\n",
+            "exit 0\n574\n",
+            "exit 0\n574\ndevice: jvm: requested\n",
+            "exit 0\n574\ndevice: sim: SIMT simulator, blocks of 32 threads\n",
+            "exit 0\n-1\n",
+            "exit 0\n1998\n",
+            "exit 0\n7\n",
+            "exit 1\n"
+                + tooDeep
+                + ":"
+                + NestingLimit.MAX_DEPTH
+                + ":23: the expression is nested more than "
+                + NestingLimit.MAX_DEPTH
+                + " levels deep, the limit of this implementation\n");
     for (int run = 1; run <= RUNS; run++) {
       List<String> verdicts = new ArrayList<>();
       verdicts.add(l0("", "check", lets));

@@ -29,13 +29,12 @@ import org.apache.spark.sql.SparkSession;
  * expressions, in one run on {@code local[2]}. The options are written to Parquet in a temporary
  * folder once; each variant then runs {@value #WARMUPS} untimed and {@value #RUNS} timed queries
  * (alternating), each reading the Parquet files and aggregating {@code sum(price), count(*)}, so
- * neither the output nor a collect dominates. Spark has no {@code erf}, and P0 does not use one: its
- * normal CDF is the Abramowitz-Stegun polynomial, written here with the same operations in the same
- * order, and Spark's {@code exp}, {@code log} and {@code sqrt} are {@code StrictMath} like L0's, so
- * the two should agree bit for bit; every price is compared. Prints JSON lines: one per timed
- * query, then a summary with the machine (cores, Java, load average), the best times, their ratio
- * and the comparison.
- * Usage: {@code BlackScholesParquetBenchmark [OPTIONS]}.
+ * neither the output nor a collect dominates. Spark has no {@code erf}, and P0 does not use one:
+ * its normal CDF is the Abramowitz-Stegun polynomial, written here with the same operations in the
+ * same order, and Spark's {@code exp}, {@code log} and {@code sqrt} are {@code StrictMath} like
+ * L0's, so the two should agree bit for bit; every price is compared. Prints JSON lines: one per
+ * timed query, then a summary with the machine (cores, Java, load average), the best times, their
+ * ratio and the comparison. Usage: {@code BlackScholesParquetBenchmark [OPTIONS]}.
  */
 public final class BlackScholesParquetBenchmark {
   static final long DEFAULT_OPTIONS = 10_000_000L;
@@ -69,8 +68,16 @@ public final class BlackScholesParquetBenchmark {
 
     Dataset<Row> options = spark.read().parquet(parquet);
     Dataset<Row> l0Prices = options.transform(BlackScholesSparkJob.pricingPipeline());
-    Dataset<Row> sqlPrices = options.select(price(col("call"), col("spot"), col("strike"), col("years"), col("rate"),
-        col("volatility")).as("price"));
+    Dataset<Row> sqlPrices =
+        options.select(
+            price(
+                    col("call"),
+                    col("spot"),
+                    col("strike"),
+                    col("years"),
+                    col("rate"),
+                    col("volatility"))
+                .as("price"));
 
     for (int i = 0; i < WARMUPS; i++) {
       timedAggregate(l0Prices, n);
@@ -96,29 +103,30 @@ public final class BlackScholesParquetBenchmark {
     }
     double l0Best = Arrays.stream(l0Seconds).min().orElseThrow();
     double sqlBest = Arrays.stream(sqlSeconds).min().orElseThrow();
-    System.out.println(new JsonLine()
-        .add("benchmark", BENCHMARK)
-        .add("options", n)
-        .add("master", spark.sparkContext().master())
-        .add("partitions", l0Prices.rdd().getNumPartitions())
-        .add("cores", Runtime.getRuntime().availableProcessors())
-        .add("load_average_start", loadAtStart)
-        .add("load_average_end", loadAverage())
-        .add("java", System.getProperty("java.version"))
-        .add("spark", spark.version())
-        .add("l0_plan", PipelinePlans.pipelineNode(l0Prices))
-        .add("l0_physical_plan", l0Prices.queryExecution().executedPlan().treeString())
-        .add("parquet_write_s", writeSeconds)
-        .add("runs", RUNS)
-        .add("l0_pipeline_best_s", l0Best)
-        .add("spark_sql_best_s", sqlBest)
-        .add("ratio_l0_vs_sql", l0Best / sqlBest)
-        .add("l0_sum", l0Sum)
-        .add("sql_sum", sqlSum)
-        .add("max_abs_diff", comparison.maxAbsDiff)
-        .add("rows_with_different_bits", comparison.differentBits)
-        .add("bit_identical", comparison.differentBits == 0)
-        .text());
+    System.out.println(
+        new JsonLine()
+            .add("benchmark", BENCHMARK)
+            .add("options", n)
+            .add("master", spark.sparkContext().master())
+            .add("partitions", l0Prices.rdd().getNumPartitions())
+            .add("cores", Runtime.getRuntime().availableProcessors())
+            .add("load_average_start", loadAtStart)
+            .add("load_average_end", loadAverage())
+            .add("java", System.getProperty("java.version"))
+            .add("spark", spark.version())
+            .add("l0_plan", PipelinePlans.pipelineNode(l0Prices))
+            .add("l0_physical_plan", l0Prices.queryExecution().executedPlan().treeString())
+            .add("parquet_write_s", writeSeconds)
+            .add("runs", RUNS)
+            .add("l0_pipeline_best_s", l0Best)
+            .add("spark_sql_best_s", sqlBest)
+            .add("ratio_l0_vs_sql", l0Best / sqlBest)
+            .add("l0_sum", l0Sum)
+            .add("sql_sum", sqlSum)
+            .add("max_abs_diff", comparison.maxAbsDiff)
+            .add("rows_with_different_bits", comparison.differentBits)
+            .add("bit_identical", comparison.differentBits == 0)
+            .text());
   }
 
   /** The machine's load average over the last minute (other processes compete for the cores). */
@@ -126,15 +134,20 @@ public final class BlackScholesParquetBenchmark {
     return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
-  /** N options with the ranges of dev.l0.kernels.jvm.BlackScholesBenchmark, from seeded random columns. */
+  /**
+   * N options with the ranges of dev.l0.kernels.jvm.BlackScholesBenchmark, from seeded random
+   * columns.
+   */
   static Dataset<Row> generatedOptions(SparkSession spark, long n) {
-    return spark.range(0, n, 1, 2).select(
-        rand(1).lt(0.5).as("call"),
-        uniform(2, 10, 190).as("spot"),
-        uniform(3, 10, 190).as("strike"),
-        uniform(4, 0.05, 4).as("years"),
-        uniform(5, 0.01, 0.09).as("rate"),
-        uniform(6, 0.05, 0.6).as("volatility"));
+    return spark
+        .range(0, n, 1, 2)
+        .select(
+            rand(1).lt(0.5).as("call"),
+            uniform(2, 10, 190).as("spot"),
+            uniform(3, 10, 190).as("strike"),
+            uniform(4, 0.05, 4).as("years"),
+            uniform(5, 0.01, 0.09).as("rate"),
+            uniform(6, 0.05, 0.6).as("volatility"));
   }
 
   private static Column uniform(long seed, double from, double width) {
@@ -142,24 +155,46 @@ public final class BlackScholesParquetBenchmark {
   }
 
   /** P0's price of an option, as Spark SQL expressions with P0's operations in P0's order. */
-  static Column price(Column call, Column spot, Column strike, Column years, Column rate, Column volatility) {
+  static Column price(
+      Column call, Column spot, Column strike, Column years, Column rate, Column volatility) {
     Column vSqrtT = volatility.multiply(sqrt(years));
-    Column d1 = log(spot.divide(strike)).plus(rate.plus(lit(0.5).multiply(volatility).multiply(volatility)).multiply(years))
-        .divide(vSqrtT);
+    Column d1 =
+        log(spot.divide(strike))
+            .plus(rate.plus(lit(0.5).multiply(volatility).multiply(volatility)).multiply(years))
+            .divide(vSqrtT);
     Column d2 = d1.minus(vSqrtT);
     Column cndD1 = cnd(d1);
     Column cndD2 = cnd(d2);
     Column xExpRT = strike.multiply(exp(rate.unary_$minus().multiply(years)));
     return when(call, spot.multiply(cndD1).minus(xExpRT.multiply(cndD2)))
-        .otherwise(xExpRT.multiply(lit(1.0).minus(cndD2)).minus(spot.multiply(lit(1.0).minus(cndD1))));
+        .otherwise(
+            xExpRT.multiply(lit(1.0).minus(cndD2)).minus(spot.multiply(lit(1.0).minus(cndD1))));
   }
 
   /** P0's cnd: the Abramowitz-Stegun approximation of the standard normal CDF. */
   private static Column cnd(Column d) {
-    Column k = lit(1.0).divide(lit(1.0).plus(lit(0.2316419).multiply(when(d.lt(0.0), d.unary_$minus()).otherwise(d))));
-    Column horner = k.multiply(lit(0.31938153).plus(k.multiply(lit(-0.356563782).plus(k.multiply(lit(1.781477937)
-        .plus(k.multiply(lit(-1.821255978).plus(k.multiply(lit(1.330274429))))))))));
-    Column c = lit(0.39894228040143267793994605993438).multiply(exp(lit(-0.5).multiply(d).multiply(d))).multiply(horner);
+    Column k =
+        lit(1.0)
+            .divide(
+                lit(1.0)
+                    .plus(lit(0.2316419).multiply(when(d.lt(0.0), d.unary_$minus()).otherwise(d))));
+    Column horner =
+        k.multiply(
+            lit(0.31938153)
+                .plus(
+                    k.multiply(
+                        lit(-0.356563782)
+                            .plus(
+                                k.multiply(
+                                    lit(1.781477937)
+                                        .plus(
+                                            k.multiply(
+                                                lit(-1.821255978)
+                                                    .plus(k.multiply(lit(1.330274429))))))))));
+    Column c =
+        lit(0.39894228040143267793994605993438)
+            .multiply(exp(lit(-0.5).multiply(d).multiply(d)))
+            .multiply(horner);
     return when(lit(0.0).lt(d), lit(1.0).minus(c)).otherwise(c);
   }
 
@@ -176,8 +211,13 @@ public final class BlackScholesParquetBenchmark {
   }
 
   private static String runLine(String variant, int run, Timed timed) {
-    return new JsonLine().add("benchmark", BENCHMARK).add("variant", variant).add("run", run)
-        .add("seconds", timed.seconds()).add("sum", timed.sum()).text();
+    return new JsonLine()
+        .add("benchmark", BENCHMARK)
+        .add("variant", variant)
+        .add("run", run)
+        .add("seconds", timed.seconds())
+        .add("sum", timed.sum())
+        .text();
   }
 
   /**
@@ -198,18 +238,28 @@ public final class BlackScholesParquetBenchmark {
 
     static Comparison of(double a, double b) {
       double diff = Double.isNaN(a) && Double.isNaN(b) ? 0 : Math.abs(a - b);
-      return new Comparison(1, Double.isNaN(diff) ? Double.POSITIVE_INFINITY : diff,
+      return new Comparison(
+          1,
+          Double.isNaN(diff) ? Double.POSITIVE_INFINITY : diff,
           Double.doubleToLongBits(a) == Double.doubleToLongBits(b) ? 0 : 1);
     }
 
     Comparison plus(Comparison other) {
-      return new Comparison(rows + other.rows, Math.max(maxAbsDiff, other.maxAbsDiff), differentBits + other.differentBits);
+      return new Comparison(
+          rows + other.rows,
+          Math.max(maxAbsDiff, other.maxAbsDiff),
+          differentBits + other.differentBits);
     }
   }
 
-  /** Compares the two price columns row by row: both keep the Parquet scan's partitions and row order. */
+  /**
+   * Compares the two price columns row by row: both keep the Parquet scan's partitions and row
+   * order.
+   */
   private static Comparison compare(Dataset<Row> l0Prices, Dataset<Row> sqlPrices) {
-    return l0Prices.javaRDD().zip(sqlPrices.javaRDD())
+    return l0Prices
+        .javaRDD()
+        .zip(sqlPrices.javaRDD())
         .map(pair -> Comparison.of(pair._1().getDouble(0), pair._2().getDouble(0)))
         .reduce(Comparison::plus);
   }

@@ -16,24 +16,27 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * The main job of this release: prices the PARSEC Black-Scholes reference options with the
- * thesis's P0 as an L0 pipeline on Spark ({@code df.transform(L0.pipeline(P0))}), prints one line
- * per option and the verdict as {@code bin/l0 demo} does, and exits with 1 if a price is further
- * than 1e-4 from its reference. Usage: {@code BlackScholesSparkJob [SPARK_MASTER]} (default: the
- * master {@code spark-submit} was given, else {@code local[2]}).
+ * The main job of this release: prices the PARSEC Black-Scholes reference options with the thesis's
+ * P0 as an L0 pipeline on Spark ({@code df.transform(L0.pipeline(P0))}), prints one line per option
+ * and the verdict as {@code bin/l0 demo} does, and exits with 1 if a price is further than 1e-4
+ * from its reference. Usage: {@code BlackScholesSparkJob [SPARK_MASTER]} (default: the master
+ * {@code spark-submit} was given, else {@code local[2]}).
  */
 public final class BlackScholesSparkJob {
   static final int EXIT_FAIL = 1;
   static final int EXIT_USAGE = 2;
 
-  /** P0's option element {call, price, strike, years, r, v}, one column per field, in that order. */
-  static final StructType OPTION_COLUMNS = new StructType()
-      .add("call", DataTypes.BooleanType, false)
-      .add("spot", DataTypes.DoubleType, false)
-      .add("strike", DataTypes.DoubleType, false)
-      .add("years", DataTypes.DoubleType, false)
-      .add("rate", DataTypes.DoubleType, false)
-      .add("volatility", DataTypes.DoubleType, false);
+  /**
+   * P0's option element {call, price, strike, years, r, v}, one column per field, in that order.
+   */
+  static final StructType OPTION_COLUMNS =
+      new StructType()
+          .add("call", DataTypes.BooleanType, false)
+          .add("spot", DataTypes.DoubleType, false)
+          .add("strike", DataTypes.DoubleType, false)
+          .add("years", DataTypes.DoubleType, false)
+          .add("rate", DataTypes.DoubleType, false)
+          .add("volatility", DataTypes.DoubleType, false);
 
   private BlackScholesSparkJob() {}
 
@@ -41,19 +44,29 @@ public final class BlackScholesSparkJob {
     System.exit(run(args, System.out, System.err));
   }
 
-  /** Runs the job with {@code args} ({@code [SPARK_MASTER]}), printing to {@code out} and {@code err}; returns the exit code. */
+  /**
+   * Runs the job with {@code args} ({@code [SPARK_MASTER]}), printing to {@code out} and {@code
+   * err}; returns the exit code.
+   */
   public static int run(String[] args, PrintStream out, PrintStream err) throws IOException {
     if (args.length > 1) {
       err.println("usage: BlackScholesSparkJob [SPARK_MASTER]");
       return EXIT_USAGE;
     }
     List<OptionRecord> options = BlackScholesReference.referenceOptions();
-    SparkSession spark = JobSessions.start("L0 Black-Scholes", args.length == 1 ? Optional.of(args[0]) : Optional.empty());
+    SparkSession spark =
+        JobSessions.start(
+            "L0 Black-Scholes", args.length == 1 ? Optional.of(args[0]) : Optional.empty());
     boolean pass;
     try {
       Dataset<Row> priced = optionFrame(spark, options).transform(pricingPipeline());
-      out.printf("P0 (%s) on Spark %s, master %s, %d partition(s): %s%n", BlackScholesReference.PROGRAM_RESOURCE,
-          spark.version(), spark.sparkContext().master(), priced.rdd().getNumPartitions(), PipelinePlans.pipelineNode(priced));
+      out.printf(
+          "P0 (%s) on Spark %s, master %s, %d partition(s): %s%n",
+          BlackScholesReference.PROGRAM_RESOURCE,
+          spark.version(),
+          spark.sparkContext().master(),
+          priced.rdd().getNumPartitions(),
+          PipelinePlans.pipelineNode(priced));
       pass = BlackScholesReference.printReport(options, prices(priced.collectAsList()), out);
     } finally {
       spark.stop();
@@ -70,9 +83,13 @@ public final class BlackScholesSparkJob {
   }
 
   static Dataset<Row> optionFrame(SparkSession spark, List<OptionRecord> options) {
-    List<Row> rows = options.stream()
-        .map(o -> RowFactory.create(o.call(), o.spot(), o.strike(), o.years(), o.rate(), o.volatility()))
-        .toList();
+    List<Row> rows =
+        options.stream()
+            .map(
+                o ->
+                    RowFactory.create(
+                        o.call(), o.spot(), o.strike(), o.years(), o.rate(), o.volatility()))
+            .toList();
     return spark.createDataFrame(rows, OPTION_COLUMNS);
   }
 

@@ -26,26 +26,28 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * FinPar's OptionPricing and LocVolCalib distributed over Spark partitions with
- * {@code df.transform(L0.pipeline(...))}, validated with FinPar's rules. OptionPricing's rows are
- * path indices (Sobol numbers come from the index, so any split draws the same numbers), summed
- * per model by the program's array-valued reduce (entry {@code payoffSums}) and divided by
- * {@code numMcIt} on the driver; LocVolCalib's rows are strike indices (entry
- * {@code strikePrices}). Every other input of the dataset is bound to the entry's parameters with
- * {@link L0Pipeline#with}. Runs the whole job RUNS times in one Spark session (the first run also
- * pays Spark's first query and the executor's compilation of the program, later runs find both
- * warm, as the CLI's {@code --runs} separates compile from run time). Prints one JSON line; exits 0
- * only when every run's result is valid and equal to the first's. Usage:
- * {@code FinparSparkJob BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]]} (default master local[2],
- * default partitions Spark's default parallelism, default runs 1); the data folder is
- * {@code $L0_HOME/../shared/data/finpar}.
+ * FinPar's OptionPricing and LocVolCalib distributed over Spark partitions with {@code
+ * df.transform(L0.pipeline(...))}, validated with FinPar's rules. OptionPricing's rows are path
+ * indices (Sobol numbers come from the index, so any split draws the same numbers), summed per
+ * model by the program's array-valued reduce (entry {@code payoffSums}) and divided by {@code
+ * numMcIt} on the driver; LocVolCalib's rows are strike indices (entry {@code strikePrices}). Every
+ * other input of the dataset is bound to the entry's parameters with {@link L0Pipeline#with}. Runs
+ * the whole job RUNS times in one Spark session (the first run also pays Spark's first query and
+ * the executor's compilation of the program, later runs find both warm, as the CLI's {@code --runs}
+ * separates compile from run time). Prints one JSON line; exits 0 only when every run's result is
+ * valid and equal to the first's. Usage: {@code FinparSparkJob BENCH SIZE [SPARK_MASTER [PARTITIONS
+ * [RUNS]]]} (default master local[2], default partitions Spark's default parallelism, default runs
+ * 1); the data folder is {@code $L0_HOME/../shared/data/finpar}.
  */
 public final class FinparSparkJob {
   static final int EXIT_INVALID = 1;
   static final int EXIT_USAGE = 2;
   static final String DATA_FOLDER = "../shared/data/finpar";
 
-  /** How a benchmark is split into rows: its entry, the row column, and the parameter of main that counts the rows. */
+  /**
+   * How a benchmark is split into rows: its entry, the row column, and the parameter of main that
+   * counts the rows.
+   */
   enum Split {
     OPTION_PRICING("payoffSums", "path", "numMcIt"),
     LOC_VOL_CALIB("strikePrices", "strike", "outer");
@@ -64,8 +66,9 @@ public final class FinparSparkJob {
       return switch (bench) {
         case OPTION_PRICING -> OPTION_PRICING;
         case LOC_VOL_CALIB -> LOC_VOL_CALIB;
-        case INTEREST_CALIB -> throw new IllegalArgumentException(
-            "InterestCalib does not run on Spark (its DE-MCMC loop is sequential); expected OptionPricing or LocVolCalib");
+        case INTEREST_CALIB ->
+            throw new IllegalArgumentException(
+                "InterestCalib does not run on Spark (its DE-MCMC loop is sequential); expected OptionPricing or LocVolCalib");
       };
     }
   }
@@ -75,8 +78,14 @@ public final class FinparSparkJob {
    * reference, whether every run validated, whether every rerun gave the first run's bits, the
    * partitions that ran, and each run's seconds.
    */
-  record Outcome(FinparBenchmark bench, double[] prices, double[] reference, boolean valid, boolean rerunsAgree,
-      int partitions, double[] seconds) {
+  record Outcome(
+      FinparBenchmark bench,
+      double[] prices,
+      double[] reference,
+      boolean valid,
+      boolean rerunsAgree,
+      int partitions,
+      double[] seconds) {
     double bestSeconds() {
       return Arrays.stream(seconds).min().orElseThrow();
     }
@@ -88,10 +97,15 @@ public final class FinparSparkJob {
     System.exit(run(args, dataRoot(), System.out, System.err));
   }
 
-  /** Runs {@code BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]]} on the datasets under {@code dataRoot}; returns the exit code. */
-  static int run(String[] args, Path dataRoot, PrintStream out, PrintStream err) throws IOException {
+  /**
+   * Runs {@code BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]]} on the datasets under {@code
+   * dataRoot}; returns the exit code.
+   */
+  static int run(String[] args, Path dataRoot, PrintStream out, PrintStream err)
+      throws IOException {
     if (args.length < 2 || args.length > 5) {
-      err.println("usage: FinparSparkJob OptionPricing|LocVolCalib small|medium|large [SPARK_MASTER [PARTITIONS [RUNS]]]");
+      err.println(
+          "usage: FinparSparkJob OptionPricing|LocVolCalib small|medium|large [SPARK_MASTER [PARTITIONS [RUNS]]]");
       return EXIT_USAGE;
     }
     FinparBenchmark bench;
@@ -102,40 +116,60 @@ public final class FinparSparkJob {
       bench = FinparBenchmark.named(args[0]);
       Split.of(bench);
       dataset = bench.dataset(dataRoot, args[1]);
-      partitions = args.length >= 4 ? Optional.of(atLeastOne("PARTITIONS", args[3])) : Optional.empty();
+      partitions =
+          args.length >= 4 ? Optional.of(atLeastOne("PARTITIONS", args[3])) : Optional.empty();
       runs = args.length == 5 ? atLeastOne("RUNS", args[4]) : 1;
-    } catch (RuntimeException e) { // an unknown benchmark or size (the CLI's usage error), or a bad PARTITIONS or RUNS
+    } catch (
+        RuntimeException
+            e) { // an unknown benchmark or size (the CLI's usage error), or a bad PARTITIONS or
+      // RUNS
       err.println("FinparSparkJob: " + e.getMessage());
       return EXIT_USAGE;
     }
-    SparkSession spark = JobSessions.start("L0 FinPar " + bench.folderName(), args.length >= 3 ? Optional.of(args[2]) : Optional.empty());
+    SparkSession spark =
+        JobSessions.start(
+            "L0 FinPar " + bench.folderName(),
+            args.length >= 3 ? Optional.of(args[2]) : Optional.empty());
     Outcome outcome;
     try {
-      outcome = run(spark, bench, dataset, partitions.orElse(spark.sparkContext().defaultParallelism()), runs);
+      outcome =
+          run(
+              spark,
+              bench,
+              dataset,
+              partitions.orElse(spark.sparkContext().defaultParallelism()),
+              runs);
     } finally {
       spark.stop();
     }
-    out.println(new JsonLine()
-        .add("bench", bench.folderName())
-        .add("size", args[1])
-        .add("master", args.length >= 3 ? args[2] : JobSessions.DEFAULT_MASTER)
-        .add("partitions", outcome.partitions())
-        .add("result", outcome.prices())
-        .add("reference", outcome.reference())
-        .add("max_abs_error", FinparBenchmark.maxAbsError(outcome.prices(), outcome.reference()))
-        .add("rule", bench.rule())
-        .add("reruns_agree", outcome.rerunsAgree())
-        .add("valid", outcome.valid())
-        .add("seconds_best", outcome.bestSeconds())
-        .add("seconds", outcome.seconds())
-        .add("cores", Runtime.getRuntime().availableProcessors())
-        .add("java", System.getProperty("java.version"))
-        .text());
+    out.println(
+        new JsonLine()
+            .add("bench", bench.folderName())
+            .add("size", args[1])
+            .add("master", args.length >= 3 ? args[2] : JobSessions.DEFAULT_MASTER)
+            .add("partitions", outcome.partitions())
+            .add("result", outcome.prices())
+            .add("reference", outcome.reference())
+            .add(
+                "max_abs_error", FinparBenchmark.maxAbsError(outcome.prices(), outcome.reference()))
+            .add("rule", bench.rule())
+            .add("reruns_agree", outcome.rerunsAgree())
+            .add("valid", outcome.valid())
+            .add("seconds_best", outcome.bestSeconds())
+            .add("seconds", outcome.seconds())
+            .add("cores", Runtime.getRuntime().availableProcessors())
+            .add("java", System.getProperty("java.version"))
+            .text());
     return outcome.valid() ? 0 : EXIT_INVALID;
   }
 
-  /** Runs {@code bench} {@code runs} times on the dataset folder {@code dataset} over {@code partitions} partitions of {@code spark}. */
-  static Outcome run(SparkSession spark, FinparBenchmark bench, Path dataset, int partitions, int runs) throws IOException {
+  /**
+   * Runs {@code bench} {@code runs} times on the dataset folder {@code dataset} over {@code
+   * partitions} partitions of {@code spark}.
+   */
+  static Outcome run(
+      SparkSession spark, FinparBenchmark bench, Path dataset, int partitions, int runs)
+      throws IOException {
     TypedProgram program = bench.program();
     List<Value> inputs = bench.readInput(program, dataset);
     List<Value> reference = bench.readReference(dataset);
@@ -154,19 +188,32 @@ public final class FinparSparkJob {
         rerunsAgree &= Arrays.equals(first, prices);
       }
     }
-    return new Outcome(bench, first, bench.summary(reference), valid && rerunsAgree, rerunsAgree, partitions, seconds);
+    return new Outcome(
+        bench,
+        first,
+        bench.summary(reference),
+        valid && rerunsAgree,
+        rerunsAgree,
+        partitions,
+        seconds);
   }
 
   /**
    * FinPar's result of {@code bench} for main's arguments {@code inputs}, computed on Spark over
    * {@code partitions} partitions of the row indices (paths or strikes).
    */
-  static double[] prices(SparkSession spark, FinparBenchmark bench, TypedProgram program, List<Value> inputs, int partitions)
+  static double[] prices(
+      SparkSession spark,
+      FinparBenchmark bench,
+      TypedProgram program,
+      List<Value> inputs,
+      int partitions)
       throws IOException {
     Split split = Split.of(bench);
     FunDef main = program.function(FinparBenchmark.ENTRY);
     FunDef entry = program.function(split.entry);
-    L0Pipeline pipeline = L0.pipeline(programText(bench)).entry(split.entry).on(split.column).as("result");
+    L0Pipeline pipeline =
+        L0.pipeline(programText(bench)).entry(split.entry).on(split.column).as("result");
     List<Param> bound = entry.params().subList(0, entry.params().size() - 1);
     int rows = 0;
     for (int k = 0; k < main.params().size(); k++) {
@@ -178,7 +225,8 @@ public final class FinparSparkJob {
         pipeline = pipeline.with(p.name(), javaValue(inputs.get(k), p.type()));
       }
     }
-    Dataset<Row> indices = spark.range(0, rows, 1, partitions).selectExpr("CAST(id AS INT) AS " + split.column);
+    Dataset<Row> indices =
+        spark.range(0, rows, 1, partitions).selectExpr("CAST(id AS INT) AS " + split.column);
     List<Row> result = indices.transform(pipeline).collectAsList();
     if (split == Split.OPTION_PRICING) {
       List<Double> sums = result.get(0).getList(0);
@@ -191,7 +239,10 @@ public final class FinparSparkJob {
     return result.stream().mapToDouble(row -> row.getDouble(0)).toArray();
   }
 
-  /** {@code value} of L0 type {@code type} as {@link L0Pipeline#with} takes it: a boxed scalar or a {@link FlatArray}. */
+  /**
+   * {@code value} of L0 type {@code type} as {@link L0Pipeline#with} takes it: a boxed scalar or a
+   * {@link FlatArray}.
+   */
   static Object javaValue(Value value, Type type) {
     if (type instanceof Type.Array) {
       int rank = 0;
@@ -212,7 +263,8 @@ public final class FinparSparkJob {
   static String programText(FinparBenchmark bench) throws IOException {
     try (InputStream in = FinparBenchmark.class.getResourceAsStream(bench.programResource())) {
       if (in == null) {
-        throw new IllegalStateException("the program " + bench.programResource() + " is missing from the classpath");
+        throw new IllegalStateException(
+            "the program " + bench.programResource() + " is missing from the classpath");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
@@ -226,7 +278,9 @@ public final class FinparSparkJob {
     return new Value.Array(ScalarType.F64, elements);
   }
 
-  /** The argument {@code name} given as {@code text}: a whole number >= 1, else an error naming it. */
+  /**
+   * The argument {@code name} given as {@code text}: a whole number >= 1, else an error naming it.
+   */
   private static int atLeastOne(String name, String text) {
     try {
       int n = Integer.parseInt(text);
@@ -239,7 +293,10 @@ public final class FinparSparkJob {
     throw new IllegalArgumentException(name + " takes a whole number >= 1, got '" + text + "'");
   }
 
-  /** {@value #DATA_FOLDER} beside the repository ({@code L0_HOME}, set by bin/l0-job), else beside the working directory. */
+  /**
+   * {@value #DATA_FOLDER} beside the repository ({@code L0_HOME}, set by bin/l0-job), else beside
+   * the working directory.
+   */
   private static Path dataRoot() {
     String home = System.getenv("L0_HOME");
     return (home == null ? Path.of("") : Path.of(home)).resolve(DATA_FOLDER).normalize();

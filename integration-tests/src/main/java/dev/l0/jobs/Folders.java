@@ -11,19 +11,25 @@ import java.util.stream.Stream;
 public final class Folders {
   private Folders() {}
 
-  /** Deletes {@code folder} and everything below it, deepest first; a folder that is not there is left alone. */
+  /**
+   * Deletes {@code folder} and everything below it, deepest first; a folder that is not there is
+   * left alone.
+   */
   public static void deleteRecursively(Path folder) throws IOException {
     if (!Files.exists(folder)) {
       return;
     }
     try (Stream<Path> paths = Files.walk(folder)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-        try {
-          Files.delete(path);
-        } catch (IOException e) {
-          throw new UncheckedIOException("cannot delete " + path, e);
-        }
-      });
+      paths
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              path -> {
+                try {
+                  Files.delete(path);
+                } catch (IOException e) {
+                  throw new UncheckedIOException("cannot delete " + path, e);
+                }
+              });
     }
   }
 }

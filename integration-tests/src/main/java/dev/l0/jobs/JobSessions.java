@@ -7,9 +7,9 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * The SparkSession every job of this package runs in, with L0's SQL extension, plugin and Kryo
- * registrator switched on. The master is the job's argument if it has one, else the one
- * {@code spark-submit} set, else {@value #DEFAULT_MASTER}; settings given to {@code spark-submit}
- * are kept, and L0's classes are added to any extensions or plugins listed there.
+ * registrator switched on. The master is the job's argument if it has one, else the one {@code
+ * spark-submit} set, else {@value #DEFAULT_MASTER}; settings given to {@code spark-submit} are
+ * kept, and L0's classes are added to any extensions or plugins listed there.
  */
 public final class JobSessions {
   static final String DEFAULT_MASTER = "local[2]";

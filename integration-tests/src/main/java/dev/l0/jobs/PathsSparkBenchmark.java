@@ -30,8 +30,8 @@ import org.apache.spark.storage.StorageLevel;
  * same computation in a plain Java {@code Dataset.map} ({@link PathBenchmark#handWrittenRow}), in
  * one run: {@value #WARMUPS} untimed and {@value #RUNS} timed queries each, alternating, each
  * aggregating {@code sum(value), count(*)}. Every value is compared bit for bit. Prints one JSON
- * line per timed query, then a summary with the machine, the best times and their ratio.
- * Usage: {@code PathsSparkBenchmark [ROWS]}.
+ * line per timed query, then a summary with the machine, the best times and their ratio. Usage:
+ * {@code PathsSparkBenchmark [ROWS]}.
  */
 public final class PathsSparkBenchmark {
   static final long DEFAULT_ROWS = 200_000L;
@@ -57,15 +57,28 @@ public final class PathsSparkBenchmark {
 
   private static void run(SparkSession spark, long n) throws IOException {
     double loadAtStart = loadAverage();
-    Dataset<Row> rows = spark.range(0, n, 1, 4).select(
-        xxhash64(col("id")).as("seed"),
-        lit(10.0).plus(rand(1).multiply(190.0)).as("spot"),
-        lit(0.05).plus(rand(2).multiply(0.6)).as("vol"));
+    Dataset<Row> rows =
+        spark
+            .range(0, n, 1, 4)
+            .select(
+                xxhash64(col("id")).as("seed"),
+                lit(10.0).plus(rand(1).multiply(190.0)).as("spot"),
+                lit(0.05).plus(rand(2).multiply(0.6)).as("vol"));
     rows.persist(StorageLevel.MEMORY_ONLY());
     rows.count();
-    Dataset<Row> l0 = rows.transform(L0.pipeline(programText()).on("seed", "spot", "vol").as("value"));
-    Dataset<Row> javaMap = rows.map((MapFunction<Row, Double>) row -> PathBenchmark.handWrittenRow(row.getLong(0),
-        row.getDouble(1), row.getDouble(2), new double[PathBenchmark.STEPS]), Encoders.DOUBLE()).toDF("value");
+    Dataset<Row> l0 =
+        rows.transform(L0.pipeline(programText()).on("seed", "spot", "vol").as("value"));
+    Dataset<Row> javaMap =
+        rows.map(
+                (MapFunction<Row, Double>)
+                    row ->
+                        PathBenchmark.handWrittenRow(
+                            row.getLong(0),
+                            row.getDouble(1),
+                            row.getDouble(2),
+                            new double[PathBenchmark.STEPS]),
+                Encoders.DOUBLE())
+            .toDF("value");
     for (int i = 0; i < WARMUPS; i++) {
       timed(l0, n);
       timed(javaMap, n);
@@ -77,31 +90,40 @@ public final class PathsSparkBenchmark {
       double[] b = timed(javaMap, n);
       l0Seconds[run] = a[0];
       mapSeconds[run] = b[0];
-      System.out.println(new JsonLine().add("benchmark", BENCHMARK).add("run", run + 1)
-          .add("l0_pipeline_s", a[0]).add("java_dataset_map_s", b[0]).add("l0_sum", a[1]).add("map_sum", b[1]).text());
+      System.out.println(
+          new JsonLine()
+              .add("benchmark", BENCHMARK)
+              .add("run", run + 1)
+              .add("l0_pipeline_s", a[0])
+              .add("java_dataset_map_s", b[0])
+              .add("l0_sum", a[1])
+              .add("map_sum", b[1])
+              .text());
     }
     double[] l0Values = l0.collectAsList().stream().mapToDouble(r -> r.getDouble(0)).toArray();
-    double[] mapValues = javaMap.collectAsList().stream().mapToDouble(r -> r.getDouble(0)).toArray();
+    double[] mapValues =
+        javaMap.collectAsList().stream().mapToDouble(r -> r.getDouble(0)).toArray();
     double l0Best = Arrays.stream(l0Seconds).min().orElseThrow();
     double mapBest = Arrays.stream(mapSeconds).min().orElseThrow();
-    System.out.println(new JsonLine()
-        .add("benchmark", BENCHMARK)
-        .add("rows", n)
-        .add("steps", PathBenchmark.STEPS)
-        .add("master", spark.sparkContext().master())
-        .add("partitions", l0.rdd().getNumPartitions())
-        .add("cores", Runtime.getRuntime().availableProcessors())
-        .add("load_average_start", loadAtStart)
-        .add("load_average_end", loadAverage())
-        .add("java", System.getProperty("java.version"))
-        .add("spark", spark.version())
-        .add("l0_plan", PipelinePlans.pipelineNode(l0))
-        .add("runs", RUNS)
-        .add("l0_pipeline_best_s", l0Best)
-        .add("java_dataset_map_best_s", mapBest)
-        .add("ratio_l0_vs_java_map", l0Best / mapBest)
-        .add("bit_identical", Arrays.equals(l0Values, mapValues))
-        .text());
+    System.out.println(
+        new JsonLine()
+            .add("benchmark", BENCHMARK)
+            .add("rows", n)
+            .add("steps", PathBenchmark.STEPS)
+            .add("master", spark.sparkContext().master())
+            .add("partitions", l0.rdd().getNumPartitions())
+            .add("cores", Runtime.getRuntime().availableProcessors())
+            .add("load_average_start", loadAtStart)
+            .add("load_average_end", loadAverage())
+            .add("java", System.getProperty("java.version"))
+            .add("spark", spark.version())
+            .add("l0_plan", PipelinePlans.pipelineNode(l0))
+            .add("runs", RUNS)
+            .add("l0_pipeline_best_s", l0Best)
+            .add("java_dataset_map_best_s", mapBest)
+            .add("ratio_l0_vs_java_map", l0Best / mapBest)
+            .add("bit_identical", Arrays.equals(l0Values, mapValues))
+            .text());
   }
 
   /** Seconds and {@code sum(value)} of one aggregate over {@code values}. */

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * it must load (a merged jar with stale signature files does not) and run the main job.
  */
 class CliJarTest {
-  private static final Path JAR = Path.of(System.getProperty("l0.cliJar", "missing: set l0.cliJar"));
+  private static final Path JAR =
+      Path.of(System.getProperty("l0.cliJar", "missing: set l0.cliJar"));
 
   private record Result(int exitCode, String output) {}
 
@@ -36,7 +37,9 @@ class CliJarTest {
   void theJarRunsTheDemo() throws Exception {
     Result demo = run("demo");
     assertEquals(0, demo.exitCode(), demo.output());
-    assertTrue(demo.output().contains("options: 40,") && demo.output().trim().endsWith("PASS"), demo.output());
+    assertTrue(
+        demo.output().contains("options: 40,") && demo.output().trim().endsWith("PASS"),
+        demo.output());
   }
 
   @Test

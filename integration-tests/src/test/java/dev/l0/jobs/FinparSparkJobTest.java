@@ -51,12 +51,22 @@ class FinparSparkJobTest {
 
   @ParameterizedTest(name = "{0} small on {1} partition(s)")
   @CsvSource({"OptionPricing, 1", "OptionPricing, 4", "LocVolCalib, 1", "LocVolCalib, 4"})
-  void theSmallDatasetValidatesOnOneAndFourPartitions(String name, int partitions) throws IOException {
+  void theSmallDatasetValidatesOnOneAndFourPartitions(String name, int partitions)
+      throws IOException {
     FinparBenchmark bench = FinparBenchmark.named(name);
-    FinparSparkJob.Outcome outcome = FinparSparkJob.run(spark, bench, bench.dataset(DATA, "small"), partitions, 1);
+    FinparSparkJob.Outcome outcome =
+        FinparSparkJob.run(spark, bench, bench.dataset(DATA, "small"), partitions, 1);
 
-    assertTrue(outcome.valid(), () -> name + " small on " + partitions + " partition(s): max |reference - result| "
-        + FinparBenchmark.maxAbsError(outcome.prices(), outcome.reference()) + " breaks " + bench.rule());
+    assertTrue(
+        outcome.valid(),
+        () ->
+            name
+                + " small on "
+                + partitions
+                + " partition(s): max |reference - result| "
+                + FinparBenchmark.maxAbsError(outcome.prices(), outcome.reference())
+                + " breaks "
+                + bench.rule());
     assertEquals(partitions, outcome.partitions());
     assertEquals(outcome.reference().length, outcome.prices().length);
   }
@@ -64,10 +74,16 @@ class FinparSparkJobTest {
   @Test
   void runsNeedsAWholeNumberOfAtLeastOne() throws IOException {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = FinparSparkJob.run(new String[] {"LocVolCalib", "small", "local[2]", "2", "0"}, DATA, System.out,
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        FinparSparkJob.run(
+            new String[] {"LocVolCalib", "small", "local[2]", "2", "0"},
+            DATA,
+            System.out,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     assertEquals(FinparSparkJob.EXIT_USAGE, code);
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("RUNS takes a whole number >= 1, got '0'"), err::toString);
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8).contains("RUNS takes a whole number >= 1, got '0'"),
+        err::toString);
   }
 
   @Test
@@ -80,7 +96,8 @@ class FinparSparkJobTest {
     double[] fourPartitions = FinparSparkJob.prices(spark, bench, program, inputs, 4);
 
     assertEquals(4, onePartition.length);
-    assertArrayEquals(onePartition, fourPartitions, 0.0, "a strike's price does not depend on the split");
+    assertArrayEquals(
+        onePartition, fourPartitions, 0.0, "a strike's price does not depend on the split");
     assertArrayEquals(singleJvm(bench, inputs), onePartition, 0.0);
   }
 
@@ -99,28 +116,49 @@ class FinparSparkJobTest {
     // the sums over the paths add in another order per split: equal up to the last bits
     assertArrayEquals(expected, onePartition, Math.abs(expected[0]) * 1e-11);
     assertArrayEquals(expected, fourPartitions, Math.abs(expected[0]) * 1e-11);
-    assertArrayEquals(fourPartitions, rerun, 0.0, "the same split gives the same sums on every run");
+    assertArrayEquals(
+        fourPartitions, rerun, 0.0, "the same split gives the same sums on every run");
     assertTrue(expected[0] > 0.0, "a European call's mean payoff over 3000 paths is positive");
   }
 
   @Test
   void aBenchmarkThatDoesNotSplitIsAUsageError() throws IOException {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = FinparSparkJob.run(new String[] {"InterestCalib", "small"}, DATA, System.out,
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    int code =
+        FinparSparkJob.run(
+            new String[] {"InterestCalib", "small"},
+            DATA,
+            System.out,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     assertEquals(FinparSparkJob.EXIT_USAGE, code);
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("InterestCalib does not run on Spark"), err::toString);
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8).contains("InterestCalib does not run on Spark"),
+        err::toString);
   }
 
-  /** The dataset's inputs of main with parameter {@code first} set to {@code firstValue} (and {@code second}, if not null). */
-  private static List<Value> reduced(TypedProgram program, FinparBenchmark bench, String size, String first, int firstValue,
-      String second, int secondValue) throws IOException {
+  /**
+   * The dataset's inputs of main with parameter {@code first} set to {@code firstValue} (and {@code
+   * second}, if not null).
+   */
+  private static List<Value> reduced(
+      TypedProgram program,
+      FinparBenchmark bench,
+      String size,
+      String first,
+      int firstValue,
+      String second,
+      int secondValue)
+      throws IOException {
     List<Value> inputs = new ArrayList<>(bench.readInput(program, bench.dataset(DATA, size)));
     FunDef main = program.function(FinparBenchmark.ENTRY);
     for (int k = 0; k < inputs.size(); k++) {
       String name = main.params().get(k).name();
       if (name.equals(first) || name.equals(second)) {
-        inputs.set(k, new ScalarValue.Int(((ScalarValue.Int) inputs.get(k)).type(), name.equals(first) ? firstValue : secondValue));
+        inputs.set(
+            k,
+            new ScalarValue.Int(
+                ((ScalarValue.Int) inputs.get(k)).type(),
+                name.equals(first) ? firstValue : secondValue));
       }
     }
     return inputs;
@@ -134,8 +172,12 @@ class FinparSparkJobTest {
     for (int k = 0; k < arguments.length; k++) {
       arguments[k] = FinparSparkJob.javaValue(inputs.get(k), main.params().get(k).type());
     }
-    try (CompiledProgram compiled = L0Runtime.compile(FinparSparkJob.programText(bench), bench.programResource(),
-        FinparBenchmark.ENTRY, DeviceKind.JVM)) {
+    try (CompiledProgram compiled =
+        L0Runtime.compile(
+            FinparSparkJob.programText(bench),
+            bench.programResource(),
+            FinparBenchmark.ENTRY,
+            DeviceKind.JVM)) {
       return (double[]) compiled.run(arguments);
     }
   }

@@ -29,17 +29,17 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every example of README.md, run as written. Console blocks: each {@code $ bin/l0 ...} or
- * {@code $ bin/l0-job ...} line (optionally
- * fed by {@code echo '...' |} or {@code < FILE}) runs in process from the repository root, and its
- * output must equal the lines the README shows after it, where a line {@code ...} stands for any
- * number of lines. Java blocks: the one class in each is compiled and its {@code main} run; its output
- * must equal the {@code text} block that follows it.
+ * Every example of README.md, run as written. Console blocks: each {@code $ bin/l0 ...} or {@code $
+ * bin/l0-job ...} line (optionally fed by {@code echo '...' |} or {@code < FILE}) runs in process
+ * from the repository root, and its output must equal the lines the README shows after it, where a
+ * line {@code ...} stands for any number of lines. Java blocks: the one class in each is compiled
+ * and its {@code main} run; its output must equal the {@code text} block that follows it.
  */
 class ReadmeExamplesTest {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   private static final java.util.regex.Pattern COMMAND =
-      java.util.regex.Pattern.compile("^(?:echo '([^']*)' \\| )?bin/(l0|l0-job) (.*?)(?: < (\\S+))?$");
+      java.util.regex.Pattern.compile(
+          "^(?:echo '([^']*)' \\| )?bin/(l0|l0-job) (.*?)(?: < (\\S+))?$");
 
   @TempDir Path scratch;
 
@@ -83,7 +83,8 @@ class ReadmeExamplesTest {
         for (int j = i + 1; j < lines.size() && !lines.get(j).startsWith("$ "); j++) {
           expected.add(lines.get(j));
         }
-        tests.add(DynamicTest.dynamicTest(command, () -> assertPrints(expected, runConsole(command))));
+        tests.add(
+            DynamicTest.dynamicTest(command, () -> assertPrints(expected, runConsole(command))));
       }
     }
     assertFalse(tests.isEmpty(), "README.md shows no console examples");
@@ -107,20 +108,29 @@ class ReadmeExamplesTest {
     // Standard output and standard error go to one stream, in the order a terminal shows them.
     ByteArrayOutputStream terminal = new ByteArrayOutputStream();
     PrintStream both = new PrintStream(terminal, true, StandardCharsets.UTF_8);
-    int code = m.group(2).equals("l0")
-        ? Main.execute(args.toArray(String[]::new), new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), both, both)
-        : runJob(args, both);
+    int code =
+        m.group(2).equals("l0")
+            ? Main.execute(
+                args.toArray(String[]::new),
+                new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+                both,
+                both)
+            : runJob(args, both);
     // Paths are shown in the README as the user sees them: relative to the repository root.
     String shown = terminal.toString(StandardCharsets.UTF_8);
     return shown.replace(ROOT + "/", "") + (code == 0 ? "" : "[exit " + code + "]\n");
   }
 
-  /** {@code bin/l0-job JOB ARGS}: the job's class run in process (the script only builds and sets JVM flags). */
+  /**
+   * {@code bin/l0-job JOB ARGS}: the job's class run in process (the script only builds and sets
+   * JVM flags).
+   */
   private static int runJob(List<String> args, PrintStream terminal) throws IOException {
     if (!args.get(0).equals("blackscholes")) {
       return fail("README runs a job this test does not know: " + args);
     }
-    return BlackScholesSparkJob.run(args.subList(1, args.size()).toArray(String[]::new), terminal, terminal);
+    return BlackScholesSparkJob.run(
+        args.subList(1, args.size()).toArray(String[]::new), terminal, terminal);
   }
 
   @Test
@@ -132,7 +142,8 @@ class ReadmeExamplesTest {
         continue;
       }
       String source = String.join("\n", fences.get(i).lines());
-      assertTrue(i + 1 < fences.size() && fences.get(i + 1).language().equals("text"),
+      assertTrue(
+          i + 1 < fences.size() && fences.get(i + 1).language().equals("text"),
           "a ```java example in README.md must be followed by a ```text block with its output");
       assertPrints(fences.get(i + 1).lines(), compileAndRun(source));
       checked++;
@@ -147,12 +158,21 @@ class ReadmeExamplesTest {
     Files.writeString(file, source);
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
-    int status = javac.run(null, null, diagnostics, "-classpath", System.getProperty("java.class.path"),
-        "-d", scratch.toString(), file.toString());
+    int status =
+        javac.run(
+            null,
+            null,
+            diagnostics,
+            "-classpath",
+            System.getProperty("java.class.path"),
+            "-d",
+            scratch.toString(),
+            file.toString());
     assertEquals(0, status, () -> "the README's Java example does not compile:\n" + diagnostics);
     PrintStream original = System.out;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try (URLClassLoader loader = new URLClassLoader(new URL[] {scratch.toUri().toURL()}, getClass().getClassLoader())) {
+    try (URLClassLoader loader =
+        new URLClassLoader(new URL[] {scratch.toUri().toURL()}, getClass().getClassLoader())) {
       Method main = loader.loadClass(className.group(1)).getMethod("main", String[].class);
       System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
       main.invoke(null, (Object) new String[0]);
@@ -162,10 +182,14 @@ class ReadmeExamplesTest {
     return out.toString(StandardCharsets.UTF_8);
   }
 
-  /** {@code actual}'s lines equal {@code expected}'s, where an expected line "..." matches any run of lines. */
+  /**
+   * {@code actual}'s lines equal {@code expected}'s, where an expected line "..." matches any run
+   * of lines.
+   */
   private static void assertPrints(List<String> expected, String actual) {
     List<String> lines = actual.lines().map(String::stripTrailing).toList();
-    List<String> wanted = expected.stream().map(String::stripTrailing).filter(l -> !l.isEmpty()).toList();
+    List<String> wanted =
+        expected.stream().map(String::stripTrailing).filter(l -> !l.isEmpty()).toList();
     if (!matches(wanted, 0, lines.stream().filter(l -> !l.isEmpty()).toList(), 0)) {
       fail("README shows:\n" + String.join("\n", wanted) + "\nbut the example printed:\n" + actual);
     }
@@ -183,6 +207,8 @@ class ReadmeExamplesTest {
       }
       return false;
     }
-    return l < lines.size() && wanted.get(w).equals(lines.get(l)) && matches(wanted, w + 1, lines, l + 1);
+    return l < lines.size()
+        && wanted.get(w).equals(lines.get(l))
+        && matches(wanted, w + 1, lines, l + 1);
   }
 }

@@ -36,7 +36,8 @@ class SparkSubmitTest {
   private static final Duration CLUSTER_START = Duration.ofSeconds(90);
   private static final Duration JOB_RUN = Duration.ofSeconds(240);
   private static final Pattern VERDICT =
-      Pattern.compile("(?m)^options: 40, max \\|price - reference\\|: (\\S+), tolerance 1e-04: PASS$");
+      Pattern.compile(
+          "(?m)^options: 40, max \\|price - reference\\|: (\\S+), tolerance 1e-04: PASS$");
 
   @TempDir static Path folder;
   private static SparkDistribution spark;
@@ -46,10 +47,15 @@ class SparkSubmitTest {
   @BeforeAll
   static void buildDistributionAndJars() throws IOException {
     String pluginJarProperty = System.getProperty("l0.sparkPluginJar");
-    assertTrue(pluginJarProperty != null, "system property l0.sparkPluginJar (set in integration-tests/pom.xml) is missing");
+    assertTrue(
+        pluginJarProperty != null,
+        "system property l0.sparkPluginJar (set in integration-tests/pom.xml) is missing");
     pluginJar = Path.of(pluginJarProperty);
-    assertTrue(Files.isRegularFile(pluginJar),
-        "the shaded plugin jar " + pluginJar + " does not exist: run the test in Maven's package phase (mvn package -pl integration-tests -am)");
+    assertTrue(
+        Files.isRegularFile(pluginJar),
+        "the shaded plugin jar "
+            + pluginJar
+            + " does not exist: run the test in Maven's package phase (mvn package -pl integration-tests -am)");
     spark = SparkDistribution.ofThisClassPath(folder.resolve("spark-home"));
     appJar = AppJar.ofPackageOf(BlackScholesSparkJob.class, folder.resolve("l0-jobs.jar"));
   }
@@ -67,11 +73,16 @@ class SparkSubmitTest {
 
   @Test
   void blackScholesJobPassesOnAStandaloneMasterAndWorker() throws Exception {
-    try (StandaloneCluster cluster = StandaloneCluster.start(spark, jvmOptions(), folder, CLUSTER_START)) {
-      Submission submission = submit(cluster.masterUrl(), "spark-submit-standalone",
-          List.of("--total-executor-cores", "2", "--executor-memory", "1g"));
+    try (StandaloneCluster cluster =
+        StandaloneCluster.start(spark, jvmOptions(), folder, CLUSTER_START)) {
+      Submission submission =
+          submit(
+              cluster.masterUrl(),
+              "spark-submit-standalone",
+              List.of("--total-executor-cores", "2", "--executor-memory", "1g"));
       assertPasses(submission, cluster::describe);
-      assertTrue(cluster.workerOutput().contains("Asked to launch executor"),
+      assertTrue(
+          cluster.workerOutput().contains("Asked to launch executor"),
           () -> "the Worker launched no executor\n" + cluster.describe());
     }
   }
@@ -80,26 +91,53 @@ class SparkSubmitTest {
   private record Submission(int exitCode, String output, String description) {}
 
   /** Runs SparkSubmit to the end (bounded by JOB_RUN); the process is ended whatever happens. */
-  private static Submission submit(String master, String name, List<String> options) throws InterruptedException {
-    List<String> args = new ArrayList<>(List.of("--master", master, "--conf", "spark.ui.enabled=false",
-        "--conf", "spark.local.dir=" + folder.resolve("spark-local")));
+  private static Submission submit(String master, String name, List<String> options)
+      throws InterruptedException {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--master",
+                master,
+                "--conf",
+                "spark.ui.enabled=false",
+                "--conf",
+                "spark.local.dir=" + folder.resolve("spark-local")));
     args.addAll(options);
     args.addAll(List.of("--jars", pluginJar.toString(), "--class", JOB, appJar.toString()));
-    try (ChildJvm submitted = ChildJvm.start(name, jvmOptions(), spark.classpath(), "org.apache.spark.deploy.SparkSubmit",
-        args, spark.environment(), folder)) {
+    try (ChildJvm submitted =
+        ChildJvm.start(
+            name,
+            jvmOptions(),
+            spark.classpath(),
+            "org.apache.spark.deploy.SparkSubmit",
+            args,
+            spark.environment(),
+            folder)) {
       int exitCode = submitted.awaitExit(JOB_RUN);
       return new Submission(exitCode, submitted.output(), submitted.describe());
     }
   }
 
   private static void assertPasses(Submission submission, Supplier<String> context) {
-    assertEquals(0, submission.exitCode(), () -> "SparkSubmit failed\n" + submission.description() + "\n" + context.get());
+    assertEquals(
+        0,
+        submission.exitCode(),
+        () -> "SparkSubmit failed\n" + submission.description() + "\n" + context.get());
     Matcher verdict = VERDICT.matcher(submission.output());
-    assertTrue(verdict.find(), () -> "no PASS verdict for the 40 options\n" + submission.description() + "\n" + context.get());
+    assertTrue(
+        verdict.find(),
+        () ->
+            "no PASS verdict for the 40 options\n"
+                + submission.description()
+                + "\n"
+                + context.get());
     assertTrue(Double.parseDouble(verdict.group(1)) <= 1e-4, verdict.group());
   }
 
-  /** The JVM flags Spark needs on Java 17+, Spark's own list (spark-submit's scripts add it; a plain java command does not). */
+  /**
+   * The JVM flags Spark needs on Java 17+, Spark's own list (spark-submit's scripts add it; a plain
+   * java command does not).
+   */
   private static List<String> jvmOptions() {
     return Arrays.asList(JavaModuleOptions.defaultModuleOptionArray());
   }

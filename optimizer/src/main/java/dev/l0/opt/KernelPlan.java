@@ -16,11 +16,11 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * What the optimised program runs as kernels: every SOAC that is not inside another SOAC's
- * function (each becomes one kernel or kernel group), in program order, with the function and the
- * sequential-loop depth it runs at, its input arrays and its outputs with their shapes. The
- * scalar code between kernels is the rest of the entry functions, which the plan keeps so a
- * backend can run them statement by statement and hand each kernel's statement to its lowering.
+ * What the optimised program runs as kernels: every SOAC that is not inside another SOAC's function
+ * (each becomes one kernel or kernel group), in program order, with the function and the
+ * sequential-loop depth it runs at, its input arrays and its outputs with their shapes. The scalar
+ * code between kernels is the rest of the entry functions, which the plan keeps so a backend can
+ * run them statement by statement and hand each kernel's statement to its lowering.
  */
 public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
   public KernelPlan {
@@ -55,10 +55,15 @@ public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
 
     /** One line for {@code l0 explain}. */
     public String describe() {
-      String outs = outputs().stream().map(o -> o.name() + ": " + InternalPrinter.type(o.type()))
-          .collect(Collectors.joining(", "));
+      String outs =
+          outputs().stream()
+              .map(o -> o.name() + ": " + InternalPrinter.type(o.type()))
+              .collect(Collectors.joining(", "));
       String ins = inputs().stream().map(SubExp::toString).collect(Collectors.joining(", "));
-      String where = loopDepth == 0 ? function : function + " (inside " + loopDepth + " loop" + (loopDepth > 1 ? "s" : "") + ")";
+      String where =
+          loopDepth == 0
+              ? function
+              : function + " (inside " + loopDepth + " loop" + (loopDepth > 1 ? "s" : "") + ")";
       return structure + " in " + where + ": (" + ins + ") -> (" + outs + ")";
     }
   }
@@ -66,7 +71,8 @@ public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
   /** The kernels of {@code functions} of {@code program}, in order. */
   public static KernelPlan of(InternalProgram program, List<String> functions) {
     Set<String> wanted = new HashSet<>(functions);
-    List<InternalFunction> entries = program.functions().stream().filter(f -> wanted.contains(f.name())).toList();
+    List<InternalFunction> entries =
+        program.functions().stream().filter(f -> wanted.contains(f.name())).toList();
     List<Kernel> out = new ArrayList<>();
     entries.forEach(f -> collect(f.name(), f.body(), 0, out));
     return new KernelPlan(entries, out);
@@ -99,7 +105,8 @@ public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
   }
 
   private static boolean containsSoac(Exp e) {
-    return Traversal.nestedBodies(e).stream().flatMap(b -> Traversal.statements(b).stream())
+    return Traversal.nestedBodies(e).stream()
+        .flatMap(b -> Traversal.statements(b).stream())
         .anyMatch(s -> s.exp() instanceof Exp.Soac);
   }
 

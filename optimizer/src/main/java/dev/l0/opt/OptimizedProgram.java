@@ -31,10 +31,10 @@ import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 /**
- * An optimised program: the internal program, its {@link KernelPlan}, the {@code explain} text,
- * and an evaluator that runs it on external values (arguments and results keep their tuples).
- * The entry functions are those no other function of the source calls; helpers, inlined into
- * them, stay callable.
+ * An optimised program: the internal program, its {@link KernelPlan}, the {@code explain} text, and
+ * an evaluator that runs it on external values (arguments and results keep their tuples). The entry
+ * functions are those no other function of the source calls; helpers, inlined into them, stay
+ * callable.
  */
 public final class OptimizedProgram {
   private final Program source;
@@ -64,7 +64,10 @@ public final class OptimizedProgram {
     return entries;
   }
 
-  /** The fusion rules that made {@code kernel}, in the order they first applied; empty for a SOAC as written. */
+  /**
+   * The fusion rules that made {@code kernel}, in the order they first applied; empty for a SOAC as
+   * written.
+   */
   public List<FusionRule> fusionRules(KernelPlan.Kernel kernel) {
     return fusion.rulesOf(kernel.statement());
   }
@@ -83,7 +86,8 @@ public final class OptimizedProgram {
       out.append("kernel ").append(k + 1).append(": ").append(kernels.get(k).describe());
       List<FusionRule> rules = fusionRules(kernels.get(k));
       if (!rules.isEmpty()) {
-        out.append("; fused by ").append(rules.stream().map(FusionRule::ruleName).collect(Collectors.joining(", ")));
+        out.append("; fused by ")
+            .append(rules.stream().map(FusionRule::ruleName).collect(Collectors.joining(", ")));
       }
       out.append('\n');
     }
@@ -93,44 +97,60 @@ public final class OptimizedProgram {
 
   /**
    * Runs {@code function} of the optimised program on external values, checked against its
-   * parameter types as the interpreter checks them ({@code IllegalArgumentException}); fails
-   * only with {@code L0RuntimeError} for the program's own failures.
+   * parameter types as the interpreter checks them ({@code IllegalArgumentException}); fails only
+   * with {@code L0RuntimeError} for the program's own failures.
    */
   public Value call(String function, List<Value> args) {
     return call(function, args, new InternalEvaluator(internal)::call);
   }
 
   /**
-   * {@link #call(String, List)} through {@code components}, which runs the internal function on
-   * its tupleless arguments (certificates included) and returns its tupleless results: the
-   * evaluator, or a backend's host runner. It runs, as the CLI runs programs, on a thread with the
-   * large stack of {@link NestingLimit#onLargeStack}, so that a program within the nesting limit
-   * runs whatever the caller's stack.
+   * {@link #call(String, List)} through {@code components}, which runs the internal function on its
+   * tupleless arguments (certificates included) and returns its tupleless results: the evaluator,
+   * or a backend's host runner. It runs, as the CLI runs programs, on a thread with the large stack
+   * of {@link NestingLimit#onLargeStack}, so that a program within the nesting limit runs whatever
+   * the caller's stack.
    */
-  public Value call(String function, List<Value> args, BiFunction<String, List<Value>, List<Value>> components) {
+  public Value call(
+      String function, List<Value> args, BiFunction<String, List<Value>, List<Value>> components) {
     return NestingLimit.onLargeStack(() -> callOnLargeStack(function, args, components));
   }
 
-  private Value callOnLargeStack(String function, List<Value> args, BiFunction<String, List<Value>, List<Value>> components) {
-    FunDef def = source.function(function)
-        .orElseThrow(() -> new IllegalArgumentException("the program has no function '" + function + "'"));
+  private Value callOnLargeStack(
+      String function, List<Value> args, BiFunction<String, List<Value>, List<Value>> components) {
+    FunDef def =
+        source
+            .function(function)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException("the program has no function '" + function + "'"));
     if (def.params().size() != args.size()) {
-      throw new IllegalArgumentException(function + " takes " + def.params().size() + " arguments, given " + args.size());
+      throw new IllegalArgumentException(
+          function + " takes " + def.params().size() + " arguments, given " + args.size());
     }
     requireComponentsForEveryArray(def);
     List<Value> flattened = new ArrayList<>();
     for (int k = 0; k < args.size(); k++) {
       Param p = def.params().get(k);
       if (!ValueTypes.conforms(args.get(k), p.type())) {
-        throw new IllegalArgumentException("argument " + (k + 1) + " of " + function + " has type "
-            + L0Printer.print(ValueTypes.typeOf(args.get(k))) + ", expected " + L0Printer.print(p.type()));
+        throw new IllegalArgumentException(
+            "argument "
+                + (k + 1)
+                + " of "
+                + function
+                + " has type "
+                + L0Printer.print(ValueTypes.typeOf(args.get(k)))
+                + ", expected "
+                + L0Printer.print(p.type()));
       }
       flattened.addAll(ValueFlattening.flatten(args.get(k), p.type()));
     }
     InternalFunction f = internal.function(function).orElseThrow();
     List<Value> results;
     try {
-      results = components.apply(function, f.argumentsWithCertificates(flattened, InternalEvaluator.CHECKED));
+      results =
+          components.apply(
+              function, f.argumentsWithCertificates(flattened, InternalEvaluator.CHECKED));
     } catch (L0RuntimeError e) {
       throw atSource(e, def);
     }
@@ -150,8 +170,13 @@ public final class OptimizedProgram {
     external.add(def.returnType());
     for (Type t : external) {
       if (hasArrayOfEmptyTuples(t)) {
-        throw new L0CompileError(def.pos(), "'" + def.name() + "' takes or returns an array of empty tuples ("
-            + L0Printer.print(t) + "), which the optimised program cannot pass; run it with --no-opt");
+        throw new L0CompileError(
+            def.pos(),
+            "'"
+                + def.name()
+                + "' takes or returns an array of empty tuples ("
+                + L0Printer.print(t)
+                + "), which the optimised program cannot pass; run it with --no-opt");
       }
     }
   }
@@ -160,23 +185,32 @@ public final class OptimizedProgram {
     if (t instanceof Type.Array a) {
       return InternalTypes.components(a.element()).isEmpty() || hasArrayOfEmptyTuples(a.element());
     }
-    return t instanceof Type.Tuple tuple && tuple.elements().stream().anyMatch(OptimizedProgram::hasArrayOfEmptyTuples);
+    return t instanceof Type.Tuple tuple
+        && tuple.elements().stream().anyMatch(OptimizedProgram::hasArrayOfEmptyTuples);
   }
 
   /** What rebuilding the external result costs per element at least: a reference in a new list. */
   private static final long BYTES_PER_REBUILT_ELEMENT = 4;
 
   /**
-   * Refuses, before rebuilding, a result whose external form (each row a list of its own) could
-   * not fit in the JVM's maximum heap: a replicate of a replicate shares one row internally, and
+   * Refuses, before rebuilding, a result whose external form (each row a list of its own) could not
+   * fit in the JVM's maximum heap: a replicate of a replicate shares one row internally, and
    * rebuilding 2^32 elements would otherwise run for minutes before running out of memory.
    */
   private static void requireHeapToRebuild(List<Value> components, FunDef called) {
     double elements = components.stream().mapToDouble(ArrayOperations::scalarCount).sum();
     long heap = Runtime.getRuntime().maxMemory();
     if (elements * BYTES_PER_REBUILT_ELEMENT > heap) {
-      throw new L0ResourceError(called.pos(), String.format("the result of '%s' has %.0f elements; rebuilding it needs about %.0f MiB,"
-          + " more than the JVM's maximum heap of %d MiB", called.name(), elements, elements * BYTES_PER_REBUILT_ELEMENT / (1 << 20), heap >> 20), true);
+      throw new L0ResourceError(
+          called.pos(),
+          String.format(
+              "the result of '%s' has %.0f elements; rebuilding it needs about %.0f MiB,"
+                  + " more than the JVM's maximum heap of %d MiB",
+              called.name(),
+              elements,
+              elements * BYTES_PER_REBUILT_ELEMENT / (1 << 20),
+              heap >> 20),
+          true);
     }
   }
 
@@ -185,11 +219,14 @@ public final class OptimizedProgram {
    * the interpreter reports it, at the function called; other errors keep theirs.
    */
   private static L0RuntimeError atSource(L0RuntimeError e, FunDef called) {
-    boolean tooDeep = e.pos() == SourcePos.NONE && e.operation().equals(InternalEvaluator.TOO_DEEP_OPERATION);
+    boolean tooDeep =
+        e.pos() == SourcePos.NONE && e.operation().equals(InternalEvaluator.TOO_DEEP_OPERATION);
     return tooDeep ? new L0RuntimeError(e.operation(), called.pos(), e.detail()) : e;
   }
 
-  /** The functions of {@code program} no other function calls or passes to a SOAC, in program order. */
+  /**
+   * The functions of {@code program} no other function calls or passes to a SOAC, in program order.
+   */
   private static List<String> entryFunctions(Program program) {
     Set<String> called = new HashSet<>();
     for (FunDef f : program.functions()) {
@@ -205,11 +242,14 @@ public final class OptimizedProgram {
     if (e instanceof Expr.Call c) {
       out.add(c.function());
     }
-    FunArg f = e instanceof Expr.Map m ? m.function()
-        : e instanceof Expr.Filter fl ? fl.function()
-        : e instanceof Expr.Reduce r ? r.function()
-        : e instanceof Expr.Scan sc ? sc.function()
-        : null;
+    FunArg f =
+        e instanceof Expr.Map m
+            ? m.function()
+            : e instanceof Expr.Filter fl
+                ? fl.function()
+                : e instanceof Expr.Reduce r
+                    ? r.function()
+                    : e instanceof Expr.Scan sc ? sc.function() : null;
     if (f instanceof FunArg.FunctionRef ref) {
       out.add(ref.name());
     }

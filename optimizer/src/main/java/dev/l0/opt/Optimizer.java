@@ -26,33 +26,50 @@ public final class Optimizer {
 
   private Optimizer() {}
 
-  /** The passes, in order, with {@code fusion} as the fusion pass; each is one class citing the thesis section it implements. */
+  /**
+   * The passes, in order, with {@code fusion} as the fusion pass; each is one class citing the
+   * thesis section it implements.
+   */
   public static List<Pass> pipeline(Fusion fusion) {
     return List.of(
         new Inliner(),
-        new Fixpoint("simplify", List.of(new Simplifier(), new CommonSubexpressions(), new Hoister()), MAX_ROUNDS),
-        new Fixpoint("fuse", List.of(fusion, new Simplifier(), new CommonSubexpressions(), new Hoister()), MAX_ROUNDS));
+        new Fixpoint(
+            "simplify",
+            List.of(new Simplifier(), new CommonSubexpressions(), new Hoister()),
+            MAX_ROUNDS),
+        new Fixpoint(
+            "fuse",
+            List.of(fusion, new Simplifier(), new CommonSubexpressions(), new Hoister()),
+            MAX_ROUNDS));
   }
 
   /**
-   * The optimised program, compiled on the stack {@link NestingLimit} sizes: the checker bounds
-   * the source's nesting and the {@link Inliner} keeps nesting within the same bound, so every
-   * program the checker accepts optimises, whatever the JIT did.
+   * The optimised program, compiled on the stack {@link NestingLimit} sizes: the checker bounds the
+   * source's nesting and the {@link Inliner} keeps nesting within the same bound, so every program
+   * the checker accepts optimises, whatever the JIT did.
    */
   public static OptimizedProgram optimize(TypedProgram typed) {
-    return NestingLimit.onLargeStack(() -> {
-      NameSource names = new NameSource();
-      InternalProgram internal = TupleFlattener.flatten(typed, names);
-      PassManager.checkAfter("tuple-of-arrays flattening", internal);
-      Fusion fusion = new Fusion();
-      InternalProgram optimized = PassManager.runAll(pipeline(fusion), internal, names);
-      return new OptimizedProgram(typed.program(), optimized, fusion.history());
-    });
+    return NestingLimit.onLargeStack(
+        () -> {
+          NameSource names = new NameSource();
+          InternalProgram internal = TupleFlattener.flatten(typed, names);
+          PassManager.checkAfter("tuple-of-arrays flattening", internal);
+          Fusion fusion = new Fusion();
+          InternalProgram optimized = PassManager.runAll(pipeline(fusion), internal, names);
+          return new OptimizedProgram(typed.program(), optimized, fusion.history());
+        });
   }
 
-  /** The program only flattened into internal L0, with no optimisation: the baseline the passes are tested against. */
+  /**
+   * The program only flattened into internal L0, with no optimisation: the baseline the passes are
+   * tested against.
+   */
   public static OptimizedProgram flattenOnly(TypedProgram typed) {
-    return NestingLimit.onLargeStack(() -> new OptimizedProgram(typed.program(), TupleFlattener.flatten(typed, new NameSource()),
-        new FusionHistory()));
+    return NestingLimit.onLargeStack(
+        () ->
+            new OptimizedProgram(
+                typed.program(),
+                TupleFlattener.flatten(typed, new NameSource()),
+                new FusionHistory()));
   }
 }

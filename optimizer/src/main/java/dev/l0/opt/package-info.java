@@ -4,18 +4,20 @@
  *
  * <p>The seam with the lowering (gpu-kernels' {@code dev.l0.kernels.lower}) and the evaluator: each
  * kernel of the plan is one statement binding a SOAC of {@link dev.l0.opt.ir.Exp.Soac}'s forms,
+ *
  * <ul>
- *   <li>{@link dev.l0.opt.ir.Exp.Map} and {@link dev.l0.opt.ir.Exp.Filter}, one result row per input row
- *       (a filter keeps some);
- *   <li>{@link dev.l0.opt.ir.Exp.Reduce} and {@link dev.l0.opt.ir.Exp.Scan}, the unfused reduction and
- *       scan, whose operator is both the per-row fold and the combining operator;
- *   <li>{@link dev.l0.opt.ir.Exp.Screma}, the one fused form (Futhark's screma): a fold over the rows
- *       from the neutral element, an associative combining operator, and what the pass yields, the
- *       final accumulators ({@code redomap}, built by {@code Screma.redomap}) or every prefix
+ *   <li>{@link dev.l0.opt.ir.Exp.Map} and {@link dev.l0.opt.ir.Exp.Filter}, one result row per
+ *       input row (a filter keeps some);
+ *   <li>{@link dev.l0.opt.ir.Exp.Reduce} and {@link dev.l0.opt.ir.Exp.Scan}, the unfused reduction
+ *       and scan, whose operator is both the per-row fold and the combining operator;
+ *   <li>{@link dev.l0.opt.ir.Exp.Screma}, the one fused form (Futhark's screma): a fold over the
+ *       rows from the neutral element, an associative combining operator, and what the pass yields,
+ *       the final accumulators ({@code redomap}, built by {@code Screma.redomap}) or every prefix
  *       ({@code scanomap}, built by {@code Screma.scanomap}). Fusion makes a screma of a map or
  *       filter feeding a reduce or scan; the lowering runs any screma as the chunks of the
  *       documented reduction order, so no rule reassociates a float operation.
  * </ul>
+ *
  * Inside a kernel's thread the same forms run sequentially ({@code acc = fold(acc, row)}), so a
  * backend that lowers a screma at the top level also lowers it nested. The keywords ({@code map},
  * {@code redomap}, {@code scanomap}, ...) are what the printer, the kernel plan's structures and

@@ -7,8 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Cost-aware duplication ({@code FUSE-DUPLICATE-CHEAP-PRODUCER}, thesis §7.1.3 and ch. 10): a map of
- * cheap straight-line scalar code with several consumers fuses into each of them and disappears,
+ * Cost-aware duplication ({@code FUSE-DUPLICATE-CHEAP-PRODUCER}, thesis §7.1.3 and ch. 10): a map
+ * of cheap straight-line scalar code with several consumers fuses into each of them and disappears,
  * with results bit-identical to the reference interpreter (the thesis's R1 Fig. 42 and R2 Fig. 44
  * maps); a producer over the cost bound, or holding a loop, another SOAC, an operation that may
  * fail, or a use other than as a SOAC's input, is computed once.
@@ -17,8 +17,12 @@ class CheapProducerDuplicationTest {
   private static final String XS = "[1.5, 0.25, 3e5, 7.0]";
   private static final String YS = "[-0.5, 0.1, 2.25]";
 
-  /** Fig. 42: per row a log and a multiplication, per element an addition, a subtraction, a multiplication and an exp. */
-  private static final String R1_FIG_42 = """
+  /**
+   * Fig. 42: per row a log and a multiplication, per element an addition, a subtraction, a
+   * multiplication and an exp.
+   */
+  private static final String R1_FIG_42 =
+      """
       fun {[[real]], [[real]]} main([real] x, [real] y, real c) =
         let varX = map(fn [real] (real xi) =>
                          let l = 0.5 * log(xi) in
@@ -27,8 +31,12 @@ class CheapProducerDuplicationTest {
          map(fn [real] ([real] row) => map(fn real (real v) => v + 1.0, row), varX)}
       """;
 
-  /** Fig. 44: one map computes two arrays, sharing one multiplication per element; a sum reads one, a maximum the other. */
-  private static final String R2_FIG_44 = """
+  /**
+   * Fig. 44: one map computes two arrays, sharing one multiplication per element; a sum reads one,
+   * a maximum the other.
+   */
+  private static final String R2_FIG_44 =
+      """
       fun {real, real} main([real] a, [real] b, [real] c, [real] d, real mux) =
         let {s, t} = unzip(map(fn {real, real} ({real, real, real, real} r) =>
                                let {x, y, z, w} = r in
@@ -42,8 +50,16 @@ class CheapProducerDuplicationTest {
   void r1Fig42MapFusesIntoItsTwoConsumers() {
     Compiled c = Compiled.of(R1_FIG_42);
     assertEquals(List.of("map{map}", "map{map}"), c.kernelStructures(), c.optimized().explain());
-    assertTrue(c.optimized().explain().lines().filter(l -> l.startsWith("kernel "))
-        .allMatch(l -> !l.startsWith("kernel ") || l.startsWith("kernels:") || l.contains("FUSE-DUPLICATE-CHEAP-PRODUCER")),
+    assertTrue(
+        c.optimized()
+            .explain()
+            .lines()
+            .filter(l -> l.startsWith("kernel "))
+            .allMatch(
+                l ->
+                    !l.startsWith("kernel ")
+                        || l.startsWith("kernels:")
+                        || l.contains("FUSE-DUPLICATE-CHEAP-PRODUCER")),
         c.optimized().explain());
     c.assertSameResult("main", XS + " " + YS + " 0.75");
     c.assertSameResult("main", "[] " + YS + " 0.75");
@@ -53,15 +69,26 @@ class CheapProducerDuplicationTest {
   void r2Fig44MapFusesIntoBothReductionsWhichThenJoin() {
     Compiled c = Compiled.of(R2_FIG_44);
     assertEquals(List.of("redomap"), c.kernelStructures(), c.optimized().explain());
-    String kernel = c.optimized().explain().lines().filter(l -> l.startsWith("kernel 1: ")).findFirst().orElseThrow();
-    assertTrue(kernel.contains("FUSE-DUPLICATE-CHEAP-PRODUCER") && kernel.contains("FUSE-HORIZONTAL"), kernel);
-    c.assertSameResult("main", "[0.5, -2.0, 1e3] [3.0, 0.1, -7.5] [1.0, 2.0, 3.0] [4.0, -5.0, 6e-300] 0.3");
+    String kernel =
+        c.optimized()
+            .explain()
+            .lines()
+            .filter(l -> l.startsWith("kernel 1: "))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(
+        kernel.contains("FUSE-DUPLICATE-CHEAP-PRODUCER") && kernel.contains("FUSE-HORIZONTAL"),
+        kernel);
+    c.assertSameResult(
+        "main", "[0.5, -2.0, 1e3] [3.0, 0.1, -7.5] [1.0, 2.0, 3.0] [4.0, -5.0, 6e-300] 0.3");
     c.assertSameResult("main", "[] [] [] [] 0.3");
   }
 
   @Test
   void aProducerOverTheCostBoundIsComputedOnce() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {[real], [real]} main([real] a) =
           let e = map(fn real (real x) => exp(exp(exp(exp(exp(x))))), a) in
           {map(fn real (real v) => v * 2.0, e), map(fn real (real v) => v + 1.0, e)}
@@ -71,7 +98,9 @@ class CheapProducerDuplicationTest {
 
   @Test
   void aProducerUnderTheCostBoundWithTheSameConsumersFuses() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {[real], [real]} main([real] a) =
           let e = map(fn real (real x) => exp(exp(exp(exp(x)))), a) in
           {map(fn real (real v) => v * 2.0, e), map(fn real (real v) => v + 1.0, e)}
@@ -82,7 +111,9 @@ class CheapProducerDuplicationTest {
 
   @Test
   void aProducerHoldingALoopIsComputedOnce() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {[real], [real]} main([real] a) =
           let e = map(fn real (real x) => loop (s = x) = for i < 3 do s * 0.5 in s, a) in
           {map(fn real (real v) => v * 2.0, e), map(fn real (real v) => v + 1.0, e)}
@@ -92,7 +123,9 @@ class CheapProducerDuplicationTest {
 
   @Test
   void aProducerHoldingAReductionIsComputedOnce() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {[real], [real]} main([[real]] m) =
           let e = map(fn real ([real] row) => reduce(op +, 0.0, row), m) in
           {map(fn real (real v) => v * 2.0, e), map(fn real (real v) => v + 1.0, e)}
@@ -102,7 +135,9 @@ class CheapProducerDuplicationTest {
 
   @Test
   void aProducerThatMayFailIsComputedOnce() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {[int], [int]} main([int] a, int k) =
           let e = map(fn int (int x) => x / k, a) in
           {map(fn int (int v) => v * 2, e), map(fn int (int v) => v + 1, e)}
@@ -112,7 +147,9 @@ class CheapProducerDuplicationTest {
 
   @Test
   void aProducerWhoseOutputIsAlsoAResultIsComputedOnce() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {[real], [real], [real]} main([real] a) =
           let e = map(fn real (real x) => x * 3.0, a) in
           {e, map(fn real (real v) => v * 2.0, e), map(fn real (real v) => v + 1.0, e)}

@@ -13,10 +13,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Optimising grows about linearly with the program. The work is measured as the bytes the
- * compiling thread allocates (the same on every run up to the JIT's escape analysis), not as time:
- * four times the code must cost well under eight times the allocation, where the quadratic steps
- * that made a 2,990-branch else-if chain take 188 s and 6.2 GB cost sixteen times as much.
+ * Optimising grows about linearly with the program. The work is measured as the bytes the compiling
+ * thread allocates (the same on every run up to the JIT's escape analysis), not as time: four times
+ * the code must cost well under eight times the allocation, where the quadratic steps that made a
+ * 2,990-branch else-if chain take 188 s and 6.2 GB cost sixteen times as much.
  */
 class CompileCostTest {
   private static final com.sun.management.ThreadMXBean THREADS =
@@ -40,21 +40,35 @@ class CompileCostTest {
     return text.append("fun i32 main(i32 x) = g1(x) + g").append(n - 1).append("(x)\n").toString();
   }
 
-  /** The bytes allocated while parsing, checking and optimising {@code source}, after checking the program's main on 7. */
+  /**
+   * The bytes allocated while parsing, checking and optimising {@code source}, after checking the
+   * program's main on 7.
+   */
   private static long allocatedToOptimise(String source, long expectedMainOfSeven) {
-    return NestingLimit.onLargeStack(() -> {
-      long before = THREADS.getCurrentThreadAllocatedBytes();
-      OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "cost.l0")));
-      long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
-      Value result = optimized.call("main", List.of(ScalarValue.i32(7)));
-      assertEquals(ScalarValue.i32((int) expectedMainOfSeven), result);
-      return allocated;
-    });
+    return NestingLimit.onLargeStack(
+        () -> {
+          long before = THREADS.getCurrentThreadAllocatedBytes();
+          OptimizedProgram optimized =
+              Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "cost.l0")));
+          long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
+          Value result = optimized.call("main", List.of(ScalarValue.i32(7)));
+          assertEquals(ScalarValue.i32((int) expectedMainOfSeven), result);
+          return allocated;
+        });
   }
 
   private static void assertAboutLinear(long small, long large, String what) {
     double ratio = (double) large / small;
-    assertTrue(ratio < 8, what + ": four times the code allocated " + ratio + " times as much (" + small + " then " + large + " bytes)");
+    assertTrue(
+        ratio < 8,
+        what
+            + ": four times the code allocated "
+            + ratio
+            + " times as much ("
+            + small
+            + " then "
+            + large
+            + " bytes)");
   }
 
   @Test

@@ -20,7 +20,10 @@ import dev.l0.values.ValueReader;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A test program compiled by the optimiser, with the reference interpreter beside it to compare results. */
+/**
+ * A test program compiled by the optimiser, with the reference interpreter beside it to compare
+ * results.
+ */
 record Compiled(Program program, OptimizedProgram optimized) {
 
   static Compiled of(String source) {
@@ -38,12 +41,13 @@ record Compiled(Program program, OptimizedProgram optimized) {
 
   /**
    * Runs {@code function} on the arguments written in {@code argsText} both ways and asserts
-   * bit-identical results, or failures in the same operation (then rethrows the optimised
-   * program's error).
+   * bit-identical results, or failures in the same operation (then rethrows the optimised program's
+   * error).
    */
   Value assertSameResult(String function, String argsText) {
     FunDef def = program.function(function).orElseThrow();
-    List<Value> args = ValueReader.read(argsText, def.params().stream().map(Param::type).toList(), "args");
+    List<Value> args =
+        ValueReader.read(argsText, def.params().stream().map(Param::type).toList(), "args");
     Value expected = null;
     L0RuntimeError expectedFailure = null;
     try {
@@ -57,8 +61,13 @@ record Compiled(Program program, OptimizedProgram optimized) {
       assertEquals(expected, actual, () -> "optimised result differs:\n" + optimized.explain());
       return actual;
     } catch (L0RuntimeError e) {
-      assertNotNull(expectedFailure, () -> "only the optimised program fails: " + e.getMessage() + "\n" + optimized.explain());
-      assertEquals(expectedFailure.operation(), e.operation(), () -> "fails in another operation:\n" + optimized.explain());
+      assertNotNull(
+          expectedFailure,
+          () -> "only the optimised program fails: " + e.getMessage() + "\n" + optimized.explain());
+      assertEquals(
+          expectedFailure.operation(),
+          e.operation(),
+          () -> "fails in another operation:\n" + optimized.explain());
       throw e;
     }
   }
@@ -66,12 +75,16 @@ record Compiled(Program program, OptimizedProgram optimized) {
   /** All statements of the optimised entry functions, at every depth. */
   List<Stm> allStatements() {
     List<Stm> out = new ArrayList<>();
-    optimized.internal().functions().stream().filter(f -> optimized.entries().contains(f.name()))
+    optimized.internal().functions().stream()
+        .filter(f -> optimized.entries().contains(f.name()))
         .forEach(f -> out.addAll(Traversal.statements(f.body())));
     return out;
   }
 
-  /** The statements inside the functions of SOACs and inside loop bodies: the code that runs once per element or iteration. */
+  /**
+   * The statements inside the functions of SOACs and inside loop bodies: the code that runs once
+   * per element or iteration.
+   */
   List<Stm> statementsInsideLoops() {
     List<Stm> out = new ArrayList<>();
     for (Stm stm : allStatements()) {

@@ -27,7 +27,8 @@ class FlatteningTest {
   @Test
   void arraysOfTuplesBecomeOneArrayPerComponentBehindACertificate() {
     Internal p = Internal.of("fun [{int, real}] main([{int, real}] a) = a");
-    List<Type> expected = List.of(InternalTypes.CERT, Type.array(ScalarType.I32), Type.array(ScalarType.F64));
+    List<Type> expected =
+        List.of(InternalTypes.CERT, Type.array(ScalarType.I32), Type.array(ScalarType.F64));
     assertEquals(expected, p.main().params().stream().map(Ident::type).map(Type::erased).toList());
     assertEquals(expected, p.main().returnTypes().stream().map(Type::erased).toList());
     assertEquals(3, p.main().body().result().size());
@@ -36,27 +37,37 @@ class FlatteningTest {
   @Test
   void unzipDisappears() {
     Internal p = Internal.of("fun {[int], [real]} main([{int, real}] a) = unzip(a)");
-    List<SubExp> arrays = p.main().params().stream().filter(id -> !id.isCertificate()).map(id -> (SubExp) id.var()).toList();
+    List<SubExp> arrays =
+        p.main().params().stream()
+            .filter(id -> !id.isCertificate())
+            .map(id -> (SubExp) id.var())
+            .toList();
     assertEquals(arrays, p.main().body().result(), "a tuple of arrays needs no certificate");
   }
 
   @Test
   void zipBecomesACertificateThatPredicatesItsConsumer() {
     Internal p = Internal.of("fun [real] main([real] a, [real] b) = map(op +, zip(a, b))");
-    Stm check = p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Assert).findFirst().orElseThrow();
+    Stm check =
+        p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Assert).findFirst().orElseThrow();
     assertEquals("zip", ((Exp.Assert) check.exp()).operation());
-    Stm map = p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Map).findFirst().orElseThrow();
+    Stm map =
+        p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Map).findFirst().orElseThrow();
     assertEquals(List.of(check.pattern().get(0).name()), map.certificates());
-    assertEquals(2, ((Exp.Map) map.exp()).inputs().size(), "the map is tupleless: one input per array");
+    assertEquals(
+        2, ((Exp.Map) map.exp()).inputs().size(), "the map is tupleless: one input per array");
   }
 
   @Test
   void soacsOverTuplesTakeAndReturnSeveralArrays() {
-    Internal p = Internal.of("""
+    Internal p =
+        Internal.of(
+            """
         fun {[int], [real]} main([{int, real}] a) = unzip(map(fn {int, real} ({int, real} t) =>
           let {i, x} = t in {i + 1, x * 2.0}, a))
         """);
-    Stm map = p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Map).findFirst().orElseThrow();
+    Stm map =
+        p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Map).findFirst().orElseThrow();
     assertEquals(2, map.pattern().size());
     assertEquals(2, ((Exp.Map) map.exp()).function().params().size());
   }
@@ -65,7 +76,8 @@ class FlatteningTest {
   void arrayParametersGetTheirSizesNamed() {
     Internal p = Internal.of("fun int main([[int]] a) = size(1, a)");
     Type.Array a = (Type.Array) p.main().params().get(0).type();
-    assertTrue(a.size() instanceof Dim.Named && ((Type.Array) a.element()).size() instanceof Dim.Named,
+    assertTrue(
+        a.size() instanceof Dim.Named && ((Type.Array) a.element()).size() instanceof Dim.Named,
         () -> "sizes should be named: " + a);
   }
 
@@ -76,6 +88,8 @@ class FlatteningTest {
 
   @Property(tries = 500, seed = "20261122")
   void valuesFlattenAndComeBackUnchanged(@ForAll("values") TypedValue v) {
-    assertEquals(v.value(), ValueFlattening.unflatten(ValueFlattening.flatten(v.value(), v.type()), v.type()));
+    assertEquals(
+        v.value(),
+        ValueFlattening.unflatten(ValueFlattening.flatten(v.value(), v.type()), v.type()));
   }
 }

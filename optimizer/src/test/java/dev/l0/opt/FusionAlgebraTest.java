@@ -10,20 +10,24 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Each rule of the fusion algebra (thesis §7.1.1–7.3) on its own example, the multi-consumer
- * cases of Fig. 24 and Fig. 25, and each "must not fuse" case of §7.1.2–7.1.3. Every example
- * also checks that the optimised program computes what the interpreter computes.
+ * Each rule of the fusion algebra (thesis §7.1.1–7.3) on its own example, the multi-consumer cases
+ * of Fig. 24 and Fig. 25, and each "must not fuse" case of §7.1.2–7.1.3. Every example also checks
+ * that the optimised program computes what the interpreter computes.
  */
 class FusionAlgebraTest {
   private static final String REALS = "[1.5, -2.0, 3.25, 12.0, 0.0, 7.5]";
 
   private static long count(Compiled c, BinaryOperator op) {
-    return c.allStatements().stream().filter(s -> s.exp() instanceof Exp.BinOp b && b.op() == op).count();
+    return c.allStatements().stream()
+        .filter(s -> s.exp() instanceof Exp.BinOp b && b.op() == op)
+        .count();
   }
 
   @Test
   void mapIntoMap() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun [real] main([real] a) =
           map(fn real (real y) => y * 2.0, map(fn real (real x) => x + 1.0, a))
         """);
@@ -33,7 +37,9 @@ class FusionAlgebraTest {
 
   @Test
   void mapIntoReduceBecomesRedomap() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun real main([real] a) = reduce(op +, 0.0, map(fn real (real x) => x * x, a))
         """);
     assertEquals(List.of("redomap"), c.kernelStructures());
@@ -42,7 +48,9 @@ class FusionAlgebraTest {
 
   @Test
   void mapIntoRedomap() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun real main([real] a) =
           reduce(op +, 0.0, map(fn real (real x) => x * 3.0, map(fn real (real x) => x + 1.0, a)))
         """);
@@ -52,7 +60,9 @@ class FusionAlgebraTest {
 
   @Test
   void mapIntoScanBecomesScanomap() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun [real] main([real] a) = scan(op +, 0.0, map(fn real (real x) => x * 0.5, map(fn real (real x) => x - 1.0, a)))
         """);
     assertEquals(List.of("scanomap"), c.kernelStructures());
@@ -61,7 +71,9 @@ class FusionAlgebraTest {
 
   @Test
   void filterIntoFilter() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun [real] main([real] a) =
           filter(fn bool (real x) => x < 10.0, filter(fn bool (real x) => 0.0 < x, a))
         """);
@@ -71,7 +83,9 @@ class FusionAlgebraTest {
 
   @Test
   void filterIntoFilterNeverRunsTheSecondPredicateOnRejectedRows() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun [int] main([int] a, [int] b) =
           filter(fn bool (int i) => b[i] > 0, filter(fn bool (int i) => i < size(0, b), a))
         """);
@@ -81,7 +95,9 @@ class FusionAlgebraTest {
 
   @Test
   void filterIntoReduceBecomesRedomapThatSkipsRejectedRows() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun real main([real] a) = reduce(op +, -0.0, filter(fn bool (real x) => 0.0 < x, a))
         """);
     assertEquals(List.of("redomap"), c.kernelStructures());
@@ -91,7 +107,9 @@ class FusionAlgebraTest {
 
   @Test
   void filterIntoRedomap() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun real main([real] a) =
           reduce(op +, 0.0, map(fn real (real x) => x * x, filter(fn bool (real x) => 0.0 < x, a)))
         """);
@@ -101,7 +119,9 @@ class FusionAlgebraTest {
 
   @Test
   void replicatedInputBecomesAFreeVariable() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun [real] main([real] a, real s) =
           map(fn real (real x, real y) => x * y, zip(a, replicate(size(0, a), s)))
         """);
@@ -112,7 +132,9 @@ class FusionAlgebraTest {
 
   @Test
   void partialFusionKeepsTheConsumersOtherInputs() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun [real] main([real] a, [real] b) =
           let x = map(fn real (real v) => v + 1.0, a) in
           map(fn real (real u, real v) => u * v, zip(x, b))
@@ -122,10 +144,15 @@ class FusionAlgebraTest {
     c.assertSameResult("main", REALS + " " + REALS);
   }
 
-  /** Thesis Fig. 24: y feeds two SOACs that both feed the root; all fuse, and y's work is done once per element. */
+  /**
+   * Thesis Fig. 24: y feeds two SOACs that both feed the root; all fuse, and y's work is done once
+   * per element.
+   */
   @Test
   void oneProducerOfSeveralConsumersFusesWithoutDuplication() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun [real] main([real] a) =
           let y = map(fn real (real x) => x + 1.0, a) in
           let z = map(fn real (real x) => x * 2.0, y) in
@@ -133,14 +160,19 @@ class FusionAlgebraTest {
           map(fn real (real u, real v) => u * v, zip(z, q))
         """);
     assertEquals(List.of("map"), c.kernelStructures());
-    assertEquals(1, count(c, BinaryOperator.ADD), "the producer's x + 1.0 must appear exactly once");
+    assertEquals(
+        1, count(c, BinaryOperator.ADD), "the producer's x + 1.0 must appear exactly once");
     c.assertSameResult("main", REALS);
   }
 
-  /** Thesis Fig. 25: consumers on the two control-flow paths of an if each fuse with the producer. */
+  /**
+   * Thesis Fig. 25: consumers on the two control-flow paths of an if each fuse with the producer.
+   */
   @Test
   void producerFusesIntoConsumersInBothBranches() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun real main(bool c, [real] a) =
           let b = map(fn real (real x) => x * 2.0, a) in
           if c then reduce(op +, 0.0, b) else reduce(op *, 1.0, b)
@@ -153,7 +185,9 @@ class FusionAlgebraTest {
   /** §7.1.2: the producer reads a, which is updated in place before the consumer runs. */
   @Test
   void noFusionAcrossAConsumedInput() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun [real] main(*[real] a) =
           let b = map(fn real (real x) => x + 1.0, a) in
           let a2 = a with [0] <- 100.0 in
@@ -169,7 +203,9 @@ class FusionAlgebraTest {
    */
   @Test
   void noFusionOfAProducerUsedTwice() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {[real], real} main([real] a) =
           let b = map(fn real (real x) => loop (s = x) = for i < 3 do s * 0.5 in s, a) in
           {map(fn real (real x) => x * 2.0, b), reduce(op +, 0.0, b)}
@@ -178,10 +214,14 @@ class FusionAlgebraTest {
     c.assertSameResult("main", REALS);
   }
 
-  /** §7.1.3: fusing into a consumer inside a loop would recompute the producer in every iteration. */
+  /**
+   * §7.1.3: fusing into a consumer inside a loop would recompute the producer in every iteration.
+   */
   @Test
   void noFusionIntoAConsumerInsideALoop() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun real main([real] a, int n) =
           let b = map(fn real (real x) => x + 1.0, a) in
           loop (acc = 0.0) = for i < n do reduce(op +, acc, b) in acc
@@ -193,7 +233,9 @@ class FusionAlgebraTest {
 
   @Test
   void explainListsEveryKernelAndTheCount() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {[real], real} main([real] a) =
           let b = map(fn real (real x) => loop (s = x) = for i < 3 do s * 0.5 in s, a) in
           {map(fn real (real x) => x * 2.0, b), reduce(op +, 0.0, b)}

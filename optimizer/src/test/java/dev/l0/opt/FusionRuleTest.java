@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.opt.fusion.FusionRule;
+import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.IrChecker;
-import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Stm;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,26 +21,35 @@ import org.junit.jupiter.api.Test;
  * matches that pair; {@code explain} names the rules that made each kernel.
  */
 class FusionRuleTest {
-  private static final String MAP_MAP = """
+  private static final String MAP_MAP =
+      """
       fun [real] main([real] a) = map(fn real (real x) => x * 2.0, map(fn real (real x) => x + 1.0, a))
       """;
-  private static final String MAP_REDUCE = """
+  private static final String MAP_REDUCE =
+      """
       fun real main([real] a) = reduce(op +, 0.0, map(fn real (real x) => x * x, a))
       """;
-  private static final String MAP_SCAN = """
+  private static final String MAP_SCAN =
+      """
       fun [real] main([real] a) = scan(op +, 0.0, map(fn real (real x) => x * 0.5, a))
       """;
-  private static final String FILTER_FILTER = """
+  private static final String FILTER_FILTER =
+      """
       fun [real] main([real] a) = filter(fn bool (real x) => x < 9.0, filter(fn bool (real x) => 0.0 < x, a))
       """;
-  private static final String TWO_REDUCTIONS = """
+  private static final String TWO_REDUCTIONS =
+      """
       fun {real, real} main([real] a) = {reduce(op +, 0.0, a), reduce(op *, 1.0, a)}
       """;
-  private static final String FILTER_REDUCE = """
+  private static final String FILTER_REDUCE =
+      """
       fun real main([real] a) = reduce(op +, 0.0, filter(fn bool (real x) => 0.0 < x, a))
       """;
 
-  /** The program of {@code source} with its one producer fused into its consumer by {@code rule} alone; empty where it does not match. */
+  /**
+   * The program of {@code source} with its one producer fused into its consumer by {@code rule}
+   * alone; empty where it does not match.
+   */
   private static Optional<InternalProgram> fusedAlone(FusionRule rule, String source) {
     Internal p = Internal.of(source);
     List<Stm> stms = p.topLevel();
@@ -50,27 +59,40 @@ class FusionRuleTest {
         soacs.add(k);
       }
     }
-    assertEquals(2, soacs.size(), () -> "the test program should have one producer and one consumer: " + stms);
+    assertEquals(
+        2,
+        soacs.size(),
+        () -> "the test program should have one producer and one consumer: " + stms);
     Stm producer = stms.get(soacs.get(0));
     Stm consumer = stms.get(soacs.get(1));
-    return rule.apply(producer, consumer, p.names()).map(fused -> {
-      List<Stm> out = new ArrayList<>(stms);
-      out.set(soacs.get(1), fused);
-      out.remove((int) soacs.get(0));
-      Body body = new Body(out, p.main().body().result());
-      return new InternalProgram(List.of(p.main().withBody(body)));
-    });
+    return rule.apply(producer, consumer, p.names())
+        .map(
+            fused -> {
+              List<Stm> out = new ArrayList<>(stms);
+              out.set(soacs.get(1), fused);
+              out.remove((int) soacs.get(0));
+              Body body = new Body(out, p.main().body().result());
+              return new InternalProgram(List.of(p.main().withBody(body)));
+            });
   }
 
   private static void assertOnlyRuleFuses(FusionRule rule, String source, String keyword) {
-    InternalProgram fused = fusedAlone(rule, source).orElseThrow(() -> new AssertionError(rule.ruleName() + " does not fuse " + source));
+    InternalProgram fused =
+        fusedAlone(rule, source)
+            .orElseThrow(() -> new AssertionError(rule.ruleName() + " does not fuse " + source));
     assertEquals(Optional.empty(), IrChecker.problem(fused));
-    List<Stm> soacs = fused.functions().get(0).body().stms().stream().filter(s -> s.exp() instanceof Exp.Soac).toList();
+    List<Stm> soacs =
+        fused.functions().get(0).body().stms().stream()
+            .filter(s -> s.exp() instanceof Exp.Soac)
+            .toList();
     assertEquals(1, soacs.size());
     assertEquals(keyword, ((Exp.Soac) soacs.get(0).exp()).keyword());
     for (FusionRule other : FusionRule.values()) {
       if (other != rule && other != FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER) {
-        assertEquals(Optional.empty(), fusedAlone(other, source), other.ruleName() + " should not match " + source);
+        assertEquals(
+            Optional.empty(),
+            fusedAlone(other, source),
+            other.ruleName() + " should not match " + source);
       }
     }
   }
@@ -106,40 +128,66 @@ class FusionRuleTest {
   }
 
   /**
-   * Alone, the duplicating rule fuses a copy of a cheap producer into one consumer by the pair's own
-   * rule (the producer-consumer rules are checked above without it, as {@code Fusion} tries it only
-   * for a producer with several consumers); it does not take a producer that is not cheap.
+   * Alone, the duplicating rule fuses a copy of a cheap producer into one consumer by the pair's
+   * own rule (the producer-consumer rules are checked above without it, as {@code Fusion} tries it
+   * only for a producer with several consumers); it does not take a producer that is not cheap.
    */
   @Test
   void fuseDuplicateCheapProducer() {
-    InternalProgram fused = fusedAlone(FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER, MAP_REDUCE).orElseThrow();
+    InternalProgram fused =
+        fusedAlone(FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER, MAP_REDUCE).orElseThrow();
     assertEquals(Optional.empty(), IrChecker.problem(fused));
-    List<Stm> soacs = fused.functions().get(0).body().stms().stream().filter(s -> s.exp() instanceof Exp.Soac).toList();
-    assertEquals(List.of("redomap"), soacs.stream().map(s -> ((Exp.Soac) s.exp()).keyword()).toList());
-    assertEquals(Optional.empty(), fusedAlone(FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER, """
+    List<Stm> soacs =
+        fused.functions().get(0).body().stms().stream()
+            .filter(s -> s.exp() instanceof Exp.Soac)
+            .toList();
+    assertEquals(
+        List.of("redomap"), soacs.stream().map(s -> ((Exp.Soac) s.exp()).keyword()).toList());
+    assertEquals(
+        Optional.empty(),
+        fusedAlone(
+            FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER,
+            """
         fun real main([real] a) = reduce(op +, 0.0, map(fn real (real x) => loop (s = x) = for i < 3 do s * 0.5 in s, a))
         """));
-    assertEquals(Optional.empty(), fusedAlone(FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER, FILTER_REDUCE));
+    assertEquals(
+        Optional.empty(), fusedAlone(FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER, FILTER_REDUCE));
   }
 
   @Test
   void theRulesInTheOrderFusionTriesThem() {
-    assertEquals(List.of("FUSE-MAP-MAP", "FUSE-MAP-REDOMAP", "FUSE-MAP-SCAN", "FUSE-FILTER-FILTER", "FUSE-FILTER-REDOMAP",
-        "FUSE-HORIZONTAL", "FUSE-DUPLICATE-CHEAP-PRODUCER"),
+    assertEquals(
+        List.of(
+            "FUSE-MAP-MAP",
+            "FUSE-MAP-REDOMAP",
+            "FUSE-MAP-SCAN",
+            "FUSE-FILTER-FILTER",
+            "FUSE-FILTER-REDOMAP",
+            "FUSE-HORIZONTAL",
+            "FUSE-DUPLICATE-CHEAP-PRODUCER"),
         Arrays.stream(FusionRule.values()).map(FusionRule::ruleName).toList());
   }
 
   @Test
   void explainNamesTheRulesThatMadeEachKernel() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {real, [real]} main([real] a, [real] b) =
           {reduce(op +, 0.0, map(fn real (real x) => x * x, filter(fn bool (real x) => 0.0 < x, a))),
            map(fn real (real x) => x - 1.0, b)}
         """);
-    List<String> kernelLines = c.optimized().explain().lines().filter(l -> l.startsWith("kernel ") && !l.startsWith("kernels:")).toList();
+    List<String> kernelLines =
+        c.optimized()
+            .explain()
+            .lines()
+            .filter(l -> l.startsWith("kernel ") && !l.startsWith("kernels:"))
+            .toList();
     assertEquals(2, kernelLines.size(), c.optimized().explain());
-    assertTrue(kernelLines.get(0).startsWith("kernel 1: redomap in main: ")
-        && kernelLines.get(0).endsWith("; fused by FUSE-MAP-REDOMAP, FUSE-FILTER-REDOMAP"), kernelLines.get(0));
+    assertTrue(
+        kernelLines.get(0).startsWith("kernel 1: redomap in main: ")
+            && kernelLines.get(0).endsWith("; fused by FUSE-MAP-REDOMAP, FUSE-FILTER-REDOMAP"),
+        kernelLines.get(0));
     assertTrue(!kernelLines.get(1).contains("fused by"), kernelLines.get(1));
   }
 }

@@ -16,16 +16,27 @@ class HorizontalFusionTest {
 
   @Test
   void minMaxAndSumOfOneArrayAreOnePass() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {real, real, real} main([real] a) =
           {reduce(fn real (real x, real y) => if x < y then x else y, 1e308, a),
            reduce(fn real (real x, real y) => if x < y then y else x, -1e308, a),
            reduce(op +, 0.0, map(fn real (real x) => x * x, a))}
         """);
     assertEquals(List.of("redomap"), c.kernelStructures());
-    assertEquals(1, c.optimized().kernelPlan().kernels().get(0).inputs().size(), "the array is read once");
-    String kernel = c.optimized().explain().lines().filter(l -> l.startsWith("kernel 1: ")).findFirst().orElseThrow();
-    assertTrue(kernel.endsWith("; fused by FUSE-MAP-REDOMAP, FUSE-HORIZONTAL") || kernel.endsWith("; fused by FUSE-HORIZONTAL, FUSE-MAP-REDOMAP"),
+    assertEquals(
+        1, c.optimized().kernelPlan().kernels().get(0).inputs().size(), "the array is read once");
+    String kernel =
+        c.optimized()
+            .explain()
+            .lines()
+            .filter(l -> l.startsWith("kernel 1: "))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(
+        kernel.endsWith("; fused by FUSE-MAP-REDOMAP, FUSE-HORIZONTAL")
+            || kernel.endsWith("; fused by FUSE-HORIZONTAL, FUSE-MAP-REDOMAP"),
         kernel);
     c.assertSameResult("main", REALS);
     c.assertSameResult("main", "[]");
@@ -33,7 +44,9 @@ class HorizontalFusionTest {
 
   @Test
   void reductionsOfTwoArraysOfOneSizeThatShareNoInputStayApart() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {real, real} main([real] a, [real] b) = {reduce(op +, 0.0, a), reduce(op +, 0.0, b)}
         """);
     assertEquals(List.of("reduce", "reduce"), c.kernelStructures());
@@ -41,7 +54,9 @@ class HorizontalFusionTest {
 
   @Test
   void aReductionThatReadsAnotherOnesResultStaysApart() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun real main([real] a) =
           let s = reduce(op +, 0.0, a) in
           reduce(fn real (real x, real y) => x + y * s, 0.0, a)
@@ -52,7 +67,9 @@ class HorizontalFusionTest {
 
   @Test
   void aReductionThatMayFailStaysApart() {
-    Compiled c = Compiled.of("""
+    Compiled c =
+        Compiled.of(
+            """
         fun {int, int} main([int] a) = {reduce(op +, 0, a), reduce(fn int (int x, int y) => x / y, 1, a)}
         """);
     assertEquals(List.of("reduce", "reduce"), c.kernelStructures());

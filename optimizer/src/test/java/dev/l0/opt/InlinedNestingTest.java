@@ -28,8 +28,8 @@ class InlinedNestingTest {
 
   /**
    * {@link #FUNCTIONS} functions of {@link #BRANCHES}-branch else-if chains, each ending in a call
-   * of the one before: inlined all the way, main would nest 3,300 ifs deep. main(x) = 2x for
-   * 0 <= x < BRANCHES * FUNCTIONS, else -1.
+   * of the one before: inlined all the way, main would nest 3,300 ifs deep. main(x) = 2x for 0 <= x
+   * < BRANCHES * FUNCTIONS, else -1.
    */
   private static String chainedElseIfFunctions() {
     StringBuilder text = new StringBuilder("fun i32 g0(i32 x) = -1\n");
@@ -46,7 +46,8 @@ class InlinedNestingTest {
 
   @Test
   void inliningStopsAtTheNestingLimitAndTheProgramStillRuns() {
-    OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(L0Parser.parse(chainedElseIfFunctions(), "chain.l0")));
+    OptimizedProgram optimized =
+        Optimizer.optimize(TypeChecker.check(L0Parser.parse(chainedElseIfFunctions(), "chain.l0")));
     InternalFunction main = optimized.internal().function("main").orElseThrow();
     int nesting = Analysis.nesting(main.body());
     assertTrue(nesting <= NestingLimit.MAX_DEPTH, "main nests " + nesting + " bodies deep");
@@ -54,8 +55,12 @@ class InlinedNestingTest {
     assertTrue(callsIn(main) > 0, "a call beyond the limit stays a call");
     for (int x : List.of(0, 1, 2_999, 3_050, 3_299, 3_300, -3)) {
       int expected = x >= 0 && x < BRANCHES * FUNCTIONS ? 2 * x : -1;
-      // Evaluated on the compiler's stack, as the CLI runs programs: 3,000 nested ifs need more than a default thread's.
-      assertEquals(ScalarValue.i32(expected), NestingLimit.onLargeStack(() -> optimized.call("main", List.of(ScalarValue.i32(x)))), "main(" + x + ")");
+      // Evaluated on the compiler's stack, as the CLI runs programs: 3,000 nested ifs need more
+      // than a default thread's.
+      assertEquals(
+          ScalarValue.i32(expected),
+          NestingLimit.onLargeStack(() -> optimized.call("main", List.of(ScalarValue.i32(x)))),
+          "main(" + x + ")");
     }
   }
 

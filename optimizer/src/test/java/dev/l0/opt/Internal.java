@@ -19,10 +19,14 @@ record Internal(InternalProgram program, NameSource names) {
 
   static Internal of(String source) {
     NameSource names = new NameSource();
-    return new Internal(TupleFlattener.flatten(TypeChecker.check(L0Parser.parse(source, "test.l0")), names), names);
+    return new Internal(
+        TupleFlattener.flatten(TypeChecker.check(L0Parser.parse(source, "test.l0")), names), names);
   }
 
-  /** This program after {@code passes}, each checked by the {@link dev.l0.opt.ir.IrChecker} where the check is on. */
+  /**
+   * This program after {@code passes}, each checked by the {@link dev.l0.opt.ir.IrChecker} where
+   * the check is on.
+   */
   Internal after(Pass... passes) {
     return new Internal(PassManager.runAll(List.of(passes), program, names), names);
   }

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * tests run with {@code -Dl0.opt.check=true}).
  */
 class IrCheckerTest {
-  private static final String SOURCE = """
+  private static final String SOURCE =
+      """
       fun real main([real] xs) =
         let ys = map(fn real (real x) => x * 2.0, xs) in
         reduce(op +, 0.0, ys)
@@ -66,9 +67,13 @@ class IrCheckerTest {
 
   @Test
   void aVariableOutOfScopeIsFound() {
-    InternalProgram broken = Internal.of(SOURCE).program()
-        .mapBodies(b -> new Body(b.stms(), List.of(SubExp.var("nowhere_1"))));
-    assertEquals(Optional.of("function main, body result: nowhere_1 is used where it is not in scope"), IrChecker.problem(broken));
+    InternalProgram broken =
+        Internal.of(SOURCE)
+            .program()
+            .mapBodies(b -> new Body(b.stms(), List.of(SubExp.var("nowhere_1"))));
+    assertEquals(
+        Optional.of("function main, body result: nowhere_1 is used where it is not in scope"),
+        IrChecker.problem(broken));
   }
 
   @Test
@@ -76,39 +81,60 @@ class IrCheckerTest {
     InternalProgram program = Internal.of("fun int main(int x) = x + 1").program();
     InternalFunction main = program.function("main").orElseThrow();
     Ident y = new Ident("y_100", ScalarType.BOOL);
-    Body wrong = new Body(List.of(new Stm(List.of(y), new Exp.Atom(main.params().get(0).var()))), List.of(y.var()));
-    String problem = IrChecker.problem(new InternalProgram(List.of(main.withBody(wrong)))).orElseThrow();
-    assertEquals("function main, statement [y_100]: pattern name y_100 has type i32 where bool is expected", problem);
+    Body wrong =
+        new Body(
+            List.of(new Stm(List.of(y), new Exp.Atom(main.params().get(0).var()))),
+            List.of(y.var()));
+    String problem =
+        IrChecker.problem(new InternalProgram(List.of(main.withBody(wrong)))).orElseThrow();
+    assertEquals(
+        "function main, statement [y_100]: pattern name y_100 has type i32 where bool is expected",
+        problem);
   }
 
   @Test
   void thePassManagerNamesThePassThatBrokeTheProgram() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> Internal.of(SOURCE).after(new Rewrite("duplicate-first", IrCheckerTest::bindFirstTwice)));
-    assertTrue(e.getMessage().startsWith("the internal IR is broken after duplicate-first: function main"), e.getMessage());
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                Internal.of(SOURCE)
+                    .after(new Rewrite("duplicate-first", IrCheckerTest::bindFirstTwice)));
+    assertTrue(
+        e.getMessage().startsWith("the internal IR is broken after duplicate-first: function main"),
+        e.getMessage());
   }
 
   @Test
   void aFixpointThatDoesNotConvergeSaysSo() {
-    Pass grows = new Pass() {
-      @Override
-      public String name() {
-        return "copies-the-result";
-      }
+    Pass grows =
+        new Pass() {
+          @Override
+          public String name() {
+            return "copies-the-result";
+          }
 
-      /** Each round binds a copy of main's result under a fresh name: well formed, never the same twice. */
-      @Override
-      public InternalProgram apply(InternalProgram program, NameSource names) {
-        InternalFunction main = program.function("main").orElseThrow();
-        List<Stm> stms = new ArrayList<>(main.body().stms());
-        Ident copy = new Ident(names.fresh("copy"), main.returnTypes().get(0));
-        stms.add(new Stm(List.of(copy), new Exp.Atom(main.body().result().get(0))));
-        return new InternalProgram(List.of(main.withBody(new Body(stms, main.body().result()))));
-      }
-    };
+          /**
+           * Each round binds a copy of main's result under a fresh name: well formed, never the
+           * same twice.
+           */
+          @Override
+          public InternalProgram apply(InternalProgram program, NameSource names) {
+            InternalFunction main = program.function("main").orElseThrow();
+            List<Stm> stms = new ArrayList<>(main.body().stms());
+            Ident copy = new Ident(names.fresh("copy"), main.returnTypes().get(0));
+            stms.add(new Stm(List.of(copy), new Exp.Atom(main.body().result().get(0))));
+            return new InternalProgram(
+                List.of(main.withBody(new Body(stms, main.body().result()))));
+          }
+        };
     Fixpoint endless = new Fixpoint("endless", List.of(grows), 3);
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> endless.apply(Internal.of(SOURCE).program(), new NameSource()));
-    assertEquals("the fixpoint endless did not converge in 3 rounds; it stops with the last round's program", e.getMessage());
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> endless.apply(Internal.of(SOURCE).program(), new NameSource()));
+    assertEquals(
+        "the fixpoint endless did not converge in 3 rounds; it stops with the last round's program",
+        e.getMessage());
   }
 }

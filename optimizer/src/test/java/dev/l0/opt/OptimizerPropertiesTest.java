@@ -22,8 +22,8 @@ import net.jqwik.api.Provide;
  * The optimiser changes no result and no failure: on random well-typed programs the reference
  * interpreter and the evaluator of the flattened and of the optimised internal program give
  * bit-identical values (Value equality is bitwise for floats), and fail exactly when it fails, in
- * the same operation. The optimised program is well formed ({@link IrChecker}: every name bound once, types consistent). Seeds are fixed; jqwik
- * shrinks a failing program and reports the seed.
+ * the same operation. The optimised program is well formed ({@link IrChecker}: every name bound
+ * once, types consistent). Seeds are fixed; jqwik shrinks a failing program and reports the seed.
  */
 class OptimizerPropertiesTest {
   private static final String SEED = "20261122";
@@ -62,7 +62,10 @@ class OptimizerPropertiesTest {
     TypedProgram typed = TypeChecker.check(c.program());
     Outcome expected = interpreted(c);
     Outcome actual = Outcome.of(() -> Optimizer.flattenOnly(typed).call(c.entry(), c.args()));
-    assertEquals(expected, actual, () -> "flattened program differs:\n" + Optimizer.flattenOnly(typed).explain());
+    assertEquals(
+        expected,
+        actual,
+        () -> "flattened program differs:\n" + Optimizer.flattenOnly(typed).explain());
   }
 
   @Property(tries = 1000, seed = SEED)
@@ -72,7 +75,10 @@ class OptimizerPropertiesTest {
     OptimizedProgram optimized = Optimizer.optimize(typed);
     Outcome actual = Outcome.of(() -> optimized.call(c.entry(), c.args()));
     assertEquals(expected, actual, () -> "optimised program differs:\n" + optimized.explain());
-    assertEquals(Optional.empty(), IrChecker.problem(optimized.internal()), () -> "ill-formed:\n" + optimized.explain());
+    assertEquals(
+        Optional.empty(),
+        IrChecker.problem(optimized.internal()),
+        () -> "ill-formed:\n" + optimized.explain());
   }
 
   @Property(tries = 300, seed = SEED)
@@ -81,6 +87,9 @@ class OptimizerPropertiesTest {
     assertEquals(f.operation(), interpreted(c).failedOperation());
     OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(c.program()));
     Outcome actual = Outcome.of(() -> optimized.call(c.entry(), c.args()));
-    assertEquals(f.operation(), actual.failedOperation(), () -> "the optimised program fails differently:\n" + optimized.explain());
+    assertEquals(
+        f.operation(),
+        actual.failedOperation(),
+        () -> "the optimised program fails differently:\n" + optimized.explain());
   }
 }

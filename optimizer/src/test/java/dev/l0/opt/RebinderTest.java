@@ -14,10 +14,14 @@ import dev.l0.opt.pass.Simplifier;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The rebinder (thesis ch. 6): CSE by hash-consing and hoisting of invariant bindings with the restrictions of §6.1.1. */
+/**
+ * The rebinder (thesis ch. 6): CSE by hash-consing and hoisting of invariant bindings with the
+ * restrictions of §6.1.1.
+ */
 class RebinderTest {
   private static final Fixpoint REBIND =
-      new Fixpoint("rebind", List.of(new Simplifier(), new CommonSubexpressions(), new Hoister()), 20);
+      new Fixpoint(
+          "rebind", List.of(new Simplifier(), new CommonSubexpressions(), new Hoister()), 20);
 
   @Test
   void commonSubexpressionsAreComputedOnce() {
@@ -27,44 +31,60 @@ class RebinderTest {
 
   @Test
   void identicalSoacsAreComputedOnce() {
-    Internal p = Internal.of("""
+    Internal p =
+        Internal.of(
+                """
         fun real main([real] a) = reduce(op +, 0.0, a) * reduce(op +, 0.0, a)
-        """).after(REBIND);
+        """)
+            .after(REBIND);
     assertEquals(1, p.count(e -> e instanceof Exp.Reduce));
   }
 
   @Test
   void lambdaInvariantBindingsMoveOutOfTheLambda() {
-    Internal p = Internal.of("fun [real] main([real] a, real s) = map(fn real (real x) => x + exp(s), a)").after(REBIND);
+    Internal p =
+        Internal.of("fun [real] main([real] a, real s) = map(fn real (real x) => x + exp(s), a)")
+            .after(REBIND);
     assertEquals(1, p.topLevel().stream().filter(s -> s.exp() instanceof Exp.BuiltinCall).count());
   }
 
   @Test
   void loopInvariantBindingsMoveOutOfTheLoop() {
-    Internal p = Internal.of("""
+    Internal p =
+        Internal.of(
+                """
         fun real main(int n, real s) = loop (acc = 0.0) = for i < n do acc + exp(s) in acc
-        """).after(REBIND);
+        """)
+            .after(REBIND);
     assertEquals(1, p.topLevel().stream().filter(s -> s.exp() instanceof Exp.BuiltinCall).count());
   }
 
   @Test
   void bindingsConsumedInsideTheLoopStayInside() {
-    Internal p = Internal.of("""
+    Internal p =
+        Internal.of(
+                """
         fun [[int]] main([int] xs, [int] ys) =
           map(fn [int] (int i) => let a = map(fn int (int y) => y + 1, ys) in let b = a with [0] <- i in b, xs)
-        """).after(REBIND);
+        """)
+            .after(REBIND);
     assertEquals(1, p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Map).count());
-    assertEquals(2, p.count(e -> e instanceof Exp.Map), "the inner map, consumed in each iteration, stays inside");
+    assertEquals(
+        2,
+        p.count(e -> e instanceof Exp.Map),
+        "the inner map, consumed in each iteration, stays inside");
   }
 
-  private static final String ROWS_PLUS_VECTOR = """
+  private static final String ROWS_PLUS_VECTOR =
+      """
       fun [[real]] main([[real]] a, [real] b) = map(fn [real] ([real] r) => map(op +, zip(r, b)), a)
       """;
 
   @Test
   void invariantAssertionsLeaveTheLambdaGuardedByItsWidth() {
     Compiled c = Compiled.of(ROWS_PLUS_VECTOR);
-    assertEquals(0, c.statementsInsideLoops().stream().filter(s -> s.exp() instanceof Exp.Assert).count());
+    assertEquals(
+        0, c.statementsInsideLoops().stream().filter(s -> s.exp() instanceof Exp.Assert).count());
     c.assertSameResult("main", "[[1.0, 2.0], [3.0, 4.0]] [10.0, 20.0]");
   }
 
@@ -72,23 +92,29 @@ class RebinderTest {
   void aHoistedAssertionStillHoldsNothingOverAnEmptyArrayAndStillFailsOtherwise() {
     Compiled c = Compiled.of(ROWS_PLUS_VECTOR);
     c.assertSameResult("main", "[] [10.0]");
-    L0RuntimeError e = assertThrows(L0RuntimeError.class, () -> c.assertSameResult("main", "[[1.0, 2.0]] [10.0]"));
+    L0RuntimeError e =
+        assertThrows(L0RuntimeError.class, () -> c.assertSameResult("main", "[[1.0, 2.0]] [10.0]"));
     assertEquals("zip", e.operation());
   }
 
   @Test
   void nonRecursiveFunctionsAreInlinedAndRecursiveOnesStayCalls() {
-    Internal p = Internal.of("""
+    Internal p =
+        Internal.of(
+                """
         fun int twice(int x) = x * 2
         fun int count(int n) = if n = 0 then 0 else 1 + count(n - 1)
         fun int main(int n) = twice(count(n))
-        """).after(new Inliner());
+        """)
+            .after(new Inliner());
     assertEquals(1, p.count(e -> e instanceof Exp.Apply a && a.function().equals("count")));
     assertEquals(0, p.count(e -> e instanceof Exp.Apply a && a.function().equals("twice")));
-    Compiled.of("""
+    Compiled.of(
+            """
         fun int twice(int x) = x * 2
         fun int count(int n) = if n = 0 then 0 else 1 + count(n - 1)
         fun int main(int n) = twice(count(n))
-        """).assertSameResult("main", "7");
+        """)
+        .assertSameResult("main", "7");
   }
 }

@@ -26,13 +26,15 @@ class SimplifierTest {
   void foldsConstantsWithRunTimeSemantics() {
     Internal p = simplified("fun real main() = 0.1 + 0.2 * 3.0");
     assertEquals(List.of(), p.topLevel());
-    assertEquals(List.of(SubExp.constant(ScalarValue.f64(0.1 + 0.2 * 3.0))), p.main().body().result());
+    assertEquals(
+        List.of(SubExp.constant(ScalarValue.f64(0.1 + 0.2 * 3.0))), p.main().body().result());
   }
 
   @Test
   void foldsIntegerArithmeticWithWrapAround() {
     Internal p = simplified("fun int main() = 2147483647 + 1");
-    assertEquals(List.of(SubExp.constant(ScalarValue.i32(Integer.MIN_VALUE))), p.main().body().result());
+    assertEquals(
+        List.of(SubExp.constant(ScalarValue.i32(Integer.MIN_VALUE))), p.main().body().result());
   }
 
   @Test
@@ -44,7 +46,10 @@ class SimplifierTest {
   @Test
   void keepsFloatArithmeticThatAnIdentityWouldChange() {
     Internal p = simplified("fun real main(real x) = x * 0.0 + 0.0");
-    assertEquals(2, p.count(e -> e instanceof Exp.BinOp), "x * 0.0 is -0.0 or NaN for some x; x + 0.0 changes -0.0");
+    assertEquals(
+        2,
+        p.count(e -> e instanceof Exp.BinOp),
+        "x * 0.0 is -0.0 or NaN for some x; x + 0.0 changes -0.0");
   }
 
   @Test
@@ -75,7 +80,8 @@ class SimplifierTest {
 
   @Test
   void assertionOfEqualSizesIsCheckedAndItsCertificateDisappears() {
-    Internal p = simplified("fun [real] main([real] a) = map(fn real (real x, real y) => x + y, zip(a, a))");
+    Internal p =
+        simplified("fun [real] main([real] a) = map(fn real (real x, real y) => x + y, zip(a, a))");
     assertEquals(0, p.count(e -> e instanceof Exp.Assert));
     assertTrue(p.topLevel().stream().allMatch(s -> s.certificates().isEmpty()));
   }
@@ -91,20 +97,33 @@ class SimplifierTest {
   @Test
   void indexingIntoATransposeReadsTheOriginal() {
     Internal p = simplified("fun int main([[int]] a) = let t = transpose(a) in t[1, 0]");
-    assertEquals(1, p.count(e -> e instanceof Exp.Index x && x.array().equals(p.main().params().get(0).var())
-        && x.indices().equals(List.of(SubExp.constant(ScalarValue.i32(0)), SubExp.constant(ScalarValue.i32(1))))));
+    assertEquals(
+        1,
+        p.count(
+            e ->
+                e instanceof Exp.Index x
+                    && x.array().equals(p.main().params().get(0).var())
+                    && x.indices()
+                        .equals(
+                            List.of(
+                                SubExp.constant(ScalarValue.i32(0)),
+                                SubExp.constant(ScalarValue.i32(1))))));
   }
 
   @Test
   void indexingIntoAReshapeReadsTheSourceAtTheSameOffsetAndKeepsTheBoundsChecks() {
     String source = "fun int main([[int]] a, int i, int j) = let b = reshape((3, 2), a) in b[i, j]";
     Internal p = simplified(source);
-    assertEquals(1, p.count(e -> e instanceof Exp.Index x && x.array().equals(p.main().params().get(0).var())));
+    assertEquals(
+        1,
+        p.count(e -> e instanceof Exp.Index x && x.array().equals(p.main().params().get(0).var())));
     assertEquals(2, p.count(e -> e instanceof Exp.Assert a && a.operation().equals("index")));
     Compiled c = Compiled.of(source);
     assertEquals(ScalarValue.i32(6), c.assertSameResult("main", "[[1, 2, 3], [4, 5, 6]] 2 1"));
     assertEquals(ScalarValue.i32(4), c.assertSameResult("main", "[[1, 2, 3], [4, 5, 6]] 1 1"));
-    L0RuntimeError outside = assertThrows(L0RuntimeError.class, () -> c.assertSameResult("main", "[[1, 2, 3], [4, 5, 6]] 0 2"));
+    L0RuntimeError outside =
+        assertThrows(
+            L0RuntimeError.class, () -> c.assertSameResult("main", "[[1, 2, 3], [4, 5, 6]] 0 2"));
     assertEquals("index", outside.operation());
   }
 

@@ -16,10 +16,10 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Sums that do not depend on the partitioning: Spark aggregates over {@link ExactSum} (element-wise
  * sums over {@link ExactFloatSum}, its fixed-point accumulator), so a sum is the correctly rounded
- * sum of its values, bit-identical for any number of partitions, any row
- * order and any {@code spark.l0.batchRows} (Spark's own {@code sum} of doubles depends on the
- * order). Use them like {@code sum}: {@code df.groupBy("book").agg(exactSum(col("pv")))}.
- * Nulls are skipped, as {@code sum} skips them; a group of nulls only sums to 0.0.
+ * sum of its values, bit-identical for any number of partitions, any row order and any {@code
+ * spark.l0.batchRows} (Spark's own {@code sum} of doubles depends on the order). Use them like
+ * {@code sum}: {@code df.groupBy("book").agg(exactSum(col("pv")))}. Nulls are skipped, as {@code
+ * sum} skips them; a group of nulls only sums to 0.0.
  */
 public final class ExactSums {
   /**
@@ -28,8 +28,13 @@ public final class ExactSums {
    */
   @SuppressWarnings("unchecked")
   private static final Encoder<double[]> DOUBLE_ARRAY =
-      (Encoder<double[]>) (Encoder<?>) new AgnosticEncoders.ArrayEncoder<>(AgnosticEncoders.PrimitiveDoubleEncoder$.MODULE$, false);
-  private static final StructType VECTOR_OUT = new StructType().add("sums", DataTypes.createArrayType(DataTypes.DoubleType, false));
+      (Encoder<double[]>)
+          (Encoder<?>)
+              new AgnosticEncoders.ArrayEncoder<>(
+                  AgnosticEncoders.PrimitiveDoubleEncoder$.MODULE$, false);
+
+  private static final StructType VECTOR_OUT =
+      new StructType().add("sums", DataTypes.createArrayType(DataTypes.DoubleType, false));
 
   private ExactSums() {}
 

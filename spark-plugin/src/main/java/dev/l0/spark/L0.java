@@ -24,7 +24,10 @@ import scala.jdk.javaapi.CollectionConverters;
 public final class L0 {
   private L0() {}
 
-  /** A pipeline running the L0 program {@code l0Text} (errors cite it as {@code "<inline L0 program>"}). */
+  /**
+   * A pipeline running the L0 program {@code l0Text} (errors cite it as {@code "<inline L0
+   * program>"}).
+   */
   public static L0Pipeline pipeline(String l0Text) {
     return L0Pipeline.of(l0Text, "<inline L0 program>", UserCallSite.current());
   }
@@ -33,16 +36,21 @@ public final class L0 {
   public static L0Pipeline pipeline(Path l0File) {
     String callSite = UserCallSite.current();
     try {
-      return L0Pipeline.of(Files.readString(l0File, StandardCharsets.UTF_8), l0File.getFileName().toString(), callSite);
+      return L0Pipeline.of(
+          Files.readString(l0File, StandardCharsets.UTF_8),
+          l0File.getFileName().toString(),
+          callSite);
     } catch (IOException e) {
-      throw new UncheckedIOException("L0 pipeline at " + callSite + ": cannot read " + l0File + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "L0 pipeline at " + callSite + ": cannot read " + l0File + ": " + e.getMessage(), e);
     }
   }
 
   /** A pipeline running a program built with the Java DSL ({@code dev.l0.dsl}). */
   public static L0Pipeline pipeline(Program dslProgram) {
     String callSite = UserCallSite.current();
-    return L0Pipeline.of(L0Printer.print(dslProgram), "Java DSL program built at " + callSite, callSite);
+    return L0Pipeline.of(
+        L0Printer.print(dslProgram), "Java DSL program built at " + callSite, callSite);
   }
 
   /** Prints {@link #explainString} to standard output. */
@@ -56,20 +64,34 @@ public final class L0 {
    * (the reason work would run on the JVM).
    */
   public static String explainString(Dataset<?> df) {
-    LogicalPlan optimized = ((org.apache.spark.sql.classic.Dataset<?>) df).queryExecution().optimizedPlan();
+    LogicalPlan optimized =
+        ((org.apache.spark.sql.classic.Dataset<?>) df).queryExecution().optimizedPlan();
     List<L0PipelineNode> pipelines = new ArrayList<>();
     collectPipelines(optimized, pipelines);
     if (pipelines.isEmpty()) {
       return "no L0 pipeline in this query\n";
     }
     DeviceKind configured = L0Settings.ofActiveSession().device();
-    String driverDevice = DeviceSelector.select(configured == DeviceKind.JVM ? DeviceKind.JVM : DeviceKind.AUTO).report();
+    String driverDevice =
+        DeviceSelector.select(configured == DeviceKind.JVM ? DeviceKind.JVM : DeviceKind.AUTO)
+            .report();
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < pipelines.size(); i++) {
-      text.append("== L0 pipeline ").append(i + 1).append(" of ").append(pipelines.size()).append(" ==\n")
-          .append(pipelines.get(i).spec().explain().strip()).append('\n')
-          .append("configured device (").append(L0Settings.DEVICE).append("): ").append(configured.label()).append('\n')
-          .append("on this driver: ").append(driverDevice).append('\n');
+      text.append("== L0 pipeline ")
+          .append(i + 1)
+          .append(" of ")
+          .append(pipelines.size())
+          .append(" ==\n")
+          .append(pipelines.get(i).spec().explain().strip())
+          .append('\n')
+          .append("configured device (")
+          .append(L0Settings.DEVICE)
+          .append("): ")
+          .append(configured.label())
+          .append('\n')
+          .append("on this driver: ")
+          .append(driverDevice)
+          .append('\n');
     }
     return text.toString();
   }

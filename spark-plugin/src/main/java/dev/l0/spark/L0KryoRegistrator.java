@@ -18,11 +18,11 @@ import java.util.List;
 import org.apache.spark.serializer.KryoRegistrator;
 
 /**
- * Registers what pipelines ship between JVMs with Spark's Kryo
- * ({@code spark.kryo.registrator=dev.l0.spark.L0KryoRegistrator}). Spark's Kryo (4.x) cannot set a
- * record's final fields, so records and the spec travel with Java serialization inside Kryo;
- * partial results and {@link FlatArray}s, which travel in volume, have compact serializers (the
- * {@link ExactSum}s of exact float sums inside partial results travel with Java serialization).
+ * Registers what pipelines ship between JVMs with Spark's Kryo ({@code
+ * spark.kryo.registrator=dev.l0.spark.L0KryoRegistrator}). Spark's Kryo (4.x) cannot set a record's
+ * final fields, so records and the spec travel with Java serialization inside Kryo; partial results
+ * and {@link FlatArray}s, which travel in volume, have compact serializers (the {@link ExactSum}s
+ * of exact float sums inside partial results travel with Java serialization).
  */
 public final class L0KryoRegistrator implements KryoRegistrator {
 

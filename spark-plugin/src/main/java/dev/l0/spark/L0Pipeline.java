@@ -22,11 +22,11 @@ import scala.Function1;
 /**
  * An L0 program bound to DataFrame columns, applied with {@code df.transform(pipeline)}. Immutable:
  * every setter returns a new pipeline. {@link #with} binds parameters to driver-side values; the
- * columns named in {@link #on} feed, in order, the leaves of the other parameters: an array of scalars takes one column, an array of tuples (or
- * a tuple of arrays) one column per tuple leaf; a struct column counts as its leaf fields, an array
- * column gives an inner dimension. {@link #as} names the outputs. Planning happens in {@link #apply}, so a wrong
- * column, type or program fails in {@code df.transform(...)} with the call site of
- * {@link L0#pipeline}, not later in a task.
+ * columns named in {@link #on} feed, in order, the leaves of the other parameters: an array of
+ * scalars takes one column, an array of tuples (or a tuple of arrays) one column per tuple leaf; a
+ * struct column counts as its leaf fields, an array column gives an inner dimension. {@link #as}
+ * names the outputs. Planning happens in {@link #apply}, so a wrong column, type or program fails
+ * in {@code df.transform(...)} with the call site of {@link L0#pipeline}, not later in a task.
  */
 public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, Serializable {
   private static final long serialVersionUID = 1L;
@@ -42,9 +42,16 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
   private final String callSite;
   private final boolean exactFloatSums;
 
-  private L0Pipeline(String programText, String sourceName, String entry, List<String> inputColumns,
-      List<String> outputNames, Map<String, Object> nullReplacements, List<BoundArgument> boundArguments,
-      String callSite, boolean exactFloatSums) {
+  private L0Pipeline(
+      String programText,
+      String sourceName,
+      String entry,
+      List<String> inputColumns,
+      List<String> outputNames,
+      Map<String, Object> nullReplacements,
+      List<BoundArgument> boundArguments,
+      String callSite,
+      boolean exactFloatSums) {
     this.programText = programText;
     this.sourceName = sourceName;
     this.entry = entry;
@@ -57,31 +64,65 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
   }
 
   static L0Pipeline of(String programText, String sourceName, String callSite) {
-    return new L0Pipeline(Objects.requireNonNull(programText, "L0 program text"), sourceName, DEFAULT_ENTRY,
-        List.of(), List.of(), Map.of(), List.of(), callSite, false);
+    return new L0Pipeline(
+        Objects.requireNonNull(programText, "L0 program text"),
+        sourceName,
+        DEFAULT_ENTRY,
+        List.of(),
+        List.of(),
+        Map.of(),
+        List.of(),
+        callSite,
+        false);
   }
 
   /**
    * The DataFrame columns feeding the entry's parameters, in order, named as {@code df.col(...)}
-   * names them: a column whose whole name matches (dots included) first, else {@code col.field}
-   * for a struct field, with backticks quoting a name ({@code "`a.b`"}); case is ignored unless
-   * {@code spark.sql.caseSensitive} is true; a name that matches two columns is an error.
+   * names them: a column whose whole name matches (dots included) first, else {@code col.field} for
+   * a struct field, with backticks quoting a name ({@code "`a.b`"}); case is ignored unless {@code
+   * spark.sql.caseSensitive} is true; a name that matches two columns is an error.
    */
   public L0Pipeline on(String... columns) {
-    return new L0Pipeline(programText, sourceName, entry, names("on", columns), outputNames, nullReplacements, boundArguments,
-        callSite, exactFloatSums);
+    return new L0Pipeline(
+        programText,
+        sourceName,
+        entry,
+        names("on", columns),
+        outputNames,
+        nullReplacements,
+        boundArguments,
+        callSite,
+        exactFloatSums);
   }
 
-  /** The names of the output columns, one per result component (default {@code _1}, {@code _2}, ...). */
+  /**
+   * The names of the output columns, one per result component (default {@code _1}, {@code _2},
+   * ...).
+   */
   public L0Pipeline as(String... outputs) {
-    return new L0Pipeline(programText, sourceName, entry, inputColumns, names("as", outputs), nullReplacements, boundArguments,
-        callSite, exactFloatSums);
+    return new L0Pipeline(
+        programText,
+        sourceName,
+        entry,
+        inputColumns,
+        names("as", outputs),
+        nullReplacements,
+        boundArguments,
+        callSite,
+        exactFloatSums);
   }
 
   /** The entry function (default {@code main}). */
   public L0Pipeline entry(String name) {
-    return new L0Pipeline(programText, sourceName, requireName("entry", name), inputColumns, outputNames,
-        nullReplacements, boundArguments, callSite,
+    return new L0Pipeline(
+        programText,
+        sourceName,
+        requireName("entry", name),
+        inputColumns,
+        outputNames,
+        nullReplacements,
+        boundArguments,
+        callSite,
         exactFloatSums);
   }
 
@@ -89,86 +130,147 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
    * Binds the entry parameter named {@code parameter} (its name in the L0 source) to a driver-side
    * value, the same whole value for every row: a {@code Double}, {@code Float}, {@code Integer},
    * {@code Long} or {@code Boolean} for a scalar parameter; a primitive array ({@code double[]},
-   * {@code int[]}, ...), regular nested primitive arrays ({@code double[][]}, ...) or a
-   * {@code FlatArray} for an array parameter. The columns of {@link #on} then feed the other
-   * parameters, in order. Checked when the pipeline is planned (unknown or twice-bound parameter,
-   * type mismatch, irregular nested array); the values reach each executor once, as a Spark broadcast.
+   * {@code int[]}, ...), regular nested primitive arrays ({@code double[][]}, ...) or a {@code
+   * FlatArray} for an array parameter. The columns of {@link #on} then feed the other parameters,
+   * in order. Checked when the pipeline is planned (unknown or twice-bound parameter, type
+   * mismatch, irregular nested array); the values reach each executor once, as a Spark broadcast.
    */
   public L0Pipeline with(String parameter, Object value) {
     List<BoundArgument> bound = new ArrayList<>(boundArguments);
     bound.add(new BoundArgument(requireName("with", parameter), value));
-    return new L0Pipeline(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, bound, callSite,
+    return new L0Pipeline(
+        programText,
+        sourceName,
+        entry,
+        inputColumns,
+        outputNames,
+        nullReplacements,
+        bound,
+        callSite,
         exactFloatSums);
   }
 
   /**
-   * Declares the value that replaces a null in column {@code columnPath} ({@code "col"}, or
-   * {@code "col.field"} for a struct leaf, resolved as {@link #on} resolves names); without one, a
-   * null is an error. The value is a boxed
-   * number or boolean of the column's type.
+   * Declares the value that replaces a null in column {@code columnPath} ({@code "col"}, or {@code
+   * "col.field"} for a struct leaf, resolved as {@link #on} resolves names); without one, a null is
+   * an error. The value is a boxed number or boolean of the column's type.
    */
   public L0Pipeline nullAs(String columnPath, Object replacement) {
     requireName("nullAs", columnPath);
     if (!(replacement instanceof Number) && !(replacement instanceof Boolean)) {
-      throw new IllegalArgumentException("L0 pipeline at " + callSite + ": nullAs(\"" + columnPath
-          + "\", ...) needs a number or a boolean, not " + (replacement == null ? "null" : replacement.getClass().getName()));
+      throw new IllegalArgumentException(
+          "L0 pipeline at "
+              + callSite
+              + ": nullAs(\""
+              + columnPath
+              + "\", ...) needs a number or a boolean, not "
+              + (replacement == null ? "null" : replacement.getClass().getName()));
     }
     Map<String, Object> replacements = new LinkedHashMap<>(nullReplacements);
     replacements.put(columnPath, replacement);
-    return new L0Pipeline(programText, sourceName, entry, inputColumns, outputNames, replacements, boundArguments,
-        callSite, exactFloatSums);
+    return new L0Pipeline(
+        programText,
+        sourceName,
+        entry,
+        inputColumns,
+        outputNames,
+        replacements,
+        boundArguments,
+        callSite,
+        exactFloatSums);
   }
 
   /**
    * Makes every float sum among the results exact: each reduce whose operator is {@code +} on
-   * {@code f32} or {@code f64} (or component-wise on tuples of them) and whose neutral element is
-   * 0 gives the correctly rounded sum of its values, bit-identical whatever
-   * {@code spark.l0.batchRows}, the partitioning, the thread count or the device (by default each
-   * batch's sum is rounded and batches and partitions are combined in order). The kernels compute
-   * the summands, the executor adds them exactly on the host and the partials merge exactly, rounded
-   * once. Planning fails where the pipeline has no such reduce; other results are combined as before.
-   * The session key {@code spark.l0.exactFloatSums=true} does this for every reduce pipeline that has a float sum.
+   * {@code f32} or {@code f64} (or component-wise on tuples of them) and whose neutral element is 0
+   * gives the correctly rounded sum of its values, bit-identical whatever {@code
+   * spark.l0.batchRows}, the partitioning, the thread count or the device (by default each batch's
+   * sum is rounded and batches and partitions are combined in order). The kernels compute the
+   * summands, the executor adds them exactly on the host and the partials merge exactly, rounded
+   * once. Planning fails where the pipeline has no such reduce; other results are combined as
+   * before. The session key {@code spark.l0.exactFloatSums=true} does this for every reduce
+   * pipeline that has a float sum.
    */
   public L0Pipeline exactFloatSums() {
-    return new L0Pipeline(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, boundArguments,
-        callSite, true);
+    return new L0Pipeline(
+        programText,
+        sourceName,
+        entry,
+        inputColumns,
+        outputNames,
+        nullReplacements,
+        boundArguments,
+        callSite,
+        true);
   }
 
-  /** What this pipeline asks for, as the planner takes it, float sums ordered unless {@link #exactFloatSums()} asked. */
+  /**
+   * What this pipeline asks for, as the planner takes it, float sums ordered unless {@link
+   * #exactFloatSums()} asked.
+   */
   public PipelineRequest request() {
     return request(exactFloatSums ? FloatSums.EXACT : FloatSums.ORDERED);
   }
 
   private PipelineRequest request(FloatSums floatSums) {
-    return new PipelineRequest(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, callSite,
-        boundArguments, floatSums);
+    return new PipelineRequest(
+        programText,
+        sourceName,
+        entry,
+        inputColumns,
+        outputNames,
+        nullReplacements,
+        callSite,
+        boundArguments,
+        floatSums);
   }
 
   /**
-   * Plans this pipeline against {@code df}'s schema (column names resolved as the session's
-   * {@code spark.sql.caseSensitive} says) and returns {@code df} with the pipeline on
-   * top; throws {@link dev.l0.spark.pipeline.PipelinePlanningException} where they do not fit.
+   * Plans this pipeline against {@code df}'s schema (column names resolved as the session's {@code
+   * spark.sql.caseSensitive} says) and returns {@code df} with the pipeline on top; throws {@link
+   * dev.l0.spark.pipeline.PipelinePlanningException} where they do not fit.
    */
   @Override
   public Dataset<Row> apply(Dataset<Row> df) {
     if (!(df instanceof org.apache.spark.sql.classic.Dataset)) {
-      throw new IllegalArgumentException("L0 pipeline at " + callSite + ": needs a classic Spark Dataset, not "
-          + df.getClass().getName() + " (Spark Connect is not supported)");
+      throw new IllegalArgumentException(
+          "L0 pipeline at "
+              + callSite
+              + ": needs a classic Spark Dataset, not "
+              + df.getClass().getName()
+              + " (Spark Connect is not supported)");
     }
-    org.apache.spark.sql.classic.Dataset<Row> classic = (org.apache.spark.sql.classic.Dataset<Row>) df;
-    FloatSums floatSums = exactFloatSums ? FloatSums.EXACT
-        : L0Settings.exactFloatSums(key -> Optional.ofNullable(classic.sparkSession().conf().get(key, null)))
-            ? FloatSums.EXACT_WHERE_PRESENT : FloatSums.ORDERED;
-    PipelineSpec spec = PipelinePlanner.plan(request(floatSums), df.schema(),
-        classic.sparkSession().sessionState().conf().caseSensitiveAnalysis()).withBroadcastValues(classic.sparkSession());
+    org.apache.spark.sql.classic.Dataset<Row> classic =
+        (org.apache.spark.sql.classic.Dataset<Row>) df;
+    FloatSums floatSums =
+        exactFloatSums
+            ? FloatSums.EXACT
+            : L0Settings.exactFloatSums(
+                    key -> Optional.ofNullable(classic.sparkSession().conf().get(key, null)))
+                ? FloatSums.EXACT_WHERE_PRESENT
+                : FloatSums.ORDERED;
+    PipelineSpec spec =
+        PipelinePlanner.plan(
+                request(floatSums),
+                df.schema(),
+                classic.sparkSession().sessionState().conf().caseSensitiveAnalysis())
+            .withBroadcastValues(classic.sparkSession());
     return org.apache.spark.sql.classic.Dataset.ofRows(
         classic.sparkSession(), L0PipelineNode.of(classic.queryExecution().analyzed(), spec));
   }
 
   @Override
   public String toString() {
-    return "L0Pipeline(" + sourceName + ", entry " + entry + ", on " + inputColumns + ", as " + outputNames
-        + (exactFloatSums ? ", exact float sums" : "") + ")";
+    return "L0Pipeline("
+        + sourceName
+        + ", entry "
+        + entry
+        + ", on "
+        + inputColumns
+        + ", as "
+        + outputNames
+        + (exactFloatSums ? ", exact float sums" : "")
+        + ")";
   }
 
   private List<String> names(String method, String... names) {
@@ -181,7 +283,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
 
   private String requireName(String method, String name) {
     if (name == null || name.isBlank()) {
-      throw new IllegalArgumentException("L0 pipeline at " + callSite + ": " + method + "(...) got an empty or null name");
+      throw new IllegalArgumentException(
+          "L0 pipeline at " + callSite + ": " + method + "(...) got an empty or null name");
     }
     return name;
   }

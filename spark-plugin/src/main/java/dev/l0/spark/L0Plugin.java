@@ -12,11 +12,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Spark plugin ({@code spark.plugins=dev.l0.spark.L0Plugin}). The driver side passes the
- * {@code spark.l0.*} settings to every executor; the executor side starts the executor's runtime
- * (kernel cache folder, one CUDA probe logged in one line, the GPU task slots). It never breaks an
- * executor: where the settings are bad or anything fails, the executor logs why and carries on,
- * and pipelines start the runtime again from the Spark configuration on their first task.
+ * The Spark plugin ({@code spark.plugins=dev.l0.spark.L0Plugin}). The driver side passes the {@code
+ * spark.l0.*} settings to every executor; the executor side starts the executor's runtime (kernel
+ * cache folder, one CUDA probe logged in one line, the GPU task slots). It never breaks an
+ * executor: where the settings are bad or anything fails, the executor logs why and carries on, and
+ * pipelines start the runtime again from the Spark configuration on their first task.
  */
 public final class L0Plugin implements SparkPlugin {
   private static final Logger LOG = LoggerFactory.getLogger(L0Plugin.class);
@@ -44,8 +44,11 @@ public final class L0Plugin implements SparkPlugin {
           settings.putAll(extraConf);
           ExecutorRuntime.start(L0Settings.of(settings), context.executorID(), context.resources());
         } catch (Throwable t) {
-          LOG.warn("L0 executor {}: the runtime did not start ({}); pipelines will start it on their first task",
-              context.executorID(), t.toString(), t);
+          LOG.warn(
+              "L0 executor {}: the runtime did not start ({}); pipelines will start it on their first task",
+              context.executorID(),
+              t.toString(),
+              t);
         }
       }
     };

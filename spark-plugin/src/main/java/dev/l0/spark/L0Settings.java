@@ -19,39 +19,53 @@ import scala.Tuple2;
  *
  * @param device {@value #DEVICE}: where pipelines run
  * @param batchRows {@value #BATCH_ROWS}: the most rows one runtime call gets
- * @param jvmBatchRows {@value #JVM_BATCH_ROWS}: the most rows one runtime call of a per-row pipeline gets on the JVM
- * @param gpuConcurrentTasks {@value #GPU_CONCURRENT_TASKS}: the most tasks of one executor on its GPU at once
- * @param kernelCacheDirectory {@value #KERNEL_CACHE_DIR}: the disk cache of compiled kernels, where set
- * @param programCacheSize {@value #PROGRAM_CACHE_MAX_PROGRAMS}: the most compiled programs an executor keeps
+ * @param jvmBatchRows {@value #JVM_BATCH_ROWS}: the most rows one runtime call of a per-row
+ *     pipeline gets on the JVM
+ * @param gpuConcurrentTasks {@value #GPU_CONCURRENT_TASKS}: the most tasks of one executor on its
+ *     GPU at once
+ * @param kernelCacheDirectory {@value #KERNEL_CACHE_DIR}: the disk cache of compiled kernels, where
+ *     set
+ * @param programCacheSize {@value #PROGRAM_CACHE_MAX_PROGRAMS}: the most compiled programs an
+ *     executor keeps
  */
-public record L0Settings(DeviceKind device, int batchRows, int jvmBatchRows, int gpuConcurrentTasks,
-    Optional<String> kernelCacheDirectory, int programCacheSize) {
+public record L0Settings(
+    DeviceKind device,
+    int batchRows,
+    int jvmBatchRows,
+    int gpuConcurrentTasks,
+    Optional<String> kernelCacheDirectory,
+    int programCacheSize) {
 
   /** {@code auto} (CUDA where it works, else the JVM; the default), {@code cuda} or {@code jvm}. */
   public static final String DEVICE = "spark.l0.device";
+
   /**
-   * The most rows of a partition handed to the runtime in one call (default 1048576): a task holds a
-   * few batches of this size, whatever the size of its partition.
+   * The most rows of a partition handed to the runtime in one call (default 1048576): a task holds
+   * a few batches of this size, whatever the size of its partition.
    */
   public static final String BATCH_ROWS = "spark.l0.batchRows";
+
   /**
-   * The most rows of a partition handed to the runtime in one call by a pipeline of per-row
-   * results (not a reduce or scan, whose batches stay {@link #BATCH_ROWS}) where the executor runs
+   * The most rows of a partition handed to the runtime in one call by a pipeline of per-row results
+   * (not a reduce or scan, whose batches stay {@link #BATCH_ROWS}) where the executor runs
    * pipelines on the JVM backend ({@code spark.l0.device=jvm}, or no working CUDA; default 4096,
    * the rows of a batch of Spark's Parquet and ORC readers): a batch whose columns stay in the
    * core's caches from the copy out of Spark's vectors through the kernel to the rows Spark reads.
    */
   public static final String JVM_BATCH_ROWS = "spark.l0.jvm.batchRows";
+
   /** How many tasks of one executor may use its GPU at the same time (default 1). */
   public static final String GPU_CONCURRENT_TASKS = "spark.l0.gpu.concurrentTasks";
+
   /**
    * The folder of the disk cache of compiled kernels on every executor; where unset, the runtime's
    * default (the {@code L0_KERNEL_CACHE} environment variable, else {@code ~/.cache/l0/kernels}).
    */
   public static final String KERNEL_CACHE_DIR = "spark.l0.kernelCache.dir";
+
   /**
-   * How many compiled programs one executor JVM keeps for later tasks (default 256); beyond that the
-   * least recently used is dropped, and closed once no running task uses it.
+   * How many compiled programs one executor JVM keeps for later tasks (default 256); beyond that
+   * the least recently used is dropped, and closed once no running task uses it.
    */
   public static final String PROGRAM_CACHE_MAX_PROGRAMS = "spark.l0.programCache.maxPrograms";
 
@@ -63,8 +77,15 @@ public record L0Settings(DeviceKind device, int batchRows, int jvmBatchRows, int
   public static final String EXACT_FLOAT_SUMS = "spark.l0.exactFloatSums";
 
   /** Every key, in the order the documentation lists them. */
-  public static final List<String> KEYS = List.of(DEVICE, BATCH_ROWS, JVM_BATCH_ROWS, GPU_CONCURRENT_TASKS, KERNEL_CACHE_DIR,
-      PROGRAM_CACHE_MAX_PROGRAMS, EXACT_FLOAT_SUMS);
+  public static final List<String> KEYS =
+      List.of(
+          DEVICE,
+          BATCH_ROWS,
+          JVM_BATCH_ROWS,
+          GPU_CONCURRENT_TASKS,
+          KERNEL_CACHE_DIR,
+          PROGRAM_CACHE_MAX_PROGRAMS,
+          EXACT_FLOAT_SUMS);
 
   private static final String PREFIX = "spark.l0.";
   private static final DeviceKind DEFAULT_DEVICE = DeviceKind.AUTO;
@@ -78,27 +99,45 @@ public record L0Settings(DeviceKind device, int batchRows, int jvmBatchRows, int
       throw new IllegalArgumentException(BATCH_ROWS + " must be at least 1, not " + batchRows);
     }
     if (jvmBatchRows < 1) {
-      throw new IllegalArgumentException(JVM_BATCH_ROWS + " must be at least 1, not " + jvmBatchRows);
+      throw new IllegalArgumentException(
+          JVM_BATCH_ROWS + " must be at least 1, not " + jvmBatchRows);
     }
     if (gpuConcurrentTasks < 1) {
-      throw new IllegalArgumentException(GPU_CONCURRENT_TASKS + " must be at least 1, not " + gpuConcurrentTasks);
+      throw new IllegalArgumentException(
+          GPU_CONCURRENT_TASKS + " must be at least 1, not " + gpuConcurrentTasks);
     }
     if (programCacheSize < 1) {
-      throw new IllegalArgumentException(PROGRAM_CACHE_MAX_PROGRAMS + " must be at least 1, not " + programCacheSize);
+      throw new IllegalArgumentException(
+          PROGRAM_CACHE_MAX_PROGRAMS + " must be at least 1, not " + programCacheSize);
     }
   }
 
   /** The settings a configuration gives, defaults for absent keys; a bad value names its key. */
   public static L0Settings read(Function<String, Optional<String>> configuration) {
-    DeviceKind device = configuration.apply(DEVICE).map(value -> parseDevice(value)).orElse(DEFAULT_DEVICE);
-    int batchRows = configuration.apply(BATCH_ROWS).map(value -> parseWholeNumber(BATCH_ROWS, value)).orElse(DEFAULT_BATCH_ROWS);
-    int jvmBatchRows = configuration.apply(JVM_BATCH_ROWS).map(value -> parseWholeNumber(JVM_BATCH_ROWS, value))
-        .orElse(DEFAULT_JVM_BATCH_ROWS);
-    int gpuTasks = configuration.apply(GPU_CONCURRENT_TASKS)
-        .map(value -> parseWholeNumber(GPU_CONCURRENT_TASKS, value)).orElse(DEFAULT_GPU_CONCURRENT_TASKS);
-    Optional<String> cache = configuration.apply(KERNEL_CACHE_DIR).map(String::strip).filter(value -> !value.isEmpty());
-    int programs = configuration.apply(PROGRAM_CACHE_MAX_PROGRAMS)
-        .map(value -> parseWholeNumber(PROGRAM_CACHE_MAX_PROGRAMS, value)).orElse(DEFAULT_PROGRAM_CACHE_SIZE);
+    DeviceKind device =
+        configuration.apply(DEVICE).map(value -> parseDevice(value)).orElse(DEFAULT_DEVICE);
+    int batchRows =
+        configuration
+            .apply(BATCH_ROWS)
+            .map(value -> parseWholeNumber(BATCH_ROWS, value))
+            .orElse(DEFAULT_BATCH_ROWS);
+    int jvmBatchRows =
+        configuration
+            .apply(JVM_BATCH_ROWS)
+            .map(value -> parseWholeNumber(JVM_BATCH_ROWS, value))
+            .orElse(DEFAULT_JVM_BATCH_ROWS);
+    int gpuTasks =
+        configuration
+            .apply(GPU_CONCURRENT_TASKS)
+            .map(value -> parseWholeNumber(GPU_CONCURRENT_TASKS, value))
+            .orElse(DEFAULT_GPU_CONCURRENT_TASKS);
+    Optional<String> cache =
+        configuration.apply(KERNEL_CACHE_DIR).map(String::strip).filter(value -> !value.isEmpty());
+    int programs =
+        configuration
+            .apply(PROGRAM_CACHE_MAX_PROGRAMS)
+            .map(value -> parseWholeNumber(PROGRAM_CACHE_MAX_PROGRAMS, value))
+            .orElse(DEFAULT_PROGRAM_CACHE_SIZE);
     return new L0Settings(device, batchRows, jvmBatchRows, gpuTasks, cache, programs);
   }
 
@@ -112,7 +151,10 @@ public record L0Settings(DeviceKind device, int batchRows, int jvmBatchRows, int
     return read(key -> Optional.ofNullable(conf.get(key)));
   }
 
-  /** The settings of the active session's SQL configuration (Spark configuration plus runtime changes). */
+  /**
+   * The settings of the active session's SQL configuration (Spark configuration plus runtime
+   * changes).
+   */
   public static L0Settings ofActiveSession() {
     SQLConf conf = SQLConf.get();
     return read(key -> Optional.ofNullable(conf.getConfString(key, null)));
@@ -128,22 +170,31 @@ public record L0Settings(DeviceKind device, int batchRows, int jvmBatchRows, int
   }
 
   /**
-   * Points the runtime's kernel cache at {@link #kernelCacheDirectory} (its system property
-   * {@value KernelCache#DIRECTORY_PROPERTY}) in this JVM, where one is set.
+   * Points the runtime's kernel cache at {@link #kernelCacheDirectory} (its system property {@value
+   * KernelCache#DIRECTORY_PROPERTY}) in this JVM, where one is set.
    */
   public void applyKernelCacheDirectory() {
-    kernelCacheDirectory.ifPresent(folder -> System.setProperty(KernelCache.DIRECTORY_PROPERTY, folder));
+    kernelCacheDirectory.ifPresent(
+        folder -> System.setProperty(KernelCache.DIRECTORY_PROPERTY, folder));
   }
 
-  /** {@value #EXACT_FLOAT_SUMS} of a configuration: {@code true} or {@code false} (the default where unset). */
+  /**
+   * {@value #EXACT_FLOAT_SUMS} of a configuration: {@code true} or {@code false} (the default where
+   * unset).
+   */
   public static boolean exactFloatSums(Function<String, Optional<String>> configuration) {
-    return configuration.apply(EXACT_FLOAT_SUMS).map(value -> {
-      String flag = value.strip();
-      if (flag.equalsIgnoreCase("true") || flag.equalsIgnoreCase("false")) {
-        return Boolean.parseBoolean(flag);
-      }
-      throw new IllegalArgumentException(EXACT_FLOAT_SUMS + " must be true or false, not '" + value + "'");
-    }).orElse(false);
+    return configuration
+        .apply(EXACT_FLOAT_SUMS)
+        .map(
+            value -> {
+              String flag = value.strip();
+              if (flag.equalsIgnoreCase("true") || flag.equalsIgnoreCase("false")) {
+                return Boolean.parseBoolean(flag);
+              }
+              throw new IllegalArgumentException(
+                  EXACT_FLOAT_SUMS + " must be true or false, not '" + value + "'");
+            })
+        .orElse(false);
   }
 
   private static DeviceKind parseDevice(String value) {

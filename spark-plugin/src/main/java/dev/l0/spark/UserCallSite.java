@@ -8,17 +8,27 @@ import java.util.Set;
  * pipeline is reported where the user built it (also where the user's jar bundles this one).
  */
 final class UserCallSite {
-  private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+  private static final StackWalker WALKER =
+      StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
   private static final Set<Class<?>> ENTRY_CLASSES = Set.of(L0.class, UserCallSite.class);
 
   private UserCallSite() {}
 
-  /** {@code File.java:42} of the calling user frame, or {@code "unknown call site"} where there is none. */
+  /**
+   * {@code File.java:42} of the calling user frame, or {@code "unknown call site"} where there is
+   * none.
+   */
   static String current() {
-    return WALKER.walk(frames -> frames
-        .filter(frame -> !ENTRY_CLASSES.contains(frame.getDeclaringClass()))
-        .findFirst()
-        .map(frame -> (frame.getFileName() != null ? frame.getFileName() : frame.getClassName()) + ":" + frame.getLineNumber())
-        .orElse("unknown call site"));
+    return WALKER.walk(
+        frames ->
+            frames
+                .filter(frame -> !ENTRY_CLASSES.contains(frame.getDeclaringClass()))
+                .findFirst()
+                .map(
+                    frame ->
+                        (frame.getFileName() != null ? frame.getFileName() : frame.getClassName())
+                            + ":"
+                            + frame.getLineNumber())
+                .orElse("unknown call site"));
   }
 }

@@ -24,10 +24,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class ExactSumsTest {
-  private static final StructType SCHEMA = new StructType()
-      .add("book", DataTypes.StringType, false)
-      .add("value", DataTypes.DoubleType, false)
-      .add("vector", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
+  private static final StructType SCHEMA =
+      new StructType()
+          .add("book", DataTypes.StringType, false)
+          .add("value", DataTypes.DoubleType, false)
+          .add("vector", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
   private static SparkSession spark;
 
   @BeforeAll
@@ -40,7 +41,9 @@ class ExactSumsTest {
     SparkTestSupport.stopSession(spark);
   }
 
-  /** Values of very different magnitudes, so that the order of a plain sum changes its last bits. */
+  /**
+   * Values of very different magnitudes, so that the order of a plain sum changes its last bits.
+   */
   private static List<Row> rows(long seed) {
     Random random = new Random(seed);
     List<Row> rows = new ArrayList<>();
@@ -54,7 +57,11 @@ class ExactSumsTest {
 
   private static Map<String, List<Object>> sums(Dataset<Row> frame) {
     Map<String, List<Object>> out = new TreeMap<>();
-    for (Row row : frame.groupBy("book").agg(exactSum(col("value")), exactSumElementWise(col("vector"))).collectAsList()) {
+    for (Row row :
+        frame
+            .groupBy("book")
+            .agg(exactSum(col("value")), exactSumElementWise(col("vector")))
+            .collectAsList()) {
       out.put(row.getString(0), List.of(Double.doubleToLongBits(row.getDouble(1)), row.getList(2)));
     }
     return out;
@@ -73,15 +80,25 @@ class ExactSumsTest {
     for (Row row : rows) {
       local.computeIfAbsent(row.getString(0), book -> new ExactSum()).add(row.getDouble(1));
     }
-    local.forEach((book, sum) -> assertEquals(Double.doubleToLongBits(sum.value()), onOne.get(book).get(0), book));
+    local.forEach(
+        (book, sum) ->
+            assertEquals(Double.doubleToLongBits(sum.value()), onOne.get(book).get(0), book));
   }
 
   @Test
   void aTotalIsExactWherePlainSumIsNot() {
-    List<Row> rows = List.of(RowFactory.create("b", 1e100, new Double[] {1e100}), RowFactory.create("b", 1.0, new Double[] {1.0}),
-        RowFactory.create("b", -1e100, new Double[] {-1e100}));
-    Row total = SparkTestSupport.frame(spark, rows, SCHEMA, 1)
-        .agg(exactSum(col("value")), exactSumElementWise(col("vector")), org.apache.spark.sql.functions.sum("value")).first();
+    List<Row> rows =
+        List.of(
+            RowFactory.create("b", 1e100, new Double[] {1e100}),
+            RowFactory.create("b", 1.0, new Double[] {1.0}),
+            RowFactory.create("b", -1e100, new Double[] {-1e100}));
+    Row total =
+        SparkTestSupport.frame(spark, rows, SCHEMA, 1)
+            .agg(
+                exactSum(col("value")),
+                exactSumElementWise(col("vector")),
+                org.apache.spark.sql.functions.sum("value"))
+            .first();
     assertEquals(1.0, total.getDouble(0));
     assertEquals(List.of(1.0), total.getList(1));
     assertNotEquals(1.0, total.getDouble(2));
@@ -89,12 +106,21 @@ class ExactSumsTest {
 
   @Test
   void nullVectorsAndNullElementsAreSkipped() {
-    StructType nullable = new StructType().add("book", DataTypes.StringType, false)
-        .add("vector", DataTypes.createArrayType(DataTypes.DoubleType, true), true);
-    List<Row> rows = List.of(RowFactory.create("b", new Double[] {0.25, null}), RowFactory.create("b", null),
-        RowFactory.create("b", new Double[] {null, -2.5}), RowFactory.create("b", new Double[] {1e100, 1.0}),
-        RowFactory.create("b", new Double[] {-1e100, 1.0}));
-    Row total = SparkTestSupport.frame(spark, rows, nullable, 2).agg(exactSumElementWise(col("vector"))).first();
+    StructType nullable =
+        new StructType()
+            .add("book", DataTypes.StringType, false)
+            .add("vector", DataTypes.createArrayType(DataTypes.DoubleType, true), true);
+    List<Row> rows =
+        List.of(
+            RowFactory.create("b", new Double[] {0.25, null}),
+            RowFactory.create("b", null),
+            RowFactory.create("b", new Double[] {null, -2.5}),
+            RowFactory.create("b", new Double[] {1e100, 1.0}),
+            RowFactory.create("b", new Double[] {-1e100, 1.0}));
+    Row total =
+        SparkTestSupport.frame(spark, rows, nullable, 2)
+            .agg(exactSumElementWise(col("vector")))
+            .first();
     assertEquals(List.of(0.25, -0.5), total.getList(0));
   }
 }

@@ -4,7 +4,6 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.spark.plan.L0PipelineExec;
 import java.util.ArrayList;
@@ -22,11 +21,16 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** REDUCE and SCAN pipelines across partitions, and the fusion of adjacent pipelines, on a real local[2] session. */
+/**
+ * REDUCE and SCAN pipelines across partitions, and the fusion of adjacent pipelines, on a real
+ * local[2] session.
+ */
 class L0PipelineAcrossPartitionsTest {
   private static final StructType LONGS = new StructType().add("x", DataTypes.LongType, false);
-  private static final StructType POSITIONS = new StructType()
-      .add("quantity", DataTypes.DoubleType, false).add("price", DataTypes.DoubleType, false);
+  private static final StructType POSITIONS =
+      new StructType()
+          .add("quantity", DataTypes.DoubleType, false)
+          .add("price", DataTypes.DoubleType, false);
   private static final String VALUES = "fun [f64] main([f64] q, [f64] p) = map(op *, zip(q, p))";
   private static final String LONG_VALUES_TOTAL =
       "fun f64 main([f64] v) = reduce(op +, 0.0, filter(fn bool (f64 x) => 0.0 < x, v))";
@@ -35,7 +39,9 @@ class L0PipelineAcrossPartitionsTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkTestSupport.startSession(L0PipelineAcrossPartitionsTest.class, Map.of(L0Settings.BATCH_ROWS, "1000"));
+    spark =
+        SparkTestSupport.startSession(
+            L0PipelineAcrossPartitionsTest.class, Map.of(L0Settings.BATCH_ROWS, "1000"));
   }
 
   @AfterAll
@@ -46,8 +52,10 @@ class L0PipelineAcrossPartitionsTest {
   @Test
   void reduceCombinesAllPartitionsIntoOneRow() {
     List<Row> rows = longs(10_007, new Random(3));
-    Dataset<Row> total = SparkTestSupport.frame(spark, rows, LONGS, 3)
-        .transform(L0.pipeline("fun i64 main([i64] x) = reduce(op +, 0i64, x)").on("x").as("total"));
+    Dataset<Row> total =
+        SparkTestSupport.frame(spark, rows, LONGS, 3)
+            .transform(
+                L0.pipeline("fun i64 main([i64] x) = reduce(op +, 0i64, x)").on("x").as("total"));
 
     long expected = rows.stream().mapToLong(row -> row.getLong(0)).sum();
     assertEquals(List.of(RowFactory.create(expected)), total.collectAsList());
@@ -55,22 +63,32 @@ class L0PipelineAcrossPartitionsTest {
 
   @Test
   void reduceOfNoRowsIsTheNeutralElement() {
-    Dataset<Row> product = SparkTestSupport.frame(spark, List.of(), LONGS, 3)
-        .transform(L0.pipeline("fun i64 main([i64] x) = reduce(op *, 1i64, x)").on("x"));
+    Dataset<Row> product =
+        SparkTestSupport.frame(spark, List.of(), LONGS, 3)
+            .transform(L0.pipeline("fun i64 main([i64] x) = reduce(op *, 1i64, x)").on("x"));
 
     assertEquals(List.of(RowFactory.create(1L)), product.collectAsList());
   }
 
   @Test
   void redomapMatchesSparkSqlAndIsBitIdenticalAcrossRuns() {
-    Dataset<Row> frame = SparkTestSupport.frame(spark, positions(20_000, new Random(11)), POSITIONS, 3);
-    Dataset<Row> total = frame.transform(L0.pipeline(SparkTestSupport.resource("/programs/portfolio.l0"))
-        .on("quantity", "price").as("total"));
+    Dataset<Row> frame =
+        SparkTestSupport.frame(spark, positions(20_000, new Random(11)), POSITIONS, 3);
+    Dataset<Row> total =
+        frame.transform(
+            L0.pipeline(SparkTestSupport.resource("/programs/portfolio.l0"))
+                .on("quantity", "price")
+                .as("total"));
 
     double first = total.collectAsList().get(0).getDouble(0);
     double second = total.collectAsList().get(0).getDouble(0);
     Column value = col("quantity").multiply(col("price"));
-    double sparkSql = frame.agg(sum(when(value.gt(0.0), value).otherwise(0.0))).collectAsList().get(0).getDouble(0);
+    double sparkSql =
+        frame
+            .agg(sum(when(value.gt(0.0), value).otherwise(0.0)))
+            .collectAsList()
+            .get(0)
+            .getDouble(0);
     assertEquals(Double.doubleToRawLongBits(first), Double.doubleToRawLongBits(second));
     assertEquals(sparkSql, first, Math.abs(sparkSql) * 1e-10);
   }
@@ -78,8 +96,10 @@ class L0PipelineAcrossPartitionsTest {
   @Test
   void scanFollowsThePhysicalRowOrderAcrossPartitions() {
     List<Row> rows = longs(4_321, new Random(5));
-    Dataset<Row> scanned = SparkTestSupport.frame(spark, rows, LONGS, 3)
-        .transform(L0.pipeline("fun [i64] main([i64] x) = scan(op +, 0i64, x)").on("x").as("running"));
+    Dataset<Row> scanned =
+        SparkTestSupport.frame(spark, rows, LONGS, 3)
+            .transform(
+                L0.pipeline("fun [i64] main([i64] x) = scan(op +, 0i64, x)").on("x").as("running"));
 
     List<Row> expected = new ArrayList<>();
     long running = 0;
@@ -88,7 +108,8 @@ class L0PipelineAcrossPartitionsTest {
       expected.add(RowFactory.create(running));
     }
     assertEquals(expected, scanned.collectAsList());
-    Map<String, Long> metrics = L0PipelineRowsTest.metricValues(SparkTestSupport.pipelineExecs(scanned).get(0));
+    Map<String, Long> metrics =
+        L0PipelineRowsTest.metricValues(SparkTestSupport.pipelineExecs(scanned).get(0));
     assertEquals(rows.size(), metrics.get("numInputRows"));
     assertEquals(rows.size(), metrics.get("numOutputRows"));
   }
@@ -99,14 +120,27 @@ class L0PipelineAcrossPartitionsTest {
     for (int i = 0; i < 3_000; i++) {
       rows.add(RowFactory.create((Object) new double[] {i % 7, -(i % 5)}));
     }
-    Dataset<Row> frame = SparkTestSupport.frame(spark, rows,
-        new StructType().add("v", DataTypes.createArrayType(DataTypes.DoubleType, false), false), 3);
+    Dataset<Row> frame =
+        SparkTestSupport.frame(
+            spark,
+            rows,
+            new StructType()
+                .add("v", DataTypes.createArrayType(DataTypes.DoubleType, false), false),
+            3);
     String add = "fn [f64] ([f64] a, [f64] b) => map(op +, zip(a, b))";
 
-    List<Row> total = frame.transform(L0.pipeline("fun [f64] main([[f64]] v) = reduce(" + add + ", replicate(2, 0.0), v)")
-        .on("v")).collectAsList();
-    List<Row> running = frame.transform(L0.pipeline("fun [[f64]] main([[f64]] v) = scan(" + add + ", replicate(2, 0.0), v)")
-        .on("v")).collectAsList();
+    List<Row> total =
+        frame
+            .transform(
+                L0.pipeline("fun [f64] main([[f64]] v) = reduce(" + add + ", replicate(2, 0.0), v)")
+                    .on("v"))
+            .collectAsList();
+    List<Row> running =
+        frame
+            .transform(
+                L0.pipeline("fun [[f64]] main([[f64]] v) = scan(" + add + ", replicate(2, 0.0), v)")
+                    .on("v"))
+            .collectAsList();
 
     double first = 0;
     double second = 0;
@@ -120,12 +154,17 @@ class L0PipelineAcrossPartitionsTest {
 
   @Test
   void adjacentPipelinesFuseIntoOneNodeWithOneKernel() {
-    Dataset<Row> frame = SparkTestSupport.frame(spark, positions(5_000, new Random(13)), POSITIONS, 3);
-    Dataset<Row> total = frame
-        .transform(L0.pipeline(VALUES).on("quantity", "price").as("value"))
-        .transform(L0.pipeline(LONG_VALUES_TOTAL).on("value").as("total"));
-    Dataset<Row> direct = frame.transform(L0.pipeline(SparkTestSupport.resource("/programs/portfolio.l0"))
-        .on("quantity", "price").as("total"));
+    Dataset<Row> frame =
+        SparkTestSupport.frame(spark, positions(5_000, new Random(13)), POSITIONS, 3);
+    Dataset<Row> total =
+        frame
+            .transform(L0.pipeline(VALUES).on("quantity", "price").as("value"))
+            .transform(L0.pipeline(LONG_VALUES_TOTAL).on("value").as("total"));
+    Dataset<Row> direct =
+        frame.transform(
+            L0.pipeline(SparkTestSupport.resource("/programs/portfolio.l0"))
+                .on("quantity", "price")
+                .as("total"));
 
     List<L0PipelineExec> nodes = SparkTestSupport.pipelineExecs(total);
     assertEquals(1, nodes.size(), () -> "plan: " + nodes);
@@ -136,22 +175,31 @@ class L0PipelineAcrossPartitionsTest {
 
   @Test
   void pipelinesFuseThroughASelectionBetweenThem() {
-    Dataset<Row> frame = SparkTestSupport.frame(spark, positions(1_000, new Random(17)), POSITIONS, 2);
-    Dataset<Row> total = frame
-        .transform(L0.pipeline("fun [{f64, f64}] main([f64] q, [f64] p) = map(fn {f64, f64} (f64 a, f64 b) => {a * b, a}, zip(q, p))")
-            .on("quantity", "price").as("value", "quantity"))
-        .select("value")
-        .transform(L0.pipeline(LONG_VALUES_TOTAL).on("value").as("total"));
+    Dataset<Row> frame =
+        SparkTestSupport.frame(spark, positions(1_000, new Random(17)), POSITIONS, 2);
+    Dataset<Row> total =
+        frame
+            .transform(
+                L0.pipeline(
+                        "fun [{f64, f64}] main([f64] q, [f64] p) = map(fn {f64, f64} (f64 a, f64 b) => {a * b, a}, zip(q, p))")
+                    .on("quantity", "price")
+                    .as("value", "quantity"))
+            .select("value")
+            .transform(L0.pipeline(LONG_VALUES_TOTAL).on("value").as("total"));
 
     assertEquals(1, SparkTestSupport.pipelineExecs(total).size());
-    double expected = frame.collectAsList().stream()
-        .mapToDouble(row -> row.getDouble(0) * row.getDouble(1)).filter(v -> 0.0 < v).sum();
+    double expected =
+        frame.collectAsList().stream()
+            .mapToDouble(row -> row.getDouble(0) * row.getDouble(1))
+            .filter(v -> 0.0 < v)
+            .sum();
     assertEquals(expected, total.collectAsList().get(0).getDouble(0), Math.abs(expected) * 1e-12);
   }
 
   @Test
   void pipelinesComposeAsScalaFunctions() {
-    Dataset<Row> frame = SparkTestSupport.frame(spark, positions(100, new Random(19)), POSITIONS, 2);
+    Dataset<Row> frame =
+        SparkTestSupport.frame(spark, positions(100, new Random(19)), POSITIONS, 2);
     L0Pipeline values = L0.pipeline(VALUES).on("quantity", "price").as("value");
     L0Pipeline total = L0.pipeline(LONG_VALUES_TOTAL).on("value").as("total");
 

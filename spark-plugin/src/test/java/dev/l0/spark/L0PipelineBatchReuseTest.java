@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A ROWS pipeline refills its input columns for each full batch of {@code spark.l0.jvm.batchRows}
- * rows: an output column that is an input column itself must still hold each batch's own rows
- * when Spark reads it, and a partition's last, shorter batch must not see the rows before it.
+ * rows: an output column that is an input column itself must still hold each batch's own rows when
+ * Spark reads it, and a partition's last, shorter batch must not see the rows before it.
  */
 class L0PipelineBatchReuseTest {
   private static final int BATCH_ROWS = 64;
@@ -26,8 +26,10 @@ class L0PipelineBatchReuseTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkTestSupport.startSession(L0PipelineBatchReuseTest.class,
-        Map.of("spark.l0.jvm.batchRows", String.valueOf(BATCH_ROWS), "spark.l0.device", "jvm"));
+    spark =
+        SparkTestSupport.startSession(
+            L0PipelineBatchReuseTest.class,
+            Map.of("spark.l0.jvm.batchRows", String.valueOf(BATCH_ROWS), "spark.l0.device", "jvm"));
   }
 
   @AfterAll
@@ -39,12 +41,22 @@ class L0PipelineBatchReuseTest {
   void anInputPassedThroughKeepsEachBatchsRows(@TempDir Path folder) {
     String file = folder.resolve("ids.parquet").toString();
     long rows = 10 * BATCH_ROWS + 7;
-    spark.range(0, rows, 1, 3).select(col("id").cast("double").as("x"), col("id").mod(2).equalTo(0).as("even"))
-        .write().parquet(file);
-    Dataset<Row> out = spark.read().parquet(file).transform(L0.pipeline("""
+    spark
+        .range(0, rows, 1, 3)
+        .select(col("id").cast("double").as("x"), col("id").mod(2).equalTo(0).as("even"))
+        .write()
+        .parquet(file);
+    Dataset<Row> out =
+        spark
+            .read()
+            .parquet(file)
+            .transform(
+                L0.pipeline(
+                        """
             fun {[f64], [bool], [f64]} main([f64] x, [bool] even) =
               {x, even, map(fn f64 (f64 v, bool e) => if e then 2.0 * v else 0.0 - v, zip(x, even))}""")
-        .on("x", "even").as("x", "even", "y"));
+                    .on("x", "even")
+                    .as("x", "even", "y"));
 
     List<Row> result = out.orderBy("x").collectAsList();
     assertEquals(rows, result.size());

@@ -23,16 +23,25 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** {@code with(parameter, value)}: driver-side values bound to entry parameters, checked when planning, whole values in every task. */
+/**
+ * {@code with(parameter, value)}: driver-side values bound to entry parameters, checked when
+ * planning, whole values in every task.
+ */
 class L0PipelineBoundValuesTest {
-  /** Top-level code indexes and sizes the bound grid; the lambda reads the grid and the rate for every row. */
-  private static final String LOOKUP = """
+  /**
+   * Top-level code indexes and sizes the bound grid; the lambda reads the grid and the rate for
+   * every row.
+   */
+  private static final String LOOKUP =
+      """
       fun [f64] main([f64] grid, [i32] idx, f64 rate) =
         let n = size(0, grid) in
         let last = grid[n - 1] in
         map(fn f64 (i32 i) => grid[i] * rate + last, idx)
       """;
-  private static final String WEIGHTED_SUM = """
+
+  private static final String WEIGHTED_SUM =
+      """
       fun f64 main([i32] idx, [[f64]] table, i32 column) =
         reduce(op +, 0.0, map(fn f64 (i32 i) => table[i, column], idx))
       """;
@@ -42,7 +51,9 @@ class L0PipelineBoundValuesTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkTestSupport.startSession(L0PipelineBoundValuesTest.class, Map.of("spark.l0.batchRows", "64"));
+    spark =
+        SparkTestSupport.startSession(
+            L0PipelineBoundValuesTest.class, Map.of("spark.l0.batchRows", "64"));
     StructType schema = new StructType().add("idx", DataTypes.IntegerType, false);
     List<Row> rows = new ArrayList<>();
     for (int r = 0; r < ROWS; r++) {
@@ -68,8 +79,10 @@ class L0PipelineBoundValuesTest {
   void aMapWithABoundGridAndScalarEqualsAJavaLoop() {
     double[] grid = grid();
     double rate = 1.0 / 3.0;
-    List<Row> rows = indices.transform(L0.pipeline(LOOKUP).with("grid", grid).with("rate", rate).on("idx").as("v"))
-        .collectAsList();
+    List<Row> rows =
+        indices
+            .transform(L0.pipeline(LOOKUP).with("grid", grid).with("rate", rate).on("idx").as("v"))
+            .collectAsList();
 
     double[] expected = new double[ROWS];
     for (int r = 0; r < ROWS; r++) {
@@ -84,8 +97,11 @@ class L0PipelineBoundValuesTest {
     for (int k = 0; k < 100; k++) {
       table[k] = new double[] {k, 2.0 * k, k * k};
     }
-    Row total = indices.transform(L0.pipeline(WEIGHTED_SUM).with("table", table).with("column", 2).on("idx"))
-        .collectAsList().get(0);
+    Row total =
+        indices
+            .transform(L0.pipeline(WEIGHTED_SUM).with("table", table).with("column", 2).on("idx"))
+            .collectAsList()
+            .get(0);
 
     double expected = 0;
     for (int r = 0; r < ROWS; r++) {
@@ -97,8 +113,10 @@ class L0PipelineBoundValuesTest {
   @Test
   void theSameProgramWithOtherValuesGivesOtherResultsInOneQuery() {
     L0Pipeline lookup = L0.pipeline(LOOKUP).with("grid", grid()).on("idx").as("v");
-    Dataset<Row> both = indices.transform(lookup.with("rate", 2.0))
-        .union(indices.transform(lookup.with("rate", 3.0)));
+    Dataset<Row> both =
+        indices
+            .transform(lookup.with("rate", 2.0))
+            .union(indices.transform(lookup.with("rate", 3.0)));
 
     List<Row> rows = both.collectAsList();
     double last = grid()[99];
@@ -110,67 +128,125 @@ class L0PipelineBoundValuesTest {
   @Test
   void boundValuesTravelAsABroadcastNotInsideThePlan() throws Exception {
     double[] big = new double[1 << 20];
-    Dataset<Row> mapped = indices.transform(L0.pipeline(LOOKUP).with("grid", big).with("rate", 1.0).on("idx"));
-    PipelineSpec spec = ((L0PipelineNode) ((org.apache.spark.sql.classic.Dataset<Row>) mapped).queryExecution()
-        .analyzed()).spec();
+    Dataset<Row> mapped =
+        indices.transform(L0.pipeline(LOOKUP).with("grid", big).with("rate", 1.0).on("idx"));
+    PipelineSpec spec =
+        ((L0PipelineNode)
+                ((org.apache.spark.sql.classic.Dataset<Row>) mapped).queryExecution().analyzed())
+            .spec();
 
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(spec);
     }
     assertTrue(spec.boundValuesBroadcast());
-    assertTrue(bytes.size() < 64 * 1024, "the spec serializes to " + bytes.size() + " bytes, the grid is 8 MiB");
+    assertTrue(
+        bytes.size() < 64 * 1024,
+        "the spec serializes to " + bytes.size() + " bytes, the grid is 8 MiB");
     assertEquals(ROWS, mapped.count());
   }
 
   @Test
   void anUnknownParameterIsNamedWithTheEntrysParametersAtTheUsersLine() {
-    L0Pipeline pipeline = L0.pipeline(LOOKUP).with("grd", grid()).with("rate", 1.0).on("idx"); int line = callersLine();
+    L0Pipeline pipeline = L0.pipeline(LOOKUP).with("grd", grid()).with("rate", 1.0).on("idx");
+    int line = callersLine() - 1;
 
-    PipelinePlanningException error = assertThrows(PipelinePlanningException.class, () -> indices.transform(pipeline));
-    assertTrue(error.getMessage().startsWith("L0 pipeline at L0PipelineBoundValuesTest.java:" + line + ": "),
+    PipelinePlanningException error =
+        assertThrows(PipelinePlanningException.class, () -> indices.transform(pipeline));
+    assertTrue(
+        error
+            .getMessage()
+            .startsWith("L0 pipeline at L0PipelineBoundValuesTest.java:" + line + ": "),
         error.getMessage());
-    assertTrue(error.getMessage().contains("with(\"grd\", ...) names no parameter of 'main'; its parameters are "
-        + "[f64] grid, [i32] idx, f64 rate"), error.getMessage());
+    assertTrue(
+        error
+            .getMessage()
+            .contains(
+                "with(\"grd\", ...) names no parameter of 'main'; its parameters are "
+                    + "[f64] grid, [i32] idx, f64 rate"),
+        error.getMessage());
   }
 
   @Test
   void aParameterBoundTwiceIsAnError() {
-    PipelinePlanningException error = assertThrows(PipelinePlanningException.class, () -> indices.transform(
-        L0.pipeline(LOOKUP).with("rate", 1.0).with("grid", grid()).with("rate", 2.0).on("idx")));
-    assertTrue(error.getMessage().contains("binds the parameter 'rate' of 'main' twice"), error.getMessage());
+    PipelinePlanningException error =
+        assertThrows(
+            PipelinePlanningException.class,
+            () ->
+                indices.transform(
+                    L0.pipeline(LOOKUP)
+                        .with("rate", 1.0)
+                        .with("grid", grid())
+                        .with("rate", 2.0)
+                        .on("idx")));
+    assertTrue(
+        error.getMessage().contains("binds the parameter 'rate' of 'main' twice"),
+        error.getMessage());
   }
 
   @Test
   void aValueOfTheWrongTypeNamesTheL0TypeAndTheJavaType() {
-    PipelinePlanningException scalar = assertThrows(PipelinePlanningException.class, () -> indices.transform(
-        L0.pipeline(LOOKUP).with("grid", grid()).with("rate", 1).on("idx")));
-    assertTrue(scalar.getMessage().contains("with(\"rate\", ...): the parameter has L0 type f64, which takes a "
-        + "java.lang.Double, but the value is a java.lang.Integer"), scalar.getMessage());
+    PipelinePlanningException scalar =
+        assertThrows(
+            PipelinePlanningException.class,
+            () ->
+                indices.transform(
+                    L0.pipeline(LOOKUP).with("grid", grid()).with("rate", 1).on("idx")));
+    assertTrue(
+        scalar
+            .getMessage()
+            .contains(
+                "with(\"rate\", ...): the parameter has L0 type f64, which takes a "
+                    + "java.lang.Double, but the value is a java.lang.Integer"),
+        scalar.getMessage());
 
-    PipelinePlanningException array = assertThrows(PipelinePlanningException.class, () -> indices.transform(
-        L0.pipeline(LOOKUP).with("grid", new float[3]).with("rate", 1.0).on("idx")));
-    assertTrue(array.getMessage().contains("the parameter has L0 type [f64], which takes a double[] or a FlatArray "
-        + "of f64 with 1 dimension, but the value is a float[]"), array.getMessage());
+    PipelinePlanningException array =
+        assertThrows(
+            PipelinePlanningException.class,
+            () ->
+                indices.transform(
+                    L0.pipeline(LOOKUP).with("grid", new float[3]).with("rate", 1.0).on("idx")));
+    assertTrue(
+        array
+            .getMessage()
+            .contains(
+                "the parameter has L0 type [f64], which takes a double[] or a FlatArray "
+                    + "of f64 with 1 dimension, but the value is a float[]"),
+        array.getMessage());
   }
 
   @Test
   void anIrregularNestedArraySaysTheIndexAndBothLengths() {
     double[][] ragged = {{1, 2, 3}, {4, 5, 6}, {7, 8}};
-    PipelinePlanningException error = assertThrows(PipelinePlanningException.class, () -> indices.transform(
-        L0.pipeline(WEIGHTED_SUM).with("table", ragged).with("column", 0).on("idx")));
-    assertTrue(error.getMessage().contains("the nested array is irregular: table[2] has length 2, but table[0] has "
-        + "length 3"), error.getMessage());
+    PipelinePlanningException error =
+        assertThrows(
+            PipelinePlanningException.class,
+            () ->
+                indices.transform(
+                    L0.pipeline(WEIGHTED_SUM).with("table", ragged).with("column", 0).on("idx")));
+    assertTrue(
+        error
+            .getMessage()
+            .contains(
+                "the nested array is irregular: table[2] has length 2, but table[0] has "
+                    + "length 3"),
+        error.getMessage());
   }
 
   @Test
   void theColumnsFeedOnlyTheUnboundParameters() {
-    PipelinePlanningException error = assertThrows(PipelinePlanningException.class, () -> indices.transform(
-        L0.pipeline(LOOKUP).with("grid", grid()).with("rate", 1.0).on("idx", "idx")));
+    PipelinePlanningException error =
+        assertThrows(
+            PipelinePlanningException.class,
+            () ->
+                indices.transform(
+                    L0.pipeline(LOOKUP).with("grid", grid()).with("rate", 1.0).on("idx", "idx")));
     assertTrue(error.getMessage().contains("takes 1 input(s)"), error.getMessage());
   }
 
   private static int callersLine() {
-    return StackWalker.getInstance().walk(frames -> frames.skip(1).findFirst().orElseThrow()).getLineNumber();
+    return StackWalker.getInstance()
+        .walk(frames -> frames.skip(1).findFirst().orElseThrow())
+        .getLineNumber();
   }
 }

@@ -21,10 +21,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Exact float sums of reduce pipelines on a real local[2] session: the same bits for any partitioning and batch size. */
+/**
+ * Exact float sums of reduce pipelines on a real local[2] session: the same bits for any
+ * partitioning and batch size.
+ */
 class L0PipelineExactFloatSumsTest {
   private static final StructType VALUES = new StructType().add("x", DataTypes.DoubleType, false);
-  private static final String SCALED_SUM = "fun f64 main([f64] x) = reduce(op +, 0.0, map(fn f64 (f64 v) => v * 3.0, x))";
+  private static final String SCALED_SUM =
+      "fun f64 main([f64] x) = reduce(op +, 0.0, map(fn f64 (f64 v) => v * 3.0, x))";
 
   private static SparkSession spark;
   private static List<Row> rows;
@@ -32,13 +36,17 @@ class L0PipelineExactFloatSumsTest {
 
   @BeforeAll
   static void start() {
-    spark = SparkTestSupport.startSession(L0PipelineExactFloatSumsTest.class, Map.of(L0Settings.DEVICE, "jvm"));
+    spark =
+        SparkTestSupport.startSession(
+            L0PipelineExactFloatSumsTest.class, Map.of(L0Settings.DEVICE, "jvm"));
     Random random = new Random(17);
     rows = new ArrayList<>();
     BigDecimal sum = BigDecimal.ZERO;
     for (int i = 0; i < 5_000; i++) {
-      double x = random.nextInt(8) == 0 ? (random.nextBoolean() ? 1e16 : -1e16) + random.nextGaussian()
-          : random.nextGaussian() * Math.scalb(1.0, random.nextInt(120) - 60);
+      double x =
+          random.nextInt(8) == 0
+              ? (random.nextBoolean() ? 1e16 : -1e16) + random.nextGaussian()
+              : random.nextGaussian() * Math.scalb(1.0, random.nextInt(120) - 60);
       rows.add(RowFactory.create(x));
       sum = sum.add(new BigDecimal(x * 3.0));
     }
@@ -76,7 +84,9 @@ class L0PipelineExactFloatSumsTest {
     }
 
     assertEquals(Set.of(expectedBits), exact);
-    assertTrue(ordered.size() > 1, "the ordered sums happen to agree across batch sizes and partitionings: " + ordered);
+    assertTrue(
+        ordered.size() > 1,
+        "the ordered sums happen to agree across batch sizes and partitionings: " + ordered);
   }
 
   @Test
@@ -86,12 +96,17 @@ class L0PipelineExactFloatSumsTest {
     Dataset<Row> frame = SparkTestSupport.frame(spark, rows, VALUES, 3);
 
     Dataset<Row> total = frame.transform(L0.pipeline(SCALED_SUM).on("x").as("total"));
-    Dataset<Row> shifted = frame.transform(L0.pipeline("fun [f64] main([f64] x) = map(fn f64 (f64 v) => v + 1.0, x)").on("x"));
+    Dataset<Row> shifted =
+        frame.transform(
+            L0.pipeline("fun [f64] main([f64] x) = map(fn f64 (f64 v) => v + 1.0, x)").on("x"));
 
     assertEquals(expectedBits, sumBits(total));
     assertEquals(rows.size(), shifted.count());
     String explained = L0.explainString(total);
-    assertTrue(explained.contains("reduce [total] <- [x], 1 kernel [map], exact float sums"), explained);
-    assertTrue(explained.contains("the reduce at <inline L0 program>:1:25 (f64): exact float sum"), explained);
+    assertTrue(
+        explained.contains("reduce [total] <- [x], 1 kernel [map], exact float sums"), explained);
+    assertTrue(
+        explained.contains("the reduce at <inline L0 program>:1:25 (f64): exact float sum"),
+        explained);
   }
 }

@@ -29,19 +29,33 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The user API: programs from text, files and the Java DSL; errors at planning time, in df.transform, naming the call site. */
+/**
+ * The user API: programs from text, files and the Java DSL; errors at planning time, in
+ * df.transform, naming the call site.
+ */
 class L0PipelinePlanningTest {
-  private static final String SUM = "fun f64 main([f64] q, [f64] p) = reduce(op +, 0.0, map(op *, zip(q, p)))";
+  private static final String SUM =
+      "fun f64 main([f64] q, [f64] p) = reduce(op +, 0.0, map(op *, zip(q, p)))";
   private static SparkSession spark;
   private static Dataset<Row> positions;
 
   @BeforeAll
   static void start() {
     spark = SparkTestSupport.startSession(L0PipelinePlanningTest.class, Map.of());
-    StructType schema = new StructType().add("quantity", DataTypes.DoubleType, false)
-        .add("price", DataTypes.DoubleType, false).add("name", DataTypes.StringType, false);
-    positions = SparkTestSupport.frame(spark, List.of(RowFactory.create(1.0, 10.0, "a"),
-        RowFactory.create(-2.0, 20.0, "b"), RowFactory.create(3.0, 30.0, "c")), schema, 2);
+    StructType schema =
+        new StructType()
+            .add("quantity", DataTypes.DoubleType, false)
+            .add("price", DataTypes.DoubleType, false)
+            .add("name", DataTypes.StringType, false);
+    positions =
+        SparkTestSupport.frame(
+            spark,
+            List.of(
+                RowFactory.create(1.0, 10.0, "a"),
+                RowFactory.create(-2.0, 20.0, "b"),
+                RowFactory.create(3.0, 30.0, "c")),
+            schema,
+            2);
   }
 
   @AfterAll
@@ -51,17 +65,23 @@ class L0PipelinePlanningTest {
 
   @Test
   void aMissingColumnFailsInTransformAtTheUsersLine() {
-    L0Pipeline pipeline = L0.pipeline(SUM).on("quantity", "cost"); int line = callersLine();
+    L0Pipeline pipeline = L0.pipeline(SUM).on("quantity", "cost");
+    int line = callersLine() - 1;
 
-    PipelinePlanningException error = assertThrows(PipelinePlanningException.class, () -> positions.transform(pipeline));
-    assertTrue(error.getMessage().startsWith("L0 pipeline at L0PipelinePlanningTest.java:" + line + ": "), error.getMessage());
+    PipelinePlanningException error =
+        assertThrows(PipelinePlanningException.class, () -> positions.transform(pipeline));
+    assertTrue(
+        error.getMessage().startsWith("L0 pipeline at L0PipelinePlanningTest.java:" + line + ": "),
+        error.getMessage());
     assertTrue(error.getMessage().contains("cost"), error.getMessage());
   }
 
   @Test
   void aColumnOfTheWrongTypeIsNamedWithBothTypes() {
-    PipelinePlanningException error = assertThrows(PipelinePlanningException.class,
-        () -> positions.transform(L0.pipeline(SUM).on("quantity", "name")));
+    PipelinePlanningException error =
+        assertThrows(
+            PipelinePlanningException.class,
+            () -> positions.transform(L0.pipeline(SUM).on("quantity", "name")));
     assertTrue(error.getMessage().contains("name"), error.getMessage());
     assertTrue(error.getMessage().contains("string"), error.getMessage());
     assertTrue(error.getMessage().contains("f64"), error.getMessage());
@@ -69,8 +89,13 @@ class L0PipelinePlanningTest {
 
   @Test
   void anL0CompileErrorKeepsItsSourcePosition() {
-    PipelinePlanningException error = assertThrows(PipelinePlanningException.class,
-        () -> positions.transform(L0.pipeline("fun f64 main([f64] q) =\n  reduce(op +, 0.0, nope)").on("quantity")));
+    PipelinePlanningException error =
+        assertThrows(
+            PipelinePlanningException.class,
+            () ->
+                positions.transform(
+                    L0.pipeline("fun f64 main([f64] q) =\n  reduce(op +, 0.0, nope)")
+                        .on("quantity")));
     assertTrue(error.getMessage().contains(":2:"), error.getMessage());
     assertTrue(error.getMessage().contains("nope"), error.getMessage());
   }
@@ -79,24 +104,36 @@ class L0PipelinePlanningTest {
   void aProgramFromAFileIsCitedByItsFileName(@TempDir Path folder) throws Exception {
     Path file = folder.resolve("positions.l0");
     Files.writeString(file, SUM);
-    List<Row> total = positions.transform(L0.pipeline(file).on("quantity", "price").as("total")).collectAsList();
+    List<Row> total =
+        positions.transform(L0.pipeline(file).on("quantity", "price").as("total")).collectAsList();
     assertEquals(List.of(RowFactory.create(1.0 * 10.0 - 2.0 * 20.0 + 3.0 * 30.0)), total);
 
     Files.writeString(file, "fun f64 main([f64] q) = q");
-    PipelinePlanningException error = assertThrows(PipelinePlanningException.class,
-        () -> positions.transform(L0.pipeline(file).on("quantity")));
+    PipelinePlanningException error =
+        assertThrows(
+            PipelinePlanningException.class,
+            () -> positions.transform(L0.pipeline(file).on("quantity")));
     assertTrue(error.getMessage().contains("positions.l0:1:"), error.getMessage());
   }
 
   @Test
   void aJavaDslProgramRunsLikeItsText() {
-    Program portfolio = program(prog ->
-        prog.fun("main", Arr.of(F64.TYPE), Arr.of(F64.TYPE), (quantities, prices) -> {
-          Arr<F64> values = map(zip(quantities, prices), (q, p) -> q.mul(p));
-          Arr<F64> longs = filter(values, v -> f64(0.0).lt(v));
-          return reduce(longs, f64(0.0), (a, b) -> a.add(b));
-        }));
-    List<Row> total = positions.transform(L0.pipeline(portfolio).on("quantity", "price").as("total")).collectAsList();
+    Program portfolio =
+        program(
+            prog ->
+                prog.fun(
+                    "main",
+                    Arr.of(F64.TYPE),
+                    Arr.of(F64.TYPE),
+                    (quantities, prices) -> {
+                      Arr<F64> values = map(zip(quantities, prices), (q, p) -> q.mul(p));
+                      Arr<F64> longs = filter(values, v -> f64(0.0).lt(v));
+                      return reduce(longs, f64(0.0), (a, b) -> a.add(b));
+                    }));
+    List<Row> total =
+        positions
+            .transform(L0.pipeline(portfolio).on("quantity", "price").as("total"))
+            .collectAsList();
 
     assertEquals(List.of(RowFactory.create(10.0 + 90.0)), total);
   }
@@ -106,24 +143,36 @@ class L0PipelinePlanningTest {
     L0Pipeline total = L0.pipeline(SUM).on("quantity", "price");
     spark.conf().set(L0Settings.DEVICE, "gpu");
     try {
-      Exception error = assertThrows(IllegalArgumentException.class, () -> positions.transform(total).collectAsList());
-      assertEquals("spark.l0.device: unknown device 'gpu'; expected one of auto, cuda, jvm", error.getMessage());
+      Exception error =
+          assertThrows(
+              IllegalArgumentException.class, () -> positions.transform(total).collectAsList());
+      assertEquals(
+          "spark.l0.device: unknown device 'gpu'; expected one of auto, cuda, jvm",
+          error.getMessage());
     } finally {
       spark.conf().unset(L0Settings.DEVICE);
     }
-    assertEquals(List.of(RowFactory.create(1.0 * 10.0 - 2.0 * 20.0 + 3.0 * 30.0)),
+    assertEquals(
+        List.of(RowFactory.create(1.0 * 10.0 - 2.0 * 20.0 + 3.0 * 30.0)),
         positions.transform(total).collectAsList());
   }
 
   @Test
   void nullAsTakesOnlyNumbersAndBooleans() {
-    IllegalArgumentException error = assertThrows(IllegalArgumentException.class,
-        () -> L0.pipeline(SUM).nullAs("quantity", "zero"));
-    assertTrue(error.getMessage().contains("nullAs(\"quantity\", ...) needs a number or a boolean, not java.lang.String"),
+    IllegalArgumentException error =
+        assertThrows(
+            IllegalArgumentException.class, () -> L0.pipeline(SUM).nullAs("quantity", "zero"));
+    assertTrue(
+        error
+            .getMessage()
+            .contains(
+                "nullAs(\"quantity\", ...) needs a number or a boolean, not java.lang.String"),
         error.getMessage());
   }
 
   private static int callersLine() {
-    return StackWalker.getInstance().walk(frames -> frames.skip(1).findFirst().orElseThrow()).getLineNumber();
+    return StackWalker.getInstance()
+        .walk(frames -> frames.skip(1).findFirst().orElseThrow())
+        .getLineNumber();
   }
 }

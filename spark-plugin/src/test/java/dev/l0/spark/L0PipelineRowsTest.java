@@ -33,17 +33,25 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** ROWS pipelines (map, filter) on a real local[2] session: results, struct and array columns, nulls, metrics, explain. */
+/**
+ * ROWS pipelines (map, filter) on a real local[2] session: results, struct and array columns,
+ * nulls, metrics, explain.
+ */
 class L0PipelineRowsTest {
-  /** The thesis's P0 as shipped: its entry {@code blackscholes} takes one array of option tuples, one column per field. */
+  /**
+   * The thesis's P0 as shipped: its entry {@code blackscholes} takes one array of option tuples,
+   * one column per field.
+   */
   private static final String P0 = SparkTestSupport.resource("/programs/p0_blackscholes.l0");
-  private static final StructType OPTIONS = new StructType()
-      .add("call", DataTypes.BooleanType, false)
-      .add("price", DataTypes.DoubleType, false)
-      .add("strike", DataTypes.DoubleType, false)
-      .add("years", DataTypes.DoubleType, false)
-      .add("r", DataTypes.DoubleType, false)
-      .add("v", DataTypes.DoubleType, false);
+
+  private static final StructType OPTIONS =
+      new StructType()
+          .add("call", DataTypes.BooleanType, false)
+          .add("price", DataTypes.DoubleType, false)
+          .add("strike", DataTypes.DoubleType, false)
+          .add("years", DataTypes.DoubleType, false)
+          .add("r", DataTypes.DoubleType, false)
+          .add("v", DataTypes.DoubleType, false);
   private static final int OPTION_COUNT = 10_000;
 
   private static SparkSession spark;
@@ -63,8 +71,12 @@ class L0PipelineRowsTest {
   @Test
   void blackScholesOverColumnsEqualsTheInterpreterBitForBit() {
     Dataset<Row> frame = SparkTestSupport.frame(spark, options, OPTIONS, 3);
-    Dataset<Row> priced = frame.transform(
-        L0.pipeline(P0).entry("blackscholes").on("call", "price", "strike", "years", "r", "v").as("value"));
+    Dataset<Row> priced =
+        frame.transform(
+            L0.pipeline(P0)
+                .entry("blackscholes")
+                .on("call", "price", "strike", "years", "r", "v")
+                .as("value"));
 
     assertEquals("value", priced.schema().fields()[0].name());
     assertEquals(DataTypes.DoubleType, priced.schema().fields()[0].dataType());
@@ -73,9 +85,13 @@ class L0PipelineRowsTest {
 
   @Test
   void aStructColumnGivesOneParameterPerFieldInFieldOrder() {
-    Dataset<Row> frame = SparkTestSupport.frame(spark, options, OPTIONS, 3)
-        .select(struct(col("call"), col("price"), col("strike"), col("years"), col("r"), col("v")).as("option"));
-    Dataset<Row> priced = frame.transform(L0.pipeline(P0).entry("blackscholes").on("option").as("value"));
+    Dataset<Row> frame =
+        SparkTestSupport.frame(spark, options, OPTIONS, 3)
+            .select(
+                struct(col("call"), col("price"), col("strike"), col("years"), col("r"), col("v"))
+                    .as("option"));
+    Dataset<Row> priced =
+        frame.transform(L0.pipeline(P0).entry("blackscholes").on("option").as("value"));
 
     assertBitIdentical(interpretedPrices(options), doubles(priced.collectAsList(), 0));
   }
@@ -85,38 +101,70 @@ class L0PipelineRowsTest {
     String file = folder.resolve("options.parquet").toString();
     SparkTestSupport.frame(spark, options, OPTIONS, 3).write().parquet(file);
     Dataset<Row> stored = spark.read().parquet(file);
-    Dataset<Row> priced = stored.transform(
-        L0.pipeline(P0).entry("blackscholes").on("call", "price", "strike", "years", "r", "v").as("value"));
+    Dataset<Row> priced =
+        stored.transform(
+            L0.pipeline(P0)
+                .entry("blackscholes")
+                .on("call", "price", "strike", "years", "r", "v")
+                .as("value"));
 
-    String plan = ((org.apache.spark.sql.classic.Dataset<Row>) priced).queryExecution().executedPlan().toString();
+    String plan =
+        ((org.apache.spark.sql.classic.Dataset<Row>) priced)
+            .queryExecution()
+            .executedPlan()
+            .toString();
     assertFalse(plan.contains("RowToColumnar"), plan);
-    assertBitIdentical(interpretedPrices(stored.collectAsList()), doubles(priced.collectAsList(), 0));
+    assertBitIdentical(
+        interpretedPrices(stored.collectAsList()), doubles(priced.collectAsList(), 0));
   }
 
   @Test
   void dictionaryEncodedParquetColumnsAreDecoded(@TempDir Path folder) {
     String file = folder.resolve("strikes.parquet").toString();
-    spark.range(0, 3_000, 1, 2).select(col("id").mod(3).multiply(10).plus(90).cast("double").as("strike"),
-        col("id").mod(3).cast("int").as("bucket")).write().parquet(file);
-    Dataset<Row> out = spark.read().parquet(file).transform(L0.pipeline("""
+    spark
+        .range(0, 3_000, 1, 2)
+        .select(
+            col("id").mod(3).multiply(10).plus(90).cast("double").as("strike"),
+            col("id").mod(3).cast("int").as("bucket"))
+        .write()
+        .parquet(file);
+    Dataset<Row> out =
+        spark
+            .read()
+            .parquet(file)
+            .transform(
+                L0.pipeline(
+                        """
             fun {[f64], [int]} main([f64] strike, [int] bucket) =
               {map(fn f64 (f64 k) => 2.0 * k, strike), map(fn int (int b) => b + 1, bucket)}""")
-        .on("strike", "bucket").as("doubled", "next"));
+                    .on("strike", "bucket")
+                    .as("doubled", "next"));
 
-    String plan = ((org.apache.spark.sql.classic.Dataset<Row>) out).queryExecution().executedPlan().toString();
+    String plan =
+        ((org.apache.spark.sql.classic.Dataset<Row>) out)
+            .queryExecution()
+            .executedPlan()
+            .toString();
     assertFalse(plan.contains("RowToColumnar"), plan);
     List<Row> stored = spark.read().parquet(file).collectAsList();
     List<Row> result = out.collectAsList();
     assertEquals(stored.size(), result.size());
     for (int i = 0; i < stored.size(); i++) {
-      assertEquals(RowFactory.create(2 * stored.get(i).getDouble(0), stored.get(i).getInt(1) + 1), result.get(i), "row " + i);
+      assertEquals(
+          RowFactory.create(2 * stored.get(i).getDouble(0), stored.get(i).getInt(1) + 1),
+          result.get(i),
+          "row " + i);
     }
   }
 
   @Test
   void metricsCountRowsAndKernelTime() {
-    Dataset<Row> priced = SparkTestSupport.frame(spark, options, OPTIONS, 3)
-        .transform(L0.pipeline(P0).entry("blackscholes").on("call", "price", "strike", "years", "r", "v"));
+    Dataset<Row> priced =
+        SparkTestSupport.frame(spark, options, OPTIONS, 3)
+            .transform(
+                L0.pipeline(P0)
+                    .entry("blackscholes")
+                    .on("call", "price", "strike", "years", "r", "v"));
     assertEquals(OPTION_COUNT, priced.collectAsList().size());
 
     List<L0PipelineExec> nodes = SparkTestSupport.pipelineExecs(priced);
@@ -125,7 +173,9 @@ class L0PipelineRowsTest {
     assertEquals(OPTION_COUNT, metrics.get("numInputRows"));
     assertEquals(OPTION_COUNT, metrics.get("numOutputRows"));
     assertTrue(metrics.get("kernelTime") > 0, () -> "kernel time " + metrics);
-    assertTrue(metrics.get("compileTime") > 0 || metrics.get("compileCacheHits") > 0, () -> "compilation " + metrics);
+    assertTrue(
+        metrics.get("compileTime") > 0 || metrics.get("compileCacheHits") > 0,
+        () -> "compilation " + metrics);
   }
 
   @Test
@@ -135,10 +185,15 @@ class L0PipelineRowsTest {
     for (long id = 0; id < 5_000; id++) {
       rows.add(RowFactory.create(random.nextGaussian(), id));
     }
-    StructType schema = new StructType().add("x", DataTypes.DoubleType, false).add("id", DataTypes.LongType, false);
-    Dataset<Row> kept = SparkTestSupport.frame(spark, rows, schema, 3).transform(L0.pipeline(
-            "fun [{f64, i64}] main([f64] x, [i64] id) = filter(fn bool (f64 v, i64 i) => 0.0 < v, zip(x, id))")
-        .on("x", "id").as("x", "id"));
+    StructType schema =
+        new StructType().add("x", DataTypes.DoubleType, false).add("id", DataTypes.LongType, false);
+    Dataset<Row> kept =
+        SparkTestSupport.frame(spark, rows, schema, 3)
+            .transform(
+                L0.pipeline(
+                        "fun [{f64, i64}] main([f64] x, [i64] id) = filter(fn bool (f64 v, i64 i) => 0.0 < v, zip(x, id))")
+                    .on("x", "id")
+                    .as("x", "id"));
 
     List<Row> expected = rows.stream().filter(row -> 0.0 < row.getDouble(0)).toList();
     assertEquals(expected, kept.collectAsList());
@@ -151,19 +206,30 @@ class L0PipelineRowsTest {
     for (int i = 0; i < 1_000; i++) {
       rows.add(RowFactory.create((Object) new double[] {i, i + 1, -i, 2 * i}));
     }
-    StructType schema = new StructType().add("a", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
-    Dataset<Row> out = SparkTestSupport.frame(spark, rows, schema, 3).transform(L0.pipeline("""
+    StructType schema =
+        new StructType().add("a", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
+    Dataset<Row> out =
+        SparkTestSupport.frame(spark, rows, schema, 3)
+            .transform(
+                L0.pipeline(
+                        """
             fun {[f64], [[f64]]} main([[f64]] rows) =
               {map(fn f64 ([f64] r) => reduce(op +, 0.0, r), rows),
                map(fn [f64] ([f64] r) => map(fn f64 (f64 x) => 2.0 * x, r), rows)}""")
-        .on("a").as("sum", "doubled"));
+                    .on("a")
+                    .as("sum", "doubled"));
 
-    assertEquals(DataTypes.createArrayType(DataTypes.DoubleType, false), out.schema().fields()[1].dataType());
+    assertEquals(
+        DataTypes.createArrayType(DataTypes.DoubleType, false),
+        out.schema().fields()[1].dataType());
     List<Row> result = out.collectAsList();
     assertEquals(rows.size(), result.size());
     for (int i = 0; i < rows.size(); i++) {
       assertEquals(i + (i + 1) + -i + 2 * i, result.get(i).getDouble(0), "row " + i);
-      assertEquals(List.of(2.0 * i, 2.0 * (i + 1), 2.0 * -i, 2.0 * (2 * i)), result.get(i).getList(1), "row " + i);
+      assertEquals(
+          List.of(2.0 * i, 2.0 * (i + 1), 2.0 * -i, 2.0 * (2 * i)),
+          result.get(i).getList(1),
+          "row " + i);
     }
   }
 
@@ -173,33 +239,60 @@ class L0PipelineRowsTest {
     for (int i = 0; i < 300; i++) {
       rows.add(RowFactory.create((Object) new int[][] {{i, i + 1, i + 2}, {-i, 0, i}}));
     }
-    StructType schema = new StructType().add("m", DataTypes.createArrayType(
-        DataTypes.createArrayType(DataTypes.IntegerType, false), false), false);
-    Dataset<Row> out = SparkTestSupport.frame(spark, rows, schema, 3).transform(L0.pipeline("""
+    StructType schema =
+        new StructType()
+            .add(
+                "m",
+                DataTypes.createArrayType(
+                    DataTypes.createArrayType(DataTypes.IntegerType, false), false),
+                false);
+    Dataset<Row> out =
+        SparkTestSupport.frame(spark, rows, schema, 3)
+            .transform(
+                L0.pipeline(
+                        """
             fun [[[int]]] main([[[int]]] m) =
               map(fn [[int]] ([[int]] rows) => map(fn [int] ([int] row) => map(fn int (int x) => 3 * x, row), rows), m)""")
-        .on("m").as("tripled"));
+                    .on("m")
+                    .as("tripled"));
 
     assertEquals(schema.fields()[0].dataType(), out.schema().fields()[0].dataType());
     List<Row> result = out.collectAsList();
     for (int i = 0; i < rows.size(); i++) {
-      assertEquals(List.of(List.of(3 * i, 3 * (i + 1), 3 * (i + 2)), List.of(-3 * i, 0, 3 * i)),
-          scala.jdk.javaapi.CollectionConverters.asJava(result.get(i).<scala.collection.Seq<Object>>getAs(0))
-              .stream().map(inner -> scala.jdk.javaapi.CollectionConverters.asJava((scala.collection.Seq<?>) inner)).toList(),
+      assertEquals(
+          List.of(List.of(3 * i, 3 * (i + 1), 3 * (i + 2)), List.of(-3 * i, 0, 3 * i)),
+          scala.jdk.javaapi.CollectionConverters.asJava(
+                  result.get(i).<scala.collection.Seq<Object>>getAs(0))
+              .stream()
+              .map(
+                  inner ->
+                      scala.jdk.javaapi.CollectionConverters.asJava(
+                          (scala.collection.Seq<?>) inner))
+              .toList(),
           "row " + i);
     }
   }
 
   @Test
   void arraysOfDifferentLengthsInOneColumnAreAnErrorNamingTheColumnAndLengths() {
-    List<Row> rows = List.of(RowFactory.create((Object) new double[] {1, 2}), RowFactory.create((Object) new double[] {1, 2, 3}));
-    StructType schema = new StructType().add("a", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
-    Dataset<Row> out = SparkTestSupport.frame(spark, rows, schema, 1).transform(
-        L0.pipeline("fun [f64] main([[f64]] rows) = map(fn f64 ([f64] r) => reduce(op +, 0.0, r), rows)").on("a"));
+    List<Row> rows =
+        List.of(
+            RowFactory.create((Object) new double[] {1, 2}),
+            RowFactory.create((Object) new double[] {1, 2, 3}));
+    StructType schema =
+        new StructType().add("a", DataTypes.createArrayType(DataTypes.DoubleType, false), false);
+    Dataset<Row> out =
+        SparkTestSupport.frame(spark, rows, schema, 1)
+            .transform(
+                L0.pipeline(
+                        "fun [f64] main([[f64]] rows) = map(fn f64 ([f64] r) => reduce(op +, 0.0, r), rows)")
+                    .on("a"));
 
     SparkException error = assertThrows(SparkException.class, out::collectAsList);
-    assertTrue(SparkTestSupport.messages(error).contains(
-        "column 'a' has arrays of different lengths: 2 (first row of partition 0) and 3 (partition 0, row 1)"),
+    assertTrue(
+        SparkTestSupport.messages(error)
+            .contains(
+                "column 'a' has arrays of different lengths: 2 (first row of partition 0) and 3 (partition 0, row 1)"),
         () -> SparkTestSupport.messages(error));
   }
 
@@ -208,26 +301,48 @@ class L0PipelineRowsTest {
     Dataset<Row> out = withNulls().transform(doubling());
 
     SparkException error = assertThrows(SparkException.class, out::collectAsList);
-    assertTrue(SparkTestSupport.messages(error).contains(
-        "column 'x' has a null in partition 1, row 2; declare a replacement with nullAs(\"x\", value)"),
+    assertTrue(
+        SparkTestSupport.messages(error)
+            .contains(
+                "column 'x' has a null in partition 1, row 2; declare a replacement with nullAs(\"x\", value)"),
         () -> SparkTestSupport.messages(error));
   }
 
   @Test
   void aNullStructLeafIsNamedByItsPath() {
-    List<Row> rows = List.of(RowFactory.create(RowFactory.create(1.0, 2.0)), RowFactory.create(RowFactory.create(3.0, null)));
-    StructType schema = new StructType().add("leg", new StructType()
-        .add("notional", DataTypes.DoubleType, false).add("rate", DataTypes.DoubleType, true), false);
-    Dataset<Row> out = SparkTestSupport.frame(spark, rows, schema, 1)
-        .transform(L0.pipeline("fun [f64] main([f64] n, [f64] r) = map(op *, zip(n, r))").on("leg"));
+    List<Row> rows =
+        List.of(
+            RowFactory.create(RowFactory.create(1.0, 2.0)),
+            RowFactory.create(RowFactory.create(3.0, null)));
+    StructType schema =
+        new StructType()
+            .add(
+                "leg",
+                new StructType()
+                    .add("notional", DataTypes.DoubleType, false)
+                    .add("rate", DataTypes.DoubleType, true),
+                false);
+    Dataset<Row> out =
+        SparkTestSupport.frame(spark, rows, schema, 1)
+            .transform(
+                L0.pipeline("fun [f64] main([f64] n, [f64] r) = map(op *, zip(n, r))").on("leg"));
 
     SparkException error = assertThrows(SparkException.class, out::collectAsList);
-    assertTrue(SparkTestSupport.messages(error).contains(
-        "column 'leg.rate' has a null in partition 0, row 1; declare a replacement with nullAs(\"leg.rate\", value)"),
+    assertTrue(
+        SparkTestSupport.messages(error)
+            .contains(
+                "column 'leg.rate' has a null in partition 0, row 1; declare a replacement with nullAs(\"leg.rate\", value)"),
         () -> SparkTestSupport.messages(error));
-    assertEquals(List.of(2.0, 0.0), doubles(
-        SparkTestSupport.frame(spark, rows, schema, 1).transform(L0.pipeline("fun [f64] main([f64] n, [f64] r) = map(op *, zip(n, r))")
-            .on("leg").nullAs("leg.rate", 0.0)).collectAsList(), 0));
+    assertEquals(
+        List.of(2.0, 0.0),
+        doubles(
+            SparkTestSupport.frame(spark, rows, schema, 1)
+                .transform(
+                    L0.pipeline("fun [f64] main([f64] n, [f64] r) = map(op *, zip(n, r))")
+                        .on("leg")
+                        .nullAs("leg.rate", 0.0))
+                .collectAsList(),
+            0));
   }
 
   @Test
@@ -239,12 +354,22 @@ class L0PipelineRowsTest {
 
   @Test
   void explainShowsTheNodeWithKernelCountAndDevice() {
-    Dataset<Row> priced = SparkTestSupport.frame(spark, options, OPTIONS, 3)
-        .transform(L0.pipeline(P0).entry("blackscholes").on("call", "price", "strike", "years", "r", "v").as("value"));
+    Dataset<Row> priced =
+        SparkTestSupport.frame(spark, options, OPTIONS, 3)
+            .transform(
+                L0.pipeline(P0)
+                    .entry("blackscholes")
+                    .on("call", "price", "strike", "years", "r", "v")
+                    .as("value"));
     L0PipelineExec node = SparkTestSupport.pipelineExecs(priced).get(0);
-    String physical = ((org.apache.spark.sql.classic.Dataset<Row>) priced).queryExecution().executedPlan().toString();
+    String physical =
+        ((org.apache.spark.sql.classic.Dataset<Row>) priced)
+            .queryExecution()
+            .executedPlan()
+            .toString();
 
-    assertTrue(physical.contains("L0Pipeline " + node.spec().summary() + ", device=auto"), physical);
+    assertTrue(
+        physical.contains("L0Pipeline " + node.spec().summary() + ", device=auto"), physical);
     assertTrue(node.spec().summary().contains("1 kernel"), node.spec().summary());
     String explained = L0.explainString(priced);
     assertTrue(explained.contains(node.spec().explain().strip()), explained);
@@ -258,7 +383,8 @@ class L0PipelineRowsTest {
     for (int i = 0; i < 7; i++) {
       rows.add(RowFactory.create(i == 5 ? null : (double) i));
     }
-    return SparkTestSupport.frame(spark, rows, new StructType().add("x", DataTypes.DoubleType, true), 2);
+    return SparkTestSupport.frame(
+        spark, rows, new StructType().add("x", DataTypes.DoubleType, true), 2);
   }
 
   private static L0Pipeline doubling() {
@@ -268,23 +394,44 @@ class L0PipelineRowsTest {
   static List<Row> randomOptions(int count, Random random) {
     List<Row> rows = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      rows.add(RowFactory.create(random.nextBoolean(), 10 + 190 * random.nextDouble(), 10 + 190 * random.nextDouble(),
-          0.1 + 1.9 * random.nextDouble(), 0.01 + 0.09 * random.nextDouble(), 0.1 + 0.5 * random.nextDouble()));
+      rows.add(
+          RowFactory.create(
+              random.nextBoolean(),
+              10 + 190 * random.nextDouble(),
+              10 + 190 * random.nextDouble(),
+              0.1 + 1.9 * random.nextDouble(),
+              0.01 + 0.09 * random.nextDouble(),
+              0.1 + 0.5 * random.nextDouble()));
     }
     return rows;
   }
 
   /** P0's prices of {@code rows} by the reference interpreter. */
   private static List<Double> interpretedPrices(List<Row> rows) {
-    Type option = Type.tuple(ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64);
+    Type option =
+        Type.tuple(
+            ScalarType.BOOL,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64);
     List<Value> tuples = new ArrayList<>(rows.size());
     for (Row row : rows) {
-      tuples.add(new Value.Tuple(List.of(ScalarValue.bool(row.getBoolean(0)), ScalarValue.f64(row.getDouble(1)),
-          ScalarValue.f64(row.getDouble(2)), ScalarValue.f64(row.getDouble(3)), ScalarValue.f64(row.getDouble(4)),
-          ScalarValue.f64(row.getDouble(5)))));
+      tuples.add(
+          new Value.Tuple(
+              List.of(
+                  ScalarValue.bool(row.getBoolean(0)),
+                  ScalarValue.f64(row.getDouble(1)),
+                  ScalarValue.f64(row.getDouble(2)),
+                  ScalarValue.f64(row.getDouble(3)),
+                  ScalarValue.f64(row.getDouble(4)),
+                  ScalarValue.f64(row.getDouble(5)))));
     }
-    Value.Array prices = (Value.Array) new Interpreter(L0Parser.parse(P0, "p0_blackscholes.l0"))
-        .call("blackscholes", List.of(new Value.Array(option, tuples)));
+    Value.Array prices =
+        (Value.Array)
+            new Interpreter(L0Parser.parse(P0, "p0_blackscholes.l0"))
+                .call("blackscholes", List.of(new Value.Array(option, tuples)));
     List<Double> result = new ArrayList<>(prices.length());
     for (Value price : prices.elements()) {
       result.add(((ScalarValue.Float) price).value());
@@ -298,7 +445,8 @@ class L0PipelineRowsTest {
 
   static Map<String, Long> metricValues(L0PipelineExec node) {
     Map<String, Long> values = new java.util.TreeMap<>();
-    scala.jdk.javaapi.CollectionConverters.asJava(node.metrics()).forEach((name, metric) -> values.put(name, metric.value()));
+    scala.jdk.javaapi.CollectionConverters.asJava(node.metrics())
+        .forEach((name, metric) -> values.put(name, metric.value()));
     return values;
   }
 
@@ -306,7 +454,9 @@ class L0PipelineRowsTest {
     assertEquals(expected.size(), actual.size());
     long[] expectedBits = expected.stream().mapToLong(Double::doubleToRawLongBits).toArray();
     long[] actualBits = actual.stream().mapToLong(Double::doubleToRawLongBits).toArray();
-    assertArrayEquals(expectedBits, actualBits, () -> "first difference at row "
-        + Arrays.mismatch(expectedBits, actualBits));
+    assertArrayEquals(
+        expectedBits,
+        actualBits,
+        () -> "first difference at row " + Arrays.mismatch(expectedBits, actualBits));
   }
 }

@@ -17,21 +17,34 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** A program failing in a task (division by zero, index out of bounds) names the user's line, the partition and the row. */
+/**
+ * A program failing in a task (division by zero, index out of bounds) names the user's line, the
+ * partition and the row.
+ */
 class L0PipelineRunErrorsTest {
   private static final int ROWS = 100;
+  private static final String DIVIDES_BY_X_MINUS_70 =
+      "fun [i32] main([i32] n) =\n  map(fn i32 (i32 x) => 100 / (x - 70), n)";
   private static SparkSession spark;
-  /** Rows 0..99 in two partitions of 50; with batches of 16 rows, row 70 is row 20 of partition 1, in its second batch. */
+
+  /**
+   * Rows 0..99 in two partitions of 50; with batches of 16 rows, row 70 is row 20 of partition 1,
+   * in its second batch.
+   */
   private static Dataset<Row> numbers;
 
   @BeforeAll
   static void start() {
-    spark = SparkTestSupport.startSession(L0PipelineRunErrorsTest.class, Map.of("spark.l0.batchRows", "16"));
+    spark =
+        SparkTestSupport.startSession(
+            L0PipelineRunErrorsTest.class, Map.of("spark.l0.batchRows", "16"));
     List<Row> rows = new ArrayList<>();
     for (int r = 0; r < ROWS; r++) {
       rows.add(RowFactory.create(r));
     }
-    numbers = SparkTestSupport.frame(spark, rows, new StructType().add("n", DataTypes.IntegerType, false), 2);
+    numbers =
+        SparkTestSupport.frame(
+            spark, rows, new StructType().add("n", DataTypes.IntegerType, false), 2);
   }
 
   @AfterAll
@@ -41,22 +54,29 @@ class L0PipelineRunErrorsTest {
 
   @Test
   void aDivisionByZeroInAMapNamesTheCallSitePartitionAndRow() {
-    L0Pipeline pipeline = L0.pipeline("fun [i32] main([i32] n) =\n  map(fn i32 (i32 x) => 100 / (x - 70), n)").on("n");
+    L0Pipeline pipeline = L0.pipeline(DIVIDES_BY_X_MINUS_70).on("n");
     int line = callersLine();
     Dataset<Row> out = numbers.transform(pipeline);
 
     SparkException error = assertThrows(SparkException.class, out::collectAsList);
     String messages = SparkTestSupport.messages(error);
-    assertTrue(messages.contains("dev.l0.spark.plan.PipelineRunException: L0 pipeline at L0PipelineRunErrorsTest.java:"
-        + line + ": partition 1, row 20: <inline L0 program>:2:"), messages);
+    assertTrue(
+        messages.contains(
+            "dev.l0.spark.plan.PipelineRunException: L0 pipeline at L0PipelineRunErrorsTest.java:"
+                + line
+                + ": partition 1, row 20: <inline L0 program>:2:"),
+        messages);
     assertTrue(messages.contains("/: integer division by zero"), messages);
   }
 
   @Test
   void anIndexOutOfBoundsInAReduceNamesTheRow() {
-    Dataset<Row> out = numbers.transform(L0.pipeline(
-        "fun f64 main([i32] n, [f64] table) = reduce(op +, 0.0, map(fn f64 (i32 i) => table[i], n))")
-        .with("table", new double[70]).on("n"));
+    Dataset<Row> out =
+        numbers.transform(
+            L0.pipeline(
+                    "fun f64 main([i32] n, [f64] table) = reduce(op +, 0.0, map(fn f64 (i32 i) => table[i], n))")
+                .with("table", new double[70])
+                .on("n"));
 
     SparkException error = assertThrows(SparkException.class, out::collectAsList);
     String messages = SparkTestSupport.messages(error);
@@ -65,6 +85,9 @@ class L0PipelineRunErrorsTest {
   }
 
   private static int callersLine() {
-    return StackWalker.getInstance().walk(frames -> frames.skip(1).findFirst().orElseThrow()).getLineNumber() - 1;
+    return StackWalker.getInstance()
+            .walk(frames -> frames.skip(1).findFirst().orElseThrow())
+            .getLineNumber()
+        - 1;
   }
 }

@@ -27,8 +27,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * operators, and the results must be those of the same query written with Spark expressions.
  */
 class L0PipelineSelfJoinTest {
-  private static final String PLUS_ONE = "fun [i64] main([i64] x) = map(fn i64 (i64 v) => v + 1i64, x)";
-  private static final String TIMES_THREE = "fun [i64] main([i64] y) = map(fn i64 (i64 v) => 3i64 * v, y)";
+  private static final String PLUS_ONE =
+      "fun [i64] main([i64] x) = map(fn i64 (i64 v) => v + 1i64, x)";
+  private static final String TIMES_THREE =
+      "fun [i64] main([i64] y) = map(fn i64 (i64 v) => 3i64 * v, y)";
 
   private static SparkSession spark;
 
@@ -62,7 +64,8 @@ class L0PipelineSelfJoinTest {
     Dataset<Row> expected = plusOneInSpark();
 
     assertEquals(100_000L, out.join(out, "y").count());
-    assertEquals(sorted(expected.join(expected, "y").groupBy("y").count()),
+    assertEquals(
+        sorted(expected.join(expected, "y").groupBy("y").count()),
         sorted(out.join(out, "y").groupBy("y").count()));
   }
 
@@ -71,8 +74,11 @@ class L0PipelineSelfJoinTest {
     Dataset<Row> out = plusOne().cache();
     try {
       Dataset<Row> joined = out.join(out, "y");
-      LogicalPlan withCachedData = ((org.apache.spark.sql.classic.Dataset<Row>) joined).queryExecution().withCachedData();
-      assertEquals(2, withCachedData.collectLeaves().count(leaf -> leaf instanceof InMemoryRelation),
+      LogicalPlan withCachedData =
+          ((org.apache.spark.sql.classic.Dataset<Row>) joined).queryExecution().withCachedData();
+      assertEquals(
+          2,
+          withCachedData.collectLeaves().count(leaf -> leaf instanceof InMemoryRelation),
           () -> "plan: " + withCachedData);
       assertEquals(100_000L, joined.count());
     } finally {
@@ -85,9 +91,15 @@ class L0PipelineSelfJoinTest {
     Dataset<Row> out = plusOne();
     Dataset<Row> expected = plusOneInSpark();
 
-    List<Row> joined = sorted(out.groupBy("y").count().join(out.groupBy("y").agg(sum("y").as("total")), "y"));
+    List<Row> joined =
+        sorted(out.groupBy("y").count().join(out.groupBy("y").agg(sum("y").as("total")), "y"));
     assertEquals(10, joined.size());
-    assertEquals(sorted(expected.groupBy("y").count().join(expected.groupBy("y").agg(sum("y").as("total")), "y")),
+    assertEquals(
+        sorted(
+            expected
+                .groupBy("y")
+                .count()
+                .join(expected.groupBy("y").agg(sum("y").as("total")), "y")),
         joined);
   }
 
@@ -106,13 +118,18 @@ class L0PipelineSelfJoinTest {
     Dataset<Row> expected = plusOneInSpark().select(col("y").multiply(3).as("z"));
     Dataset<Row> joined = out.join(out, "z");
 
-    List<L0PipelineNode> nodes = pipelineNodes(((org.apache.spark.sql.classic.Dataset<Row>) joined)
-        .queryExecution().optimizedPlan());
+    List<L0PipelineNode> nodes =
+        pipelineNodes(
+            ((org.apache.spark.sql.classic.Dataset<Row>) joined).queryExecution().optimizedPlan());
     assertEquals(2, nodes.size(), () -> "one fused node per side: " + nodes);
-    assertTrue(nodes.get(0).sameResult(nodes.get(1)), () -> "both sides compute the same: " + nodes);
-    assertFalse(nodes.get(0).outputSet().intersect(nodes.get(1).outputSet()).nonEmpty(),
+    assertTrue(
+        nodes.get(0).sameResult(nodes.get(1)), () -> "both sides compute the same: " + nodes);
+    assertFalse(
+        nodes.get(0).outputSet().intersect(nodes.get(1).outputSet()).nonEmpty(),
         () -> "each side has its own output ids: " + nodes);
-    assertEquals(sorted(expected.join(expected, "z").groupBy("z").count()), sorted(joined.groupBy("z").count()));
+    assertEquals(
+        sorted(expected.join(expected, "z").groupBy("z").count()),
+        sorted(joined.groupBy("z").count()));
   }
 
   /** The pipeline nodes of {@code plan}, in pre-order (the left side of a join first). */

@@ -13,34 +13,71 @@ class L0SettingsTest {
 
   @Test
   void absentKeysTakeTheirDefaults() {
-    assertEquals(new L0Settings(DeviceKind.AUTO, 1_048_576, 4_096, 1, Optional.empty(), 256), L0Settings.of(Map.of()));
+    assertEquals(
+        new L0Settings(DeviceKind.AUTO, 1_048_576, 4_096, 1, Optional.empty(), 256),
+        L0Settings.of(Map.of()));
   }
 
   @Test
   void everyKeyIsRead() {
-    L0Settings settings = L0Settings.of(Map.of(L0Settings.DEVICE, "JVM", L0Settings.BATCH_ROWS, "4096",
-        L0Settings.JVM_BATCH_ROWS, "2048", L0Settings.GPU_CONCURRENT_TASKS, "3",
-        L0Settings.KERNEL_CACHE_DIR, "/tmp/l0-kernels", L0Settings.PROGRAM_CACHE_MAX_PROGRAMS, "32"));
-    assertEquals(new L0Settings(DeviceKind.JVM, 4096, 2048, 3, Optional.of("/tmp/l0-kernels"), 32), settings);
+    L0Settings settings =
+        L0Settings.of(
+            Map.of(
+                L0Settings.DEVICE,
+                "JVM",
+                L0Settings.BATCH_ROWS,
+                "4096",
+                L0Settings.JVM_BATCH_ROWS,
+                "2048",
+                L0Settings.GPU_CONCURRENT_TASKS,
+                "3",
+                L0Settings.KERNEL_CACHE_DIR,
+                "/tmp/l0-kernels",
+                L0Settings.PROGRAM_CACHE_MAX_PROGRAMS,
+                "32"));
+    assertEquals(
+        new L0Settings(DeviceKind.JVM, 4096, 2048, 3, Optional.of("/tmp/l0-kernels"), 32),
+        settings);
   }
 
   @Test
   void badValuesNameTheirKey() {
-    assertEquals("spark.l0.device: unknown device 'gpu'; expected one of auto, cuda, jvm",
-        assertThrows(IllegalArgumentException.class, () -> L0Settings.of(Map.of(L0Settings.DEVICE, "gpu"))).getMessage());
-    assertEquals("spark.l0.batchRows must be a whole number, not '1M'",
-        assertThrows(IllegalArgumentException.class, () -> L0Settings.of(Map.of(L0Settings.BATCH_ROWS, "1M"))).getMessage());
-    assertEquals("spark.l0.jvm.batchRows must be at least 1, not 0", assertThrows(IllegalArgumentException.class,
-        () -> L0Settings.of(Map.of(L0Settings.JVM_BATCH_ROWS, "0"))).getMessage());
-    assertEquals("spark.l0.gpu.concurrentTasks must be at least 1, not 0", assertThrows(IllegalArgumentException.class,
-        () -> L0Settings.of(Map.of(L0Settings.GPU_CONCURRENT_TASKS, "0"))).getMessage());
-    assertEquals("spark.l0.programCache.maxPrograms must be at least 1, not 0", assertThrows(IllegalArgumentException.class,
-        () -> L0Settings.of(Map.of(L0Settings.PROGRAM_CACHE_MAX_PROGRAMS, "0"))).getMessage());
+    assertEquals(
+        "spark.l0.device: unknown device 'gpu'; expected one of auto, cuda, jvm",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> L0Settings.of(Map.of(L0Settings.DEVICE, "gpu")))
+            .getMessage());
+    assertEquals(
+        "spark.l0.batchRows must be a whole number, not '1M'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> L0Settings.of(Map.of(L0Settings.BATCH_ROWS, "1M")))
+            .getMessage());
+    assertEquals(
+        "spark.l0.jvm.batchRows must be at least 1, not 0",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> L0Settings.of(Map.of(L0Settings.JVM_BATCH_ROWS, "0")))
+            .getMessage());
+    assertEquals(
+        "spark.l0.gpu.concurrentTasks must be at least 1, not 0",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> L0Settings.of(Map.of(L0Settings.GPU_CONCURRENT_TASKS, "0")))
+            .getMessage());
+    assertEquals(
+        "spark.l0.programCache.maxPrograms must be at least 1, not 0",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> L0Settings.of(Map.of(L0Settings.PROGRAM_CACHE_MAX_PROGRAMS, "0")))
+            .getMessage());
   }
 
   @Test
   void theDriverPassesOnOnlyL0Entries() {
-    SparkConf conf = new SparkConf(false).set(L0Settings.DEVICE, "cuda").set("spark.executor.memory", "2g");
+    SparkConf conf =
+        new SparkConf(false).set(L0Settings.DEVICE, "cuda").set("spark.executor.memory", "2g");
     assertEquals(Map.of(L0Settings.DEVICE, "cuda"), L0Settings.entriesOf(conf));
   }
 }

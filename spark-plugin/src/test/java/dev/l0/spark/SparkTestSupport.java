@@ -17,18 +17,22 @@ import org.apache.spark.sql.execution.adaptive.QueryStageExec;
 import org.apache.spark.sql.types.StructType;
 import scala.jdk.javaapi.CollectionConverters;
 
-/** What the Spark tests of this module share: a local[2] session with the extension, data frames in a known order, plan search. */
+/**
+ * What the Spark tests of this module share: a local[2] session with the extension, data frames in
+ * a known order, plan search.
+ */
 final class SparkTestSupport {
   private SparkTestSupport() {}
 
   /** A new local[2] session with the L0 extension and {@code settings} on top. */
   static SparkSession startSession(Class<?> testClass, Map<String, String> settings) {
-    SparkSession.Builder builder = SparkSession.builder()
-        .master("local[2]")
-        .appName(testClass.getSimpleName())
-        .config("spark.ui.enabled", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.extensions", L0Extensions.class.getName());
+    SparkSession.Builder builder =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName(testClass.getSimpleName())
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.sql.extensions", L0Extensions.class.getName());
     settings.forEach(builder::config);
     return builder.getOrCreate();
   }
@@ -39,16 +43,23 @@ final class SparkTestSupport {
     SparkSession.clearDefaultSession();
   }
 
-  /** {@code rows} as a data frame of {@code partitions} partitions that keeps their order (partition by partition). */
+  /**
+   * {@code rows} as a data frame of {@code partitions} partitions that keeps their order (partition
+   * by partition).
+   */
   static Dataset<Row> frame(SparkSession spark, List<Row> rows, StructType schema, int partitions) {
     JavaSparkContext context = JavaSparkContext.fromSparkContext(spark.sparkContext());
     return spark.createDataFrame(context.parallelize(rows, partitions), schema);
   }
 
-  /** The L0 pipeline nodes of the executed physical plan (through adaptive execution and query stages). */
+  /**
+   * The L0 pipeline nodes of the executed physical plan (through adaptive execution and query
+   * stages).
+   */
   static List<L0PipelineExec> pipelineExecs(Dataset<Row> df) {
     List<L0PipelineExec> found = new ArrayList<>();
-    collect(((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().executedPlan(), found);
+    collect(
+        ((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().executedPlan(), found);
     return found;
   }
 

@@ -42,37 +42,107 @@ public final class OptionPricing {
   private static final ValType<Arr<Arr<Arr<F64>>>> MATRICES = Arr.of(MATRIX);
 
   /** The parameters of {@code main}, in input.data's order. */
-  private static final List<ValType<?>> INPUT = List.of(I32.TYPE, I32.TYPE, I32.TYPE, I32.TYPE, I32.TYPE, I32.TYPE,
-      INT_MATRIX, MATRICES, MATRICES, MATRICES, MATRIX, MATRIX, MATRIX, INT_MATRIX, MATRIX);
+  private static final List<ValType<?>> INPUT =
+      List.of(
+          I32.TYPE,
+          I32.TYPE,
+          I32.TYPE,
+          I32.TYPE,
+          I32.TYPE,
+          I32.TYPE,
+          INT_MATRIX,
+          MATRICES,
+          MATRICES,
+          MATRICES,
+          MATRIX,
+          MATRIX,
+          MATRIX,
+          INT_MATRIX,
+          MATRIX);
 
   // AS241 (PPND16) coefficients, numerator then denominator, constant term first
-  private static final double[] CENTRAL_A = {3.387132872796366608, 133.14166789178437745, 1971.5909503065514427,
-      13731.693765509461125, 45921.953931549871457, 67265.770927008700853, 33430.575583588128105, 2509.0809287301226727};
-  private static final double[] CENTRAL_B = {1.0, 42.313330701600911252, 687.1870074920579083, 5394.1960214247511077,
-      21213.794301586595867, 39307.89580009271061, 28729.085735721942674, 5226.495278852854561};
-  private static final double[] INTERMEDIATE_A = {1.42343711074968357734, 4.6303378461565452959, 5.7694972214606914055,
-      3.64784832476320460504, 1.27045825245236838258, 0.24178072517745061177, 0.0227238449892691845833,
-      7.7454501427834140764e-4};
-  private static final double[] INTERMEDIATE_B = {1.0, 2.05319162663775882187, 1.6763848301838038494,
-      0.68976733498510000455, 0.14810397642748007459, 0.0151986665636164571966, 5.475938084995344946e-4,
-      1.05075007164441684324e-9};
-  private static final double[] TAIL_A = {6.6579046435011037772, 5.4637849111641143699, 1.7848265399172913358,
-      0.29656057182850489123, 0.026532189526576123093, 0.0012426609473880784386, 2.71155556874348757815e-5,
-      2.01033439929228813265e-7};
-  private static final double[] TAIL_B = {1.0, 0.59983220655588793769, 0.13692988092273580531,
-      0.0148753612908506148525, 7.868691311456132591e-4, 1.8463183175100546818e-5, 1.4215117583164458887e-7,
-      2.04426310338993978564e-15};
+  private static final double[] CENTRAL_A = {
+    3.387132872796366608,
+    133.14166789178437745,
+    1971.5909503065514427,
+    13731.693765509461125,
+    45921.953931549871457,
+    67265.770927008700853,
+    33430.575583588128105,
+    2509.0809287301226727
+  };
+  private static final double[] CENTRAL_B = {
+    1.0,
+    42.313330701600911252,
+    687.1870074920579083,
+    5394.1960214247511077,
+    21213.794301586595867,
+    39307.89580009271061,
+    28729.085735721942674,
+    5226.495278852854561
+  };
+  private static final double[] INTERMEDIATE_A = {
+    1.42343711074968357734,
+    4.6303378461565452959,
+    5.7694972214606914055,
+    3.64784832476320460504,
+    1.27045825245236838258,
+    0.24178072517745061177,
+    0.0227238449892691845833,
+    7.7454501427834140764e-4
+  };
+  private static final double[] INTERMEDIATE_B = {
+    1.0,
+    2.05319162663775882187,
+    1.6763848301838038494,
+    0.68976733498510000455,
+    0.14810397642748007459,
+    0.0151986665636164571966,
+    5.475938084995344946e-4,
+    1.05075007164441684324e-9
+  };
+  private static final double[] TAIL_A = {
+    6.6579046435011037772,
+    5.4637849111641143699,
+    1.7848265399172913358,
+    0.29656057182850489123,
+    0.026532189526576123093,
+    0.0012426609473880784386,
+    2.71155556874348757815e-5,
+    2.01033439929228813265e-7
+  };
+  private static final double[] TAIL_B = {
+    1.0,
+    0.59983220655588793769,
+    0.13692988092273580531,
+    0.0148753612908506148525,
+    7.868691311456132591e-4,
+    1.8463183175100546818e-5,
+    1.4215117583164458887e-7,
+    2.04426310338993978564e-15
+  };
 
   /** The market models, one row (or matrix) per model. */
-  private record Models(Arr<Arr<Arr<F64>>> correlation, Arr<Arr<Arr<F64>>> vols, Arr<Arr<Arr<F64>>> drifts,
-      Arr<Arr<F64>> starts, Arr<Arr<F64>> detvals, Arr<Arr<F64>> discounts) {}
+  private record Models(
+      Arr<Arr<Arr<F64>>> correlation,
+      Arr<Arr<Arr<F64>>> vols,
+      Arr<Arr<Arr<F64>>> drifts,
+      Arr<Arr<F64>> starts,
+      Arr<Arr<F64>> detvals,
+      Arr<Arr<F64>> discounts) {}
 
-  /** The Brownian bridge's schedule: the date filled at each step and its left and right neighbours (1-based), and their weights. */
+  /**
+   * The Brownian bridge's schedule: the date filled at each step and its left and right neighbours
+   * (1-based), and their weights.
+   */
   private record Bridge(Arr<Arr<I32>> indices, Arr<Arr<F64>> weights) {}
 
   private OptionPricing() {}
 
-  /** The program: {@code main} takes OptionPricing's input.data values and returns the price per model. */
+  /**
+   * The program: {@code main} takes OptionPricing's input.data values and returns the price per
+   * model.
+   */
   public static Program program() {
     return L0.program(prog -> prog.fun("main", INPUT, OptionPricing::main));
   }
@@ -85,13 +155,32 @@ public final class OptionPricing {
     I32 models = in.get(4, I32.TYPE);
     I32 sobolBits = in.get(5, I32.TYPE);
     Arr<Arr<I32>> directions = in.get(6, INT_MATRIX);
-    Models market = new Models(in.get(7, MATRICES), in.get(8, MATRICES), in.get(9, MATRICES),
-        in.get(10, MATRIX), in.get(11, MATRIX), in.get(12, MATRIX));
+    Models market =
+        new Models(
+            in.get(7, MATRICES),
+            in.get(8, MATRICES),
+            in.get(9, MATRICES),
+            in.get(10, MATRIX),
+            in.get(11, MATRIX),
+            in.get(12, MATRIX));
     Bridge bridge = new Bridge(in.get(13, INT_MATRIX), in.get(14, MATRIX));
 
     F64 sobolScale = let("sobolScale", i32(1).shiftLeft(sobolBits).toF64());
-    Arr<Arr<F64>> payoffs = let("payoffs", map(iota(paths),
-        path -> pathPayoffs(contract, dates, underlyings, sobolScale, directions, market, bridge, path)));
+    Arr<Arr<F64>> payoffs =
+        let(
+            "payoffs",
+            map(
+                iota(paths),
+                path ->
+                    pathPayoffs(
+                        contract,
+                        dates,
+                        underlyings,
+                        sobolScale,
+                        directions,
+                        market,
+                        bridge,
+                        path)));
     Arr<F64> sums = let("sums", reduce(payoffs, replicate(models, f64(0.0)), OptionPricing::plus));
     return map(sums, sum -> sum.div(paths.toF64()));
   }
@@ -105,16 +194,44 @@ public final class OptionPricing {
   }
 
   /** The payoff of path {@code path} under every model. */
-  private static Arr<F64> pathPayoffs(I32 contract, I32 dates, I32 underlyings, F64 sobolScale,
-      Arr<Arr<I32>> directions, Models market, Bridge bridge, I32 path) {
-    Arr<Arr<F64>> z = let("z", map(iota(dates), t -> map(iota(underlyings), m ->
-        inverseNormal(sobolInt(directions.get(t.mul(underlyings).add(m)), path.add(1)).toF64().div(sobolScale)))));
+  private static Arr<F64> pathPayoffs(
+      I32 contract,
+      I32 dates,
+      I32 underlyings,
+      F64 sobolScale,
+      Arr<Arr<I32>> directions,
+      Models market,
+      Bridge bridge,
+      I32 path) {
+    Arr<Arr<F64>> z =
+        let(
+            "z",
+            map(
+                iota(dates),
+                t ->
+                    map(
+                        iota(underlyings),
+                        m ->
+                            inverseNormal(
+                                sobolInt(directions.get(t.mul(underlyings).add(m)), path.add(1))
+                                    .toF64()
+                                    .div(sobolScale)))));
     Arr<Arr<F64>> w = let("w", brownianBridge(bridge, z));
-    return map(iota(market.starts().size()), model -> {
-      Arr<Arr<F64>> prices = let("prices", blackScholes(market.correlation().get(model), market.vols().get(model),
-          market.drifts().get(model), market.starts().get(model), w));
-      return payoff(contract, market.discounts().get(model), market.detvals().get(model), prices);
-    });
+    return map(
+        iota(market.starts().size()),
+        model -> {
+          Arr<Arr<F64>> prices =
+              let(
+                  "prices",
+                  blackScholes(
+                      market.correlation().get(model),
+                      market.vols().get(model),
+                      market.drifts().get(model),
+                      market.starts().get(model),
+                      w));
+          return payoff(
+              contract, market.discounts().get(model), market.detvals().get(model), prices);
+        });
   }
 
   // ---------------------------------------------------------------- Sobol numbers by index
@@ -123,16 +240,26 @@ public final class OptionPricing {
     return n.xor(n.shiftRight(1));
   }
 
-  /** The Sobol integer of index {@code n} in the dimension whose direction numbers are {@code directions}. */
+  /**
+   * The Sobol integer of index {@code n} in the dimension whose direction numbers are {@code
+   * directions}.
+   */
   private static I32 sobolInt(Arr<I32> directions, I32 n) {
     I32 gray = let("g", grayCode(n));
-    return loop(i32(0), directions.size(), (x, k) ->
-        ifThenElse(gray.shiftRight(k).bitAnd(1).eq(1), () -> x.xor(directions.get(k)), () -> x));
+    return loop(
+        i32(0),
+        directions.size(),
+        (x, k) ->
+            ifThenElse(
+                gray.shiftRight(k).bitAnd(1).eq(1), () -> x.xor(directions.get(k)), () -> x));
   }
 
   // ---------------------------------------------------------------- inverse normal (AS241, PPND16)
 
-  /** The polynomial with coefficients {@code c} (constant term first) at {@code x}, by Horner's rule. */
+  /**
+   * The polynomial with coefficients {@code c} (constant term first) at {@code x}, by Horner's
+   * rule.
+   */
   private static F64 horner(F64 x, double[] c) {
     F64 value = x.mul(c[c.length - 1]).add(c[c.length - 2]);
     for (int k = c.length - 3; k >= 0; k--) {
@@ -149,13 +276,24 @@ public final class OptionPricing {
   /** The standard normal quantile of {@code u} in (0, 1). */
   private static F64 inverseNormal(F64 u) {
     F64 q = let("q", u.sub(0.5));
-    return ifThenElse(q.abs().le(0.425),
+    return ifThenElse(
+        q.abs().le(0.425),
         () -> q.mul(rationalFunction(f64(0.180625).sub(q.mul(q)), CENTRAL_A, CENTRAL_B)),
         () -> {
-          F64 r = let("r", ifThenElse(q.lt(0.0), () -> f64(0.5).add(q), () -> f64(0.5).sub(q)).log().neg().sqrt());
-          F64 x = let("x", ifThenElse(r.le(5.0),
-              () -> rationalFunction(r.sub(1.6), INTERMEDIATE_A, INTERMEDIATE_B),
-              () -> rationalFunction(r.sub(5.0), TAIL_A, TAIL_B)));
+          F64 r =
+              let(
+                  "r",
+                  ifThenElse(q.lt(0.0), () -> f64(0.5).add(q), () -> f64(0.5).sub(q))
+                      .log()
+                      .neg()
+                      .sqrt());
+          F64 x =
+              let(
+                  "x",
+                  ifThenElse(
+                      r.le(5.0),
+                      () -> rationalFunction(r.sub(1.6), INTERMEDIATE_A, INTERMEDIATE_B),
+                      () -> rationalFunction(r.sub(5.0), TAIL_A, TAIL_B)));
           return ifThenElse(q.lt(0.0), () -> x.neg(), () -> x);
         });
   }
@@ -172,23 +310,46 @@ public final class OptionPricing {
     I32 dates = let("numDates", z.size(0));
     I32 underlyings = let("numUnd", z.size(1));
     Arr<Arr<F64>> zero = let("w", replicate(dates, replicate(underlyings, f64(0.0))));
-    Arr<Arr<F64>> first = zero.with(ind.get(0).get(0).sub(1), map(z.get(0), zm -> weight.get(0).get(0).mul(zm)));
-    Arr<Arr<F64>> filled = loop(first, dates.sub(1), (w, s) -> {
-      I32 t = let("t", s.add(1));
-      I32 l = let("l", ind.get(0).get(t).sub(1));
-      I32 j = let("j", ind.get(1).get(t).sub(1));
-      I32 k = let("k", ind.get(2).get(t).sub(1));
-      Arr<F64> row = let("row", map(iota(underlyings), m -> {
-        F64 partial = let("partial", weight.get(2).get(t).mul(w.get(k).get(m)).add(weight.get(0).get(t).mul(z.get(t).get(m))));
-        return ifThenElse(j.eq(-1), () -> partial, () -> partial.add(weight.get(1).get(t).mul(w.get(j).get(m))));
-      }));
-      return w.with(l, row);
-    });
-    return loop(filled, dates.sub(1), (w, s) -> {
-      I32 t = let("t", dates.sub(1).sub(s));
-      Arr<F64> row = let("row", map(zip(w.get(t), w.get(t.sub(1))), (a, b) -> a.sub(b)));
-      return w.with(t, row);
-    });
+    Arr<Arr<F64>> first =
+        zero.with(ind.get(0).get(0).sub(1), map(z.get(0), zm -> weight.get(0).get(0).mul(zm)));
+    Arr<Arr<F64>> filled =
+        loop(
+            first,
+            dates.sub(1),
+            (w, s) -> {
+              I32 t = let("t", s.add(1));
+              I32 l = let("l", ind.get(0).get(t).sub(1));
+              I32 j = let("j", ind.get(1).get(t).sub(1));
+              I32 k = let("k", ind.get(2).get(t).sub(1));
+              Arr<F64> row =
+                  let(
+                      "row",
+                      map(
+                          iota(underlyings),
+                          m -> {
+                            F64 partial =
+                                let(
+                                    "partial",
+                                    weight
+                                        .get(2)
+                                        .get(t)
+                                        .mul(w.get(k).get(m))
+                                        .add(weight.get(0).get(t).mul(z.get(t).get(m))));
+                            return ifThenElse(
+                                j.eq(-1),
+                                () -> partial,
+                                () -> partial.add(weight.get(1).get(t).mul(w.get(j).get(m))));
+                          }));
+              return w.with(l, row);
+            });
+    return loop(
+        filled,
+        dates.sub(1),
+        (w, s) -> {
+          I32 t = let("t", dates.sub(1).sub(s));
+          Arr<F64> row = let("row", map(zip(w.get(t), w.get(t.sub(1))), (a, b) -> a.sub(b)));
+          return w.with(t, row);
+        });
   }
 
   // ---------------------------------------------------------------- Black-Scholes paths
@@ -198,24 +359,49 @@ public final class OptionPricing {
    * lower-triangular {@code c}), exp(vol * noise + drift) per date, a product scan over dates times
    * the spot prices.
    */
-  private static Arr<Arr<F64>> blackScholes(Arr<Arr<F64>> c, Arr<Arr<F64>> vols, Arr<Arr<F64>> drifts,
-      Arr<F64> starts, Arr<Arr<F64>> w) {
+  private static Arr<Arr<F64>> blackScholes(
+      Arr<Arr<F64>> c, Arr<Arr<F64>> vols, Arr<Arr<F64>> drifts, Arr<F64> starts, Arr<Arr<F64>> w) {
     I32 underlyings = let("numUnd", starts.size());
-    Arr<Arr<F64>> factors = let("factors", map(iota(w.size()), t -> map(iota(underlyings), j -> {
-      F64 noise = let("noise", reduce(map(iota(underlyings), l ->
-              ifThenElse(l.le(j), () -> c.get(j).get(l).mul(w.get(t).get(l)), () -> f64(0.0))),
-          f64(0.0), (a, b) -> a.add(b)));
-      return vols.get(t).get(j).mul(noise).add(drifts.get(t).get(j)).exp();
-    })));
-    Arr<Arr<F64>> growth = let("growth", scan(factors, replicate(underlyings, f64(1.0)), OptionPricing::times));
+    Arr<Arr<F64>> factors =
+        let(
+            "factors",
+            map(
+                iota(w.size()),
+                t ->
+                    map(
+                        iota(underlyings),
+                        j -> {
+                          F64 noise =
+                              let(
+                                  "noise",
+                                  reduce(
+                                      map(
+                                          iota(underlyings),
+                                          l ->
+                                              ifThenElse(
+                                                  l.le(j),
+                                                  () -> c.get(j).get(l).mul(w.get(t).get(l)),
+                                                  () -> f64(0.0))),
+                                      f64(0.0),
+                                      (a, b) -> a.add(b)));
+                          return vols.get(t).get(j).mul(noise).add(drifts.get(t).get(j)).exp();
+                        })));
+    Arr<Arr<F64>> growth =
+        let("growth", scan(factors, replicate(underlyings, f64(1.0)), OptionPricing::times));
     return map(growth, g -> times(starts, g));
   }
 
   // ---------------------------------------------------------------- payoffs
 
   private static F64 payoff(I32 contract, Arr<F64> discounts, Arr<F64> detvals, Arr<Arr<F64>> s) {
-    return ifThenElse(contract.eq(1), () -> europeanCall(discounts, detvals, s),
-        () -> ifThenElse(contract.eq(2), () -> discreteBarrier(discounts, s), () -> dailyBarrier(discounts, s)));
+    return ifThenElse(
+        contract.eq(1),
+        () -> europeanCall(discounts, detvals, s),
+        () ->
+            ifThenElse(
+                contract.eq(2),
+                () -> discreteBarrier(discounts, s),
+                () -> dailyBarrier(discounts, s)));
   }
 
   /** The worst of the three indices relative to its barrier level. */
@@ -233,18 +419,33 @@ public final class OptionPricing {
    */
   private static F64 discreteBarrier(Arr<F64> discounts, Arr<Arr<F64>> s) {
     Arr<F64> coupons = let("coupons", array(f64(1150.0), f64(1300.0), f64(1450.0), f64(1600.0)));
-    Tup2<Bool, F64> early = loop(tuple(L0.bool(false), f64(0.0)), i32(4), (state, t) -> {
-      Bool paid = state._1();
-      return ifThenElse(paid.not().and(f64(1.0).le(minRatio(s.get(t)))),
-          () -> tuple(L0.bool(true), coupons.get(t).mul(discounts.get(t))),
-          () -> state);
-    });
-    return ifThenElse(early._1(), () -> early._2(), () -> {
-      F64 x = let("x", minRatio(s.get(4)));
-      F64 value = let("value", ifThenElse(f64(1.0).le(x), () -> f64(1750.0),
-          () -> ifThenElse(f64(0.75).lt(x), () -> f64(1000.0), () -> f64(1000.0).mul(x))));
-      return value.mul(discounts.get(4));
-    });
+    Tup2<Bool, F64> early =
+        loop(
+            tuple(L0.bool(false), f64(0.0)),
+            i32(4),
+            (state, t) -> {
+              Bool paid = state._1();
+              return ifThenElse(
+                  paid.not().and(f64(1.0).le(minRatio(s.get(t)))),
+                  () -> tuple(L0.bool(true), coupons.get(t).mul(discounts.get(t))),
+                  () -> state);
+            });
+    return ifThenElse(
+        early._1(),
+        () -> early._2(),
+        () -> {
+          F64 x = let("x", minRatio(s.get(4)));
+          F64 value =
+              let(
+                  "value",
+                  ifThenElse(
+                      f64(1.0).le(x),
+                      () -> f64(1750.0),
+                      () ->
+                          ifThenElse(
+                              f64(0.75).lt(x), () -> f64(1000.0), () -> f64(1000.0).mul(x))));
+          return value.mul(discounts.get(4));
+        });
   }
 
   /**
@@ -253,12 +454,26 @@ public final class OptionPricing {
    */
   private static F64 dailyBarrier(Arr<F64> discounts, Arr<Arr<F64>> s) {
     I32 last = let("last", s.size().sub(1));
-    Bool touched = let("touched", reduce(map(s, st ->
-            st.get(0).le(2630.6349999999998).or(st.get(1).le(8288.0)).or(st.get(2).le(840.0))),
-        L0.bool(false), (a, b) -> a.or(b)));
+    Bool touched =
+        let(
+            "touched",
+            reduce(
+                map(
+                    s,
+                    st ->
+                        st.get(0)
+                            .le(2630.6349999999998)
+                            .or(st.get(1).le(8288.0))
+                            .or(st.get(2).le(840.0))),
+                L0.bool(false),
+                (a, b) -> a.or(b)));
     Arr<F64> end = s.get(last);
-    Bool down = let("down", end.get(0).lt(3758.05).or(end.get(1).lt(11840.0)).or(end.get(2).lt(1200.0)));
-    F64 amount = let("amount", ifThenElse(touched.and(down), () -> f64(1000.0).mul(minRatio(end)), () -> f64(1000.0)));
+    Bool down =
+        let("down", end.get(0).lt(3758.05).or(end.get(1).lt(11840.0)).or(end.get(2).lt(1200.0)));
+    F64 amount =
+        let(
+            "amount",
+            ifThenElse(touched.and(down), () -> f64(1000.0).mul(minRatio(end)), () -> f64(1000.0)));
     return f64(100.0).mul(discounts.get(0)).add(amount.mul(discounts.get(1)));
   }
 }

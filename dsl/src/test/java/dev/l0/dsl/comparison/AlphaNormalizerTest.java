@@ -17,19 +17,25 @@ import org.junit.jupiter.api.Test;
 class AlphaNormalizerTest {
   @Test
   void renamesEveryKindOfBinderInBindingOrder() {
-    Program program = parse("""
+    Program program =
+        parse(
+            """
         fun [i32] f(*[i32] a, i32 n) =
           let {x, y} = {n, 1} in
           let b = a with [0] <- x in
           loop (acc = b) = for i < y do map(fn i32 (i32 e) => e + i, acc) in
           acc""");
 
-    assertEquals(SourcePositions.erase(parse("""
+    assertEquals(
+        SourcePositions.erase(
+            parse(
+                """
         fun [i32] f(*[i32] v0, i32 v1) =
           let {v2, v3} = {v1, 1} in
           let v4 = v0 with [0] <- v2 in
           loop (v5 = v4) = for v6 < v3 do map(fn i32 (i32 v7) => v7 + v6, v5) in
-          v5""")), normalize(program));
+          v5""")),
+        normalize(program));
   }
 
   @Test
@@ -57,11 +63,13 @@ class AlphaNormalizerTest {
   void functionNamesAndFreeVariablesStay() {
     Program program = normalize(parse("fun f64 g(f64 x) = x\nfun f64 h(f64 y) = g(y)"));
     assertEquals("g", program.functions().get(0).name());
-    assertEquals(new Expr.Call("g", List.of(new Expr.Var("v0", SourcePos.NONE)), SourcePos.NONE),
+    assertEquals(
+        new Expr.Call("g", List.of(new Expr.Var("v0", SourcePos.NONE)), SourcePos.NONE),
         program.functions().get(1).body());
 
-    Expr open = SourcePositions.erase(
-        AlphaNormalizer.normalize(L0Parser.parseExpression("let a = free + 1 in a", "e")));
+    Expr open =
+        SourcePositions.erase(
+            AlphaNormalizer.normalize(L0Parser.parseExpression("let a = free + 1 in a", "e")));
     assertEquals("let v0 = free + 1 in v0", L0Printer.print(open).replaceAll("\\s+", " ").strip());
   }
 

@@ -24,119 +24,206 @@ class DslErrorsTest {
   void aValueUsedAfterItsLambdaEnded() {
     AtomicReference<F64> leaked = new AtomicReference<>();
     AtomicReference<SourcePos> line = new AtomicReference<>();
-    assertCompileErrorAt(line, () -> L0.program(prog -> prog.fun("f", Arr.of(F64.TYPE), xs -> {
-      Arr<F64> ys = map(xs, x -> {
-        leaked.set(x.mul(2.0));
-        return x;
-      });
-      line.set(JavaLine.next());
-      return map(ys, y -> y.add(leaked.get()));
-    })));
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog ->
+                    prog.fun(
+                        "f",
+                        Arr.of(F64.TYPE),
+                        xs -> {
+                          Arr<F64> ys =
+                              map(
+                                  xs,
+                                  x -> {
+                                    leaked.set(x.mul(2.0));
+                                    return x;
+                                  });
+                          line.set(JavaLine.next());
+                          return map(ys, y -> y.add(leaked.get()));
+                        })));
   }
 
   @Test
   void aParameterOfAnotherFunction() {
     AtomicReference<F64> other = new AtomicReference<>();
     AtomicReference<SourcePos> line = new AtomicReference<>();
-    assertCompileErrorAt(line, () -> L0.program(prog -> {
-      prog.fun("f", F64.TYPE, x -> {
-        other.set(x);
-        return x;
-      });
-      prog.fun("g", F64.TYPE, x -> {
-        line.set(JavaLine.next());
-        return x.add(other.get());
-      });
-    }));
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog -> {
+                  prog.fun(
+                      "f",
+                      F64.TYPE,
+                      x -> {
+                        other.set(x);
+                        return x;
+                      });
+                  prog.fun(
+                      "g",
+                      F64.TYPE,
+                      x -> {
+                        line.set(JavaLine.next());
+                        return x.add(other.get());
+                      });
+                }));
   }
 
   @Test
   void aReshapeToTheWrongRankOrElementType() {
     AtomicReference<SourcePos> line = new AtomicReference<>();
-    assertCompileErrorAt(line, () -> L0.program(prog -> prog.fun("f", Arr.of(F64.TYPE), xs -> {
-      line.set(JavaLine.next());
-      return xs.reshape(Arr.of(Arr.of(F64.TYPE)), xs.size());
-    })));
-    assertCompileErrorAt(line, () -> L0.program(prog -> prog.fun("f", Arr.of(F64.TYPE), xs -> {
-      line.set(JavaLine.next());
-      return xs.reshape(Arr.of(I32.TYPE), xs.size());
-    })));
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog ->
+                    prog.fun(
+                        "f",
+                        Arr.of(F64.TYPE),
+                        xs -> {
+                          line.set(JavaLine.next());
+                          return xs.reshape(Arr.of(Arr.of(F64.TYPE)), xs.size());
+                        })));
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog ->
+                    prog.fun(
+                        "f",
+                        Arr.of(F64.TYPE),
+                        xs -> {
+                          line.set(JavaLine.next());
+                          return xs.reshape(Arr.of(I32.TYPE), xs.size());
+                        })));
   }
 
   @Test
   void aSizeBeyondTheRank() {
     AtomicReference<SourcePos> line = new AtomicReference<>();
-    assertCompileErrorAt(line, () -> L0.program(prog -> prog.fun("f", Arr.of(F64.TYPE), xs -> {
-      line.set(JavaLine.next());
-      return xs.size(1);
-    })));
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog ->
+                    prog.fun(
+                        "f",
+                        Arr.of(F64.TYPE),
+                        xs -> {
+                          line.set(JavaLine.next());
+                          return xs.size(1);
+                        })));
   }
 
   @Test
   void stagingOutsideAFunctionBody() {
     AtomicReference<SourcePos> line = new AtomicReference<>();
-    assertCompileErrorAt(line, () -> {
-      line.set(JavaLine.next());
-      f64(1.0).add(2.0);
-    });
-    assertCompileErrorAt(line, () -> L0.program(prog -> {
-      line.set(JavaLine.next());
-      f64(1.0).add(2.0);
-    }));
+    assertCompileErrorAt(
+        line,
+        () -> {
+          line.set(JavaLine.next());
+          f64(1.0).add(2.0);
+        });
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog -> {
+                  line.set(JavaLine.next());
+                  f64(1.0).add(2.0);
+                }));
   }
 
   @Test
   void aProgramStagedInsideAnother() {
     AtomicReference<SourcePos> line = new AtomicReference<>();
-    assertCompileErrorAt(line, () -> L0.program(prog -> prog.fun("f", F64.TYPE, x -> {
-      line.set(JavaLine.next());
-      L0.program(inner -> inner.fun("g", F64.TYPE, y -> y));
-      return x;
-    })));
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog ->
+                    prog.fun(
+                        "f",
+                        F64.TYPE,
+                        x -> {
+                          line.set(JavaLine.next());
+                          L0.program(inner -> inner.fun("g", F64.TYPE, y -> y));
+                          return x;
+                        })));
   }
 
   @Test
   void badNamesAndDuplicateFunctions() {
     AtomicReference<SourcePos> line = new AtomicReference<>();
-    assertCompileErrorAt(line, () -> L0.program(prog -> {
-      line.set(JavaLine.next());
-      prog.fun("2f", F64.TYPE, x -> x);
-    }));
-    assertCompileErrorAt(line, () -> L0.program(prog -> {
-      line.set(JavaLine.next());
-      prog.fun("map", F64.TYPE, x -> x);
-    }));
-    assertCompileErrorAt(line, () -> L0.program(prog -> {
-      prog.fun("f", F64.TYPE, x -> x);
-      line.set(JavaLine.next());
-      prog.fun("f", F64.TYPE, x -> x);
-    }));
-    assertCompileErrorAt(line, () -> L0.program(prog -> prog.fun("f", F64.TYPE, x -> {
-      line.set(JavaLine.next());
-      return let("not a name", x);
-    })));
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog -> {
+                  line.set(JavaLine.next());
+                  prog.fun("2f", F64.TYPE, x -> x);
+                }));
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog -> {
+                  line.set(JavaLine.next());
+                  prog.fun("map", F64.TYPE, x -> x);
+                }));
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog -> {
+                  prog.fun("f", F64.TYPE, x -> x);
+                  line.set(JavaLine.next());
+                  prog.fun("f", F64.TYPE, x -> x);
+                }));
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog ->
+                    prog.fun(
+                        "f",
+                        F64.TYPE,
+                        x -> {
+                          line.set(JavaLine.next());
+                          return let("not a name", x);
+                        })));
   }
 
   @Test
   void aBodyThatReturnsNull() {
     AtomicReference<SourcePos> line = new AtomicReference<>();
-    assertCompileErrorAt(line, () -> L0.program(prog -> {
-      line.set(JavaLine.next());
-      prog.fun("f", F64.TYPE, x -> (F64) null);
-    }));
+    assertCompileErrorAt(
+        line,
+        () ->
+            L0.program(
+                prog -> {
+                  line.set(JavaLine.next());
+                  prog.fun("f", F64.TYPE, x -> (F64) null);
+                }));
   }
 
   @Test
   void misusedTypesAndOperators() {
     AtomicReference<SourcePos> line = new AtomicReference<>();
-    assertCompileErrorAt(line, () -> {
-      line.set(JavaLine.next());
-      F64.TYPE.unique();
-    });
-    assertCompileErrorAt(line, () -> {
-      line.set(JavaLine.next());
-      op(BinaryOperator.LT, F64.TYPE);
-    });
+    assertCompileErrorAt(
+        line,
+        () -> {
+          line.set(JavaLine.next());
+          F64.TYPE.unique();
+        });
+    assertCompileErrorAt(
+        line,
+        () -> {
+          line.set(JavaLine.next());
+          op(BinaryOperator.LT, F64.TYPE);
+        });
   }
 
   private static void assertCompileErrorAt(AtomicReference<SourcePos> line, Executable staging) {

@@ -38,8 +38,9 @@ class P0DslTest {
     List<ReferenceOption> options = readReferenceOptions();
     // The brief and the data README speak of 39 options; the file holds 40 (PARSEC's base records).
     assertEquals(40, options.size(), options.size() + " options in " + REFERENCE);
-    Value.Array input = new Value.Array(P0Dsl.OPTION.l0Type(),
-        options.stream().map(ReferenceOption::option).toList());
+    Value.Array input =
+        new Value.Array(
+            P0Dsl.OPTION.l0Type(), options.stream().map(ReferenceOption::option).toList());
 
     Value result = new Interpreter(P0Dsl.program()).call("blackscholes", List.of(input));
 
@@ -48,12 +49,15 @@ class P0DslTest {
     for (int i = 0; i < options.size(); i++) {
       double price = ((ScalarValue.Float) prices.get(i)).value();
       double expected = options.get(i).price();
-      assertTrue(Math.abs(price - expected) < 1e-4,
+      assertTrue(
+          Math.abs(price - expected) < 1e-4,
           "option " + (i + 1) + ": priced " + price + ", DerivaGem says " + expected);
     }
   }
 
-  /** Rows "spot strike rate divq vol T type divs DGrefval" as {call, price, strike, years, r, v}. */
+  /**
+   * Rows "spot strike rate divq vol T type divs DGrefval" as {call, price, strike, years, r, v}.
+   */
   private static List<ReferenceOption> readReferenceOptions() {
     List<ReferenceOption> options = new ArrayList<>();
     for (String line : ReferenceData.read(REFERENCE).lines().toList()) {
@@ -62,13 +66,15 @@ class P0DslTest {
         continue;
       }
       String[] f = row.split("\\s+");
-      Value option = new Value.Tuple(List.of(
-          ScalarValue.bool(f[6].equals("C")),
-          ScalarValue.f64(Double.parseDouble(f[0])),
-          ScalarValue.f64(Double.parseDouble(f[1])),
-          ScalarValue.f64(Double.parseDouble(f[5])),
-          ScalarValue.f64(Double.parseDouble(f[2])),
-          ScalarValue.f64(Double.parseDouble(f[4]))));
+      Value option =
+          new Value.Tuple(
+              List.of(
+                  ScalarValue.bool(f[6].equals("C")),
+                  ScalarValue.f64(Double.parseDouble(f[0])),
+                  ScalarValue.f64(Double.parseDouble(f[1])),
+                  ScalarValue.f64(Double.parseDouble(f[5])),
+                  ScalarValue.f64(Double.parseDouble(f[2])),
+                  ScalarValue.f64(Double.parseDouble(f[4]))));
       options.add(new ReferenceOption(option, Double.parseDouble(f[8])));
     }
     return options;

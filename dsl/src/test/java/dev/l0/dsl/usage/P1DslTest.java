@@ -24,8 +24,8 @@ class P1DslTest {
   }
 
   /**
-   * The thesis's P1 replicates {@code transpose(b)} {@code size(0, a)} times where it means
-   * {@code size(1, b)}, so (text and DSL alike) it multiplies n*k by k*n matrices only.
+   * The thesis's P1 replicates {@code transpose(b)} {@code size(0, a)} times where it means {@code
+   * size(1, b)}, so (text and DSL alike) it multiplies n*k by k*n matrices only.
    */
   @Property(tries = 25)
   void stagedP1MultipliesLikeTheTextP1AndLikeJava(

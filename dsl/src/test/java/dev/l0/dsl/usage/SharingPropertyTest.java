@@ -28,21 +28,31 @@ class SharingPropertyTest {
 
   @Property(tries = 200)
   void stagingSharesEveryValueAndKeepsItsMeaning(
-      @ForAll @IntRange(min = 1, max = 30) int length, @ForAll long seed,
-      @ForAll double x, @ForAll double y) {
+      @ForAll @IntRange(min = 1, max = 30) int length,
+      @ForAll long seed,
+      @ForAll double x,
+      @ForAll double y) {
     List<Step> steps = randomSteps(length, new Random(seed));
 
-    Program staged = L0.program(prog -> prog.fun("f", F64.TYPE, F64.TYPE, (a, b) -> {
-      List<F64> values = new ArrayList<>(List.of(a, b));
-      for (Step step : steps) {
-        values.add(stage(step, values.get(step.left()), values.get(step.right())));
-      }
-      return values.get(values.size() - 1);
-    }));
+    Program staged =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "f",
+                    F64.TYPE,
+                    F64.TYPE,
+                    (a, b) -> {
+                      List<F64> values = new ArrayList<>(List.of(a, b));
+                      for (Step step : steps) {
+                        values.add(stage(step, values.get(step.left()), values.get(step.right())));
+                      }
+                      return values.get(values.size() - 1);
+                    }));
 
     double expected = evaluate(steps, x, y);
-    ScalarValue result = (ScalarValue) new Interpreter(staged)
-        .call("f", List.of(ScalarValue.f64(x), ScalarValue.f64(y)));
+    ScalarValue result =
+        (ScalarValue)
+            new Interpreter(staged).call("f", List.of(ScalarValue.f64(x), ScalarValue.f64(y)));
     assertEquals(ScalarValue.f64(expected), result);
     assertEquals(reachableSteps(steps), countOperations(staged.functions().get(0).body()));
   }
@@ -74,12 +84,13 @@ class SharingPropertyTest {
     for (Step step : steps) {
       double l = values.get(step.left());
       double r = values.get(step.right());
-      values.add(switch (step.op()) {
-        case 0 -> l + r;
-        case 1 -> l - r;
-        case 2 -> l * r;
-        default -> Math.min(l, r);
-      });
+      values.add(
+          switch (step.op()) {
+            case 0 -> l + r;
+            case 1 -> l - r;
+            case 2 -> l * r;
+            default -> Math.min(l, r);
+          });
     }
     return values.get(values.size() - 1);
   }
@@ -101,12 +112,13 @@ class SharingPropertyTest {
   /** Binary operators and calls (min) in {@code e}. */
   private static int countOperations(Expr e) {
     AtomicInteger count = new AtomicInteger();
-    e.transformUp(node -> {
-      if (node instanceof Expr.Binary || node instanceof Expr.Call) {
-        count.incrementAndGet();
-      }
-      return node;
-    });
+    e.transformUp(
+        node -> {
+          if (node instanceof Expr.Binary || node instanceof Expr.Call) {
+            count.incrementAndGet();
+          }
+          return node;
+        });
     return count.get();
   }
 }

@@ -28,20 +28,32 @@ import org.junit.jupiter.api.Test;
 class SharingTest {
   @Test
   void aValueUsedTwiceIsComputedOnce() {
-    Program staged = L0.program(prog -> prog.fun("f", F64.TYPE, x -> {
-      F64 y = x.mul(2.0).exp();
-      return y.add(y);
-    }));
+    Program staged =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "f",
+                    F64.TYPE,
+                    x -> {
+                      F64 y = x.mul(2.0).exp();
+                      return y.add(y);
+                    }));
 
     assertSameProgram("fun f64 f(f64 x) = let y = exp(x*2.0) in y + y", staged);
   }
 
   @Test
   void aSoacResultUsedTwiceIsComputedOnce() {
-    Program staged = L0.program(prog -> prog.fun("f", Arr.of(F64.TYPE), xs -> {
-      Arr<F64> ys = map(xs, x -> x.add(1.0));
-      return zip(ys, ys);
-    }));
+    Program staged =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "f",
+                    Arr.of(F64.TYPE),
+                    xs -> {
+                      Arr<F64> ys = map(xs, x -> x.add(1.0));
+                      return zip(ys, ys);
+                    }));
 
     assertSameProgram(
         "fun [{f64,f64}] f([f64] xs) = let ys = map(fn f64 (f64 x) => x + 1.0, xs) in zip(ys, ys)",
@@ -50,42 +62,68 @@ class SharingTest {
 
   @Test
   void aValueStagedOutsideALambdaIsNotRecomputedInside() {
-    Program staged = L0.program(prog -> prog.fun("f", Arr.of(F64.TYPE), F64.TYPE, (xs, s) -> {
-      F64 scale = s.sqrt();
-      return map(xs, x -> x.mul(scale));
-    }));
+    Program staged =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "f",
+                    Arr.of(F64.TYPE),
+                    F64.TYPE,
+                    (xs, s) -> {
+                      F64 scale = s.sqrt();
+                      return map(xs, x -> x.mul(scale));
+                    }));
 
     assertSameProgram(
-        "fun [f64] f([f64] xs, f64 s) = let t = sqrt(s) in map(fn f64 (f64 x) => x * t, xs)", staged);
+        "fun [f64] f([f64] xs, f64 s) = let t = sqrt(s) in map(fn f64 (f64 x) => x * t, xs)",
+        staged);
   }
 
   @Test
   void anUnusedValueLeavesNoTraceAndAnExplicitLetStays() {
-    Program staged = L0.program(prog -> prog.fun("f", F64.TYPE, x -> {
-      x.mul(3.0).log();
-      F64 kept = let(x.add(1.0));
-      return kept.mul(2.0);
-    }));
+    Program staged =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "f",
+                    F64.TYPE,
+                    x -> {
+                      x.mul(3.0).log();
+                      F64 kept = let(x.add(1.0));
+                      return kept.mul(2.0);
+                    }));
 
     assertSameProgram("fun f64 f(f64 x) = let k = x + 1.0 in k * 2.0", staged);
   }
 
   @Test
   void aValueUsedInOneBranchIsWrittenInThatBranch() {
-    Program staged = L0.program(prog -> prog.fun("f", F64.TYPE, x -> {
-      F64 big = x.mul(x).mul(x);
-      return ifThenElse(x.gt(1.0), () -> big, () -> x);
-    }));
+    Program staged =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "f",
+                    F64.TYPE,
+                    x -> {
+                      F64 big = x.mul(x).mul(x);
+                      return ifThenElse(x.gt(1.0), () -> big, () -> x);
+                    }));
 
     assertSameProgram("fun f64 f(f64 x) = if x > 1.0 then x*x*x else x", staged);
   }
 
   @Test
   void aTupleComponentReadTwiceIsDestructuredOnce() {
-    Program staged = L0.program(prog -> prog.fun("f", Tup2.of(F64.TYPE, F64.TYPE), p -> {
-      F64 first = p._1();
-      return first.mul(p._1()).add(p._2());
-    }));
+    Program staged =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "f",
+                    Tup2.of(F64.TYPE, F64.TYPE),
+                    p -> {
+                      F64 first = p._1();
+                      return first.mul(p._1()).add(p._2());
+                    }));
 
     assertSameProgram("fun f64 f({f64,f64} p) = let {a, b} = p in a * a + b", staged);
   }
@@ -96,24 +134,33 @@ class SharingTest {
    */
   @Test
   void aReadIsNotMovedPastAnInPlaceUpdateOfItsArray() {
-    Program staged = L0.program(prog -> prog.fun("f", Arr.of(I32.TYPE).unique(), a -> {
-      I32 first = a.get(0);
-      Arr<I32> b = a.with(i32(1), i32(7));
-      return b.with(i32(0), first.add(1));
-    }));
+    Program staged =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "f",
+                    Arr.of(I32.TYPE).unique(),
+                    a -> {
+                      I32 first = a.get(0);
+                      Arr<I32> b = a.with(i32(1), i32(7));
+                      return b.with(i32(0), first.add(1));
+                    }));
 
-    assertSameProgram("""
+    assertSameProgram(
+        """
         fun *[i32] f(*[i32] a) =
           let first = a[0] in
           let b = a with [1] <- 7 in
           let c = b with [0] <- first + 1 in
-          c""", staged);
+          c""",
+        staged);
     Value result = new Interpreter(staged).call("f", List.of(ints(5, 6, 8)));
     assertEquals(ints(6, 7, 8), result);
   }
 
   private static Value ints(int... values) {
-    return new Value.Array(ScalarType.I32,
+    return new Value.Array(
+        ScalarType.I32,
         java.util.Arrays.stream(values).mapToObj(ScalarValue::i32).map(Value.class::cast).toList());
   }
 }

@@ -16,20 +16,25 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * Type errors that Java cannot see (calls by name, which declare their result type unchecked)
- * are found by the L0 type checker and reported at the Java line that staged them.
+ * Type errors that Java cannot see (calls by name, which declare their result type unchecked) are
+ * found by the L0 type checker and reported at the Java line that staged them.
  */
 class TypeErrorPositionTest {
   @Test
   void aFunctionCalledWithTheWrongTypeIsReportedAtTheCallsJavaLine() {
     AtomicReference<SourcePos> callLine = new AtomicReference<>();
-    Program program = L0.program(prog -> {
-      prog.fun("twice", F64.TYPE, x -> x.mul(2.0));
-      prog.fun("bad", Bool.TYPE, b -> {
-        callLine.set(JavaLine.next());
-        return prog.call("twice", F64.TYPE, b);
-      });
-    });
+    Program program =
+        L0.program(
+            prog -> {
+              prog.fun("twice", F64.TYPE, x -> x.mul(2.0));
+              prog.fun(
+                  "bad",
+                  Bool.TYPE,
+                  b -> {
+                    callLine.set(JavaLine.next());
+                    return prog.call("twice", F64.TYPE, b);
+                  });
+            });
 
     L0CompileError error = assertThrows(L0CompileError.class, () -> TypeChecker.check(program));
 
@@ -40,13 +45,18 @@ class TypeErrorPositionTest {
   @Test
   void aMapOverAScalarIsReportedAtTheMapsJavaLine() {
     AtomicReference<SourcePos> mapLine = new AtomicReference<>();
-    Program program = L0.program(prog -> {
-      prog.fun("identity", F64.TYPE, d -> d);
-      prog.fun("bad", F64.TYPE, d -> {
-        mapLine.set(JavaLine.next());
-        return map(prog.call("identity", Arr.of(F64.TYPE), d), x -> x.add(1.0));
-      });
-    });
+    Program program =
+        L0.program(
+            prog -> {
+              prog.fun("identity", F64.TYPE, d -> d);
+              prog.fun(
+                  "bad",
+                  F64.TYPE,
+                  d -> {
+                    mapLine.set(JavaLine.next());
+                    return map(prog.call("identity", Arr.of(F64.TYPE), d), x -> x.add(1.0));
+                  });
+            });
 
     L0CompileError error = assertThrows(L0CompileError.class, () -> TypeChecker.check(program));
 
@@ -56,10 +66,16 @@ class TypeErrorPositionTest {
   @Test
   void aCallOfAnUndefinedFunctionIsReportedAtItsJavaLine() {
     AtomicReference<SourcePos> callLine = new AtomicReference<>();
-    Program program = L0.program(prog -> prog.fun("bad", F64.TYPE, d -> {
-      callLine.set(JavaLine.next());
-      return prog.call("undefined", F64.TYPE, d);
-    }));
+    Program program =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "bad",
+                    F64.TYPE,
+                    d -> {
+                      callLine.set(JavaLine.next());
+                      return prog.call("undefined", F64.TYPE, d);
+                    }));
 
     L0CompileError error = assertThrows(L0CompileError.class, () -> TypeChecker.check(program));
 

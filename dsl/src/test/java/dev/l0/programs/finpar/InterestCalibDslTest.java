@@ -21,12 +21,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * R2 in the Java DSL ({@link InterestCalib}) computes what the text program
- * {@code programs/finpar/InterestCalib.l0} computes, bit for bit, on the reference interpreter: the
- * small dataset's quadrature and Sobol direction vectors with 6 of its swaption quotes (spread
- * over the file, so of several maturities and terms), a population of 5 and 6 DE-MCMC iterations. The structure differs (the
- * DSL's small helpers are Java methods staged where they are called), so the programs are compared
- * by their results: the winning genome, its log-likelihood and the per-swaption report.
+ * R2 in the Java DSL ({@link InterestCalib}) computes what the text program {@code
+ * programs/finpar/InterestCalib.l0} computes, bit for bit, on the reference interpreter: the small
+ * dataset's quadrature and Sobol direction vectors with 6 of its swaption quotes (spread over the
+ * file, so of several maturities and terms), a population of 5 and 6 DE-MCMC iterations. The
+ * structure differs (the DSL's small helpers are Java methods staged where they are called), so the
+ * programs are compared by their results: the winning genome, its log-likelihood and the
+ * per-swaption report.
  */
 class InterestCalibDslTest {
   private static final int[] QUOTES = {0, 40, 80, 120, 160, 195};
@@ -37,10 +38,19 @@ class InterestCalibDslTest {
     TypedProgram staged = TypeChecker.check(InterestCalib.program());
     FunDef entry = text.function("main");
     List<Type> types = entry.params().stream().map(Param::type).toList();
-    assertEquals(types, staged.function("main").params().stream().map(Param::type).toList(), "main's parameters");
+    assertEquals(
+        types,
+        staged.function("main").params().stream().map(Param::type).toList(),
+        "main's parameters");
     assertEquals(entry.returnType(), staged.function("main").returnType(), "main's result");
-    Path file = OptionPricingDslTest.dataset("small").getParent().resolveSibling("InterestCalib").resolve("small").resolve("input.data");
-    List<Value> input = new ArrayList<>(ValueReader.read(Files.readString(file), types, file.toString()));
+    Path file =
+        OptionPricingDslTest.dataset("small")
+            .getParent()
+            .resolveSibling("InterestCalib")
+            .resolve("small")
+            .resolve("input.data");
+    List<Value> input =
+        new ArrayList<>(ValueReader.read(Files.readString(file), types, file.toString()));
     List<Value> allQuotes = ((Value.Array) input.get(3)).elements();
     List<Value> quotes = new ArrayList<>();
     for (int q : QUOTES) {

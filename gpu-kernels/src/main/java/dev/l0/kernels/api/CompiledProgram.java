@@ -16,29 +16,29 @@ import java.util.stream.Collectors;
 
 /**
  * An L0 program compiled once for one device ({@link L0Runtime#compile}); its entry function runs
- * on every {@link #run} call. Arguments and results are Java values: a scalar boxed
- * ({@code Boolean}, {@code Integer} for i32, {@code Long} for i64, {@code Float}, {@code Double});
- * a tuple an {@code Object[]} of its components; an array of scalars a primitive array
- * ({@code double[]} ...) or, as an argument, a direct or heap NIO buffer ({@code DoubleBuffer},
- * or a {@code ByteBuffer} in its own byte order, elements from position to limit) for rank 1, and a
- * {@link dev.l0.kernels.jvm.FlatArray} (row-major data and shape; as an argument also nested Java
- * arrays such as {@code double[][]}) for higher ranks; an array of tuples an {@code Object[]} of its
+ * on every {@link #run} call. Arguments and results are Java values: a scalar boxed ({@code
+ * Boolean}, {@code Integer} for i32, {@code Long} for i64, {@code Float}, {@code Double}); a tuple
+ * an {@code Object[]} of its components; an array of scalars a primitive array ({@code double[]}
+ * ...) or, as an argument, a direct or heap NIO buffer ({@code DoubleBuffer}, or a {@code
+ * ByteBuffer} in its own byte order, elements from position to limit) for rank 1, and a {@link
+ * dev.l0.kernels.jvm.FlatArray} (row-major data and shape; as an argument also nested Java arrays
+ * such as {@code double[][]}) for higher ranks; an array of tuples an {@code Object[]} of its
  * columns. Arguments that do not fit are an {@link IllegalArgumentException} naming the parameter
  * and both types; the program's own failures are {@code L0RuntimeError}s.
  *
  * <p>Arrays are not boxed on the way: primitive arrays, {@code FlatArray}s and heap buffers whose
- * array holds exactly their elements go to the kernels as they are, without a copy, so the
- * caller must not change them while the call runs; direct buffers and buffer slices are copied
- * once, in bulk. Arrays a kernel computed come back as the kernel left them, not copied (a result
- * the program returns unchanged from an argument is that argument's array). Only host code that
- * needs an array's elements outside a kernel (e.g. a transpose between kernels, a kernel the
- * device's executor rejected) boxes that array, once per call.
+ * array holds exactly their elements go to the kernels as they are, without a copy, so the caller
+ * must not change them while the call runs; direct buffers and buffer slices are copied once, in
+ * bulk. Arrays a kernel computed come back as the kernel left them, not copied (a result the
+ * program returns unchanged from an argument is that argument's array). Only host code that needs
+ * an array's elements outside a kernel (e.g. a transpose between kernels, a kernel the device's
+ * executor rejected) boxes that array, once per call.
  *
- * <p>Thread-safe: {@link #run} and {@link #runMeasured} may be called from several threads at
- * once (one compiled program shared by the tasks of a Spark executor); each call has its own
- * variables and measurements. On the JVM the calls run side by side; on CUDA their kernel groups
- * take turns on the program's GPU with those of every other program on that GPU, and run side by
- * side with programs on other GPUs. Closing it releases the GPU modules and context of a CUDA program; it
+ * <p>Thread-safe: {@link #run} and {@link #runMeasured} may be called from several threads at once
+ * (one compiled program shared by the tasks of a Spark executor); each call has its own variables
+ * and measurements. On the JVM the calls run side by side; on CUDA their kernel groups take turns
+ * on the program's GPU with those of every other program on that GPU, and run side by side with
+ * programs on other GPUs. Closing it releases the GPU modules and context of a CUDA program; it
  * must not be closed while a call runs.
  */
 public final class CompiledProgram implements AutoCloseable {
@@ -53,8 +53,15 @@ public final class CompiledProgram implements AutoCloseable {
   private final Optional<ExactFloatSumProgram> exactFloatSums;
   private volatile boolean closed;
 
-  CompiledProgram(HostRunner runner, KernelExecutor executor, String entry, List<Parameter> parameters, Type resultType,
-      DeviceSelection device, long compileNanos, Optional<ExactFloatSumProgram> exactFloatSums) {
+  CompiledProgram(
+      HostRunner runner,
+      KernelExecutor executor,
+      String entry,
+      List<Parameter> parameters,
+      Type resultType,
+      DeviceSelection device,
+      long compileNanos,
+      Optional<ExactFloatSumProgram> exactFloatSums) {
     this.runner = runner;
     this.executor = executor;
     this.entry = entry;
@@ -68,14 +75,16 @@ public final class CompiledProgram implements AutoCloseable {
 
   /**
    * Where compiled with {@link L0Runtime#compileWithExactFloatSums}, one line per result of the
-   * entry: an exact float sum (summands computed by the kernels, added exactly on the host,
-   * rounded once), or as compiled and why; empty otherwise.
+   * entry: an exact float sum (summands computed by the kernels, added exactly on the host, rounded
+   * once), or as compiled and why; empty otherwise.
    */
   public List<String> exactFloatSums() {
     return exactFloatSums.map(ExactFloatSumProgram::notes).orElse(List.of());
   }
 
-  /** The device the kernels run on, why (e.g. {@code jvm: requested}) and the GPU it was chosen for. */
+  /**
+   * The device the kernels run on, why (e.g. {@code jvm: requested}) and the GPU it was chosen for.
+   */
   public DeviceSelection device() {
     return device;
   }
@@ -100,20 +109,26 @@ public final class CompiledProgram implements AutoCloseable {
     return resultType;
   }
 
-  /** The nanoseconds {@link L0Runtime#compile} took to make this program: parsing, checking, optimising, choosing the device and preparing every kernel. */
+  /**
+   * The nanoseconds {@link L0Runtime#compile} took to make this program: parsing, checking,
+   * optimising, choosing the device and preparing every kernel.
+   */
   public long compileNanos() {
     return compileNanos;
   }
 
-  /** How many of this program's kernels were found already compiled in the CUDA PTX disk cache when it was compiled; 0 on the JVM. */
+  /**
+   * How many of this program's kernels were found already compiled in the CUDA PTX disk cache when
+   * it was compiled; 0 on the JVM.
+   */
   public long kernelCacheHits() {
     return kernelCacheHits;
   }
 
   /**
    * Runs the entry function on {@code arguments}, one per parameter, and returns its result. A
-   * single {@code Object[]} argument (a tuple or the columns of an array of tuples) must be cast
-   * to {@code Object}, or Java spreads it over the parameters.
+   * single {@code Object[]} argument (a tuple or the columns of an array of tuples) must be cast to
+   * {@code Object}, or Java spreads it over the parameters.
    */
   public Object run(Object... arguments) {
     return runMeasured(arguments).result();
@@ -125,10 +140,15 @@ public final class CompiledProgram implements AutoCloseable {
       throw new IllegalStateException(entry + " was closed; compile the program again to run it");
     }
     if (arguments == null || arguments.length != parameters.size()) {
-      throw new IllegalArgumentException(entry + " takes " + parameters.size() + " argument(s) ("
-          + parameters.stream().map(Parameter::toString).collect(Collectors.joining(", ")) + "), got "
-          + (arguments == null ? "null" : String.valueOf(arguments.length))
-          + "; pass a lone Object[] argument as (Object) array");
+      throw new IllegalArgumentException(
+          entry
+              + " takes "
+              + parameters.size()
+              + " argument(s) ("
+              + parameters.stream().map(Parameter::toString).collect(Collectors.joining(", "))
+              + "), got "
+              + (arguments == null ? "null" : String.valueOf(arguments.length))
+              + "; pass a lone Object[] argument as (Object) array");
     }
     List<HostValue> components = new ArrayList<>();
     for (int k = 0; k < arguments.length; k++) {
@@ -136,11 +156,19 @@ public final class CompiledProgram implements AutoCloseable {
       JavaArguments.addComponents(arguments[k], parameter.type(), parameter.name(), components);
     }
     RunMeter meter = new RunMeter();
-    // As the CLI runs programs: on a large stack, so that a program within the nesting limit runs whatever the caller's stack.
-    List<HostValue> resultComponents = NestingLimit.onLargeStack(() -> runner.callFlattened(entry, components, meter));
-    Object result = JavaResults.toJava(
-        exactFloatSums.isPresent() ? exactFloatSums.get().finish(resultComponents) : resultComponents, resultType);
-    return new MeasuredRun(result, new RunMeasurements(meter.kernelNanos(), meter.transferBytes(), meter.transferNanos()));
+    // As the CLI runs programs: on a large stack, so that a program within the nesting limit runs
+    // whatever the caller's stack.
+    List<HostValue> resultComponents =
+        NestingLimit.onLargeStack(() -> runner.callFlattened(entry, components, meter));
+    Object result =
+        JavaResults.toJava(
+            exactFloatSums.isPresent()
+                ? exactFloatSums.get().finish(resultComponents)
+                : resultComponents,
+            resultType);
+    return new MeasuredRun(
+        result,
+        new RunMeasurements(meter.kernelNanos(), meter.transferBytes(), meter.transferNanos()));
   }
 
   /**

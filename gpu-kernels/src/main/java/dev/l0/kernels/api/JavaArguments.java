@@ -13,29 +13,36 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A Java argument as the components the host runner takes for its parameter's type
- * (tuples and arrays of tuples taken apart, in the order of {@code ValueFlattening}), checked
- * against that type.
+ * A Java argument as the components the host runner takes for its parameter's type (tuples and
+ * arrays of tuples taken apart, in the order of {@code ValueFlattening}), checked against that
+ * type.
+ *
  * <ul>
  *   <li>a scalar: its boxed number or Boolean ({@link JavaScalars});
  *   <li>a tuple: an {@code Object[]}, one argument per component;
  *   <li>an array of scalars: a primitive array or NIO buffer (rank 1; a buffer's elements are those
- *       from its position to its limit, read without moving the position), a {@link FlatArray}
- *       (any rank: row-major data and a shape), or nested Java arrays such as {@code double[][]}
- *       whose rows are regular;
- *   <li>an array of tuples: an {@code Object[]} of its columns, one per tuple component, all of one shape.
+ *       from its position to its limit, read without moving the position), a {@link FlatArray} (any
+ *       rank: row-major data and a shape), or nested Java arrays such as {@code double[][]} whose
+ *       rows are regular;
+ *   <li>an array of tuples: an {@code Object[]} of its columns, one per tuple component, all of one
+ *       shape.
  * </ul>
- * Arrays of scalars become {@link HostValue.Flat} without boxing: a primitive array, a
- * {@code FlatArray} and a heap buffer whose array holds exactly its elements are passed on as
- * they are, not copied (the caller must not change them until the call returns); other buffers
- * (direct ones, slices) are copied once, in bulk; nested Java arrays are copied row by row. A
- * mismatch is an {@link IllegalArgumentException} naming the parameter, its type and the Java argument.
+ *
+ * Arrays of scalars become {@link HostValue.Flat} without boxing: a primitive array, a {@code
+ * FlatArray} and a heap buffer whose array holds exactly its elements are passed on as they are,
+ * not copied (the caller must not change them until the call returns); other buffers (direct ones,
+ * slices) are copied once, in bulk; nested Java arrays are copied row by row. A mismatch is an
+ * {@link IllegalArgumentException} naming the parameter, its type and the Java argument.
  */
 final class JavaArguments {
   private JavaArguments() {}
 
-  /** Adds the components of {@code argument}, a value of {@code type} for parameter {@code parameter}, to {@code components}. */
-  static void addComponents(Object argument, Type type, String parameter, List<HostValue> components) {
+  /**
+   * Adds the components of {@code argument}, a value of {@code type} for parameter {@code
+   * parameter}, to {@code components}.
+   */
+  static void addComponents(
+      Object argument, Type type, String parameter, List<HostValue> components) {
     if (type instanceof ScalarType scalar) {
       if (!JavaScalars.boxedClass(scalar).isInstance(argument)) {
         throw mismatch(parameter, type, argument);
@@ -56,7 +63,8 @@ final class JavaArguments {
     }
   }
 
-  private static void addColumns(Object argument, Type.Array type, String parameter, List<HostValue> components) {
+  private static void addColumns(
+      Object argument, Type.Array type, String parameter, List<HostValue> components) {
     int width = TupleColumns.tupleType(type).elements().size();
     Object[] parts = parts(argument, width, parameter, type);
     int first = components.size();
@@ -66,8 +74,18 @@ final class JavaArguments {
       int[] shape = outerShape(components.get(before).flat(), type.rank());
       int[] expected = outerShape(components.get(first).flat(), type.rank());
       if (!Arrays.equals(shape, expected)) {
-        throw new IllegalArgumentException("parameter " + parameter + ": column " + k + " has shape " + Arrays.toString(shape)
-            + " but column 0 has shape " + Arrays.toString(expected) + "; the columns of " + L0Printer.print(type) + " must have one shape");
+        throw new IllegalArgumentException(
+            "parameter "
+                + parameter
+                + ": column "
+                + k
+                + " has shape "
+                + Arrays.toString(shape)
+                + " but column 0 has shape "
+                + Arrays.toString(expected)
+                + "; the columns of "
+                + L0Printer.print(type)
+                + " must have one shape");
       }
     }
   }
@@ -77,7 +95,9 @@ final class JavaArguments {
     if (argument instanceof FlatArray flat) {
       return checkedFlat(flat, type, parameter);
     }
-    if (type.rank() == 1 && argument != null && argument.getClass() == JavaScalars.arrayClass(element)) {
+    if (type.rank() == 1
+        && argument != null
+        && argument.getClass() == JavaScalars.arrayClass(element)) {
       return new FlatArray(element, argument, new int[] {Array.getLength(argument)});
     }
     if (type.rank() == 1 && argument instanceof Buffer buffer) {
@@ -92,11 +112,25 @@ final class JavaArguments {
   private static FlatArray checkedFlat(FlatArray flat, Type.Array type, String parameter) {
     ScalarType element = (ScalarType) type.baseElement();
     int[] shape = flat.shape();
-    if (flat.elementType() != element || shape.length != type.rank()
+    if (flat.elementType() != element
+        || shape.length != type.rank()
         || flat.data().getClass() != JavaScalars.arrayClass(element)) {
-      throw new IllegalArgumentException("parameter " + parameter + " of type " + L0Printer.print(type)
-          + " takes a FlatArray of " + element + " with " + type.rank() + " dimensions; got one of "
-          + flat.elementType() + " with shape " + Arrays.toString(shape) + " and " + describe(flat.data()) + " data");
+      throw new IllegalArgumentException(
+          "parameter "
+              + parameter
+              + " of type "
+              + L0Printer.print(type)
+              + " takes a FlatArray of "
+              + element
+              + " with "
+              + type.rank()
+              + " dimensions; got one of "
+              + flat.elementType()
+              + " with shape "
+              + Arrays.toString(shape)
+              + " and "
+              + describe(flat.data())
+              + " data");
     }
     return flat;
   }
@@ -107,17 +141,31 @@ final class JavaArguments {
     if (buffer instanceof ByteBuffer) {
       int width = JavaScalars.byteWidth(element);
       if (count % width != 0) {
-        throw new IllegalArgumentException("parameter " + parameter + " of type " + L0Printer.print(type) + ": a ByteBuffer of "
-            + count + " bytes does not hold whole " + element + " elements of " + width + " bytes");
+        throw new IllegalArgumentException(
+            "parameter "
+                + parameter
+                + " of type "
+                + L0Printer.print(type)
+                + ": a ByteBuffer of "
+                + count
+                + " bytes does not hold whole "
+                + element
+                + " elements of "
+                + width
+                + " bytes");
       }
       count /= width;
     } else if (!JavaScalars.bufferClass(element).isInstance(buffer)) {
       throw mismatch(parameter, type, buffer);
     }
-    return new FlatArray(element, JavaScalars.primitiveArray(buffer, element, count), new int[] {count});
+    return new FlatArray(
+        element, JavaScalars.primitiveArray(buffer, element, count), new int[] {count});
   }
 
-  /** Nested Java arrays as one flat array, each row's elements copied in bulk; the rows must have one shape. */
+  /**
+   * Nested Java arrays as one flat array, each row's elements copied in bulk; the rows must have
+   * one shape.
+   */
   private static FlatArray fromRows(Object[] rows, Type.Array type, String parameter) {
     ScalarType element = (ScalarType) type.baseElement();
     Type.Array rowType = (Type.Array) type.element();
@@ -127,12 +175,20 @@ final class JavaArguments {
       int[] shape = outerShape(row, rowType.rank());
       int[] first = flatRows.isEmpty() ? shape : outerShape(flatRows.get(0), rowType.rank());
       if (!Arrays.equals(shape, first)) {
-        throw new IllegalArgumentException("parameter " + parameter + ": ragged array: row " + i + " has shape "
-            + Arrays.toString(shape) + " but row 0 has shape " + Arrays.toString(first));
+        throw new IllegalArgumentException(
+            "parameter "
+                + parameter
+                + ": ragged array: row "
+                + i
+                + " has shape "
+                + Arrays.toString(shape)
+                + " but row 0 has shape "
+                + Arrays.toString(first));
       }
       flatRows.add(row);
     }
-    int[] rowShape = flatRows.isEmpty() ? new int[rowType.rank()] : outerShape(flatRows.get(0), rowType.rank());
+    int[] rowShape =
+        flatRows.isEmpty() ? new int[rowType.rank()] : outerShape(flatRows.get(0), rowType.rank());
     int rowElements = 1;
     for (int size : rowShape) {
       rowElements = Math.multiplyExact(rowElements, size);
@@ -156,15 +212,24 @@ final class JavaArguments {
   }
 
   private static Object[] parts(Object argument, int count, String parameter, Type type) {
-    if (argument instanceof Object[] parts && parts.length == count && argument.getClass() == Object[].class) {
+    if (argument instanceof Object[] parts
+        && parts.length == count
+        && argument.getClass() == Object[].class) {
       return parts;
     }
     throw mismatch(parameter, type, argument);
   }
 
   private static IllegalArgumentException mismatch(String parameter, Type type, Object argument) {
-    return new IllegalArgumentException("parameter " + parameter + " of type " + L0Printer.print(type) + " takes "
-        + accepted(type) + "; got " + describe(argument));
+    return new IllegalArgumentException(
+        "parameter "
+            + parameter
+            + " of type "
+            + L0Printer.print(type)
+            + " takes "
+            + accepted(type)
+            + "; got "
+            + describe(argument));
   }
 
   /** The Java forms a value of {@code type} is given in. */
@@ -181,14 +246,29 @@ final class JavaArguments {
     }
     ScalarType element = (ScalarType) array.baseElement();
     if (array.rank() == 1) {
-      String buffers = element == ScalarType.BOOL ? "a ByteBuffer" : "a " + JavaScalars.bufferClass(element).getSimpleName() + " or ByteBuffer";
-      return "a " + JavaScalars.arrayClass(element).getSimpleName() + ", " + buffers + ", or a FlatArray of " + element;
+      String buffers =
+          element == ScalarType.BOOL
+              ? "a ByteBuffer"
+              : "a " + JavaScalars.bufferClass(element).getSimpleName() + " or ByteBuffer";
+      return "a "
+          + JavaScalars.arrayClass(element).getSimpleName()
+          + ", "
+          + buffers
+          + ", or a FlatArray of "
+          + element;
     }
-    return "a FlatArray of " + element + " with " + array.rank() + " dimensions, or nested arrays (" + nestedArrayName(array) + ")";
+    return "a FlatArray of "
+        + element
+        + " with "
+        + array.rank()
+        + " dimensions, or nested arrays ("
+        + nestedArrayName(array)
+        + ")";
   }
 
   private static String nestedArrayName(Type.Array array) {
-    return JavaScalars.arrayClass((ScalarType) array.baseElement()).getSimpleName() + "[]".repeat(array.rank() - 1);
+    return JavaScalars.arrayClass((ScalarType) array.baseElement()).getSimpleName()
+        + "[]".repeat(array.rank() - 1);
   }
 
   private static String describe(Object argument) {

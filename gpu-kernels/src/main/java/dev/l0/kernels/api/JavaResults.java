@@ -23,7 +23,8 @@ final class JavaResults {
     Iterator<HostValue> next = components.iterator();
     Object result = take(next, type);
     if (next.hasNext()) {
-      throw new IllegalStateException("the program returned more components than its result type " + type + " has");
+      throw new IllegalStateException(
+          "the program returned more components than its result type " + type + " has");
     }
     return result;
   }

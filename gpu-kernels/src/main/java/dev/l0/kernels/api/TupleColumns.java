@@ -14,7 +14,10 @@ final class TupleColumns {
     return (Type.Tuple) arrayOfTuples.baseElement();
   }
 
-  /** The type of column {@code component}: {@code arrayOfTuples} with the tuple replaced by that component's type. */
+  /**
+   * The type of column {@code component}: {@code arrayOfTuples} with the tuple replaced by that
+   * component's type.
+   */
   static Type.Array columnType(Type.Array arrayOfTuples, int component) {
     return withBase(arrayOfTuples, tupleType(arrayOfTuples).elements().get(component));
   }

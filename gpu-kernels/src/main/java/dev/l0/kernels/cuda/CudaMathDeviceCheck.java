@@ -29,14 +29,14 @@ import jcuda.driver.CUmodule;
 import jcuda.driver.JCudaDriver;
 
 /**
- * Runs every routine of {@code l0_math.cuh} on GPU 0 over {@link CudaMathInputs} and compares
- * the result bits with the JVM's, printing one JSON line per routine:
- * {@code {"device": ..., "function": ..., "inputs": n, "mismatches": m}}.
+ * Runs every routine of {@code l0_math.cuh} on GPU 0 over {@link CudaMathInputs} and compares the
+ * result bits with the JVM's, printing one JSON line per routine: {@code {"device": ...,
+ * "function": ..., "inputs": n, "mismatches": m}}.
  *
  * <p>Usage: {@code CudaMathDeviceCheck [kernel.ptx] [inputs-per-routine]}. The PTX is that of
- * {@link CudaMathCheckSource#kernel()}; without it the kernel is compiled with this machine's
- * nvcc. On a machine without a CUDA driver or device it prints one line saying so and exits 0;
- * it exits 1 when any result differs, 2 when it cannot get PTX.
+ * {@link CudaMathCheckSource#kernel()}; without it the kernel is compiled with this machine's nvcc.
+ * On a machine without a CUDA driver or device it prints one line saying so and exits 0; it exits 1
+ * when any result differs, 2 when it cannot get PTX.
  */
 public final class CudaMathDeviceCheck {
   private static final int DEFAULT_INPUTS = 200_000;
@@ -54,15 +54,23 @@ public final class CudaMathDeviceCheck {
     try {
       device = openDevice();
     } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-      System.out.println("CudaMathDeviceCheck: no CUDA driver on this machine (" + firstLine(e) + "); nothing checked");
+      System.out.println(
+          "CudaMathDeviceCheck: no CUDA driver on this machine ("
+              + firstLine(e)
+              + "); nothing checked");
       return 0;
     } catch (CudaException e) {
-      System.out.println("CudaMathDeviceCheck: no usable CUDA device (" + firstLine(e) + "); nothing checked");
+      System.out.println(
+          "CudaMathDeviceCheck: no usable CUDA device (" + firstLine(e) + "); nothing checked");
       return 0;
     }
-    Optional<String> ptx = args.length > 0 ? Optional.of(Files.readString(Path.of(args[0]), StandardCharsets.UTF_8)) : compileHere();
+    Optional<String> ptx =
+        args.length > 0
+            ? Optional.of(Files.readString(Path.of(args[0]), StandardCharsets.UTF_8))
+            : compileHere();
     if (ptx.isEmpty()) {
-      System.out.println("CudaMathDeviceCheck: give the PTX of CudaMathCheckSource.kernel() as the first argument (no nvcc here)");
+      System.out.println(
+          "CudaMathDeviceCheck: give the PTX of CudaMathCheckSource.kernel() as the first argument (no nvcc here)");
       return 2;
     }
     int count = args.length > 1 ? Integer.parseInt(args[1]) : DEFAULT_INPUTS;
@@ -73,7 +81,8 @@ public final class CudaMathDeviceCheck {
     boolean allEqual = true;
     for (CudaMathRoutine routine : CudaMathRoutine.ALL) {
       CudaMathInputs inputs = CudaMathInputs.forRoutine(routine, count);
-      CudaMathComparison comparison = CudaMathComparison.of(routine, inputs, runOnDevice(kernel, routine, inputs));
+      CudaMathComparison comparison =
+          CudaMathComparison.of(routine, inputs, runOnDevice(kernel, routine, inputs));
       System.out.println(comparison.toJson(device));
       allEqual &= comparison.mismatches() == 0;
     }
@@ -104,10 +113,13 @@ public final class CudaMathDeviceCheck {
 
   private static Optional<String> compileHere() {
     return NvccCompiler.onThisMachine()
-        .map(nvcc -> nvcc.compileToPtx(CudaMathCheckSource.kernel(), CudaMathCheckSource.KERNEL_NAME));
+        .map(
+            nvcc ->
+                nvcc.compileToPtx(CudaMathCheckSource.kernel(), CudaMathCheckSource.KERNEL_NAME));
   }
 
-  private static long[] runOnDevice(CUfunction kernel, CudaMathRoutine routine, CudaMathInputs inputs) {
+  private static long[] runOnDevice(
+      CUfunction kernel, CudaMathRoutine routine, CudaMathInputs inputs) {
     int n = inputs.size();
     long bytes = (long) n * Sizeof.LONG;
     CUdeviceptr first = new CUdeviceptr();
@@ -119,10 +131,15 @@ public final class CudaMathDeviceCheck {
     try {
       cuMemcpyHtoD(first, Pointer.to(inputs.firstBits()), bytes);
       cuMemcpyHtoD(second, Pointer.to(inputs.secondBits()), bytes);
-      Pointer parameters = Pointer.to(
-          Pointer.to(new int[] {routine.id()}), Pointer.to(first), Pointer.to(second),
-          Pointer.to(result), Pointer.to(new int[] {n}));
-      int blocks = Math.max(1, Math.min(MAX_BLOCKS, (n + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK));
+      Pointer parameters =
+          Pointer.to(
+              Pointer.to(new int[] {routine.id()}),
+              Pointer.to(first),
+              Pointer.to(second),
+              Pointer.to(result),
+              Pointer.to(new int[] {n}));
+      int blocks =
+          Math.max(1, Math.min(MAX_BLOCKS, (n + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK));
       cuLaunchKernel(kernel, blocks, 1, 1, THREADS_PER_BLOCK, 1, 1, 0, null, parameters, null);
       cuCtxSynchronize();
       long[] results = new long[n];

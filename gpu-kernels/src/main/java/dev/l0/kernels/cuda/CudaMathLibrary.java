@@ -7,10 +7,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The CUDA math library {@code l0_math.cuh}: device functions {@code l0_exp}, {@code l0_log},
- * {@code l0_pow}, {@code l0_sin}, {@code l0_cos}, {@code l0_erf}, {@code l0_sqrt},
- * {@code l0_floor} and their f32 versions ({@code l0_expf}, ...), which compute fdlibm's
- * algorithms step for step so that kernels produce {@link StrictMath}'s (and
- * {@code dev.l0.math.L0Math}'s) results bit for bit (ARCHITECTURE.md, "Kernels").
+ * {@code l0_pow}, {@code l0_sin}, {@code l0_cos}, {@code l0_erf}, {@code l0_sqrt}, {@code l0_floor}
+ * and their f32 versions ({@code l0_expf}, ...), which compute fdlibm's algorithms step for step so
+ * that kernels produce {@link StrictMath}'s (and {@code dev.l0.math.L0Math}'s) results bit for bit
+ * (ARCHITECTURE.md, "Kernels").
  *
  * <p>Code generators paste {@link #header()} in front of a kernel's source; the result must be
  * compiled without FMA contraction ({@code nvcc -fmad=false}, see {@link NvccCompiler}).

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One callable routine of {@code l0_math.cuh}: a {@link CudaMathFunction} in f64 or f32. The
- * checks exchange arguments and results as IEEE double bit patterns; f32 values travel as the
- * doubles they widen to exactly.
+ * One callable routine of {@code l0_math.cuh}: a {@link CudaMathFunction} in f64 or f32. The checks
+ * exchange arguments and results as IEEE double bit patterns; f32 values travel as the doubles they
+ * widen to exactly.
  */
 public record CudaMathRoutine(CudaMathFunction function, boolean singlePrecision) {
   /** Every routine, f64 first; a routine's index here is its {@link #id()} in the check program. */
@@ -37,14 +37,17 @@ public record CudaMathRoutine(CudaMathFunction function, boolean singlePrecision
 
   /** The JVM's result bits for these argument bits. */
   public long expectedBits(long firstBits, long secondBits) {
-    return Double.doubleToRawLongBits(function.reference(
-        Double.longBitsToDouble(firstBits), Double.longBitsToDouble(secondBits), singlePrecision));
+    return Double.doubleToRawLongBits(
+        function.reference(
+            Double.longBitsToDouble(firstBits),
+            Double.longBitsToDouble(secondBits),
+            singlePrecision));
   }
 
   /**
-   * Whether a device or host result equals the JVM's: the same bits, except that any NaN equals
-   * any NaN. NaN payloads are not part of L0's values (the JVM does not preserve them either), and
-   * GPUs produce a canonical NaN where x86 propagates an operand's.
+   * Whether a device or host result equals the JVM's: the same bits, except that any NaN equals any
+   * NaN. NaN payloads are not part of L0's values (the JVM does not preserve them either), and GPUs
+   * produce a canonical NaN where x86 propagates an operand's.
    */
   public static boolean sameResult(long actualBits, long expectedBits) {
     return Double.doubleToLongBits(Double.longBitsToDouble(actualBits))

@@ -2,9 +2,9 @@ package dev.l0.kernels.cuda;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.PrefixOperator;
 import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
@@ -15,23 +15,23 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * CUDA C for the kernel IR: one translation unit per kernel group, the math library
- * ({@link CudaMathLibrary}) in front, every kernel {@code extern "C" __global__}. Scalar
- * semantics follow {@code dev.l0.semantics.ScalarOperations}: integer {@code + - *}, negation and
- * left shifts wrap through unsigned arithmetic (no signed overflow, which C++ leaves undefined),
- * shift counts are masked as Java masks them, {@code MIN / -1} wraps, float-to-integer
- * conversions saturate with NaN giving 0, float {@code min}/{@code max} are Java's (NaN wins,
- * -0.0 &lt; 0.0), and f32 arithmetic stays in {@code float}. Compile without FMA contraction
- * ({@link NvccCompiler#PRODUCT_OPTIONS}).
+ * CUDA C for the kernel IR: one translation unit per kernel group, the math library ({@link
+ * CudaMathLibrary}) in front, every kernel {@code extern "C" __global__}. Scalar semantics follow
+ * {@code dev.l0.semantics.ScalarOperations}: integer {@code + - *}, negation and left shifts wrap
+ * through unsigned arithmetic (no signed overflow, which C++ leaves undefined), shift counts are
+ * masked as Java masks them, {@code MIN / -1} wraps, float-to-integer conversions saturate with NaN
+ * giving 0, float {@code min}/{@code max} are Java's (NaN wins, -0.0 &lt; 0.0), and f32 arithmetic
+ * stays in {@code float}. Compile without FMA contraction ({@link NvccCompiler#PRODUCT_OPTIONS}).
  *
  * <p>A kernel's parameters, in order: {@code int* l0_error} (the group's error word), then a
- * pointer per {@link Kernel#buffers()} (bool buffers are one byte per element), then
- * {@link Kernel#scalars()} by value. Shared arrays of a fixed size are static {@code __shared__}
- * arrays; those sized by the block live in dynamic shared memory of {@link #sharedMemoryBytes} bytes.
+ * pointer per {@link Kernel#buffers()} (bool buffers are one byte per element), then {@link
+ * Kernel#scalars()} by value. Shared arrays of a fixed size are static {@code __shared__} arrays;
+ * those sized by the block live in dynamic shared memory of {@link #sharedMemoryBytes} bytes.
  */
 public final class CudaPrinter {
   /** Helpers for the integer and float operations whose C++ meaning differs from L0's. */
-  static final String PRELUDE = """
+  static final String PRELUDE =
+      """
       #pragma nv_diag_suppress 177
       #define L0_OP static __host__ __device__ __forceinline__
       L0_OP int l0_add_i32(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
@@ -92,6 +92,7 @@ public final class CudaPrinter {
 
   /** The launch's threads, declared in kernels with thread-private buffers. */
   private static final String THREADS = "l0_threads";
+
   /** The thread's index in the grid, declared in kernels with thread-private buffers. */
   private static final String GRID_THREAD = "l0_grid_thread";
 
@@ -113,12 +114,18 @@ public final class CudaPrinter {
     return printer.out.toString();
   }
 
-  /** {@code e} as a C expression (host and device code alike; the helpers are {@code __host__ __device__}). */
+  /**
+   * {@code e} as a C expression (host and device code alike; the helpers are {@code __host__
+   * __device__}).
+   */
   static String expression(KernelExpr e) {
     return new CudaPrinter().expr(e);
   }
 
-  /** The dynamic shared memory {@code kernel} needs for blocks of {@code blockSize} threads (fixed-size arrays are static). */
+  /**
+   * The dynamic shared memory {@code kernel} needs for blocks of {@code blockSize} threads
+   * (fixed-size arrays are static).
+   */
   public static long sharedMemoryBytes(Kernel kernel, long blockSize) {
     long bytes = 0;
     for (SharedArray array : kernel.shared()) {
@@ -135,7 +142,10 @@ public final class CudaPrinter {
     return (raw + 7) / 8 * 8;
   }
 
-  /** The elements of the global array holding thread-private arrays of {@code perThread} elements for {@code threads} threads. */
+  /**
+   * The elements of the global array holding thread-private arrays of {@code perThread} elements
+   * for {@code threads} threads.
+   */
   public static long threadPrivateElements(long perThread, long threads) {
     return Math.multiplyExact(perThread, threads);
   }
@@ -168,26 +178,54 @@ public final class CudaPrinter {
     for (KernelExpr.Var v : kernel.scalars()) {
       params.add(cType(v.type()) + " " + v.name());
     }
-    out.append("extern \"C\" __global__ void ").append(kernel.name()).append('(')
-        .append(String.join(", ", params)).append(") {\n");
+    out.append("extern \"C\" __global__ void ")
+        .append(kernel.name())
+        .append('(')
+        .append(String.join(", ", params))
+        .append(") {\n");
     indent = 1;
     for (SharedArray array : kernel.shared().stream().filter(SharedArray::isFixedSize).toList()) {
-      line("__shared__ " + cType(array.elementType()) + " " + array.name() + "[" + array.elementsPerBlock() + "];");
+      line(
+          "__shared__ "
+              + cType(array.elementType())
+              + " "
+              + array.name()
+              + "["
+              + array.elementsPerBlock()
+              + "];");
     }
-    List<SharedArray> blockSized = kernel.shared().stream().filter(array -> !array.isFixedSize()).toList();
+    List<SharedArray> blockSized =
+        kernel.shared().stream().filter(array -> !array.isFixedSize()).toList();
     if (!blockSized.isEmpty()) {
       line("extern __shared__ unsigned long long l0_shared[];");
       String offset = "0";
       for (SharedArray array : blockSized) {
-        line(cType(array.elementType()) + "* " + array.name() + " = (" + cType(array.elementType())
-            + "*)((unsigned char*)l0_shared + " + offset + ");");
-        offset = offset + " + (((" + array.elementsPerThread() + "ull * blockDim.x + " + array.elementsPerBlock() + "ull) * "
-            + sizeOf(array.elementType()) + "ull + 7ull) / 8ull * 8ull)";
+        line(
+            cType(array.elementType())
+                + "* "
+                + array.name()
+                + " = ("
+                + cType(array.elementType())
+                + "*)((unsigned char*)l0_shared + "
+                + offset
+                + ");");
+        offset =
+            offset
+                + " + ((("
+                + array.elementsPerThread()
+                + "ull * blockDim.x + "
+                + array.elementsPerBlock()
+                + "ull) * "
+                + sizeOf(array.elementType())
+                + "ull + 7ull) / 8ull * 8ull)";
       }
     }
     if (kernel.buffers().stream().anyMatch(Buffer::isThreadPrivate)) {
       line("const long long " + THREADS + " = (long long)gridDim.x * blockDim.x;");
-      line("const long long " + GRID_THREAD + " = (long long)blockIdx.x * blockDim.x + threadIdx.x;");
+      line(
+          "const long long "
+              + GRID_THREAD
+              + " = (long long)blockIdx.x * blockDim.x + threadIdx.x;");
     }
     kernel.body().forEach(this::statement);
     out.append("}\n\n");
@@ -205,7 +243,8 @@ public final class CudaPrinter {
 
   private void statement(KernelStmt s) {
     if (s instanceof KernelStmt.Declare d) {
-      line(cType(d.variable().type()) + " " + d.variable().name() + " = " + expr(d.initial()) + ";");
+      line(
+          cType(d.variable().type()) + " " + d.variable().name() + " = " + expr(d.initial()) + ";");
     } else if (s instanceof KernelStmt.Assign a) {
       line(a.variable().name() + " = " + expr(a.value()) + ";");
     } else if (s instanceof KernelStmt.Store st) {
@@ -222,8 +261,20 @@ public final class CudaPrinter {
       line("}");
     } else if (s instanceof KernelStmt.For f) {
       String counter = f.counter().name();
-      line("for (long long " + counter + " = " + expr(f.start()) + "; " + counter + " < " + expr(f.bound()) + "; "
-          + counter + " += " + expr(f.step()) + ") {");
+      line(
+          "for (long long "
+              + counter
+              + " = "
+              + expr(f.start())
+              + "; "
+              + counter
+              + " < "
+              + expr(f.bound())
+              + "; "
+              + counter
+              + " += "
+              + expr(f.step())
+              + ") {");
       block(f.body());
       line("}");
     } else if (s instanceof KernelStmt.While w) {
@@ -233,7 +284,8 @@ public final class CudaPrinter {
     } else if (s instanceof KernelStmt.Barrier) {
       line("__syncthreads();");
     } else {
-      // a thread's first error stays: a capacity overflow is not replaced by what the thread computes after it
+      // a thread's first error stays: a capacity overflow is not replaced by what the thread
+      // computes after it
       line("if (l0_error[0] == 0) l0_error[0] = " + ((KernelStmt.RaiseError) s).code() + ";");
     }
   }
@@ -267,7 +319,10 @@ public final class CudaPrinter {
     return l.array().name() + "[" + expr(l.index()) + "]";
   }
 
-  /** Element {@code index} of {@code buffer}: of the running thread's interleaved array for a thread-private one. */
+  /**
+   * Element {@code index} of {@code buffer}: of the running thread's interleaved array for a
+   * thread-private one.
+   */
   private String element(Buffer buffer, KernelExpr index) {
     if (buffer.isThreadPrivate()) {
       return buffer.name() + "[(" + expr(index) + ") * " + THREADS + " + " + GRID_THREAD + "]";
@@ -302,12 +357,13 @@ public final class CudaPrinter {
     ScalarType t = b.operandType();
     BinaryOperator op = b.op();
     if (op.kind() == BinaryOperator.Kind.COMPARISON || op.kind() == BinaryOperator.Kind.LOGICAL) {
-      String symbol = switch (op) {
-        case EQ -> "==";
-        case OR -> "||";
-        case AND -> "&&";
-        default -> op.symbol();
-      };
+      String symbol =
+          switch (op) {
+            case EQ -> "==";
+            case OR -> "||";
+            case AND -> "&&";
+            default -> op.symbol();
+          };
       return "(" + l + " " + symbol + " " + r + ")";
     }
     if (t.isFloat()) {
@@ -330,7 +386,9 @@ public final class CudaPrinter {
       return "(!" + operand + ")";
     }
     ScalarType t = u.operand().type();
-    return t.isFloat() ? "(-" + operand + ")" : "l0_neg" + (t == ScalarType.I32 ? "_i32(" : "_i64(") + operand + ")";
+    return t.isFloat()
+        ? "(-" + operand + ")"
+        : "l0_neg" + (t == ScalarType.I32 ? "_i32(" : "_i64(") + operand + ")";
   }
 
   private String call(KernelExpr.Call c) {
@@ -348,7 +406,9 @@ public final class CudaPrinter {
     }
     String suffix = "_" + t.keyword();
     if (f == Builtin.ABS) {
-      return t.isFloat() ? (t == ScalarType.F32 ? "fabsf(" : "fabs(") + x + ")" : "l0_abs" + suffix + "(" + x + ")";
+      return t.isFloat()
+          ? (t == ScalarType.F32 ? "fabsf(" : "fabs(") + x + ")"
+          : "l0_abs" + suffix + "(" + x + ")";
     }
     if (t.isFloat()) {
       return "l0_" + f.functionName() + suffix + "(" + x + ", " + args.get(1) + ")";

@@ -16,19 +16,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Compiles CUDA C++ source to PTX by running {@code nvcc -ptx} in a private temporary folder.
- * Used where NVRTC is not available (ARCHITECTURE.md, "Runtime"): nvcc is found on the
- * {@code PATH}, else in {@code $CUDA_HOME/bin}, {@code $CUDA_PATH/bin} or
- * {@code /usr/local/cuda/bin}. The product's options turn FMA contraction off so that device
- * arithmetic rounds exactly as the JVM's ({@link #PRODUCT_OPTIONS}). A rejected source raises a
- * {@link CudaCompileException} carrying nvcc's diagnostics; a compilation that outlives its
- * timeout is killed.
+ * Compiles CUDA C++ source to PTX by running {@code nvcc -ptx} in a private temporary folder. Used
+ * where NVRTC is not available (ARCHITECTURE.md, "Runtime"): nvcc is found on the {@code PATH},
+ * else in {@code $CUDA_HOME/bin}, {@code $CUDA_PATH/bin} or {@code /usr/local/cuda/bin}. The
+ * product's options turn FMA contraction off so that device arithmetic rounds exactly as the JVM's
+ * ({@link #PRODUCT_OPTIONS}). A rejected source raises a {@link CudaCompileException} carrying
+ * nvcc's diagnostics; a compilation that outlives its timeout is killed.
  */
 public final class NvccCompiler {
   /**
    * No fused multiply-add contraction; IEEE round-to-nearest f32 division and square root and f32
-   * subnormals (nvcc's defaults, stated so that no later default or fast-math flag changes what
-   * the JVM agrees with). NVRTC accepts the same flags; the target architecture is not among them.
+   * subnormals (nvcc's defaults, stated so that no later default or fast-math flag changes what the
+   * JVM agrees with). NVRTC accepts the same flags; the target architecture is not among them.
    */
   public static final List<String> ARITHMETIC_OPTIONS =
       List.of("-fmad=false", "-prec-div=true", "-prec-sqrt=true", "-ftz=false");
@@ -62,7 +61,10 @@ public final class NvccCompiler {
         .map(path -> new NvccCompiler(path, PRODUCT_OPTIONS, DEFAULT_TIMEOUT));
   }
 
-  /** The first executable nvcc on {@code PATH}, then in the CUDA home folders named by {@code environment}. */
+  /**
+   * The first executable nvcc on {@code PATH}, then in the CUDA home folders named by {@code
+   * environment}.
+   */
   static Optional<Path> findExecutable(Map<String, String> environment) {
     List<Path> folders = new ArrayList<>();
     String path = environment.getOrDefault("PATH", "");
@@ -102,37 +104,44 @@ public final class NvccCompiler {
     String stem = sourceName.replaceAll("[^A-Za-z0-9_]", "_");
     String sourceFile = (stem.isEmpty() ? "kernel" : stem) + ".cu";
     String ptxFile = "out.ptx";
-    return inTemporaryFolder(folder -> {
-      Files.writeString(folder.resolve(sourceFile), source, StandardCharsets.UTF_8);
-      List<String> command = new ArrayList<>();
-      command.add(executable.toString());
-      command.add("-ptx");
-      command.addAll(options);
-      command.addAll(List.of("-o", ptxFile, sourceFile));
-      String output = run(command, folder);
-      Path ptx = folder.resolve(ptxFile);
-      if (!Files.isRegularFile(ptx)) {
-        throw new CudaCompileException("nvcc produced no PTX for " + sourceFile + ":\n" + output);
-      }
-      return Files.readString(ptx, StandardCharsets.UTF_8);
-    });
+    return inTemporaryFolder(
+        folder -> {
+          Files.writeString(folder.resolve(sourceFile), source, StandardCharsets.UTF_8);
+          List<String> command = new ArrayList<>();
+          command.add(executable.toString());
+          command.add("-ptx");
+          command.addAll(options);
+          command.addAll(List.of("-o", ptxFile, sourceFile));
+          String output = run(command, folder);
+          Path ptx = folder.resolve(ptxFile);
+          if (!Files.isRegularFile(ptx)) {
+            throw new CudaCompileException(
+                "nvcc produced no PTX for " + sourceFile + ":\n" + output);
+          }
+          return Files.readString(ptx, StandardCharsets.UTF_8);
+        });
   }
 
   /** The output of {@code nvcc --version} (part of a compiled kernel's cache key). */
   public String version() {
-    return inTemporaryFolder(folder -> run(List.of(executable.toString(), "--version"), folder).trim());
+    return inTemporaryFolder(
+        folder -> run(List.of(executable.toString(), "--version"), folder).trim());
   }
 
-  /** Runs {@code command} in {@code folder}; returns its merged stdout and stderr if it exits with 0. */
+  /**
+   * Runs {@code command} in {@code folder}; returns its merged stdout and stderr if it exits with
+   * 0.
+   */
   private String run(List<String> command, Path folder) throws IOException {
     Path log = folder.resolve("nvcc.log");
     Process process;
     try {
-      process = new ProcessBuilder(command)
-          .directory(folder.toFile())
-          .redirectErrorStream(true)
-          .redirectOutput(log.toFile())
-          .start();
+      process =
+          new ProcessBuilder(command)
+              .directory(folder.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
     } catch (IOException e) {
       throw new CudaCompileException("cannot run " + executable + ": " + e.getMessage(), e);
     }
@@ -152,7 +161,12 @@ public final class NvccCompiler {
     String output = Files.readString(log, StandardCharsets.UTF_8);
     if (process.exitValue() != 0) {
       throw new CudaCompileException(
-          "nvcc failed (exit " + process.exitValue() + "): " + String.join(" ", command) + "\n" + output);
+          "nvcc failed (exit "
+              + process.exitValue()
+              + "): "
+              + String.join(" ", command)
+              + "\n"
+              + output);
     }
     return output;
   }
@@ -167,18 +181,23 @@ public final class NvccCompiler {
     try {
       folder = Files.createTempDirectory("l0-nvcc-");
     } catch (IOException e) {
-      throw new CudaCompileException("cannot create a temporary folder for nvcc: " + e.getMessage(), e);
+      throw new CudaCompileException(
+          "cannot create a temporary folder for nvcc: " + e.getMessage(), e);
     }
     try {
       return work.apply(folder);
     } catch (IOException e) {
-      throw new CudaCompileException("nvcc's files in " + folder + " could not be used: " + e.getMessage(), e);
+      throw new CudaCompileException(
+          "nvcc's files in " + folder + " could not be used: " + e.getMessage(), e);
     } finally {
       deleteRecursively(folder);
     }
   }
 
-  /** Best effort: a folder left behind in the temporary directory harms nothing, so it is not an error. */
+  /**
+   * Best effort: a folder left behind in the temporary directory harms nothing, so it is not an
+   * error.
+   */
   private static void deleteRecursively(Path folder) {
     try (Stream<Path> paths = Files.walk(folder)) {
       for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {

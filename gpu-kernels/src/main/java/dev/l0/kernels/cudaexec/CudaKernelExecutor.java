@@ -34,20 +34,20 @@ import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 /**
- * Runs a host runner's kernels on a CUDA GPU (ARCHITECTURE.md, "Runtime"). Each kernel of the
- * plan is lowered to a kernel group once (a kernel the lowering rejects is rejected with its
- * {@link UnsupportedKernelException}, which the host runner reports as a compile error), its CUDA
- * C compiled to PTX through the kernel cache for the GPU's compute capability, and loaded; every
- * call then runs the group on the GPU ({@link DeviceGroupRunner}).
+ * Runs a host runner's kernels on a CUDA GPU (ARCHITECTURE.md, "Runtime"). Each kernel of the plan
+ * is lowered to a kernel group once (a kernel the lowering rejects is rejected with its {@link
+ * UnsupportedKernelException}, which the host runner reports as a compile error), its CUDA C
+ * compiled to PTX through the kernel cache for the GPU's compute capability, and loaded; every call
+ * then runs the group on the GPU ({@link DeviceGroupRunner}).
  *
- * <p>A failure for a GPU reason goes to the JVM backend with one logged line saying why
- * ({@link JvmFallback}): CUDA or a PTX compiler missing on this machine (decided once, at the
- * first kernel, for the whole executor), a kernel that does not compile or load (for that
- * kernel), and a driver error while running (for that call). A map that runs out of device memory is
- * run again in pieces of its rows ({@link RowPieces}); any other kernel, or a map of which not
- * even one row fits, runs that call on the JVM. Failures of the program itself, raised
- * by the kernels' error word, pass through as its {@code L0RuntimeError}. Closing the executor
- * unloads its modules and releases the GPU's context.
+ * <p>A failure for a GPU reason goes to the JVM backend with one logged line saying why ({@link
+ * JvmFallback}): CUDA or a PTX compiler missing on this machine (decided once, at the first kernel,
+ * for the whole executor), a kernel that does not compile or load (for that kernel), and a driver
+ * error while running (for that call). A map that runs out of device memory is run again in pieces
+ * of its rows ({@link RowPieces}); any other kernel, or a map of which not even one row fits, runs
+ * that call on the JVM. Failures of the program itself, raised by the kernels' error word, pass
+ * through as its {@code L0RuntimeError}. Closing the executor unloads its modules and releases the
+ * GPU's context.
  *
  * <p>An executor runs on one GPU, named by its device ordinal ({@link #onThisMachine(int)}; GPU
  * {@value CudaProbe#DEFAULT_ORDINAL} by default), in that GPU's primary context. Prepared kernels
@@ -83,11 +83,15 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
    * Compiles for {@code device}, GPU {@code gpuOrdinal}, through {@code kernelCache} (either may be
    * unavailable, with the reason), opening that GPU's context with {@code contextOpener} (given the
    * ordinal) when the first kernel has compiled, and launches blocks of {@code blockSize} threads
-   * (a power of two); kernels are lowered for the device's multiprocessors
-   * ({@link #launchConfiguration(CudaDevice, int)}).
+   * (a power of two); kernels are lowered for the device's multiprocessors ({@link
+   * #launchConfiguration(CudaDevice, int)}).
    */
-  CudaKernelExecutor(int gpuOrdinal, Availability<CudaDevice> device, Availability<KernelCache> kernelCache,
-      IntFunction<CudaContext> contextOpener, int blockSize) {
+  CudaKernelExecutor(
+      int gpuOrdinal,
+      Availability<CudaDevice> device,
+      Availability<KernelCache> kernelCache,
+      IntFunction<CudaContext> contextOpener,
+      int blockSize) {
     if (blockSize < 1 || Integer.bitCount(blockSize) != 1) {
       throw new IllegalArgumentException("the block size must be a power of two, not " + blockSize);
     }
@@ -96,9 +100,11 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     this.kernelCache = kernelCache;
     this.contextOpener = contextOpener;
     this.blockSize = blockSize;
-    this.launchConfiguration = device.value()
-        .map(d -> launchConfiguration(d, blockSize))
-        .orElse(LaunchConfiguration.DEFAULT);
+    this.launchConfiguration =
+        device
+            .value()
+            .map(d -> launchConfiguration(d, blockSize))
+            .orElse(LaunchConfiguration.DEFAULT);
   }
 
   /**
@@ -106,11 +112,14 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
    * its multiprocessors, each holding as many blocks as its resident threads allow (at least one).
    */
   static LaunchConfiguration launchConfiguration(CudaDevice device, int blockSize) {
-    return LaunchConfiguration.forDevice(device.multiprocessors(),
-        Math.max(1, device.maxThreadsPerMultiprocessor() / blockSize));
+    return LaunchConfiguration.forDevice(
+        device.multiprocessors(), Math.max(1, device.maxThreadsPerMultiprocessor() / blockSize));
   }
 
-  /** The configuration this executor lowers its kernels with: its device's, or the default without one. */
+  /**
+   * The configuration this executor lowers its kernels with: its device's, or the default without
+   * one.
+   */
   LaunchConfiguration launchConfiguration() {
     return launchConfiguration;
   }
@@ -121,18 +130,19 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   }
 
   /**
-   * This machine's GPU {@code gpuOrdinal} ({@link CudaProbe#probe(int)}; where the machine lacks it,
-   * every kernel runs on the JVM with the probe's reason), PTX compiler ({@link PtxCompilers}) and
-   * kernel cache folder.
+   * This machine's GPU {@code gpuOrdinal} ({@link CudaProbe#probe(int)}; where the machine lacks
+   * it, every kernel runs on the JVM with the probe's reason), PTX compiler ({@link PtxCompilers})
+   * and kernel cache folder.
    *
    * @throws IllegalArgumentException for a negative ordinal
    */
   public static CudaKernelExecutor onThisMachine(int gpuOrdinal) {
     Availability<CudaDevice> gpu = CudaProbe.probe(gpuOrdinal);
     Availability<PtxCompiler> ptx = PtxCompilers.onThisMachine();
-    Availability<KernelCache> cache = ptx.value()
-        .map(c -> Availability.available(KernelCache.inDefaultDirectory(c), ptx.description()))
-        .orElseGet(() -> Availability.unavailable(ptx.description()));
+    Availability<KernelCache> cache =
+        ptx.value()
+            .map(c -> Availability.available(KernelCache.inDefaultDirectory(c), ptx.description()))
+            .orElseGet(() -> Availability.unavailable(ptx.description()));
     return new CudaKernelExecutor(gpuOrdinal, gpu, cache, CudaContext::open, DEFAULT_BLOCK_SIZE);
   }
 
@@ -152,9 +162,14 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     if (available.isEmpty()) {
       return jvm.prepare(kernel, scope);
     }
-    KernelGroup group = KernelLowering.lower(KernelPlan.of(scope.program(), List.of(kernel.function())), kernel,
-        launchConfiguration);
-    return JvmFallback.run(kernel.describe(), () -> onDevice(group, available.get(), kernel, scope),
+    KernelGroup group =
+        KernelLowering.lower(
+            KernelPlan.of(scope.program(), List.of(kernel.function())),
+            kernel,
+            launchConfiguration);
+    return JvmFallback.run(
+        kernel.describe(),
+        () -> onDevice(group, available.get(), kernel, scope),
         () -> jvm.prepare(kernel, scope));
   }
 
@@ -164,13 +179,27 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     return kernelCache.value().map(cache -> cache.statistics().hits()).orElse(0L);
   }
 
-  /** The compiler for this machine's GPU, or empty (logged once) where CUDA or a PTX compiler is missing. */
+  /**
+   * The compiler for this machine's GPU, or empty (logged once) where CUDA or a PTX compiler is
+   * missing.
+   */
   private synchronized Optional<GroupCompiler> compiler() {
     if (compiler == null) {
-      compiler = JvmFallback.run("the CUDA executor", () -> Optional.of(new GroupCompiler(
-          kernelCache.value().orElseThrow(() -> new CudaUnavailableException(kernelCache.description())),
-          device.value().orElseThrow(() -> new CudaUnavailableException(device.description())).computeCapability())),
-          Optional::empty);
+      compiler =
+          JvmFallback.run(
+              "the CUDA executor",
+              () ->
+                  Optional.of(
+                      new GroupCompiler(
+                          kernelCache
+                              .value()
+                              .orElseThrow(
+                                  () -> new CudaUnavailableException(kernelCache.description())),
+                          device
+                              .value()
+                              .orElseThrow(() -> new CudaUnavailableException(device.description()))
+                              .computeCapability())),
+              Optional::empty);
     }
     return compiler;
   }
@@ -182,20 +211,26 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     return context;
   }
 
-  private PreparedKernel onDevice(KernelGroup group, GroupCompiler compiler, KernelPlan.Kernel kernel, KernelScope scope) {
+  private PreparedKernel onDevice(
+      KernelGroup group, GroupCompiler compiler, KernelPlan.Kernel kernel, KernelScope scope) {
     CudaModule module = loaded(compiler, group);
     DeviceGroupRunner runner = new DeviceGroupRunner(group, context(), module, blockSize);
     Supplier<PreparedKernel> jvmKernel = new Memoized<>(() -> onHost(kernel, scope));
     List<Ident> outputs = kernel.outputs();
-    Function<HostEnvironment, List<HostValue>> onGpu = environment -> run(runner, group, outputs, environment);
-    Function<HostEnvironment, List<HostValue>> inPieces = RowPieces.splits(kernel)
-        ? environment -> RowPieces.run(kernel, environment, onGpu)
-        : onGpu;
-    return environment -> JvmFallback.run(kernel.describe(), () -> inPieces.apply(environment),
-        () -> jvmKernel.get().run(environment));
+    Function<HostEnvironment, List<HostValue>> onGpu =
+        environment -> run(runner, group, outputs, environment);
+    Function<HostEnvironment, List<HostValue>> inPieces =
+        RowPieces.splits(kernel) ? environment -> RowPieces.run(kernel, environment, onGpu) : onGpu;
+    return environment ->
+        JvmFallback.run(
+            kernel.describe(),
+            () -> inPieces.apply(environment),
+            () -> jvmKernel.get().run(environment));
   }
 
-  /** Compiles {@code group}, then loads it; the context is opened only for a kernel that compiled. */
+  /**
+   * Compiles {@code group}, then loads it; the context is opened only for a kernel that compiled.
+   */
   private synchronized CudaModule loaded(GroupCompiler compiler, KernelGroup group) {
     Ptx ptx = compiler.compile(group);
     CudaModule module = context().loadModule(ptx);
@@ -203,21 +238,33 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     return module;
   }
 
-  /** Runs {@code group} when no other call is using this executor's GPU, reporting the wait to the call's meter. */
-  private List<HostValue> run(DeviceGroupRunner runner, KernelGroup group, List<Ident> outputs, HostEnvironment environment) {
-    Map<String, HostValue> results = onGpuInTurn(environment.meter(), () -> runner.run(environment));
-    return outputs.stream().map(id -> {
-      HostValue value = results.get(id.name());
-      if (value == null) {
-        throw new IllegalStateException(group.name() + " has no output " + id.name());
-      }
-      return value;
-    }).toList();
+  /**
+   * Runs {@code group} when no other call is using this executor's GPU, reporting the wait to the
+   * call's meter.
+   */
+  private List<HostValue> run(
+      DeviceGroupRunner runner,
+      KernelGroup group,
+      List<Ident> outputs,
+      HostEnvironment environment) {
+    Map<String, HostValue> results =
+        onGpuInTurn(environment.meter(), () -> runner.run(environment));
+    return outputs.stream()
+        .map(
+            id -> {
+              HostValue value = results.get(id.name());
+              if (value == null) {
+                throw new IllegalStateException(group.name() + " has no output " + id.name());
+              }
+              return value;
+            })
+        .toList();
   }
 
   /**
    * Runs {@code work} holding the lock of this executor's GPU, which every executor on that GPU
-   * shares and no executor on another GPU takes, and reports the time waited for it to {@code meter}.
+   * shares and no executor on another GPU takes, and reports the time waited for it to {@code
+   * meter}.
    */
   <T> T onGpuInTurn(RunMeter meter, Supplier<T> work) {
     long waitStart = System.nanoTime();
@@ -227,7 +274,10 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     }
   }
 
-  /** For a call that fails on the GPU: the kernel on the JVM backend (the same lowering, so it accepts what CUDA did). */
+  /**
+   * For a call that fails on the GPU: the kernel on the JVM backend (the same lowering, so it
+   * accepts what CUDA did).
+   */
   private PreparedKernel onHost(KernelPlan.Kernel kernel, KernelScope scope) {
     return jvm.prepare(kernel, scope);
   }

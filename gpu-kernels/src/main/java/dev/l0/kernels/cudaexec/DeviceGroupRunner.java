@@ -38,15 +38,15 @@ import java.util.function.LongConsumer;
  * Runs one kernel group on a GPU as the kernel IR's host does (package {@code dev.l0.kernels.ir}):
  * uploads the inputs through pinned staging into pooled device buffers, runs the host steps in
  * order (host scalars evaluated by {@link HostScalars}, the simulator's evaluator; allocations
- * zero-filled, a thread-private buffer's at each launch, for the launch's threads, as
- * {@link CudaPrinter} lays it out; launches on the host's grid size with blocks of a fixed size and the printer's
- * shared memory), checks the error word after every launch, and downloads the outputs. A
- * launch that raised error code {@code k} fails with {@code errors.get(k - 1)}'s
- * {@code L0RuntimeError}, as on the simulator; a capacity overflow reruns the group with larger
- * growing arrays ({@link CapacityReruns}). Device buffers go back to the pool after every run.
- * Inputs are read from the host runner's environment flat (a {@link FlatArray} is copied into
- * pinned staging in bulk), outputs come back flat; every copy is measured in the call's
- * {@link RunMeter}. Not synchronised: {@link CudaKernelExecutor} runs one group at a time per GPU.
+ * zero-filled, a thread-private buffer's at each launch, for the launch's threads, as {@link
+ * CudaPrinter} lays it out; launches on the host's grid size with blocks of a fixed size and the
+ * printer's shared memory), checks the error word after every launch, and downloads the outputs. A
+ * launch that raised error code {@code k} fails with {@code errors.get(k - 1)}'s {@code
+ * L0RuntimeError}, as on the simulator; a capacity overflow reruns the group with larger growing
+ * arrays ({@link CapacityReruns}). Device buffers go back to the pool after every run. Inputs are
+ * read from the host runner's environment flat (a {@link FlatArray} is copied into pinned staging
+ * in bulk), outputs come back flat; every copy is measured in the call's {@link RunMeter}. Not
+ * synchronised: {@link CudaKernelExecutor} runs one group at a time per GPU.
  */
 final class DeviceGroupRunner {
   private static final int ERROR_WORD_BYTES = 4;
@@ -58,7 +58,10 @@ final class DeviceGroupRunner {
   private final List<HostProgram.Step<CudaKernel>> steps;
   private final List<List<HostScalars.Expression>> outputShapes;
 
-  /** For {@code group}, whose kernels {@code module} holds, with blocks of {@code blockSize} threads. */
+  /**
+   * For {@code group}, whose kernels {@code module} holds, with blocks of {@code blockSize}
+   * threads.
+   */
   DeviceGroupRunner(KernelGroup group, CudaContext context, CudaModule module, int blockSize) {
     this.group = group;
     this.context = context;
@@ -78,15 +81,19 @@ final class DeviceGroupRunner {
   }
 
   /**
-   * {@link #run(HostEnvironment)}, telling {@code launchNanos} the wall-clock nanoseconds of each launch, from
-   * the launch to the end of the context's synchronisation after it (no transfers).
+   * {@link #run(HostEnvironment)}, telling {@code launchNanos} the wall-clock nanoseconds of each
+   * launch, from the launch to the end of the context's synchronisation after it (no transfers).
    */
   Map<String, HostValue> run(HostEnvironment environment, LongConsumer launchNanos) {
     return CapacityReruns.run(scale -> run(environment, launchNanos, scale));
   }
 
-  /** {@link #run(HostEnvironment, LongConsumer)} with growing arrays' capacities at {@code capacityScale}. */
-  private Map<String, HostValue> run(HostEnvironment environment, LongConsumer launchNanos, long capacityScale) {
+  /**
+   * {@link #run(HostEnvironment, LongConsumer)} with growing arrays' capacities at {@code
+   * capacityScale}.
+   */
+  private Map<String, HostValue> run(
+      HostEnvironment environment, LongConsumer launchNanos, long capacityScale) {
     HostScalars.Values values = host.newValues();
     values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
     values.set(host.slotOf(KernelGroup.CAPACITY_SCALE.name()), ScalarValue.i64(capacityScale));
@@ -104,7 +111,8 @@ final class DeviceGroupRunner {
     }
   }
 
-  private void bindInputs(HostEnvironment environment, HostScalars.Values values, Map<String, DeviceBuffer> buffers) {
+  private void bindInputs(
+      HostEnvironment environment, HostScalars.Values values, Map<String, DeviceBuffer> buffers) {
     for (GroupInput input : group.inputs()) {
       if (input instanceof GroupInput.Array a) {
         FlatArray array = environment.flat(input.name());
@@ -113,13 +121,21 @@ final class DeviceGroupRunner {
         }
         buffers.put(a.buffer().name(), upload(array, environment.meter()));
       } else {
-        values.set(host.slotOf(((GroupInput.Scalar) input).variable().name()), environment.scalar(input.name()));
+        values.set(
+            host.slotOf(((GroupInput.Scalar) input).variable().name()),
+            environment.scalar(input.name()));
       }
     }
   }
 
-  private void runStep(HostProgram.Step<CudaKernel> step, HostScalars.Values values, Map<String, DeviceBuffer> buffers,
-      Map<String, Long> threadPrivateElements, DeviceBuffer errorWord, LongConsumer launchNanos, RunMeter meter) {
+  private void runStep(
+      HostProgram.Step<CudaKernel> step,
+      HostScalars.Values values,
+      Map<String, DeviceBuffer> buffers,
+      Map<String, Long> threadPrivateElements,
+      DeviceBuffer errorWord,
+      LongConsumer launchNanos,
+      RunMeter meter) {
     if (step instanceof HostProgram.Define<CudaKernel> d) {
       values.set(d.slot(), d.value().evaluate(values));
     } else if (step instanceof HostProgram.Allocate<CudaKernel> a && a.buffer().isThreadPrivate()) {
@@ -139,27 +155,49 @@ final class DeviceGroupRunner {
       DeviceBuffer buffer = buffer(buffers, r.buffer());
       long bytes = HostStaging.bytes(type, index + 1);
       if (index < 0 || bytes > buffer.bytes()) {
-        throw new IllegalArgumentException("reads element " + index + " of " + r.buffer().name() + " of " + buffer.bytes() + " bytes");
+        throw new IllegalArgumentException(
+            "reads element "
+                + index
+                + " of "
+                + r.buffer().name()
+                + " of "
+                + buffer.bytes()
+                + " bytes");
       }
-      values.set(r.slot(), download(buffer, bytes, meter, staging -> HostStaging.element(staging, type, (int) index)));
+      values.set(
+          r.slot(),
+          download(
+              buffer, bytes, meter, staging -> HostStaging.element(staging, type, (int) index)));
     }
   }
 
-  private void launch(HostProgram.Launch<CudaKernel> l, HostScalars.Values values, Map<String, DeviceBuffer> buffers,
-      Map<String, Long> threadPrivateElements, DeviceBuffer errorWord, LongConsumer launchNanos, RunMeter meter) {
+  private void launch(
+      HostProgram.Launch<CudaKernel> l,
+      HostScalars.Values values,
+      Map<String, DeviceBuffer> buffers,
+      Map<String, Long> threadPrivateElements,
+      DeviceBuffer errorWord,
+      LongConsumer launchNanos,
+      RunMeter meter) {
     long grid = l.gridSize().evaluateIndex(values);
     if (grid < 1 || grid > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("launches " + l.kernel().name() + " on " + grid + " blocks");
+      throw new IllegalArgumentException(
+          "launches " + l.kernel().name() + " on " + grid + " blocks");
     }
     for (Buffer b : l.kernel().buffers()) {
       if (b.isThreadPrivate()) {
         Long perThread = threadPrivateElements.get(b.name());
         if (perThread == null) {
-          throw new IllegalArgumentException("thread-private buffer " + b.name() + " is used before it is sized");
+          throw new IllegalArgumentException(
+              "thread-private buffer " + b.name() + " is used before it is sized");
         }
         long elements = CudaPrinter.threadPrivateElements(perThread, grid * blockSize);
-        DeviceBuffer previous = buffers.put(b.name(),
-            context.memoryPool().allocate(Math.max(HostStaging.bytes(b.elementType(), elements), 1)));
+        DeviceBuffer previous =
+            buffers.put(
+                b.name(),
+                context
+                    .memoryPool()
+                    .allocate(Math.max(HostStaging.bytes(b.elementType(), elements), 1)));
         if (previous != null) {
           previous.close();
         }
@@ -173,7 +211,9 @@ final class DeviceGroupRunner {
     }
     long shared = CudaPrinter.sharedMemoryBytes(l.kernel(), blockSize);
     long start = System.nanoTime();
-    l.loaded().launch(new LaunchShape((int) grid, 1, 1, blockSize, 1, 1), Math.toIntExact(shared), arguments);
+    l.loaded()
+        .launch(
+            new LaunchShape((int) grid, 1, 1, blockSize, 1, 1), Math.toIntExact(shared), arguments);
     launchNanos.accept(System.nanoTime() - start);
     int code = download(errorWord, ERROR_WORD_BYTES, meter, staging -> staging.getInt(0));
     if (code != 0) {
@@ -183,36 +223,54 @@ final class DeviceGroupRunner {
 
   private static KernelArgument argument(KernelExpr.Var parameter, ScalarValue value) {
     switch (parameter.type()) {
-      case BOOL: return KernelArgument.ofBoolean(((ScalarValue.Bool) value).value());
-      case I32: return KernelArgument.ofInt((int) ((ScalarValue.Int) value).value());
-      case I64: return KernelArgument.ofLong(((ScalarValue.Int) value).value());
-      case F32: return KernelArgument.ofFloat((float) ((ScalarValue.Float) value).value());
-      default: return KernelArgument.ofDouble(((ScalarValue.Float) value).value());
+      case BOOL:
+        return KernelArgument.ofBoolean(((ScalarValue.Bool) value).value());
+      case I32:
+        return KernelArgument.ofInt((int) ((ScalarValue.Int) value).value());
+      case I64:
+        return KernelArgument.ofLong(((ScalarValue.Int) value).value());
+      case F32:
+        return KernelArgument.ofFloat((float) ((ScalarValue.Float) value).value());
+      default:
+        return KernelArgument.ofDouble(((ScalarValue.Float) value).value());
     }
   }
 
-  private Map<String, HostValue> outputs(HostScalars.Values values, Map<String, DeviceBuffer> buffers, RunMeter meter) {
+  private Map<String, HostValue> outputs(
+      HostScalars.Values values, Map<String, DeviceBuffer> buffers, RunMeter meter) {
     Map<String, HostValue> out = new LinkedHashMap<>();
     for (int k = 0; k < group.outputs().size(); k++) {
       GroupOutput output = group.outputs().get(k);
       ScalarType type = output.buffer().elementType();
       DeviceBuffer buffer = buffer(buffers, output.buffer());
-      int[] shape = outputShapes.get(k).stream().mapToInt(e -> Math.toIntExact(e.evaluateIndex(values))).toArray();
+      int[] shape =
+          outputShapes.get(k).stream()
+              .mapToInt(e -> Math.toIntExact(e.evaluateIndex(values)))
+              .toArray();
       long elements = 1;
       for (int size : shape) {
         elements = Math.multiplyExact(elements, size);
       }
       long bytes = HostStaging.bytes(type, elements);
       if (bytes > buffer.bytes()) {
-        throw new IllegalArgumentException("output " + output.name() + " needs " + bytes + " bytes, its buffer "
-            + output.buffer().name() + " has " + buffer.bytes());
+        throw new IllegalArgumentException(
+            "output "
+                + output.name()
+                + " needs "
+                + bytes
+                + " bytes, its buffer "
+                + output.buffer().name()
+                + " has "
+                + buffer.bytes());
       }
       int length = Math.toIntExact(elements);
       if (shape.length == 0) {
-        ScalarValue scalar = download(buffer, bytes, meter, staging -> HostStaging.element(staging, type, 0));
+        ScalarValue scalar =
+            download(buffer, bytes, meter, staging -> HostStaging.element(staging, type, 0));
         out.put(output.name(), HostValue.of(scalar));
       } else {
-        Object data = download(buffer, bytes, meter, staging -> HostStaging.read(staging, type, length));
+        Object data =
+            download(buffer, bytes, meter, staging -> HostStaging.read(staging, type, length));
         out.put(output.name(), HostValue.of(new FlatArray(type, data, shape)));
       }
     }
@@ -263,7 +321,8 @@ final class DeviceGroupRunner {
    * What {@code read} makes of the first {@code bytes} bytes of {@code buffer}, copied into pinned
    * staging (native order); the copy and the reading count as one transfer.
    */
-  private <T> T download(DeviceBuffer buffer, long bytes, RunMeter meter, Function<ByteBuffer, T> read) {
+  private <T> T download(
+      DeviceBuffer buffer, long bytes, RunMeter meter, Function<ByteBuffer, T> read) {
     if (bytes == 0) {
       return read.apply(ByteBuffer.allocate(0).order(ByteOrder.nativeOrder()));
     }

@@ -8,9 +8,9 @@ import dev.l0.kernels.runtime.KernelCache;
 import dev.l0.kernels.runtime.Ptx;
 
 /**
- * Compiles a kernel group for one GPU: its CUDA C ({@link CudaPrinter}) to PTX for
- * {@code target} through {@code cache}, with the arithmetic options that keep device rounding
- * equal to the JVM's ({@link NvccCompiler#ARITHMETIC_OPTIONS}: no FMA contraction).
+ * Compiles a kernel group for one GPU: its CUDA C ({@link CudaPrinter}) to PTX for {@code target}
+ * through {@code cache}, with the arithmetic options that keep device rounding equal to the JVM's
+ * ({@link NvccCompiler#ARITHMETIC_OPTIONS}: no FMA contraction).
  */
 record GroupCompiler(KernelCache cache, ComputeCapability target) {
   /** The PTX of {@code group}; a {@code CudaCompileException} where the compiler rejects it. */

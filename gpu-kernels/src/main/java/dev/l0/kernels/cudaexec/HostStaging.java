@@ -7,10 +7,10 @@ import dev.l0.kernels.jvm.FlatArray;
 import java.nio.ByteBuffer;
 
 /**
- * The bytes of buffer elements as the CUDA printer lays them out ({@link CudaPrinter#sizeOf}:
- * bool one byte, 1 for true; numbers in the machine's order), to and from the primitive arrays
- * of {@link FlatArray}: numbers by bulk copies through typed views of the buffer; bools, which
- * Java cannot copy in bulk between {@code boolean[]} and bytes, element by element.
+ * The bytes of buffer elements as the CUDA printer lays them out ({@link CudaPrinter#sizeOf}: bool
+ * one byte, 1 for true; numbers in the machine's order), to and from the primitive arrays of {@link
+ * FlatArray}: numbers by bulk copies through typed views of the buffer; bools, which Java cannot
+ * copy in bulk between {@code boolean[]} and bytes, element by element.
  */
 final class HostStaging {
   /** Zero bytes copied in bulk to clear staging memory. */
@@ -42,10 +42,18 @@ final class HostStaging {
           target.put(i, (byte) (flags[i] ? 1 : 0));
         }
         break;
-      case I32: target.asIntBuffer().put((int[]) data); break;
-      case I64: target.asLongBuffer().put((long[]) data); break;
-      case F32: target.asFloatBuffer().put((float[]) data); break;
-      default: target.asDoubleBuffer().put((double[]) data); break;
+      case I32:
+        target.asIntBuffer().put((int[]) data);
+        break;
+      case I64:
+        target.asLongBuffer().put((long[]) data);
+        break;
+      case F32:
+        target.asFloatBuffer().put((float[]) data);
+        break;
+      default:
+        target.asDoubleBuffer().put((double[]) data);
+        break;
     }
   }
 
@@ -59,10 +67,18 @@ final class HostStaging {
           flags[i] = source.get(i) != 0;
         }
         break;
-      case I32: source.asIntBuffer().get((int[]) data); break;
-      case I64: source.asLongBuffer().get((long[]) data); break;
-      case F32: source.asFloatBuffer().get((float[]) data); break;
-      default: source.asDoubleBuffer().get((double[]) data); break;
+      case I32:
+        source.asIntBuffer().get((int[]) data);
+        break;
+      case I64:
+        source.asLongBuffer().get((long[]) data);
+        break;
+      case F32:
+        source.asFloatBuffer().get((float[]) data);
+        break;
+      default:
+        source.asDoubleBuffer().get((double[]) data);
+        break;
     }
     return data;
   }
@@ -71,11 +87,16 @@ final class HostStaging {
   static ScalarValue element(ByteBuffer source, ScalarType type, int index) {
     int offset = index * CudaPrinter.sizeOf(type);
     switch (type) {
-      case BOOL: return ScalarValue.bool(source.get(offset) != 0);
-      case I32: return ScalarValue.i32(source.getInt(offset));
-      case I64: return ScalarValue.i64(source.getLong(offset));
-      case F32: return ScalarValue.f32(source.getFloat(offset));
-      default: return ScalarValue.f64(source.getDouble(offset));
+      case BOOL:
+        return ScalarValue.bool(source.get(offset) != 0);
+      case I32:
+        return ScalarValue.i32(source.getInt(offset));
+      case I64:
+        return ScalarValue.i64(source.getLong(offset));
+      case F32:
+        return ScalarValue.f32(source.getFloat(offset));
+      default:
+        return ScalarValue.f64(source.getDouble(offset));
     }
   }
 }

@@ -37,18 +37,18 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Memory-bandwidth micro-benchmark of the CUDA executor's kernels, run by {@code bin/gpu-check}:
  * two L0 programs, an elementwise f64 map ({@code x * 2.0 + 1.0}, P0's shape) and a redomap (the
- * sum of squares), each optimised, lowered for this GPU ({@link CudaKernelExecutor#launchConfiguration})
- * and compiled through a fresh kernel cache twice (cold, then cached), then run by the executor's
- * {@link DeviceGroupRunner} on 2^24 to 2^27 doubles. Only the launches are timed (each launch to
- * the synchronisation after it; no transfers), best of {@value #TIMED_RUNS} runs after one
- * warm-up. Prints one JSON line per kernel and size:
- * {@code {"check": "kernel-bandwidth", "device": ..., "kernel": "map", "n": ..., "bytesMoved": ...,
+ * sum of squares), each optimised, lowered for this GPU ({@link
+ * CudaKernelExecutor#launchConfiguration}) and compiled through a fresh kernel cache twice (cold,
+ * then cached), then run by the executor's {@link DeviceGroupRunner} on 2^24 to 2^27 doubles. Only
+ * the launches are timed (each launch to the synchronisation after it; no transfers), best of
+ * {@value #TIMED_RUNS} runs after one warm-up. Prints one JSON line per kernel and size: {@code
+ * {"check": "kernel-bandwidth", "device": ..., "kernel": "map", "n": ..., "bytesMoved": ...,
  * "seconds": ..., "gbPerSecond": ..., "fractionOfPeak": ..., ...}}, where the bytes moved are the
  * array bytes read and written once and the peak is {@link CudaDevice#peakMemoryBytesPerSecond}.
  *
  * <p>Exit codes as {@code CudaRuntimeCheck}'s: 0 measured with correct results, or no CUDA driver
- * or device here (one line saying so, {@code nothing measured}); 1 a result is wrong; 2 no
- * compiler to make the PTX; 3 a driver call or the compilation failed.
+ * or device here (one line saying so, {@code nothing measured}); 1 a result is wrong; 2 no compiler
+ * to make the PTX; 3 a driver call or the compilation failed.
  */
 public final class KernelBandwidthBenchmark {
   private static final int TIMED_RUNS = 3;
@@ -58,8 +58,14 @@ public final class KernelBandwidthBenchmark {
 
   /** A benchmarked program: its one kernel and the bytes it moves per input element. */
   enum Case {
-    MAP("map", "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => x * 2.0 + 1.0, xs)", 2 * Double.BYTES),
-    REDOMAP("redomap", "fun f64 main([f64] xs) = reduce(op +, 0.0, map(fn f64 (f64 x) => x * x, xs))", Double.BYTES);
+    MAP(
+        "map",
+        "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => x * 2.0 + 1.0, xs)",
+        2 * Double.BYTES),
+    REDOMAP(
+        "redomap",
+        "fun f64 main([f64] xs) = reduce(op +, 0.0, map(fn f64 (f64 x) => x * x, xs))",
+        Double.BYTES);
 
     final String kernel;
     final String source;
@@ -73,10 +79,14 @@ public final class KernelBandwidthBenchmark {
 
     /** The program's one kernel lowered for {@code configuration}. */
     KernelGroup lowered(LaunchConfiguration configuration) {
-      KernelPlan plan = Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, kernel + ".l0"))).kernelPlan();
+      KernelPlan plan =
+          Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, kernel + ".l0")))
+              .kernelPlan();
       if (plan.kernels().size() != 1 || !plan.kernels().get(0).kind().keyword().equals(kernel)) {
-        throw new IllegalStateException(kernel + " benchmark plans " + plan.kernels().stream()
-            .map(KernelPlan.Kernel::structure).toList());
+        throw new IllegalStateException(
+            kernel
+                + " benchmark plans "
+                + plan.kernels().stream().map(KernelPlan.Kernel::structure).toList());
       }
       return KernelLowering.lower(plan, plan.kernels().get(0), configuration);
     }
@@ -85,7 +95,8 @@ public final class KernelBandwidthBenchmark {
     boolean isCorrect(HostValue result, int n) {
       if (this == MAP) {
         double[] array = (double[]) result.flat().data();
-        return array.length == n && Arrays.stream(array).allMatch(x -> Double.compare(x, MAP_ELEMENT) == 0);
+        return array.length == n
+            && Arrays.stream(array).allMatch(x -> Double.compare(x, MAP_ELEMENT) == 0);
       }
       return result.boxed().equals(ScalarValue.f64(n * (INPUT * INPUT)));
     }
@@ -116,7 +127,8 @@ public final class KernelBandwidthBenchmark {
         CudaKernelExecutor.launchConfiguration(device, CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
     Path cacheFolder = Files.createTempDirectory("l0-kernel-cache-bandwidth-");
     GroupCompiler groupCompiler =
-        new GroupCompiler(new KernelCache(cacheFolder, compiler.value().get()), device.computeCapability());
+        new GroupCompiler(
+            new KernelCache(cacheFolder, compiler.value().get()), device.computeCapability());
     int status = 0;
     try (CudaContext context = CudaContext.open(CudaProbe.DEFAULT_ORDINAL)) {
       for (Case benchmarked : Case.values()) {
@@ -127,27 +139,29 @@ public final class KernelBandwidthBenchmark {
         Ptx ptx = groupCompiler.compile(group);
         long cachedEnd = System.nanoTime();
         try (CudaModule module = context.loadModule(ptx)) {
-          DeviceGroupRunner runner = new DeviceGroupRunner(group, context, module, CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
+          DeviceGroupRunner runner =
+              new DeviceGroupRunner(group, context, module, CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
           for (int log2 = SMALLEST_LOG2_N; log2 <= LARGEST_LOG2_N; log2++) {
             int n = 1 << log2;
             Measurement measured = measure(runner, group, benchmarked, n);
             double seconds = measured.kernelNanos() / 1e9;
             long bytes = (long) n * benchmarked.bytesPerElement;
-            out.println(new JsonLine()
-                .add("check", "kernel-bandwidth")
-                .add("device", device.name())
-                .add("kernel", benchmarked.kernel)
-                .add("n", n)
-                .add("bytesMoved", bytes)
-                .add("seconds", seconds)
-                .add("gbPerSecond", bytes / seconds / 1e9)
-                .add("fractionOfPeak", bytes / seconds / device.peakMemoryBytesPerSecond())
-                .add("peakGbPerSecond", device.peakMemoryBytesPerSecond() / 1e9)
-                .add("maxBlocks", configuration.maxBlocks())
-                .add("coldCompileSeconds", (cachedStart - coldStart) / 1e9)
-                .add("cachedCompileSeconds", (cachedEnd - cachedStart) / 1e9)
-                .add("correct", measured.correct())
-                .text());
+            out.println(
+                new JsonLine()
+                    .add("check", "kernel-bandwidth")
+                    .add("device", device.name())
+                    .add("kernel", benchmarked.kernel)
+                    .add("n", n)
+                    .add("bytesMoved", bytes)
+                    .add("seconds", seconds)
+                    .add("gbPerSecond", bytes / seconds / 1e9)
+                    .add("fractionOfPeak", bytes / seconds / device.peakMemoryBytesPerSecond())
+                    .add("peakGbPerSecond", device.peakMemoryBytesPerSecond() / 1e9)
+                    .add("maxBlocks", configuration.maxBlocks())
+                    .add("coldCompileSeconds", (cachedStart - coldStart) / 1e9)
+                    .add("cachedCompileSeconds", (cachedEnd - cachedStart) / 1e9)
+                    .add("correct", measured.correct())
+                    .text());
             if (!measured.correct()) {
               status = 1;
             }
@@ -156,8 +170,12 @@ public final class KernelBandwidthBenchmark {
       }
       return status;
     } catch (CudaDriverException | CudaCompileException e) {
-      out.println(new JsonLine().add("check", "kernel-bandwidth").add("device", device.name())
-          .add("error", FailureMessages.oneLine(e)).text());
+      out.println(
+          new JsonLine()
+              .add("check", "kernel-bandwidth")
+              .add("device", device.name())
+              .add("error", FailureMessages.oneLine(e))
+              .text());
       return 3;
     } finally {
       KernelCache.deleteFolder(cacheFolder);
@@ -166,8 +184,12 @@ public final class KernelBandwidthBenchmark {
 
   private record Measurement(long kernelNanos, boolean correct) {}
 
-  /** The fastest of the timed runs' launch times on {@code n} copies of {@link #INPUT}, and whether every run was right. */
-  private static Measurement measure(DeviceGroupRunner runner, KernelGroup group, Case benchmarked, int n) {
+  /**
+   * The fastest of the timed runs' launch times on {@code n} copies of {@link #INPUT}, and whether
+   * every run was right.
+   */
+  private static Measurement measure(
+      DeviceGroupRunner runner, KernelGroup group, Case benchmarked, int n) {
     double[] data = new double[n];
     Arrays.fill(data, INPUT);
     HostValue xs = HostValue.of(new FlatArray(ScalarType.F64, data, new int[] {n}));
@@ -178,7 +200,8 @@ public final class KernelBandwidthBenchmark {
       HostEnvironment inputs = new HostEnvironment(new RunMeter());
       group.inputs().forEach(input -> inputs.bind(input.name(), xs));
       Map<String, HostValue> results = runner.run(inputs, launchNanos::addAndGet);
-      correct &= results.size() == 1 && benchmarked.isCorrect(results.values().iterator().next(), n);
+      correct &=
+          results.size() == 1 && benchmarked.isCorrect(results.values().iterator().next(), n);
       if (run > 0) {
         best = Math.min(best, launchNanos.get());
       }

@@ -5,20 +5,20 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * Exact sums of many doubles in fixed point, for what {@link ExactSum} alone would make slow:
- * whole {@code f64} and {@code f32} arrays summed to one {@link ExactSum} ({@link #of(double[])},
- * the exact float sums of L0 programs and pipelines), an exact sum rounded once to {@code f32}
- * ({@link #roundedToFloat}), and element-wise sums of equal-length vectors rounded once per element
- * (an instance: {@link #addElementWise}, {@link #add(ExactFloatSum)}, {@link #values()}, the buffer
- * of Spark's {@code exactSumElementWise}).
+ * Exact sums of many doubles in fixed point, for what {@link ExactSum} alone would make slow: whole
+ * {@code f64} and {@code f32} arrays summed to one {@link ExactSum} ({@link #of(double[])}, the
+ * exact float sums of L0 programs and pipelines), an exact sum rounded once to {@code f32} ({@link
+ * #roundedToFloat}), and element-wise sums of equal-length vectors rounded once per element (an
+ * instance: {@link #addElementWise}, {@link #add(ExactFloatSum)}, {@link #values()}, the buffer of
+ * Spark's {@code exactSumElementWise}).
  *
  * <p>Every sum is a superaccumulator (as in Neal's "small superaccumulator"): {@value #DIGITS}
  * signed 64-bit digits of 32 bits each, digit {@code k} weighing 2<sup>32k-1075</sup>, span every
  * finite double and the sum of up to 2<sup>31</sup> of them. A finite double adds exactly as two
  * integer additions (its 53-bit significand shifted into two adjacent digits), without boxing;
  * every {@value #ADDS_BETWEEN_CARRIES} additions the digits' multiples of 2<sup>32</sup> move up
- * before a digit could overflow. NaNs and infinities go to an {@link ExactSum}. The digits then
- * go into that {@link ExactSum} (each exactly a double), which merges and rounds; a sum whose
+ * before a digit could overflow. NaNs and infinities go to an {@link ExactSum}. The digits then go
+ * into that {@link ExactSum} (each exactly a double), which merges and rounds; a sum whose
  * magnitude passes {@link Double#MAX_VALUE} throws an {@link ArithmeticException}.
  *
  * <p>Zeros: {@link #of(double[])} of zeros is +0.0 (as a reduce from the neutral element 0.0); an
@@ -31,13 +31,24 @@ public final class ExactFloatSum implements Serializable {
 
   /** Bits a digit holds once carries are propagated. */
   private static final int DIGIT_BITS = 32;
+
   private static final long DIGIT_MASK = (1L << DIGIT_BITS) - 1;
-  /** Digits of one sum: bit position {@code p} (weight {@code 2^(p - 1075)}) of the biased exponents 1..2046 and 53-bit significands, and carries. */
+
+  /**
+   * Digits of one sum: bit position {@code p} (weight {@code 2^(p - 1075)}) of the biased exponents
+   * 1..2046 and 53-bit significands, and carries.
+   */
   private static final int DIGITS = (2046 + 53) / DIGIT_BITS + 2;
+
   /** The weight exponent of bit position 0. */
   private static final int POSITION_ZERO_EXPONENT = -1075;
-  /** Additions of less than {@code 2^52} each a signed 64-bit digit of less than {@code 2^33} takes before its carries must move up. */
+
+  /**
+   * Additions of less than {@code 2^52} each a signed 64-bit digit of less than {@code 2^33} takes
+   * before its carries must move up.
+   */
   private static final int ADDS_BETWEEN_CARRIES = 1024;
+
   private static final long FRACTION_MASK = (1L << 52) - 1;
   private static final long NEGATIVE_ZERO_BITS = Double.doubleToRawLongBits(-0.0);
 
@@ -46,19 +57,26 @@ public final class ExactFloatSum implements Serializable {
 
   /** Elements of an element-wise sum: the first added vector's length. */
   private int length;
+
   /** Element {@code i}'s digits are {@code digits[i * DIGITS .. (i + 1) * DIGITS)}. */
   private long[] digits = new long[0];
+
   /** Per element, the sum of its NaNs and infinities; null until the first one. */
   private ExactSum[] specials;
+
   /** Vectors added, and per element how many of their values were -0.0 (null until the first). */
   private long vectors;
+
   private long[] negativeZeros;
   private int vectorsSinceCarry;
 
   /** An empty element-wise sum; its length is the first added vector's. */
   public ExactFloatSum() {}
 
-  /** Adds values {@code [from, to)} of an array to the digits, NaNs and infinities to {@code specials}. */
+  /**
+   * Adds values {@code [from, to)} of an array to the digits, NaNs and infinities to {@code
+   * specials}.
+   */
   @FunctionalInterface
   private interface RangeAdder {
     void add(long[] digits, ExactSum specials, int from, int to);
@@ -71,20 +89,23 @@ public final class ExactFloatSum implements Serializable {
 
   /**
    * The exact sum of {@code values} on at most {@code threads} threads (of the common fork-join
-   * pool, the calling one included): one superaccumulator per thread, merged exactly, so the sum
-   * is the same bits on any thread count.
+   * pool, the calling one included): one superaccumulator per thread, merged exactly, so the sum is
+   * the same bits on any thread count.
    */
   public static ExactSum of(double[] values, int threads) {
-    return sum(values.length, threads, (digits, specials, from, to) -> {
-      for (int i = from; i < to; i++) {
-        double value = values[i];
-        if (Double.isFinite(value)) {
-          addFinite(digits, 0, Double.doubleToRawLongBits(value));
-        } else {
-          specials.add(value);
-        }
-      }
-    });
+    return sum(
+        values.length,
+        threads,
+        (digits, specials, from, to) -> {
+          for (int i = from; i < to; i++) {
+            double value = values[i];
+            if (Double.isFinite(value)) {
+              addFinite(digits, 0, Double.doubleToRawLongBits(value));
+            } else {
+              specials.add(value);
+            }
+          }
+        });
   }
 
   /** The exact sum of {@code values} (each widened to a {@code double}, exactly). */
@@ -92,35 +113,53 @@ public final class ExactFloatSum implements Serializable {
     return of(values, 1);
   }
 
-  /** {@link #of(double[], int)} for {@code f32} values, each widened to a {@code double}, exactly. */
+  /**
+   * {@link #of(double[], int)} for {@code f32} values, each widened to a {@code double}, exactly.
+   */
   public static ExactSum of(float[] values, int threads) {
-    return sum(values.length, threads, (digits, specials, from, to) -> {
-      for (int i = from; i < to; i++) {
-        double value = values[i];
-        if (Double.isFinite(value)) {
-          addFinite(digits, 0, Double.doubleToRawLongBits(value));
-        } else {
-          specials.add(value);
-        }
-      }
-    });
+    return sum(
+        values.length,
+        threads,
+        (digits, specials, from, to) -> {
+          for (int i = from; i < to; i++) {
+            double value = values[i];
+            if (Double.isFinite(value)) {
+              addFinite(digits, 0, Double.doubleToRawLongBits(value));
+            } else {
+              specials.add(value);
+            }
+          }
+        });
   }
 
-  /** The exact sum of {@code length} values that {@code adder} adds, split into at most {@code threads} ranges run side by side. */
+  /**
+   * The exact sum of {@code length} values that {@code adder} adds, split into at most {@code
+   * threads} ranges run side by side.
+   */
   private static ExactSum sum(int length, int threads, RangeAdder adder) {
     int parts = Math.max(1, Math.min(threads, length / MIN_VALUES_PER_THREAD));
     if (parts == 1) {
       return sumOfRange(0, length, adder);
     }
-    List<ExactSum> sums = IntStream.range(0, parts).parallel()
-        .mapToObj(p -> sumOfRange((int) ((long) length * p / parts), (int) ((long) length * (p + 1) / parts), adder))
-        .toList();
+    List<ExactSum> sums =
+        IntStream.range(0, parts)
+            .parallel()
+            .mapToObj(
+                p ->
+                    sumOfRange(
+                        (int) ((long) length * p / parts),
+                        (int) ((long) length * (p + 1) / parts),
+                        adder))
+            .toList();
     ExactSum total = new ExactSum();
     sums.forEach(total::add);
     return total;
   }
 
-  /** The exact sum of values {@code [from, to)}: one superaccumulator, carries moved up before any digit could overflow. */
+  /**
+   * The exact sum of values {@code [from, to)}: one superaccumulator, carries moved up before any
+   * digit could overflow.
+   */
   private static ExactSum sumOfRange(int from, int to, RangeAdder adder) {
     long[] digits = new long[DIGITS];
     ExactSum specials = new ExactSum();
@@ -199,8 +238,11 @@ public final class ExactFloatSum implements Serializable {
       length = newLength;
       digits = new long[newLength * DIGITS];
     } else if (length != newLength) {
-      throw new IllegalArgumentException("exact vector sum: a vector of length " + newLength
-          + " added to sums of length " + length);
+      throw new IllegalArgumentException(
+          "exact vector sum: a vector of length "
+              + newLength
+              + " added to sums of length "
+              + length);
     }
   }
 
@@ -262,8 +304,8 @@ public final class ExactFloatSum implements Serializable {
 
   /**
    * The exact value of the carried digits of the sum that starts at {@code base} (each digit
-   * exactly a double, the top one as its multiple of {@code 2^32} and the rest) and of
-   * {@code specials} (null for none), as an {@link ExactSum}.
+   * exactly a double, the top one as its multiple of {@code 2^32} and the rest) and of {@code
+   * specials} (null for none), as an {@link ExactSum}.
    */
   private static ExactSum toExactSum(long[] digits, int base, ExactSum specials) {
     ExactSum sum = new ExactSum();
@@ -284,18 +326,22 @@ public final class ExactFloatSum implements Serializable {
     return specials == null ? sum : sum.add(specials);
   }
 
-  /** {@code piece}, a part of the digits' value; an {@link ArithmeticException} where it passes the largest double. */
+  /**
+   * {@code piece}, a part of the digits' value; an {@link ArithmeticException} where it passes the
+   * largest double.
+   */
   private static double finite(double piece) {
     if (Double.isInfinite(piece)) {
-      throw new ArithmeticException("exact sum: intermediate overflow (the sum's magnitude passes " + Double.MAX_VALUE + ")");
+      throw new ArithmeticException(
+          "exact sum: intermediate overflow (the sum's magnitude passes " + Double.MAX_VALUE + ")");
     }
     return piece;
   }
 
   /**
    * {@code sum} correctly rounded to a {@code float} (to nearest, ties to even): its {@code double}
-   * rounding, corrected where that lies exactly half-way between two floats, by the sign of what the
-   * {@code double} rounding left out. Rounding to {@code f32} goes straight from the exact sum
+   * rounding, corrected where that lies exactly half-way between two floats, by the sign of what
+   * the {@code double} rounding left out. Rounding to {@code f32} goes straight from the exact sum
    * (rounding to a {@code double} first and then to a {@code float} could round twice).
    */
   public static float roundedToFloat(ExactSum sum) {

@@ -20,25 +20,32 @@ import java.util.Optional;
 
 /**
  * A program whose entry's float sums are exact: each result of the entry that is a float sum (a
- * {@code reduce} whose operator is {@code +} on {@code f32} or {@code f64}, written {@code op +}
- * or as a function adding its two arguments, component-wise for tuples of floats, and whose
- * neutral element is 0), written as a result (the entry's body, or a component of the tuple it
- * returns, after its {@code let}s), returns its summands instead: the {@link #summands()} program,
- * whose kernels compute them on any device. {@link #finish} then adds each result's summands
- * exactly ({@link ExactFloatSum}, on {@link #summedOn} threads) and rounds once to its type: the correctly rounded sum, the same bits
- * on every device and thread count. Other results are unchanged.
+ * {@code reduce} whose operator is {@code +} on {@code f32} or {@code f64}, written {@code op +} or
+ * as a function adding its two arguments, component-wise for tuples of floats, and whose neutral
+ * element is 0), written as a result (the entry's body, or a component of the tuple it returns,
+ * after its {@code let}s), returns its summands instead: the {@link #summands()} program, whose
+ * kernels compute them on any device. {@link #finish} then adds each result's summands exactly
+ * ({@link ExactFloatSum}, on {@link #summedOn} threads) and rounds once to its type: the correctly
+ * rounded sum, the same bits on every device and thread count. Other results are unchanged.
  */
 public final class ExactFloatSumProgram {
   private final Program summands;
   private final Type resultType;
   private final Type summandsType;
+
   /** Per component of the result: the float type of an exact sum, or null. */
   private final ScalarType[] exactComponents;
+
   private final List<String> notes;
   private final int hostThreads;
 
-  private ExactFloatSumProgram(Program summands, Type resultType, Type summandsType, ScalarType[] exactComponents,
-      List<String> notes, int hostThreads) {
+  private ExactFloatSumProgram(
+      Program summands,
+      Type resultType,
+      Type summandsType,
+      ScalarType[] exactComponents,
+      List<String> notes,
+      int hostThreads) {
     this.summands = summands;
     this.resultType = resultType;
     this.summandsType = summandsType;
@@ -47,20 +54,28 @@ public final class ExactFloatSumProgram {
     this.hostThreads = hostThreads;
   }
 
-  /** These exact sums with {@link #finish} adding each result's summands on at most {@code threads} threads (default 1). */
+  /**
+   * These exact sums with {@link #finish} adding each result's summands on at most {@code threads}
+   * threads (default 1).
+   */
   public ExactFloatSumProgram summedOn(int threads) {
     if (threads < 1) {
-      throw new IllegalArgumentException("exact float sums need at least one thread, not " + threads);
+      throw new IllegalArgumentException(
+          "exact float sums need at least one thread, not " + threads);
     }
-    return new ExactFloatSumProgram(summands, resultType, summandsType, exactComponents, notes, threads);
+    return new ExactFloatSumProgram(
+        summands, resultType, summandsType, exactComponents, notes, threads);
   }
 
   /**
-   * The exact float sums of function {@code entry} of the checked {@code program}; an
-   * {@link L0CompileError} at the entry where none of its results is a float sum.
+   * The exact float sums of function {@code entry} of the checked {@code program}; an {@link
+   * L0CompileError} at the entry where none of its results is a float sum.
    */
   public static ExactFloatSumProgram of(Program program, String entry) {
-    FunDef function = program.function(entry).orElseThrow(() -> new IllegalArgumentException("no function '" + entry + "'"));
+    FunDef function =
+        program
+            .function(entry)
+            .orElseThrow(() -> new IllegalArgumentException("no function '" + entry + "'"));
     List<Expr> lets = new ArrayList<>();
     Expr result = function.body();
     while (result instanceof Expr.Let let) {
@@ -69,7 +84,8 @@ public final class ExactFloatSumProgram {
     }
     boolean tuple = result instanceof Expr.TupleLit && function.returnType() instanceof Type.Tuple;
     List<Expr> results = tuple ? ((Expr.TupleLit) result).elements() : List.of(result);
-    List<Type> types = tuple ? ((Type.Tuple) function.returnType()).elements() : List.of(function.returnType());
+    List<Type> types =
+        tuple ? ((Type.Tuple) function.returnType()).elements() : List.of(function.returnType());
     List<Expr> summandResults = new ArrayList<>();
     List<Type> summandTypes = new ArrayList<>();
     List<ScalarType> components = new ArrayList<>();
@@ -79,24 +95,38 @@ public final class ExactFloatSumProgram {
       Expr r = results.get(k);
       Type type = types.get(k);
       List<Type> leaves = InternalTypes.components(type);
-      Optional<String> whyNot = r instanceof Expr.Reduce reduce ? whyNotExact(reduce, type) : Optional.of("not a reduce");
+      Optional<String> whyNot =
+          r instanceof Expr.Reduce reduce ? whyNotExact(reduce, type) : Optional.of("not a reduce");
       if (whyNot.isEmpty()) {
         any = true;
         summandResults.add(((Expr.Reduce) r).array());
         summandTypes.add(Type.array(type));
         leaves.forEach(t -> components.add((ScalarType) t));
-        notes.add("result " + (k + 1) + " (at " + r.pos() + ", " + L0Printer.print(type) + "): exact float sum");
+        notes.add(
+            "result "
+                + (k + 1)
+                + " (at "
+                + r.pos()
+                + ", "
+                + L0Printer.print(type)
+                + "): exact float sum");
       } else {
         summandResults.add(r);
         summandTypes.add(type);
         leaves.forEach(t -> components.add(null));
-        notes.add("result " + (k + 1) + " (at " + r.pos() + "): as compiled (" + whyNot.get() + ")");
+        notes.add(
+            "result " + (k + 1) + " (at " + r.pos() + "): as compiled (" + whyNot.get() + ")");
       }
     }
     if (!any) {
-      throw new L0CompileError(function.pos(), "exact float sums: no result of '" + entry + "' is a float sum ("
-          + String.join("; ", notes) + "); an exact sum is a result that is a reduce with operator + on f32 or f64, "
-          + "or on tuples of them, and neutral element 0");
+      throw new L0CompileError(
+          function.pos(),
+          "exact float sums: no result of '"
+              + entry
+              + "' is a float sum ("
+              + String.join("; ", notes)
+              + "); an exact sum is a result that is a reduce with operator + on f32 or f64, "
+              + "or on tuples of them, and neutral element 0");
     }
     Expr body = tuple ? new Expr.TupleLit(summandResults, result.pos()) : summandResults.get(0);
     for (int k = lets.size() - 1; k >= 0; k--) {
@@ -104,10 +134,17 @@ public final class ExactFloatSumProgram {
       body = new Expr.Let(let.pattern(), let.value(), body, let.pos());
     }
     Type summandsType = tuple ? new Type.Tuple(summandTypes) : summandTypes.get(0);
-    FunDef rewritten = new FunDef(function.name(), summandsType, function.params(), body, function.pos());
-    List<FunDef> functions = program.functions().stream().map(f -> f.name().equals(entry) ? rewritten : f).toList();
-    return new ExactFloatSumProgram(new Program(functions), function.returnType(), summandsType,
-        components.toArray(new ScalarType[0]), notes, 1);
+    FunDef rewritten =
+        new FunDef(function.name(), summandsType, function.params(), body, function.pos());
+    List<FunDef> functions =
+        program.functions().stream().map(f -> f.name().equals(entry) ? rewritten : f).toList();
+    return new ExactFloatSumProgram(
+        new Program(functions),
+        function.returnType(),
+        summandsType,
+        components.toArray(new ScalarType[0]),
+        notes,
+        1);
   }
 
   /**
@@ -118,7 +155,8 @@ public final class ExactFloatSumProgram {
   public static Optional<String> whyNotExact(Expr.Reduce reduce, Type element) {
     List<Type> leaves = InternalTypes.components(element);
     if (!leaves.stream().allMatch(t -> t == ScalarType.F64 || t == ScalarType.F32)) {
-      return Optional.of("its values are " + L0Printer.print(element) + ", not f32 or f64 or tuples of them");
+      return Optional.of(
+          "its values are " + L0Printer.print(element) + ", not f32 or f64 or tuples of them");
     }
     if (!isZero(reduce.neutral())) {
       return Optional.of("its neutral element " + L0Printer.print(reduce.neutral()) + " is not 0");
@@ -133,11 +171,15 @@ public final class ExactFloatSumProgram {
     if (neutral instanceof Expr.TupleLit tuple) {
       return tuple.elements().stream().allMatch(ExactFloatSumProgram::isZero);
     }
-    return neutral instanceof Expr.Literal literal && literal.value() instanceof ScalarValue.Float value
+    return neutral instanceof Expr.Literal literal
+        && literal.value() instanceof ScalarValue.Float value
         && value.value() == 0.0;
   }
 
-  /** Whether {@code operator} adds its two values of {@code leaves} float components, component by component. */
+  /**
+   * Whether {@code operator} adds its two values of {@code leaves} float components, component by
+   * component.
+   */
   private static boolean addsItsArguments(FunArg operator, int leaves) {
     if (operator instanceof FunArg.OperatorRef section) {
       return section.operator() == BinaryOperator.ADD && section.curried().isEmpty() && leaves == 1;
@@ -146,13 +188,16 @@ public final class ExactFloatSumProgram {
       return false;
     }
     List<String> names = lambda.params().stream().map(Param::name).toList();
-    List<Expr> components = leaves == 1 ? List.of(lambda.body())
-        : lambda.body() instanceof Expr.TupleLit tuple ? tuple.elements() : List.of();
+    List<Expr> components =
+        leaves == 1
+            ? List.of(lambda.body())
+            : lambda.body() instanceof Expr.TupleLit tuple ? tuple.elements() : List.of();
     if (components.size() != leaves) {
       return false;
     }
     for (int k = 0; k < leaves; k++) {
-      if (!(components.get(k) instanceof Expr.Binary add) || add.op() != BinaryOperator.ADD
+      if (!(components.get(k) instanceof Expr.Binary add)
+          || add.op() != BinaryOperator.ADD
           || !addsNames(add, names.get(k), names.get(leaves + k))) {
         return false;
       }
@@ -161,11 +206,16 @@ public final class ExactFloatSumProgram {
   }
 
   private static boolean addsNames(Expr.Binary add, String a, String b) {
-    return add.left() instanceof Expr.Var left && add.right() instanceof Expr.Var right
-        && (left.name().equals(a) && right.name().equals(b) || left.name().equals(b) && right.name().equals(a));
+    return add.left() instanceof Expr.Var left
+        && add.right() instanceof Expr.Var right
+        && (left.name().equals(a) && right.name().equals(b)
+            || left.name().equals(b) && right.name().equals(a));
   }
 
-  /** The program to compile and run: the entry returns each exact sum's summands (an array) in its place. */
+  /**
+   * The program to compile and run: the entry returns each exact sum's summands (an array) in its
+   * place.
+   */
   public Program summands() {
     return summands;
   }
@@ -198,10 +248,15 @@ public final class ExactFloatSumProgram {
         out.add(component);
       } else {
         FlatArray summands = component.flat();
-        out.add(HostValue.of(exactComponents[k] == ScalarType.F64
-            ? ScalarValue.f64(ExactFloatSum.of((double[]) summands.data(), hostThreads).value())
-            : new ScalarValue.Float(ScalarType.F32,
-                ExactFloatSum.roundedToFloat(ExactFloatSum.of((float[]) summands.data(), hostThreads)))));
+        out.add(
+            HostValue.of(
+                exactComponents[k] == ScalarType.F64
+                    ? ScalarValue.f64(
+                        ExactFloatSum.of((double[]) summands.data(), hostThreads).value())
+                    : new ScalarValue.Float(
+                        ScalarType.F32,
+                        ExactFloatSum.roundedToFloat(
+                            ExactFloatSum.of((float[]) summands.data(), hostThreads)))));
       }
     }
     return out;

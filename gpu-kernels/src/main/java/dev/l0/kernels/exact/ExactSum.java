@@ -4,11 +4,11 @@ import java.io.Serializable;
 import java.util.Arrays;
 
 /**
- * An exact sum of doubles: Shewchuk's non-overlapping expansion ("partials", as Python's
- * {@code math.fsum} keeps them), each {@link #add(double)} exact by two-sum, {@link #add(ExactSum)}
- * exact by adding the other's partials, and {@link #value()} rounded once, to nearest with ties to
- * even. So the value is the correctly rounded sum of every value added, whatever their order and
- * however they were split between accumulators and merged: bit-identical across partitionings.
+ * An exact sum of doubles: Shewchuk's non-overlapping expansion ("partials", as Python's {@code
+ * math.fsum} keeps them), each {@link #add(double)} exact by two-sum, {@link #add(ExactSum)} exact
+ * by adding the other's partials, and {@link #value()} rounded once, to nearest with ties to even.
+ * So the value is the correctly rounded sum of every value added, whatever their order and however
+ * they were split between accumulators and merged: bit-identical across partitionings.
  *
  * <p>Special values: any NaN, or both infinities, make the sum NaN; otherwise an infinity makes it
  * that infinity. Limit: a sum whose exact partial magnitude passes {@link Double#MAX_VALUE} while
@@ -47,8 +47,8 @@ public final class ExactSum implements Serializable {
       x = hi;
     }
     if (!Double.isFinite(x)) {
-      throw new ArithmeticException("exact sum: intermediate overflow (the sum's magnitude passes "
-          + Double.MAX_VALUE + ")");
+      throw new ArithmeticException(
+          "exact sum: intermediate overflow (the sum's magnitude passes " + Double.MAX_VALUE + ")");
     }
     if (kept == partials.length) {
       partials = Arrays.copyOf(partials, partials.length * 2);

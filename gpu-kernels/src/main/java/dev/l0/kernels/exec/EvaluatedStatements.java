@@ -18,8 +18,8 @@ import java.util.Set;
 /**
  * A run of consecutive statements executed by the optimiser's {@link InternalEvaluator}, so the
  * host runner computes scalar code (and kernels it falls back on) with exactly the evaluator's
- * semantics: the statements become the body of a synthetic function whose parameters are their
- * free variables and whose results are every name they bind.
+ * semantics: the statements become the body of a synthetic function whose parameters are their free
+ * variables and whose results are every name they bind.
  */
 final class EvaluatedStatements {
   private final InternalEvaluator evaluator;
@@ -33,7 +33,8 @@ final class EvaluatedStatements {
     Set<String> free = new LinkedHashSet<>();
     List<Ident> results = new ArrayList<>();
     for (Stm stm : stms) {
-      Analysis.freeVariables(stm).stream().sorted()
+      Analysis.freeVariables(stm).stream()
+          .sorted()
           .filter(name -> !boundSoFar.contains(name) && scope.types().containsKey(name))
           .forEach(free::add);
       stm.pattern().forEach(id -> boundSoFar.add(id.name()));
@@ -42,7 +43,8 @@ final class EvaluatedStatements {
     this.params = free.stream().map(name -> new Ident(name, scope.typeOf(name))).toList();
     this.bound = List.copyOf(results);
     Body body = new Body(stms, results.stream().map(id -> (SubExp) id.var()).toList());
-    InternalFunction synthetic = new InternalFunction(function, params, body, results.stream().map(Ident::type).toList());
+    InternalFunction synthetic =
+        new InternalFunction(function, params, body, results.stream().map(Ident::type).toList());
     List<InternalFunction> functions = new ArrayList<>(scope.program().functions());
     functions.add(synthetic);
     this.evaluator = new InternalEvaluator(new InternalProgram(functions));
@@ -53,7 +55,10 @@ final class EvaluatedStatements {
     return bound;
   }
 
-  /** The statements' results, computed from their free variables' values in {@code environment} (boxed where they are flat). */
+  /**
+   * The statements' results, computed from their free variables' values in {@code environment}
+   * (boxed where they are flat).
+   */
   List<Value> run(HostEnvironment environment) {
     List<Value> args = params.stream().map(p -> environment.value(p.name())).toList();
     return evaluator.call(function, args);

@@ -12,9 +12,9 @@ import java.util.Map;
 /**
  * The variables of one host-runner call, by name, and the call's {@link RunMeter}. Each variable
  * holds the {@link HostValue} it was bound to; {@link #flat} and {@link #value} give it in the form
- * the consumer needs, converting a boxed array to a {@link FlatArray} or a flat array to a
- * {@link Value} at most once per value and call (conversions are kept by value, so aliases share
- * them). A call creates its own environment, so it is not thread-safe and need not be.
+ * the consumer needs, converting a boxed array to a {@link FlatArray} or a flat array to a {@link
+ * Value} at most once per value and call (conversions are kept by value, so aliases share them). A
+ * call creates its own environment, so it is not thread-safe and need not be.
  */
 public final class HostEnvironment {
   private final Map<String, HostValue> bound = new HashMap<>();
@@ -51,10 +51,12 @@ public final class HostEnvironment {
     if (value instanceof HostValue.Boxed boxed) {
       return boxed.value();
     }
-    return boxedConversions.computeIfAbsent(value, unused -> {
-      meter.addBoxedArray();
-      return value.boxed();
-    });
+    return boxedConversions.computeIfAbsent(
+        value,
+        unused -> {
+          meter.addBoxedArray();
+          return value.boxed();
+        });
   }
 
   /** {@code name}'s value, a scalar. */
@@ -62,7 +64,10 @@ public final class HostEnvironment {
     return (ScalarValue) value(name);
   }
 
-  /** {@code name}'s value, an array of scalars, as a {@link FlatArray}; a boxed array is flattened on first use. */
+  /**
+   * {@code name}'s value, an array of scalars, as a {@link FlatArray}; a boxed array is flattened
+   * on first use.
+   */
   public FlatArray flat(String name) {
     HostValue value = get(name);
     if (value instanceof HostValue.Flat flat) {
@@ -71,7 +76,10 @@ public final class HostEnvironment {
     return flatConversions.computeIfAbsent(value, HostValue::flat);
   }
 
-  /** A new environment with this one's bindings, conversions and meter, for a variant of the call (e.g. a piece of a kernel's rows). */
+  /**
+   * A new environment with this one's bindings, conversions and meter, for a variant of the call
+   * (e.g. a piece of a kernel's rows).
+   */
   public HostEnvironment copy() {
     HostEnvironment copy = new HostEnvironment(meter);
     copy.bound.putAll(bound);
@@ -87,7 +95,9 @@ public final class HostEnvironment {
   public int size(String name, int dimension) {
     HostValue value = get(name);
     if (value instanceof HostValue.Boxed boxed) {
-      return (int) ((ScalarValue.Int) ArrayOperations.size(dimension, boxed.value(), SourcePos.NONE)).value();
+      return (int)
+          ((ScalarValue.Int) ArrayOperations.size(dimension, boxed.value(), SourcePos.NONE))
+              .value();
     }
     return ((HostValue.Flat) value).array().size(dimension);
   }

@@ -6,6 +6,7 @@ import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
+import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.kernels.lower.UnsupportedKernelException;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
@@ -18,9 +19,8 @@ import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
-import dev.l0.types.TypeChecker;
-import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.semantics.ArrayOperations;
+import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -32,14 +32,17 @@ import java.util.Map;
  * Runs the functions of an optimised program on the host: each function's statements in order,
  * every kernel of the {@link KernelPlan} (thesis ch. 7's fused SOACs) by a {@link KernelExecutor},
  * and the scalar code between kernels by the optimiser's {@link InternalEvaluator}; a kernel the
- * executor cannot lower is a compile error of the program, never run on the evaluator. Loops and branches
- * that hold kernels are run here, so a kernel inside a sequential loop runs once per iteration.
- * Kernels are prepared once, when the runner is built; nothing changes afterwards, so calls may
- * run on several threads at once, each with its own {@link HostEnvironment} (arrays of scalars
- * flat, see {@link HostValue}) and {@link RunMeter}.
+ * executor cannot lower is a compile error of the program, never run on the evaluator. Loops and
+ * branches that hold kernels are run here, so a kernel inside a sequential loop runs once per
+ * iteration. Kernels are prepared once, when the runner is built; nothing changes afterwards, so
+ * calls may run on several threads at once, each with its own {@link HostEnvironment} (arrays of
+ * scalars flat, see {@link HostValue}) and {@link RunMeter}.
  */
 public final class HostRunner {
-  /** The value of every certificate parameter when the caller passes external values (thesis §4.2.1: checked by construction). */
+  /**
+   * The value of every certificate parameter when the caller passes external values (thesis §4.2.1:
+   * checked by construction).
+   */
   private static final HostValue CHECKED = HostValue.of(InternalEvaluator.CHECKED);
 
   private final OptimizedProgram optimized;
@@ -71,26 +74,34 @@ public final class HostRunner {
 
   /**
    * Runs {@code function} on external values, checked against its parameter types as the
-   * interpreter checks them ({@code IllegalArgumentException}); fails only with
-   * {@code L0RuntimeError} for the program's own failures. Arguments and results are boxed; the
-   * runtime API passes arrays flat through {@link #callFlattened}.
+   * interpreter checks them ({@code IllegalArgumentException}); fails only with {@code
+   * L0RuntimeError} for the program's own failures. Arguments and results are boxed; the runtime
+   * API passes arrays flat through {@link #callFlattened}.
    */
   public Value call(String function, List<Value> args) {
-    return optimized.call(function, args, (name, components) -> run(compiled(name),
-        components.stream().map(HostValue::of).toList(), new RunMeter()).stream().map(HostValue::boxed).toList());
+    return optimized.call(
+        function,
+        args,
+        (name, components) ->
+            run(compiled(name), components.stream().map(HostValue::of).toList(), new RunMeter())
+                .stream()
+                .map(HostValue::boxed)
+                .toList());
   }
 
   /**
-   * Runs {@code function} on the components of its external arguments, in order (those
-   * {@code dev.l0.opt.eval.ValueFlattening#flatten} gives: tuples and arrays of tuples taken apart,
-   * arrays of scalars preferably {@link HostValue.Flat}), and returns the components of its
-   * external result, arrays of scalars flat where a kernel computed them; what its kernels spend
-   * goes to {@code meter}. The caller has checked the components against the parameter types.
-   * Safe to call from several threads at once: a call's state is its own {@link HostEnvironment}.
+   * Runs {@code function} on the components of its external arguments, in order (those {@code
+   * dev.l0.opt.eval.ValueFlattening#flatten} gives: tuples and arrays of tuples taken apart, arrays
+   * of scalars preferably {@link HostValue.Flat}), and returns the components of its external
+   * result, arrays of scalars flat where a kernel computed them; what its kernels spend goes to
+   * {@code meter}. The caller has checked the components against the parameter types. Safe to call
+   * from several threads at once: a call's state is its own {@link HostEnvironment}.
    */
-  public List<HostValue> callFlattened(String function, List<HostValue> components, RunMeter meter) {
+  public List<HostValue> callFlattened(
+      String function, List<HostValue> components, RunMeter meter) {
     CompiledFunction f = compiled(function);
-    List<HostValue> results = run(f, f.definition().argumentsWithCertificates(components, CHECKED), meter);
+    List<HostValue> results =
+        run(f, f.definition().argumentsWithCertificates(components, CHECKED), meter);
     return f.definition().resultsWithoutCertificates(results);
   }
 
@@ -126,16 +137,24 @@ public final class HostRunner {
   /** {@code let x = y}: binds {@code y}'s value as it is, flat or boxed. */
   private record Alias(Ident bound, String variable) implements Step {}
 
-  /** {@code iota(n)} or {@code replicate(n, v)} of a scalar {@code v}, made flat (a kernel input of millions of rows is never boxed). */
+  /**
+   * {@code iota(n)} or {@code replicate(n, v)} of a scalar {@code v}, made flat (a kernel input of
+   * millions of rows is never boxed).
+   */
   private record FlatFill(Ident bound, Exp fill) implements Step {}
 
   private record KernelRun(Stm statement, PreparedKernel kernel) implements Step {}
 
   private record LoopRun(Stm statement, Exp.Loop loop, List<Step> body) implements Step {}
 
-  private record IfRun(Stm statement, Exp.If branch, List<Step> thenSteps, List<Step> elseSteps) implements Step {}
+  private record IfRun(Stm statement, Exp.If branch, List<Step> thenSteps, List<Step> elseSteps)
+      implements Step {}
 
-  private List<Step> compile(Body body, Map<String, Type> scope, Map<Stm, KernelPlan.Kernel> kernels, InternalProgram program) {
+  private List<Step> compile(
+      Body body,
+      Map<String, Type> scope,
+      Map<Stm, KernelPlan.Kernel> kernels,
+      InternalProgram program) {
     List<Step> steps = new ArrayList<>();
     List<Stm> pending = new ArrayList<>();
     for (Stm stm : body.stms()) {
@@ -155,8 +174,12 @@ public final class HostRunner {
         steps.add(new LoopRun(stm, loop, compile(loop.body(), scope, kernels, program)));
       } else if (holdsKernel) {
         Exp.If branch = (Exp.If) stm.exp();
-        steps.add(new IfRun(stm, branch, compile(branch.thenBody(), scope, kernels, program),
-            compile(branch.elseBody(), scope, kernels, program)));
+        steps.add(
+            new IfRun(
+                stm,
+                branch,
+                compile(branch.thenBody(), scope, kernels, program),
+                compile(branch.elseBody(), scope, kernels, program)));
       } else {
         pending.add(stm);
       }
@@ -166,10 +189,14 @@ public final class HostRunner {
     return steps;
   }
 
-  private void flush(List<Stm> pending, Map<String, Type> scope, InternalProgram program, List<Step> steps) {
+  private void flush(
+      List<Stm> pending, Map<String, Type> scope, InternalProgram program, List<Step> steps) {
     if (!pending.isEmpty()) {
       String name = "host$segment" + segments++;
-      steps.add(new Evaluated(new EvaluatedStatements(name, List.copyOf(pending), new KernelScope(program, scope))));
+      steps.add(
+          new Evaluated(
+              new EvaluatedStatements(
+                  name, List.copyOf(pending), new KernelScope(program, scope))));
       pending.clear();
     }
   }
@@ -182,12 +209,21 @@ public final class HostRunner {
     try {
       return executor.prepare(kernel, scope);
     } catch (UnsupportedKernelException rejected) {
-      throw new L0CompileError(rejected.pos(), "cannot lower " + kernel.describe() + " to kernels for the "
-          + executor.name() + " backend: " + rejected.construct());
+      throw new L0CompileError(
+          rejected.pos(),
+          "cannot lower "
+              + kernel.describe()
+              + " to kernels for the "
+              + executor.name()
+              + " backend: "
+              + rejected.construct());
     }
   }
 
-  /** The step that runs {@code stm} without boxing its arrays (an array's size or an alias), or {@code null} where the evaluator must run it. */
+  /**
+   * The step that runs {@code stm} without boxing its arrays (an array's size or an alias), or
+   * {@code null} where the evaluator must run it.
+   */
   private static Step withoutBoxing(Stm stm) {
     Exp e = stm.exp();
     if (e instanceof Exp.Size size && size.array() instanceof SubExp.Var array) {
@@ -197,7 +233,9 @@ public final class HostRunner {
       return new Alias(stm.pattern().get(0), variable.name());
     }
     if (e instanceof Exp.Iota
-        || e instanceof Exp.Replicate && stm.pattern().get(0).type() instanceof Type.Array a && a.element() instanceof ScalarType) {
+        || e instanceof Exp.Replicate
+            && stm.pattern().get(0).type() instanceof Type.Array a
+            && a.element() instanceof ScalarType) {
       return new FlatFill(stm.pattern().get(0), e);
     }
     return null;
@@ -217,25 +255,33 @@ public final class HostRunner {
 
   // ---- running ----
 
-  private static List<HostValue> run(List<Step> steps, List<SubExp> result, HostEnvironment environment) {
+  private static List<HostValue> run(
+      List<Step> steps, List<SubExp> result, HostEnvironment environment) {
     for (Step step : steps) {
       if (step instanceof Evaluated e) {
         e.statements().runInto(environment);
       } else if (step instanceof SizeOf s) {
-        environment.bind(s.bound().name(), HostValue.of(ScalarValue.i32(environment.size(s.array(), s.dimension()))));
+        environment.bind(
+            s.bound().name(),
+            HostValue.of(ScalarValue.i32(environment.size(s.array(), s.dimension()))));
       } else if (step instanceof Alias a) {
         environment.bind(a.bound().name(), environment.get(a.variable()));
       } else if (step instanceof FlatFill f) {
         environment.bind(f.bound().name(), filled(f.fill(), environment));
       } else if (step instanceof KernelRun k) {
-        bind(k.statement().pattern(), environment.meter().timeKernel(() -> k.kernel().run(environment)), environment);
+        bind(
+            k.statement().pattern(),
+            environment.meter().timeKernel(() -> k.kernel().run(environment)),
+            environment);
       } else if (step instanceof LoopRun l) {
         bind(l.statement().pattern(), loop(l, environment), environment);
       } else {
         IfRun i = (IfRun) step;
-        boolean condition = ((ScalarValue.Bool) scalar(i.branch().condition(), environment)).value();
+        boolean condition =
+            ((ScalarValue.Bool) scalar(i.branch().condition(), environment)).value();
         Body taken = condition ? i.branch().thenBody() : i.branch().elseBody();
-        List<HostValue> values = run(condition ? i.thenSteps() : i.elseSteps(), taken.result(), environment);
+        List<HostValue> values =
+            run(condition ? i.thenSteps() : i.elseSteps(), taken.result(), environment);
         bind(i.statement().pattern(), values, environment);
       }
     }
@@ -267,18 +313,21 @@ public final class HostRunner {
     boolean iota = fill instanceof Exp.Iota;
     SubExp countExp = iota ? ((Exp.Iota) fill).count() : ((Exp.Replicate) fill).count();
     ScalarValue.Int count = (ScalarValue.Int) scalar(countExp, environment);
-    if (count.value() < 0 || count.value() > ArrayOperations.MAX_LENGTH
+    if (count.value() < 0
+        || count.value() > ArrayOperations.MAX_LENGTH
         || count.value() * MOST_BYTES_PER_SCALAR > Runtime.getRuntime().maxMemory()) {
       if (iota) {
         return HostValue.of(ArrayOperations.iota(count, ((Exp.Iota) fill).pos()));
       }
       Exp.Replicate r = (Exp.Replicate) fill;
-      return HostValue.of(ArrayOperations.replicate(count, scalar(r.value(), environment), r.pos()));
+      return HostValue.of(
+          ArrayOperations.replicate(count, scalar(r.value(), environment), r.pos()));
     }
     return HostValue.of(flatFill(iota, count, fill, environment));
   }
 
-  private static FlatArray flatFill(boolean iota, ScalarValue.Int count, Exp fill, HostEnvironment environment) {
+  private static FlatArray flatFill(
+      boolean iota, ScalarValue.Int count, Exp fill, HostEnvironment environment) {
     int n = (int) count.value();
     if (iota) {
       if (count.type() == ScalarType.I32) {
@@ -303,11 +352,15 @@ public final class HostRunner {
   }
 
   private static HostValue value(SubExp s, HostEnvironment environment) {
-    return s instanceof SubExp.Const c ? HostValue.of(c.value()) : environment.get(((SubExp.Var) s).name());
+    return s instanceof SubExp.Const c
+        ? HostValue.of(c.value())
+        : environment.get(((SubExp.Var) s).name());
   }
 
   private static ScalarValue scalar(SubExp s, HostEnvironment environment) {
-    return s instanceof SubExp.Const c ? (ScalarValue) c.value() : environment.scalar(((SubExp.Var) s).name());
+    return s instanceof SubExp.Const c
+        ? (ScalarValue) c.value()
+        : environment.scalar(((SubExp.Var) s).name());
   }
 
   private static void bind(List<Ident> names, List<HostValue> values, HostEnvironment environment) {

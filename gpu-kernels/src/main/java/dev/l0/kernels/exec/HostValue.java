@@ -43,10 +43,16 @@ public sealed interface HostValue permits HostValue.Flat, HostValue.Boxed {
     }
   }
 
-  /** This value as an interpreter value (a flat array is boxed anew on every call: {@link HostEnvironment#value} keeps it). */
+  /**
+   * This value as an interpreter value (a flat array is boxed anew on every call: {@link
+   * HostEnvironment#value} keeps it).
+   */
   Value boxed();
 
-  /** This value, an array of scalars, as a {@link FlatArray} (a boxed array is flattened anew on every call: {@link HostEnvironment#flat} keeps it). */
+  /**
+   * This value, an array of scalars, as a {@link FlatArray} (a boxed array is flattened anew on
+   * every call: {@link HostEnvironment#flat} keeps it).
+   */
   FlatArray flat();
 
   static HostValue of(FlatArray array) {

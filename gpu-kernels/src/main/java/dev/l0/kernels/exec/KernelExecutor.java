@@ -18,7 +18,10 @@ public interface KernelExecutor {
    */
   PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope);
 
-  /** How many kernels this executor found compiled in its disk kernel cache so far; 0 for an executor without one. */
+  /**
+   * How many kernels this executor found compiled in its disk kernel cache so far; 0 for an
+   * executor without one.
+   */
   default long kernelCacheHits() {
     return 0;
   }

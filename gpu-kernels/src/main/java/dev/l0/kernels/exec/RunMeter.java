@@ -3,11 +3,12 @@ package dev.l0.kernels.exec;
 import java.util.function.Supplier;
 
 /**
- * The running totals of one host-runner call: nanoseconds in kernels, the bytes and nanoseconds
- * of host/device copies, and the flat arrays host code had to box. A call creates its own meter and fills it on its own thread, so calls
- * running at the same time never share one (not thread-safe). The host runner times each kernel;
- * executors report the copies they make ({@link #addTransfer}) and the time they wait for a
- * device other calls are using ({@link #addWait}), and the rest of the kernel's time is kernel time.
+ * The running totals of one host-runner call: nanoseconds in kernels, the bytes and nanoseconds of
+ * host/device copies, and the flat arrays host code had to box. A call creates its own meter and
+ * fills it on its own thread, so calls running at the same time never share one (not thread-safe).
+ * The host runner times each kernel; executors report the copies they make ({@link #addTransfer})
+ * and the time they wait for a device other calls are using ({@link #addWait}), and the rest of the
+ * kernel's time is kernel time.
  */
 public final class RunMeter {
   private long kernelNanos;
@@ -16,7 +17,9 @@ public final class RunMeter {
   private long waitNanos;
   private int boxedArrays;
 
-  /** Records one copy between host and device memory of {@code bytes} bytes that took {@code nanos}. */
+  /**
+   * Records one copy between host and device memory of {@code bytes} bytes that took {@code nanos}.
+   */
   public void addTransfer(long bytes, long nanos) {
     transferBytes += bytes;
     transferNanos += nanos;
@@ -32,7 +35,9 @@ public final class RunMeter {
     boxedArrays++;
   }
 
-  /** Runs {@code kernel}; its time, less the copies and waits it reports meanwhile, is kernel time. */
+  /**
+   * Runs {@code kernel}; its time, less the copies and waits it reports meanwhile, is kernel time.
+   */
   <T> T timeKernel(Supplier<T> kernel) {
     long start = System.nanoTime();
     long reportedBefore = transferNanos + waitNanos;
@@ -54,7 +59,10 @@ public final class RunMeter {
     return transferNanos;
   }
 
-  /** How many flat arrays this call boxed because host code (the evaluator, the simulator) needed their elements as values. */
+  /**
+   * How many flat arrays this call boxed because host code (the evaluator, the simulator) needed
+   * their elements as values.
+   */
   public int boxedArrays() {
     return boxedArrays;
   }

@@ -12,17 +12,17 @@ public record Buffer(String name, ScalarType elementType, Space space) {
   /** Where a buffer's elements live and who indexes them how. */
   public enum Space {
     /**
-     * Global memory, one array for the whole launch: every thread indexes the same elements,
-     * {@code 0 <= index < elements} of its {@link HostStep.Allocate}.
+     * Global memory, one array for the whole launch: every thread indexes the same elements, {@code
+     * 0 <= index < elements} of its {@link HostStep.Allocate}.
      */
     GLOBAL,
     /**
-     * Thread-private memory: every thread of a launch has an array of its own of the
-     * {@link HostStep.Allocate}'s elements, indexed from 0 whatever the thread, which no other
-     * thread reads or writes (so accesses to it cannot race). Its contents are undefined when
-     * the thread starts. A backend lays the threads' arrays out as it likes (interleaved on a
-     * GPU, so that neighbouring threads' elements are adjacent; one array per worker, reused by
-     * its threads, on the JVM).
+     * Thread-private memory: every thread of a launch has an array of its own of the {@link
+     * HostStep.Allocate}'s elements, indexed from 0 whatever the thread, which no other thread
+     * reads or writes (so accesses to it cannot race). Its contents are undefined when the thread
+     * starts. A backend lays the threads' arrays out as it likes (interleaved on a GPU, so that
+     * neighbouring threads' elements are adjacent; one array per worker, reused by its threads, on
+     * the JVM).
      */
     THREAD_PRIVATE
   }

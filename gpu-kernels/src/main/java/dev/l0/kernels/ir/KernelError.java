@@ -9,7 +9,8 @@ import dev.l0.ir.SourcePos;
  * per-thread capacity of the launch ({@link KernelGroup#CAPACITY_SCALE}), and the host reruns the
  * group with a larger one ({@link CapacityReruns}).
  */
-public record KernelError(String operation, SourcePos pos, String detail, boolean capacityOverflow) {
+public record KernelError(
+    String operation, SourcePos pos, String detail, boolean capacityOverflow) {
 
   /** A failure of the program itself. */
   public KernelError(String operation, SourcePos pos, String detail) {

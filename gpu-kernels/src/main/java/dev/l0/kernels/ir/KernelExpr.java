@@ -2,9 +2,9 @@ package dev.l0.kernels.ir;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.PrefixOperator;
 import java.util.List;
 
 /**
@@ -28,8 +28,8 @@ public sealed interface KernelExpr {
   }
 
   /**
-   * A scalar variable: a local of the kernel (declared by {@link KernelStmt.Declare} or a
-   * {@link KernelStmt.For} counter), a scalar kernel parameter, or a host scalar of a group.
+   * A scalar variable: a local of the kernel (declared by {@link KernelStmt.Declare} or a {@link
+   * KernelStmt.For} counter), a scalar kernel parameter, or a host scalar of a group.
    */
   record Var(String name, ScalarType type) implements KernelExpr {}
 
@@ -41,8 +41,11 @@ public sealed interface KernelExpr {
     }
   }
 
-  /** {@code left op right} with both operands of type {@code operandType} (ScalarOperations.binary). */
-  record Binary(BinaryOperator op, ScalarType operandType, KernelExpr left, KernelExpr right) implements KernelExpr {
+  /**
+   * {@code left op right} with both operands of type {@code operandType} (ScalarOperations.binary).
+   */
+  record Binary(BinaryOperator op, ScalarType operandType, KernelExpr left, KernelExpr right)
+      implements KernelExpr {
     @Override
     public ScalarType type() {
       return op.kind() == BinaryOperator.Kind.COMPARISON || op.kind() == BinaryOperator.Kind.LOGICAL
@@ -67,11 +70,15 @@ public sealed interface KernelExpr {
 
     @Override
     public ScalarType type() {
-      return function.kind() == Builtin.Kind.CONVERSION ? function.conversionTarget() : args.get(0).type();
+      return function.kind() == Builtin.Kind.CONVERSION
+          ? function.conversionTarget()
+          : args.get(0).type();
     }
   }
 
-  /** {@code condition ? ifTrue : ifFalse}; both branches have one type and both may be evaluated. */
+  /**
+   * {@code condition ? ifTrue : ifFalse}; both branches have one type and both may be evaluated.
+   */
   record Select(KernelExpr condition, KernelExpr ifTrue, KernelExpr ifFalse) implements KernelExpr {
     @Override
     public ScalarType type() {
@@ -79,7 +86,10 @@ public sealed interface KernelExpr {
     }
   }
 
-  /** Element {@code index} (an {@code i64}) of a buffer: of the running thread's own array for a thread-private one. */
+  /**
+   * Element {@code index} (an {@code i64}) of a buffer: of the running thread's own array for a
+   * thread-private one.
+   */
   record Load(Buffer buffer, KernelExpr index) implements KernelExpr {
     @Override
     public ScalarType type() {

@@ -5,19 +5,26 @@ import java.util.List;
 /** A statement of kernel code, run by every thread of every block of a launch. */
 public sealed interface KernelStmt {
 
-  /** Declares the mutable local {@code variable}, initialised to {@code initial}; in scope to the end of the enclosing statement list. */
+  /**
+   * Declares the mutable local {@code variable}, initialised to {@code initial}; in scope to the
+   * end of the enclosing statement list.
+   */
   record Declare(KernelExpr.Var variable, KernelExpr initial) implements KernelStmt {}
 
   /** {@code variable = value} for a declared local. */
   record Assign(KernelExpr.Var variable, KernelExpr value) implements KernelStmt {}
 
-  /** {@code buffer[index] = value}, {@code index} an {@code i64} (into the running thread's own array for a thread-private buffer). */
+  /**
+   * {@code buffer[index] = value}, {@code index} an {@code i64} (into the running thread's own
+   * array for a thread-private buffer).
+   */
   record Store(Buffer buffer, KernelExpr index, KernelExpr value) implements KernelStmt {}
 
   /** {@code array[index] = value} in the block's shared memory, {@code index} an {@code i64}. */
   record SharedStore(SharedArray array, KernelExpr index, KernelExpr value) implements KernelStmt {}
 
-  record If(KernelExpr condition, List<KernelStmt> thenBody, List<KernelStmt> elseBody) implements KernelStmt {
+  record If(KernelExpr condition, List<KernelStmt> thenBody, List<KernelStmt> elseBody)
+      implements KernelStmt {
     public If {
       thenBody = List.copyOf(thenBody);
       elseBody = List.copyOf(elseBody);
@@ -26,11 +33,16 @@ public sealed interface KernelStmt {
 
   /**
    * {@code for (counter = start; counter < bound; counter += step) body}: {@code counter} (an
-   * {@code i64} local scoped to the loop) is declared by the loop; {@code step} is positive;
-   * {@code bound} and {@code step} read no variable the body assigns, so evaluating them once or
-   * every iteration is the same.
+   * {@code i64} local scoped to the loop) is declared by the loop; {@code step} is positive; {@code
+   * bound} and {@code step} read no variable the body assigns, so evaluating them once or every
+   * iteration is the same.
    */
-  record For(KernelExpr.Var counter, KernelExpr start, KernelExpr bound, KernelExpr step, List<KernelStmt> body)
+  record For(
+      KernelExpr.Var counter,
+      KernelExpr start,
+      KernelExpr bound,
+      KernelExpr step,
+      List<KernelStmt> body)
       implements KernelStmt {
     public For {
       body = List.copyOf(body);
@@ -46,17 +58,17 @@ public sealed interface KernelStmt {
 
   /**
    * {@code __syncthreads()}: every thread of the block waits here until all have arrived; shared
-   * and global writes before it are visible to the block's threads after it. All threads of a
-   * block must reach the same sequence of barriers (the lowering places them only under
-   * block-uniform control flow).
+   * and global writes before it are visible to the block's threads after it. All threads of a block
+   * must reach the same sequence of barriers (the lowering places them only under block-uniform
+   * control flow).
    */
   record Barrier() implements KernelStmt {}
 
   /**
-   * Records run-time failure {@code code} (1-based index into {@link KernelGroup#errors()}) in
-   * the group's error word and continues; the code guards the failing operation so nothing
-   * undefined runs. When several threads fail, any one of their codes is kept. The host checks
-   * the word after every launch and throws the recorded error's {@code L0RuntimeError}.
+   * Records run-time failure {@code code} (1-based index into {@link KernelGroup#errors()}) in the
+   * group's error word and continues; the code guards the failing operation so nothing undefined
+   * runs. When several threads fail, any one of their codes is kept. The host checks the word after
+   * every launch and throws the recorded error's {@code L0RuntimeError}.
    */
   record RaiseError(int code) implements KernelStmt {
     public RaiseError {

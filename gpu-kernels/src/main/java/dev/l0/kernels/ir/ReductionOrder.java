@@ -16,6 +16,7 @@ import java.util.List;
 public final class ReductionOrder {
   /** The fewest elements a chunk gets before the chunk count grows. */
   public static final long MIN_CHUNK_ELEMENTS = 16;
+
   /** The most chunks a reduction or scan is split into. */
   public static final long MAX_CHUNKS = 65536;
 
@@ -40,8 +41,12 @@ public final class ReductionOrder {
 
   /** {@code ceil(a / b)} of non-negative {@code i64} expressions, {@code b > 0}. */
   public static KernelExpr ceilDivExpr(KernelExpr a, KernelExpr b) {
-    KernelExpr sum = new KernelExpr.Binary(BinaryOperator.ADD, ScalarType.I64, a,
-        new KernelExpr.Binary(BinaryOperator.SUB, ScalarType.I64, b, i64(1)));
+    KernelExpr sum =
+        new KernelExpr.Binary(
+            BinaryOperator.ADD,
+            ScalarType.I64,
+            a,
+            new KernelExpr.Binary(BinaryOperator.SUB, ScalarType.I64, b, i64(1)));
     return new KernelExpr.Binary(BinaryOperator.DIV, ScalarType.I64, sum, b);
   }
 
@@ -63,15 +68,17 @@ public final class ReductionOrder {
    * The reference reduction of {@code n} elements: each chunk folded from {@code neutral}, the
    * partials combined by the pairwise tree.
    */
-  public static <A> A reduce(long n, A neutral, FoldStep<A> fold, java.util.function.BinaryOperator<A> combine) {
+  public static <A> A reduce(
+      long n, A neutral, FoldStep<A> fold, java.util.function.BinaryOperator<A> combine) {
     return combineTree(chunkPartials(n, neutral, fold), combine);
   }
 
   /**
-   * The reference inclusive scan of {@code n} elements: chunk totals, carries scanned
-   * sequentially, each chunk refolded from its carry.
+   * The reference inclusive scan of {@code n} elements: chunk totals, carries scanned sequentially,
+   * each chunk refolded from its carry.
    */
-  public static <A> List<A> scan(long n, A neutral, FoldStep<A> fold, java.util.function.BinaryOperator<A> combine) {
+  public static <A> List<A> scan(
+      long n, A neutral, FoldStep<A> fold, java.util.function.BinaryOperator<A> combine) {
     List<A> totals = chunkPartials(n, neutral, fold);
     long size = chunkSize(n);
     List<A> out = new ArrayList<>();
@@ -87,7 +94,10 @@ public final class ReductionOrder {
     return out;
   }
 
-  /** The chunk partials: chunk {@code c} covers {@code [c*S, min((c+1)*S, n))}, folded from {@code neutral}. */
+  /**
+   * The chunk partials: chunk {@code c} covers {@code [c*S, min((c+1)*S, n))}, folded from {@code
+   * neutral}.
+   */
   public static <A> List<A> chunkPartials(long n, A neutral, FoldStep<A> fold) {
     long chunks = chunkCount(n);
     long size = chunkSize(n);
@@ -103,9 +113,9 @@ public final class ReductionOrder {
   }
 
   /**
-   * The pairwise tree: for {@code s = 1, 2, 4, ...} while {@code s < count}, every {@code j}
-   * that is a multiple of {@code 2s} with {@code j + s < count} becomes
-   * {@code combine(p[j], p[j + s])}; the result is {@code p[0]}.
+   * The pairwise tree: for {@code s = 1, 2, 4, ...} while {@code s < count}, every {@code j} that
+   * is a multiple of {@code 2s} with {@code j + s < count} becomes {@code combine(p[j], p[j + s])};
+   * the result is {@code p[0]}.
    */
   public static <A> A combineTree(List<A> partials, java.util.function.BinaryOperator<A> combine) {
     List<A> p = new ArrayList<>(partials);

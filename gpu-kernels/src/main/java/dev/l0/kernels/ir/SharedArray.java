@@ -4,14 +4,23 @@ import dev.l0.ir.ScalarType;
 
 /**
  * A per-block shared-memory array of {@code elementsPerThread * blockDim.x + elementsPerBlock}
- * elements of {@code elementType}: sized by the block (a tree over the block's threads) or fixed
- * (a tile). Its contents are undefined when the block starts.
+ * elements of {@code elementType}: sized by the block (a tree over the block's threads) or fixed (a
+ * tile). Its contents are undefined when the block starts.
  */
-public record SharedArray(String name, ScalarType elementType, int elementsPerThread, int elementsPerBlock) {
+public record SharedArray(
+    String name, ScalarType elementType, int elementsPerThread, int elementsPerBlock) {
   public SharedArray {
-    if (elementsPerThread < 0 || elementsPerBlock < 0 || elementsPerThread + (long) elementsPerBlock < 1) {
-      throw new IllegalArgumentException("a shared array needs a non-negative size of at least one element: " + name
-          + " has " + elementsPerThread + " per thread and " + elementsPerBlock + " per block");
+    if (elementsPerThread < 0
+        || elementsPerBlock < 0
+        || elementsPerThread + (long) elementsPerBlock < 1) {
+      throw new IllegalArgumentException(
+          "a shared array needs a non-negative size of at least one element: "
+              + name
+              + " has "
+              + elementsPerThread
+              + " per thread and "
+              + elementsPerBlock
+              + " per block");
     }
   }
 

@@ -13,8 +13,8 @@ import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.opt.KernelKind;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
-import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.Optimizer;
+import dev.l0.opt.ir.SubExp;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
 import java.io.IOException;
@@ -32,8 +32,8 @@ import java.util.stream.IntStream;
  * columns), against hand-written Java loops with the same StrictMath formula (sequential, and
  * parallel over the same cores) and the same parallel loop with {@code Math} (not bit-exact), in
  * the same run, taking turns. Prints one JSON line with the best of several timed runs after
- * warm-up, whether the prices agree bit for bit, whether the backend ran the kernel staged ({@code staged}) and
- * whether {@code VectorMath} ran lane-wise ({@code lanewise}).
+ * warm-up, whether the prices agree bit for bit, whether the backend ran the kernel staged ({@code
+ * staged}) and whether {@code VectorMath} ran lane-wise ({@code lanewise}).
  */
 public final class BlackScholesBenchmark {
   private static final int WARMUP = 3;
@@ -43,84 +43,121 @@ public final class BlackScholesBenchmark {
 
   public static void main(String[] args) throws IOException {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
-    OptimizedProgram p0 = Optimizer.optimize(TypeChecker.check(L0Parser.parse(programText(), "p0_blackscholes.l0")));
+    OptimizedProgram p0 =
+        Optimizer.optimize(TypeChecker.check(L0Parser.parse(programText(), "p0_blackscholes.l0")));
     long compileStart = System.nanoTime();
     KernelPlan.Kernel map = p0.kernelPlan().kernels().get(0);
     PreparedKernel kernel = compileKernel(p0, map);
     long compileNanos = System.nanoTime() - compileStart;
 
     Options options = Options.random(n, new Random(20261122));
-    List<FlatArray> kernelColumns = List.of(
-        new FlatArray(ScalarType.BOOL, options.call, new int[] {n}), column(options.price), column(options.strike),
-        column(options.years), column(options.rate), column(options.volatility));
+    List<FlatArray> kernelColumns =
+        List.of(
+            new FlatArray(ScalarType.BOOL, options.call, new int[] {n}),
+            column(options.price),
+            column(options.strike),
+            column(options.years),
+            column(options.rate),
+            column(options.volatility));
     double[][] kernelPrices = new double[1][];
-    Runnable backend = () -> {
-      HostEnvironment environment = new HostEnvironment(new RunMeter());
-      for (int k = 0; k < kernelColumns.size(); k++) {
-        environment.bind(((SubExp.Var) map.inputs().get(k)).name(), HostValue.of(kernelColumns.get(k)));
-      }
-      kernelPrices[0] = (double[]) kernel.run(environment).get(0).flat().data();
+    Runnable backend =
+        () -> {
+          HostEnvironment environment = new HostEnvironment(new RunMeter());
+          for (int k = 0; k < kernelColumns.size(); k++) {
+            environment.bind(
+                ((SubExp.Var) map.inputs().get(k)).name(), HostValue.of(kernelColumns.get(k)));
+          }
+          kernelPrices[0] = (double[]) kernel.run(environment).get(0).flat().data();
+        };
+    CompiledProgram api =
+        L0Runtime.compile(programText(), "p0_blackscholes.l0", "blackscholes", DeviceKind.JVM);
+    Object[] columns = {
+      options.call, options.price, options.strike, options.years, options.rate, options.volatility
     };
-    CompiledProgram api = L0Runtime.compile(programText(), "p0_blackscholes.l0", "blackscholes", DeviceKind.JVM);
-    Object[] columns = {options.call, options.price, options.strike, options.years, options.rate, options.volatility};
     double[][] apiPrices = new double[1][];
     double[] sequential = new double[n];
     double[] parallel = new double[n];
     double[] mathParallel = new double[n];
-    double[] best = bestInRounds(List.of(
-        backend,
-        () -> apiPrices[0] = (double[]) api.run((Object) columns),
-        () -> {
-          for (int i = 0; i < n; i++) {
-            sequential[i] = options.price(i);
-          }
-        },
-        () -> IntStream.range(0, n).parallel().forEach(i -> parallel[i] = options.price(i)),
-        () -> IntStream.range(0, n).parallel().forEach(i -> mathParallel[i] = options.priceWithMath(i))));
+    double[] best =
+        bestInRounds(
+            List.of(
+                backend,
+                () -> apiPrices[0] = (double[]) api.run((Object) columns),
+                () -> {
+                  for (int i = 0; i < n; i++) {
+                    sequential[i] = options.price(i);
+                  }
+                },
+                () -> IntStream.range(0, n).parallel().forEach(i -> parallel[i] = options.price(i)),
+                () ->
+                    IntStream.range(0, n)
+                        .parallel()
+                        .forEach(i -> mathParallel[i] = options.priceWithMath(i))));
     double kernelSeconds = best[0];
     double apiSeconds = best[1];
     double sequentialSeconds = best[2];
     double parallelSeconds = best[3];
     double mathParallelSeconds = best[4];
 
-    System.out.println(new JsonLine()
-        .add("benchmark", "p0_blackscholes_jvm")
-        .add("options", n)
-        .add("cores", Runtime.getRuntime().availableProcessors())
-        .add("java", System.getProperty("java.version"))
-        .add("compile_ms", compileNanos / 1e6)
-        .add("api_compile_ms", api.compileNanos() / 1e6)
-        .add("jvm_backend_s", kernelSeconds)
-        .add("runtime_api_s", apiSeconds)
-        .add("hand_loop_sequential_s", sequentialSeconds)
-        .add("hand_loop_parallel_s", parallelSeconds)
-        .add("ratio_vs_sequential", kernelSeconds / sequentialSeconds)
-        .add("hand_loop_math_parallel_s", mathParallelSeconds)
-        .add("ratio_vs_parallel", kernelSeconds / parallelSeconds)
-        .add("ratio_vs_math_parallel", kernelSeconds / mathParallelSeconds)
-        .add("math_loop_differing_prices", IntStream.range(0, n)
-            .filter(i -> Double.doubleToRawLongBits(mathParallel[i]) != Double.doubleToRawLongBits(sequential[i])).count())
-        .add("staged", JavaKernelIrPrinter.print(kernelOf(p0, map)).staged())
-        .add("lanewise", dev.l0.kernels.vector.VectorMath.lanewise())
-        .add("ratio_api_vs_kernel", apiSeconds / kernelSeconds)
-        .add("bit_identical", Arrays.equals(kernelPrices[0], sequential) && Arrays.equals(apiPrices[0], sequential)
-            && Arrays.equals(parallel, sequential))
-        .text());
+    System.out.println(
+        new JsonLine()
+            .add("benchmark", "p0_blackscholes_jvm")
+            .add("options", n)
+            .add("cores", Runtime.getRuntime().availableProcessors())
+            .add("java", System.getProperty("java.version"))
+            .add("compile_ms", compileNanos / 1e6)
+            .add("api_compile_ms", api.compileNanos() / 1e6)
+            .add("jvm_backend_s", kernelSeconds)
+            .add("runtime_api_s", apiSeconds)
+            .add("hand_loop_sequential_s", sequentialSeconds)
+            .add("hand_loop_parallel_s", parallelSeconds)
+            .add("ratio_vs_sequential", kernelSeconds / sequentialSeconds)
+            .add("hand_loop_math_parallel_s", mathParallelSeconds)
+            .add("ratio_vs_parallel", kernelSeconds / parallelSeconds)
+            .add("ratio_vs_math_parallel", kernelSeconds / mathParallelSeconds)
+            .add(
+                "math_loop_differing_prices",
+                IntStream.range(0, n)
+                    .filter(
+                        i ->
+                            Double.doubleToRawLongBits(mathParallel[i])
+                                != Double.doubleToRawLongBits(sequential[i]))
+                    .count())
+            .add("staged", JavaKernelIrPrinter.print(kernelOf(p0, map)).staged())
+            .add("lanewise", dev.l0.kernels.vector.VectorMath.lanewise())
+            .add("ratio_api_vs_kernel", apiSeconds / kernelSeconds)
+            .add(
+                "bit_identical",
+                Arrays.equals(kernelPrices[0], sequential)
+                    && Arrays.equals(apiPrices[0], sequential)
+                    && Arrays.equals(parallel, sequential))
+            .text());
   }
 
   /** The one kernel of the group P0's map lowers to for the JVM backend. */
   private static dev.l0.kernels.ir.Kernel kernelOf(OptimizedProgram p0, KernelPlan.Kernel map) {
-    KernelScope scope = KernelScope.topLevel(p0.internal(), p0.internal().function(map.function()).orElseThrow());
-    return dev.l0.kernels.lower.KernelLowering.lower(KernelPlan.of(scope.program(), List.of(map.function())), map,
-        JvmGroupRunner.LAUNCH_CONFIGURATION).kernels().get(0);
+    KernelScope scope =
+        KernelScope.topLevel(p0.internal(), p0.internal().function(map.function()).orElseThrow());
+    return dev.l0.kernels.lower.KernelLowering.lower(
+            KernelPlan.of(scope.program(), List.of(map.function())),
+            map,
+            JvmGroupRunner.LAUNCH_CONFIGURATION)
+        .kernels()
+        .get(0);
   }
 
-  /** P0's one kernel {@code map}, the map over the six option columns, compiled for the JVM backend. */
+  /**
+   * P0's one kernel {@code map}, the map over the six option columns, compiled for the JVM backend.
+   */
   private static PreparedKernel compileKernel(OptimizedProgram p0, KernelPlan.Kernel map) {
-    if (map.kind() != KernelKind.MAP || map.inputs().size() != 6 || !map.inputs().stream().allMatch(SubExp.Var.class::isInstance)) {
-      throw new IllegalStateException("P0's kernel should map over the six option columns, is " + map.describe());
+    if (map.kind() != KernelKind.MAP
+        || map.inputs().size() != 6
+        || !map.inputs().stream().allMatch(SubExp.Var.class::isInstance)) {
+      throw new IllegalStateException(
+          "P0's kernel should map over the six option columns, is " + map.describe());
     }
-    KernelScope scope = KernelScope.topLevel(p0.internal(), p0.internal().function(map.function()).orElseThrow());
+    KernelScope scope =
+        KernelScope.topLevel(p0.internal(), p0.internal().function(map.function()).orElseThrow());
     return new JvmKernelExecutor().prepare(map, scope);
   }
 
@@ -129,7 +166,8 @@ public final class BlackScholesBenchmark {
   }
 
   static String programText() throws IOException {
-    try (InputStream in = BlackScholesBenchmark.class.getResourceAsStream("/programs/p0_blackscholes.l0")) {
+    try (InputStream in =
+        BlackScholesBenchmark.class.getResourceAsStream("/programs/p0_blackscholes.l0")) {
       if (in == null) {
         throw new IOException("/programs/p0_blackscholes.l0 is not on the classpath");
       }
@@ -198,17 +236,25 @@ public final class BlackScholesBenchmark {
       double cndD1 = cnd(d1);
       double cndD2 = cnd(d2);
       double xExpRT = strike[i] * StrictMath.exp(-rate[i] * t);
-      return call[i] ? price[i] * cndD1 - xExpRT * cndD2 : xExpRT * (1.0 - cndD2) - price[i] * (1.0 - cndD1);
+      return call[i]
+          ? price[i] * cndD1 - xExpRT * cndD2
+          : xExpRT * (1.0 - cndD2) - price[i] * (1.0 - cndD1);
     }
 
     private static double cnd(double d) {
       double k = 1.0 / (1.0 + 0.2316419 * (d < 0.0 ? -d : d));
-      double p = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
+      double p =
+          k
+              * (0.31938153
+                  + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
       double c = 0.39894228040143267793994605993438 * StrictMath.exp(-0.5 * d * d) * p;
       return 0.0 < d ? 1.0 - c : c;
     }
 
-    /** {@link #price} with {@code Math}'s intrinsics instead of {@code StrictMath}: faster, not bit-exact. */
+    /**
+     * {@link #price} with {@code Math}'s intrinsics instead of {@code StrictMath}: faster, not
+     * bit-exact.
+     */
     double priceWithMath(int i) {
       double v = volatility[i];
       double t = years[i];
@@ -218,12 +264,17 @@ public final class BlackScholesBenchmark {
       double cndD1 = cndWithMath(d1);
       double cndD2 = cndWithMath(d2);
       double xExpRT = strike[i] * Math.exp(-rate[i] * t);
-      return call[i] ? price[i] * cndD1 - xExpRT * cndD2 : xExpRT * (1.0 - cndD2) - price[i] * (1.0 - cndD1);
+      return call[i]
+          ? price[i] * cndD1 - xExpRT * cndD2
+          : xExpRT * (1.0 - cndD2) - price[i] * (1.0 - cndD1);
     }
 
     private static double cndWithMath(double d) {
       double k = 1.0 / (1.0 + 0.2316419 * (d < 0.0 ? -d : d));
-      double p = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
+      double p =
+          k
+              * (0.31938153
+                  + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
       double c = 0.39894228040143267793994605993438 * Math.exp(-0.5 * d * d) * p;
       return 0.0 < d ? 1.0 - c : c;
     }

@@ -34,43 +34,62 @@ public final class BlackScholesSumBenchmark {
   public static void main(String[] args) throws IOException {
     int n = args.length > 0 ? Integer.parseInt(args[0]) : 10_000_000;
     int threads = Runtime.getRuntime().availableProcessors();
-    String text = BlackScholesBenchmark.programText()
-        + "\nfun real main ([{bool,real,real,real,real,real}] xs) = reduce(op +, 0.0, map(go, xs))\n";
-    OptimizedProgram program = Optimizer.optimize(TypeChecker.check(L0Parser.parse(text, "p0_blackscholes_sum.l0")));
-    KernelPlan.Kernel redomap = program.kernelPlan().kernels().stream()
-        .filter(k -> k.kind() == KernelKind.REDOMAP).findFirst().orElseThrow();
-    KernelGroup group = KernelLowering.lower(program.kernelPlan(), redomap, JvmGroupRunner.LAUNCH_CONFIGURATION);
+    String text =
+        BlackScholesBenchmark.programText()
+            + "\nfun real main ([{bool,real,real,real,real,real}] xs) = reduce(op +, 0.0, map(go, xs))\n";
+    OptimizedProgram program =
+        Optimizer.optimize(TypeChecker.check(L0Parser.parse(text, "p0_blackscholes_sum.l0")));
+    KernelPlan.Kernel redomap =
+        program.kernelPlan().kernels().stream()
+            .filter(k -> k.kind() == KernelKind.REDOMAP)
+            .findFirst()
+            .orElseThrow();
+    KernelGroup group =
+        KernelLowering.lower(program.kernelPlan(), redomap, JvmGroupRunner.LAUNCH_CONFIGURATION);
     JvmGroupRunner staged = new JvmGroupRunner(group, threads);
-    JvmGroupRunner perRow = new JvmGroupRunner(group, threads, k -> JaninoKernels.compile(JavaKernelIrPrinter.printPerRow(k)));
+    JvmGroupRunner perRow =
+        new JvmGroupRunner(
+            group, threads, k -> JaninoKernels.compile(JavaKernelIrPrinter.printPerRow(k)));
 
-    BlackScholesBenchmark.Options options = BlackScholesBenchmark.Options.random(n, new Random(20261122));
-    Object[] columns = {options.call, options.price, options.strike, options.years, options.rate, options.volatility};
+    BlackScholesBenchmark.Options options =
+        BlackScholesBenchmark.Options.random(n, new Random(20261122));
+    Object[] columns = {
+      options.call, options.price, options.strike, options.years, options.rate, options.volatility
+    };
     HostEnvironment environment = new HostEnvironment(new RunMeter());
     for (int k = 0; k < columns.length; k++) {
-      environment.bind(((SubExp.Var) redomap.inputs().get(k)).name(),
-          HostValue.of(new FlatArray(k == 0 ? ScalarType.BOOL : ScalarType.F64, columns[k], new int[] {n})));
+      environment.bind(
+          ((SubExp.Var) redomap.inputs().get(k)).name(),
+          HostValue.of(
+              new FlatArray(k == 0 ? ScalarType.BOOL : ScalarType.F64, columns[k], new int[] {n})));
     }
     double[] sums = new double[2];
-    double[] best = BlackScholesBenchmark.bestInRounds(List.of(
-        () -> sums[0] = sum(staged, environment),
-        () -> sums[1] = sum(perRow, environment)));
-    double expected = ReductionOrder.reduce(n, 0.0, (acc, i) -> acc + options.price((int) i), Double::sum);
+    double[] best =
+        BlackScholesBenchmark.bestInRounds(
+            List.of(
+                () -> sums[0] = sum(staged, environment),
+                () -> sums[1] = sum(perRow, environment)));
+    double expected =
+        ReductionOrder.reduce(n, 0.0, (acc, i) -> acc + options.price((int) i), Double::sum);
 
-    System.out.println(new JsonLine()
-        .add("benchmark", "p0_blackscholes_sum_jvm")
-        .add("options", n)
-        .add("cores", Runtime.getRuntime().availableProcessors())
-        .add("threads", threads)
-        .add("java", System.getProperty("java.version"))
-        .add("staged_redomap_s", best[0])
-        .add("per_row_redomap_s", best[1])
-        .add("ratio_staged_vs_per_row", best[0] / best[1])
-        .add("staged", JavaKernelIrPrinter.print(group.kernels().get(0)).staged())
-        .add("lanewise", dev.l0.kernels.vector.VectorMath.lanewise())
-        .add("sum", sums[0])
-        .add("bit_identical", Double.doubleToRawLongBits(sums[0]) == Double.doubleToRawLongBits(expected)
-            && Double.doubleToRawLongBits(sums[1]) == Double.doubleToRawLongBits(expected))
-        .text());
+    System.out.println(
+        new JsonLine()
+            .add("benchmark", "p0_blackscholes_sum_jvm")
+            .add("options", n)
+            .add("cores", Runtime.getRuntime().availableProcessors())
+            .add("threads", threads)
+            .add("java", System.getProperty("java.version"))
+            .add("staged_redomap_s", best[0])
+            .add("per_row_redomap_s", best[1])
+            .add("ratio_staged_vs_per_row", best[0] / best[1])
+            .add("staged", JavaKernelIrPrinter.print(group.kernels().get(0)).staged())
+            .add("lanewise", dev.l0.kernels.vector.VectorMath.lanewise())
+            .add("sum", sums[0])
+            .add(
+                "bit_identical",
+                Double.doubleToRawLongBits(sums[0]) == Double.doubleToRawLongBits(expected)
+                    && Double.doubleToRawLongBits(sums[1]) == Double.doubleToRawLongBits(expected))
+            .text());
   }
 
   private static double sum(JvmGroupRunner runner, HostEnvironment environment) {

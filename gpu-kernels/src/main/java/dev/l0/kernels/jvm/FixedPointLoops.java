@@ -10,14 +10,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code for} loops that stop changing anything once a guard fails, so that {@link JavaKernelIrPrinter}
- * may leave them there: a loop whose body computes a condition from the loop's state (not from its
- * counter, with no store and no error before it) and then runs {@code if (condition) step else keep},
- * where the {@code else} path, with the copies after the {@code if}, gives every variable the loop
- * assigns its own value back. Once the condition is false, that iteration and every later one leave
- * the state, the memory and the error word as they are, so leaving the loop gives the same result.
- * (A search such as a root finder run for a fixed number of iterations with a "converged" flag,
- * the only loop form L0 has, becomes a loop that ends when it converges.)
+ * {@code for} loops that stop changing anything once a guard fails, so that {@link
+ * JavaKernelIrPrinter} may leave them there: a loop whose body computes a condition from the loop's
+ * state (not from its counter, with no store and no error before it) and then runs {@code if
+ * (condition) step else keep}, where the {@code else} path, with the copies after the {@code if},
+ * gives every variable the loop assigns its own value back. Once the condition is false, that
+ * iteration and every later one leave the state, the memory and the error word as they are, so
+ * leaving the loop gives the same result. (A search such as a root finder run for a fixed number of
+ * iterations with a "converged" flag, the only loop form L0 has, becomes a loop that ends when it
+ * converges.)
  */
 final class FixedPointLoops {
   private FixedPointLoops() {}
@@ -32,7 +33,9 @@ final class FixedPointLoops {
       KernelStmt s = body.get(position);
       if (s instanceof KernelStmt.Declare d && !mentions(d.initial(), counter)) {
         local.add(d.variable().name());
-      } else if (!(s instanceof KernelStmt.Assign a && local.contains(a.variable().name()) && !mentions(a.value(), counter))) {
+      } else if (!(s instanceof KernelStmt.Assign a
+          && local.contains(a.variable().name())
+          && !mentions(a.value(), counter))) {
         return Optional.empty();
       }
       position++;
@@ -44,9 +47,11 @@ final class FixedPointLoops {
     if (mentions(guard.condition(), counter)) {
       return Optional.empty();
     }
-    // the else path and what follows the if, as copies: each variable's value as the variable it copies
+    // the else path and what follows the if, as copies: each variable's value as the variable it
+    // copies
     Map<String, String> copyOf = new HashMap<>();
-    if (!copies(guard.elseBody(), copyOf, local) || !copies(body.subList(position + 1, body.size()), copyOf, local)) {
+    if (!copies(guard.elseBody(), copyOf, local)
+        || !copies(body.subList(position + 1, body.size()), copyOf, local)) {
       return Optional.empty();
     }
     Set<String> state = new HashSet<>();
@@ -59,8 +64,12 @@ final class FixedPointLoops {
     return Optional.of(guard);
   }
 
-  /** Runs {@code statements} symbolically if they only declare and assign copies of variables; false otherwise. */
-  private static boolean copies(List<KernelStmt> statements, Map<String, String> copyOf, Set<String> local) {
+  /**
+   * Runs {@code statements} symbolically if they only declare and assign copies of variables; false
+   * otherwise.
+   */
+  private static boolean copies(
+      List<KernelStmt> statements, Map<String, String> copyOf, Set<String> local) {
     for (KernelStmt s : statements) {
       KernelExpr value;
       String target;
@@ -86,7 +95,8 @@ final class FixedPointLoops {
   }
 
   /** The variables that {@code body} assigns and does not declare. */
-  private static void assignedOutside(List<KernelStmt> body, Set<String> declared, Set<String> out) {
+  private static void assignedOutside(
+      List<KernelStmt> body, Set<String> declared, Set<String> out) {
     Set<String> inner = new HashSet<>(declared);
     for (KernelStmt s : body) {
       if (s instanceof KernelStmt.Declare d) {
@@ -120,7 +130,9 @@ final class FixedPointLoops {
       return c.args().stream().anyMatch(a -> mentions(a, name));
     }
     if (e instanceof KernelExpr.Select s) {
-      return mentions(s.condition(), name) || mentions(s.ifTrue(), name) || mentions(s.ifFalse(), name);
+      return mentions(s.condition(), name)
+          || mentions(s.ifTrue(), name)
+          || mentions(s.ifFalse(), name);
     }
     if (e instanceof KernelExpr.Load l) {
       return mentions(l.index(), name);

@@ -11,35 +11,48 @@ import java.util.List;
 
 /**
  * A regular array of scalars as the JVM backend holds it: the elements in row-major order in one
- * primitive array ({@code boolean[]}, {@code int[]}, {@code long[]}, {@code float[]} or
- * {@code double[]} for {@code bool}, {@code i32}, {@code i64}, {@code f32}, {@code f64}) and the
- * size of every dimension, also below an empty dimension (a {@code [0][3]} array is not a
- * {@code [0][0]} one). Callers with their own primitive arrays (Arrow, benchmarks) wrap them
- * without copying. The data holds exactly the elements the shape counts: a shape whose element
- * count overflows an {@code int}, has a negative size, or does not match the data's length is an
- * {@link IllegalArgumentException}.
+ * primitive array ({@code boolean[]}, {@code int[]}, {@code long[]}, {@code float[]} or {@code
+ * double[]} for {@code bool}, {@code i32}, {@code i64}, {@code f32}, {@code f64}) and the size of
+ * every dimension, also below an empty dimension (a {@code [0][3]} array is not a {@code [0][0]}
+ * one). Callers with their own primitive arrays (Arrow, benchmarks) wrap them without copying. The
+ * data holds exactly the elements the shape counts: a shape whose element count overflows an {@code
+ * int}, has a negative size, or does not match the data's length is an {@link
+ * IllegalArgumentException}.
  */
 public record FlatArray(ScalarType elementType, Object data, int[] shape) {
   public FlatArray {
     shape = shape.clone();
     if (data == null || !data.getClass().isArray()) {
-      throw new IllegalArgumentException("a FlatArray's data must be a primitive array; got " + data);
+      throw new IllegalArgumentException(
+          "a FlatArray's data must be a primitive array; got " + data);
     }
     long elements = 1;
     for (int size : shape) {
       if (size < 0) {
-        throw new IllegalArgumentException("a FlatArray of shape " + Arrays.toString(shape) + " has a negative size");
+        throw new IllegalArgumentException(
+            "a FlatArray of shape " + Arrays.toString(shape) + " has a negative size");
       }
       elements = elements * size;
       if (elements > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("a FlatArray of shape " + Arrays.toString(shape) + " would have more than "
-            + Integer.MAX_VALUE + " elements; its data has " + java.lang.reflect.Array.getLength(data));
+        throw new IllegalArgumentException(
+            "a FlatArray of shape "
+                + Arrays.toString(shape)
+                + " would have more than "
+                + Integer.MAX_VALUE
+                + " elements; its data has "
+                + java.lang.reflect.Array.getLength(data));
       }
     }
     int length = java.lang.reflect.Array.getLength(data);
     if (elements != length) {
-      throw new IllegalArgumentException("a FlatArray of shape " + Arrays.toString(shape) + " (" + elements
-          + " elements) does not fit its data of " + length + " elements");
+      throw new IllegalArgumentException(
+          "a FlatArray of shape "
+              + Arrays.toString(shape)
+              + " ("
+              + elements
+              + " elements) does not fit its data of "
+              + length
+              + " elements");
     }
   }
 
@@ -62,10 +75,14 @@ public record FlatArray(ScalarType elementType, Object data, int[] shape) {
     return elements;
   }
 
-  /** Rows {@code [start, start + count)} of this array: the array itself for all its rows, else a copy made in bulk. */
+  /**
+   * Rows {@code [start, start + count)} of this array: the array itself for all its rows, else a
+   * copy made in bulk.
+   */
   public FlatArray rows(int start, int count) {
     if (start < 0 || count < 0 || start + count > shape[0]) {
-      throw new IndexOutOfBoundsException("rows [" + start + ", " + (start + count) + ") of an array of " + shape[0] + " rows");
+      throw new IndexOutOfBoundsException(
+          "rows [" + start + ", " + (start + count) + ") of an array of " + shape[0] + " rows");
     }
     if (start == 0 && count == shape[0]) {
       return this;
@@ -76,7 +93,10 @@ public record FlatArray(ScalarType elementType, Object data, int[] shape) {
     return new FlatArray(elementType, piece, withRows(count));
   }
 
-  /** The rows of {@code pieces}, in order, as one array (the piece itself when there is one); all have one element type and inner shape. */
+  /**
+   * The rows of {@code pieces}, in order, as one array (the piece itself when there is one); all
+   * have one element type and inner shape.
+   */
   public static FlatArray concatRows(List<FlatArray> pieces) {
     FlatArray first = pieces.get(0);
     if (pieces.size() == 1) {
@@ -86,9 +106,17 @@ public record FlatArray(ScalarType elementType, Object data, int[] shape) {
     int rows = 0;
     for (FlatArray piece : pieces) {
       int[] inner = Arrays.copyOfRange(piece.shape, 1, piece.shape.length);
-      if (piece.elementType != first.elementType || !Arrays.equals(inner, Arrays.copyOfRange(first.shape, 1, first.shape.length))) {
-        throw new IllegalArgumentException("cannot concatenate rows of " + piece.elementType + " " + Arrays.toString(piece.shape)
-            + " to rows of " + first.elementType + " " + Arrays.toString(first.shape));
+      if (piece.elementType != first.elementType
+          || !Arrays.equals(inner, Arrays.copyOfRange(first.shape, 1, first.shape.length))) {
+        throw new IllegalArgumentException(
+            "cannot concatenate rows of "
+                + piece.elementType
+                + " "
+                + Arrays.toString(piece.shape)
+                + " to rows of "
+                + first.elementType
+                + " "
+                + Arrays.toString(first.shape));
       }
       rows = Math.addExact(rows, piece.shape[0]);
     }
@@ -108,7 +136,10 @@ public record FlatArray(ScalarType elementType, Object data, int[] shape) {
     return out;
   }
 
-  /** The elements of {@code array}, an array whose elements are scalars of {@code elementType} or arrays of them. */
+  /**
+   * The elements of {@code array}, an array whose elements are scalars of {@code elementType} or
+   * arrays of them.
+   */
   public static FlatArray of(Value.Array array, ScalarType elementType, int rank) {
     int[] shape = new int[rank];
     Shape current = Shape.of(array);
@@ -172,31 +203,51 @@ public record FlatArray(ScalarType elementType, Object data, int[] shape) {
   /** A zero-filled primitive array of {@code length} elements of {@code type}. */
   public static Object allocate(ScalarType type, int length) {
     switch (type) {
-      case BOOL: return new boolean[length];
-      case I32: return new int[length];
-      case I64: return new long[length];
-      case F32: return new float[length];
-      default: return new double[length];
+      case BOOL:
+        return new boolean[length];
+      case I32:
+        return new int[length];
+      case I64:
+        return new long[length];
+      case F32:
+        return new float[length];
+      default:
+        return new double[length];
     }
   }
 
   private static void store(Object target, ScalarType type, int i, ScalarValue v) {
     switch (type) {
-      case BOOL: ((boolean[]) target)[i] = ((ScalarValue.Bool) v).value(); break;
-      case I32: ((int[]) target)[i] = (int) ((ScalarValue.Int) v).value(); break;
-      case I64: ((long[]) target)[i] = ((ScalarValue.Int) v).value(); break;
-      case F32: ((float[]) target)[i] = (float) ((ScalarValue.Float) v).value(); break;
-      default: ((double[]) target)[i] = ((ScalarValue.Float) v).value(); break;
+      case BOOL:
+        ((boolean[]) target)[i] = ((ScalarValue.Bool) v).value();
+        break;
+      case I32:
+        ((int[]) target)[i] = (int) ((ScalarValue.Int) v).value();
+        break;
+      case I64:
+        ((long[]) target)[i] = ((ScalarValue.Int) v).value();
+        break;
+      case F32:
+        ((float[]) target)[i] = (float) ((ScalarValue.Float) v).value();
+        break;
+      default:
+        ((double[]) target)[i] = ((ScalarValue.Float) v).value();
+        break;
     }
   }
 
   private ScalarValue load(int i) {
     switch (elementType) {
-      case BOOL: return ScalarValue.bool(((boolean[]) data)[i]);
-      case I32: return ScalarValue.i32(((int[]) data)[i]);
-      case I64: return ScalarValue.i64(((long[]) data)[i]);
-      case F32: return ScalarValue.f32(((float[]) data)[i]);
-      default: return ScalarValue.f64(((double[]) data)[i]);
+      case BOOL:
+        return ScalarValue.bool(((boolean[]) data)[i]);
+      case I32:
+        return ScalarValue.i32(((int[]) data)[i]);
+      case I64:
+        return ScalarValue.i64(((long[]) data)[i]);
+      case F32:
+        return ScalarValue.f32(((float[]) data)[i]);
+      default:
+        return ScalarValue.f64(((double[]) data)[i]);
     }
   }
 }

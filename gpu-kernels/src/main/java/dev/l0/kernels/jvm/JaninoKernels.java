@@ -16,14 +16,18 @@ import org.codehaus.janino.util.ClassFile;
  * Kernels of the kernel IR compiled for the JVM: the source {@link JavaKernelIrPrinter} prints,
  * compiled once by Janino (classes are cached by source text, so equal kernels share a class).
  * Every method of a compiled kernel is at most {@link #HUGE_METHOD_BYTES} bytes of bytecode, which
- * HotSpot compiles; a method over it would run interpreted: a kernel whose printed methods come
- * out larger than the printer's estimate is printed again with half the method budget.
+ * HotSpot compiles; a method over it would run interpreted: a kernel whose printed methods come out
+ * larger than the printer's estimate is printed again with half the method budget.
  */
 final class JaninoKernels {
   /** How a rejection caused by generated code that Janino cannot compile starts. */
   static final String GENERATED_CODE_BUG = "the JVM backend generated Java that does not compile: ";
-  /** HotSpot's {@code -XX:HugeMethodLimit}: it does not compile methods of more bytes of bytecode. */
+
+  /**
+   * HotSpot's {@code -XX:HugeMethodLimit}: it does not compile methods of more bytes of bytecode.
+   */
   static final int HUGE_METHOD_BYTES = 8000;
+
   /** The smallest method budget a reprint tries. */
   private static final int MIN_METHOD_BUDGET = 100;
 
@@ -38,13 +42,17 @@ final class JaninoKernels {
    * {@code kernel}'s compiled code. Generated code that does not compile (a bug of this backend, or
    * a kernel past the JVM's limits, such as 64 KiB of bytecode per method) is rejected with an
    * {@link UnsupportedKernelException} starting {@link #GENERATED_CODE_BUG}, with the compiler's
-   * message and the source, so that the kernel falls back with the reason rather than failing the run.
+   * message and the source, so that the kernel falls back with the reason rather than failing the
+   * run.
    */
   static KernelThreads compile(Kernel kernel) {
     return compiled(kernel).code();
   }
 
-  /** {@code kernel} compiled, reprinted with smaller method budgets until every method is at most {@link #HUGE_METHOD_BYTES}. */
+  /**
+   * {@code kernel} compiled, reprinted with smaller method budgets until every method is at most
+   * {@link #HUGE_METHOD_BYTES}.
+   */
   static Compiled compiled(Kernel kernel) {
     boolean lanewise = dev.l0.kernels.vector.VectorMath.lanewise();
     int budget = JavaKernelIrPrinter.METHOD_BUDGET;
@@ -69,13 +77,20 @@ final class JaninoKernels {
     SimpleCompiler compiler = new SimpleCompiler();
     compiler.setParentClassLoader(KernelThreads.class.getClassLoader());
     try {
-      // line numbers, so that a profile of a kernel points at lines of its source (bin/l0 explain --java)
+      // line numbers, so that a profile of a kernel points at lines of its source (bin/l0 explain
+      // --java)
       compiler.setDebuggingInformation(false, true, false);
       compiler.cook(text);
-      KernelThreads code = (KernelThreads) compiler.getClassLoader().loadClass(className).getConstructor().newInstance();
+      KernelThreads code =
+          (KernelThreads)
+              compiler.getClassLoader().loadClass(className).getConstructor().newInstance();
       return new Compiled(code, text, largestMethodBytes(compiler.getBytecodes().values()));
-    } catch (CompileException | ClassNotFoundException | NoSuchMethodException | InstantiationException
-        | IllegalAccessException | InvocationTargetException e) {
+    } catch (CompileException
+        | ClassNotFoundException
+        | NoSuchMethodException
+        | InstantiationException
+        | IllegalAccessException
+        | InvocationTargetException e) {
       throw new UnsupportedKernelException(GENERATED_CODE_BUG + e.getMessage() + "\n" + text);
     }
   }

@@ -17,15 +17,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Java source for a kernel of the kernel IR: a subclass of {@link KernelThreads} whose
- * {@code run} method loops over a range of one-thread blocks and runs the kernel's body for each,
- * with the operations {@link JavaScalarSyntax} prints. With one thread per block,
- * {@code threadIdx.x} is 0, {@code blockDim.x} is 1 and a barrier is a no-op. Buffers and shared
- * arrays are primitive arrays, hoisted into locals; indices ({@code i64} in the IR) are narrowed to
- * {@code int} where they index (every JVM array is shorter than 2^31). A {@code for} loop's bound
- * and step are evaluated once, which the IR allows. The error word is a local keeping the first
- * error raised in the range (the lowest failing block's), returned at the end.
- * Names of the IR are C identifiers without {@code $}; the printer's own names contain one.
+ * Java source for a kernel of the kernel IR: a subclass of {@link KernelThreads} whose {@code run}
+ * method loops over a range of one-thread blocks and runs the kernel's body for each, with the
+ * operations {@link JavaScalarSyntax} prints. With one thread per block, {@code threadIdx.x} is 0,
+ * {@code blockDim.x} is 1 and a barrier is a no-op. Buffers and shared arrays are primitive arrays,
+ * hoisted into locals; indices ({@code i64} in the IR) are narrowed to {@code int} where they index
+ * (every JVM array is shorter than 2^31). A {@code for} loop's bound and step are evaluated once,
+ * which the IR allows. The error word is a local keeping the first error raised in the range (the
+ * lowest failing block's), returned at the end. Names of the IR are C identifiers without {@code
+ * $}; the printer's own names contain one.
  */
 public final class JavaKernelIrPrinter {
   /** The package of the generated classes. */
@@ -34,31 +34,43 @@ public final class JavaKernelIrPrinter {
   private static final String BLOCK = "block$";
   private static final String GRID = "grid$";
   private static final String ERROR = "error$";
-  /** The array through which moved statements hand back the variables of their callers they assign ({@link OutlinedStatements}). */
+
+  /**
+   * The array through which moved statements hand back the variables of their callers they assign
+   * ({@link OutlinedStatements}).
+   */
   private static final String SPILL = "spill$";
+
   private static final KernelExpr ZERO = new KernelExpr.Constant(ScalarValue.i64(0));
   private static final KernelExpr ONE = new KernelExpr.Constant(ScalarValue.i64(1));
 
   /**
    * The estimated bytecode size ({@link OutlinedStatements}) a printed method may have before
-   * statements move out of it: well below HotSpot's 8000 bytes, so that estimates off by half
-   * still fit and the JIT compiler gets methods it compiles well.
+   * statements move out of it: well below HotSpot's 8000 bytes, so that estimates off by half still
+   * fit and the JIT compiler gets methods it compiles well.
    */
   static final int METHOD_BUDGET = 3000;
 
   private final JavaScalarSyntax syntax = new JavaScalarSyntax();
   private final int methodBudget;
   private final OutlinedStatements outlining = new OutlinedStatements();
+
   /** The text of the method being printed. */
   private StringBuilder out = new StringBuilder();
+
   /** The methods that statements moved into, printed. */
   private final StringBuilder movedMethods = new StringBuilder();
+
   /** The statements of the method being printed that move into methods of their own. */
   private Set<KernelStmt> moved = Set.of();
+
   /** The {@code if}s whose {@code else} leaves their loop ({@link FixedPointLoops}). */
-  private final Set<KernelStmt> loopExits = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+  private final Set<KernelStmt> loopExits =
+      java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
   /** The Java name of each IR variable in scope, innermost scope first. */
   private Deque<Map<String, String>> scopes = new ArrayDeque<>();
+
   private final Set<String> javaNames = new HashSet<>();
   private int indent;
   private int temporaries;
@@ -75,55 +87,76 @@ public final class JavaKernelIrPrinter {
 
   /**
    * The Java class of {@code kernel}: staged where it is a map kernel {@link StagedMap} matches or
-   * a redomap's chunk kernel {@link StagedRedomap} matches
-   * (lane-wise where {@code VectorMath} runs lane-wise), else per row.
+   * a redomap's chunk kernel {@link StagedRedomap} matches (lane-wise where {@code VectorMath} runs
+   * lane-wise), else per row.
    */
   public static KernelSource print(Kernel kernel) {
     return print(kernel, dev.l0.kernels.vector.VectorMath.lanewise());
   }
 
-  /** As {@link #print(Kernel)}, a staged kernel's stages written with the Vector API if {@code lanewise}, else as plain loops. */
+  /**
+   * As {@link #print(Kernel)}, a staged kernel's stages written with the Vector API if {@code
+   * lanewise}, else as plain loops.
+   */
   static KernelSource print(Kernel kernel, boolean lanewise) {
     return print(kernel, lanewise, METHOD_BUDGET);
   }
 
   /**
    * As {@link #print(Kernel, boolean)}, with statements moved into methods of their own wherever a
-   * method would be over {@code methodBudget} estimated bytes of bytecode ({@link OutlinedStatements}).
+   * method would be over {@code methodBudget} estimated bytes of bytecode ({@link
+   * OutlinedStatements}).
    */
   static KernelSource print(Kernel kernel, boolean lanewise, int methodBudget) {
     JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget);
     java.util.Optional<StagedMap> staged = StagedMap.of(kernel);
-    java.util.Optional<StagedRedomap> redomap = staged.isPresent() ? java.util.Optional.empty() : StagedRedomap.of(kernel);
+    java.util.Optional<StagedRedomap> redomap =
+        staged.isPresent() ? java.util.Optional.empty() : StagedRedomap.of(kernel);
     String body;
     if (staged.isPresent()) {
-      body = printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
-          + new StagedMapPrinter(kernel, staged.get(), printer.syntax, lanewise).methods();
+      body =
+          printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
+              + new StagedMapPrinter(kernel, staged.get(), printer.syntax, lanewise).methods();
     } else if (redomap.isPresent()) {
-      body = printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
-          + printer.method(redomap.get().fold(), "private int " + StagedMapPrinter.FOLD)
-          + new StagedMapPrinter(redomap.get(), printer.syntax, lanewise).methods();
+      body =
+          printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
+              + printer.method(redomap.get().fold(), "private int " + StagedMapPrinter.FOLD)
+              + new StagedMapPrinter(redomap.get(), printer.syntax, lanewise).methods();
     } else {
       body = printer.method(kernel, "@Override\n  public int run");
     }
     return printer.kernelSource(kernel, body, staged.isPresent() || redomap.isPresent());
   }
 
-  /** The Java class of {@code kernel} with every row run by the per-row code, never staged: the form staged kernels are measured and tested against. */
+  /**
+   * The Java class of {@code kernel} with every row run by the per-row code, never staged: the form
+   * staged kernels are measured and tested against.
+   */
   static KernelSource printPerRow(Kernel kernel) {
     JavaKernelIrPrinter printer = new JavaKernelIrPrinter(METHOD_BUDGET);
-    return printer.kernelSource(kernel, printer.method(kernel, "@Override\n  public int run"), false);
+    return printer.kernelSource(
+        kernel, printer.method(kernel, "@Override\n  public int run"), false);
   }
 
-  /** The class of {@code kernel} with the methods {@code body}, the constants and the moved statements' methods. */
+  /**
+   * The class of {@code kernel} with the methods {@code body}, the constants and the moved
+   * statements' methods.
+   */
   private KernelSource kernelSource(Kernel kernel, String body, boolean staged) {
     String simpleName = "Kernel$" + kernel.name();
-    String source = "package " + PACKAGE + ";\n\n"
-        + "public final class " + simpleName + " extends " + KernelThreads.class.getName() + " {\n"
-        + syntax.constantFields()
-        + body
-        + movedMethods
-        + "}\n";
+    String source =
+        "package "
+            + PACKAGE
+            + ";\n\n"
+            + "public final class "
+            + simpleName
+            + " extends "
+            + KernelThreads.class.getName()
+            + " {\n"
+            + syntax.constantFields()
+            + body
+            + movedMethods
+            + "}\n";
     return new KernelSource(PACKAGE + "." + simpleName, source, staged);
   }
 
@@ -131,22 +164,54 @@ public final class JavaKernelIrPrinter {
   private String method(Kernel kernel, String modifiersAndName) {
     out = new StringBuilder();
     indent = 1;
-    line(modifiersAndName + "(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int " + GRID + ") {");
+    line(
+        modifiersAndName
+            + "(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int "
+            + GRID
+            + ") {");
     indent++;
     scopes.push(new HashMap<>());
     int slot = 0;
     for (Buffer b : kernel.buffers()) {
       String type = JavaScalarSyntax.javaType(b.elementType()) + "[]";
-      line("final " + type + " " + declareName(b.name()) + " = (" + type + ") memory$[" + slot++ + "];");
+      line(
+          "final "
+              + type
+              + " "
+              + declareName(b.name())
+              + " = ("
+              + type
+              + ") memory$["
+              + slot++
+              + "];");
     }
     for (SharedArray a : kernel.shared()) {
       String type = JavaScalarSyntax.javaType(a.elementType()) + "[]";
-      line("final " + type + " " + declareName(a.name()) + " = (" + type + ") memory$[" + slot++ + "];");
+      line(
+          "final "
+              + type
+              + " "
+              + declareName(a.name())
+              + " = ("
+              + type
+              + ") memory$["
+              + slot++
+              + "];");
     }
     for (int k = 0; k < kernel.scalars().size(); k++) {
       KernelExpr.Var v = kernel.scalars().get(k);
-      line("final " + JavaScalarSyntax.javaType(v.type()) + " " + declareName(v.name()) + " = (("
-          + JavaScalarSyntax.boxedType(v.type()) + ") scalars$[" + k + "])." + JavaScalarSyntax.javaType(v.type()) + "Value();");
+      line(
+          "final "
+              + JavaScalarSyntax.javaType(v.type())
+              + " "
+              + declareName(v.name())
+              + " = (("
+              + JavaScalarSyntax.boxedType(v.type())
+              + ") scalars$["
+              + k
+              + "])."
+              + JavaScalarSyntax.javaType(v.type())
+              + "Value();");
     }
     line("int " + ERROR + " = 0;");
     line("final long[] " + SPILL + " = new long[" + OutlinedStatements.MAX_RESULTS + "];");
@@ -173,7 +238,10 @@ public final class JavaKernelIrPrinter {
     indent--;
   }
 
-  /** A Java name for IR name {@code name}, declared in the innermost scope: the name itself unless Java has it in scope already. */
+  /**
+   * A Java name for IR name {@code name}, declared in the innermost scope: the name itself unless
+   * Java has it in scope already.
+   */
   private String declareName(String name) {
     String javaName = name;
     while (javaNames.contains(javaName)) {
@@ -203,13 +271,31 @@ public final class JavaKernelIrPrinter {
       callMoved(s);
     } else if (s instanceof KernelStmt.Declare d) {
       String value = converted(d.initial(), d.variable().type());
-      line(JavaScalarSyntax.javaType(d.variable().type()) + " " + declareName(d.variable().name()) + " = " + value + ";");
+      line(
+          JavaScalarSyntax.javaType(d.variable().type())
+              + " "
+              + declareName(d.variable().name())
+              + " = "
+              + value
+              + ";");
     } else if (s instanceof KernelStmt.Assign a) {
       line(nameOf(a.variable().name()) + " = " + converted(a.value(), a.variable().type()) + ";");
     } else if (s instanceof KernelStmt.Store st) {
-      line(nameOf(st.buffer().name()) + "[" + index(st.index()) + "] = " + converted(st.value(), st.buffer().elementType()) + ";");
+      line(
+          nameOf(st.buffer().name())
+              + "["
+              + index(st.index())
+              + "] = "
+              + converted(st.value(), st.buffer().elementType())
+              + ";");
     } else if (s instanceof KernelStmt.SharedStore st) {
-      line(nameOf(st.array().name()) + "[" + index(st.index()) + "] = " + converted(st.value(), st.array().elementType()) + ";");
+      line(
+          nameOf(st.array().name())
+              + "["
+              + index(st.index())
+              + "] = "
+              + converted(st.value(), st.array().elementType())
+              + ";");
     } else if (s instanceof KernelStmt.If i) {
       line("if (" + expr(i.condition()) + ") {");
       block(i.thenBody());
@@ -237,9 +323,9 @@ public final class JavaKernelIrPrinter {
 
   /**
    * A call of a new static method that runs {@code s} (one {@link OutlinedStatements} chose), its
-   * parameters named as the caller names them, and that returns its first error code; the method
-   * is printed into {@link #movedMethods}, statements inside it moved out in turn where it is over
-   * the budget.
+   * parameters named as the caller names them, and that returns its first error code; the method is
+   * printed into {@link #movedMethods}, statements inside it moved out in turn where it is over the
+   * budget.
    */
   private void callMoved(KernelStmt s) {
     OutlinedStatements.Parameters p = outlining.parameters(s).orElseThrow();
@@ -261,7 +347,11 @@ public final class JavaKernelIrPrinter {
     }
     for (KernelExpr.Var v : p.scalars()) {
       String javaName = nameOf(v.name());
-      declarations.add((p.results().contains(v) ? "" : "final ") + JavaScalarSyntax.javaType(v.type()) + " " + javaName);
+      declarations.add(
+          (p.results().contains(v) ? "" : "final ")
+              + JavaScalarSyntax.javaType(v.type())
+              + " "
+              + javaName);
       arguments.add(javaName);
       parameterScope.put(v.name(), javaName);
     }
@@ -273,7 +363,15 @@ public final class JavaKernelIrPrinter {
       declarations.add("final int " + GRID);
       arguments.add(GRID);
     }
-    line(ERROR + " = firstError(" + ERROR + ", " + name + "(" + String.join(", ", arguments) + "));");
+    line(
+        ERROR
+            + " = firstError("
+            + ERROR
+            + ", "
+            + name
+            + "("
+            + String.join(", ", arguments)
+            + "));");
     for (int k = 0; k < p.results().size(); k++) {
       KernelExpr.Var v = p.results().get(k);
       line(nameOf(v.name()) + " = " + fromBits(v.type(), SPILL + "[" + k + "]") + ";");
@@ -328,8 +426,8 @@ public final class JavaKernelIrPrinter {
   }
 
   /**
-   * {@code for} with its bound and step in locals of the enclosing scope (they read nothing the body
-   * assigns); a loop that reaches a fixed point ({@link FixedPointLoops}) is left there.
+   * {@code for} with its bound and step in locals of the enclosing scope (they read nothing the
+   * body assigns); a loop that reaches a fixed point ({@link FixedPointLoops}) is left there.
    */
   private void forLoop(KernelStmt.For f) {
     String start = expr(f.start());
@@ -340,7 +438,20 @@ public final class JavaKernelIrPrinter {
     scopes.push(new HashMap<>());
     String counter = declareName(f.counter().name());
     FixedPointLoops.guard(f).ifPresent(loopExits::add);
-    line("for (long " + counter + " = " + start + "; " + counter + " < " + bound + "; " + counter + " += " + step + ") {");
+    line(
+        "for (long "
+            + counter
+            + " = "
+            + start
+            + "; "
+            + counter
+            + " < "
+            + bound
+            + "; "
+            + counter
+            + " += "
+            + step
+            + ") {");
     block(f.body());
     line("}");
     scopes.pop();
@@ -365,7 +476,9 @@ public final class JavaKernelIrPrinter {
    */
   private String converted(KernelExpr e, ScalarType type) {
     String value = expr(e);
-    return e.type() == type || type == ScalarType.BOOL ? value : "((" + JavaScalarSyntax.javaType(type) + ") " + value + ")";
+    return e.type() == type || type == ScalarType.BOOL
+        ? value
+        : "((" + JavaScalarSyntax.javaType(type) + ") " + value + ")";
   }
 
   /** An {@code i64} index as a Java array index. */
@@ -395,10 +508,17 @@ public final class JavaKernelIrPrinter {
       return JavaScalarSyntax.unary(u.op(), expr(u.operand()));
     }
     if (s instanceof KernelExpr.Call c) {
-      return JavaScalarSyntax.builtin(c.function(), c.args().get(0).type(), c.args().stream().map(this::expr).toList());
+      return JavaScalarSyntax.builtin(
+          c.function(), c.args().get(0).type(), c.args().stream().map(this::expr).toList());
     }
     if (s instanceof KernelExpr.Select sel) {
-      return "(" + expr(sel.condition()) + " ? " + expr(sel.ifTrue()) + " : " + expr(sel.ifFalse()) + ")";
+      return "("
+          + expr(sel.condition())
+          + " ? "
+          + expr(sel.ifTrue())
+          + " : "
+          + expr(sel.ifFalse())
+          + ")";
     }
     if (s instanceof KernelExpr.Load l) {
       return nameOf(l.buffer().name()) + "[" + index(l.index()) + "]";
@@ -408,10 +528,10 @@ public final class JavaKernelIrPrinter {
   }
 
   /**
-   * {@code e} with the registers a one-thread block fixes ({@code threadIdx.x = 0},
-   * {@code blockDim.x = 1}) replaced by constants and {@code x + 0}, {@code x * 1} and
-   * {@code x * 0} of {@code i64} folded (wrap-around arithmetic makes them exact), so that
-   * {@code blockIdx.x * blockDim.x + threadIdx.x} is the block index.
+   * {@code e} with the registers a one-thread block fixes ({@code threadIdx.x = 0}, {@code
+   * blockDim.x = 1}) replaced by constants and {@code x + 0}, {@code x * 1} and {@code x * 0} of
+   * {@code i64} folded (wrap-around arithmetic makes them exact), so that {@code blockIdx.x *
+   * blockDim.x + threadIdx.x} is the block index.
    */
   static KernelExpr simplified(KernelExpr e) {
     if (e instanceof KernelExpr.Thread t) {
@@ -421,7 +541,8 @@ public final class JavaKernelIrPrinter {
         default -> e;
       };
     }
-    if (e instanceof KernelExpr.Binary b && b.operandType() == ScalarType.I64
+    if (e instanceof KernelExpr.Binary b
+        && b.operandType() == ScalarType.I64
         && (b.op() == BinaryOperator.ADD || b.op() == BinaryOperator.MUL)) {
       KernelExpr l = simplified(b.left());
       KernelExpr r = simplified(b.right());

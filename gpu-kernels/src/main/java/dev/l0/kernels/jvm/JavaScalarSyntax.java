@@ -10,15 +10,15 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Java source for L0's scalar operations, each with exactly {@link dev.l0.semantics.ScalarOperations}'
- * meaning: Java's own operators where they agree (integer wrap-around, masked shifts, f32 in
- * float, {@code MIN / -1} wrapping), {@link dev.l0.math.L0Math} for the math functions
- * (StrictMath-exact), {@link JvmSupport#power} for integer powers, Java casts for conversions
- * (saturating, NaN to 0), {@code Math.min/max/abs} (NaN wins, -0.0 &lt; 0.0), and booleans ordered
- * false &lt; true. Integer division, remainder and power must be guarded by the caller against the
- * operands {@code ScalarOperations} rejects (a zero divisor, a negative exponent), as the kernel IR
- * guarantees. Float literals become {@code static final} fields built from their bits, which
- * {@link #constantFields} declares.
+ * Java source for L0's scalar operations, each with exactly {@link
+ * dev.l0.semantics.ScalarOperations}' meaning: Java's own operators where they agree (integer
+ * wrap-around, masked shifts, f32 in float, {@code MIN / -1} wrapping), {@link dev.l0.math.L0Math}
+ * for the math functions (StrictMath-exact), {@link JvmSupport#power} for integer powers, Java
+ * casts for conversions (saturating, NaN to 0), {@code Math.min/max/abs} (NaN wins, -0.0 &lt; 0.0),
+ * and booleans ordered false &lt; true. Integer division, remainder and power must be guarded by
+ * the caller against the operands {@code ScalarOperations} rejects (a zero divisor, a negative
+ * exponent), as the kernel IR guarantees. Float literals become {@code static final} fields built
+ * from their bits, which {@link #constantFields} declares.
  */
 final class JavaScalarSyntax {
   private final Map<String, String> floatFields = new LinkedHashMap<>();
@@ -52,7 +52,12 @@ final class JavaScalarSyntax {
         if (t.isInteger()) {
           return "dev.l0.kernels.jvm.JvmSupport.power(" + l + ", " + r + ")";
         }
-        return "dev.l0.math.L0Math." + (t == ScalarType.F32 ? "powf(" : "pow(") + l + ", " + r + ")";
+        return "dev.l0.math.L0Math."
+            + (t == ScalarType.F32 ? "powf(" : "pow(")
+            + l
+            + ", "
+            + r
+            + ")";
       case LT:
       case LEQ:
       case GT:
@@ -100,14 +105,23 @@ final class JavaScalarSyntax {
     String x = args.get(0);
     return switch (f.kind()) {
       case CONVERSION -> "((" + javaType(f.conversionTarget()) + ") " + x + ")";
-      case FLOAT_MATH -> "dev.l0.math.L0Math." + f.functionName() + (argType == ScalarType.F32 ? "f(" : "(") + x + ")";
-      default -> f == Builtin.ABS ? "Math.abs(" + x + ")" : "Math." + f.functionName() + "(" + x + ", " + args.get(1) + ")";
+      case FLOAT_MATH ->
+          "dev.l0.math.L0Math."
+              + f.functionName()
+              + (argType == ScalarType.F32 ? "f(" : "(")
+              + x
+              + ")";
+      default ->
+          f == Builtin.ABS
+              ? "Math.abs(" + x + ")"
+              : "Math." + f.functionName() + "(" + x + ", " + args.get(1) + ")";
     };
   }
 
   /**
    * A Java expression with exactly the bits of {@code v}: booleans and integers as literals, floats
-   * as {@code static final} fields of the class (see {@link #constantFields}) built from their bits.
+   * as {@code static final} fields of the class (see {@link #constantFields}) built from their
+   * bits.
    */
   String literal(ScalarValue v) {
     if (v instanceof ScalarValue.Bool b) {
@@ -118,9 +132,12 @@ final class JavaScalarSyntax {
       return i.type() == ScalarType.I32 ? "((int) " + bits + ")" : bits;
     }
     ScalarValue.Float f = (ScalarValue.Float) v;
-    String init = f.type() == ScalarType.F32
-        ? "Float.intBitsToFloat(" + Float.floatToRawIntBits((float) f.value()) + ")"
-        : "Double.longBitsToDouble(0x" + Long.toHexString(Double.doubleToRawLongBits(f.value())) + "L)";
+    String init =
+        f.type() == ScalarType.F32
+            ? "Float.intBitsToFloat(" + Float.floatToRawIntBits((float) f.value()) + ")"
+            : "Double.longBitsToDouble(0x"
+                + Long.toHexString(Double.doubleToRawLongBits(f.value()))
+                + "L)";
     String field = floatFields.get(init);
     if (field == null) {
       field = "c$" + floatFields.size();
@@ -133,9 +150,16 @@ final class JavaScalarSyntax {
   /** The declarations of the float constants {@link #literal} used. */
   String constantFields() {
     StringBuilder fields = new StringBuilder();
-    floatFields.forEach((init, field) ->
-        fields.append("  private static final ").append(fieldTypes.get(field)).append(' ').append(field)
-            .append(" = ").append(init).append(";\n"));
+    floatFields.forEach(
+        (init, field) ->
+            fields
+                .append("  private static final ")
+                .append(fieldTypes.get(field))
+                .append(' ')
+                .append(field)
+                .append(" = ")
+                .append(init)
+                .append(";\n"));
     return fields.toString();
   }
 }

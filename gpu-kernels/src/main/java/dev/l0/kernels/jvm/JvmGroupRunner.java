@@ -25,23 +25,25 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Runs one kernel group on the JVM as the kernel IR's host does (package {@code dev.l0.kernels.ir}),
- * with blocks of one thread: the host steps by {@link HostProgram} (the simulator's and CUDA's),
- * buffers as primitive arrays (the inputs' {@link FlatArray} data as they are, copied only where a
- * kernel writes them; allocations zero-filled), and each launch's blocks in contiguous ranges on at most {@code parallelism}
- * threads ({@link ParallelRanges}). Each worker of a launch has its own shared arrays, its own
- * array of every thread-private buffer, which every thread it runs reuses, and its own workspace
- * ({@link KernelThreads#newWorkspace}, a staged kernel's chunk arrays): a launch allocates
- * thread-private memory per worker, never per thread. After a launch the error of its lowest
- * failing block, if any, is thrown as its {@code L0RuntimeError} (for a map, the first failing
- * row's); a capacity overflow instead reruns the group with larger growing arrays
- * ({@link CapacityReruns}). Outputs come back as {@link FlatArray}s, scalars boxed. Thread-safe: a run's state is its own.
+ * Runs one kernel group on the JVM as the kernel IR's host does (package {@code
+ * dev.l0.kernels.ir}), with blocks of one thread: the host steps by {@link HostProgram} (the
+ * simulator's and CUDA's), buffers as primitive arrays (the inputs' {@link FlatArray} data as they
+ * are, copied only where a kernel writes them; allocations zero-filled), and each launch's blocks
+ * in contiguous ranges on at most {@code parallelism} threads ({@link ParallelRanges}). Each worker
+ * of a launch has its own shared arrays, its own array of every thread-private buffer, which every
+ * thread it runs reuses, and its own workspace ({@link KernelThreads#newWorkspace}, a staged
+ * kernel's chunk arrays): a launch allocates thread-private memory per worker, never per thread.
+ * After a launch the error of its lowest failing block, if any, is thrown as its {@code
+ * L0RuntimeError} (for a map, the first failing row's); a capacity overflow instead reruns the
+ * group with larger growing arrays ({@link CapacityReruns}). Outputs come back as {@link
+ * FlatArray}s, scalars boxed. Thread-safe: a run's state is its own.
  */
 public final class JvmGroupRunner {
   /**
    * How the lowering lays kernels out for this runner: a thread per row (a map's grid has a block
    * for every row, as many blocks as an {@code int} counts), never a block per row, and no
-   * transposed copies of inputs read along rows (a CPU core reads its row's elements in order best).
+   * transposed copies of inputs read along rows (a CPU core reads its row's elements in order
+   * best).
    */
   public static final LaunchConfiguration LAUNCH_CONFIGURATION =
       new LaunchConfiguration(Integer.MAX_VALUE, 0, false);
@@ -54,19 +56,30 @@ public final class JvmGroupRunner {
   private final List<HostProgram.Step<KernelThreads>> steps;
   private final List<List<HostScalars.Expression>> outputShapes;
   private final AtomicLong threadPrivateElements = new AtomicLong();
-  /** The buffers some kernel of the group stores into: an input among them is copied before a run, the caller's array left as it is. */
+
+  /**
+   * The buffers some kernel of the group stores into: an input among them is copied before a run,
+   * the caller's array left as it is.
+   */
   private final Set<String> written = new HashSet<>();
 
-  /** For {@code group}, lowered with {@link #LAUNCH_CONFIGURATION}, running each launch on at most {@code parallelism} threads. */
+  /**
+   * For {@code group}, lowered with {@link #LAUNCH_CONFIGURATION}, running each launch on at most
+   * {@code parallelism} threads.
+   */
   public JvmGroupRunner(KernelGroup group, int parallelism) {
     this(group, parallelism, JaninoKernels::compile);
   }
 
   /**
    * As {@link #JvmGroupRunner(KernelGroup, int)}, each kernel compiled by {@code compiler}: for a
-   * benchmark or test that runs the same group in another form ({@link JavaKernelIrPrinter#printPerRow}).
+   * benchmark or test that runs the same group in another form ({@link
+   * JavaKernelIrPrinter#printPerRow}).
    */
-  JvmGroupRunner(KernelGroup group, int parallelism, java.util.function.Function<Kernel, KernelThreads> compiler) {
+  JvmGroupRunner(
+      KernelGroup group,
+      int parallelism,
+      java.util.function.Function<Kernel, KernelThreads> compiler) {
     if (parallelism < 1) {
       throw new IllegalArgumentException("a kernel needs at least one thread, not " + parallelism);
     }
@@ -94,7 +107,10 @@ public final class JvmGroupRunner {
     }
   }
 
-  /** The Java source the JVM backend compiles for {@code kernel} (printed as {@link JaninoKernels} compiles it). */
+  /**
+   * The Java source the JVM backend compiles for {@code kernel} (printed as {@link JaninoKernels}
+   * compiles it).
+   */
   public static String javaSource(Kernel kernel) {
     return JaninoKernels.compiled(kernel).source();
   }
@@ -112,12 +128,18 @@ public final class JvmGroupRunner {
     return threadPrivateElements.get();
   }
 
-  /** The group's outputs by name (arrays flat, scalars boxed), computed from its inputs' values in {@code environment}. */
+  /**
+   * The group's outputs by name (arrays flat, scalars boxed), computed from its inputs' values in
+   * {@code environment}.
+   */
   public Map<String, HostValue> run(HostEnvironment environment) {
     return CapacityReruns.run(scale -> run(environment, scale));
   }
 
-  /** {@link #run(HostEnvironment)} with growing arrays' capacities at {@code capacityScale} ({@link CapacityReruns}). */
+  /**
+   * {@link #run(HostEnvironment)} with growing arrays' capacities at {@code capacityScale} ({@link
+   * CapacityReruns}).
+   */
   private Map<String, HostValue> run(HostEnvironment environment, long capacityScale) {
     HostScalars.Values values = host.newValues();
     values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(BLOCK_SIZE));
@@ -142,8 +164,14 @@ public final class JvmGroupRunner {
         Object data = buffer(buffers, r.buffer());
         long index = r.index().evaluateIndex(values);
         if (index < 0 || index >= Array.getLength(data)) {
-          throw new IllegalArgumentException("reads element " + index + " of " + r.buffer().name() + " of "
-              + Array.getLength(data) + " elements");
+          throw new IllegalArgumentException(
+              "reads element "
+                  + index
+                  + " of "
+                  + r.buffer().name()
+                  + " of "
+                  + Array.getLength(data)
+                  + " elements");
         }
         values.set(r.slot(), element(data, r.buffer().elementType(), (int) index));
       }
@@ -151,7 +179,8 @@ public final class JvmGroupRunner {
     return outputs(values, buffers);
   }
 
-  private void bindInputs(HostEnvironment environment, HostScalars.Values values, Map<String, Object> buffers) {
+  private void bindInputs(
+      HostEnvironment environment, HostScalars.Values values, Map<String, Object> buffers) {
     for (GroupInput input : group.inputs()) {
       if (input instanceof GroupInput.Array a) {
         FlatArray array = environment.flat(input.name());
@@ -167,16 +196,22 @@ public final class JvmGroupRunner {
         }
         buffers.put(a.buffer().name(), data);
       } else {
-        values.set(host.slotOf(((GroupInput.Scalar) input).variable().name()), environment.scalar(input.name()));
+        values.set(
+            host.slotOf(((GroupInput.Scalar) input).variable().name()),
+            environment.scalar(input.name()));
       }
     }
   }
 
-  private void launch(HostProgram.Launch<KernelThreads> l, HostScalars.Values values, Map<String, Object> buffers,
+  private void launch(
+      HostProgram.Launch<KernelThreads> l,
+      HostScalars.Values values,
+      Map<String, Object> buffers,
       Map<String, Integer> perThread) {
     long grid = l.gridSize().evaluateIndex(values);
     if (grid < 1 || grid > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("launches " + l.kernel().name() + " on " + grid + " blocks");
+      throw new IllegalArgumentException(
+          "launches " + l.kernel().name() + " on " + grid + " blocks");
     }
     Kernel kernel = l.kernel();
     List<Buffer> kernelBuffers = kernel.buffers();
@@ -189,7 +224,8 @@ public final class JvmGroupRunner {
       if (b.isThreadPrivate()) {
         Integer elements = perThread.get(b.name());
         if (elements == null) {
-          throw new IllegalArgumentException("thread-private buffer " + b.name() + " is used before it is sized");
+          throw new IllegalArgumentException(
+              "thread-private buffer " + b.name() + " is used before it is sized");
         }
         privateSizes[k] = elements;
       } else {
@@ -204,26 +240,31 @@ public final class JvmGroupRunner {
     int gridDim = (int) grid;
     // the first error of the lowest failing range: (range start << 32 | code), smallest wins
     AtomicLong firstError = new AtomicLong(Long.MAX_VALUE);
-    ParallelRanges.run(gridDim, parallelism, () -> {
-      Object[] own = memory.clone();
-      own[own.length - 1] = code.newWorkspace();
-      for (int k = 0; k < kernelBuffers.size(); k++) {
-        if (kernelBuffers.get(k).isThreadPrivate()) {
-          own[k] = FlatArray.allocate(kernelBuffers.get(k).elementType(), privateSizes[k]);
-          threadPrivateElements.addAndGet(privateSizes[k]);
-        }
-      }
-      for (int k = 0; k < shared.size(); k++) {
-        own[kernelBuffers.size() + k] = FlatArray.allocate(shared.get(k).elementType(),
-            Math.toIntExact(shared.get(k).elements(BLOCK_SIZE)));
-      }
-      return (start, end) -> {
-        int raised = code.run(own, scalars, start, end, gridDim);
-        if (raised != 0) {
-          firstError.accumulateAndGet(((long) start << 32) | raised, Math::min);
-        }
-      };
-    });
+    ParallelRanges.run(
+        gridDim,
+        parallelism,
+        () -> {
+          Object[] own = memory.clone();
+          own[own.length - 1] = code.newWorkspace();
+          for (int k = 0; k < kernelBuffers.size(); k++) {
+            if (kernelBuffers.get(k).isThreadPrivate()) {
+              own[k] = FlatArray.allocate(kernelBuffers.get(k).elementType(), privateSizes[k]);
+              threadPrivateElements.addAndGet(privateSizes[k]);
+            }
+          }
+          for (int k = 0; k < shared.size(); k++) {
+            own[kernelBuffers.size() + k] =
+                FlatArray.allocate(
+                    shared.get(k).elementType(),
+                    Math.toIntExact(shared.get(k).elements(BLOCK_SIZE)));
+          }
+          return (start, end) -> {
+            int raised = code.run(own, scalars, start, end, gridDim);
+            if (raised != 0) {
+              firstError.accumulateAndGet(((long) start << 32) | raised, Math::min);
+            }
+          };
+        });
     if (firstError.get() != Long.MAX_VALUE) {
       int errorCode = (int) (firstError.get() & 0xffffffffL);
       throw CapacityReruns.failure(group.errors().get(errorCode - 1));
@@ -236,15 +277,25 @@ public final class JvmGroupRunner {
       GroupOutput output = group.outputs().get(k);
       ScalarType type = output.buffer().elementType();
       Object data = buffer(buffers, output.buffer());
-      int[] shape = outputShapes.get(k).stream().mapToInt(e -> Math.toIntExact(e.evaluateIndex(values))).toArray();
+      int[] shape =
+          outputShapes.get(k).stream()
+              .mapToInt(e -> Math.toIntExact(e.evaluateIndex(values)))
+              .toArray();
       long elements = 1;
       for (int size : shape) {
         elements = Math.multiplyExact(elements, size);
       }
       int length = Array.getLength(data);
       if (elements > length) {
-        throw new IllegalArgumentException("output " + output.name() + " needs " + elements + " elements, its buffer "
-            + output.buffer().name() + " has " + length);
+        throw new IllegalArgumentException(
+            "output "
+                + output.name()
+                + " needs "
+                + elements
+                + " elements, its buffer "
+                + output.buffer().name()
+                + " has "
+                + length);
       }
       if (shape.length == 0) {
         out.put(output.name(), HostValue.of(element(data, type, 0)));
@@ -262,8 +313,12 @@ public final class JvmGroupRunner {
 
   private static int elements(long elements, Buffer buffer) {
     if (elements < 0 || elements > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("allocates " + elements + " elements for " + buffer.name()
-          + ", more than a JVM array holds");
+      throw new IllegalArgumentException(
+          "allocates "
+              + elements
+              + " elements for "
+              + buffer.name()
+              + ", more than a JVM array holds");
     }
     return (int) elements;
   }

@@ -13,13 +13,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JVM backend as a {@link KernelExecutor}: each kernel of the plan is lowered to a kernel
- * group once, as for every backend ({@link KernelLowering}, with
- * {@link JvmGroupRunner#LAUNCH_CONFIGURATION}; a kernel the lowering rejects is rejected with its
- * reason), its kernels printed as Java and compiled, and every call runs the group
- * ({@link JvmGroupRunner}) on the host runner's flat arrays, returning the outputs flat; only
- * scalars are boxed. Each launch runs on at most {@link #parallelism()} threads. Thread-safe:
- * every run has its own state.
+ * The JVM backend as a {@link KernelExecutor}: each kernel of the plan is lowered to a kernel group
+ * once, as for every backend ({@link KernelLowering}, with {@link
+ * JvmGroupRunner#LAUNCH_CONFIGURATION}; a kernel the lowering rejects is rejected with its reason),
+ * its kernels printed as Java and compiled, and every call runs the group ({@link JvmGroupRunner})
+ * on the host runner's flat arrays, returning the outputs flat; only scalars are boxed. Each launch
+ * runs on at most {@link #parallelism()} threads. Thread-safe: every run has its own state.
  */
 public final class JvmKernelExecutor implements KernelExecutor {
   private final int parallelism;
@@ -29,10 +28,14 @@ public final class JvmKernelExecutor implements KernelExecutor {
     this(defaultParallelism());
   }
 
-  /** Runs each launch on at most {@code parallelism} threads (at least 1), the calling thread included. */
+  /**
+   * Runs each launch on at most {@code parallelism} threads (at least 1), the calling thread
+   * included.
+   */
   public JvmKernelExecutor(int parallelism) {
     if (parallelism < 1) {
-      throw new IllegalArgumentException("the JVM backend needs at least one thread per kernel, not " + parallelism);
+      throw new IllegalArgumentException(
+          "the JVM backend needs at least one thread per kernel, not " + parallelism);
     }
     this.parallelism = parallelism;
   }
@@ -59,21 +62,32 @@ public final class JvmKernelExecutor implements KernelExecutor {
     return environment -> run(runner, outputs, environment);
   }
 
-  /** The runner of {@code kernel}'s group, lowered and compiled; the lowering's rejection passes through. */
+  /**
+   * The runner of {@code kernel}'s group, lowered and compiled; the lowering's rejection passes
+   * through.
+   */
   JvmGroupRunner runner(KernelPlan.Kernel kernel, KernelScope scope) {
-    KernelGroup group = KernelLowering.lower(KernelPlan.of(scope.program(), List.of(kernel.function())), kernel,
-        JvmGroupRunner.LAUNCH_CONFIGURATION);
+    KernelGroup group =
+        KernelLowering.lower(
+            KernelPlan.of(scope.program(), List.of(kernel.function())),
+            kernel,
+            JvmGroupRunner.LAUNCH_CONFIGURATION);
     return new JvmGroupRunner(group, parallelism);
   }
 
-  private static List<HostValue> run(JvmGroupRunner runner, List<Ident> outputs, HostEnvironment environment) {
+  private static List<HostValue> run(
+      JvmGroupRunner runner, List<Ident> outputs, HostEnvironment environment) {
     Map<String, HostValue> results = runner.run(environment);
-    return outputs.stream().map(id -> {
-      HostValue value = results.get(id.name());
-      if (value == null) {
-        throw new IllegalStateException(runner.group().name() + " has no output " + id.name());
-      }
-      return value;
-    }).toList();
+    return outputs.stream()
+        .map(
+            id -> {
+              HostValue value = results.get(id.name());
+              if (value == null) {
+                throw new IllegalStateException(
+                    runner.group().name() + " has no output " + id.name());
+              }
+              return value;
+            })
+        .toList();
   }
 }

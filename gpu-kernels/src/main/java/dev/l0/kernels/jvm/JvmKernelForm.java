@@ -33,9 +33,14 @@ public final class JvmKernelForm {
       staged = Optional.of(redomap.get().map());
       what = "map part staged, fold per row in the reduction order,";
     }
-    String form = what + " in chunks of " + StagedMapPrinter.CHUNK + " rows, "
-        + (VectorMath.lanewise() ? "lane-wise (" + VectorMath.lanes() + " doubles a step)"
-            : "plain loops (no jdk.incubator.vector in this JVM)");
+    String form =
+        what
+            + " in chunks of "
+            + StagedMapPrinter.CHUNK
+            + " rows, "
+            + (VectorMath.lanewise()
+                ? "lane-wise (" + VectorMath.lanes() + " doubles a step)"
+                : "plain loops (no jdk.incubator.vector in this JVM)");
     Map<String, Integer> calls = new LinkedHashMap<>();
     for (StagedMap.Op op : staged.get().ops()) {
       if (op instanceof StagedMap.MathCall call) {
@@ -46,7 +51,8 @@ public final class JvmKernelForm {
       return form;
     }
     List<String> functions = new ArrayList<>();
-    calls.forEach((function, count) -> functions.add(count == 1 ? function : function + " x" + count));
+    calls.forEach(
+        (function, count) -> functions.add(count == 1 ? function : function + " x" + count));
     return form + "; VectorMath: " + String.join(", ", functions);
   }
 }

@@ -3,9 +3,9 @@ package dev.l0.kernels.jvm;
 import dev.l0.semantics.ScalarOperations;
 
 /**
- * The operations generated kernels call where a Java operator alone would not mean what
- * {@code dev.l0.semantics.ScalarOperations} means: integer {@code pow}, for the non-negative
- * exponents the kernel IR guards it to, computed by {@link ScalarOperations#wrappingPower}.
+ * The operations generated kernels call where a Java operator alone would not mean what {@code
+ * dev.l0.semantics.ScalarOperations} means: integer {@code pow}, for the non-negative exponents the
+ * kernel IR guards it to, computed by {@link ScalarOperations#wrappingPower}.
  */
 public final class JvmSupport {
   private JvmSupport() {}

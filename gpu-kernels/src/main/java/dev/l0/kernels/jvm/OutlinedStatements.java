@@ -17,21 +17,25 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Which compound statements ({@code if}, {@code for}, {@code while}) of a kernel's body
- * {@link JavaKernelIrPrinter} moves into static methods of their own, and what each such method
- * takes, so that every printed method stays below a size budget. HotSpot never compiles a method of
- * more than 8000 bytes of bytecode ({@code -XX:HugeMethodLimit}, with
- * {@code DontCompileHugeMethods} on by default): such a kernel would run interpreted, about ten
- * times slower. A moved statement reads its free variables, buffers and shared arrays as
- * parameters and returns its first error code. Statements are told apart by identity (equal statements at two places are two statements).
- * A statement that assigns variables declared outside it (a loop's state) takes their values as
- * parameters and hands their new values back through the caller's spill array, as raw bits.
- * Sizes are estimates of the bytecode Janino makes, in bytes.
+ * Which compound statements ({@code if}, {@code for}, {@code while}) of a kernel's body {@link
+ * JavaKernelIrPrinter} moves into static methods of their own, and what each such method takes, so
+ * that every printed method stays below a size budget. HotSpot never compiles a method of more than
+ * 8000 bytes of bytecode ({@code -XX:HugeMethodLimit}, with {@code DontCompileHugeMethods} on by
+ * default): such a kernel would run interpreted, about ten times slower. A moved statement reads
+ * its free variables, buffers and shared arrays as parameters and returns its first error code.
+ * Statements are told apart by identity (equal statements at two places are two statements). A
+ * statement that assigns variables declared outside it (a loop's state) takes their values as
+ * parameters and hands their new values back through the caller's spill array, as raw bits. Sizes
+ * are estimates of the bytecode Janino makes, in bytes.
  */
 final class OutlinedStatements {
   /** The estimated size of a call of a moved statement at its place. */
   private static final int CALL_SIZE = 24;
-  /** Parameter slots a method may have (the JVM allows 255, a {@code long} or {@code double} taking two). */
+
+  /**
+   * Parameter slots a method may have (the JVM allows 255, a {@code long} or {@code double} taking
+   * two).
+   */
   private static final int MAX_PARAMETER_SLOTS = 250;
 
   /**
@@ -39,7 +43,12 @@ final class OutlinedStatements {
    * outside it, the buffers and shared arrays it uses, and whether it reads the block index or the
    * grid size; and the scalars declared outside it that it assigns ({@code results}, handed back).
    */
-  record Parameters(List<KernelExpr.Var> scalars, List<Buffer> buffers, List<SharedArray> shared, boolean block, boolean grid,
+  record Parameters(
+      List<KernelExpr.Var> scalars,
+      List<Buffer> buffers,
+      List<SharedArray> shared,
+      boolean block,
+      boolean grid,
       List<KernelExpr.Var> results) {}
 
   /** The most variables declared outside a moved statement that it may assign. */
@@ -57,7 +66,10 @@ final class OutlinedStatements {
     return choose(body, null, budget);
   }
 
-  /** As {@link #choose(List, int)} for the body of {@code moved}'s own method: statements inside it, never itself. */
+  /**
+   * As {@link #choose(List, int)} for the body of {@code moved}'s own method: statements inside it,
+   * never itself.
+   */
   Set<KernelStmt> chooseInside(KernelStmt moved, int budget) {
     return choose(List.of(moved), moved, budget);
   }
@@ -79,7 +91,9 @@ final class OutlinedStatements {
         int size = c.getValue();
         boolean fits = size <= budget;
         boolean bestFits = best != null && bestSize <= budget;
-        if (best == null || (fits && (!bestFits || size > bestSize)) || (!fits && !bestFits && size < bestSize)) {
+        if (best == null
+            || (fits && (!bestFits || size > bestSize))
+            || (!fits && !bestFits && size < bestSize)) {
           best = c.getKey();
           bestSize = size;
         }
@@ -88,13 +102,20 @@ final class OutlinedStatements {
     }
   }
 
-  /** The parameters of {@code s}'s method, or empty if it cannot move (it assigns too many outer variables, or needs too many parameters). */
+  /**
+   * The parameters of {@code s}'s method, or empty if it cannot move (it assigns too many outer
+   * variables, or needs too many parameters).
+   */
   Optional<Parameters> parameters(KernelStmt s) {
     return parameters.computeIfAbsent(s, OutlinedStatements::analyse);
   }
 
-  /** The estimated size of {@code body}, statements in {@code chosen} counted as calls; every movable compound statement outside them goes into {@code candidates} with its size. */
-  private int size(List<KernelStmt> body, Set<KernelStmt> chosen, Map<KernelStmt, Integer> candidates) {
+  /**
+   * The estimated size of {@code body}, statements in {@code chosen} counted as calls; every
+   * movable compound statement outside them goes into {@code candidates} with its size.
+   */
+  private int size(
+      List<KernelStmt> body, Set<KernelStmt> chosen, Map<KernelStmt, Integer> candidates) {
     int size = 0;
     for (KernelStmt s : body) {
       size += size(s, chosen, candidates);
@@ -116,9 +137,18 @@ final class OutlinedStatements {
     } else if (s instanceof KernelStmt.SharedStore st) {
       size = 4 + size(st.index()) + size(st.value());
     } else if (s instanceof KernelStmt.If i) {
-      size = 6 + size(i.condition()) + size(i.thenBody(), chosen, candidates) + size(i.elseBody(), chosen, candidates);
+      size =
+          6
+              + size(i.condition())
+              + size(i.thenBody(), chosen, candidates)
+              + size(i.elseBody(), chosen, candidates);
     } else if (s instanceof KernelStmt.For f) {
-      size = 24 + size(f.start()) + size(f.bound()) + size(f.step()) + size(f.body(), chosen, candidates);
+      size =
+          24
+              + size(f.start())
+              + size(f.bound())
+              + size(f.step())
+              + size(f.body(), chosen, candidates);
     } else if (s instanceof KernelStmt.While w) {
       size = 6 + size(w.condition()) + size(w.body(), chosen, candidates);
     } else if (s instanceof KernelStmt.RaiseError) {
@@ -127,10 +157,12 @@ final class OutlinedStatements {
       size = 0;
     }
     if (s instanceof KernelStmt.For f) {
-      // the if that leaves a loop at its fixed point stays in the loop's method: it breaks out of it
+      // the if that leaves a loop at its fixed point stays in the loop's method: it breaks out of
+      // it
       FixedPointLoops.guard(f).ifPresent(candidates::remove);
     }
-    boolean compound = s instanceof KernelStmt.If || s instanceof KernelStmt.For || s instanceof KernelStmt.While;
+    boolean compound =
+        s instanceof KernelStmt.If || s instanceof KernelStmt.For || s instanceof KernelStmt.While;
     if (compound && size > CALL_SIZE * 2 && parameters(s).isPresent()) {
       candidates.put(s, size);
     }
@@ -138,7 +170,9 @@ final class OutlinedStatements {
   }
 
   private static int size(KernelExpr e) {
-    if (e instanceof KernelExpr.Constant || e instanceof KernelExpr.Var || e instanceof KernelExpr.Thread) {
+    if (e instanceof KernelExpr.Constant
+        || e instanceof KernelExpr.Var
+        || e instanceof KernelExpr.Thread) {
       return 3;
     }
     if (e instanceof KernelExpr.Binary b) {
@@ -172,15 +206,22 @@ final class OutlinedStatements {
       return Optional.empty();
     }
     free.assignedOutside.values().forEach(v -> free.read.putIfAbsent(v.name(), v));
-    int slots = 1 + free.buffers.size() + free.shared.size() + (free.block ? 1 : 0) + (free.grid ? 1 : 0);
+    int slots =
+        1 + free.buffers.size() + free.shared.size() + (free.block ? 1 : 0) + (free.grid ? 1 : 0);
     for (KernelExpr.Var v : free.read.values()) {
       slots += v.type() == ScalarType.I64 || v.type() == ScalarType.F64 ? 2 : 1;
     }
     if (slots > MAX_PARAMETER_SLOTS) {
       return Optional.empty();
     }
-    return Optional.of(new Parameters(List.copyOf(free.read.values()), List.copyOf(free.buffers), List.copyOf(free.shared),
-        free.block, free.grid, List.copyOf(free.assignedOutside.values())));
+    return Optional.of(
+        new Parameters(
+            List.copyOf(free.read.values()),
+            List.copyOf(free.buffers),
+            List.copyOf(free.shared),
+            free.block,
+            free.grid,
+            List.copyOf(free.assignedOutside.values())));
   }
 
   /** The free variables of a statement, found with a stack of the scopes declared inside it. */

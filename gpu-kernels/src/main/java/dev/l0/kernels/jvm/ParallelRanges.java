@@ -9,22 +9,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Runs the indices {@code [0, count)} as contiguous ranges on at most {@code parallelism}
- * threads: the calling thread and up to {@code parallelism - 1} helpers from a process-wide
- * pool of daemon threads, which take ranges in order until none is left (so a worker that
- * finishes early takes more). Each worker has its own state, made once per call
- * ({@code newWorker}), so what a worker allocates is allocated once per worker, not per range.
- * A call uses at most {@code parallelism} threads whatever other calls run at the same time.
+ * Runs the indices {@code [0, count)} as contiguous ranges on at most {@code parallelism} threads:
+ * the calling thread and up to {@code parallelism - 1} helpers from a process-wide pool of daemon
+ * threads, which take ranges in order until none is left (so a worker that finishes early takes
+ * more). Each worker has its own state, made once per call ({@code newWorker}), so what a worker
+ * allocates is allocated once per worker, not per range. A call uses at most {@code parallelism}
+ * threads whatever other calls run at the same time.
  */
 final class ParallelRanges {
   /** Ranges per worker, so that workers that finish early take more. */
   private static final int RANGES_PER_WORKER = 8;
 
-  private static final ExecutorService HELPERS = Executors.newCachedThreadPool(runnable -> {
-    Thread thread = new Thread(runnable, "l0-jvm-kernel");
-    thread.setDaemon(true);
-    return thread;
-  });
+  private static final ExecutorService HELPERS =
+      Executors.newCachedThreadPool(
+          runnable -> {
+            Thread thread = new Thread(runnable, "l0-jvm-kernel");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private ParallelRanges() {}
 
@@ -38,7 +40,10 @@ final class ParallelRanges {
     Worker newWorker();
   }
 
-  /** Runs {@code [0, count)} on at most {@code parallelism} threads; the first failure of any worker is thrown. */
+  /**
+   * Runs {@code [0, count)} on at most {@code parallelism} threads; the first failure of any worker
+   * is thrown.
+   */
   static void run(int count, int parallelism, WorkerFactory workers) {
     int ranges = (int) Math.min(count, (long) parallelism * RANGES_PER_WORKER);
     if (ranges <= 1 || parallelism == 1) {
@@ -49,19 +54,23 @@ final class ParallelRanges {
     }
     AtomicInteger next = new AtomicInteger();
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    Runnable work = () -> {
-      try {
-        Worker worker = null;
-        for (int r = next.getAndIncrement(); r < ranges && failure.get() == null; r = next.getAndIncrement()) {
-          if (worker == null) {
-            worker = workers.newWorker();
+    Runnable work =
+        () -> {
+          try {
+            Worker worker = null;
+            for (int r = next.getAndIncrement();
+                r < ranges && failure.get() == null;
+                r = next.getAndIncrement()) {
+              if (worker == null) {
+                worker = workers.newWorker();
+              }
+              worker.run(
+                  (int) ((long) count * r / ranges), (int) ((long) count * (r + 1) / ranges));
+            }
+          } catch (Throwable t) {
+            failure.compareAndSet(null, t);
           }
-          worker.run((int) ((long) count * r / ranges), (int) ((long) count * (r + 1) / ranges));
-        }
-      } catch (Throwable t) {
-        failure.compareAndSet(null, t);
-      }
-    };
+        };
     List<Future<?>> helpers = new ArrayList<>();
     for (int h = 1; h < Math.min(parallelism, ranges); h++) {
       helpers.add(HELPERS.submit(work));

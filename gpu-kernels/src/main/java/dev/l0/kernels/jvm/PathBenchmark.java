@@ -17,12 +17,13 @@ import java.util.stream.IntStream;
  * ({@code /programs/mc_paths.l0}), run through the public runtime API on the JVM backend, against
  * hand-written Java loops doing the same arithmetic in the same order (sequential, and parallel
  * over the same cores), in one run ({@code PathBenchmark [ROWS [WARMUP [RUNS]]]}). Prints one JSON
- * line with the best of the timed runs after the warm-up ones and whether the results agree bit
- * for bit.
+ * line with the best of the timed runs after the warm-up ones and whether the results agree bit for
+ * bit.
  */
 public final class PathBenchmark {
   /** The class-path resource of the program. */
   public static final String PROGRAM = "/programs/mc_paths.l0";
+
   /** The steps of a path. */
   public static final int STEPS = 256;
 
@@ -41,34 +42,52 @@ public final class PathBenchmark {
       spots[i] = 10 + random.nextDouble() * 190;
       vols[i] = 0.05 + random.nextDouble() * 0.6;
     }
-    CompiledProgram program = L0Runtime.compile(programText(), "mc_paths.l0", "main", DeviceKind.JVM);
+    CompiledProgram program =
+        L0Runtime.compile(programText(), "mc_paths.l0", "main", DeviceKind.JVM);
     double[][] kernel = new double[1][];
-    double kernelSeconds = best(warmup, runs, () -> kernel[0] = (double[]) program.run(seeds, spots, vols));
+    double kernelSeconds =
+        best(warmup, runs, () -> kernel[0] = (double[]) program.run(seeds, spots, vols));
     double[] sequential = new double[n];
-    double sequentialSeconds = best(warmup, runs, () -> {
-      double[] path = new double[STEPS];
-      for (int i = 0; i < n; i++) {
-        sequential[i] = handWrittenRow(seeds[i], spots[i], vols[i], path);
-      }
-    });
+    double sequentialSeconds =
+        best(
+            warmup,
+            runs,
+            () -> {
+              double[] path = new double[STEPS];
+              for (int i = 0; i < n; i++) {
+                sequential[i] = handWrittenRow(seeds[i], spots[i], vols[i], path);
+              }
+            });
     double[] parallel = new double[n];
-    double parallelSeconds = best(warmup, runs, () -> IntStream.range(0, n).parallel()
-        .forEach(i -> parallel[i] = handWrittenRow(seeds[i], spots[i], vols[i], new double[STEPS])));
+    double parallelSeconds =
+        best(
+            warmup,
+            runs,
+            () ->
+                IntStream.range(0, n)
+                    .parallel()
+                    .forEach(
+                        i ->
+                            parallel[i] =
+                                handWrittenRow(seeds[i], spots[i], vols[i], new double[STEPS])));
 
-    System.out.println(new JsonLine()
-        .add("benchmark", "mc_paths_jvm")
-        .add("rows", n)
-        .add("steps", STEPS)
-        .add("cores", Runtime.getRuntime().availableProcessors())
-        .add("java", System.getProperty("java.version"))
-        .add("executor", program.executorName())
-        .add("compile_ms", program.compileNanos() / 1e6)
-        .add("l0_s", kernelSeconds)
-        .add("hand_loop_sequential_s", sequentialSeconds)
-        .add("hand_loop_parallel_s", parallelSeconds)
-        .add("ratio_vs_parallel", kernelSeconds / parallelSeconds)
-        .add("bit_identical", Arrays.equals(kernel[0], sequential) && Arrays.equals(parallel, sequential))
-        .text());
+    System.out.println(
+        new JsonLine()
+            .add("benchmark", "mc_paths_jvm")
+            .add("rows", n)
+            .add("steps", STEPS)
+            .add("cores", Runtime.getRuntime().availableProcessors())
+            .add("java", System.getProperty("java.version"))
+            .add("executor", program.executorName())
+            .add("compile_ms", program.compileNanos() / 1e6)
+            .add("l0_s", kernelSeconds)
+            .add("hand_loop_sequential_s", sequentialSeconds)
+            .add("hand_loop_parallel_s", parallelSeconds)
+            .add("ratio_vs_parallel", kernelSeconds / parallelSeconds)
+            .add(
+                "bit_identical",
+                Arrays.equals(kernel[0], sequential) && Arrays.equals(parallel, sequential))
+            .text());
   }
 
   /**
@@ -105,7 +124,10 @@ public final class PathBenchmark {
     }
   }
 
-  /** The fastest of {@code runs} timed runs after {@code warmup} untimed ones, in seconds (also {@link ExactReduceBenchmark}'s). */
+  /**
+   * The fastest of {@code runs} timed runs after {@code warmup} untimed ones, in seconds (also
+   * {@link ExactReduceBenchmark}'s).
+   */
   static double best(int warmup, int runs, Runnable run) {
     for (int i = 0; i < warmup; i++) {
       run.run();

@@ -19,42 +19,58 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A map kernel in staged form: the per-row body of a kernel that is one grid-stride loop
- * {@code for (i = blockIdx.x; i < bound; i += gridDim.x)} over straight-line code, rewritten as a
- * list of {@link Op}s, each of which computes one local for every row of a chunk of rows at once.
- * Locals are renamed apart ({@code s$N}); an {@code If} whose branches only declare and assign
- * locals becomes selects (both branches are evaluated for every row, which is the same because
- * expressions have no effects and those that could fail are refused in branches); a call of
- * {@code exp}, {@code log}, {@code sqrt}, {@code sin}, {@code cos}, {@code erf} or {@code pow} on
- * {@code f64} becomes its own {@link MathCall} (a {@code VectorMath} call over the chunk).
+ * A map kernel in staged form: the per-row body of a kernel that is one grid-stride loop {@code for
+ * (i = blockIdx.x; i < bound; i += gridDim.x)} over straight-line code, rewritten as a list of
+ * {@link Op}s, each of which computes one local for every row of a chunk of rows at once. Locals
+ * are renamed apart ({@code s$N}); an {@code If} whose branches only declare and assign locals
+ * becomes selects (both branches are evaluated for every row, which is the same because expressions
+ * have no effects and those that could fail are refused in branches); a call of {@code exp}, {@code
+ * log}, {@code sqrt}, {@code sin}, {@code cos}, {@code erf} or {@code pow} on {@code f64} becomes
+ * its own {@link MathCall} (a {@code VectorMath} call over the chunk).
  *
  * <p>A kernel matches when it has no shared and no thread-private memory, its body is that one
  * loop, the bound reads only the kernel's scalars, and the loop body has only {@code Declare},
  * {@code Assign}, such {@code If}s, {@code Load}s of global buffers at the row index that no
  * statement of the kernel stores into, and {@code Store}s at the row index outside branches.
  */
-record StagedMap(KernelExpr.Var counter, KernelExpr bound, List<Op> ops, Set<Buffer> loaded, Set<Buffer> stored) {
+record StagedMap(
+    KernelExpr.Var counter,
+    KernelExpr bound,
+    List<Op> ops,
+    Set<Buffer> loaded,
+    Set<Buffer> stored) {
 
   /** One stage: writes one local (or the output buffer) for every row of a chunk. */
   sealed interface Op {}
 
-  /** {@code target = value} for every row; {@code value} reads locals, kernel scalars, the counter and loads at the row. */
+  /**
+   * {@code target = value} for every row; {@code value} reads locals, kernel scalars, the counter
+   * and loads at the row.
+   */
   record Compute(KernelExpr.Var target, KernelExpr value) implements Op {}
 
-  /** {@code target = function(arguments)} for every row by {@code VectorMath}; each argument a local or a load at the row. */
-  record MathCall(KernelExpr.Var target, String function, List<KernelExpr> arguments) implements Op {}
+  /**
+   * {@code target = function(arguments)} for every row by {@code VectorMath}; each argument a local
+   * or a load at the row.
+   */
+  record MathCall(KernelExpr.Var target, String function, List<KernelExpr> arguments)
+      implements Op {}
 
   /** {@code buffer[row] = value} for every row. */
   record Store(Buffer buffer, KernelExpr value) implements Op {}
 
   /** The staged form of {@code kernel}, or empty when it does not match. */
   static Optional<StagedMap> of(Kernel kernel) {
-    if (!kernel.shared().isEmpty() || kernel.buffers().stream().anyMatch(Buffer::isThreadPrivate)
-        || kernel.body().size() != 1 || !(kernel.body().get(0) instanceof KernelStmt.For loop)) {
+    if (!kernel.shared().isEmpty()
+        || kernel.buffers().stream().anyMatch(Buffer::isThreadPrivate)
+        || kernel.body().size() != 1
+        || !(kernel.body().get(0) instanceof KernelStmt.For loop)) {
       return Optional.empty();
     }
-    if (!JavaKernelIrPrinter.simplified(loop.start()).equals(new KernelExpr.Thread(ThreadIndex.BLOCK_IDX))
-        || !JavaKernelIrPrinter.simplified(loop.step()).equals(new KernelExpr.Thread(ThreadIndex.GRID_DIM))
+    if (!JavaKernelIrPrinter.simplified(loop.start())
+            .equals(new KernelExpr.Thread(ThreadIndex.BLOCK_IDX))
+        || !JavaKernelIrPrinter.simplified(loop.step())
+            .equals(new KernelExpr.Thread(ThreadIndex.GRID_DIM))
         || !readsOnly(loop.bound(), Set.copyOf(kernel.scalars()))) {
       return Optional.empty();
     }
@@ -67,8 +83,13 @@ record StagedMap(KernelExpr.Var counter, KernelExpr bound, List<Op> ops, Set<Buf
     if (flattening.loaded.stream().anyMatch(flattening.stored::contains)) {
       return Optional.empty();
     }
-    return Optional.of(new StagedMap(loop.counter(), loop.bound(), List.copyOf(flattening.ops),
-        Set.copyOf(flattening.loaded), Set.copyOf(flattening.stored)));
+    return Optional.of(
+        new StagedMap(
+            loop.counter(),
+            loop.bound(),
+            List.copyOf(flattening.ops),
+            Set.copyOf(flattening.loaded),
+            Set.copyOf(flattening.stored)));
   }
 
   /** Whether {@code e} is built from constants and the variables {@code allowed} only. */
@@ -89,7 +110,9 @@ record StagedMap(KernelExpr.Var counter, KernelExpr bound, List<Op> ops, Set<Buf
       return c.args().stream().allMatch(a -> readsOnly(a, allowed));
     }
     if (e instanceof KernelExpr.Select s) {
-      return readsOnly(s.condition(), allowed) && readsOnly(s.ifTrue(), allowed) && readsOnly(s.ifFalse(), allowed);
+      return readsOnly(s.condition(), allowed)
+          && readsOnly(s.ifTrue(), allowed)
+          && readsOnly(s.ifFalse(), allowed);
     }
     return false;
   }
@@ -173,21 +196,27 @@ record StagedMap(KernelExpr.Var counter, KernelExpr bound, List<Op> ops, Set<Buf
 
     private void statement(KernelStmt s, KernelExpr.Var mask) throws NotStaged {
       if (s instanceof KernelStmt.Declare d) {
-        KernelExpr value = converted(expression(d.initial(), mask != null, true), d.variable().type());
+        KernelExpr value =
+            converted(expression(d.initial(), mask != null, true), d.variable().type());
         KernelExpr.Var local = newLocal(d.variable().type());
         define(local, value);
         scopes.peek().put(d.variable().name(), local);
       } else if (s instanceof KernelStmt.Assign a) {
         KernelExpr.Var local = local(a.variable().name());
-        KernelExpr value = converted(expression(a.value(), mask != null, mask == null), a.variable().type());
+        KernelExpr value =
+            converted(expression(a.value(), mask != null, mask == null), a.variable().type());
         if (mask != null) {
           value = new KernelExpr.Select(mask, value, local);
         }
         define(local, value);
-      } else if (s instanceof KernelStmt.Store st && mask == null && !st.buffer().isThreadPrivate()
+      } else if (s instanceof KernelStmt.Store st
+          && mask == null
+          && !st.buffer().isThreadPrivate()
           && isRow(st.index())) {
         stored.add(st.buffer());
-        ops.add(new Store(st.buffer(), converted(expression(st.value(), false), st.buffer().elementType())));
+        ops.add(
+            new Store(
+                st.buffer(), converted(expression(st.value(), false), st.buffer().elementType())));
       } else if (s instanceof KernelStmt.If i) {
         KernelExpr condition = expression(i.condition(), mask != null);
         KernelExpr.Var thenMask = newLocal(ScalarType.BOOL);
@@ -222,7 +251,10 @@ record StagedMap(KernelExpr.Var counter, KernelExpr bound, List<Op> ops, Set<Buf
       throw new NotStaged();
     }
 
-    /** {@code target = value} as an op: a {@link MathCall} where {@code value} is a staged function call. */
+    /**
+     * {@code target = value} as an op: a {@link MathCall} where {@code value} is a staged function
+     * call.
+     */
     private void define(KernelExpr.Var target, KernelExpr value) {
       String function = stagedFunction(value);
       if (function == null) {
@@ -238,11 +270,13 @@ record StagedMap(KernelExpr.Var counter, KernelExpr bound, List<Op> ops, Set<Buf
 
     /** Whether a {@code VectorMath} call reads {@code a} as it is: a local or a load at the row. */
     private boolean isStagedArgument(KernelExpr a) {
-      return a instanceof KernelExpr.Var v && !scalars.contains(v) && !v.equals(counter) || a instanceof KernelExpr.Load;
+      return a instanceof KernelExpr.Var v && !scalars.contains(v) && !v.equals(counter)
+          || a instanceof KernelExpr.Load;
     }
 
     private static List<KernelExpr> arguments(KernelExpr call) {
-      return call instanceof KernelExpr.Call c ? c.args()
+      return call instanceof KernelExpr.Call c
+          ? c.args()
           : List.of(((KernelExpr.Binary) call).left(), ((KernelExpr.Binary) call).right());
     }
 
@@ -255,7 +289,10 @@ record StagedMap(KernelExpr.Var counter, KernelExpr bound, List<Op> ops, Set<Buf
       return expression(e, inBranch, false);
     }
 
-    /** As {@link #expression(KernelExpr, boolean)}, but a staged call at the top ({@code top}) stays in place for {@link #define}. */
+    /**
+     * As {@link #expression(KernelExpr, boolean)}, but a staged call at the top ({@code top}) stays
+     * in place for {@link #define}.
+     */
     private KernelExpr expression(KernelExpr e, boolean inBranch, boolean top) throws NotStaged {
       if (e instanceof KernelExpr.Constant) {
         return e;
@@ -275,12 +312,19 @@ record StagedMap(KernelExpr.Var counter, KernelExpr bound, List<Op> ops, Set<Buf
       }
       KernelExpr rebuilt;
       if (e instanceof KernelExpr.Binary b) {
-        if (inBranch && b.operandType().isInteger()
-            && (b.op() == BinaryOperator.DIV || b.op() == BinaryOperator.MOD || b.op() == BinaryOperator.POW)) {
+        if (inBranch
+            && b.operandType().isInteger()
+            && (b.op() == BinaryOperator.DIV
+                || b.op() == BinaryOperator.MOD
+                || b.op() == BinaryOperator.POW)) {
           throw new NotStaged();
         }
-        rebuilt = new KernelExpr.Binary(b.op(), b.operandType(), expression(b.left(), inBranch),
-            expression(b.right(), inBranch));
+        rebuilt =
+            new KernelExpr.Binary(
+                b.op(),
+                b.operandType(),
+                expression(b.left(), inBranch),
+                expression(b.right(), inBranch));
       } else if (e instanceof KernelExpr.Unary u) {
         rebuilt = new KernelExpr.Unary(u.op(), expression(u.operand(), inBranch));
       } else if (e instanceof KernelExpr.Call c) {
@@ -290,8 +334,11 @@ record StagedMap(KernelExpr.Var counter, KernelExpr bound, List<Op> ops, Set<Buf
         }
         rebuilt = new KernelExpr.Call(c.function(), args);
       } else if (e instanceof KernelExpr.Select s) {
-        rebuilt = new KernelExpr.Select(expression(s.condition(), inBranch), expression(s.ifTrue(), inBranch),
-            expression(s.ifFalse(), inBranch));
+        rebuilt =
+            new KernelExpr.Select(
+                expression(s.condition(), inBranch),
+                expression(s.ifTrue(), inBranch),
+                expression(s.ifFalse(), inBranch));
       } else {
         throw new NotStaged();
       }
@@ -314,7 +361,8 @@ record StagedMap(KernelExpr.Var counter, KernelExpr bound, List<Op> ops, Set<Buf
     }
 
     private static KernelExpr converted(KernelExpr e, ScalarType type) {
-      return e.type() == type || type == ScalarType.BOOL ? e
+      return e.type() == type || type == ScalarType.BOOL
+          ? e
           : new KernelExpr.Call(conversionTo(type), List.of(e));
     }
 
@@ -329,9 +377,14 @@ record StagedMap(KernelExpr.Var counter, KernelExpr bound, List<Op> ops, Set<Buf
     }
   }
 
-  /** The {@code VectorMath} function computing {@code e}, or null when {@code e} is not an f64 call of one. */
+  /**
+   * The {@code VectorMath} function computing {@code e}, or null when {@code e} is not an f64 call
+   * of one.
+   */
   static String stagedFunction(KernelExpr e) {
-    if (e instanceof KernelExpr.Binary b && b.op() == BinaryOperator.POW && b.operandType() == ScalarType.F64) {
+    if (e instanceof KernelExpr.Binary b
+        && b.op() == BinaryOperator.POW
+        && b.operandType() == ScalarType.F64) {
       return "pow";
     }
     if (e instanceof KernelExpr.Call c && c.args().get(0).type() == ScalarType.F64) {

@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Java source for a {@link StagedMap}: the {@code run} method of the kernel's class, which runs
- * the worker's rows in chunks of {@link #CHUNK} rows, one small static method per {@link StagedMap.Op}
+ * Java source for a {@link StagedMap}: the {@code run} method of the kernel's class, which runs the
+ * worker's rows in chunks of {@link #CHUNK} rows, one small static method per {@link StagedMap.Op}
  * (a loop over the chunk that the JIT compiler can vectorise, or a {@code VectorMath} call), with
  * every local an array of a chunk's rows in the worker's workspace ({@code newWorkspace}, made once
  * per worker; locals whose lives do not overlap share an array). Where the launch is not one thread
@@ -27,29 +27,44 @@ import java.util.Set;
 final class StagedMapPrinter {
   /** Rows per chunk: a chunk's locals stay in the core's caches. */
   static final int CHUNK = 1024;
+
   /** The per-row method {@code run} falls back to. */
   static final String SCALAR_RUN = "runScalar$";
-  /** The per-row method of a staged redomap's fold ({@link StagedRedomap#fold}) over a range of blocks. */
+
+  /**
+   * The per-row method of a staged redomap's fold ({@link StagedRedomap#fold}) over a range of
+   * blocks.
+   */
   static final String FOLD = "fold$";
+
   /** The most ops one stage's method runs. */
   private static final int OPS_PER_STAGE = 16;
+
   private static final String VECTOR_PACKAGE = "jdk.incubator.vector.";
 
   private final Kernel kernel;
   private final StagedMap staged;
+
   /** The redomap whose map part this prints ({@link #redomapMethods}), or null for a map kernel. */
   private final StagedRedomap redomap;
+
   /** Where a store of row {@code k$} of the chunk goes in its array. */
   private final String storeOffset;
+
   private final JavaScalarSyntax syntax;
+
   /** Whether stages use the Vector API ({@code VectorMath} runs lane-wise), or plain loops. */
   private final boolean lanewise;
+
   private final List<Stage> stages;
   private final StringBuilder out = new StringBuilder();
+
   /** The workspace array of each local. */
   private final Map<KernelExpr.Var, Integer> slotOf = new HashMap<>();
+
   /** The element type of each workspace array. */
   private final List<ScalarType> slotTypes = new ArrayList<>();
+
   private final Map<Buffer, String> bufferNames = new LinkedHashMap<>();
   private final Map<KernelExpr.Var, String> scalarNames = new LinkedHashMap<>();
 
@@ -57,12 +72,19 @@ final class StagedMapPrinter {
     this(kernel, staged, null, syntax, lanewise);
   }
 
-  /** For the map part of {@code redomap}: its stores go to the chunk arrays of the workspace, at the row in the chunk. */
+  /**
+   * For the map part of {@code redomap}: its stores go to the chunk arrays of the workspace, at the
+   * row in the chunk.
+   */
   StagedMapPrinter(StagedRedomap redomap, JavaScalarSyntax syntax, boolean lanewise) {
     this(redomap.mapKernel(), redomap.map(), redomap, syntax, lanewise);
   }
 
-  private StagedMapPrinter(Kernel kernel, StagedMap staged, StagedRedomap redomap, JavaScalarSyntax syntax,
+  private StagedMapPrinter(
+      Kernel kernel,
+      StagedMap staged,
+      StagedRedomap redomap,
+      JavaScalarSyntax syntax,
       boolean lanewise) {
     this.kernel = kernel;
     this.staged = staged;
@@ -80,7 +102,10 @@ final class StagedMapPrinter {
     this.stages = stages();
   }
 
-  /** Gives every local a workspace array, shared with locals whose last use comes before its first definition. */
+  /**
+   * Gives every local a workspace array, shared with locals whose last use comes before its first
+   * definition.
+   */
   private void assignSlots() {
     Set<KernelExpr.Var> locals = Set.copyOf(staged.locals());
     Map<KernelExpr.Var, Integer> lastUse = new HashMap<>();
@@ -125,8 +150,8 @@ final class StagedMapPrinter {
 
   /**
    * The methods: {@code newWorkspace}, {@code run}, the chunk method and one method per stage; for
-   * a redomap's map part, {@code run} stages the map part of a chunk of rows, then calls
-   * {@link #FOLD} on the chunk's blocks ({@link #redomapRun}).
+   * a redomap's map part, {@code run} stages the map part of a chunk of rows, then calls {@link
+   * #FOLD} on the chunk's blocks ({@link #redomapRun}).
    */
   String methods() {
     workspace();
@@ -143,9 +168,9 @@ final class StagedMapPrinter {
   }
 
   /**
-   * The ops in stages, each one method: a {@code VectorMath} call alone, else up to
-   * {@link #OPS_PER_STAGE} consecutive ops in one loop, lane-wise when {@link #lanewise} and they
-   * all can be, so that the locals they define and read among themselves stay in registers.
+   * The ops in stages, each one method: a {@code VectorMath} call alone, else up to {@link
+   * #OPS_PER_STAGE} consecutive ops in one loop, lane-wise when {@link #lanewise} and they all can
+   * be, so that the locals they define and read among themselves stay in registers.
    */
   private List<Stage> stages() {
     List<Stage> result = new ArrayList<>();
@@ -159,7 +184,9 @@ final class StagedMapPrinter {
       }
       boolean vector = lanewise && laneWise(ops.get(j));
       int end = j + 1;
-      while (end < ops.size() && end - j < OPS_PER_STAGE && !(ops.get(end) instanceof StagedMap.MathCall)
+      while (end < ops.size()
+          && end - j < OPS_PER_STAGE
+          && !(ops.get(end) instanceof StagedMap.MathCall)
           && (lanewise && laneWise(ops.get(end))) == vector) {
         end++;
       }
@@ -175,38 +202,68 @@ final class StagedMapPrinter {
   private void workspace() {
     out.append("  @Override\n  public Object newWorkspace() {\n    return new Object[] {");
     for (int s = 0; s < slotTypes.size(); s++) {
-      out.append(s == 0 ? "" : ", ").append("new ").append(JavaScalarSyntax.javaType(slotTypes.get(s)))
-          .append("[").append(CHUNK).append("]");
+      out.append(s == 0 ? "" : ", ")
+          .append("new ")
+          .append(JavaScalarSyntax.javaType(slotTypes.get(s)))
+          .append("[")
+          .append(CHUNK)
+          .append("]");
     }
     if (redomap != null) {
       for (Buffer b : redomap.values()) {
-        out.append(", new ").append(JavaScalarSyntax.javaType(b.elementType())).append("[").append(CHUNK).append("]");
+        out.append(", new ")
+            .append(JavaScalarSyntax.javaType(b.elementType()))
+            .append("[")
+            .append(CHUNK)
+            .append("]");
       }
       out.append(", new long[1]");
     }
     out.append("};\n  }\n");
     if (lanewise) {
-      out.append("  private static final ").append(VECTOR_PACKAGE).append("VectorSpecies S$ = ").append(VECTOR_PACKAGE)
+      out.append("  private static final ")
+          .append(VECTOR_PACKAGE)
+          .append("VectorSpecies S$ = ")
+          .append(VECTOR_PACKAGE)
           .append("DoubleVector.SPECIES_PREFERRED;\n");
     }
   }
 
   private void run() {
-    out.append("  @Override\n  public int run(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int grid$) {\n");
+    out.append(
+        "  @Override\n  public int run(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int grid$) {\n");
     int slot = 0;
     for (Buffer b : kernel.buffers()) {
       String type = JavaScalarSyntax.javaType(b.elementType()) + "[]";
-      out.append("    final ").append(type).append(' ').append(bufferNames.get(b)).append(" = (").append(type)
-          .append(") memory$[").append(slot++).append("];\n");
+      out.append("    final ")
+          .append(type)
+          .append(' ')
+          .append(bufferNames.get(b))
+          .append(" = (")
+          .append(type)
+          .append(") memory$[")
+          .append(slot++)
+          .append("];\n");
     }
     for (int k = 0; k < kernel.scalars().size(); k++) {
       KernelExpr.Var v = kernel.scalars().get(k);
-      out.append("    final ").append(JavaScalarSyntax.javaType(v.type())).append(' ').append(scalarNames.get(v))
-          .append(" = ((").append(JavaScalarSyntax.boxedType(v.type())).append(") scalars$[").append(k).append("]).")
-          .append(JavaScalarSyntax.javaType(v.type())).append("Value();\n");
+      out.append("    final ")
+          .append(JavaScalarSyntax.javaType(v.type()))
+          .append(' ')
+          .append(scalarNames.get(v))
+          .append(" = ((")
+          .append(JavaScalarSyntax.boxedType(v.type()))
+          .append(") scalars$[")
+          .append(k)
+          .append("]).")
+          .append(JavaScalarSyntax.javaType(v.type()))
+          .append("Value();\n");
     }
-    out.append("    final long bound$ = ").append(expr(staged.bound(), Set.of(), new LinkedHashSet<>())).append(";\n");
-    out.append("    final int rows$ = (int) Math.max(Math.min((long) endBlock$, bound$), (long) firstBlock$);\n");
+    out.append("    final long bound$ = ")
+        .append(expr(staged.bound(), Set.of(), new LinkedHashSet<>()))
+        .append(";\n");
+    out.append(
+        "    final int rows$ = (int) Math.max(Math.min((long) endBlock$, bound$), (long) firstBlock$);\n");
     StringBuilder fits = new StringBuilder("(long) grid$ >= bound$");
     for (Buffer b : bufferNames.keySet()) {
       if (staged.loaded().contains(b) || staged.stored().contains(b)) {
@@ -214,10 +271,17 @@ final class StagedMapPrinter {
       }
     }
     out.append("    if (!(").append(fits).append(")) {\n");
-    out.append("      return ").append(SCALAR_RUN).append("(memory$, scalars$, firstBlock$, endBlock$, grid$);\n    }\n");
+    out.append("      return ")
+        .append(SCALAR_RUN)
+        .append("(memory$, scalars$, firstBlock$, endBlock$, grid$);\n    }\n");
     out.append("    final Object[] workspace$ = (Object[]) memory$[memory$.length - 1];\n");
-    out.append("    for (int base$ = firstBlock$; base$ < rows$; base$ += ").append(CHUNK).append(") {\n");
-    out.append("      chunk$(workspace$").append(commonArguments()).append(", base$, Math.min(").append(CHUNK)
+    out.append("    for (int base$ = firstBlock$; base$ < rows$; base$ += ")
+        .append(CHUNK)
+        .append(") {\n");
+    out.append("      chunk$(workspace$")
+        .append(commonArguments())
+        .append(", base$, Math.min(")
+        .append(CHUNK)
         .append(", rows$ - base$));\n    }\n    return 0;\n  }\n");
   }
 
@@ -229,54 +293,104 @@ final class StagedMapPrinter {
    * shorter than the rows, the per-row code runs.
    */
   private void redomapRun() {
-    out.append("  @Override\n  public int run(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int grid$) {\n");
+    out.append(
+        "  @Override\n  public int run(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int grid$) {\n");
     int inputs = kernel.buffers().size() - redomap.values().size();
     for (int k = 0; k < inputs; k++) {
       Buffer b = kernel.buffers().get(k);
       String type = JavaScalarSyntax.javaType(b.elementType()) + "[]";
-      out.append("    final ").append(type).append(' ').append(bufferNames.get(b)).append(" = (").append(type)
-          .append(") memory$[").append(k).append("];\n");
+      out.append("    final ")
+          .append(type)
+          .append(' ')
+          .append(bufferNames.get(b))
+          .append(" = (")
+          .append(type)
+          .append(") memory$[")
+          .append(k)
+          .append("];\n");
     }
     for (int k = 0; k < kernel.scalars().size(); k++) {
       KernelExpr.Var v = kernel.scalars().get(k);
-      out.append("    final ").append(JavaScalarSyntax.javaType(v.type())).append(' ').append(scalarNames.get(v))
-          .append(" = ((").append(JavaScalarSyntax.boxedType(v.type())).append(") scalars$[").append(k).append("]).")
-          .append(JavaScalarSyntax.javaType(v.type())).append("Value();\n");
+      out.append("    final ")
+          .append(JavaScalarSyntax.javaType(v.type()))
+          .append(' ')
+          .append(scalarNames.get(v))
+          .append(" = ((")
+          .append(JavaScalarSyntax.boxedType(v.type()))
+          .append(") scalars$[")
+          .append(k)
+          .append("]).")
+          .append(JavaScalarSyntax.javaType(v.type()))
+          .append("Value();\n");
     }
-    out.append("    final long chunkSize$ = ").append(expr(redomap.chunkSize(), Set.of(), new LinkedHashSet<>())).append(";\n");
-    out.append("    final long rows$ = ").append(expr(redomap.rows(), Set.of(), new LinkedHashSet<>())).append(";\n");
-    StringBuilder fits = new StringBuilder("chunkSize$ >= 1L && chunkSize$ <= ").append(CHUNK).append("L");
+    out.append("    final long chunkSize$ = ")
+        .append(expr(redomap.chunkSize(), Set.of(), new LinkedHashSet<>()))
+        .append(";\n");
+    out.append("    final long rows$ = ")
+        .append(expr(redomap.rows(), Set.of(), new LinkedHashSet<>()))
+        .append(";\n");
+    StringBuilder fits =
+        new StringBuilder("chunkSize$ >= 1L && chunkSize$ <= ").append(CHUNK).append("L");
     for (Buffer b : staged.loaded()) {
       fits.append(" && ").append(bufferNames.get(b)).append(".length >= rows$");
     }
     out.append("    if (!(").append(fits).append(")) {\n");
-    out.append("      return ").append(SCALAR_RUN).append("(memory$, scalars$, firstBlock$, endBlock$, grid$);\n    }\n");
+    out.append("      return ")
+        .append(SCALAR_RUN)
+        .append("(memory$, scalars$, firstBlock$, endBlock$, grid$);\n    }\n");
     out.append("    final Object[] workspace$ = (Object[]) memory$[memory$.length - 1];\n");
     List<Buffer> values = redomap.values();
     for (int j = 0; j < values.size(); j++) {
       String type = JavaScalarSyntax.javaType(values.get(j).elementType()) + "[]";
-      out.append("    final ").append(type).append(' ').append(bufferNames.get(values.get(j))).append(" = (").append(type)
-          .append(") workspace$[").append(slotTypes.size() + j).append("];\n");
+      out.append("    final ")
+          .append(type)
+          .append(' ')
+          .append(bufferNames.get(values.get(j)))
+          .append(" = (")
+          .append(type)
+          .append(") workspace$[")
+          .append(slotTypes.size() + j)
+          .append("];\n");
     }
-    out.append("    final long[] rowBase$ = (long[]) workspace$[").append(slotTypes.size() + values.size()).append("];\n");
-    // the fold's memory: the kernel's buffers, the value arrays, the row base, then the shared arrays and the workspace
-    out.append("    final Object[] foldMemory$ = new Object[memory$.length + ").append(values.size() + 1).append("];\n");
+    out.append("    final long[] rowBase$ = (long[]) workspace$[")
+        .append(slotTypes.size() + values.size())
+        .append("];\n");
+    // the fold's memory: the kernel's buffers, the value arrays, the row base, then the shared
+    // arrays and the workspace
+    out.append("    final Object[] foldMemory$ = new Object[memory$.length + ")
+        .append(values.size() + 1)
+        .append("];\n");
     out.append("    System.arraycopy(memory$, 0, foldMemory$, 0, ").append(inputs).append(");\n");
     for (int j = 0; j < values.size(); j++) {
-      out.append("    foldMemory$[").append(inputs + j).append("] = ").append(bufferNames.get(values.get(j))).append(";\n");
+      out.append("    foldMemory$[")
+          .append(inputs + j)
+          .append("] = ")
+          .append(bufferNames.get(values.get(j)))
+          .append(";\n");
     }
     out.append("    foldMemory$[").append(inputs + values.size()).append("] = rowBase$;\n");
-    out.append("    System.arraycopy(memory$, ").append(inputs).append(", foldMemory$, ").append(inputs + values.size() + 1)
-        .append(", memory$.length - ").append(inputs).append(");\n");
-    out.append("    final int blocksPerStep$ = (int) Math.max(1L, ").append(CHUNK).append("L / chunkSize$);\n");
+    out.append("    System.arraycopy(memory$, ")
+        .append(inputs)
+        .append(", foldMemory$, ")
+        .append(inputs + values.size() + 1)
+        .append(", memory$.length - ")
+        .append(inputs)
+        .append(");\n");
+    out.append("    final int blocksPerStep$ = (int) Math.max(1L, ")
+        .append(CHUNK)
+        .append("L / chunkSize$);\n");
     out.append("    int error$ = 0;\n");
     out.append("    for (int block$ = firstBlock$; block$ < endBlock$;) {\n");
-    out.append("      final int last$ = (int) Math.min((long) block$ + blocksPerStep$, (long) endBlock$);\n");
+    out.append(
+        "      final int last$ = (int) Math.min((long) block$ + blocksPerStep$, (long) endBlock$);\n");
     out.append("      final long first$ = Math.min(block$ * chunkSize$, rows$);\n");
     out.append("      rowBase$[0] = first$;\n");
-    out.append("      chunk$(workspace$").append(commonArguments())
+    out.append("      chunk$(workspace$")
+        .append(commonArguments())
         .append(", (int) first$, (int) (Math.min(last$ * chunkSize$, rows$) - first$));\n");
-    out.append("      error$ = firstError(error$, ").append(FOLD).append("(foldMemory$, scalars$, block$, last$, grid$));\n");
+    out.append("      error$ = firstError(error$, ")
+        .append(FOLD)
+        .append("(foldMemory$, scalars$, block$, last$, grid$));\n");
     out.append("      block$ = last$;\n    }\n    return error$;\n  }\n");
   }
 
@@ -290,19 +404,35 @@ final class StagedMapPrinter {
   private void chunk() {
     out.append("  private static void chunk$(Object[] workspace$");
     for (Map.Entry<Buffer, String> b : bufferNames.entrySet()) {
-      out.append(", ").append(JavaScalarSyntax.javaType(b.getKey().elementType())).append("[] ").append(b.getValue());
+      out.append(", ")
+          .append(JavaScalarSyntax.javaType(b.getKey().elementType()))
+          .append("[] ")
+          .append(b.getValue());
     }
     for (Map.Entry<KernelExpr.Var, String> s : scalarNames.entrySet()) {
-      out.append(", ").append(JavaScalarSyntax.javaType(s.getKey().type())).append(' ').append(s.getValue());
+      out.append(", ")
+          .append(JavaScalarSyntax.javaType(s.getKey().type()))
+          .append(' ')
+          .append(s.getValue());
     }
     out.append(", int base$, int n$) {\n");
     for (int s = 0; s < slotTypes.size(); s++) {
       String type = JavaScalarSyntax.javaType(slotTypes.get(s)) + "[]";
-      out.append("    final ").append(type).append(" w$").append(s).append(" = (").append(type).append(") workspace$[")
-          .append(s).append("];\n");
+      out.append("    final ")
+          .append(type)
+          .append(" w$")
+          .append(s)
+          .append(" = (")
+          .append(type)
+          .append(") workspace$[")
+          .append(s)
+          .append("];\n");
     }
     for (int g = 0; g < stages.size(); g++) {
-      out.append("    stage$").append(g).append("(").append(String.join(", ", parameters(stages.get(g)).keySet()))
+      out.append("    stage$")
+          .append(g)
+          .append("(")
+          .append(String.join(", ", parameters(stages.get(g)).keySet()))
           .append(");\n");
     }
     out.append("  }\n");
@@ -336,7 +466,11 @@ final class StagedMapPrinter {
   private void stage(int g, Stage stage) {
     List<String> params = new ArrayList<>();
     parameters(stage).forEach((name, type) -> params.add(type + " " + name));
-    out.append("  private static void stage$").append(g).append("(").append(String.join(", ", params)).append(") {\n");
+    out.append("  private static void stage$")
+        .append(g)
+        .append("(")
+        .append(String.join(", ", params))
+        .append(") {\n");
     out.append(body(stage, new LinkedHashSet<>()));
     out.append("  }\n");
   }
@@ -345,7 +479,10 @@ final class StagedMapPrinter {
   private String body(Stage stage, Set<String> used) {
     List<StagedMap.Op> ops = staged.ops().subList(stage.first(), stage.end());
     if (ops.get(0) instanceof StagedMap.MathCall m) {
-      StringBuilder call = new StringBuilder("    dev.l0.kernels.vector.VectorMath.").append(m.function()).append("(");
+      StringBuilder call =
+          new StringBuilder("    dev.l0.kernels.vector.VectorMath.")
+              .append(m.function())
+              .append("(");
       for (KernelExpr a : m.arguments()) {
         call.append(arrayAndOffset(a, used)).append(", ");
       }
@@ -359,7 +496,9 @@ final class StagedMapPrinter {
       Set<KernelExpr.Var> inRegisters = new HashSet<>();
       Set<KernelExpr.Var> readLater = readAfter(stage.end());
       for (StagedMap.Op op : ops) {
-        text.append("      ").append(laneWiseStatement(op, readLater, inRegisters, used)).append('\n');
+        text.append("      ")
+            .append(laneWiseStatement(op, readLater, inRegisters, used))
+            .append('\n');
       }
       text.append("    }\n");
     }
@@ -389,24 +528,40 @@ final class StagedMapPrinter {
     }
     StagedMap.Store s = (StagedMap.Store) op;
     used.add(bufferNames.get(s.buffer()));
-    return bufferNames.get(s.buffer()) + "[" + storeOffset + "] = " + expr(s.value(), locals, used) + ";";
+    return bufferNames.get(s.buffer())
+        + "["
+        + storeOffset
+        + "] = "
+        + expr(s.value(), locals, used)
+        + ";";
   }
 
   /**
    * A Compute or Store for the rows {@code [k$, k$ + lanes)}: the target in a vector (or mask)
    * local, stored into its array too where an op after the stage ({@code readLater}) reads it.
    */
-  private String laneWiseStatement(StagedMap.Op op, Set<KernelExpr.Var> readLater, Set<KernelExpr.Var> inRegisters,
+  private String laneWiseStatement(
+      StagedMap.Op op,
+      Set<KernelExpr.Var> readLater,
+      Set<KernelExpr.Var> inRegisters,
       Set<String> used) {
     if (op instanceof StagedMap.Store s) {
       used.add(bufferNames.get(s.buffer()));
-      return laneExpr(s.value(), inRegisters, used) + ".intoArray(" + bufferNames.get(s.buffer()) + ", " + storeOffset + ");";
+      return laneExpr(s.value(), inRegisters, used)
+          + ".intoArray("
+          + bufferNames.get(s.buffer())
+          + ", "
+          + storeOffset
+          + ");";
     }
     StagedMap.Compute c = (StagedMap.Compute) op;
     String value = laneExpr(c.value(), inRegisters, used);
     String register = register(c.target());
-    String declaration = inRegisters.add(c.target())
-        ? VECTOR_PACKAGE + (c.target().type() == ScalarType.BOOL ? "VectorMask " : "DoubleVector ") : "";
+    String declaration =
+        inRegisters.add(c.target())
+            ? VECTOR_PACKAGE
+                + (c.target().type() == ScalarType.BOOL ? "VectorMask " : "DoubleVector ")
+            : "";
     String statement = declaration + register + " = " + value + ";";
     if (readLater.contains(c.target())) {
       String slot = "w$" + slotOf.get(c.target());
@@ -420,13 +575,18 @@ final class StagedMapPrinter {
     return "v" + local.name();
   }
 
-  /** Whether every part of {@code op} has a lane-wise form (f64 arithmetic and comparisons, boolean masks, selects). */
+  /**
+   * Whether every part of {@code op} has a lane-wise form (f64 arithmetic and comparisons, boolean
+   * masks, selects).
+   */
   private boolean laneWise(StagedMap.Op op) {
     if (op instanceof StagedMap.Compute c) {
-      return (c.target().type() == ScalarType.F64 || c.target().type() == ScalarType.BOOL) && laneWise(c.value());
+      return (c.target().type() == ScalarType.F64 || c.target().type() == ScalarType.BOOL)
+          && laneWise(c.value());
     }
     StagedMap.Store s = (StagedMap.Store) op;
-    return (s.buffer().elementType() == ScalarType.F64 || s.buffer().elementType() == ScalarType.BOOL)
+    return (s.buffer().elementType() == ScalarType.F64
+            || s.buffer().elementType() == ScalarType.BOOL)
         && laneWise(s.value());
   }
 
@@ -435,33 +595,66 @@ final class StagedMapPrinter {
       return c.type() == ScalarType.F64;
     }
     if (e instanceof KernelExpr.Var v) {
-      return !v.equals(staged.counter()) && (v.type() == ScalarType.F64 || v.type() == ScalarType.BOOL && !scalarNames.containsKey(v));
+      return !v.equals(staged.counter())
+          && (v.type() == ScalarType.F64
+              || v.type() == ScalarType.BOOL && !scalarNames.containsKey(v));
     }
     if (e instanceof KernelExpr.Load l) {
       return l.type() == ScalarType.F64 || l.type() == ScalarType.BOOL;
     }
     if (e instanceof KernelExpr.Binary b) {
-      boolean operator = b.operandType() == ScalarType.F64 ? LANE_OPERATORS.containsKey(b.op())
-          : b.operandType() == ScalarType.BOOL && (b.op() == BinaryOperator.AND || b.op() == BinaryOperator.OR);
+      boolean operator =
+          b.operandType() == ScalarType.F64
+              ? LANE_OPERATORS.containsKey(b.op())
+              : b.operandType() == ScalarType.BOOL
+                  && (b.op() == BinaryOperator.AND || b.op() == BinaryOperator.OR);
       return operator && laneWise(b.left()) && laneWise(b.right());
     }
     if (e instanceof KernelExpr.Unary u) {
-      return (u.type() == ScalarType.F64 && u.op() == PrefixOperator.NEG || u.type() == ScalarType.BOOL && u.op() == PrefixOperator.NOT)
+      return (u.type() == ScalarType.F64 && u.op() == PrefixOperator.NEG
+              || u.type() == ScalarType.BOOL && u.op() == PrefixOperator.NOT)
           && laneWise(u.operand());
     }
     if (e instanceof KernelExpr.Select s) {
-      return s.type() == ScalarType.F64 && laneWise(s.condition()) && laneWise(s.ifTrue()) && laneWise(s.ifFalse());
+      return s.type() == ScalarType.F64
+          && laneWise(s.condition())
+          && laneWise(s.ifTrue())
+          && laneWise(s.ifFalse());
     }
     return false;
   }
 
-  /** The Vector API's operation for each f64 operator with a lane-wise form: IEEE arithmetic and ordered compares, as Java's. */
-  private static final Map<BinaryOperator, String> LANE_OPERATORS = Map.of(
-      BinaryOperator.ADD, "add", BinaryOperator.SUB, "sub", BinaryOperator.MUL, "mul", BinaryOperator.DIV, "div",
-      BinaryOperator.LT, "LT", BinaryOperator.LEQ, "LE", BinaryOperator.GT, "GT", BinaryOperator.GEQ, "GE",
-      BinaryOperator.EQ, "EQ", BinaryOperator.NEQ, "EQ");
+  /**
+   * The Vector API's operation for each f64 operator with a lane-wise form: IEEE arithmetic and
+   * ordered compares, as Java's.
+   */
+  private static final Map<BinaryOperator, String> LANE_OPERATORS =
+      Map.of(
+          BinaryOperator.ADD,
+          "add",
+          BinaryOperator.SUB,
+          "sub",
+          BinaryOperator.MUL,
+          "mul",
+          BinaryOperator.DIV,
+          "div",
+          BinaryOperator.LT,
+          "LT",
+          BinaryOperator.LEQ,
+          "LE",
+          BinaryOperator.GT,
+          "GT",
+          BinaryOperator.GEQ,
+          "GE",
+          BinaryOperator.EQ,
+          "EQ",
+          BinaryOperator.NEQ,
+          "EQ");
 
-  /** A lane-wise expression ({@link #laneWise(KernelExpr)} holds) for the rows {@code [k$, k$ + lanes)}. */
+  /**
+   * A lane-wise expression ({@link #laneWise(KernelExpr)} holds) for the rows {@code [k$, k$ +
+   * lanes)}.
+   */
   private String laneExpr(KernelExpr e, Set<KernelExpr.Var> inRegisters, Set<String> used) {
     if (e instanceof KernelExpr.Constant c) {
       return VECTOR_PACKAGE + "DoubleVector.broadcast(S$, " + syntax.literal(c.value()) + ")";
@@ -490,23 +683,37 @@ final class StagedMapPrinter {
       }
       String operation = LANE_OPERATORS.get(b.op());
       if (b.op().kind() == BinaryOperator.Kind.COMPARISON) {
-        String compare = l + ".compare(" + VECTOR_PACKAGE + "VectorOperators." + operation + ", " + r + ")";
+        String compare =
+            l + ".compare(" + VECTOR_PACKAGE + "VectorOperators." + operation + ", " + r + ")";
         return b.op() == BinaryOperator.NEQ ? compare + ".not()" : compare;
       }
       return l + "." + operation + "(" + r + ")";
     }
     if (e instanceof KernelExpr.Unary u) {
-      return laneExpr(u.operand(), inRegisters, used) + (u.op() == PrefixOperator.NEG ? ".neg()" : ".not()");
+      return laneExpr(u.operand(), inRegisters, used)
+          + (u.op() == PrefixOperator.NEG ? ".neg()" : ".not()");
     }
     KernelExpr.Select s = (KernelExpr.Select) e;
     // Janino resolves blend to Vector's, which returns a Vector
-    return "((" + VECTOR_PACKAGE + "DoubleVector) " + laneExpr(s.ifFalse(), inRegisters, used) + ".blend("
-        + laneExpr(s.ifTrue(), inRegisters, used) + ", " + laneExpr(s.condition(), inRegisters, used) + "))";
+    return "(("
+        + VECTOR_PACKAGE
+        + "DoubleVector) "
+        + laneExpr(s.ifFalse(), inRegisters, used)
+        + ".blend("
+        + laneExpr(s.ifTrue(), inRegisters, used)
+        + ", "
+        + laneExpr(s.condition(), inRegisters, used)
+        + "))";
   }
 
   private static String fromArray(ScalarType type, String array, String offset) {
-    return VECTOR_PACKAGE + (type == ScalarType.BOOL ? "VectorMask" : "DoubleVector") + ".fromArray(S$, " + array + ", "
-        + offset + ")";
+    return VECTOR_PACKAGE
+        + (type == ScalarType.BOOL ? "VectorMask" : "DoubleVector")
+        + ".fromArray(S$, "
+        + array
+        + ", "
+        + offset
+        + ")";
   }
 
   private String arrayAndOffset(KernelExpr a, Set<String> used) {
@@ -519,7 +726,10 @@ final class StagedMapPrinter {
     return slot + ", 0";
   }
 
-  /** {@code e} for row {@code k$} of the chunk: locals are their arrays' elements, the counter the row. */
+  /**
+   * {@code e} for row {@code k$} of the chunk: locals are their arrays' elements, the counter the
+   * row.
+   */
   private String expr(KernelExpr e, Set<KernelExpr.Var> locals, Set<String> used) {
     if (e instanceof KernelExpr.Constant c) {
       return syntax.literal(c.value());
@@ -537,18 +747,26 @@ final class StagedMapPrinter {
       return scalarNames.get(v);
     }
     if (e instanceof KernelExpr.Binary b) {
-      return JavaScalarSyntax.binary(b.op(), b.operandType(), expr(b.left(), locals, used), expr(b.right(), locals, used));
+      return JavaScalarSyntax.binary(
+          b.op(), b.operandType(), expr(b.left(), locals, used), expr(b.right(), locals, used));
     }
     if (e instanceof KernelExpr.Unary u) {
       return JavaScalarSyntax.unary(u.op(), expr(u.operand(), locals, used));
     }
     if (e instanceof KernelExpr.Call c) {
-      return JavaScalarSyntax.builtin(c.function(), c.args().get(0).type(),
+      return JavaScalarSyntax.builtin(
+          c.function(),
+          c.args().get(0).type(),
           c.args().stream().map(a -> expr(a, locals, used)).toList());
     }
     if (e instanceof KernelExpr.Select s) {
-      return "(" + expr(s.condition(), locals, used) + " ? " + expr(s.ifTrue(), locals, used) + " : "
-          + expr(s.ifFalse(), locals, used) + ")";
+      return "("
+          + expr(s.condition(), locals, used)
+          + " ? "
+          + expr(s.ifTrue(), locals, used)
+          + " : "
+          + expr(s.ifFalse(), locals, used)
+          + ")";
     }
     KernelExpr.Load l = (KernelExpr.Load) e;
     used.add(bufferNames.get(l.buffer()));

@@ -19,36 +19,45 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A redomap's chunk kernel in staged form: the kernel of a thread per chunk of the reduction
- * order ({@code chunk = blockIdx.x}, accumulators declared, then
- * {@code for (i = chunk*S; i < min((chunk+1)*S, n); i++) foldBody}, then the block's combine),
- * split in two. The map part ({@link MapPart}: the statements of the fold body that compute locals
- * from the row {@code i}, the kernel's scalars, loads at {@code i} of buffers no statement of the
- * kernel stores into, and the map part's own locals) becomes a {@link StagedMap} ({@link #map})
- * that stores each local the rest of the fold reads into a chunk-sized array ({@link #values},
- * indexed from the first row of the chunk of rows). The rest, {@link #fold}, is the kernel itself
- * with those locals declared from the arrays at {@code i - staged_row_base[0]} (a one-element
- * array after the value arrays among its buffers) where the map part set them last: it folds
- * every row in the same order as the kernel, so results are the same bit for bit (the map part
- * has no effects and does not read the accumulators, so computing it earlier for a chunk of rows
- * changes nothing).
+ * A redomap's chunk kernel in staged form: the kernel of a thread per chunk of the reduction order
+ * ({@code chunk = blockIdx.x}, accumulators declared, then {@code for (i = chunk*S; i <
+ * min((chunk+1)*S, n); i++) foldBody}, then the block's combine), split in two. The map part
+ * ({@link MapPart}: the statements of the fold body that compute locals from the row {@code i}, the
+ * kernel's scalars, loads at {@code i} of buffers no statement of the kernel stores into, and the
+ * map part's own locals) becomes a {@link StagedMap} ({@link #map}) that stores each local the rest
+ * of the fold reads into a chunk-sized array ({@link #values}, indexed from the first row of the
+ * chunk of rows). The rest, {@link #fold}, is the kernel itself with those locals declared from the
+ * arrays at {@code i - staged_row_base[0]} (a one-element array after the value arrays among its
+ * buffers) where the map part set them last: it folds every row in the same order as the kernel, so
+ * results are the same bit for bit (the map part has no effects and does not read the accumulators,
+ * so computing it earlier for a chunk of rows changes nothing).
  *
  * @param mapKernel the map part as a kernel over the rows, whose stores go to {@link #values}
  * @param chunkSize {@code S}, reading only the kernel's scalars
  * @param rows {@code n}, reading only the kernel's scalars
  */
-record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> values, KernelExpr chunkSize,
+record StagedRedomap(
+    Kernel mapKernel,
+    StagedMap map,
+    Kernel fold,
+    List<Buffer> values,
+    KernelExpr chunkSize,
     KernelExpr rows) {
 
   private static final KernelExpr ONE = new KernelExpr.Constant(ScalarValue.i64(1));
   private static final KernelExpr ZERO = new KernelExpr.Constant(ScalarValue.i64(0));
 
-  /** The staged form of {@code kernel}, or empty when it is not a redomap chunk kernel with a map part that stages. */
+  /**
+   * The staged form of {@code kernel}, or empty when it is not a redomap chunk kernel with a map
+   * part that stages.
+   */
   static Optional<StagedRedomap> of(Kernel kernel) {
     List<KernelStmt> body = kernel.body();
-    if (kernel.buffers().stream().anyMatch(Buffer::isThreadPrivate) || body.isEmpty()
+    if (kernel.buffers().stream().anyMatch(Buffer::isThreadPrivate)
+        || body.isEmpty()
         || !(body.get(0) instanceof KernelStmt.Declare first)
-        || !JavaKernelIrPrinter.simplified(first.initial()).equals(new KernelExpr.Thread(ThreadIndex.BLOCK_IDX))) {
+        || !JavaKernelIrPrinter.simplified(first.initial())
+            .equals(new KernelExpr.Thread(ThreadIndex.BLOCK_IDX))) {
       return Optional.empty();
     }
     KernelExpr.Var chunk = first.variable();
@@ -60,11 +69,22 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
       return Optional.empty();
     }
     Set<KernelExpr.Var> scalars = Set.copyOf(kernel.scalars());
-    if (!(loop.start() instanceof KernelExpr.Binary start) || start.op() != BinaryOperator.MUL
-        || !start.left().equals(chunk) || !scalarsOnly(start.right(), scalars) || !loop.step().equals(ONE)
-        || !(loop.bound() instanceof KernelExpr.Call bound) || bound.function() != Builtin.MIN
-        || !bound.args().get(0).equals(new KernelExpr.Binary(BinaryOperator.MUL, ScalarType.I64,
-            new KernelExpr.Binary(BinaryOperator.ADD, ScalarType.I64, chunk, ONE), start.right()))
+    if (!(loop.start() instanceof KernelExpr.Binary start)
+        || start.op() != BinaryOperator.MUL
+        || !start.left().equals(chunk)
+        || !scalarsOnly(start.right(), scalars)
+        || !loop.step().equals(ONE)
+        || !(loop.bound() instanceof KernelExpr.Call bound)
+        || bound.function() != Builtin.MIN
+        || !bound
+            .args()
+            .get(0)
+            .equals(
+                new KernelExpr.Binary(
+                    BinaryOperator.MUL,
+                    ScalarType.I64,
+                    new KernelExpr.Binary(BinaryOperator.ADD, ScalarType.I64, chunk, ONE),
+                    start.right()))
         || !scalarsOnly(bound.args().get(1), scalars)) {
       return Optional.empty();
     }
@@ -87,16 +107,27 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
     valueOf.forEach((v, b) -> mapBody.add(new KernelStmt.Store(b, loop.counter(), v)));
     List<Buffer> mapBuffers = new ArrayList<>(kernel.buffers());
     mapBuffers.addAll(valueOf.values());
-    Kernel mapKernel = new Kernel(kernel.name() + "_map", mapBuffers, kernel.scalars(), List.of(),
-        List.of(new KernelStmt.For(loop.counter(), new KernelExpr.Thread(ThreadIndex.BLOCK_IDX), bound.args().get(1),
-            new KernelExpr.Thread(ThreadIndex.GRID_DIM), mapBody)));
+    Kernel mapKernel =
+        new Kernel(
+            kernel.name() + "_map",
+            mapBuffers,
+            kernel.scalars(),
+            List.of(),
+            List.of(
+                new KernelStmt.For(
+                    loop.counter(),
+                    new KernelExpr.Thread(ThreadIndex.BLOCK_IDX),
+                    bound.args().get(1),
+                    new KernelExpr.Thread(ThreadIndex.GRID_DIM),
+                    mapBody)));
     Optional<StagedMap> map = StagedMap.of(mapKernel);
     if (map.isEmpty()) {
       return Optional.empty();
     }
     Buffer rowBase = new Buffer("staged_row_base", ScalarType.I64);
-    KernelExpr inChunk = new KernelExpr.Binary(BinaryOperator.SUB, ScalarType.I64, loop.counter(),
-        new KernelExpr.Load(rowBase, ZERO));
+    KernelExpr inChunk =
+        new KernelExpr.Binary(
+            BinaryOperator.SUB, ScalarType.I64, loop.counter(), new KernelExpr.Load(rowBase, ZERO));
     List<KernelStmt> foldBody = new ArrayList<>();
     for (int k = 0; k < loop.body().size(); k++) {
       if (!part.isMap(k)) {
@@ -109,12 +140,20 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
       }
     }
     List<KernelStmt> foldKernelBody = new ArrayList<>(body);
-    foldKernelBody.set(at, new KernelStmt.For(loop.counter(), loop.start(), loop.bound(), loop.step(), foldBody));
+    foldKernelBody.set(
+        at, new KernelStmt.For(loop.counter(), loop.start(), loop.bound(), loop.step(), foldBody));
     List<Buffer> foldBuffers = new ArrayList<>(mapBuffers);
     foldBuffers.add(rowBase);
-    Kernel fold = new Kernel(kernel.name(), foldBuffers, kernel.scalars(), kernel.shared(), foldKernelBody);
-    return Optional.of(new StagedRedomap(mapKernel, map.get(), fold, List.copyOf(valueOf.values()), start.right(),
-        bound.args().get(1)));
+    Kernel fold =
+        new Kernel(kernel.name(), foldBuffers, kernel.scalars(), kernel.shared(), foldKernelBody);
+    return Optional.of(
+        new StagedRedomap(
+            mapKernel,
+            map.get(),
+            fold,
+            List.copyOf(valueOf.values()),
+            start.right(),
+            bound.args().get(1)));
   }
 
   /**
@@ -122,7 +161,10 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
    * the statement that last sets each of its locals ({@code definedAt}), and the locals that the
    * other statements read ({@code readByRest}), each read only after that index.
    */
-  private record MapPart(List<KernelStmt> statements, Set<Integer> map, Map<KernelExpr.Var, Integer> definedAt,
+  private record MapPart(
+      List<KernelStmt> statements,
+      Set<Integer> map,
+      Map<KernelExpr.Var, Integer> definedAt,
       Set<KernelExpr.Var> readByRest) {
 
     boolean isMap(int index) {
@@ -132,10 +174,11 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
     /**
      * The map part of {@code body}: {@code Declare}s of map values, and {@code If}s on map values
      * whose branches only declare locals and assign the map part's locals map values; a local that
-     * another statement assigns, or reads before the map part sets it last, is left out, until
-     * none is. Null where {@code body} has a statement this matcher does not know.
+     * another statement assigns, or reads before the map part sets it last, is left out, until none
+     * is. Null where {@code body} has a statement this matcher does not know.
      */
-    static MapPart of(List<KernelStmt> body, Set<KernelExpr.Var> base, KernelExpr.Var i, Set<Buffer> stored) {
+    static MapPart of(
+        List<KernelStmt> body, Set<KernelExpr.Var> base, KernelExpr.Var i, Set<Buffer> stored) {
       Set<KernelExpr.Var> excluded = new HashSet<>();
       while (true) {
         Set<KernelExpr.Var> locals = new HashSet<>(base);
@@ -150,7 +193,8 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
             isMap = !excluded.contains(d.variable()) && mapValue(d.initial(), locals, i, stored);
             sets.add(d.variable());
           } else {
-            isMap = s instanceof KernelStmt.If f && mapIf(f, locals, new HashSet<>(), i, stored, sets);
+            isMap =
+                s instanceof KernelStmt.If f && mapIf(f, locals, new HashSet<>(), i, stored, sets);
           }
           if (isMap) {
             map.add(k);
@@ -195,8 +239,13 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
      * {@code Declare}s, {@code Assign}s of {@code outer} locals or the branch's own, and such
      * {@code If}s; the outer locals it assigns are added to {@code sets}.
      */
-    private static boolean mapIf(KernelStmt.If f, Set<KernelExpr.Var> outer, Set<KernelExpr.Var> inner,
-        KernelExpr.Var i, Set<Buffer> stored, Set<KernelExpr.Var> sets) {
+    private static boolean mapIf(
+        KernelStmt.If f,
+        Set<KernelExpr.Var> outer,
+        Set<KernelExpr.Var> inner,
+        KernelExpr.Var i,
+        Set<Buffer> stored,
+        Set<KernelExpr.Var> sets) {
       Set<KernelExpr.Var> visible = new HashSet<>(outer);
       visible.addAll(inner);
       if (!mapValue(f.condition(), visible, i, stored)) {
@@ -209,11 +258,14 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
           readable.addAll(own);
           if (s instanceof KernelStmt.Declare d && mapValue(d.initial(), readable, i, stored)) {
             own.add(d.variable());
-          } else if (s instanceof KernelStmt.Assign a && readable.contains(a.variable()) && mapValue(a.value(), readable, i, stored)) {
+          } else if (s instanceof KernelStmt.Assign a
+              && readable.contains(a.variable())
+              && mapValue(a.value(), readable, i, stored)) {
             if (!own.contains(a.variable())) {
               sets.add(a.variable());
             }
-          } else if (!(s instanceof KernelStmt.If nested && mapIf(nested, outer, own, i, stored, sets))) {
+          } else if (!(s instanceof KernelStmt.If nested
+              && mapIf(nested, outer, own, i, stored, sets))) {
             return false;
           }
         }
@@ -228,8 +280,12 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
     return vars(e, read) && allowed.containsAll(read);
   }
 
-  /** Whether {@code e} reads only {@code allowed} variables and loads at the row {@code i} of buffers not in {@code stored}. */
-  private static boolean mapValue(KernelExpr e, Set<KernelExpr.Var> allowed, KernelExpr.Var i, Set<Buffer> stored) {
+  /**
+   * Whether {@code e} reads only {@code allowed} variables and loads at the row {@code i} of
+   * buffers not in {@code stored}.
+   */
+  private static boolean mapValue(
+      KernelExpr e, Set<KernelExpr.Var> allowed, KernelExpr.Var i, Set<Buffer> stored) {
     if (e instanceof KernelExpr.Load l) {
       return !stored.contains(l.buffer()) && JavaKernelIrPrinter.simplified(l.index()).equals(i);
     }
@@ -249,7 +305,8 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
       return c.args().stream().allMatch(a -> mapValue(a, allowed, i, stored));
     }
     if (e instanceof KernelExpr.Select s) {
-      return mapValue(s.condition(), allowed, i, stored) && mapValue(s.ifTrue(), allowed, i, stored)
+      return mapValue(s.condition(), allowed, i, stored)
+          && mapValue(s.ifTrue(), allowed, i, stored)
           && mapValue(s.ifFalse(), allowed, i, stored);
     }
     return false;
@@ -259,7 +316,10 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
    * Collects the buffers {@code body} stores into, the variables it assigns and the variables its
    * expressions read; false where it has a statement this matcher does not know.
    */
-  private static boolean walk(List<KernelStmt> body, Set<Buffer> stored, Set<KernelExpr.Var> assigned,
+  private static boolean walk(
+      List<KernelStmt> body,
+      Set<Buffer> stored,
+      Set<KernelExpr.Var> assigned,
       Set<KernelExpr.Var> read) {
     boolean known = true;
     for (KernelStmt s : body) {
@@ -274,11 +334,16 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
       } else if (s instanceof KernelStmt.SharedStore st) {
         known &= vars(st.index(), read) & vars(st.value(), read);
       } else if (s instanceof KernelStmt.If f) {
-        known &= vars(f.condition(), read) & walk(f.thenBody(), stored, assigned, read)
-            & walk(f.elseBody(), stored, assigned, read);
+        known &=
+            vars(f.condition(), read)
+                & walk(f.thenBody(), stored, assigned, read)
+                & walk(f.elseBody(), stored, assigned, read);
       } else if (s instanceof KernelStmt.For f) {
-        known &= vars(f.start(), read) & vars(f.bound(), read) & vars(f.step(), read)
-            & walk(f.body(), stored, assigned, read);
+        known &=
+            vars(f.start(), read)
+                & vars(f.bound(), read)
+                & vars(f.step(), read)
+                & walk(f.body(), stored, assigned, read);
       } else if (s instanceof KernelStmt.While w) {
         known &= vars(w.condition(), read) & walk(w.body(), stored, assigned, read);
       } else if (!(s instanceof KernelStmt.Barrier) && !(s instanceof KernelStmt.RaiseError)) {
@@ -288,7 +353,10 @@ record StagedRedomap(Kernel mapKernel, StagedMap map, Kernel fold, List<Buffer> 
     return known;
   }
 
-  /** Adds the variables {@code e} reads to {@code out}; false where {@code e} has an expression this matcher does not know. */
+  /**
+   * Adds the variables {@code e} reads to {@code out}; false where {@code e} has an expression this
+   * matcher does not know.
+   */
   private static boolean vars(KernelExpr e, Set<KernelExpr.Var> out) {
     if (e instanceof KernelExpr.Var v) {
       out.add(v);

@@ -16,10 +16,15 @@ import java.util.List;
  * element of {@code source} at {@code offset + sum(ij * strides j)}. Arrays in buffers are
  * row-major; a replicated array repeats its rows with stride 0 and an {@code iota} computes its
  * elements. {@code valid} is false where an index that selected this part was out of bounds (an
- * error was raised then, and nothing may be read through the view). A view without dimensions
- * is one element.
+ * error was raised then, and nothing may be read through the view). A view without dimensions is
+ * one element.
  */
-record ArrayView(Source source, KernelExpr offset, List<KernelExpr> dims, List<KernelExpr> strides, KernelExpr valid)
+record ArrayView(
+    Source source,
+    KernelExpr offset,
+    List<KernelExpr> dims,
+    List<KernelExpr> strides,
+    KernelExpr valid)
     implements Binding {
   ArrayView {
     dims = List.copyOf(dims);
@@ -72,7 +77,9 @@ record ArrayView(Source source, KernelExpr offset, List<KernelExpr> dims, List<K
     return source instanceof Replicated || strides.equals(rowMajorStrides(dims));
   }
 
-  /** The same elements in row-major order with the sizes {@code newDims} (a contiguous view only). */
+  /**
+   * The same elements in row-major order with the sizes {@code newDims} (a contiguous view only).
+   */
   ArrayView reshaped(List<KernelExpr> newDims, KernelExpr ok) {
     return new ArrayView(source, offset, newDims, rowMajorStrides(newDims), and(valid, ok));
   }
@@ -81,7 +88,8 @@ record ArrayView(Source source, KernelExpr offset, List<KernelExpr> dims, List<K
   ArrayView slice(KernelExpr start, KernelExpr length, KernelExpr ok) {
     List<KernelExpr> newDims = new ArrayList<>(List.of(length));
     newDims.addAll(dims.subList(1, dims.size()));
-    return new ArrayView(source, add(offset, mul(start, strides.get(0))), newDims, strides, and(valid, ok));
+    return new ArrayView(
+        source, add(offset, mul(start, strides.get(0))), newDims, strides, and(valid, ok));
   }
 
   /**
@@ -140,16 +148,26 @@ record ArrayView(Source source, KernelExpr offset, List<KernelExpr> dims, List<K
     throw new IllegalStateException("not a view of a buffer: " + source);
   }
 
-  /** Row {@code index} (an {@code i64}), its validity including the bounds check of {@code index}. */
+  /**
+   * Row {@code index} (an {@code i64}), its validity including the bounds check of {@code index}.
+   */
   ArrayView row(KernelExpr index) {
-    return new ArrayView(source, add(offset, mul(index, strides.get(0))), dims.subList(1, dims.size()),
-        strides.subList(1, strides.size()), and(valid, inRange(index, dims.get(0))));
+    return new ArrayView(
+        source,
+        add(offset, mul(index, strides.get(0))),
+        dims.subList(1, dims.size()),
+        strides.subList(1, strides.size()),
+        and(valid, inRange(index, dims.get(0))));
   }
 
   /** Row {@code index} where {@code index} is known to be in bounds (a loop over the rows). */
   ArrayView rowInBounds(KernelExpr index) {
-    return new ArrayView(source, add(offset, mul(index, strides.get(0))), dims.subList(1, dims.size()),
-        strides.subList(1, strides.size()), valid);
+    return new ArrayView(
+        source,
+        add(offset, mul(index, strides.get(0))),
+        dims.subList(1, dims.size()),
+        strides.subList(1, strides.size()),
+        valid);
   }
 
   /** The element this zero-dimensional view stands for. */

@@ -13,14 +13,18 @@ import dev.l0.kernels.ir.ReductionOrder;
 import java.util.List;
 
 /**
- * The chunking of the reduction-order contract for {@code n} elements: host scalars for the
- * chunk count {@code C}, the chunk size {@code S} and the number of blocks {@code G} that give
- * every chunk a thread, and the loop over one chunk's elements.
+ * The chunking of the reduction-order contract for {@code n} elements: host scalars for the chunk
+ * count {@code C}, the chunk size {@code S} and the number of blocks {@code G} that give every
+ * chunk a thread, and the loop over one chunk's elements.
  */
-record Chunking(KernelExpr n, KernelExpr.Var chunks, KernelExpr.Var chunkSize, KernelExpr.Var blocks) {
+record Chunking(
+    KernelExpr n, KernelExpr.Var chunks, KernelExpr.Var chunkSize, KernelExpr.Var blocks) {
 
   static Chunking of(KernelExpr n, GroupContext group) {
-    return new Chunking(n, group.fresh("chunks", ScalarType.I64), group.fresh("chunkSize", ScalarType.I64),
+    return new Chunking(
+        n,
+        group.fresh("chunks", ScalarType.I64),
+        group.fresh("chunkSize", ScalarType.I64),
         group.fresh("blocks", ScalarType.I64));
   }
 
@@ -32,9 +36,13 @@ record Chunking(KernelExpr n, KernelExpr.Var chunks, KernelExpr.Var chunkSize, K
         new HostStep.Define(blocks, ReductionOrder.ceilDivExpr(chunks, KernelGroup.BLOCK_SIZE)));
   }
 
-  /** Declares {@code chunk} as the thread's global index and runs {@code work} where {@code chunk < C}. */
+  /**
+   * Declares {@code chunk} as the thread's global index and runs {@code work} where {@code chunk <
+   * C}.
+   */
   List<KernelStmt> threadPerChunk(KernelExpr.Var chunk, List<KernelStmt> work) {
-    return List.of(new KernelStmt.Declare(chunk, KernelExprs.GLOBAL_THREAD),
+    return List.of(
+        new KernelStmt.Declare(chunk, KernelExprs.GLOBAL_THREAD),
         new KernelStmt.If(KernelExprs.lt(chunk, chunks), work, List.of()));
   }
 

@@ -3,7 +3,11 @@ package dev.l0.kernels.lower;
 import dev.l0.kernels.ir.KernelExpr;
 
 /** Where a lowered body puts one of its results: a local, or a region of a buffer. */
-sealed interface Destination permits Destination.ToLocal, Destination.ToMemory, Destination.ToResizable, Destination.ToUnsized {
+sealed interface Destination
+    permits Destination.ToLocal,
+        Destination.ToMemory,
+        Destination.ToResizable,
+        Destination.ToUnsized {
 
   /** A scalar result assigned to a declared local. */
   record ToLocal(KernelExpr.Var local) implements Destination {}

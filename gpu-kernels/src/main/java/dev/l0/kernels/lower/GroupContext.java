@@ -8,8 +8,8 @@ import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.KernelError;
-import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
@@ -36,19 +36,26 @@ final class GroupContext {
   private final List<GroupInput> inputs = new ArrayList<>();
   private final Map<String, Binding> inputBindings = new HashMap<>();
   private final Set<KernelExpr.Var> hostScalars = new HashSet<>();
+
   /** Host scalars whose values the lowering learns after their first use, in the order defined. */
   private final Map<KernelExpr.Var, KernelExpr> deferred = new java.util.LinkedHashMap<>();
+
   private final List<KernelError> errors = new ArrayList<>();
   private final Set<String> readTransposed;
-  /** Where the SOAC is in the source, for the run-time errors raised where no nearer position is known. */
+
+  /**
+   * Where the SOAC is in the source, for the run-time errors raised where no nearer position is
+   * known.
+   */
   private final SourcePos soacPos;
+
   private final String soacOperation;
   private final List<TiledTranspose.Copy> transposedCopies = new ArrayList<>();
   private int nameCounter;
 
   /**
-   * For lowering {@code soac} of {@code function}; its kernels read the arrays named in
-   * {@code readTransposed} from a copy with the row index innermost ({@link UncoalescedReads}).
+   * For lowering {@code soac} of {@code function}; its kernels read the arrays named in {@code
+   * readTransposed} from a copy with the row index innermost ({@link UncoalescedReads}).
    */
   GroupContext(InternalFunction function, Exp.Soac soac, Set<String> readTransposed) {
     this.readTransposed = Set.copyOf(readTransposed);
@@ -119,22 +126,27 @@ final class GroupContext {
   }
 
   /**
-   * A size from a type as an {@code i64} host expression: a constant, or a scalar of the
-   * enclosing function (made a group input).
+   * A size from a type as an {@code i64} host expression: a constant, or a scalar of the enclosing
+   * function (made a group input).
    */
   KernelExpr hostSize(Dim dim) {
     if (dim instanceof Dim.Const c) {
       return KernelExprs.i64(c.size());
     }
-    if (dim instanceof Dim.Named named && types.containsKey(named.variable())
+    if (dim instanceof Dim.Named named
+        && types.containsKey(named.variable())
         && !boundInsideSoac.contains(named.variable())
         && input(named.variable()) instanceof Binding.Scalar scalar) {
       return KernelExprs.convert(scalar.value(), ScalarType.I64);
     }
-    throw new UnsupportedKernelException("an array result whose size is not known before the kernel runs (" + dim + ")");
+    throw new UnsupportedKernelException(
+        "an array result whose size is not known before the kernel runs (" + dim + ")");
   }
 
-  /** Whether {@code e} reads only constants and the group's input scalars and sizes: the host can compute it. */
+  /**
+   * Whether {@code e} reads only constants and the group's input scalars and sizes: the host can
+   * compute it.
+   */
   boolean isHostExpression(KernelExpr e) {
     if (e instanceof KernelExpr.Constant) {
       return true;
@@ -152,12 +164,17 @@ final class GroupContext {
       return c.args().stream().allMatch(this::isHostExpression);
     }
     if (e instanceof KernelExpr.Select s) {
-      return isHostExpression(s.condition()) && isHostExpression(s.ifTrue()) && isHostExpression(s.ifFalse());
+      return isHostExpression(s.condition())
+          && isHostExpression(s.ifTrue())
+          && isHostExpression(s.ifFalse());
     }
     return false;
   }
 
-  /** {@link #hostShape}, or {@code null} where a size of {@code type} is known only when the kernel runs. */
+  /**
+   * {@link #hostShape}, or {@code null} where a size of {@code type} is known only when the kernel
+   * runs.
+   */
   List<KernelExpr> knownHostShape(Type type) {
     try {
       return hostShape(type);
@@ -204,7 +221,10 @@ final class GroupContext {
     return soacOperation;
   }
 
-  /** Records a run-time error a kernel can raise (once, however often it is raised); returns its code. */
+  /**
+   * Records a run-time error a kernel can raise (once, however often it is raised); returns its
+   * code.
+   */
   int error(String operation, SourcePos pos, String detail) {
     return register(new KernelError(operation, pos, detail));
   }
@@ -235,7 +255,10 @@ final class GroupContext {
     deferred.put(variable, value);
   }
 
-  /** The host steps defining the deferred scalars defined since the last call, to run before a launch. */
+  /**
+   * The host steps defining the deferred scalars defined since the last call, to run before a
+   * launch.
+   */
   List<HostStep> takeDeferredDefinitions() {
     List<HostStep> steps = new ArrayList<>();
     deferred.forEach((variable, value) -> steps.add(new HostStep.Define(variable, value)));

@@ -25,8 +25,12 @@ final class KernelAssembler {
   static Kernel assemble(String name, List<KernelStmt> body) {
     KernelAssembler assembler = new KernelAssembler();
     assembler.statements(body);
-    return new Kernel(name, List.copyOf(assembler.buffers), List.copyOf(assembler.scalars),
-        List.copyOf(assembler.shared), body);
+    return new Kernel(
+        name,
+        List.copyOf(assembler.buffers),
+        List.copyOf(assembler.scalars),
+        List.copyOf(assembler.shared),
+        body);
   }
 
   private void statements(List<KernelStmt> body) {

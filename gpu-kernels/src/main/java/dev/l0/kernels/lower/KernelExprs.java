@@ -2,9 +2,9 @@ package dev.l0.kernels.lower;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.PrefixOperator;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.ThreadIndex;
 import java.util.List;
@@ -18,6 +18,7 @@ final class KernelExprs {
   static final KernelExpr BLOCK_IDX = new KernelExpr.Thread(ThreadIndex.BLOCK_IDX);
   static final KernelExpr BLOCK_DIM = new KernelExpr.Thread(ThreadIndex.BLOCK_DIM);
   static final KernelExpr GRID_DIM = new KernelExpr.Thread(ThreadIndex.GRID_DIM);
+
   /** {@code blockIdx.x * blockDim.x + threadIdx.x} */
   static final KernelExpr GLOBAL_THREAD = add(mul(BLOCK_IDX, BLOCK_DIM), THREAD_IDX);
 
@@ -89,21 +90,27 @@ final class KernelExprs {
     return and(not(lt(index, ZERO)), lt(index, size));
   }
 
-  /** {@code value} converted to {@code type} (no conversion when it has that type already; constants folded). */
+  /**
+   * {@code value} converted to {@code type} (no conversion when it has that type already; constants
+   * folded).
+   */
   static KernelExpr convert(KernelExpr value, ScalarType type) {
     if (value.type() == type) {
       return value;
     }
-    if (value instanceof KernelExpr.Constant c && c.value() instanceof ScalarValue.Int i && type == ScalarType.I64) {
+    if (value instanceof KernelExpr.Constant c
+        && c.value() instanceof ScalarValue.Int i
+        && type == ScalarType.I64) {
       return i64(i.value());
     }
-    Builtin conversion = switch (type) {
-      case I32 -> Builtin.TO_I32;
-      case I64 -> Builtin.TO_I64;
-      case F32 -> Builtin.TO_F32;
-      case F64 -> Builtin.TO_F64;
-      case BOOL -> throw new UnsupportedKernelException("conversion to bool");
-    };
+    Builtin conversion =
+        switch (type) {
+          case I32 -> Builtin.TO_I32;
+          case I64 -> Builtin.TO_I64;
+          case F32 -> Builtin.TO_F32;
+          case F64 -> Builtin.TO_F64;
+          case BOOL -> throw new UnsupportedKernelException("conversion to bool");
+        };
     return new KernelExpr.Call(conversion, List.of(value));
   }
 

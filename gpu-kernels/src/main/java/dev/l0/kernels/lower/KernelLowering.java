@@ -9,15 +9,18 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Lowers one kernel of the optimiser's {@link KernelPlan} (a top-level SOAC, thesis ch. 7's
- * fused form) to a {@link KernelGroup}: map, redomap and reduce, scan and scanomap, filter.
- * What it cannot lower it rejects with an {@link UnsupportedKernelException} naming the construct
- * and the nearest source position, never miscompiles.
+ * Lowers one kernel of the optimiser's {@link KernelPlan} (a top-level SOAC, thesis ch. 7's fused
+ * form) to a {@link KernelGroup}: map, redomap and reduce, scan and scanomap, filter. What it
+ * cannot lower it rejects with an {@link UnsupportedKernelException} naming the construct and the
+ * nearest source position, never miscompiles.
  */
 public final class KernelLowering {
   private KernelLowering() {}
 
-  /** {@link #lower(KernelPlan, KernelPlan.Kernel, LaunchConfiguration)} for the default configuration. */
+  /**
+   * {@link #lower(KernelPlan, KernelPlan.Kernel, LaunchConfiguration)} for the default
+   * configuration.
+   */
   public static KernelGroup lower(KernelPlan plan, KernelPlan.Kernel kernel) {
     return lower(plan, kernel, LaunchConfiguration.DEFAULT);
   }
@@ -26,52 +29,73 @@ public final class KernelLowering {
    * The kernel group of {@code kernel}, with grid sizes and the choice of segmented reductions from
    * {@code configuration}. Where its kernels would read an input along rows, a row per thread
    * ({@link UncoalescedReads}), and the configuration asks for it, it is lowered again reading a
-   * copy of that input with the row index innermost, which a {@link TiledTranspose} launched first makes.
+   * copy of that input with the row index innermost, which a {@link TiledTranspose} launched first
+   * makes.
    */
-  public static KernelGroup lower(KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration) {
+  public static KernelGroup lower(
+      KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration) {
     KernelGroup direct = lowerReading(plan, kernel, configuration, Set.of());
-    Set<String> uncoalesced = configuration.transposeRowReads() ? UncoalescedReads.toTranspose(direct) : Set.of();
+    Set<String> uncoalesced =
+        configuration.transposeRowReads() ? UncoalescedReads.toTranspose(direct) : Set.of();
     return uncoalesced.isEmpty() ? direct : lowerReading(plan, kernel, configuration, uncoalesced);
   }
 
-  /** The kernel group of {@code kernel}, whose kernels read the inputs named in {@code readTransposed} from transposed copies. */
-  static KernelGroup lowerReading(KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration,
+  /**
+   * The kernel group of {@code kernel}, whose kernels read the inputs named in {@code
+   * readTransposed} from transposed copies.
+   */
+  static KernelGroup lowerReading(
+      KernelPlan plan,
+      KernelPlan.Kernel kernel,
+      LaunchConfiguration configuration,
       Set<String> readTransposed) {
-    InternalFunction function = plan.entries().stream()
-        .filter(f -> f.name().equals(kernel.function()))
-        .findFirst()
-        .orElseThrow(() -> new UnsupportedKernelException("a kernel outside the plan's entry functions: " + kernel.function()));
+    InternalFunction function =
+        plan.entries().stream()
+            .filter(f -> f.name().equals(kernel.function()))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new UnsupportedKernelException(
+                        "a kernel outside the plan's entry functions: " + kernel.function()));
     Exp.Soac soac = (Exp.Soac) kernel.statement().exp();
     if (soac.inputs().isEmpty()) {
       throw new UnsupportedKernelException("a " + soac.keyword() + " without inputs");
     }
     try {
       GroupContext group = new GroupContext(function, soac, readTransposed);
-      KernelGroup lowered = lowerSoac(group, kernel.function(), kernel.statement().pattern(), soac, configuration);
+      KernelGroup lowered =
+          lowerSoac(group, kernel.function(), kernel.statement().pattern(), soac, configuration);
       return TiledTranspose.runFirst(group, lowered, configuration);
     } catch (UnsupportedKernelException rejected) {
       throw rejected.near(SourcePositions.of(soac));
     }
   }
 
-  private static KernelGroup lowerSoac(GroupContext group, String function, List<Ident> pattern, Exp.Soac soac,
+  private static KernelGroup lowerSoac(
+      GroupContext group,
+      String function,
+      List<Ident> pattern,
+      Exp.Soac soac,
       LaunchConfiguration configuration) {
     String name = group.freshName(function + "_" + pattern.get(0).name());
     if (soac instanceof Exp.Map map) {
       return MapLowering.lower(group, name, pattern, map, configuration);
     }
     if (soac instanceof Exp.Screma s && !s.scans()) {
-      return ReductionLowering.lower(group, name, pattern, s.combine(), s.fold(), s.neutral(), s.inputs(), configuration);
+      return ReductionLowering.lower(
+          group, name, pattern, s.combine(), s.fold(), s.neutral(), s.inputs(), configuration);
     }
     if (soac instanceof Exp.Reduce r) {
-      return ReductionLowering.lower(group, name, pattern, r.operator(), r.operator(), r.neutral(), r.inputs(),
-          configuration);
+      return ReductionLowering.lower(
+          group, name, pattern, r.operator(), r.operator(), r.neutral(), r.inputs(), configuration);
     }
     if (soac instanceof Exp.Screma s) {
-      return ScanLowering.lower(group, name, pattern, s.combine(), s.fold(), s.neutral(), s.inputs());
+      return ScanLowering.lower(
+          group, name, pattern, s.combine(), s.fold(), s.neutral(), s.inputs());
     }
     if (soac instanceof Exp.Scan s) {
-      return ScanLowering.lower(group, name, pattern, s.operator(), s.operator(), s.neutral(), s.inputs());
+      return ScanLowering.lower(
+          group, name, pattern, s.operator(), s.operator(), s.neutral(), s.inputs());
     }
     Exp.Filter filter = (Exp.Filter) soac;
     return FilterLowering.lower(group, name, pattern, filter.predicate(), filter.inputs());

@@ -1,23 +1,24 @@
 package dev.l0.kernels.lower;
 
 /**
- * What the lowering needs to know of the device it lowers for: the most blocks a grid-stride
- * kernel launches ({@code maxBlocks}, the blocks the device keeps resident at once), the outer
- * size below which a map whose body is one integer or boolean reduction or scan over a row runs a
- * block per row instead of a thread per row ({@code segmentedRowsBelow}, see {@link SegmentedRows}),
- * and whether inputs that threads read along rows are read from a transposed copy
- * ({@code transposeRowReads}, see {@link UncoalescedReads}: on a GPU; a CPU core reads along its
- * row best as it is).
- * The block size stays the executor's choice: every kernel is correct for every block size.
+ * What the lowering needs to know of the device it lowers for: the most blocks a grid-stride kernel
+ * launches ({@code maxBlocks}, the blocks the device keeps resident at once), the outer size below
+ * which a map whose body is one integer or boolean reduction or scan over a row runs a block per
+ * row instead of a thread per row ({@code segmentedRowsBelow}, see {@link SegmentedRows}), and
+ * whether inputs that threads read along rows are read from a transposed copy ({@code
+ * transposeRowReads}, see {@link UncoalescedReads}: on a GPU; a CPU core reads along its row best
+ * as it is). The block size stays the executor's choice: every kernel is correct for every block
+ * size.
  *
- * <p>{@link #forDevice} derives both from a device's multiprocessor count
- * ({@code CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT}) and the blocks one multiprocessor holds:
- * {@code maxBlocks = multiprocessors * blocksPerMultiprocessor}, and a block per row while the rows
- * do not give every resident block two rows, {@code segmentedRowsBelow = 2 * maxBlocks}.
- * {@link #DEFAULT}, for lowering without a device, is a 64-multiprocessor device holding 16 blocks
- * on each: 1024 blocks, a block per row below 2048 rows.
+ * <p>{@link #forDevice} derives both from a device's multiprocessor count ({@code
+ * CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT}) and the blocks one multiprocessor holds: {@code
+ * maxBlocks = multiprocessors * blocksPerMultiprocessor}, and a block per row while the rows do not
+ * give every resident block two rows, {@code segmentedRowsBelow = 2 * maxBlocks}. {@link #DEFAULT},
+ * for lowering without a device, is a 64-multiprocessor device holding 16 blocks on each: 1024
+ * blocks, a block per row below 2048 rows.
  */
-public record LaunchConfiguration(long maxBlocks, long segmentedRowsBelow, boolean transposeRowReads) {
+public record LaunchConfiguration(
+    long maxBlocks, long segmentedRowsBelow, boolean transposeRowReads) {
   /** The configuration of a typical device: 64 multiprocessors of 16 resident blocks. */
   public static final LaunchConfiguration DEFAULT = forDevice(64, 16);
 
@@ -31,21 +32,31 @@ public record LaunchConfiguration(long maxBlocks, long segmentedRowsBelow, boole
       throw new IllegalArgumentException("a launch needs at least one block, not " + maxBlocks);
     }
     if (segmentedRowsBelow < 0) {
-      throw new IllegalArgumentException("the segmented threshold must not be negative, not " + segmentedRowsBelow);
+      throw new IllegalArgumentException(
+          "the segmented threshold must not be negative, not " + segmentedRowsBelow);
     }
   }
 
-  /** The configuration of a device with {@code multiprocessors}, each holding {@code blocksPerMultiprocessor} blocks. */
+  /**
+   * The configuration of a device with {@code multiprocessors}, each holding {@code
+   * blocksPerMultiprocessor} blocks.
+   */
   public static LaunchConfiguration forDevice(int multiprocessors, int blocksPerMultiprocessor) {
     if (multiprocessors < 1 || blocksPerMultiprocessor < 1) {
-      throw new IllegalArgumentException("a device has at least one multiprocessor holding at least one block, not "
-          + multiprocessors + " holding " + blocksPerMultiprocessor);
+      throw new IllegalArgumentException(
+          "a device has at least one multiprocessor holding at least one block, not "
+              + multiprocessors
+              + " holding "
+              + blocksPerMultiprocessor);
     }
     long resident = (long) multiprocessors * blocksPerMultiprocessor;
     return new LaunchConfiguration(resident, 2 * resident);
   }
 
-  /** This configuration with a block per row below {@code rows} rows (0: never, {@code Long.MAX_VALUE}: always). */
+  /**
+   * This configuration with a block per row below {@code rows} rows (0: never, {@code
+   * Long.MAX_VALUE}: always).
+   */
   public LaunchConfiguration withSegmentedRowsBelow(long rows) {
     return new LaunchConfiguration(maxBlocks, rows, transposeRowReads);
   }

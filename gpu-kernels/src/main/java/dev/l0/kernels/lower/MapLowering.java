@@ -23,21 +23,25 @@ import java.util.Optional;
 
 /**
  * A top-level map as one kernel: a grid-stride loop over the outer rows, a thread per row at a
- * time, whose function's code ({@link ThreadCode}, nested maps and reductions included) writes
- * its results into the rows of the output buffers. Result rows must have sizes the host knows
- * before the launch. Where the function is one integer or boolean reduction or scan over its row
- * ({@link SegmentedRows}), the kernel also holds the block-per-row loop, and the host gives
- * the rows to one loop or the other: to the blocks, a block per row, when the outer size is below
- * the configuration's threshold, else to the threads. Grids are capped at the configuration's
- * {@code maxBlocks}. Result rows whose sizes the host learns only from the rows themselves
- * ({@link UnsizedRows}) are written with a bounded stride and copied to their place by a second
- * kernel once the host has read the first row's sizes; over no rows, a one-thread kernel gives
- * them the sizes of the function's result on the zero row, as the interpreter does.
+ * time, whose function's code ({@link ThreadCode}, nested maps and reductions included) writes its
+ * results into the rows of the output buffers. Result rows must have sizes the host knows before
+ * the launch. Where the function is one integer or boolean reduction or scan over its row ({@link
+ * SegmentedRows}), the kernel also holds the block-per-row loop, and the host gives the rows to one
+ * loop or the other: to the blocks, a block per row, when the outer size is below the
+ * configuration's threshold, else to the threads. Grids are capped at the configuration's {@code
+ * maxBlocks}. Result rows whose sizes the host learns only from the rows themselves ({@link
+ * UnsizedRows}) are written with a bounded stride and copied to their place by a second kernel once
+ * the host has read the first row's sizes; over no rows, a one-thread kernel gives them the sizes
+ * of the function's result on the zero row, as the interpreter does.
  */
 final class MapLowering {
   private MapLowering() {}
 
-  static KernelGroup lower(GroupContext group, String name, List<Ident> pattern, Exp.Map map,
+  static KernelGroup lower(
+      GroupContext group,
+      String name,
+      List<Ident> pattern,
+      Exp.Map map,
       LaunchConfiguration configuration) {
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> inputs = map.inputs().stream().map(code::array).toList();
@@ -52,8 +56,14 @@ final class MapLowering {
       Buffer buffer = group.freshBuffer("out_" + pattern.get(k).name(), element);
       List<KernelExpr> rowShape = group.knownHostShape(row);
       if (rowShape == null) {
-        unsizedRows.add(new UnsizedRows(k, pattern.get(k).name(), row.rank(), buffer,
-            group.freshBuffer("wide_" + pattern.get(k).name(), element), group.freshBuffer("sizes_" + pattern.get(k).name(), ScalarType.I64)));
+        unsizedRows.add(
+            new UnsizedRows(
+                k,
+                pattern.get(k).name(),
+                row.rank(),
+                buffer,
+                group.freshBuffer("wide_" + pattern.get(k).name(), element),
+                group.freshBuffer("sizes_" + pattern.get(k).name(), ScalarType.I64)));
         targets.add(null);
         outputs.add(null);
         continue;
@@ -71,12 +81,18 @@ final class MapLowering {
     ThreadScratch scratch = code.beginKernel();
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    List<Destination> dests = new ArrayList<>(targets.stream()
-        .map(t -> t == null ? null : (Destination) new Destination.ToMemory(t.rowInBounds(i))).toList());
+    List<Destination> dests =
+        new ArrayList<>(
+            targets.stream()
+                .map(
+                    t ->
+                        t == null ? null : (Destination) new Destination.ToMemory(t.rowInBounds(i)))
+                .toList());
     for (UnsizedRows u : unsizedRows) {
       dests.set(u.position(), u.destination(code, i, body));
     }
-    code.apply(map.function(), inputs.stream().map(in -> ThreadCode.row(in, i)).toList(), dests, body);
+    code.apply(
+        map.function(), inputs.stream().map(in -> ThreadCode.row(in, i)).toList(), dests, body);
     for (UnsizedRows u : unsizedRows) {
       body.addAll(u.storeSizes(i));
       code.finish(u.result());
@@ -90,19 +106,27 @@ final class MapLowering {
       KernelExpr fewRows = KernelExprs.lt(n, KernelExprs.i64(configuration.segmentedRowsBelow()));
       KernelExpr.Var blockRows = group.fresh("block_rows", ScalarType.I64);
       KernelExpr.Var rowsForThreads = group.fresh("thread_rows", ScalarType.I64);
-      steps.add(new HostStep.Define(blockRows, new KernelExpr.Select(fewRows, n, KernelExprs.ZERO)));
-      steps.add(new HostStep.Define(rowsForThreads, new KernelExpr.Select(fewRows, KernelExprs.ZERO, n)));
+      steps.add(
+          new HostStep.Define(blockRows, new KernelExpr.Select(fewRows, n, KernelExprs.ZERO)));
+      steps.add(
+          new HostStep.Define(rowsForThreads, new KernelExpr.Select(fewRows, KernelExprs.ZERO, n)));
       blockPerRow = segmented.get().blockPerRow(code, inputs, blockRows, targets);
       threadRows = rowsForThreads;
       grid = new KernelExpr.Select(fewRows, n, grid);
     }
     List<KernelStmt> kernelBody = new ArrayList<>();
-    kernelBody.add(new KernelStmt.For(i, GLOBAL_THREAD, threadRows, mul(BLOCK_DIM, GRID_DIM), body));
+    kernelBody.add(
+        new KernelStmt.For(i, GLOBAL_THREAD, threadRows, mul(BLOCK_DIM, GRID_DIM), body));
     kernelBody.addAll(blockPerRow);
-    Kernel kernel = KernelAssembler.assemble(name + (segmented.isPresent() ? "_rows" : "_map"), kernelBody);
+    Kernel kernel =
+        KernelAssembler.assemble(name + (segmented.isPresent() ? "_rows" : "_map"), kernelBody);
     KernelExpr.Var blocks = group.fresh("blocks", ScalarType.I64);
-    steps.add(new HostStep.Define(blocks,
-        KernelExprs.min(KernelExprs.max(grid, KernelExprs.ONE), KernelExprs.i64(configuration.maxBlocks()))));
+    steps.add(
+        new HostStep.Define(
+            blocks,
+            KernelExprs.min(
+                KernelExprs.max(grid, KernelExprs.ONE),
+                KernelExprs.i64(configuration.maxBlocks()))));
     steps.addAll(scratch.launch(kernel, blocks));
     List<Kernel> kernels = new ArrayList<>(List.of(kernel));
     if (!unsizedRows.isEmpty()) {
@@ -120,13 +144,20 @@ final class MapLowering {
 
   /**
    * The one-thread kernel, launched after the map's, that sizes the rows of a map over no rows as
-   * the interpreter does where only the rows tell their sizes ({@link UnsizedRows}): it applies
-   * the function to the zero row of the inputs (every number 0, every bool false, of the inputs'
-   * row sizes) and stores the sizes of its results as the first row's; where the function fails
-   * there, the sizes the result type gives the host. With rows it does nothing.
+   * the interpreter does where only the rows tell their sizes ({@link UnsizedRows}): it applies the
+   * function to the zero row of the inputs (every number 0, every bool false, of the inputs' row
+   * sizes) and stores the sizes of its results as the first row's; where the function fails there,
+   * the sizes the result type gives the host. With rows it does nothing.
    */
-  private static Kernel zeroRow(GroupContext group, String name, List<Ident> pattern, Exp.Map map,
-      List<ArrayView> inputs, KernelExpr n, List<UnsizedRows> unsizedRows, List<HostStep> steps) {
+  private static Kernel zeroRow(
+      GroupContext group,
+      String name,
+      List<Ident> pattern,
+      Exp.Map map,
+      List<ArrayView> inputs,
+      KernelExpr n,
+      List<UnsizedRows> unsizedRows,
+      List<HostStep> steps) {
     ThreadCode code = new ThreadCode(group);
     ThreadScratch scratch = code.beginKernel();
     KernelExpr.Var failed = group.fresh("fails_on_zero", ScalarType.BOOL);
@@ -136,8 +167,12 @@ final class MapLowering {
       Type rowType = ((Type.Array) pattern.get(u.position()).type()).element();
       body.add(u.storeZeroRowSizes(sizes.get(u.position()), failed, group.staticShape(rowType)));
     }
-    KernelExpr noRows = KernelExprs.and(KernelExprs.eq(n, KernelExprs.ZERO), KernelExprs.eq(GLOBAL_THREAD, KernelExprs.ZERO));
-    Kernel kernel = KernelAssembler.assemble(name + "_zero_row", List.of(new KernelStmt.If(noRows, body, List.of())));
+    KernelExpr noRows =
+        KernelExprs.and(
+            KernelExprs.eq(n, KernelExprs.ZERO), KernelExprs.eq(GLOBAL_THREAD, KernelExprs.ZERO));
+    Kernel kernel =
+        KernelAssembler.assemble(
+            name + "_zero_row", List.of(new KernelStmt.If(noRows, body, List.of())));
     steps.addAll(scratch.launch(kernel, KernelExprs.ONE));
     return kernel;
   }

@@ -28,24 +28,37 @@ import java.util.Optional;
 
 /**
  * A top-level redomap or reduce (thesis §7.1) as two kernels, in the contract's order: the first
- * gives each chunk a thread that folds it with the fold function, then combines its block's
- * chunk partials by the pairwise tree in shared memory; the second, one block, combines the
- * block partials by the same tree in global memory. Accumulators that include arrays go to
- * {@link MapOfReducesLowering} where the operator combines wide rows element by element and the
- * device reads best across threads (a GPU: {@link LaunchConfiguration#transposeRowReads}), else
- * to {@link ArrayAccumulatorLowering} (also on the JVM, whose cores read best along a row).
+ * gives each chunk a thread that folds it with the fold function, then combines its block's chunk
+ * partials by the pairwise tree in shared memory; the second, one block, combines the block
+ * partials by the same tree in global memory. Accumulators that include arrays go to {@link
+ * MapOfReducesLowering} where the operator combines wide rows element by element and the device
+ * reads best across threads (a GPU: {@link LaunchConfiguration#transposeRowReads}), else to {@link
+ * ArrayAccumulatorLowering} (also on the JVM, whose cores read best along a row).
  */
 final class ReductionLowering {
   private ReductionLowering() {}
 
-  static KernelGroup lower(GroupContext group, String name, List<Ident> pattern, Lambda combine, Lambda fold,
-      List<SubExp> neutral, List<SubExp> inputs, LaunchConfiguration configuration) {
+  static KernelGroup lower(
+      GroupContext group,
+      String name,
+      List<Ident> pattern,
+      Lambda combine,
+      Lambda fold,
+      List<SubExp> neutral,
+      List<SubExp> inputs,
+      LaunchConfiguration configuration) {
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> views = inputs.stream().map(code::array).toList();
     if (ArrayAccumulatorLowering.needed(code, neutral)) {
-      Optional<KernelGroup> mapOfReduces = configuration.transposeRowReads()
-          ? MapOfReducesLowering.lower(group, code, name, pattern, combine, fold, neutral, views) : Optional.empty();
-      return mapOfReduces.orElseGet(() -> ArrayAccumulatorLowering.reduce(group, code, name, pattern, combine, fold, neutral, views));
+      Optional<KernelGroup> mapOfReduces =
+          configuration.transposeRowReads()
+              ? MapOfReducesLowering.lower(
+                  group, code, name, pattern, combine, fold, neutral, views)
+              : Optional.empty();
+      return mapOfReduces.orElseGet(
+          () ->
+              ArrayAccumulatorLowering.reduce(
+                  group, code, name, pattern, combine, fold, neutral, views));
     }
     Chunking chunking = Chunking.of(views.get(0).dims().get(0), group);
     List<HostStep> steps = new ArrayList<>(chunking.define());
@@ -61,54 +74,84 @@ final class ReductionLowering {
       outputs.add(new GroupOutput(id.name(), partial, List.of()));
     }
     ThreadScratch chunkScratch = code.beginKernel();
-    Kernel chunks = KernelAssembler.assemble(name + "_chunks",
-        chunkKernel(code, chunking, fold, combine, neutral, views, shared, partials));
+    Kernel chunks =
+        KernelAssembler.assemble(
+            name + "_chunks",
+            chunkKernel(code, chunking, fold, combine, neutral, views, shared, partials));
     ThreadScratch treeScratch = code.beginKernel();
-    Kernel tree = KernelAssembler.assemble(name + "_tree", treeKernel(code, combine, partials, chunking.blocks()));
+    Kernel tree =
+        KernelAssembler.assemble(
+            name + "_tree", treeKernel(code, combine, partials, chunking.blocks()));
     steps.addAll(chunkScratch.launch(chunks, chunking.blocks()));
     steps.addAll(treeScratch.launch(tree, KernelExprs.ONE));
-    return new KernelGroup(name, group.inputs(), List.of(chunks, tree), steps, outputs, group.errors());
+    return new KernelGroup(
+        name, group.inputs(), List.of(chunks, tree), steps, outputs, group.errors());
   }
 
-  /** Fold one chunk per thread, then the block's pairwise tree over the chunk partials in shared memory. */
-  private static List<KernelStmt> chunkKernel(ThreadCode code, Chunking chunking, Lambda fold, Lambda combine,
-      List<SubExp> neutral, List<ArrayView> views, List<SharedArray> shared, List<Buffer> partials) {
+  /**
+   * Fold one chunk per thread, then the block's pairwise tree over the chunk partials in shared
+   * memory.
+   */
+  private static List<KernelStmt> chunkKernel(
+      ThreadCode code,
+      Chunking chunking,
+      Lambda fold,
+      Lambda combine,
+      List<SubExp> neutral,
+      List<ArrayView> views,
+      List<SharedArray> shared,
+      List<Buffer> partials) {
     GroupContext group = code.group();
     List<KernelStmt> body = new ArrayList<>();
     KernelExpr.Var chunk = group.fresh("chunk", ScalarType.I64);
     body.add(new KernelStmt.Declare(chunk, GLOBAL_THREAD));
-    List<KernelExpr.Var> accs = code.declareAccumulators(neutral.stream().map(code::scalar).toList(), body);
+    List<KernelExpr.Var> accs =
+        code.declareAccumulators(neutral.stream().map(code::scalar).toList(), body);
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
     List<KernelStmt> foldBody = new ArrayList<>();
     code.foldStep(fold, accs, views, i, foldBody);
     body.add(chunking.overChunk(chunk, i, foldBody));
-    body.addAll(PairwiseTree.blockTree(code, combine, accs, shared,
-        min(BLOCK_DIM, sub(chunking.chunks(), mul(BLOCK_IDX, BLOCK_DIM)))));
+    body.addAll(
+        PairwiseTree.blockTree(
+            code,
+            combine,
+            accs,
+            shared,
+            min(BLOCK_DIM, sub(chunking.chunks(), mul(BLOCK_IDX, BLOCK_DIM)))));
     body.add(PairwiseTree.publishBlockResult(shared, partials, BLOCK_IDX));
     return body;
   }
 
   /** One block: the pairwise tree over the {@code count} block partials, level by level. */
-  private static List<KernelStmt> treeKernel(ThreadCode code, Lambda combine, List<Buffer> partials, KernelExpr count) {
+  private static List<KernelStmt> treeKernel(
+      ThreadCode code, Lambda combine, List<Buffer> partials, KernelExpr count) {
     GroupContext group = code.group();
-    PairwiseTree.Storage global = new PairwiseTree.Storage() {
-      @Override
-      public KernelExpr load(int component, KernelExpr index) {
-        return new KernelExpr.Load(partials.get(component), index);
-      }
+    PairwiseTree.Storage global =
+        new PairwiseTree.Storage() {
+          @Override
+          public KernelExpr load(int component, KernelExpr index) {
+            return new KernelExpr.Load(partials.get(component), index);
+          }
 
-      @Override
-      public KernelStmt store(int component, KernelExpr index, KernelExpr value) {
-        return new KernelStmt.Store(partials.get(component), index, value);
-      }
-    };
+          @Override
+          public KernelStmt store(int component, KernelExpr index, KernelExpr value) {
+            return new KernelStmt.Store(partials.get(component), index, value);
+          }
+        };
     KernelExpr.Var s = group.fresh("s", ScalarType.I64);
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     KernelExpr twice = mul(i64(2), s);
-    KernelStmt pairs = new KernelStmt.For(j, mul(THREAD_IDX, twice), count, mul(BLOCK_DIM, twice),
-        List.of(PairwiseTree.combineStep(code, combine, partials.size(), global, j, s, count)));
+    KernelStmt pairs =
+        new KernelStmt.For(
+            j,
+            mul(THREAD_IDX, twice),
+            count,
+            mul(BLOCK_DIM, twice),
+            List.of(PairwiseTree.combineStep(code, combine, partials.size(), global, j, s, count)));
     return List.of(
         new KernelStmt.Declare(s, KernelExprs.ONE),
-        new KernelStmt.While(lt(s, count), List.of(pairs, new KernelStmt.Barrier(), new KernelStmt.Assign(s, twice))));
+        new KernelStmt.While(
+            lt(s, count),
+            List.of(pairs, new KernelStmt.Barrier(), new KernelStmt.Assign(s, twice))));
   }
 }

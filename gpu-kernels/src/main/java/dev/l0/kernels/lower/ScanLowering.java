@@ -20,20 +20,27 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A top-level scan or scanomap as reduce-then-scan in three kernels, in the contract's order:
- * each chunk's total (a thread per chunk folds it), the chunks' carries (one thread combines the
- * totals left to right), and each chunk folded again from its carry, writing every prefix.
- * Accumulators that include arrays go to {@link ArrayAccumulatorLowering}.
+ * A top-level scan or scanomap as reduce-then-scan in three kernels, in the contract's order: each
+ * chunk's total (a thread per chunk folds it), the chunks' carries (one thread combines the totals
+ * left to right), and each chunk folded again from its carry, writing every prefix. Accumulators
+ * that include arrays go to {@link ArrayAccumulatorLowering}.
  */
 final class ScanLowering {
   private ScanLowering() {}
 
-  static KernelGroup lower(GroupContext group, String name, List<Ident> pattern, Lambda combine, Lambda fold,
-      List<SubExp> neutral, List<SubExp> inputs) {
+  static KernelGroup lower(
+      GroupContext group,
+      String name,
+      List<Ident> pattern,
+      Lambda combine,
+      Lambda fold,
+      List<SubExp> neutral,
+      List<SubExp> inputs) {
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> views = inputs.stream().map(code::array).toList();
     if (ArrayAccumulatorLowering.needed(code, neutral)) {
-      return ArrayAccumulatorLowering.scan(group, code, name, pattern, combine, fold, neutral, views);
+      return ArrayAccumulatorLowering.scan(
+          group, code, name, pattern, combine, fold, neutral, views);
     }
     KernelExpr n = views.get(0).dims().get(0);
     Chunking chunking = Chunking.of(n, group);
@@ -53,42 +60,65 @@ final class ScanLowering {
     }
     List<KernelExpr> neutralValues = neutral.stream().map(code::scalar).toList();
     ThreadScratch totalsScratch = code.beginKernel();
-    Kernel totalsKernel = KernelAssembler.assemble(name + "_totals",
-        perChunk(code, chunking, neutralValues, fold, views, totals, null));
+    Kernel totalsKernel =
+        KernelAssembler.assemble(
+            name + "_totals", perChunk(code, chunking, neutralValues, fold, views, totals, null));
     ThreadScratch carriesScratch = code.beginKernel();
-    Kernel carriesKernel = KernelAssembler.assemble(name + "_carries",
-        carries(code, chunking, neutralValues, combine, totals, carries));
+    Kernel carriesKernel =
+        KernelAssembler.assemble(
+            name + "_carries", carries(code, chunking, neutralValues, combine, totals, carries));
     List<KernelExpr> carryIn = new ArrayList<>();
     KernelExpr.Var chunkOfThread = group.fresh("chunk", ScalarType.I64);
     carries.forEach(c -> carryIn.add(new KernelExpr.Load(c, chunkOfThread)));
     ThreadScratch rescanScratch = code.beginKernel();
-    Kernel rescanKernel = KernelAssembler.assemble(name + "_rescan",
-        perChunkFrom(code, chunking, chunkOfThread, carryIn, fold, views, null, results));
+    Kernel rescanKernel =
+        KernelAssembler.assemble(
+            name + "_rescan",
+            perChunkFrom(code, chunking, chunkOfThread, carryIn, fold, views, null, results));
     steps.addAll(totalsScratch.launch(totalsKernel, chunking.blocks()));
     steps.addAll(carriesScratch.launch(carriesKernel, KernelExprs.ONE));
     steps.addAll(rescanScratch.launch(rescanKernel, chunking.blocks()));
-    return new KernelGroup(name, group.inputs(), List.of(totalsKernel, carriesKernel, rescanKernel), steps, outputs,
+    return new KernelGroup(
+        name,
+        group.inputs(),
+        List.of(totalsKernel, carriesKernel, rescanKernel),
+        steps,
+        outputs,
         group.errors());
   }
 
-  private static Buffer allocate(GroupContext group, String base, ScalarType type, KernelExpr elements, List<HostStep> steps) {
+  private static Buffer allocate(
+      GroupContext group, String base, ScalarType type, KernelExpr elements, List<HostStep> steps) {
     Buffer buffer = group.freshBuffer(base, type);
     steps.add(new HostStep.Allocate(buffer, elements));
     return buffer;
   }
 
-  private static List<KernelStmt> perChunk(ThreadCode code, Chunking chunking, List<KernelExpr> initial, Lambda fold,
-      List<ArrayView> views, List<Buffer> totals, List<Buffer> prefixes) {
+  private static List<KernelStmt> perChunk(
+      ThreadCode code,
+      Chunking chunking,
+      List<KernelExpr> initial,
+      Lambda fold,
+      List<ArrayView> views,
+      List<Buffer> totals,
+      List<Buffer> prefixes) {
     KernelExpr.Var chunk = code.group().fresh("chunk", ScalarType.I64);
     return perChunkFrom(code, chunking, chunk, initial, fold, views, totals, prefixes);
   }
 
   /**
-   * A thread per chunk {@code chunk < C}: folds its chunk from {@code initial}, writing each
-   * prefix to {@code prefixes} and the chunk's total to {@code totals} (either may be {@code null}).
+   * A thread per chunk {@code chunk < C}: folds its chunk from {@code initial}, writing each prefix
+   * to {@code prefixes} and the chunk's total to {@code totals} (either may be {@code null}).
    */
-  private static List<KernelStmt> perChunkFrom(ThreadCode code, Chunking chunking, KernelExpr.Var chunk,
-      List<KernelExpr> initial, Lambda fold, List<ArrayView> views, List<Buffer> totals, List<Buffer> prefixes) {
+  private static List<KernelStmt> perChunkFrom(
+      ThreadCode code,
+      Chunking chunking,
+      KernelExpr.Var chunk,
+      List<KernelExpr> initial,
+      Lambda fold,
+      List<ArrayView> views,
+      List<Buffer> totals,
+      List<Buffer> prefixes) {
     GroupContext group = code.group();
     List<KernelStmt> work = new ArrayList<>();
     List<KernelExpr.Var> accs = code.declareAccumulators(initial, work);
@@ -106,8 +136,13 @@ final class ScanLowering {
   }
 
   /** One thread: {@code carry[0] = neutral, carry[c+1] = combine(carry[c], total[c])}. */
-  private static List<KernelStmt> carries(ThreadCode code, Chunking chunking, List<KernelExpr> neutral, Lambda combine,
-      List<Buffer> totals, List<Buffer> carries) {
+  private static List<KernelStmt> carries(
+      ThreadCode code,
+      Chunking chunking,
+      List<KernelExpr> neutral,
+      Lambda combine,
+      List<Buffer> totals,
+      List<Buffer> carries) {
     GroupContext group = code.group();
     List<KernelStmt> work = new ArrayList<>();
     List<KernelExpr.Var> carry = code.declareAccumulators(neutral, work);

@@ -30,14 +30,14 @@ import java.util.function.Function;
 
 /**
  * Segmented reductions and scans: a top-level map whose function's body is one redomap, reduce,
- * scanomap or scan over its row (thesis §7.1's fused forms nested in a map; ISWIM, §8.3, makes
- * such segmented scans) run with a block per row, for outer sizes too small to fill the device
- * with a thread per row. Thread {@code t} of the block folds the {@code t}-th contiguous slice of
- * {@code ceil(m / blockDim)} of the row's {@code m} elements from the neutral element. A reduction
- * then combines the non-empty slices' accumulators in order by the block's pairwise tree, and
- * thread 0 writes the row's results. A scan has thread 0 turn the slices' accumulators into
- * exclusive carries (a left fold of them from the neutral element), and each thread folds its
- * slice again from its carry, writing every prefix.
+ * scanomap or scan over its row (thesis §7.1's fused forms nested in a map; ISWIM, §8.3, makes such
+ * segmented scans) run with a block per row, for outer sizes too small to fill the device with a
+ * thread per row. Thread {@code t} of the block folds the {@code t}-th contiguous slice of {@code
+ * ceil(m / blockDim)} of the row's {@code m} elements from the neutral element. A reduction then
+ * combines the non-empty slices' accumulators in order by the block's pairwise tree, and thread 0
+ * writes the row's results. A scan has thread 0 turn the slices' accumulators into exclusive
+ * carries (a left fold of them from the neutral element), and each thread folds its slice again
+ * from its carry, writing every prefix.
  *
  * <p>That bracketing differs from the thread-per-row left fold, so the lowering only offers it
  * where every bracketing gives the same bits: integer and boolean accumulators, combined by the
@@ -46,7 +46,8 @@ import java.util.function.Function;
  * results never depend on the device.
  */
 final class SegmentedRows {
-  private static final Set<ScalarType> EXACT_TYPES = EnumSet.of(ScalarType.BOOL, ScalarType.I32, ScalarType.I64);
+  private static final Set<ScalarType> EXACT_TYPES =
+      EnumSet.of(ScalarType.BOOL, ScalarType.I32, ScalarType.I64);
 
   private final Lambda function;
   private final Lambda fold;
@@ -56,8 +57,14 @@ final class SegmentedRows {
   private final List<ScalarType> accumulatorTypes;
   private final boolean scan;
 
-  private SegmentedRows(Lambda function, Lambda fold, Lambda combine, List<SubExp> neutral, List<SubExp> inputs,
-      List<ScalarType> accumulatorTypes, boolean scan) {
+  private SegmentedRows(
+      Lambda function,
+      Lambda fold,
+      Lambda combine,
+      List<SubExp> neutral,
+      List<SubExp> inputs,
+      List<ScalarType> accumulatorTypes,
+      boolean scan) {
     this.function = function;
     this.fold = fold;
     this.combine = combine;
@@ -106,8 +113,14 @@ final class SegmentedRows {
     return Optional.empty();
   }
 
-  private static Optional<SegmentedRows> of(Lambda function, Lambda fold, Lambda combine, List<SubExp> neutral,
-      List<SubExp> inputs, List<ScalarType> types, boolean scan) {
+  private static Optional<SegmentedRows> of(
+      Lambda function,
+      Lambda fold,
+      Lambda combine,
+      List<SubExp> neutral,
+      List<SubExp> inputs,
+      List<ScalarType> types,
+      boolean scan) {
     if (inputs.isEmpty()) {
       return Optional.empty();
     }
@@ -129,15 +142,17 @@ final class SegmentedRows {
   }
 
   /**
-   * The block-per-row code: block {@code b} handles rows {@code b, b + gridDim, ...} below
-   * {@code rows} and writes row {@code r}'s results into row {@code r} of {@code targets}.
+   * The block-per-row code: block {@code b} handles rows {@code b, b + gridDim, ...} below {@code
+   * rows} and writes row {@code r}'s results into row {@code r} of {@code targets}.
    */
-  List<KernelStmt> blockPerRow(ThreadCode code, List<ArrayView> mapInputs, KernelExpr rows, List<ArrayView> targets) {
+  List<KernelStmt> blockPerRow(
+      ThreadCode code, List<ArrayView> mapInputs, KernelExpr rows, List<ArrayView> targets) {
     GroupContext group = code.group();
     KernelExpr.Var row = group.fresh("row", ScalarType.I64);
     code.bind(function, mapInputs.stream().map(in -> ThreadCode.row(in, row)).toList());
     List<KernelStmt> body = new ArrayList<>();
-    List<KernelExpr.Var> accs = code.declareAccumulators(neutral.stream().map(code::scalar).toList(), body);
+    List<KernelExpr.Var> accs =
+        code.declareAccumulators(neutral.stream().map(code::scalar).toList(), body);
     List<ArrayView> views = inputs.stream().map(code::array).toList();
     KernelExpr elements = views.get(0).dims().get(0);
     KernelExpr.Var slice = group.fresh("slice", ScalarType.I64);
@@ -147,12 +162,16 @@ final class SegmentedRows {
     for (ScalarType type : accumulatorTypes) {
       shared.add(new SharedArray(group.freshName("row_" + type.keyword()), type, 1));
     }
-    KernelExpr nonEmptySlices = ReductionOrder.ceilDivExpr(elements, KernelExprs.max(slice, KernelExprs.ONE));
+    KernelExpr nonEmptySlices =
+        ReductionOrder.ceilDivExpr(elements, KernelExprs.max(slice, KernelExprs.ONE));
     if (scan) {
-      body.addAll(scanSlices(code, accs, views, shared, slice, elements, nonEmptySlices, row, targets));
+      body.addAll(
+          scanSlices(code, accs, views, shared, slice, elements, nonEmptySlices, row, targets));
     } else {
       body.addAll(PairwiseTree.blockTree(code, combine, accs, shared, nonEmptySlices));
-      body.add(PairwiseTree.publishBlockResult(shared, targets.stream().map(ArrayView::buffer).toList(), row));
+      body.add(
+          PairwiseTree.publishBlockResult(
+              shared, targets.stream().map(ArrayView::buffer).toList(), row));
     }
     body.add(new KernelStmt.Barrier());
     return List.of(new KernelStmt.For(row, BLOCK_IDX, rows, GRID_DIM, body));
@@ -162,22 +181,40 @@ final class SegmentedRows {
    * {@code accs = fold(accs, element j)} over the running thread's slice, each step followed by
    * {@code after(j)}; nothing where an input view is not valid.
    */
-  private List<KernelStmt> overSlice(ThreadCode code, List<KernelExpr.Var> accs, List<ArrayView> views, KernelExpr slice,
-      KernelExpr elements, Function<KernelExpr, List<KernelStmt>> after) {
+  private List<KernelStmt> overSlice(
+      ThreadCode code,
+      List<KernelExpr.Var> accs,
+      List<ArrayView> views,
+      KernelExpr slice,
+      KernelExpr elements,
+      Function<KernelExpr, List<KernelStmt>> after) {
     KernelExpr.Var j = code.group().fresh("j", ScalarType.I64);
     List<KernelStmt> step = new ArrayList<>();
     code.foldStep(fold, accs, views, j, step);
     step.addAll(after.apply(j));
     KernelExpr end = min(mul(add(THREAD_IDX, KernelExprs.ONE), slice), elements);
     List<KernelStmt> guarded = new ArrayList<>();
-    ThreadCode.addGuarded(ThreadCode.allValid(views),
-        List.of(new KernelStmt.For(j, mul(THREAD_IDX, slice), end, KernelExprs.ONE, step)), List.of(), guarded);
+    ThreadCode.addGuarded(
+        ThreadCode.allValid(views),
+        List.of(new KernelStmt.For(j, mul(THREAD_IDX, slice), end, KernelExprs.ONE, step)),
+        List.of(),
+        guarded);
     return guarded;
   }
 
-  /** The scan's carries and second pass: each thread refolds its slice from its carry, storing every prefix. */
-  private List<KernelStmt> scanSlices(ThreadCode code, List<KernelExpr.Var> accs, List<ArrayView> views,
-      List<SharedArray> shared, KernelExpr slice, KernelExpr elements, KernelExpr nonEmptySlices, KernelExpr row,
+  /**
+   * The scan's carries and second pass: each thread refolds its slice from its carry, storing every
+   * prefix.
+   */
+  private List<KernelStmt> scanSlices(
+      ThreadCode code,
+      List<KernelExpr.Var> accs,
+      List<ArrayView> views,
+      List<SharedArray> shared,
+      KernelExpr slice,
+      KernelExpr elements,
+      KernelExpr nonEmptySlices,
+      KernelExpr row,
       List<ArrayView> targets) {
     GroupContext group = code.group();
     List<KernelStmt> body = new ArrayList<>();
@@ -186,7 +223,8 @@ final class SegmentedRows {
     }
     body.add(new KernelStmt.Barrier());
     List<KernelStmt> carries = new ArrayList<>();
-    List<KernelExpr.Var> running = code.declareAccumulators(neutral.stream().map(code::scalar).toList(), carries);
+    List<KernelExpr.Var> running =
+        code.declareAccumulators(neutral.stream().map(code::scalar).toList(), carries);
     KernelExpr.Var t = group.fresh("t", ScalarType.I64);
     List<KernelStmt> next = new ArrayList<>();
     List<Binding> args = new ArrayList<>();
@@ -205,16 +243,24 @@ final class SegmentedRows {
     body.add(new KernelStmt.If(eq(THREAD_IDX, KernelExprs.ZERO), carries, List.of()));
     body.add(new KernelStmt.Barrier());
     for (int k = 0; k < accs.size(); k++) {
-      body.add(new KernelStmt.Assign(accs.get(k), new KernelExpr.SharedLoad(shared.get(k), THREAD_IDX)));
+      body.add(
+          new KernelStmt.Assign(accs.get(k), new KernelExpr.SharedLoad(shared.get(k), THREAD_IDX)));
     }
-    body.addAll(overSlice(code, accs, views, slice, elements, j -> {
-      List<KernelStmt> stores = new ArrayList<>();
-      for (int k = 0; k < accs.size(); k++) {
-        ArrayView prefix = targets.get(k).rowInBounds(row).rowInBounds(j);
-        stores.add(new KernelStmt.Store(prefix.buffer(), prefix.offset(), accs.get(k)));
-      }
-      return stores;
-    }));
+    body.addAll(
+        overSlice(
+            code,
+            accs,
+            views,
+            slice,
+            elements,
+            j -> {
+              List<KernelStmt> stores = new ArrayList<>();
+              for (int k = 0; k < accs.size(); k++) {
+                ArrayView prefix = targets.get(k).rowInBounds(row).rowInBounds(j);
+                stores.add(new KernelStmt.Store(prefix.buffer(), prefix.offset(), accs.get(k)));
+              }
+              return stores;
+            }));
     return body;
   }
 }

@@ -8,8 +8,8 @@ import dev.l0.opt.ir.Stm;
 import java.util.Optional;
 
 /**
- * The source position of optimiser code, for rejections: an expression's own position where it
- * has one, else the first position found in the bodies and functions it holds (SOACs, loops and
+ * The source position of optimiser code, for rejections: an expression's own position where it has
+ * one, else the first position found in the bodies and functions it holds (SOACs, loops and
  * branches carry none of their own).
  */
 final class SourcePositions {
@@ -20,15 +20,18 @@ final class SourcePositions {
   }
 
   /**
-   * Where a SOAC is, for its run-time errors: its own position (its keyword, where the
-   * interpreter reports its errors), else (a filter) {@link #of}.
+   * Where a SOAC is, for its run-time errors: its own position (its keyword, where the interpreter
+   * reports its errors), else (a filter) {@link #of}.
    */
   static SourcePos ofSoac(Exp.Soac soac) {
-    SourcePos own = soac instanceof Exp.Map m ? m.pos()
-        : soac instanceof Exp.Reduce r ? r.pos()
-        : soac instanceof Exp.Screma s ? s.pos()
-        : soac instanceof Exp.Scan s ? s.pos()
-        : SourcePos.NONE;
+    SourcePos own =
+        soac instanceof Exp.Map m
+            ? m.pos()
+            : soac instanceof Exp.Reduce r
+                ? r.pos()
+                : soac instanceof Exp.Screma s
+                    ? s.pos()
+                    : soac instanceof Exp.Scan s ? s.pos() : SourcePos.NONE;
     return own.equals(SourcePos.NONE) ? of(soac) : own;
   }
 
@@ -63,17 +66,26 @@ final class SourcePositions {
   }
 
   private static Optional<SourcePos> own(Exp e) {
-    SourcePos pos = e instanceof Exp.BinOp b ? b.pos()
-        : e instanceof Exp.Index i ? i.pos()
-        : e instanceof Exp.Update u ? u.pos()
-        : e instanceof Exp.ArrayLit a ? a.pos()
-        : e instanceof Exp.Iota i ? i.pos()
-        : e instanceof Exp.Replicate r ? r.pos()
-        : e instanceof Exp.Reshape r ? r.pos()
-        : e instanceof Exp.Split s ? s.pos()
-        : e instanceof Exp.Concat c ? c.pos()
-        : e instanceof Exp.Assert a ? a.pos()
-        : SourcePos.NONE;
+    SourcePos pos =
+        e instanceof Exp.BinOp b
+            ? b.pos()
+            : e instanceof Exp.Index i
+                ? i.pos()
+                : e instanceof Exp.Update u
+                    ? u.pos()
+                    : e instanceof Exp.ArrayLit a
+                        ? a.pos()
+                        : e instanceof Exp.Iota i
+                            ? i.pos()
+                            : e instanceof Exp.Replicate r
+                                ? r.pos()
+                                : e instanceof Exp.Reshape r
+                                    ? r.pos()
+                                    : e instanceof Exp.Split s
+                                        ? s.pos()
+                                        : e instanceof Exp.Concat c
+                                            ? c.pos()
+                                            : e instanceof Exp.Assert a ? a.pos() : SourcePos.NONE;
     return pos.equals(SourcePos.NONE) ? Optional.empty() : Optional.of(pos);
   }
 }

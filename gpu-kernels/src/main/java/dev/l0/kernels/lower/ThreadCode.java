@@ -33,48 +33,59 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Lowers the code of SOAC functions to the statements one kernel thread runs: scalar code,
- * branches and sequential loops become locals, ifs and for loops; arrays are views (index
- * functions) of global buffers, so indexing, {@code transpose}, {@code split}, {@code reshape},
- * {@code replicate} and {@code iota} copy nothing. A map whose arrays are results is written
- * straight into its destination; a redomap, reduce, scan, scanomap or filter inside a thread runs
- * sequentially in the interpreter's order (thesis §2.2), with scalar or array accumulators. Arrays
- * a thread makes (copies before an in-place update, array loop variables, array-valued branches,
- * concatenations, array literals, nested SOAC results it reads) live in its {@link ThreadScratch}
- * and are updated in place (thesis ch. 3's uniqueness makes that safe). Their space is a host
- * bound of their sizes ({@link #bound}): a filter keeps at most its input's rows, a loop that
- * filters its array accumulator keeps it within its initial rows (the live rows in a local), one
- * that appends to it keeps it within its initial rows plus the trip count times the bound of the
- * rows appended (or, appending it to itself a constant number of times, its initial rows times
- * two to that power; where the rows appended or the trip count have no host bound, a first
- * capacity that the host grows by rerunning the group when a thread overflows it,
- * {@link CapacityReruns}), and
- * an array result whose sizes only the code that makes it knows ({@link UnsizedResult}) gets the
- * largest bound of the arrays written to it; over no rows, a map's such results take the sizes of
- * its function's results on the zero row, as the interpreter's. Failing operations are guarded and raise the group's
- * errors. What has no such form (sizes without a host bound, arrays of tuples, calls) is rejected,
- * naming the construct and its nearest source position.
+ * Lowers the code of SOAC functions to the statements one kernel thread runs: scalar code, branches
+ * and sequential loops become locals, ifs and for loops; arrays are views (index functions) of
+ * global buffers, so indexing, {@code transpose}, {@code split}, {@code reshape}, {@code replicate}
+ * and {@code iota} copy nothing. A map whose arrays are results is written straight into its
+ * destination; a redomap, reduce, scan, scanomap or filter inside a thread runs sequentially in the
+ * interpreter's order (thesis §2.2), with scalar or array accumulators. Arrays a thread makes
+ * (copies before an in-place update, array loop variables, array-valued branches, concatenations,
+ * array literals, nested SOAC results it reads) live in its {@link ThreadScratch} and are updated
+ * in place (thesis ch. 3's uniqueness makes that safe). Their space is a host bound of their sizes
+ * ({@link #bound}): a filter keeps at most its input's rows, a loop that filters its array
+ * accumulator keeps it within its initial rows (the live rows in a local), one that appends to it
+ * keeps it within its initial rows plus the trip count times the bound of the rows appended (or,
+ * appending it to itself a constant number of times, its initial rows times two to that power;
+ * where the rows appended or the trip count have no host bound, a first capacity that the host
+ * grows by rerunning the group when a thread overflows it, {@link CapacityReruns}), and an array
+ * result whose sizes only the code that makes it knows ({@link UnsizedResult}) gets the largest
+ * bound of the arrays written to it; over no rows, a map's such results take the sizes of its
+ * function's results on the zero row, as the interpreter's. Failing operations are guarded and
+ * raise the group's errors. What has no such form (sizes without a host bound, arrays of tuples,
+ * calls) is rejected, naming the construct and its nearest source position.
  */
 final class ThreadCode {
   private final GroupContext group;
   private final Map<String, Binding> env = new HashMap<>();
+
   /** Arrays the running thread made and alone holds, which an in-place update may overwrite. */
   private final Set<String> owned = new HashSet<>();
+
   /**
-   * A host expression at least as large as each local that holds a size the thread computes:
-   * the kept rows of a filter (at most its input's rows), the live rows of an array a loop
-   * shrinks (at most its initial rows).
+   * A host expression at least as large as each local that holds a size the thread computes: the
+   * kept rows of a filter (at most its input's rows), the live rows of an array a loop shrinks (at
+   * most its initial rows).
    */
   private final Map<KernelExpr.Var, KernelExpr> sizeBounds = new HashMap<>();
-  /** The locals counting the live rows of arrays that loops resize ({@link Destination.ToResizable}). */
-  private final Set<KernelExpr.Var> liveRows = new HashSet<>();
+
   /**
-   * The error codes of growing arrays that may outgrow their capacity (a host expression of
-   * {@link KernelGroup#CAPACITY_SCALE}, by which they are keyed): a write past it raises the code.
+   * The locals counting the live rows of arrays that loops resize ({@link
+   * Destination.ToResizable}).
+   */
+  private final Set<KernelExpr.Var> liveRows = new HashSet<>();
+
+  /**
+   * The error codes of growing arrays that may outgrow their capacity (a host expression of {@link
+   * KernelGroup#CAPACITY_SCALE}, by which they are keyed): a write past it raises the code.
    */
   private final Map<KernelExpr, Integer> overflows = new HashMap<>();
+
   private ThreadScratch scratch;
-  /** Where failures set a flag instead of raising the group's error ({@link #resultSizes}); none otherwise. */
+
+  /**
+   * Where failures set a flag instead of raising the group's error ({@link #resultSizes}); none
+   * otherwise.
+   */
   private KernelExpr.Var failures;
 
   ThreadCode(GroupContext group) {
@@ -127,14 +138,19 @@ final class ThreadCode {
     lowerBody(f.body(), dests, out);
   }
 
-  /** Binds the parameters of {@code f} to {@code args}, for code that lowers its body's parts itself. */
+  /**
+   * Binds the parameters of {@code f} to {@code args}, for code that lowers its body's parts
+   * itself.
+   */
   void bind(Lambda f, List<Binding> args) {
     for (int i = 0; i < args.size(); i++) {
       env.put(f.params().get(i).name(), args.get(i));
     }
   }
 
-  /** Applies {@code f}, whose results must be scalars, into fresh locals declared in {@code out}. */
+  /**
+   * Applies {@code f}, whose results must be scalars, into fresh locals declared in {@code out}.
+   */
   List<KernelExpr.Var> applyToLocals(Lambda f, List<Binding> args, List<KernelStmt> out) {
     List<KernelExpr.Var> results = new ArrayList<>();
     List<Destination> dests = new ArrayList<>();
@@ -159,8 +175,10 @@ final class ThreadCode {
     Set<String> writtenInPlace = new HashSet<>();
     Map<String, Integer> uses = Analysis.useCounts(body);
     for (Stm stm : body.stms()) {
-      List<ArrayView> targets = stm.exp() instanceof Exp.Map ? resultTargets(stm, body, dests, uses) : null;
-      Destination.ToResizable growing = stm.exp() instanceof Exp.Concat ? growingTarget(stm, body, dests, uses) : null;
+      List<ArrayView> targets =
+          stm.exp() instanceof Exp.Map ? resultTargets(stm, body, dests, uses) : null;
+      Destination.ToResizable growing =
+          stm.exp() instanceof Exp.Concat ? growingTarget(stm, body, dests, uses) : null;
       if (targets != null) {
         lowerMapInto((Exp.Map) stm.exp(), targets, out);
         stm.pattern().forEach(id -> writtenInPlace.add(id.name()));
@@ -183,11 +201,13 @@ final class ThreadCode {
    * The memory destinations of a map's results when each is used once, as a result of the body
    * going to memory: then the map writes there directly. {@code null} otherwise.
    */
-  private static List<ArrayView> resultTargets(Stm stm, Body body, List<Destination> dests, Map<String, Integer> uses) {
+  private static List<ArrayView> resultTargets(
+      Stm stm, Body body, List<Destination> dests, Map<String, Integer> uses) {
     List<ArrayView> targets = new ArrayList<>();
     for (Ident id : stm.pattern()) {
       int position = body.result().indexOf(id.var());
-      if (position < 0 || uses.getOrDefault(id.name(), 0) != 1
+      if (position < 0
+          || uses.getOrDefault(id.name(), 0) != 1
           || !(dests.get(position) instanceof Destination.ToMemory memory)) {
         return null;
       }
@@ -201,11 +221,16 @@ final class ThreadCode {
    * may outgrow its capacity: the concat writes there directly, as its own rows have no host bound.
    * {@code null} otherwise.
    */
-  private Destination.ToResizable growingTarget(Stm stm, Body body, List<Destination> dests, Map<String, Integer> uses) {
+  private Destination.ToResizable growingTarget(
+      Stm stm, Body body, List<Destination> dests, Map<String, Integer> uses) {
     Ident id = stm.pattern().get(0);
     int position = body.result().indexOf(id.var());
-    return position >= 0 && uses.getOrDefault(id.name(), 0) == 1
-        && dests.get(position) instanceof Destination.ToResizable r && overflows.containsKey(r.capacity()) ? r : null;
+    return position >= 0
+            && uses.getOrDefault(id.name(), 0) == 1
+            && dests.get(position) instanceof Destination.ToResizable r
+            && overflows.containsKey(r.capacity())
+        ? r
+        : null;
   }
 
   private void write(SubExp result, Destination dest, List<KernelStmt> out) {
@@ -231,15 +256,19 @@ final class ThreadCode {
 
   /**
    * Copies {@code source} into {@code target}, raising an error where their shapes differ, also
-   * below an empty dimension: an empty array keeps its inner sizes, so {@code [0][0]} and
-   * {@code [0][1]} are different values.
+   * below an empty dimension: an empty array keeps its inner sizes, so {@code [0][0]} and {@code
+   * [0][1]} are different values.
    */
   private void copy(ArrayView source, ArrayView target, List<KernelStmt> out) {
     copy(source, target, shapeError(), out);
   }
 
-  /** {@link #copy(ArrayView, ArrayView, List)} raising {@code differentShape} where the shapes differ. */
-  private void copy(ArrayView source, ArrayView target, KernelStmt differentShape, List<KernelStmt> out) {
+  /**
+   * {@link #copy(ArrayView, ArrayView, List)} raising {@code differentShape} where the shapes
+   * differ.
+   */
+  private void copy(
+      ArrayView source, ArrayView target, KernelStmt differentShape, List<KernelStmt> out) {
     if (source.equals(target)) {
       return;
     }
@@ -255,10 +284,11 @@ final class ThreadCode {
   }
 
   /**
-   * Copies {@code source} into a region with a live row count: its rows must fit the capacity
-   * and its rows' shape be the region's (else the shape error), then the count becomes its rows.
+   * Copies {@code source} into a region with a live row count: its rows must fit the capacity and
+   * its rows' shape be the region's (else the shape error), then the count becomes its rows.
    */
-  private void writeResizable(ArrayView source, Destination.ToResizable dest, List<KernelStmt> out) {
+  private void writeResizable(
+      ArrayView source, Destination.ToResizable dest, List<KernelStmt> out) {
     ArrayView region = dest.region();
     KernelExpr rows = source.dims().get(0);
     List<KernelStmt> body = new ArrayList<>();
@@ -279,12 +309,17 @@ final class ThreadCode {
   }
 
   /**
-   * {@code write} (of {@code rows} rows with inner sizes the region's where {@code sameInner}) guarded
-   * by {@code dest}'s capacity: the shape error where the inner sizes differ; past the capacity, the
-   * shape error, or the capacity overflow of a growing array that may outgrow it ({@link #overflows}).
+   * {@code write} (of {@code rows} rows with inner sizes the region's where {@code sameInner})
+   * guarded by {@code dest}'s capacity: the shape error where the inner sizes differ; past the
+   * capacity, the shape error, or the capacity overflow of a growing array that may outgrow it
+   * ({@link #overflows}).
    */
-  private void addWithinCapacity(KernelExpr rows, KernelExpr sameInner, List<KernelStmt> write,
-      Destination.ToResizable dest, List<KernelStmt> out) {
+  private void addWithinCapacity(
+      KernelExpr rows,
+      KernelExpr sameInner,
+      List<KernelStmt> write,
+      Destination.ToResizable dest,
+      List<KernelStmt> out) {
     KernelExpr fits = not(KernelExprs.lt(dest.capacity(), rows));
     Integer overflow = overflows.get(dest.capacity());
     if (overflow == null) {
@@ -316,8 +351,11 @@ final class ThreadCode {
   KernelStmt shapeError() {
     String operation = group.soacOperation();
     return operation.equals("reduce") || operation.equals("scan")
-        ? raise(operation, group.soacPos(), "the operator returned a value of another shape than its accumulator;"
-            + " it must keep the accumulator's shape")
+        ? raise(
+            operation,
+            group.soacPos(),
+            "the operator returned a value of another shape than its accumulator;"
+                + " it must keep the accumulator's shape")
         : shapeError(group.soacPos());
   }
 
@@ -333,12 +371,16 @@ final class ThreadCode {
   }
 
   /**
-   * Applies {@code f} to {@code args} into fresh arrays and locals of this thread named by
-   * {@code results} and returns the sizes of each result (none for a scalar); a failure there sets
-   * {@code failed} instead of raising the group's error, as a function that only sizes rows may
-   * fail without failing the program ({@link MapLowering}).
+   * Applies {@code f} to {@code args} into fresh arrays and locals of this thread named by {@code
+   * results} and returns the sizes of each result (none for a scalar); a failure there sets {@code
+   * failed} instead of raising the group's error, as a function that only sizes rows may fail
+   * without failing the program ({@link MapLowering}).
    */
-  List<List<KernelExpr>> resultSizes(Lambda f, List<Binding> args, List<Ident> results, KernelExpr.Var failed,
+  List<List<KernelExpr>> resultSizes(
+      Lambda f,
+      List<Binding> args,
+      List<Ident> results,
+      KernelExpr.Var failed,
       List<KernelStmt> out) {
     KernelExpr.Var enclosing = failures;
     failures = failed;
@@ -361,14 +403,26 @@ final class ThreadCode {
 
   /** A map inside a thread whose results go to {@code targets}: a loop over its rows. */
   private void lowerMapInto(Exp.Map map, List<ArrayView> targets, List<KernelStmt> out) {
-    lowerMapInto(map, targets, targets.stream().map(t -> (Function<KernelExpr, Destination>) j -> new Destination.ToMemory(t.rowInBounds(j))).toList(), out);
+    lowerMapInto(
+        map,
+        targets,
+        targets.stream()
+            .map(
+                t ->
+                    (Function<KernelExpr, Destination>)
+                        j -> new Destination.ToMemory(t.rowInBounds(j)))
+            .toList(),
+        out);
   }
 
   /**
-   * A map inside a thread whose result {@code k} goes, row {@code j}, to {@code rowDestinations(k)(j)};
-   * {@code targets} are those of known rows, which must be the map's.
+   * A map inside a thread whose result {@code k} goes, row {@code j}, to {@code
+   * rowDestinations(k)(j)}; {@code targets} are those of known rows, which must be the map's.
    */
-  private void lowerMapInto(Exp.Map map, List<ArrayView> targets, List<Function<KernelExpr, Destination>> rowDestinations,
+  private void lowerMapInto(
+      Exp.Map map,
+      List<ArrayView> targets,
+      List<Function<KernelExpr, Destination>> rowDestinations,
       List<KernelStmt> out) {
     List<ArrayView> inputs = map.inputs().stream().map(this::array).toList();
     KernelExpr rows = inputs.get(0).dims().get(0);
@@ -389,15 +443,22 @@ final class ThreadCode {
     }
     List<KernelStmt> guarded = new ArrayList<>();
     addGuarded(and(allValid(inputs), inputsAgree), List.of(loop), List.of(), guarded);
-    addGuarded(sameRows, guarded, List.of(shapeError(map.pos().equals(SourcePos.NONE) ? group.soacPos() : map.pos())), out);
+    addGuarded(
+        sameRows,
+        guarded,
+        List.of(shapeError(map.pos().equals(SourcePos.NONE) ? group.soacPos() : map.pos())),
+        out);
   }
-
 
   /**
    * {@code if (condition) then else otherwise}, appended to {@code out}; just {@code then} where
    * the condition is the constant true.
    */
-  static void addGuarded(KernelExpr condition, List<KernelStmt> then, List<KernelStmt> otherwise, List<KernelStmt> out) {
+  static void addGuarded(
+      KernelExpr condition,
+      List<KernelStmt> then,
+      List<KernelStmt> otherwise,
+      List<KernelStmt> out) {
     if (condition.equals(KernelExprs.TRUE)) {
       out.addAll(then);
     } else if (then.isEmpty()) {
@@ -416,7 +477,8 @@ final class ThreadCode {
   }
 
   private void declare(Ident id, KernelExpr value, List<KernelStmt> out) {
-    KernelExpr.Var local = group.fresh(id.name(), scalarType(id.type(), "an array-valued expression"));
+    KernelExpr.Var local =
+        group.fresh(id.name(), scalarType(id.type(), "an array-valued expression"));
     out.add(new KernelStmt.Declare(local, value));
     env.put(id.name(), new Binding.Scalar(local));
     if (local.type().isInteger()) {
@@ -430,7 +492,8 @@ final class ThreadCode {
 
   /** Declares a zero-initialised local for the scalar {@code id}, bound to its name. */
   private KernelExpr.Var declareZero(Ident id, List<KernelStmt> out) {
-    KernelExpr.Var local = group.fresh(id.name(), scalarType(id.type(), "an array-valued expression"));
+    KernelExpr.Var local =
+        group.fresh(id.name(), scalarType(id.type(), "an array-valued expression"));
     out.add(new KernelStmt.Declare(local, zeroOf(local.type())));
     env.put(id.name(), new Binding.Scalar(local));
     return local;
@@ -461,7 +524,10 @@ final class ThreadCode {
     } else if (e instanceof Exp.UnOp u) {
       declare(pattern.get(0), new KernelExpr.Unary(u.op(), scalar(u.operand())), out);
     } else if (e instanceof Exp.BuiltinCall call) {
-      declare(pattern.get(0), new KernelExpr.Call(call.function(), call.args().stream().map(this::scalar).toList()), out);
+      declare(
+          pattern.get(0),
+          new KernelExpr.Call(call.function(), call.args().stream().map(this::scalar).toList()),
+          out);
     } else if (e instanceof Exp.If branch) {
       List<Destination> results = pattern.stream().map(id -> destination(id, out)).toList();
       List<KernelStmt> thenBody = new ArrayList<>();
@@ -469,7 +535,8 @@ final class ThreadCode {
       List<KernelStmt> elseBody = new ArrayList<>();
       lowerBody(branch.elseBody(), results, elseBody);
       out.add(new KernelStmt.If(scalar(branch.condition()), thenBody, elseBody));
-      results.stream().filter(d -> d instanceof Destination.ToUnsized)
+      results.stream()
+          .filter(d -> d instanceof Destination.ToUnsized)
           .forEach(d -> finish(((Destination.ToUnsized) d).result()));
     } else if (e instanceof Exp.Loop loop) {
       lowerLoop(pattern, loop, out);
@@ -480,16 +547,32 @@ final class ThreadCode {
     } else if (e instanceof Exp.Replicate r) {
       KernelExpr count = checkedCount("replicate", r.count(), r.pos(), out);
       ArrayView rows = scalarOrArray(r.value());
-      env.put(pattern.get(0).name(), rows != null ? rows.replicated(count)
-          : new ArrayView(new ArrayView.Replicated(scalar(r.value())), KernelExprs.ZERO, List.of(count),
-              List.of(KernelExprs.ZERO), KernelExprs.TRUE));
+      env.put(
+          pattern.get(0).name(),
+          rows != null
+              ? rows.replicated(count)
+              : new ArrayView(
+                  new ArrayView.Replicated(scalar(r.value())),
+                  KernelExprs.ZERO,
+                  List.of(count),
+                  List.of(KernelExprs.ZERO),
+                  KernelExprs.TRUE));
     } else if (e instanceof Exp.Iota iota) {
       KernelExpr count = checkedCount("iota", iota.count(), iota.pos(), out);
-      env.put(pattern.get(0).name(), new ArrayView(new ArrayView.Iota(scalar(iota.count()).type()), KernelExprs.ZERO,
-          List.of(count), List.of(KernelExprs.ONE), KernelExprs.TRUE));
+      env.put(
+          pattern.get(0).name(),
+          new ArrayView(
+              new ArrayView.Iota(scalar(iota.count()).type()),
+              KernelExprs.ZERO,
+              List.of(count),
+              List.of(KernelExprs.ONE),
+              KernelExprs.TRUE));
     } else if (e instanceof Exp.Assert check) {
-      out.add(new KernelStmt.If(not(scalar(check.condition())),
-          List.of(raise(check.operation(), check.pos(), check.detail())), List.of()));
+      out.add(
+          new KernelStmt.If(
+              not(scalar(check.condition())),
+              List.of(raise(check.operation(), check.pos(), check.detail())),
+              List.of()));
     } else if (e instanceof Exp.Screma s) {
       lowerSequentialFold(pattern, s.fold(), s.neutral(), s.inputs(), s.scans(), out);
     } else if (e instanceof Exp.Reduce r) {
@@ -513,26 +596,31 @@ final class ThreadCode {
     } else if (e instanceof Exp.ArrayLit literal) {
       lowerArrayLiteral(pattern.get(0), literal, out);
     } else {
-      throw new UnsupportedKernelException(e.getClass().getSimpleName().toLowerCase() + " inside a kernel");
+      throw new UnsupportedKernelException(
+          e.getClass().getSimpleName().toLowerCase() + " inside a kernel");
     }
   }
 
   /**
-   * A fresh row-major array of {@code dims} in the thread's scratch, which holds as many
-   * elements as the host bounds of the sizes ({@link #bound}) allow.
+   * A fresh row-major array of {@code dims} in the thread's scratch, which holds as many elements
+   * as the host bounds of the sizes ({@link #bound}) allow.
    */
   private ArrayView allocate(ScalarType type, List<KernelExpr> dims) {
     List<KernelExpr> bounds = new ArrayList<>();
     for (KernelExpr d : dims) {
       KernelExpr b = bound(d);
       if (b == null) {
-        throw new UnsupportedKernelException("an array inside a kernel thread whose size (" + describeSize(d)
-            + ") the host cannot bound before the kernel runs");
+        throw new UnsupportedKernelException(
+            "an array inside a kernel thread whose size ("
+                + describeSize(d)
+                + ") the host cannot bound before the kernel runs");
       }
       bounds.add(b);
     }
     ArrayView region = scratch.allocate(type, bounds);
-    return bounds.equals(dims) ? region : ArrayView.rowMajor(region.buffer(), region.offset(), dims);
+    return bounds.equals(dims)
+        ? region
+        : ArrayView.rowMajor(region.buffer(), region.offset(), dims);
   }
 
   /** A size for a message: the local or the operation that computes it. */
@@ -544,7 +632,10 @@ final class ThreadCode {
       return describeSize(b.left()) + " " + b.op().symbol() + " " + describeSize(b.right());
     }
     if (size instanceof KernelExpr.Call c) {
-      return c.function().functionName() + "(" + String.join(", ", c.args().stream().map(ThreadCode::describeSize).toList()) + ")";
+      return c.function().functionName()
+          + "("
+          + String.join(", ", c.args().stream().map(ThreadCode::describeSize).toList())
+          + ")";
     }
     if (size instanceof KernelExpr.Constant c) {
       return c.value().toString();
@@ -556,8 +647,8 @@ final class ThreadCode {
   }
 
   /**
-   * A host expression at least {@code size} (a size, never negative), or {@code null} where none
-   * is known: sums, products, conversions and choices of bounded sizes are bounded.
+   * A host expression at least {@code size} (a size, never negative), or {@code null} where none is
+   * known: sums, products, conversions and choices of bounded sizes are bounded.
    */
   private KernelExpr bound(KernelExpr size) {
     if (group.isHostExpression(size)) {
@@ -566,29 +657,37 @@ final class ThreadCode {
     if (size instanceof KernelExpr.Var v) {
       return sizeBounds.get(v);
     }
-    if (size instanceof KernelExpr.Binary b && (b.op() == BinaryOperator.ADD || b.op() == BinaryOperator.MUL)) {
+    if (size instanceof KernelExpr.Binary b
+        && (b.op() == BinaryOperator.ADD || b.op() == BinaryOperator.MUL)) {
       KernelExpr left = bound(b.left());
       KernelExpr right = bound(b.right());
-      return left == null || right == null ? null : new KernelExpr.Binary(b.op(), b.operandType(), left, right);
+      return left == null || right == null
+          ? null
+          : new KernelExpr.Binary(b.op(), b.operandType(), left, right);
     }
     if (size instanceof KernelExpr.Select s) {
       KernelExpr ifTrue = bound(s.ifTrue());
       KernelExpr ifFalse = bound(s.ifFalse());
       return ifTrue == null || ifFalse == null ? null : KernelExprs.max(ifTrue, ifFalse);
     }
-    if (size instanceof KernelExpr.Call c && c.args().size() == 1
+    if (size instanceof KernelExpr.Call c
+        && c.args().size() == 1
         && (c.function() == dev.l0.ir.Builtin.TO_I64 || c.function() == dev.l0.ir.Builtin.TO_I32)) {
       KernelExpr inner = bound(c.args().get(0));
       return inner == null ? null : convert(inner, c.type());
     }
     if (size instanceof KernelExpr.Call c && c.function() == dev.l0.ir.Builtin.MIN) {
-      // min(x, y) is at most either operand: the host bound of whichever it has (the smaller if both).
+      // min(x, y) is at most either operand: the host bound of whichever it has (the smaller if
+      // both).
       KernelExpr left = bound(c.args().get(0));
       KernelExpr right = bound(c.args().get(1));
       if (left == null || right == null) {
-        return left == null ? (right == null ? null : convert(right, c.type())) : convert(left, c.type());
+        return left == null
+            ? (right == null ? null : convert(right, c.type()))
+            : convert(left, c.type());
       }
-      return new KernelExpr.Call(dev.l0.ir.Builtin.MIN, List.of(convert(left, c.type()), convert(right, c.type())));
+      return new KernelExpr.Call(
+          dev.l0.ir.Builtin.MIN, List.of(convert(left, c.type()), convert(right, c.type())));
     }
     return null;
   }
@@ -599,10 +698,14 @@ final class ThreadCode {
   }
 
   /** {@code count} as an {@code i64}, raising {@code operation}'s error where it is negative. */
-  private KernelExpr checkedCount(String operation, SubExp count, SourcePos pos, List<KernelStmt> out) {
+  private KernelExpr checkedCount(
+      String operation, SubExp count, SourcePos pos, List<KernelStmt> out) {
     KernelExpr n = convert(scalar(count), ScalarType.I64);
-    out.add(new KernelStmt.If(KernelExprs.lt(n, KernelExprs.ZERO),
-        List.of(raise(operation, pos, "negative size")), List.of()));
+    out.add(
+        new KernelStmt.If(
+            KernelExprs.lt(n, KernelExprs.ZERO),
+            List.of(raise(operation, pos, "negative size")),
+            List.of()));
     return n;
   }
 
@@ -624,7 +727,8 @@ final class ThreadCode {
       failure = eq(right, zeroOf(b.operandType()));
       detail = "integer division by zero";
     } else if (integer && b.op() == BinaryOperator.POW) {
-      failure = new KernelExpr.Binary(BinaryOperator.LT, b.operandType(), right, zeroOf(b.operandType()));
+      failure =
+          new KernelExpr.Binary(BinaryOperator.LT, b.operandType(), right, zeroOf(b.operandType()));
       detail = "negative exponent for an integer power";
     }
     if (failure == null) {
@@ -633,16 +737,19 @@ final class ThreadCode {
     }
     KernelExpr.Var result = declareZero(id, out);
     String operation = b.op() == BinaryOperator.POW ? "pow" : b.op().symbol();
-    out.add(new KernelStmt.If(failure, List.of(raise(operation, b.pos(), detail)),
-        List.of(new KernelStmt.Assign(result, value))));
+    out.add(
+        new KernelStmt.If(
+            failure,
+            List.of(raise(operation, b.pos(), detail)),
+            List.of(new KernelStmt.Assign(result, value))));
   }
 
   /**
-   * A sequential loop (thesis §2.1.1): scalar merge variables are locals, array ones regions of
-   * the thread's scratch; each iteration's results go to temporaries first, as the body may
-   * still read the merge variables while it makes them. An array merge variable whose rows the
-   * body may drop ({@link #neverGrows}: a filter) keeps its initial size as its capacity and its
-   * live number of rows in a local.
+   * A sequential loop (thesis §2.1.1): scalar merge variables are locals, array ones regions of the
+   * thread's scratch; each iteration's results go to temporaries first, as the body may still read
+   * the merge variables while it makes them. An array merge variable whose rows the body may drop
+   * ({@link #neverGrows}: a filter) keeps its initial size as its capacity and its live number of
+   * rows in a local.
    */
   private void lowerLoop(List<Ident> pattern, Exp.Loop loop, List<KernelStmt> out) {
     List<Binding> merge = new ArrayList<>();
@@ -657,7 +764,9 @@ final class ThreadCode {
         binding = new Binding.Scalar(local);
       } else {
         SubExp result = loop.body().result().get(i);
-        boolean keepsRows = sameOuterSize(param.type(), result, loop.body()) || updatedInPlace(loop.body(), result, param.name());
+        boolean keepsRows =
+            sameOuterSize(param.type(), result, loop.body())
+                || updatedInPlace(loop.body(), result, param.name());
         Exp.Concat concat = keepsRows ? null : growingConcat(loop.body(), result, param.name());
         ArrayView region;
         if (concat != null) {
@@ -675,25 +784,44 @@ final class ThreadCode {
       merge.add(binding);
     }
     KernelExpr.Var counter = group.fresh(loop.counter().name(), ScalarType.I64);
-    env.put(loop.counter().name(),
+    env.put(
+        loop.counter().name(),
         new Binding.Scalar(convert(counter, scalarType(loop.counter().type(), "a loop counter"))));
     List<KernelStmt> body = new ArrayList<>();
     List<Destination> next = new ArrayList<>();
     for (int i = 0; i < merge.size(); i++) {
-      boolean inPlace = merge.get(i) instanceof ArrayView view && view.rank() > 0 && !isResizable(view)
-          && updatedInPlace(loop.body(), loop.body().result().get(i), loop.mergeParams().get(i).name());
-      next.add(inPlace ? new Destination.ToMemory((ArrayView) merge.get(i)) : temporary(merge.get(i), body));
+      boolean inPlace =
+          merge.get(i) instanceof ArrayView view
+              && view.rank() > 0
+              && !isResizable(view)
+              && updatedInPlace(
+                  loop.body(), loop.body().result().get(i), loop.mergeParams().get(i).name());
+      next.add(
+          inPlace
+              ? new Destination.ToMemory((ArrayView) merge.get(i))
+              : temporary(merge.get(i), body));
     }
     lowerBody(loop.body(), next, body);
-    growths.forEach((growth, appended) -> {
-      KernelExpr rows = bound(array(appended.rows()).dims().get(0));
-      boolean bounded = rows != null && growths.keySet().stream().noneMatch(g -> mentions(rows, g));
-      group.defineDeferred(growth, bounded ? rows
-          : ReductionOrder.ceilDivExpr(firstRows(), KernelExprs.max(appended.trips(), KernelExprs.ONE)));
-    });
+    growths.forEach(
+        (growth, appended) -> {
+          KernelExpr rows = bound(array(appended.rows()).dims().get(0));
+          boolean bounded =
+              rows != null && growths.keySet().stream().noneMatch(g -> mentions(rows, g));
+          group.defineDeferred(
+              growth,
+              bounded
+                  ? rows
+                  : ReductionOrder.ceilDivExpr(
+                      firstRows(), KernelExprs.max(appended.trips(), KernelExprs.ONE)));
+        });
     commit(next, merge, body);
-    out.add(new KernelStmt.For(counter, KernelExprs.ZERO, convert(scalar(loop.bound()), ScalarType.I64),
-        KernelExprs.ONE, body));
+    out.add(
+        new KernelStmt.For(
+            counter,
+            KernelExprs.ZERO,
+            convert(scalar(loop.bound()), ScalarType.I64),
+            KernelExprs.ONE,
+            body));
     for (int i = 0; i < pattern.size(); i++) {
       env.put(pattern.get(i).name(), merge.get(i));
       if (merge.get(i) instanceof ArrayView) {
@@ -702,34 +830,52 @@ final class ThreadCode {
     }
   }
 
-  /** The most iterations of a loop that appends its accumulator to itself (doubling it) that get exact room. */
+  /**
+   * The most iterations of a loop that appends its accumulator to itself (doubling it) that get
+   * exact room.
+   */
   private static final int MOST_DOUBLINGS = 20;
 
-  /** The rows a loop appends per iteration ({@code rows}) over {@code trips} iterations (host bound). */
+  /**
+   * The rows a loop appends per iteration ({@code rows}) over {@code trips} iterations (host
+   * bound).
+   */
   private record Growth(SubExp rows, KernelExpr trips) {}
 
   /**
-   * The array a loop grows by {@code concat} ({@link #growingConcat}): a scratch copy of
-   * {@code initial} with room for its rows plus what the loop may append, its live rows in a
-   * local. Appending the array to itself (doubling it) a constant number of times, at most
-   * {@value #MOST_DOUBLINGS}, needs its initial rows times two to that power. Over a trip count
-   * the host bounds, it needs, per iteration, the bound of the rows appended ({@code growth}, a host
-   * scalar defined once the body is lowered). Where either has no host bound (the rows appended
-   * depend on the array or the data, or the trip count on the data), the room is a first guess,
-   * {@link CapacityReruns#FIRST_ROWS} rows times {@link KernelGroup#CAPACITY_SCALE}, and a thread
-   * that would outgrow it raises the capacity overflow that reruns the group with a larger scale.
+   * The array a loop grows by {@code concat} ({@link #growingConcat}): a scratch copy of {@code
+   * initial} with room for its rows plus what the loop may append, its live rows in a local.
+   * Appending the array to itself (doubling it) a constant number of times, at most {@value
+   * #MOST_DOUBLINGS}, needs its initial rows times two to that power. Over a trip count the host
+   * bounds, it needs, per iteration, the bound of the rows appended ({@code growth}, a host scalar
+   * defined once the body is lowered). Where either has no host bound (the rows appended depend on
+   * the array or the data, or the trip count on the data), the room is a first guess, {@link
+   * CapacityReruns#FIRST_ROWS} rows times {@link KernelGroup#CAPACITY_SCALE}, and a thread that
+   * would outgrow it raises the capacity overflow that reruns the group with a larger scale.
    */
-  private ArrayView growing(String name, ArrayView initial, Exp.Loop loop, Exp.Concat concat,
-      Map<KernelExpr.Var, Growth> growths, List<KernelStmt> out) {
+  private ArrayView growing(
+      String name,
+      ArrayView initial,
+      Exp.Loop loop,
+      Exp.Concat concat,
+      Map<KernelExpr.Var, Growth> growths,
+      List<KernelStmt> out) {
     KernelExpr initialRows = bound(initial.dims().get(0));
     if (initialRows == null) {
-      throw new UnsupportedKernelException("a loop that appends to an array whose initial rows the host cannot bound");
+      throw new UnsupportedKernelException(
+          "a loop that appends to an array whose initial rows the host cannot bound");
     }
     SubExp appended = neverGrows(loop.body(), concat.left(), name) ? concat.right() : concat.left();
     boolean doubling = neverGrows(loop.body(), appended, name);
-    if (doubling && scalar(loop.bound()) instanceof KernelExpr.Constant c
-        && c.value() instanceof dev.l0.ir.ScalarValue.Int trips && trips.value() <= MOST_DOUBLINGS) {
-      return withRoom(name, initial, KernelExprs.mul(initialRows, KernelExprs.i64(1L << Math.max(trips.value(), 0))), out);
+    if (doubling
+        && scalar(loop.bound()) instanceof KernelExpr.Constant c
+        && c.value() instanceof dev.l0.ir.ScalarValue.Int trips
+        && trips.value() <= MOST_DOUBLINGS) {
+      return withRoom(
+          name,
+          initial,
+          KernelExprs.mul(initialRows, KernelExprs.i64(1L << Math.max(trips.value(), 0))),
+          out);
     }
     KernelExpr trips = bound(convert(scalar(loop.bound()), ScalarType.I64));
     KernelExpr.Var growth = group.deferredHostScalar(name + "_growth");
@@ -739,10 +885,16 @@ final class ThreadCode {
       capacity = KernelExprs.add(initialRows, growth);
     } else {
       growths.put(growth, new Growth(appended, trips));
-      capacity = KernelExprs.add(initialRows, KernelExprs.mul(KernelExprs.max(trips, KernelExprs.ZERO), growth));
+      capacity =
+          KernelExprs.add(
+              initialRows, KernelExprs.mul(KernelExprs.max(trips, KernelExprs.ZERO), growth));
     }
-    overflows.put(capacity, group.capacityOverflow("concat", concat.pos(),
-        "the array a loop inside a kernel grows by this concat outgrew its per-thread capacity"));
+    overflows.put(
+        capacity,
+        group.capacityOverflow(
+            "concat",
+            concat.pos(),
+            "the array a loop inside a kernel grows by this concat outgrew its per-thread capacity"));
     return withRoom(name, initial, capacity, out);
   }
 
@@ -751,8 +903,12 @@ final class ThreadCode {
     return KernelExprs.mul(KernelExprs.i64(CapacityReruns.FIRST_ROWS), KernelGroup.CAPACITY_SCALE);
   }
 
-  /** A scratch copy of {@code initial} with room for {@code capacity} rows, its live rows in a local. */
-  private ArrayView withRoom(String name, ArrayView initial, KernelExpr capacity, List<KernelStmt> out) {
+  /**
+   * A scratch copy of {@code initial} with room for {@code capacity} rows, its live rows in a
+   * local.
+   */
+  private ArrayView withRoom(
+      String name, ArrayView initial, KernelExpr capacity, List<KernelStmt> out) {
     List<KernelExpr> dims = new ArrayList<>(initial.dims());
     dims.set(0, capacity);
     ArrayView space = allocate(initial.elementType(), dims);
@@ -778,15 +934,17 @@ final class ThreadCode {
       return c.args().stream().anyMatch(a -> mentions(a, variable));
     }
     if (e instanceof KernelExpr.Select s) {
-      return mentions(s.condition(), variable) || mentions(s.ifTrue(), variable) || mentions(s.ifFalse(), variable);
+      return mentions(s.condition(), variable)
+          || mentions(s.ifTrue(), variable)
+          || mentions(s.ifFalse(), variable);
     }
     return false;
   }
 
   /**
    * The concat by which {@code result} appends rows to {@code from} ({@code concat(from, x)} or
-   * {@code concat(x, from)}, possibly after filters, copies and updates of {@code from}), or
-   * {@code null}.
+   * {@code concat(x, from)}, possibly after filters, copies and updates of {@code from}), or {@code
+   * null}.
    */
   private static Exp.Concat growingConcat(Body body, SubExp result, String from) {
     if (!(result instanceof SubExp.Var v)) {
@@ -798,18 +956,24 @@ final class ThreadCode {
         if (e instanceof Exp.Concat c) {
           return neverGrows(body, c.left(), from) || neverGrows(body, c.right(), from) ? c : null;
         }
-        SubExp source = e instanceof Exp.Copy c ? c.array()
-            : e instanceof Exp.Atom a ? a.value()
-            : e instanceof Exp.Update u ? u.array()
-            : null;
+        SubExp source =
+            e instanceof Exp.Copy c
+                ? c.array()
+                : e instanceof Exp.Atom a
+                    ? a.value()
+                    : e instanceof Exp.Update u ? u.array() : null;
         return source == null ? null : growingConcat(body, source, from);
       }
     }
     return null;
   }
 
-  /** {@code region} with its rows counted by a fresh local, at most {@code capacity} (a host expression). */
-  private ArrayView resizable(ArrayView region, KernelExpr capacity, String name, List<KernelStmt> out) {
+  /**
+   * {@code region} with its rows counted by a fresh local, at most {@code capacity} (a host
+   * expression).
+   */
+  private ArrayView resizable(
+      ArrayView region, KernelExpr capacity, String name, List<KernelStmt> out) {
     KernelExpr.Var live = group.fresh(name + "_rows", ScalarType.I64);
     out.add(new KernelStmt.Declare(live, region.dims().get(0)));
     if (capacity == null) {
@@ -825,8 +989,10 @@ final class ThreadCode {
   /** Whether the loop's result {@code result} has, by its type, the merge variable's outer size. */
   private static boolean sameOuterSize(Type param, SubExp result, Body body) {
     Type resultType = typeIn(body, result);
-    return resultType instanceof Type.Array r && param instanceof Type.Array p
-        && p.size() instanceof dev.l0.ir.Dim.Const && p.size().equals(r.size());
+    return resultType instanceof Type.Array r
+        && param instanceof Type.Array p
+        && p.size() instanceof dev.l0.ir.Dim.Const
+        && p.size().equals(r.size());
   }
 
   private static Type typeIn(Body body, SubExp s) {
@@ -841,9 +1007,9 @@ final class ThreadCode {
   }
 
   /**
-   * Whether {@code result} of {@code body} has at most as many rows as the array {@code from}
-   * by construction: it is {@code from}, or made of it by filters, copies, in-place updates and
-   * maps (a filter never grows its input).
+   * Whether {@code result} of {@code body} has at most as many rows as the array {@code from} by
+   * construction: it is {@code from}, or made of it by filters, copies, in-place updates and maps
+   * (a filter never grows its input).
    */
   static boolean neverGrows(Body body, SubExp result, String from) {
     if (!(result instanceof SubExp.Var v)) {
@@ -856,12 +1022,16 @@ final class ThreadCode {
       int position = stm.pattern().stream().map(Ident::name).toList().indexOf(v.name());
       if (position >= 0) {
         Exp e = stm.exp();
-        SubExp source = e instanceof Exp.Filter f ? f.inputs().get(position)
-            : e instanceof Exp.Copy c ? c.array()
-            : e instanceof Exp.Atom a ? a.value()
-            : e instanceof Exp.Update u ? u.array()
-            : e instanceof Exp.Map m ? m.inputs().get(0)
-            : null;
+        SubExp source =
+            e instanceof Exp.Filter f
+                ? f.inputs().get(position)
+                : e instanceof Exp.Copy c
+                    ? c.array()
+                    : e instanceof Exp.Atom a
+                        ? a.value()
+                        : e instanceof Exp.Update u
+                            ? u.array()
+                            : e instanceof Exp.Map m ? m.inputs().get(0) : null;
         return source != null && neverGrows(body, source, from);
       }
     }
@@ -912,7 +1082,8 @@ final class ThreadCode {
           producer = stm.exp();
         }
       }
-      if (!(producer instanceof Exp.Update update) || !(update.array() instanceof SubExp.Var source)) {
+      if (!(producer instanceof Exp.Update update)
+          || !(update.array() instanceof SubExp.Var source)) {
         return false;
       }
       name = source.name();
@@ -920,12 +1091,18 @@ final class ThreadCode {
     return true;
   }
 
-  /** Whether {@code view}'s rows are a live count that a filter or concat changes (see {@link #resizable}). */
+  /**
+   * Whether {@code view}'s rows are a live count that a filter or concat changes (see {@link
+   * #resizable}).
+   */
   private boolean isResizable(ArrayView view) {
     return view.dims().get(0) instanceof KernelExpr.Var live && liveRows.contains(live);
   }
 
-  /** Copies each temporary of {@link #temporary} into its accumulator (nothing where the accumulator was the destination). */
+  /**
+   * Copies each temporary of {@link #temporary} into its accumulator (nothing where the accumulator
+   * was the destination).
+   */
   private void commit(List<Destination> next, List<Binding> accs, List<KernelStmt> out) {
     for (int i = 0; i < accs.size(); i++) {
       Destination d = next.get(i);
@@ -942,7 +1119,9 @@ final class ThreadCode {
         }
       } else if (d instanceof Destination.ToResizable grown) {
         ArrayView target = (ArrayView) acc;
-        out.add(new KernelStmt.Assign((KernelExpr.Var) target.dims().get(0), grown.region().dims().get(0)));
+        out.add(
+            new KernelStmt.Assign(
+                (KernelExpr.Var) target.dims().get(0), grown.region().dims().get(0)));
         copyElements(grown.region(), target, out);
       } else {
         copyElements(((Destination.ToMemory) d).view(), (ArrayView) acc, out);
@@ -952,7 +1131,9 @@ final class ThreadCode {
 
   /** The accumulators' values as arguments of a function: a scalar in memory is loaded. */
   static Binding asArgument(Binding acc) {
-    return acc instanceof ArrayView view && view.rank() == 0 ? new Binding.Scalar(view.load()) : acc;
+    return acc instanceof ArrayView view && view.rank() == 0
+        ? new Binding.Scalar(view.load())
+        : acc;
   }
 
   /**
@@ -969,8 +1150,8 @@ final class ThreadCode {
   }
 
   /**
-   * Where a branch puts result {@code id}: a fresh local, a scratch array of its declared shape,
-   * or one whose shape the branch taken decides ({@link UnsizedResult}).
+   * Where a branch puts result {@code id}: a fresh local, a scratch array of its declared shape, or
+   * one whose shape the branch taken decides ({@link UnsizedResult}).
    */
   private Destination destination(Ident id, List<KernelStmt> out) {
     if (id.type() instanceof ScalarType) {
@@ -987,10 +1168,14 @@ final class ThreadCode {
     UnsizedResult r = unsized(id.name(), id.type().rank(), out);
     ArrayView region = allocate(element, List.of(r.capacity()));
     UnsizedResult placed = r.in(region.buffer());
-    env.put(id.name(), ArrayView.rowMajor(region.buffer(), region.offset(), placed.dims().stream().map(d -> (KernelExpr) d).toList()));
+    env.put(
+        id.name(),
+        ArrayView.rowMajor(
+            region.buffer(),
+            region.offset(),
+            placed.dims().stream().map(d -> (KernelExpr) d).toList()));
     return new Destination.ToUnsized(placed, region.offset());
   }
-
 
   /** A fresh scratch copy of {@code source}, owned by the thread. */
   private ArrayView materialize(ArrayView source, List<KernelStmt> out) {
@@ -1001,30 +1186,38 @@ final class ThreadCode {
     return region;
   }
 
-  /** {@code split(at, a)}: two views of {@code a}'s rows; a split point outside {@code 0..n} raises. */
+  /**
+   * {@code split(at, a)}: two views of {@code a}'s rows; a split point outside {@code 0..n} raises.
+   */
   private void lowerSplit(List<Ident> pattern, Exp.Split split, List<KernelStmt> out) {
     ArrayView view = array(split.array());
     KernelExpr at = convert(scalar(split.at()), ScalarType.I64);
     KernelExpr rows = view.dims().get(0);
     KernelExpr ok = and(not(KernelExprs.lt(at, KernelExprs.ZERO)), not(KernelExprs.lt(rows, at)));
-    addGuarded(ok, List.of(), List.of(raise("split", split.pos(), "split point outside the array")), out);
+    addGuarded(
+        ok, List.of(), List.of(raise("split", split.pos(), "split point outside the array")), out);
     env.put(pattern.get(0).name(), view.slice(KernelExprs.ZERO, at, ok));
     env.put(pattern.get(1).name(), view.slice(at, KernelExprs.sub(rows, at), ok));
   }
 
   /**
-   * {@code reshape(shape, a)}: a view with new sizes over the same row-major elements (a copy
-   * first where they are not contiguous); negative sizes or another element count raise.
+   * {@code reshape(shape, a)}: a view with new sizes over the same row-major elements (a copy first
+   * where they are not contiguous); negative sizes or another element count raise.
    */
   private void lowerReshape(Ident id, Exp.Reshape reshape, List<KernelStmt> out) {
     ArrayView view = array(reshape.array());
     ArrayView contiguous = view.isContiguous() ? view : materialize(view, out);
-    List<KernelExpr> newDims = reshape.shape().stream().map(s -> convert(scalar(s), ScalarType.I64)).toList();
+    List<KernelExpr> newDims =
+        reshape.shape().stream().map(s -> convert(scalar(s), ScalarType.I64)).toList();
     KernelExpr ok = eq(product(newDims), product(view.dims()));
     for (KernelExpr d : newDims) {
       ok = and(ok, not(KernelExprs.lt(d, KernelExprs.ZERO)));
     }
-    addGuarded(ok, List.of(), List.of(raise("reshape", reshape.pos(), "cannot reshape to that shape")), out);
+    addGuarded(
+        ok,
+        List.of(),
+        List.of(raise("reshape", reshape.pos(), "cannot reshape to that shape")),
+        out);
     env.put(id.name(), contiguous.reshaped(newDims, ok));
   }
 
@@ -1051,10 +1244,12 @@ final class ThreadCode {
   }
 
   /**
-   * {@code concat(a, b)} written straight into a growing array's next value ({@link #growingTarget}):
-   * its rows become the live rows where they fit the capacity ({@link #addWithinCapacity}).
+   * {@code concat(a, b)} written straight into a growing array's next value ({@link
+   * #growingTarget}): its rows become the live rows where they fit the capacity ({@link
+   * #addWithinCapacity}).
    */
-  private void lowerConcatInto(Exp.Concat concat, Destination.ToResizable dest, List<KernelStmt> out) {
+  private void lowerConcatInto(
+      Exp.Concat concat, Destination.ToResizable dest, List<KernelStmt> out) {
     ArrayView left = array(concat.left());
     ArrayView right = array(concat.right());
     List<KernelExpr> dims = concatenatedSizes(left, right);
@@ -1067,10 +1262,14 @@ final class ThreadCode {
     addConcatenated(concat, left, right, fitting, out);
   }
 
-  /** The sizes of {@code concat(left, right)}: the rows of both, then the inner sizes of the first with rows. */
+  /**
+   * The sizes of {@code concat(left, right)}: the rows of both, then the inner sizes of the first
+   * with rows.
+   */
   private static List<KernelExpr> concatenatedSizes(ArrayView left, ArrayView right) {
     KernelExpr leftHasRows = KernelExprs.lt(KernelExprs.ZERO, left.dims().get(0));
-    List<KernelExpr> dims = new ArrayList<>(List.of(KernelExprs.add(left.dims().get(0), right.dims().get(0))));
+    List<KernelExpr> dims =
+        new ArrayList<>(List.of(KernelExprs.add(left.dims().get(0), right.dims().get(0))));
     for (int d = 1; d < left.rank(); d++) {
       dims.add(new KernelExpr.Select(leftHasRows, left.dims().get(d), right.dims().get(d)));
     }
@@ -1090,25 +1289,39 @@ final class ThreadCode {
     return copies;
   }
 
-  /** {@code write} guarded by {@code concat}'s check: where both arrays have rows, their rows' shapes agree. */
-  private void addConcatenated(Exp.Concat concat, ArrayView left, ArrayView right, List<KernelStmt> write,
+  /**
+   * {@code write} guarded by {@code concat}'s check: where both arrays have rows, their rows'
+   * shapes agree.
+   */
+  private void addConcatenated(
+      Exp.Concat concat,
+      ArrayView left,
+      ArrayView right,
+      List<KernelStmt> write,
       List<KernelStmt> out) {
     KernelExpr leftHasRows = KernelExprs.lt(KernelExprs.ZERO, left.dims().get(0));
     KernelExpr sameRows = KernelExprs.TRUE;
     for (int d = 1; d < left.rank(); d++) {
       sameRows = and(sameRows, eq(left.dims().get(d), right.dims().get(d)));
     }
-    KernelExpr ok = KernelExprs.or(KernelExprs.or(not(leftHasRows), eq(right.dims().get(0), KernelExprs.ZERO)), sameRows);
-    addGuarded(ok, write, List.of(raise("concat", concat.pos(), "the rows of the arrays have different shapes")), out);
+    KernelExpr ok =
+        KernelExprs.or(
+            KernelExprs.or(not(leftHasRows), eq(right.dims().get(0), KernelExprs.ZERO)), sameRows);
+    addGuarded(
+        ok,
+        write,
+        List.of(raise("concat", concat.pos(), "the rows of the arrays have different shapes")),
+        out);
   }
 
   /**
-   * {@code [e1, ..., en]}: the elements written into a fresh scratch array with the first
-   * element's shape; an element of another shape raises the literal's error.
+   * {@code [e1, ..., en]}: the elements written into a fresh scratch array with the first element's
+   * shape; an element of another shape raises the literal's error.
    */
   private void lowerArrayLiteral(Ident id, Exp.ArrayLit literal, List<KernelStmt> out) {
     List<KernelExpr> dims = new ArrayList<>(List.of(KernelExprs.i64(literal.elements().size())));
-    ArrayView first = literal.elements().isEmpty() ? null : scalarOrArray(literal.elements().get(0));
+    ArrayView first =
+        literal.elements().isEmpty() ? null : scalarOrArray(literal.elements().get(0));
     if (first != null) {
       dims.addAll(first.dims());
     }
@@ -1120,7 +1333,11 @@ final class ThreadCode {
       if (first == null) {
         out.add(new KernelStmt.Store(row.buffer(), row.offset(), scalar(value)));
       } else {
-        copy(array(value), row, raise("array literal", literal.pos(), "irregular array: elements of different shapes"), out);
+        copy(
+            array(value),
+            row,
+            raise("array literal", literal.pos(), "irregular array: elements of different shapes"),
+            out);
       }
     }
     env.put(id.name(), region);
@@ -1132,7 +1349,8 @@ final class ThreadCode {
     KernelExpr rows = array(map.inputs().get(0)).dims().get(0);
     List<ArrayView> targets = new ArrayList<>();
     List<Function<KernelExpr, Destination>> rowDestinations = new ArrayList<>();
-    List<UnsizedResult> unsized = new ArrayList<>(); // by position; null where the rows' shape is known
+    List<UnsizedResult> unsized =
+        new ArrayList<>(); // by position; null where the rows' shape is known
     for (int k = 0; k < pattern.size(); k++) {
       Type row = map.function().returnTypes().get(k);
       ScalarType element = scalarType(row.baseElement(), "a map of tuples");
@@ -1150,8 +1368,15 @@ final class ThreadCode {
         ArrayView region = allocate(element, List.of(rows, r.capacity()));
         UnsizedResult placed = r.in(region.buffer());
         unsized.add(placed);
-        rowDestinations.add(j -> new Destination.ToUnsized(placed, KernelExprs.add(region.offset(), KernelExprs.mul(j, r.capacity()))));
-        ArrayView rowView = ArrayView.rowMajor(region.buffer(), region.offset(), placed.dims().stream().map(d -> (KernelExpr) d).toList());
+        rowDestinations.add(
+            j ->
+                new Destination.ToUnsized(
+                    placed, KernelExprs.add(region.offset(), KernelExprs.mul(j, r.capacity()))));
+        ArrayView rowView =
+            ArrayView.rowMajor(
+                region.buffer(),
+                region.offset(),
+                placed.dims().stream().map(d -> (KernelExpr) d).toList());
         List<KernelExpr> dims = new ArrayList<>(List.of(rows));
         dims.addAll(rowView.dims());
         List<KernelExpr> strides = new ArrayList<>(List.of(r.capacity()));
@@ -1171,14 +1396,19 @@ final class ThreadCode {
   /**
    * Over no rows, the results in {@code unsized} (by position in {@code pattern}; null for rows of
    * known shape) take the sizes of the function's results on the zero row of the inputs, as the
-   * interpreter's empty map does, or where the function fails there the sizes their type gives:
-   * an empty array keeps its inner sizes.
+   * interpreter's empty map does, or where the function fails there the sizes their type gives: an
+   * empty array keeps its inner sizes.
    */
-  private void sizeRowsOverNoRows(List<Ident> pattern, Exp.Map map, KernelExpr rows, List<UnsizedResult> unsized,
+  private void sizeRowsOverNoRows(
+      List<Ident> pattern,
+      Exp.Map map,
+      KernelExpr rows,
+      List<UnsizedResult> unsized,
       List<KernelStmt> out) {
     KernelExpr.Var failed = group.fresh("fails_on_zero", ScalarType.BOOL);
     List<KernelStmt> body = new ArrayList<>();
-    List<List<KernelExpr>> sizes = sizesOnZeroRow(pattern, map, map.inputs().stream().map(this::array).toList(), failed, body);
+    List<List<KernelExpr>> sizes =
+        sizesOnZeroRow(pattern, map, map.inputs().stream().map(this::array).toList(), failed, body);
     for (int k = 0; k < pattern.size(); k++) {
       UnsizedResult r = unsized.get(k);
       if (r == null) {
@@ -1201,15 +1431,20 @@ final class ThreadCode {
   /**
    * Declares {@code failed} (false) and applies {@code map}'s function to the zero row of its
    * {@code inputs} (every number 0, every bool false, of the inputs' row sizes: the row the
-   * interpreter sizes a map over no rows with) into fresh arrays and locals named after
-   * {@code pattern}; returns the sizes of each result ({@link #resultSizes}).
+   * interpreter sizes a map over no rows with) into fresh arrays and locals named after {@code
+   * pattern}; returns the sizes of each result ({@link #resultSizes}).
    */
-  List<List<KernelExpr>> sizesOnZeroRow(List<Ident> pattern, Exp.Map map, List<ArrayView> inputs, KernelExpr.Var failed,
+  List<List<KernelExpr>> sizesOnZeroRow(
+      List<Ident> pattern,
+      Exp.Map map,
+      List<ArrayView> inputs,
+      KernelExpr.Var failed,
       List<KernelStmt> out) {
     out.add(new KernelStmt.Declare(failed, zeroOf(ScalarType.BOOL)));
     List<Ident> results = new ArrayList<>();
     for (int k = 0; k < pattern.size(); k++) {
-      results.add(new Ident(pattern.get(k).name() + "_on_zero", map.function().returnTypes().get(k)));
+      results.add(
+          new Ident(pattern.get(k).name() + "_on_zero", map.function().returnTypes().get(k)));
     }
     return resultSizes(map.function(), zeroRow(map.function(), inputs), results, failed, out);
   }
@@ -1219,22 +1454,35 @@ final class ThreadCode {
     for (int j = 0; j < inputs.size(); j++) {
       ScalarType element = scalarType(f.params().get(j).type().baseElement(), "a map of tuples");
       List<KernelExpr> rowDims = inputs.get(j).dims().subList(1, inputs.get(j).dims().size());
-      zeros.add(rowDims.isEmpty() ? new Binding.Scalar(zeroOf(element))
-          : new ArrayView(new ArrayView.Replicated(zeroOf(element)), KernelExprs.ZERO, rowDims,
-              Collections.nCopies(rowDims.size(), KernelExprs.ZERO), KernelExprs.TRUE));
+      zeros.add(
+          rowDims.isEmpty()
+              ? new Binding.Scalar(zeroOf(element))
+              : new ArrayView(
+                  new ArrayView.Replicated(zeroOf(element)),
+                  KernelExprs.ZERO,
+                  rowDims,
+                  Collections.nCopies(rowDims.size(), KernelExprs.ZERO),
+                  KernelExprs.TRUE));
     }
     return zeros;
   }
 
-  /** A fresh {@link UnsizedResult} of {@code rank} whose size locals and flag are declared in {@code out}; its buffer is set by {@link UnsizedResult#in}. */
+  /**
+   * A fresh {@link UnsizedResult} of {@code rank} whose size locals and flag are declared in {@code
+   * out}; its buffer is set by {@link UnsizedResult#in}.
+   */
   UnsizedResult unsized(String name, int rank, List<KernelStmt> out) {
     UnsizedResult r = UnsizedResult.of(group, rank, name);
     r.dims().forEach(d -> out.add(new KernelStmt.Declare(d, KernelExprs.ZERO)));
-    out.add(new KernelStmt.Declare(r.written(), new KernelExpr.Constant(dev.l0.ir.ScalarValue.bool(false))));
+    out.add(
+        new KernelStmt.Declare(
+            r.written(), new KernelExpr.Constant(dev.l0.ir.ScalarValue.bool(false))));
     return r;
   }
 
-  /** After every write of {@code r} is lowered: its capacity's definition, and its sizes' bounds. */
+  /**
+   * After every write of {@code r} is lowered: its capacity's definition, and its sizes' bounds.
+   */
   void finish(UnsizedResult r) {
     group.defineDeferred(r.capacity(), r.capacityValue());
     List<KernelExpr> bounds = r.dimBounds();
@@ -1249,8 +1497,10 @@ final class ThreadCode {
     for (KernelExpr d : dims) {
       KernelExpr b = bound(d);
       if (b == null) {
-        throw new UnsupportedKernelException("an array result whose size (" + describeSize(d)
-            + ") the host cannot bound before the kernel runs");
+        throw new UnsupportedKernelException(
+            "an array result whose size ("
+                + describeSize(d)
+                + ") the host cannot bound before the kernel runs");
       }
       bounds.add(b);
     }
@@ -1274,12 +1524,15 @@ final class ThreadCode {
     setSizes.add(new KernelStmt.Assign(r.written(), KernelExprs.TRUE));
     List<KernelStmt> write = new ArrayList<>();
     write.add(new KernelStmt.If(not(r.written()), setSizes, List.of()));
-    copyElements(source, ArrayView.rowMajor(r.buffer(), dest.offset(), r.dims().stream().map(d -> (KernelExpr) d).toList()), write);
+    copyElements(
+        source,
+        ArrayView.rowMajor(
+            r.buffer(), dest.offset(), r.dims().stream().map(d -> (KernelExpr) d).toList()),
+        write);
     List<KernelStmt> valid = new ArrayList<>();
     addGuarded(source.valid(), write, List.of(), valid);
     addGuarded(KernelExprs.or(not(r.written()), same), valid, List.of(shapeError()), out);
   }
-
 
   /**
    * {@code a with [i...] <- v} (thesis §2.1.2): written in place into {@code a} where the thread
@@ -1298,7 +1551,8 @@ final class ThreadCode {
     } else {
       copy(array(update.value()), cell, write);
     }
-    addGuarded(cell.valid(), write, List.of(raise("update", update.pos(), "index out of bounds")), out);
+    addGuarded(
+        cell.valid(), write, List.of(raise("update", update.pos(), "index out of bounds")), out);
     env.put(id.name(), target);
     owned.add(id.name());
   }
@@ -1316,16 +1570,25 @@ final class ThreadCode {
       return;
     }
     KernelExpr.Var result = declareZero(id, out);
-    addGuarded(view.valid(), List.of(new KernelStmt.Assign(result, view.load())), List.of(outOfBounds), out);
+    addGuarded(
+        view.valid(),
+        List.of(new KernelStmt.Assign(result, view.load())),
+        List.of(outOfBounds),
+        out);
   }
 
   /**
    * A redomap, reduce, scan or scanomap inside a thread: {@code acc = fold(acc, row j)} for every
-   * row in order. Array accumulators start as scratch copies of their neutral arrays; a scan
-   * copies every accumulator after each step into row {@code j} of its result.
+   * row in order. Array accumulators start as scratch copies of their neutral arrays; a scan copies
+   * every accumulator after each step into row {@code j} of its result.
    */
-  private void lowerSequentialFold(List<Ident> pattern, Lambda fold, List<SubExp> neutral, List<SubExp> inputs,
-      boolean prefixes, List<KernelStmt> out) {
+  private void lowerSequentialFold(
+      List<Ident> pattern,
+      Lambda fold,
+      List<SubExp> neutral,
+      List<SubExp> inputs,
+      boolean prefixes,
+      List<KernelStmt> out) {
     if (inputs.isEmpty()) {
       throw new UnsupportedKernelException("a reduction without inputs");
     }
@@ -1339,7 +1602,8 @@ final class ThreadCode {
     for (Binding acc : accs) {
       if (prefixes) {
         ArrayView accView = acc instanceof ArrayView v ? v : null;
-        ScalarType type = accView != null ? accView.elementType() : ((Binding.Scalar) acc).value().type();
+        ScalarType type =
+            accView != null ? accView.elementType() : ((Binding.Scalar) acc).value().type();
         List<KernelExpr> dims = new ArrayList<>(List.of(rows));
         if (accView != null) {
           dims.addAll(accView.dims());
@@ -1348,7 +1612,9 @@ final class ThreadCode {
         if (accView != null) {
           copyElements(accView, region.rowInBounds(j), body);
         } else {
-          body.add(new KernelStmt.Store(region.buffer(), region.rowInBounds(j).offset(), ((Binding.Scalar) acc).value()));
+          body.add(
+              new KernelStmt.Store(
+                  region.buffer(), region.rowInBounds(j).offset(), ((Binding.Scalar) acc).value()));
         }
         results.add(region);
       } else {
@@ -1370,12 +1636,18 @@ final class ThreadCode {
     List<Binding> accs = new ArrayList<>();
     for (SubExp value : neutral) {
       ArrayView array = scalarOrArray(value);
-      accs.add(array != null ? materialize(array, out) : new Binding.Scalar(declareAccumulators(List.of(scalar(value)), out).get(0)));
+      accs.add(
+          array != null
+              ? materialize(array, out)
+              : new Binding.Scalar(declareAccumulators(List.of(scalar(value)), out).get(0)));
     }
     return accs;
   }
 
-  /** A filter inside a thread: the kept rows copied in order into scratch arrays as long as the input. */
+  /**
+   * A filter inside a thread: the kept rows copied in order into scratch arrays as long as the
+   * input.
+   */
   private void lowerSequentialFilter(List<Ident> pattern, Exp.Filter filter, List<KernelStmt> out) {
     List<ArrayView> views = filter.inputs().stream().map(this::array).toList();
     List<ArrayView> regions = views.stream().map(v -> allocate(v.elementType(), v.dims())).toList();
@@ -1387,20 +1659,24 @@ final class ThreadCode {
     }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    KernelExpr keep = applyToLocals(filter.predicate(), views.stream().map(v -> row(v, j)).toList(), body).get(0);
+    KernelExpr keep =
+        applyToLocals(filter.predicate(), views.stream().map(v -> row(v, j)).toList(), body).get(0);
     List<KernelStmt> copyRow = new ArrayList<>();
     for (int k = 0; k < views.size(); k++) {
       copyElements(views.get(k).rowInBounds(j), regions.get(k).rowInBounds(kept), copyRow);
     }
     copyRow.add(new KernelStmt.Assign(kept, KernelExprs.add(kept, KernelExprs.ONE)));
     body.add(new KernelStmt.If(keep, copyRow, List.of()));
-    KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, views.get(0).dims().get(0), KernelExprs.ONE, body);
+    KernelStmt loop =
+        new KernelStmt.For(j, KernelExprs.ZERO, views.get(0).dims().get(0), KernelExprs.ONE, body);
     addGuarded(allValid(views), List.of(loop), List.of(), out);
     for (int k = 0; k < pattern.size(); k++) {
       ArrayView region = regions.get(k);
       List<KernelExpr> dims = new ArrayList<>(List.of(kept));
       dims.addAll(region.dims().subList(1, region.rank()));
-      env.put(pattern.get(k).name(), new ArrayView(region.source(), region.offset(), dims, region.strides(), region.valid()));
+      env.put(
+          pattern.get(k).name(),
+          new ArrayView(region.source(), region.offset(), dims, region.strides(), region.valid()));
       owned.add(pattern.get(k).name());
     }
   }
@@ -1416,13 +1692,26 @@ final class ThreadCode {
     return accs;
   }
 
-  /** {@code accs = fold(accs, rows j of inputs)} for scalar accumulators in locals, appended to {@code out}. */
-  void foldStep(Lambda fold, List<KernelExpr.Var> accs, List<ArrayView> inputs, KernelExpr j, List<KernelStmt> out) {
-    foldInto(fold, accs.stream().map(a -> (Binding) new Binding.Scalar(a)).toList(), inputs, j, out);
+  /**
+   * {@code accs = fold(accs, rows j of inputs)} for scalar accumulators in locals, appended to
+   * {@code out}.
+   */
+  void foldStep(
+      Lambda fold,
+      List<KernelExpr.Var> accs,
+      List<ArrayView> inputs,
+      KernelExpr j,
+      List<KernelStmt> out) {
+    foldInto(
+        fold, accs.stream().map(a -> (Binding) new Binding.Scalar(a)).toList(), inputs, j, out);
   }
 
-  /** {@code accs = fold(accs, rows j of inputs)}, accumulators being locals or views of memory ({@link #accumulate}). */
-  void foldInto(Lambda fold, List<Binding> accs, List<ArrayView> inputs, KernelExpr j, List<KernelStmt> out) {
+  /**
+   * {@code accs = fold(accs, rows j of inputs)}, accumulators being locals or views of memory
+   * ({@link #accumulate}).
+   */
+  void foldInto(
+      Lambda fold, List<Binding> accs, List<ArrayView> inputs, KernelExpr j, List<KernelStmt> out) {
     accumulate(fold, accs, inputs.stream().map(in -> row(in, j)).toList(), out);
   }
 

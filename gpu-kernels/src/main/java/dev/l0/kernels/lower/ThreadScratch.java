@@ -16,15 +16,19 @@ import java.util.Map;
 /**
  * The arrays one kernel's threads make (copies, in-place updates, loop variables, nested map
  * results): a thread-private buffer per element type ({@link Buffer.Space#THREAD_PRIVATE}, each
- * thread's own array, indexed from 0), of which each program point that makes an array owns a
- * fixed part, sized per thread by the host before the launch. Array sizes must therefore be known
- * to the host.
+ * thread's own array, indexed from 0), of which each program point that makes an array owns a fixed
+ * part, sized per thread by the host before the launch. Array sizes must therefore be known to the
+ * host.
  */
 final class ThreadScratch {
   private final GroupContext group;
   private final Map<ScalarType, Buffer> buffers = new LinkedHashMap<>();
   private final Map<ScalarType, KernelExpr> used = new LinkedHashMap<>();
-  /** The host scalars holding where each part of the buffers begins ({@link #startOf}), with their values. */
+
+  /**
+   * The host scalars holding where each part of the buffers begins ({@link #startOf}), with their
+   * values.
+   */
   private final Map<KernelExpr.Var, KernelExpr> starts = new LinkedHashMap<>();
 
   ThreadScratch(GroupContext group) {
@@ -36,11 +40,14 @@ final class ThreadScratch {
     KernelExpr elements = KernelExprs.ONE;
     for (KernelExpr d : dims) {
       if (!group.isHostExpression(d)) {
-        throw new UnsupportedKernelException("an array inside a kernel thread whose size is not known before the kernel runs");
+        throw new UnsupportedKernelException(
+            "an array inside a kernel thread whose size is not known before the kernel runs");
       }
       elements = mul(elements, d);
     }
-    Buffer buffer = buffers.computeIfAbsent(type, t -> group.freshThreadPrivateBuffer("scratch_" + t.keyword(), t));
+    Buffer buffer =
+        buffers.computeIfAbsent(
+            type, t -> group.freshThreadPrivateBuffer("scratch_" + t.keyword(), t));
     KernelExpr used = this.used.getOrDefault(type, KernelExprs.ZERO);
     this.used.put(type, add(used, elements));
     return ArrayView.rowMajor(buffer, startOf(buffer, used), dims);
@@ -48,8 +55,8 @@ final class ThreadScratch {
 
   /**
    * Where a part starting after {@code used} elements begins: a constant as it is, else a host
-   * scalar defined once before the launch, so that the kernel reads one scalar instead of
-   * summing the sizes of every part before it at each access.
+   * scalar defined once before the launch, so that the kernel reads one scalar instead of summing
+   * the sizes of every part before it at each access.
    */
   private KernelExpr startOf(Buffer buffer, KernelExpr used) {
     if (used instanceof KernelExpr.Constant || used instanceof KernelExpr.Var) {
@@ -60,7 +67,10 @@ final class ThreadScratch {
     return start;
   }
 
-  /** The host steps that size the scratch buffers per thread, then launch {@code kernel} on {@code gridSize} blocks. */
+  /**
+   * The host steps that size the scratch buffers per thread, then launch {@code kernel} on {@code
+   * gridSize} blocks.
+   */
   List<HostStep> launch(Kernel kernel, KernelExpr gridSize) {
     List<HostStep> steps = new ArrayList<>(group.takeDeferredDefinitions());
     starts.forEach((start, value) -> steps.add(new HostStep.Define(start, value)));

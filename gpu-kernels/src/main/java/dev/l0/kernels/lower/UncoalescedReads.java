@@ -22,36 +22,37 @@ import java.util.Set;
 
 /**
  * Which group inputs a lowered kernel group should read from a copy with the row index innermost
- * ({@link TiledTranspose}): the rule of Futhark's coalescing transformation (T. Henriksen, <i>Design
- * and Implementation of the Futhark Programming Language</i>, PhD thesis, 2017, ch. 9), that a
- * kernel giving each thread a row, which the thread walks in a sequential loop, should read a
- * transposed copy, so that neighbouring threads read neighbouring addresses.
+ * ({@link TiledTranspose}): the rule of Futhark's coalescing transformation (T. Henriksen,
+ * <i>Design and Implementation of the Futhark Programming Language</i>, PhD thesis, 2017, ch. 9),
+ * that a kernel giving each thread a row, which the thread walks in a sequential loop, should read
+ * a transposed copy, so that neighbouring threads read neighbouring addresses.
  *
  * <h2>The rule</h2>
+ *
  * A warp's reads coalesce when neighbouring threads read neighbouring addresses. The address of
- * every load from a group input's buffer is written, where it can be, as the affine form
- * {@code c + t * threadIdx.x + sum_k s_k * iteration_k}, {@code iteration_k} counting the
- * iterations of the {@code k}-th enclosing {@code for} loop (run sequentially by the thread) and
- * {@code c}, {@code t}, {@code s_k} polynomials in values every thread of a block shares (host
- * scalars, {@code blockIdx.x}, {@code blockDim.x}, {@code gridDim.x}, constants). A load of an
- * array of rank 2 or more is {@link Pattern#ALONG_ROW_PER_THREAD} when {@code t} is the array's row
- * stride {@code R} (the product of its inner sizes: neighbouring threads read neighbouring rows,
- * {@code R} elements apart) and some {@code s_k} is 1 (the thread walks along its row): the
- * thread-per-row {@code map(fn f64 ([f64] row) => reduce(op +, 0.0, row), m)} reads
- * {@code m[i][k]} at {@code i * R + k}. In the copy the same element is at {@code k * n + i}:
- * {@code t} becomes 1. An input is read from a copy when one of its loads is along a row per thread
- * and each of its other loads is {@link Pattern#SAME_FOR_ALL_THREADS} (a broadcast, which the copy
- * leaves a broadcast): a kernel that also reads it another way (the block-per-row loop of
- * {@link SegmentedRows}, a reduction's chunks) keeps it, as the copy would not make those reads
- * coalesce and could spread them further.
+ * every load from a group input's buffer is written, where it can be, as the affine form {@code c +
+ * t * threadIdx.x + sum_k s_k * iteration_k}, {@code iteration_k} counting the iterations of the
+ * {@code k}-th enclosing {@code for} loop (run sequentially by the thread) and {@code c}, {@code
+ * t}, {@code s_k} polynomials in values every thread of a block shares (host scalars, {@code
+ * blockIdx.x}, {@code blockDim.x}, {@code gridDim.x}, constants). A load of an array of rank 2 or
+ * more is {@link Pattern#ALONG_ROW_PER_THREAD} when {@code t} is the array's row stride {@code R}
+ * (the product of its inner sizes: neighbouring threads read neighbouring rows, {@code R} elements
+ * apart) and some {@code s_k} is 1 (the thread walks along its row): the thread-per-row {@code
+ * map(fn f64 ([f64] row) => reduce(op +, 0.0, row), m)} reads {@code m[i][k]} at {@code i * R + k}.
+ * In the copy the same element is at {@code k * n + i}: {@code t} becomes 1. An input is read from
+ * a copy when one of its loads is along a row per thread and each of its other loads is {@link
+ * Pattern#SAME_FOR_ALL_THREADS} (a broadcast, which the copy leaves a broadcast): a kernel that
+ * also reads it another way (the block-per-row loop of {@link SegmentedRows}, a reduction's chunks)
+ * keeps it, as the copy would not make those reads coalesce and could spread them further.
  *
  * <h2>Threshold</h2>
- * Sizes are known only at run time, so the choice is static, on the access pattern alone. The
- * copy costs one more coalesced read and write of the array; reads along rows per thread fetch a
- * whole memory sector per element whenever the rows are longer than a sector and the cache does not
- * keep a warp's 32 rows between iterations, which is the case for the large arrays the kernels are
- * for. Short or few rows pay for a copy they did not need, and get the same results: the transpose
- * is exact for every size, 0 and 1 included.
+ *
+ * Sizes are known only at run time, so the choice is static, on the access pattern alone. The copy
+ * costs one more coalesced read and write of the array; reads along rows per thread fetch a whole
+ * memory sector per element whenever the rows are longer than a sector and the cache does not keep
+ * a warp's 32 rows between iterations, which is the case for the large arrays the kernels are for.
+ * Short or few rows pay for a copy they did not need, and get the same results: the transpose is
+ * exact for every size, 0 and 1 included.
  */
 final class UncoalescedReads {
   private static final String THREAD_ATOM = "threadIdx.x";
@@ -62,11 +63,20 @@ final class UncoalescedReads {
     SAME_FOR_ALL_THREADS,
     /** Neighbouring threads read neighbouring elements: coalesced. */
     NEIGHBOURS_ADJACENT,
-    /** Neighbouring threads read neighbouring rows, each walking along its row: uncoalesced, which a transposed copy fixes. */
+    /**
+     * Neighbouring threads read neighbouring rows, each walking along its row: uncoalesced, which a
+     * transposed copy fixes.
+     */
     ALONG_ROW_PER_THREAD,
-    /** Another affine dependence on the thread (a stride a copy with the row index innermost does not remove). */
+    /**
+     * Another affine dependence on the thread (a stride a copy with the row index innermost does
+     * not remove).
+     */
     OTHER_STRIDE,
-    /** The address is not affine in the thread's indices (read from memory, a division, a local the thread updates). */
+    /**
+     * The address is not affine in the thread's indices (read from memory, a division, a local the
+     * thread updates).
+     */
     NOT_AFFINE
   }
 
@@ -95,14 +105,17 @@ final class UncoalescedReads {
   }
 
   /**
-   * Every load from a global buffer in {@code group}'s kernels, in order, with its pattern (along
-   * a row per thread only for the inputs' buffers, the buffers whose sizes the group knows).
+   * Every load from a global buffer in {@code group}'s kernels, in order, with its pattern (along a
+   * row per thread only for the inputs' buffers, the buffers whose sizes the group knows).
    */
   static List<Read> reads(KernelGroup group) {
     return List.copyOf(new UncoalescedReads(group).reads);
   }
 
-  /** The inputs (program names) the rule says {@code group} should read from a copy with the row index innermost. */
+  /**
+   * The inputs (program names) the rule says {@code group} should read from a copy with the row
+   * index innermost.
+   */
   static Set<String> toTranspose(KernelGroup group) {
     UncoalescedReads analysis = new UncoalescedReads(group);
     Map<String, Set<Pattern>> patterns = new LinkedHashMap<>();
@@ -112,12 +125,14 @@ final class UncoalescedReads {
       }
     }
     Set<String> chosen = new LinkedHashSet<>();
-    patterns.forEach((buffer, seen) -> {
-      if (seen.contains(Pattern.ALONG_ROW_PER_THREAD)
-          && Set.of(Pattern.ALONG_ROW_PER_THREAD, Pattern.SAME_FOR_ALL_THREADS).containsAll(seen)) {
-        chosen.add(analysis.inputsByBuffer.get(buffer).name());
-      }
-    });
+    patterns.forEach(
+        (buffer, seen) -> {
+          if (seen.contains(Pattern.ALONG_ROW_PER_THREAD)
+              && Set.of(Pattern.ALONG_ROW_PER_THREAD, Pattern.SAME_FOR_ALL_THREADS)
+                  .containsAll(seen)) {
+            chosen.add(analysis.inputsByBuffer.get(buffer).name());
+          }
+        });
     return chosen;
   }
 
@@ -165,9 +180,15 @@ final class UncoalescedReads {
       loads(f.step());
       Optional<Affine> start = affine(f.start());
       Optional<Affine> step = affine(f.step());
-      Optional<Affine> counter = start.isPresent() && step.isPresent() && step.get().isUniform()
-          ? Optional.of(start.get().plus(Affine.atom("iteration of " + f.counter().name()).times(step.get().constant())))
-          : Optional.empty();
+      Optional<Affine> counter =
+          start.isPresent() && step.isPresent() && step.get().isUniform()
+              ? Optional.of(
+                  start
+                      .get()
+                      .plus(
+                          Affine.atom("iteration of " + f.counter().name())
+                              .times(step.get().constant())))
+              : Optional.empty();
       locals.put(f.counter().name(), counter);
       statements(f.body());
     } else if (s instanceof KernelStmt.While w) {
@@ -179,8 +200,11 @@ final class UncoalescedReads {
   /** Records every load from a global buffer inside {@code e}. */
   private void loads(KernelExpr e) {
     if (e instanceof KernelExpr.Load l) {
-      reads.add(new Read(kernel.name(), l.buffer().name(),
-          classify(inputsByBuffer.get(l.buffer().name()), affine(l.index()))));
+      reads.add(
+          new Read(
+              kernel.name(),
+              l.buffer().name(),
+              classify(inputsByBuffer.get(l.buffer().name()), affine(l.index()))));
       loads(l.index());
     } else if (e instanceof KernelExpr.SharedLoad l) {
       loads(l.index());
@@ -198,7 +222,10 @@ final class UncoalescedReads {
     }
   }
 
-  /** The pattern of a load at {@code address} from {@code input}'s buffer, or from another buffer where {@code input} is null. */
+  /**
+   * The pattern of a load at {@code address} from {@code input}'s buffer, or from another buffer
+   * where {@code input} is null.
+   */
   private static Pattern classify(GroupInput.Array input, Optional<Affine> address) {
     if (address.isEmpty()) {
       return Pattern.NOT_AFFINE;
@@ -210,10 +237,15 @@ final class UncoalescedReads {
     if (threadStride.isConstant(1)) {
       return Pattern.NEIGHBOURS_ADJACENT;
     }
-    boolean walksAlongRow = address.get().coefficients().entrySet().stream()
-        .anyMatch(term -> !term.getKey().equals(THREAD_ATOM) && term.getValue().isConstant(1));
-    return input != null && input.shape().size() >= 2 && walksAlongRow && threadStride.equals(rowStride(input))
-        ? Pattern.ALONG_ROW_PER_THREAD : Pattern.OTHER_STRIDE;
+    boolean walksAlongRow =
+        address.get().coefficients().entrySet().stream()
+            .anyMatch(term -> !term.getKey().equals(THREAD_ATOM) && term.getValue().isConstant(1));
+    return input != null
+            && input.shape().size() >= 2
+            && walksAlongRow
+            && threadStride.equals(rowStride(input))
+        ? Pattern.ALONG_ROW_PER_THREAD
+        : Pattern.OTHER_STRIDE;
   }
 
   /** The product of the sizes of {@code input}'s dimensions after the first. */
@@ -230,8 +262,8 @@ final class UncoalescedReads {
   }
 
   /**
-   * The affine form of the integer expression {@code e}, or empty where it has none. A block-uniform
-   * value computed otherwise (a division of sizes, a select) is a symbol of its own.
+   * The affine form of the integer expression {@code e}, or empty where it has none. A
+   * block-uniform value computed otherwise (a division of sizes, a select) is a symbol of its own.
    */
   private Optional<Affine> affine(KernelExpr e) {
     if (e instanceof KernelExpr.Constant c && c.value() instanceof ScalarValue.Int i) {
@@ -243,22 +275,31 @@ final class UncoalescedReads {
     if (e instanceof KernelExpr.Thread t && t.index() == ThreadIndex.THREAD_IDX) {
       return Optional.of(Affine.atom(THREAD_ATOM));
     }
-    if (e instanceof KernelExpr.Binary b && b.operandType().isInteger()
-        && (b.op() == BinaryOperator.ADD || b.op() == BinaryOperator.SUB || b.op() == BinaryOperator.MUL)) {
+    if (e instanceof KernelExpr.Binary b
+        && b.operandType().isInteger()
+        && (b.op() == BinaryOperator.ADD
+            || b.op() == BinaryOperator.SUB
+            || b.op() == BinaryOperator.MUL)) {
       Optional<Affine> left = affine(b.left());
       Optional<Affine> right = affine(b.right());
       if (left.isPresent() && right.isPresent()) {
         return combine(b.op(), left.get(), right.get());
       }
     }
-    if (e instanceof KernelExpr.Unary u && u.op() == PrefixOperator.NEG && u.operand().type().isInteger()) {
+    if (e instanceof KernelExpr.Unary u
+        && u.op() == PrefixOperator.NEG
+        && u.operand().type().isInteger()) {
       return affine(u.operand()).map(a -> a.times(Polynomial.constant(-1)));
     }
-    if (e instanceof KernelExpr.Call c && c.function().kind() == Builtin.Kind.CONVERSION
-        && c.args().get(0).type().isInteger() && c.type().isInteger()) {
+    if (e instanceof KernelExpr.Call c
+        && c.function().kind() == Builtin.Kind.CONVERSION
+        && c.args().get(0).type().isInteger()
+        && c.type().isInteger()) {
       return affine(c.args().get(0));
     }
-    return isUniform(e) ? Optional.of(Affine.uniform(Polynomial.symbol("value " + e))) : Optional.empty();
+    return isUniform(e)
+        ? Optional.of(Affine.uniform(Polynomial.symbol("value " + e)))
+        : Optional.empty();
   }
 
   private Optional<Affine> combine(BinaryOperator op, Affine left, Affine right) {
@@ -274,13 +315,17 @@ final class UncoalescedReads {
     return left.isUniform() ? Optional.of(right.times(left.constant())) : Optional.empty();
   }
 
-  /** Whether {@code e} has one value for all threads of a block (it reads no thread index, loop counter, updated local or memory). */
+  /**
+   * Whether {@code e} has one value for all threads of a block (it reads no thread index, loop
+   * counter, updated local or memory).
+   */
   private boolean isUniform(KernelExpr e) {
     if (e instanceof KernelExpr.Constant) {
       return true;
     }
     if (e instanceof KernelExpr.Var v) {
-      return locals.containsKey(v.name()) ? locals.get(v.name()).map(Affine::isUniform).orElse(false)
+      return locals.containsKey(v.name())
+          ? locals.get(v.name()).map(Affine::isUniform).orElse(false)
           : !assigned.contains(v.name());
     }
     if (e instanceof KernelExpr.Thread t) {
@@ -308,11 +353,12 @@ final class UncoalescedReads {
   private record Polynomial(Map<List<String>, Long> terms) {
     Polynomial {
       Map<List<String>, Long> nonZero = new HashMap<>();
-      terms.forEach((monomial, coefficient) -> {
-        if (coefficient != 0) {
-          nonZero.put(List.copyOf(monomial), coefficient);
-        }
-      });
+      terms.forEach(
+          (monomial, coefficient) -> {
+            if (coefficient != 0) {
+              nonZero.put(List.copyOf(monomial), coefficient);
+            }
+          });
       terms = Map.copyOf(nonZero);
     }
 
@@ -336,15 +382,19 @@ final class UncoalescedReads {
 
     Polynomial times(Polynomial other) {
       Map<List<String>, Long> product = new HashMap<>();
-      terms.forEach((left, a) -> other.terms().forEach((right, b) -> {
-        List<String> factors = new ArrayList<>(left);
-        factors.addAll(right);
-        factors.sort(null);
-        product.merge(factors, a * b, Long::sum);
-      }));
+      terms.forEach(
+          (left, a) ->
+              other
+                  .terms()
+                  .forEach(
+                      (right, b) -> {
+                        List<String> factors = new ArrayList<>(left);
+                        factors.addAll(right);
+                        factors.sort(null);
+                        product.merge(factors, a * b, Long::sum);
+                      }));
       return new Polynomial(product);
     }
-
   }
 
   /**
@@ -354,11 +404,12 @@ final class UncoalescedReads {
   private record Affine(Polynomial constant, Map<String, Polynomial> coefficients) {
     Affine {
       Map<String, Polynomial> nonZero = new HashMap<>();
-      coefficients.forEach((atom, coefficient) -> {
-        if (!coefficient.isConstant(0)) {
-          nonZero.put(atom, coefficient);
-        }
-      });
+      coefficients.forEach(
+          (atom, coefficient) -> {
+            if (!coefficient.isConstant(0)) {
+              nonZero.put(atom, coefficient);
+            }
+          });
       coefficients = Map.copyOf(nonZero);
     }
 
@@ -380,7 +431,9 @@ final class UncoalescedReads {
 
     Affine plus(Affine other) {
       Map<String, Polynomial> sum = new HashMap<>(coefficients);
-      other.coefficients().forEach((atom, coefficient) -> sum.merge(atom, coefficient, Polynomial::plus));
+      other
+          .coefficients()
+          .forEach((atom, coefficient) -> sum.merge(atom, coefficient, Polynomial::plus));
       return new Affine(constant.plus(other.constant()), sum);
     }
 

@@ -20,12 +20,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A result of a top-level map whose row sizes only the rows tell (a row that is a filtered
- * array, say). Each thread writes its row row-major into {@code wide} at a stride of the rows'
- * bounded capacity ({@link UnsizedResult}) and its sizes into {@code sizes}; the host reads the
- * first row's sizes (over no rows, those {@link #storeZeroRowSizes} stored), allocates
- * {@code buffer}, and a second kernel copies every row to its place, raising the map's shape error where a row's sizes differ from the
- * first's (arrays are regular).
+ * A result of a top-level map whose row sizes only the rows tell (a row that is a filtered array,
+ * say). Each thread writes its row row-major into {@code wide} at a stride of the rows' bounded
+ * capacity ({@link UnsizedResult}) and its sizes into {@code sizes}; the host reads the first row's
+ * sizes (over no rows, those {@link #storeZeroRowSizes} stored), allocates {@code buffer}, and a
+ * second kernel copies every row to its place, raising the map's shape error where a row's sizes
+ * differ from the first's (arrays are regular).
  */
 final class UnsizedRows {
   private final int position;
@@ -71,10 +71,11 @@ final class UnsizedRows {
 
   /**
    * Stores {@code dims}, the sizes of the function's result on the zero row, as the first row's
-   * (the rows of a map over no rows take them), or where the function failed there the sizes
-   * its type gives the host ({@link GroupContext#staticShape}).
+   * (the rows of a map over no rows take them), or where the function failed there the sizes its
+   * type gives the host ({@link GroupContext#staticShape}).
    */
-  KernelStmt storeZeroRowSizes(List<KernelExpr> dims, KernelExpr failed, List<KernelExpr> staticShape) {
+  KernelStmt storeZeroRowSizes(
+      List<KernelExpr> dims, KernelExpr failed, List<KernelExpr> staticShape) {
     List<KernelStmt> computed = new ArrayList<>();
     List<KernelStmt> fromType = new ArrayList<>();
     for (int d = 0; d < rank; d++) {
@@ -102,19 +103,33 @@ final class UnsizedRows {
     KernelExpr same = KernelExprs.TRUE;
     KernelExpr elements = KernelExprs.ONE;
     for (int d = 0; d < rank; d++) {
-      same = and(same, eq(new KernelExpr.Load(sizes, add(mul(i, i64(rank)), i64(d))), rowShape.get(d)));
+      same =
+          and(
+              same,
+              eq(new KernelExpr.Load(sizes, add(mul(i, i64(rank)), i64(d))), rowShape.get(d)));
       elements = mul(elements, rowShape.get(d));
     }
     KernelExpr.Var e = group.fresh("e", ScalarType.I64);
-    KernelStmt copy = new KernelStmt.For(e, KernelExprs.ZERO, elements, KernelExprs.ONE, List.of(
-        new KernelStmt.Store(buffer, add(mul(i, elements), e), new KernelExpr.Load(wide, add(mul(i, result.capacity()), e)))));
+    KernelStmt copy =
+        new KernelStmt.For(
+            e,
+            KernelExprs.ZERO,
+            elements,
+            KernelExprs.ONE,
+            List.of(
+                new KernelStmt.Store(
+                    buffer,
+                    add(mul(i, elements), e),
+                    new KernelExpr.Load(wide, add(mul(i, result.capacity()), e)))));
     KernelStmt row = new KernelStmt.If(same, List.of(copy), List.of(code.shapeError()));
-    return KernelAssembler.assemble(kernelName + "_compact_" + position,
+    return KernelAssembler.assemble(
+        kernelName + "_compact_" + position,
         List.of(new KernelStmt.For(i, GLOBAL_THREAD, n, mul(BLOCK_DIM, GRID_DIM), List.of(row))));
   }
 
   /** Reads the first row's sizes, allocates the result and launches {@code compact}. */
-  List<HostStep> readSizesAndCompact(GroupContext group, KernelExpr n, Kernel compact, KernelExpr blocks) {
+  List<HostStep> readSizesAndCompact(
+      GroupContext group, KernelExpr n, Kernel compact, KernelExpr blocks) {
     List<HostStep> steps = new ArrayList<>();
     KernelExpr elements = n;
     for (int d = 0; d < rank; d++) {

@@ -3,8 +3,8 @@ package dev.l0.kernels.lower;
 import dev.l0.ir.SourcePos;
 
 /**
- * The lowering cannot turn a kernel-plan entry into kernels; the message names the construct
- * and, once the lowering knows it, the source position of the code it was lowering (the nearest
+ * The lowering cannot turn a kernel-plan entry into kernels; the message names the construct and,
+ * once the lowering knows it, the source position of the code it was lowering (the nearest
  * expression that has one). The host runner turns it into the program's compile error: no kernel
  * runs on the optimiser's evaluator instead.
  */
@@ -17,14 +17,19 @@ public final class UnsupportedKernelException extends RuntimeException {
   }
 
   public UnsupportedKernelException(String construct, SourcePos pos) {
-    super("cannot lower to kernels: " + construct + (pos.equals(SourcePos.NONE) ? "" : " (at " + pos + ")"));
+    super(
+        "cannot lower to kernels: "
+            + construct
+            + (pos.equals(SourcePos.NONE) ? "" : " (at " + pos + ")"));
     this.construct = construct;
     this.pos = pos;
   }
 
   /** This rejection with source position {@code near} where it has none yet. */
   public UnsupportedKernelException near(SourcePos near) {
-    return pos.equals(SourcePos.NONE) && !near.equals(SourcePos.NONE) ? new UnsupportedKernelException(construct, near) : this;
+    return pos.equals(SourcePos.NONE) && !near.equals(SourcePos.NONE)
+        ? new UnsupportedKernelException(construct, near)
+        : this;
   }
 
   /** What the lowering could not lower, without the position. */

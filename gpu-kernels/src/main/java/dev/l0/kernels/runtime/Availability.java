@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The answer of a probe: a usable thing with a one-line description of it, or none and the
- * one-line reason why. Probes never throw; they return this.
+ * The answer of a probe: a usable thing with a one-line description of it, or none and the one-line
+ * reason why. Probes never throw; they return this.
  *
  * @param <T> what was probed for (a CUDA device, a PTX compiler)
  */

@@ -13,7 +13,10 @@ public record ComputeCapability(int major, int minor) {
     return "sm_" + major + minor;
   }
 
-  /** The virtual architecture NVRTC's {@code --gpu-architecture} takes for PTX, e.g. {@code compute_90}. */
+  /**
+   * The virtual architecture NVRTC's {@code --gpu-architecture} takes for PTX, e.g. {@code
+   * compute_90}.
+   */
   public String computeArchitecture() {
     return "compute_" + major + minor;
   }

@@ -22,11 +22,10 @@ import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUmodule;
 
 /**
- * The primary CUDA context of one GPU (JCuda driver API), shared with any other user of that GPU
- * in the process. Every operation makes the context current on the calling thread first, so any
- * thread may use it. It owns a {@link DeviceMemoryPool}; closing the context frees the pool and
- * releases the context. Driver failures are {@link CudaDriverException}s naming the
- * {@code CUresult}.
+ * The primary CUDA context of one GPU (JCuda driver API), shared with any other user of that GPU in
+ * the process. Every operation makes the context current on the calling thread first, so any thread
+ * may use it. It owns a {@link DeviceMemoryPool}; closing the context frees the pool and releases
+ * the context. Driver failures are {@link CudaDriverException}s naming the {@code CUresult}.
  */
 public final class CudaContext implements AutoCloseable {
   private final CUdevice device;
@@ -116,20 +115,28 @@ public final class CudaContext implements AutoCloseable {
   public void upload(PinnedHostBuffer source, DeviceBuffer target, long bytes) {
     requireWithin(bytes, source.bytes(), target.bytes());
     bindToCurrentThread();
-    CudaDriverCall.run("cuMemcpyHtoD", () -> cuMemcpyHtoD(target.pointer(), source.pointer(), bytes));
+    CudaDriverCall.run(
+        "cuMemcpyHtoD", () -> cuMemcpyHtoD(target.pointer(), source.pointer(), bytes));
   }
 
   /** Copies the first {@code bytes} bytes of {@code source} to {@code target}. */
   public void download(DeviceBuffer source, PinnedHostBuffer target, long bytes) {
     requireWithin(bytes, source.bytes(), target.bytes());
     bindToCurrentThread();
-    CudaDriverCall.run("cuMemcpyDtoH", () -> cuMemcpyDtoH(target.pointer(), source.pointer(), bytes));
+    CudaDriverCall.run(
+        "cuMemcpyDtoH", () -> cuMemcpyDtoH(target.pointer(), source.pointer(), bytes));
   }
 
   private static void requireWithin(long bytes, long sourceBytes, long targetBytes) {
     if (bytes < 0 || bytes > sourceBytes || bytes > targetBytes) {
       throw new IllegalArgumentException(
-          "cannot copy " + bytes + " bytes between buffers of " + sourceBytes + " and " + targetBytes + " bytes");
+          "cannot copy "
+              + bytes
+              + " bytes between buffers of "
+              + sourceBytes
+              + " and "
+              + targetBytes
+              + " bytes");
     }
   }
 

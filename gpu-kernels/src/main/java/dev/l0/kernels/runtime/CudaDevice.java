@@ -19,8 +19,15 @@ import jcuda.driver.CUdevice;
  * version (e.g. 13000 for 13.0), its multiprocessors and the threads each keeps resident, and its
  * memory clock (kHz) and bus width (bits), from which {@link #peakMemoryBytesPerSecond} follows.
  */
-public record CudaDevice(String name, ComputeCapability computeCapability, long totalMemoryBytes, int driverVersion,
-    int multiprocessors, int maxThreadsPerMultiprocessor, int memoryClockKhz, int memoryBusWidthBits) {
+public record CudaDevice(
+    String name,
+    ComputeCapability computeCapability,
+    long totalMemoryBytes,
+    int driverVersion,
+    int multiprocessors,
+    int maxThreadsPerMultiprocessor,
+    int memoryClockKhz,
+    int memoryBusWidthBits) {
   /** Reads the description of {@code device} from an initialised driver. */
   static CudaDevice read(CUdevice device) {
     byte[] name = new byte[256];
@@ -33,10 +40,13 @@ public record CudaDevice(String name, ComputeCapability computeCapability, long 
     while (length < name.length && name[length] != 0) {
       length++;
     }
-    return new CudaDevice(new String(name, 0, length, StandardCharsets.US_ASCII).strip(),
-        new ComputeCapability(attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+    return new CudaDevice(
+        new String(name, 0, length, StandardCharsets.US_ASCII).strip(),
+        new ComputeCapability(
+            attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
             attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)),
-        memory[0], version[0],
+        memory[0],
+        version[0],
         attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
         attribute(device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR),
         attribute(device, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE),
@@ -45,7 +55,8 @@ public record CudaDevice(String name, ComputeCapability computeCapability, long 
 
   private static int attribute(CUdevice device, int attribute) {
     int[] value = new int[1];
-    CudaDriverCall.run("cuDeviceGetAttribute", () -> cuDeviceGetAttribute(value, attribute, device));
+    CudaDriverCall.run(
+        "cuDeviceGetAttribute", () -> cuDeviceGetAttribute(value, attribute, device));
     return value[0];
   }
 

@@ -1,8 +1,8 @@
 package dev.l0.kernels.runtime;
 
 /**
- * A CUDA driver call failed; the message and {@link #resultName()} carry the driver's
- * {@code CUresult} name (e.g. {@code CUDA_ERROR_UNSUPPORTED_PTX_VERSION}).
+ * A CUDA driver call failed; the message and {@link #resultName()} carry the driver's {@code
+ * CUresult} name (e.g. {@code CUDA_ERROR_UNSUPPORTED_PTX_VERSION}).
  */
 public class CudaDriverException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -17,7 +17,10 @@ public class CudaDriverException extends RuntimeException {
     this.resultName = resultName;
   }
 
-  /** The exception for {@code resultName}: {@link OutOfDeviceMemoryException} for an out-of-memory result. */
+  /**
+   * The exception for {@code resultName}: {@link OutOfDeviceMemoryException} for an out-of-memory
+   * result.
+   */
   static CudaDriverException of(String operation, String resultName) {
     return OUT_OF_MEMORY.equals(resultName)
         ? new OutOfDeviceMemoryException(operation)

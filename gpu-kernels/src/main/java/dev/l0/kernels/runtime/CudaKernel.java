@@ -27,11 +27,24 @@ public final class CudaKernel {
     if (sharedMemoryBytes < 0) {
       throw new IllegalArgumentException("shared memory cannot be negative: " + sharedMemoryBytes);
     }
-    Pointer parameters = Pointer.to(arguments.stream().map(KernelArgument::pointer).toArray(Pointer[]::new));
+    Pointer parameters =
+        Pointer.to(arguments.stream().map(KernelArgument::pointer).toArray(Pointer[]::new));
     context.bindToCurrentThread();
-    CudaDriverCall.run("cuLaunchKernel " + name, () -> cuLaunchKernel(function,
-        shape.gridX(), shape.gridY(), shape.gridZ(), shape.blockX(), shape.blockY(), shape.blockZ(),
-        sharedMemoryBytes, null, parameters, null));
+    CudaDriverCall.run(
+        "cuLaunchKernel " + name,
+        () ->
+            cuLaunchKernel(
+                function,
+                shape.gridX(),
+                shape.gridY(),
+                shape.gridZ(),
+                shape.blockX(),
+                shape.blockY(),
+                shape.blockZ(),
+                sharedMemoryBytes,
+                null,
+                parameters,
+                null));
     CudaDriverCall.run("cuCtxSynchronize after " + name, () -> cuCtxSynchronize());
   }
 }

@@ -22,7 +22,8 @@ public final class CudaModule implements AutoCloseable {
   public CudaKernel kernel(String name) {
     context.bindToCurrentThread();
     CUfunction function = new CUfunction();
-    CudaDriverCall.run("cuModuleGetFunction " + name, () -> cuModuleGetFunction(function, module, name));
+    CudaDriverCall.run(
+        "cuModuleGetFunction " + name, () -> cuModuleGetFunction(function, module, name));
     return new CudaKernel(context, function, name);
   }
 

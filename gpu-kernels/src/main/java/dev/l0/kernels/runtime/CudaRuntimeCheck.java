@@ -15,24 +15,28 @@ import java.util.List;
  * Smoke check of this runtime on a GPU machine, run by {@code bin/gpu-check}: probes the driver,
  * compiles a small kernel through a fresh {@link KernelCache} twice (cold, then warm), loads it,
  * stages inputs through pinned memory into pooled device buffers, launches, copies back and
- * compares with the JVM. Prints one JSON line:
- * {@code {"check": "cuda-runtime", "device": ..., "mismatches": 0, ...}}.
+ * compares with the JVM. Prints one JSON line: {@code {"check": "cuda-runtime", "device": ...,
+ * "mismatches": 0, ...}}.
  *
- * <p>Exit codes: 0 checked and correct, or no CUDA driver/device here (one line saying so,
- * {@code nothing checked}); 1 a result differs or a released buffer was not reused; 2 no compiler
- * to make the PTX; 3 a driver call or the compilation failed (the line names the
- * {@code CUresult}). The kernel cache it uses is a temporary folder, deleted at the end.
+ * <p>Exit codes: 0 checked and correct, or no CUDA driver/device here (one line saying so, {@code
+ * nothing checked}); 1 a result differs or a released buffer was not reused; 2 no compiler to make
+ * the PTX; 3 a driver call or the compilation failed (the line names the {@code CUresult}). The
+ * kernel cache it uses is a temporary folder, deleted at the end.
  */
 public final class CudaRuntimeCheck {
   static final String KERNEL_NAME = "l0_runtime_check";
-  static final String KERNEL_SOURCE = String.join("\n",
-      "extern \"C\" __global__ void " + KERNEL_NAME + "(const double *in, double *out, int n) {",
-      "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
-      "  if (i < n) {",
-      "    out[i] = in[i] * 2.0 + 1.0;",
-      "  }",
-      "}",
-      "");
+  static final String KERNEL_SOURCE =
+      String.join(
+          "\n",
+          "extern \"C\" __global__ void "
+              + KERNEL_NAME
+              + "(const double *in, double *out, int n) {",
+          "  int i = blockIdx.x * blockDim.x + threadIdx.x;",
+          "  if (i < n) {",
+          "    out[i] = in[i] * 2.0 + 1.0;",
+          "  }",
+          "}",
+          "");
   private static final int ELEMENTS = 1 << 20;
   private static final int THREADS_PER_BLOCK = 256;
 
@@ -59,31 +63,37 @@ public final class CudaRuntimeCheck {
     KernelCache cache = new KernelCache(cacheFolder, compiler.value().get());
     try {
       long coldStart = System.nanoTime();
-      Ptx ptx = cache.compile(KERNEL_SOURCE, NvccCompiler.ARITHMETIC_OPTIONS, device.computeCapability());
+      Ptx ptx =
+          cache.compile(KERNEL_SOURCE, NvccCompiler.ARITHMETIC_OPTIONS, device.computeCapability());
       long warmStart = System.nanoTime();
       cache.compile(KERNEL_SOURCE, NvccCompiler.ARITHMETIC_OPTIONS, device.computeCapability());
       long warmEnd = System.nanoTime();
       Measurement measured = launchAndCompare(ptx);
-      out.println(new JsonLine()
-          .add("check", "cuda-runtime")
-          .add("device", device.name())
-          .add("computeCapability", device.computeCapability().toString())
-          .add("driverVersion", device.driverVersionText())
-          .add("totalMemoryBytes", device.totalMemoryBytes())
-          .add("compiler", compiler.value().get().identity())
-          .add("coldCompileMs", millis(warmStart - coldStart))
-          .add("warmCompileMs", millis(warmEnd - warmStart))
-          .add("cacheHits", cache.statistics().hits())
-          .add("cacheMisses", cache.statistics().misses())
-          .add("elements", ELEMENTS)
-          .add("kernelMs", millis(measured.kernelNanos()))
-          .add("poolReused", measured.poolReused())
-          .add("mismatches", measured.mismatches())
-          .text());
+      out.println(
+          new JsonLine()
+              .add("check", "cuda-runtime")
+              .add("device", device.name())
+              .add("computeCapability", device.computeCapability().toString())
+              .add("driverVersion", device.driverVersionText())
+              .add("totalMemoryBytes", device.totalMemoryBytes())
+              .add("compiler", compiler.value().get().identity())
+              .add("coldCompileMs", millis(warmStart - coldStart))
+              .add("warmCompileMs", millis(warmEnd - warmStart))
+              .add("cacheHits", cache.statistics().hits())
+              .add("cacheMisses", cache.statistics().misses())
+              .add("elements", ELEMENTS)
+              .add("kernelMs", millis(measured.kernelNanos()))
+              .add("poolReused", measured.poolReused())
+              .add("mismatches", measured.mismatches())
+              .text());
       return measured.mismatches() == 0 && measured.poolReused() ? 0 : 1;
     } catch (CudaDriverException | CudaCompileException e) {
-      out.println(new JsonLine().add("check", "cuda-runtime").add("device", device.name())
-          .add("error", FailureMessages.oneLine(e)).text());
+      out.println(
+          new JsonLine()
+              .add("check", "cuda-runtime")
+              .add("device", device.name())
+              .add("error", FailureMessages.oneLine(e))
+              .text());
       return 3;
     } finally {
       KernelCache.deleteFolder(cacheFolder);
@@ -104,17 +114,21 @@ public final class CudaRuntimeCheck {
       }
       DeviceMemoryPool pool = context.memoryPool();
       long kernelNanos;
-      try (DeviceBuffer in = pool.allocate(bytes); DeviceBuffer out = pool.allocate(bytes)) {
+      try (DeviceBuffer in = pool.allocate(bytes);
+          DeviceBuffer out = pool.allocate(bytes)) {
         context.upload(staging, in, bytes);
         long start = System.nanoTime();
-        kernel.launch(LaunchShape.linear(ELEMENTS, THREADS_PER_BLOCK), 0,
+        kernel.launch(
+            LaunchShape.linear(ELEMENTS, THREADS_PER_BLOCK),
+            0,
             List.of(KernelArgument.of(in), KernelArgument.of(out), KernelArgument.ofInt(ELEMENTS)));
         kernelNanos = System.nanoTime() - start;
         context.download(out, staging, bytes);
       }
       boolean poolReused;
       try (DeviceBuffer again = pool.allocate(bytes)) {
-        poolReused = pool.bytesInUse() == again.capacity() && pool.bytesWaiting() == again.capacity();
+        poolReused =
+            pool.bytesInUse() == again.capacity() && pool.bytesWaiting() == again.capacity();
       }
       ByteBuffer results = staging.asByteBuffer();
       long mismatches = 0;

@@ -24,7 +24,8 @@ public final class DeviceBuffer implements AutoCloseable {
   /** The device address, for copies and kernel arguments; only while the buffer is held. */
   public CUdeviceptr pointer() {
     if (released.get()) {
-      throw new IllegalStateException("device buffer of " + bytes + " bytes was already given back");
+      throw new IllegalStateException(
+          "device buffer of " + bytes + " bytes was already given back");
     }
     return pointer;
   }

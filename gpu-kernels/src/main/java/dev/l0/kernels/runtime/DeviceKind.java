@@ -4,7 +4,9 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** Where work runs: CUDA where it works else the JVM ({@link #AUTO}), CUDA only, or the JVM only. */
+/**
+ * Where work runs: CUDA where it works else the JVM ({@link #AUTO}), CUDA only, or the JVM only.
+ */
 public enum DeviceKind {
   AUTO,
   CUDA,
@@ -22,7 +24,10 @@ public enum DeviceKind {
         return kind;
       }
     }
-    throw new IllegalArgumentException("unknown device '" + text + "'; expected one of "
-        + Arrays.stream(values()).map(DeviceKind::label).collect(Collectors.joining(", ")));
+    throw new IllegalArgumentException(
+        "unknown device '"
+            + text
+            + "'; expected one of "
+            + Arrays.stream(values()).map(DeviceKind::label).collect(Collectors.joining(", ")));
   }
 }

@@ -12,10 +12,10 @@ import jcuda.driver.CUdeviceptr;
 /**
  * Reuses device allocations (ARCHITECTURE.md, "Runtime": a device buffer pool). A request is
  * rounded up to its size class: powers of two up to 1 MiB, then whole 2 MiB steps (the driver's
- * allocation granularity); a buffer given back waits for the next request of its class. When
- * the device is out of memory, the waiting buffers are freed and the allocation tried once more;
- * if it still fails, {@link OutOfDeviceMemoryException} tells the caller to split its work.
- * Closing the pool frees all its memory, lent or waiting. Thread-safe.
+ * allocation granularity); a buffer given back waits for the next request of its class. When the
+ * device is out of memory, the waiting buffers are freed and the allocation tried once more; if it
+ * still fails, {@link OutOfDeviceMemoryException} tells the caller to split its work. Closing the
+ * pool frees all its memory, lent or waiting. Thread-safe.
  */
 public final class DeviceMemoryPool implements AutoCloseable {
   static final long SMALLEST_CLASS = 256;

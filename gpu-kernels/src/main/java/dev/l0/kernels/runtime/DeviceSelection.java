@@ -1,10 +1,10 @@
 package dev.l0.kernels.runtime;
 
 /**
- * The device work runs on ({@link DeviceKind#CUDA} or {@link DeviceKind#JVM}, never AUTO), why,
- * and the GPU it was chosen for (its device ordinal: the GPU CUDA runs on where CUDA was chosen,
- * the one asked for where the JVM was), reported as e.g. {@code cuda: NVIDIA H100 80GB HBM3 (sm_90)}
- * or {@code jvm: requested}.
+ * The device work runs on ({@link DeviceKind#CUDA} or {@link DeviceKind#JVM}, never AUTO), why, and
+ * the GPU it was chosen for (its device ordinal: the GPU CUDA runs on where CUDA was chosen, the
+ * one asked for where the JVM was), reported as e.g. {@code cuda: NVIDIA H100 80GB HBM3 (sm_90)} or
+ * {@code jvm: requested}.
  */
 public record DeviceSelection(DeviceKind chosen, String reason, int gpuOrdinal) {
   public DeviceSelection {

@@ -5,10 +5,10 @@ import java.util.function.Supplier;
 import java.util.logging.Logger;
 
 /**
- * Turns the requested {@link DeviceKind} and GPU (a device ordinal, GPU
- * {@value CudaProbe#DEFAULT_ORDINAL} where none is named) into the device used and the reason:
- * CUDA needs both a working driver with that GPU ({@link CudaProbe}) and a PTX compiler
- * ({@link PtxCompilers}). AUTO falls back to the JVM with one logged line (e.g. {@code jvm: GPU 3
+ * Turns the requested {@link DeviceKind} and GPU (a device ordinal, GPU {@value
+ * CudaProbe#DEFAULT_ORDINAL} where none is named) into the device used and the reason: CUDA needs
+ * both a working driver with that GPU ({@link CudaProbe}) and a PTX compiler ({@link
+ * PtxCompilers}). AUTO falls back to the JVM with one logged line (e.g. {@code jvm: GPU 3
  * requested, the machine has 1}); CUDA where it cannot work is a {@link CudaUnavailableException};
  * JVM is taken as asked, without probing.
  */
@@ -29,10 +29,14 @@ public final class DeviceSelector {
    * @throws IllegalArgumentException for a negative ordinal
    */
   public static DeviceSelection select(DeviceKind requested, int gpuOrdinal) {
-    return select(requested, gpuOrdinal, () -> CudaProbe.probe(gpuOrdinal), PtxCompilers::onThisMachine);
+    return select(
+        requested, gpuOrdinal, () -> CudaProbe.probe(gpuOrdinal), PtxCompilers::onThisMachine);
   }
 
-  static DeviceSelection select(DeviceKind requested, int gpuOrdinal, Supplier<Availability<CudaDevice>> device,
+  static DeviceSelection select(
+      DeviceKind requested,
+      int gpuOrdinal,
+      Supplier<Availability<CudaDevice>> device,
       Supplier<Availability<PtxCompiler>> compiler) {
     CudaProbe.checkedOrdinal(gpuOrdinal);
     if (requested == DeviceKind.JVM) {
@@ -44,14 +48,18 @@ public final class DeviceSelector {
       return new DeviceSelection(DeviceKind.CUDA, gpu.description(), gpuOrdinal);
     }
     if (requested == DeviceKind.CUDA) {
-      throw new CudaUnavailableException("device cuda was requested, but CUDA cannot be used here: " + unusable.get());
+      throw new CudaUnavailableException(
+          "device cuda was requested, but CUDA cannot be used here: " + unusable.get());
     }
     DeviceSelection fallback = new DeviceSelection(DeviceKind.JVM, unusable.get(), gpuOrdinal);
     LOG.info(fallback.report());
     return fallback;
   }
 
-  /** Why CUDA cannot run work here: no usable GPU, else no compiler (asked only when there is a GPU). */
+  /**
+   * Why CUDA cannot run work here: no usable GPU, else no compiler (asked only when there is a
+   * GPU).
+   */
   private static Optional<String> whyCudaCannotWork(
       Availability<CudaDevice> gpu, Supplier<Availability<PtxCompiler>> compiler) {
     if (!gpu.isAvailable()) {

@@ -17,7 +17,9 @@ public final class FailureMessages {
   public static String oneLine(Throwable failure) {
     String message = String.valueOf(failure.getMessage()).strip();
     int end = message.indexOf('\n');
-    return failure.getClass().getSimpleName() + ": " + (end < 0 ? message : message.substring(0, end).strip());
+    return failure.getClass().getSimpleName()
+        + ": "
+        + (end < 0 ? message : message.substring(0, end).strip());
   }
 
   /**
@@ -29,7 +31,10 @@ public final class FailureMessages {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       Matcher missing = MISSING_LIBRARY.matcher(String.valueOf(cause.getMessage()));
       if (missing.find()) {
-        return failure.getClass().getSimpleName() + ": " + missing.group(1) + ": cannot open shared object file";
+        return failure.getClass().getSimpleName()
+            + ": "
+            + missing.group(1)
+            + ": cannot open shared object file";
       }
     }
     return oneLine(failure);

@@ -5,15 +5,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Where JCuda's native libraries are unpacked: one folder per user, {@code ~/.cache/l0/native}
- * (the system property {@value #DIRECTORY_PROPERTY} moves it), instead of the JVM's temp folder.
- * JCuda 12.6's {@code LibUtils} loads a binding ({@code libJCudaDriver-12.6.0-linux-x86_64.so},
- * NVRTC's) from {@code java.library.path} if it is there, else unpacks it from its jar into
- * {@code java.io.tmpdir}, reusing a file of that name already there, and never deletes it. On a
- * Spark executor the temp folder is often one per executor or container, so a long-running
- * cluster collects copies; in a per-user folder each user has one copy per JCuda version, reused
- * by every JVM. The folder is given to JCuda by pointing {@code java.io.tmpdir} at it while the
- * binding's class initialises (JCuda reads the property at that moment), then restoring it.
+ * Where JCuda's native libraries are unpacked: one folder per user, {@code ~/.cache/l0/native} (the
+ * system property {@value #DIRECTORY_PROPERTY} moves it), instead of the JVM's temp folder. JCuda
+ * 12.6's {@code LibUtils} loads a binding ({@code libJCudaDriver-12.6.0-linux-x86_64.so}, NVRTC's)
+ * from {@code java.library.path} if it is there, else unpacks it from its jar into {@code
+ * java.io.tmpdir}, reusing a file of that name already there, and never deletes it. On a Spark
+ * executor the temp folder is often one per executor or container, so a long-running cluster
+ * collects copies; in a per-user folder each user has one copy per JCuda version, reused by every
+ * JVM. The folder is given to JCuda by pointing {@code java.io.tmpdir} at it while the binding's
+ * class initialises (JCuda reads the property at that moment), then restoring it.
  */
 final class JCudaNatives {
   /** The system property that names the folder instead of {@code ~/.cache/l0/native}. */
@@ -31,7 +31,8 @@ final class JCudaNatives {
   static void initialise(String bindingClass) {
     synchronized (LOCK) {
       String temp = System.getProperty("java.io.tmpdir");
-      Path folder = directory(System.getProperty(DIRECTORY_PROPERTY), System.getProperty("user.home"));
+      Path folder =
+          directory(System.getProperty(DIRECTORY_PROPERTY), System.getProperty("user.home"));
       boolean redirected = usable(folder);
       if (redirected) {
         System.setProperty("java.io.tmpdir", folder.toString());

@@ -7,9 +7,8 @@ import java.util.logging.Logger;
 /**
  * Runs work on the GPU and, where the GPU path fails for a GPU reason (no driver, a failing
  * compile, out of device memory after splitting, any other driver error, CUDA found unusable
- * beforehand), on the JVM instead,
- * logging one line that says why (ARCHITECTURE.md, "Runtime": never a failed job). Failures of
- * the program itself are not GPU reasons and pass through.
+ * beforehand), on the JVM instead, logging one line that says why (ARCHITECTURE.md, "Runtime":
+ * never a failed job). Failures of the program itself are not GPU reasons and pass through.
  */
 public final class JvmFallback {
   private static final Logger LOG = Logger.getLogger(JvmFallback.class.getName());

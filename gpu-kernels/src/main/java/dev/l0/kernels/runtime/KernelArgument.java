@@ -2,7 +2,9 @@ package dev.l0.kernels.runtime;
 
 import jcuda.Pointer;
 
-/** One argument of a kernel launch, as the pointer to its value that {@code cuLaunchKernel} takes. */
+/**
+ * One argument of a kernel launch, as the pointer to its value that {@code cuLaunchKernel} takes.
+ */
 public final class KernelArgument {
   private final Pointer pointer;
 

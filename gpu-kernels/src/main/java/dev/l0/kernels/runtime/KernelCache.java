@@ -17,11 +17,11 @@ import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 /**
- * Compiled kernels on disk (ARCHITECTURE.md, "Runtime"), one file {@code <key>.ptx} per
- * {@link KernelCacheEntry#keyOf key}. Entries are written to a temporary file in the same folder
- * and renamed into place atomically, so a reader sees a whole entry or none, and writers of one
- * key in several threads or JVMs each leave a whole entry. Within a JVM one key is compiled once
- * at a time. A corrupt entry is deleted and recompiled, never loaded. Where the folder cannot be
+ * Compiled kernels on disk (ARCHITECTURE.md, "Runtime"), one file {@code <key>.ptx} per {@link
+ * KernelCacheEntry#keyOf key}. Entries are written to a temporary file in the same folder and
+ * renamed into place atomically, so a reader sees a whole entry or none, and writers of one key in
+ * several threads or JVMs each leave a whole entry. Within a JVM one key is compiled once at a
+ * time. A corrupt entry is deleted and recompiled, never loaded. Where the folder cannot be
  * written, kernels are still compiled and returned, and one line is logged.
  *
  * <p>The folder is the system property {@value #DIRECTORY_PROPERTY}, else the environment variable
@@ -50,7 +50,10 @@ public final class KernelCache {
   /** A cache in the folder the property, the variable or the default names. */
   public static KernelCache inDefaultDirectory(PtxCompiler compiler) {
     return new KernelCache(
-        defaultDirectory(System.getProperty(DIRECTORY_PROPERTY), System.getenv(), System.getProperty("user.home")),
+        defaultDirectory(
+            System.getProperty(DIRECTORY_PROPERTY),
+            System.getenv(),
+            System.getProperty("user.home")),
         compiler);
   }
 
@@ -73,7 +76,10 @@ public final class KernelCache {
     return new KernelCacheStatistics(hits.get(), misses.get(), corruptEntries.get());
   }
 
-  /** The PTX of {@code source}: the cached entry if a sound one exists, else freshly compiled and stored. */
+  /**
+   * The PTX of {@code source}: the cached entry if a sound one exists, else freshly compiled and
+   * stored.
+   */
   public Ptx compile(String source, List<String> options, ComputeCapability target) {
     String key = KernelCacheEntry.keyOf(source, options, target, compiler.identity());
     Path entry = directory.resolve(key + ENTRY_SUFFIX);
@@ -97,7 +103,13 @@ public final class KernelCache {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (IOException e) {
-      LOG.fine(() -> "kernel cache entry " + entry + " cannot be read (" + FailureMessages.oneLine(e) + "); recompiling");
+      LOG.fine(
+          () ->
+              "kernel cache entry "
+                  + entry
+                  + " cannot be read ("
+                  + FailureMessages.oneLine(e)
+                  + "); recompiling");
       return Optional.empty();
     }
     Optional<Ptx> ptx = KernelCacheEntry.decode(key, bytes);
@@ -107,7 +119,13 @@ public final class KernelCache {
       try {
         Files.deleteIfExists(entry);
       } catch (IOException e) {
-        LOG.fine(() -> "corrupt kernel cache entry " + entry + " cannot be deleted (" + FailureMessages.oneLine(e) + ")");
+        LOG.fine(
+            () ->
+                "corrupt kernel cache entry "
+                    + entry
+                    + " cannot be deleted ("
+                    + FailureMessages.oneLine(e)
+                    + ")");
       }
     }
     return ptx;
@@ -132,7 +150,12 @@ public final class KernelCache {
 
   /** Logs the first failure to store as one warning line, later ones only at FINE. */
   private void logUnwritable(String reason) {
-    String line = "kernel cache " + directory + " is not writable (" + reason + "); compiling without caching";
+    String line =
+        "kernel cache "
+            + directory
+            + " is not writable ("
+            + reason
+            + "); compiling without caching";
     if (unwritableLogged.compareAndSet(false, true)) {
       LOG.warning(line);
     } else {
@@ -140,7 +163,10 @@ public final class KernelCache {
     }
   }
 
-  /** Removes a cache folder and its entries (a cache is one flat folder): for throwaway caches, such as a cold-compile measurement's. */
+  /**
+   * Removes a cache folder and its entries (a cache is one flat folder): for throwaway caches, such
+   * as a cold-compile measurement's.
+   */
   public static void deleteFolder(Path folder) throws IOException {
     try (Stream<Path> entries = Files.list(folder)) {
       for (Path entry : entries.toList()) {

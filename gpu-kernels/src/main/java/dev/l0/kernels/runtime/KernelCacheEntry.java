@@ -12,16 +12,17 @@ import java.util.Optional;
 /**
  * The cache key and the file format of one {@link KernelCache} entry. The key is the SHA-256 of
  * (source, options, compute capability, compiler identity), each field length-prefixed so no two
- * different tuples share a key. An entry is one header line
- * {@code L0PTX1 <key> <sha256 of the PTX> <PTX length in bytes>} and the PTX; an entry whose header,
- * key, length or checksum does not match is corrupt and never loaded.
+ * different tuples share a key. An entry is one header line {@code L0PTX1 <key> <sha256 of the PTX>
+ * <PTX length in bytes>} and the PTX; an entry whose header, key, length or checksum does not match
+ * is corrupt and never loaded.
  */
 final class KernelCacheEntry {
   static final String MAGIC = "L0PTX1";
 
   private KernelCacheEntry() {}
 
-  static String keyOf(String source, List<String> options, ComputeCapability target, String compilerIdentity) {
+  static String keyOf(
+      String source, List<String> options, ComputeCapability target, String compilerIdentity) {
     MessageDigest digest = sha256();
     addField(digest, source);
     addField(digest, Integer.toString(options.size()));
@@ -33,8 +34,16 @@ final class KernelCacheEntry {
 
   static byte[] encode(String key, Ptx ptx) {
     byte[] body = ptx.text().getBytes(StandardCharsets.UTF_8);
-    byte[] header = (MAGIC + " " + key + " " + HexFormat.of().formatHex(sha256().digest(body)) + " " + body.length + "\n")
-        .getBytes(StandardCharsets.US_ASCII);
+    byte[] header =
+        (MAGIC
+                + " "
+                + key
+                + " "
+                + HexFormat.of().formatHex(sha256().digest(body))
+                + " "
+                + body.length
+                + "\n")
+            .getBytes(StandardCharsets.US_ASCII);
     byte[] entry = Arrays.copyOf(header, header.length + body.length);
     System.arraycopy(body, 0, entry, header.length, body.length);
     return entry;
@@ -48,11 +57,12 @@ final class KernelCacheEntry {
     }
     String[] header = new String(entry, 0, newline, StandardCharsets.US_ASCII).split(" ");
     byte[] body = Arrays.copyOfRange(entry, newline + 1, entry.length);
-    boolean sound = header.length == 4
-        && header[0].equals(MAGIC)
-        && header[1].equals(key)
-        && header[3].equals(Integer.toString(body.length))
-        && header[2].equals(HexFormat.of().formatHex(sha256().digest(body)));
+    boolean sound =
+        header.length == 4
+            && header[0].equals(MAGIC)
+            && header[1].equals(key)
+            && header[3].equals(Integer.toString(body.length))
+            && header[2].equals(HexFormat.of().formatHex(sha256().digest(body)));
     if (!sound || body.length == 0) {
       return Optional.empty();
     }

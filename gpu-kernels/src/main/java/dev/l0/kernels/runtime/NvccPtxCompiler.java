@@ -30,23 +30,34 @@ public final class NvccPtxCompiler implements PtxCompiler {
   public static Availability<PtxCompiler> onThisMachine() {
     Optional<NvccCompiler> nvcc = NvccCompiler.onThisMachine();
     if (nvcc.isEmpty()) {
-      return Availability.unavailable("no nvcc on the PATH, in $CUDA_HOME/bin, $CUDA_PATH/bin or /usr/local/cuda/bin");
+      return Availability.unavailable(
+          "no nvcc on the PATH, in $CUDA_HOME/bin, $CUDA_PATH/bin or /usr/local/cuda/bin");
     }
     try {
-      NvccPtxCompiler compiler = new NvccPtxCompiler(nvcc.get().executable(), NvccCompiler.DEFAULT_TIMEOUT);
+      NvccPtxCompiler compiler =
+          new NvccPtxCompiler(nvcc.get().executable(), NvccCompiler.DEFAULT_TIMEOUT);
       return Availability.available(compiler, compiler.identity() + " at " + compiler.executable);
     } catch (CudaCompileException e) {
-      return Availability.unavailable("nvcc at " + nvcc.get().executable() + " does not run (" + FailureMessages.oneLine(e) + ")");
+      return Availability.unavailable(
+          "nvcc at "
+              + nvcc.get().executable()
+              + " does not run ("
+              + FailureMessages.oneLine(e)
+              + ")");
     }
   }
 
   /** The release and build lines of {@code nvcc --version}, or all of it where they are missing. */
   private static String releaseOf(String versionText) {
-    List<String> lines = versionText.lines()
-        .map(String::strip)
-        .filter(line -> line.startsWith("Cuda compilation tools") || line.startsWith("Build "))
-        .toList();
-    return lines.isEmpty() ? String.join(" ", versionText.strip().lines().toList()) : String.join(", ", lines);
+    List<String> lines =
+        versionText
+            .lines()
+            .map(String::strip)
+            .filter(line -> line.startsWith("Cuda compilation tools") || line.startsWith("Build "))
+            .toList();
+    return lines.isEmpty()
+        ? String.join(" ", versionText.strip().lines().toList())
+        : String.join(", ", lines);
   }
 
   @Override

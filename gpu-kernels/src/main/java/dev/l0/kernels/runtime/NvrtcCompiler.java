@@ -46,12 +46,14 @@ public final class NvrtcCompiler implements PtxCompiler {
       int[] minor = new int[1];
       int result = nvrtcVersion(major, minor);
       if (result != nvrtcResult.NVRTC_SUCCESS) {
-        return Availability.unavailable("NVRTC does not answer (" + nvrtcResult.stringFor(result) + ")");
+        return Availability.unavailable(
+            "NVRTC does not answer (" + nvrtcResult.stringFor(result) + ")");
       }
       NvrtcCompiler compiler = new NvrtcCompiler("nvrtc " + major[0] + "." + minor[0]);
       return Availability.available(compiler, compiler.identity());
     } catch (LinkageError e) {
-      return Availability.unavailable("NVRTC does not load (" + FailureMessages.libraryLoadFailure(e) + ")");
+      return Availability.unavailable(
+          "NVRTC does not load (" + FailureMessages.libraryLoadFailure(e) + ")");
     } catch (RuntimeException e) {
       return Availability.unavailable("NVRTC probe failed (" + FailureMessages.oneLine(e) + ")");
     }
@@ -70,9 +72,15 @@ public final class NvrtcCompiler implements PtxCompiler {
     String[] arguments = all.toArray(String[]::new);
     nvrtcProgram program = new nvrtcProgram();
     try {
-      requireSuccess("nvrtcCreateProgram", nvrtcCreateProgram(program, source, SOURCE_NAME, 0, null, null), program);
+      requireSuccess(
+          "nvrtcCreateProgram",
+          nvrtcCreateProgram(program, source, SOURCE_NAME, 0, null, null),
+          program);
       try {
-        requireSuccess("nvrtcCompileProgram", nvrtcCompileProgram(program, arguments.length, arguments), program);
+        requireSuccess(
+            "nvrtcCompileProgram",
+            nvrtcCompileProgram(program, arguments.length, arguments),
+            program);
         String[] ptx = new String[1];
         requireSuccess("nvrtcGetPTX", nvrtcGetPTX(program, ptx), program);
         return new Ptx(ptx[0]);
@@ -90,7 +98,11 @@ public final class NvrtcCompiler implements PtxCompiler {
       return;
     }
     String[] log = new String[1];
-    String diagnostics = nvrtcGetProgramLog(program, log) == nvrtcResult.NVRTC_SUCCESS && log[0] != null ? log[0] : "";
-    throw new CudaCompileException(operation + " failed (" + nvrtcResult.stringFor(result) + ")\n" + diagnostics);
+    String diagnostics =
+        nvrtcGetProgramLog(program, log) == nvrtcResult.NVRTC_SUCCESS && log[0] != null
+            ? log[0]
+            : "";
+    throw new CudaCompileException(
+        operation + " failed (" + nvrtcResult.stringFor(result) + ")\n" + diagnostics);
   }
 }

@@ -7,9 +7,9 @@ import jcuda.Pointer;
 
 /**
  * Page-locked host memory ({@code cuMemAllocHost}) for staging copies between the JVM and the
- * device (ARCHITECTURE.md, "Runtime": pinned host staging). Fill it through
- * {@link #asByteBuffer()}, copy it with {@link CudaContext#upload}/{@link CudaContext#download};
- * closing it frees the memory, once.
+ * device (ARCHITECTURE.md, "Runtime": pinned host staging). Fill it through {@link
+ * #asByteBuffer()}, copy it with {@link CudaContext#upload}/{@link CudaContext#download}; closing
+ * it frees the memory, once.
  */
 public final class PinnedHostBuffer implements AutoCloseable {
   private final CudaContext context;
@@ -34,7 +34,8 @@ public final class PinnedHostBuffer implements AutoCloseable {
 
   Pointer pointer() {
     if (freed.get()) {
-      throw new IllegalStateException("pinned host buffer of " + bytes + " bytes was already freed");
+      throw new IllegalStateException(
+          "pinned host buffer of " + bytes + " bytes was already freed");
     }
     return pointer;
   }

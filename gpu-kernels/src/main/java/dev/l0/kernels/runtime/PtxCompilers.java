@@ -21,14 +21,21 @@ public final class PtxCompilers {
   }
 
   /** NVRTC if available; else nvcc (asked only then), whose description also says why not NVRTC. */
-  static Availability<PtxCompiler> choose(Availability<PtxCompiler> nvrtc, Supplier<Availability<PtxCompiler>> nvcc) {
+  static Availability<PtxCompiler> choose(
+      Availability<PtxCompiler> nvrtc, Supplier<Availability<PtxCompiler>> nvcc) {
     if (nvrtc.isAvailable()) {
       return nvrtc;
     }
     Availability<PtxCompiler> fallback = nvcc.get();
-    return fallback.value()
-        .map(compiler -> Availability.available(compiler, fallback.description() + "; " + nvrtc.description()))
-        .orElseGet(() -> Availability.unavailable(
-            "no CUDA compiler: " + nvrtc.description() + "; " + fallback.description()));
+    return fallback
+        .value()
+        .map(
+            compiler ->
+                Availability.available(
+                    compiler, fallback.description() + "; " + nvrtc.description()))
+        .orElseGet(
+            () ->
+                Availability.unavailable(
+                    "no CUDA compiler: " + nvrtc.description() + "; " + fallback.description()));
   }
 }

@@ -4,12 +4,12 @@ import dev.l0.kernels.sim.SimulationIssue.RaceKind;
 import java.util.Arrays;
 
 /**
- * The race detector's record of one array during one launch. Threads are numbered across the
- * launch ({@code block * blockDim + thread}); an epoch numbers one barrier interval of one block
- * (every block start and every barrier opens a new one), so two accesses by different threads
- * are ordered exactly when they are in one block and in different epochs. Per element it keeps
- * the last writer and the first two distinct readers of the current interval, which finds every
- * conflicting pair within a block and read-after-write and write-after-write pairs across blocks.
+ * The race detector's record of one array during one launch. Threads are numbered across the launch
+ * ({@code block * blockDim + thread}); an epoch numbers one barrier interval of one block (every
+ * block start and every barrier opens a new one), so two accesses by different threads are ordered
+ * exactly when they are in one block and in different epochs. Per element it keeps the last writer
+ * and the first two distinct readers of the current interval, which finds every conflicting pair
+ * within a block and read-after-write and write-after-write pairs across blocks.
  */
 final class AccessTracker {
   private static final int NONE = -1;
@@ -39,15 +39,20 @@ final class AccessTracker {
     return a;
   }
 
-  /** Whether any thread has written element {@code index} in this launch (for a shared array: in this block). */
+  /**
+   * Whether any thread has written element {@code index} in this launch (for a shared array: in
+   * this block).
+   */
   boolean written(int index) {
     return writer[index] != NONE;
   }
 
   /** Records a read of {@code index}; the write it races with, or null. */
   Conflict read(int index, int thread, long epoch) {
-    Conflict conflict = unordered(writer[index], writeEpoch[index], thread, epoch)
-        ? new Conflict(RaceKind.READ_AFTER_WRITE, writer[index]) : null;
+    Conflict conflict =
+        unordered(writer[index], writeEpoch[index], thread, epoch)
+            ? new Conflict(RaceKind.READ_AFTER_WRITE, writer[index])
+            : null;
     if (readEpoch[index] != epoch || firstReader[index] == NONE) {
       readEpoch[index] = epoch;
       firstReader[index] = thread;
@@ -72,8 +77,13 @@ final class AccessTracker {
     return conflict;
   }
 
-  /** Whether an earlier access by {@code earlier} in {@code earlierEpoch} is unordered with one by {@code thread} in {@code epoch}. */
+  /**
+   * Whether an earlier access by {@code earlier} in {@code earlierEpoch} is unordered with one by
+   * {@code thread} in {@code epoch}.
+   */
   private boolean unordered(int earlier, long earlierEpoch, int thread, long epoch) {
-    return earlier != NONE && earlier != thread && (earlierEpoch == epoch || earlier / blockDim != thread / blockDim);
+    return earlier != NONE
+        && earlier != thread
+        && (earlierEpoch == epoch || earlier / blockDim != thread / blockDim);
   }
 }

@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A kernel compiled to a flat instruction list with conditional jumps, so that a thread can stop
- * at a barrier in the middle of loops and branches and resume there: its state is a program
- * counter and its slots. Slots {@code 0 .. scalars-1} hold the kernel's scalar parameters; each
- * declaration and loop counter gets a slot of its own (an inner declaration of a name hides an
- * outer one until the end of its statement list).
+ * A kernel compiled to a flat instruction list with conditional jumps, so that a thread can stop at
+ * a barrier in the middle of loops and branches and resume there: its state is a program counter
+ * and its slots. Slots {@code 0 .. scalars-1} hold the kernel's scalar parameters; each declaration
+ * and loop counter gets a slot of its own (an inner declaration of a name hides an outer one until
+ * the end of its statement list).
  */
 final class CompiledKernel {
   private final Kernel kernel;
@@ -59,8 +59,11 @@ final class CompiledKernel {
     private int barriers;
 
     Builder(Kernel kernel) {
-      this.expressions = new ExpressionCompiler(kernel.name(), positions(kernel.buffers().stream().map(b -> b.name()).toList()),
-          positions(kernel.shared().stream().map(s -> s.name()).toList()));
+      this.expressions =
+          new ExpressionCompiler(
+              kernel.name(),
+              positions(kernel.buffers().stream().map(b -> b.name()).toList()),
+              positions(kernel.shared().stream().map(s -> s.name()).toList()));
     }
 
     private static Map<String, Integer> positions(List<String> names) {
@@ -90,13 +93,22 @@ final class CompiledKernel {
         scope.put(d.variable().name(), slot);
         code.add(new Instruction.SetLocal(slot, initial));
       } else if (s instanceof KernelStmt.Assign a) {
-        code.add(new Instruction.SetLocal(expressions.slot(a.variable().name(), scope), expressions.compile(a.value(), scope)));
+        code.add(
+            new Instruction.SetLocal(
+                expressions.slot(a.variable().name(), scope),
+                expressions.compile(a.value(), scope)));
       } else if (s instanceof KernelStmt.Store st) {
-        code.add(new Instruction.Store(expressions.buffer(st.buffer().name()),
-            expressions.compile(st.index(), scope), expressions.compile(st.value(), scope)));
+        code.add(
+            new Instruction.Store(
+                expressions.buffer(st.buffer().name()),
+                expressions.compile(st.index(), scope),
+                expressions.compile(st.value(), scope)));
       } else if (s instanceof KernelStmt.SharedStore st) {
-        code.add(new Instruction.SharedStore(expressions.sharedArray(st.array().name()),
-            expressions.compile(st.index(), scope), expressions.compile(st.value(), scope)));
+        code.add(
+            new Instruction.SharedStore(
+                expressions.sharedArray(st.array().name()),
+                expressions.compile(st.index(), scope),
+                expressions.compile(st.value(), scope)));
       } else if (s instanceof KernelStmt.If i) {
         branch(i, scope);
       } else if (s instanceof KernelStmt.For f) {
@@ -106,7 +118,9 @@ final class CompiledKernel {
         int exit = placeholder();
         statements(w.body(), scope);
         code.add(new Instruction.Jump(head));
-        code.set(exit, new Instruction.JumpUnless(expressions.compile(w.condition(), scope), code.size()));
+        code.set(
+            exit,
+            new Instruction.JumpUnless(expressions.compile(w.condition(), scope), code.size()));
       } else if (s instanceof KernelStmt.Barrier) {
         code.add(new Instruction.Barrier(++barriers));
       } else {
@@ -128,7 +142,10 @@ final class CompiledKernel {
       code.set(toEnd, new Instruction.Jump(code.size()));
     }
 
-    /** {@code counter = start; head: if !(counter < bound) goto end; body; counter += step; goto head; end:} */
+    /**
+     * {@code counter = start; head: if !(counter < bound) goto end; body; counter += step; goto
+     * head; end:}
+     */
     private void forLoop(KernelStmt.For f, Map<String, Integer> scope) {
       KernelExpr.Var counter = f.counter();
       Map<String, Integer> loopScope = new HashMap<>(scope);
@@ -138,10 +155,12 @@ final class CompiledKernel {
       int head = code.size();
       int exit = placeholder();
       statements(f.body(), loopScope);
-      KernelExpr next = new KernelExpr.Binary(BinaryOperator.ADD, ScalarType.I64, counter, f.step());
+      KernelExpr next =
+          new KernelExpr.Binary(BinaryOperator.ADD, ScalarType.I64, counter, f.step());
       code.add(new Instruction.SetLocal(slot, expressions.compile(next, loopScope)));
       code.add(new Instruction.Jump(head));
-      KernelExpr test = new KernelExpr.Binary(BinaryOperator.LT, ScalarType.I64, counter, f.bound());
+      KernelExpr test =
+          new KernelExpr.Binary(BinaryOperator.LT, ScalarType.I64, counter, f.bound());
       code.set(exit, new Instruction.JumpUnless(expressions.compile(test, loopScope), code.size()));
     }
 

@@ -2,9 +2,9 @@ package dev.l0.kernels.sim;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
-import dev.l0.ir.PrefixOperator;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.ThreadIndex;
 import dev.l0.semantics.Operands;
@@ -14,16 +14,20 @@ import java.util.Map;
 
 /**
  * Compiles kernel-IR expressions to {@link CompiledExpr}s: variables become slots, buffers and
- * shared arrays their positions in the kernel's parameter lists, and every operation is
- * {@link ScalarOperations}', so the simulator computes exactly what the interpreter does.
+ * shared arrays their positions in the kernel's parameter lists, and every operation is {@link
+ * ScalarOperations}', so the simulator computes exactly what the interpreter does.
  */
 final class ExpressionCompiler {
   private final String owner;
   private final Map<String, Integer> buffers;
   private final Map<String, Integer> sharedArrays;
 
-  /** For the code of {@code owner} (a kernel or a group's host steps), with its buffers and shared arrays by position. */
-  ExpressionCompiler(String owner, Map<String, Integer> buffers, Map<String, Integer> sharedArrays) {
+  /**
+   * For the code of {@code owner} (a kernel or a group's host steps), with its buffers and shared
+   * arrays by position.
+   */
+  ExpressionCompiler(
+      String owner, Map<String, Integer> buffers, Map<String, Integer> sharedArrays) {
     this.owner = owner;
     this.buffers = Map.copyOf(buffers);
     this.sharedArrays = Map.copyOf(sharedArrays);
@@ -47,7 +51,8 @@ final class ExpressionCompiler {
       BinaryOperator op = b.op();
       CompiledExpr left = compile(b.left(), scope);
       CompiledExpr right = compile(b.right(), scope);
-      return frame -> ScalarOperations.binary(op, left.eval(frame), right.eval(frame), SourcePos.NONE);
+      return frame ->
+          ScalarOperations.binary(op, left.eval(frame), right.eval(frame), SourcePos.NONE);
     }
     if (e instanceof KernelExpr.Unary u) {
       PrefixOperator op = u.op();
@@ -57,7 +62,9 @@ final class ExpressionCompiler {
     if (e instanceof KernelExpr.Call c) {
       Builtin function = c.function();
       List<CompiledExpr> args = c.args().stream().map(a -> compile(a, scope)).toList();
-      return frame -> ScalarOperations.builtin(function, args.stream().map(a -> a.eval(frame)).toList(), SourcePos.NONE);
+      return frame ->
+          ScalarOperations.builtin(
+              function, args.stream().map(a -> a.eval(frame)).toList(), SourcePos.NONE);
     }
     if (e instanceof KernelExpr.Select s) {
       CompiledExpr condition = compile(s.condition(), scope);

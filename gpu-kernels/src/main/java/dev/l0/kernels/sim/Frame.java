@@ -3,7 +3,10 @@ package dev.l0.kernels.sim;
 import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.ir.ThreadIndex;
 
-/** What a compiled expression reads: the scalars in its slots, and, in a kernel thread, the index registers and memory. */
+/**
+ * What a compiled expression reads: the scalars in its slots, and, in a kernel thread, the index
+ * registers and memory.
+ */
 interface Frame {
   ScalarValue local(int slot);
 

@@ -13,10 +13,10 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * A kernel group's host steps compiled once against one {@link HostScalars}: the slots of the
- * block size, the inputs' sizes and scalars and every defined variable, each step's expressions,
- * and the outputs' shapes. {@code K} is how a backend holds a loaded kernel (the simulator's
- * compiled kernel, a CUDA function); each kernel is loaded once however often it is launched.
+ * A kernel group's host steps compiled once against one {@link HostScalars}: the slots of the block
+ * size, the inputs' sizes and scalars and every defined variable, each step's expressions, and the
+ * outputs' shapes. {@code K} is how a backend holds a loaded kernel (the simulator's compiled
+ * kernel, a CUDA function); each kernel is loaded once however often it is launched.
  */
 public final class HostProgram<K> {
   /** A host step with its expressions compiled. */
@@ -26,10 +26,12 @@ public final class HostProgram<K> {
 
   public record Allocate<K>(Buffer buffer, HostScalars.Expression elements) implements Step<K> {}
 
-  public record Launch<K>(Kernel kernel, K loaded, List<Integer> scalarSlots, HostScalars.Expression gridSize)
+  public record Launch<K>(
+      Kernel kernel, K loaded, List<Integer> scalarSlots, HostScalars.Expression gridSize)
       implements Step<K> {}
 
-  public record ReadScalar<K>(int slot, Buffer buffer, HostScalars.Expression index) implements Step<K> {}
+  public record ReadScalar<K>(int slot, Buffer buffer, HostScalars.Expression index)
+      implements Step<K> {}
 
   private final HostScalars host;
   private final List<Step<K>> steps = new ArrayList<>();
@@ -55,7 +57,8 @@ public final class HostProgram<K> {
         steps.add(new Allocate<>(a.buffer(), host.compile(a.elements())));
       } else if (step instanceof HostStep.Launch l) {
         K kernel = loaded.computeIfAbsent(l.kernel(), load);
-        List<Integer> scalars = l.kernel().scalars().stream().map(v -> host.slotOf(v.name())).toList();
+        List<Integer> scalars =
+            l.kernel().scalars().stream().map(v -> host.slotOf(v.name())).toList();
         steps.add(new Launch<>(l.kernel(), kernel, scalars, host.compile(l.gridSize())));
       } else {
         HostStep.ReadScalar r = (HostStep.ReadScalar) step;

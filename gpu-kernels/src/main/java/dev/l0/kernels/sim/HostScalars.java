@@ -9,10 +9,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The host scalars of a kernel group (input sizes, chunk counts, grid sizes, read-back values):
- * its host-step expressions compiled once to slots, then evaluated on every run against that
- * run's {@link Values}, with {@code ScalarOperations}' meaning. Every host of kernel groups uses
- * it, the simulator and the CUDA executor alike, so both compute the same sizes and grids.
+ * The host scalars of a kernel group (input sizes, chunk counts, grid sizes, read-back values): its
+ * host-step expressions compiled once to slots, then evaluated on every run against that run's
+ * {@link Values}, with {@code ScalarOperations}' meaning. Every host of kernel groups uses it, the
+ * simulator and the CUDA executor alike, so both compute the same sizes and grids.
  */
 public final class HostScalars {
   private final ExpressionCompiler compiler;
@@ -28,14 +28,17 @@ public final class HostScalars {
     return slots.computeIfAbsent(variable.name(), name -> slots.size());
   }
 
-  /** The slot of the declared host scalar {@code name}; an {@code IllegalArgumentException} if it is not declared. */
+  /**
+   * The slot of the declared host scalar {@code name}; an {@code IllegalArgumentException} if it is
+   * not declared.
+   */
   public int slotOf(String name) {
     return compiler.slot(name, slots);
   }
 
   /**
-   * {@code e}, which may read the scalars declared so far (an {@code IllegalArgumentException}
-   * for any other variable, a thread register or memory).
+   * {@code e}, which may read the scalars declared so far (an {@code IllegalArgumentException} for
+   * any other variable, a thread register or memory).
    */
   public Expression compile(KernelExpr e) {
     CompiledExpr compiled = compiler.compile(e, slots);
@@ -58,7 +61,10 @@ public final class HostScalars {
     }
   }
 
-  /** The host scalars of one run, by slot; reading one before it is set is an {@code IllegalArgumentException}. */
+  /**
+   * The host scalars of one run, by slot; reading one before it is set is an {@code
+   * IllegalArgumentException}.
+   */
   public static final class Values {
     private final ScalarValue[] slots;
     private final Frame frame = new HostFrame();

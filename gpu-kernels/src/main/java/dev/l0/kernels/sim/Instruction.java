@@ -3,7 +3,10 @@ package dev.l0.kernels.sim;
 import dev.l0.ir.SourcePos;
 import dev.l0.semantics.Operands;
 
-/** One step of a compiled kernel; {@link #execute} runs it for one thread and returns the next program counter. */
+/**
+ * One step of a compiled kernel; {@link #execute} runs it for one thread and returns the next
+ * program counter.
+ */
 sealed interface Instruction {
   int execute(ThreadState thread, int pc);
 
@@ -49,7 +52,10 @@ sealed interface Instruction {
     }
   }
 
-  /** {@code __syncthreads()}, the kernel's {@code ordinal}-th barrier statement (from 1): the thread stops here until its block is released. */
+  /**
+   * {@code __syncthreads()}, the kernel's {@code ordinal}-th barrier statement (from 1): the thread
+   * stops here until its block is released.
+   */
   record Barrier(int ordinal) implements Instruction {
     @Override
     public int execute(ThreadState thread, int pc) {

@@ -18,12 +18,19 @@ import java.util.TreeMap;
  * operation or a divergent barrier stops the launch, a race does not.
  */
 final class KernelLaunch {
-  /** The most race and uninitialised-read reports one launch keeps (one defect usually shows on many elements). */
+  /**
+   * The most race and uninitialised-read reports one launch keeps (one defect usually shows on many
+   * elements).
+   */
   private static final int MAX_REPORTED = 20;
+
   /** The most instructions one thread may run in a launch before it is taken to loop forever. */
   static final long STEP_LIMIT = 1L << 24;
 
-  /** The outcome: the issues found, whether they stopped the launch, and the error code raised (0 for none). */
+  /**
+   * The outcome: the issues found, whether they stopped the launch, and the error code raised (0
+   * for none).
+   */
   record Outcome(List<SimulationIssue> issues, boolean stopped, int errorCode) {}
 
   /** Thrown, after recording the issue, to stop the launch. */
@@ -38,8 +45,12 @@ final class KernelLaunch {
 
   private final CompiledKernel kernel;
   private final ScalarArray[] buffers;
-  /** Per buffer, the elements of each thread's array of a thread-private one, else {@link #GLOBAL}. */
+
+  /**
+   * Per buffer, the elements of each thread's array of a thread-private one, else {@link #GLOBAL}.
+   */
   private final int[] threadPrivateElements;
+
   private final AccessTracker[] bufferTrackers;
   private final ScalarValue[] params;
   private final int blockDim;
@@ -47,23 +58,34 @@ final class KernelLaunch {
   private final List<SimulationIssue> issues = new ArrayList<>();
   private int reported;
   private int errorCode;
+
   /** The current barrier interval's number, launch-wide ({@link AccessTracker}). */
   private long epoch;
+
   private ScalarArray[] shared;
   private AccessTracker[] sharedTrackers;
 
   /**
-   * A launch binding {@code buffers} in order; a thread-private one (its {@code threadPrivateElements}
-   * entry the size of each thread's array, else {@link #GLOBAL}) holds the threads' arrays
-   * interleaved as the CUDA printer lays them out: element {@code k} of the grid's thread {@code g}
-   * at {@code k * gridDim * blockDim + g}.
+   * A launch binding {@code buffers} in order; a thread-private one (its {@code
+   * threadPrivateElements} entry the size of each thread's array, else {@link #GLOBAL}) holds the
+   * threads' arrays interleaved as the CUDA printer lays them out: element {@code k} of the grid's
+   * thread {@code g} at {@code k * gridDim * blockDim + g}.
    */
-  KernelLaunch(CompiledKernel kernel, List<ScalarArray> buffers, List<Integer> threadPrivateElements, List<ScalarValue> params,
-      int blockDim, int gridDim) {
+  KernelLaunch(
+      CompiledKernel kernel,
+      List<ScalarArray> buffers,
+      List<Integer> threadPrivateElements,
+      List<ScalarValue> params,
+      int blockDim,
+      int gridDim) {
     this.kernel = kernel;
     this.buffers = buffers.toArray(new ScalarArray[0]);
-    this.threadPrivateElements = threadPrivateElements.stream().mapToInt(Integer::intValue).toArray();
-    this.bufferTrackers = buffers.stream().map(b -> new AccessTracker(b.size(), blockDim)).toArray(AccessTracker[]::new);
+    this.threadPrivateElements =
+        threadPrivateElements.stream().mapToInt(Integer::intValue).toArray();
+    this.bufferTrackers =
+        buffers.stream()
+            .map(b -> new AccessTracker(b.size(), blockDim))
+            .toArray(AccessTracker[]::new);
     this.params = params.toArray(new ScalarValue[0]);
     this.blockDim = blockDim;
     this.gridDim = gridDim;
@@ -113,13 +135,16 @@ final class KernelLaunch {
       List<Integer> finished = new ArrayList<>();
       for (ThreadState thread : threads) {
         Instruction.Barrier barrier = thread.waitingAt();
-        (barrier == null ? finished : waiting.computeIfAbsent(barrier, b -> new ArrayList<>())).add(thread.thread());
+        (barrier == null ? finished : waiting.computeIfAbsent(barrier, b -> new ArrayList<>()))
+            .add(thread.thread());
       }
       if (waiting.isEmpty()) {
         return;
       }
       if (waiting.size() > 1 || !finished.isEmpty()) {
-        stop(new SimulationIssue.DivergentBarrier(kernel.name(), block, divergence(waiting, finished)));
+        stop(
+            new SimulationIssue.DivergentBarrier(
+                kernel.name(), block, divergence(waiting, finished)));
       }
     }
   }
@@ -128,20 +153,36 @@ final class KernelLaunch {
     try {
       thread.runToBarrierOrEnd();
     } catch (L0RuntimeError | L0CompileError | IllegalArgumentException failure) {
-      stop(new SimulationIssue.FailingOperation(kernel.name(), thread.block(), thread.thread(), failure.getMessage()));
+      stop(
+          new SimulationIssue.FailingOperation(
+              kernel.name(), thread.block(), thread.thread(), failure.getMessage()));
     }
     if (thread.steps() > STEP_LIMIT) {
-      stop(new SimulationIssue.StepLimit(kernel.name(), thread.block(), thread.thread(), STEP_LIMIT));
+      stop(
+          new SimulationIssue.StepLimit(
+              kernel.name(), thread.block(), thread.thread(), STEP_LIMIT));
     }
   }
 
-  /** Where the threads of a block stopped, e.g. {@code threads 0-3 wait at barrier 2; threads 4-7 have finished}. */
-  private static String divergence(Map<Instruction.Barrier, List<Integer>> waiting, List<Integer> finished) {
+  /**
+   * Where the threads of a block stopped, e.g. {@code threads 0-3 wait at barrier 2; threads 4-7
+   * have finished}.
+   */
+  private static String divergence(
+      Map<Instruction.Barrier, List<Integer>> waiting, List<Integer> finished) {
     Map<Integer, String> byFirstThread = new TreeMap<>();
-    waiting.forEach((barrier, threads) -> byFirstThread.put(threads.get(0),
-        threads(threads) + (threads.size() == 1 ? " waits" : " wait") + " at barrier " + barrier.ordinal()));
+    waiting.forEach(
+        (barrier, threads) ->
+            byFirstThread.put(
+                threads.get(0),
+                threads(threads)
+                    + (threads.size() == 1 ? " waits" : " wait")
+                    + " at barrier "
+                    + barrier.ordinal()));
     if (!finished.isEmpty()) {
-      byFirstThread.put(finished.get(0), threads(finished) + (finished.size() == 1 ? " has" : " have") + " finished");
+      byFirstThread.put(
+          finished.get(0),
+          threads(finished) + (finished.size() == 1 ? " has" : " have") + " finished");
     }
     return String.join("; ", byFirstThread.values());
   }
@@ -173,7 +214,14 @@ final class KernelLaunch {
       // Once an error is raised the launch's results are discarded (as on the GPU, threads go on
       // after raising): a thread may then read what a failed copy left unwritten.
       if (errorCode == 0 && !bufferTrackers[buffer].written((int) element)) {
-        report(new SimulationIssue.UninitialisedRead(kernel.name(), Memory.THREAD_PRIVATE, buffers[buffer].name(), index, thread.block(), thread.thread()));
+        report(
+            new SimulationIssue.UninitialisedRead(
+                kernel.name(),
+                Memory.THREAD_PRIVATE,
+                buffers[buffer].name(),
+                index,
+                thread.block(),
+                thread.thread()));
       }
       return load(thread, Memory.THREAD_PRIVATE, buffers[buffer], bufferTrackers[buffer], element);
     }
@@ -193,12 +241,23 @@ final class KernelLaunch {
     store(thread, Memory.GLOBAL, buffers[buffer], bufferTrackers[buffer], index, value);
   }
 
-  /** Where element {@code index} of the thread's own array of thread-private {@code buffer} lies; out of its bounds stops the launch. */
+  /**
+   * Where element {@code index} of the thread's own array of thread-private {@code buffer} lies;
+   * out of its bounds stops the launch.
+   */
   private long threadPrivateElement(ThreadState thread, int buffer, long index, boolean write) {
     int size = threadPrivateElements[buffer];
     if (index < 0 || index >= size) {
-      stop(new SimulationIssue.OutOfBounds(kernel.name(), Memory.THREAD_PRIVATE, buffers[buffer].name(), write, index, size,
-          thread.block(), thread.thread()));
+      stop(
+          new SimulationIssue.OutOfBounds(
+              kernel.name(),
+              Memory.THREAD_PRIVATE,
+              buffers[buffer].name(),
+              write,
+              index,
+              size,
+              thread.block(),
+              thread.thread()));
     }
     return index * ((long) gridDim * blockDim) + launchThread(thread);
   }
@@ -207,25 +266,43 @@ final class KernelLaunch {
     store(thread, Memory.SHARED, shared[array], sharedTrackers[array], index, value);
   }
 
-  private ScalarValue load(ThreadState thread, Memory memory, ScalarArray array, AccessTracker tracker, long index) {
+  private ScalarValue load(
+      ThreadState thread, Memory memory, ScalarArray array, AccessTracker tracker, long index) {
     int i = checkBounds(thread, memory, array, index, false);
     if (memory == Memory.SHARED && !tracker.written(i)) {
-      report(new SimulationIssue.UninitialisedRead(kernel.name(), array.name(), i, thread.block(), thread.thread()));
+      report(
+          new SimulationIssue.UninitialisedRead(
+              kernel.name(), array.name(), i, thread.block(), thread.thread()));
     }
     race(thread, memory, array, i, tracker.read(i, launchThread(thread), epoch));
     return array.get(i);
   }
 
-  private void store(ThreadState thread, Memory memory, ScalarArray array, AccessTracker tracker, long index, ScalarValue value) {
+  private void store(
+      ThreadState thread,
+      Memory memory,
+      ScalarArray array,
+      AccessTracker tracker,
+      long index,
+      ScalarValue value) {
     int i = checkBounds(thread, memory, array, index, true);
     race(thread, memory, array, i, tracker.write(i, launchThread(thread), epoch));
     array.set(i, value);
   }
 
-  private int checkBounds(ThreadState thread, Memory memory, ScalarArray array, long index, boolean write) {
+  private int checkBounds(
+      ThreadState thread, Memory memory, ScalarArray array, long index, boolean write) {
     if (index < 0 || index >= array.size()) {
-      stop(new SimulationIssue.OutOfBounds(kernel.name(), memory, array.name(), write, index, array.size(),
-          thread.block(), thread.thread()));
+      stop(
+          new SimulationIssue.OutOfBounds(
+              kernel.name(),
+              memory,
+              array.name(),
+              write,
+              index,
+              array.size(),
+              thread.block(),
+              thread.thread()));
     }
     return (int) index;
   }
@@ -234,10 +311,24 @@ final class KernelLaunch {
     return thread.block() * blockDim + thread.thread();
   }
 
-  private void race(ThreadState thread, Memory memory, ScalarArray array, int index, AccessTracker.Conflict conflict) {
+  private void race(
+      ThreadState thread,
+      Memory memory,
+      ScalarArray array,
+      int index,
+      AccessTracker.Conflict conflict) {
     if (conflict != null) {
-      report(new SimulationIssue.DataRace(kernel.name(), memory, array.name(), index, conflict.kind(),
-          thread.block(), thread.thread(), conflict.otherThread() / blockDim, conflict.otherThread() % blockDim));
+      report(
+          new SimulationIssue.DataRace(
+              kernel.name(),
+              memory,
+              array.name(),
+              index,
+              conflict.kind(),
+              thread.block(),
+              thread.thread(),
+              conflict.otherThread() / blockDim,
+              conflict.otherThread() % blockDim));
     }
   }
 

@@ -8,17 +8,24 @@ import dev.l0.ir.Value;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Regular L0 arrays of scalars to and from flat row-major storage, as a kernel group's inputs and outputs are stored. */
+/**
+ * Regular L0 arrays of scalars to and from flat row-major storage, as a kernel group's inputs and
+ * outputs are stored.
+ */
 final class RowMajor {
   private RowMajor() {}
 
-  /** The sizes of the {@code rank} dimensions of {@code array}, outermost first, also below an empty dimension. */
+  /**
+   * The sizes of the {@code rank} dimensions of {@code array}, outermost first, also below an empty
+   * dimension.
+   */
   static List<Long> shape(Value array, int rank) {
     List<Long> shape = new ArrayList<>();
     Shape level = Shape.of(asArray(array));
     while (shape.size() < rank) {
       if (!(level instanceof Shape.Array a)) {
-        throw new IllegalArgumentException("expected an array of rank " + rank + ", found one of shape " + Shape.of(array));
+        throw new IllegalArgumentException(
+            "expected an array of rank " + rank + ", found one of shape " + Shape.of(array));
       }
       shape.add((long) a.length());
       level = a.element();
@@ -53,7 +60,10 @@ final class RowMajor {
     return a;
   }
 
-  /** The array of sizes {@code shape} stored row-major in {@code data} (at least their product long), or element 0 when {@code shape} is empty. */
+  /**
+   * The array of sizes {@code shape} stored row-major in {@code data} (at least their product
+   * long), or element 0 when {@code shape} is empty.
+   */
   static Value unflatten(ScalarArray data, List<Long> shape) {
     return build(data, shape, 0, 0);
   }
@@ -74,7 +84,8 @@ final class RowMajor {
     for (int d = shape.size() - 1; d > dimension; d--) {
       elementShape = new Shape.Array(Math.toIntExact(shape.get(d)), elementShape);
     }
-    return new Value.Array(elementType(data.type(), shape.size() - dimension - 1), elements, elementShape);
+    return new Value.Array(
+        elementType(data.type(), shape.size() - dimension - 1), elements, elementShape);
   }
 
   private static Type elementType(ScalarType scalar, int rank) {

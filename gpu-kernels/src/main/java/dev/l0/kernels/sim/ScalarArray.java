@@ -5,7 +5,10 @@ import dev.l0.ir.ScalarValue;
 import java.util.Arrays;
 import java.util.List;
 
-/** The simulated storage of a global buffer or of one block's shared array: a flat array of one scalar type. */
+/**
+ * The simulated storage of a global buffer or of one block's shared array: a flat array of one
+ * scalar type.
+ */
 final class ScalarArray {
   private final String name;
   private final ScalarType type;
@@ -46,18 +49,24 @@ final class ScalarArray {
 
   void set(int index, ScalarValue value) {
     if (value.type() != type) {
-      throw new IllegalArgumentException("a " + value.type() + " stored into " + name + " of " + type);
+      throw new IllegalArgumentException(
+          "a " + value.type() + " stored into " + name + " of " + type);
     }
     elements[index] = value;
   }
 
   private static ScalarValue zero(ScalarType type) {
     switch (type) {
-      case BOOL: return ScalarValue.bool(false);
-      case I32: return ScalarValue.i32(0);
-      case I64: return ScalarValue.i64(0);
-      case F32: return ScalarValue.f32(0);
-      default: return ScalarValue.f64(0);
+      case BOOL:
+        return ScalarValue.bool(false);
+      case I32:
+        return ScalarValue.i32(0);
+      case I64:
+        return ScalarValue.i64(0);
+      case F32:
+        return ScalarValue.f32(0);
+      default:
+        return ScalarValue.f64(0);
     }
   }
 }

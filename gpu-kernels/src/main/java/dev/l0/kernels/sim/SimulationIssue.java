@@ -10,9 +10,9 @@ public sealed interface SimulationIssue {
   String describe();
 
   /**
-   * Whether this is one of the simulator's own limits reached ({@link StepLimit},
-   * {@link AllocationLimit}) rather than a defect of the kernel: the program may be right and too
-   * large for the simulator.
+   * Whether this is one of the simulator's own limits reached ({@link StepLimit}, {@link
+   * AllocationLimit}) rather than a defect of the kernel: the program may be right and too large
+   * for the simulator.
    */
   default boolean isLimit() {
     return false;
@@ -37,12 +37,33 @@ public sealed interface SimulationIssue {
   }
 
   /** An access of element {@code index} of an array of {@code size} elements. */
-  record OutOfBounds(String kernel, Memory memory, String array, boolean write, long index, long size, int block, int thread)
+  record OutOfBounds(
+      String kernel,
+      Memory memory,
+      String array,
+      boolean write,
+      long index,
+      long size,
+      int block,
+      int thread)
       implements SimulationIssue {
     @Override
     public String describe() {
-      return kernel + ": block " + block + ", thread " + thread + " " + (write ? "writes" : "reads") + " element "
-          + index + " of " + memory + " " + array + " of size " + size;
+      return kernel
+          + ": block "
+          + block
+          + ", thread "
+          + thread
+          + " "
+          + (write ? "writes" : "reads")
+          + " element "
+          + index
+          + " of "
+          + memory
+          + " "
+          + array
+          + " of size "
+          + size;
     }
   }
 
@@ -65,12 +86,38 @@ public sealed interface SimulationIssue {
    * Thread {@code thread} of {@code block} accessed element {@code index} of {@code array} with no
    * barrier ordering it after thread {@code otherThread} of {@code otherBlock}'s access.
    */
-  record DataRace(String kernel, Memory memory, String array, long index, RaceKind kind,
-      int block, int thread, int otherBlock, int otherThread) implements SimulationIssue {
+  record DataRace(
+      String kernel,
+      Memory memory,
+      String array,
+      long index,
+      RaceKind kind,
+      int block,
+      int thread,
+      int otherBlock,
+      int otherThread)
+      implements SimulationIssue {
     @Override
     public String describe() {
-      return kernel + ": block " + block + ", thread " + thread + " " + kind.second + " element " + index + " of "
-          + memory + " " + array + ", " + kind.first + " by block " + otherBlock + ", thread " + otherThread
+      return kernel
+          + ": block "
+          + block
+          + ", thread "
+          + thread
+          + " "
+          + kind.second
+          + " element "
+          + index
+          + " of "
+          + memory
+          + " "
+          + array
+          + ", "
+          + kind.first
+          + " by block "
+          + otherBlock
+          + ", thread "
+          + otherThread
           + " with no barrier between";
     }
   }
@@ -79,7 +126,9 @@ public sealed interface SimulationIssue {
    * A thread read an element of a shared array that no thread of its block had written, or of its
    * thread-private array that it had not written: its contents are undefined on a GPU.
    */
-  record UninitialisedRead(String kernel, Memory memory, String array, long index, int block, int thread) implements SimulationIssue {
+  record UninitialisedRead(
+      String kernel, Memory memory, String array, long index, int block, int thread)
+      implements SimulationIssue {
     /** A read of a shared array's element that no thread of the block wrote. */
     public UninitialisedRead(String kernel, String array, long index, int block, int thread) {
       this(kernel, Memory.SHARED, array, index, block, thread);
@@ -87,16 +136,37 @@ public sealed interface SimulationIssue {
 
     @Override
     public String describe() {
-      return kernel + ": block " + block + ", thread " + thread + " reads element " + index + " of " + memory + " " + array
-          + (memory == Memory.SHARED ? " before any thread of the block wrote it" : " before the thread wrote it");
+      return kernel
+          + ": block "
+          + block
+          + ", thread "
+          + thread
+          + " reads element "
+          + index
+          + " of "
+          + memory
+          + " "
+          + array
+          + (memory == Memory.SHARED
+              ? " before any thread of the block wrote it"
+              : " before the thread wrote it");
     }
   }
 
-  /** A thread ran {@code steps} instructions in one launch without finishing: it loops forever or longer than the simulator allows. */
+  /**
+   * A thread ran {@code steps} instructions in one launch without finishing: it loops forever or
+   * longer than the simulator allows.
+   */
   record StepLimit(String kernel, int block, int thread, long steps) implements SimulationIssue {
     @Override
     public String describe() {
-      return kernel + ": block " + block + ", thread " + thread + " does not finish within " + steps
+      return kernel
+          + ": block "
+          + block
+          + ", thread "
+          + thread
+          + " does not finish within "
+          + steps
           + " steps, the simulator's limit per thread and launch";
     }
 
@@ -106,12 +176,22 @@ public sealed interface SimulationIssue {
     }
   }
 
-  /** A host step would allocate {@code elements} elements for {@code buffer}, more than the simulator's {@code limit}. */
-  record AllocationLimit(String kernel, String buffer, long elements, long limit) implements SimulationIssue {
+  /**
+   * A host step would allocate {@code elements} elements for {@code buffer}, more than the
+   * simulator's {@code limit}.
+   */
+  record AllocationLimit(String kernel, String buffer, long elements, long limit)
+      implements SimulationIssue {
     @Override
     public String describe() {
-      return kernel + " (host): buffer " + buffer + " needs " + elements + " elements, more than the simulator's limit of "
-          + limit + " elements per buffer";
+      return kernel
+          + " (host): buffer "
+          + buffer
+          + " needs "
+          + elements
+          + " elements, more than the simulator's limit of "
+          + limit
+          + " elements per buffer";
     }
 
     @Override
@@ -120,11 +200,18 @@ public sealed interface SimulationIssue {
     }
   }
 
-  /** Not every thread of {@code block} reached the same barrier: {@code where} lists where each group of threads stopped. */
+  /**
+   * Not every thread of {@code block} reached the same barrier: {@code where} lists where each
+   * group of threads stopped.
+   */
   record DivergentBarrier(String kernel, int block, String where) implements SimulationIssue {
     @Override
     public String describe() {
-      return kernel + ": block " + block + " reaches a barrier under divergent control flow: " + where;
+      return kernel
+          + ": block "
+          + block
+          + " reaches a barrier under divergent control flow: "
+          + where;
     }
   }
 
@@ -132,14 +219,24 @@ public sealed interface SimulationIssue {
    * The kernel evaluated an operation that fails: an unguarded integer division by zero, an
    * operation on values of the wrong type, a store of the wrong type.
    */
-  record FailingOperation(String kernel, int block, int thread, String failure) implements SimulationIssue {
+  record FailingOperation(String kernel, int block, int thread, String failure)
+      implements SimulationIssue {
     @Override
     public String describe() {
-      return kernel + ": block " + block + ", thread " + thread + " evaluates a failing operation: " + failure;
+      return kernel
+          + ": block "
+          + block
+          + ", thread "
+          + thread
+          + " evaluates a failing operation: "
+          + failure;
     }
   }
 
-  /** A host step of kernel group {@code kernel} failed: a failing host expression, a bad grid size, a read out of range. */
+  /**
+   * A host step of kernel group {@code kernel} failed: a failing host expression, a bad grid size,
+   * a read out of range.
+   */
   record HostStepFailure(String kernel, String failure) implements SimulationIssue {
     @Override
     public String describe() {

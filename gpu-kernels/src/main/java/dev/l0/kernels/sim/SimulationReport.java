@@ -20,6 +20,8 @@ public record SimulationReport(List<SimulationIssue> issues) {
 
   /** One line per issue, or "no issues". */
   public String describe() {
-    return isClean() ? "no issues" : issues.stream().map(SimulationIssue::describe).collect(Collectors.joining("\n"));
+    return isClean()
+        ? "no issues"
+        : issues.stream().map(SimulationIssue::describe).collect(Collectors.joining("\n"));
   }
 }

@@ -20,21 +20,28 @@ import java.util.Map;
 
 /**
  * Runs a host runner's kernels on the simulator: each kernel of the plan is lowered to a kernel
- * group once (or rejected with the lowering's {@code UnsupportedKernelException}) and simulated on every call with blocks of a fixed size. A group whose simulation
- * finds a defect fails with {@link KernelDefectException}; one that only reaches the simulator's
- * limits ({@link SimulationIssue#isLimit}) fails with an {@code L0ResourceError}; a run-time error
- * its kernels raise is the program's {@code L0RuntimeError}, as on a GPU.
+ * group once (or rejected with the lowering's {@code UnsupportedKernelException}) and simulated on
+ * every call with blocks of a fixed size. A group whose simulation finds a defect fails with {@link
+ * KernelDefectException}; one that only reaches the simulator's limits ({@link
+ * SimulationIssue#isLimit}) fails with an {@code L0ResourceError}; a run-time error its kernels
+ * raise is the program's {@code L0RuntimeError}, as on a GPU.
  */
 public final class SimulatorExecutor implements KernelExecutor {
   private final int blockSize;
   private final LaunchConfiguration configuration;
 
-  /** Simulates with blocks of {@code blockSize} threads (a power of two; small ones exercise the multi-block paths). */
+  /**
+   * Simulates with blocks of {@code blockSize} threads (a power of two; small ones exercise the
+   * multi-block paths).
+   */
   public SimulatorExecutor(int blockSize) {
     this(blockSize, LaunchConfiguration.DEFAULT);
   }
 
-  /** Simulates with blocks of {@code blockSize} threads the kernels lowered for {@code configuration}. */
+  /**
+   * Simulates with blocks of {@code blockSize} threads the kernels lowered for {@code
+   * configuration}.
+   */
   public SimulatorExecutor(int blockSize, LaunchConfiguration configuration) {
     if (blockSize < 1 || Integer.bitCount(blockSize) != 1) {
       throw new IllegalArgumentException("the block size must be a power of two, not " + blockSize);
@@ -50,14 +57,17 @@ public final class SimulatorExecutor implements KernelExecutor {
 
   @Override
   public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
-    KernelGroup group = KernelLowering.lower(KernelPlan.of(scope.program(), List.of(kernel.function())), kernel, configuration);
+    KernelGroup group =
+        KernelLowering.lower(
+            KernelPlan.of(scope.program(), List.of(kernel.function())), kernel, configuration);
     SimtSimulator simulator = SimtSimulator.of(group);
     List<Ident> outputs = kernel.outputs();
     return environment -> run(simulator, outputs, environment);
   }
 
   /** Simulates on boxed values: the environment boxes flat inputs, the outputs stay boxed. */
-  private List<HostValue> run(SimtSimulator simulator, List<Ident> outputs, HostEnvironment environment) {
+  private List<HostValue> run(
+      SimtSimulator simulator, List<Ident> outputs, HostEnvironment environment) {
     Map<String, Value> inputs = new HashMap<>();
     for (GroupInput input : simulator.group().inputs()) {
       inputs.put(input.name(), environment.value(input.name()));
@@ -65,9 +75,16 @@ public final class SimulatorExecutor implements KernelExecutor {
     SimulationResult result = simulator.run(inputs, blockSize);
     if (!result.report().isClean()) {
       if (result.report().issues().stream().allMatch(SimulationIssue::isLimit)) {
-        throw new L0ResourceError(SourcePos.NONE, "the SIMT simulator's limits (" + KernelLaunch.STEP_LIMIT
-            + " steps per thread and launch, " + SimtSimulator.MAX_ELEMENTS + " elements per buffer): "
-            + result.report().describe() + "; the JVM backend (--device jvm) has no such limits", false);
+        throw new L0ResourceError(
+            SourcePos.NONE,
+            "the SIMT simulator's limits ("
+                + KernelLaunch.STEP_LIMIT
+                + " steps per thread and launch, "
+                + SimtSimulator.MAX_ELEMENTS
+                + " elements per buffer): "
+                + result.report().describe()
+                + "; the JVM backend (--device jvm) has no such limits",
+            false);
       }
       throw new KernelDefectException(simulator.group().name(), result.report());
     }

@@ -15,7 +15,8 @@ final class ThreadState implements Frame {
   private long steps;
   private Instruction.Barrier waitingAt;
 
-  ThreadState(KernelLaunch launch, List<Instruction> code, int block, int thread, ScalarValue[] slots) {
+  ThreadState(
+      KernelLaunch launch, List<Instruction> code, int block, int thread, ScalarValue[] slots) {
     this.launch = launch;
     this.code = code;
     this.block = block;
@@ -31,7 +32,10 @@ final class ThreadState implements Frame {
     return thread;
   }
 
-  /** Runs the thread from where it stopped up to its next barrier, its end, or past {@link KernelLaunch#STEP_LIMIT} instructions in all. */
+  /**
+   * Runs the thread from where it stopped up to its next barrier, its end, or past {@link
+   * KernelLaunch#STEP_LIMIT} instructions in all.
+   */
   void runToBarrierOrEnd() {
     waitingAt = null;
     while (waitingAt == null && pc < code.size() && steps <= KernelLaunch.STEP_LIMIT) {
@@ -78,10 +82,14 @@ final class ThreadState implements Frame {
   @Override
   public ScalarValue register(ThreadIndex index) {
     switch (index) {
-      case THREAD_IDX: return ScalarValue.i64(thread);
-      case BLOCK_IDX: return ScalarValue.i64(block);
-      case BLOCK_DIM: return ScalarValue.i64(launch.blockDim());
-      default: return ScalarValue.i64(launch.gridDim());
+      case THREAD_IDX:
+        return ScalarValue.i64(thread);
+      case BLOCK_IDX:
+        return ScalarValue.i64(block);
+      case BLOCK_DIM:
+        return ScalarValue.i64(launch.blockDim());
+      default:
+        return ScalarValue.i64(launch.gridDim());
     }
   }
 

@@ -11,11 +11,16 @@ import java.util.stream.LongStream;
  * The functions of {@link VectorMath} with what their exactness checks need: the scalar reference,
  * the lane-wise and the fallback implementations, where the algorithm changes interval (as raw bit
  * patterns of the first input of each new interval) and how to draw inputs from its usual domain
- * (for exp, log, sin, cos and erf half of them random bit patterns of the range the lane-wise code computes).
- * The lane-wise calls are lambdas so that nothing loads {@link LaneMath} before one runs.
+ * (for exp, log, sin, cos and erf half of them random bit patterns of the range the lane-wise code
+ * computes). The lane-wise calls are lambdas so that nothing loads {@link LaneMath} before one
+ * runs.
  */
 enum CheckedFunction {
-  EXP(L0Math::exp, (in, i, out, o, n) -> LaneMath.exp(in, i, out, o, n), ScalarLoops::exp, VectorMath::exp,
+  EXP(
+      L0Math::exp,
+      (in, i, out, o, n) -> LaneMath.exp(in, i, out, o, n),
+      ScalarLoops::exp,
+      VectorMath::exp,
       withNegatives(
           0x40862E42_00000000L, // |x| >= 709.78: overflow, underflow, inf and NaN tests
           0x40862E42_FEFA39EFL, // o_threshold
@@ -27,21 +32,53 @@ enum CheckedFunction {
           0x00100000_00000000L, // smallest normal
           0L),
       exponentSteps(),
-      random -> random.nextBoolean() ? -745.2 + random.nextDouble() * (709.8 + 745.2)
-          : randomBits(random, 0x408 << 20, true)),
-  LOG(L0Math::log, (in, i, out, o, n) -> LaneMath.log(in, i, out, o, n), ScalarLoops::log, VectorMath::log,
-      concat(withNegatives(0L, 0x00100000_00000000L, 0x7ff00000_00000000L, 0x7fefffff_ffffffffL),
-          fractionBoundaries(0x3ff), fractionBoundaries(0x3fe), fractionBoundaries(0x400),
-          fractionBoundaries(0x001), fractionBoundaries(0x7fe)),
-      LongStream.rangeClosed(0x001, 0x7fe).flatMap(e -> Arrays.stream(fractionBoundaries(e))).toArray(),
-      random -> random.nextBoolean() ? random.nextDouble() * 4.0 : randomBits(random, 0x7ff << 20, false)),
-  SIN(L0Math::sin, (in, i, out, o, n) -> LaneMath.sin(in, i, out, o, n), ScalarLoops::sin, VectorMath::sin,
-      trigBoundaries(), quadrantSteps(), CheckedFunction::trigDomain),
-  COS(L0Math::cos, (in, i, out, o, n) -> LaneMath.cos(in, i, out, o, n), ScalarLoops::cos, VectorMath::cos,
-      trigBoundaries(), quadrantSteps(), CheckedFunction::trigDomain),
-  ERF(L0Math::erf, (in, i, out, o, n) -> LaneMath.erf(in, i, out, o, n), ScalarLoops::erf, VectorMath::erf,
+      random ->
+          random.nextBoolean()
+              ? -745.2 + random.nextDouble() * (709.8 + 745.2)
+              : randomBits(random, 0x408 << 20, true)),
+  LOG(
+      L0Math::log,
+      (in, i, out, o, n) -> LaneMath.log(in, i, out, o, n),
+      ScalarLoops::log,
+      VectorMath::log,
+      concat(
+          withNegatives(0L, 0x00100000_00000000L, 0x7ff00000_00000000L, 0x7fefffff_ffffffffL),
+          fractionBoundaries(0x3ff),
+          fractionBoundaries(0x3fe),
+          fractionBoundaries(0x400),
+          fractionBoundaries(0x001),
+          fractionBoundaries(0x7fe)),
+      LongStream.rangeClosed(0x001, 0x7fe)
+          .flatMap(e -> Arrays.stream(fractionBoundaries(e)))
+          .toArray(),
+      random ->
+          random.nextBoolean()
+              ? random.nextDouble() * 4.0
+              : randomBits(random, 0x7ff << 20, false)),
+  SIN(
+      L0Math::sin,
+      (in, i, out, o, n) -> LaneMath.sin(in, i, out, o, n),
+      ScalarLoops::sin,
+      VectorMath::sin,
+      trigBoundaries(),
+      quadrantSteps(),
+      CheckedFunction::trigDomain),
+  COS(
+      L0Math::cos,
+      (in, i, out, o, n) -> LaneMath.cos(in, i, out, o, n),
+      ScalarLoops::cos,
+      VectorMath::cos,
+      trigBoundaries(),
+      quadrantSteps(),
+      CheckedFunction::trigDomain),
+  ERF(
+      L0Math::erf,
+      (in, i, out, o, n) -> LaneMath.erf(in, i, out, o, n),
+      ScalarLoops::erf,
+      VectorMath::erf,
       withNegatives(
-          0x00800000_00000000L, // the lane-wise code's start (below, fdlibm's underflow-safe tiny form)
+          0x00800000_00000000L, // the lane-wise code's start (below, fdlibm's underflow-safe tiny
+          // form)
           0x3e300000_00000000L, // |x| >= 2^-28
           0x3feb0000_00000000L, // |x| >= 0.84375
           0x3ff40000_00000000L, // |x| >= 1.25: erfc's exponentials
@@ -50,8 +87,13 @@ enum CheckedFunction {
           0x7ff00000_00000000L,
           0L),
       new long[0],
-      random -> random.nextBoolean() ? random.nextDouble(-7, 7) : randomBits(random, 0x40200000, true)),
-  SQRT(L0Math::sqrt, (in, i, out, o, n) -> LaneMath.sqrt(in, i, out, o, n), ScalarLoops::sqrt, VectorMath::sqrt,
+      random ->
+          random.nextBoolean() ? random.nextDouble(-7, 7) : randomBits(random, 0x40200000, true)),
+  SQRT(
+      L0Math::sqrt,
+      (in, i, out, o, n) -> LaneMath.sqrt(in, i, out, o, n),
+      ScalarLoops::sqrt,
+      VectorMath::sqrt,
       withNegatives(0L, 0x00100000_00000000L, 0x3ff00000_00000000L, 0x7ff00000_00000000L),
       new long[0],
       random -> random.nextDouble() * 1e6);
@@ -64,8 +106,14 @@ enum CheckedFunction {
   private final long[] sampledBoundaries;
   private final DomainSampler domain;
 
-  CheckedFunction(DoubleUnaryOperator reference, ArrayFunction lanes, ArrayFunction fallback, ArrayFunction product,
-      long[] boundaries, long[] sampledBoundaries, DomainSampler domain) {
+  CheckedFunction(
+      DoubleUnaryOperator reference,
+      ArrayFunction lanes,
+      ArrayFunction fallback,
+      ArrayFunction product,
+      long[] boundaries,
+      long[] sampledBoundaries,
+      DomainSampler domain) {
     this.reference = reference;
     this.lanes = lanes;
     this.fallback = fallback;
@@ -86,7 +134,11 @@ enum CheckedFunction {
         return f;
       }
     }
-    throw new IllegalArgumentException("unknown function '" + name + "'; known: " + Arrays.toString(values()).toLowerCase(Locale.ROOT));
+    throw new IllegalArgumentException(
+        "unknown function '"
+            + name
+            + "'; known: "
+            + Arrays.toString(values()).toLowerCase(Locale.ROOT));
   }
 
   double reference(double x) {
@@ -108,12 +160,18 @@ enum CheckedFunction {
     return product;
   }
 
-  /** First inputs of the algorithm's intervals, each checked with its 2000 neighbours on either side. */
+  /**
+   * First inputs of the algorithm's intervals, each checked with its 2000 neighbours on either
+   * side.
+   */
   long[] boundaries() {
     return boundaries.clone();
   }
 
-  /** Interval starts too many to check all neighbourhoods of (one per exponent); the check samples them. */
+  /**
+   * Interval starts too many to check all neighbourhoods of (one per exponent); the check samples
+   * them.
+   */
   long[] sampledBoundaries() {
     return sampledBoundaries.clone();
   }
@@ -133,28 +191,41 @@ enum CheckedFunction {
    */
   private static double randomBits(SplittableRandom random, int highBelow, boolean eitherSign) {
     long magnitude = random.nextLong(0x00100000_00000000L, (long) highBelow << 32);
-    return Double.longBitsToDouble(eitherSign && random.nextBoolean() ? magnitude | Long.MIN_VALUE : magnitude);
+    return Double.longBitsToDouble(
+        eitherSign && random.nextBoolean() ? magnitude | Long.MIN_VALUE : magnitude);
   }
 
   /**
-   * s_sin.c, s_cos.c, e_rem_pio2.c, k_sin.c and k_cos.c: no reduction up to pi/4, the n = +-1
-   * case to 3pi/4 with its three-part pi/2 at high word 0x3ff921fb, the medium case to about
-   * 2^19 pi/2 (the lane-wise code's end), the kernels' tiny case below 2^-27 and k_cos.c's 0.3 and
-   * 0.78125; each of either sign.
+   * s_sin.c, s_cos.c, e_rem_pio2.c, k_sin.c and k_cos.c: no reduction up to pi/4, the n = +-1 case
+   * to 3pi/4 with its three-part pi/2 at high word 0x3ff921fb, the medium case to about 2^19 pi/2
+   * (the lane-wise code's end), the kernels' tiny case below 2^-27 and k_cos.c's 0.3 and 0.78125;
+   * each of either sign.
    */
   private static long[] trigBoundaries() {
-    return withNegatives(0x3fe921fc_00000000L, 0x4002d97c_00000000L, 0x3ff921fb_00000000L, 0x3ff921fc_00000000L,
-        0x413921fc_00000000L, 0x3e400000_00000000L, 0x3FD33333_00000000L, 0x3fe90001_00000000L, 0L);
+    return withNegatives(
+        0x3fe921fc_00000000L,
+        0x4002d97c_00000000L,
+        0x3ff921fb_00000000L,
+        0x3ff921fc_00000000L,
+        0x413921fc_00000000L,
+        0x3e400000_00000000L,
+        0x3FD33333_00000000L,
+        0x3fe90001_00000000L,
+        0L);
   }
 
   /**
-   * Where the quadrant n steps, (k + 1/2) pi/2, and where the reduction cancels most, k pi/2: for
-   * k up to 4096, then every 256th up to 2^20.
+   * Where the quadrant n steps, (k + 1/2) pi/2, and where the reduction cancels most, k pi/2: for k
+   * up to 4096, then every 256th up to 2^20.
    */
   private static long[] quadrantSteps() {
-    return LongStream.concat(LongStream.rangeClosed(1, 4096), LongStream.rangeClosed(17, 4096).map(k -> k * 256))
-        .flatMap(k -> LongStream.of(Double.doubleToRawLongBits(k * (Math.PI / 2)),
-            Double.doubleToRawLongBits((k + 0.5) * (Math.PI / 2))))
+    return LongStream.concat(
+            LongStream.rangeClosed(1, 4096), LongStream.rangeClosed(17, 4096).map(k -> k * 256))
+        .flatMap(
+            k ->
+                LongStream.of(
+                    Double.doubleToRawLongBits(k * (Math.PI / 2)),
+                    Double.doubleToRawLongBits((k + 0.5) * (Math.PI / 2))))
         .toArray();
   }
 
@@ -166,7 +237,10 @@ enum CheckedFunction {
     return switch (random.nextInt(3)) {
       case 0 -> random.nextDouble(-10, 10);
       case 1 -> randomBits(random, 0x413921fc, true);
-      default -> random.nextInt(1, 1 << 19) * (Math.PI / 2) * (1 + Math.scalb(random.nextDouble(-1, 1), -random.nextInt(10, 51)));
+      default ->
+          random.nextInt(1, 1 << 19)
+              * (Math.PI / 2)
+              * (1 + Math.scalb(random.nextDouble(-1, 1), -random.nextInt(10, 51)));
     };
   }
 
@@ -184,13 +258,17 @@ enum CheckedFunction {
    * 0x6147a and 0x6b851.
    */
   private static long[] fractionBoundaries(long e) {
-    return LongStream.of(0x00001, 0x6147b, 0x6a09c, 0x6b851, 0xffffe).map(fraction -> (e << 52) | (fraction << 32))
+    return LongStream.of(0x00001, 0x6147b, 0x6a09c, 0x6b851, 0xffffe)
+        .map(fraction -> (e << 52) | (fraction << 32))
         .toArray();
   }
 
-  /** Where e_exp.c's k = (int) (invln2 * x +- 0.5) steps: x = (j - 0.5) ln2 for j in [-1075, 1025]. */
+  /**
+   * Where e_exp.c's k = (int) (invln2 * x +- 0.5) steps: x = (j - 0.5) ln2 for j in [-1075, 1025].
+   */
   private static long[] exponentSteps() {
-    return LongStream.rangeClosed(-1075, 1025).map(j -> Double.doubleToRawLongBits((j - 0.5) * 0.6931471805599453))
+    return LongStream.rangeClosed(-1075, 1025)
+        .map(j -> Double.doubleToRawLongBits((j - 0.5) * 0.6931471805599453))
         .toArray();
   }
 }

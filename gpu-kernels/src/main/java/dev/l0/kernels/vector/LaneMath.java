@@ -20,21 +20,21 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * fdlibm 5.3's {@code exp} (e_exp.c), {@code log} (e_log.c), {@code pow} (e_pow.c, as the JDK's
  * {@code FdLibm.Pow}), {@code sin} and {@code cos} (s_sin.c, s_cos.c, k_sin.c, k_cos.c,
- * e_rem_pio2.c), {@code erf} (s_erf.c, as {@link dev.l0.math.L0Math#erf}) and the correctly
- * rounded square root, written with the Vector API over {@link DoubleVector#SPECIES_PREFERRED}:
- * the same floating-point operations in the same order as the C code, so each lane's result equals
- * {@link StrictMath}'s bit for bit. fdlibm's branches become blends of both sides; a vector step
- * with a lane outside the common range (say for exp |x| >= 708 or NaN) is computed by the scalar
- * function instead, so that rarely run vector code never stays interpreted.
+ * e_rem_pio2.c), {@code erf} (s_erf.c, as {@link dev.l0.math.L0Math#erf}) and the correctly rounded
+ * square root, written with the Vector API over {@link DoubleVector#SPECIES_PREFERRED}: the same
+ * floating-point operations in the same order as the C code, so each lane's result equals {@link
+ * StrictMath}'s bit for bit. fdlibm's branches become blends of both sides; a vector step with a
+ * lane outside the common range (say for exp |x| >= 708 or NaN) is computed by the scalar function
+ * instead, so that rarely run vector code never stays interpreted.
  *
  * <p>Conventions that keep it exact and fast on JDK 17: fdlibm's tests on the high word are
  * compares on the value or on the high word as a long lane; truncation and integer-to-double
- * conversion use the 1.5·2^52 magic-number trick (JDK 17 has no fast lane conversion between
- * double and long); 2^k is added to the exponent field as fdlibm's {@code __HI(y) += k << 20}
- * does. Each array loop is compiled with its lane kernel inside it, and vectors never cross a call
- * (a method over 325 bytecodes is not inlined, and vectors that cross such a call are boxed); the
- * larger functions run in stages over blocks of {@value #STAGE_BLOCK} elements, passing their
- * intermediate values through scratch arrays.
+ * conversion use the 1.5·2^52 magic-number trick (JDK 17 has no fast lane conversion between double
+ * and long); 2^k is added to the exponent field as fdlibm's {@code __HI(y) += k << 20} does. Each
+ * array loop is compiled with its lane kernel inside it, and vectors never cross a call (a method
+ * over 325 bytecodes is not inlined, and vectors that cross such a call are boxed); the larger
+ * functions run in stages over blocks of {@value #STAGE_BLOCK} elements, passing their intermediate
+ * values through scratch arrays.
  *
  * <p>Only {@link VectorMath} (and its checks) call this class, and only when the module is loaded.
  */
@@ -45,18 +45,24 @@ final class LaneMath {
 
   /** 1.5 * 2^52: adding it rounds a double of magnitude below 2^51 to an integer (ties to even). */
   private static final double MAGIC = 0x1.8p52;
+
   private static final long MAGIC_BITS = Double.doubleToRawLongBits(MAGIC);
 
   // e_exp.c
   private static final double EXP_SCALAR_FROM = 708.0;
+
   /** fdlibm's o_threshold: exp(x) for x above it is huge * huge, +inf. */
   private static final double EXP_OVERFLOW_ABOVE = 7.09782712893383973096e+02;
+
   /** fdlibm's u_threshold: exp(x) for x below it is twom1000 * twom1000, +0. */
   private static final double EXP_UNDERFLOW_BELOW = -7.45133219101941108420e+02;
+
   /** |x| above 0.5 ln2: fdlibm's {@code hx > 0x3fd62e42}. */
   private static final double EXP_REDUCE_FROM = Double.longBitsToDouble(0x3fd62e4300000000L);
+
   /** |x| below 2^-28: fdlibm's {@code hx < 0x3e300000}. */
   private static final double EXP_TINY_BELOW = Double.longBitsToDouble(0x3e30000000000000L);
+
   private static final double LN2_HI = 6.93147180369123816490e-01;
   private static final double LN2_LO = 1.90821492927058770002e-10;
   private static final double INVLN2 = 1.44269504088896338700e+00;
@@ -76,10 +82,15 @@ final class LaneMath {
   private static final double LG7 = 1.479819860511658591e-01;
 
   // e_pow.c (FdLibm.Pow of the JDK)
-  /** The block of elements the staged functions (pow, sin, cos, erf) compute stage by stage through scratch arrays. */
+  /**
+   * The block of elements the staged functions (pow, sin, cos, erf) compute stage by stage through
+   * scratch arrays.
+   */
   private static final int STAGE_BLOCK = 256;
+
   /** |y| above this is fdlibm's "|y| is huge" case (scalar). */
   private static final double POW_HUGE_Y = 0x1.00000_ffff_ffffp31;
+
   private static final double CP = 0x1.ec70_9dc3_a03fdp-1;
   private static final double CP_H = 0x1.ec709ep-1;
   private static final double CP_L = -0x1.e2fe_0145_b01f5p-28;
@@ -97,12 +108,18 @@ final class LaneMath {
   private static final long HIGH_WORD = 0xffffffff_00000000L;
 
   // s_sin.c, s_cos.c, k_sin.c, k_cos.c, e_rem_pio2.c (medium arguments)
-  /** |x| up to here (high word 0x413921fb, about 2^19 pi/2) is reduced lane-wise; beyond, the scalar function. */
+  /**
+   * |x| up to here (high word 0x413921fb, about 2^19 pi/2) is reduced lane-wise; beyond, the scalar
+   * function.
+   */
   private static final double TRIG_REDUCE_BELOW = Double.longBitsToDouble(0x413921fc_00000000L);
+
   /** |x| below this (high word up to 0x3fe921fb, about pi/4) needs no reduction. */
   private static final double TRIG_SMALL_BELOW = Double.longBitsToDouble(0x3fe921fc_00000000L);
+
   /** The high word for which e_rem_pio2.c's n = 1 case subtracts pi/2 in three parts (scalar). */
   private static final long NEAR_HALF_PI_HIGH = 0x3ff921fbL;
+
   private static final double INVPIO2 = 0x1.45f306dc9c883p-1;
   private static final double PIO2_1 = 0x1.921fb544p0;
   private static final double PIO2_1T = 0x1.0b4611a626331p-34;
@@ -118,13 +135,19 @@ final class LaneMath {
   private static final double C4 = -0x1.27e4f809c52adp-22;
   private static final double C5 = 0x1.1ee9ebdb4b1c4p-29;
   private static final double C6 = -0x1.8fae9be8838d4p-37;
+
   /** |x| below 2^-27: the kernels' tiny case. */
   private static final double TRIG_TINY_BELOW = 0x1p-27;
+
   private static final double COS_NEAR_ZERO_BELOW = Double.longBitsToDouble(0x3FD33333_00000000L);
 
   // s_erf.c (L0Math.erf)
-  /** |x| from here (high word 0x00800000) on is computed lane-wise; below, the scalar function (fdlibm's underflow-safe form). */
+  /**
+   * |x| from here (high word 0x00800000) on is computed lane-wise; below, the scalar function
+   * (fdlibm's underflow-safe form).
+   */
   private static final double ERF_LANES_FROM = Double.longBitsToDouble(0x00800000_00000000L);
+
   private static final double ERF_TINY_BELOW = Double.longBitsToDouble(0x3e300000_00000000L);
   private static final double ERF_SMALL_BELOW = Double.longBitsToDouble(0x3feb0000_00000000L);
   private static final double ERF_MIDDLE_BELOW = Double.longBitsToDouble(0x3ff40000_00000000L);
@@ -195,8 +218,8 @@ final class LaneMath {
   }
 
   /**
-   * Whether vectors are wider than one double and the double and long species have the same
-   * lane count (the lane kernels reinterpret one as the other).
+   * Whether vectors are wider than one double and the double and long species have the same lane
+   * count (the lane kernels reinterpret one as the other).
    */
   static boolean usefulOnThisMachine() {
     return LANES >= 2 && LONGS.length() == LANES;
@@ -220,7 +243,8 @@ final class LaneMath {
         continue;
       }
       VectorMask<Double> reduce = ax.compare(GE, EXP_REDUCE_FROM);
-      // k = (int) (invln2 * x + halF[xsb]); for 0.5 ln2 < |x| < 1.5 ln2 this is fdlibm's k = 1 - 2 xsb,
+      // k = (int) (invln2 * x + halF[xsb]); for 0.5 ln2 < |x| < 1.5 ln2 this is fdlibm's k = 1 - 2
+      // xsb,
       // and x - k * ln2HI, k * ln2LO are then its hi and lo with ln2HI[xsb], ln2LO[xsb].
       DoubleVector half = DoubleVector.broadcast(DOUBLES, 0.5).blend(-0.5, x.compare(LT, 0.0));
       DoubleVector k = truncate(x.mul(INVLN2).add(half)).blend(0.0, reduce.not());
@@ -233,17 +257,24 @@ final class LaneMath {
       DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
       DoubleVector unreduced = one.sub(r.mul(c).div(c.sub(2.0)).sub(r));
       // otherwise y = one - ((lo - (x * c) / (2.0 - c)) - hi), then y * 2^k
-      DoubleVector y = one.sub(lo.sub(r.mul(c).div(DoubleVector.broadcast(DOUBLES, 2.0).sub(c))).sub(hi));
+      DoubleVector y =
+          one.sub(lo.sub(r.mul(c).div(DoubleVector.broadcast(DOUBLES, 2.0).sub(c))).sub(hi));
       LongVector kBits = k.add(MAGIC).reinterpretAsLongs().sub(MAGIC_BITS).lanewise(LSHL, 52);
       DoubleVector scaled = y.reinterpretAsLongs().add(kBits).reinterpretAsDoubles();
       // |x| < 2^-28: one + x
-      unreduced.blend(scaled, reduce).blend(x.add(1.0), ax.compare(LT, EXP_TINY_BELOW))
-          .blend(Double.POSITIVE_INFINITY, overflow).blend(0.0, underflow).intoArray(out, outOffset + i);
+      unreduced
+          .blend(scaled, reduce)
+          .blend(x.add(1.0), ax.compare(LT, EXP_TINY_BELOW))
+          .blend(Double.POSITIVE_INFINITY, overflow)
+          .blend(0.0, underflow)
+          .intoArray(out, outOffset + i);
     }
     ScalarLoops.exp(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
   }
 
-  /** Rounds toward zero, for |v| < 2^51: the nearest integer, then one step back where it overshot. */
+  /**
+   * Rounds toward zero, for |v| < 2^51: the nearest integer, then one step back where it overshot.
+   */
   private static DoubleVector truncate(DoubleVector v) {
     DoubleVector magnitude = v.abs();
     DoubleVector nearest = magnitude.add(MAGIC).sub(MAGIC);
@@ -253,15 +284,17 @@ final class LaneMath {
 
   /**
    * e_log.c, lane-wise for vectors whose lanes are all positive normal finite numbers, the scalar
-   * function for the others. fdlibm's {@code k == 0} forms and its {@code f == 0}
-   * case give the same bits as the general forms used here (k = 0 makes {@code dk * ln2_hi} and
-   * {@code dk * ln2_lo} zero, and f = 0 makes R zero).
+   * function for the others. fdlibm's {@code k == 0} forms and its {@code f == 0} case give the
+   * same bits as the general forms used here (k = 0 makes {@code dk * ln2_hi} and {@code dk *
+   * ln2_lo} zero, and f = 0 makes R zero).
    */
   static void log(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
     for (int i = 0; i < vectorEnd; i += LANES) {
       DoubleVector x = DoubleVector.fromArray(DOUBLES, in, inOffset + i);
-      if (!x.compare(GE, Double.MIN_NORMAL).and(x.compare(LT, Double.POSITIVE_INFINITY)).allTrue()) {
+      if (!x.compare(GE, Double.MIN_NORMAL)
+          .and(x.compare(LT, Double.POSITIVE_INFINITY))
+          .allTrue()) {
         ScalarLoops.log(in, inOffset + i, out, outOffset + i, LANES);
         continue;
       }
@@ -271,15 +304,21 @@ final class LaneMath {
       // i = (hx + 0x95f64) & 0x100000: whether to normalise x into [sqrt(2)/2, sqrt(2)) as x or x/2
       LongVector half = fraction.add(0x95f64L).and(0x100000L);
       LongVector normalHigh = fraction.or(half.lanewise(XOR, 0x3ff00000L));
-      DoubleVector normal = normalHigh.lanewise(LSHL, 32).or(bits.and(0xffffffffL)).reinterpretAsDoubles();
+      DoubleVector normal =
+          normalHigh.lanewise(LSHL, 32).or(bits.and(0xffffffffL)).reinterpretAsDoubles();
       LongVector k = high.lanewise(ASHR, 20).sub(1023L).add(half.lanewise(LSHR, 20));
       DoubleVector dk = k.add(MAGIC_BITS).reinterpretAsDoubles().sub(MAGIC);
       DoubleVector f = normal.sub(1.0);
       DoubleVector kHi = dk.mul(LN2_HI);
       DoubleVector kLo = dk.mul(LN2_LO);
-      // |f| < 2^-20: R = f * f * (0.5 - 0.33333333333333333 * f); dk * ln2_hi - ((R - dk * ln2_lo) - f)
-      DoubleVector nearOne = kHi.sub(
-          f.mul(f).mul(DoubleVector.broadcast(DOUBLES, 0.5).sub(f.mul(0.33333333333333333))).sub(kLo).sub(f));
+      // |f| < 2^-20: R = f * f * (0.5 - 0.33333333333333333 * f); dk * ln2_hi - ((R - dk * ln2_lo)
+      // - f)
+      DoubleVector nearOne =
+          kHi.sub(
+              f.mul(f)
+                  .mul(DoubleVector.broadcast(DOUBLES, 0.5).sub(f.mul(0.33333333333333333)))
+                  .sub(kLo)
+                  .sub(f));
       DoubleVector s = f.div(f.add(2.0));
       DoubleVector z = s.mul(s);
       DoubleVector w = z.mul(z);
@@ -290,12 +329,19 @@ final class LaneMath {
       DoubleVector hfsq = f.mul(0.5).mul(f);
       DoubleVector withSquare = kHi.sub(hfsq.sub(s.mul(hfsq.add(r)).add(kLo)).sub(f));
       DoubleVector plain = kHi.sub(s.mul(f.sub(r)).sub(kLo).sub(f));
-      VectorMask<Long> squareRange = fraction.sub(0x6147aL).or(LongVector.broadcast(LONGS, 0x6b851L).sub(fraction))
-          .compare(GT, 0L);
+      VectorMask<Long> squareRange =
+          fraction
+              .sub(0x6147aL)
+              .or(LongVector.broadcast(LONGS, 0x6b851L).sub(fraction))
+              .compare(GT, 0L);
       VectorMask<Long> fNearZero = fraction.add(2L).and(0xfffffL).compare(LT, 3L);
       // blended as bit patterns: the masks are on longs, and reinterpreting costs nothing
-      plain.reinterpretAsLongs().blend(withSquare.reinterpretAsLongs(), squareRange)
-          .blend(nearOne.reinterpretAsLongs(), fNearZero).reinterpretAsDoubles().intoArray(out, outOffset + i);
+      plain
+          .reinterpretAsLongs()
+          .blend(withSquare.reinterpretAsLongs(), squareRange)
+          .blend(nearOne.reinterpretAsLongs(), fNearZero)
+          .reinterpretAsDoubles()
+          .intoArray(out, outOffset + i);
     }
     ScalarLoops.log(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
   }
@@ -304,11 +350,12 @@ final class LaneMath {
    * e_pow.c as the JDK's {@code FdLibm.Pow} computes it, for blocks of {@value #STAGE_BLOCK}
    * elements in three stages through scratch arrays (one lane kernel would be too large to compile
    * well): log2|x| in two parts, then y * log2|x| reduced to n + (p_h + p_l), then 2^(p_h + p_l)
-   * scaled by 2^n with fdlibm's special values of y blended in. A vector step whose lanes are not all
-   * positive normal finite x with finite |y| <= 2^31, or whose result would overflow, underflow or be
-   * subnormal, is computed by the scalar function.
+   * scaled by 2^n with fdlibm's special values of y blended in. A vector step whose lanes are not
+   * all positive normal finite x with finite |y| <= 2^31, or whose result would overflow, underflow
+   * or be subnormal, is computed by the scalar function.
    */
-  static void pow(double[] x, int xOffset, double[] y, int yOffset, double[] out, int outOffset, int count) {
+  static void pow(
+      double[] x, int xOffset, double[] y, int yOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
     double[] high = new double[STAGE_BLOCK];
     double[] low = new double[STAGE_BLOCK];
@@ -317,24 +364,37 @@ final class LaneMath {
       int block = Math.min(STAGE_BLOCK, vectorEnd - start);
       powLog2(x, xOffset + start, high, low, block);
       powReduce(y, yOffset + start, high, low, scale, block);
-      powExp2(x, xOffset + start, y, yOffset + start, high, low, scale, out, outOffset + start, block);
+      powExp2(
+          x, xOffset + start, y, yOffset + start, high, low, scale, out, outOffset + start, block);
     }
-    ScalarLoops.pow(x, xOffset + vectorEnd, y, yOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
+    ScalarLoops.pow(
+        x,
+        xOffset + vectorEnd,
+        y,
+        yOffset + vectorEnd,
+        out,
+        outOffset + vectorEnd,
+        count - vectorEnd);
   }
 
-  /** log2|x| = t1 + t2 (fdlibm's "|y| is not huge" branch for normal x), into {@code t1s} and {@code t2s}. */
+  /**
+   * log2|x| = t1 + t2 (fdlibm's "|y| is not huge" branch for normal x), into {@code t1s} and {@code
+   * t2s}.
+   */
   private static void powLog2(double[] x, int xOffset, double[] t1s, double[] t2s, int count) {
     for (int i = 0; i < count; i += LANES) {
       LongVector bits = DoubleVector.fromArray(DOUBLES, x, xOffset + i).abs().reinterpretAsLongs();
       LongVector ix = bits.lanewise(LSHR, 32);
       LongVector j = ix.and(0xfffffL);
-      // k = 1 for sqrt(3/2) < |x| < sqrt(3) (normalised), else 0; above sqrt(3) one more power of two
+      // k = 1 for sqrt(3/2) < |x| < sqrt(3) (normalised), else 0; above sqrt(3) one more power of
+      // two
       VectorMask<Long> k1 = j.compare(GT, 0x3988EL).and(j.compare(LT, 0xBB67AL));
       VectorMask<Long> above = j.compare(GE, 0xBB67AL);
       LongVector zero = LongVector.zero(LONGS);
       LongVector n = ix.lanewise(ASHR, 20).sub(0x3ffL).add(zero.blend(1L, above));
       LongVector normalHigh = j.or(0x3ff00000L).sub(zero.blend(0x00100000L, above));
-      DoubleVector xAbs = normalHigh.lanewise(LSHL, 32).or(bits.and(0xffffffffL)).reinterpretAsDoubles();
+      DoubleVector xAbs =
+          normalHigh.lanewise(LSHL, 32).or(bits.and(0xffffffffL)).reinterpretAsDoubles();
       DoubleVector bp = pick(1.0, 1.5, k1);
       DoubleVector dpH = pick(0.0, DP_H1, k1);
       DoubleVector dpL = pick(0.0, DP_L1, k1);
@@ -342,13 +402,23 @@ final class LaneMath {
       DoubleVector v = DoubleVector.broadcast(DOUBLES, 1.0).div(xAbs.add(bp));
       DoubleVector ss = u.mul(v);
       DoubleVector sH = lowWordZero(ss);
-      DoubleVector tH = normalHigh.lanewise(ASHR, 1).or(0x20000000L).add(0x00080000L).add(zero.blend(1L << 18, k1))
-          .lanewise(LSHL, 32).reinterpretAsDoubles();
+      DoubleVector tH =
+          normalHigh
+              .lanewise(ASHR, 1)
+              .or(0x20000000L)
+              .add(0x00080000L)
+              .add(zero.blend(1L << 18, k1))
+              .lanewise(LSHL, 32)
+              .reinterpretAsDoubles();
       DoubleVector tL = xAbs.sub(tH.sub(bp));
       DoubleVector sL = v.mul(u.sub(sH.mul(tH)).sub(sH.mul(tL)));
       DoubleVector s2 = ss.mul(ss);
-      DoubleVector r = s2.mul(s2).mul(s2.mul(s2.mul(s2.mul(s2.mul(s2.mul(L6).add(L5)).add(L4)).add(L3)).add(L2)).add(L1))
-          .add(sL.mul(sH.add(ss)));
+      DoubleVector r =
+          s2.mul(s2)
+              .mul(
+                  s2.mul(s2.mul(s2.mul(s2.mul(s2.mul(L6).add(L5)).add(L4)).add(L3)).add(L2))
+                      .add(L1))
+              .add(sL.mul(sH.add(ss)));
       s2 = sH.mul(sH);
       tH = lowWordZero(s2.add(3.0).add(r));
       tL = r.sub(tH.sub(3.0).sub(s2));
@@ -367,11 +437,12 @@ final class LaneMath {
 
   /**
    * y * (t1 + t2) = p_h + p_l, then n = [p_h + p_l + 0.5] taken out of p_h where |p_h + p_l| > 0.5:
-   * p_h and p_l replace t1 and t2, n goes to {@code ns}. A lane whose product is out of the
-   * range of normal results gets a NaN p_l (a finite x and y give no NaN), so the last stage hands it
-   * to the scalar function.
+   * p_h and p_l replace t1 and t2, n goes to {@code ns}. A lane whose product is out of the range
+   * of normal results gets a NaN p_l (a finite x and y give no NaN), so the last stage hands it to
+   * the scalar function.
    */
-  private static void powReduce(double[] y, int yOffset, double[] hs, double[] ls, long[] ns, int count) {
+  private static void powReduce(
+      double[] y, int yOffset, double[] hs, double[] ls, long[] ns, int count) {
     for (int i = 0; i < count; i += LANES) {
       DoubleVector yv = DoubleVector.fromArray(DOUBLES, y, yOffset + i);
       DoubleVector t1 = DoubleVector.fromArray(DOUBLES, hs, i);
@@ -386,22 +457,45 @@ final class LaneMath {
       LongVector k = i31.lanewise(ASHR, 20).sub(0x3ffL);
       LongVector n = j.add(LongVector.broadcast(LONGS, 0x00100000L).lanewise(ASHR, k.add(1L)));
       LongVector k2 = n.and(0x7fffffffL).lanewise(ASHR, 20).sub(0x3ffL);
-      DoubleVector t = n.and(LongVector.broadcast(LONGS, 0x000fffffL).lanewise(ASHR, k2).not()).and(0xffffffffL)
-          .lanewise(LSHL, 32).reinterpretAsDoubles();
-      LongVector magnitude = n.and(0x000fffffL).or(0x00100000L).lanewise(ASHR, LongVector.broadcast(LONGS, 20L).sub(k2));
+      DoubleVector t =
+          n.and(LongVector.broadcast(LONGS, 0x000fffffL).lanewise(ASHR, k2).not())
+              .and(0xffffffffL)
+              .lanewise(LSHL, 32)
+              .reinterpretAsDoubles();
+      LongVector magnitude =
+          n.and(0x000fffffL)
+              .or(0x00100000L)
+              .lanewise(ASHR, LongVector.broadcast(LONGS, 20L).sub(k2));
       VectorMask<Long> reduce = i31.compare(GT, 0x3fe00000L);
       LongVector zero = LongVector.zero(LONGS);
       LongVector signed = magnitude.blend(magnitude.neg(), j.compare(LT, 0L));
       zero.blend(signed, reduce).intoArray(ns, i);
-      pH.reinterpretAsLongs().blend(pH.sub(t).reinterpretAsLongs(), reduce).reinterpretAsDoubles().intoArray(hs, i);
-      pL.reinterpretAsLongs().blend(Double.doubleToRawLongBits(Double.NaN), outOfRange).reinterpretAsDoubles()
+      pH.reinterpretAsLongs()
+          .blend(pH.sub(t).reinterpretAsLongs(), reduce)
+          .reinterpretAsDoubles()
+          .intoArray(hs, i);
+      pL.reinterpretAsLongs()
+          .blend(Double.doubleToRawLongBits(Double.NaN), outOfRange)
+          .reinterpretAsDoubles()
           .intoArray(ls, i);
     }
   }
 
-  /** 2^(p_h + p_l) * 2^n, fdlibm's special values of y and x = 1 blended in; scalar where a lane needs it. */
-  private static void powExp2(double[] x, int xOffset, double[] y, int yOffset, double[] hs, double[] ls, long[] ns,
-      double[] out, int outOffset, int count) {
+  /**
+   * 2^(p_h + p_l) * 2^n, fdlibm's special values of y and x = 1 blended in; scalar where a lane
+   * needs it.
+   */
+  private static void powExp2(
+      double[] x,
+      int xOffset,
+      double[] y,
+      int yOffset,
+      double[] hs,
+      double[] ls,
+      long[] ns,
+      double[] out,
+      int outOffset,
+      int count) {
     for (int i = 0; i < count; i += LANES) {
       DoubleVector xv = DoubleVector.fromArray(DOUBLES, x, xOffset + i);
       DoubleVector yv = DoubleVector.fromArray(DOUBLES, y, yOffset + i);
@@ -414,20 +508,25 @@ final class LaneMath {
       DoubleVector z = u.add(v);
       DoubleVector w = v.sub(z.sub(u));
       t = z.mul(z);
-      DoubleVector t1 = z.sub(t.mul(t.mul(t.mul(t.mul(t.mul(P5).add(P4)).add(P3)).add(P2)).add(P1)));
+      DoubleVector t1 =
+          z.sub(t.mul(t.mul(t.mul(t.mul(t.mul(P5).add(P4)).add(P3)).add(P2)).add(P1)));
       DoubleVector r = z.mul(t1).div(t1.sub(2.0)).sub(w.add(z.mul(w)));
       z = DoubleVector.broadcast(DOUBLES, 1.0).sub(r.sub(z));
       // a NaN z marks a product out of range; scaling could turn its bits into a number, so test z
       DoubleVector result = z.reinterpretAsLongs().add(n.lanewise(LSHL, 52)).reinterpretAsDoubles();
-      VectorMask<Double> ordinary = xv.compare(GE, Double.MIN_NORMAL).and(xv.compare(LT, Double.POSITIVE_INFINITY))
-          .and(yv.abs().compare(LE, POW_HUGE_Y)).and(z.compare(EQ, z))
-          .and(result.compare(GE, Double.MIN_NORMAL));
+      VectorMask<Double> ordinary =
+          xv.compare(GE, Double.MIN_NORMAL)
+              .and(xv.compare(LT, Double.POSITIVE_INFINITY))
+              .and(yv.abs().compare(LE, POW_HUGE_Y))
+              .and(z.compare(EQ, z))
+              .and(result.compare(GE, Double.MIN_NORMAL));
       if (!ordinary.allTrue()) {
         ScalarLoops.pow(x, xOffset + i, y, yOffset + i, out, outOffset + i, LANES);
         continue;
       }
       DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
-      result.blend(one, xv.compare(EQ, 1.0))
+      result
+          .blend(one, xv.compare(EQ, 1.0))
           .blend(one.div(xv), yv.compare(EQ, -1.0))
           .blend(xv, yv.compare(EQ, 1.0))
           .blend(xv.lanewise(SQRT), yv.compare(EQ, 0.5))
@@ -437,10 +536,13 @@ final class LaneMath {
     }
   }
 
-  /** {@code whenFalse} in the lanes where {@code choice} is unset, {@code whenTrue} where it is set. */
+  /**
+   * {@code whenFalse} in the lanes where {@code choice} is unset, {@code whenTrue} where it is set.
+   */
   private static DoubleVector pick(double whenFalse, double whenTrue, VectorMask<Long> choice) {
     return LongVector.broadcast(LONGS, Double.doubleToRawLongBits(whenFalse))
-        .blend(Double.doubleToRawLongBits(whenTrue), choice).reinterpretAsDoubles();
+        .blend(Double.doubleToRawLongBits(whenTrue), choice)
+        .reinterpretAsDoubles();
   }
 
   /** fdlibm's {@code SET_LOW_WORD(v, 0)}. */
@@ -459,14 +561,15 @@ final class LaneMath {
   }
 
   /**
-   * s_sin.c and s_cos.c for blocks of {@value #STAGE_BLOCK} elements in two stages: x reduced to
-   * y0 + y1 and n (x = n pi/2 + y0 + y1) as e_rem_pio2.c does for |x| up to about 2^19 pi/2 with
-   * one round of pi/2 (its further rounds, needed where the result cancels more than 16 bits, are the
-   * scalar function's), then k_sin.c and k_cos.c on every lane and the one of quadrant
-   * (n + {@code quadrantShift}) & 3 chosen with its sign. A vector step with a lane that is not
-   * reduced so is computed by the scalar function.
+   * s_sin.c and s_cos.c for blocks of {@value #STAGE_BLOCK} elements in two stages: x reduced to y0
+   * + y1 and n (x = n pi/2 + y0 + y1) as e_rem_pio2.c does for |x| up to about 2^19 pi/2 with one
+   * round of pi/2 (its further rounds, needed where the result cancels more than 16 bits, are the
+   * scalar function's), then k_sin.c and k_cos.c on every lane and the one of quadrant (n + {@code
+   * quadrantShift}) & 3 chosen with its sign. A vector step with a lane that is not reduced so is
+   * computed by the scalar function.
    */
-  private static void trig(double[] in, int inOffset, double[] out, int outOffset, int count, int quadrantShift) {
+  private static void trig(
+      double[] in, int inOffset, double[] out, int outOffset, int count, int quadrantShift) {
     int vectorEnd = count - count % LANES;
     double[] y0s = new double[STAGE_BLOCK];
     double[] y1s = new double[STAGE_BLOCK];
@@ -476,10 +579,12 @@ final class LaneMath {
       trigReduce(in, inOffset + start, y0s, y1s, ns, block);
       trigKernels(in, inOffset + start, y0s, y1s, ns, out, outOffset + start, block, quadrantShift);
     }
-    trigScalar(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd, quadrantShift);
+    trigScalar(
+        in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd, quadrantShift);
   }
 
-  private static void trigScalar(double[] in, int inOffset, double[] out, int outOffset, int count, int quadrantShift) {
+  private static void trigScalar(
+      double[] in, int inOffset, double[] out, int outOffset, int count, int quadrantShift) {
     if (quadrantShift == 0) {
       ScalarLoops.sin(in, inOffset, out, outOffset, count);
     } else {
@@ -493,7 +598,8 @@ final class LaneMath {
    * do it: NaN or infinite x, |x| beyond the medium size, the first round cancelling more than 16
    * bits, or the high word 0x3ff921fb.
    */
-  private static void trigReduce(double[] in, int inOffset, double[] y0s, double[] y1s, long[] ns, int count) {
+  private static void trigReduce(
+      double[] in, int inOffset, double[] y0s, double[] y1s, long[] ns, int count) {
     for (int i = 0; i < count; i += LANES) {
       DoubleVector x = DoubleVector.fromArray(DOUBLES, in, inOffset + i);
       DoubleVector t = x.abs();
@@ -505,21 +611,40 @@ final class LaneMath {
       DoubleVector y0 = r.sub(w);
       DoubleVector y1 = r.sub(y0).sub(w);
       LongVector ix = t.reinterpretAsLongs().lanewise(LSHR, 32);
-      LongVector cancelled = ix.lanewise(LSHR, 20).sub(y0.reinterpretAsLongs().lanewise(LSHR, 52).and(0x7ffL));
+      LongVector cancelled =
+          ix.lanewise(LSHR, 20).sub(y0.reinterpretAsLongs().lanewise(LSHR, 52).and(0x7ffL));
       VectorMask<Double> negative = x.compare(LT, 0.0);
       VectorMask<Double> small = t.compare(LT, TRIG_SMALL_BELOW);
       LongVector n = fn.add(MAGIC).reinterpretAsLongs().sub(MAGIC_BITS);
       n.blend(n.neg(), negative.cast(LONGS)).blend(0L, small.cast(LONGS)).intoArray(ns, i);
-      VectorMask<Double> scalar = t.compare(LT, TRIG_REDUCE_BELOW).not()
-          .or(cancelled.compare(GT, 16L).or(ix.compare(EQ, NEAR_HALF_PI_HIGH)).cast(DOUBLES).andNot(small));
+      VectorMask<Double> scalar =
+          t.compare(LT, TRIG_REDUCE_BELOW)
+              .not()
+              .or(
+                  cancelled
+                      .compare(GT, 16L)
+                      .or(ix.compare(EQ, NEAR_HALF_PI_HIGH))
+                      .cast(DOUBLES)
+                      .andNot(small));
       y0.blend(y0.neg(), negative).blend(x, small).blend(Double.NaN, scalar).intoArray(y0s, i);
       y1.blend(y1.neg(), negative).blend(0.0, small).intoArray(y1s, i);
     }
   }
 
-  /** k_sin.c (iy = 0 where n = 0, that is below pi/4) and k_cos.c on y0 + y1, the quadrant's one chosen. */
-  private static void trigKernels(double[] in, int inOffset, double[] y0s, double[] y1s, long[] ns, double[] out,
-      int outOffset, int count, int quadrantShift) {
+  /**
+   * k_sin.c (iy = 0 where n = 0, that is below pi/4) and k_cos.c on y0 + y1, the quadrant's one
+   * chosen.
+   */
+  private static void trigKernels(
+      double[] in,
+      int inOffset,
+      double[] y0s,
+      double[] y1s,
+      long[] ns,
+      double[] out,
+      int outOffset,
+      int count,
+      int quadrantShift) {
     for (int i = 0; i < count; i += LANES) {
       DoubleVector x = DoubleVector.fromArray(DOUBLES, y0s, i);
       if (!x.compare(EQ, x).allTrue()) {
@@ -536,20 +661,28 @@ final class LaneMath {
       DoubleVector r = z.mul(z.mul(z.mul(z.mul(S6).add(S5)).add(S4)).add(S3)).add(S2);
       DoubleVector sinUnreduced = x.add(v.mul(z.mul(r).add(S1)));
       DoubleVector sinReduced = x.sub(z.mul(y.mul(0.5).sub(v.mul(r))).sub(y).sub(v.mul(S1)));
-      DoubleVector sin = sinReduced.blend(sinUnreduced, n.compare(EQ, 0L).cast(DOUBLES)).blend(x, tiny);
+      DoubleVector sin =
+          sinReduced.blend(sinUnreduced, n.compare(EQ, 0L).cast(DOUBLES)).blend(x, tiny);
       // k_cos.c
-      DoubleVector rc = z.mul(z.mul(z.mul(z.mul(z.mul(z.mul(C6).add(C5)).add(C4)).add(C3)).add(C2)).add(C1));
+      DoubleVector rc =
+          z.mul(z.mul(z.mul(z.mul(z.mul(z.mul(C6).add(C5)).add(C4)).add(C3)).add(C2)).add(C1));
       DoubleVector zrxy = z.mul(rc).sub(x.mul(y));
       DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
       DoubleVector cosNearZero = one.sub(z.mul(0.5).sub(zrxy));
       LongVector ix = ax.reinterpretAsLongs().lanewise(LSHR, 32);
-      DoubleVector qx = ix.sub(0x00200000L).lanewise(LSHL, 32).reinterpretAsDoubles()
-          .blend(0.28125, ix.compare(GT, 0x3fe90000L).cast(DOUBLES));
+      DoubleVector qx =
+          ix.sub(0x00200000L)
+              .lanewise(LSHL, 32)
+              .reinterpretAsDoubles()
+              .blend(0.28125, ix.compare(GT, 0x3fe90000L).cast(DOUBLES));
       DoubleVector cosFar = one.sub(qx).sub(z.mul(0.5).sub(qx).sub(zrxy));
-      DoubleVector cos = cosFar.blend(cosNearZero, ax.compare(LT, COS_NEAR_ZERO_BELOW)).blend(1.0, tiny);
+      DoubleVector cos =
+          cosFar.blend(cosNearZero, ax.compare(LT, COS_NEAR_ZERO_BELOW)).blend(1.0, tiny);
       LongVector quadrant = n.add((long) quadrantShift).and(3L);
       DoubleVector result = sin.blend(cos, quadrant.and(1L).compare(NE, 0L).cast(DOUBLES));
-      result.blend(result.neg(), quadrant.compare(GE, 2L).cast(DOUBLES)).intoArray(out, outOffset + i);
+      result
+          .blend(result.neg(), quadrant.compare(GE, 2L).cast(DOUBLES))
+          .intoArray(out, outOffset + i);
     }
   }
 
@@ -557,7 +690,8 @@ final class LaneMath {
    * s_erf.c as {@link dev.l0.math.L0Math#erf} computes it, for blocks of {@value #STAGE_BLOCK}
    * elements in three stages: the arguments of erfc's two exponentials (1.25 <= |x| < 6), those
    * exponentials by {@link #exp}, then every interval's formula with the lane's one chosen. A
-   * vector step with a NaN, infinite or tiny (|x| < 2^-1015) lane is computed by the scalar function.
+   * vector step with a NaN, infinite or tiny (|x| < 2^-1015) lane is computed by the scalar
+   * function.
    */
   static void erf(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
@@ -573,19 +707,58 @@ final class LaneMath {
     ScalarLoops.erf(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
   }
 
-  /** -z * z - 0.5625 and (z - |x|) * (z + |x|) + R / S of erfc's intervals; 0 in the other lanes. */
-  private static void erfExponents(double[] in, int inOffset, double[] firsts, double[] seconds, int count) {
+  /**
+   * -z * z - 0.5625 and (z - |x|) * (z + |x|) + R / S of erfc's intervals; 0 in the other lanes.
+   */
+  private static void erfExponents(
+      double[] in, int inOffset, double[] firsts, double[] seconds, int count) {
     for (int i = 0; i < count; i += LANES) {
       DoubleVector ax = DoubleVector.fromArray(DOUBLES, in, inOffset + i).abs();
       DoubleVector s = DoubleVector.broadcast(DOUBLES, 1.0).div(ax.mul(ax));
-      DoubleVector ra = s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(ERF_RA7).add(ERF_RA6)).add(ERF_RA5)).add(ERF_RA4))
-          .add(ERF_RA3)).add(ERF_RA2)).add(ERF_RA1)).add(ERF_RA0);
-      DoubleVector sa = s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(ERF_SA8).add(ERF_SA7)).add(ERF_SA6)).add(ERF_SA5))
-          .add(ERF_SA4)).add(ERF_SA3)).add(ERF_SA2)).add(ERF_SA1)).add(1.0);
-      DoubleVector rb = s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(ERF_RB6).add(ERF_RB5)).add(ERF_RB4)).add(ERF_RB3))
-          .add(ERF_RB2)).add(ERF_RB1)).add(ERF_RB0);
-      DoubleVector sb = s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(s.mul(ERF_SB7).add(ERF_SB6)).add(ERF_SB5)).add(ERF_SB4))
-          .add(ERF_SB3)).add(ERF_SB2)).add(ERF_SB1)).add(1.0);
+      DoubleVector ra =
+          s.mul(
+                  s.mul(
+                          s.mul(
+                                  s.mul(
+                                          s.mul(s.mul(s.mul(ERF_RA7).add(ERF_RA6)).add(ERF_RA5))
+                                              .add(ERF_RA4))
+                                      .add(ERF_RA3))
+                              .add(ERF_RA2))
+                      .add(ERF_RA1))
+              .add(ERF_RA0);
+      DoubleVector sa =
+          s.mul(
+                  s.mul(
+                          s.mul(
+                                  s.mul(
+                                          s.mul(
+                                                  s.mul(
+                                                          s.mul(s.mul(ERF_SA8).add(ERF_SA7))
+                                                              .add(ERF_SA6))
+                                                      .add(ERF_SA5))
+                                              .add(ERF_SA4))
+                                      .add(ERF_SA3))
+                              .add(ERF_SA2))
+                      .add(ERF_SA1))
+              .add(1.0);
+      DoubleVector rb =
+          s.mul(
+                  s.mul(
+                          s.mul(s.mul(s.mul(s.mul(ERF_RB6).add(ERF_RB5)).add(ERF_RB4)).add(ERF_RB3))
+                              .add(ERF_RB2))
+                      .add(ERF_RB1))
+              .add(ERF_RB0);
+      DoubleVector sb =
+          s.mul(
+                  s.mul(
+                          s.mul(
+                                  s.mul(
+                                          s.mul(s.mul(s.mul(ERF_SB7).add(ERF_SB6)).add(ERF_SB5))
+                                              .add(ERF_SB4))
+                                      .add(ERF_SB3))
+                              .add(ERF_SB2))
+                      .add(ERF_SB1))
+              .add(1.0);
       VectorMask<Double> nearer = ax.compare(LT, ERF_ERFC_A_BELOW);
       DoubleVector ratio = rb.div(sb).blend(ra.div(sa), nearer);
       DoubleVector z = lowWordZero(ax);
@@ -596,9 +769,18 @@ final class LaneMath {
     }
   }
 
-  /** Each interval's formula on |x|, the lane's one chosen, the sign of x applied (s_erf.c's forms are odd). */
-  private static void erfCombine(double[] in, int inOffset, double[] firsts, double[] seconds, double[] out,
-      int outOffset, int count) {
+  /**
+   * Each interval's formula on |x|, the lane's one chosen, the sign of x applied (s_erf.c's forms
+   * are odd).
+   */
+  private static void erfCombine(
+      double[] in,
+      int inOffset,
+      double[] firsts,
+      double[] seconds,
+      double[] out,
+      int outOffset,
+      int count) {
     for (int i = 0; i < count; i += LANES) {
       DoubleVector x = DoubleVector.fromArray(DOUBLES, in, inOffset + i);
       DoubleVector ax = x.abs();
@@ -609,21 +791,41 @@ final class LaneMath {
       DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
       // |x| < 0.84375: x + x * (r / s); below 2^-28 x + efx * x
       DoubleVector z = ax.mul(ax);
-      DoubleVector r = z.mul(z.mul(z.mul(z.mul(ERF_PP4).add(ERF_PP3)).add(ERF_PP2)).add(ERF_PP1)).add(ERF_PP0);
-      DoubleVector s = z.mul(z.mul(z.mul(z.mul(z.mul(ERF_QQ5).add(ERF_QQ4)).add(ERF_QQ3)).add(ERF_QQ2)).add(ERF_QQ1))
-          .add(1.0);
-      DoubleVector small = ax.add(ax.mul(r.div(s))).blend(ax.add(ax.mul(ERF_EFX)), ax.compare(LT, ERF_TINY_BELOW));
+      DoubleVector r =
+          z.mul(z.mul(z.mul(z.mul(ERF_PP4).add(ERF_PP3)).add(ERF_PP2)).add(ERF_PP1)).add(ERF_PP0);
+      DoubleVector s =
+          z.mul(
+                  z.mul(z.mul(z.mul(z.mul(ERF_QQ5).add(ERF_QQ4)).add(ERF_QQ3)).add(ERF_QQ2))
+                      .add(ERF_QQ1))
+              .add(1.0);
+      DoubleVector small =
+          ax.add(ax.mul(r.div(s))).blend(ax.add(ax.mul(ERF_EFX)), ax.compare(LT, ERF_TINY_BELOW));
       // 0.84375 <= |x| < 1.25: erx + p / q
       DoubleVector d = ax.sub(1.0);
-      DoubleVector p = d.mul(d.mul(d.mul(d.mul(d.mul(d.mul(ERF_PA6).add(ERF_PA5)).add(ERF_PA4)).add(ERF_PA3)).add(ERF_PA2))
-          .add(ERF_PA1)).add(ERF_PA0);
-      DoubleVector q = d.mul(d.mul(d.mul(d.mul(d.mul(d.mul(ERF_QA6).add(ERF_QA5)).add(ERF_QA4)).add(ERF_QA3)).add(ERF_QA2))
-          .add(ERF_QA1)).add(1.0);
+      DoubleVector p =
+          d.mul(
+                  d.mul(
+                          d.mul(d.mul(d.mul(d.mul(ERF_PA6).add(ERF_PA5)).add(ERF_PA4)).add(ERF_PA3))
+                              .add(ERF_PA2))
+                      .add(ERF_PA1))
+              .add(ERF_PA0);
+      DoubleVector q =
+          d.mul(
+                  d.mul(
+                          d.mul(d.mul(d.mul(d.mul(ERF_QA6).add(ERF_QA5)).add(ERF_QA4)).add(ERF_QA3))
+                              .add(ERF_QA2))
+                      .add(ERF_QA1))
+              .add(1.0);
       DoubleVector middle = p.div(q).add(ERF_ERX);
       // 1.25 <= |x| < 6: 1 - exp(first) * exp(second) / |x|; from 6 on 1 - tiny
-      DoubleVector e = DoubleVector.fromArray(DOUBLES, firsts, i).mul(DoubleVector.fromArray(DOUBLES, seconds, i));
-      DoubleVector magnitude = one.sub(e.div(ax)).blend(1.0 - ERF_TINY, ax.compare(GE, ERF_ONE_FROM))
-          .blend(middle, ax.compare(LT, ERF_MIDDLE_BELOW)).blend(small, ax.compare(LT, ERF_SMALL_BELOW));
+      DoubleVector e =
+          DoubleVector.fromArray(DOUBLES, firsts, i)
+              .mul(DoubleVector.fromArray(DOUBLES, seconds, i));
+      DoubleVector magnitude =
+          one.sub(e.div(ax))
+              .blend(1.0 - ERF_TINY, ax.compare(GE, ERF_ONE_FROM))
+              .blend(middle, ax.compare(LT, ERF_MIDDLE_BELOW))
+              .blend(small, ax.compare(LT, ERF_SMALL_BELOW));
       magnitude.blend(magnitude.neg(), x.compare(LT, 0.0)).intoArray(out, outOffset + i);
     }
   }
@@ -631,7 +833,9 @@ final class LaneMath {
   static void sqrt(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
     for (int i = 0; i < vectorEnd; i += LANES) {
-      DoubleVector.fromArray(DOUBLES, in, inOffset + i).lanewise(SQRT).intoArray(out, outOffset + i);
+      DoubleVector.fromArray(DOUBLES, in, inOffset + i)
+          .lanewise(SQRT)
+          .intoArray(out, outOffset + i);
     }
     ScalarLoops.sqrt(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
   }

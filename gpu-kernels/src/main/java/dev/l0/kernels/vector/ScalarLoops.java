@@ -2,7 +2,10 @@ package dev.l0.kernels.vector;
 
 import dev.l0.math.L0Math;
 
-/** {@link VectorMath}'s fallback where the Vector API module is absent: the scalar functions per element. */
+/**
+ * {@link VectorMath}'s fallback where the Vector API module is absent: the scalar functions per
+ * element.
+ */
 final class ScalarLoops {
   private ScalarLoops() {}
 
@@ -24,7 +27,8 @@ final class ScalarLoops {
     }
   }
 
-  static void pow(double[] x, int xOffset, double[] y, int yOffset, double[] out, int outOffset, int count) {
+  static void pow(
+      double[] x, int xOffset, double[] y, int yOffset, double[] out, int outOffset, int count) {
     for (int i = 0; i < count; i++) {
       out[outOffset + i] = L0Math.pow(x[xOffset + i], y[yOffset + i]);
     }

@@ -4,22 +4,23 @@ import dev.l0.math.L0Math;
 import java.util.Objects;
 
 /**
- * L0's math built-ins applied to a range of an array, with results equal bit for bit to
- * {@link L0Math} (that is, to {@link StrictMath}) for every element. Each call reads
- * {@code count} elements from {@code in} at {@code inOffset} and writes {@code count} results to
- * {@code out} at {@code outOffset}; {@code in} and {@code out} may be the same range.
+ * L0's math built-ins applied to a range of an array, with results equal bit for bit to {@link
+ * L0Math} (that is, to {@link StrictMath}) for every element. Each call reads {@code count}
+ * elements from {@code in} at {@code inOffset} and writes {@code count} results to {@code out} at
+ * {@code outOffset}; {@code in} and {@code out} may be the same range.
  *
- * <p>Where the {@code jdk.incubator.vector} module is in the boot layer (Spark 4.1 adds
- * {@code --add-modules=jdk.incubator.vector}), the work is done by {@link LaneMath}, several
- * elements per step; otherwise by the scalar functions, one element at a time. Which one runs is
- * decided once, when this class is initialised, and reported by {@link #lanewise()}.
+ * <p>Where the {@code jdk.incubator.vector} module is in the boot layer (Spark 4.1 adds {@code
+ * --add-modules=jdk.incubator.vector}), the work is done by {@link LaneMath}, several elements per
+ * step; otherwise by the scalar functions, one element at a time. Which one runs is decided once,
+ * when this class is initialised, and reported by {@link #lanewise()}.
  *
  * <p>Each function is a separate small method meant to be called over a staging buffer of about a
  * thousand elements: the Vector API is fast only in code that the JIT compiler inlines whole.
  */
 public final class VectorMath {
   private static final boolean LANEWISE =
-      ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && LaneMath.usefulOnThisMachine();
+      ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent()
+          && LaneMath.usefulOnThisMachine();
 
   private VectorMath() {}
 
@@ -73,7 +74,10 @@ public final class VectorMath {
     }
   }
 
-  /** {@code out[outOffset + i] = L0Math.erf(in[inOffset + i])} (fdlibm's s_erf.c) for {@code i < count}. */
+  /**
+   * {@code out[outOffset + i] = L0Math.erf(in[inOffset + i])} (fdlibm's s_erf.c) for {@code i <
+   * count}.
+   */
   public static void erf(double[] in, int inOffset, double[] out, int outOffset, int count) {
     checkRanges(in, inOffset, out, outOffset, count);
     if (LANEWISE) {
@@ -97,7 +101,8 @@ public final class VectorMath {
    * {@code out[outOffset + i] = L0Math.pow(x[xOffset + i], y[yOffset + i])} for {@code i < count}.
    * {@code out} may be the same range as {@code x} or {@code y}.
    */
-  public static void pow(double[] x, int xOffset, double[] y, int yOffset, double[] out, int outOffset, int count) {
+  public static void pow(
+      double[] x, int xOffset, double[] y, int yOffset, double[] out, int outOffset, int count) {
     checkRanges(x, xOffset, out, outOffset, count);
     checkRange("exponent", y, yOffset, count);
     if (LANEWISE) {
@@ -107,7 +112,8 @@ public final class VectorMath {
     }
   }
 
-  private static void checkRanges(double[] in, int inOffset, double[] out, int outOffset, int count) {
+  private static void checkRanges(
+      double[] in, int inOffset, double[] out, int outOffset, int count) {
     if (count < 0) {
       throw new IllegalArgumentException("count " + count + " is negative");
     }
@@ -118,8 +124,18 @@ public final class VectorMath {
   private static void checkRange(String role, double[] array, int offset, int count) {
     Objects.requireNonNull(array, role + " array");
     if (offset < 0 || offset > array.length - count) {
-      throw new IndexOutOfBoundsException(role + " range [" + offset + ", " + offset + " + " + count
-          + ") is outside the " + role + " array of length " + array.length);
+      throw new IndexOutOfBoundsException(
+          role
+              + " range ["
+              + offset
+              + ", "
+              + offset
+              + " + "
+              + count
+              + ") is outside the "
+              + role
+              + " array of length "
+              + array.length);
     }
   }
 }

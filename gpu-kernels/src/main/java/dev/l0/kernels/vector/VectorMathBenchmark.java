@@ -19,23 +19,24 @@ import jdk.incubator.vector.VectorSpecies;
  * A benchmark, not a test: {@link VectorMath} against {@link StrictMath} and {@link Math}.
  *
  * <ul>
- *   <li>Per function (exp, log, sqrt, sin, cos, erf, pow): nanoseconds per element over 2^20
- *       inputs (exp, log and sqrt of their Black-Scholes ranges; sin and cos of [-10, 10); erf of
- *       [-5, 5); pow x of [0.05, 200) and y of [-3, 3)) for a StrictMath loop, a Math loop and
- *       VectorMath over 1024-element ranges (erf: L0Math.erf, and no Math loop); one JSON line each,
- *       with how many results of VectorMath and of Math differ from StrictMath's.
- *   <li>Black-Scholes over N options (default 10,000,000; the ranges and formula of
- *       {@code BlackScholesBenchmark}): (a) a StrictMath loop, (b) the same loop with Math,
- *       (c) the same formula split by function over staging buffers of 1024 rows, each costly
- *       function one VectorMath call, and (d) as (c) with the arithmetic between the calls written
- *       with the Vector API too ({@code lanewise_} fields; only where the module is loaded). Each on
- *       one thread and on all cores (blocks of 64 Ki rows in a parallel stream). One JSON line with
- *       the times, the ratios and how many prices of (b), (c) and (d) differ from (a) in their bits.
+ *   <li>Per function (exp, log, sqrt, sin, cos, erf, pow): nanoseconds per element over 2^20 inputs
+ *       (exp, log and sqrt of their Black-Scholes ranges; sin and cos of [-10, 10); erf of [-5, 5);
+ *       pow x of [0.05, 200) and y of [-3, 3)) for a StrictMath loop, a Math loop and VectorMath
+ *       over 1024-element ranges (erf: L0Math.erf, and no Math loop); one JSON line each, with how
+ *       many results of VectorMath and of Math differ from StrictMath's.
+ *   <li>Black-Scholes over N options (default 10,000,000; the ranges and formula of {@code
+ *       BlackScholesBenchmark}): (a) a StrictMath loop, (b) the same loop with Math, (c) the same
+ *       formula split by function over staging buffers of 1024 rows, each costly function one
+ *       VectorMath call, and (d) as (c) with the arithmetic between the calls written with the
+ *       Vector API too ({@code lanewise_} fields; only where the module is loaded). Each on one
+ *       thread and on all cores (blocks of 64 Ki rows in a parallel stream). One JSON line with the
+ *       times, the ratios and how many prices of (b), (c) and (d) differ from (a) in their bits.
  * </ul>
+ *
  * Times are the best of 5 runs after 3 warm-ups: wall-clock time, and for the one-thread runs also
  * the thread's CPU time ({@code _cpu} fields), which other processes on a shared machine disturb
- * less. Run with {@code --add-modules=jdk.incubator.vector}
- * (without it VectorMath is the scalar fallback, and {@code "lanewise": false} says so).
+ * less. Run with {@code --add-modules=jdk.incubator.vector} (without it VectorMath is the scalar
+ * fallback, and {@code "lanewise": false} says so).
  */
 public final class VectorMathBenchmark {
   private static final int WARMUP = 3;
@@ -59,7 +60,13 @@ public final class VectorMathBenchmark {
     unaryLine("sin", StrictMath::sin, Math::sin, VectorMath::sin, values(random, -10, 10));
     unaryLine("cos", StrictMath::cos, Math::cos, VectorMath::cos, values(random, -10, 10));
     unaryLine("erf", L0Math::erf, null, VectorMath::erf, values(random, -5, 5));
-    functionLine("pow", StrictMath::pow, Math::pow, VectorMath::pow, values(random, 0.05, 200), values(random, -3, 3));
+    functionLine(
+        "pow",
+        StrictMath::pow,
+        Math::pow,
+        VectorMath::pow,
+        values(random, 0.05, 200),
+        values(random, -3, 3));
     blackScholesLine(n);
   }
 
@@ -67,50 +74,75 @@ public final class VectorMathBenchmark {
     return random.doubles(FUNCTION_INPUTS, from, to).toArray();
   }
 
-  private static void unaryLine(String name, DoubleUnaryOperator strict, DoubleUnaryOperator fast, ArrayFunction lanes,
+  private static void unaryLine(
+      String name,
+      DoubleUnaryOperator strict,
+      DoubleUnaryOperator fast,
+      ArrayFunction lanes,
       double[] in) {
-    functionLine(name, (x, y) -> strict.applyAsDouble(x), fast == null ? null : (x, y) -> fast.applyAsDouble(x),
-        (x, xOffset, y, yOffset, out, outOffset, count) -> lanes.apply(x, xOffset, out, outOffset, count), in, in);
+    functionLine(
+        name,
+        (x, y) -> strict.applyAsDouble(x),
+        fast == null ? null : (x, y) -> fast.applyAsDouble(x),
+        (x, xOffset, y, yOffset, out, outOffset, count) ->
+            lanes.apply(x, xOffset, out, outOffset, count),
+        in,
+        in);
   }
 
   /**
    * One function's line; {@code y} is the second argument's values, ignored by one-argument
-   * functions; {@code fast} is null where Math has no such function (erf), and its fields are left out.
+   * functions; {@code fast} is null where Math has no such function (erf), and its fields are left
+   * out.
    */
-  private static void functionLine(String name, DoubleBinaryOperator strict, DoubleBinaryOperator fast,
-      PairArrayFunction lanes, double[] in, double[] y) {
+  private static void functionLine(
+      String name,
+      DoubleBinaryOperator strict,
+      DoubleBinaryOperator fast,
+      PairArrayFunction lanes,
+      double[] in,
+      double[] y) {
     double[] strictOut = new double[in.length];
     double[] fastOut = new double[in.length];
     double[] lanesOut = new double[in.length];
-    Timing strictTime = best(() -> {
-      for (int i = 0; i < in.length; i++) {
-        strictOut[i] = strict.applyAsDouble(in[i], y[i]);
-      }
-    });
-    Timing fastTime = fast == null ? null : best(() -> {
-      for (int i = 0; i < in.length; i++) {
-        fastOut[i] = fast.applyAsDouble(in[i], y[i]);
-      }
-    });
-    Timing lanesTime = best(() -> {
-      for (int i = 0; i < in.length; i += STAGE) {
-        lanes.apply(in, i, y, i, lanesOut, i, Math.min(STAGE, in.length - i));
-      }
-    });
-    JsonLine line = new JsonLine()
-        .add("benchmark", "vector_math_function")
-        .add("function", name)
-        .add("inputs", in.length)
-        .add("lanewise", VectorMath.lanewise())
-        .add("lanes", VectorMath.lanes())
-        .add("java", System.getProperty("java.version"))
-        .add("strictmath_ns", strictTime.wall() * 1e9 / in.length)
-        .add("vector_math_ns", lanesTime.wall() * 1e9 / in.length)
-        .add("speedup_vs_strictmath", strictTime.wall() / lanesTime.wall())
-        .add("strictmath_cpu_ns", strictTime.cpu() * 1e9 / in.length)
-        .add("vector_math_cpu_ns", lanesTime.cpu() * 1e9 / in.length)
-        .add("speedup_vs_strictmath_cpu", strictTime.cpu() / lanesTime.cpu())
-        .add("vector_math_mismatches", mismatches(strictOut, lanesOut));
+    Timing strictTime =
+        best(
+            () -> {
+              for (int i = 0; i < in.length; i++) {
+                strictOut[i] = strict.applyAsDouble(in[i], y[i]);
+              }
+            });
+    Timing fastTime =
+        fast == null
+            ? null
+            : best(
+                () -> {
+                  for (int i = 0; i < in.length; i++) {
+                    fastOut[i] = fast.applyAsDouble(in[i], y[i]);
+                  }
+                });
+    Timing lanesTime =
+        best(
+            () -> {
+              for (int i = 0; i < in.length; i += STAGE) {
+                lanes.apply(in, i, y, i, lanesOut, i, Math.min(STAGE, in.length - i));
+              }
+            });
+    JsonLine line =
+        new JsonLine()
+            .add("benchmark", "vector_math_function")
+            .add("function", name)
+            .add("inputs", in.length)
+            .add("lanewise", VectorMath.lanewise())
+            .add("lanes", VectorMath.lanes())
+            .add("java", System.getProperty("java.version"))
+            .add("strictmath_ns", strictTime.wall() * 1e9 / in.length)
+            .add("vector_math_ns", lanesTime.wall() * 1e9 / in.length)
+            .add("speedup_vs_strictmath", strictTime.wall() / lanesTime.wall())
+            .add("strictmath_cpu_ns", strictTime.cpu() * 1e9 / in.length)
+            .add("vector_math_cpu_ns", lanesTime.cpu() * 1e9 / in.length)
+            .add("speedup_vs_strictmath_cpu", strictTime.cpu() / lanesTime.cpu())
+            .add("vector_math_mismatches", mismatches(strictOut, lanesOut));
     if (fastTime != null) {
       line.add("math_ns", fastTime.wall() * 1e9 / in.length)
           .add("speedup_vs_math", fastTime.wall() / lanesTime.wall())
@@ -130,51 +162,90 @@ public final class VectorMathBenchmark {
     Timing fastTime = best(() -> o.mathPrices(0, n, fast));
     Timing stagedTime = best(() -> o.stagedPrices(0, n, staged, new Stage()));
     double[] lanes = new double[n];
-    Timing lanesTime = VectorMath.lanewise() ? best(() -> LaneStages.prices(o, 0, n, lanes, new Stage())) : null;
+    Timing lanesTime =
+        VectorMath.lanewise() ? best(() -> LaneStages.prices(o, 0, n, lanes, new Stage())) : null;
     int blocks = (n + BLOCK - 1) / BLOCK;
     double[] strictParallel = new double[n];
     double[] fastParallel = new double[n];
     double[] stagedParallel = new double[n];
-    double strictParallelSeconds = wallBest(() -> IntStream.range(0, blocks).parallel()
-        .forEach(b -> o.strictPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), strictParallel)));
-    double fastParallelSeconds = wallBest(() -> IntStream.range(0, blocks).parallel()
-        .forEach(b -> o.mathPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), fastParallel)));
-    double stagedParallelSeconds = wallBest(() -> IntStream.range(0, blocks).parallel()
-        .forEach(b -> o.stagedPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), stagedParallel, new Stage())));
+    double strictParallelSeconds =
+        wallBest(
+            () ->
+                IntStream.range(0, blocks)
+                    .parallel()
+                    .forEach(
+                        b ->
+                            o.strictPrices(
+                                b * BLOCK, Math.min(n, (b + 1) * BLOCK), strictParallel)));
+    double fastParallelSeconds =
+        wallBest(
+            () ->
+                IntStream.range(0, blocks)
+                    .parallel()
+                    .forEach(
+                        b -> o.mathPrices(b * BLOCK, Math.min(n, (b + 1) * BLOCK), fastParallel)));
+    double stagedParallelSeconds =
+        wallBest(
+            () ->
+                IntStream.range(0, blocks)
+                    .parallel()
+                    .forEach(
+                        b ->
+                            o.stagedPrices(
+                                b * BLOCK,
+                                Math.min(n, (b + 1) * BLOCK),
+                                stagedParallel,
+                                new Stage())));
     double[] lanesParallel = new double[n];
-    double lanesParallelSeconds = VectorMath.lanewise() ? wallBest(() -> IntStream.range(0, blocks).parallel()
-        .forEach(b -> LaneStages.prices(o, b * BLOCK, Math.min(n, (b + 1) * BLOCK), lanesParallel, new Stage()))) : 0;
-    JsonLine line = new JsonLine()
-        .add("benchmark", "vector_math_blackscholes")
-        .add("options", n)
-        .add("cores", Runtime.getRuntime().availableProcessors())
-        .add("lanewise", VectorMath.lanewise())
-        .add("lanes", VectorMath.lanes())
-        .add("java", System.getProperty("java.version"))
-        .add("strictmath_s", strictTime.wall())
-        .add("math_s", fastTime.wall())
-        .add("staged_vector_math_s", stagedTime.wall())
-        .add("strictmath_ns_per_option", strictTime.wall() * 1e9 / n)
-        .add("math_ns_per_option", fastTime.wall() * 1e9 / n)
-        .add("staged_vector_math_ns_per_option", stagedTime.wall() * 1e9 / n)
-        .add("speedup_vs_strictmath", strictTime.wall() / stagedTime.wall())
-        .add("speedup_vs_math", fastTime.wall() / stagedTime.wall())
-        .add("strictmath_cpu_ns_per_option", strictTime.cpu() * 1e9 / n)
-        .add("math_cpu_ns_per_option", fastTime.cpu() * 1e9 / n)
-        .add("staged_vector_math_cpu_ns_per_option", stagedTime.cpu() * 1e9 / n)
-        .add("speedup_vs_strictmath_cpu", strictTime.cpu() / stagedTime.cpu())
-        .add("speedup_vs_math_cpu", fastTime.cpu() / stagedTime.cpu())
-        .add("parallel_strictmath_s", strictParallelSeconds)
-        .add("parallel_math_s", fastParallelSeconds)
-        .add("parallel_staged_vector_math_s", stagedParallelSeconds)
-        .add("parallel_speedup_vs_strictmath", strictParallelSeconds / stagedParallelSeconds)
-        .add("parallel_speedup_vs_math", fastParallelSeconds / stagedParallelSeconds)
-        .add("math_mismatches", mismatches(strict, fast))
-        .add("staged_vector_math_mismatches", mismatches(strict, staged))
-        .add("parallel_staged_vector_math_mismatches", mismatches(strict, stagedParallel))
-        .add("parallel_strictmath_mismatches", mismatches(strict, strictParallel));
-    boolean identical = mismatches(strict, staged) == 0 && mismatches(strict, stagedParallel) == 0
-        && Arrays.equals(strict, strictParallel);
+    double lanesParallelSeconds =
+        VectorMath.lanewise()
+            ? wallBest(
+                () ->
+                    IntStream.range(0, blocks)
+                        .parallel()
+                        .forEach(
+                            b ->
+                                LaneStages.prices(
+                                    o,
+                                    b * BLOCK,
+                                    Math.min(n, (b + 1) * BLOCK),
+                                    lanesParallel,
+                                    new Stage())))
+            : 0;
+    JsonLine line =
+        new JsonLine()
+            .add("benchmark", "vector_math_blackscholes")
+            .add("options", n)
+            .add("cores", Runtime.getRuntime().availableProcessors())
+            .add("lanewise", VectorMath.lanewise())
+            .add("lanes", VectorMath.lanes())
+            .add("java", System.getProperty("java.version"))
+            .add("strictmath_s", strictTime.wall())
+            .add("math_s", fastTime.wall())
+            .add("staged_vector_math_s", stagedTime.wall())
+            .add("strictmath_ns_per_option", strictTime.wall() * 1e9 / n)
+            .add("math_ns_per_option", fastTime.wall() * 1e9 / n)
+            .add("staged_vector_math_ns_per_option", stagedTime.wall() * 1e9 / n)
+            .add("speedup_vs_strictmath", strictTime.wall() / stagedTime.wall())
+            .add("speedup_vs_math", fastTime.wall() / stagedTime.wall())
+            .add("strictmath_cpu_ns_per_option", strictTime.cpu() * 1e9 / n)
+            .add("math_cpu_ns_per_option", fastTime.cpu() * 1e9 / n)
+            .add("staged_vector_math_cpu_ns_per_option", stagedTime.cpu() * 1e9 / n)
+            .add("speedup_vs_strictmath_cpu", strictTime.cpu() / stagedTime.cpu())
+            .add("speedup_vs_math_cpu", fastTime.cpu() / stagedTime.cpu())
+            .add("parallel_strictmath_s", strictParallelSeconds)
+            .add("parallel_math_s", fastParallelSeconds)
+            .add("parallel_staged_vector_math_s", stagedParallelSeconds)
+            .add("parallel_speedup_vs_strictmath", strictParallelSeconds / stagedParallelSeconds)
+            .add("parallel_speedup_vs_math", fastParallelSeconds / stagedParallelSeconds)
+            .add("math_mismatches", mismatches(strict, fast))
+            .add("staged_vector_math_mismatches", mismatches(strict, staged))
+            .add("parallel_staged_vector_math_mismatches", mismatches(strict, stagedParallel))
+            .add("parallel_strictmath_mismatches", mismatches(strict, strictParallel));
+    boolean identical =
+        mismatches(strict, staged) == 0
+            && mismatches(strict, stagedParallel) == 0
+            && Arrays.equals(strict, strictParallel);
     if (lanesTime != null) {
       line.add("lanewise_staged_s", lanesTime.wall())
           .add("lanewise_staged_ns_per_option", lanesTime.wall() * 1e9 / n)
@@ -331,14 +402,18 @@ public final class VectorMathBenchmark {
       }
     }
 
-    private static double price(boolean call, double spot, double xExpRT, double cndD1, double cndD2) {
+    private static double price(
+        boolean call, double spot, double xExpRT, double cndD1, double cndD2) {
       return call ? spot * cndD1 - xExpRT * cndD2 : xExpRT * (1.0 - cndD2) - spot * (1.0 - cndD1);
     }
 
     /** The Abramowitz-Stegun normal CDF of {@code d}, given {@code exp(-0.5 * d * d)}. */
     private static double cnd(double d, double gauss) {
       double k = 1.0 / (1.0 + 0.2316419 * (d < 0.0 ? -d : d));
-      double p = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
+      double p =
+          k
+              * (0.31938153
+                  + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
       double c = 0.39894228040143267793994605993438 * gauss * p;
       return 0.0 < d ? 1.0 - c : c;
     }
@@ -346,9 +421,9 @@ public final class VectorMathBenchmark {
 
   /**
    * Variant (d): (c) with the arithmetic between the function calls also written with the Vector
-   * API (the same operations in the same order, branches as blends), as generated lane-wise
-   * kernels would do it. Rows past the last whole vector of a range go through (c). Loaded only
-   * where the module is.
+   * API (the same operations in the same order, branches as blends), as generated lane-wise kernels
+   * would do it. Rows past the last whole vector of a range go through (c). Loaded only where the
+   * module is.
    */
   private static final class LaneStages {
     private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
@@ -376,7 +451,9 @@ public final class VectorMathBenchmark {
       for (int j = 0; j < m; j += DOUBLES.length()) {
         DoubleVector price = DoubleVector.fromArray(DOUBLES, o.price, start + j);
         price.div(DoubleVector.fromArray(DOUBLES, o.strike, start + j)).intoArray(s.ratio, j);
-        DoubleVector.fromArray(DOUBLES, o.rate, start + j).neg().mul(DoubleVector.fromArray(DOUBLES, o.years, start + j))
+        DoubleVector.fromArray(DOUBLES, o.rate, start + j)
+            .neg()
+            .mul(DoubleVector.fromArray(DOUBLES, o.years, start + j))
             .intoArray(s.negRt, j);
       }
     }
@@ -385,8 +462,11 @@ public final class VectorMathBenchmark {
       for (int j = 0; j < m; j += DOUBLES.length()) {
         DoubleVector v = DoubleVector.fromArray(DOUBLES, o.volatility, start + j);
         DoubleVector vSqrtT = v.mul(DoubleVector.fromArray(DOUBLES, s.sqrtT, j));
-        DoubleVector drift = v.mul(0.5).mul(v).add(DoubleVector.fromArray(DOUBLES, o.rate, start + j))
-            .mul(DoubleVector.fromArray(DOUBLES, o.years, start + j));
+        DoubleVector drift =
+            v.mul(0.5)
+                .mul(v)
+                .add(DoubleVector.fromArray(DOUBLES, o.rate, start + j))
+                .mul(DoubleVector.fromArray(DOUBLES, o.years, start + j));
         DoubleVector d1 = DoubleVector.fromArray(DOUBLES, s.logRatio, j).add(drift).div(vSqrtT);
         DoubleVector d2 = d1.sub(vSqrtT);
         d1.intoArray(s.d1, j);
@@ -398,25 +478,39 @@ public final class VectorMathBenchmark {
 
     private static void finish(Options o, int start, int m, Stage s, double[] out) {
       for (int j = 0; j < m; j += DOUBLES.length()) {
-        DoubleVector cndD1 = cnd(DoubleVector.fromArray(DOUBLES, s.d1, j), DoubleVector.fromArray(DOUBLES, s.gauss1, j));
-        DoubleVector cndD2 = cnd(DoubleVector.fromArray(DOUBLES, s.d2, j), DoubleVector.fromArray(DOUBLES, s.gauss2, j));
+        DoubleVector cndD1 =
+            cnd(
+                DoubleVector.fromArray(DOUBLES, s.d1, j),
+                DoubleVector.fromArray(DOUBLES, s.gauss1, j));
+        DoubleVector cndD2 =
+            cnd(
+                DoubleVector.fromArray(DOUBLES, s.d2, j),
+                DoubleVector.fromArray(DOUBLES, s.gauss2, j));
         DoubleVector spot = DoubleVector.fromArray(DOUBLES, o.price, start + j);
-        DoubleVector xExpRT = DoubleVector.fromArray(DOUBLES, o.strike, start + j)
-            .mul(DoubleVector.fromArray(DOUBLES, s.expNegRt, j));
+        DoubleVector xExpRT =
+            DoubleVector.fromArray(DOUBLES, o.strike, start + j)
+                .mul(DoubleVector.fromArray(DOUBLES, s.expNegRt, j));
         DoubleVector callPrice = spot.mul(cndD1).sub(xExpRT.mul(cndD2));
         DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
         DoubleVector putPrice = xExpRT.mul(one.sub(cndD2)).sub(spot.mul(one.sub(cndD1)));
-        putPrice.blend(callPrice, VectorMask.fromArray(DOUBLES, o.call, start + j)).intoArray(out, start + j);
+        putPrice
+            .blend(callPrice, VectorMask.fromArray(DOUBLES, o.call, start + j))
+            .intoArray(out, start + j);
       }
     }
 
     private static DoubleVector cnd(DoubleVector d, DoubleVector gauss) {
       DoubleVector magnitude = d.blend(d.neg(), d.compare(VectorOperators.LT, 0.0));
       DoubleVector k = DoubleVector.broadcast(DOUBLES, 1.0).div(magnitude.mul(0.2316419).add(1.0));
-      DoubleVector p = k.mul(k.mul(k.mul(k.mul(k.mul(1.330274429).add(-1.821255978)).add(1.781477937)).add(-0.356563782))
-          .add(0.31938153));
+      DoubleVector p =
+          k.mul(
+              k.mul(
+                      k.mul(k.mul(k.mul(1.330274429).add(-1.821255978)).add(1.781477937))
+                          .add(-0.356563782))
+                  .add(0.31938153));
       DoubleVector c = gauss.mul(0.39894228040143267793994605993438).mul(p);
-      return c.blend(DoubleVector.broadcast(DOUBLES, 1.0).sub(c), d.compare(VectorOperators.GT, 0.0));
+      return c.blend(
+          DoubleVector.broadcast(DOUBLES, 1.0).sub(c), d.compare(VectorOperators.GT, 0.0));
     }
   }
 }

@@ -5,16 +5,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A check, not a test: {@link VectorMath}'s functions against {@link StrictMath} (through
- * {@link dev.l0.math.L0Math}), bit for bit, on many inputs (see {@link ExactnessCheck} for which).
- * Prints one JSON line per function; exits 1 if any result differs, 64 on bad arguments.
+ * A check, not a test: {@link VectorMath}'s functions against {@link StrictMath} (through {@link
+ * dev.l0.math.L0Math}), bit for bit, on many inputs (see {@link ExactnessCheck} for which). Prints
+ * one JSON line per function; exits 1 if any result differs, 64 on bad arguments.
  *
  * <pre>
  * java --add-modules=jdk.incubator.vector -cp l0-gpu-kernels-*-cli.jar dev.l0.kernels.vector.VectorMathCheck \
  *     [--inputs N] [--functions exp,log,sqrt,pow] [--seed S]
  * </pre>
- * Defaults: 100,000,000 inputs (pairs for pow) per function, every function, seed 20261125. Without the module
- * it checks the scalar fallback ({@code "lanewise": false}).
+ *
+ * Defaults: 100,000,000 inputs (pairs for pow) per function, every function, seed 20261125. Without
+ * the module it checks the scalar fallback ({@code "lanewise": false}).
  */
 public final class VectorMathCheck {
   private static final String POW = "pow";
@@ -50,13 +51,19 @@ public final class VectorMathCheck {
             functions.clear();
             for (String name : required(args[i], value).split(",")) {
               if (!ALL.contains(name.trim())) {
-                throw new IllegalArgumentException("unknown function '" + name.trim() + "'; known: " + String.join(", ", ALL));
+                throw new IllegalArgumentException(
+                    "unknown function '" + name.trim() + "'; known: " + String.join(", ", ALL));
               }
               functions.add(name.trim());
             }
           }
-          default -> throw new IllegalArgumentException("unknown option '" + args[i]
-              + "'; usage: VectorMathCheck [--inputs N] [--functions " + String.join(",", ALL) + "] [--seed S]");
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown option '"
+                      + args[i]
+                      + "'; usage: VectorMathCheck [--inputs N] [--functions "
+                      + String.join(",", ALL)
+                      + "] [--seed S]");
         }
         i++;
       }
@@ -67,24 +74,38 @@ public final class VectorMathCheck {
     boolean allExact = true;
     for (String function : functions) {
       long start = System.nanoTime();
-      ExactnessCheck.Result result = function.equals(POW)
-          ? ExactnessCheck.runPow(VectorMath::pow, inputs, seed)
-          : ExactnessCheck.run(CheckedFunction.named(function), CheckedFunction.named(function).product(), inputs, seed);
+      ExactnessCheck.Result result =
+          function.equals(POW)
+              ? ExactnessCheck.runPow(VectorMath::pow, inputs, seed)
+              : ExactnessCheck.run(
+                  CheckedFunction.named(function),
+                  CheckedFunction.named(function).product(),
+                  inputs,
+                  seed);
       double seconds = (System.nanoTime() - start) / 1e9;
-      JsonLine line = new JsonLine()
-          .add("check", "vector-math")
-          .add("function", function)
-          .add("lanewise", VectorMath.lanewise())
-          .add("lanes", VectorMath.lanes())
-          .add("java", System.getProperty("java.version"))
-          .add("inputs", result.inputs())
-          .add("mismatches", result.mismatches())
-          .add("seconds", seconds);
+      JsonLine line =
+          new JsonLine()
+              .add("check", "vector-math")
+              .add("function", function)
+              .add("lanewise", VectorMath.lanewise())
+              .add("lanes", VectorMath.lanes())
+              .add("java", System.getProperty("java.version"))
+              .add("inputs", result.inputs())
+              .add("mismatches", result.mismatches())
+              .add("seconds", seconds);
       if (result.mismatches() > 0) {
-        line.add("firstMismatchInput", Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchInput())))
-            .add("firstMismatchY", Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchY())))
-            .add("expected", Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchExpected())))
-            .add("actual", Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchActual())));
+        line.add(
+                "firstMismatchInput",
+                Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchInput())))
+            .add(
+                "firstMismatchY",
+                Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchY())))
+            .add(
+                "expected",
+                Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchExpected())))
+            .add(
+                "actual",
+                Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchActual())));
         allExact = false;
       }
       System.out.println(line.text());
@@ -96,7 +117,8 @@ public final class VectorMathCheck {
     try {
       return Long.parseLong(required(option, value));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(option + " must be a whole number, not '" + value + "'", e);
+      throw new IllegalArgumentException(
+          option + " must be a whole number, not '" + value + "'", e);
     }
   }
 

@@ -29,16 +29,17 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
- * One compiled program shared by several threads, as a Spark executor's tasks share it: every
- * call, whatever runs beside it, gives the interpreter's result bit for bit and its own
- * measurements; arrays pass in and out without copies where the API says so.
+ * One compiled program shared by several threads, as a Spark executor's tasks share it: every call,
+ * whatever runs beside it, gives the interpreter's result bit for bit and its own measurements;
+ * arrays pass in and out without copies where the API says so.
  */
 class CompiledProgramThreadsTest {
   private static final int THREADS = 4;
   private static final int CALLS_PER_THREAD = 12;
 
   /** A map and a filter whose results meet in a zip, so the host checks sizes between kernels. */
-  private static final String TWO_KERNELS = """
+  private static final String TWO_KERNELS =
+      """
       fun {[f64], [f64]} main([f64] xs, [f64] ys) =
         let doubled = map(fn f64 (f64 x) => x * 2.0, xs) in
         let positive = filter(fn bool (f64 y) => 0.0 < y, ys) in
@@ -53,7 +54,9 @@ class CompiledProgramThreadsTest {
     return (double[]) FlatArray.of((Value.Array) value, ScalarType.F64, 1).data();
   }
 
-  /** {@code rows} Black-Scholes options drawn from {@code random}: the columns of P0's parameter. */
+  /**
+   * {@code rows} Black-Scholes options drawn from {@code random}: the columns of P0's parameter.
+   */
   private static Object[] options(Random random, int rows) {
     boolean[] call = new boolean[rows];
     double[][] numbers = new double[5][rows];
@@ -78,10 +81,21 @@ class CompiledProgramThreadsTest {
       }
       options.add(new Value.Tuple(fields));
     }
-    return new Value.Array(Type.tuple(ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64), options);
+    return new Value.Array(
+        Type.tuple(
+            ScalarType.BOOL,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64),
+        options);
   }
 
-  /** {@code ys} of {@code rows} positive values among as many non-positive ones, shuffled by {@code random}. */
+  /**
+   * {@code ys} of {@code rows} positive values among as many non-positive ones, shuffled by {@code
+   * random}.
+   */
   private static double[] halfPositive(Random random, int rows) {
     double[] ys = new double[2 * rows];
     for (int i = 0; i < rows; i++) {
@@ -98,7 +112,8 @@ class CompiledProgramThreadsTest {
   }
 
   /** What one thread checked: how many calls matched the interpreter. */
-  private static int callsFromOneThread(CompiledProgram p0, CompiledProgram twoKernels, int thread) {
+  private static int callsFromOneThread(
+      CompiledProgram p0, CompiledProgram twoKernels, int thread) {
     Random random = new Random(1000 + thread);
     Program p0Program = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
     Program twoProgram = L0Parser.parse(TWO_KERNELS, "two.l0");
@@ -107,16 +122,28 @@ class CompiledProgramThreadsTest {
       int rows = random.nextInt(3000);
       Object[] columns = options(random, rows);
       MeasuredRun priced = p0.runMeasured((Object) columns);
-      Value expectedPrices = new Interpreter(p0Program).call("blackscholes", List.of(optionsValue(columns)));
-      assertArrayEquals(f64Array(expectedPrices), (double[]) priced.result(), "thread " + thread + ", call " + call);
+      Value expectedPrices =
+          new Interpreter(p0Program).call("blackscholes", List.of(optionsValue(columns)));
+      assertArrayEquals(
+          f64Array(expectedPrices),
+          (double[]) priced.result(),
+          "thread " + thread + ", call " + call);
       assertEquals(0, priced.measurements().transferBytes());
 
       double[] xs = random.doubles(rows).toArray();
       double[] ys = halfPositive(random, rows);
       Object[] sums = (Object[]) twoKernels.run(xs, ys);
-      Value.Tuple expected = (Value.Tuple) new Interpreter(twoProgram).call("main", List.of(f64Value(xs), f64Value(ys)));
-      assertArrayEquals(f64Array(expected.elements().get(0)), (double[]) sums[0], "thread " + thread + ", call " + call);
-      assertArrayEquals(f64Array(expected.elements().get(1)), (double[]) sums[1], "thread " + thread + ", call " + call);
+      Value.Tuple expected =
+          (Value.Tuple)
+              new Interpreter(twoProgram).call("main", List.of(f64Value(xs), f64Value(ys)));
+      assertArrayEquals(
+          f64Array(expected.elements().get(0)),
+          (double[]) sums[0],
+          "thread " + thread + ", call " + call);
+      assertArrayEquals(
+          f64Array(expected.elements().get(1)),
+          (double[]) sums[1],
+          "thread " + thread + ", call " + call);
       checked++;
     }
     return checked;
@@ -124,7 +151,12 @@ class CompiledProgramThreadsTest {
 
   @Test
   void oneProgramRunsOnFourThreadsAtOnceWithTheInterpretersResults() throws Exception {
-    CompiledProgram p0 = L0Runtime.compile(TestPrograms.text(TestPrograms.P0_BLACKSCHOLES), "p0.l0", "blackscholes", DeviceKind.JVM);
+    CompiledProgram p0 =
+        L0Runtime.compile(
+            TestPrograms.text(TestPrograms.P0_BLACKSCHOLES),
+            "p0.l0",
+            "blackscholes",
+            DeviceKind.JVM);
     CompiledProgram twoKernels = L0Runtime.compile(TWO_KERNELS, "two.l0", "main", DeviceKind.JVM);
     ExecutorService pool = Executors.newFixedThreadPool(THREADS);
     try {
@@ -152,26 +184,34 @@ class CompiledProgramThreadsTest {
     double[] ys = halfPositive(new Random(8), xs.length);
     MeasuredRun measured = twoKernels.runMeasured(xs, ys);
     assertTrue(measured.measurements().kernelNanos() > 0, measured.measurements()::toString);
-    assertEquals(new RunMeasurements(measured.measurements().kernelNanos(), 0, 0), measured.measurements());
+    assertEquals(
+        new RunMeasurements(measured.measurements().kernelNanos(), 0, 0), measured.measurements());
     Object[] again = (Object[]) twoKernels.run(xs, ys);
     assertArrayEquals((double[]) ((Object[]) measured.result())[0], (double[]) again[0]);
   }
 
   @Test
   void arraysPassThroughWithoutCopiesWhereTheApiSaysSo() {
-    CompiledProgram identity = L0Runtime.compile("fun [f64] main([f64] xs) = xs\n", "id.l0", "main", DeviceKind.JVM);
+    CompiledProgram identity =
+        L0Runtime.compile("fun [f64] main([f64] xs) = xs\n", "id.l0", "main", DeviceKind.JVM);
     double[] xs = {1.5, -2.0, 3.25};
     assertSame(xs, identity.run(xs));
     double[] backing = {4.0, 5.0};
     assertSame(backing, identity.run(DoubleBuffer.wrap(backing)));
     DoubleBuffer window = DoubleBuffer.wrap(new double[] {1.0, 2.0, 3.0}).position(1);
     assertArrayEquals(new double[] {2.0, 3.0}, (double[]) identity.run(window));
-    DoubleBuffer direct = ByteBuffer.allocateDirect(2 * Double.BYTES).order(ByteOrder.nativeOrder()).asDoubleBuffer().put(backing).flip();
+    DoubleBuffer direct =
+        ByteBuffer.allocateDirect(2 * Double.BYTES)
+            .order(ByteOrder.nativeOrder())
+            .asDoubleBuffer()
+            .put(backing)
+            .flip();
     double[] copied = (double[]) identity.run(direct);
     assertArrayEquals(backing, copied);
     assertNotSame(backing, copied);
 
-    CompiledProgram matrix = L0Runtime.compile("fun [[i32]] main([[i32]] m) = m\n", "m.l0", "main", DeviceKind.JVM);
+    CompiledProgram matrix =
+        L0Runtime.compile("fun [[i32]] main([[i32]] m) = m\n", "m.l0", "main", DeviceKind.JVM);
     FlatArray m = new FlatArray(ScalarType.I32, new int[] {1, 2, 3, 4, 5, 6}, new int[] {3, 2});
     assertSame(m, matrix.run(m));
   }

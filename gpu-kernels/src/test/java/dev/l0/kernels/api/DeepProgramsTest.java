@@ -15,9 +15,10 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * A program nested deeply within {@link NestingLimit#MAX_DEPTH} (an else-if chain of 1,000 branches) runs through the Java API
- * as it runs from the CLI, also when called from a thread with a small stack: the API runs the
- * program on a thread with the compiler's large stack, so the verdict does not depend on the caller's.
+ * A program nested deeply within {@link NestingLimit#MAX_DEPTH} (an else-if chain of 1,000
+ * branches) runs through the Java API as it runs from the CLI, also when called from a thread with
+ * a small stack: the API runs the program on a thread with the compiler's large stack, so the
+ * verdict does not depend on the caller's.
  */
 class DeepProgramsTest {
   /** The caller's stack: 256 KiB, smaller than a JVM's default thread stack. */
@@ -37,13 +38,18 @@ class DeepProgramsTest {
   /** What {@code work} returns or throws, run on a thread of its own with a small stack. */
   private static String onSmallStack(Supplier<Object> work) throws InterruptedException {
     AtomicReference<String> outcome = new AtomicReference<>();
-    Thread caller = new Thread(null, () -> {
-      try {
-        outcome.set("value " + work.get());
-      } catch (RuntimeException | StackOverflowError e) {
-        outcome.set("failure " + e);
-      }
-    }, "small-stack caller", SMALL_STACK_BYTES);
+    Thread caller =
+        new Thread(
+            null,
+            () -> {
+              try {
+                outcome.set("value " + work.get());
+              } catch (RuntimeException | StackOverflowError e) {
+                outcome.set("failure " + e);
+              }
+            },
+            "small-stack caller",
+            SMALL_STACK_BYTES);
     caller.start();
     caller.join();
     return outcome.get();
@@ -59,8 +65,13 @@ class DeepProgramsTest {
 
   @Test
   void optimizedProgramCallsADeepProgramFromASmallStack() throws InterruptedException {
-    OptimizedProgram program = Optimizer.optimize(TypeChecker.check(L0Parser.parse(DEEP, "deep.l0")));
-    assertEquals("value " + ScalarValue.i32(1998), onSmallStack(() -> program.call("main", List.of(ScalarValue.i32(999)))));
-    assertEquals("value " + ScalarValue.i32(-1), onSmallStack(() -> program.call("main", List.of(ScalarValue.i32(1000)))));
+    OptimizedProgram program =
+        Optimizer.optimize(TypeChecker.check(L0Parser.parse(DEEP, "deep.l0")));
+    assertEquals(
+        "value " + ScalarValue.i32(1998),
+        onSmallStack(() -> program.call("main", List.of(ScalarValue.i32(999)))));
+    assertEquals(
+        "value " + ScalarValue.i32(-1),
+        onSmallStack(() -> program.call("main", List.of(ScalarValue.i32(1000)))));
   }
 }

@@ -19,12 +19,16 @@ import org.junit.jupiter.api.Test;
 class L0RuntimeGpuOrdinalTest {
   /** A GPU no test machine has. */
   private static final int MISSING_GPU = 1000;
-  private static final String SCALE = "fun [f64] main([f64] xs, f64 k) = map(fn f64 (f64 x) => x * k, xs)\n";
+
+  private static final String SCALE =
+      "fun [f64] main([f64] xs, f64 k) = map(fn f64 (f64 x) => x * k, xs)\n";
 
   @Test
   void withoutAnOrdinalTheProgramIsForTheDefaultGpu() {
     try (CompiledProgram text = L0Runtime.compile(SCALE, "scale.l0", "main", DeviceKind.JVM);
-        CompiledProgram staged = L0Runtime.compile(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES), "blackscholes", DeviceKind.JVM)) {
+        CompiledProgram staged =
+            L0Runtime.compile(
+                TestPrograms.load(TestPrograms.P0_BLACKSCHOLES), "blackscholes", DeviceKind.JVM)) {
       assertEquals(CudaProbe.DEFAULT_ORDINAL, text.device().gpuOrdinal());
       assertEquals(CudaProbe.DEFAULT_ORDINAL, staged.device().gpuOrdinal());
     }
@@ -33,7 +37,12 @@ class L0RuntimeGpuOrdinalTest {
   @Test
   void theOrdinalReachesTheSelectionOfBothOverloads() {
     try (CompiledProgram text = L0Runtime.compile(SCALE, "scale.l0", "main", DeviceKind.JVM, 3);
-        CompiledProgram staged = L0Runtime.compile(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES), "blackscholes", DeviceKind.JVM, 5)) {
+        CompiledProgram staged =
+            L0Runtime.compile(
+                TestPrograms.load(TestPrograms.P0_BLACKSCHOLES),
+                "blackscholes",
+                DeviceKind.JVM,
+                5)) {
       assertEquals(3, text.device().gpuOrdinal());
       assertEquals("jvm: requested", text.device().report());
       assertEquals(5, staged.device().gpuOrdinal());
@@ -42,7 +51,8 @@ class L0RuntimeGpuOrdinalTest {
 
   @Test
   void aGpuTheMachineDoesNotHaveRunsOnTheJvmUnderAuto() {
-    try (CompiledProgram missing = L0Runtime.compile(SCALE, "scale.l0", "main", DeviceKind.AUTO, MISSING_GPU);
+    try (CompiledProgram missing =
+            L0Runtime.compile(SCALE, "scale.l0", "main", DeviceKind.AUTO, MISSING_GPU);
         CompiledProgram jvm = L0Runtime.compile(SCALE, "scale.l0", "main", DeviceKind.JVM)) {
       DeviceSelection selection = missing.device();
       assertEquals(DeviceKind.JVM, selection.chosen());
@@ -56,10 +66,18 @@ class L0RuntimeGpuOrdinalTest {
 
   @Test
   void aNegativeOrdinalIsRefusedByBothOverloads() {
-    IllegalArgumentException text = assertThrows(IllegalArgumentException.class,
-        () -> L0Runtime.compile(SCALE, "scale.l0", "main", DeviceKind.AUTO, -1));
+    IllegalArgumentException text =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> L0Runtime.compile(SCALE, "scale.l0", "main", DeviceKind.AUTO, -1));
     assertEquals("GPU ordinal -1 is not a device number (0, 1, ...)", text.getMessage());
-    assertThrows(IllegalArgumentException.class,
-        () -> L0Runtime.compile(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES), "blackscholes", DeviceKind.JVM, -4));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            L0Runtime.compile(
+                TestPrograms.load(TestPrograms.P0_BLACKSCHOLES),
+                "blackscholes",
+                DeviceKind.JVM,
+                -4));
   }
 }

@@ -27,7 +27,8 @@ class L0RuntimeGpuTest {
   @BeforeEach
   void needsAGpu() {
     assumeTrue(CudaProbe.probe().isAvailable(), CudaProbe.probe().description());
-    assumeTrue(PtxCompilers.onThisMachine().isAvailable(), PtxCompilers.onThisMachine().description());
+    assumeTrue(
+        PtxCompilers.onThisMachine().isAvailable(), PtxCompilers.onThisMachine().description());
   }
 
   @Test
@@ -68,7 +69,8 @@ class L0RuntimeGpuTest {
         CompiledProgram jvm = L0Runtime.compile(p1, "p1.l0", "main", DeviceKind.JVM)) {
       assertEquals(DeviceKind.CUDA, gpu.device().chosen());
       assertArrayEquals(((FlatArray) jvm.run(a, b)).shape(), ((FlatArray) gpu.run(a, b)).shape());
-      assertArrayEquals((int[]) ((FlatArray) jvm.run(a, b)).data(), (int[]) ((FlatArray) gpu.run(a, b)).data());
+      assertArrayEquals(
+          (int[]) ((FlatArray) jvm.run(a, b)).data(), (int[]) ((FlatArray) gpu.run(a, b)).data());
     }
   }
 
@@ -77,7 +79,8 @@ class L0RuntimeGpuTest {
     int n = 10_000;
     double[] xs = new Random(13).doubles(n, -100, 100).toArray();
     String scale = "fun [f64] main([f64] xs, f64 k) = map(fn f64 (f64 x) => x * k + 1.0, xs)\n";
-    try (CompiledProgram gpuZero = L0Runtime.compile(scale, "scale.l0", "main", DeviceKind.CUDA, 0);
+    try (CompiledProgram gpuZero =
+            L0Runtime.compile(scale, "scale.l0", "main", DeviceKind.CUDA, 0);
         CompiledProgram byDefault = L0Runtime.compile(scale, "scale.l0", "main", DeviceKind.CUDA);
         CompiledProgram jvm = L0Runtime.compile(scale, "scale.l0", "main", DeviceKind.JVM)) {
       assertEquals(DeviceKind.CUDA, gpuZero.device().chosen());
@@ -90,7 +93,8 @@ class L0RuntimeGpuTest {
   }
 
   private static IntBuffer row(Random random, int n) {
-    IntBuffer row = ByteBuffer.allocateDirect(n * Integer.BYTES).order(ByteOrder.nativeOrder()).asIntBuffer();
+    IntBuffer row =
+        ByteBuffer.allocateDirect(n * Integer.BYTES).order(ByteOrder.nativeOrder()).asIntBuffer();
     for (int j = 0; j < n; j++) {
       row.put(j, random.nextInt(2001) - 1000);
     }

@@ -44,8 +44,18 @@ import org.junit.jupiter.api.Test;
  * arrays, flat arrays and columns; bad arguments name the parameter; the device is reported.
  */
 class L0RuntimeTest {
-  /** The 40 PARSEC options as the columns of P0's {@code [{bool,real,real,real,real,real}]}, and DerivaGem's prices. */
-  private record Options(boolean[] call, double[] price, double[] strike, double[] years, double[] rate, double[] volatility, double[] reference) {
+  /**
+   * The 40 PARSEC options as the columns of P0's {@code [{bool,real,real,real,real,real}]}, and
+   * DerivaGem's prices.
+   */
+  private record Options(
+      boolean[] call,
+      double[] price,
+      double[] strike,
+      double[] years,
+      double[] rate,
+      double[] volatility,
+      double[] reference) {
     static Options parsec() {
       List<String[]> rows = new ArrayList<>();
       for (String line : ReferenceData.read("blackscholes/parsec_derivagem_ref.txt").split("\n")) {
@@ -54,7 +64,15 @@ class L0RuntimeTest {
         }
       }
       int n = rows.size();
-      Options o = new Options(new boolean[n], new double[n], new double[n], new double[n], new double[n], new double[n], new double[n]);
+      Options o =
+          new Options(
+              new boolean[n],
+              new double[n],
+              new double[n],
+              new double[n],
+              new double[n],
+              new double[n],
+              new double[n]);
       for (int i = 0; i < n; i++) {
         String[] f = rows.get(i);
         o.call[i] = f[6].equals("C");
@@ -80,20 +98,41 @@ class L0RuntimeTest {
     Value.Array value(int n) {
       List<Value> options = new ArrayList<>();
       for (int i = 0; i < n; i++) {
-        options.add(new Value.Tuple(List.of(ScalarValue.bool(call[i]), ScalarValue.f64(price[i]), ScalarValue.f64(strike[i]),
-            ScalarValue.f64(years[i]), ScalarValue.f64(rate[i]), ScalarValue.f64(volatility[i]))));
+        options.add(
+            new Value.Tuple(
+                List.of(
+                    ScalarValue.bool(call[i]),
+                    ScalarValue.f64(price[i]),
+                    ScalarValue.f64(strike[i]),
+                    ScalarValue.f64(years[i]),
+                    ScalarValue.f64(rate[i]),
+                    ScalarValue.f64(volatility[i]))));
       }
-      return new Value.Array(Type.tuple(ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64), options);
+      return new Value.Array(
+          Type.tuple(
+              ScalarType.BOOL,
+              ScalarType.F64,
+              ScalarType.F64,
+              ScalarType.F64,
+              ScalarType.F64,
+              ScalarType.F64),
+          options);
     }
 
     Options first(int n) {
-      return new Options(Arrays.copyOf(call, n), Arrays.copyOf(price, n), Arrays.copyOf(strike, n),
-          Arrays.copyOf(years, n), Arrays.copyOf(rate, n), Arrays.copyOf(volatility, n),
+      return new Options(
+          Arrays.copyOf(call, n),
+          Arrays.copyOf(price, n),
+          Arrays.copyOf(strike, n),
+          Arrays.copyOf(years, n),
+          Arrays.copyOf(rate, n),
+          Arrays.copyOf(volatility, n),
           Arrays.copyOf(reference, n));
     }
   }
 
-  private static final String SHAPES = """
+  private static final String SHAPES =
+      """
       fun {[f64], [[f64]], [{i64, bool}], f32} main([[f64]] m, i64 k, {f32, bool} t, [{i64, bool}] ps) =
         let {x, b} = t in
         {map(fn f64 ([f64] row) => reduce(op +, 0.0, row), m),
@@ -103,7 +142,8 @@ class L0RuntimeTest {
       """;
 
   private static CompiledProgram blackScholes() {
-    return L0Runtime.compile(TestPrograms.text(TestPrograms.P0_BLACKSCHOLES), "p0.l0", "blackscholes", DeviceKind.JVM);
+    return L0Runtime.compile(
+        TestPrograms.text(TestPrograms.P0_BLACKSCHOLES), "p0.l0", "blackscholes", DeviceKind.JVM);
   }
 
   private static CompiledProgram shapes() {
@@ -111,7 +151,10 @@ class L0RuntimeTest {
   }
 
   private static DoubleBuffer offHeap(double[] values) {
-    DoubleBuffer buffer = ByteBuffer.allocateDirect(values.length * Double.BYTES).order(ByteOrder.nativeOrder()).asDoubleBuffer();
+    DoubleBuffer buffer =
+        ByteBuffer.allocateDirect(values.length * Double.BYTES)
+            .order(ByteOrder.nativeOrder())
+            .asDoubleBuffer();
     buffer.put(values).flip();
     return buffer;
   }
@@ -128,7 +171,10 @@ class L0RuntimeTest {
     Value.Array array = (Value.Array) expected;
     assertEquals(array.length(), actual.length);
     for (int i = 0; i < actual.length; i++) {
-      assertEquals(Double.doubleToRawLongBits(((ScalarValue.Float) array.get(i)).value()), Double.doubleToRawLongBits(actual[i]), "element " + i);
+      assertEquals(
+          Double.doubleToRawLongBits(((ScalarValue.Float) array.get(i)).value()),
+          Double.doubleToRawLongBits(actual[i]),
+          "element " + i);
     }
   }
 
@@ -138,9 +184,13 @@ class L0RuntimeTest {
     Program p0 = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
     try (CompiledProgram oneThread = L0Runtime.compile(p0, "blackscholes", DeviceKind.JVM, 0, 1)) {
       assertEquals("jvm", oneThread.executorName());
-      assertArrayEquals((double[]) blackScholes().run((Object) parsec.columns()), (double[]) oneThread.run((Object) parsec.columns()));
+      assertArrayEquals(
+          (double[]) blackScholes().run((Object) parsec.columns()),
+          (double[]) oneThread.run((Object) parsec.columns()));
     }
-    assertThrows(IllegalArgumentException.class, () -> L0Runtime.compile(p0, "blackscholes", DeviceKind.JVM, 0, 0));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> L0Runtime.compile(p0, "blackscholes", DeviceKind.JVM, 0, 0));
   }
 
   @Test
@@ -152,9 +202,12 @@ class L0RuntimeTest {
     for (int n : new int[] {40, 0, 1, 7, 40}) {
       Options options = parsec.first(n);
       double[] prices = (double[]) p0.run((Object) options.columns());
-      assertSameBits(new Interpreter(program).call("blackscholes", List.of(parsec.value(n))), prices);
+      assertSameBits(
+          new Interpreter(program).call("blackscholes", List.of(parsec.value(n))), prices);
       for (int i = 0; i < n; i++) {
-        assertTrue(Math.abs(prices[i] - options.reference[i]) < 1e-4, "option " + i + ": " + prices[i] + " vs " + options.reference[i]);
+        assertTrue(
+            Math.abs(prices[i] - options.reference[i]) < 1e-4,
+            "option " + i + ": " + prices[i] + " vs " + options.reference[i]);
       }
     }
   }
@@ -166,9 +219,12 @@ class L0RuntimeTest {
     double[] fromArrays = (double[]) p0.run((Object) parsec.columns());
     DoubleBuffer price = offHeap(parsec.price);
     ByteBuffer call = offHeapFlags(parsec.call);
-    ByteBuffer strike = ByteBuffer.allocateDirect(parsec.size() * Double.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer strike =
+        ByteBuffer.allocateDirect(parsec.size() * Double.BYTES).order(ByteOrder.LITTLE_ENDIAN);
     strike.asDoubleBuffer().put(parsec.strike);
-    Object[] columns = {call, price, strike, offHeap(parsec.years), offHeap(parsec.rate), offHeap(parsec.volatility)};
+    Object[] columns = {
+      call, price, strike, offHeap(parsec.years), offHeap(parsec.rate), offHeap(parsec.volatility)
+    };
     double[] fromBuffers = (double[]) p0.run((Object) columns);
     assertArrayEquals(fromArrays, fromBuffers);
     assertEquals(0, price.position());
@@ -180,7 +236,9 @@ class L0RuntimeTest {
     Options parsec = Options.parsec();
     CompiledProgram p0 = blackScholes();
     Object[] columns = new Object[6];
-    double[][] numbers = {parsec.price, parsec.strike, parsec.years, parsec.rate, parsec.volatility};
+    double[][] numbers = {
+      parsec.price, parsec.strike, parsec.years, parsec.rate, parsec.volatility
+    };
     ByteBuffer call = offHeapFlags(parsec.call);
     call.position(3).limit(10);
     columns[0] = call;
@@ -198,11 +256,20 @@ class L0RuntimeTest {
   @Test
   void scalarsTuplesNestedAndFlatArraysAndColumnsGoInAndComeOut() {
     CompiledProgram program = shapes();
-    assertEquals("[m: [[f64]], k: i64, t: {f32, bool}, ps: [{i64, bool}]]", program.parameters().toString());
+    assertEquals(
+        "[m: [[f64]], k: i64, t: {f32, bool}, ps: [{i64, bool}]]", program.parameters().toString());
     Object[] columns = {new long[] {1, 2}, new boolean[] {true, false}};
-    Object[] nested = (Object[]) program.run(new double[][] {{1, 2, 3}, {4, 5, 6}}, 10L, new Object[] {1.5f, false}, columns);
-    Object[] flat = (Object[]) program.run(new FlatArray(ScalarType.F64, new double[] {1, 2, 3, 4, 5, 6}, new int[] {2, 3}),
-        10L, new Object[] {1.5f, false}, columns);
+    Object[] nested =
+        (Object[])
+            program.run(
+                new double[][] {{1, 2, 3}, {4, 5, 6}}, 10L, new Object[] {1.5f, false}, columns);
+    Object[] flat =
+        (Object[])
+            program.run(
+                new FlatArray(ScalarType.F64, new double[] {1, 2, 3, 4, 5, 6}, new int[] {2, 3}),
+                10L,
+                new Object[] {1.5f, false},
+                columns);
     for (Object[] result : List.of(nested, flat)) {
       assertArrayEquals(new double[] {6, 15}, (double[]) result[0]);
       FlatArray doubled = (FlatArray) result[1];
@@ -217,16 +284,27 @@ class L0RuntimeTest {
 
   @Test
   void transposingAnEmptyFlatArrayKeepsItsInnerSize() {
-    CompiledProgram transpose = L0Runtime.compile("fun [[i32]] main([[i32]] m) = transpose(m)\n", "t.l0", "main", DeviceKind.JVM);
-    FlatArray columns = (FlatArray) transpose.run(new FlatArray(ScalarType.I32, new int[0], new int[] {0, 3}));
+    CompiledProgram transpose =
+        L0Runtime.compile(
+            "fun [[i32]] main([[i32]] m) = transpose(m)\n", "t.l0", "main", DeviceKind.JVM);
+    FlatArray columns =
+        (FlatArray) transpose.run(new FlatArray(ScalarType.I32, new int[0], new int[] {0, 3}));
     assertArrayEquals(new int[] {3, 0}, columns.shape());
-    FlatArray rows = (FlatArray) transpose.run(new FlatArray(ScalarType.I32, new int[0], new int[] {3, 0}));
+    FlatArray rows =
+        (FlatArray) transpose.run(new FlatArray(ScalarType.I32, new int[0], new int[] {3, 0}));
     assertArrayEquals(new int[] {0, 3}, rows.shape());
   }
 
   @Test
   void emptyArraysKeepTheirShape() {
-    Object[] result = (Object[]) shapes().run(new double[0][], 0L, new Object[] {2f, true}, new Object[] {new long[0], new boolean[0]});
+    Object[] result =
+        (Object[])
+            shapes()
+                .run(
+                    new double[0][],
+                    0L,
+                    new Object[] {2f, true},
+                    new Object[] {new long[0], new boolean[0]});
     assertArrayEquals(new double[0], (double[]) result[0]);
     assertEquals(0, ((FlatArray) result[1]).size(0));
     assertArrayEquals(new long[0], (long[]) ((Object[]) result[2])[0]);
@@ -235,57 +313,100 @@ class L0RuntimeTest {
 
   @Test
   void flatRowsBelowAnEmptyDimensionKeepTheirInnerSizes() {
-    CompiledProgram innerSize = L0Runtime.compile("fun i32 main([[[i32]]] a) = size(2, a)\n", "inner.l0", "main", DeviceKind.JVM);
+    CompiledProgram innerSize =
+        L0Runtime.compile(
+            "fun i32 main([[[i32]]] a) = size(2, a)\n", "inner.l0", "main", DeviceKind.JVM);
     FlatArray emptyOfThrees = new FlatArray(ScalarType.I32, new int[0], new int[] {0, 3});
     assertEquals(3, innerSize.run((Object) new Object[] {emptyOfThrees, emptyOfThrees}));
-    IllegalArgumentException ragged = assertThrows(IllegalArgumentException.class,
-        () -> innerSize.run((Object) new Object[] {emptyOfThrees, new FlatArray(ScalarType.I32, new int[0], new int[] {0, 2})}));
-    assertEquals("parameter a: ragged array: row 1 has shape [0, 2] but row 0 has shape [0, 3]", ragged.getMessage());
+    IllegalArgumentException ragged =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                innerSize.run(
+                    (Object)
+                        new Object[] {
+                          emptyOfThrees, new FlatArray(ScalarType.I32, new int[0], new int[] {0, 2})
+                        }));
+    assertEquals(
+        "parameter a: ragged array: row 1 has shape [0, 2] but row 0 has shape [0, 3]",
+        ragged.getMessage());
   }
 
   @Test
   void aProgramStagedWithTheJavaDslCompilesLikeItsText() {
-    Program staged = L0.program(prog -> prog.fun("scale", Arr.of(F64.TYPE), xs -> map(xs, x -> x.mul(2.0).add(1.0))));
+    Program staged =
+        L0.program(
+            prog -> prog.fun("scale", Arr.of(F64.TYPE), xs -> map(xs, x -> x.mul(2.0).add(1.0))));
     CompiledProgram scale = L0Runtime.compile(staged, "scale", DeviceKind.JVM);
     assertEquals("[p_0: [f64]]", scale.parameters().toString());
-    assertArrayEquals(new double[] {1.0, 3.0, -2.0}, (double[]) scale.run(new double[] {0.0, 1.0, -1.5}));
+    assertArrayEquals(
+        new double[] {1.0, 3.0, -2.0}, (double[]) scale.run(new double[] {0.0, 1.0, -1.5}));
   }
 
   @Test
   void aClosedProgramRefusesToRun() {
-    CompiledProgram scale = L0Runtime.compile(L0Parser.parse("fun [f64] scale([f64] xs) = map(fn f64 (f64 x) => x * 2.0, xs)", "scale.l0"),
-        "scale", DeviceKind.JVM);
+    CompiledProgram scale =
+        L0Runtime.compile(
+            L0Parser.parse(
+                "fun [f64] scale([f64] xs) = map(fn f64 (f64 x) => x * 2.0, xs)", "scale.l0"),
+            "scale",
+            DeviceKind.JVM);
     assertArrayEquals(new double[] {2.0}, (double[]) scale.run(new double[] {1.0}));
     scale.close();
-    IllegalStateException e = assertThrows(IllegalStateException.class, () -> scale.run(new double[] {1.0}));
+    IllegalStateException e =
+        assertThrows(IllegalStateException.class, () -> scale.run(new double[] {1.0}));
     assertEquals("scale was closed; compile the program again to run it", e.getMessage());
     assertThrows(IllegalStateException.class, () -> scale.runMeasured(new double[] {1.0}));
   }
 
   @Test
   void theArgumentCountIsChecked() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> blackScholes().run(Options.parsec().columns()));
-    assertEquals("blackscholes takes 1 argument(s) (xs: [{bool, f64, f64, f64, f64, f64}]), got 6; "
-        + "pass a lone Object[] argument as (Object) array", e.getMessage());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> blackScholes().run(Options.parsec().columns()));
+    assertEquals(
+        "blackscholes takes 1 argument(s) (xs: [{bool, f64, f64, f64, f64, f64}]), got 6; "
+            + "pass a lone Object[] argument as (Object) array",
+        e.getMessage());
   }
 
   @Test
   void aWrongJavaTypeNamesTheParameterAndBothTypes() {
     CompiledProgram program = shapes();
     Object[] columns = {new long[] {1}, new boolean[] {true}};
-    IllegalArgumentException wrongArray = assertThrows(IllegalArgumentException.class,
-        () -> program.run(new int[][] {{1}}, 1L, new Object[] {1f, true}, columns));
-    assertEquals("parameter m of type [f64] takes a double[], a DoubleBuffer or ByteBuffer, or a FlatArray of f64; got int[]",
+    IllegalArgumentException wrongArray =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> program.run(new int[][] {{1}}, 1L, new Object[] {1f, true}, columns));
+    assertEquals(
+        "parameter m of type [f64] takes a double[], a DoubleBuffer or ByteBuffer, or a FlatArray of f64; got int[]",
         wrongArray.getMessage());
-    IllegalArgumentException wrongScalar = assertThrows(IllegalArgumentException.class,
-        () -> program.run(new double[][] {{1}}, 1, new Object[] {1f, true}, columns));
+    IllegalArgumentException wrongScalar =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> program.run(new double[][] {{1}}, 1, new Object[] {1f, true}, columns));
     assertEquals("parameter k of type i64 takes a Long; got Integer", wrongScalar.getMessage());
-    IllegalArgumentException wrongColumns = assertThrows(IllegalArgumentException.class,
-        () -> program.run(new double[][] {{1}}, 1L, new Object[] {1f, true}, new long[] {1}));
-    assertEquals("parameter ps of type [{i64, bool}] takes an Object[] of its 2 columns; got long[]", wrongColumns.getMessage());
-    IllegalArgumentException wrongBuffer = assertThrows(IllegalArgumentException.class,
-        () -> program.run(new double[][] {{1}}, 1L, new Object[] {1f, true}, new Object[] {offHeap(new double[] {1}), new boolean[] {true}}));
-    assertTrue(wrongBuffer.getMessage().startsWith("parameter ps of type [i64] takes a long[], a LongBuffer or ByteBuffer"), wrongBuffer.getMessage());
+    IllegalArgumentException wrongColumns =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> program.run(new double[][] {{1}}, 1L, new Object[] {1f, true}, new long[] {1}));
+    assertEquals(
+        "parameter ps of type [{i64, bool}] takes an Object[] of its 2 columns; got long[]",
+        wrongColumns.getMessage());
+    IllegalArgumentException wrongBuffer =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                program.run(
+                    new double[][] {{1}},
+                    1L,
+                    new Object[] {1f, true},
+                    new Object[] {offHeap(new double[] {1}), new boolean[] {true}}));
+    assertTrue(
+        wrongBuffer
+            .getMessage()
+            .startsWith("parameter ps of type [i64] takes a long[], a LongBuffer or ByteBuffer"),
+        wrongBuffer.getMessage());
   }
 
   @Test
@@ -293,40 +414,86 @@ class L0RuntimeTest {
     CompiledProgram program = shapes();
     Object[] columns = {new long[] {1}, new boolean[] {true}};
     Object[] tuple = {1f, true};
-    IllegalArgumentException ragged = assertThrows(IllegalArgumentException.class,
-        () -> program.run(new double[][] {{1, 2}, {3}}, 1L, tuple, columns));
-    assertEquals("parameter m: ragged array: row 1 has shape [1] but row 0 has shape [2]", ragged.getMessage());
-    IllegalArgumentException unequalColumns = assertThrows(IllegalArgumentException.class,
-        () -> program.run(new double[][] {{1}}, 1L, tuple, new Object[] {new long[] {1, 2}, new boolean[] {true}}));
-    assertEquals("parameter ps: column 1 has shape [1] but column 0 has shape [2]; the columns of [{i64, bool}] must have one shape",
+    IllegalArgumentException ragged =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> program.run(new double[][] {{1, 2}, {3}}, 1L, tuple, columns));
+    assertEquals(
+        "parameter m: ragged array: row 1 has shape [1] but row 0 has shape [2]",
+        ragged.getMessage());
+    IllegalArgumentException unequalColumns =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                program.run(
+                    new double[][] {{1}},
+                    1L,
+                    tuple,
+                    new Object[] {new long[] {1, 2}, new boolean[] {true}}));
+    assertEquals(
+        "parameter ps: column 1 has shape [1] but column 0 has shape [2]; the columns of [{i64, bool}] must have one shape",
         unequalColumns.getMessage());
-    IllegalArgumentException partialElement = assertThrows(IllegalArgumentException.class,
-        () -> program.run(new double[][] {{1}}, 1L, tuple, new Object[] {ByteBuffer.allocate(12), new boolean[] {true}}));
-    assertEquals("parameter ps of type [i64]: a ByteBuffer of 12 bytes does not hold whole i64 elements of 8 bytes", partialElement.getMessage());
+    IllegalArgumentException partialElement =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                program.run(
+                    new double[][] {{1}},
+                    1L,
+                    tuple,
+                    new Object[] {ByteBuffer.allocate(12), new boolean[] {true}}));
+    assertEquals(
+        "parameter ps of type [i64]: a ByteBuffer of 12 bytes does not hold whole i64 elements of 8 bytes",
+        partialElement.getMessage());
   }
 
   @Test
   void programFailuresAndBadProgramsKeepTheirErrors() {
-    CompiledProgram index = L0Runtime.compile("fun f64 main([f64] a, i32 i) = a[i]\n", "index.l0", "main", DeviceKind.JVM);
+    CompiledProgram index =
+        L0Runtime.compile(
+            "fun f64 main([f64] a, i32 i) = a[i]\n", "index.l0", "main", DeviceKind.JVM);
     assertEquals(2.0, index.run(new double[] {1, 2}, 1));
     assertThrows(L0RuntimeError.class, () -> index.run(new double[] {1, 2}, 2));
-    L0CompileError bad = assertThrows(L0CompileError.class,
-        () -> L0Runtime.compile("fun f64 main([f64] a) = a + 1.0\n", "bad.l0", "main", DeviceKind.JVM));
+    L0CompileError bad =
+        assertThrows(
+            L0CompileError.class,
+            () ->
+                L0Runtime.compile(
+                    "fun f64 main([f64] a) = a + 1.0\n", "bad.l0", "main", DeviceKind.JVM));
     assertTrue(bad.getMessage().startsWith("bad.l0:1:"), bad.getMessage());
-    IllegalArgumentException noEntry = assertThrows(IllegalArgumentException.class,
-        () -> L0Runtime.compile(L0Parser.parse("fun i32 f(i32 x) = x\n", "f.l0"), "main", DeviceKind.JVM));
+    IllegalArgumentException noEntry =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                L0Runtime.compile(
+                    L0Parser.parse("fun i32 f(i32 x) = x\n", "f.l0"), "main", DeviceKind.JVM));
     assertEquals("no function 'main'; the program defines f", noEntry.getMessage());
   }
 
   @Test
   void theDeviceAndWhyAreReported() {
     assertEquals("jvm: requested", blackScholes().device().report());
-    CompiledProgram auto = L0Runtime.compile(TestPrograms.text(TestPrograms.P0_BLACKSCHOLES), "p0.l0", "blackscholes", DeviceKind.AUTO);
+    CompiledProgram auto =
+        L0Runtime.compile(
+            TestPrograms.text(TestPrograms.P0_BLACKSCHOLES),
+            "p0.l0",
+            "blackscholes",
+            DeviceKind.AUTO);
     assertEquals(DeviceKind.JVM, auto.device().chosen());
     assertTrue(auto.device().report().startsWith("jvm: no CUDA driver ("), auto.device().report());
-    CudaUnavailableException cuda = assertThrows(CudaUnavailableException.class,
-        () -> L0Runtime.compile(TestPrograms.text(TestPrograms.P0_BLACKSCHOLES), "p0.l0", "blackscholes", DeviceKind.CUDA));
-    assertTrue(cuda.getMessage().startsWith("device cuda was requested, but CUDA cannot be used here: no CUDA driver"), cuda.getMessage());
+    CudaUnavailableException cuda =
+        assertThrows(
+            CudaUnavailableException.class,
+            () ->
+                L0Runtime.compile(
+                    TestPrograms.text(TestPrograms.P0_BLACKSCHOLES),
+                    "p0.l0",
+                    "blackscholes",
+                    DeviceKind.CUDA));
+    assertTrue(
+        cuda.getMessage()
+            .startsWith("device cuda was requested, but CUDA cannot be used here: no CUDA driver"),
+        cuda.getMessage());
   }
 
   /** Log lines of the JVM fallback, collected while a test runs. */
@@ -357,7 +524,8 @@ class L0RuntimeTest {
     Options parsec = Options.parsec();
     TypedProgram p0 = TypeChecker.check(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES));
     DeviceSelection gpu = new DeviceSelection(DeviceKind.CUDA, "a GPU the selector saw", 0);
-    try (FallbackLog log = new FallbackLog(); CompiledProgram onCuda = L0Runtime.compile(p0, "blackscholes", gpu, 2, System.nanoTime())) {
+    try (FallbackLog log = new FallbackLog();
+        CompiledProgram onCuda = L0Runtime.compile(p0, "blackscholes", gpu, 2, System.nanoTime())) {
       assertEquals("cuda", onCuda.executorName());
       assertEquals("cuda: a GPU the selector saw", onCuda.device().report());
       double[] prices = (double[]) onCuda.run((Object) parsec.columns());

@@ -19,7 +19,8 @@ class CudaMathComparisonTest {
     CudaMathInputs inputs = CudaMathInputs.forRoutine(EXP, 1000);
     long[] results = new long[inputs.size()];
     for (int i = 0; i < results.length; i++) {
-      results[i] = Double.doubleToRawLongBits(StrictMath.exp(Double.longBitsToDouble(inputs.first(i))));
+      results[i] =
+          Double.doubleToRawLongBits(StrictMath.exp(Double.longBitsToDouble(inputs.first(i))));
     }
     assertEquals(0, CudaMathComparison.of(EXP, inputs, results).mismatches());
 
@@ -33,9 +34,19 @@ class CudaMathComparisonTest {
     }
     CudaMathComparison comparison = CudaMathComparison.of(EXP, inputs, results);
     assertEquals(changed, comparison.mismatches());
-    assertTrue(comparison.firstMismatch().orElseThrow().startsWith("l0_exp(0x"), comparison.firstMismatch().get());
-    assertTrue(comparison.toJson("test").endsWith("\"mismatches\": " + changed + ", \"firstMismatch\": \""
-        + comparison.firstMismatch().get() + "\"}"), comparison.toJson("test"));
+    assertTrue(
+        comparison.firstMismatch().orElseThrow().startsWith("l0_exp(0x"),
+        comparison.firstMismatch().get());
+    assertTrue(
+        comparison
+            .toJson("test")
+            .endsWith(
+                "\"mismatches\": "
+                    + changed
+                    + ", \"firstMismatch\": \""
+                    + comparison.firstMismatch().get()
+                    + "\"}"),
+        comparison.toJson("test"));
   }
 
   @Test
@@ -55,12 +66,23 @@ class CudaMathComparisonTest {
     for (long bits : once.firstBits()) {
       values.add(bits);
     }
-    for (double special : new double[] {0.0, -0.0, Double.MIN_VALUE, Double.MAX_VALUE,
-        Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN}) {
+    for (double special :
+        new double[] {
+          0.0,
+          -0.0,
+          Double.MIN_VALUE,
+          Double.MAX_VALUE,
+          Double.POSITIVE_INFINITY,
+          Double.NEGATIVE_INFINITY,
+          Double.NaN
+        }) {
       assertTrue(values.contains(Double.doubleToRawLongBits(special)), "missing " + special);
     }
-    assertNotEquals(Arrays.hashCode(once.firstBits()),
-        Arrays.hashCode(CudaMathInputs.forRoutine(new CudaMathRoutine(CudaMathFunction.LOG, false), 5000).firstBits()));
+    assertNotEquals(
+        Arrays.hashCode(once.firstBits()),
+        Arrays.hashCode(
+            CudaMathInputs.forRoutine(new CudaMathRoutine(CudaMathFunction.LOG, false), 5000)
+                .firstBits()));
   }
 
   @Test
@@ -78,6 +100,7 @@ class CudaMathComparisonTest {
   void singlePrecisionReferenceRoundsTheDoubleResult() {
     float x = 1.7f;
     assertEquals((double) (float) StrictMath.exp(x), CudaMathFunction.EXP.reference(x, 0.0, true));
-    assertEquals((double) (float) StrictMath.pow(x, 2.5f), CudaMathFunction.POW.reference(x, 2.5, true));
+    assertEquals(
+        (double) (float) StrictMath.pow(x, 2.5f), CudaMathFunction.POW.reference(x, 2.5, true));
   }
 }

@@ -22,29 +22,33 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * l0_math.cuh compiled as host C (gcc, no FMA contraction) gives the JVM's results bit for bit:
- * every routine over 200,000 arguments from {@link CudaMathInputs}, compared with
- * {@code dev.l0.math.L0Math} (StrictMath; fdlibm's s_erf.c for erf). Any NaN equals any NaN.
- * Skipped where gcc is absent.
+ * every routine over 200,000 arguments from {@link CudaMathInputs}, compared with {@code
+ * dev.l0.math.L0Math} (StrictMath; fdlibm's s_erf.c for erf). Any NaN equals any NaN. Skipped where
+ * gcc is absent.
  */
 class CudaMathHostTest {
   private static final int INPUTS_PER_ROUTINE = 200_000;
 
-  private static final String DRIVER_MAIN = String.join("\n",
-      "#include <stdio.h>",
-      "#include <stdlib.h>",
-      "/* Reads (first, second) double bit patterns from stdin, writes result bit patterns to stdout. */",
-      "int main(int argc, char **argv) {",
-      "  unsigned long long pair[2];",
-      "  int routine;",
-      "  if (argc != 2) return 2;",
-      "  routine = atoi(argv[1]);",
-      "  while (fread(pair, sizeof pair[0], 2, stdin) == 2) {",
-      "    unsigned long long result = " + CudaMathCheckSource.APPLY_FUNCTION_NAME + "(routine, pair[0], pair[1]);",
-      "    if (fwrite(&result, sizeof result, 1, stdout) != 1) return 1;",
-      "  }",
-      "  return 0;",
-      "}",
-      "");
+  private static final String DRIVER_MAIN =
+      String.join(
+          "\n",
+          "#include <stdio.h>",
+          "#include <stdlib.h>",
+          "/* Reads (first, second) double bit patterns from stdin, writes result bit patterns to stdout. */",
+          "int main(int argc, char **argv) {",
+          "  unsigned long long pair[2];",
+          "  int routine;",
+          "  if (argc != 2) return 2;",
+          "  routine = atoi(argv[1]);",
+          "  while (fread(pair, sizeof pair[0], 2, stdin) == 2) {",
+          "    unsigned long long result = "
+              + CudaMathCheckSource.APPLY_FUNCTION_NAME
+              + "(routine, pair[0], pair[1]);",
+          "    if (fwrite(&result, sizeof result, 1, stdout) != 1) return 1;",
+          "  }",
+          "  return 0;",
+          "}",
+          "");
 
   @TempDir static Path folder;
   private static Path checkProgram;
@@ -52,12 +56,26 @@ class CudaMathHostTest {
   @BeforeAll
   static void compileCheckProgram() throws Exception {
     Optional<Path> gcc = onPath("gcc");
-    assumeTrue(gcc.isPresent(), "gcc is not on the PATH: the host build of l0_math.cuh is not checked");
+    assumeTrue(
+        gcc.isPresent(), "gcc is not on the PATH: the host build of l0_math.cuh is not checked");
     Path source = folder.resolve("l0_math_check.c");
-    Files.writeString(source, CudaMathCheckSource.applyFunction() + DRIVER_MAIN, StandardCharsets.UTF_8);
+    Files.writeString(
+        source, CudaMathCheckSource.applyFunction() + DRIVER_MAIN, StandardCharsets.UTF_8);
     checkProgram = folder.resolve("l0_math_check");
-    String output = run(List.of(gcc.get().toString(), "-O2", "-ffp-contract=off", "-std=c99", "-Wall",
-        "-o", checkProgram.toString(), source.toString(), "-lm"), null, null);
+    String output =
+        run(
+            List.of(
+                gcc.get().toString(),
+                "-O2",
+                "-ffp-contract=off",
+                "-std=c99",
+                "-Wall",
+                "-o",
+                checkProgram.toString(),
+                source.toString(),
+                "-lm"),
+            null,
+            null);
     assertTrue(Files.isExecutable(checkProgram), "gcc produced no program:\n" + output);
   }
 
@@ -69,9 +87,15 @@ class CudaMathHostTest {
   @MethodSource("routines")
   void hostResultsEqualTheJvms(CudaMathRoutine routine) throws Exception {
     CudaMathInputs inputs = CudaMathInputs.forRoutine(routine, INPUTS_PER_ROUTINE);
-    CudaMathComparison comparison = CudaMathComparison.of(routine, inputs, runOnHost(routine, inputs));
-    assertEquals(0, comparison.mismatches(),
-        comparison.mismatches() + " of " + comparison.inputs() + " differ; first: "
+    CudaMathComparison comparison =
+        CudaMathComparison.of(routine, inputs, runOnHost(routine, inputs));
+    assertEquals(
+        0,
+        comparison.mismatches(),
+        comparison.mismatches()
+            + " of "
+            + comparison.inputs()
+            + " differ; first: "
             + comparison.firstMismatch().orElse(""));
   }
 
@@ -80,9 +104,21 @@ class CudaMathHostTest {
     Optional<Path> gpp = onPath("g++");
     assumeTrue(gpp.isPresent(), "g++ is not on the PATH");
     Path source = folder.resolve("l0_math_check.cpp");
-    Files.writeString(source, CudaMathCheckSource.applyFunction() + DRIVER_MAIN, StandardCharsets.UTF_8);
-    String output = run(List.of(gpp.get().toString(), "-O2", "-ffp-contract=off", "-Wall", "-Wextra",
-        "-o", folder.resolve("l0_math_check_cpp").toString(), source.toString()), null, null);
+    Files.writeString(
+        source, CudaMathCheckSource.applyFunction() + DRIVER_MAIN, StandardCharsets.UTF_8);
+    String output =
+        run(
+            List.of(
+                gpp.get().toString(),
+                "-O2",
+                "-ffp-contract=off",
+                "-Wall",
+                "-Wextra",
+                "-o",
+                folder.resolve("l0_math_check_cpp").toString(),
+                source.toString()),
+            null,
+            null);
     assertEquals("", output.trim(), "g++ diagnostics");
   }
 
@@ -101,8 +137,12 @@ class CudaMathHostTest {
     return bits;
   }
 
-  /** Runs a command (stdin and stdout from and to files when given); returns its diagnostics, failing on a non-zero exit. */
-  private static String run(List<String> command, Path stdin, Path stdout) throws IOException, InterruptedException {
+  /**
+   * Runs a command (stdin and stdout from and to files when given); returns its diagnostics,
+   * failing on a non-zero exit.
+   */
+  private static String run(List<String> command, Path stdin, Path stdout)
+      throws IOException, InterruptedException {
     Path errors = Files.createTempFile(folder, "stderr", ".txt");
     ProcessBuilder builder = new ProcessBuilder(command);
     if (stdin != null) {
@@ -121,7 +161,8 @@ class CudaMathHostTest {
   }
 
   private static Optional<Path> onPath(String program) {
-    for (String entry : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
+    for (String entry :
+        System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
       Path candidate = Path.of(entry, program);
       if (!entry.isEmpty() && Files.isExecutable(candidate)) {
         return Optional.of(candidate);

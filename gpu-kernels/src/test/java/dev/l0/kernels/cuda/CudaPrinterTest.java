@@ -16,7 +16,9 @@ import dev.l0.kernels.ir.ThreadIndex;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The CUDA C text of kernel IR: signatures, shared memory, and scalar operations with L0's meaning. */
+/**
+ * The CUDA C text of kernel IR: signatures, shared memory, and scalar operations with L0's meaning.
+ */
 class CudaPrinterTest {
   private static final Buffer XS = new Buffer("xs", ScalarType.I32);
   private static final Buffer YS = new Buffer("ys", ScalarType.F32);
@@ -26,35 +28,50 @@ class CudaPrinterTest {
   @Test
   void constantsKeepTheirExactValues() {
     assertEquals("(-2147483647 - 1)", CudaPrinter.constant(ScalarValue.i32(Integer.MIN_VALUE)));
-    assertEquals("(-9223372036854775807LL - 1LL)", CudaPrinter.constant(ScalarValue.i64(Long.MIN_VALUE)));
+    assertEquals(
+        "(-9223372036854775807LL - 1LL)", CudaPrinter.constant(ScalarValue.i64(Long.MIN_VALUE)));
     assertEquals("(0.1)", CudaPrinter.constant(ScalarValue.f64(0.1)));
     assertEquals("(0.1f)", CudaPrinter.constant(ScalarValue.f32(0.1f)));
     assertEquals("(-0.0)", CudaPrinter.constant(ScalarValue.f64(-0.0)));
-    assertEquals("l0_bits_double(" + Double.doubleToLongBits(Double.NaN) + "LL)", CudaPrinter.constant(ScalarValue.f64(Double.NaN)));
-    assertEquals("((float)l0_bits_double(" + Double.doubleToLongBits(Double.NEGATIVE_INFINITY) + "LL))",
+    assertEquals(
+        "l0_bits_double(" + Double.doubleToLongBits(Double.NaN) + "LL)",
+        CudaPrinter.constant(ScalarValue.f64(Double.NaN)));
+    assertEquals(
+        "((float)l0_bits_double(" + Double.doubleToLongBits(Double.NEGATIVE_INFINITY) + "LL))",
         CudaPrinter.constant(ScalarValue.f32(Float.NEGATIVE_INFINITY)));
   }
 
   @Test
   void theErrorWordComesFirstThenBuffersThenScalars() {
     Kernel kernel = new Kernel("k", List.of(XS, YS), List.of(N), List.of(), List.of());
-    assertTrue(CudaPrinter.print(groupOf(kernel))
-        .contains("extern \"C\" __global__ void k(int* l0_error, int* xs, float* ys, long long n) {"));
+    assertTrue(
+        CudaPrinter.print(groupOf(kernel))
+            .contains(
+                "extern \"C\" __global__ void k(int* l0_error, int* xs, float* ys, long long n) {"));
   }
 
   @Test
   void integerArithmeticWrapsThroughHelpersAndFloatArithmeticStaysInItsType() {
     KernelExpr x = new KernelExpr.Load(XS, I);
     KernelExpr y = new KernelExpr.Load(YS, I);
-    String text = body(
-        new KernelStmt.Store(XS, I, new KernelExpr.Binary(BinaryOperator.ADD, ScalarType.I32, x, x)),
-        new KernelStmt.Store(XS, I, new KernelExpr.Binary(BinaryOperator.SHL, ScalarType.I32, x, x)),
-        new KernelStmt.Store(YS, I, new KernelExpr.Binary(BinaryOperator.MUL, ScalarType.F32, y, y)),
-        new KernelStmt.Store(YS, I, new KernelExpr.Binary(BinaryOperator.MOD, ScalarType.F32, y, y)),
-        new KernelStmt.RaiseError(3));
-    assertTrue(text.contains("xs[((long long)threadIdx.x)] = l0_add_i32(xs[((long long)threadIdx.x)], xs[((long long)threadIdx.x)]);"), text);
+    String text =
+        body(
+            new KernelStmt.Store(
+                XS, I, new KernelExpr.Binary(BinaryOperator.ADD, ScalarType.I32, x, x)),
+            new KernelStmt.Store(
+                XS, I, new KernelExpr.Binary(BinaryOperator.SHL, ScalarType.I32, x, x)),
+            new KernelStmt.Store(
+                YS, I, new KernelExpr.Binary(BinaryOperator.MUL, ScalarType.F32, y, y)),
+            new KernelStmt.Store(
+                YS, I, new KernelExpr.Binary(BinaryOperator.MOD, ScalarType.F32, y, y)),
+            new KernelStmt.RaiseError(3));
+    assertTrue(
+        text.contains(
+            "xs[((long long)threadIdx.x)] = l0_add_i32(xs[((long long)threadIdx.x)], xs[((long long)threadIdx.x)]);"),
+        text);
     assertTrue(text.contains("l0_shl_i32("), text);
-    assertTrue(text.contains("(ys[((long long)threadIdx.x)] * ys[((long long)threadIdx.x)])"), text);
+    assertTrue(
+        text.contains("(ys[((long long)threadIdx.x)] * ys[((long long)threadIdx.x)])"), text);
     assertTrue(text.contains("fmodf("), text);
     assertTrue(text.contains("if (l0_error[0] == 0) l0_error[0] = 3;"), text);
   }
@@ -63,7 +80,9 @@ class CudaPrinterTest {
   void sharedArraysAreCarvedFromDynamicSharedMemoryInEightByteSteps() {
     SharedArray flags = new SharedArray("flags", ScalarType.BOOL, 1);
     SharedArray sums = new SharedArray("sums", ScalarType.F64, 2);
-    Kernel kernel = new Kernel("k", List.of(), List.of(), List.of(flags, sums), List.of(new KernelStmt.Barrier()));
+    Kernel kernel =
+        new Kernel(
+            "k", List.of(), List.of(), List.of(flags, sums), List.of(new KernelStmt.Barrier()));
     assertEquals(8 + 2 * 4 * 8, CudaPrinter.sharedMemoryBytes(kernel, 4));
     assertEquals(32 + 2 * 32 * 8, CudaPrinter.sharedMemoryBytes(kernel, 32));
     String text = CudaPrinter.print(groupOf(kernel));
@@ -75,33 +94,63 @@ class CudaPrinterTest {
   void threadPrivateArraysAreInterleavedSoNeighbouringThreadsElementsAreAdjacent() {
     Buffer scratch = new Buffer("scratch", ScalarType.F64, Buffer.Space.THREAD_PRIVATE);
     KernelExpr k = new KernelExpr.Var("k", ScalarType.I64);
-    Kernel kernel = new Kernel("k", List.of(scratch), List.of(), List.of(), List.of(
-        new KernelStmt.Declare((KernelExpr.Var) k, new KernelExpr.Constant(ScalarValue.i64(3))),
-        new KernelStmt.Store(scratch, k, new KernelExpr.Load(scratch, new KernelExpr.Constant(ScalarValue.i64(0))))));
+    Kernel kernel =
+        new Kernel(
+            "k",
+            List.of(scratch),
+            List.of(),
+            List.of(),
+            List.of(
+                new KernelStmt.Declare(
+                    (KernelExpr.Var) k, new KernelExpr.Constant(ScalarValue.i64(3))),
+                new KernelStmt.Store(
+                    scratch,
+                    k,
+                    new KernelExpr.Load(scratch, new KernelExpr.Constant(ScalarValue.i64(0))))));
     String text = CudaPrinter.print(groupOf(kernel));
-    assertTrue(text.contains("const long long l0_threads = (long long)gridDim.x * blockDim.x;"), text);
-    assertTrue(text.contains("const long long l0_grid_thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;"), text);
-    assertTrue(text.contains("scratch[(k) * l0_threads + l0_grid_thread] = scratch[((0LL)) * l0_threads + l0_grid_thread];"), text);
+    assertTrue(
+        text.contains("const long long l0_threads = (long long)gridDim.x * blockDim.x;"), text);
+    assertTrue(
+        text.contains(
+            "const long long l0_grid_thread = (long long)blockIdx.x * blockDim.x + threadIdx.x;"),
+        text);
+    assertTrue(
+        text.contains(
+            "scratch[(k) * l0_threads + l0_grid_thread] = scratch[((0LL)) * l0_threads + l0_grid_thread];"),
+        text);
     assertEquals(3 * 1024, CudaPrinter.threadPrivateElements(3, 1024));
-    assertFalse(body().contains("l0_threads"), "a kernel without thread-private buffers declares no thread count");
+    assertFalse(
+        body().contains("l0_threads"),
+        "a kernel without thread-private buffers declares no thread count");
   }
 
   @Test
   void theHelpersDefineEveryOperationThePrinterCalls() {
-    for (BinaryOperator op : List.of(BinaryOperator.ADD, BinaryOperator.SUB, BinaryOperator.MUL, BinaryOperator.DIV,
-        BinaryOperator.MOD, BinaryOperator.POW, BinaryOperator.SHL, BinaryOperator.SHR)) {
+    for (BinaryOperator op :
+        List.of(
+            BinaryOperator.ADD,
+            BinaryOperator.SUB,
+            BinaryOperator.MUL,
+            BinaryOperator.DIV,
+            BinaryOperator.MOD,
+            BinaryOperator.POW,
+            BinaryOperator.SHL,
+            BinaryOperator.SHR)) {
       for (String suffix : List.of("_i32(", "_i64(")) {
-        assertTrue(CudaPrinter.PRELUDE.contains("l0_" + op.name().toLowerCase() + suffix), op + suffix);
+        assertTrue(
+            CudaPrinter.PRELUDE.contains("l0_" + op.name().toLowerCase() + suffix), op + suffix);
       }
     }
     assertFalse(CudaPrinter.PRELUDE.contains("atomic"));
   }
 
   private static String body(KernelStmt... statements) {
-    return CudaPrinter.print(groupOf(new Kernel("k", List.of(XS, YS), List.of(), List.of(), List.of(statements))));
+    return CudaPrinter.print(
+        groupOf(new Kernel("k", List.of(XS, YS), List.of(), List.of(), List.of(statements))));
   }
 
   private static dev.l0.kernels.ir.KernelGroup groupOf(Kernel kernel) {
-    return new dev.l0.kernels.ir.KernelGroup("g", List.of(), List.of(kernel), List.of(), List.of(), List.of());
+    return new dev.l0.kernels.ir.KernelGroup(
+        "g", List.of(), List.of(kernel), List.of(), List.of(), List.of());
   }
 }

@@ -19,15 +19,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every kernel the lowering makes of the corpus and of random programs compiles with
- * {@code nvcc -ptx} and the product's options (sm_90, no FMA contraction), and its PTX holds the
- * kernel's entry and no floating-point fused multiply-add. Kernels that compute {@code %} on floats
- * are exempt from the fused multiply-add check: CUDA's {@code fmod}/{@code fmodf} are exact (0 ulp,
- * like Java's {@code %}), and the fused multiply-adds inside their library code cannot change a
- * result. Skipped where nvcc is absent.
+ * Every kernel the lowering makes of the corpus and of random programs compiles with {@code nvcc
+ * -ptx} and the product's options (sm_90, no FMA contraction), and its PTX holds the kernel's entry
+ * and no floating-point fused multiply-add. Kernels that compute {@code %} on floats are exempt
+ * from the fused multiply-add check: CUDA's {@code fmod}/{@code fmodf} are exact (0 ulp, like
+ * Java's {@code %}), and the fused multiply-adds inside their library code cannot change a result.
+ * Skipped where nvcc is absent.
  */
 class GeneratedKernelsPtxTest {
-  private static final Pattern FMA_INSTRUCTION = Pattern.compile("(?m)^\\s*(fma|mad)\\.[a-z.]*f(32|64)\\b");
+  private static final Pattern FMA_INSTRUCTION =
+      Pattern.compile("(?m)^\\s*(fma|mad)\\.[a-z.]*f(32|64)\\b");
   private static final int RANDOM_PROGRAMS = 200;
   private static final int PROGRAMS_PER_MODULE = 50;
 
@@ -36,14 +37,21 @@ class GeneratedKernelsPtxTest {
   @BeforeAll
   static void findNvcc() {
     Optional<NvccCompiler> found = NvccCompiler.onThisMachine();
-    assumeTrue(found.isPresent(), "nvcc is not on the PATH nor in $CUDA_HOME/bin: generated kernels are not compiled");
+    assumeTrue(
+        found.isPresent(),
+        "nvcc is not on the PATH nor in $CUDA_HOME/bin: generated kernels are not compiled");
     nvcc = found.get();
   }
 
   @Test
   void corpusKernelsCompile() {
     List<Kernel> kernels = new ArrayList<>();
-    for (String name : List.of(TestPrograms.P0_BLACKSCHOLES, TestPrograms.P1_MATMUL, TestPrograms.P2_SHORTEST_PATHS, "portfolio")) {
+    for (String name :
+        List.of(
+            TestPrograms.P0_BLACKSCHOLES,
+            TestPrograms.P1_MATMUL,
+            TestPrograms.P2_SHORTEST_PATHS,
+            "portfolio")) {
       kernels.addAll(renamed(name, LoweredPrograms.of(TestPrograms.load(name)).groups()));
     }
     assertCompiles(kernels, "the corpus");
@@ -52,8 +60,10 @@ class GeneratedKernelsPtxTest {
   /** A reduce of wide rows as a map of reduces ({@code _column_partials}, {@code _column_tree}). */
   @Test
   void mapOfReducesKernelsCompile() {
-    List<Kernel> kernels = renamed("rows", LoweredPrograms.of(MapOfReducesSimulationTest.SUM_OF_ROWS).groups());
-    assertTrue(kernels.stream().anyMatch(k -> k.name().contains("_column_partials")), kernels::toString);
+    List<Kernel> kernels =
+        renamed("rows", LoweredPrograms.of(MapOfReducesSimulationTest.SUM_OF_ROWS).groups());
+    assertTrue(
+        kernels.stream().anyMatch(k -> k.name().contains("_column_partials")), kernels::toString);
     assertCompiles(kernels, "a map of reduces");
   }
 
@@ -63,8 +73,8 @@ class GeneratedKernelsPtxTest {
   }
 
   /**
-   * Random programs with per-thread arrays (reductions and scans of arrays, loops that filter
-   * their array accumulator, in-place updates, array-valued map bodies): every kernel lowers and
+   * Random programs with per-thread arrays (reductions and scans of arrays, loops that filter their
+   * array accumulator, in-place updates, array-valued map bodies): every kernel lowers and
    * compiles.
    */
   @Test
@@ -82,9 +92,11 @@ class GeneratedKernelsPtxTest {
   private static void assertBatchesCompile(List<ProgramCase> cases) {
     for (int from = 0; from < cases.size(); from += PROGRAMS_PER_MODULE) {
       List<Kernel> kernels = new ArrayList<>();
-      List<ProgramCase> batch = cases.subList(from, Math.min(from + PROGRAMS_PER_MODULE, cases.size()));
+      List<ProgramCase> batch =
+          cases.subList(from, Math.min(from + PROGRAMS_PER_MODULE, cases.size()));
       for (int i = 0; i < batch.size(); i++) {
-        kernels.addAll(renamed("p" + (from + i), LoweredPrograms.of(batch.get(i).program()).groups()));
+        kernels.addAll(
+            renamed("p" + (from + i), LoweredPrograms.of(batch.get(i).program()).groups()));
       }
       assertCompiles(kernels, "random programs " + batch);
     }
@@ -93,7 +105,8 @@ class GeneratedKernelsPtxTest {
   /** The groups' kernels, renamed apart so that several programs share one translation unit. */
   private static List<Kernel> renamed(String prefix, List<KernelGroup> groups) {
     String stem = prefix.replaceAll("[^A-Za-z0-9_]", "_");
-    return groups.stream().flatMap(g -> g.kernels().stream())
+    return groups.stream()
+        .flatMap(g -> g.kernels().stream())
         .map(k -> new Kernel(stem + "_" + k.name(), k.buffers(), k.scalars(), k.shared(), k.body()))
         .toList();
   }
@@ -101,7 +114,8 @@ class GeneratedKernelsPtxTest {
   private static void assertCompiles(List<Kernel> kernels, String what) {
     List<Kernel> withFmod = kernels.stream().filter(GeneratedKernelsPtxTest::callsFmod).toList();
     List<Kernel> others = kernels.stream().filter(k -> !callsFmod(k)).toList();
-    assertFalse(FMA_INSTRUCTION.matcher(compile(others, what)).find(), "PTX of " + what + " contains fma");
+    assertFalse(
+        FMA_INSTRUCTION.matcher(compile(others, what)).find(), "PTX of " + what + " contains fma");
     compile(withFmod, what + " (with float %)");
   }
 
@@ -109,7 +123,10 @@ class GeneratedKernelsPtxTest {
     return CudaPrinter.printModule(List.of(kernel)).contains("fmod");
   }
 
-  /** The PTX of {@code kernels} in one translation unit, after checking each kernel's entry is there. */
+  /**
+   * The PTX of {@code kernels} in one translation unit, after checking each kernel's entry is
+   * there.
+   */
   private static String compile(List<Kernel> kernels, String what) {
     if (kernels.isEmpty()) {
       return "";

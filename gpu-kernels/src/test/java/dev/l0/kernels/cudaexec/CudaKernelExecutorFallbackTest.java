@@ -52,7 +52,8 @@ class CudaKernelExecutorFallbackTest {
       quantities.add(ScalarValue.f64(random.nextInt(21) - 10));
       prices.add(ScalarValue.f64(random.nextInt(100)));
     }
-    return List.of(new Value.Array(ScalarType.F64, quantities), new Value.Array(ScalarType.F64, prices));
+    return List.of(
+        new Value.Array(ScalarType.F64, quantities), new Value.Array(ScalarType.F64, prices));
   }
 
   private static int kernelCount(Program program) {
@@ -62,7 +63,10 @@ class CudaKernelExecutorFallbackTest {
   private static void assertInterpretersResults(HostRunner runner) {
     for (int n : List.of(0, 1, 1000)) {
       List<Value> args = portfolioInputs(n);
-      assertEquals(new Interpreter(PORTFOLIO).call("main", args), runner.call("main", args), "portfolio of " + n);
+      assertEquals(
+          new Interpreter(PORTFOLIO).call("main", args),
+          runner.call("main", args),
+          "portfolio of " + n);
     }
   }
 
@@ -71,60 +75,86 @@ class CudaKernelExecutorFallbackTest {
     assumeFalse(CudaProbe.probe().isAvailable(), "this machine has a GPU");
     try (LogRecorder log = new LogRecorder(JvmFallback.class);
         CudaKernelExecutor executor = CudaKernelExecutor.onThisMachine()) {
-      HostRunner runner = new HostRunner(Optimizer.optimize(TypeChecker.check(PORTFOLIO)), executor);
+      HostRunner runner =
+          new HostRunner(Optimizer.optimize(TypeChecker.check(PORTFOLIO)), executor);
       assertEquals("cuda", runner.executorName());
       assertInterpretersResults(runner);
       assertEquals(1, log.lines().size(), log.lines().toString());
-      assertTrue(log.lines().get(0).startsWith("the CUDA executor: running on the JVM: no CUDA driver"), log.lines().get(0));
+      assertTrue(
+          log.lines().get(0).startsWith("the CUDA executor: running on the JVM: no CUDA driver"),
+          log.lines().get(0));
     }
   }
 
   @Test
   void aKernelThatDoesNotCompileRunsOnTheJvmWithOneLinePerKernel() {
     AtomicInteger compilations = new AtomicInteger();
-    PtxCompiler failing = new PtxCompiler() {
-      @Override
-      public String identity() {
-        return "failing test compiler";
-      }
+    PtxCompiler failing =
+        new PtxCompiler() {
+          @Override
+          public String identity() {
+            return "failing test compiler";
+          }
 
-      @Override
-      public Ptx compile(String source, List<String> options, ComputeCapability target) {
-        compilations.incrementAndGet();
-        throw new CudaCompileException("l0_kernel.cu(1): error: this compiler rejects everything\nsecond line");
-      }
-    };
-    CudaDevice device = new CudaDevice("Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
-    IntFunction<CudaContext> noContext = ordinal -> {
-      throw new AssertionError("a context is opened for a kernel that did not compile");
-    };
+          @Override
+          public Ptx compile(String source, List<String> options, ComputeCapability target) {
+            compilations.incrementAndGet();
+            throw new CudaCompileException(
+                "l0_kernel.cu(1): error: this compiler rejects everything\nsecond line");
+          }
+        };
+    CudaDevice device =
+        new CudaDevice(
+            "Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
+    IntFunction<CudaContext> noContext =
+        ordinal -> {
+          throw new AssertionError("a context is opened for a kernel that did not compile");
+        };
     try (LogRecorder log = new LogRecorder(JvmFallback.class);
-        CudaKernelExecutor executor = new CudaKernelExecutor(0, Availability.available(device, device.describe()),
-            Availability.available(new KernelCache(cacheFolder, failing), "failing"), noContext, 32)) {
-      HostRunner runner = new HostRunner(Optimizer.optimize(TypeChecker.check(PORTFOLIO)), executor);
+        CudaKernelExecutor executor =
+            new CudaKernelExecutor(
+                0,
+                Availability.available(device, device.describe()),
+                Availability.available(new KernelCache(cacheFolder, failing), "failing"),
+                noContext,
+                32)) {
+      HostRunner runner =
+          new HostRunner(Optimizer.optimize(TypeChecker.check(PORTFOLIO)), executor);
       assertInterpretersResults(runner);
       int kernels = kernelCount(PORTFOLIO);
       assertTrue(kernels > 0, "portfolio has kernels");
       assertEquals(kernels, compilations.get());
       assertEquals(kernels, log.lines().size(), log.lines().toString());
       for (String line : log.lines()) {
-        assertTrue(line.contains(": running on the JVM: kernel compilation failed (CudaCompileException: l0_kernel.cu(1)")
-            && !line.contains("\n"), line);
+        assertTrue(
+            line.contains(
+                    ": running on the JVM: kernel compilation failed (CudaCompileException: l0_kernel.cu(1)")
+                && !line.contains("\n"),
+            line);
       }
     }
   }
 
   @Test
   void aMissingCompilerIsReportedOnceWithTheProbesReason() {
-    CudaDevice device = new CudaDevice("Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
+    CudaDevice device =
+        new CudaDevice(
+            "Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
     try (LogRecorder log = new LogRecorder(JvmFallback.class);
-        CudaKernelExecutor executor = new CudaKernelExecutor(0, Availability.available(device, device.describe()),
-            Availability.unavailable("no CUDA compiler: test"), ordinal -> {
-              throw new AssertionError("a context is opened without a compiler");
-            }, 32)) {
-      HostRunner runner = new HostRunner(Optimizer.optimize(TypeChecker.check(PORTFOLIO)), executor);
+        CudaKernelExecutor executor =
+            new CudaKernelExecutor(
+                0,
+                Availability.available(device, device.describe()),
+                Availability.unavailable("no CUDA compiler: test"),
+                ordinal -> {
+                  throw new AssertionError("a context is opened without a compiler");
+                },
+                32)) {
+      HostRunner runner =
+          new HostRunner(Optimizer.optimize(TypeChecker.check(PORTFOLIO)), executor);
       assertInterpretersResults(runner);
-      assertEquals(List.of("the CUDA executor: running on the JVM: no CUDA compiler: test"), log.lines());
+      assertEquals(
+          List.of("the CUDA executor: running on the JVM: no CUDA compiler: test"), log.lines());
     }
   }
 }

@@ -38,20 +38,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A CUDA executor belongs to one GPU, named by its device ordinal: it opens that GPU's context,
- * and its kernel groups take turns with every other executor's on the same GPU while executors on
- * other GPUs run side by side. No GPU is needed: the turns are taken around plain work, and the
- * context opener records the ordinal it is asked for. The ordinals used here (2 to 6) are used by
- * no other test, so the process-wide locks are this test's alone.
+ * A CUDA executor belongs to one GPU, named by its device ordinal: it opens that GPU's context, and
+ * its kernel groups take turns with every other executor's on the same GPU while executors on other
+ * GPUs run side by side. No GPU is needed: the turns are taken around plain work, and the context
+ * opener records the ordinal it is asked for. The ordinals used here (2 to 6) are used by no other
+ * test, so the process-wide locks are this test's alone.
  */
 class CudaKernelExecutorGpuOrdinalTest {
   private static final long WAIT_SECONDS = 10;
+
   /** Longer than any wait of the test, so a hold ends only when the test releases it. */
   private static final long HOLD_SECONDS = 6 * WAIT_SECONDS;
+
   private static final long BLOCKED_MILLIS = 300;
-  private static final IntFunction<CudaContext> NO_CONTEXT = ordinal -> {
-    throw new AssertionError("no context is needed to take turns on GPU " + ordinal);
-  };
+  private static final IntFunction<CudaContext> NO_CONTEXT =
+      ordinal -> {
+        throw new AssertionError("no context is needed to take turns on GPU " + ordinal);
+      };
 
   private final ExecutorService threads = Executors.newCachedThreadPool();
 
@@ -63,8 +66,12 @@ class CudaKernelExecutorGpuOrdinalTest {
   }
 
   private static CudaKernelExecutor withoutCuda(int gpuOrdinal) {
-    return new CudaKernelExecutor(gpuOrdinal, Availability.unavailable("no CUDA driver (test)"),
-        Availability.unavailable("no CUDA compiler: test"), NO_CONTEXT, CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
+    return new CudaKernelExecutor(
+        gpuOrdinal,
+        Availability.unavailable("no CUDA driver (test)"),
+        Availability.unavailable("no CUDA compiler: test"),
+        NO_CONTEXT,
+        CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
   }
 
   /** A call on {@code executor} that holds its GPU until {@link Holder#release()}. */
@@ -74,11 +81,16 @@ class CudaKernelExecutorGpuOrdinalTest {
     private final Future<String> call;
 
     Holder(CudaKernelExecutor executor) throws InterruptedException {
-      call = threads.submit(() -> executor.onGpuInTurn(new RunMeter(), () -> {
-        holding.countDown();
-        awaitWhileHolding(released);
-        return "held";
-      }));
+      call =
+          threads.submit(
+              () ->
+                  executor.onGpuInTurn(
+                      new RunMeter(),
+                      () -> {
+                        holding.countDown();
+                        awaitWhileHolding(released);
+                        return "held";
+                      }));
       awaitOrFail(holding, WAIT_SECONDS);
     }
 
@@ -93,7 +105,8 @@ class CudaKernelExecutorGpuOrdinalTest {
   }
 
   private static void awaitOrFail(CountDownLatch latch, long seconds) throws InterruptedException {
-    assertTrue(latch.await(seconds, TimeUnit.SECONDS), "waited " + seconds + " s for the other call");
+    assertTrue(
+        latch.await(seconds, TimeUnit.SECONDS), "waited " + seconds + " s for the other call");
   }
 
   private static void awaitWhileHolding(CountDownLatch latch) {
@@ -111,10 +124,13 @@ class CudaKernelExecutorGpuOrdinalTest {
 
   @Test
   void callsOnOneGpuTakeTurnsAcrossExecutors() throws Exception {
-    try (CudaKernelExecutor first = withoutCuda(2); CudaKernelExecutor second = withoutCuda(2)) {
+    try (CudaKernelExecutor first = withoutCuda(2);
+        CudaKernelExecutor second = withoutCuda(2)) {
       Holder holder = new Holder(first);
       Future<String> waiting = callOn(second);
-      assertThrows(TimeoutException.class, () -> waiting.get(BLOCKED_MILLIS, TimeUnit.MILLISECONDS),
+      assertThrows(
+          TimeoutException.class,
+          () -> waiting.get(BLOCKED_MILLIS, TimeUnit.MILLISECONDS),
           "a second executor on GPU 2 ran while the first held it");
       holder.release();
       assertEquals("ran", waiting.get(WAIT_SECONDS, TimeUnit.SECONDS));
@@ -123,9 +139,12 @@ class CudaKernelExecutorGpuOrdinalTest {
 
   @Test
   void callsOnDifferentGpusRunSideBySide() throws Exception {
-    try (CudaKernelExecutor onGpu3 = withoutCuda(3); CudaKernelExecutor onGpu4 = withoutCuda(4)) {
+    try (CudaKernelExecutor onGpu3 = withoutCuda(3);
+        CudaKernelExecutor onGpu4 = withoutCuda(4)) {
       Holder holder = new Holder(onGpu3);
-      assertEquals("ran", callOn(onGpu4).get(WAIT_SECONDS, TimeUnit.SECONDS),
+      assertEquals(
+          "ran",
+          callOn(onGpu4).get(WAIT_SECONDS, TimeUnit.SECONDS),
           "an executor on GPU 4 waited for one on GPU 3");
       assertFalse(holder.finished(), "the call on GPU 3 ended before it was released");
       holder.release();
@@ -135,29 +154,40 @@ class CudaKernelExecutorGpuOrdinalTest {
   @Test
   void theContextOpenedIsTheExecutorsGpus() {
     Program portfolio = TestPrograms.load("portfolio");
-    CudaDevice device = new CudaDevice("Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
-    PtxCompiler anyPtx = new PtxCompiler() {
-      @Override
-      public String identity() {
-        return "test compiler";
-      }
+    CudaDevice device =
+        new CudaDevice(
+            "Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
+    PtxCompiler anyPtx =
+        new PtxCompiler() {
+          @Override
+          public String identity() {
+            return "test compiler";
+          }
 
-      @Override
-      public Ptx compile(String source, List<String> options, ComputeCapability target) {
-        return new Ptx("// test ptx\n");
-      }
-    };
+          @Override
+          public Ptx compile(String source, List<String> options, ComputeCapability target) {
+            return new Ptx("// test ptx\n");
+          }
+        };
     List<Integer> opened = new CopyOnWriteArrayList<>();
-    IntFunction<CudaContext> recordingOpener = ordinal -> {
-      opened.add(ordinal);
-      throw new CudaUnavailableException("test: no context for GPU " + ordinal);
-    };
-    try (CudaKernelExecutor executor = new CudaKernelExecutor(6, Availability.available(device, device.describe()),
-        Availability.available(new KernelCache(cacheFolder, anyPtx), "test compiler"), recordingOpener, 32)) {
-      HostRunner runner = new HostRunner(Optimizer.optimize(TypeChecker.check(portfolio)), executor);
-      List<Value> inputs = List.of(
-          new Value.Array(ScalarType.F64, List.of(ScalarValue.f64(2), ScalarValue.f64(-1))),
-          new Value.Array(ScalarType.F64, List.of(ScalarValue.f64(3), ScalarValue.f64(5))));
+    IntFunction<CudaContext> recordingOpener =
+        ordinal -> {
+          opened.add(ordinal);
+          throw new CudaUnavailableException("test: no context for GPU " + ordinal);
+        };
+    try (CudaKernelExecutor executor =
+        new CudaKernelExecutor(
+            6,
+            Availability.available(device, device.describe()),
+            Availability.available(new KernelCache(cacheFolder, anyPtx), "test compiler"),
+            recordingOpener,
+            32)) {
+      HostRunner runner =
+          new HostRunner(Optimizer.optimize(TypeChecker.check(portfolio)), executor);
+      List<Value> inputs =
+          List.of(
+              new Value.Array(ScalarType.F64, List.of(ScalarValue.f64(2), ScalarValue.f64(-1))),
+              new Value.Array(ScalarType.F64, List.of(ScalarValue.f64(3), ScalarValue.f64(5))));
       assertEquals(new Interpreter(portfolio).call("main", inputs), runner.call("main", inputs));
     }
     assertFalse(opened.isEmpty(), "no context was opened for a kernel that compiled");

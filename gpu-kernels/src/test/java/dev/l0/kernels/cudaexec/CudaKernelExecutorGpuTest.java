@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Real launches: the corpus programs with every kernel on the GPU equal the interpreter bit for
- * bit (float sums on integer-valued inputs, exact in every order), and random programs equal the
+ * Real launches: the corpus programs with every kernel on the GPU equal the interpreter bit for bit
+ * (float sums on integer-valued inputs, exact in every order), and random programs equal the
  * simulator with the same block size, which implements the same reduction order; no kernel falls
  * back to the evaluator or to the JVM. Skipped where there is no GPU or no PTX compiler.
  */
@@ -45,7 +45,8 @@ class CudaKernelExecutorGpuTest {
   @BeforeEach
   void requireAGpuAndACompiler() {
     assumeTrue(CudaProbe.probe().isAvailable(), CudaProbe.probe().description());
-    assumeTrue(PtxCompilers.onThisMachine().isAvailable(), PtxCompilers.onThisMachine().description());
+    assumeTrue(
+        PtxCompilers.onThisMachine().isAvailable(), PtxCompilers.onThisMachine().description());
     executor = CudaKernelExecutor.onThisMachine();
     log = new LogRecorder(JvmFallback.class);
   }
@@ -65,7 +66,8 @@ class CudaKernelExecutorGpuTest {
   }
 
   private void assertSameAsInterpreter(Program program, String entry, List<Value> args) {
-    assertEquals(new Interpreter(program).call(entry, args), onGpu(program).call(entry, args), entry);
+    assertEquals(
+        new Interpreter(program).call(entry, args), onGpu(program).call(entry, args), entry);
   }
 
   private static Value array(Type element, int n, IntFunction<Value> f) {
@@ -80,12 +82,28 @@ class CudaKernelExecutorGpuTest {
   void blackScholesIsBitIdentical() {
     Program program = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
     Random random = new Random(0);
-    Type option = Type.tuple(ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64);
+    Type option =
+        Type.tuple(
+            ScalarType.BOOL,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64);
     for (int n : List.of(0, 1, 7, 257, 100_000)) {
-      Value options = array(option, n, i -> new Value.Tuple(List.of(ScalarValue.bool(random.nextBoolean()),
-          ScalarValue.f64(10 + 90 * random.nextDouble()), ScalarValue.f64(10 + 90 * random.nextDouble()),
-          ScalarValue.f64(0.1 + 2 * random.nextDouble()), ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
-          ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
+      Value options =
+          array(
+              option,
+              n,
+              i ->
+                  new Value.Tuple(
+                      List.of(
+                          ScalarValue.bool(random.nextBoolean()),
+                          ScalarValue.f64(10 + 90 * random.nextDouble()),
+                          ScalarValue.f64(10 + 90 * random.nextDouble()),
+                          ScalarValue.f64(0.1 + 2 * random.nextDouble()),
+                          ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
+                          ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
       assertSameAsInterpreter(program, "blackscholes", List.of(options));
     }
   }
@@ -104,7 +122,10 @@ class CudaKernelExecutorGpuTest {
   }
 
   private static Value matrix(int n, Random random) {
-    return array(Type.array(ScalarType.I32), n, i -> array(ScalarType.I32, n, j -> ScalarValue.i32(random.nextInt(50))));
+    return array(
+        Type.array(ScalarType.I32),
+        n,
+        i -> array(ScalarType.I32, n, j -> ScalarValue.i32(random.nextInt(50))));
   }
 
   @Test
@@ -121,9 +142,13 @@ class CudaKernelExecutorGpuTest {
   @Test
   void randomProgramsEqualTheSimulator() {
     for (ProgramCase c : RandomPrograms.programs().sampleStream().limit(RANDOM_PROGRAMS).toList()) {
-      HostRunner simulated = HostRunner.compile(c.program(), new SimulatorExecutor(CudaKernelExecutor.DEFAULT_BLOCK_SIZE));
+      HostRunner simulated =
+          HostRunner.compile(
+              c.program(), new SimulatorExecutor(CudaKernelExecutor.DEFAULT_BLOCK_SIZE));
       HostRunner onGpu = HostRunner.compile(c.program(), executor);
-      assertEquals(outcome(() -> simulated.call(c.entry(), c.args())), outcome(() -> onGpu.call(c.entry(), c.args())),
+      assertEquals(
+          outcome(() -> simulated.call(c.entry(), c.args())),
+          outcome(() -> onGpu.call(c.entry(), c.args())),
           c.toString());
     }
   }

@@ -11,23 +11,33 @@ import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * The executor lowers for its device: as many blocks as the device's multiprocessors keep
- * resident at the executor's block size, a block per row below twice that, and the default
- * configuration where there is no device.
+ * The executor lowers for its device: as many blocks as the device's multiprocessors keep resident
+ * at the executor's block size, a block per row below twice that, and the default configuration
+ * where there is no device.
  */
 class CudaKernelExecutorLaunchConfigurationTest {
-  private static final IntFunction<CudaContext> NO_CONTEXT = ordinal -> {
-    throw new AssertionError("no context is needed to choose the launch configuration");
-  };
+  private static final IntFunction<CudaContext> NO_CONTEXT =
+      ordinal -> {
+        throw new AssertionError("no context is needed to choose the launch configuration");
+      };
 
   private static CudaDevice device(int multiprocessors, int maxThreadsPerMultiprocessor) {
-    return new CudaDevice("Fake GPU", new ComputeCapability(9, 0), 1L << 30, 13000,
-        multiprocessors, maxThreadsPerMultiprocessor, 1000000, 256);
+    return new CudaDevice(
+        "Fake GPU",
+        new ComputeCapability(9, 0),
+        1L << 30,
+        13000,
+        multiprocessors,
+        maxThreadsPerMultiprocessor,
+        1000000,
+        256);
   }
 
-  private static LaunchConfiguration configurationOf(Availability<CudaDevice> device, int blockSize) {
-    try (CudaKernelExecutor executor = new CudaKernelExecutor(0, device, Availability.unavailable("no compiler: test"),
-        NO_CONTEXT, blockSize)) {
+  private static LaunchConfiguration configurationOf(
+      Availability<CudaDevice> device, int blockSize) {
+    try (CudaKernelExecutor executor =
+        new CudaKernelExecutor(
+            0, device, Availability.unavailable("no compiler: test"), NO_CONTEXT, blockSize)) {
       return executor.launchConfiguration();
     }
   }
@@ -38,7 +48,8 @@ class CudaKernelExecutorLaunchConfigurationTest {
 
   @Test
   void anH100AtTheDefaultBlockSizeHoldsEightBlocksOnEachOfItsMultiprocessors() {
-    LaunchConfiguration h100 = configurationOf(device(132, 2048), CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
+    LaunchConfiguration h100 =
+        configurationOf(device(132, 2048), CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
     assertEquals(132 * 8, h100.maxBlocks());
     assertEquals(2 * 132 * 8, h100.segmentedRowsBelow());
     assertEquals(LaunchConfiguration.forDevice(132, 8), h100);
@@ -57,7 +68,10 @@ class CudaKernelExecutorLaunchConfigurationTest {
 
   @Test
   void withoutADeviceTheDefaultConfigurationIsUsed() {
-    assertEquals(LaunchConfiguration.DEFAULT,
-        configurationOf(Availability.unavailable("no CUDA driver (test)"), CudaKernelExecutor.DEFAULT_BLOCK_SIZE));
+    assertEquals(
+        LaunchConfiguration.DEFAULT,
+        configurationOf(
+            Availability.unavailable("no CUDA driver (test)"),
+            CudaKernelExecutor.DEFAULT_BLOCK_SIZE));
   }
 }

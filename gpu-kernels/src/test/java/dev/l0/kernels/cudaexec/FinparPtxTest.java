@@ -32,16 +32,23 @@ class FinparPtxTest {
   void everyKernelGroupCompilesToPtxForSm90(String name) {
     Availability<PtxCompiler> nvcc = NvccPtxCompiler.onThisMachine();
     assumeTrue(nvcc.isAvailable(), nvcc.description());
-    GroupCompiler compiler = new GroupCompiler(new KernelCache(cacheFolder, nvcc.value().orElseThrow()), new ComputeCapability(9, 0));
+    GroupCompiler compiler =
+        new GroupCompiler(
+            new KernelCache(cacheFolder, nvcc.value().orElseThrow()), new ComputeCapability(9, 0));
     LoweredPrograms lowered = LoweredPrograms.of(TestPrograms.load(name));
-    assertTrue(lowered.rejections().isEmpty(), name + ": kernels the lowering rejects: " + lowered.rejections());
+    assertTrue(
+        lowered.rejections().isEmpty(),
+        name + ": kernels the lowering rejects: " + lowered.rejections());
     List<KernelGroup> groups = lowered.groups();
     assertFalse(groups.isEmpty(), name + " has no kernel group");
     for (KernelGroup group : groups) {
       String ptx = compiler.compile(group).text();
-      assertTrue(ptx.contains(".target sm_90"), name + ": " + group.name() + " is not compiled for sm_90");
+      assertTrue(
+          ptx.contains(".target sm_90"), name + ": " + group.name() + " is not compiled for sm_90");
       for (Kernel kernel : group.kernels()) {
-        assertTrue(ptx.contains(".entry " + kernel.name() + "("), name + ": no entry for " + kernel.name() + " in " + group.name());
+        assertTrue(
+            ptx.contains(".entry " + kernel.name() + "("),
+            name + ": no entry for " + kernel.name() + " in " + group.name());
       }
     }
   }

@@ -36,17 +36,29 @@ class GroupCompilerPtxTest {
     KernelCache cache = new KernelCache(cacheFolder, nvcc.value().orElseThrow());
     GroupCompiler compiler = new GroupCompiler(cache, new ComputeCapability(9, 0));
     int groups = 0;
-    for (String name : List.of(TestPrograms.P0_BLACKSCHOLES, TestPrograms.P1_MATMUL, TestPrograms.P2_SHORTEST_PATHS, "portfolio")) {
+    for (String name :
+        List.of(
+            TestPrograms.P0_BLACKSCHOLES,
+            TestPrograms.P1_MATMUL,
+            TestPrograms.P2_SHORTEST_PATHS,
+            "portfolio")) {
       for (KernelGroup group : LoweredPrograms.of(TestPrograms.load(name)).groups()) {
         String ptx = compiler.compile(group).text();
-        assertTrue(ptx.contains(".target sm_90"), name + ": " + group.name() + " is not compiled for sm_90");
+        assertTrue(
+            ptx.contains(".target sm_90"),
+            name + ": " + group.name() + " is not compiled for sm_90");
         assertFalse(group.kernels().isEmpty(), group.name());
         for (Kernel kernel : group.kernels()) {
-          assertTrue(ptx.contains(".entry " + kernel.name() + "("), name + ": no entry for " + kernel.name());
+          assertTrue(
+              ptx.contains(".entry " + kernel.name() + "("),
+              name + ": no entry for " + kernel.name());
         }
         KernelCacheStatistics before = cache.statistics();
         assertEquals(ptx, compiler.compile(group).text());
-        assertEquals(before.hits() + 1, cache.statistics().hits(), group.name() + " is not taken from the cache");
+        assertEquals(
+            before.hits() + 1,
+            cache.statistics().hits(),
+            group.name() + " is not taken from the cache");
         groups++;
       }
     }

@@ -22,20 +22,25 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link KernelBandwidthBenchmark} without a GPU: one line saying nothing was measured and exit 0;
- * its programs each plan one kernel of the benchmarked kind over one array input, and its
- * result check accepts the right values only. (On a GPU it runs from {@code bin/gpu-check}.)
+ * its programs each plan one kernel of the benchmarked kind over one array input, and its result
+ * check accepts the right values only. (On a GPU it runs from {@code bin/gpu-check}.)
  */
 class KernelBandwidthBenchmarkTest {
   @Test
   void withoutADriverNothingIsMeasured() throws Exception {
-    assumeFalse(CudaProbe.probe().isAvailable(), "this machine has a GPU; bin/gpu-check runs the benchmark");
+    assumeFalse(
+        CudaProbe.probe().isAvailable(),
+        "this machine has a GPU; bin/gpu-check runs the benchmark");
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    int status = KernelBandwidthBenchmark.run(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    int status =
+        KernelBandwidthBenchmark.run(new PrintStream(captured, true, StandardCharsets.UTF_8));
     List<String> lines = captured.toString(StandardCharsets.UTF_8).lines().toList();
     assertEquals(0, status, lines.toString());
     assertEquals(1, lines.size(), lines.toString());
-    assertTrue(lines.get(0).startsWith("KernelBandwidthBenchmark: no CUDA driver (")
-        && lines.get(0).endsWith("); nothing measured"), lines.get(0));
+    assertTrue(
+        lines.get(0).startsWith("KernelBandwidthBenchmark: no CUDA driver (")
+            && lines.get(0).endsWith("); nothing measured"),
+        lines.get(0));
   }
 
   @Test
@@ -60,8 +65,10 @@ class KernelBandwidthBenchmarkTest {
     double[] oneWrong = fours.clone();
     oneWrong[n / 2] = 4.5;
     assertFalse(KernelBandwidthBenchmark.Case.MAP.isCorrect(flat(oneWrong), n));
-    assertTrue(KernelBandwidthBenchmark.Case.REDOMAP.isCorrect(HostValue.of(ScalarValue.f64(2250.0)), n));
-    assertFalse(KernelBandwidthBenchmark.Case.REDOMAP.isCorrect(HostValue.of(ScalarValue.f64(2250.25)), n));
+    assertTrue(
+        KernelBandwidthBenchmark.Case.REDOMAP.isCorrect(HostValue.of(ScalarValue.f64(2250.0)), n));
+    assertFalse(
+        KernelBandwidthBenchmark.Case.REDOMAP.isCorrect(HostValue.of(ScalarValue.f64(2250.25)), n));
   }
 
   private static HostValue flat(double[] data) {

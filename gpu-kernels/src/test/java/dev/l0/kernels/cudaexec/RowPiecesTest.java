@@ -26,13 +26,16 @@ import org.junit.jupiter.api.Test;
 /**
  * A map kernel run in pieces of its rows, on a stand-in device (the evaluator) that runs out of
  * memory above a given number of rows: the pieces shrink until they fit, every row is computed
- * once, and the result is the interpreter's; where not even one row fits, the
- * out-of-memory failure reaches the caller.
+ * once, and the result is the interpreter's; where not even one row fits, the out-of-memory failure
+ * reaches the caller.
  */
 class RowPiecesTest {
   private static final Program BLACK_SCHOLES = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
 
-  /** Runs map kernels in row pieces on the evaluator, failing for pieces of more than {@code rowLimit} rows. */
+  /**
+   * Runs map kernels in row pieces on the evaluator, failing for pieces of more than {@code
+   * rowLimit} rows.
+   */
   private static final class SmallDevice implements KernelExecutor {
     final int rowLimit;
     final List<Integer> pieceRows = new ArrayList<>();
@@ -51,26 +54,42 @@ class RowPiecesTest {
       assertTrue(RowPieces.splits(kernel), kernel.describe());
       PreparedKernel whole = new EvaluatorExecutor().prepare(kernel, scope);
       String firstInput = kernel.inputs().get(0).toString();
-      return environment -> RowPieces.run(kernel, environment, piece -> {
-        int rows = piece.size(firstInput, 0);
-        if (rows > rowLimit) {
-          throw new OutOfDeviceMemoryException("cuMemAlloc for " + rows + " rows");
-        }
-        pieceRows.add(rows);
-        return whole.run(piece);
-      });
+      return environment ->
+          RowPieces.run(
+              kernel,
+              environment,
+              piece -> {
+                int rows = piece.size(firstInput, 0);
+                if (rows > rowLimit) {
+                  throw new OutOfDeviceMemoryException("cuMemAlloc for " + rows + " rows");
+                }
+                pieceRows.add(rows);
+                return whole.run(piece);
+              });
     }
   }
 
   private static List<Value> options(int n) {
     Random random = new Random(n);
-    Type option = Type.tuple(ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64);
+    Type option =
+        Type.tuple(
+            ScalarType.BOOL,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64);
     List<Value> options = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      options.add(new Value.Tuple(List.of(ScalarValue.bool(random.nextBoolean()),
-          ScalarValue.f64(10 + 90 * random.nextDouble()), ScalarValue.f64(10 + 90 * random.nextDouble()),
-          ScalarValue.f64(0.1 + 2 * random.nextDouble()), ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
-          ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
+      options.add(
+          new Value.Tuple(
+              List.of(
+                  ScalarValue.bool(random.nextBoolean()),
+                  ScalarValue.f64(10 + 90 * random.nextDouble()),
+                  ScalarValue.f64(10 + 90 * random.nextDouble()),
+                  ScalarValue.f64(0.1 + 2 * random.nextDouble()),
+                  ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
+                  ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
     }
     return List.of(new Value.Array(option, options));
   }
@@ -80,7 +99,9 @@ class RowPiecesTest {
     SmallDevice device = new SmallDevice(3);
     HostRunner runner = HostRunner.compile(BLACK_SCHOLES, device);
     List<Value> args = options(10);
-    assertEquals(new Interpreter(BLACK_SCHOLES).call("blackscholes", args), runner.call("blackscholes", args));
+    assertEquals(
+        new Interpreter(BLACK_SCHOLES).call("blackscholes", args),
+        runner.call("blackscholes", args));
     assertEquals(List.of(2, 2, 2, 2, 2), device.pieceRows);
   }
 
@@ -90,7 +111,9 @@ class RowPiecesTest {
     HostRunner runner = HostRunner.compile(BLACK_SCHOLES, device);
     for (int n : List.of(0, 100)) {
       List<Value> args = options(n);
-      assertEquals(new Interpreter(BLACK_SCHOLES).call("blackscholes", args), runner.call("blackscholes", args));
+      assertEquals(
+          new Interpreter(BLACK_SCHOLES).call("blackscholes", args),
+          runner.call("blackscholes", args));
     }
     assertEquals(List.of(0, 100), device.pieceRows);
   }

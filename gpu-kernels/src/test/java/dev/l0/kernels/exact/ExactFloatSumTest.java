@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 class ExactFloatSumTest {
 
   @Property(tries = 300)
-  void anF32SumIsTheBigDecimalSumRoundedOnceToAFloat(@ForAll @IntRange(max = 200) int count, @ForAll long seed) {
+  void anF32SumIsTheBigDecimalSumRoundedOnceToAFloat(
+      @ForAll @IntRange(max = 200) int count, @ForAll long seed) {
     Random random = new Random(seed);
     float[] values = new float[count];
     BigDecimal exact = BigDecimal.ZERO;
@@ -24,11 +25,15 @@ class ExactFloatSumTest {
 
     float sum = ExactFloatSum.roundedToFloat(ExactFloatSum.of(values));
 
-    assertEquals(Float.floatToRawIntBits(exact.floatValue()), Float.floatToRawIntBits(sum), exact + " vs " + sum);
+    assertEquals(
+        Float.floatToRawIntBits(exact.floatValue()),
+        Float.floatToRawIntBits(sum),
+        exact + " vs " + sum);
   }
 
   @Property(tries = 200)
-  void anF64ArraySumIsTheBigDecimalSumRoundedOnce(@ForAll @IntRange(max = 200) int count, @ForAll long seed) {
+  void anF64ArraySumIsTheBigDecimalSumRoundedOnce(
+      @ForAll @IntRange(max = 200) int count, @ForAll long seed) {
     Random random = new Random(seed);
     double[] values = new double[count];
     BigDecimal exact = BigDecimal.ZERO;
@@ -37,35 +42,49 @@ class ExactFloatSumTest {
       exact = exact.add(new BigDecimal(values[i]));
     }
 
-    assertEquals(Double.doubleToRawLongBits(exact.doubleValue()), Double.doubleToRawLongBits(ExactFloatSum.of(values).value()));
+    assertEquals(
+        Double.doubleToRawLongBits(exact.doubleValue()),
+        Double.doubleToRawLongBits(ExactFloatSum.of(values).value()));
   }
 
-  /** Finite doubles of every magnitude, subnormals and the largest included, with NaN and infinities now and then. */
+  /**
+   * Finite doubles of every magnitude, subnormals and the largest included, with NaN and infinities
+   * now and then.
+   */
   @Property(tries = 300)
-  void anArraySumIsBitForBitTheSumOfItsValuesAddedOneByOne(@ForAll @IntRange(max = 300) int count, @ForAll long seed,
-      @ForAll boolean specials) {
+  void anArraySumIsBitForBitTheSumOfItsValuesAddedOneByOne(
+      @ForAll @IntRange(max = 300) int count, @ForAll long seed, @ForAll boolean specials) {
     Random random = new Random(seed);
     double[] values = new double[count];
     for (int i = 0; i < count; i++) {
-      values[i] = switch (random.nextInt(specials ? 12 : 10)) {
-        case 0 -> Math.scalb((double) (random.nextLong() >> 11), -1074 - random.nextInt(60));
-        case 1 -> (random.nextBoolean() ? 1 : -1) * Double.MAX_VALUE / (1 << random.nextInt(12)) / count;
-        case 10 -> Double.NaN;
-        case 11 -> random.nextBoolean() ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
-        default -> Math.scalb(random.nextGaussian(), random.nextInt(2000) - 1000);
-      };
+      values[i] =
+          switch (random.nextInt(specials ? 12 : 10)) {
+            case 0 -> Math.scalb((double) (random.nextLong() >> 11), -1074 - random.nextInt(60));
+            case 1 ->
+                (random.nextBoolean() ? 1 : -1)
+                    * Double.MAX_VALUE
+                    / (1 << random.nextInt(12))
+                    / count;
+            case 10 -> Double.NaN;
+            case 11 -> random.nextBoolean() ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+            default -> Math.scalb(random.nextGaussian(), random.nextInt(2000) - 1000);
+          };
     }
     ExactSum oneByOne = new ExactSum();
     for (double v : values) {
       oneByOne.add(v);
     }
 
-    assertEquals(Double.doubleToRawLongBits(oneByOne.value()), Double.doubleToRawLongBits(ExactFloatSum.of(values).value()));
+    assertEquals(
+        Double.doubleToRawLongBits(oneByOne.value()),
+        Double.doubleToRawLongBits(ExactFloatSum.of(values).value()));
   }
 
   @Property(tries = 12)
-  void aSumOnSeveralThreadsIsTheSameBitsAsOnOne(@ForAll @IntRange(max = 400_000) int count,
-      @ForAll @IntRange(min = 2, max = 4) int threads, @ForAll long seed) {
+  void aSumOnSeveralThreadsIsTheSameBitsAsOnOne(
+      @ForAll @IntRange(max = 400_000) int count,
+      @ForAll @IntRange(min = 2, max = 4) int threads,
+      @ForAll long seed) {
     Random random = new Random(seed);
     double[] doubles = new double[count];
     float[] floats = new float[count];
@@ -74,9 +93,11 @@ class ExactFloatSumTest {
       floats[i] = (float) (random.nextGaussian() * Math.scalb(1.0, random.nextInt(60) - 30));
     }
 
-    assertEquals(Double.doubleToRawLongBits(ExactFloatSum.of(doubles, 1).value()),
+    assertEquals(
+        Double.doubleToRawLongBits(ExactFloatSum.of(doubles, 1).value()),
         Double.doubleToRawLongBits(ExactFloatSum.of(doubles, threads).value()));
-    assertEquals(Float.floatToRawIntBits(ExactFloatSum.roundedToFloat(ExactFloatSum.of(floats, 1))),
+    assertEquals(
+        Float.floatToRawIntBits(ExactFloatSum.roundedToFloat(ExactFloatSum.of(floats, 1))),
         Float.floatToRawIntBits(ExactFloatSum.roundedToFloat(ExactFloatSum.of(floats, threads))));
   }
 
@@ -105,12 +126,19 @@ class ExactFloatSumTest {
   @Test
   void elementWiseSumsHoldTheLargestDoublesInFixedPointWhateverTheOrder() {
     double max = Double.MAX_VALUE;
-    double[] firstTwiceMax = new ExactFloatSum().addElementWise(new double[] {max, -max})
-        .addElementWise(new double[] {max, -max}).addElementWise(new double[] {-max, max}).values();
-    assertEquals(max, firstTwiceMax[0], "max + max - max: twice max passes through the digits exactly");
+    double[] firstTwiceMax =
+        new ExactFloatSum()
+            .addElementWise(new double[] {max, -max})
+            .addElementWise(new double[] {max, -max})
+            .addElementWise(new double[] {-max, max})
+            .values();
+    assertEquals(
+        max, firstTwiceMax[0], "max + max - max: twice max passes through the digits exactly");
     assertEquals(-max, firstTwiceMax[1]);
-    ExactFloatSum twiceMax = new ExactFloatSum().addElementWise(new double[] {max}).addElementWise(new double[] {max});
+    ExactFloatSum twiceMax =
+        new ExactFloatSum().addElementWise(new double[] {max}).addElementWise(new double[] {max});
     ArithmeticException overflow = assertThrows(ArithmeticException.class, twiceMax::values);
-    assertEquals(true, overflow.getMessage().contains("intermediate overflow"), overflow.getMessage());
+    assertEquals(
+        true, overflow.getMessage().contains("intermediate overflow"), overflow.getMessage());
   }
 }

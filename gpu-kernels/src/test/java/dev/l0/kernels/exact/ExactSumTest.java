@@ -19,16 +19,22 @@ import org.junit.jupiter.api.Test;
 
 class ExactSumTest {
 
-  /** Finite doubles of every magnitude (mantissa times a power of two), small enough not to overflow a sum of 200. */
+  /**
+   * Finite doubles of every magnitude (mantissa times a power of two), small enough not to overflow
+   * a sum of 200.
+   */
   @Provide
   Arbitrary<List<Double>> values() {
-    Arbitrary<Double> scaled = Combinators.combine(
-        Arbitraries.longs().between(-(1L << 53), 1L << 53),
-        Arbitraries.integers().between(-1126, 960))
-        .as((mantissa, exponent) -> Math.scalb((double) mantissa, exponent));
+    Arbitrary<Double> scaled =
+        Combinators.combine(
+                Arbitraries.longs().between(-(1L << 53), 1L << 53),
+                Arbitraries.integers().between(-1126, 960))
+            .as((mantissa, exponent) -> Math.scalb((double) mantissa, exponent));
     Arbitrary<Double> plain = Arbitraries.doubles().between(-1e6, 1e6);
-    return Arbitraries.oneOf(scaled, plain, Arbitraries.of(0.0, -0.0, 1.0, -1.0, 1e-300, Double.MIN_VALUE))
-        .list().ofMaxSize(200);
+    return Arbitraries.oneOf(
+            scaled, plain, Arbitraries.of(0.0, -0.0, 1.0, -1.0, 1e-300, Double.MIN_VALUE))
+        .list()
+        .ofMaxSize(200);
   }
 
   private static double bigDecimalSum(List<Double> values) {
@@ -53,7 +59,9 @@ class ExactSumTest {
     if (expected == 0.0) {
       assertEquals(0.0, actual, 0.0);
     } else {
-      assertEquals(Double.doubleToLongBits(expected), Double.doubleToLongBits(actual),
+      assertEquals(
+          Double.doubleToLongBits(expected),
+          Double.doubleToLongBits(actual),
           () -> "expected " + expected + " got " + actual);
     }
   }
@@ -72,34 +80,47 @@ class ExactSumTest {
       }
       merged.add(partial);
     }
-    assertEquals(Double.doubleToLongBits(exactSum(values)), Double.doubleToLongBits(merged.value()));
+    assertEquals(
+        Double.doubleToLongBits(exactSum(values)), Double.doubleToLongBits(merged.value()));
   }
 
   @Test
   void catchesWhatANaiveSumLoses() {
     assertEquals(2.0, new ExactSum().add(1e100).add(2.0).add(-1e100).value());
     assertEquals(0.30000000000000004, 0.1 + 0.2);
-    assertEquals(0.30000000000000004, new ExactSum().add(0.1).add(0.2).value()); // correctly rounded, not 0.3
+    assertEquals(
+        0.30000000000000004,
+        new ExactSum().add(0.1).add(0.2).value()); // correctly rounded, not 0.3
   }
 
   @Test
   void specialValues() {
-    assertEquals(Double.POSITIVE_INFINITY, new ExactSum().add(1.0).add(Double.POSITIVE_INFINITY).value());
-    assertEquals(Double.NaN, new ExactSum().add(Double.POSITIVE_INFINITY).add(Double.NEGATIVE_INFINITY).value());
+    assertEquals(
+        Double.POSITIVE_INFINITY, new ExactSum().add(1.0).add(Double.POSITIVE_INFINITY).value());
+    assertEquals(
+        Double.NaN,
+        new ExactSum().add(Double.POSITIVE_INFINITY).add(Double.NEGATIVE_INFINITY).value());
     assertEquals(Double.NaN, new ExactSum().add(Double.NaN).add(1.0).value());
     assertEquals(0.0, new ExactSum().value());
-    ArithmeticException overflow = assertThrows(ArithmeticException.class,
-        () -> new ExactSum().add(Double.MAX_VALUE).add(Double.MAX_VALUE));
+    ArithmeticException overflow =
+        assertThrows(
+            ArithmeticException.class,
+            () -> new ExactSum().add(Double.MAX_VALUE).add(Double.MAX_VALUE));
     assertEquals(true, overflow.getMessage().contains("intermediate overflow"));
   }
 
   @Test
   void vectorsSumElementWiseAndRefuseOtherLengths() {
-    ExactFloatSum sum = new ExactFloatSum().addElementWise(new double[] {1e100, 1.0}).addElementWise(new double[] {1.0, 2.0});
+    ExactFloatSum sum =
+        new ExactFloatSum()
+            .addElementWise(new double[] {1e100, 1.0})
+            .addElementWise(new double[] {1.0, 2.0});
     sum.add(new ExactFloatSum().addElementWise(new double[] {-1e100, 0.5}));
     assertArrayEquals(new double[] {1.0, 3.5}, sum.values());
-    IllegalArgumentException wrong = assertThrows(IllegalArgumentException.class, () -> sum.addElementWise(new double[3]));
-    assertEquals("exact vector sum: a vector of length 3 added to sums of length 2", wrong.getMessage());
+    IllegalArgumentException wrong =
+        assertThrows(IllegalArgumentException.class, () -> sum.addElementWise(new double[3]));
+    assertEquals(
+        "exact vector sum: a vector of length 3 added to sums of length 2", wrong.getMessage());
   }
 
   /** Per element, the values an {@link ExactSum} gives: the reference for {@link ExactFloatSum}. */
@@ -126,15 +147,27 @@ class ExactSumTest {
   /** Vectors of 3 built from {@link #values()} with NaN and infinities mixed in. */
   @Provide
   Arbitrary<List<double[]>> vectors() {
-    Arbitrary<Double> element = Arbitraries.oneOf(values().flatMap(list -> list.isEmpty()
-        ? Arbitraries.just(0.0) : Arbitraries.of(list)), Arbitraries.of(Double.NaN, Double.POSITIVE_INFINITY,
-        Double.NEGATIVE_INFINITY, -0.0, 0x1p970, -0x1p1000));
-    Arbitrary<double[]> vector = element.list().ofSize(3).map(list -> list.stream().mapToDouble(Double::doubleValue).toArray());
+    Arbitrary<Double> element =
+        Arbitraries.oneOf(
+            values().flatMap(list -> list.isEmpty() ? Arbitraries.just(0.0) : Arbitraries.of(list)),
+            Arbitraries.of(
+                Double.NaN,
+                Double.POSITIVE_INFINITY,
+                Double.NEGATIVE_INFINITY,
+                -0.0,
+                0x1p970,
+                -0x1p1000));
+    Arbitrary<double[]> vector =
+        element
+            .list()
+            .ofSize(3)
+            .map(list -> list.stream().mapToDouble(Double::doubleValue).toArray());
     return vector.list().ofMaxSize(60);
   }
 
   @Property
-  void vectorElementsEqualAnExactSumPerElementWhateverTheGrouping(@ForAll("vectors") List<double[]> vectors, @ForAll long seed) {
+  void vectorElementsEqualAnExactSumPerElementWhateverTheGrouping(
+      @ForAll("vectors") List<double[]> vectors, @ForAll long seed) {
     Random random = new Random(seed);
     int parts = 1 + random.nextInt(4);
     ExactFloatSum merged = new ExactFloatSum();
@@ -161,12 +194,13 @@ class ExactSumTest {
       double[] vector = new double[4];
       for (int e = 0; e < vector.length; e++) {
         // Near the fixed-point path's largest and smallest magnitudes, and cancelling pairs.
-        vector[e] = switch (e) {
-          case 0 -> Math.scalb(random.nextLong() >> 11, 959 - 53);
-          case 1 -> Math.scalb((double) (random.nextLong() >> 11), -1074);
-          case 2 -> (random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(30) - 15);
-          default -> v % 2 == 0 ? 0x1.fffffffffffffp900 : -0x1.fffffffffffffp900;
-        };
+        vector[e] =
+            switch (e) {
+              case 0 -> Math.scalb(random.nextLong() >> 11, 959 - 53);
+              case 1 -> Math.scalb((double) (random.nextLong() >> 11), -1074);
+              case 2 -> (random.nextDouble() - 0.5) * Math.pow(10, random.nextInt(30) - 15);
+              default -> v % 2 == 0 ? 0x1.fffffffffffffp900 : -0x1.fffffffffffffp900;
+            };
       }
       vectors.add(vector);
     }
@@ -183,10 +217,27 @@ class ExactSumTest {
 
   @Test
   void vectorZerosKeepTheSignOfAnIeeeSum() {
-    assertEquals(Double.doubleToRawLongBits(-0.0),
-        Double.doubleToRawLongBits(new ExactFloatSum().addElementWise(new double[] {-0.0}).addElementWise(new double[] {-0.0}).values()[0]));
-    assertEquals(0L, Double.doubleToRawLongBits(
-        new ExactFloatSum().addElementWise(new double[] {-0.0}).addElementWise(new double[] {1.5}).addElementWise(new double[] {-1.5}).values()[0]));
-    assertEquals(0L, Double.doubleToRawLongBits(new ExactFloatSum().addElementWise(new double[] {0.0}).addElementWise(new double[] {-0.0}).values()[0]));
+    assertEquals(
+        Double.doubleToRawLongBits(-0.0),
+        Double.doubleToRawLongBits(
+            new ExactFloatSum()
+                .addElementWise(new double[] {-0.0})
+                .addElementWise(new double[] {-0.0})
+                .values()[0]));
+    assertEquals(
+        0L,
+        Double.doubleToRawLongBits(
+            new ExactFloatSum()
+                .addElementWise(new double[] {-0.0})
+                .addElementWise(new double[] {1.5})
+                .addElementWise(new double[] {-1.5})
+                .values()[0]));
+    assertEquals(
+        0L,
+        Double.doubleToRawLongBits(
+            new ExactFloatSum()
+                .addElementWise(new double[] {0.0})
+                .addElementWise(new double[] {-0.0})
+                .values()[0]));
   }
 }

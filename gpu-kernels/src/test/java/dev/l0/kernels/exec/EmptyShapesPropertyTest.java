@@ -29,11 +29,11 @@ import net.jqwik.api.statistics.Statistics;
 
 /**
  * Random values, many with empty dimensions over inner sizes 0 and not 0, keep their whole shape
- * through every executor: a program returns its argument, every size of it, its transpose and a
- * map over each of its scalars, and the reference interpreter, the optimised program on the
- * evaluator, the JVM backend and the simulator give equal values (shapes, and floats bit for bit);
- * each result prints and reads back equal. Coverage checks hold the share of values with an empty
- * dimension over a non-zero size, and of programs with a kernel that ran on the JVM backend.
+ * through every executor: a program returns its argument, every size of it, its transpose and a map
+ * over each of its scalars, and the reference interpreter, the optimised program on the evaluator,
+ * the JVM backend and the simulator give equal values (shapes, and floats bit for bit); each result
+ * prints and reads back equal. Coverage checks hold the share of values with an empty dimension
+ * over a non-zero size, and of programs with a kernel that ran on the JVM backend.
  */
 class EmptyShapesPropertyTest {
   private static final JvmKernelExecutor JVM = new JvmKernelExecutor();
@@ -47,8 +47,10 @@ class EmptyShapesPropertyTest {
   void everyExecutorKeepsTheWholeShape(@ForAll("values") TypedValue v) {
     Program program = L0Parser.parse(programOver(v.type()), "shapes.l0");
     List<Value> args = List.of(v.value());
-    Statistics.label("empty dimension over a non-zero size").collect(emptyOverNonZero(Shape.of(v.value())));
-    Statistics.label("empty dimension over a non-zero size").coverage(check -> check.check(true).percentage(p -> p >= 5));
+    Statistics.label("empty dimension over a non-zero size")
+        .collect(emptyOverNonZero(Shape.of(v.value())));
+    Statistics.label("empty dimension over a non-zero size")
+        .coverage(check -> check.check(true).percentage(p -> p >= 5));
     Value reference = new Interpreter(program).call("main", args);
     OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(program));
     assertEquals(reference, optimized.call("main", args), "optimised, on the evaluator");
@@ -56,11 +58,14 @@ class EmptyShapesPropertyTest {
     assertEquals(reference, jvm.call("main", args), "JVM backend");
     HostRunner sim = HostRunner.compile(program, new SimulatorExecutor(4));
     assertEquals(reference, sim.call("main", args), "simulator");
-    Statistics.label("a kernel ran on the JVM backend").collect(!optimized.kernelPlan().kernels().isEmpty());
-    Statistics.label("a kernel ran on the JVM backend").coverage(check -> check.check(true).percentage(p -> p >= 20));
+    Statistics.label("a kernel ran on the JVM backend")
+        .collect(!optimized.kernelPlan().kernels().isEmpty());
+    Statistics.label("a kernel ran on the JVM backend")
+        .coverage(check -> check.check(true).percentage(p -> p >= 20));
     Type resultType = program.function("main").orElseThrow().returnType();
     String printed = ValueWriter.write(reference);
-    assertEquals(List.of(reference), ValueReader.read(printed, List.of(resultType), "printed"), printed);
+    assertEquals(
+        List.of(reference), ValueReader.read(printed, List.of(resultType), "printed"), printed);
   }
 
   /**
@@ -78,7 +83,8 @@ class EmptyShapesPropertyTest {
       sizes.add("size(" + d + ", a)");
     }
     String compared = nestedBool(rank);
-    String results = "a, [" + String.join(", ", sizes) + "], " + selfComparison(scalar.keyword(), rank, "a");
+    String results =
+        "a, [" + String.join(", ", sizes) + "], " + selfComparison(scalar.keyword(), rank, "a");
     String types = t + ", [i32], " + compared;
     if (rank >= 2) {
       results += ", transpose(a)";
@@ -97,13 +103,23 @@ class EmptyShapesPropertyTest {
       return "map(fn bool (" + scalar + " x) => x = x, " + array + ")";
     }
     String row = "[".repeat(rank - 1) + scalar + "]".repeat(rank - 1);
-    return "map(fn " + nestedBool(rank - 1) + " (" + row + " r) => " + selfComparison(scalar, rank - 1, "r") + ", " + array + ")";
+    return "map(fn "
+        + nestedBool(rank - 1)
+        + " ("
+        + row
+        + " r) => "
+        + selfComparison(scalar, rank - 1, "r")
+        + ", "
+        + array
+        + ")";
   }
 
   private static boolean emptyOverNonZero(Shape shape) {
     if (shape instanceof Shape.Array a) {
-      return a.length() == 0 && a.element() instanceof Shape.Array inner && inner.length() > 0 || emptyOverNonZero(a.element());
+      return a.length() == 0 && a.element() instanceof Shape.Array inner && inner.length() > 0
+          || emptyOverNonZero(a.element());
     }
-    return shape instanceof Shape.Tuple t && t.elements().stream().anyMatch(EmptyShapesPropertyTest::emptyOverNonZero);
+    return shape instanceof Shape.Tuple t
+        && t.elements().stream().anyMatch(EmptyShapesPropertyTest::emptyOverNonZero);
   }
 }

@@ -26,9 +26,9 @@ import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
 /**
- * The host runner gives the interpreter's results and failures whichever executor runs the
- * kernels: the evaluator, an executor that rejects every kernel (each rejection recorded), and
- * kernels inside sequential loops run once per iteration.
+ * The host runner gives the interpreter's results and failures whichever executor runs the kernels:
+ * the evaluator, an executor that rejects every kernel (each rejection recorded), and kernels
+ * inside sequential loops run once per iteration.
  */
 class HostRunnerTest {
   private static final String PORTFOLIO = "/programs/portfolio.l0";
@@ -70,25 +70,45 @@ class HostRunnerTest {
   }
 
   static List<Value> arguments(Program program, String function, String text) {
-    return ValueReader.read(text, program.function(function).orElseThrow().params().stream().map(Param::type).toList(), "args");
+    return ValueReader.read(
+        text,
+        program.function(function).orElseThrow().params().stream().map(Param::type).toList(),
+        "args");
   }
 
-  private static void assertSameAsInterpreter(Program program, KernelExecutor executor, String function, String args) {
+  private static void assertSameAsInterpreter(
+      Program program, KernelExecutor executor, String function, String args) {
     List<Value> values = arguments(program, function, args);
     HostRunner runner = HostRunner.compile(program, executor);
-    assertEquals(RunOutcome.of(() -> new Interpreter(program).call(function, values)).withoutMessage(),
+    assertEquals(
+        RunOutcome.of(() -> new Interpreter(program).call(function, values)).withoutMessage(),
         RunOutcome.of(() -> runner.call(function, values)).withoutMessage());
   }
 
   @Test
   void corpusProgramsGiveTheInterpretersResultsOnTheEvaluator() {
     EvaluatorExecutor evaluator = new EvaluatorExecutor();
-    assertSameAsInterpreter(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES), evaluator, "blackscholes",
+    assertSameAsInterpreter(
+        TestPrograms.load(TestPrograms.P0_BLACKSCHOLES),
+        evaluator,
+        "blackscholes",
         "[{true, 58.0, 65.0, 0.25, 0.08, 0.3}, {false, 100.0, 90.0, 1.5, 0.05, 0.2}]");
-    assertSameAsInterpreter(TestPrograms.load(TestPrograms.P1_MATMUL), evaluator, "main", "[[1, 2, 3], [4, 5, 6]] [[7, 8], [9, 10], [11, 12]]");
-    assertSameAsInterpreter(TestPrograms.load(TestPrograms.P1_MATMUL), evaluator, "main", "[[1, 2, 3], [4, 5, 6]] [[7, 8], [9, 10]]");
-    assertSameAsInterpreter(TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS), evaluator, "main", "");
-    assertSameAsInterpreter(TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS), evaluator, "shortest",
+    assertSameAsInterpreter(
+        TestPrograms.load(TestPrograms.P1_MATMUL),
+        evaluator,
+        "main",
+        "[[1, 2, 3], [4, 5, 6]] [[7, 8], [9, 10], [11, 12]]");
+    assertSameAsInterpreter(
+        TestPrograms.load(TestPrograms.P1_MATMUL),
+        evaluator,
+        "main",
+        "[[1, 2, 3], [4, 5, 6]] [[7, 8], [9, 10]]");
+    assertSameAsInterpreter(
+        TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS), evaluator, "main", "");
+    assertSameAsInterpreter(
+        TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS),
+        evaluator,
+        "shortest",
         "[[0, 5, 9, 2], [5, 0, 1, 7], [9, 1, 0, 3], [2, 7, 3, 0]]");
     assertSameAsInterpreter(portfolio(), evaluator, "main", "[2.0, -1.0, 3.0] [10.0, 4.0, -5.0]");
   }
@@ -96,19 +116,25 @@ class HostRunnerTest {
   @Test
   void aKernelTheExecutorCannotLowerIsACompileErrorNotAnEvaluatorRun() {
     Program p2 = TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS);
-    L0CompileError error = assertThrows(L0CompileError.class, () -> HostRunner.compile(p2, new RejectingExecutor()));
+    L0CompileError error =
+        assertThrows(L0CompileError.class, () -> HostRunner.compile(p2, new RejectingExecutor()));
     assertTrue(error.detail().startsWith("cannot lower map{map{redomap}} in "), error.getMessage());
-    assertTrue(error.detail().endsWith(" to kernels for the rejecting backend: this test rejects map{map{redomap}}"),
+    assertTrue(
+        error
+            .detail()
+            .endsWith(" to kernels for the rejecting backend: this test rejects map{map{redomap}}"),
         error.getMessage());
   }
 
   @Test
   void aKernelInsideASequentialLoopRunsOncePerIteration() {
-    Program program = L0Parser.parse(
-        "fun i32 main([i32] xs, i32 n) =\n"
-            + "  loop (acc = 0) = for i < n do\n"
-            + "    acc + reduce(op +, 0, map(fn i32 (i32 x) => x * i, xs))\n"
-            + "  in acc\n", "loop.l0");
+    Program program =
+        L0Parser.parse(
+            "fun i32 main([i32] xs, i32 n) =\n"
+                + "  loop (acc = 0) = for i < n do\n"
+                + "    acc + reduce(op +, 0, map(fn i32 (i32 x) => x * i, xs))\n"
+                + "  in acc\n",
+            "loop.l0");
     CountingExecutor counting = new CountingExecutor();
     HostRunner runner = HostRunner.compile(program, counting);
     List<Value> args = arguments(program, "main", "[1, 2, 3] 4");
@@ -119,8 +145,10 @@ class HostRunnerTest {
   @Test
   void argumentsOfTheWrongTypeAreRejectedBeforeRunning() {
     HostRunner runner = HostRunner.compile(portfolio(), new EvaluatorExecutor());
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> runner.call("main", List.of(ScalarValue.i32(1), ScalarValue.i32(2))));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> runner.call("main", List.of(ScalarValue.i32(1), ScalarValue.i32(2))));
     assertTrue(e.getMessage().contains("argument 1 of main"), e.getMessage());
   }
 
@@ -132,7 +160,9 @@ class HostRunnerTest {
   @Property(tries = 200, seed = "20261123")
   void randomProgramsGiveTheInterpretersResultsAndFailures(@ForAll("programs") ProgramCase c) {
     HostRunner runner = HostRunner.compile(c.program(), new EvaluatorExecutor());
-    assertEquals(RunOutcome.of(() -> new Interpreter(c.program()).call(c.entry(), c.args())).withoutMessage(),
+    assertEquals(
+        RunOutcome.of(() -> new Interpreter(c.program()).call(c.entry(), c.args()))
+            .withoutMessage(),
         RunOutcome.of(() -> runner.call(c.entry(), c.args())).withoutMessage());
   }
 }

@@ -5,9 +5,9 @@ import dev.l0.ir.Value;
 import java.util.function.Supplier;
 
 /**
- * A run's outcome for comparing executors: its value, or the operation and message of its
- * run-time error. The optimiser may word an error differently from the interpreter (it checks
- * sizes earlier, with certificates), so comparisons with the interpreter use {@link #withoutMessage}.
+ * A run's outcome for comparing executors: its value, or the operation and message of its run-time
+ * error. The optimiser may word an error differently from the interpreter (it checks sizes earlier,
+ * with certificates), so comparisons with the interpreter use {@link #withoutMessage}.
  */
 public record RunOutcome(Value value, String failedOperation, String failure) {
   public static RunOutcome of(Supplier<Value> run) {

@@ -15,7 +15,10 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
-/** The reduction-order contract: the chunking formula, its host expression, and the reference tree and scan. */
+/**
+ * The reduction-order contract: the chunking formula, its host expression, and the reference tree
+ * and scan.
+ */
 class ReductionOrderTest {
 
   @Test
@@ -30,7 +33,8 @@ class ReductionOrderTest {
   }
 
   @Property
-  void theHostExpressionComputesTheSameChunkCount(@ForAll @LongRange(min = 0, max = 1L << 40) long n) {
+  void theHostExpressionComputesTheSameChunkCount(
+      @ForAll @LongRange(min = 0, max = 1L << 40) long n) {
     KernelExpr.Var size = new KernelExpr.Var("n", ScalarType.I64);
     ScalarValue value = evaluate(ReductionOrder.chunkCountExpr(size), ScalarValue.i64(n));
     assertEquals(ScalarValue.i64(ReductionOrder.chunkCount(n)), value);
@@ -57,17 +61,24 @@ class ReductionOrderTest {
     assertEquals("(((01)(23))4)", ReductionOrder.combineTree(leaves, (a, b) -> "(" + a + b + ")"));
   }
 
-  /** What a GPU computes: aligned blocks of {@code blockSize} leaves reduced first, then the tree over the block results. */
+  /**
+   * What a GPU computes: aligned blocks of {@code blockSize} leaves reduced first, then the tree
+   * over the block results.
+   */
   @Property
-  void blockTreesThenATreeOverBlocksIsTheSameTree(@ForAll @IntRange(min = 1, max = 300) int leaves,
+  void blockTreesThenATreeOverBlocksIsTheSameTree(
+      @ForAll @IntRange(min = 1, max = 300) int leaves,
       @ForAll @IntRange(min = 0, max = 6) int log2BlockSize) {
     int blockSize = 1 << log2BlockSize;
     List<String> all = IntStream.range(0, leaves).mapToObj(Integer::toString).toList();
     List<String> blockResults = new ArrayList<>();
     for (int start = 0; start < leaves; start += blockSize) {
-      blockResults.add(ReductionOrder.combineTree(all.subList(start, Math.min(start + blockSize, leaves)), ReductionOrderTest::pair));
+      blockResults.add(
+          ReductionOrder.combineTree(
+              all.subList(start, Math.min(start + blockSize, leaves)), ReductionOrderTest::pair));
     }
-    assertEquals(ReductionOrder.combineTree(all, ReductionOrderTest::pair),
+    assertEquals(
+        ReductionOrder.combineTree(all, ReductionOrderTest::pair),
         ReductionOrder.combineTree(blockResults, ReductionOrderTest::pair));
   }
 
@@ -96,14 +107,18 @@ class ReductionOrderTest {
       chunks[i / 14] += xs[i];
     }
     double expected = (chunks[0] + chunks[1]) + chunks[2];
-    assertEquals(expected, ReductionOrder.reduce(n, 0.0, (acc, i) -> acc + xs[(int) i], Double::sum));
+    assertEquals(
+        expected, ReductionOrder.reduce(n, 0.0, (acc, i) -> acc + xs[(int) i], Double::sum));
   }
 
   private static String pair(String a, String b) {
     return "(" + a + b + ")";
   }
 
-  /** A host expression over the one variable {@code n}, with the scalar semantics the IR is defined by. */
+  /**
+   * A host expression over the one variable {@code n}, with the scalar semantics the IR is defined
+   * by.
+   */
   private static ScalarValue evaluate(KernelExpr e, ScalarValue n) {
     if (e instanceof KernelExpr.Constant c) {
       return c.value();
@@ -112,9 +127,11 @@ class ReductionOrderTest {
       return n;
     }
     if (e instanceof KernelExpr.Binary b) {
-      return ScalarOperations.binary(b.op(), evaluate(b.left(), n), evaluate(b.right(), n), SourcePos.NONE);
+      return ScalarOperations.binary(
+          b.op(), evaluate(b.left(), n), evaluate(b.right(), n), SourcePos.NONE);
     }
     KernelExpr.Call call = (KernelExpr.Call) e;
-    return ScalarOperations.builtin(call.function(), call.args().stream().map(a -> evaluate(a, n)).toList(), SourcePos.NONE);
+    return ScalarOperations.builtin(
+        call.function(), call.args().stream().map(a -> evaluate(a, n)).toList(), SourcePos.NONE);
   }
 }

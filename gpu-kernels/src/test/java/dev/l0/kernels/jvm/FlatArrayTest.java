@@ -9,23 +9,36 @@ import dev.l0.ir.Shape;
 import dev.l0.values.ValueWriter;
 import org.junit.jupiter.api.Test;
 
-/** A {@link FlatArray}'s shape: checked against its data, and kept whole when it has no elements. */
+/**
+ * A {@link FlatArray}'s shape: checked against its data, and kept whole when it has no elements.
+ */
 class FlatArrayTest {
   @Test
   void aShapeWhoseElementCountOverflowsIsRefusedNamingShapeAndData() {
-    IllegalArgumentException overflow = assertThrows(IllegalArgumentException.class,
-        () -> new FlatArray(ScalarType.I32, new int[0], new int[] {1 << 21, 1 << 21, 1 << 22}));
-    assertEquals("a FlatArray of shape [2097152, 2097152, 4194304] would have more than 2147483647 elements;"
-        + " its data has 0", overflow.getMessage());
+    IllegalArgumentException overflow =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new FlatArray(ScalarType.I32, new int[0], new int[] {1 << 21, 1 << 21, 1 << 22}));
+    assertEquals(
+        "a FlatArray of shape [2097152, 2097152, 4194304] would have more than 2147483647 elements;"
+            + " its data has 0",
+        overflow.getMessage());
   }
 
   @Test
   void aShapeThatDoesNotMatchTheDataIsRefused() {
-    IllegalArgumentException mismatch = assertThrows(IllegalArgumentException.class,
-        () -> new FlatArray(ScalarType.F64, new double[5], new int[] {2, 3}));
-    assertEquals("a FlatArray of shape [2, 3] (6 elements) does not fit its data of 5 elements", mismatch.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> new FlatArray(ScalarType.F64, new double[0], new int[] {-1, 0}));
-    assertThrows(IllegalArgumentException.class, () -> new FlatArray(ScalarType.F64, null, new int[] {0}));
+    IllegalArgumentException mismatch =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new FlatArray(ScalarType.F64, new double[5], new int[] {2, 3}));
+    assertEquals(
+        "a FlatArray of shape [2, 3] (6 elements) does not fit its data of 5 elements",
+        mismatch.getMessage());
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new FlatArray(ScalarType.F64, new double[0], new int[] {-1, 0}));
+    assertThrows(
+        IllegalArgumentException.class, () -> new FlatArray(ScalarType.F64, null, new int[] {0}));
   }
 
   @Test
@@ -34,6 +47,8 @@ class FlatArrayTest {
     assertEquals("empty([0][3]i32)", ValueWriter.write(columns.toValue()));
     assertArrayEquals(new int[] {0, 3}, FlatArray.of(columns.toValue(), ScalarType.I32, 2).shape());
     FlatArray rows = new FlatArray(ScalarType.F32, new float[0], new int[] {2, 0, 4});
-    assertEquals(new Shape.Array(2, new Shape.Array(0, new Shape.Array(4, Shape.SCALAR))), Shape.of(rows.toValue()));
+    assertEquals(
+        new Shape.Array(2, new Shape.Array(0, new Shape.Array(4, Shape.SCALAR))),
+        Shape.of(rows.toValue()));
   }
 }

@@ -33,15 +33,22 @@ import org.junit.jupiter.api.Test;
  * that each worker allocates once and reuses for every row it runs.
  */
 class JvmGroupRunnerTest {
-  /** issue 13's smallest case, a per-row array updated in place in a loop, with {@code STEPS} steps. */
+  /**
+   * issue 13's smallest case, a per-row array updated in place in a loop, with {@code STEPS} steps.
+   */
   private static Program perRowArray(int steps) {
     return L0Parser.parse(
         "fun [f64] main([f64] xs) =\n"
             + "  map(fn f64 (f64 x) =>\n"
-            + "        let acc0 = copy(replicate(" + steps + ", 0.0)) in\n"
-            + "        loop (acc = acc0) = for i < " + steps + " do\n"
+            + "        let acc0 = copy(replicate("
+            + steps
+            + ", 0.0)) in\n"
+            + "        loop (acc = acc0) = for i < "
+            + steps
+            + " do\n"
             + "          let acc[i] = x * toReal(i) in acc\n"
-            + "        in reduce(op +, 0.0, acc), xs)\n", "per_row_array.l0");
+            + "        in reduce(op +, 0.0, acc), xs)\n",
+        "per_row_array.l0");
   }
 
   @Test
@@ -61,18 +68,26 @@ class JvmGroupRunnerTest {
 
   @Test
   void threadPrivateArraysAreAllocatedPerWorkerNotPerRow() {
-    // rows x 256 elements if each row had its own array; the lowering copies the loop's array every step, so few rows keep the test short
+    // rows x 256 elements if each row had its own array; the lowering copies the loop's array every
+    // step, so few rows keep the test short
     int rows = 20_000;
     int steps = 256;
     OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(perRowArray(steps)));
     KernelPlan.Kernel map = optimized.kernelPlan().kernels().get(0);
-    KernelScope scope = KernelScope.topLevel(optimized.internal(), optimized.internal().function(map.function()).orElseThrow());
+    KernelScope scope =
+        KernelScope.topLevel(
+            optimized.internal(), optimized.internal().function(map.function()).orElseThrow());
     int parallelism = 2;
     JvmGroupRunner runner = new JvmKernelExecutor(parallelism).runner(map, scope);
-    List<Buffer> threadPrivate = runner.group().steps().stream()
-        .filter(s -> s instanceof HostStep.Allocate a && a.buffer().isThreadPrivate())
-        .map(s -> ((HostStep.Allocate) s).buffer()).toList();
-    assertEquals(1, threadPrivate.size(), "the per-row arrays live in one thread-private buffer: " + runner.group().steps());
+    List<Buffer> threadPrivate =
+        runner.group().steps().stream()
+            .filter(s -> s instanceof HostStep.Allocate a && a.buffer().isThreadPrivate())
+            .map(s -> ((HostStep.Allocate) s).buffer())
+            .toList();
+    assertEquals(
+        1,
+        threadPrivate.size(),
+        "the per-row arrays live in one thread-private buffer: " + runner.group().steps());
 
     double[] xs = new double[rows];
     Random random = new Random(256);
@@ -80,8 +95,11 @@ class JvmGroupRunnerTest {
       xs[i] = random.nextDouble();
     }
     HostEnvironment environment = new HostEnvironment(new RunMeter());
-    environment.bind(((SubExp.Var) map.inputs().get(0)).name(), HostValue.of(new FlatArray(ScalarType.F64, xs, new int[] {rows})));
-    double[] sums = (double[]) runner.run(environment).get(map.outputs().get(0).name()).flat().data();
+    environment.bind(
+        ((SubExp.Var) map.inputs().get(0)).name(),
+        HostValue.of(new FlatArray(ScalarType.F64, xs, new int[] {rows})));
+    double[] sums =
+        (double[]) runner.run(environment).get(map.outputs().get(0).name()).flat().data();
 
     double[] expected = new double[rows];
     for (int i = 0; i < rows; i++) {
@@ -93,8 +111,15 @@ class JvmGroupRunnerTest {
     }
     assertArrayEquals(expected, sums);
     long allocated = runner.threadPrivateElementsAllocated();
-    // each of the at most `parallelism` workers holds the row's arrays (the loop's array and its copy): a few times 256 elements
-    assertTrue(allocated > 0 && allocated <= parallelism * 4L * steps,
-        "thread-private elements allocated for " + rows + " rows on " + parallelism + " workers: " + allocated);
+    // each of the at most `parallelism` workers holds the row's arrays (the loop's array and its
+    // copy): a few times 256 elements
+    assertTrue(
+        allocated > 0 && allocated <= parallelism * 4L * steps,
+        "thread-private elements allocated for "
+            + rows
+            + " rows on "
+            + parallelism
+            + " workers: "
+            + allocated);
   }
 }

@@ -56,7 +56,8 @@ class KernelMethodsTest {
   void noMethodOfTheFinParKernelsIsTooLargeForHotSpotToCompile(String name) throws IOException {
     for (Kernel kernel : jvmKernels(finpar(name))) {
       JaninoKernels.Compiled compiled = JaninoKernels.compiled(kernel);
-      assertTrue(compiled.largestMethodBytes() <= JaninoKernels.HUGE_METHOD_BYTES,
+      assertTrue(
+          compiled.largestMethodBytes() <= JaninoKernels.HUGE_METHOD_BYTES,
           kernel.name() + ": a method of " + compiled.largestMethodBytes() + " bytes");
     }
   }
@@ -65,14 +66,18 @@ class KernelMethodsTest {
   void optionPricingsPathKernelIsSplitAndWouldBeTooLargeInOneMethod() throws IOException {
     Kernel paths = jvmKernels(finpar("OptionPricing")).get(0);
     JaninoKernels.Compiled split = JaninoKernels.compiled(paths);
-    JaninoKernels.Compiled whole = JaninoKernels.compiled(JavaKernelIrPrinter.print(paths, false, Integer.MAX_VALUE));
+    JaninoKernels.Compiled whole =
+        JaninoKernels.compiled(JavaKernelIrPrinter.print(paths, false, Integer.MAX_VALUE));
 
     assertTrue(split.source().contains("private static int moved$"), split.source());
     assertFalse(whole.source().contains("moved$"));
-    assertTrue(whole.largestMethodBytes() > JaninoKernels.HUGE_METHOD_BYTES, "one method of " + whole.largestMethodBytes() + " bytes");
+    assertTrue(
+        whole.largestMethodBytes() > JaninoKernels.HUGE_METHOD_BYTES,
+        "one method of " + whole.largestMethodBytes() + " bytes");
   }
 
-  private static final String HALVING = """
+  private static final String HALVING =
+      """
       fun [f64] main([f64] xs) =
         map(fn f64 (f64 x) =>
               loop (r = x) = for i < 100000000 do
@@ -82,8 +87,13 @@ class KernelMethodsTest {
       """;
 
   private static void assertSameAsInterpreter(Program program, String args) {
-    List<Value> values = ValueReader.read(args, program.function("main").orElseThrow().params().stream().map(Param::type).toList(), "args");
-    assertEquals(new Interpreter(program).call("main", values),
+    List<Value> values =
+        ValueReader.read(
+            args,
+            program.function("main").orElseThrow().params().stream().map(Param::type).toList(),
+            "args");
+    assertEquals(
+        new Interpreter(program).call("main", values),
         HostRunner.compile(program, new JvmKernelExecutor()).call("main", values));
   }
 
@@ -92,12 +102,16 @@ class KernelMethodsTest {
     Program program = L0Parser.parse(HALVING, "halving.l0");
     String source = JvmGroupRunner.javaSource(jvmKernels(program).get(0));
     assertTrue(source.contains("break; // the loop has reached its fixed point"), source);
-    assertSameAsInterpreter(L0Parser.parse(HALVING.replace("100000000", "7"), "halving.l0"), "[1.5, 1000.0, 0.25, 3e300, -2.0]");
+    assertSameAsInterpreter(
+        L0Parser.parse(HALVING.replace("100000000", "7"), "halving.l0"),
+        "[1.5, 1000.0, 0.25, 3e300, -2.0]");
   }
 
   @Test
   void aLoopWhoseGuardReadsTheCounterOrWhoseElseChangesTheStateRunsToItsBound() {
-    for (String changed : List.of(HALVING.replace("r > 1.0", "r > f64(i)"), HALVING.replace("else r", "else r + 1.0"))) {
+    for (String changed :
+        List.of(
+            HALVING.replace("r > 1.0", "r > f64(i)"), HALVING.replace("else r", "else r + 1.0"))) {
       Program program = L0Parser.parse(changed.replace("100000000", "7"), "changed.l0");
       String source = JvmGroupRunner.javaSource(jvmKernels(program).get(0));
       assertFalse(source.contains("break;"), source);

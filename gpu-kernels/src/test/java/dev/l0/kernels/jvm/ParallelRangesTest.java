@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Every index runs once, on at most the given number of threads, with worker state made once per worker. */
+/**
+ * Every index runs once, on at most the given number of threads, with worker state made once per
+ * worker.
+ */
 class ParallelRangesTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 2, 3, 8})
@@ -21,20 +24,27 @@ class ParallelRangesTest {
     AtomicIntegerArray runs = new AtomicIntegerArray(count);
     Set<Thread> threads = ConcurrentHashMap.newKeySet();
     AtomicInteger workers = new AtomicInteger();
-    ParallelRanges.run(count, parallelism, () -> {
-      workers.incrementAndGet();
-      return (start, end) -> {
-        threads.add(Thread.currentThread());
-        for (int i = start; i < end; i++) {
-          runs.incrementAndGet(i);
-        }
-      };
-    });
+    ParallelRanges.run(
+        count,
+        parallelism,
+        () -> {
+          workers.incrementAndGet();
+          return (start, end) -> {
+            threads.add(Thread.currentThread());
+            for (int i = start; i < end; i++) {
+              runs.incrementAndGet(i);
+            }
+          };
+        });
     for (int i = 0; i < count; i++) {
       assertEquals(1, runs.get(i), "index " + i);
     }
-    assertTrue(threads.size() <= parallelism, threads.size() + " threads for a parallelism of " + parallelism);
-    assertTrue(workers.get() <= parallelism, workers.get() + " workers for a parallelism of " + parallelism);
+    assertTrue(
+        threads.size() <= parallelism,
+        threads.size() + " threads for a parallelism of " + parallelism);
+    assertTrue(
+        workers.get() <= parallelism,
+        workers.get() + " workers for a parallelism of " + parallelism);
     if (parallelism == 1) {
       assertEquals(Set.of(Thread.currentThread()), threads);
     }
@@ -42,11 +52,19 @@ class ParallelRangesTest {
 
   @Test
   void aWorkersFailureIsThrown() {
-    IllegalStateException failure = assertThrows(IllegalStateException.class, () -> ParallelRanges.run(1000, 2, () -> (start, end) -> {
-      if (start <= 500 && 500 < end) {
-        throw new IllegalStateException("row 500");
-      }
-    }));
+    IllegalStateException failure =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                ParallelRanges.run(
+                    1000,
+                    2,
+                    () ->
+                        (start, end) -> {
+                          if (start <= 500 && 500 < end) {
+                            throw new IllegalStateException("row 500");
+                          }
+                        }));
     assertEquals("row 500", failure.getMessage());
   }
 

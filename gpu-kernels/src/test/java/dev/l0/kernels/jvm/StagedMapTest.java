@@ -29,32 +29,56 @@ import org.junit.jupiter.api.Test;
 /**
  * The staged form of map kernels ({@link StagedMap}, {@link StagedMapPrinter}) on P0
  * (Black-Scholes): which kernels are staged, where the code runs, and that the staged code (with
- * the Vector API, and as plain loops) gives the per-row code's prices and a hand-written
- * StrictMath loop's, bit for bit, on random options mixed with special values (the lane-wise code
- * up to the sign and payload of NaNs, see {@link #assertBitsEqual}).
+ * the Vector API, and as plain loops) gives the per-row code's prices and a hand-written StrictMath
+ * loop's, bit for bit, on random options mixed with special values (the lane-wise code up to the
+ * sign and payload of NaNs, see {@link #assertBitsEqual}).
  */
 class StagedMapTest {
   /** Not a multiple of the chunk or of any vector length, so every tail runs. */
   private static final int ROWS = 3 * StagedMapPrinter.CHUNK + 77;
-  private static final double[] SPECIAL = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 0.0, -0.0,
-      Double.MIN_VALUE, -Double.MIN_VALUE, Double.MIN_NORMAL, 0x1p-1060, 1e300, -1e300, Double.MAX_VALUE, 1.0, -1.0,
-      708.5, -745.5, 1e-20};
 
-  private final OptimizedProgram p0 = Optimizer.optimize(TypeChecker.check(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES)));
+  private static final double[] SPECIAL = {
+    Double.NaN,
+    Double.POSITIVE_INFINITY,
+    Double.NEGATIVE_INFINITY,
+    0.0,
+    -0.0,
+    Double.MIN_VALUE,
+    -Double.MIN_VALUE,
+    Double.MIN_NORMAL,
+    0x1p-1060,
+    1e300,
+    -1e300,
+    Double.MAX_VALUE,
+    1.0,
+    -1.0,
+    708.5,
+    -745.5,
+    1e-20
+  };
+
+  private final OptimizedProgram p0 =
+      Optimizer.optimize(TypeChecker.check(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES)));
   private final KernelPlan.Kernel map = p0.kernelPlan().kernels().get(0);
-  private final KernelGroup group = KernelLowering.lower(p0.kernelPlan(), map, JvmGroupRunner.LAUNCH_CONFIGURATION);
+  private final KernelGroup group =
+      KernelLowering.lower(p0.kernelPlan(), map, JvmGroupRunner.LAUNCH_CONFIGURATION);
   private final Kernel kernel = group.kernels().get(0);
 
   @Test
   void blackScholesIsStagedWithVectorMathCallsForItsFunctions() {
     JavaKernelIrPrinter.KernelSource source = JavaKernelIrPrinter.print(kernel);
     assertTrue(source.staged(), source::source);
-    assertEquals(VectorMath.lanewise(), source.source().contains("jdk.incubator.vector.DoubleVector"), source::source);
+    assertEquals(
+        VectorMath.lanewise(),
+        source.source().contains("jdk.incubator.vector.DoubleVector"),
+        source::source);
     for (String call : List.of("VectorMath.sqrt(", "VectorMath.log(", "VectorMath.exp(")) {
       assertTrue(source.source().contains(call), call);
     }
     // the per-row code stays, for launches that are not one thread per row
-    assertTrue(source.source().contains("private int " + StagedMapPrinter.SCALAR_RUN + "("), source::source);
+    assertTrue(
+        source.source().contains("private int " + StagedMapPrinter.SCALAR_RUN + "("),
+        source::source);
     JavaKernelIrPrinter.KernelSource loops = JavaKernelIrPrinter.print(kernel, false);
     assertTrue(loops.staged());
     assertFalse(loops.source().contains("jdk.incubator.vector"), loops::source);
@@ -62,16 +86,22 @@ class StagedMapTest {
 
   @Test
   void surefireRunsTheLaneWiseCode() {
-    // the pom adds --add-modules=jdk.incubator.vector; without it the staged kernels use plain loops
+    // the pom adds --add-modules=jdk.incubator.vector; without it the staged kernels use plain
+    // loops
     assertTrue(VectorMath.lanewise());
   }
 
   @Test
   void aKernelThatCanFailIsNotStaged() {
-    Program program = L0Parser.parse("fun [i64] main([i64] xs) = map(fn i64 (i64 x) => 7i64 % x, xs)\n", "mod.l0");
+    Program program =
+        L0Parser.parse(
+            "fun [i64] main([i64] xs) = map(fn i64 (i64 x) => 7i64 % x, xs)\n", "mod.l0");
     OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(program));
-    KernelGroup modulo = KernelLowering.lower(optimized.kernelPlan(), optimized.kernelPlan().kernels().get(0),
-        JvmGroupRunner.LAUNCH_CONFIGURATION);
+    KernelGroup modulo =
+        KernelLowering.lower(
+            optimized.kernelPlan(),
+            optimized.kernelPlan().kernels().get(0),
+            JvmGroupRunner.LAUNCH_CONFIGURATION);
     assertFalse(JavaKernelIrPrinter.print(modulo.kernels().get(0)).staged());
   }
 
@@ -80,7 +110,9 @@ class StagedMapTest {
     Object[] columns = columns(new Random(20261125));
     double[] expected = strictMathPrices(columns);
     long finite = Arrays.stream(expected).filter(Double::isFinite).count();
-    assertTrue(finite > ROWS / 3 && finite < ROWS, "ordinary and special prices: " + finite + " of " + ROWS + " finite");
+    assertTrue(
+        finite > ROWS / 3 && finite < ROWS,
+        "ordinary and special prices: " + finite + " of " + ROWS + " finite");
     for (boolean lanewise : new boolean[] {true, false}) {
       KernelThreads code = JaninoKernels.compile(JavaKernelIrPrinter.print(kernel, lanewise));
       Object workspace = code.newWorkspace();
@@ -90,14 +122,23 @@ class StagedMapTest {
       // runs (it has no workspace, so the staged code would fail here)
       double[] perRow = run(code, columns, null, ROWS - 1);
       assertBitsEqual(expected, perRow, "per-row code", true);
-      assertBitsEqual(perRow, staged, lanewise ? "lane-wise stages" : "plain-loop stages", lanewise);
+      assertBitsEqual(
+          perRow, staged, lanewise ? "lane-wise stages" : "plain-loop stages", lanewise);
     }
-    CompiledProgram api = L0Runtime.compile(TestPrograms.text(TestPrograms.P0_BLACKSCHOLES), "p0_blackscholes.l0",
-        "blackscholes", DeviceKind.JVM);
-    assertBitsEqual(expected, (double[]) api.run((Object) columns), "the runtime API", VectorMath.lanewise());
+    CompiledProgram api =
+        L0Runtime.compile(
+            TestPrograms.text(TestPrograms.P0_BLACKSCHOLES),
+            "p0_blackscholes.l0",
+            "blackscholes",
+            DeviceKind.JVM);
+    assertBitsEqual(
+        expected, (double[]) api.run((Object) columns), "the runtime API", VectorMath.lanewise());
   }
 
-  /** The kernel's prices for {@code columns} in one range of blocks of a launch of {@code grid} blocks. */
+  /**
+   * The kernel's prices for {@code columns} in one range of blocks of a launch of {@code grid}
+   * blocks.
+   */
   private double[] run(KernelThreads code, Object[] columns, Object workspace, int grid) {
     List<Buffer> buffers = kernel.buffers();
     Object[] memory = new Object[buffers.size() + 1];
@@ -126,7 +167,8 @@ class StagedMapTest {
 
   private static boolean written(Object workspace) {
     for (Object array : (Object[]) workspace) {
-      if (array instanceof double[] d && Arrays.stream(d).anyMatch(x -> Double.doubleToRawLongBits(x) != 0)) {
+      if (array instanceof double[] d
+          && Arrays.stream(d).anyMatch(x -> Double.doubleToRawLongBits(x) != 0)) {
         return true;
       }
     }
@@ -141,17 +183,33 @@ class StagedMapTest {
    * code and scalar code, and between two shapes of scalar code too (the reference loop moved into
    * a method of its own gave row 1059 the other NaN's sign).
    */
-  private static void assertBitsEqual(double[] expected, double[] actual, String what, boolean anyNaN) {
+  private static void assertBitsEqual(
+      double[] expected, double[] actual, String what, boolean anyNaN) {
     for (int i = 0; i < expected.length; i++) {
       boolean bothNaN = anyNaN && Double.isNaN(expected[i]) && Double.isNaN(actual[i]);
-      if (!bothNaN && Double.doubleToRawLongBits(expected[i]) != Double.doubleToRawLongBits(actual[i])) {
-        throw new AssertionError(what + ": row " + i + " is " + actual[i] + " (0x" + Long.toHexString(Double.doubleToRawLongBits(actual[i]))
-            + "), StrictMath gives " + expected[i] + " (0x" + Long.toHexString(Double.doubleToRawLongBits(expected[i])) + ")");
+      if (!bothNaN
+          && Double.doubleToRawLongBits(expected[i]) != Double.doubleToRawLongBits(actual[i])) {
+        throw new AssertionError(
+            what
+                + ": row "
+                + i
+                + " is "
+                + actual[i]
+                + " (0x"
+                + Long.toHexString(Double.doubleToRawLongBits(actual[i]))
+                + "), StrictMath gives "
+                + expected[i]
+                + " (0x"
+                + Long.toHexString(Double.doubleToRawLongBits(expected[i]))
+                + ")");
       }
     }
   }
 
-  /** {call, price, strike, years, rate, volatility}: mostly ordinary options, one value in five special or random bits. */
+  /**
+   * {call, price, strike, years, rate, volatility}: mostly ordinary options, one value in five
+   * special or random bits.
+   */
   private static Object[] columns(Random random) {
     boolean[] call = new boolean[ROWS];
     double[][] numbers = new double[5][ROWS];
@@ -161,9 +219,12 @@ class StagedMapTest {
       call[i] = random.nextBoolean();
       for (int c = 0; c < 5; c++) {
         int kind = random.nextInt(10);
-        numbers[c][i] = kind == 0 ? SPECIAL[random.nextInt(SPECIAL.length)]
-            : kind == 1 ? Double.longBitsToDouble(random.nextLong())
-            : low[c] + random.nextDouble() * width[c];
+        numbers[c][i] =
+            kind == 0
+                ? SPECIAL[random.nextInt(SPECIAL.length)]
+                : kind == 1
+                    ? Double.longBitsToDouble(random.nextLong())
+                    : low[c] + random.nextDouble() * width[c];
       }
     }
     return new Object[] {call, numbers[0], numbers[1], numbers[2], numbers[3], numbers[4]};
@@ -187,14 +248,20 @@ class StagedMapTest {
       double cndD1 = cnd(d1);
       double cndD2 = cnd(d2);
       double xExpRT = strike[i] * StrictMath.exp(-rate[i] * t);
-      out[i] = call[i] ? price[i] * cndD1 - xExpRT * cndD2 : xExpRT * (1.0 - cndD2) - price[i] * (1.0 - cndD1);
+      out[i] =
+          call[i]
+              ? price[i] * cndD1 - xExpRT * cndD2
+              : xExpRT * (1.0 - cndD2) - price[i] * (1.0 - cndD1);
     }
     return out;
   }
 
   private static double cnd(double d) {
     double k = 1.0 / (1.0 + 0.2316419 * (d < 0.0 ? -d : d));
-    double p = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
+    double p =
+        k
+            * (0.31938153
+                + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
     double c = 0.39894228040143267793994605993438 * StrictMath.exp(-0.5 * d * d) * p;
     return 0.0 < d ? 1.0 - c : c;
   }

@@ -29,18 +29,24 @@ import org.junit.jupiter.api.Test;
 /**
  * The staged form of a redomap's chunk kernel ({@link StagedRedomap}) on the sum of P0's
  * Black-Scholes prices: the map part runs staged (the worker's value arrays are written, explain
- * says so), and the sums equal the per-row code's and the reduction-order contract's
- * ({@link ReductionOrder#reduce} of a hand-written StrictMath loop) bit for bit, on 1 and 2
- * threads, for sizes around the chunk of 1024 rows, the vector length and the reduction order's chunks.
+ * says so), and the sums equal the per-row code's and the reduction-order contract's ({@link
+ * ReductionOrder#reduce} of a hand-written StrictMath loop) bit for bit, on 1 and 2 threads, for
+ * sizes around the chunk of 1024 rows, the vector length and the reduction order's chunks.
  */
 class StagedRedomapTest {
-  private static final String PROGRAM = TestPrograms.text(TestPrograms.P0_BLACKSCHOLES)
-      + "\nfun real main ([{bool,real,real,real,real,real}] xs) = reduce(op +, 0.0, map(go, xs))\n";
+  private static final String PROGRAM =
+      TestPrograms.text(TestPrograms.P0_BLACKSCHOLES)
+          + "\nfun real main ([{bool,real,real,real,real,real}] xs) = reduce(op +, 0.0, map(go, xs))\n";
 
-  private final OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(L0Parser.parse(PROGRAM, "bs_sum.l0")));
-  private final KernelPlan.Kernel redomap = optimized.kernelPlan().kernels().stream()
-      .filter(k -> k.kind() == KernelKind.REDOMAP).findFirst().orElseThrow();
-  private final KernelGroup group = KernelLowering.lower(optimized.kernelPlan(), redomap, JvmGroupRunner.LAUNCH_CONFIGURATION);
+  private final OptimizedProgram optimized =
+      Optimizer.optimize(TypeChecker.check(L0Parser.parse(PROGRAM, "bs_sum.l0")));
+  private final KernelPlan.Kernel redomap =
+      optimized.kernelPlan().kernels().stream()
+          .filter(k -> k.kind() == KernelKind.REDOMAP)
+          .findFirst()
+          .orElseThrow();
+  private final KernelGroup group =
+      KernelLowering.lower(optimized.kernelPlan(), redomap, JvmGroupRunner.LAUNCH_CONFIGURATION);
   private final Kernel chunks = group.kernels().get(0);
 
   @Test
@@ -51,7 +57,10 @@ class StagedRedomapTest {
       assertTrue(source.source().contains(call), call);
     }
     String form = JvmKernelForm.describe(chunks);
-    assertTrue(form.startsWith("map part staged, fold per row in the reduction order, in chunks of 1024 rows"), form);
+    assertTrue(
+        form.startsWith(
+            "map part staged, fold per row in the reduction order, in chunks of 1024 rows"),
+        form);
     // the whole price is staged: the fold reads one value a row
     assertEquals(1, StagedRedomap.of(chunks).orElseThrow().values().size());
     assertEquals("per row", JvmKernelForm.describe(group.kernels().get(1)));
@@ -61,16 +70,28 @@ class StagedRedomapTest {
   @Test
   void stagedSumsEqualThePerRowCodeAndTheReductionOrderBitForBit() {
     Random random = new Random(20261126);
-    for (int rows : new int[] {1, 7, 8, 17, 1023, 1024, 1025, 3 * 1024 + 77, 20_000, 1_048_576 + 9}) {
+    for (int rows :
+        new int[] {1, 7, 8, 17, 1023, 1024, 1025, 3 * 1024 + 77, 20_000, 1_048_576 + 9}) {
       Object[] columns = columns(rows, random);
-      double expected = ReductionOrder.reduce(rows, 0.0, (acc, i) -> acc + price(columns, (int) i), Double::sum);
+      double expected =
+          ReductionOrder.reduce(rows, 0.0, (acc, i) -> acc + price(columns, (int) i), Double::sum);
       for (int threads : new int[] {1, 2}) {
         double staged = sum(new JvmGroupRunner(group, threads), columns, rows);
-        double perRow = sum(new JvmGroupRunner(group, threads, k -> JaninoKernels.compile(JavaKernelIrPrinter.printPerRow(k))),
-            columns, rows);
+        double perRow =
+            sum(
+                new JvmGroupRunner(
+                    group, threads, k -> JaninoKernels.compile(JavaKernelIrPrinter.printPerRow(k))),
+                columns,
+                rows);
         String what = rows + " rows on " + threads + " threads";
-        assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(perRow), "per row, " + what);
-        assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(staged), "staged, " + what);
+        assertEquals(
+            Double.doubleToRawLongBits(expected),
+            Double.doubleToRawLongBits(perRow),
+            "per row, " + what);
+        assertEquals(
+            Double.doubleToRawLongBits(expected),
+            Double.doubleToRawLongBits(staged),
+            "staged, " + what);
       }
     }
   }
@@ -86,10 +107,17 @@ class StagedRedomapTest {
     double[] stagedPartials = partials(staged, columns, rows, workspace);
     double[] perRowPartials = partials(perRow, columns, rows, null);
     assertEquals(chunkCount, stagedPartials.length);
-    assertTrue(Arrays.stream((Object[]) workspace).anyMatch(a -> a instanceof double[] d
-        && Arrays.stream(d).anyMatch(x -> Double.doubleToRawLongBits(x) != 0)), "the staged code wrote the workspace");
+    assertTrue(
+        Arrays.stream((Object[]) workspace)
+            .anyMatch(
+                a ->
+                    a instanceof double[] d
+                        && Arrays.stream(d).anyMatch(x -> Double.doubleToRawLongBits(x) != 0)),
+        "the staged code wrote the workspace");
     for (int c = 0; c < chunkCount; c++) {
-      assertEquals(Double.doubleToRawLongBits(perRowPartials[c]), Double.doubleToRawLongBits(stagedPartials[c]),
+      assertEquals(
+          Double.doubleToRawLongBits(perRowPartials[c]),
+          Double.doubleToRawLongBits(stagedPartials[c]),
           "partial of chunk " + c);
     }
   }
@@ -110,8 +138,10 @@ class StagedRedomapTest {
     Object[] scalars = new Object[chunks.scalars().size()];
     for (int k = 0; k < scalars.length; k++) {
       String name = chunks.scalars().get(k).name();
-      scalars[k] = name.startsWith("chunkSize") ? ReductionOrder.chunkSize(rows)
-          : name.startsWith("chunks") ? chunkCount : (Object) (long) rows;
+      scalars[k] =
+          name.startsWith("chunkSize")
+              ? ReductionOrder.chunkSize(rows)
+              : name.startsWith("chunks") ? chunkCount : (Object) (long) rows;
     }
     assertEquals(0, code.run(memory, scalars, 0, (int) chunkCount, (int) chunkCount));
     return partials;
@@ -139,10 +169,13 @@ class StagedRedomapTest {
     HostEnvironment environment = new HostEnvironment(new RunMeter());
     for (int k = 0; k < columns.length; k++) {
       ScalarType type = k == 0 ? ScalarType.BOOL : ScalarType.F64;
-      environment.bind(((SubExp.Var) redomap.inputs().get(k)).name(),
+      environment.bind(
+          ((SubExp.Var) redomap.inputs().get(k)).name(),
           HostValue.of(new FlatArray(type, columns[k], new int[] {rows})));
     }
-    return ((dev.l0.ir.ScalarValue.Float) runner.run(environment).values().iterator().next().boxed()).value();
+    return ((dev.l0.ir.ScalarValue.Float)
+            runner.run(environment).values().iterator().next().boxed())
+        .value();
   }
 
   /** {call, price, strike, years, rate, volatility}: ordinary options. */
@@ -179,7 +212,10 @@ class StagedRedomapTest {
 
   private static double cnd(double d) {
     double k = 1.0 / (1.0 + 0.2316419 * (d < 0.0 ? -d : d));
-    double p = k * (0.31938153 + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
+    double p =
+        k
+            * (0.31938153
+                + k * (-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429))));
     double c = 0.39894228040143267793994605993438 * StrictMath.exp(-0.5 * d * d) * p;
     return 0.0 < d ? 1.0 - c : c;
   }

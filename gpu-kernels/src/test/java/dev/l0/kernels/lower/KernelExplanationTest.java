@@ -10,7 +10,10 @@ import dev.l0.testing.TestPrograms;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Explain's line per kernel and backend: skeleton, per-thread arrays in bytes, and how the kernel reads. */
+/**
+ * Explain's line per kernel and backend: skeleton, per-thread arrays in bytes, and how the kernel
+ * reads.
+ */
 class KernelExplanationTest {
   private static String explain(LoweredPrograms lowered, LaunchConfiguration configuration) {
     KernelPlan plan = lowered.optimized().kernelPlan();
@@ -20,7 +23,9 @@ class KernelExplanationTest {
 
   @Test
   void aPerRowArrayNamesItsBytesPerThread() {
-    LoweredPrograms lowered = LoweredPrograms.of("""
+    LoweredPrograms lowered =
+        LoweredPrograms.of(
+            """
         fun [f64] main([f64] xs) =
           map(fn f64 (f64 x) =>
                 let acc0 = copy(replicate(16, 0.0)) in
@@ -37,10 +42,15 @@ class KernelExplanationTest {
 
   @Test
   void aReductionIsChunksThenATree() {
-    String line = explain(LoweredPrograms.of("fun f64 main([f64] xs) = reduce(op +, 0.0, map(fn f64 (f64 x) => x * x, xs))"),
-        LaunchConfiguration.DEFAULT);
+    String line =
+        explain(
+            LoweredPrograms.of(
+                "fun f64 main([f64] xs) = reduce(op +, 0.0, map(fn f64 (f64 x) => x * x, xs))"),
+            LaunchConfiguration.DEFAULT);
     assertTrue(line.startsWith("redomap: "), line);
-    assertTrue(line.contains("(a thread per chunk of the reduction order), then ") && line.contains("(pairwise tree of the chunk partials)"),
+    assertTrue(
+        line.contains("(a thread per chunk of the reduction order), then ")
+            && line.contains("(pairwise tree of the chunk partials)"),
         line);
     assertTrue(line.contains("per-thread arrays: none"), line);
   }
@@ -48,15 +58,20 @@ class KernelExplanationTest {
   @Test
   void aReduceOfRowsIsAMapOfReducesOnAGpuWhereItsRowsAreWide() {
     LoweredPrograms wideRows = LoweredPrograms.of(MapOfReducesSimulationTest.SUM_OF_ROWS);
-    LoweredPrograms narrowRows = LoweredPrograms.of(
-        MapOfReducesSimulationTest.sumOfConstantRows((int) MapOfReducesLowering.MIN_COLUMNS - 1));
-    LoweredPrograms thresholdRows = LoweredPrograms.of(
-        MapOfReducesSimulationTest.sumOfConstantRows((int) MapOfReducesLowering.MIN_COLUMNS));
+    LoweredPrograms narrowRows =
+        LoweredPrograms.of(
+            MapOfReducesSimulationTest.sumOfConstantRows(
+                (int) MapOfReducesLowering.MIN_COLUMNS - 1));
+    LoweredPrograms thresholdRows =
+        LoweredPrograms.of(
+            MapOfReducesSimulationTest.sumOfConstantRows((int) MapOfReducesLowering.MIN_COLUMNS));
     String perThread = "(array accumulators per thread, folded over chunks), then ";
     for (LoweredPrograms wide : List.of(wideRows, thresholdRows)) {
       String cuda = explain(wide, LaunchConfiguration.DEFAULT);
-      assertTrue(cuda.contains("(map of reduces: a thread per chunk and column of the rows), then ")
-          && cuda.contains("(pairwise tree of the column partials, a thread per column)"), cuda);
+      assertTrue(
+          cuda.contains("(map of reduces: a thread per chunk and column of the rows), then ")
+              && cuda.contains("(pairwise tree of the column partials, a thread per column)"),
+          cuda);
       assertTrue(cuda.contains("per-thread arrays: none") && !cuda.contains("_array_"), cuda);
       String jvm = explain(wide, JvmGroupRunner.LAUNCH_CONFIGURATION);
       assertTrue(jvm.contains(perThread) && !jvm.contains("_column_"), jvm);
@@ -78,7 +93,8 @@ class KernelExplanationTest {
   @Test
   void everyKernelTheLoweringNamesHasASkeleton() {
     for (String program : java.util.List.of("OptionPricing", "LocVolCalib", "InterestCalib")) {
-      KernelPlan plan = LoweredPrograms.of(TestPrograms.load("finpar/" + program)).optimized().kernelPlan();
+      KernelPlan plan =
+          LoweredPrograms.of(TestPrograms.load("finpar/" + program)).optimized().kernelPlan();
       for (KernelPlan.Kernel kernel : plan.kernels()) {
         String line = KernelExplanation.explain(plan, kernel, JvmGroupRunner.LAUNCH_CONFIGURATION);
         assertTrue(line.startsWith(kernel.kind() + ": "), line);

@@ -24,7 +24,10 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
-/** The kernel groups the corpus and random programs lower to: their structure and their well-formedness. */
+/**
+ * The kernel groups the corpus and random programs lower to: their structure and their
+ * well-formedness.
+ */
 class KernelLoweringTest {
 
   @Test
@@ -53,15 +56,22 @@ class KernelLoweringTest {
     assertTrue(count(tree.body(), s -> s instanceof KernelStmt.Barrier) >= 1);
     List<HostStep.Launch> launches = launches(group);
     assertEquals(List.of(chunks, tree), launches.stream().map(HostStep.Launch::kernel).toList());
-    assertEquals(new KernelExpr.Constant(dev.l0.ir.ScalarValue.i64(1)), launches.get(1).gridSize(), "the tree runs in one block");
+    assertEquals(
+        new KernelExpr.Constant(dev.l0.ir.ScalarValue.i64(1)),
+        launches.get(1).gridSize(),
+        "the tree runs in one block");
     assertEquals(List.of(), single(group.outputs()).shape(), "a scalar result");
     assertWellFormed(group);
   }
 
-  /** Its thread per row of {@code a} reads {@code a[i][k]} along the row: from a copy the tiled transpose makes first. */
+  /**
+   * Its thread per row of {@code a} reads {@code a[i][k]} along the row: from a copy the tiled
+   * transpose makes first.
+   */
   @Test
   void matrixMultiplicationIsOneKernelAfterATransposeOfItsRowsOperand() {
-    KernelGroup group = single(LoweredPrograms.of(TestPrograms.load(TestPrograms.P1_MATMUL)).groups());
+    KernelGroup group =
+        single(LoweredPrograms.of(TestPrograms.load(TestPrograms.P1_MATMUL)).groups());
     assertEquals(2, group.kernels().size());
     assertTrue(group.kernels().get(0).name().contains("_transpose"), group.kernels().get(0).name());
     assertEquals(2, single(group.outputs()).shape().size());
@@ -74,27 +84,43 @@ class KernelLoweringTest {
     assertEquals(List.of(), lowered.rejections());
     assertEquals(2, lowered.groups().size());
     lowered.groups().forEach(g -> assertEquals(2, g.kernels().size()));
-    lowered.groups().forEach(g -> assertTrue(g.kernels().get(0).name().contains("_transpose"), g.kernels().get(0).name()));
+    lowered
+        .groups()
+        .forEach(
+            g ->
+                assertTrue(
+                    g.kernels().get(0).name().contains("_transpose"), g.kernels().get(0).name()));
     lowered.groups().forEach(KernelLoweringTest::assertWellFormed);
   }
 
   @Test
   void aScanIsReduceThenScanInThreeKernels() {
-    KernelGroup group = single(LoweredPrograms.of(
-        "fun [i32] main([i32] xs) = scan(op +, 0, map(fn i32 (i32 x) => x * 3, xs))").groups());
+    KernelGroup group =
+        single(
+            LoweredPrograms.of(
+                    "fun [i32] main([i32] xs) = scan(op +, 0, map(fn i32 (i32 x) => x * 3, xs))")
+                .groups());
     assertEquals(3, group.kernels().size());
-    assertEquals(List.of("_totals", "_carries", "_rescan"),
+    assertEquals(
+        List.of("_totals", "_carries", "_rescan"),
         group.kernels().stream().map(k -> k.name().substring(k.name().lastIndexOf('_'))).toList());
     assertWellFormed(group);
   }
 
   @Test
   void aFilterCountsScansAndScattersAndReadsItsSizeBack() {
-    KernelGroup group = single(LoweredPrograms.of(
-        "fun [i32] main([i32] xs) = filter(fn bool (i32 x) => 0 < x % 3, xs)").groups());
+    KernelGroup group =
+        single(
+            LoweredPrograms.of(
+                    "fun [i32] main([i32] xs) = filter(fn bool (i32 x) => 0 < x % 3, xs)")
+                .groups());
     assertEquals(3, group.kernels().size());
-    HostStep.ReadScalar total = (HostStep.ReadScalar) group.steps().stream()
-        .filter(s -> s instanceof HostStep.ReadScalar).findFirst().orElseThrow();
+    HostStep.ReadScalar total =
+        (HostStep.ReadScalar)
+            group.steps().stream()
+                .filter(s -> s instanceof HostStep.ReadScalar)
+                .findFirst()
+                .orElseThrow();
     assertEquals(List.of(total.variable()), single(group.outputs()).shape());
     assertEquals(1, group.errors().size(), "the modulo's division by zero is guarded");
     assertWellFormed(group);
@@ -102,43 +128,69 @@ class KernelLoweringTest {
 
   @Test
   void integerDivisionIsGuardedAndRaisesItsError() {
-    KernelGroup group = single(LoweredPrograms.of("fun [i32] main([i32] xs, i32 d) = map(fn i32 (i32 x) => x / d, xs)").groups());
+    KernelGroup group =
+        single(
+            LoweredPrograms.of("fun [i32] main([i32] xs, i32 d) = map(fn i32 (i32 x) => x / d, xs)")
+                .groups());
     assertEquals("integer division by zero", single(group.errors()).detail());
-    assertEquals(1, count(single(group.kernels()).body(), s -> s instanceof KernelStmt.RaiseError r && r.code() == 1));
+    assertEquals(
+        1,
+        count(
+            single(group.kernels()).body(),
+            s -> s instanceof KernelStmt.RaiseError r && r.code() == 1));
   }
 
   @Test
   void anInPlaceUpdateInsideAThreadWritesAScratchCopyNotTheInput() {
-    KernelGroup group = single(LoweredPrograms.of(
-        "fun [[i32]] main([i32] xs) = map(fn [i32] (i32 x) => let a = copy(xs) in let b = a with [0] <- x in b, xs)").groups());
+    KernelGroup group =
+        single(
+            LoweredPrograms.of(
+                    "fun [[i32]] main([i32] xs) = map(fn [i32] (i32 x) => let a = copy(xs) in let b = a with [0] <- x in b, xs)")
+                .groups());
     Kernel kernel = single(group.kernels());
-    Buffer input = group.inputs().stream().filter(in -> in instanceof GroupInput.Array)
-        .map(in -> ((GroupInput.Array) in).buffer()).findFirst().orElseThrow();
+    Buffer input =
+        group.inputs().stream()
+            .filter(in -> in instanceof GroupInput.Array)
+            .map(in -> ((GroupInput.Array) in).buffer())
+            .findFirst()
+            .orElseThrow();
     Set<Buffer> written = new HashSet<>();
-    forEachStatement(kernel.body(), s -> {
-      if (s instanceof KernelStmt.Store store) {
-        written.add(store.buffer());
-      }
-    });
+    forEachStatement(
+        kernel.body(),
+        s -> {
+          if (s instanceof KernelStmt.Store store) {
+            written.add(store.buffer());
+          }
+        });
     assertTrue(!written.contains(input), "the kernel writes its input");
-    assertTrue(written.stream().anyMatch(b -> b.name().startsWith("scratch_")), "no scratch copy is written: " + written);
-    assertTrue(group.steps().stream().anyMatch(s -> s instanceof HostStep.Allocate a && a.buffer().name().startsWith("scratch_")));
+    assertTrue(
+        written.stream().anyMatch(b -> b.name().startsWith("scratch_")),
+        "no scratch copy is written: " + written);
+    assertTrue(
+        group.steps().stream()
+            .anyMatch(
+                s -> s instanceof HostStep.Allocate a && a.buffer().name().startsWith("scratch_")));
     assertWellFormed(group);
   }
 
   /**
-   * A thread's third scratch array starts at a host scalar the host defines before the launch
-   * (the sum of the sizes before it), not at that sum computed at each access.
+   * A thread's third scratch array starts at a host scalar the host defines before the launch (the
+   * sum of the sizes before it), not at that sum computed at each access.
    */
   @Test
   void aScratchPartAfterTheFirstStartsAtAHostScalarDefinedBeforeTheLaunch() {
-    KernelGroup group = single(LoweredPrograms.of(
-        "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => let a = copy(xs) in let b = copy(xs) in let c = copy(xs) in "
-            + "let a[0] = x in let b[0] = 2 * x in let c[0] = 3 * x in a[0] + b[0] + c[0], xs)").groups());
+    KernelGroup group =
+        single(
+            LoweredPrograms.of(
+                    "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => let a = copy(xs) in let b = copy(xs) in let c = copy(xs) in "
+                        + "let a[0] = x in let b[0] = 2 * x in let c[0] = 3 * x in a[0] + b[0] + c[0], xs)")
+                .groups());
     List<HostStep> steps = group.steps();
     int define = -1;
     for (int i = 0; i < steps.size(); i++) {
-      if (steps.get(i) instanceof HostStep.Define d && d.variable().name().startsWith("scratch_i32") && d.variable().name().contains("_part")) {
+      if (steps.get(i) instanceof HostStep.Define d
+          && d.variable().name().startsWith("scratch_i32")
+          && d.variable().name().contains("_part")) {
         define = i;
       }
     }
@@ -150,12 +202,16 @@ class KernelLoweringTest {
     assertTrue(launch < steps.size(), "the start is defined after the launch: " + steps);
     KernelExpr.Var start = ((HostStep.Define) steps.get(define)).variable();
     Set<KernelExpr> indexes = new HashSet<>();
-    forEachStatement(single(group.kernels()).body(), s -> {
-      if (s instanceof KernelStmt.Store store && store.buffer().name().startsWith("scratch_")) {
-        indexes.add(store.index());
-      }
-    });
-    assertTrue(indexes.stream().anyMatch(index -> mentions(index, start)), "no scratch store indexes from " + start + ": " + indexes);
+    forEachStatement(
+        single(group.kernels()).body(),
+        s -> {
+          if (s instanceof KernelStmt.Store store && store.buffer().name().startsWith("scratch_")) {
+            indexes.add(store.index());
+          }
+        });
+    assertTrue(
+        indexes.stream().anyMatch(index -> mentions(index, start)),
+        "no scratch store indexes from " + start + ": " + indexes);
     assertWellFormed(group);
   }
 
@@ -174,24 +230,35 @@ class KernelLoweringTest {
 
   @Test
   void whatCannotBeLoweredIsRejectedNamingTheConstructAndItsPosition() {
-    LoweredPrograms lowered = LoweredPrograms.of(
-        "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => let a = copy(iota(x)) in let b = a with [0] <- 1 in reduce(op +, 0, b), xs)");
+    LoweredPrograms lowered =
+        LoweredPrograms.of(
+            "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => let a = copy(iota(x)) in let b = a with [0] <- 1 in reduce(op +, 0, b), xs)");
     assertEquals(List.of(), lowered.groups());
     String rejection = single(lowered.rejections());
-    assertTrue(rejection.contains("cannot lower to kernels: an array inside a kernel thread whose size")
-        && rejection.contains("(i64(an element of in_xs_1_1)) the host cannot bound before the kernel runs (at test.l0:1:75)"),
+    assertTrue(
+        rejection.contains("cannot lower to kernels: an array inside a kernel thread whose size")
+            && rejection.contains(
+                "(i64(an element of in_xs_1_1)) the host cannot bound before the kernel runs (at test.l0:1:75)"),
         rejection);
   }
 
   @Test
   void anArrayLiteralInsideAThreadIsWrittenToScratchAndOnlyRowsCanBeIrregular() {
-    KernelGroup scalars = single(LoweredPrograms.of(
-        "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => reduce(op +, 0, [x, 2 * x]), xs)").groups());
+    KernelGroup scalars =
+        single(
+            LoweredPrograms.of(
+                    "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => reduce(op +, 0, [x, 2 * x]), xs)")
+                .groups());
     assertEquals(List.of(), scalars.errors());
-    KernelGroup rows = single(LoweredPrograms.of(
-        "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => "
-            + "let a = [filter(fn bool (i32 y) => y < x, iota(2)), iota(1)] in reduce(op +, 0, a[0]), xs)").groups());
-    assertTrue(rows.errors().stream().anyMatch(e -> e.operation().equals("array literal")), rows.errors().toString());
+    KernelGroup rows =
+        single(
+            LoweredPrograms.of(
+                    "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => "
+                        + "let a = [filter(fn bool (i32 y) => y < x, iota(2)), iota(1)] in reduce(op +, 0, a[0]), xs)")
+                .groups());
+    assertTrue(
+        rows.errors().stream().anyMatch(e -> e.operation().equals("array literal")),
+        rows.errors().toString());
   }
 
   @Provide
@@ -199,7 +266,10 @@ class KernelLoweringTest {
     return RandomPrograms.programs();
   }
 
-  /** Every kernel of a random program lowers to a well-formed group or is rejected with a reason; nothing else escapes. */
+  /**
+   * Every kernel of a random program lowers to a well-formed group or is rejected with a reason;
+   * nothing else escapes.
+   */
   @Property(tries = 200)
   void randomProgramsLowerToWellFormedGroupsOrAreRejected(@ForAll("programs") ProgramCase program) {
     LoweredPrograms lowered = LoweredPrograms.of(program.program());
@@ -235,15 +305,26 @@ class KernelLoweringTest {
       } else {
         HostStep.Launch launch = (HostStep.Launch) step;
         assertDefined(launch.gridSize(), hostScalars, "grid of " + launch.kernel().name());
-        assertTrue(buffers.containsAll(launch.kernel().buffers()), "a buffer of " + launch.kernel().name() + " is missing");
-        assertTrue(hostScalars.containsAll(launch.kernel().scalars()),
-            "a scalar parameter of " + launch.kernel().name() + " is not on the host: " + launch.kernel().scalars());
-        assertEquals(0, countInsideIfs(launch.kernel().body(), false), "a barrier under an if in " + launch.kernel().name());
-        forEachStatement(launch.kernel().body(), s -> {
-          if (s instanceof KernelStmt.RaiseError r) {
-            assertTrue(r.code() <= group.errors().size(), "unknown error code " + r.code());
-          }
-        });
+        assertTrue(
+            buffers.containsAll(launch.kernel().buffers()),
+            "a buffer of " + launch.kernel().name() + " is missing");
+        assertTrue(
+            hostScalars.containsAll(launch.kernel().scalars()),
+            "a scalar parameter of "
+                + launch.kernel().name()
+                + " is not on the host: "
+                + launch.kernel().scalars());
+        assertEquals(
+            0,
+            countInsideIfs(launch.kernel().body(), false),
+            "a barrier under an if in " + launch.kernel().name());
+        forEachStatement(
+            launch.kernel().body(),
+            s -> {
+              if (s instanceof KernelStmt.RaiseError r) {
+                assertTrue(r.code() <= group.errors().size(), "unknown error code " + r.code());
+              }
+            });
       }
     }
     for (GroupOutput output : group.outputs()) {
@@ -308,7 +389,10 @@ class KernelLoweringTest {
   }
 
   private static List<HostStep.Launch> launches(KernelGroup group) {
-    return group.steps().stream().filter(s -> s instanceof HostStep.Launch).map(s -> (HostStep.Launch) s).toList();
+    return group.steps().stream()
+        .filter(s -> s instanceof HostStep.Launch)
+        .map(s -> (HostStep.Launch) s)
+        .toList();
   }
 
   private static <T> T single(List<T> items) {

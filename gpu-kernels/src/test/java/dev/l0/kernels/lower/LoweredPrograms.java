@@ -11,10 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Test support shared by the kernel tests: a program type-checked, optimised and each kernel of
- * its plan lowered, keeping the groups that lower and the reasons of those that do not.
+ * Test support shared by the kernel tests: a program type-checked, optimised and each kernel of its
+ * plan lowered, keeping the groups that lower and the reasons of those that do not.
  */
-public record LoweredPrograms(OptimizedProgram optimized, List<KernelGroup> groups, List<String> rejections) {
+public record LoweredPrograms(
+    OptimizedProgram optimized, List<KernelGroup> groups, List<String> rejections) {
   public LoweredPrograms {
     groups = List.copyOf(groups);
     rejections = List.copyOf(rejections);

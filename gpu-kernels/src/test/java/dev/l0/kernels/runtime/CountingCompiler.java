@@ -25,8 +25,16 @@ final class CountingCompiler implements PtxCompiler {
     return compilations.get();
   }
 
-  static String expectedPtx(String source, List<String> options, ComputeCapability target, int paddingBytes) {
-    return "// ptx of " + source + " with " + options + " for " + target + "\n" + "x".repeat(paddingBytes);
+  static String expectedPtx(
+      String source, List<String> options, ComputeCapability target, int paddingBytes) {
+    return "// ptx of "
+        + source
+        + " with "
+        + options
+        + " for "
+        + target
+        + "\n"
+        + "x".repeat(paddingBytes);
   }
 
   @Override

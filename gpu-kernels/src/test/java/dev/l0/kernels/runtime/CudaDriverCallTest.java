@@ -18,8 +18,12 @@ class CudaDriverCallTest {
 
   @Test
   void aFailureCodeCarriesItsName() {
-    CudaDriverException error = assertThrows(CudaDriverException.class,
-        () -> CudaDriverCall.run("cuModuleLoadData", () -> CUresult.CUDA_ERROR_UNSUPPORTED_PTX_VERSION));
+    CudaDriverException error =
+        assertThrows(
+            CudaDriverException.class,
+            () ->
+                CudaDriverCall.run(
+                    "cuModuleLoadData", () -> CUresult.CUDA_ERROR_UNSUPPORTED_PTX_VERSION));
     assertEquals("CUDA_ERROR_UNSUPPORTED_PTX_VERSION", error.resultName());
     assertEquals("cuModuleLoadData", error.operation());
     assertEquals("cuModuleLoadData failed: CUDA_ERROR_UNSUPPORTED_PTX_VERSION", error.getMessage());
@@ -27,20 +31,35 @@ class CudaDriverCallTest {
 
   @Test
   void outOfMemoryIsItsOwnType() {
-    CudaDriverException error = assertThrows(CudaDriverException.class,
-        () -> CudaDriverCall.run("cuMemAlloc", () -> CUresult.CUDA_ERROR_OUT_OF_MEMORY));
+    CudaDriverException error =
+        assertThrows(
+            CudaDriverException.class,
+            () -> CudaDriverCall.run("cuMemAlloc", () -> CUresult.CUDA_ERROR_OUT_OF_MEMORY));
     assertInstanceOf(OutOfDeviceMemoryException.class, error);
   }
 
   @Test
   void jcudasOwnExceptionIsMappedTheSameWay() {
-    CudaDriverException error = assertThrows(CudaDriverException.class, () -> CudaDriverCall.run("cuMemAlloc", () -> {
-      throw new CudaException(CUresult.stringFor(CUresult.CUDA_ERROR_OUT_OF_MEMORY));
-    }));
+    CudaDriverException error =
+        assertThrows(
+            CudaDriverException.class,
+            () ->
+                CudaDriverCall.run(
+                    "cuMemAlloc",
+                    () -> {
+                      throw new CudaException(
+                          CUresult.stringFor(CUresult.CUDA_ERROR_OUT_OF_MEMORY));
+                    }));
     assertInstanceOf(OutOfDeviceMemoryException.class, error);
-    CudaDriverException launch = assertThrows(CudaDriverException.class, () -> CudaDriverCall.run("cuLaunchKernel", () -> {
-      throw new CudaException("CUDA_ERROR_LAUNCH_FAILED");
-    }));
+    CudaDriverException launch =
+        assertThrows(
+            CudaDriverException.class,
+            () ->
+                CudaDriverCall.run(
+                    "cuLaunchKernel",
+                    () -> {
+                      throw new CudaException("CUDA_ERROR_LAUNCH_FAILED");
+                    }));
     assertEquals("CUDA_ERROR_LAUNCH_FAILED", launch.resultName());
   }
 }

@@ -27,7 +27,9 @@ class CudaProbeTest {
   void withoutADriverTheAnswerNamesTheMissingDriver() {
     Availability<CudaDevice> answer = CudaProbe.probe();
     assumeFalse(answer.isAvailable(), "this machine has a CUDA device: " + answer.description());
-    assertTrue(answer.description().startsWith("no CUDA driver (") || answer.description().startsWith("no CUDA device"),
+    assertTrue(
+        answer.description().startsWith("no CUDA driver (")
+            || answer.description().startsWith("no CUDA device"),
         answer.description());
     assertFalse(answer.description().contains("\n"), answer.description());
     assertTrue(answer.value().isEmpty());
@@ -40,7 +42,8 @@ class CudaProbeTest {
     Availability<CudaDevice> second = CudaProbe.probe();
     long elapsed = System.nanoTime() - start;
     assertSame(first, second);
-    assertTrue(elapsed < Duration.ofMillis(5).toNanos(), "the second probe took " + elapsed + " ns");
+    assertTrue(
+        elapsed < Duration.ofMillis(5).toNanos(), "the second probe took " + elapsed + " ns");
   }
 
   @Test
@@ -62,31 +65,38 @@ class CudaProbeTest {
   @Test
   void aGpuPastTheDriversCountIsUnavailableWithoutBeingRead() {
     Availability<Integer> twoGpus = Availability.available(2, "2 CUDA device(s)");
-    IntFunction<Availability<CudaDevice>> mustNotRead = ordinal -> {
-      throw new AssertionError("GPU " + ordinal + " was read");
-    };
+    IntFunction<Availability<CudaDevice>> mustNotRead =
+        ordinal -> {
+          throw new AssertionError("GPU " + ordinal + " was read");
+        };
     Availability<CudaDevice> third = CudaProbe.probe(2, twoGpus, mustNotRead);
     assertFalse(third.isAvailable());
     assertEquals("GPU 2 requested, the machine has 2", third.description());
-    Availability<CudaDevice> none = CudaProbe.probe(0,
-        Availability.unavailable("no CUDA device (the driver reports none)"), mustNotRead);
+    Availability<CudaDevice> none =
+        CudaProbe.probe(
+            0, Availability.unavailable("no CUDA device (the driver reports none)"), mustNotRead);
     assertEquals("no CUDA device (the driver reports none)", none.description());
   }
 
   @Test
   void aGpuTheDriverHasIsReadByItsOrdinal() {
     List<Integer> read = new ArrayList<>();
-    Availability<CudaDevice> second = CudaProbe.probe(1, Availability.available(2, "2 CUDA device(s)"), ordinal -> {
-      read.add(ordinal);
-      return Availability.unavailable("CUDA driver unusable (cuDeviceGet failed: test)");
-    });
+    Availability<CudaDevice> second =
+        CudaProbe.probe(
+            1,
+            Availability.available(2, "2 CUDA device(s)"),
+            ordinal -> {
+              read.add(ordinal);
+              return Availability.unavailable("CUDA driver unusable (cuDeviceGet failed: test)");
+            });
     assertEquals(List.of(1), read);
     assertEquals("CUDA driver unusable (cuDeviceGet failed: test)", second.description());
   }
 
   @Test
   void aNegativeOrdinalIsAnError() {
-    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> CudaProbe.probe(-1));
+    IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> CudaProbe.probe(-1));
     assertEquals("GPU ordinal -1 is not a device number (0, 1, ...)", error.getMessage());
   }
 
@@ -99,7 +109,9 @@ class CudaProbeTest {
       count++;
     }
     assertTrue(count < MAX_GPUS, "more than " + MAX_GPUS + " GPUs answered");
-    assertEquals("GPU " + count + " requested, the machine has " + count, CudaProbe.probe(count).description());
+    assertEquals(
+        "GPU " + count + " requested, the machine has " + count,
+        CudaProbe.probe(count).description());
   }
 
   @Test
@@ -111,6 +123,8 @@ class CudaProbeTest {
     assertFalse(device.name().isBlank());
     assertTrue(device.totalMemoryBytes() > 0);
     assertTrue(device.driverVersion() >= 12000, device.driverVersionText());
-    assertEquals(device.name() + " (" + device.computeCapability().smArchitecture() + ")", answer.description());
+    assertEquals(
+        device.name() + " (" + device.computeCapability().smArchitecture() + ")",
+        answer.description());
   }
 }

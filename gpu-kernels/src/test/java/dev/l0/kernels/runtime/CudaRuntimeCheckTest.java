@@ -23,11 +23,16 @@ class CudaRuntimeCheckTest {
     String line = lines.get(0);
     if (CudaProbe.probe().isAvailable()) {
       assertEquals(0, status, line);
-      assertTrue(line.startsWith("{\"check\": \"cuda-runtime\", \"device\": ") && line.contains("\"mismatches\": 0}")
-          && line.contains("\"cacheHits\": 1, \"cacheMisses\": 1"), line);
+      assertTrue(
+          line.startsWith("{\"check\": \"cuda-runtime\", \"device\": ")
+              && line.contains("\"mismatches\": 0}")
+              && line.contains("\"cacheHits\": 1, \"cacheMisses\": 1"),
+          line);
     } else {
       assertEquals(0, status, line);
-      assertTrue(line.startsWith("CudaRuntimeCheck: no CUDA d") && line.endsWith("; nothing checked"), line);
+      assertTrue(
+          line.startsWith("CudaRuntimeCheck: no CUDA d") && line.endsWith("; nothing checked"),
+          line);
     }
   }
 }

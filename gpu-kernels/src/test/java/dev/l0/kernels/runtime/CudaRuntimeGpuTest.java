@@ -16,26 +16,35 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The runtime on a real GPU: compile through the cache, load, launch, copy, pool reuse, driver errors by name. */
+/**
+ * The runtime on a real GPU: compile through the cache, load, launch, copy, pool reuse, driver
+ * errors by name.
+ */
 @Tag("gpu")
 class CudaRuntimeGpuTest {
-  private static final String SCALE = String.join("\n",
-      "extern \"C\" __global__ void scale(const float *in, float *out, float factor, long long n) {",
-      "  long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x;",
-      "  if (i < n) { out[i] = in[i] * factor; }",
-      "}", "");
+  private static final String SCALE =
+      String.join(
+          "\n",
+          "extern \"C\" __global__ void scale(const float *in, float *out, float factor, long long n) {",
+          "  long long i = (long long) blockIdx.x * blockDim.x + threadIdx.x;",
+          "  if (i < n) { out[i] = in[i] * factor; }",
+          "}",
+          "");
 
   @TempDir Path cacheFolder;
 
   @BeforeEach
   void requireAGpuAndACompiler() {
     assumeTrue(CudaProbe.probe().isAvailable(), CudaProbe.probe().description());
-    assumeTrue(PtxCompilers.onThisMachine().isAvailable(), PtxCompilers.onThisMachine().description());
+    assumeTrue(
+        PtxCompilers.onThisMachine().isAvailable(), PtxCompilers.onThisMachine().description());
   }
 
   private Ptx compileScale(CudaContext context) {
-    KernelCache cache = new KernelCache(cacheFolder, PtxCompilers.onThisMachine().value().orElseThrow());
-    return cache.compile(SCALE, NvccCompiler.ARITHMETIC_OPTIONS, context.device().computeCapability());
+    KernelCache cache =
+        new KernelCache(cacheFolder, PtxCompilers.onThisMachine().value().orElseThrow());
+    return cache.compile(
+        SCALE, NvccCompiler.ARITHMETIC_OPTIONS, context.device().computeCapability());
   }
 
   @Test
@@ -52,11 +61,21 @@ class CudaRuntimeGpuTest {
         host.putFloat(i * Float.BYTES, i * 0.5f - 7f);
       }
       context.upload(staging, in, bytes);
-      module.kernel("scale").launch(LaunchShape.linear(n, 128), 0, List.of(
-          KernelArgument.of(in), KernelArgument.of(out), KernelArgument.ofFloat(1.5f), KernelArgument.ofLong(n)));
+      module
+          .kernel("scale")
+          .launch(
+              LaunchShape.linear(n, 128),
+              0,
+              List.of(
+                  KernelArgument.of(in),
+                  KernelArgument.of(out),
+                  KernelArgument.ofFloat(1.5f),
+                  KernelArgument.ofLong(n)));
       context.download(out, staging, bytes);
       for (int i = 0; i < n; i++) {
-        assertEquals(Float.floatToRawIntBits((i * 0.5f - 7f) * 1.5f), Float.floatToRawIntBits(host.getFloat(i * Float.BYTES)),
+        assertEquals(
+            Float.floatToRawIntBits((i * 0.5f - 7f) * 1.5f),
+            Float.floatToRawIntBits(host.getFloat(i * Float.BYTES)),
             "element " + i);
       }
     }
@@ -74,7 +93,8 @@ class CudaRuntimeGpuTest {
       }
       long freeBefore = context.freeDeviceMemory();
       pool.freeWaiting();
-      assertTrue(context.freeDeviceMemory() > freeBefore, "freeing waiting buffers gave memory back");
+      assertTrue(
+          context.freeDeviceMemory() > freeBefore, "freeing waiting buffers gave memory back");
     }
   }
 
@@ -88,8 +108,10 @@ class CudaRuntimeGpuTest {
 
   @Test
   void missingKernelNameCarriesTheCuresultName() {
-    try (CudaContext context = CudaContext.open(0); CudaModule module = context.loadModule(compileScale(context))) {
-      CudaDriverException error = assertThrows(CudaDriverException.class, () -> module.kernel("no_such_kernel"));
+    try (CudaContext context = CudaContext.open(0);
+        CudaModule module = context.loadModule(compileScale(context))) {
+      CudaDriverException error =
+          assertThrows(CudaDriverException.class, () -> module.kernel("no_such_kernel"));
       assertEquals("CUDA_ERROR_NOT_FOUND", error.resultName());
     }
   }

@@ -19,7 +19,8 @@ class DeviceMemoryPoolTest {
   /** A device of {@code capacity} bytes: allocations beyond it are out of memory. */
   private static final class SimulatedDevice implements DeviceAllocator {
     private final long capacity;
-    private final Map<CUdeviceptr, Long> live = Collections.synchronizedMap(new IdentityHashMap<>());
+    private final Map<CUdeviceptr, Long> live =
+        Collections.synchronizedMap(new IdentityHashMap<>());
     private final List<Long> allocations = new ArrayList<>();
     private long used;
 
@@ -115,7 +116,8 @@ class DeviceMemoryPoolTest {
     SimulatedDevice device = new SimulatedDevice(4 << 20);
     try (DeviceMemoryPool pool = new DeviceMemoryPool(device)) {
       DeviceBuffer held = pool.allocate(3 << 20);
-      OutOfDeviceMemoryException error = assertThrows(OutOfDeviceMemoryException.class, () -> pool.allocate(2 << 20));
+      OutOfDeviceMemoryException error =
+          assertThrows(OutOfDeviceMemoryException.class, () -> pool.allocate(2 << 20));
       assertEquals("CUDA_ERROR_OUT_OF_MEMORY", error.resultName());
       assertEquals(4L << 20, pool.bytesInUse());
       held.close();

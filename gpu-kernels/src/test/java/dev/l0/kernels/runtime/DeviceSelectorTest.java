@@ -8,13 +8,26 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
-/** {@link DeviceSelector} and {@link DeviceKind}: the chosen device and the reason reported for it. */
+/**
+ * {@link DeviceSelector} and {@link DeviceKind}: the chosen device and the reason reported for it.
+ */
 class DeviceSelectorTest {
   private static final CudaDevice H100 =
-      new CudaDevice("NVIDIA H100 80GB HBM3", new ComputeCapability(9, 0), 85L << 30, 13000, 132, 2048, 2619000, 5120);
-  private static final Supplier<Availability<CudaDevice>> GPU = () -> Availability.available(H100, H100.describe());
-  private static final Supplier<Availability<CudaDevice>> NO_DRIVER = () -> Availability.unavailable(
-      "no CUDA driver (UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)");
+      new CudaDevice(
+          "NVIDIA H100 80GB HBM3",
+          new ComputeCapability(9, 0),
+          85L << 30,
+          13000,
+          132,
+          2048,
+          2619000,
+          5120);
+  private static final Supplier<Availability<CudaDevice>> GPU =
+      () -> Availability.available(H100, H100.describe());
+  private static final Supplier<Availability<CudaDevice>> NO_DRIVER =
+      () ->
+          Availability.unavailable(
+              "no CUDA driver (UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)");
   private static final Supplier<Availability<PtxCompiler>> NVCC =
       () -> Availability.available(new CountingCompiler("nvcc 13.0"), "nvcc 13.0");
   private static final Supplier<Availability<PtxCompiler>> NO_COMPILER =
@@ -32,37 +45,51 @@ class DeviceSelectorTest {
   void autoFallsBackToTheJvmWithOneLoggedLine() {
     try (LogRecorder log = new LogRecorder(DeviceSelector.class)) {
       DeviceSelection noDriver = DeviceSelector.select(DeviceKind.AUTO, 0, NO_DRIVER, NVCC);
-      assertEquals("jvm: no CUDA driver (UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)",
+      assertEquals(
+          "jvm: no CUDA driver (UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)",
           noDriver.report());
       DeviceSelection noCompiler = DeviceSelector.select(DeviceKind.AUTO, 0, GPU, NO_COMPILER);
-      assertEquals("jvm: no CUDA compiler: NVRTC does not load; no nvcc on the PATH", noCompiler.report());
+      assertEquals(
+          "jvm: no CUDA compiler: NVRTC does not load; no nvcc on the PATH", noCompiler.report());
       assertEquals(List.of(noDriver.report(), noCompiler.report()), log.lines());
     }
   }
 
   @Test
   void requestedJvmIsTakenWithoutProbing() {
-    Supplier<Availability<CudaDevice>> mustNotProbe = () -> {
-      throw new AssertionError("probed although the JVM was requested");
-    };
-    assertEquals("jvm: requested", DeviceSelector.select(DeviceKind.JVM, 0, mustNotProbe, NVCC).report());
+    Supplier<Availability<CudaDevice>> mustNotProbe =
+        () -> {
+          throw new AssertionError("probed although the JVM was requested");
+        };
+    assertEquals(
+        "jvm: requested", DeviceSelector.select(DeviceKind.JVM, 0, mustNotProbe, NVCC).report());
   }
 
   @Test
   void requestedCudaWhereItCannotWorkIsAClearError() {
-    CudaUnavailableException error = assertThrows(CudaUnavailableException.class,
-        () -> DeviceSelector.select(DeviceKind.CUDA, 0, NO_DRIVER, NVCC));
-    assertEquals("device cuda was requested, but CUDA cannot be used here: no CUDA driver "
-        + "(UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)", error.getMessage());
-    assertThrows(CudaUnavailableException.class, () -> DeviceSelector.select(DeviceKind.CUDA, 0, GPU, NO_COMPILER));
+    CudaUnavailableException error =
+        assertThrows(
+            CudaUnavailableException.class,
+            () -> DeviceSelector.select(DeviceKind.CUDA, 0, NO_DRIVER, NVCC));
+    assertEquals(
+        "device cuda was requested, but CUDA cannot be used here: no CUDA driver "
+            + "(UnsatisfiedLinkError: libcuda.so.1: cannot open shared object file)",
+        error.getMessage());
+    assertThrows(
+        CudaUnavailableException.class,
+        () -> DeviceSelector.select(DeviceKind.CUDA, 0, GPU, NO_COMPILER));
   }
 
   /** GPU {@code ordinal} on a machine whose driver reports one GPU, the H100. */
   private static Supplier<Availability<CudaDevice>> onAOneGpuMachine(int ordinal) {
-    return () -> CudaProbe.probe(ordinal, Availability.available(1, "1 CUDA device(s)"), gpu -> {
-      assertEquals(0, gpu, "the probe read a GPU the machine does not have");
-      return GPU.get();
-    });
+    return () ->
+        CudaProbe.probe(
+            ordinal,
+            Availability.available(1, "1 CUDA device(s)"),
+            gpu -> {
+              assertEquals(0, gpu, "the probe read a GPU the machine does not have");
+              return GPU.get();
+            });
   }
 
   @Test
@@ -73,9 +100,12 @@ class DeviceSelectorTest {
       assertEquals(3, auto.gpuOrdinal());
       assertEquals(List.of(auto.report()), log.lines());
     }
-    CudaUnavailableException refused = assertThrows(CudaUnavailableException.class,
-        () -> DeviceSelector.select(DeviceKind.CUDA, 1, onAOneGpuMachine(1), NVCC));
-    assertEquals("device cuda was requested, but CUDA cannot be used here: GPU 1 requested, the machine has 1",
+    CudaUnavailableException refused =
+        assertThrows(
+            CudaUnavailableException.class,
+            () -> DeviceSelector.select(DeviceKind.CUDA, 1, onAOneGpuMachine(1), NVCC));
+    assertEquals(
+        "device cuda was requested, but CUDA cannot be used here: GPU 1 requested, the machine has 1",
         refused.getMessage());
     DeviceSelection gpuZero = DeviceSelector.select(DeviceKind.CUDA, 0, onAOneGpuMachine(0), NVCC);
     assertEquals("cuda: NVIDIA H100 80GB HBM3 (sm_90)", gpuZero.report());
@@ -92,18 +122,23 @@ class DeviceSelectorTest {
   @Test
   void aNegativeOrdinalIsRefusedForEveryKind() {
     for (DeviceKind kind : DeviceKind.values()) {
-      IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> DeviceSelector.select(kind, -1));
+      IllegalArgumentException error =
+          assertThrows(IllegalArgumentException.class, () -> DeviceSelector.select(kind, -1));
       assertEquals("GPU ordinal -1 is not a device number (0, 1, ...)", error.getMessage());
     }
-    assertThrows(IllegalArgumentException.class, () -> new DeviceSelection(DeviceKind.JVM, "requested", -2));
+    assertThrows(
+        IllegalArgumentException.class, () -> new DeviceSelection(DeviceKind.JVM, "requested", -2));
   }
 
   @Test
   void onThisMachineAutoNeverFails() {
     DeviceSelection selection = DeviceSelector.select(DeviceKind.AUTO);
-    assertTrue(selection.report().startsWith(selection.chosen().label() + ": "), selection.report());
-    assertEquals(CudaProbe.probe().isAvailable() && PtxCompilers.onThisMachine().isAvailable(),
-        selection.chosen() == DeviceKind.CUDA, selection.report());
+    assertTrue(
+        selection.report().startsWith(selection.chosen().label() + ": "), selection.report());
+    assertEquals(
+        CudaProbe.probe().isAvailable() && PtxCompilers.onThisMachine().isAvailable(),
+        selection.chosen() == DeviceKind.CUDA,
+        selection.report());
   }
 
   @Test
@@ -111,8 +146,10 @@ class DeviceSelectorTest {
     assertEquals(DeviceKind.AUTO, DeviceKind.parse("auto"));
     assertEquals(DeviceKind.CUDA, DeviceKind.parse(" CUDA "));
     assertEquals(DeviceKind.JVM, DeviceKind.parse("Jvm"));
-    IllegalArgumentException error = assertThrows(IllegalArgumentException.class, () -> DeviceKind.parse("gpu"));
+    IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> DeviceKind.parse("gpu"));
     assertEquals("unknown device 'gpu'; expected one of auto, cuda, jvm", error.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> new DeviceSelection(DeviceKind.AUTO, "x", 0));
+    assertThrows(
+        IllegalArgumentException.class, () -> new DeviceSelection(DeviceKind.AUTO, "x", 0));
   }
 }

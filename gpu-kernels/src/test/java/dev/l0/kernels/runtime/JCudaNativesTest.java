@@ -13,7 +13,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** JCuda's native binding is unpacked into the per-user folder, never into the JVM's temp folder. */
+/**
+ * JCuda's native binding is unpacked into the per-user folder, never into the JVM's temp folder.
+ */
 class JCudaNativesTest {
   @TempDir Path dir;
 
@@ -23,21 +25,36 @@ class JCudaNativesTest {
     }
   }
 
-  /** In a JVM of its own, since JCuda loads its binding once per JVM: probing CUDA (as {@code l0 run --device auto} does) unpacks it. */
+  /**
+   * In a JVM of its own, since JCuda loads its binding once per JVM: probing CUDA (as {@code l0 run
+   * --device auto} does) unpacks it.
+   */
   @Test
   void probingCudaUnpacksTheBindingIntoTheNativeFolderOnly() throws Exception {
     Path natives = dir.resolve("native");
     Path temp = Files.createDirectory(dir.resolve("tmp"));
     Path program = Files.writeString(dir.resolve("one.l0"), "fun i32 main() = 1\n");
-    Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-D" + JCudaNatives.DIRECTORY_PROPERTY + "=" + natives, "-Djava.io.tmpdir=" + temp,
-        "-cp", System.getProperty("java.class.path"), "dev.l0.cli.Main", "run", program.toString(), "--device", "auto")
-        .redirectErrorStream(true).start();
+    Process process =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-D" + JCudaNatives.DIRECTORY_PROPERTY + "=" + natives,
+                "-Djava.io.tmpdir=" + temp,
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.l0.cli.Main",
+                "run",
+                program.toString(),
+                "--device",
+                "auto")
+            .redirectErrorStream(true)
+            .start();
     process.getOutputStream().close();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(120, TimeUnit.SECONDS), output);
     assertEquals(0, process.exitValue(), output);
-    assertTrue(names(natives).stream().anyMatch(n -> n.startsWith("libJCudaDriver-")), names(natives) + "\n" + output);
+    assertTrue(
+        names(natives).stream().anyMatch(n -> n.startsWith("libJCudaDriver-")),
+        names(natives) + "\n" + output);
     assertEquals(List.of(), names(temp), output);
   }
 

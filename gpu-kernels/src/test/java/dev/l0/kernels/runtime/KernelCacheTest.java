@@ -25,7 +25,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link KernelCache}: hits and misses, keys, corrupt entries, concurrent and atomic writes, an unwritable folder. */
+/**
+ * {@link KernelCache}: hits and misses, keys, corrupt entries, concurrent and atomic writes, an
+ * unwritable folder.
+ */
 class KernelCacheTest {
   private static final String SOURCE = "extern \"C\" __global__ void k(double *v) { v[0] = 1.0; }";
   private static final List<String> OPTIONS = List.of("-fmad=false");
@@ -58,16 +61,18 @@ class KernelCacheTest {
   @Test
   void everyPartOfTheKeyMakesADifferentEntry() {
     String base = KernelCacheEntry.keyOf(SOURCE, OPTIONS, HOPPER, "nvcc 13.0");
-    List<String> keys = List.of(
-        base,
-        KernelCacheEntry.keyOf(SOURCE + " ", OPTIONS, HOPPER, "nvcc 13.0"),
-        KernelCacheEntry.keyOf(SOURCE, List.of("-fmad=true"), HOPPER, "nvcc 13.0"),
-        KernelCacheEntry.keyOf(SOURCE, List.of(), HOPPER, "nvcc 13.0"),
-        KernelCacheEntry.keyOf(SOURCE, OPTIONS, new ComputeCapability(8, 0), "nvcc 13.0"),
-        KernelCacheEntry.keyOf(SOURCE, OPTIONS, HOPPER, "nvcc 13.1"));
+    List<String> keys =
+        List.of(
+            base,
+            KernelCacheEntry.keyOf(SOURCE + " ", OPTIONS, HOPPER, "nvcc 13.0"),
+            KernelCacheEntry.keyOf(SOURCE, List.of("-fmad=true"), HOPPER, "nvcc 13.0"),
+            KernelCacheEntry.keyOf(SOURCE, List.of(), HOPPER, "nvcc 13.0"),
+            KernelCacheEntry.keyOf(SOURCE, OPTIONS, new ComputeCapability(8, 0), "nvcc 13.0"),
+            KernelCacheEntry.keyOf(SOURCE, OPTIONS, HOPPER, "nvcc 13.1"));
     assertEquals(keys.size(), keys.stream().distinct().count(), keys.toString());
     assertEquals(base, KernelCacheEntry.keyOf(SOURCE, OPTIONS, HOPPER, "nvcc 13.0"));
-    assertNotEquals(KernelCacheEntry.keyOf("s", List.of("ab", "c"), HOPPER, "x"),
+    assertNotEquals(
+        KernelCacheEntry.keyOf("s", List.of("ab", "c"), HOPPER, "x"),
         KernelCacheEntry.keyOf("s", List.of("a", "bc"), HOPPER, "x"));
     assertTrue(base.matches("[0-9a-f]{64}"), base);
   }
@@ -94,20 +99,23 @@ class KernelCacheTest {
 
   @Test
   void entryWithAFlippedByteIsRecompiledAndRewritten() throws IOException {
-    assertCorruptionIsRepaired(bytes -> {
-      byte[] flipped = bytes.clone();
-      flipped[flipped.length - 3] ^= 0x20;
-      return flipped;
-    });
+    assertCorruptionIsRepaired(
+        bytes -> {
+          byte[] flipped = bytes.clone();
+          flipped[flipped.length - 3] ^= 0x20;
+          return flipped;
+        });
   }
 
   @Test
   void emptyOrForeignEntryIsRecompiled() throws IOException {
     assertCorruptionIsRepaired(bytes -> new byte[0]);
-    assertCorruptionIsRepaired(bytes -> "just some text\nwithout the header".getBytes(StandardCharsets.UTF_8));
+    assertCorruptionIsRepaired(
+        bytes -> "just some text\nwithout the header".getBytes(StandardCharsets.UTF_8));
   }
 
-  private void assertCorruptionIsRepaired(java.util.function.UnaryOperator<byte[]> corrupt) throws IOException {
+  private void assertCorruptionIsRepaired(java.util.function.UnaryOperator<byte[]> corrupt)
+      throws IOException {
     CountingCompiler compiler = new CountingCompiler("fake 1.0");
     KernelCache cache = new KernelCache(folder.resolve("corrupt-" + System.nanoTime()), compiler);
     Ptx original = cache.compile(SOURCE, OPTIONS, HOPPER);
@@ -142,14 +150,18 @@ class KernelCacheTest {
     try {
       List<Future<Ptx>> results = new ArrayList<>();
       for (int i = 0; i < threads; i++) {
-        results.add(pool.submit(() -> {
-          start.await();
-          return cache.compile(SOURCE, OPTIONS, HOPPER);
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return cache.compile(SOURCE, OPTIONS, HOPPER);
+                }));
       }
       start.countDown();
       for (Future<Ptx> result : results) {
-        assertEquals(CountingCompiler.expectedPtx(SOURCE, OPTIONS, HOPPER, 100_000), result.get(30, TimeUnit.SECONDS).text());
+        assertEquals(
+            CountingCompiler.expectedPtx(SOURCE, OPTIONS, HOPPER, 100_000),
+            result.get(30, TimeUnit.SECONDS).text());
       }
     } finally {
       pool.shutdownNow();
@@ -172,10 +184,12 @@ class KernelCacheTest {
       List<Future<Ptx>> results = new ArrayList<>();
       for (int i = 0; i < writers; i++) {
         KernelCache separate = new KernelCache(folder, new CountingCompiler("fake 1.0", 200_000));
-        results.add(pool.submit(() -> {
-          start.await();
-          return separate.compile(SOURCE, OPTIONS, HOPPER);
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return separate.compile(SOURCE, OPTIONS, HOPPER);
+                }));
       }
       start.countDown();
       for (Future<Ptx> result : results) {
@@ -198,20 +212,23 @@ class KernelCacheTest {
     KernelCache cache = new KernelCache(folder, compiler);
     AtomicBoolean writing = new AtomicBoolean(true);
     List<String> partial = new CopyOnWriteArrayList<>();
-    Thread watcher = new Thread(() -> {
-      while (writing.get()) {
-        try (Stream<Path> files = Files.list(folder)) {
-          for (Path file : files.filter(path -> path.toString().endsWith(".ptx")).toList()) {
-            String key = file.getFileName().toString().replace(".ptx", "");
-            if (KernelCacheEntry.decode(key, Files.readAllBytes(file)).isEmpty()) {
-              partial.add(file.toString());
-            }
-          }
-        } catch (IOException e) {
-          // the folder may not exist yet; try again
-        }
-      }
-    });
+    Thread watcher =
+        new Thread(
+            () -> {
+              while (writing.get()) {
+                try (Stream<Path> files = Files.list(folder)) {
+                  for (Path file :
+                      files.filter(path -> path.toString().endsWith(".ptx")).toList()) {
+                    String key = file.getFileName().toString().replace(".ptx", "");
+                    if (KernelCacheEntry.decode(key, Files.readAllBytes(file)).isEmpty()) {
+                      partial.add(file.toString());
+                    }
+                  }
+                } catch (IOException e) {
+                  // the folder may not exist yet; try again
+                }
+              }
+            });
     watcher.start();
     try {
       for (int i = 0; i < 20; i++) {
@@ -238,7 +255,9 @@ class KernelCacheTest {
       assertEquals(CountingCompiler.expectedPtx(SOURCE + " ", OPTIONS, HOPPER, 0), second.text());
       assertEquals(3, compiler.compilations());
       assertEquals(1, log.lines().size(), log.lines().toString());
-      assertTrue(log.lines().get(0).contains("is not writable") && log.lines().get(0).contains("compiling without caching"),
+      assertTrue(
+          log.lines().get(0).contains("is not writable")
+              && log.lines().get(0).contains("compiling without caching"),
           log.lines().get(0));
     }
   }
@@ -246,9 +265,14 @@ class KernelCacheTest {
   @Test
   void folderComesFromThePropertyThenTheVariableThenTheHome() {
     Map<String, String> environment = Map.of(KernelCache.DIRECTORY_VARIABLE, "/from/variable");
-    assertEquals(Path.of("/from/property"), KernelCache.defaultDirectory("/from/property", environment, "/home/u"));
-    assertEquals(Path.of("/from/variable"), KernelCache.defaultDirectory(null, environment, "/home/u"));
-    assertEquals(Path.of("/home/u/.cache/l0/kernels"), KernelCache.defaultDirectory(" ", Map.of(), "/home/u"));
+    assertEquals(
+        Path.of("/from/property"),
+        KernelCache.defaultDirectory("/from/property", environment, "/home/u"));
+    assertEquals(
+        Path.of("/from/variable"), KernelCache.defaultDirectory(null, environment, "/home/u"));
+    assertEquals(
+        Path.of("/home/u/.cache/l0/kernels"),
+        KernelCache.defaultDirectory(" ", Map.of(), "/home/u"));
   }
 
   private List<Path> entries() throws IOException {

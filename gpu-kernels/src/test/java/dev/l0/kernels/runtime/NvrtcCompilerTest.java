@@ -21,7 +21,8 @@ class NvrtcCompilerTest {
     Availability<PtxCompiler> answer = NvrtcCompiler.onThisMachine();
     assumeFalse(answer.isAvailable(), "NVRTC loads here: " + answer.description());
     assertTrue(answer.description().startsWith("NVRTC does not load ("), answer.description());
-    assertTrue(answer.description().contains("libnvrtc.so.12") || answer.description().contains("JNvrtc"),
+    assertTrue(
+        answer.description().contains("libnvrtc.so.12") || answer.description().contains("JNvrtc"),
         answer.description());
     assertFalse(answer.description().contains("\n"));
     assertSame(answer, NvrtcCompiler.onThisMachine());
@@ -32,12 +33,20 @@ class NvrtcCompilerTest {
     Availability<PtxCompiler> answer = NvrtcCompiler.onThisMachine();
     assumeTrue(answer.isAvailable(), answer.description());
     PtxCompiler nvrtc = answer.value().orElseThrow();
-    Ptx ptx = nvrtc.compile("extern \"C\" __global__ void twice(double *v) { v[threadIdx.x] *= 2.0; }",
-        NvccCompiler.ARITHMETIC_OPTIONS, new ComputeCapability(8, 0));
+    Ptx ptx =
+        nvrtc.compile(
+            "extern \"C\" __global__ void twice(double *v) { v[threadIdx.x] *= 2.0; }",
+            NvccCompiler.ARITHMETIC_OPTIONS,
+            new ComputeCapability(8, 0));
     assertTrue(ptx.text().contains(".entry twice("), ptx.text());
-    CudaCompileException error = assertThrows(CudaCompileException.class, () -> nvrtc.compile(
-        "extern \"C\" __global__ void broken(int *v) { v[0] = undeclared_name; }", NvccCompiler.ARITHMETIC_OPTIONS,
-        new ComputeCapability(8, 0)));
+    CudaCompileException error =
+        assertThrows(
+            CudaCompileException.class,
+            () ->
+                nvrtc.compile(
+                    "extern \"C\" __global__ void broken(int *v) { v[0] = undeclared_name; }",
+                    NvccCompiler.ARITHMETIC_OPTIONS,
+                    new ComputeCapability(8, 0)));
     assertTrue(error.getMessage().contains("undeclared_name"), error.getMessage());
   }
 }

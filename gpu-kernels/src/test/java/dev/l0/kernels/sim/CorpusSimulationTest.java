@@ -19,10 +19,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The corpus programs run with every kernel on the simulator equal the interpreter, with no
- * kernel defect and no kernel falling back, for sizes around the block size and the chunk size
- * with small blocks forced so that the multi-block paths run. Float reductions are given
- * integer-valued inputs, whose sums are exact in every order.
+ * The corpus programs run with every kernel on the simulator equal the interpreter, with no kernel
+ * defect and no kernel falling back, for sizes around the block size and the chunk size with small
+ * blocks forced so that the multi-block paths run. Float reductions are given integer-valued
+ * inputs, whose sums are exact in every order.
  */
 class CorpusSimulationTest {
   private static List<Long> sizes(int blockSize) {
@@ -30,7 +30,8 @@ class CorpusSimulationTest {
     return List.of(0L, 1L, 7L, blockSize - 1L, blockSize + 1L, chunk - 1, chunk + 1, 5 * chunk + 3);
   }
 
-  private static void assertSameAsInterpreter(Program program, String entry, List<Value> args, int blockSize) {
+  private static void assertSameAsInterpreter(
+      Program program, String entry, List<Value> args, int blockSize) {
     HostRunner runner = HostRunner.compile(program, new SimulatorExecutor(blockSize));
     Value expected = new Interpreter(program).call(entry, args);
     assertEquals(expected, runner.call(entry, args), entry + " with block size " + blockSize);
@@ -49,12 +50,28 @@ class CorpusSimulationTest {
   void blackScholesIsBitIdentical(int blockSize) {
     Program program = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
     Random random = new Random(blockSize);
-    Type option = Type.tuple(ScalarType.BOOL, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64, ScalarType.F64);
+    Type option =
+        Type.tuple(
+            ScalarType.BOOL,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64);
     for (long n : List.of(0L, 1L, 7L, blockSize + 1L, 3L * blockSize * 8 + 5)) {
-      Value options = array(option, (int) n, i -> new Value.Tuple(List.of(ScalarValue.bool(random.nextBoolean()),
-          ScalarValue.f64(10 + 90 * random.nextDouble()), ScalarValue.f64(10 + 90 * random.nextDouble()),
-          ScalarValue.f64(0.1 + 2 * random.nextDouble()), ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
-          ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
+      Value options =
+          array(
+              option,
+              (int) n,
+              i ->
+                  new Value.Tuple(
+                      List.of(
+                          ScalarValue.bool(random.nextBoolean()),
+                          ScalarValue.f64(10 + 90 * random.nextDouble()),
+                          ScalarValue.f64(10 + 90 * random.nextDouble()),
+                          ScalarValue.f64(0.1 + 2 * random.nextDouble()),
+                          ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
+                          ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
       assertSameAsInterpreter(program, "blackscholes", List.of(options), blockSize);
     }
   }
@@ -75,7 +92,10 @@ class CorpusSimulationTest {
   }
 
   private static Value matrix(int n, Random random, int bound) {
-    return array(Type.array(ScalarType.I32), n, i -> array(ScalarType.I32, n, j -> ScalarValue.i32(random.nextInt(bound))));
+    return array(
+        Type.array(ScalarType.I32),
+        n,
+        i -> array(ScalarType.I32, n, j -> ScalarValue.i32(random.nextInt(bound))));
   }
 
   @ParameterizedTest
@@ -84,7 +104,8 @@ class CorpusSimulationTest {
     Program program = TestPrograms.load("portfolio");
     Random random = new Random(blockSize);
     for (long n : sizes(blockSize)) {
-      Value quantities = array(ScalarType.F64, (int) n, i -> ScalarValue.f64(random.nextInt(21) - 10));
+      Value quantities =
+          array(ScalarType.F64, (int) n, i -> ScalarValue.f64(random.nextInt(21) - 10));
       Value prices = array(ScalarType.F64, (int) n, i -> ScalarValue.f64(random.nextInt(100)));
       assertSameAsInterpreter(program, "main", List.of(quantities, prices), blockSize);
     }
@@ -98,10 +119,14 @@ class CorpusSimulationTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 4, 32})
   void rowsThatAreEmptyArraysKeepTheInterpretersMeaning(int blockSize) {
-    Program program = L0Parser.parse(String.join("\n",
-        "fun [[[i32]]] main(i32 n) =",
-        "  let empty = replicate(0, replicate(1, 0)) in",
-        "  map(fn [[i32]] ([[i32]] row) => empty, replicate(n, replicate(0, replicate(1, 0))))"), "empty_rows.l0");
+    Program program =
+        L0Parser.parse(
+            String.join(
+                "\n",
+                "fun [[[i32]]] main(i32 n) =",
+                "  let empty = replicate(0, replicate(1, 0)) in",
+                "  map(fn [[i32]] ([[i32]] row) => empty, replicate(n, replicate(0, replicate(1, 0))))"),
+            "empty_rows.l0");
     for (int n : new int[] {0, 1, 7}) {
       assertSameAsInterpreter(program, "main", List.of(ScalarValue.i32(n)), blockSize);
     }

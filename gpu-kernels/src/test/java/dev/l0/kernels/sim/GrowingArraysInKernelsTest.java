@@ -30,17 +30,24 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Loops inside kernel threads whose array accumulator grows with no bound the host can compute
- * before the launch (rows appended that depend on the data or on the array itself, a trip count
- * the data decides) run as kernels on the simulator (blocks of 1, 8 and 32 threads) and the JVM
- * backend, with the interpreter's results and failures; a thread that outgrows the first
- * per-thread capacity makes the host rerun with a larger one ({@link CapacityReruns}).
+ * before the launch (rows appended that depend on the data or on the array itself, a trip count the
+ * data decides) run as kernels on the simulator (blocks of 1, 8 and 32 threads) and the JVM
+ * backend, with the interpreter's results and failures; a thread that outgrows the first per-thread
+ * capacity makes the host rerun with a larger one ({@link CapacityReruns}).
  */
 class GrowingArraysInKernelsTest {
-  private static final List<KernelExecutor> BACKENDS = List.of(new SimulatorExecutor(1), new SimulatorExecutor(8),
-      new SimulatorExecutor(32), new JvmKernelExecutor(2));
+  private static final List<KernelExecutor> BACKENDS =
+      List.of(
+          new SimulatorExecutor(1),
+          new SimulatorExecutor(8),
+          new SimulatorExecutor(32),
+          new JvmKernelExecutor(2));
 
-  /** Appends {@code iota(i)} for {@code i < x}: {@code 1 + x(x-1)/2} rows, 4951 for {@code x = 100}. */
-  private static final String IOTA_PER_ITERATION = """
+  /**
+   * Appends {@code iota(i)} for {@code i < x}: {@code 1 + x(x-1)/2} rows, 4951 for {@code x = 100}.
+   */
+  private static final String IOTA_PER_ITERATION =
+      """
       fun [i32] main([i32] xs) =
         map(fn i32 (i32 x) =>
               loop (acc = [x]) = for i < x do
@@ -49,54 +56,71 @@ class GrowingArraysInKernelsTest {
       """;
 
   /** Programs whose growing arrays have no host bound, each with inputs. */
-  private static final List<List<String>> PROGRAMS_AND_INPUTS = List.of(
-      List.of(IOTA_PER_ITERATION, "[1, 2, 0, 5, -3]"),
-      // 4951 rows for x = 100: past the first capacity (1 + 64 rows), so the host reruns four times
-      List.of(IOTA_PER_ITERATION, "[3, 100, 7, 1, 2, 40, 0, 9, 11]"),
-      // the accumulator doubles by the rows a filter keeps of it, over a trip count the host knows
-      List.of("""
+  private static final List<List<String>> PROGRAMS_AND_INPUTS =
+      List.of(
+          List.of(IOTA_PER_ITERATION, "[1, 2, 0, 5, -3]"),
+          // 4951 rows for x = 100: past the first capacity (1 + 64 rows), so the host reruns four
+          // times
+          List.of(IOTA_PER_ITERATION, "[3, 100, 7, 1, 2, 40, 0, 9, 11]"),
+          // the accumulator doubles by the rows a filter keeps of it, over a trip count the host
+          // knows
+          List.of(
+              """
           fun [i32] main([i32] xs) =
             map(fn i32 (i32 x) =>
                   loop (acc = [x, x + 1]) = for i < size(0, xs) do
                     concat(acc, filter(fn bool (i32 y) => y % 2 = 0, map(fn i32 (i32 z) => z + i, acc)))
                   in reduce(op +, 0, acc) * 1000 + size(0, acc), xs)
-          """, "[1, 2, 3, 5, 8, 13, 21]"),
-      // it shrinks by one filter and grows by another, over a trip count the data decides
-      List.of("""
+          """,
+              "[1, 2, 3, 5, 8, 13, 21]"),
+          // it shrinks by one filter and grows by another, over a trip count the data decides
+          List.of(
+              """
           fun [i64] main([i64] xs) =
             map(fn i64 (i64 x) =>
                   loop (acc = filter(fn bool (i64 y) => y < x, map(fn i64 (i32 j) => i64(j), iota(7)))) = for i < i32(x % 9i64) do
                     concat(filter(fn bool (i64 y) => y != i64(i), acc), filter(fn bool (i64 y) => y % 3i64 != 0i64, acc))
                   in reduce(op +, 0i64, acc) * 1000i64 + i64(size(0, acc)), xs)
-          """, "[0i64, 1i64, 6i64, 8i64, 13i64, 17i64, 26i64, 34i64]"),
-      // rows of a two-dimensional accumulator, 436 of them for x = 30
-      List.of("""
+          """,
+              "[0i64, 1i64, 6i64, 8i64, 13i64, 17i64, 26i64, 34i64]"),
+          // rows of a two-dimensional accumulator, 436 of them for x = 30
+          List.of(
+              """
           fun [f64] main([f64] xs) =
             map(fn f64 (f64 x) =>
                   loop (acc = [[x, 1.0]]) = for i < i32(x) do
                     concat(acc, replicate(i, [x, f64(i)]))
                   in reduce(op +, 0.0, map(fn f64 ([f64] r) => r[0] * r[1], acc)), xs)
-          """, "[0.0, 2.0, 5.0, 1.5, 30.0]"),
-      // the grown array indexed past its end where the data says: the interpreter's failure
-      List.of("""
+          """,
+              "[0.0, 2.0, 5.0, 1.5, 30.0]"),
+          // the grown array indexed past its end where the data says: the interpreter's failure
+          List.of(
+              """
           fun [i32] main([i32] xs) =
             map(fn i32 (i32 x) =>
                   let grown = loop (acc = [x]) = for i < x do concat(acc, iota(i)) in acc
                   in grown[x * 3], xs)
-          """, "[2, 5, 1, 9]"));
+          """,
+              "[2, 5, 1, 9]"));
 
   @Test
   void loopsWhoseArraysGrowFromTheDataRunAsKernelsWithTheInterpretersResults() {
     for (List<String> programAndInput : PROGRAMS_AND_INPUTS) {
       Program program = L0Parser.parse(programAndInput.get(0), "grow.l0");
       List<Value> args = arguments(program, programAndInput.get(1));
-      String interpreted = RandomProgramSimulationTest.outcome(() -> new Interpreter(program).call("main", args));
+      String interpreted =
+          RandomProgramSimulationTest.outcome(() -> new Interpreter(program).call("main", args));
       for (KernelExecutor backend : BACKENDS) {
         List<String> runs = new ArrayList<>();
-        HostRunner runner = HostRunner.compile(program, KernelArrayProgramsOnEveryBackendTest.recording(backend, runs));
-        assertEquals(interpreted, RandomProgramSimulationTest.outcome(() -> runner.call("main", args)),
+        HostRunner runner =
+            HostRunner.compile(
+                program, KernelArrayProgramsOnEveryBackendTest.recording(backend, runs));
+        assertEquals(
+            interpreted,
+            RandomProgramSimulationTest.outcome(() -> runner.call("main", args)),
             backend.name() + ": " + programAndInput);
-        assertTrue(!runs.isEmpty() && runs.stream().allMatch(kind -> kind.startsWith("map")),
+        assertTrue(
+            !runs.isEmpty() && runs.stream().allMatch(kind -> kind.startsWith("map")),
             backend.name() + " ran the map as a kernel: " + runs);
       }
     }
@@ -106,11 +130,23 @@ class GrowingArraysInKernelsTest {
   void aThreadThatOutgrowsTheFirstCapacityOverflowsAndTheRerunGivesTheResult() {
     KernelGroup group = group(IOTA_PER_ITERATION, LaunchConfiguration.DEFAULT);
     SimtSimulator simulator = SimtSimulator.of(group);
-    Map<String, Value> inputs = Map.of(group.inputs().get(0).name(),
-        ValueReader.read("[3, 100, 7]", List.of(L0Parser.parse(IOTA_PER_ITERATION, "grow.l0")
-            .function("main").orElseThrow().params().get(0).type()), "input").get(0));
+    Map<String, Value> inputs =
+        Map.of(
+            group.inputs().get(0).name(),
+            ValueReader.read(
+                    "[3, 100, 7]",
+                    List.of(
+                        L0Parser.parse(IOTA_PER_ITERATION, "grow.l0")
+                            .function("main")
+                            .orElseThrow()
+                            .params()
+                            .get(0)
+                            .type()),
+                    "input")
+                .get(0));
     SimulationResult first = simulator.runAtScale(inputs, 32, 1);
-    assertTrue(first.error().isPresent() && first.error().get().capacityOverflow(), first.toString());
+    assertTrue(
+        first.error().isPresent() && first.error().get().capacityOverflow(), first.toString());
     assertEquals("concat", first.error().get().operation());
     assertEquals("grow.l0:4:11", first.error().get().pos().toString());
     // 4951 rows need the scale 256: capacities of 65, 257, 1025 and 4097 rows overflow
@@ -129,28 +165,44 @@ class GrowingArraysInKernelsTest {
 
   @Test
   void pastTheLastRerunTheRunFailsNamingTheConcat() {
-    Program program = L0Parser.parse("""
+    Program program =
+        L0Parser.parse(
+            """
         fun [i32] main([i32] xs) =
           map(fn i32 (i32 x) =>
                 loop (acc = [x]) = for i < x do
                   concat(acc, acc)
                 in size(0, acc), xs)
-        """, "doubling.l0");
+        """,
+            "doubling.l0");
     HostRunner runner = HostRunner.compile(program, new JvmKernelExecutor(2));
     List<Value> small = arguments(program, "[3, 4]");
     assertEquals(new Interpreter(program).call("main", small), runner.call("main", small));
-    L0ResourceError limit = assertThrows(L0ResourceError.class, () -> runner.call("main", arguments(program, "[3, 40]")));
-    assertTrue(limit.getMessage().startsWith("doubling.l0:4:11: concat: the array a loop inside a kernel grows"
-        + " by this concat outgrew its per-thread capacity, also at 65536 times its first capacity"), limit.getMessage());
+    L0ResourceError limit =
+        assertThrows(
+            L0ResourceError.class, () -> runner.call("main", arguments(program, "[3, 40]")));
+    assertTrue(
+        limit
+            .getMessage()
+            .startsWith(
+                "doubling.l0:4:11: concat: the array a loop inside a kernel grows"
+                    + " by this concat outgrew its per-thread capacity, also at 65536 times its first capacity"),
+        limit.getMessage());
   }
 
   @Test
   void explainSaysTheKernelGrowsAnArrayAndRerunsWithALargerCapacity() {
     String growing = explanation(IOTA_PER_ITERATION);
-    assertTrue(growing.contains("growing ones with a first capacity of their initial rows plus about 64, rerun with 4x"
-        + " the capacity when a thread outgrows it (at most 8 reruns)"), growing);
-    // appending at most 3 rows per iteration over a trip count the host knows: exact room, no reruns
-    String bounded = explanation("""
+    assertTrue(
+        growing.contains(
+            "growing ones with a first capacity of their initial rows plus about 64, rerun with 4x"
+                + " the capacity when a thread outgrows it (at most 8 reruns)"),
+        growing);
+    // appending at most 3 rows per iteration over a trip count the host knows: exact room, no
+    // reruns
+    String bounded =
+        explanation(
+            """
         fun [i32] main([i32] xs) =
           map(fn i32 (i32 x) =>
                 loop (acc = iota(2)) = for i < size(0, xs) do
@@ -161,17 +213,23 @@ class GrowingArraysInKernelsTest {
   }
 
   private static String explanation(String source) {
-    KernelPlan plan = Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "grow.l0"))).kernelPlan();
-    return KernelExplanation.explain(plan, plan.kernels().get(0), JvmGroupRunner.LAUNCH_CONFIGURATION);
+    KernelPlan plan =
+        Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "grow.l0"))).kernelPlan();
+    return KernelExplanation.explain(
+        plan, plan.kernels().get(0), JvmGroupRunner.LAUNCH_CONFIGURATION);
   }
 
   private static KernelGroup group(String source, LaunchConfiguration configuration) {
-    OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "grow.l0")));
-    return KernelLowering.lower(optimized.kernelPlan(), optimized.kernelPlan().kernels().get(0), configuration);
+    OptimizedProgram optimized =
+        Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "grow.l0")));
+    return KernelLowering.lower(
+        optimized.kernelPlan(), optimized.kernelPlan().kernels().get(0), configuration);
   }
 
   private static List<Value> arguments(Program program, String input) {
-    return ValueReader.read(input, program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
+    return ValueReader.read(
+        input,
+        program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
         "input");
   }
 }

@@ -20,13 +20,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Horizontal fusion changes no float result on a backend: the min, the max and the sum of one
- * array, joined into one redomap kernel, equal bit for bit each reduction run as its own kernel,
- * on the simulator (small blocks, so the multi-block tree runs) and on the JVM backend, for sizes
+ * array, joined into one redomap kernel, equal bit for bit each reduction run as its own kernel, on
+ * the simulator (small blocks, so the multi-block tree runs) and on the JVM backend, for sizes
  * around the chunk size.
  */
 class HorizontalFusionSimulationTest {
-  private static final String MIN = "reduce(fn f64 (f64 x, f64 y) => if x < y then x else y, 1e308, a)";
-  private static final String MAX = "reduce(fn f64 (f64 x, f64 y) => if x < y then y else x, -1e308, a)";
+  private static final String MIN =
+      "reduce(fn f64 (f64 x, f64 y) => if x < y then x else y, 1e308, a)";
+  private static final String MAX =
+      "reduce(fn f64 (f64 x, f64 y) => if x < y then y else x, -1e308, a)";
   private static final String SUM = "reduce(op +, 0.0, a)";
 
   private static Program program(String returnType, String body) {
@@ -45,7 +47,8 @@ class HorizontalFusionSimulationTest {
     Random random = new Random(n);
     List<Value> elements = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      elements.add(ScalarValue.f64((random.nextDouble() - 0.3) * Math.pow(10, random.nextInt(12) - 6)));
+      elements.add(
+          ScalarValue.f64((random.nextDouble() - 0.3) * Math.pow(10, random.nextInt(12) - 6)));
     }
     Value array = new Value.Array(ScalarType.F64, elements);
     for (KernelExecutor backend : List.of(new SimulatorExecutor(4), new JvmKernelExecutor())) {
@@ -53,7 +56,10 @@ class HorizontalFusionSimulationTest {
       for (String reduction : List.of(MIN, MAX, SUM)) {
         alone.add(run(program("f64", reduction), backend, array));
       }
-      assertEquals(new Value.Tuple(alone), run(joined, backend, array), backend.name() + " with " + n + " elements");
+      assertEquals(
+          new Value.Tuple(alone),
+          run(joined, backend, array),
+          backend.name() + " with " + n + " elements");
     }
   }
 }

@@ -15,9 +15,9 @@ import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
+import dev.l0.syntax.L0Parser;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
-import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
 import dev.l0.values.ValueReader;
 import dev.l0.values.ValueWriter;
@@ -31,14 +31,18 @@ import org.junit.jupiter.api.Test;
  * without a bound the host knows, {@link GrowingArraysInKernelsTest}), in-place updates,
  * array-valued map bodies) run with every kernel on the simulator, for block sizes 1 and 32: no
  * kernel falls back to the evaluator, both block sizes give the same outcome, and that outcome is
- * the interpreter's (a failure in the same operation), except that a program with a float
- * reduction or scan is held to the reduction order ({@code ReductionOrder}) rather than to the
- * interpreter's left fold. The number of programs is the system property
- * {@code l0.kernelArrayPrograms} (default 250); seeds 0 to N-1, so a failure names its program.
+ * the interpreter's (a failure in the same operation), except that a program with a float reduction
+ * or scan is held to the reduction order ({@code ReductionOrder}) rather than to the interpreter's
+ * left fold. The number of programs is the system property {@code l0.kernelArrayPrograms} (default
+ * 250); seeds 0 to N-1, so a failure names its program.
  */
 class KernelArrayProgramsOnEveryBackendTest {
   private static final int PROGRAMS = Integer.getInteger("l0.kernelArrayPrograms", 250);
-  /** The backends every program runs on: the simulator with blocks of 1 and of 32 threads, and the JVM backend. */
+
+  /**
+   * The backends every program runs on: the simulator with blocks of 1 and of 32 threads, and the
+   * JVM backend.
+   */
   private static final List<KernelExecutor> BACKENDS =
       List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
 
@@ -46,16 +50,20 @@ class KernelArrayProgramsOnEveryBackendTest {
    * The programs of issue 13, an array literal whose rows may be irregular, a loop that appends a
    * filtered array to its accumulator and one that doubles it, with inputs.
    */
-  private static final List<List<String>> PROGRAMS_AND_INPUTS = List.of(
-      List.of("""
+  private static final List<List<String>> PROGRAMS_AND_INPUTS =
+      List.of(
+          List.of(
+              """
           fun [f64] main([f64] xs) =
             map(fn f64 (f64 x) =>
                   let acc0 = copy(replicate(16, 0.0)) in
                   loop (acc = acc0) = for i < 16 do
                     let acc[i] = x * f64(i) in acc
                   in reduce(op +, 0.0, acc), xs)
-          """, "[1.0, 2.5, -3.0]"),
-      List.of("""
+          """,
+              "[1.0, 2.5, -3.0]"),
+          List.of(
+              """
           fun bool h20([real] a21) =
             reduce(fn bool (bool p74, bool p75) => p74 && p75, (0 = 0),
               (loop (acc71 = replicate(7, (0 = 1))) = for i72 < size(0, a21) do
@@ -64,40 +72,55 @@ class KernelArrayProgramsOnEveryBackendTest {
 
           fun [bool] main([real] x6) =
             map(fn bool (real y) => h20(replicate(8, y)), x6)
-          """, "[1.0, 2.0]"),
-      List.of("""
+          """,
+              "[1.0, 2.0]"),
+          List.of(
+              """
           fun [i32] main([i32] xs) =
             map(fn i32 (i32 x) => let a = [filter(fn bool (i32 y) => y < x, iota(2)), iota(1)] in reduce(op +, 0, a[0]), xs)
-          """, "[1, 1]"),
-      List.of("""
+          """,
+              "[1, 1]"),
+          List.of(
+              """
           fun [i32] main([i32] xs) =
             map(fn i32 (i32 x) => let a = [filter(fn bool (i32 y) => y < x, iota(2)), iota(1)] in reduce(op +, 0, a[0]), xs)
-          """, "[1, 2]"),
-      List.of("""
+          """,
+              "[1, 2]"),
+          List.of(
+              """
           fun [i32] main([i32] xs) =
             map(fn i32 (i32 x) =>
                   loop (acc = iota(2)) = for i < size(0, xs) do
                     concat(acc, filter(fn bool (i32 y) => y < x, iota(3)))
                   in reduce(op +, 0, acc) * 100 + size(0, acc), xs)
-          """, "[1, 3, 0]"),
-      List.of("""
+          """,
+              "[1, 3, 0]"),
+          List.of(
+              """
           fun [i32] main([i32] xs) =
             map(fn i32 (i32 x) =>
                   loop (acc = filter(fn bool (i32 y) => y < x, iota(3))) = for i < 3 do
                     concat(acc, acc)
                   in reduce(op +, 0, acc) * 100 + size(0, acc), xs)
-          """, "[1, 3, 0]"));
+          """,
+              "[1, 3, 0]"));
 
   @Test
   void theIssuesProgramsRunAsKernelsWithTheInterpretersResults() {
     for (List<String> programAndInput : PROGRAMS_AND_INPUTS) {
       Program program = L0Parser.parse(programAndInput.get(0), "issue13.l0");
-      List<Value> args = ValueReader.read(programAndInput.get(1),
-          program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(), "input");
-      String interpreted = RandomProgramSimulationTest.outcome(() -> new Interpreter(program).call("main", args));
+      List<Value> args =
+          ValueReader.read(
+              programAndInput.get(1),
+              program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
+              "input");
+      String interpreted =
+          RandomProgramSimulationTest.outcome(() -> new Interpreter(program).call("main", args));
       for (KernelExecutor backend : BACKENDS) {
         HostRunner runner = HostRunner.compile(program, backend);
-        assertEquals(interpreted, RandomProgramSimulationTest.outcome(() -> runner.call("main", args)),
+        assertEquals(
+            interpreted,
+            RandomProgramSimulationTest.outcome(() -> runner.call("main", args)),
             backend.name() + ": " + programAndInput.get(0));
       }
     }
@@ -110,39 +133,55 @@ class KernelArrayProgramsOnEveryBackendTest {
    */
   @Test
   void aHostLoopWhoseArrayGrowsFromTheDataRunsItsBodysSoacsAsKernels() {
-    Program program = L0Parser.parse("""
+    Program program =
+        L0Parser.parse(
+            """
         fun [i32] main([i32] xs) =
           loop (acc = xs) = for i < 3 do
             concat(acc, filter(fn bool (i32 x) => x % 3 != i, map(fn i32 (i32 x) => x * 2 + i, acc)))
           in acc
-        """, "hostloop.l0");
-    List<Value> args = ValueReader.read("[1, 2, 5, 7]",
-        program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(), "input");
+        """,
+            "hostloop.l0");
+    List<Value> args =
+        ValueReader.read(
+            "[1, 2, 5, 7]",
+            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
+            "input");
     Value interpreted = new Interpreter(program).call("main", args);
     for (KernelExecutor backend : BACKENDS) {
       List<String> runs = new ArrayList<>();
-      assertEquals(interpreted, HostRunner.compile(program, recording(backend, runs)).call("main", args), backend.name());
+      assertEquals(
+          interpreted,
+          HostRunner.compile(program, recording(backend, runs)).call("main", args),
+          backend.name());
       assertTrue(runs.size() >= 3, backend.name() + " ran the loop body's kernels " + runs);
     }
   }
 
   /**
    * A map inside a kernel's thread over no rows, whose function's result has a size only its code
-   * tells (a concat of replicates): each thread's empty result keeps the size the function gives
-   * on the zero row, {@code [0][1]}, as in the interpreter, on every backend (a random program of
+   * tells (a concat of replicates): each thread's empty result keeps the size the function gives on
+   * the zero row, {@code [0][1]}, as in the interpreter, on every backend (a random program of
    * {@link RandomProgramSimulationTest} once gave {@code [0][0]} there).
    */
   @Test
   void aThreadsMapOverNoRowsKeepsTheInnerSizeOfItsFunctionsResult() {
-    Program program = L0Parser.parse("""
+    Program program =
+        L0Parser.parse(
+            """
         fun [f64] h1(i64 p) = concat(replicate(0, 0.0), replicate(1, 0.0))
         fun [[f64]] h0(f64 x) = map(h1, replicate(0, 2i64))
         fun [[[f64]]] main(f64 a) = map(h0, replicate(3, a))
-        """, "emptyrows.l0");
-    List<Value> args = ValueReader.read("1.0",
-        program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(), "input");
+        """,
+            "emptyrows.l0");
+    List<Value> args =
+        ValueReader.read(
+            "1.0",
+            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
+            "input");
     Value interpreted = new Interpreter(program).call("main", args);
-    assertEquals("[empty([0][1]f64), empty([0][1]f64), empty([0][1]f64)]", ValueWriter.write(interpreted));
+    assertEquals(
+        "[empty([0][1]f64), empty([0][1]f64), empty([0][1]f64)]", ValueWriter.write(interpreted));
     for (KernelExecutor backend : BACKENDS) {
       List<String> runs = new ArrayList<>();
       Value result = HostRunner.compile(program, recording(backend, runs)).call("main", args);
@@ -177,7 +216,9 @@ class KernelArrayProgramsOnEveryBackendTest {
     int kernels = 0;
     for (int seed = 0; seed < PROGRAMS; seed++) {
       ProgramCase c = RandomPrograms.kernelArrayProgram(seed);
-      String interpreted = RandomProgramSimulationTest.outcome(() -> new Interpreter(c.program()).call(c.entry(), c.args()));
+      String interpreted =
+          RandomProgramSimulationTest.outcome(
+              () -> new Interpreter(c.program()).call(c.entry(), c.args()));
       OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(c.program()));
       boolean floatReduction = RandomProgramSimulationTest.hasFloatReduction(optimized.internal());
       kernels += optimized.kernelPlan().kernels().size();
@@ -191,20 +232,47 @@ class KernelArrayProgramsOnEveryBackendTest {
           problems.add("seed " + seed + " does not lower: " + notLowered.getMessage() + "\n" + c);
           break;
         }
-        String simulated = RandomProgramSimulationTest.outcome(() -> runner.call(c.entry(), c.args()));
+        String simulated =
+            RandomProgramSimulationTest.outcome(() -> runner.call(c.entry(), c.args()));
         if (first == null) {
           first = simulated;
         } else if (!first.equals(simulated)) {
-          problems.add("seed " + seed + ": " + name + " gives " + simulated + ", the first backend " + first + "\n" + c);
+          problems.add(
+              "seed "
+                  + seed
+                  + ": "
+                  + name
+                  + " gives "
+                  + simulated
+                  + ", the first backend "
+                  + first
+                  + "\n"
+                  + c);
         }
-        if ((!floatReduction || interpreted.startsWith("failure")) && !interpreted.equals(simulated)) {
-          problems.add("seed " + seed + ": " + name + " gives " + simulated + ", the interpreter "
-              + interpreted + "\n" + c);
+        if ((!floatReduction || interpreted.startsWith("failure"))
+            && !interpreted.equals(simulated)) {
+          problems.add(
+              "seed "
+                  + seed
+                  + ": "
+                  + name
+                  + " gives "
+                  + simulated
+                  + ", the interpreter "
+                  + interpreted
+                  + "\n"
+                  + c);
         }
       }
     }
-    System.out.println("kernel array programs: " + PROGRAMS + " programs, " + kernels + " kernels, "
-        + problems.size() + " problems");
+    System.out.println(
+        "kernel array programs: "
+            + PROGRAMS
+            + " programs, "
+            + kernels
+            + " kernels, "
+            + problems.size()
+            + " problems");
     assertEquals(List.of(), problems.stream().limit(3).toList(), problems.size() + " problems");
   }
 }

@@ -10,7 +10,10 @@ import dev.l0.kernels.ir.SharedArray;
 import dev.l0.kernels.ir.ThreadIndex;
 import java.util.List;
 
-/** Short builders for the hand-written kernel-IR kernels of the simulator's tests ({@code i64} arithmetic unless named). */
+/**
+ * Short builders for the hand-written kernel-IR kernels of the simulator's tests ({@code i64}
+ * arithmetic unless named).
+ */
 final class KernelCode {
   static final KernelExpr THREAD = new KernelExpr.Thread(ThreadIndex.THREAD_IDX);
   static final KernelExpr BLOCK = new KernelExpr.Thread(ThreadIndex.BLOCK_IDX);

@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A reduce of rows whose operator adds them element by element, on the simulator (blocks of 1 and
- * 32 threads) and the JVM backend, over row counts around the chunking of the reduction order:
- * on the simulator, wide rows run as a map of reduces and narrow constant rows as per-thread array
+ * 32 threads) and the JVM backend, over row counts around the chunking of the reduction order: on
+ * the simulator, wide rows run as a map of reduces and narrow constant rows as per-thread array
  * accumulators, which the JVM backend always uses; every form gives, bit for bit, the documented
  * reduction order of the rows (each chunk folded from the neutral row, then the pairwise tree),
  * computed here in Java with whole rows as accumulators.
@@ -32,19 +32,24 @@ public class MapOfReducesSimulationTest {
   private static final List<KernelExecutor> BACKENDS =
       List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
 
-  public static final String SUM_OF_ROWS = """
+  public static final String SUM_OF_ROWS =
+      """
       fun [f64] main([[f64]] xss) =
         reduce(fn [f64] ([f64] a, [f64] b) => map(fn f64 (f64 x, f64 y) => x + y, zip(a, b)),
                replicate(size(1, xss), 0.0), xss)
       """;
 
-  /** The rows of {@code xs} reshaped to a constant width, summed (a map of reduces from 32 columns on). */
+  /**
+   * The rows of {@code xs} reshaped to a constant width, summed (a map of reduces from 32 columns
+   * on).
+   */
   public static String sumOfConstantRows(int width) {
     return """
         fun [f64] main([f64] xs) =
           reduce(fn [f64] ([f64] a, [f64] b) => map(fn f64 (f64 x, f64 y) => x + y, zip(a, b)),
                  replicate(%d, 0.0), reshape((size(0, xs) / %d, %d), xs))
-        """.formatted(width, width, width);
+        """
+        .formatted(width, width, width);
   }
 
   @Test
@@ -64,9 +69,14 @@ public class MapOfReducesSimulationTest {
         }
         Value xss = new Value.Array(Type.array(ScalarType.F64), values);
         // Over no rows, size(1, xss) is 0.
-        double[] expected = ReductionOrder.reduce(n, new double[n == 0 ? 0 : width], (acc, i) -> add(acc, rows[(int) i]),
-            MapOfReducesSimulationTest::add);
-        assertEveryBackendGives(SUM_OF_ROWS, List.of(xss), asValue(expected), "width " + width + ", " + n + " rows");
+        double[] expected =
+            ReductionOrder.reduce(
+                n,
+                new double[n == 0 ? 0 : width],
+                (acc, i) -> add(acc, rows[(int) i]),
+                MapOfReducesSimulationTest::add);
+        assertEveryBackendGives(
+            SUM_OF_ROWS, List.of(xss), asValue(expected), "width " + width + ", " + n + " rows");
       }
     }
   }
@@ -84,16 +94,24 @@ public class MapOfReducesSimulationTest {
           values.add(ScalarValue.f64(rows[i][j]));
         }
       }
-      double[] expected = ReductionOrder.reduce(n, new double[width], (acc, i) -> add(acc, rows[(int) i]),
-          MapOfReducesSimulationTest::add);
-      assertEveryBackendGives(sumOfConstantRows(width), List.of(new Value.Array(ScalarType.F64, values)), asValue(expected),
+      double[] expected =
+          ReductionOrder.reduce(
+              n,
+              new double[width],
+              (acc, i) -> add(acc, rows[(int) i]),
+              MapOfReducesSimulationTest::add);
+      assertEveryBackendGives(
+          sumOfConstantRows(width),
+          List.of(new Value.Array(ScalarType.F64, values)),
+          asValue(expected),
           "width " + width);
     }
   }
 
   @Test
   void aFailingElementFailsAsInTheInterpreter() {
-    assertEveryBackendFailsAsTheInterpreter("""
+    assertEveryBackendFailsAsTheInterpreter(
+        """
         fun [i32] main([[i32]] xss) =
           reduce(fn [i32] ([i32] a, [i32] b) => map(fn i32 (i32 x, i32 y) => x / y + 1, zip(a, b)),
                  replicate(size(1, xss), 1), xss)
@@ -102,7 +120,8 @@ public class MapOfReducesSimulationTest {
 
   @Test
   void aNeutralRowOfAnotherWidthFailsAsInTheInterpreter() {
-    assertEveryBackendFailsAsTheInterpreter("""
+    assertEveryBackendFailsAsTheInterpreter(
+        """
         fun [i32] main([[i32]] xss) =
           reduce(fn [i32] ([i32] a, [i32] b) => map(fn i32 (i32 x, i32 y) => x + y, zip(a, b)),
                  replicate(size(1, xss) + 1, 1), xss)
@@ -110,12 +129,15 @@ public class MapOfReducesSimulationTest {
   }
 
   /**
-   * 40 rows of 3 elements, one of them 0, reduced by {@code source} as a map of reduces: a
-   * failure, the interpreter's on every backend.
+   * 40 rows of 3 elements, one of them 0, reduced by {@code source} as a map of reduces: a failure,
+   * the interpreter's on every backend.
    */
   private static void assertEveryBackendFailsAsTheInterpreter(String source) {
-    assertTrue(LoweredPrograms.of(source).groups().stream().flatMap(g -> g.kernels().stream())
-        .anyMatch(k -> k.name().contains("_column_partials")), source);
+    assertTrue(
+        LoweredPrograms.of(source).groups().stream()
+            .flatMap(g -> g.kernels().stream())
+            .anyMatch(k -> k.name().contains("_column_partials")),
+        source);
     List<Value> rows = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       int r = i;
@@ -127,18 +149,26 @@ public class MapOfReducesSimulationTest {
     }
     Program program = L0Parser.parse(source, "test.l0");
     List<Value> args = List.of(new Value.Array(Type.array(ScalarType.I32), rows));
-    String interpreted = RandomProgramSimulationTest.outcome(() -> new Interpreter(program).call("main", args));
+    String interpreted =
+        RandomProgramSimulationTest.outcome(() -> new Interpreter(program).call("main", args));
     assertTrue(interpreted.startsWith("failure"), interpreted);
     for (KernelExecutor backend : BACKENDS) {
       HostRunner runner = HostRunner.compile(program, backend);
-      assertEquals(interpreted, RandomProgramSimulationTest.outcome(() -> runner.call("main", args)), backend.name());
+      assertEquals(
+          interpreted,
+          RandomProgramSimulationTest.outcome(() -> runner.call("main", args)),
+          backend.name());
     }
   }
 
-  private static void assertEveryBackendGives(String source, List<Value> args, Value expected, String what) {
+  private static void assertEveryBackendGives(
+      String source, List<Value> args, Value expected, String what) {
     Program program = L0Parser.parse(source, "test.l0");
     for (KernelExecutor backend : BACKENDS) {
-      assertEquals(expected, HostRunner.compile(program, backend).call("main", args), backend.name() + ", " + what);
+      assertEquals(
+          expected,
+          HostRunner.compile(program, backend).call("main", args),
+          backend.name() + ", " + what);
     }
   }
 

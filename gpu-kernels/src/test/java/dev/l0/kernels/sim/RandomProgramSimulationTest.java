@@ -25,9 +25,9 @@ import net.jqwik.api.statistics.Statistics;
 /**
  * Random well-typed programs run with their kernels on the simulator, for block sizes 1, 4 and 32,
  * with no kernel defect: every block size gives the same outcome, and that outcome is the
- * interpreter's result bit for bit (or a failure in the same operation), except that a program
- * with a float reduction or scan is held to the documented reduction order
- * ({@code ReductionOrder}), not to the interpreter's left fold, once its arrays span several chunks.
+ * interpreter's result bit for bit (or a failure in the same operation), except that a program with
+ * a float reduction or scan is held to the documented reduction order ({@code ReductionOrder}), not
+ * to the interpreter's left fold, once its arrays span several chunks.
  */
 class RandomProgramSimulationTest {
   private static final int[] BLOCK_SIZES = {1, 4, 32};
@@ -51,7 +51,8 @@ class RandomProgramSimulationTest {
         first = simulated;
         Statistics.label("kernels simulated").collect(optimized.kernelPlan().kernels().size());
       }
-      assertEquals(first, simulated, "block size " + blockSize + " against block size " + BLOCK_SIZES[0]);
+      assertEquals(
+          first, simulated, "block size " + blockSize + " against block size " + BLOCK_SIZES[0]);
       if (!floatReduction || interpreted.startsWith("failure")) {
         assertEquals(interpreted, simulated, "block size " + blockSize);
       }
@@ -66,8 +67,11 @@ class RandomProgramSimulationTest {
   private static boolean hasFloatReduction(Body body) {
     for (Stm stm : body.stms()) {
       Exp e = stm.exp();
-      boolean reduction = e instanceof Exp.Reduce || e instanceof Exp.Screma || e instanceof Exp.Scan;
-      if (reduction && e.lambdas().get(0).returnTypes().stream().anyMatch(t -> t.baseElement() instanceof ScalarType s && s.isFloat())) {
+      boolean reduction =
+          e instanceof Exp.Reduce || e instanceof Exp.Screma || e instanceof Exp.Scan;
+      if (reduction
+          && e.lambdas().get(0).returnTypes().stream()
+              .anyMatch(t -> t.baseElement() instanceof ScalarType s && s.isFloat())) {
         return true;
       }
       if (e.bodies().stream().anyMatch(RandomProgramSimulationTest::hasFloatReduction)

@@ -3,7 +3,6 @@ package dev.l0.kernels.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.l0.interp.Interpreter;
-import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
@@ -32,13 +31,17 @@ class ReductionSimulationTest {
   }
 
   private static Value simulate(String source, List<Value> args, int blockSize) {
-    HostRunner runner = HostRunner.compile(L0Parser.parse(source, "test.l0"), new SimulatorExecutor(blockSize));
+    HostRunner runner =
+        HostRunner.compile(L0Parser.parse(source, "test.l0"), new SimulatorExecutor(blockSize));
     return runner.call("main", args);
   }
 
   private static void assertSameAsInterpreter(String source, List<Value> args, int blockSize) {
     Value expected = new Interpreter(L0Parser.parse(source, "test.l0")).call("main", args);
-    assertEquals(expected, simulate(source, args, blockSize), "n=" + ((Value.Array) args.get(0)).length() + ", block size " + blockSize);
+    assertEquals(
+        expected,
+        simulate(source, args, blockSize),
+        "n=" + ((Value.Array) args.get(0)).length() + ", block size " + blockSize);
   }
 
   private static Value array(Type element, int n, IntFunction<Value> f) {
@@ -59,17 +62,29 @@ class ReductionSimulationTest {
     Random random = new Random(blockSize);
     for (int n : sizes(blockSize)) {
       Value xs = i32s(n, random);
-      assertSameAsInterpreter("fun i32 main([i32] xs) = reduce(op +, 0, map(fn i32 (i32 x) => x * x - 3 * x, xs))",
+      assertSameAsInterpreter(
+          "fun i32 main([i32] xs) = reduce(op +, 0, map(fn i32 (i32 x) => x * x - 3 * x, xs))",
+          List.of(xs),
+          blockSize);
+      assertSameAsInterpreter(
+          "fun i32 main([i32] xs) = reduce(fn i32 (i32 a, i32 b) => if a < b then b else a, -5000, xs)",
+          List.of(xs),
+          blockSize);
+      assertSameAsInterpreter(
+          "fun [i64] main([i32] xs) = scan(op +, 0i64, map(fn i64 (i32 x) => i64(x) * 1000000007i64, xs))",
+          List.of(xs),
+          blockSize);
+      assertSameAsInterpreter(
+          "fun [i32] main([i32] xs) = filter(fn bool (i32 x) => x % 3 = 0, xs)",
           List.of(xs), blockSize);
-      assertSameAsInterpreter("fun i32 main([i32] xs) = reduce(fn i32 (i32 a, i32 b) => if a < b then b else a, -5000, xs)",
-          List.of(xs), blockSize);
-      assertSameAsInterpreter("fun [i64] main([i32] xs) = scan(op +, 0i64, map(fn i64 (i32 x) => i64(x) * 1000000007i64, xs))",
-          List.of(xs), blockSize);
-      assertSameAsInterpreter("fun [i32] main([i32] xs) = filter(fn bool (i32 x) => x % 3 = 0, xs)", List.of(xs), blockSize);
-      // Composition of the affine maps x -> a*x + b: associative but not commutative, so the order of the combines shows.
-      assertSameAsInterpreter("fun {i32, i32} main([i32] xs, [i32] ys) = "
-          + "reduce(fn {i32, i32} ({i32, i32} f, {i32, i32} g) => let {a, b} = f in let {c, d} = g in {a * c, b * c + d}, "
-          + "{1, 0}, zip(xs, ys))", List.of(xs, i32s(n, random)), blockSize);
+      // Composition of the affine maps x -> a*x + b: associative but not commutative, so the order
+      // of the combines shows.
+      assertSameAsInterpreter(
+          "fun {i32, i32} main([i32] xs, [i32] ys) = "
+              + "reduce(fn {i32, i32} ({i32, i32} f, {i32, i32} g) => let {a, b} = f in let {c, d} = g in {a * c, b * c + d}, "
+              + "{1, 0}, zip(xs, ys))",
+          List.of(xs, i32s(n, random)),
+          blockSize);
     }
   }
 
@@ -85,14 +100,24 @@ class ReductionSimulationTest {
         doubles[i] = random.nextDouble() * 100 - 50;
       }
       Value fs = array(ScalarType.F32, n, i -> ScalarValue.f32(floats[i]));
-      float sum = ReductionOrder.reduce(n, 0.0f, (acc, i) -> acc + floats[(int) i] * 0.1f, Float::sum);
-      assertEquals(ScalarValue.f32(sum),
-          simulate("fun f32 main([f32] xs) = reduce(op +, 0.0f32, map(fn f32 (f32 x) => x * 0.1f32, xs))", List.of(fs), blockSize));
+      float sum =
+          ReductionOrder.reduce(n, 0.0f, (acc, i) -> acc + floats[(int) i] * 0.1f, Float::sum);
+      assertEquals(
+          ScalarValue.f32(sum),
+          simulate(
+              "fun f32 main([f32] xs) = reduce(op +, 0.0f32, map(fn f32 (f32 x) => x * 0.1f32, xs))",
+              List.of(fs),
+              blockSize));
 
       Value ds = array(ScalarType.F64, n, i -> ScalarValue.f64(doubles[i]));
-      List<Double> scan = ReductionOrder.scan(n, 0.0, (acc, i) -> acc + doubles[(int) i] / 3.0, Double::sum);
-      assertEquals(array(ScalarType.F64, n, i -> ScalarValue.f64(scan.get(i))),
-          simulate("fun [f64] main([f64] xs) = scan(op +, 0.0, map(fn f64 (f64 x) => x / 3.0, xs))", List.of(ds), blockSize));
+      List<Double> scan =
+          ReductionOrder.scan(n, 0.0, (acc, i) -> acc + doubles[(int) i] / 3.0, Double::sum);
+      assertEquals(
+          array(ScalarType.F64, n, i -> ScalarValue.f64(scan.get(i))),
+          simulate(
+              "fun [f64] main([f64] xs) = scan(op +, 0.0, map(fn f64 (f64 x) => x / 3.0, xs))",
+              List.of(ds),
+              blockSize));
     }
   }
 
@@ -101,10 +126,15 @@ class ReductionSimulationTest {
   void reductionsInsideAMapFoldLeftToRightInTheirThread(int blockSize) {
     Random random = new Random(blockSize);
     for (int rows : List.of(0, 1, 7, blockSize + 1, 40)) {
-      Value m = array(Type.array(ScalarType.F64), rows,
-          r -> array(ScalarType.F64, 21, c -> ScalarValue.f64(random.nextDouble() * 10 - 5)));
-      assertSameAsInterpreter("fun [f64] main([[f64]] m) = map(fn f64 ([f64] row) => reduce(op +, 0.0, row), m)",
-          List.of(m), blockSize);
+      Value m =
+          array(
+              Type.array(ScalarType.F64),
+              rows,
+              r -> array(ScalarType.F64, 21, c -> ScalarValue.f64(random.nextDouble() * 10 - 5)));
+      assertSameAsInterpreter(
+          "fun [f64] main([[f64]] m) = map(fn f64 ([f64] row) => reduce(op +, 0.0, row), m)",
+          List.of(m),
+          blockSize);
     }
   }
 }

@@ -31,25 +31,46 @@ import org.junit.jupiter.params.provider.ValueSource;
 class TiledTransposeSimulationTest {
   private static final LaunchConfiguration FEW_BLOCKS = new LaunchConfiguration(3, 0);
   private static final List<Integer> EDGE_SIZES = List.of(0, 1, 31, 32, 33);
-  /** Each program's copy of a row is checked element by element: a misplaced element changes the result. */
-  private static final List<String> ROW_PROGRAMS = List.of(
-      "fun [f64] main([[f64]] m) = map(fn f64 ([f64] row) => reduce(op +, 0.0, row), m)",
-      "fun [[f64]] main([[f64]] m) = map(fn [f64] ([f64] row) => map(fn f64 (f64 x) => x * 3.0 - 1.0, row), m)",
-      "fun [[f64]] main([[f64]] m) = map(fn [f64] ([f64] row) => scan(op +, 0.0, row), m)");
 
-  private static void assertSameAsInterpreter(String source, Value input, int blockSize, LaunchConfiguration configuration) {
+  /**
+   * Each program's copy of a row is checked element by element: a misplaced element changes the
+   * result.
+   */
+  private static final List<String> ROW_PROGRAMS =
+      List.of(
+          "fun [f64] main([[f64]] m) = map(fn f64 ([f64] row) => reduce(op +, 0.0, row), m)",
+          "fun [[f64]] main([[f64]] m) = map(fn [f64] ([f64] row) => map(fn f64 (f64 x) => x * 3.0 - 1.0, row), m)",
+          "fun [[f64]] main([[f64]] m) = map(fn [f64] ([f64] row) => scan(op +, 0.0, row), m)");
+
+  private static void assertSameAsInterpreter(
+      String source, Value input, int blockSize, LaunchConfiguration configuration) {
     Program program = L0Parser.parse(source, "test.l0");
-    assertTrue(LoweredPrograms.of(program).groups().stream().flatMap(g -> g.kernels().stream())
-        .anyMatch(k -> k.name().contains("_transpose")), "no transpose for " + source);
-    HostRunner runner = HostRunner.compile(program, new SimulatorExecutor(blockSize, configuration));
+    assertTrue(
+        LoweredPrograms.of(program).groups().stream()
+            .flatMap(g -> g.kernels().stream())
+            .anyMatch(k -> k.name().contains("_transpose")),
+        "no transpose for " + source);
+    HostRunner runner =
+        HostRunner.compile(program, new SimulatorExecutor(blockSize, configuration));
     Value expected = new Interpreter(program).call("main", List.of(input));
-    assertEquals(expected, runner.call("main", List.of(input)),
-        source + " on " + shape(input) + ", block size " + blockSize + ", at most " + configuration.maxBlocks() + " blocks");
+    assertEquals(
+        expected,
+        runner.call("main", List.of(input)),
+        source
+            + " on "
+            + shape(input)
+            + ", block size "
+            + blockSize
+            + ", at most "
+            + configuration.maxBlocks()
+            + " blocks");
   }
 
   private static String shape(Value value) {
     List<Integer> sizes = new ArrayList<>();
-    for (Value v = value; v instanceof Value.Array a; v = a.length() == 0 ? null : a.elements().get(0)) {
+    for (Value v = value;
+        v instanceof Value.Array a;
+        v = a.length() == 0 ? null : a.elements().get(0)) {
       sizes.add(a.length());
     }
     return sizes.toString();
@@ -64,7 +85,9 @@ class TiledTransposeSimulationTest {
   }
 
   private static Value matrix(int rows, int columns, Random random) {
-    return array(Type.array(ScalarType.F64), rows,
+    return array(
+        Type.array(ScalarType.F64),
+        rows,
         i -> array(ScalarType.F64, columns, j -> ScalarValue.f64(random.nextDouble() * 200 - 100)));
   }
 
@@ -105,20 +128,48 @@ class TiledTransposeSimulationTest {
   @ValueSource(ints = {4, 32})
   void otherElementTypesAndRanksEqualTheInterpreter(int blockSize) {
     Random random = new Random(blockSize);
-    for (int[] shape : List.of(new int[] {0, 3, 4}, new int[] {1, 1, 1}, new int[] {37, 5, 9}, new int[] {5, 40, 2})) {
-      Value cube = array(Type.array(Type.array(ScalarType.I32)), shape[0], i -> array(Type.array(ScalarType.I32), shape[1],
-          j -> array(ScalarType.I32, shape[2], k -> ScalarValue.i32(random.nextInt(2001) - 1000))));
-      assertSameAsInterpreter("fun [[[i32]]] main([[[i32]]] c) = "
-          + "map(fn [[i32]] ([[i32]] plane) => map(fn [i32] ([i32] row) => scan(op +, 0, row), plane), c)",
-          cube, blockSize, FEW_BLOCKS);
-      Value flags = array(Type.array(ScalarType.BOOL), shape[0] * shape[1], i -> array(ScalarType.BOOL, shape[2],
-          j -> ScalarValue.bool(random.nextInt(3) == 0)));
-      assertSameAsInterpreter("fun [[bool]] main([[bool]] m) = map(fn [bool] ([bool] row) => map(fn bool (bool b) => not b, row), m)",
-          flags, blockSize, FEW_BLOCKS);
-      Value singles = array(Type.array(ScalarType.F32), shape[0] * shape[2], i -> array(ScalarType.F32, shape[1],
-          j -> ScalarValue.f32(random.nextFloat() * 10)));
-      assertSameAsInterpreter("fun [f32] main([[f32]] m) = map(fn f32 ([f32] row) => reduce(op +, 0.0f32, row), m)",
-          singles, blockSize, FEW_BLOCKS);
+    for (int[] shape :
+        List.of(
+            new int[] {0, 3, 4}, new int[] {1, 1, 1}, new int[] {37, 5, 9}, new int[] {5, 40, 2})) {
+      Value cube =
+          array(
+              Type.array(Type.array(ScalarType.I32)),
+              shape[0],
+              i ->
+                  array(
+                      Type.array(ScalarType.I32),
+                      shape[1],
+                      j ->
+                          array(
+                              ScalarType.I32,
+                              shape[2],
+                              k -> ScalarValue.i32(random.nextInt(2001) - 1000))));
+      assertSameAsInterpreter(
+          "fun [[[i32]]] main([[[i32]]] c) = "
+              + "map(fn [[i32]] ([[i32]] plane) => map(fn [i32] ([i32] row) => scan(op +, 0, row), plane), c)",
+          cube,
+          blockSize,
+          FEW_BLOCKS);
+      Value flags =
+          array(
+              Type.array(ScalarType.BOOL),
+              shape[0] * shape[1],
+              i -> array(ScalarType.BOOL, shape[2], j -> ScalarValue.bool(random.nextInt(3) == 0)));
+      assertSameAsInterpreter(
+          "fun [[bool]] main([[bool]] m) = map(fn [bool] ([bool] row) => map(fn bool (bool b) => not b, row), m)",
+          flags,
+          blockSize,
+          FEW_BLOCKS);
+      Value singles =
+          array(
+              Type.array(ScalarType.F32),
+              shape[0] * shape[2],
+              i -> array(ScalarType.F32, shape[1], j -> ScalarValue.f32(random.nextFloat() * 10)));
+      assertSameAsInterpreter(
+          "fun [f32] main([[f32]] m) = map(fn f32 ([f32] row) => reduce(op +, 0.0f32, row), m)",
+          singles,
+          blockSize,
+          FEW_BLOCKS);
     }
   }
 }

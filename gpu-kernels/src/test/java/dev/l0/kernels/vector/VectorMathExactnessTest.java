@@ -26,7 +26,9 @@ class VectorMathExactnessTest {
 
   @Test
   void theLaneWiseCodeRunsWhereTheModuleIsLoaded() {
-    assertTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent(), "surefire loads the module");
+    assertTrue(
+        ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent(),
+        "surefire loads the module");
     assumeTrue(LaneMath.usefulOnThisMachine(), "this machine's vectors hold one double");
     assertTrue(VectorMath.lanewise());
     assertTrue(VectorMath.lanes() >= 2, "lanes: " + VectorMath.lanes());
@@ -44,7 +46,8 @@ class VectorMathExactnessTest {
   @ParameterizedTest
   @EnumSource(CheckedFunction.class)
   void fallbackResultsEqualStrictMath(CheckedFunction function) {
-    ExactnessCheck.Result result = ExactnessCheck.run(function, function.fallback(), FALLBACK_INPUTS, 18);
+    ExactnessCheck.Result result =
+        ExactnessCheck.run(function, function.fallback(), FALLBACK_INPUTS, 18);
     assertEquals(0, result.mismatches(), () -> function + " differs first at " + describe(result));
   }
 
@@ -52,8 +55,14 @@ class VectorMathExactnessTest {
   void laneWisePowEqualsStrictMath() {
     assumeTrue(LaneMath.usefulOnThisMachine());
     ExactnessCheck.Result result = ExactnessCheck.runPow(LaneMath::pow, LANE_INPUTS, 19);
-    assertEquals(0, result.mismatches(), () -> "pow differs first at y = "
-        + Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchY())) + ", " + describe(result));
+    assertEquals(
+        0,
+        result.mismatches(),
+        () ->
+            "pow differs first at y = "
+                + Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchY()))
+                + ", "
+                + describe(result));
   }
 
   @Test
@@ -76,29 +85,39 @@ class VectorMathExactnessTest {
       double[] inPlace = x.clone();
       VectorMath.pow(inPlace, 0, y, 0, inPlace, 0, count);
       for (int i = 0; i < count; i++) {
-        assertEquals(Double.doubleToRawLongBits(StrictMath.pow(x[5 + i], y[9 + i])), Double.doubleToRawLongBits(out[2 + i]),
+        assertEquals(
+            Double.doubleToRawLongBits(StrictMath.pow(x[5 + i], y[9 + i])),
+            Double.doubleToRawLongBits(out[2 + i]),
             "count " + count + ", index " + i);
-        assertEquals(Double.doubleToRawLongBits(StrictMath.pow(x[i], y[i])), Double.doubleToRawLongBits(inPlace[i]),
+        assertEquals(
+            Double.doubleToRawLongBits(StrictMath.pow(x[i], y[i])),
+            Double.doubleToRawLongBits(inPlace[i]),
             "in place, count " + count + ", index " + i);
       }
     }
-    IndexOutOfBoundsException exponent = assertThrows(IndexOutOfBoundsException.class,
-        () -> VectorMath.pow(x, 0, new double[4], 0, new double[8], 0, 8));
-    assertEquals("exponent range [0, 0 + 8) is outside the exponent array of length 4", exponent.getMessage());
+    IndexOutOfBoundsException exponent =
+        assertThrows(
+            IndexOutOfBoundsException.class,
+            () -> VectorMath.pow(x, 0, new double[4], 0, new double[8], 0, 8));
+    assertEquals(
+        "exponent range [0, 0 + 8) is outside the exponent array of length 4",
+        exponent.getMessage());
   }
 
   @Test
   void theCheckCountsAOneUlpDifferenceNearABoundary() {
-    ArrayFunction offByOneUlpAboveTwoToMinus28 = (in, inOffset, out, outOffset, count) -> {
-      VectorMath.exp(in, inOffset, out, outOffset, count);
-      for (int i = 0; i < count; i++) {
-        double x = in[inOffset + i];
-        if (x > 0x1p-28 && x < 0x1.00000001p-28) {
-          out[outOffset + i] = Math.nextUp(out[outOffset + i]);
-        }
-      }
-    };
-    ExactnessCheck.Result result = ExactnessCheck.run(CheckedFunction.EXP, offByOneUlpAboveTwoToMinus28, 100_000, 1);
+    ArrayFunction offByOneUlpAboveTwoToMinus28 =
+        (in, inOffset, out, outOffset, count) -> {
+          VectorMath.exp(in, inOffset, out, outOffset, count);
+          for (int i = 0; i < count; i++) {
+            double x = in[inOffset + i];
+            if (x > 0x1p-28 && x < 0x1.00000001p-28) {
+              out[outOffset + i] = Math.nextUp(out[outOffset + i]);
+            }
+          }
+        };
+    ExactnessCheck.Result result =
+        ExactnessCheck.run(CheckedFunction.EXP, offByOneUlpAboveTwoToMinus28, 100_000, 1);
     assertEquals(2000, result.mismatches(), "the 2000 neighbours above 2^-28");
     assertEquals(Math.nextUp(0x1p-28), result.firstMismatchInput());
   }
@@ -119,12 +138,18 @@ class VectorMathExactnessTest {
       for (int i = 0; i < out.length; i++) {
         boolean written = i >= 11 && i < 11 + count;
         double expected = written ? function.reference(values[i - 11 + 3]) : 0.0;
-        assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(out[i]), "count " + count + ", index " + i);
+        assertEquals(
+            Double.doubleToRawLongBits(expected),
+            Double.doubleToRawLongBits(out[i]),
+            "count " + count + ", index " + i);
       }
       for (int i = 0; i < values.length; i++) {
         boolean written = i >= 3 && i < 3 + count;
         double expected = written ? function.reference(values[i]) : values[i];
-        assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(inPlace[i]), "in place, index " + i);
+        assertEquals(
+            Double.doubleToRawLongBits(expected),
+            Double.doubleToRawLongBits(inPlace[i]),
+            "in place, index " + i);
       }
     }
   }
@@ -133,35 +158,53 @@ class VectorMathExactnessTest {
   void rangesOutsideTheArraysAreRejectedWithTheRange() {
     double[] in = new double[10];
     double[] out = new double[10];
-    IndexOutOfBoundsException input = assertThrows(IndexOutOfBoundsException.class, () -> VectorMath.exp(in, 4, out, 0, 7));
-    assertEquals("input range [4, 4 + 7) is outside the input array of length 10", input.getMessage());
-    IndexOutOfBoundsException output = assertThrows(IndexOutOfBoundsException.class, () -> VectorMath.log(in, 0, out, -1, 2));
-    assertEquals("output range [-1, -1 + 2) is outside the output array of length 10", output.getMessage());
+    IndexOutOfBoundsException input =
+        assertThrows(IndexOutOfBoundsException.class, () -> VectorMath.exp(in, 4, out, 0, 7));
+    assertEquals(
+        "input range [4, 4 + 7) is outside the input array of length 10", input.getMessage());
+    IndexOutOfBoundsException output =
+        assertThrows(IndexOutOfBoundsException.class, () -> VectorMath.log(in, 0, out, -1, 2));
+    assertEquals(
+        "output range [-1, -1 + 2) is outside the output array of length 10", output.getMessage());
     assertThrows(IllegalArgumentException.class, () -> VectorMath.sqrt(in, 0, out, 0, -1));
   }
 
   @Test
   void withoutTheModuleTheScalarFallbackRunsWithTheSameResults() throws Exception {
     String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    Process process = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-        VectorMathCheck.class.getName(), "--inputs", "50000"))
-        .redirectErrorStream(true)
-        .start();
+    Process process =
+        new ProcessBuilder(
+                List.of(
+                    java,
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    VectorMathCheck.class.getName(),
+                    "--inputs",
+                    "50000"))
+            .redirectErrorStream(true)
+            .start();
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(60, TimeUnit.SECONDS));
     assertEquals(0, process.exitValue(), output);
     List<String> functions = List.of("exp", "log", "sin", "cos", "erf", "sqrt", "pow");
     for (String function : functions) {
-      assertTrue(output.contains("\"function\": \"" + function + "\", \"lanewise\": false, \"lanes\": 1"), output);
+      assertTrue(
+          output.contains("\"function\": \"" + function + "\", \"lanewise\": false, \"lanes\": 1"),
+          output);
     }
     assertEquals(functions.size(), output.split("\"mismatches\": 0,", -1).length - 1, output);
     assertTrue(!output.contains("incubator"), "the child JVM ran without the module: " + output);
   }
 
   private static String describe(ExactnessCheck.Result result) {
-    return "x = " + Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchInput())) + ": expected "
-        + Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchExpected())) + ", got "
-        + Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchActual())) + " (" + result.mismatches()
+    return "x = "
+        + Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchInput()))
+        + ": expected "
+        + Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchExpected()))
+        + ", got "
+        + Long.toHexString(Double.doubleToRawLongBits(result.firstMismatchActual()))
+        + " ("
+        + result.mismatches()
         + " mismatches)";
   }
 }

@@ -28,10 +28,10 @@ import org.apache.spark.sql.Row;
  * The path-dependent contracts of the risk batch: FinPar OptionPricing's three contracts, priced by
  * Monte-Carlo with the OptionPricing program (Sobol numbers by path index, AS241 inverse normal,
  * Brownian bridge, correlated Black-Scholes paths, FinPar's payoffs) and revalued under the
- * scenario grid with common random numbers, as one L0 pipeline per contract kind
- * ({@code risk_paths.l0}, entry {@code pathContracts}, run after OptionPricing.l0's text). Each
- * position's paths are all summed inside one row of the pipeline, so its price and P&L do not depend
- * on the partitioning. The Sobol direction numbers are Joe and Kuo's (new-joe-kuo-6.1000, as Apache
+ * scenario grid with common random numbers, as one L0 pipeline per contract kind ({@code
+ * risk_paths.l0}, entry {@code pathContracts}, run after OptionPricing.l0's text). Each position's
+ * paths are all summed inside one row of the pipeline, so its price and P&L do not depend on the
+ * partitioning. The Sobol direction numbers are Joe and Kuo's (new-joe-kuo-6.1000, as Apache
  * Commons Math ships them; the first three dimensions are FinPar's), the bridge is FinPar's
  * (recursive bisection), both bound to the pipeline as driver-side values.
  */
@@ -39,8 +39,13 @@ final class PathContracts {
   static final String PROGRAM_RESOURCE = "/programs/risk_paths.l0";
   static final int SOBOL_BITS = 30;
   static final int MAX_SOBOL_DIMENSIONS = 1000;
-  /** A daily-barrier contract's last date: dates 0 (today) to this many days, three underlyings each, in 1000 dimensions. */
+
+  /**
+   * A daily-barrier contract's last date: dates 0 (today) to this many days, three underlyings
+   * each, in 1000 dimensions.
+   */
   static final int MAX_DAILY_DAYS = MAX_SOBOL_DIMENSIONS / 3 - 1;
+
   static final String[] RESULT = {"id", "price", "pnl"};
 
   /** FinPar OptionPricing's contracts, by the portfolio's {@code instrument}. */
@@ -63,14 +68,19 @@ final class PathContracts {
     }
   }
 
-  /** A Brownian bridge as OptionPricing takes it: index rows bi, li, ri (1-based, 0 none) and rows sd, lw, rw. */
+  /**
+   * A Brownian bridge as OptionPricing takes it: index rows bi, li, ri (1-based, 0 none) and rows
+   * sd, lw, rw.
+   */
   record Bridge(int[][] indices, double[][] data) {}
 
   private PathContracts() {}
 
   /** OptionPricing.l0 followed by risk_paths.l0: one program. */
   static String program() {
-    return resource(FinparBenchmark.OPTION_PRICING.programResource()) + "\n" + resource(PROGRAM_RESOURCE);
+    return resource(FinparBenchmark.OPTION_PRICING.programResource())
+        + "\n"
+        + resource(PROGRAM_RESOURCE);
   }
 
   private static String resource(String name) {
@@ -116,8 +126,12 @@ final class PathContracts {
     return new Bridge(indices, data);
   }
 
-  /** Fills the bridge's entries from {@code next} on for the dates strictly between l and r; returns the next free entry. */
-  private static int bisect(double[] times, int l, int r, int next, int[][] indices, double[][] data) {
+  /**
+   * Fills the bridge's entries from {@code next} on for the dates strictly between l and r; returns
+   * the next free entry.
+   */
+  private static int bisect(
+      double[] times, int l, int r, int next, int[][] indices, double[][] data) {
     if (r - l < 2) {
       return next;
     }
@@ -135,8 +149,8 @@ final class PathContracts {
   }
 
   /**
-   * The dates of a kind's grid, given its positions' longest time to maturity in days:
-   * one for the European call, five for the discrete barrier, days 0..days for the daily barrier.
+   * The dates of a kind's grid, given its positions' longest time to maturity in days: one for the
+   * European call, five for the discrete barrier, days 0..days for the daily barrier.
    */
   static int dates(Kind kind, int maxDaysToMaturity) {
     return switch (kind) {
@@ -147,8 +161,9 @@ final class PathContracts {
   }
 
   /**
-   * The bridge's times for a grid of {@code dates}: a unit horizon (t + 1) / dates for the first two
-   * kinds (the pipeline scales each volatility by sqrt(maturity)), days t / 365 for the daily barrier.
+   * The bridge's times for a grid of {@code dates}: a unit horizon (t + 1) / dates for the first
+   * two kinds (the pipeline scales each volatility by sqrt(maturity)), days t / 365 for the daily
+   * barrier.
    */
   static double[] bridgeTimes(Kind kind, int dates) {
     double[] times = new double[dates];
@@ -161,7 +176,8 @@ final class PathContracts {
   /** The pipeline of one kind's positions for a grid of {@code dates}: {@code id, price, pnl}. */
   static L0Pipeline pipeline(Kind kind, int dates, RiskSettings settings) {
     Bridge bridge = bridge(bridgeTimes(kind, dates));
-    return L0.pipeline(program()).entry("pathContracts")
+    return L0.pipeline(program())
+        .entry("pathContracts")
         .with("contract", kind.contract)
         .with("numDates", dates)
         .with("numUnd", kind.underlyings)
@@ -172,8 +188,25 @@ final class PathContracts {
         .with("bbData", bridge.data())
         .with("spotShocks", settings.spotShocks())
         .with("volShocks", settings.volShocks())
-        .on("id", "quantity", "call", "first_date", "last_date", "step", "scale", "rate", "spot", "spot2", "spot3",
-            "volatility", "volatility2", "volatility3", "strike", "strike2", "strike3", "correlation")
+        .on(
+            "id",
+            "quantity",
+            "call",
+            "first_date",
+            "last_date",
+            "step",
+            "scale",
+            "rate",
+            "spot",
+            "spot2",
+            "spot3",
+            "volatility",
+            "volatility2",
+            "volatility3",
+            "strike",
+            "strike2",
+            "strike3",
+            "correlation")
         .as(RESULT);
   }
 
@@ -182,16 +215,27 @@ final class PathContracts {
    * positions with the market data of their first underlying, as {@link RiskComputation} joins
    * them): {@code id, price, pnl}, one pipeline per kind present; empty when there are none.
    */
-  static Optional<Dataset<Row>> priced(Dataset<Row> positions, Dataset<Row> market, RiskSettings settings) {
+  static Optional<Dataset<Row>> priced(
+      Dataset<Row> positions, Dataset<Row> market, RiskSettings settings) {
     LocalDate date = settings.valuationDate();
     Dataset<Row> withMarket = positions;
     for (String n : new String[] {"2", "3"}) {
-      Dataset<Row> other = broadcast(market.select(col("underlying").as("underlying_" + n), col("spot").as("spot" + n),
-          col("volatility").as("volatility" + n)));
-      withMarket = withMarket.join(other, withMarket.col("underlying" + n).equalTo(other.col("underlying_" + n)), "left")
-          .drop("underlying_" + n);
+      Dataset<Row> other =
+          broadcast(
+              market.select(
+                  col("underlying").as("underlying_" + n),
+                  col("spot").as("spot" + n),
+                  col("volatility").as("volatility" + n)));
+      withMarket =
+          withMarket
+              .join(
+                  other,
+                  withMarket.col("underlying" + n).equalTo(other.col("underlying_" + n)),
+                  "left")
+              .drop("underlying_" + n);
     }
-    Dataset<Row> rows = withMarket.withColumn("days", datediff(col("maturity"), lit(java.sql.Date.valueOf(date))));
+    Dataset<Row> rows =
+        withMarket.withColumn("days", datediff(col("maturity"), lit(java.sql.Date.valueOf(date))));
     Map<String, Integer> maxDays = new HashMap<>();
     for (Row extent : rows.groupBy("instrument").agg(max("days")).collectAsList()) {
       maxDays.put(extent.getString(0), extent.getInt(1));
@@ -199,8 +243,9 @@ final class PathContracts {
     Dataset<Row> result = null;
     for (Kind kind : Kind.values()) {
       if (maxDays.containsKey(kind.instrument)) {
-        Dataset<Row> priced = inputs(rows.where(col("instrument").equalTo(kind.instrument)), kind)
-            .transform(pipeline(kind, dates(kind, maxDays.get(kind.instrument)), settings));
+        Dataset<Row> priced =
+            inputs(rows.where(col("instrument").equalTo(kind.instrument)), kind)
+                .transform(pipeline(kind, dates(kind, maxDays.get(kind.instrument)), settings));
         result = result == null ? priced : result.union(priced);
       }
     }
@@ -208,22 +253,38 @@ final class PathContracts {
   }
 
   /**
-   * The pipeline's columns of one kind's positions: a position's own dates first_date..last_date
-   * of the grid and the time per date (step) and the volatility scale of the bridge's times; a
+   * The pipeline's columns of one kind's positions: a position's own dates first_date..last_date of
+   * the grid and the time per date (step) and the volatility scale of the bridge's times; a
    * European call's unused second and third underlyings repeat its first.
    */
   private static Dataset<Row> inputs(Dataset<Row> ofKind, Kind kind) {
     Column years = col("days").cast("double").divide(365.0);
     Column firstDate = lit(kind == Kind.DAILY_BARRIER ? 1 : 0);
-    Column lastDate = kind == Kind.DAILY_BARRIER ? col("days").cast("int") : lit(kind == Kind.EUROPEAN ? 0 : 4);
-    Column step = kind == Kind.DAILY_BARRIER ? lit(1 / 365.0) : years.divide(kind == Kind.EUROPEAN ? 1.0 : 5.0);
+    Column lastDate =
+        kind == Kind.DAILY_BARRIER ? col("days").cast("int") : lit(kind == Kind.EUROPEAN ? 0 : 4);
+    Column step =
+        kind == Kind.DAILY_BARRIER
+            ? lit(1 / 365.0)
+            : years.divide(kind == Kind.EUROPEAN ? 1.0 : 5.0);
     Column scale = kind == Kind.DAILY_BARRIER ? lit(1.0) : sqrt(years);
-    return ofKind.select(col("id"), col("quantity"), coalesce(col("call"), lit(true)).as("call"), firstDate.as("first_date"),
-        lastDate.as("last_date"), step.as("step"), scale.as("scale"), col("rate"), col("spot"),
-        coalesce(col("spot2"), col("spot")).as("spot2"), coalesce(col("spot3"), col("spot")).as("spot3"), col("volatility"),
+    return ofKind.select(
+        col("id"),
+        col("quantity"),
+        coalesce(col("call"), lit(true)).as("call"),
+        firstDate.as("first_date"),
+        lastDate.as("last_date"),
+        step.as("step"),
+        scale.as("scale"),
+        col("rate"),
+        col("spot"),
+        coalesce(col("spot2"), col("spot")).as("spot2"),
+        coalesce(col("spot3"), col("spot")).as("spot3"),
+        col("volatility"),
         coalesce(col("volatility2"), col("volatility")).as("volatility2"),
-        coalesce(col("volatility3"), col("volatility")).as("volatility3"), col("strike"),
-        coalesce(col("strike2"), col("strike")).as("strike2"), coalesce(col("strike3"), col("strike")).as("strike3"),
+        coalesce(col("volatility3"), col("volatility")).as("volatility3"),
+        col("strike"),
+        coalesce(col("strike2"), col("strike")).as("strike2"),
+        coalesce(col("strike3"), col("strike")).as("strike3"),
         coalesce(col("correlation"), lit(0.0)).as("correlation"));
   }
 }

@@ -6,7 +6,6 @@ import dev.l0.jobs.JobSessions;
 import dev.l0.jobs.risk.RiskComputation.Aggregate;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,10 +20,10 @@ import org.apache.spark.sql.types.StructType;
 /**
  * The end-of-day risk batch, {@code bin/l0-job risk-batch}: inputs, validation, L0 pricing and
  * scenario revaluation, exact aggregates, VaR and ES, then the outputs of the valuation date
- * written aside and swapped in ({@link RiskStore}). Exit codes: {@value #EXIT_OK} written,
- * {@value #EXIT_FAILED} the run failed (the date's previous outputs are unchanged),
- * {@value #EXIT_USAGE} bad command line or config, {@value #EXIT_BAD_INPUT} bad input (nothing
- * written), {@value #EXIT_LOCKED} another run of the same date is running (nothing written).
+ * written aside and swapped in ({@link RiskStore}). Exit codes: {@value #EXIT_OK} written, {@value
+ * #EXIT_FAILED} the run failed (the date's previous outputs are unchanged), {@value #EXIT_USAGE}
+ * bad command line or config, {@value #EXIT_BAD_INPUT} bad input (nothing written), {@value
+ * #EXIT_LOCKED} another run of the same date is running (nothing written).
  */
 public final class RiskBatchJob {
   public static final int EXIT_OK = 0;
@@ -49,7 +48,9 @@ public final class RiskBatchJob {
       return EXIT_USAGE;
     }
     System.setProperty("java.awt.headless", "true");
-    SparkSession spark = JobSessions.start("L0 risk batch " + settings.valuationDate(), Optional.of(settings.master()));
+    SparkSession spark =
+        JobSessions.start(
+            "L0 risk batch " + settings.valuationDate(), Optional.of(settings.master()));
     try {
       return run(spark, settings, out, err);
     } finally {
@@ -59,64 +60,140 @@ public final class RiskBatchJob {
 
   static int run(SparkSession spark, RiskSettings settings, PrintStream out, PrintStream err) {
     StageLog log = new StageLog(spark.sparkContext(), out);
-    log.line("valuation date " + settings.valuationDate() + ", output " + settings.out().toAbsolutePath() + ", Spark "
-        + spark.sparkContext().master() + ", " + settings.scenarioCount() + " scenarios");
+    log.line(
+        "valuation date "
+            + settings.valuationDate()
+            + ", output "
+            + settings.out().toAbsolutePath()
+            + ", Spark "
+            + spark.sparkContext().master()
+            + ", "
+            + settings.scenarioCount()
+            + " scenarios");
     RiskInputs.Inputs inputs;
     try {
-      inputs = log.stage("read and validate inputs", () -> {
-        try {
-          return RiskInputs.load(spark, settings);
-        } catch (RiskInputs.InvalidInputException e) {
-          throw new BadInput(e);
-        }
-      }, loaded -> loaded.portfolioName() + ", " + loaded.marketName());
+      inputs =
+          log.stage(
+              "read and validate inputs",
+              () -> {
+                try {
+                  return RiskInputs.load(spark, settings);
+                } catch (RiskInputs.InvalidInputException e) {
+                  throw new BadInput(e);
+                }
+              },
+              loaded -> loaded.portfolioName() + ", " + loaded.marketName());
     } catch (BadInput e) {
       err.println("risk-batch: bad input: " + e.getCause().getMessage());
       err.println("risk-batch: nothing written");
       return EXIT_BAD_INPUT;
     }
     try (RiskStore store = RiskStore.open(settings.out(), settings.valuationDate())) {
-      Dataset<Row> positions = RiskComputation.marketPositions(inputs, settings).repartition(settings.partitions(), col("id"));
-      RiskComputation.Results results = RiskComputation.compute(positions, inputs.market(), settings, log);
-      log.stage("write positions", () -> {
-        // risk.partitions files, each sorted by id, from the cached positions without a shuffle (they
-        // come out of the joins in spark.sql.shuffle.partitions pieces): a global orderBy added a
-        // range shuffle into that many pieces and then wrote everything from one task. The P&L
-        // doubles are nearly all distinct, so they skip Parquet's dictionary (built for every page
-        // and then thrown away otherwise).
-        results.positions().select("id", "book", "instrument", "underlying", "quantity", "strike", "maturity", "call", "spot",
-            "volatility", "rate", "years", "underlying2", "underlying3", "strike2", "strike3", "correlation", "price", "delta",
-            "gamma", "vega", "theta", "rho", "pv", "pnl")
-            .coalesce(settings.partitions()).sortWithinPartitions("id").write().mode(SaveMode.ErrorIfExists)
-            .option("parquet.enable.dictionary#pnl.list.element", "false")
-            .parquet(store.staged("positions").toString());
-        return results.positions().count();
-      }, rows -> rows + " positions");
-      log.stage("write aggregates", () -> {
-        writeAggregates(spark, store, results, settings);
-        return results.books().size();
-      }, books -> books + " books, 1 portfolio, " + settings.scenarioCount() + " scenarios each");
-      log.stage("write report", () -> {
-        try {
-          RiskReport.write(store.staged("report"), settings, results, inputs.portfolioName() + " / " + inputs.marketName());
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-        return results.books().size() + 1;
-      }, charts -> charts + " charts");
+      Dataset<Row> positions =
+          RiskComputation.marketPositions(inputs, settings)
+              .repartition(settings.partitions(), col("id"));
+      RiskComputation.Results results =
+          RiskComputation.compute(positions, inputs.market(), settings, log);
+      log.stage(
+          "write positions",
+          () -> {
+            // risk.partitions files, each sorted by id, from the cached positions without a shuffle
+            // (they
+            // come out of the joins in spark.sql.shuffle.partitions pieces): a global orderBy added
+            // a
+            // range shuffle into that many pieces and then wrote everything from one task. The P&L
+            // doubles are nearly all distinct, so they skip Parquet's dictionary (built for every
+            // page
+            // and then thrown away otherwise).
+            results
+                .positions()
+                .select(
+                    "id",
+                    "book",
+                    "instrument",
+                    "underlying",
+                    "quantity",
+                    "strike",
+                    "maturity",
+                    "call",
+                    "spot",
+                    "volatility",
+                    "rate",
+                    "years",
+                    "underlying2",
+                    "underlying3",
+                    "strike2",
+                    "strike3",
+                    "correlation",
+                    "price",
+                    "delta",
+                    "gamma",
+                    "vega",
+                    "theta",
+                    "rho",
+                    "pv",
+                    "pnl")
+                .coalesce(settings.partitions())
+                .sortWithinPartitions("id")
+                .write()
+                .mode(SaveMode.ErrorIfExists)
+                .option("parquet.enable.dictionary#pnl.list.element", "false")
+                .parquet(store.staged("positions").toString());
+            return results.positions().count();
+          },
+          rows -> rows + " positions");
+      log.stage(
+          "write aggregates",
+          () -> {
+            writeAggregates(spark, store, results, settings);
+            return results.books().size();
+          },
+          books -> books + " books, 1 portfolio, " + settings.scenarioCount() + " scenarios each");
+      log.stage(
+          "write report",
+          () -> {
+            try {
+              RiskReport.write(
+                  store.staged("report"),
+                  settings,
+                  results,
+                  inputs.portfolioName() + " / " + inputs.marketName());
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+            return results.books().size() + 1;
+          },
+          charts -> charts + " charts");
       store.commit();
       Aggregate portfolio = results.portfolio();
-      log.line(String.format(java.util.Locale.ROOT, "portfolio PV %.2f, VaR %s %.2f, ES %s %.2f over %d positions",
-          portfolio.figures()[0], settings.varConfidence(), portfolio.var(), settings.esConfidence(), portfolio.expectedShortfall(),
-          portfolio.positions()));
-      log.line(String.format(java.util.Locale.ROOT, "wrote %s in %.1fs: report %s", settings.valuationDate(), log.elapsedSeconds(),
-          store.live("report").resolve("report.html").toAbsolutePath()));
+      log.line(
+          String.format(
+              java.util.Locale.ROOT,
+              "portfolio PV %.2f, VaR %s %.2f, ES %s %.2f over %d positions",
+              portfolio.figures()[0],
+              settings.varConfidence(),
+              portfolio.var(),
+              settings.esConfidence(),
+              portfolio.expectedShortfall(),
+              portfolio.positions()));
+      log.line(
+          String.format(
+              java.util.Locale.ROOT,
+              "wrote %s in %.1fs: report %s",
+              settings.valuationDate(),
+              log.elapsedSeconds(),
+              store.live("report").resolve("report.html").toAbsolutePath()));
       return EXIT_OK;
     } catch (RiskStore.LockedException e) {
       err.println("risk-batch: " + e.getMessage() + "; nothing written");
       return EXIT_LOCKED;
     } catch (IOException | RuntimeException e) {
-      err.println("risk-batch: failed: " + e + "; the outputs of " + settings.valuationDate() + " are unchanged");
+      err.println(
+          "risk-batch: failed: "
+              + e
+              + "; the outputs of "
+              + settings.valuationDate()
+              + " are unchanged");
       e.printStackTrace(err);
       return EXIT_FAILED;
     }
@@ -131,23 +208,41 @@ public final class RiskBatchJob {
     }
   }
 
-  private static void writeAggregates(SparkSession spark, RiskStore store, RiskComputation.Results results, RiskSettings settings) {
-    StructType figures = new StructType().add("name", DataTypes.StringType, false).add("positions", DataTypes.LongType, false);
+  private static void writeAggregates(
+      SparkSession spark, RiskStore store, RiskComputation.Results results, RiskSettings settings) {
+    StructType figures =
+        new StructType()
+            .add("name", DataTypes.StringType, false)
+            .add("positions", DataTypes.LongType, false);
     for (String figure : RiskComputation.FIGURES) {
       figures = figures.add(figure, DataTypes.DoubleType, false);
     }
-    figures = figures.add("var", DataTypes.DoubleType, false).add("expected_shortfall", DataTypes.DoubleType, false);
+    figures =
+        figures
+            .add("var", DataTypes.DoubleType, false)
+            .add("expected_shortfall", DataTypes.DoubleType, false);
     List<Row> books = new ArrayList<>();
     for (Aggregate book : results.books()) {
       books.add(figureRow(book));
     }
-    spark.createDataFrame(books, figures).coalesce(1).write().parquet(store.staged("books").toString());
-    spark.createDataFrame(List.of(figureRow(results.portfolio())), figures).coalesce(1).write()
+    spark
+        .createDataFrame(books, figures)
+        .coalesce(1)
+        .write()
+        .parquet(store.staged("books").toString());
+    spark
+        .createDataFrame(List.of(figureRow(results.portfolio())), figures)
+        .coalesce(1)
+        .write()
         .parquet(store.staged("portfolio").toString());
 
-    StructType scenarioSchema = new StructType().add("name", DataTypes.StringType, false).add("scenario", DataTypes.IntegerType, false)
-        .add("spot_shock", DataTypes.DoubleType, false).add("vol_shock", DataTypes.DoubleType, false)
-        .add("pnl", DataTypes.DoubleType, false);
+    StructType scenarioSchema =
+        new StructType()
+            .add("name", DataTypes.StringType, false)
+            .add("scenario", DataTypes.IntegerType, false)
+            .add("spot_shock", DataTypes.DoubleType, false)
+            .add("vol_shock", DataTypes.DoubleType, false)
+            .add("pnl", DataTypes.DoubleType, false);
     double[] spotShocks = settings.scenarioSpotShocks();
     double[] volShocks = settings.scenarioVolShocks();
     List<Row> scenarios = new ArrayList<>();
@@ -155,10 +250,16 @@ public final class RiskBatchJob {
     all.add(results.portfolio());
     for (Aggregate aggregate : all) {
       for (int s = 0; s < aggregate.pnl().length; s++) {
-        scenarios.add(RowFactory.create(aggregate.name(), s, spotShocks[s], volShocks[s], aggregate.pnl()[s]));
+        scenarios.add(
+            RowFactory.create(
+                aggregate.name(), s, spotShocks[s], volShocks[s], aggregate.pnl()[s]));
       }
     }
-    spark.createDataFrame(scenarios, scenarioSchema).coalesce(1).write().parquet(store.staged("scenario_pnl").toString());
+    spark
+        .createDataFrame(scenarios, scenarioSchema)
+        .coalesce(1)
+        .write()
+        .parquet(store.staged("scenario_pnl").toString());
   }
 
   private static Row figureRow(Aggregate aggregate) {

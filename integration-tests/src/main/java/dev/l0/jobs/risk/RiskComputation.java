@@ -24,13 +24,13 @@ import org.apache.spark.sql.Row;
 
 /**
  * The risk numbers of one valuation date, computed on Spark: per vanilla option the Black-Scholes
- * price and greeks (the L0 map {@code greeks}) and the P&L under every scenario (the L0 map
- * {@code scenarios}, an inner map over the grid: one {@code array<double>} per position, never a
- * position x scenario row); per path-dependent contract its Monte-Carlo price and P&L vector
- * ({@link PathContracts}; its greeks are null); per book, per instrument and for the portfolio the
- * exact sums of PV, greeks and P&L vectors ({@link dev.l0.spark.ExactSums}), so every aggregate is
- * the same whatever the partitioning, and VaR and expected shortfall from those vectors
- * ({@link TailRisk}).
+ * price and greeks (the L0 map {@code greeks}) and the P&L under every scenario (the L0 map {@code
+ * scenarios}, an inner map over the grid: one {@code array<double>} per position, never a position
+ * x scenario row); per path-dependent contract its Monte-Carlo price and P&L vector ({@link
+ * PathContracts}; its greeks are null); per book, per instrument and for the portfolio the exact
+ * sums of PV, greeks and P&L vectors ({@link dev.l0.spark.ExactSums}), so every aggregate is the
+ * same whatever the partitioning, and VaR and expected shortfall from those vectors ({@link
+ * TailRisk}).
  */
 final class RiskComputation {
   static final String PROGRAM_RESOURCE = "/programs/risk_vanilla.l0";
@@ -38,13 +38,23 @@ final class RiskComputation {
   static final String[] FIGURES = {"pv", "delta", "gamma", "vega", "theta", "rho"};
 
   /** A book's (or the portfolio's) figures: the exact sums, the P&L per scenario, VaR and ES. */
-  record Aggregate(String name, long positions, double[] figures, double[] pnl, double var, double expectedShortfall) {}
+  record Aggregate(
+      String name,
+      long positions,
+      double[] figures,
+      double[] pnl,
+      double var,
+      double expectedShortfall) {}
 
   /**
-   * Every output of the run. {@code positions} is lazy (a Spark plan); the aggregates (per book, per
-   * instrument present and the portfolio) are computed.
+   * Every output of the run. {@code positions} is lazy (a Spark plan); the aggregates (per book,
+   * per instrument present and the portfolio) are computed.
    */
-  record Results(Dataset<Row> positions, List<Aggregate> books, List<Aggregate> instruments, Aggregate portfolio) {}
+  record Results(
+      Dataset<Row> positions,
+      List<Aggregate> books,
+      List<Aggregate> instruments,
+      Aggregate portfolio) {}
 
   private RiskComputation() {}
 
@@ -61,9 +71,11 @@ final class RiskComputation {
 
   /** Each validated position with its market data and its year fraction to maturity. */
   static Dataset<Row> marketPositions(RiskInputs.Inputs inputs, RiskSettings settings) {
-    Dataset<Row> market = broadcast(inputs.market().withColumnRenamed("underlying", "market_underlying"));
+    Dataset<Row> market =
+        broadcast(inputs.market().withColumnRenamed("underlying", "market_underlying"));
     Dataset<Row> portfolio = inputs.portfolio();
-    return portfolio.join(market, portfolio.col("underlying").equalTo(market.col("market_underlying")))
+    return portfolio
+        .join(market, portfolio.col("underlying").equalTo(market.col("market_underlying")))
         .drop("market_underlying")
         .withColumn("years", RiskInputs.years(col("maturity"), settings.valuationDate()));
   }
@@ -81,15 +93,20 @@ final class RiskComputation {
         .as("id", "pnl");
   }
 
-  static Results compute(Dataset<Row> positions, Dataset<Row> market, RiskSettings settings, StageLog log) {
+  static Results compute(
+      Dataset<Row> positions, Dataset<Row> market, RiskSettings settings, StageLog log) {
     Dataset<Row> vanilla = positions.where(col("instrument").equalTo(RiskInputs.VANILLA));
-    Dataset<Row> greeks = vanilla.transform(L0.pipeline(program()).entry("greeks")
-        .on("id", "call", "spot", "strike", "years", "rate", "volatility")
-        .as(concat("id", GREEKS)));
+    Dataset<Row> greeks =
+        vanilla.transform(
+            L0.pipeline(program())
+                .entry("greeks")
+                .on("id", "call", "spot", "strike", "years", "rate", "volatility")
+                .as(concat("id", GREEKS)));
     Dataset<Row> pnl = vanilla.transform(scenarioPipeline(settings));
     Dataset<Row> valued = vanilla.join(greeks, "id").join(pnl, "id");
-    Optional<Dataset<Row>> pathPriced = PathContracts.priced(positions.where(col("instrument").notEqual(RiskInputs.VANILLA)),
-        market, settings);
+    Optional<Dataset<Row>> pathPriced =
+        PathContracts.priced(
+            positions.where(col("instrument").notEqual(RiskInputs.VANILLA)), market, settings);
     if (pathPriced.isPresent()) {
       valued = valued.unionByName(positions.join(pathPriced.get(), "id"), true);
     }
@@ -109,21 +126,44 @@ final class RiskComputation {
     Column[] columns = sums.toArray(Column[]::new);
 
     List<Aggregate> books = new ArrayList<>();
-    List<Row> bookRows = log.stage("book aggregates", () -> priced.groupBy("book").agg(columns[0], Arrays.copyOfRange(columns, 1,
-        columns.length)).orderBy("book").collectAsList(), rows -> rows.size() + " books");
+    List<Row> bookRows =
+        log.stage(
+            "book aggregates",
+            () ->
+                priced
+                    .groupBy("book")
+                    .agg(columns[0], Arrays.copyOfRange(columns, 1, columns.length))
+                    .orderBy("book")
+                    .collectAsList(),
+            rows -> rows.size() + " books");
     for (Row row : bookRows) {
       books.add(aggregate(row.getString(0), row, 1, settings));
     }
     List<Aggregate> instruments = new ArrayList<>();
-    List<Row> instrumentRows = log.stage("instrument aggregates", () -> priced.groupBy("instrument").agg(columns[0],
-        Arrays.copyOfRange(columns, 1, columns.length)).orderBy("instrument").collectAsList(),
-        rows -> rows.stream().map(r -> r.getLong(1) + " " + r.getString(0)).collect(Collectors.joining(", "))
-            + (pathPriced.isPresent() ? " (" + settings.monteCarloPaths() + " Monte-Carlo paths each)" : ""));
+    List<Row> instrumentRows =
+        log.stage(
+            "instrument aggregates",
+            () ->
+                priced
+                    .groupBy("instrument")
+                    .agg(columns[0], Arrays.copyOfRange(columns, 1, columns.length))
+                    .orderBy("instrument")
+                    .collectAsList(),
+            rows ->
+                rows.stream()
+                        .map(r -> r.getLong(1) + " " + r.getString(0))
+                        .collect(Collectors.joining(", "))
+                    + (pathPriced.isPresent()
+                        ? " (" + settings.monteCarloPaths() + " Monte-Carlo paths each)"
+                        : ""));
     for (Row row : instrumentRows) {
       instruments.add(aggregate(row.getString(0), row, 1, settings));
     }
-    Row total = log.stage("portfolio aggregate", () -> priced.agg(columns[0], Arrays.copyOfRange(columns, 1, columns.length)).first(),
-        row -> row.getLong(0) + " positions");
+    Row total =
+        log.stage(
+            "portfolio aggregate",
+            () -> priced.agg(columns[0], Arrays.copyOfRange(columns, 1, columns.length)).first(),
+            row -> row.getLong(0) + " positions");
     return new Results(priced, books, instruments, aggregate("PORTFOLIO", total, 0, settings));
   }
 
@@ -134,8 +174,13 @@ final class RiskComputation {
     }
     List<Double> pnlList = row.getList(first + 1 + FIGURES.length);
     double[] pnl = pnlList.stream().mapToDouble(Double::doubleValue).toArray();
-    return new Aggregate(name, row.getLong(first), figures, pnl,
-        TailRisk.valueAtRisk(pnl, settings.varConfidence()), TailRisk.expectedShortfall(pnl, settings.esConfidence()));
+    return new Aggregate(
+        name,
+        row.getLong(first),
+        figures,
+        pnl,
+        TailRisk.valueAtRisk(pnl, settings.varConfidence()),
+        TailRisk.expectedShortfall(pnl, settings.esConfidence()));
   }
 
   private static String[] concat(String first, String[] rest) {

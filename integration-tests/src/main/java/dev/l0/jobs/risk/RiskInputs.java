@@ -32,23 +32,29 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * The run's inputs, read (Parquet, or CSV with a header) or generated, and checked before anything
- * is written. A portfolio row is {@code id, book, instrument, underlying, quantity, strike, maturity
- * (a date after the valuation date), type}: a vanilla European option ({@code instrument} vanilla,
- * Black-Scholes) or one of FinPar OptionPricing's three contracts priced by Monte-Carlo
+ * is written. A portfolio row is {@code id, book, instrument, underlying, quantity, strike,
+ * maturity (a date after the valuation date), type}: a vanilla European option ({@code instrument}
+ * vanilla, Black-Scholes) or one of FinPar OptionPricing's three contracts priced by Monte-Carlo
  * ({@link PathContracts.Kind}: european, a call or put on {@code underlying}; discrete-barrier and
  * daily-barrier, notes on {@code underlying}, {@code underlying2} and {@code underlying3} whose
  * reference levels are {@code strike}, {@code strike2} and {@code strike3}, with the pairwise
  * {@code correlation} of their returns and an empty {@code type}). The columns {@code underlying2,
- * underlying3, strike2, strike3, correlation} may be absent when no row needs them. A market row
- * is {@code underlying, spot, volatility, rate} (volatility and rate per year, continuous
+ * underlying3, strike2, strike3, correlation} may be absent when no row needs them. A market row is
+ * {@code underlying, spot, volatility, rate} (volatility and rate per year, continuous
  * compounding). The first problem found is an {@link InvalidInputException} naming the file, the
  * column and the row (the n-th data row, a CSV header not counted).
  */
 final class RiskInputs {
-  static final String[] PORTFOLIO_COLUMNS = {"id", "book", "instrument", "underlying", "quantity", "strike", "maturity", "type"};
+  static final String[] PORTFOLIO_COLUMNS = {
+    "id", "book", "instrument", "underlying", "quantity", "strike", "maturity", "type"
+  };
   static final String[] MARKET_COLUMNS = {"underlying", "spot", "volatility", "rate"};
+
   /** The portfolio's columns that only the barrier contracts use, absent or null elsewhere. */
-  static final String[] BARRIER_COLUMNS = {"underlying2", "underlying3", "strike2", "strike3", "correlation"};
+  static final String[] BARRIER_COLUMNS = {
+    "underlying2", "underlying3", "strike2", "strike3", "correlation"
+  };
+
   static final String VANILLA = "vanilla";
 
   /** Bad input: the message names the file, column and row. */
@@ -65,7 +71,8 @@ final class RiskInputs {
    * underlying2, underlying3, strike2, strike3, correlation} (instrument in lower case, call null
    * for the barrier contracts) and market rows.
    */
-  record Inputs(Dataset<Row> portfolio, Dataset<Row> market, String portfolioName, String marketName) {}
+  record Inputs(
+      Dataset<Row> portfolio, Dataset<Row> market, String portfolioName, String marketName) {}
 
   private RiskInputs() {}
 
@@ -77,23 +84,43 @@ final class RiskInputs {
     if (settings.portfolio().isPresent()) {
       marketName = settings.market().orElseThrow().toString();
       portfolioName = settings.portfolio().orElseThrow().toString();
-      rawMarket = numbered(spark, read(spark, settings.market().orElseThrow()), marketName, MARKET_COLUMNS, new String[0]);
-      rawPortfolio = numbered(spark, read(spark, settings.portfolio().orElseThrow()), portfolioName, PORTFOLIO_COLUMNS,
-          BARRIER_COLUMNS);
+      rawMarket =
+          numbered(
+              spark,
+              read(spark, settings.market().orElseThrow()),
+              marketName,
+              MARKET_COLUMNS,
+              new String[0]);
+      rawPortfolio =
+          numbered(
+              spark,
+              read(spark, settings.portfolio().orElseThrow()),
+              portfolioName,
+              PORTFOLIO_COLUMNS,
+              BARRIER_COLUMNS);
     } else {
       marketName = "synthetic market";
       portfolioName = "synthetic portfolio";
-      rawMarket = numbered(spark, syntheticMarket(spark, settings), marketName, MARKET_COLUMNS, new String[0]);
-      rawPortfolio = numbered(spark, syntheticPortfolio(spark, settings, rawMarket), portfolioName, PORTFOLIO_COLUMNS,
-          BARRIER_COLUMNS);
+      rawMarket =
+          numbered(
+              spark, syntheticMarket(spark, settings), marketName, MARKET_COLUMNS, new String[0]);
+      rawPortfolio =
+          numbered(
+              spark,
+              syntheticPortfolio(spark, settings, rawMarket),
+              portfolioName,
+              PORTFOLIO_COLUMNS,
+              BARRIER_COLUMNS);
     }
     Dataset<Row> market = checkedMarket(rawMarket, marketName, settings);
-    Dataset<Row> portfolio = checkedPortfolio(rawPortfolio, market, portfolioName, marketName, settings.valuationDate());
+    Dataset<Row> portfolio =
+        checkedPortfolio(rawPortfolio, market, portfolioName, marketName, settings.valuationDate());
     return new Inputs(portfolio, market, portfolioName, marketName);
   }
 
   private static Dataset<Row> read(SparkSession spark, Path path) throws InvalidInputException {
-    String name = path.getFileName() == null ? path.toString() : path.getFileName().toString().toLowerCase();
+    String name =
+        path.getFileName() == null ? path.toString() : path.getFileName().toString().toLowerCase();
     if (!path.toFile().exists()) {
       throw new InvalidInputException(path + ": no such file or folder");
     }
@@ -108,13 +135,20 @@ final class RiskInputs {
    * (null where absent) and a 1-based {@code row} number in file order, cached: the checks read it
    * several times.
    */
-  private static Dataset<Row> numbered(SparkSession spark, Dataset<Row> frame, String name, String[] required, String[] optional)
+  private static Dataset<Row> numbered(
+      SparkSession spark, Dataset<Row> frame, String name, String[] required, String[] optional)
       throws InvalidInputException {
     List<String> present = Arrays.asList(frame.columns());
     List<Column> columns = new ArrayList<>();
     for (String column : required) {
       if (!present.contains(column)) {
-        throw new InvalidInputException(name + ": missing column '" + column + "' (columns: " + String.join(", ", present) + ")");
+        throw new InvalidInputException(
+            name
+                + ": missing column '"
+                + column
+                + "' (columns: "
+                + String.join(", ", present)
+                + ")");
       }
       columns.add(col(column));
     }
@@ -123,15 +157,22 @@ final class RiskInputs {
     }
     Dataset<Row> selected = frame.select(columns.toArray(Column[]::new));
     StructType schema = selected.schema().add("row", DataTypes.LongType, false);
-    return spark.createDataFrame(selected.javaRDD().zipWithIndex()
-        .map(pair -> {
-          Object[] values = new Object[pair._1().size() + 1];
-          for (int i = 0; i < pair._1().size(); i++) {
-            values[i] = pair._1().get(i);
-          }
-          values[values.length - 1] = pair._2() + 1;
-          return RowFactory.create(values);
-        }), schema).cache();
+    return spark
+        .createDataFrame(
+            selected
+                .javaRDD()
+                .zipWithIndex()
+                .map(
+                    pair -> {
+                      Object[] values = new Object[pair._1().size() + 1];
+                      for (int i = 0; i < pair._1().size(); i++) {
+                        values[i] = pair._1().get(i);
+                      }
+                      values[values.length - 1] = pair._2() + 1;
+                      return RowFactory.create(values);
+                    }),
+            schema)
+        .cache();
   }
 
   /** Problems in the order they are reported; the first true condition of a row is its error. */
@@ -146,7 +187,12 @@ final class RiskInputs {
 
     Checks add(String column, Column failing, Column message) {
       conditions.add(failing);
-      messages.add(concat(lit(file + ": row "), col("row").cast("string"), lit(", column '" + column + "': "), message));
+      messages.add(
+          concat(
+              lit(file + ": row "),
+              col("row").cast("string"),
+              lit(", column '" + column + "': "),
+              message));
       return this;
     }
 
@@ -155,7 +201,10 @@ final class RiskInputs {
       Column raw = col(column);
       add(column, raw.isNull(), lit("null"));
       if (!type.equals(DataTypes.StringType)) {
-        add(column, raw.cast(type).isNull(), concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
+        add(
+            column,
+            raw.cast(type).isNull(),
+            concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       }
       return this;
     }
@@ -164,7 +213,9 @@ final class RiskInputs {
     Checks typedWhere(String column, DataType type, Column needed, String why) {
       Column raw = col(column);
       add(column, needed.and(raw.isNull()), lit("null (" + why + ")"));
-      add(column, raw.isNotNull().and(raw.cast(type).isNull()),
+      add(
+          column,
+          raw.isNotNull().and(raw.cast(type).isNull()),
           concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       return this;
     }
@@ -174,128 +225,282 @@ final class RiskInputs {
       for (int i = conditions.size() - 1; i >= 0; i--) {
         error = when(conditions.get(i), messages.get(i)).otherwise(error);
       }
-      List<Row> first = frame.select(col("row"), error.as("error")).where(col("error").isNotNull())
-          .orderBy("row").limit(1).collectAsList();
+      List<Row> first =
+          frame
+              .select(col("row"), error.as("error"))
+              .where(col("error").isNotNull())
+              .orderBy("row")
+              .limit(1)
+              .collectAsList();
       if (!first.isEmpty()) {
         throw new InvalidInputException(first.get(0).getString(1));
       }
     }
   }
 
-  private static Dataset<Row> checkedMarket(Dataset<Row> raw, String name, RiskSettings settings) throws InvalidInputException {
+  private static Dataset<Row> checkedMarket(Dataset<Row> raw, String name, RiskSettings settings)
+      throws InvalidInputException {
     double lowestVolShock = Arrays.stream(settings.volShocks()).min().orElse(0.0);
-    Checks checks = new Checks(name)
-        .typed("underlying", DataTypes.StringType)
-        .typed("spot", DataTypes.DoubleType)
-        .typed("volatility", DataTypes.DoubleType)
-        .typed("rate", DataTypes.DoubleType);
+    Checks checks =
+        new Checks(name)
+            .typed("underlying", DataTypes.StringType)
+            .typed("spot", DataTypes.DoubleType)
+            .typed("volatility", DataTypes.DoubleType)
+            .typed("rate", DataTypes.DoubleType);
     Column spot = col("spot").cast("double");
     Column volatility = col("volatility").cast("double");
     Column rate = col("rate").cast("double");
-    checks.add("spot", spot.leq(0).or(spot.isNaN()).or(spot.equalTo(Double.POSITIVE_INFINITY)),
+    checks
+        .add(
+            "spot",
+            spot.leq(0).or(spot.isNaN()).or(spot.equalTo(Double.POSITIVE_INFINITY)),
             concat(lit("spot must be positive and finite, is "), spot.cast("string")))
-        .add("volatility", volatility.lt(0), concat(lit("negative volatility "), volatility.cast("string")))
-        .add("volatility", volatility.plus(lowestVolShock).leq(0).or(volatility.isNaN()),
-            concat(lit("volatility " ), volatility.cast("string"),
-                lit(" is not above " + (-lowestVolShock) + " (the largest downward volatility shock)")))
-        .add("rate", rate.isNaN().or(rate.gt(1)).or(rate.lt(-1)), concat(lit("rate must be in [-1, 1], is "), rate.cast("string")));
+        .add(
+            "volatility",
+            volatility.lt(0),
+            concat(lit("negative volatility "), volatility.cast("string")))
+        .add(
+            "volatility",
+            volatility.plus(lowestVolShock).leq(0).or(volatility.isNaN()),
+            concat(
+                lit("volatility "),
+                volatility.cast("string"),
+                lit(
+                    " is not above "
+                        + (-lowestVolShock)
+                        + " (the largest downward volatility shock)")))
+        .add(
+            "rate",
+            rate.isNaN().or(rate.gt(1)).or(rate.lt(-1)),
+            concat(lit("rate must be in [-1, 1], is "), rate.cast("string")));
     checks.failOnFirst(raw);
-    Dataset<Row> market = raw.select(trim(col("underlying")).as("underlying"), spot.as("spot"), volatility.as("volatility"),
-        rate.as("rate"), col("row"));
-    List<Row> duplicate = market.groupBy("underlying").agg(count(lit(1)).as("n"), org.apache.spark.sql.functions.max("row").as("row"))
-        .where(col("n").gt(1)).orderBy("row").limit(1).collectAsList();
+    Dataset<Row> market =
+        raw.select(
+            trim(col("underlying")).as("underlying"),
+            spot.as("spot"),
+            volatility.as("volatility"),
+            rate.as("rate"),
+            col("row"));
+    List<Row> duplicate =
+        market
+            .groupBy("underlying")
+            .agg(count(lit(1)).as("n"), org.apache.spark.sql.functions.max("row").as("row"))
+            .where(col("n").gt(1))
+            .orderBy("row")
+            .limit(1)
+            .collectAsList();
     if (!duplicate.isEmpty()) {
-      throw new InvalidInputException(name + ": row " + duplicate.get(0).getLong(2) + ", column 'underlying': '"
-          + duplicate.get(0).getString(0) + "' appears again (each underlying has one market row)");
+      throw new InvalidInputException(
+          name
+              + ": row "
+              + duplicate.get(0).getLong(2)
+              + ", column 'underlying': '"
+              + duplicate.get(0).getString(0)
+              + "' appears again (each underlying has one market row)");
     }
     return market.drop("row");
   }
 
-  private static Dataset<Row> checkedPortfolio(Dataset<Row> raw, Dataset<Row> market, String name, String marketName,
-      LocalDate date) throws InvalidInputException {
+  private static Dataset<Row> checkedPortfolio(
+      Dataset<Row> raw, Dataset<Row> market, String name, String marketName, LocalDate date)
+      throws InvalidInputException {
     Dataset<Row> joined = raw;
     for (String underlying : new String[] {"underlying", "underlying2", "underlying3"}) {
       Dataset<Row> known = broadcast(market.select(col("underlying").as("known_" + underlying)));
-      joined = joined.join(known, trim(joined.col(underlying)).equalTo(known.col("known_" + underlying)), "left");
+      joined =
+          joined.join(
+              known,
+              trim(joined.col(underlying)).equalTo(known.col("known_" + underlying)),
+              "left");
     }
     Column instrument = lower(trim(col("instrument")));
     Column option = instrument.isin(VANILLA, PathContracts.Kind.EUROPEAN.instrument);
-    Column barrier = instrument.isin(PathContracts.Kind.DISCRETE_BARRIER.instrument, PathContracts.Kind.DAILY_BARRIER.instrument);
+    Column barrier =
+        instrument.isin(
+            PathContracts.Kind.DISCRETE_BARRIER.instrument,
+            PathContracts.Kind.DAILY_BARRIER.instrument);
     Column quantity = col("quantity").cast("double");
     Column maturity = col("maturity").cast("date");
     Column type = lower(trim(col("type")));
     Column correlation = col("correlation").cast("double");
-    String instruments = VANILLA + ", " + Arrays.stream(PathContracts.Kind.values()).map(k -> k.instrument)
-        .collect(java.util.stream.Collectors.joining(", "));
-    Checks checks = new Checks(name)
-        .typed("id", DataTypes.LongType)
-        .typed("book", DataTypes.StringType)
-        .typed("instrument", DataTypes.StringType)
-        .add("instrument", option.or(barrier).equalTo(false),
-            concat(lit("'"), col("instrument"), lit("' is not an instrument of this release (" + instruments + ")")))
-        .typed("underlying", DataTypes.StringType)
-        .typed("quantity", DataTypes.DoubleType)
-        .typed("strike", DataTypes.DoubleType)
-        .typed("maturity", DataTypes.DateType)
-        .add("type", option.and(col("type").isNull()), lit("null"))
-        .add("type", barrier.and(col("type").isNotNull()),
-            concat(lit("'"), col("type"), lit("' is not a type of a "), instrument, lit(" contract (leave it empty)")))
-        .typedWhere("underlying2", DataTypes.StringType, barrier, "a barrier contract has three underlyings")
-        .typedWhere("underlying3", DataTypes.StringType, barrier, "a barrier contract has three underlyings")
-        .typedWhere("strike2", DataTypes.DoubleType, barrier, "the reference level of underlying2")
-        .typedWhere("strike3", DataTypes.DoubleType, barrier, "the reference level of underlying3")
-        .typedWhere("correlation", DataTypes.DoubleType, barrier, "the correlation of a barrier contract's underlyings");
-    for (String[] level : new String[][] {{"underlying", "strike"}, {"underlying2", "strike2"}, {"underlying3", "strike3"}}) {
+    String instruments =
+        VANILLA
+            + ", "
+            + Arrays.stream(PathContracts.Kind.values())
+                .map(k -> k.instrument)
+                .collect(java.util.stream.Collectors.joining(", "));
+    Checks checks =
+        new Checks(name)
+            .typed("id", DataTypes.LongType)
+            .typed("book", DataTypes.StringType)
+            .typed("instrument", DataTypes.StringType)
+            .add(
+                "instrument",
+                option.or(barrier).equalTo(false),
+                concat(
+                    lit("'"),
+                    col("instrument"),
+                    lit("' is not an instrument of this release (" + instruments + ")")))
+            .typed("underlying", DataTypes.StringType)
+            .typed("quantity", DataTypes.DoubleType)
+            .typed("strike", DataTypes.DoubleType)
+            .typed("maturity", DataTypes.DateType)
+            .add("type", option.and(col("type").isNull()), lit("null"))
+            .add(
+                "type",
+                barrier.and(col("type").isNotNull()),
+                concat(
+                    lit("'"),
+                    col("type"),
+                    lit("' is not a type of a "),
+                    instrument,
+                    lit(" contract (leave it empty)")))
+            .typedWhere(
+                "underlying2",
+                DataTypes.StringType,
+                barrier,
+                "a barrier contract has three underlyings")
+            .typedWhere(
+                "underlying3",
+                DataTypes.StringType,
+                barrier,
+                "a barrier contract has three underlyings")
+            .typedWhere(
+                "strike2", DataTypes.DoubleType, barrier, "the reference level of underlying2")
+            .typedWhere(
+                "strike3", DataTypes.DoubleType, barrier, "the reference level of underlying3")
+            .typedWhere(
+                "correlation",
+                DataTypes.DoubleType,
+                barrier,
+                "the correlation of a barrier contract's underlyings");
+    for (String[] level :
+        new String[][] {
+          {"underlying", "strike"}, {"underlying2", "strike2"}, {"underlying3", "strike3"}
+        }) {
       Column needed = level[0].equals("underlying") ? lit(true) : barrier;
-      checks.add(level[0], needed.and(col("known_" + level[0]).isNull()),
+      checks.add(
+          level[0],
+          needed.and(col("known_" + level[0]).isNull()),
           concat(lit("unknown underlying '"), col(level[0]), lit("' (not in " + marketName + ")")));
       Column strike = col(level[1]).cast("double");
-      checks.add(level[1], needed.and(strike.leq(0).or(strike.isNaN()).or(strike.equalTo(Double.POSITIVE_INFINITY))),
-          concat(lit((level[1].equals("strike") ? "strike" : "reference level") + " must be positive and finite, is "),
+      checks.add(
+          level[1],
+          needed.and(strike.leq(0).or(strike.isNaN()).or(strike.equalTo(Double.POSITIVE_INFINITY))),
+          concat(
+              lit(
+                  (level[1].equals("strike") ? "strike" : "reference level")
+                      + " must be positive and finite, is "),
               strike.cast("string")));
     }
-    checks.add("quantity", quantity.isNaN().or(quantity.equalTo(Double.POSITIVE_INFINITY)).or(quantity.equalTo(Double.NEGATIVE_INFINITY)),
+    checks
+        .add(
+            "quantity",
+            quantity
+                .isNaN()
+                .or(quantity.equalTo(Double.POSITIVE_INFINITY))
+                .or(quantity.equalTo(Double.NEGATIVE_INFINITY)),
             concat(lit("quantity must be finite, is "), quantity.cast("string")))
-        .add("maturity", maturity.leq(lit(java.sql.Date.valueOf(date))),
-            concat(lit("maturity "), maturity.cast("string"), lit(" is not after the valuation date " + date)))
-        .add("maturity", instrument.equalTo(PathContracts.Kind.DAILY_BARRIER.instrument)
-                .and(org.apache.spark.sql.functions.datediff(maturity, lit(java.sql.Date.valueOf(date))).gt(PathContracts.MAX_DAILY_DAYS)),
-            concat(lit("maturity "), maturity.cast("string"), lit(" is more than " + PathContracts.MAX_DAILY_DAYS
-                + " days after the valuation date (a daily-barrier contract is monitored on at most " + (PathContracts.MAX_DAILY_DAYS + 1)
-                + " dates: " + PathContracts.MAX_SOBOL_DIMENSIONS + " Sobol dimensions over 3 underlyings)")))
-        .add("type", option.and(type.notEqual("call")).and(type.notEqual("put")),
+        .add(
+            "maturity",
+            maturity.leq(lit(java.sql.Date.valueOf(date))),
+            concat(
+                lit("maturity "),
+                maturity.cast("string"),
+                lit(" is not after the valuation date " + date)))
+        .add(
+            "maturity",
+            instrument
+                .equalTo(PathContracts.Kind.DAILY_BARRIER.instrument)
+                .and(
+                    org.apache
+                        .spark
+                        .sql
+                        .functions
+                        .datediff(maturity, lit(java.sql.Date.valueOf(date)))
+                        .gt(PathContracts.MAX_DAILY_DAYS)),
+            concat(
+                lit("maturity "),
+                maturity.cast("string"),
+                lit(
+                    " is more than "
+                        + PathContracts.MAX_DAILY_DAYS
+                        + " days after the valuation date (a daily-barrier contract is monitored on at most "
+                        + (PathContracts.MAX_DAILY_DAYS + 1)
+                        + " dates: "
+                        + PathContracts.MAX_SOBOL_DIMENSIONS
+                        + " Sobol dimensions over 3 underlyings)")))
+        .add(
+            "type",
+            option.and(type.notEqual("call")).and(type.notEqual("put")),
             concat(lit("'"), col("type"), lit("' is neither call nor put")))
-        .add("correlation", barrier.and(correlation.leq(-0.5).or(correlation.geq(1.0)).or(correlation.isNaN())),
-            concat(lit("correlation must be in (-0.5, 1) (three underlyings with one pairwise correlation), is "),
+        .add(
+            "correlation",
+            barrier.and(correlation.leq(-0.5).or(correlation.geq(1.0)).or(correlation.isNaN())),
+            concat(
+                lit(
+                    "correlation must be in (-0.5, 1) (three underlyings with one pairwise correlation), is "),
                 correlation.cast("string")));
     checks.failOnFirst(joined);
-    Dataset<Row> portfolio = raw.select(col("id").cast("long").as("id"), col("book"), instrument.as("instrument"),
-        trim(col("underlying")).as("underlying"), quantity.as("quantity"), col("strike").cast("double").as("strike"),
-        maturity.as("maturity"), type.equalTo("call").as("call"), trim(col("underlying2")).as("underlying2"),
-        trim(col("underlying3")).as("underlying3"), col("strike2").cast("double").as("strike2"),
-        col("strike3").cast("double").as("strike3"), correlation.as("correlation"), col("row"));
-    List<Row> duplicate = portfolio.groupBy("id").agg(count(lit(1)).as("n"), org.apache.spark.sql.functions.max("row").as("row"))
-        .where(col("n").gt(1)).orderBy("row").limit(1).collectAsList();
+    Dataset<Row> portfolio =
+        raw.select(
+            col("id").cast("long").as("id"),
+            col("book"),
+            instrument.as("instrument"),
+            trim(col("underlying")).as("underlying"),
+            quantity.as("quantity"),
+            col("strike").cast("double").as("strike"),
+            maturity.as("maturity"),
+            type.equalTo("call").as("call"),
+            trim(col("underlying2")).as("underlying2"),
+            trim(col("underlying3")).as("underlying3"),
+            col("strike2").cast("double").as("strike2"),
+            col("strike3").cast("double").as("strike3"),
+            correlation.as("correlation"),
+            col("row"));
+    List<Row> duplicate =
+        portfolio
+            .groupBy("id")
+            .agg(count(lit(1)).as("n"), org.apache.spark.sql.functions.max("row").as("row"))
+            .where(col("n").gt(1))
+            .orderBy("row")
+            .limit(1)
+            .collectAsList();
     if (!duplicate.isEmpty()) {
-      throw new InvalidInputException(name + ": row " + duplicate.get(0).getLong(2) + ", column 'id': "
-          + duplicate.get(0).getLong(0) + " appears again (position ids are unique)");
+      throw new InvalidInputException(
+          name
+              + ": row "
+              + duplicate.get(0).getLong(2)
+              + ", column 'id': "
+              + duplicate.get(0).getLong(0)
+              + " appears again (position ids are unique)");
     }
     return portfolio.drop("row");
   }
 
-  /** One market row per underlying U0000, U0001, ...: spot 20..220, volatility 0.15..0.60, rate 0..0.05. */
+  /**
+   * One market row per underlying U0000, U0001, ...: spot 20..220, volatility 0.15..0.60, rate
+   * 0..0.05.
+   */
   static Dataset<Row> syntheticMarket(SparkSession spark, RiskSettings settings) {
     Random random = new Random(settings.syntheticSeed());
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < settings.syntheticUnderlyings(); i++) {
-      rows.add(RowFactory.create(String.format("U%04d", i), round2(20 + 200 * random.nextDouble()),
-          round2(0.15 + 0.45 * random.nextDouble()), Math.rint(500 * random.nextDouble()) / 10_000));
+      rows.add(
+          RowFactory.create(
+              String.format("U%04d", i),
+              round2(20 + 200 * random.nextDouble()),
+              round2(0.15 + 0.45 * random.nextDouble()),
+              Math.rint(500 * random.nextDouble()) / 10_000));
     }
-    StructType schema = new StructType(new StructField[] {
-        DataTypes.createStructField("underlying", DataTypes.StringType, false),
-        DataTypes.createStructField("spot", DataTypes.DoubleType, false),
-        DataTypes.createStructField("volatility", DataTypes.DoubleType, false),
-        DataTypes.createStructField("rate", DataTypes.DoubleType, false)});
+    StructType schema =
+        new StructType(
+            new StructField[] {
+              DataTypes.createStructField("underlying", DataTypes.StringType, false),
+              DataTypes.createStructField("spot", DataTypes.DoubleType, false),
+              DataTypes.createStructField("volatility", DataTypes.DoubleType, false),
+              DataTypes.createStructField("rate", DataTypes.DoubleType, false)
+            });
     return spark.createDataFrame(rows, schema);
   }
 
@@ -307,75 +512,162 @@ final class RiskInputs {
    * Vanilla options 0..N-1, then path-dependent contracts N..N+P-1, whose fields are hashes of
    * (seed, field, id), so the portfolio is the same for any partitioning. An option: a book of
    * BOOK-01.., an underlying, a quantity of +-10..200, a strike 70%..130% of the spot, a maturity 1
-   * week to 2 years out, a call or a put. Contract N+i is of kind i mod 3 (european, discrete-barrier,
-   * daily-barrier): the European call or put like an option but 1 month to 2 years out; the barrier
-   * notes a quantity of +-1..10, three underlyings with reference levels 90%..110% of their spots, a
-   * correlation of 0..0.8 and a maturity of 1 to 5 years (discrete) or 30 to 91 days (daily).
+   * week to 2 years out, a call or a put. Contract N+i is of kind i mod 3 (european,
+   * discrete-barrier, daily-barrier): the European call or put like an option but 1 month to 2
+   * years out; the barrier notes a quantity of +-1..10, three underlyings with reference levels
+   * 90%..110% of their spots, a correlation of 0..0.8 and a maturity of 1 to 5 years (discrete) or
+   * 30 to 91 days (daily).
    */
-  static Dataset<Row> syntheticPortfolio(SparkSession spark, RiskSettings settings, Dataset<Row> market) {
+  static Dataset<Row> syntheticPortfolio(
+      SparkSession spark, RiskSettings settings, Dataset<Row> market) {
     long seed = settings.syntheticSeed();
-    Column book = concat(lit("BOOK-"), lpad(floor(uniform(seed, 1).multiply(settings.syntheticBooks())).plus(1).cast("string"), 2, "0"));
-    Column maturity = date_add(lit(java.sql.Date.valueOf(settings.valuationDate())), floor(uniform(seed, 6).multiply(723)).plus(7).cast("int"));
+    Column book =
+        concat(
+            lit("BOOK-"),
+            lpad(
+                floor(uniform(seed, 1).multiply(settings.syntheticBooks())).plus(1).cast("string"),
+                2,
+                "0"));
+    Column maturity =
+        date_add(
+            lit(java.sql.Date.valueOf(settings.valuationDate())),
+            floor(uniform(seed, 6).multiply(723)).plus(7).cast("int"));
     Column callOrPut = when(uniform(seed, 7).lt(0.5), "call").otherwise("put");
-    Column optionQuantity = floor(uniform(seed, 3).multiply(20)).plus(1).multiply(10).multiply(when(uniform(seed, 4).lt(0.3), -1.0).otherwise(1.0))
-        .cast("double");
+    Column optionQuantity =
+        floor(uniform(seed, 3).multiply(20))
+            .plus(1)
+            .multiply(10)
+            .multiply(when(uniform(seed, 4).lt(0.3), -1.0).otherwise(1.0))
+            .cast("double");
     Column noString = lit(null).cast("string");
     Column noNumber = lit(null).cast("double");
-    Dataset<Row> vanilla = spark.range(0, settings.syntheticPositions(), 1, settings.partitions()).select(
-        col("id"), book.as("book"), lit(VANILLA).as("instrument"), underlyingOf(seed, 2, settings).as("underlying"),
-        optionQuantity.as("quantity"), uniform(seed, 5).multiply(0.6).plus(0.7).as("moneyness"), maturity.as("maturity"),
-        callOrPut.as("type"), noString.as("underlying2"), noString.as("underlying3"), lit(1.0).as("moneyness2"),
-        lit(1.0).as("moneyness3"), noNumber.as("correlation"));
+    Dataset<Row> vanilla =
+        spark
+            .range(0, settings.syntheticPositions(), 1, settings.partitions())
+            .select(
+                col("id"),
+                book.as("book"),
+                lit(VANILLA).as("instrument"),
+                underlyingOf(seed, 2, settings).as("underlying"),
+                optionQuantity.as("quantity"),
+                uniform(seed, 5).multiply(0.6).plus(0.7).as("moneyness"),
+                maturity.as("maturity"),
+                callOrPut.as("type"),
+                noString.as("underlying2"),
+                noString.as("underlying3"),
+                lit(1.0).as("moneyness2"),
+                lit(1.0).as("moneyness3"),
+                noNumber.as("correlation"));
 
     long first = settings.syntheticPositions();
     Column kind = col("id").minus(first).mod(3);
     Column european = kind.equalTo(0);
     Column date = lit(java.sql.Date.valueOf(settings.valuationDate()));
-    Dataset<Row> contracts = spark.range(first, first + settings.syntheticPathContracts(), 1, settings.partitions()).select(
-        col("id"), book.as("book"),
-        when(european, PathContracts.Kind.EUROPEAN.instrument).when(kind.equalTo(1), PathContracts.Kind.DISCRETE_BARRIER.instrument)
-            .otherwise(PathContracts.Kind.DAILY_BARRIER.instrument).as("instrument"),
-        underlyingOf(seed, 2, settings).as("underlying"),
-        when(european, optionQuantity).otherwise(floor(uniform(seed, 3).multiply(10)).plus(1)
-            .multiply(when(uniform(seed, 4).lt(0.3), -1.0).otherwise(1.0)).cast("double")).as("quantity"),
-        when(european, uniform(seed, 5).multiply(0.6).plus(0.7)).otherwise(uniform(seed, 5).multiply(0.2).plus(0.9)).as("moneyness"),
-        when(european, date_add(date, floor(uniform(seed, 6).multiply(700)).plus(30).cast("int")))
-            .when(kind.equalTo(1), date_add(date, floor(uniform(seed, 6).multiply(1461)).plus(365).cast("int")))
-            .otherwise(date_add(date, floor(uniform(seed, 6).multiply(62)).plus(30).cast("int"))).as("maturity"),
-        when(european, callOrPut).otherwise(noString).as("type"),
-        when(european, noString).otherwise(underlyingOf(seed, 8, settings)).as("underlying2"),
-        when(european, noString).otherwise(underlyingOf(seed, 9, settings)).as("underlying3"),
-        uniform(seed, 10).multiply(0.2).plus(0.9).as("moneyness2"),
-        uniform(seed, 11).multiply(0.2).plus(0.9).as("moneyness3"),
-        when(european, noNumber).otherwise(round(uniform(seed, 12).multiply(0.8), 2)).as("correlation"));
+    Dataset<Row> contracts =
+        spark
+            .range(first, first + settings.syntheticPathContracts(), 1, settings.partitions())
+            .select(
+                col("id"),
+                book.as("book"),
+                when(european, PathContracts.Kind.EUROPEAN.instrument)
+                    .when(kind.equalTo(1), PathContracts.Kind.DISCRETE_BARRIER.instrument)
+                    .otherwise(PathContracts.Kind.DAILY_BARRIER.instrument)
+                    .as("instrument"),
+                underlyingOf(seed, 2, settings).as("underlying"),
+                when(european, optionQuantity)
+                    .otherwise(
+                        floor(uniform(seed, 3).multiply(10))
+                            .plus(1)
+                            .multiply(when(uniform(seed, 4).lt(0.3), -1.0).otherwise(1.0))
+                            .cast("double"))
+                    .as("quantity"),
+                when(european, uniform(seed, 5).multiply(0.6).plus(0.7))
+                    .otherwise(uniform(seed, 5).multiply(0.2).plus(0.9))
+                    .as("moneyness"),
+                when(
+                        european,
+                        date_add(date, floor(uniform(seed, 6).multiply(700)).plus(30).cast("int")))
+                    .when(
+                        kind.equalTo(1),
+                        date_add(
+                            date, floor(uniform(seed, 6).multiply(1461)).plus(365).cast("int")))
+                    .otherwise(
+                        date_add(date, floor(uniform(seed, 6).multiply(62)).plus(30).cast("int")))
+                    .as("maturity"),
+                when(european, callOrPut).otherwise(noString).as("type"),
+                when(european, noString)
+                    .otherwise(underlyingOf(seed, 8, settings))
+                    .as("underlying2"),
+                when(european, noString)
+                    .otherwise(underlyingOf(seed, 9, settings))
+                    .as("underlying3"),
+                uniform(seed, 10).multiply(0.2).plus(0.9).as("moneyness2"),
+                uniform(seed, 11).multiply(0.2).plus(0.9).as("moneyness3"),
+                when(european, noNumber)
+                    .otherwise(round(uniform(seed, 12).multiply(0.8), 2))
+                    .as("correlation"));
 
     Dataset<Row> positions = vanilla.unionByName(contracts);
-    Column[] fields = {col("id"), col("book"), col("instrument"), col("underlying"), col("quantity"), null, col("maturity"),
-        col("type"), col("underlying2"), col("underlying3"), null, null, col("correlation")};
-    String[][] levels = {{"underlying", "moneyness", "strike"}, {"underlying2", "moneyness2", "strike2"},
-        {"underlying3", "moneyness3", "strike3"}};
+    Column[] fields = {
+      col("id"),
+      col("book"),
+      col("instrument"),
+      col("underlying"),
+      col("quantity"),
+      null,
+      col("maturity"),
+      col("type"),
+      col("underlying2"),
+      col("underlying3"),
+      null,
+      null,
+      col("correlation")
+    };
+    String[][] levels = {
+      {"underlying", "moneyness", "strike"},
+      {"underlying2", "moneyness2", "strike2"},
+      {"underlying3", "moneyness3", "strike3"}
+    };
     int[] slots = {5, 10, 11};
     for (int i = 0; i < levels.length; i++) {
-      Dataset<Row> spots = broadcast(market.select(col("underlying").as("u" + i), col("spot").as("spot" + i)));
-      positions = positions.join(spots, positions.col(levels[i][0]).equalTo(spots.col("u" + i)), "left");
-      fields[slots[i]] = when(col(levels[i][0]).isNull(), noNumber)
-          .otherwise(round(col("spot" + i).multiply(col(levels[i][1])), 2)).as(levels[i][2]);
+      Dataset<Row> spots =
+          broadcast(market.select(col("underlying").as("u" + i), col("spot").as("spot" + i)));
+      positions =
+          positions.join(spots, positions.col(levels[i][0]).equalTo(spots.col("u" + i)), "left");
+      fields[slots[i]] =
+          when(col(levels[i][0]).isNull(), noNumber)
+              .otherwise(round(col("spot" + i).multiply(col(levels[i][1])), 2))
+              .as(levels[i][2]);
     }
     return positions.select(fields).orderBy("id");
   }
 
   /** One of the synthetic underlyings U0000.., from the hash of (seed, field, id). */
   private static Column underlyingOf(long seed, int field, RiskSettings settings) {
-    return concat(lit("U"), lpad(floor(uniform(seed, field).multiply(settings.syntheticUnderlyings())).cast("string"), 4, "0"));
+    return concat(
+        lit("U"),
+        lpad(
+            floor(uniform(seed, field).multiply(settings.syntheticUnderlyings())).cast("string"),
+            4,
+            "0"));
   }
 
   /** A uniform double in [0, 1) from the hash of (seed, field, id): 53 bits of xxhash64. */
   private static Column uniform(long seed, int field) {
-    return xxhash64(lit(seed), lit(field), col("id")).bitwiseAND(lit((1L << 53) - 1)).cast("double").divide((double) (1L << 53));
+    return xxhash64(lit(seed), lit(field), col("id"))
+        .bitwiseAND(lit((1L << 53) - 1))
+        .cast("double")
+        .divide((double) (1L << 53));
   }
 
   /** The year fraction from the valuation date to a maturity: days / 365. */
   static Column years(Column maturity, LocalDate date) {
-    return org.apache.spark.sql.functions.datediff(maturity, lit(java.sql.Date.valueOf(date))).cast("double").divide(365.0);
+    return org.apache
+        .spark
+        .sql
+        .functions
+        .datediff(maturity, lit(java.sql.Date.valueOf(date)))
+        .cast("double")
+        .divide(365.0);
   }
 }

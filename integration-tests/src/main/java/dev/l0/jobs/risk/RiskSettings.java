@@ -36,16 +36,33 @@ record RiskSettings(
   static final int DEFAULT_MONTE_CARLO_PATHS = 256;
 
   /**
-   * These settings as the vanilla scenario benchmark takes them: a synthetic portfolio of {@code positions}
-   * vanilla options (no path-dependent contracts) on {@code master}, in {@code partitions} pieces.
+   * These settings as the vanilla scenario benchmark takes them: a synthetic portfolio of {@code
+   * positions} vanilla options (no path-dependent contracts) on {@code master}, in {@code
+   * partitions} pieces.
    */
   RiskSettings forVanillaBenchmark(int positions, String master, int partitions) {
-    return new RiskSettings(valuationDate, Optional.empty(), Optional.empty(), out, master, positions, syntheticUnderlyings,
-        syntheticBooks, syntheticSeed, spotShocks, volShocks, varConfidence, esConfidence, partitions, 0, monteCarloPaths);
+    return new RiskSettings(
+        valuationDate,
+        Optional.empty(),
+        Optional.empty(),
+        out,
+        master,
+        positions,
+        syntheticUnderlyings,
+        syntheticBooks,
+        syntheticSeed,
+        spotShocks,
+        volShocks,
+        varConfidence,
+        esConfidence,
+        partitions,
+        0,
+        monteCarloPaths);
   }
 
-  static final String USAGE = "usage: l0-job risk-batch [--date YYYY-MM-DD] [--portfolio PATH] [--market PATH]"
-      + " [--out DIR] [--master URL] [--config FILE]";
+  static final String USAGE =
+      "usage: l0-job risk-batch [--date YYYY-MM-DD] [--portfolio PATH] [--market PATH]"
+          + " [--out DIR] [--master URL] [--config FILE]";
 
   /** A command line or config value that cannot be used. */
   static final class UsageException extends Exception {
@@ -62,15 +79,16 @@ record RiskSettings(
     Properties options = new Properties();
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
-      String key = switch (option) {
-        case "--date" -> "risk.date";
-        case "--portfolio" -> "risk.portfolio";
-        case "--market" -> "risk.market";
-        case "--out" -> "risk.out";
-        case "--master" -> "risk.master";
-        case "--config" -> "config";
-        default -> throw new UsageException("unknown option '" + option + "'\n" + USAGE);
-      };
+      String key =
+          switch (option) {
+            case "--date" -> "risk.date";
+            case "--portfolio" -> "risk.portfolio";
+            case "--market" -> "risk.market";
+            case "--out" -> "risk.out";
+            case "--master" -> "risk.master";
+            case "--config" -> "config";
+            default -> throw new UsageException("unknown option '" + option + "'\n" + USAGE);
+          };
       if (i + 1 >= args.length) {
         throw new UsageException("option " + option + " needs a value\n" + USAGE);
       }
@@ -96,29 +114,37 @@ record RiskSettings(
 
   private static RiskSettings of(Properties values) throws UsageException {
     Keys keys = new Keys(values);
-    RiskSettings settings = new RiskSettings(
-        keys.date("risk.date", LocalDate.now(ZoneOffset.UTC)),
-        keys.path("risk.portfolio"),
-        keys.path("risk.market"),
-        keys.path("risk.out").orElse(Path.of("risk-out")),
-        values.getProperty("risk.master", "local[*]"),
-        keys.positive("risk.synthetic.positions", 100_000),
-        keys.positive("risk.synthetic.underlyings", 300),
-        keys.positive("risk.synthetic.books", 8),
-        keys.number("risk.synthetic.seed", 20261125L),
-        keys.grid("risk.scenarios.spotShocks", "-0.25:0.25:10"),
-        keys.grid("risk.scenarios.volShocks", "-0.10:0.10:10"),
-        keys.confidence("risk.var.confidence", 0.99),
-        keys.confidence("risk.es.confidence", 0.975),
-        keys.positive("risk.partitions", 4),
-        keys.atLeast("risk.synthetic.pathContracts", 300, 0),
-        keys.atLeast("risk.mc.paths", DEFAULT_MONTE_CARLO_PATHS, 1));
+    RiskSettings settings =
+        new RiskSettings(
+            keys.date("risk.date", LocalDate.now(ZoneOffset.UTC)),
+            keys.path("risk.portfolio"),
+            keys.path("risk.market"),
+            keys.path("risk.out").orElse(Path.of("risk-out")),
+            values.getProperty("risk.master", "local[*]"),
+            keys.positive("risk.synthetic.positions", 100_000),
+            keys.positive("risk.synthetic.underlyings", 300),
+            keys.positive("risk.synthetic.books", 8),
+            keys.number("risk.synthetic.seed", 20261125L),
+            keys.grid("risk.scenarios.spotShocks", "-0.25:0.25:10"),
+            keys.grid("risk.scenarios.volShocks", "-0.10:0.10:10"),
+            keys.confidence("risk.var.confidence", 0.99),
+            keys.confidence("risk.es.confidence", 0.975),
+            keys.positive("risk.partitions", 4),
+            keys.atLeast("risk.synthetic.pathContracts", 300, 0),
+            keys.atLeast("risk.mc.paths", DEFAULT_MONTE_CARLO_PATHS, 1));
     if (settings.monteCarloPaths >= 1 << PathContracts.SOBOL_BITS) {
-      throw new UsageException("risk.mc.paths: " + settings.monteCarloPaths + " is not below 2^" + PathContracts.SOBOL_BITS
-          + " (the Sobol numbers have " + PathContracts.SOBOL_BITS + " bits)");
+      throw new UsageException(
+          "risk.mc.paths: "
+              + settings.monteCarloPaths
+              + " is not below 2^"
+              + PathContracts.SOBOL_BITS
+              + " (the Sobol numbers have "
+              + PathContracts.SOBOL_BITS
+              + " bits)");
     }
     if (settings.portfolio.isPresent() != settings.market.isPresent()) {
-      throw new UsageException("give both a portfolio and a market (or neither, for the synthetic inputs)");
+      throw new UsageException(
+          "give both a portfolio and a market (or neither, for the synthetic inputs)");
     }
     return settings;
   }
@@ -201,8 +227,8 @@ record RiskSettings(
     }
 
     /**
-     * FROM:TO:COUNT, COUNT evenly spaced values from FROM to TO: FROM + (TO - FROM) * i / (COUNT - 1),
-     * the ends exactly FROM and TO (COUNT 1 gives FROM).
+     * FROM:TO:COUNT, COUNT evenly spaced values from FROM to TO: FROM + (TO - FROM) * i / (COUNT -
+     * 1), the ends exactly FROM and TO (COUNT 1 gives FROM).
      */
     double[] grid(String key, String otherwise) throws UsageException {
       String text = values.getProperty(key, otherwise).trim();
@@ -223,7 +249,8 @@ record RiskSettings(
         }
         return grid;
       } catch (NumberFormatException e) {
-        throw new UsageException(key + ": '" + text + "' is not FROM:TO:COUNT (finite numbers, 1 <= COUNT <= 10000)");
+        throw new UsageException(
+            key + ": '" + text + "' is not FROM:TO:COUNT (finite numbers, 1 <= COUNT <= 10000)");
       }
     }
   }

@@ -16,14 +16,14 @@ import java.util.stream.Stream;
 
 /**
  * The output folder of the risk batch, one valuation date at a time. Every dataset of a date lives
- * in {@code OUT/DATASET/valuation_date=D}. A run holds an OS file lock on
- * {@code OUT/_locks/D.lock} (released by the OS if the JVM dies, so a killed run leaves no stale
- * lock), writes everything into {@code OUT/_staging/D-UUID/new/}, then commits: it writes the
- * marker {@code OUT/_staging/D.commit} naming the staging folder, renames each live dataset folder
- * aside and the staged one into place, and deletes the marker and the old copies. A run killed
- * while writing leaves the live outputs untouched (its staging folder is removed by the next run of
- * that date); one killed during the renames leaves the marker, and the next run of that date
- * finishes the swap before it starts.
+ * in {@code OUT/DATASET/valuation_date=D}. A run holds an OS file lock on {@code OUT/_locks/D.lock}
+ * (released by the OS if the JVM dies, so a killed run leaves no stale lock), writes everything
+ * into {@code OUT/_staging/D-UUID/new/}, then commits: it writes the marker {@code
+ * OUT/_staging/D.commit} naming the staging folder, renames each live dataset folder aside and the
+ * staged one into place, and deletes the marker and the old copies. A run killed while writing
+ * leaves the live outputs untouched (its staging folder is removed by the next run of that date);
+ * one killed during the renames leaves the marker, and the next run of that date finishes the swap
+ * before it starts.
  */
 final class RiskStore implements AutoCloseable {
   static final String[] DATASETS = {"positions", "books", "portfolio", "scenario_pnl", "report"};
@@ -52,11 +52,15 @@ final class RiskStore implements AutoCloseable {
     this.staging = out.resolve("_staging").resolve(date + "-" + UUID.randomUUID());
   }
 
-  /** Takes the date's lock, finishes an interrupted commit of that date, and removes stale staging folders. */
+  /**
+   * Takes the date's lock, finishes an interrupted commit of that date, and removes stale staging
+   * folders.
+   */
   static RiskStore open(Path out, LocalDate date) throws LockedException, IOException {
     Path lockFile = out.resolve("_locks").resolve(date + ".lock");
     Files.createDirectories(lockFile.getParent());
-    FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    FileChannel channel =
+        FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
     FileLock lock;
     try {
       lock = channel.tryLock();
@@ -65,7 +69,8 @@ final class RiskStore implements AutoCloseable {
     }
     if (lock == null) {
       channel.close();
-      throw new LockedException("another risk-batch run of " + date + " is running (it holds " + lockFile + ")");
+      throw new LockedException(
+          "another risk-batch run of " + date + " is running (it holds " + lockFile + ")");
     }
     RiskStore store = new RiskStore(out, date, channel, lock);
     store.recover();
@@ -100,7 +105,8 @@ final class RiskStore implements AutoCloseable {
   private void recover() throws IOException {
     Path marker = marker();
     if (Files.exists(marker)) {
-      Path interrupted = marker.resolveSibling(Files.readString(marker, StandardCharsets.UTF_8).trim());
+      Path interrupted =
+          marker.resolveSibling(Files.readString(marker, StandardCharsets.UTF_8).trim());
       rollForward(interrupted);
       Files.delete(marker);
     }
@@ -108,7 +114,8 @@ final class RiskStore implements AutoCloseable {
     if (Files.isDirectory(stagingRoot)) {
       try (Stream<Path> leftovers = Files.list(stagingRoot)) {
         for (Path leftover : (Iterable<Path>) leftovers::iterator) {
-          if (Files.isDirectory(leftover) && leftover.getFileName().toString().startsWith(date + "-")) {
+          if (Files.isDirectory(leftover)
+              && leftover.getFileName().toString().startsWith(date + "-")) {
             Folders.deleteRecursively(leftover);
           }
         }
@@ -116,7 +123,9 @@ final class RiskStore implements AutoCloseable {
     }
   }
 
-  /** Moves each staged dataset of {@code stagingFolder} into place; safe to repeat after a crash. */
+  /**
+   * Moves each staged dataset of {@code stagingFolder} into place; safe to repeat after a crash.
+   */
   private void rollForward(Path stagingFolder) throws IOException {
     for (String dataset : DATASETS) {
       Path partition = Path.of(PARTITION + "=" + date);

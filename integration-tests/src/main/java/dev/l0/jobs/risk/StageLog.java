@@ -24,7 +24,11 @@ final class StageLog {
     long begin = System.nanoTime();
     try {
       T result = work.get();
-      line(name + ": " + counts.apply(result) + String.format(" in %.2fs", (System.nanoTime() - begin) / 1e9));
+      line(
+          name
+              + ": "
+              + counts.apply(result)
+              + String.format(" in %.2fs", (System.nanoTime() - begin) / 1e9));
       return result;
     } finally {
       context.setJobDescription(null);

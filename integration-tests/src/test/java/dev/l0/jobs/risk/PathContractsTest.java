@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The inputs the risk batch builds for OptionPricing against FinPar's own datasets: the Brownian
- * bridge of the daily grid against the large dataset's (FinPar's daily barrier over days 0..366), and
- * the Sobol direction numbers of the first three dimensions against the medium dataset's.
+ * bridge of the daily grid against the large dataset's (FinPar's daily barrier over days 0..366),
+ * and the Sobol direction numbers of the first three dimensions against the medium dataset's.
  */
 class PathContractsTest {
   private static final Path DATA = Path.of("../../shared/data/finpar");
@@ -39,9 +39,16 @@ class PathContractsTest {
     PathContracts.Bridge bridge = PathContracts.bridge(times);
     for (int row = 0; row < 3; row++) {
       for (int t = 0; t < times.length; t++) {
-        assertEquals(((ScalarValue.Int) at(large.get(BB_INDS), row, t)).value(), bridge.indices()[row][t], "bb_inds[" + row + "][" + t + "]");
+        assertEquals(
+            ((ScalarValue.Int) at(large.get(BB_INDS), row, t)).value(),
+            bridge.indices()[row][t],
+            "bb_inds[" + row + "][" + t + "]");
         double expected = ((ScalarValue.Float) at(large.get(BB_DATA), row, t)).value();
-        assertEquals(expected, bridge.data()[row][t], 1e-12 * Math.max(1.0, Math.abs(expected)), "bb_data[" + row + "][" + t + "]");
+        assertEquals(
+            expected,
+            bridge.data()[row][t],
+            1e-12 * Math.max(1.0, Math.abs(expected)),
+            "bb_data[" + row + "][" + t + "]");
       }
     }
   }
@@ -52,7 +59,10 @@ class PathContractsTest {
     int[][] directions = PathContracts.directionNumbers(3);
     for (int d = 0; d < 3; d++) {
       for (int k = 0; k < PathContracts.SOBOL_BITS; k++) {
-        assertEquals(((ScalarValue.Int) at(medium.get(DIR_VS), d, k)).value(), directions[d][k], "dir_vs[" + d + "][" + k + "]");
+        assertEquals(
+            ((ScalarValue.Int) at(medium.get(DIR_VS), d, k)).value(),
+            directions[d][k],
+            "dir_vs[" + d + "][" + k + "]");
       }
     }
   }

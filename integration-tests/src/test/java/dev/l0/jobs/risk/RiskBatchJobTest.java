@@ -52,16 +52,20 @@ class RiskBatchJobTest {
   static final double[] RATES = {0.03, 0.01, 0.045, 0.0};
 
   static SparkSession spark;
-  @TempDir
-  static Path folder;
+  @TempDir static Path folder;
   static Path portfolio;
   static Path market;
 
   @BeforeAll
   static void start() throws IOException {
-    spark = SparkSession.builder().master("local[2]").appName("RiskBatchJobTest")
-        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.extensions", "dev.l0.spark.L0Extensions").getOrCreate();
+    spark =
+        SparkSession.builder()
+            .master("local[2]")
+            .appName("RiskBatchJobTest")
+            .config("spark.ui.enabled", "false")
+            .config("spark.sql.shuffle.partitions", "2")
+            .config("spark.sql.extensions", "dev.l0.spark.L0Extensions")
+            .getOrCreate();
     portfolio = folder.resolve("portfolio.csv");
     market = folder.resolve("market.csv");
     Files.write(portfolio, portfolioLines());
@@ -77,12 +81,24 @@ class RiskBatchJobTest {
 
   static List<String> portfolioLines() {
     Random random = new Random(11);
-    List<String> lines = new ArrayList<>(List.of("id,book,instrument,underlying,quantity,strike,maturity,type"));
+    List<String> lines =
+        new ArrayList<>(List.of("id,book,instrument,underlying,quantity,strike,maturity,type"));
     for (int i = 0; i < POSITIONS; i++) {
       int u = random.nextInt(SPOTS.length);
-      lines.add(i + "," + BOOKS[random.nextInt(BOOKS.length)] + ",vanilla,U" + u + "," + (random.nextInt(41) - 20) * 5 + ","
-          + Math.rint(SPOTS[u] * (0.7 + 0.6 * random.nextDouble()) * 100) / 100 + "," + DATE.plusDays(5 + random.nextInt(700))
-          + "," + (random.nextBoolean() ? "call" : "put"));
+      lines.add(
+          i
+              + ","
+              + BOOKS[random.nextInt(BOOKS.length)]
+              + ",vanilla,U"
+              + u
+              + ","
+              + (random.nextInt(41) - 20) * 5
+              + ","
+              + Math.rint(SPOTS[u] * (0.7 + 0.6 * random.nextDouble()) * 100) / 100
+              + ","
+              + DATE.plusDays(5 + random.nextInt(700))
+              + ","
+              + (random.nextBoolean() ? "call" : "put"));
     }
     return lines;
   }
@@ -97,7 +113,9 @@ class RiskBatchJobTest {
 
   static Path config(String name, String... lines) throws IOException {
     Path file = folder.resolve(name + ".properties");
-    List<String> all = new ArrayList<>(List.of("risk.scenarios.spotShocks=-0.2:0.2:5", "risk.scenarios.volShocks=-0.1:0.1:4"));
+    List<String> all =
+        new ArrayList<>(
+            List.of("risk.scenarios.spotShocks=-0.2:0.2:5", "risk.scenarios.volShocks=-0.1:0.1:4"));
     all.addAll(Arrays.asList(lines));
     Files.write(file, all);
     return file;
@@ -105,22 +123,41 @@ class RiskBatchJobTest {
 
   record Run(int exit, String out, String err) {}
 
-  static Run run(Path out, Path portfolioFile, Path marketFile, String... configLines) throws IOException {
+  static Run run(Path out, Path portfolioFile, Path marketFile, String... configLines)
+      throws IOException {
     RiskSettings settings;
     try {
-      settings = RiskSettings.parse(new String[] {"--date", DATE.toString(), "--portfolio", portfolioFile.toString(), "--market",
-          marketFile.toString(), "--out", out.toString(), "--config", config("run", configLines).toString()});
+      settings =
+          RiskSettings.parse(
+              new String[] {
+                "--date",
+                DATE.toString(),
+                "--portfolio",
+                portfolioFile.toString(),
+                "--market",
+                marketFile.toString(),
+                "--out",
+                out.toString(),
+                "--config",
+                config("run", configLines).toString()
+              });
     } catch (RiskSettings.UsageException e) {
       throw new AssertionError(e);
     }
     ByteArrayOutputStream stdout = new ByteArrayOutputStream();
     ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-    int exit = RiskBatchJob.run(spark, settings, new PrintStream(stdout, true, StandardCharsets.UTF_8),
-        new PrintStream(stderr, true, StandardCharsets.UTF_8));
-    return new Run(exit, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
+    int exit =
+        RiskBatchJob.run(
+            spark,
+            settings,
+            new PrintStream(stdout, true, StandardCharsets.UTF_8),
+            new PrintStream(stderr, true, StandardCharsets.UTF_8));
+    return new Run(
+        exit, stdout.toString(StandardCharsets.UTF_8), stderr.toString(StandardCharsets.UTF_8));
   }
 
-  // ---- the independent computation: plain Java, StrictMath and L0Math.erf (fdlibm, as StrictMath would be) ----
+  // ---- the independent computation: plain Java, StrictMath and L0Math.erf (fdlibm, as StrictMath
+  // would be) ----
 
   static double ncdf(double x) {
     return 0.5 * (1.0 + L0Math.erf(x * 0.7071067811865476));
@@ -152,10 +189,22 @@ class RiskBatchJobTest {
     double vega = s * density * sqrtT;
     double decay = -(s * density * v) / (2.0 * sqrtT);
     return call
-        ? new double[] {s * ncdf(d1) - discounted * ncdf(d2), ncdf(d1), gamma, vega, decay - r * discounted * ncdf(d2),
-            t * discounted * ncdf(d2)}
-        : new double[] {discounted * ncdf(-d2) - s * ncdf(-d1), ncdf(d1) - 1.0, gamma, vega, decay + r * discounted * ncdf(-d2),
-            -(t * discounted * ncdf(-d2))};
+        ? new double[] {
+          s * ncdf(d1) - discounted * ncdf(d2),
+          ncdf(d1),
+          gamma,
+          vega,
+          decay - r * discounted * ncdf(d2),
+          t * discounted * ncdf(d2)
+        }
+        : new double[] {
+          discounted * ncdf(-d2) - s * ncdf(-d1),
+          ncdf(d1) - 1.0,
+          gamma,
+          vega,
+          decay + r * discounted * ncdf(-d2),
+          -(t * discounted * ncdf(-d2))
+        };
   }
 
   @Test
@@ -164,7 +213,13 @@ class RiskBatchJobTest {
     Run first = run(out, portfolio, market, "risk.partitions=2");
     assertEquals(0, first.exit(), first.err());
     assertTrue(first.out().contains("risk-batch: book aggregates: 3 books in "), first.out());
-    assertTrue(first.out().contains("report " + out.toAbsolutePath().resolve("report/valuation_date=2026-11-25/report.html")));
+    assertTrue(
+        first
+            .out()
+            .contains(
+                "report "
+                    + out.toAbsolutePath()
+                        .resolve("report/valuation_date=2026-11-25/report.html")));
 
     // the documented grid: FROM + (TO - FROM) * i / (COUNT - 1), the ends exactly FROM and TO
     double[] spotShocks = {-0.2, -0.2 + 0.4 * 1 / 4, -0.2 + 0.4 * 2 / 4, -0.2 + 0.4 * 3 / 4, 0.2};
@@ -188,13 +243,23 @@ class RiskBatchJobTest {
       double today = price(call, m[0], strike, years, m[2], m[1]);
       double[] pnl = new double[spotShocks.length * volShocks.length];
       for (int s = 0; s < pnl.length; s++) {
-        pnl[s] = quantity * (price(call, m[0] * (1.0 + spotShocks[s / volShocks.length]), strike, years, m[2],
-            m[1] + volShocks[s % volShocks.length]) - today);
+        pnl[s] =
+            quantity
+                * (price(
+                        call,
+                        m[0] * (1.0 + spotShocks[s / volShocks.length]),
+                        strike,
+                        years,
+                        m[2],
+                        m[1] + volShocks[s % volShocks.length])
+                    - today);
       }
       long id = Long.parseLong(f[0]);
       expectedGreeks.put(id, g);
       expectedPnl.put(id, pnl);
-      ExactSum[] sums = bookSums.computeIfAbsent(f[1], b -> Stream.generate(ExactSum::new).limit(6).toArray(ExactSum[]::new));
+      ExactSum[] sums =
+          bookSums.computeIfAbsent(
+              f[1], b -> Stream.generate(ExactSum::new).limit(6).toArray(ExactSum[]::new));
       for (int i = 0; i < 6; i++) {
         sums[i].add(quantity * g[i]);
       }
@@ -207,36 +272,68 @@ class RiskBatchJobTest {
       long id = row.getAs("id");
       double[] g = expectedGreeks.get(id);
       for (int i = 0; i < RiskComputation.GREEKS.length; i++) {
-        assertEquals(g[i], (double) row.getAs(RiskComputation.GREEKS[i]), 0.0, RiskComputation.GREEKS[i] + " of position " + id);
+        assertEquals(
+            g[i],
+            (double) row.getAs(RiskComputation.GREEKS[i]),
+            0.0,
+            RiskComputation.GREEKS[i] + " of position " + id);
       }
-      assertArrayEquals(expectedPnl.get(id), row.getList(row.fieldIndex("pnl")).stream().mapToDouble(x -> (Double) x).toArray(),
-          0.0, "P&L of " + id);
-      assertEquals(LocalDate.of(2026, 11, 25), ((java.sql.Date) row.getAs("valuation_date")).toLocalDate());
+      assertArrayEquals(
+          expectedPnl.get(id),
+          row.getList(row.fieldIndex("pnl")).stream().mapToDouble(x -> (Double) x).toArray(),
+          0.0,
+          "P&L of " + id);
+      assertEquals(
+          LocalDate.of(2026, 11, 25), ((java.sql.Date) row.getAs("valuation_date")).toLocalDate());
     }
-    List<Row> books = spark.read().parquet(out.resolve("books").toString()).orderBy("name").collectAsList();
-    assertEquals(new ArrayList<>(bookSums.keySet()), books.stream().map(r -> r.getString(0)).toList());
+    List<Row> books =
+        spark.read().parquet(out.resolve("books").toString()).orderBy("name").collectAsList();
+    assertEquals(
+        new ArrayList<>(bookSums.keySet()), books.stream().map(r -> r.getString(0)).toList());
     for (Row book : books) {
       ExactSum[] sums = bookSums.get(book.getString(0));
       for (int i = 0; i < RiskComputation.FIGURES.length; i++) {
-        assertEquals(sums[i].value(), (double) book.getAs(RiskComputation.FIGURES[i]), 0.0, RiskComputation.FIGURES[i]);
+        assertEquals(
+            sums[i].value(),
+            (double) book.getAs(RiskComputation.FIGURES[i]),
+            0.0,
+            RiskComputation.FIGURES[i]);
       }
-      double[] losses = Arrays.stream(bookPnl.get(book.getString(0)).values()).map(p -> -p).sorted().toArray();
-      assertEquals(losses[19], (double) book.getAs("var"), 0.0, "VaR 99% of 20 scenarios is the worst loss");
-      assertEquals(losses[19], (double) book.getAs("expected_shortfall"), 0.0, "ES 97.5% of 20 scenarios is the worst loss");
+      double[] losses =
+          Arrays.stream(bookPnl.get(book.getString(0)).values()).map(p -> -p).sorted().toArray();
+      assertEquals(
+          losses[19], (double) book.getAs("var"), 0.0, "VaR 99% of 20 scenarios is the worst loss");
+      assertEquals(
+          losses[19],
+          (double) book.getAs("expected_shortfall"),
+          0.0,
+          "ES 97.5% of 20 scenarios is the worst loss");
     }
 
-    List<Row> expectedBooks = spark.read().parquet(out.resolve("books").toString()).orderBy("name").collectAsList();
-    List<Row> expectedScenarios = spark.read().parquet(out.resolve("scenario_pnl").toString()).orderBy("name", "scenario")
-        .collectAsList();
+    List<Row> expectedBooks =
+        spark.read().parquet(out.resolve("books").toString()).orderBy("name").collectAsList();
+    List<Row> expectedScenarios =
+        spark
+            .read()
+            .parquet(out.resolve("scenario_pnl").toString())
+            .orderBy("name", "scenario")
+            .collectAsList();
     for (String[] variant : List.of(new String[] {"1", "1048576"}, new String[] {"4", "7"})) {
       spark.conf().set("spark.l0.batchRows", variant[1]);
       Path other = folder.resolve("out-" + variant[0]);
       Run again = run(other, portfolio, RiskBatchJobTest.market, "risk.partitions=" + variant[0]);
       assertEquals(0, again.exit(), again.err());
-      assertEquals(expectedBooks, spark.read().parquet(other.resolve("books").toString()).orderBy("name").collectAsList(),
+      assertEquals(
+          expectedBooks,
+          spark.read().parquet(other.resolve("books").toString()).orderBy("name").collectAsList(),
           "books with " + variant[0] + " partitions, batchRows " + variant[1]);
-      assertEquals(expectedScenarios, spark.read().parquet(other.resolve("scenario_pnl").toString()).orderBy("name", "scenario")
-          .collectAsList());
+      assertEquals(
+          expectedScenarios,
+          spark
+              .read()
+              .parquet(other.resolve("scenario_pnl").toString())
+              .orderBy("name", "scenario")
+              .collectAsList());
     }
     spark.conf().unset("spark.l0.batchRows");
 
@@ -259,7 +356,8 @@ class RiskBatchJobTest {
     try (RiskStore held = RiskStore.open(out, DATE)) {
       Run refused = run(out, portfolio, market);
       assertEquals(RiskBatchJob.EXIT_LOCKED, refused.exit());
-      assertTrue(refused.err().contains("another risk-batch run of 2026-11-25 is running"), refused.err());
+      assertTrue(
+          refused.err().contains("another risk-batch run of 2026-11-25 is running"), refused.err());
     }
     assertEquals(before, digests(out.resolve("books")));
   }
@@ -267,36 +365,62 @@ class RiskBatchJobTest {
   @Test
   void eachBadInputNamesFileColumnAndRowAndWritesNothing() throws Exception {
     String file = folder.resolve("bad.csv").toString();
-    assertBadInput(portfolio, lines(marketLines(), 2, "U1,42.5,-0.35,0.01"), file + ": row 2, column 'volatility': negative volatility -0.35");
-    assertBadInput(lines(portfolioLines(), 4, "3,EQ-B,vanilla,U9,10,40,2027-01-01,call"), market,
+    assertBadInput(
+        portfolio,
+        lines(marketLines(), 2, "U1,42.5,-0.35,0.01"),
+        file + ": row 2, column 'volatility': negative volatility -0.35");
+    assertBadInput(
+        lines(portfolioLines(), 4, "3,EQ-B,vanilla,U9,10,40,2027-01-01,call"),
+        market,
         file + ": row 4, column 'underlying': unknown underlying 'U9' (not in " + market + ")");
-    assertBadInput(lines(portfolioLines(), 7, "6,EQ-B,vanilla,U1,,40,2027-01-01,call"), market, file + ": row 7, column 'quantity': null");
-    List<String> noVolatility = marketLines().stream().map(l -> l.substring(0, l.lastIndexOf(',', l.lastIndexOf(',') - 1))
-        + l.substring(l.lastIndexOf(','))).toList();
-    assertBadInput(portfolio, write(noVolatility), file + ": missing column 'volatility' (columns: underlying, spot, rate)");
+    assertBadInput(
+        lines(portfolioLines(), 7, "6,EQ-B,vanilla,U1,,40,2027-01-01,call"),
+        market,
+        file + ": row 7, column 'quantity': null");
+    List<String> noVolatility =
+        marketLines().stream()
+            .map(
+                l ->
+                    l.substring(0, l.lastIndexOf(',', l.lastIndexOf(',') - 1))
+                        + l.substring(l.lastIndexOf(',')))
+            .toList();
+    assertBadInput(
+        portfolio,
+        write(noVolatility),
+        file + ": missing column 'volatility' (columns: underlying, spot, rate)");
   }
 
-  // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same contracts ----
+  // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same
+  // contracts ----
 
-  static final String PATH_HEADER = "id,book,instrument,underlying,quantity,strike,maturity,type,underlying2,underlying3,strike2,"
-      + "strike3,correlation";
+  static final String PATH_HEADER =
+      "id,book,instrument,underlying,quantity,strike,maturity,type,underlying2,underlying3,strike2,"
+          + "strike3,correlation";
   static final int MC_PATHS = 64;
 
-  /** Three vanilla options and two contracts of each FinPar kind; the daily barriers mature after 40 and 25 days. */
+  /**
+   * Three vanilla options and two contracts of each FinPar kind; the daily barriers mature after 40
+   * and 25 days.
+   */
   static List<String> pathPortfolioLines() {
-    return new ArrayList<>(List.of(PATH_HEADER,
-        "1,EQ-B,vanilla,U0,10,95.5," + DATE.plusDays(90) + ",call,,,,,",
-        "2,EQ-C,vanilla,U1,-20,40," + DATE.plusDays(300) + ",put,,,,,",
-        "3,EQ-B,vanilla,U2,5,260," + DATE.plusDays(30) + ",call,,,,,",
-        "100,EQ-B,european,U0,10,105," + DATE.plusDays(200) + ",call,,,,,",
-        "101,EQ-C,european,U1,-5,40," + DATE.plusDays(400) + ",put,,,,,",
-        "102,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",,U1,U2,45,240,0.3",
-        "103,EQ-C,discrete-barrier,U2,-2,260," + DATE.plusDays(700) + ",,U3,U0,7,95,0.6",
-        "104,EQ-B,daily-barrier,U0,4,98," + DATE.plusDays(40) + ",,U1,U2,42,255,0.5",
-        "105,EQ-C,daily-barrier,U3,6,7.5," + DATE.plusDays(25) + ",,U0,U1,100,43,0.2"));
+    return new ArrayList<>(
+        List.of(
+            PATH_HEADER,
+            "1,EQ-B,vanilla,U0,10,95.5," + DATE.plusDays(90) + ",call,,,,,",
+            "2,EQ-C,vanilla,U1,-20,40," + DATE.plusDays(300) + ",put,,,,,",
+            "3,EQ-B,vanilla,U2,5,260," + DATE.plusDays(30) + ",call,,,,,",
+            "100,EQ-B,european,U0,10,105," + DATE.plusDays(200) + ",call,,,,,",
+            "101,EQ-C,european,U1,-5,40," + DATE.plusDays(400) + ",put,,,,,",
+            "102,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",,U1,U2,45,240,0.3",
+            "103,EQ-C,discrete-barrier,U2,-2,260," + DATE.plusDays(700) + ",,U3,U0,7,95,0.6",
+            "104,EQ-B,daily-barrier,U0,4,98," + DATE.plusDays(40) + ",,U1,U2,42,255,0.5",
+            "105,EQ-C,daily-barrier,U3,6,7.5," + DATE.plusDays(25) + ",,U0,U1,100,43,0.2"));
   }
 
-  /** The lower-triangular Cholesky factor of the n x n matrix with 1 on the diagonal and rho elsewhere. */
+  /**
+   * The lower-triangular Cholesky factor of the n x n matrix with 1 on the diagonal and rho
+   * elsewhere.
+   */
   static double[][] cholesky(int n, double rho) {
     double[][] c = new double[n][n];
     for (int j = 0; j < n; j++) {
@@ -312,13 +436,18 @@ class RiskBatchJobTest {
   }
 
   /**
-   * The prices of one contract by OptionPricing's own entry main on the JVM backend, FinPar's inputs
-   * built here from the contract: model 0 today's market, model 1 + s scenario s. The bridge runs
-   * over the contract's real times; the daily barrier's grid is days 0..gridDays, its underlyings
-   * still after its own maturity.
+   * The prices of one contract by OptionPricing's own entry main on the JVM backend, FinPar's
+   * inputs built here from the contract: model 0 today's market, model 1 + s scenario s. The bridge
+   * runs over the contract's real times; the daily barrier's grid is days 0..gridDays, its
+   * underlyings still after its own maturity.
    */
-  static double[] standalonePrices(dev.l0.kernels.api.CompiledProgram main, String[] f, Map<String, double[]> market,
-      double[] spotShocks, double[] volShocks, int gridDays) {
+  static double[] standalonePrices(
+      dev.l0.kernels.api.CompiledProgram main,
+      String[] f,
+      Map<String, double[]> market,
+      double[] spotShocks,
+      double[] volShocks,
+      int gridDays) {
     String kind = f[2];
     int contract = kind.equals("european") ? 1 : kind.equals("discrete-barrier") ? 2 : 3;
     int days = (int) ChronoUnit.DAYS.between(DATE, LocalDate.parse(f[6]));
@@ -326,9 +455,14 @@ class RiskBatchJobTest {
     int numUnd = contract == 1 ? 1 : 3;
     int numDates = contract == 1 ? 1 : contract == 2 ? 5 : gridDays + 1;
     String[] underlyings = contract == 1 ? new String[] {f[3]} : new String[] {f[3], f[8], f[9]};
-    double[] levels = contract == 1 ? new double[] {Double.parseDouble(f[5])}
-        : new double[] {Double.parseDouble(f[5]), Double.parseDouble(f[10]), Double.parseDouble(f[11])};
-    double[] finparLevels = contract == 1 ? new double[] {4000.0} : new double[] {3758.05, 11840.0, 1200.0};
+    double[] levels =
+        contract == 1
+            ? new double[] {Double.parseDouble(f[5])}
+            : new double[] {
+              Double.parseDouble(f[5]), Double.parseDouble(f[10]), Double.parseDouble(f[11])
+            };
+    double[] finparLevels =
+        contract == 1 ? new double[] {4000.0} : new double[] {3758.05, 11840.0, 1200.0};
     double rate = market.get(f[3])[2];
     double[] times = new double[numDates];
     for (int t = 0; t < numDates; t++) {
@@ -364,9 +498,23 @@ class RiskBatchJobTest {
       }
     }
     PathContracts.Bridge bridge = PathContracts.bridge(times);
-    return (double[]) main.run(contract, MC_PATHS, numDates, numUnd, models, PathContracts.SOBOL_BITS,
-        PathContracts.directionNumbers(numDates * numUnd), c, vols, drifts, starts, detvals, discounts, bridge.indices(),
-        bridge.data());
+    return (double[])
+        main.run(
+            contract,
+            MC_PATHS,
+            numDates,
+            numUnd,
+            models,
+            PathContracts.SOBOL_BITS,
+            PathContracts.directionNumbers(numDates * numUnd),
+            c,
+            vols,
+            drifts,
+            starts,
+            detvals,
+            discounts,
+            bridge.indices(),
+            bridge.data());
   }
 
   @Test
@@ -375,8 +523,14 @@ class RiskBatchJobTest {
     Path out = folder.resolve("out-paths");
     Run first = run(out, pathPortfolio, market, "risk.partitions=2", "risk.mc.paths=" + MC_PATHS);
     assertEquals(0, first.exit(), first.err());
-    assertTrue(first.out().contains("risk-batch: instrument aggregates: 2 daily-barrier, 2 discrete-barrier, 2 european, 3 vanilla ("
-        + MC_PATHS + " Monte-Carlo paths each) in "), first.out());
+    assertTrue(
+        first
+            .out()
+            .contains(
+                "risk-batch: instrument aggregates: 2 daily-barrier, 2 discrete-barrier, 2 european, 3 vanilla ("
+                    + MC_PATHS
+                    + " Monte-Carlo paths each) in "),
+        first.out());
 
     double[] spotShocks = {-0.2, -0.2 + 0.4 * 1 / 4, -0.2 + 0.4 * 2 / 4, -0.2 + 0.4 * 3 / 4, 0.2};
     double[] volShocks = {-0.1, -0.1 + 0.2 * 1 / 3, -0.1 + 0.2 * 2 / 3, 0.1};
@@ -389,10 +543,15 @@ class RiskBatchJobTest {
       positions.put(row.getAs("id"), row);
     }
     assertEquals(9, positions.size());
-    String optionPricing = new String(PathContracts.class.getResourceAsStream("/programs/finpar/OptionPricing.l0").readAllBytes(),
-        StandardCharsets.UTF_8);
-    try (dev.l0.kernels.api.CompiledProgram main = dev.l0.kernels.api.L0Runtime.compile(optionPricing, "OptionPricing.l0", "main",
-        dev.l0.kernels.runtime.DeviceKind.JVM)) {
+    String optionPricing =
+        new String(
+            PathContracts.class
+                .getResourceAsStream("/programs/finpar/OptionPricing.l0")
+                .readAllBytes(),
+            StandardCharsets.UTF_8);
+    try (dev.l0.kernels.api.CompiledProgram main =
+        dev.l0.kernels.api.L0Runtime.compile(
+            optionPricing, "OptionPricing.l0", "main", dev.l0.kernels.runtime.DeviceKind.JVM)) {
       for (String line : pathPortfolioLines().subList(4, 10)) {
         String[] f = line.split(",", -1);
         Row row = positions.get(Long.parseLong(f[0]));
@@ -400,12 +559,21 @@ class RiskBatchJobTest {
         double quantity = Double.parseDouble(f[4]);
         // FinPar's rule: |reference - price| <= 5e-4
         assertEquals(reference[0], (double) row.getAs("price"), 5e-4, "price of " + line);
-        assertEquals(quantity * reference[0], (double) row.getAs("pv"), 5e-4 * Math.abs(quantity), "PV of " + line);
+        assertEquals(
+            quantity * reference[0],
+            (double) row.getAs("pv"),
+            5e-4 * Math.abs(quantity),
+            "PV of " + line);
         assertTrue(row.isNullAt(row.fieldIndex("delta")), "no greeks for " + line);
-        double[] pnl = row.getList(row.fieldIndex("pnl")).stream().mapToDouble(x -> (Double) x).toArray();
+        double[] pnl =
+            row.getList(row.fieldIndex("pnl")).stream().mapToDouble(x -> (Double) x).toArray();
         assertEquals(spotShocks.length * volShocks.length, pnl.length);
         for (int s = 0; s < pnl.length; s++) {
-          assertEquals(quantity * (reference[1 + s] - reference[0]), pnl[s], 1e-3 * Math.abs(quantity), "P&L " + s + " of " + line);
+          assertEquals(
+              quantity * (reference[1 + s] - reference[0]),
+              pnl[s],
+              1e-3 * Math.abs(quantity),
+              "P&L " + s + " of " + line);
         }
       }
     }
@@ -413,42 +581,90 @@ class RiskBatchJobTest {
     ExactSum pv = new ExactSum();
     positions.values().forEach(row -> pv.add((double) row.getAs("pv")));
     Row portfolioRow = spark.read().parquet(out.resolve("portfolio").toString()).first();
-    assertEquals(pv.value(), (double) portfolioRow.getAs("pv"), 0.0, "the portfolio PV is the exact sum of every position's");
+    assertEquals(
+        pv.value(),
+        (double) portfolioRow.getAs("pv"),
+        0.0,
+        "the portfolio PV is the exact sum of every position's");
     assertEquals(9L, (long) portfolioRow.getAs("positions"));
 
-    List<Row> books = spark.read().parquet(out.resolve("books").toString()).orderBy("name").collectAsList();
-    List<Row> scenarios = spark.read().parquet(out.resolve("scenario_pnl").toString()).orderBy("name", "scenario").collectAsList();
+    List<Row> books =
+        spark.read().parquet(out.resolve("books").toString()).orderBy("name").collectAsList();
+    List<Row> scenarios =
+        spark
+            .read()
+            .parquet(out.resolve("scenario_pnl").toString())
+            .orderBy("name", "scenario")
+            .collectAsList();
     for (String partitions : List.of("1", "4")) {
       Path other = folder.resolve("out-paths-" + partitions);
-      Run again = run(other, pathPortfolio, market, "risk.partitions=" + partitions, "risk.mc.paths=" + MC_PATHS);
+      Run again =
+          run(
+              other,
+              pathPortfolio,
+              market,
+              "risk.partitions=" + partitions,
+              "risk.mc.paths=" + MC_PATHS);
       assertEquals(0, again.exit(), again.err());
-      assertEquals(books, spark.read().parquet(other.resolve("books").toString()).orderBy("name").collectAsList(),
+      assertEquals(
+          books,
+          spark.read().parquet(other.resolve("books").toString()).orderBy("name").collectAsList(),
           "books with " + partitions + " partitions");
-      assertEquals(scenarios, spark.read().parquet(other.resolve("scenario_pnl").toString()).orderBy("name", "scenario")
-          .collectAsList(), "scenario P&L with " + partitions + " partitions");
+      assertEquals(
+          scenarios,
+          spark
+              .read()
+              .parquet(other.resolve("scenario_pnl").toString())
+              .orderBy("name", "scenario")
+              .collectAsList(),
+          "scenario P&L with " + partitions + " partitions");
     }
 
     String report = Files.readString(out.resolve("report/valuation_date=2026-11-25/report.html"));
     for (String kind : new String[] {"european", "discrete-barrier", "daily-barrier"}) {
-      assertTrue(report.contains("<tr><td>" + kind + "</td><td>Monte-Carlo, " + MC_PATHS + " paths</td><td>2</td>"), report);
+      assertTrue(
+          report.contains(
+              "<tr><td>" + kind + "</td><td>Monte-Carlo, " + MC_PATHS + " paths</td><td>2</td>"),
+          report);
     }
-    assertTrue(Files.readString(out.resolve("report/valuation_date=2026-11-25/summary.json")).contains("\"monte_carlo_paths\" : " + MC_PATHS));
+    assertTrue(
+        Files.readString(out.resolve("report/valuation_date=2026-11-25/summary.json"))
+            .contains("\"monte_carlo_paths\" : " + MC_PATHS));
   }
 
   @Test
   void eachBadPathDependentContractNamesFileColumnAndRowAndWritesNothing() throws Exception {
     String file = folder.resolve("bad.csv").toString();
-    assertBadInput(lines(pathPortfolioLines(), 6, "102,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",,U1,U9,45,240,0.3"),
-        market, file + ": row 6, column 'underlying3': unknown underlying 'U9' (not in " + market + ")");
-    assertBadInput(lines(pathPortfolioLines(), 7, "103,EQ-C,discrete-barrier,U2,-2,260," + DATE.plusDays(700) + ",,U3,U0,7,95,1.0"),
-        market, file + ": row 7, column 'correlation': correlation must be in (-0.5, 1) (three underlyings with one pairwise"
+    assertBadInput(
+        lines(
+            pathPortfolioLines(),
+            6,
+            "102,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",,U1,U9,45,240,0.3"),
+        market,
+        file + ": row 6, column 'underlying3': unknown underlying 'U9' (not in " + market + ")");
+    assertBadInput(
+        lines(
+            pathPortfolioLines(),
+            7,
+            "103,EQ-C,discrete-barrier,U2,-2,260," + DATE.plusDays(700) + ",,U3,U0,7,95,1.0"),
+        market,
+        file
+            + ": row 7, column 'correlation': correlation must be in (-0.5, 1) (three underlyings with one pairwise"
             + " correlation), is 1.0");
-    assertBadInput(lines(pathPortfolioLines(), 8, "104,EQ-B,daily-barrier,U0,4,98," + DATE.plusDays(400) + ",,U1,U2,42,255,0.5"),
-        market, file + ": row 8, column 'maturity': maturity 2027-12-30 is more than 332 days after the valuation date (a"
+    assertBadInput(
+        lines(
+            pathPortfolioLines(),
+            8,
+            "104,EQ-B,daily-barrier,U0,4,98," + DATE.plusDays(400) + ",,U1,U2,42,255,0.5"),
+        market,
+        file
+            + ": row 8, column 'maturity': maturity 2027-12-30 is more than 332 days after the valuation date (a"
             + " daily-barrier contract is monitored on at most 333 dates: 1000 Sobol dimensions over 3 underlyings)");
     List<String> vanillaColumnsOnly = new ArrayList<>(portfolioLines().subList(0, 5));
     vanillaColumnsOnly.add("999,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",");
-    assertBadInput(write(vanillaColumnsOnly), market,
+    assertBadInput(
+        write(vanillaColumnsOnly),
+        market,
         file + ": row 5, column 'underlying2': null (a barrier contract has three underlyings)");
   }
 
@@ -462,11 +678,13 @@ class RiskBatchJobTest {
     return Files.write(folder.resolve("bad.csv"), lines);
   }
 
-  static void assertBadInput(Path portfolioFile, Path marketFile, String message) throws IOException {
+  static void assertBadInput(Path portfolioFile, Path marketFile, String message)
+      throws IOException {
     Path out = folder.resolve("out-bad");
     Run run = run(out, portfolioFile, marketFile);
     assertEquals(RiskBatchJob.EXIT_BAD_INPUT, run.exit(), run.err());
-    assertEquals("risk-batch: bad input: " + message + "\nrisk-batch: nothing written\n", run.err());
+    assertEquals(
+        "risk-batch: bad input: " + message + "\nrisk-batch: nothing written\n", run.err());
     assertFalse(Files.exists(out), "nothing is written");
   }
 
@@ -478,15 +696,42 @@ class RiskBatchJobTest {
     for (String dataset : RiskStore.DATASETS) {
       before.putAll(digests(out.resolve(dataset)));
     }
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     command.add("-Xmx1g");
     command.addAll(sparkJvmOptions());
-    command.addAll(List.of("-cp", System.getProperty("java.class.path"), RiskBatchJob.class.getName(), "--date", DATE.toString(),
-        "--out", out.toString(), "--master", "local[2]", "--portfolio", portfolio.toString(), "--market", market.toString(),
-        "--config", config("killed", "risk.scenarios.spotShocks=-0.2:0.2:100", "risk.scenarios.volShocks=-0.1:0.1:100").toString()));
-    Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(folder.resolve("child.log").toFile()).start();
+    command.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            RiskBatchJob.class.getName(),
+            "--date",
+            DATE.toString(),
+            "--out",
+            out.toString(),
+            "--master",
+            "local[2]",
+            "--portfolio",
+            portfolio.toString(),
+            "--market",
+            market.toString(),
+            "--config",
+            config(
+                    "killed",
+                    "risk.scenarios.spotShocks=-0.2:0.2:100",
+                    "risk.scenarios.volShocks=-0.1:0.1:100")
+                .toString()));
+    Process child =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(folder.resolve("child.log").toFile())
+            .start();
     try {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300); // validation alone can take 100 s on a loaded 2-core machine
+      long deadline =
+          System.nanoTime()
+              + TimeUnit.SECONDS.toNanos(
+                  300); // validation alone can take 100 s on a loaded 2-core machine
       while (!stagedPositionsExist(out) && child.isAlive() && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
@@ -511,9 +756,15 @@ class RiskBatchJobTest {
   }
 
   static List<String> sparkJvmOptions() throws IOException, InterruptedException {
-    Process options = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), dev.l0.jobs.SparkJvmOptions.class.getName()).start();
-    String text = new String(options.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    Process options =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                dev.l0.jobs.SparkJvmOptions.class.getName())
+            .start();
+    String text =
+        new String(options.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
     assertEquals(0, options.waitFor());
     return Arrays.asList(text.split("\\s+"));
   }
@@ -524,7 +775,10 @@ class RiskBatchJobTest {
       return false;
     }
     try (Stream<Path> files = Files.walk(staging)) {
-      return files.anyMatch(p -> p.toString().contains("/new/positions/") && p.getFileName().toString().startsWith("part-"));
+      return files.anyMatch(
+          p ->
+              p.toString().contains("/new/positions/")
+                  && p.getFileName().toString().startsWith("part-"));
     }
   }
 
@@ -534,24 +788,46 @@ class RiskBatchJobTest {
       for (Path file : files.filter(Files::isRegularFile).toList()) {
         String name = folder.relativize(file).toString();
         if (name.matches(".*part-[0-9]+-[0-9a-f-]+.*")) {
-          name = name.replaceAll("part-([0-9]+)-[0-9a-f-]+", "part-$1"); // Spark names part files by a job UUID
+          name =
+              name.replaceAll(
+                  "part-([0-9]+)-[0-9a-f-]+", "part-$1"); // Spark names part files by a job UUID
         }
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
-        out.put(folder.getFileName() + "/" + name, java.util.HexFormat.of().formatHex(sha.digest(Files.readAllBytes(file))));
+        out.put(
+            folder.getFileName() + "/" + name,
+            java.util.HexFormat.of().formatHex(sha.digest(Files.readAllBytes(file))));
       }
     }
     return out;
   }
 
-  /** Renders the report in headless Chromium and checks each chart region of the screenshot is drawn. */
+  /**
+   * Renders the report in headless Chromium and checks each chart region of the screenshot is
+   * drawn.
+   */
   static void reportRendersInChromium(Path report) throws Exception {
     File chromium = new File("/usr/bin/chromium");
-    Assumptions.assumeTrue(chromium.canExecute(), "chromium is not installed (/usr/bin/chromium): the report test is skipped");
+    Assumptions.assumeTrue(
+        chromium.canExecute(),
+        "chromium is not installed (/usr/bin/chromium): the report test is skipped");
     Path shot = folder.resolve("report.png");
-    Process process = new ProcessBuilder(chromium.getPath(), "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--user-data-dir=" + folder.resolve("chromium-profile"), "--screenshot=" + shot, "--window-size=1200,2000",
-        report.toUri().toString()).redirectErrorStream(true).redirectOutput(folder.resolve("chromium.log").toFile()).start();
+    Process process =
+        new ProcessBuilder(
+                chromium.getPath(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--user-data-dir=" + folder.resolve("chromium-profile"),
+                "--screenshot=" + shot,
+                "--window-size=1200,2000",
+                report.toUri().toString())
+            .redirectErrorStream(true)
+            .redirectOutput(folder.resolve("chromium.log").toFile())
+            .start();
     assertTrue(process.waitFor(90, TimeUnit.SECONDS), "chromium did not finish");
     BufferedImage image = ImageIO.read(shot.toFile());
     assertEquals(1200, image.getWidth());

@@ -13,7 +13,10 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
-/** The application jar a test submits: the compiled classes of one package, as {@code mvn package} would put them in a jar. */
+/**
+ * The application jar a test submits: the compiled classes of one package, as {@code mvn package}
+ * would put them in a jar.
+ */
 public final class AppJar {
   private AppJar() {}
 
@@ -32,7 +35,8 @@ public final class AppJar {
     try {
       classes = Path.of(location.toURI());
     } catch (URISyntaxException e) {
-      throw new IllegalStateException("cannot locate the class folder of " + anchor.getName() + " at " + location, e);
+      throw new IllegalStateException(
+          "cannot locate the class folder of " + anchor.getName() + " at " + location, e);
     }
     if (!Files.isDirectory(classes)) {
       throw new IllegalStateException(anchor.getName() + " is not in a class folder: " + classes);
@@ -44,7 +48,8 @@ public final class AppJar {
     }
     Manifest manifest = new Manifest();
     manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
-    try (OutputStream out = Files.newOutputStream(jar); JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
+    try (OutputStream out = Files.newOutputStream(jar);
+        JarOutputStream jarOut = new JarOutputStream(out, manifest)) {
       for (Path file : files) {
         jarOut.putNextEntry(new JarEntry(classes.relativize(file).toString().replace('\\', '/')));
         Files.copy(file, jarOut);

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A Java program running in its own process, its standard output and error captured together in
- * a log file. Every wait is bounded; {@link #close()} ends the process and every process it started
+ * A Java program running in its own process, its standard output and error captured together in a
+ * log file. Every wait is bounded; {@link #close()} ends the process and every process it started
  * (a Worker's executors, say).
  */
 public final class ChildJvm implements AutoCloseable {
@@ -34,8 +34,14 @@ public final class ChildJvm implements AutoCloseable {
    * Starts {@code java <jvmOptions> -cp <classpath> <mainClass> <args>} with {@code environment}
    * added to this process's, writing its output to {@code <logFolder>/<name>.log}.
    */
-  public static ChildJvm start(String name, List<String> jvmOptions, String classpath, String mainClass, List<String> args,
-      Map<String, String> environment, Path logFolder) {
+  public static ChildJvm start(
+      String name,
+      List<String> jvmOptions,
+      String classpath,
+      String mainClass,
+      List<String> args,
+      Map<String, String> environment,
+      Path logFolder) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
@@ -44,7 +50,8 @@ public final class ChildJvm implements AutoCloseable {
     command.add(mainClass);
     command.addAll(args);
     Path log = logFolder.resolve(name + ".log");
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().putAll(environment);
     try {
       return new ChildJvm(name, builder.start(), log);
@@ -53,21 +60,35 @@ public final class ChildJvm implements AutoCloseable {
     }
   }
 
-  /** Waits until the output has a line containing {@code text}; fails, showing the output, if the process ends or time runs out first. */
+  /**
+   * Waits until the output has a line containing {@code text}; fails, showing the output, if the
+   * process ends or time runs out first.
+   */
   public void awaitLine(String text, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!output().contains(text)) {
       if (!process.isAlive()) {
-        throw new AssertionError(name + " exited with " + process.exitValue() + " before printing '" + text + "'\n" + describe());
+        throw new AssertionError(
+            name
+                + " exited with "
+                + process.exitValue()
+                + " before printing '"
+                + text
+                + "'\n"
+                + describe());
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError(name + " did not print '" + text + "' within " + timeout + "\n" + describe());
+        throw new AssertionError(
+            name + " did not print '" + text + "' within " + timeout + "\n" + describe());
       }
       Thread.sleep(POLL.toMillis());
     }
   }
 
-  /** Waits for the process to end and returns its exit code; fails, showing the output, if time runs out. */
+  /**
+   * Waits for the process to end and returns its exit code; fails, showing the output, if time runs
+   * out.
+   */
   public int awaitExit(Duration timeout) throws InterruptedException {
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new AssertionError(name + " still running after " + timeout + "\n" + describe());
@@ -86,7 +107,15 @@ public final class ChildJvm implements AutoCloseable {
 
   /** The process's name and everything it printed, for a failure message. */
   public String describe() {
-    return "----- output of " + name + " (" + log + ") -----\n" + output() + "----- end of " + name + " -----";
+    return "----- output of "
+        + name
+        + " ("
+        + log
+        + ") -----\n"
+        + output()
+        + "----- end of "
+        + name
+        + " -----";
   }
 
   /**

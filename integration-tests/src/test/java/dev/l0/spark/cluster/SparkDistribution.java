@@ -16,9 +16,19 @@ import java.util.stream.Stream;
  * executors ({@link #environment()}).
  */
 public final class SparkDistribution {
-  /** Maven groups on the class path that are not part of a Spark installation: ours, JCuda (in the plugin jar), test frameworks. */
-  private static final List<String> NOT_SPARK_GROUPS = List.of(
-      "/dev/l0/", "/org/jcuda/", "/org/junit/", "/net/jqwik/", "/org/opentest4j/", "/org/apiguardian/");
+  /**
+   * Maven groups on the class path that are not part of a Spark installation: ours, JCuda (in the
+   * plugin jar), test frameworks.
+   */
+  private static final List<String> NOT_SPARK_GROUPS =
+      List.of(
+          "/dev/l0/",
+          "/org/jcuda/",
+          "/org/junit/",
+          "/net/jqwik/",
+          "/org/opentest4j/",
+          "/org/apiguardian/");
+
   /** This project's jars (built in the reactor, so outside the Maven repository) are named l0-*. */
   private static final String OUR_JARS = "l0-";
 
@@ -28,17 +38,25 @@ public final class SparkDistribution {
     this.home = home;
   }
 
-  /** Links the Spark jars of this JVM's class path ({@code java.class.path}) into {@code <home>/jars}. */
+  /**
+   * Links the Spark jars of this JVM's class path ({@code java.class.path}) into {@code
+   * <home>/jars}.
+   */
   public static SparkDistribution ofThisClassPath(Path home) throws IOException {
     String classpath = System.getProperty("java.class.path");
     Path jars = Files.createDirectories(home.resolve("jars"));
-    List<Path> sparkJars = Arrays.stream(classpath.split(File.pathSeparator))
-        .filter(entry -> entry.endsWith(".jar"))
-        .filter(entry -> NOT_SPARK_GROUPS.stream().noneMatch(entry.replace(File.separatorChar, '/')::contains))
-        .map(Path::of)
-        .filter(jar -> !jar.getFileName().toString().startsWith(OUR_JARS))
-        .toList();
-    if (sparkJars.stream().noneMatch(jar -> jar.getFileName().toString().startsWith("spark-core_"))) {
+    List<Path> sparkJars =
+        Arrays.stream(classpath.split(File.pathSeparator))
+            .filter(entry -> entry.endsWith(".jar"))
+            .filter(
+                entry ->
+                    NOT_SPARK_GROUPS.stream()
+                        .noneMatch(entry.replace(File.separatorChar, '/')::contains))
+            .map(Path::of)
+            .filter(jar -> !jar.getFileName().toString().startsWith(OUR_JARS))
+            .toList();
+    if (sparkJars.stream()
+        .noneMatch(jar -> jar.getFileName().toString().startsWith("spark-core_"))) {
       throw new IllegalStateException("no spark-core jar on the class path " + classpath);
     }
     for (Path jar : sparkJars) {
@@ -73,6 +91,12 @@ public final class SparkDistribution {
    * everything binds to the loopback address.
    */
   public Map<String, String> environment() {
-    return Map.of("SPARK_HOME", home.toString(), "SPARK_SCALA_VERSION", "2.13", "SPARK_LOCAL_IP", "127.0.0.1");
+    return Map.of(
+        "SPARK_HOME",
+        home.toString(),
+        "SPARK_SCALA_VERSION",
+        "2.13",
+        "SPARK_LOCAL_IP",
+        "127.0.0.1");
   }
 }

@@ -31,21 +31,53 @@ public final class StandaloneCluster implements AutoCloseable {
     this.workerFolder = workerFolder;
   }
 
-  /** Starts the Master, waits until it leads, starts the Worker and waits until it has registered; each wait at most {@code timeout}. */
-  public static StandaloneCluster start(SparkDistribution spark, List<String> jvmOptions, Path folder, Duration timeout)
+  /**
+   * Starts the Master, waits until it leads, starts the Worker and waits until it has registered;
+   * each wait at most {@code timeout}.
+   */
+  public static StandaloneCluster start(
+      SparkDistribution spark, List<String> jvmOptions, Path folder, Duration timeout)
       throws IOException, InterruptedException {
     int masterPort = freePort();
     String masterUrl = "spark://" + LOOPBACK + ":" + masterPort;
-    ChildJvm master = ChildJvm.start("spark-master", jvmOptions, spark.classpath(), "org.apache.spark.deploy.master.Master",
-        List.of("--host", LOOPBACK, "--port", Integer.toString(masterPort), "--webui-port", Integer.toString(freePort())),
-        spark.environment(), folder);
+    ChildJvm master =
+        ChildJvm.start(
+            "spark-master",
+            jvmOptions,
+            spark.classpath(),
+            "org.apache.spark.deploy.master.Master",
+            List.of(
+                "--host",
+                LOOPBACK,
+                "--port",
+                Integer.toString(masterPort),
+                "--webui-port",
+                Integer.toString(freePort())),
+            spark.environment(),
+            folder);
     try {
       master.awaitLine("I have been elected leader", timeout);
       Path workerFolder = Files.createDirectories(folder.resolve("worker"));
-      ChildJvm worker = ChildJvm.start("spark-worker", jvmOptions, spark.classpath(), "org.apache.spark.deploy.worker.Worker",
-          List.of(masterUrl, "--host", LOOPBACK, "--cores", "2", "--memory", "2g",
-              "--webui-port", Integer.toString(freePort()), "--work-dir", workerFolder.toString()),
-          spark.environment(), folder);
+      ChildJvm worker =
+          ChildJvm.start(
+              "spark-worker",
+              jvmOptions,
+              spark.classpath(),
+              "org.apache.spark.deploy.worker.Worker",
+              List.of(
+                  masterUrl,
+                  "--host",
+                  LOOPBACK,
+                  "--cores",
+                  "2",
+                  "--memory",
+                  "2g",
+                  "--webui-port",
+                  Integer.toString(freePort()),
+                  "--work-dir",
+                  workerFolder.toString()),
+              spark.environment(),
+              folder);
       try {
         worker.awaitLine("Successfully registered with master", timeout);
         return new StandaloneCluster(master, worker, masterUrl, workerFolder);
@@ -72,10 +104,15 @@ public final class StandaloneCluster implements AutoCloseable {
   public String describe() {
     String executorLogs;
     try (Stream<Path> files = Files.walk(workerFolder)) {
-      executorLogs = files.filter(Files::isRegularFile)
-          .filter(file -> file.getFileName().toString().equals("stderr") || file.getFileName().toString().equals("stdout"))
-          .map(file -> "----- executor log " + file + " -----\n" + readOrExplain(file))
-          .collect(Collectors.joining("\n"));
+      executorLogs =
+          files
+              .filter(Files::isRegularFile)
+              .filter(
+                  file ->
+                      file.getFileName().toString().equals("stderr")
+                          || file.getFileName().toString().equals("stdout"))
+              .map(file -> "----- executor log " + file + " -----\n" + readOrExplain(file))
+              .collect(Collectors.joining("\n"));
     } catch (IOException e) {
       executorLogs = "(cannot list the executor logs in " + workerFolder + ": " + e + ")";
     }

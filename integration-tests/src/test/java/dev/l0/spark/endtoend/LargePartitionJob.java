@@ -9,9 +9,9 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The child JVM of {@link LargePartitionMemoryTest}: a filter, map and reduce pipeline over
- * {@code args[0]} rows in one partition on {@code local[1]}, with eight columns that all feed the
- * result. Prints its heap limit, the bytes its input would take as primitive arrays, and the sum.
+ * The child JVM of {@link LargePartitionMemoryTest}: a filter, map and reduce pipeline over {@code
+ * args[0]} rows in one partition on {@code local[1]}, with eight columns that all feed the result.
+ * Prints its heap limit, the bytes its input would take as primitive arrays, and the sum.
  */
 public final class LargePartitionJob {
   static final String MAX_HEAP = "max heap bytes: ";
@@ -25,7 +25,8 @@ public final class LargePartitionJob {
    * Keeps the rows whose id is a multiple of 3 and adds 2 * id for each, computed through every
    * column: (h + t) = 2i, q * 4 = i, e * 8 + n = 0, and d = i is never negative.
    */
-  private static final String PROGRAM = """
+  private static final String PROGRAM =
+      """
       fun i64 main([i64] ids, [int] ks, [real] hs, [real] ts, [real] qs, [real] ds, [real] es, [real] ns) =
         let kept = filter(fn bool (i64 i, int k, real h, real t, real q, real d, real e, real n) => k = 0 && 0.0 <= d,
                           zip(ids, ks, hs, ts, qs, ds, es, ns)) in
@@ -39,22 +40,39 @@ public final class LargePartitionJob {
 
   public static void main(String[] args) {
     long rows = Long.parseLong(args[0]);
-    SparkSession spark = LocalSpark.builder(LargePartitionJob.class, 1).config("spark.plugins", LocalSpark.L0_PLUGIN).getOrCreate();
+    SparkSession spark =
+        LocalSpark.builder(LargePartitionJob.class, 1)
+            .config("spark.plugins", LocalSpark.L0_PLUGIN)
+            .getOrCreate();
     try {
-      Dataset<Row> table = spark.range(0, rows, 1, 1).select(
-          col("id"),
-          expr("cast(id % 3 as int)").as("k"),
-          expr("id * 0.5D").as("half"),
-          expr("id * 1.5D").as("three_halves"),
-          expr("id * 0.25D").as("quarter"),
-          expr("cast(id as double)").as("as_double"),
-          expr("id * 0.125D").as("eighth"),
-          expr("-cast(id as double)").as("negated"));
-      long sum = table
-          .transform(L0.pipeline(PROGRAM)
-              .on("id", "k", "half", "three_halves", "quarter", "as_double", "eighth", "negated")
-              .as("total"))
-          .first().getLong(0);
+      Dataset<Row> table =
+          spark
+              .range(0, rows, 1, 1)
+              .select(
+                  col("id"),
+                  expr("cast(id % 3 as int)").as("k"),
+                  expr("id * 0.5D").as("half"),
+                  expr("id * 1.5D").as("three_halves"),
+                  expr("id * 0.25D").as("quarter"),
+                  expr("cast(id as double)").as("as_double"),
+                  expr("id * 0.125D").as("eighth"),
+                  expr("-cast(id as double)").as("negated"));
+      long sum =
+          table
+              .transform(
+                  L0.pipeline(PROGRAM)
+                      .on(
+                          "id",
+                          "k",
+                          "half",
+                          "three_halves",
+                          "quarter",
+                          "as_double",
+                          "eighth",
+                          "negated")
+                      .as("total"))
+              .first()
+              .getLong(0);
       System.out.println(MAX_HEAP + Runtime.getRuntime().maxMemory());
       System.out.println(INPUT_BYTES + rows * INPUT_BYTES_PER_ROW);
       System.out.println(SUM + sum);

@@ -3,15 +3,18 @@ package dev.l0.spark.endtoend;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The Spark configuration every end-to-end test starts from: an in-process local master with the
- * L0 SQL extension and Kryo with L0's registrator, as conf/spark-defaults.conf.template sets them.
+ * The Spark configuration every end-to-end test starts from: an in-process local master with the L0
+ * SQL extension and Kryo with L0's registrator, as conf/spark-defaults.conf.template sets them.
  */
 final class LocalSpark {
   static final String L0_PLUGIN = "dev.l0.spark.L0Plugin";
 
   private LocalSpark() {}
 
-  /** A builder for a session on {@code local[threads]} named after {@code owner}; callers may add settings. */
+  /**
+   * A builder for a session on {@code local[threads]} named after {@code owner}; callers may add
+   * settings.
+   */
   static SparkSession.Builder builder(Class<?> owner, int threads) {
     return SparkSession.builder()
         .master("local[" + threads + "]")

@@ -19,8 +19,18 @@ final class NumericAssertions {
       }
     }
     if (differing > 0) {
-      fail(what + ": " + differing + " of " + expected.length + " values differ in their bits; first at row " + first
-          + ": expected " + expected[first] + ", got " + actual[first]);
+      fail(
+          what
+              + ": "
+              + differing
+              + " of "
+              + expected.length
+              + " values differ in their bits; first at row "
+              + first
+              + ": expected "
+              + expected[first]
+              + ", got "
+              + actual[first]);
     }
   }
 
@@ -34,21 +44,39 @@ final class NumericAssertions {
     assertRelativelyClose(new double[] {expected}, new double[] {actual}, tolerance, what);
   }
 
-  /** Element by element, {@code |actual - expected| <= tolerance * |expected|} (equal values always pass). */
-  static void assertRelativelyClose(double[] expected, double[] actual, double tolerance, String what) {
+  /**
+   * Element by element, {@code |actual - expected| <= tolerance * |expected|} (equal values always
+   * pass).
+   */
+  static void assertRelativelyClose(
+      double[] expected, double[] actual, double tolerance, String what) {
     assertEquals(expected.length, actual.length, what + ": number of rows");
     int failing = 0;
     int first = -1;
     for (int i = 0; i < expected.length; i++) {
-      boolean close = actual[i] == expected[i] || Math.abs(actual[i] - expected[i]) <= tolerance * Math.abs(expected[i]);
+      boolean close =
+          actual[i] == expected[i]
+              || Math.abs(actual[i] - expected[i]) <= tolerance * Math.abs(expected[i]);
       if (!close) {
         failing++;
         first = first < 0 ? i : first;
       }
     }
     if (failing > 0) {
-      fail(what + ": " + failing + " of " + expected.length + " values differ by more than " + tolerance
-          + " relative; first at row " + first + ": expected " + expected[first] + ", got " + actual[first]);
+      fail(
+          what
+              + ": "
+              + failing
+              + " of "
+              + expected.length
+              + " values differ by more than "
+              + tolerance
+              + " relative; first at row "
+              + first
+              + ": expected "
+              + expected[first]
+              + ", got "
+              + actual[first]);
     }
   }
 }

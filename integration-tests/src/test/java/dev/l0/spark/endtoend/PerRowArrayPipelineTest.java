@@ -30,17 +30,19 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 class PerRowArrayPipelineTest {
   private static final int ROWS = 20_000;
-  private static final StructType SCHEMA = new StructType()
-      .add("seed", DataTypes.LongType, false)
-      .add("spot", DataTypes.DoubleType, false)
-      .add("vol", DataTypes.DoubleType, false);
+  private static final StructType SCHEMA =
+      new StructType()
+          .add("seed", DataTypes.LongType, false)
+          .add("spot", DataTypes.DoubleType, false)
+          .add("vol", DataTypes.DoubleType, false);
 
   @Test
   void aPerRowArrayPipelineRunsAsAKernelAndEqualsAJavaLoop() throws IOException {
-    SparkSession spark = LocalSpark.builder(PerRowArrayPipelineTest.class, 2)
-        .config("spark.plugins", LocalSpark.L0_PLUGIN)
-        .config("spark.l0.batchRows", "3001")
-        .getOrCreate();
+    SparkSession spark =
+        LocalSpark.builder(PerRowArrayPipelineTest.class, 2)
+            .config("spark.plugins", LocalSpark.L0_PLUGIN)
+            .config("spark.l0.batchRows", "3001")
+            .getOrCreate();
     try {
       Random random = new Random(20261125);
       List<Row> rows = new ArrayList<>();
@@ -53,20 +55,27 @@ class PerRowArrayPipelineTest {
         rows.add(RowFactory.create(seed, spot, vol));
         expected[i] = PathBenchmark.handWrittenRow(seed, spot, vol, path);
       }
-      Dataset<Row> input = spark.createDataFrame(
-          JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(rows, 3), SCHEMA);
-      Dataset<Row> values = input.transform(L0.pipeline(program()).on("seed", "spot", "vol").as("value"));
+      Dataset<Row> input =
+          spark.createDataFrame(
+              JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(rows, 3), SCHEMA);
+      Dataset<Row> values =
+          input.transform(L0.pipeline(program()).on("seed", "spot", "vol").as("value"));
       List<Row> result = values.collectAsList();
       assertEquals(ROWS, result.size());
       for (int i = 0; i < ROWS; i++) {
-        assertEquals(Double.doubleToRawLongBits(expected[i]), Double.doubleToRawLongBits(result.get(i).getDouble(0)),
+        assertEquals(
+            Double.doubleToRawLongBits(expected[i]),
+            Double.doubleToRawLongBits(result.get(i).getDouble(0)),
             "row " + i + ": " + expected[i] + " vs " + result.get(i).getDouble(0));
       }
       List<SparkPlan> nodes = SparkPlans.pipelineNodes(values);
       assertEquals(1, nodes.size(), SparkPlans.explain(values));
       assertTrue(nodes.get(0).toString().contains("1 kernel [map"), nodes.get(0).toString());
-      assertEquals(0L, CollectionConverters.asJava(nodes.get(0).metrics()).get("fallbacks").value());
-      assertEquals((long) ROWS, CollectionConverters.asJava(nodes.get(0).metrics()).get("numOutputRows").value());
+      assertEquals(
+          0L, CollectionConverters.asJava(nodes.get(0).metrics()).get("fallbacks").value());
+      assertEquals(
+          (long) ROWS,
+          CollectionConverters.asJava(nodes.get(0).metrics()).get("numOutputRows").value());
     } finally {
       spark.stop();
       SparkSession.clearActiveSession();
@@ -75,7 +84,8 @@ class PerRowArrayPipelineTest {
   }
 
   private static String program() throws IOException {
-    try (InputStream in = PerRowArrayPipelineTest.class.getResourceAsStream(PathBenchmark.PROGRAM)) {
+    try (InputStream in =
+        PerRowArrayPipelineTest.class.getResourceAsStream(PathBenchmark.PROGRAM)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }

@@ -33,20 +33,30 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code df.transform(a).transform(b)} plans as one L0 pipeline node, and {@code df.explain()}
  * shows the kernels (as {@code "1 kernel [redomap]"}) that the optimiser makes of the composition
- * written by hand as one L0 function;
- * the result is what running {@code a}, collecting its result into a new DataFrame and running
- * {@code b} on that gives. The values are small integers held in doubles, so every sum is exact
- * whatever the order of addition.
+ * written by hand as one L0 function; the result is what running {@code a}, collecting its result
+ * into a new DataFrame and running {@code b} on that gives. The values are small integers held in
+ * doubles, so every sum is exact whatever the order of addition.
  */
 class PipelineFusionPlanTest {
-  private static final String PRODUCTS_EXPR = "map(fn real (real x, real y) => x * y + 1.0, zip(xs, ys))";
-  private static final String PRODUCTS_TEXT = "fun [real] main([real] xs, [real] ys) = " + PRODUCTS_EXPR;
-  private static final String POSITIVE_TEXT = "fun [real] main([real] zs) = filter(fn bool (real z) => 0.0 < z, zs)";
+  private static final String PRODUCTS_EXPR =
+      "map(fn real (real x, real y) => x * y + 1.0, zip(xs, ys))";
+  private static final String PRODUCTS_TEXT =
+      "fun [real] main([real] xs, [real] ys) = " + PRODUCTS_EXPR;
+  private static final String POSITIVE_TEXT =
+      "fun [real] main([real] zs) = filter(fn bool (real z) => 0.0 < z, zs)";
+
   /** Products, then positive, written by hand as one expression. */
-  private static final String POSITIVE_PRODUCTS_EXPR = "filter(fn bool (real z) => 0.0 < z, " + PRODUCTS_EXPR + ")";
+  private static final String POSITIVE_PRODUCTS_EXPR =
+      "filter(fn bool (real z) => 0.0 < z, " + PRODUCTS_EXPR + ")";
+
   /** The sum of squares, written with the Java DSL. */
-  private static final Program SUM_OF_SQUARES = program(prog ->
-      prog.fun("main", Arr.of(F64.TYPE), zs -> reduce(map(zs, z -> z.mul(z)), f64(0.0), (a, b) -> a.add(b))));
+  private static final Program SUM_OF_SQUARES =
+      program(
+          prog ->
+              prog.fun(
+                  "main",
+                  Arr.of(F64.TYPE),
+                  zs -> reduce(map(zs, z -> z.mul(z)), f64(0.0), (a, b) -> a.add(b))));
 
   private static SparkSession spark;
   private static Dataset<Row> table;
@@ -54,8 +64,13 @@ class PipelineFusionPlanTest {
   @BeforeAll
   static void startSpark() {
     spark = LocalSpark.builder(PipelineFusionPlanTest.class, 2).getOrCreate();
-    table = spark.range(0, 100_000, 1, 3).select(
-        col("id"), expr("cast(id % 1000 as double)").as("x"), expr("cast(id % 7 - 3 as double)").as("y"));
+    table =
+        spark
+            .range(0, 100_000, 1, 3)
+            .select(
+                col("id"),
+                expr("cast(id % 1000 as double)").as("x"),
+                expr("cast(id % 7 - 3 as double)").as("y"));
   }
 
   @AfterAll
@@ -75,7 +90,9 @@ class PipelineFusionPlanTest {
     return L0.pipeline(SUM_OF_SQUARES).on(column).as("total");
   }
 
-  /** {@code frame}'s rows collected and made into a new DataFrame, so nothing can fuse across it. */
+  /**
+   * {@code frame}'s rows collected and made into a new DataFrame, so nothing can fuse across it.
+   */
   private static Dataset<Row> materialised(Dataset<Row> frame) {
     return spark.createDataFrame(frame.collectAsList(), frame.schema());
   }
@@ -87,11 +104,19 @@ class PipelineFusionPlanTest {
   private static void assertOnePipelineWithTheKernelsOf(Dataset<Row> frame, String composedByHand) {
     List<?> nodes = SparkPlans.pipelineNodes(frame);
     assertEquals(1, nodes.size(), "L0 pipeline nodes in\n" + SparkPlans.executedPlan(frame));
-    List<String> kernels = Optimizer.optimize(TypeChecker.check(L0Parser.parse(composedByHand, "composed.l0")))
-        .kernelPlan().kernels().stream().map(KernelPlan.Kernel::structure).toList();
+    List<String> kernels =
+        Optimizer.optimize(TypeChecker.check(L0Parser.parse(composedByHand, "composed.l0")))
+            .kernelPlan()
+            .kernels()
+            .stream()
+            .map(KernelPlan.Kernel::structure)
+            .toList();
     String explained = SparkPlans.explain(frame);
-    Pattern summary = Pattern.compile("\\b" + kernels.size() + " kernels? " + Pattern.quote(kernels.toString()));
-    assertTrue(summary.matcher(explained).find(), "df.explain() shows " + kernels.size() + " kernel(s) " + kernels + ":\n" + explained);
+    Pattern summary =
+        Pattern.compile("\\b" + kernels.size() + " kernels? " + Pattern.quote(kernels.toString()));
+    assertTrue(
+        summary.matcher(explained).find(),
+        "df.explain() shows " + kernels.size() + " kernel(s) " + kernels + ":\n" + explained);
   }
 
   private static double total(Dataset<Row> reduced) {
@@ -103,14 +128,20 @@ class PipelineFusionPlanTest {
   @Test
   void mapThenReduceIsOnePipeline() {
     Dataset<Row> fused = table.transform(products()).transform(sumOfSquares("z"));
-    assertOnePipelineWithTheKernelsOf(fused,
-        "fun real main([real] xs, [real] ys) = reduce(op +, 0.0, map(fn real (real z) => z * z, " + PRODUCTS_EXPR + "))");
+    assertOnePipelineWithTheKernelsOf(
+        fused,
+        "fun real main([real] xs, [real] ys) = reduce(op +, 0.0, map(fn real (real z) => z * z, "
+            + PRODUCTS_EXPR
+            + "))");
 
     String l0Explained = L0.explainString(fused);
-    assertTrue(l0Explained.contains("redomap") && l0Explained.contains("configured device"),
-        "L0.explainString shows the optimised program, its kernels and the device:\n" + l0Explained);
+    assertTrue(
+        l0Explained.contains("redomap") && l0Explained.contains("configured device"),
+        "L0.explainString shows the optimised program, its kernels and the device:\n"
+            + l0Explained);
 
-    double separately = total(materialised(table.transform(products())).transform(sumOfSquares("z")));
+    double separately =
+        total(materialised(table.transform(products())).transform(sumOfSquares("z")));
     double sparkSql = table.agg(sum(expr("(x * y + 1.0D) * (x * y + 1.0D)"))).first().getDouble(0);
     double fusedTotal = total(fused);
     assertBitIdentical(separately, fusedTotal, "fused against a, collected, then b");
@@ -120,22 +151,36 @@ class PipelineFusionPlanTest {
   @Test
   void mapThenFilterIsOnePipelineKeepingTheSameRowsInOrder() {
     Dataset<Row> fused = table.transform(products()).transform(positive("z"));
-    assertOnePipelineWithTheKernelsOf(fused, "fun [real] main([real] xs, [real] ys) = " + POSITIVE_PRODUCTS_EXPR);
+    assertOnePipelineWithTheKernelsOf(
+        fused, "fun [real] main([real] xs, [real] ys) = " + POSITIVE_PRODUCTS_EXPR);
 
-    double[] separately = CollectedColumns.of(materialised(table.transform(products())).transform(positive("z"))).doubles("positive");
+    double[] separately =
+        CollectedColumns.of(materialised(table.transform(products())).transform(positive("z")))
+            .doubles("positive");
     double[] fusedRows = CollectedColumns.of(fused).doubles("positive");
-    assertTrue(separately.length > 0 && separately.length < 100_000, "the filter keeps some rows, not all: " + separately.length);
+    assertTrue(
+        separately.length > 0 && separately.length < 100_000,
+        "the filter keeps some rows, not all: " + separately.length);
     assertArrayEquals(separately, fusedRows, "fused against a, collected, then b");
   }
 
   @Test
   void threeTransformsAreOnePipeline() {
-    Dataset<Row> fused = table.transform(products()).transform(positive("z")).transform(sumOfSquares("positive"));
-    assertOnePipelineWithTheKernelsOf(fused,
-        "fun real main([real] xs, [real] ys) = reduce(op +, 0.0, map(fn real (real z) => z * z, " + POSITIVE_PRODUCTS_EXPR + "))");
+    Dataset<Row> fused =
+        table.transform(products()).transform(positive("z")).transform(sumOfSquares("positive"));
+    assertOnePipelineWithTheKernelsOf(
+        fused,
+        "fun real main([real] xs, [real] ys) = reduce(op +, 0.0, map(fn real (real z) => z * z, "
+            + POSITIVE_PRODUCTS_EXPR
+            + "))");
 
-    double sparkSql = table.select(expr("x * y + 1.0D").as("z")).filter(col("z").gt(0.0))
-        .agg(sum(col("z").multiply(col("z")))).first().getDouble(0);
+    double sparkSql =
+        table
+            .select(expr("x * y + 1.0D").as("z"))
+            .filter(col("z").gt(0.0))
+            .agg(sum(col("z").multiply(col("z"))))
+            .first()
+            .getDouble(0);
     assertBitIdentical(sparkSql, total(fused), "three fused transforms against Spark SQL");
   }
 }

@@ -9,7 +9,10 @@ import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
 import scala.jdk.javaapi.CollectionConverters;
 
-/** What Spark planned for a DataFrame: its L0 pipeline nodes and the text {@code df.explain()} prints. */
+/**
+ * What Spark planned for a DataFrame: its L0 pipeline nodes and the text {@code df.explain()}
+ * prints.
+ */
 final class SparkPlans {
   /** The physical node the L0 planner strategy produces, found by its class's simple name. */
   static final String PIPELINE_EXEC = "L0PipelineExec";
@@ -30,7 +33,9 @@ final class SparkPlans {
 
   /** What {@code frame.explain()} prints. */
   static String explain(Dataset<Row> frame) {
-    return ((org.apache.spark.sql.classic.Dataset<Row>) frame).queryExecution().explainString(ExplainMode.fromString("simple"));
+    return ((org.apache.spark.sql.classic.Dataset<Row>) frame)
+        .queryExecution()
+        .explainString(ExplainMode.fromString("simple"));
   }
 
   private static void collectPipelineNodes(SparkPlan plan, List<SparkPlan> found) {

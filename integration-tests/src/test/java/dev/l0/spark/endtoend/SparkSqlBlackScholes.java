@@ -10,25 +10,28 @@ import static org.apache.spark.sql.functions.when;
 import org.apache.spark.sql.Column;
 
 /**
- * The thesis's P0 ({@code /programs/p0_blackscholes.l0}) written as Spark SQL expressions, operation
- * for operation in the program's order. Spark computes {@code exp}, {@code log} and {@code sqrt}
- * with {@code StrictMath}, as L0 does on every device, so both give the same bits.
+ * The thesis's P0 ({@code /programs/p0_blackscholes.l0}) written as Spark SQL expressions,
+ * operation for operation in the program's order. Spark computes {@code exp}, {@code log} and
+ * {@code sqrt} with {@code StrictMath}, as L0 does on every device, so both give the same bits.
  */
 final class SparkSqlBlackScholes {
   private SparkSqlBlackScholes() {}
 
   /** P0's {@code go}: the price of one option. */
-  static Column price(Column call, Column price, Column strike, Column years, Column rate, Column volatility) {
+  static Column price(
+      Column call, Column price, Column strike, Column years, Column rate, Column volatility) {
     Column vSqrtT = volatility.multiply(sqrt(years));
-    Column d1 = log(price.divide(strike))
-        .plus(rate.plus(lit(0.5).multiply(volatility).multiply(volatility)).multiply(years))
-        .divide(vSqrtT);
+    Column d1 =
+        log(price.divide(strike))
+            .plus(rate.plus(lit(0.5).multiply(volatility).multiply(volatility)).multiply(years))
+            .divide(vSqrtT);
     Column d2 = d1.minus(vSqrtT);
     Column cndD1 = cnd(d1);
     Column cndD2 = cnd(d2);
     Column xExpRT = strike.multiply(exp(negate(rate).multiply(years)));
     return when(call, price.multiply(cndD1).minus(xExpRT.multiply(cndD2)))
-        .otherwise(xExpRT.multiply(lit(1.0).minus(cndD2)).minus(price.multiply(lit(1.0).minus(cndD1))));
+        .otherwise(
+            xExpRT.multiply(lit(1.0).minus(cndD2)).minus(price.multiply(lit(1.0).minus(cndD1))));
   }
 
   private static Column cnd(Column d) {
@@ -49,7 +52,8 @@ final class SparkSqlBlackScholes {
     Column c3 = lit(1.781477937);
     Column c4 = lit(-1.821255978);
     Column c5 = lit(1.330274429);
-    return x.multiply(c1.plus(x.multiply(c2.plus(x.multiply(c3.plus(x.multiply(c4.plus(x.multiply(c5)))))))));
+    return x.multiply(
+        c1.plus(x.multiply(c2.plus(x.multiply(c3.plus(x.multiply(c4.plus(x.multiply(c5)))))))));
   }
 
   /** P0's own {@code abs}, which keeps -0.0 (Spark's {@code abs} would not). */

@@ -33,7 +33,10 @@ public final class InternalEvaluator {
   /** The only value of type {@code cert} (thesis §4.2). */
   public static final Value CHECKED = new Value.Tuple(List.of());
 
-  /** The operation of the error for recursion deeper than the stack allows; internal functions have no source position, so the caller adds one. */
+  /**
+   * The operation of the error for recursion deeper than the stack allows; internal functions have
+   * no source position, so the caller adds one.
+   */
   public static final String TOO_DEEP_OPERATION = "call";
 
   private final InternalProgram program;
@@ -44,15 +47,19 @@ public final class InternalEvaluator {
 
   /** Calls {@code function} with tupleless arguments and returns its tupleless results. */
   public List<Value> call(String function, List<Value> args) {
-    InternalFunction f = program.function(function)
-        .orElseThrow(() -> new IllegalArgumentException("no function " + function));
+    InternalFunction f =
+        program
+            .function(function)
+            .orElseThrow(() -> new IllegalArgumentException("no function " + function));
     if (f.params().size() != args.size()) {
-      throw new IllegalArgumentException(function + " takes " + f.params().size() + " components, given " + args.size());
+      throw new IllegalArgumentException(
+          function + " takes " + f.params().size() + " components, given " + args.size());
     }
     try {
       return invoke(f, args);
     } catch (StackOverflowError tooDeep) {
-      throw new L0RuntimeError(TOO_DEEP_OPERATION, SourcePos.NONE, "recursion too deep for the evaluator's stack");
+      throw new L0RuntimeError(
+          TOO_DEEP_OPERATION, SourcePos.NONE, "recursion too deep for the evaluator's stack");
     }
   }
 
@@ -105,7 +112,8 @@ public final class InternalEvaluator {
       return List.of(value(a.value(), env));
     }
     if (e instanceof Exp.BinOp b) {
-      return List.of(ScalarOperations.binary(b.op(), value(b.left(), env), value(b.right(), env), b.pos()));
+      return List.of(
+          ScalarOperations.binary(b.op(), value(b.left(), env), value(b.right(), env), b.pos()));
     }
     if (e instanceof Exp.UnOp u) {
       return List.of(ScalarOperations.unary(u.op(), value(u.operand(), env), SourcePos.NONE));
@@ -156,8 +164,12 @@ public final class InternalEvaluator {
     int width = inputs.isEmpty() ? 0 : inputs.get(0).length();
     for (Value.Array in : inputs) {
       if (in.length() != width) {
-        throw new UncheckedSizes("SOAC inputs of different sizes " + width + " and " + in.length()
-            + " reached evaluation without a size check");
+        throw new UncheckedSizes(
+            "SOAC inputs of different sizes "
+                + width
+                + " and "
+                + in.length()
+                + " reached evaluation without a size check");
       }
     }
     if (soac instanceof Exp.Map m) {
@@ -165,7 +177,12 @@ public final class InternalEvaluator {
       for (int i = 0; i < width; i++) {
         addRow(columns, lambda(m.function(), row(inputs, i), env));
       }
-      return regularArrays(pattern, columns, width == 0 ? rowsOnZero(m.function(), inputs, env) : List.of(), "map", env,
+      return regularArrays(
+          pattern,
+          columns,
+          width == 0 ? rowsOnZero(m.function(), inputs, env) : List.of(),
+          "map",
+          env,
           m.pos());
     }
     if (soac instanceof Exp.Filter f) {
@@ -184,7 +201,8 @@ public final class InternalEvaluator {
     if (soac instanceof Exp.Screma s && !s.scans()) {
       return fold(s.fold(), values(s.neutral(), env), inputs, width, env, s.pos());
     }
-    List<Value> neutral = values(soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Screma) soac).neutral(), env);
+    List<Value> neutral =
+        values(soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Screma) soac).neutral(), env);
     SourcePos pos = soac instanceof Exp.Scan s ? s.pos() : ((Exp.Screma) soac).pos();
     List<Value> acc = neutral;
     List<List<Value>> columns = columns(pattern.size());
@@ -198,11 +216,12 @@ public final class InternalEvaluator {
   /**
    * A map's function applied to the zero row of its inputs, whose results give the shape of the
    * rows of a map over empty arrays, as in the reference interpreter; none where it fails there.
-   * The zero row is no row of the map, so the checks the optimiser hoisted out of the function
-   * need not hold for it: a SOAC on arrays of different sizes fails there too.
+   * The zero row is no row of the map, so the checks the optimiser hoisted out of the function need
+   * not hold for it: a SOAC on arrays of different sizes fails there too.
    */
   private List<Value> rowsOnZero(Lambda f, List<Value.Array> inputs, Map<String, Value> env) {
-    List<Value> zeros = inputs.stream().map(a -> ArrayOperations.zero(a.elementType(), a.elementShape())).toList();
+    List<Value> zeros =
+        inputs.stream().map(a -> ArrayOperations.zero(a.elementType(), a.elementShape())).toList();
     try {
       return lambda(f, zeros, env);
     } catch (L0RuntimeError | UncheckedSizes failsOnZero) {
@@ -210,14 +229,22 @@ public final class InternalEvaluator {
     }
   }
 
-  /** SOAC inputs of different sizes: an unchecked precondition, or the zero row of {@link #rowsOnZero}. */
+  /**
+   * SOAC inputs of different sizes: an unchecked precondition, or the zero row of {@link
+   * #rowsOnZero}.
+   */
   private static final class UncheckedSizes extends IllegalStateException {
     UncheckedSizes(String message) {
       super(message);
     }
   }
 
-  private List<Value> fold(Lambda f, List<Value> neutral, List<Value.Array> inputs, int width, Map<String, Value> env,
+  private List<Value> fold(
+      Lambda f,
+      List<Value> neutral,
+      List<Value.Array> inputs,
+      int width,
+      Map<String, Value> env,
       SourcePos pos) {
     List<Value> acc = neutral;
     for (int i = 0; i < width; i++) {
@@ -230,15 +257,25 @@ public final class InternalEvaluator {
    * {@code f(acc, row)}, whose results must have the accumulators' shapes, as in the interpreter
    * ({@link ArrayOperations#requireAccumulatorShape}).
    */
-  private List<Value> step(Lambda f, List<Value> acc, List<Value> row, Map<String, Value> env, String operation, SourcePos pos) {
+  private List<Value> step(
+      Lambda f,
+      List<Value> acc,
+      List<Value> row,
+      Map<String, Value> env,
+      String operation,
+      SourcePos pos) {
     List<Value> result = lambda(f, concat(acc, row), env);
     ArrayOperations.requireAccumulatorShape(shape(acc), shape(result), operation, pos);
     return result;
   }
 
-  /** The shape of accumulators as the interpreter sees them: one value's, or a tuple's of several. */
+  /**
+   * The shape of accumulators as the interpreter sees them: one value's, or a tuple's of several.
+   */
   private static Shape shape(List<Value> components) {
-    return components.size() == 1 ? Shape.of(components.get(0)) : new Shape.Tuple(components.stream().map(Shape::of).toList());
+    return components.size() == 1
+        ? Shape.of(components.get(0))
+        : new Shape.Tuple(components.stream().map(Shape::of).toList());
   }
 
   private static List<Value> concat(List<Value> a, List<Value> b) {
@@ -266,10 +303,15 @@ public final class InternalEvaluator {
   }
 
   /** The kept rows of a filter's inputs: their rows keep the inputs' shapes. */
-  private static List<Value> arrays(List<Ident> pattern, List<List<Value>> columns, List<Value.Array> inputs) {
+  private static List<Value> arrays(
+      List<Ident> pattern, List<List<Value>> columns, List<Value.Array> inputs) {
     List<Value> out = new ArrayList<>();
     for (int c = 0; c < pattern.size(); c++) {
-      out.add(new Value.Array(InternalTypes.row(pattern.get(c).type()), columns.get(c), inputs.get(c).elementShape()));
+      out.add(
+          new Value.Array(
+              InternalTypes.row(pattern.get(c).type()),
+              columns.get(c),
+              inputs.get(c).elementShape()));
     }
     return out;
   }
@@ -277,11 +319,16 @@ public final class InternalEvaluator {
   /**
    * The result arrays of a map or scan, each of which must be regular (thesis §2.1). Without rows,
    * the first results have the shapes of {@code rows} (a scan's neutral elements, or a map's
-   * results on a zero row) and the others that of their static row type
-   * ({@link ArrayOperations#emptyResultShape}).
+   * results on a zero row) and the others that of their static row type ({@link
+   * ArrayOperations#emptyResultShape}).
    */
-  private static List<Value> regularArrays(List<Ident> pattern, List<List<Value>> columns, List<Value> rows,
-      String operation, Map<String, Value> env, SourcePos pos) {
+  private static List<Value> regularArrays(
+      List<Ident> pattern,
+      List<List<Value>> columns,
+      List<Value> rows,
+      String operation,
+      Map<String, Value> env,
+      SourcePos pos) {
     List<Value> out = new ArrayList<>();
     for (int c = 0; c < pattern.size(); c++) {
       Type row = InternalTypes.row(pattern.get(c).type());
@@ -291,9 +338,13 @@ public final class InternalEvaluator {
     return out;
   }
 
-  /** The shape of a value of {@code type} as far as the type knows it (unknown sizes are 0): that of rows that are not there. */
+  /**
+   * The shape of a value of {@code type} as far as the type knows it (unknown sizes are 0): that of
+   * rows that are not there.
+   */
   private static Shape staticShape(Type type, Map<String, Value> env) {
-    return ArrayOperations.emptyResultShape(type, size -> ((ScalarValue.Int) value(SubExp.var(size), env)).value());
+    return ArrayOperations.emptyResultShape(
+        type, size -> ((ScalarValue.Int) value(SubExp.var(size), env)).value());
   }
 
   // ---- first-order array operations ----
@@ -303,11 +354,16 @@ public final class InternalEvaluator {
       return ArrayOperations.index(value(x.array(), env), values(x.indices(), env), x.pos());
     }
     if (e instanceof Exp.Update u) {
-      return ArrayOperations.update(value(u.array(), env), values(u.indices(), env), value(u.value(), env), u.pos());
+      return ArrayOperations.update(
+          value(u.array(), env), values(u.indices(), env), value(u.value(), env), u.pos());
     }
     if (e instanceof Exp.ArrayLit a) {
-      return ArrayOperations.regular(a.rowType(), values(a.elements(), env), staticShape(a.rowType(), env),
-          "array literal", a.pos());
+      return ArrayOperations.regular(
+          a.rowType(),
+          values(a.elements(), env),
+          staticShape(a.rowType(), env),
+          "array literal",
+          a.pos());
     }
     if (e instanceof Exp.Iota i) {
       return ArrayOperations.iota(value(i.count(), env), i.pos());

@@ -10,8 +10,8 @@ import java.util.List;
 
 /**
  * Converts run-time values between external form (tuples, arrays of tuples) and the tupleless
- * components internal L0 passes around (thesis §4.1): the value-level twin of
- * {@link InternalTypes#components}.
+ * components internal L0 passes around (thesis §4.1): the value-level twin of {@link
+ * InternalTypes#components}.
  */
 public final class ValueFlattening {
   private ValueFlattening() {}
@@ -101,7 +101,10 @@ public final class ValueFlattening {
     return out;
   }
 
-  /** The shape of a value of {@code type} whose components have the shapes {@code components} yields. */
+  /**
+   * The shape of a value of {@code type} whose components have the shapes {@code components}
+   * yields.
+   */
   private static Shape combinedShape(Iterator<Shape> components, Type type) {
     if (type instanceof Type.Tuple t) {
       return new Shape.Tuple(t.elements().stream().map(e -> combinedShape(components, e)).toList());
@@ -113,7 +116,9 @@ public final class ValueFlattening {
         columns.add((Shape.Array) components.next());
       }
       int length = columns.isEmpty() ? 0 : columns.get(0).length();
-      return new Shape.Array(length, combinedShape(columns.stream().map(Shape.Array::element).iterator(), a.element()));
+      return new Shape.Array(
+          length,
+          combinedShape(columns.stream().map(Shape.Array::element).iterator(), a.element()));
     }
     return components.next();
   }

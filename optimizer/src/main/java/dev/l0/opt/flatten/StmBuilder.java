@@ -10,7 +10,10 @@ import dev.l0.opt.ir.SubExp;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Collects the statements of one body under construction, binding fresh names from a {@link NameSource}. */
+/**
+ * Collects the statements of one body under construction, binding fresh names from a {@link
+ * NameSource}.
+ */
 public final class StmBuilder {
   private final NameSource names;
   private final List<Stm> stms = new ArrayList<>();
@@ -19,7 +22,10 @@ public final class StmBuilder {
     this.names = names;
   }
 
-  /** Binds fresh names (from {@code base}) of types {@code types} to {@code exp}, predicated on {@code certs}. */
+  /**
+   * Binds fresh names (from {@code base}) of types {@code types} to {@code exp}, predicated on
+   * {@code certs}.
+   */
   public List<Ident> emit(String base, List<Type> types, List<String> certs, Exp exp) {
     List<Ident> pattern = types.stream().map(t -> new Ident(names.fresh(base), t)).toList();
     stms.add(new Stm(pattern, certs, exp));

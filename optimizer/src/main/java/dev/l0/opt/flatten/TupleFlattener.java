@@ -35,19 +35,19 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * Tuple-of-arrays flattening into internal L0 (thesis ch. 4, §4.1–4.2). An external value becomes
- * a list of tupleless components; an array of tuples becomes a tuple of arrays, so {@code zip} and
+ * Tuple-of-arrays flattening into internal L0 (thesis ch. 4, §4.1–4.2). An external value becomes a
+ * list of tupleless components; an array of tuples becomes a tuple of arrays, so {@code zip} and
  * {@code unzip} disappear and SOACs take and return several arrays. The size check {@code zip}
  * implied becomes {@code assert(size(0,a) = size(0,b))}; its certificate travels with the zipped
- * value and predicates every statement that consumes it (§4.2). Functions carry their
- * certificates (§4.2.1): each array of tuples among a function's parameters gets a {@code cert}
- * parameter in front of its arrays, the precondition that they have one outer size, which the
- * caller asserts; each array of tuples in its result gets a {@code cert} result in front, the
- * postcondition, which the function asserts and the caller binds. So inlining a body as it is
- * predicates exactly the statements that need the precondition. The output is let- and
- * tuple-normalised by construction (§5.2): every operation, call and SOAC gets its own binding of
- * tupleless names, and a let of a tuple binds its components directly. Sizes go into the types
- * (ARCHITECTURE.md "IR"): array parameters get named sizes, SOAC results the size of their input.
+ * value and predicates every statement that consumes it (§4.2). Functions carry their certificates
+ * (§4.2.1): each array of tuples among a function's parameters gets a {@code cert} parameter in
+ * front of its arrays, the precondition that they have one outer size, which the caller asserts;
+ * each array of tuples in its result gets a {@code cert} result in front, the postcondition, which
+ * the function asserts and the caller binds. So inlining a body as it is predicates exactly the
+ * statements that need the precondition. The output is let- and tuple-normalised by construction
+ * (§5.2): every operation, call and SOAC gets its own binding of tupleless names, and a let of a
+ * tuple binds its components directly. Sizes go into the types (ARCHITECTURE.md "IR"): array
+ * parameters get named sizes, SOAC results the size of their input.
  */
 public final class TupleFlattener {
   private static final Type CERT = InternalTypes.CERT;
@@ -72,11 +72,15 @@ public final class TupleFlattener {
     }
   }
 
-  /** The components {@code from} (inclusive) to {@code to} (exclusive) of an external type's components. */
+  /**
+   * The components {@code from} (inclusive) to {@code to} (exclusive) of an external type's
+   * components.
+   */
   private record Range(int from, int to) {}
 
   private final TypedProgram typed;
   private final NameSource names;
+
   /** The type of every internal name bound so far (names are globally unique). */
   private final Map<String, Type> internalTypes = new HashMap<>();
 
@@ -87,7 +91,8 @@ public final class TupleFlattener {
 
   public static InternalProgram flatten(TypedProgram typed, NameSource names) {
     TupleFlattener flattener = new TupleFlattener(typed, names);
-    return new InternalProgram(typed.program().functions().stream().map(flattener::function).toList());
+    return new InternalProgram(
+        typed.program().functions().stream().map(flattener::function).toList());
   }
 
   private InternalFunction function(FunDef def) {
@@ -109,7 +114,8 @@ public final class TupleFlattener {
     }
     Flat result = expr(def.body(), env, b, def.name() + "_res");
     List<SubExp> results = certified(def.returnType(), result, def.name() + "_c", def.pos(), b);
-    return new InternalFunction(def.name(), params, b.finish(results), certifiedComponents(def.returnType()));
+    return new InternalFunction(
+        def.name(), params, b.finish(results), certifiedComponents(def.returnType()));
   }
 
   // ---- certificates of function parameters and results (thesis §4.2.1) ----
@@ -137,8 +143,12 @@ public final class TupleFlattener {
     }
   }
 
-  /** {@code components} with {@code certificates.get(g)} in front of the components of {@code groups.get(g)}. */
-  private static <T> List<T> interleaved(List<T> components, List<Range> groups, List<T> certificates) {
+  /**
+   * {@code components} with {@code certificates.get(g)} in front of the components of {@code
+   * groups.get(g)}.
+   */
+  private static <T> List<T> interleaved(
+      List<T> components, List<Range> groups, List<T> certificates) {
     List<T> out = new ArrayList<>();
     int g = 0;
     for (int k = 0; k < components.size(); k++) {
@@ -150,7 +160,10 @@ public final class TupleFlattener {
     return out;
   }
 
-  /** The internal types a value of an external type is passed as: its components, a {@code cert} in front of each array of tuples. */
+  /**
+   * The internal types a value of an external type is passed as: its components, a {@code cert} in
+   * front of each array of tuples.
+   */
   private static List<Type> certifiedComponents(Type external) {
     List<Range> groups = tupleArrays(external);
     return interleaved(components(external), groups, Collections.nCopies(groups.size(), CERT));
@@ -158,10 +171,11 @@ public final class TupleFlattener {
 
   /**
    * {@code value}, of external type {@code external}, as it is passed to or returned from a
-   * function: its components, each array of tuples behind the certificate, asserted here, that
-   * its arrays have one outer size.
+   * function: its components, each array of tuples behind the certificate, asserted here, that its
+   * arrays have one outer size.
    */
-  private List<SubExp> certified(Type external, Flat value, String certName, SourcePos pos, StmBuilder b) {
+  private List<SubExp> certified(
+      Type external, Flat value, String certName, SourcePos pos, StmBuilder b) {
     List<Range> groups = tupleArrays(external);
     List<SubExp> certs = new ArrayList<>();
     for (Range r : groups) {
@@ -171,8 +185,12 @@ public final class TupleFlattener {
     return interleaved(value.components(), groups, certs);
   }
 
-  /** The arguments of a call of {@code callee}: each argument's components, certified for its parameter. */
-  private List<SubExp> certifiedArguments(FunDef callee, List<Flat> args, SourcePos pos, StmBuilder b) {
+  /**
+   * The arguments of a call of {@code callee}: each argument's components, certified for its
+   * parameter.
+   */
+  private List<SubExp> certifiedArguments(
+      FunDef callee, List<Flat> args, SourcePos pos, StmBuilder b) {
     List<SubExp> out = new ArrayList<>();
     for (int k = 0; k < args.size(); k++) {
       Param p = callee.params().get(k);
@@ -181,9 +199,19 @@ public final class TupleFlattener {
     return out;
   }
 
-  /** Emits the call of program function {@code callee}; its value's certificates are those the callee returns. */
-  private Flat applied(FunDef callee, Type resultType, List<SubExp> args, String base, StmBuilder b) {
-    List<SubExp> results = emit(b, base, certifiedComponents(resultType), List.of(), new Exp.Apply(callee.name(), args));
+  /**
+   * Emits the call of program function {@code callee}; its value's certificates are those the
+   * callee returns.
+   */
+  private Flat applied(
+      FunDef callee, Type resultType, List<SubExp> args, String base, StmBuilder b) {
+    List<SubExp> results =
+        emit(
+            b,
+            base,
+            certifiedComponents(resultType),
+            List.of(),
+            new Exp.Apply(callee.name(), args));
     List<SubExp> components = new ArrayList<>();
     List<String> certs = new ArrayList<>();
     for (SubExp r : results) {
@@ -200,24 +228,40 @@ public final class TupleFlattener {
    * {@code assert(size(0,a1) = size(0,a2) && ...)}, predicated on {@code certs}: the certificate
    * that {@code arrays} have one outer size, failing as {@code zip} does (thesis §4.2).
    */
-  private String sizesAgree(String certName, List<SubExp> arrays, List<String> certs, SourcePos pos, StmBuilder b) {
+  private String sizesAgree(
+      String certName, List<SubExp> arrays, List<String> certs, SourcePos pos, StmBuilder b) {
     SubExp first = outerSize(arrays.get(0), b);
     SubExp all = null;
     for (int k = 1; k < arrays.size(); k++) {
-      SubExp same = emitOne(b, "zip_eq", ScalarType.BOOL, List.of(),
-          new Exp.BinOp(BinaryOperator.EQ, ScalarType.I32, first, outerSize(arrays.get(k), b), pos));
-      all = all == null ? same : emitOne(b, "zip_eq", ScalarType.BOOL, List.of(),
-          new Exp.BinOp(BinaryOperator.AND, ScalarType.BOOL, all, same, pos));
+      SubExp same =
+          emitOne(
+              b,
+              "zip_eq",
+              ScalarType.BOOL,
+              List.of(),
+              new Exp.BinOp(
+                  BinaryOperator.EQ, ScalarType.I32, first, outerSize(arrays.get(k), b), pos));
+      all =
+          all == null
+              ? same
+              : emitOne(
+                  b,
+                  "zip_eq",
+                  ScalarType.BOOL,
+                  List.of(),
+                  new Exp.BinOp(BinaryOperator.AND, ScalarType.BOOL, all, same, pos));
     }
-    return emitOne(b, certName, CERT, certs, new Exp.Assert(all, "zip", "arrays of different sizes", pos)).varName();
+    return emitOne(
+            b, certName, CERT, certs, new Exp.Assert(all, "zip", "arrays of different sizes", pos))
+        .varName();
   }
 
   // ---- types and names ----
 
   /**
-   * The type of array parameter {@code name} with each unknown size named by a statement
-   * {@code let name_dk = size(k, name)} at the top of the body, so every size question about it
-   * has a variable for an answer (ARCHITECTURE.md, "shapes live in types").
+   * The type of array parameter {@code name} with each unknown size named by a statement {@code let
+   * name_dk = size(k, name)} at the top of the body, so every size question about it has a variable
+   * for an answer (ARCHITECTURE.md, "shapes live in types").
    */
   private Type sizedParameter(String name, Type t, StmBuilder b) {
     if (!(t instanceof Type.Array)) {
@@ -226,9 +270,16 @@ public final class TupleFlattener {
     List<Dim> dims = new ArrayList<>();
     Type cur = t;
     for (int k = 0; cur instanceof Type.Array a; k++, cur = a.element()) {
-      dims.add(a.size() instanceof Dim.Unknown
-          ? InternalTypes.dimOf(emitOne(b, name + "_d" + k, ScalarType.I32, List.of(), new Exp.Size(k, SubExp.var(name))))
-          : a.size());
+      dims.add(
+          a.size() instanceof Dim.Unknown
+              ? InternalTypes.dimOf(
+                  emitOne(
+                      b,
+                      name + "_d" + k,
+                      ScalarType.I32,
+                      List.of(),
+                      new Exp.Size(k, SubExp.var(name))))
+              : a.size());
     }
     Type out = cur;
     for (int k = dims.size() - 1; k >= 0; k--) {
@@ -237,7 +288,10 @@ public final class TupleFlattener {
     return out;
   }
 
-  /** {@code declared}, or the type of {@code actual} where that has sizes that hold outside the code binding {@code inside}. */
+  /**
+   * {@code declared}, or the type of {@code actual} where that has sizes that hold outside the code
+   * binding {@code inside}.
+   */
   private Type refined(Type declared, SubExp actual, Set<String> inside) {
     Type t = typeOf(actual);
     if (!(t instanceof Type.Array) || !InternalTypes.sizesKnownOutside(t, inside)) {
@@ -259,13 +313,18 @@ public final class TupleFlattener {
     return InternalTypes.components(withConstantSizesOnly(external));
   }
 
-  /** {@code initial} with every size that {@code step} (a loop iteration's type) does not keep made unknown. */
+  /**
+   * {@code initial} with every size that {@code step} (a loop iteration's type) does not keep made
+   * unknown.
+   */
   private static Type sizesKeptBy(Type initial, Type step) {
     if (initial instanceof Type.Array a && step instanceof Type.Array s) {
       Dim size = a.size().equals(s.size()) ? a.size() : Dim.UNKNOWN;
       return new Type.Array(sizesKeptBy(a.element(), s.element()), size, a.unique());
     }
-    if (initial instanceof Type.Tuple a && step instanceof Type.Tuple s && a.elements().size() == s.elements().size()) {
+    if (initial instanceof Type.Tuple a
+        && step instanceof Type.Tuple s
+        && a.elements().size() == s.elements().size()) {
       List<Type> parts = new ArrayList<>();
       for (int i = 0; i < a.elements().size(); i++) {
         parts.add(sizesKeptBy(a.elements().get(i), s.elements().get(i)));
@@ -281,7 +340,8 @@ public final class TupleFlattener {
       return new Type.Array(withConstantSizesOnly(a.element()), size, a.unique());
     }
     if (t instanceof Type.Tuple tuple) {
-      return new Type.Tuple(tuple.elements().stream().map(TupleFlattener::withConstantSizesOnly).toList());
+      return new Type.Tuple(
+          tuple.elements().stream().map(TupleFlattener::withConstantSizesOnly).toList());
     }
     return t;
   }
@@ -315,7 +375,8 @@ public final class TupleFlattener {
     return xs.stream().map(this::typeOf).toList();
   }
 
-  private List<SubExp> emit(StmBuilder b, String base, List<Type> types, List<String> certs, Exp exp) {
+  private List<SubExp> emit(
+      StmBuilder b, String base, List<Type> types, List<String> certs, Exp exp) {
     List<Ident> pattern = b.emit(base, types, certs, exp);
     pattern.forEach(id -> internalTypes.put(id.name(), id.type()));
     return vars(pattern);
@@ -359,28 +420,40 @@ public final class TupleFlattener {
     if (size instanceof Dim.Named n && env.containsKey(n.variable())) {
       return env.get(n.variable()).single();
     }
-    throw new L0CompileError(s.pos(), "the optimiser cannot tell size(" + s.dimension() + ", ...) of this array of empty"
-        + " tuples: its type does not give the size (run it with --no-opt)");
+    throw new L0CompileError(
+        s.pos(),
+        "the optimiser cannot tell size("
+            + s.dimension()
+            + ", ...) of this array of empty"
+            + " tuples: its type does not give the size (run it with --no-opt)");
   }
 
-  /** The outer size of an internal array: from its type where known, else a {@code size} statement. */
+  /**
+   * The outer size of an internal array: from its type where known, else a {@code size} statement.
+   */
   private SubExp outerSize(SubExp array, StmBuilder b) {
     SubExp known = InternalTypes.outerSize(typeOf(array));
-    return known != null ? known : emitOne(b, "size", ScalarType.I32, List.of(), new Exp.Size(0, array));
+    return known != null
+        ? known
+        : emitOne(b, "size", ScalarType.I32, List.of(), new Exp.Size(0, array));
   }
 
   // ---- expressions ----
 
   /**
    * Flattens {@code e}, emitting its statements into {@code b}. A chain of let, let-with and loop
-   * bindings is walked iteratively, so a program of thousands of bindings does not exhaust the stack.
+   * bindings is walked iteratively, so a program of thousands of bindings does not exhaust the
+   * stack.
    */
   private Flat expr(Expr e, Map<String, Flat> env, StmBuilder b, String hint) {
     Expr current = e;
     Map<String, Flat> scope = env;
-    while (current instanceof Expr.Let || current instanceof Expr.LetWith || current instanceof Expr.Loop) {
+    while (current instanceof Expr.Let
+        || current instanceof Expr.LetWith
+        || current instanceof Expr.Loop) {
       if (current instanceof Expr.Let let) {
-        Flat value = expr(let.value(), scope, b, let.pattern() instanceof Pattern.Name n ? n.name() : null);
+        Flat value =
+            expr(let.value(), scope, b, let.pattern() instanceof Pattern.Name n ? n.name() : null);
         scope = bindPattern(let.pattern(), typed.typeOf(let.value()), value, scope);
         current = let.body();
       } else if (current instanceof Expr.LetWith lw) {
@@ -408,7 +481,8 @@ public final class TupleFlattener {
     }
     if (e instanceof Expr.TupleLit t) {
       List<Flat> parts = t.elements().stream().map(x -> expr(x, env, b, null)).toList();
-      return new Flat(parts.stream().flatMap(p -> p.components().stream()).toList(), certsOf(parts));
+      return new Flat(
+          parts.stream().flatMap(p -> p.components().stream()).toList(), certsOf(parts));
     }
     if (e instanceof Expr.ArrayLit a) {
       return arrayLiteral(a, env, b, hint);
@@ -418,13 +492,19 @@ public final class TupleFlattener {
       Flat r = expr(bin.right(), env, b, null);
       ScalarType operandType = (ScalarType) typed.typeOf(bin.left());
       ScalarType resultType = (ScalarType) typed.typeOf(bin);
-      return Flat.of(emitOne(b, name(hint, "bop"), resultType, certsOf(l, r),
-          new Exp.BinOp(bin.op(), operandType, l.single(), r.single(), bin.pos())));
+      return Flat.of(
+          emitOne(
+              b,
+              name(hint, "bop"),
+              resultType,
+              certsOf(l, r),
+              new Exp.BinOp(bin.op(), operandType, l.single(), r.single(), bin.pos())));
     }
     if (e instanceof Expr.Unary u) {
       Flat x = expr(u.operand(), env, b, null);
       ScalarType t = (ScalarType) typed.typeOf(u);
-      return Flat.of(emitOne(b, name(hint, "val"), t, x.certificates(), new Exp.UnOp(u.op(), t, x.single())));
+      return Flat.of(
+          emitOne(b, name(hint, "val"), t, x.certificates(), new Exp.UnOp(u.op(), t, x.single())));
     }
     if (e instanceof Expr.If i) {
       Flat c = expr(i.condition(), env, b, null);
@@ -433,15 +513,22 @@ public final class TupleFlattener {
       // Only array results have sizes that may be bound inside; collecting the names bound in both
       // bodies at every level of a deep else-if chain of scalars would make flattening quadratic.
       Set<String> inside = new HashSet<>();
-      if (Stream.concat(thenBody.result().stream(), elseBody.result().stream()).anyMatch(s -> typeOf(s) instanceof Type.Array)) {
+      if (Stream.concat(thenBody.result().stream(), elseBody.result().stream())
+          .anyMatch(s -> typeOf(s) instanceof Type.Array)) {
         inside.addAll(Analysis.boundIn(thenBody));
         inside.addAll(Analysis.boundIn(elseBody));
       }
       List<Type> declared = componentsOf(i);
       List<Type> fromThen = refinedAll(declared, thenBody.result(), inside);
-      List<Type> types = fromThen.equals(refinedAll(declared, elseBody.result(), inside)) ? fromThen : declared;
-      return Flat.of(emit(b, name(hint, "if"), types, c.certificates(),
-          new Exp.If(c.single(), thenBody, elseBody)));
+      List<Type> types =
+          fromThen.equals(refinedAll(declared, elseBody.result(), inside)) ? fromThen : declared;
+      return Flat.of(
+          emit(
+              b,
+              name(hint, "if"),
+              types,
+              c.certificates(),
+              new Exp.If(c.single(), thenBody, elseBody)));
     }
     if (e instanceof Expr.Index ix) {
       Flat arr = expr(ix.array(), env, b, null);
@@ -455,7 +542,8 @@ public final class TupleFlattener {
         for (int k = 0; k < indices.size(); k++) {
           t = InternalTypes.row(t);
         }
-        out.add(emitOne(b, name(hint, "idx"), t, certsOf(all), new Exp.Index(comp, indices, ix.pos())));
+        out.add(
+            emitOne(b, name(hint, "idx"), t, certsOf(all), new Exp.Index(comp, indices, ix.pos())));
       }
       return Flat.of(out);
     }
@@ -471,7 +559,9 @@ public final class TupleFlattener {
     if (e instanceof Expr.Iota iota) {
       Flat n = expr(iota.count(), env, b, null);
       Type t = InternalTypes.arrayOf(typed.typeOf(iota.count()), InternalTypes.dimOf(n.single()));
-      return Flat.of(emitOne(b, name(hint, "iota"), t, n.certificates(), new Exp.Iota(n.single(), iota.pos())));
+      return Flat.of(
+          emitOne(
+              b, name(hint, "iota"), t, n.certificates(), new Exp.Iota(n.single(), iota.pos())));
     }
     if (e instanceof Expr.Replicate rep) {
       Flat n = expr(rep.count(), env, b, null);
@@ -479,7 +569,13 @@ public final class TupleFlattener {
       List<SubExp> out = new ArrayList<>();
       for (SubExp comp : v.components()) {
         Type t = InternalTypes.arrayOf(typeOf(comp), InternalTypes.dimOf(n.single()));
-        out.add(emitOne(b, name(hint, "rep"), t, certsOf(n, v), new Exp.Replicate(n.single(), comp, rep.pos())));
+        out.add(
+            emitOne(
+                b,
+                name(hint, "rep"),
+                t,
+                certsOf(n, v),
+                new Exp.Replicate(n.single(), comp, rep.pos())));
       }
       return Flat.of(out);
     }
@@ -488,8 +584,13 @@ public final class TupleFlattener {
       if (arr.components().isEmpty()) {
         return Flat.of(sizeOfEmptyTuples(s, env));
       }
-      return Flat.of(emitOne(b, name(hint, "size"), ScalarType.I32, arr.certificates(),
-          new Exp.Size(s.dimension(), arr.single())));
+      return Flat.of(
+          emitOne(
+              b,
+              name(hint, "size"),
+              ScalarType.I32,
+              arr.certificates(),
+              new Exp.Size(s.dimension(), arr.single())));
     }
     if (e instanceof Expr.Reshape r) {
       List<Flat> shape = r.shape().stream().map(x -> expr(x, env, b, null)).toList();
@@ -503,7 +604,9 @@ public final class TupleFlattener {
         for (int k = dims.size() - 1; k >= 0; k--) {
           t = InternalTypes.arrayOf(t, InternalTypes.dimOf(dims.get(k)));
         }
-        out.add(emitOne(b, name(hint, "reshape"), t, certsOf(all), new Exp.Reshape(dims, comp, r.pos())));
+        out.add(
+            emitOne(
+                b, name(hint, "reshape"), t, certsOf(all), new Exp.Reshape(dims, comp, r.pos())));
       }
       return Flat.of(out);
     }
@@ -512,8 +615,13 @@ public final class TupleFlattener {
       List<Type> types = componentsOf(t);
       List<SubExp> out = new ArrayList<>();
       for (int c = 0; c < arr.components().size(); c++) {
-        out.add(emitOne(b, name(hint, "transpose"), types.get(c), arr.certificates(),
-            new Exp.Transpose(t.k(), t.n(), arr.components().get(c))));
+        out.add(
+            emitOne(
+                b,
+                name(hint, "transpose"),
+                types.get(c),
+                arr.certificates(),
+                new Exp.Transpose(t.k(), t.n(), arr.components().get(c))));
       }
       return Flat.of(out);
     }
@@ -524,8 +632,13 @@ public final class TupleFlattener {
       List<SubExp> second = new ArrayList<>();
       for (SubExp comp : arr.components()) {
         Type t = unknownOuter(typeOf(comp));
-        List<SubExp> halves = emit(b, name(hint, "split"), List.of(t, t), certsOf(at, arr),
-            new Exp.Split(at.single(), comp, s.pos()));
+        List<SubExp> halves =
+            emit(
+                b,
+                name(hint, "split"),
+                List.of(t, t),
+                certsOf(at, arr),
+                new Exp.Split(at.single(), comp, s.pos()));
         first.add(halves.get(0));
         second.add(halves.get(1));
       }
@@ -539,8 +652,13 @@ public final class TupleFlattener {
       List<SubExp> out = new ArrayList<>();
       for (int k = 0; k < l.components().size(); k++) {
         SubExp lc = l.components().get(k);
-        out.add(emitOne(b, name(hint, "concat"), unknownOuter(typeOf(lc)), certsOf(l, r),
-            new Exp.Concat(lc, r.components().get(k), c.pos())));
+        out.add(
+            emitOne(
+                b,
+                name(hint, "concat"),
+                unknownOuter(typeOf(lc)),
+                certsOf(l, r),
+                new Exp.Concat(lc, r.components().get(k), c.pos())));
       }
       return Flat.of(out);
     }
@@ -548,8 +666,11 @@ public final class TupleFlattener {
       Flat v = expr(c.value(), env, b, null);
       List<SubExp> out = new ArrayList<>();
       for (SubExp comp : v.components()) {
-        out.add(comp instanceof SubExp.Const ? comp
-            : emitOne(b, name(hint, "copy"), typeOf(comp), v.certificates(), new Exp.Copy(comp)));
+        out.add(
+            comp instanceof SubExp.Const
+                ? comp
+                : emitOne(
+                    b, name(hint, "copy"), typeOf(comp), v.certificates(), new Exp.Copy(comp)));
       }
       return Flat.of(out);
     }
@@ -559,20 +680,38 @@ public final class TupleFlattener {
       Lambda f = lambda(m.function(), rows, env, b);
       Dim width = outerDim(arr, b);
       List<Type> out = f.returnTypes().stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
-      return Flat.of(emit(b, name(hint, "map"), out, arr.certificates(), new Exp.Map(f, arr.components(), m.pos())));
+      return Flat.of(
+          emit(
+              b,
+              name(hint, "map"),
+              out,
+              arr.certificates(),
+              new Exp.Map(f, arr.components(), m.pos())));
     }
     if (e instanceof Expr.Filter f) {
       Flat arr = expr(f.array(), env, b, null);
       Lambda p = lambda(f.function(), rowTypes(arr), env, b);
-      List<Type> out = typesOf(arr.components()).stream().map(TupleFlattener::unknownOuter).toList();
-      return Flat.of(emit(b, name(hint, "filter"), out, arr.certificates(), new Exp.Filter(p, arr.components())));
+      List<Type> out =
+          typesOf(arr.components()).stream().map(TupleFlattener::unknownOuter).toList();
+      return Flat.of(
+          emit(
+              b,
+              name(hint, "filter"),
+              out,
+              arr.certificates(),
+              new Exp.Filter(p, arr.components())));
     }
     if (e instanceof Expr.Reduce r) {
       Flat ne = expr(r.neutral(), env, b, null);
       Flat arr = expr(r.array(), env, b, null);
       Lambda op = lambda(r.function(), concat(componentsOf(r.neutral()), rowTypes(arr)), env, b);
-      return Flat.of(emit(b, name(hint, "reduce"), componentsOf(r), certsOf(ne, arr),
-          new Exp.Reduce(op, ne.components(), arr.components(), r.pos())));
+      return Flat.of(
+          emit(
+              b,
+              name(hint, "reduce"),
+              componentsOf(r),
+              certsOf(ne, arr),
+              new Exp.Reduce(op, ne.components(), arr.components(), r.pos())));
     }
     if (e instanceof Expr.Scan s) {
       Flat ne = expr(s.neutral(), env, b, null);
@@ -581,8 +720,13 @@ public final class TupleFlattener {
       Lambda op = lambda(s.function(), concat(accTypes, rowTypes(arr)), env, b);
       Dim width = outerDim(arr, b);
       List<Type> out = accTypes.stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
-      return Flat.of(emit(b, name(hint, "scan"), out, certsOf(ne, arr),
-          new Exp.Scan(op, ne.components(), arr.components(), s.pos())));
+      return Flat.of(
+          emit(
+              b,
+              name(hint, "scan"),
+              out,
+              certsOf(ne, arr),
+              new Exp.Scan(op, ne.components(), arr.components(), s.pos())));
     }
     throw new IllegalStateException("unhandled expression " + e.getClass().getSimpleName());
   }
@@ -605,7 +749,10 @@ public final class TupleFlattener {
     return arrays.components().stream().map(c -> InternalTypes.row(typeOf(c))).toList();
   }
 
-  /** The outer size of SOAC inputs as a dimension, naming it with a {@code size} statement where the type does not know it. */
+  /**
+   * The outer size of SOAC inputs as a dimension, naming it with a {@code size} statement where the
+   * type does not know it.
+   */
   private Dim outerDim(Flat arrays, StmBuilder b) {
     return InternalTypes.dimOf(outerSize(arrays.components().get(0), b));
   }
@@ -626,7 +773,8 @@ public final class TupleFlattener {
     int offset = 0;
     for (int k = 0; k < tuple.elements().size(); k++) {
       int width = InternalTypes.components(elementTypes.get(k)).size();
-      Flat part = new Flat(value.components().subList(offset, offset + width), value.certificates());
+      Flat part =
+          new Flat(value.components().subList(offset, offset + width), value.certificates());
       out = bindPattern(tuple.elements().get(k), elementTypes.get(k), part, out);
       offset += width;
     }
@@ -641,7 +789,13 @@ public final class TupleFlattener {
       int comp = c;
       List<SubExp> column = elements.stream().map(el -> el.components().get(comp)).toList();
       Type t = InternalTypes.arrayOf(rowTypes.get(c), new Dim.Const(column.size()));
-      out.add(emitOne(b, name(hint, "arr"), t, certsOf(elements), new Exp.ArrayLit(column, rowTypes.get(c), a.pos())));
+      out.add(
+          emitOne(
+              b,
+              name(hint, "arr"),
+              t,
+              certsOf(elements),
+              new Exp.ArrayLit(column, rowTypes.get(c), a.pos())));
     }
     return Flat.of(out);
   }
@@ -650,14 +804,28 @@ public final class TupleFlattener {
     List<Flat> args = call.args().stream().map(x -> expr(x, env, b, null)).toList();
     if (typed.program().function(call.function()).isPresent()) {
       FunDef callee = typed.function(call.function());
-      return applied(callee, typed.typeOf(call), certifiedArguments(callee, args, call.pos(), b), name(hint, "call"), b);
+      return applied(
+          callee,
+          typed.typeOf(call),
+          certifiedArguments(callee, args, call.pos(), b),
+          name(hint, "call"),
+          b);
     }
-    Builtin builtin = Builtin.byName(call.function())
-        .orElseThrow(() -> new IllegalStateException("unknown function after type checking: " + call.function()));
+    Builtin builtin =
+        Builtin.byName(call.function())
+            .orElseThrow(
+                () ->
+                    new IllegalStateException(
+                        "unknown function after type checking: " + call.function()));
     ScalarType argType = (ScalarType) typed.typeOf(call.args().get(0));
     List<SubExp> flatArgs = args.stream().flatMap(f -> f.components().stream()).toList();
-    return Flat.of(emitOne(b, name(hint, "call"), typed.typeOf(call), certsOf(args),
-        new Exp.BuiltinCall(builtin, argType, flatArgs)));
+    return Flat.of(
+        emitOne(
+            b,
+            name(hint, "call"),
+            typed.typeOf(call),
+            certsOf(args),
+            new Exp.BuiltinCall(builtin, argType, flatArgs)));
   }
 
   /** Emits the in-place update and returns the scope its body sees. */
@@ -672,8 +840,13 @@ public final class TupleFlattener {
     List<SubExp> updated = new ArrayList<>();
     for (int c = 0; c < source.components().size(); c++) {
       SubExp comp = source.components().get(c);
-      updated.add(emitOne(b, lw.dest(), typeOf(comp), certsOf(all),
-          new Exp.Update(comp, indices, value.components().get(c), lw.pos())));
+      updated.add(
+          emitOne(
+              b,
+              lw.dest(),
+              typeOf(comp),
+              certsOf(all),
+              new Exp.Update(comp, indices, value.components().get(c), lw.pos())));
     }
     return extend(env, lw.dest(), Flat.of(updated));
   }
@@ -693,8 +866,13 @@ public final class TupleFlattener {
     Map<String, Flat> inner = bindPattern(loop.pattern(), initType, Flat.of(vars(merge)), env);
     inner = extend(inner, loop.counter(), Flat.of(counter.var()));
     Body body = subBody(loop.loopBody(), inner);
-    List<SubExp> results = emit(b, "loop", mergeTypes, certsOf(init, bound),
-        new Exp.Loop(merge, init.components(), counter, bound.single(), body));
+    List<SubExp> results =
+        emit(
+            b,
+            "loop",
+            mergeTypes,
+            certsOf(init, bound),
+            new Exp.Loop(merge, init.components(), counter, bound.single(), body));
     return bindPattern(loop.pattern(), initType, Flat.of(results), env);
   }
 
@@ -702,14 +880,19 @@ public final class TupleFlattener {
     List<Flat> arrays = z.arrays().stream().map(x -> expr(x, env, b, null)).toList();
     List<String> certs = new ArrayList<>(certsOf(arrays));
     if (arrays.size() > 1) {
-      certs.add(sizesAgree("zip_cert", arrays.stream().map(Flat::single).toList(), List.of(), z.pos(), b));
+      certs.add(
+          sizesAgree(
+              "zip_cert", arrays.stream().map(Flat::single).toList(), List.of(), z.pos(), b));
     }
     return new Flat(arrays.stream().flatMap(a -> a.components().stream()).toList(), certs);
   }
 
   // ---- function arguments of SOACs ----
 
-  /** The values of external parameters {@code ps} whose components are, in order, {@code components}. */
+  /**
+   * The values of external parameters {@code ps} whose components are, in order, {@code
+   * components}.
+   */
   private static List<Flat> perParameter(List<Param> ps, List<Ident> components) {
     List<Flat> out = new ArrayList<>();
     int offset = 0;
@@ -721,7 +904,10 @@ public final class TupleFlattener {
     return out;
   }
 
-  /** The tupleless lambda for a SOAC's function argument whose flattened parameters have types {@code paramTypes}. */
+  /**
+   * The tupleless lambda for a SOAC's function argument whose flattened parameters have types
+   * {@code paramTypes}.
+   */
   private Lambda lambda(FunArg f, List<Type> paramTypes, Map<String, Flat> env, StmBuilder outer) {
     if (f instanceof FunArg.Lambda l) {
       List<Ident> params = freshIdents("p", paramTypes);
@@ -735,7 +921,8 @@ public final class TupleFlattener {
       Body body = b.finish(result.components());
       Set<String> inside = Analysis.boundIn(body);
       params.forEach(p -> inside.add(p.name()));
-      return new Lambda(params, body, refinedAll(components(l.returnType()), body.result(), inside));
+      return new Lambda(
+          params, body, refinedAll(components(l.returnType()), body.result(), inside));
     }
     if (f instanceof FunArg.FunctionRef ref) {
       List<Flat> curried = ref.curried().stream().map(x -> expr(x, env, outer, null)).toList();
@@ -744,17 +931,33 @@ public final class TupleFlattener {
       if (typed.program().function(ref.name()).isPresent()) {
         FunDef callee = typed.function(ref.name());
         List<Flat> args = new ArrayList<>(curried);
-        args.addAll(perParameter(callee.params().subList(curried.size(), callee.params().size()), params));
-        Flat result = applied(callee, callee.returnType(), certifiedArguments(callee, args, ref.pos(), b), "res", b);
-        // A row of the SOAC's result is a value, not a binding: the postcondition's certificate stays inside.
+        args.addAll(
+            perParameter(callee.params().subList(curried.size(), callee.params().size()), params));
+        Flat result =
+            applied(
+                callee,
+                callee.returnType(),
+                certifiedArguments(callee, args, ref.pos(), b),
+                "res",
+                b);
+        // A row of the SOAC's result is a value, not a binding: the postcondition's certificate
+        // stays inside.
         return new Lambda(params, b.finish(result.components()), components(callee.returnType()));
       }
-      Builtin builtin = Builtin.byName(ref.name())
-          .orElseThrow(() -> new IllegalStateException("unknown function after type checking: " + ref.name()));
-      List<SubExp> args = concat(curried.stream().flatMap(c -> c.components().stream()).toList(), vars(params));
+      Builtin builtin =
+          Builtin.byName(ref.name())
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "unknown function after type checking: " + ref.name()));
+      List<SubExp> args =
+          concat(curried.stream().flatMap(c -> c.components().stream()).toList(), vars(params));
       ScalarType argType = (ScalarType) typeOf(args.get(0));
-      Type resultType = builtin.kind() == Builtin.Kind.CONVERSION ? builtin.conversionTarget() : argType;
-      SubExp result = emitOne(b, "res", resultType, certsOf(curried), new Exp.BuiltinCall(builtin, argType, args));
+      Type resultType =
+          builtin.kind() == Builtin.Kind.CONVERSION ? builtin.conversionTarget() : argType;
+      SubExp result =
+          emitOne(
+              b, "res", resultType, certsOf(curried), new Exp.BuiltinCall(builtin, argType, args));
       return new Lambda(params, b.finish(List.of(result)), List.of(resultType));
     }
     FunArg.OperatorRef op = (FunArg.OperatorRef) f;
@@ -765,8 +968,13 @@ public final class TupleFlattener {
     BinaryOperator.Kind kind = op.operator().kind();
     ScalarType resultType = kind == BinaryOperator.Kind.COMPARISON ? ScalarType.BOOL : operandType;
     StmBuilder b = new StmBuilder(names);
-    SubExp result = emitOne(b, "bop", resultType, certsOf(curried),
-        new Exp.BinOp(op.operator(), operandType, operands.get(0), operands.get(1), op.pos()));
+    SubExp result =
+        emitOne(
+            b,
+            "bop",
+            resultType,
+            certsOf(curried),
+            new Exp.BinOp(op.operator(), operandType, operands.get(0), operands.get(1), op.pos()));
     return new Lambda(params, b.finish(List.of(result)), List.of(resultType));
   }
 }

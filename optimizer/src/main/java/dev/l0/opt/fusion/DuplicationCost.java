@@ -11,6 +11,7 @@ import dev.l0.opt.ir.Stm;
  * The cost model of {@link FusionRule#FUSE_DUPLICATE_CHEAP_PRODUCER} (thesis §7.1.3 and ch. 10):
  * how many scalar operations a map's function does per element, counted only where the function is
  * straight-line scalar code that cannot fail. Per statement:
+ *
  * <ul>
  *   <li>a copy ({@code let y = x}) or a {@code size}: 0
  *   <li>an arithmetic, comparison or logical operator, or a negation: 1 (an integer division or
@@ -23,8 +24,9 @@ import dev.l0.opt.ir.Stm;
  *   <li>anything else (a loop, an {@code if}, indexing, a call, any other SOAC, a statement making
  *       an array other than such a map): not cheap
  * </ul>
- * A function is cheap when its cost is at most {@link #BOUND}. The thesis's two cases are under
- * it: R1's Fig. 42 map (a {@code log} and a multiplication per row, an addition, a subtraction, a
+ *
+ * A function is cheap when its cost is at most {@link #BOUND}. The thesis's two cases are under it:
+ * R1's Fig. 42 map (a {@code log} and a multiplication per row, an addition, a subtraction, a
  * multiplication and an {@code exp} per element: 12) and R2's Fig. 44 map (two multiplications, a
  * negation, an {@code exp}, a subtraction and a division: 9).
  */
@@ -37,7 +39,10 @@ final class DuplicationCost {
 
   private DuplicationCost() {}
 
-  /** Whether {@code f} is straight-line scalar code that cannot fail, of cost at most {@link #BOUND}. */
+  /**
+   * Whether {@code f} is straight-line scalar code that cannot fail, of cost at most {@link
+   * #BOUND}.
+   */
   static boolean cheap(Lambda f) {
     int cost = costOf(f.body());
     return cost != NOT_CHEAP && cost <= BOUND;
@@ -66,7 +71,9 @@ final class DuplicationCost {
       return 1;
     }
     if (e instanceof Exp.BuiltinCall call) {
-      return call.function().kind() == Builtin.Kind.FLOAT_MATH && call.function() != Builtin.FLOOR ? TRANSCENDENTAL : 1;
+      return call.function().kind() == Builtin.Kind.FLOAT_MATH && call.function() != Builtin.FLOOR
+          ? TRANSCENDENTAL
+          : 1;
     }
     if (e instanceof Exp.Map m && !Analysis.mayFail(m)) {
       return costOf(m.function().body());

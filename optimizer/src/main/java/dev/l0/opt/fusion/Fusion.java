@@ -25,21 +25,21 @@ import java.util.Set;
 
 /**
  * Producer-consumer fusion by T2 graph reduction (thesis §7.4). In each body the SOACs form a
- * dataflow graph; a producer whose outputs have exactly one consumer — every use of every output
- * is an input array of one later SOAC in the same body — is merged into that consumer by
- * the first {@link FusionRule} that matches the pair (T2: a node with a single predecessor merges
- * into it; the {@link FusionHistory} records which rule), and the reduction
- * repeats until no edge qualifies. A producer is never fused when an output is used anywhere else
- * (the infusible set: another SOAC, a loop, a lambda's free variable, the result), when a name it
- * reads is consumed by an in-place update between it and the consumer (§7.1.2), or when its rows
- * are arrays whose regularity check fusion would skip. Fusion duplicates computation only where it
- * is cheap: a map of straight-line scalar code whose outputs several SOACs read fuses into every one
- * of them ({@link FusionRule#FUSE_DUPLICATE_CHEAP_PRODUCER}, cost bound in {@link DuplicationCost}). A
- * producer used only inside the branches of one {@code if} moves into the branches that use it
- * (Fig. 25; a copy in each, but one branch runs), where it can fuse with a consumer on each
- * control-flow path. {@code replicate} inputs become free variables of the consumer's function
- * (replicate fusion). Where a body's SOACs are kernels, independent reductions of one array join
- * into one pass ({@link FusionRule#FUSE_HORIZONTAL}).
+ * dataflow graph; a producer whose outputs have exactly one consumer — every use of every output is
+ * an input array of one later SOAC in the same body — is merged into that consumer by the first
+ * {@link FusionRule} that matches the pair (T2: a node with a single predecessor merges into it;
+ * the {@link FusionHistory} records which rule), and the reduction repeats until no edge qualifies.
+ * A producer is never fused when an output is used anywhere else (the infusible set: another SOAC,
+ * a loop, a lambda's free variable, the result), when a name it reads is consumed by an in-place
+ * update between it and the consumer (§7.1.2), or when its rows are arrays whose regularity check
+ * fusion would skip. Fusion duplicates computation only where it is cheap: a map of straight-line
+ * scalar code whose outputs several SOACs read fuses into every one of them ({@link
+ * FusionRule#FUSE_DUPLICATE_CHEAP_PRODUCER}, cost bound in {@link DuplicationCost}). A producer
+ * used only inside the branches of one {@code if} moves into the branches that use it (Fig. 25; a
+ * copy in each, but one branch runs), where it can fuse with a consumer on each control-flow path.
+ * {@code replicate} inputs become free variables of the consumer's function (replicate fusion).
+ * Where a body's SOACs are kernels, independent reductions of one array join into one pass ({@link
+ * FusionRule#FUSE_HORIZONTAL}).
  */
 public final class Fusion implements Pass {
   private final FusionHistory history = new FusionHistory();
@@ -56,11 +56,19 @@ public final class Fusion implements Pass {
 
   @Override
   public InternalProgram apply(InternalProgram program, NameSource names) {
-    return new InternalProgram(program.functions().stream()
-        .map(f -> f.withBody(new Walk(names, sizeNames(f.body()), history, true).fuseBody(f.body()))).toList());
+    return new InternalProgram(
+        program.functions().stream()
+            .map(
+                f ->
+                    f.withBody(
+                        new Walk(names, sizeNames(f.body()), history, true).fuseBody(f.body())))
+            .toList());
   }
 
-  /** The names bound to a {@code size}: never negative, so a {@code replicate} of that many cannot fail. */
+  /**
+   * The names bound to a {@code size}: never negative, so a {@code replicate} of that many cannot
+   * fail.
+   */
   private static Set<String> sizeNames(Body body) {
     Set<String> out = new HashSet<>();
     for (Stm stm : Traversal.statements(body)) {
@@ -72,22 +80,31 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * The fusion of the bodies of one function; {@code kernelLevel} where the body's SOACs are kernels
-   * (not inside a SOAC's function), the only bodies where independent reductions are joined.
+   * The fusion of the bodies of one function; {@code kernelLevel} where the body's SOACs are
+   * kernels (not inside a SOAC's function), the only bodies where independent reductions are
+   * joined.
    */
-  private record Walk(NameSource names, Set<String> sizes, FusionHistory history, boolean kernelLevel) {
+  private record Walk(
+      NameSource names, Set<String> sizes, FusionHistory history, boolean kernelLevel) {
     Body fuseBody(Body body) {
       List<Stm> stms = new ArrayList<>(body.stms());
-      while (fuseOnePair(stms, body.result(), names, history) || fuseOneReplicate(stms, body.result(), sizes)
-          || sinkIntoBranches(stms, body.result(), names) || duplicateOneCheapProducer(stms, body.result(), names, history)
+      while (fuseOnePair(stms, body.result(), names, history)
+          || fuseOneReplicate(stms, body.result(), sizes)
+          || sinkIntoBranches(stms, body.result(), names)
+          || duplicateOneCheapProducer(stms, body.result(), names, history)
           || kernelLevel && joinOneSiblingPair(stms, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
       Walk inside = new Walk(names, sizes, history, false);
       List<Stm> out = new ArrayList<>();
       for (Stm stm : stms) {
-        out.add(Traversal.withExp(stm, Traversal.mapNested(stm.exp(), this::fuseBody,
-            l -> Traversal.withBody(l, inside.fuseBody(l.body())))));
+        out.add(
+            Traversal.withExp(
+                stm,
+                Traversal.mapNested(
+                    stm.exp(),
+                    this::fuseBody,
+                    l -> Traversal.withBody(l, inside.fuseBody(l.body())))));
       }
       return new Body(out, body.result());
     }
@@ -98,7 +115,8 @@ public final class Fusion implements Pass {
    * array, neither of which may fail, whose first's results nothing up to the second reads and
    * whose first's reads nothing between them consumes, joins at the second's place.
    */
-  private static boolean joinOneSiblingPair(List<Stm> stms, NameSource names, FusionHistory history) {
+  private static boolean joinOneSiblingPair(
+      List<Stm> stms, NameSource names, FusionHistory history) {
     for (int j = 1; j < stms.size(); j++) {
       Stm second = stms.get(j);
       if (!isReduction(second) || Analysis.mayFail(second.exp())) {
@@ -106,8 +124,11 @@ public final class Fusion implements Pass {
       }
       for (int i = 0; i < j; i++) {
         Stm first = stms.get(i);
-        if (!isReduction(first) || !FusionRule.FUSE_HORIZONTAL.matches(first.exp(), second.exp(), first.pattern())
-            || Analysis.mayFail(first.exp()) || readBetween(stms, i, j, first) || consumedBetween(stms, i, j, first)) {
+        if (!isReduction(first)
+            || !FusionRule.FUSE_HORIZONTAL.matches(first.exp(), second.exp(), first.pattern())
+            || Analysis.mayFail(first.exp())
+            || readBetween(stms, i, j, first)
+            || consumedBetween(stms, i, j, first)) {
           continue;
         }
         Stm joined = FusionRule.FUSE_HORIZONTAL.apply(first, second, names).orElseThrow();
@@ -125,11 +146,14 @@ public final class Fusion implements Pass {
     return stm.exp() instanceof Exp.Reduce || stm.exp() instanceof Exp.Screma;
   }
 
-  /** Whether a statement strictly between {@code from} and {@code to} reads a result of {@code stm}. */
+  /**
+   * Whether a statement strictly between {@code from} and {@code to} reads a result of {@code stm}.
+   */
   private static boolean readBetween(List<Stm> stms, int from, int to, Stm stm) {
     Set<String> outputs = new HashSet<>();
     stm.pattern().forEach(p -> outputs.add(p.name()));
-    return stms.subList(from + 1, to).stream().anyMatch(s -> Analysis.freeVariables(s).stream().anyMatch(outputs::contains));
+    return stms.subList(from + 1, to).stream()
+        .anyMatch(s -> Analysis.freeVariables(s).stream().anyMatch(outputs::contains));
   }
 
   /** Where the outputs of the statement at {@code producer} are used, later in the same body. */
@@ -173,15 +197,18 @@ public final class Fusion implements Pass {
     return true;
   }
 
-  /** Whether a statement strictly between {@code from} and {@code to} consumes a name {@code stm} reads. */
+  /**
+   * Whether a statement strictly between {@code from} and {@code to} consumes a name {@code stm}
+   * reads.
+   */
   private static boolean consumedBetween(List<Stm> stms, int from, int to, Stm stm) {
     Set<String> consumed = Analysis.consumedNames(new Body(stms.subList(from + 1, to), List.of()));
     return Analysis.freeVariables(stm).stream().anyMatch(consumed::contains);
   }
 
   /**
-   * Maps and filters are producers. A map whose rows are arrays is one only where the sizes of
-   * its rows are known outside it: then its rows are regular by construction and fusion skips no
+   * Maps and filters are producers. A map whose rows are arrays is one only where the sizes of its
+   * rows are known outside it: then its rows are regular by construction and fusion skips no
    * run-time regularity check.
    */
   private static boolean fusableProducer(Stm stm) {
@@ -200,14 +227,17 @@ public final class Fusion implements Pass {
     return true;
   }
 
-  private static boolean fuseOnePair(List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
+  private static boolean fuseOnePair(
+      List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
       Stm producer = stms.get(i);
       if (!fusableProducer(producer)) {
         continue;
       }
       Uses uses = usesOf(stms, result, i);
-      if (uses.onlyUser() < 0 || !uses.onlyAsInputs() || consumedBetween(stms, i, uses.onlyUser() + 1, producer)) {
+      if (uses.onlyUser() < 0
+          || !uses.onlyAsInputs()
+          || consumedBetween(stms, i, uses.onlyUser() + 1, producer)) {
         continue;
       }
       Stm consumer = stms.get(uses.onlyUser());
@@ -224,25 +254,28 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * {@link FusionRule#FUSE_DUPLICATE_CHEAP_PRODUCER}: the last cheap map whose outputs several later
-   * SOACs read, each only as inputs, and that every one of them can fuse, is fused into each (a
-   * fresh copy in each) and removed. A producer with any other use stays, as does one whose reads
-   * a statement before its last consumer consumes.
+   * {@link FusionRule#FUSE_DUPLICATE_CHEAP_PRODUCER}: the last cheap map whose outputs several
+   * later SOACs read, each only as inputs, and that every one of them can fuse, is fused into each
+   * (a fresh copy in each) and removed. A producer with any other use stays, as does one whose
+   * reads a statement before its last consumer consumes.
    */
-  private static boolean duplicateOneCheapProducer(List<Stm> stms, List<SubExp> result, NameSource names,
-      FusionHistory history) {
+  private static boolean duplicateOneCheapProducer(
+      List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
       Stm producer = stms.get(i);
       if (!(producer.exp() instanceof Exp.Map) || !fusableProducer(producer)) {
         continue;
       }
       List<Integer> consumers = inputOnlyConsumers(stms, result, i);
-      if (consumers.size() < 2 || consumedBetween(stms, i, consumers.get(consumers.size() - 1) + 1, producer)) {
+      if (consumers.size() < 2
+          || consumedBetween(stms, i, consumers.get(consumers.size() - 1) + 1, producer)) {
         continue;
       }
       List<Stm> fused = new ArrayList<>();
       for (int k : consumers) {
-        FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER.apply(producer, stms.get(k), names).ifPresent(fused::add);
+        FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER
+            .apply(producer, stms.get(k), names)
+            .ifPresent(fused::add);
       }
       if (fused.size() < consumers.size()) {
         continue;
@@ -263,10 +296,11 @@ public final class Fusion implements Pass {
 
   /**
    * The positions of the statements that read the outputs of the statement at {@code producer},
-   * where every one is a SOAC reading them only as inputs; empty where any use is another kind
-   * (or the body's result).
+   * where every one is a SOAC reading them only as inputs; empty where any use is another kind (or
+   * the body's result).
    */
-  private static List<Integer> inputOnlyConsumers(List<Stm> stms, List<SubExp> result, int producer) {
+  private static List<Integer> inputOnlyConsumers(
+      List<Stm> stms, List<SubExp> result, int producer) {
     Set<String> outputs = new HashSet<>();
     stms.get(producer).pattern().forEach(p -> outputs.add(p.name()));
     if (result.stream().anyMatch(s -> outputs.contains(s.varName()))) {
@@ -286,7 +320,10 @@ public final class Fusion implements Pass {
     return consumers;
   }
 
-  /** {@code map(f, a, replicate(n, v))}: the replicated rows are all {@code v}, a free variable of {@code f}. */
+  /**
+   * {@code map(f, a, replicate(n, v))}: the replicated rows are all {@code v}, a free variable of
+   * {@code f}.
+   */
   private static boolean fuseOneReplicate(List<Stm> stms, List<SubExp> result, Set<String> sizes) {
     for (int i = 0; i < stms.size(); i++) {
       if (!(stms.get(i).exp() instanceof Exp.Replicate rep) || !cannotFail(rep, sizes)) {
@@ -308,7 +345,9 @@ public final class Fusion implements Pass {
     return false;
   }
 
-  /** A replicate fails only for a negative count; a constant or a {@code size} is never negative. */
+  /**
+   * A replicate fails only for a negative count; a constant or a {@code size} is never negative.
+   */
   private static boolean cannotFail(Exp.Replicate rep, Set<String> sizes) {
     if (rep.count() instanceof SubExp.Const c) {
       return ((ScalarValue.Int) c.value()).value() >= 0;
@@ -340,9 +379,9 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * A SOAC whose outputs are used only inside the branches of one later {@code if} moves into
-   * each branch that uses it (a fresh copy in the second), thesis Fig. 25; one branch runs, so the
-   * work is done at most once. A producer that may fail moves only if both branches use it.
+   * A SOAC whose outputs are used only inside the branches of one later {@code if} moves into each
+   * branch that uses it (a fresh copy in the second), thesis Fig. 25; one branch runs, so the work
+   * is done at most once. A producer that may fail moves only if both branches use it.
    */
   private static boolean sinkIntoBranches(List<Stm> stms, List<SubExp> result, NameSource names) {
     for (int i = stms.size() - 1; i >= 0; i--) {
@@ -357,11 +396,13 @@ public final class Fusion implements Pass {
       Stm ifStm = stms.get(uses.onlyUser());
       Set<String> outputs = new HashSet<>();
       producer.pattern().forEach(p -> outputs.add(p.name()));
-      boolean inCondition = outputs.contains(branch.condition().varName())
-          || ifStm.certificates().stream().anyMatch(outputs::contains);
+      boolean inCondition =
+          outputs.contains(branch.condition().varName())
+              || ifStm.certificates().stream().anyMatch(outputs::contains);
       boolean inThen = usesAny(branch.thenBody(), outputs);
       boolean inElse = usesAny(branch.elseBody(), outputs);
-      if (inCondition || consumedBetween(stms, i, uses.onlyUser(), producer)
+      if (inCondition
+          || consumedBetween(stms, i, uses.onlyUser(), producer)
           || ((!inThen || !inElse) && Analysis.mayFail(producer.exp()))) {
         continue;
       }

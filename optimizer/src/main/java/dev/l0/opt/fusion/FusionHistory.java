@@ -12,8 +12,8 @@ import java.util.Set;
 /**
  * Which {@link FusionRule}s made each SOAC of one compilation, keyed by the first name its
  * statement binds (the later passes keep a kernel's pattern): a fused statement inherits its
- * producer's and its consumer's rules and adds the one that fused them. {@code explain} shows
- * them per kernel.
+ * producer's and its consumer's rules and adds the one that fused them. {@code explain} shows them
+ * per kernel.
  */
 public final class FusionHistory {
   private final Map<String, Set<FusionRule>> byOutput = new HashMap<>();
@@ -26,10 +26,15 @@ public final class FusionHistory {
   }
 
   private Set<FusionRule> of(Stm stm) {
-    return stm.pattern().isEmpty() ? Set.of() : byOutput.getOrDefault(stm.pattern().get(0).name(), Set.of());
+    return stm.pattern().isEmpty()
+        ? Set.of()
+        : byOutput.getOrDefault(stm.pattern().get(0).name(), Set.of());
   }
 
-  /** The rules that made {@code stm} and the SOACs nested in it, in the order they first applied; empty where none did. */
+  /**
+   * The rules that made {@code stm} and the SOACs nested in it, in the order they first applied;
+   * empty where none did.
+   */
   public List<FusionRule> rulesOf(Stm stm) {
     Set<FusionRule> out = new LinkedHashSet<>(of(stm));
     for (Body b : Traversal.nestedBodies(stm.exp())) {

@@ -12,14 +12,14 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The fusion rules, each a named unit that matches two SOACs and makes the one SOAC computing
- * their results: the producer-consumer rules of thesis §7.3 (their thesis names), which fuse a
- * producer into its consumer, horizontal fusion (seed 001's with-loop fusion), which joins
- * two independent siblings, and the duplication of a cheap producer into each of its consumers
- * (§7.1.3, ch. 10); {@link FusionRules} holds the function composition they share.
- * {@link Fusion} tries them in this order, and a test can apply one alone. No rule reassociates
- * an operation: each keeps the sequential order of every row's work, and a joined reduction keeps
- * each accumulator's own fold and combining order.
+ * The fusion rules, each a named unit that matches two SOACs and makes the one SOAC computing their
+ * results: the producer-consumer rules of thesis §7.3 (their thesis names), which fuse a producer
+ * into its consumer, horizontal fusion (seed 001's with-loop fusion), which joins two independent
+ * siblings, and the duplication of a cheap producer into each of its consumers (§7.1.3, ch. 10);
+ * {@link FusionRules} holds the function composition they share. {@link Fusion} tries them in this
+ * order, and a test can apply one alone. No rule reassociates an operation: each keeps the
+ * sequential order of every row's work, and a joined reduction keeps each accumulator's own fold
+ * and combining order.
  */
 public enum FusionRule {
   /** {@code map(g, map(f, a)) = map(g∘f, a)} (§7.2.1). */
@@ -30,8 +30,8 @@ public enum FusionRule {
     }
   },
   /**
-   * {@code reduce(⊕, ne, map(f, a)) = redomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}, and a map into
-   * a redomap composes into its fold.
+   * {@code reduce(⊕, ne, map(f, a)) = redomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}, and a map into a
+   * redomap composes into its fold.
    */
   FUSE_MAP_REDOMAP("FUSE-MAP-REDOMAP") {
     @Override
@@ -39,31 +39,42 @@ public enum FusionRule {
       return producer instanceof Exp.Map && reduces(consumer);
     }
   },
-  /** {@code scan(⊕, ne, map(f, a)) = scanomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}, and map into scanomap. */
+  /**
+   * {@code scan(⊕, ne, map(f, a)) = scanomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}, and map into
+   * scanomap.
+   */
   FUSE_MAP_SCAN("FUSE-MAP-SCAN") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map && (consumer instanceof Exp.Scan || consumer instanceof Exp.Screma s && s.scans());
+      return producer instanceof Exp.Map
+          && (consumer instanceof Exp.Scan || consumer instanceof Exp.Screma s && s.scans());
     }
   },
   /** {@code filter(q, filter(p, a)) = filter(fn x => if p(x) then q(x) else false, a)}. */
   FUSE_FILTER_FILTER("FUSE-FILTER-FILTER") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Filter && consumer instanceof Exp.Filter f && allInputsFrom(f.inputs(), outputs);
+      return producer instanceof Exp.Filter
+          && consumer instanceof Exp.Filter f
+          && allInputsFrom(f.inputs(), outputs);
     }
   },
-  /** A filter into a reduce or redomap: {@code fold' = fn acc x => if p(x) then fold(acc, x) else acc} (the thesis's FUSE-FILTER-REDUCE). */
+  /**
+   * A filter into a reduce or redomap: {@code fold' = fn acc x => if p(x) then fold(acc, x) else
+   * acc} (the thesis's FUSE-FILTER-REDUCE).
+   */
   FUSE_FILTER_REDOMAP("FUSE-FILTER-REDOMAP") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Filter && reduces(consumer) && allInputsFrom(((Exp.Soac) consumer).inputs(), outputs);
+      return producer instanceof Exp.Filter
+          && reduces(consumer)
+          && allInputsFrom(((Exp.Soac) consumer).inputs(), outputs);
     }
   },
   /**
    * Two reductions (reduce or redomap) with scalar accumulators over rows of one array, the second
-   * not reading the first's results, become one redomap: the first's accumulators, then the second's, folded in one pass;
-   * {@code min}, {@code max} and a sum of one array are one kernel.
+   * not reading the first's results, become one redomap: the first's accumulators, then the
+   * second's, folded in one pass; {@code min}, {@code max} and a sum of one array are one kernel.
    */
   FUSE_HORIZONTAL("FUSE-HORIZONTAL") {
     @Override
@@ -85,17 +96,18 @@ public enum FusionRule {
   /**
    * Cost-aware duplication (thesis §7.1.3 and ch. 10, which call refusing all duplication too
    * conservative; its R1 Fig. 42 and R2 Fig. 44 maps stay unfused for want of it): a map whose
-   * function is cheap ({@link DuplicationCost}: straight-line scalar code that cannot fail, at
-   * most {@link DuplicationCost#BOUND} scalar operations per element) fuses a fresh copy of itself
-   * into one consumer by the producer-consumer rule that matches the pair; the producer stays.
-   * {@link Fusion} applies it only to a producer with several consumers, to every one of them,
-   * and removes the producer once none reads it. Each consumer recomputes the same operations in
-   * the same order, so results are bit-identical.
+   * function is cheap ({@link DuplicationCost}: straight-line scalar code that cannot fail, at most
+   * {@link DuplicationCost#BOUND} scalar operations per element) fuses a fresh copy of itself into
+   * one consumer by the producer-consumer rule that matches the pair; the producer stays. {@link
+   * Fusion} applies it only to a producer with several consumers, to every one of them, and removes
+   * the producer once none reads it. Each consumer recomputes the same operations in the same
+   * order, so results are bit-identical.
    */
   FUSE_DUPLICATE_CHEAP_PRODUCER("FUSE-DUPLICATE-CHEAP-PRODUCER") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map m && DuplicationCost.cheap(m.function())
+      return producer instanceof Exp.Map m
+          && DuplicationCost.cheap(m.function())
           && producerConsumerRule(producer, consumer, outputs).isPresent();
     }
 
@@ -103,7 +115,9 @@ public enum FusionRule {
     Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
       Stm copy = FusionRules.freshCopy(producer, names);
       Stm readingCopy = FusionRules.renamingOf(producer, copy).apply(consumer);
-      return producerConsumerRule(copy.exp(), readingCopy.exp(), copy.pattern()).orElseThrow().apply(copy, readingCopy, names);
+      return producerConsumerRule(copy.exp(), readingCopy.exp(), copy.pattern())
+          .orElseThrow()
+          .apply(copy, readingCopy, names);
     }
   };
 
@@ -120,7 +134,10 @@ public enum FusionRule {
 
   abstract boolean matches(Exp producer, Exp consumer, List<Ident> producerOutputs);
 
-  /** The statement binding {@code consumer}'s results with {@code producer} fused in, or empty where this rule does not match. */
+  /**
+   * The statement binding {@code consumer}'s results with {@code producer} fused in, or empty where
+   * this rule does not match.
+   */
   public Optional<Stm> apply(Stm producer, Stm consumer, NameSource names) {
     if (!matches(producer.exp(), consumer.exp(), producer.pattern())) {
       return Optional.empty();
@@ -133,7 +150,10 @@ public enum FusionRule {
     return FusionRules.fuse(producer, consumer, names);
   }
 
-  /** The first rule, in order, that fuses {@code producer} into {@code consumer} (or joins the two); empty where none does. */
+  /**
+   * The first rule, in order, that fuses {@code producer} into {@code consumer} (or joins the two);
+   * empty where none does.
+   */
   static Optional<FusionRule> matching(Stm producer, Stm consumer) {
     for (FusionRule rule : values()) {
       if (rule.matches(producer.exp(), consumer.exp(), producer.pattern())) {
@@ -143,9 +163,19 @@ public enum FusionRule {
     return Optional.empty();
   }
 
-  /** The rule of §7.3 that fuses {@code producer} into {@code consumer} on its own; empty where none does. */
-  static Optional<FusionRule> producerConsumerRule(Exp producer, Exp consumer, List<Ident> outputs) {
-    for (FusionRule rule : List.of(FUSE_MAP_MAP, FUSE_MAP_REDOMAP, FUSE_MAP_SCAN, FUSE_FILTER_FILTER, FUSE_FILTER_REDOMAP)) {
+  /**
+   * The rule of §7.3 that fuses {@code producer} into {@code consumer} on its own; empty where none
+   * does.
+   */
+  static Optional<FusionRule> producerConsumerRule(
+      Exp producer, Exp consumer, List<Ident> outputs) {
+    for (FusionRule rule :
+        List.of(
+            FUSE_MAP_MAP,
+            FUSE_MAP_REDOMAP,
+            FUSE_MAP_SCAN,
+            FUSE_FILTER_FILTER,
+            FUSE_FILTER_REDOMAP)) {
       if (rule.matches(producer, consumer, outputs)) {
         return Optional.of(rule);
       }
@@ -161,7 +191,10 @@ public enum FusionRule {
     return consumer instanceof Exp.Reduce || consumer instanceof Exp.Screma s && !s.scans();
   }
 
-  /** Whether the consumer reads only the producer's outputs, each once: a filter changes the size, so no other input may stay. */
+  /**
+   * Whether the consumer reads only the producer's outputs, each once: a filter changes the size,
+   * so no other input may stay.
+   */
   private static boolean allInputsFrom(List<SubExp> inputs, List<Ident> outputs) {
     List<SubExp> produced = outputs.stream().map(id -> (SubExp) id.var()).toList();
     return produced.containsAll(inputs) && inputs.stream().distinct().count() == inputs.size();

@@ -25,22 +25,30 @@ import java.util.Set;
  * whose outputs only the consumer reads, and a rule that matched them, the single SOAC that
  * computes the consumer's results. Every composition keeps the sequential evaluation order of each
  * row's work, so results are bit-identical:
+ *
  * <ul>
  *   <li>map→map: {@code map(g, map(f, a)) = map(g∘f, a)} (§7.2.1)
  *   <li>map→reduce: {@code reduce(⊕, ne, map(f, a)) = redomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}
  *   <li>map→redomap: the map's function composed into the fold
- *   <li>map→scan: {@code scan(⊕, ne, map(f, a)) = scanomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}, and map→scanomap
- *   <li>filter→filter: {@code filter(q, filter(p, a)) = filter(fn x => if p(x) then q(x) else false, a)}
- *   <li>filter→reduce, filter→redomap: {@code fold' = fn acc x => if p(x) then fold(acc, x) else acc}
+ *   <li>map→scan: {@code scan(⊕, ne, map(f, a)) = scanomap(⊕, fn acc x => acc ⊕ f(x), ne, a)}, and
+ *       map→scanomap
+ *   <li>filter→filter: {@code filter(q, filter(p, a)) = filter(fn x => if p(x) then q(x) else
+ *       false, a)}
+ *   <li>filter→reduce, filter→redomap: {@code fold' = fn acc x => if p(x) then fold(acc, x) else
+ *       acc}
  * </ul>
- * A consumer may have inputs the producer does not make (partial fusion); they stay inputs.
- * Inputs that appear twice are merged afterwards, which is what lets one producer feed several
- * consumers once they are fused together (Fig. 24).
+ *
+ * A consumer may have inputs the producer does not make (partial fusion); they stay inputs. Inputs
+ * that appear twice are merged afterwards, which is what lets one producer feed several consumers
+ * once they are fused together (Fig. 24).
  */
 final class FusionRules {
   private FusionRules() {}
 
-  /** The fused statement binding {@code consumer}'s pattern, where a {@link FusionRule} matched the pair; else empty. */
+  /**
+   * The fused statement binding {@code consumer}'s pattern, where a {@link FusionRule} matched the
+   * pair; else empty.
+   */
   static Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
     Exp p = producer.exp();
     Exp c = consumer.exp();
@@ -64,14 +72,20 @@ final class FusionRules {
 
   // ---- map producer ----
 
-  /** map→map, map→reduce, map→redomap, map→scan, map→scanomap: the map's function runs first in the consumer's. */
-  private static Exp mapInto(Exp.Map producer, List<Ident> outputs, Exp.Soac consumer, NameSource names) {
+  /**
+   * map→map, map→reduce, map→redomap, map→scan, map→scanomap: the map's function runs first in the
+   * consumer's.
+   */
+  private static Exp mapInto(
+      Exp.Map producer, List<Ident> outputs, Exp.Soac consumer, NameSource names) {
     if (consumer instanceof Exp.Filter) {
       return null;
     }
-    // A reduce's or scan's operator also stays the combining operator, so the fold gets a renamed copy.
+    // A reduce's or scan's operator also stays the combining operator, so the fold gets a renamed
+    // copy.
     boolean operatorServesTwice = consumer instanceof Exp.Reduce || consumer instanceof Exp.Scan;
-    Lambda f = operatorServesTwice ? Renamer.fresh(consumer.rowFunction(), names) : consumer.rowFunction();
+    Lambda f =
+        operatorServesTwice ? Renamer.fresh(consumer.rowFunction(), names) : consumer.rowFunction();
     Composed k = compose(producer, outputs, f, consumer.accumulators(), consumer.inputs());
     return consumer.withRowFunction(k.function, k.inputs);
   }
@@ -80,10 +94,14 @@ final class FusionRules {
 
   /**
    * {@code consumer}'s function with the producer's function computed first: the consumer's
-   * parameters for the producer's outputs become the producer's per-row results. The first
-   * {@code accumulators} parameters of the consumer are accumulators and stay in front.
+   * parameters for the producer's outputs become the producer's per-row results. The first {@code
+   * accumulators} parameters of the consumer are accumulators and stay in front.
    */
-  private static Composed compose(Exp.Map producer, List<Ident> outputs, Lambda consumer, int accumulators,
+  private static Composed compose(
+      Exp.Map producer,
+      List<Ident> outputs,
+      Lambda consumer,
+      int accumulators,
       List<SubExp> consumerInputs) {
     Lambda f = producer.function();
     Map<String, SubExp> perRow = new HashMap<>();
@@ -103,7 +121,8 @@ final class FusionRules {
     Body g = new Substitution(perRow).apply(consumer.body());
     List<Stm> stms = new ArrayList<>(f.body().stms());
     stms.addAll(g.stms());
-    return new Composed(new Lambda(params, new Body(stms, g.result()), consumer.returnTypes()), inputs);
+    return new Composed(
+        new Lambda(params, new Body(stms, g.result()), consumer.returnTypes()), inputs);
   }
 
   private static int indexOf(List<Ident> outputs, SubExp input) {
@@ -117,12 +136,25 @@ final class FusionRules {
 
   // ---- filter producer ----
 
-  private static Exp filterInto(Exp.Filter producer, List<Ident> outputs, Exp.Soac consumer, List<Ident> consumerPattern,
+  private static Exp filterInto(
+      Exp.Filter producer,
+      List<Ident> outputs,
+      Exp.Soac consumer,
+      List<Ident> consumerPattern,
       NameSource names) {
     Lambda p = producer.predicate();
     if (consumer instanceof Exp.Filter q) {
-      Body guarded = guarded(p, outputs, q.predicate(), 0, q.inputs(), List.of(SubExp.constant(ScalarValue.bool(false))), names);
-      return new Exp.Filter(new Lambda(p.params(), guarded, List.of(ScalarType.BOOL)), producer.inputs());
+      Body guarded =
+          guarded(
+              p,
+              outputs,
+              q.predicate(),
+              0,
+              q.inputs(),
+              List.of(SubExp.constant(ScalarValue.bool(false))),
+              names);
+      return new Exp.Filter(
+          new Lambda(p.params(), guarded, List.of(ScalarType.BOOL)), producer.inputs());
     }
     Lambda fold;
     Lambda combine;
@@ -143,13 +175,25 @@ final class FusionRules {
     Body guarded = guarded(p, outputs, fold, neutral.size(), consumer.inputs(), unchanged, names);
     List<Ident> params = new ArrayList<>(accs);
     params.addAll(p.params());
-    return Exp.Screma.redomap(combine, new Lambda(params, guarded, fold.returnTypes()), neutral, producer.inputs(),
+    return Exp.Screma.redomap(
+        combine,
+        new Lambda(params, guarded, fold.returnTypes()),
+        neutral,
+        producer.inputs(),
         consumer instanceof Exp.Reduce r ? r.pos() : ((Exp.Screma) consumer).pos());
   }
 
-  /** {@code let ok = p(x) in if ok then consumer(x) else otherwise}, over the producer's parameters. */
-  private static Body guarded(Lambda p, List<Ident> outputs, Lambda consumer, int accumulators, List<SubExp> consumerInputs,
-      List<SubExp> otherwise, NameSource names) {
+  /**
+   * {@code let ok = p(x) in if ok then consumer(x) else otherwise}, over the producer's parameters.
+   */
+  private static Body guarded(
+      Lambda p,
+      List<Ident> outputs,
+      Lambda consumer,
+      int accumulators,
+      List<SubExp> consumerInputs,
+      List<SubExp> otherwise,
+      NameSource names) {
     Map<String, SubExp> rowOf = new HashMap<>();
     for (int j = 0; j < consumerInputs.size(); j++) {
       int k = indexOf(outputs, consumerInputs.get(j));
@@ -162,12 +206,18 @@ final class FusionRules {
       results.add(new Ident(names.fresh("kept"), t));
     }
     List<Stm> stms = new ArrayList<>(p.body().stms());
-    stms.add(new Stm(results, new Exp.If(p.body().result().get(0), then, new Body(List.of(), otherwise))));
+    stms.add(
+        new Stm(
+            results, new Exp.If(p.body().result().get(0), then, new Body(List.of(), otherwise))));
     return new Body(stms, results.stream().map(id -> (SubExp) id.var()).toList());
   }
 
-  /** The fused filter binds one array per producer input: the consumer's names where it kept them, the producer's elsewhere. */
-  private static List<Ident> filterPattern(List<Ident> producerOutputs, List<SubExp> consumerInputs, List<Ident> consumerPattern) {
+  /**
+   * The fused filter binds one array per producer input: the consumer's names where it kept them,
+   * the producer's elsewhere.
+   */
+  private static List<Ident> filterPattern(
+      List<Ident> producerOutputs, List<SubExp> consumerInputs, List<Ident> consumerPattern) {
     List<Ident> out = new ArrayList<>(producerOutputs);
     for (int j = 0; j < consumerInputs.size(); j++) {
       out.set(indexOf(producerOutputs, consumerInputs.get(j)), consumerPattern.get(j));
@@ -193,21 +243,25 @@ final class FusionRules {
     pattern.addAll(second.pattern());
     List<String> certs = new ArrayList<>(first.certificates());
     second.certificates().stream().filter(x -> !certs.contains(x)).forEach(certs::add);
-    return new Stm(pattern, certs, mergeDuplicateInputs(Exp.Screma.redomap(combine, fold, neutral, inputs, a.pos())));
+    return new Stm(
+        pattern,
+        certs,
+        mergeDuplicateInputs(Exp.Screma.redomap(combine, fold, neutral, inputs, a.pos())));
   }
 
   /** A reduce as the redomap it is (a renamed copy of its operator folds), a redomap as itself. */
   private static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
     if (reduction instanceof Exp.Reduce r) {
-      return Exp.Screma.redomap(r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos());
+      return Exp.Screma.redomap(
+          r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos());
     }
     return (Exp.Screma) reduction;
   }
 
   /**
    * {@code f} and {@code g} side by side: the first {@code fAccs} (of {@code f}) and {@code gAccs}
-   * (of {@code g}) parameters lead, then the rest of {@code f}'s and of {@code g}'s; both bodies run
-   * and their results are joined.
+   * (of {@code g}) parameters lead, then the rest of {@code f}'s and of {@code g}'s; both bodies
+   * run and their results are joined.
    */
   private static Lambda joined(Lambda f, int fAccs, Lambda g, int gAccs) {
     List<Ident> params = new ArrayList<>(f.params().subList(0, fAccs));
@@ -239,7 +293,10 @@ final class FusionRules {
     return new Substitution(renaming);
   }
 
-  /** A map or screma reading the same array twice reads it once; the second parameter becomes the first. */
+  /**
+   * A map or screma reading the same array twice reads it once; the second parameter becomes the
+   * first.
+   */
   static Exp.Soac mergeDuplicateInputs(Exp.Soac soac) {
     if (!(soac instanceof Exp.Map || soac instanceof Exp.Screma)) {
       return soac;
@@ -263,6 +320,7 @@ final class FusionRules {
     if (merged.isEmpty()) {
       return soac;
     }
-    return soac.withRowFunction(new Lambda(params, new Substitution(merged).apply(f.body()), f.returnTypes()), inputs);
+    return soac.withRowFunction(
+        new Lambda(params, new Substitution(merged).apply(f.body()), f.returnTypes()), inputs);
   }
 }

@@ -12,14 +12,17 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Whole-tree facts about internal code: which names a piece of code uses and binds, how often
- * each is used, and whether an expression may fail (so it must not be removed or duplicated).
- * Names are globally unique, so "free" is simply "used and not bound inside".
+ * Whole-tree facts about internal code: which names a piece of code uses and binds, how often each
+ * is used, and whether an expression may fail (so it must not be removed or duplicated). Names are
+ * globally unique, so "free" is simply "used and not bound inside".
  */
 public final class Analysis {
   private Analysis() {}
 
-  /** How many times each name is used (operands, results, certificates and sizes in types) in {@code body}. */
+  /**
+   * How many times each name is used (operands, results, certificates and sizes in types) in {@code
+   * body}.
+   */
   public static Map<String, Integer> useCounts(Body body) {
     Map<String, Integer> counts = new HashMap<>();
     countBody(body, counts);
@@ -74,7 +77,8 @@ public final class Analysis {
 
   /**
    * How deeply bodies nest in {@code body}: 0 for straight-line code, one more for each if branch,
-   * loop body or lambda body around a statement. Walks without recursion, so it answers for any depth.
+   * loop body or lambda body around a statement. Walks without recursion, so it answers for any
+   * depth.
    */
   public static int nesting(Body body) {
     record Visit(Body body, int depth) {}
@@ -85,7 +89,8 @@ public final class Analysis {
       Visit visit = pending.pop();
       deepest = Math.max(deepest, visit.depth());
       for (Stm stm : visit.body().stms()) {
-        Traversal.nestedBodies(stm.exp()).forEach(b -> pending.push(new Visit(b, visit.depth() + 1)));
+        Traversal.nestedBodies(stm.exp())
+            .forEach(b -> pending.push(new Visit(b, visit.depth() + 1)));
       }
     }
     return deepest;
@@ -142,8 +147,8 @@ public final class Analysis {
   }
 
   /**
-   * Free variables and failure of statements, remembered per expression and body instance and
-   * built from those of the nested bodies: asking for every statement at every nesting level (as
+   * Free variables and failure of statements, remembered per expression and body instance and built
+   * from those of the nested bodies: asking for every statement at every nesting level (as
    * dead-code removal does) takes time linear in the code, where {@link #freeVariables(Stm)} and
    * {@link #mayFail(Exp)} walk the whole statement each time. Its sets are not to be modified.
    */
@@ -174,7 +179,9 @@ public final class Analysis {
       return fails;
     }
 
-    /** The names {@code stm} uses that are bound outside it, as {@link Analysis#freeVariables(Stm)}. */
+    /**
+     * The names {@code stm} uses that are bound outside it, as {@link Analysis#freeVariables(Stm)}.
+     */
     public Set<String> freeVariables(Stm stm) {
       Set<String> free = new HashSet<>(of(stm.exp()));
       free.addAll(stm.certificates());
@@ -236,8 +243,8 @@ public final class Analysis {
   }
 
   /**
-   * Whether evaluating {@code e} may raise a run-time error or consume an array: such an
-   * expression is never removed as dead, merged, or moved to where it might run more often.
+   * Whether evaluating {@code e} may raise a run-time error or consume an array: such an expression
+   * is never removed as dead, merged, or moved to where it might run more often.
    */
   public static boolean mayFail(Exp e) {
     if (e instanceof Exp.Map || e instanceof Exp.Scan || e instanceof Exp.Screma s && s.scans()) {
@@ -258,15 +265,20 @@ public final class Analysis {
     return b.stms().stream().anyMatch(s -> mayFail(s.exp()));
   }
 
-  /** Names whose arrays {@code body} may consume: updated in place, passed to a call, or a loop's initial value. */
+  /**
+   * Names whose arrays {@code body} may consume: updated in place, passed to a call, or a loop's
+   * initial value.
+   */
   public static Set<String> consumedNames(Body body) {
     Set<String> out = new HashSet<>();
     for (Stm stm : Traversal.statements(body)) {
       Exp e = stm.exp();
-      List<SubExp> consumed = e instanceof Exp.Update u ? List.of(u.array())
-          : e instanceof Exp.Apply a ? a.args()
-          : e instanceof Exp.Loop l ? l.init()
-          : List.of();
+      List<SubExp> consumed =
+          e instanceof Exp.Update u
+              ? List.of(u.array())
+              : e instanceof Exp.Apply a
+                  ? a.args()
+                  : e instanceof Exp.Loop l ? l.init() : List.of();
       consumed.stream().map(SubExp::varName).filter(n -> n != null).forEach(out::add);
     }
     return out;

@@ -2,10 +2,10 @@ package dev.l0.opt.ir;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
+import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
-import dev.l0.ir.PrefixOperator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -73,8 +73,12 @@ public sealed interface Exp {
     }
   }
 
-  /** {@code x op y} on scalars of type {@code operandType}; integer {@code /} and {@code %} can fail. */
-  record BinOp(BinaryOperator op, ScalarType operandType, SubExp left, SubExp right, SourcePos pos) implements Exp {
+  /**
+   * {@code x op y} on scalars of type {@code operandType}; integer {@code /} and {@code %} can
+   * fail.
+   */
+  record BinOp(BinaryOperator op, ScalarType operandType, SubExp left, SubExp right, SourcePos pos)
+      implements Exp {
     @Override
     public List<SubExp> operands() {
       return List.of(left, right);
@@ -170,7 +174,8 @@ public sealed interface Exp {
   }
 
   /** {@code loop (merge = init) = for counter < bound do body} (thesis §2.1.1), tupleless. */
-  record Loop(List<Ident> mergeParams, List<SubExp> init, Ident counter, SubExp bound, Body body) implements Exp {
+  record Loop(List<Ident> mergeParams, List<SubExp> init, Ident counter, SubExp bound, Body body)
+      implements Exp {
     public Loop {
       mergeParams = List.copyOf(mergeParams);
       init = List.copyOf(init);
@@ -224,7 +229,10 @@ public sealed interface Exp {
     }
   }
 
-  /** In-place update: the array {@code array} with {@code [indices] <- value} (thesis §2.1.2); consumes {@code array}. */
+  /**
+   * In-place update: the array {@code array} with {@code [indices] <- value} (thesis §2.1.2);
+   * consumes {@code array}.
+   */
   record Update(SubExp array, List<SubExp> indices, SubExp value, SourcePos pos) implements Exp {
     public Update {
       indices = List.copyOf(indices);
@@ -400,8 +408,8 @@ public sealed interface Exp {
   }
 
   /**
-   * {@code assert(condition)} (thesis §4.2): binds a certificate, or fails with an
-   * {@code L0RuntimeError} for {@code operation} at {@code pos} when the condition is false.
+   * {@code assert(condition)} (thesis §4.2): binds a certificate, or fails with an {@code
+   * L0RuntimeError} for {@code operation} at {@code pos} when the condition is false.
    */
   record Assert(SubExp condition, String operation, String detail, SourcePos pos) implements Exp {
     @Override
@@ -422,15 +430,18 @@ public sealed interface Exp {
 
   /** A second-order array combinator: its function(s) run over the rows of {@code inputs}. */
   sealed interface Soac extends Exp {
-    /** The SOAC's name as the printer and the kernel plan write it: {@code map}, {@code redomap}, .... */
+    /**
+     * The SOAC's name as the printer and the kernel plan write it: {@code map}, {@code redomap},
+     * ....
+     */
     String keyword();
 
     List<SubExp> inputs();
 
     /**
-     * The function applied to each row: the map function, the filter predicate, the reduce or
-     * scan operator, the redomap or scanomap fold. Its first {@link #accumulators()} parameters
-     * are accumulators, the rest take one row of each input.
+     * The function applied to each row: the map function, the filter predicate, the reduce or scan
+     * operator, the redomap or scanomap fold. Its first {@link #accumulators()} parameters are
+     * accumulators, the rest take one row of each input.
      */
     Lambda rowFunction();
 
@@ -440,8 +451,8 @@ public sealed interface Exp {
 
     /**
      * This SOAC applying {@code f} to the rows of {@code newInputs}. A reduce or scan becomes a
-     * {@link Screma} (a redomap or scanomap) that keeps its operator for combining, so {@code f} must bind names of
-     * its own.
+     * {@link Screma} (a redomap or scanomap) that keeps its operator for combining, so {@code f}
+     * must bind names of its own.
      */
     Soac withRowFunction(Lambda f, List<SubExp> newInputs);
 
@@ -452,8 +463,8 @@ public sealed interface Exp {
   }
 
   /**
-   * {@code map(f, a1, ..., an)}: one result array per result of {@code f}; {@code pos} is where
-   * the map was written (its results must be regular, and an irregular one is reported there).
+   * {@code map(f, a1, ..., an)}: one result array per result of {@code f}; {@code pos} is where the
+   * map was written (its results must be regular, and an irregular one is reported there).
    */
   record Map(Lambda function, List<SubExp> inputs, SourcePos pos) implements Soac {
     @Override
@@ -543,7 +554,8 @@ public sealed interface Exp {
    * {@code pos} is where the reduce was written (its operator must keep the accumulator's shape,
    * and one that does not is reported there).
    */
-  record Reduce(Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) implements Soac {
+  record Reduce(Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos)
+      implements Soac {
     @Override
     public String keyword() {
       return "reduce";
@@ -592,9 +604,11 @@ public sealed interface Exp {
 
   /**
    * {@code scan(op, ne, a...)}: inclusive prefix results, one array per accumulator; {@code pos} is
-   * where the scan was written (its results must be regular, and an irregular one is reported there).
+   * where the scan was written (its results must be regular, and an irregular one is reported
+   * there).
    */
-  record Scan(Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) implements Soac {
+  record Scan(Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos)
+      implements Soac {
     @Override
     public String keyword() {
       return "scan";
@@ -647,11 +661,17 @@ public sealed interface Exp {
    * by its {@link #yields}, either the final accumulators (a redomap) or every prefix of them,
    * {@code out[i] = acc after row i} (a scanomap). {@code combine} is the associative operator a
    * parallel execution joins the partial accumulators of chunks with; the fold is never
-   * reassociated, so every backend's chunks of the documented order give the same result.
-   * {@code pos} is where the reduce or scan was written. {@link #redomap} and {@link #scanomap}
-   * build the two forms, and {@link #keyword} names them so, as the thesis and the explain text do.
+   * reassociated, so every backend's chunks of the documented order give the same result. {@code
+   * pos} is where the reduce or scan was written. {@link #redomap} and {@link #scanomap} build the
+   * two forms, and {@link #keyword} names them so, as the thesis and the explain text do.
    */
-  record Screma(Yield yields, Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos)
+  record Screma(
+      Yield yields,
+      Lambda combine,
+      Lambda fold,
+      List<SubExp> neutral,
+      List<SubExp> inputs,
+      SourcePos pos)
       implements Soac {
 
     /** What a screma's pass binds. */
@@ -668,16 +688,23 @@ public sealed interface Exp {
     }
 
     /** {@code redomap(combine, fold, ne, a...)}: the fold's final accumulators. */
-    public static Screma redomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) {
+    public static Screma redomap(
+        Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) {
       return new Screma(Yield.REDUCTION, combine, fold, neutral, inputs, pos);
     }
 
-    /** {@code scanomap(combine, fold, ne, a...)}: the fold's inclusive prefixes (what map→scan fusion makes). */
-    public static Screma scanomap(Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) {
+    /**
+     * {@code scanomap(combine, fold, ne, a...)}: the fold's inclusive prefixes (what map→scan
+     * fusion makes).
+     */
+    public static Screma scanomap(
+        Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) {
       return new Screma(Yield.PREFIXES, combine, fold, neutral, inputs, pos);
     }
 
-    /** Whether it binds every prefix (a scanomap) rather than the final accumulators (a redomap). */
+    /**
+     * Whether it binds every prefix (a scanomap) rather than the final accumulators (a redomap).
+     */
     public boolean scans() {
       return yields == Yield.PREFIXES;
     }

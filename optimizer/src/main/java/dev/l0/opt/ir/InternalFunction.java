@@ -24,13 +24,17 @@ public record InternalFunction(String name, List<Ident> params, Body body, List<
   public <V> List<V> argumentsWithCertificates(List<V> components, V checked) {
     long expected = params.stream().filter(p -> !p.isCertificate()).count();
     if (components.size() != expected) {
-      throw new IllegalArgumentException(name + " takes " + expected + " argument component(s), given " + components.size());
+      throw new IllegalArgumentException(
+          name + " takes " + expected + " argument component(s), given " + components.size());
     }
     Iterator<V> next = components.iterator();
     return params.stream().map(p -> p.isCertificate() ? checked : next.next()).toList();
   }
 
-  /** {@code results} of this function without the certificates of its postconditions, which the outside world does not need. */
+  /**
+   * {@code results} of this function without the certificates of its postconditions, which the
+   * outside world does not need.
+   */
   public <V> List<V> resultsWithoutCertificates(List<V> results) {
     List<V> out = new ArrayList<>();
     for (int k = 0; k < results.size(); k++) {

@@ -20,13 +20,21 @@ public final class InternalPrinter {
   private InternalPrinter() {}
 
   public static String print(InternalProgram program) {
-    return program.functions().stream().map(InternalPrinter::print).collect(Collectors.joining("\n"));
+    return program.functions().stream()
+        .map(InternalPrinter::print)
+        .collect(Collectors.joining("\n"));
   }
 
   public static String print(InternalFunction function) {
     InternalPrinter p = new InternalPrinter();
-    p.out.append("fun {").append(types(function.returnTypes())).append("} ").append(function.name())
-        .append('(').append(params(function.params())).append(") =\n");
+    p.out
+        .append("fun {")
+        .append(types(function.returnTypes()))
+        .append("} ")
+        .append(function.name())
+        .append('(')
+        .append(params(function.params()))
+        .append(") =\n");
     p.body(function.body(), 1);
     return p.out.toString();
   }
@@ -53,7 +61,8 @@ public final class InternalPrinter {
       return i.type() == ScalarType.I32 ? Long.toString(i.value()) : i.value() + "i64";
     }
     ScalarValue.Float f = (ScalarValue.Float) v;
-    String digits = f.type() == ScalarType.F32 ? Float.toString((float) f.value()) : Double.toString(f.value());
+    String digits =
+        f.type() == ScalarType.F32 ? Float.toString((float) f.value()) : Double.toString(f.value());
     return f.type() == ScalarType.F32 ? digits + "f32" : digits;
   }
 
@@ -80,7 +89,9 @@ public final class InternalPrinter {
       if (!stm.certificates().isEmpty()) {
         out.append('<').append(String.join(", ", stm.certificates())).append("> ");
       }
-      out.append('{').append(stm.pattern().stream().map(Ident::name).collect(Collectors.joining(", "))).append("} = ");
+      out.append('{')
+          .append(stm.pattern().stream().map(Ident::name).collect(Collectors.joining(", ")))
+          .append("} = ");
       exp(stm.exp(), depth + 1);
       out.append(" in");
       newline(depth);
@@ -89,11 +100,17 @@ public final class InternalPrinter {
   }
 
   private void lambda(Lambda lambda, int depth) {
-    out.append("fn {").append(types(lambda.returnTypes())).append("} (").append(params(lambda.params())).append(") =>\n");
+    out.append("fn {")
+        .append(types(lambda.returnTypes()))
+        .append("} (")
+        .append(params(lambda.params()))
+        .append(") =>\n");
     body(lambda.body(), depth + 1);
   }
 
-  /** {@code name(fn..., {neutral}, inputs)}; the neutral elements, where there are any, are braced. */
+  /**
+   * {@code name(fn..., {neutral}, inputs)}; the neutral elements, where there are any, are braced.
+   */
   private void soac(Exp.Soac soac, int depth) {
     out.append(soac.keyword()).append('(');
     for (Lambda l : soac.lambdas()) {
@@ -115,7 +132,9 @@ public final class InternalPrinter {
     } else if (e instanceof Exp.BinOp b) {
       out.append(b.left()).append(' ').append(b.op().symbol()).append(' ').append(b.right());
     } else if (e instanceof Exp.UnOp u) {
-      out.append(u.op().symbol()).append(u.op() == dev.l0.ir.PrefixOperator.NOT ? " " : "").append(u.operand());
+      out.append(u.op().symbol())
+          .append(u.op() == dev.l0.ir.PrefixOperator.NOT ? " " : "")
+          .append(u.operand());
     } else if (e instanceof Exp.BuiltinCall c) {
       out.append(c.function().functionName()).append('(').append(operands(c.args())).append(')');
     } else if (e instanceof Exp.Apply c) {
@@ -127,13 +146,24 @@ public final class InternalPrinter {
       out.append("else\n");
       body(i.elseBody(), depth + 1);
     } else if (e instanceof Exp.Loop l) {
-      out.append("loop ({").append(params(l.mergeParams())).append("} = {").append(operands(l.init()))
-          .append("}) = for ").append(l.counter().name()).append(" < ").append(l.bound()).append(" do\n");
+      out.append("loop ({")
+          .append(params(l.mergeParams()))
+          .append("} = {")
+          .append(operands(l.init()))
+          .append("}) = for ")
+          .append(l.counter().name())
+          .append(" < ")
+          .append(l.bound())
+          .append(" do\n");
       body(l.body(), depth + 1);
     } else if (e instanceof Exp.Index x) {
       out.append(x.array()).append('[').append(operands(x.indices())).append(']');
     } else if (e instanceof Exp.Update u) {
-      out.append(u.array()).append(" with [").append(operands(u.indices())).append("] <- ").append(u.value());
+      out.append(u.array())
+          .append(" with [")
+          .append(operands(u.indices()))
+          .append("] <- ")
+          .append(u.value());
     } else if (e instanceof Exp.ArrayLit a) {
       out.append('[').append(operands(a.elements())).append(']');
     } else if (e instanceof Exp.Iota i) {
@@ -143,9 +173,19 @@ public final class InternalPrinter {
     } else if (e instanceof Exp.Size s) {
       out.append("size(").append(s.dimension()).append(", ").append(s.array()).append(')');
     } else if (e instanceof Exp.Reshape r) {
-      out.append("reshape((").append(operands(r.shape())).append("), ").append(r.array()).append(')');
+      out.append("reshape((")
+          .append(operands(r.shape()))
+          .append("), ")
+          .append(r.array())
+          .append(')');
     } else if (e instanceof Exp.Transpose t) {
-      out.append("transpose(").append(t.k()).append(", ").append(t.n()).append(", ").append(t.array()).append(')');
+      out.append("transpose(")
+          .append(t.k())
+          .append(", ")
+          .append(t.n())
+          .append(", ")
+          .append(t.array())
+          .append(')');
     } else if (e instanceof Exp.Split s) {
       out.append("split(").append(s.at()).append(", ").append(s.array()).append(')');
     } else if (e instanceof Exp.Concat c) {

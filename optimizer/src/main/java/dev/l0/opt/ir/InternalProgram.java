@@ -14,12 +14,19 @@ public record InternalProgram(List<InternalFunction> functions) {
     return functions.stream().filter(f -> f.name().equals(name)).findFirst();
   }
 
-  /** This program with {@code rewrite} applied to each function's body; this program itself where it changes none. */
+  /**
+   * This program with {@code rewrite} applied to each function's body; this program itself where it
+   * changes none.
+   */
   public InternalProgram mapBodies(UnaryOperator<Body> rewrite) {
-    List<InternalFunction> out = functions.stream().map(f -> {
-      Body b = rewrite.apply(f.body());
-      return b == f.body() ? f : f.withBody(b);
-    }).toList();
+    List<InternalFunction> out =
+        functions.stream()
+            .map(
+                f -> {
+                  Body b = rewrite.apply(f.body());
+                  return b == f.body() ? f : f.withBody(b);
+                })
+            .toList();
     for (int k = 0; k < out.size(); k++) {
       if (out.get(k) != functions.get(k)) {
         return new InternalProgram(out);

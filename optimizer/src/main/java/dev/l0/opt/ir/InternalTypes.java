@@ -103,7 +103,8 @@ public final class InternalTypes {
   /** Whether every size of {@code t} is known and names no variable of {@code inside}. */
   public static boolean sizesKnownOutside(Type t, java.util.Set<String> inside) {
     for (Type cur = t; cur instanceof Type.Array a; cur = a.element()) {
-      if (a.size() instanceof Dim.Unknown || a.size() instanceof Dim.Named n && inside.contains(n.variable())) {
+      if (a.size() instanceof Dim.Unknown
+          || a.size() instanceof Dim.Named n && inside.contains(n.variable())) {
         return false;
       }
     }

@@ -20,8 +20,8 @@ import java.util.function.Supplier;
  * the whole program; each operand and certificate names a variable in scope; each statement binds
  * as many names as its expression has results; a SOAC's functions take one parameter per
  * accumulator and per input with the input's row type and return what the SOAC binds; branches,
- * loops and calls agree with their patterns in number and type (types compared up to sizes).
- * {@link dev.l0.opt.pass.PassManager} runs it after every pass when {@link #ENABLED} is set.
+ * loops and calls agree with their patterns in number and type (types compared up to sizes). {@link
+ * dev.l0.opt.pass.PassManager} runs it after every pass when {@link #ENABLED} is set.
  */
 public final class IrChecker {
   /** The system property that turns the check after every pass on: {@code -Dl0.opt.check=true}. */
@@ -54,8 +54,10 @@ public final class IrChecker {
   private static final class Walk {
     private final Map<String, InternalFunction> functions = new LinkedHashMap<>();
     private final Set<String> bound = new HashSet<>();
+
     /** The variables in scope with their types; a body removes what it bound when it ends. */
     private final Map<String, Type> scope = new HashMap<>();
+
     /** Where the walk is, outermost first: the function, then each enclosing statement. */
     private final Deque<String> where = new ArrayDeque<>();
 
@@ -70,8 +72,14 @@ public final class IrChecker {
         List<Ident> params = f.params();
         params.forEach(this::bind);
         List<Type> results = body(f.body());
-        expect(results.size() == f.returnTypes().size(), () -> "the body returns " + results.size() + " values for "
-            + f.returnTypes().size() + " result types");
+        expect(
+            results.size() == f.returnTypes().size(),
+            () ->
+                "the body returns "
+                    + results.size()
+                    + " values for "
+                    + f.returnTypes().size()
+                    + " result types");
         for (int k = 0; k < results.size(); k++) {
           expectSameType(f.returnTypes().get(k), results.get(k), "result " + k);
         }
@@ -86,10 +94,20 @@ public final class IrChecker {
         where.addLast("statement " + stm.pattern().stream().map(Ident::name).toList());
         stm.certificates().forEach(c -> typeOf(SubExp.var(c)));
         List<Type> results = exp(stm.exp());
-        expect(results.size() == stm.pattern().size(), () -> "the pattern binds " + stm.pattern().size() + " names for "
-            + results.size() + " results of " + keyword(stm.exp()));
+        expect(
+            results.size() == stm.pattern().size(),
+            () ->
+                "the pattern binds "
+                    + stm.pattern().size()
+                    + " names for "
+                    + results.size()
+                    + " results of "
+                    + keyword(stm.exp()));
         for (int k = 0; k < results.size(); k++) {
-          expectSameType(stm.pattern().get(k).type(), results.get(k), "pattern name " + stm.pattern().get(k).name());
+          expectSameType(
+              stm.pattern().get(k).type(),
+              results.get(k),
+              "pattern name " + stm.pattern().get(k).name());
         }
         stm.pattern().forEach(this::bind);
         local.addAll(stm.pattern());
@@ -103,8 +121,8 @@ public final class IrChecker {
     }
 
     /**
-     * The result types of {@code e}, up to sizes, where they follow from its operands; a
-     * {@code null} entry where only the pattern says (an index, a literal, an array operation).
+     * The result types of {@code e}, up to sizes, where they follow from its operands; a {@code
+     * null} entry where only the pattern says (an index, a literal, an array operation).
      */
     private List<Type> exp(Exp e) {
       e.operands().forEach(this::typeOf);
@@ -112,7 +130,9 @@ public final class IrChecker {
         expectSameType(ScalarType.BOOL, typeOf(branch.condition()), "the condition");
         List<Type> then = body(branch.thenBody());
         List<Type> otherwise = body(branch.elseBody());
-        expect(then.size() == otherwise.size(), () -> "the branches return " + then.size() + " and " + otherwise.size() + " values");
+        expect(
+            then.size() == otherwise.size(),
+            () -> "the branches return " + then.size() + " and " + otherwise.size() + " values");
         for (int k = 0; k < then.size(); k++) {
           expectSameType(then.get(k), otherwise.get(k), "branch result " + k);
         }
@@ -123,11 +143,24 @@ public final class IrChecker {
       }
       if (e instanceof Exp.Apply call) {
         InternalFunction callee = functions.get(call.function());
-        expect(callee != null, () -> "a call of " + call.function() + ", which the program does not define");
-        expect(callee.params().size() == call.args().size(), () -> "a call of " + call.function() + " with "
-            + call.args().size() + " arguments for " + callee.params().size() + " parameters");
+        expect(
+            callee != null,
+            () -> "a call of " + call.function() + ", which the program does not define");
+        expect(
+            callee.params().size() == call.args().size(),
+            () ->
+                "a call of "
+                    + call.function()
+                    + " with "
+                    + call.args().size()
+                    + " arguments for "
+                    + callee.params().size()
+                    + " parameters");
         for (int k = 0; k < call.args().size(); k++) {
-          expectSameType(callee.params().get(k).type(), typeOf(call.args().get(k)), "argument " + k + " of " + call.function());
+          expectSameType(
+              callee.params().get(k).type(),
+              typeOf(call.args().get(k)),
+              "argument " + k + " of " + call.function());
         }
         return callee.returnTypes();
       }
@@ -144,19 +177,33 @@ public final class IrChecker {
     }
 
     private List<Type> loop(Exp.Loop loop) {
-      expect(loop.mergeParams().size() == loop.init().size(), () -> "a loop with " + loop.mergeParams().size()
-          + " merge parameters and " + loop.init().size() + " initial values");
+      expect(
+          loop.mergeParams().size() == loop.init().size(),
+          () ->
+              "a loop with "
+                  + loop.mergeParams().size()
+                  + " merge parameters and "
+                  + loop.init().size()
+                  + " initial values");
       for (int k = 0; k < loop.init().size(); k++) {
-        expectSameType(loop.mergeParams().get(k).type(), typeOf(loop.init().get(k)), "the initial value " + k);
+        expectSameType(
+            loop.mergeParams().get(k).type(), typeOf(loop.init().get(k)), "the initial value " + k);
       }
       List<Ident> params = new ArrayList<>(loop.mergeParams());
       params.add(loop.counter());
       params.forEach(this::bind);
       List<Type> results = body(loop.body());
-      expect(results.size() == loop.mergeParams().size(), () -> "a loop body returning " + results.size() + " values for "
-          + loop.mergeParams().size() + " merge parameters");
+      expect(
+          results.size() == loop.mergeParams().size(),
+          () ->
+              "a loop body returning "
+                  + results.size()
+                  + " values for "
+                  + loop.mergeParams().size()
+                  + " merge parameters");
       for (int k = 0; k < results.size(); k++) {
-        expectSameType(loop.mergeParams().get(k).type(), results.get(k), "the loop body's result " + k);
+        expectSameType(
+            loop.mergeParams().get(k).type(), results.get(k), "the loop body's result " + k);
       }
       params.forEach(p -> scope.remove(p.name()));
       return loop.mergeParams().stream().map(Ident::type).toList();
@@ -166,7 +213,9 @@ public final class IrChecker {
       List<Type> rows = new ArrayList<>();
       for (SubExp input : soac.inputs()) {
         Type t = typeOf(input);
-        expect(t == null || t instanceof Type.Array, () -> "the input " + input + " of a " + soac.keyword() + " is no array");
+        expect(
+            t == null || t instanceof Type.Array,
+            () -> "the input " + input + " of a " + soac.keyword() + " is no array");
         rows.add(t == null ? null : InternalTypes.row(t));
       }
       if (soac instanceof Exp.Map map) {
@@ -174,11 +223,15 @@ public final class IrChecker {
       }
       if (soac instanceof Exp.Filter filter) {
         List<Type> kept = lambda(filter.predicate(), rows);
-        expect(kept.size() == 1 && ScalarType.BOOL.equals(kept.get(0)), () -> "a filter predicate that does not return one bool");
+        expect(
+            kept.size() == 1 && ScalarType.BOOL.equals(kept.get(0)),
+            () -> "a filter predicate that does not return one bool");
         return soac.inputs().stream().map(this::typeOf).toList();
       }
-      List<SubExp> neutral = soac instanceof Exp.Reduce r ? r.neutral()
-          : soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Screma) soac).neutral();
+      List<SubExp> neutral =
+          soac instanceof Exp.Reduce r
+              ? r.neutral()
+              : soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Screma) soac).neutral();
       List<Type> accumulators = neutral.stream().map(this::typeOf).toList();
       List<Type> foldParams = new ArrayList<>(accumulators);
       foldParams.addAll(rows);
@@ -186,7 +239,10 @@ public final class IrChecker {
       if (soac instanceof Exp.Screma screma) {
         List<Type> combineParams = new ArrayList<>(accumulators);
         combineParams.addAll(accumulators);
-        sameTypes(accumulators, lambda(screma.combine(), combineParams), "the combining operator's result");
+        sameTypes(
+            accumulators,
+            lambda(screma.combine(), combineParams),
+            "the combining operator's result");
       }
       sameTypes(accumulators, folded, "the fold's result");
       boolean scans = soac instanceof Exp.Scan || soac instanceof Exp.Screma s && s.scans();
@@ -195,10 +251,17 @@ public final class IrChecker {
 
     /** The result types of {@code l} applied to parameters of types {@code args}. */
     private List<Type> lambda(Lambda l, List<Type> args) {
-      expect(l.params().size() == args.size(), () -> "a function of " + l.params().size() + " parameters applied to "
-          + args.size() + " values");
+      expect(
+          l.params().size() == args.size(),
+          () ->
+              "a function of "
+                  + l.params().size()
+                  + " parameters applied to "
+                  + args.size()
+                  + " values");
       for (int k = 0; k < args.size(); k++) {
-        expectSameType(l.params().get(k).type(), args.get(k), "parameter " + l.params().get(k).name());
+        expectSameType(
+            l.params().get(k).type(), args.get(k), "parameter " + l.params().get(k).name());
       }
       l.params().forEach(this::bind);
       List<Type> results = body(l.body());
@@ -208,7 +271,9 @@ public final class IrChecker {
     }
 
     private void sameTypes(List<Type> expected, List<Type> actual, String what) {
-      expect(expected.size() == actual.size(), () -> what + " has " + actual.size() + " values for " + expected.size());
+      expect(
+          expected.size() == actual.size(),
+          () -> what + " has " + actual.size() + " values for " + expected.size());
       for (int k = 0; k < expected.size(); k++) {
         expectSameType(expected.get(k), actual.get(k), what + " " + k);
       }
@@ -233,8 +298,8 @@ public final class IrChecker {
 
     /**
      * The type of {@code s}: a constant's scalar type, a variable's declared type; fails when it is
-     * not in scope. {@code null} (any type) for {@link Substitution#CHECKED}, the constant
-     * {@code true} that also stands for a certificate known to hold.
+     * not in scope. {@code null} (any type) for {@link Substitution#CHECKED}, the constant {@code
+     * true} that also stands for a certificate known to hold.
      */
     private Type typeOf(SubExp s) {
       if (s instanceof SubExp.Const c) {
@@ -247,8 +312,15 @@ public final class IrChecker {
     }
 
     private void expectSameType(Type expected, Type actual, String what) {
-      expect(expected == null || actual == null || expected.sameShapeAs(actual), () ->
-          what + " has type " + InternalPrinter.type(actual) + " where " + InternalPrinter.type(expected) + " is expected");
+      expect(
+          expected == null || actual == null || expected.sameShapeAs(actual),
+          () ->
+              what
+                  + " has type "
+                  + InternalPrinter.type(actual)
+                  + " where "
+                  + InternalPrinter.type(expected)
+                  + " is expected");
     }
 
     private void expect(boolean holds, Supplier<String> problem) {
@@ -258,7 +330,9 @@ public final class IrChecker {
     }
 
     private static String keyword(Exp e) {
-      return e instanceof Exp.Soac soac ? soac.keyword() : e.getClass().getSimpleName().toLowerCase();
+      return e instanceof Exp.Soac soac
+          ? soac.keyword()
+          : e.getClass().getSimpleName().toLowerCase();
     }
   }
 }

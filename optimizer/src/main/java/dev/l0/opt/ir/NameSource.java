@@ -3,8 +3,8 @@ package dev.l0.opt.ir;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The one supply of fresh names for a compilation: every name it hands out is {@code base_N} with
- * a counter shared by all passes, so names stay globally unique (ARCHITECTURE.md, "IR").
+ * The one supply of fresh names for a compilation: every name it hands out is {@code base_N} with a
+ * counter shared by all passes, so names stay globally unique (ARCHITECTURE.md, "IR").
  */
 public final class NameSource {
   private final AtomicInteger counter = new AtomicInteger();

@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * One binding {@code let <certs> {v1, ..., vn} = e}: the names {@code pattern} are bound to the
- * results of {@code exp}, which may only run once the certificates {@code certificates} hold
- * (a predicated expression, thesis §4.2).
+ * results of {@code exp}, which may only run once the certificates {@code certificates} hold (a
+ * predicated expression, thesis §4.2).
  */
 public record Stm(List<Ident> pattern, List<String> certificates, Exp exp) {
   public Stm {

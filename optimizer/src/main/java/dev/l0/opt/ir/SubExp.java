@@ -2,7 +2,9 @@ package dev.l0.opt.ir;
 
 import dev.l0.ir.ScalarValue;
 
-/** An operand of an internal expression: a constant or a variable (thesis §4.1, let-normal form). */
+/**
+ * An operand of an internal expression: a constant or a variable (thesis §4.1, let-normal form).
+ */
 public sealed interface SubExp {
 
   record Const(ScalarValue value) implements SubExp {

@@ -8,8 +8,8 @@ import java.util.Map;
 
 /**
  * A renaming of variables to operands, applied everywhere a name can occur: operands, results,
- * sizes in types, certificate lists and binding sites. A certificate mapped to {@link #CHECKED}
- * is always true and is dropped from every certificate list (thesis §5.3).
+ * sizes in types, certificate lists and binding sites. A certificate mapped to {@link #CHECKED} is
+ * always true and is dropped from every certificate list (thesis §5.3).
  */
 public final class Substitution {
   /** What a certificate known to hold is replaced by. */
@@ -65,7 +65,8 @@ public final class Substitution {
   }
 
   public Stm apply(Stm stm) {
-    return new Stm(applyIdents(stm.pattern()), applyCertificates(stm.certificates()), apply(stm.exp()));
+    return new Stm(
+        applyIdents(stm.pattern()), applyCertificates(stm.certificates()), apply(stm.exp()));
   }
 
   /**
@@ -75,7 +76,10 @@ public final class Substitution {
    * level (which made deep else-if chains quadratic).
    */
   public Stm applyOutsideBodies(Stm stm) {
-    return new Stm(applyIdents(stm.pattern()), applyCertificates(stm.certificates()), applyOutsideBodies(stm.exp()));
+    return new Stm(
+        applyIdents(stm.pattern()),
+        applyCertificates(stm.certificates()),
+        applyOutsideBodies(stm.exp()));
   }
 
   public Body apply(Body body) {
@@ -89,21 +93,33 @@ public final class Substitution {
     return signature(lambda).withBody(apply(lambda.body()));
   }
 
-  /** {@code lambda} with this substitution applied to its parameters and result types, not its body. */
+  /**
+   * {@code lambda} with this substitution applied to its parameters and result types, not its body.
+   */
   private Lambda signature(Lambda lambda) {
-    return new Lambda(applyIdents(lambda.params()), lambda.body(), lambda.returnTypes().stream().map(this::apply).toList());
+    return new Lambda(
+        applyIdents(lambda.params()),
+        lambda.body(),
+        lambda.returnTypes().stream().map(this::apply).toList());
   }
 
-  /** {@code e} with this substitution applied to its operands and, recursively, to everything nested. */
+  /**
+   * {@code e} with this substitution applied to its operands and, recursively, to everything
+   * nested.
+   */
   public Exp apply(Exp e) {
     return Traversal.mapNestedBodies(applyOutsideBodies(e), this::apply);
   }
 
-  /** {@code e} with this substitution applied to its operands, types and lambda signatures, its bodies unchanged. */
+  /**
+   * {@code e} with this substitution applied to its operands, types and lambda signatures, its
+   * bodies unchanged.
+   */
   public Exp applyOutsideBodies(Exp e) {
     Exp out = e.mapOperands(this::apply).mapLambdas(this::signature);
     if (out instanceof Exp.Loop l) {
-      return new Exp.Loop(applyIdents(l.mergeParams()), l.init(), apply(l.counter()), l.bound(), l.body());
+      return new Exp.Loop(
+          applyIdents(l.mergeParams()), l.init(), apply(l.counter()), l.bound(), l.body());
     }
     if (out instanceof Exp.ArrayLit a) {
       return new Exp.ArrayLit(a.elements(), apply(a.rowType()), a.pos());

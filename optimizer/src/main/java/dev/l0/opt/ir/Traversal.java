@@ -5,16 +5,18 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
- * The generic walks over internal L0 that the passes share, in the manner of Catalyst's
- * {@code transformDown}: the bodies nested in an expression (if branches, a loop body, the bodies
- * of a SOAC's lambdas), every statement at any depth, and rewrites of the nested bodies that keep
- * a node itself (the same object) when the rewrite changes nothing, so an unchanged program costs
- * no copies and compares equal at once.
+ * The generic walks over internal L0 that the passes share, in the manner of Catalyst's {@code
+ * transformDown}: the bodies nested in an expression (if branches, a loop body, the bodies of a
+ * SOAC's lambdas), every statement at any depth, and rewrites of the nested bodies that keep a node
+ * itself (the same object) when the rewrite changes nothing, so an unchanged program costs no
+ * copies and compares equal at once.
  */
 public final class Traversal {
   private Traversal() {}
 
-  /** The bodies nested directly in {@code e}: its branches or loop body, then its lambdas' bodies. */
+  /**
+   * The bodies nested directly in {@code e}: its branches or loop body, then its lambdas' bodies.
+   */
   public static List<Body> nestedBodies(Exp e) {
     List<Lambda> lambdas = e.lambdas();
     if (lambdas.isEmpty()) {
@@ -42,7 +44,10 @@ public final class Traversal {
     }
   }
 
-  /** {@code e} with {@code rewrite} applied to each body nested directly in it, lambdas' bodies included. */
+  /**
+   * {@code e} with {@code rewrite} applied to each body nested directly in it, lambdas' bodies
+   * included.
+   */
   public static Exp mapNestedBodies(Exp e, UnaryOperator<Body> rewrite) {
     return mapNested(e, rewrite, l -> withBody(l, rewrite.apply(l.body())));
   }
@@ -56,15 +61,19 @@ public final class Traversal {
       return e;
     }
     boolean[] changed = {false};
-    Exp out = e.mapBodies(b -> {
-      Body r = onBody.apply(b);
-      changed[0] |= r != b;
-      return r;
-    }).mapLambdas(l -> {
-      Lambda r = onLambda.apply(l);
-      changed[0] |= r != l;
-      return r;
-    });
+    Exp out =
+        e.mapBodies(
+                b -> {
+                  Body r = onBody.apply(b);
+                  changed[0] |= r != b;
+                  return r;
+                })
+            .mapLambdas(
+                l -> {
+                  Lambda r = onLambda.apply(l);
+                  changed[0] |= r != l;
+                  return r;
+                });
     return changed[0] ? out : e;
   }
 

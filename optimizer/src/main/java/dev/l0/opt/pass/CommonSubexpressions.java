@@ -17,11 +17,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Common-subexpression elimination by hash-consing (the rebinder of thesis ch. 6; LMS's
- * hash-consed graph, seed 003): expressions are immutable records with structural equality, so a
- * table from expression ({@link SharingKey}: up to positions and the names bound inside) to the
- * names that first bound it finds every repeat in scope. A repeat is replaced by the earlier names. Expressions that create a fresh array for in-place update
- * ({@code copy}, updates, calls, loops), and arrays that are later consumed, are never shared.
+ * Common-subexpression elimination by hash-consing (the rebinder of thesis ch. 6; LMS's hash-consed
+ * graph, seed 003): expressions are immutable records with structural equality, so a table from
+ * expression ({@link SharingKey}: up to positions and the names bound inside) to the names that
+ * first bound it finds every repeat in scope. A repeat is replaced by the earlier names.
+ * Expressions that create a fresh array for in-place update ({@code copy}, updates, calls, loops),
+ * and arrays that are later consumed, are never shared.
  */
 public final class CommonSubexpressions implements Pass {
   @Override
@@ -61,8 +62,10 @@ public final class CommonSubexpressions implements Pass {
     private final Set<String> consumed;
     private final Map<String, SubExp> replacements = new HashMap<>();
     private final SharingKey.Hashes hashes = new SharingKey.Hashes();
+
     /** The bindings in scope by hash; a body removes what it added when it ends. */
     private final Map<Integer, List<Binding>> inScope = new HashMap<>();
+
     private Substitution current;
 
     Walk(Set<String> consumed) {
@@ -95,7 +98,10 @@ public final class CommonSubexpressions implements Pass {
       return new Body(out, substitution().applyAll(body.result()));
     }
 
-    /** The pattern of an earlier binding of the same expression in scope, or null after adding this one to the scope. */
+    /**
+     * The pattern of an earlier binding of the same expression in scope, or null after adding this
+     * one to the scope.
+     */
     private List<Ident> earlierOrAdd(Stm stm, List<Integer> added) {
       int hash = hashes.of(stm.exp());
       Binding binding = new Binding(stm.exp(), stm.pattern());
@@ -120,8 +126,11 @@ public final class CommonSubexpressions implements Pass {
 
     private boolean shareable(Stm stm) {
       Exp e = stm.exp();
-      boolean freshArray = e instanceof Exp.Copy || e instanceof Exp.Update || e instanceof Exp.Apply
-          || e instanceof Exp.Loop;
+      boolean freshArray =
+          e instanceof Exp.Copy
+              || e instanceof Exp.Update
+              || e instanceof Exp.Apply
+              || e instanceof Exp.Loop;
       return !freshArray && stm.pattern().stream().noneMatch(p -> consumed.contains(p.name()));
     }
   }

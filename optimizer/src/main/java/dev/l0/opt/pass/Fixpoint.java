@@ -8,9 +8,9 @@ import java.util.List;
 /**
  * Runs a group of passes in order, again and again, until a round changes nothing (the programs are
  * records, so "nothing changed" is structural equality). One that still changes the program after
- * {@code maxRounds} rounds stops there and says so: a warning on the {@code dev.l0.opt.pass.Fixpoint}
- * logger, and an {@link IllegalStateException} where the {@link IrChecker} is on (the tests), so a
- * pass pair that undoes each other's work cannot hide.
+ * {@code maxRounds} rounds stops there and says so: a warning on the {@code
+ * dev.l0.opt.pass.Fixpoint} logger, and an {@link IllegalStateException} where the {@link
+ * IrChecker} is on (the tests), so a pass pair that undoes each other's work cannot hide.
  */
 public record Fixpoint(String name, List<Pass> passes, int maxRounds) implements Pass {
   private static final System.Logger LOG = System.getLogger(Fixpoint.class.getName());
@@ -29,7 +29,12 @@ public record Fixpoint(String name, List<Pass> passes, int maxRounds) implements
       }
       current = next;
     }
-    String message = "the fixpoint " + name + " did not converge in " + maxRounds + " rounds; it stops with the last round's program";
+    String message =
+        "the fixpoint "
+            + name
+            + " did not converge in "
+            + maxRounds
+            + " rounds; it stops with the last round's program";
     if (IrChecker.enabled()) {
       throw new IllegalStateException(message);
     }

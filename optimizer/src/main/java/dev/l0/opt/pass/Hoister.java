@@ -22,9 +22,9 @@ import java.util.Set;
  * Hoisting of loop- and lambda-invariant bindings (the rebinder of thesis ch. 6, §6.1): a binding
  * inside a sequential loop or a SOAC's function whose free names are all bound outside moves in
  * front of the loop or SOAC. The restrictions of §6.1.1 hold: nothing consumed inside is hoisted,
- * nothing that may fail is hoisted, except assertions, and those are hoisted as
- * {@code assert(no iteration || condition)} so a loop that runs zero times still cannot fail
- * (the thesis ignores that case; we must not, as results and failures may not change).
+ * nothing that may fail is hoisted, except assertions, and those are hoisted as {@code assert(no
+ * iteration || condition)} so a loop that runs zero times still cannot fail (the thesis ignores
+ * that case; we must not, as results and failures may not change).
  */
 public final class Hoister implements Pass {
   @Override
@@ -64,7 +64,8 @@ public final class Hoister implements Pass {
     }
 
     private Exp hoistFromSoac(Exp.Soac soac, List<Stm> out) {
-      // A redomap's or scanomap's combining operator never runs in the sequential semantics; hoist only from the fold.
+      // A redomap's or scanomap's combining operator never runs in the sequential semantics; hoist
+      // only from the fold.
       Lambda target = soac.rowFunction();
       Lambda inner = target.withBody(body(target.body()));
       Set<String> variant = new HashSet<>();
@@ -78,7 +79,9 @@ public final class Hoister implements Pass {
     private record Split(List<Stm> hoisted, Body remaining) {}
 
     private interface Guard {
-      /** A boolean that is true when the loop or SOAC runs no iteration (emitting what it needs). */
+      /**
+       * A boolean that is true when the loop or SOAC runs no iteration (emitting what it needs).
+       */
       SubExp noIteration();
     }
 
@@ -109,7 +112,10 @@ public final class Hoister implements Pass {
 
     private Stm guardedAssert(Stm stm, Exp.Assert a, SubExp empty, List<Stm> hoisted) {
       Ident ok = new Ident(names.fresh("hoisted_ok"), ScalarType.BOOL);
-      hoisted.add(new Stm(List.of(ok), new Exp.BinOp(BinaryOperator.OR, ScalarType.BOOL, empty, a.condition(), a.pos())));
+      hoisted.add(
+          new Stm(
+              List.of(ok),
+              new Exp.BinOp(BinaryOperator.OR, ScalarType.BOOL, empty, a.condition(), a.pos())));
       return stm.withExp(new Exp.Assert(ok.var(), a.operation(), a.detail(), a.pos()));
     }
 
@@ -117,8 +123,15 @@ public final class Hoister implements Pass {
     private SubExp loopNeverRuns(Exp.Loop l, List<Stm> out) {
       ScalarType t = (ScalarType) l.counter().type();
       Ident empty = new Ident(names.fresh("no_iteration"), ScalarType.BOOL);
-      out.add(new Stm(List.of(empty), new Exp.BinOp(BinaryOperator.LEQ, t, l.bound(),
-          SubExp.constant(new ScalarValue.Int(t, 0)), SourcePos.NONE)));
+      out.add(
+          new Stm(
+              List.of(empty),
+              new Exp.BinOp(
+                  BinaryOperator.LEQ,
+                  t,
+                  l.bound(),
+                  SubExp.constant(new ScalarValue.Int(t, 0)),
+                  SourcePos.NONE)));
       return empty.var();
     }
 
@@ -127,8 +140,15 @@ public final class Hoister implements Pass {
       Ident width = new Ident(names.fresh("width"), ScalarType.I32);
       Ident empty = new Ident(names.fresh("no_iteration"), ScalarType.BOOL);
       out.add(new Stm(List.of(width), new Exp.Size(0, input)));
-      out.add(new Stm(List.of(empty), new Exp.BinOp(BinaryOperator.EQ, ScalarType.I32, width.var(),
-          SubExp.constant(ScalarValue.i32(0)), SourcePos.NONE)));
+      out.add(
+          new Stm(
+              List.of(empty),
+              new Exp.BinOp(
+                  BinaryOperator.EQ,
+                  ScalarType.I32,
+                  width.var(),
+                  SubExp.constant(ScalarValue.i32(0)),
+                  SourcePos.NONE)));
       return empty.var();
     }
   }

@@ -19,17 +19,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Inlining of non-recursive functions (thesis §5.1): a call {@code let {r} = f(a)} becomes the
- * body of {@code f} with its parameters replaced by the arguments and every bound name fresh, and
- * nothing more. Functions carry their certificates as parameters and results (§4.2.1), so a call
- * is not itself predicated, the certificate a caller passes ends up predicating exactly the
- * inlined statements that were predicated on the parameter, and the others stay free to move
- * (e.g. be hoisted). Recursive functions (those that can reach themselves in the call graph)
- * stay calls. All call sites are inlined, callees first, so one application leaves no call to a
- * non-recursive function, except where inlining would nest bodies deeper than
- * {@link NestingLimit#MAX_DEPTH}: that call stays a call, so that no pass meets nesting deeper than
- * the checker allows in the source and every program the checker accepts optimises on the stack
- * {@link NestingLimit} sizes.
+ * Inlining of non-recursive functions (thesis §5.1): a call {@code let {r} = f(a)} becomes the body
+ * of {@code f} with its parameters replaced by the arguments and every bound name fresh, and
+ * nothing more. Functions carry their certificates as parameters and results (§4.2.1), so a call is
+ * not itself predicated, the certificate a caller passes ends up predicating exactly the inlined
+ * statements that were predicated on the parameter, and the others stay free to move (e.g. be
+ * hoisted). Recursive functions (those that can reach themselves in the call graph) stay calls. All
+ * call sites are inlined, callees first, so one application leaves no call to a non-recursive
+ * function, except where inlining would nest bodies deeper than {@link NestingLimit#MAX_DEPTH}:
+ * that call stays a call, so that no pass meets nesting deeper than the checker allows in the
+ * source and every program the checker accepts optimises on the stack {@link NestingLimit} sizes.
  */
 public final class Inliner implements Pass {
   @Override
@@ -58,14 +57,21 @@ public final class Inliner implements Pass {
   /** A function with its calls inlined, and how deeply bodies nest in it. */
   private record Inlined(InternalFunction function, int nesting) {}
 
-  private Inlined inlined(InternalFunction f, InternalProgram program, Set<String> recursive,
-      Map<String, Inlined> done, NameSource names) {
+  private Inlined inlined(
+      InternalFunction f,
+      InternalProgram program,
+      Set<String> recursive,
+      Map<String, Inlined> done,
+      NameSource names) {
     Inlined cached = done.get(f.name());
     if (cached != null) {
       return cached;
     }
-    Callees callees = callee -> recursive.contains(callee) ? null
-        : inlined(program.function(callee).orElseThrow(), program, recursive, done, names);
+    Callees callees =
+        callee ->
+            recursive.contains(callee)
+                ? null
+                : inlined(program.function(callee).orElseThrow(), program, recursive, done, names);
     Body body = inlineBody(f.body(), 0, callees, names);
     Inlined result = new Inlined(f.withBody(body), Analysis.nesting(body));
     done.put(f.name(), result);
@@ -77,16 +83,24 @@ public final class Inliner implements Pass {
     Inlined inlinable(String name);
   }
 
-  /** {@code body}, nested {@code level} bodies deep in its function, with its calls inlined where the nesting stays within the limit. */
+  /**
+   * {@code body}, nested {@code level} bodies deep in its function, with its calls inlined where
+   * the nesting stays within the limit.
+   */
   private Body inlineBody(Body body, int level, Callees callees, NameSource names) {
     List<Stm> out = new ArrayList<>();
     Map<String, SubExp> results = new HashMap<>();
     for (Stm original : body.stms()) {
       Stm stm = new Substitution(results).apply(original);
-      stm = Traversal.withExp(stm, Traversal.mapNestedBodies(stm.exp(), b -> inlineBody(b, level + 1, callees, names)));
+      stm =
+          Traversal.withExp(
+              stm,
+              Traversal.mapNestedBodies(stm.exp(), b -> inlineBody(b, level + 1, callees, names)));
       Inlined inlinable = stm.exp() instanceof Exp.Apply a ? callees.inlinable(a.function()) : null;
-      InternalFunction callee = inlinable == null || level + inlinable.nesting() > NestingLimit.MAX_DEPTH
-          ? null : inlinable.function();
+      InternalFunction callee =
+          inlinable == null || level + inlinable.nesting() > NestingLimit.MAX_DEPTH
+              ? null
+              : inlinable.function();
       if (callee == null) {
         out.add(stm);
         continue;

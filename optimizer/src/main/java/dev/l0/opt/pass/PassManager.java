@@ -6,14 +6,15 @@ import dev.l0.opt.ir.NameSource;
 import java.util.List;
 
 /**
- * Runs a pipeline of {@link Pass}es in order (a {@link Fixpoint} is itself a pass). With
- * {@link IrChecker#enabled() the check on}, the {@link IrChecker} runs after every pass and names
- * the pass that broke the internal IR.
+ * Runs a pipeline of {@link Pass}es in order (a {@link Fixpoint} is itself a pass). With {@link
+ * IrChecker#enabled() the check on}, the {@link IrChecker} runs after every pass and names the pass
+ * that broke the internal IR.
  */
 public final class PassManager {
   private PassManager() {}
 
-  public static InternalProgram runAll(List<Pass> passes, InternalProgram program, NameSource names) {
+  public static InternalProgram runAll(
+      List<Pass> passes, InternalProgram program, NameSource names) {
     InternalProgram current = program;
     for (Pass pass : passes) {
       current = pass.apply(current, names);
@@ -30,9 +31,12 @@ public final class PassManager {
    */
   public static void checkAfter(String step, InternalProgram program) {
     if (IrChecker.enabled()) {
-      IrChecker.problem(program).ifPresent(problem -> {
-        throw new IllegalStateException("the internal IR is broken after " + step + ": " + problem);
-      });
+      IrChecker.problem(program)
+          .ifPresent(
+              problem -> {
+                throw new IllegalStateException(
+                    "the internal IR is broken after " + step + ": " + problem);
+              });
     }
   }
 }

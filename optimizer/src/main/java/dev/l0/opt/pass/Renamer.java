@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Fresh names for copied code, so that an inlined function body or a duplicated lambda keeps
- * names globally unique (thesis §5.1).
+ * Fresh names for copied code, so that an inlined function body or a duplicated lambda keeps names
+ * globally unique (thesis §5.1).
  */
 public final class Renamer {
   private Renamer() {}

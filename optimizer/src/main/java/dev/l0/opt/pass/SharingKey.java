@@ -15,11 +15,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The hash-consing key of an expression for CSE (thesis §6.2): the expression with source
- * positions erased and the names bound inside it (lambda parameters, nested bindings) renamed in
- * binding order, so alpha-equivalent expressions written in two places get equal keys. Two
- * expressions with equal keys compute the same value; where one would fail, the first to run
- * fails first, so merging them changes no outcome.
+ * The hash-consing key of an expression for CSE (thesis §6.2): the expression with source positions
+ * erased and the names bound inside it (lambda parameters, nested bindings) renamed in binding
+ * order, so alpha-equivalent expressions written in two places get equal keys. Two expressions with
+ * equal keys compute the same value; where one would fail, the first to run fails first, so merging
+ * them changes no outcome.
  */
 final class SharingKey {
   private SharingKey() {}
@@ -32,9 +32,9 @@ final class SharingKey {
 
   /**
    * Hashes of expressions that are equal wherever their {@link #of keys} are: positions and all
-   * names (bound inside or not) are left out. Each node's hash is computed once per instance and
-   * an expression's hash is built from its bodies' hashes, so hashing every binding of a deeply
-   * nested program takes time linear in its size.
+   * names (bound inside or not) are left out. Each node's hash is computed once per instance and an
+   * expression's hash is built from its bodies' hashes, so hashing every binding of a deeply nested
+   * program takes time linear in its size.
    */
   static final class Hashes {
     private static final SubExp ANY_NAME = SubExp.var("%");

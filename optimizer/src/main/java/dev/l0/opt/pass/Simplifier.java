@@ -30,12 +30,12 @@ import java.util.Set;
 
 /**
  * The simplifier of thesis §5.3, one sweep (run it inside a {@link Fixpoint}): copy and constant
- * propagation, constant folding with the evaluator's own scalar semantics (so a folded value is
- * bit for bit the run-time value; no algebraic rule that could change a float), folding of
- * {@code size} from shapes in types, of indexing into {@code iota}, {@code replicate},
- * {@code transpose} and literals (keeping the bounds check as an assertion), of {@code if} on a
- * constant, removal of {@code assert(true)} and of certificates bound to {@code Checked}, and
- * removal of dead bindings, unused map outputs and unused SOAC inputs that cannot fail.
+ * propagation, constant folding with the evaluator's own scalar semantics (so a folded value is bit
+ * for bit the run-time value; no algebraic rule that could change a float), folding of {@code size}
+ * from shapes in types, of indexing into {@code iota}, {@code replicate}, {@code transpose} and
+ * literals (keeping the bounds check as an assertion), of {@code if} on a constant, removal of
+ * {@code assert(true)} and of certificates bound to {@code Checked}, and removal of dead bindings,
+ * unused map outputs and unused SOAC inputs that cannot fail.
  */
 public final class Simplifier implements Pass {
   @Override
@@ -125,7 +125,8 @@ public final class Simplifier implements Pass {
           bindAll(pattern, chosen.result());
           return;
         }
-        if (i.thenBody().stms().isEmpty() && i.elseBody().stms().isEmpty()
+        if (i.thenBody().stms().isEmpty()
+            && i.elseBody().stms().isEmpty()
             && i.thenBody().result().equals(i.elseBody().result())) {
           bindAll(pattern, i.thenBody().result());
           return;
@@ -176,9 +177,11 @@ public final class Simplifier implements Pass {
           return foldBinary(b);
         }
         if (e instanceof Exp.UnOp u && constant(u.operand()) != null) {
-          return SubExp.constant(ScalarOperations.unary(u.op(), constant(u.operand()), SourcePos.NONE));
+          return SubExp.constant(
+              ScalarOperations.unary(u.op(), constant(u.operand()), SourcePos.NONE));
         }
-        if (e instanceof Exp.BuiltinCall c && c.args().stream().allMatch(a -> a instanceof SubExp.Const)) {
+        if (e instanceof Exp.BuiltinCall c
+            && c.args().stream().allMatch(a -> a instanceof SubExp.Const)) {
           List<ScalarValue> args = c.args().stream().map(Walk::constant).toList();
           return SubExp.constant(ScalarOperations.builtin(c.function(), args, SourcePos.NONE));
         }
@@ -205,7 +208,10 @@ public final class Simplifier implements Pass {
         return null;
       }
       if (b.left().equals(b.right()) && b.op().kind() == BinaryOperator.Kind.COMPARISON) {
-        boolean reflexive = b.op() == BinaryOperator.EQ || b.op() == BinaryOperator.LEQ || b.op() == BinaryOperator.GEQ;
+        boolean reflexive =
+            b.op() == BinaryOperator.EQ
+                || b.op() == BinaryOperator.LEQ
+                || b.op() == BinaryOperator.GEQ;
         return SubExp.constant(ScalarValue.bool(reflexive));
       }
       if (!b.operandType().isInteger()) {
@@ -226,8 +232,12 @@ public final class Simplifier implements Pass {
       return null;
     }
 
-    /** {@code true && x = x}, {@code false && x = false}, and dually for {@code ||}; both operands are already evaluated. */
-    private static SubExp foldLogical(BinaryOperator op, ScalarValue l, SubExp right, ScalarValue r, SubExp left) {
+    /**
+     * {@code true && x = x}, {@code false && x = false}, and dually for {@code ||}; both operands
+     * are already evaluated.
+     */
+    private static SubExp foldLogical(
+        BinaryOperator op, ScalarValue l, SubExp right, ScalarValue r, SubExp left) {
       ScalarValue known = l != null ? l : r;
       SubExp other = l != null ? right : left;
       if (known == null) {
@@ -238,14 +248,19 @@ public final class Simplifier implements Pass {
       return absorbing ? SubExp.constant(known) : other;
     }
 
-    /** {@code x && x = x}, and {@code x || (x || y) = x || y} (both operands are already evaluated; booleans only). */
+    /**
+     * {@code x && x = x}, and {@code x || (x || y) = x || y} (both operands are already evaluated;
+     * booleans only).
+     */
     private SubExp absorbed(Exp.BinOp b) {
       if (b.left().equals(b.right())) {
         return b.left();
       }
       for (SubExp[] pair : new SubExp[][] {{b.left(), b.right()}, {b.right(), b.left()}}) {
         Exp def = pair[1] instanceof SubExp.Var v ? definitions.get(v.name()) : null;
-        if (def instanceof Exp.BinOp inner && inner.op() == b.op() && (inner.left().equals(pair[0]) || inner.right().equals(pair[0]))) {
+        if (def instanceof Exp.BinOp inner
+            && inner.op() == b.op()
+            && (inner.left().equals(pair[0]) || inner.right().equals(pair[0]))) {
           return pair[1];
         }
       }
@@ -272,38 +287,47 @@ public final class Simplifier implements Pass {
     }
 
     /**
-     * Indexing into {@code iota}, {@code replicate}, {@code transpose}, {@code reshape} or a literal
-     * (thesis Fig. 12, Fig. 14):
-     * the element is known without the array, but the bounds check stays as an assertion so a
-     * failing program still fails with {@code index}.
+     * Indexing into {@code iota}, {@code replicate}, {@code transpose}, {@code reshape} or a
+     * literal (thesis Fig. 12, Fig. 14): the element is known without the array, but the bounds
+     * check stays as an assertion so a failing program still fails with {@code index}.
      */
     private boolean foldIndex(Stm stm, Exp.Index x, List<Stm> out) {
       Exp def = x.array() instanceof SubExp.Var v ? definitions.get(v.name()) : null;
       Ident result = stm.pattern().get(0);
-      if (def instanceof Exp.Iota iota && x.indices().size() == 1 && sameType(x.indices().get(0), iota.count())) {
-        List<String> certs = boundsCheck(x.indices().get(0), iota.count(), x, stm.certificates(), out);
+      if (def instanceof Exp.Iota iota
+          && x.indices().size() == 1
+          && sameType(x.indices().get(0), iota.count())) {
+        List<String> certs =
+            boundsCheck(x.indices().get(0), iota.count(), x, stm.certificates(), out);
         out.add(new Stm(List.of(result), certs, new Exp.Atom(x.indices().get(0))));
         definitions.put(result.name(), new Exp.Atom(x.indices().get(0)));
         return true;
       }
       if (def instanceof Exp.Replicate rep && sameType(x.indices().get(0), rep.count())) {
-        List<String> certs = boundsCheck(x.indices().get(0), rep.count(), x, stm.certificates(), out);
-        Exp rest = x.indices().size() == 1 ? new Exp.Atom(rep.value())
-            : new Exp.Index(rep.value(), x.indices().subList(1, x.indices().size()), x.pos());
+        List<String> certs =
+            boundsCheck(x.indices().get(0), rep.count(), x, stm.certificates(), out);
+        Exp rest =
+            x.indices().size() == 1
+                ? new Exp.Atom(rep.value())
+                : new Exp.Index(rep.value(), x.indices().subList(1, x.indices().size()), x.pos());
         out.add(new Stm(List.of(result), certs, rest));
         return true;
       }
       if (def instanceof Exp.Transpose t && t.k() == 0 && t.n() == 1 && x.indices().size() == 2) {
         List<SubExp> swapped = List.of(x.indices().get(1), x.indices().get(0));
-        out.add(new Stm(List.of(result), stm.certificates(), new Exp.Index(t.array(), swapped, x.pos())));
+        out.add(
+            new Stm(
+                List.of(result), stm.certificates(), new Exp.Index(t.array(), swapped, x.pos())));
         return true;
       }
       if (def instanceof Exp.Reshape r && foldIndexIntoReshape(stm, x, r, out)) {
         return true;
       }
-      if (def instanceof Exp.ArrayLit lit && x.indices().size() == 1
+      if (def instanceof Exp.ArrayLit lit
+          && x.indices().size() == 1
           && constant(x.indices().get(0)) instanceof ScalarValue.Int i
-          && i.value() >= 0 && i.value() < lit.elements().size()) {
+          && i.value() >= 0
+          && i.value() < lit.elements().size()) {
         replace(result, lit.elements().get((int) i.value()));
         return true;
       }
@@ -312,15 +336,16 @@ public final class Simplifier implements Pass {
 
     /**
      * {@code reshape((d1, ..., dk), a)[i1, ..., ik]} reads {@code a} at the same row-major offset
-     * {@code ((i1 * d2 + i2) * d3 + ...)}, split back by {@code a}'s sizes; each {@code im < dm} stays
-     * checked, and the arithmetic runs only once the checks hold. Applies where every index and
-     * size is an {@code i32} and {@code a}'s sizes are known.
+     * {@code ((i1 * d2 + i2) * d3 + ...)}, split back by {@code a}'s sizes; each {@code im < dm}
+     * stays checked, and the arithmetic runs only once the checks hold. Applies where every index
+     * and size is an {@code i32} and {@code a}'s sizes are known.
      */
     private boolean foldIndexIntoReshape(Stm stm, Exp.Index x, Exp.Reshape r, List<Stm> out) {
       List<SubExp> sourceDims = knownDims(r.array());
       List<SubExp> all = new ArrayList<>(x.indices());
       all.addAll(r.shape());
-      if (sourceDims == null || x.indices().size() != r.shape().size()
+      if (sourceDims == null
+          || x.indices().size() != r.shape().size()
           || !all.stream().allMatch(s -> ScalarType.I32.equals(typeOf(s)))) {
         return false;
       }
@@ -339,17 +364,22 @@ public final class Simplifier implements Pass {
         offset = arithmetic(BinaryOperator.DIV, offset, sourceDims.get(q), certs, x, out);
       }
       sourceIndex[0] = offset;
-      out.add(new Stm(stm.pattern(), certs, new Exp.Index(r.array(), List.of(sourceIndex), x.pos())));
+      out.add(
+          new Stm(stm.pattern(), certs, new Exp.Index(r.array(), List.of(sourceIndex), x.pos())));
       return true;
     }
 
-    private SubExp arithmetic(BinaryOperator op, SubExp l, SubExp r, List<String> certs, Exp.Index x, List<Stm> out) {
+    private SubExp arithmetic(
+        BinaryOperator op, SubExp l, SubExp r, List<String> certs, Exp.Index x, List<Stm> out) {
       Ident id = fresh("offset", ScalarType.I32);
       out.add(new Stm(List.of(id), certs, new Exp.BinOp(op, ScalarType.I32, l, r, x.pos())));
       return id.var();
     }
 
-    /** Every size of the array {@code a} as an operand in scope, or {@code null} where one is unknown. */
+    /**
+     * Every size of the array {@code a} as an operand in scope, or {@code null} where one is
+     * unknown.
+     */
     private List<SubExp> knownDims(SubExp a) {
       if (typeOf(a) == null) {
         return null;
@@ -373,23 +403,40 @@ public final class Simplifier implements Pass {
       return s instanceof SubExp.Const c ? c.value().type() : types.get(((SubExp.Var) s).name());
     }
 
-    /** Emits {@code assert(0 <= i && i < n)} for {@code x}'s position; returns the certificates the element read needs. */
-    private List<String> boundsCheck(SubExp i, SubExp n, Exp.Index x, List<String> certs, List<Stm> out) {
+    /**
+     * Emits {@code assert(0 <= i && i < n)} for {@code x}'s position; returns the certificates the
+     * element read needs.
+     */
+    private List<String> boundsCheck(
+        SubExp i, SubExp n, Exp.Index x, List<String> certs, List<Stm> out) {
       ScalarType t = (ScalarType) typeOf(i);
       ScalarValue.Int zero = new ScalarValue.Int(t, 0);
       ScalarValue ci = constant(i);
       ScalarValue cn = constant(n);
-      if (ci instanceof ScalarValue.Int iv && cn instanceof ScalarValue.Int nv && iv.value() >= 0 && iv.value() < nv.value()) {
+      if (ci instanceof ScalarValue.Int iv
+          && cn instanceof ScalarValue.Int nv
+          && iv.value() >= 0
+          && iv.value() < nv.value()) {
         return certs;
       }
       Ident low = fresh("in_lower", ScalarType.BOOL);
       Ident high = fresh("in_upper", ScalarType.BOOL);
       Ident both = fresh("in_bounds", ScalarType.BOOL);
       Ident cert = fresh("bounds_cert", InternalTypes.CERT);
-      out.add(new Stm(List.of(low), new Exp.BinOp(BinaryOperator.LEQ, t, SubExp.constant(zero), i, x.pos())));
+      out.add(
+          new Stm(
+              List.of(low),
+              new Exp.BinOp(BinaryOperator.LEQ, t, SubExp.constant(zero), i, x.pos())));
       out.add(new Stm(List.of(high), new Exp.BinOp(BinaryOperator.LT, t, i, n, x.pos())));
-      out.add(new Stm(List.of(both), new Exp.BinOp(BinaryOperator.AND, ScalarType.BOOL, low.var(), high.var(), x.pos())));
-      out.add(new Stm(List.of(cert), certs, new Exp.Assert(both.var(), "index", "index out of bounds", x.pos())));
+      out.add(
+          new Stm(
+              List.of(both),
+              new Exp.BinOp(BinaryOperator.AND, ScalarType.BOOL, low.var(), high.var(), x.pos())));
+      out.add(
+          new Stm(
+              List.of(cert),
+              certs,
+              new Exp.Assert(both.var(), "index", "index out of bounds", x.pos())));
       return List.of(cert.name());
     }
 
@@ -415,17 +462,31 @@ public final class Simplifier implements Pass {
       for (int k = 0; k < f.returnTypes().size(); k++) {
         Type declared = f.returnTypes().get(k);
         Type actual = typeOf(f.body().result().get(k));
-        boolean better = declared.rank() > 0 && actual != null && !InternalTypes.sizesKnownOutside(declared, inside)
-            && InternalTypes.sizesKnownOutside(actual, inside);
+        boolean better =
+            declared.rank() > 0
+                && actual != null
+                && !InternalTypes.sizesKnownOutside(declared, inside)
+                && InternalTypes.sizesKnownOutside(actual, inside);
         Type row = better ? actual : declared;
         returns.add(row);
         Ident out = stm.pattern().get(k);
-        pattern.add(better ? new Ident(out.name(), new Type.Array(row, ((Type.Array) out.type()).size(), out.type().isUnique())) : out);
+        pattern.add(
+            better
+                ? new Ident(
+                    out.name(),
+                    new Type.Array(row, ((Type.Array) out.type()).size(), out.type().isUnique()))
+                : out);
       }
-      return new Stm(pattern, stm.certificates(), new Exp.Map(new Lambda(f.params(), f.body(), returns), m.inputs(), m.pos()));
+      return new Stm(
+          pattern,
+          stm.certificates(),
+          new Exp.Map(new Lambda(f.params(), f.body(), returns), m.inputs(), m.pos()));
     }
 
-    /** Drops map outputs nobody uses and SOAC inputs the function ignores, where that cannot hide a failure. */
+    /**
+     * Drops map outputs nobody uses and SOAC inputs the function ignores, where that cannot hide a
+     * failure.
+     */
     private Stm pruneSoacInputs(Stm stm) {
       if (stm.exp() instanceof Exp.Map || stm.exp() instanceof Exp.Screma) {
         Exp.Soac soac = (Exp.Soac) stm.exp();
@@ -437,7 +498,10 @@ public final class Simplifier implements Pass {
 
     private record Pruned(Lambda function, List<SubExp> inputs) {}
 
-    /** Removes the parameters after the first {@code keep} that the body never uses, with their inputs (one input always stays). */
+    /**
+     * Removes the parameters after the first {@code keep} that the body never uses, with their
+     * inputs (one input always stays).
+     */
     private static Pruned pruneParams(Lambda f, int keep, List<SubExp> inputs) {
       Set<String> used = Analysis.useCounts(f.body()).keySet();
       List<Ident> params = new ArrayList<>(f.params().subList(0, keep));
@@ -453,9 +517,13 @@ public final class Simplifier implements Pass {
       return new Pruned(new Lambda(params, f.body(), f.returnTypes()), kept);
     }
 
-    /** Removes bindings whose results are unused and that cannot fail, and unused scalar map outputs. */
+    /**
+     * Removes bindings whose results are unused and that cannot fail, and unused scalar map
+     * outputs.
+     */
     Body removeDead(Body body, Set<String> alsoLive) {
-      Set<String> live = new HashSet<>(Analysis.useCounts(new Body(List.of(), body.result())).keySet());
+      Set<String> live =
+          new HashSet<>(Analysis.useCounts(new Body(List.of(), body.result())).keySet());
       live.addAll(alsoLive);
       List<Stm> kept = new ArrayList<>();
       List<Stm> stms = body.stms();
@@ -479,15 +547,18 @@ public final class Simplifier implements Pass {
       List<Type> returns = new ArrayList<>();
       for (int k = 0; k < stm.pattern().size(); k++) {
         Ident out = stm.pattern().get(k);
-        boolean keep = live.contains(out.name()) || m.function().returnTypes().get(k).rank() > 0
-            || (pattern.isEmpty() && k == stm.pattern().size() - 1);
+        boolean keep =
+            live.contains(out.name())
+                || m.function().returnTypes().get(k).rank() > 0
+                || (pattern.isEmpty() && k == stm.pattern().size() - 1);
         if (keep) {
           pattern.add(out);
           results.add(m.function().body().result().get(k));
           returns.add(m.function().returnTypes().get(k));
         }
       }
-      Lambda f = new Lambda(m.function().params(), new Body(m.function().body().stms(), results), returns);
+      Lambda f =
+          new Lambda(m.function().params(), new Body(m.function().body().stms(), results), returns);
       return new Stm(pattern, stm.certificates(), new Exp.Map(f, m.inputs(), m.pos()));
     }
   }

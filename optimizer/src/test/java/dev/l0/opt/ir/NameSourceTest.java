@@ -17,7 +17,10 @@ class NameSourceTest {
     assertEquals("r2_6", names.fresh("r2"));
   }
 
-  /** Deep in a pass's recursion, running out of stack must be a StackOverflowError (which the optimiser reports), nothing else. */
+  /**
+   * Deep in a pass's recursion, running out of stack must be a StackOverflowError (which the
+   * optimiser reports), nothing else.
+   */
   @Test
   void runningOutOfStackInsideFreshIsAStackOverflow() {
     NameSource names = new NameSource();

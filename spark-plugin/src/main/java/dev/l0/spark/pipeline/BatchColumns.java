@@ -7,14 +7,23 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * The column forms of {@link ColumnBatch} and {@link PartialResult}: a rank-1 column is a
- * primitive array, a higher-rank one a {@link FlatArray} whose first dimension is the rows; a
- * row of a column is a boxed scalar, a primitive array or a {@code FlatArray}.
+ * The column forms of {@link ColumnBatch} and {@link PartialResult}: a rank-1 column is a primitive
+ * array, a higher-rank one a {@link FlatArray} whose first dimension is the rows; a row of a column
+ * is a boxed scalar, a primitive array or a {@code FlatArray}.
  */
 final class BatchColumns {
-  private static final Map<Class<?>, ScalarType> ELEMENT_TYPES = Map.of(double[].class, ScalarType.F64,
-      float[].class, ScalarType.F32, int[].class, ScalarType.I32, long[].class, ScalarType.I64,
-      boolean[].class, ScalarType.BOOL);
+  private static final Map<Class<?>, ScalarType> ELEMENT_TYPES =
+      Map.of(
+          double[].class,
+          ScalarType.F64,
+          float[].class,
+          ScalarType.F32,
+          int[].class,
+          ScalarType.I32,
+          long[].class,
+          ScalarType.I64,
+          boolean[].class,
+          ScalarType.BOOL);
 
   private BatchColumns() {}
 
@@ -26,7 +35,10 @@ final class BatchColumns {
     return Array.getLength(column);
   }
 
-  /** The rank of {@code column}: 1 for a primitive array, the number of dimensions of a {@code FlatArray}. */
+  /**
+   * The rank of {@code column}: 1 for a primitive array, the number of dimensions of a {@code
+   * FlatArray}.
+   */
   static int rank(Object column) {
     return column instanceof FlatArray flat ? flat.shape().length : 1;
   }
@@ -69,7 +81,10 @@ final class BatchColumns {
     return rowShape.length == 1 ? row : new FlatArray(flat.elementType(), row, rowShape);
   }
 
-  /** A column of one row holding {@code value}, a row form (boxed scalar, primitive array or {@code FlatArray}). */
+  /**
+   * A column of one row holding {@code value}, a row form (boxed scalar, primitive array or {@code
+   * FlatArray}).
+   */
   static Object oneRow(Object value) {
     if (value instanceof FlatArray flat) {
       int[] shape = flat.shape();

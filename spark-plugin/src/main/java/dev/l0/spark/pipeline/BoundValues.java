@@ -35,12 +35,13 @@ import org.apache.spark.sql.SparkSession;
  * compiled programs do not depend on the values (they are arguments of every run), so the program
  * cache stays keyed by the program alone; {@link #digest()} tells bound values apart where specs
  * are compared. Immutable and serializable; before {@link #broadcast} the values travel inside it,
- * after it only the broadcast's handle does (the broadcast's value is the instance that holds them).
- * With Kryo it travels by Java serialization ({@code L0KryoRegistrator} registers it).
+ * after it only the broadcast's handle does (the broadcast's value is the instance that holds
+ * them). With Kryo it travels by Java serialization ({@code L0KryoRegistrator} registers it).
  */
 public final class BoundValues implements Serializable {
   private static final long serialVersionUID = 1L;
-  private static final BoundValues NONE = new BoundValues(List.of(), List.of(), digestOf(List.of()), null);
+  private static final BoundValues NONE =
+      new BoundValues(List.of(), List.of(), digestOf(List.of()), null);
 
   private final List<String> parameters;
   private final List<Integer> positions;
@@ -48,7 +49,11 @@ public final class BoundValues implements Serializable {
   private final List<BoundValue> held;
   private final Broadcast<BoundValues> broadcast;
 
-  private BoundValues(List<String> parameters, List<Integer> positions, String digest, List<BoundValue> held,
+  private BoundValues(
+      List<String> parameters,
+      List<Integer> positions,
+      String digest,
+      List<BoundValue> held,
       Broadcast<BoundValues> broadcast) {
     this.parameters = List.copyOf(parameters);
     this.positions = List.copyOf(positions);
@@ -57,7 +62,8 @@ public final class BoundValues implements Serializable {
     this.broadcast = broadcast;
   }
 
-  private BoundValues(List<String> parameters, List<Integer> positions, String digest, List<BoundValue> held) {
+  private BoundValues(
+      List<String> parameters, List<Integer> positions, String digest, List<BoundValue> held) {
     this(parameters, positions, digest, held, null);
   }
 
@@ -67,31 +73,46 @@ public final class BoundValues implements Serializable {
   }
 
   /**
-   * {@code arguments} checked against {@code entry}: each names a parameter once, and its Java value
-   * fits that parameter's type (a scalar, or an array of scalars given as a primitive array, regular
-   * nested primitive arrays or a {@link FlatArray}); throws {@link PipelinePlanningException}.
+   * {@code arguments} checked against {@code entry}: each names a parameter once, and its Java
+   * value fits that parameter's type (a scalar, or an array of scalars given as a primitive array,
+   * regular nested primitive arrays or a {@link FlatArray}); throws {@link
+   * PipelinePlanningException}.
    */
   static BoundValues of(FunDef entry, List<BoundArgument> arguments, String callSite) {
     List<BoundValue> values = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (BoundArgument argument : arguments) {
       if (!seen.add(argument.parameter())) {
-        throw new PipelinePlanningException(callSite, "with(\"" + argument.parameter() + "\", ...) binds the parameter '"
-            + argument.parameter() + "' of '" + entry.name() + "' twice");
+        throw new PipelinePlanningException(
+            callSite,
+            "with(\""
+                + argument.parameter()
+                + "\", ...) binds the parameter '"
+                + argument.parameter()
+                + "' of '"
+                + entry.name()
+                + "' twice");
       }
       values.add(checked(entry, argument, callSite));
     }
     values.sort((a, b) -> Integer.compare(a.position(), b.position()));
-    return new BoundValues(values.stream().map(BoundValue::parameter).toList(),
-        values.stream().map(BoundValue::position).toList(), digestOf(values), values);
+    return new BoundValues(
+        values.stream().map(BoundValue::parameter).toList(),
+        values.stream().map(BoundValue::position).toList(),
+        digestOf(values),
+        values);
   }
 
-  /** These values as one Spark broadcast of {@code session}'s context, fetched once per executor; itself where there are none. */
+  /**
+   * These values as one Spark broadcast of {@code session}'s context, fetched once per executor;
+   * itself where there are none.
+   */
   BoundValues broadcast(SparkSession session) {
     if (parameters.isEmpty() || broadcast != null) {
       return this;
     }
-    Broadcast<BoundValues> shipped = JavaSparkContext.fromSparkContext(session.sparkContext()).broadcast(this);
+    Broadcast<BoundValues> shipped =
+        JavaSparkContext.fromSparkContext(session.sparkContext()).broadcast(this);
     return new BoundValues(parameters, positions, digest, null, shipped);
   }
 
@@ -116,8 +137,8 @@ public final class BoundValues implements Serializable {
   }
 
   /**
-   * The runtime arguments of an entry with parameters of {@code parameterTypes}: the bound values at
-   * their positions, the others assembled from {@code columnLeaves} in order.
+   * The runtime arguments of an entry with parameters of {@code parameterTypes}: the bound values
+   * at their positions, the others assembled from {@code columnLeaves} in order.
    */
   Object[] arguments(List<Type> parameterTypes, List<Object> columnLeaves) {
     if (parameters.isEmpty()) {
@@ -130,7 +151,8 @@ public final class BoundValues implements Serializable {
         columnTypes.add(parameterTypes.get(k));
       }
     }
-    Iterator<Object> fromColumns = Arrays.asList(TupleLeaves.arguments(columnTypes, columnLeaves)).iterator();
+    Iterator<Object> fromColumns =
+        Arrays.asList(TupleLeaves.arguments(columnTypes, columnLeaves)).iterator();
     Object[] arguments = new Object[parameterTypes.size()];
     int next = 0;
     for (int k = 0; k < arguments.length; k++) {
@@ -143,7 +165,7 @@ public final class BoundValues implements Serializable {
     return arguments;
   }
 
-  /** One line per bound value, e.g. {@code "  grid [f64] of shape [100]"}. */
+  /** One line per bound value, e.g. {@code " grid [f64] of shape [100]"}. */
   String explain() {
     return values().stream().map(v -> "  " + v.describe()).collect(Collectors.joining("\n"));
   }
@@ -160,20 +182,39 @@ public final class BoundValues implements Serializable {
         return flattened(param, position, argument.value(), callSite);
       }
     }
-    throw new PipelinePlanningException(callSite, "with(\"" + argument.parameter() + "\", ...) names no parameter of '"
-        + entry.name() + "'; its parameters are " + params.stream().map(p -> L0Printer.print(p.type()) + " " + p.name())
-            .collect(Collectors.joining(", ")));
+    throw new PipelinePlanningException(
+        callSite,
+        "with(\""
+            + argument.parameter()
+            + "\", ...) names no parameter of '"
+            + entry.name()
+            + "'; its parameters are "
+            + params.stream()
+                .map(p -> L0Printer.print(p.type()) + " " + p.name())
+                .collect(Collectors.joining(", ")));
   }
 
   private static BoundValue flattened(Param param, int position, Object value, String callSite) {
     Type type = param.type();
     if (!(type.baseElement() instanceof ScalarType element)) {
-      throw new PipelinePlanningException(callSite, "with(\"" + param.name() + "\", ...): the parameter has L0 type "
-          + L0Printer.print(type) + "; with(...) binds only scalars and arrays of scalars");
+      throw new PipelinePlanningException(
+          callSite,
+          "with(\""
+              + param.name()
+              + "\", ...): the parameter has L0 type "
+              + L0Printer.print(type)
+              + "; with(...) binds only scalars and arrays of scalars");
     }
     int rank = type.rank();
-    String problem = "with(\"" + param.name() + "\", ...): the parameter has L0 type " + L0Printer.print(type)
-        + ", which takes " + accepted(element, rank) + ", but the value is " + describe(value);
+    String problem =
+        "with(\""
+            + param.name()
+            + "\", ...): the parameter has L0 type "
+            + L0Printer.print(type)
+            + ", which takes "
+            + accepted(element, rank)
+            + ", but the value is "
+            + describe(value);
     if (rank == 0) {
       if (!JavaScalars.boxedClass(element).isInstance(value)) {
         throw new PipelinePlanningException(callSite, problem);
@@ -204,16 +245,36 @@ public final class BoundValues implements Serializable {
     return new BoundValue(param.name(), position, element, shape, data);
   }
 
-  /** Copies {@code array}, at depth {@code depth} of a value of {@code shape}, into {@code data} from {@code offset[0]}. */
-  private static void copy(Object array, int depth, int[] shape, Object data, int[] offset, String path, String callSite) {
+  /**
+   * Copies {@code array}, at depth {@code depth} of a value of {@code shape}, into {@code data}
+   * from {@code offset[0]}.
+   */
+  private static void copy(
+      Object array,
+      int depth,
+      int[] shape,
+      Object data,
+      int[] offset,
+      String path,
+      String callSite) {
     if (array == null) {
-      throw new PipelinePlanningException(callSite, "with(...): " + path + " is null; a bound array must be regular");
+      throw new PipelinePlanningException(
+          callSite, "with(...): " + path + " is null; a bound array must be regular");
     }
     int length = Array.getLength(array);
     if (length != shape[depth]) {
       String firstPath = path.substring(0, path.indexOf('[')) + "[0]".repeat(depth);
-      throw new PipelinePlanningException(callSite, "with(...): the nested array is irregular: " + path + " has length "
-          + length + ", but " + firstPath + " has length " + shape[depth] + "; a bound array must be regular");
+      throw new PipelinePlanningException(
+          callSite,
+          "with(...): the nested array is irregular: "
+              + path
+              + " has length "
+              + length
+              + ", but "
+              + firstPath
+              + " has length "
+              + shape[depth]
+              + "; a bound array must be regular");
     }
     if (depth == shape.length - 1) {
       System.arraycopy(array, 0, data, offset[0], length);
@@ -231,8 +292,12 @@ public final class BoundValues implements Serializable {
       return "a " + JavaScalars.boxedClass(element).getName();
     }
     String nested = nestedArrayClass(element, rank).getTypeName();
-    return (rank == 1 ? "a " + nested : "regular nested arrays " + nested) + " or a FlatArray of " + element.keyword()
-        + " with " + rank + (rank == 1 ? " dimension" : " dimensions");
+    return (rank == 1 ? "a " + nested : "regular nested arrays " + nested)
+        + " or a FlatArray of "
+        + element.keyword()
+        + " with "
+        + rank
+        + (rank == 1 ? " dimension" : " dimensions");
   }
 
   private static String describe(Object value) {
@@ -240,7 +305,10 @@ public final class BoundValues implements Serializable {
       return "null";
     }
     if (value instanceof FlatArray flat) {
-      return "a FlatArray of " + flat.elementType().keyword() + " with shape " + Arrays.toString(flat.shape());
+      return "a FlatArray of "
+          + flat.elementType().keyword()
+          + " with shape "
+          + Arrays.toString(flat.shape());
     }
     return "a " + value.getClass().getTypeName();
   }
@@ -256,7 +324,8 @@ public final class BoundValues implements Serializable {
   private static String digestOf(List<BoundValue> values) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      try (ObjectOutputStream out = new ObjectOutputStream(new DigestOutputStream(OutputStream.nullOutputStream(), sha))) {
+      try (ObjectOutputStream out =
+          new ObjectOutputStream(new DigestOutputStream(OutputStream.nullOutputStream(), sha))) {
         out.writeObject(new ArrayList<>(values));
       }
       return HexFormat.of().formatHex(sha.digest());

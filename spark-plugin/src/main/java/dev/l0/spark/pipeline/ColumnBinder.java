@@ -21,8 +21,8 @@ import org.apache.spark.sql.types.StructType;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * Binds an entry function's parameters to the child's columns. Every parameter is flattened to
- * its leaves (an array of tuples, nested tuples included, or a tuple of arrays gives one input per
+ * Binds an entry function's parameters to the child's columns. Every parameter is flattened to its
+ * leaves (an array of tuples, nested tuples included, or a tuple of arrays gives one input per
  * tuple leaf, in order; an array of scalars is one input); the named columns supply inputs in
  * order, a struct column one per leaf field (nested structs recursively), an array column an inner
  * dimension; no implicit casts. Errors name the column, its Spark type and the L0 type.
@@ -30,31 +30,41 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p>Names resolve as Spark resolves {@code df.col(name)}, in one place ({@link #find}): a
  * top-level column whose whole name matches (dots included) first; else the name is split into
  * parts by Spark's own parser (a backticked part is literal: {@code `a.b`}), the first part a
- * top-level column and the rest struct fields. Parts match exactly when
- * {@code spark.sql.caseSensitive} is true and ignoring case otherwise (Spark's default); a name
- * that matches two columns or fields is ambiguous, as in Spark ({@code [AMBIGUOUS_REFERENCE]}).
- * A binding's column path is written with the schema's own names, backticked where a name holds a
- * dot or a backtick, so the top-level column can be read back from it ({@link #topLevelColumn}).
+ * top-level column and the rest struct fields. Parts match exactly when {@code
+ * spark.sql.caseSensitive} is true and ignoring case otherwise (Spark's default); a name that
+ * matches two columns or fields is ambiguous, as in Spark ({@code [AMBIGUOUS_REFERENCE]}). A
+ * binding's column path is written with the schema's own names, backticked where a name holds a dot
+ * or a backtick, so the top-level column can be read back from it ({@link #topLevelColumn}).
  */
 final class ColumnBinder {
 
   /** One leaf of a named column, before it meets its parameter. */
   private record Leaf(String path, List<Integer> fieldPath, DataType type) {}
 
-  /** Input {@code index} (of {@code count}) of parameter {@code param}: a leaf of its type, of L0 type {@code type}. */
+  /**
+   * Input {@code index} (of {@code count}) of parameter {@code param}: a leaf of its type, of L0
+   * type {@code type}.
+   */
   private record ParamLeaf(Param param, Type type, int index, int count) {}
 
   private final String callSite;
   private final boolean caseSensitive;
 
-  /** A binder whose errors name {@code callSite}; names match exactly only when {@code caseSensitive}. */
+  /**
+   * A binder whose errors name {@code callSite}; names match exactly only when {@code
+   * caseSensitive}.
+   */
   ColumnBinder(String callSite, boolean caseSensitive) {
     this.callSite = callSite;
     this.caseSensitive = caseSensitive;
   }
 
-  /** The bindings of the leaves of {@code entry}'s parameters to {@code columns} of {@code schema}, with {@code nullReplacements} by column name (resolved as column names are). */
-  List<InputBinding> bind(FunDef entry, List<String> columns, StructType schema, Map<String, Object> nullReplacements) {
+  /**
+   * The bindings of the leaves of {@code entry}'s parameters to {@code columns} of {@code schema},
+   * with {@code nullReplacements} by column name (resolved as column names are).
+   */
+  List<InputBinding> bind(
+      FunDef entry, List<String> columns, StructType schema, Map<String, Object> nullReplacements) {
     if (columns.isEmpty()) {
       throw error("on(...) names no columns; name the columns that feed " + signature(entry));
     }
@@ -64,11 +74,30 @@ final class ColumnBinder {
     }
     List<ParamLeaf> inputs = paramLeaves(entry);
     if (leaves.size() != inputs.size()) {
-      throw error("the columns " + columns + " supply " + leaves.size() + " input(s) ("
-          + leaves.stream().map(l -> l.path() + " " + l.type().simpleString()).collect(Collectors.joining(", "))
-          + "), but " + signature(entry) + " takes " + inputs.size() + " input(s), one per leaf of its parameters ("
-          + entry.params().stream().map(p -> p.name() + ": " + TupleLeaves.types(p.type()).stream()
-              .map(L0Printer::print).collect(Collectors.joining(", "))).collect(Collectors.joining("; ")) + ")");
+      throw error(
+          "the columns "
+              + columns
+              + " supply "
+              + leaves.size()
+              + " input(s) ("
+              + leaves.stream()
+                  .map(l -> l.path() + " " + l.type().simpleString())
+                  .collect(Collectors.joining(", "))
+              + "), but "
+              + signature(entry)
+              + " takes "
+              + inputs.size()
+              + " input(s), one per leaf of its parameters ("
+              + entry.params().stream()
+                  .map(
+                      p ->
+                          p.name()
+                              + ": "
+                              + TupleLeaves.types(p.type()).stream()
+                                  .map(L0Printer::print)
+                                  .collect(Collectors.joining(", ")))
+                  .collect(Collectors.joining("; "))
+              + ")");
     }
     Map<List<Integer>, String> nullKeys = nullReplacementKeys(nullReplacements, leaves, schema);
     List<InputBinding> bindings = new ArrayList<>();
@@ -77,13 +106,23 @@ final class ColumnBinder {
       ParamLeaf input = inputs.get(k);
       ScalarType element = checkType(leaf, input, entry);
       String nullKey = nullKeys.get(leaf.fieldPath());
-      Object replacement = nullKey == null ? null : replacement(nullKey, nullReplacements.get(nullKey), element);
-      bindings.add(new InputBinding(leaf.path(), leaf.fieldPath(), leaf.type(), element, input.type().rank(), replacement));
+      Object replacement =
+          nullKey == null ? null : replacement(nullKey, nullReplacements.get(nullKey), element);
+      bindings.add(
+          new InputBinding(
+              leaf.path(),
+              leaf.fieldPath(),
+              leaf.type(),
+              element,
+              input.type().rank(),
+              replacement));
     }
     return bindings;
   }
 
-  /** The leaves of {@code entry}'s parameters, parameter by parameter, each parameter's in order. */
+  /**
+   * The leaves of {@code entry}'s parameters, parameter by parameter, each parameter's in order.
+   */
   private static List<ParamLeaf> paramLeaves(FunDef entry) {
     List<ParamLeaf> out = new ArrayList<>();
     for (Param param : entry.params()) {
@@ -99,25 +138,36 @@ final class ColumnBinder {
    * The key of {@code nullReplacements} naming each leaf it replaces nulls of, by the leaf's field
    * path; a key resolves as a column name does and must name a leaf the pipeline reads.
    */
-  private Map<List<Integer>, String> nullReplacementKeys(Map<String, Object> nullReplacements, List<Leaf> leaves,
-      StructType schema) {
+  private Map<List<Integer>, String> nullReplacementKeys(
+      Map<String, Object> nullReplacements, List<Leaf> leaves, StructType schema) {
     Map<List<Integer>, String> keys = new LinkedHashMap<>();
     List<String> unread = new ArrayList<>();
     for (String key : nullReplacements.keySet()) {
       Optional<Leaf> named = find(key, schema);
-      Optional<Leaf> read = named.flatMap(n -> leaves.stream().filter(l -> l.fieldPath().equals(n.fieldPath())).findFirst());
+      Optional<Leaf> read =
+          named.flatMap(
+              n -> leaves.stream().filter(l -> l.fieldPath().equals(n.fieldPath())).findFirst());
       if (read.isEmpty()) {
         unread.add(key);
       } else if (keys.containsKey(read.get().fieldPath())) {
-        throw error("nullAs(...) names column '" + read.get().path() + "' twice, as " + keys.get(read.get().fieldPath())
-            + " and " + key);
+        throw error(
+            "nullAs(...) names column '"
+                + read.get().path()
+                + "' twice, as "
+                + keys.get(read.get().fieldPath())
+                + " and "
+                + key);
       } else {
         keys.put(read.get().fieldPath(), key);
       }
     }
     if (!unread.isEmpty()) {
-      throw error("nullAs(...) names " + String.join(", ", unread) + ", which the pipeline does not read; "
-          + "it reads " + leaves.stream().map(Leaf::path).collect(Collectors.joining(", ")));
+      throw error(
+          "nullAs(...) names "
+              + String.join(", ", unread)
+              + ", which the pipeline does not read; "
+              + "it reads "
+              + leaves.stream().map(Leaf::path).collect(Collectors.joining(", ")));
     }
     return keys;
   }
@@ -129,15 +179,24 @@ final class ColumnBinder {
     return List.copyOf(names);
   }
 
-  /** The name of the child's top-level column that {@code binding} reads (the first part of its column path). */
+  /**
+   * The name of the child's top-level column that {@code binding} reads (the first part of its
+   * column path).
+   */
   static String topLevelColumn(InputBinding binding) {
     return nameParts(binding.columnPath()).get(0);
   }
 
-  /** The column (or struct field) named {@code name}; an error listing the columns when there is none. */
+  /**
+   * The column (or struct field) named {@code name}; an error listing the columns when there is
+   * none.
+   */
   private Leaf resolve(String name, StructType schema) {
-    return find(name, schema).orElseThrow(() -> error("the input has no column '" + name + "'; its columns are "
-        + describe(schema)));
+    return find(name, schema)
+        .orElseThrow(
+            () ->
+                error(
+                    "the input has no column '" + name + "'; its columns are " + describe(schema)));
   }
 
   /**
@@ -163,8 +222,13 @@ final class ColumnBinder {
       if (found.isEmpty()) {
         return Optional.empty();
       }
-      int ordinal = single(found, struct, name, part,
-          path == null ? "of the input's columns" : "fields of struct column '" + path + "'");
+      int ordinal =
+          single(
+              found,
+              struct,
+              name,
+              part,
+              path == null ? "of the input's columns" : "fields of struct column '" + path + "'");
       StructField field = struct.fields()[ordinal];
       path = path == null ? quoted(field.name()) : path + "." + quoted(field.name());
       fieldPath.add(ordinal);
@@ -173,7 +237,10 @@ final class ColumnBinder {
     return Optional.of(new Leaf(path, fieldPath, current));
   }
 
-  /** The ordinals of {@code struct}'s fields named {@code name} under this binder's case sensitivity. */
+  /**
+   * The ordinals of {@code struct}'s fields named {@code name} under this binder's case
+   * sensitivity.
+   */
   private List<Integer> matching(StructType struct, String name) {
     StructField[] fields = struct.fields();
     List<Integer> ordinals = new ArrayList<>();
@@ -189,36 +256,73 @@ final class ColumnBinder {
    * The one ordinal of {@code matches}, the fields of {@code struct} ({@code which} says what they
    * are) that match {@code part} of {@code name}; an ambiguity error when there are more.
    */
-  private int single(List<Integer> matches, StructType struct, String name, String part, String which) {
+  private int single(
+      List<Integer> matches, StructType struct, String name, String part, String which) {
     if (matches.size() == 1) {
       return matches.get(0);
     }
-    String candidates = matches.stream().map(k -> struct.fields()[k].name() + " " + struct.fields()[k].dataType()
-        .simpleString() + " (position " + (k + 1) + ")").collect(Collectors.joining(", "));
-    throw error("column '" + name + "' is ambiguous: " + matches.size() + " " + which + " match '" + part + "'"
-        + (caseSensitive ? "" : " ignoring case (spark.sql.caseSensitive is false)") + ": " + candidates
-        + " (Spark's [AMBIGUOUS_REFERENCE]); select or alias the one you mean under a unique name first, e.g. "
-        + "df.select(other.col(\"x\").as(\"x_other\")) or withColumnRenamed before a join");
+    String candidates =
+        matches.stream()
+            .map(
+                k ->
+                    struct.fields()[k].name()
+                        + " "
+                        + struct.fields()[k].dataType().simpleString()
+                        + " (position "
+                        + (k + 1)
+                        + ")")
+            .collect(Collectors.joining(", "));
+    throw error(
+        "column '"
+            + name
+            + "' is ambiguous: "
+            + matches.size()
+            + " "
+            + which
+            + " match '"
+            + part
+            + "'"
+            + (caseSensitive ? "" : " ignoring case (spark.sql.caseSensitive is false)")
+            + ": "
+            + candidates
+            + " (Spark's [AMBIGUOUS_REFERENCE]); select or alias the one you mean under a unique name first, e.g. "
+            + "df.select(other.col(\"x\").as(\"x_other\")) or withColumnRenamed before a join");
   }
 
-  /** The parts of a name as the user wrote it, as Spark's parser splits it; an error naming it where it cannot. */
+  /**
+   * The parts of a name as the user wrote it, as Spark's parser splits it; an error naming it where
+   * it cannot.
+   */
   private List<String> userNameParts(String name) {
     try {
       return nameParts(name);
     } catch (Exception e) {
-      throw new PipelinePlanningException(callSite, "the column name '" + name + "' is not valid: "
-          + String.valueOf(e.getMessage()).lines().findFirst().orElse(""), e);
+      throw new PipelinePlanningException(
+          callSite,
+          "the column name '"
+              + name
+              + "' is not valid: "
+              + String.valueOf(e.getMessage()).lines().findFirst().orElse(""),
+          e);
     }
   }
 
-  /** The parts of {@code name} split at dots outside backticks, as Spark splits {@code df.col(name)}. */
+  /**
+   * The parts of {@code name} split at dots outside backticks, as Spark splits {@code
+   * df.col(name)}.
+   */
   private static List<String> nameParts(String name) {
     return CollectionConverters.asJava(AttributeNameParser$.MODULE$.parseAttributeName(name));
   }
 
-  /** {@code name} as a part of a column path: backticked (inner backticks doubled) when it holds a dot or a backtick. */
+  /**
+   * {@code name} as a part of a column path: backticked (inner backticks doubled) when it holds a
+   * dot or a backtick.
+   */
   private static String quoted(String name) {
-    return name.isEmpty() || name.contains(".") || name.contains("`") ? "`" + name.replace("`", "``") + "`" : name;
+    return name.isEmpty() || name.contains(".") || name.contains("`")
+        ? "`" + name.replace("`", "``") + "`"
+        : name;
   }
 
   private static void addLeaves(Leaf column, List<Leaf> out) {
@@ -227,7 +331,10 @@ final class ColumnBinder {
       for (int k = 0; k < fields.length; k++) {
         List<Integer> fieldPath = new ArrayList<>(column.fieldPath());
         fieldPath.add(k);
-        addLeaves(new Leaf(column.path() + "." + quoted(fields[k].name()), fieldPath, fields[k].dataType()), out);
+        addLeaves(
+            new Leaf(
+                column.path() + "." + quoted(fields[k].name()), fieldPath, fields[k].dataType()),
+            out);
       }
     } else {
       out.add(column);
@@ -238,16 +345,31 @@ final class ColumnBinder {
   private ScalarType checkType(Leaf leaf, ParamLeaf input, FunDef entry) {
     Type type = input.type();
     if (!(type instanceof Type.Array)) {
-      throw error(subject(input, entry) + " has type " + L0Printer.print(type) + ", but every input of a pipeline must "
-          + "be an array over the rows (a parameter may be an array of scalars, an array of tuples or a tuple of arrays, "
-          + "one input per leaf; fed by column '" + leaf.path() + "')");
+      throw error(
+          subject(input, entry)
+              + " has type "
+              + L0Printer.print(type)
+              + ", but every input of a pipeline must "
+              + "be an array over the rows (a parameter may be an array of scalars, an array of tuples or a tuple of arrays, "
+              + "one input per leaf; fed by column '"
+              + leaf.path()
+              + "')");
     }
     ScalarType element = (ScalarType) type.baseElement();
     DataType expected = sparkType(element, type.rank() - 1, true);
     if (!sameIgnoringNulls(leaf.type(), expected)) {
-      throw error("column '" + leaf.path() + "' has Spark type " + leaf.type().simpleString() + ", but "
-          + subject(input, entry) + " is " + L0Printer.print(type) + ", which needs a column of "
-          + expected.simpleString() + " (no implicit casts)");
+      throw error(
+          "column '"
+              + leaf.path()
+              + "' has Spark type "
+              + leaf.type().simpleString()
+              + ", but "
+              + subject(input, entry)
+              + " is "
+              + L0Printer.print(type)
+              + ", which needs a column of "
+              + expected.simpleString()
+              + " (no implicit casts)");
     }
     return element;
   }
@@ -255,32 +377,39 @@ final class ColumnBinder {
   /** How messages name {@code input}: the parameter itself, or which of its leaves. */
   private static String subject(ParamLeaf input, FunDef entry) {
     String parameter = "parameter '" + input.param().name() + "' of " + signature(entry);
-    return input.count() == 1 ? parameter : "input " + (input.index() + 1) + " of " + input.count() + " of " + parameter;
+    return input.count() == 1
+        ? parameter
+        : "input " + (input.index() + 1) + " of " + input.count() + " of " + parameter;
   }
 
   private static boolean sameIgnoringNulls(DataType actual, DataType expected) {
     if (actual instanceof ArrayType && expected instanceof ArrayType) {
-      return sameIgnoringNulls(((ArrayType) actual).elementType(), ((ArrayType) expected).elementType());
+      return sameIgnoringNulls(
+          ((ArrayType) actual).elementType(), ((ArrayType) expected).elementType());
     }
     return actual.equals(expected);
   }
 
   /** The Spark type of {@code element} under {@code arrayDepth} arrays. */
   static DataType sparkType(ScalarType element, int arrayDepth, boolean containsNull) {
-    DataType type = switch (element) {
-      case BOOL -> DataTypes.BooleanType;
-      case I32 -> DataTypes.IntegerType;
-      case I64 -> DataTypes.LongType;
-      case F32 -> DataTypes.FloatType;
-      case F64 -> DataTypes.DoubleType;
-    };
+    DataType type =
+        switch (element) {
+          case BOOL -> DataTypes.BooleanType;
+          case I32 -> DataTypes.IntegerType;
+          case I64 -> DataTypes.LongType;
+          case F32 -> DataTypes.FloatType;
+          case F64 -> DataTypes.DoubleType;
+        };
     for (int d = 0; d < arrayDepth; d++) {
       type = DataTypes.createArrayType(type, containsNull);
     }
     return type;
   }
 
-  /** {@code value}, the replacement for nulls of column {@code path}, as the boxed type of {@code element}. */
+  /**
+   * {@code value}, the replacement for nulls of column {@code path}, as the boxed type of {@code
+   * element}.
+   */
   private Object replacement(String path, Object value, ScalarType element) {
     if (element == ScalarType.BOOL && value instanceof Boolean) {
       return value;
@@ -294,8 +423,12 @@ final class ColumnBinder {
         return number.floatValue();
       }
       long whole = number.longValue();
-      boolean integral = number instanceof Long || number instanceof Integer || number instanceof Short
-          || number instanceof Byte || number.doubleValue() == whole;
+      boolean integral =
+          number instanceof Long
+              || number instanceof Integer
+              || number instanceof Short
+              || number instanceof Byte
+              || number.doubleValue() == whole;
       if (integral && element == ScalarType.I64) {
         return whole;
       }
@@ -303,17 +436,33 @@ final class ColumnBinder {
         return (int) whole;
       }
     }
-    throw error("nullAs(\"" + path + "\", " + value + ") does not fit column '" + path + "', whose elements are "
-        + element.keyword() + " (Spark " + sparkType(element, 0, false).simpleString() + ")");
+    throw error(
+        "nullAs(\""
+            + path
+            + "\", "
+            + value
+            + ") does not fit column '"
+            + path
+            + "', whose elements are "
+            + element.keyword()
+            + " (Spark "
+            + sparkType(element, 0, false).simpleString()
+            + ")");
   }
 
   private static String signature(FunDef entry) {
-    return "'" + entry.name() + "(" + entry.params().stream().map(p -> L0Printer.print(p.type()) + " " + p.name())
-        .collect(Collectors.joining(", ")) + ")'";
+    return "'"
+        + entry.name()
+        + "("
+        + entry.params().stream()
+            .map(p -> L0Printer.print(p.type()) + " " + p.name())
+            .collect(Collectors.joining(", "))
+        + ")'";
   }
 
   private static String describe(StructType schema) {
-    return List.of(schema.fields()).stream().map(f -> f.name() + " " + f.dataType().simpleString())
+    return List.of(schema.fields()).stream()
+        .map(f -> f.name() + " " + f.dataType().simpleString())
         .collect(Collectors.joining(", "));
   }
 

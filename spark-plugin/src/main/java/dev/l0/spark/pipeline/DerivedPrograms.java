@@ -21,10 +21,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The small L0 programs a REDUCE or SCAN pipeline needs besides its own, generated from the
- * entry's reduces and scans: the combiner {@code (partial a, partial b) -> partial} applying each
- * result's operator; for SCAN the offset program {@code (carry, columns) -> map(op(carry, x))} and
- * the totals program (the pipeline with each scan replaced by a reduce). Each is type-checked.
+ * The small L0 programs a REDUCE or SCAN pipeline needs besides its own, generated from the entry's
+ * reduces and scans: the combiner {@code (partial a, partial b) -> partial} applying each result's
+ * operator; for SCAN the offset program {@code (carry, columns) -> map(op(carry, x))} and the
+ * totals program (the pipeline with each scan replaced by a reduce). Each is type-checked.
  */
 final class DerivedPrograms {
   private static final String COMBINE = "l0_pipeline_combine";
@@ -35,7 +35,10 @@ final class DerivedPrograms {
   private final String sourceName;
   private final String callSite;
 
-  /** Derivations for {@code typed}, the checked pipeline program (only the entry and what it reaches). */
+  /**
+   * Derivations for {@code typed}, the checked pipeline program (only the entry and what it
+   * reaches).
+   */
   DerivedPrograms(TypedProgram typed, String sourceName, String callSite) {
     this.program = typed.program();
     this.typed = typed;
@@ -43,7 +46,10 @@ final class DerivedPrograms {
     this.callSite = callSite;
   }
 
-  /** The combiner of the results {@code aggregates} (reduces or scans, one per result): leaves of a, then leaves of b. */
+  /**
+   * The combiner of the results {@code aggregates} (reduces or scans, one per result): leaves of a,
+   * then leaves of b.
+   */
   L0Source combiner(List<Expr> aggregates) {
     List<Param> left = new ArrayList<>();
     List<Param> right = new ArrayList<>();
@@ -59,11 +65,15 @@ final class DerivedPrograms {
     }
     List<Param> params = new ArrayList<>(left);
     params.addAll(right);
-    FunDef combine = new FunDef(COMBINE, tupleType(types), params, tupleExpr(combined), SourcePos.NONE);
+    FunDef combine =
+        new FunDef(COMBINE, tupleType(types), params, tupleExpr(combined), SourcePos.NONE);
     return checked(combine, "combiner");
   }
 
-  /** SCAN: the offset program, carry leaves then column leaves, adding each carry to its column with its scan's operator. */
+  /**
+   * SCAN: the offset program, carry leaves then column leaves, adding each carry to its column with
+   * its scan's operator.
+   */
   L0Source offset(List<Expr> scans) {
     List<Param> carries = new ArrayList<>();
     List<Param> columns = new ArrayList<>();
@@ -85,24 +95,34 @@ final class DerivedPrograms {
     }
     List<Param> params = new ArrayList<>(carries);
     params.addAll(columns);
-    FunDef offset = new FunDef(OFFSET, tupleType(types), params, tupleExpr(shifted), SourcePos.NONE);
+    FunDef offset =
+        new FunDef(OFFSET, tupleType(types), params, tupleExpr(shifted), SourcePos.NONE);
     return checked(offset, "offset program");
   }
 
-  /** SCAN: the pipeline's entry with each of {@code scans} replaced by a reduce of the same operator, neutral element and input. */
+  /**
+   * SCAN: the pipeline's entry with each of {@code scans} replaced by a reduce of the same
+   * operator, neutral element and input.
+   */
   L0Source totals(FunDef entry, RowShape result) {
     Set<Expr> scans = new HashSet<>();
     result.leaves().forEach(leaf -> scans.add(((RowShape.Scanned) leaf).scan()));
-    Expr body = entry.body().transformUp(e -> {
-      if (e instanceof Expr.Scan scan && scans.contains(scan)) {
-        return new Expr.Reduce(scan.function(), scan.neutral(), scan.array(), scan.pos());
-      }
-      return e;
-    });
+    Expr body =
+        entry
+            .body()
+            .transformUp(
+                e -> {
+                  if (e instanceof Expr.Scan scan && scans.contains(scan)) {
+                    return new Expr.Reduce(
+                        scan.function(), scan.neutral(), scan.array(), scan.pos());
+                  }
+                  return e;
+                });
     FunDef totals = new FunDef(entry.name(), totalsType(result), entry.params(), body, entry.pos());
     List<FunDef> functions = new ArrayList<>();
     program.functions().forEach(f -> functions.add(f.name().equals(entry.name()) ? totals : f));
-    L0Source source = L0Source.generated(new Program(functions), "totals program of " + sourceName, entry.name());
+    L0Source source =
+        L0Source.generated(new Program(functions), "totals program of " + sourceName, entry.name());
     check(source.program(), "totals program");
     return source;
   }
@@ -124,7 +144,10 @@ final class DerivedPrograms {
     return L0Source.soacFunction(aggregate).orElseThrow();
   }
 
-  /** Adds one parameter per leaf of {@code type} to {@code params}, named {@code prefix_k}; returns the names. */
+  /**
+   * Adds one parameter per leaf of {@code type} to {@code params}, named {@code prefix_k}; returns
+   * the names.
+   */
   private static List<String> leafParams(String prefix, Type type, List<Param> params) {
     List<String> names = new ArrayList<>();
     List<Type> leaves = TupleLeaves.types(type);
@@ -136,13 +159,21 @@ final class DerivedPrograms {
     return names;
   }
 
-  /** {@code operator} applied to the values of type {@code type} rebuilt from leaves {@code a} and {@code b}. */
+  /**
+   * {@code operator} applied to the values of type {@code type} rebuilt from leaves {@code a} and
+   * {@code b}.
+   */
   private Expr apply(FunArg operator, SourcePos at, Type type, List<String> a, List<String> b) {
     Optional<String> captured = FreeVariables.of(operator).stream().findFirst();
     if (captured.isPresent()) {
-      throw new PipelinePlanningException(callSite, "the operator of the reduce or scan at " + at + " uses '"
-          + captured.get() + "' from the entry function; combining partial results needs an operator that uses only "
-          + "its own parameters (write the constant inside the function)");
+      throw new PipelinePlanningException(
+          callSite,
+          "the operator of the reduce or scan at "
+              + at
+              + " uses '"
+              + captured.get()
+              + "' from the entry function; combining partial results needs an operator that uses only "
+              + "its own parameters (write the constant inside the function)");
     }
     Expr whole = TupleLeaves.rebuild(type, a.iterator());
     Expr other = TupleLeaves.rebuild(type, b.iterator());
@@ -155,8 +186,12 @@ final class DerivedPrograms {
       return new Expr.Binary(section.operator(), operands.get(0), operands.get(1), SourcePos.NONE);
     }
     if (operator instanceof FunArg.FunctionRef ref) {
-      int arity = program.function(ref.name()).map(f -> f.params().size())
-          .orElseGet(() -> Builtin.byName(ref.name()).orElseThrow().arity()) - ref.curried().size();
+      int arity =
+          program
+                  .function(ref.name())
+                  .map(f -> f.params().size())
+                  .orElseGet(() -> Builtin.byName(ref.name()).orElseThrow().arity())
+              - ref.curried().size();
       List<Expr> args = new ArrayList<>(ref.curried());
       args.addAll(arity == 2 ? List.of(whole, other) : spread);
       return new Expr.Call(ref.name(), args, SourcePos.NONE);
@@ -166,7 +201,9 @@ final class DerivedPrograms {
     Expr body = lambda.body();
     for (int k = lambda.params().size() - 1; k >= 0; k--) {
       Param p = lambda.params().get(k);
-      body = new Expr.Let(new Pattern.Name(p.name(), SourcePos.NONE), args.get(k), body, SourcePos.NONE);
+      body =
+          new Expr.Let(
+              new Pattern.Name(p.name(), SourcePos.NONE), args.get(k), body, SourcePos.NONE);
     }
     return body;
   }
@@ -181,7 +218,9 @@ final class DerivedPrograms {
     return exprs.size() == 1 ? exprs.get(0) : new Expr.TupleLit(exprs, SourcePos.NONE);
   }
 
-  /** {@code function} with the pipeline's functions it calls, printed, parsed back and type-checked. */
+  /**
+   * {@code function} with the pipeline's functions it calls, printed, parsed back and type-checked.
+   */
   private L0Source checked(FunDef function, String role) {
     List<FunDef> functions = new ArrayList<>();
     Set<String> reached = reachableFromBody(function.body());
@@ -203,8 +242,10 @@ final class DerivedPrograms {
     try {
       TypeChecker.check(derived);
     } catch (L0CompileError e) {
-      throw new PipelinePlanningException(callSite, "the " + role + " derived from the pipeline does not type-check: "
-          + e.getMessage(), e);
+      throw new PipelinePlanningException(
+          callSite,
+          "the " + role + " derived from the pipeline does not type-check: " + e.getMessage(),
+          e);
     }
   }
 }

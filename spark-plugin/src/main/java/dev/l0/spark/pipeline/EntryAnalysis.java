@@ -13,17 +13,21 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Decides a pipeline's {@link PipelineKind} from its entry function's body: top-level code may
- * only build row-wise arrays (map, filter, zip, unzip, let, tuples) from the parameters and reduce
- * or scan them as the final results; functions passed to SOACs may do anything per row but see
- * no whole column. Anything else is a {@link PipelinePlanningException} with the L0 position.
+ * Decides a pipeline's {@link PipelineKind} from its entry function's body: top-level code may only
+ * build row-wise arrays (map, filter, zip, unzip, let, tuples) from the parameters and reduce or
+ * scan them as the final results; functions passed to SOACs may do anything per row but see no
+ * whole column. Anything else is a {@link PipelinePlanningException} with the L0 position.
  */
 final class EntryAnalysis {
-  private static final String ALLOWED = "at the top level a pipeline may only use map, filter, zip, unzip, let and "
-      + "tuples over its columns, and reduce or scan them as its results (per-row code belongs inside the "
-      + "functions passed to map and filter)";
+  private static final String ALLOWED =
+      "at the top level a pipeline may only use map, filter, zip, unzip, let and "
+          + "tuples over its columns, and reduce or scan them as its results (per-row code belongs inside the "
+          + "functions passed to map and filter)";
 
-  /** The outcome: the kind, the shape of the entry's result and its leaves (one per result, tuples flattened). */
+  /**
+   * The outcome: the kind, the shape of the entry's result and its leaves (one per result, tuples
+   * flattened).
+   */
   record Result(PipelineKind kind, RowShape result, List<RowShape> results) {
     Result {
       results = List.copyOf(results);
@@ -56,8 +60,14 @@ final class EntryAnalysis {
     for (int k = 0; k < leaves.size(); k++) {
       RowShape leaf = leaves.get(k);
       if (leaf instanceof RowShape.Constant) {
-        throw error("result " + (k + 1) + " of '" + entry.name() + "' (at " + entry.body().pos()
-            + ") does not depend on the rows; every result must be row-wise, a reduce or a scan of the columns");
+        throw error(
+            "result "
+                + (k + 1)
+                + " of '"
+                + entry.name()
+                + "' (at "
+                + entry.body().pos()
+                + ") does not depend on the rows; every result must be row-wise, a reduce or a scan of the columns");
       }
       rows |= leaf instanceof RowShape.Rows;
       reduced |= leaf instanceof RowShape.Reduced;
@@ -65,8 +75,12 @@ final class EntryAnalysis {
       described.add("result " + (k + 1) + " is " + describe(leaf));
     }
     if ((rows ? 1 : 0) + (reduced ? 1 : 0) + (scanned ? 1 : 0) > 1) {
-      throw error("the results of '" + entry.name() + "' mix kinds: " + String.join(", ", described)
-          + "; a pipeline's results must be all row-wise, all reduces or all scans");
+      throw error(
+          "the results of '"
+              + entry.name()
+              + "' mix kinds: "
+              + String.join(", ", described)
+              + "; a pipeline's results must be all row-wise, all reduces or all scans");
     }
     return rows ? PipelineKind.ROWS : reduced ? PipelineKind.REDUCE : PipelineKind.SCAN;
   }
@@ -97,16 +111,30 @@ final class EntryAnalysis {
       scope.putAll(saved);
       return body;
     }
-    List<String> rowVariables = FreeVariables.of(e).stream().filter(v -> shapeOf(v).dependsOnRows()).toList();
+    List<String> rowVariables =
+        FreeVariables.of(e).stream().filter(v -> shapeOf(v).dependsOnRows()).toList();
     if (rowVariables.isEmpty()) {
       return new RowShape.Constant();
     }
     for (String v : rowVariables) {
-      shapeOf(v).aggregate().ifPresent(aggregate -> {
-        throw error("'" + v + "', the result of the " + soacName(aggregate) + " at " + aggregate.pos() + ", is used by "
-            + form(e) + " at " + e.pos() + "; a pipeline's reduces and scans can only be its results "
-            + "(feeding them into more work would need another pass over the rows)");
-      });
+      shapeOf(v)
+          .aggregate()
+          .ifPresent(
+              aggregate -> {
+                throw error(
+                    "'"
+                        + v
+                        + "', the result of the "
+                        + soacName(aggregate)
+                        + " at "
+                        + aggregate.pos()
+                        + ", is used by "
+                        + form(e)
+                        + " at "
+                        + e.pos()
+                        + "; a pipeline's reduces and scans can only be its results "
+                        + "(feeding them into more work would need another pass over the rows)");
+              });
     }
     if (e instanceof Expr.Map map) {
       RowShape.Rows rows = rowsOf(map.array(), "map", map.pos());
@@ -135,8 +163,14 @@ final class EntryAnalysis {
       for (Expr array : zip.arrays()) {
         RowShape.Rows rows = rowsOf(array, "zip", zip.pos());
         if (rowSet != null && !rowSet.equals(rows.rowSet())) {
-          throw error("zip at " + zip.pos() + " combines arrays with different rows (" + rowsName(rowSet) + " and "
-              + rowsName(rows.rowSet()) + "); zip only arrays that a filter has not thinned differently");
+          throw error(
+              "zip at "
+                  + zip.pos()
+                  + " combines arrays with different rows ("
+                  + rowsName(rowSet)
+                  + " and "
+                  + rowsName(rows.rowSet())
+                  + "); zip only arrays that a filter has not thinned differently");
         }
         rowSet = rows.rowSet();
       }
@@ -145,32 +179,61 @@ final class EntryAnalysis {
     if (e instanceof Expr.Unzip unzip) {
       return rowsOf(unzip.array(), "unzip", unzip.pos());
     }
-    throw error(form(e) + " at " + e.pos() + " works on whole columns ('" + String.join("', '", rowVariables)
-        + "'), which looks across rows; " + ALLOWED);
+    throw error(
+        form(e)
+            + " at "
+            + e.pos()
+            + " works on whole columns ('"
+            + String.join("', '", rowVariables)
+            + "'), which looks across rows; "
+            + ALLOWED);
   }
 
   private RowShape shapeOf(String variable) {
     return scope.getOrDefault(variable, new RowShape.Constant());
   }
 
-  /** The rows of {@code array}, the array argument of {@code soac}; an error unless it is a row-wise array. */
+  /**
+   * The rows of {@code array}, the array argument of {@code soac}; an error unless it is a row-wise
+   * array.
+   */
   private RowShape.Rows rowsOf(Expr array, String soac, SourcePos soacPos) {
     RowShape shape = shape(array);
     if (shape instanceof RowShape.Rows rows) {
       return rows;
     }
-    throw error(soac + " at " + soacPos + " mixes the rows with an array that is not over the rows (at "
-        + array.pos() + "); " + ALLOWED);
+    throw error(
+        soac
+            + " at "
+            + soacPos
+            + " mixes the rows with an array that is not over the rows (at "
+            + array.pos()
+            + "); "
+            + ALLOWED);
   }
 
-  /** A SOAC's function sees one row (or two accumulated values): it may not read a whole column or a reduction. */
+  /**
+   * A SOAC's function sees one row (or two accumulated values): it may not read a whole column or a
+   * reduction.
+   */
   private void checkPerRow(FunArg function, String soac, SourcePos soacPos) {
     for (String v : FreeVariables.of(function)) {
       RowShape captured = shapeOf(v);
       if (captured.dependsOnRows()) {
-        throw error("the function of the " + soac + " at " + soacPos + " uses '" + v + "', "
-            + (captured.aggregate().isPresent() ? "a reduce or scan result" : "a whole column")
-            + ", but it sees one row at a time; pass '" + v + "' as an input of the " + soac + " (zip it) instead");
+        throw error(
+            "the function of the "
+                + soac
+                + " at "
+                + soacPos
+                + " uses '"
+                + v
+                + "', "
+                + (captured.aggregate().isPresent() ? "a reduce or scan result" : "a whole column")
+                + ", but it sees one row at a time; pass '"
+                + v
+                + "' as an input of the "
+                + soac
+                + " (zip it) instead");
       }
     }
   }
@@ -189,22 +252,34 @@ final class EntryAnalysis {
       return;
     }
     Pattern.Tuple tuple = (Pattern.Tuple) pattern;
-    if (value instanceof RowShape.TupleOf parts && parts.parts().size() == tuple.elements().size()) {
+    if (value instanceof RowShape.TupleOf parts
+        && parts.parts().size() == tuple.elements().size()) {
       for (int k = 0; k < parts.parts().size(); k++) {
         bind(tuple.elements().get(k), parts.parts().get(k));
       }
       return;
     }
-    value.aggregate().ifPresent(aggregate -> {
-      throw error("the tuple pattern at " + pattern.pos() + " takes apart the result of the " + soacName(aggregate)
-          + " at " + aggregate.pos() + "; a pipeline must return its reduce and scan results whole "
-          + "(each tuple component becomes an output column)");
-    });
+    value
+        .aggregate()
+        .ifPresent(
+            aggregate -> {
+              throw error(
+                  "the tuple pattern at "
+                      + pattern.pos()
+                      + " takes apart the result of the "
+                      + soacName(aggregate)
+                      + " at "
+                      + aggregate.pos()
+                      + "; a pipeline must return its reduce and scan results whole "
+                      + "(each tuple component becomes an output column)");
+            });
     tuple.names().forEach(n -> scope.put(n.name(), value));
   }
 
   private static String rowsName(Object rowSet) {
-    return rowSet instanceof Expr.Filter filter ? "the rows the filter at " + filter.pos() + " kept" : "all rows";
+    return rowSet instanceof Expr.Filter filter
+        ? "the rows the filter at " + filter.pos() + " kept"
+        : "all rows";
   }
 
   private static String soacName(Expr aggregate) {

@@ -21,18 +21,20 @@ import java.util.Set;
 
 /**
  * The exact float sums of a REDUCE pipeline ({@link FloatSums}): which of its results are float
- * sums ({@link ExactFloatSumProgram#whyNotExact}), and their partial state, one {@link ExactSum} per result leaf instead of a rounded
- * float. The pipeline's program then returns those results' summands (each reduce's input array)
- * instead of summing them, so its kernels compute them on the task's device; the runner adds each
- * batch's summands exactly on the executor's host, partials merge exactly across batches and
- * partitions, and the final row rounds each sum once: the correctly rounded sum, bit-identical
- * whatever the batch size, partitioning, thread count or device. Other results are unchanged.
+ * sums ({@link ExactFloatSumProgram#whyNotExact}), and their partial state, one {@link ExactSum}
+ * per result leaf instead of a rounded float. The pipeline's program then returns those results'
+ * summands (each reduce's input array) instead of summing them, so its kernels compute them on the
+ * task's device; the runner adds each batch's summands exactly on the executor's host, partials
+ * merge exactly across batches and partitions, and the final row rounds each sum once: the
+ * correctly rounded sum, bit-identical whatever the batch size, partitioning, thread count or
+ * device. Other results are unchanged.
  */
 final class ExactFloatSums implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** Per result leaf: the float type of an exact sum, or null for a result combined in order. */
   private final ScalarType[] exactLeaves;
+
   /** Per result: how it is combined, for explain. */
   private final List<String> notes;
 
@@ -46,25 +48,39 @@ final class ExactFloatSums implements Serializable {
     return new ExactFloatSums(new ScalarType[leaves], List.of());
   }
 
-  /** The plan and the program the pipeline runs: the summands program where a sum is exact, else {@code main}. */
+  /**
+   * The plan and the program the pipeline runs: the summands program where a sum is exact, else
+   * {@code main}.
+   */
   record Planned(ExactFloatSums sums, L0Source main, List<Expr> orderedAggregates) {}
 
   /**
-   * Plans the float sums {@code mode} asks for of the pipeline {@code main} (checked as {@code typed},
-   * entry {@code entry}, results {@code analysis}); a {@link PipelinePlanningException} where
-   * {@code mode} is {@link FloatSums#EXACT} and there is no float sum to make exact.
+   * Plans the float sums {@code mode} asks for of the pipeline {@code main} (checked as {@code
+   * typed}, entry {@code entry}, results {@code analysis}); a {@link PipelinePlanningException}
+   * where {@code mode} is {@link FloatSums#EXACT} and there is no float sum to make exact.
    */
-  static Planned plan(FloatSums mode, L0Source main, TypedProgram typed, FunDef entry, EntryAnalysis.Result analysis,
+  static Planned plan(
+      FloatSums mode,
+      L0Source main,
+      TypedProgram typed,
+      FunDef entry,
+      EntryAnalysis.Result analysis,
       String callSite) {
-    List<Expr> aggregates = analysis.results().stream().map(r -> r.aggregate().orElse(null)).toList();
+    List<Expr> aggregates =
+        analysis.results().stream().map(r -> r.aggregate().orElse(null)).toList();
     int leafCount = TupleLeaves.types(entry.returnType()).size();
     if (mode == FloatSums.ORDERED) {
       return new Planned(none(leafCount), main, aggregates);
     }
     if (analysis.kind() != PipelineKind.REDUCE) {
       if (mode == FloatSums.EXACT) {
-        throw new PipelinePlanningException(callSite, "exactFloatSums() applies to pipelines whose results are reduces, "
-            + "but the results of '" + entry.name() + "' are " + (analysis.kind() == PipelineKind.SCAN ? "scans" : "row-wise"));
+        throw new PipelinePlanningException(
+            callSite,
+            "exactFloatSums() applies to pipelines whose results are reduces, "
+                + "but the results of '"
+                + entry.name()
+                + "' are "
+                + (analysis.kind() == PipelineKind.SCAN ? "scans" : "row-wise"));
       }
       return new Planned(none(leafCount), main, aggregates);
     }
@@ -92,27 +108,50 @@ final class ExactFloatSums implements Serializable {
     }
     if (exact.isEmpty()) {
       if (mode == FloatSums.EXACT) {
-        throw new PipelinePlanningException(callSite, "exactFloatSums() found no float sum to make exact: "
-            + String.join("; ", reasons) + " (an exact sum needs a reduce with operator + on f32 or f64, or on tuples of "
-            + "them, and neutral element 0)");
+        throw new PipelinePlanningException(
+            callSite,
+            "exactFloatSums() found no float sum to make exact: "
+                + String.join("; ", reasons)
+                + " (an exact sum needs a reduce with operator + on f32 or f64, or on tuples of "
+                + "them, and neutral element 0)");
       }
       return new Planned(none(leafCount), main, aggregates);
     }
-    return new Planned(new ExactFloatSums(leaves.toArray(new ScalarType[0]), notes),
-        summandsProgram(typed.program(), entry, analysis.result(), exact, main), ordered);
+    return new Planned(
+        new ExactFloatSums(leaves.toArray(new ScalarType[0]), notes),
+        summandsProgram(typed.program(), entry, analysis.result(), exact, main),
+        ordered);
   }
 
-  /** The pipeline's entry with each of {@code exact} replaced by its input array: the summands, one array per exact sum. */
-  private static L0Source summandsProgram(Program program, FunDef entry, RowShape result, Set<Expr> exact, L0Source main) {
-    Expr body = entry.body().transformUp(e -> e instanceof Expr.Reduce reduce && exact.contains(reduce) ? reduce.array() : e);
-    FunDef summands = new FunDef(entry.name(), summandsType(result, exact, entry.returnType()), entry.params(), body,
-        entry.pos());
+  /**
+   * The pipeline's entry with each of {@code exact} replaced by its input array: the summands, one
+   * array per exact sum.
+   */
+  private static L0Source summandsProgram(
+      Program program, FunDef entry, RowShape result, Set<Expr> exact, L0Source main) {
+    Expr body =
+        entry
+            .body()
+            .transformUp(
+                e ->
+                    e instanceof Expr.Reduce reduce && exact.contains(reduce) ? reduce.array() : e);
+    FunDef summands =
+        new FunDef(
+            entry.name(),
+            summandsType(result, exact, entry.returnType()),
+            entry.params(),
+            body,
+            entry.pos());
     List<FunDef> functions = new ArrayList<>();
     program.functions().forEach(f -> functions.add(f.name().equals(entry.name()) ? summands : f));
-    return L0Source.generated(new Program(functions), main.sourceName() + " (exact float sums: summands)", entry.name());
+    return L0Source.generated(
+        new Program(functions), main.sourceName() + " (exact float sums: summands)", entry.name());
   }
 
-  /** {@code type}, the type of a value of shape {@code shape}, with each exact sum's type made an array of its summands. */
+  /**
+   * {@code type}, the type of a value of shape {@code shape}, with each exact sum's type made an
+   * array of its summands.
+   */
   private static Type summandsType(RowShape shape, Set<Expr> exact, Type type) {
     if (shape instanceof RowShape.TupleOf tuple) {
       List<Type> parts = new ArrayList<>();
@@ -129,14 +168,20 @@ final class ExactFloatSums implements Serializable {
     return Arrays.stream(exactLeaves).anyMatch(t -> t != null);
   }
 
-  /** A batch's partial from the program's result leaves: each exact sum's summands (an f64 or f32 array) added exactly on at most {@code threads} threads. */
+  /**
+   * A batch's partial from the program's result leaves: each exact sum's summands (an f64 or f32
+   * array) added exactly on at most {@code threads} threads.
+   */
   List<Object> partialOf(List<Object> results, int threads) {
     List<Object> partial = new ArrayList<>(results.size());
     for (int k = 0; k < results.size(); k++) {
       Object value = results.get(k);
-      partial.add(exactLeaves[k] == null ? value
-          : exactLeaves[k] == ScalarType.F64 ? ExactFloatSum.of((double[]) value, threads)
-          : ExactFloatSum.of((float[]) value, threads));
+      partial.add(
+          exactLeaves[k] == null
+              ? value
+              : exactLeaves[k] == ScalarType.F64
+                  ? ExactFloatSum.of((double[]) value, threads)
+                  : ExactFloatSum.of((float[]) value, threads));
     }
     return partial;
   }
@@ -152,13 +197,18 @@ final class ExactFloatSums implements Serializable {
     return ordered;
   }
 
-  /** {@code a} and {@code b} combined: exact sums merged exactly (neither changed), the other leaves from {@code combinedOrdered}. */
+  /**
+   * {@code a} and {@code b} combined: exact sums merged exactly (neither changed), the other leaves
+   * from {@code combinedOrdered}.
+   */
   List<Object> combine(List<Object> a, List<Object> b, List<Object> combinedOrdered) {
     Iterator<Object> ordered = combinedOrdered.iterator();
     List<Object> combined = new ArrayList<>(a.size());
     for (int k = 0; k < a.size(); k++) {
-      combined.add(exactLeaves[k] == null ? ordered.next()
-          : new ExactSum().add((ExactSum) a.get(k)).add((ExactSum) b.get(k)));
+      combined.add(
+          exactLeaves[k] == null
+              ? ordered.next()
+              : new ExactSum().add((ExactSum) a.get(k)).add((ExactSum) b.get(k)));
     }
     return combined;
   }
@@ -168,9 +218,12 @@ final class ExactFloatSums implements Serializable {
     List<Object> values = new ArrayList<>(partial.size());
     for (int k = 0; k < partial.size(); k++) {
       Object value = partial.get(k);
-      values.add(exactLeaves[k] == null ? value
-          : exactLeaves[k] == ScalarType.F64 ? (Object) ((ExactSum) value).value()
-          : (Object) ExactFloatSum.roundedToFloat((ExactSum) value));
+      values.add(
+          exactLeaves[k] == null
+              ? value
+              : exactLeaves[k] == ScalarType.F64
+                  ? (Object) ((ExactSum) value).value()
+                  : (Object) ExactFloatSum.roundedToFloat((ExactSum) value));
     }
     return values;
   }

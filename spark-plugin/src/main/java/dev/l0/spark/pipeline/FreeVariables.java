@@ -7,7 +7,10 @@ import dev.l0.ir.Pattern;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
-/** The variables an L0 expression or SOAC function argument reads but does not bind, in first-use order. */
+/**
+ * The variables an L0 expression or SOAC function argument reads but does not bind, in first-use
+ * order.
+ */
 final class FreeVariables {
   private FreeVariables() {}
 

@@ -23,10 +23,11 @@ import java.util.stream.Collectors;
 
 /**
  * One program a pipeline runs, as text that travels to executors: the L0 source, the name its
- * positions cite, the entry function, and the functions of the source it keeps (the entry and
- * what it calls, so that other entries of the user's file compile to no kernels).
+ * positions cite, the entry function, and the functions of the source it keeps (the entry and what
+ * it calls, so that other entries of the user's file compile to no kernels).
  */
-record L0Source(String text, String sourceName, String entry, List<String> functions) implements Serializable {
+record L0Source(String text, String sourceName, String entry, List<String> functions)
+    implements Serializable {
 
   L0Source {
     functions = List.copyOf(functions);
@@ -34,13 +35,20 @@ record L0Source(String text, String sourceName, String entry, List<String> funct
 
   /** A generated program: all its functions, positions citing {@code sourceName}. */
   static L0Source generated(Program program, String sourceName, String entry) {
-    return new L0Source(L0Printer.print(program), sourceName, entry, program.functions().stream().map(FunDef::name).toList());
+    return new L0Source(
+        L0Printer.print(program),
+        sourceName,
+        entry,
+        program.functions().stream().map(FunDef::name).toList());
   }
 
-  /** {@code program}'s function {@code entry} and the functions it reaches, written as {@code text}. */
+  /**
+   * {@code program}'s function {@code entry} and the functions it reaches, written as {@code text}.
+   */
   static L0Source reachable(Program program, String text, String sourceName, String entry) {
     Set<String> kept = reachableFrom(program, List.of(entry));
-    List<String> inOrder = program.functions().stream().map(FunDef::name).filter(kept::contains).toList();
+    List<String> inOrder =
+        program.functions().stream().map(FunDef::name).filter(kept::contains).toList();
     return new L0Source(text, sourceName, entry, inOrder);
   }
 
@@ -68,10 +76,14 @@ record L0Source(String text, String sourceName, String entry, List<String> funct
     }
   }
 
-  /** The names of the functions of {@code program} that {@code roots} call or pass to SOACs, directly or not, roots included. */
+  /**
+   * The names of the functions of {@code program} that {@code roots} call or pass to SOACs,
+   * directly or not, roots included.
+   */
   static Set<String> reachableFrom(Program program, List<String> roots) {
-    Map<String, FunDef> byName = program.functions().stream()
-        .collect(Collectors.toMap(FunDef::name, Function.identity(), (first, second) -> first));
+    Map<String, FunDef> byName =
+        program.functions().stream()
+            .collect(Collectors.toMap(FunDef::name, Function.identity(), (first, second) -> first));
     Set<String> seen = new LinkedHashSet<>();
     Deque<String> pending = new ArrayDeque<>(roots);
     while (!pending.isEmpty()) {
@@ -84,16 +96,21 @@ record L0Source(String text, String sourceName, String entry, List<String> funct
     return seen;
   }
 
-  /** Adds the names {@code e} calls or passes to a SOAC (built-ins included; callers ignore names that are not functions). */
+  /**
+   * Adds the names {@code e} calls or passes to a SOAC (built-ins included; callers ignore names
+   * that are not functions).
+   */
   static void addCallees(Expr e, Deque<String> out) {
     if (e instanceof Expr.Call call) {
       out.push(call.function());
     }
-    soacFunction(e).ifPresent(f -> {
-      if (f instanceof FunArg.FunctionRef ref) {
-        out.push(ref.name());
-      }
-    });
+    soacFunction(e)
+        .ifPresent(
+            f -> {
+              if (f instanceof FunArg.FunctionRef ref) {
+                out.push(ref.name());
+              }
+            });
     e.children().forEach(child -> addCallees(child, out));
   }
 

@@ -10,28 +10,38 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A thread-safe cache of closeable values by key that holds at most its capacity of them,
- * dropping the least recently used beyond that, and hands each value out as a {@link Lease}. A
- * dropped value is closed when the last lease on it ends (at once if none is open), never while a
- * holder may still use it. Each value is created once, by the first caller that asks for its key,
- * outside the cache's lock (other keys are served meanwhile; callers of the same key wait). A
- * creation that throws leaves nothing cached.
+ * A thread-safe cache of closeable values by key that holds at most its capacity of them, dropping
+ * the least recently used beyond that, and hands each value out as a {@link Lease}. A dropped value
+ * is closed when the last lease on it ends (at once if none is open), never while a holder may
+ * still use it. Each value is created once, by the first caller that asks for its key, outside the
+ * cache's lock (other keys are served meanwhile; callers of the same key wait). A creation that
+ * throws leaves nothing cached.
  */
 final class LeaseCache<V extends AutoCloseable> {
   private static final Logger LOG = LoggerFactory.getLogger(LeaseCache.class);
 
   private final String name;
-  /** Least recently used first. Guarded by {@code this}, as are the entries' users and dropped fields. */
+
+  /**
+   * Least recently used first. Guarded by {@code this}, as are the entries' users and dropped
+   * fields.
+   */
   private final LinkedHashMap<String, Entry<V>> entries = new LinkedHashMap<>(16, 0.75f, true);
+
   private int capacity;
 
-  /** An empty cache named {@code name} in errors and logs, holding at most {@code capacity} values. */
+  /**
+   * An empty cache named {@code name} in errors and logs, holding at most {@code capacity} values.
+   */
   LeaseCache(String name, int capacity) {
     this.name = name;
     this.capacity = checkedCapacity(capacity);
   }
 
-  /** Holds at most {@code capacity} values from now on, dropping the least recently used beyond that. */
+  /**
+   * Holds at most {@code capacity} values from now on, dropping the least recently used beyond
+   * that.
+   */
   void limit(int capacity) {
     List<Entry<V>> closable;
     synchronized (this) {
@@ -46,7 +56,10 @@ final class LeaseCache<V extends AutoCloseable> {
     return entries.size();
   }
 
-  /** A lease on the value of {@code key}, made by {@code create} unless cached; the caller closes the lease. */
+  /**
+   * A lease on the value of {@code key}, made by {@code create} unless cached; the caller closes
+   * the lease.
+   */
   Lease<V> get(String key, Supplier<V> create) {
     Entry<V> entry;
     List<Entry<V>> closable;
@@ -70,12 +83,16 @@ final class LeaseCache<V extends AutoCloseable> {
 
   private int checkedCapacity(int capacity) {
     if (capacity < 1) {
-      throw new IllegalArgumentException("the " + name + " must hold at least 1 entry, not " + capacity);
+      throw new IllegalArgumentException(
+          "the " + name + " must hold at least 1 entry, not " + capacity);
     }
     return capacity;
   }
 
-  /** Removes the entries beyond the capacity, least recently used first; returns those nobody leases, to close. */
+  /**
+   * Removes the entries beyond the capacity, least recently used first; returns those nobody
+   * leases, to close.
+   */
   private List<Entry<V>> dropBeyondCapacity() {
     List<Entry<V>> closable = new ArrayList<>();
     Iterator<Map.Entry<String, Entry<V>>> eldestFirst = entries.entrySet().iterator();

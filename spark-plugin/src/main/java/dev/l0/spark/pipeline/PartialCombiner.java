@@ -12,21 +12,29 @@ import java.util.Optional;
 public final class PartialCombiner {
   private PartialCombiner() {}
 
-  /** REDUCE: the one output row from every partition's partial, in partition order (no partitions: the neutral result). */
-  public static ColumnBatch finish(PipelineSpec spec, List<PartialResult> inPartitionOrder, ExecutionSettings settings) {
+  /**
+   * REDUCE: the one output row from every partition's partial, in partition order (no partitions:
+   * the neutral result).
+   */
+  public static ColumnBatch finish(
+      PipelineSpec spec, List<PartialResult> inPartitionOrder, ExecutionSettings settings) {
     requireKind(spec, PipelineKind.REDUCE, "finish");
     try (PartitionRunner runner = PartitionRunner.open(spec, settings)) {
       PartialResult total = inPartitionOrder.isEmpty() ? runner.partial() : inPartitionOrder.get(0);
       for (int p = 1; p < inPartitionOrder.size(); p++) {
         total = runner.combine(total, inPartitionOrder.get(p));
       }
-      return new ColumnBatch(1, runner.resultValues(total).stream().map(BatchColumns::oneRow).toList());
+      return new ColumnBatch(
+          1, runner.resultValues(total).stream().map(BatchColumns::oneRow).toList());
     }
   }
 
-  /** SCAN: element p is the carry into partition p (the combination of totals 0..p-1), empty for p = 0. */
-  public static List<Optional<PartialResult>> scanCarries(PipelineSpec spec, List<PartialResult> totalsInPartitionOrder,
-      ExecutionSettings settings) {
+  /**
+   * SCAN: element p is the carry into partition p (the combination of totals 0..p-1), empty for p =
+   * 0.
+   */
+  public static List<Optional<PartialResult>> scanCarries(
+      PipelineSpec spec, List<PartialResult> totalsInPartitionOrder, ExecutionSettings settings) {
     requireKind(spec, PipelineKind.SCAN, "scanCarries");
     List<Optional<PartialResult>> carries = new ArrayList<>();
     if (totalsInPartitionOrder.isEmpty()) {
@@ -46,8 +54,14 @@ public final class PartialCombiner {
 
   private static void requireKind(PipelineSpec spec, PipelineKind kind, String operation) {
     if (spec.kind() != kind) {
-      throw new IllegalArgumentException(operation + " is for " + kind + " pipelines, but " + spec.summary() + " is "
-          + spec.kind());
+      throw new IllegalArgumentException(
+          operation
+              + " is for "
+              + kind
+              + " pipelines, but "
+              + spec.summary()
+              + " is "
+              + spec.kind());
     }
   }
 }

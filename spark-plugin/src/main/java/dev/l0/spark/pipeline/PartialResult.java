@@ -18,18 +18,34 @@ public record PartialResult(List<Object> values) implements Serializable {
   }
 
   private Object writeReplace() {
-    return new SerialForm(values.stream().map(v -> v instanceof FlatArray flat
-        ? new SerialFlatArray(flat.elementType(), flat.data(), flat.shape()) : v).toList());
+    return new SerialForm(
+        values.stream()
+            .map(
+                v ->
+                    v instanceof FlatArray flat
+                        ? new SerialFlatArray(flat.elementType(), flat.data(), flat.shape())
+                        : v)
+            .toList());
   }
 
   /** A {@link FlatArray} as Java serialization writes it. */
-  private record SerialFlatArray(ScalarType elementType, Object data, int[] shape) implements Serializable {}
+  private record SerialFlatArray(ScalarType elementType, Object data, int[] shape)
+      implements Serializable {}
 
-  /** A partial result as Java serialization writes it: flat arrays replaced by {@link SerialFlatArray}s. */
+  /**
+   * A partial result as Java serialization writes it: flat arrays replaced by {@link
+   * SerialFlatArray}s.
+   */
   private record SerialForm(List<Object> values) implements Serializable {
     private Object readResolve() {
-      return new PartialResult(values.stream().map(v -> v instanceof SerialFlatArray flat
-          ? new FlatArray(flat.elementType(), flat.data(), flat.shape()) : v).toList());
+      return new PartialResult(
+          values.stream()
+              .map(
+                  v ->
+                      v instanceof SerialFlatArray flat
+                          ? new FlatArray(flat.elementType(), flat.data(), flat.shape())
+                          : v)
+              .toList());
     }
   }
 }

@@ -20,27 +20,37 @@ import java.util.stream.Collectors;
 /**
  * Runs one {@link PipelineSpec} in one task, batch by batch, so memory does not grow with the
  * partition: ROWS batches map to output batches; REDUCE (and SCAN's first pass) keeps only the
- * running partial; SCAN's second pass keeps only the carry, the last scanned row. Not
- * thread-safe. Programs are compiled when a runner first needs one, once per JVM, spec key and
- * execution settings, into a bounded per-JVM cache ({@link ProgramCache}); the runner leases each
- * program it uses until it is closed, so a program that leaves the cache meanwhile is closed only
- * after the runner is.
+ * running partial; SCAN's second pass keeps only the carry, the last scanned row. Not thread-safe.
+ * Programs are compiled when a runner first needs one, once per JVM, spec key and execution
+ * settings, into a bounded per-JVM cache ({@link ProgramCache}); the runner leases each program it
+ * uses until it is closed, so a program that leaves the cache meanwhile is closed only after the
+ * runner is.
  */
 public final class PartitionRunner implements AutoCloseable {
   /** The programs of a spec, each compiled when a runner first needs it. */
   private enum Role {
-    MAIN, COMBINER, OFFSET, TOTALS;
+    MAIN,
+    COMBINER,
+    OFFSET,
+    TOTALS;
 
     L0Source source(PipelineSpec.Programs programs) {
       switch (this) {
-        case MAIN: return programs.main();
-        case COMBINER: return programs.combiner();
-        case OFFSET: return programs.offset();
-        default: return programs.totals();
+        case MAIN:
+          return programs.main();
+        case COMBINER:
+          return programs.combiner();
+        case OFFSET:
+          return programs.offset();
+        default:
+          return programs.totals();
       }
     }
 
-    /** Whether the role's program takes the entry's parameters (so also its bound values), not partial results. */
+    /**
+     * Whether the role's program takes the entry's parameters (so also its bound values), not
+     * partial results.
+     */
     boolean takesEntryParameters() {
       return this == MAIN || this == TOTALS;
     }
@@ -74,10 +84,14 @@ public final class PartitionRunner implements AutoCloseable {
     return new PartitionRunner(spec, settings);
   }
 
-  /** The program in {@code role}, from this runner, the per-JVM cache or a compilation; counts compile time, cache hits and fallbacks. */
+  /**
+   * The program in {@code role}, from this runner, the per-JVM cache or a compilation; counts
+   * compile time, cache hits and fallbacks.
+   */
   private CompiledProgram program(Role role) {
     if (closed) {
-      throw new IllegalStateException("L0 pipeline at " + spec.callSite() + ": its runner is closed");
+      throw new IllegalStateException(
+          "L0 pipeline at " + spec.callSite() + ": its runner is closed");
     }
     LeaseCache.Lease<CompiledProgram> known = programs.get(role);
     return known != null ? known.value() : compiled(role);
@@ -85,7 +99,8 @@ public final class PartitionRunner implements AutoCloseable {
 
   private CompiledProgram compiled(Role role) {
     String name = role.name().toLowerCase(Locale.ROOT);
-    LeaseCache.Lease<CompiledProgram> lookup = ProgramCache.get(spec, name, role.source(spec.programs()), settings);
+    LeaseCache.Lease<CompiledProgram> lookup =
+        ProgramCache.get(spec, name, role.source(spec.programs()), settings);
     programs.put(role, lookup);
     CompiledProgram program = lookup.value();
     if (lookup.createdNow()) {
@@ -95,8 +110,12 @@ public final class PartitionRunner implements AutoCloseable {
       compileCacheHits++;
     }
     if (settings.gpuOrdinal() >= 0 && program.device().chosen() == DeviceKind.JVM) {
-      fallbackReasons.add(name + " program: GPU " + settings.gpuOrdinal() + " was assigned to the task, but "
-          + program.device().report());
+      fallbackReasons.add(
+          name
+              + " program: GPU "
+              + settings.gpuOrdinal()
+              + " was assigned to the task, but "
+              + program.device().report());
     }
     return program;
   }
@@ -128,11 +147,15 @@ public final class PartitionRunner implements AutoCloseable {
     if (running != null) {
       return running;
     }
-    Object[] noRows = spec.inputs().stream().map(b -> BatchColumns.empty(b.elementType(), b.rank())).toArray();
+    Object[] noRows =
+        spec.inputs().stream().map(b -> BatchColumns.empty(b.elementType(), b.rank())).toArray();
     return partialOf(run(foldRole(), noRows));
   }
 
-  /** A batch's partial from the fold program's results: the summands of exact float sums added up exactly, on the task's threads. */
+  /**
+   * A batch's partial from the fold program's results: the summands of exact float sums added up
+   * exactly, on the task's threads.
+   */
   private PartialResult partialOf(List<Object> results) {
     return new PartialResult(spec.floatSums().partialOf(results, settings.jvmThreads()));
   }
@@ -149,11 +172,15 @@ public final class PartitionRunner implements AutoCloseable {
     scanStarted = true;
   }
 
-  /** SCAN's second pass: this batch's scan rows with the carry applied; the carry then moves past this batch. */
+  /**
+   * SCAN's second pass: this batch's scan rows with the carry applied; the carry then moves past
+   * this batch.
+   */
   public ColumnBatch scanRows(ColumnBatch input) {
     requireKind("scanRows", PipelineKind.SCAN);
     if (!scanStarted) {
-      throw new IllegalStateException("scanRows before startScan: give the runner the partition's carry first");
+      throw new IllegalStateException(
+          "scanRows before startScan: give the runner the partition's carry first");
     }
     List<Object> scanned = run(Role.MAIN, checkedColumns(input));
     if (carry != null) {
@@ -170,10 +197,10 @@ public final class PartitionRunner implements AutoCloseable {
 
   /**
    * The first row of {@code input} whose program run fails with an {@link L0RuntimeError}, where
-   * running {@code input} failed: the program {@link #mapRows} and {@link #scanRows} run
-   * ({@code folding} false) or the one {@link #fold} runs. Found by halving the batch, so it costs
-   * about two runs over the batch; empty where no single row fails (an operator failed while
-   * combining rows). Only for naming the row of an error.
+   * running {@code input} failed: the program {@link #mapRows} and {@link #scanRows} run ({@code
+   * folding} false) or the one {@link #fold} runs. Found by halving the batch, so it costs about
+   * two runs over the batch; empty where no single row fails (an operator failed while combining
+   * rows). Only for naming the row of an error.
    */
   public OptionalInt firstFailingRow(ColumnBatch input, boolean folding) {
     Role role = folding ? foldRole() : Role.MAIN;
@@ -197,26 +224,37 @@ public final class PartitionRunner implements AutoCloseable {
 
   private boolean fails(Role role, Object[] columns, int from, int count) {
     try {
-      run(role, Arrays.stream(columns).map(column -> BatchColumns.slice(column, from, count)).toArray());
+      run(
+          role,
+          Arrays.stream(columns).map(column -> BatchColumns.slice(column, from, count)).toArray());
       return false;
     } catch (L0RuntimeError e) {
       return true;
     }
   }
 
-  /** {@code a} then {@code b} combined with each result's operator, exact float sums merged exactly. */
+  /**
+   * {@code a} then {@code b} combined with each result's operator, exact float sums merged exactly.
+   */
   PartialResult combine(PartialResult a, PartialResult b) {
     ExactFloatSums sums = spec.floatSums();
     List<Object> arguments = new ArrayList<>(sums.orderedLeaves(a.values()));
     arguments.addAll(sums.orderedLeaves(b.values()));
-    List<Object> ordered = arguments.isEmpty() ? List.of() : run(Role.COMBINER, arguments.toArray());
+    List<Object> ordered =
+        arguments.isEmpty() ? List.of() : run(Role.COMBINER, arguments.toArray());
     return new PartialResult(sums.combine(a.values(), b.values(), ordered));
   }
 
   /** The counters since {@link #open}. */
   public RunStatistics statistics() {
-    return new RunStatistics(compileNanos, kernelNanos, transferBytes, transferNanos, compileCacheHits,
-        fallbackReasons.size(), fallbackReasons);
+    return new RunStatistics(
+        compileNanos,
+        kernelNanos,
+        transferBytes,
+        transferNanos,
+        compileCacheHits,
+        fallbackReasons.size(),
+        fallbackReasons);
   }
 
   /**
@@ -235,17 +273,19 @@ public final class PartitionRunner implements AutoCloseable {
   }
 
   /**
-   * Runs the program in {@code role} on {@code leaves}, one per leaf of its parameters (a tuple or array of
-   * tuples parameter takes one leaf per component, as its {@link InputBinding}s feed it) that
-   * no {@code with(...)} value binds, adds
-   * what it spent to the counters and returns its result's leaves.
+   * Runs the program in {@code role} on {@code leaves}, one per leaf of its parameters (a tuple or
+   * array of tuples parameter takes one leaf per component, as its {@link InputBinding}s feed it)
+   * that no {@code with(...)} value binds, adds what it spent to the counters and returns its
+   * result's leaves.
    */
   private List<Object> run(Role role, Object[] leaves) {
     CompiledProgram program = program(role);
     List<Type> parameterTypes = program.parameters().stream().map(Parameter::type).toList();
-    MeasuredRun measured = program.runMeasured(role.takesEntryParameters()
-        ? spec.bound().arguments(parameterTypes, Arrays.asList(leaves))
-        : TupleLeaves.arguments(parameterTypes, Arrays.asList(leaves)));
+    MeasuredRun measured =
+        program.runMeasured(
+            role.takesEntryParameters()
+                ? spec.bound().arguments(parameterTypes, Arrays.asList(leaves))
+                : TupleLeaves.arguments(parameterTypes, Arrays.asList(leaves)));
     RunMeasurements spent = measured.measurements();
     kernelNanos += spent.kernelNanos();
     transferBytes += spent.transferBytes();
@@ -259,8 +299,13 @@ public final class PartitionRunner implements AutoCloseable {
     int rows = BatchColumns.rows(columns.get(0));
     for (Object column : columns) {
       if (BatchColumns.rows(column) != rows) {
-        throw new IllegalStateException("L0 pipeline at " + spec.callSite() + ": its outputs have different numbers "
-            + "of rows in this batch (" + describeRows(names, columns) + "); a filter must thin every output alike");
+        throw new IllegalStateException(
+            "L0 pipeline at "
+                + spec.callSite()
+                + ": its outputs have different numbers "
+                + "of rows in this batch ("
+                + describeRows(names, columns)
+                + "); a filter must thin every output alike");
       }
     }
     return new ColumnBatch(rows, columns);
@@ -278,22 +323,43 @@ public final class PartitionRunner implements AutoCloseable {
   private Object[] checkedColumns(ColumnBatch input) {
     List<InputBinding> bindings = spec.inputs();
     if (input.columns().size() != bindings.size()) {
-      throw new IllegalArgumentException("L0 pipeline at " + spec.callSite() + " reads " + bindings.size()
-          + " input column(s) (" + bindings.stream().map(InputBinding::columnPath).collect(Collectors.joining(", "))
-          + "), given " + input.columns().size());
+      throw new IllegalArgumentException(
+          "L0 pipeline at "
+              + spec.callSite()
+              + " reads "
+              + bindings.size()
+              + " input column(s) ("
+              + bindings.stream().map(InputBinding::columnPath).collect(Collectors.joining(", "))
+              + "), given "
+              + input.columns().size());
     }
     for (int k = 0; k < bindings.size(); k++) {
       InputBinding binding = bindings.get(k);
       Object column = input.columns().get(k);
-      if (BatchColumns.elementType(column) != binding.elementType() || BatchColumns.rank(column) != binding.rank()) {
-        throw new IllegalArgumentException("input column '" + binding.columnPath() + "' must be "
-            + (binding.rank() == 1 ? "a " + binding.elementType().keyword() + " primitive array"
-                : "a FlatArray of " + binding.elementType().keyword() + " with " + binding.rank() + " dimensions")
-            + ", given " + (column == null ? "null" : column.getClass().getSimpleName()));
+      if (BatchColumns.elementType(column) != binding.elementType()
+          || BatchColumns.rank(column) != binding.rank()) {
+        throw new IllegalArgumentException(
+            "input column '"
+                + binding.columnPath()
+                + "' must be "
+                + (binding.rank() == 1
+                    ? "a " + binding.elementType().keyword() + " primitive array"
+                    : "a FlatArray of "
+                        + binding.elementType().keyword()
+                        + " with "
+                        + binding.rank()
+                        + " dimensions")
+                + ", given "
+                + (column == null ? "null" : column.getClass().getSimpleName()));
       }
       if (BatchColumns.rows(column) != input.rows()) {
-        throw new IllegalArgumentException("input column '" + binding.columnPath() + "' has "
-            + BatchColumns.rows(column) + " rows, but the batch has " + input.rows());
+        throw new IllegalArgumentException(
+            "input column '"
+                + binding.columnPath()
+                + "' has "
+                + BatchColumns.rows(column)
+                + " rows, but the batch has "
+                + input.rows());
       }
     }
     return input.columns().toArray();
@@ -308,7 +374,13 @@ public final class PartitionRunner implements AutoCloseable {
         return;
       }
     }
-    throw new IllegalStateException(operation + " is for " + List.of(kinds) + " pipelines, but " + spec.summary()
-        + " is " + spec.kind());
+    throw new IllegalStateException(
+        operation
+            + " is for "
+            + List.of(kinds)
+            + " pipelines, but "
+            + spec.summary()
+            + " is "
+            + spec.kind());
   }
 }

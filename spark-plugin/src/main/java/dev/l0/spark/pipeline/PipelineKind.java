@@ -6,6 +6,8 @@ public enum PipelineKind {
   ROWS,
   /** Every result is a reduction over the rows: exactly one output row. */
   REDUCE,
-  /** Every result is an inclusive scan over the rows: one output row per row, in physical row order. */
+  /**
+   * Every result is an inclusive scan over the rows: one output row per row, in physical row order.
+   */
   SCAN
 }

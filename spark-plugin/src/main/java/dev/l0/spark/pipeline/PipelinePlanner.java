@@ -26,14 +26,18 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * Plans pipelines: parses, type-checks and optimises the L0 program, binds its entry's parameters
- * to driver-side values ({@code with}) and the others to the child's columns, decides the {@link PipelineKind} from the entry's body, plans
- * the exact float sums the request asks for ({@link ExactFloatSums}), and derives the
- * small programs that combine partial results; also composes two adjacent pipelines into one.
+ * to driver-side values ({@code with}) and the others to the child's columns, decides the {@link
+ * PipelineKind} from the entry's body, plans the exact float sums the request asks for ({@link
+ * ExactFloatSums}), and derives the small programs that combine partial results; also composes two
+ * adjacent pipelines into one.
  */
 public final class PipelinePlanner {
   private PipelinePlanner() {}
 
-  /** {@link #plan(PipelineRequest, StructType, boolean)} with Spark's default name resolution, ignoring case. */
+  /**
+   * {@link #plan(PipelineRequest, StructType, boolean)} with Spark's default name resolution,
+   * ignoring case.
+   */
   public static PipelineSpec plan(PipelineRequest request, StructType inputSchema) {
     return plan(request, inputSchema, false);
   }
@@ -43,45 +47,83 @@ public final class PipelinePlanner {
    * matched exactly when {@code caseSensitive}, as Spark's {@code spark.sql.caseSensitive}, else
    * ignoring case), decides the kind; throws {@link PipelinePlanningException}.
    */
-  public static PipelineSpec plan(PipelineRequest request, StructType inputSchema, boolean caseSensitive) {
+  public static PipelineSpec plan(
+      PipelineRequest request, StructType inputSchema, boolean caseSensitive) {
     String callSite = request.callSite();
     Program parsed = checked(request.programText(), request.sourceName(), callSite);
-    FunDef entry = parsed.function(request.entry()).orElseThrow(() -> new PipelinePlanningException(callSite,
-        "the program " + request.sourceName() + " has no function '" + request.entry() + "'; it defines "
-            + parsed.functions().stream().map(FunDef::name).collect(Collectors.joining(", "))));
-    L0Source main = L0Source.reachable(parsed, request.programText(), request.sourceName(), entry.name());
+    FunDef entry =
+        parsed
+            .function(request.entry())
+            .orElseThrow(
+                () ->
+                    new PipelinePlanningException(
+                        callSite,
+                        "the program "
+                            + request.sourceName()
+                            + " has no function '"
+                            + request.entry()
+                            + "'; it defines "
+                            + parsed.functions().stream()
+                                .map(FunDef::name)
+                                .collect(Collectors.joining(", "))));
+    L0Source main =
+        L0Source.reachable(parsed, request.programText(), request.sourceName(), entry.name());
     TypedProgram typed = TypeChecker.check(main.program());
     entry = typed.function(entry.name());
     BoundValues bound = BoundValues.of(entry, request.boundArguments(), callSite);
-    FunDef columnEntry = new FunDef(entry.name(), entry.returnType(),
-        entry.params().stream().filter(p -> !bound.binds(p.name())).toList(), entry.body(), entry.pos());
-    List<InputBinding> inputs = new ColumnBinder(callSite, caseSensitive)
-        .bind(columnEntry, request.inputColumns(), inputSchema, request.nullReplacements());
+    FunDef columnEntry =
+        new FunDef(
+            entry.name(),
+            entry.returnType(),
+            entry.params().stream().filter(p -> !bound.binds(p.name())).toList(),
+            entry.body(),
+            entry.pos());
+    List<InputBinding> inputs =
+        new ColumnBinder(callSite, caseSensitive)
+            .bind(columnEntry, request.inputColumns(), inputSchema, request.nullReplacements());
     EntryAnalysis.Result analysis = EntryAnalysis.analyse(columnEntry, callSite);
     StructType outputs = outputSchema(entry, analysis.kind(), request.outputNames(), callSite);
     DerivedPrograms derived = new DerivedPrograms(typed, request.sourceName(), callSite);
-    List<Expr> aggregates = analysis.results().stream().map(r -> r.aggregate().orElse(null)).toList();
-    ExactFloatSums.Planned sums = ExactFloatSums.plan(request.floatSums(), main, typed, entry, analysis, callSite);
+    List<Expr> aggregates =
+        analysis.results().stream().map(r -> r.aggregate().orElse(null)).toList();
+    ExactFloatSums.Planned sums =
+        ExactFloatSums.plan(request.floatSums(), main, typed, entry, analysis, callSite);
     List<Expr> ordered = sums.orderedAggregates();
-    PipelineSpec.Programs programs = switch (analysis.kind()) {
-      case ROWS -> new PipelineSpec.Programs(main, null, null, null);
-      case REDUCE -> new PipelineSpec.Programs(sums.main(), ordered.isEmpty() ? null : derived.combiner(ordered), null, null);
-      case SCAN -> new PipelineSpec.Programs(main, derived.combiner(aggregates), derived.offset(aggregates),
-          derived.totals(entry, analysis.result()));
-    };
-    return new PipelineSpec(analysis.kind(), inputs, bound, outputs, callSite, programs, kernels(programs.main()),
+    PipelineSpec.Programs programs =
+        switch (analysis.kind()) {
+          case ROWS -> new PipelineSpec.Programs(main, null, null, null);
+          case REDUCE ->
+              new PipelineSpec.Programs(
+                  sums.main(), ordered.isEmpty() ? null : derived.combiner(ordered), null, null);
+          case SCAN ->
+              new PipelineSpec.Programs(
+                  main,
+                  derived.combiner(aggregates),
+                  derived.offset(aggregates),
+                  derived.totals(entry, analysis.result()));
+        };
+    return new PipelineSpec(
+        analysis.kind(),
+        inputs,
+        bound,
+        outputs,
+        callSite,
+        programs,
+        kernels(programs.main()),
         sums.sums());
   }
 
   /**
    * The single pipeline equivalent to running {@code first} then {@code second} on first's output
-   * (second reads first's output columns), or empty when first is not ROWS, or when first's
-   * outputs include arrays of arrays of tuples, which the composition cannot take apart. The
-   * composed L0 program calls both entries; the optimiser fuses them. Pipelines with values bound
-   * by {@code with(...)} are not composed (empty).
+   * (second reads first's output columns), or empty when first is not ROWS, or when first's outputs
+   * include arrays of arrays of tuples, which the composition cannot take apart. The composed L0
+   * program calls both entries; the optimiser fuses them. Pipelines with values bound by {@code
+   * with(...)} are not composed (empty).
    */
   public static Optional<PipelineSpec> merge(PipelineSpec first, PipelineSpec second) {
-    if (first.kind() != PipelineKind.ROWS || !first.bound().isEmpty() || !second.bound().isEmpty()) {
+    if (first.kind() != PipelineKind.ROWS
+        || !first.bound().isEmpty()
+        || !second.bound().isEmpty()) {
       return Optional.empty();
     }
     PipelineSpec.Programs two = second.programs();
@@ -89,14 +131,28 @@ public final class PipelinePlanner {
     if (main.isEmpty()) {
       return Optional.empty();
     }
-    L0Source totals = two.totals() == null ? null
-        : PipelineComposer.compose(first, two.totals(), second.inputs()).orElseThrow();
-    PipelineSpec.Programs programs = new PipelineSpec.Programs(main.get(), two.combiner(), two.offset(), totals);
-    return Optional.of(new PipelineSpec(second.kind(), first.inputs(), BoundValues.none(), second.outputSchema(), second.callSite(),
-        programs, kernels(main.get()), second.floatSums()));
+    L0Source totals =
+        two.totals() == null
+            ? null
+            : PipelineComposer.compose(first, two.totals(), second.inputs()).orElseThrow();
+    PipelineSpec.Programs programs =
+        new PipelineSpec.Programs(main.get(), two.combiner(), two.offset(), totals);
+    return Optional.of(
+        new PipelineSpec(
+            second.kind(),
+            first.inputs(),
+            BoundValues.none(),
+            second.outputSchema(),
+            second.callSite(),
+            programs,
+            kernels(main.get()),
+            second.floatSums()));
   }
 
-  /** The program parsed from {@code text} and type-checked; L0 errors keep their {@code file:line:col}. */
+  /**
+   * The program parsed from {@code text} and type-checked; L0 errors keep their {@code
+   * file:line:col}.
+   */
   private static Program checked(String text, String sourceName, String callSite) {
     try {
       Program program = L0Parser.parse(text, sourceName);
@@ -110,30 +166,47 @@ public final class PipelinePlanner {
   /** The kernels of {@code source}'s program as the optimiser plans them. */
   static PipelineSpec.Kernels kernels(L0Source source) {
     OptimizedProgram optimised = Optimizer.optimize(TypeChecker.check(source.program()));
-    List<String> shapes = optimised.kernelPlan().kernels().stream().map(KernelPlan.Kernel::structure).toList();
+    List<String> shapes =
+        optimised.kernelPlan().kernels().stream().map(KernelPlan.Kernel::structure).toList();
     return new PipelineSpec.Kernels(shapes.size(), shapes, optimised.explain());
   }
 
   /** One non-nullable column per result leaf, named by {@code names} or {@code _1, _2, ...}. */
-  private static StructType outputSchema(FunDef entry, PipelineKind kind, List<String> names, String callSite) {
+  private static StructType outputSchema(
+      FunDef entry, PipelineKind kind, List<String> names, String callSite) {
     List<Type> leaves = TupleLeaves.types(entry.returnType());
     if (!names.isEmpty() && names.size() != leaves.size()) {
-      throw new PipelinePlanningException(callSite, "'" + entry.name() + "' returns " + L0Printer.print(entry.returnType())
-          + ", which is " + leaves.size() + " output column(s), but as(...) names " + names.size() + ": "
-          + String.join(", ", names));
+      throw new PipelinePlanningException(
+          callSite,
+          "'"
+              + entry.name()
+              + "' returns "
+              + L0Printer.print(entry.returnType())
+              + ", which is "
+              + leaves.size()
+              + " output column(s), but as(...) names "
+              + names.size()
+              + ": "
+              + String.join(", ", names));
     }
-    List<String> chosen = names.isEmpty()
-        ? IntStream.rangeClosed(1, leaves.size()).mapToObj(k -> "_" + k).toList() : names;
+    List<String> chosen =
+        names.isEmpty()
+            ? IntStream.rangeClosed(1, leaves.size()).mapToObj(k -> "_" + k).toList()
+            : names;
     Set<String> seen = new HashSet<>();
     List<StructField> fields = new ArrayList<>();
     for (int k = 0; k < leaves.size(); k++) {
       if (!seen.add(chosen.get(k))) {
-        throw new PipelinePlanningException(callSite, "as(...) names the output column '" + chosen.get(k) + "' twice");
+        throw new PipelinePlanningException(
+            callSite, "as(...) names the output column '" + chosen.get(k) + "' twice");
       }
       Type leaf = leaves.get(k);
       int depth = kind == PipelineKind.REDUCE ? leaf.rank() : leaf.rank() - 1;
-      fields.add(DataTypes.createStructField(chosen.get(k),
-          ColumnBinder.sparkType((ScalarType) leaf.baseElement(), depth, false), false));
+      fields.add(
+          DataTypes.createStructField(
+              chosen.get(k),
+              ColumnBinder.sparkType((ScalarType) leaf.baseElement(), depth, false),
+              false));
     }
     return DataTypes.createStructType(fields);
   }

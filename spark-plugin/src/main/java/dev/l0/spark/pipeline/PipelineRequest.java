@@ -10,26 +10,62 @@ import java.util.Objects;
 /**
  * What the user asked for: an L0 program, its entry, the DataFrame columns that feed the entry's
  * parameters, the output column names (empty: defaults {@code _1}, {@code _2}, ...), the null
- * replacements by column path ({@code "col"} or {@code "col.field"}), the user's call site
- * ({@code "MyJob.java:42"}) for error messages, the driver-side values bound to entry
- * parameters with {@code with(...)}, in call order, and how float sums are combined. Immutable and serializable.
+ * replacements by column path ({@code "col"} or {@code "col.field"}), the user's call site ({@code
+ * "MyJob.java:42"}) for error messages, the driver-side values bound to entry parameters with
+ * {@code with(...)}, in call order, and how float sums are combined. Immutable and serializable.
  */
-public record PipelineRequest(String programText, String sourceName, String entry, List<String> inputColumns,
-    List<String> outputNames, Map<String, Object> nullReplacements, String callSite,
-    List<BoundArgument> boundArguments, FloatSums floatSums) implements Serializable {
+public record PipelineRequest(
+    String programText,
+    String sourceName,
+    String entry,
+    List<String> inputColumns,
+    List<String> outputNames,
+    Map<String, Object> nullReplacements,
+    String callSite,
+    List<BoundArgument> boundArguments,
+    FloatSums floatSums)
+    implements Serializable {
 
   /** A request whose float sums are {@link FloatSums#ORDERED}. */
-  public PipelineRequest(String programText, String sourceName, String entry, List<String> inputColumns,
-      List<String> outputNames, Map<String, Object> nullReplacements, String callSite,
+  public PipelineRequest(
+      String programText,
+      String sourceName,
+      String entry,
+      List<String> inputColumns,
+      List<String> outputNames,
+      Map<String, Object> nullReplacements,
+      String callSite,
       List<BoundArgument> boundArguments) {
-    this(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, callSite, boundArguments,
+    this(
+        programText,
+        sourceName,
+        entry,
+        inputColumns,
+        outputNames,
+        nullReplacements,
+        callSite,
+        boundArguments,
         FloatSums.ORDERED);
   }
 
   /** A request that binds no parameter to a driver-side value. */
-  public PipelineRequest(String programText, String sourceName, String entry, List<String> inputColumns,
-      List<String> outputNames, Map<String, Object> nullReplacements, String callSite) {
-    this(programText, sourceName, entry, inputColumns, outputNames, nullReplacements, callSite, List.of());
+  public PipelineRequest(
+      String programText,
+      String sourceName,
+      String entry,
+      List<String> inputColumns,
+      List<String> outputNames,
+      Map<String, Object> nullReplacements,
+      String callSite) {
+    this(
+        programText,
+        sourceName,
+        entry,
+        inputColumns,
+        outputNames,
+        nullReplacements,
+        callSite,
+        List.of());
   }
 
   /** Checks that no component is null and copies the collections. */

@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * A planned pipeline: immutable, serializable and small (program text, not compiled code). Built
- * by {@link PipelinePlanner}; equal when their {@link #key()}s are. Besides what Spark reads, it
+ * A planned pipeline: immutable, serializable and small (program text, not compiled code). Built by
+ * {@link PipelinePlanner}; equal when their {@link #key()}s are. Besides what Spark reads, it
  * carries the programs the runners compile: the pipeline itself and, for REDUCE and SCAN, the
  * derived combiner, offset and totals programs.
  */
@@ -31,7 +31,10 @@ public final class PipelineSpec implements Serializable {
   private final ExactFloatSums floatSums;
   private final String key;
 
-  /** The programs a spec runs: the pipeline, and (null where the kind needs none) combiner, offset and totals. */
+  /**
+   * The programs a spec runs: the pipeline, and (null where the kind needs none) combiner, offset
+   * and totals.
+   */
   record Programs(L0Source main, L0Source combiner, L0Source offset, L0Source totals) {}
 
   /** The optimiser's view of the main program: kernel count, kernel shapes and explain text. */
@@ -41,8 +44,15 @@ public final class PipelineSpec implements Serializable {
     }
   }
 
-  PipelineSpec(PipelineKind kind, List<InputBinding> inputs, BoundValues bound, StructType outputSchema, String callSite,
-      Programs programs, Kernels kernels, ExactFloatSums floatSums) {
+  PipelineSpec(
+      PipelineKind kind,
+      List<InputBinding> inputs,
+      BoundValues bound,
+      StructType outputSchema,
+      String callSite,
+      Programs programs,
+      Kernels kernels,
+      ExactFloatSums floatSums) {
     this.kind = Objects.requireNonNull(kind, "kind");
     this.inputs = List.copyOf(inputs);
     this.bound = Objects.requireNonNull(bound, "bound");
@@ -60,14 +70,22 @@ public final class PipelineSpec implements Serializable {
   }
 
   /**
-   * This spec with its bound values ({@code with(...)}) shipped as one Spark broadcast of
-   * {@code session}, so that each executor fetches them once instead of every task carrying them;
-   * itself where nothing is bound.
+   * This spec with its bound values ({@code with(...)}) shipped as one Spark broadcast of {@code
+   * session}, so that each executor fetches them once instead of every task carrying them; itself
+   * where nothing is bound.
    */
   public PipelineSpec withBroadcastValues(org.apache.spark.sql.SparkSession session) {
     BoundValues shipped = bound.broadcast(session);
-    return shipped == bound ? this
-        : new PipelineSpec(kind, inputs, shipped, outputSchema, callSite, programs(), new Kernels(kernelCount, kernelShapes, optimisedExplain),
+    return shipped == bound
+        ? this
+        : new PipelineSpec(
+            kind,
+            inputs,
+            shipped,
+            outputSchema,
+            callSite,
+            programs(),
+            new Kernels(kernelCount, kernelShapes, optimisedExplain),
             floatSums);
   }
 
@@ -81,7 +99,10 @@ public final class PipelineSpec implements Serializable {
     return kind;
   }
 
-  /** One binding per input of the entry, in order: per parameter, or per tuple leaf of a tuple or array-of-tuples parameter. */
+  /**
+   * One binding per input of the entry, in order: per parameter, or per tuple leaf of a tuple or
+   * array-of-tuples parameter.
+   */
   public List<InputBinding> inputs() {
     return inputs;
   }
@@ -112,12 +133,19 @@ public final class PipelineSpec implements Serializable {
   }
 
   /**
-   * One line for {@code df.explain()}, e.g. {@code "reduce [total] <- [quantities, prices], 1 kernel [redomap]"}, ending
-   * {@code ", exact float sums"} where a float sum is exact.
+   * One line for {@code df.explain()}, e.g. {@code "reduce [total] <- [quantities, prices], 1
+   * kernel [redomap]"}, ending {@code ", exact float sums"} where a float sum is exact.
    */
   public String summary() {
-    return kind.name().toLowerCase(Locale.ROOT) + " " + List.of(outputSchema.fieldNames()) + " <- "
-        + readColumns() + ", " + kernelCount + (kernelCount == 1 ? " kernel " : " kernels ") + kernelShapes
+    return kind.name().toLowerCase(Locale.ROOT)
+        + " "
+        + List.of(outputSchema.fieldNames())
+        + " <- "
+        + readColumns()
+        + ", "
+        + kernelCount
+        + (kernelCount == 1 ? " kernel " : " kernels ")
+        + kernelShapes
         + (floatSums.any() ? ", exact float sums" : "");
   }
 
@@ -128,17 +156,42 @@ public final class PipelineSpec implements Serializable {
 
   /** The kind, the bindings and outputs, then the optimised program and its kernels. */
   public String explain() {
-    String bindings = inputs.stream()
-        .map(b -> "  " + b.columnPath() + " (" + b.leafType().simpleString() + ") -> " + "[".repeat(b.rank())
-            + b.elementType().keyword() + "]".repeat(b.rank())
-            + (b.nullReplacement() == null ? "" : ", nulls as " + b.nullReplacement()))
-        .collect(Collectors.joining("\n"));
-    String outputs = List.of(outputSchema.fields()).stream()
-        .map(f -> "  " + f.name() + " " + f.dataType().simpleString()).collect(Collectors.joining("\n"));
-    return "L0 pipeline at " + callSite + ": " + summary() + "\nkind: " + kind.name().toLowerCase(Locale.ROOT)
-        + "\ninputs:\n" + bindings + (bound.isEmpty() ? "" : "\nbound with(...):\n" + bound.explain())
-        + "\noutputs:\n" + outputs + (floatSums.any() ? "\n" + floatSums.explain() : "") + "\nentry " + main.entry() + " of " + main.sourceName()
-        + ", optimised:\n" + optimisedExplain;
+    String bindings =
+        inputs.stream()
+            .map(
+                b ->
+                    "  "
+                        + b.columnPath()
+                        + " ("
+                        + b.leafType().simpleString()
+                        + ") -> "
+                        + "[".repeat(b.rank())
+                        + b.elementType().keyword()
+                        + "]".repeat(b.rank())
+                        + (b.nullReplacement() == null ? "" : ", nulls as " + b.nullReplacement()))
+            .collect(Collectors.joining("\n"));
+    String outputs =
+        List.of(outputSchema.fields()).stream()
+            .map(f -> "  " + f.name() + " " + f.dataType().simpleString())
+            .collect(Collectors.joining("\n"));
+    return "L0 pipeline at "
+        + callSite
+        + ": "
+        + summary()
+        + "\nkind: "
+        + kind.name().toLowerCase(Locale.ROOT)
+        + "\ninputs:\n"
+        + bindings
+        + (bound.isEmpty() ? "" : "\nbound with(...):\n" + bound.explain())
+        + "\noutputs:\n"
+        + outputs
+        + (floatSums.any() ? "\n" + floatSums.explain() : "")
+        + "\nentry "
+        + main.entry()
+        + " of "
+        + main.sourceName()
+        + ", optimised:\n"
+        + optimisedExplain;
   }
 
   /** Hex SHA-256 of the final program text and entry: the per-JVM compile cache key. */
@@ -162,15 +215,19 @@ public final class PipelineSpec implements Serializable {
   }
 
   /**
-   * Equal specs compute the same columns from the same input: the same program and entry
-   * ({@link #key()}), the same bindings (which column or struct field feeds each input, and its
-   * null replacement), the same bound values (by digest) and the same outputs. Spark relies on this to reuse cached data and
-   * exchanges, so nothing that changes a result may be left out.
+   * Equal specs compute the same columns from the same input: the same program and entry ({@link
+   * #key()}), the same bindings (which column or struct field feeds each input, and its null
+   * replacement), the same bound values (by digest) and the same outputs. Spark relies on this to
+   * reuse cached data and exchanges, so nothing that changes a result may be left out.
    */
   @Override
   public boolean equals(Object other) {
-    return other instanceof PipelineSpec spec && spec.key.equals(key) && spec.kind == kind && spec.inputs.equals(inputs)
-        && spec.bound.digest().equals(bound.digest()) && spec.outputSchema.equals(outputSchema)
+    return other instanceof PipelineSpec spec
+        && spec.key.equals(key)
+        && spec.kind == kind
+        && spec.inputs.equals(inputs)
+        && spec.bound.digest().equals(bound.digest())
+        && spec.outputSchema.equals(outputSchema)
         && spec.floatSums.equals(floatSums);
   }
 

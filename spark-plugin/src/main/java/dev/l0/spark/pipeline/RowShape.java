@@ -10,7 +10,10 @@ sealed interface RowShape {
   /** Does not depend on the rows at all (literals, computations on literals). */
   record Constant() implements RowShape {}
 
-  /** An array (or a tuple of arrays) with one element per row of {@code rowSet}: the entry's rows, or the rows a filter kept. */
+  /**
+   * An array (or a tuple of arrays) with one element per row of {@code rowSet}: the entry's rows,
+   * or the rows a filter kept.
+   */
   record Rows(Object rowSet) implements RowShape {}
 
   /** The whole result of {@code reduction}, a reduce over rows. */

@@ -7,8 +7,14 @@ import java.util.List;
  * time, bytes and time moved to and from the device, compile cache hits, and fallbacks to the JVM
  * (or to the evaluator) with their reasons. An immutable snapshot.
  */
-public record RunStatistics(long compileNanos, long kernelNanos, long transferBytes, long transferNanos,
-    long compileCacheHits, long fallbacks, List<String> fallbackReasons) {
+public record RunStatistics(
+    long compileNanos,
+    long kernelNanos,
+    long transferBytes,
+    long transferNanos,
+    long compileCacheHits,
+    long fallbacks,
+    List<String> fallbackReasons) {
 
   /** Copies the reasons. */
   public RunStatistics {

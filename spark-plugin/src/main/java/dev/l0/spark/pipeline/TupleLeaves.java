@@ -14,8 +14,8 @@ import java.util.List;
 /**
  * Tuple flattening at the pipeline's boundary: an L0 type as its leaves (scalars and arrays of
  * scalars; an array of tuples is one array per component, as the runtime API passes it), the
- * runtime's Java values split into leaves and assembled from them, and L0 expressions that
- * rebuild a value from named leaves.
+ * runtime's Java values split into leaves and assembled from them, and L0 expressions that rebuild
+ * a value from named leaves.
  */
 final class TupleLeaves {
   private TupleLeaves() {}
@@ -32,7 +32,10 @@ final class TupleLeaves {
     return types(array.element()).stream().map(leaf -> (Type) Type.array(leaf)).toList();
   }
 
-  /** {@code value}, a runtime result of type {@code type} (tuples and arrays of tuples as {@code Object[]}), as its leaves. */
+  /**
+   * {@code value}, a runtime result of type {@code type} (tuples and arrays of tuples as {@code
+   * Object[]}), as its leaves.
+   */
   static List<Object> values(Object value, Type type) {
     List<Object> out = new ArrayList<>();
     addValues(value, type, out);
@@ -56,15 +59,20 @@ final class TupleLeaves {
   }
 
   /**
-   * The runtime arguments of parameters of {@code types} from {@code leaves}, one per leaf of
-   * those types in order (the inverse of {@link #values}): a tuple or an array of tuples becomes
-   * the {@code Object[]} of its components or columns, every other leaf is passed as it is.
+   * The runtime arguments of parameters of {@code types} from {@code leaves}, one per leaf of those
+   * types in order (the inverse of {@link #values}): a tuple or an array of tuples becomes the
+   * {@code Object[]} of its components or columns, every other leaf is passed as it is.
    */
   static Object[] arguments(List<Type> types, List<Object> leaves) {
     int expected = types.stream().mapToInt(type -> types(type).size()).sum();
     if (expected != leaves.size()) {
-      throw new IllegalArgumentException("parameters of types " + types.stream().map(L0Printer::print).toList()
-          + " take " + expected + " leaves, given " + leaves.size());
+      throw new IllegalArgumentException(
+          "parameters of types "
+              + types.stream().map(L0Printer::print).toList()
+              + " take "
+              + expected
+              + " leaves, given "
+              + leaves.size());
     }
     Iterator<Object> next = leaves.iterator();
     return types.stream().map(type -> assemble(type, next)).toArray();
@@ -88,8 +96,8 @@ final class TupleLeaves {
   /**
    * An expression of type {@code type} built from variables named by {@code leafNames}, one per
    * leaf, which it consumes: a tuple literal of its parts, a zip of the columns of an array of
-   * tuples, and for an array of arrays of tuples a map that rebuilds each row from the rows of
-   * its leaf columns.
+   * tuples, and for an array of arrays of tuples a map that rebuilds each row from the rows of its
+   * leaf columns.
    */
   static Expr rebuild(Type type, Iterator<String> leafNames) {
     if (type instanceof Type.Tuple tuple) {
@@ -115,10 +123,14 @@ final class TupleLeaves {
     }
     Expr row = rebuild(element, rowParams.stream().map(Param::name).iterator());
     Expr rows = columns.size() == 1 ? columns.get(0) : new Expr.Zip(columns, SourcePos.NONE);
-    return new Expr.Map(new FunArg.Lambda(element, rowParams, row, SourcePos.NONE), rows, SourcePos.NONE);
+    return new Expr.Map(
+        new FunArg.Lambda(element, rowParams, row, SourcePos.NONE), rows, SourcePos.NONE);
   }
 
-  /** {@code type}'s components as expressions from {@code leafNames}: a tuple's elements, or the value itself. */
+  /**
+   * {@code type}'s components as expressions from {@code leafNames}: a tuple's elements, or the
+   * value itself.
+   */
   static List<Expr> components(Type type, Iterator<String> leafNames) {
     Expr whole = rebuild(type, leafNames);
     return whole instanceof Expr.TupleLit tuple ? tuple.elements() : List.of(whole);

@@ -12,18 +12,20 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Copies one input binding's values out of Spark column vectors (never keeping a reference to
- * them: Spark reuses its vectors) into primitive arrays, slice by slice, until a runtime batch of
- * at most {@code batchRows} rows is complete. Scalars are copied in bulk into the batch's
- * column (an array that grows up to {@code batchRows} elements, cut to the rows of a shorter
- * batch); a null is replaced by the binding's replacement or is an error; array columns are read
- * row by row and must have one length per dimension across the partition. Where the caller says
- * a batch's columns are dead once the next batch is asked for ({@code reuseColumns}), a full
- * batch's scalar column is filled again for the next batch instead of a new one: no allocation,
- * and the array stays in the core's caches.
+ * Copies one input binding's values out of Spark column vectors (never keeping a reference to them:
+ * Spark reuses its vectors) into primitive arrays, slice by slice, until a runtime batch of at most
+ * {@code batchRows} rows is complete. Scalars are copied in bulk into the batch's column (an array
+ * that grows up to {@code batchRows} elements, cut to the rows of a shorter batch); a null is
+ * replaced by the binding's replacement or is an error; array columns are read row by row and must
+ * have one length per dimension across the partition. Where the caller says a batch's columns are
+ * dead once the next batch is asked for ({@code reuseColumns}), a full batch's scalar column is
+ * filled again for the next batch instead of a new one: no allocation, and the array stays in the
+ * core's caches.
  */
 final class ColumnReader {
-  /** The rows a batch's scalar column holds before it first grows (unless its batches are smaller). */
+  /**
+   * The rows a batch's scalar column holds before it first grows (unless its batches are smaller).
+   */
   private static final int FIRST_CAPACITY = 1 << 14;
 
   private final InputBinding binding;
@@ -32,14 +34,18 @@ final class ColumnReader {
   private final int batchRows;
   private final boolean reuseColumns;
   private final boolean[] elementsMayBeNull;
+
   /** Array columns: the slices read since the last drain. */
   private final List<Object> chunks = new ArrayList<>();
+
   /** Scalar columns: the batch's column being filled, null before the first slice of a batch. */
   private Object scalars;
+
   private int scalarRows;
   private int[] innerShape;
 
-  ColumnReader(InputBinding binding, int topOrdinal, int partition, int batchRows, boolean reuseColumns) {
+  ColumnReader(
+      InputBinding binding, int topOrdinal, int partition, int batchRows, boolean reuseColumns) {
     this.binding = binding;
     this.topOrdinal = topOrdinal;
     this.partition = partition;
@@ -110,7 +116,12 @@ final class ColumnReader {
     chunks.clear();
     int[] shape = new int[binding.rank()];
     shape[0] = rows;
-    System.arraycopy(innerShape != null ? innerShape : new int[binding.rank() - 1], 0, shape, 1, binding.rank() - 1);
+    System.arraycopy(
+        innerShape != null ? innerShape : new int[binding.rank() - 1],
+        0,
+        shape,
+        1,
+        binding.rank() - 1);
     return new FlatArray(binding.elementType(), column, shape);
   }
 
@@ -137,21 +148,23 @@ final class ColumnReader {
   /**
    * Copies {@code count} values of {@code vector} from row {@code from} into {@code target} at
    * {@code offset}, through the vector's bulk getter: Spark's on-heap and off-heap vectors copy a
-   * range of their storage at once into a new array (and decode a dictionary themselves) instead
-   * of a call per value; that array is then copied into the batch's column.
+   * range of their storage at once into a new array (and decode a dictionary themselves) instead of
+   * a call per value; that array is then copied into the batch's column.
    */
   private void copyScalars(ColumnVector vector, int from, int count, Object target, int offset) {
-    Object values = switch (binding.elementType()) {
-      case BOOL -> vector.getBooleans(from, count);
-      case I32 -> vector.getInts(from, count);
-      case I64 -> vector.getLongs(from, count);
-      case F32 -> vector.getFloats(from, count);
-      default -> vector.getDoubles(from, count);
-    };
+    Object values =
+        switch (binding.elementType()) {
+          case BOOL -> vector.getBooleans(from, count);
+          case I32 -> vector.getInts(from, count);
+          case I64 -> vector.getLongs(from, count);
+          case F32 -> vector.getFloats(from, count);
+          default -> vector.getDoubles(from, count);
+        };
     System.arraycopy(values, 0, target, offset, count);
   }
 
-  private Object readArrays(List<ColumnVector> path, ColumnVector leaf, int from, int count, long rowsBefore) {
+  private Object readArrays(
+      List<ColumnVector> path, ColumnVector leaf, int from, int count, long rowsBefore) {
     if (innerShape == null && count > 0) {
       if (isNull(path, from)) {
         throw nullArray(rowsBefore);
@@ -169,13 +182,28 @@ final class ColumnReader {
     return chunk;
   }
 
-  /** Copies {@code array}, dimension {@code dimension} of a row's value, to {@code target} at {@code offset}. */
+  /**
+   * Copies {@code array}, dimension {@code dimension} of a row's value, to {@code target} at {@code
+   * offset}.
+   */
   private void copyArray(ArrayData array, int dimension, Object target, int offset, long row) {
     if (array.numElements() != innerShape[dimension]) {
-      throw new InputDataException("column '" + binding.columnPath() + "' has arrays of different lengths"
-          + (dimension > 0 ? " in dimension " + (dimension + 1) : "") + ": " + innerShape[dimension]
-          + " (first row of partition " + partition + ") and " + array.numElements() + " (partition " + partition
-          + ", row " + row + "); an array column needs one length for all its rows");
+      throw new InputDataException(
+          "column '"
+              + binding.columnPath()
+              + "' has arrays of different lengths"
+              + (dimension > 0 ? " in dimension " + (dimension + 1) : "")
+              + ": "
+              + innerShape[dimension]
+              + " (first row of partition "
+              + partition
+              + ") and "
+              + array.numElements()
+              + " (partition "
+              + partition
+              + ", row "
+              + row
+              + "); an array column needs one length for all its rows");
     }
     int length = array.numElements();
     if (dimension == innerShape.length - 1) {
@@ -200,32 +228,61 @@ final class ColumnReader {
 
   private Object elementsOf(ArrayData array) {
     switch (binding.elementType()) {
-      case BOOL: return array.toBooleanArray();
-      case I32: return array.toIntArray();
-      case I64: return array.toLongArray();
-      case F32: return array.toFloatArray();
-      default: return array.toDoubleArray();
+      case BOOL:
+        return array.toBooleanArray();
+      case I32:
+        return array.toIntArray();
+      case I64:
+        return array.toLongArray();
+      case F32:
+        return array.toFloatArray();
+      default:
+        return array.toDoubleArray();
     }
   }
 
   private void replaceNull(Object values, int index, long row) {
     Object replacement = binding.nullReplacement();
     if (replacement == null) {
-      throw new InputDataException("column '" + binding.columnPath() + "' has a null in partition " + partition
-          + ", row " + row + "; declare a replacement with nullAs(\"" + binding.columnPath() + "\", value)");
+      throw new InputDataException(
+          "column '"
+              + binding.columnPath()
+              + "' has a null in partition "
+              + partition
+              + ", row "
+              + row
+              + "; declare a replacement with nullAs(\""
+              + binding.columnPath()
+              + "\", value)");
     }
     switch (binding.elementType()) {
-      case BOOL: ((boolean[]) values)[index] = (Boolean) replacement; break;
-      case I32: ((int[]) values)[index] = ((Number) replacement).intValue(); break;
-      case I64: ((long[]) values)[index] = ((Number) replacement).longValue(); break;
-      case F32: ((float[]) values)[index] = ((Number) replacement).floatValue(); break;
-      default: ((double[]) values)[index] = ((Number) replacement).doubleValue(); break;
+      case BOOL:
+        ((boolean[]) values)[index] = (Boolean) replacement;
+        break;
+      case I32:
+        ((int[]) values)[index] = ((Number) replacement).intValue();
+        break;
+      case I64:
+        ((long[]) values)[index] = ((Number) replacement).longValue();
+        break;
+      case F32:
+        ((float[]) values)[index] = ((Number) replacement).floatValue();
+        break;
+      default:
+        ((double[]) values)[index] = ((Number) replacement).doubleValue();
+        break;
     }
   }
 
   private InputDataException nullArray(long row) {
-    return new InputDataException("column '" + binding.columnPath() + "' has a null array in partition " + partition
-        + ", row " + row + "; a replacement (nullAs) fills null elements, not whole arrays: drop or fill such rows first");
+    return new InputDataException(
+        "column '"
+            + binding.columnPath()
+            + "' has a null array in partition "
+            + partition
+            + ", row "
+            + row
+            + "; a replacement (nullAs) fills null elements, not whole arrays: drop or fill such rows first");
   }
 
   private Object concatenate(int rows) {
@@ -249,7 +306,10 @@ final class ColumnReader {
     ArrayData level = first;
     for (int d = 0; d < dimensions && level != null; d++) {
       shape[d] = level.numElements();
-      level = d + 1 < dimensions && level.numElements() > 0 && !level.isNullAt(0) ? level.getArray(0) : null;
+      level =
+          d + 1 < dimensions && level.numElements() > 0 && !level.isNullAt(0)
+              ? level.getArray(0)
+              : null;
     }
     return shape;
   }

@@ -20,9 +20,10 @@ import scala.Option;
 
 /**
  * What one executor JVM knows about running pipelines: whether CUDA works here (probed once), the
- * executor's settings (among them the bound of its compiled-program cache), and the semaphore that limits how many of its tasks use the GPU at once.
- * The executor plugin starts it; without the plugin the first task starts it from the Spark
- * configuration. Probing never throws: any failure means the JVM.
+ * executor's settings (among them the bound of its compiled-program cache), and the semaphore that
+ * limits how many of its tasks use the GPU at once. The executor plugin starts it; without the
+ * plugin the first task starts it from the Spark configuration. Probing never throws: any failure
+ * means the JVM.
  */
 public final class ExecutorRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorRuntime.class);
@@ -43,24 +44,33 @@ public final class ExecutorRuntime {
    * the configured folder, probes CUDA and logs one line with the result and the executor's GPU
    * resources.
    */
-  public static synchronized ExecutorRuntime start(L0Settings settings, String executorId,
-      Map<String, ResourceInformation> resources) {
+  public static synchronized ExecutorRuntime start(
+      L0Settings settings, String executorId, Map<String, ResourceInformation> resources) {
     if (started == null) {
       settings.applyKernelCacheDirectory();
       ProgramCache.limit(settings.programCacheSize());
-      Availability<CudaDevice> cuda = settings.device() == DeviceKind.JVM
-          ? Availability.unavailable("not probed: " + L0Settings.DEVICE + "=jvm") : probeCuda();
+      Availability<CudaDevice> cuda =
+          settings.device() == DeviceKind.JVM
+              ? Availability.unavailable("not probed: " + L0Settings.DEVICE + "=jvm")
+              : probeCuda();
       started = new ExecutorRuntime(cuda, settings.gpuConcurrentTasks());
       ResourceInformation gpus = resources.get(GPU_RESOURCE);
-      LOG.info("L0 executor {}: {}={}, CUDA {}, GPU resources {}, {} GPU task(s) at once, up to {} compiled programs",
-          executorId, L0Settings.DEVICE, settings.device().label(), cuda,
-          gpus == null ? "none" : Arrays.toString(gpus.addresses()), settings.gpuConcurrentTasks(),
+      LOG.info(
+          "L0 executor {}: {}={}, CUDA {}, GPU resources {}, {} GPU task(s) at once, up to {} compiled programs",
+          executorId,
+          L0Settings.DEVICE,
+          settings.device().label(),
+          cuda,
+          gpus == null ? "none" : Arrays.toString(gpus.addresses()),
+          settings.gpuConcurrentTasks(),
           settings.programCacheSize());
     }
     return started;
   }
 
-  /** This executor's runtime, started from the Spark configuration if the plugin did not start it. */
+  /**
+   * This executor's runtime, started from the Spark configuration if the plugin did not start it.
+   */
   static ExecutorRuntime get() {
     ExecutorRuntime runtime = started;
     if (runtime != null) {
@@ -78,7 +88,8 @@ public final class ExecutorRuntime {
   static ExecutionSettings taskSettings(DeviceKind device) {
     TaskContext task = TaskContext.get();
     int cpus = task == null ? 1 : Math.max(1, task.cpus());
-    Option<ResourceInformation> gpu = task == null ? Option.empty() : task.resources().get(GPU_RESOURCE);
+    Option<ResourceInformation> gpu =
+        task == null ? Option.empty() : task.resources().get(GPU_RESOURCE);
     if (gpu.isEmpty() || gpu.get().addresses().length == 0) {
       return new ExecutionSettings(device, -1, cpus);
     }
@@ -86,18 +97,23 @@ public final class ExecutorRuntime {
     try {
       return new ExecutionSettings(device, Integer.parseInt(address.strip()), cpus);
     } catch (NumberFormatException e) {
-      throw new IllegalStateException("the task's GPU address '" + address + "' is not a device number", e);
+      throw new IllegalStateException(
+          "the task's GPU address '" + address + "' is not a device number", e);
     }
   }
 
-  /** Whether pipelines asking for {@code device} run on the JVM backend here: it is asked for, or CUDA does not work. */
+  /**
+   * Whether pipelines asking for {@code device} run on the JVM backend here: it is asked for, or
+   * CUDA does not work.
+   */
   boolean runsOnJvm(DeviceKind device) {
     return device == DeviceKind.JVM || !cuda.isAvailable();
   }
 
   /**
-   * Runs {@code work}, holding one of this executor's GPU slots ({@value L0Settings#GPU_CONCURRENT_TASKS})
-   * when it may run on CUDA ({@code device} is not JVM and CUDA works here).
+   * Runs {@code work}, holding one of this executor's GPU slots ({@value
+   * L0Settings#GPU_CONCURRENT_TASKS}) when it may run on CUDA ({@code device} is not JVM and CUDA
+   * works here).
    */
   <T> T withGpuSlot(DeviceKind device, Supplier<T> work) {
     if (runsOnJvm(device)) {

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * Logs on the driver, once each, the fallback reasons ({@link FallbackReasons}) that the tasks of
  * pipeline nodes reported, when a stage completes: e.g. {@code L0 fallback (stage 3, collect at
  * Job.java:41): main program: GPU 0 was assigned to the task, but jvm: no CUDA driver (...)}. One
- * listener per Spark context, watching the accumulators of that context's pipeline nodes (weakly:
- * a node's accumulator goes when its plan does).
+ * listener per Spark context, watching the accumulators of that context's pipeline nodes (weakly: a
+ * node's accumulator goes when its plan does).
  */
 final class FallbackLog extends SparkListener {
   private static final Logger LOG = LoggerFactory.getLogger(FallbackLog.class);
@@ -53,7 +53,11 @@ final class FallbackLog extends SparkListener {
       reasons.removeIf(reason -> !logged.add(reason));
     }
     for (String reason : reasons) {
-      LOG.warn("L0 fallback (stage {}, {}): {}", completed.stageInfo().stageId(), completed.stageInfo().name(), reason);
+      LOG.warn(
+          "L0 fallback (stage {}, {}): {}",
+          completed.stageInfo().stageId(),
+          completed.stageInfo().name(),
+          reason);
     }
   }
 }

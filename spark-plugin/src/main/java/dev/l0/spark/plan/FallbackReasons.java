@@ -9,14 +9,18 @@ import org.apache.spark.util.AccumulatorV2;
 /**
  * The distinct reasons why a pipeline node's work fell back (a GPU Spark assigned to a task that
  * could not be used, a kernel that did not run on its backend), gathered from its tasks in the
- * order they arrive, at most {@value #LIMIT}. Registered under {@link #NAME}, so the Spark UI
- * shows it with the stage, and {@link FallbackLog} logs it on the driver.
+ * order they arrive, at most {@value #LIMIT}. Registered under {@link #NAME}, so the Spark UI shows
+ * it with the stage, and {@link FallbackLog} logs it on the driver.
  */
 final class FallbackReasons extends AccumulatorV2<String, List<String>> {
   private static final long serialVersionUID = 1L;
+
   /** The accumulator's name in the Spark UI and in stage information. */
   static final String NAME = "L0 fallback reasons";
-  /** The most reasons kept per node; later distinct ones are dropped (the metric still counts them). */
+
+  /**
+   * The most reasons kept per node; later distinct ones are dropped (the metric still counts them).
+   */
   static final int LIMIT = 64;
 
   private final Set<String> reasons = new LinkedHashSet<>();

@@ -19,19 +19,30 @@ final class InputBatches implements Iterator<ColumnBatch> {
   private final List<ColumnReader> readers;
   private final int batchRows;
   private ColumnarBatch current;
-  /** The rows of {@link #current}, read when it arrived: a reader may reset its batch once exhausted. */
+
+  /**
+   * The rows of {@link #current}, read when it arrived: a reader may reset its batch once
+   * exhausted.
+   */
   private int currentRows;
+
   private int currentOffset;
   private long rowsRead;
   private ColumnBatch pending;
 
-  InputBatches(Iterator<ColumnarBatch> input, List<InputBinding> bindings, int[] topOrdinals, int batchRows, int partition,
+  InputBatches(
+      Iterator<ColumnarBatch> input,
+      List<InputBinding> bindings,
+      int[] topOrdinals,
+      int batchRows,
+      int partition,
       boolean reuseColumns) {
     this.input = input;
     this.batchRows = batchRows;
     this.readers = new ArrayList<>(bindings.size());
     for (int b = 0; b < bindings.size(); b++) {
-      readers.add(new ColumnReader(bindings.get(b), topOrdinals[b], partition, batchRows, reuseColumns));
+      readers.add(
+          new ColumnReader(bindings.get(b), topOrdinals[b], partition, batchRows, reuseColumns));
     }
   }
 

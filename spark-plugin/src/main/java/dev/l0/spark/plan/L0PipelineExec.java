@@ -22,21 +22,31 @@ import scala.collection.immutable.Seq;
  * The columnar physical node of one L0 pipeline. Each task reads its partition's column batches
  * (Spark converts row input to columns once, below this node), runs the pipeline batch by batch
  * ({@value L0Settings#BATCH_ROWS} rows at most, {@value L0Settings#JVM_BATCH_ROWS} on the JVM
- * backend) and returns batches over the runtime's result arrays. ROWS runs per partition; REDUCE folds each partition, then combines the partials in partition order in one
- * task after a shuffle; SCAN first runs a job for the partition totals (as {@code zipWithIndex}
- * does), then scans each partition from its carry.
+ * backend) and returns batches over the runtime's result arrays. ROWS runs per partition; REDUCE
+ * folds each partition, then combines the partials in partition order in one task after a shuffle;
+ * SCAN first runs a job for the partition totals (as {@code zipWithIndex} does), then scans each
+ * partition from its carry.
  */
 public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
   private static final long serialVersionUID = 1L;
 
   private final SparkPlan child;
   private final PipelineOperands operands;
-  /** Made on first use, on the driver (as Spark's own nodes make theirs), not by every copy of the node. */
+
+  /**
+   * Made on first use, on the driver (as Spark's own nodes make theirs), not by every copy of the
+   * node.
+   */
   private PipelineMetrics pipelineMetrics;
+
   private scala.collection.immutable.Map<String, SQLMetric> metricsByName;
 
   /** Spark's copy constructor (TreeNode.makeCopy): the arguments in product order. */
-  public L0PipelineExec(SparkPlan child, PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> outputAttributes) {
+  public L0PipelineExec(
+      SparkPlan child,
+      PipelineSpec spec,
+      Seq<Attribute> readAttributes,
+      Seq<Attribute> outputAttributes) {
     this.child = Objects.requireNonNull(child, "child");
     this.operands = new PipelineOperands(spec, readAttributes, outputAttributes);
   }
@@ -86,30 +96,45 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
 
   @Override
   public RDD<InternalRow> doExecute() {
-    throw new UnsupportedOperationException("L0PipelineExec is columnar only; Spark adds ColumnarToRow above it");
+    throw new UnsupportedOperationException(
+        "L0PipelineExec is columnar only; Spark adds ColumnarToRow above it");
   }
 
   @Override
   public RDD<ColumnarBatch> doExecuteColumnar() {
     L0Settings settings = L0Settings.ofActiveSession();
     PipelineSpec spec = operands.spec();
-    PipelineTask task = new PipelineTask(spec, settings.device(), settings.batchRows(), settings.jvmBatchRows(),
-        PipelineAttributes.bindingOrdinals(spec, operands.readAttributes(), child.output()), pipelineMetrics());
+    PipelineTask task =
+        new PipelineTask(
+            spec,
+            settings.device(),
+            settings.batchRows(),
+            settings.jvmBatchRows(),
+            PipelineAttributes.bindingOrdinals(spec, operands.readAttributes(), child.output()),
+            pipelineMetrics());
     JavaRDD<ColumnarBatch> input = child.executeColumnar().toJavaRDD();
     switch (spec.kind()) {
       case ROWS:
         return input.mapPartitionsWithIndex(task::mapRows, false).rdd();
       case REDUCE:
-        return input.mapPartitionsWithIndex((partition, batches) -> task.fold(partition, batches, true), false)
+        return input
+            .mapPartitionsWithIndex(
+                (partition, batches) -> task.fold(partition, batches, true), false)
             .coalesce(1, true)
             .mapPartitions(task::finishReduce)
             .rdd();
       case SCAN:
         List<Tuple2<Integer, PartialResult>> totals =
-            input.mapPartitionsWithIndex((partition, batches) -> task.fold(partition, batches, false), false).collect();
+            input
+                .mapPartitionsWithIndex(
+                    (partition, batches) -> task.fold(partition, batches, false), false)
+                .collect();
         List<PartialResult> carries = task.scanCarries(totals);
-        return input.mapPartitionsWithIndex(
-            (partition, batches) -> task.scanRows(partition, batches, carries.get(partition)), false).rdd();
+        return input
+            .mapPartitionsWithIndex(
+                (partition, batches) -> task.scanRows(partition, batches, carries.get(partition)),
+                false)
+            .rdd();
       default:
         throw new IllegalStateException("unknown pipeline kind " + spec.kind());
     }
@@ -132,7 +157,8 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
 
   @Override
   public SparkPlan withNewChildInternal(SparkPlan newChild) {
-    return new L0PipelineExec(newChild, operands.spec(), operands.readAttributes(), operands.outputAttributes());
+    return new L0PipelineExec(
+        newChild, operands.spec(), operands.readAttributes(), operands.outputAttributes());
   }
 
   @Override
@@ -153,7 +179,9 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
   @Override
   public boolean equals(Object other) {
     return this == other
-        || other instanceof L0PipelineExec that && child.equals(that.child) && operands.equals(that.operands);
+        || other instanceof L0PipelineExec that
+            && child.equals(that.child)
+            && operands.equals(that.operands);
   }
 
   @Override

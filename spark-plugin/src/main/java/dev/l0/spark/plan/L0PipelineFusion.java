@@ -13,9 +13,9 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Optimizer rule: a pipeline node directly over another (or over a Project that only selects
- * attributes of the other, as column pruning leaves) becomes one node running the composed
- * program, so {@code df.transform(a).transform(b)} compiles to one fused program. The fused node
- * keeps the upper node's output attributes. Pipelines the planner cannot merge stay apart.
+ * attributes of the other, as column pruning leaves) becomes one node running the composed program,
+ * so {@code df.transform(a).transform(b)} compiles to one fused program. The fused node keeps the
+ * upper node's output attributes. Pipelines the planner cannot merge stay apart.
  */
 public final class L0PipelineFusion extends Rule<LogicalPlan> {
 
@@ -35,11 +35,19 @@ public final class L0PipelineFusion extends Rule<LogicalPlan> {
       return Optional.empty();
     }
     Optional<PipelineSpec> merged = PipelinePlanner.merge(first.get().spec(), second.spec());
-    return merged.map(spec -> new L0PipelineNode(first.get().child(), spec,
-        PipelineAttributes.readAttributes(spec, first.get().child().output()), second.output()));
+    return merged.map(
+        spec ->
+            new L0PipelineNode(
+                first.get().child(),
+                spec,
+                PipelineAttributes.readAttributes(spec, first.get().child().output()),
+                second.output()));
   }
 
-  /** The pipeline node feeding {@code consumer}, directly or through a Project of its attributes only. */
+  /**
+   * The pipeline node feeding {@code consumer}, directly or through a Project of its attributes
+   * only.
+   */
   private static Optional<L0PipelineNode> producer(L0PipelineNode consumer) {
     LogicalPlan below = consumer.child();
     if (below instanceof Project) {
@@ -54,7 +62,8 @@ public final class L0PipelineFusion extends Rule<LogicalPlan> {
     }
     L0PipelineNode producer = (L0PipelineNode) below;
     return PipelineAttributes.setOf(consumer.readAttributes()).subsetOf(producer.outputSet())
-        ? Optional.of(producer) : Optional.empty();
+        ? Optional.of(producer)
+        : Optional.empty();
   }
 
   private static boolean selectsAttributesOnly(Project project) {

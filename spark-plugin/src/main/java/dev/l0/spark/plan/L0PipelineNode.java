@@ -12,25 +12,35 @@ import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Seq;
 
 /**
- * The logical plan node of one L0 pipeline over its child. Its output attributes are made once
- * from the spec's output schema and kept as a product element, so copies keep their ids; it
- * references exactly the child columns the spec reads (so column pruning keeps them). Where a
- * query uses one node's output twice (a self-join, a join of two aggregations over it), Spark's
- * analyzer asks the second use for a {@link #newInstance} with new output ids, as for a table.
+ * The logical plan node of one L0 pipeline over its child. Its output attributes are made once from
+ * the spec's output schema and kept as a product element, so copies keep their ids; it references
+ * exactly the child columns the spec reads (so column pruning keeps them). Where a query uses one
+ * node's output twice (a self-join, a join of two aggregations over it), Spark's analyzer asks the
+ * second use for a {@link #newInstance} with new output ids, as for a table.
  */
 public final class L0PipelineNode extends LogicalPlan implements UnaryNode, MultiInstanceRelation {
   private final LogicalPlan child;
   private final PipelineOperands operands;
 
   /** Spark's copy constructor (TreeNode.makeCopy): the arguments in product order. */
-  public L0PipelineNode(LogicalPlan child, PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> outputAttributes) {
+  public L0PipelineNode(
+      LogicalPlan child,
+      PipelineSpec spec,
+      Seq<Attribute> readAttributes,
+      Seq<Attribute> outputAttributes) {
     this.child = Objects.requireNonNull(child, "child");
     this.operands = new PipelineOperands(spec, readAttributes, outputAttributes);
   }
 
-  /** A new node for {@code spec}, planned against {@code child}'s output, with new output attributes. */
+  /**
+   * A new node for {@code spec}, planned against {@code child}'s output, with new output
+   * attributes.
+   */
   public static L0PipelineNode of(LogicalPlan child, PipelineSpec spec) {
-    return new L0PipelineNode(child, spec, PipelineAttributes.readAttributes(spec, child.output()),
+    return new L0PipelineNode(
+        child,
+        spec,
+        PipelineAttributes.readAttributes(spec, child.output()),
         PipelineAttributes.outputAttributes(spec));
   }
 
@@ -75,13 +85,17 @@ public final class L0PipelineNode extends LogicalPlan implements UnaryNode, Mult
 
   @Override
   public LogicalPlan withNewChildInternal(LogicalPlan newChild) {
-    return new L0PipelineNode(newChild, operands.spec(), operands.readAttributes(), operands.outputAttributes());
+    return new L0PipelineNode(
+        newChild, operands.spec(), operands.readAttributes(), operands.outputAttributes());
   }
 
   /** This node with new ids for its output attributes (same names, types and child). */
   @Override
   public LogicalPlan newInstance() {
-    return new L0PipelineNode(child, operands.spec(), operands.readAttributes(),
+    return new L0PipelineNode(
+        child,
+        operands.spec(),
+        operands.readAttributes(),
         PipelineAttributes.withNewIds(operands.outputAttributes()));
   }
 
@@ -108,7 +122,9 @@ public final class L0PipelineNode extends LogicalPlan implements UnaryNode, Mult
   @Override
   public boolean equals(Object other) {
     return this == other
-        || other instanceof L0PipelineNode that && child.equals(that.child) && operands.equals(that.operands);
+        || other instanceof L0PipelineNode that
+            && child.equals(that.child)
+            && operands.equals(that.operands);
   }
 
   @Override

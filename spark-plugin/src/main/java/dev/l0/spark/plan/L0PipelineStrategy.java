@@ -6,7 +6,10 @@ import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.SparkStrategy;
 import scala.collection.immutable.Seq;
 
-/** Planner strategy: an {@link L0PipelineNode} becomes an {@link L0PipelineExec} over the planned child. */
+/**
+ * Planner strategy: an {@link L0PipelineNode} becomes an {@link L0PipelineExec} over the planned
+ * child.
+ */
 public final class L0PipelineStrategy extends SparkStrategy {
 
   @Override
@@ -15,7 +18,9 @@ public final class L0PipelineStrategy extends SparkStrategy {
       return PipelineAttributes.toSeq(List.of());
     }
     L0PipelineNode node = (L0PipelineNode) plan;
-    SparkPlan exec = new L0PipelineExec(planLater(node.child()), node.spec(), node.readAttributes(), node.output());
+    SparkPlan exec =
+        new L0PipelineExec(
+            planLater(node.child()), node.spec(), node.readAttributes(), node.output());
     return PipelineAttributes.toSeq(List.of(exec));
   }
 }

@@ -21,13 +21,14 @@ import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Runtime output batches as Spark column batches: a scalar column is the runtime's primitive
- * array itself ({@link PrimitiveArrayColumnVector}, no copy); a per-row array column is an Arrow
- * list vector filled in bulk from the flat array. The caller owns the batch and closes it, which
- * frees its Arrow buffers.
+ * Runtime output batches as Spark column batches: a scalar column is the runtime's primitive array
+ * itself ({@link PrimitiveArrayColumnVector}, no copy); a per-row array column is an Arrow list
+ * vector filled in bulk from the flat array. The caller owns the batch and closes it, which frees
+ * its Arrow buffers.
  */
 final class OutputBatch {
   private static final String TIME_ZONE = "UTC";
+
   /** The most bytes copied through one {@link ByteBuffer} view (its capacity is an int). */
   private static final int COPY_SEGMENT_BYTES = 1 << 30;
 
@@ -37,16 +38,23 @@ final class OutputBatch {
     StructField[] fields = schema.fields();
     List<Object> columns = batch.columns();
     if (columns.size() != fields.length) {
-      throw new IllegalStateException("pipeline produced " + columns.size() + " columns for " + fields.length
-          + " output fields " + schema.simpleString());
+      throw new IllegalStateException(
+          "pipeline produced "
+              + columns.size()
+              + " columns for "
+              + fields.length
+              + " output fields "
+              + schema.simpleString());
     }
     ColumnVector[] vectors = new ColumnVector[fields.length];
     try {
       for (int c = 0; c < fields.length; c++) {
         Object column = columns.get(c);
         if (column instanceof FlatArray array) {
-          FieldVector vector = ArrowUtils.toArrowField(fields[c].name(), fields[c].dataType(), false, TIME_ZONE, false)
-              .createVector(allocator);
+          FieldVector vector =
+              ArrowUtils.toArrowField(
+                      fields[c].name(), fields[c].dataType(), false, TIME_ZONE, false)
+                  .createVector(allocator);
           vectors[c] = new ArrowColumnVector(vector);
           fill(vector, array.data(), array.shape(), 0, batch.rows());
         } else {
@@ -64,7 +72,10 @@ final class OutputBatch {
     return new ColumnarBatch(vectors, batch.rows());
   }
 
-  /** Fills {@code vector} with the {@code count} values of dimension {@code dimension} of a row-major array. */
+  /**
+   * Fills {@code vector} with the {@code count} values of dimension {@code dimension} of a
+   * row-major array.
+   */
   private static void fill(FieldVector vector, Object data, int[] shape, int dimension, int count) {
     if (vector instanceof ListVector) {
       ListVector list = (ListVector) vector;
@@ -103,8 +114,9 @@ final class OutputBatch {
     int perSegment = COPY_SEGMENT_BYTES / width;
     for (int start = 0; start < count; start += perSegment) {
       int elements = Math.min(perSegment, count - start);
-      ByteBuffer view = MemoryUtil.directBuffer(address + (long) start * width, elements * width)
-          .order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer view =
+          MemoryUtil.directBuffer(address + (long) start * width, elements * width)
+              .order(ByteOrder.LITTLE_ENDIAN);
       if (data instanceof double[]) {
         view.asDoubleBuffer().put((double[]) data, start, elements);
       } else if (data instanceof float[]) {

@@ -18,7 +18,11 @@ final class PartitionRun implements AutoCloseable {
   private final PipelineMetrics metrics;
   private boolean closed;
 
-  private PartitionRun(ExecutorRuntime executor, ExecutionSettings settings, PartitionRunner runner, PipelineMetrics metrics) {
+  private PartitionRun(
+      ExecutorRuntime executor,
+      ExecutionSettings settings,
+      PartitionRunner runner,
+      PipelineMetrics metrics) {
     this.executor = executor;
     this.settings = settings;
     this.runner = runner;
@@ -27,7 +31,8 @@ final class PartitionRun implements AutoCloseable {
 
   static PartitionRun open(PipelineSpec spec, ExecutionSettings settings, PipelineMetrics metrics) {
     ExecutorRuntime executor = ExecutorRuntime.get();
-    PartitionRunner runner = executor.withGpuSlot(settings.device(), () -> PartitionRunner.open(spec, settings));
+    PartitionRunner runner =
+        executor.withGpuSlot(settings.device(), () -> PartitionRunner.open(spec, settings));
     return new PartitionRun(executor, settings, runner, metrics);
   }
 
@@ -38,10 +43,11 @@ final class PartitionRun implements AutoCloseable {
 
   /** {@code action} applied to the runner, holding a GPU slot where the runner may use the GPU. */
   void run(Consumer<PartitionRunner> action) {
-    call(runner -> {
-      action.accept(runner);
-      return runner;
-    });
+    call(
+        runner -> {
+          action.accept(runner);
+          return runner;
+        });
   }
 
   @Override

@@ -16,13 +16,16 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * How a pipeline's columns meet Spark attributes. A spec's bindings name child columns by their
- * ordinal in the schema it was planned against; plans hold the attributes themselves instead
- * (Spark may prune or reorder a child's columns later), and execution finds them again by id.
+ * ordinal in the schema it was planned against; plans hold the attributes themselves instead (Spark
+ * may prune or reorder a child's columns later), and execution finds them again by id.
  */
 final class PipelineAttributes {
   private PipelineAttributes() {}
 
-  /** The child's top-level ordinals the spec reads, distinct, in first-use order (as {@link PipelineSpec#readColumns()}). */
+  /**
+   * The child's top-level ordinals the spec reads, distinct, in first-use order (as {@link
+   * PipelineSpec#readColumns()}).
+   */
   static List<Integer> readOrdinals(PipelineSpec spec) {
     Set<Integer> ordinals = new LinkedHashSet<>();
     for (InputBinding binding : spec.inputs()) {
@@ -31,7 +34,10 @@ final class PipelineAttributes {
     return List.copyOf(ordinals);
   }
 
-  /** The attributes of {@code childOutput} (the schema {@code spec} was planned against) that it reads. */
+  /**
+   * The attributes of {@code childOutput} (the schema {@code spec} was planned against) that it
+   * reads.
+   */
   static Seq<Attribute> readAttributes(PipelineSpec spec, Seq<Attribute> childOutput) {
     List<Attribute> output = CollectionConverters.asJava(childOutput);
     List<Attribute> read = new ArrayList<>();
@@ -40,15 +46,19 @@ final class PipelineAttributes {
     }
     List<String> names = read.stream().map(Attribute::name).toList();
     if (!names.equals(spec.readColumns())) {
-      throw new IllegalStateException("pipeline reads " + spec.readColumns() + " but its bindings point at " + names);
+      throw new IllegalStateException(
+          "pipeline reads " + spec.readColumns() + " but its bindings point at " + names);
     }
     return toSeq(read);
   }
 
-  /** New output attributes for the spec's output schema (made once per node; copies keep their ids). */
+  /**
+   * New output attributes for the spec's output schema (made once per node; copies keep their ids).
+   */
   static Seq<Attribute> outputAttributes(PipelineSpec spec) {
     List<Attribute> attributes = new ArrayList<>();
-    for (AttributeReference reference : CollectionConverters.asJava(DataTypeUtils.toAttributes(spec.outputSchema()))) {
+    for (AttributeReference reference :
+        CollectionConverters.asJava(DataTypeUtils.toAttributes(spec.outputSchema()))) {
       attributes.add(reference);
     }
     return toSeq(attributes);
@@ -56,14 +66,16 @@ final class PipelineAttributes {
 
   /** {@code attributes} with new ids, each keeping its name, type, nullability and qualifier. */
   static Seq<Attribute> withNewIds(Seq<Attribute> attributes) {
-    return toSeq(CollectionConverters.asJava(attributes).stream().map(Attribute::newInstance).toList());
+    return toSeq(
+        CollectionConverters.asJava(attributes).stream().map(Attribute::newInstance).toList());
   }
 
   /**
    * For each binding of {@code spec}, the ordinal of its top-level column in {@code childOutput},
    * found by attribute id through {@code readAttributes} (the attributes in read order).
    */
-  static int[] bindingOrdinals(PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> childOutput) {
+  static int[] bindingOrdinals(
+      PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> childOutput) {
     List<Integer> readOrdinals = readOrdinals(spec);
     List<Attribute> read = CollectionConverters.asJava(readAttributes);
     List<Attribute> output = CollectionConverters.asJava(childOutput);
@@ -76,7 +88,10 @@ final class PipelineAttributes {
     return ordinals;
   }
 
-  /** The set of {@code attributes} (a Scala {@code Seq} is covariant, so it is a sequence of expressions too). */
+  /**
+   * The set of {@code attributes} (a Scala {@code Seq} is covariant, so it is a sequence of
+   * expressions too).
+   */
   @SuppressWarnings("unchecked")
   static AttributeSet setOf(Seq<Attribute> attributes) {
     Object expressions = attributes;
@@ -93,6 +108,7 @@ final class PipelineAttributes {
         return i;
       }
     }
-    throw new IllegalStateException("column " + attribute + " read by an L0 pipeline is missing from its input " + output);
+    throw new IllegalStateException(
+        "column " + attribute + " read by an L0 pipeline is missing from its input " + output);
   }
 }

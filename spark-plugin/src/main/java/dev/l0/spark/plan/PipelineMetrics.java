@@ -12,7 +12,8 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * The SQL metrics of one pipeline node (created on the driver, updated by its tasks): rows in and
  * out, and the runtime's counters (kernel time, transfers, compilation, cache hits, fallbacks),
- * with the fallbacks' reasons in a named accumulator (Spark UI) that {@link FallbackLog} logs on the driver.
+ * with the fallbacks' reasons in a named accumulator (Spark UI) that {@link FallbackLog} logs on
+ * the driver.
  */
 final class PipelineMetrics implements Serializable {
   private static final long serialVersionUID = 1L;

@@ -9,12 +9,13 @@ import scala.collection.immutable.Seq;
 
 /**
  * What the logical and the physical pipeline node hold besides their child: the spec, the child
- * attributes it reads and its own output attributes. Both nodes are Scala products of
- * {@code (child, spec, readAttributes, outputAttributes)}, in that order (Spark copies a node
- * through the constructor taking exactly these). Serializable, as the nodes are: Spark ships
- * physical nodes inside task closures (a sort or a hash aggregate above a pipeline does).
+ * attributes it reads and its own output attributes. Both nodes are Scala products of {@code
+ * (child, spec, readAttributes, outputAttributes)}, in that order (Spark copies a node through the
+ * constructor taking exactly these). Serializable, as the nodes are: Spark ships physical nodes
+ * inside task closures (a sort or a hash aggregate above a pipeline does).
  */
-record PipelineOperands(PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> outputAttributes)
+record PipelineOperands(
+    PipelineSpec spec, Seq<Attribute> readAttributes, Seq<Attribute> outputAttributes)
     implements Serializable {
   /** The product arity of both pipeline nodes: the child and the three operands. */
   static final int ARITY = 4;
@@ -25,14 +26,23 @@ record PipelineOperands(PipelineSpec spec, Seq<Attribute> readAttributes, Seq<At
     Objects.requireNonNull(outputAttributes, "outputAttributes");
   }
 
-  /** Element {@code n} of the product {@code (child, spec, readAttributes, outputAttributes)} of node {@code nodeName}. */
+  /**
+   * Element {@code n} of the product {@code (child, spec, readAttributes, outputAttributes)} of
+   * node {@code nodeName}.
+   */
   Object productElement(String nodeName, Object child, int n) {
     switch (n) {
-      case 0: return child;
-      case 1: return spec;
-      case 2: return readAttributes;
-      case 3: return outputAttributes;
-      default: throw new IndexOutOfBoundsException(nodeName + " has " + ARITY + " elements, not element " + n);
+      case 0:
+        return child;
+      case 1:
+        return spec;
+      case 2:
+        return readAttributes;
+      case 3:
+        return outputAttributes;
+      default:
+        throw new IndexOutOfBoundsException(
+            nodeName + " has " + ARITY + " elements, not element " + n);
     }
   }
 

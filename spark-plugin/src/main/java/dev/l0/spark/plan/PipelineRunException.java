@@ -4,20 +4,37 @@ import dev.l0.ir.L0RuntimeError;
 import java.util.OptionalInt;
 
 /**
- * A pipeline's program failed in a task ({@link L0RuntimeError}: an index out of bounds, an
- * integer division by zero, ...). The message names the user's line that called
- * {@code L0.pipeline}, the partition and the row (counted from 0 within the partition, as null
- * errors count), or the batch's rows where no single row fails alone, then the L0 error with its
- * source position; the L0 error is the cause.
+ * A pipeline's program failed in a task ({@link L0RuntimeError}: an index out of bounds, an integer
+ * division by zero, ...). The message names the user's line that called {@code L0.pipeline}, the
+ * partition and the row (counted from 0 within the partition, as null errors count), or the batch's
+ * rows where no single row fails alone, then the L0 error with its source position; the L0 error is
+ * the cause.
  */
 public final class PipelineRunException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  PipelineRunException(String callSite, int partition, long firstRow, int rows, OptionalInt failingRow,
+  PipelineRunException(
+      String callSite,
+      int partition,
+      long firstRow,
+      int rows,
+      OptionalInt failingRow,
       L0RuntimeError error) {
-    super("L0 pipeline at " + callSite + ": partition " + partition + ", "
-        + (failingRow.isPresent() ? "row " + (firstRow + failingRow.getAsInt())
-            : "rows " + firstRow + " to " + (firstRow + rows - 1) + " (no single row fails alone)")
-        + ": " + error.getMessage(), error);
+    super(
+        "L0 pipeline at "
+            + callSite
+            + ": partition "
+            + partition
+            + ", "
+            + (failingRow.isPresent()
+                ? "row " + (firstRow + failingRow.getAsInt())
+                : "rows "
+                    + firstRow
+                    + " to "
+                    + (firstRow + rows - 1)
+                    + " (no single row fails alone)")
+            + ": "
+            + error.getMessage(),
+        error);
   }
 }

@@ -24,16 +24,18 @@ import scala.Tuple2;
 /**
  * What the tasks of one pipeline node run, shipped to executors in their closures (small and
  * serializable: the spec, the settings read on the driver, the input column ordinals and the
- * metrics). ROWS and SCAN's second pass turn a partition's batches into output batches
- * ({@link OutputBatch}); REDUCE and SCAN's first pass fold a partition into one partial result.
+ * metrics). ROWS and SCAN's second pass turn a partition's batches into output batches ({@link
+ * OutputBatch}); REDUCE and SCAN's first pass fold a partition into one partial result.
  */
 final class PipelineTask implements Serializable {
   private static final long serialVersionUID = 1L;
+
   /**
    * Partials are combined on the JVM: a few values per partition, not worth a device, and the
    * result is the same on every device.
    */
-  private static final ExecutionSettings COMBINE_ON_JVM = new ExecutionSettings(DeviceKind.JVM, -1, 1);
+  private static final ExecutionSettings COMBINE_ON_JVM =
+      new ExecutionSettings(DeviceKind.JVM, -1, 1);
 
   private final PipelineSpec spec;
   private final DeviceKind device;
@@ -42,7 +44,12 @@ final class PipelineTask implements Serializable {
   private final int[] topOrdinals;
   private final PipelineMetrics metrics;
 
-  PipelineTask(PipelineSpec spec, DeviceKind device, int batchRows, int jvmBatchRows, int[] topOrdinals,
+  PipelineTask(
+      PipelineSpec spec,
+      DeviceKind device,
+      int batchRows,
+      int jvmBatchRows,
+      int[] topOrdinals,
       PipelineMetrics metrics) {
     this.spec = spec;
     this.device = device;
@@ -59,15 +66,23 @@ final class PipelineTask implements Serializable {
   }
 
   /** REDUCE, and SCAN's first pass: the partition's index and its partial result. */
-  Iterator<Tuple2<Integer, PartialResult>> fold(int partition, Iterator<ColumnarBatch> input, boolean countsInputRows) {
-    try (PartitionRun run = PartitionRun.open(spec, ExecutorRuntime.taskSettings(device), metrics)) {
+  Iterator<Tuple2<Integer, PartialResult>> fold(
+      int partition, Iterator<ColumnarBatch> input, boolean countsInputRows) {
+    try (PartitionRun run =
+        PartitionRun.open(spec, ExecutorRuntime.taskSettings(device), metrics)) {
       InputBatches batches = inputBatches(partition, input);
       while (batches.hasNext()) {
         ColumnBatch batch = batches.next();
-        located(run, partition, batches, batch, true, runner -> {
-          runner.fold(batch);
-          return batch;
-        });
+        located(
+            run,
+            partition,
+            batches,
+            batch,
+            true,
+            runner -> {
+              runner.fold(batch);
+              return batch;
+            });
       }
       if (countsInputRows) {
         metrics.addInputRows(batches.rowsRead());
@@ -80,21 +95,28 @@ final class PipelineTask implements Serializable {
   Iterator<ColumnarBatch> finishReduce(Iterator<Tuple2<Integer, PartialResult>> partials) {
     ColumnBatch result = PartialCombiner.finish(spec, inPartitionOrder(partials), COMBINE_ON_JVM);
     metrics.addOutputRows(result.rows());
-    TaskOutput output = TaskOutput.open(spec.outputSchema(), () -> { });
+    TaskOutput output = TaskOutput.open(spec.outputSchema(), () -> {});
     return List.of(output.next(result)).iterator();
   }
 
-  /** SCAN's second pass: the output batches of one partition, starting from {@code carryIn} (null for none). */
-  Iterator<ColumnarBatch> scanRows(int partition, Iterator<ColumnarBatch> input, PartialResult carryIn) {
+  /**
+   * SCAN's second pass: the output batches of one partition, starting from {@code carryIn} (null
+   * for none).
+   */
+  Iterator<ColumnarBatch> scanRows(
+      int partition, Iterator<ColumnarBatch> input, PartialResult carryIn) {
     PartitionRun run = PartitionRun.open(spec, ExecutorRuntime.taskSettings(device), metrics);
     run.run(runner -> runner.startScan(Optional.ofNullable(carryIn)));
     return outputBatches(run, partition, inputBatches(partition, input), PartitionRunner::scanRows);
   }
 
-  /** SCAN, on the driver: the carry into each partition from all partitions' totals; null for none. */
+  /**
+   * SCAN, on the driver: the carry into each partition from all partitions' totals; null for none.
+   */
   List<PartialResult> scanCarries(List<Tuple2<Integer, PartialResult>> totals) {
     List<PartialResult> carries = new ArrayList<>();
-    for (Optional<PartialResult> carry : PartialCombiner.scanCarries(spec, inPartitionOrder(totals.iterator()), COMBINE_ON_JVM)) {
+    for (Optional<PartialResult> carry :
+        PartialCombiner.scanCarries(spec, inPartitionOrder(totals.iterator()), COMBINE_ON_JVM)) {
       carries.add(carry.orElse(null));
     }
     return carries;
@@ -114,7 +136,10 @@ final class PipelineTask implements Serializable {
     return new InputBatches(input, spec.inputs(), topOrdinals, rows, partition, perRow);
   }
 
-  private Iterator<ColumnarBatch> outputBatches(PartitionRun run, int partition, InputBatches batches,
+  private Iterator<ColumnarBatch> outputBatches(
+      PartitionRun run,
+      int partition,
+      InputBatches batches,
       BiFunction<PartitionRunner, ColumnBatch, ColumnBatch> step) {
     TaskOutput output = TaskOutput.open(spec.outputSchema(), run::close);
     PipelineMetrics counted = metrics;
@@ -131,7 +156,8 @@ final class PipelineTask implements Serializable {
       @Override
       public ColumnarBatch next() {
         ColumnBatch input = batches.next();
-        ColumnBatch result = located(run, partition, batches, input, false, runner -> step.apply(runner, input));
+        ColumnBatch result =
+            located(run, partition, batches, input, false, runner -> step.apply(runner, input));
         counted.addInputRows(input.rows());
         counted.addOutputRows(result.rows());
         return output.next(result);
@@ -140,22 +166,28 @@ final class PipelineTask implements Serializable {
   }
 
   /**
-   * {@code step} applied to the runner on {@code input}, the batch of {@code partition} that
-   * {@code batches} gave last; an {@link L0RuntimeError} becomes a {@link PipelineRunException}
-   * naming the call site, the partition and the failing row ({@code folding}: the step folds).
+   * {@code step} applied to the runner on {@code input}, the batch of {@code partition} that {@code
+   * batches} gave last; an {@link L0RuntimeError} becomes a {@link PipelineRunException} naming the
+   * call site, the partition and the failing row ({@code folding}: the step folds).
    */
-  private <T> T located(PartitionRun run, int partition, InputBatches batches, ColumnBatch input, boolean folding,
+  private <T> T located(
+      PartitionRun run,
+      int partition,
+      InputBatches batches,
+      ColumnBatch input,
+      boolean folding,
       Function<PartitionRunner, T> step) {
     try {
       return run.call(step);
     } catch (L0RuntimeError error) {
       OptionalInt row = run.call(runner -> runner.firstFailingRow(input, folding));
-      throw new PipelineRunException(spec.callSite(), partition, batches.rowsRead() - input.rows(), input.rows(), row,
-          error);
+      throw new PipelineRunException(
+          spec.callSite(), partition, batches.rowsRead() - input.rows(), input.rows(), row, error);
     }
   }
 
-  private static List<PartialResult> inPartitionOrder(Iterator<Tuple2<Integer, PartialResult>> partials) {
+  private static List<PartialResult> inPartitionOrder(
+      Iterator<Tuple2<Integer, PartialResult>> partials) {
     List<Tuple2<Integer, PartialResult>> all = new ArrayList<>();
     partials.forEachRemaining(all::add);
     all.sort(Comparator.comparing(Tuple2::_1));

@@ -10,9 +10,9 @@ import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * A read-only Spark column vector over a runtime result column, a primitive array of exactly the
- * batch's rows ({@code double[]}, {@code float[]}, {@code long[]}, {@code int[]} or
- * {@code boolean[]}), without copying it: no nulls, nothing to free. Spark's whole-stage code
- * reads it with the getter of its type.
+ * batch's rows ({@code double[]}, {@code float[]}, {@code long[]}, {@code int[]} or {@code
+ * boolean[]}), without copying it: no nulls, nothing to free. Spark's whole-stage code reads it
+ * with the getter of its type.
  */
 final class PrimitiveArrayColumnVector extends ColumnVector {
   private final double[] doubles;
@@ -34,8 +34,13 @@ final class PrimitiveArrayColumnVector extends ColumnVector {
   static PrimitiveArrayColumnVector of(DataType type, Object values) {
     Class<?> expected = arrayClassOf(type);
     if (values == null || values.getClass() != expected) {
-      throw new IllegalStateException("an output column of Spark type " + type.simpleString() + " must be a "
-          + expected.getSimpleName() + ", is " + (values == null ? "null" : values.getClass().getSimpleName()));
+      throw new IllegalStateException(
+          "an output column of Spark type "
+              + type.simpleString()
+              + " must be a "
+              + expected.getSimpleName()
+              + ", is "
+              + (values == null ? "null" : values.getClass().getSimpleName()));
     }
     return new PrimitiveArrayColumnVector(type, values);
   }
@@ -56,7 +61,8 @@ final class PrimitiveArrayColumnVector extends ColumnVector {
     if (type.equals(DataTypes.BooleanType)) {
       return boolean[].class;
     }
-    throw new IllegalArgumentException("no primitive array column for Spark type " + type.simpleString());
+    throw new IllegalArgumentException(
+        "no primitive array column for Spark type " + type.simpleString());
   }
 
   @Override
@@ -145,6 +151,7 @@ final class PrimitiveArrayColumnVector extends ColumnVector {
   }
 
   private UnsupportedOperationException unsupported(String getter) {
-    return new UnsupportedOperationException(getter + " on an L0 output column of type " + type.simpleString());
+    return new UnsupportedOperationException(
+        getter + " on an L0 output column of type " + type.simpleString());
   }
 }

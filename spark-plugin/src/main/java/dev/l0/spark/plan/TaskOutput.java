@@ -27,15 +27,26 @@ final class TaskOutput {
   /** Output for the running task; {@code alsoAtCompletion} runs first when the task completes. */
   static TaskOutput open(StructType schema, Runnable alsoAtCompletion) {
     TaskContext task = TaskContext.get();
-    BufferAllocator allocator = ArrowUtils.rootAllocator()
-        .newChildAllocator("l0-pipeline-stage-" + task.stageId() + "-partition-" + task.partitionId()
-            + "-attempt-" + task.taskAttemptId(), 0, Long.MAX_VALUE);
+    BufferAllocator allocator =
+        ArrowUtils.rootAllocator()
+            .newChildAllocator(
+                "l0-pipeline-stage-"
+                    + task.stageId()
+                    + "-partition-"
+                    + task.partitionId()
+                    + "-attempt-"
+                    + task.taskAttemptId(),
+                0,
+                Long.MAX_VALUE);
     TaskOutput output = new TaskOutput(schema, allocator);
-    task.addTaskCompletionListener((TaskCompletionListener) context -> output.closeAll(alsoAtCompletion));
+    task.addTaskCompletionListener(
+        (TaskCompletionListener) context -> output.closeAll(alsoAtCompletion));
     return output;
   }
 
-  /** {@code batch} as a Spark column batch ({@link OutputBatch}); closes the batch returned before. */
+  /**
+   * {@code batch} as a Spark column batch ({@link OutputBatch}); closes the batch returned before.
+   */
   ColumnarBatch next(ColumnBatch batch) {
     closeCurrent();
     current = OutputBatch.of(batch, schema, allocator);

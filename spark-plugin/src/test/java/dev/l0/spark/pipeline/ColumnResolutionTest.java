@@ -26,12 +26,16 @@ class ColumnResolutionTest {
   }
 
   private static String failure(StructType schema, boolean caseSensitive, String column) {
-    PipelinePlanningException e = assertThrows(PipelinePlanningException.class, () -> plan(schema, caseSensitive, column));
+    PipelinePlanningException e =
+        assertThrows(PipelinePlanningException.class, () -> plan(schema, caseSensitive, column));
     assertTrue(e.getMessage().startsWith(PREFIX), e.getMessage());
     return e.getMessage().substring(PREFIX.length());
   }
 
-  /** A schema as a join gives it, where names may repeat ({@code DataTypes.createStructType} rejects that). */
+  /**
+   * A schema as a join gives it, where names may repeat ({@code DataTypes.createStructType} rejects
+   * that).
+   */
   private static StructType withDuplicates(StructField... fields) {
     return new StructType(fields);
   }
@@ -46,18 +50,33 @@ class ColumnResolutionTest {
 
   @Test
   void twoColumnsOfTheSameNameAreAmbiguous() {
-    StructType joined = withDuplicates(field("k", DataTypes.LongType), field("x", DataTypes.DoubleType),
-        field("x", DataTypes.DoubleType));
+    StructType joined =
+        withDuplicates(
+            field("k", DataTypes.LongType),
+            field("x", DataTypes.DoubleType),
+            field("x", DataTypes.DoubleType));
     for (boolean caseSensitive : new boolean[] {true, false}) {
       String message = failure(joined, caseSensitive, "x");
-      assertTrue(message.startsWith("column 'x' is ambiguous: 2 of the input's columns match 'x'"), message);
+      assertTrue(
+          message.startsWith("column 'x' is ambiguous: 2 of the input's columns match 'x'"),
+          message);
       assertTrue(message.contains("x double (position 2), x double (position 3)"), message);
-      assertTrue(message.contains("AMBIGUOUS_REFERENCE") && message.contains("select or alias"), message);
+      assertTrue(
+          message.contains("AMBIGUOUS_REFERENCE") && message.contains("select or alias"), message);
     }
-    assertBinds(plan(schema(field("x", DataTypes.DoubleType), field("X", DataTypes.DoubleType)), true, "X"), "X", 1, "X");
-    String ignoringCase = failure(schema(field("x", DataTypes.DoubleType), field("X", DataTypes.DoubleType)), false, "x");
-    assertTrue(ignoringCase.contains("ignoring case (spark.sql.caseSensitive is false): x double (position 1), "
-        + "X double (position 2)"), ignoringCase);
+    assertBinds(
+        plan(schema(field("x", DataTypes.DoubleType), field("X", DataTypes.DoubleType)), true, "X"),
+        "X",
+        1,
+        "X");
+    String ignoringCase =
+        failure(
+            schema(field("x", DataTypes.DoubleType), field("X", DataTypes.DoubleType)), false, "x");
+    assertTrue(
+        ignoringCase.contains(
+            "ignoring case (spark.sql.caseSensitive is false): x double (position 1), "
+                + "X double (position 2)"),
+        ignoringCase);
   }
 
   @Test
@@ -65,7 +84,10 @@ class ColumnResolutionTest {
     StructType dotted = schema(field("a.b", DataTypes.DoubleType));
     assertBinds(plan(dotted, true, "a.b"), "`a.b`", 0, "a.b");
     assertBinds(plan(dotted, true, "`a.b`"), "`a.b`", 0, "a.b");
-    StructType both = schema(field("a", new StructType().add("b", DataTypes.DoubleType)), field("a.b", DataTypes.DoubleType));
+    StructType both =
+        schema(
+            field("a", new StructType().add("b", DataTypes.DoubleType)),
+            field("a.b", DataTypes.DoubleType));
     assertBinds(plan(both, true, "a.b"), "`a.b`", 1, "a.b");
     PipelineSpec field = plan(both, true, "`a`.b");
     assertEquals(List.of(0, 0), field.inputs().get(0).fieldPath());
@@ -74,15 +96,20 @@ class ColumnResolutionTest {
 
   @Test
   void structFieldsWithDotsAndBackticksKeepTheirTopLevelColumn() {
-    StructType nested = schema(field("s.t", new StructType().add("u.v", DataTypes.DoubleType)),
-        field("w`x", DataTypes.DoubleType));
+    StructType nested =
+        schema(
+            field("s.t", new StructType().add("u.v", DataTypes.DoubleType)),
+            field("w`x", DataTypes.DoubleType));
     PipelineSpec spec = plan(nested, true, "`s.t`.`u.v`");
     assertEquals(List.of(0, 0), spec.inputs().get(0).fieldPath());
     assertBinds(spec, "`s.t`.`u.v`", 0, "s.t");
     assertBinds(plan(nested, true, "`w``x`"), "`w``x`", 1, "w`x");
     String unclosed = failure(nested, true, "`s.t");
-    assertTrue(unclosed.startsWith("the column name '`s.t' is not valid: ") && unclosed.contains("`s.t"), unclosed);
-    assertEquals("the input has no column 's.t.u.v'; its columns are s.t struct<u.v:double>, w`x double",
+    assertTrue(
+        unclosed.startsWith("the column name '`s.t' is not valid: ") && unclosed.contains("`s.t"),
+        unclosed);
+    assertEquals(
+        "the input has no column 's.t.u.v'; its columns are s.t struct<u.v:double>, w`x double",
         failure(nested, true, "s.t.u.v"));
   }
 
@@ -90,15 +117,28 @@ class ColumnResolutionTest {
   void caseFollowsSparksCaseSensitivity() {
     StructType prices = schema(field("Price", DataTypes.DoubleType));
     assertBinds(plan(prices, false, "price"), "Price", 0, "Price");
-    assertBinds(PipelinePlanner.plan(request(SUM, List.of("PRICE"), List.of()), prices), "Price", 0, "Price");
-    assertEquals("the input has no column 'price'; its columns are Price double", failure(prices, true, "price"));
+    assertBinds(
+        PipelinePlanner.plan(request(SUM, List.of("PRICE"), List.of()), prices),
+        "Price",
+        0,
+        "Price");
+    assertEquals(
+        "the input has no column 'price'; its columns are Price double",
+        failure(prices, true, "price"));
     StructType legs = schema(field("Leg", new StructType().add("Rate", DataTypes.DoubleType)));
     assertBinds(plan(legs, false, "leg.rate"), "Leg.Rate", 0, "Leg");
-    assertEquals("the input has no column 'leg.rate'; its columns are Leg struct<Rate:double>",
+    assertEquals(
+        "the input has no column 'leg.rate'; its columns are Leg struct<Rate:double>",
         failure(legs, true, "leg.rate"));
-    StructType twoFields = schema(field("s", new StructType().add("a", DataTypes.DoubleType).add("A", DataTypes.DoubleType)));
+    StructType twoFields =
+        schema(
+            field(
+                "s",
+                new StructType().add("a", DataTypes.DoubleType).add("A", DataTypes.DoubleType)));
     String ambiguous = failure(twoFields, false, "s.a");
-    assertTrue(ambiguous.startsWith("column 's.a' is ambiguous: 2 fields of struct column 's' match 'a' ignoring case"),
+    assertTrue(
+        ambiguous.startsWith(
+            "column 's.a' is ambiguous: 2 fields of struct column 's' match 'a' ignoring case"),
         ambiguous);
   }
 
@@ -106,15 +146,49 @@ class ColumnResolutionTest {
   void nullReplacementsResolveLikeColumns() {
     String nullable = "fun [f64] main([f64] x) = map(fn f64 (f64 v) => v, x)";
     StructType prices = schema(field("Price", DataTypes.DoubleType));
-    PipelineSpec spec = PipelinePlanner.plan(new PipelineRequest(nullable, "test.l0", "main", List.of("price"), List.of(),
-        Map.of("PRICE", 1), CALL_SITE), prices, false);
+    PipelineSpec spec =
+        PipelinePlanner.plan(
+            new PipelineRequest(
+                nullable,
+                "test.l0",
+                "main",
+                List.of("price"),
+                List.of(),
+                Map.of("PRICE", 1),
+                CALL_SITE),
+            prices,
+            false);
     assertEquals(1.0, spec.inputs().get(0).nullReplacement());
-    PipelineSpec dotted = PipelinePlanner.plan(new PipelineRequest(nullable, "test.l0", "main", List.of("a.b"), List.of(),
-        Map.of("`a.b`", 2.0), CALL_SITE), doubles("a.b"), true);
+    PipelineSpec dotted =
+        PipelinePlanner.plan(
+            new PipelineRequest(
+                nullable,
+                "test.l0",
+                "main",
+                List.of("a.b"),
+                List.of(),
+                Map.of("`a.b`", 2.0),
+                CALL_SITE),
+            doubles("a.b"),
+            true);
     assertEquals(2.0, dotted.inputs().get(0).nullReplacement());
-    PipelinePlanningException exact = assertThrows(PipelinePlanningException.class, () -> PipelinePlanner.plan(
-        new PipelineRequest(nullable, "test.l0", "main", List.of("Price"), List.of(), Map.of("price", 1.0), CALL_SITE),
-        prices, true));
-    assertEquals(PREFIX + "nullAs(...) names price, which the pipeline does not read; it reads Price", exact.getMessage());
+    PipelinePlanningException exact =
+        assertThrows(
+            PipelinePlanningException.class,
+            () ->
+                PipelinePlanner.plan(
+                    new PipelineRequest(
+                        nullable,
+                        "test.l0",
+                        "main",
+                        List.of("Price"),
+                        List.of(),
+                        Map.of("price", 1.0),
+                        CALL_SITE),
+                    prices,
+                    true));
+    assertEquals(
+        PREFIX + "nullAs(...) names price, which the pipeline does not read; it reads Price",
+        exact.getMessage());
   }
 }

@@ -34,33 +34,65 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
-/** Exact float sums of REDUCE pipelines over batches, partitions and thread counts, against BigDecimal sums. */
+/**
+ * Exact float sums of REDUCE pipelines over batches, partitions and thread counts, against
+ * BigDecimal sums.
+ */
 class ExactFloatSumsTest {
-  private static final String SCALED_SUM = "fun f64 main([f64] x) = reduce(op +, 0.0, map(fn f64 (f64 v) => v * 3.0, x))";
-  private static final String TUPLE_SUM = "fun {f32, f64} main([f32] a, [f64] b) =\n"
-      + "  reduce(fn {f32, f64} (f32 a1, f64 b1, f32 a2, f64 b2) => {a1 + a2, b2 + b1}, {0.0f32, 0.0}, zip(a, b))\n";
-  private static final String SUM_AND_PRODUCT = "fun {f64, f64} main([f64] x) =\n"
-      + "  {reduce(op +, 0.0, filter(fn bool (f64 v) => 0.0 < v, x)), reduce(op *, 1.0, x)}\n";
-  private static final StructType A_B = schema(field("a", DataTypes.FloatType), field("b", DataTypes.DoubleType));
+  private static final String SCALED_SUM =
+      "fun f64 main([f64] x) = reduce(op +, 0.0, map(fn f64 (f64 v) => v * 3.0, x))";
+  private static final String TUPLE_SUM =
+      "fun {f32, f64} main([f32] a, [f64] b) =\n"
+          + "  reduce(fn {f32, f64} (f32 a1, f64 b1, f32 a2, f64 b2) => {a1 + a2, b2 + b1}, {0.0f32, 0.0}, zip(a, b))\n";
+  private static final String SUM_AND_PRODUCT =
+      "fun {f64, f64} main([f64] x) =\n"
+          + "  {reduce(op +, 0.0, filter(fn bool (f64 v) => 0.0 < v, x)), reduce(op *, 1.0, x)}\n";
+  private static final StructType A_B =
+      schema(field("a", DataTypes.FloatType), field("b", DataTypes.DoubleType));
 
-  private static PipelineSpec plan(String text, StructType schema, FloatSums floatSums, String... columns) {
-    return PipelinePlanner.plan(new PipelineRequest(text, "test.l0", "main", List.of(columns), List.of(), Map.of(),
-        CALL_SITE, List.of(), floatSums), schema);
+  private static PipelineSpec plan(
+      String text, StructType schema, FloatSums floatSums, String... columns) {
+    return PipelinePlanner.plan(
+        new PipelineRequest(
+            text,
+            "test.l0",
+            "main",
+            List.of(columns),
+            List.of(),
+            Map.of(),
+            CALL_SITE,
+            List.of(),
+            floatSums),
+        schema);
   }
 
-  /** Doubles over 120 binary orders of magnitude, with large values that cancel, so that order changes a rounded sum. */
+  /**
+   * Doubles over 120 binary orders of magnitude, with large values that cancel, so that order
+   * changes a rounded sum.
+   */
   private static double[] wideDoubles(int rows, Random random) {
     double[] xs = new double[rows];
     for (int i = 0; i < rows; i++) {
-      xs[i] = random.nextInt(8) == 0 ? (random.nextBoolean() ? 1e16 : -1e16) + random.nextGaussian()
-          : random.nextGaussian() * Math.scalb(1.0, random.nextInt(120) - 60);
+      xs[i] =
+          random.nextInt(8) == 0
+              ? (random.nextBoolean() ? 1e16 : -1e16) + random.nextGaussian()
+              : random.nextGaussian() * Math.scalb(1.0, random.nextInt(120) - 60);
     }
     return xs;
   }
 
-  /** {@code input}'s rows split into {@code partitions} partitions, each into random batches, folded and combined as Spark does. */
-  private static ColumnBatch runInPartitions(PipelineSpec spec, List<Object> input, int rows, int partitions,
-      int averageBatch, int threads, Random random) {
+  /**
+   * {@code input}'s rows split into {@code partitions} partitions, each into random batches, folded
+   * and combined as Spark does.
+   */
+  private static ColumnBatch runInPartitions(
+      PipelineSpec spec,
+      List<Object> input,
+      int rows,
+      int partitions,
+      int averageBatch,
+      int threads,
+      Random random) {
     ExecutionSettings settings = new ExecutionSettings(DeviceKind.JVM, -1, threads);
     int per = (rows + partitions - 1) / partitions;
     List<PartialResult> partials = new ArrayList<>();
@@ -68,7 +100,8 @@ class ExactFloatSumsTest {
       int from = Math.min(rows, p * per);
       int to = Math.min(rows, from + per);
       try (PartitionRunner runner = PartitionRunner.open(spec, settings)) {
-        batches(slice(input, from, to).columns(), to - from, averageBatch, random).forEach(runner::fold);
+        batches(slice(input, from, to).columns(), to - from, averageBatch, random)
+            .forEach(runner::fold);
         partials.add(runner.partial());
       }
     }
@@ -100,8 +133,10 @@ class ExactFloatSumsTest {
 
   @Property(tries = 25)
   void theExactReduceIsTheRoundedBigDecimalSumWhateverTheOrderBatchesPartitionsAndThreads(
-      @ForAll @IntRange(max = 400) int rows, @ForAll @IntRange(min = 1, max = 4) int partitions,
-      @ForAll @IntRange(min = 1, max = 64) int averageBatch, @ForAll @IntRange(min = 1, max = 4) int threads,
+      @ForAll @IntRange(max = 400) int rows,
+      @ForAll @IntRange(min = 1, max = 4) int partitions,
+      @ForAll @IntRange(min = 1, max = 64) int averageBatch,
+      @ForAll @IntRange(min = 1, max = 4) int threads,
       @ForAll long seed) {
     Random random = new Random(seed);
     double[] xs = wideDoubles(rows, random);
@@ -112,17 +147,33 @@ class ExactFloatSumsTest {
     PipelineSpec spec = plan(SCALED_SUM, doubles("x"), FloatSums.EXACT, "x");
     double expected = exactly(scaled);
 
-    double inOrder = only(runInPartitions(spec, List.of(xs), rows, partitions, averageBatch, threads, random), 0);
-    double reordered = only(runInPartitions(spec, List.of(shuffled(xs, random)), rows, 5 - partitions,
-        1 + random.nextInt(64), 5 - threads, random), 0);
+    double inOrder =
+        only(
+            runInPartitions(spec, List.of(xs), rows, partitions, averageBatch, threads, random), 0);
+    double reordered =
+        only(
+            runInPartitions(
+                spec,
+                List.of(shuffled(xs, random)),
+                rows,
+                5 - partitions,
+                1 + random.nextInt(64),
+                5 - threads,
+                random),
+            0);
 
-    assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(inOrder), expected + " vs " + inOrder);
+    assertEquals(
+        Double.doubleToRawLongBits(expected),
+        Double.doubleToRawLongBits(inOrder),
+        expected + " vs " + inOrder);
     assertEquals(Double.doubleToRawLongBits(expected), Double.doubleToRawLongBits(reordered));
   }
 
   @Property(tries = 15)
-  void tupleSumsOfF32AndF64AreEachRoundedOnceToTheirType(@ForAll @IntRange(max = 300) int rows,
-      @ForAll @IntRange(min = 1, max = 4) int partitions, @ForAll @IntRange(min = 1, max = 32) int averageBatch,
+  void tupleSumsOfF32AndF64AreEachRoundedOnceToTheirType(
+      @ForAll @IntRange(max = 300) int rows,
+      @ForAll @IntRange(min = 1, max = 4) int partitions,
+      @ForAll @IntRange(min = 1, max = 32) int averageBatch,
       @ForAll long seed) {
     Random random = new Random(seed);
     float[] as = new float[rows];
@@ -134,10 +185,14 @@ class ExactFloatSumsTest {
     }
     PipelineSpec spec = plan(TUPLE_SUM, A_B, FloatSums.EXACT, "a", "b");
 
-    ColumnBatch result = runInPartitions(spec, List.of(as, bs), rows, partitions, averageBatch, 2, random);
+    ColumnBatch result =
+        runInPartitions(spec, List.of(as, bs), rows, partitions, averageBatch, 2, random);
 
-    assertEquals(Float.floatToRawIntBits(floatSum.floatValue()), Float.floatToRawIntBits(((float[]) result.columns().get(0))[0]));
-    assertEquals(Double.doubleToRawLongBits(exactly(bs)), Double.doubleToRawLongBits(only(result, 1)));
+    assertEquals(
+        Float.floatToRawIntBits(floatSum.floatValue()),
+        Float.floatToRawIntBits(((float[]) result.columns().get(0))[0]));
+    assertEquals(
+        Double.doubleToRawLongBits(exactly(bs)), Double.doubleToRawLongBits(only(result, 1)));
   }
 
   @Test
@@ -150,25 +205,49 @@ class ExactFloatSumsTest {
     PipelineSpec exact = plan(SUM_AND_PRODUCT, doubles("x"), FloatSums.EXACT, "x");
     PipelineSpec ordered = plan(SUM_AND_PRODUCT, doubles("x"), FloatSums.ORDERED, "x");
 
-    ColumnBatch exactResult = runInPartitions(exact, List.of(xs), xs.length, 3, 40, 2, new Random(1));
-    ColumnBatch orderedResult = runInPartitions(ordered, List.of(xs), xs.length, 3, 40, 2, new Random(1));
+    ColumnBatch exactResult =
+        runInPartitions(exact, List.of(xs), xs.length, 3, 40, 2, new Random(1));
+    ColumnBatch orderedResult =
+        runInPartitions(ordered, List.of(xs), xs.length, 3, 40, 2, new Random(1));
 
     double[] positive = java.util.Arrays.stream(xs).filter(v -> 0.0 < v).toArray();
     assertEquals(exactly(positive), only(exactResult, 0));
-    assertEquals(Double.doubleToRawLongBits(only(orderedResult, 1)), Double.doubleToRawLongBits(only(exactResult, 1)));
+    assertEquals(
+        Double.doubleToRawLongBits(only(orderedResult, 1)),
+        Double.doubleToRawLongBits(only(exactResult, 1)));
     assertTrue(exact.summary().endsWith(", exact float sums"), exact.summary());
     assertTrue(exact.explain().contains("float sums: exact"), exact.explain());
-    assertTrue(exact.explain().contains("the reduce at test.l0:2:4 (f64): exact float sum"), exact.explain());
-    assertTrue(exact.explain().contains("combined in order, not exact (its neutral element 1.0 is not 0)"), exact.explain());
+    assertTrue(
+        exact.explain().contains("the reduce at test.l0:2:4 (f64): exact float sum"),
+        exact.explain());
+    assertTrue(
+        exact.explain().contains("combined in order, not exact (its neutral element 1.0 is not 0)"),
+        exact.explain());
     assertFalse(ordered.explain().contains("exact"), ordered.explain());
   }
 
   @Test
   void aRowsPipelineMergedIntoAnExactSumKeepsTheSumExact() {
     double[] xs = wideDoubles(600, new Random(8));
-    PipelineSpec halve = plan("fun [f64] main([f64] x) = map(fn f64 (f64 v) => v / 2.0, x)", doubles("x"), FloatSums.ORDERED, "x");
-    PipelineSpec sum = PipelinePlanner.plan(new PipelineRequest(SCALED_SUM, "test.l0", "main", List.of("_1"), List.of(),
-        Map.of(), CALL_SITE, List.of(), FloatSums.EXACT), halve.outputSchema());
+    PipelineSpec halve =
+        plan(
+            "fun [f64] main([f64] x) = map(fn f64 (f64 v) => v / 2.0, x)",
+            doubles("x"),
+            FloatSums.ORDERED,
+            "x");
+    PipelineSpec sum =
+        PipelinePlanner.plan(
+            new PipelineRequest(
+                SCALED_SUM,
+                "test.l0",
+                "main",
+                List.of("_1"),
+                List.of(),
+                Map.of(),
+                CALL_SITE,
+                List.of(),
+                FloatSums.EXACT),
+            halve.outputSchema());
     double[] summands = new double[xs.length];
     for (int i = 0; i < xs.length; i++) {
       summands[i] = xs[i] / 2.0 * 3.0;
@@ -177,7 +256,9 @@ class ExactFloatSumsTest {
     PipelineSpec merged = PipelinePlanner.merge(halve, sum).orElseThrow();
 
     assertTrue(merged.summary().endsWith(", exact float sums"), merged.summary());
-    assertEquals(exactly(summands), only(runInPartitions(merged, List.of(xs), xs.length, 3, 25, 2, new Random(2)), 0));
+    assertEquals(
+        exactly(summands),
+        only(runInPartitions(merged, List.of(xs), xs.length, 3, 25, 2, new Random(2)), 0));
   }
 
   @Test
@@ -185,7 +266,8 @@ class ExactFloatSumsTest {
     PipelineSpec spec = plan(SCALED_SUM, doubles("x"), FloatSums.EXACT, "x");
     double[] xs = wideDoubles(1000, new Random(3));
 
-    try (PartitionRunner runner = PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.JVM, -1, 2))) {
+    try (PartitionRunner runner =
+        PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.JVM, -1, 2))) {
       runner.fold(new ColumnBatch(xs.length, List.of(xs)));
       assertTrue(runner.device().startsWith("jvm"), runner.device());
       assertTrue(runner.statistics().kernelNanos() > 0, "no kernel ran");
@@ -201,29 +283,48 @@ class ExactFloatSumsTest {
     for (KernelExecutor executor : List.of(new JvmKernelExecutor(2), new SimulatorExecutor(32))) {
       HostRunner runner = HostRunner.compile(spec.programs().main().program(), executor);
       RunMeter meter = new RunMeter();
-      List<HostValue> results = runner.callFlattened("main",
-          List.of(HostValue.of(new FlatArray(ScalarType.F64, xs, new int[] {xs.length}))), meter);
+      List<HostValue> results =
+          runner.callFlattened(
+              "main",
+              List.of(HostValue.of(new FlatArray(ScalarType.F64, xs, new int[] {xs.length}))),
+              meter);
       assertTrue(meter.kernelNanos() > 0, executor.name() + " ran no kernel");
       summands.add((double[]) results.get(0).flat().data());
     }
     assertArrayEquals(summands.get(0), summands.get(1));
-    assertEquals(ExactFloatSum.of(summands.get(0)).value(), ExactFloatSum.of(summands.get(1)).value());
+    assertEquals(
+        ExactFloatSum.of(summands.get(0)).value(), ExactFloatSum.of(summands.get(1)).value());
   }
 
   @Test
   void askingForExactSumsWhereThereIsNoneIsAPlanningErrorUnlessItIsTheSessionDefault() {
-    String maximum = "fun f64 main([f64] x) = reduce(fn f64 (f64 a, f64 b) => max(a, b), -1.0e300, x)";
+    String maximum =
+        "fun f64 main([f64] x) = reduce(fn f64 (f64 a, f64 b) => max(a, b), -1.0e300, x)";
     String rows = "fun [f64] main([f64] x) = map(fn f64 (f64 v) => v + 1.0, x)";
 
-    PipelinePlanningException noSum = assertThrows(PipelinePlanningException.class,
-        () -> plan(maximum, doubles("x"), FloatSums.EXACT, "x"));
-    PipelinePlanningException notReduce = assertThrows(PipelinePlanningException.class,
-        () -> plan(rows, doubles("x"), FloatSums.EXACT, "x"));
+    PipelinePlanningException noSum =
+        assertThrows(
+            PipelinePlanningException.class,
+            () -> plan(maximum, doubles("x"), FloatSums.EXACT, "x"));
+    PipelinePlanningException notReduce =
+        assertThrows(
+            PipelinePlanningException.class, () -> plan(rows, doubles("x"), FloatSums.EXACT, "x"));
 
-    assertTrue(noSum.getMessage().contains("no float sum to make exact: the reduce at test.l0:1:25 (f64): "
-        + "its neutral element -1.0e300 is not 0"), noSum.getMessage());
-    assertTrue(notReduce.getMessage().contains("the results of 'main' are row-wise"), notReduce.getMessage());
-    assertEquals(plan(maximum, doubles("x"), FloatSums.ORDERED, "x"), plan(maximum, doubles("x"), FloatSums.EXACT_WHERE_PRESENT, "x"));
-    assertEquals(plan(rows, doubles("x"), FloatSums.ORDERED, "x"), plan(rows, doubles("x"), FloatSums.EXACT_WHERE_PRESENT, "x"));
+    assertTrue(
+        noSum
+            .getMessage()
+            .contains(
+                "no float sum to make exact: the reduce at test.l0:1:25 (f64): "
+                    + "its neutral element -1.0e300 is not 0"),
+        noSum.getMessage());
+    assertTrue(
+        notReduce.getMessage().contains("the results of 'main' are row-wise"),
+        notReduce.getMessage());
+    assertEquals(
+        plan(maximum, doubles("x"), FloatSums.ORDERED, "x"),
+        plan(maximum, doubles("x"), FloatSums.EXACT_WHERE_PRESENT, "x"));
+    assertEquals(
+        plan(rows, doubles("x"), FloatSums.ORDERED, "x"),
+        plan(rows, doubles("x"), FloatSums.EXACT_WHERE_PRESENT, "x"));
   }
 }

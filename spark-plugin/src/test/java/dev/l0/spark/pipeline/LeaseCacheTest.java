@@ -39,13 +39,15 @@ class LeaseCacheTest {
   private final List<Resource> created = new ArrayList<>();
 
   private LeaseCache.Lease<Resource> get(LeaseCache<Resource> cache, String key) {
-    return cache.get(key, () -> {
-      Resource resource = new Resource(key);
-      synchronized (created) {
-        created.add(resource);
-      }
-      return resource;
-    });
+    return cache.get(
+        key,
+        () -> {
+          Resource resource = new Resource(key);
+          synchronized (created) {
+            created.add(resource);
+          }
+          return resource;
+        });
   }
 
   @Test
@@ -95,16 +97,22 @@ class LeaseCacheTest {
     cache.limit(1);
     assertEquals(1, cache.size());
     assertEquals(List.of(1, 1, 0), created.stream().map(r -> r.closes.get()).toList());
-    assertEquals("the test cache must hold at least 1 entry, not 0",
+    assertEquals(
+        "the test cache must hold at least 1 entry, not 0",
         assertThrows(IllegalArgumentException.class, () -> cache.limit(0)).getMessage());
   }
 
   @Test
   void aFailedCreationLeavesNothingCached() {
     LeaseCache<Resource> cache = new LeaseCache<>("test cache", 2);
-    assertThrows(IllegalStateException.class, () -> cache.get("a", () -> {
-      throw new IllegalStateException("does not compile");
-    }));
+    assertThrows(
+        IllegalStateException.class,
+        () ->
+            cache.get(
+                "a",
+                () -> {
+                  throw new IllegalStateException("does not compile");
+                }));
     assertEquals(0, cache.size());
     try (LeaseCache.Lease<Resource> lease = get(cache, "a")) {
       assertTrue(lease.createdNow());
@@ -121,14 +129,17 @@ class LeaseCacheTest {
     try {
       List<Future<Resource>> used = new ArrayList<>();
       for (int t = 0; t < tasks; t++) {
-        used.add(pool.submit(() -> {
-          try (LeaseCache.Lease<Resource> lease = get(cache, "shared")) {
-            allLeased.countDown();
-            assertTrue(evicted.await(30, TimeUnit.SECONDS));
-            assertEquals(0, lease.value().closes.get(), "closed while a task still uses it");
-            return lease.value();
-          }
-        }));
+        used.add(
+            pool.submit(
+                () -> {
+                  try (LeaseCache.Lease<Resource> lease = get(cache, "shared")) {
+                    allLeased.countDown();
+                    assertTrue(evicted.await(30, TimeUnit.SECONDS));
+                    assertEquals(
+                        0, lease.value().closes.get(), "closed while a task still uses it");
+                    return lease.value();
+                  }
+                }));
       }
       assertTrue(allLeased.await(30, TimeUnit.SECONDS));
       get(cache, "other").close();

@@ -2,13 +2,12 @@ package dev.l0.spark.pipeline;
 
 import static dev.l0.spark.pipeline.PipelineFixtures.*;
 import static org.junit.jupiter.api.Assertions.*;
-
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.l0.ir.ScalarType;
+import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.kernels.runtime.CudaProbe;
 import dev.l0.kernels.runtime.DeviceKind;
-import dev.l0.kernels.jvm.FlatArray;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,14 +22,18 @@ import org.junit.jupiter.api.Test;
 
 /** Runners over batches and partitions against the reference interpreter on the whole input. */
 class PartitionRunnerTest {
-  private static final String MAP_FILTER = "fun {[f64], [i64]} main([f64] xs, [i64] ns) =\n"
-      + "  let kept = filter(fn bool (f64 x, i64 n) => 0.0 < x, zip(xs, ns)) in\n"
-      + "  unzip(map(fn {f64, i64} (f64 x, i64 n) => {sqrt(x) * f64(n), n * 3i64}, kept))\n";
-  private static final StructType X_N = schema(field("x", DataTypes.DoubleType), field("n", DataTypes.LongType));
-  private static final String INTEGER_REDUCE = "fun {i64, {i32, i32}} main([i64] ns, [i32] ks) =\n"
-      + "  {reduce(op +, 0i64, map(fn i64 (i64 n) => n * n - 7i64, ns)),\n"
-      + "   reduce(fn {i32, i32} (i32 a, i32 b, i32 c, i32 d) => {max(a, c), b + d}, {-2147483648, 0}, zip(ks, ks))}\n";
-  private static final StructType N_K = schema(field("n", DataTypes.LongType), field("k", DataTypes.IntegerType));
+  private static final String MAP_FILTER =
+      "fun {[f64], [i64]} main([f64] xs, [i64] ns) =\n"
+          + "  let kept = filter(fn bool (f64 x, i64 n) => 0.0 < x, zip(xs, ns)) in\n"
+          + "  unzip(map(fn {f64, i64} (f64 x, i64 n) => {sqrt(x) * f64(n), n * 3i64}, kept))\n";
+  private static final StructType X_N =
+      schema(field("x", DataTypes.DoubleType), field("n", DataTypes.LongType));
+  private static final String INTEGER_REDUCE =
+      "fun {i64, {i32, i32}} main([i64] ns, [i32] ks) =\n"
+          + "  {reduce(op +, 0i64, map(fn i64 (i64 n) => n * n - 7i64, ns)),\n"
+          + "   reduce(fn {i32, i32} (i32 a, i32 b, i32 c, i32 d) => {max(a, c), b + d}, {-2147483648, 0}, zip(ks, ks))}\n";
+  private static final StructType N_K =
+      schema(field("n", DataTypes.LongType), field("k", DataTypes.IntegerType));
 
   private static List<Object> xn(int rows, Random random) {
     double[] xs = new double[rows];
@@ -53,8 +56,10 @@ class PartitionRunnerTest {
   }
 
   @Property(tries = 15)
-  void rowsOverAnyBatchSplitConcatenateToTheWholeResult(@ForAll @IntRange(max = 300) int rows,
-      @ForAll @IntRange(min = 1, max = 64) int averageBatch, @ForAll long seed) {
+  void rowsOverAnyBatchSplitConcatenateToTheWholeResult(
+      @ForAll @IntRange(max = 300) int rows,
+      @ForAll @IntRange(min = 1, max = 64) int averageBatch,
+      @ForAll long seed) {
     Random random = new Random(seed);
     List<Object> input = xn(rows, random);
     PipelineSpec spec = plan(MAP_FILTER, X_N, "x", "n");
@@ -65,28 +70,37 @@ class PartitionRunnerTest {
       }
     }
     List<Object> expected = reference(MAP_FILTER, "main", input);
-    List<Object> actual = outputs.isEmpty() ? List.of(new double[0], new long[0]) : concat(outputs, 2);
+    List<Object> actual =
+        outputs.isEmpty() ? List.of(new double[0], new long[0]) : concat(outputs, 2);
     assertArrayEquals((double[]) expected.get(0), (double[]) actual.get(0));
     assertArrayEquals((long[]) expected.get(1), (long[]) actual.get(1));
   }
 
   @Test
   void arrayColumnsMapToArrayOutputsOverAnySplit() {
-    String text = "fun {[[f64]], [f64]} main([[f64]] paths, [f64] weights) =\n"
-        + "  unzip(map(fn {[f64], f64} ([f64] path, f64 w) => {map(fn f64 (f64 x) => w * x, path), reduce(op +, 0.0, path)},"
-        + " zip(paths, weights)))\n";
-    StructType schema = schema(field("path", DataTypes.createArrayType(DataTypes.DoubleType)), field("w", DataTypes.DoubleType));
+    String text =
+        "fun {[[f64]], [f64]} main([[f64]] paths, [f64] weights) =\n"
+            + "  unzip(map(fn {[f64], f64} ([f64] path, f64 w) => {map(fn f64 (f64 x) => w * x, path), reduce(op +, 0.0, path)},"
+            + " zip(paths, weights)))\n";
+    StructType schema =
+        schema(
+            field("path", DataTypes.createArrayType(DataTypes.DoubleType)),
+            field("w", DataTypes.DoubleType));
     PipelineSpec spec = plan(text, schema, "path", "w");
-    assertEquals(DataTypes.createArrayType(DataTypes.DoubleType, false), spec.outputSchema().fields()[0].dataType());
+    assertEquals(
+        DataTypes.createArrayType(DataTypes.DoubleType, false),
+        spec.outputSchema().fields()[0].dataType());
     Random random = new Random(5);
     int rows = 50;
-    FlatArray paths = new FlatArray(ScalarType.F64, random.doubles(rows * 4).toArray(), new int[] {rows, 4});
+    FlatArray paths =
+        new FlatArray(ScalarType.F64, random.doubles(rows * 4).toArray(), new int[] {rows, 4});
     List<Object> input = List.of(paths, random.doubles(rows).toArray());
     List<ColumnBatch> outputs = new ArrayList<>();
     try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
       for (ColumnBatch batch : batches(input, rows, 6, random)) {
         ColumnBatch output = runner.mapRows(batch);
-        assertArrayEquals(new int[] {batch.rows(), 4}, ((FlatArray) output.columns().get(0)).shape());
+        assertArrayEquals(
+            new int[] {batch.rows(), 4}, ((FlatArray) output.columns().get(0)).shape());
         outputs.add(output);
       }
     }
@@ -97,8 +111,10 @@ class PartitionRunnerTest {
   }
 
   @Property(tries = 15)
-  void integerReductionsAreBitIdenticalForAnySplit(@ForAll @IntRange(max = 300) int rows,
-      @ForAll @IntRange(min = 1, max = 64) int averageBatch, @ForAll @IntRange(min = 1, max = 4) int partitions,
+  void integerReductionsAreBitIdenticalForAnySplit(
+      @ForAll @IntRange(max = 300) int rows,
+      @ForAll @IntRange(min = 1, max = 64) int averageBatch,
+      @ForAll @IntRange(min = 1, max = 4) int partitions,
       @ForAll long seed) {
     Random random = new Random(seed);
     List<Object> input = nk(rows, random);
@@ -109,7 +125,8 @@ class PartitionRunnerTest {
       int from = Math.min(rows, p * per);
       int to = Math.min(rows, from + per);
       try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
-        batches(slice(input, from, to).columns(), to - from, averageBatch, random).forEach(runner::fold);
+        batches(slice(input, from, to).columns(), to - from, averageBatch, random)
+            .forEach(runner::fold);
         partials.add(runner.partial());
       }
     }
@@ -123,8 +140,9 @@ class PartitionRunnerTest {
 
   @Test
   void floatReductionsAreCloseToTheSequentialFold() {
-    String text = "fun {f64, f64} main([f64] q, [f64] p) =\n"
-        + "  {reduce(op +, 0.0, map(op *, zip(q, p))), reduce(fn f64 (f64 a, f64 b) => max(a, b), -1.0e300, p)}\n";
+    String text =
+        "fun {f64, f64} main([f64] q, [f64] p) =\n"
+            + "  {reduce(op +, 0.0, map(op *, zip(q, p))), reduce(fn f64 (f64 a, f64 b) => max(a, b), -1.0e300, p)}\n";
     Random random = new Random(7);
     int rows = 5000;
     double[] q = new double[rows];
@@ -146,10 +164,15 @@ class PartitionRunnerTest {
     }
     ColumnBatch result = PartialCombiner.finish(spec, partials, JVM);
     List<Object> expected = reference(text, "main", input);
-    assertEquals(((double[]) expected.get(0))[0], ((double[]) result.columns().get(0))[0], 1e-9 * Math.abs(((double[]) expected.get(0))[0]));
+    assertEquals(
+        ((double[]) expected.get(0))[0],
+        ((double[]) result.columns().get(0))[0],
+        1e-9 * Math.abs(((double[]) expected.get(0))[0]));
     assertArrayEquals((double[]) expected.get(1), (double[]) result.columns().get(1));
-    assertArrayEquals(((double[]) PartialCombiner.finish(spec, partials, JVM).columns().get(0)),
-        (double[]) result.columns().get(0), "the same partitioning gives the same bits");
+    assertArrayEquals(
+        ((double[]) PartialCombiner.finish(spec, partials, JVM).columns().get(0)),
+        (double[]) result.columns().get(0),
+        "the same partitioning gives the same bits");
   }
 
   @Test
@@ -165,11 +188,14 @@ class PartitionRunnerTest {
 
   @Test
   void reduceOfArraysWithANamedOperatorGivesOneArrayRow() {
-    String text = "fun [f64] add([f64] a, [f64] b) = map(op +, zip(a, b))\n\n"
-        + "fun [f64] main([[f64]] paths) = reduce(add, [0.0, 0.0, 0.0], paths)\n";
+    String text =
+        "fun [f64] add([f64] a, [f64] b) = map(op +, zip(a, b))\n\n"
+            + "fun [f64] main([[f64]] paths) = reduce(add, [0.0, 0.0, 0.0], paths)\n";
     StructType schema = schema(field("path", DataTypes.createArrayType(DataTypes.DoubleType)));
     PipelineSpec spec = plan(text, schema, "path");
-    assertEquals(DataTypes.createArrayType(DataTypes.DoubleType, false), spec.outputSchema().fields()[0].dataType());
+    assertEquals(
+        DataTypes.createArrayType(DataTypes.DoubleType, false),
+        spec.outputSchema().fields()[0].dataType());
     double[] data = {1, 2, 3, 10, 20, 30, 100, 200, 300};
     FlatArray paths = new FlatArray(ScalarType.F64, data, new int[] {3, 3});
     List<PartialResult> partials = new ArrayList<>();
@@ -187,11 +213,15 @@ class PartitionRunnerTest {
 
   @Test
   void operatorsOfEveryFormCombineAcrossBatches() {
-    String text = "fun {f64, i32} pick(f64 a, i32 i, f64 b, i32 j) = if a < b then {b, j} else {a, i}\n\n"
-        + "fun {f64, i64, {f64, i32}} main([f64] xs, [i64] ns, [i32] ids) =\n"
-        + "  {reduce(max, -1.0e300, xs), reduce(op *, 1i64, ns), reduce(pick, {-1.0e300, -1}, zip(xs, ids))}\n";
-    StructType schema = schema(field("x", DataTypes.DoubleType), field("n", DataTypes.LongType),
-        field("id", DataTypes.IntegerType));
+    String text =
+        "fun {f64, i32} pick(f64 a, i32 i, f64 b, i32 j) = if a < b then {b, j} else {a, i}\n\n"
+            + "fun {f64, i64, {f64, i32}} main([f64] xs, [i64] ns, [i32] ids) =\n"
+            + "  {reduce(max, -1.0e300, xs), reduce(op *, 1i64, ns), reduce(pick, {-1.0e300, -1}, zip(xs, ids))}\n";
+    StructType schema =
+        schema(
+            field("x", DataTypes.DoubleType),
+            field("n", DataTypes.LongType),
+            field("id", DataTypes.IntegerType));
     Random random = new Random(11);
     int rows = 40;
     double[] xs = random.doubles(rows).toArray();
@@ -202,28 +232,35 @@ class PartitionRunnerTest {
     List<PartialResult> partials = new ArrayList<>();
     for (int part = 0; part < 2; part++) {
       try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
-        batches(slice(input, part * 20, part * 20 + 20).columns(), 20, 4, random).forEach(runner::fold);
+        batches(slice(input, part * 20, part * 20 + 20).columns(), 20, 4, random)
+            .forEach(runner::fold);
         partials.add(runner.partial());
       }
     }
     ColumnBatch result = PartialCombiner.finish(spec, partials, JVM);
     List<Object> expected = reference(text, "main", input);
     for (int k = 0; k < 4; k++) {
-      assertEquals(Array.get(expected.get(k), 0), Array.get(result.columns().get(k), 0),
+      assertEquals(
+          Array.get(expected.get(k), 0),
+          Array.get(result.columns().get(k), 0),
           "result column " + k);
     }
   }
 
   @Property(tries = 15)
-  void integerScansOverPartitionsEqualTheSequentialLoop(@ForAll @IntRange(min = 1, max = 300) int rows,
-      @ForAll @IntRange(min = 1, max = 64) int averageBatch, @ForAll @IntRange(min = 1, max = 5) int partitions,
+  void integerScansOverPartitionsEqualTheSequentialLoop(
+      @ForAll @IntRange(min = 1, max = 300) int rows,
+      @ForAll @IntRange(min = 1, max = 64) int averageBatch,
+      @ForAll @IntRange(min = 1, max = 5) int partitions,
       @ForAll long seed) {
-    String text = "fun {[i64], [i32]} main([i64] ns, [i32] ks) =\n"
-        + "  {scan(op +, 0i64, map(fn i64 (i64 n) => 2i64 * n, ns)), scan(fn i32 (i32 a, i32 b) => max(a, b), -2147483648, ks)}\n";
+    String text =
+        "fun {[i64], [i32]} main([i64] ns, [i32] ks) =\n"
+            + "  {scan(op +, 0i64, map(fn i64 (i64 n) => 2i64 * n, ns)), scan(fn i32 (i32 a, i32 b) => max(a, b), -2147483648, ks)}\n";
     Random random = new Random(seed);
     List<Object> input = nk(rows, random);
     PipelineSpec spec = plan(text, N_K, "n", "k");
-    List<Object> actual = concat(scanInPartitions(spec, input, rows, partitions, averageBatch, random), 2);
+    List<Object> actual =
+        concat(scanInPartitions(spec, input, rows, partitions, averageBatch, random), 2);
     long[] ns = (long[]) input.get(0);
     int[] ks = (int[]) input.get(1);
     long[] sums = new long[rows];
@@ -242,9 +279,10 @@ class PartitionRunnerTest {
 
   @Test
   void floatScanWithTupleOperatorIsCloseToTheSequentialLoop() {
-    String text = "fun [{f64, f64}] main([f64] xs) =\n"
-        + "  scan(fn {f64, f64} (f64 s, f64 c, f64 t, f64 d) => {s + t, c + d}, {0.0, 0.0},"
-        + " map(fn {f64, f64} (f64 x) => {x, 1.0}, xs))\n";
+    String text =
+        "fun [{f64, f64}] main([f64] xs) =\n"
+            + "  scan(fn {f64, f64} (f64 s, f64 c, f64 t, f64 d) => {s + t, c + d}, {0.0, 0.0},"
+            + " map(fn {f64, f64} (f64 x) => {x, 1.0}, xs))\n";
     Random random = new Random(3);
     int rows = 1000;
     double[] xs = random.doubles(rows).toArray();
@@ -261,13 +299,21 @@ class PartitionRunnerTest {
 
   @Test
   void outputsOfDifferentLengthsAreAnErrorNamingThem() {
-    String text = "fun {[f64], [f64]} main([f64] xs) = {xs, filter(fn bool (f64 x) => 0.0 < x, xs)}";
-    PipelineSpec spec = PipelinePlanner.plan(request(text, List.of("x"), List.of("all", "positive")), doubles("x"));
+    String text =
+        "fun {[f64], [f64]} main([f64] xs) = {xs, filter(fn bool (f64 x) => 0.0 < x, xs)}";
+    PipelineSpec spec =
+        PipelinePlanner.plan(request(text, List.of("x"), List.of("all", "positive")), doubles("x"));
     try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
-      IllegalStateException e = assertThrows(IllegalStateException.class,
-          () -> runner.mapRows(new ColumnBatch(2, List.of(new double[] {1, -1}))));
-      assertEquals("L0 pipeline at " + CALL_SITE + ": its outputs have different numbers of rows in this batch (all: 2, "
-          + "positive: 1); a filter must thin every output alike", e.getMessage());
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () -> runner.mapRows(new ColumnBatch(2, List.of(new double[] {1, -1}))));
+      assertEquals(
+          "L0 pipeline at "
+              + CALL_SITE
+              + ": its outputs have different numbers of rows in this batch (all: 2, "
+              + "positive: 1); a filter must thin every output alike",
+          e.getMessage());
     }
   }
 
@@ -275,13 +321,21 @@ class PartitionRunnerTest {
   void badInputColumnsAreNamed() {
     PipelineSpec spec = plan(MAP_FILTER, X_N, "x", "n");
     try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
-      IllegalArgumentException type = assertThrows(IllegalArgumentException.class,
-          () -> runner.mapRows(new ColumnBatch(1, List.of(new double[] {1}, new int[] {1}))));
-      assertEquals("input column 'n' must be a i64 primitive array, given int[]", type.getMessage());
-      IllegalArgumentException rows = assertThrows(IllegalArgumentException.class,
-          () -> runner.mapRows(new ColumnBatch(2, List.of(new double[] {1, 2}, new long[] {1}))));
+      IllegalArgumentException type =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> runner.mapRows(new ColumnBatch(1, List.of(new double[] {1}, new int[] {1}))));
+      assertEquals(
+          "input column 'n' must be a i64 primitive array, given int[]", type.getMessage());
+      IllegalArgumentException rows =
+          assertThrows(
+              IllegalArgumentException.class,
+              () ->
+                  runner.mapRows(new ColumnBatch(2, List.of(new double[] {1, 2}, new long[] {1}))));
       assertEquals("input column 'n' has 1 rows, but the batch has 2", rows.getMessage());
-      assertThrows(IllegalStateException.class, () -> runner.fold(new ColumnBatch(0, List.of(new double[0], new long[0]))));
+      assertThrows(
+          IllegalStateException.class,
+          () -> runner.fold(new ColumnBatch(0, List.of(new double[0], new long[0]))));
     }
   }
 
@@ -294,7 +348,10 @@ class PartitionRunnerTest {
       assertEquals("jvm: requested", first.device());
     }
     try (PartitionRunner second = PartitionRunner.open(spec, JVM)) {
-      assertEquals(0, second.statistics().compileCacheHits(), "nothing is compiled or looked up before it is needed");
+      assertEquals(
+          0,
+          second.statistics().compileCacheHits(),
+          "nothing is compiled or looked up before it is needed");
       second.mapRows(new ColumnBatch(1, List.of(new double[] {1}, new long[] {1})));
       RunStatistics statistics = second.statistics();
       assertEquals(0, statistics.compileNanos());
@@ -307,16 +364,25 @@ class PartitionRunnerTest {
   void aGpuAssignedToTheTaskThatCannotBeUsedIsAFallbackWithItsReason() {
     assumeFalse(CudaProbe.probe(0).isAvailable(), "needs a machine where GPU 0 cannot be used");
     PipelineSpec spec = plan(MAP_FILTER, X_N, "x", "n");
-    try (PartitionRunner assigned = PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.AUTO, 0, 2))) {
+    try (PartitionRunner assigned =
+        PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.AUTO, 0, 2))) {
       assigned.mapRows(new ColumnBatch(1, List.of(new double[] {1}, new long[] {1})));
       RunStatistics statistics = assigned.statistics();
       assertEquals(1, statistics.fallbacks());
-      assertTrue(statistics.fallbackReasons().get(0).startsWith("main program: GPU 0 was assigned to the task, but jvm: "),
+      assertTrue(
+          statistics
+              .fallbackReasons()
+              .get(0)
+              .startsWith("main program: GPU 0 was assigned to the task, but jvm: "),
           statistics.fallbackReasons().toString());
     }
-    try (PartitionRunner unassigned = PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.AUTO, -1, 2))) {
+    try (PartitionRunner unassigned =
+        PartitionRunner.open(spec, new ExecutionSettings(DeviceKind.AUTO, -1, 2))) {
       unassigned.mapRows(new ColumnBatch(1, List.of(new double[] {1}, new long[] {1})));
-      assertEquals(0, unassigned.statistics().fallbacks(), "choosing the JVM where no GPU was assigned is no fallback");
+      assertEquals(
+          0,
+          unassigned.statistics().fallbacks(),
+          "choosing the JVM where no GPU was assigned is no fallback");
     }
   }
 }

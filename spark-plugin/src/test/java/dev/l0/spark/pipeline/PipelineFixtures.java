@@ -41,7 +41,8 @@ final class PipelineFixtures {
   }
 
   static StructType doubles(String... names) {
-    return schema(Arrays.stream(names).map(n -> field(n, DataTypes.DoubleType)).toArray(StructField[]::new));
+    return schema(
+        Arrays.stream(names).map(n -> field(n, DataTypes.DoubleType)).toArray(StructField[]::new));
   }
 
   static PipelineRequest request(String text, List<String> columns, List<String> outputs) {
@@ -58,7 +59,11 @@ final class PipelineFixtures {
     for (Object column : columns) {
       if (column instanceof FlatArray flat) {
         int[] shape = flat.shape();
-        int stride = flat.size(1) * (shape.length > 2 ? Arrays.stream(shape, 2, shape.length).reduce(1, (a, b) -> a * b) : 1);
+        int stride =
+            flat.size(1)
+                * (shape.length > 2
+                    ? Arrays.stream(shape, 2, shape.length).reduce(1, (a, b) -> a * b)
+                    : 1);
         Object data = FlatArray.allocate(flat.elementType(), (to - from) * stride);
         System.arraycopy(flat.data(), from * stride, data, 0, (to - from) * stride);
         shape[0] = to - from;
@@ -84,16 +89,25 @@ final class PipelineFixtures {
     return out;
   }
 
-  /** Runs a SCAN spec over {@code input} split into partitions and batches; returns the concatenated output. */
-  static List<ColumnBatch> scanInPartitions(PipelineSpec spec, List<Object> input, int rows, int partitions,
-      int averageBatch, Random random) {
+  /**
+   * Runs a SCAN spec over {@code input} split into partitions and batches; returns the concatenated
+   * output.
+   */
+  static List<ColumnBatch> scanInPartitions(
+      PipelineSpec spec,
+      List<Object> input,
+      int rows,
+      int partitions,
+      int averageBatch,
+      Random random) {
     int per = (rows + partitions - 1) / partitions;
     List<List<ColumnBatch>> parts = new ArrayList<>();
     List<PartialResult> totals = new ArrayList<>();
     for (int p = 0; p < partitions; p++) {
       int from = Math.min(rows, p * per);
       int to = Math.min(rows, from + per);
-      List<ColumnBatch> batches = batches(slice(input, from, to).columns(), to - from, averageBatch, random);
+      List<ColumnBatch> batches =
+          batches(slice(input, from, to).columns(), to - from, averageBatch, random);
       parts.add(batches);
       try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
         batches.forEach(runner::fold);
@@ -141,10 +155,9 @@ final class PipelineFixtures {
   }
 
   /**
-   * The reference interpreter's result of {@code entry} of {@code text} on {@code columns}, one
-   * per leaf of the entry's parameters (a tuple parameter gets an interpreter tuple of its
-   * columns, an array of tuples an interpreter array of tuples zipped row by row), as row-major
-   * leaf arrays.
+   * The reference interpreter's result of {@code entry} of {@code text} on {@code columns}, one per
+   * leaf of the entry's parameters (a tuple parameter gets an interpreter tuple of its columns, an
+   * array of tuples an interpreter array of tuples zipped row by row), as row-major leaf arrays.
    */
   static List<Object> reference(String text, String entry, List<Object> columns) {
     var program = L0Parser.parse(text, "test.l0");
@@ -164,12 +177,19 @@ final class PipelineFixtures {
       return new Value.Tuple(tuple.elements().stream().map(t -> argument(t, leaves)).toList());
     }
     if (type.baseElement() instanceof Type.Tuple tuple) {
-      return zip((Type.Array) type, tuple.elements().stream().map(t -> argument(TupleLeaves.withBase(type, t), leaves)).toList());
+      return zip(
+          (Type.Array) type,
+          tuple.elements().stream()
+              .map(t -> argument(TupleLeaves.withBase(type, t), leaves))
+              .toList());
     }
     return leaves.next();
   }
 
-  /** The array of tuples of type {@code type} whose columns (one per tuple component) are {@code columns}. */
+  /**
+   * The array of tuples of type {@code type} whose columns (one per tuple component) are {@code
+   * columns}.
+   */
   private static Value zip(Type.Array type, List<Value> columns) {
     Type element = type.element();
     int rows = ((Value.Array) columns.get(0)).length();
@@ -177,7 +197,10 @@ final class PipelineFixtures {
     for (int i = 0; i < rows; i++) {
       int row = i;
       List<Value> parts = columns.stream().map(c -> ((Value.Array) c).get(row)).toList();
-      zipped.add(element instanceof Type.Tuple ? new Value.Tuple(parts) : zip((Type.Array) element, parts));
+      zipped.add(
+          element instanceof Type.Tuple
+              ? new Value.Tuple(parts)
+              : zip((Type.Array) element, parts));
     }
     return new Value.Array(element, zipped);
   }
@@ -198,16 +221,21 @@ final class PipelineFixtures {
     } else if (type instanceof Type.Array array && array.element() instanceof Type.Tuple tuple) {
       for (int k = 0; k < tuple.elements().size(); k++) {
         int component = k;
-        List<Value> column = ((Value.Array) value).elements().stream()
-            .map(e -> ((Value.Tuple) e).elements().get(component)).toList();
-        addLeaves(new Value.Array(tuple.elements().get(k), column), Type.array(tuple.elements().get(k)), out);
+        List<Value> column =
+            ((Value.Array) value)
+                .elements().stream().map(e -> ((Value.Tuple) e).elements().get(component)).toList();
+        addLeaves(
+            new Value.Array(tuple.elements().get(k), column),
+            Type.array(tuple.elements().get(k)),
+            out);
       }
     } else if (type instanceof ScalarType scalar) {
       Object one = FlatArray.allocate(scalar, 1);
       Array.set(one, 0, boxed(value));
       out.add(one);
     } else {
-      out.add(FlatArray.of((Value.Array) value, (ScalarType) type.baseElement(), type.rank()).data());
+      out.add(
+          FlatArray.of((Value.Array) value, (ScalarType) type.baseElement(), type.rank()).data());
     }
   }
 

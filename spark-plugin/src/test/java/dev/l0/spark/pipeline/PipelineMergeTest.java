@@ -10,20 +10,27 @@ import java.util.Random;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 
-/** {@code df.transform(a).transform(b)} as one pipeline: one fused kernel, the same results as a then b. */
+/**
+ * {@code df.transform(a).transform(b)} as one pipeline: one fused kernel, the same results as a
+ * then b.
+ */
 class PipelineMergeTest {
   /** Black-Scholes, first half: d1 and d2 (and what the price needs besides), per option. */
-  private static final String D1_D2 = "fun f64 helper(f64 v, f64 t) = v * sqrt(t)\n\n"
-      + "fun [{f64, f64, f64, f64}] main([f64] spot, [f64] strike, [f64] rate, [f64] vol, [f64] years) =\n"
-      + "  map(fn {f64, f64, f64, f64} (f64 s, f64 k, f64 r, f64 v, f64 t) =>\n"
-      + "    let vt = helper(v, t) in\n"
-      + "    let d1 = (log(s / k) + (r + 0.5 * v * v) * t) / vt in\n"
-      + "    {d1, d1 - vt, s, k * exp(-r * t)},\n"
-      + "    zip(spot, strike, rate, vol, years))\n";
+  private static final String D1_D2 =
+      "fun f64 helper(f64 v, f64 t) = v * sqrt(t)\n\n"
+          + "fun [{f64, f64, f64, f64}] main([f64] spot, [f64] strike, [f64] rate, [f64] vol, [f64] years) =\n"
+          + "  map(fn {f64, f64, f64, f64} (f64 s, f64 k, f64 r, f64 v, f64 t) =>\n"
+          + "    let vt = helper(v, t) in\n"
+          + "    let d1 = (log(s / k) + (r + 0.5 * v * v) * t) / vt in\n"
+          + "    {d1, d1 - vt, s, k * exp(-r * t)},\n"
+          + "    zip(spot, strike, rate, vol, years))\n";
+
   /** Black-Scholes, second half: the call price from d1, d2, the spot and the discounted strike. */
-  private static final String PRICE = "fun f64 helper(f64 d) = 0.5 * (1.0 + erf(d / sqrt(2.0)))\n\n"
-      + "fun [f64] main([f64] discounted, [f64] d1, [f64] d2, [f64] spot) =\n"
-      + "  map(fn f64 (f64 x, f64 a, f64 b, f64 s) => s * helper(a) - x * helper(b), zip(discounted, d1, d2, spot))\n";
+  private static final String PRICE =
+      "fun f64 helper(f64 d) = 0.5 * (1.0 + erf(d / sqrt(2.0)))\n\n"
+          + "fun [f64] main([f64] discounted, [f64] d1, [f64] d2, [f64] spot) =\n"
+          + "  map(fn f64 (f64 x, f64 a, f64 b, f64 s) => s * helper(a) - x * helper(b), zip(discounted, d1, d2, spot))\n";
+
   private static final StructType OPTIONS = doubles("spot", "strike", "rate", "vol", "years");
   private static final List<String> D_NAMES = List.of("d1", "d2", "spot", "discounted");
 
@@ -38,18 +45,23 @@ class PipelineMergeTest {
   }
 
   private static PipelineSpec first() {
-    return PipelinePlanner.plan(request(D1_D2, List.of("spot", "strike", "rate", "vol", "years"), D_NAMES), OPTIONS);
+    return PipelinePlanner.plan(
+        request(D1_D2, List.of("spot", "strike", "rate", "vol", "years"), D_NAMES), OPTIONS);
   }
 
   private static PipelineSpec second(String text, List<String> outputs, PipelineSpec first) {
-    return PipelinePlanner.plan(request(text, List.of("discounted", "d1", "d2", "spot"), outputs), first.outputSchema());
+    return PipelinePlanner.plan(
+        request(text, List.of("discounted", "d1", "d2", "spot"), outputs), first.outputSchema());
   }
 
   /** The columns of {@code batch} that {@code reader} reads, by name, in its order. */
   private static ColumnBatch readBy(PipelineSpec reader, PipelineSpec writer, ColumnBatch batch) {
     List<String> names = List.of(writer.outputSchema().fieldNames());
-    return new ColumnBatch(batch.rows(), reader.inputs().stream()
-        .map(b -> batch.columns().get(names.indexOf(b.columnPath()))).toList());
+    return new ColumnBatch(
+        batch.rows(),
+        reader.inputs().stream()
+            .map(b -> batch.columns().get(names.indexOf(b.columnPath())))
+            .toList());
   }
 
   @Test
@@ -63,21 +75,24 @@ class PipelineMergeTest {
     assertEquals(List.of("map"), merged.kernelShapes());
     assertEquals(a.inputs(), merged.inputs());
     assertEquals(b.outputSchema(), merged.outputSchema());
-    assertEquals("rows [price] <- [spot, strike, rate, vol, years], 1 kernel [map]", merged.summary());
+    assertEquals(
+        "rows [price] <- [spot, strike, rate, vol, years], 1 kernel [map]", merged.summary());
     ColumnBatch batch = slice(options(200, new Random(1)), 0, 200);
     try (PartitionRunner one = PartitionRunner.open(merged, JVM);
         PartitionRunner x = PartitionRunner.open(a, JVM);
         PartitionRunner y = PartitionRunner.open(b, JVM)) {
       ColumnBatch inSequence = y.mapRows(readBy(b, a, x.mapRows(batch)));
-      assertArrayEquals((double[]) inSequence.columns().get(0), (double[]) one.mapRows(batch).columns().get(0));
+      assertArrayEquals(
+          (double[]) inSequence.columns().get(0), (double[]) one.mapRows(batch).columns().get(0));
     }
   }
 
   @Test
   void mapThenReduceMergesIntoOneRedomap() {
     PipelineSpec a = first();
-    String total = "fun f64 main([f64] discounted, [f64] d1, [f64] d2, [f64] spot) =\n"
-        + "  reduce(op +, 0.0, map(fn f64 (f64 x, f64 a, f64 b, f64 s) => s - x + a - b, zip(discounted, d1, d2, spot)))\n";
+    String total =
+        "fun f64 main([f64] discounted, [f64] d1, [f64] d2, [f64] spot) =\n"
+            + "  reduce(op +, 0.0, map(fn f64 (f64 x, f64 a, f64 b, f64 s) => s - x + a - b, zip(discounted, d1, d2, spot)))\n";
     PipelineSpec b = second(total, List.of("total"), a);
     PipelineSpec merged = PipelinePlanner.merge(a, b).orElseThrow();
     assertEquals(PipelineKind.REDUCE, merged.kind());
@@ -100,9 +115,10 @@ class PipelineMergeTest {
   @Test
   void mapThenScanMergesAndKeepsTheScanPasses() {
     PipelineSpec a = first();
-    String running = "fun [f64] main([f64] discounted, [f64] d1, [f64] d2, [f64] spot) =\n"
-        + "  scan(fn f64 (f64 p, f64 q) => max(p, q), -1.0e300, map(fn f64 (f64 x, f64 a, f64 b, f64 s) => s - x + a - b, "
-        + "zip(discounted, d1, d2, spot)))\n";
+    String running =
+        "fun [f64] main([f64] discounted, [f64] d1, [f64] d2, [f64] spot) =\n"
+            + "  scan(fn f64 (f64 p, f64 q) => max(p, q), -1.0e300, map(fn f64 (f64 x, f64 a, f64 b, f64 s) => s - x + a - b, "
+            + "zip(discounted, d1, d2, spot)))\n";
     PipelineSpec b = second(running, List.of("best"), a);
     PipelineSpec merged = PipelinePlanner.merge(a, b).orElseThrow();
     assertEquals(PipelineKind.SCAN, merged.kind());
@@ -124,9 +140,11 @@ class PipelineMergeTest {
       }
     }
     double[] actual = (double[]) concat(outputs, 1).get(0);
-    try (PartitionRunner x = PartitionRunner.open(a, JVM); PartitionRunner y = PartitionRunner.open(b, JVM)) {
+    try (PartitionRunner x = PartitionRunner.open(a, JVM);
+        PartitionRunner y = PartitionRunner.open(b, JVM)) {
       y.startScan(Optional.empty());
-      double[] expected = (double[]) y.scanRows(readBy(b, a, x.mapRows(slice(input, 0, 90)))).columns().get(0);
+      double[] expected =
+          (double[]) y.scanRows(readBy(b, a, x.mapRows(slice(input, 0, 90)))).columns().get(0);
       assertArrayEquals(expected, actual);
     }
   }
@@ -134,7 +152,11 @@ class PipelineMergeTest {
   @Test
   void onlyRowPipelinesMergeWithTheirReader() {
     PipelineSpec sum = plan("fun f64 main([f64] xs) = reduce(op +, 0.0, xs)", doubles("x"), "x");
-    PipelineSpec twice = plan("fun [f64] main([f64] xs) = map(fn f64 (f64 x) => 2.0 * x, xs)", sum.outputSchema(), "_1");
+    PipelineSpec twice =
+        plan(
+            "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => 2.0 * x, xs)",
+            sum.outputSchema(),
+            "_1");
     assertTrue(PipelinePlanner.merge(sum, twice).isEmpty());
   }
 }

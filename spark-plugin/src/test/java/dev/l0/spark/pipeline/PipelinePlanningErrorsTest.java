@@ -12,160 +12,226 @@ import org.junit.jupiter.api.Test;
 /** Every way planning can fail, with the message the user sees. */
 class PipelinePlanningErrorsTest {
   private static final String PREFIX = "L0 pipeline at " + CALL_SITE + ": ";
-  private static final String DOUBLE_MAP = "fun [f64] main([f64] xs) =\n  map(fn f64 (f64 x) => 2.0 * x, xs)\n";
+  private static final String DOUBLE_MAP =
+      "fun [f64] main([f64] xs) =\n  map(fn f64 (f64 x) => 2.0 * x, xs)\n";
 
   private static String failure(String text, StructType schema, String... columns) {
     return failure(request(text, List.of(columns), List.of()), schema);
   }
 
   private static String failure(PipelineRequest request, StructType schema) {
-    PipelinePlanningException e = assertThrows(PipelinePlanningException.class, () -> PipelinePlanner.plan(request, schema));
+    PipelinePlanningException e =
+        assertThrows(PipelinePlanningException.class, () -> PipelinePlanner.plan(request, schema));
     assertTrue(e.getMessage().startsWith(PREFIX), e.getMessage());
     return e.getMessage().substring(PREFIX.length());
   }
 
   @Test
   void syntaxAndTypeErrorsKeepTheirSourcePosition() {
-    String syntax = failure("fun [f64] main([f64] xs) =\n  map(fn f64 (f64 x) => x +, xs)\n", doubles("a"), "a");
+    String syntax =
+        failure(
+            "fun [f64] main([f64] xs) =\n  map(fn f64 (f64 x) => x +, xs)\n", doubles("a"), "a");
     assertTrue(syntax.startsWith("test.l0:2:"), syntax);
-    String type = failure("fun [f64] main([f64] xs) =\n  map(fn f64 (f64 x) => x + 1, xs)\n", doubles("a"), "a");
+    String type =
+        failure(
+            "fun [f64] main([f64] xs) =\n  map(fn f64 (f64 x) => x + 1, xs)\n", doubles("a"), "a");
     assertTrue(type.startsWith("test.l0:2:"), type);
   }
 
   @Test
   void missingEntryListsTheFunctions() {
-    PipelineRequest request = new PipelineRequest(DOUBLE_MAP, "test.l0", "price", List.of("a"), List.of(), Map.of(), CALL_SITE);
-    assertEquals("the program test.l0 has no function 'price'; it defines main", failure(request, doubles("a")));
+    PipelineRequest request =
+        new PipelineRequest(
+            DOUBLE_MAP, "test.l0", "price", List.of("a"), List.of(), Map.of(), CALL_SITE);
+    assertEquals(
+        "the program test.l0 has no function 'price'; it defines main",
+        failure(request, doubles("a")));
   }
 
   @Test
   void missingColumnIsNamedWithTheSchema() {
-    StructType schema = schema(field("spot", DataTypes.DoubleType), field("n", DataTypes.IntegerType));
-    assertEquals("the input has no column 'strike'; its columns are spot double, n int", failure(DOUBLE_MAP, schema, "strike"));
-    assertEquals("the input has no column 'spot.x'; its columns are spot double, n int", failure(DOUBLE_MAP, schema, "spot.x"));
+    StructType schema =
+        schema(field("spot", DataTypes.DoubleType), field("n", DataTypes.IntegerType));
+    assertEquals(
+        "the input has no column 'strike'; its columns are spot double, n int",
+        failure(DOUBLE_MAP, schema, "strike"));
+    assertEquals(
+        "the input has no column 'spot.x'; its columns are spot double, n int",
+        failure(DOUBLE_MAP, schema, "spot.x"));
   }
 
   @Test
   void wrongSparkTypeNamesColumnSparkTypeAndL0Type() {
     StructType schema = schema(field("n", DataTypes.IntegerType));
-    assertEquals("column 'n' has Spark type int, but parameter 'xs' of 'main([f64] xs)' is [f64], which needs a column "
-        + "of double (no implicit casts)", failure(DOUBLE_MAP, schema, "n"));
+    assertEquals(
+        "column 'n' has Spark type int, but parameter 'xs' of 'main([f64] xs)' is [f64], which needs a column "
+            + "of double (no implicit casts)",
+        failure(DOUBLE_MAP, schema, "n"));
     StructType arrays = schema(field("m", DataTypes.createArrayType(DataTypes.DoubleType)));
-    assertEquals("column 'm' has Spark type array<double>, but parameter 'xs' of 'main([f64] xs)' is [f64], which needs "
-        + "a column of double (no implicit casts)", failure(DOUBLE_MAP, arrays, "m"));
+    assertEquals(
+        "column 'm' has Spark type array<double>, but parameter 'xs' of 'main([f64] xs)' is [f64], which needs "
+            + "a column of double (no implicit casts)",
+        failure(DOUBLE_MAP, arrays, "m"));
   }
 
   @Test
   void columnsThatDoNotMatchTheParametersListBoth() {
-    assertEquals("the columns [a, b] supply 2 input(s) (a double, b double), but 'main([f64] xs)' takes 1 input(s), one "
-        + "per leaf of its parameters (xs: [f64])",
+    assertEquals(
+        "the columns [a, b] supply 2 input(s) (a double, b double), but 'main([f64] xs)' takes 1 input(s), one "
+            + "per leaf of its parameters (xs: [f64])",
         failure(DOUBLE_MAP, doubles("a", "b"), "a", "b"));
-    StructType structs = schema(field("opt", schema(field("s", DataTypes.DoubleType), field("k", DataTypes.DoubleType))));
-    assertEquals("the columns [opt] supply 2 input(s) (opt.s double, opt.k double), but 'main([f64] xs)' takes 1 input(s), "
-        + "one per leaf of its parameters (xs: [f64])",
+    StructType structs =
+        schema(
+            field(
+                "opt", schema(field("s", DataTypes.DoubleType), field("k", DataTypes.DoubleType))));
+    assertEquals(
+        "the columns [opt] supply 2 input(s) (opt.s double, opt.k double), but 'main([f64] xs)' takes 1 input(s), "
+            + "one per leaf of its parameters (xs: [f64])",
         failure(DOUBLE_MAP, structs, "opt"));
-    assertEquals("on(...) names no columns; name the columns that feed 'main([f64] xs)'", failure(DOUBLE_MAP, doubles("a")));
+    assertEquals(
+        "on(...) names no columns; name the columns that feed 'main([f64] xs)'",
+        failure(DOUBLE_MAP, doubles("a")));
   }
 
   @Test
   void parametersMustBeArraysOverTheRows() {
     String text = "fun [f64] main([f64] xs, f64 k) =\n  map(fn f64 (f64 x) => k * x, xs)\n";
-    assertEquals("parameter 'k' of 'main([f64] xs, f64 k)' has type f64, but every input of a pipeline must be an array "
-        + "over the rows (a parameter may be an array of scalars, an array of tuples or a tuple of arrays, one input per "
-        + "leaf; fed by column 'b')", failure(text, doubles("a", "b"), "a", "b"));
+    assertEquals(
+        "parameter 'k' of 'main([f64] xs, f64 k)' has type f64, but every input of a pipeline must be an array "
+            + "over the rows (a parameter may be an array of scalars, an array of tuples or a tuple of arrays, one input per "
+            + "leaf; fed by column 'b')",
+        failure(text, doubles("a", "b"), "a", "b"));
   }
 
   @Test
   void outputNamesMustMatchTheResults() {
-    String text = "fun {[f64], [f64]} main([f64] xs) =\n  {xs, map(fn f64 (f64 x) => 2.0 * x, xs)}\n";
-    assertEquals("'main' returns {[f64], [f64]}, which is 2 output column(s), but as(...) names 3: a, b, c",
+    String text =
+        "fun {[f64], [f64]} main([f64] xs) =\n  {xs, map(fn f64 (f64 x) => 2.0 * x, xs)}\n";
+    assertEquals(
+        "'main' returns {[f64], [f64]}, which is 2 output column(s), but as(...) names 3: a, b, c",
         failure(request(text, List.of("a"), List.of("a", "b", "c")), doubles("a")));
-    assertEquals("as(...) names the output column 'a' twice", failure(request(text, List.of("a"), List.of("a", "a")), doubles("a")));
+    assertEquals(
+        "as(...) names the output column 'a' twice",
+        failure(request(text, List.of("a"), List.of("a", "a")), doubles("a")));
   }
 
   @Test
   void topLevelCodeMayNotLookAcrossRows() {
-    String size = "fun [f64] main([f64] xs) =\n  let n = size(0, xs) in\n  map(fn f64 (f64 x) => x, xs)\n";
-    assertEquals("size at test.l0:2:11 works on whole columns ('xs'), which looks across rows; at the top level a pipeline "
-        + "may only use map, filter, zip, unzip, let and tuples over its columns, and reduce or scan them as its results "
-        + "(per-row code belongs inside the functions passed to map and filter)", failure(size, doubles("a"), "a"));
+    String size =
+        "fun [f64] main([f64] xs) =\n  let n = size(0, xs) in\n  map(fn f64 (f64 x) => x, xs)\n";
+    assertEquals(
+        "size at test.l0:2:11 works on whole columns ('xs'), which looks across rows; at the top level a pipeline "
+            + "may only use map, filter, zip, unzip, let and tuples over its columns, and reduce or scan them as its results "
+            + "(per-row code belongs inside the functions passed to map and filter)",
+        failure(size, doubles("a"), "a"));
     String index = "fun f64 main([f64] xs) =\n  xs[0]\n";
-    assertTrue(failure(index, doubles("a"), "a").startsWith("indexing at test.l0:2:3 works on whole columns ('xs')"));
+    assertTrue(
+        failure(index, doubles("a"), "a")
+            .startsWith("indexing at test.l0:2:3 works on whole columns ('xs')"));
     String concat = "fun [f64] main([f64] xs, [f64] ys) =\n  concat(xs, ys)\n";
-    assertTrue(failure(concat, doubles("a", "b"), "a", "b").startsWith("concat at test.l0:2:3 works on whole columns ('xs', 'ys')"));
-    String call = "fun [f64] twice([f64] a) =\n  map(fn f64 (f64 x) => 2.0 * x, a)\n\nfun [f64] main([f64] xs) =\n  twice(xs)\n";
-    assertTrue(failure(call, doubles("a"), "a").startsWith("the call of 'twice' at test.l0:5:3 works on whole columns ('xs')"));
+    assertTrue(
+        failure(concat, doubles("a", "b"), "a", "b")
+            .startsWith("concat at test.l0:2:3 works on whole columns ('xs', 'ys')"));
+    String call =
+        "fun [f64] twice([f64] a) =\n  map(fn f64 (f64 x) => 2.0 * x, a)\n\nfun [f64] main([f64] xs) =\n  twice(xs)\n";
+    assertTrue(
+        failure(call, doubles("a"), "a")
+            .startsWith("the call of 'twice' at test.l0:5:3 works on whole columns ('xs')"));
   }
 
   @Test
   void perRowFunctionsMayNotReadWholeColumns() {
     String text = "fun [f64] main([f64] xs) =\n  map(fn f64 (f64 x) => x + xs[0], xs)\n";
-    assertEquals("the function of the map at test.l0:2:3 uses 'xs', a whole column, but it sees one row at a time; pass "
-        + "'xs' as an input of the map (zip it) instead", failure(text, doubles("a"), "a"));
+    assertEquals(
+        "the function of the map at test.l0:2:3 uses 'xs', a whole column, but it sees one row at a time; pass "
+            + "'xs' as an input of the map (zip it) instead",
+        failure(text, doubles("a"), "a"));
   }
 
   @Test
   void reductionsCanOnlyBeResults() {
-    String text = "fun [f64] main([f64] xs) =\n  let s = reduce(op +, 0.0, xs) in\n  map(fn f64 (f64 x) => x / s, xs)\n";
-    assertEquals("'s', the result of the reduce at test.l0:2:11, is used by map at test.l0:3:3; a pipeline's reduces and "
-        + "scans can only be its results (feeding them into more work would need another pass over the rows)",
+    String text =
+        "fun [f64] main([f64] xs) =\n  let s = reduce(op +, 0.0, xs) in\n  map(fn f64 (f64 x) => x / s, xs)\n";
+    assertEquals(
+        "'s', the result of the reduce at test.l0:2:11, is used by map at test.l0:3:3; a pipeline's reduces and "
+            + "scans can only be its results (feeding them into more work would need another pass over the rows)",
         failure(text, doubles("a"), "a"));
   }
 
   @Test
   void mixedKindsAreRejected() {
-    String text = "fun {[f64], f64} main([f64] xs) =\n  {map(fn f64 (f64 x) => 2.0 * x, xs), reduce(op +, 0.0, xs)}\n";
-    assertEquals("the results of 'main' mix kinds: result 1 is row-wise, result 2 is a reduce (at test.l0:2:40); a "
-        + "pipeline's results must be all row-wise, all reduces or all scans", failure(text, doubles("a"), "a"));
+    String text =
+        "fun {[f64], f64} main([f64] xs) =\n  {map(fn f64 (f64 x) => 2.0 * x, xs), reduce(op +, 0.0, xs)}\n";
+    assertEquals(
+        "the results of 'main' mix kinds: result 1 is row-wise, result 2 is a reduce (at test.l0:2:40); a "
+            + "pipeline's results must be all row-wise, all reduces or all scans",
+        failure(text, doubles("a"), "a"));
   }
 
   @Test
   void constantResultsAreRejected() {
     String text = "fun {f64, f64} main([f64] xs) =\n  {reduce(op +, 0.0, xs), 1.0}\n";
-    assertEquals("result 2 of 'main' (at test.l0:2:3) does not depend on the rows; every result must be row-wise, a "
-        + "reduce or a scan of the columns", failure(text, doubles("a"), "a"));
+    assertEquals(
+        "result 2 of 'main' (at test.l0:2:3) does not depend on the rows; every result must be row-wise, a "
+            + "reduce or a scan of the columns",
+        failure(text, doubles("a"), "a"));
   }
 
   @Test
   void zipOfDifferentlyFilteredRowsIsRejected() {
-    String text = "fun [{f64, f64}] main([f64] xs) =\n  let pos = filter(fn bool (f64 x) => 0.0 < x, xs) in\n"
-        + "  zip(pos, xs)\n";
-    assertEquals("zip at test.l0:3:3 combines arrays with different rows (the rows the filter at test.l0:2:13 kept and "
-        + "all rows); zip only arrays that a filter has not thinned differently", failure(text, doubles("a"), "a"));
+    String text =
+        "fun [{f64, f64}] main([f64] xs) =\n  let pos = filter(fn bool (f64 x) => 0.0 < x, xs) in\n"
+            + "  zip(pos, xs)\n";
+    assertEquals(
+        "zip at test.l0:3:3 combines arrays with different rows (the rows the filter at test.l0:2:13 kept and "
+            + "all rows); zip only arrays that a filter has not thinned differently",
+        failure(text, doubles("a"), "a"));
   }
 
   @Test
   void operatorsMustNotCaptureEntryVariables() {
-    String text = "fun f64 main([f64] xs) =\n  let k = 2.0 in\n  reduce(fn f64 (f64 a, f64 b) => a + k * b, 0.0, xs)\n";
-    assertEquals("the operator of the reduce or scan at test.l0:3:3 uses 'k' from the entry function; combining partial "
-        + "results needs an operator that uses only its own parameters (write the constant inside the function)",
+    String text =
+        "fun f64 main([f64] xs) =\n  let k = 2.0 in\n  reduce(fn f64 (f64 a, f64 b) => a + k * b, 0.0, xs)\n";
+    assertEquals(
+        "the operator of the reduce or scan at test.l0:3:3 uses 'k' from the entry function; combining partial "
+            + "results needs an operator that uses only its own parameters (write the constant inside the function)",
         failure(text, doubles("a"), "a"));
   }
 
   @Test
   void reduceResultsMustBeReturnedWhole() {
-    String text = "fun f64 main([f64] xs, [f64] ys) =\n  let {s, t} = reduce(fn {f64, f64} (f64 a, f64 b, f64 c, f64 d) "
-        + "=> {a + c, b + d}, {0.0, 0.0}, zip(xs, ys)) in\n  s\n";
-    assertEquals("the tuple pattern at test.l0:2:7 takes apart the result of the reduce at test.l0:2:16; a pipeline must "
-        + "return its reduce and scan results whole (each tuple component becomes an output column)",
+    String text =
+        "fun f64 main([f64] xs, [f64] ys) =\n  let {s, t} = reduce(fn {f64, f64} (f64 a, f64 b, f64 c, f64 d) "
+            + "=> {a + c, b + d}, {0.0, 0.0}, zip(xs, ys)) in\n  s\n";
+    assertEquals(
+        "the tuple pattern at test.l0:2:7 takes apart the result of the reduce at test.l0:2:16; a pipeline must "
+            + "return its reduce and scan results whole (each tuple component becomes an output column)",
         failure(text, doubles("a", "b"), "a", "b"));
   }
 
   @Test
   void neutralElementsMustBeConstants() {
-    String text = "fun [f64] main([f64] xs) =\n  let first = reduce(op +, 0.0, xs) in\n  scan(op +, first, xs)\n";
-    assertTrue(failure(text, doubles("a"), "a").startsWith("'first', the result of the reduce at test.l0:2:15, is used by scan"));
+    String text =
+        "fun [f64] main([f64] xs) =\n  let first = reduce(op +, 0.0, xs) in\n  scan(op +, first, xs)\n";
+    assertTrue(
+        failure(text, doubles("a"), "a")
+            .startsWith("'first', the result of the reduce at test.l0:2:15, is used by scan"));
   }
 
   @Test
   void nullReplacementsMustNameReadColumnsAndFit() {
-    PipelineRequest unknown = new PipelineRequest(DOUBLE_MAP, "test.l0", "main", List.of("a"), List.of(),
-        Map.of("b", 0.0), CALL_SITE);
-    assertEquals("nullAs(...) names b, which the pipeline does not read; it reads a", failure(unknown, doubles("a", "b")));
+    PipelineRequest unknown =
+        new PipelineRequest(
+            DOUBLE_MAP, "test.l0", "main", List.of("a"), List.of(), Map.of("b", 0.0), CALL_SITE);
+    assertEquals(
+        "nullAs(...) names b, which the pipeline does not read; it reads a",
+        failure(unknown, doubles("a", "b")));
     String ints = "fun [i32] main([i32] xs) =\n  map(fn i32 (i32 x) => 2 * x, xs)\n";
-    PipelineRequest fraction = new PipelineRequest(ints, "test.l0", "main", List.of("n"), List.of(), Map.of("n", 0.5),
-        CALL_SITE);
-    assertEquals("nullAs(\"n\", 0.5) does not fit column 'n', whose elements are i32 (Spark int)",
+    PipelineRequest fraction =
+        new PipelineRequest(
+            ints, "test.l0", "main", List.of("n"), List.of(), Map.of("n", 0.5), CALL_SITE);
+    assertEquals(
+        "nullAs(\"n\", 0.5) does not fit column 'n', whose elements are i32 (Spark int)",
         failure(fraction, schema(field("n", DataTypes.IntegerType))));
   }
 }

@@ -25,16 +25,27 @@ class PipelineSpecSerializationTest {
     try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
       out.writeObject(value);
     }
-    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
       return (T) in.readObject();
     }
   }
 
   @Test
   void aSpecSurvivesSerializationAndRuns() throws Exception {
-    StructType schema = schema(field("opt", schema(field("q", DataTypes.DoubleType), field("p", DataTypes.DoubleType))));
-    PipelineRequest request = new PipelineRequest("fun f64 main([f64] q, [f64] p) = reduce(op +, 0.0, map(op *, zip(q, p)))",
-        "test.l0", "main", List.of("opt"), List.of("total"), Map.of("opt.q", 0.0), CALL_SITE);
+    StructType schema =
+        schema(
+            field(
+                "opt", schema(field("q", DataTypes.DoubleType), field("p", DataTypes.DoubleType))));
+    PipelineRequest request =
+        new PipelineRequest(
+            "fun f64 main([f64] q, [f64] p) = reduce(op +, 0.0, map(op *, zip(q, p)))",
+            "test.l0",
+            "main",
+            List.of("opt"),
+            List.of("total"),
+            Map.of("opt.q", 0.0),
+            CALL_SITE);
     PipelineSpec spec = PipelinePlanner.plan(request, schema);
     PipelineSpec copy = roundTrip(spec);
     assertEquals(spec, copy);
@@ -47,8 +58,9 @@ class PipelineSpecSerializationTest {
     try (PartitionRunner runner = PartitionRunner.open(copy, JVM)) {
       runner.fold(batch);
       PartialResult partial = roundTrip(runner.partial());
-      assertArrayEquals(new double[] {22.0}, (double[]) PartialCombiner.finish(copy, List.of(partial, partial), JVM)
-          .columns().get(0));
+      assertArrayEquals(
+          new double[] {22.0},
+          (double[]) PartialCombiner.finish(copy, List.of(partial, partial), JVM).columns().get(0));
     }
   }
 

@@ -18,18 +18,23 @@ import org.junit.jupiter.api.Test;
  * The per-JVM program cache compiles each program once per device and GPU: the task's GPU ordinal
  * reaches the compiled program's device selection, tasks on one GPU share a program, tasks on
  * different GPUs do not, a task without a GPU (ordinal -1) shares GPU 0's, and a JVM program serves
- * every GPU; beyond its capacity the least recently used program leaves it. The cache lives as
- * long as the JVM, so each test compiles a program of its own (leases are left open: closing them
- * only matters for programs that left the cache, which {@code LeaseCacheTest} covers).
+ * every GPU; beyond its capacity the least recently used program leaves it. The cache lives as long
+ * as the JVM, so each test compiles a program of its own (leases are left open: closing them only
+ * matters for programs that left the cache, which {@code LeaseCacheTest} covers).
  */
 class ProgramCacheTest {
   /** A one-column map pipeline whose program text is unique to {@code factor}. */
   private static PipelineSpec scaling(double factor) {
-    return plan("fun [f64] main([f64] xs) = map(fn f64 (f64 x) => x * " + factor + ", xs)\n", doubles("x"), "x");
+    return plan(
+        "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => x * " + factor + ", xs)\n",
+        doubles("x"),
+        "x");
   }
 
-  private static LeaseCache.Lease<CompiledProgram> main(PipelineSpec spec, DeviceKind device, int gpuOrdinal) {
-    return ProgramCache.get(spec, "main", spec.programs().main(), new ExecutionSettings(device, gpuOrdinal, 2));
+  private static LeaseCache.Lease<CompiledProgram> main(
+      PipelineSpec spec, DeviceKind device, int gpuOrdinal) {
+    return ProgramCache.get(
+        spec, "main", spec.programs().main(), new ExecutionSettings(device, gpuOrdinal, 2));
   }
 
   @Test
@@ -41,22 +46,27 @@ class ProgramCacheTest {
     assertFalse(second.createdNow());
     assertSame(first.value(), second.value());
     assertEquals(2, first.value().device().gpuOrdinal());
-    assertArrayEquals(new double[] {17.0, -34.0}, (double[]) first.value().run((Object) new double[] {1.0, -2.0}));
+    assertArrayEquals(
+        new double[] {17.0, -34.0},
+        (double[]) first.value().run((Object) new double[] {1.0, -2.0}));
   }
 
   @Test
   void tasksWithDifferentCpuCountsGetProgramsCappedAtTheirOwn() {
     PipelineSpec spec = scaling(43.0);
     LeaseCache.Lease<CompiledProgram> oneCpu =
-        ProgramCache.get(spec, "main", spec.programs().main(), new ExecutionSettings(DeviceKind.JVM, -1, 1));
+        ProgramCache.get(
+            spec, "main", spec.programs().main(), new ExecutionSettings(DeviceKind.JVM, -1, 1));
     LeaseCache.Lease<CompiledProgram> twoCpus = main(spec, DeviceKind.JVM, -1);
     LeaseCache.Lease<CompiledProgram> oneCpuAgain =
-        ProgramCache.get(spec, "main", spec.programs().main(), new ExecutionSettings(DeviceKind.JVM, -1, 1));
+        ProgramCache.get(
+            spec, "main", spec.programs().main(), new ExecutionSettings(DeviceKind.JVM, -1, 1));
     assertTrue(oneCpu.createdNow());
     assertTrue(twoCpus.createdNow());
     assertNotSame(oneCpu.value(), twoCpus.value());
     assertSame(oneCpu.value(), oneCpuAgain.value());
-    assertArrayEquals((double[]) twoCpus.value().run((Object) new double[] {1.0, -2.0}),
+    assertArrayEquals(
+        (double[]) twoCpus.value().run((Object) new double[] {1.0, -2.0}),
         (double[]) oneCpu.value().run((Object) new double[] {1.0, -2.0}));
   }
 
@@ -76,7 +86,8 @@ class ProgramCacheTest {
   void aTaskWithoutAGpuSharesTheDefaultGpusProgram() {
     PipelineSpec spec = scaling(23.0);
     LeaseCache.Lease<CompiledProgram> noGpu = main(spec, DeviceKind.AUTO, -1);
-    LeaseCache.Lease<CompiledProgram> gpuZero = main(spec, DeviceKind.AUTO, CudaProbe.DEFAULT_ORDINAL);
+    LeaseCache.Lease<CompiledProgram> gpuZero =
+        main(spec, DeviceKind.AUTO, CudaProbe.DEFAULT_ORDINAL);
     assertTrue(noGpu.createdNow());
     assertFalse(gpuZero.createdNow());
     assertSame(noGpu.value(), gpuZero.value());
@@ -112,7 +123,8 @@ class ProgramCacheTest {
       assertFalse(main(a, DeviceKind.JVM, -1).createdNow(), "a was used after b");
       LeaseCache.Lease<CompiledProgram> again = main(b, DeviceKind.JVM, -1);
       assertTrue(again.createdNow(), "b was the least recently used");
-      assertArrayEquals(new double[] {37.0}, (double[]) again.value().run((Object) new double[] {1.0}));
+      assertArrayEquals(
+          new double[] {37.0}, (double[]) again.value().run((Object) new double[] {1.0}));
     } finally {
       ProgramCache.limit(ProgramCache.DEFAULT_CAPACITY);
     }

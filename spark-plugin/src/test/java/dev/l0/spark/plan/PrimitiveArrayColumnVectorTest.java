@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.Test;
 
-/** The output vector reads the runtime's own array (no copy) and refuses an array of another type. */
+/**
+ * The output vector reads the runtime's own array (no copy) and refuses an array of another type.
+ */
 class PrimitiveArrayColumnVectorTest {
   @Test
   void readsTheArrayItWraps() {
@@ -24,17 +26,26 @@ class PrimitiveArrayColumnVectorTest {
     assertSame(DataTypes.DoubleType, vector.dataType());
     assertEquals(7L, PrimitiveArrayColumnVector.of(DataTypes.LongType, new long[] {7}).getLong(0));
     assertEquals(7, PrimitiveArrayColumnVector.of(DataTypes.IntegerType, new int[] {7}).getInt(0));
-    assertEquals(7f, PrimitiveArrayColumnVector.of(DataTypes.FloatType, new float[] {7f}).getFloat(0));
-    assertTrue(PrimitiveArrayColumnVector.of(DataTypes.BooleanType, new boolean[] {true}).getBoolean(0));
+    assertEquals(
+        7f, PrimitiveArrayColumnVector.of(DataTypes.FloatType, new float[] {7f}).getFloat(0));
+    assertTrue(
+        PrimitiveArrayColumnVector.of(DataTypes.BooleanType, new boolean[] {true}).getBoolean(0));
   }
 
   @Test
   void anArrayOfAnotherTypeIsAClearError() {
-    IllegalStateException e = assertThrows(IllegalStateException.class,
-        () -> PrimitiveArrayColumnVector.of(DataTypes.DoubleType, new float[] {1f}));
-    assertEquals("an output column of Spark type double must be a double[], is float[]", e.getMessage());
-    UnsupportedOperationException wrongGetter = assertThrows(UnsupportedOperationException.class,
-        () -> PrimitiveArrayColumnVector.of(DataTypes.DoubleType, new double[] {1}).getUTF8String(0));
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> PrimitiveArrayColumnVector.of(DataTypes.DoubleType, new float[] {1f}));
+    assertEquals(
+        "an output column of Spark type double must be a double[], is float[]", e.getMessage());
+    UnsupportedOperationException wrongGetter =
+        assertThrows(
+            UnsupportedOperationException.class,
+            () ->
+                PrimitiveArrayColumnVector.of(DataTypes.DoubleType, new double[] {1})
+                    .getUTF8String(0));
     assertEquals("getUTF8String on an L0 output column of type double", wrongGetter.getMessage());
   }
 }
