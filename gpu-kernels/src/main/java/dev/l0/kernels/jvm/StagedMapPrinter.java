@@ -229,11 +229,15 @@ final class StagedMapPrinter {
     }
   }
 
-  private void run() {
+  /**
+   * The head of a generated {@code run}: its signature, then the first {@code buffers} of the
+   * kernel's buffers and all its scalars taken out of the launch's arrays into typed locals.
+   */
+  private void runHeader(int buffers) {
     out.append(
         "  @Override\n  public int run(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int grid$) {\n");
-    int slot = 0;
-    for (Buffer b : kernel.buffers()) {
+    for (int k = 0; k < buffers; k++) {
+      Buffer b = kernel.buffers().get(k);
       String type = JavaScalarSyntax.javaType(b.elementType()) + "[]";
       out.append("    final ")
           .append(type)
@@ -242,7 +246,7 @@ final class StagedMapPrinter {
           .append(" = (")
           .append(type)
           .append(") memory$[")
-          .append(slot++)
+          .append(k)
           .append("];\n");
     }
     for (int k = 0; k < kernel.scalars().size(); k++) {
@@ -259,6 +263,10 @@ final class StagedMapPrinter {
           .append(JavaScalarSyntax.javaType(v.type()))
           .append("Value();\n");
     }
+  }
+
+  private void run() {
+    runHeader(kernel.buffers().size());
     out.append("    final long bound$ = ")
         .append(expr(staged.bound(), Set.of(), new LinkedHashSet<>()))
         .append(";\n");
@@ -293,36 +301,8 @@ final class StagedMapPrinter {
    * shorter than the rows, the per-row code runs.
    */
   private void redomapRun() {
-    out.append(
-        "  @Override\n  public int run(Object[] memory$, Object[] scalars$, int firstBlock$, int endBlock$, int grid$) {\n");
     int inputs = kernel.buffers().size() - redomap.values().size();
-    for (int k = 0; k < inputs; k++) {
-      Buffer b = kernel.buffers().get(k);
-      String type = JavaScalarSyntax.javaType(b.elementType()) + "[]";
-      out.append("    final ")
-          .append(type)
-          .append(' ')
-          .append(bufferNames.get(b))
-          .append(" = (")
-          .append(type)
-          .append(") memory$[")
-          .append(k)
-          .append("];\n");
-    }
-    for (int k = 0; k < kernel.scalars().size(); k++) {
-      KernelExpr.Var v = kernel.scalars().get(k);
-      out.append("    final ")
-          .append(JavaScalarSyntax.javaType(v.type()))
-          .append(' ')
-          .append(scalarNames.get(v))
-          .append(" = ((")
-          .append(JavaScalarSyntax.boxedType(v.type()))
-          .append(") scalars$[")
-          .append(k)
-          .append("]).")
-          .append(JavaScalarSyntax.javaType(v.type()))
-          .append("Value();\n");
-    }
+    runHeader(inputs);
     out.append("    final long chunkSize$ = ")
         .append(expr(redomap.chunkSize(), Set.of(), new LinkedHashSet<>()))
         .append(";\n");
