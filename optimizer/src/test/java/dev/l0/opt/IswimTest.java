@@ -3,7 +3,10 @@ package dev.l0.opt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Type;
+import dev.l0.ir.Value;
 import dev.l0.opt.fusion.Iswim;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
@@ -11,11 +14,16 @@ import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.IrChecker;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.pass.Simplifier;
+import dev.l0.testing.IswimPrograms;
+import dev.l0.testing.ProgramCase;
+import dev.l0.testing.RandomPrograms;
+import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,59 +35,8 @@ import org.junit.jupiter.api.Test;
  * bit-identical to the reference interpreter (each column is scanned in its own order).
  */
 class IswimTest {
-  /** Fig. 35: a scan of rows with {@code zipWith (+)}. */
-  static final String FIG_35 =
-      """
-      fun [[real]] main([[real]] a) =
-        let m = size(1, a) in
-        scan(fn [real] ([real] x, [real] y) => map(op +, zip(x, y)), replicate(m, 0.0), a)
-      """;
-
-  /** Fig. 36 with {@code n = 1}: the operator is a map of maps. */
-  static final String FIG_36_DEPTH_2 =
-      """
-      fun [[[real]]] main([[[real]]] a) =
-        let m = size(1, a) in
-        let k = size(2, a) in
-        scan(fn [[real]] ([[real]] x, [[real]] y) =>
-               map(fn [real] ([real] xr, [real] yr) => map(op +, zip(xr, yr)), zip(x, y)),
-             replicate(m, replicate(k, 0.0)), a)
-      """;
-
-  /** Fig. 36 with {@code n = 2}: a product scan under three maps. */
-  static final String DEPTH_3 =
-      """
-      fun [[[[real]]]] main([[[[real]]]] a) =
-        let {p, q, r} = {size(1, a), size(2, a), size(3, a)} in
-        scan(fn [[[real]]] ([[[real]]] x, [[[real]]] y) =>
-               map(fn [[real]] ([[real]] x1, [[real]] y1) =>
-                     map(fn [real] ([real] x2, [real] y2) => map(op *, zip(x2, y2)), zip(x1, y1)),
-                   zip(x, y)),
-             replicate(p, replicate(q, replicate(r, 1.0))), a)
-      """;
-
-  /** A map of maps feeding the Fig. 35 scan. */
-  static final String CONSUMER =
-      """
-      fun [[real]] main([[real]] b) =
-        let m = size(1, b) in
-        let a = map(fn [real] ([real] r) => map(fn real (real x) => x * 0.1, r), b) in
-        scan(fn [real] ([real] x, [real] y) => map(op +, zip(x, y)), replicate(m, 0.0), a)
-      """;
-
-  /** The Fig. 35 scan feeding a map of maps over its elements and its input's. */
-  static final String PRODUCER =
-      """
-      fun [[real]] main([[real]] a) =
-        let m = size(1, a) in
-        let s = scan(fn [real] ([real] x, [real] y) => map(op +, zip(x, y)), replicate(m, 0.0), a) in
-        map(fn [real] ([real] r, [real] q) => map(fn real (real x, real z) => x * x - z, zip(r, q)),
-            zip(s, a))
-      """;
-
-  private static final String ROWS_3X2 = "[[1.5, 2.0], [3e-8, 0.1], [5.0, -6.25]]";
-  private static final String ROWS_2X2X2 =
-      "[[[1.0, 2.0], [0.1, 4.0]], [[5.0, 6.0], [7.0, 0.3]], [[0.5, 0.25], [1e10, -1.0]]]";
+  private static final String ROWS_3X2 = IswimPrograms.ROWS_3X2;
+  private static final int RANDOM_PROGRAMS = 200;
 
   private static void assertKernels(Compiled c, List<String> structures, String... rules) {
     assertEquals(structures, c.kernelStructures(), c.optimized().explain());
@@ -97,7 +54,7 @@ class IswimTest {
 
   @Test
   void fig35ScanOfRowsBecomesAMapOfScans() {
-    Compiled c = Compiled.of(FIG_35);
+    Compiled c = Compiled.of(IswimPrograms.FIG_35);
     assertKernels(c, List.of("map{scan}"), "fused by ISWIM");
     c.assertSameResult("main", ROWS_3X2);
     c.assertSameResult("main", "[[0.1, 0.2, 0.3]]");
@@ -106,30 +63,28 @@ class IswimTest {
 
   @Test
   void fig36DepthTwoPutsTheScanUnderBothMaps() {
-    Compiled c = Compiled.of(FIG_36_DEPTH_2);
+    Compiled c = Compiled.of(IswimPrograms.FIG_36_DEPTH_2);
     assertKernels(c, List.of("map{map{scan}}"), "ISWIM");
-    c.assertSameResult("main", ROWS_2X2X2);
+    c.assertSameResult("main", IswimPrograms.ROWS_3X2X2);
   }
 
   @Test
   void depthThreeOfTwoArraysPutsTheScanUnderThreeMaps() {
-    Compiled c = Compiled.of(DEPTH_3);
+    Compiled c = Compiled.of(IswimPrograms.DEPTH_3);
     assertKernels(c, List.of("map{map{map{scan}}}"), "ISWIM");
-    c.assertSameResult(
-        "main",
-        "[[[[1.5, 2.0]], [[0.5, -1.0]]], [[[3.0, 0.1]], [[7.0, 1e-3]]], [[[0.3, 3.0]], [[-2.0, 1e300]]]]");
+    c.assertSameResult("main", IswimPrograms.ROWS_3X2X1X2);
   }
 
   @Test
   void aMapProducerFusesIntoTheInterchangedScan() {
-    Compiled c = Compiled.of(CONSUMER);
+    Compiled c = Compiled.of(IswimPrograms.CONSUMER);
     assertKernels(c, List.of("map{scanomap}"), "FUSE-MAP-SCAN", "FUSE-ISWIM-CONSUMER");
     c.assertSameResult("main", ROWS_3X2);
   }
 
   @Test
   void aMapConsumerRunsOnEachScannedColumn() {
-    Compiled c = Compiled.of(PRODUCER);
+    Compiled c = Compiled.of(IswimPrograms.PRODUCER);
     assertKernels(c, List.of("map{scan, map}"), "ISWIM", "FUSE-ISWIM-PRODUCER");
     c.assertSameResult("main", ROWS_3X2);
   }
@@ -160,6 +115,41 @@ class IswimTest {
         """);
     assertTrue(c.kernelStructures().get(0).startsWith("scan"), c.optimized().explain());
     c.assertSameResult("main", ROWS_3X2);
+  }
+
+  /**
+   * Random programs with scans of arrays of rows ({@link RandomPrograms#kernelArrayProgram}): the
+   * optimised program, ISWIM included, gives the interpreter's result or fails in the same
+   * operation, and is well formed; ISWIM applies to some of them.
+   */
+  @Test
+  void randomScansOfRowsKeepTheirResults() {
+    List<String> problems = new ArrayList<>();
+    int interchanged = 0;
+    for (int seed = 0; seed < RANDOM_PROGRAMS; seed++) {
+      ProgramCase c = RandomPrograms.kernelArrayProgram(seed);
+      OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(c.program()));
+      String expected = outcome(() -> new Interpreter(c.program()).call(c.entry(), c.args()));
+      String actual = outcome(() -> optimized.call(c.entry(), c.args()));
+      if (!expected.equals(actual) || IrChecker.problem(optimized.internal()).isPresent()) {
+        problems.add("seed " + seed + ": " + actual + ", expected " + expected + "\n" + c);
+      }
+      if (optimized.explain().contains("ISWIM")) {
+        interchanged++;
+      }
+    }
+    System.out.println(
+        "ISWIM: " + interchanged + " of " + RANDOM_PROGRAMS + " random programs interchanged");
+    assertEquals(List.of(), problems.stream().limit(3).toList(), problems.size() + " problems");
+    assertTrue(interchanged > 0, "ISWIM applied to none of " + RANDOM_PROGRAMS + " programs");
+  }
+
+  private static String outcome(Supplier<Value> run) {
+    try {
+      return "value " + run.get();
+    } catch (L0RuntimeError e) {
+      return "failure in " + e.operation();
+    }
   }
 
   // ---- each rule alone ----
@@ -217,7 +207,8 @@ class IswimTest {
 
   @Test
   void iswimAloneInterchangesAtEveryDepth() {
-    for (String source : List.of(FIG_35, FIG_36_DEPTH_2, DEPTH_3)) {
+    for (String source :
+        List.of(IswimPrograms.FIG_35, IswimPrograms.FIG_36_DEPTH_2, IswimPrograms.DEPTH_3)) {
       Internal p = Internal.of(source).after(new Simplifier());
       List<Integer> soacs = soacPositions(p);
       assertEquals(1, soacs.size(), source);
@@ -232,7 +223,7 @@ class IswimTest {
 
   @Test
   void fuseIswimConsumerAloneFusesTheMapIntoTheInterchangedScan() {
-    Internal p = Internal.of(CONSUMER).after(new Simplifier());
+    Internal p = Internal.of(IswimPrograms.CONSUMER).after(new Simplifier());
     List<Integer> soacs = soacPositions(p);
     assertEquals(2, soacs.size());
     Stm producer = p.topLevel().get(soacs.get(0));
@@ -249,7 +240,7 @@ class IswimTest {
 
   @Test
   void fuseIswimProducerAloneRunsTheConsumerInTheInterchangedNest() {
-    Internal p = Internal.of(PRODUCER).after(new Simplifier());
+    Internal p = Internal.of(IswimPrograms.PRODUCER).after(new Simplifier());
     List<Integer> soacs = soacPositions(p);
     assertEquals(2, soacs.size());
     Stm scan = p.topLevel().get(soacs.get(0));
