@@ -18,6 +18,17 @@ public final class IswimPrograms {
         scan(fn [real] ([real] x, [real] y) => map(op +, zip(x, y)), replicate(m, 0.0), a)
       """;
 
+  /**
+   * Fig. 35 on integers: the map of scans that the kernels run as segmented scans (a block per
+   * column where there are few columns).
+   */
+  public static final String FIG_35_INT =
+      """
+      fun [[int]] main([[int]] a) =
+        let m = size(1, a) in
+        scan(fn [int] ([int] x, [int] y) => map(op +, zip(x, y)), replicate(m, 0), a)
+      """;
+
   /** Fig. 36 with {@code n = 1}: the operator is a map of maps. */
   public static final String FIG_36_DEPTH_2 =
       """
@@ -75,6 +86,7 @@ public final class IswimPrograms {
   public static List<List<String>> withInputs() {
     return List.of(
         List.of(FIG_35, ROWS_3X2),
+        List.of(FIG_35_INT, "[[1, 2, -3], [4, 5, 6], [7, 8, 2147483647], [0, 1, 1]]"),
         List.of(FIG_36_DEPTH_2, ROWS_3X2X2),
         List.of(DEPTH_3, ROWS_3X2X1X2),
         List.of(CONSUMER, ROWS_3X2),
