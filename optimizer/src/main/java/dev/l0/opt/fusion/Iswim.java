@@ -196,14 +196,16 @@ public final class Iswim {
             columns,
             otherColumns,
             certs,
-            (e, cs) -> {
-              List<SubExp> scanColumns = cs.subList(0, columns.size());
-              List<SubExp> others2 = cs.subList(columns.size(), cs.size());
-              Body scanned = scanColumns(nest, e, scanColumns, names);
+            (e, innermostColumns) -> {
+              List<SubExp> scannedInputs = innermostColumns.subList(0, columns.size());
+              List<SubExp> consumerInputs =
+                  innermostColumns.subList(columns.size(), innermostColumns.size());
+              Body scanned = scanColumns(nest, e, scannedInputs, names);
               List<SubExp> mapped = new ArrayList<>();
               for (SubExp in : c.inputs()) {
                 int k = indexOf(scan.pattern(), in);
-                mapped.add(k >= 0 ? scanned.result().get(k) : others2.get(others.indexOf(in)));
+                mapped.add(
+                    k >= 0 ? scanned.result().get(k) : consumerInputs.get(others.indexOf(in)));
               }
               List<Ident> results = new ArrayList<>();
               for (Type t : resultTypes) {
