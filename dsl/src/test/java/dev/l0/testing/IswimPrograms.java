@@ -52,6 +52,16 @@ public final class IswimPrograms {
              replicate(p, replicate(q, replicate(r, 1.0))), a)
       """;
 
+  /** The Fig. 35 scan inside a map: ISWIM puts it under two maps (§8.3: a deeper map nest). */
+  public static final String SCAN_IN_A_MAP =
+      """
+      fun [[[real]]] main([[[real]]] b) =
+        map(fn [[real]] ([[real]] a) =>
+              let m = size(1, a) in
+              scan(fn [real] ([real] x, [real] y) => map(op +, zip(x, y)), replicate(m, 0.0), a),
+            b)
+      """;
+
   /** A map of maps feeding the Fig. 35 scan. */
   public static final String CONSUMER =
       """
@@ -89,6 +99,7 @@ public final class IswimPrograms {
         List.of(FIG_35_INT, "[[1, 2, -3], [4, 5, 6], [7, 8, 2147483647], [0, 1, 1]]"),
         List.of(FIG_36_DEPTH_2, ROWS_3X2X2),
         List.of(DEPTH_3, ROWS_3X2X1X2),
+        List.of(SCAN_IN_A_MAP, ROWS_3X2X2),
         List.of(CONSUMER, ROWS_3X2),
         List.of(PRODUCER, ROWS_3X2));
   }

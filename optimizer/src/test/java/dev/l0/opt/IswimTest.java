@@ -76,6 +76,13 @@ class IswimTest {
   }
 
   @Test
+  void aScanOfRowsInsideAMapGoesUnderBothMaps() {
+    Compiled c = Compiled.of(IswimPrograms.SCAN_IN_A_MAP);
+    assertKernels(c, List.of("map{map{scan}}"), "fused by ISWIM");
+    c.assertSameResult("main", IswimPrograms.ROWS_3X2X2);
+  }
+
+  @Test
   void aMapProducerFusesIntoTheInterchangedScan() {
     Compiled c = Compiled.of(IswimPrograms.CONSUMER);
     assertKernels(c, List.of("map{scanomap}"), "FUSE-MAP-SCAN", "FUSE-ISWIM-CONSUMER");
