@@ -164,7 +164,10 @@ class FusionRuleTest {
             "FUSE-FILTER-FILTER",
             "FUSE-FILTER-REDOMAP",
             "FUSE-HORIZONTAL",
-            "FUSE-DUPLICATE-CHEAP-PRODUCER"),
+            "FUSE-DUPLICATE-CHEAP-PRODUCER",
+            "ISWIM",
+            "FUSE-ISWIM-CONSUMER",
+            "FUSE-ISWIM-PRODUCER"),
         Arrays.stream(FusionRule.values()).map(FusionRule::ruleName).toList());
   }
 

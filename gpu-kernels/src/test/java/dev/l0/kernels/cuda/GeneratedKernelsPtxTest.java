@@ -8,6 +8,7 @@ import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.kernels.sim.MapOfReducesSimulationTest;
+import dev.l0.testing.IswimPrograms;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.testing.TestPrograms;
@@ -65,6 +66,17 @@ class GeneratedKernelsPtxTest {
     assertTrue(
         kernels.stream().anyMatch(k -> k.name().contains("_column_partials")), kernels::toString);
     assertCompiles(kernels, "a map of reduces");
+  }
+
+  /** The maps of scans that ISWIM makes (thesis §8.3, Figs. 35 and 36), at depths 1 to 3. */
+  @Test
+  void iswimKernelsCompile() {
+    List<Kernel> kernels = new ArrayList<>();
+    List<List<String>> programs = IswimPrograms.withInputs();
+    for (int k = 0; k < programs.size(); k++) {
+      kernels.addAll(renamed("iswim" + k, LoweredPrograms.of(programs.get(k).get(0)).groups()));
+    }
+    assertCompiles(kernels, "the ISWIM examples");
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.NameSource;
@@ -61,8 +62,29 @@ public final class Fusion implements Pass {
             .map(
                 f ->
                     f.withBody(
-                        new Walk(names, sizeNames(f.body()), history, true).fuseBody(f.body())))
+                        new Walk(names, sizeNames(f.body()), typesIn(f), history, true)
+                            .fuseBody(f.body())))
             .toList());
+  }
+
+  /**
+   * {@code scanomap} with the SOACs of its functions fused (what the fixpoint does to it), as
+   * {@link Iswim#fuseConsumer} needs before it interchanges.
+   */
+  static Exp.Screma fusedInside(Exp.Screma scanomap, NameSource names) {
+    Walk inside = new Walk(names, Set.of(), Map.of(), new FusionHistory(), false);
+    return (Exp.Screma) scanomap.mapLambdas(l -> Traversal.withBody(l, inside.fuseBody(l.body())));
+  }
+
+  /** The type of every name {@code f} binds: its parameters, patterns and functions' parameters. */
+  private static Map<String, Type> typesIn(InternalFunction f) {
+    Map<String, Type> out = new HashMap<>();
+    f.params().forEach(p -> out.put(p.name(), p.type()));
+    for (Stm stm : Traversal.statements(f.body())) {
+      stm.pattern().forEach(p -> out.put(p.name(), p.type()));
+      stm.exp().lambdas().forEach(l -> l.params().forEach(p -> out.put(p.name(), p.type())));
+    }
+    return out;
   }
 
   /**
@@ -85,17 +107,22 @@ public final class Fusion implements Pass {
    * joined.
    */
   private record Walk(
-      NameSource names, Set<String> sizes, FusionHistory history, boolean kernelLevel) {
+      NameSource names,
+      Set<String> sizes,
+      Map<String, Type> types,
+      FusionHistory history,
+      boolean kernelLevel) {
     Body fuseBody(Body body) {
       List<Stm> stms = new ArrayList<>(body.stms());
       while (fuseOnePair(stms, body.result(), names, history)
           || fuseOneReplicate(stms, body.result(), sizes)
           || sinkIntoBranches(stms, body.result(), names)
           || duplicateOneCheapProducer(stms, body.result(), names, history)
-          || kernelLevel && joinOneSiblingPair(stms, names, history)) {
+          || kernelLevel && joinOneSiblingPair(stms, names, history)
+          || interchangeOneScan(stms, body.result(), types, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
-      Walk inside = new Walk(names, sizes, history, false);
+      Walk inside = new Walk(names, sizes, types, history, false);
       List<Stm> out = new ArrayList<>();
       for (Stm stm : stms) {
         out.add(
@@ -137,6 +164,49 @@ public final class Fusion implements Pass {
         stms.remove(i);
         return true;
       }
+    }
+    return false;
+  }
+
+  /**
+   * ISWIM ({@link Iswim}): the last scan whose operator is a map nest is interchanged with it, and
+   * where its results' one user is a map nest reading them only as inputs, nothing between them
+   * consuming what the scan reads, that map is computed in the interchanged nest ({@link
+   * FusionRule#FUSE_ISWIM_PRODUCER}).
+   */
+  private static boolean interchangeOneScan(
+      List<Stm> stms,
+      List<SubExp> result,
+      Map<String, Type> types,
+      NameSource names,
+      FusionHistory history) {
+    for (int i = stms.size() - 1; i >= 0; i--) {
+      Stm scan = stms.get(i);
+      Optional<List<Stm>> swapped = Iswim.interchange(scan, types, names);
+      if (swapped.isEmpty()) {
+        continue;
+      }
+      Uses uses = usesOf(stms, result, i);
+      if (uses.onlyUser() >= 0
+          && uses.onlyAsInputs()
+          && !consumedBetween(stms, i, uses.onlyUser() + 1, scan)) {
+        Stm consumer = stms.get(uses.onlyUser());
+        Optional<List<Stm>> fused = Iswim.fuseProducer(scan, consumer, types, names);
+        if (fused.isPresent()) {
+          Stm kernel = fused.get().get(fused.get().size() - consumer.pattern().size() - 1);
+          history.record(Iswim.ruleOf(scan), scan, scan, kernel);
+          history.record(FusionRule.FUSE_ISWIM_PRODUCER, kernel, consumer, kernel);
+          stms.remove(uses.onlyUser());
+          stms.addAll(uses.onlyUser(), fused.get());
+          stms.remove(i);
+          return true;
+        }
+      }
+      Stm kernel = swapped.get().get(swapped.get().size() - scan.pattern().size() - 1);
+      history.record(Iswim.ruleOf(scan), scan, scan, kernel);
+      stms.remove(i);
+      stms.addAll(i, swapped.get());
+      return true;
     }
     return false;
   }

@@ -119,7 +119,24 @@ public enum FusionRule {
           .orElseThrow()
           .apply(copy, readingCopy, names);
     }
-  };
+  },
+  /**
+   * ISWIM, Interchange Scan With Inner Maps (§8.3, Fig. 35; at any depth, Fig. 36): {@code scan(fn
+   * xs ys => map^d(⊕, xs, ys), ne, a) = transpose(d, -d, map^d(fn e c => scan(⊕, e, c), ne,
+   * transpose(0, d, a)))}, so the scan is the innermost SOAC of its kernel ({@link Iswim}).
+   */
+  ISWIM("ISWIM"),
+  /**
+   * A map producer fused into a scan of rows as into its ISWIM form (§8.3): the map composes into
+   * the scan's rows, and the scanomap it makes is interchanged ({@link Iswim#fuseConsumer}).
+   */
+  FUSE_ISWIM_CONSUMER("FUSE-ISWIM-CONSUMER"),
+  /**
+   * A scan of rows fused as a producer through its ISWIM form (§8.3): a consumer that maps over the
+   * scan's elements runs in the interchanged nest, on each column just scanned ({@link
+   * Iswim#fuseProducer}).
+   */
+  FUSE_ISWIM_PRODUCER("FUSE-ISWIM-PRODUCER");
 
   private final String ruleName;
 
@@ -132,7 +149,13 @@ public enum FusionRule {
     return ruleName;
   }
 
-  abstract boolean matches(Exp producer, Exp consumer, List<Ident> producerOutputs);
+  /**
+   * Whether this rule fuses the pair by {@link #apply}; the ISWIM rules never do, since each
+   * replaces one statement by several ({@link Iswim} applies them).
+   */
+  boolean matches(Exp producer, Exp consumer, List<Ident> producerOutputs) {
+    return false;
+  }
 
   /**
    * The statement binding {@code consumer}'s results with {@code producer} fused in, or empty where
