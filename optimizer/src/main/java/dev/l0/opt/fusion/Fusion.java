@@ -88,7 +88,8 @@ public final class Fusion implements Pass {
       NameSource names, Set<String> sizes, FusionHistory history, boolean kernelLevel) {
     Body fuseBody(Body body) {
       List<Stm> stms = new ArrayList<>(body.stms());
-      while (fuseOnePair(stms, body.result(), names, history)
+      while (IndexFunctionFusion.fuseOne(stms, body.result(), names, history)
+          || fuseOnePair(stms, body.result(), names, history)
           || fuseOneReplicate(stms, body.result(), sizes)
           || sinkIntoBranches(stms, body.result(), names)
           || duplicateOneCheapProducer(stms, body.result(), names, history)
@@ -185,7 +186,7 @@ public final class Fusion implements Pass {
     return user < 0 ? Uses.NONE : new Uses(user, onlyAsInputs);
   }
 
-  private static boolean onlyInputUses(Stm stm, Exp.Soac soac, Set<String> outputs) {
+  static boolean onlyInputUses(Stm stm, Exp.Soac soac, Set<String> outputs) {
     Map<String, Integer> all = new HashMap<>(Analysis.useCounts(stm.exp()));
     stm.certificates().forEach(c -> all.merge(c, 1, Integer::sum));
     for (String o : outputs) {
@@ -201,7 +202,7 @@ public final class Fusion implements Pass {
    * Whether a statement strictly between {@code from} and {@code to} consumes a name {@code stm}
    * reads.
    */
-  private static boolean consumedBetween(List<Stm> stms, int from, int to, Stm stm) {
+  static boolean consumedBetween(List<Stm> stms, int from, int to, Stm stm) {
     Set<String> consumed = Analysis.consumedNames(new Body(stms.subList(from + 1, to), List.of()));
     return Analysis.freeVariables(stm).stream().anyMatch(consumed::contains);
   }
@@ -211,7 +212,7 @@ public final class Fusion implements Pass {
    * rows are known outside it: then its rows are regular by construction and fusion skips no
    * run-time regularity check.
    */
-  private static boolean fusableProducer(Stm stm) {
+  static boolean fusableProducer(Stm stm) {
     if (stm.exp() instanceof Exp.Map m) {
       return m.function().returnTypes().stream().allMatch(Fusion::allSizesKnown);
     }
