@@ -164,7 +164,13 @@ class FusionRuleTest {
             "FUSE-FILTER-FILTER",
             "FUSE-FILTER-REDOMAP",
             "FUSE-HORIZONTAL",
-            "FUSE-DUPLICATE-CHEAP-PRODUCER"),
+            "FUSE-DUPLICATE-CHEAP-PRODUCER",
+            "PUSH-TRANSPOSE",
+            "PULL-TRANSPOSE",
+            "PULL-RESHAPE",
+            "FUSE-TRANSPOSED-CONSUMER",
+            "FUSE-RESHAPED-CONSUMER",
+            "FUSE-TRANSPOSED-PRODUCER"),
         Arrays.stream(FusionRule.values()).map(FusionRule::ruleName).toList());
   }
 

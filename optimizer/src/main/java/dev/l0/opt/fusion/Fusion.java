@@ -39,7 +39,8 @@ import java.util.Set;
  * copy in each, but one branch runs), where it can fuse with a consumer on each control-flow path.
  * {@code replicate} inputs become free variables of the consumer's function (replicate fusion).
  * Where a body's SOACs are kernels, independent reductions of one array join into one pass ({@link
- * FusionRule#FUSE_HORIZONTAL}).
+ * FusionRule#FUSE_HORIZONTAL}). A producer whose outputs reach their consumer through transposes or
+ * reshapes fuses by the rules of thesis ch. 8 ({@link IndexFunctionFusion}), tried first.
  */
 public final class Fusion implements Pass {
   private final FusionHistory history = new FusionHistory();

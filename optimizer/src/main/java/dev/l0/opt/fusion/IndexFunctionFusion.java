@@ -199,25 +199,39 @@ public final class IndexFunctionFusion {
    */
   private static Optional<Rewrite> transposedProducer(List<Stm> stms, Site s, NameSource names) {
     Map<String, SubExp> direct = new HashMap<>();
-    int[] kn = null;
     for (int j = 0; j < s.chains().size(); j++) {
       List<Integer> chain = s.chains().get(j);
+      Ident output = stms.get(s.producer()).pattern().get(j);
       if (chain.size() != 2
           || !(stms.get(chain.get(0)).exp() instanceof Exp.Transpose first)
           || !(stms.get(chain.get(1)).exp() instanceof Exp.Transpose second)
-          || second.k() != first.k() + first.n()
-          || second.n() != -first.n()
-          || kn != null && (kn[0] != first.k() || kn[1] != first.n())) {
+          || !cancel(first, second, output.type().rank())) {
         return Optional.empty();
       }
-      kn = new int[] {first.k(), first.n()};
-      direct.put(
-          stms.get(chain.get(1)).pattern().get(0).name(),
-          stms.get(s.producer()).pattern().get(j).var());
+      direct.put(stms.get(chain.get(1)).pattern().get(0).name(), output.var());
     }
     Stm consumer = new Substitution(direct).apply(stms.get(s.consumer()));
     return fusedPair(stms, s, stms.get(s.producer()), consumer, List.of(), List.of(), names)
         .map(r -> withRule(FusionRule.FUSE_TRANSPOSED_PRODUCER, r));
+  }
+
+  /**
+   * Whether {@code second} undoes {@code first} on an array of rank {@code rank}: its inverse
+   * {@code transpose(k + n, -n, _)}, or any transposition that moves the dimensions back.
+   */
+  private static boolean cancel(Exp.Transpose first, Exp.Transpose second, int rank) {
+    List<Integer> order = new ArrayList<>();
+    for (int d = 0; d < rank; d++) {
+      order.add(d);
+    }
+    order.add(first.k() + first.n(), order.remove(first.k()));
+    order.add(second.k() + second.n(), order.remove(second.k()));
+    for (int d = 0; d < rank; d++) {
+      if (order.get(d) != d) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // ---- PUSH-TRANSPOSE and PULL-TRANSPOSE (§8.1) ----
