@@ -71,11 +71,12 @@ public final class IndexFunctionFusion {
   static boolean fuseOne(
       List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
-      for (FusionRule rule : RULES) {
-        Optional<Rewrite> rewrite = at(rule, stms, result, i, names);
+      Optional<Site> site = candidate(stms, result, i);
+      for (FusionRule rule : site.isPresent() ? RULES : List.<FusionRule>of()) {
+        Optional<Rewrite> rewrite = at(rule, stms, result, site.get(), names);
         if (rewrite.isPresent()) {
           Stm producer = stms.get(i);
-          Stm consumer = stms.get(siteOf(stms, result, i).orElseThrow().consumer());
+          Stm consumer = stms.get(site.get().consumer());
           Stm fused = rewrite.get().fused();
           List<FusionRule> rules = rewrite.get().rules();
           history.record(rules.get(0), producer, consumer, fused);
@@ -98,7 +99,8 @@ public final class IndexFunctionFusion {
       throw new IllegalArgumentException(rule.ruleName() + " is not a rule across index functions");
     }
     for (int i = body.stms().size() - 1; i >= 0; i--) {
-      Optional<Rewrite> rewrite = at(rule, body.stms(), body.result(), i, names);
+      Optional<Site> site = candidate(body.stms(), body.result(), i);
+      Optional<Rewrite> rewrite = site.flatMap(s -> at(rule, body.stms(), body.result(), s, names));
       if (rewrite.isPresent()) {
         return Optional.of(new Body(rewrite.get().stms(), body.result()));
       }
@@ -106,19 +108,20 @@ public final class IndexFunctionFusion {
     return Optional.empty();
   }
 
-  private static Optional<Rewrite> at(
-      FusionRule rule, List<Stm> stms, List<SubExp> result, int producer, NameSource names) {
+  /**
+   * The site of the producer at {@code producer}, where it is one that fusion may remove and no
+   * statement up to its consumer consumes what it reads.
+   */
+  private static Optional<Site> candidate(List<Stm> stms, List<SubExp> result, int producer) {
     if (!Fusion.fusableProducer(stms.get(producer))) {
       return Optional.empty();
     }
-    Optional<Site> site = siteOf(stms, result, producer);
-    if (site.isEmpty()) {
-      return Optional.empty();
-    }
-    Site s = site.get();
-    if (Fusion.consumedBetween(stms, s.producer(), s.consumer() + 1, stms.get(producer))) {
-      return Optional.empty();
-    }
+    return siteOf(stms, result, producer)
+        .filter(s -> !Fusion.consumedBetween(stms, producer, s.consumer() + 1, stms.get(producer)));
+  }
+
+  private static Optional<Rewrite> at(
+      FusionRule rule, List<Stm> stms, List<SubExp> result, Site s, NameSource names) {
     return switch (rule) {
       case FUSE_TRANSPOSED_PRODUCER -> transposedProducer(stms, s, names);
       case PUSH_TRANSPOSE -> pushTranspose(stms, s, names);
