@@ -3,6 +3,7 @@ package dev.l0.opt;
 import dev.l0.opt.flatten.TupleFlattener;
 import dev.l0.opt.fusion.Fusion;
 import dev.l0.opt.fusion.FusionHistory;
+import dev.l0.opt.fusion.IndexInlining;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.pass.CommonSubexpressions;
@@ -12,14 +13,16 @@ import dev.l0.opt.pass.Inliner;
 import dev.l0.opt.pass.Pass;
 import dev.l0.opt.pass.PassManager;
 import dev.l0.opt.pass.Simplifier;
+import dev.l0.opt.pass.SizeHindrances;
 import dev.l0.types.NestingLimit;
 import dev.l0.types.TypedProgram;
 import java.util.List;
 
 /**
  * The optimisation pipeline (ARCHITECTURE.md, "One path through the system"): tuple-of-arrays
- * flattening into internal L0 (thesis ch. 4), inlining (§5.1), then simplification, CSE, hoisting
- * (ch. 5–6) and T2 fusion (ch. 7) repeated to a fixpoint, since each exposes work for the others.
+ * flattening into internal L0 (thesis ch. 4), inlining (§5.1), then hindrance removal (ch. 9),
+ * simplification, CSE, hoisting (ch. 5–6) and T2 fusion (ch. 7–8) repeated to a fixpoint, since
+ * each exposes work for the others.
  */
 public final class Optimizer {
   private static final int MAX_ROUNDS = 25;
@@ -35,7 +38,12 @@ public final class Optimizer {
         new Inliner(),
         new Fixpoint(
             "simplify",
-            List.of(new Simplifier(), new CommonSubexpressions(), new Hoister()),
+            List.of(
+                new SizeHindrances(),
+                new IndexInlining(),
+                new Simplifier(),
+                new CommonSubexpressions(),
+                new Hoister()),
             MAX_ROUNDS),
         new Fixpoint(
             "fuse",

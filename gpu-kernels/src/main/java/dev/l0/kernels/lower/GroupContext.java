@@ -15,8 +15,10 @@ import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.InternalFunction;
+import dev.l0.opt.ir.InternalTypes;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -51,6 +53,14 @@ final class GroupContext {
 
   private final String soacOperation;
   private final List<TiledTranspose.Copy> transposedCopies = new ArrayList<>();
+
+  /**
+   * The {@code transpose} and {@code reshape} statements of the enclosing function outside the
+   * SOAC, by the name they bind: a kernel reads such an array as a view of its operand ({@link
+   * #input}).
+   */
+  private final Map<String, Exp> indexFunctions = new HashMap<>();
+
   private int nameCounter;
 
   /**
@@ -75,6 +85,10 @@ final class GroupContext {
     for (Stm stm : body.stms()) {
       stm.pattern().forEach(this::declare);
       Exp e = stm.exp();
+      if ((e instanceof Exp.Transpose || e instanceof Exp.Reshape)
+          && !boundInsideSoac.contains(stm.pattern().get(0).name())) {
+        indexFunctions.put(stm.pattern().get(0).name(), e);
+      }
       if (e instanceof Exp.Loop loop) {
         loop.mergeParams().forEach(this::declare);
         declare(loop.counter());
@@ -87,11 +101,23 @@ final class GroupContext {
     }
   }
 
-  /** The binding of {@code name}, bound outside the SOAC: made a group input on first use. */
+  /**
+   * The binding of {@code name}, bound outside the SOAC: made a group input on first use. An array
+   * the function binds by a {@code transpose} or {@code reshape} of another outside the SOAC is a
+   * view of that one (thesis ch. 8: index functions are delayed), so the kernel reads the operand's
+   * buffer and no copy is made for it; the host has already checked the reshape's shape. Only where
+   * the view's reads would not coalesce does a tiled transpose copy the operand ({@link
+   * UncoalescedReads}).
+   */
   Binding input(String name) {
     Binding known = inputBindings.get(name);
     if (known != null) {
       return known;
+    }
+    Binding view = viewOfOperand(indexFunctions.get(name));
+    if (view != null) {
+      inputBindings.put(name, view);
+      return view;
     }
     Type type = types.get(name);
     if (type == null || boundInsideSoac.contains(name)) {
@@ -123,6 +149,46 @@ final class GroupContext {
     }
     inputBindings.put(name, binding);
     return binding;
+  }
+
+  /**
+   * {@code transpose(k, n, a)} or {@code reshape(shape, a)} as a view of {@code a}'s binding; null
+   * where {@code e} is neither, {@code a} is no array of scalars, or a reshape's operand is not
+   * contiguous (read from a copy with the row index innermost).
+   */
+  private Binding viewOfOperand(Exp e) {
+    SubExp operand =
+        e instanceof Exp.Transpose t
+            ? t.array()
+            : e instanceof Exp.Reshape r && r.shape().stream().allMatch(this::isHostOperand)
+                ? r.array()
+                : null;
+    if (!(operand instanceof SubExp.Var v)
+        || !(types.get(v.name()) instanceof Type.Array array)
+        || !(array.baseElement() instanceof ScalarType)
+        || boundInsideSoac.contains(v.name())
+        || !(input(v.name()) instanceof ArrayView source)) {
+      return null;
+    }
+    if (e instanceof Exp.Transpose t) {
+      return source.transposed(t.k(), t.n());
+    }
+    if (!source.isContiguous()) {
+      return null;
+    }
+    List<KernelExpr> dims = new ArrayList<>();
+    for (SubExp size : ((Exp.Reshape) e).shape()) {
+      dims.add(hostSize(InternalTypes.dimOf(size)));
+    }
+    return source.reshaped(dims, KernelExprs.TRUE);
+  }
+
+  /** A constant or a scalar of the enclosing function bound outside the SOAC. */
+  private boolean isHostOperand(SubExp s) {
+    return s instanceof SubExp.Const
+        || s instanceof SubExp.Var v
+            && types.get(v.name()) instanceof ScalarType
+            && !boundInsideSoac.contains(v.name());
   }
 
   /**

@@ -40,7 +40,8 @@ import java.util.Set;
  * copy in each, but one branch runs), where it can fuse with a consumer on each control-flow path.
  * {@code replicate} inputs become free variables of the consumer's function (replicate fusion).
  * Where a body's SOACs are kernels, independent reductions of one array join into one pass ({@link
- * FusionRule#FUSE_HORIZONTAL}).
+ * FusionRule#FUSE_HORIZONTAL}). A producer whose outputs reach their consumer through transposes or
+ * reshapes fuses by the rules of thesis ch. 8 ({@link IndexFunctionFusion}), tried first.
  */
 public final class Fusion implements Pass {
   private final FusionHistory history = new FusionHistory();
@@ -114,7 +115,8 @@ public final class Fusion implements Pass {
       boolean kernelLevel) {
     Body fuseBody(Body body) {
       List<Stm> stms = new ArrayList<>(body.stms());
-      while (fuseOnePair(stms, body.result(), names, history)
+      while (IndexFunctionFusion.fuseOne(stms, body.result(), names, history)
+          || fuseOnePair(stms, body.result(), names, history)
           || fuseOneReplicate(stms, body.result(), sizes)
           || sinkIntoBranches(stms, body.result(), names)
           || duplicateOneCheapProducer(stms, body.result(), names, history)
@@ -255,7 +257,7 @@ public final class Fusion implements Pass {
     return user < 0 ? Uses.NONE : new Uses(user, onlyAsInputs);
   }
 
-  private static boolean onlyInputUses(Stm stm, Exp.Soac soac, Set<String> outputs) {
+  static boolean onlyInputUses(Stm stm, Exp.Soac soac, Set<String> outputs) {
     Map<String, Integer> all = new HashMap<>(Analysis.useCounts(stm.exp()));
     stm.certificates().forEach(c -> all.merge(c, 1, Integer::sum));
     for (String o : outputs) {
@@ -271,7 +273,7 @@ public final class Fusion implements Pass {
    * Whether a statement strictly between {@code from} and {@code to} consumes a name {@code stm}
    * reads.
    */
-  private static boolean consumedBetween(List<Stm> stms, int from, int to, Stm stm) {
+  static boolean consumedBetween(List<Stm> stms, int from, int to, Stm stm) {
     Set<String> consumed = Analysis.consumedNames(new Body(stms.subList(from + 1, to), List.of()));
     return Analysis.freeVariables(stm).stream().anyMatch(consumed::contains);
   }
@@ -281,7 +283,7 @@ public final class Fusion implements Pass {
    * rows are known outside it: then its rows are regular by construction and fusion skips no
    * run-time regularity check.
    */
-  private static boolean fusableProducer(Stm stm) {
+  static boolean fusableProducer(Stm stm) {
     if (stm.exp() instanceof Exp.Map m) {
       return m.function().returnTypes().stream().allMatch(Fusion::allSizesKnown);
     }

@@ -120,6 +120,33 @@ public enum FusionRule {
           .apply(copy, readingCopy, names);
     }
   },
+  // ---- Across transpose and reshape (thesis ch. 8): applied by IndexFunctionFusion ----
+  /**
+   * {@code soac_p ~> map^D(g, transpose(k, n, os), c)} becomes {@code transpose(k, n, map^D(g, os,
+   * transpose(k + n, -n, c)))}, and the producer fuses (§8.1.1; {@code D} the transpose depth).
+   */
+  PUSH_TRANSPOSE("PUSH-TRANSPOSE"),
+  /**
+   * {@code map^D(f, es) ~> soac_c(transpose(k, n, os))} becomes {@code map^D(f, transpose(k, n,
+   * es)) ~> soac_c(os)}, and the pair fuses (§8.1.2).
+   */
+  PULL_TRANSPOSE("PULL-TRANSPOSE"),
+  /**
+   * {@code map(f, es) ~> soac_c(reshape(shape, os))}, {@code es} of rank 1, becomes {@code map^n(f,
+   * reshape(shape, es)) ~> soac_c(os)}, and the pair fuses (§8.2).
+   */
+  PULL_RESHAPE("PULL-RESHAPE"),
+  /** {@code soac_p ~> transpose(soac_c)}: fused as the pair, the transpose stays on the result. */
+  FUSE_TRANSPOSED_CONSUMER("FUSE-TRANSPOSED-CONSUMER"),
+  /**
+   * {@code soac_p ~> reshape(shape, soac_c)}: fused as the pair, the reshape stays on the result.
+   */
+  FUSE_RESHAPED_CONSUMER("FUSE-RESHAPED-CONSUMER"),
+  /**
+   * {@code transpose(k, n, soac_p) ~> soac_c}: the transposition moves to the consumer's inputs,
+   * where it cancels the consumer's inverse one, and the pair fuses (§8.4).
+   */
+  FUSE_TRANSPOSED_PRODUCER("FUSE-TRANSPOSED-PRODUCER"),
   /**
    * ISWIM, Interchange Scan With Inner Maps (§8.3, Fig. 35; at any depth, Fig. 36): {@code scan(fn
    * xs ys => map^d(⊕, xs, ys), ne, a) = transpose(d, -d, map^d(fn e c => scan(⊕, e, c), ne,
@@ -150,8 +177,10 @@ public enum FusionRule {
   }
 
   /**
-   * Whether this rule fuses the pair by {@link #apply}; the ISWIM rules never do, since each
-   * replaces one statement by several ({@link Iswim} applies them).
+   * Whether this rule fuses {@code producer} directly into {@code consumer}; the rules across
+   * transpose and reshape match no pair directly ({@link IndexFunctionFusion} applies them), and
+   * the ISWIM rules never do, since each replaces one statement by several ({@link Iswim} applies
+   * them).
    */
   boolean matches(Exp producer, Exp consumer, List<Ident> producerOutputs) {
     return false;

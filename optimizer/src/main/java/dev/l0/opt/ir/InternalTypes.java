@@ -110,4 +110,21 @@ public final class InternalTypes {
     }
     return true;
   }
+
+  /** The type of {@code transpose(k, n, a)} for {@code a} of type {@code t}. */
+  public static Type transposed(int k, int n, Type t) {
+    List<Type.Array> levels = new ArrayList<>();
+    Type element = t;
+    while (element instanceof Type.Array a) {
+      levels.add(a);
+      element = a.element();
+    }
+    List<Dim> dims = new ArrayList<>(levels.stream().map(Type.Array::size).toList());
+    dims.add(k + n, dims.remove(k));
+    Type out = element;
+    for (int d = dims.size() - 1; d >= 0; d--) {
+      out = new Type.Array(out, dims.get(d), levels.get(d).unique());
+    }
+    return out;
+  }
 }

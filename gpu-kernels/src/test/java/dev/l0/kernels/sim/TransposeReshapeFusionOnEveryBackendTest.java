@@ -1,0 +1,148 @@
+package dev.l0.kernels.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.Program;
+import dev.l0.ir.Value;
+import dev.l0.kernels.cuda.CudaCompileException;
+import dev.l0.kernels.cuda.CudaPrinter;
+import dev.l0.kernels.cuda.NvccCompiler;
+import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.kernels.lower.LoweredPrograms;
+import dev.l0.syntax.L0Parser;
+import dev.l0.values.ValueReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The kernels that fusion across transpose and reshape (thesis ch. 8) and hindrance removal (ch. 9)
+ * make of the thesis's examples run on the simulator (blocks of 1 and 32 threads) and the JVM
+ * backend as the one kernel the rules promise, with the interpreter's results bit for bit (the sums
+ * add numbers whose every partial sum is exact, so every order of the parallel reduction agrees),
+ * and print as CUDA C that {@code nvcc} compiles where it is installed.
+ */
+class TransposeReshapeFusionOnEveryBackendTest {
+  private static final List<KernelExecutor> BACKENDS =
+      List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
+
+  private static final String MATRIX =
+      "[[1.5, -2.0, 3.25, 4.0], [0.5, 1.0, -7.0, 2.0], [8.0, 0.25, 1.0, -1.5]]";
+
+  @Test
+  void figure31PushTransposeRunsAsOneMapKernel() {
+    assertRunsAs(
+        List.of("map"),
+        """
+        fun [[f64]] main([[f64]] a) =
+          let b = map(fn [f64] ([f64] r) =>
+                        let s = reduce(op +, 0.0, r) in map(fn f64 (f64 x) => x - s, r), a) in
+          map(fn [f64] ([f64] r) => map(fn f64 (f64 x) => x * 2.0, r), transpose(b))
+        """,
+        MATRIX);
+  }
+
+  private static final String FIG_32 =
+      """
+      fun [f64] main([[f64]] a) =
+        let b = map(fn [f64] ([f64] r) => map(fn f64 (f64 x) => x + 1.0, r), a) in
+        map(fn f64 ([f64] r) => reduce(op +, 0.0, r), transpose(b))
+      """;
+
+  @Test
+  void figure32PullTransposeRunsAsOneMapKernel() {
+    assertRunsAs(List.of("map"), FIG_32, MATRIX);
+  }
+
+  /**
+   * The transpose PULL-TRANSPOSE leaves on Fig. 32's input is a view: the kernel reads {@code a}'s
+   * own buffer, a column per thread, which neighbouring threads read at neighbouring addresses, so
+   * no tiled transpose copies it.
+   */
+  @Test
+  void figure32ReadsItsTransposedInputAsAViewWithNoCopy() {
+    KernelGroup group = LoweredPrograms.of(FIG_32).groups().get(0);
+    assertEquals(List.of("a_1"), group.inputs().stream().map(GroupInput::name).toList());
+    assertTrue(
+        group.kernels().stream().noneMatch(k -> k.name().contains("transpose")),
+        group.kernels().toString());
+  }
+
+  @Test
+  void theReshapeExamplePullReshapeRunsAsOneMapKernel() {
+    assertRunsAs(
+        List.of("map"),
+        """
+        fun [f64] main([f64] a, i32 n, i32 m) =
+          let b = map(fn f64 (f64 x) => x * 2.0, a) in
+          map(fn f64 ([f64] r) => reduce(op +, 0.0, r), reshape((n, m), b))
+        """,
+        "[1.0, 2.5, -3.0, 0.125, 6.0, 7.0] 2 3");
+  }
+
+  @Test
+  void aTransposedProducerReadBackRunsAsOneMapKernel() {
+    assertRunsAs(
+        List.of("map"),
+        """
+        fun [f64] main([[f64]] a) =
+          let t = transpose(map(fn [f64] ([f64] r) =>
+                                  let s = reduce(op +, 0.0, r) in map(fn f64 (f64 x) => x - s, r), a)) in
+          map(fn f64 ([f64] r) => reduce(op +, 0.0, r), transpose(t))
+        """,
+        MATRIX);
+  }
+
+  @Test
+  void section92IndexInliningRunsAsOneRedomapKernel() {
+    assertRunsAs(
+        List.of("redomap"),
+        """
+        fun f64 main([f64] a) =
+          let b = map(fn f64 (f64 x) => x * 3.0 + 1.0, a) in
+          reduce(fn f64 (f64 x, f64 y) => if x < y then x else y, b[0], b)
+        """,
+        "[2.5, -1.0, 1e300, 0.1]");
+  }
+
+  private static void assertRunsAs(List<String> kernels, String source, String input) {
+    Program program = L0Parser.parse(source, "transposed.l0");
+    List<Value> args =
+        ValueReader.read(
+            input,
+            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
+            "input");
+    Value interpreted = new Interpreter(program).call("main", args);
+    for (KernelExecutor backend : BACKENDS) {
+      List<String> runs = new ArrayList<>();
+      assertEquals(
+          interpreted,
+          HostRunner.compile(
+                  program, KernelArrayProgramsOnEveryBackendTest.recording(backend, runs))
+              .call("main", args),
+          backend.name());
+      assertEquals(kernels, runs, backend.name() + " ran these kernels");
+    }
+    LoweredPrograms lowered = LoweredPrograms.of(program);
+    assertEquals(List.of(), lowered.rejections());
+    List<Kernel> cuda = lowered.groups().stream().flatMap(g -> g.kernels().stream()).toList();
+    String module = CudaPrinter.printModule(cuda);
+    cuda.forEach(k -> assertTrue(module.contains(k.name()), k.name()));
+    Optional<NvccCompiler> nvcc = NvccCompiler.onThisMachine();
+    if (nvcc.isPresent()) {
+      try {
+        nvcc.get().compileToPtx(module, "transposed");
+      } catch (CudaCompileException e) {
+        throw new AssertionError("the kernels do not compile: " + e.getMessage(), e);
+      }
+    }
+  }
+}
