@@ -27,39 +27,58 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * FinPar's OptionPricing and LocVolCalib distributed over Spark partitions with {@code
- * df.transform(L0.pipeline(...))}, validated with FinPar's rules. OptionPricing's rows are path
- * indices (Sobol numbers come from the index, so any split draws the same numbers), summed per
- * model by the program's array-valued reduce (entry {@code payoffSums}) and divided by {@code
- * numMcIt} on the driver; LocVolCalib's rows are strike indices (entry {@code strikePrices}). Every
- * other input of the dataset is bound to the entry's parameters with {@link L0Pipeline#with}. Runs
- * the whole job RUNS times in one Spark session (the first run also pays Spark's first query and
- * the executor's compilation of the program, later runs find both warm, as the CLI's {@code --runs}
- * separates compile from run time). Prints one JSON line; exits 0 only when every run's result is
- * valid and equal to the first's. Usage: {@code FinparSparkJob BENCH SIZE [SPARK_MASTER [PARTITIONS
- * [RUNS]]]} (default master local[2], default partitions Spark's default parallelism, default runs
- * 1); the data folder is {@code $L0_HOME/../shared/data/finpar}.
+ * df.transform(L0.pipeline(...))}, validated with FinPar's rules. OptionPricing's rows are indices
+ * of chunks of {@value #PATHS_PER_CHUNK} consecutive paths (a chunk's Sobol numbers start from its
+ * first index, so any split draws the same numbers), summed per model by the program's array-valued
+ * reduce (entry {@code payoffSums}) and divided by {@code numMcIt} on the driver; LocVolCalib's
+ * rows are strike indices (entry {@code strikePrices}). Every other input of the dataset is bound
+ * to the entry's parameters with {@link L0Pipeline#with}. Runs the whole job RUNS times in one
+ * Spark session (the first run also pays Spark's first query and the executor's compilation of the
+ * program, later runs find both warm, as the CLI's {@code --runs} separates compile from run time).
+ * Prints one JSON line; exits 0 only when every run's result is valid and equal to the first's.
+ * Usage: {@code FinparSparkJob BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]]} (default master
+ * local[2], default partitions Spark's default parallelism, default runs 1); the data folder is
+ * {@code $L0_HOME/../shared/data/finpar}.
  */
 public final class FinparSparkJob {
   static final int EXIT_INVALID = 1;
   static final int EXIT_USAGE = 2;
   static final String DATA_FOLDER = "../shared/data/finpar";
 
+  /** OptionPricing's paths per row (main's chunk size). */
+  static final int PATHS_PER_CHUNK = 32;
+
   /**
-   * How a benchmark is split into rows: its entry, the row column, and the parameter of main that
-   * counts the rows.
+   * How a benchmark is split into rows: its entry, the row column, the parameter of main that
+   * counts the items (paths, strikes), and how many items a row holds with the entry's parameter
+   * that is bound to that number, if a row holds more than one.
    */
   enum Split {
-    OPTION_PRICING("payoffSums", "path", "numMcIt"),
-    LOC_VOL_CALIB("strikePrices", "strike", "outer");
+    OPTION_PRICING("payoffSums", "chunk", "numMcIt", PATHS_PER_CHUNK, Optional.of("pathsPerChunk")),
+    LOC_VOL_CALIB("strikePrices", "strike", "outer", 1, Optional.empty());
 
     final String entry;
     final String column;
     final String countParameter;
+    final int itemsPerRow;
+    final Optional<String> itemsPerRowParameter;
 
-    Split(String entry, String column, String countParameter) {
+    Split(
+        String entry,
+        String column,
+        String countParameter,
+        int itemsPerRow,
+        Optional<String> itemsPerRowParameter) {
       this.entry = entry;
       this.column = column;
       this.countParameter = countParameter;
+      this.itemsPerRow = itemsPerRow;
+      this.itemsPerRowParameter = itemsPerRowParameter;
+    }
+
+    /** The rows that hold {@code items} items. */
+    int rows(int items) {
+      return (items + itemsPerRow - 1) / itemsPerRow;
     }
 
     static Split of(FinparBenchmark bench) {
@@ -200,7 +219,7 @@ public final class FinparSparkJob {
 
   /**
    * FinPar's result of {@code bench} for main's arguments {@code inputs}, computed on Spark over
-   * {@code partitions} partitions of the row indices (paths or strikes).
+   * {@code partitions} partitions of the row indices (chunks of paths, or strikes).
    */
   static double[] prices(
       SparkSession spark,
@@ -215,24 +234,29 @@ public final class FinparSparkJob {
     L0Pipeline pipeline =
         L0.pipeline(programText(bench)).entry(split.entry).on(split.column).as("result");
     List<Param> bound = entry.params().subList(0, entry.params().size() - 1);
-    int rows = 0;
+    int items = 0;
     for (int k = 0; k < main.params().size(); k++) {
       Param p = main.params().get(k);
       if (p.name().equals(split.countParameter)) {
-        rows = (int) ((ScalarValue.Int) inputs.get(k)).value();
+        items = (int) ((ScalarValue.Int) inputs.get(k)).value();
       }
       if (bound.stream().anyMatch(b -> b.name().equals(p.name()))) {
         pipeline = pipeline.with(p.name(), javaValue(inputs.get(k), p.type()));
       }
     }
+    if (split.itemsPerRowParameter.isPresent()) {
+      pipeline = pipeline.with(split.itemsPerRowParameter.get(), split.itemsPerRow);
+    }
     Dataset<Row> indices =
-        spark.range(0, rows, 1, partitions).selectExpr("CAST(id AS INT) AS " + split.column);
+        spark
+            .range(0, split.rows(items), 1, partitions)
+            .selectExpr("CAST(id AS INT) AS " + split.column);
     List<Row> result = indices.transform(pipeline).collectAsList();
     if (split == Split.OPTION_PRICING) {
       List<Double> sums = result.get(0).getList(0);
       double[] prices = new double[sums.size()];
       for (int m = 0; m < prices.length; m++) {
-        prices[m] = sums.get(m) / rows;
+        prices[m] = sums.get(m) / items;
       }
       return prices;
     }

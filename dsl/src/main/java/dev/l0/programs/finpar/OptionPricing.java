@@ -27,12 +27,12 @@ import java.util.List;
 
 /**
  * R0, FinPar's OptionPricing, in the Java DSL: Monte-Carlo pricing of one contract under M market
- * models. Per path: Sobol numbers by index (Gray code), their inverse normal (Wichura's AS241), a
- * Brownian bridge, correlated Black-Scholes paths and the contract's payoff; the price per model is
- * the mean payoff. Contracts: 1 European call, 2 discrete barrier on 3 indices, 3 daily-monitored
- * barrier. The helpers stage their code where they are called, so the program has the one function
- * {@code main}; it computes what {@code programs/finpar/OptionPricing.l0} computes, operation for
- * operation.
+ * models. Per path: Sobol numbers (by index for a chunk's first path, by the Gray-code recurrence
+ * for the rest), their inverse normal (Wichura's AS241), a Brownian bridge, correlated
+ * Black-Scholes paths and the contract's payoff; the price per model is the mean payoff. Contracts:
+ * 1 European call, 2 discrete barrier on 3 indices, 3 daily-monitored barrier. The helpers stage
+ * their code where they are called, so the program has the one function {@code main}; it computes
+ * what {@code programs/finpar/OptionPricing.l0} computes, operation for operation.
  */
 public final class OptionPricing {
   private static final ValType<Arr<I32>> INTS = Arr.of(I32.TYPE);
@@ -166,23 +166,62 @@ public final class OptionPricing {
     Bridge bridge = new Bridge(in.get(13, INT_MATRIX), in.get(14, MATRIX));
 
     F64 sobolScale = let("sobolScale", i32(1).shiftLeft(sobolBits).toF64());
-    Arr<Arr<F64>> payoffs =
+    I32 pathsPerChunk = let("pathsPerChunk", i32(32));
+    Arr<Arr<F64>> chunkSums =
         let(
-            "payoffs",
+            "chunkSums",
             map(
-                iota(paths),
-                path ->
-                    pathPayoffs(
+                iota(paths.add(pathsPerChunk).sub(1).div(pathsPerChunk)),
+                chunk ->
+                    chunkPayoffSums(
                         contract,
+                        paths,
                         dates,
                         underlyings,
+                        models,
                         sobolScale,
                         directions,
                         market,
                         bridge,
-                        path)));
-    Arr<F64> sums = let("sums", reduce(payoffs, replicate(models, f64(0.0)), OptionPricing::plus));
+                        pathsPerChunk,
+                        chunk)));
+    Arr<F64> sums =
+        let("sums", reduce(chunkSums, replicate(models, f64(0.0)), OptionPricing::plus));
     return map(sums, sum -> sum.div(paths.toF64()));
+  }
+
+  /**
+   * The sum of the payoffs per model over chunk {@code chunk} of the paths cut into chunks of
+   * {@code pathsPerChunk} consecutive paths, in path order: the Sobol integers before the chunk's
+   * first path by index, every path's from the one before by the Gray-code recurrence.
+   */
+  private static Arr<F64> chunkPayoffSums(
+      I32 contract,
+      I32 paths,
+      I32 dates,
+      I32 underlyings,
+      I32 models,
+      F64 sobolScale,
+      Arr<Arr<I32>> directions,
+      Models market,
+      Bridge bridge,
+      I32 pathsPerChunk,
+      I32 chunk) {
+    I32 first = let("first", chunk.mul(pathsPerChunk));
+    Arr<I32> before = let("before", map(directions, dirv -> sobolInt(dirv, first)));
+    Tup2<Arr<I32>, Arr<F64>> sums =
+        loop(
+            tuple(before, replicate(models, f64(0.0))),
+            pathsPerChunk.min(paths.sub(first)),
+            (state, p) -> {
+              Arr<I32> next = let("next", nextSobolInts(directions, state._1(), first.add(p)));
+              Arr<F64> payoffs =
+                  let(
+                      "payoffs",
+                      pathPayoffs(contract, dates, underlyings, sobolScale, next, market, bridge));
+              return tuple(next, plus(state._2(), payoffs));
+            });
+    return map(iota(models), model -> sums._2().get(model));
   }
 
   private static Arr<F64> plus(Arr<F64> a, Arr<F64> b) {
@@ -193,16 +232,17 @@ public final class OptionPricing {
     return map(zip(a, b), (x, y) -> x.mul(y));
   }
 
-  /** The payoff of path {@code path} under every model. */
+  /**
+   * The payoffs under every model of the path whose Sobol integers (date-major) are {@code sobol}.
+   */
   private static Arr<F64> pathPayoffs(
       I32 contract,
       I32 dates,
       I32 underlyings,
       F64 sobolScale,
-      Arr<Arr<I32>> directions,
+      Arr<I32> sobol,
       Models market,
-      Bridge bridge,
-      I32 path) {
+      Bridge bridge) {
     Arr<Arr<F64>> z =
         let(
             "z",
@@ -213,9 +253,7 @@ public final class OptionPricing {
                         iota(underlyings),
                         m ->
                             inverseNormal(
-                                sobolInt(directions.get(t.mul(underlyings).add(m)), path.add(1))
-                                    .toF64()
-                                    .div(sobolScale)))));
+                                sobol.get(t.mul(underlyings).add(m)).toF64().div(sobolScale)))));
     Arr<Arr<F64>> w = let("w", brownianBridge(bridge, z));
     return map(
         iota(market.starts().size()),
@@ -252,6 +290,23 @@ public final class OptionPricing {
         (x, k) ->
             ifThenElse(
                 gray.shiftRight(k).bitAnd(1).eq(1), () -> x.xor(directions.get(k)), () -> x));
+  }
+
+  /**
+   * The lowest bit of {@code n} that is 0: the Gray codes of {@code n} and {@code n + 1} differ in
+   * it.
+   */
+  private static I32 lowestZeroBit(I32 n) {
+    return loop(
+        i32(0),
+        i32(31),
+        (k, i) -> ifThenElse(n.shiftRight(k).bitAnd(1).eq(1), () -> k.add(1), () -> k));
+  }
+
+  /** The Sobol integers of index {@code n + 1} from {@code x}, those of index {@code n}. */
+  private static Arr<I32> nextSobolInts(Arr<Arr<I32>> directions, Arr<I32> x, I32 n) {
+    I32 bit = let("bit", lowestZeroBit(n));
+    return map(iota(directions.size()), d -> x.get(d).xor(directions.get(d).get(bit)));
   }
 
   // ---------------------------------------------------------------- inverse normal (AS241, PPND16)

@@ -771,6 +771,8 @@ final class ThreadCode {
         ArrayView region;
         if (concat != null) {
           region = growing(param.name(), array(init), loop, concat, growths, out);
+        } else if (keepsRows && reusesInitial(loop, i)) {
+          region = array(init);
         } else {
           region = materialize(array(init), out);
           if (!keepsRows && neverGrows(loop.body(), result, param.name())) {
@@ -828,6 +830,34 @@ final class ThreadCode {
         owned.add(pattern.get(i).name());
       }
     }
+  }
+
+  /**
+   * Whether array merge variable {@code i} of {@code loop} may live in its initial value's array
+   * instead of a copy: the body updates the merge variable in place, so the loop consumes the
+   * initial value (the type checker's rule: neither the body nor anything after the loop reads it
+   * or an alias of it again), and that value is a whole array of the thread's own scratch (not an
+   * input, a view of another array or one with a live row count) that no other merge variable
+   * starts from.
+   */
+  private boolean reusesInitial(Exp.Loop loop, int i) {
+    SubExp init = loop.init().get(i);
+    String param = loop.mergeParams().get(i).name();
+    if (!(init instanceof SubExp.Var v)
+        || !owned.contains(v.name())
+        || Collections.frequency(loop.init(), init) != 1
+        || !(env.get(v.name()) instanceof ArrayView view)
+        || view.rank() == 0
+        || isResizable(view)
+        || !view.valid().equals(KernelExprs.TRUE)) {
+      return false;
+    }
+    return dev.l0.opt.ir.Traversal.statements(loop.body()).stream()
+        .anyMatch(
+            stm ->
+                stm.exp() instanceof Exp.Update u
+                    && u.array() instanceof SubExp.Var a
+                    && a.name().equals(param));
   }
 
   /**

@@ -174,6 +174,45 @@ class KernelLoweringTest {
   }
 
   /**
+   * A loop whose body updates its array in place consumes its initial value, so the array lives in
+   * the initial value's scratch: neither of two chained loops (the Brownian bridge's shape, the
+   * second starting from the first's result) copies its initial array.
+   */
+  @Test
+  void aLoopThatConsumesItsInitialArrayKeepsItWithoutACopy() {
+    KernelGroup group =
+        single(
+            LoweredPrograms.of(
+                    """
+                    fun [f64] main([f64] xs) =
+                      map(fn f64 (f64 x) =>
+                            let w = replicate(8, 0.0) in
+                            let w[0] = x in
+                            loop (w) = for i < 7 do
+                              let w[i + 1] = w[i] * 0.5 + x in w
+                            in
+                            loop (w) = for s < 7 do
+                              let t = 7 - s in
+                              let w[t] = w[t] - w[t - 1] in w
+                            in reduce(op +, 0.0, w) + w[7], xs)
+                    """)
+                .groups());
+    List<KernelStmt> body = single(group.kernels()).body();
+    int copies =
+        count(
+            body,
+            s ->
+                s instanceof KernelStmt.For f
+                    && f.body().size() == 1
+                    && f.body().get(0) instanceof KernelStmt.Store store
+                    && store.buffer().name().startsWith("scratch_")
+                    && store.value() instanceof KernelExpr.Load load
+                    && load.buffer().name().startsWith("scratch_"));
+    assertEquals(0, copies, "loops that copy one scratch array into another");
+    assertWellFormed(group);
+  }
+
+  /**
    * A thread's third scratch array starts at a host scalar the host defines before the launch (the
    * sum of the sizes before it), not at that sum computed at each access.
    */

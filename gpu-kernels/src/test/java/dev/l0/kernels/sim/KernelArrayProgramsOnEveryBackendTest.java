@@ -47,8 +47,10 @@ class KernelArrayProgramsOnEveryBackendTest {
       List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
 
   /**
-   * The programs of issue 13, an array literal whose rows may be irregular, a loop that appends a
-   * filtered array to its accumulator and one that doubles it, with inputs.
+   * The programs of issue 13, two chained loops that update their arrays in place (the Brownian
+   * bridge's shape: each loop's array lives in its initial value's scratch), an array literal whose
+   * rows may be irregular, a loop that appends a filtered array to its accumulator and one that
+   * doubles it, with inputs.
    */
   private static final List<List<String>> PROGRAMS_AND_INPUTS =
       List.of(
@@ -60,6 +62,21 @@ class KernelArrayProgramsOnEveryBackendTest {
                   loop (acc = acc0) = for i < 16 do
                     let acc[i] = x * f64(i) in acc
                   in reduce(op +, 0.0, acc), xs)
+          """,
+              "[1.0, 2.5, -3.0]"),
+          List.of(
+              """
+          fun [f64] main([f64] xs) =
+            map(fn f64 (f64 x) =>
+                  let w = replicate(8, 0.0) in
+                  let w[0] = x in
+                  loop (w) = for i < 7 do
+                    let w[i + 1] = w[i] * 0.5 + x in w
+                  in
+                  loop (w) = for s < 7 do
+                    let t = 7 - s in
+                    let w[t] = w[t] - w[t - 1] in w
+                  in reduce(op +, 0.0, w) + w[7], xs)
           """,
               "[1.0, 2.5, -3.0]"),
           List.of(
