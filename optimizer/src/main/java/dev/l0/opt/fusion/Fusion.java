@@ -89,6 +89,7 @@ public final class Fusion implements Pass {
     Body fuseBody(Body body) {
       List<Stm> stms = new ArrayList<>(body.stms());
       while (fuseOnePair(stms, body.result(), names, history)
+          || FilterClusterRules.sizeFromConsumer(stms, body.result())
           || fuseOneReplicate(stms, body.result(), sizes)
           || sinkIntoBranches(stms, body.result(), names)
           || duplicateOneCheapProducer(stms, body.result(), names, history)
@@ -207,15 +208,15 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * Maps and filters are producers. A map whose rows are arrays is one only where the sizes of its
-   * rows are known outside it: then its rows are regular by construction and fusion skips no
-   * run-time regularity check.
+   * Maps, filters and filtermaps are producers. A map whose rows are arrays is one only where the
+   * sizes of its rows are known outside it: then its rows are regular by construction and fusion
+   * skips no run-time regularity check.
    */
   private static boolean fusableProducer(Stm stm) {
     if (stm.exp() instanceof Exp.Map m) {
       return m.function().returnTypes().stream().allMatch(Fusion::allSizesKnown);
     }
-    return stm.exp() instanceof Exp.Filter;
+    return stm.exp() instanceof Exp.Filter || stm.exp() instanceof Exp.FilterMap;
   }
 
   private static boolean allSizesKnown(Type t) {
