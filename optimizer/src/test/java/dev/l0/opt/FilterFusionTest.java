@@ -66,4 +66,48 @@ class FilterFusionTest {
     assertEquals(List.of("map{map}", "filter"), c.kernelStructures());
     c.assertSameResult("main", "[[1, 2], [3, 4], [0, 9]]");
   }
+
+  @Test
+  void normalize2IsThePapersTwoLoops() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[real], [real]} main([real] xs) =
+          let sum1 = reduce(op +, 0.0, xs) in
+          let gts = filter(fn bool (real x) => x > 0.0, xs) in
+          let sum2 = reduce(op +, 0.0, gts) in
+          let ys1 = map(fn real (real x) => x / sum1, xs) in
+          let ys2 = map(fn real (real x) => x / sum2, xs) in
+          {ys1, ys2}
+        """);
+    assertEquals(List.of("redomap", "map"), c.kernelStructures(), c.optimized()::explain);
+    assertEquals(
+        List.of(
+            "kernel 1: redomap in main: (xs_1) -> (sum1_6: f64, sum2_13: f64); fused by"
+                + " FUSE-FILTER-REDOMAP, FUSE-HORIZONTAL",
+            "kernel 2: map in main: (xs_1) -> (ys1_16: [xs_1_d0_2]f64, ys2_19: [xs_1_d0_2]f64);"
+                + " fused by FUSE-CLUSTER"),
+        c.optimized()
+            .explain()
+            .lines()
+            .filter(l -> l.startsWith("kernel ") && !l.contains(" on "))
+            .toList());
+    c.assertSameResult("main", "[1.5, -2.0, 3.0, 0.5, -4.5, 8.0]");
+    c.assertSameResult("main", "[]");
+  }
+
+  @Test
+  void mapsThatMayFailStayApart() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[int], [int]} main([int] xs) =
+          let sum1 = reduce(op +, 0, xs) in
+          let sum2 = reduce(op +, 0, filter(fn bool (int x) => x > 0, xs)) in
+          {map(fn int (int x) => x / sum1, xs), map(fn int (int x) => x / sum2, xs)}
+        """);
+    assertEquals(List.of("redomap", "map", "map"), c.kernelStructures(), c.optimized()::explain);
+    assertThrows(L0RuntimeError.class, () -> c.assertSameResult("main", "[1, -1]"));
+    c.assertSameResult("main", "[1, -2, 4]");
+  }
 }

@@ -164,7 +164,10 @@ class FusionRuleTest {
             "FUSE-FILTER-FILTER",
             "FUSE-FILTER-REDOMAP",
             "FUSE-HORIZONTAL",
-            "FUSE-DUPLICATE-CHEAP-PRODUCER"),
+            "FUSE-DUPLICATE-CHEAP-PRODUCER",
+            "FUSE-MAP-FILTER",
+            "FUSE-FILTER-MAP",
+            "FUSE-CLUSTER"),
         Arrays.stream(FusionRule.values()).map(FusionRule::ruleName).toList());
   }
 

@@ -7,6 +7,7 @@ import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.NameSource;
@@ -61,7 +62,8 @@ public final class Fusion implements Pass {
             .map(
                 f ->
                     f.withBody(
-                        new Walk(names, sizeNames(f.body()), history, true).fuseBody(f.body())))
+                        new Walk(names, sizeNames(f.body()), typesIn(f), history, true)
+                            .fuseBody(f.body())))
             .toList());
   }
 
@@ -79,13 +81,26 @@ public final class Fusion implements Pass {
     return out;
   }
 
+  /** The types of the names a function's parameters and statements bind. */
+  private static Map<String, Type> typesIn(InternalFunction f) {
+    Map<String, Type> out = new HashMap<>();
+    f.params().forEach(p -> out.put(p.name(), p.type()));
+    Traversal.statements(f.body())
+        .forEach(s -> s.pattern().forEach(p -> out.put(p.name(), p.type())));
+    return out;
+  }
+
   /**
-   * The fusion of the bodies of one function; {@code kernelLevel} where the body's SOACs are
-   * kernels (not inside a SOAC's function), the only bodies where independent reductions are
-   * joined.
+   * The fusion of the bodies of one function, whose names have {@code types}; {@code kernelLevel}
+   * where the body's SOACs are kernels (not inside a SOAC's function), the only bodies where
+   * independent reductions are joined and seed 002's clustering runs.
    */
   private record Walk(
-      NameSource names, Set<String> sizes, FusionHistory history, boolean kernelLevel) {
+      NameSource names,
+      Set<String> sizes,
+      Map<String, Type> types,
+      FusionHistory history,
+      boolean kernelLevel) {
     Body fuseBody(Body body) {
       List<Stm> stms = new ArrayList<>(body.stms());
       while (fuseOnePair(stms, body.result(), names, history)
@@ -93,10 +108,11 @@ public final class Fusion implements Pass {
           || fuseOneReplicate(stms, body.result(), sizes)
           || sinkIntoBranches(stms, body.result(), names)
           || duplicateOneCheapProducer(stms, body.result(), names, history)
-          || kernelLevel && joinOneSiblingPair(stms, names, history)) {
+          || kernelLevel && joinOneSiblingPair(stms, names, history)
+          || kernelLevel && ClusterJoin.joinOnePair(stms, types, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
-      Walk inside = new Walk(names, sizes, history, false);
+      Walk inside = new Walk(names, sizes, types, history, false);
       List<Stm> out = new ArrayList<>();
       for (Stm stm : stms) {
         out.add(
@@ -150,7 +166,7 @@ public final class Fusion implements Pass {
   /**
    * Whether a statement strictly between {@code from} and {@code to} reads a result of {@code stm}.
    */
-  private static boolean readBetween(List<Stm> stms, int from, int to, Stm stm) {
+  static boolean readBetween(List<Stm> stms, int from, int to, Stm stm) {
     Set<String> outputs = new HashSet<>();
     stm.pattern().forEach(p -> outputs.add(p.name()));
     return stms.subList(from + 1, to).stream()
@@ -202,7 +218,7 @@ public final class Fusion implements Pass {
    * Whether a statement strictly between {@code from} and {@code to} consumes a name {@code stm}
    * reads.
    */
-  private static boolean consumedBetween(List<Stm> stms, int from, int to, Stm stm) {
+  static boolean consumedBetween(List<Stm> stms, int from, int to, Stm stm) {
     Set<String> consumed = Analysis.consumedNames(new Body(stms.subList(from + 1, to), List.of()));
     return Analysis.freeVariables(stm).stream().anyMatch(consumed::contains);
   }

@@ -158,6 +158,26 @@ public enum FusionRule {
     Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
       return FilterClusterRules.filterIntoMap(producer, consumer, names);
     }
+  },
+  /**
+   * Two maps that seed 002's clustering puts in one loop ({@link ClusterJoin}), over rows of one
+   * size, the second not reading the first's results, become one map: {@code map(f, a)} and {@code
+   * map(g, b)} are {@code map(fn x y => (f(x), g(y)), a, b)}, an input they share read once;
+   * normalize2's {@code ys1} and {@code ys2} are one pass.
+   */
+  FUSE_CLUSTER("FUSE-CLUSTER") {
+    @Override
+    boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
+      Set<String> read = Analysis.useCounts(second).keySet();
+      return first instanceof Exp.Map
+          && second instanceof Exp.Map
+          && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
+      return Optional.of(ClusterJoin.joinMaps(first, second));
+    }
   };
 
   private final String ruleName;
