@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.L0RuntimeError;
+import dev.l0.opt.ir.Exp;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -109,5 +110,22 @@ class FilterFusionTest {
     assertEquals(List.of("redomap", "map", "map"), c.kernelStructures(), c.optimized()::explain);
     assertThrows(L0RuntimeError.class, () -> c.assertSameResult("main", "[1, -1]"));
     c.assertSameResult("main", "[1, -2, 4]");
+  }
+
+  @Test
+  void twoMapsOfOneProducerInOneClusterBecomeOneMapThatComputesItOnce() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[real], [real]} main([real] a) =
+          let e = map(fn real (real x) => exp(exp(exp(exp(exp(x))))), a) in
+          {map(fn real (real v) => v * 2.0, e), map(fn real (real v) => v + 1.0, e)}
+        """);
+    assertEquals(List.of("map"), c.kernelStructures(), c.optimized()::explain);
+    assertEquals(
+        5,
+        c.statementsInsideLoops().stream().filter(s -> s.exp() instanceof Exp.BuiltinCall).count(),
+        c.optimized()::explain);
+    c.assertSameResult("main", "[0.5, -1.0, 0.0]");
   }
 }

@@ -306,11 +306,35 @@ public final class ClusterSolver {
     }
 
     /**
+     * A lower bound on what the nodes from {@code node} on add to the objective through their pairs
+     * with the nodes before it: each pays its weights to every cluster but the one it gains most by
+     * joining (or none, in a loop of its own), whether or not it may join it.
+     */
+    private long stillToPay(int node, int loops) {
+      long bound = 0;
+      long[] gain = new long[loops];
+      for (int t = node; t < solver.n; t++) {
+        Arrays.fill(gain, 0);
+        long total = 0;
+        for (int i = 0; i < node; i++) {
+          total += solver.weight[i][t];
+          gain[clusterOf[i]] += solver.weight[i][t];
+        }
+        long most = 0;
+        for (long g : gain) {
+          most = Math.max(most, g);
+        }
+        bound += total - most;
+      }
+      return bound;
+    }
+
+    /**
      * Assigns node {@code node} and the later ones, with {@code loops} clusters used so far and
      * {@code cost} the pair costs so far (a lower bound: no term of the objective is negative).
      */
     private void extend(int node, int loops, long cost) {
-      if (timedOut || cost >= bestCost) {
+      if (timedOut || cost + stillToPay(node, loops) >= bestCost) {
         return;
       }
       if ((++steps & 1023) == 0 && System.nanoTime() > deadline) {

@@ -30,11 +30,10 @@ final class ClusterJoin {
    */
   static boolean joinOnePair(
       List<Stm> stms, Map<String, Type> types, NameSource names, FusionHistory history) {
-    DataflowGraph graph = DataflowGraph.of(stms, types);
-    long maps = graph.nodes().stream().filter(n -> n.statement().exp() instanceof Exp.Map).count();
-    if (maps < 2) {
+    if (stms.stream().filter(s -> s.exp() instanceof Exp.Map).count() < 2) {
       return false;
     }
+    DataflowGraph graph = DataflowGraph.of(stms, types);
     Clustering clustering =
         ClusterSolver.solve(graph, ClusterSolver.Settings.fromSystemProperties());
     for (List<Integer> cluster : clustering.clusters()) {

@@ -184,4 +184,71 @@ class ClusterSolverTest {
         "s and main_res share a loop across a fusion-preventing path",
         ClusterSolver.violation(graph, together).orElseThrow().replaceAll("_[0-9]+", ""));
   }
+
+  /** Ten groups of a sum, a map reading it and a filter of the map: 30 SOACs. */
+  private static String thirtySoacs() {
+    StringBuilder source = new StringBuilder();
+    List<String> results = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    for (int k = 0; k < 10; k++) {
+      source.append(
+          ("  let s%1$d = reduce(op +, %1$d.5, xs) in\n"
+                  + "  let m%1$d = map(fn real (real x) => x * %1$d.0 + s%1$d, xs) in\n"
+                  + "  let f%1$d = filter(fn bool (real x) => x > s%1$d, m%1$d) in\n")
+              .formatted(k));
+      results.add("f" + k);
+      types.add("[real]");
+    }
+    return "fun {%s} main([real] xs) =\n%s  {%s}\n"
+        .formatted(String.join(", ", types), source, String.join(", ", results));
+  }
+
+  /** Quadtree's shape at 30 SOACs: 15 reductions of one array, then 15 filters of it. */
+  private static String fifteenSumsAndFifteenFilters() {
+    StringBuilder source = new StringBuilder();
+    List<String> sums = new ArrayList<>();
+    List<String> filters = new ArrayList<>();
+    for (int k = 0; k < 15; k++) {
+      source.append("  let s%1$d = reduce(op +, %1$d.5, xs) in\n".formatted(k));
+      sums.add("s" + k);
+    }
+    source.append("  let t = %s in\n".formatted(String.join(" + ", sums)));
+    for (int k = 0; k < 15; k++) {
+      filters.add("filter(fn bool (real x) => x * %d.0 > t, xs)".formatted(k));
+    }
+    return "fun {%s} main([real] xs) =\n%s  {%s}\n"
+        .formatted(
+            String.join(", ", java.util.Collections.nCopies(15, "[real]")),
+            source,
+            String.join(", ", filters));
+  }
+
+  @Test
+  void thirtySoacsAreSolvedExactly() {
+    DataflowGraph graph = graphOf(fifteenSumsAndFifteenFilters());
+    assertEquals(30, graph.nodes().size());
+    // A budget no loaded test machine reaches: this asserts that the search ends, not its speed.
+    Clustering clustering = ClusterSolver.solve(graph, new ClusterSolver.Settings(30, 60_000));
+    assertTrue(clustering.exact(), "the branch and bound proved the clustering minimal");
+    assertEquals(2, clustering.loops(), () -> named(graph, clustering).toString());
+  }
+
+  @Test
+  void pastItsBudgetTheSearchKeepsTheBestClusteringFound() {
+    DataflowGraph graph = graphOf(thirtySoacs());
+    assertEquals(30, graph.nodes().size());
+    Clustering clustering = ClusterSolver.solve(graph, new ClusterSolver.Settings(30, 50));
+    assertFalse(clustering.exact(), "this graph is not proved minimal in 50 ms");
+    assertEquals(java.util.Optional.empty(), ClusterSolver.violation(graph, clustering));
+    assertTrue(clustering.loops() <= 3, () -> named(graph, clustering).toString());
+  }
+
+  @Test
+  void beyondTheExactLimitTheClusteringIsGreedyAndStillValid() {
+    DataflowGraph graph = graphOf(thirtySoacs());
+    Clustering clustering = ClusterSolver.solve(graph, new ClusterSolver.Settings(29, 250));
+    assertFalse(clustering.exact());
+    assertEquals(java.util.Optional.empty(), ClusterSolver.violation(graph, clustering));
+    assertTrue(clustering.loops() < 30, () -> named(graph, clustering).toString());
+  }
 }
