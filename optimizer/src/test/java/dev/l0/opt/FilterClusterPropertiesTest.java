@@ -19,6 +19,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * Random chains of maps, filters and reductions over one array, with sibling maps, scalars read by
@@ -118,6 +119,13 @@ class FilterClusterPropertiesTest {
     } catch (L0RuntimeError e) {
       actual = "fails in " + e.operation();
     }
+    Statistics.label("kernels")
+        .collect(
+            optimized.kernelPlan().kernels().stream()
+                .map(k -> k.kind().keyword())
+                .sorted()
+                .distinct()
+                .toList());
     assertEquals(expected, actual, () -> c + "\n" + optimized.explain());
     assertEquals(Optional.empty(), IrChecker.problem(optimized.internal()), optimized::explain);
   }

@@ -40,7 +40,9 @@ import java.util.Set;
  * copy in each, but one branch runs), where it can fuse with a consumer on each control-flow path.
  * {@code replicate} inputs become free variables of the consumer's function (replicate fusion).
  * Where a body's SOACs are kernels, independent reductions of one array join into one pass ({@link
- * FusionRule#FUSE_HORIZONTAL}).
+ * FusionRule#FUSE_HORIZONTAL}), and the maps that seed 002's clustering puts in one loop join
+ * ({@link ClusterJoin}); a filter fuses with its producer and its consumer into a filtermap, its
+ * output's size read from the consumer ({@link FilterClusterRules}).
  */
 public final class Fusion implements Pass {
   private final FusionHistory history = new FusionHistory();
