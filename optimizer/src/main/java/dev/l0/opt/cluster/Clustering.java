@@ -35,14 +35,4 @@ public record Clustering(List<List<Integer>> clusters, long cost, boolean exact)
     }
     return out;
   }
-
-  /** The cluster of {@code node}, as an index into {@link #clusters}. */
-  public int clusterOf(int node) {
-    for (int k = 0; k < clusters.size(); k++) {
-      if (clusters.get(k).contains(node)) {
-        return k;
-      }
-    }
-    throw new IllegalArgumentException("no node " + node + " in this clustering");
-  }
 }

@@ -9,6 +9,7 @@ import dev.l0.opt.ir.Stm;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +91,7 @@ public final class DataflowGraph {
     Map<String, Integer> producedBy = new HashMap<>();
     Map<String, Set<Integer>> reachesThrough = new HashMap<>();
     Map<String, String> sizeOf = new HashMap<>();
-    Map<Long, Edge> edges = new java.util.LinkedHashMap<>();
+    Map<Long, Edge> edges = new LinkedHashMap<>();
     for (Stm stm : stms) {
       Set<String> free = Analysis.freeVariables(stm);
       if (!(stm.exp() instanceof Exp.Soac soac) || soac.inputs().isEmpty()) {
