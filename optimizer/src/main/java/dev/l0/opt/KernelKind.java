@@ -11,7 +11,9 @@ public enum KernelKind {
   /** A {@link Exp.Screma} yielding its final accumulators. */
   REDOMAP("redomap"),
   /** A {@link Exp.Screma} yielding every prefix. */
-  SCANOMAP("scanomap");
+  SCANOMAP("scanomap"),
+  /** A {@link Exp.FilterMap}: a filter cluster (flags, a scan of counts, a scatter). */
+  FILTERMAP("filtermap");
 
   private final String keyword;
 
@@ -36,6 +38,9 @@ public enum KernelKind {
     }
     if (soac instanceof Exp.Filter) {
       return FILTER;
+    }
+    if (soac instanceof Exp.FilterMap) {
+      return FILTERMAP;
     }
     if (soac instanceof Exp.Reduce) {
       return REDUCE;

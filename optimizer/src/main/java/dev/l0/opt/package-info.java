@@ -16,6 +16,10 @@
  *       ({@code scanomap}, built by {@code Screma.scanomap}). Fusion makes a screma of a map or
  *       filter feeding a reduce or scan; the lowering runs any screma as the chunks of the
  *       documented reduction order, so no rule reassociates a float operation.
+ *   <li>{@link dev.l0.opt.ir.Exp.FilterMap}, a filter cluster (seed 002): per row a keep flag and
+ *       scalar values, the values of the kept rows in order; fusion makes one of a map feeding a
+ *       filter and of a filter feeding a map, and the lowering runs it as a filter is run (counts
+ *       per chunk, their offsets, a scatter).
  * </ul>
  *
  * Inside a kernel's thread the same forms run sequentially ({@code acc = fold(acc, row)}), so a

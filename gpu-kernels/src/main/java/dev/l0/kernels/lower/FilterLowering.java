@@ -16,21 +16,34 @@ import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.KernelStmt;
 import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalTypes;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.SubExp;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A top-level filter in three kernels, chunked as the contract says: each chunk counts its kept
- * rows, one thread turns the counts into offsets (and the total the host reads to size the
- * results), and each chunk writes its kept rows in order from its offset.
+ * A top-level filter or filtermap (a filter cluster: a map, flags, a scan of counts and a scatter,
+ * with its producer's and consumer's work fused in) in three kernels, chunked as the contract says:
+ * each chunk counts its kept rows, one thread turns the counts into offsets (and the total the host
+ * reads to size the results), and each chunk writes its kept rows (a filter's input rows, a
+ * filtermap's values) in order from its offset. The function runs in both the counting and the
+ * writing kernel, so no flag array is stored.
  */
 final class FilterLowering {
   private FilterLowering() {}
 
+  /**
+   * {@code function} returns the keep flag of a row, and for a filtermap ({@code mapsRows}) the
+   * row's values after it.
+   */
   static KernelGroup lower(
-      GroupContext group, String name, List<Ident> pattern, Lambda predicate, List<SubExp> inputs) {
+      GroupContext group,
+      String name,
+      List<Ident> pattern,
+      Lambda function,
+      List<SubExp> inputs,
+      boolean mapsRows) {
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> views = inputs.stream().map(code::array).toList();
     Chunking chunking = Chunking.of(views.get(0).dims().get(0), group);
@@ -41,7 +54,7 @@ final class FilterLowering {
     steps.add(new HostStep.Allocate(offsets, add(chunking.chunks(), ONE)));
     ThreadScratch countScratch = code.beginKernel();
     Kernel count =
-        KernelAssembler.assemble(name + "_count", count(code, chunking, predicate, views, counts));
+        KernelAssembler.assemble(name + "_count", count(code, chunking, function, views, counts));
     Kernel offset =
         KernelAssembler.assemble(name + "_offsets", offsets(code, chunking, counts, offsets));
     steps.addAll(countScratch.launch(count, chunking.blocks()));
@@ -51,43 +64,50 @@ final class FilterLowering {
     List<ArrayView> results = new ArrayList<>();
     List<GroupOutput> outputs = new ArrayList<>();
     for (int k = 0; k < pattern.size(); k++) {
-      ArrayView input = views.get(k);
-      Buffer result = group.freshBuffer("kept_" + pattern.get(k).name(), input.elementType());
+      Buffer result;
       List<KernelExpr> shape = new ArrayList<>(List.of(total));
-      shape.addAll(input.dims().subList(1, input.rank()));
-      steps.add(new HostStep.Allocate(result, mul(total, input.rowMajorRowElements())));
+      if (mapsRows) {
+        ScalarType value =
+            ThreadCode.scalarType(InternalTypes.row(pattern.get(k).type()), "a filtermap");
+        result = group.freshBuffer("kept_" + pattern.get(k).name(), value);
+        steps.add(new HostStep.Allocate(result, total));
+      } else {
+        ArrayView input = views.get(k);
+        result = group.freshBuffer("kept_" + pattern.get(k).name(), input.elementType());
+        shape.addAll(input.dims().subList(1, input.rank()));
+        steps.add(new HostStep.Allocate(result, mul(total, input.rowMajorRowElements())));
+      }
       results.add(ArrayView.rowMajor(result, ZERO, shape));
       outputs.add(new GroupOutput(pattern.get(k).name(), result, shape));
     }
     ThreadScratch scatterScratch = code.beginKernel();
     Kernel scatter =
         KernelAssembler.assemble(
-            name + "_scatter", scatter(code, chunking, predicate, views, offsets, results));
+            name + "_scatter",
+            scatter(code, chunking, function, views, offsets, results, mapsRows));
     steps.addAll(scatterScratch.launch(scatter, chunking.blocks()));
     return new KernelGroup(
         name, group.inputs(), List.of(count, offset, scatter), steps, outputs, group.errors());
   }
 
-  /** {@code keep(row i)} into a fresh local, its code appended to {@code out}. */
-  private static KernelExpr keeps(
-      ThreadCode code,
-      Lambda predicate,
-      List<ArrayView> views,
-      KernelExpr i,
-      List<KernelStmt> out) {
+  /**
+   * {@code function(row i)} into fresh locals, the keep flag first, its code appended to {@code
+   * out}.
+   */
+  private static List<KernelExpr.Var> flagged(
+      ThreadCode code, Lambda function, List<ArrayView> views, KernelExpr i, List<KernelStmt> out) {
     return code.applyToLocals(
-            predicate, views.stream().map(v -> ThreadCode.row(v, i)).toList(), out)
-        .get(0);
+        function, views.stream().map(v -> ThreadCode.row(v, i)).toList(), out);
   }
 
   private static List<KernelStmt> count(
-      ThreadCode code, Chunking chunking, Lambda predicate, List<ArrayView> views, Buffer counts) {
+      ThreadCode code, Chunking chunking, Lambda function, List<ArrayView> views, Buffer counts) {
     GroupContext group = code.group();
     KernelExpr.Var chunk = group.fresh("chunk", ScalarType.I64);
     KernelExpr.Var kept = group.fresh("kept", ScalarType.I64);
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
     List<KernelStmt> step = new ArrayList<>();
-    KernelExpr keep = keeps(code, predicate, views, i, step);
+    KernelExpr keep = flagged(code, function, views, i, step).get(0);
     step.add(
         new KernelStmt.If(keep, List.of(new KernelStmt.Assign(kept, add(kept, ONE))), List.of()));
     return chunking.threadPerChunk(
@@ -126,22 +146,28 @@ final class FilterLowering {
   private static List<KernelStmt> scatter(
       ThreadCode code,
       Chunking chunking,
-      Lambda predicate,
+      Lambda function,
       List<ArrayView> views,
       Buffer offsets,
-      List<ArrayView> results) {
+      List<ArrayView> results,
+      boolean mapsRows) {
     GroupContext group = code.group();
     KernelExpr.Var chunk = group.fresh("chunk", ScalarType.I64);
     KernelExpr.Var position = group.fresh("position", ScalarType.I64);
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
     List<KernelStmt> step = new ArrayList<>();
-    KernelExpr keep = keeps(code, predicate, views, i, step);
+    List<KernelExpr.Var> flagged = flagged(code, function, views, i, step);
     List<KernelStmt> write = new ArrayList<>();
     for (int k = 0; k < results.size(); k++) {
-      code.copyElements(views.get(k).rowInBounds(i), results.get(k).rowInBounds(position), write);
+      ArrayView target = results.get(k).rowInBounds(position);
+      if (mapsRows) {
+        write.add(new KernelStmt.Store(target.buffer(), target.offset(), flagged.get(1 + k)));
+      } else {
+        code.copyElements(views.get(k).rowInBounds(i), target, write);
+      }
     }
     write.add(new KernelStmt.Assign(position, add(position, ONE)));
-    step.add(new KernelStmt.If(keep, write, List.of()));
+    step.add(new KernelStmt.If(flagged.get(0), write, List.of()));
     return chunking.threadPerChunk(
         chunk,
         List.of(

@@ -10,9 +10,9 @@ import java.util.Set;
 
 /**
  * Lowers one kernel of the optimiser's {@link KernelPlan} (a top-level SOAC, thesis ch. 7's fused
- * form) to a {@link KernelGroup}: map, redomap and reduce, scan and scanomap, filter. What it
- * cannot lower it rejects with an {@link UnsupportedKernelException} naming the construct and the
- * nearest source position, never miscompiles.
+ * form) to a {@link KernelGroup}: map, redomap and reduce, scan and scanomap, filter and filtermap.
+ * What it cannot lower it rejects with an {@link UnsupportedKernelException} naming the construct
+ * and the nearest source position, never miscompiles.
  */
 public final class KernelLowering {
   private KernelLowering() {}
@@ -97,7 +97,7 @@ public final class KernelLowering {
       return ScanLowering.lower(
           group, name, pattern, s.operator(), s.operator(), s.neutral(), s.inputs());
     }
-    Exp.Filter filter = (Exp.Filter) soac;
-    return FilterLowering.lower(group, name, pattern, filter.predicate(), filter.inputs());
+    return FilterLowering.lower(
+        group, name, pattern, soac.rowFunction(), soac.inputs(), soac instanceof Exp.FilterMap);
   }
 }

@@ -19,6 +19,7 @@ import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.InternalTypes;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
@@ -579,8 +580,8 @@ final class ThreadCode {
       lowerSequentialFold(pattern, r.operator(), r.neutral(), r.inputs(), false, out);
     } else if (e instanceof Exp.Scan s) {
       lowerSequentialFold(pattern, s.operator(), s.neutral(), s.inputs(), true, out);
-    } else if (e instanceof Exp.Filter filter) {
-      lowerSequentialFilter(pattern, filter, out);
+    } else if (e instanceof Exp.Filter || e instanceof Exp.FilterMap) {
+      lowerSequentialFilter(pattern, (Exp.Soac) e, out);
     } else if (e instanceof Exp.Transpose t) {
       env.put(pattern.get(0).name(), array(t.array()).transposed(t.k(), t.n()));
     } else if (e instanceof Exp.Split split) {
@@ -1675,30 +1676,45 @@ final class ThreadCode {
   }
 
   /**
-   * A filter inside a thread: the kept rows copied in order into scratch arrays as long as the
-   * input.
+   * A filter or a filtermap inside a thread: the kept rows (a filter's input rows, a filtermap's
+   * values) copied in order into scratch arrays as long as the input.
    */
-  private void lowerSequentialFilter(List<Ident> pattern, Exp.Filter filter, List<KernelStmt> out) {
+  private void lowerSequentialFilter(List<Ident> pattern, Exp.Soac filter, List<KernelStmt> out) {
     List<ArrayView> views = filter.inputs().stream().map(this::array).toList();
-    List<ArrayView> regions = views.stream().map(v -> allocate(v.elementType(), v.dims())).toList();
+    KernelExpr length = views.get(0).dims().get(0);
+    boolean mapsRows = filter instanceof Exp.FilterMap;
+    List<ArrayView> regions =
+        mapsRows
+            ? pattern.stream()
+                .map(
+                    p ->
+                        allocate(
+                            scalarType(InternalTypes.row(p.type()), "a filtermap"),
+                            List.of(length)))
+                .toList()
+            : views.stream().map(v -> allocate(v.elementType(), v.dims())).toList();
     KernelExpr.Var kept = group.fresh("kept", ScalarType.I64);
     out.add(new KernelStmt.Declare(kept, KernelExprs.ZERO));
-    KernelExpr keptBound = bound(views.get(0).dims().get(0));
+    KernelExpr keptBound = bound(length);
     if (keptBound != null) {
       sizeBounds.put(kept, keptBound);
     }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    KernelExpr keep =
-        applyToLocals(filter.predicate(), views.stream().map(v -> row(v, j)).toList(), body).get(0);
+    List<KernelExpr.Var> flagged =
+        applyToLocals(filter.rowFunction(), views.stream().map(v -> row(v, j)).toList(), body);
     List<KernelStmt> copyRow = new ArrayList<>();
-    for (int k = 0; k < views.size(); k++) {
-      copyElements(views.get(k).rowInBounds(j), regions.get(k).rowInBounds(kept), copyRow);
+    for (int k = 0; k < regions.size(); k++) {
+      ArrayView target = regions.get(k).rowInBounds(kept);
+      if (mapsRows) {
+        copyRow.add(new KernelStmt.Store(target.buffer(), target.offset(), flagged.get(1 + k)));
+      } else {
+        copyElements(views.get(k).rowInBounds(j), target, copyRow);
+      }
     }
     copyRow.add(new KernelStmt.Assign(kept, KernelExprs.add(kept, KernelExprs.ONE)));
-    body.add(new KernelStmt.If(keep, copyRow, List.of()));
-    KernelStmt loop =
-        new KernelStmt.For(j, KernelExprs.ZERO, views.get(0).dims().get(0), KernelExprs.ONE, body);
+    body.add(new KernelStmt.If(flagged.get(0), copyRow, List.of()));
+    KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, length, KernelExprs.ONE, body);
     addGuarded(allValid(views), List.of(loop), List.of(), out);
     for (int k = 0; k < pattern.size(); k++) {
       ArrayView region = regions.get(k);

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.LoweredPrograms;
+import dev.l0.kernels.sim.FilterClustersOnEveryBackendTest;
 import dev.l0.kernels.sim.MapOfReducesSimulationTest;
 import dev.l0.testing.IswimPrograms;
 import dev.l0.testing.ProgramCase;
@@ -77,6 +78,19 @@ class GeneratedKernelsPtxTest {
       kernels.addAll(renamed("iswim" + k, LoweredPrograms.of(programs.get(k).get(0)).groups()));
     }
     assertCompiles(kernels, "the ISWIM examples");
+  }
+
+  /** Seed 002's filter clusters: a filtermap's count, offsets and scatter kernels, normalize2's. */
+  @Test
+  void filterClusterKernelsCompile() {
+    List<Kernel> kernels = new ArrayList<>();
+    kernels.addAll(
+        renamed(
+            "mfm", LoweredPrograms.of(FilterClustersOnEveryBackendTest.MAP_FILTER_MAP).groups()));
+    kernels.addAll(
+        renamed("n2", LoweredPrograms.of(FilterClustersOnEveryBackendTest.NORMALIZE2).groups()));
+    assertTrue(kernels.stream().anyMatch(k -> k.name().endsWith("_scatter")), kernels::toString);
+    assertCompiles(kernels, "filter clusters");
   }
 
   @Test

@@ -195,6 +195,20 @@ public final class InternalEvaluator {
       }
       return arrays(pattern, columns, inputs);
     }
+    if (soac instanceof Exp.FilterMap f) {
+      List<List<Value>> columns = columns(pattern.size());
+      for (int i = 0; i < width; i++) {
+        List<Value> flagged = lambda(f.function(), row(inputs, i), env);
+        if (((ScalarValue.Bool) flagged.get(0)).value()) {
+          addRow(columns, flagged.subList(1, flagged.size()));
+        }
+      }
+      List<Value> out = new ArrayList<>();
+      for (int c = 0; c < pattern.size(); c++) {
+        out.add(new Value.Array(InternalTypes.row(pattern.get(c).type()), columns.get(c)));
+      }
+      return out;
+    }
     if (soac instanceof Exp.Reduce r) {
       return fold(r.operator(), values(r.neutral(), env), inputs, width, env, r.pos());
     }

@@ -40,8 +40,11 @@ import java.util.Set;
  * copy in each, but one branch runs), where it can fuse with a consumer on each control-flow path.
  * {@code replicate} inputs become free variables of the consumer's function (replicate fusion).
  * Where a body's SOACs are kernels, independent reductions of one array join into one pass ({@link
- * FusionRule#FUSE_HORIZONTAL}). A producer whose outputs reach their consumer through transposes or
- * reshapes fuses by the rules of thesis ch. 8 ({@link IndexFunctionFusion}), tried first.
+ * FusionRule#FUSE_HORIZONTAL}), and the maps that seed 002's clustering puts in one loop join
+ * ({@link ClusterJoin}); a filter fuses with its producer and its consumer into a filtermap, its
+ * output's size read from the consumer ({@link FilterClusterRules}). A producer whose outputs reach
+ * their consumer through transposes or reshapes fuses by the rules of thesis ch. 8 ({@link
+ * IndexFunctionFusion}), tried first.
  */
 public final class Fusion implements Pass {
   private final FusionHistory history = new FusionHistory();
@@ -103,9 +106,9 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * The fusion of the bodies of one function; {@code kernelLevel} where the body's SOACs are
-   * kernels (not inside a SOAC's function), the only bodies where independent reductions are
-   * joined.
+   * The fusion of the bodies of one function, whose names have {@code types}; {@code kernelLevel}
+   * where the body's SOACs are kernels (not inside a SOAC's function), the only bodies where
+   * independent reductions are joined and seed 002's clustering runs.
    */
   private record Walk(
       NameSource names,
@@ -117,10 +120,12 @@ public final class Fusion implements Pass {
       List<Stm> stms = new ArrayList<>(body.stms());
       while (IndexFunctionFusion.fuseOne(stms, body.result(), names, history)
           || fuseOnePair(stms, body.result(), names, history)
+          || FilterClusterRules.sizeFromConsumer(stms, body.result())
           || fuseOneReplicate(stms, body.result(), sizes)
           || sinkIntoBranches(stms, body.result(), names)
           || duplicateOneCheapProducer(stms, body.result(), names, history)
           || kernelLevel && joinOneSiblingPair(stms, names, history)
+          || kernelLevel && ClusterJoin.joinOnePair(stms, types, names, history)
           || interchangeOneScan(stms, body.result(), types, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
@@ -221,7 +226,7 @@ public final class Fusion implements Pass {
   /**
    * Whether a statement strictly between {@code from} and {@code to} reads a result of {@code stm}.
    */
-  private static boolean readBetween(List<Stm> stms, int from, int to, Stm stm) {
+  static boolean readBetween(List<Stm> stms, int from, int to, Stm stm) {
     Set<String> outputs = new HashSet<>();
     stm.pattern().forEach(p -> outputs.add(p.name()));
     return stms.subList(from + 1, to).stream()
@@ -279,15 +284,15 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * Maps and filters are producers. A map whose rows are arrays is one only where the sizes of its
-   * rows are known outside it: then its rows are regular by construction and fusion skips no
-   * run-time regularity check.
+   * Maps, filters and filtermaps are producers. A map whose rows are arrays is one only where the
+   * sizes of its rows are known outside it: then its rows are regular by construction and fusion
+   * skips no run-time regularity check.
    */
   static boolean fusableProducer(Stm stm) {
     if (stm.exp() instanceof Exp.Map m) {
       return m.function().returnTypes().stream().allMatch(Fusion::allSizesKnown);
     }
-    return stm.exp() instanceof Exp.Filter;
+    return stm.exp() instanceof Exp.Filter || stm.exp() instanceof Exp.FilterMap;
   }
 
   private static boolean allSizesKnown(Type t) {

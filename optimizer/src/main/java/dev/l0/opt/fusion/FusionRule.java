@@ -120,6 +120,65 @@ public enum FusionRule {
           .apply(copy, readingCopy, names);
     }
   },
+  // ---- filter clustering (seed 002): a filter fuses with its producer and its consumer ----
+  /**
+   * {@code filter(p, map(f, a)) = filtermap(fn x => let y = f(x) in (p(y), y), a)}: a map into a
+   * filter (or into a filtermap) of scalar rows is one filter cluster ({@link FilterClusterRules}).
+   */
+  FUSE_MAP_FILTER("FUSE-MAP-FILTER") {
+    @Override
+    boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
+      return producer instanceof Exp.Map
+          && (consumer instanceof Exp.FilterMap
+              || consumer instanceof Exp.Filter f && FilterClusterRules.scalarRows(f));
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
+      return FilterClusterRules.mapIntoFilter(producer, consumer, names);
+    }
+  },
+  /**
+   * {@code map(g, filter(p, a)) = filtermap(fn x => (p(x), if p(x) then g(x) else 0), a)}: a map of
+   * scalars reading only a filter's (or a filtermap's) kept rows runs in the filter's pass.
+   */
+  FUSE_FILTER_MAP("FUSE-FILTER-MAP") {
+    @Override
+    boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
+      boolean filterCluster =
+          producer instanceof Exp.FilterMap
+              || producer instanceof Exp.Filter f && FilterClusterRules.scalarRows(f);
+      return filterCluster
+          && consumer instanceof Exp.Map m
+          && m.function().returnTypes().stream().allMatch(t -> t.rank() == 0)
+          && allInputsFrom(m.inputs(), outputs);
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
+      return FilterClusterRules.filterIntoMap(producer, consumer, names);
+    }
+  },
+  /**
+   * Two maps that seed 002's clustering puts in one loop ({@link ClusterJoin}), over rows of one
+   * size, the second not reading the first's results, become one map: {@code map(f, a)} and {@code
+   * map(g, b)} are {@code map(fn x y => (f(x), g(y)), a, b)}, an input they share read once;
+   * normalize2's {@code ys1} and {@code ys2} are one pass.
+   */
+  FUSE_CLUSTER("FUSE-CLUSTER") {
+    @Override
+    boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
+      Set<String> read = Analysis.useCounts(second).keySet();
+      return first instanceof Exp.Map
+          && second instanceof Exp.Map
+          && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
+      return Optional.of(ClusterJoin.joinMaps(first, second));
+    }
+  },
   // ---- Across transpose and reshape (thesis ch. 8): applied by IndexFunctionFusion ----
   /**
    * {@code soac_p ~> map^D(g, transpose(k, n, os), c)} becomes {@code transpose(k, n, map^D(g, os,

@@ -263,7 +263,7 @@ final class FusionRules {
    * (of {@code g}) parameters lead, then the rest of {@code f}'s and of {@code g}'s; both bodies
    * run and their results are joined.
    */
-  private static Lambda joined(Lambda f, int fAccs, Lambda g, int gAccs) {
+  static Lambda joined(Lambda f, int fAccs, Lambda g, int gAccs) {
     List<Ident> params = new ArrayList<>(f.params().subList(0, fAccs));
     params.addAll(g.params().subList(0, gAccs));
     params.addAll(f.params().subList(fAccs, f.params().size()));

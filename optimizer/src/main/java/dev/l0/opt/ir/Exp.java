@@ -550,6 +550,54 @@ public sealed interface Exp {
   }
 
   /**
+   * A filter cluster (seed 002's size-changing operator with its producer's and consumer's work
+   * fused in): {@code function} maps each row of {@code inputs} to a keep flag and one value per
+   * result, and the results are the values of the rows whose flag holds, in order. {@code filter(p,
+   * map(f, a))} and {@code map(g, filter(p, a))} are each one; the values of a row that is not kept
+   * are never read. Its results are arrays of scalars.
+   */
+  record FilterMap(Lambda function, List<SubExp> inputs) implements Soac {
+    @Override
+    public String keyword() {
+      return "filtermap";
+    }
+
+    public FilterMap {
+      inputs = List.copyOf(inputs);
+    }
+
+    @Override
+    public List<SubExp> operands() {
+      return inputs;
+    }
+
+    @Override
+    public Exp mapOperands(Function<SubExp, SubExp> f) {
+      return new FilterMap(function, mapAll(inputs, f));
+    }
+
+    @Override
+    public List<Lambda> lambdas() {
+      return List.of(function);
+    }
+
+    @Override
+    public Exp mapLambdas(Function<Lambda, Lambda> f) {
+      return new FilterMap(f.apply(function), inputs);
+    }
+
+    @Override
+    public Lambda rowFunction() {
+      return function;
+    }
+
+    @Override
+    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
+      return new FilterMap(f, newInputs);
+    }
+  }
+
+  /**
    * {@code reduce(op, ne, a...)}: a left fold from {@code neutral}, one result per accumulator;
    * {@code pos} is where the reduce was written (its operator must keep the accumulator's shape,
    * and one that does not is reported there).

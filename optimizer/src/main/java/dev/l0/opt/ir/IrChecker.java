@@ -228,6 +228,15 @@ public final class IrChecker {
             () -> "a filter predicate that does not return one bool");
         return soac.inputs().stream().map(this::typeOf).toList();
       }
+      if (soac instanceof Exp.FilterMap filterMap) {
+        List<Type> flagged = lambda(filterMap.function(), rows);
+        expect(
+            !flagged.isEmpty()
+                && ScalarType.BOOL.equals(flagged.get(0))
+                && flagged.stream().allMatch(t -> t.rank() == 0),
+            () -> "a filtermap function that does not return a bool flag and scalar values");
+        return arraysOf(flagged.subList(1, flagged.size()));
+      }
       List<SubExp> neutral =
           soac instanceof Exp.Reduce r
               ? r.neutral()

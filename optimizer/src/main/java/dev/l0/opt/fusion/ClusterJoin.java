@@ -1,0 +1,96 @@
+package dev.l0.opt.fusion;
+
+import dev.l0.ir.Type;
+import dev.l0.opt.cluster.ClusterSolver;
+import dev.l0.opt.cluster.Clustering;
+import dev.l0.opt.cluster.DataflowGraph;
+import dev.l0.opt.ir.Analysis;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.NameSource;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Realises seed 002's clustering of a kernel-level body ({@link ClusterSolver}) where the fusion
+ * rules have not: two maps the clustering puts in one loop, with no edge between them, over rows of
+ * one size, neither of which may fail (joining them would change which fails first), become one map
+ * ({@link FusionRule#FUSE_CLUSTER}). Producer-consumer pairs of a cluster are fused by the T2 rules
+ * themselves, filters by {@link FusionRule#FUSE_MAP_FILTER} and {@link FusionRule#FUSE_FILTER_MAP}.
+ */
+final class ClusterJoin {
+  private ClusterJoin() {}
+
+  /**
+   * Joins the first pair of maps that one cluster of {@code stms} holds, {@code types} giving the
+   * types of the names bound outside them; returns whether it did.
+   */
+  static boolean joinOnePair(
+      List<Stm> stms, Map<String, Type> types, NameSource names, FusionHistory history) {
+    if (stms.stream().filter(s -> s.exp() instanceof Exp.Map).count() < 2) {
+      return false;
+    }
+    DataflowGraph graph = DataflowGraph.of(stms, types);
+    Clustering clustering =
+        ClusterSolver.solve(graph, ClusterSolver.Settings.fromSystemProperties());
+    for (List<Integer> cluster : clustering.clusters()) {
+      for (int a = 0; a < cluster.size(); a++) {
+        for (int b = a + 1; b < cluster.size(); b++) {
+          DataflowGraph.Node first = graph.nodes().get(cluster.get(a));
+          DataflowGraph.Node second = graph.nodes().get(cluster.get(b));
+          if (joinable(graph, cluster.get(a), cluster.get(b))
+              && join(stms, first.statement(), second.statement(), names, history)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean joinable(DataflowGraph graph, int a, int b) {
+    DataflowGraph.Node first = graph.nodes().get(a);
+    DataflowGraph.Node second = graph.nodes().get(b);
+    return first.iterationSize().equals(second.iterationSize())
+        && graph.edges().stream().noneMatch(e -> e.from() == a && e.to() == b)
+        && !Analysis.mayFail(first.statement().exp())
+        && !Analysis.mayFail(second.statement().exp());
+  }
+
+  private static boolean join(
+      List<Stm> stms, Stm first, Stm second, NameSource names, FusionHistory history) {
+    int i = stms.indexOf(first);
+    int j = stms.indexOf(second);
+    if (Fusion.readBetween(stms, i, j, first) || Fusion.consumedBetween(stms, i, j, first)) {
+      return false;
+    }
+    return FusionRule.FUSE_CLUSTER
+        .apply(first, second, names)
+        .map(
+            joined -> {
+              history.record(FusionRule.FUSE_CLUSTER, first, second, joined);
+              stms.set(j, joined);
+              stms.remove(i);
+              return true;
+            })
+        .orElse(false);
+  }
+
+  /** {@code first} and {@code second}, two maps of one size, as one map binding both patterns. */
+  static Stm joinMaps(Stm first, Stm second) {
+    Exp.Map f = (Exp.Map) first.exp();
+    Exp.Map g = (Exp.Map) second.exp();
+    List<SubExp> inputs = new ArrayList<>(f.inputs());
+    inputs.addAll(g.inputs());
+    List<Ident> pattern = new ArrayList<>(first.pattern());
+    pattern.addAll(second.pattern());
+    List<String> certs = new ArrayList<>(first.certificates());
+    second.certificates().stream().filter(c -> !certs.contains(c)).forEach(certs::add);
+    Exp.Map joined =
+        new Exp.Map(FusionRules.joined(f.function(), 0, g.function(), 0), inputs, f.pos());
+    return new Stm(pattern, certs, FusionRules.mergeDuplicateInputs(joined));
+  }
+}

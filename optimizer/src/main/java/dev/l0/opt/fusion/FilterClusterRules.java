@@ -1,0 +1,171 @@
+package dev.l0.opt.fusion;
+
+import dev.l0.ir.Dim;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Shape;
+import dev.l0.ir.Type;
+import dev.l0.opt.ir.Analysis;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Ident;
+import dev.l0.opt.ir.Lambda;
+import dev.l0.opt.ir.NameSource;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.SubExp;
+import dev.l0.opt.ir.Substitution;
+import dev.l0.semantics.ArrayOperations;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The fusion algebra of a filter cluster (seed 002, {@code 002_a8fe81c0996bed27.txt} §3.6: a filter
+ * is a transducer, which fuses with the nodes of its input size and with those of its output size).
+ * Its one form is {@link Exp.FilterMap}: a keep flag and the values of a row.
+ *
+ * <ul>
+ *   <li>{@code filter(p, a)} is {@code filtermap(fn x => (p(x), x), a)};
+ *   <li>map→filter: {@code filtermap(h, map(f, a)) = filtermap(h∘f, a)}, the map's function first;
+ *   <li>filter→map: {@code map(g, filtermap(h, a)) = filtermap(fn x => let (k, v) = h(x) in (k, if
+ *       k then g(v) else 0), a)}: {@code g} runs only on kept rows, as it did, so it fails where it
+ *       did and does no other work.
+ * </ul>
+ *
+ * Each row's work keeps its sequential order, so results are bit-identical.
+ */
+final class FilterClusterRules {
+  private FilterClusterRules() {}
+
+  /** Whether every row of {@code filter}'s inputs is a scalar (a filtermap binds scalars only). */
+  static boolean scalarRows(Exp.Filter filter) {
+    return filter.predicate().params().stream().allMatch(p -> p.type().rank() == 0);
+  }
+
+  /** A filter as the filtermap it is; a filtermap as itself. */
+  static Exp.FilterMap asFilterMap(Exp.Soac filter) {
+    if (filter instanceof Exp.FilterMap filterMap) {
+      return filterMap;
+    }
+    Lambda p = ((Exp.Filter) filter).predicate();
+    List<SubExp> results = new ArrayList<>(List.of(p.body().result().get(0)));
+    List<Type> types = new ArrayList<>(List.of(ScalarType.BOOL));
+    for (Ident param : p.params()) {
+      results.add(param.var());
+      types.add(param.type());
+    }
+    return new Exp.FilterMap(
+        new Lambda(p.params(), new Body(p.body().stms(), results), types), filter.inputs());
+  }
+
+  /** {@code FUSE-MAP-FILTER}: the map's function composed into the filter's. */
+  static Optional<Stm> mapIntoFilter(Stm producer, Stm consumer, NameSource names) {
+    Stm asFilterMap = consumer.withExp(asFilterMap((Exp.Soac) consumer.exp()));
+    return FusionRules.fuse(producer, asFilterMap, names);
+  }
+
+  /** {@code FUSE-FILTER-MAP}: the map's function runs on the kept rows' values. */
+  static Optional<Stm> filterIntoMap(Stm producer, Stm consumer, NameSource names) {
+    Exp.FilterMap h = asFilterMap((Exp.Soac) producer.exp());
+    Exp.Map g = (Exp.Map) consumer.exp();
+    Lambda f = h.function();
+    List<SubExp> values = f.body().result();
+    Map<String, SubExp> rowOf = new HashMap<>();
+    for (int j = 0; j < g.inputs().size(); j++) {
+      int k = producer.pattern().stream().map(Ident::var).toList().indexOf(g.inputs().get(j));
+      rowOf.put(g.function().params().get(j).name(), values.get(1 + k));
+    }
+    Body kept = new Substitution(rowOf).apply(g.function().body());
+    List<Ident> mapped = new ArrayList<>();
+    List<SubExp> zeros = new ArrayList<>();
+    for (Type t : g.function().returnTypes()) {
+      mapped.add(new Ident(names.fresh("mapped"), t));
+      zeros.add(SubExp.constant((ScalarValue) ArrayOperations.zero(t, Shape.SCALAR)));
+    }
+    SubExp flag = values.get(0);
+    List<Stm> stms = new ArrayList<>(f.body().stms());
+    stms.add(new Stm(mapped, new Exp.If(flag, kept, new Body(List.of(), zeros))));
+    List<SubExp> results = new ArrayList<>(List.of(flag));
+    mapped.forEach(m -> results.add(m.var()));
+    List<Type> types = new ArrayList<>(List.of(ScalarType.BOOL));
+    types.addAll(g.function().returnTypes());
+    List<String> certs = new ArrayList<>(producer.certificates());
+    consumer.certificates().stream().filter(c -> !certs.contains(c)).forEach(certs::add);
+    Lambda function = new Lambda(f.params(), new Body(stms, results), types);
+    return Optional.of(new Stm(consumer.pattern(), certs, new Exp.FilterMap(function, h.inputs())));
+  }
+
+  /**
+   * The new size of a filter's output (seed 002 §3.5: a filter's output size is a fresh {@code
+   * k'}): where the outputs of the filter or filtermap at some position are read only by one map
+   * and by {@code size(0, ...)} statements before it, the size is read from the map's result
+   * instead, after the map, which then no longer names it in its type. The map is then the filter's
+   * only consumer, and {@code FUSE-FILTER-MAP} can fuse the two. Returns whether it changed {@code
+   * stms}.
+   */
+  static boolean sizeFromConsumer(List<Stm> stms, List<SubExp> result) {
+    for (int i = 0; i < stms.size(); i++) {
+      if (!(stms.get(i).exp() instanceof Exp.Filter
+          || stms.get(i).exp() instanceof Exp.FilterMap)) {
+        continue;
+      }
+      Set<String> outputs = new HashSet<>();
+      stms.get(i).pattern().forEach(p -> outputs.add(p.name()));
+      if (result.stream().anyMatch(r -> outputs.contains(r.varName()))) {
+        continue;
+      }
+      List<Integer> sizes = new ArrayList<>();
+      int consumer = -1;
+      boolean other = false;
+      for (int k = i + 1; k < stms.size() && !other; k++) {
+        Stm stm = stms.get(k);
+        if (Analysis.freeVariables(stm).stream().noneMatch(outputs::contains)) {
+          continue;
+        }
+        if (consumer < 0 && stm.exp() instanceof Exp.Size size && size.dimension() == 0) {
+          sizes.add(k);
+        } else if (consumer < 0 && stm.exp() instanceof Exp.Map) {
+          consumer = k;
+        } else {
+          other = true;
+        }
+      }
+      if (other || consumer < 0 || sizes.isEmpty()) {
+        continue;
+      }
+      Set<String> sizeNames = new HashSet<>();
+      sizes.forEach(k -> sizeNames.add(stms.get(k).pattern().get(0).name()));
+      Stm map = stms.get(consumer);
+      boolean readBefore =
+          stms.subList(sizes.get(0) + 1, consumer).stream()
+              .anyMatch(s -> Analysis.freeVariables(s).stream().anyMatch(sizeNames::contains));
+      if (readBefore
+          || Analysis.useCounts(map.exp()).keySet().stream().anyMatch(sizeNames::contains)) {
+        continue;
+      }
+      List<Ident> pattern = new ArrayList<>();
+      for (Ident id : map.pattern()) {
+        Type.Array a = (Type.Array) id.type();
+        boolean named = a.size() instanceof Dim.Named n && sizeNames.contains(n.variable());
+        pattern.add(named ? new Ident(id.name(), a.withSize(Dim.UNKNOWN)) : id);
+      }
+      Stm unsized = new Stm(pattern, map.certificates(), map.exp());
+      List<Stm> moved = new ArrayList<>();
+      for (int k : sizes) {
+        Stm size = stms.get(k);
+        moved.add(size.withExp(new Exp.Size(0, pattern.get(0).var())));
+      }
+      stms.set(consumer, unsized);
+      stms.addAll(consumer + 1, moved);
+      for (int j = sizes.size() - 1; j >= 0; j--) {
+        stms.remove((int) sizes.get(j));
+      }
+      return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,131 @@
+package dev.l0.opt;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.ir.L0RuntimeError;
+import dev.l0.opt.ir.Exp;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Filters fused with their producers and consumers (seed 002's size-changing operator, {@code
+ * FUSE-MAP-FILTER} and {@code FUSE-FILTER-MAP}): a map feeding a filter feeding a map is one
+ * filtermap kernel, whose results equal the reference interpreter's, failures included.
+ */
+class FilterFusionTest {
+  private static final String INTS = "[3, -1, 4, 1, -5, 9, 2, -6, 5, 3, 5, 8, -9, 7]";
+
+  @Test
+  void mapFilterMapIsOneKernel() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun [int] main([int] xs) =
+          let ys = map(fn int (int x) => x * 3 + 1, xs) in
+          let zs = filter(fn bool (int y) => y % 2 = 0, ys) in
+          map(fn int (int z) => z - 7, zs)
+        """);
+    assertEquals(List.of("filtermap"), c.kernelStructures(), c.optimized()::explain);
+    String kernel =
+        c.optimized()
+            .explain()
+            .lines()
+            .filter(l -> l.startsWith("kernel 1: "))
+            .findFirst()
+            .orElseThrow();
+    assertTrue(kernel.contains("FUSE-MAP-FILTER") && kernel.contains("FUSE-FILTER-MAP"), kernel);
+    c.assertSameResult("main", INTS);
+    c.assertSameResult("main", "[]");
+  }
+
+  @Test
+  void theConsumerRunsOnlyOnKeptRowsAndFailsWhereTheInterpreterDoes() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun [int] main([int] xs, int d) =
+          let zs = filter(fn bool (int x) => x > 0, xs) in
+          map(fn int (int z) => 100 / (z - d), zs)
+        """);
+    assertEquals(List.of("filtermap"), c.kernelStructures(), c.optimized()::explain);
+    c.assertSameResult("main", INTS + " -1");
+    c.assertSameResult("main", INTS + " -5");
+    assertThrows(L0RuntimeError.class, () -> c.assertSameResult("main", INTS + " 4"));
+  }
+
+  @Test
+  void aFilterOfRowsThatAreArraysStaysAFilter() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun [[int]] main([[int]] xss) =
+          let yss = map(fn [int] ([int] xs) => map(fn int (int x) => x + 1, xs), xss) in
+          filter(fn bool ([int] ys) => ys[0] > 2, yss)
+        """);
+    assertEquals(List.of("map{map}", "filter"), c.kernelStructures());
+    c.assertSameResult("main", "[[1, 2], [3, 4], [0, 9]]");
+  }
+
+  @Test
+  void normalize2IsThePapersTwoLoops() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[real], [real]} main([real] xs) =
+          let sum1 = reduce(op +, 0.0, xs) in
+          let gts = filter(fn bool (real x) => x > 0.0, xs) in
+          let sum2 = reduce(op +, 0.0, gts) in
+          let ys1 = map(fn real (real x) => x / sum1, xs) in
+          let ys2 = map(fn real (real x) => x / sum2, xs) in
+          {ys1, ys2}
+        """);
+    assertEquals(List.of("redomap", "map"), c.kernelStructures(), c.optimized()::explain);
+    assertEquals(
+        List.of(
+            "kernel 1: redomap in main: (xs_1) -> (sum1_6: f64, sum2_13: f64); fused by"
+                + " FUSE-FILTER-REDOMAP, FUSE-HORIZONTAL",
+            "kernel 2: map in main: (xs_1) -> (ys1_16: [xs_1_d0_2]f64, ys2_19: [xs_1_d0_2]f64);"
+                + " fused by FUSE-CLUSTER"),
+        c.optimized()
+            .explain()
+            .lines()
+            .filter(l -> l.startsWith("kernel ") && !l.contains(" on "))
+            .toList());
+    c.assertSameResult("main", "[1.5, -2.0, 3.0, 0.5, -4.5, 8.0]");
+    c.assertSameResult("main", "[]");
+  }
+
+  @Test
+  void mapsThatMayFailStayApart() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[int], [int]} main([int] xs) =
+          let sum1 = reduce(op +, 0, xs) in
+          let sum2 = reduce(op +, 0, filter(fn bool (int x) => x > 0, xs)) in
+          {map(fn int (int x) => x / sum1, xs), map(fn int (int x) => x / sum2, xs)}
+        """);
+    assertEquals(List.of("redomap", "map", "map"), c.kernelStructures(), c.optimized()::explain);
+    assertThrows(L0RuntimeError.class, () -> c.assertSameResult("main", "[1, -1]"));
+    c.assertSameResult("main", "[1, -2, 4]");
+  }
+
+  @Test
+  void twoMapsOfOneProducerInOneClusterBecomeOneMapThatComputesItOnce() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[real], [real]} main([real] a) =
+          let e = map(fn real (real x) => exp(exp(exp(exp(exp(x))))), a) in
+          {map(fn real (real v) => v * 2.0, e), map(fn real (real v) => v + 1.0, e)}
+        """);
+    assertEquals(List.of("map"), c.kernelStructures(), c.optimized()::explain);
+    assertEquals(
+        5,
+        c.statementsInsideLoops().stream().filter(s -> s.exp() instanceof Exp.BuiltinCall).count(),
+        c.optimized()::explain);
+    c.assertSameResult("main", "[0.5, -1.0, 0.0]");
+  }
+}

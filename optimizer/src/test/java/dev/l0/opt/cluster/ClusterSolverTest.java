@@ -1,0 +1,255 @@
+package dev.l0.opt.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.ir.Type;
+import dev.l0.opt.Optimizer;
+import dev.l0.opt.flatten.TupleFlattener;
+import dev.l0.opt.fusion.Fusion;
+import dev.l0.opt.ir.Body;
+import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.InternalFunction;
+import dev.l0.opt.ir.InternalProgram;
+import dev.l0.opt.ir.NameSource;
+import dev.l0.opt.ir.Stm;
+import dev.l0.opt.ir.Traversal;
+import dev.l0.opt.pass.PassManager;
+import dev.l0.syntax.L0Parser;
+import dev.l0.types.TypeChecker;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Seed 002's own examples (§1, §5, Fig. 7) written in L0, clustered before any fusion: the loop
+ * counts the paper reports for its system (normalize2 2, closest points 3, quadtree 2), its
+ * objective value for normalize2 (51), and the clusterings it names.
+ */
+class ClusterSolverTest {
+  /** The body with the most SOACs of {@code source}'s program, simplified but not fused. */
+  private static DataflowGraph graphOf(String source) {
+    NameSource names = new NameSource();
+    InternalProgram internal =
+        TupleFlattener.flatten(TypeChecker.check(L0Parser.parse(source, "test.l0")), names);
+    InternalProgram simplified =
+        PassManager.runAll(Optimizer.pipeline(new Fusion()).subList(0, 2), internal, names);
+    List<Body> bodies = new ArrayList<>();
+    Map<String, Type> types = new HashMap<>();
+    for (InternalFunction f : simplified.functions()) {
+      collectBodies(f.body(), bodies);
+      f.params().forEach(p -> types.put(p.name(), p.type()));
+    }
+    Body busiest =
+        bodies.stream().max(Comparator.comparingLong(ClusterSolverTest::soacs)).orElseThrow();
+    return DataflowGraph.of(busiest.stms(), types);
+  }
+
+  private static void collectBodies(Body body, List<Body> out) {
+    out.add(body);
+    for (Stm stm : body.stms()) {
+      Traversal.nestedBodies(stm.exp()).forEach(b -> collectBodies(b, out));
+    }
+  }
+
+  private static long soacs(Body body) {
+    return body.stms().stream().filter(s -> s.exp() instanceof Exp.Soac).count();
+  }
+
+  private static List<List<String>> named(DataflowGraph graph, Clustering clustering) {
+    return clustering.clusters().stream()
+        .map(
+            c ->
+                c.stream()
+                    .map(i -> graph.nodes().get(i).name().replaceAll("_[0-9]+$", ""))
+                    .toList())
+        .toList();
+  }
+
+  @Test
+  void normalize2IsTwoLoopsWithThePapersObjective() {
+    DataflowGraph graph =
+        graphOf(
+            """
+        fun {[real], [real]} main([real] xs) =
+          let sum1 = reduce(op +, 0.0, xs) in
+          let gts = filter(fn bool (real x) => x > 0.0, xs) in
+          let sum2 = reduce(op +, 0.0, gts) in
+          let ys1 = map(fn real (real x) => x / sum1, xs) in
+          let ys2 = map(fn real (real x) => x / sum2, xs) in
+          {ys1, ys2}
+        """);
+    assertEquals(5, graph.nodes().size());
+    Clustering clustering = ClusterSolver.solve(graph, ClusterSolver.Settings.DEFAULT);
+    assertEquals(
+        List.of(List.of("sum1", "gts", "sum2"), List.of("ys1", "ys2")), named(graph, clustering));
+    assertEquals(51, clustering.cost(), "§5.1: 25 x(sum1,ys2) + 25 x(gts,ys1) + 1 x(sum2,ys1)");
+    assertTrue(clustering.exact());
+  }
+
+  @Test
+  void quadtreeIsTwoLoops() {
+    DataflowGraph graph =
+        graphOf(
+            """
+        fun {[{real, real}], [{real, real}], [{real, real}], [{real, real}]} main([{real, real}] pts) =
+          let {minx, y0} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
+            let {ax, ay} = a in let {bx, by} = b in if ax < bx then a else b, {1e308, 0.0}, pts) in
+          let {maxx, y1} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
+            let {ax, ay} = a in let {bx, by} = b in if ax < bx then b else a, {-1e308, 0.0}, pts) in
+          let {x0, miny} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
+            let {ax, ay} = a in let {bx, by} = b in if ay < by then a else b, {0.0, 1e308}, pts) in
+          let {x1, maxy} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
+            let {ax, ay} = a in let {bx, by} = b in if ay < by then b else a, {0.0, -1e308}, pts) in
+          let xm = (minx + maxx) / 2.0 in
+          let ym = (miny + maxy) / 2.0 in
+          {filter(fn bool ({real, real} p) => let {x, y} = p in x < xm && y < ym, pts),
+           filter(fn bool ({real, real} p) => let {x, y} = p in x >= xm && y < ym, pts),
+           filter(fn bool ({real, real} p) => let {x, y} = p in x < xm && y >= ym, pts),
+           filter(fn bool ({real, real} p) => let {x, y} = p in x >= xm && y >= ym, pts)}
+        """);
+    assertEquals(8, graph.nodes().size(), "Fig. 7: 8 loops unfused");
+    Clustering clustering = ClusterSolver.solve(graph, ClusterSolver.Settings.DEFAULT);
+    assertEquals(2, clustering.loops(), () -> named(graph, clustering).toString());
+    assertEquals(List.of(0, 1, 2, 3), clustering.clusters().get(0), "the four reductions");
+  }
+
+  @Test
+  void closestPointsIsThreeLoops() {
+    DataflowGraph graph =
+        graphOf(
+            """
+        fun real dist(real ax, real ay, real bx, real by) = sqrt((ax - bx) * (ax - bx) + (ay - by) * (ay - by))
+        fun real closest(int depth, [real] xs, [real] ys) =
+          if depth = 0 then 1e308 else
+          let pivot = ys[0] in
+          let {ax, ay} = unzip(filter(fn bool (real x, real y) => y >= pivot, zip(xs, ys))) in
+          let {bx, by} = unzip(filter(fn bool (real x, real y) => y < pivot, zip(xs, ys))) in
+          let above = closest(depth - 1, ax, ay) in
+          let below = closest(depth - 1, bx, by) in
+          let border = if above < below then above else below in
+          let {abx, aby} = unzip(filter(fn bool (real x, real y) => y >= pivot && y < pivot + border, zip(xs, ys))) in
+          let {bbx, bby} = unzip(filter(fn bool (real x, real y) => y < pivot && y >= pivot - border, zip(xs, ys))) in
+          let cs = map(fn real (real x, real y) =>
+                     reduce(fn real (real a, real b) => if a < b then a else b, 1e308,
+                            map(fn real (real u, real v) => dist(x, y, u, v), zip(bbx, bby))),
+                   zip(abx, aby)) in
+          let bord = reduce(fn real (real a, real b) => if a < b then a else b, 1e308, cs) in
+          if border < bord then border else bord
+        fun real main([real] xs, [real] ys) = closest(3, xs, ys)
+        """);
+    assertEquals(6, graph.nodes().size(), "Fig. 7: 6 loops unfused");
+    Clustering clustering = ClusterSolver.solve(graph, ClusterSolver.Settings.DEFAULT);
+    assertEquals(3, clustering.loops(), () -> named(graph, clustering).toString());
+    assertEquals(List.of(0, 1), clustering.clusters().get(0), "both halves in one loop");
+  }
+
+  @Test
+  void aMapFeedingAFilterFeedingAMapIsOneLoop() {
+    DataflowGraph graph =
+        graphOf(
+            """
+        fun [int] main([int] xs) =
+          let ys = map(fn int (int x) => x * 3 + 1, xs) in
+          let zs = filter(fn bool (int y) => y % 2 = 0, ys) in
+          map(fn int (int z) => z - 7, zs)
+        """);
+    assertEquals(
+        List.of(DataflowGraph.EdgeKind.FUSIBLE, DataflowGraph.EdgeKind.FUSIBLE),
+        graph.edges().stream().map(DataflowGraph.Edge::kind).toList());
+    assertEquals(1, ClusterSolver.solve(graph, ClusterSolver.Settings.DEFAULT).loops());
+  }
+
+  @Test
+  void aReductionsResultPreventsFusionWithItsReader() {
+    DataflowGraph graph =
+        graphOf(
+            """
+        fun [real] main([real] xs) =
+          let s = reduce(op +, 0.0, xs) in
+          map(fn real (real x) => x / s, xs)
+        """);
+    assertEquals(
+        List.of(DataflowGraph.EdgeKind.PREVENTING),
+        graph.edges().stream().map(DataflowGraph.Edge::kind).toList());
+    Clustering clustering = ClusterSolver.solve(graph, ClusterSolver.Settings.DEFAULT);
+    assertEquals(2, clustering.loops());
+    assertFalse(ClusterSolver.violation(graph, clustering).isPresent());
+    Clustering together = new Clustering(List.of(List.of(0, 1)), 0, false);
+    assertEquals(
+        "s and main_res share a loop across a fusion-preventing path",
+        ClusterSolver.violation(graph, together).orElseThrow().replaceAll("_[0-9]+", ""));
+  }
+
+  /** Ten groups of a sum, a map reading it and a filter of the map: 30 SOACs. */
+  private static String thirtySoacs() {
+    StringBuilder source = new StringBuilder();
+    List<String> results = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    for (int k = 0; k < 10; k++) {
+      source.append(
+          ("  let s%1$d = reduce(op +, %1$d.5, xs) in\n"
+                  + "  let m%1$d = map(fn real (real x) => x * %1$d.0 + s%1$d, xs) in\n"
+                  + "  let f%1$d = filter(fn bool (real x) => x > s%1$d, m%1$d) in\n")
+              .formatted(k));
+      results.add("f" + k);
+      types.add("[real]");
+    }
+    return "fun {%s} main([real] xs) =\n%s  {%s}\n"
+        .formatted(String.join(", ", types), source, String.join(", ", results));
+  }
+
+  /** Quadtree's shape at 30 SOACs: 15 reductions of one array, then 15 filters of it. */
+  private static String fifteenSumsAndFifteenFilters() {
+    StringBuilder source = new StringBuilder();
+    List<String> sums = new ArrayList<>();
+    List<String> filters = new ArrayList<>();
+    for (int k = 0; k < 15; k++) {
+      source.append("  let s%1$d = reduce(op +, %1$d.5, xs) in\n".formatted(k));
+      sums.add("s" + k);
+    }
+    source.append("  let t = %s in\n".formatted(String.join(" + ", sums)));
+    for (int k = 0; k < 15; k++) {
+      filters.add("filter(fn bool (real x) => x * %d.0 > t, xs)".formatted(k));
+    }
+    return "fun {%s} main([real] xs) =\n%s  {%s}\n"
+        .formatted(
+            String.join(", ", java.util.Collections.nCopies(15, "[real]")),
+            source,
+            String.join(", ", filters));
+  }
+
+  @Test
+  void thirtySoacsAreSolvedExactly() {
+    DataflowGraph graph = graphOf(fifteenSumsAndFifteenFilters());
+    assertEquals(30, graph.nodes().size());
+    Clustering clustering =
+        ClusterSolver.solve(
+            graph, new ClusterSolver.Settings(30, ClusterSolver.Settings.DEFAULT.maxSteps()));
+    assertTrue(clustering.exact(), "the branch and bound proved the clustering minimal");
+    assertEquals(2, clustering.loops(), () -> named(graph, clustering).toString());
+  }
+
+  @Test
+  void pastItsBudgetTheSearchKeepsTheBestClusteringFound() {
+    DataflowGraph graph = graphOf(thirtySoacs());
+    assertEquals(30, graph.nodes().size());
+    Clustering clustering = ClusterSolver.solve(graph, new ClusterSolver.Settings(30, 1000));
+    assertFalse(clustering.exact(), "this graph is not proved minimal in 1000 steps");
+    assertEquals(java.util.Optional.empty(), ClusterSolver.violation(graph, clustering));
+    assertTrue(clustering.loops() <= 3, () -> named(graph, clustering).toString());
+  }
+
+  @Test
+  void beyondTheExactLimitTheClusteringIsGreedyAndStillValid() {
+    DataflowGraph graph = graphOf(thirtySoacs());
+    Clustering clustering = ClusterSolver.solve(graph, new ClusterSolver.Settings(29, 1000));
+    assertFalse(clustering.exact());
+    assertEquals(java.util.Optional.empty(), ClusterSolver.violation(graph, clustering));
+    assertTrue(clustering.loops() < 30, () -> named(graph, clustering).toString());
+  }
+}
