@@ -147,6 +147,7 @@ class L0PipelineRowsTest {
             .toString();
     assertFalse(plan.contains("RowToColumnar"), plan);
     List<Row> stored = spark.read().parquet(file).collectAsList();
+    List<L0PipelineExec> nodes = SparkTestSupport.pipelineExecs(out);
     List<Row> result = out.collectAsList();
     assertEquals(stored.size(), result.size());
     for (int i = 0; i < stored.size(); i++) {
@@ -155,6 +156,44 @@ class L0PipelineRowsTest {
           result.get(i),
           "row " + i);
     }
+    Map<String, Long> metrics = metricValues(nodes.get(0));
+    assertEquals(0L, metrics.get("inputSlicesInPlace"), () -> "dictionary ids " + metrics);
+    assertTrue(metrics.get("inputSlicesGetterCopied") > 0, () -> "dictionary ids " + metrics);
+  }
+
+  @Test
+  void parquetBatchesOfTheJvmBatchSizeAreReadInPlace(@TempDir Path folder) {
+    String file = folder.resolve("plain.parquet").toString();
+    int sparkBatch = 4096;
+    long rows = 3L * sparkBatch + 100;
+    spark
+        .range(0, rows, 1, 1)
+        .select(col("id").multiply(0.5).as("x"), col("id").cast("int").as("n"))
+        .write()
+        .option("parquet.enable.dictionary", "false")
+        .parquet(file);
+    Dataset<Row> out =
+        spark
+            .read()
+            .parquet(file)
+            .transform(
+                L0.pipeline(
+                        """
+            fun {[f64], [f64], [int]} main([f64] x, [int] n) =
+              {x, map(fn f64 (f64 v) => 2.0 * v, x), map(fn int (int k) => k - 1, n)}""")
+                    .on("x", "n")
+                    .as("x", "doubled", "previous"));
+
+    List<L0PipelineExec> nodes = SparkTestSupport.pipelineExecs(out);
+    List<Row> result = out.collectAsList();
+    assertEquals(rows, result.size());
+    for (int i = 0; i < rows; i++) {
+      assertEquals(RowFactory.create(0.5 * i, 1.0 * i, i - 1), result.get(i), "row " + i);
+    }
+    Map<String, Long> metrics = metricValues(nodes.get(0));
+    assertEquals(6L, metrics.get("inputSlicesInPlace"), () -> "3 full batches " + metrics);
+    assertEquals(2L, metrics.get("inputSlicesArrayCopied"), () -> "the last 100 rows " + metrics);
+    assertEquals(0L, metrics.get("inputSlicesGetterCopied"), () -> metrics.toString());
   }
 
   @Test
@@ -234,7 +273,7 @@ class L0PipelineRowsTest {
   }
 
   @Test
-  void nestedArrayColumnsRoundTripThroughNestedArrowLists() {
+  void nestedArrayColumnsRoundTripThroughNestedArrayVectors() {
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < 300; i++) {
       rows.add(RowFactory.create((Object) new int[][] {{i, i + 1, i + 2}, {-i, 0, i}}));

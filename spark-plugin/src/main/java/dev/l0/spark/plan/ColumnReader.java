@@ -1,5 +1,6 @@
 package dev.l0.spark.plan;
 
+import dev.l0.ir.ScalarType;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.spark.pipeline.InputBinding;
 import java.lang.reflect.Array;
@@ -21,6 +22,15 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * dead once the next batch is asked for ({@code reuseColumns}), a full batch's scalar column is
  * filled again for the next batch instead of a new one: no allocation, and the array stays in the
  * core's caches.
+ *
+ * <p>Scalars of Spark's on-heap vectors are copied straight from the vector's value array ({@link
+ * OnHeapVectorArrays}) with one {@code arraycopy}; other vectors (off-heap, Arrow, dictionary ids)
+ * through the vectors' bulk getters, which copy into a new array first. With {@code reuseColumns},
+ * a batch that is one whole Spark batch whose value array has exactly its rows and no nulls
+ * (Spark's Parquet reader's 4096-row batches, with {@code spark.l0.jvm.batchRows} 4096) is that
+ * array itself: no copy at all. Spark refills it only when the next batch is read, after the kernel
+ * has run and Spark has read the output batch; nothing writes into it. Each slice's way is counted
+ * in {@link InputPaths}.
  */
 final class ColumnReader {
   /**
@@ -34,6 +44,7 @@ final class ColumnReader {
   private final int batchRows;
   private final boolean reuseColumns;
   private final boolean[] elementsMayBeNull;
+  private final InputPaths paths;
 
   /** Array columns: the slices read since the last drain. */
   private final List<Object> chunks = new ArrayList<>();
@@ -41,17 +52,26 @@ final class ColumnReader {
   /** Scalar columns: the batch's column being filled, null before the first slice of a batch. */
   private Object scalars;
 
+  /** Scalar columns: Spark's value array that is this whole batch's column, or null. */
+  private Object inPlace;
+
   private int scalarRows;
   private int[] innerShape;
 
   ColumnReader(
-      InputBinding binding, int topOrdinal, int partition, int batchRows, boolean reuseColumns) {
+      InputBinding binding,
+      int topOrdinal,
+      int partition,
+      int batchRows,
+      boolean reuseColumns,
+      InputPaths paths) {
     this.binding = binding;
     this.topOrdinal = topOrdinal;
     this.partition = partition;
     this.batchRows = batchRows;
     this.reuseColumns = reuseColumns;
     this.elementsMayBeNull = elementNullability(binding.leafType(), binding.rank() - 1);
+    this.paths = paths;
   }
 
   /**
@@ -65,9 +85,30 @@ final class ColumnReader {
       chunks.add(readArrays(path, leaf, from, count, rowsBefore));
       return;
     }
+    boolean hasNulls = path.stream().anyMatch(ColumnVector::hasNull);
+    Object values = OnHeapVectorArrays.valuesOf(leaf, binding.elementType());
+    if (values != null
+        && !hasNulls
+        && reuseColumns
+        && binding.elementType() != ScalarType.BOOL
+        && scalarRows == 0
+        && from == 0
+        && count == batchRows
+        && Array.getLength(values) == count) {
+      inPlace = values;
+      scalarRows = count;
+      paths.count(InputPaths.Path.IN_PLACE);
+      return;
+    }
     reserve(scalarRows + count);
-    copyScalars(leaf, from, count, scalars, scalarRows);
-    if (path.stream().anyMatch(ColumnVector::hasNull)) {
+    if (values != null) {
+      copyValues(values, from, count, scalars, scalarRows);
+      paths.count(InputPaths.Path.ARRAY_COPY);
+    } else {
+      copyScalars(leaf, from, count, scalars, scalarRows);
+      paths.count(InputPaths.Path.GETTER_COPY);
+    }
+    if (hasNulls) {
       for (int i = 0; i < count; i++) {
         if (isNull(path, from + i)) {
           replaceNull(scalars, scalarRows + i, rowsBefore + i);
@@ -101,6 +142,12 @@ final class ColumnReader {
    */
   Object drain(int rows) {
     if (binding.rank() == 1) {
+      if (inPlace != null) {
+        Object column = inPlace;
+        inPlace = null;
+        scalarRows = 0;
+        return column;
+      }
       boolean exact = scalars != null && Array.getLength(scalars) == rows;
       Object column = exact ? scalars : FlatArray.allocate(binding.elementType(), rows);
       if (column != scalars && rows > 0) {
@@ -161,6 +208,22 @@ final class ColumnReader {
           default -> vector.getDoubles(from, count);
         };
     System.arraycopy(values, 0, target, offset, count);
+  }
+
+  /**
+   * Copies {@code count} values of an on-heap vector's value array from row {@code from} into
+   * {@code target} at {@code offset}: one {@code arraycopy}, or for booleans (bytes 0 and 1 there)
+   * a loop.
+   */
+  private static void copyValues(Object values, int from, int count, Object target, int offset) {
+    if (values instanceof byte[] bytes) {
+      boolean[] booleans = (boolean[]) target;
+      for (int i = 0; i < count; i++) {
+        booleans[offset + i] = bytes[from + i] == 1;
+      }
+      return;
+    }
+    System.arraycopy(values, from, target, offset, count);
   }
 
   private Object readArrays(

@@ -18,6 +18,7 @@ final class InputBatches implements Iterator<ColumnBatch> {
   private final Iterator<ColumnarBatch> input;
   private final List<ColumnReader> readers;
   private final int batchRows;
+  private final InputPaths paths = new InputPaths();
   private ColumnarBatch current;
 
   /**
@@ -42,7 +43,8 @@ final class InputBatches implements Iterator<ColumnBatch> {
     this.readers = new ArrayList<>(bindings.size());
     for (int b = 0; b < bindings.size(); b++) {
       readers.add(
-          new ColumnReader(bindings.get(b), topOrdinals[b], partition, batchRows, reuseColumns));
+          new ColumnReader(
+              bindings.get(b), topOrdinals[b], partition, batchRows, reuseColumns, paths));
     }
   }
 
@@ -67,6 +69,11 @@ final class InputBatches implements Iterator<ColumnBatch> {
   /** The rows read so far. */
   long rowsRead() {
     return rowsRead;
+  }
+
+  /** How the scalar slices read so far were read. */
+  InputPaths paths() {
+    return paths;
   }
 
   private ColumnBatch fill() {

@@ -11,9 +11,10 @@ import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The SQL metrics of one pipeline node (created on the driver, updated by its tasks): rows in and
- * out, and the runtime's counters (kernel time, transfers, compilation, cache hits, fallbacks),
- * with the fallbacks' reasons in a named accumulator (Spark UI) that {@link FallbackLog} logs on
- * the driver.
+ * out, how the scalar inputs were read (Spark's arrays in place, copied from them, or copied
+ * through getters: {@link InputPaths}), and the runtime's counters (kernel time, transfers,
+ * compilation, cache hits, fallbacks), with the fallbacks' reasons in a named accumulator (Spark
+ * UI) that {@link FallbackLog} logs on the driver.
  */
 final class PipelineMetrics implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -27,6 +28,9 @@ final class PipelineMetrics implements Serializable {
   private final SQLMetric compileTime;
   private final SQLMetric compileCacheHits;
   private final SQLMetric fallbacks;
+  private final SQLMetric slicesInPlace;
+  private final SQLMetric slicesArrayCopied;
+  private final SQLMetric slicesGetterCopied;
   private final FallbackReasons fallbackReasons = new FallbackReasons();
 
   PipelineMetrics(SparkContext context) {
@@ -38,6 +42,9 @@ final class PipelineMetrics implements Serializable {
     compileTime = SQLMetrics.createNanoTimingMetric(context, "compile time", UNSET);
     compileCacheHits = SQLMetrics.createMetric(context, "compile cache hits");
     fallbacks = SQLMetrics.createMetric(context, "fallbacks");
+    slicesInPlace = SQLMetrics.createMetric(context, "input slices read in place");
+    slicesArrayCopied = SQLMetrics.createMetric(context, "input slices copied from on-heap arrays");
+    slicesGetterCopied = SQLMetrics.createMetric(context, "input slices copied through getters");
     context.register(fallbackReasons, FallbackReasons.NAME);
     FallbackLog.watch(context, fallbackReasons);
   }
@@ -53,6 +60,9 @@ final class PipelineMetrics implements Serializable {
     metrics.put("compileTime", compileTime);
     metrics.put("compileCacheHits", compileCacheHits);
     metrics.put("fallbacks", fallbacks);
+    metrics.put("inputSlicesInPlace", slicesInPlace);
+    metrics.put("inputSlicesArrayCopied", slicesArrayCopied);
+    metrics.put("inputSlicesGetterCopied", slicesGetterCopied);
     return scala.collection.immutable.Map$.MODULE$.from(CollectionConverters.asScala(metrics));
   }
 
@@ -62,6 +72,13 @@ final class PipelineMetrics implements Serializable {
 
   void addOutputRows(long rows) {
     outputRows.add(rows);
+  }
+
+  /** Adds how one partition's scalar input slices were read. */
+  void addInputPaths(InputPaths paths) {
+    slicesInPlace.add(paths.slices(InputPaths.Path.IN_PLACE));
+    slicesArrayCopied.add(paths.slices(InputPaths.Path.ARRAY_COPY));
+    slicesGetterCopied.add(paths.slices(InputPaths.Path.GETTER_COPY));
   }
 
   /** Adds one runner's counters. */

@@ -86,6 +86,7 @@ final class PipelineTask implements Serializable {
       }
       if (countsInputRows) {
         metrics.addInputRows(batches.rowsRead());
+        metrics.addInputPaths(batches.paths());
       }
       return List.of(new Tuple2<>(partition, run.call(PartitionRunner::partial))).iterator();
     }
@@ -95,8 +96,7 @@ final class PipelineTask implements Serializable {
   Iterator<ColumnarBatch> finishReduce(Iterator<Tuple2<Integer, PartialResult>> partials) {
     ColumnBatch result = PartialCombiner.finish(spec, inPartitionOrder(partials), COMBINE_ON_JVM);
     metrics.addOutputRows(result.rows());
-    TaskOutput output = TaskOutput.open(spec.outputSchema(), () -> {});
-    return List.of(output.next(result)).iterator();
+    return List.of(OutputBatch.of(result, spec.outputSchema())).iterator();
   }
 
   /**
@@ -144,10 +144,14 @@ final class PipelineTask implements Serializable {
     TaskOutput output = TaskOutput.open(spec.outputSchema(), run::close);
     PipelineMetrics counted = metrics;
     return new Iterator<>() {
+      private boolean exhausted;
+
       @Override
       public boolean hasNext() {
         boolean more = batches.hasNext();
-        if (!more) {
+        if (!more && !exhausted) {
+          exhausted = true;
+          counted.addInputPaths(batches.paths());
           run.close();
         }
         return more;

@@ -1,5 +1,6 @@
 package dev.l0.spark.plan;
 
+import java.util.Arrays;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.Decimal;
@@ -12,7 +13,9 @@ import org.apache.spark.unsafe.types.UTF8String;
  * A read-only Spark column vector over a runtime result column, a primitive array of exactly the
  * batch's rows ({@code double[]}, {@code float[]}, {@code long[]}, {@code int[]} or {@code
  * boolean[]}), without copying it: no nulls, nothing to free. Spark's whole-stage code reads it
- * with the getter of its type.
+ * with the getter of its type; the bulk getters ({@code getDoubles}, ..., which {@code
+ * ColumnarArray.toDoubleArray} and the like use when it holds a per-row array's elements) copy a
+ * range with one {@code arraycopy}.
  */
 final class PrimitiveArrayColumnVector extends ColumnVector {
   private final double[] doubles;
@@ -108,6 +111,31 @@ final class PrimitiveArrayColumnVector extends ColumnVector {
   @Override
   public double getDouble(int rowId) {
     return doubles[rowId];
+  }
+
+  @Override
+  public boolean[] getBooleans(int rowId, int count) {
+    return Arrays.copyOfRange(booleans, rowId, rowId + count);
+  }
+
+  @Override
+  public int[] getInts(int rowId, int count) {
+    return Arrays.copyOfRange(ints, rowId, rowId + count);
+  }
+
+  @Override
+  public long[] getLongs(int rowId, int count) {
+    return Arrays.copyOfRange(longs, rowId, rowId + count);
+  }
+
+  @Override
+  public float[] getFloats(int rowId, int count) {
+    return Arrays.copyOfRange(floats, rowId, rowId + count);
+  }
+
+  @Override
+  public double[] getDoubles(int rowId, int count) {
+    return Arrays.copyOfRange(doubles, rowId, rowId + count);
   }
 
   @Override

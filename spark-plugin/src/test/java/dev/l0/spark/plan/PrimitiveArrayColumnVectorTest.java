@@ -1,12 +1,15 @@
 package dev.l0.spark.plan;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.vectorized.ColumnarArray;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,5 +50,37 @@ class PrimitiveArrayColumnVectorTest {
                 PrimitiveArrayColumnVector.of(DataTypes.DoubleType, new double[] {1})
                     .getUTF8String(0));
     assertEquals("getUTF8String on an L0 output column of type double", wrongGetter.getMessage());
+  }
+
+  @Test
+  void perRowArraysReadTheFlatArrayRowAfterRow() {
+    double[] flat = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    ArrayType inner = DataTypes.createArrayType(DataTypes.DoubleType, false);
+    ArrayType outer = DataTypes.createArrayType(inner, false);
+    FixedLengthArrayColumnVector rows =
+        new FixedLengthArrayColumnVector(
+            outer,
+            new FixedLengthArrayColumnVector(
+                inner, PrimitiveArrayColumnVector.of(DataTypes.DoubleType, flat), 3),
+            2);
+
+    ColumnarArray second = rows.getArray(1);
+    assertEquals(2, second.numElements());
+    assertArrayEquals(new double[] {6, 7, 8}, second.getArray(0).toDoubleArray());
+    assertArrayEquals(new double[] {9, 10, 11}, second.getArray(1).toDoubleArray());
+    flat[10] = -1;
+    assertEquals(-1, second.getArray(1).getDouble(1), "the flat array itself, not a copy");
+    assertFalse(rows.isNullAt(1));
+    assertFalse(second.isNullAt(1));
+
+    IllegalStateException wrongElements =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                new FixedLengthArrayColumnVector(
+                    inner, PrimitiveArrayColumnVector.of(DataTypes.LongType, new long[] {1}), 1));
+    assertEquals(
+        "an output column of Spark type array<double> needs elements of type double, has bigint",
+        wrongElements.getMessage());
   }
 }
