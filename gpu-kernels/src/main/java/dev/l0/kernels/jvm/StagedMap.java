@@ -10,6 +10,7 @@ import dev.l0.kernels.ir.KernelStmt;
 import dev.l0.kernels.ir.ThreadIndex;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -138,8 +139,7 @@ record StagedMap(
     for (int j = 0; j < ops.size(); j++) {
       order.add(j);
     }
-    order.sort(
-        java.util.Comparator.comparingInt((Integer j) -> position[j]).thenComparingInt(j -> j));
+    order.sort(Comparator.comparingInt((Integer j) -> position[j]).thenComparingInt(j -> j));
     return order.stream().map(ops::get).toList();
   }
 
