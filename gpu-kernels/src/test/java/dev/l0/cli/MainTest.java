@@ -284,7 +284,7 @@ class MainTest {
     assertTrue(
         o.out()
             .contains(
-                "; Java: staged in chunks of 1024 rows, " + lanes + "; VectorMath: exp, log\n"),
+                "; Java: staged in chunks of 512 rows, " + lanes + "; VectorMath: exp, log\n"),
         o.out());
     assertTrue(o.out().contains("dev.l0.kernels.vector.VectorMath.exp("), o.out());
     assertTrue(o.out().contains("private static void stage$0("), o.out());

@@ -18,13 +18,14 @@ public final class JvmKernelForm {
   private JvmKernelForm() {}
 
   /**
-   * For example {@code staged in chunks of 1024 rows, lane-wise (8 doubles a step); VectorMath:
+   * For example {@code staged in chunks of 512 rows, lane-wise (8 doubles a step); VectorMath:
    * sqrt, log, exp x3}, for a redomap's chunk kernel {@code map part staged, fold per row in the
    * reduction order, in chunks of 1024 rows, ...}, or {@code per row}.
    */
   public static String describe(Kernel kernel) {
     Optional<StagedMap> staged = StagedMap.of(kernel);
     String what = "staged";
+    int rows = StagedMapPrinter.CHUNK;
     if (staged.isEmpty()) {
       Optional<StagedRedomap> redomap = StagedRedomap.of(kernel);
       if (redomap.isEmpty()) {
@@ -32,11 +33,12 @@ public final class JvmKernelForm {
       }
       staged = Optional.of(redomap.get().map());
       what = "map part staged, fold per row in the reduction order,";
+      rows = StagedMapPrinter.REDOMAP_CHUNK;
     }
     String form =
         what
             + " in chunks of "
-            + StagedMapPrinter.CHUNK
+            + rows
             + " rows, "
             + (VectorMath.lanewise()
                 ? "lane-wise (" + VectorMath.lanes() + " doubles a step)"

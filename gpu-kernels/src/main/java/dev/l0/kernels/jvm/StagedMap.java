@@ -10,6 +10,7 @@ import dev.l0.kernels.ir.KernelStmt;
 import dev.l0.kernels.ir.ThreadIndex;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -87,9 +88,114 @@ record StagedMap(
         new StagedMap(
             loop.counter(),
             loop.bound(),
-            List.copyOf(flattening.ops),
+            inPhases(flattening.ops),
             Set.copyOf(flattening.loaded),
             Set.copyOf(flattening.stored)));
+  }
+
+  /**
+   * {@code ops} reordered into phases: the arithmetic of phase 0, the math calls of level 0, the
+   * arithmetic of phase 1, the math calls of level 1, and so on, where a math call's level is the
+   * number of math calls on the longest chain of dependences before it (each as early as it can
+   * be), and each other op comes as late as the ops that read it allow, so that fewer values wait
+   * in arrays. Within a phase the ops keep their order. An op still comes after every op it reads a
+   * local of, every earlier op that reads a local it writes, and every earlier op that writes a
+   * local or buffer it writes, so every row computes the same values. Fewer runs of consecutive
+   * arithmetic ops mean fewer stages, so fewer passes over the chunk's arrays.
+   */
+  static List<Op> inPhases(List<Op> ops) {
+    List<List<Integer>> before = dependences(ops);
+    int[] position = new int[ops.size()];
+    int last = 0;
+    // even positions hold arithmetic phases, odd ones levels of math calls
+    for (int j = 0; j < ops.size(); j++) {
+      int earliest = 0;
+      for (int i : before.get(j)) {
+        earliest =
+            Math.max(earliest, position[i] + (isMath(ops.get(i)) || isMath(ops.get(j)) ? 1 : 0));
+      }
+      position[j] = earliest % 2 == (isMath(ops.get(j)) ? 1 : 0) ? earliest : earliest + 1;
+      last = Math.max(last, position[j]);
+    }
+    int lastPhase = last % 2 == 0 ? last : last + 1;
+    List<List<Integer>> after = new ArrayList<>();
+    ops.forEach(op -> after.add(new ArrayList<>()));
+    for (int j = 0; j < ops.size(); j++) {
+      for (int i : before.get(j)) {
+        after.get(i).add(j);
+      }
+    }
+    for (int i = ops.size() - 1; i >= 0; i--) {
+      if (isMath(ops.get(i))) {
+        continue;
+      }
+      int latest = lastPhase;
+      for (int j : after.get(i)) {
+        latest = Math.min(latest, position[j] - (isMath(ops.get(j)) ? 1 : 0));
+      }
+      position[i] = latest % 2 == 0 ? latest : latest - 1;
+    }
+    List<Integer> order = new ArrayList<>();
+    for (int j = 0; j < ops.size(); j++) {
+      order.add(j);
+    }
+    order.sort(Comparator.comparingInt((Integer j) -> position[j]).thenComparingInt(j -> j));
+    return order.stream().map(ops::get).toList();
+  }
+
+  private static boolean isMath(Op op) {
+    return op instanceof MathCall;
+  }
+
+  /**
+   * For each op, the earlier ops it must follow: those that write a local it reads (the latest
+   * such), that read a local it writes, or that write what it writes.
+   */
+  private static List<List<Integer>> dependences(List<Op> ops) {
+    Set<KernelExpr.Var> locals = new LinkedHashSet<>();
+    for (Op op : ops) {
+      KernelExpr.Var target = target(op);
+      if (target != null) {
+        locals.add(target);
+      }
+    }
+    Map<Object, Integer> lastWrite = new HashMap<>();
+    Map<KernelExpr.Var, List<Integer>> readsSinceWrite = new HashMap<>();
+    List<List<Integer>> before = new ArrayList<>();
+    for (int j = 0; j < ops.size(); j++) {
+      Set<Integer> after = new LinkedHashSet<>();
+      Set<KernelExpr.Var> read = reads(ops.get(j), locals);
+      for (KernelExpr.Var v : read) {
+        Integer writer = lastWrite.get(v);
+        if (writer != null) {
+          after.add(writer);
+        }
+      }
+      Object written = ops.get(j) instanceof Store s ? s.buffer() : target(ops.get(j));
+      Integer previousWriter = lastWrite.get(written);
+      if (previousWriter != null) {
+        after.add(previousWriter);
+      }
+      if (written instanceof KernelExpr.Var v) {
+        after.addAll(readsSinceWrite.getOrDefault(v, List.of()));
+        readsSinceWrite.put(v, new ArrayList<>());
+      }
+      for (KernelExpr.Var v : read) {
+        readsSinceWrite.computeIfAbsent(v, x -> new ArrayList<>()).add(j);
+      }
+      lastWrite.put(written, j);
+      after.remove(j);
+      before.add(List.copyOf(after));
+    }
+    return before;
+  }
+
+  /** The local {@code op} writes, or null for a store. */
+  static KernelExpr.Var target(Op op) {
+    if (op instanceof Compute c) {
+      return c.target();
+    }
+    return op instanceof MathCall m ? m.target() : null;
   }
 
   /** Whether {@code e} is built from constants and the variables {@code allowed} only. */

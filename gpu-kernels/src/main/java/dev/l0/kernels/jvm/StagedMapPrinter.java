@@ -25,8 +25,17 @@ import java.util.Set;
  * calls the per-row code, {@code runScalar$}, which {@link JavaKernelIrPrinter} prints.
  */
 final class StagedMapPrinter {
-  /** Rows per chunk: a chunk's locals stay in the core's caches. */
-  static final int CHUNK = 1024;
+  /**
+   * Rows per chunk: a chunk's locals stay in the core's L1 cache (512 measured faster than 256,
+   * 1024 and 2048 on P0, see bench/README.md).
+   */
+  static final int CHUNK = 512;
+
+  /**
+   * Rows per step of a staged redomap: whole chunks of the reduction order, which has up to 65536
+   * chunks, so that inputs of up to 2^26 rows stay staged.
+   */
+  static final int REDOMAP_CHUNK = 1024;
 
   /** The per-row method {@code run} falls back to. */
   static final String SCALAR_RUN = "runScalar$";
@@ -37,8 +46,11 @@ final class StagedMapPrinter {
    */
   static final String FOLD = "fold$";
 
-  /** The most ops one stage's method runs. */
-  private static final int OPS_PER_STAGE = 16;
+  /**
+   * The most ops one stage's method runs: enough for a whole phase of P0 (70 ops, about 2100 bytes
+   * of bytecode), well below the 8000 bytes over which HotSpot does not compile a method.
+   */
+  private static final int OPS_PER_STAGE = 128;
 
   private static final String VECTOR_PACKAGE = "jdk.incubator.vector.";
 
@@ -52,6 +64,9 @@ final class StagedMapPrinter {
   private final String storeOffset;
 
   private final JavaScalarSyntax syntax;
+
+  /** The rows of a chunk: {@link #CHUNK}, or {@link #REDOMAP_CHUNK} for a redomap's map part. */
+  private final int chunkRows;
 
   /** Whether stages use the Vector API ({@code VectorMath} runs lane-wise), or plain loops. */
   private final boolean lanewise;
@@ -90,6 +105,7 @@ final class StagedMapPrinter {
     this.staged = staged;
     this.redomap = redomap;
     this.storeOffset = redomap == null ? "base$ + k$" : "k$";
+    this.chunkRows = redomap == null ? CHUNK : REDOMAP_CHUNK;
     this.syntax = syntax;
     this.lanewise = lanewise;
     for (int k = 0; k < kernel.buffers().size(); k++) {
@@ -114,14 +130,14 @@ final class StagedMapPrinter {
       for (KernelExpr.Var v : StagedMap.reads(ops.get(j), locals)) {
         lastUse.put(v, j);
       }
-      KernelExpr.Var target = target(ops.get(j));
+      KernelExpr.Var target = StagedMap.target(ops.get(j));
       if (target != null) {
         lastUse.merge(target, j, Math::max);
       }
     }
     Map<Integer, KernelExpr.Var> holder = new HashMap<>();
     for (int j = 0; j < ops.size(); j++) {
-      KernelExpr.Var target = target(ops.get(j));
+      KernelExpr.Var target = StagedMap.target(ops.get(j));
       if (target == null || slotOf.containsKey(target)) {
         continue;
       }
@@ -139,13 +155,6 @@ final class StagedMapPrinter {
       holder.put(slot, target);
       slotOf.put(target, slot);
     }
-  }
-
-  private static KernelExpr.Var target(StagedMap.Op op) {
-    if (op instanceof StagedMap.Compute c) {
-      return c.target();
-    }
-    return op instanceof StagedMap.MathCall m ? m.target() : null;
   }
 
   /**
@@ -206,7 +215,7 @@ final class StagedMapPrinter {
           .append("new ")
           .append(JavaScalarSyntax.javaType(slotTypes.get(s)))
           .append("[")
-          .append(CHUNK)
+          .append(chunkRows)
           .append("]");
     }
     if (redomap != null) {
@@ -214,7 +223,7 @@ final class StagedMapPrinter {
         out.append(", new ")
             .append(JavaScalarSyntax.javaType(b.elementType()))
             .append("[")
-            .append(CHUNK)
+            .append(chunkRows)
             .append("]");
       }
       out.append(", new long[1]");
@@ -295,10 +304,10 @@ final class StagedMapPrinter {
 
   /**
    * The {@code run} of a redomap's chunk kernel: its blocks in steps of as many whole chunks of the
-   * reduction order as {@link #CHUNK} rows hold (at least one), each step the map part over the
-   * step's rows into the workspace's value arrays, then {@link #FOLD} over the step's blocks, in
-   * order. Where a chunk of the reduction order is longer than {@link #CHUNK} rows or an input is
-   * shorter than the rows, the per-row code runs.
+   * reduction order as {@link #REDOMAP_CHUNK} rows hold (at least one), each step the map part over
+   * the step's rows into the workspace's value arrays, then {@link #FOLD} over the step's blocks,
+   * in order. Where a chunk of the reduction order is longer than {@link #REDOMAP_CHUNK} rows or an
+   * input is shorter than the rows, the per-row code runs.
    */
   private void redomapRun() {
     int inputs = kernel.buffers().size() - redomap.values().size();
@@ -310,7 +319,7 @@ final class StagedMapPrinter {
         .append(expr(redomap.rows(), Set.of(), new LinkedHashSet<>()))
         .append(";\n");
     StringBuilder fits =
-        new StringBuilder("chunkSize$ >= 1L && chunkSize$ <= ").append(CHUNK).append("L");
+        new StringBuilder("chunkSize$ >= 1L && chunkSize$ <= ").append(REDOMAP_CHUNK).append("L");
     for (Buffer b : staged.loaded()) {
       fits.append(" && ").append(bufferNames.get(b)).append(".length >= rows$");
     }
@@ -357,7 +366,7 @@ final class StagedMapPrinter {
         .append(inputs)
         .append(");\n");
     out.append("    final int blocksPerStep$ = (int) Math.max(1L, ")
-        .append(CHUNK)
+        .append(REDOMAP_CHUNK)
         .append("L / chunkSize$);\n");
     out.append("    int error$ = 0;\n");
     out.append("    for (int block$ = firstBlock$; block$ < endBlock$;) {\n");
@@ -475,9 +484,15 @@ final class StagedMapPrinter {
       text.append("    for (; k$ < S$.loopBound(n$); k$ += S$.length()) {\n");
       Set<KernelExpr.Var> inRegisters = new HashSet<>();
       Set<KernelExpr.Var> readLater = readAfter(stage.end());
-      for (StagedMap.Op op : ops) {
+      for (int j = 0; j < ops.size(); j++) {
+        KernelExpr.Var target = StagedMap.target(ops.get(j));
+        boolean lastWrite =
+            ops.subList(j + 1, ops.size()).stream()
+                .noneMatch(later -> target != null && target.equals(StagedMap.target(later)));
         text.append("      ")
-            .append(laneWiseStatement(op, readLater, inRegisters, used))
+            .append(
+                laneWiseStatement(
+                    ops.get(j), lastWrite && readLater.contains(target), inRegisters, used))
             .append('\n');
       }
       text.append("    }\n");
@@ -518,13 +533,11 @@ final class StagedMapPrinter {
 
   /**
    * A Compute or Store for the rows {@code [k$, k$ + lanes)}: the target in a vector (or mask)
-   * local, stored into its array too where an op after the stage ({@code readLater}) reads it.
+   * local, stored into its array too where {@code storeTarget} (an op after the stage reads it, and
+   * no later op of the stage assigns it again).
    */
   private String laneWiseStatement(
-      StagedMap.Op op,
-      Set<KernelExpr.Var> readLater,
-      Set<KernelExpr.Var> inRegisters,
-      Set<String> used) {
+      StagedMap.Op op, boolean storeTarget, Set<KernelExpr.Var> inRegisters, Set<String> used) {
     if (op instanceof StagedMap.Store s) {
       used.add(bufferNames.get(s.buffer()));
       return laneExpr(s.value(), inRegisters, used)
@@ -543,7 +556,7 @@ final class StagedMapPrinter {
                 + (c.target().type() == ScalarType.BOOL ? "VectorMask " : "DoubleVector ")
             : "";
     String statement = declaration + register + " = " + value + ";";
-    if (readLater.contains(c.target())) {
+    if (storeTarget) {
       String slot = "w$" + slotOf.get(c.target());
       used.add(slot);
       statement += " " + register + ".intoArray(" + slot + ", k$);";

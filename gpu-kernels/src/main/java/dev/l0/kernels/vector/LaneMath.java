@@ -255,10 +255,12 @@ final class LaneMath {
       DoubleVector c = r.sub(t.mul(t.mul(t.mul(t.mul(t.mul(P5).add(P4)).add(P3)).add(P2)).add(P1)));
       // k == 0: one - ((x * c) / (c - 2.0) - x)
       DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
-      DoubleVector unreduced = one.sub(r.mul(c).div(c.sub(2.0)).sub(r));
+      // q = (x * c) / (2.0 - c), one division for both forms: (x * c) / (c - 2.0) is -q bit for bit
+      // (rounding is symmetric, and c - 2.0 is not zero: |c| < 0.4 where a form is used)
+      DoubleVector q = r.mul(c).div(DoubleVector.broadcast(DOUBLES, 2.0).sub(c));
+      DoubleVector unreduced = one.sub(q.neg().sub(r));
       // otherwise y = one - ((lo - (x * c) / (2.0 - c)) - hi), then y * 2^k
-      DoubleVector y =
-          one.sub(lo.sub(r.mul(c).div(DoubleVector.broadcast(DOUBLES, 2.0).sub(c))).sub(hi));
+      DoubleVector y = one.sub(lo.sub(q).sub(hi));
       LongVector kBits = k.add(MAGIC).reinterpretAsLongs().sub(MAGIC_BITS).lanewise(LSHL, 52);
       DoubleVector scaled = y.reinterpretAsLongs().add(kBits).reinterpretAsDoubles();
       // |x| < 2^-28: one + x

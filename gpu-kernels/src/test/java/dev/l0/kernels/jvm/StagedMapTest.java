@@ -4,12 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.api.CompiledProgram;
 import dev.l0.kernels.api.L0Runtime;
 import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.kernels.runtime.DeviceKind;
@@ -21,9 +25,14 @@ import dev.l0.opt.ir.SubExp;
 import dev.l0.syntax.L0Parser;
 import dev.l0.testing.TestPrograms;
 import dev.l0.types.TypeChecker;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -82,6 +91,95 @@ class StagedMapTest {
     JavaKernelIrPrinter.KernelSource loops = JavaKernelIrPrinter.print(kernel, false);
     assertTrue(loops.staged());
     assertFalse(loops.source().contains("jdk.incubator.vector"), loops::source);
+  }
+
+  @Test
+  void blackScholesRunsItsMathCallsInTwoLevelsBetweenThreeArithmeticStages() {
+    List<StagedMap.Op> ops = StagedMap.of(kernel).orElseThrow().ops();
+    List<String> runs = new ArrayList<>();
+    for (StagedMap.Op op : ops) {
+      String kind = op instanceof StagedMap.MathCall m ? m.function() : "arithmetic";
+      if (!(kind.equals("arithmetic")
+          && !runs.isEmpty()
+          && runs.get(runs.size() - 1).equals(kind))) {
+        runs.add(kind);
+      }
+    }
+    // sqrt(years), log(price / strike) and exp(-r * years) need only the inputs; the two exp of
+    // cnd need d1 and d2
+    assertEquals(
+        List.of("arithmetic", "sqrt", "log", "exp", "arithmetic", "exp", "exp", "arithmetic"),
+        runs);
+    // one stage method per run of arithmetic, one per math call
+    JavaKernelIrPrinter.KernelSource source = JavaKernelIrPrinter.print(kernel, true);
+    assertEquals(8, source.source().split("private static void stage\\$", -1).length - 1);
+  }
+
+  @Test
+  void aLaneWiseStageStoresEachLocalOnceAStep() {
+    String source = JavaKernelIrPrinter.print(kernel, true).source();
+    String[] stages = source.split("private static void stage\\$");
+    for (int g = 1; g < stages.length; g++) {
+      int vectorLoopEnd = stages[g].indexOf("for (; k$ < n$; k$++)");
+      String vectorLoop = stages[g].substring(0, Math.max(0, vectorLoopEnd));
+      Matcher store = Pattern.compile("intoArray\\((w\\$\\d+), k\\$\\)").matcher(vectorLoop);
+      Set<String> stored = new HashSet<>();
+      while (store.find()) {
+        assertTrue(stored.add(store.group(1)), "stage " + stages[g] + " stores " + store.group(1));
+      }
+    }
+  }
+
+  @Test
+  void phasesMoveMathCallsUpAndArithmeticDownKeepingEveryDependence() {
+    Buffer x = new Buffer("x", ScalarType.F64);
+    Buffer y = new Buffer("y", ScalarType.F64);
+    Buffer out = new Buffer("out", ScalarType.F64);
+    KernelExpr.Var row = new KernelExpr.Var("i", ScalarType.I64);
+    KernelExpr.Var a = local("a");
+    KernelExpr.Var b = local("b");
+    KernelExpr.Var c = local("c");
+    KernelExpr.Var d = local("d");
+    KernelExpr.Var e = local("e");
+    KernelExpr.Var f = local("f");
+    List<StagedMap.Op> ops =
+        List.of(
+            new StagedMap.Compute(a, times(new KernelExpr.Load(x, row), 2.0)),
+            new StagedMap.MathCall(b, "exp", List.of(a)),
+            new StagedMap.Compute(c, times(b, 3.0)),
+            new StagedMap.MathCall(d, "exp", List.of(c)),
+            new StagedMap.Compute(e, times(new KernelExpr.Load(y, row), 4.0)),
+            new StagedMap.MathCall(f, "log", List.of(e)),
+            new StagedMap.Store(out, plus(d, f)));
+    // log(e) joins the first exp; e's arithmetic joins a's
+    assertEquals(
+        List.of(ops.get(0), ops.get(4), ops.get(1), ops.get(5), ops.get(2), ops.get(3), ops.get(6)),
+        StagedMap.inPhases(ops));
+    // a written again after exp reads it: the new value may not move above the read, though it
+    // needs neither the call's result nor anything else
+    List<StagedMap.Op> reassigned =
+        List.of(
+            new StagedMap.Compute(a, times(new KernelExpr.Load(x, row), 2.0)),
+            new StagedMap.MathCall(b, "exp", List.of(a)),
+            new StagedMap.Compute(a, times(new KernelExpr.Load(y, row), 2.0)),
+            new StagedMap.Store(out, plus(a, b)));
+    assertEquals(reassigned, StagedMap.inPhases(reassigned));
+  }
+
+  private static KernelExpr.Var local(String name) {
+    return new KernelExpr.Var(name, ScalarType.F64);
+  }
+
+  private static KernelExpr times(KernelExpr e, double factor) {
+    return new KernelExpr.Binary(
+        BinaryOperator.MUL,
+        ScalarType.F64,
+        e,
+        new KernelExpr.Constant(new ScalarValue.Float(ScalarType.F64, factor)));
+  }
+
+  private static KernelExpr plus(KernelExpr l, KernelExpr r) {
+    return new KernelExpr.Binary(BinaryOperator.ADD, ScalarType.F64, l, r);
   }
 
   @Test

@@ -59,7 +59,9 @@ class StagedRedomapTest {
     String form = JvmKernelForm.describe(chunks);
     assertTrue(
         form.startsWith(
-            "map part staged, fold per row in the reduction order, in chunks of 1024 rows"),
+            "map part staged, fold per row in the reduction order, in chunks of "
+                + StagedMapPrinter.REDOMAP_CHUNK
+                + " rows"),
         form);
     // the whole price is staged: the fold reads one value a row
     assertEquals(1, StagedRedomap.of(chunks).orElseThrow().values().size());
