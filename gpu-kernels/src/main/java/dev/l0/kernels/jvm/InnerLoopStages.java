@@ -384,6 +384,8 @@ final class InnerLoopStages {
         List<MathCall> levelCalls = new ArrayList<>();
         List<KernelStmt> sliced =
             slice(loop.body(), new HashSet<>(), level, false, levelCalls::add);
+        // in the order of the body (the slice finds them from its end)
+        levelCalls.sort(java.util.Comparator.comparingInt(c -> scratch.indexOf(c.result())));
         result.add(new Level(sliced, levelCalls));
       }
       return new InnerLoopStages(result, rewritten(loop.body(), Integer.MAX_VALUE), scratch);
