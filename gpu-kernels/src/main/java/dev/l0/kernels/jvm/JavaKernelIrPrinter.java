@@ -452,12 +452,34 @@ public final class JavaKernelIrPrinter {
   private void forLoop(KernelStmt.For f) {
     java.util.Optional<InnerLoopStages> stages = innerStages(f);
     if (stages.isPresent() && f == movedRoot) {
-      stagedLoop(f, stages.get());
+      String start = hoisted(f.start(), "start");
+      String bound = hoisted(f.bound(), "bound");
+      String step = hoisted(f.step(), "step");
+      line(
+          "if ("
+              + bound
+              + " - "
+              + start
+              + " < "
+              + InnerLoopStages.MIN_ITERATIONS
+              + "L * "
+              + step
+              + ") {");
+      indent++;
+      plainLoop(f, start, bound, step);
+      indent--;
+      line("} else {");
+      indent++;
+      stagedLoop(f, stages.get(), start, bound, step);
+      indent--;
+      line("}");
       return;
     }
-    String start = expr(f.start());
-    String bound = hoisted(f.bound(), "bound");
-    String step = hoisted(f.step(), "step");
+    plainLoop(f, expr(f.start()), hoisted(f.bound(), "bound"), hoisted(f.step(), "step"));
+  }
+
+  /** {@code f} as a Java {@code for} over {@code [start, bound)} by {@code step}. */
+  private void plainLoop(KernelStmt.For f, String start, String bound, String step) {
     line("{");
     indent++;
     scopes.push(new HashMap<>());
@@ -498,10 +520,8 @@ public final class JavaKernelIrPrinter {
    * {@code f} run lane-wise ({@link InnerLoopStages}): over chunks of its iterations, each chunk
    * running the levels' loops and math calls, then the loop's body.
    */
-  private void stagedLoop(KernelStmt.For f, InnerLoopStages stages) {
-    String start = hoisted(f.start(), "start");
-    String bound = hoisted(f.bound(), "bound");
-    String step = hoisted(f.step(), "step");
+  private void stagedLoop(
+      KernelStmt.For f, InnerLoopStages stages, String start, String bound, String step) {
     line("{");
     indent++;
     scopes.push(new HashMap<>());

@@ -28,8 +28,9 @@ public final class JvmKernelForm {
   }
 
   /**
-   * For example {@code ; inner loops lane-wise: 1 (VectorMath per iteration: log, erf x4)} where
-   * loops inside the kernel's threads run lane-wise ({@link InnerLoopStages}), else empty.
+   * For example {@code ; inner loops lane-wise: 1 (VectorMath per iteration: log, erf x4; runs of
+   * 64 iterations or more)} where loops inside the kernel's threads run lane-wise ({@link
+   * InnerLoopStages}), else empty.
    */
   private static String innerLoops(Kernel kernel) {
     if (!VectorMath.lanewise()) {
@@ -46,7 +47,9 @@ public final class JvmKernelForm {
         + loops.size()
         + " (VectorMath per iteration: "
         + counted(functions)
-        + ")";
+        + "; runs of "
+        + InnerLoopStages.MIN_ITERATIONS
+        + " iterations or more)";
   }
 
   /** How the kernel's rows run. */

@@ -94,7 +94,8 @@ class InnerLoopStagesTest {
     String form = JvmKernelForm.describe(kernel);
     assertTrue(
         form.contains(
-            "inner loops lane-wise: 1 (VectorMath per iteration: log, pow, sin, exp, erf, cos)"),
+            "inner loops lane-wise: 1 (VectorMath per iteration: log, pow, sin, exp, erf, cos; runs of"
+                + " 64 iterations or more)"),
         form);
     String source = JvmGroupRunner.javaSource(kernel);
     for (String call : List.of("log(", "exp(", "pow(", "erf(", "cos(", "sin(")) {
@@ -105,7 +106,9 @@ class InnerLoopStagesTest {
     // more iterations than a chunk, and not a multiple of the vector length
     assertSameAsInterpreter(
         LEVELS, values(SPECIAL.length, 1), values(InnerLoopStages.CHUNK + 45, 2));
-    assertSameAsInterpreter(LEVELS, values(40, 3), values(7, 4));
+    // runs just long enough to be staged, and just too short
+    assertSameAsInterpreter(LEVELS, values(40, 3), values(InnerLoopStages.MIN_ITERATIONS, 4));
+    assertSameAsInterpreter(LEVELS, values(40, 5), values(InnerLoopStages.MIN_ITERATIONS - 1, 6));
   }
 
   @Test
