@@ -45,8 +45,8 @@ final class InnerLoopStages {
   /**
    * The fewest iterations a run of the loop has for it to run staged; shorter runs run the loop as
    * it is. Measured: InterestCalib's loops of a few to a few dozen iterations were slower staged
-   * (37.3 and 39.5 s of CPU for its small dataset before, 43.2 s staged), the risk batch's 100
-   * scenarios faster.
+   * (its small dataset took 37.3 and 39.5 s of user CPU before, 43.2 and 40.6 s with every run
+   * staged; bench/README.md).
    */
   static final int MIN_ITERATIONS = 64;
 

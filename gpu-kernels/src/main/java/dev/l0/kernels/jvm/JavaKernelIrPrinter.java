@@ -282,10 +282,10 @@ public final class JavaKernelIrPrinter {
   }
 
   private void statement(KernelStmt s) {
-    if (moved.contains(s)
-        || (s != movedRoot && s instanceof KernelStmt.For f && innerStages(f).isPresent())) {
-      // a staged loop gets a method of its own, which the JIT compiler compiles as a whole
+    if (moved.contains(s)) {
       callMoved(s);
+    } else if (s != movedRoot && s instanceof KernelStmt.For f && innerStages(f).isPresent()) {
+      shortOrStaged(f);
     } else if (s instanceof KernelStmt.Declare d) {
       String value = converted(d.initial(), d.variable().type());
       line(
@@ -455,16 +455,7 @@ public final class JavaKernelIrPrinter {
       String start = hoisted(f.start(), "start");
       String bound = hoisted(f.bound(), "bound");
       String step = hoisted(f.step(), "step");
-      line(
-          "if ("
-              + bound
-              + " - "
-              + start
-              + " < "
-              + InnerLoopStages.MIN_ITERATIONS
-              + "L * "
-              + step
-              + ") {");
+      line(shortRun(start, bound, step));
       indent++;
       plainLoop(f, start, bound, step);
       indent--;
@@ -476,6 +467,38 @@ public final class JavaKernelIrPrinter {
       return;
     }
     plainLoop(f, expr(f.start()), hoisted(f.bound(), "bound"), hoisted(f.step(), "step"));
+  }
+
+  /**
+   * {@code f} as it is where a run is short ({@link InnerLoopStages#MIN_ITERATIONS}), else a call
+   * of a method of its own that runs it staged, which the JIT compiler compiles as a whole.
+   */
+  private void shortOrStaged(KernelStmt.For f) {
+    String start = hoisted(f.start(), "start");
+    String bound = hoisted(f.bound(), "bound");
+    String step = hoisted(f.step(), "step");
+    line(shortRun(start, bound, step));
+    indent++;
+    plainLoop(f, start, bound, step);
+    indent--;
+    line("} else {");
+    indent++;
+    callMoved(f);
+    indent--;
+    line("}");
+  }
+
+  /** The opening of an {@code if} that holds where a run has too few iterations to be staged. */
+  private static String shortRun(String start, String bound, String step) {
+    return "if ("
+        + bound
+        + " - "
+        + start
+        + " < "
+        + InnerLoopStages.MIN_ITERATIONS
+        + "L * "
+        + step
+        + ") {";
   }
 
   /** {@code f} as a Java {@code for} over {@code [start, bound)} by {@code step}. */
