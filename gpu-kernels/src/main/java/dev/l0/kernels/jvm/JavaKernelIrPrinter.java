@@ -53,6 +53,20 @@ public final class JavaKernelIrPrinter {
 
   private final JavaScalarSyntax syntax = new JavaScalarSyntax();
   private final int methodBudget;
+
+  /**
+   * Whether loops inside kernel threads run lane-wise where they can ({@link InnerLoopStages}): so
+   * when {@code VectorMath} runs lane-wise, never in the per-row reference form.
+   */
+  private final boolean lanewise;
+
+  /** The stages of each loop, by identity: empty where it runs as it is. */
+  private final Map<KernelStmt, java.util.Optional<InnerLoopStages>> innerStages =
+      new java.util.IdentityHashMap<>();
+
+  /** The statement whose method of its own is being printed, or null. */
+  private KernelStmt movedRoot;
+
   private final OutlinedStatements outlining = new OutlinedStatements();
 
   /** The text of the method being printed. */
@@ -75,8 +89,9 @@ public final class JavaKernelIrPrinter {
   private int indent;
   private int temporaries;
 
-  private JavaKernelIrPrinter(int methodBudget) {
+  private JavaKernelIrPrinter(int methodBudget, boolean lanewise) {
     this.methodBudget = methodBudget;
+    this.lanewise = lanewise;
   }
 
   /**
@@ -108,7 +123,7 @@ public final class JavaKernelIrPrinter {
    * OutlinedStatements}).
    */
   static KernelSource print(Kernel kernel, boolean lanewise, int methodBudget) {
-    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget);
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget, lanewise);
     java.util.Optional<StagedMap> staged = StagedMap.of(kernel);
     java.util.Optional<StagedRedomap> redomap =
         staged.isPresent() ? java.util.Optional.empty() : StagedRedomap.of(kernel);
@@ -133,7 +148,7 @@ public final class JavaKernelIrPrinter {
    * staged kernels are measured and tested against.
    */
   static KernelSource printPerRow(Kernel kernel) {
-    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(METHOD_BUDGET);
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(METHOD_BUDGET, false);
     return printer.kernelSource(
         kernel, printer.method(kernel, "@Override\n  public int run"), false);
   }
@@ -269,6 +284,8 @@ public final class JavaKernelIrPrinter {
   private void statement(KernelStmt s) {
     if (moved.contains(s)) {
       callMoved(s);
+    } else if (s != movedRoot && s instanceof KernelStmt.For f && innerStages(f).isPresent()) {
+      shortOrStaged(f);
     } else if (s instanceof KernelStmt.Declare d) {
       String value = converted(d.initial(), d.variable().type());
       line(
@@ -385,6 +402,8 @@ public final class JavaKernelIrPrinter {
     scopes = new ArrayDeque<>();
     scopes.push(parameterScope);
     moved = outlining.chooseInside(s, methodBudget);
+    KernelStmt callerRoot = movedRoot;
+    movedRoot = s;
     indent = 1;
     line("private static int " + name + "(" + String.join(", ", declarations) + ") {");
     indent++;
@@ -398,6 +417,7 @@ public final class JavaKernelIrPrinter {
     indent--;
     line("}");
     movedMethods.append(out);
+    movedRoot = callerRoot;
     out = callerOut;
     moved = callerMoved;
     scopes = callerScopes;
@@ -430,9 +450,59 @@ public final class JavaKernelIrPrinter {
    * body assigns); a loop that reaches a fixed point ({@link FixedPointLoops}) is left there.
    */
   private void forLoop(KernelStmt.For f) {
-    String start = expr(f.start());
+    java.util.Optional<InnerLoopStages> stages = innerStages(f);
+    if (stages.isPresent() && f == movedRoot) {
+      String start = hoisted(f.start(), "start");
+      String bound = hoisted(f.bound(), "bound");
+      String step = hoisted(f.step(), "step");
+      line(shortRun(start, bound, step));
+      indent++;
+      plainLoop(f, start, bound, step);
+      indent--;
+      line("} else {");
+      indent++;
+      stagedLoop(f, stages.get(), start, bound, step);
+      indent--;
+      line("}");
+      return;
+    }
+    plainLoop(f, expr(f.start()), hoisted(f.bound(), "bound"), hoisted(f.step(), "step"));
+  }
+
+  /**
+   * {@code f} as it is where a run is short ({@link InnerLoopStages#MIN_ITERATIONS}), else a call
+   * of a method of its own that runs it staged, which the JIT compiler compiles as a whole.
+   */
+  private void shortOrStaged(KernelStmt.For f) {
+    String start = hoisted(f.start(), "start");
     String bound = hoisted(f.bound(), "bound");
     String step = hoisted(f.step(), "step");
+    line(shortRun(start, bound, step));
+    indent++;
+    plainLoop(f, start, bound, step);
+    indent--;
+    line("} else {");
+    indent++;
+    callMoved(f);
+    indent--;
+    line("}");
+  }
+
+  /** The opening of an {@code if} that holds where a run has too few iterations to be staged. */
+  private static String shortRun(String start, String bound, String step) {
+    return "if ("
+        + bound
+        + " - "
+        + start
+        + " < "
+        + InnerLoopStages.MIN_ITERATIONS
+        + "L * "
+        + step
+        + ") {";
+  }
+
+  /** {@code f} as a Java {@code for} over {@code [start, bound)} by {@code step}. */
+  private void plainLoop(KernelStmt.For f, String start, String bound, String step) {
     line("{");
     indent++;
     scopes.push(new HashMap<>());
@@ -453,6 +523,145 @@ public final class JavaKernelIrPrinter {
             + step
             + ") {");
     block(f.body());
+    line("}");
+    scopes.pop();
+    indent--;
+    line("}");
+  }
+
+  /** The stages of {@code f} where it runs lane-wise. */
+  private java.util.Optional<InnerLoopStages> innerStages(KernelStmt.For f) {
+    return innerStages.computeIfAbsent(
+        f,
+        loop ->
+            lanewise
+                ? InnerLoopStages.of((KernelStmt.For) loop, methodBudget)
+                : java.util.Optional.empty());
+  }
+
+  /**
+   * {@code f} run lane-wise ({@link InnerLoopStages}): over chunks of its iterations, each chunk
+   * running the levels' loops and math calls, then the loop's body.
+   */
+  private void stagedLoop(
+      KernelStmt.For f, InnerLoopStages stages, String start, String bound, String step) {
+    line("{");
+    indent++;
+    scopes.push(new HashMap<>());
+    String arrays = temporary("lanes");
+    line(
+        "final double[][] "
+            + arrays
+            + " = "
+            + JvmSupport.class.getName()
+            + ".laneScratch("
+            + stages.scratch().size()
+            + ");");
+    for (int k = 0; k < stages.scratch().size(); k++) {
+      line(
+          "final double[] "
+              + declareName(stages.scratch().get(k).name())
+              + " = "
+              + arrays
+              + "["
+              + k
+              + "];");
+    }
+    String from = temporary("from");
+    String to = temporary("to");
+    String count = temporary("count");
+    String chunk = "(" + step + " * " + InnerLoopStages.CHUNK + "L)";
+    line("for (long " + from + " = " + start + "; " + from + " < " + bound + "; ) {");
+    indent++;
+    line(
+        "final long "
+            + to
+            + " = "
+            + bound
+            + " - "
+            + from
+            + " > "
+            + chunk
+            + " ? "
+            + from
+            + " + "
+            + chunk
+            + " : "
+            + bound
+            + ";");
+    line(
+        "final int "
+            + count
+            + " = (int) (("
+            + to
+            + " - "
+            + from
+            + " + "
+            + step
+            + " - 1L) / "
+            + step
+            + ");");
+    for (InnerLoopStages.Level level : stages.levels()) {
+      for (InnerLoopStages.MathCall call : level.calls()) {
+        if (call.stored().isPresent()) {
+          line("boolean " + declareName(call.stored().get().name()) + " = false;");
+        }
+      }
+      chunkLoop(f, from, to, step, level.body());
+      for (InnerLoopStages.MathCall call : level.calls()) {
+        List<String> arguments = new java.util.ArrayList<>();
+        for (Buffer argument : call.arguments()) {
+          arguments.add(nameOf(argument.name()) + ", 0");
+        }
+        arguments.add(nameOf(call.result().name()) + ", 0");
+        arguments.add(count);
+        line(
+            call.stored().map(stored -> "if (" + nameOf(stored.name()) + ") ").orElse("")
+                + "dev.l0.kernels.vector.VectorMath."
+                + call.function()
+                + "("
+                + String.join(", ", arguments)
+                + ");");
+      }
+    }
+    chunkLoop(f, from, to, step, stages.body());
+    line(from + " = " + to + ";");
+    indent--;
+    line("}");
+    scopes.pop();
+    indent--;
+    line("}");
+  }
+
+  /**
+   * A loop of {@code f}'s counter over {@code [from, to)} by {@code step} running {@code body},
+   * with the index of the iteration in the chunk ({@link InnerLoopStages#LANE}).
+   */
+  private void chunkLoop(
+      KernelStmt.For f, String from, String to, String step, List<KernelStmt> body) {
+    line("{");
+    indent++;
+    scopes.push(new HashMap<>());
+    String counter = declareName(f.counter().name());
+    String lane = declareName(InnerLoopStages.LANE.name());
+    line("long " + lane + " = 0L;");
+    line(
+        "for (long "
+            + counter
+            + " = "
+            + from
+            + "; "
+            + counter
+            + " < "
+            + to
+            + "; "
+            + counter
+            + " += "
+            + step
+            + ", "
+            + lane
+            + "++) {");
+    block(body);
     line("}");
     scopes.pop();
     indent--;

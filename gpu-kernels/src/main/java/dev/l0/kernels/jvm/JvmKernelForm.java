@@ -12,7 +12,8 @@ import java.util.Optional;
  * How the JVM backend's Java runs one lowered kernel, in words for {@code explain}: per row (one
  * call of the per-row code per row), or staged ({@link StagedMap}: chunks of rows, one loop per
  * stage), lane-wise with the Vector API in this JVM or as plain loops, and the math functions it
- * applies to whole chunks ({@code VectorMath}).
+ * applies to whole chunks ({@code VectorMath}); and the loops inside its threads that run lane-wise
+ * ({@link InnerLoopStages}).
  */
 public final class JvmKernelForm {
   private JvmKernelForm() {}
@@ -23,6 +24,36 @@ public final class JvmKernelForm {
    * reduction order, in chunks of 1024 rows, ...}, or {@code per row}.
    */
   public static String describe(Kernel kernel) {
+    return rows(kernel) + innerLoops(kernel);
+  }
+
+  /**
+   * For example {@code ; inner loops lane-wise: 1 (VectorMath per iteration: log, erf x4; runs of
+   * 64 iterations or more)} where loops inside the kernel's threads run lane-wise ({@link
+   * InnerLoopStages}), else empty.
+   */
+  private static String innerLoops(Kernel kernel) {
+    if (!VectorMath.lanewise()) {
+      return "";
+    }
+    List<InnerLoopStages> loops =
+        InnerLoopStages.inside(kernel.body(), JavaKernelIrPrinter.METHOD_BUDGET);
+    if (loops.isEmpty()) {
+      return "";
+    }
+    List<String> functions = new ArrayList<>();
+    loops.forEach(loop -> functions.addAll(loop.functions()));
+    return "; inner loops lane-wise: "
+        + loops.size()
+        + " (VectorMath per iteration: "
+        + counted(functions)
+        + "; runs of "
+        + InnerLoopStages.MIN_ITERATIONS
+        + " iterations or more)";
+  }
+
+  /** How the kernel's rows run. */
+  private static String rows(Kernel kernel) {
     Optional<StagedMap> staged = StagedMap.of(kernel);
     String what = "staged";
     int rows = StagedMapPrinter.CHUNK;
@@ -43,18 +74,22 @@ public final class JvmKernelForm {
             + (VectorMath.lanewise()
                 ? "lane-wise (" + VectorMath.lanes() + " doubles a step)"
                 : "plain loops (no jdk.incubator.vector in this JVM)");
-    Map<String, Integer> calls = new LinkedHashMap<>();
+    List<String> calls = new ArrayList<>();
     for (StagedMap.Op op : staged.get().ops()) {
       if (op instanceof StagedMap.MathCall call) {
-        calls.merge(call.function(), 1, Integer::sum);
+        calls.add(call.function());
       }
     }
-    if (calls.isEmpty()) {
-      return form;
-    }
-    List<String> functions = new ArrayList<>();
-    calls.forEach(
-        (function, count) -> functions.add(count == 1 ? function : function + " x" + count));
-    return form + "; VectorMath: " + String.join(", ", functions);
+    return calls.isEmpty() ? form : form + "; VectorMath: " + counted(calls);
+  }
+
+  /** The functions with how often each comes, in first-come order: {@code sqrt, log, exp x3}. */
+  private static String counted(List<String> functions) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    functions.forEach(function -> counts.merge(function, 1, Integer::sum));
+    List<String> described = new ArrayList<>();
+    counts.forEach(
+        (function, count) -> described.add(count == 1 ? function : function + " x" + count));
+    return String.join(", ", described);
   }
 }

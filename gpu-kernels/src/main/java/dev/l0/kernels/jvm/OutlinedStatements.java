@@ -110,6 +110,11 @@ final class OutlinedStatements {
     return parameters.computeIfAbsent(s, OutlinedStatements::analyse);
   }
 
+  /** The estimated size of {@code s} printed whole, with no statement moved out of it. */
+  int size(KernelStmt s) {
+    return size(s, Set.of(), new IdentityHashMap<>());
+  }
+
   /**
    * The estimated size of {@code body}, statements in {@code chosen} counted as calls; every
    * movable compound statement outside them goes into {@code candidates} with its size.

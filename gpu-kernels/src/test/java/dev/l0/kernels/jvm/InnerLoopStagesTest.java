@@ -1,0 +1,185 @@
+package dev.l0.kernels.jvm;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.vector.VectorMath;
+import dev.l0.opt.KernelPlan;
+import dev.l0.opt.OptimizedProgram;
+import dev.l0.opt.Optimizer;
+import dev.l0.syntax.L0Parser;
+import dev.l0.types.TypeChecker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Loops inside kernel threads run lane-wise ({@link InnerLoopStages}): which loops are staged
+ * (explain says so, and the Java calls {@code VectorMath}), and that the results are the
+ * interpreter's (StrictMath's) bit for bit, NaNs up to their payload as in {@link StagedMapTest},
+ * on inner maps and inner sums using exp, log, erf, pow, sin, cos and sqrt, with special values:
+ * NaN, infinities, zeros, subnormals, and arguments whose exp overflows or underflows.
+ */
+class InnerLoopStagesTest {
+  private static final JvmKernelExecutor JVM = new JvmKernelExecutor();
+
+  /**
+   * An inner map whose calls need one another's results (three levels: log, then exp and pow, then
+   * erf), an {@code if} that picks which call runs, and sqrt and sin/cos besides.
+   */
+  private static final String LEVELS =
+      """
+      fun [[f64]] main ([f64] xs, [f64] ys) =
+        map(fn [f64] (f64 x) =>
+              map(fn f64 (f64 y) =>
+                    let a = log(x * y) in
+                    let b = exp(a * 0.5 - y) + (y pow x) in
+                    let c = if y < x then erf(b - x) else cos(b) * sin(y) in
+                    c + sqrt(y),
+                  ys),
+            xs)
+      """;
+
+  /** An inner sum of independent terms: the terms lane-wise, added in the original order. */
+  private static final String SUM =
+      """
+      fun [f64] main ([f64] xs, [f64] ys) =
+        map(fn f64 (f64 x) => reduce(op +, 0.0, map(fn f64 (f64 y) => exp(x - y) * log(y), ys)), xs)
+      """;
+
+  /** A loop whose call reads what the previous iteration computed: stays as it is. */
+  private static final String CARRIED =
+      """
+      fun [f64] main ([f64] xs) =
+        map(fn f64 (f64 x) => loop (acc = x) = for i < 300 do exp(acc * 0.5) - 1.0 in acc, xs)
+      """;
+
+  private static final double[] SPECIAL = {
+    Double.NaN,
+    Double.POSITIVE_INFINITY,
+    Double.NEGATIVE_INFINITY,
+    0.0,
+    -0.0,
+    Double.MIN_VALUE,
+    -Double.MIN_VALUE,
+    Double.MIN_NORMAL,
+    0x1p-1060,
+    1e300,
+    -1e300,
+    Double.MAX_VALUE,
+    1.0,
+    -1.0,
+    709.9,
+    -746.0,
+    1e-20,
+    0.5,
+    2.0,
+    3.0
+  };
+
+  @Test
+  void anInnerMapWithDependentCallsRunsLaneWiseWithTheInterpretersBits() {
+    Kernel kernel = onlyKernel(LEVELS);
+    String form = JvmKernelForm.describe(kernel);
+    assertTrue(
+        form.contains(
+            "inner loops lane-wise: 1 (VectorMath per iteration: log, pow, sin, exp, erf, cos; runs of"
+                + " 64 iterations or more)"),
+        form);
+    String source = JvmGroupRunner.javaSource(kernel);
+    for (String call : List.of("log(", "exp(", "pow(", "erf(", "cos(", "sin(")) {
+      assertTrue(source.contains("VectorMath." + call), call + " in\n" + source);
+    }
+    // sqrt is one instruction: it stays in the loop
+    assertFalse(source.contains("VectorMath.sqrt("), source);
+    // more iterations than a chunk, and not a multiple of the vector length
+    assertSameAsInterpreter(
+        LEVELS, values(SPECIAL.length, 1), values(InnerLoopStages.CHUNK + 45, 2));
+    // runs just long enough to be staged, and just too short
+    assertSameAsInterpreter(LEVELS, values(40, 3), values(InnerLoopStages.MIN_ITERATIONS, 4));
+    assertSameAsInterpreter(LEVELS, values(40, 5), values(InnerLoopStages.MIN_ITERATIONS - 1, 6));
+  }
+
+  @Test
+  void anInnerSumAddsItsLaneWiseTermsInTheOriginalOrder() {
+    assertTrue(JvmKernelForm.describe(onlyKernel(SUM)).contains("inner loops lane-wise: 1"));
+    assertSameAsInterpreter(SUM, values(60, 5), values(2 * InnerLoopStages.CHUNK + 3, 6));
+  }
+
+  @Test
+  void aLoopWhoseCallReadsTheCarriedStateIsNotStaged() {
+    Kernel kernel = onlyKernel(CARRIED);
+    assertFalse(JvmKernelForm.describe(kernel).contains("inner loops"));
+    assertFalse(JvmGroupRunner.javaSource(kernel).contains("VectorMath.exp("));
+    Program program = L0Parser.parse(CARRIED, "carried.l0");
+    List<Value> args = List.of(array(values(30, 7)));
+    assertEquals(
+        new Interpreter(program).call("main", args),
+        HostRunner.compile(program, JVM).call("main", args));
+  }
+
+  @Test
+  void thePerRowReferenceFormStaysScalar() {
+    Kernel kernel = onlyKernel(LEVELS);
+    assertFalse(JavaKernelIrPrinter.printPerRow(kernel).source().contains("VectorMath."));
+    assertTrue(VectorMath.lanewise(), "surefire adds --add-modules=jdk.incubator.vector");
+  }
+
+  /** The only kernel of {@code text}'s one map, lowered for the JVM. */
+  private static Kernel onlyKernel(String text) {
+    OptimizedProgram optimized =
+        Optimizer.optimize(TypeChecker.check(L0Parser.parse(text, "inner.l0")));
+    List<KernelPlan.Kernel> kernels = optimized.kernelPlan().kernels();
+    assertEquals(1, kernels.size(), kernels::toString);
+    KernelGroup group =
+        KernelLowering.lower(
+            optimized.kernelPlan(), kernels.get(0), JvmGroupRunner.LAUNCH_CONFIGURATION);
+    assertEquals(1, group.kernels().size());
+    return group.kernels().get(0);
+  }
+
+  private static void assertSameAsInterpreter(String text, double[] xs, double[] ys) {
+    Program program = L0Parser.parse(text, "inner.l0");
+    List<Value> args = List.of(array(xs), array(ys));
+    Value expected = new Interpreter(program).call("main", args);
+    Value actual = HostRunner.compile(program, JVM).call("main", args);
+    // Value equality compares floats by Double.compare: NaNs are equal whatever their payload
+    assertEquals(expected, actual);
+  }
+
+  /** {@code n} values: the special ones first, then random ones of every magnitude and sign. */
+  private static double[] values(int n, long seed) {
+    Random random = new Random(seed);
+    double[] values = new double[n];
+    for (int k = 0; k < n; k++) {
+      values[k] =
+          k < SPECIAL.length
+              ? SPECIAL[(int) ((k + seed) % SPECIAL.length)]
+              : switch (k % 3) {
+                case 0 -> random.nextDouble() * 4 - 1;
+                case 1 -> (random.nextDouble() - 0.3) * 1500;
+                default -> Double.longBitsToDouble(random.nextLong());
+              };
+    }
+    return values;
+  }
+
+  private static Value array(double[] values) {
+    List<Value> elements = new ArrayList<>();
+    for (double v : values) {
+      elements.add(ScalarValue.f64(v));
+    }
+    return new Value.Array(ScalarType.F64, elements);
+  }
+}
