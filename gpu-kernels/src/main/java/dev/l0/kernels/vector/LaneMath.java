@@ -359,9 +359,9 @@ final class LaneMath {
   static void pow(
       double[] x, int xOffset, double[] y, int yOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
-    double[] high = new double[STAGE_BLOCK];
-    double[] low = new double[STAGE_BLOCK];
-    long[] scale = new long[STAGE_BLOCK];
+    double[] high = new double[Math.min(STAGE_BLOCK, vectorEnd)];
+    double[] low = new double[Math.min(STAGE_BLOCK, vectorEnd)];
+    long[] scale = new long[Math.min(STAGE_BLOCK, vectorEnd)];
     for (int start = 0; start < vectorEnd; start += STAGE_BLOCK) {
       int block = Math.min(STAGE_BLOCK, vectorEnd - start);
       powLog2(x, xOffset + start, high, low, block);
@@ -573,9 +573,9 @@ final class LaneMath {
   private static void trig(
       double[] in, int inOffset, double[] out, int outOffset, int count, int quadrantShift) {
     int vectorEnd = count - count % LANES;
-    double[] y0s = new double[STAGE_BLOCK];
-    double[] y1s = new double[STAGE_BLOCK];
-    long[] ns = new long[STAGE_BLOCK];
+    double[] y0s = new double[Math.min(STAGE_BLOCK, vectorEnd)];
+    double[] y1s = new double[Math.min(STAGE_BLOCK, vectorEnd)];
+    long[] ns = new long[Math.min(STAGE_BLOCK, vectorEnd)];
     for (int start = 0; start < vectorEnd; start += STAGE_BLOCK) {
       int block = Math.min(STAGE_BLOCK, vectorEnd - start);
       trigReduce(in, inOffset + start, y0s, y1s, ns, block);
@@ -697,8 +697,8 @@ final class LaneMath {
    */
   static void erf(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
-    double[] first = new double[STAGE_BLOCK];
-    double[] second = new double[STAGE_BLOCK];
+    double[] first = new double[Math.min(STAGE_BLOCK, vectorEnd)];
+    double[] second = new double[Math.min(STAGE_BLOCK, vectorEnd)];
     for (int start = 0; start < vectorEnd; start += STAGE_BLOCK) {
       int block = Math.min(STAGE_BLOCK, vectorEnd - start);
       erfExponents(in, inOffset + start, first, second, block);
