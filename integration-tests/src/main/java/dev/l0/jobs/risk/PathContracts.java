@@ -16,6 +16,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -29,11 +30,13 @@ import org.apache.spark.sql.Row;
  * Monte-Carlo with the OptionPricing program (Sobol numbers by path index, AS241 inverse normal,
  * Brownian bridge, correlated Black-Scholes paths, FinPar's payoffs) and revalued under the
  * scenario grid with common random numbers, as one L0 pipeline per contract kind ({@code
- * risk_paths.l0}, entry {@code pathContracts}, run after OptionPricing.l0's text). Each position's
- * paths are all summed inside one row of the pipeline, so its price and P&L do not depend on the
- * partitioning. The Sobol direction numbers are Joe and Kuo's (new-joe-kuo-6.1000, as Apache
- * Commons Math ships them; the first three dimensions are FinPar's), the bridge is FinPar's
- * (recursive bisection), both bound to the pipeline as driver-side values.
+ * risk_paths.l0}, entry {@code pathContracts}, run after OptionPricing.l0's text), and their greeks
+ * by bump-and-reprice on the same paths (entry {@code pathGreeks}: central differences for delta,
+ * gamma, vega and rho, one day forward for theta). Each position's paths are all summed inside one
+ * row of the pipeline, so its price, greeks and P&L do not depend on the partitioning. The Sobol
+ * direction numbers are Joe and Kuo's (new-joe-kuo-6.1000, as Apache Commons Math ships them; the
+ * first three dimensions are FinPar's), the bridge is FinPar's (recursive bisection), both bound to
+ * the pipeline as driver-side values.
  */
 final class PathContracts {
   static final String PROGRAM_RESOURCE = "/programs/risk_paths.l0";
@@ -47,6 +50,34 @@ final class PathContracts {
   static final int MAX_DAILY_DAYS = MAX_SOBOL_DIMENSIONS / 3 - 1;
 
   static final String[] RESULT = {"id", "price", "pnl"};
+  static final String[] GREEKS_RESULT = {"id", "delta", "gamma", "vega", "theta", "rho"};
+
+  /** The pipelines' columns of a position (see {@link #inputs}). */
+  private static final String[] COLUMNS = {
+    "id",
+    "quantity",
+    "call",
+    "first_date",
+    "last_date",
+    "step",
+    "scale",
+    "rate",
+    "spot",
+    "spot2",
+    "spot3",
+    "volatility",
+    "volatility2",
+    "volatility3",
+    "strike",
+    "strike2",
+    "strike3",
+    "correlation12",
+    "correlation13",
+    "correlation23"
+  };
+
+  /** The greeks pipeline's further columns: the position's grid one day later. */
+  private static final String[] DAY_LATER_COLUMNS = {"last_day", "day_step", "day_scale"};
 
   /** FinPar OptionPricing's contracts, by the portfolio's {@code instrument}. */
   enum Kind {
@@ -175,9 +206,33 @@ final class PathContracts {
 
   /** The pipeline of one kind's positions for a grid of {@code dates}: {@code id, price, pnl}. */
   static L0Pipeline pipeline(Kind kind, int dates, RiskSettings settings) {
+    return paths("pathContracts", kind, dates, settings)
+        .with("spotShocks", settings.spotShocks())
+        .with("volShocks", settings.volShocks())
+        .on(COLUMNS)
+        .as(RESULT);
+  }
+
+  /**
+   * The greeks pipeline of one kind's positions for a grid of {@code dates}: {@code id, delta,
+   * gamma, vega, theta, rho}, with the settings' bump sizes.
+   */
+  static L0Pipeline greeksPipeline(Kind kind, int dates, RiskSettings settings) {
+    String[] columns = Arrays.copyOf(COLUMNS, COLUMNS.length + DAY_LATER_COLUMNS.length);
+    System.arraycopy(DAY_LATER_COLUMNS, 0, columns, COLUMNS.length, DAY_LATER_COLUMNS.length);
+    return paths("pathGreeks", kind, dates, settings)
+        .with("spotBump", settings.greekSpotBump())
+        .with("volBump", settings.greekVolBump())
+        .with("rateBump", settings.greekRateBump())
+        .on(columns)
+        .as(GREEKS_RESULT);
+  }
+
+  /** An entry of the program with the paths of one kind's grid of {@code dates} bound. */
+  private static L0Pipeline paths(String entry, Kind kind, int dates, RiskSettings settings) {
     Bridge bridge = bridge(bridgeTimes(kind, dates));
     return L0.pipeline(program())
-        .entry("pathContracts")
+        .entry(entry)
         .with("contract", kind.contract)
         .with("numDates", dates)
         .with("numUnd", kind.underlyings)
@@ -185,35 +240,14 @@ final class PathContracts {
         .with("sobolBits", SOBOL_BITS)
         .with("dirVs", directionNumbers(dates * kind.underlyings))
         .with("bbInds", bridge.indices())
-        .with("bbData", bridge.data())
-        .with("spotShocks", settings.spotShocks())
-        .with("volShocks", settings.volShocks())
-        .on(
-            "id",
-            "quantity",
-            "call",
-            "first_date",
-            "last_date",
-            "step",
-            "scale",
-            "rate",
-            "spot",
-            "spot2",
-            "spot3",
-            "volatility",
-            "volatility2",
-            "volatility3",
-            "strike",
-            "strike2",
-            "strike3",
-            "correlation")
-        .as(RESULT);
+        .with("bbData", bridge.data());
   }
 
   /**
-   * The price and P&L vector of each path-dependent position of {@code positions} (the validated
-   * positions with the market data of their first underlying, as {@link RiskComputation} joins
-   * them): {@code id, price, pnl}, one pipeline per kind present; empty when there are none.
+   * The price, P&L vector and greeks of each path-dependent position of {@code positions} (the
+   * validated positions with the market data of their first underlying, as {@link RiskComputation}
+   * joins them): {@code id, price, pnl, delta, gamma, vega, theta, rho}, two pipelines per kind
+   * present; empty when there are none.
    */
   static Optional<Dataset<Row>> priced(
       Dataset<Row> positions, Dataset<Row> market, RiskSettings settings) {
@@ -243,9 +277,12 @@ final class PathContracts {
     Dataset<Row> result = null;
     for (Kind kind : Kind.values()) {
       if (maxDays.containsKey(kind.instrument)) {
+        int dates = dates(kind, maxDays.get(kind.instrument));
+        Dataset<Row> ofKind = inputs(rows.where(col("instrument").equalTo(kind.instrument)), kind);
         Dataset<Row> priced =
-            inputs(rows.where(col("instrument").equalTo(kind.instrument)), kind)
-                .transform(pipeline(kind, dates(kind, maxDays.get(kind.instrument)), settings));
+            ofKind
+                .transform(pipeline(kind, dates, settings))
+                .join(ofKind.transform(greeksPipeline(kind, dates, settings)), "id");
         result = result == null ? priced : result.union(priced);
       }
     }
@@ -253,28 +290,22 @@ final class PathContracts {
   }
 
   /**
-   * The pipeline's columns of one kind's positions: a position's own dates first_date..last_date of
-   * the grid and the time per date (step) and the volatility scale of the bridge's times; a
-   * European call's unused second and third underlyings repeat its first.
+   * The pipelines' columns of one kind's positions: a position's own dates first_date..last_date of
+   * the grid and the time per date (step) and the volatility scale of the bridge's times, and the
+   * same one day later (last_day, day_step, day_scale: a day less to maturity); a European call's
+   * unused second and third underlyings repeat its first.
    */
   private static Dataset<Row> inputs(Dataset<Row> ofKind, Kind kind) {
-    Column years = col("days").cast("double").divide(365.0);
-    Column firstDate = lit(kind == Kind.DAILY_BARRIER ? 1 : 0);
-    Column lastDate =
-        kind == Kind.DAILY_BARRIER ? col("days").cast("int") : lit(kind == Kind.EUROPEAN ? 0 : 4);
-    Column step =
-        kind == Kind.DAILY_BARRIER
-            ? lit(1 / 365.0)
-            : years.divide(kind == Kind.EUROPEAN ? 1.0 : 5.0);
-    Column scale = kind == Kind.DAILY_BARRIER ? lit(1.0) : sqrt(years);
+    Column[] today = grid(kind, col("days"));
+    Column[] dayLater = grid(kind, col("days").minus(1));
     return ofKind.select(
         col("id"),
         col("quantity"),
         coalesce(col("call"), lit(true)).as("call"),
-        firstDate.as("first_date"),
-        lastDate.as("last_date"),
-        step.as("step"),
-        scale.as("scale"),
+        lit(kind == Kind.DAILY_BARRIER ? 1 : 0).as("first_date"),
+        today[0].as("last_date"),
+        today[1].as("step"),
+        today[2].as("scale"),
         col("rate"),
         col("spot"),
         coalesce(col("spot2"), col("spot")).as("spot2"),
@@ -285,6 +316,24 @@ final class PathContracts {
         col("strike"),
         coalesce(col("strike2"), col("strike")).as("strike2"),
         coalesce(col("strike3"), col("strike")).as("strike3"),
-        coalesce(col("correlation"), lit(0.0)).as("correlation"));
+        coalesce(col("correlation12"), lit(0.0)).as("correlation12"),
+        coalesce(col("correlation13"), lit(0.0)).as("correlation13"),
+        coalesce(col("correlation23"), lit(0.0)).as("correlation23"),
+        dayLater[0].as("last_day"),
+        dayLater[1].as("day_step"),
+        dayLater[2].as("day_scale"));
+  }
+
+  /**
+   * A kind's last date, time per date and volatility scale for a position {@code days} days from
+   * maturity.
+   */
+  private static Column[] grid(Kind kind, Column days) {
+    Column years = days.cast("double").divide(365.0);
+    return new Column[] {
+      kind == Kind.DAILY_BARRIER ? days.cast("int") : lit(kind == Kind.EUROPEAN ? 0 : 4),
+      kind == Kind.DAILY_BARRIER ? lit(1 / 365.0) : years.divide(kind == Kind.EUROPEAN ? 1.0 : 5.0),
+      kind == Kind.DAILY_BARRIER ? lit(1.0) : sqrt(years)
+    };
   }
 }

@@ -82,7 +82,12 @@ public final class RiskBatchJob {
                   throw new BadInput(e);
                 }
               },
-              loaded -> loaded.portfolioName() + ", " + loaded.marketName());
+              loaded ->
+                  loaded.portfolioName()
+                      + ", "
+                      + loaded.marketName()
+                      + ", "
+                      + loaded.correlationsName());
     } catch (BadInput e) {
       err.println("risk-batch: bad input: " + e.getCause().getMessage());
       err.println("risk-batch: nothing written");
@@ -124,7 +129,9 @@ public final class RiskBatchJob {
                     "underlying3",
                     "strike2",
                     "strike3",
-                    "correlation",
+                    "correlation12",
+                    "correlation13",
+                    "correlation23",
                     "price",
                     "delta",
                     "gamma",

@@ -26,11 +26,11 @@ import org.apache.spark.sql.Row;
  * The risk numbers of one valuation date, computed on Spark: per vanilla option the Black-Scholes
  * price and greeks (the L0 map {@code greeks}) and the P&L under every scenario (the L0 map {@code
  * scenarios}, an inner map over the grid: one {@code array<double>} per position, never a position
- * x scenario row); per path-dependent contract its Monte-Carlo price and P&L vector ({@link
- * PathContracts}; its greeks are null); per book, per instrument and for the portfolio the exact
- * sums of PV, greeks and P&L vectors ({@link dev.l0.spark.ExactSums}), so every aggregate is the
- * same whatever the partitioning, and VaR and expected shortfall from those vectors ({@link
- * TailRisk}).
+ * x scenario row); per path-dependent contract its Monte-Carlo price, P&L vector and greeks by
+ * bump-and-reprice on the same paths ({@link PathContracts}); per book, per instrument and for the
+ * portfolio the exact sums of PV, greeks and P&L vectors ({@link dev.l0.spark.ExactSums}), so every
+ * aggregate is the same whatever the partitioning, and VaR and expected shortfall from those
+ * vectors ({@link TailRisk}).
  */
 final class RiskComputation {
   static final String PROGRAM_RESOURCE = "/programs/risk_vanilla.l0";

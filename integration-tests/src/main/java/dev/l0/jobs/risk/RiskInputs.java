@@ -5,7 +5,10 @@ import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.date_add;
+import static org.apache.spark.sql.functions.first;
 import static org.apache.spark.sql.functions.floor;
+import static org.apache.spark.sql.functions.greatest;
+import static org.apache.spark.sql.functions.least;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.lower;
 import static org.apache.spark.sql.functions.lpad;
@@ -25,6 +28,8 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.expressions.Window;
+import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
@@ -37,11 +42,13 @@ import org.apache.spark.sql.types.StructType;
  * vanilla, Black-Scholes) or one of FinPar OptionPricing's three contracts priced by Monte-Carlo
  * ({@link PathContracts.Kind}: european, a call or put on {@code underlying}; discrete-barrier and
  * daily-barrier, notes on {@code underlying}, {@code underlying2} and {@code underlying3} whose
- * reference levels are {@code strike}, {@code strike2} and {@code strike3}, with the pairwise
- * {@code correlation} of their returns and an empty {@code type}). The columns {@code underlying2,
- * underlying3, strike2, strike3, correlation} may be absent when no row needs them. A market row is
- * {@code underlying, spot, volatility, rate} (volatility and rate per year, continuous
- * compounding). The first problem found is an {@link InvalidInputException} naming the file, the
+ * reference levels are {@code strike}, {@code strike2} and {@code strike3}, and an empty {@code
+ * type}). The columns {@code underlying2, underlying3, strike2, strike3} may be absent when no row
+ * needs them. The market snapshot is a market file, a row {@code underlying, spot, volatility,
+ * rate} per underlying (volatility and rate per year, continuous compounding), and a correlations
+ * file, a row {@code underlying1, underlying2, correlation} per pair of underlyings (either order,
+ * the correlation of their returns), which must hold every pair of a barrier contract's
+ * underlyings. The first problem found is an {@link InvalidInputException} naming the file, the
  * column and the row (the n-th data row, a CSV header not counted).
  */
 final class RiskInputs {
@@ -49,13 +56,30 @@ final class RiskInputs {
     "id", "book", "instrument", "underlying", "quantity", "strike", "maturity", "type"
   };
   static final String[] MARKET_COLUMNS = {"underlying", "spot", "volatility", "rate"};
+  static final String[] CORRELATION_COLUMNS = {"underlying1", "underlying2", "correlation"};
 
   /** The portfolio's columns that only the barrier contracts use, absent or null elsewhere. */
-  static final String[] BARRIER_COLUMNS = {
-    "underlying2", "underlying3", "strike2", "strike3", "correlation"
+  static final String[] BARRIER_COLUMNS = {"underlying2", "underlying3", "strike2", "strike3"};
+
+  /**
+   * The validated portfolio's correlations of a barrier contract's pairs of underlyings:
+   * (underlying, underlying2), (underlying, underlying3), (underlying2, underlying3); null for the
+   * options.
+   */
+  static final String[][] CORRELATION_PAIRS = {
+    {"correlation12", "underlying", "underlying2"},
+    {"correlation13", "underlying", "underlying3"},
+    {"correlation23", "underlying2", "underlying3"}
   };
 
   static final String VANILLA = "vanilla";
+
+  /**
+   * How far below zero a barrier contract's correlation matrix's determinant may be and still be
+   * positive semi-definite: rounding of an exactly singular matrix (an underlying repeated, or
+   * correlations of +-1).
+   */
+  static final double PSD_TOLERANCE = 1e-12;
 
   /** Bad input: the message names the file, column and row. */
   static final class InvalidInputException extends Exception {
@@ -68,19 +92,26 @@ final class RiskInputs {
 
   /**
    * Validated positions {@code id, book, instrument, underlying, quantity, strike, maturity, call,
-   * underlying2, underlying3, strike2, strike3, correlation} (instrument in lower case, call null
-   * for the barrier contracts) and market rows.
+   * underlying2, underlying3, strike2, strike3, correlation12, correlation13, correlation23}
+   * (instrument in lower case, call null for the barrier contracts, the correlations of their
+   * underlyings' pairs from the correlations file) and market rows.
    */
   record Inputs(
-      Dataset<Row> portfolio, Dataset<Row> market, String portfolioName, String marketName) {}
+      Dataset<Row> portfolio,
+      Dataset<Row> market,
+      String portfolioName,
+      String marketName,
+      String correlationsName) {}
 
   private RiskInputs() {}
 
   static Inputs load(SparkSession spark, RiskSettings settings) throws InvalidInputException {
     Dataset<Row> rawMarket;
     Dataset<Row> rawPortfolio;
+    Dataset<Row> rawCorrelations;
     String marketName;
     String portfolioName;
+    String correlationsName;
     if (settings.portfolio().isPresent()) {
       marketName = settings.market().orElseThrow().toString();
       portfolioName = settings.portfolio().orElseThrow().toString();
@@ -91,13 +122,35 @@ final class RiskInputs {
               marketName,
               MARKET_COLUMNS,
               new String[0]);
+      Dataset<Row> portfolioFile = read(spark, settings.portfolio().orElseThrow());
+      if (Arrays.asList(portfolioFile.columns()).contains("correlation")) {
+        throw new InvalidInputException(
+            portfolioName
+                + ": column 'correlation': correlations are part of the market snapshot now, a"
+                + " correlations file (risk.correlations or --correlations: underlying1,"
+                + " underlying2, correlation); remove the column");
+      }
       rawPortfolio =
-          numbered(
-              spark,
-              read(spark, settings.portfolio().orElseThrow()),
-              portfolioName,
-              PORTFOLIO_COLUMNS,
-              BARRIER_COLUMNS);
+          numbered(spark, portfolioFile, portfolioName, PORTFOLIO_COLUMNS, BARRIER_COLUMNS);
+      if (settings.correlations().isPresent()) {
+        correlationsName = settings.correlations().orElseThrow().toString();
+        rawCorrelations =
+            numbered(
+                spark,
+                read(spark, settings.correlations().orElseThrow()),
+                correlationsName,
+                CORRELATION_COLUMNS,
+                new String[0]);
+      } else {
+        correlationsName = "no correlations file";
+        rawCorrelations =
+            numbered(
+                spark,
+                spark.createDataFrame(List.<Row>of(), correlationSchema()),
+                correlationsName,
+                CORRELATION_COLUMNS,
+                new String[0]);
+      }
     } else {
       marketName = "synthetic market";
       portfolioName = "synthetic portfolio";
@@ -111,11 +164,30 @@ final class RiskInputs {
               portfolioName,
               PORTFOLIO_COLUMNS,
               BARRIER_COLUMNS);
+      correlationsName = "synthetic correlations";
+      rawCorrelations =
+          numbered(
+              spark,
+              syntheticCorrelations(spark, settings),
+              correlationsName,
+              CORRELATION_COLUMNS,
+              new String[0]);
     }
     Dataset<Row> market = checkedMarket(rawMarket, marketName, settings);
+    Dataset<Row> correlations =
+        checkedCorrelations(rawCorrelations, correlationsName, market, marketName);
     Dataset<Row> portfolio =
-        checkedPortfolio(rawPortfolio, market, portfolioName, marketName, settings.valuationDate());
-    return new Inputs(portfolio, market, portfolioName, marketName);
+        checkedPortfolio(
+            rawPortfolio,
+            market,
+            correlations,
+            portfolioName,
+            marketName,
+            settings.correlations().isPresent() || settings.portfolio().isEmpty()
+                ? "in " + correlationsName
+                : "(no correlations file: risk.correlations or --correlations)",
+            settings.valuationDate());
+    return new Inputs(portfolio, market, portfolioName, marketName, correlationsName);
   }
 
   private static Dataset<Row> read(SparkSession spark, Path path) throws InvalidInputException {
@@ -270,6 +342,16 @@ final class RiskInputs {
                         + (-lowestVolShock)
                         + " (the largest downward volatility shock)")))
         .add(
+            "volatility",
+            volatility.leq(settings.greekVolBump()),
+            concat(
+                lit("volatility "),
+                volatility.cast("string"),
+                lit(
+                    " is not above "
+                        + settings.greekVolBump()
+                        + " (risk.greeks.volBump, the Monte-Carlo vega's bump)")))
+        .add(
             "rate",
             rate.isNaN().or(rate.gt(1)).or(rate.lt(-1)),
             concat(lit("rate must be in [-1, 1], is "), rate.cast("string")));
@@ -301,8 +383,105 @@ final class RiskInputs {
     return market.drop("row");
   }
 
+  private static StructType correlationSchema() {
+    return new StructType()
+        .add("underlying1", DataTypes.StringType, true)
+        .add("underlying2", DataTypes.StringType, true)
+        .add("correlation", DataTypes.DoubleType, true);
+  }
+
+  /**
+   * The correlations of the pairs of underlyings, {@code first, second, correlation} with first <
+   * second, one row per pair: each row's underlyings are known and distinct, its correlation in
+   * [-1, 1], and a pair given twice (in either order) has one value.
+   */
+  private static Dataset<Row> checkedCorrelations(
+      Dataset<Row> raw, String name, Dataset<Row> market, String marketName)
+      throws InvalidInputException {
+    Dataset<Row> joined = raw;
+    for (String underlying : new String[] {"underlying1", "underlying2"}) {
+      Dataset<Row> known = broadcast(market.select(col("underlying").as("known_" + underlying)));
+      joined =
+          joined.join(
+              known,
+              trim(joined.col(underlying)).equalTo(known.col("known_" + underlying)),
+              "left");
+    }
+    Column correlation = col("correlation").cast("double");
+    Checks checks =
+        new Checks(name)
+            .typed("underlying1", DataTypes.StringType)
+            .typed("underlying2", DataTypes.StringType)
+            .typed("correlation", DataTypes.DoubleType);
+    for (String underlying : new String[] {"underlying1", "underlying2"}) {
+      checks.add(
+          underlying,
+          col("known_" + underlying).isNull(),
+          concat(
+              lit("unknown underlying '"), col(underlying), lit("' (not in " + marketName + ")")));
+    }
+    checks
+        .add(
+            "underlying2",
+            trim(col("underlying1")).equalTo(trim(col("underlying2"))),
+            concat(
+                lit("'"),
+                trim(col("underlying2")),
+                lit("' is paired with itself (its correlation is 1; leave the row out)")))
+        .add(
+            "correlation",
+            correlation.isNaN().or(correlation.gt(1.0)).or(correlation.lt(-1.0)),
+            concat(lit("correlation must be in [-1, 1], is "), correlation.cast("string")));
+    checks.failOnFirst(joined);
+
+    Column a = trim(col("underlying1"));
+    Column b = trim(col("underlying2"));
+    WindowSpec pair = Window.partitionBy("first", "second").orderBy("row");
+    Dataset<Row> pairs =
+        raw.select(
+                least(a, b).as("first"),
+                greatest(a, b).as("second"),
+                a.as("underlying1"),
+                b.as("underlying2"),
+                correlation.as("correlation"),
+                col("row"))
+            .withColumn("given", first("correlation").over(pair))
+            .withColumn("given_row", first("row").over(pair));
+    List<Row> asymmetric =
+        pairs
+            .where(col("correlation").notEqual(col("given")))
+            .orderBy("row")
+            .limit(1)
+            .collectAsList();
+    if (!asymmetric.isEmpty()) {
+      Row row = asymmetric.get(0);
+      throw new InvalidInputException(
+          name
+              + ": row "
+              + row.getAs("row")
+              + ", column 'correlation': "
+              + row.getAs("underlying1")
+              + " and "
+              + row.getAs("underlying2")
+              + " have correlation "
+              + row.getAs("correlation")
+              + " here but "
+              + row.getAs("given")
+              + " in row "
+              + row.getAs("given_row")
+              + " (a correlation matrix is symmetric: give a pair once, or with one value)");
+    }
+    return pairs.select("first", "second", "correlation").dropDuplicates("first", "second");
+  }
+
   private static Dataset<Row> checkedPortfolio(
-      Dataset<Row> raw, Dataset<Row> market, String name, String marketName, LocalDate date)
+      Dataset<Row> raw,
+      Dataset<Row> market,
+      Dataset<Row> correlations,
+      String name,
+      String marketName,
+      String inCorrelations,
+      LocalDate date)
       throws InvalidInputException {
     Dataset<Row> joined = raw;
     for (String underlying : new String[] {"underlying", "underlying2", "underlying3"}) {
@@ -311,6 +490,23 @@ final class RiskInputs {
           joined.join(
               known,
               trim(joined.col(underlying)).equalTo(known.col("known_" + underlying)),
+              "left");
+    }
+    for (String[] pair : CORRELATION_PAIRS) {
+      Dataset<Row> given =
+          broadcast(
+              correlations.select(
+                  col("first").as("first_" + pair[0]),
+                  col("second").as("second_" + pair[0]),
+                  col("correlation").as("given_" + pair[0])));
+      Column a = trim(joined.col(pair[1]));
+      Column b = trim(joined.col(pair[2]));
+      joined =
+          joined.join(
+              given,
+              least(a, b)
+                  .equalTo(given.col("first_" + pair[0]))
+                  .and(greatest(a, b).equalTo(given.col("second_" + pair[0]))),
               "left");
     }
     Column instrument = lower(trim(col("instrument")));
@@ -322,7 +518,6 @@ final class RiskInputs {
     Column quantity = col("quantity").cast("double");
     Column maturity = col("maturity").cast("date");
     Column type = lower(trim(col("type")));
-    Column correlation = col("correlation").cast("double");
     String instruments =
         VANILLA
             + ", "
@@ -368,12 +563,7 @@ final class RiskInputs {
             .typedWhere(
                 "strike2", DataTypes.DoubleType, barrier, "the reference level of underlying2")
             .typedWhere(
-                "strike3", DataTypes.DoubleType, barrier, "the reference level of underlying3")
-            .typedWhere(
-                "correlation",
-                DataTypes.DoubleType,
-                barrier,
-                "the correlation of a barrier contract's underlyings");
+                "strike3", DataTypes.DoubleType, barrier, "the reference level of underlying3");
     for (String[] level :
         new String[][] {
           {"underlying", "strike"}, {"underlying2", "strike2"}, {"underlying3", "strike3"}
@@ -433,17 +623,54 @@ final class RiskInputs {
         .add(
             "type",
             option.and(type.notEqual("call")).and(type.notEqual("put")),
-            concat(lit("'"), col("type"), lit("' is neither call nor put")))
-        .add(
-            "correlation",
-            barrier.and(correlation.leq(-0.5).or(correlation.geq(1.0)).or(correlation.isNaN())),
-            concat(
-                lit(
-                    "correlation must be in (-0.5, 1) (three underlyings with one pairwise correlation), is "),
-                correlation.cast("string")));
+            concat(lit("'"), col("type"), lit("' is neither call nor put")));
+    Column[] pairCorrelations = new Column[CORRELATION_PAIRS.length];
+    for (int i = 0; i < CORRELATION_PAIRS.length; i++) {
+      String[] pair = CORRELATION_PAIRS[i];
+      Column a = trim(col(pair[1]));
+      Column b = trim(col(pair[2]));
+      pairCorrelations[i] =
+          when(barrier, when(a.equalTo(b), lit(1.0)).otherwise(col("given_" + pair[0])))
+              .otherwise(lit(null).cast("double"));
+      checks.add(
+          pair[2],
+          barrier
+              .and(col("known_" + pair[1]).isNotNull())
+              .and(col("known_" + pair[2]).isNotNull())
+              .and(pairCorrelations[i].isNull()),
+          concat(lit("no correlation of "), a, lit(" and "), b, lit(" " + inCorrelations)));
+    }
+    Column r12 = pairCorrelations[0];
+    Column r13 = pairCorrelations[1];
+    Column r23 = pairCorrelations[2];
+    Column determinant =
+        lit(1.0)
+            .plus(lit(2.0).multiply(r12).multiply(r13).multiply(r23))
+            .minus(r12.multiply(r12))
+            .minus(r13.multiply(r13))
+            .minus(r23.multiply(r23));
+    checks.add(
+        "underlying",
+        barrier.and(determinant.lt(-PSD_TOLERANCE)),
+        concat(
+            lit("the correlations of "),
+            trim(col("underlying")),
+            lit(", "),
+            trim(col("underlying2")),
+            lit(" and "),
+            trim(col("underlying3")),
+            lit(" " + inCorrelations + " ("),
+            r12.cast("string"),
+            lit(", "),
+            r13.cast("string"),
+            lit(", "),
+            r23.cast("string"),
+            lit(") are not a positive semi-definite matrix (its determinant is "),
+            determinant.cast("string"),
+            lit(")")));
     checks.failOnFirst(joined);
     Dataset<Row> portfolio =
-        raw.select(
+        joined.select(
             col("id").cast("long").as("id"),
             col("book"),
             instrument.as("instrument"),
@@ -456,7 +683,9 @@ final class RiskInputs {
             trim(col("underlying3")).as("underlying3"),
             col("strike2").cast("double").as("strike2"),
             col("strike3").cast("double").as("strike3"),
-            correlation.as("correlation"),
+            r12.as(CORRELATION_PAIRS[0][0]),
+            r13.as(CORRELATION_PAIRS[1][0]),
+            r23.as(CORRELATION_PAIRS[2][0]),
             col("row"));
     List<Row> duplicate =
         portfolio
@@ -504,6 +733,31 @@ final class RiskInputs {
     return spark.createDataFrame(rows, schema);
   }
 
+  /**
+   * Every pair of the synthetic underlyings (none without path-dependent contracts) with the
+   * correlation of a one-factor model, b_i b_j rounded to 4 decimals, the loadings b_i 0..0.9
+   * seeded: every 3 x 3 matrix of them is positive definite.
+   */
+  static Dataset<Row> syntheticCorrelations(SparkSession spark, RiskSettings settings) {
+    Random random = new Random(settings.syntheticSeed() + 1);
+    int underlyings = settings.syntheticPathContracts() == 0 ? 0 : settings.syntheticUnderlyings();
+    double[] loadings = new double[underlyings];
+    for (int i = 0; i < underlyings; i++) {
+      loadings[i] = 0.9 * random.nextDouble();
+    }
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < underlyings; i++) {
+      for (int j = i + 1; j < underlyings; j++) {
+        rows.add(
+            RowFactory.create(
+                String.format("U%04d", i),
+                String.format("U%04d", j),
+                Math.rint(loadings[i] * loadings[j] * 10_000) / 10_000));
+      }
+    }
+    return spark.createDataFrame(rows, correlationSchema());
+  }
+
   private static double round2(double value) {
     return Math.rint(value * 100) / 100;
   }
@@ -515,8 +769,7 @@ final class RiskInputs {
    * week to 2 years out, a call or a put. Contract N+i is of kind i mod 3 (european,
    * discrete-barrier, daily-barrier): the European call or put like an option but 1 month to 2
    * years out; the barrier notes a quantity of +-1..10, three underlyings with reference levels
-   * 90%..110% of their spots, a correlation of 0..0.8 and a maturity of 1 to 5 years (discrete) or
-   * 30 to 91 days (daily).
+   * 90%..110% of their spots and a maturity of 1 to 5 years (discrete) or 30 to 91 days (daily).
    */
   static Dataset<Row> syntheticPortfolio(
       SparkSession spark, RiskSettings settings, Dataset<Row> market) {
@@ -556,8 +809,7 @@ final class RiskInputs {
                 noString.as("underlying2"),
                 noString.as("underlying3"),
                 lit(1.0).as("moneyness2"),
-                lit(1.0).as("moneyness3"),
-                noNumber.as("correlation"));
+                lit(1.0).as("moneyness3"));
 
     long first = settings.syntheticPositions();
     Column kind = col("id").minus(first).mod(3);
@@ -602,10 +854,7 @@ final class RiskInputs {
                     .otherwise(underlyingOf(seed, 9, settings))
                     .as("underlying3"),
                 uniform(seed, 10).multiply(0.2).plus(0.9).as("moneyness2"),
-                uniform(seed, 11).multiply(0.2).plus(0.9).as("moneyness3"),
-                when(european, noNumber)
-                    .otherwise(round(uniform(seed, 12).multiply(0.8), 2))
-                    .as("correlation"));
+                uniform(seed, 11).multiply(0.2).plus(0.9).as("moneyness3"));
 
     Dataset<Row> positions = vanilla.unionByName(contracts);
     Column[] fields = {
@@ -620,8 +869,7 @@ final class RiskInputs {
       col("underlying2"),
       col("underlying3"),
       null,
-      null,
-      col("correlation")
+      null
     };
     String[][] levels = {
       {"underlying", "moneyness", "strike"},

@@ -84,6 +84,11 @@ final class RiskReport {
             + " VaR = L(j); ES = mean of L(j..n)");
     root.put("aggregation", "exact sums (correctly rounded, independent of partitioning)");
     root.put("monte_carlo_paths", settings.monteCarloPaths());
+    ObjectNode bumps = root.putObject("monte_carlo_greek_bumps");
+    bumps.put("spot_relative", settings.greekSpotBump());
+    bumps.put("volatility", settings.greekVolBump());
+    bumps.put("rate", settings.greekRateBump());
+    bumps.put("theta_days", 1);
     ArrayNode byInstrument = root.putArray("instruments");
     for (Aggregate instrument : instruments) {
       ObjectNode node = byInstrument.addObject();
@@ -227,7 +232,9 @@ final class RiskReport {
         + "%</th></tr>\n"
         + rows
         + "</table>\n"
-        + "<p>Greeks are quantity-weighted sums of the vanilla options' Black-Scholes greeks (theta per year). Sums are exact:"
+        + "<p>Greeks are quantity-weighted sums: the vanilla options' Black-Scholes greeks and the path-dependent"
+        + " contracts' by bump-and-reprice on their Monte-Carlo paths (delta and gamma summed over a contract's"
+        + " underlyings; theta per year). Sums are exact:"
         + " correctly rounded, the same for any partitioning. Quantile convention: losses L = -P&amp;L sorted ascending"
         + " over the n equally likely scenarios, j = ceil(n &times; confidence); VaR = L(j), expected shortfall = the"
         + " mean of L(j), ..., L(n).</p>\n"
@@ -242,7 +249,13 @@ final class RiskReport {
         + "</table>\n"
         + "<p>The path-dependent contracts are FinPar OptionPricing's (european, discrete-barrier, daily-barrier), priced"
         + " by Monte-Carlo over Sobol paths with a Brownian bridge and correlated underlyings, every scenario on the same"
-        + " paths; they have no greeks in the table above but enter PV, P&amp;L, VaR and ES.</p>\n</body></html>\n";
+        + " paths; their greeks are central differences on the same paths (spot bump "
+        + settings.greekSpotBump()
+        + " relative, volatility bump "
+        + settings.greekVolBump()
+        + ", rate bump "
+        + settings.greekRateBump()
+        + "; theta one day forward).</p>\n</body></html>\n";
   }
 
   private static String number(double value) {

@@ -31,7 +31,11 @@ record RiskSettings(
     double esConfidence,
     int partitions,
     int syntheticPathContracts,
-    int monteCarloPaths) {
+    int monteCarloPaths,
+    Optional<Path> correlations,
+    double greekSpotBump,
+    double greekVolBump,
+    double greekRateBump) {
 
   static final int DEFAULT_MONTE_CARLO_PATHS = 256;
 
@@ -57,12 +61,16 @@ record RiskSettings(
         esConfidence,
         partitions,
         0,
-        monteCarloPaths);
+        monteCarloPaths,
+        Optional.empty(),
+        greekSpotBump,
+        greekVolBump,
+        greekRateBump);
   }
 
   static final String USAGE =
       "usage: l0-job risk-batch [--date YYYY-MM-DD] [--portfolio PATH] [--market PATH]"
-          + " [--out DIR] [--master URL] [--config FILE]";
+          + " [--correlations PATH] [--out DIR] [--master URL] [--config FILE]";
 
   /** A command line or config value that cannot be used. */
   static final class UsageException extends Exception {
@@ -84,6 +92,7 @@ record RiskSettings(
             case "--date" -> "risk.date";
             case "--portfolio" -> "risk.portfolio";
             case "--market" -> "risk.market";
+            case "--correlations" -> "risk.correlations";
             case "--out" -> "risk.out";
             case "--master" -> "risk.master";
             case "--config" -> "config";
@@ -131,7 +140,11 @@ record RiskSettings(
             keys.confidence("risk.es.confidence", 0.975),
             keys.positive("risk.partitions", 4),
             keys.atLeast("risk.synthetic.pathContracts", 300, 0),
-            keys.atLeast("risk.mc.paths", DEFAULT_MONTE_CARLO_PATHS, 1));
+            keys.atLeast("risk.mc.paths", DEFAULT_MONTE_CARLO_PATHS, 1),
+            keys.path("risk.correlations"),
+            keys.bump("risk.greeks.spotBump", 0.01, 0.5),
+            keys.bump("risk.greeks.volBump", 0.01, 0.5),
+            keys.bump("risk.greeks.rateBump", 0.0001, 0.1));
     if (settings.monteCarloPaths >= 1 << PathContracts.SOBOL_BITS) {
       throw new UsageException(
           "risk.mc.paths: "
@@ -145,6 +158,10 @@ record RiskSettings(
     if (settings.portfolio.isPresent() != settings.market.isPresent()) {
       throw new UsageException(
           "give both a portfolio and a market (or neither, for the synthetic inputs)");
+    }
+    if (settings.correlations.isPresent() && settings.market.isEmpty()) {
+      throw new UsageException(
+          "correlations belong to a market snapshot: give a portfolio and a market with them");
     }
     return settings;
   }
@@ -210,6 +227,21 @@ record RiskSettings(
         throw new UsageException(key + ": " + value + " is not an int >= " + least);
       }
       return (int) value;
+    }
+
+    /** A bump size of the greeks: a number in (0, {@code below}). */
+    double bump(String key, double otherwise, double below) throws UsageException {
+      String text = values.getProperty(key);
+      double value;
+      try {
+        value = text == null ? otherwise : Double.parseDouble(text.trim());
+      } catch (NumberFormatException e) {
+        throw new UsageException(key + ": '" + text + "' is not a number");
+      }
+      if (!(value > 0.0 && value < below)) {
+        throw new UsageException(key + ": " + value + " is not a bump size in (0, " + below + ")");
+      }
+      return value;
     }
 
     double confidence(String key, double otherwise) throws UsageException {

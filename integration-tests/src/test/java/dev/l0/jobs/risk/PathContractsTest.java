@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The inputs the risk batch builds for OptionPricing against FinPar's own datasets: the Brownian
  * bridge of the daily grid against the large dataset's (FinPar's daily barrier over days 0..366),
- * and the Sobol direction numbers of the first three dimensions against the medium dataset's.
+ * and the Sobol direction numbers of the first three dimensions against the medium dataset's; and
+ * the Monte-Carlo greeks' conventions (entry {@code pathGreeks}, on the JVM backend without Spark)
+ * against Black-Scholes for the European contract.
  */
 class PathContractsTest {
   private static final Path DATA = Path.of("../../shared/data/finpar");
@@ -49,6 +51,82 @@ class PathContractsTest {
             bridge.data()[row][t],
             1e-12 * Math.max(1.0, Math.abs(expected)),
             "bb_data[" + row + "][" + t + "]");
+      }
+    }
+  }
+
+  /**
+   * A one-year at-the-money European call and put (spot and strike 100, rate 3%, volatility 20%) at
+   * 4096 paths: bump-and-reprice gives Black-Scholes's delta, gamma, vega, theta (per year) and rho
+   * within 1%, so the signs, units and the day of theta are the vanilla options'.
+   */
+  @Test
+  void theEuropeanContractsMonteCarloGreeksAreBlackScholesGreeks() {
+    double spot = 100.0;
+    double rate = 0.03;
+    double volatility = 0.2;
+    double[] one = {1.0};
+    double[] spots = {spot};
+    double[] volatilities = {volatility};
+    double[] zero = {0.0};
+    PathContracts.Bridge bridge =
+        PathContracts.bridge(PathContracts.bridgeTimes(PathContracts.Kind.EUROPEAN, 1));
+    try (dev.l0.kernels.api.CompiledProgram greeks =
+        dev.l0.kernels.api.L0Runtime.compile(
+            PathContracts.program(),
+            "risk_paths.l0",
+            "pathGreeks",
+            dev.l0.kernels.runtime.DeviceKind.JVM)) {
+      for (boolean call : new boolean[] {true, false}) {
+        Object[] positions = {
+          new long[] {1},
+          one,
+          new boolean[] {call},
+          new int[] {0},
+          new int[] {0},
+          one,
+          one,
+          new double[] {rate},
+          spots,
+          spots,
+          spots,
+          volatilities,
+          volatilities,
+          volatilities,
+          spots,
+          spots,
+          spots,
+          zero,
+          zero,
+          zero,
+          new int[] {0},
+          new double[] {364 / 365.0},
+          new double[] {Math.sqrt(364 / 365.0)}
+        };
+        Object[] result =
+            (Object[])
+                greeks.run(
+                    1,
+                    1,
+                    1,
+                    4096,
+                    PathContracts.SOBOL_BITS,
+                    PathContracts.directionNumbers(1),
+                    bridge.indices(),
+                    bridge.data(),
+                    0.01,
+                    0.01,
+                    0.0001,
+                    positions);
+        double[] expected = RiskBatchJobTest.greeks(call, spot, spot, 1.0, rate, volatility);
+        for (int g = 1; g < expected.length; g++) {
+          double actual = ((double[]) result[g])[0];
+          assertEquals(
+              expected[g],
+              actual,
+              0.01 * Math.abs(expected[g]),
+              RiskComputation.GREEKS[g] + (call ? " of the call" : " of the put"));
+        }
       }
     }
   }

@@ -125,22 +125,24 @@ class RiskBatchJobTest {
 
   static Run run(Path out, Path portfolioFile, Path marketFile, String... configLines)
       throws IOException {
+    return runWith(
+        "--date",
+        DATE.toString(),
+        "--portfolio",
+        portfolioFile.toString(),
+        "--market",
+        marketFile.toString(),
+        "--out",
+        out.toString(),
+        "--config",
+        config("run", configLines).toString());
+  }
+
+  /** The job on the test's Spark session with the command line {@code args}. */
+  static Run runWith(String... args) {
     RiskSettings settings;
     try {
-      settings =
-          RiskSettings.parse(
-              new String[] {
-                "--date",
-                DATE.toString(),
-                "--portfolio",
-                portfolioFile.toString(),
-                "--market",
-                marketFile.toString(),
-                "--out",
-                out.toString(),
-                "--config",
-                config("run", configLines).toString()
-              });
+      settings = RiskSettings.parse(args);
     } catch (RiskSettings.UsageException e) {
       throw new AssertionError(e);
     }
@@ -341,6 +343,80 @@ class RiskBatchJobTest {
   }
 
   @Test
+  void aSmallSyntheticRunValuesEveryPositionWithGreeksAndSumsThemExactly() throws Exception {
+    Path out = folder.resolve("out-synthetic");
+    Run run =
+        runWith(
+            "--date",
+            DATE.toString(),
+            "--out",
+            out.toString(),
+            "--config",
+            config(
+                    "synthetic",
+                    "risk.synthetic.positions=60",
+                    "risk.synthetic.pathContracts=6",
+                    "risk.synthetic.underlyings=5",
+                    "risk.synthetic.books=3",
+                    "risk.mc.paths=32",
+                    "risk.partitions=2")
+                .toString());
+    assertEquals(0, run.exit(), run.err());
+    assertTrue(
+        run.out()
+            .contains(
+                "risk-batch: read and validate inputs: synthetic portfolio, synthetic market,"
+                    + " synthetic correlations in "),
+        run.out());
+    List<Row> positions = spark.read().parquet(out.resolve("positions").toString()).collectAsList();
+    assertEquals(66, positions.size());
+    ExactSum[] sums = Stream.generate(ExactSum::new).limit(6).toArray(ExactSum[]::new);
+    for (Row row : positions) {
+      String instrument = row.getAs("instrument");
+      double quantity = row.getAs("quantity");
+      sums[0].add((double) row.getAs("pv"));
+      for (int g = 1; g < RiskComputation.GREEKS.length; g++) {
+        String greek = RiskComputation.GREEKS[g];
+        assertFalse(row.isNullAt(row.fieldIndex(greek)), greek + " of " + row);
+        assertTrue(Double.isFinite(row.getAs(greek)), greek + " of " + row);
+        sums[g].add(quantity * (double) row.getAs(greek));
+      }
+      if (instrument.equals(RiskInputs.VANILLA)) {
+        double[] expected =
+            greeks(
+                row.getAs("call"),
+                row.getAs("spot"),
+                row.getAs("strike"),
+                row.getAs("years"),
+                row.getAs("rate"),
+                row.getAs("volatility"));
+        for (int g = 0; g < expected.length; g++) {
+          assertEquals(
+              expected[g],
+              (double) row.getAs(RiskComputation.GREEKS[g]),
+              0.0,
+              RiskComputation.GREEKS[g] + " of " + row);
+        }
+      } else if (!instrument.equals("european")) {
+        for (String[] pair : RiskInputs.CORRELATION_PAIRS) {
+          double rho = row.getAs(pair[0]);
+          assertTrue(
+              row.getAs(pair[1]).equals(row.getAs(pair[2])) ? rho == 1.0 : rho >= 0 && rho < 0.81,
+              "a one-factor correlation " + pair[0] + " of " + row);
+        }
+      }
+    }
+    Row portfolioRow = spark.read().parquet(out.resolve("portfolio").toString()).first();
+    for (int i = 0; i < RiskComputation.FIGURES.length; i++) {
+      assertEquals(
+          sums[i].value(),
+          (double) portfolioRow.getAs(RiskComputation.FIGURES[i]),
+          0.0,
+          "the portfolio's " + RiskComputation.FIGURES[i]);
+    }
+  }
+
+  @Test
   void aRerunReplacesTheDateAndAConcurrentRunIsRefused() throws Exception {
     Path out = folder.resolve("out-rerun");
     assertEquals(0, run(out, portfolio, market).exit());
@@ -395,8 +471,37 @@ class RiskBatchJobTest {
 
   static final String PATH_HEADER =
       "id,book,instrument,underlying,quantity,strike,maturity,type,underlying2,underlying3,strike2,"
-          + "strike3,correlation";
+          + "strike3";
   static final int MC_PATHS = 64;
+
+  /** The greeks' bump sizes of the path test: relative spot, volatility, rate. */
+  static final double[] BUMPS = {0.02, 0.015, 0.0005};
+
+  /** The correlations of U0..U3, each pair once, in either order. */
+  static List<String> correlationLines() {
+    return new ArrayList<>(
+        List.of(
+            "underlying1,underlying2,correlation",
+            "U0,U1,0.3",
+            "U2,U0,0.5",
+            "U1,U2,0.2",
+            "U3,U0,0.6",
+            "U3,U2,-0.1",
+            "U1,U3,0.4"));
+  }
+
+  static double correlation(String a, String b) {
+    if (a.equals(b)) {
+      return 1.0;
+    }
+    for (String line : correlationLines().subList(1, correlationLines().size())) {
+      String[] f = line.split(",");
+      if ((f[0].equals(a) && f[1].equals(b)) || (f[0].equals(b) && f[1].equals(a))) {
+        return Double.parseDouble(f[2]);
+      }
+    }
+    throw new AssertionError("no correlation of " + a + " and " + b);
+  }
 
   /**
    * Three vanilla options and two contracts of each FinPar kind; the daily barriers mature after 40
@@ -406,26 +511,24 @@ class RiskBatchJobTest {
     return new ArrayList<>(
         List.of(
             PATH_HEADER,
-            "1,EQ-B,vanilla,U0,10,95.5," + DATE.plusDays(90) + ",call,,,,,",
-            "2,EQ-C,vanilla,U1,-20,40," + DATE.plusDays(300) + ",put,,,,,",
-            "3,EQ-B,vanilla,U2,5,260," + DATE.plusDays(30) + ",call,,,,,",
-            "100,EQ-B,european,U0,10,105," + DATE.plusDays(200) + ",call,,,,,",
-            "101,EQ-C,european,U1,-5,40," + DATE.plusDays(400) + ",put,,,,,",
-            "102,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",,U1,U2,45,240,0.3",
-            "103,EQ-C,discrete-barrier,U2,-2,260," + DATE.plusDays(700) + ",,U3,U0,7,95,0.6",
-            "104,EQ-B,daily-barrier,U0,4,98," + DATE.plusDays(40) + ",,U1,U2,42,255,0.5",
-            "105,EQ-C,daily-barrier,U3,6,7.5," + DATE.plusDays(25) + ",,U0,U1,100,43,0.2"));
+            "1,EQ-B,vanilla,U0,10,95.5," + DATE.plusDays(90) + ",call,,,,",
+            "2,EQ-C,vanilla,U1,-20,40," + DATE.plusDays(300) + ",put,,,,",
+            "3,EQ-B,vanilla,U2,5,260," + DATE.plusDays(30) + ",call,,,,",
+            "100,EQ-B,european,U0,10,105," + DATE.plusDays(200) + ",call,,,,",
+            "101,EQ-C,european,U1,-5,40," + DATE.plusDays(400) + ",put,,,,",
+            "102,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",,U1,U2,45,240",
+            "103,EQ-C,discrete-barrier,U2,-2,260," + DATE.plusDays(700) + ",,U3,U0,7,95",
+            "104,EQ-B,daily-barrier,U0,4,98," + DATE.plusDays(40) + ",,U1,U2,42,255",
+            "105,EQ-C,daily-barrier,U3,6,7.5," + DATE.plusDays(25) + ",,U0,U1,100,43"));
   }
 
-  /**
-   * The lower-triangular Cholesky factor of the n x n matrix with 1 on the diagonal and rho
-   * elsewhere.
-   */
-  static double[][] cholesky(int n, double rho) {
+  /** The lower-triangular Cholesky factor of the correlation matrix of {@code underlyings}. */
+  static double[][] cholesky(String[] underlyings) {
+    int n = underlyings.length;
     double[][] c = new double[n][n];
     for (int j = 0; j < n; j++) {
       for (int l = 0; l <= j; l++) {
-        double sum = j == l ? 1.0 : rho;
+        double sum = correlation(underlyings[j], underlyings[l]);
         for (int k = 0; k < l; k++) {
           sum -= c[j][k] * c[l][k];
         }
@@ -436,21 +539,63 @@ class RiskBatchJobTest {
   }
 
   /**
-   * The prices of one contract by OptionPricing's own entry main on the JVM backend, FinPar's
-   * inputs built here from the contract: model 0 today's market, model 1 + s scenario s. The bridge
-   * runs over the contract's real times; the daily barrier's grid is days 0..gridDays, its
-   * underlyings still after its own maturity.
+   * A market model of the standalone program: each underlying's spot times its factor, the
+   * volatilities plus dv, the rate plus dr.
+   */
+  record Model(double[] spotFactors, double dv, double dr) {}
+
+  /** Model 0 today's market, model 1 + s scenario s of the grid. */
+  static List<Model> scenarioModels(int numUnd, double[] spotShocks, double[] volShocks) {
+    List<Model> models = new ArrayList<>(List.of(new Model(factors(numUnd, -1, 1.0), 0.0, 0.0)));
+    for (int s = 0; s < spotShocks.length * volShocks.length; s++) {
+      double move = 1.0 + spotShocks[s / volShocks.length];
+      double[] all = new double[numUnd];
+      Arrays.fill(all, move);
+      models.add(new Model(all, volShocks[s % volShocks.length], 0.0));
+    }
+    return models;
+  }
+
+  /**
+   * The models of the greeks: today's market, each underlying's spot times 1 +- BUMPS[0] alone, the
+   * volatilities +- BUMPS[1], the rate +- BUMPS[2].
+   */
+  static List<Model> greekModels(int numUnd) {
+    List<Model> models = new ArrayList<>(List.of(new Model(factors(numUnd, -1, 1.0), 0.0, 0.0)));
+    for (int j = 0; j < numUnd; j++) {
+      models.add(new Model(factors(numUnd, j, 1.0 + BUMPS[0]), 0.0, 0.0));
+      models.add(new Model(factors(numUnd, j, 1.0 - BUMPS[0]), 0.0, 0.0));
+    }
+    models.add(new Model(factors(numUnd, -1, 1.0), BUMPS[1], 0.0));
+    models.add(new Model(factors(numUnd, -1, 1.0), -BUMPS[1], 0.0));
+    models.add(new Model(factors(numUnd, -1, 1.0), 0.0, BUMPS[2]));
+    models.add(new Model(factors(numUnd, -1, 1.0), 0.0, -BUMPS[2]));
+    return models;
+  }
+
+  static double[] factors(int numUnd, int moved, double move) {
+    double[] factors = new double[numUnd];
+    for (int j = 0; j < numUnd; j++) {
+      factors[j] = j == moved ? move : 1.0;
+    }
+    return factors;
+  }
+
+  /**
+   * The prices of one contract under each of {@code models} by OptionPricing's own entry main on
+   * the JVM backend, FinPar's inputs built here from the contract, {@code days} days from maturity.
+   * The bridge runs over the contract's real times; the daily barrier's grid is days 0..gridDays,
+   * its underlyings still after its own maturity.
    */
   static double[] standalonePrices(
       dev.l0.kernels.api.CompiledProgram main,
       String[] f,
       Map<String, double[]> market,
-      double[] spotShocks,
-      double[] volShocks,
+      List<Model> modelList,
+      int days,
       int gridDays) {
     String kind = f[2];
     int contract = kind.equals("european") ? 1 : kind.equals("discrete-barrier") ? 2 : 3;
-    int days = (int) ChronoUnit.DAYS.between(DATE, LocalDate.parse(f[6]));
     double years = days / 365.0;
     int numUnd = contract == 1 ? 1 : 3;
     int numDates = contract == 1 ? 1 : contract == 2 ? 5 : gridDays + 1;
@@ -468,7 +613,7 @@ class RiskBatchJobTest {
     for (int t = 0; t < numDates; t++) {
       times[t] = contract == 3 ? t / 365.0 : years * (t + 1) / numDates;
     }
-    int models = 1 + spotShocks.length * volShocks.length;
+    int models = modelList.size();
     double[][][] c = new double[models][][];
     double[][][] vols = new double[models][numDates][numUnd];
     double[][][] drifts = new double[models][numDates][numUnd];
@@ -476,25 +621,27 @@ class RiskBatchJobTest {
     double[][] detvals = new double[models][1];
     double[][] discounts = new double[models][];
     for (int m = 0; m < models; m++) {
-      double ds = m == 0 ? 0.0 : spotShocks[(m - 1) / volShocks.length];
-      double dv = m == 0 ? 0.0 : volShocks[(m - 1) % volShocks.length];
-      c[m] = cholesky(numUnd, contract == 1 ? 0.0 : Double.parseDouble(f[12]));
+      Model model = modelList.get(m);
+      double dv = model.dv();
+      double modelRate = rate + model.dr();
+      c[m] = cholesky(underlyings);
       for (int t = 0; t < numDates; t++) {
         boolean moves = contract != 3 || (t >= 1 && t <= days);
         double dt = times[t] - (t == 0 ? 0.0 : times[t - 1]);
         for (int j = 0; j < numUnd; j++) {
           double v = market.get(underlyings[j])[1] + dv;
           vols[m][t][j] = moves ? v : 0.0;
-          drifts[m][t][j] = moves ? (rate - 0.5 * v * v) * dt : 0.0;
+          drifts[m][t][j] = moves ? (modelRate - 0.5 * v * v) * dt : 0.0;
         }
       }
       for (int j = 0; j < numUnd; j++) {
-        starts[m][j] = finparLevels[j] * market.get(underlyings[j])[0] / levels[j] * (1.0 + ds);
+        starts[m][j] =
+            finparLevels[j] * market.get(underlyings[j])[0] / levels[j] * model.spotFactors()[j];
       }
       detvals[m][0] = contract == 1 ? (f[7].equals("call") ? 1 : -1) * levels[0] / 4000.0 : 0.0;
       discounts[m] = new double[contract == 1 ? 1 : contract == 2 ? 5 : 2];
       for (int i = 0; i < discounts[m].length; i++) {
-        discounts[m][i] = StrictMath.exp(-rate * (contract == 3 ? years : times[i]));
+        discounts[m][i] = StrictMath.exp(-modelRate * (contract == 3 ? years : times[i]));
       }
     }
     PathContracts.Bridge bridge = PathContracts.bridge(times);
@@ -517,11 +664,54 @@ class RiskBatchJobTest {
             bridge.data());
   }
 
+  static String[] pathSettings(String partitions) throws IOException {
+    Path correlations = Files.write(folder.resolve("correlations.csv"), correlationLines());
+    return new String[] {
+      "risk.partitions=" + partitions,
+      "risk.mc.paths=" + MC_PATHS,
+      "risk.correlations=" + correlations,
+      "risk.greeks.spotBump=" + BUMPS[0],
+      "risk.greeks.volBump=" + BUMPS[1],
+      "risk.greeks.rateBump=" + BUMPS[2]
+    };
+  }
+
+  /**
+   * The greeks of one contract by bump-and-reprice with the standalone program, its own
+   * computation: delta and gamma summed over the underlyings, central differences, theta one day
+   * forward per year.
+   */
+  static double[] standaloneGreeks(
+      dev.l0.kernels.api.CompiledProgram main, String[] f, Map<String, double[]> market) {
+    int numUnd = f[2].equals("european") ? 1 : 3;
+    int days = (int) ChronoUnit.DAYS.between(DATE, LocalDate.parse(f[6]));
+    double[] m = standalonePrices(main, f, market, greekModels(numUnd), days, 40);
+    double dayLater =
+        standalonePrices(main, f, market, greekModels(numUnd).subList(0, 1), days - 1, 40)[0];
+    String[] underlyings = numUnd == 1 ? new String[] {f[3]} : new String[] {f[3], f[8], f[9]};
+    double delta = 0.0;
+    double gamma = 0.0;
+    for (int j = 0; j < numUnd; j++) {
+      double h = BUMPS[0] * market.get(underlyings[j])[0];
+      delta += (m[1 + 2 * j] - m[2 + 2 * j]) / (2.0 * h);
+      gamma += (m[1 + 2 * j] - 2.0 * m[0] + m[2 + 2 * j]) / (h * h);
+    }
+    int e = 2 * numUnd;
+    return new double[] {
+      delta,
+      gamma,
+      (m[e + 1] - m[e + 2]) / (2.0 * BUMPS[1]),
+      (dayLater - m[0]) * 365.0,
+      (m[e + 3] - m[e + 4]) / (2.0 * BUMPS[2])
+    };
+  }
+
   @Test
-  void pathDependentContractsMatchTheStandaloneOptionPricingProgram() throws Exception {
+  void pathDependentContractsAndTheirGreeksMatchTheStandaloneOptionPricingProgram()
+      throws Exception {
     Path pathPortfolio = Files.write(folder.resolve("path-portfolio.csv"), pathPortfolioLines());
     Path out = folder.resolve("out-paths");
-    Run first = run(out, pathPortfolio, market, "risk.partitions=2", "risk.mc.paths=" + MC_PATHS);
+    Run first = run(out, pathPortfolio, market, pathSettings("2"));
     assertEquals(0, first.exit(), first.err());
     assertTrue(
         first
@@ -555,7 +745,15 @@ class RiskBatchJobTest {
       for (String line : pathPortfolioLines().subList(4, 10)) {
         String[] f = line.split(",", -1);
         Row row = positions.get(Long.parseLong(f[0]));
-        double[] reference = standalonePrices(main, f, marketData, spotShocks, volShocks, 40);
+        int days = (int) ChronoUnit.DAYS.between(DATE, LocalDate.parse(f[6]));
+        double[] reference =
+            standalonePrices(
+                main,
+                f,
+                marketData,
+                scenarioModels(f[2].equals("european") ? 1 : 3, spotShocks, volShocks),
+                days,
+                40);
         double quantity = Double.parseDouble(f[4]);
         // FinPar's rule: |reference - price| <= 5e-4
         assertEquals(reference[0], (double) row.getAs("price"), 5e-4, "price of " + line);
@@ -564,7 +762,17 @@ class RiskBatchJobTest {
             (double) row.getAs("pv"),
             5e-4 * Math.abs(quantity),
             "PV of " + line);
-        assertTrue(row.isNullAt(row.fieldIndex("delta")), "no greeks for " + line);
+        // the same paths and bumps: the greeks agree to rounding, 1e-6 relative (a central
+        // difference divides the prices' rounding by the bump, 2 x 0.0005 for rho)
+        double[] greeks = standaloneGreeks(main, f, marketData);
+        for (int g = 0; g < greeks.length; g++) {
+          String name = RiskComputation.GREEKS[1 + g];
+          assertEquals(
+              greeks[g],
+              (double) row.getAs(name),
+              1e-6 * (1.0 + Math.abs(greeks[g])),
+              name + " of " + line);
+        }
         double[] pnl =
             row.getList(row.fieldIndex("pnl")).stream().mapToDouble(x -> (Double) x).toArray();
         assertEquals(spotShocks.length * volShocks.length, pnl.length);
@@ -586,6 +794,17 @@ class RiskBatchJobTest {
         (double) portfolioRow.getAs("pv"),
         0.0,
         "the portfolio PV is the exact sum of every position's");
+    for (String greek : Arrays.copyOfRange(RiskComputation.GREEKS, 1, 6)) {
+      ExactSum sum = new ExactSum();
+      positions
+          .values()
+          .forEach(row -> sum.add((double) row.getAs("quantity") * (double) row.getAs(greek)));
+      assertEquals(
+          sum.value(),
+          (double) portfolioRow.getAs(greek),
+          0.0,
+          "the portfolio " + greek + " is the exact sum of every position's, Monte-Carlo included");
+    }
     assertEquals(9L, (long) portfolioRow.getAs("positions"));
 
     List<Row> books =
@@ -598,13 +817,7 @@ class RiskBatchJobTest {
             .collectAsList();
     for (String partitions : List.of("1", "4")) {
       Path other = folder.resolve("out-paths-" + partitions);
-      Run again =
-          run(
-              other,
-              pathPortfolio,
-              market,
-              "risk.partitions=" + partitions,
-              "risk.mc.paths=" + MC_PATHS);
+      Run again = run(other, pathPortfolio, market, pathSettings(partitions));
       assertEquals(0, again.exit(), again.err());
       assertEquals(
           books,
@@ -635,28 +848,22 @@ class RiskBatchJobTest {
   @Test
   void eachBadPathDependentContractNamesFileColumnAndRowAndWritesNothing() throws Exception {
     String file = folder.resolve("bad.csv").toString();
+    Path correlations = Files.write(folder.resolve("correlations.csv"), correlationLines());
     assertBadInput(
         lines(
             pathPortfolioLines(),
             6,
-            "102,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",,U1,U9,45,240,0.3"),
+            "102,EQ-B,discrete-barrier,U0,3,100," + DATE.plusDays(1000) + ",,U1,U9,45,240"),
         market,
+        correlations,
         file + ": row 6, column 'underlying3': unknown underlying 'U9' (not in " + market + ")");
     assertBadInput(
         lines(
             pathPortfolioLines(),
-            7,
-            "103,EQ-C,discrete-barrier,U2,-2,260," + DATE.plusDays(700) + ",,U3,U0,7,95,1.0"),
-        market,
-        file
-            + ": row 7, column 'correlation': correlation must be in (-0.5, 1) (three underlyings with one pairwise"
-            + " correlation), is 1.0");
-    assertBadInput(
-        lines(
-            pathPortfolioLines(),
             8,
-            "104,EQ-B,daily-barrier,U0,4,98," + DATE.plusDays(400) + ",,U1,U2,42,255,0.5"),
+            "104,EQ-B,daily-barrier,U0,4,98," + DATE.plusDays(400) + ",,U1,U2,42,255"),
         market,
+        correlations,
         file
             + ": row 8, column 'maturity': maturity 2027-12-30 is more than 332 days after the valuation date (a"
             + " daily-barrier contract is monitored on at most 333 dates: 1000 Sobol dimensions over 3 underlyings)");
@@ -665,7 +872,80 @@ class RiskBatchJobTest {
     assertBadInput(
         write(vanillaColumnsOnly),
         market,
+        correlations,
         file + ": row 5, column 'underlying2': null (a barrier contract has three underlyings)");
+    List<String> withCorrelationColumn = new ArrayList<>();
+    for (String line : pathPortfolioLines()) {
+      withCorrelationColumn.add(line + (withCorrelationColumn.isEmpty() ? ",correlation" : ","));
+    }
+    assertBadInput(
+        write(withCorrelationColumn),
+        market,
+        correlations,
+        file
+            + ": column 'correlation': correlations are part of the market snapshot now, a"
+            + " correlations file (risk.correlations or --correlations: underlying1, underlying2,"
+            + " correlation); remove the column");
+  }
+
+  @Test
+  void eachBadCorrelationNamesFileColumnAndRowAndWritesNothing() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    Path pathPortfolio = Files.write(folder.resolve("path-portfolio.csv"), pathPortfolioLines());
+    assertBadInput(
+        pathPortfolio,
+        market,
+        lines(correlationLines(), 3, "U1,U2,1.5"),
+        file + ": row 3, column 'correlation': correlation must be in [-1, 1], is 1.5");
+    assertBadInput(
+        pathPortfolio,
+        market,
+        lines(correlationLines(), 4, "U3,U9,0.1"),
+        file + ": row 4, column 'underlying2': unknown underlying 'U9' (not in " + market + ")");
+    assertBadInput(
+        pathPortfolio,
+        market,
+        lines(correlationLines(), 2, "U2,U0,"),
+        file + ": row 2, column 'correlation': null");
+    List<String> asymmetric = correlationLines();
+    asymmetric.add("U1,U0,0.35");
+    assertBadInput(
+        pathPortfolio,
+        market,
+        write(asymmetric),
+        file
+            + ": row 7, column 'correlation': U1 and U0 have correlation 0.35 here but 0.3 in row 1"
+            + " (a correlation matrix is symmetric: give a pair once, or with one value)");
+    List<String> notPositive = correlationLines();
+    notPositive.set(1, "U0,U1,0.9");
+    notPositive.set(2, "U2,U0,0.9");
+    notPositive.set(3, "U1,U2,-0.9");
+    String pathFile = pathPortfolio.toString();
+    double determinant = 1.0 + 2.0 * 0.9 * 0.9 * -0.9 - 0.9 * 0.9 - 0.9 * 0.9 - -0.9 * -0.9;
+    assertBadInput(
+        pathPortfolio,
+        market,
+        write(notPositive),
+        pathFile
+            + ": row 6, column 'underlying': the correlations of U0, U1 and U2 in "
+            + file
+            + " (0.9, 0.9, -0.9) are not a positive semi-definite matrix (its determinant is "
+            + determinant
+            + ")");
+    List<String> missing = correlationLines();
+    missing.remove(3);
+    assertBadInput(
+        pathPortfolio,
+        market,
+        write(missing),
+        pathFile + ": row 6, column 'underlying3': no correlation of U1 and U2 in " + file);
+    assertBadInput(
+        pathPortfolio,
+        market,
+        null,
+        pathFile
+            + ": row 6, column 'underlying2': no correlation of U0 and U1 (no correlations file:"
+            + " risk.correlations or --correlations)");
   }
 
   static Path lines(List<String> lines, int row, String replacement) throws IOException {
@@ -680,8 +960,17 @@ class RiskBatchJobTest {
 
   static void assertBadInput(Path portfolioFile, Path marketFile, String message)
       throws IOException {
+    assertBadInput(portfolioFile, marketFile, null, message);
+  }
+
+  /** A run with {@code correlations} (none where null) stops with {@code message}. */
+  static void assertBadInput(Path portfolioFile, Path marketFile, Path correlations, String message)
+      throws IOException {
     Path out = folder.resolve("out-bad");
-    Run run = run(out, portfolioFile, marketFile);
+    Run run =
+        correlations == null
+            ? run(out, portfolioFile, marketFile)
+            : run(out, portfolioFile, marketFile, "risk.correlations=" + correlations);
     assertEquals(RiskBatchJob.EXIT_BAD_INPUT, run.exit(), run.err());
     assertEquals(
         "risk-batch: bad input: " + message + "\nrisk-batch: nothing written\n", run.err());
