@@ -1,11 +1,8 @@
 package dev.l0.spark.plan;
 
 import org.apache.spark.sql.types.ArrayType;
-import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarArray;
-import org.apache.spark.sql.vectorized.ColumnarMap;
-import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * A read-only Spark column vector of per-row arrays that all have one length, over a child vector
@@ -15,7 +12,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * element is a plain array load and {@code ColumnarArray.toDoubleArray} one {@code arraycopy}; no
  * nulls, no copy, nothing to free.
  */
-final class FixedLengthArrayColumnVector extends ColumnVector {
+final class FixedLengthArrayColumnVector extends ReadOnlyOutputColumnVector {
   private final ColumnVector elements;
   private final int length;
 
@@ -46,85 +43,5 @@ final class FixedLengthArrayColumnVector extends ColumnVector {
   @Override
   public void close() {
     elements.close();
-  }
-
-  @Override
-  public boolean hasNull() {
-    return false;
-  }
-
-  @Override
-  public int numNulls() {
-    return 0;
-  }
-
-  @Override
-  public boolean isNullAt(int rowId) {
-    return false;
-  }
-
-  @Override
-  public boolean getBoolean(int rowId) {
-    throw unsupported("getBoolean");
-  }
-
-  @Override
-  public byte getByte(int rowId) {
-    throw unsupported("getByte");
-  }
-
-  @Override
-  public short getShort(int rowId) {
-    throw unsupported("getShort");
-  }
-
-  @Override
-  public int getInt(int rowId) {
-    throw unsupported("getInt");
-  }
-
-  @Override
-  public long getLong(int rowId) {
-    throw unsupported("getLong");
-  }
-
-  @Override
-  public float getFloat(int rowId) {
-    throw unsupported("getFloat");
-  }
-
-  @Override
-  public double getDouble(int rowId) {
-    throw unsupported("getDouble");
-  }
-
-  @Override
-  public ColumnarMap getMap(int ordinal) {
-    throw unsupported("getMap");
-  }
-
-  @Override
-  public Decimal getDecimal(int rowId, int precision, int scale) {
-    throw unsupported("getDecimal");
-  }
-
-  @Override
-  public UTF8String getUTF8String(int rowId) {
-    throw unsupported("getUTF8String");
-  }
-
-  @Override
-  public byte[] getBinary(int rowId) {
-    throw unsupported("getBinary");
-  }
-
-  @Override
-  public ColumnVector getChild(int ordinal) {
-    throw unsupported("getChild");
-  }
-
-  private UnsupportedOperationException unsupported(String getter) {
-    return new UnsupportedOperationException(
-        getter + " on an L0 output column of type " + type.simpleString());
   }
 }

@@ -3,11 +3,6 @@ package dev.l0.spark.plan;
 import java.util.Arrays;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
-import org.apache.spark.sql.types.Decimal;
-import org.apache.spark.sql.vectorized.ColumnVector;
-import org.apache.spark.sql.vectorized.ColumnarArray;
-import org.apache.spark.sql.vectorized.ColumnarMap;
-import org.apache.spark.unsafe.types.UTF8String;
 
 /**
  * A read-only Spark column vector over a runtime result column, a primitive array of exactly the
@@ -17,7 +12,7 @@ import org.apache.spark.unsafe.types.UTF8String;
  * ColumnarArray.toDoubleArray} and the like use when it holds a per-row array's elements) copy a
  * range with one {@code arraycopy}.
  */
-final class PrimitiveArrayColumnVector extends ColumnVector {
+final class PrimitiveArrayColumnVector extends ReadOnlyOutputColumnVector {
   private final double[] doubles;
   private final float[] floats;
   private final long[] longs;
@@ -74,21 +69,6 @@ final class PrimitiveArrayColumnVector extends ColumnVector {
   }
 
   @Override
-  public boolean hasNull() {
-    return false;
-  }
-
-  @Override
-  public int numNulls() {
-    return 0;
-  }
-
-  @Override
-  public boolean isNullAt(int rowId) {
-    return false;
-  }
-
-  @Override
   public boolean getBoolean(int rowId) {
     return booleans[rowId];
   }
@@ -136,50 +116,5 @@ final class PrimitiveArrayColumnVector extends ColumnVector {
   @Override
   public double[] getDoubles(int rowId, int count) {
     return Arrays.copyOfRange(doubles, rowId, rowId + count);
-  }
-
-  @Override
-  public byte getByte(int rowId) {
-    throw unsupported("getByte");
-  }
-
-  @Override
-  public short getShort(int rowId) {
-    throw unsupported("getShort");
-  }
-
-  @Override
-  public ColumnarArray getArray(int rowId) {
-    throw unsupported("getArray");
-  }
-
-  @Override
-  public ColumnarMap getMap(int ordinal) {
-    throw unsupported("getMap");
-  }
-
-  @Override
-  public Decimal getDecimal(int rowId, int precision, int scale) {
-    throw unsupported("getDecimal");
-  }
-
-  @Override
-  public UTF8String getUTF8String(int rowId) {
-    throw unsupported("getUTF8String");
-  }
-
-  @Override
-  public byte[] getBinary(int rowId) {
-    throw unsupported("getBinary");
-  }
-
-  @Override
-  public ColumnVector getChild(int ordinal) {
-    throw unsupported("getChild");
-  }
-
-  private UnsupportedOperationException unsupported(String getter) {
-    return new UnsupportedOperationException(
-        getter + " on an L0 output column of type " + type.simpleString());
   }
 }
