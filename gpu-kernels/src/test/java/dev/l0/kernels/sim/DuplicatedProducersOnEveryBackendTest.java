@@ -1,16 +1,5 @@
 package dev.l0.kernels.sim;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import dev.l0.interp.Interpreter;
-import dev.l0.ir.Program;
-import dev.l0.ir.Value;
-import dev.l0.kernels.exec.HostRunner;
-import dev.l0.kernels.exec.KernelExecutor;
-import dev.l0.kernels.jvm.JvmKernelExecutor;
-import dev.l0.syntax.L0Parser;
-import dev.l0.values.ValueReader;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -22,9 +11,6 @@ import org.junit.jupiter.api.Test;
  * interpreter's left fold exactly.
  */
 class DuplicatedProducersOnEveryBackendTest {
-  private static final List<KernelExecutor> BACKENDS =
-      List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
-
   @Test
   void r1Fig42MapRunsInsideItsTwoConsumersKernels() {
     assertRunsAs(
@@ -57,22 +43,6 @@ class DuplicatedProducersOnEveryBackendTest {
   }
 
   private static void assertRunsAs(List<String> kernels, String source, String input) {
-    Program program = L0Parser.parse(source, "duplicated.l0");
-    List<Value> args =
-        ValueReader.read(
-            input,
-            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
-            "input");
-    Value interpreted = new Interpreter(program).call("main", args);
-    for (KernelExecutor backend : BACKENDS) {
-      List<String> runs = new ArrayList<>();
-      assertEquals(
-          interpreted,
-          HostRunner.compile(
-                  program, KernelArrayProgramsOnEveryBackendTest.recording(backend, runs))
-              .call("main", args),
-          backend.name());
-      assertEquals(kernels, runs, backend.name() + " ran these kernels");
-    }
+    EveryBackend.assertRunsAs(kernels, source, "duplicated.l0", input);
   }
 }

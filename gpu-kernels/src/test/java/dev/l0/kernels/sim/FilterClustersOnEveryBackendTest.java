@@ -1,15 +1,5 @@
 package dev.l0.kernels.sim;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import dev.l0.interp.Interpreter;
-import dev.l0.ir.Program;
-import dev.l0.ir.Value;
-import dev.l0.kernels.exec.HostRunner;
-import dev.l0.kernels.exec.KernelExecutor;
-import dev.l0.kernels.jvm.JvmKernelExecutor;
-import dev.l0.syntax.L0Parser;
-import dev.l0.values.ValueReader;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -21,9 +11,6 @@ import org.junit.jupiter.api.Test;
  * work fused in), and normalize2 is the paper's two loops, {sum1, gts, sum2} and {ys1, ys2}.
  */
 public class FilterClustersOnEveryBackendTest {
-  private static final List<KernelExecutor> BACKENDS =
-      List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
-
   /** A map feeding a filter feeding a map. */
   public static final String MAP_FILTER_MAP =
       """
@@ -66,22 +53,6 @@ public class FilterClustersOnEveryBackendTest {
   }
 
   private static void assertRunsAs(List<String> kernels, String source, String input) {
-    Program program = L0Parser.parse(source, "clusters.l0");
-    List<Value> args =
-        ValueReader.read(
-            input,
-            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
-            "input");
-    Value interpreted = new Interpreter(program).call("main", args);
-    for (KernelExecutor backend : BACKENDS) {
-      List<String> runs = new ArrayList<>();
-      assertEquals(
-          interpreted,
-          HostRunner.compile(
-                  program, KernelArrayProgramsOnEveryBackendTest.recording(backend, runs))
-              .call("main", args),
-          backend.name());
-      assertEquals(kernels, runs, backend.name() + " ran these kernels");
-    }
+    EveryBackend.assertRunsAs(kernels, source, "clusters.l0", input);
   }
 }

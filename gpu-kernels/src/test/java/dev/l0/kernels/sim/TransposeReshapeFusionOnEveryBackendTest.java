@@ -3,22 +3,14 @@ package dev.l0.kernels.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.l0.interp.Interpreter;
 import dev.l0.ir.Program;
-import dev.l0.ir.Value;
 import dev.l0.kernels.cuda.CudaCompileException;
 import dev.l0.kernels.cuda.CudaPrinter;
 import dev.l0.kernels.cuda.NvccCompiler;
-import dev.l0.kernels.exec.HostRunner;
-import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
-import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.kernels.lower.LoweredPrograms;
-import dev.l0.syntax.L0Parser;
-import dev.l0.values.ValueReader;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -31,9 +23,6 @@ import org.junit.jupiter.api.Test;
  * and print as CUDA C that {@code nvcc} compiles where it is installed.
  */
 class TransposeReshapeFusionOnEveryBackendTest {
-  private static final List<KernelExecutor> BACKENDS =
-      List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
-
   private static final String MATRIX =
       "[[1.5, -2.0, 3.25, 4.0], [0.5, 1.0, -7.0, 2.0], [8.0, 0.25, 1.0, -1.5]]";
 
@@ -114,23 +103,7 @@ class TransposeReshapeFusionOnEveryBackendTest {
   }
 
   private static void assertRunsAs(List<String> kernels, String source, String input) {
-    Program program = L0Parser.parse(source, "transposed.l0");
-    List<Value> args =
-        ValueReader.read(
-            input,
-            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
-            "input");
-    Value interpreted = new Interpreter(program).call("main", args);
-    for (KernelExecutor backend : BACKENDS) {
-      List<String> runs = new ArrayList<>();
-      assertEquals(
-          interpreted,
-          HostRunner.compile(
-                  program, KernelArrayProgramsOnEveryBackendTest.recording(backend, runs))
-              .call("main", args),
-          backend.name());
-      assertEquals(kernels, runs, backend.name() + " ran these kernels");
-    }
+    Program program = EveryBackend.assertRunsAs(kernels, source, "transposed.l0", input);
     LoweredPrograms lowered = LoweredPrograms.of(program);
     assertEquals(List.of(), lowered.rejections());
     List<Kernel> cuda = lowered.groups().stream().flatMap(g -> g.kernels().stream()).toList();

@@ -1,0 +1,52 @@
+package dev.l0.kernels.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.Program;
+import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.syntax.L0Parser;
+import dev.l0.values.ValueReader;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The check the optimiser's golden tests share: a program's {@code main} gives the reference
+ * interpreter's result bit for bit on the simulator (blocks of 1 and 32 threads) and on the JVM
+ * backend, each running exactly the expected kernels, so a test asserts where the code ran as well
+ * as what it gave.
+ */
+final class EveryBackend {
+  private static final List<KernelExecutor> BACKENDS =
+      List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
+
+  private EveryBackend() {}
+
+  /**
+   * Parses {@code source} (named {@code fileName} in messages), runs its {@code main} on {@code
+   * input} and asserts the result and the kernels ({@code kernels}, by kind) on every backend.
+   */
+  static Program assertRunsAs(List<String> kernels, String source, String fileName, String input) {
+    Program program = L0Parser.parse(source, fileName);
+    List<Value> args =
+        ValueReader.read(
+            input,
+            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
+            "input");
+    Value interpreted = new Interpreter(program).call("main", args);
+    for (KernelExecutor backend : BACKENDS) {
+      List<String> runs = new ArrayList<>();
+      assertEquals(
+          interpreted,
+          HostRunner.compile(
+                  program, KernelArrayProgramsOnEveryBackendTest.recording(backend, runs))
+              .call("main", args),
+          backend.name());
+      assertEquals(kernels, runs, backend.name() + " ran these kernels");
+    }
+    return program;
+  }
+}
