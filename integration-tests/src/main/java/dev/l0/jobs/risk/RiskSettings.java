@@ -229,15 +229,19 @@ record RiskSettings(
       return (int) value;
     }
 
-    /** A bump size of the greeks: a number in (0, {@code below}). */
-    double bump(String key, double otherwise, double below) throws UsageException {
+    /** The number {@code key} names, {@code otherwise} where it is not set. */
+    private double number(String key, double otherwise) throws UsageException {
       String text = values.getProperty(key);
-      double value;
       try {
-        value = text == null ? otherwise : Double.parseDouble(text.trim());
+        return text == null ? otherwise : Double.parseDouble(text.trim());
       } catch (NumberFormatException e) {
         throw new UsageException(key + ": '" + text + "' is not a number");
       }
+    }
+
+    /** A bump size of the greeks: a number in (0, {@code below}). */
+    double bump(String key, double otherwise, double below) throws UsageException {
+      double value = number(key, otherwise);
       if (!(value > 0.0 && value < below)) {
         throw new UsageException(key + ": " + value + " is not a bump size in (0, " + below + ")");
       }
@@ -245,13 +249,7 @@ record RiskSettings(
     }
 
     double confidence(String key, double otherwise) throws UsageException {
-      String text = values.getProperty(key);
-      double value;
-      try {
-        value = text == null ? otherwise : Double.parseDouble(text.trim());
-      } catch (NumberFormatException e) {
-        throw new UsageException(key + ": '" + text + "' is not a number");
-      }
+      double value = number(key, otherwise);
       if (!(value > 0.5 && value < 1.0)) {
         throw new UsageException(key + ": " + value + " is not a confidence level in (0.5, 1)");
       }
