@@ -423,7 +423,9 @@ final class ExpressionChecker {
    * {@code loop (p = init) = for i < bound do loopBody in body} (thesis §2.1.1), checked as the
    * tail-recursive function it means (Fig. 3): the loop variables are fresh in the loop body; when
    * the body consumes one, the loop consumes the initial value, which the body then must not use,
-   * and the body must return a unique value for it that aliases nothing outside the loop.
+   * and the body must return a unique value for it that aliases nothing outside the loop. The loop
+   * variables, and the loop's results, keep the sizes of the initial value that every iteration
+   * keeps (see {@link #loopBody}).
    */
   private Checked loop(Expr.Loop l, Environment env) {
     Map<Variable, UniquenessTracker.Observation> before = tracker.observations();
@@ -434,41 +436,26 @@ final class ExpressionChecker {
           l.bound().pos(), "a loop bound must be i32 or i64, got " + ScalarRules.name(bound));
     }
     Map<Variable, UniquenessTracker.Observation> afterHead = tracker.observations();
-    tracker.restoreObservations(Map.of());
-    Type loopType = Shapes.unknownSizes(init.type());
     List<Pattern.Name> names = l.pattern().names();
+    List<String> inner = new ArrayList<>(Patterns.names(l.pattern()));
+    inner.add(l.counter());
+    Type initSizes = Shapes.forget(init.type(), inner);
+    CheckedLoopBody checked;
+    try {
+      checked = loopBody(l, env, initSizes, bound);
+    } catch (L0CompileError e) {
+      // A check that only fails under the assumed sizes (a zip of sizes that differ from the
+      // first iteration on) is no error of the program: assume nothing.
+      Type noSizes = Shapes.unknownSizes(initSizes);
+      if (noSizes.equals(initSizes)) {
+        throw e;
+      }
+      checked = loopBody(l, env, noSizes, bound);
+    }
+    Type loopType = checked.loopType();
     List<Type> initTypes = Patterns.match(l.pattern(), loopType);
     List<Sharing> initSharing = Patterns.leafSharing(l.pattern(), init.sharing());
-
-    loopDepth++;
-    Environment bodyEnv =
-        bindNames(
-            names,
-            initTypes,
-            initTypes.stream().map(Sharing::none).toList(),
-            Variable.Kind.LOCAL,
-            env);
-    List<Variable> loopVariables =
-        names.stream().map(n -> bodyEnv.lookup(n.name()).orElseThrow()).toList();
-    Variable counter =
-        new Variable(
-            l.counter(),
-            bound,
-            l.pos(),
-            Variable.Kind.LOCAL,
-            loopDepth,
-            Sharing.none(bound),
-            bodyEnv);
-    Checked loopBody = check(l.loopBody(), bodyEnv.bind(counter));
-    loopDepth--;
-    if (!loopBody.type().sameShapeAs(loopType)) {
-      throw new L0CompileError(
-          l.loopBody().pos(),
-          "the loop body must have the type of the loop variables, "
-              + ScalarRules.name(loopType)
-              + ", got "
-              + ScalarRules.name(loopBody.type()));
-    }
+    Checked loopBody = checked.body();
     Map<Variable, UniquenessTracker.Observation> bodyObservations = tracker.observations();
     List<Type> bodyTypes = Patterns.match(l.pattern(), loopBody.type());
     List<Sharing> bodySharing = Patterns.leafSharing(l.pattern(), loopBody.sharing());
@@ -479,7 +466,7 @@ final class ExpressionChecker {
           bodySharing.get(k).all().stream()
               .filter(v -> v.loopDepth() <= loopDepth)
               .collect(Collectors.toCollection(LinkedHashSet::new));
-      if (tracker.isConsumed(loopVariables.get(k))) {
+      if (tracker.isConsumed(checked.loopVariables().get(k))) {
         consumeLoopInitial(
             l,
             names.get(k).name(),
@@ -496,12 +483,71 @@ final class ExpressionChecker {
     }
     tracker.restoreObservations(before);
     List<Type> resultTypes =
-        Patterns.match(l.pattern(), Shapes.unknownSizes(Shapes.join(init.type(), loopBody.type())));
+        Patterns.match(
+            l.pattern(), Shapes.sizesAgreeing(Shapes.join(init.type(), loopBody.type()), loopType));
     Environment afterEnv = bindNames(names, resultTypes, resultSharing, Variable.Kind.LOCAL, env);
     Checked body = check(l.body(), afterEnv);
     tracker.addObservations(afterHead);
     tracker.addObservations(bodyObservations);
     return new Checked(Shapes.forget(body.type(), Patterns.names(l.pattern())), body.sharing());
+  }
+
+  /** A loop body checked with its loop variables of {@code loopType}. */
+  private record CheckedLoopBody(Type loopType, List<Variable> loopVariables, Checked body) {}
+
+  /**
+   * Checks the body of {@code l} with loop variables that have the sizes of {@code assumed} (the
+   * initial value's, or none), and again with fewer sizes while the body returns a size other than
+   * the one assumed: the sizes that remain are those every iteration keeps, so they hold for the
+   * loop variables in every iteration (by induction from the first) and for the loop's results.
+   */
+  private CheckedLoopBody loopBody(Expr.Loop l, Environment env, Type assumed, Type bound) {
+    Type loopType = assumed;
+    while (true) {
+      tracker.restoreObservations(Map.of());
+      List<Pattern.Name> names = l.pattern().names();
+      List<Type> initTypes = Patterns.match(l.pattern(), loopType);
+      loopDepth++;
+      Environment bodyEnv;
+      Checked loopBody;
+      try {
+        bodyEnv =
+            bindNames(
+                names,
+                initTypes,
+                initTypes.stream().map(Sharing::none).toList(),
+                Variable.Kind.LOCAL,
+                env);
+        Variable counter =
+            new Variable(
+                l.counter(),
+                bound,
+                l.pos(),
+                Variable.Kind.LOCAL,
+                loopDepth,
+                Sharing.none(bound),
+                bodyEnv);
+        loopBody = check(l.loopBody(), bodyEnv.bind(counter));
+      } finally {
+        loopDepth--;
+      }
+      if (!loopBody.type().sameShapeAs(loopType)) {
+        throw new L0CompileError(
+            l.loopBody().pos(),
+            "the loop body must have the type of the loop variables, "
+                + ScalarRules.name(loopType)
+                + ", got "
+                + ScalarRules.name(loopBody.type()));
+      }
+      Type kept = Shapes.sizesAgreeing(loopType, loopBody.type());
+      if (kept.equals(loopType)) {
+        Environment scope = bodyEnv;
+        List<Variable> loopVariables =
+            names.stream().map(n -> scope.lookup(n.name()).orElseThrow()).toList();
+        return new CheckedLoopBody(loopType, loopVariables, loopBody);
+      }
+      loopType = kept;
+    }
   }
 
   private void consumeLoopInitial(

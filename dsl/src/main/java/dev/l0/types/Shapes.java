@@ -90,6 +90,29 @@ final class Shapes {
   }
 
   /**
+   * {@code kept} (uniqueness kept) with each size that differs from {@code other}'s at the same
+   * place made unknown; {@code other} has {@code kept}'s shape.
+   */
+  static Type sizesAgreeing(Type kept, Type other) {
+    if (kept instanceof Type.Array x && other instanceof Type.Array y) {
+      return new Type.Array(
+          sizesAgreeing(x.element(), y.element()),
+          x.size().equals(y.size()) ? x.size() : Dim.UNKNOWN,
+          x.unique());
+    }
+    if (kept instanceof Type.Tuple x
+        && other instanceof Type.Tuple y
+        && x.elements().size() == y.elements().size()) {
+      List<Type> parts = new ArrayList<>();
+      for (int i = 0; i < x.elements().size(); i++) {
+        parts.add(sizesAgreeing(x.elements().get(i), y.elements().get(i)));
+      }
+      return new Type.Tuple(parts);
+    }
+    return kept;
+  }
+
+  /**
    * The type of a value that is either {@code a} or {@code b} (same shape): sizes kept where they
    * agree, unique only where both are (thesis §3.1 for {@code if}).
    */

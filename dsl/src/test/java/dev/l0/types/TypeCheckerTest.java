@@ -170,6 +170,60 @@ class TypeCheckerTest {
   }
 
   @Test
+  void aLoopKeepsTheSizesThatEveryIterationKeeps() {
+    TypedProgram p =
+        check(
+            """
+        fun [[real]] f(int n, int k, [real] xs) =
+          loop ({acc, rows} = {replicate(n, 0.0), replicate(n, replicate(3, 1.0))}) = for i < k do
+            {map(op +, zip(acc, xs)), map(fn [real] ([real] r) => concat(r, r), rows)}
+          in
+          let sums = acc in
+          let grown = rows in
+          grown
+        """);
+    assertEquals(new Dim.Named("n"), ((Type.Array) bound(p, "f", "sums")).size());
+    Type.Array grown = (Type.Array) bound(p, "f", "grown");
+    assertEquals(new Dim.Named("n"), grown.size(), "a map over the rows keeps their number");
+    assertEquals(Dim.UNKNOWN, ((Type.Array) grown.element()).size(), "each row doubles");
+  }
+
+  @Test
+  void aLoopForgetsTheSizesThatAnIterationMayChange() {
+    TypedProgram p =
+        check(
+            """
+        fun [int] f(int n, int k) =
+          loop ({a, b, c} = {iota(n), iota(n), iota(n)}) = for i < k do
+            {b, concat(b, b), filter(fn bool (int x) => x > i, c)}
+          in
+          let second = a in
+          let third = c in
+          second
+        """);
+    assertEquals(
+        Dim.UNKNOWN,
+        ((Type.Array) bound(p, "f", "second")).size(),
+        "a takes b's size of the iteration before, which the second iteration doubles");
+    assertEquals(Dim.UNKNOWN, ((Type.Array) bound(p, "f", "third")).size());
+  }
+
+  @Test
+  void aLoopBodyThatOnlyFailsUnderTheInitialSizesIsNoError() {
+    TypedProgram p =
+        check(
+            """
+        fun int f(int k) =
+          loop (a = iota(3)) = for i < k do
+            if i = 0 then concat(a, [7]) else map(op +, zip(a, iota(4)))
+          in
+          let last = a in
+          reduce(op +, 0, last)
+        """);
+    assertEquals(Dim.UNKNOWN, ((Type.Array) bound(p, "f", "last")).size());
+  }
+
+  @Test
   void indexingRemovesDimensions() {
     TypedProgram p =
         check(

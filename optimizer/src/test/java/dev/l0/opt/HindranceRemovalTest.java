@@ -80,6 +80,43 @@ class HindranceRemovalTest {
     assertEquals(0, refined.count(e -> e instanceof Exp.Size s && isRow(s)));
   }
 
+  /**
+   * A loop whose body keeps its accumulator's size (a map over it) has the initial value's size,
+   * from the type checker: each chunk's sums have the reduce's size and their map fuses into it.
+   */
+  @Test
+  void aLoopResultOfTheInitialSizeFusesIntoTheReduceOverIt() {
+    Compiled c = Compiled.of(chunkSums("map(op +, zip(acc, xs))"));
+    assertEquals(List.of("redomap{map, loop{map}, map}"), c.kernelStructures());
+    c.assertSameResult("main", "3 2 [1.5, -2.0, 4.0]");
+    c.assertSameResult("main", "2 0 [1.5, -2.0, 4.0]");
+    L0RuntimeError mismatch =
+        assertThrows(
+            L0RuntimeError.class, () -> c.assertSameResult("main", "2 1 [1.5, -2.0, 4.0]"));
+    assertEquals("zip", mismatch.operation());
+  }
+
+  /** A body that may change its accumulator's size (a filter) leaves the result's size unknown. */
+  @Test
+  void aLoopResultWhoseSizeAnIterationMayChangeStaysUnfused() {
+    Compiled c =
+        Compiled.of(chunkSums("map(op +, zip(filter(fn bool (real x) => x >= 0.0, acc), xs))"));
+    assertEquals(List.of("map{loop{filter, map}}", "reduce{map}"), c.kernelStructures());
+    c.assertSameResult("main", "3 2 [1.5, 2.0, 4.0]");
+  }
+
+  /** Four chunks' sums, each a loop of {@code k} steps of {@code step} from n zeros, added. */
+  private static String chunkSums(String step) {
+    return """
+        fun [real] main(int n, int k, [real] xs) =
+          let chunks = map(fn [real] (int c) =>
+                             loop (acc = replicate(n, 0.0)) = for i < k do STEP in acc,
+                           iota(4)) in
+          reduce(fn [real] ([real] a, [real] b) => map(op +, zip(a, b)), replicate(n, 0.0), chunks)
+        """
+        .replace("STEP", step);
+  }
+
   private static boolean isRow(Exp.Size s) {
     return s.array().varName() != null && s.array().varName().startsWith("p_");
   }

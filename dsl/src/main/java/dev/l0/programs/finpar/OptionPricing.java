@@ -221,7 +221,7 @@ public final class OptionPricing {
                       pathPayoffs(contract, dates, underlyings, sobolScale, next, market, bridge));
               return tuple(next, plus(state._2(), payoffs));
             });
-    return map(iota(models), model -> sums._2().get(model));
+    return sums._2();
   }
 
   private static Arr<F64> plus(Arr<F64> a, Arr<F64> b) {

@@ -334,6 +334,25 @@ public final class TupleFlattener {
     return initial;
   }
 
+  /**
+   * The internal type of a loop's merge variable: {@code kept} (the type checker's, of one
+   * component) with its constant sizes, and with the internal initial value's size ({@code
+   * initial}'s, null if not known) where {@code kept} names the initial value's size, which every
+   * iteration keeps; unknown elsewhere.
+   */
+  private static Type sizesWhereKept(Type initial, Type kept) {
+    if (kept instanceof Type.Array k) {
+      Type.Array i = initial instanceof Type.Array a ? a : null;
+      Dim size =
+          k.size() instanceof Dim.Const
+              ? k.size()
+              : k.size() instanceof Dim.Named && i != null ? i.size() : Dim.UNKNOWN;
+      return new Type.Array(
+          sizesWhereKept(i == null ? null : i.element(), k.element()), size, k.unique());
+    }
+    return kept;
+  }
+
   private static Type withConstantSizesOnly(Type t) {
     if (t instanceof Type.Array a) {
       Dim size = a.size() instanceof Dim.Const ? a.size() : Dim.UNKNOWN;
@@ -854,13 +873,18 @@ public final class TupleFlattener {
   /**
    * Emits the loop and returns the scope its body sees. The merge variables have the initial
    * value's type except for the sizes that an iteration may change (a filter of the accumulator):
-   * those are unknown, as they are for the loop's results.
+   * those are unknown, as they are for the loop's results. The sizes every iteration keeps (the
+   * type checker's) are the initial values' sizes, named as this program names them.
    */
   private Map<String, Flat> loop(Expr.Loop loop, Map<String, Flat> env, StmBuilder b) {
     Flat init = expr(loop.init(), env, b, null);
     Flat bound = expr(loop.bound(), env, b, null);
     Type initType = sizesKeptBy(typed.typeOf(loop.init()), typed.typeOf(loop.loopBody()));
-    List<Type> mergeTypes = components(initType);
+    List<Type> kept = InternalTypes.components(initType);
+    List<Type> mergeTypes = new ArrayList<>();
+    for (int k = 0; k < kept.size(); k++) {
+      mergeTypes.add(sizesWhereKept(typeOf(init.components().get(k)), kept.get(k)));
+    }
     List<Ident> merge = freshIdents("merge", mergeTypes);
     Ident counter = freshIdents(loop.counter(), List.of(typed.typeOf(loop.bound()))).get(0);
     Map<String, Flat> inner = bindPattern(loop.pattern(), initType, Flat.of(vars(merge)), env);
