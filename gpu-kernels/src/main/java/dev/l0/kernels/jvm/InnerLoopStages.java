@@ -420,7 +420,11 @@ final class InnerLoopStages {
           String name = s instanceof KernelStmt.Declare d ? d.variable().name() : assignedName(s);
           KernelExpr value =
               s instanceof KernelStmt.Declare d ? d.initial() : ((KernelStmt.Assign) s).value();
-          if (needed.remove(name)) {
+          // an assignment keeps the need: the variable's declaration (before an if whose
+          // branches assign it) must be in the slice too
+          boolean need =
+              s instanceof KernelStmt.Declare ? needed.remove(name) : needed.contains(name);
+          if (need) {
             out.addFirst(rewritten(s, level));
             reads(value, level, needed);
           }

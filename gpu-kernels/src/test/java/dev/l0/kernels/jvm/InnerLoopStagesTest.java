@@ -58,6 +58,18 @@ class InnerLoopStagesTest {
         map(fn f64 (f64 x) => reduce(op +, 0.0, map(fn f64 (f64 y) => exp(x - y) * log(y), ys)), xs)
       """;
 
+  /**
+   * A call whose argument an {@code if} gives (the lowering declares the if's result, then each
+   * branch assigns it): the argument's slice holds the declaration too.
+   */
+  private static final String IF_ARGUMENT =
+      """
+      fun [[f64]] main ([f64] xs, [f64] ys) =
+        map(fn [f64] (f64 x) =>
+              map(fn f64 (f64 y) => let d = if y < x then y - x else x * y in exp(d) + log(d), ys),
+            xs)
+      """;
+
   /** A loop whose call reads what the previous iteration computed: stays as it is. */
   private static final String CARRIED =
       """
@@ -109,6 +121,14 @@ class InnerLoopStagesTest {
     // runs just long enough to be staged, and just too short
     assertSameAsInterpreter(LEVELS, values(40, 3), values(InnerLoopStages.MIN_ITERATIONS, 4));
     assertSameAsInterpreter(LEVELS, values(40, 5), values(InnerLoopStages.MIN_ITERATIONS - 1, 6));
+  }
+
+  @Test
+  void aCallWhoseArgumentAnIfGivesRunsLaneWiseWithTheInterpretersBits() {
+    assertTrue(
+        JvmKernelForm.describe(onlyKernel(IF_ARGUMENT)).contains("inner loops lane-wise: 1"));
+    assertSameAsInterpreter(
+        IF_ARGUMENT, values(SPECIAL.length, 7), values(InnerLoopStages.CHUNK + 45, 8));
   }
 
   @Test
