@@ -452,18 +452,7 @@ public final class JavaKernelIrPrinter {
   private void forLoop(KernelStmt.For f) {
     java.util.Optional<InnerLoopStages> stages = innerStages(f);
     if (stages.isPresent() && f == movedRoot) {
-      String start = hoisted(f.start(), "start");
-      String bound = hoisted(f.bound(), "bound");
-      String step = hoisted(f.step(), "step");
-      line(shortRun(start, bound, step));
-      indent++;
-      plainLoop(f, start, bound, step);
-      indent--;
-      line("} else {");
-      indent++;
-      stagedLoop(f, stages.get(), start, bound, step);
-      indent--;
-      line("}");
+      plainWhereShort(f, (start, bound, step) -> stagedLoop(f, stages.get(), start, bound, step));
       return;
     }
     plainLoop(f, expr(f.start()), hoisted(f.bound(), "bound"), hoisted(f.step(), "step"));
@@ -474,6 +463,19 @@ public final class JavaKernelIrPrinter {
    * of a method of its own that runs it staged, which the JIT compiler compiles as a whole.
    */
   private void shortOrStaged(KernelStmt.For f) {
+    plainWhereShort(f, (start, bound, step) -> callMoved(f));
+  }
+
+  /** How a loop's long runs print, given the locals holding its start, bound and step. */
+  private interface LongRun {
+    void print(String start, String bound, String step);
+  }
+
+  /**
+   * {@code f} as it is where a run has too few iterations to be staged ({@link
+   * InnerLoopStages#MIN_ITERATIONS}), else as {@code longRun} prints it.
+   */
+  private void plainWhereShort(KernelStmt.For f, LongRun longRun) {
     String start = hoisted(f.start(), "start");
     String bound = hoisted(f.bound(), "bound");
     String step = hoisted(f.step(), "step");
@@ -483,7 +485,7 @@ public final class JavaKernelIrPrinter {
     indent--;
     line("} else {");
     indent++;
-    callMoved(f);
+    longRun.print(start, bound, step);
     indent--;
     line("}");
   }
