@@ -2,6 +2,7 @@ package dev.l0.cli;
 
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.report.JsonLine;
 import dev.l0.opt.Optimizer;
 import dev.l0.types.TypedProgram;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -71,19 +73,22 @@ final class FinparCommand implements Command {
     HostRunner runner = new HostRunner(Optimizer.optimize(program), choice.executor());
     double compileSeconds = seconds(System.nanoTime() - compileStart);
     double[] runSeconds = new double[runs];
+    RunMeter bestMeter = null;
     List<Value> result = List.of();
     boolean valid = true;
     for (int r = 0; r < runs; r++) {
+      RunMeter meter = new RunMeter();
       long start = System.nanoTime();
-      Value value = runner.call(FinparBenchmark.ENTRY, arguments);
+      Value value = runner.call(FinparBenchmark.ENTRY, arguments, meter);
       runSeconds[r] = seconds(System.nanoTime() - start);
       result = FinparBenchmark.components(value);
       valid &= bench.valid(result, reference);
+      if (bestMeter == null
+          || runSeconds[r] < Arrays.stream(runSeconds, 0, r).min().orElseThrow()) {
+        bestMeter = meter;
+      }
     }
-    double best = Double.POSITIVE_INFINITY;
-    for (double s : runSeconds) {
-      best = Math.min(best, s);
-    }
+    double best = Arrays.stream(runSeconds).min().orElseThrow();
     out.println(
         new JsonLine()
             .add("bench", bench.folderName())
@@ -99,6 +104,9 @@ final class FinparCommand implements Command {
             .add("compile_s", compileSeconds)
             .add("run_s_best", best)
             .add("run_s", runSeconds)
+            .add("kernel_s", seconds(bestMeter.kernelNanos()))
+            .add("transfer_s", seconds(bestMeter.transferNanos()))
+            .add("transfer_bytes", bestMeter.transferBytes())
             .add("cores", Runtime.getRuntime().availableProcessors())
             .add("java", System.getProperty("java.version"))
             .text());

@@ -239,6 +239,11 @@ class FinparTest {
         o.out().contains("\"valid\": true") && o.out().contains("\"device\": \"jvm: requested\""),
         o.out());
     assertEquals(1, numbers(o.out(), "result").size());
+    // The JVM backend copies nothing between host and device; its kernels took some time.
+    assertTrue(
+        o.out().contains("\"transfer_s\": 0.0, \"transfer_bytes\": 0,")
+            && !o.out().contains("\"kernel_s\": 0.0,"),
+        o.out());
   }
 
   @ParameterizedTest

@@ -24,9 +24,11 @@ import java.util.List;
  * stays in {@code float}. Compile without FMA contraction ({@link NvccCompiler#PRODUCT_OPTIONS}).
  *
  * <p>A kernel's parameters, in order: {@code int* l0_error} (the group's error word), then a
- * pointer per {@link Kernel#buffers()} (bool buffers are one byte per element), then {@link
- * Kernel#scalars()} by value. Shared arrays of a fixed size are static {@code __shared__} arrays;
- * those sized by the block live in dynamic shared memory of {@link #sharedMemoryBytes} bytes.
+ * pointer per {@link Kernel#buffers()} (bool buffers are one byte per element; {@code
+ * __restrict__}, since the runner gives every buffer its own device allocation, so that loads need
+ * not wait for the stores before them), then {@link Kernel#scalars()} by value. Shared arrays of a
+ * fixed size are static {@code __shared__} arrays; those sized by the block live in dynamic shared
+ * memory of {@link #sharedMemoryBytes} bytes.
  */
 public final class CudaPrinter {
   /** Helpers for the integer and float operations whose C++ meaning differs from L0's. */
@@ -173,7 +175,7 @@ public final class CudaPrinter {
     List<String> params = new ArrayList<>();
     params.add("int* l0_error");
     for (Buffer b : kernel.buffers()) {
-      params.add(cType(b.elementType()) + "* " + b.name());
+      params.add(cType(b.elementType()) + "* __restrict__ " + b.name());
     }
     for (KernelExpr.Var v : kernel.scalars()) {
       params.add(cType(v.type()) + " " + v.name());

@@ -19,34 +19,29 @@ import dev.l0.kernels.runtime.CudaModule;
 import dev.l0.kernels.runtime.DeviceBuffer;
 import dev.l0.kernels.runtime.KernelArgument;
 import dev.l0.kernels.runtime.LaunchShape;
-import dev.l0.kernels.runtime.PinnedHostBuffer;
 import dev.l0.kernels.sim.HostProgram;
 import dev.l0.kernels.sim.HostScalars;
 import java.lang.reflect.Array;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.Function;
 import java.util.function.LongConsumer;
 
 /**
  * Runs one kernel group on a GPU as the kernel IR's host does (package {@code dev.l0.kernels.ir}):
- * uploads the inputs through pinned staging into pooled device buffers, runs the host steps in
- * order (host scalars evaluated by {@link HostScalars}, the simulator's evaluator; allocations
- * zero-filled, a thread-private buffer's at each launch, for the launch's threads, as {@link
+ * copies the inputs into pooled device buffers, runs the host steps in order (host scalars
+ * evaluated by {@link HostScalars}, the simulator's evaluator; allocations zero-filled on the
+ * device, a thread-private buffer's at each launch, for the launch's threads, as {@link
  * CudaPrinter} lays it out; launches on the host's grid size with blocks of a fixed size and the
  * printer's shared memory), checks the error word after every launch, and downloads the outputs. A
  * launch that raised error code {@code k} fails with {@code errors.get(k - 1)}'s {@code
  * L0RuntimeError}, as on the simulator; a capacity overflow reruns the group with larger growing
  * arrays ({@link CapacityReruns}). Device buffers go back to the pool after every run. Inputs are
- * read from the host runner's environment flat (a {@link FlatArray} is copied into pinned staging
- * in bulk), outputs come back flat; every copy is measured in the call's {@link RunMeter}. Not
- * synchronised: {@link CudaKernelExecutor} runs one group at a time per GPU.
+ * read from the host runner's environment flat (a {@link FlatArray}'s primitive array is copied as
+ * it is, straight from the Java heap), outputs come back flat; every copy is measured in the call's
+ * {@link RunMeter}. Not synchronised: {@link CudaKernelExecutor} runs one group at a time per GPU.
  */
 final class DeviceGroupRunner {
   private static final int ERROR_WORD_BYTES = 4;
@@ -100,7 +95,7 @@ final class DeviceGroupRunner {
     Map<String, DeviceBuffer> buffers = new HashMap<>();
     Map<String, Long> threadPrivateElements = new HashMap<>();
     RunMeter meter = environment.meter();
-    try (DeviceBuffer errorWord = zeroed(ERROR_WORD_BYTES, meter)) {
+    try (DeviceBuffer errorWord = zeroed(ERROR_WORD_BYTES)) {
       bindInputs(environment, values, buffers);
       for (HostProgram.Step<CudaKernel> step : steps) {
         runStep(step, values, buffers, threadPrivateElements, errorWord, launchNanos, meter);
@@ -142,7 +137,7 @@ final class DeviceGroupRunner {
       threadPrivateElements.put(a.buffer().name(), a.elements().evaluateIndex(values));
     } else if (step instanceof HostProgram.Allocate<CudaKernel> a) {
       long bytes = HostStaging.bytes(a.buffer().elementType(), a.elements().evaluateIndex(values));
-      DeviceBuffer previous = buffers.put(a.buffer().name(), zeroed(bytes, meter));
+      DeviceBuffer previous = buffers.put(a.buffer().name(), zeroed(bytes));
       if (previous != null) {
         previous.close();
       }
@@ -164,10 +159,7 @@ final class DeviceGroupRunner {
                 + buffer.bytes()
                 + " bytes");
       }
-      values.set(
-          r.slot(),
-          download(
-              buffer, bytes, meter, staging -> HostStaging.element(staging, type, (int) index)));
+      values.set(r.slot(), HostStaging.element(download(buffer, type, index, 1, meter), type, 0));
     }
   }
 
@@ -215,7 +207,7 @@ final class DeviceGroupRunner {
         .launch(
             new LaunchShape((int) grid, 1, 1, blockSize, 1, 1), Math.toIntExact(shared), arguments);
     launchNanos.accept(System.nanoTime() - start);
-    int code = download(errorWord, ERROR_WORD_BYTES, meter, staging -> staging.getInt(0));
+    int code = ((int[]) download(errorWord, ScalarType.I32, 0, 1, meter))[0];
     if (code != 0) {
       throw CapacityReruns.failure(group.errors().get(code - 1));
     }
@@ -265,12 +257,10 @@ final class DeviceGroupRunner {
       }
       int length = Math.toIntExact(elements);
       if (shape.length == 0) {
-        ScalarValue scalar =
-            download(buffer, bytes, meter, staging -> HostStaging.element(staging, type, 0));
+        ScalarValue scalar = HostStaging.element(download(buffer, type, 0, 1, meter), type, 0);
         out.put(output.name(), HostValue.of(scalar));
       } else {
-        Object data =
-            download(buffer, bytes, meter, staging -> HostStaging.read(staging, type, length));
+        Object data = HostStaging.flatData(download(buffer, type, 0, length, meter), type);
         out.put(output.name(), HostValue.of(new FlatArray(type, data, shape)));
       }
     }
@@ -285,30 +275,16 @@ final class DeviceGroupRunner {
     return buffer;
   }
 
-  /** A device buffer holding {@code array}'s elements, copied in bulk through pinned staging. */
+  /** A device buffer holding {@code array}'s elements, copied in bulk. */
   private DeviceBuffer upload(FlatArray array, RunMeter meter) {
     long bytes = HostStaging.bytes(array.elementType(), Array.getLength(array.data()));
-    return uploaded(bytes, meter, staging -> HostStaging.write(array, staging));
-  }
-
-  /** A device buffer of {@code bytes} zero bytes. */
-  private DeviceBuffer zeroed(long bytes, RunMeter meter) {
-    return uploaded(bytes, meter, HostStaging::zero);
-  }
-
-  /**
-   * A device buffer of {@code bytes} bytes (at least one, as the pool asks), its contents filled in
-   * pinned staging; the filling and the copy count as one transfer.
-   */
-  private DeviceBuffer uploaded(long bytes, RunMeter meter, Consumer<ByteBuffer> fill) {
     DeviceBuffer buffer = context.memoryPool().allocate(Math.max(bytes, 1));
     if (bytes == 0) {
       return buffer;
     }
     long start = System.nanoTime();
-    try (PinnedHostBuffer staging = context.allocatePinned(bytes)) {
-      fill.accept(staging.asByteBuffer());
-      context.upload(staging, buffer, bytes);
+    try {
+      context.upload(HostStaging.hostArray(array), buffer, bytes);
     } catch (RuntimeException e) {
       buffer.close();
       throw e;
@@ -318,21 +294,34 @@ final class DeviceGroupRunner {
   }
 
   /**
-   * What {@code read} makes of the first {@code bytes} bytes of {@code buffer}, copied into pinned
-   * staging (native order); the copy and the reading count as one transfer.
+   * A device buffer of {@code bytes} zero bytes (at least one, as the pool asks), set on the
+   * device.
    */
-  private <T> T download(
-      DeviceBuffer buffer, long bytes, RunMeter meter, Function<ByteBuffer, T> read) {
+  private DeviceBuffer zeroed(long bytes) {
+    DeviceBuffer buffer = context.memoryPool().allocate(Math.max(bytes, 1));
+    try {
+      context.zero(buffer, buffer.bytes());
+    } catch (RuntimeException e) {
+      buffer.close();
+      throw e;
+    }
+    return buffer;
+  }
+
+  /**
+   * The {@code length} elements of {@code type} from element {@code first} of {@code buffer}, as a
+   * copyable array ({@link HostStaging#hostArray(ScalarType, int)}); the copy counts as a transfer.
+   */
+  private Object download(
+      DeviceBuffer buffer, ScalarType type, long first, int length, RunMeter meter) {
+    Object host = HostStaging.hostArray(type, length);
+    long bytes = HostStaging.bytes(type, length);
     if (bytes == 0) {
-      return read.apply(ByteBuffer.allocate(0).order(ByteOrder.nativeOrder()));
+      return host;
     }
     long start = System.nanoTime();
-    T result;
-    try (PinnedHostBuffer staging = context.allocatePinned(bytes)) {
-      context.download(buffer, staging, bytes);
-      result = read.apply(staging.asByteBuffer());
-    }
+    context.download(buffer, HostStaging.bytes(type, first), host, bytes);
     meter.addTransfer(bytes, System.nanoTime() - start);
-    return result;
+    return host;
   }
 }

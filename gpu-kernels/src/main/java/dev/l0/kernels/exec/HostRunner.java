@@ -79,12 +79,16 @@ public final class HostRunner {
    * API passes arrays flat through {@link #callFlattened}.
    */
   public Value call(String function, List<Value> args) {
+    return call(function, args, new RunMeter());
+  }
+
+  /** {@link #call(String, List)}, what its kernels spend going to {@code meter}. */
+  public Value call(String function, List<Value> args, RunMeter meter) {
     return optimized.call(
         function,
         args,
         (name, components) ->
-            run(compiled(name), components.stream().map(HostValue::of).toList(), new RunMeter())
-                .stream()
+            run(compiled(name), components.stream().map(HostValue::of).toList(), meter).stream()
                 .map(HostValue::boxed)
                 .toList());
   }

@@ -165,7 +165,8 @@ public final class BlackScholesBenchmark {
     return new FlatArray(ScalarType.F64, values, new int[] {values.length});
   }
 
-  static String programText() throws IOException {
+  /** The text of the thesis's P0, {@code /programs/p0_blackscholes.l0} on the class path. */
+  public static String programText() throws IOException {
     try (InputStream in =
         BlackScholesBenchmark.class.getResourceAsStream("/programs/p0_blackscholes.l0")) {
       if (in == null) {
@@ -197,13 +198,13 @@ public final class BlackScholesBenchmark {
   }
 
   /** The option columns, and P0's formula written by hand in the program's operation order. */
-  static final class Options {
-    final boolean[] call;
-    final double[] price;
-    final double[] strike;
-    final double[] years;
-    final double[] rate;
-    final double[] volatility;
+  public static final class Options {
+    public final boolean[] call;
+    public final double[] price;
+    public final double[] strike;
+    public final double[] years;
+    public final double[] rate;
+    public final double[] volatility;
 
     private Options(int n) {
       call = new boolean[n];
@@ -214,7 +215,8 @@ public final class BlackScholesBenchmark {
       volatility = new double[n];
     }
 
-    static Options random(int n, Random random) {
+    /** {@code n} options drawn from {@code random}, in the ranges every benchmark uses. */
+    public static Options random(int n, Random random) {
       Options o = new Options(n);
       for (int i = 0; i < n; i++) {
         o.call[i] = random.nextBoolean();

@@ -12,6 +12,7 @@ import static jcuda.driver.JCudaDriver.cuMemFreeHost;
 import static jcuda.driver.JCudaDriver.cuMemGetInfo;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
+import static jcuda.driver.JCudaDriver.cuMemsetD8;
 import static jcuda.driver.JCudaDriver.cuModuleLoadData;
 
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -125,6 +126,70 @@ public final class CudaContext implements AutoCloseable {
     bindToCurrentThread();
     CudaDriverCall.run(
         "cuMemcpyDtoH", () -> cuMemcpyDtoH(target.pointer(), source.pointer(), bytes));
+  }
+
+  /**
+   * Copies the first {@code bytes} bytes of the Java primitive array {@code source} ({@code
+   * byte[]}, {@code int[]}, {@code long[]}, {@code float[]} or {@code double[]}, in the machine's
+   * byte order) to {@code target}, with no staging buffer of this runtime's own: the driver stages
+   * the pageable memory itself, and a pinned buffer allocated per copy costs far more than the copy
+   * (measured on an H200: 10M options' columns moved at 1.6 GB/s through a fresh pinned buffer).
+   */
+  public void upload(Object source, DeviceBuffer target, long bytes) {
+    requireWithin(bytes, arrayBytes(source), target.bytes());
+    bindToCurrentThread();
+    CudaDriverCall.run(
+        "cuMemcpyHtoD", () -> cuMemcpyHtoD(target.pointer(), arrayPointer(source), bytes));
+  }
+
+  /**
+   * Copies {@code bytes} bytes of {@code source} from byte {@code offset} into the Java primitive
+   * array {@code target} (as {@link #upload(Object, DeviceBuffer, long)} takes them).
+   */
+  public void download(DeviceBuffer source, long offset, Object target, long bytes) {
+    if (offset < 0) {
+      throw new IllegalArgumentException("cannot copy from byte " + offset);
+    }
+    requireWithin(Math.addExact(offset, bytes), source.bytes(), Long.MAX_VALUE);
+    requireWithin(bytes, Long.MAX_VALUE, arrayBytes(target));
+    bindToCurrentThread();
+    CudaDriverCall.run(
+        "cuMemcpyDtoH",
+        () -> cuMemcpyDtoH(arrayPointer(target), source.pointer().withByteOffset(offset), bytes));
+  }
+
+  /** Sets the first {@code bytes} bytes of {@code target} to zero on the device. */
+  public void zero(DeviceBuffer target, long bytes) {
+    requireWithin(bytes, bytes, target.bytes());
+    bindToCurrentThread();
+    CudaDriverCall.run("cuMemsetD8", () -> cuMemsetD8(target.pointer(), (byte) 0, bytes));
+  }
+
+  private static Pointer arrayPointer(Object array) {
+    if (array instanceof double[] d) {
+      return Pointer.to(d);
+    } else if (array instanceof long[] l) {
+      return Pointer.to(l);
+    } else if (array instanceof int[] i) {
+      return Pointer.to(i);
+    } else if (array instanceof float[] f) {
+      return Pointer.to(f);
+    } else if (array instanceof byte[] b) {
+      return Pointer.to(b);
+    }
+    throw new IllegalArgumentException(
+        "copies only byte, int, long, float or double arrays, not "
+            + (array == null ? "null" : array.getClass().getSimpleName()));
+  }
+
+  private static long arrayBytes(Object array) {
+    long length = java.lang.reflect.Array.getLength(array);
+    if (array instanceof double[] || array instanceof long[]) {
+      return length * Long.BYTES;
+    } else if (array instanceof int[] || array instanceof float[]) {
+      return length * Integer.BYTES;
+    }
+    return length;
   }
 
   private static void requireWithin(long bytes, long sourceBytes, long targetBytes) {

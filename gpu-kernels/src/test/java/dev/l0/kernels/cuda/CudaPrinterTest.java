@@ -47,7 +47,8 @@ class CudaPrinterTest {
     assertTrue(
         CudaPrinter.print(groupOf(kernel))
             .contains(
-                "extern \"C\" __global__ void k(int* l0_error, int* xs, float* ys, long long n) {"));
+                "extern \"C\" __global__ void k(int* l0_error, int* __restrict__ xs, float* __restrict__ ys,"
+                    + " long long n) {"));
   }
 
   @Test

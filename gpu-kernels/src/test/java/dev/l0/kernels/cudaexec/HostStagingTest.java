@@ -2,31 +2,20 @@ package dev.l0.kernels.cudaexec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.jvm.FlatArray;
-import java.lang.reflect.Array;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
- * Staging as the GPU sees it, without a GPU: every element type goes into a native-order buffer in
- * the CUDA printer's layout and comes back equal, and zeroing clears a buffer larger than one bulk
- * copy.
+ * Host arrays as the GPU sees them, without a GPU: numbers are copied from the flat array's own
+ * primitive array (no copy on the host), bools as one byte each, 1 for true, and every element type
+ * comes back equal.
  */
 class HostStagingTest {
-  private static ByteBuffer staged(FlatArray array) {
-    int elements = Array.getLength(array.data());
-    ByteBuffer staging =
-        ByteBuffer.allocateDirect((int) HostStaging.bytes(array.elementType(), elements))
-            .order(ByteOrder.nativeOrder());
-    HostStaging.write(array, staging);
-    return staging;
-  }
-
   @Test
   void everyElementTypeRoundTripsInTheDevicesLayout() {
     Object[] data = {
@@ -40,33 +29,28 @@ class HostStagingTest {
       ScalarType.BOOL, ScalarType.I32, ScalarType.I64, ScalarType.F32, ScalarType.F64
     };
     for (int k = 0; k < types.length; k++) {
-      ByteBuffer staging = staged(new FlatArray(types[k], data[k], new int[] {3}));
-      Object back = HostStaging.read(staging, types[k], 3);
+      Object host = HostStaging.hostArray(new FlatArray(types[k], data[k], new int[] {3}));
+      Object back = HostStaging.flatData(host, types[k]);
       assertEquals(
           Arrays.deepToString(new Object[] {data[k]}),
           Arrays.deepToString(new Object[] {back}),
           types[k].toString());
     }
-    ByteBuffer flags =
-        staged(new FlatArray(ScalarType.BOOL, new boolean[] {false, true}, new int[] {2}));
-    assertEquals(1, flags.get(1));
-    assertEquals(ScalarValue.bool(true), HostStaging.element(flags, ScalarType.BOOL, 1));
-    ByteBuffer doubles =
-        staged(new FlatArray(ScalarType.F64, new double[] {2.5, -7.0}, new int[] {2}));
-    assertEquals(ScalarValue.f64(-7.0), HostStaging.element(doubles, ScalarType.F64, 1));
   }
 
   @Test
-  void zeroingClearsTheWholeBuffer() {
-    ByteBuffer staging = ByteBuffer.allocateDirect(200_003);
-    while (staging.hasRemaining()) {
-      staging.put((byte) 0x5a);
-    }
-    staging.position(17);
-    HostStaging.zero(staging);
-    byte[] contents = new byte[staging.capacity()];
-    staging.clear();
-    staging.get(contents);
-    assertArrayEquals(new byte[contents.length], contents);
+  void numbersAreCopiedFromTheFlatArraysOwnArrayAndBoolsAsOneBytePerElement() {
+    double[] prices = {2.5, -7.0};
+    assertSame(prices, HostStaging.hostArray(new FlatArray(ScalarType.F64, prices, new int[] {2})));
+    Object flags =
+        HostStaging.hostArray(
+            new FlatArray(ScalarType.BOOL, new boolean[] {false, true}, new int[] {2}));
+    assertArrayEquals(new byte[] {0, 1}, (byte[]) flags);
+    assertEquals(ScalarValue.bool(true), HostStaging.element(flags, ScalarType.BOOL, 1));
+    assertEquals(ScalarValue.f64(-7.0), HostStaging.element(prices, ScalarType.F64, 1));
+    assertEquals(2, ((byte[]) HostStaging.hostArray(ScalarType.BOOL, 2)).length);
+    assertEquals(2, ((long[]) HostStaging.hostArray(ScalarType.I64, 2)).length);
+    assertEquals(2, HostStaging.bytes(ScalarType.BOOL, 2));
+    assertEquals(16, HostStaging.bytes(ScalarType.F64, 2));
   }
 }
