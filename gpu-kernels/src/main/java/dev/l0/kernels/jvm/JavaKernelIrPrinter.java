@@ -21,11 +21,12 @@ import java.util.Set;
  * method loops over a range of one-thread blocks and runs the kernel's body for each, with the
  * operations {@link JavaScalarSyntax} prints. With one thread per block, {@code threadIdx.x} is 0,
  * {@code blockDim.x} is 1 and a barrier is a no-op. Buffers and shared arrays are primitive arrays,
- * hoisted into locals; indices ({@code i64} in the IR) are narrowed to {@code int} where they index
- * (every JVM array is shorter than 2^31). A {@code for} loop's bound and step are evaluated once,
- * which the IR allows. The error word is a local keeping the first error raised in the range (the
- * lowest failing block's), returned at the end. Names of the IR are C identifiers without {@code
- * $}; the printer's own names contain one.
+ * hoisted into locals; indices ({@code i64} in the IR) are computed in {@code int} where they index
+ * (every JVM array is shorter than 2^31; {@link #index}). A {@code for} loop's bound and step are
+ * evaluated once, which the IR allows; its counter is an {@code int} where it cannot leave {@code
+ * int}'s range ({@link #intLoop}). The error word is a local keeping the first error raised in the
+ * range (the lowest failing block's), returned at the end. Names of the IR are C identifiers
+ * without {@code $}; the printer's own names contain one.
  */
 public final class JavaKernelIrPrinter {
   /** The package of the generated classes. */
