@@ -21,11 +21,12 @@ import java.util.Set;
  * method loops over a range of one-thread blocks and runs the kernel's body for each, with the
  * operations {@link JavaScalarSyntax} prints. With one thread per block, {@code threadIdx.x} is 0,
  * {@code blockDim.x} is 1 and a barrier is a no-op. Buffers and shared arrays are primitive arrays,
- * hoisted into locals; indices ({@code i64} in the IR) are narrowed to {@code int} where they index
- * (every JVM array is shorter than 2^31). A {@code for} loop's bound and step are evaluated once,
- * which the IR allows. The error word is a local keeping the first error raised in the range (the
- * lowest failing block's), returned at the end. Names of the IR are C identifiers without {@code
- * $}; the printer's own names contain one.
+ * hoisted into locals; indices ({@code i64} in the IR) are computed in {@code int} where they index
+ * (every JVM array is shorter than 2^31; {@link #index}). A {@code for} loop's bound and step are
+ * evaluated once, which the IR allows; its counter is an {@code int} where it cannot leave {@code
+ * int}'s range ({@link #intLoop}). The error word is a local keeping the first error raised in the
+ * range (the lowest failing block's), returned at the end. Names of the IR are C identifiers
+ * without {@code $}; the printer's own names contain one.
  */
 public final class JavaKernelIrPrinter {
   /** The package of the generated classes. */
@@ -86,6 +87,10 @@ public final class JavaKernelIrPrinter {
   private Deque<Map<String, String>> scopes = new ArrayDeque<>();
 
   private final Set<String> javaNames = new HashSet<>();
+
+  /** The Java names of the loop counters printed as {@code int} ({@link #intLoop}). */
+  private final Set<String> intCounters = new HashSet<>();
+
   private int indent;
   private int temporaries;
 
@@ -455,7 +460,78 @@ public final class JavaKernelIrPrinter {
       plainWhereShort(f, (start, bound, step) -> stagedLoop(f, stages.get(), start, bound, step));
       return;
     }
+    java.util.Optional<KernelExpr> intBound = intBound(f);
+    if (intBound.isPresent()) {
+      intLoop(f, intBound.get());
+      return;
+    }
     plainLoop(f, expr(f.start()), hoisted(f.bound(), "bound"), hoisted(f.step(), "step"));
+  }
+
+  /**
+   * The {@code i32} value of {@code f}'s bound where its counter never leaves {@code int}'s range:
+   * an {@code i64} counter that starts at a constant in {@code [0, 2^31)}, steps by 1, and stops
+   * below an {@code i32} value widened to {@code i64} (or a constant below 2^31), so that every
+   * value it takes is below 2^31 and an {@code int} counter takes exactly the same values.
+   */
+  private static java.util.Optional<KernelExpr> intBound(KernelStmt.For f) {
+    if (f.counter().type() != ScalarType.I64
+        || !(simplified(f.start()) instanceof KernelExpr.Constant start)
+        || !(simplified(f.step()) instanceof KernelExpr.Constant step)
+        || !(start.value() instanceof ScalarValue.Int first)
+        || !(step.value() instanceof ScalarValue.Int by)
+        || first.value() < 0
+        || first.value() > Integer.MAX_VALUE
+        || by.value() != 1) {
+      return java.util.Optional.empty();
+    }
+    KernelExpr bound = simplified(f.bound());
+    if (bound instanceof KernelExpr.Constant c
+        && c.value() instanceof ScalarValue.Int last
+        && last.value() <= Integer.MAX_VALUE) {
+      return java.util.Optional.of(new KernelExpr.Constant(ScalarValue.i32((int) last.value())));
+    }
+    if (bound instanceof KernelExpr.Call c
+        && c.function() == dev.l0.ir.Builtin.TO_I64
+        && c.args().get(0).type() == ScalarType.I32) {
+      return java.util.Optional.of(c.args().get(0));
+    }
+    return java.util.Optional.empty();
+  }
+
+  /**
+   * {@code f} with an {@code int} counter below {@code bound} (an {@code i32} expression; see
+   * {@link #intBound}), so that the JIT compiler sees a counted {@code int} loop whose array
+   * indices ({@link #index}) are linear in it: it then drops their range checks and can unroll and
+   * vectorise. Reads of the counter widen it to {@code long}, so every expression computes what it
+   * computes with a {@code long} counter.
+   */
+  private void intLoop(KernelStmt.For f, KernelExpr bound) {
+    String last = temporary("bound");
+    line("final int " + last + " = " + expr(bound) + ";");
+    line("{");
+    indent++;
+    scopes.push(new HashMap<>());
+    String counter = declareName(f.counter().name());
+    intCounters.add(counter);
+    FixedPointLoops.guard(f).ifPresent(loopExits::add);
+    line(
+        "for (int "
+            + counter
+            + " = (int) "
+            + expr(f.start())
+            + "; "
+            + counter
+            + " < "
+            + last
+            + "; "
+            + counter
+            + "++) {");
+    block(f.body());
+    line("}");
+    scopes.pop();
+    indent--;
+    line("}");
   }
 
   /**
@@ -692,9 +768,34 @@ public final class JavaKernelIrPrinter {
         : "((" + JavaScalarSyntax.javaType(type) + ") " + value + ")";
   }
 
-  /** An {@code i64} index as a Java array index. */
+  /**
+   * An {@code i64} index as a Java array index: its sums, differences and products computed in
+   * {@code int}, which gives the low 32 bits of the {@code i64} result (wrap-around arithmetic
+   * modulo 2^32 agrees with it modulo 2^64), exactly the narrowed {@code i64} value; every other
+   * part is narrowed where it enters. An index linear in an {@code int} loop counter ({@link
+   * #intLoop}) is then one the JIT compiler recognises.
+   */
   private String index(KernelExpr e) {
-    return "(int) " + expr(e);
+    KernelExpr s = simplified(e);
+    if (s instanceof KernelExpr.Binary b
+        && b.operandType() == ScalarType.I64
+        && (b.op() == BinaryOperator.ADD
+            || b.op() == BinaryOperator.SUB
+            || b.op() == BinaryOperator.MUL)) {
+      return JavaScalarSyntax.binary(b.op(), ScalarType.I32, index(b.left()), index(b.right()));
+    }
+    if (s instanceof KernelExpr.Constant c && c.value() instanceof ScalarValue.Int i) {
+      return Integer.toString((int) i.value());
+    }
+    if (s instanceof KernelExpr.Call c
+        && c.function() == dev.l0.ir.Builtin.TO_I64
+        && c.args().get(0).type() == ScalarType.I32) {
+      return expr(c.args().get(0));
+    }
+    if (s instanceof KernelExpr.Var v) {
+      return "((int) " + nameOf(v.name()) + ")";
+    }
+    return "((int) " + expr(s) + ")";
   }
 
   private String expr(KernelExpr e) {
@@ -703,7 +804,8 @@ public final class JavaKernelIrPrinter {
       return syntax.literal(c.value());
     }
     if (s instanceof KernelExpr.Var v) {
-      return nameOf(v.name());
+      String name = nameOf(v.name());
+      return intCounters.contains(name) ? "((long) " + name + ")" : name;
     }
     if (s instanceof KernelExpr.Thread t) {
       return switch (t.index()) {

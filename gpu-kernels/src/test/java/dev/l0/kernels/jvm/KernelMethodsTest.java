@@ -118,4 +118,29 @@ class KernelMethodsTest {
       assertSameAsInterpreter(program, "[1.5, 1000.0, 0.25, -2.0]");
     }
   }
+
+  private static final String ROW_SUMS =
+      """
+      fun [f64] main([[f64]] rows, i32 n) =
+        map(fn f64 ([f64] row) =>
+              loop (s = 0.0) = for i < n do s + row[i % 3] * f64(i) in s,
+            rows)
+      """;
+
+  @Test
+  void aLoopBelowAnI32RunsAnIntCounterAndTheThreadsLoopALongOne() {
+    Program program = L0Parser.parse(ROW_SUMS, "rowSums.l0");
+    String source = JvmGroupRunner.javaSource(jvmKernels(program).get(0));
+    assertTrue(
+        java.util.regex.Pattern.compile(
+                "for \\(int (\\w+) = \\(int\\) 0x0L; \\1 < bound\\$\\d+; \\1\\+\\+\\)")
+            .matcher(source)
+            .find(),
+        source);
+    // the grid's loop over rows is bounded by an i64 dimension: its counter stays long
+    assertTrue(source.contains("for (long "), source);
+    for (String n : List.of("0", "7", "-3")) {
+      assertSameAsInterpreter(program, "[[1.5, -2.0, 0.25], [3e300, 1.0, -0.5]] " + n);
+    }
+  }
 }
