@@ -6,9 +6,7 @@ import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRelease;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
 import static jcuda.driver.JCudaDriver.cuInit;
 import static jcuda.driver.JCudaDriver.cuMemAlloc;
-import static jcuda.driver.JCudaDriver.cuMemAllocHost;
 import static jcuda.driver.JCudaDriver.cuMemFree;
-import static jcuda.driver.JCudaDriver.cuMemFreeHost;
 import static jcuda.driver.JCudaDriver.cuMemGetInfo;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
@@ -94,38 +92,6 @@ public final class CudaContext implements AutoCloseable {
     CUmodule module = new CUmodule();
     CudaDriverCall.run("cuModuleLoadData", () -> cuModuleLoadData(module, ptx.text()));
     return new CudaModule(this, module);
-  }
-
-  /** Page-locked host memory of {@code bytes} bytes for staging. */
-  public PinnedHostBuffer allocatePinned(long bytes) {
-    if (bytes <= 0) {
-      throw new IllegalArgumentException("a pinned buffer needs a positive size: " + bytes);
-    }
-    bindToCurrentThread();
-    Pointer pointer = new Pointer();
-    CudaDriverCall.run("cuMemAllocHost", () -> cuMemAllocHost(pointer, bytes));
-    return new PinnedHostBuffer(this, pointer, bytes);
-  }
-
-  void freePinned(Pointer pointer) {
-    bindToCurrentThread();
-    CudaDriverCall.run("cuMemFreeHost", () -> cuMemFreeHost(pointer));
-  }
-
-  /** Copies the first {@code bytes} bytes of {@code source} to {@code target}. */
-  public void upload(PinnedHostBuffer source, DeviceBuffer target, long bytes) {
-    requireWithin(bytes, source.bytes(), target.bytes());
-    bindToCurrentThread();
-    CudaDriverCall.run(
-        "cuMemcpyHtoD", () -> cuMemcpyHtoD(target.pointer(), source.pointer(), bytes));
-  }
-
-  /** Copies the first {@code bytes} bytes of {@code source} to {@code target}. */
-  public void download(DeviceBuffer source, PinnedHostBuffer target, long bytes) {
-    requireWithin(bytes, source.bytes(), target.bytes());
-    bindToCurrentThread();
-    CudaDriverCall.run(
-        "cuMemcpyDtoH", () -> cuMemcpyDtoH(target.pointer(), source.pointer(), bytes));
   }
 
   /**

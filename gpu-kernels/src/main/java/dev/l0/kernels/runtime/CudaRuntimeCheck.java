@@ -5,8 +5,6 @@ import dev.l0.kernels.cuda.NvccCompiler;
 import dev.l0.kernels.report.JsonLine;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.DoubleBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,9 +12,9 @@ import java.util.List;
 /**
  * Smoke check of this runtime on a GPU machine, run by {@code bin/gpu-check}: probes the driver,
  * compiles a small kernel through a fresh {@link KernelCache} twice (cold, then warm), loads it,
- * stages inputs through pinned memory into pooled device buffers, launches, copies back and
- * compares with the JVM. Prints one JSON line: {@code {"check": "cuda-runtime", "device": ...,
- * "mismatches": 0, ...}}.
+ * copies inputs from a Java array into pooled device buffers, launches, copies back and compares
+ * with the JVM. Prints one JSON line: {@code {"check": "cuda-runtime", "device": ..., "mismatches":
+ * 0, ...}}.
  *
  * <p>Exit codes: 0 checked and correct, or no CUDA driver/device here (one line saying so, {@code
  * nothing checked}); 1 a result differs or a released buffer was not reused; 2 no compiler to make
@@ -104,36 +102,35 @@ public final class CudaRuntimeCheck {
 
   private static Measurement launchAndCompare(Ptx ptx) {
     long bytes = (long) ELEMENTS * Double.BYTES;
+    double[] inputs = new double[ELEMENTS];
+    for (int i = 0; i < ELEMENTS; i++) {
+      inputs[i] = input(i);
+    }
+    double[] results = new double[ELEMENTS];
     try (CudaContext context = CudaContext.open(CudaProbe.DEFAULT_ORDINAL);
-        CudaModule module = context.loadModule(ptx);
-        PinnedHostBuffer staging = context.allocatePinned(bytes)) {
+        CudaModule module = context.loadModule(ptx)) {
       CudaKernel kernel = module.kernel(KERNEL_NAME);
-      DoubleBuffer host = staging.asByteBuffer().asDoubleBuffer();
-      for (int i = 0; i < ELEMENTS; i++) {
-        host.put(i, input(i));
-      }
       DeviceMemoryPool pool = context.memoryPool();
       long kernelNanos;
       try (DeviceBuffer in = pool.allocate(bytes);
           DeviceBuffer out = pool.allocate(bytes)) {
-        context.upload(staging, in, bytes);
+        context.upload(inputs, in, bytes);
         long start = System.nanoTime();
         kernel.launch(
             LaunchShape.linear(ELEMENTS, THREADS_PER_BLOCK),
             0,
             List.of(KernelArgument.of(in), KernelArgument.of(out), KernelArgument.ofInt(ELEMENTS)));
         kernelNanos = System.nanoTime() - start;
-        context.download(out, staging, bytes);
+        context.download(out, 0, results, bytes);
       }
       boolean poolReused;
       try (DeviceBuffer again = pool.allocate(bytes)) {
         poolReused =
             pool.bytesInUse() == again.capacity() && pool.bytesWaiting() == again.capacity();
       }
-      ByteBuffer results = staging.asByteBuffer();
       long mismatches = 0;
       for (int i = 0; i < ELEMENTS; i++) {
-        if (Double.doubleToRawLongBits(results.getDouble(i * Double.BYTES))
+        if (Double.doubleToRawLongBits(results[i])
             != Double.doubleToRawLongBits(input(i) * 2.0 + 1.0)) {
           mismatches++;
         }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.l0.kernels.cuda.NvccCompiler;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import jcuda.driver.CUdeviceptr;
@@ -51,16 +50,16 @@ class CudaRuntimeGpuTest {
   void scaleKernelRunsAndMatchesTheJvm() {
     int n = 100_003;
     long bytes = (long) n * Float.BYTES;
+    float[] host = new float[n];
+    for (int i = 0; i < n; i++) {
+      host[i] = i * 0.5f - 7f;
+    }
+    float[] scaled = new float[n];
     try (CudaContext context = CudaContext.open(0);
         CudaModule module = context.loadModule(compileScale(context));
-        PinnedHostBuffer staging = context.allocatePinned(bytes);
         DeviceBuffer in = context.memoryPool().allocate(bytes);
         DeviceBuffer out = context.memoryPool().allocate(bytes)) {
-      ByteBuffer host = staging.asByteBuffer();
-      for (int i = 0; i < n; i++) {
-        host.putFloat(i * Float.BYTES, i * 0.5f - 7f);
-      }
-      context.upload(staging, in, bytes);
+      context.upload(host, in, bytes);
       module
           .kernel("scale")
           .launch(
@@ -71,11 +70,11 @@ class CudaRuntimeGpuTest {
                   KernelArgument.of(out),
                   KernelArgument.ofFloat(1.5f),
                   KernelArgument.ofLong(n)));
-      context.download(out, staging, bytes);
+      context.download(out, 0, scaled, bytes);
       for (int i = 0; i < n; i++) {
         assertEquals(
             Float.floatToRawIntBits((i * 0.5f - 7f) * 1.5f),
-            Float.floatToRawIntBits(host.getFloat(i * Float.BYTES)),
+            Float.floatToRawIntBits(scaled[i]),
             "element " + i);
       }
     }
