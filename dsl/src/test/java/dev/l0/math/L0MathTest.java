@@ -108,4 +108,73 @@ class L0MathTest {
           (float) seriesErf(x), L0Math.erff(x), Math.ulp((float) seriesErf(x)), "erff(" + x + ")");
     }
   }
+
+  /** L0Math.log against StrictMath.log (native fdlibm on JDK 17): the same bits, or both NaN. */
+  private static void assertLogAsStrictMath(double x) {
+    double expected = StrictMath.log(x);
+    double actual = L0Math.log(x);
+    if (Double.isNaN(expected)) {
+      assertTrue(Double.isNaN(actual), "log(" + x + ") = " + actual + ", StrictMath gives NaN");
+    } else {
+      assertEquals(
+          Double.doubleToRawLongBits(expected),
+          Double.doubleToRawLongBits(actual),
+          () -> "log(" + x + ") = " + actual + ", StrictMath gives " + expected);
+    }
+  }
+
+  @Test
+  void logGivesStrictMathsBitsOnSpecialAndBoundaryArguments() {
+    double[] special = {
+      0.0,
+      -0.0,
+      1.0,
+      -1.0,
+      2.0,
+      0.5,
+      Math.E,
+      Double.MIN_VALUE,
+      -Double.MIN_VALUE,
+      Double.MIN_NORMAL,
+      Math.nextDown(Double.MIN_NORMAL),
+      Double.MAX_VALUE,
+      Double.POSITIVE_INFINITY,
+      Double.NEGATIVE_INFINITY,
+      Double.NaN,
+      Math.sqrt(2.0),
+      Math.sqrt(0.5),
+      0.925,
+      1.075
+    };
+    for (double x : special) {
+      assertLogAsStrictMath(x);
+    }
+    // around 1 (|f| < 2^-20 and the f = 0 case), around sqrt(2) and its half (the normalisation
+    // switch), around powers of two, and the ends of the range where hfsq is used
+    for (double centre : new double[] {1.0, Math.sqrt(2.0), Math.sqrt(0.5), 2.0, 4.0, 0.25}) {
+      double x = centre;
+      double y = centre;
+      for (int i = 0; i < 5000; i++) {
+        assertLogAsStrictMath(x);
+        assertLogAsStrictMath(y);
+        x = Math.nextUp(x);
+        y = Math.nextDown(y);
+      }
+    }
+    for (int exponent = -1074; exponent <= 1023; exponent++) {
+      assertLogAsStrictMath(Math.scalb(1.0, exponent));
+      assertLogAsStrictMath(Math.scalb(1.5, exponent));
+    }
+  }
+
+  @Test
+  void logGivesStrictMathsBitsOnRandomArguments() {
+    Random random = new Random(20261126L);
+    for (int i = 0; i < 1_000_000; i++) {
+      assertLogAsStrictMath(Double.longBitsToDouble(random.nextLong())); // every exponent, sign
+      assertLogAsStrictMath(random.nextDouble()); // (0, 1): the inverse normal's arguments
+      assertLogAsStrictMath(Double.longBitsToDouble(random.nextLong() >>> 12)); // subnormal
+      assertLogAsStrictMath(0.5 + 1.5 * random.nextDouble()); // near 1: k = 0 and k = 1
+    }
+  }
 }

@@ -73,14 +73,17 @@ final class FinparCommand implements Command {
     HostRunner runner = new HostRunner(Optimizer.optimize(program), choice.executor());
     double compileSeconds = seconds(System.nanoTime() - compileStart);
     double[] runSeconds = new double[runs];
+    double[] runCpuSeconds = new double[runs];
     RunMeter bestMeter = null;
     List<Value> result = List.of();
     boolean valid = true;
     for (int r = 0; r < runs; r++) {
       RunMeter meter = new RunMeter();
+      long cpuStart = processCpuNanos();
       long start = System.nanoTime();
       Value value = runner.call(FinparBenchmark.ENTRY, arguments, meter);
       runSeconds[r] = seconds(System.nanoTime() - start);
+      runCpuSeconds[r] = seconds(processCpuNanos() - cpuStart);
       result = FinparBenchmark.components(value);
       valid &= bench.valid(result, reference);
       if (bestMeter == null
@@ -104,6 +107,7 @@ final class FinparCommand implements Command {
             .add("compile_s", compileSeconds)
             .add("run_s_best", best)
             .add("run_s", runSeconds)
+            .add("run_cpu_s", runCpuSeconds)
             .add("kernel_s", seconds(bestMeter.kernelNanos()))
             .add("transfer_s", seconds(bestMeter.transferNanos()))
             .add("transfer_bytes", bestMeter.transferBytes())
@@ -111,6 +115,16 @@ final class FinparCommand implements Command {
             .add("java", System.getProperty("java.version"))
             .text());
     return valid;
+  }
+
+  /**
+   * The CPU time this process's threads have used (the JIT compiler's and the garbage collector's
+   * included): on a shared machine, a run's CPU time varies less with the load than its wall time.
+   */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static int runs(Optional<String> text) {

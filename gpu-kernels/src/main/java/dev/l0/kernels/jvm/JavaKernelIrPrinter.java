@@ -37,8 +37,8 @@ public final class JavaKernelIrPrinter {
   private static final String ERROR = "error$";
 
   /**
-   * The array through which moved statements hand back the variables of their callers they assign
-   * ({@link OutlinedStatements}).
+   * The array through which moved statements hand back the variables of their callers they assign,
+   * and receive their scalars where they take many ({@link OutlinedStatements}).
    */
   private static final String SPILL = "spill$";
 
@@ -234,7 +234,7 @@ public final class JavaKernelIrPrinter {
               + "Value();");
     }
     line("int " + ERROR + " = 0;");
-    line("final long[] " + SPILL + " = new long[" + OutlinedStatements.MAX_RESULTS + "];");
+    line("final long[] " + SPILL + " = new long[" + OutlinedStatements.SPILL_SIZE + "];");
     line("for (int " + BLOCK + " = firstBlock$; " + BLOCK + " < endBlock$; " + BLOCK + "++) {");
     moved = outlining.choose(kernel.body(), methodBudget);
     block(kernel.body());
@@ -367,14 +367,26 @@ public final class JavaKernelIrPrinter {
       arguments.add(javaName);
       parameterScope.put(a.name(), javaName);
     }
+    boolean scalarsInSpill = OutlinedStatements.scalarsInSpill(p);
+    List<String> scalarDeclarations = new java.util.ArrayList<>();
     for (KernelExpr.Var v : p.scalars()) {
       String javaName = nameOf(v.name());
-      declarations.add(
+      String declaration =
           (p.results().contains(v) ? "" : "final ")
               + JavaScalarSyntax.javaType(v.type())
               + " "
-              + javaName);
-      arguments.add(javaName);
+              + javaName;
+      if (scalarsInSpill) {
+        line(SPILL + "[" + scalarDeclarations.size() + "] = " + toBits(v.type(), javaName) + ";");
+        scalarDeclarations.add(
+            declaration
+                + " = "
+                + fromBits(v.type(), SPILL + "[" + scalarDeclarations.size() + "]")
+                + ";");
+      } else {
+        declarations.add(declaration);
+        arguments.add(javaName);
+      }
       parameterScope.put(v.name(), javaName);
     }
     if (p.block()) {
@@ -412,6 +424,7 @@ public final class JavaKernelIrPrinter {
     indent = 1;
     line("private static int " + name + "(" + String.join(", ", declarations) + ") {");
     indent++;
+    scalarDeclarations.forEach(this::line);
     line("int " + ERROR + " = 0;");
     statement(s);
     for (int k = 0; k < p.results().size(); k++) {

@@ -54,6 +54,23 @@ final class OutlinedStatements {
   /** The most variables declared outside a moved statement that it may assign. */
   static final int MAX_RESULTS = 64;
 
+  /**
+   * The most parameters a moved statement's method has with its scalars as parameters; one that
+   * would have more receives its scalars through the spill array instead (written by the caller
+   * just before the call, read into locals first thing). HotSpot's optimising compiler (C2) gives
+   * up on a method whose incoming plus outgoing arguments passed on the stack need more stack slots
+   * than it represents, and the method then runs compiled by C1 only, several times slower: with
+   * JDK 17 on x86-64 (AVX-512), a call with 52 {@code long} arguments compiled and one with 56 did
+   * not ("COMPILE SKIPPED: unsupported incoming calling sequence" in the callee, "unsupported
+   * calling sequence" in the caller), and FinPar OptionPricing's path loop, a method of 61
+   * parameters, ran so. With at most this many on each side of every call, caller and callee stay
+   * far below that.
+   */
+  static final int MAX_PARAMETERS = 16;
+
+  /** The length of the spill array: the most results, or scalar parameters, a method has. */
+  static final int SPILL_SIZE = Math.max(MAX_RESULTS, MAX_PARAMETER_SLOTS);
+
   private final Map<KernelStmt, Optional<Parameters>> parameters = new IdentityHashMap<>();
 
   /**
@@ -201,6 +218,22 @@ final class OutlinedStatements {
       return 4 + size(l.index());
     }
     return 4 + size(((KernelExpr.SharedLoad) e).index());
+  }
+
+  /**
+   * Whether a moved statement's method that takes {@code p} receives its scalars through the spill
+   * array ({@link #MAX_PARAMETERS}); its buffers, shared arrays, block index and grid size stay
+   * parameters.
+   */
+  static boolean scalarsInSpill(Parameters p) {
+    int count =
+        1
+            + p.buffers().size()
+            + p.shared().size()
+            + p.scalars().size()
+            + (p.block() ? 1 : 0)
+            + (p.grid() ? 1 : 0);
+    return count > MAX_PARAMETERS;
   }
 
   /** What {@code s} reads and assigns from outside itself. */

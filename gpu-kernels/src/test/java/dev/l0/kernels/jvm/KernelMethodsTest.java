@@ -62,6 +62,20 @@ class KernelMethodsTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"OptionPricing", "LocVolCalib", "InterestCalib"})
+  void noMethodOfTheFinParKernelsTakesMoreParametersThanHotSpotsOptimisingCompilerTakes(String name)
+      throws IOException {
+    for (Kernel kernel : jvmKernels(finpar(name))) {
+      for (java.lang.reflect.Method method :
+          JaninoKernels.compiled(kernel).code().getClass().getDeclaredMethods()) {
+        assertTrue(
+            method.getParameterCount() <= OutlinedStatements.MAX_PARAMETERS,
+            kernel.name() + ": " + method.getName() + " takes " + method.getParameterCount());
+      }
+    }
+  }
+
   @Test
   void optionPricingsPathKernelIsSplitAndWouldBeTooLargeInOneMethod() throws IOException {
     Kernel paths = jvmKernels(finpar("OptionPricing")).get(0);
