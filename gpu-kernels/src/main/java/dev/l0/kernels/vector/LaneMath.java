@@ -12,6 +12,7 @@ import static jdk.incubator.vector.VectorOperators.NE;
 import static jdk.incubator.vector.VectorOperators.SQRT;
 import static jdk.incubator.vector.VectorOperators.XOR;
 
+import java.util.Arrays;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
@@ -211,6 +212,15 @@ final class LaneMath {
   private static final double ERF_SB6 = 4.74528541206955367215e+02;
   private static final double ERF_SB7 = -2.24409524465858183362e+01;
 
+  /** Per thread, {@link #erf}'s two scratch arrays of {@value #STAGE_BLOCK} doubles. */
+  private static final ThreadLocal<double[][]> ERF_SCRATCH =
+      ThreadLocal.withInitial(
+          () -> new double[][] {new double[STAGE_BLOCK], new double[STAGE_BLOCK]});
+
+  /** Per thread, the vector {@link #lastVector} computes a range's last elements in. */
+  private static final ThreadLocal<double[]> PADDED =
+      ThreadLocal.withInitial(() -> new double[LANES]);
+
   private LaneMath() {}
 
   static int lanes() {
@@ -288,11 +298,25 @@ final class LaneMath {
    * e_log.c, lane-wise for vectors whose lanes are all positive normal finite numbers, the scalar
    * function for the others. fdlibm's {@code k == 0} forms and its {@code f == 0} case give the
    * same bits as the general forms used here (k = 0 makes {@code dk * ln2_hi} and {@code dk *
-   * ln2_lo} zero, and f = 0 makes R zero).
+   * ln2_lo} zero, and f = 0 makes R zero). The last {@code count % LANES} elements are computed as
+   * one padded vector ({@link #lastVector}).
    */
   static void log(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
-    for (int i = 0; i < vectorEnd; i += LANES) {
+    logVectors(in, inOffset, out, outOffset, vectorEnd);
+    lastVector(
+        LaneMath::logVectors,
+        in,
+        inOffset + vectorEnd,
+        out,
+        outOffset + vectorEnd,
+        count - vectorEnd);
+  }
+
+  /** {@link #log} of {@code count} elements, a multiple of the lanes. */
+  private static void logVectors(
+      double[] in, int inOffset, double[] out, int outOffset, int count) {
+    for (int i = 0; i < count; i += LANES) {
       DoubleVector x = DoubleVector.fromArray(DOUBLES, in, inOffset + i);
       if (!x.compare(GE, Double.MIN_NORMAL)
           .and(x.compare(LT, Double.POSITIVE_INFINITY))
@@ -345,7 +369,6 @@ final class LaneMath {
           .reinterpretAsDoubles()
           .intoArray(out, outOffset + i);
     }
-    ScalarLoops.log(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
   }
 
   /**
@@ -691,89 +714,161 @@ final class LaneMath {
   /**
    * s_erf.c as {@link dev.l0.math.L0Math#erf} computes it, for blocks of {@value #STAGE_BLOCK}
    * elements in three stages: the arguments of erfc's two exponentials (1.25 <= |x| < 6), those
-   * exponentials by {@link #exp}, then every interval's formula with the lane's one chosen. A
-   * vector step with a NaN, infinite or tiny (|x| < 2^-1015) lane is computed by the scalar
-   * function.
+   * exponentials by {@link #exp}, then every interval's formula with the lane's one chosen. Each
+   * formula is computed only for the vectors with a lane in its interval (a lane's value does not
+   * depend on the others'), and the exponentials only for the vectors with an erfc lane, whose
+   * arguments the first stage packs one vector after another ({@link #erfExponents}). A vector step
+   * with a NaN, infinite or tiny (|x| < 2^-1015) lane is computed by the scalar function; the last
+   * {@code count % LANES} elements as one padded vector ({@link #lastVector}). The scratch arrays
+   * are the calling thread's, reused.
    */
   static void erf(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
-    double[] first = new double[Math.min(STAGE_BLOCK, vectorEnd)];
-    double[] second = new double[Math.min(STAGE_BLOCK, vectorEnd)];
-    for (int start = 0; start < vectorEnd; start += STAGE_BLOCK) {
-      int block = Math.min(STAGE_BLOCK, vectorEnd - start);
-      erfExponents(in, inOffset + start, first, second, block);
-      exp(first, 0, first, 0, block);
-      exp(second, 0, second, 0, block);
-      erfCombine(in, inOffset + start, first, second, out, outOffset + start, block);
+    erfVectors(in, inOffset, out, outOffset, vectorEnd);
+    lastVector(
+        LaneMath::erfVectors,
+        in,
+        inOffset + vectorEnd,
+        out,
+        outOffset + vectorEnd,
+        count - vectorEnd);
+  }
+
+  /** {@link #erf} of {@code count} elements, a multiple of the lanes. */
+  private static void erfVectors(
+      double[] in, int inOffset, double[] out, int outOffset, int count) {
+    double[][] scratch = ERF_SCRATCH.get();
+    for (int start = 0; start < count; start += STAGE_BLOCK) {
+      erfBlock(
+          in,
+          inOffset + start,
+          out,
+          outOffset + start,
+          Math.min(STAGE_BLOCK, count - start),
+          scratch);
     }
-    ScalarLoops.erf(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
   }
 
   /**
-   * -z * z - 0.5625 and (z - |x|) * (z + |x|) + R / S of erfc's intervals; 0 in the other lanes.
+   * The last {@code count} elements of a range, fewer than the lanes, computed by the lane-wise
+   * {@code vectors} as one vector: copied into the calling thread's padded vector, whose other
+   * lanes are copies of the first of them (so that no lane takes another interval or a scalar path
+   * the elements do not), and back.
    */
-  private static void erfExponents(
+  private static void lastVector(
+      ArrayFunction vectors, double[] in, int inOffset, double[] out, int outOffset, int count) {
+    if (count == 0) {
+      return;
+    }
+    double[] padded = PADDED.get();
+    Arrays.fill(padded, in[inOffset]);
+    System.arraycopy(in, inOffset, padded, 0, count);
+    vectors.apply(padded, 0, padded, 0, LANES);
+    System.arraycopy(padded, 0, out, outOffset, count);
+  }
+
+  /** {@link #erf} of a block of at most {@value #STAGE_BLOCK} elements, a multiple of the lanes. */
+  private static void erfBlock(
+      double[] in, int inOffset, double[] out, int outOffset, int block, double[][] scratch) {
+    double[] first = scratch[0];
+    double[] second = scratch[1];
+    int packed = erfExponents(in, inOffset, first, second, block);
+    exp(first, 0, first, 0, packed);
+    exp(second, 0, second, 0, packed);
+    erfCombine(in, inOffset, first, second, out, outOffset, block);
+  }
+
+  /**
+   * The lanes of erfc's interval 1.25 <= |ax| < 6 (none for NaN), where erf needs the two
+   * exponentials.
+   */
+  private static VectorMask<Double> erfcLanes(DoubleVector ax) {
+    return ax.compare(GE, ERF_MIDDLE_BELOW).and(ax.compare(LT, ERF_ONE_FROM));
+  }
+
+  /**
+   * For each vector with an erfc lane ({@link #erfcLanes}), in order, packed one vector after the
+   * other: -z * z - 0.5625 and (z - |x|) * (z + |x|) + R / S of erfc's intervals, 0 in the vector's
+   * other lanes (R / S from the interval's rational function, each computed only where a lane needs
+   * it). Returns how many elements it wrote.
+   */
+  private static int erfExponents(
       double[] in, int inOffset, double[] firsts, double[] seconds, int count) {
+    int packed = 0;
     for (int i = 0; i < count; i += LANES) {
       DoubleVector ax = DoubleVector.fromArray(DOUBLES, in, inOffset + i).abs();
-      DoubleVector s = DoubleVector.broadcast(DOUBLES, 1.0).div(ax.mul(ax));
-      DoubleVector ra =
-          s.mul(
-                  s.mul(
-                          s.mul(
-                                  s.mul(
-                                          s.mul(s.mul(s.mul(ERF_RA7).add(ERF_RA6)).add(ERF_RA5))
-                                              .add(ERF_RA4))
-                                      .add(ERF_RA3))
-                              .add(ERF_RA2))
-                      .add(ERF_RA1))
-              .add(ERF_RA0);
-      DoubleVector sa =
-          s.mul(
-                  s.mul(
-                          s.mul(
-                                  s.mul(
-                                          s.mul(
-                                                  s.mul(
-                                                          s.mul(s.mul(ERF_SA8).add(ERF_SA7))
-                                                              .add(ERF_SA6))
-                                                      .add(ERF_SA5))
-                                              .add(ERF_SA4))
-                                      .add(ERF_SA3))
-                              .add(ERF_SA2))
-                      .add(ERF_SA1))
-              .add(1.0);
-      DoubleVector rb =
-          s.mul(
-                  s.mul(
-                          s.mul(s.mul(s.mul(s.mul(ERF_RB6).add(ERF_RB5)).add(ERF_RB4)).add(ERF_RB3))
-                              .add(ERF_RB2))
-                      .add(ERF_RB1))
-              .add(ERF_RB0);
-      DoubleVector sb =
-          s.mul(
-                  s.mul(
-                          s.mul(
-                                  s.mul(
-                                          s.mul(s.mul(s.mul(ERF_SB7).add(ERF_SB6)).add(ERF_SB5))
-                                              .add(ERF_SB4))
-                                      .add(ERF_SB3))
-                              .add(ERF_SB2))
-                      .add(ERF_SB1))
-              .add(1.0);
+      VectorMask<Double> erfc = erfcLanes(ax);
+      if (!erfc.anyTrue()) {
+        continue;
+      }
       VectorMask<Double> nearer = ax.compare(LT, ERF_ERFC_A_BELOW);
-      DoubleVector ratio = rb.div(sb).blend(ra.div(sa), nearer);
+      DoubleVector s = DoubleVector.broadcast(DOUBLES, 1.0).div(ax.mul(ax));
+      DoubleVector ratio = DoubleVector.zero(DOUBLES);
+      if (erfc.andNot(nearer).anyTrue()) {
+        DoubleVector rb =
+            s.mul(
+                    s.mul(
+                            s.mul(
+                                    s.mul(s.mul(s.mul(ERF_RB6).add(ERF_RB5)).add(ERF_RB4))
+                                        .add(ERF_RB3))
+                                .add(ERF_RB2))
+                        .add(ERF_RB1))
+                .add(ERF_RB0);
+        DoubleVector sb =
+            s.mul(
+                    s.mul(
+                            s.mul(
+                                    s.mul(
+                                            s.mul(s.mul(s.mul(ERF_SB7).add(ERF_SB6)).add(ERF_SB5))
+                                                .add(ERF_SB4))
+                                        .add(ERF_SB3))
+                                .add(ERF_SB2))
+                        .add(ERF_SB1))
+                .add(1.0);
+        ratio = rb.div(sb);
+      }
+      if (erfc.and(nearer).anyTrue()) {
+        DoubleVector ra =
+            s.mul(
+                    s.mul(
+                            s.mul(
+                                    s.mul(
+                                            s.mul(s.mul(s.mul(ERF_RA7).add(ERF_RA6)).add(ERF_RA5))
+                                                .add(ERF_RA4))
+                                        .add(ERF_RA3))
+                                .add(ERF_RA2))
+                        .add(ERF_RA1))
+                .add(ERF_RA0);
+        DoubleVector sa =
+            s.mul(
+                    s.mul(
+                            s.mul(
+                                    s.mul(
+                                            s.mul(
+                                                    s.mul(
+                                                            s.mul(s.mul(ERF_SA8).add(ERF_SA7))
+                                                                .add(ERF_SA6))
+                                                        .add(ERF_SA5))
+                                                .add(ERF_SA4))
+                                        .add(ERF_SA3))
+                                .add(ERF_SA2))
+                        .add(ERF_SA1))
+                .add(1.0);
+        ratio = ratio.blend(ra.div(sa), nearer);
+      }
       DoubleVector z = lowWordZero(ax);
-      VectorMask<Double> erfc = ax.compare(GE, ERF_MIDDLE_BELOW).and(ax.compare(LT, ERF_ONE_FROM));
       DoubleVector zero = DoubleVector.zero(DOUBLES);
-      zero.blend(z.neg().mul(z).sub(0.5625), erfc).intoArray(firsts, i);
-      zero.blend(z.sub(ax).mul(z.add(ax)).add(ratio), erfc).intoArray(seconds, i);
+      zero.blend(z.neg().mul(z).sub(0.5625), erfc).intoArray(firsts, packed);
+      zero.blend(z.sub(ax).mul(z.add(ax)).add(ratio), erfc).intoArray(seconds, packed);
+      packed += LANES;
     }
+    return packed;
   }
 
   /**
-   * Each interval's formula on |x|, the lane's one chosen, the sign of x applied (s_erf.c's forms
-   * are odd).
+   * Each interval's formula on |x|, computed where a lane of the vector is in its interval, the
+   * lane's one chosen, the sign of x applied (s_erf.c's forms are odd); the exponentials of the
+   * vectors with an erfc lane come packed, in order, as {@link #erfExponents} wrote them.
    */
   private static void erfCombine(
       double[] in,
@@ -783,51 +878,69 @@ final class LaneMath {
       double[] out,
       int outOffset,
       int count) {
+    int packed = 0;
     for (int i = 0; i < count; i += LANES) {
       DoubleVector x = DoubleVector.fromArray(DOUBLES, in, inOffset + i);
       DoubleVector ax = x.abs();
+      VectorMask<Double> erfc = erfcLanes(ax);
+      int exponentials = packed;
+      if (erfc.anyTrue()) {
+        packed += LANES;
+      }
       if (!ax.compare(GE, ERF_LANES_FROM).and(ax.compare(LT, Double.POSITIVE_INFINITY)).allTrue()) {
         ScalarLoops.erf(in, inOffset + i, out, outOffset + i, LANES);
         continue;
       }
-      DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
-      // |x| < 0.84375: x + x * (r / s); below 2^-28 x + efx * x
-      DoubleVector z = ax.mul(ax);
-      DoubleVector r =
-          z.mul(z.mul(z.mul(z.mul(ERF_PP4).add(ERF_PP3)).add(ERF_PP2)).add(ERF_PP1)).add(ERF_PP0);
-      DoubleVector s =
-          z.mul(
-                  z.mul(z.mul(z.mul(z.mul(ERF_QQ5).add(ERF_QQ4)).add(ERF_QQ3)).add(ERF_QQ2))
-                      .add(ERF_QQ1))
-              .add(1.0);
-      DoubleVector small =
-          ax.add(ax.mul(r.div(s))).blend(ax.add(ax.mul(ERF_EFX)), ax.compare(LT, ERF_TINY_BELOW));
+      // from 6 on 1 - tiny
+      DoubleVector magnitude = DoubleVector.broadcast(DOUBLES, 1.0 - ERF_TINY);
+      // 1.25 <= |x| < 6: 1 - exp(first) * exp(second) / |x|
+      if (erfc.anyTrue()) {
+        DoubleVector e =
+            DoubleVector.fromArray(DOUBLES, firsts, exponentials)
+                .mul(DoubleVector.fromArray(DOUBLES, seconds, exponentials));
+        magnitude = magnitude.blend(DoubleVector.broadcast(DOUBLES, 1.0).sub(e.div(ax)), erfc);
+      }
+      VectorMask<Double> middle = ax.compare(LT, ERF_MIDDLE_BELOW);
+      VectorMask<Double> small = ax.compare(LT, ERF_SMALL_BELOW);
       // 0.84375 <= |x| < 1.25: erx + p / q
-      DoubleVector d = ax.sub(1.0);
-      DoubleVector p =
-          d.mul(
-                  d.mul(
-                          d.mul(d.mul(d.mul(d.mul(ERF_PA6).add(ERF_PA5)).add(ERF_PA4)).add(ERF_PA3))
-                              .add(ERF_PA2))
-                      .add(ERF_PA1))
-              .add(ERF_PA0);
-      DoubleVector q =
-          d.mul(
-                  d.mul(
-                          d.mul(d.mul(d.mul(d.mul(ERF_QA6).add(ERF_QA5)).add(ERF_QA4)).add(ERF_QA3))
-                              .add(ERF_QA2))
-                      .add(ERF_QA1))
-              .add(1.0);
-      DoubleVector middle = p.div(q).add(ERF_ERX);
-      // 1.25 <= |x| < 6: 1 - exp(first) * exp(second) / |x|; from 6 on 1 - tiny
-      DoubleVector e =
-          DoubleVector.fromArray(DOUBLES, firsts, i)
-              .mul(DoubleVector.fromArray(DOUBLES, seconds, i));
-      DoubleVector magnitude =
-          one.sub(e.div(ax))
-              .blend(1.0 - ERF_TINY, ax.compare(GE, ERF_ONE_FROM))
-              .blend(middle, ax.compare(LT, ERF_MIDDLE_BELOW))
-              .blend(small, ax.compare(LT, ERF_SMALL_BELOW));
+      if (middle.andNot(small).anyTrue()) {
+        DoubleVector d = ax.sub(1.0);
+        DoubleVector p =
+            d.mul(
+                    d.mul(
+                            d.mul(
+                                    d.mul(d.mul(d.mul(ERF_PA6).add(ERF_PA5)).add(ERF_PA4))
+                                        .add(ERF_PA3))
+                                .add(ERF_PA2))
+                        .add(ERF_PA1))
+                .add(ERF_PA0);
+        DoubleVector q =
+            d.mul(
+                    d.mul(
+                            d.mul(
+                                    d.mul(d.mul(d.mul(ERF_QA6).add(ERF_QA5)).add(ERF_QA4))
+                                        .add(ERF_QA3))
+                                .add(ERF_QA2))
+                        .add(ERF_QA1))
+                .add(1.0);
+        magnitude = magnitude.blend(p.div(q).add(ERF_ERX), middle);
+      }
+      // |x| < 0.84375: x + x * (r / s); below 2^-28 x + efx * x
+      if (small.anyTrue()) {
+        DoubleVector z = ax.mul(ax);
+        DoubleVector r =
+            z.mul(z.mul(z.mul(z.mul(ERF_PP4).add(ERF_PP3)).add(ERF_PP2)).add(ERF_PP1)).add(ERF_PP0);
+        DoubleVector s =
+            z.mul(
+                    z.mul(z.mul(z.mul(z.mul(ERF_QQ5).add(ERF_QQ4)).add(ERF_QQ3)).add(ERF_QQ2))
+                        .add(ERF_QQ1))
+                .add(1.0);
+        magnitude =
+            magnitude.blend(
+                ax.add(ax.mul(r.div(s)))
+                    .blend(ax.add(ax.mul(ERF_EFX)), ax.compare(LT, ERF_TINY_BELOW)),
+                small);
+      }
       magnitude.blend(magnitude.neg(), x.compare(LT, 0.0)).intoArray(out, outOffset + i);
     }
   }

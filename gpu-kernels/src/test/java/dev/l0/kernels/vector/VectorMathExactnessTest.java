@@ -51,6 +51,58 @@ class VectorMathExactnessTest {
     assertEquals(0, result.mismatches(), () -> function + " differs first at " + describe(result));
   }
 
+  /**
+   * Ranges of every length up to a few vectors, so that each ends in a partial vector (computed as
+   * one padded vector where the function pads), at an odd offset and in place, over inputs that
+   * change interval from one element to the next: boundaries, specials, tiny and erfc-range values.
+   */
+  @ParameterizedTest
+  @EnumSource(CheckedFunction.class)
+  void rangesOfAnyLengthEqualStrictMath(CheckedFunction function) {
+    assumeTrue(LaneMath.usefulOnThisMachine());
+    SplittableRandom random = new SplittableRandom(21);
+    long[] boundaries = function.boundaries();
+    double[] pool = new double[boundaries.length + 12];
+    for (int i = 0; i < boundaries.length; i++) {
+      pool[i] = Double.longBitsToDouble(boundaries[i]);
+    }
+    double[] extra = {
+      Double.NaN,
+      Double.POSITIVE_INFINITY,
+      -0.0,
+      1e-310,
+      0.3,
+      -0.9,
+      1.1,
+      2.5,
+      -4.0,
+      7.0,
+      40.0,
+      -0.01
+    };
+    System.arraycopy(extra, 0, pool, boundaries.length, extra.length);
+    int lanes = LaneMath.lanes();
+    for (int round = 0; round < 40; round++) {
+      double[] in = new double[4 * lanes + 8];
+      for (int i = 0; i < in.length; i++) {
+        in[i] = pool[random.nextInt(pool.length)];
+      }
+      for (int count = 0; count <= 3 * lanes + 3; count++) {
+        double[] out = new double[in.length];
+        function.lanes().apply(in, 3, out, 1, count);
+        double[] inPlace = in.clone();
+        function.lanes().apply(inPlace, 3, inPlace, 3, count);
+        for (int i = 0; i < count; i++) {
+          long expected = Double.doubleToRawLongBits(function.reference(in[3 + i]));
+          String where = function + " of " + in[3 + i] + ", count " + count + ", index " + i;
+          assertEquals(expected, Double.doubleToRawLongBits(out[1 + i]), where);
+          assertEquals(expected, Double.doubleToRawLongBits(inPlace[3 + i]), "in place, " + where);
+        }
+        assertEquals(0.0, out[1 + count], "nothing written past the range");
+      }
+    }
+  }
+
   @Test
   void laneWisePowEqualsStrictMath() {
     assumeTrue(LaneMath.usefulOnThisMachine());
