@@ -6,7 +6,9 @@ usage: jfr print --json --stack-depth 300 --events jdk.ExecutionSample REC.jfr >
 
 Each execution sample of an "Executor task launch" thread, or of an "l0-compiler" thread (the
 large-stack threads a task hands each runtime batch to, where the kernel runs), is given to the query that ran then: the
-L0 pipeline (a stack with L0's classes) or Spark SQL (StrictMath under Spark's generated code),
+L0 pipeline (a stack with L0's classes), Spark SQL (StrictMath under Spark's generated code) or the
+scan-only query (Spark's generated code or its file scan without either; a 100 ms window goes to
+the query most of its samples name),
 by 100 ms windows; the first query of each (the warm-up) and the parquet write and the final
 comparison are left out. Within a query a sample goes to the first part of the data path its stack
 shows: the kernel (the generated kernel classes, VectorMath), Parquet decode, the copy out of
@@ -39,6 +41,8 @@ def query_of(names):
         return 'L0'
     if 'StrictMath' in joined or 'FdLibm' in joined:
         return 'SQL'
+    if 'GeneratedIterator' in joined or 'FileScanRDD' in joined:
+        return 'scan'
     return None
 
 
@@ -98,7 +102,7 @@ def main():
     parts = collections.Counter()
     methods = collections.defaultdict(collections.Counter)
     for q, span in spans:
-        if q not in ('L0', 'SQL') or len(span) < 50:
+        if q not in ('L0', 'SQL', 'scan') or len(span) < 50:
             continue
         seen[q] += 1
         if seen[q] == 1:

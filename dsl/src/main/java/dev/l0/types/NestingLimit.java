@@ -31,6 +31,12 @@ public final class NestingLimit {
   /** The stack of the thread {@link #onLargeStack} runs on: 1 GiB (reserved, committed as used). */
   public static final long STACK_BYTES = 1L << 30;
 
+  /**
+   * The deepest recursion, in nested bodies, that {@link #onLargeStackBeyond} runs on the caller's
+   * own stack: at a few kilobytes per level, well inside a 256 KiB thread stack.
+   */
+  public static final int CALLER_STACK_DEPTH = 32;
+
   private NestingLimit() {}
 
   /** The message for {@code what} (e.g. "the body of 'f'") nesting beyond the limit. */
@@ -92,6 +98,16 @@ public final class NestingLimit {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /**
+   * Runs {@code work}, whose recursion goes at most {@code depth} nested bodies deep, on the
+   * caller's thread where {@code depth} is at most {@link #CALLER_STACK_DEPTH}, else as {@link
+   * #onLargeStack} does: a shallow program run often (a Spark task's batches) is not handed to
+   * another thread on every call.
+   */
+  public static <T> T onLargeStackBeyond(int depth, Supplier<T> work) {
+    return depth <= CALLER_STACK_DEPTH ? work.get() : onLargeStack(work);
   }
 
   private static final ExecutorService LARGE_STACKS =

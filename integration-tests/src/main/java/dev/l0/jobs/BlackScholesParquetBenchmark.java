@@ -17,11 +17,16 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * A benchmark, not a test: Black-Scholes over N generated options (default 10,000,000) read from
@@ -29,12 +34,15 @@ import org.apache.spark.sql.SparkSession;
  * expressions, in one run on {@code local[2]}. The options are written to Parquet in a temporary
  * folder once; each variant then runs {@value #WARMUPS} untimed and {@value #RUNS} timed queries
  * (alternating), each reading the Parquet files and aggregating {@code sum(price), count(*)}, so
- * neither the output nor a collect dominates. Spark has no {@code erf}, and P0 does not use one:
- * its normal CDF is the Abramowitz-Stegun polynomial, written here with the same operations in the
- * same order, and Spark's {@code exp}, {@code log} and {@code sqrt} are {@code StrictMath} like
- * L0's, so the two should agree bit for bit; every price is compared. Prints JSON lines: one per
- * timed query, then a summary with the machine (cores, Java, load average), the best times, their
- * ratio and the comparison. Usage: {@code BlackScholesParquetBenchmark [OPTIONS]}.
+ * neither the output nor a collect dominates; a third query in each round reads the same columns
+ * without pricing ({@link #scanOnlyValue}, the floor of a row-wise Spark SQL query), and a fourth
+ * only decodes the scan's column batches ({@link #timedDecode}, the floor of the L0 pipeline).
+ * Spark has no {@code erf}, and P0 does not use one: its normal CDF is the Abramowitz-Stegun
+ * polynomial, written here with the same operations in the same order, and Spark's {@code exp},
+ * {@code log} and {@code sqrt} are {@code StrictMath} like L0's, so the two should agree bit for
+ * bit; every price is compared. Prints JSON lines: one per timed query, then a summary with the
+ * machine (cores, Java, load average), the best times, their ratio and the comparison. Usage:
+ * {@code BlackScholesParquetBenchmark [OPTIONS]}.
  */
 public final class BlackScholesParquetBenchmark {
   static final long DEFAULT_OPTIONS = 10_000_000L;
@@ -78,24 +86,40 @@ public final class BlackScholesParquetBenchmark {
                     col("rate"),
                     col("volatility"))
                 .as("price"));
+    Dataset<Row> scanOnly = options.select(scanOnlyValue().as("price"));
 
     for (int i = 0; i < WARMUPS; i++) {
       timedAggregate(l0Prices, n);
       timedAggregate(sqlPrices, n);
+      timedAggregate(scanOnly, n);
+      timedDecode(options, n);
     }
     double[] l0Seconds = new double[RUNS];
     double[] sqlSeconds = new double[RUNS];
+    double[] scanSeconds = new double[RUNS];
+    double[] decodeSeconds = new double[RUNS];
     double l0Sum = 0;
     double sqlSum = 0;
     for (int run = 0; run < RUNS; run++) {
       Timed l0 = timedAggregate(l0Prices, n);
       Timed sql = timedAggregate(sqlPrices, n);
+      Timed scan = timedAggregate(scanOnly, n);
       l0Seconds[run] = l0.seconds();
       sqlSeconds[run] = sql.seconds();
+      scanSeconds[run] = scan.seconds();
+      decodeSeconds[run] = timedDecode(options, n);
       l0Sum = l0.sum();
       sqlSum = sql.sum();
       System.out.println(runLine("l0_pipeline", run + 1, l0));
       System.out.println(runLine("spark_sql", run + 1, sql));
+      System.out.println(runLine("spark_scan_only", run + 1, scan));
+      System.out.println(
+          new JsonLine()
+              .add("benchmark", BENCHMARK)
+              .add("variant", "parquet_decode_only")
+              .add("run", run + 1)
+              .add("seconds", decodeSeconds[run])
+              .text());
     }
     Comparison comparison = compare(l0Prices, sqlPrices);
     if (comparison.rows != n) {
@@ -103,6 +127,8 @@ public final class BlackScholesParquetBenchmark {
     }
     double l0Best = Arrays.stream(l0Seconds).min().orElseThrow();
     double sqlBest = Arrays.stream(sqlSeconds).min().orElseThrow();
+    double scanBest = Arrays.stream(scanSeconds).min().orElseThrow();
+    double decodeBest = Arrays.stream(decodeSeconds).min().orElseThrow();
     System.out.println(
         new JsonLine()
             .add("benchmark", BENCHMARK)
@@ -121,6 +147,10 @@ public final class BlackScholesParquetBenchmark {
             .add("l0_pipeline_best_s", l0Best)
             .add("spark_sql_best_s", sqlBest)
             .add("ratio_l0_vs_sql", l0Best / sqlBest)
+            .add("spark_scan_only_best_s", scanBest)
+            .add("ratio_scan_only_vs_sql", scanBest / sqlBest)
+            .add("parquet_decode_only_best_s", decodeBest)
+            .add("ratio_decode_only_vs_sql", decodeBest / sqlBest)
             .add("l0_sum", l0Sum)
             .add("sql_sum", sqlSum)
             .add("max_abs_diff", comparison.maxAbsDiff)
@@ -152,6 +182,22 @@ public final class BlackScholesParquetBenchmark {
 
   private static Column uniform(long seed, double from, double width) {
     return lit(from).plus(rand(seed).multiply(width));
+  }
+
+  /**
+   * What every variant pays before any pricing: the same Parquet scan of all six columns, Spark's
+   * ColumnarToRow and the same aggregate, over a value that reads each column with one addition per
+   * column instead of the formula. The time of a query over it bounds from below what either way of
+   * pricing can take.
+   */
+  static Column scanOnlyValue() {
+    return when(col("call"), lit(1.0))
+        .otherwise(lit(0.0))
+        .plus(col("spot"))
+        .plus(col("strike"))
+        .plus(col("years"))
+        .plus(col("rate"))
+        .plus(col("volatility"));
   }
 
   /** P0's price of an option, as Spark SQL expressions with P0's operations in P0's order. */
@@ -208,6 +254,33 @@ public final class BlackScholesParquetBenchmark {
       throw new IllegalStateException("priced " + result.getLong(1) + " options, expected " + n);
     }
     return new Timed(seconds, result.getDouble(0));
+  }
+
+  /**
+   * Seconds to decode every column batch of the Parquet scan of {@code options} (all six columns,
+   * as the scan under the L0 pipeline gives them) and count their rows, nothing else: what any
+   * query over the scan pays first, so the L0 pipeline's time can go no lower.
+   */
+  private static double timedDecode(Dataset<Row> options, long n) {
+    long start = System.nanoTime();
+    SparkPlan scan = options.queryExecution().executedPlan().collectLeaves().head();
+    JavaRDD<ColumnarBatch> batches = scan.executeColumnar().toJavaRDD();
+    long rows =
+        batches
+            .mapPartitions(
+                (Iterator<ColumnarBatch> partition) -> {
+                  long count = 0;
+                  while (partition.hasNext()) {
+                    count += partition.next().numRows();
+                  }
+                  return List.of(count).iterator();
+                })
+            .reduce(Long::sum);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    if (rows != n) {
+      throw new IllegalStateException("decoded " + rows + " options, expected " + n);
+    }
+    return seconds;
   }
 
   private static String runLine(String variant, int run, Timed timed) {

@@ -156,10 +156,11 @@ public final class CompiledProgram implements AutoCloseable {
       JavaArguments.addComponents(arguments[k], parameter.type(), parameter.name(), components);
     }
     RunMeter meter = new RunMeter();
-    // As the CLI runs programs: on a large stack, so that a program within the nesting limit runs
-    // whatever the caller's stack.
+    // As the CLI runs programs: a deeply nested program on a large stack, so that a program within
+    // the nesting limit runs whatever the caller's stack; a shallow one on the caller's thread.
     List<HostValue> resultComponents =
-        NestingLimit.onLargeStack(() -> runner.callFlattened(entry, components, meter));
+        NestingLimit.onLargeStackBeyond(
+            runner.nestingDepth(), () -> runner.callFlattened(entry, components, meter));
     Object result =
         JavaResults.toJava(
             exactFloatSums.isPresent()

@@ -12,6 +12,7 @@ import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.opt.eval.InternalEvaluator;
+import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
@@ -48,6 +49,7 @@ public final class HostRunner {
   private final OptimizedProgram optimized;
   private final KernelExecutor executor;
   private final Map<String, CompiledFunction> functions = new HashMap<>();
+  private final int nestingDepth;
   private int segments;
 
   public HostRunner(OptimizedProgram optimized, KernelExecutor executor) {
@@ -61,6 +63,18 @@ public final class HostRunner {
       f.params().forEach(p -> scope.put(p.name(), p.type()));
       functions.put(f.name(), new CompiledFunction(f, compile(f.body(), scope, kernels, internal)));
     }
+    this.nestingDepth =
+        internal.functions().stream().mapToInt(f -> 1 + Analysis.nesting(f.body())).sum();
+  }
+
+  /**
+   * How deeply a call of this program's functions can recurse, in nested bodies: each function's
+   * body nesting (if branches, loop and lambda bodies) plus one, added over all functions, since a
+   * call may run a chain of them (the optimiser leaves calls where inlining would nest too deep);
+   * the evaluator, the kernels' host code and the generated kernel methods recurse no deeper.
+   */
+  public int nestingDepth() {
+    return nestingDepth;
   }
 
   /** Type-checks and optimises {@code program}, then prepares its kernels for {@code executor}. */

@@ -18,10 +18,15 @@ import dev.l0.kernels.sim.HostScalars;
 import java.lang.reflect.Array;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -32,10 +37,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * in contiguous ranges on at most {@code parallelism} threads ({@link ParallelRanges}). Each worker
  * of a launch has its own shared arrays, its own array of every thread-private buffer, which every
  * thread it runs reuses, and its own workspace ({@link KernelThreads#newWorkspace}, a staged
- * kernel's chunk arrays): a launch allocates thread-private memory per worker, never per thread.
- * After a launch the error of its lowest failing block, if any, is thrown as its {@code
- * L0RuntimeError} (for a map, the first failing row's); a capacity overflow instead reruns the
- * group with larger growing arrays ({@link CapacityReruns}). Outputs come back as {@link
+ * kernel's chunk arrays, kept for later launches): a launch allocates thread-private memory per
+ * worker, never per thread. After a launch the error of its lowest failing block, if any, is thrown
+ * as its {@code L0RuntimeError} (for a map, the first failing row's); a capacity overflow instead
+ * reruns the group with larger growing arrays ({@link CapacityReruns}). Outputs come back as {@link
  * FlatArray}s, scalars boxed. Thread-safe: a run's state is its own.
  */
 public final class JvmGroupRunner {
@@ -56,6 +61,14 @@ public final class JvmGroupRunner {
   private final List<HostProgram.Step<KernelThreads>> steps;
   private final List<List<HostScalars.Expression>> outputShapes;
   private final AtomicLong threadPrivateElements = new AtomicLong();
+
+  /**
+   * Per launched kernel, the workspaces of finished launches, taken again by later launches (a
+   * Spark task runs the group once per batch): a workspace is scratch memory that a worker writes
+   * before it reads, so it needs no clearing. At most as many are kept as the machine has
+   * processors, about the most workers that run the kernel at once.
+   */
+  private final Map<KernelThreads, BlockingQueue<Object>> spareWorkspaces = new IdentityHashMap<>();
 
   /**
    * The buffers some kernel of the group stores into: an input among them is copied before a run,
@@ -90,6 +103,13 @@ public final class JvmGroupRunner {
     this.steps = program.steps();
     this.outputShapes = program.outputShapes();
     group.kernels().forEach(k -> collectStores(k.body()));
+    for (HostProgram.Step<KernelThreads> step : steps) {
+      if (step instanceof HostProgram.Launch<KernelThreads> l) {
+        spareWorkspaces.computeIfAbsent(
+            l.loaded(),
+            unused -> new ArrayBlockingQueue<>(Runtime.getRuntime().availableProcessors()));
+      }
+    }
   }
 
   private void collectStores(List<KernelStmt> body) {
@@ -240,12 +260,21 @@ public final class JvmGroupRunner {
     int gridDim = (int) grid;
     // the first error of the lowest failing range: (range start << 32 | code), smallest wins
     AtomicLong firstError = new AtomicLong(Long.MAX_VALUE);
+    BlockingQueue<Object> spares = spareWorkspaces.get(code);
+    Queue<Object> used = new ConcurrentLinkedQueue<>();
     ParallelRanges.run(
         gridDim,
         parallelism,
         () -> {
           Object[] own = memory.clone();
-          own[own.length - 1] = code.newWorkspace();
+          Object workspace = spares.poll();
+          if (workspace == null) {
+            workspace = code.newWorkspace();
+          }
+          if (workspace != null) {
+            used.add(workspace);
+          }
+          own[own.length - 1] = workspace;
           for (int k = 0; k < kernelBuffers.size(); k++) {
             if (kernelBuffers.get(k).isThreadPrivate()) {
               own[k] = FlatArray.allocate(kernelBuffers.get(k).elementType(), privateSizes[k]);
@@ -265,6 +294,7 @@ public final class JvmGroupRunner {
             }
           };
         });
+    used.forEach(spares::offer);
     if (firstError.get() != Long.MAX_VALUE) {
       int errorCode = (int) (firstError.get() & 0xffffffffL);
       throw CapacityReruns.failure(group.errors().get(errorCode - 1));

@@ -22,9 +22,11 @@ public abstract class KernelThreads {
       Object[] memory, Object[] scalars, int firstBlock, int endBlock, int gridDim);
 
   /**
-   * Scratch memory for one worker, made once per worker of a launch and passed to each of its
-   * {@link #run} calls as the last element of {@code memory}: a staged kernel's chunk arrays
-   * ({@link StagedMapPrinter}); null for a kernel that needs none.
+   * Scratch memory for one worker, passed to each of its {@link #run} calls as the last element of
+   * {@code memory}: a staged kernel's chunk arrays ({@link StagedMapPrinter}); null for a kernel
+   * that needs none. A worker gets one made earlier where a finished launch left one ({@link
+   * JvmGroupRunner} keeps them), so the kernel writes each element of it before reading it, as it
+   * already must for its second chunk of rows.
    */
   public Object newWorkspace() {
     return null;

@@ -16,6 +16,8 @@ import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.HostStep;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
@@ -25,12 +27,14 @@ import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * The JVM backend runs what the one lowering lowers: per-thread arrays built in a loop with
  * in-place updates run as kernels (no evaluator fallback), their arrays in thread-private memory
- * that each worker allocates once and reuses for every row it runs.
+ * that each worker allocates once and reuses for every row it runs; a staged kernel's workspace is
+ * made once and reused by later runs.
  */
 class JvmGroupRunnerTest {
   /**
@@ -121,5 +125,65 @@ class JvmGroupRunnerTest {
             + parallelism
             + " workers: "
             + allocated);
+  }
+
+  @Test
+  void aStagedKernelsWorkspaceIsMadeOnceAndReusedByLaterRuns() {
+    OptimizedProgram optimized =
+        Optimizer.optimize(
+            TypeChecker.check(
+                L0Parser.parse(
+                    "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => exp(x) * 2.0 + log(x), xs)\n",
+                    "exp_log.l0")));
+    KernelPlan.Kernel map = optimized.kernelPlan().kernels().get(0);
+    KernelScope scope =
+        KernelScope.topLevel(
+            optimized.internal(), optimized.internal().function(map.function()).orElseThrow());
+    KernelGroup group =
+        KernelLowering.lower(
+            KernelPlan.of(scope.program(), List.of(map.function())),
+            map,
+            JvmGroupRunner.LAUNCH_CONFIGURATION);
+    AtomicInteger made = new AtomicInteger();
+    JvmGroupRunner runner =
+        new JvmGroupRunner(
+            group,
+            1,
+            kernel -> {
+              KernelThreads compiled = JaninoKernels.compile(kernel);
+              return new KernelThreads() {
+                @Override
+                public int run(
+                    Object[] memory, Object[] scalars, int firstBlock, int endBlock, int gridDim) {
+                  return compiled.run(memory, scalars, firstBlock, endBlock, gridDim);
+                }
+
+                @Override
+                public Object newWorkspace() {
+                  made.incrementAndGet();
+                  return compiled.newWorkspace();
+                }
+              };
+            });
+    assertTrue(
+        JavaKernelIrPrinter.print(group.kernels().get(0)).staged(), "the map kernel is staged");
+    Random random = new Random(17);
+    // batches of several sizes: each run's workspace holds the previous run's values
+    for (int rows : new int[] {4096, 1000, 4096, 37}) {
+      double[] xs = new double[rows];
+      double[] expected = new double[rows];
+      for (int i = 0; i < rows; i++) {
+        xs[i] = random.nextDouble() * 20;
+        expected[i] = StrictMath.exp(xs[i]) * 2.0 + StrictMath.log(xs[i]);
+      }
+      HostEnvironment environment = new HostEnvironment(new RunMeter());
+      environment.bind(
+          ((SubExp.Var) map.inputs().get(0)).name(),
+          HostValue.of(new FlatArray(ScalarType.F64, xs, new int[] {rows})));
+      double[] result =
+          (double[]) runner.run(environment).get(map.outputs().get(0).name()).flat().data();
+      assertArrayEquals(expected, result, rows + " rows");
+    }
+    assertEquals(1, made.get(), "workspaces made for four runs on one worker");
   }
 }
