@@ -8,8 +8,10 @@ import java.util.function.DoubleUnaryOperator;
 import java.util.stream.LongStream;
 
 /**
- * The functions of {@link VectorMath} with what their exactness checks need: the scalar reference,
- * the lane-wise and the fallback implementations, where the algorithm changes interval (as raw bit
+ * The functions of {@link VectorMath} with what their exactness checks need: the scalar reference
+ * ({@link StrictMath} itself where it has the function, so that {@link L0Math}'s own Java ports of
+ * fdlibm, which the fallbacks call, are checked against it too; {@link L0Math#erf} for erf), the
+ * lane-wise and the fallback implementations, where the algorithm changes interval (as raw bit
  * patterns of the first input of each new interval) and how to draw inputs from its usual domain
  * (for exp, log, sin, cos and erf half of them random bit patterns of the range the lane-wise code
  * computes). The lane-wise calls are lambdas so that nothing loads {@link LaneMath} before one
@@ -17,7 +19,7 @@ import java.util.stream.LongStream;
  */
 enum CheckedFunction {
   EXP(
-      L0Math::exp,
+      StrictMath::exp,
       (in, i, out, o, n) -> LaneMath.exp(in, i, out, o, n),
       ScalarLoops::exp,
       VectorMath::exp,
@@ -37,7 +39,7 @@ enum CheckedFunction {
               ? -745.2 + random.nextDouble() * (709.8 + 745.2)
               : randomBits(random, 0x408 << 20, true)),
   LOG(
-      L0Math::log,
+      StrictMath::log,
       (in, i, out, o, n) -> LaneMath.log(in, i, out, o, n),
       ScalarLoops::log,
       VectorMath::log,
@@ -56,7 +58,7 @@ enum CheckedFunction {
               ? random.nextDouble() * 4.0
               : randomBits(random, 0x7ff << 20, false)),
   SIN(
-      L0Math::sin,
+      StrictMath::sin,
       (in, i, out, o, n) -> LaneMath.sin(in, i, out, o, n),
       ScalarLoops::sin,
       VectorMath::sin,
@@ -64,7 +66,7 @@ enum CheckedFunction {
       quadrantSteps(),
       CheckedFunction::trigDomain),
   COS(
-      L0Math::cos,
+      StrictMath::cos,
       (in, i, out, o, n) -> LaneMath.cos(in, i, out, o, n),
       ScalarLoops::cos,
       VectorMath::cos,
@@ -90,7 +92,7 @@ enum CheckedFunction {
       random ->
           random.nextBoolean() ? random.nextDouble(-7, 7) : randomBits(random, 0x40200000, true)),
   SQRT(
-      L0Math::sqrt,
+      StrictMath::sqrt,
       (in, i, out, o, n) -> LaneMath.sqrt(in, i, out, o, n),
       ScalarLoops::sqrt,
       VectorMath::sqrt,
