@@ -98,6 +98,17 @@ class FusionRuleTest {
   }
 
   @Test
+  void fuseClusterFilters() {
+    assertOnlyRuleFuses(
+        FusionRule.FUSE_CLUSTER_FILTERS,
+        """
+        fun {[int], [int]} main([int] xs) =
+          {filter(fn bool (int x) => x > 0, xs), filter(fn bool (int x) => x < -2, xs)}
+        """,
+        "filtermap");
+  }
+
+  @Test
   void fuseMapMap() {
     assertOnlyRuleFuses(FusionRule.FUSE_MAP_MAP, MAP_MAP, "map");
   }
@@ -168,6 +179,7 @@ class FusionRuleTest {
             "FUSE-MAP-FILTER",
             "FUSE-FILTER-MAP",
             "FUSE-CLUSTER",
+            "FUSE-CLUSTER-FILTERS",
             "PUSH-TRANSPOSE",
             "PULL-TRANSPOSE",
             "PULL-RESHAPE",

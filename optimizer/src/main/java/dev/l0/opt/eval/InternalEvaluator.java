@@ -199,8 +199,13 @@ public final class InternalEvaluator {
       List<List<Value>> columns = columns(pattern.size());
       for (int i = 0; i < width; i++) {
         List<Value> flagged = lambda(f.function(), row(inputs, i), env);
-        if (((ScalarValue.Bool) flagged.get(0)).value()) {
-          addRow(columns, flagged.subList(1, flagged.size()));
+        for (int k = 0; k < f.filters().size(); k++) {
+          int flag = f.flagPosition(k);
+          if (((ScalarValue.Bool) flagged.get(flag)).value()) {
+            int first = f.firstResult(k);
+            List<Value> values = flagged.subList(flag + 1, flag + 1 + f.filters().get(k));
+            addRow(columns.subList(first, first + values.size()), values);
+          }
         }
       }
       List<Value> out = new ArrayList<>();

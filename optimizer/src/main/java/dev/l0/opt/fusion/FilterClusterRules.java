@@ -46,6 +46,11 @@ final class FilterClusterRules {
     return filter.predicate().params().stream().allMatch(p -> p.type().rank() == 0);
   }
 
+  /** Whether {@code e} is a filtermap, or a filter of scalar rows (one filter cluster). */
+  static boolean filterCluster(Exp e) {
+    return e instanceof Exp.FilterMap || e instanceof Exp.Filter f && scalarRows(f);
+  }
+
   /** A filter as the filtermap it is; a filtermap as itself. */
   static Exp.FilterMap asFilterMap(Exp.Soac filter) {
     if (filter instanceof Exp.FilterMap filterMap) {

@@ -145,10 +145,8 @@ public enum FusionRule {
   FUSE_FILTER_MAP("FUSE-FILTER-MAP") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      boolean filterCluster =
-          producer instanceof Exp.FilterMap
-              || producer instanceof Exp.Filter f && FilterClusterRules.scalarRows(f);
-      return filterCluster
+      return FilterClusterRules.filterCluster(producer)
+          && !(producer instanceof Exp.FilterMap fm && fm.filters().size() > 1)
           && consumer instanceof Exp.Map m
           && m.function().returnTypes().stream().allMatch(t -> t.rank() == 0)
           && allInputsFrom(m.inputs(), outputs);
@@ -177,6 +175,27 @@ public enum FusionRule {
     @Override
     Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
       return Optional.of(ClusterJoin.joinMaps(first, second));
+    }
+  },
+  /**
+   * Two filters (or filtermaps) of scalar rows that seed 002's clustering puts in one loop ({@link
+   * ClusterJoin}), over rows of one size, the second not reading the first's results, become one
+   * filtermap of both: {@code filter(p, a)} and {@code filter(q, b)} are {@code filtermap(fn x y =>
+   * (p(x), x, q(y), y), a, b)} with two filters, each keeping its own rows; closest points' halves
+   * and quadtree's quarters are one pass.
+   */
+  FUSE_CLUSTER_FILTERS("FUSE-CLUSTER-FILTERS") {
+    @Override
+    boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
+      Set<String> read = Analysis.useCounts(second).keySet();
+      return FilterClusterRules.filterCluster(first)
+          && FilterClusterRules.filterCluster(second)
+          && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
+      return Optional.of(ClusterJoin.joinFilters(first, second));
     }
   },
   // ---- Across transpose and reshape (thesis ch. 8): applied by IndexFunctionFusion ----

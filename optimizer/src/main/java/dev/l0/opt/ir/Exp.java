@@ -555,8 +555,14 @@ public sealed interface Exp {
    * result, and the results are the values of the rows whose flag holds, in order. {@code filter(p,
    * map(f, a))} and {@code map(g, filter(p, a))} are each one; the values of a row that is not kept
    * are never read. Its results are arrays of scalars.
+   *
+   * <p>Several filters of one array in one pass (seed 002's clusters of filters, closest points'
+   * halves and quadtree's quarters) are one filtermap with several {@code filters}: the number of
+   * values of each, in order. {@code function} then returns, filter by filter, a keep flag followed
+   * by that filter's values; the pattern binds the filters' results in the same order, each
+   * filter's of a size of its own.
    */
-  record FilterMap(Lambda function, List<SubExp> inputs) implements Soac {
+  record FilterMap(Lambda function, List<SubExp> inputs, List<Integer> filters) implements Soac {
     @Override
     public String keyword() {
       return "filtermap";
@@ -564,6 +570,36 @@ public sealed interface Exp {
 
     public FilterMap {
       inputs = List.copyOf(inputs);
+      filters = List.copyOf(filters);
+      int returned = filters.stream().mapToInt(v -> 1 + v).sum();
+      if (returned != function.returnTypes().size()) {
+        throw new IllegalArgumentException(
+            "a filtermap of filters with "
+                + filters
+                + " values has a function returning "
+                + function.returnTypes().size()
+                + " values, not "
+                + returned);
+      }
+    }
+
+    /** One filter: {@code function} returns its keep flag, then all its values. */
+    public FilterMap(Lambda function, List<SubExp> inputs) {
+      this(function, inputs, List.of(function.returnTypes().size() - 1));
+    }
+
+    /** Where filter {@code k}'s keep flag is among {@code function}'s results. */
+    public int flagPosition(int k) {
+      int position = 0;
+      for (int j = 0; j < k; j++) {
+        position += 1 + filters.get(j);
+      }
+      return position;
+    }
+
+    /** Where filter {@code k}'s first result is in the pattern. */
+    public int firstResult(int k) {
+      return flagPosition(k) - k;
     }
 
     @Override
@@ -573,7 +609,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new FilterMap(function, mapAll(inputs, f));
+      return new FilterMap(function, mapAll(inputs, f), filters);
     }
 
     @Override
@@ -583,7 +619,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new FilterMap(f.apply(function), inputs);
+      return new FilterMap(f.apply(function), inputs, filters);
     }
 
     @Override
@@ -593,7 +629,7 @@ public sealed interface Exp {
 
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new FilterMap(f, newInputs);
+      return new FilterMap(f, newInputs, filters);
     }
   }
 

@@ -230,12 +230,18 @@ public final class IrChecker {
       }
       if (soac instanceof Exp.FilterMap filterMap) {
         List<Type> flagged = lambda(filterMap.function(), rows);
+        List<Type> values = new ArrayList<>();
+        for (int k = 0; k < filterMap.filters().size(); k++) {
+          int flag = filterMap.flagPosition(k);
+          expect(
+              ScalarType.BOOL.equals(flagged.get(flag)),
+              () -> "a filtermap function that does not return a bool flag for each filter");
+          values.addAll(flagged.subList(flag + 1, flag + 1 + filterMap.filters().get(k)));
+        }
         expect(
-            !flagged.isEmpty()
-                && ScalarType.BOOL.equals(flagged.get(0))
-                && flagged.stream().allMatch(t -> t.rank() == 0),
-            () -> "a filtermap function that does not return a bool flag and scalar values");
-        return arraysOf(flagged.subList(1, flagged.size()));
+            values.stream().allMatch(t -> t.rank() == 0),
+            () -> "a filtermap function that does not return scalar values");
+        return arraysOf(values);
       }
       List<SubExp> neutral =
           soac instanceof Exp.Reduce r
