@@ -202,4 +202,37 @@ class FilterFusionTest {
         "[0.5, 3.0, -1.0, 2.5, 7.0, -4.0, 1.5, 0.0, 6.0, -2.0, 3.5, 4.5] "
             + "[1.0, -2.0, 3.5, 0.25, -1.5, 2.0, 4.0, -3.0, 0.75, 1.25, -0.5, 2.75]");
   }
+
+  @Test
+  void aReductionOfKeptValuesAlsoReturnedIsFoldedInTheFiltersPass() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[int], int} main([int] xs) =
+          let ys = map(fn int (int x) => x * 3 + 1, xs) in
+          let zs = filter(fn bool (int y) => y % 2 = 0, ys) in
+          let ws = map(fn int (int z) => z - 7, zs) in
+          {ws, reduce(op +, 0, ws)}
+        """);
+    assertEquals(List.of("filtermap"), c.kernelStructures(), c.optimized()::explain);
+    Exp.FilterMap fused =
+        (Exp.FilterMap) c.optimized().kernelPlan().kernels().get(0).statement().exp();
+    assertEquals(1, fused.accumulators(), "the sum folded in the filter's pass");
+    assertTrue(c.optimized().explain().contains("FUSE-FILTERMAP-REDUCE"), c.optimized()::explain);
+    c.assertSameResult("main", INTS);
+    c.assertSameResult("main", "[]");
+  }
+
+  @Test
+  void aReductionThatMayFailStaysItsOwnKernel() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[int], int} main([int] xs, int d) =
+          let ws = filter(fn bool (int x) => x > 0, xs) in
+          {ws, reduce(fn int (int a, int b) => a + b / d, 0, ws)}
+        """);
+    assertEquals(List.of("filter", "reduce"), c.kernelStructures(), c.optimized()::explain);
+    c.assertSameResult("main", INTS + " 2");
+  }
 }

@@ -87,8 +87,12 @@ class FusionRuleTest {
             .toList();
     assertEquals(1, soacs.size());
     assertEquals(keyword, ((Exp.Soac) soacs.get(0).exp()).keyword());
+    // FUSE-FILTERMAP-REDUCE folds any reduction of one filter's kept values into the filter's pass,
+    // keeping the rows: fusion tries it only where no pair rule fused the two.
     for (FusionRule other : FusionRule.values()) {
-      if (other != rule && other != FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER) {
+      if (other != rule
+          && other != FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER
+          && other != FusionRule.FUSE_FILTERMAP_REDUCE) {
         assertEquals(
             Optional.empty(),
             fusedAlone(other, source),
@@ -180,6 +184,7 @@ class FusionRuleTest {
             "FUSE-FILTER-MAP",
             "FUSE-CLUSTER",
             "FUSE-CLUSTER-FILTERS",
+            "FUSE-FILTERMAP-REDUCE",
             "PUSH-TRANSPOSE",
             "PULL-TRANSPOSE",
             "PULL-RESHAPE",

@@ -19,7 +19,6 @@ import dev.l0.kernels.ir.KernelStmt;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.InternalTypes;
-import dev.l0.opt.ir.Lambda;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,7 +37,6 @@ final class FilterLowering {
 
   /** {@code soac}, a filter or filtermap binding {@code pattern}, as its kernel group. */
   static KernelGroup lower(GroupContext group, String name, List<Ident> pattern, Exp.Soac soac) {
-    Lambda function = soac.rowFunction();
     FilterResults filters = FilterResults.of(soac, pattern.size());
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> views = soac.inputs().stream().map(code::array).toList();
@@ -50,15 +48,38 @@ final class FilterLowering {
     KernelExpr perFilter = add(chunking.chunks(), ONE);
     steps.add(new HostStep.Allocate(counts, mul(count, chunking.chunks())));
     steps.add(new HostStep.Allocate(offsets, mul(count, perFilter)));
+    List<GroupOutput> outputs = new ArrayList<>();
+    List<Buffer> partials = new ArrayList<>();
+    for (int a = 0; a < soac.accumulators(); a++) {
+      Ident id = pattern.get(a);
+      Buffer partial =
+          group.freshBuffer(
+              "partial_" + id.name(), ThreadCode.scalarType(id.type(), "an array accumulator"));
+      partials.add(partial);
+      steps.add(new HostStep.Allocate(partial, chunking.chunks()));
+      outputs.add(new GroupOutput(id.name(), partial, List.of()));
+    }
+    List<Kernel> kernels = new ArrayList<>();
     ThreadScratch countScratch = code.beginKernel();
     Kernel counting =
         KernelAssembler.assemble(
-            name + "_count", count(code, chunking, function, filters, views, counts));
+            name + "_count", count(code, chunking, soac, filters, views, counts, partials));
+    steps.addAll(countScratch.launch(counting, chunking.blocks()));
+    kernels.add(counting);
+    if (soac instanceof Exp.FilterMap f && f.accumulators() > 0) {
+      ThreadScratch treeScratch = code.beginKernel();
+      Kernel tree =
+          KernelAssembler.assemble(
+              name + "_tree",
+              ReductionLowering.treeKernel(code, f.combine(), partials, chunking.chunks()));
+      steps.addAll(treeScratch.launch(tree, ONE));
+      kernels.add(tree);
+    }
     Kernel offset =
         KernelAssembler.assemble(
             name + "_offsets", offsets(code, chunking, filters, counts, offsets));
-    steps.addAll(countScratch.launch(counting, chunking.blocks()));
     steps.add(new HostStep.Launch(offset, ONE));
+    kernels.add(offset);
     List<KernelExpr.Var> totals = new ArrayList<>();
     for (int k = 0; k < filters.count(); k++) {
       KernelExpr.Var total = group.fresh("total", ScalarType.I64);
@@ -66,8 +87,7 @@ final class FilterLowering {
       totals.add(total);
     }
     List<ArrayView> results = new ArrayList<>();
-    List<GroupOutput> outputs = new ArrayList<>();
-    for (int r = 0; r < pattern.size(); r++) {
+    for (int r = soac.accumulators(); r < pattern.size(); r++) {
       KernelExpr.Var total = totals.get(filters.filterOf(r));
       Buffer result;
       List<KernelExpr> shape = new ArrayList<>(List.of(total));
@@ -88,10 +108,10 @@ final class FilterLowering {
     ThreadScratch scatterScratch = code.beginKernel();
     Kernel scatter =
         KernelAssembler.assemble(
-            name + "_scatter", scatter(code, chunking, function, filters, views, offsets, results));
+            name + "_scatter", scatter(code, chunking, soac, filters, views, offsets, results));
     steps.addAll(scatterScratch.launch(scatter, chunking.blocks()));
-    return new KernelGroup(
-        name, group.inputs(), List.of(counting, offset, scatter), steps, outputs, group.errors());
+    kernels.add(scatter);
+    return new KernelGroup(name, group.inputs(), kernels, steps, outputs, group.errors());
   }
 
   /** Where filter {@code k}'s offset of chunk {@code chunk} is: its offsets are {@code C + 1}. */
@@ -110,29 +130,53 @@ final class FilterLowering {
   }
 
   /**
-   * {@code function(row i)} into fresh locals, the keep flags among them, its code appended to
-   * {@code out}.
+   * {@code soac}'s function of the accumulators {@code accs} and row {@code i} into fresh locals,
+   * the folded accumulators and keep flags among them, its code appended to {@code out}.
    */
   private static List<KernelExpr.Var> flagged(
-      ThreadCode code, Lambda function, List<ArrayView> views, KernelExpr i, List<KernelStmt> out) {
-    return code.applyToLocals(
-        function, views.stream().map(v -> ThreadCode.row(v, i)).toList(), out);
+      ThreadCode code,
+      Exp.Soac soac,
+      List<KernelExpr> accs,
+      List<ArrayView> views,
+      KernelExpr i,
+      List<KernelStmt> out) {
+    List<Binding> args = new ArrayList<>();
+    accs.forEach(a -> args.add(new Binding.Scalar(a)));
+    views.forEach(v -> args.add(ThreadCode.row(v, i)));
+    return code.applyToLocals(soac.rowFunction(), args, out);
   }
 
+  /** {@code soac}'s neutral elements, where it has accumulators. */
+  private static List<KernelExpr> neutral(ThreadCode code, Exp.Soac soac) {
+    return soac instanceof Exp.FilterMap f
+        ? f.neutral().stream().map(code::scalar).toList()
+        : List.of();
+  }
+
+  /**
+   * Each chunk counts the kept rows of each filter, and folds its accumulators (where {@code soac}
+   * has any) over its rows in order into {@code partials} at its index.
+   */
   private static List<KernelStmt> count(
       ThreadCode code,
       Chunking chunking,
-      Lambda function,
+      Exp.Soac soac,
       FilterResults filters,
       List<ArrayView> views,
-      Buffer counts) {
+      Buffer counts,
+      List<Buffer> partials) {
     GroupContext group = code.group();
     KernelExpr.Var chunk = group.fresh("chunk", ScalarType.I64);
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
+    List<KernelExpr.Var> accs = code.declareAccumulators(neutral(code, soac), body);
     List<KernelStmt> step = new ArrayList<>();
-    List<KernelExpr.Var> flagged = flagged(code, function, views, i, step);
+    List<KernelExpr.Var> flagged = flagged(code, soac, List.copyOf(accs), views, i, step);
     List<KernelStmt> stores = new ArrayList<>();
+    for (int a = 0; a < accs.size(); a++) {
+      step.add(new KernelStmt.Assign(accs.get(a), flagged.get(a)));
+      stores.add(new KernelStmt.Store(partials.get(a), chunk, accs.get(a)));
+    }
     for (int k = 0; k < filters.count(); k++) {
       KernelExpr.Var kept = group.fresh("kept", ScalarType.I64);
       body.add(new KernelStmt.Declare(kept, ZERO));
@@ -175,10 +219,14 @@ final class FilterLowering {
     return List.of(new KernelStmt.If(eq(GLOBAL_THREAD, ZERO), body, List.of()));
   }
 
+  /**
+   * Each chunk writes the kept values of each filter from its offsets; the function's folded
+   * accumulators (from the neutral elements here) go unused.
+   */
   private static List<KernelStmt> scatter(
       ThreadCode code,
       Chunking chunking,
-      Lambda function,
+      Exp.Soac soac,
       FilterResults filters,
       List<ArrayView> views,
       Buffer offsets,
@@ -188,7 +236,7 @@ final class FilterLowering {
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
     List<KernelStmt> step = new ArrayList<>();
-    List<KernelExpr.Var> flagged = flagged(code, function, views, i, step);
+    List<KernelExpr.Var> flagged = flagged(code, soac, neutral(code, soac), views, i, step);
     for (int k = 0; k < filters.count(); k++) {
       KernelExpr.Var position = group.fresh("position", ScalarType.I64);
       body.add(
@@ -198,7 +246,7 @@ final class FilterLowering {
       int first = filters.firstResults().get(k);
       List<KernelStmt> write = new ArrayList<>();
       for (int r = first; r < first + filters.sizes().get(k); r++) {
-        ArrayView target = results.get(r).rowInBounds(position);
+        ArrayView target = results.get(r - filters.accumulators()).rowInBounds(position);
         if (filters.mapsRows()) {
           write.add(
               new KernelStmt.Store(

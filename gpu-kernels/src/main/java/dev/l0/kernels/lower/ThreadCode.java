@@ -1686,7 +1686,7 @@ final class ThreadCode {
     FilterResults filters = FilterResults.of(filter, pattern.size());
     List<ArrayView> regions =
         filters.mapsRows()
-            ? pattern.stream()
+            ? pattern.subList(filters.accumulators(), pattern.size()).stream()
                 .map(
                     p ->
                         allocate(
@@ -1697,8 +1697,20 @@ final class ThreadCode {
     KernelExpr keptBound = bound(length);
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    List<KernelExpr.Var> flagged =
-        applyToLocals(filter.rowFunction(), views.stream().map(v -> row(v, j)).toList(), body);
+    List<KernelExpr.Var> accs =
+        declareAccumulators(
+            filter instanceof Exp.FilterMap f
+                ? f.neutral().stream().map(this::scalar).toList()
+                : List.of(),
+            out);
+    List<Binding> args = new ArrayList<>();
+    accs.forEach(a -> args.add(new Binding.Scalar(a)));
+    views.forEach(v -> args.add(row(v, j)));
+    List<KernelExpr.Var> flagged = applyToLocals(filter.rowFunction(), args, body);
+    for (int a = 0; a < accs.size(); a++) {
+      body.add(new KernelStmt.Assign(accs.get(a), flagged.get(a)));
+      env.put(pattern.get(a).name(), new Binding.Scalar(accs.get(a)));
+    }
     List<KernelExpr.Var> keptCounts = new ArrayList<>();
     for (int k = 0; k < filters.count(); k++) {
       KernelExpr.Var kept = group.fresh("kept", ScalarType.I64);
@@ -1711,7 +1723,7 @@ final class ThreadCode {
       int first = filters.firstResults().get(k);
       List<KernelStmt> copyRow = new ArrayList<>();
       for (int r = first; r < first + filters.sizes().get(k); r++) {
-        ArrayView target = regions.get(r).rowInBounds(kept);
+        ArrayView target = regions.get(r - accs.size()).rowInBounds(kept);
         if (filters.mapsRows()) {
           copyRow.add(
               new KernelStmt.Store(
@@ -1725,8 +1737,8 @@ final class ThreadCode {
     }
     KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, length, KernelExprs.ONE, body);
     addGuarded(allValid(views), List.of(loop), List.of(), out);
-    for (int r = 0; r < pattern.size(); r++) {
-      ArrayView region = regions.get(r);
+    for (int r = accs.size(); r < pattern.size(); r++) {
+      ArrayView region = regions.get(r - accs.size());
       List<KernelExpr> dims = new ArrayList<>(List.of(keptCounts.get(filters.filterOf(r))));
       dims.addAll(region.dims().subList(1, region.rank()));
       env.put(

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
  * filter feeding a map is one filtermap (flags, a scan of counts and a scatter, with both maps'
  * work fused in), normalize2 is the paper's two loops, {sum1, gts, sum2} and {ys1, ys2}, and
  * closest points and quadtree are the loop counts Fig. 7 reports, several filters of one array in
- * one filtermap kernel.
+ * one filtermap kernel; a sum of kept values that are also returned is folded in the filter's own
+ * pass.
  */
 public class FilterClustersOnEveryBackendTest {
   /** A map feeding a filter feeding a map. */
@@ -107,6 +108,26 @@ public class FilterClustersOnEveryBackendTest {
         List.of("filtermap", "redomap", "redomap", "filtermap", "redomap"),
         CLOSEST_POINTS,
         xs + " " + ys);
+  }
+
+  /** The kept values of a filter cluster, and their sum: one pass (filter-reduce). */
+  public static final String KEPT_AND_THEIR_SUM =
+      """
+      fun {[real], real} main([real] xs) =
+        let ys = map(fn real (real x) => x * 1.5 - 2.0, xs) in
+        let zs = filter(fn bool (real y) => y > 0.0, ys) in
+        {zs, reduce(op +, 0.0, zs)}
+      """;
+
+  @Test
+  void aSumOfKeptValuesIsFoldedInTheFiltersKernel() {
+    List<String> xs = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      xs.add("%d.0".formatted((i * 37) % 23 - 11));
+    }
+    // Whole numbers and halves: every order of the parallel sum gives the left fold's bits.
+    assertRunsAs(List.of("filtermap"), KEPT_AND_THEIR_SUM, xs.toString());
+    assertRunsAs(List.of("filtermap"), KEPT_AND_THEIR_SUM, "[]");
   }
 
   @Test

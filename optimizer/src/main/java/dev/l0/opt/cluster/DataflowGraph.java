@@ -150,12 +150,7 @@ public final class DataflowGraph {
    * of its filter (a filtermap of several filters gives each a size of its own).
    */
   private static String outputSize(Stm transducer, int k) {
-    int first = 0;
-    if (transducer.exp() instanceof Exp.FilterMap f) {
-      for (int j = 0; j < f.filters().size() && f.firstResult(j) <= k; j++) {
-        first = f.firstResult(j);
-      }
-    }
+    int first = transducer.exp() instanceof Exp.FilterMap f ? f.firstResult(f.filterOf(k)) : 0;
     return "k'" + transducer.pattern().get(first).name();
   }
 

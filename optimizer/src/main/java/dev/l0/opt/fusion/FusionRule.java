@@ -66,9 +66,22 @@ public enum FusionRule {
   FUSE_FILTER_REDOMAP("FUSE-FILTER-REDOMAP") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Filter
+      boolean oneFilter =
+          producer instanceof Exp.Filter
+              || producer instanceof Exp.FilterMap f
+                  && f.filters().size() == 1
+                  && f.accumulators() == 0
+                  && scalarResults(consumer);
+      return oneFilter
           && reduces(consumer)
           && allInputsFrom(((Exp.Soac) consumer).inputs(), outputs);
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
+      return producer.exp() instanceof Exp.FilterMap
+          ? FilterClusterRules.filterMapIntoReduction(producer, consumer, names)
+          : FusionRules.fuse(producer, consumer, names);
     }
   },
   /**
@@ -146,7 +159,8 @@ public enum FusionRule {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
       return FilterClusterRules.filterCluster(producer)
-          && !(producer instanceof Exp.FilterMap fm && fm.filters().size() > 1)
+          && !(producer instanceof Exp.FilterMap fm
+              && (fm.filters().size() > 1 || fm.accumulators() > 0))
           && consumer instanceof Exp.Map m
           && m.function().returnTypes().stream().allMatch(t -> t.rank() == 0)
           && allInputsFrom(m.inputs(), outputs);
@@ -190,12 +204,34 @@ public enum FusionRule {
       Set<String> read = Analysis.useCounts(second).keySet();
       return FilterClusterRules.filterCluster(first)
           && FilterClusterRules.filterCluster(second)
+          && ((Exp.Soac) first).accumulators() == 0
+          && ((Exp.Soac) second).accumulators() == 0
           && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
     }
 
     @Override
     Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
       return Optional.of(ClusterJoin.joinFilters(first, second));
+    }
+  },
+  /**
+   * A reduction (reduce or redomap, scalar accumulators, cannot fail) of the kept values of one
+   * filter of a filter or filtermap whose rows are also used elsewhere, folded in the filter's own
+   * pass (filter-reduce): {@code let ws = filtermap(h, a) in {ws, reduce(⊕, ne, ws)}} is one
+   * filtermap with an accumulator, {@code fn acc x => let (k, v) = h(x) in (if k then acc ⊕ v else
+   * acc, k, v)}, each row folded in order, so one kernel where there were two.
+   */
+  FUSE_FILTERMAP_REDUCE("FUSE-FILTERMAP-REDUCE") {
+    @Override
+    boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
+      return reduces(consumer)
+          && scalarResults(consumer)
+          && FilterClusterRules.readsOneFilter(producer, outputs, ((Exp.Soac) consumer).inputs());
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
+      return FilterClusterRules.reductionInFilterPass(producer, consumer, names);
     }
   },
   // ---- Across transpose and reshape (thesis ch. 8): applied by IndexFunctionFusion ----
@@ -282,11 +318,13 @@ public enum FusionRule {
 
   /**
    * The first rule, in order, that fuses {@code producer} into {@code consumer} (or joins the two);
-   * empty where none does.
+   * empty where none does. {@link #FUSE_FILTERMAP_REDUCE}, which keeps the producer's rows, is left
+   * to {@link Fusion}'s filter-reduce step, after the pair rules.
    */
   static Optional<FusionRule> matching(Stm producer, Stm consumer) {
     for (FusionRule rule : values()) {
-      if (rule.matches(producer.exp(), consumer.exp(), producer.pattern())) {
+      if (rule != FUSE_FILTERMAP_REDUCE
+          && rule.matches(producer.exp(), consumer.exp(), producer.pattern())) {
         return Optional.of(rule);
       }
     }

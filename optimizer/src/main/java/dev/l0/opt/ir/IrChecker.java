@@ -229,8 +229,23 @@ public final class IrChecker {
         return soac.inputs().stream().map(this::typeOf).toList();
       }
       if (soac instanceof Exp.FilterMap filterMap) {
-        List<Type> flagged = lambda(filterMap.function(), rows);
-        List<Type> values = new ArrayList<>();
+        List<Type> accumulators = filterMap.neutral().stream().map(this::typeOf).toList();
+        List<Type> params = new ArrayList<>(accumulators);
+        params.addAll(rows);
+        List<Type> flagged = lambda(filterMap.function(), params);
+        sameTypes(
+            accumulators,
+            flagged.subList(0, accumulators.size()),
+            "the filtermap's folded accumulators");
+        if (!accumulators.isEmpty()) {
+          List<Type> combineParams = new ArrayList<>(accumulators);
+          combineParams.addAll(accumulators);
+          sameTypes(
+              accumulators,
+              lambda(filterMap.combine(), combineParams),
+              "the combining operator's result");
+        }
+        List<Type> values = new ArrayList<>(accumulators);
         for (int k = 0; k < filterMap.filters().size(); k++) {
           int flag = filterMap.flagPosition(k);
           expect(
@@ -241,7 +256,9 @@ public final class IrChecker {
         expect(
             values.stream().allMatch(t -> t.rank() == 0),
             () -> "a filtermap function that does not return scalar values");
-        return arraysOf(values);
+        List<Type> out = new ArrayList<>(accumulators);
+        out.addAll(arraysOf(values.subList(accumulators.size(), values.size())));
+        return out;
       }
       List<SubExp> neutral =
           soac instanceof Exp.Reduce r
