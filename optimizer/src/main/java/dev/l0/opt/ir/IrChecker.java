@@ -249,12 +249,12 @@ public final class IrChecker {
         for (int k = 0; k < filterMap.filters().size(); k++) {
           int flag = filterMap.flagPosition(k);
           expect(
-              ScalarType.BOOL.equals(flagged.get(flag)),
+              flagged.get(flag) == null || ScalarType.BOOL.equals(flagged.get(flag)),
               () -> "a filtermap function that does not return a bool flag for each filter");
           values.addAll(flagged.subList(flag + 1, flag + 1 + filterMap.filters().get(k)));
         }
         expect(
-            values.stream().allMatch(t -> t.rank() == 0),
+            values.stream().allMatch(t -> t == null || t.rank() == 0),
             () -> "a filtermap function that does not return scalar values");
         List<Type> out = new ArrayList<>(accumulators);
         out.addAll(arraysOf(values.subList(accumulators.size(), values.size())));
