@@ -42,8 +42,9 @@ import java.util.Set;
  * Where a body's SOACs are kernels, independent reductions of one array join into one pass ({@link
  * FusionRule#FUSE_HORIZONTAL}), and the maps that seed 002's clustering puts in one loop join
  * ({@link ClusterJoin}); a filter fuses with its producer and its consumer into a filtermap, its
- * output's size read from the consumer ({@link FilterClusterRules}). A producer whose outputs reach
- * their consumer through transposes or reshapes fuses by the rules of thesis ch. 8 ({@link
+ * output's size read from the consumer ({@link FilterClusterRules}), and a reduction of its kept
+ * values is folded in its pass ({@link FusionRule#FUSE_FILTERMAP_REDUCE}). A producer whose outputs
+ * reach their consumer through transposes or reshapes fuses by the rules of thesis ch. 8 ({@link
  * IndexFunctionFusion}), tried first.
  */
 public final class Fusion implements Pass {
