@@ -14,6 +14,7 @@ import dev.l0.opt.pass.Pass;
 import dev.l0.opt.pass.PassManager;
 import dev.l0.opt.pass.Simplifier;
 import dev.l0.opt.pass.SizeHindrances;
+import dev.l0.opt.pass.TransposeMaterialisation;
 import dev.l0.types.NestingLimit;
 import dev.l0.types.TypedProgram;
 import java.util.List;
@@ -22,7 +23,8 @@ import java.util.List;
  * The optimisation pipeline (ARCHITECTURE.md, "One path through the system"): tuple-of-arrays
  * flattening into internal L0 (thesis ch. 4), inlining (§5.1), then hindrance removal (ch. 9),
  * simplification, CSE, hoisting (ch. 5–6) and T2 fusion (ch. 7–8) repeated to a fixpoint, since
- * each exposes work for the others.
+ * each exposes work for the others; then a copy kernel for each transpose read other than by a
+ * kernel.
  */
 public final class Optimizer {
   private static final int MAX_ROUNDS = 25;
@@ -48,7 +50,8 @@ public final class Optimizer {
         new Fixpoint(
             "fuse",
             List.of(fusion, new Simplifier(), new CommonSubexpressions(), new Hoister()),
-            MAX_ROUNDS));
+            MAX_ROUNDS),
+        new TransposeMaterialisation());
   }
 
   /**

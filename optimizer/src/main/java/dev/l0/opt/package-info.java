@@ -19,7 +19,10 @@
  *   <li>{@link dev.l0.opt.ir.Exp.FilterMap}, a filter cluster (seed 002): per row a keep flag and
  *       scalar values, the values of the kept rows in order; fusion makes one of a map feeding a
  *       filter and of a filter feeding a map, and the lowering runs it as a filter is run (counts
- *       per chunk, their offsets, a scatter).
+ *       per chunk, their offsets, a scatter). One filtermap may hold several filters of one array
+ *       (a flag and values each, each result of a size of its own) and accumulators folded over the
+ *       rows in order (a reduction of kept values), which the counting pass folds per chunk and a
+ *       pairwise tree combines, as a screma's.
  * </ul>
  *
  * Inside a kernel's thread the same forms run sequentially ({@code acc = fold(acc, row)}), so a

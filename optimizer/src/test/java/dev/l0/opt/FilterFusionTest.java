@@ -128,4 +128,111 @@ class FilterFusionTest {
         c.optimized()::explain);
     c.assertSameResult("main", "[0.5, -1.0, 0.0]");
   }
+
+  /** Seed 002's quadtree (§5, Fig. 7): the four bounds, then the four quarters of the points. */
+  static final String QUADTREE =
+      """
+      fun {[{real, real}], [{real, real}], [{real, real}], [{real, real}]} main([{real, real}] pts) =
+        let {minx, y0} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
+          let {ax, ay} = a in let {bx, by} = b in if ax < bx then a else b, {1e308, 0.0}, pts) in
+        let {maxx, y1} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
+          let {ax, ay} = a in let {bx, by} = b in if ax < bx then b else a, {-1e308, 0.0}, pts) in
+        let {x0, miny} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
+          let {ax, ay} = a in let {bx, by} = b in if ay < by then a else b, {0.0, 1e308}, pts) in
+        let {x1, maxy} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
+          let {ax, ay} = a in let {bx, by} = b in if ay < by then b else a, {0.0, -1e308}, pts) in
+        let xm = (minx + maxx) / 2.0 in
+        let ym = (miny + maxy) / 2.0 in
+        {filter(fn bool ({real, real} p) => let {x, y} = p in x < xm && y < ym, pts),
+         filter(fn bool ({real, real} p) => let {x, y} = p in x >= xm && y < ym, pts),
+         filter(fn bool ({real, real} p) => let {x, y} = p in x < xm && y >= ym, pts),
+         filter(fn bool ({real, real} p) => let {x, y} = p in x >= xm && y >= ym, pts)}
+      """;
+
+  /**
+   * Seed 002's closest points (§5, Fig. 7), three levels deep, stopping also at an empty half (the
+   * paper's pivot would index it).
+   */
+  static final String CLOSEST_POINTS =
+      """
+      fun real dist(real ax, real ay, real bx, real by) = sqrt((ax - bx) * (ax - bx) + (ay - by) * (ay - by))
+      fun real closest(int depth, [real] xs, [real] ys) =
+        if depth = 0 || size(ys) = 0 then 1e308 else
+        let pivot = ys[0] in
+        let {ax, ay} = unzip(filter(fn bool (real x, real y) => y >= pivot, zip(xs, ys))) in
+        let {bx, by} = unzip(filter(fn bool (real x, real y) => y < pivot, zip(xs, ys))) in
+        let above = closest(depth - 1, ax, ay) in
+        let below = closest(depth - 1, bx, by) in
+        let border = if above < below then above else below in
+        let {abx, aby} = unzip(filter(fn bool (real x, real y) => y >= pivot && y < pivot + border, zip(xs, ys))) in
+        let {bbx, bby} = unzip(filter(fn bool (real x, real y) => y < pivot && y >= pivot - border, zip(xs, ys))) in
+        let cs = map(fn real (real x, real y) =>
+                   reduce(fn real (real a, real b) => if a < b then a else b, 1e308,
+                          map(fn real (real u, real v) => dist(x, y, u, v), zip(bbx, bby))),
+                 zip(abx, aby)) in
+        let bord = reduce(fn real (real a, real b) => if a < b then a else b, 1e308, cs) in
+        if border < bord then border else bord
+      fun real main([real] xs, [real] ys) = closest(3, xs, ys)
+      """;
+
+  @Test
+  void quadtreeIsThePapersTwoLoops() {
+    Compiled c = Compiled.of(QUADTREE);
+    assertEquals(List.of("redomap", "filtermap"), c.kernelStructures(), c.optimized()::explain);
+    Exp.FilterMap quarters =
+        (Exp.FilterMap) c.optimized().kernelPlan().kernels().get(1).statement().exp();
+    assertEquals(List.of(2, 2, 2, 2), quarters.filters(), "four filters of two values each");
+    assertTrue(
+        c.optimized().explain().contains("fused by FUSE-CLUSTER-FILTERS"), c.optimized()::explain);
+    c.assertSameResult(
+        "main", "[{1.0, 2.0}, {-3.0, 0.5}, {4.0, -1.0}, {0.0, 0.0}, {-2.5, -7.0}, {6.0, 3.0}]");
+    c.assertSameResult("main", "[{1.0, 2.0}]");
+  }
+
+  @Test
+  void closestPointsIsThePapersThreeLoops() {
+    Compiled c = Compiled.of(CLOSEST_POINTS);
+    KernelPlan closest = KernelPlan.of(c.optimized().internal(), List.of("closest"));
+    assertEquals(
+        List.of("filtermap", "filtermap", "redomap{redomap}"),
+        closest.kernels().stream().map(KernelPlan.Kernel::structure).toList(),
+        c.optimized()::explain);
+    c.assertSameResult(
+        "main",
+        "[0.5, 3.0, -1.0, 2.5, 7.0, -4.0, 1.5, 0.0, 6.0, -2.0, 3.5, 4.5] "
+            + "[1.0, -2.0, 3.5, 0.25, -1.5, 2.0, 4.0, -3.0, 0.75, 1.25, -0.5, 2.75]");
+  }
+
+  @Test
+  void aReductionOfKeptValuesAlsoReturnedIsFoldedInTheFiltersPass() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[int], int} main([int] xs) =
+          let ys = map(fn int (int x) => x * 3 + 1, xs) in
+          let zs = filter(fn bool (int y) => y % 2 = 0, ys) in
+          let ws = map(fn int (int z) => z - 7, zs) in
+          {ws, reduce(op +, 0, ws)}
+        """);
+    assertEquals(List.of("filtermap"), c.kernelStructures(), c.optimized()::explain);
+    Exp.FilterMap fused =
+        (Exp.FilterMap) c.optimized().kernelPlan().kernels().get(0).statement().exp();
+    assertEquals(1, fused.accumulators(), "the sum folded in the filter's pass");
+    assertTrue(c.optimized().explain().contains("FUSE-FILTERMAP-REDUCE"), c.optimized()::explain);
+    c.assertSameResult("main", INTS);
+    c.assertSameResult("main", "[]");
+  }
+
+  @Test
+  void aReductionThatMayFailStaysItsOwnKernel() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[int], int} main([int] xs, int d) =
+          let ws = filter(fn bool (int x) => x > 0, xs) in
+          {ws, reduce(fn int (int a, int b) => a + b / d, 0, ws)}
+        """);
+    assertEquals(List.of("filter", "reduce"), c.kernelStructures(), c.optimized()::explain);
+    c.assertSameResult("main", INTS + " 2");
+  }
 }

@@ -87,14 +87,29 @@ class FusionRuleTest {
             .toList();
     assertEquals(1, soacs.size());
     assertEquals(keyword, ((Exp.Soac) soacs.get(0).exp()).keyword());
+    // FUSE-FILTERMAP-REDUCE folds any reduction of one filter's kept values into the filter's pass,
+    // keeping the rows: fusion tries it only where no pair rule fused the two.
     for (FusionRule other : FusionRule.values()) {
-      if (other != rule && other != FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER) {
+      if (other != rule
+          && other != FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER
+          && other != FusionRule.FUSE_FILTERMAP_REDUCE) {
         assertEquals(
             Optional.empty(),
             fusedAlone(other, source),
             other.ruleName() + " should not match " + source);
       }
     }
+  }
+
+  @Test
+  void fuseClusterFilters() {
+    assertOnlyRuleFuses(
+        FusionRule.FUSE_CLUSTER_FILTERS,
+        """
+        fun {[int], [int]} main([int] xs) =
+          {filter(fn bool (int x) => x > 0, xs), filter(fn bool (int x) => x < -2, xs)}
+        """,
+        "filtermap");
   }
 
   @Test
@@ -168,6 +183,8 @@ class FusionRuleTest {
             "FUSE-MAP-FILTER",
             "FUSE-FILTER-MAP",
             "FUSE-CLUSTER",
+            "FUSE-CLUSTER-FILTERS",
+            "FUSE-FILTERMAP-REDUCE",
             "PUSH-TRANSPOSE",
             "PULL-TRANSPOSE",
             "PULL-RESHAPE",

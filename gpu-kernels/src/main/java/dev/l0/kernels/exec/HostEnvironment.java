@@ -8,6 +8,7 @@ import dev.l0.semantics.ArrayOperations;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The variables of one host-runner call, by name, and the call's {@link RunMeter}. Each variable
@@ -18,6 +19,7 @@ import java.util.Map;
  */
 public final class HostEnvironment {
   private final Map<String, HostValue> bound = new HashMap<>();
+  private final Map<String, Function<HostEnvironment, HostValue>> onRead = new HashMap<>();
   private final Map<HostValue, Value> boxedConversions = new IdentityHashMap<>();
   private final Map<HostValue, FlatArray> flatConversions = new IdentityHashMap<>();
   private final RunMeter meter;
@@ -36,9 +38,21 @@ public final class HostEnvironment {
     bound.put(name, value);
   }
 
+  /**
+   * Binds {@code name} to the value {@code compute} makes from this environment, made only when
+   * something reads {@code name} (an index function that kernels read as a view of its operand).
+   */
+  public void bindOnRead(String name, Function<HostEnvironment, HostValue> compute) {
+    onRead.put(name, compute);
+  }
+
   /** The value {@code name} is bound to, in the form it was bound in. */
   public HostValue get(String name) {
     HostValue value = bound.get(name);
+    if (value == null && onRead.containsKey(name)) {
+      value = onRead.remove(name).apply(this);
+      bound.put(name, value);
+    }
     if (value == null) {
       throw new IllegalStateException("no value for variable " + name);
     }
@@ -83,6 +97,7 @@ public final class HostEnvironment {
   public HostEnvironment copy() {
     HostEnvironment copy = new HostEnvironment(meter);
     copy.bound.putAll(bound);
+    copy.onRead.putAll(onRead);
     copy.boxedConversions.putAll(boxedConversions);
     copy.flatConversions.putAll(flatConversions);
     return copy;

@@ -4,6 +4,7 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.jvm.FlatArray;
@@ -161,6 +162,18 @@ public final class HostRunner {
    */
   private record FlatFill(Ident bound, Exp fill) implements Step {}
 
+  /**
+   * {@code reshape(shape, a)} of a flat array: the same elements under the new shape, checked as
+   * the interpreter checks it (an index function, no copy).
+   */
+  private record Reshaped(Ident bound, Exp.Reshape reshape) implements Step {}
+
+  /**
+   * A transpose that only kernels read, each as a view of its operand: computed only if a kernel
+   * that runs on the evaluator (an executor's fallback) reads it.
+   */
+  private record ViewOnly(Ident bound, Exp.Transpose transpose) implements Step {}
+
   private record KernelRun(Stm statement, PreparedKernel kernel) implements Step {}
 
   private record LoopRun(Stm statement, Exp.Loop loop, List<Step> body) implements Step {}
@@ -175,10 +188,14 @@ public final class HostRunner {
       InternalProgram program) {
     List<Step> steps = new ArrayList<>();
     List<Stm> pending = new ArrayList<>();
-    for (Stm stm : body.stms()) {
+    for (int i = 0; i < body.stms().size(); i++) {
+      Stm stm = body.stms().get(i);
       KernelPlan.Kernel kernel = kernels.get(stm);
       boolean holdsKernel = kernel == null && holdsKernel(stm.exp(), kernels);
-      Step onHost = kernel == null && !holdsKernel ? withoutBoxing(stm) : null;
+      Step onHost =
+          readOnlyByKernels(stm, body, i, kernels)
+              ? new ViewOnly(stm.pattern().get(0), (Exp.Transpose) stm.exp())
+              : kernel == null && !holdsKernel ? withoutBoxing(stm) : null;
       if (kernel != null || holdsKernel || onHost != null) {
         flush(pending, scope, program, steps);
       }
@@ -220,6 +237,22 @@ public final class HostRunner {
   }
 
   /**
+   * Whether {@code stm} (statement {@code index} of {@code body}) is a transpose whose result only
+   * kernels of the plan read (thesis ch. 8: they read it as a view of its operand, {@code
+   * dev.l0.kernels.lower.GroupContext}), not the body's result nor any other statement.
+   */
+  private static boolean readOnlyByKernels(
+      Stm stm, Body body, int index, Map<Stm, KernelPlan.Kernel> kernels) {
+    if (!(stm.exp() instanceof Exp.Transpose)) {
+      return false;
+    }
+    String name = stm.pattern().get(0).name();
+    return body.result().stream().noneMatch(r -> name.equals(r.varName()))
+        && body.stms().subList(index + 1, body.stms().size()).stream()
+            .noneMatch(s -> !kernels.containsKey(s) && Analysis.freeVariables(s).contains(name));
+  }
+
+  /**
    * {@code kernel} prepared by the executor; one the executor cannot lower is the program's compile
    * error, naming the construct and its source position (no kernel runs on the evaluator instead).
    */
@@ -249,6 +282,9 @@ public final class HostRunner {
     }
     if (e instanceof Exp.Atom atom && atom.value() instanceof SubExp.Var variable) {
       return new Alias(stm.pattern().get(0), variable.name());
+    }
+    if (e instanceof Exp.Reshape reshape && reshape.array() instanceof SubExp.Var) {
+      return new Reshaped(stm.pattern().get(0), reshape);
     }
     if (e instanceof Exp.Iota
         || e instanceof Exp.Replicate
@@ -286,6 +322,16 @@ public final class HostRunner {
         environment.bind(a.bound().name(), environment.get(a.variable()));
       } else if (step instanceof FlatFill f) {
         environment.bind(f.bound().name(), filled(f.fill(), environment));
+      } else if (step instanceof ViewOnly v) {
+        Exp.Transpose t = v.transpose();
+        environment.bindOnRead(
+            v.bound().name(),
+            env ->
+                HostValue.of(
+                    ArrayOperations.transpose(
+                        t.k(), t.n(), env.value(t.array().varName()), SourcePos.NONE)));
+      } else if (step instanceof Reshaped r) {
+        environment.bind(r.bound().name(), reshaped(r.reshape(), environment));
       } else if (step instanceof KernelRun k) {
         bind(
             k.statement().pattern(),
@@ -317,6 +363,33 @@ public final class HostRunner {
       merge = run(l.body(), loop.body().result(), environment);
     }
     return merge;
+  }
+
+  /**
+   * {@code reshape(shape, a)}: a flat {@code a}'s elements under the new shape where the sizes are
+   * not negative and their product is its element count; otherwise, or for a boxed {@code a}, the
+   * interpreter's reshape (and its error).
+   */
+  private static HostValue reshaped(Exp.Reshape reshape, HostEnvironment environment) {
+    String array = reshape.array().varName();
+    int[] shape = new int[reshape.shape().size()];
+    long elements = 1;
+    boolean fits = environment.get(array) instanceof HostValue.Flat;
+    for (int d = 0; d < shape.length && fits; d++) {
+      long size = ((ScalarValue.Int) scalar(reshape.shape().get(d), environment)).value();
+      fits = size >= 0 && size <= Integer.MAX_VALUE;
+      shape[d] = (int) size;
+      elements *= Math.max(size, 0);
+      fits = fits && elements <= Integer.MAX_VALUE;
+    }
+    if (fits) {
+      FlatArray flat = environment.flat(array);
+      if (elements == java.lang.reflect.Array.getLength(flat.data())) {
+        return HostValue.of(new FlatArray(flat.elementType(), flat.data(), shape));
+      }
+    }
+    List<Value> sizes = reshape.shape().stream().map(s -> (Value) scalar(s, environment)).toList();
+    return HostValue.of(ArrayOperations.reshape(sizes, environment.value(array), reshape.pos()));
   }
 
   /** The most bytes of one scalar of a flat array. */

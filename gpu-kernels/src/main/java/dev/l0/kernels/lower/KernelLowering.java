@@ -97,7 +97,6 @@ public final class KernelLowering {
       return ScanLowering.lower(
           group, name, pattern, s.operator(), s.operator(), s.neutral(), s.inputs());
     }
-    return FilterLowering.lower(
-        group, name, pattern, soac.rowFunction(), soac.inputs(), soac instanceof Exp.FilterMap);
+    return FilterLowering.lower(group, name, pattern, soac);
   }
 }

@@ -123,7 +123,7 @@ final class ReductionLowering {
   }
 
   /** One block: the pairwise tree over the {@code count} block partials, level by level. */
-  private static List<KernelStmt> treeKernel(
+  static List<KernelStmt> treeKernel(
       ThreadCode code, Lambda combine, List<Buffer> partials, KernelExpr count) {
     GroupContext group = code.group();
     PairwiseTree.Storage global =

@@ -1677,15 +1677,16 @@ final class ThreadCode {
 
   /**
    * A filter or a filtermap inside a thread: the kept rows (a filter's input rows, a filtermap's
-   * values) copied in order into scratch arrays as long as the input.
+   * values) copied in order into scratch arrays as long as the input, each filter of a filtermap
+   * keeping its own count.
    */
   private void lowerSequentialFilter(List<Ident> pattern, Exp.Soac filter, List<KernelStmt> out) {
     List<ArrayView> views = filter.inputs().stream().map(this::array).toList();
     KernelExpr length = views.get(0).dims().get(0);
-    boolean mapsRows = filter instanceof Exp.FilterMap;
+    FilterResults filters = FilterResults.of(filter, pattern.size());
     List<ArrayView> regions =
-        mapsRows
-            ? pattern.stream()
+        filters.mapsRows()
+            ? pattern.subList(filters.accumulators(), pattern.size()).stream()
                 .map(
                     p ->
                         allocate(
@@ -1693,37 +1694,57 @@ final class ThreadCode {
                             List.of(length)))
                 .toList()
             : views.stream().map(v -> allocate(v.elementType(), v.dims())).toList();
-    KernelExpr.Var kept = group.fresh("kept", ScalarType.I64);
-    out.add(new KernelStmt.Declare(kept, KernelExprs.ZERO));
     KernelExpr keptBound = bound(length);
-    if (keptBound != null) {
-      sizeBounds.put(kept, keptBound);
-    }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    List<KernelExpr.Var> flagged =
-        applyToLocals(filter.rowFunction(), views.stream().map(v -> row(v, j)).toList(), body);
-    List<KernelStmt> copyRow = new ArrayList<>();
-    for (int k = 0; k < regions.size(); k++) {
-      ArrayView target = regions.get(k).rowInBounds(kept);
-      if (mapsRows) {
-        copyRow.add(new KernelStmt.Store(target.buffer(), target.offset(), flagged.get(1 + k)));
-      } else {
-        copyElements(views.get(k).rowInBounds(j), target, copyRow);
-      }
+    List<KernelExpr.Var> accs =
+        declareAccumulators(
+            filter instanceof Exp.FilterMap f
+                ? f.neutral().stream().map(this::scalar).toList()
+                : List.of(),
+            out);
+    List<Binding> args = new ArrayList<>();
+    accs.forEach(a -> args.add(new Binding.Scalar(a)));
+    views.forEach(v -> args.add(row(v, j)));
+    List<KernelExpr.Var> flagged = applyToLocals(filter.rowFunction(), args, body);
+    for (int a = 0; a < accs.size(); a++) {
+      body.add(new KernelStmt.Assign(accs.get(a), flagged.get(a)));
+      env.put(pattern.get(a).name(), new Binding.Scalar(accs.get(a)));
     }
-    copyRow.add(new KernelStmt.Assign(kept, KernelExprs.add(kept, KernelExprs.ONE)));
-    body.add(new KernelStmt.If(flagged.get(0), copyRow, List.of()));
+    List<KernelExpr.Var> keptCounts = new ArrayList<>();
+    for (int k = 0; k < filters.count(); k++) {
+      KernelExpr.Var kept = group.fresh("kept", ScalarType.I64);
+      out.add(new KernelStmt.Declare(kept, KernelExprs.ZERO));
+      if (keptBound != null) {
+        sizeBounds.put(kept, keptBound);
+      }
+      keptCounts.add(kept);
+      int flag = filters.flags().get(k);
+      int first = filters.firstResults().get(k);
+      List<KernelStmt> copyRow = new ArrayList<>();
+      for (int r = first; r < first + filters.sizes().get(k); r++) {
+        ArrayView target = regions.get(r - accs.size()).rowInBounds(kept);
+        if (filters.mapsRows()) {
+          copyRow.add(
+              new KernelStmt.Store(
+                  target.buffer(), target.offset(), flagged.get(flag + 1 + r - first)));
+        } else {
+          copyElements(views.get(r).rowInBounds(j), target, copyRow);
+        }
+      }
+      copyRow.add(new KernelStmt.Assign(kept, KernelExprs.add(kept, KernelExprs.ONE)));
+      body.add(new KernelStmt.If(flagged.get(flag), copyRow, List.of()));
+    }
     KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, length, KernelExprs.ONE, body);
     addGuarded(allValid(views), List.of(loop), List.of(), out);
-    for (int k = 0; k < pattern.size(); k++) {
-      ArrayView region = regions.get(k);
-      List<KernelExpr> dims = new ArrayList<>(List.of(kept));
+    for (int r = accs.size(); r < pattern.size(); r++) {
+      ArrayView region = regions.get(r - accs.size());
+      List<KernelExpr> dims = new ArrayList<>(List.of(keptCounts.get(filters.filterOf(r))));
       dims.addAll(region.dims().subList(1, region.rank()));
       env.put(
-          pattern.get(k).name(),
+          pattern.get(r).name(),
           new ArrayView(region.source(), region.offset(), dims, region.strides(), region.valid()));
-      owned.add(pattern.get(k).name());
+      owned.add(pattern.get(r).name());
     }
   }
 

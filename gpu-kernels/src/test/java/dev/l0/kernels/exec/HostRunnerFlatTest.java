@@ -213,7 +213,7 @@ class HostRunnerFlatTest {
   }
 
   @Test
-  void aHostTransposeBoxesItsArrayOncePerCall() {
+  void aTransposeOnlyAKernelReadsIsNotComputedOnTheHost() {
     Program matmul = TestPrograms.load(TestPrograms.P1_MATMUL);
     HostRunner runner = HostRunner.compile(matmul, new JvmKernelExecutor());
     Value x =
@@ -224,7 +224,7 @@ class HostRunnerFlatTest {
       FlatRun run = runFlat(runner, matmul, "main", List.of(x, y));
       assertEquals(
           RunOutcome.of(() -> new Interpreter(matmul).call("main", List.of(x, y))), run.outcome());
-      assertEquals(1, run.meter().boxedArrays());
+      assertEquals(0, run.meter().boxedArrays(), "the kernel reads y transposed as a view");
     }
   }
 

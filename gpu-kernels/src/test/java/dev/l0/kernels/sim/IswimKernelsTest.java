@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The maps of scans that ISWIM makes (thesis §8.3, Figs. 35 and 36 at depths 1 to 3, with a fused
  * producer and a fused consumer) run as one map kernel each on the simulator (blocks of 1 and of 32
- * threads) and on the JVM backend, a thread per column scanning it in order: none runs on the
- * optimiser's evaluator, and the results are the interpreter's, bit for bit.
+ * threads) and on the JVM backend, a thread per column scanning it in order, and a transposed
+ * result the program returns is copied by a second map kernel: none runs on the optimiser's
+ * evaluator, and the results are the interpreter's, bit for bit.
  */
 class IswimKernelsTest {
   private static final List<KernelExecutor> BACKENDS =
@@ -43,17 +44,22 @@ class IswimKernelsTest {
       OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(program));
       List<String> structures =
           optimized.kernelPlan().kernels().stream().map(KernelPlan.Kernel::structure).toList();
-      assertEquals(1, structures.size(), optimized.explain());
       assertTrue(
           structures.get(0).startsWith("map{") && structures.get(0).contains("scan"),
           optimized.explain());
+      assertTrue(
+          structures.size() <= 2 && structures.stream().skip(1).allMatch("map"::equals),
+          () -> "at most the copy of a transposed result besides: " + optimized.explain());
       for (KernelExecutor backend : BACKENDS) {
         List<String> runs = new ArrayList<>();
         HostRunner runner =
             new HostRunner(
                 optimized, KernelArrayProgramsOnEveryBackendTest.recording(backend, runs));
         assertEquals(interpreted, runner.call("main", args), backend.name() + ": " + program);
-        assertEquals(List.of("map"), runs, backend.name() + " ran the map of scans as a kernel");
+        assertEquals(
+            java.util.Collections.nCopies(structures.size(), "map"),
+            runs,
+            backend.name() + " ran the map of scans (and the copy) as kernels");
       }
     }
   }

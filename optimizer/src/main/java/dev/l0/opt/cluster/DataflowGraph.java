@@ -113,7 +113,7 @@ public final class DataflowGraph {
           sizeOf.computeIfAbsent(
               soac.inputs().get(0).varName(), v -> declaredSize(v, types.get(v)));
       boolean transducer = soac instanceof Exp.Filter || soac instanceof Exp.FilterMap;
-      String output = transducer ? "k'" + stm.pattern().get(0).name() : null;
+      String output = transducer ? outputSize(stm, 0) : null;
       nodes.add(new Node(stm, iteration, output));
       Set<String> read = new LinkedHashSet<>();
       soac.inputs().forEach(in -> read.add(in.varName()));
@@ -134,14 +134,24 @@ public final class DataflowGraph {
           addEdge(edges, source, index, EdgeKind.PREVENTING);
         }
       }
-      for (Ident id : stm.pattern()) {
+      for (int k = 0; k < stm.pattern().size(); k++) {
+        Ident id = stm.pattern().get(k);
         producedBy.put(id.name(), index);
         if (id.type() instanceof Type.Array) {
-          sizeOf.put(id.name(), transducer ? output : iteration);
+          sizeOf.put(id.name(), transducer ? outputSize(stm, k) : iteration);
         }
       }
     }
     return new DataflowGraph(nodes, new ArrayList<>(edges.values()), inputs);
+  }
+
+  /**
+   * The new size of result {@code k} of a filter or filtermap: {@code k'} named by the first result
+   * of its filter (a filtermap of several filters gives each a size of its own).
+   */
+  private static String outputSize(Stm transducer, int k) {
+    int first = transducer.exp() instanceof Exp.FilterMap f ? f.firstResult(f.filterOf(k)) : 0;
+    return "k'" + transducer.pattern().get(first).name();
   }
 
   private static boolean makesRows(Stm producer) {

@@ -196,15 +196,25 @@ public final class InternalEvaluator {
       return arrays(pattern, columns, inputs);
     }
     if (soac instanceof Exp.FilterMap f) {
+      int accumulators = f.accumulators();
+      List<Value> acc = values(f.neutral(), env);
       List<List<Value>> columns = columns(pattern.size());
       for (int i = 0; i < width; i++) {
-        List<Value> flagged = lambda(f.function(), row(inputs, i), env);
-        if (((ScalarValue.Bool) flagged.get(0)).value()) {
-          addRow(columns, flagged.subList(1, flagged.size()));
+        List<Value> row = new ArrayList<>(acc);
+        row.addAll(row(inputs, i));
+        List<Value> flagged = lambda(f.function(), row, env);
+        acc = flagged.subList(0, accumulators);
+        for (int k = 0; k < f.filters().size(); k++) {
+          int flag = f.flagPosition(k);
+          if (((ScalarValue.Bool) flagged.get(flag)).value()) {
+            int first = f.firstResult(k);
+            List<Value> values = flagged.subList(flag + 1, flag + 1 + f.filters().get(k));
+            addRow(columns.subList(first, first + values.size()), values);
+          }
         }
       }
-      List<Value> out = new ArrayList<>();
-      for (int c = 0; c < pattern.size(); c++) {
+      List<Value> out = new ArrayList<>(acc);
+      for (int c = accumulators; c < pattern.size(); c++) {
         out.add(new Value.Array(InternalTypes.row(pattern.get(c).type()), columns.get(c)));
       }
       return out;

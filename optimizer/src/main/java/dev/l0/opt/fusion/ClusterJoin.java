@@ -18,19 +18,22 @@ import java.util.Map;
  * Realises seed 002's clustering of a kernel-level body ({@link ClusterSolver}) where the fusion
  * rules have not: two maps the clustering puts in one loop, with no edge between them, over rows of
  * one size, neither of which may fail (joining them would change which fails first), become one map
- * ({@link FusionRule#FUSE_CLUSTER}). Producer-consumer pairs of a cluster are fused by the T2 rules
- * themselves, filters by {@link FusionRule#FUSE_MAP_FILTER} and {@link FusionRule#FUSE_FILTER_MAP}.
+ * ({@link FusionRule#FUSE_CLUSTER}); so do two filters of scalar rows, into one filtermap of both
+ * ({@link FusionRule#FUSE_CLUSTER_FILTERS}). Producer-consumer pairs of a cluster are fused by the
+ * T2 rules themselves, filters by {@link FusionRule#FUSE_MAP_FILTER} and {@link
+ * FusionRule#FUSE_FILTER_MAP}.
  */
 final class ClusterJoin {
   private ClusterJoin() {}
 
   /**
-   * Joins the first pair of maps that one cluster of {@code stms} holds, {@code types} giving the
-   * types of the names bound outside them; returns whether it did.
+   * Joins the first pair of maps, or of filters, that one cluster of {@code stms} holds, {@code
+   * types} giving the types of the names bound outside them; returns whether it did.
    */
   static boolean joinOnePair(
       List<Stm> stms, Map<String, Type> types, NameSource names, FusionHistory history) {
-    if (stms.stream().filter(s -> s.exp() instanceof Exp.Map).count() < 2) {
+    if (stms.stream().filter(s -> s.exp() instanceof Exp.Map).count() < 2
+        && stms.stream().filter(s -> FilterClusterRules.filterCluster(s.exp())).count() < 2) {
       return false;
     }
     DataflowGraph graph = DataflowGraph.of(stms, types);
@@ -67,16 +70,36 @@ final class ClusterJoin {
     if (Fusion.readBetween(stms, i, j, first) || Fusion.consumedBetween(stms, i, j, first)) {
       return false;
     }
-    return FusionRule.FUSE_CLUSTER
-        .apply(first, second, names)
+    FusionRule rule =
+        first.exp() instanceof Exp.Map ? FusionRule.FUSE_CLUSTER : FusionRule.FUSE_CLUSTER_FILTERS;
+    return rule.apply(first, second, names)
         .map(
             joined -> {
-              history.record(FusionRule.FUSE_CLUSTER, first, second, joined);
+              history.record(rule, first, second, joined);
               stms.set(j, joined);
               stms.remove(i);
               return true;
             })
         .orElse(false);
+  }
+
+  /**
+   * {@code first} and {@code second}, two filters or filtermaps of one size, as one filtermap of
+   * their filters binding both patterns.
+   */
+  static Stm joinFilters(Stm first, Stm second) {
+    Exp.FilterMap f = FilterClusterRules.asFilterMap((Exp.Soac) first.exp());
+    Exp.FilterMap g = FilterClusterRules.asFilterMap((Exp.Soac) second.exp());
+    List<SubExp> inputs = new ArrayList<>(f.inputs());
+    inputs.addAll(g.inputs());
+    List<Integer> filters = new ArrayList<>(f.filters());
+    filters.addAll(g.filters());
+    Exp.FilterMap joined =
+        new Exp.FilterMap(FusionRules.joined(f.function(), 0, g.function(), 0), inputs, filters);
+    return new Stm(
+        concat(first.pattern(), second.pattern()),
+        certificatesOf(first, second),
+        FusionRules.mergeDuplicateInputs(joined));
   }
 
   /** {@code first} and {@code second}, two maps of one size, as one map binding both patterns. */
@@ -85,12 +108,24 @@ final class ClusterJoin {
     Exp.Map g = (Exp.Map) second.exp();
     List<SubExp> inputs = new ArrayList<>(f.inputs());
     inputs.addAll(g.inputs());
-    List<Ident> pattern = new ArrayList<>(first.pattern());
-    pattern.addAll(second.pattern());
-    List<String> certs = new ArrayList<>(first.certificates());
-    second.certificates().stream().filter(c -> !certs.contains(c)).forEach(certs::add);
     Exp.Map joined =
         new Exp.Map(FusionRules.joined(f.function(), 0, g.function(), 0), inputs, f.pos());
-    return new Stm(pattern, certs, FusionRules.mergeDuplicateInputs(joined));
+    return new Stm(
+        concat(first.pattern(), second.pattern()),
+        certificatesOf(first, second),
+        FusionRules.mergeDuplicateInputs(joined));
+  }
+
+  private static List<Ident> concat(List<Ident> first, List<Ident> second) {
+    List<Ident> out = new ArrayList<>(first);
+    out.addAll(second);
+    return out;
+  }
+
+  /** The certificates of both statements, each once. */
+  private static List<String> certificatesOf(Stm first, Stm second) {
+    List<String> certs = new ArrayList<>(first.certificates());
+    second.certificates().stream().filter(c -> !certs.contains(c)).forEach(certs::add);
+    return certs;
   }
 }

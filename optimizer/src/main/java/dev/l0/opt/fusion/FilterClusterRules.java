@@ -14,6 +14,7 @@ import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
+import dev.l0.opt.pass.Renamer;
 import dev.l0.semantics.ArrayOperations;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -46,6 +47,11 @@ final class FilterClusterRules {
     return filter.predicate().params().stream().allMatch(p -> p.type().rank() == 0);
   }
 
+  /** Whether {@code e} is a filtermap, or a filter of scalar rows (one filter cluster). */
+  static boolean filterCluster(Exp e) {
+    return e instanceof Exp.FilterMap || e instanceof Exp.Filter f && scalarRows(f);
+  }
+
   /** A filter as the filtermap it is; a filtermap as itself. */
   static Exp.FilterMap asFilterMap(Exp.Soac filter) {
     if (filter instanceof Exp.FilterMap filterMap) {
@@ -66,6 +72,123 @@ final class FilterClusterRules {
   static Optional<Stm> mapIntoFilter(Stm producer, Stm consumer, NameSource names) {
     Stm asFilterMap = consumer.withExp(asFilterMap((Exp.Soac) consumer.exp()));
     return FusionRules.fuse(producer, asFilterMap, names);
+  }
+
+  /**
+   * {@code FUSE-FILTER-REDOMAP} of a filtermap of one filter: {@code redomap(⊕, fn acc x => let (k,
+   * v) = h(x) in if k then fold(acc, v) else acc, ne, a)}.
+   */
+  static Optional<Stm> filterMapIntoReduction(Stm producer, Stm consumer, NameSource names) {
+    Exp.FilterMap h = (Exp.FilterMap) producer.exp();
+    Exp.Screma reduction = asRedomap((Exp.Soac) consumer.exp(), names);
+    Lambda fold = foldKept(h, producer.pattern(), reduction, false, names);
+    Exp.Screma fused =
+        Exp.Screma.redomap(
+            reduction.combine(), fold, reduction.neutral(), h.inputs(), reduction.pos());
+    return Optional.of(new Stm(consumer.pattern(), certificatesOf(producer, consumer), fused));
+  }
+
+  /**
+   * {@code FUSE-FILTERMAP-REDUCE}: a reduction of one filter's kept values folded in the filter's
+   * pass: the filtermap gets the reduction's accumulators, folded over the rows in order, a row's
+   * values only where its filter keeps it, and still keeps its rows; the pattern binds the
+   * reduction's results, then the filtermap's.
+   */
+  static Optional<Stm> reductionInFilterPass(Stm producer, Stm consumer, NameSource names) {
+    Exp.FilterMap h = asFilterMap((Exp.Soac) producer.exp());
+    Exp.Screma reduction = asRedomap((Exp.Soac) consumer.exp(), names);
+    Lambda fold = foldKept(h, producer.pattern(), reduction, true, names);
+    List<Ident> pattern = new ArrayList<>(consumer.pattern());
+    pattern.addAll(producer.pattern());
+    Exp.FilterMap fused =
+        new Exp.FilterMap(fold, h.inputs(), h.filters(), reduction.neutral(), reduction.combine());
+    return Optional.of(new Stm(pattern, certificatesOf(producer, consumer), fused));
+  }
+
+  /**
+   * Whether {@code inputs} are all kept values of one filter of {@code producer} (a filter of
+   * scalar rows or a filtermap without accumulators), bound by {@code outputs}.
+   */
+  static boolean readsOneFilter(Exp producer, List<Ident> outputs, List<SubExp> inputs) {
+    if (!filterCluster(producer) || producer instanceof Exp.FilterMap f && f.accumulators() > 0) {
+      return false;
+    }
+    Exp.FilterMap h = asFilterMap((Exp.Soac) producer);
+    List<SubExp> produced = outputs.stream().map(id -> (SubExp) id.var()).toList();
+    Set<Integer> filters = new HashSet<>();
+    for (SubExp in : inputs) {
+      int r = produced.indexOf(in);
+      if (r < 0) {
+        return false;
+      }
+      filters.add(h.filterOf(r));
+    }
+    return filters.size() == 1;
+  }
+
+  /** A reduce as the redomap it is (a renamed copy of its operator folds), a redomap as itself. */
+  private static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
+    if (reduction instanceof Exp.Reduce r) {
+      return Exp.Screma.redomap(
+          r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos());
+    }
+    return (Exp.Screma) reduction;
+  }
+
+  /**
+   * {@code fn acc x => let (flags, values) = h(x) in let acc' = if flag then fold(acc, values) else
+   * acc in (acc', flags, values)}, the flag that of the filter whose values {@code reduction} reads
+   * (through {@code outputs}, {@code h}'s pattern); without {@code h}'s flags and values after the
+   * accumulators unless {@code keepRows}.
+   */
+  private static Lambda foldKept(
+      Exp.FilterMap h,
+      List<Ident> outputs,
+      Exp.Screma reduction,
+      boolean keepRows,
+      NameSource names) {
+    Lambda f = h.function();
+    Lambda fold = reduction.fold();
+    int accumulators = reduction.accumulators();
+    List<SubExp> produced = outputs.stream().map(id -> (SubExp) id.var()).toList();
+    Map<String, SubExp> rowOf = new HashMap<>();
+    int filter = 0;
+    for (int j = 0; j < reduction.inputs().size(); j++) {
+      int r = produced.indexOf(reduction.inputs().get(j));
+      filter = h.filterOf(r);
+      rowOf.put(
+          fold.params().get(accumulators + j).name(), f.body().result().get(h.valuePosition(r)));
+    }
+    List<Ident> accs = fold.params().subList(0, accumulators);
+    List<Ident> folded = new ArrayList<>();
+    List<SubExp> unchanged = new ArrayList<>();
+    for (Ident acc : accs) {
+      folded.add(new Ident(names.fresh("folded"), acc.type()));
+      unchanged.add(acc.var());
+    }
+    List<Stm> stms = new ArrayList<>(f.body().stms());
+    stms.add(
+        new Stm(
+            folded,
+            new Exp.If(
+                f.body().result().get(h.flagPosition(filter)),
+                new Substitution(rowOf).apply(fold.body()),
+                new Body(List.of(), unchanged))));
+    List<SubExp> results = new ArrayList<>(folded.stream().map(Ident::var).toList());
+    List<Type> types = new ArrayList<>(fold.returnTypes());
+    if (keepRows) {
+      results.addAll(f.body().result());
+      types.addAll(f.returnTypes());
+    }
+    List<Ident> params = new ArrayList<>(accs);
+    params.addAll(f.params());
+    return new Lambda(params, new Body(stms, results), types);
+  }
+
+  private static List<String> certificatesOf(Stm producer, Stm consumer) {
+    List<String> certs = new ArrayList<>(producer.certificates());
+    consumer.certificates().stream().filter(c -> !certs.contains(c)).forEach(certs::add);
+    return certs;
   }
 
   /** {@code FUSE-FILTER-MAP}: the map's function runs on the kept rows' values. */

@@ -42,8 +42,9 @@ import java.util.Set;
  * Where a body's SOACs are kernels, independent reductions of one array join into one pass ({@link
  * FusionRule#FUSE_HORIZONTAL}), and the maps that seed 002's clustering puts in one loop join
  * ({@link ClusterJoin}); a filter fuses with its producer and its consumer into a filtermap, its
- * output's size read from the consumer ({@link FilterClusterRules}). A producer whose outputs reach
- * their consumer through transposes or reshapes fuses by the rules of thesis ch. 8 ({@link
+ * output's size read from the consumer ({@link FilterClusterRules}), and a reduction of its kept
+ * values is folded in its pass ({@link FusionRule#FUSE_FILTERMAP_REDUCE}). A producer whose outputs
+ * reach their consumer through transposes or reshapes fuses by the rules of thesis ch. 8 ({@link
  * IndexFunctionFusion}), tried first.
  */
 public final class Fusion implements Pass {
@@ -125,6 +126,7 @@ public final class Fusion implements Pass {
           || sinkIntoBranches(stms, body.result(), names)
           || duplicateOneCheapProducer(stms, body.result(), names, history)
           || kernelLevel && joinOneSiblingPair(stms, names, history)
+          || kernelLevel && foldOneReductionIntoFilter(stms, names, history)
           || kernelLevel && ClusterJoin.joinOnePair(stms, types, names, history)
           || interchangeOneScan(stms, body.result(), types, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
@@ -168,6 +170,40 @@ public final class Fusion implements Pass {
         Stm joined = FusionRule.FUSE_HORIZONTAL.apply(first, second, names).orElseThrow();
         history.record(FusionRule.FUSE_HORIZONTAL, first, second, joined);
         stms.set(j, joined);
+        stms.remove(i);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Filter-reduce ({@link FusionRule#FUSE_FILTERMAP_REDUCE}): the first reduction that cannot fail
+   * of the kept values of a filter whose rows are also used elsewhere, nothing between the two
+   * reading the filter's results or consuming what it reads, is folded in the filter's pass, at the
+   * reduction's place.
+   */
+  private static boolean foldOneReductionIntoFilter(
+      List<Stm> stms, NameSource names, FusionHistory history) {
+    for (int j = 1; j < stms.size(); j++) {
+      Stm consumer = stms.get(j);
+      if (!isReduction(consumer) || Analysis.mayFail(consumer.exp())) {
+        continue;
+      }
+      for (int i = 0; i < j; i++) {
+        Stm producer = stms.get(i);
+        Set<String> outputs = new HashSet<>();
+        producer.pattern().forEach(p -> outputs.add(p.name()));
+        if (!FusionRule.FUSE_FILTERMAP_REDUCE.matches(
+                producer.exp(), consumer.exp(), producer.pattern())
+            || !onlyInputUses(consumer, (Exp.Soac) consumer.exp(), outputs)
+            || readBetween(stms, i, j, producer)
+            || consumedBetween(stms, i, j, producer)) {
+          continue;
+        }
+        Stm fused = FusionRule.FUSE_FILTERMAP_REDUCE.apply(producer, consumer, names).orElseThrow();
+        history.record(FusionRule.FUSE_FILTERMAP_REDUCE, producer, consumer, fused);
+        stms.set(j, fused);
         stms.remove(i);
         return true;
       }

@@ -66,9 +66,22 @@ public enum FusionRule {
   FUSE_FILTER_REDOMAP("FUSE-FILTER-REDOMAP") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Filter
+      boolean oneFilter =
+          producer instanceof Exp.Filter
+              || producer instanceof Exp.FilterMap f
+                  && f.filters().size() == 1
+                  && f.accumulators() == 0
+                  && scalarResults(consumer);
+      return oneFilter
           && reduces(consumer)
           && allInputsFrom(((Exp.Soac) consumer).inputs(), outputs);
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
+      return producer.exp() instanceof Exp.FilterMap
+          ? FilterClusterRules.filterMapIntoReduction(producer, consumer, names)
+          : FusionRules.fuse(producer, consumer, names);
     }
   },
   /**
@@ -145,10 +158,9 @@ public enum FusionRule {
   FUSE_FILTER_MAP("FUSE-FILTER-MAP") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      boolean filterCluster =
-          producer instanceof Exp.FilterMap
-              || producer instanceof Exp.Filter f && FilterClusterRules.scalarRows(f);
-      return filterCluster
+      return FilterClusterRules.filterCluster(producer)
+          && !(producer instanceof Exp.FilterMap fm
+              && (fm.filters().size() > 1 || fm.accumulators() > 0))
           && consumer instanceof Exp.Map m
           && m.function().returnTypes().stream().allMatch(t -> t.rank() == 0)
           && allInputsFrom(m.inputs(), outputs);
@@ -177,6 +189,49 @@ public enum FusionRule {
     @Override
     Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
       return Optional.of(ClusterJoin.joinMaps(first, second));
+    }
+  },
+  /**
+   * Two filters (or filtermaps) of scalar rows that seed 002's clustering puts in one loop ({@link
+   * ClusterJoin}), over rows of one size, the second not reading the first's results, become one
+   * filtermap of both: {@code filter(p, a)} and {@code filter(q, b)} are {@code filtermap(fn x y =>
+   * (p(x), x, q(y), y), a, b)} with two filters, each keeping its own rows; closest points' halves
+   * and quadtree's quarters are one pass.
+   */
+  FUSE_CLUSTER_FILTERS("FUSE-CLUSTER-FILTERS") {
+    @Override
+    boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
+      Set<String> read = Analysis.useCounts(second).keySet();
+      return FilterClusterRules.filterCluster(first)
+          && FilterClusterRules.filterCluster(second)
+          && ((Exp.Soac) first).accumulators() == 0
+          && ((Exp.Soac) second).accumulators() == 0
+          && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
+      return Optional.of(ClusterJoin.joinFilters(first, second));
+    }
+  },
+  /**
+   * A reduction (reduce or redomap, scalar accumulators, cannot fail) of the kept values of one
+   * filter of a filter or filtermap whose rows are also used elsewhere, folded in the filter's own
+   * pass (filter-reduce): {@code let ws = filtermap(h, a) in {ws, reduce(⊕, ne, ws)}} is one
+   * filtermap with an accumulator, {@code fn acc x => let (k, v) = h(x) in (if k then acc ⊕ v else
+   * acc, k, v)}, each row folded in order, so one kernel where there were two.
+   */
+  FUSE_FILTERMAP_REDUCE("FUSE-FILTERMAP-REDUCE") {
+    @Override
+    boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
+      return reduces(consumer)
+          && scalarResults(consumer)
+          && FilterClusterRules.readsOneFilter(producer, outputs, ((Exp.Soac) consumer).inputs());
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
+      return FilterClusterRules.reductionInFilterPass(producer, consumer, names);
     }
   },
   // ---- Across transpose and reshape (thesis ch. 8): applied by IndexFunctionFusion ----
@@ -263,11 +318,13 @@ public enum FusionRule {
 
   /**
    * The first rule, in order, that fuses {@code producer} into {@code consumer} (or joins the two);
-   * empty where none does.
+   * empty where none does. {@link #FUSE_FILTERMAP_REDUCE}, which keeps the producer's rows, is left
+   * to {@link Fusion}'s filter-reduce step, after the pair rules.
    */
   static Optional<FusionRule> matching(Stm producer, Stm consumer) {
     for (FusionRule rule : values()) {
-      if (rule.matches(producer.exp(), consumer.exp(), producer.pattern())) {
+      if (rule != FUSE_FILTERMAP_REDUCE
+          && rule.matches(producer.exp(), consumer.exp(), producer.pattern())) {
         return Optional.of(rule);
       }
     }

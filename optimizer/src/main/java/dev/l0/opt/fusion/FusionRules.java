@@ -294,11 +294,11 @@ final class FusionRules {
   }
 
   /**
-   * A map or screma reading the same array twice reads it once; the second parameter becomes the
-   * first.
+   * A map, screma or filtermap reading the same array twice reads it once; the second parameter
+   * becomes the first.
    */
   static Exp.Soac mergeDuplicateInputs(Exp.Soac soac) {
-    if (!(soac instanceof Exp.Map || soac instanceof Exp.Screma)) {
+    if (!(soac instanceof Exp.Map || soac instanceof Exp.Screma || soac instanceof Exp.FilterMap)) {
       return soac;
     }
     Lambda f = soac.rowFunction();

@@ -555,8 +555,30 @@ public sealed interface Exp {
    * result, and the results are the values of the rows whose flag holds, in order. {@code filter(p,
    * map(f, a))} and {@code map(g, filter(p, a))} are each one; the values of a row that is not kept
    * are never read. Its results are arrays of scalars.
+   *
+   * <p>Several filters of one array in one pass (seed 002's clusters of filters, closest points'
+   * halves and quadtree's quarters) are one filtermap with several {@code filters}: the number of
+   * values of each, in order. {@code function} then returns, filter by filter, a keep flag followed
+   * by that filter's values; the pattern binds the filters' results in the same order, each
+   * filter's of a size of its own.
+   *
+   * <p>A reduction of kept values in the same pass (filter-reduce) makes it a fold: with {@code
+   * neutral} not empty, {@code function}'s first parameters and first results are accumulators
+   * (folded over every row in order from {@code neutral}, as a redomap's are), and {@code combine}
+   * combines the partial accumulators of chunks; the pattern binds the final accumulators first.
+   * Without accumulators {@code combine} is {@link #NO_COMBINE}.
    */
-  record FilterMap(Lambda function, List<SubExp> inputs) implements Soac {
+  record FilterMap(
+      Lambda function,
+      List<SubExp> inputs,
+      List<Integer> filters,
+      List<SubExp> neutral,
+      Lambda combine)
+      implements Soac {
+    /** The combining operator of a filtermap without accumulators: of nothing, to nothing. */
+    public static final Lambda NO_COMBINE =
+        new Lambda(List.of(), new Body(List.of(), List.of()), List.of());
+
     @Override
     public String keyword() {
       return "filtermap";
@@ -564,26 +586,97 @@ public sealed interface Exp {
 
     public FilterMap {
       inputs = List.copyOf(inputs);
+      filters = List.copyOf(filters);
+      neutral = List.copyOf(neutral);
+      int returned = neutral.size() + filters.stream().mapToInt(v -> 1 + v).sum();
+      if (returned != function.returnTypes().size()) {
+        throw new IllegalArgumentException(
+            "a filtermap of "
+                + neutral.size()
+                + " accumulators and filters with "
+                + filters
+                + " values has a function returning "
+                + function.returnTypes().size()
+                + " values, not "
+                + returned);
+      }
+      if (neutral.isEmpty() != (combine == NO_COMBINE)) {
+        throw new IllegalArgumentException(
+            "a filtermap has a combining operator exactly where it has accumulators");
+      }
+    }
+
+    /** Several filters, no accumulators. */
+    public FilterMap(Lambda function, List<SubExp> inputs, List<Integer> filters) {
+      this(function, inputs, filters, List.of(), NO_COMBINE);
+    }
+
+    /** One filter: {@code function} returns its keep flag, then all its values. */
+    public FilterMap(Lambda function, List<SubExp> inputs) {
+      this(function, inputs, List.of(function.returnTypes().size() - 1));
+    }
+
+    @Override
+    public int accumulators() {
+      return neutral.size();
+    }
+
+    /** Where filter {@code k}'s keep flag is among {@code function}'s results. */
+    public int flagPosition(int k) {
+      int position = accumulators();
+      for (int j = 0; j < k; j++) {
+        position += 1 + filters.get(j);
+      }
+      return position;
+    }
+
+    /** Where filter {@code k}'s first result is in the pattern. */
+    public int firstResult(int k) {
+      return flagPosition(k) - k;
+    }
+
+    /**
+     * The filter whose kept values pattern position {@code r} binds ({@code r >= accumulators}).
+     */
+    public int filterOf(int r) {
+      int k = 0;
+      while (k + 1 < filters.size() && firstResult(k + 1) <= r) {
+        k++;
+      }
+      return k;
+    }
+
+    /**
+     * Where the value that pattern position {@code r} keeps is among {@code function}'s results.
+     */
+    public int valuePosition(int r) {
+      int k = filterOf(r);
+      return flagPosition(k) + 1 + r - firstResult(k);
     }
 
     @Override
     public List<SubExp> operands() {
-      return inputs;
+      return concat(neutral, inputs);
     }
 
     @Override
     public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new FilterMap(function, mapAll(inputs, f));
+      return new FilterMap(function, mapAll(inputs, f), filters, mapAll(neutral, f), combine);
     }
 
     @Override
     public List<Lambda> lambdas() {
-      return List.of(function);
+      return neutral.isEmpty() ? List.of(function) : List.of(function, combine);
     }
 
     @Override
     public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new FilterMap(f.apply(function), inputs);
+      return new FilterMap(
+          f.apply(function),
+          inputs,
+          filters,
+          neutral,
+          neutral.isEmpty() ? NO_COMBINE : f.apply(combine));
     }
 
     @Override
@@ -593,7 +686,7 @@ public sealed interface Exp {
 
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new FilterMap(f, newInputs);
+      return new FilterMap(f, newInputs, filters, neutral, combine);
     }
   }
 

@@ -110,9 +110,17 @@ public final class InternalPrinter {
 
   /**
    * {@code name(fn..., {neutral}, inputs)}; the neutral elements, where there are any, are braced.
+   * A filtermap of several filters names the number of values of each: {@code filtermap<2,
+   * 2>(...)}.
    */
   private void soac(Exp.Soac soac, int depth) {
-    out.append(soac.keyword()).append('(');
+    out.append(soac.keyword());
+    if (soac instanceof Exp.FilterMap f && f.filters().size() > 1) {
+      out.append('<')
+          .append(String.join(", ", f.filters().stream().map(String::valueOf).toList()))
+          .append('>');
+    }
+    out.append('(');
     for (Lambda l : soac.lambdas()) {
       lambda(l, depth);
       out.append(",");

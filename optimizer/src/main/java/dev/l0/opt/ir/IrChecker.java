@@ -229,13 +229,36 @@ public final class IrChecker {
         return soac.inputs().stream().map(this::typeOf).toList();
       }
       if (soac instanceof Exp.FilterMap filterMap) {
-        List<Type> flagged = lambda(filterMap.function(), rows);
+        List<Type> accumulators = filterMap.neutral().stream().map(this::typeOf).toList();
+        List<Type> params = new ArrayList<>(accumulators);
+        params.addAll(rows);
+        List<Type> flagged = lambda(filterMap.function(), params);
+        sameTypes(
+            accumulators,
+            flagged.subList(0, accumulators.size()),
+            "the filtermap's folded accumulators");
+        if (!accumulators.isEmpty()) {
+          List<Type> combineParams = new ArrayList<>(accumulators);
+          combineParams.addAll(accumulators);
+          sameTypes(
+              accumulators,
+              lambda(filterMap.combine(), combineParams),
+              "the combining operator's result");
+        }
+        List<Type> values = new ArrayList<>(accumulators);
+        for (int k = 0; k < filterMap.filters().size(); k++) {
+          int flag = filterMap.flagPosition(k);
+          expect(
+              flagged.get(flag) == null || ScalarType.BOOL.equals(flagged.get(flag)),
+              () -> "a filtermap function that does not return a bool flag for each filter");
+          values.addAll(flagged.subList(flag + 1, flag + 1 + filterMap.filters().get(k)));
+        }
         expect(
-            !flagged.isEmpty()
-                && ScalarType.BOOL.equals(flagged.get(0))
-                && flagged.stream().allMatch(t -> t.rank() == 0),
-            () -> "a filtermap function that does not return a bool flag and scalar values");
-        return arraysOf(flagged.subList(1, flagged.size()));
+            values.stream().allMatch(t -> t == null || t.rank() == 0),
+            () -> "a filtermap function that does not return scalar values");
+        List<Type> out = new ArrayList<>(accumulators);
+        out.addAll(arraysOf(values.subList(accumulators.size(), values.size())));
+        return out;
       }
       List<SubExp> neutral =
           soac instanceof Exp.Reduce r
