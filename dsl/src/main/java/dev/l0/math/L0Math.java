@@ -9,15 +9,71 @@ package dev.l0.math;
  * <p>{@code erf} is not in {@code StrictMath}; {@link #erf(double)} follows fdlibm's {@code
  * s_erf.c} (Sun Microsystems, 1993) step for step: the same four rational approximations with the
  * published coefficients, the same interval boundaries (tested on the high word of the IEEE
- * representation) and the same {@code exp} splitting trick, using {@code StrictMath.exp} where
- * fdlibm calls {@code __ieee754_exp}. It is plain straight-line double arithmetic so that the CUDA
- * device function can mirror it.
+ * representation) and the same {@code exp} splitting trick, using {@link #exp} (equal to {@code
+ * StrictMath.exp}) where fdlibm calls {@code __ieee754_exp}. It is plain straight-line double
+ * arithmetic so that the CUDA device function can mirror it.
  */
 public final class L0Math {
   private L0Math() {}
 
+  /** fdlibm's ln2 split in two (e_exp.c's ln2HI[0], ln2LO[0]), and 1/ln2. */
+  private static final double LN2_HI = 6.93147180369123816490e-01;
+
+  private static final double LN2_LO = 1.90821492927058770002e-10;
+  private static final double INV_LN2 = 1.44269504088896338700e+00;
+
+  /** e_exp.c's polynomial coefficients P1..P5 and 2^-1000. */
+  private static final double P1 = 1.66666666666666019037e-01;
+
+  private static final double P2 = -2.77777777770155933842e-03;
+  private static final double P3 = 6.61375632143793436117e-05;
+  private static final double P4 = -1.65339022054652515390e-06;
+  private static final double P5 = 4.13813679705723846039e-08;
+  private static final double TWO_M1000 = 9.33263618503218878990e-302;
+
+  /**
+   * {@code StrictMath.exp}, bit for bit: fdlibm's e_exp.c for the common range 2^-28 <= |x| <
+   * 709.78 (the same operations in the same order as the JDK's {@code FdLibm.Exp}, with the sign's
+   * table lookups written as conditionals and the exponent added to the whole bit pattern, whose
+   * low word it leaves unchanged), {@code StrictMath.exp} itself for the rest (tiny, huge,
+   * non-finite). Exp-bound kernels (FinPar's InterestCalib) spend most of their time here;
+   * bench/README.md has the measurements.
+   */
   public static double exp(double x) {
-    return StrictMath.exp(x);
+    long bits = Double.doubleToRawLongBits(x);
+    int hx = (int) (bits >>> 32) & 0x7fffffff;
+    if (hx >= 0x40862E42 || hx < 0x3e300000) {
+      return StrictMath.exp(x);
+    }
+    double hi = 0.0;
+    double lo = 0.0;
+    int k = 0;
+    double r = x;
+    if (hx > 0x3fd62e42) {
+      boolean negative = bits < 0;
+      if (hx < 0x3FF0A2B2) {
+        hi = negative ? x - -LN2_HI : x - LN2_HI;
+        lo = negative ? -LN2_LO : LN2_LO;
+        k = negative ? -1 : 1;
+      } else {
+        k = (int) (INV_LN2 * x + (negative ? -0.5 : 0.5));
+        double t = k;
+        hi = x - t * LN2_HI;
+        lo = t * LN2_LO;
+      }
+      r = hi - lo;
+    }
+    double t = r * r;
+    double c = r - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
+    if (k == 0) {
+      return 1.0 - ((r * c) / (c - 2.0) - r);
+    }
+    double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+    if (k >= -1021) {
+      return Double.longBitsToDouble(Double.doubleToRawLongBits(y) + ((long) k << 52));
+    }
+    return Double.longBitsToDouble(Double.doubleToRawLongBits(y) + ((long) (k + 1000) << 52))
+        * TWO_M1000;
   }
 
   /**
@@ -139,10 +195,8 @@ public final class L0Math {
     return (float) pow(x, y);
   }
 
-  // fdlibm e_log.c constants
+  // fdlibm e_log.c constants (its ln2_hi and ln2_lo are e_exp.c's LN2_HI and LN2_LO above)
   private static final double TWO54 = 1.80143985094819840000e+16;
-  private static final double LN2_HI = 6.93147180369123816490e-01;
-  private static final double LN2_LO = 1.90821492927058770002e-10;
   private static final double LG1 = 6.666666666666735130e-01;
   private static final double LG2 = 3.999999999940941908e-01;
   private static final double LG3 = 2.857142874366239149e-01;
@@ -268,7 +322,7 @@ public final class L0Math {
     }
     // z is |x| with the low 32 bits of its representation cleared, so z * z is exact.
     double z = Double.longBitsToDouble(Double.doubleToRawLongBits(ax) & 0xffffffff00000000L);
-    double e = StrictMath.exp(-z * z - 0.5625) * StrictMath.exp((z - ax) * (z + ax) + r / q);
+    double e = exp(-z * z - 0.5625) * exp((z - ax) * (z + ax) + r / q);
     return hx >= 0 ? 1.0 - e / ax : e / ax - 1.0;
   }
 }

@@ -177,4 +177,44 @@ class L0MathTest {
       assertLogAsStrictMath(0.5 + 1.5 * random.nextDouble()); // near 1: k = 0 and k = 1
     }
   }
+
+  @Test
+  void expEqualsStrictMathBitForBit() {
+    Random random = new Random(20261126L);
+    double[] edges = {
+      0.0,
+      -0.0,
+      1e-300,
+      0x1p-28,
+      -0x1p-28,
+      0.34657359027997264,
+      0.3465735902799727,
+      -0.35,
+      1.0397207708399179,
+      -1.0397207708399179,
+      709.782712893384,
+      709.78,
+      -708.39,
+      -745.13,
+      -745.2,
+      -720.0,
+      Double.NaN,
+      Double.POSITIVE_INFINITY,
+      Double.NEGATIVE_INFINITY
+    };
+    for (double x : edges) {
+      assertEquals(
+          Double.doubleToRawLongBits(StrictMath.exp(x)),
+          Double.doubleToRawLongBits(L0Math.exp(x)),
+          "exp(" + x + ")");
+    }
+    double[] scales = {1e-8, 0.4, 1.1, 5.0, 40.0, 750.0};
+    for (int i = 0; i < 3_000_000; i++) {
+      double x = (2.0 * random.nextDouble() - 1.0) * scales[i % scales.length];
+      assertEquals(
+          Double.doubleToRawLongBits(StrictMath.exp(x)),
+          Double.doubleToRawLongBits(L0Math.exp(x)),
+          "exp(" + x + ")");
+    }
+  }
 }
