@@ -10,12 +10,16 @@ import java.nio.charset.StandardCharsets;
 /**
  * The thesis's appendix programs as test resources: {@code p0_blackscholes}, {@code p1_matmul} and
  * {@code p2_shortest_paths}, stored under {@code /programs/NAME.l0} on the classpath
- * (dsl/src/main/resources/programs, shipped with the product as examples).
+ * (dsl/src/main/resources/programs, shipped with the product as examples), and the seeds' examples
+ * that several modules' tests share (dsl/src/test/resources/programs).
  */
 public final class TestPrograms {
   public static final String P0_BLACKSCHOLES = "p0_blackscholes";
   public static final String P1_MATMUL = "p1_matmul";
   public static final String P2_SHORTEST_PATHS = "p2_shortest_paths";
+
+  /** Seed 002's quadtree step (§5, Fig. 7), a test resource: four reductions, four filters. */
+  public static final String ILP_QUADTREE = "ilp_quadtree";
 
   private TestPrograms() {}
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.opt.ir.Exp;
+import dev.l0.testing.TestPrograms;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -129,26 +130,6 @@ class FilterFusionTest {
     c.assertSameResult("main", "[0.5, -1.0, 0.0]");
   }
 
-  /** Seed 002's quadtree (§5, Fig. 7): the four bounds, then the four quarters of the points. */
-  static final String QUADTREE =
-      """
-      fun {[{real, real}], [{real, real}], [{real, real}], [{real, real}]} main([{real, real}] pts) =
-        let {minx, y0} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-          let {ax, ay} = a in let {bx, by} = b in if ax < bx then a else b, {1e308, 0.0}, pts) in
-        let {maxx, y1} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-          let {ax, ay} = a in let {bx, by} = b in if ax < bx then b else a, {-1e308, 0.0}, pts) in
-        let {x0, miny} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-          let {ax, ay} = a in let {bx, by} = b in if ay < by then a else b, {0.0, 1e308}, pts) in
-        let {x1, maxy} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-          let {ax, ay} = a in let {bx, by} = b in if ay < by then b else a, {0.0, -1e308}, pts) in
-        let xm = (minx + maxx) / 2.0 in
-        let ym = (miny + maxy) / 2.0 in
-        {filter(fn bool ({real, real} p) => let {x, y} = p in x < xm && y < ym, pts),
-         filter(fn bool ({real, real} p) => let {x, y} = p in x >= xm && y < ym, pts),
-         filter(fn bool ({real, real} p) => let {x, y} = p in x < xm && y >= ym, pts),
-         filter(fn bool ({real, real} p) => let {x, y} = p in x >= xm && y >= ym, pts)}
-      """;
-
   /**
    * Seed 002's closest points (§5, Fig. 7), three levels deep, stopping also at an empty half (the
    * paper's pivot would index it).
@@ -177,7 +158,7 @@ class FilterFusionTest {
 
   @Test
   void quadtreeIsThePapersTwoLoops() {
-    Compiled c = Compiled.of(QUADTREE);
+    Compiled c = Compiled.of(TestPrograms.text(TestPrograms.ILP_QUADTREE));
     assertEquals(List.of("redomap", "filtermap"), c.kernelStructures(), c.optimized()::explain);
     Exp.FilterMap quarters =
         (Exp.FilterMap) c.optimized().kernelPlan().kernels().get(1).statement().exp();

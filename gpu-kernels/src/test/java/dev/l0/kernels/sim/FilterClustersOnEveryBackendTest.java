@@ -1,5 +1,6 @@
 package dev.l0.kernels.sim;
 
+import dev.l0.testing.TestPrograms;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -33,26 +34,6 @@ public class FilterClustersOnEveryBackendTest {
         let ys1 = map(fn real (real x) => x / sum1, xs) in
         let ys2 = map(fn real (real x) => x / sum2, xs) in
         {ys1, ys2}
-      """;
-
-  /** Seed 002's quadtree (§5, Fig. 7): the four bounds, then the four quarters of the points. */
-  public static final String QUADTREE =
-      """
-      fun {[{real, real}], [{real, real}], [{real, real}], [{real, real}]} main([{real, real}] pts) =
-        let {minx, y0} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-          let {ax, ay} = a in let {bx, by} = b in if ax < bx then a else b, {1e308, 0.0}, pts) in
-        let {maxx, y1} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-          let {ax, ay} = a in let {bx, by} = b in if ax < bx then b else a, {-1e308, 0.0}, pts) in
-        let {x0, miny} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-          let {ax, ay} = a in let {bx, by} = b in if ay < by then a else b, {0.0, 1e308}, pts) in
-        let {x1, maxy} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-          let {ax, ay} = a in let {bx, by} = b in if ay < by then b else a, {0.0, -1e308}, pts) in
-        let xm = (minx + maxx) / 2.0 in
-        let ym = (miny + maxy) / 2.0 in
-        {filter(fn bool ({real, real} p) => let {x, y} = p in x < xm && y < ym, pts),
-         filter(fn bool ({real, real} p) => let {x, y} = p in x >= xm && y < ym, pts),
-         filter(fn bool ({real, real} p) => let {x, y} = p in x < xm && y >= ym, pts),
-         filter(fn bool ({real, real} p) => let {x, y} = p in x >= xm && y >= ym, pts)}
       """;
 
   /**
@@ -92,8 +73,14 @@ public class FilterClustersOnEveryBackendTest {
     for (int i = 0; i < 150; i++) {
       points.add("{%d.5, %d.25}".formatted((i * 37) % 41 - 20, (i * 53) % 29 - 14));
     }
-    assertRunsAs(List.of("redomap", "filtermap"), QUADTREE, points.toString());
-    assertRunsAs(List.of("redomap", "filtermap"), QUADTREE, "[{1.0, 2.0}]");
+    assertRunsAs(
+        List.of("redomap", "filtermap"),
+        TestPrograms.text(TestPrograms.ILP_QUADTREE),
+        points.toString());
+    assertRunsAs(
+        List.of("redomap", "filtermap"),
+        TestPrograms.text(TestPrograms.ILP_QUADTREE),
+        "[{1.0, 2.0}]");
   }
 
   @Test

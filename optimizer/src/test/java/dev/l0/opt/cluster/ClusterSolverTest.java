@@ -17,6 +17,7 @@ import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.Traversal;
 import dev.l0.opt.pass.PassManager;
 import dev.l0.syntax.L0Parser;
+import dev.l0.testing.TestPrograms;
 import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -93,25 +94,7 @@ class ClusterSolverTest {
 
   @Test
   void quadtreeIsTwoLoops() {
-    DataflowGraph graph =
-        graphOf(
-            """
-        fun {[{real, real}], [{real, real}], [{real, real}], [{real, real}]} main([{real, real}] pts) =
-          let {minx, y0} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-            let {ax, ay} = a in let {bx, by} = b in if ax < bx then a else b, {1e308, 0.0}, pts) in
-          let {maxx, y1} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-            let {ax, ay} = a in let {bx, by} = b in if ax < bx then b else a, {-1e308, 0.0}, pts) in
-          let {x0, miny} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-            let {ax, ay} = a in let {bx, by} = b in if ay < by then a else b, {0.0, 1e308}, pts) in
-          let {x1, maxy} = reduce(fn {real, real} ({real, real} a, {real, real} b) =>
-            let {ax, ay} = a in let {bx, by} = b in if ay < by then b else a, {0.0, -1e308}, pts) in
-          let xm = (minx + maxx) / 2.0 in
-          let ym = (miny + maxy) / 2.0 in
-          {filter(fn bool ({real, real} p) => let {x, y} = p in x < xm && y < ym, pts),
-           filter(fn bool ({real, real} p) => let {x, y} = p in x >= xm && y < ym, pts),
-           filter(fn bool ({real, real} p) => let {x, y} = p in x < xm && y >= ym, pts),
-           filter(fn bool ({real, real} p) => let {x, y} = p in x >= xm && y >= ym, pts)}
-        """);
+    DataflowGraph graph = graphOf(TestPrograms.text(TestPrograms.ILP_QUADTREE));
     assertEquals(8, graph.nodes().size(), "Fig. 7: 8 loops unfused");
     Clustering clustering = ClusterSolver.solve(graph, ClusterSolver.Settings.DEFAULT);
     assertEquals(2, clustering.loops(), () -> named(graph, clustering).toString());
