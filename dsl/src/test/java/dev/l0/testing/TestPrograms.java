@@ -21,6 +21,9 @@ public final class TestPrograms {
   /** Seed 002's quadtree step (§5, Fig. 7), a test resource: four reductions, four filters. */
   public static final String ILP_QUADTREE = "ilp_quadtree";
 
+  /** Seed 002's closest points (§5, Fig. 7), a test resource: three levels, four filters each. */
+  public static final String ILP_CLOSEST_POINTS = "ilp_closest_points";
+
   private TestPrograms() {}
 
   /** The text of the program {@code name}. */

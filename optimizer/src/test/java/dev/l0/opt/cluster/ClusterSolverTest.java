@@ -103,28 +103,7 @@ class ClusterSolverTest {
 
   @Test
   void closestPointsIsThreeLoops() {
-    DataflowGraph graph =
-        graphOf(
-            """
-        fun real dist(real ax, real ay, real bx, real by) = sqrt((ax - bx) * (ax - bx) + (ay - by) * (ay - by))
-        fun real closest(int depth, [real] xs, [real] ys) =
-          if depth = 0 then 1e308 else
-          let pivot = ys[0] in
-          let {ax, ay} = unzip(filter(fn bool (real x, real y) => y >= pivot, zip(xs, ys))) in
-          let {bx, by} = unzip(filter(fn bool (real x, real y) => y < pivot, zip(xs, ys))) in
-          let above = closest(depth - 1, ax, ay) in
-          let below = closest(depth - 1, bx, by) in
-          let border = if above < below then above else below in
-          let {abx, aby} = unzip(filter(fn bool (real x, real y) => y >= pivot && y < pivot + border, zip(xs, ys))) in
-          let {bbx, bby} = unzip(filter(fn bool (real x, real y) => y < pivot && y >= pivot - border, zip(xs, ys))) in
-          let cs = map(fn real (real x, real y) =>
-                     reduce(fn real (real a, real b) => if a < b then a else b, 1e308,
-                            map(fn real (real u, real v) => dist(x, y, u, v), zip(bbx, bby))),
-                   zip(abx, aby)) in
-          let bord = reduce(fn real (real a, real b) => if a < b then a else b, 1e308, cs) in
-          if border < bord then border else bord
-        fun real main([real] xs, [real] ys) = closest(3, xs, ys)
-        """);
+    DataflowGraph graph = graphOf(TestPrograms.text(TestPrograms.ILP_CLOSEST_POINTS));
     assertEquals(6, graph.nodes().size(), "Fig. 7: 6 loops unfused");
     Clustering clustering = ClusterSolver.solve(graph, ClusterSolver.Settings.DEFAULT);
     assertEquals(3, clustering.loops(), () -> named(graph, clustering).toString());
