@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -74,6 +73,7 @@ final class FinparCommand implements Command {
     double compileSeconds = seconds(System.nanoTime() - compileStart);
     double[] runSeconds = new double[runs];
     double[] runCpuSeconds = new double[runs];
+    double best = Double.POSITIVE_INFINITY;
     RunMeter bestMeter = null;
     List<Value> result = List.of();
     boolean valid = true;
@@ -86,12 +86,11 @@ final class FinparCommand implements Command {
       runCpuSeconds[r] = seconds(processCpuNanos() - cpuStart);
       result = FinparBenchmark.components(value);
       valid &= bench.valid(result, reference);
-      if (bestMeter == null
-          || runSeconds[r] < Arrays.stream(runSeconds, 0, r).min().orElseThrow()) {
+      if (runSeconds[r] < best) {
+        best = runSeconds[r];
         bestMeter = meter;
       }
     }
-    double best = Arrays.stream(runSeconds).min().orElseThrow();
     out.println(
         new JsonLine()
             .add("bench", bench.folderName())
