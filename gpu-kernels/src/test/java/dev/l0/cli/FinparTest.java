@@ -271,6 +271,33 @@ class FinparTest {
         Double.isFinite(interpreted[0]) && interpreted[0] > 0.0, "a price: " + interpreted[0]);
   }
 
+  @ParameterizedTest
+  @CsvSource({"small,1024", "medium,256", "large,16"})
+  void optionPricingHasTheSameBitsWithALargerJvmMethodBudget(String size, String paths)
+      throws IOException {
+    assumeData();
+    FinparBenchmark bench = FinparBenchmark.OPTION_PRICING;
+    Path target = Files.createDirectories(dir.resolve("budget-" + size));
+    Files.writeString(
+        target.resolve("input.data"),
+        withHeaderValue(
+            Files.readString(bench.dataset(data, size).resolve("input.data")), 1, paths));
+    TypedProgram program = bench.program();
+    List<Value> input = bench.readInput(program, target);
+
+    Value standard = jvmRunner(program).call(FinparBenchmark.ENTRY, input);
+    String property = "l0.jvm.methodBudget";
+    System.setProperty(property, "12000");
+    Value larger;
+    try {
+      larger = jvmRunner(program).call(FinparBenchmark.ENTRY, input);
+    } finally {
+      System.clearProperty(property);
+    }
+    // records compare their doubles as Double.compare does: -0.0 and 0.0 differ
+    assertEquals(standard, larger);
+  }
+
   private static HostRunner jvmRunner(TypedProgram program) {
     return new HostRunner(Optimizer.optimize(program), new JvmKernelExecutor());
   }

@@ -28,9 +28,6 @@ final class JaninoKernels {
    */
   static final int HUGE_METHOD_BYTES = 8000;
 
-  /** The smallest method budget a reprint tries. */
-  private static final int MIN_METHOD_BUDGET = 100;
-
   private static final Map<String, Compiled> COMPILED = new ConcurrentHashMap<>();
 
   /** A compiled kernel class, its source, and the bytecode size of its largest method. */
@@ -55,9 +52,10 @@ final class JaninoKernels {
    */
   static Compiled compiled(Kernel kernel) {
     boolean lanewise = dev.l0.kernels.vector.VectorMath.lanewise();
-    int budget = JavaKernelIrPrinter.METHOD_BUDGET;
+    int budget = JavaKernelIrPrinter.methodBudget();
     Compiled compiled = compiled(JavaKernelIrPrinter.print(kernel, lanewise, budget));
-    while (compiled.largestMethodBytes() > HUGE_METHOD_BYTES && budget / 2 >= MIN_METHOD_BUDGET) {
+    while (compiled.largestMethodBytes() > HUGE_METHOD_BYTES
+        && budget / 2 >= JavaKernelIrPrinter.MIN_METHOD_BUDGET) {
       budget /= 2;
       compiled = compiled(JavaKernelIrPrinter.print(kernel, lanewise, budget));
     }

@@ -46,11 +46,52 @@ public final class JavaKernelIrPrinter {
   private static final KernelExpr ONE = new KernelExpr.Constant(ScalarValue.i64(1));
 
   /**
-   * The estimated bytecode size ({@link OutlinedStatements}) a printed method may have before
-   * statements move out of it: well below HotSpot's 8000 bytes, so that estimates off by half still
-   * fit and the JIT compiler gets methods it compiles well.
+   * The system property that sets the method budget ({@link #methodBudget()}; README.md,
+   * "Configuration").
    */
-  static final int METHOD_BUDGET = 3000;
+  static final String METHOD_BUDGET_PROPERTY = "l0.jvm.methodBudget";
+
+  /** The method budget where {@link #METHOD_BUDGET_PROPERTY} is not set. */
+  static final int DEFAULT_METHOD_BUDGET = 3000;
+
+  /** The smallest method budget: a budget halved below it is not tried ({@link JaninoKernels}). */
+  static final int MIN_METHOD_BUDGET = 100;
+
+  /**
+   * The estimated bytecode size ({@link OutlinedStatements}) a printed method may have before
+   * statements move out of it: by default {@link #DEFAULT_METHOD_BUDGET}, well below HotSpot's 8000
+   * bytes, so that estimates off by half still fit and the JIT compiler gets methods it compiles
+   * well; {@link #METHOD_BUDGET_PROPERTY} sets another. A larger budget moves fewer statements out
+   * (fewer calls inside the threads' loops, larger methods for the JIT compiler to compile); a
+   * method that is still over HotSpot's limit is printed again with half the budget ({@link
+   * JaninoKernels}).
+   */
+  static int methodBudget() {
+    return methodBudget(System.getProperty(METHOD_BUDGET_PROPERTY));
+  }
+
+  /** The method budget that the property value {@code value} sets (the default if null). */
+  static int methodBudget(String value) {
+    if (value == null) {
+      return DEFAULT_METHOD_BUDGET;
+    }
+    try {
+      int budget = Integer.parseInt(value.trim());
+      if (budget >= MIN_METHOD_BUDGET) {
+        return budget;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        "the system property "
+            + METHOD_BUDGET_PROPERTY
+            + " must be an integer of at least "
+            + MIN_METHOD_BUDGET
+            + " (estimated bytes of bytecode per method of a JVM kernel), not '"
+            + value
+            + "'");
+  }
 
   private final JavaScalarSyntax syntax = new JavaScalarSyntax();
   private final int methodBudget;
@@ -119,7 +160,7 @@ public final class JavaKernelIrPrinter {
    * lanewise}, else as plain loops.
    */
   static KernelSource print(Kernel kernel, boolean lanewise) {
-    return print(kernel, lanewise, METHOD_BUDGET);
+    return print(kernel, lanewise, methodBudget());
   }
 
   /**
@@ -153,7 +194,7 @@ public final class JavaKernelIrPrinter {
    * staged kernels are measured and tested against.
    */
   static KernelSource printPerRow(Kernel kernel) {
-    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(METHOD_BUDGET, false);
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget(), false);
     return printer.kernelSource(
         kernel, printer.method(kernel, "@Override\n  public int run"), false);
   }

@@ -37,7 +37,7 @@ public final class JvmKernelForm {
       return "";
     }
     List<InnerLoopStages> loops =
-        InnerLoopStages.inside(kernel.body(), JavaKernelIrPrinter.METHOD_BUDGET);
+        InnerLoopStages.inside(kernel.body(), JavaKernelIrPrinter.methodBudget());
     if (loops.isEmpty()) {
       return "";
     }

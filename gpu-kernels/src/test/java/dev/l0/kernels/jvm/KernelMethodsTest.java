@@ -2,6 +2,7 @@ package dev.l0.kernels.jvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
@@ -88,6 +89,42 @@ class KernelMethodsTest {
     assertTrue(
         whole.largestMethodBytes() > JaninoKernels.HUGE_METHOD_BYTES,
         "one method of " + whole.largestMethodBytes() + " bytes");
+  }
+
+  @Test
+  void aLargerMethodBudgetMovesFewerStatementsOutAndStaysCompilable() throws IOException {
+    Kernel paths = jvmKernels(finpar("OptionPricing")).get(0);
+    JaninoKernels.Compiled standard =
+        JaninoKernels.compiled(
+            JavaKernelIrPrinter.print(paths, false, JavaKernelIrPrinter.DEFAULT_METHOD_BUDGET));
+    JaninoKernels.Compiled larger =
+        JaninoKernels.compiled(JavaKernelIrPrinter.print(paths, false, 12000));
+
+    int standardMoved = standard.source().split("private static int moved\\$").length - 1;
+    int largerMoved = larger.source().split("private static int moved\\$").length - 1;
+    assertTrue(largerMoved < standardMoved, largerMoved + " moved methods, " + standardMoved);
+    assertTrue(
+        larger.largestMethodBytes() <= JaninoKernels.HUGE_METHOD_BYTES,
+        "a method of " + larger.largestMethodBytes() + " bytes");
+  }
+
+  @Test
+  void theMethodBudgetPropertyTakesAnIntegerOfAtLeastTheMinimum() {
+    assertEquals(JavaKernelIrPrinter.DEFAULT_METHOD_BUDGET, JavaKernelIrPrinter.methodBudget(null));
+    assertEquals(12000, JavaKernelIrPrinter.methodBudget("12000"));
+    assertEquals(
+        JavaKernelIrPrinter.MIN_METHOD_BUDGET,
+        JavaKernelIrPrinter.methodBudget(" " + JavaKernelIrPrinter.MIN_METHOD_BUDGET + " "));
+    for (String bad : List.of("99", "-5", "", "3k", "1e4")) {
+      IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> JavaKernelIrPrinter.methodBudget(bad));
+      assertEquals(
+          "the system property l0.jvm.methodBudget must be an integer of at least 100 (estimated"
+              + " bytes of bytecode per method of a JVM kernel), not '"
+              + bad
+              + "'",
+          e.getMessage());
+    }
   }
 
   private static final String HALVING =
