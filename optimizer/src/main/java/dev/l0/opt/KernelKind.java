@@ -12,7 +12,10 @@ public enum KernelKind {
   REDOMAP("redomap"),
   /** A {@link Exp.Screma} yielding every prefix. */
   SCANOMAP("scanomap"),
-  /** A {@link Exp.FilterMap}: a filter cluster (flags, a scan of counts, a scatter). */
+  /**
+   * A {@link Exp.FilterMap} that is no plain filter: a filter cluster (flags, a scan of counts, a
+   * scatter).
+   */
   FILTERMAP("filtermap");
 
   private final String keyword;
@@ -36,11 +39,8 @@ public enum KernelKind {
     if (soac instanceof Exp.Map) {
       return MAP;
     }
-    if (soac instanceof Exp.Filter) {
-      return FILTER;
-    }
-    if (soac instanceof Exp.FilterMap) {
-      return FILTERMAP;
+    if (soac instanceof Exp.FilterMap f) {
+      return f.isFilter() ? FILTER : FILTERMAP;
     }
     if (soac instanceof Exp.Reduce) {
       return REDUCE;

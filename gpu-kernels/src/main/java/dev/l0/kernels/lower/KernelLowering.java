@@ -97,6 +97,6 @@ public final class KernelLowering {
       return ScanLowering.lower(
           group, name, pattern, s.operator(), s.operator(), s.neutral(), s.inputs());
     }
-    return FilterLowering.lower(group, name, pattern, soac);
+    return FilterLowering.lower(group, name, pattern, (Exp.FilterMap) soac);
   }
 }

@@ -580,8 +580,8 @@ final class ThreadCode {
       lowerSequentialFold(pattern, r.operator(), r.neutral(), r.inputs(), false, out);
     } else if (e instanceof Exp.Scan s) {
       lowerSequentialFold(pattern, s.operator(), s.neutral(), s.inputs(), true, out);
-    } else if (e instanceof Exp.Filter || e instanceof Exp.FilterMap) {
-      lowerSequentialFilter(pattern, (Exp.Soac) e, out);
+    } else if (e instanceof Exp.FilterMap f) {
+      lowerSequentialFilter(pattern, f, out);
     } else if (e instanceof Exp.Transpose t) {
       env.put(pattern.get(0).name(), array(t.array()).transposed(t.k(), t.n()));
     } else if (e instanceof Exp.Split split) {
@@ -1054,7 +1054,7 @@ final class ThreadCode {
       if (position >= 0) {
         Exp e = stm.exp();
         SubExp source =
-            e instanceof Exp.Filter f
+            e instanceof Exp.FilterMap f && f.isFilter()
                 ? f.inputs().get(position)
                 : e instanceof Exp.Copy c
                     ? c.array()
@@ -1680,10 +1680,11 @@ final class ThreadCode {
    * values) copied in order into scratch arrays as long as the input, each filter of a filtermap
    * keeping its own count.
    */
-  private void lowerSequentialFilter(List<Ident> pattern, Exp.Soac filter, List<KernelStmt> out) {
+  private void lowerSequentialFilter(
+      List<Ident> pattern, Exp.FilterMap filter, List<KernelStmt> out) {
     List<ArrayView> views = filter.inputs().stream().map(this::array).toList();
     KernelExpr length = views.get(0).dims().get(0);
-    FilterResults filters = FilterResults.of(filter, pattern.size());
+    FilterResults filters = FilterResults.of(filter);
     List<ArrayView> regions =
         filters.mapsRows()
             ? pattern.subList(filters.accumulators(), pattern.size()).stream()
@@ -1698,15 +1699,11 @@ final class ThreadCode {
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
     List<KernelExpr.Var> accs =
-        declareAccumulators(
-            filter instanceof Exp.FilterMap f
-                ? f.neutral().stream().map(this::scalar).toList()
-                : List.of(),
-            out);
+        declareAccumulators(filter.neutral().stream().map(this::scalar).toList(), out);
     List<Binding> args = new ArrayList<>();
     accs.forEach(a -> args.add(new Binding.Scalar(a)));
     views.forEach(v -> args.add(row(v, j)));
-    List<KernelExpr.Var> flagged = applyToLocals(filter.rowFunction(), args, body);
+    List<KernelExpr.Var> flagged = applyToLocals(filters.function(), args, body);
     for (int a = 0; a < accs.size(); a++) {
       body.add(new KernelStmt.Assign(accs.get(a), flagged.get(a)));
       env.put(pattern.get(a).name(), new Binding.Scalar(accs.get(a)));

@@ -185,11 +185,12 @@ public final class InternalEvaluator {
           env,
           m.pos());
     }
-    if (soac instanceof Exp.Filter f) {
+    if (soac instanceof Exp.FilterMap f && f.isFilter()) {
+      Lambda predicate = f.predicate();
       List<List<Value>> columns = columns(pattern.size());
       for (int i = 0; i < width; i++) {
         List<Value> row = row(inputs, i);
-        if (((ScalarValue.Bool) lambda(f.predicate(), row, env).get(0)).value()) {
+        if (((ScalarValue.Bool) lambda(predicate, row, env).get(0)).value()) {
           addRow(columns, row);
         }
       }

@@ -718,7 +718,7 @@ public final class TupleFlattener {
               name(hint, "filter"),
               out,
               arr.certificates(),
-              new Exp.Filter(p, arr.components())));
+              Exp.FilterMap.filter(p, arr.components())));
     }
     if (e instanceof Expr.Reduce r) {
       Flat ne = expr(r.neutral(), env, b, null);

@@ -88,8 +88,8 @@ final class ClusterJoin {
    * their filters binding both patterns.
    */
   static Stm joinFilters(Stm first, Stm second) {
-    Exp.FilterMap f = FilterClusterRules.asFilterMap((Exp.Soac) first.exp());
-    Exp.FilterMap g = FilterClusterRules.asFilterMap((Exp.Soac) second.exp());
+    Exp.FilterMap f = (Exp.FilterMap) first.exp();
+    Exp.FilterMap g = (Exp.FilterMap) second.exp();
     List<SubExp> inputs = new ArrayList<>(f.inputs());
     inputs.addAll(g.inputs());
     List<Integer> filters = new ArrayList<>(f.filters());

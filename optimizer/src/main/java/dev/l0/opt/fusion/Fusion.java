@@ -328,7 +328,7 @@ public final class Fusion implements Pass {
     if (stm.exp() instanceof Exp.Map m) {
       return m.function().returnTypes().stream().allMatch(Fusion::allSizesKnown);
     }
-    return stm.exp() instanceof Exp.Filter || stm.exp() instanceof Exp.FilterMap;
+    return stm.exp() instanceof Exp.FilterMap;
   }
 
   private static boolean allSizesKnown(Type t) {

@@ -54,8 +54,10 @@ public enum FusionRule {
   FUSE_FILTER_FILTER("FUSE-FILTER-FILTER") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Filter
-          && consumer instanceof Exp.Filter f
+      return producer instanceof Exp.FilterMap p
+          && p.isFilter()
+          && consumer instanceof Exp.FilterMap f
+          && f.isFilter()
           && allInputsFrom(f.inputs(), outputs);
     }
   },
@@ -67,11 +69,9 @@ public enum FusionRule {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
       boolean oneFilter =
-          producer instanceof Exp.Filter
-              || producer instanceof Exp.FilterMap f
-                  && f.filters().size() == 1
-                  && f.accumulators() == 0
-                  && scalarResults(consumer);
+          producer instanceof Exp.FilterMap f
+              && (f.isFilter()
+                  || f.filters().size() == 1 && f.accumulators() == 0 && scalarResults(consumer));
       return oneFilter
           && reduces(consumer)
           && allInputsFrom(((Exp.Soac) consumer).inputs(), outputs);
@@ -79,7 +79,7 @@ public enum FusionRule {
 
     @Override
     Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
-      return producer.exp() instanceof Exp.FilterMap
+      return !((Exp.FilterMap) producer.exp()).isFilter()
           ? FilterClusterRules.filterMapIntoReduction(producer, consumer, names)
           : FusionRules.fuse(producer, consumer, names);
     }
@@ -141,9 +141,7 @@ public enum FusionRule {
   FUSE_MAP_FILTER("FUSE-MAP-FILTER") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map
-          && (consumer instanceof Exp.FilterMap
-              || consumer instanceof Exp.Filter f && FilterClusterRules.scalarRows(f));
+      return producer instanceof Exp.Map && FilterClusterRules.filterCluster(consumer);
     }
 
     @Override

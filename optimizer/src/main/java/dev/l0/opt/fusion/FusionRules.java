@@ -57,15 +57,15 @@ final class FusionRules {
     Exp fused = null;
     if (p instanceof Exp.Map pm) {
       fused = mapInto(pm, producer.pattern(), (Exp.Soac) c, names);
-    } else if (p instanceof Exp.Filter pf) {
+    } else if (p instanceof Exp.FilterMap pf && pf.isFilter()) {
       fused = filterInto(pf, producer.pattern(), (Exp.Soac) c, consumer.pattern(), names);
     }
     if (fused == null) {
       return Optional.empty();
     }
     List<Ident> pattern = consumer.pattern();
-    if (fused instanceof Exp.Filter && c instanceof Exp.Filter) {
-      pattern = filterPattern(producer.pattern(), ((Exp.Filter) c).inputs(), consumer.pattern());
+    if (fused instanceof Exp.FilterMap && c instanceof Exp.FilterMap q && q.isFilter()) {
+      pattern = filterPattern(producer.pattern(), q.inputs(), consumer.pattern());
     }
     return Optional.of(new Stm(pattern, certs, mergeDuplicateInputs((Exp.Soac) fused)));
   }
@@ -78,7 +78,7 @@ final class FusionRules {
    */
   private static Exp mapInto(
       Exp.Map producer, List<Ident> outputs, Exp.Soac consumer, NameSource names) {
-    if (consumer instanceof Exp.Filter) {
+    if (consumer instanceof Exp.FilterMap f && !f.keepsScalars()) {
       return null;
     }
     // A reduce's or scan's operator also stays the combining operator, so the fold gets a renamed
@@ -137,13 +137,13 @@ final class FusionRules {
   // ---- filter producer ----
 
   private static Exp filterInto(
-      Exp.Filter producer,
+      Exp.FilterMap producer,
       List<Ident> outputs,
       Exp.Soac consumer,
       List<Ident> consumerPattern,
       NameSource names) {
     Lambda p = producer.predicate();
-    if (consumer instanceof Exp.Filter q) {
+    if (consumer instanceof Exp.FilterMap q && q.isFilter()) {
       Body guarded =
           guarded(
               p,
@@ -153,7 +153,7 @@ final class FusionRules {
               q.inputs(),
               List.of(SubExp.constant(ScalarValue.bool(false))),
               names);
-      return new Exp.Filter(
+      return Exp.FilterMap.filter(
           new Lambda(p.params(), guarded, List.of(ScalarType.BOOL)), producer.inputs());
     }
     Lambda fold;
@@ -294,11 +294,13 @@ final class FusionRules {
   }
 
   /**
-   * A map, screma or filtermap reading the same array twice reads it once; the second parameter
-   * becomes the first.
+   * A map, screma or filtermap (not a plain filter, whose values are its rows) reading the same
+   * array twice reads it once; the second parameter becomes the first.
    */
   static Exp.Soac mergeDuplicateInputs(Exp.Soac soac) {
-    if (!(soac instanceof Exp.Map || soac instanceof Exp.Screma || soac instanceof Exp.FilterMap)) {
+    if (!(soac instanceof Exp.Map
+        || soac instanceof Exp.Screma
+        || soac instanceof Exp.FilterMap f && !f.isFilter())) {
       return soac;
     }
     Lambda f = soac.rowFunction();

@@ -439,9 +439,9 @@ public sealed interface Exp {
     List<SubExp> inputs();
 
     /**
-     * The function applied to each row: the map function, the filter predicate, the reduce or scan
-     * operator, the redomap or scanomap fold. Its first {@link #accumulators()} parameters are
-     * accumulators, the rest take one row of each input.
+     * The function applied to each row: the map function, the filter(map)'s flags and values, the
+     * reduce or scan operator, the redomap or scanomap fold. Its first {@link #accumulators()}
+     * parameters are accumulators, the rest take one row of each input.
      */
     Lambda rowFunction();
 
@@ -507,48 +507,6 @@ public sealed interface Exp {
     }
   }
 
-  /** {@code filter(p, a1, ..., an)}: the rows where {@code p} holds, one result array per input. */
-  record Filter(Lambda predicate, List<SubExp> inputs) implements Soac {
-    @Override
-    public String keyword() {
-      return "filter";
-    }
-
-    public Filter {
-      inputs = List.copyOf(inputs);
-    }
-
-    @Override
-    public List<SubExp> operands() {
-      return inputs;
-    }
-
-    @Override
-    public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Filter(predicate, mapAll(inputs, f));
-    }
-
-    @Override
-    public List<Lambda> lambdas() {
-      return List.of(predicate);
-    }
-
-    @Override
-    public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Filter(f.apply(predicate), inputs);
-    }
-
-    @Override
-    public Lambda rowFunction() {
-      return predicate;
-    }
-
-    @Override
-    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Filter(f, newInputs);
-    }
-  }
-
   /**
    * A filter cluster (seed 002's size-changing operator with its producer's and consumer's work
    * fused in): {@code function} maps each row of {@code inputs} to a keep flag and one value per
@@ -567,6 +525,11 @@ public sealed interface Exp {
    * (folded over every row in order from {@code neutral}, as a redomap's are), and {@code combine}
    * combines the partial accumulators of chunks; the pattern binds the final accumulators first.
    * Without accumulators {@code combine} is {@link #NO_COMBINE}.
+   *
+   * <p>A plain {@code filter(p, a1, ..., an)}, the rows where {@code p} holds, is the filtermap of
+   * one filter whose values are the row itself, {@code fn x => (p(x), x)} ({@link #filter}); {@link
+   * #isFilter} recognises one and {@link #predicate} gives back {@code p}. Only a plain filter may
+   * keep rows that are arrays; the keyword, the printer and the kernel plan call it {@code filter}.
    */
   record FilterMap(
       Lambda function,
@@ -579,9 +542,10 @@ public sealed interface Exp {
     public static final Lambda NO_COMBINE =
         new Lambda(List.of(), new Body(List.of(), List.of()), List.of());
 
+    /** {@code filtermap} or, for a plain filter, {@code filter}. */
     @Override
     public String keyword() {
-      return "filtermap";
+      return isFilter() ? "filter" : "filtermap";
     }
 
     public FilterMap {
@@ -614,6 +578,51 @@ public sealed interface Exp {
     /** One filter: {@code function} returns its keep flag, then all its values. */
     public FilterMap(Lambda function, List<SubExp> inputs) {
       this(function, inputs, List.of(function.returnTypes().size() - 1));
+    }
+
+    /**
+     * {@code filter(p, a1, ..., an)}: the rows where {@code predicate} (of one row, returning one
+     * bool) holds, one result array per input, as the filtermap {@code fn x => (p(x), x)}.
+     */
+    public static FilterMap filter(Lambda predicate, List<SubExp> inputs) {
+      List<SubExp> results = new ArrayList<>(predicate.body().result());
+      List<Type> types = new ArrayList<>(predicate.returnTypes());
+      for (Ident param : predicate.params()) {
+        results.add(param.var());
+        types.add(param.type());
+      }
+      return new FilterMap(
+          new Lambda(predicate.params(), new Body(predicate.body().stms(), results), types),
+          inputs);
+    }
+
+    /**
+     * Whether it is a plain filter: one filter, no accumulators, and its values each row's own
+     * parameters, in order.
+     */
+    public boolean isFilter() {
+      List<SubExp> results = function.body().result();
+      List<SubExp> row = function.params().stream().map(p -> (SubExp) p.var()).toList();
+      return filters.size() == 1
+          && neutral.isEmpty()
+          && results.subList(1, results.size()).equals(row);
+    }
+
+    /** A plain filter's predicate: its function returning only the keep flag. */
+    public Lambda predicate() {
+      if (!isFilter()) {
+        throw new IllegalStateException("a filtermap that is no plain filter has no predicate");
+      }
+      return new Lambda(
+          function.params(),
+          new Body(function.body().stms(), List.of(function.body().result().get(0))),
+          List.of(function.returnTypes().get(0)));
+    }
+
+    /** Whether every value it keeps is a scalar (one filter cluster of the fusion rules). */
+    public boolean keepsScalars() {
+      return function.returnTypes().subList(accumulators(), function.returnTypes().size()).stream()
+          .allMatch(t -> t.rank() == 0);
     }
 
     @Override

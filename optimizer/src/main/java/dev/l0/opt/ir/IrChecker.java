@@ -221,7 +221,7 @@ public final class IrChecker {
       if (soac instanceof Exp.Map map) {
         return arraysOf(lambda(map.function(), rows));
       }
-      if (soac instanceof Exp.Filter filter) {
+      if (soac instanceof Exp.FilterMap filter && filter.isFilter()) {
         List<Type> kept = lambda(filter.predicate(), rows);
         expect(
             kept.size() == 1 && ScalarType.BOOL.equals(kept.get(0)),
