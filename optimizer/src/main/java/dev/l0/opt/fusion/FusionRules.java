@@ -55,17 +55,17 @@ final class FusionRules {
     List<String> certs = new ArrayList<>(producer.certificates());
     consumer.certificates().stream().filter(x -> !certs.contains(x)).forEach(certs::add);
     Exp fused = null;
+    List<Ident> pattern = consumer.pattern();
     if (p instanceof Exp.Map pm) {
       fused = mapInto(pm, producer.pattern(), (Exp.Soac) c, names);
     } else if (p instanceof Exp.FilterMap pf && pf.isFilter()) {
       fused = filterInto(pf, producer.pattern(), (Exp.Soac) c, consumer.pattern(), names);
+      if (c instanceof Exp.FilterMap q && q.isFilter()) {
+        pattern = filterPattern(producer.pattern(), q.inputs(), consumer.pattern());
+      }
     }
     if (fused == null) {
       return Optional.empty();
-    }
-    List<Ident> pattern = consumer.pattern();
-    if (fused instanceof Exp.FilterMap && c instanceof Exp.FilterMap q && q.isFilter()) {
-      pattern = filterPattern(producer.pattern(), q.inputs(), consumer.pattern());
     }
     return Optional.of(new Stm(pattern, certs, mergeDuplicateInputs((Exp.Soac) fused)));
   }
