@@ -4,7 +4,6 @@ import dev.l0.ir.Type;
 import dev.l0.opt.cluster.ClusterSolver;
 import dev.l0.opt.cluster.Clustering;
 import dev.l0.opt.cluster.DataflowGraph;
-import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.NameSource;
@@ -17,7 +16,8 @@ import java.util.Map;
 /**
  * Realises seed 002's clustering of a kernel-level body ({@link ClusterSolver}) where the fusion
  * rules have not: two maps the clustering puts in one loop, with no edge between them, over rows of
- * one size, neither of which may fail (joining them would change which fails first), become one map
+ * one size, at most one of which may fail (as {@link Fusion}'s failure rule says: then the joined
+ * loop fails where that one does, with its error, or gives the same results), become one map
  * ({@link FusionRule#FUSE_CLUSTER}); so do two filters of scalar rows, into one filtermap of both
  * ({@link FusionRule#FUSE_CLUSTER_FILTERS}). Producer-consumer pairs of a cluster are fused by the
  * T2 rules themselves, filters by {@link FusionRule#FUSE_MAP_FILTER} and {@link
@@ -58,16 +58,16 @@ final class ClusterJoin {
     DataflowGraph.Node first = graph.nodes().get(a);
     DataflowGraph.Node second = graph.nodes().get(b);
     return first.iterationSize().equals(second.iterationSize())
-        && graph.edges().stream().noneMatch(e -> e.from() == a && e.to() == b)
-        && !Analysis.mayFail(first.statement().exp())
-        && !Analysis.mayFail(second.statement().exp());
+        && graph.edges().stream().noneMatch(e -> e.from() == a && e.to() == b);
   }
 
   private static boolean join(
       List<Stm> stms, Stm first, Stm second, NameSource names, FusionHistory history) {
     int i = stms.indexOf(first);
     int j = stms.indexOf(second);
-    if (Fusion.readBetween(stms, i, j, first) || Fusion.consumedBetween(stms, i, j, first)) {
+    if (Fusion.readBetween(stms, i, j, first)
+        || Fusion.consumedBetween(stms, i, j, first)
+        || !Fusion.onePassFailsAsBefore(stms, i, j)) {
       return false;
     }
     FusionRule rule =
