@@ -157,7 +157,7 @@ public final class DataflowGraph {
 
   private static boolean makesRows(Stm producer) {
     Exp e = producer.exp();
-    return e instanceof Exp.Map || e instanceof Exp.FilterMap;
+    return e.isMap() || e instanceof Exp.FilterMap;
   }
 
   /** A fusion-preventing edge wins over a fusible one between the same two nodes. */

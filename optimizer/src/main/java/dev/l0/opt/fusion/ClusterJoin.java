@@ -32,7 +32,7 @@ final class ClusterJoin {
    */
   static boolean joinOnePair(
       List<Stm> stms, Map<String, Type> types, NameSource names, FusionHistory history) {
-    if (stms.stream().filter(s -> s.exp() instanceof Exp.Map).count() < 2
+    if (stms.stream().filter(s -> s.exp().isMap()).count() < 2
         && stms.stream().filter(s -> FilterClusterRules.filterCluster(s.exp())).count() < 2) {
       return false;
     }
@@ -71,7 +71,7 @@ final class ClusterJoin {
       return false;
     }
     FusionRule rule =
-        first.exp() instanceof Exp.Map ? FusionRule.FUSE_CLUSTER : FusionRule.FUSE_CLUSTER_FILTERS;
+        first.exp().isMap() ? FusionRule.FUSE_CLUSTER : FusionRule.FUSE_CLUSTER_FILTERS;
     return rule.apply(first, second, names)
         .map(
             joined -> {
@@ -104,12 +104,12 @@ final class ClusterJoin {
 
   /** {@code first} and {@code second}, two maps of one size, as one map binding both patterns. */
   static Stm joinMaps(Stm first, Stm second) {
-    Exp.Map f = (Exp.Map) first.exp();
-    Exp.Map g = (Exp.Map) second.exp();
+    Exp.Screma f = (Exp.Screma) first.exp();
+    Exp.Screma g = (Exp.Screma) second.exp();
     List<SubExp> inputs = new ArrayList<>(f.inputs());
     inputs.addAll(g.inputs());
-    Exp.Map joined =
-        new Exp.Map(FusionRules.joined(f.function(), 0, g.function(), 0), inputs, f.pos());
+    Exp.Screma joined =
+        Exp.Screma.map(FusionRules.joined(f.function(), 0, g.function(), 0), inputs, f.pos());
     return new Stm(
         concat(first.pattern(), second.pattern()),
         certificatesOf(first, second),

@@ -107,7 +107,7 @@ final class FilterClusterRules {
 
   /** A reduce as the redomap it is (a renamed copy of its operator folds), a redomap as itself. */
   private static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
-    if (reduction instanceof Exp.Reduce r) {
+    if (reduction instanceof Exp.Screma r && r.isReduce()) {
       return Exp.Screma.redomap(
           r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos());
     }
@@ -173,7 +173,7 @@ final class FilterClusterRules {
   /** {@code FUSE-FILTER-MAP}: the map's function runs on the kept rows' values. */
   static Optional<Stm> filterIntoMap(Stm producer, Stm consumer, NameSource names) {
     Exp.FilterMap h = (Exp.FilterMap) producer.exp();
-    Exp.Map g = (Exp.Map) consumer.exp();
+    Exp.Screma g = (Exp.Screma) consumer.exp();
     Lambda f = h.function();
     List<SubExp> values = f.body().result();
     Map<String, SubExp> rowOf = new HashMap<>();
@@ -229,7 +229,7 @@ final class FilterClusterRules {
         }
         if (consumer < 0 && stm.exp() instanceof Exp.Size size && size.dimension() == 0) {
           sizes.add(k);
-        } else if (consumer < 0 && stm.exp() instanceof Exp.Map) {
+        } else if (consumer < 0 && stm.exp().isMap()) {
           consumer = k;
         } else {
           other = true;

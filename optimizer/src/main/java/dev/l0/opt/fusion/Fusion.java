@@ -270,7 +270,7 @@ public final class Fusion implements Pass {
 
   /** A cheap first test, before the analyses: a reduce or a screma. */
   private static boolean isReduction(Stm stm) {
-    return stm.exp() instanceof Exp.Reduce || stm.exp() instanceof Exp.Screma;
+    return stm.exp().isReduce() || stm.exp() instanceof Exp.Screma s && s.fused();
   }
 
   /**
@@ -362,7 +362,7 @@ public final class Fusion implements Pass {
    * skips no run-time regularity check.
    */
   static boolean fusableProducer(Stm stm) {
-    if (stm.exp() instanceof Exp.Map m) {
+    if (stm.exp() instanceof Exp.Screma m && m.isMap()) {
       return m.function().returnTypes().stream().allMatch(Fusion::allSizesKnown);
     }
     return stm.exp() instanceof Exp.FilterMap;
@@ -413,7 +413,7 @@ public final class Fusion implements Pass {
       List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
       Stm producer = stms.get(i);
-      if (!(producer.exp() instanceof Exp.Map) || !fusableProducer(producer)) {
+      if (!producer.exp().isMap() || !fusableProducer(producer)) {
         continue;
       }
       List<Integer> consumers = inputOnlyConsumers(stms, result, i);
@@ -506,7 +506,7 @@ public final class Fusion implements Pass {
   }
 
   private static Optional<Exp.Soac> withoutInput(Exp.Soac soac, SubExp input, SubExp row) {
-    boolean ownFunction = soac instanceof Exp.Map || soac instanceof Exp.Screma;
+    boolean ownFunction = soac.isMap() || soac instanceof Exp.Screma s && s.fused();
     if (!ownFunction || soac.inputs().stream().allMatch(input::equals)) {
       return Optional.empty();
     }

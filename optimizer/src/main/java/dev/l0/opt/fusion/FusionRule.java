@@ -26,7 +26,7 @@ public enum FusionRule {
   FUSE_MAP_MAP("FUSE-MAP-MAP") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map && consumer instanceof Exp.Map;
+      return producer.isMap() && consumer.isMap();
     }
   },
   /**
@@ -36,7 +36,7 @@ public enum FusionRule {
   FUSE_MAP_REDOMAP("FUSE-MAP-REDOMAP") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map && reduces(consumer);
+      return producer.isMap() && reduces(consumer);
     }
   },
   /**
@@ -46,8 +46,7 @@ public enum FusionRule {
   FUSE_MAP_SCAN("FUSE-MAP-SCAN") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map
-          && (consumer instanceof Exp.Scan || consumer instanceof Exp.Screma s && s.scans());
+      return producer.isMap() && consumer instanceof Exp.Screma s && s.scans();
     }
   },
   /** {@code filter(q, filter(p, a)) = filter(fn x => if p(x) then q(x) else false, a)}. */
@@ -119,7 +118,8 @@ public enum FusionRule {
   FUSE_DUPLICATE_CHEAP_PRODUCER("FUSE-DUPLICATE-CHEAP-PRODUCER") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map m
+      return producer instanceof Exp.Screma m
+          && m.isMap()
           && DuplicationCost.cheap(m.function())
           && producerConsumerRule(producer, consumer, outputs).isPresent();
     }
@@ -141,7 +141,7 @@ public enum FusionRule {
   FUSE_MAP_FILTER("FUSE-MAP-FILTER") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map && FilterClusterRules.filterCluster(consumer);
+      return producer.isMap() && FilterClusterRules.filterCluster(consumer);
     }
 
     @Override
@@ -159,7 +159,8 @@ public enum FusionRule {
       return FilterClusterRules.filterCluster(producer)
           && !(producer instanceof Exp.FilterMap fm
               && (fm.filters().size() > 1 || fm.accumulators() > 0))
-          && consumer instanceof Exp.Map m
+          && consumer instanceof Exp.Screma m
+          && m.isMap()
           && m.function().returnTypes().stream().allMatch(t -> t.rank() == 0)
           && allInputsFrom(m.inputs(), outputs);
     }
@@ -179,8 +180,8 @@ public enum FusionRule {
     @Override
     boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
       Set<String> read = Analysis.useCounts(second).keySet();
-      return first instanceof Exp.Map
-          && second instanceof Exp.Map
+      return first.isMap()
+          && second.isMap()
           && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
     }
 
@@ -355,7 +356,7 @@ public enum FusionRule {
   }
 
   private static boolean reduces(Exp consumer) {
-    return consumer instanceof Exp.Reduce || consumer instanceof Exp.Screma s && !s.scans();
+    return consumer instanceof Exp.Screma s && s.folds() && !s.scans();
   }
 
   /**

@@ -56,7 +56,7 @@ final class FusionRules {
     consumer.certificates().stream().filter(x -> !certs.contains(x)).forEach(certs::add);
     Exp fused = null;
     List<Ident> pattern = consumer.pattern();
-    if (p instanceof Exp.Map pm) {
+    if (p instanceof Exp.Screma pm && pm.isMap()) {
       fused = mapInto(pm, producer.pattern(), (Exp.Soac) c, names);
     } else if (p instanceof Exp.FilterMap pf && pf.isFilter()) {
       fused = filterInto(pf, producer.pattern(), (Exp.Soac) c, consumer.pattern(), names);
@@ -77,13 +77,13 @@ final class FusionRules {
    * consumer's.
    */
   private static Exp mapInto(
-      Exp.Map producer, List<Ident> outputs, Exp.Soac consumer, NameSource names) {
+      Exp.Screma producer, List<Ident> outputs, Exp.Soac consumer, NameSource names) {
     if (consumer instanceof Exp.FilterMap f && !f.keepsScalars()) {
       return null;
     }
     // A reduce's or scan's operator also stays the combining operator, so the fold gets a renamed
     // copy.
-    boolean operatorServesTwice = consumer instanceof Exp.Reduce || consumer instanceof Exp.Scan;
+    boolean operatorServesTwice = consumer.isReduce() || consumer.isScan();
     Lambda f =
         operatorServesTwice ? Renamer.fresh(consumer.rowFunction(), names) : consumer.rowFunction();
     Composed k = compose(producer, outputs, f, consumer.accumulators(), consumer.inputs());
@@ -98,7 +98,7 @@ final class FusionRules {
    * accumulators} parameters of the consumer are accumulators and stay in front.
    */
   private static Composed compose(
-      Exp.Map producer,
+      Exp.Screma producer,
       List<Ident> outputs,
       Lambda consumer,
       int accumulators,
@@ -159,11 +159,11 @@ final class FusionRules {
     Lambda fold;
     Lambda combine;
     List<SubExp> neutral;
-    if (consumer instanceof Exp.Reduce r) {
+    if (consumer instanceof Exp.Screma r && r.isReduce()) {
       fold = Renamer.fresh(r.operator(), names);
       combine = r.operator();
       neutral = r.neutral();
-    } else if (consumer instanceof Exp.Screma r && !r.scans()) {
+    } else if (consumer instanceof Exp.Screma r && r.fused() && !r.scans()) {
       fold = r.fold();
       combine = r.combine();
       neutral = r.neutral();
@@ -180,7 +180,7 @@ final class FusionRules {
         new Lambda(params, guarded, fold.returnTypes()),
         neutral,
         producer.inputs(),
-        consumer instanceof Exp.Reduce r ? r.pos() : ((Exp.Screma) consumer).pos());
+        consumer instanceof Exp.Screma r && r.isReduce() ? r.pos() : ((Exp.Screma) consumer).pos());
   }
 
   /**
@@ -251,7 +251,7 @@ final class FusionRules {
 
   /** A reduce as the redomap it is (a renamed copy of its operator folds), a redomap as itself. */
   private static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
-    if (reduction instanceof Exp.Reduce r) {
+    if (reduction instanceof Exp.Screma r && r.isReduce()) {
       return Exp.Screma.redomap(
           r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos());
     }
@@ -298,8 +298,8 @@ final class FusionRules {
    * array twice reads it once; the second parameter becomes the first.
    */
   static Exp.Soac mergeDuplicateInputs(Exp.Soac soac) {
-    if (!(soac instanceof Exp.Map
-        || soac instanceof Exp.Screma
+    if (!(soac.isMap()
+        || soac instanceof Exp.Screma s && s.fused()
         || soac instanceof Exp.FilterMap f && !f.isFilter())) {
       return soac;
     }

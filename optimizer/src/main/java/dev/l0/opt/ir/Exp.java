@@ -50,6 +50,21 @@ public sealed interface Exp {
     return false;
   }
 
+  /** Whether it is a map ({@link Screma#map}). */
+  default boolean isMap() {
+    return false;
+  }
+
+  /** Whether it is an unfused reduce ({@link Screma#reduce}). */
+  default boolean isReduce() {
+    return false;
+  }
+
+  /** Whether it is an unfused scan ({@link Screma#scan}). */
+  default boolean isScan() {
+    return false;
+  }
+
   private static List<SubExp> mapAll(List<SubExp> xs, Function<SubExp, SubExp> f) {
     return xs.stream().map(f).toList();
   }
@@ -463,51 +478,6 @@ public sealed interface Exp {
   }
 
   /**
-   * {@code map(f, a1, ..., an)}: one result array per result of {@code f}; {@code pos} is where the
-   * map was written (its results must be regular, and an irregular one is reported there).
-   */
-  record Map(Lambda function, List<SubExp> inputs, SourcePos pos) implements Soac {
-    @Override
-    public String keyword() {
-      return "map";
-    }
-
-    public Map {
-      inputs = List.copyOf(inputs);
-    }
-
-    @Override
-    public List<SubExp> operands() {
-      return inputs;
-    }
-
-    @Override
-    public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Map(function, mapAll(inputs, f), pos);
-    }
-
-    @Override
-    public List<Lambda> lambdas() {
-      return List.of(function);
-    }
-
-    @Override
-    public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Map(f.apply(function), inputs, pos);
-    }
-
-    @Override
-    public Lambda rowFunction() {
-      return function;
-    }
-
-    @Override
-    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Map(f, newInputs, pos);
-    }
-  }
-
-  /**
    * A filter cluster (seed 002's size-changing operator with its producer's and consumer's work
    * fused in): {@code function} maps each row of {@code inputs} to a keep flag and one value per
    * result, and the results are the values of the rows whose flag holds, in order. {@code filter(p,
@@ -700,120 +670,21 @@ public sealed interface Exp {
   }
 
   /**
-   * {@code reduce(op, ne, a...)}: a left fold from {@code neutral}, one result per accumulator;
-   * {@code pos} is where the reduce was written (its operator must keep the accumulator's shape,
-   * and one that does not is reported there).
-   */
-  record Reduce(Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos)
-      implements Soac {
-    @Override
-    public String keyword() {
-      return "reduce";
-    }
-
-    public Reduce {
-      neutral = List.copyOf(neutral);
-      inputs = List.copyOf(inputs);
-    }
-
-    @Override
-    public List<SubExp> operands() {
-      return concat(neutral, inputs);
-    }
-
-    @Override
-    public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Reduce(operator, mapAll(neutral, f), mapAll(inputs, f), pos);
-    }
-
-    @Override
-    public List<Lambda> lambdas() {
-      return List.of(operator);
-    }
-
-    @Override
-    public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Reduce(f.apply(operator), neutral, inputs, pos);
-    }
-
-    @Override
-    public Lambda rowFunction() {
-      return operator;
-    }
-
-    @Override
-    public int accumulators() {
-      return neutral.size();
-    }
-
-    @Override
-    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return Screma.redomap(operator, f, neutral, newInputs, pos);
-    }
-  }
-
-  /**
-   * {@code scan(op, ne, a...)}: inclusive prefix results, one array per accumulator; {@code pos} is
-   * where the scan was written (its results must be regular, and an irregular one is reported
-   * there).
-   */
-  record Scan(Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos)
-      implements Soac {
-    @Override
-    public String keyword() {
-      return "scan";
-    }
-
-    public Scan {
-      neutral = List.copyOf(neutral);
-      inputs = List.copyOf(inputs);
-    }
-
-    @Override
-    public List<SubExp> operands() {
-      return concat(neutral, inputs);
-    }
-
-    @Override
-    public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Scan(operator, mapAll(neutral, f), mapAll(inputs, f), pos);
-    }
-
-    @Override
-    public List<Lambda> lambdas() {
-      return List.of(operator);
-    }
-
-    @Override
-    public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Scan(f.apply(operator), neutral, inputs, pos);
-    }
-
-    @Override
-    public Lambda rowFunction() {
-      return operator;
-    }
-
-    @Override
-    public int accumulators() {
-      return neutral.size();
-    }
-
-    @Override
-    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return Screma.scanomap(operator, f, neutral, newInputs, pos);
-    }
-  }
-
-  /**
-   * The fused SOAC (thesis §7.1; Futhark's {@code screma}, "scan-reduce-map"): one pass over the
-   * rows of {@code inputs} that runs {@code acc = fold(acc, row)} from {@code neutral} and yields,
-   * by its {@link #yields}, either the final accumulators (a redomap) or every prefix of them,
-   * {@code out[i] = acc after row i} (a scanomap). {@code combine} is the associative operator a
-   * parallel execution joins the partial accumulators of chunks with; the fold is never
-   * reassociated, so every backend's chunks of the documented order give the same result. {@code
-   * pos} is where the reduce or scan was written. {@link #redomap} and {@link #scanomap} build the
-   * two forms, and {@link #keyword} names them so, as the thesis and the explain text do.
+   * The one SOAC of a pass that maps, reduces or scans (thesis §7.1; Futhark's {@code screma},
+   * "scan-reduce-map"): one pass over the rows of {@code inputs}. By its {@link #yields} it binds
+   * each row's results of {@code fold} (a {@code map}: no accumulators), or runs {@code acc =
+   * fold(acc, row)} from {@code neutral} and binds the final accumulators (a reduction) or every
+   * prefix of them, {@code out[i] = acc after row i} (a scan). {@code combine} is the associative
+   * operator a parallel execution joins the partial accumulators of chunks with; where it is {@link
+   * #NO_COMBINE} the fold is its own combining operator (an unfused {@code reduce} or {@code scan},
+   * whose operator takes an accumulator and a row of the accumulator's type), and a map has none.
+   * The fold is never reassociated, so every backend's chunks of the documented order give the same
+   * result. {@code pos} is where the SOAC was written (a map's irregular results and a reduction's
+   * operator that changes its accumulator's shape are reported there).
+   *
+   * <p>The forms the rules and the explain text name are smart constructors and views: {@link #map}
+   * ({@link #isMap}), {@link #reduce} ({@link #isReduce}), {@link #scan} ({@link #isScan}), and the
+   * fused {@link #redomap} and {@link #scanomap} ({@link #fused}); {@link #keyword} names each so.
    */
   record Screma(
       Yield yields,
@@ -824,17 +695,59 @@ public sealed interface Exp {
       SourcePos pos)
       implements Soac {
 
+    /**
+     * The combining operator of a map, which has none, and of an unfused reduce or scan, whose fold
+     * combines: of nothing, to nothing.
+     */
+    public static final Lambda NO_COMBINE = FilterMap.NO_COMBINE;
+
     /** What a screma's pass binds. */
     public enum Yield {
-      /** The final accumulators, one value per accumulator (a redomap). */
+      /** Each row's results of the function, one array per result (a map). */
+      ROWS,
+      /** The final accumulators, one value per accumulator (a reduce or redomap). */
       REDUCTION,
-      /** The accumulator after each row, one array per accumulator (a scanomap). */
+      /** The accumulator after each row, one array per accumulator (a scan or scanomap). */
       PREFIXES
     }
 
     public Screma {
       neutral = List.copyOf(neutral);
       inputs = List.copyOf(inputs);
+      if (yields == Yield.ROWS && !neutral.isEmpty()) {
+        throw new IllegalArgumentException("a map has no accumulators");
+      }
+      if (yields == Yield.ROWS && !combine.equals(NO_COMBINE)) {
+        throw new IllegalArgumentException("a map has no combining operator");
+      }
+    }
+
+    /**
+     * {@code map(f, a1, ..., an)}: one result array per result of {@code f}; {@code pos} is where
+     * the map was written (its results must be regular, and an irregular one is reported there).
+     */
+    public static Screma map(Lambda function, List<SubExp> inputs, SourcePos pos) {
+      return new Screma(Yield.ROWS, NO_COMBINE, function, List.of(), inputs, pos);
+    }
+
+    /**
+     * {@code reduce(op, ne, a...)}: a left fold from {@code neutral}, one result per accumulator,
+     * {@code op} also combining the chunks; {@code pos} is where the reduce was written (its
+     * operator must keep the accumulator's shape, and one that does not is reported there).
+     */
+    public static Screma reduce(
+        Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) {
+      return new Screma(Yield.REDUCTION, NO_COMBINE, operator, neutral, inputs, pos);
+    }
+
+    /**
+     * {@code scan(op, ne, a...)}: inclusive prefix results, one array per accumulator; {@code pos}
+     * is where the scan was written (its results must be regular, and an irregular one is reported
+     * there).
+     */
+    public static Screma scan(
+        Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) {
+      return new Screma(Yield.PREFIXES, NO_COMBINE, operator, neutral, inputs, pos);
     }
 
     /** {@code redomap(combine, fold, ne, a...)}: the fold's final accumulators. */
@@ -852,17 +765,68 @@ public sealed interface Exp {
       return new Screma(Yield.PREFIXES, combine, fold, neutral, inputs, pos);
     }
 
+    /** Whether it is a map: each row's results, no accumulators. */
+    @Override
+    public boolean isMap() {
+      return yields == Yield.ROWS;
+    }
+
+    /** Whether it is an unfused reduce, whose operator folds and combines. */
+    @Override
+    public boolean isReduce() {
+      return yields == Yield.REDUCTION && combine == NO_COMBINE;
+    }
+
+    /** Whether it is an unfused scan, whose operator folds and combines. */
+    @Override
+    public boolean isScan() {
+      return yields == Yield.PREFIXES && combine == NO_COMBINE;
+    }
+
+    /** Whether it is a fused redomap or scanomap, with a combining operator of its own. */
+    public boolean fused() {
+      return !combine.equals(NO_COMBINE);
+    }
+
     /**
-     * Whether it binds every prefix (a scanomap) rather than the final accumulators (a redomap).
+     * Whether it yields accumulators, final or every prefix (a reduce, scan, redomap, scanomap).
      */
+    public boolean folds() {
+      return yields != Yield.ROWS;
+    }
+
+    /** Whether it binds every prefix (a scan or scanomap) rather than the final accumulators. */
     public boolean scans() {
       return yields == Yield.PREFIXES;
     }
 
-    /** {@code redomap} or {@code scanomap}. */
+    /** A map's function. */
+    public Lambda function() {
+      return fold;
+    }
+
+    /** An unfused reduce's or scan's operator, which folds and combines. */
+    public Lambda operator() {
+      return fold;
+    }
+
+    /**
+     * The operator that combines partial accumulators: its own, or the fold of a reduce or scan.
+     */
+    public Lambda combiner() {
+      return fused() ? combine : fold;
+    }
+
+    /** {@code map}, {@code reduce}, {@code scan}, {@code redomap} or {@code scanomap}. */
     @Override
     public String keyword() {
-      return scans() ? "scanomap" : "redomap";
+      if (isMap()) {
+        return "map";
+      }
+      if (fused()) {
+        return scans() ? "scanomap" : "redomap";
+      }
+      return scans() ? "scan" : "reduce";
     }
 
     @Override
@@ -877,12 +841,13 @@ public sealed interface Exp {
 
     @Override
     public List<Lambda> lambdas() {
-      return List.of(combine, fold);
+      return fused() ? List.of(combine, fold) : List.of(fold);
     }
 
     @Override
     public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Screma(yields, f.apply(combine), f.apply(fold), neutral, inputs, pos);
+      return new Screma(
+          yields, fused() ? f.apply(combine) : NO_COMBINE, f.apply(fold), neutral, inputs, pos);
     }
 
     @Override
@@ -895,9 +860,14 @@ public sealed interface Exp {
       return neutral.size();
     }
 
+    /**
+     * This SOAC applying {@code f} to the rows of {@code newInputs}; a reduce or scan becomes a
+     * redomap or scanomap that keeps its operator for combining, so {@code f} must bind names of
+     * its own.
+     */
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Screma(yields, combine, f, neutral, newInputs, pos);
+      return new Screma(yields, isMap() ? NO_COMBINE : combiner(), f, neutral, newInputs, pos);
     }
   }
 }
