@@ -4,15 +4,22 @@ import dev.l0.opt.ir.Exp;
 
 /** The outermost SOAC of a kernel, as the kernel plan, the lowering and {@code explain} name it. */
 public enum KernelKind {
+  /** A {@link Exp.Screma} yielding each row's results. */
   MAP("map"),
+  /** A {@link Exp.FilterMap} that is a plain filter. */
   FILTER("filter"),
+  /** An unfused {@link Exp.Screma} yielding its final accumulators. */
   REDUCE("reduce"),
+  /** An unfused {@link Exp.Screma} yielding every prefix. */
   SCAN("scan"),
-  /** A {@link Exp.Screma} yielding its final accumulators. */
+  /** A fused {@link Exp.Screma} yielding its final accumulators. */
   REDOMAP("redomap"),
-  /** A {@link Exp.Screma} yielding every prefix. */
+  /** A fused {@link Exp.Screma} yielding every prefix. */
   SCANOMAP("scanomap"),
-  /** A {@link Exp.FilterMap}: a filter cluster (flags, a scan of counts, a scatter). */
+  /**
+   * A {@link Exp.FilterMap} that is no plain filter: a filter cluster (flags, a scan of counts, a
+   * scatter).
+   */
   FILTERMAP("filtermap");
 
   private final String keyword;
@@ -33,19 +40,16 @@ public enum KernelKind {
 
   /** The kind of {@code soac}. */
   public static KernelKind of(Exp.Soac soac) {
-    if (soac instanceof Exp.Map) {
+    if (soac.isMap()) {
       return MAP;
     }
-    if (soac instanceof Exp.Filter) {
-      return FILTER;
+    if (soac instanceof Exp.FilterMap f) {
+      return f.isFilter() ? FILTER : FILTERMAP;
     }
-    if (soac instanceof Exp.FilterMap) {
-      return FILTERMAP;
-    }
-    if (soac instanceof Exp.Reduce) {
+    if (soac.isReduce()) {
       return REDUCE;
     }
-    if (soac instanceof Exp.Scan) {
+    if (soac.isScan()) {
       return SCAN;
     }
     return ((Exp.Screma) soac).scans() ? SCANOMAP : REDOMAP;

@@ -3,6 +3,7 @@ package dev.l0.opt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.FunDef;
@@ -70,6 +71,22 @@ record Compiled(Program program, OptimizedProgram optimized) {
           () -> "fails in another operation:\n" + optimized.explain());
       throw e;
     }
+  }
+
+  /**
+   * Runs {@code function} on the arguments written in {@code argsText} both ways and asserts that
+   * both fail with the same error: the same operation, position and detail.
+   */
+  void assertSameFailure(String function, String argsText) {
+    L0RuntimeError optimised =
+        assertThrows(L0RuntimeError.class, () -> assertSameResult(function, argsText));
+    FunDef def = program.function(function).orElseThrow();
+    List<Value> args =
+        ValueReader.read(argsText, def.params().stream().map(Param::type).toList(), "args");
+    L0RuntimeError interpreted =
+        assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call(function, args));
+    assertEquals(interpreted.pos(), optimised.pos(), "the failing position");
+    assertEquals(interpreted.detail(), optimised.detail(), "the failure's detail");
   }
 
   /** All statements of the optimised entry functions, at every depth. */

@@ -114,6 +114,21 @@ class FilterFusionTest {
   }
 
   @Test
+  void aMapThatMayFailJoinsOneThatCannotInItsClusterAndFailsAsItDid() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[int], [int]} main([int] xs, [int] is) =
+          let sum1 = reduce(op +, 0, xs) in
+          let sum2 = reduce(op +, 0, filter(fn bool (int x) => x > 0, xs)) in
+          {map(fn int (int x) => x * sum1, xs), map(fn int (int x) => is[x] + sum2, xs)}
+        """);
+    assertEquals(List.of("redomap", "map"), c.kernelStructures(), c.optimized()::explain);
+    c.assertSameResult("main", "[1, 0, 2] [5, 6, 7]");
+    c.assertSameFailure("main", "[1, 3, 2, 4] [5, 6, 7]");
+  }
+
+  @Test
   void twoMapsOfOneProducerInOneClusterBecomeOneMapThatComputesItOnce() {
     Compiled c =
         Compiled.of(
@@ -179,15 +194,30 @@ class FilterFusionTest {
   }
 
   @Test
-  void aReductionThatMayFailStaysItsOwnKernel() {
+  void aReductionThatMayFailFoldsIntoAFilterThatCannotAndFailsAsItDid() {
     Compiled c =
         Compiled.of(
             """
         fun {[int], int} main([int] xs, int d) =
           let ws = filter(fn bool (int x) => x > 0, xs) in
-          {ws, reduce(fn int (int a, int b) => a + b / d, 0, ws)}
+          {ws, reduce(fn int (int a, int b) => a + b / (b - d), 0, ws)}
+        """);
+    assertEquals(List.of("filtermap"), c.kernelStructures(), c.optimized()::explain);
+    c.assertSameResult("main", INTS + " 6");
+    c.assertSameFailure("main", INTS + " 4");
+  }
+
+  @Test
+  void aReductionThatMayFailStaysApartFromAFilterThatMayFail() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[int], int} main([int] xs, int d) =
+          let ws = filter(fn bool (int x) => 10 / (x - d) > 0, xs) in
+          {ws, reduce(fn int (int a, int b) => a + b / (b - 2 * d), 0, ws)}
         """);
     assertEquals(List.of("filter", "reduce"), c.kernelStructures(), c.optimized()::explain);
-    c.assertSameResult("main", INTS + " 2");
+    c.assertSameResult("main", INTS + " 6");
+    c.assertSameFailure("main", INTS + " 4");
   }
 }

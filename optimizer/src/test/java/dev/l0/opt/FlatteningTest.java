@@ -51,11 +51,10 @@ class FlatteningTest {
     Stm check =
         p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Assert).findFirst().orElseThrow();
     assertEquals("zip", ((Exp.Assert) check.exp()).operation());
-    Stm map =
-        p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Map).findFirst().orElseThrow();
+    Stm map = p.topLevel().stream().filter(s -> s.exp().isMap()).findFirst().orElseThrow();
     assertEquals(List.of(check.pattern().get(0).name()), map.certificates());
     assertEquals(
-        2, ((Exp.Map) map.exp()).inputs().size(), "the map is tupleless: one input per array");
+        2, ((Exp.Screma) map.exp()).inputs().size(), "the map is tupleless: one input per array");
   }
 
   @Test
@@ -66,10 +65,9 @@ class FlatteningTest {
         fun {[int], [real]} main([{int, real}] a) = unzip(map(fn {int, real} ({int, real} t) =>
           let {i, x} = t in {i + 1, x * 2.0}, a))
         """);
-    Stm map =
-        p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Map).findFirst().orElseThrow();
+    Stm map = p.topLevel().stream().filter(s -> s.exp().isMap()).findFirst().orElseThrow();
     assertEquals(2, map.pattern().size());
-    assertEquals(2, ((Exp.Map) map.exp()).function().params().size());
+    assertEquals(2, ((Exp.Screma) map.exp()).function().params().size());
   }
 
   @Test

@@ -74,9 +74,7 @@ class FunctionCertificatesTest {
             "fun \\{\\[\\]i32\\} f\\(cert input_c_\\d+, \\[\\w+\\]i32 input_\\d+, \\[\\w+\\]i32 input_\\d+\\) ="),
         signature);
     Ident certificate = f.params().get(0);
-    assertEquals(
-        List.of(certificate.name()),
-        only(f.body().stms(), e -> e instanceof Exp.Map).certificates());
+    assertEquals(List.of(certificate.name()), only(f.body().stms(), e -> e.isMap()).certificates());
   }
 
   @Test
@@ -95,8 +93,7 @@ class FunctionCertificatesTest {
         ((Exp.Apply) only(p.topLevel(), e -> e instanceof Exp.Apply).exp()).args().get(0).varName();
     Internal inlined = p.after(new Inliner());
     assertEquals(0, inlined.count(e -> e instanceof Exp.Apply));
-    assertEquals(
-        List.of(passed), only(inlined.topLevel(), e -> e instanceof Exp.Map).certificates());
+    assertEquals(List.of(passed), only(inlined.topLevel(), e -> e.isMap()).certificates());
   }
 
   @Test
@@ -110,14 +107,13 @@ class FunctionCertificatesTest {
     assertEquals("zip", ((Exp.Assert) binding(returned, f.body().stms()).exp()).operation());
     Ident bound = only(p.topLevel(), e -> e instanceof Exp.Apply).pattern().get(0);
     assertTrue(bound.isCertificate(), bound::toString);
-    assertEquals(
-        List.of(bound.name()), only(p.topLevel(), e -> e instanceof Exp.Map).certificates());
+    assertEquals(List.of(bound.name()), only(p.topLevel(), e -> e.isMap()).certificates());
   }
 
   @Test
   void naiveInliningPredicatesTheConsumerOnTheInlinedPostconditionWhichSimplificationThenRemoves() {
     Internal inlined = Internal.of(PAIRS_RESULT).after(new Inliner());
-    List<String> certificates = only(inlined.topLevel(), e -> e instanceof Exp.Map).certificates();
+    List<String> certificates = only(inlined.topLevel(), e -> e.isMap()).certificates();
     assertEquals(1, certificates.size());
     assertTrue(binding(certificates.get(0), inlined.topLevel()).exp() instanceof Exp.Assert);
     Compiled optimized = Compiled.of(PAIRS_RESULT);
@@ -137,7 +133,7 @@ class FunctionCertificatesTest {
     assertEquals(List.of(), only(inlined.everywhere(), square).certificates());
     List<Stm> predicatedMaps =
         inlined.everywhere().stream()
-            .filter(s -> s.exp() instanceof Exp.Map && !s.certificates().isEmpty())
+            .filter(s -> s.exp().isMap() && !s.certificates().isEmpty())
             .toList();
     assertEquals(
         1, predicatedMaps.size(), "the map over the pairs, and only it, needs the precondition");
@@ -215,7 +211,7 @@ class FunctionCertificatesTest {
         fun [int] main([[{int, int}]] xss) = map(g(3), xss)
         """;
     Internal p = Internal.of(rowsOfPairs);
-    Exp.Map overRows = (Exp.Map) only(p.topLevel(), e -> e instanceof Exp.Map).exp();
+    Exp.Screma overRows = (Exp.Screma) only(p.topLevel(), e -> e.isMap()).exp();
     List<Stm> lambda = overRows.function().body().stms();
     Exp.Apply call = (Exp.Apply) only(lambda, e -> e instanceof Exp.Apply).exp();
     assertTrue(

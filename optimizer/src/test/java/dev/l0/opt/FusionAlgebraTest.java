@@ -245,6 +245,6 @@ class FusionAlgebraTest {
     assertTrue(explain.contains("kernel 3: reduce in main"), explain);
     assertTrue(explain.endsWith("kernels: 3\n"), explain);
     List<Stm> all = c.allStatements();
-    assertTrue(all.stream().anyMatch(s -> s.exp() instanceof Exp.Reduce));
+    assertTrue(all.stream().anyMatch(s -> s.exp().isReduce()));
   }
 }

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Horizontal fusion (seed 001's with-loop fusion, {@code FUSE-HORIZONTAL}): independent reductions
  * over one array become one redomap, one pass over the array, with every result bit-identical to
- * the reference interpreter; reductions that depend on each other, or that may fail, stay apart.
+ * the reference interpreter; reductions that depend on each other, or that may both fail, stay
+ * apart. One that may fail joins one that cannot: the pass fails where it does, with its error.
  */
 class HorizontalFusionTest {
   private static final String REALS = "[3.5, -1.25, 1e300, -0.1, 7.0, 2.5e-300, 0.3]";
@@ -66,12 +67,27 @@ class HorizontalFusionTest {
   }
 
   @Test
-  void aReductionThatMayFailStaysApart() {
+  void aReductionThatMayFailJoinsOneThatCannotAndFailsAsItDid() {
     Compiled c =
         Compiled.of(
             """
         fun {int, int} main([int] a) = {reduce(op +, 0, a), reduce(fn int (int x, int y) => x / y, 1, a)}
         """);
-    assertEquals(List.of("reduce", "reduce"), c.kernelStructures());
+    assertEquals(List.of("redomap"), c.kernelStructures(), c.optimized()::explain);
+    c.assertSameResult("main", "[1, 2, -3]");
+    c.assertSameFailure("main", "[1, 0, 2]");
+  }
+
+  @Test
+  void twoReductionsThatMayFailStayApart() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {int, int} main([int] a, [int] is) =
+          {reduce(fn int (int x, int y) => x + is[y], 0, a), reduce(fn int (int x, int y) => x / y, 1, a)}
+        """);
+    assertEquals(List.of("reduce", "reduce"), c.kernelStructures(), c.optimized()::explain);
+    c.assertSameResult("main", "[1, 2] [5, 6, 7]");
+    c.assertSameFailure("main", "[0, 7] [5, 6, 7]");
   }
 }

@@ -37,7 +37,7 @@ class RebinderTest {
         fun real main([real] a) = reduce(op +, 0.0, a) * reduce(op +, 0.0, a)
         """)
             .after(REBIND);
-    assertEquals(1, p.count(e -> e instanceof Exp.Reduce));
+    assertEquals(1, p.count(e -> e.isReduce()));
   }
 
   @Test
@@ -68,11 +68,9 @@ class RebinderTest {
           map(fn [int] (int i) => let a = map(fn int (int y) => y + 1, ys) in let b = a with [0] <- i in b, xs)
         """)
             .after(REBIND);
-    assertEquals(1, p.topLevel().stream().filter(s -> s.exp() instanceof Exp.Map).count());
+    assertEquals(1, p.topLevel().stream().filter(s -> s.exp().isMap()).count());
     assertEquals(
-        2,
-        p.count(e -> e instanceof Exp.Map),
-        "the inner map, consumed in each iteration, stays inside");
+        2, p.count(e -> e.isMap()), "the inner map, consumed in each iteration, stays inside");
   }
 
   private static final String ROWS_PLUS_VECTOR =

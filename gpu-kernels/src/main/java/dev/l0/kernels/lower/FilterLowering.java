@@ -36,8 +36,9 @@ final class FilterLowering {
   private FilterLowering() {}
 
   /** {@code soac}, a filter or filtermap binding {@code pattern}, as its kernel group. */
-  static KernelGroup lower(GroupContext group, String name, List<Ident> pattern, Exp.Soac soac) {
-    FilterResults filters = FilterResults.of(soac, pattern.size());
+  static KernelGroup lower(
+      GroupContext group, String name, List<Ident> pattern, Exp.FilterMap soac) {
+    FilterResults filters = FilterResults.of(soac);
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> views = soac.inputs().stream().map(code::array).toList();
     Chunking chunking = Chunking.of(views.get(0).dims().get(0), group);
@@ -66,12 +67,12 @@ final class FilterLowering {
             name + "_count", count(code, chunking, soac, filters, views, counts, partials));
     steps.addAll(countScratch.launch(counting, chunking.blocks()));
     kernels.add(counting);
-    if (soac instanceof Exp.FilterMap f && f.accumulators() > 0) {
+    if (soac.accumulators() > 0) {
       ThreadScratch treeScratch = code.beginKernel();
       Kernel tree =
           KernelAssembler.assemble(
               name + "_tree",
-              ReductionLowering.treeKernel(code, f.combine(), partials, chunking.chunks()));
+              ReductionLowering.treeKernel(code, soac.combine(), partials, chunking.chunks()));
       steps.addAll(treeScratch.launch(tree, ONE));
       kernels.add(tree);
     }
@@ -135,7 +136,7 @@ final class FilterLowering {
    */
   private static List<KernelExpr.Var> flagged(
       ThreadCode code,
-      Exp.Soac soac,
+      FilterResults filters,
       List<KernelExpr> accs,
       List<ArrayView> views,
       KernelExpr i,
@@ -143,14 +144,12 @@ final class FilterLowering {
     List<Binding> args = new ArrayList<>();
     accs.forEach(a -> args.add(new Binding.Scalar(a)));
     views.forEach(v -> args.add(ThreadCode.row(v, i)));
-    return code.applyToLocals(soac.rowFunction(), args, out);
+    return code.applyToLocals(filters.function(), args, out);
   }
 
   /** {@code soac}'s neutral elements, where it has accumulators. */
-  private static List<KernelExpr> neutral(ThreadCode code, Exp.Soac soac) {
-    return soac instanceof Exp.FilterMap f
-        ? f.neutral().stream().map(code::scalar).toList()
-        : List.of();
+  private static List<KernelExpr> neutral(ThreadCode code, Exp.FilterMap soac) {
+    return soac.neutral().stream().map(code::scalar).toList();
   }
 
   /**
@@ -160,7 +159,7 @@ final class FilterLowering {
   private static List<KernelStmt> count(
       ThreadCode code,
       Chunking chunking,
-      Exp.Soac soac,
+      Exp.FilterMap soac,
       FilterResults filters,
       List<ArrayView> views,
       Buffer counts,
@@ -171,7 +170,7 @@ final class FilterLowering {
     List<KernelStmt> body = new ArrayList<>();
     List<KernelExpr.Var> accs = code.declareAccumulators(neutral(code, soac), body);
     List<KernelStmt> step = new ArrayList<>();
-    List<KernelExpr.Var> flagged = flagged(code, soac, List.copyOf(accs), views, i, step);
+    List<KernelExpr.Var> flagged = flagged(code, filters, List.copyOf(accs), views, i, step);
     List<KernelStmt> stores = new ArrayList<>();
     for (int a = 0; a < accs.size(); a++) {
       step.add(new KernelStmt.Assign(accs.get(a), flagged.get(a)));
@@ -226,7 +225,7 @@ final class FilterLowering {
   private static List<KernelStmt> scatter(
       ThreadCode code,
       Chunking chunking,
-      Exp.Soac soac,
+      Exp.FilterMap soac,
       FilterResults filters,
       List<ArrayView> views,
       Buffer offsets,
@@ -236,7 +235,7 @@ final class FilterLowering {
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
     List<KernelStmt> step = new ArrayList<>();
-    List<KernelExpr.Var> flagged = flagged(code, soac, neutral(code, soac), views, i, step);
+    List<KernelExpr.Var> flagged = flagged(code, filters, neutral(code, soac), views, i, step);
     for (int k = 0; k < filters.count(); k++) {
       KernelExpr.Var position = group.fresh("position", ScalarType.I64);
       body.add(

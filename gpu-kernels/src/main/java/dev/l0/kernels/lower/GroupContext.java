@@ -70,7 +70,10 @@ final class GroupContext {
   GroupContext(InternalFunction function, Exp.Soac soac, Set<String> readTransposed) {
     this.readTransposed = Set.copyOf(readTransposed);
     soacPos = SourcePositions.ofSoac(soac);
-    soacOperation = soac instanceof Exp.Screma s ? (s.scans() ? "scan" : "reduce") : soac.keyword();
+    soacOperation =
+        soac instanceof Exp.Screma s && s.folds()
+            ? (s.scans() ? "scan" : "reduce")
+            : soac.keyword();
     boundInsideSoac = Analysis.boundInside(soac);
     hostScalars.add(KernelGroup.CAPACITY_SCALE);
     function.params().forEach(this::declare);

@@ -78,25 +78,17 @@ public final class KernelLowering {
       Exp.Soac soac,
       LaunchConfiguration configuration) {
     String name = group.freshName(function + "_" + pattern.get(0).name());
-    if (soac instanceof Exp.Map map) {
+    if (soac instanceof Exp.Screma map && map.isMap()) {
       return MapLowering.lower(group, name, pattern, map, configuration);
     }
     if (soac instanceof Exp.Screma s && !s.scans()) {
       return ReductionLowering.lower(
-          group, name, pattern, s.combine(), s.fold(), s.neutral(), s.inputs(), configuration);
-    }
-    if (soac instanceof Exp.Reduce r) {
-      return ReductionLowering.lower(
-          group, name, pattern, r.operator(), r.operator(), r.neutral(), r.inputs(), configuration);
+          group, name, pattern, s.combiner(), s.fold(), s.neutral(), s.inputs(), configuration);
     }
     if (soac instanceof Exp.Screma s) {
       return ScanLowering.lower(
-          group, name, pattern, s.combine(), s.fold(), s.neutral(), s.inputs());
+          group, name, pattern, s.combiner(), s.fold(), s.neutral(), s.inputs());
     }
-    if (soac instanceof Exp.Scan s) {
-      return ScanLowering.lower(
-          group, name, pattern, s.operator(), s.operator(), s.neutral(), s.inputs());
-    }
-    return FilterLowering.lower(group, name, pattern, soac);
+    return FilterLowering.lower(group, name, pattern, (Exp.FilterMap) soac);
   }
 }

@@ -41,7 +41,7 @@ final class MapLowering {
       GroupContext group,
       String name,
       List<Ident> pattern,
-      Exp.Map map,
+      Exp.Screma map,
       LaunchConfiguration configuration) {
     ThreadCode code = new ThreadCode(group);
     List<ArrayView> inputs = map.inputs().stream().map(code::array).toList();
@@ -153,7 +153,7 @@ final class MapLowering {
       GroupContext group,
       String name,
       List<Ident> pattern,
-      Exp.Map map,
+      Exp.Screma map,
       List<ArrayView> inputs,
       KernelExpr n,
       List<UnsizedRows> unsizedRows,

@@ -248,8 +248,7 @@ final class MapOfReducesLowering {
   /** The statements of {@code combine}'s body other than its map: size checks. */
   private static Body checks(Lambda combine) {
     return new Body(
-        combine.body().stms().stream().filter(stm -> !(stm.exp() instanceof Exp.Map)).toList(),
-        List.of());
+        combine.body().stms().stream().filter(stm -> !stm.exp().isMap()).toList(), List.of());
   }
 
   /**
@@ -260,10 +259,11 @@ final class MapOfReducesLowering {
     if (combine.params().size() != 2 || combine.body().result().size() != 1) {
       return Optional.empty();
     }
-    Exp.Map map = null;
+    Exp.Screma map = null;
     for (Stm stm : combine.body().stms()) {
       Exp e = stm.exp();
-      if (e instanceof Exp.Map m
+      if (e instanceof Exp.Screma m
+          && m.isMap()
           && map == null
           && stm.pattern().size() == 1
           && combine.body().result().get(0).equals(new SubExp.Var(stm.pattern().get(0).name()))) {

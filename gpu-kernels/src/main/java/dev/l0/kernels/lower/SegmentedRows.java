@@ -78,7 +78,7 @@ final class SegmentedRows {
    * The row reduction or scan of {@code map}'s function, where its body is exactly one with integer
    * or boolean accumulators; else empty.
    */
-  static Optional<SegmentedRows> of(Exp.Map map) {
+  static Optional<SegmentedRows> of(Exp.Screma map) {
     Lambda function = map.function();
     Body body = function.body();
     if (body.stms().size() != 1 || !returnsPattern(body)) {
@@ -86,7 +86,10 @@ final class SegmentedRows {
     }
     Stm stm = body.stms().get(0);
     Exp e = stm.exp();
-    boolean scan = e instanceof Exp.Scan || e instanceof Exp.Screma s && s.scans();
+    if (!(e instanceof Exp.Screma s && s.folds())) {
+      return Optional.empty();
+    }
+    boolean scan = s.scans();
     List<ScalarType> types = new ArrayList<>();
     for (Ident id : stm.pattern()) {
       Type accumulator = id.type();
@@ -101,16 +104,7 @@ final class SegmentedRows {
       }
       types.add(scalar);
     }
-    if (e instanceof Exp.Screma s) {
-      return of(function, s.fold(), s.combine(), s.neutral(), s.inputs(), types, s.scans());
-    }
-    if (e instanceof Exp.Reduce r) {
-      return of(function, r.operator(), r.operator(), r.neutral(), r.inputs(), types, false);
-    }
-    if (e instanceof Exp.Scan s) {
-      return of(function, s.operator(), s.operator(), s.neutral(), s.inputs(), types, true);
-    }
-    return Optional.empty();
+    return of(function, s.fold(), s.combiner(), s.neutral(), s.inputs(), types, scan);
   }
 
   private static Optional<SegmentedRows> of(

@@ -24,14 +24,7 @@ final class SourcePositions {
    * reports its errors), else (a filter) {@link #of}.
    */
   static SourcePos ofSoac(Exp.Soac soac) {
-    SourcePos own =
-        soac instanceof Exp.Map m
-            ? m.pos()
-            : soac instanceof Exp.Reduce r
-                ? r.pos()
-                : soac instanceof Exp.Screma s
-                    ? s.pos()
-                    : soac instanceof Exp.Scan s ? s.pos() : SourcePos.NONE;
+    SourcePos own = soac instanceof Exp.Screma s ? s.pos() : SourcePos.NONE;
     return own.equals(SourcePos.NONE) ? of(soac) : own;
   }
 

@@ -176,12 +176,11 @@ final class ThreadCode {
     Set<String> writtenInPlace = new HashSet<>();
     Map<String, Integer> uses = Analysis.useCounts(body);
     for (Stm stm : body.stms()) {
-      List<ArrayView> targets =
-          stm.exp() instanceof Exp.Map ? resultTargets(stm, body, dests, uses) : null;
+      List<ArrayView> targets = stm.exp().isMap() ? resultTargets(stm, body, dests, uses) : null;
       Destination.ToResizable growing =
           stm.exp() instanceof Exp.Concat ? growingTarget(stm, body, dests, uses) : null;
       if (targets != null) {
-        lowerMapInto((Exp.Map) stm.exp(), targets, out);
+        lowerMapInto((Exp.Screma) stm.exp(), targets, out);
         stm.pattern().forEach(id -> writtenInPlace.add(id.name()));
       } else if (growing != null) {
         lowerConcatInto((Exp.Concat) stm.exp(), growing, out);
@@ -403,7 +402,7 @@ final class ThreadCode {
   }
 
   /** A map inside a thread whose results go to {@code targets}: a loop over its rows. */
-  private void lowerMapInto(Exp.Map map, List<ArrayView> targets, List<KernelStmt> out) {
+  private void lowerMapInto(Exp.Screma map, List<ArrayView> targets, List<KernelStmt> out) {
     lowerMapInto(
         map,
         targets,
@@ -421,7 +420,7 @@ final class ThreadCode {
    * rowDestinations(k)(j)}; {@code targets} are those of known rows, which must be the map's.
    */
   private void lowerMapInto(
-      Exp.Map map,
+      Exp.Screma map,
       List<ArrayView> targets,
       List<Function<KernelExpr, Destination>> rowDestinations,
       List<KernelStmt> out) {
@@ -574,14 +573,10 @@ final class ThreadCode {
               not(scalar(check.condition())),
               List.of(raise(check.operation(), check.pos(), check.detail())),
               List.of()));
-    } else if (e instanceof Exp.Screma s) {
+    } else if (e instanceof Exp.Screma s && s.folds()) {
       lowerSequentialFold(pattern, s.fold(), s.neutral(), s.inputs(), s.scans(), out);
-    } else if (e instanceof Exp.Reduce r) {
-      lowerSequentialFold(pattern, r.operator(), r.neutral(), r.inputs(), false, out);
-    } else if (e instanceof Exp.Scan s) {
-      lowerSequentialFold(pattern, s.operator(), s.neutral(), s.inputs(), true, out);
-    } else if (e instanceof Exp.Filter || e instanceof Exp.FilterMap) {
-      lowerSequentialFilter(pattern, (Exp.Soac) e, out);
+    } else if (e instanceof Exp.FilterMap f) {
+      lowerSequentialFilter(pattern, f, out);
     } else if (e instanceof Exp.Transpose t) {
       env.put(pattern.get(0).name(), array(t.array()).transposed(t.k(), t.n()));
     } else if (e instanceof Exp.Split split) {
@@ -590,7 +585,7 @@ final class ThreadCode {
       lowerReshape(pattern.get(0), reshape, out);
     } else if (e instanceof Exp.Concat concat) {
       lowerConcat(pattern.get(0), concat, out);
-    } else if (e instanceof Exp.Map map) {
+    } else if (e instanceof Exp.Screma map && map.isMap()) {
       lowerMapToScratch(pattern, map, out);
     } else if (e instanceof Exp.Update update) {
       lowerUpdate(pattern.get(0), update, out);
@@ -1054,7 +1049,7 @@ final class ThreadCode {
       if (position >= 0) {
         Exp e = stm.exp();
         SubExp source =
-            e instanceof Exp.Filter f
+            e instanceof Exp.FilterMap f && f.isFilter()
                 ? f.inputs().get(position)
                 : e instanceof Exp.Copy c
                     ? c.array()
@@ -1062,7 +1057,7 @@ final class ThreadCode {
                         ? a.value()
                         : e instanceof Exp.Update u
                             ? u.array()
-                            : e instanceof Exp.Map m ? m.inputs().get(0) : null;
+                            : e instanceof Exp.Screma m && m.isMap() ? m.inputs().get(0) : null;
         return source != null && neverGrows(body, source, from);
       }
     }
@@ -1376,7 +1371,7 @@ final class ThreadCode {
   }
 
   /** A map inside a thread whose results the thread reads: written into scratch arrays. */
-  private void lowerMapToScratch(List<Ident> pattern, Exp.Map map, List<KernelStmt> out) {
+  private void lowerMapToScratch(List<Ident> pattern, Exp.Screma map, List<KernelStmt> out) {
     KernelExpr rows = array(map.inputs().get(0)).dims().get(0);
     List<ArrayView> targets = new ArrayList<>();
     List<Function<KernelExpr, Destination>> rowDestinations = new ArrayList<>();
@@ -1432,7 +1427,7 @@ final class ThreadCode {
    */
   private void sizeRowsOverNoRows(
       List<Ident> pattern,
-      Exp.Map map,
+      Exp.Screma map,
       KernelExpr rows,
       List<UnsizedResult> unsized,
       List<KernelStmt> out) {
@@ -1467,7 +1462,7 @@ final class ThreadCode {
    */
   List<List<KernelExpr>> sizesOnZeroRow(
       List<Ident> pattern,
-      Exp.Map map,
+      Exp.Screma map,
       List<ArrayView> inputs,
       KernelExpr.Var failed,
       List<KernelStmt> out) {
@@ -1680,10 +1675,11 @@ final class ThreadCode {
    * values) copied in order into scratch arrays as long as the input, each filter of a filtermap
    * keeping its own count.
    */
-  private void lowerSequentialFilter(List<Ident> pattern, Exp.Soac filter, List<KernelStmt> out) {
+  private void lowerSequentialFilter(
+      List<Ident> pattern, Exp.FilterMap filter, List<KernelStmt> out) {
     List<ArrayView> views = filter.inputs().stream().map(this::array).toList();
     KernelExpr length = views.get(0).dims().get(0);
-    FilterResults filters = FilterResults.of(filter, pattern.size());
+    FilterResults filters = FilterResults.of(filter);
     List<ArrayView> regions =
         filters.mapsRows()
             ? pattern.subList(filters.accumulators(), pattern.size()).stream()
@@ -1698,15 +1694,11 @@ final class ThreadCode {
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
     List<KernelExpr.Var> accs =
-        declareAccumulators(
-            filter instanceof Exp.FilterMap f
-                ? f.neutral().stream().map(this::scalar).toList()
-                : List.of(),
-            out);
+        declareAccumulators(filter.neutral().stream().map(this::scalar).toList(), out);
     List<Binding> args = new ArrayList<>();
     accs.forEach(a -> args.add(new Binding.Scalar(a)));
     views.forEach(v -> args.add(row(v, j)));
-    List<KernelExpr.Var> flagged = applyToLocals(filter.rowFunction(), args, body);
+    List<KernelExpr.Var> flagged = applyToLocals(filters.function(), args, body);
     for (int a = 0; a < accs.size(); a++) {
       body.add(new KernelStmt.Assign(accs.get(a), flagged.get(a)));
       env.put(pattern.get(a).name(), new Binding.Scalar(accs.get(a)));

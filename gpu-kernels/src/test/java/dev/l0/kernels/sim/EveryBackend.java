@@ -1,8 +1,10 @@
 package dev.l0.kernels.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.l0.interp.Interpreter;
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
@@ -17,7 +19,7 @@ import java.util.List;
  * The check the optimiser's golden tests share: a program's {@code main} gives the reference
  * interpreter's result bit for bit on the simulator (blocks of 1 and 32 threads) and on the JVM
  * backend, each running exactly the expected kernels, so a test asserts where the code ran as well
- * as what it gave.
+ * as what it gave; or, where the interpreter fails, every backend fails as it does.
  */
 final class EveryBackend {
   private static final List<KernelExecutor> BACKENDS =
@@ -48,5 +50,34 @@ final class EveryBackend {
       assertEquals(kernels, runs, backend.name() + " ran these kernels");
     }
     return program;
+  }
+
+  /**
+   * Parses {@code source}, runs its {@code main} on {@code input}, on which the interpreter fails,
+   * and asserts that every backend fails in the same operation at the same position after running
+   * exactly {@code kernels} (by kind, the failing one last).
+   */
+  static void assertFailsAs(List<String> kernels, String source, String fileName, String input) {
+    Program program = L0Parser.parse(source, fileName);
+    List<Value> args =
+        ValueReader.read(
+            input,
+            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
+            "input");
+    L0RuntimeError interpreted =
+        assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
+    for (KernelExecutor backend : BACKENDS) {
+      List<String> runs = new ArrayList<>();
+      HostRunner runner =
+          HostRunner.compile(
+              program, KernelArrayProgramsOnEveryBackendTest.recording(backend, runs));
+      L0RuntimeError failure =
+          assertThrows(L0RuntimeError.class, () -> runner.call("main", args), backend.name());
+      assertEquals(
+          interpreted.operation() + " at " + interpreted.pos(),
+          failure.operation() + " at " + failure.pos(),
+          backend.name() + ": " + failure.getMessage());
+      assertEquals(kernels, runs, backend.name() + " ran these kernels");
+    }
   }
 }

@@ -67,8 +67,7 @@ class RandomProgramSimulationTest {
   private static boolean hasFloatReduction(Body body) {
     for (Stm stm : body.stms()) {
       Exp e = stm.exp();
-      boolean reduction =
-          e instanceof Exp.Reduce || e instanceof Exp.Screma || e instanceof Exp.Scan;
+      boolean reduction = e instanceof Exp.Screma s && s.folds();
       if (reduction
           && e.lambdas().get(0).returnTypes().stream()
               .anyMatch(t -> t.baseElement() instanceof ScalarType s && s.isFloat())) {

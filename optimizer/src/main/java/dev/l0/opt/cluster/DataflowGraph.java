@@ -112,7 +112,7 @@ public final class DataflowGraph {
       String iteration =
           sizeOf.computeIfAbsent(
               soac.inputs().get(0).varName(), v -> declaredSize(v, types.get(v)));
-      boolean transducer = soac instanceof Exp.Filter || soac instanceof Exp.FilterMap;
+      boolean transducer = soac instanceof Exp.FilterMap;
       String output = transducer ? outputSize(stm, 0) : null;
       nodes.add(new Node(stm, iteration, output));
       Set<String> read = new LinkedHashSet<>();
@@ -150,13 +150,14 @@ public final class DataflowGraph {
    * of its filter (a filtermap of several filters gives each a size of its own).
    */
   private static String outputSize(Stm transducer, int k) {
-    int first = transducer.exp() instanceof Exp.FilterMap f ? f.firstResult(f.filterOf(k)) : 0;
+    Exp.FilterMap f = (Exp.FilterMap) transducer.exp();
+    int first = f.firstResult(f.filterOf(k));
     return "k'" + transducer.pattern().get(first).name();
   }
 
   private static boolean makesRows(Stm producer) {
     Exp e = producer.exp();
-    return e instanceof Exp.Map || e instanceof Exp.Filter || e instanceof Exp.FilterMap;
+    return e.isMap() || e instanceof Exp.FilterMap;
   }
 
   /** A fusion-preventing edge wins over a fusible one between the same two nodes. */

@@ -172,7 +172,7 @@ public final class InternalEvaluator {
                 + " reached evaluation without a size check");
       }
     }
-    if (soac instanceof Exp.Map m) {
+    if (soac instanceof Exp.Screma m && m.isMap()) {
       List<List<Value>> columns = columns(pattern.size());
       for (int i = 0; i < width; i++) {
         addRow(columns, lambda(m.function(), row(inputs, i), env));
@@ -185,11 +185,12 @@ public final class InternalEvaluator {
           env,
           m.pos());
     }
-    if (soac instanceof Exp.Filter f) {
+    if (soac instanceof Exp.FilterMap f && f.isFilter()) {
+      Lambda predicate = f.predicate();
       List<List<Value>> columns = columns(pattern.size());
       for (int i = 0; i < width; i++) {
         List<Value> row = row(inputs, i);
-        if (((ScalarValue.Bool) lambda(f.predicate(), row, env).get(0)).value()) {
+        if (((ScalarValue.Bool) lambda(predicate, row, env).get(0)).value()) {
           addRow(columns, row);
         }
       }
@@ -219,15 +220,12 @@ public final class InternalEvaluator {
       }
       return out;
     }
-    if (soac instanceof Exp.Reduce r) {
-      return fold(r.operator(), values(r.neutral(), env), inputs, width, env, r.pos());
-    }
-    if (soac instanceof Exp.Screma s && !s.scans()) {
+    Exp.Screma s = (Exp.Screma) soac;
+    if (!s.scans()) {
       return fold(s.fold(), values(s.neutral(), env), inputs, width, env, s.pos());
     }
-    List<Value> neutral =
-        values(soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Screma) soac).neutral(), env);
-    SourcePos pos = soac instanceof Exp.Scan s ? s.pos() : ((Exp.Screma) soac).pos();
+    List<Value> neutral = values(s.neutral(), env);
+    SourcePos pos = s.pos();
     List<Value> acc = neutral;
     List<List<Value>> columns = columns(pattern.size());
     for (int i = 0; i < width; i++) {

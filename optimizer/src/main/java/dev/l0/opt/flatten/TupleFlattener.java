@@ -705,7 +705,7 @@ public final class TupleFlattener {
               name(hint, "map"),
               out,
               arr.certificates(),
-              new Exp.Map(f, arr.components(), m.pos())));
+              Exp.Screma.map(f, arr.components(), m.pos())));
     }
     if (e instanceof Expr.Filter f) {
       Flat arr = expr(f.array(), env, b, null);
@@ -718,7 +718,7 @@ public final class TupleFlattener {
               name(hint, "filter"),
               out,
               arr.certificates(),
-              new Exp.Filter(p, arr.components())));
+              Exp.FilterMap.filter(p, arr.components())));
     }
     if (e instanceof Expr.Reduce r) {
       Flat ne = expr(r.neutral(), env, b, null);
@@ -730,7 +730,7 @@ public final class TupleFlattener {
               name(hint, "reduce"),
               componentsOf(r),
               certsOf(ne, arr),
-              new Exp.Reduce(op, ne.components(), arr.components(), r.pos())));
+              Exp.Screma.reduce(op, ne.components(), arr.components(), r.pos())));
     }
     if (e instanceof Expr.Scan s) {
       Flat ne = expr(s.neutral(), env, b, null);
@@ -745,7 +745,7 @@ public final class TupleFlattener {
               name(hint, "scan"),
               out,
               certsOf(ne, arr),
-              new Exp.Scan(op, ne.components(), arr.components(), s.pos())));
+              Exp.Screma.scan(op, ne.components(), arr.components(), s.pos())));
     }
     throw new IllegalStateException("unhandled expression " + e.getClass().getSimpleName());
   }

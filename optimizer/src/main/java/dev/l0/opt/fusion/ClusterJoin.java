@@ -4,7 +4,6 @@ import dev.l0.ir.Type;
 import dev.l0.opt.cluster.ClusterSolver;
 import dev.l0.opt.cluster.Clustering;
 import dev.l0.opt.cluster.DataflowGraph;
-import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.NameSource;
@@ -17,7 +16,8 @@ import java.util.Map;
 /**
  * Realises seed 002's clustering of a kernel-level body ({@link ClusterSolver}) where the fusion
  * rules have not: two maps the clustering puts in one loop, with no edge between them, over rows of
- * one size, neither of which may fail (joining them would change which fails first), become one map
+ * one size, at most one of which may fail (as {@link Fusion}'s failure rule says: then the joined
+ * loop fails where that one does, with its error, or gives the same results), become one map
  * ({@link FusionRule#FUSE_CLUSTER}); so do two filters of scalar rows, into one filtermap of both
  * ({@link FusionRule#FUSE_CLUSTER_FILTERS}). Producer-consumer pairs of a cluster are fused by the
  * T2 rules themselves, filters by {@link FusionRule#FUSE_MAP_FILTER} and {@link
@@ -32,7 +32,7 @@ final class ClusterJoin {
    */
   static boolean joinOnePair(
       List<Stm> stms, Map<String, Type> types, NameSource names, FusionHistory history) {
-    if (stms.stream().filter(s -> s.exp() instanceof Exp.Map).count() < 2
+    if (stms.stream().filter(s -> s.exp().isMap()).count() < 2
         && stms.stream().filter(s -> FilterClusterRules.filterCluster(s.exp())).count() < 2) {
       return false;
     }
@@ -58,20 +58,20 @@ final class ClusterJoin {
     DataflowGraph.Node first = graph.nodes().get(a);
     DataflowGraph.Node second = graph.nodes().get(b);
     return first.iterationSize().equals(second.iterationSize())
-        && graph.edges().stream().noneMatch(e -> e.from() == a && e.to() == b)
-        && !Analysis.mayFail(first.statement().exp())
-        && !Analysis.mayFail(second.statement().exp());
+        && graph.edges().stream().noneMatch(e -> e.from() == a && e.to() == b);
   }
 
   private static boolean join(
       List<Stm> stms, Stm first, Stm second, NameSource names, FusionHistory history) {
     int i = stms.indexOf(first);
     int j = stms.indexOf(second);
-    if (Fusion.readBetween(stms, i, j, first) || Fusion.consumedBetween(stms, i, j, first)) {
+    if (Fusion.readBetween(stms, i, j, first)
+        || Fusion.consumedBetween(stms, i, j, first)
+        || !Fusion.onePassFailsAsBefore(stms, i, j)) {
       return false;
     }
     FusionRule rule =
-        first.exp() instanceof Exp.Map ? FusionRule.FUSE_CLUSTER : FusionRule.FUSE_CLUSTER_FILTERS;
+        first.exp().isMap() ? FusionRule.FUSE_CLUSTER : FusionRule.FUSE_CLUSTER_FILTERS;
     return rule.apply(first, second, names)
         .map(
             joined -> {
@@ -88,8 +88,8 @@ final class ClusterJoin {
    * their filters binding both patterns.
    */
   static Stm joinFilters(Stm first, Stm second) {
-    Exp.FilterMap f = FilterClusterRules.asFilterMap((Exp.Soac) first.exp());
-    Exp.FilterMap g = FilterClusterRules.asFilterMap((Exp.Soac) second.exp());
+    Exp.FilterMap f = (Exp.FilterMap) first.exp();
+    Exp.FilterMap g = (Exp.FilterMap) second.exp();
     List<SubExp> inputs = new ArrayList<>(f.inputs());
     inputs.addAll(g.inputs());
     List<Integer> filters = new ArrayList<>(f.filters());
@@ -104,12 +104,12 @@ final class ClusterJoin {
 
   /** {@code first} and {@code second}, two maps of one size, as one map binding both patterns. */
   static Stm joinMaps(Stm first, Stm second) {
-    Exp.Map f = (Exp.Map) first.exp();
-    Exp.Map g = (Exp.Map) second.exp();
+    Exp.Screma f = (Exp.Screma) first.exp();
+    Exp.Screma g = (Exp.Screma) second.exp();
     List<SubExp> inputs = new ArrayList<>(f.inputs());
     inputs.addAll(g.inputs());
-    Exp.Map joined =
-        new Exp.Map(FusionRules.joined(f.function(), 0, g.function(), 0), inputs, f.pos());
+    Exp.Screma joined =
+        Exp.Screma.map(FusionRules.joined(f.function(), 0, g.function(), 0), inputs, f.pos());
     return new Stm(
         concat(first.pattern(), second.pattern()),
         certificatesOf(first, second),

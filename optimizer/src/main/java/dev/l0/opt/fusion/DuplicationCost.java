@@ -75,7 +75,7 @@ final class DuplicationCost {
           ? TRANSCENDENTAL
           : 1;
     }
-    if (e instanceof Exp.Map m && !Analysis.mayFail(m)) {
+    if (e instanceof Exp.Screma m && m.isMap() && !Analysis.mayFail(m)) {
       return costOf(m.function().body());
     }
     return NOT_CHEAP;

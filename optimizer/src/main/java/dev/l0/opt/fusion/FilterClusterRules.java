@@ -30,7 +30,8 @@ import java.util.Set;
  * Its one form is {@link Exp.FilterMap}: a keep flag and the values of a row.
  *
  * <ul>
- *   <li>{@code filter(p, a)} is {@code filtermap(fn x => (p(x), x), a)};
+ *   <li>{@code filter(p, a)} is {@code filtermap(fn x => (p(x), x), a)} ({@link
+ *       Exp.FilterMap#filter});
  *   <li>map→filter: {@code filtermap(h, map(f, a)) = filtermap(h∘f, a)}, the map's function first;
  *   <li>filter→map: {@code map(g, filtermap(h, a)) = filtermap(fn x => let (k, v) = h(x) in (k, if
  *       k then g(v) else 0), a)}: {@code g} runs only on kept rows, as it did, so it fails where it
@@ -42,36 +43,14 @@ import java.util.Set;
 final class FilterClusterRules {
   private FilterClusterRules() {}
 
-  /** Whether every row of {@code filter}'s inputs is a scalar (a filtermap binds scalars only). */
-  static boolean scalarRows(Exp.Filter filter) {
-    return filter.predicate().params().stream().allMatch(p -> p.type().rank() == 0);
-  }
-
-  /** Whether {@code e} is a filtermap, or a filter of scalar rows (one filter cluster). */
+  /** Whether {@code e} is a filtermap keeping scalars only (one filter cluster). */
   static boolean filterCluster(Exp e) {
-    return e instanceof Exp.FilterMap || e instanceof Exp.Filter f && scalarRows(f);
-  }
-
-  /** A filter as the filtermap it is; a filtermap as itself. */
-  static Exp.FilterMap asFilterMap(Exp.Soac filter) {
-    if (filter instanceof Exp.FilterMap filterMap) {
-      return filterMap;
-    }
-    Lambda p = ((Exp.Filter) filter).predicate();
-    List<SubExp> results = new ArrayList<>(List.of(p.body().result().get(0)));
-    List<Type> types = new ArrayList<>(List.of(ScalarType.BOOL));
-    for (Ident param : p.params()) {
-      results.add(param.var());
-      types.add(param.type());
-    }
-    return new Exp.FilterMap(
-        new Lambda(p.params(), new Body(p.body().stms(), results), types), filter.inputs());
+    return e instanceof Exp.FilterMap f && f.keepsScalars();
   }
 
   /** {@code FUSE-MAP-FILTER}: the map's function composed into the filter's. */
   static Optional<Stm> mapIntoFilter(Stm producer, Stm consumer, NameSource names) {
-    Stm asFilterMap = consumer.withExp(asFilterMap((Exp.Soac) consumer.exp()));
-    return FusionRules.fuse(producer, asFilterMap, names);
+    return FusionRules.fuse(producer, consumer, names);
   }
 
   /**
@@ -95,7 +74,7 @@ final class FilterClusterRules {
    * reduction's results, then the filtermap's.
    */
   static Optional<Stm> reductionInFilterPass(Stm producer, Stm consumer, NameSource names) {
-    Exp.FilterMap h = asFilterMap((Exp.Soac) producer.exp());
+    Exp.FilterMap h = (Exp.FilterMap) producer.exp();
     Exp.Screma reduction = asRedomap((Exp.Soac) consumer.exp(), names);
     Lambda fold = foldKept(h, producer.pattern(), reduction, true, names);
     List<Ident> pattern = new ArrayList<>(consumer.pattern());
@@ -113,7 +92,7 @@ final class FilterClusterRules {
     if (!filterCluster(producer) || producer instanceof Exp.FilterMap f && f.accumulators() > 0) {
       return false;
     }
-    Exp.FilterMap h = asFilterMap((Exp.Soac) producer);
+    Exp.FilterMap h = (Exp.FilterMap) producer;
     List<SubExp> produced = outputs.stream().map(id -> (SubExp) id.var()).toList();
     Set<Integer> filters = new HashSet<>();
     for (SubExp in : inputs) {
@@ -128,7 +107,7 @@ final class FilterClusterRules {
 
   /** A reduce as the redomap it is (a renamed copy of its operator folds), a redomap as itself. */
   private static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
-    if (reduction instanceof Exp.Reduce r) {
+    if (reduction instanceof Exp.Screma r && r.isReduce()) {
       return Exp.Screma.redomap(
           r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos());
     }
@@ -193,8 +172,8 @@ final class FilterClusterRules {
 
   /** {@code FUSE-FILTER-MAP}: the map's function runs on the kept rows' values. */
   static Optional<Stm> filterIntoMap(Stm producer, Stm consumer, NameSource names) {
-    Exp.FilterMap h = asFilterMap((Exp.Soac) producer.exp());
-    Exp.Map g = (Exp.Map) consumer.exp();
+    Exp.FilterMap h = (Exp.FilterMap) producer.exp();
+    Exp.Screma g = (Exp.Screma) consumer.exp();
     Lambda f = h.function();
     List<SubExp> values = f.body().result();
     Map<String, SubExp> rowOf = new HashMap<>();
@@ -232,8 +211,7 @@ final class FilterClusterRules {
    */
   static boolean sizeFromConsumer(List<Stm> stms, List<SubExp> result) {
     for (int i = 0; i < stms.size(); i++) {
-      if (!(stms.get(i).exp() instanceof Exp.Filter
-          || stms.get(i).exp() instanceof Exp.FilterMap)) {
+      if (!(stms.get(i).exp() instanceof Exp.FilterMap)) {
         continue;
       }
       Set<String> outputs = new HashSet<>();
@@ -251,7 +229,7 @@ final class FilterClusterRules {
         }
         if (consumer < 0 && stm.exp() instanceof Exp.Size size && size.dimension() == 0) {
           sizes.add(k);
-        } else if (consumer < 0 && stm.exp() instanceof Exp.Map) {
+        } else if (consumer < 0 && stm.exp().isMap()) {
           consumer = k;
         } else {
           other = true;

@@ -46,6 +46,18 @@ import java.util.Set;
  * values is folded in its pass ({@link FusionRule#FUSE_FILTERMAP_REDUCE}). A producer whose outputs
  * reach their consumer through transposes or reshapes fuses by the rules of thesis ch. 8 ({@link
  * IndexFunctionFusion}), tried first.
+ *
+ * <p>Failure rule of the joins (horizontal fusion, filter-reduce and the clustering's joins): two
+ * SOACs run as one pass only where at most one of them may fail ({@link #onePassFailsAsBefore}).
+ * Run apart, the first runs over all its rows before the second starts, so where both fail the
+ * first's error wins, whichever row fails; run as one pass, row by row, the second's error would
+ * win where it fails on an earlier row. The pass takes the second's place, so a first that may fail
+ * moves past no statement that may fail. With at most one that may fail, the pass fails exactly
+ * where that one fails, on the same (first failing) row with the same error, and otherwise gives
+ * the same results: the other's work on the rows before is pure. The one that may fail must do so
+ * only in its functions' code, whose errors name their own positions, not in the check of a map's
+ * array rows, which names the map's. Index out of bounds, integer division by zero and failing
+ * asserts in a map, filter or reduction are all such code.
  */
 public final class Fusion implements Pass {
   private final FusionHistory history = new FusionHistory();
@@ -148,21 +160,22 @@ public final class Fusion implements Pass {
 
   /**
    * Horizontal fusion ({@link FusionRule#FUSE_HORIZONTAL}): the first pair of reductions over one
-   * array, neither of which may fail, whose first's results nothing up to the second reads and
-   * whose first's reads nothing between them consumes, joins at the second's place.
+   * array, at most one of which may fail ({@link #onePassFailsAsBefore}), whose first's results
+   * nothing up to the second reads and whose first's reads nothing between them consumes, joins at
+   * the second's place.
    */
   private static boolean joinOneSiblingPair(
       List<Stm> stms, NameSource names, FusionHistory history) {
     for (int j = 1; j < stms.size(); j++) {
       Stm second = stms.get(j);
-      if (!isReduction(second) || Analysis.mayFail(second.exp())) {
+      if (!isReduction(second)) {
         continue;
       }
       for (int i = 0; i < j; i++) {
         Stm first = stms.get(i);
         if (!isReduction(first)
             || !FusionRule.FUSE_HORIZONTAL.matches(first.exp(), second.exp(), first.pattern())
-            || Analysis.mayFail(first.exp())
+            || !onePassFailsAsBefore(stms, i, j)
             || readBetween(stms, i, j, first)
             || consumedBetween(stms, i, j, first)) {
           continue;
@@ -178,16 +191,16 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * Filter-reduce ({@link FusionRule#FUSE_FILTERMAP_REDUCE}): the first reduction that cannot fail
-   * of the kept values of a filter whose rows are also used elsewhere, nothing between the two
-   * reading the filter's results or consuming what it reads, is folded in the filter's pass, at the
-   * reduction's place.
+   * Filter-reduce ({@link FusionRule#FUSE_FILTERMAP_REDUCE}): the first reduction of the kept
+   * values of a filter whose rows are also used elsewhere, at most one of the two may fail ({@link
+   * #onePassFailsAsBefore}), nothing between the two reading the filter's results or consuming what
+   * it reads, is folded in the filter's pass, at the reduction's place.
    */
   private static boolean foldOneReductionIntoFilter(
       List<Stm> stms, NameSource names, FusionHistory history) {
     for (int j = 1; j < stms.size(); j++) {
       Stm consumer = stms.get(j);
-      if (!isReduction(consumer) || Analysis.mayFail(consumer.exp())) {
+      if (!isReduction(consumer)) {
         continue;
       }
       for (int i = 0; i < j; i++) {
@@ -196,6 +209,7 @@ public final class Fusion implements Pass {
         producer.pattern().forEach(p -> outputs.add(p.name()));
         if (!FusionRule.FUSE_FILTERMAP_REDUCE.matches(
                 producer.exp(), consumer.exp(), producer.pattern())
+            || !onePassFailsAsBefore(stms, i, j)
             || !onlyInputUses(consumer, (Exp.Soac) consumer.exp(), outputs)
             || readBetween(stms, i, j, producer)
             || consumedBetween(stms, i, j, producer)) {
@@ -256,12 +270,35 @@ public final class Fusion implements Pass {
 
   /** A cheap first test, before the analyses: a reduce or a screma. */
   private static boolean isReduction(Stm stm) {
-    return stm.exp() instanceof Exp.Reduce || stm.exp() instanceof Exp.Screma;
+    return stm.exp().isReduce() || stm.exp() instanceof Exp.Screma s && s.fused();
   }
 
   /**
    * Whether a statement strictly between {@code from} and {@code to} reads a result of {@code stm}.
    */
+  /**
+   * Whether the SOACs {@code stms[i]} and {@code stms[j]} ({@code i < j}), run as one pass at
+   * {@code j}'s place, fail exactly as they do run one after the other (the class's failure rule):
+   * at most one of them may fail, that one only in its functions' code, not in the check that a
+   * map's or scan's array rows are regular, and where it is the first, which moves, nothing between
+   * the two may fail (whose error would then come first).
+   */
+  static boolean onePassFailsAsBefore(List<Stm> stms, int i, int j) {
+    Exp first = stms.get(i).exp();
+    Exp second = stms.get(j).exp();
+    boolean firstMayFail = Analysis.mayFail(first);
+    boolean secondMayFail = Analysis.mayFail(second);
+    if (firstMayFail && secondMayFail) {
+      return false;
+    }
+    if (firstMayFail && stms.subList(i + 1, j).stream().anyMatch(s -> Analysis.mayFail(s.exp()))) {
+      return false;
+    }
+    Exp failing = firstMayFail ? first : secondMayFail ? second : null;
+    return failing == null
+        || ((Exp.Soac) failing).rowFunction().returnTypes().stream().allMatch(t -> t.rank() == 0);
+  }
+
   static boolean readBetween(List<Stm> stms, int from, int to, Stm stm) {
     Set<String> outputs = new HashSet<>();
     stm.pattern().forEach(p -> outputs.add(p.name()));
@@ -325,10 +362,10 @@ public final class Fusion implements Pass {
    * skips no run-time regularity check.
    */
   static boolean fusableProducer(Stm stm) {
-    if (stm.exp() instanceof Exp.Map m) {
+    if (stm.exp() instanceof Exp.Screma m && m.isMap()) {
       return m.function().returnTypes().stream().allMatch(Fusion::allSizesKnown);
     }
-    return stm.exp() instanceof Exp.Filter || stm.exp() instanceof Exp.FilterMap;
+    return stm.exp() instanceof Exp.FilterMap;
   }
 
   private static boolean allSizesKnown(Type t) {
@@ -376,7 +413,7 @@ public final class Fusion implements Pass {
       List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
       Stm producer = stms.get(i);
-      if (!(producer.exp() instanceof Exp.Map) || !fusableProducer(producer)) {
+      if (!producer.exp().isMap() || !fusableProducer(producer)) {
         continue;
       }
       List<Integer> consumers = inputOnlyConsumers(stms, result, i);
@@ -469,7 +506,7 @@ public final class Fusion implements Pass {
   }
 
   private static Optional<Exp.Soac> withoutInput(Exp.Soac soac, SubExp input, SubExp row) {
-    boolean ownFunction = soac instanceof Exp.Map || soac instanceof Exp.Screma;
+    boolean ownFunction = soac.isMap() || soac instanceof Exp.Screma s && s.fused();
     if (!ownFunction || soac.inputs().stream().allMatch(input::equals)) {
       return Optional.empty();
     }

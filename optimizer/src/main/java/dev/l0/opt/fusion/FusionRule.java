@@ -26,7 +26,7 @@ public enum FusionRule {
   FUSE_MAP_MAP("FUSE-MAP-MAP") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map && consumer instanceof Exp.Map;
+      return producer.isMap() && consumer.isMap();
     }
   },
   /**
@@ -36,7 +36,7 @@ public enum FusionRule {
   FUSE_MAP_REDOMAP("FUSE-MAP-REDOMAP") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map && reduces(consumer);
+      return producer.isMap() && reduces(consumer);
     }
   },
   /**
@@ -46,16 +46,17 @@ public enum FusionRule {
   FUSE_MAP_SCAN("FUSE-MAP-SCAN") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map
-          && (consumer instanceof Exp.Scan || consumer instanceof Exp.Screma s && s.scans());
+      return producer.isMap() && consumer instanceof Exp.Screma s && s.scans();
     }
   },
   /** {@code filter(q, filter(p, a)) = filter(fn x => if p(x) then q(x) else false, a)}. */
   FUSE_FILTER_FILTER("FUSE-FILTER-FILTER") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Filter
-          && consumer instanceof Exp.Filter f
+      return producer instanceof Exp.FilterMap p
+          && p.isFilter()
+          && consumer instanceof Exp.FilterMap f
+          && f.isFilter()
           && allInputsFrom(f.inputs(), outputs);
     }
   },
@@ -67,11 +68,9 @@ public enum FusionRule {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
       boolean oneFilter =
-          producer instanceof Exp.Filter
-              || producer instanceof Exp.FilterMap f
-                  && f.filters().size() == 1
-                  && f.accumulators() == 0
-                  && scalarResults(consumer);
+          producer instanceof Exp.FilterMap f
+              && (f.isFilter()
+                  || f.filters().size() == 1 && f.accumulators() == 0 && scalarResults(consumer));
       return oneFilter
           && reduces(consumer)
           && allInputsFrom(((Exp.Soac) consumer).inputs(), outputs);
@@ -79,7 +78,7 @@ public enum FusionRule {
 
     @Override
     Optional<Stm> fuse(Stm producer, Stm consumer, NameSource names) {
-      return producer.exp() instanceof Exp.FilterMap
+      return !((Exp.FilterMap) producer.exp()).isFilter()
           ? FilterClusterRules.filterMapIntoReduction(producer, consumer, names)
           : FusionRules.fuse(producer, consumer, names);
     }
@@ -119,7 +118,8 @@ public enum FusionRule {
   FUSE_DUPLICATE_CHEAP_PRODUCER("FUSE-DUPLICATE-CHEAP-PRODUCER") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map m
+      return producer instanceof Exp.Screma m
+          && m.isMap()
           && DuplicationCost.cheap(m.function())
           && producerConsumerRule(producer, consumer, outputs).isPresent();
     }
@@ -141,9 +141,7 @@ public enum FusionRule {
   FUSE_MAP_FILTER("FUSE-MAP-FILTER") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return producer instanceof Exp.Map
-          && (consumer instanceof Exp.FilterMap
-              || consumer instanceof Exp.Filter f && FilterClusterRules.scalarRows(f));
+      return producer.isMap() && FilterClusterRules.filterCluster(consumer);
     }
 
     @Override
@@ -161,7 +159,8 @@ public enum FusionRule {
       return FilterClusterRules.filterCluster(producer)
           && !(producer instanceof Exp.FilterMap fm
               && (fm.filters().size() > 1 || fm.accumulators() > 0))
-          && consumer instanceof Exp.Map m
+          && consumer instanceof Exp.Screma m
+          && m.isMap()
           && m.function().returnTypes().stream().allMatch(t -> t.rank() == 0)
           && allInputsFrom(m.inputs(), outputs);
     }
@@ -181,8 +180,8 @@ public enum FusionRule {
     @Override
     boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
       Set<String> read = Analysis.useCounts(second).keySet();
-      return first instanceof Exp.Map
-          && second instanceof Exp.Map
+      return first.isMap()
+          && second.isMap()
           && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
     }
 
@@ -215,11 +214,12 @@ public enum FusionRule {
     }
   },
   /**
-   * A reduction (reduce or redomap, scalar accumulators, cannot fail) of the kept values of one
-   * filter of a filter or filtermap whose rows are also used elsewhere, folded in the filter's own
-   * pass (filter-reduce): {@code let ws = filtermap(h, a) in {ws, reduce(⊕, ne, ws)}} is one
-   * filtermap with an accumulator, {@code fn acc x => let (k, v) = h(x) in (if k then acc ⊕ v else
-   * acc, k, v)}, each row folded in order, so one kernel where there were two.
+   * A reduction (reduce or redomap, scalar accumulators; it or the filter may fail, not both, as
+   * {@link Fusion}'s failure rule says) of the kept values of one filter of a filter or filtermap
+   * whose rows are also used elsewhere, folded in the filter's own pass (filter-reduce): {@code let
+   * ws = filtermap(h, a) in {ws, reduce(⊕, ne, ws)}} is one filtermap with an accumulator, {@code
+   * fn acc x => let (k, v) = h(x) in (if k then acc ⊕ v else acc, k, v)}, each row folded in order,
+   * so one kernel where there were two.
    */
   FUSE_FILTERMAP_REDUCE("FUSE-FILTERMAP-REDUCE") {
     @Override
@@ -356,7 +356,7 @@ public enum FusionRule {
   }
 
   private static boolean reduces(Exp consumer) {
-    return consumer instanceof Exp.Reduce || consumer instanceof Exp.Screma s && !s.scans();
+    return consumer instanceof Exp.Screma s && s.folds() && !s.scans();
   }
 
   /**

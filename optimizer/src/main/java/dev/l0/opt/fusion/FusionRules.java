@@ -55,17 +55,17 @@ final class FusionRules {
     List<String> certs = new ArrayList<>(producer.certificates());
     consumer.certificates().stream().filter(x -> !certs.contains(x)).forEach(certs::add);
     Exp fused = null;
-    if (p instanceof Exp.Map pm) {
+    List<Ident> pattern = consumer.pattern();
+    if (p instanceof Exp.Screma pm && pm.isMap()) {
       fused = mapInto(pm, producer.pattern(), (Exp.Soac) c, names);
-    } else if (p instanceof Exp.Filter pf) {
+    } else if (p instanceof Exp.FilterMap pf && pf.isFilter()) {
       fused = filterInto(pf, producer.pattern(), (Exp.Soac) c, consumer.pattern(), names);
+      if (c instanceof Exp.FilterMap q && q.isFilter()) {
+        pattern = filterPattern(producer.pattern(), q.inputs(), consumer.pattern());
+      }
     }
     if (fused == null) {
       return Optional.empty();
-    }
-    List<Ident> pattern = consumer.pattern();
-    if (fused instanceof Exp.Filter && c instanceof Exp.Filter) {
-      pattern = filterPattern(producer.pattern(), ((Exp.Filter) c).inputs(), consumer.pattern());
     }
     return Optional.of(new Stm(pattern, certs, mergeDuplicateInputs((Exp.Soac) fused)));
   }
@@ -77,13 +77,13 @@ final class FusionRules {
    * consumer's.
    */
   private static Exp mapInto(
-      Exp.Map producer, List<Ident> outputs, Exp.Soac consumer, NameSource names) {
-    if (consumer instanceof Exp.Filter) {
+      Exp.Screma producer, List<Ident> outputs, Exp.Soac consumer, NameSource names) {
+    if (consumer instanceof Exp.FilterMap f && !f.keepsScalars()) {
       return null;
     }
     // A reduce's or scan's operator also stays the combining operator, so the fold gets a renamed
     // copy.
-    boolean operatorServesTwice = consumer instanceof Exp.Reduce || consumer instanceof Exp.Scan;
+    boolean operatorServesTwice = consumer.isReduce() || consumer.isScan();
     Lambda f =
         operatorServesTwice ? Renamer.fresh(consumer.rowFunction(), names) : consumer.rowFunction();
     Composed k = compose(producer, outputs, f, consumer.accumulators(), consumer.inputs());
@@ -98,7 +98,7 @@ final class FusionRules {
    * accumulators} parameters of the consumer are accumulators and stay in front.
    */
   private static Composed compose(
-      Exp.Map producer,
+      Exp.Screma producer,
       List<Ident> outputs,
       Lambda consumer,
       int accumulators,
@@ -137,13 +137,13 @@ final class FusionRules {
   // ---- filter producer ----
 
   private static Exp filterInto(
-      Exp.Filter producer,
+      Exp.FilterMap producer,
       List<Ident> outputs,
       Exp.Soac consumer,
       List<Ident> consumerPattern,
       NameSource names) {
     Lambda p = producer.predicate();
-    if (consumer instanceof Exp.Filter q) {
+    if (consumer instanceof Exp.FilterMap q && q.isFilter()) {
       Body guarded =
           guarded(
               p,
@@ -153,17 +153,17 @@ final class FusionRules {
               q.inputs(),
               List.of(SubExp.constant(ScalarValue.bool(false))),
               names);
-      return new Exp.Filter(
+      return Exp.FilterMap.filter(
           new Lambda(p.params(), guarded, List.of(ScalarType.BOOL)), producer.inputs());
     }
     Lambda fold;
     Lambda combine;
     List<SubExp> neutral;
-    if (consumer instanceof Exp.Reduce r) {
+    if (consumer instanceof Exp.Screma r && r.isReduce()) {
       fold = Renamer.fresh(r.operator(), names);
       combine = r.operator();
       neutral = r.neutral();
-    } else if (consumer instanceof Exp.Screma r && !r.scans()) {
+    } else if (consumer instanceof Exp.Screma r && r.fused() && !r.scans()) {
       fold = r.fold();
       combine = r.combine();
       neutral = r.neutral();
@@ -180,7 +180,7 @@ final class FusionRules {
         new Lambda(params, guarded, fold.returnTypes()),
         neutral,
         producer.inputs(),
-        consumer instanceof Exp.Reduce r ? r.pos() : ((Exp.Screma) consumer).pos());
+        consumer instanceof Exp.Screma r && r.isReduce() ? r.pos() : ((Exp.Screma) consumer).pos());
   }
 
   /**
@@ -251,7 +251,7 @@ final class FusionRules {
 
   /** A reduce as the redomap it is (a renamed copy of its operator folds), a redomap as itself. */
   private static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
-    if (reduction instanceof Exp.Reduce r) {
+    if (reduction instanceof Exp.Screma r && r.isReduce()) {
       return Exp.Screma.redomap(
           r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos());
     }
@@ -294,11 +294,13 @@ final class FusionRules {
   }
 
   /**
-   * A map, screma or filtermap reading the same array twice reads it once; the second parameter
-   * becomes the first.
+   * A map, screma or filtermap (not a plain filter, whose values are its rows) reading the same
+   * array twice reads it once; the second parameter becomes the first.
    */
   static Exp.Soac mergeDuplicateInputs(Exp.Soac soac) {
-    if (!(soac instanceof Exp.Map || soac instanceof Exp.Screma || soac instanceof Exp.FilterMap)) {
+    if (!(soac.isMap()
+        || soac instanceof Exp.Screma s && s.fused()
+        || soac instanceof Exp.FilterMap f && !f.isFilter())) {
       return soac;
     }
     Lambda f = soac.rowFunction();

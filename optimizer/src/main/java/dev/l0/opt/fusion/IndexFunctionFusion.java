@@ -272,7 +272,7 @@ public final class IndexFunctionFusion {
     int[] kn = commonTransposition(stms, s);
     Stm consumer = stms.get(s.consumer());
     if (kn == null
-        || !(consumer.exp() instanceof Exp.Map map)
+        || !(consumer.exp() instanceof Exp.Screma map && map.isMap())
         || mapNestDepth(map) < depth(kn[0], kn[1]) + 1) {
       return Optional.empty();
     }
@@ -311,7 +311,7 @@ public final class IndexFunctionFusion {
       results.add(untransposedResult);
       after.add(new Stm(List.of(r), new Exp.Transpose(k, n, untransposedResult.var())));
     }
-    Exp.Map pushed =
+    Exp.Screma pushed =
         retypedNest(
             map, inputs, inputTypes, results.stream().map(Ident::type).toList(), depth(k, n) + 1);
     Stm newConsumer = new Stm(results, consumer.certificates(), pushed);
@@ -335,7 +335,7 @@ public final class IndexFunctionFusion {
     int[] kn = commonTransposition(stms, s);
     Stm producer = stms.get(s.producer());
     if (kn == null
-        || !(producer.exp() instanceof Exp.Map map)
+        || !(producer.exp() instanceof Exp.Screma map && map.isMap())
         || mapNestDepth(map) < depth(kn[0], kn[1]) + 1) {
       return Optional.empty();
     }
@@ -350,7 +350,7 @@ public final class IndexFunctionFusion {
     }
     List<Ident> outputs =
         s.chains().stream().map(c -> stms.get(c.get(0)).pattern().get(0)).toList();
-    Exp.Map pulled =
+    Exp.Screma pulled =
         retypedNest(
             map,
             inputs,
@@ -372,7 +372,7 @@ public final class IndexFunctionFusion {
    */
   private static Optional<Rewrite> pullReshape(List<Stm> stms, Site s, NameSource names) {
     Stm producer = stms.get(s.producer());
-    if (!(producer.exp() instanceof Exp.Map map)
+    if (!(producer.exp() instanceof Exp.Screma map && map.isMap())
         || map.function().params().stream().anyMatch(p -> p.type().rank() > 0)
         || map.function().returnTypes().stream().anyMatch(t -> t.rank() > 0)
         || Analysis.mayFail(map.function().body())) {
@@ -407,7 +407,7 @@ public final class IndexFunctionFusion {
               certs,
               new Exp.Reshape(shape.shape(), map.inputs().get(j), shape.pos())));
     }
-    Exp.Map nest =
+    Exp.Screma nest =
         nestAround(
             map.function(),
             before.stream().map(b -> (SubExp) b.pattern().get(0).var()).toList(),
@@ -422,7 +422,7 @@ public final class IndexFunctionFusion {
   }
 
   /** {@code map(f, inputs)} nested {@code levels} deep, so {@code f} runs on the elements. */
-  private static Exp.Map nestAround(
+  private static Exp.Screma nestAround(
       Lambda f,
       List<SubExp> inputs,
       List<Type> inputTypes,
@@ -431,7 +431,7 @@ public final class IndexFunctionFusion {
       SourcePos pos,
       NameSource names) {
     if (levels == 1) {
-      return new Exp.Map(f, inputs, pos);
+      return Exp.Screma.map(f, inputs, pos);
     }
     List<Ident> params = new ArrayList<>();
     for (Type t : inputTypes) {
@@ -442,7 +442,7 @@ public final class IndexFunctionFusion {
     for (Type t : rowTypes) {
       rows.add(new Ident(names.fresh("rows"), t));
     }
-    Exp.Map inner =
+    Exp.Screma inner =
         nestAround(
             f,
             params.stream().map(p -> (SubExp) p.var()).toList(),
@@ -453,7 +453,7 @@ public final class IndexFunctionFusion {
             names);
     Body body =
         new Body(List.of(new Stm(rows, inner)), rows.stream().map(r -> (SubExp) r.var()).toList());
-    return new Exp.Map(new Lambda(params, body, rowTypes), inputs, pos);
+    return Exp.Screma.map(new Lambda(params, body, rowTypes), inputs, pos);
   }
 
   // ---- FUSE-TRANSPOSED-CONSUMER and FUSE-RESHAPED-CONSUMER ----
@@ -536,13 +536,13 @@ public final class IndexFunctionFusion {
    * one inner map over exactly its parameters, which reads them nowhere else, and returns its
    * results.
    */
-  static int mapNestDepth(Exp.Map m) {
+  static int mapNestDepth(Exp.Screma m) {
     Lambda f = m.function();
     if (f.body().stms().size() != 1) {
       return 1;
     }
     Stm only = f.body().stms().get(0);
-    if (!(only.exp() instanceof Exp.Map inner)
+    if (!(only.exp() instanceof Exp.Screma inner && inner.isMap())
         || !only.certificates().isEmpty()
         || inner.inputs().size() != f.params().size()
         || !new HashSet<>(inner.inputs())
@@ -562,8 +562,12 @@ public final class IndexFunctionFusion {
    * outputTypes}: the parameters and results of its outer {@code levels} levels take the rows of
    * those types; deeper levels see the same elements as before.
    */
-  private static Exp.Map retypedNest(
-      Exp.Map m, List<SubExp> inputs, List<Type> inputTypes, List<Type> outputTypes, int levels) {
+  private static Exp.Screma retypedNest(
+      Exp.Screma m,
+      List<SubExp> inputs,
+      List<Type> inputTypes,
+      List<Type> outputTypes,
+      int levels) {
     Lambda f = m.function();
     List<Ident> params = new ArrayList<>();
     for (int j = 0; j < f.params().size(); j++) {
@@ -573,7 +577,7 @@ public final class IndexFunctionFusion {
     Body body = f.body();
     if (levels > 1) {
       Stm only = body.stms().get(0);
-      Exp.Map inner = (Exp.Map) only.exp();
+      Exp.Screma inner = (Exp.Screma) only.exp();
       List<Type> innerInputTypes = new ArrayList<>();
       for (SubExp in : inner.inputs()) {
         innerInputTypes.add(
@@ -583,10 +587,11 @@ public final class IndexFunctionFusion {
       for (int r = 0; r < only.pattern().size(); r++) {
         pattern.add(new Ident(only.pattern().get(r).name(), rowTypes.get(r)));
       }
-      Exp.Map retyped = retypedNest(inner, inner.inputs(), innerInputTypes, rowTypes, levels - 1);
+      Exp.Screma retyped =
+          retypedNest(inner, inner.inputs(), innerInputTypes, rowTypes, levels - 1);
       body = new Body(List.of(new Stm(pattern, retyped)), body.result());
     }
-    return new Exp.Map(new Lambda(params, body, rowTypes), inputs, m.pos());
+    return Exp.Screma.map(new Lambda(params, body, rowTypes), inputs, m.pos());
   }
 
   private static Dim outerDim(Type t) {

@@ -60,7 +60,7 @@ public final class IndexInlining implements Pass {
         changed = true;
         continue;
       }
-      if (nested.exp() instanceof Exp.Map m && cheapOverScalars(m.function())) {
+      if (nested.exp() instanceof Exp.Screma m && m.isMap() && cheapOverScalars(m.function())) {
         nested.pattern().forEach(p -> cheapMaps.put(p.name(), nested));
       }
       out.add(nested);
@@ -80,7 +80,7 @@ public final class IndexInlining implements Pass {
    */
   private static List<Stm> inlined(
       Stm index, Exp.Index x, Stm map, String array, NameSource names) {
-    Exp.Map m = (Exp.Map) map.exp();
+    Exp.Screma m = (Exp.Screma) map.exp();
     Lambda f = Renamer.fresh(m.function(), names);
     List<String> certs = new ArrayList<>(map.certificates());
     index.certificates().stream().filter(c -> !certs.contains(c)).forEach(certs::add);

@@ -64,17 +64,17 @@ public final class Iswim {
 
     /** Where the scan was written. */
     SourcePos pos() {
-      return soac() instanceof Exp.Scan s ? s.pos() : ((Exp.Screma) soac()).pos();
+      return ((Exp.Screma) soac()).pos();
     }
 
     List<SubExp> neutral() {
-      return soac() instanceof Exp.Scan s ? s.neutral() : ((Exp.Screma) soac()).neutral();
+      return ((Exp.Screma) soac()).neutral();
     }
 
     /** The innermost scan over one column of every input, {@code e} its neutral elements. */
     Exp.Soac innermostScan(List<SubExp> e, List<SubExp> columns) {
-      if (soac() instanceof Exp.Scan s) {
-        return new Exp.Scan(innermost.get(0), e, columns, s.pos());
+      if (soac() instanceof Exp.Screma s && s.isScan()) {
+        return Exp.Screma.scan(innermost.get(0), e, columns, s.pos());
       }
       Exp.Screma s = (Exp.Screma) soac();
       return Exp.Screma.scanomap(innermost.get(0), innermost.get(1), e, columns, s.pos());
@@ -124,7 +124,9 @@ public final class Iswim {
    * it), else {@link FusionRule#ISWIM}.
    */
   static FusionRule ruleOf(Stm scan) {
-    return scan.exp() instanceof Exp.Screma ? FusionRule.FUSE_ISWIM_CONSUMER : FusionRule.ISWIM;
+    return scan.exp() instanceof Exp.Screma s && s.fused()
+        ? FusionRule.FUSE_ISWIM_CONSUMER
+        : FusionRule.ISWIM;
   }
 
   /**
@@ -135,7 +137,7 @@ public final class Iswim {
    */
   public static Optional<List<Stm>> fuseConsumer(
       Stm producer, Stm scan, Map<String, Type> types, NameSource names) {
-    if (!(scan.exp() instanceof Exp.Scan) || nestOf(scan, types).isEmpty()) {
+    if (!scan.exp().isScan() || nestOf(scan, types).isEmpty()) {
       return Optional.empty();
     }
     return FusionRule.FUSE_MAP_SCAN
@@ -160,7 +162,7 @@ public final class Iswim {
   public static Optional<List<Stm>> fuseProducer(
       Stm scan, Stm consumer, Map<String, Type> types, NameSource names) {
     Optional<Nest> found = nestOf(scan, types);
-    if (found.isEmpty() || !(consumer.exp() instanceof Exp.Map c)) {
+    if (found.isEmpty() || !(consumer.exp() instanceof Exp.Screma c && c.isMap())) {
       return Optional.empty();
     }
     Nest nest = found.get();
@@ -214,7 +216,8 @@ public final class Iswim {
               List<Stm> stms = new ArrayList<>(scanned.stms());
               stms.add(
                   new Stm(
-                      results, FusionRules.mergeDuplicateInputs(new Exp.Map(h, mapped, c.pos()))));
+                      results,
+                      FusionRules.mergeDuplicateInputs(Exp.Screma.map(h, mapped, c.pos()))));
               return new Body(stms, results.stream().map(id -> (SubExp) id.var()).toList());
             },
             resultTypes,
@@ -228,10 +231,10 @@ public final class Iswim {
   private static Optional<Nest> nestOf(Stm stm, Map<String, Type> types) {
     List<Lambda> operators;
     List<SubExp> neutral;
-    if (stm.exp() instanceof Exp.Scan s) {
+    if (stm.exp() instanceof Exp.Screma s && s.isScan()) {
       operators = List.of(s.operator());
       neutral = s.neutral();
-    } else if (stm.exp() instanceof Exp.Screma s && s.scans()) {
+    } else if (stm.exp() instanceof Exp.Screma s && s.fused() && s.scans()) {
       operators = List.of(s.combine(), s.fold());
       neutral = s.neutral();
     } else {
@@ -331,7 +334,7 @@ public final class Iswim {
 
   private static Optional<Lambda> innerMap(Lambda f) {
     List<Stm> stms = f.body().stms();
-    if (stms.isEmpty() || !(stms.get(stms.size() - 1).exp() instanceof Exp.Map m)) {
+    if (stms.isEmpty() || !(stms.get(stms.size() - 1).exp() instanceof Exp.Screma m && m.isMap())) {
       return Optional.empty();
     }
     Stm last = stms.get(stms.size() - 1);
@@ -463,7 +466,7 @@ public final class Iswim {
         inputs.addAll(c);
         body =
             new Body(
-                List.of(new Stm(results, new Exp.Map(function, inputs, nest.pos()))),
+                List.of(new Stm(results, Exp.Screma.map(function, inputs, nest.pos()))),
                 results.stream().map(id -> (SubExp) id.var()).toList());
         returns = results.stream().map(Ident::type).toList();
       }
@@ -478,7 +481,7 @@ public final class Iswim {
     List<SubExp> inputs = new ArrayList<>(nest.neutral());
     inputs.addAll(columns);
     inputs.addAll(otherColumns);
-    out.add(new Stm(swapped, certificates, new Exp.Map(function, inputs, nest.pos())));
+    out.add(new Stm(swapped, certificates, Exp.Screma.map(function, inputs, nest.pos())));
     return swapped;
   }
 

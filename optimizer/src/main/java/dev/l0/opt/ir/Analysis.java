@@ -247,7 +247,7 @@ public final class Analysis {
    * is never removed as dead, merged, or moved to where it might run more often.
    */
   public static boolean mayFail(Exp e) {
-    if (e instanceof Exp.Map || e instanceof Exp.Scan || e instanceof Exp.Screma s && s.scans()) {
+    if (e instanceof Exp.Screma s && (s.isMap() || s.scans())) {
       List<Lambda> lambdas = e.lambdas();
       boolean arrayResults = lambdas.get(0).returnTypes().stream().anyMatch(t -> t.rank() > 0);
       return arrayResults || lambdas.stream().anyMatch(l -> mayFail(l.body()));

@@ -50,6 +50,21 @@ public sealed interface Exp {
     return false;
   }
 
+  /** Whether it is a map ({@link Screma#map}). */
+  default boolean isMap() {
+    return false;
+  }
+
+  /** Whether it is an unfused reduce ({@link Screma#reduce}). */
+  default boolean isReduce() {
+    return false;
+  }
+
+  /** Whether it is an unfused scan ({@link Screma#scan}). */
+  default boolean isScan() {
+    return false;
+  }
+
   private static List<SubExp> mapAll(List<SubExp> xs, Function<SubExp, SubExp> f) {
     return xs.stream().map(f).toList();
   }
@@ -439,9 +454,9 @@ public sealed interface Exp {
     List<SubExp> inputs();
 
     /**
-     * The function applied to each row: the map function, the filter predicate, the reduce or scan
-     * operator, the redomap or scanomap fold. Its first {@link #accumulators()} parameters are
-     * accumulators, the rest take one row of each input.
+     * The function applied to each row: the map function, the filter(map)'s flags and values, the
+     * reduce or scan operator, the redomap or scanomap fold. Its first {@link #accumulators()}
+     * parameters are accumulators, the rest take one row of each input.
      */
     Lambda rowFunction();
 
@@ -463,93 +478,6 @@ public sealed interface Exp {
   }
 
   /**
-   * {@code map(f, a1, ..., an)}: one result array per result of {@code f}; {@code pos} is where the
-   * map was written (its results must be regular, and an irregular one is reported there).
-   */
-  record Map(Lambda function, List<SubExp> inputs, SourcePos pos) implements Soac {
-    @Override
-    public String keyword() {
-      return "map";
-    }
-
-    public Map {
-      inputs = List.copyOf(inputs);
-    }
-
-    @Override
-    public List<SubExp> operands() {
-      return inputs;
-    }
-
-    @Override
-    public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Map(function, mapAll(inputs, f), pos);
-    }
-
-    @Override
-    public List<Lambda> lambdas() {
-      return List.of(function);
-    }
-
-    @Override
-    public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Map(f.apply(function), inputs, pos);
-    }
-
-    @Override
-    public Lambda rowFunction() {
-      return function;
-    }
-
-    @Override
-    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Map(f, newInputs, pos);
-    }
-  }
-
-  /** {@code filter(p, a1, ..., an)}: the rows where {@code p} holds, one result array per input. */
-  record Filter(Lambda predicate, List<SubExp> inputs) implements Soac {
-    @Override
-    public String keyword() {
-      return "filter";
-    }
-
-    public Filter {
-      inputs = List.copyOf(inputs);
-    }
-
-    @Override
-    public List<SubExp> operands() {
-      return inputs;
-    }
-
-    @Override
-    public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Filter(predicate, mapAll(inputs, f));
-    }
-
-    @Override
-    public List<Lambda> lambdas() {
-      return List.of(predicate);
-    }
-
-    @Override
-    public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Filter(f.apply(predicate), inputs);
-    }
-
-    @Override
-    public Lambda rowFunction() {
-      return predicate;
-    }
-
-    @Override
-    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Filter(f, newInputs);
-    }
-  }
-
-  /**
    * A filter cluster (seed 002's size-changing operator with its producer's and consumer's work
    * fused in): {@code function} maps each row of {@code inputs} to a keep flag and one value per
    * result, and the results are the values of the rows whose flag holds, in order. {@code filter(p,
@@ -567,6 +495,11 @@ public sealed interface Exp {
    * (folded over every row in order from {@code neutral}, as a redomap's are), and {@code combine}
    * combines the partial accumulators of chunks; the pattern binds the final accumulators first.
    * Without accumulators {@code combine} is {@link #NO_COMBINE}.
+   *
+   * <p>A plain {@code filter(p, a1, ..., an)}, the rows where {@code p} holds, is the filtermap of
+   * one filter whose values are the row itself, {@code fn x => (p(x), x)} ({@link #filter}); {@link
+   * #isFilter} recognises one and {@link #predicate} gives back {@code p}. Only a plain filter may
+   * keep rows that are arrays; the keyword, the printer and the kernel plan call it {@code filter}.
    */
   record FilterMap(
       Lambda function,
@@ -579,9 +512,10 @@ public sealed interface Exp {
     public static final Lambda NO_COMBINE =
         new Lambda(List.of(), new Body(List.of(), List.of()), List.of());
 
+    /** {@code filtermap} or, for a plain filter, {@code filter}. */
     @Override
     public String keyword() {
-      return "filtermap";
+      return isFilter() ? "filter" : "filtermap";
     }
 
     public FilterMap {
@@ -614,6 +548,51 @@ public sealed interface Exp {
     /** One filter: {@code function} returns its keep flag, then all its values. */
     public FilterMap(Lambda function, List<SubExp> inputs) {
       this(function, inputs, List.of(function.returnTypes().size() - 1));
+    }
+
+    /**
+     * {@code filter(p, a1, ..., an)}: the rows where {@code predicate} (of one row, returning one
+     * bool) holds, one result array per input, as the filtermap {@code fn x => (p(x), x)}.
+     */
+    public static FilterMap filter(Lambda predicate, List<SubExp> inputs) {
+      List<SubExp> results = new ArrayList<>(predicate.body().result());
+      List<Type> types = new ArrayList<>(predicate.returnTypes());
+      for (Ident param : predicate.params()) {
+        results.add(param.var());
+        types.add(param.type());
+      }
+      return new FilterMap(
+          new Lambda(predicate.params(), new Body(predicate.body().stms(), results), types),
+          inputs);
+    }
+
+    /**
+     * Whether it is a plain filter: one filter, no accumulators, and its values each row's own
+     * parameters, in order.
+     */
+    public boolean isFilter() {
+      List<SubExp> results = function.body().result();
+      List<SubExp> row = function.params().stream().map(p -> (SubExp) p.var()).toList();
+      return filters.size() == 1
+          && neutral.isEmpty()
+          && results.subList(1, results.size()).equals(row);
+    }
+
+    /** A plain filter's predicate: its function returning only the keep flag. */
+    public Lambda predicate() {
+      if (!isFilter()) {
+        throw new IllegalStateException("a filtermap that is no plain filter has no predicate");
+      }
+      return new Lambda(
+          function.params(),
+          new Body(function.body().stms(), List.of(function.body().result().get(0))),
+          List.of(function.returnTypes().get(0)));
+    }
+
+    /** Whether every value it keeps is a scalar (one filter cluster of the fusion rules). */
+    public boolean keepsScalars() {
+      return function.returnTypes().subList(accumulators(), function.returnTypes().size()).stream()
+          .allMatch(t -> t.rank() == 0);
     }
 
     @Override
@@ -691,120 +670,21 @@ public sealed interface Exp {
   }
 
   /**
-   * {@code reduce(op, ne, a...)}: a left fold from {@code neutral}, one result per accumulator;
-   * {@code pos} is where the reduce was written (its operator must keep the accumulator's shape,
-   * and one that does not is reported there).
-   */
-  record Reduce(Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos)
-      implements Soac {
-    @Override
-    public String keyword() {
-      return "reduce";
-    }
-
-    public Reduce {
-      neutral = List.copyOf(neutral);
-      inputs = List.copyOf(inputs);
-    }
-
-    @Override
-    public List<SubExp> operands() {
-      return concat(neutral, inputs);
-    }
-
-    @Override
-    public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Reduce(operator, mapAll(neutral, f), mapAll(inputs, f), pos);
-    }
-
-    @Override
-    public List<Lambda> lambdas() {
-      return List.of(operator);
-    }
-
-    @Override
-    public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Reduce(f.apply(operator), neutral, inputs, pos);
-    }
-
-    @Override
-    public Lambda rowFunction() {
-      return operator;
-    }
-
-    @Override
-    public int accumulators() {
-      return neutral.size();
-    }
-
-    @Override
-    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return Screma.redomap(operator, f, neutral, newInputs, pos);
-    }
-  }
-
-  /**
-   * {@code scan(op, ne, a...)}: inclusive prefix results, one array per accumulator; {@code pos} is
-   * where the scan was written (its results must be regular, and an irregular one is reported
-   * there).
-   */
-  record Scan(Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos)
-      implements Soac {
-    @Override
-    public String keyword() {
-      return "scan";
-    }
-
-    public Scan {
-      neutral = List.copyOf(neutral);
-      inputs = List.copyOf(inputs);
-    }
-
-    @Override
-    public List<SubExp> operands() {
-      return concat(neutral, inputs);
-    }
-
-    @Override
-    public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Scan(operator, mapAll(neutral, f), mapAll(inputs, f), pos);
-    }
-
-    @Override
-    public List<Lambda> lambdas() {
-      return List.of(operator);
-    }
-
-    @Override
-    public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Scan(f.apply(operator), neutral, inputs, pos);
-    }
-
-    @Override
-    public Lambda rowFunction() {
-      return operator;
-    }
-
-    @Override
-    public int accumulators() {
-      return neutral.size();
-    }
-
-    @Override
-    public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return Screma.scanomap(operator, f, neutral, newInputs, pos);
-    }
-  }
-
-  /**
-   * The fused SOAC (thesis §7.1; Futhark's {@code screma}, "scan-reduce-map"): one pass over the
-   * rows of {@code inputs} that runs {@code acc = fold(acc, row)} from {@code neutral} and yields,
-   * by its {@link #yields}, either the final accumulators (a redomap) or every prefix of them,
-   * {@code out[i] = acc after row i} (a scanomap). {@code combine} is the associative operator a
-   * parallel execution joins the partial accumulators of chunks with; the fold is never
-   * reassociated, so every backend's chunks of the documented order give the same result. {@code
-   * pos} is where the reduce or scan was written. {@link #redomap} and {@link #scanomap} build the
-   * two forms, and {@link #keyword} names them so, as the thesis and the explain text do.
+   * The one SOAC of a pass that maps, reduces or scans (thesis §7.1; Futhark's {@code screma},
+   * "scan-reduce-map"): one pass over the rows of {@code inputs}. By its {@link #yields} it binds
+   * each row's results of {@code fold} (a {@code map}: no accumulators), or runs {@code acc =
+   * fold(acc, row)} from {@code neutral} and binds the final accumulators (a reduction) or every
+   * prefix of them, {@code out[i] = acc after row i} (a scan). {@code combine} is the associative
+   * operator a parallel execution joins the partial accumulators of chunks with; where it is {@link
+   * #NO_COMBINE} the fold is its own combining operator (an unfused {@code reduce} or {@code scan},
+   * whose operator takes an accumulator and a row of the accumulator's type), and a map has none.
+   * The fold is never reassociated, so every backend's chunks of the documented order give the same
+   * result. {@code pos} is where the SOAC was written (a map's irregular results and a reduction's
+   * operator that changes its accumulator's shape are reported there).
+   *
+   * <p>The forms the rules and the explain text name are smart constructors and views: {@link #map}
+   * ({@link #isMap}), {@link #reduce} ({@link #isReduce}), {@link #scan} ({@link #isScan}), and the
+   * fused {@link #redomap} and {@link #scanomap} ({@link #fused}); {@link #keyword} names each so.
    */
   record Screma(
       Yield yields,
@@ -815,17 +695,59 @@ public sealed interface Exp {
       SourcePos pos)
       implements Soac {
 
+    /**
+     * The combining operator of a map, which has none, and of an unfused reduce or scan, whose fold
+     * combines: of nothing, to nothing.
+     */
+    public static final Lambda NO_COMBINE = FilterMap.NO_COMBINE;
+
     /** What a screma's pass binds. */
     public enum Yield {
-      /** The final accumulators, one value per accumulator (a redomap). */
+      /** Each row's results of the function, one array per result (a map). */
+      ROWS,
+      /** The final accumulators, one value per accumulator (a reduce or redomap). */
       REDUCTION,
-      /** The accumulator after each row, one array per accumulator (a scanomap). */
+      /** The accumulator after each row, one array per accumulator (a scan or scanomap). */
       PREFIXES
     }
 
     public Screma {
       neutral = List.copyOf(neutral);
       inputs = List.copyOf(inputs);
+      if (yields == Yield.ROWS && !neutral.isEmpty()) {
+        throw new IllegalArgumentException("a map has no accumulators");
+      }
+      if (yields == Yield.ROWS && !combine.equals(NO_COMBINE)) {
+        throw new IllegalArgumentException("a map has no combining operator");
+      }
+    }
+
+    /**
+     * {@code map(f, a1, ..., an)}: one result array per result of {@code f}; {@code pos} is where
+     * the map was written (its results must be regular, and an irregular one is reported there).
+     */
+    public static Screma map(Lambda function, List<SubExp> inputs, SourcePos pos) {
+      return new Screma(Yield.ROWS, NO_COMBINE, function, List.of(), inputs, pos);
+    }
+
+    /**
+     * {@code reduce(op, ne, a...)}: a left fold from {@code neutral}, one result per accumulator,
+     * {@code op} also combining the chunks; {@code pos} is where the reduce was written (its
+     * operator must keep the accumulator's shape, and one that does not is reported there).
+     */
+    public static Screma reduce(
+        Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) {
+      return new Screma(Yield.REDUCTION, NO_COMBINE, operator, neutral, inputs, pos);
+    }
+
+    /**
+     * {@code scan(op, ne, a...)}: inclusive prefix results, one array per accumulator; {@code pos}
+     * is where the scan was written (its results must be regular, and an irregular one is reported
+     * there).
+     */
+    public static Screma scan(
+        Lambda operator, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) {
+      return new Screma(Yield.PREFIXES, NO_COMBINE, operator, neutral, inputs, pos);
     }
 
     /** {@code redomap(combine, fold, ne, a...)}: the fold's final accumulators. */
@@ -843,17 +765,68 @@ public sealed interface Exp {
       return new Screma(Yield.PREFIXES, combine, fold, neutral, inputs, pos);
     }
 
+    /** Whether it is a map: each row's results, no accumulators. */
+    @Override
+    public boolean isMap() {
+      return yields == Yield.ROWS;
+    }
+
+    /** Whether it is an unfused reduce, whose operator folds and combines. */
+    @Override
+    public boolean isReduce() {
+      return yields == Yield.REDUCTION && combine == NO_COMBINE;
+    }
+
+    /** Whether it is an unfused scan, whose operator folds and combines. */
+    @Override
+    public boolean isScan() {
+      return yields == Yield.PREFIXES && combine == NO_COMBINE;
+    }
+
+    /** Whether it is a fused redomap or scanomap, with a combining operator of its own. */
+    public boolean fused() {
+      return !combine.equals(NO_COMBINE);
+    }
+
     /**
-     * Whether it binds every prefix (a scanomap) rather than the final accumulators (a redomap).
+     * Whether it yields accumulators, final or every prefix (a reduce, scan, redomap, scanomap).
      */
+    public boolean folds() {
+      return yields != Yield.ROWS;
+    }
+
+    /** Whether it binds every prefix (a scan or scanomap) rather than the final accumulators. */
     public boolean scans() {
       return yields == Yield.PREFIXES;
     }
 
-    /** {@code redomap} or {@code scanomap}. */
+    /** A map's function. */
+    public Lambda function() {
+      return fold;
+    }
+
+    /** An unfused reduce's or scan's operator, which folds and combines. */
+    public Lambda operator() {
+      return fold;
+    }
+
+    /**
+     * The operator that combines partial accumulators: its own, or the fold of a reduce or scan.
+     */
+    public Lambda combiner() {
+      return fused() ? combine : fold;
+    }
+
+    /** {@code map}, {@code reduce}, {@code scan}, {@code redomap} or {@code scanomap}. */
     @Override
     public String keyword() {
-      return scans() ? "scanomap" : "redomap";
+      if (isMap()) {
+        return "map";
+      }
+      if (fused()) {
+        return scans() ? "scanomap" : "redomap";
+      }
+      return scans() ? "scan" : "reduce";
     }
 
     @Override
@@ -868,12 +841,13 @@ public sealed interface Exp {
 
     @Override
     public List<Lambda> lambdas() {
-      return List.of(combine, fold);
+      return fused() ? List.of(combine, fold) : List.of(fold);
     }
 
     @Override
     public Exp mapLambdas(Function<Lambda, Lambda> f) {
-      return new Screma(yields, f.apply(combine), f.apply(fold), neutral, inputs, pos);
+      return new Screma(
+          yields, fused() ? f.apply(combine) : NO_COMBINE, f.apply(fold), neutral, inputs, pos);
     }
 
     @Override
@@ -886,9 +860,14 @@ public sealed interface Exp {
       return neutral.size();
     }
 
+    /**
+     * This SOAC applying {@code f} to the rows of {@code newInputs}; a reduce or scan becomes a
+     * redomap or scanomap that keeps its operator for combining, so {@code f} must bind names of
+     * its own.
+     */
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Screma(yields, combine, f, neutral, newInputs, pos);
+      return new Screma(yields, isMap() ? NO_COMBINE : combiner(), f, neutral, newInputs, pos);
     }
   }
 }

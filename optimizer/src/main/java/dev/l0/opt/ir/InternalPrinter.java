@@ -111,7 +111,7 @@ public final class InternalPrinter {
   /**
    * {@code name(fn..., {neutral}, inputs)}; the neutral elements, where there are any, are braced.
    * A filtermap of several filters names the number of values of each: {@code filtermap<2,
-   * 2>(...)}.
+   * 2>(...)}; a plain filter shows its predicate, {@code filter(fn {bool} (x) => ..., a)}.
    */
   private void soac(Exp.Soac soac, int depth) {
     out.append(soac.keyword());
@@ -121,7 +121,9 @@ public final class InternalPrinter {
           .append('>');
     }
     out.append('(');
-    for (Lambda l : soac.lambdas()) {
+    List<Lambda> lambdas =
+        soac instanceof Exp.FilterMap f && f.isFilter() ? List.of(f.predicate()) : soac.lambdas();
+    for (Lambda l : lambdas) {
       lambda(l, depth);
       out.append(",");
       newline(depth);

@@ -218,10 +218,10 @@ public final class IrChecker {
             () -> "the input " + input + " of a " + soac.keyword() + " is no array");
         rows.add(t == null ? null : InternalTypes.row(t));
       }
-      if (soac instanceof Exp.Map map) {
+      if (soac instanceof Exp.Screma map && map.isMap()) {
         return arraysOf(lambda(map.function(), rows));
       }
-      if (soac instanceof Exp.Filter filter) {
+      if (soac instanceof Exp.FilterMap filter && filter.isFilter()) {
         List<Type> kept = lambda(filter.predicate(), rows);
         expect(
             kept.size() == 1 && ScalarType.BOOL.equals(kept.get(0)),
@@ -260,15 +260,12 @@ public final class IrChecker {
         out.addAll(arraysOf(values.subList(accumulators.size(), values.size())));
         return out;
       }
-      List<SubExp> neutral =
-          soac instanceof Exp.Reduce r
-              ? r.neutral()
-              : soac instanceof Exp.Scan s ? s.neutral() : ((Exp.Screma) soac).neutral();
-      List<Type> accumulators = neutral.stream().map(this::typeOf).toList();
+      Exp.Screma screma = (Exp.Screma) soac;
+      List<Type> accumulators = screma.neutral().stream().map(this::typeOf).toList();
       List<Type> foldParams = new ArrayList<>(accumulators);
       foldParams.addAll(rows);
       List<Type> folded = lambda(soac.rowFunction(), foldParams);
-      if (soac instanceof Exp.Screma screma) {
+      if (screma.fused()) {
         List<Type> combineParams = new ArrayList<>(accumulators);
         combineParams.addAll(accumulators);
         sameTypes(
@@ -277,8 +274,7 @@ public final class IrChecker {
             "the combining operator's result");
       }
       sameTypes(accumulators, folded, "the fold's result");
-      boolean scans = soac instanceof Exp.Scan || soac instanceof Exp.Screma s && s.scans();
-      return scans ? arraysOf(accumulators) : accumulators;
+      return screma.scans() ? arraysOf(accumulators) : accumulators;
     }
 
     /** The result types of {@code l} applied to parameters of types {@code args}. */

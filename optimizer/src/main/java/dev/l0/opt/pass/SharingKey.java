@@ -128,17 +128,8 @@ final class SharingKey {
     if (e instanceof Exp.Iota i) {
       return new Exp.Iota(i.count(), none);
     }
-    if (e instanceof Exp.Map m) {
-      return new Exp.Map(m.function(), m.inputs(), none);
-    }
-    if (e instanceof Exp.Reduce r) {
-      return new Exp.Reduce(r.operator(), r.neutral(), r.inputs(), none);
-    }
     if (e instanceof Exp.Screma s) {
       return new Exp.Screma(s.yields(), s.combine(), s.fold(), s.neutral(), s.inputs(), none);
-    }
-    if (e instanceof Exp.Scan s) {
-      return new Exp.Scan(s.operator(), s.neutral(), s.inputs(), none);
     }
     if (e instanceof Exp.Replicate r) {
       return new Exp.Replicate(r.count(), r.value(), none);

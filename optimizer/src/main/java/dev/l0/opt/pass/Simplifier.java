@@ -451,7 +451,7 @@ public final class Simplifier implements Pass {
      * the function (after inlining, a named function's declared result type knows no sizes).
      */
     private Stm refineMapShapes(Stm stm) {
-      if (!(stm.exp() instanceof Exp.Map m)) {
+      if (!(stm.exp() instanceof Exp.Screma m && m.isMap())) {
         return stm;
       }
       Lambda f = m.function();
@@ -480,7 +480,7 @@ public final class Simplifier implements Pass {
       return new Stm(
           pattern,
           stm.certificates(),
-          new Exp.Map(new Lambda(f.params(), f.body(), returns), m.inputs(), m.pos()));
+          Exp.Screma.map(new Lambda(f.params(), f.body(), returns), m.inputs(), m.pos()));
     }
 
     /**
@@ -488,7 +488,7 @@ public final class Simplifier implements Pass {
      * failure.
      */
     private Stm pruneSoacInputs(Stm stm) {
-      if (stm.exp() instanceof Exp.Map || stm.exp() instanceof Exp.Screma) {
+      if (stm.exp().isMap() || stm.exp() instanceof Exp.Screma s && s.fused()) {
         Exp.Soac soac = (Exp.Soac) stm.exp();
         Pruned p = pruneParams(soac.rowFunction(), soac.accumulators(), soac.inputs());
         return stm.withExp(soac.withRowFunction(p.function, p.inputs));
@@ -539,7 +539,7 @@ public final class Simplifier implements Pass {
     }
 
     private static Stm withoutDeadMapOutputs(Stm stm, Set<String> live) {
-      if (!(stm.exp() instanceof Exp.Map m) || stm.pattern().size() < 2) {
+      if (!(stm.exp() instanceof Exp.Screma m && m.isMap()) || stm.pattern().size() < 2) {
         return stm;
       }
       List<Ident> pattern = new ArrayList<>();
@@ -559,7 +559,7 @@ public final class Simplifier implements Pass {
       }
       Lambda f =
           new Lambda(m.function().params(), new Body(m.function().body().stms(), results), returns);
-      return new Stm(pattern, stm.certificates(), new Exp.Map(f, m.inputs(), m.pos()));
+      return new Stm(pattern, stm.certificates(), Exp.Screma.map(f, m.inputs(), m.pos()));
     }
   }
 }

@@ -69,7 +69,7 @@ public final class SizeHindrances implements Pass {
           ? stm
           : new Stm(List.of(new Ident(result.name(), known)), stm.certificates(), e);
     }
-    if (e instanceof Exp.Soac soac && !(e instanceof Exp.Reduce || e instanceof Exp.Scan)) {
+    if (e instanceof Exp.Soac soac && !(e.isReduce() || e.isScan())) {
       Lambda row = soac.rowFunction();
       Lambda withRows = withRowParams(row, soac.accumulators(), soac.inputs(), types);
       Exp withParams = withRows == row ? e : soac.withRowFunction(withRows, soac.inputs());

@@ -79,10 +79,10 @@ public final class TransposeMaterialisation implements Pass {
   }
 
   /** {@code map(fn r => r, t)}: the rows of {@code t} copied in order. */
-  private static Exp.Map rowsCopied(Ident t, NameSource names) {
+  private static Exp.Screma rowsCopied(Ident t, NameSource names) {
     Type row = InternalTypes.row(t.type());
     Ident r = new Ident(names.fresh("row"), row);
     Lambda identity = new Lambda(List.of(r), new Body(List.of(), List.of(r.var())), List.of(row));
-    return new Exp.Map(identity, List.of(t.var()), SourcePos.NONE);
+    return Exp.Screma.map(identity, List.of(t.var()), SourcePos.NONE);
   }
 }
