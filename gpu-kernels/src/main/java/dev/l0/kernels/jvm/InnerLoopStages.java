@@ -36,7 +36,10 @@ import java.util.Set;
  * its body has no loops, {@code while}s or barriers, and at least one costly call whose arguments
  * do not depend on what the loop carries from one iteration to the next: the variables declared
  * outside the body that it assigns, and loads of the buffers and shared arrays it stores to (calls
- * that do stay in the body, as do calls under an {@code if} whose condition depends on them).
+ * that do stay in the body, as do calls under an {@code if} whose condition depends on them). In a
+ * thread's own buffer, only loads of the parts the body stores to count ({@link
+ * ThreadPrivateParts}): a map inside a thread that reads arrays the thread made earlier and writes
+ * its result to an array of its own is staged.
  */
 final class InnerLoopStages {
   /** The iterations one round of the staging loops, the math calls and the body covers. */
@@ -239,6 +242,10 @@ final class InnerLoopStages {
     private final Set<String> declaredInBody = new HashSet<>();
     private final Set<String> tainted = new HashSet<>();
     private final Set<String> storedArrays = new HashSet<>();
+
+    /** The indices the body stores to each thread-private buffer at, by the buffer's name. */
+    private final Map<String, List<KernelExpr>> storedParts = new HashMap<>();
+
     private final Map<String, Integer> variableLevels = new HashMap<>();
 
     /** The level of each staged call, by identity. */
@@ -271,7 +278,11 @@ final class InnerLoopStages {
         } else if (s instanceof KernelStmt.Assign a) {
           assigned.add(a.variable().name());
         } else if (s instanceof KernelStmt.Store st) {
-          storedArrays.add("buffer " + st.buffer().name());
+          if (st.buffer().isThreadPrivate()) {
+            storedParts.computeIfAbsent(st.buffer().name(), b -> new ArrayList<>()).add(st.index());
+          } else {
+            storedArrays.add("buffer " + st.buffer().name());
+          }
         } else if (s instanceof KernelStmt.SharedStore st) {
           storedArrays.add("shared " + st.array().name());
         } else if (s instanceof KernelStmt.If i) {
@@ -350,7 +361,7 @@ final class InnerLoopStages {
       for (KernelExpr child : children(e)) {
         info = info.and(info(child, context, record));
       }
-      if (e instanceof KernelExpr.Load l && storedArrays.contains("buffer " + l.buffer().name())) {
+      if (e instanceof KernelExpr.Load l && storedTo(l)) {
         return new Info(true, info.level());
       }
       if (e instanceof KernelExpr.SharedLoad l
@@ -374,6 +385,19 @@ final class InnerLoopStages {
         calls.add(e);
       }
       return new Info(false, level);
+    }
+
+    /**
+     * Whether the body stores where {@code load} may read: anywhere in its buffer, or, in a
+     * thread-private buffer, in the same part ({@link ThreadPrivateParts}).
+     */
+    private boolean storedTo(KernelExpr.Load load) {
+      Buffer buffer = load.buffer();
+      if (!buffer.isThreadPrivate()) {
+        return storedArrays.contains("buffer " + buffer.name());
+      }
+      return storedParts.getOrDefault(buffer.name(), List.of()).stream()
+          .anyMatch(stored -> ThreadPrivateParts.mayOverlap(buffer, stored, load.index()));
     }
 
     /** The levels' loops and calls and the rewritten body. */

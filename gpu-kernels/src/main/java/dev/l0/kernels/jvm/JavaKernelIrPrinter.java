@@ -166,9 +166,11 @@ public final class JavaKernelIrPrinter {
   /**
    * As {@link #print(Kernel, boolean)}, with statements moved into methods of their own wherever a
    * method would be over {@code methodBudget} estimated bytes of bytecode ({@link
-   * OutlinedStatements}).
+   * OutlinedStatements}), and elements a loop reads back from its previous iteration kept in locals
+   * ({@link CarriedElements}).
    */
-  static KernelSource print(Kernel kernel, boolean lanewise, int methodBudget) {
+  static KernelSource print(Kernel given, boolean lanewise, int methodBudget) {
+    Kernel kernel = CarriedElements.of(given);
     JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget, lanewise);
     java.util.Optional<StagedMap> staged = StagedMap.of(kernel);
     java.util.Optional<StagedRedomap> redomap =

@@ -19,8 +19,17 @@ import java.util.Map;
  * thread's own array, indexed from 0), of which each program point that makes an array owns a fixed
  * part, sized per thread by the host before the launch. Array sizes must therefore be known to the
  * host.
+ *
+ * <p>A part that does not begin at a constant or at a host scalar of the program begins at a host
+ * scalar of its own ({@link #isPartStart}), which no other part and no program value uses; every
+ * element index of that part is the sum of that scalar and an offset within the part. So two
+ * accesses whose indices have different part starts as terms of their sums, or one such start and
+ * none, touch different parts (what {@code dev.l0.kernels.jvm.InnerLoopStages} relies on).
  */
-final class ThreadScratch {
+public final class ThreadScratch {
+  /** What the names of the part starts of a buffer add to the buffer's name, before a number. */
+  private static final String PART = "_part";
+
   private final GroupContext group;
   private final Map<ScalarType, Buffer> buffers = new LinkedHashMap<>();
   private final Map<ScalarType, KernelExpr> used = new LinkedHashMap<>();
@@ -62,9 +71,22 @@ final class ThreadScratch {
     if (used instanceof KernelExpr.Constant || used instanceof KernelExpr.Var) {
       return used;
     }
-    KernelExpr.Var start = group.deferredHostScalar(buffer.name() + "_part");
+    KernelExpr.Var start = group.deferredHostScalar(buffer.name() + PART);
     starts.put(start, used);
     return start;
+  }
+
+  /**
+   * Whether {@code variable} is where a part of the thread-private {@code buffer} begins: a host
+   * scalar {@link #startOf} made for that part alone.
+   */
+  public static boolean isPartStart(Buffer buffer, KernelExpr.Var variable) {
+    String prefix = buffer.name() + PART + "_";
+    String name = variable.name();
+    return buffer.isThreadPrivate()
+        && name.startsWith(prefix)
+        && name.length() > prefix.length()
+        && name.substring(prefix.length()).chars().allMatch(Character::isDigit);
   }
 
   /**
