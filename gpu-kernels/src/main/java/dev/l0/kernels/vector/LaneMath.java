@@ -254,10 +254,13 @@ final class LaneMath {
       }
       VectorMask<Double> reduce = ax.compare(GE, EXP_REDUCE_FROM);
       // k = (int) (invln2 * x + halF[xsb]); for 0.5 ln2 < |x| < 1.5 ln2 this is fdlibm's k = 1 - 2
-      // xsb,
-      // and x - k * ln2HI, k * ln2LO are then its hi and lo with ln2HI[xsb], ln2LO[xsb].
-      DoubleVector half = DoubleVector.broadcast(DOUBLES, 0.5).blend(-0.5, x.compare(LT, 0.0));
-      DoubleVector k = truncate(x.mul(INVLN2).add(half)).blend(0.0, reduce.not());
+      // xsb, and x - k * ln2HI, k * ln2LO are then its hi and lo with ln2HI[xsb], ln2LO[xsb].
+      // |k| is floor(|x| * invln2 + 0.5): rounding is symmetric, so invln2 * x + halF[xsb] is
+      // that sum with x's sign, and truncating it is flooring its magnitude.
+      DoubleVector magnitude = ax.mul(INVLN2).add(0.5);
+      DoubleVector nearest = magnitude.add(MAGIC).sub(MAGIC);
+      DoubleVector floor = nearest.sub(1.0).blend(nearest, nearest.compare(LE, magnitude));
+      DoubleVector k = floor.blend(floor.neg(), x.compare(LT, 0.0)).blend(0.0, reduce.not());
       DoubleVector hi = x.sub(k.mul(LN2_HI));
       DoubleVector lo = k.mul(LN2_LO);
       DoubleVector r = hi.sub(lo);
@@ -282,16 +285,6 @@ final class LaneMath {
           .intoArray(out, outOffset + i);
     }
     ScalarLoops.exp(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
-  }
-
-  /**
-   * Rounds toward zero, for |v| < 2^51: the nearest integer, then one step back where it overshot.
-   */
-  private static DoubleVector truncate(DoubleVector v) {
-    DoubleVector magnitude = v.abs();
-    DoubleVector nearest = magnitude.add(MAGIC).sub(MAGIC);
-    DoubleVector down = nearest.sub(1.0).blend(nearest, nearest.compare(GT, magnitude).not());
-    return down.blend(down.neg(), v.compare(LT, 0.0));
   }
 
   /**
