@@ -266,19 +266,18 @@ final class LaneMath {
       DoubleVector r = hi.sub(lo);
       DoubleVector t = r.mul(r);
       DoubleVector c = r.sub(t.mul(t.mul(t.mul(t.mul(t.mul(P5).add(P4)).add(P3)).add(P2)).add(P1)));
-      // k == 0: one - ((x * c) / (c - 2.0) - x)
-      DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
-      // q = (x * c) / (2.0 - c), one division for both forms: (x * c) / (c - 2.0) is -q bit for bit
-      // (rounding is symmetric, and c - 2.0 is not zero: |c| < 0.4 where a form is used)
+      // y = one - ((lo - (x * c) / (2.0 - c)) - hi), then y * 2^k. For k == 0 fdlibm computes
+      // one - ((x * c) / (c - 2.0) - x); these lanes have k = +0, so lo = +0, hi = r = x, and
+      // (x * c) / (c - 2.0) is -((x * c) / (2.0 - c)) bit for bit (rounding is symmetric, c - 2.0
+      // is not zero): the same operations on the same values, so one form serves both (x = ±0,
+      // where 0 - q and -q differ in sign, is the tiny case below).
       DoubleVector q = r.mul(c).div(DoubleVector.broadcast(DOUBLES, 2.0).sub(c));
-      DoubleVector unreduced = one.sub(q.neg().sub(r));
-      // otherwise y = one - ((lo - (x * c) / (2.0 - c)) - hi), then y * 2^k
-      DoubleVector y = one.sub(lo.sub(q).sub(hi));
+      DoubleVector y = DoubleVector.broadcast(DOUBLES, 1.0).sub(lo.sub(q).sub(hi));
       LongVector kBits = k.add(MAGIC).reinterpretAsLongs().sub(MAGIC_BITS).lanewise(LSHL, 52);
-      DoubleVector scaled = y.reinterpretAsLongs().add(kBits).reinterpretAsDoubles();
       // |x| < 2^-28: one + x
-      unreduced
-          .blend(scaled, reduce)
+      y.reinterpretAsLongs()
+          .add(kBits)
+          .reinterpretAsDoubles()
           .blend(x.add(1.0), ax.compare(LT, EXP_TINY_BELOW))
           .blend(Double.POSITIVE_INFINITY, overflow)
           .blend(0.0, underflow)
