@@ -63,6 +63,16 @@ public final class JvmGroupRunner {
   private final AtomicLong threadPrivateElements = new AtomicLong();
 
   /**
+   * The host slots a run sets before its steps, found once (a Spark task runs the group once per
+   * batch): the block size, the capacity scale, and per group input its scalar's slot or its
+   * dimensions' slots.
+   */
+  private final int blockSizeSlot;
+
+  private final int capacityScaleSlot;
+  private final int[][] inputSlots;
+
+  /**
    * Per launched kernel, the workspaces of finished launches, taken again by later launches (a
    * Spark task runs the group once per batch): a workspace is scratch memory that a worker writes
    * before it reads, so it needs no clearing. At most as many are kept as the machine has
@@ -102,6 +112,17 @@ public final class JvmGroupRunner {
     this.host = program.host();
     this.steps = program.steps();
     this.outputShapes = program.outputShapes();
+    this.blockSizeSlot = host.slotOf(KernelGroup.BLOCK_SIZE.name());
+    this.capacityScaleSlot = host.slotOf(KernelGroup.CAPACITY_SCALE.name());
+    this.inputSlots = new int[group.inputs().size()][];
+    for (int k = 0; k < inputSlots.length; k++) {
+      if (group.inputs().get(k) instanceof GroupInput.Array a) {
+        inputSlots[k] = a.shape().stream().mapToInt(d -> host.slotOf(d.name())).toArray();
+      } else {
+        inputSlots[k] =
+            new int[] {host.slotOf(((GroupInput.Scalar) group.inputs().get(k)).variable().name())};
+      }
+    }
     group.kernels().forEach(k -> collectStores(k.body()));
     for (HostProgram.Step<KernelThreads> step : steps) {
       if (step instanceof HostProgram.Launch<KernelThreads> l) {
@@ -162,8 +183,8 @@ public final class JvmGroupRunner {
    */
   private Map<String, HostValue> run(HostEnvironment environment, long capacityScale) {
     HostScalars.Values values = host.newValues();
-    values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(BLOCK_SIZE));
-    values.set(host.slotOf(KernelGroup.CAPACITY_SCALE.name()), ScalarValue.i64(capacityScale));
+    values.set(blockSizeSlot, ScalarValue.i64(BLOCK_SIZE));
+    values.set(capacityScaleSlot, ScalarValue.i64(capacityScale));
     Map<String, Object> buffers = new HashMap<>();
     Map<String, Integer> perThread = new HashMap<>();
     bindInputs(environment, values, buffers);
@@ -201,11 +222,12 @@ public final class JvmGroupRunner {
 
   private void bindInputs(
       HostEnvironment environment, HostScalars.Values values, Map<String, Object> buffers) {
-    for (GroupInput input : group.inputs()) {
+    for (int k = 0; k < inputSlots.length; k++) {
+      GroupInput input = group.inputs().get(k);
       if (input instanceof GroupInput.Array a) {
         FlatArray array = environment.flat(input.name());
-        for (int d = 0; d < a.shape().size(); d++) {
-          values.set(host.slotOf(a.shape().get(d).name()), ScalarValue.i64(array.size(d)));
+        for (int d = 0; d < inputSlots[k].length; d++) {
+          values.set(inputSlots[k][d], ScalarValue.i64(array.size(d)));
         }
         Object data = array.data();
         if (written.contains(a.buffer().name())) {
@@ -216,9 +238,7 @@ public final class JvmGroupRunner {
         }
         buffers.put(a.buffer().name(), data);
       } else {
-        values.set(
-            host.slotOf(((GroupInput.Scalar) input).variable().name()),
-            environment.scalar(input.name()));
+        values.set(inputSlots[k][0], environment.scalar(input.name()));
       }
     }
   }
@@ -307,13 +327,12 @@ public final class JvmGroupRunner {
       GroupOutput output = group.outputs().get(k);
       ScalarType type = output.buffer().elementType();
       Object data = buffer(buffers, output.buffer());
-      int[] shape =
-          outputShapes.get(k).stream()
-              .mapToInt(e -> Math.toIntExact(e.evaluateIndex(values)))
-              .toArray();
+      List<HostScalars.Expression> shapeOf = outputShapes.get(k);
+      int[] shape = new int[shapeOf.size()];
       long elements = 1;
-      for (int size : shape) {
-        elements = Math.multiplyExact(elements, size);
+      for (int d = 0; d < shape.length; d++) {
+        shape[d] = Math.toIntExact(shapeOf.get(d).evaluateIndex(values));
+        elements = Math.multiplyExact(elements, shape[d]);
       }
       int length = Array.getLength(data);
       if (elements > length) {

@@ -9,7 +9,7 @@ import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.ThreadIndex;
 import dev.l0.semantics.Operands;
 import dev.l0.semantics.ScalarOperations;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -61,10 +61,16 @@ final class ExpressionCompiler {
     }
     if (e instanceof KernelExpr.Call c) {
       Builtin function = c.function();
-      List<CompiledExpr> args = c.args().stream().map(a -> compile(a, scope)).toList();
-      return frame ->
-          ScalarOperations.builtin(
-              function, args.stream().map(a -> a.eval(frame)).toList(), SourcePos.NONE);
+      CompiledExpr[] args =
+          c.args().stream().map(a -> compile(a, scope)).toArray(CompiledExpr[]::new);
+      // a loop, not a stream: the host evaluates these once per run (a Spark task once per batch)
+      return frame -> {
+        ScalarValue[] values = new ScalarValue[args.length];
+        for (int k = 0; k < args.length; k++) {
+          values[k] = args[k].eval(frame);
+        }
+        return ScalarOperations.builtin(function, Arrays.asList(values), SourcePos.NONE);
+      };
     }
     if (e instanceof KernelExpr.Select s) {
       CompiledExpr condition = compile(s.condition(), scope);

@@ -254,44 +254,36 @@ final class LaneMath {
       }
       VectorMask<Double> reduce = ax.compare(GE, EXP_REDUCE_FROM);
       // k = (int) (invln2 * x + halF[xsb]); for 0.5 ln2 < |x| < 1.5 ln2 this is fdlibm's k = 1 - 2
-      // xsb,
-      // and x - k * ln2HI, k * ln2LO are then its hi and lo with ln2HI[xsb], ln2LO[xsb].
-      DoubleVector half = DoubleVector.broadcast(DOUBLES, 0.5).blend(-0.5, x.compare(LT, 0.0));
-      DoubleVector k = truncate(x.mul(INVLN2).add(half)).blend(0.0, reduce.not());
+      // xsb, and x - k * ln2HI, k * ln2LO are then its hi and lo with ln2HI[xsb], ln2LO[xsb].
+      // |k| is floor(|x| * invln2 + 0.5): rounding is symmetric, so invln2 * x + halF[xsb] is
+      // that sum with x's sign, and truncating it is flooring its magnitude.
+      DoubleVector magnitude = ax.mul(INVLN2).add(0.5);
+      DoubleVector nearest = magnitude.add(MAGIC).sub(MAGIC);
+      DoubleVector floor = nearest.sub(1.0).blend(nearest, nearest.compare(LE, magnitude));
+      DoubleVector k = floor.blend(floor.neg(), x.compare(LT, 0.0)).blend(0.0, reduce.not());
       DoubleVector hi = x.sub(k.mul(LN2_HI));
       DoubleVector lo = k.mul(LN2_LO);
       DoubleVector r = hi.sub(lo);
       DoubleVector t = r.mul(r);
       DoubleVector c = r.sub(t.mul(t.mul(t.mul(t.mul(t.mul(P5).add(P4)).add(P3)).add(P2)).add(P1)));
-      // k == 0: one - ((x * c) / (c - 2.0) - x)
-      DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
-      // q = (x * c) / (2.0 - c), one division for both forms: (x * c) / (c - 2.0) is -q bit for bit
-      // (rounding is symmetric, and c - 2.0 is not zero: |c| < 0.4 where a form is used)
+      // y = one - ((lo - (x * c) / (2.0 - c)) - hi), then y * 2^k. For k == 0 fdlibm computes
+      // one - ((x * c) / (c - 2.0) - x); these lanes have k = +0, so lo = +0, hi = r = x, and
+      // (x * c) / (c - 2.0) is -((x * c) / (2.0 - c)) bit for bit (rounding is symmetric, c - 2.0
+      // is not zero): the same operations on the same values, so one form serves both (x = ±0,
+      // where 0 - q and -q differ in sign, is the tiny case below).
       DoubleVector q = r.mul(c).div(DoubleVector.broadcast(DOUBLES, 2.0).sub(c));
-      DoubleVector unreduced = one.sub(q.neg().sub(r));
-      // otherwise y = one - ((lo - (x * c) / (2.0 - c)) - hi), then y * 2^k
-      DoubleVector y = one.sub(lo.sub(q).sub(hi));
+      DoubleVector y = DoubleVector.broadcast(DOUBLES, 1.0).sub(lo.sub(q).sub(hi));
       LongVector kBits = k.add(MAGIC).reinterpretAsLongs().sub(MAGIC_BITS).lanewise(LSHL, 52);
-      DoubleVector scaled = y.reinterpretAsLongs().add(kBits).reinterpretAsDoubles();
       // |x| < 2^-28: one + x
-      unreduced
-          .blend(scaled, reduce)
+      y.reinterpretAsLongs()
+          .add(kBits)
+          .reinterpretAsDoubles()
           .blend(x.add(1.0), ax.compare(LT, EXP_TINY_BELOW))
           .blend(Double.POSITIVE_INFINITY, overflow)
           .blend(0.0, underflow)
           .intoArray(out, outOffset + i);
     }
     ScalarLoops.exp(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
-  }
-
-  /**
-   * Rounds toward zero, for |v| < 2^51: the nearest integer, then one step back where it overshot.
-   */
-  private static DoubleVector truncate(DoubleVector v) {
-    DoubleVector magnitude = v.abs();
-    DoubleVector nearest = magnitude.add(MAGIC).sub(MAGIC);
-    DoubleVector down = nearest.sub(1.0).blend(nearest, nearest.compare(GT, magnitude).not());
-    return down.blend(down.neg(), v.compare(LT, 0.0));
   }
 
   /**

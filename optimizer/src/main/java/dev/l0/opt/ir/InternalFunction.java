@@ -2,6 +2,7 @@ package dev.l0.opt.ir;
 
 import dev.l0.ir.Type;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 
@@ -22,13 +23,28 @@ public record InternalFunction(String name, List<Ident> params, Body body, List<
    * one outer size by construction), the components in order for the others.
    */
   public <V> List<V> argumentsWithCertificates(List<V> components, V checked) {
-    long expected = params.stream().filter(p -> !p.isCertificate()).count();
-    if (components.size() != expected) {
-      throw new IllegalArgumentException(
-          name + " takes " + expected + " argument component(s), given " + components.size());
-    }
+    // loops, not streams: runtimes call this once per run of a compiled program
+    List<V> arguments = new ArrayList<>(params.size());
     Iterator<V> next = components.iterator();
-    return params.stream().map(p -> p.isCertificate() ? checked : next.next()).toList();
+    for (Ident p : params) {
+      if (p.isCertificate()) {
+        arguments.add(checked);
+      } else if (next.hasNext()) {
+        arguments.add(next.next());
+      } else {
+        throw wrongComponentCount(components);
+      }
+    }
+    if (next.hasNext()) {
+      throw wrongComponentCount(components);
+    }
+    return Collections.unmodifiableList(arguments);
+  }
+
+  private IllegalArgumentException wrongComponentCount(List<?> components) {
+    long expected = params.stream().filter(p -> !p.isCertificate()).count();
+    return new IllegalArgumentException(
+        name + " takes " + expected + " argument component(s), given " + components.size());
   }
 
   /**

@@ -280,7 +280,11 @@ public final class PartitionRunner implements AutoCloseable {
    */
   private List<Object> run(Role role, Object[] leaves) {
     CompiledProgram program = program(role);
-    List<Type> parameterTypes = program.parameters().stream().map(Parameter::type).toList();
+    // a loop, not a stream: a task runs this once per batch
+    List<Type> parameterTypes = new ArrayList<>(program.parameters().size());
+    for (Parameter parameter : program.parameters()) {
+      parameterTypes.add(parameter.type());
+    }
     MeasuredRun measured =
         program.runMeasured(
             role.takesEntryParameters()
@@ -295,10 +299,10 @@ public final class PartitionRunner implements AutoCloseable {
 
   /** Result columns as a batch; an error unless they all have the same number of rows. */
   private ColumnBatch resultRows(List<Object> columns) {
-    List<String> names = spec.outputNames();
     int rows = BatchColumns.rows(columns.get(0));
     for (Object column : columns) {
       if (BatchColumns.rows(column) != rows) {
+        List<String> names = spec.outputNames();
         throw new IllegalStateException(
             "L0 pipeline at "
                 + spec.callSite()

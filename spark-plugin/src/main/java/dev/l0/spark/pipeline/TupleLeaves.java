@@ -64,7 +64,11 @@ final class TupleLeaves {
    * {@code Object[]} of its components or columns, every other leaf is passed as it is.
    */
   static Object[] arguments(List<Type> types, List<Object> leaves) {
-    int expected = types.stream().mapToInt(type -> types(type).size()).sum();
+    // loops, not streams: a task runs this once per batch
+    int expected = 0;
+    for (Type type : types) {
+      expected += leafCount(type);
+    }
     if (expected != leaves.size()) {
       throw new IllegalArgumentException(
           "parameters of types "
@@ -75,15 +79,39 @@ final class TupleLeaves {
               + leaves.size());
     }
     Iterator<Object> next = leaves.iterator();
-    return types.stream().map(type -> assemble(type, next)).toArray();
+    Object[] arguments = new Object[types.size()];
+    for (int k = 0; k < arguments.length; k++) {
+      arguments[k] = assemble(types.get(k), next);
+    }
+    return arguments;
+  }
+
+  /** How many leaves {@code type} has: {@code types(type).size()}. */
+  private static int leafCount(Type type) {
+    if (type instanceof Type.Tuple tuple) {
+      int count = 0;
+      for (Type element : tuple.elements()) {
+        count += leafCount(element);
+      }
+      return count;
+    }
+    return type instanceof Type.Array array ? leafCount(array.element()) : 1;
   }
 
   private static Object assemble(Type type, Iterator<Object> leaves) {
     if (type instanceof Type.Tuple tuple) {
-      return tuple.elements().stream().map(t -> assemble(t, leaves)).toArray();
+      Object[] parts = new Object[tuple.elements().size()];
+      for (int k = 0; k < parts.length; k++) {
+        parts[k] = assemble(tuple.elements().get(k), leaves);
+      }
+      return parts;
     }
     if (type.baseElement() instanceof Type.Tuple tuple) {
-      return tuple.elements().stream().map(t -> assemble(withBase(type, t), leaves)).toArray();
+      Object[] columns = new Object[tuple.elements().size()];
+      for (int k = 0; k < columns.length; k++) {
+        columns[k] = assemble(withBase(type, tuple.elements().get(k)), leaves);
+      }
+      return columns;
     }
     return leaves.next();
   }
