@@ -46,8 +46,8 @@ import org.apache.spark.sql.types.StructType;
  * positions, side by side in one run:
  *
  * <ul>
- *   <li>{@code l0_pipeline}: the L0 pipeline (one P&L array per position), joined with each
- *       position's book and summed per book with {@link
+ *   <li>{@code l0_pipeline}: the L0 pipeline (one P&L array per position), carrying each position's
+ *       book through ({@code carry("book")}, no join), summed per book with {@link
  *       dev.l0.spark.ExactSums#exactSumElementWise};
  *   <li>{@code spark_sql_exact}: plain Spark SQL, the positions (with what no shock moves computed
  *       per position, as the L0 program does: sqrt(t), the discounted strike, today's price)
@@ -145,8 +145,7 @@ public final class RiskBenchmark {
         "l0_pipeline",
         () ->
             positions
-                .transform(RiskComputation.scenarioPipeline(settings))
-                .join(broadcast(positions.select("id", "book")), "id")
+                .transform(RiskComputation.scenarioPipeline(settings).carry("book"))
                 .groupBy("book")
                 .agg(exactSumElementWise(col("pnl")).as("pnl"))
                 .collectAsList());
