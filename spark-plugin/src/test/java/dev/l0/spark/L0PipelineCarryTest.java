@@ -141,6 +141,12 @@ class L0PipelineCarryTest {
             + " name");
     assertCarryError(
         frame,
+        L0.pipeline("fun [f64] main([f64] q) = filter(fn bool (f64 x) => 0.0 < x, q)")
+            .on("quantity")
+            .carry("book"),
+        "carry(book) needs one output row per input row, but the filter at <inline L0 program>:1:");
+    assertCarryError(
+        frame,
         L0.pipeline("fun f64 main([f64] q) = reduce(op +, 0.0, q)").on("quantity").carry("book"),
         "carry(book) needs a pipeline with one output row per input row, but this one is a reduce"
             + " pipeline");

@@ -85,7 +85,7 @@ public final class PipelinePlanner {
     EntryAnalysis.Result analysis = EntryAnalysis.analyse(columnEntry, callSite);
     StructType outputs = outputSchema(entry, analysis.kind(), request.outputNames(), callSite);
     PipelineSpec.Carried carried =
-        carried(binder, request.carriedColumns(), inputSchema, analysis.kind(), outputs, callSite);
+        carried(binder, request.carriedColumns(), inputSchema, analysis, outputs, callSite);
     DerivedPrograms derived = new DerivedPrograms(typed, request.sourceName(), callSite);
     List<Expr> aggregates =
         analysis.results().stream().map(r -> r.aggregate().orElse(null)).toList();
@@ -118,20 +118,21 @@ public final class PipelinePlanner {
   }
 
   /**
-   * The input columns {@code names} that {@code carry(...)} asks for: only a ROWS pipeline has one
-   * output row per input row to carry them to, and a carried column may not share its name with an
-   * output column.
+   * The input columns {@code names} that {@code carry(...)} asks for: only a map (a ROWS pipeline
+   * whose results have one row per input row, no filter) has an output row per input row to carry
+   * them to, and a carried column may not share its name with an output column.
    */
   private static PipelineSpec.Carried carried(
       ColumnBinder binder,
       List<String> names,
       StructType inputSchema,
-      PipelineKind kind,
+      EntryAnalysis.Result analysis,
       StructType outputs,
       String callSite) {
     if (names.isEmpty()) {
       return PipelineSpec.Carried.NONE;
     }
+    PipelineKind kind = analysis.kind();
     if (kind != PipelineKind.ROWS) {
       throw new PipelinePlanningException(
           callSite,
@@ -140,6 +141,18 @@ public final class PipelinePlanner {
               + ") needs a pipeline with one output row per input row, but this one is a "
               + kind.name().toLowerCase(Locale.ROOT)
               + " pipeline; join its result with the input instead");
+    }
+    for (RowShape result : analysis.results()) {
+      if (result instanceof RowShape.Rows rows && rows.rowSet() instanceof Expr.Filter filter) {
+        throw new PipelinePlanningException(
+            callSite,
+            "carry("
+                + String.join(", ", names)
+                + ") needs one output row per input row, but the filter at "
+                + filter.pos()
+                + " keeps only some rows; return the filter's condition as a column and filter"
+                + " with Spark instead");
+      }
     }
     List<Integer> ordinals = binder.carried(names, inputSchema);
     List<String> carriedNames = new ArrayList<>();
