@@ -119,6 +119,22 @@ class L0PipelineCarryTest {
   }
 
   @Test
+  void aSelfJoinOnACarriedColumnSeesBothSides() {
+    List<Row> rows = positions(500, new Random(29));
+    Dataset<Row> valued =
+        SparkTestSupport.frame(spark, rows, POSITIONS, 2)
+            .transform(L0.pipeline(VALUE).on("quantity", "price").as("value").carry("id"));
+
+    List<Row> doubled =
+        valued
+            .join(valued.withColumnRenamed("value", "again"), "id")
+            .where(col("value").notEqual(col("again")))
+            .collectAsList();
+    assertEquals(List.of(), doubled);
+    assertEquals(rows.size(), valued.join(valued, "id").count());
+  }
+
+  @Test
   void badCarriesNameTheColumn() {
     Dataset<Row> frame = SparkTestSupport.frame(spark, positions(10, new Random(1)), POSITIONS, 1);
     L0Pipeline value = L0.pipeline(VALUE).on("quantity", "price").as("value");
