@@ -221,8 +221,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
    * column of any Spark type, named as {@link #on} names columns, and need not feed the program. So
    * {@code df.transform(L0.pipeline(p).on("spot").as("price").carry("id", "book"))} gives {@code
    * id, book, price} without a join back to {@code df}. Checked when the pipeline is planned (no
-   * such column, a struct field, a column named twice or named as an output, a reduce or scan
-   * pipeline).
+   * such column, a struct field, a column named twice or named as an output, a top-level filter, a
+   * reduce or scan pipeline).
    */
   public L0Pipeline carry(String... columns) {
     return new L0Pipeline(
