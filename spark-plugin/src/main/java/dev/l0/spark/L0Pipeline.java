@@ -41,6 +41,7 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
   private final List<BoundArgument> boundArguments;
   private final String callSite;
   private final boolean exactFloatSums;
+  private final List<String> carriedColumns;
 
   private L0Pipeline(
       String programText,
@@ -51,7 +52,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
       Map<String, Object> nullReplacements,
       List<BoundArgument> boundArguments,
       String callSite,
-      boolean exactFloatSums) {
+      boolean exactFloatSums,
+      List<String> carriedColumns) {
     this.programText = programText;
     this.sourceName = sourceName;
     this.entry = entry;
@@ -61,6 +63,7 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
     this.boundArguments = List.copyOf(boundArguments);
     this.callSite = callSite;
     this.exactFloatSums = exactFloatSums;
+    this.carriedColumns = List.copyOf(carriedColumns);
   }
 
   static L0Pipeline of(String programText, String sourceName, String callSite) {
@@ -73,7 +76,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         Map.of(),
         List.of(),
         callSite,
-        false);
+        false,
+        List.of());
   }
 
   /**
@@ -92,7 +96,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         nullReplacements,
         boundArguments,
         callSite,
-        exactFloatSums);
+        exactFloatSums,
+        carriedColumns);
   }
 
   /**
@@ -109,7 +114,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         nullReplacements,
         boundArguments,
         callSite,
-        exactFloatSums);
+        exactFloatSums,
+        carriedColumns);
   }
 
   /** The entry function (default {@code main}). */
@@ -123,7 +129,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         nullReplacements,
         boundArguments,
         callSite,
-        exactFloatSums);
+        exactFloatSums,
+        carriedColumns);
   }
 
   /**
@@ -147,7 +154,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         nullReplacements,
         bound,
         callSite,
-        exactFloatSums);
+        exactFloatSums,
+        carriedColumns);
   }
 
   /**
@@ -177,7 +185,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         replacements,
         boundArguments,
         callSite,
-        exactFloatSums);
+        exactFloatSums,
+        carriedColumns);
   }
 
   /**
@@ -201,7 +210,32 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         nullReplacements,
         boundArguments,
         callSite,
-        true);
+        true,
+        carriedColumns);
+  }
+
+  /**
+   * Carries the input columns named {@code columns} through to the output unchanged (default:
+   * none): the output is these columns, in this order, then the pipeline's own ({@link #as}). Only
+   * for a pipeline with one output row per input row (a map); a carried column is a whole top-level
+   * column of any Spark type, named as {@link #on} names columns, and need not feed the program. So
+   * {@code df.transform(L0.pipeline(p).on("spot").as("price").carry("id", "book"))} gives {@code
+   * id, book, price} without a join back to {@code df}. Checked when the pipeline is planned (no
+   * such column, a struct field, a column named twice or named as an output, a top-level filter, a
+   * reduce or scan pipeline).
+   */
+  public L0Pipeline carry(String... columns) {
+    return new L0Pipeline(
+        programText,
+        sourceName,
+        entry,
+        inputColumns,
+        outputNames,
+        nullReplacements,
+        boundArguments,
+        callSite,
+        exactFloatSums,
+        names("carry", columns));
   }
 
   /**
@@ -222,7 +256,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         nullReplacements,
         callSite,
         boundArguments,
-        floatSums);
+        floatSums,
+        carriedColumns);
   }
 
   /**
@@ -270,6 +305,7 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         + ", as "
         + outputNames
         + (exactFloatSums ? ", exact float sums" : "")
+        + (carriedColumns.isEmpty() ? "" : ", carry " + carriedColumns)
         + ")";
   }
 

@@ -46,8 +46,8 @@ import org.apache.spark.sql.types.StructType;
  * positions, side by side in one run:
  *
  * <ul>
- *   <li>{@code l0_pipeline}: the L0 pipeline (one P&L array per position), joined with each
- *       position's book and summed per book with {@link
+ *   <li>{@code l0_pipeline}: the L0 pipeline (one P&L array per position), carrying each position's
+ *       book through ({@code carry("book")}, no join), summed per book with {@link
  *       dev.l0.spark.ExactSums#exactSumElementWise};
  *   <li>{@code spark_sql_exact}: plain Spark SQL, the positions (with what no shock moves computed
  *       per position, as the L0 program does: sqrt(t), the discounted strike, today's price)
@@ -61,9 +61,11 @@ import org.apache.spark.sql.types.StructType;
  * Spark SQL has no {@code erf}: the SQL variants call {@code L0Math.erf} (the function L0's {@code
  * erf} computes) as a Java UDF. Each variant runs {@value #WARMUPS} untimed, then {@value #RUNS}
  * timed queries (alternating, each a new query, so no shuffle output is reused). Prints one JSON
- * line per timed query and a summary with the machine (cores, CPU, Java, load average at the start
- * and the end), the best times, their ratios and the comparisons; exits 1 after the summary if L0
- * and {@code spark_sql_exact} differ in any bit. Usage: {@code RiskBenchmark [POSITIONS]}.
+ * line per timed query (wall seconds, and the process's CPU seconds over the query: less sensitive
+ * to other processes on a loaded machine) and a summary with the machine (cores, CPU, Java, load
+ * average at the start and the end), the best times, their ratios, the least CPU seconds and the
+ * comparisons; exits 1 after the summary if L0 and {@code spark_sql_exact} differ in any bit.
+ * Usage: {@code RiskBenchmark [POSITIONS]}.
  */
 public final class RiskBenchmark {
   static final int WARMUPS = 1;
@@ -145,8 +147,7 @@ public final class RiskBenchmark {
         "l0_pipeline",
         () ->
             positions
-                .transform(RiskComputation.scenarioPipeline(settings))
-                .join(broadcast(positions.select("id", "book")), "id")
+                .transform(RiskComputation.scenarioPipeline(settings).carry("book"))
                 .groupBy("book")
                 .agg(exactSumElementWise(col("pnl")).as("pnl"))
                 .collectAsList());
@@ -170,21 +171,27 @@ public final class RiskBenchmark {
                 .collectAsList());
 
     Map<String, double[]> seconds = new LinkedHashMap<>();
+    Map<String, double[]> cpuSeconds = new LinkedHashMap<>();
     Map<String, List<Row>> results = new HashMap<>();
     variants.keySet().forEach(name -> seconds.put(name, new double[RUNS]));
+    variants.keySet().forEach(name -> cpuSeconds.put(name, new double[RUNS]));
     for (int run = -WARMUPS; run < RUNS; run++) {
       for (Map.Entry<String, Supplier<List<Row>>> variant : variants.entrySet()) {
         long start = System.nanoTime();
+        long cpuStart = processCpuNanos();
         results.put(variant.getKey(), variant.getValue().get());
         double elapsed = (System.nanoTime() - start) / 1e9;
+        double cpu = (processCpuNanos() - cpuStart) / 1e9;
         if (run >= 0) {
           seconds.get(variant.getKey())[run] = elapsed;
+          cpuSeconds.get(variant.getKey())[run] = cpu;
           System.out.println(
               new JsonLine()
                   .add("benchmark", BENCHMARK)
                   .add("variant", variant.getKey())
                   .add("run", run + 1)
                   .add("seconds", elapsed)
+                  .add("process_cpu_seconds", cpu)
                   .text());
         }
       }
@@ -248,6 +255,9 @@ public final class RiskBenchmark {
             .add("spark_sql_sum_best_s", sumBest)
             .add("speedup_l0_vs_sql_exact", exactBest / l0Best)
             .add("speedup_l0_vs_sql_sum", sumBest / l0Best)
+            .add("l0_pipeline_least_cpu_s", best(cpuSeconds.get("l0_pipeline")))
+            .add("spark_sql_exact_least_cpu_s", best(cpuSeconds.get("spark_sql_exact")))
+            .add("spark_sql_sum_least_cpu_s", best(cpuSeconds.get("spark_sql_sum")))
             .add("book_pnl_values_compared", l0Pnl.size())
             .add("values_with_different_bits_vs_sql_exact", differentBits)
             .add("bit_identical", differentBits == 0)
@@ -258,6 +268,12 @@ public final class RiskBenchmark {
 
   private static double best(double[] seconds) {
     return Arrays.stream(seconds).min().orElseThrow();
+  }
+
+  /** The CPU time of all this JVM's threads so far (the queries' tasks, the driver, JIT, GC). */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static double loadAverage() {

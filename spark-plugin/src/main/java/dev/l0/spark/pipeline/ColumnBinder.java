@@ -172,6 +172,41 @@ final class ColumnBinder {
     return keys;
   }
 
+  /**
+   * The ordinals in {@code schema} of the top-level {@code columns} that {@code carry(...)} names,
+   * in order, resolved as {@link #bind} resolves names; an error naming the column where one is
+   * missing, names a struct field or is named twice.
+   */
+  List<Integer> carried(List<String> columns, StructType schema) {
+    List<Integer> ordinals = new ArrayList<>();
+    for (String column : columns) {
+      Leaf leaf =
+          find(column, schema)
+              .orElseThrow(
+                  () ->
+                      error(
+                          "carry(...) names the column '"
+                              + column
+                              + "', but the input has no such column; its columns are "
+                              + describe(schema)));
+      if (leaf.fieldPath().size() != 1) {
+        throw error(
+            "carry(...) names '"
+                + column
+                + "', a field of the struct column '"
+                + schema.fields()[leaf.fieldPath().get(0)].name()
+                + "'; carry takes whole columns: carry the struct column, or select the field as"
+                + " a column of its own first");
+      }
+      int ordinal = leaf.fieldPath().get(0);
+      if (ordinals.contains(ordinal)) {
+        throw error("carry(...) names the column '" + schema.fields()[ordinal].name() + "' twice");
+      }
+      ordinals.add(ordinal);
+    }
+    return List.copyOf(ordinals);
+  }
+
   /** The child's top-level columns {@code bindings} read, distinct, in first-use order. */
   static List<String> readColumns(List<InputBinding> bindings) {
     LinkedHashSet<String> names = new LinkedHashSet<>();

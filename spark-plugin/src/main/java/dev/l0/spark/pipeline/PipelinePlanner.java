@@ -16,6 +16,7 @@ import dev.l0.types.TypedProgram;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -78,11 +79,13 @@ public final class PipelinePlanner {
             entry.params().stream().filter(p -> !bound.binds(p.name())).toList(),
             entry.body(),
             entry.pos());
+    ColumnBinder binder = new ColumnBinder(callSite, caseSensitive);
     List<InputBinding> inputs =
-        new ColumnBinder(callSite, caseSensitive)
-            .bind(columnEntry, request.inputColumns(), inputSchema, request.nullReplacements());
+        binder.bind(columnEntry, request.inputColumns(), inputSchema, request.nullReplacements());
     EntryAnalysis.Result analysis = EntryAnalysis.analyse(columnEntry, callSite);
     StructType outputs = outputSchema(entry, analysis.kind(), request.outputNames(), callSite);
+    PipelineSpec.Carried carried =
+        carried(binder, request.carriedColumns(), inputSchema, analysis, outputs, callSite);
     DerivedPrograms derived = new DerivedPrograms(typed, request.sourceName(), callSite);
     List<Expr> aggregates =
         analysis.results().stream().map(r -> r.aggregate().orElse(null)).toList();
@@ -110,7 +113,65 @@ public final class PipelinePlanner {
         callSite,
         programs,
         kernels(programs.main()),
-        sums.sums());
+        sums.sums(),
+        carried);
+  }
+
+  /**
+   * The input columns {@code names} that {@code carry(...)} asks for: only a map (a ROWS pipeline
+   * whose results have one row per input row, no filter) has an output row per input row to carry
+   * them to, and a carried column may not share its name with an output column.
+   */
+  private static PipelineSpec.Carried carried(
+      ColumnBinder binder,
+      List<String> names,
+      StructType inputSchema,
+      EntryAnalysis.Result analysis,
+      StructType outputs,
+      String callSite) {
+    if (names.isEmpty()) {
+      return PipelineSpec.Carried.NONE;
+    }
+    PipelineKind kind = analysis.kind();
+    if (kind != PipelineKind.ROWS) {
+      throw new PipelinePlanningException(
+          callSite,
+          "carry("
+              + String.join(", ", names)
+              + ") needs a pipeline with one output row per input row, but this one is a "
+              + kind.name().toLowerCase(Locale.ROOT)
+              + " pipeline; join its result with the input instead");
+    }
+    for (RowShape result : analysis.results()) {
+      if (result instanceof RowShape.Rows rows && rows.rowSet() instanceof Expr.Filter filter) {
+        throw new PipelinePlanningException(
+            callSite,
+            "carry("
+                + String.join(", ", names)
+                + ") needs one output row per input row, but the filter at "
+                + filter.pos()
+                + " keeps only some rows; return the filter's condition as a column and filter"
+                + " with Spark instead");
+      }
+    }
+    List<Integer> ordinals = binder.carried(names, inputSchema);
+    List<String> carriedNames = new ArrayList<>();
+    for (int ordinal : ordinals) {
+      String name = inputSchema.fields()[ordinal].name();
+      for (String output : outputs.fieldNames()) {
+        if (output.equalsIgnoreCase(name)) {
+          throw new PipelinePlanningException(
+              callSite,
+              "carry(...) names the column '"
+                  + name
+                  + "', but the pipeline's output column '"
+                  + output
+                  + "' has that name; rename one of them with as(...) or withColumnRenamed");
+        }
+      }
+      carriedNames.add(name);
+    }
+    return new PipelineSpec.Carried(ordinals, carriedNames);
   }
 
   /**
@@ -118,12 +179,14 @@ public final class PipelinePlanner {
    * (second reads first's output columns), or empty when first is not ROWS, or when first's outputs
    * include arrays of arrays of tuples, which the composition cannot take apart. The composed L0
    * program calls both entries; the optimiser fuses them. Pipelines with values bound by {@code
-   * with(...)} are not composed (empty).
+   * with(...)} or carrying columns ({@code carry(...)}) are not composed (empty).
    */
   public static Optional<PipelineSpec> merge(PipelineSpec first, PipelineSpec second) {
     if (first.kind() != PipelineKind.ROWS
         || !first.bound().isEmpty()
-        || !second.bound().isEmpty()) {
+        || !second.bound().isEmpty()
+        || !first.carried().isEmpty()
+        || !second.carried().isEmpty()) {
       return Optional.empty();
     }
     PipelineSpec.Programs two = second.programs();
@@ -146,7 +209,8 @@ public final class PipelinePlanner {
             second.callSite(),
             programs,
             kernels(main.get()),
-            second.floatSums()));
+            second.floatSums(),
+            PipelineSpec.Carried.NONE));
   }
 
   /**

@@ -12,7 +12,8 @@ import java.util.Objects;
  * parameters, the output column names (empty: defaults {@code _1}, {@code _2}, ...), the null
  * replacements by column path ({@code "col"} or {@code "col.field"}), the user's call site ({@code
  * "MyJob.java:42"}) for error messages, the driver-side values bound to entry parameters with
- * {@code with(...)}, in call order, and how float sums are combined. Immutable and serializable.
+ * {@code with(...)}, in call order, how float sums are combined, and the input columns carried
+ * through to the output unchanged ({@code carry(...)}). Immutable and serializable.
  */
 public record PipelineRequest(
     String programText,
@@ -23,8 +24,33 @@ public record PipelineRequest(
     Map<String, Object> nullReplacements,
     String callSite,
     List<BoundArgument> boundArguments,
-    FloatSums floatSums)
+    FloatSums floatSums,
+    List<String> carriedColumns)
     implements Serializable {
+
+  /** A request that carries no input column through. */
+  public PipelineRequest(
+      String programText,
+      String sourceName,
+      String entry,
+      List<String> inputColumns,
+      List<String> outputNames,
+      Map<String, Object> nullReplacements,
+      String callSite,
+      List<BoundArgument> boundArguments,
+      FloatSums floatSums) {
+    this(
+        programText,
+        sourceName,
+        entry,
+        inputColumns,
+        outputNames,
+        nullReplacements,
+        callSite,
+        boundArguments,
+        floatSums,
+        List.of());
+  }
 
   /** A request whose float sums are {@link FloatSums#ORDERED}. */
   public PipelineRequest(
@@ -79,5 +105,6 @@ public record PipelineRequest(
     Objects.requireNonNull(callSite, "callSite");
     boundArguments = List.copyOf(boundArguments);
     Objects.requireNonNull(floatSums, "floatSums");
+    carriedColumns = List.copyOf(carriedColumns);
   }
 }

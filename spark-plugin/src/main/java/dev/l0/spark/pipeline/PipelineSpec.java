@@ -29,6 +29,7 @@ public final class PipelineSpec implements Serializable {
   private final List<String> kernelShapes;
   private final String optimisedExplain;
   private final ExactFloatSums floatSums;
+  private final Carried carried;
   private final String key;
 
   /**
@@ -36,6 +37,31 @@ public final class PipelineSpec implements Serializable {
    * and totals.
    */
   record Programs(L0Source main, L0Source combiner, L0Source offset, L0Source totals) {}
+
+  /**
+   * The input columns a ROWS pipeline carries through to its output unchanged ({@code carry(...)}):
+   * their top-level ordinals in the schema the spec was planned against, and their names there, in
+   * carry order.
+   */
+  public record Carried(List<Integer> ordinals, List<String> names) implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Nothing carried. */
+    public static final Carried NONE = new Carried(List.of(), List.of());
+
+    public Carried {
+      ordinals = List.copyOf(ordinals);
+      names = List.copyOf(names);
+      if (ordinals.size() != names.size()) {
+        throw new IllegalArgumentException(
+            "carried columns: " + ordinals.size() + " ordinals for the names " + names);
+      }
+    }
+
+    public boolean isEmpty() {
+      return ordinals.isEmpty();
+    }
+  }
 
   /** The optimiser's view of the main program: kernel count, kernel shapes and explain text. */
   record Kernels(int count, List<String> shapes, String explain) {
@@ -52,7 +78,8 @@ public final class PipelineSpec implements Serializable {
       String callSite,
       Programs programs,
       Kernels kernels,
-      ExactFloatSums floatSums) {
+      ExactFloatSums floatSums,
+      Carried carried) {
     this.kind = Objects.requireNonNull(kind, "kind");
     this.inputs = List.copyOf(inputs);
     this.bound = Objects.requireNonNull(bound, "bound");
@@ -66,6 +93,7 @@ public final class PipelineSpec implements Serializable {
     this.kernelShapes = kernels.shapes();
     this.optimisedExplain = kernels.explain();
     this.floatSums = Objects.requireNonNull(floatSums, "floatSums");
+    this.carried = Objects.requireNonNull(carried, "carried");
     this.key = main.key();
   }
 
@@ -86,7 +114,8 @@ public final class PipelineSpec implements Serializable {
             callSite,
             programs(),
             new Kernels(kernelCount, kernelShapes, optimisedExplain),
-            floatSums);
+            floatSums,
+            carried);
   }
 
   /** Whether the bound values travel as a Spark broadcast (true also where none are bound). */
@@ -115,6 +144,11 @@ public final class PipelineSpec implements Serializable {
   /** The output columns' names and Spark types, none nullable. */
   public StructType outputSchema() {
     return outputSchema;
+  }
+
+  /** The input columns carried through to the output unchanged, before the pipeline's outputs. */
+  public Carried carried() {
+    return carried;
   }
 
   /** The child's top-level columns read, distinct, in first-use order. */
@@ -146,7 +180,8 @@ public final class PipelineSpec implements Serializable {
         + kernelCount
         + (kernelCount == 1 ? " kernel " : " kernels ")
         + kernelShapes
-        + (floatSums.any() ? ", exact float sums" : "");
+        + (floatSums.any() ? ", exact float sums" : "")
+        + (carried.isEmpty() ? "" : ", carrying " + carried.names());
   }
 
   /** Which results are exact float sums, and their partial state. */
@@ -217,8 +252,9 @@ public final class PipelineSpec implements Serializable {
   /**
    * Equal specs compute the same columns from the same input: the same program and entry ({@link
    * #key()}), the same bindings (which column or struct field feeds each input, and its null
-   * replacement), the same bound values (by digest) and the same outputs. Spark relies on this to
-   * reuse cached data and exchanges, so nothing that changes a result may be left out.
+   * replacement), the same bound values (by digest), the same outputs and the same carried columns.
+   * Spark relies on this to reuse cached data and exchanges, so nothing that changes a result may
+   * be left out.
    */
   @Override
   public boolean equals(Object other) {
@@ -228,12 +264,13 @@ public final class PipelineSpec implements Serializable {
         && spec.inputs.equals(inputs)
         && spec.bound.digest().equals(bound.digest())
         && spec.outputSchema.equals(outputSchema)
-        && spec.floatSums.equals(floatSums);
+        && spec.floatSums.equals(floatSums)
+        && spec.carried.equals(carried);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(key, kind, inputs, bound.digest(), outputSchema, floatSums);
+    return Objects.hash(key, kind, inputs, bound.digest(), outputSchema, floatSums, carried);
   }
 
   @Override

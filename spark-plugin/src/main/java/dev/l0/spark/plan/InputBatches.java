@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
@@ -13,11 +14,15 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * rows (one column per input binding), read lazily: a task holds one runtime batch at a time,
  * whatever the size of its partition. With {@code reuseColumns} (the caller is done with a batch
  * when it asks for the next one) a full batch's scalar columns are refilled for the next batch.
+ * Where input columns are carried to the output ({@code carry(...)}), a runtime batch never spans
+ * two Spark batches, so that the carried columns are slices of the Spark batch's own vectors
+ * ({@link #carried()}), read in place until the next batch is asked for.
  */
 final class InputBatches implements Iterator<ColumnBatch> {
   private final Iterator<ColumnarBatch> input;
   private final List<ColumnReader> readers;
   private final int batchRows;
+  private final int[] carriedOrdinals;
   private final InputPaths paths = new InputPaths();
   private ColumnarBatch current;
 
@@ -30,16 +35,20 @@ final class InputBatches implements Iterator<ColumnBatch> {
   private int currentOffset;
   private long rowsRead;
   private ColumnBatch pending;
+  private ColumnVector[] pendingCarried;
+  private ColumnVector[] carried;
 
   InputBatches(
       Iterator<ColumnarBatch> input,
       List<InputBinding> bindings,
       int[] topOrdinals,
+      int[] carriedOrdinals,
       int batchRows,
       int partition,
       boolean reuseColumns) {
     this.input = input;
     this.batchRows = batchRows;
+    this.carriedOrdinals = carriedOrdinals.clone();
     this.readers = new ArrayList<>(bindings.size());
     for (int b = 0; b < bindings.size(); b++) {
       readers.add(
@@ -62,8 +71,17 @@ final class InputBatches implements Iterator<ColumnBatch> {
       throw new NoSuchElementException("no more input rows");
     }
     ColumnBatch batch = pending;
+    carried = pendingCarried;
     pending = null;
     return batch;
+  }
+
+  /**
+   * The carried input columns of the batch {@link #next()} returned last: the rows of that batch in
+   * the Spark batch they came from.
+   */
+  ColumnVector[] carried() {
+    return carried;
   }
 
   /** The rows read so far. */
@@ -78,8 +96,12 @@ final class InputBatches implements Iterator<ColumnBatch> {
 
   private ColumnBatch fill() {
     int rows = 0;
+    int firstOffset = currentOffset;
     while (rows < batchRows) {
       if (currentOffset == currentRows) {
+        if (rows > 0 && carriedOrdinals.length > 0) {
+          break;
+        }
         if (!input.hasNext()) {
           break;
         }
@@ -89,6 +111,9 @@ final class InputBatches implements Iterator<ColumnBatch> {
         continue;
       }
       int take = Math.min(batchRows - rows, currentRows - currentOffset);
+      if (rows == 0) {
+        firstOffset = currentOffset;
+      }
       for (ColumnReader reader : readers) {
         reader.append(current, currentOffset, take, rowsRead);
       }
@@ -99,6 +124,11 @@ final class InputBatches implements Iterator<ColumnBatch> {
     List<Object> columns = new ArrayList<>(readers.size());
     for (ColumnReader reader : readers) {
       columns.add(reader.drain(rows));
+    }
+    pendingCarried = new ColumnVector[carriedOrdinals.length];
+    for (int c = 0; c < carriedOrdinals.length && rows > 0; c++) {
+      pendingCarried[c] =
+          new InputSliceColumnVector(current.column(carriedOrdinals[c]), firstOffset, rows);
     }
     return new ColumnBatch(rows, columns);
   }

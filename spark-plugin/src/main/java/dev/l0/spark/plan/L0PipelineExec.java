@@ -46,9 +46,10 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
       SparkPlan child,
       PipelineSpec spec,
       Seq<Attribute> readAttributes,
+      Seq<Attribute> carriedAttributes,
       Seq<Attribute> outputAttributes) {
     this.child = Objects.requireNonNull(child, "child");
-    this.operands = new PipelineOperands(spec, readAttributes, outputAttributes);
+    this.operands = new PipelineOperands(spec, readAttributes, carriedAttributes, outputAttributes);
   }
 
   private synchronized PipelineMetrics pipelineMetrics() {
@@ -111,6 +112,7 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
             settings.batchRows(),
             settings.jvmBatchRows(),
             PipelineAttributes.bindingOrdinals(spec, operands.readAttributes(), child.output()),
+            PipelineAttributes.carriedOrdinals(operands.carriedAttributes(), child.output()),
             pipelineMetrics());
     JavaRDD<ColumnarBatch> input = child.executeColumnar().toJavaRDD();
     switch (spec.kind()) {
@@ -158,7 +160,11 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
   @Override
   public SparkPlan withNewChildInternal(SparkPlan newChild) {
     return new L0PipelineExec(
-        newChild, operands.spec(), operands.readAttributes(), operands.outputAttributes());
+        newChild,
+        operands.spec(),
+        operands.readAttributes(),
+        operands.carriedAttributes(),
+        operands.outputAttributes());
   }
 
   @Override

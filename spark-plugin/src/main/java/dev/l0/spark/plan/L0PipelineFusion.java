@@ -41,6 +41,7 @@ public final class L0PipelineFusion extends Rule<LogicalPlan> {
                 first.get().child(),
                 spec,
                 PipelineAttributes.readAttributes(spec, first.get().child().output()),
+                PipelineAttributes.carriedAttributes(spec, first.get().child().output()),
                 second.output()));
   }
 

@@ -27,9 +27,10 @@ public final class L0PipelineNode extends LogicalPlan implements UnaryNode, Mult
       LogicalPlan child,
       PipelineSpec spec,
       Seq<Attribute> readAttributes,
+      Seq<Attribute> carriedAttributes,
       Seq<Attribute> outputAttributes) {
     this.child = Objects.requireNonNull(child, "child");
-    this.operands = new PipelineOperands(spec, readAttributes, outputAttributes);
+    this.operands = new PipelineOperands(spec, readAttributes, carriedAttributes, outputAttributes);
   }
 
   /**
@@ -37,11 +38,13 @@ public final class L0PipelineNode extends LogicalPlan implements UnaryNode, Mult
    * attributes.
    */
   public static L0PipelineNode of(LogicalPlan child, PipelineSpec spec) {
+    Seq<Attribute> carried = PipelineAttributes.carriedAttributes(spec, child.output());
     return new L0PipelineNode(
         child,
         spec,
         PipelineAttributes.readAttributes(spec, child.output()),
-        PipelineAttributes.outputAttributes(spec));
+        carried,
+        PipelineAttributes.outputAttributes(spec, carried));
   }
 
   public PipelineSpec spec() {
@@ -51,6 +54,11 @@ public final class L0PipelineNode extends LogicalPlan implements UnaryNode, Mult
   /** The child's attributes the spec reads, in its read order. */
   public Seq<Attribute> readAttributes() {
     return operands.readAttributes();
+  }
+
+  /** The child's attributes carried through to the output, in carry order. */
+  public Seq<Attribute> carriedAttributes() {
+    return operands.carriedAttributes();
   }
 
   @Override
@@ -86,16 +94,24 @@ public final class L0PipelineNode extends LogicalPlan implements UnaryNode, Mult
   @Override
   public LogicalPlan withNewChildInternal(LogicalPlan newChild) {
     return new L0PipelineNode(
-        newChild, operands.spec(), operands.readAttributes(), operands.outputAttributes());
+        newChild,
+        operands.spec(),
+        operands.readAttributes(),
+        operands.carriedAttributes(),
+        operands.outputAttributes());
   }
 
-  /** This node with new ids for its output attributes (same names, types and child). */
+  /**
+   * This node with new ids for its output attributes, carried ones included (same names, types and
+   * child).
+   */
   @Override
   public LogicalPlan newInstance() {
     return new L0PipelineNode(
         child,
         operands.spec(),
         operands.readAttributes(),
+        operands.carriedAttributes(),
         PipelineAttributes.withNewIds(operands.outputAttributes()));
   }
 

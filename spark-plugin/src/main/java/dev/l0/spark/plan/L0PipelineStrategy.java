@@ -20,7 +20,11 @@ public final class L0PipelineStrategy extends SparkStrategy {
     L0PipelineNode node = (L0PipelineNode) plan;
     SparkPlan exec =
         new L0PipelineExec(
-            planLater(node.child()), node.spec(), node.readAttributes(), node.output());
+            planLater(node.child()),
+            node.spec(),
+            node.readAttributes(),
+            node.carriedAttributes(),
+            node.output());
     return PipelineAttributes.toSeq(List.of(exec));
   }
 }

@@ -2,6 +2,7 @@ package dev.l0.spark.plan;
 
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.spark.pipeline.ColumnBatch;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
@@ -15,12 +16,19 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * scalar column is a {@link PrimitiveArrayColumnVector} over its primitive array; a per-row array
  * column (a row-major flat array of shape {@code [rows, n1, n2, ...]}) is a {@link
  * FixedLengthArrayColumnVector} per dimension over one {@link PrimitiveArrayColumnVector} of the
- * flat array, so Spark reads its elements as plain array loads. Nothing to free.
+ * flat array, so Spark reads its elements as plain array loads. Columns carried from the input
+ * ({@code carry(...)}) come first, as the input batch's own vectors. Nothing to free.
  */
 final class OutputBatch {
   private OutputBatch() {}
 
+  /** The batch's columns, of {@code schema}, with nothing carried. */
   static ColumnarBatch of(ColumnBatch batch, StructType schema) {
+    return of(new ColumnVector[0], batch, schema);
+  }
+
+  /** The {@code carried} input vectors (of the batch's rows), then the batch's columns. */
+  static ColumnarBatch of(ColumnVector[] carried, ColumnBatch batch, StructType schema) {
     StructField[] fields = schema.fields();
     List<Object> columns = batch.columns();
     if (columns.size() != fields.length) {
@@ -32,10 +40,10 @@ final class OutputBatch {
               + " output fields "
               + schema.simpleString());
     }
-    ColumnVector[] vectors = new ColumnVector[fields.length];
+    ColumnVector[] vectors = Arrays.copyOf(carried, carried.length + fields.length);
     for (int c = 0; c < fields.length; c++) {
       Object column = columns.get(c);
-      vectors[c] =
+      vectors[carried.length + c] =
           column instanceof FlatArray array
               ? arrays(fields[c].dataType(), array.data(), array.shape(), 1)
               : PrimitiveArrayColumnVector.of(fields[c].dataType(), column);

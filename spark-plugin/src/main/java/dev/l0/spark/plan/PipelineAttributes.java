@@ -53,10 +53,32 @@ final class PipelineAttributes {
   }
 
   /**
-   * New output attributes for the spec's output schema (made once per node; copies keep their ids).
+   * The attributes of {@code childOutput} (the schema {@code spec} was planned against) that it
+   * carries through, in carry order.
    */
-  static Seq<Attribute> outputAttributes(PipelineSpec spec) {
+  static Seq<Attribute> carriedAttributes(PipelineSpec spec, Seq<Attribute> childOutput) {
+    List<Attribute> output = CollectionConverters.asJava(childOutput);
+    List<Attribute> carried = new ArrayList<>();
+    for (int ordinal : spec.carried().ordinals()) {
+      carried.add(output.get(ordinal));
+    }
+    List<String> names = carried.stream().map(Attribute::name).toList();
+    if (!names.equals(spec.carried().names())) {
+      throw new IllegalStateException(
+          "pipeline carries " + spec.carried().names() + " but its ordinals point at " + names);
+    }
+    return toSeq(carried);
+  }
+
+  /**
+   * New output attributes (made once per node; copies keep their ids): the {@code carried} child
+   * attributes under new ids, then the spec's output schema.
+   */
+  static Seq<Attribute> outputAttributes(PipelineSpec spec, Seq<Attribute> carried) {
     List<Attribute> attributes = new ArrayList<>();
+    for (Attribute attribute : CollectionConverters.asJava(carried)) {
+      attributes.add(attribute.newInstance());
+    }
     for (AttributeReference reference :
         CollectionConverters.asJava(DataTypeUtils.toAttributes(spec.outputSchema()))) {
       attributes.add(reference);
@@ -88,6 +110,14 @@ final class PipelineAttributes {
     return ordinals;
   }
 
+  /** The ordinals in {@code childOutput} of the {@code carried} attributes, found by id. */
+  static int[] carriedOrdinals(Seq<Attribute> carried, Seq<Attribute> childOutput) {
+    List<Attribute> output = CollectionConverters.asJava(childOutput);
+    return CollectionConverters.asJava(carried).stream()
+        .mapToInt(attribute -> indexOf(output, attribute))
+        .toArray();
+  }
+
   /**
    * The set of {@code attributes} (a Scala {@code Seq} is covariant, so it is a sequence of
    * expressions too).
@@ -109,6 +139,9 @@ final class PipelineAttributes {
       }
     }
     throw new IllegalStateException(
-        "column " + attribute + " read by an L0 pipeline is missing from its input " + output);
+        "column "
+            + attribute
+            + " read or carried by an L0 pipeline is missing from its input "
+            + output);
   }
 }

@@ -23,9 +23,10 @@ import scala.Tuple2;
 
 /**
  * What the tasks of one pipeline node run, shipped to executors in their closures (small and
- * serializable: the spec, the settings read on the driver, the input column ordinals and the
- * metrics). ROWS and SCAN's second pass turn a partition's batches into output batches ({@link
- * OutputBatch}); REDUCE and SCAN's first pass fold a partition into one partial result.
+ * serializable: the spec, the settings read on the driver, the ordinals of the input columns read
+ * and carried, and the metrics). ROWS and SCAN's second pass turn a partition's batches into output
+ * batches ({@link OutputBatch}); REDUCE and SCAN's first pass fold a partition into one partial
+ * result.
  */
 final class PipelineTask implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -42,6 +43,7 @@ final class PipelineTask implements Serializable {
   private final int batchRows;
   private final int jvmBatchRows;
   private final int[] topOrdinals;
+  private final int[] carriedOrdinals;
   private final PipelineMetrics metrics;
 
   PipelineTask(
@@ -50,12 +52,14 @@ final class PipelineTask implements Serializable {
       int batchRows,
       int jvmBatchRows,
       int[] topOrdinals,
+      int[] carriedOrdinals,
       PipelineMetrics metrics) {
     this.spec = spec;
     this.device = device;
     this.batchRows = batchRows;
     this.jvmBatchRows = jvmBatchRows;
     this.topOrdinals = topOrdinals.clone();
+    this.carriedOrdinals = carriedOrdinals.clone();
     this.metrics = metrics;
   }
 
@@ -133,7 +137,8 @@ final class PipelineTask implements Serializable {
   private InputBatches inputBatches(int partition, Iterator<ColumnarBatch> input) {
     boolean perRow = spec.kind() == PipelineKind.ROWS;
     int rows = perRow && ExecutorRuntime.get().runsOnJvm(device) ? jvmBatchRows : batchRows;
-    return new InputBatches(input, spec.inputs(), topOrdinals, rows, partition, perRow);
+    return new InputBatches(
+        input, spec.inputs(), topOrdinals, carriedOrdinals, rows, partition, perRow);
   }
 
   private Iterator<ColumnarBatch> outputBatches(
@@ -164,7 +169,7 @@ final class PipelineTask implements Serializable {
             located(run, partition, batches, input, false, runner -> step.apply(runner, input));
         counted.addInputRows(input.rows());
         counted.addOutputRows(result.rows());
-        return output.next(result);
+        return output.next(batches.carried(), result);
       }
     };
   }

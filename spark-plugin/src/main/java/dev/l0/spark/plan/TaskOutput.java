@@ -3,6 +3,7 @@ package dev.l0.spark.plan;
 import dev.l0.spark.pipeline.ColumnBatch;
 import org.apache.spark.TaskContext;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.apache.spark.util.TaskCompletionListener;
 
@@ -24,8 +25,11 @@ final class TaskOutput {
     return new TaskOutput(schema);
   }
 
-  /** {@code batch} as a Spark column batch ({@link OutputBatch}). */
-  ColumnarBatch next(ColumnBatch batch) {
-    return OutputBatch.of(batch, schema);
+  /**
+   * {@code batch} as a Spark column batch ({@link OutputBatch}), after the {@code carried} input
+   * columns of its rows.
+   */
+  ColumnarBatch next(ColumnVector[] carried, ColumnBatch batch) {
+    return OutputBatch.of(carried, batch, schema);
   }
 }
