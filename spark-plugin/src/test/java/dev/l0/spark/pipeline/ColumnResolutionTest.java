@@ -148,27 +148,13 @@ class ColumnResolutionTest {
     StructType prices = schema(field("Price", DataTypes.DoubleType));
     PipelineSpec spec =
         PipelinePlanner.plan(
-            new PipelineRequest(
-                nullable,
-                "test.l0",
-                "main",
-                List.of("price"),
-                List.of(),
-                Map.of("PRICE", 1),
-                CALL_SITE),
+            request(nullable, "test.l0", "main", List.of("price"), List.of(), Map.of("PRICE", 1)),
             prices,
             false);
     assertEquals(1.0, spec.inputs().get(0).nullReplacement());
     PipelineSpec dotted =
         PipelinePlanner.plan(
-            new PipelineRequest(
-                nullable,
-                "test.l0",
-                "main",
-                List.of("a.b"),
-                List.of(),
-                Map.of("`a.b`", 2.0),
-                CALL_SITE),
+            request(nullable, "test.l0", "main", List.of("a.b"), List.of(), Map.of("`a.b`", 2.0)),
             doubles("a.b"),
             true);
     assertEquals(2.0, dotted.inputs().get(0).nullReplacement());
@@ -177,14 +163,13 @@ class ColumnResolutionTest {
             PipelinePlanningException.class,
             () ->
                 PipelinePlanner.plan(
-                    new PipelineRequest(
+                    request(
                         nullable,
                         "test.l0",
                         "main",
                         List.of("Price"),
                         List.of(),
-                        Map.of("price", 1.0),
-                        CALL_SITE),
+                        Map.of("price", 1.0)),
                     prices,
                     true));
     assertEquals(

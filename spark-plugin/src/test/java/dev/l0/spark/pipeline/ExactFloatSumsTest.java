@@ -1,9 +1,9 @@
 package dev.l0.spark.pipeline;
 
-import static dev.l0.spark.pipeline.PipelineFixtures.CALL_SITE;
 import static dev.l0.spark.pipeline.PipelineFixtures.batches;
 import static dev.l0.spark.pipeline.PipelineFixtures.doubles;
 import static dev.l0.spark.pipeline.PipelineFixtures.field;
+import static dev.l0.spark.pipeline.PipelineFixtures.request;
 import static dev.l0.spark.pipeline.PipelineFixtures.schema;
 import static dev.l0.spark.pipeline.PipelineFixtures.slice;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -53,17 +53,7 @@ class ExactFloatSumsTest {
   private static PipelineSpec plan(
       String text, StructType schema, FloatSums floatSums, String... columns) {
     return PipelinePlanner.plan(
-        new PipelineRequest(
-            text,
-            "test.l0",
-            "main",
-            List.of(columns),
-            List.of(),
-            Map.of(),
-            CALL_SITE,
-            List.of(),
-            floatSums),
-        schema);
+        request(text, "test.l0", "main", List.of(columns), List.of(), Map.of(), floatSums), schema);
   }
 
   /**
@@ -237,16 +227,8 @@ class ExactFloatSumsTest {
             "x");
     PipelineSpec sum =
         PipelinePlanner.plan(
-            new PipelineRequest(
-                SCALED_SUM,
-                "test.l0",
-                "main",
-                List.of("_1"),
-                List.of(),
-                Map.of(),
-                CALL_SITE,
-                List.of(),
-                FloatSums.EXACT),
+            request(
+                SCALED_SUM, "test.l0", "main", List.of("_1"), List.of(), Map.of(), FloatSums.EXACT),
             halve.outputSchema());
     double[] summands = new double[xs.length];
     for (int i = 0; i < xs.length; i++) {

@@ -46,7 +46,43 @@ final class PipelineFixtures {
   }
 
   static PipelineRequest request(String text, List<String> columns, List<String> outputs) {
-    return new PipelineRequest(text, "test.l0", "main", columns, outputs, Map.of(), CALL_SITE);
+    return request(text, "test.l0", "main", columns, outputs, Map.of());
+  }
+
+  /**
+   * A request made at {@link #CALL_SITE} that binds no driver-side value, sums floats in order and
+   * carries no column through.
+   */
+  static PipelineRequest request(
+      String text,
+      String sourceName,
+      String entry,
+      List<String> columns,
+      List<String> outputs,
+      Map<String, Object> nullReplacements) {
+    return request(text, sourceName, entry, columns, outputs, nullReplacements, FloatSums.ORDERED);
+  }
+
+  /** As above, with the float sums {@code floatSums}. */
+  static PipelineRequest request(
+      String text,
+      String sourceName,
+      String entry,
+      List<String> columns,
+      List<String> outputs,
+      Map<String, Object> nullReplacements,
+      FloatSums floatSums) {
+    return new PipelineRequest(
+        text,
+        sourceName,
+        entry,
+        columns,
+        outputs,
+        nullReplacements,
+        CALL_SITE,
+        List.of(),
+        floatSums,
+        List.of());
   }
 
   static PipelineSpec plan(String text, StructType schema, String... columns) {

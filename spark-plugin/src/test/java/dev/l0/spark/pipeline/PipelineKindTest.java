@@ -165,14 +165,13 @@ class PipelineKindTest {
         schema(
             field("opt", schema(field("a", DataTypes.DoubleType), field("b", DataTypes.LongType))));
     PipelineRequest request =
-        new PipelineRequest(
+        request(
             "fun [f64] main([f64] a, [i64] b) = map(fn f64 (f64 a, i64 b) => a * f64(b), zip(a, b))",
             "test.l0",
             "main",
             List.of("opt"),
             List.of("y"),
-            Map.of("opt.b", 7, "opt.a", 0),
-            CALL_SITE);
+            Map.of("opt.b", 7, "opt.a", 0));
     PipelineSpec spec = PipelinePlanner.plan(request, schema);
     assertEquals(0.0, spec.inputs().get(0).nullReplacement());
     assertEquals(7L, spec.inputs().get(1).nullReplacement());

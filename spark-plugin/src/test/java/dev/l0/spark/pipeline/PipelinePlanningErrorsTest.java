@@ -41,8 +41,7 @@ class PipelinePlanningErrorsTest {
   @Test
   void missingEntryListsTheFunctions() {
     PipelineRequest request =
-        new PipelineRequest(
-            DOUBLE_MAP, "test.l0", "price", List.of("a"), List.of(), Map.of(), CALL_SITE);
+        request(DOUBLE_MAP, "test.l0", "price", List.of("a"), List.of(), Map.of());
     assertEquals(
         "the program test.l0 has no function 'price'; it defines main",
         failure(request, doubles("a")));
@@ -221,15 +220,13 @@ class PipelinePlanningErrorsTest {
   @Test
   void nullReplacementsMustNameReadColumnsAndFit() {
     PipelineRequest unknown =
-        new PipelineRequest(
-            DOUBLE_MAP, "test.l0", "main", List.of("a"), List.of(), Map.of("b", 0.0), CALL_SITE);
+        request(DOUBLE_MAP, "test.l0", "main", List.of("a"), List.of(), Map.of("b", 0.0));
     assertEquals(
         "nullAs(...) names b, which the pipeline does not read; it reads a",
         failure(unknown, doubles("a", "b")));
     String ints = "fun [i32] main([i32] xs) =\n  map(fn i32 (i32 x) => 2 * x, xs)\n";
     PipelineRequest fraction =
-        new PipelineRequest(
-            ints, "test.l0", "main", List.of("n"), List.of(), Map.of("n", 0.5), CALL_SITE);
+        request(ints, "test.l0", "main", List.of("n"), List.of(), Map.of("n", 0.5));
     assertEquals(
         "nullAs(\"n\", 0.5) does not fit column 'n', whose elements are i32 (Spark int)",
         failure(fraction, schema(field("n", DataTypes.IntegerType))));

@@ -38,14 +38,13 @@ class PipelineSpecSerializationTest {
             field(
                 "opt", schema(field("q", DataTypes.DoubleType), field("p", DataTypes.DoubleType))));
     PipelineRequest request =
-        new PipelineRequest(
+        request(
             "fun f64 main([f64] q, [f64] p) = reduce(op +, 0.0, map(op *, zip(q, p)))",
             "test.l0",
             "main",
             List.of("opt"),
             List.of("total"),
-            Map.of("opt.q", 0.0),
-            CALL_SITE);
+            Map.of("opt.q", 0.0));
     PipelineSpec spec = PipelinePlanner.plan(request, schema);
     PipelineSpec copy = roundTrip(spec);
     assertEquals(spec, copy);

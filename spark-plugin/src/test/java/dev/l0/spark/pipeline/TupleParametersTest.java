@@ -52,14 +52,13 @@ class TupleParametersTest {
 
   private static PipelineRequest p0Request(
       List<String> columns, Map<String, Object> nullReplacements) {
-    return new PipelineRequest(
+    return request(
         P0,
         "p0_blackscholes.l0",
         BlackScholesReference.ENTRY,
         columns,
         List.of("price"),
-        nullReplacements,
-        CALL_SITE);
+        nullReplacements);
   }
 
   private static PipelineSpec p0(List<String> columns, StructType schema) {
