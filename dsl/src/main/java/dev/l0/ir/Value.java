@@ -1,5 +1,6 @@
 package dev.l0.ir;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -41,6 +42,15 @@ public sealed interface Value permits ScalarValue, Value.Tuple, Value.Array {
     /** An array without elements whose elements would have shape {@code elementShape}. */
     public static Array empty(Type elementType, Shape elementShape) {
       return new Array(elementType, List.of(), elementShape);
+    }
+
+    /** The one-dimensional {@code f64} array of {@code values}, in order. */
+    public static Array ofF64(double... values) {
+      List<Value> elements = new ArrayList<>(values.length);
+      for (double v : values) {
+        elements.add(ScalarValue.f64(v));
+      }
+      return new Array(ScalarType.F64, elements);
     }
 
     public int length() {

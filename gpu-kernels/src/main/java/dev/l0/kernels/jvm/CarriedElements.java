@@ -75,7 +75,7 @@ final class CarriedElements {
     if (!(loop.step() instanceof KernelExpr.Constant c)
         || !(c.value() instanceof ScalarValue.Int step)
         || step.value() == 0
-        || !straightLine(loop.body())) {
+        || !InnerLoopStages.straightLine(loop.body())) {
       return List.of(loop);
     }
     List<KernelStmt> flat = new ArrayList<>();
@@ -221,21 +221,6 @@ final class CarriedElements {
       return d.initial();
     }
     return s instanceof KernelStmt.Assign a ? a.value() : null;
-  }
-
-  private static boolean straightLine(List<KernelStmt> body) {
-    for (KernelStmt s : body) {
-      if (s instanceof KernelStmt.If i) {
-        if (!straightLine(i.thenBody()) || !straightLine(i.elseBody())) {
-          return false;
-        }
-      } else if (s instanceof KernelStmt.For
-          || s instanceof KernelStmt.While
-          || s instanceof KernelStmt.Barrier) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** The statements of {@code body} in the order they are written, the ifs' bodies included. */

@@ -167,7 +167,11 @@ final class InnerLoopStages {
     return "sqrt".equals(function) ? null : function;
   }
 
-  private static boolean straightLine(List<KernelStmt> body) {
+  /**
+   * Whether {@code body} has no loops, {@code while}s or barriers, in its {@code if}s' bodies
+   * neither.
+   */
+  static boolean straightLine(List<KernelStmt> body) {
     for (KernelStmt s : body) {
       if (s instanceof KernelStmt.If i) {
         if (!straightLine(i.thenBody()) || !straightLine(i.elseBody())) {

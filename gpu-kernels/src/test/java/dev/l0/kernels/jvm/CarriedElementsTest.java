@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.Program;
-import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
@@ -20,7 +19,6 @@ import dev.l0.types.TypeChecker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -148,7 +146,7 @@ class CarriedElementsTest {
 
   private static void assertSameAsInterpreter(String text, double[] xs, double[] ys) {
     Program program = L0Parser.parse(text, "carried.l0");
-    List<Value> args = List.of(array(xs), array(ys));
+    List<Value> args = List.of(Value.Array.ofF64(xs), Value.Array.ofF64(ys));
     assertEquals(
         new Interpreter(program).call("main", args),
         HostRunner.compile(program, JVM).call("main", args));
@@ -165,13 +163,5 @@ class CarriedElementsTest {
               : k == 5 ? Double.NaN : (random.nextDouble() + 0.1) * Math.pow(10, k % 5 - 2);
     }
     return values;
-  }
-
-  private static Value array(double[] values) {
-    List<Value> elements = new ArrayList<>();
-    for (double v : values) {
-      elements.add(ScalarValue.f64(v));
-    }
-    return new Value.Array(ScalarType.F64, elements);
   }
 }

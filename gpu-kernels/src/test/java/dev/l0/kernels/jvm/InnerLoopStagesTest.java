@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.Program;
-import dev.l0.ir.ScalarType;
-import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.Kernel;
@@ -19,7 +17,6 @@ import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -143,7 +140,7 @@ class InnerLoopStagesTest {
     assertFalse(JvmKernelForm.describe(kernel).contains("inner loops"));
     assertFalse(JvmGroupRunner.javaSource(kernel).contains("VectorMath.exp("));
     Program program = L0Parser.parse(CARRIED, "carried.l0");
-    List<Value> args = List.of(array(values(30, 7)));
+    List<Value> args = List.of(Value.Array.ofF64(values(30, 7)));
     assertEquals(
         new Interpreter(program).call("main", args),
         HostRunner.compile(program, JVM).call("main", args));
@@ -171,7 +168,7 @@ class InnerLoopStagesTest {
 
   private static void assertSameAsInterpreter(String text, double[] xs, double[] ys) {
     Program program = L0Parser.parse(text, "inner.l0");
-    List<Value> args = List.of(array(xs), array(ys));
+    List<Value> args = List.of(Value.Array.ofF64(xs), Value.Array.ofF64(ys));
     Value expected = new Interpreter(program).call("main", args);
     Value actual = HostRunner.compile(program, JVM).call("main", args);
     // Value equality compares floats by Double.compare: NaNs are equal whatever their payload
@@ -193,13 +190,5 @@ class InnerLoopStagesTest {
               };
     }
     return values;
-  }
-
-  private static Value array(double[] values) {
-    List<Value> elements = new ArrayList<>();
-    for (double v : values) {
-      elements.add(ScalarValue.f64(v));
-    }
-    return new Value.Array(ScalarType.F64, elements);
   }
 }

@@ -8,7 +8,6 @@ import dev.l0.interp.Interpreter;
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
-import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.Buffer;
@@ -23,7 +22,6 @@ import dev.l0.types.TypeChecker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -168,7 +166,7 @@ class ThreadPrivatePartsTest {
 
   private static void assertSameAsInterpreter(String text, double[] xs, double[] ys) {
     Program program = L0Parser.parse(text, "parts.l0");
-    List<Value> args = List.of(array(xs), array(ys));
+    List<Value> args = List.of(Value.Array.ofF64(xs), Value.Array.ofF64(ys));
     assertEquals(
         new Interpreter(program).call("main", args),
         HostRunner.compile(program, JVM).call("main", args));
@@ -184,13 +182,5 @@ class ThreadPrivatePartsTest {
           k < special.length ? special[k] : (random.nextDouble() - 0.3) * Math.pow(10, k % 7 - 3);
     }
     return values;
-  }
-
-  private static Value array(double[] values) {
-    List<Value> elements = new ArrayList<>();
-    for (double v : values) {
-      elements.add(ScalarValue.f64(v));
-    }
-    return new Value.Array(ScalarType.F64, elements);
   }
 }

@@ -27,17 +27,21 @@ final class EveryBackend {
 
   private EveryBackend() {}
 
+  /** {@code input} (L0 values in text) read as the arguments of {@code program}'s {@code main}. */
+  static List<Value> mainArguments(Program program, String input) {
+    return ValueReader.read(
+        input,
+        program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
+        "input");
+  }
+
   /**
    * Parses {@code source} (named {@code fileName} in messages), runs its {@code main} on {@code
    * input} and asserts the result and the kernels ({@code kernels}, by kind) on every backend.
    */
   static Program assertRunsAs(List<String> kernels, String source, String fileName, String input) {
     Program program = L0Parser.parse(source, fileName);
-    List<Value> args =
-        ValueReader.read(
-            input,
-            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
-            "input");
+    List<Value> args = mainArguments(program, input);
     Value interpreted = new Interpreter(program).call("main", args);
     for (KernelExecutor backend : BACKENDS) {
       List<String> runs = new ArrayList<>();
@@ -59,11 +63,7 @@ final class EveryBackend {
    */
   static void assertFailsAs(List<String> kernels, String source, String fileName, String input) {
     Program program = L0Parser.parse(source, fileName);
-    List<Value> args =
-        ValueReader.read(
-            input,
-            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
-            "input");
+    List<Value> args = mainArguments(program, input);
     L0RuntimeError interpreted =
         assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
     for (KernelExecutor backend : BACKENDS) {

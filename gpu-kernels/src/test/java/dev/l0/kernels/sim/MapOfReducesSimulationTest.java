@@ -76,7 +76,10 @@ public class MapOfReducesSimulationTest {
                 (acc, i) -> add(acc, rows[(int) i]),
                 MapOfReducesSimulationTest::add);
         assertEveryBackendGives(
-            SUM_OF_ROWS, List.of(xss), asValue(expected), "width " + width + ", " + n + " rows");
+            SUM_OF_ROWS,
+            List.of(xss),
+            Value.Array.ofF64(expected),
+            "width " + width + ", " + n + " rows");
       }
     }
   }
@@ -103,7 +106,7 @@ public class MapOfReducesSimulationTest {
       assertEveryBackendGives(
           sumOfConstantRows(width),
           List.of(new Value.Array(ScalarType.F64, values)),
-          asValue(expected),
+          Value.Array.ofF64(expected),
           "width " + width);
     }
   }
@@ -178,13 +181,5 @@ public class MapOfReducesSimulationTest {
       sum[j] = a[j] + b[j];
     }
     return sum;
-  }
-
-  private static Value asValue(double[] row) {
-    List<Value> elements = new ArrayList<>();
-    for (double d : row) {
-      elements.add(ScalarValue.f64(d));
-    }
-    return new Value.Array(ScalarType.F64, elements);
   }
 }

@@ -14,7 +14,6 @@ import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
-import dev.l0.values.ValueReader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -65,11 +64,7 @@ class RunTimeErrorPositionsTest {
   private static void assertEveryBackendFailsWhereTheInterpreterDoes(
       String source, String input, SourcePos expected) {
     Program program = L0Parser.parse(source, "test.l0");
-    List<Value> args =
-        ValueReader.read(
-            input,
-            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
-            "input");
+    List<Value> args = EveryBackend.mainArguments(program, input);
     L0RuntimeError interpreted =
         assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
     assertEquals(expected, interpreted.pos());
