@@ -251,14 +251,8 @@ class FinparTest {
   void optionPricingOptimisedOnTheJvmDeviceEqualsTheReferenceInterpreter(String size, String paths)
       throws IOException {
     assumeData();
-    FinparBenchmark bench = FinparBenchmark.OPTION_PRICING;
-    Path target = Files.createDirectories(dir.resolve(size));
-    Files.writeString(
-        target.resolve("input.data"),
-        withHeaderValue(
-            Files.readString(bench.dataset(data, size).resolve("input.data")), 1, paths));
-    TypedProgram program = bench.program();
-    List<Value> input = bench.readInput(program, target);
+    TypedProgram program = FinparBenchmark.OPTION_PRICING.program();
+    List<Value> input = optionPricingInput(program, size, paths);
 
     double[] interpreted =
         FinparBenchmark.reals(
@@ -276,14 +270,8 @@ class FinparTest {
   void optionPricingHasTheSameBitsWithALargerJvmMethodBudget(String size, String paths)
       throws IOException {
     assumeData();
-    FinparBenchmark bench = FinparBenchmark.OPTION_PRICING;
-    Path target = Files.createDirectories(dir.resolve("budget-" + size));
-    Files.writeString(
-        target.resolve("input.data"),
-        withHeaderValue(
-            Files.readString(bench.dataset(data, size).resolve("input.data")), 1, paths));
-    TypedProgram program = bench.program();
-    List<Value> input = bench.readInput(program, target);
+    TypedProgram program = FinparBenchmark.OPTION_PRICING.program();
+    List<Value> input = optionPricingInput(program, size, paths);
 
     Value standard = jvmRunner(program).call(FinparBenchmark.ENTRY, input);
     String property = "l0.jvm.methodBudget";
@@ -300,6 +288,18 @@ class FinparTest {
 
   private static HostRunner jvmRunner(TypedProgram program) {
     return new HostRunner(Optimizer.optimize(program), new JvmKernelExecutor());
+  }
+
+  /** OptionPricing's {@code size} dataset with its path count replaced by {@code paths}. */
+  private List<Value> optionPricingInput(TypedProgram program, String size, String paths)
+      throws IOException {
+    FinparBenchmark bench = FinparBenchmark.OPTION_PRICING;
+    Path target = Files.createDirectories(dir.resolve(size + "-" + paths + "-paths"));
+    Files.writeString(
+        target.resolve("input.data"),
+        withHeaderValue(
+            Files.readString(bench.dataset(data, size).resolve("input.data")), 1, paths));
+    return bench.readInput(program, target);
   }
 
   /** The small dataset's input.data with the population and the iteration count replaced. */
