@@ -256,6 +256,34 @@ class MainTest {
         cuda.toString());
   }
 
+  /**
+   * A kernel the lowering rejects (an array inside a thread sized by the row's own value) is
+   * explained per backend as not lowered, with the lowering's reason and position, and no Java.
+   */
+  @Test
+  void explainSaysPerBackendWhyAKernelIsNotLowered() throws IOException {
+    String file =
+        write(
+            "rowsized.l0",
+            "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => let a = copy(iota(x)) in let b = a with [0] <- 1 in reduce(op +, 0, b), xs)\n");
+    Outcome o = l0("", "explain", file);
+    assertEquals(0, o.exitCode(), o.err());
+    List<String> lines = o.out().lines().toList();
+    assertEquals("kernels: 1", lines.get(lines.size() - 3), o.out());
+    String reason =
+        ": not lowered: cannot lower to kernels: an array inside a kernel thread whose size"
+            + " (i64(an element of in_xs_1_1)) the host cannot bound before the kernel runs (at "
+            + file
+            + ":1:75)";
+    assertEquals("kernel 1 on jvm" + reason, lines.get(lines.size() - 2), o.out());
+    assertEquals("kernel 1 on cuda" + reason, lines.get(lines.size() - 1), o.out());
+    Outcome java = l0("", "explain", file, "--device", "jvm", "--java");
+    assertEquals(0, java.exitCode(), java.err());
+    assertTrue(
+        java.out().endsWith("// not lowered" + reason.substring(": not lowered".length()) + "\n"),
+        java.out());
+  }
+
   @Test
   void explainPrintsEachKernelsCudaCOnRequest() throws IOException {
     String file =

@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
+import dev.l0.ir.Dim;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Program;
+import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
@@ -87,6 +90,21 @@ record Compiled(Program program, OptimizedProgram optimized) {
         assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call(function, args));
     assertEquals(interpreted.pos(), optimised.pos(), "the failing position");
     assertEquals(interpreted.detail(), optimised.detail(), "the failure's detail");
+  }
+
+  /**
+   * Asserts that every size in the row types of kernel {@code index}'s results is known (a constant
+   * or a name in scope), so the host can allocate its results before it runs.
+   */
+  void assertRowsSized(int index) {
+    KernelPlan.Kernel kernel = optimized.kernelPlan().kernels().get(index);
+    for (Type row : ((Exp.Soac) kernel.statement().exp()).rowFunction().returnTypes()) {
+      for (Type t = row; t instanceof Type.Array array; t = array.element()) {
+        assertTrue(
+            !(array.size() instanceof Dim.Unknown),
+            "a row of unknown size in " + kernel.describe() + ":\n" + optimized.explain());
+      }
+    }
   }
 
   /** All statements of the optimised entry functions, at every depth. */

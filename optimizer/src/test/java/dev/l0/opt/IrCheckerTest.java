@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.ir.Dim;
 import dev.l0.ir.ScalarType;
+import dev.l0.ir.Type;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
@@ -102,6 +104,69 @@ class IrCheckerTest {
                     .after(new Rewrite("duplicate-first", IrCheckerTest::bindFirstTwice)));
     assertTrue(
         e.getMessage().startsWith("the internal IR is broken after duplicate-first: function main"),
+        e.getMessage());
+  }
+
+  /** {@code body} whose first array binding's type names a size that nothing binds. */
+  private static Body sizedByNothing(Body body) {
+    List<Stm> stms = new ArrayList<>(body.stms());
+    for (int k = 0; k < stms.size(); k++) {
+      Stm stm = stms.get(k);
+      if (stm.pattern().get(0).type() instanceof Type.Array array) {
+        Ident unbound =
+            new Ident(stm.pattern().get(0).name(), array.withSize(new Dim.Named("gone_7")));
+        stms.set(k, new Stm(List.of(unbound), stm.certificates(), stm.exp()));
+        return new Body(stms, body.result());
+      }
+    }
+    throw new AssertionError("no array binding in " + body);
+  }
+
+  @Test
+  void aSizeVariableOutOfScopeInATypeIsNamedWithThePass() {
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                Internal.of(SOURCE)
+                    .after(new Rewrite("size-from-nowhere", IrCheckerTest::sizedByNothing)));
+    assertTrue(
+        e.getMessage()
+            .matches(
+                "the internal IR is broken after size-from-nowhere: function main, statement"
+                    + " \\[(\\w+)\\]: the type of \\1, \\[gone_7\\]f64, names the size gone_7,"
+                    + " which is no scalar in scope"),
+        e.getMessage());
+  }
+
+  /** A pass giving {@code main}'s parameters the constant outer sizes 3, 4, ... in order. */
+  private record ConstantSizes(String name) implements Pass {
+    @Override
+    public InternalProgram apply(InternalProgram program, NameSource names) {
+      InternalFunction main = program.function("main").orElseThrow();
+      List<Ident> params = new ArrayList<>();
+      for (int k = 0; k < main.params().size(); k++) {
+        Ident p = main.params().get(k);
+        params.add(new Ident(p.name(), ((Type.Array) p.type()).withSize(new Dim.Const(3 + k))));
+      }
+      return new InternalProgram(
+          List.of(new InternalFunction(main.name(), params, main.body(), main.returnTypes())));
+    }
+  }
+
+  @Test
+  void soacInputsOfDifferentConstantOuterSizesAreNamedWithThePass() {
+    String zipped =
+        "fun real main([real] xs, [real] ys) = reduce(op +, 0.0, map(fn real (real x, real y) => x * y, zip(xs, ys)))";
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> Internal.of(zipped).after(new ConstantSizes("sizes-3-and-4")));
+    assertTrue(
+        e.getMessage()
+            .matches(
+                "the internal IR is broken after sizes-3-and-4: function main, statement \\[\\w+\\]:"
+                    + " the inputs xs\\w* and ys\\w* of a map have the outer sizes 3 and 4"),
         e.getMessage());
   }
 

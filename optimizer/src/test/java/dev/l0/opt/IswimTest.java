@@ -57,6 +57,7 @@ class IswimTest {
   void fig35ScanOfRowsBecomesAMapOfScans() {
     Compiled c = Compiled.of(IswimPrograms.FIG_35);
     assertKernels(c, List.of("map{scan}", "map"), "fused by ISWIM");
+    c.assertRowsSized(1);
     c.assertSameResult("main", ROWS_3X2);
     c.assertSameResult("main", "[[0.1, 0.2, 0.3]]");
     c.assertSameResult("main", "empty([0][3]f64)");

@@ -174,6 +174,7 @@ class TransposeReshapeFusionTest {
         kernelLine(c).endsWith("; fused by PUSH-TRANSPOSE, FUSE-TRANSPOSED-CONSUMER, FUSE-MAP-MAP"),
         kernelLine(c));
     assertEquals(1, count(c, Exp.Transpose.class), "the transpose stays, as an index function");
+    c.assertRowsSized(1);
     c.assertSameResult("main", MATRIX);
     c.assertSameResult("main", "[]");
   }
@@ -219,6 +220,7 @@ class TransposeReshapeFusionTest {
     Compiled transposed = Compiled.of(TRANSPOSED_CONSUMER);
     assertEquals(List.of("map{map}", "map"), transposed.kernelStructures());
     assertTrue(kernelLine(transposed).contains("FUSE-TRANSPOSED-CONSUMER"));
+    transposed.assertRowsSized(1);
     transposed.assertSameResult("main", MATRIX);
     Compiled reshaped = Compiled.of(RESHAPED_CONSUMER);
     assertEquals(List.of("map"), reshaped.kernelStructures());

@@ -8,9 +8,16 @@ import dev.l0.kernels.cuda.CudaCompileException;
 import dev.l0.kernels.cuda.CudaPrinter;
 import dev.l0.kernels.cuda.NvccCompiler;
 import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.jvm.JvmGroupRunner;
+import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.lower.LoweredPrograms;
+import dev.l0.opt.KernelPlan;
+import dev.l0.syntax.L0Parser;
+import dev.l0.testing.IswimPrograms;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -26,17 +33,44 @@ class TransposeReshapeFusionOnEveryBackendTest {
   private static final String MATRIX =
       "[[1.5, -2.0, 3.25, 4.0], [0.5, 1.0, -7.0, 2.0], [8.0, 0.25, 1.0, -1.5]]";
 
+  private static final String FIG_31 =
+      """
+      fun [[f64]] main([[f64]] a) =
+        let b = map(fn [f64] ([f64] r) =>
+                      let s = reduce(op +, 0.0, r) in map(fn f64 (f64 x) => x - s, r), a) in
+        map(fn [f64] ([f64] r) => map(fn f64 (f64 x) => x * 2.0, r), transpose(b))
+      """;
+
   @Test
   void figure31PushTransposeRunsAsOneMapKernelAndTheCopyOfItsTransposedResult() {
-    assertRunsAs(
-        List.of("map", "map"),
-        """
-        fun [[f64]] main([[f64]] a) =
-          let b = map(fn [f64] ([f64] r) =>
-                        let s = reduce(op +, 0.0, r) in map(fn f64 (f64 x) => x - s, r), a) in
-          map(fn [f64] ([f64] r) => map(fn f64 (f64 x) => x * 2.0, r), transpose(b))
-        """,
-        MATRIX);
+    assertRunsAs(List.of("map", "map"), FIG_31, MATRIX);
+  }
+
+  /**
+   * The copy that materialise-transposes adds where a transposed result is read as a value (Fig.
+   * 31's, and ISWIM's Fig. 35's) has rows whose sizes the host takes from the transpose's operand:
+   * one launch on every launch configuration, no zero-row or compaction kernel, and the results
+   * stay the interpreter's on every backend, over rows and over none.
+   */
+  @Test
+  void theCopyOfATransposedResultIsOneLaunch() {
+    for (String source : List.of(FIG_31, IswimPrograms.FIG_35)) {
+      for (String input : List.of(MATRIX, "empty([0][4]f64)")) {
+        EveryBackend.assertRunsAs(List.of("map", "map"), source, "copy.l0", input);
+      }
+      LoweredPrograms lowered = LoweredPrograms.of(L0Parser.parse(source, "copy.l0"));
+      KernelPlan plan = lowered.optimized().kernelPlan();
+      assertEquals(2, plan.kernels().size(), lowered.optimized().explain());
+      for (LaunchConfiguration configuration :
+          List.of(LaunchConfiguration.DEFAULT, JvmGroupRunner.LAUNCH_CONFIGURATION)) {
+        KernelGroup copy = KernelLowering.lower(plan, plan.kernels().get(1), configuration);
+        assertEquals(1, copy.kernels().size(), copy.kernels().toString());
+        assertEquals(
+            1,
+            copy.steps().stream().filter(step -> step instanceof HostStep.Launch).count(),
+            copy.steps().toString());
+      }
+    }
   }
 
   private static final String FIG_32 =

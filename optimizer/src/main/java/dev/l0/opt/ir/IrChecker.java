@@ -1,5 +1,6 @@
 package dev.l0.opt.ir;
 
+import dev.l0.ir.Dim;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
 import java.util.ArrayDeque;
@@ -20,8 +21,12 @@ import java.util.function.Supplier;
  * the whole program; each operand and certificate names a variable in scope; each statement binds
  * as many names as its expression has results; a SOAC's functions take one parameter per
  * accumulator and per input with the input's row type and return what the SOAC binds; branches,
- * loops and calls agree with their patterns in number and type (types compared up to sizes). {@link
- * dev.l0.opt.pass.PassManager} runs it after every pass when {@link #ENABLED} is set.
+ * loops and calls agree with their patterns in number and type (types compared up to sizes); each
+ * size variable that the type of a statement's pattern, a SOAC function's parameter or result, or a
+ * loop's parameter names is in scope there (a pattern's or a parameter list's may name each other;
+ * a function's parameters name the sizes its body binds first from their shapes), and a SOAC's
+ * inputs whose types give their outer sizes as constants give the same one. {@link
+ * dev.l0.opt.pass.PassManager} runs it after every pass when {@link #enabled()}.
  */
 public final class IrChecker {
   /** The system property that turns the check after every pass on: {@code -Dl0.opt.check=true}. */
@@ -110,6 +115,7 @@ public final class IrChecker {
               "pattern name " + stm.pattern().get(k).name());
         }
         stm.pattern().forEach(this::bind);
+        sizesInScope(stm.pattern());
         local.addAll(stm.pattern());
         where.removeLast();
       }
@@ -192,6 +198,7 @@ public final class IrChecker {
       List<Ident> params = new ArrayList<>(loop.mergeParams());
       params.add(loop.counter());
       params.forEach(this::bind);
+      sizesInScope(params);
       List<Type> results = body(loop.body());
       expect(
           results.size() == loop.mergeParams().size(),
@@ -211,12 +218,31 @@ public final class IrChecker {
 
     private List<Type> soac(Exp.Soac soac) {
       List<Type> rows = new ArrayList<>();
+      SubExp constantSized = null;
       for (SubExp input : soac.inputs()) {
         Type t = typeOf(input);
         expect(
             t == null || t instanceof Type.Array,
             () -> "the input " + input + " of a " + soac.keyword() + " is no array");
         rows.add(t == null ? null : InternalTypes.row(t));
+        if (t instanceof Type.Array array && array.size() instanceof Dim.Const size) {
+          SubExp first = constantSized == null ? input : constantSized;
+          Dim firstSize = ((Type.Array) typeOf(first)).size();
+          expect(
+              firstSize.equals(size),
+              () ->
+                  "the inputs "
+                      + first
+                      + " and "
+                      + input
+                      + " of a "
+                      + soac.keyword()
+                      + " have the outer sizes "
+                      + firstSize
+                      + " and "
+                      + size);
+          constantSized = first;
+        }
       }
       if (soac instanceof Exp.Screma map && map.isMap()) {
         return arraysOf(lambda(map.function(), rows));
@@ -292,6 +318,8 @@ public final class IrChecker {
             l.params().get(k).type(), args.get(k), "parameter " + l.params().get(k).name());
       }
       l.params().forEach(this::bind);
+      sizesInScope(l.params());
+      l.returnTypes().forEach(t -> sizesInScope(t, "the function's result type"));
       List<Type> results = body(l.body());
       sameTypes(l.returnTypes(), results, "the function's body result");
       l.params().forEach(p -> scope.remove(p.name()));
@@ -317,6 +345,30 @@ public final class IrChecker {
         out.add(null);
       }
       return out;
+    }
+
+    /** Each size variable the types of {@code ids} name is in scope. */
+    private void sizesInScope(List<Ident> ids) {
+      ids.forEach(id -> sizesInScope(id.type(), "the type of " + id.name()));
+    }
+
+    private void sizesInScope(Type type, String what) {
+      if (type instanceof Type.Array array) {
+        if (array.size() instanceof Dim.Named named) {
+          expect(
+              scope.get(named.variable()) instanceof ScalarType,
+              () ->
+                  what
+                      + ", "
+                      + InternalPrinter.type(type)
+                      + ", names the size "
+                      + named.variable()
+                      + ", which is no scalar in scope");
+        }
+        sizesInScope(array.element(), what);
+      } else if (type instanceof Type.Tuple tuple) {
+        tuple.elements().forEach(t -> sizesInScope(t, what));
+      }
     }
 
     private void bind(Ident id) {

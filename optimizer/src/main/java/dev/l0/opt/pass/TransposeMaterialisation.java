@@ -1,5 +1,7 @@
 package dev.l0.opt.pass;
 
+import dev.l0.ir.Dim;
+import dev.l0.ir.ScalarType;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.opt.ir.Analysis;
@@ -65,7 +67,9 @@ public final class TransposeMaterialisation implements Pass {
       if (!readAsValue) {
         continue;
       }
-      Ident copy = new Ident(names.fresh(name + "_copy"), transposed.type());
+      List<Stm> sizes = new ArrayList<>();
+      Type sized = sizedFromOperand((Exp.Transpose) stms.get(i).exp(), transposed, sizes, names);
+      Ident copy = new Ident(names.fresh(name + "_copy"), sized);
       Substitution toCopy = new Substitution(Map.of(name, copy.var()));
       for (int j = i + 1; j < stms.size(); j++) {
         if (!(stms.get(j).exp() instanceof Exp.Soac)) {
@@ -73,16 +77,52 @@ public final class TransposeMaterialisation implements Pass {
         }
       }
       result = toCopy.applyAll(result);
-      stms.add(i + 1, new Stm(List.of(copy), List.of(), rowsCopied(transposed, names)));
+      sizes.add(new Stm(List.of(copy), List.of(), rowsCopied(transposed.var(), sized, names)));
+      stms.addAll(i + 1, sizes);
     }
     return new Body(stms, result);
   }
 
-  /** {@code map(fn r => r, t)}: the rows of {@code t} copied in order. */
-  private static Exp.Screma rowsCopied(Ident t, NameSource names) {
-    Type row = InternalTypes.row(t.type());
+  /**
+   * The type of {@code transposed}, bound to {@code transpose}, with each size it does not know
+   * named by a {@code size(d, a)} of the transpose's operand {@code a} (the dimension that the
+   * transposition moves there), whose statements are added to {@code sizes}: the copy's rows then
+   * have sizes the host knows before the kernel runs, so it lowers as one launch.
+   */
+  private static Type sizedFromOperand(
+      Exp.Transpose transpose, Ident transposed, List<Stm> sizes, NameSource names) {
+    List<Integer> operandDimension = new ArrayList<>();
+    for (int d = 0; d < transposed.type().rank(); d++) {
+      operandDimension.add(d);
+    }
+    operandDimension.add(transpose.k() + transpose.n(), operandDimension.remove(transpose.k()));
+    return sized(transposed.type(), 0, operandDimension, transpose.array(), sizes, names);
+  }
+
+  private static Type sized(
+      Type type,
+      int depth,
+      List<Integer> operandDimension,
+      SubExp operand,
+      List<Stm> sizes,
+      NameSource names) {
+    if (!(type instanceof Type.Array array)) {
+      return type;
+    }
+    Type element = sized(array.element(), depth + 1, operandDimension, operand, sizes, names);
+    if (!(array.size() instanceof Dim.Unknown)) {
+      return new Type.Array(element, array.size(), array.unique());
+    }
+    Ident size = new Ident(names.fresh("transposed_size"), ScalarType.I32);
+    sizes.add(new Stm(List.of(size), new Exp.Size(operandDimension.get(depth), operand)));
+    return new Type.Array(element, new Dim.Named(size.name()), array.unique());
+  }
+
+  /** {@code map(fn r => r, t)}: the rows of {@code t}, of type {@code type}, copied in order. */
+  private static Exp.Screma rowsCopied(SubExp t, Type type, NameSource names) {
+    Type row = InternalTypes.row(type);
     Ident r = new Ident(names.fresh("row"), row);
     Lambda identity = new Lambda(List.of(r), new Body(List.of(), List.of(r.var())), List.of(row));
-    return Exp.Screma.map(identity, List.of(t.var()), SourcePos.NONE);
+    return Exp.Screma.map(identity, List.of(t), SourcePos.NONE);
   }
 }
