@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 
 /**
  * Producer-consumer fusion by T2 graph reduction (thesis §7.4). In each body the SOACs form a
@@ -166,28 +167,8 @@ public final class Fusion implements Pass {
    */
   private static boolean joinOneSiblingPair(
       List<Stm> stms, NameSource names, FusionHistory history) {
-    for (int j = 1; j < stms.size(); j++) {
-      Stm second = stms.get(j);
-      if (!isReduction(second)) {
-        continue;
-      }
-      for (int i = 0; i < j; i++) {
-        Stm first = stms.get(i);
-        if (!isReduction(first)
-            || !FusionRule.FUSE_HORIZONTAL.matches(first.exp(), second.exp(), first.pattern())
-            || !onePassFailsAsBefore(stms, i, j)
-            || readBetween(stms, i, j, first)
-            || consumedBetween(stms, i, j, first)) {
-          continue;
-        }
-        Stm joined = FusionRule.FUSE_HORIZONTAL.apply(first, second, names).orElseThrow();
-        history.record(FusionRule.FUSE_HORIZONTAL, first, second, joined);
-        stms.set(j, joined);
-        stms.remove(i);
-        return true;
-      }
-    }
-    return false;
+    return joinOnePairAtTheReduction(
+        stms, names, history, FusionRule.FUSE_HORIZONTAL, (first, second) -> isReduction(first));
   }
 
   /**
@@ -198,26 +179,48 @@ public final class Fusion implements Pass {
    */
   private static boolean foldOneReductionIntoFilter(
       List<Stm> stms, NameSource names, FusionHistory history) {
+    return joinOnePairAtTheReduction(
+        stms,
+        names,
+        history,
+        FusionRule.FUSE_FILTERMAP_REDUCE,
+        (producer, consumer) -> {
+          Set<String> outputs = new HashSet<>();
+          producer.pattern().forEach(p -> outputs.add(p.name()));
+          return onlyInputUses(consumer, (Exp.Soac) consumer.exp(), outputs);
+        });
+  }
+
+  /**
+   * The pair rule {@code rule} on the first pair of statements {@code i < j} where {@code j} is a
+   * reduction, the rule matches, {@code alsoRequires} holds, at most one of the two may fail
+   * ({@link #onePassFailsAsBefore}), nothing between them reads the first's results and nothing
+   * between them consumes what the first reads: the joined statement takes the second's place and
+   * the first goes. Whether a pair was joined.
+   */
+  private static boolean joinOnePairAtTheReduction(
+      List<Stm> stms,
+      NameSource names,
+      FusionHistory history,
+      FusionRule rule,
+      BiPredicate<Stm, Stm> alsoRequires) {
     for (int j = 1; j < stms.size(); j++) {
-      Stm consumer = stms.get(j);
-      if (!isReduction(consumer)) {
+      Stm second = stms.get(j);
+      if (!isReduction(second)) {
         continue;
       }
       for (int i = 0; i < j; i++) {
-        Stm producer = stms.get(i);
-        Set<String> outputs = new HashSet<>();
-        producer.pattern().forEach(p -> outputs.add(p.name()));
-        if (!FusionRule.FUSE_FILTERMAP_REDUCE.matches(
-                producer.exp(), consumer.exp(), producer.pattern())
+        Stm first = stms.get(i);
+        if (!rule.matches(first.exp(), second.exp(), first.pattern())
+            || !alsoRequires.test(first, second)
             || !onePassFailsAsBefore(stms, i, j)
-            || !onlyInputUses(consumer, (Exp.Soac) consumer.exp(), outputs)
-            || readBetween(stms, i, j, producer)
-            || consumedBetween(stms, i, j, producer)) {
+            || readBetween(stms, i, j, first)
+            || consumedBetween(stms, i, j, first)) {
           continue;
         }
-        Stm fused = FusionRule.FUSE_FILTERMAP_REDUCE.apply(producer, consumer, names).orElseThrow();
-        history.record(FusionRule.FUSE_FILTERMAP_REDUCE, producer, consumer, fused);
-        stms.set(j, fused);
+        Stm joined = rule.apply(first, second, names).orElseThrow();
+        history.record(rule, first, second, joined);
+        stms.set(j, joined);
         stms.remove(i);
         return true;
       }
