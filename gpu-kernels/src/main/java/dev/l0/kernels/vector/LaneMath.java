@@ -1,5 +1,6 @@
 package dev.l0.kernels.vector;
 
+import static dev.l0.math.Fdlibm.*;
 import static jdk.incubator.vector.VectorOperators.ASHR;
 import static jdk.incubator.vector.VectorOperators.EQ;
 import static jdk.incubator.vector.VectorOperators.GE;
@@ -49,7 +50,7 @@ final class LaneMath {
 
   private static final long MAGIC_BITS = Double.doubleToRawLongBits(MAGIC);
 
-  // e_exp.c
+  // e_exp.c (its and e_log.c's and s_erf.c's published constants are Fdlibm's)
   private static final double EXP_SCALAR_FROM = 708.0;
 
   /** fdlibm's o_threshold: exp(x) for x above it is huge * huge, +inf. */
@@ -63,24 +64,6 @@ final class LaneMath {
 
   /** |x| below 2^-28: fdlibm's {@code hx < 0x3e300000}. */
   private static final double EXP_TINY_BELOW = Double.longBitsToDouble(0x3e30000000000000L);
-
-  private static final double LN2_HI = 6.93147180369123816490e-01;
-  private static final double LN2_LO = 1.90821492927058770002e-10;
-  private static final double INVLN2 = 1.44269504088896338700e+00;
-  private static final double P1 = 1.66666666666666019037e-01;
-  private static final double P2 = -2.77777777770155933842e-03;
-  private static final double P3 = 6.61375632143793436117e-05;
-  private static final double P4 = -1.65339022054652515390e-06;
-  private static final double P5 = 4.13813679705723846039e-08;
-
-  // e_log.c
-  private static final double LG1 = 6.666666666666735130e-01;
-  private static final double LG2 = 3.999999999940941908e-01;
-  private static final double LG3 = 2.857142874366239149e-01;
-  private static final double LG4 = 2.222219843214978396e-01;
-  private static final double LG5 = 1.818357216161805012e-01;
-  private static final double LG6 = 1.531383769920937332e-01;
-  private static final double LG7 = 1.479819860511658591e-01;
 
   // e_pow.c (FdLibm.Pow of the JDK)
   /**
@@ -154,63 +137,6 @@ final class LaneMath {
   private static final double ERF_MIDDLE_BELOW = Double.longBitsToDouble(0x3ff40000_00000000L);
   private static final double ERF_ERFC_A_BELOW = Double.longBitsToDouble(0x4006DB6E_00000000L);
   private static final double ERF_ONE_FROM = Double.longBitsToDouble(0x40180000_00000000L);
-  private static final double ERF_TINY = 1e-300;
-  private static final double ERF_ERX = 8.45062911510467529297e-01;
-  private static final double ERF_EFX = 1.28379167095512586316e-01;
-  private static final double ERF_EFX8 = 1.02703333676410069053e+00;
-  private static final double ERF_PP0 = 1.28379167095512558561e-01;
-  private static final double ERF_PP1 = -3.25042107247001499370e-01;
-  private static final double ERF_PP2 = -2.84817495755985104766e-02;
-  private static final double ERF_PP3 = -5.77027029648944159157e-03;
-  private static final double ERF_PP4 = -2.37630166566501626084e-05;
-  private static final double ERF_QQ1 = 3.97917223959155352819e-01;
-  private static final double ERF_QQ2 = 6.50222499887672944485e-02;
-  private static final double ERF_QQ3 = 5.08130628187576562776e-03;
-  private static final double ERF_QQ4 = 1.32494738004321644526e-04;
-  private static final double ERF_QQ5 = -3.96022827877536812320e-06;
-  private static final double ERF_PA0 = -2.36211856075265944077e-03;
-  private static final double ERF_PA1 = 4.14856118683748331666e-01;
-  private static final double ERF_PA2 = -3.72207876035701323847e-01;
-  private static final double ERF_PA3 = 3.18346619901161753674e-01;
-  private static final double ERF_PA4 = -1.10894694282396677476e-01;
-  private static final double ERF_PA5 = 3.54783043256182359371e-02;
-  private static final double ERF_PA6 = -2.16637559486879084300e-03;
-  private static final double ERF_QA1 = 1.06420880400844228286e-01;
-  private static final double ERF_QA2 = 5.40397917702171048937e-01;
-  private static final double ERF_QA3 = 7.18286544141962662868e-02;
-  private static final double ERF_QA4 = 1.26171219808761642112e-01;
-  private static final double ERF_QA5 = 1.36370839120290507362e-02;
-  private static final double ERF_QA6 = 1.19844998467991074170e-02;
-  private static final double ERF_RA0 = -9.86494403484714822705e-03;
-  private static final double ERF_RA1 = -6.93858572707181764372e-01;
-  private static final double ERF_RA2 = -1.05586262253232909814e+01;
-  private static final double ERF_RA3 = -6.23753324503260060396e+01;
-  private static final double ERF_RA4 = -1.62396669462573470355e+02;
-  private static final double ERF_RA5 = -1.84605092906711035994e+02;
-  private static final double ERF_RA6 = -8.12874355063065934246e+01;
-  private static final double ERF_RA7 = -9.81432934416914548592e+00;
-  private static final double ERF_SA1 = 1.96512716674392571292e+01;
-  private static final double ERF_SA2 = 1.37657754143519042600e+02;
-  private static final double ERF_SA3 = 4.34565877475229228821e+02;
-  private static final double ERF_SA4 = 6.45387271733267880336e+02;
-  private static final double ERF_SA5 = 4.29008140027567833386e+02;
-  private static final double ERF_SA6 = 1.08635005541779435134e+02;
-  private static final double ERF_SA7 = 6.57024977031928170135e+00;
-  private static final double ERF_SA8 = -6.04244152148580987438e-02;
-  private static final double ERF_RB0 = -9.86494292470009928597e-03;
-  private static final double ERF_RB1 = -7.99283237680523006574e-01;
-  private static final double ERF_RB2 = -1.77579549177547519889e+01;
-  private static final double ERF_RB3 = -1.60636384855821916062e+02;
-  private static final double ERF_RB4 = -6.37566443368389627722e+02;
-  private static final double ERF_RB5 = -1.02509513161107724954e+03;
-  private static final double ERF_RB6 = -4.83519191608651397019e+02;
-  private static final double ERF_SB1 = 3.03380607434824582924e+01;
-  private static final double ERF_SB2 = 3.25792512996573918826e+02;
-  private static final double ERF_SB3 = 1.53672958608443695994e+03;
-  private static final double ERF_SB4 = 3.19985821950859553908e+03;
-  private static final double ERF_SB5 = 2.55305040643316442583e+03;
-  private static final double ERF_SB6 = 4.74528541206955367215e+02;
-  private static final double ERF_SB7 = -2.24409524465858183362e+01;
 
   /** Per thread, {@link #erf}'s two scratch arrays of {@value #STAGE_BLOCK} doubles. */
   private static final ThreadLocal<double[][]> ERF_SCRATCH =
@@ -257,7 +183,7 @@ final class LaneMath {
       // xsb, and x - k * ln2HI, k * ln2LO are then its hi and lo with ln2HI[xsb], ln2LO[xsb].
       // |k| is floor(|x| * invln2 + 0.5): rounding is symmetric, so invln2 * x + halF[xsb] is
       // that sum with x's sign, and truncating it is flooring its magnitude.
-      DoubleVector magnitude = ax.mul(INVLN2).add(0.5);
+      DoubleVector magnitude = ax.mul(INV_LN2).add(0.5);
       DoubleVector nearest = magnitude.add(MAGIC).sub(MAGIC);
       DoubleVector floor = nearest.sub(1.0).blend(nearest, nearest.compare(LE, magnitude));
       DoubleVector k = floor.blend(floor.neg(), x.compare(LT, 0.0)).blend(0.0, reduce.not());
@@ -799,23 +725,17 @@ final class LaneMath {
       if (erfc.andNot(nearer).anyTrue()) {
         DoubleVector rb =
             s.mul(
-                    s.mul(
-                            s.mul(
-                                    s.mul(s.mul(s.mul(ERF_RB6).add(ERF_RB5)).add(ERF_RB4))
-                                        .add(ERF_RB3))
-                                .add(ERF_RB2))
-                        .add(ERF_RB1))
-                .add(ERF_RB0);
+                    s.mul(s.mul(s.mul(s.mul(s.mul(RB6).add(RB5)).add(RB4)).add(RB3)).add(RB2))
+                        .add(RB1))
+                .add(RB0);
         DoubleVector sb =
             s.mul(
                     s.mul(
                             s.mul(
-                                    s.mul(
-                                            s.mul(s.mul(s.mul(ERF_SB7).add(ERF_SB6)).add(ERF_SB5))
-                                                .add(ERF_SB4))
-                                        .add(ERF_SB3))
-                                .add(ERF_SB2))
-                        .add(ERF_SB1))
+                                    s.mul(s.mul(s.mul(s.mul(SB7).add(SB6)).add(SB5)).add(SB4))
+                                        .add(SB3))
+                                .add(SB2))
+                        .add(SB1))
                 .add(1.0);
         ratio = rb.div(sb);
       }
@@ -824,27 +744,23 @@ final class LaneMath {
             s.mul(
                     s.mul(
                             s.mul(
-                                    s.mul(
-                                            s.mul(s.mul(s.mul(ERF_RA7).add(ERF_RA6)).add(ERF_RA5))
-                                                .add(ERF_RA4))
-                                        .add(ERF_RA3))
-                                .add(ERF_RA2))
-                        .add(ERF_RA1))
-                .add(ERF_RA0);
+                                    s.mul(s.mul(s.mul(s.mul(RA7).add(RA6)).add(RA5)).add(RA4))
+                                        .add(RA3))
+                                .add(RA2))
+                        .add(RA1))
+                .add(RA0);
         DoubleVector sa =
             s.mul(
                     s.mul(
                             s.mul(
                                     s.mul(
                                             s.mul(
-                                                    s.mul(
-                                                            s.mul(s.mul(ERF_SA8).add(ERF_SA7))
-                                                                .add(ERF_SA6))
-                                                        .add(ERF_SA5))
-                                                .add(ERF_SA4))
-                                        .add(ERF_SA3))
-                                .add(ERF_SA2))
-                        .add(ERF_SA1))
+                                                    s.mul(s.mul(s.mul(SA8).add(SA7)).add(SA6))
+                                                        .add(SA5))
+                                                .add(SA4))
+                                        .add(SA3))
+                                .add(SA2))
+                        .add(SA1))
                 .add(1.0);
         ratio = ratio.blend(ra.div(sa), nearer);
       }
@@ -884,7 +800,7 @@ final class LaneMath {
         continue;
       }
       // from 6 on 1 - tiny
-      DoubleVector magnitude = DoubleVector.broadcast(DOUBLES, 1.0 - ERF_TINY);
+      DoubleVector magnitude = DoubleVector.broadcast(DOUBLES, 1.0 - TINY);
       // 1.25 <= |x| < 6: 1 - exp(first) * exp(second) / |x|
       if (erfc.anyTrue()) {
         DoubleVector e =
@@ -899,38 +815,25 @@ final class LaneMath {
         DoubleVector d = ax.sub(1.0);
         DoubleVector p =
             d.mul(
-                    d.mul(
-                            d.mul(
-                                    d.mul(d.mul(d.mul(ERF_PA6).add(ERF_PA5)).add(ERF_PA4))
-                                        .add(ERF_PA3))
-                                .add(ERF_PA2))
-                        .add(ERF_PA1))
-                .add(ERF_PA0);
+                    d.mul(d.mul(d.mul(d.mul(d.mul(PA6).add(PA5)).add(PA4)).add(PA3)).add(PA2))
+                        .add(PA1))
+                .add(PA0);
         DoubleVector q =
             d.mul(
-                    d.mul(
-                            d.mul(
-                                    d.mul(d.mul(d.mul(ERF_QA6).add(ERF_QA5)).add(ERF_QA4))
-                                        .add(ERF_QA3))
-                                .add(ERF_QA2))
-                        .add(ERF_QA1))
+                    d.mul(d.mul(d.mul(d.mul(d.mul(QA6).add(QA5)).add(QA4)).add(QA3)).add(QA2))
+                        .add(QA1))
                 .add(1.0);
-        magnitude = magnitude.blend(p.div(q).add(ERF_ERX), middle);
+        magnitude = magnitude.blend(p.div(q).add(ERX), middle);
       }
       // |x| < 0.84375: x + x * (r / s); below 2^-28 x + efx * x
       if (small.anyTrue()) {
         DoubleVector z = ax.mul(ax);
-        DoubleVector r =
-            z.mul(z.mul(z.mul(z.mul(ERF_PP4).add(ERF_PP3)).add(ERF_PP2)).add(ERF_PP1)).add(ERF_PP0);
+        DoubleVector r = z.mul(z.mul(z.mul(z.mul(PP4).add(PP3)).add(PP2)).add(PP1)).add(PP0);
         DoubleVector s =
-            z.mul(
-                    z.mul(z.mul(z.mul(z.mul(ERF_QQ5).add(ERF_QQ4)).add(ERF_QQ3)).add(ERF_QQ2))
-                        .add(ERF_QQ1))
-                .add(1.0);
+            z.mul(z.mul(z.mul(z.mul(z.mul(QQ5).add(QQ4)).add(QQ3)).add(QQ2)).add(QQ1)).add(1.0);
         magnitude =
             magnitude.blend(
-                ax.add(ax.mul(r.div(s)))
-                    .blend(ax.add(ax.mul(ERF_EFX)), ax.compare(LT, ERF_TINY_BELOW)),
+                ax.add(ax.mul(r.div(s))).blend(ax.add(ax.mul(EFX)), ax.compare(LT, ERF_TINY_BELOW)),
                 small);
       }
       magnitude.blend(magnitude.neg(), x.compare(LT, 0.0)).intoArray(out, outOffset + i);
