@@ -1,6 +1,7 @@
 package dev.l0.cli;
 
 import dev.l0.ir.L0CompileError;
+import dev.l0.ir.L0ConfigurationError;
 import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.types.NestingLimit;
@@ -121,6 +122,9 @@ public final class Main {
       return command.execute(parsed, in, out, err);
     } catch (CliArgs.UsageError e) {
       err.println("l0 " + verb + ": " + e.getMessage() + "\n" + USAGE);
+      return EXIT_USAGE;
+    } catch (L0ConfigurationError e) {
+      err.println("l0 " + verb + ": " + e.getMessage());
       return EXIT_USAGE;
     } catch (L0CompileError e) {
       err.println(e.getMessage());

@@ -501,6 +501,23 @@ class MainTest {
   }
 
   @Test
+  void aSettingWithAValueItCannotUseIsAUsageErrorThatNamesIt() throws Exception {
+    String file =
+        write("double.l0", "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => x * 2.0, xs)\n");
+    Outcome o =
+        l0Process(
+            "[1.0, 2.0]", List.of("-Dl0.jvm.methodBudget=3k"), "run", file, "--device", "jvm");
+    assertEquals(Main.EXIT_USAGE, o.exitCode(), o.err());
+    assertEquals(
+        List.of(
+            "device: jvm: requested",
+            "l0 run: the system property l0.jvm.methodBudget must be an integer of at least 100"
+                + " (estimated bytes of bytecode per method of a JVM kernel), not '3k'"),
+        o.err().lines().toList());
+    assertEquals("", o.out());
+  }
+
+  @Test
   void sizesThatCannotFitAreRefusedBeforeAnythingIsAllocated() throws IOException {
     String iota = write("iota.l0", "fun [i32] main(i32 n) = iota(n)\n");
     for (List<String> mode :

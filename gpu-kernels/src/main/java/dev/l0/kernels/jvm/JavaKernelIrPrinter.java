@@ -1,6 +1,7 @@
 package dev.l0.kernels.jvm;
 
 import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.L0ConfigurationError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.ir.Buffer;
@@ -72,25 +73,12 @@ public final class JavaKernelIrPrinter {
 
   /** The method budget that the property value {@code value} sets (the default if null). */
   static int methodBudget(String value) {
-    if (value == null) {
-      return DEFAULT_METHOD_BUDGET;
-    }
-    try {
-      int budget = Integer.parseInt(value.trim());
-      if (budget >= MIN_METHOD_BUDGET) {
-        return budget;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException(
-        "the system property "
-            + METHOD_BUDGET_PROPERTY
-            + " must be an integer of at least "
-            + MIN_METHOD_BUDGET
-            + " (estimated bytes of bytecode per method of a JVM kernel), not '"
-            + value
-            + "'");
+    return L0ConfigurationError.intValue(
+        METHOD_BUDGET_PROPERTY,
+        value,
+        DEFAULT_METHOD_BUDGET,
+        MIN_METHOD_BUDGET,
+        "estimated bytes of bytecode per method of a JVM kernel");
   }
 
   private final JavaScalarSyntax syntax = new JavaScalarSyntax();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
+import dev.l0.ir.L0ConfigurationError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Program;
 import dev.l0.ir.Value;
@@ -116,8 +117,8 @@ class KernelMethodsTest {
         JavaKernelIrPrinter.MIN_METHOD_BUDGET,
         JavaKernelIrPrinter.methodBudget(" " + JavaKernelIrPrinter.MIN_METHOD_BUDGET + " "));
     for (String bad : List.of("99", "-5", "", "3k", "1e4")) {
-      IllegalArgumentException e =
-          assertThrows(IllegalArgumentException.class, () -> JavaKernelIrPrinter.methodBudget(bad));
+      L0ConfigurationError e =
+          assertThrows(L0ConfigurationError.class, () -> JavaKernelIrPrinter.methodBudget(bad));
       assertEquals(
           "the system property l0.jvm.methodBudget must be an integer of at least 100 (estimated"
               + " bytes of bytecode per method of a JVM kernel), not '"

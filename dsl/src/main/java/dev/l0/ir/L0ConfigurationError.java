@@ -1,0 +1,49 @@
+package dev.l0.ir;
+
+/**
+ * A setting of this implementation (a {@code l0.*} system property) has a value it cannot use. The
+ * message names the setting, what it must be, and the value given. {@link #intProperty} reads the
+ * integer settings this way, so that a mistyped value is reported instead of silently replaced by
+ * the default.
+ */
+public class L0ConfigurationError extends RuntimeException {
+  public L0ConfigurationError(String detail) {
+    super(detail);
+  }
+
+  /**
+   * The system property {@code name} as an integer of at least {@code minimum}, or {@code
+   * defaultValue} where it is not set; {@code meaning} says in a few words what it sets.
+   *
+   * @throws L0ConfigurationError where it is set to anything else
+   */
+  public static int intProperty(String name, int defaultValue, int minimum, String meaning) {
+    return intValue(name, System.getProperty(name), defaultValue, minimum, meaning);
+  }
+
+  /** {@link #intProperty} for the value {@code value} of the property {@code name}. */
+  public static int intValue(
+      String name, String value, int defaultValue, int minimum, String meaning) {
+    if (value == null) {
+      return defaultValue;
+    }
+    try {
+      int parsed = Integer.parseInt(value.trim());
+      if (parsed >= minimum) {
+        return parsed;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new L0ConfigurationError(
+        "the system property "
+            + name
+            + " must be an integer of at least "
+            + minimum
+            + " ("
+            + meaning
+            + "), not '"
+            + value
+            + "'");
+  }
+}
