@@ -363,23 +363,7 @@ final class RiskInputs {
             volatility.as("volatility"),
             rate.as("rate"),
             col("row"));
-    List<Row> duplicate =
-        market
-            .groupBy("underlying")
-            .agg(count(lit(1)).as("n"), org.apache.spark.sql.functions.max("row").as("row"))
-            .where(col("n").gt(1))
-            .orderBy("row")
-            .limit(1)
-            .collectAsList();
-    if (!duplicate.isEmpty()) {
-      throw new InvalidInputException(
-          name
-              + ": row "
-              + duplicate.get(0).getLong(2)
-              + ", column 'underlying': '"
-              + duplicate.get(0).getString(0)
-              + "' appears again (each underlying has one market row)");
-    }
+    requireUnique(market, "underlying", name, "each underlying has one market row");
     return market.drop("row");
   }
 
@@ -687,24 +671,38 @@ final class RiskInputs {
             r13.as(CORRELATION_PAIRS[1][0]),
             r23.as(CORRELATION_PAIRS[2][0]),
             col("row"));
+    requireUnique(portfolio, "id", name, "position ids are unique");
+    return portfolio.drop("row");
+  }
+
+  /**
+   * Fails where a value of {@code key} appears on two rows of {@code rows} (the file {@code name}):
+   * the message names the earliest row at which a value appears again, the column and the value
+   * (quoted where it is a string), and {@code rule}.
+   */
+  private static void requireUnique(Dataset<Row> rows, String key, String name, String rule)
+      throws InvalidInputException {
     List<Row> duplicate =
-        portfolio
-            .groupBy("id")
+        rows.groupBy(key)
             .agg(count(lit(1)).as("n"), org.apache.spark.sql.functions.max("row").as("row"))
             .where(col("n").gt(1))
             .orderBy("row")
             .limit(1)
             .collectAsList();
     if (!duplicate.isEmpty()) {
+      Object value = duplicate.get(0).get(0);
       throw new InvalidInputException(
           name
               + ": row "
               + duplicate.get(0).getLong(2)
-              + ", column 'id': "
-              + duplicate.get(0).getLong(0)
-              + " appears again (position ids are unique)");
+              + ", column '"
+              + key
+              + "': "
+              + (value instanceof String ? "'" + value + "'" : value)
+              + " appears again ("
+              + rule
+              + ")");
     }
-    return portfolio.drop("row");
   }
 
   /**

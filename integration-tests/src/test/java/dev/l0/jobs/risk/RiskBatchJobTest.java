@@ -453,6 +453,18 @@ class RiskBatchJobTest {
         lines(portfolioLines(), 7, "6,EQ-B,vanilla,U1,,40,2027-01-01,call"),
         market,
         file + ": row 7, column 'quantity': null");
+    assertBadInput(
+        lines(portfolioLines(), 4, "2,EQ-B,vanilla,U1,10,40,2027-01-01,call"),
+        market,
+        file + ": row 4, column 'id': 2 appears again (position ids are unique)");
+    List<String> twiceU1 = new ArrayList<>(marketLines());
+    twiceU1.add("U1,43.0,0.3,0.01");
+    assertBadInput(
+        portfolio,
+        write(twiceU1),
+        file
+            + ": row 5, column 'underlying': 'U1' appears again (each underlying has one market"
+            + " row)");
     List<String> noVolatility =
         marketLines().stream()
             .map(
