@@ -16,10 +16,10 @@ aggregation iterator counts as kernel). Prints one line per part with its share 
 and the TOP most sampled methods of each.
 """
 import collections
-import json
+import jfr_samples
 import sys
 
-WINDOW = 0.1
+WINDOW = jfr_samples.WINDOW
 PARTS = [
     ('kernel', ('dev.l0.kernels.jvm.generated.Kernel', 'dev.l0.kernels.vector', 'jdk.incubator.vector',
                 'dev.l0.math')),
@@ -41,12 +41,6 @@ PARTS = [
 ]
 
 
-def seconds(event):
-    clock = event['values']['startTime'][11:].rstrip('Z').split('+')[0]
-    h, m, s = clock.split(':')
-    return int(h) * 3600 + int(m) * 60 + float(s)
-
-
 def query_of(names):
     joined = ' '.join(names)
     if any(k in joined for k in ('generated.Kernel', 'dev.l0.spark.plan', 'dev.l0.spark.pipeline',
@@ -66,23 +60,9 @@ def part_of(names):
 
 
 def main():
-    events = json.load(open(sys.argv[1]))['recording']['events']
     top = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    samples = []
-    for event in events:
-        thread = event['values']['sampledThread']['javaName'] or ''
-        trace = event['values'].get('stackTrace')
-        if not trace or 'JFR' in thread:
-            continue
-        names = [f['method']['type']['name'].replace('/', '.') + '.' + f['method']['name']
-                 for f in trace['frames']]
-        samples.append((seconds(event), names))
-    samples.sort(key=lambda s: s[0])
-    windows = collections.defaultdict(collections.Counter)
-    for t, names in samples:
-        q = query_of(names)
-        if q:
-            windows[int(t / WINDOW)][q] += 1
+    samples = jfr_samples.samples(sys.argv[1], lambda thread: 'JFR' not in thread)
+    windows = jfr_samples.windows(samples, query_of)
     label = None
     spans = []
     for t, names in samples:

@@ -18,17 +18,10 @@ Prints one line per part with its share of the query's samples, and the TOP most
 Execution samples see Java code only, not time spent in native reads.
 """
 import collections
-import json
+import jfr_samples
 import sys
 
-WINDOW = 0.1
-
-
-def seconds(event):
-    t = event['values']['startTime']
-    clock = t[11:].rstrip('Z').split('+')[0]
-    h, m, s = clock.split(':')
-    return int(h) * 3600 + int(m) * 60 + float(s)
+WINDOW = jfr_samples.WINDOW
 
 
 def query_of(names):
@@ -69,22 +62,10 @@ def part_of(names):
 
 
 def main():
-    events = json.load(open(sys.argv[1]))['recording']['events']
     top = int(sys.argv[2]) if len(sys.argv) > 2 else 0
-    samples = []
-    for event in events:
-        thread = event['values']['sampledThread']['javaName'] or ''
-        if 'Executor task launch' not in thread and thread != 'l0-compiler':
-            continue
-        frames = event['values']['stackTrace']['frames']
-        names = [f['method']['type']['name'].replace('/', '.') + '.' + f['method']['name'] for f in frames]
-        samples.append((seconds(event), names))
-    samples.sort(key=lambda s: s[0])
-    windows = collections.defaultdict(collections.Counter)
-    for t, names in samples:
-        q = query_of(names)
-        if q:
-            windows[int(t / WINDOW)][q] += 1
+    samples = jfr_samples.samples(
+        sys.argv[1], lambda thread: 'Executor task launch' in thread or thread == 'l0-compiler')
+    windows = jfr_samples.windows(samples, query_of)
     def label(t):
         w = int(t / WINDOW)
         for offset in (0, -1, 1, -2, 2, -3, 3):
