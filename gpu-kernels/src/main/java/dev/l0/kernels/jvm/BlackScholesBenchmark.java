@@ -19,6 +19,8 @@ import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -31,9 +33,10 @@ import java.util.stream.IntStream;
  * ({@link L0Runtime#compile} for the JVM, then {@link CompiledProgram#run} on the {@code double[]}
  * columns), against hand-written Java loops with the same StrictMath formula (sequential, and
  * parallel over the same cores) and the same parallel loop with {@code Math} (not bit-exact), in
- * the same run, taking turns. Prints one JSON line with the best of several timed runs after
- * warm-up, whether the prices agree bit for bit, whether the backend ran the kernel staged ({@code
- * staged}) and whether {@code VectorMath} ran lane-wise ({@code lanewise}).
+ * the same run, taking turns; then the kernel on one thread, timed by that thread's CPU time (per
+ * option). Prints one JSON line with the best of several timed runs after warm-up, whether the
+ * prices agree bit for bit, whether the backend ran the kernel staged ({@code staged}) and whether
+ * {@code VectorMath} ran lane-wise ({@code lanewise}).
  */
 public final class BlackScholesBenchmark {
   private static final int WARMUP = 3;
@@ -47,8 +50,9 @@ public final class BlackScholesBenchmark {
         Optimizer.optimize(TypeChecker.check(L0Parser.parse(programText(), "p0_blackscholes.l0")));
     long compileStart = System.nanoTime();
     KernelPlan.Kernel map = p0.kernelPlan().kernels().get(0);
-    PreparedKernel kernel = compileKernel(p0, map);
+    PreparedKernel kernel = compileKernel(p0, map, new JvmKernelExecutor());
     long compileNanos = System.nanoTime() - compileStart;
+    PreparedKernel oneThreadKernel = compileKernel(p0, map, new JvmKernelExecutor(1));
 
     Options options = Options.random(n, new Random(20261122));
     List<FlatArray> kernelColumns =
@@ -60,15 +64,7 @@ public final class BlackScholesBenchmark {
             column(options.rate),
             column(options.volatility));
     double[][] kernelPrices = new double[1][];
-    Runnable backend =
-        () -> {
-          HostEnvironment environment = new HostEnvironment(new RunMeter());
-          for (int k = 0; k < kernelColumns.size(); k++) {
-            environment.bind(
-                ((SubExp.Var) map.inputs().get(k)).name(), HostValue.of(kernelColumns.get(k)));
-          }
-          kernelPrices[0] = (double[]) kernel.run(environment).get(0).flat().data();
-        };
+    Runnable backend = () -> kernelPrices[0] = prices(kernel, map, kernelColumns);
     CompiledProgram api =
         L0Runtime.compile(programText(), "p0_blackscholes.l0", "blackscholes", DeviceKind.JVM);
     Object[] columns = {
@@ -98,6 +94,10 @@ public final class BlackScholesBenchmark {
     double sequentialSeconds = best[2];
     double parallelSeconds = best[3];
     double mathParallelSeconds = best[4];
+    double[][] oneThreadPrices = new double[1][];
+    double oneThreadCpuSeconds =
+        leastThreadCpuSeconds(
+            () -> oneThreadPrices[0] = prices(oneThreadKernel, map, kernelColumns));
 
     System.out.println(
         new JsonLine()
@@ -115,6 +115,7 @@ public final class BlackScholesBenchmark {
             .add("hand_loop_math_parallel_s", mathParallelSeconds)
             .add("ratio_vs_parallel", kernelSeconds / parallelSeconds)
             .add("ratio_vs_math_parallel", kernelSeconds / mathParallelSeconds)
+            .add("jvm_backend_one_thread_cpu_ns_per_option", oneThreadCpuSeconds * 1e9 / n)
             .add(
                 "math_loop_differing_prices",
                 IntStream.range(0, n)
@@ -129,9 +130,39 @@ public final class BlackScholesBenchmark {
             .add(
                 "bit_identical",
                 Arrays.equals(kernelPrices[0], sequential)
+                    && Arrays.equals(oneThreadPrices[0], sequential)
                     && Arrays.equals(apiPrices[0], sequential)
                     && Arrays.equals(parallel, sequential))
             .text());
+  }
+
+  /** The prices {@code kernel} (P0's map) computes from the option columns. */
+  private static double[] prices(
+      PreparedKernel kernel, KernelPlan.Kernel map, List<FlatArray> columns) {
+    HostEnvironment environment = new HostEnvironment(new RunMeter());
+    for (int k = 0; k < columns.size(); k++) {
+      environment.bind(((SubExp.Var) map.inputs().get(k)).name(), HostValue.of(columns.get(k)));
+    }
+    return (double[]) kernel.run(environment).get(0).flat().data();
+  }
+
+  /**
+   * The least CPU time of this thread over {@link #RUNS} runs of {@code run} after {@link #WARMUP}
+   * untimed ones, in seconds: for a kernel run on the calling thread alone (one worker runs on the
+   * caller), less disturbed by other work on the machine than wall-clock time.
+   */
+  private static double leastThreadCpuSeconds(Runnable run) {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    for (int i = 0; i < WARMUP; i++) {
+      run.run();
+    }
+    long least = Long.MAX_VALUE;
+    for (int i = 0; i < RUNS; i++) {
+      long start = threads.getCurrentThreadCpuTime();
+      run.run();
+      least = Math.min(least, threads.getCurrentThreadCpuTime() - start);
+    }
+    return least / 1e9;
   }
 
   /** The one kernel of the group P0's map lowers to for the JVM backend. */
@@ -147,9 +178,11 @@ public final class BlackScholesBenchmark {
   }
 
   /**
-   * P0's one kernel {@code map}, the map over the six option columns, compiled for the JVM backend.
+   * P0's one kernel {@code map}, the map over the six option columns, compiled for the JVM backend
+   * by {@code executor}.
    */
-  private static PreparedKernel compileKernel(OptimizedProgram p0, KernelPlan.Kernel map) {
+  private static PreparedKernel compileKernel(
+      OptimizedProgram p0, KernelPlan.Kernel map, JvmKernelExecutor executor) {
     if (map.kind() != KernelKind.MAP
         || map.inputs().size() != 6
         || !map.inputs().stream().allMatch(SubExp.Var.class::isInstance)) {
@@ -158,7 +191,7 @@ public final class BlackScholesBenchmark {
     }
     KernelScope scope =
         KernelScope.topLevel(p0.internal(), p0.internal().function(map.function()).orElseThrow());
-    return new JvmKernelExecutor().prepare(map, scope);
+    return executor.prepare(map, scope);
   }
 
   private static FlatArray column(double[] values) {

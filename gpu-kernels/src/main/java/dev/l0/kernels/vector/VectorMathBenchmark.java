@@ -31,6 +31,10 @@ import jdk.incubator.vector.VectorSpecies;
  *       Vector API too ({@code lanewise_} fields; only where the module is loaded). Each on one
  *       thread and on all cores (blocks of 64 Ki rows in a parallel stream). One JSON line with the
  *       times, the ratios and how many prices of (b), (c) and (d) differ from (a) in their bits.
+ *   <li>Where the module is loaded, the divider alone: one lane-wise division and one lane-wise
+ *       square root per element of a 1024-element range held in the L1 cache, 2^20 elements ({@code
+ *       vector_math_divider}), the least that each division and square root of the formulas above
+ *       costs per element.
  * </ul>
  *
  * Times are the best of 5 runs after 3 warm-ups: wall-clock time, and for the one-thread runs also
@@ -68,6 +72,10 @@ public final class VectorMathBenchmark {
         values(random, 0.05, 200),
         values(random, -3, 3));
     blackScholesLine(n);
+    if (VectorMath.lanewise()) {
+      dividerLine(
+          random.doubles(STAGE, 1, 200).toArray(), random.doubles(STAGE, 0.05, 200).toArray());
+    }
   }
 
   private static double[] values(SplittableRandom random, double from, double to) {
@@ -259,6 +267,80 @@ public final class VectorMathBenchmark {
       identical &= mismatches(strict, lanes) == 0 && mismatches(strict, lanesParallel) == 0;
     }
     System.out.println(line.add("bit_identical", identical).text());
+  }
+
+  /**
+   * The divider's share: one lane-wise division {@code x / y}, and one lane-wise square root of
+   * {@code y}, over the {@value #STAGE} elements of {@code x} and {@code y} (in the core's L1
+   * cache), run over until {@value #FUNCTION_INPUTS} elements are done, in ns per element. fdlibm's
+   * formulas keep their divisions (exp one, log one; P0 has four more and a square root), and a
+   * division has no exact lane-wise substitute, so these bound from below what each of them costs
+   * per element on this machine.
+   */
+  private static void dividerLine(double[] x, double[] y) {
+    double[] out = new double[STAGE];
+    Timing divide =
+        best(
+            () -> {
+              for (int done = 0; done < FUNCTION_INPUTS; done += STAGE) {
+                DividerRanges.divide(x, y, out, 0, STAGE);
+              }
+            });
+    Timing root =
+        best(
+            () -> {
+              for (int done = 0; done < FUNCTION_INPUTS; done += STAGE) {
+                DividerRanges.sqrt(y, out, 0, STAGE);
+              }
+            });
+    System.out.println(
+        new JsonLine()
+            .add("benchmark", "vector_math_divider")
+            .add("elements", FUNCTION_INPUTS)
+            .add("range", STAGE)
+            .add("lanes", VectorMath.lanes())
+            .add("java", System.getProperty("java.version"))
+            .add("divide_ns", divide.wall() * 1e9 / FUNCTION_INPUTS)
+            .add("divide_cpu_ns", divide.cpu() * 1e9 / FUNCTION_INPUTS)
+            .add("sqrt_ns", root.wall() * 1e9 / FUNCTION_INPUTS)
+            .add("sqrt_cpu_ns", root.cpu() * 1e9 / FUNCTION_INPUTS)
+            .text());
+  }
+
+  /**
+   * The lane-wise loops of {@link #dividerLine}, in their own class so that the benchmark's class
+   * loads without the vector module.
+   */
+  private static final class DividerRanges {
+    /**
+     * {@code out[i] = x[i] / y[i]} for the {@code count} elements from {@code offset}, lane-wise.
+     */
+    static void divide(double[] x, double[] y, double[] out, int offset, int count) {
+      VectorSpecies<Double> species = DoubleVector.SPECIES_PREFERRED;
+      int i = offset;
+      for (; i < offset + species.loopBound(count); i += species.length()) {
+        DoubleVector.fromArray(species, x, i)
+            .div(DoubleVector.fromArray(species, y, i))
+            .intoArray(out, i);
+      }
+      for (; i < offset + count; i++) {
+        out[i] = x[i] / y[i];
+      }
+    }
+
+    /**
+     * {@code out[i] = sqrt(x[i])} for the {@code count} elements from {@code offset}, lane-wise.
+     */
+    static void sqrt(double[] x, double[] out, int offset, int count) {
+      VectorSpecies<Double> species = DoubleVector.SPECIES_PREFERRED;
+      int i = offset;
+      for (; i < offset + species.loopBound(count); i += species.length()) {
+        DoubleVector.fromArray(species, x, i).lanewise(VectorOperators.SQRT).intoArray(out, i);
+      }
+      for (; i < offset + count; i++) {
+        out[i] = Math.sqrt(x[i]);
+      }
+    }
   }
 
   private static long mismatches(double[] expected, double[] actual) {
