@@ -1,5 +1,14 @@
 package dev.l0.kernels.sim;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.opt.KernelKind;
+import dev.l0.opt.OptimizedProgram;
+import dev.l0.opt.Optimizer;
+import dev.l0.testing.ProgramCase;
+import dev.l0.testing.RandomPrograms;
+import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -83,5 +92,31 @@ public class ReductionsAndMapsOnEveryBackendTest {
     EveryBackend.assertRunsAs(List.of("screma"), SUM_AND_QUOTIENTS, "screma.l0", "[7, 2, -3, 1]");
     EveryBackend.assertFailsAs(
         List.of("screma"), SUM_AND_QUOTIENTS, "screma.l0", "[7, 2, 0, 1, 0]");
+  }
+
+  /**
+   * The random programs of the first 300 seeds (of both generators) whose kernel plan holds a
+   * screma: there are some, and each runs on the simulator and the JVM backend as the interpreter
+   * runs it (or, with a float reduction, as the other backends do).
+   */
+  @Test
+  void randomProgramsWithAScremaRunOnEveryBackend() {
+    List<String> problems = new ArrayList<>();
+    int scremas = 0;
+    for (int seed = 0; seed < 300; seed++) {
+      for (ProgramCase c :
+          List.of(RandomPrograms.program(seed), RandomPrograms.kernelArrayProgram(seed))) {
+        OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(c.program()));
+        if (optimized.kernelPlan().kernels().stream()
+            .anyMatch(k -> k.kind() == KernelKind.SCREMA)) {
+          scremas++;
+          problems.addAll(
+              KernelArrayProgramsOnEveryBackendTest.problemsOnEveryBackend(
+                  "seed " + seed, c, optimized));
+        }
+      }
+    }
+    assertTrue(scremas > 0, "no random program makes a screma");
+    assertEquals(List.of(), problems.stream().limit(3).toList(), problems.size() + " problems");
   }
 }

@@ -51,17 +51,17 @@ import java.util.function.Predicate;
  * transposes or reshapes fuses by the rules of thesis ch. 8 ({@link IndexFunctionFusion}), tried
  * first.
  *
- * <p>Failure rule of the joins (horizontal fusion, of reductions and of a map, filter-reduce and
- * the clustering's joins): two SOACs run as one pass only where at most one of them may fail
- * ({@link #onePassFailsAsBefore}). Run apart, the first runs over all its rows before the second
- * starts, so where both fail the first's error wins, whichever row fails; run as one pass, row by
- * row, the second's error would win where it fails on an earlier row. The pass takes the second's
- * place, so a first that may fail moves past no statement that may fail. With at most one that may
- * fail, the pass fails exactly where that one fails, on the same (first failing) row with the same
- * error, and otherwise gives the same results: the other's work on the rows before is pure. The one
- * that may fail must do so only in its functions' code, whose errors name their own positions, not
- * in the check of a map's array rows, which names the map's. Index out of bounds, integer division
- * by zero and failing asserts in a map, filter or reduction are all such code.
+ * <p>Failure rule of the joins (horizontal fusion, filter-reduce and the clustering's joins): two
+ * SOACs run as one pass only where at most one of them may fail ({@link #onePassFailsAsBefore}).
+ * Run apart, the first runs over all its rows before the second starts, so where both fail the
+ * first's error wins, whichever row fails; run as one pass, row by row, the second's error would
+ * win where it fails on an earlier row. The pass takes the second's place, so a first that may fail
+ * moves past no statement that may fail. With at most one that may fail, the pass fails exactly
+ * where that one fails, on the same (first failing) row with the same error, and otherwise gives
+ * the same results: the other's work on the rows before is pure. The one that may fail must do so
+ * only in its functions' code, whose errors name their own positions, not in the check of a map's
+ * array rows, which names the map's. Index out of bounds, integer division by zero and failing
+ * asserts in a map, filter or reduction are all such code.
  */
 public final class Fusion implements Pass {
   private final FusionHistory history = new FusionHistory();

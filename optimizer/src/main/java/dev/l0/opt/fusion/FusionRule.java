@@ -15,11 +15,11 @@ import java.util.Set;
  * The fusion rules, each a named unit that matches two SOACs and makes the one SOAC computing their
  * results: the producer-consumer rules of thesis §7.3 (their thesis names), which fuse a producer
  * into its consumer, horizontal fusion (seed 001's with-loop fusion), which joins two independent
- * siblings (two reductions, or a reduction and a map), and the duplication of a cheap producer into
- * each of its consumers (§7.1.3, ch. 10); {@link FusionRules} holds the function composition they
- * share. {@link Fusion} tries them in this order, and a test can apply one alone. No rule
- * reassociates an operation: each keeps the sequential order of every row's work, and a joined
- * reduction keeps each accumulator's own fold and combining order.
+ * siblings, and the duplication of a cheap producer into each of its consumers (§7.1.3, ch. 10);
+ * {@link FusionRules} holds the function composition they share. {@link Fusion} tries them in this
+ * order, and a test can apply one alone. No rule reassociates an operation: each keeps the
+ * sequential order of every row's work, and a joined reduction keeps each accumulator's own fold
+ * and combining order.
  */
 public enum FusionRule {
   /** {@code map(g, map(f, a)) = map(g∘f, a)} (§7.2.1). */
