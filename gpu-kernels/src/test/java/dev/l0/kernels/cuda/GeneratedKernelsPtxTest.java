@@ -103,7 +103,8 @@ class GeneratedKernelsPtxTest {
             ReductionsAndMapsOnEveryBackendTest.SUM_AND_DOUBLED,
             ReductionsAndMapsOnEveryBackendTest.OF_ONE_PRODUCER,
             ReductionsAndMapsOnEveryBackendTest.MIN_MAX_SUM_AND_SHIFTED,
-            ReductionsAndMapsOnEveryBackendTest.SUM_AND_QUOTIENTS);
+            ReductionsAndMapsOnEveryBackendTest.SUM_AND_QUOTIENTS,
+            ReductionsAndMapsOnEveryBackendTest.PRODUCT_AND_ROWS_OF_OTHER_TYPES);
     for (int k = 0; k < programs.size(); k++) {
       kernels.addAll(renamed("screma" + k, LoweredPrograms.of(programs.get(k)).groups()));
     }

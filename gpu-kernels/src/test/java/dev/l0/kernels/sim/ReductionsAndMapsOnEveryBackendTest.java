@@ -55,6 +55,16 @@ public class ReductionsAndMapsOnEveryBackendTest {
       fun {int, [int]} main([int] a) = {reduce(op +, 0, a), map(fn int (int x) => 12 / x, a)}
       """;
 
+  /**
+   * A product beside a map of two results of other types, one of them the row itself, and a
+   * constant.
+   */
+  public static final String PRODUCT_AND_ROWS_OF_OTHER_TYPES =
+      """
+      fun {int, [{int, bool, f64}]} main([int] a) =
+        {reduce(op *, 1, a), map(fn {int, bool, f64} (int x) => {x, x > 2, 0.5}, a)}
+      """;
+
   /** {@code n} doubles of mixed signs and magnitudes, as L0 text. */
   private static String reals(int n) {
     Random random = new Random(n);
@@ -84,6 +94,13 @@ public class ReductionsAndMapsOnEveryBackendTest {
   void minMaxSumAndAMapRunAsOneKernel() {
     for (int n : List.of(0, 3, 300)) {
       EveryBackend.assertRunsAs(List.of("screma"), MIN_MAX_SUM_AND_SHIFTED, "screma.l0", reals(n));
+    }
+  }
+
+  @Test
+  void mapOutputsOfOtherTypesThanTheAccumulatorsAreWritten() {
+    for (String a : List.of("[]", "[3]", "[7, 2, -3, 1, 5, 2, 9, 4, 1, 1, 2]")) {
+      EveryBackend.assertRunsAs(List.of("screma"), PRODUCT_AND_ROWS_OF_OTHER_TYPES, "screma.l0", a);
     }
   }
 
