@@ -14,6 +14,11 @@ public enum KernelKind {
   SCAN("scan"),
   /** A fused {@link Exp.Screma} yielding its final accumulators. */
   REDOMAP("redomap"),
+  /**
+   * A fused {@link Exp.Screma} yielding its final accumulators and each row's values ({@link
+   * Exp.Screma#reducesAndMaps}).
+   */
+  SCREMA("screma"),
   /** A fused {@link Exp.Screma} yielding every prefix. */
   SCANOMAP("scanomap"),
   /**
@@ -52,6 +57,10 @@ public enum KernelKind {
     if (soac.isScan()) {
       return SCAN;
     }
-    return ((Exp.Screma) soac).scans() ? SCANOMAP : REDOMAP;
+    Exp.Screma screma = (Exp.Screma) soac;
+    if (screma.reducesAndMaps()) {
+      return SCREMA;
+    }
+    return screma.scans() ? SCANOMAP : REDOMAP;
   }
 }

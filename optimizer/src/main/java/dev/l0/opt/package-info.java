@@ -14,8 +14,12 @@
  *       a {@code redomap} or {@code scanomap} ({@code Screma.redomap}, {@code Screma.scanomap}) has
  *       a fold and an associative combining operator of its own. Fusion makes a redomap or scanomap
  *       of a map or filter feeding a reduce or scan; the lowering runs any screma as the chunks of
- *       the documented reduction order, so no rule reassociates a float operation. The views {@code
- *       isMap}, {@code isReduce}, {@code isScan} and {@code fused} tell the forms apart.
+ *       the documented reduction order, so no rule reassociates a float operation. A redomap may
+ *       also have a map part ({@code Screma.withMapOutputs}, keyword {@code screma}): its fold
+ *       returns each row's values after the accumulators, and the pass binds them as arrays after
+ *       the final accumulators; horizontal fusion makes one of a reduction and a map of one array,
+ *       only where SOACs are kernels. The views {@code isMap}, {@code isReduce}, {@code isScan},
+ *       {@code fused} and {@code reducesAndMaps} tell the forms apart.
  *   <li>{@link dev.l0.opt.ir.Exp.FilterMap}, a filter cluster (seed 002): per row a keep flag and
  *       scalar values, the values of the kept rows in order. A plain filter is one whose values are
  *       its row ({@code FilterMap.filter}, {@code isFilter}; its rows may be arrays, which it keeps
@@ -28,8 +32,8 @@
  * </ul>
  *
  * Inside a kernel's thread the same forms run sequentially ({@code acc = fold(acc, row)}), so a
- * backend that lowers a screma at the top level also lowers it nested. The keywords ({@code map},
- * {@code redomap}, {@code scanomap}, ...) are what the printer, the kernel plan's structures and
- * the explain text show.
+ * backend that lowers a screma at the top level also lowers it nested (a screma with a map part
+ * excepted, which only kernels are). The keywords ({@code map}, {@code redomap}, {@code scanomap},
+ * ...) are what the printer, the kernel plan's structures and the explain text show.
  */
 package dev.l0.opt;

@@ -199,7 +199,8 @@ class FusionAlgebraTest {
 
   /**
    * §7.1.3: fusing into two consumers that both run would compute the producer twice; only a cheap
-   * one is duplicated (CheapProducerDuplicationTest), and a loop is not cheap.
+   * one is duplicated (CheapProducerDuplicationTest), and a loop is not cheap. (The map here reads
+   * the reduction's result, so the two consumers cannot join into one pass.)
    */
   @Test
   void noFusionOfAProducerUsedTwice() {
@@ -208,10 +209,34 @@ class FusionAlgebraTest {
             """
         fun {[real], real} main([real] a) =
           let b = map(fn real (real x) => loop (s = x) = for i < 3 do s * 0.5 in s, a) in
+          let t = reduce(op +, 0.0, b) in
+          {map(fn real (real x) => x * t, b), t}
+        """);
+    assertEquals(List.of("map", "reduce", "map"), c.kernelStructures());
+    c.assertSameResult("main", REALS);
+  }
+
+  /**
+   * A producer that is not cheap, read by a reduction and a map that do not read each other: the
+   * two join into one screma ({@code FUSE-HORIZONTAL-MAP}), the producer's only consumer, into
+   * which it fuses, computed once per row; 3 kernels become 1.
+   */
+  @Test
+  void aProducerOfAReductionAndAMapFusesIntoTheirOnePass() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[real], real} main([real] a) =
+          let b = map(fn real (real x) => loop (s = x) = for i < 3 do s * 0.5 in s, a) in
           {map(fn real (real x) => x * 2.0, b), reduce(op +, 0.0, b)}
         """);
-    assertEquals(List.of("map", "map", "reduce"), c.kernelStructures());
+    assertEquals(List.of("screma"), c.kernelStructures(), c.optimized()::explain);
+    assertEquals(
+        1,
+        c.allStatements().stream().filter(s -> s.exp() instanceof Exp.Loop).count(),
+        "the producer's loop once");
     c.assertSameResult("main", REALS);
+    c.assertSameResult("main", "[]");
   }
 
   /**
@@ -238,11 +263,12 @@ class FusionAlgebraTest {
             """
         fun {[real], real} main([real] a) =
           let b = map(fn real (real x) => loop (s = x) = for i < 3 do s * 0.5 in s, a) in
-          {map(fn real (real x) => x * 2.0, b), reduce(op +, 0.0, b)}
+          let t = reduce(op +, 0.0, b) in
+          {map(fn real (real x) => x * t, b), t}
         """);
     String explain = c.optimized().explain();
     assertTrue(explain.startsWith("fun {"), explain);
-    assertTrue(explain.contains("kernel 3: reduce in main"), explain);
+    assertTrue(explain.contains("kernel 2: reduce in main"), explain);
     assertTrue(explain.endsWith("kernels: 3\n"), explain);
     List<Stm> all = c.allStatements();
     assertTrue(all.stream().anyMatch(s -> s.exp().isReduce()));

@@ -142,6 +142,16 @@ class FusionRuleTest {
     assertOnlyRuleFuses(FusionRule.FUSE_HORIZONTAL, TWO_REDUCTIONS, "redomap");
   }
 
+  @Test
+  void fuseHorizontalMap() {
+    assertOnlyRuleFuses(
+        FusionRule.FUSE_HORIZONTAL_MAP,
+        """
+        fun {real, [real]} main([real] a) = {reduce(op +, 0.0, a), map(fn real (real x) => x * 2.0, a)}
+        """,
+        "screma");
+  }
+
   /**
    * Alone, the duplicating rule fuses a copy of a cheap producer into one consumer by the pair's
    * own rule (the producer-consumer rules are checked above without it, as {@code Fusion} tries it
@@ -179,6 +189,7 @@ class FusionRuleTest {
             "FUSE-FILTER-FILTER",
             "FUSE-FILTER-REDOMAP",
             "FUSE-HORIZONTAL",
+            "FUSE-HORIZONTAL-MAP",
             "FUSE-DUPLICATE-CHEAP-PRODUCER",
             "FUSE-MAP-FILTER",
             "FUSE-FILTER-MAP",

@@ -13,6 +13,7 @@ import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.IrChecker;
+import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
@@ -91,6 +92,41 @@ class IrCheckerTest {
         IrChecker.problem(new InternalProgram(List.of(main.withBody(wrong)))).orElseThrow();
     assertEquals(
         "function main, statement [y_100]: pattern name y_100 has type i32 where bool is expected",
+        problem);
+  }
+
+  /**
+   * Only a fused reduction has a map part ({@code Screma.withMapOutputs}): an unfused reduce whose
+   * operator, which also combines, returns more values than its accumulators is found.
+   */
+  @Test
+  void aReduceWhoseOperatorReturnsMoreThanItsAccumulatorsIsFound() {
+    InternalProgram program =
+        Internal.of("fun real main([real] xs) = reduce(op +, 0.0, xs)").program();
+    InternalFunction main = program.function("main").orElseThrow();
+    List<Stm> stms = new ArrayList<>(main.body().stms());
+    int at = stms.size() - 1;
+    Stm reduce = stms.get(at);
+    Exp.Screma r = (Exp.Screma) reduce.exp();
+    Lambda op = r.operator();
+    Lambda twice =
+        new Lambda(
+            op.params(),
+            new Body(
+                op.body().stms(), List.of(op.body().result().get(0), op.params().get(1).var())),
+            List.of(ScalarType.F64, ScalarType.F64));
+    Ident rows = new Ident("rows_100", Type.array(ScalarType.F64));
+    stms.set(
+        at,
+        new Stm(
+            List.of(reduce.pattern().get(0), rows),
+            Exp.Screma.reduce(twice, r.neutral(), r.inputs(), r.pos())));
+    String problem =
+        IrChecker.problem(
+                new InternalProgram(List.of(main.withBody(new Body(stms, main.body().result())))))
+            .orElseThrow();
+    assertTrue(
+        problem.endsWith("a reduce whose operator returns more values than its accumulators"),
         problem);
   }
 

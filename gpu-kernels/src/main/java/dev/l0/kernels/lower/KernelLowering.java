@@ -10,9 +10,10 @@ import java.util.Set;
 
 /**
  * Lowers one kernel of the optimiser's {@link KernelPlan} (a top-level SOAC, thesis ch. 7's fused
- * form) to a {@link KernelGroup}: map, redomap and reduce, scan and scanomap, filter and filtermap.
- * What it cannot lower it rejects with an {@link UnsupportedKernelException} naming the construct
- * and the nearest source position, never miscompiles.
+ * form) to a {@link KernelGroup}: map, redomap and reduce (and a screma that also yields each row's
+ * values), scan and scanomap, filter and filtermap. What it cannot lower it rejects with an {@link
+ * UnsupportedKernelException} naming the construct and the nearest source position, never
+ * miscompiles.
  */
 public final class KernelLowering {
   private KernelLowering() {}
@@ -82,8 +83,7 @@ public final class KernelLowering {
       return MapLowering.lower(group, name, pattern, map, configuration);
     }
     if (soac instanceof Exp.Screma s && !s.scans()) {
-      return ReductionLowering.lower(
-          group, name, pattern, s.combiner(), s.fold(), s.neutral(), s.inputs(), configuration);
+      return ReductionLowering.lower(group, name, pattern, s, configuration);
     }
     if (soac instanceof Exp.Screma s) {
       return ScanLowering.lower(

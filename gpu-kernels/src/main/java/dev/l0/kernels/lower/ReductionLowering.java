@@ -11,6 +11,7 @@ import static dev.l0.kernels.lower.KernelExprs.mul;
 import static dev.l0.kernels.lower.KernelExprs.sub;
 
 import dev.l0.ir.ScalarType;
+import dev.l0.ir.Type;
 import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.GroupOutput;
 import dev.l0.kernels.ir.HostStep;
@@ -19,6 +20,7 @@ import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.KernelStmt;
 import dev.l0.kernels.ir.SharedArray;
+import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.SubExp;
@@ -28,12 +30,14 @@ import java.util.Optional;
 
 /**
  * A top-level redomap or reduce (thesis §7.1) as two kernels, in the contract's order: the first
- * gives each chunk a thread that folds it with the fold function, then combines its block's chunk
- * partials by the pairwise tree in shared memory; the second, one block, combines the block
- * partials by the same tree in global memory. Accumulators that include arrays go to {@link
- * MapOfReducesLowering} where the operator combines wide rows element by element and the device
- * reads best across threads (a GPU: {@link LaunchConfiguration#transposeRowReads}), else to {@link
- * ArrayAccumulatorLowering} (also on the JVM, whose cores read best along a row).
+ * gives each chunk a thread that folds it with the fold function (a screma's fold also writes each
+ * row's values of its map part, {@link Exp.Screma#reducesAndMaps}, to their arrays in the same
+ * pass), then combines its block's chunk partials by the pairwise tree in shared memory; the
+ * second, one block, combines the block partials by the same tree in global memory. Accumulators
+ * that include arrays go to {@link MapOfReducesLowering} where the operator combines wide rows
+ * element by element and the device reads best across threads (a GPU: {@link
+ * LaunchConfiguration#transposeRowReads}), else to {@link ArrayAccumulatorLowering} (also on the
+ * JVM, whose cores read best along a row).
  */
 final class ReductionLowering {
   private ReductionLowering() {}
@@ -42,14 +46,17 @@ final class ReductionLowering {
       GroupContext group,
       String name,
       List<Ident> pattern,
-      Lambda combine,
-      Lambda fold,
-      List<SubExp> neutral,
-      List<SubExp> inputs,
+      Exp.Screma reduction,
       LaunchConfiguration configuration) {
+    Lambda combine = reduction.combiner();
+    Lambda fold = reduction.fold();
+    List<SubExp> neutral = reduction.neutral();
     ThreadCode code = new ThreadCode(group);
-    List<ArrayView> views = inputs.stream().map(code::array).toList();
+    List<ArrayView> views = reduction.inputs().stream().map(code::array).toList();
     if (ArrayAccumulatorLowering.needed(code, neutral)) {
+      if (reduction.reducesAndMaps()) {
+        throw new UnsupportedKernelException("a screma with array accumulators and a map part");
+      }
       Optional<KernelGroup> mapOfReduces =
           configuration.transposeRowReads()
               ? MapOfReducesLowering.lower(
@@ -65,7 +72,7 @@ final class ReductionLowering {
     List<Buffer> partials = new ArrayList<>();
     List<SharedArray> shared = new ArrayList<>();
     List<GroupOutput> outputs = new ArrayList<>();
-    for (Ident id : pattern) {
+    for (Ident id : pattern.subList(0, neutral.size())) {
       ScalarType type = ThreadCode.scalarType(id.type(), "a reduction with array accumulators");
       Buffer partial = group.freshBuffer("partial_" + id.name(), type);
       partials.add(partial);
@@ -73,11 +80,23 @@ final class ReductionLowering {
       steps.add(new HostStep.Allocate(partial, chunking.blocks()));
       outputs.add(new GroupOutput(id.name(), partial, List.of()));
     }
+    KernelExpr rows = views.get(0).dims().get(0);
+    List<ArrayView> rowTargets = new ArrayList<>();
+    for (Ident id : pattern.subList(neutral.size(), pattern.size())) {
+      ScalarType type =
+          ThreadCode.scalarType(
+              ((Type.Array) id.type()).element(), "a screma whose map part has array rows");
+      Buffer values = group.freshBuffer("out_" + id.name(), type);
+      steps.add(new HostStep.Allocate(values, rows));
+      rowTargets.add(ArrayView.rowMajor(values, KernelExprs.ZERO, List.of(rows)));
+      outputs.add(new GroupOutput(id.name(), values, List.of(rows)));
+    }
     ThreadScratch chunkScratch = code.beginKernel();
     Kernel chunks =
         KernelAssembler.assemble(
             name + "_chunks",
-            chunkKernel(code, chunking, fold, combine, neutral, views, shared, partials));
+            chunkKernel(
+                code, chunking, fold, combine, neutral, views, rowTargets, shared, partials));
     ThreadScratch treeScratch = code.beginKernel();
     Kernel tree =
         KernelAssembler.assemble(
@@ -89,8 +108,8 @@ final class ReductionLowering {
   }
 
   /**
-   * Fold one chunk per thread, then the block's pairwise tree over the chunk partials in shared
-   * memory.
+   * Fold one chunk per thread, writing each row's values of a screma's map part into {@code
+   * rowTargets}, then the block's pairwise tree over the chunk partials in shared memory.
    */
   private static List<KernelStmt> chunkKernel(
       ThreadCode code,
@@ -99,6 +118,7 @@ final class ReductionLowering {
       Lambda combine,
       List<SubExp> neutral,
       List<ArrayView> views,
+      List<ArrayView> rowTargets,
       List<SharedArray> shared,
       List<Buffer> partials) {
     GroupContext group = code.group();
@@ -109,7 +129,11 @@ final class ReductionLowering {
         code.declareAccumulators(neutral.stream().map(code::scalar).toList(), body);
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
     List<KernelStmt> foldBody = new ArrayList<>();
-    code.foldStep(fold, accs, views, i, foldBody);
+    List<Destination> rowValues =
+        rowTargets.stream()
+            .map(t -> (Destination) new Destination.ToMemory(t.rowInBounds(i)))
+            .toList();
+    code.foldStepYielding(fold, accs, views, i, rowValues, foldBody);
     body.add(chunking.overChunk(chunk, i, foldBody));
     body.addAll(
         PairwiseTree.blockTree(

@@ -573,6 +573,8 @@ final class ThreadCode {
               not(scalar(check.condition())),
               List.of(raise(check.operation(), check.pos(), check.detail())),
               List.of()));
+    } else if (e instanceof Exp.Screma s && s.reducesAndMaps()) {
+      throw new UnsupportedKernelException("a screma with a map part inside a kernel");
     } else if (e instanceof Exp.Screma s && s.folds()) {
       lowerSequentialFold(pattern, s.fold(), s.neutral(), s.inputs(), s.scans(), out);
     } else if (e instanceof Exp.FilterMap f) {
@@ -1167,10 +1169,25 @@ final class ThreadCode {
    * accumulators (locals, cells of memory, or arrays in memory).
    */
   void accumulate(Lambda f, List<Binding> accs, List<Binding> others, List<KernelStmt> out) {
+    accumulate(f, accs, others, List.of(), out);
+  }
+
+  /**
+   * {@link #accumulate}, where {@code f} returns after the accumulators values of the row (a
+   * screma's map part), written to {@code rowValues}.
+   */
+  private void accumulate(
+      Lambda f,
+      List<Binding> accs,
+      List<Binding> others,
+      List<Destination> rowValues,
+      List<KernelStmt> out) {
     List<Binding> args = new ArrayList<>();
     accs.forEach(a -> args.add(asArgument(a)));
     args.addAll(others);
-    List<Destination> next = accs.stream().map(a -> temporary(a, out)).toList();
+    List<Destination> next = new ArrayList<>();
+    accs.forEach(a -> next.add(temporary(a, out)));
+    next.addAll(rowValues);
     apply(f, args, next, out);
     commit(next, accs, out);
   }
@@ -1761,8 +1778,26 @@ final class ThreadCode {
       List<ArrayView> inputs,
       KernelExpr j,
       List<KernelStmt> out) {
-    foldInto(
-        fold, accs.stream().map(a -> (Binding) new Binding.Scalar(a)).toList(), inputs, j, out);
+    foldStepYielding(fold, accs, inputs, j, List.of(), out);
+  }
+
+  /**
+   * {@link #foldStep}, where the fold returns after the accumulators each row's values (a screma's
+   * map part, {@link Exp.Screma#reducesAndMaps}), written to {@code rowValues}.
+   */
+  void foldStepYielding(
+      Lambda fold,
+      List<KernelExpr.Var> accs,
+      List<ArrayView> inputs,
+      KernelExpr j,
+      List<Destination> rowValues,
+      List<KernelStmt> out) {
+    accumulate(
+        fold,
+        accs.stream().map(a -> (Binding) new Binding.Scalar(a)).toList(),
+        inputs.stream().map(in -> row(in, j)).toList(),
+        rowValues,
+        out);
   }
 
   /**

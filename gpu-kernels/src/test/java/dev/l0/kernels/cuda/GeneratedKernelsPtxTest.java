@@ -9,6 +9,7 @@ import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.kernels.sim.FilterClustersOnEveryBackendTest;
 import dev.l0.kernels.sim.MapOfReducesSimulationTest;
+import dev.l0.kernels.sim.ReductionsAndMapsOnEveryBackendTest;
 import dev.l0.testing.IswimPrograms;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
@@ -91,6 +92,24 @@ class GeneratedKernelsPtxTest {
         renamed("n2", LoweredPrograms.of(FilterClustersOnEveryBackendTest.NORMALIZE2).groups()));
     assertTrue(kernels.stream().anyMatch(k -> k.name().endsWith("_scatter")), kernels::toString);
     assertCompiles(kernels, "filter clusters");
+  }
+
+  /** A reduction and a map of one array as one screma: its chunk kernel stores the map's rows. */
+  @Test
+  void scremaKernelsCompile() {
+    List<Kernel> kernels = new ArrayList<>();
+    List<String> programs =
+        List.of(
+            ReductionsAndMapsOnEveryBackendTest.SUM_AND_DOUBLED,
+            ReductionsAndMapsOnEveryBackendTest.OF_ONE_PRODUCER,
+            ReductionsAndMapsOnEveryBackendTest.MIN_MAX_SUM_AND_SHIFTED,
+            ReductionsAndMapsOnEveryBackendTest.SUM_AND_QUOTIENTS,
+            ReductionsAndMapsOnEveryBackendTest.PRODUCT_AND_ROWS_OF_OTHER_TYPES);
+    for (int k = 0; k < programs.size(); k++) {
+      kernels.addAll(renamed("screma" + k, LoweredPrograms.of(programs.get(k)).groups()));
+    }
+    assertTrue(kernels.stream().anyMatch(k -> k.name().endsWith("_chunks")), kernels::toString);
+    assertCompiles(kernels, "scremas");
   }
 
   @Test

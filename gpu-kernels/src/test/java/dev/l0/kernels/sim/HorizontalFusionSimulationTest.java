@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Horizontal fusion changes no float result on a backend: the min, the max and the sum of one
  * array, joined into one redomap kernel, equal bit for bit each reduction run as its own kernel, on
  * the simulator (small blocks, so the multi-block tree runs) and on the JVM backend, for sizes
- * around the chunk size.
+ * around the chunk size; nor does joining a map to them ({@code FUSE-HORIZONTAL-MAP}): the one
+ * screma kernel gives the reductions' and the map's own kernels' results.
  */
 class HorizontalFusionSimulationTest {
   private static final String MIN =
@@ -30,6 +31,7 @@ class HorizontalFusionSimulationTest {
   private static final String MAX =
       "reduce(fn f64 (f64 x, f64 y) => if x < y then y else x, -1e308, a)";
   private static final String SUM = "reduce(op +, 0.0, a)";
+  private static final String SHIFTED = "map(fn f64 (f64 x) => x * 0.5 - 1.0, a)";
 
   private static Program program(String returnType, String body) {
     return L0Parser.parse("fun " + returnType + " main([f64] a) = " + body, "horizontal.l0");
@@ -39,23 +41,53 @@ class HorizontalFusionSimulationTest {
     return HostRunner.compile(program, backend).call("main", List.of(array));
   }
 
-  @ParameterizedTest
-  @ValueSource(ints = {1, 7, 255, 4097, 20_000})
-  void joinedReductionsEqualTheirOwnKernelsBitForBit(int n) {
-    Program joined = program("{f64, f64, f64}", "{" + MIN + ", " + MAX + ", " + SUM + "}");
-    assertEquals(1, Optimizer.optimize(TypeChecker.check(joined)).kernelPlan().kernels().size());
+  /** {@code n} doubles of mixed signs and magnitudes. */
+  private static Value reals(int n) {
     Random random = new Random(n);
     List<Value> elements = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       elements.add(
           ScalarValue.f64((random.nextDouble() - 0.3) * Math.pow(10, random.nextInt(12) - 6)));
     }
-    Value array = new Value.Array(ScalarType.F64, elements);
+    return new Value.Array(ScalarType.F64, elements);
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 7, 255, 4097, 20_000})
+  void joinedReductionsEqualTheirOwnKernelsBitForBit(int n) {
+    Program joined = program("{f64, f64, f64}", "{" + MIN + ", " + MAX + ", " + SUM + "}");
+    assertEquals(1, Optimizer.optimize(TypeChecker.check(joined)).kernelPlan().kernels().size());
+    Value array = reals(n);
     for (KernelExecutor backend : List.of(new SimulatorExecutor(4), new JvmKernelExecutor())) {
       List<Value> alone = new ArrayList<>();
       for (String reduction : List.of(MIN, MAX, SUM)) {
         alone.add(run(program("f64", reduction), backend, array));
       }
+      assertEquals(
+          new Value.Tuple(alone),
+          run(joined, backend, array),
+          backend.name() + " with " + n + " elements");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 7, 255, 4097, 20_000})
+  void reductionsJoinedWithAMapEqualTheirOwnKernelsBitForBit(int n) {
+    Program joined =
+        program(
+            "{f64, [f64], f64, f64}", "{" + MIN + ", " + SHIFTED + ", " + MAX + ", " + SUM + "}");
+    assertEquals(
+        List.of("screma"),
+        Optimizer.optimize(TypeChecker.check(joined)).kernelPlan().kernels().stream()
+            .map(k -> k.kind().keyword())
+            .toList());
+    Value array = reals(n);
+    for (KernelExecutor backend : List.of(new SimulatorExecutor(4), new JvmKernelExecutor())) {
+      List<Value> alone = new ArrayList<>();
+      alone.add(run(program("f64", MIN), backend, array));
+      alone.add(run(program("[f64]", SHIFTED), backend, array));
+      alone.add(run(program("f64", MAX), backend, array));
+      alone.add(run(program("f64", SUM), backend, array));
       assertEquals(
           new Value.Tuple(alone),
           run(joined, backend, array),

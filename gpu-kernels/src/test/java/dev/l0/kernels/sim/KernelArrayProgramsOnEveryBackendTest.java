@@ -233,54 +233,9 @@ class KernelArrayProgramsOnEveryBackendTest {
     int kernels = 0;
     for (int seed = 0; seed < PROGRAMS; seed++) {
       ProgramCase c = RandomPrograms.kernelArrayProgram(seed);
-      String interpreted =
-          RandomProgramSimulationTest.outcome(
-              () -> new Interpreter(c.program()).call(c.entry(), c.args()));
       OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(c.program()));
-      boolean floatReduction = RandomProgramSimulationTest.hasFloatReduction(optimized.internal());
       kernels += optimized.kernelPlan().kernels().size();
-      String first = null;
-      for (KernelExecutor backend : BACKENDS) {
-        String name = backend.name() + " #" + BACKENDS.indexOf(backend);
-        HostRunner runner;
-        try {
-          runner = new HostRunner(optimized, backend);
-        } catch (L0CompileError notLowered) {
-          problems.add("seed " + seed + " does not lower: " + notLowered.getMessage() + "\n" + c);
-          break;
-        }
-        String simulated =
-            RandomProgramSimulationTest.outcome(() -> runner.call(c.entry(), c.args()));
-        if (first == null) {
-          first = simulated;
-        } else if (!first.equals(simulated)) {
-          problems.add(
-              "seed "
-                  + seed
-                  + ": "
-                  + name
-                  + " gives "
-                  + simulated
-                  + ", the first backend "
-                  + first
-                  + "\n"
-                  + c);
-        }
-        if ((!floatReduction || interpreted.startsWith("failure"))
-            && !interpreted.equals(simulated)) {
-          problems.add(
-              "seed "
-                  + seed
-                  + ": "
-                  + name
-                  + " gives "
-                  + simulated
-                  + ", the interpreter "
-                  + interpreted
-                  + "\n"
-                  + c);
-        }
-      }
+      problems.addAll(problemsOnEveryBackend("seed " + seed, c, optimized));
     }
     System.out.println(
         "kernel array programs: "
@@ -291,5 +246,61 @@ class KernelArrayProgramsOnEveryBackendTest {
             + problems.size()
             + " problems");
     assertEquals(List.of(), problems.stream().limit(3).toList(), problems.size() + " problems");
+  }
+
+  /**
+   * How {@code c}, optimised to {@code optimized}, fails to run on every backend as the others and
+   * the interpreter do (where no float reduction's order differs from the interpreter's): a kernel
+   * that does not lower, or an outcome unlike the first backend's or the interpreter's; each
+   * problem named by {@code label}.
+   */
+  static List<String> problemsOnEveryBackend(
+      String label, ProgramCase c, OptimizedProgram optimized) {
+    List<String> problems = new ArrayList<>();
+    String interpreted =
+        RandomProgramSimulationTest.outcome(
+            () -> new Interpreter(c.program()).call(c.entry(), c.args()));
+    boolean floatReduction = RandomProgramSimulationTest.hasFloatReduction(optimized.internal());
+    String first = null;
+    for (KernelExecutor backend : BACKENDS) {
+      String name = backend.name() + " #" + BACKENDS.indexOf(backend);
+      HostRunner runner;
+      try {
+        runner = new HostRunner(optimized, backend);
+      } catch (L0CompileError notLowered) {
+        problems.add(label + " does not lower: " + notLowered.getMessage() + "\n" + c);
+        break;
+      }
+      String simulated =
+          RandomProgramSimulationTest.outcome(() -> runner.call(c.entry(), c.args()));
+      if (first == null) {
+        first = simulated;
+      } else if (!first.equals(simulated)) {
+        problems.add(
+            label
+                + ": "
+                + name
+                + " gives "
+                + simulated
+                + ", the first backend "
+                + first
+                + "\n"
+                + c);
+      }
+      if ((!floatReduction || interpreted.startsWith("failure"))
+          && !interpreted.equals(simulated)) {
+        problems.add(
+            label
+                + ": "
+                + name
+                + " gives "
+                + simulated
+                + ", the interpreter "
+                + interpreted
+                + "\n"
+                + c);
+      }
+    }
+    return problems;
   }
 }

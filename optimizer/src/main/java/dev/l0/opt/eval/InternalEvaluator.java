@@ -221,6 +221,9 @@ public final class InternalEvaluator {
       return out;
     }
     Exp.Screma s = (Exp.Screma) soac;
+    if (s.reducesAndMaps()) {
+      return reduceAndMap(s, pattern, inputs, width, env);
+    }
     if (!s.scans()) {
       return fold(s.fold(), values(s.neutral(), env), inputs, width, env, s.pos());
     }
@@ -273,6 +276,38 @@ public final class InternalEvaluator {
       acc = step(f, acc, row(inputs, i), env, "reduce", pos);
     }
     return acc;
+  }
+
+  /**
+   * A reduction with a map part ({@link Exp.Screma#reducesAndMaps}): the accumulators folded over
+   * every row in order, as {@link #fold} does, and each row's other results, as a map binds them.
+   */
+  private List<Value> reduceAndMap(
+      Exp.Screma s,
+      List<Ident> pattern,
+      List<Value.Array> inputs,
+      int width,
+      Map<String, Value> env) {
+    int accumulators = s.accumulators();
+    List<Value> acc = values(s.neutral(), env);
+    List<List<Value>> columns = columns(s.mapOutputs());
+    for (int i = 0; i < width; i++) {
+      List<Value> results = lambda(s.fold(), concat(acc, row(inputs, i)), env);
+      List<Value> next = results.subList(0, accumulators);
+      ArrayOperations.requireAccumulatorShape(shape(acc), shape(next), "reduce", s.pos());
+      acc = next;
+      addRow(columns, results.subList(accumulators, results.size()));
+    }
+    List<Value> out = new ArrayList<>(acc);
+    out.addAll(
+        regularArrays(
+            pattern.subList(accumulators, pattern.size()),
+            columns,
+            List.of(),
+            "map",
+            env,
+            s.pos()));
+    return out;
   }
 
   /**

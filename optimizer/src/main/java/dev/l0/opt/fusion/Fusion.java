@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 
 /**
  * Producer-consumer fusion by T2 graph reduction (thesis §7.4). In each body the SOACs form a
@@ -41,12 +42,14 @@ import java.util.function.BiPredicate;
  * copy in each, but one branch runs), where it can fuse with a consumer on each control-flow path.
  * {@code replicate} inputs become free variables of the consumer's function (replicate fusion).
  * Where a body's SOACs are kernels, independent reductions of one array join into one pass ({@link
- * FusionRule#FUSE_HORIZONTAL}), and the maps that seed 002's clustering puts in one loop join
- * ({@link ClusterJoin}); a filter fuses with its producer and its consumer into a filtermap, its
- * output's size read from the consumer ({@link FilterClusterRules}), and a reduction of its kept
- * values is folded in its pass ({@link FusionRule#FUSE_FILTERMAP_REDUCE}). A producer whose outputs
- * reach their consumer through transposes or reshapes fuses by the rules of thesis ch. 8 ({@link
- * IndexFunctionFusion}), tried first.
+ * FusionRule#FUSE_HORIZONTAL}), as do a reduction and a map of one array ({@link
+ * FusionRule#FUSE_HORIZONTAL_MAP}: one screma yielding accumulators and the map's arrays), and the
+ * maps that seed 002's clustering puts in one loop join ({@link ClusterJoin}); a filter fuses with
+ * its producer and its consumer into a filtermap, its output's size read from the consumer ({@link
+ * FilterClusterRules}), and a reduction of its kept values is folded in its pass ({@link
+ * FusionRule#FUSE_FILTERMAP_REDUCE}). A producer whose outputs reach their consumer through
+ * transposes or reshapes fuses by the rules of thesis ch. 8 ({@link IndexFunctionFusion}), tried
+ * first.
  *
  * <p>Failure rule of the joins (horizontal fusion, filter-reduce and the clustering's joins): two
  * SOACs run as one pass only where at most one of them may fail ({@link #onePassFailsAsBefore}).
@@ -139,6 +142,7 @@ public final class Fusion implements Pass {
           || sinkIntoBranches(stms, body.result(), names)
           || duplicateOneCheapProducer(stms, body.result(), names, history)
           || kernelLevel && joinOneSiblingPair(stms, names, history)
+          || kernelLevel && joinOneMapWithReduction(stms, names, history)
           || kernelLevel && foldOneReductionIntoFilter(stms, names, history)
           || kernelLevel && ClusterJoin.joinOnePair(stms, types, names, history)
           || interchangeOneScan(stms, body.result(), types, names, history)) {
@@ -167,8 +171,31 @@ public final class Fusion implements Pass {
    */
   private static boolean joinOneSiblingPair(
       List<Stm> stms, NameSource names, FusionHistory history) {
-    return joinOnePairAtTheReduction(
-        stms, names, history, FusionRule.FUSE_HORIZONTAL, (first, second) -> isReduction(first));
+    return joinOnePair(
+        stms,
+        names,
+        history,
+        FusionRule.FUSE_HORIZONTAL,
+        Fusion::isReduction,
+        (first, second) -> isReduction(first));
+  }
+
+  /**
+   * Horizontal fusion of a map ({@link FusionRule#FUSE_HORIZONTAL_MAP}, seed 001): the first pair
+   * of a reduction and a map of scalar rows over one array, either first, at most one of which may
+   * fail ({@link #onePassFailsAsBefore}), whose first's results nothing up to the second reads and
+   * whose first's reads nothing between them consumes, joins at the second's place as one screma
+   * yielding the accumulators and the map's arrays.
+   */
+  private static boolean joinOneMapWithReduction(
+      List<Stm> stms, NameSource names, FusionHistory history) {
+    return joinOnePair(
+        stms,
+        names,
+        history,
+        FusionRule.FUSE_HORIZONTAL_MAP,
+        stm -> stm.exp() instanceof Exp.Screma,
+        (first, second) -> true);
   }
 
   /**
@@ -179,11 +206,12 @@ public final class Fusion implements Pass {
    */
   private static boolean foldOneReductionIntoFilter(
       List<Stm> stms, NameSource names, FusionHistory history) {
-    return joinOnePairAtTheReduction(
+    return joinOnePair(
         stms,
         names,
         history,
         FusionRule.FUSE_FILTERMAP_REDUCE,
+        Fusion::isReduction,
         (producer, consumer) -> {
           Set<String> outputs = new HashSet<>();
           producer.pattern().forEach(p -> outputs.add(p.name()));
@@ -192,21 +220,22 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * The pair rule {@code rule} on the first pair of statements {@code i < j} where {@code j} is a
-   * reduction, the rule matches, {@code alsoRequires} holds, at most one of the two may fail
-   * ({@link #onePassFailsAsBefore}), nothing between them reads the first's results and nothing
-   * between them consumes what the first reads: the joined statement takes the second's place and
-   * the first goes. Whether a pair was joined.
+   * The pair rule {@code rule} on the first pair of statements {@code i < j} where {@code
+   * joinsAt(j)} (a cheap first test), the rule matches, {@code alsoRequires} holds, at most one of
+   * the two may fail ({@link #onePassFailsAsBefore}), nothing between them reads the first's
+   * results and nothing between them consumes what the first reads: the joined statement takes the
+   * second's place and the first goes. Whether a pair was joined.
    */
-  private static boolean joinOnePairAtTheReduction(
+  private static boolean joinOnePair(
       List<Stm> stms,
       NameSource names,
       FusionHistory history,
       FusionRule rule,
+      Predicate<Stm> joinsAt,
       BiPredicate<Stm, Stm> alsoRequires) {
     for (int j = 1; j < stms.size(); j++) {
       Stm second = stms.get(j);
-      if (!isReduction(second)) {
+      if (!joinsAt.test(second)) {
         continue;
       }
       for (int i = 0; i < j; i++) {

@@ -72,7 +72,7 @@ public enum FusionRule {
               && (f.isFilter()
                   || f.filters().size() == 1 && f.accumulators() == 0 && scalarResults(consumer));
       return oneFilter
-          && reduces(consumer)
+          && reducesOnly(consumer)
           && allInputsFrom(((Exp.Soac) consumer).inputs(), outputs);
     }
 
@@ -84,25 +84,44 @@ public enum FusionRule {
     }
   },
   /**
-   * Two reductions (reduce or redomap) with scalar accumulators over rows of one array, the second
-   * not reading the first's results, become one redomap: the first's accumulators, then the
-   * second's, folded in one pass; {@code min}, {@code max} and a sum of one array are one kernel.
+   * Two reductions (reduce, redomap, or a screma with a map part) with scalar accumulators over
+   * rows of one array, the second not reading the first's results, become one redomap (or screma):
+   * the first's accumulators, then the second's, folded in one pass; {@code min}, {@code max} and a
+   * sum of one array are one kernel.
    */
   FUSE_HORIZONTAL("FUSE-HORIZONTAL") {
     @Override
     boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
-      if (!reduces(first) || !reduces(second) || !scalarResults(first) || !scalarResults(second)) {
-        return false;
-      }
-      List<SubExp> shared = new ArrayList<>(((Exp.Soac) first).inputs());
-      shared.retainAll(((Exp.Soac) second).inputs());
-      Set<String> read = Analysis.useCounts(second).keySet();
-      return !shared.isEmpty() && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
+      return reduces(first)
+          && reduces(second)
+          && independentOverOneArray(first, second, firstOutputs);
     }
 
     @Override
     Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
-      return Optional.of(FusionRules.joinReductions(first, second, names));
+      return Optional.of(FusionRules.joinHorizontally(first, second, names));
+    }
+  },
+  /**
+   * Horizontal fusion of a map with a reduction (seed 001's with-loop fusion: SOACs over one outer
+   * size with no dependency between them are one pass): a reduction (reduce, redomap or screma)
+   * with scalar accumulators and a map of scalar rows over rows of one array, either first, the
+   * second not reading the first's results, become one screma whose fold folds the accumulators and
+   * yields the map's values of each row ({@link Exp.Screma#withMapOutputs}): {@code let s =
+   * reduce(+, 0.0, xs) in let ys = map(f, xs)} is {@code screma(+, fn acc x => (acc + x, f(x)),
+   * {0.0}, xs)}, one kernel where there were two. The accumulators keep their fold and combining
+   * order, and each row's map values are computed as the map computes them.
+   */
+  FUSE_HORIZONTAL_MAP("FUSE-HORIZONTAL-MAP") {
+    @Override
+    boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
+      return (reduces(first) && second.isMap() || first.isMap() && reduces(second))
+          && independentOverOneArray(first, second, firstOutputs);
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
+      return Optional.of(FusionRules.joinHorizontally(first, second, names));
     }
   },
   /**
@@ -224,7 +243,7 @@ public enum FusionRule {
   FUSE_FILTERMAP_REDUCE("FUSE-FILTERMAP-REDUCE") {
     @Override
     boolean matches(Exp producer, Exp consumer, List<Ident> outputs) {
-      return reduces(consumer)
+      return reducesOnly(consumer)
           && scalarResults(consumer)
           && FilterClusterRules.readsOneFilter(producer, outputs, ((Exp.Soac) consumer).inputs());
     }
@@ -355,8 +374,31 @@ public enum FusionRule {
     return ((Exp.Soac) soac).rowFunction().returnTypes().stream().allMatch(t -> t.rank() == 0);
   }
 
+  /**
+   * Whether {@code first} and {@code second}, SOACs of scalar results (accumulators and row
+   * values), share an input array and the second reads none of the first's results.
+   */
+  private static boolean independentOverOneArray(Exp first, Exp second, List<Ident> firstOutputs) {
+    if (!scalarResults(first) || !scalarResults(second)) {
+      return false;
+    }
+    List<SubExp> shared = new ArrayList<>(((Exp.Soac) first).inputs());
+    shared.retainAll(((Exp.Soac) second).inputs());
+    Set<String> read = Analysis.useCounts(second).keySet();
+    return !shared.isEmpty() && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
+  }
+
+  /** Whether it is a reduction: a reduce, a redomap, or a screma with a map part. */
   private static boolean reduces(Exp consumer) {
     return consumer instanceof Exp.Screma s && s.folds() && !s.scans();
+  }
+
+  /**
+   * Whether it is a reduction without a map part, whose results are its accumulators (the filter
+   * rules fold only those into a filter's pass).
+   */
+  private static boolean reducesOnly(Exp consumer) {
+    return reduces(consumer) && !((Exp.Screma) consumer).reducesAndMaps();
   }
 
   /**

@@ -226,11 +226,14 @@ final class FusionRules {
   }
 
   /**
-   * {@code first} and {@code second}, two independent reductions, as one redomap binding both
-   * patterns: the first's accumulators, then the second's, each with its own fold and combining
-   * operator, over the inputs of both (an input they share is read once).
+   * {@code first} and {@code second}, two independent SOACs of which at least one reduces (a
+   * reduce, redomap or screma; the other may also be a map), as one pass binding both patterns: the
+   * first's accumulators, then the second's, each with its own fold and combining operator, then
+   * the first's values of each row, then the second's, over the inputs of both (an input they share
+   * is read once). Two reductions give a redomap, a reduction and a map a screma whose map part
+   * yields the map's values ({@link Exp.Screma#withMapOutputs}).
    */
-  static Stm joinReductions(Stm first, Stm second, NameSource names) {
+  static Stm joinHorizontally(Stm first, Stm second, NameSource names) {
     Exp.Screma a = asRedomap((Exp.Soac) first.exp(), names);
     Exp.Screma b = asRedomap((Exp.Soac) second.exp(), names);
     Lambda combine = joined(a.combine(), a.accumulators(), b.combine(), b.accumulators());
@@ -239,17 +242,23 @@ final class FusionRules {
     neutral.addAll(b.neutral());
     List<SubExp> inputs = new ArrayList<>(a.inputs());
     inputs.addAll(b.inputs());
-    List<Ident> pattern = new ArrayList<>(first.pattern());
-    pattern.addAll(second.pattern());
+    List<Ident> pattern = new ArrayList<>(first.pattern().subList(0, a.accumulators()));
+    pattern.addAll(second.pattern().subList(0, b.accumulators()));
+    pattern.addAll(first.pattern().subList(a.accumulators(), first.pattern().size()));
+    pattern.addAll(second.pattern().subList(b.accumulators(), second.pattern().size()));
     List<String> certs = new ArrayList<>(first.certificates());
     second.certificates().stream().filter(x -> !certs.contains(x)).forEach(certs::add);
-    return new Stm(
-        pattern,
-        certs,
-        mergeDuplicateInputs(Exp.Screma.redomap(combine, fold, neutral, inputs, a.pos())));
+    Exp.Screma pass =
+        a.mapOutputs() + b.mapOutputs() == 0
+            ? Exp.Screma.redomap(combine, fold, neutral, inputs, a.pos())
+            : Exp.Screma.withMapOutputs(combine, fold, neutral, inputs, a.pos());
+    return new Stm(pattern, certs, mergeDuplicateInputs(pass));
   }
 
-  /** A reduce as the redomap it is (a renamed copy of its operator folds), a redomap as itself. */
+  /**
+   * A reduce as the redomap it is (a renamed copy of its operator folds), a redomap, screma or map
+   * as itself.
+   */
   private static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
     if (reduction instanceof Exp.Screma r && r.isReduce()) {
       return Exp.Screma.redomap(
@@ -261,7 +270,8 @@ final class FusionRules {
   /**
    * {@code f} and {@code g} side by side: the first {@code fAccs} (of {@code f}) and {@code gAccs}
    * (of {@code g}) parameters lead, then the rest of {@code f}'s and of {@code g}'s; both bodies
-   * run and their results are joined.
+   * run, and their results are joined in the same order: the accumulators of both, then the rest of
+   * {@code f}'s and of {@code g}'s.
    */
   static Lambda joined(Lambda f, int fAccs, Lambda g, int gAccs) {
     List<Ident> params = new ArrayList<>(f.params().subList(0, fAccs));
@@ -270,11 +280,20 @@ final class FusionRules {
     params.addAll(g.params().subList(gAccs, g.params().size()));
     List<Stm> stms = new ArrayList<>(f.body().stms());
     stms.addAll(g.body().stms());
-    List<SubExp> results = new ArrayList<>(f.body().result());
-    results.addAll(g.body().result());
-    List<Type> types = new ArrayList<>(f.returnTypes());
-    types.addAll(g.returnTypes());
+    List<SubExp> results = accumulatorsFirst(f.body().result(), fAccs, g.body().result(), gAccs);
+    List<Type> types = accumulatorsFirst(f.returnTypes(), fAccs, g.returnTypes(), gAccs);
     return new Lambda(params, new Body(stms, results), types);
+  }
+
+  /**
+   * The first {@code fAccs} of {@code fs}, the first {@code gAccs} of {@code gs}, then the rest.
+   */
+  private static <T> List<T> accumulatorsFirst(List<T> fs, int fAccs, List<T> gs, int gAccs) {
+    List<T> out = new ArrayList<>(fs.subList(0, fAccs));
+    out.addAll(gs.subList(0, gAccs));
+    out.addAll(fs.subList(fAccs, fs.size()));
+    out.addAll(gs.subList(gAccs, gs.size()));
+    return out;
   }
 
   /** {@code stm} with fresh names for its pattern and for everything bound inside it. */

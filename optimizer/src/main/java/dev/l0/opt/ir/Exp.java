@@ -685,6 +685,12 @@ public sealed interface Exp {
    * <p>The forms the rules and the explain text name are smart constructors and views: {@link #map}
    * ({@link #isMap}), {@link #reduce} ({@link #isReduce}), {@link #scan} ({@link #isScan}), and the
    * fused {@link #redomap} and {@link #scanomap} ({@link #fused}); {@link #keyword} names each so.
+   *
+   * <p>A fused reduction may also yield each row's values, as Futhark's screma's map part does: its
+   * fold then returns its accumulators followed by {@link #mapOutputs} more values per row, and it
+   * binds the final accumulators followed by one array per such value, of the rows' outer size
+   * ({@link #withMapOutputs}); horizontal fusion makes one of a reduction and a map of one array
+   * ({@code FUSE-HORIZONTAL-MAP}), so one pass gives both. The keyword calls it {@code screma}.
    */
   record Screma(
       Yield yields,
@@ -765,6 +771,34 @@ public sealed interface Exp {
       return new Screma(Yield.PREFIXES, combine, fold, neutral, inputs, pos);
     }
 
+    /**
+     * {@code screma(combine, fold, ne, a...)}: a redomap whose {@code fold} returns, after its
+     * accumulators, values of each row that the pass binds as arrays (its map part), after the
+     * final accumulators.
+     */
+    public static Screma withMapOutputs(
+        Lambda combine, Lambda fold, List<SubExp> neutral, List<SubExp> inputs, SourcePos pos) {
+      if (combine.equals(NO_COMBINE) || fold.returnTypes().size() <= neutral.size()) {
+        throw new IllegalArgumentException(
+            "a screma with map outputs has a combining operator and a fold returning more values"
+                + " than its accumulators");
+      }
+      return new Screma(Yield.REDUCTION, combine, fold, neutral, inputs, pos);
+    }
+
+    /**
+     * How many of the fold's results each row yields as arrays: all of a map's, those after the
+     * accumulators of a reduction with a map part ({@link #withMapOutputs}), none of a scan's.
+     */
+    public int mapOutputs() {
+      return scans() ? 0 : fold.returnTypes().size() - neutral.size();
+    }
+
+    /** Whether it is a reduction that also yields each row's values ({@link #withMapOutputs}). */
+    public boolean reducesAndMaps() {
+      return yields == Yield.REDUCTION && mapOutputs() > 0;
+    }
+
     /** Whether it is a map: each row's results, no accumulators. */
     @Override
     public boolean isMap() {
@@ -817,11 +851,17 @@ public sealed interface Exp {
       return fused() ? combine : fold;
     }
 
-    /** {@code map}, {@code reduce}, {@code scan}, {@code redomap} or {@code scanomap}. */
+    /**
+     * {@code map}, {@code reduce}, {@code scan}, {@code redomap}, {@code scanomap}, or {@code
+     * screma} for a reduction with a map part.
+     */
     @Override
     public String keyword() {
       if (isMap()) {
         return "map";
+      }
+      if (reducesAndMaps()) {
+        return "screma";
       }
       if (fused()) {
         return scans() ? "scanomap" : "redomap";

@@ -299,6 +299,15 @@ public final class IrChecker {
             lambda(screma.combine(), combineParams),
             "the combining operator's result");
       }
+      if (screma.reducesAndMaps()) {
+        expect(
+            screma.fused(),
+            () -> "a reduce whose operator returns more values than its accumulators");
+        sameTypes(accumulators, folded.subList(0, accumulators.size()), "the fold's accumulators");
+        List<Type> out = new ArrayList<>(accumulators);
+        out.addAll(arraysOf(folded.subList(accumulators.size(), folded.size())));
+        return out;
+      }
       sameTypes(accumulators, folded, "the fold's result");
       return screma.scans() ? arraysOf(accumulators) : accumulators;
     }

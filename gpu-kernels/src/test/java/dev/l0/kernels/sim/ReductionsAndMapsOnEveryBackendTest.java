@@ -1,0 +1,139 @@
+package dev.l0.kernels.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.opt.KernelKind;
+import dev.l0.opt.OptimizedProgram;
+import dev.l0.opt.Optimizer;
+import dev.l0.testing.ProgramCase;
+import dev.l0.testing.RandomPrograms;
+import dev.l0.types.TypeChecker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A reduction and a map of one array joined into one screma ({@code FUSE-HORIZONTAL-MAP}): on the
+ * simulator (blocks of 1 and 32 threads) and the JVM backend the one kernel gives the reference
+ * interpreter's accumulators and mapped arrays bit for bit, over no rows, a few, and more than one
+ * block of chunks holds; where the map may fail, every backend fails as the interpreter does, in
+ * that one kernel.
+ */
+public class ReductionsAndMapsOnEveryBackendTest {
+  /** The sum and the doubled rows of one array. */
+  public static final String SUM_AND_DOUBLED =
+      """
+      fun {f64, [f64]} main([f64] xs) =
+        let s = reduce(op +, 0.0, xs) in
+        let ys = map(fn f64 (f64 x) => x * 2.0, xs) in
+        {s, ys}
+      """;
+
+  /** A map producer whose rows a reduction and a map read. */
+  public static final String OF_ONE_PRODUCER =
+      """
+      fun {f64, [f64]} main([f64] xs) =
+        let zs = map(fn f64 (f64 x) => x * x + 1.0, xs) in
+        {reduce(op +, 0.0, zs), map(fn f64 (f64 z) => z / 3.0, zs)}
+      """;
+
+  /** The min, the max and the sum of one array, and a map of it. */
+  public static final String MIN_MAX_SUM_AND_SHIFTED =
+      """
+      fun {f64, [f64], f64, f64} main([f64] a) =
+        {reduce(fn f64 (f64 x, f64 y) => if x < y then x else y, 1e308, a),
+         map(fn f64 (f64 x) => x - 0.5, a),
+         reduce(fn f64 (f64 x, f64 y) => if x < y then y else x, -1e308, a),
+         reduce(op +, 0.0, a)}
+      """;
+
+  /** A sum beside a map that divides by each row. */
+  public static final String SUM_AND_QUOTIENTS =
+      """
+      fun {int, [int]} main([int] a) = {reduce(op +, 0, a), map(fn int (int x) => 12 / x, a)}
+      """;
+
+  /**
+   * A product beside a map of two results of other types, one of them the row itself, and a
+   * constant.
+   */
+  public static final String PRODUCT_AND_ROWS_OF_OTHER_TYPES =
+      """
+      fun {int, [{int, bool, f64}]} main([int] a) =
+        {reduce(op *, 1, a), map(fn {int, bool, f64} (int x) => {x, x > 2, 0.5}, a)}
+      """;
+
+  /** {@code n} doubles of mixed signs and magnitudes, as L0 text. */
+  private static String reals(int n) {
+    Random random = new Random(n);
+    List<String> elements = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      elements.add(
+          Double.toString((random.nextDouble() - 0.3) * Math.pow(10, random.nextInt(12) - 6)));
+    }
+    return "[" + String.join(", ", elements) + "]";
+  }
+
+  @Test
+  void aSumAndAMapOfOneArrayRunAsOneKernel() {
+    for (int n : List.of(0, 1, 7, 300)) {
+      EveryBackend.assertRunsAs(List.of("screma"), SUM_AND_DOUBLED, "screma.l0", reals(n));
+    }
+  }
+
+  @Test
+  void aReductionAndAMapOfOneProducerRunAsOneKernel() {
+    for (int n : List.of(0, 5, 300)) {
+      EveryBackend.assertRunsAs(List.of("screma"), OF_ONE_PRODUCER, "screma.l0", reals(n));
+    }
+  }
+
+  @Test
+  void minMaxSumAndAMapRunAsOneKernel() {
+    for (int n : List.of(0, 3, 300)) {
+      EveryBackend.assertRunsAs(List.of("screma"), MIN_MAX_SUM_AND_SHIFTED, "screma.l0", reals(n));
+    }
+  }
+
+  @Test
+  void mapOutputsOfOtherTypesThanTheAccumulatorsAreWritten() {
+    for (String a : List.of("[]", "[3]", "[7, 2, -3, 1, 5, 2, 9, 4, 1, 1, 2]")) {
+      EveryBackend.assertRunsAs(List.of("screma"), PRODUCT_AND_ROWS_OF_OTHER_TYPES, "screma.l0", a);
+    }
+  }
+
+  @Test
+  void aMapThatMayFailFailsAsTheInterpreterDoesInTheOneKernel() {
+    EveryBackend.assertRunsAs(List.of("screma"), SUM_AND_QUOTIENTS, "screma.l0", "[7, 2, -3, 1]");
+    EveryBackend.assertFailsAs(
+        List.of("screma"), SUM_AND_QUOTIENTS, "screma.l0", "[7, 2, 0, 1, 0]");
+  }
+
+  /**
+   * The random programs of the first 300 seeds (of both generators) whose kernel plan holds a
+   * screma: there are some, and each runs on the simulator and the JVM backend as the interpreter
+   * runs it (or, with a float reduction, as the other backends do).
+   */
+  @Test
+  void randomProgramsWithAScremaRunOnEveryBackend() {
+    List<String> problems = new ArrayList<>();
+    int scremas = 0;
+    for (int seed = 0; seed < 300; seed++) {
+      for (ProgramCase c :
+          List.of(RandomPrograms.program(seed), RandomPrograms.kernelArrayProgram(seed))) {
+        OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(c.program()));
+        if (optimized.kernelPlan().kernels().stream()
+            .anyMatch(k -> k.kind() == KernelKind.SCREMA)) {
+          scremas++;
+          problems.addAll(
+              KernelArrayProgramsOnEveryBackendTest.problemsOnEveryBackend(
+                  "seed " + seed, c, optimized));
+        }
+      }
+    }
+    assertTrue(scremas > 0, "no random program makes a screma");
+    assertEquals(List.of(), problems.stream().limit(3).toList(), problems.size() + " problems");
+  }
+}
