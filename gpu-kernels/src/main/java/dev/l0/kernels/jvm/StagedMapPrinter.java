@@ -1,6 +1,7 @@
 package dev.l0.kernels.jvm;
 
 import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.Builtin;
 import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.ir.Buffer;
@@ -614,6 +615,10 @@ final class StagedMapPrinter {
           && laneWise(s.ifTrue())
           && laneWise(s.ifFalse());
     }
+    if (e instanceof KernelExpr.Call c) {
+      // Math.abs clears the sign bit (as C2 compiles it), as the lane-wise abs does
+      return c.function() == Builtin.ABS && c.type() == ScalarType.F64 && laneWise(c.args().get(0));
+    }
     return false;
   }
 
@@ -685,6 +690,9 @@ final class StagedMapPrinter {
     if (e instanceof KernelExpr.Unary u) {
       return laneExpr(u.operand(), inRegisters, used)
           + (u.op() == PrefixOperator.NEG ? ".neg()" : ".not()");
+    }
+    if (e instanceof KernelExpr.Call c) {
+      return laneExpr(c.args().get(0), inRegisters, used) + ".abs()";
     }
     KernelExpr.Select s = (KernelExpr.Select) e;
     // Janino resolves blend to Vector's, which returns a Vector
