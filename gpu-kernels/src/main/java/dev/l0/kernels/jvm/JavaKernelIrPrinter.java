@@ -865,7 +865,7 @@ public final class JavaKernelIrPrinter {
     StagedMap staged = StagedMap.of(kernel).orElseThrow();
     String body =
         printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
-            + new StagedMapPrinter(kernel, staged, printer.syntax, lanewise).methods();
+            + StagedMapPrinter.forRegion(kernel, staged, printer.syntax, lanewise).methods();
     regionClasses
         .append("  private static final ")
         .append(simpleName)
