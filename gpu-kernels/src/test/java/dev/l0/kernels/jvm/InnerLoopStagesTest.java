@@ -18,6 +18,7 @@ import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
+import dev.l0.testing.TestPrograms;
 import dev.l0.types.TypeChecker;
 import java.util.List;
 import java.util.Random;
@@ -220,6 +221,26 @@ class InnerLoopStagesTest {
           HostRunner.compile(program, JVM).call("main", args),
           () -> "rows of " + shape[1]);
     }
+  }
+
+  @Test
+  void optionPricingsNormalDrawsRunAsARegion() {
+    OptimizedProgram optimized =
+        Optimizer.optimize(TypeChecker.check(TestPrograms.load("finpar/OptionPricing")));
+    KernelPlan plan = optimized.kernelPlan();
+    List<String> regions = new java.util.ArrayList<>();
+    for (KernelPlan.Kernel k : plan.kernels()) {
+      for (Kernel kernel :
+          KernelLowering.lower(plan, k, JvmGroupRunner.LAUNCH_CONFIGURATION).kernels()) {
+        String form = JvmKernelForm.describe(kernel);
+        if (form.contains("inner loops lane-wise: 1 (VectorMath per iteration: region;")) {
+          regions.add(kernel.name());
+        }
+      }
+    }
+    // the path kernels of main and of payoffSums (the entry for Spark): the loop over a path's
+    // dates, its inner loop over the underlyings, AS241's inverse normal as the region
+    assertEquals(2, regions.size(), regions::toString);
   }
 
   @Test
