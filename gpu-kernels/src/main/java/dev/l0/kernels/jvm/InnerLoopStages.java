@@ -70,6 +70,12 @@ final class InnerLoopStages {
   static final int MIN_ITERATIONS = 64;
 
   /**
+   * The most evaluations of a unit per iteration (in the loop's inner loops) for a run to be
+   * staged: the scratch arrays hold a chunk's evaluations, at least one iteration's.
+   */
+  static final int MAX_EVALUATIONS_PER_ITERATION = 4096;
+
+  /**
    * The fewest {@code f64} arithmetic operations in the branches of an {@code if} for the run of
    * straight-line code around it to be staged as a region.
    */

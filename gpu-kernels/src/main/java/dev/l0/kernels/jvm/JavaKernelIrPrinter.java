@@ -619,13 +619,22 @@ public final class JavaKernelIrPrinter {
 
   /**
    * {@code f} as it is where a run has too few iterations to be staged ({@link
-   * InnerLoopStages#MIN_ITERATIONS}), else as {@code longRun} prints it.
+   * InnerLoopStages#MIN_ITERATIONS}) or its inner loops evaluate a unit too often per iteration
+   * ({@link InnerLoopStages#MAX_EVALUATIONS_PER_ITERATION}), else as {@code longRun} prints it.
    */
   private void plainWhereShort(KernelStmt.For f, LongRun longRun) {
     String start = hoisted(f.start(), "start");
     String bound = hoisted(f.bound(), "bound");
     String step = hoisted(f.step(), "step");
-    line(shortRun(start, bound, step));
+    String perIteration = innerStages(f).map(this::evaluationsPerIteration).orElse("1L");
+    line(
+        "if ("
+            + shortRun(start, bound, step)
+            + " || "
+            + perIteration
+            + " > "
+            + InnerLoopStages.MAX_EVALUATIONS_PER_ITERATION
+            + "L) {");
     indent++;
     plainLoop(f, start, bound, step);
     indent--;
@@ -636,17 +645,9 @@ public final class JavaKernelIrPrinter {
     line("}");
   }
 
-  /** The opening of an {@code if} that holds where a run has too few iterations to be staged. */
+  /** A condition that holds where a run has too few iterations to be staged. */
   private static String shortRun(String start, String bound, String step) {
-    return "if ("
-        + bound
-        + " - "
-        + start
-        + " < "
-        + InnerLoopStages.MIN_ITERATIONS
-        + "L * "
-        + step
-        + ") {";
+    return bound + " - " + start + " < " + InnerLoopStages.MIN_ITERATIONS + "L * " + step;
   }
 
   /** {@code f} as a Java {@code for} over {@code [start, bound)} by {@code step}. */

@@ -204,8 +204,15 @@ class InnerLoopStagesTest {
     assertEquals(1, staged.get(0).units().size());
     assertEquals(1, staged.get(0).units().get(0).loops().size());
     Program program = L0Parser.parse(NESTED_REGION, "nested.l0");
-    // rows of 3 (a chunk holds 85 rows), of 1, and of more than a chunk (one row a chunk)
-    for (int[] shape : new int[][] {{200, 3}, {70, 1}, {64, InnerLoopStages.CHUNK + 9}}) {
+    // rows of 3 (a chunk holds 85 rows), of 1, of more than a chunk (one row a chunk), and of
+    // more than a staged run takes (the loop runs as it is)
+    for (int[] shape :
+        new int[][] {
+          {200, 3},
+          {70, 1},
+          {64, InnerLoopStages.CHUNK + 9},
+          {64, InnerLoopStages.MAX_EVALUATIONS_PER_ITERATION + 1}
+        }) {
       double[] flat = quantiles(shape[0] * shape[1], shape[0] + shape[1]);
       Value[] rows = new Value[shape[0]];
       for (int r = 0; r < shape[0]; r++) {
