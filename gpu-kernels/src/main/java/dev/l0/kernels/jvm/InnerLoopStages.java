@@ -2,8 +2,10 @@ package dev.l0.kernels.jvm;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.ir.Buffer;
+import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelStmt;
+import dev.l0.kernels.ir.ThreadIndex;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -18,31 +20,45 @@ import java.util.Set;
 /**
  * A loop inside a kernel thread (an inner map, or the map part of an inner reduction) whose costly
  * math calls ({@code exp}, {@code log}, {@code pow}, {@code sin}, {@code cos}, {@code erf} of
- * {@code f64}) run lane-wise over chunks of its iterations, through {@code VectorMath}: the
- * arguments of the calls are computed into scratch arrays by loops over the chunk, the functions
- * applied to the whole arrays, and then the loop's own body runs over the chunk with each call
- * replaced by a read of its result. A call whose argument needs another call's result (say {@code
- * erf(d1)} with {@code d1} from a {@code log}) is of a later level: level 1's arguments are staged
- * first, then its functions applied, then level 2's arguments (which read level 1's results), and
- * so on. Each staging loop is the body cut down to the statements the level's arguments need,
- * {@code if}s included (a call under an {@code if} has its argument stored only where the original
- * evaluates it; the function is applied to the whole array, which has no effect on anything else).
- * Every element is therefore computed by the same operations on the same values as in the body, and
- * the body still runs its iterations in order, so sums the loop carries add their terms in the
- * original order: the results are the same bits.
+ * {@code f64}) and branchy regions run lane-wise over chunks of its iterations: the inputs of each
+ * such unit are computed into scratch arrays by loops over the chunk, the units applied to the
+ * whole arrays ({@code VectorMath} for a call; for a region, its code staged lane-wise by {@link
+ * StagedMapPrinter}, both branches of each {@code if} evaluated and picked by masks), and then the
+ * loop's own body runs over the chunk with each unit replaced by a read of its results. A
+ * <em>region</em> is a run of statements that only compute {@code f64} locals from {@code f64}
+ * locals (declarations, assignments, and {@code if}s of such statements; no loads, stores or
+ * errors) and hold an {@code if} with at least {@link #REGION_OPERATIONS} floating-point operations
+ * in its branches: code whose branches a scalar loop mispredicts and whose arithmetic waits on long
+ * chains (an inverse normal's rational approximations, say). A unit whose input needs another
+ * unit's result (say {@code erf(d1)} with {@code d1} from a {@code log}) is of a later level: level
+ * 1's inputs are staged first, then its units applied, then level 2's inputs (which read level 1's
+ * results), and so on. Each staging loop is the body cut down to the statements the level's inputs
+ * need, {@code if}s and inner loops included. Each unit has a cursor that counts its evaluations in
+ * the chunk: a staging loop stores the inputs at the cursor and advances it where the original
+ * evaluates the unit, and the body advances it at the same places and reads the results there, so a
+ * unit under an {@code if} or in an inner loop reads back its own evaluation. Every element is
+ * therefore computed by the same operations on the same values as in the body, and the body still
+ * runs its iterations in order, so sums the loop carries add their terms in the original order: the
+ * results are the same bits.
  *
  * <p>A run of fewer than {@link #MIN_ITERATIONS} iterations runs the loop as it is. A loop
  * qualifies when its step is a constant (so a thread's loop over the rows of the grid does not),
- * its body has no loops, {@code while}s or barriers, and at least one costly call whose arguments
- * do not depend on what the loop carries from one iteration to the next: the variables declared
- * outside the body that it assigns, and loads of the buffers and shared arrays it stores to (calls
- * that do stay in the body, as do calls under an {@code if} whose condition depends on them). In a
- * thread's own buffer, only loads of the parts the body stores to count ({@link
- * ThreadPrivateParts}): a map inside a thread that reads arrays the thread made earlier and writes
- * its result to an array of its own is staged.
+ * its body has no {@code while}s or barriers, its inner loops (if any) have start, bound and step
+ * that read nothing the loop's body declares or assigns (so the number of evaluations per iteration
+ * is known before a chunk runs) and do not leave early ({@link FixedPointLoops}), and it has at
+ * least one unit whose inputs do not depend on what the loop carries from one iteration to the
+ * next: the variables declared outside the body that it assigns, and loads of the buffers and
+ * shared arrays it stores to (units that do stay in the body, as do units under an {@code if} whose
+ * condition depends on them). In a thread's own buffer, only loads of the parts the body stores to
+ * count ({@link ThreadPrivateParts}): a map inside a thread that reads arrays the thread made
+ * earlier and writes its result to an array of its own is staged.
  */
 final class InnerLoopStages {
-  /** The iterations one round of the staging loops, the math calls and the body covers. */
+  /**
+   * The evaluations of a unit one round of the staging loops, the units and the body covers (a
+   * round covers at least one iteration of the loop, so more where an iteration evaluates a unit
+   * more often than this).
+   */
   static final int CHUNK = 256;
 
   /**
@@ -53,37 +69,100 @@ final class InnerLoopStages {
    */
   static final int MIN_ITERATIONS = 64;
 
-  /** The index of an iteration within its chunk: the scratch arrays' index. */
-  static final KernelExpr.Var LANE = new KernelExpr.Var("lane$", ScalarType.I64);
+  /**
+   * The most evaluations of a unit per iteration (in the loop's inner loops) for a run to be
+   * staged: the scratch arrays hold a chunk's evaluations, at least one iteration's.
+   */
+  static final int MAX_EVALUATIONS_PER_ITERATION = 4096;
 
-  /** The longest chain of calls whose arguments need earlier calls' results that is staged. */
+  /**
+   * The fewest {@code f64} arithmetic operations in the branches of an {@code if} for the run of
+   * straight-line code around it to be staged as a region.
+   */
+  static final int REGION_OPERATIONS = 16;
+
+  /** The longest chain of units whose inputs need earlier units' results that is staged. */
   private static final int MAX_LEVELS = 8;
 
   /**
-   * {@code VectorMath.function} applied to the chunk in the scratch arrays {@code arguments} (one,
-   * or two for {@code pow}), its result written over the first; for a call under an {@code if},
-   * only where the level's loop set the boolean {@code stored}, which is false before the loop.
+   * A run of straight-line {@code f64} code staged as a whole: {@code statements} compute {@code
+   * outputs} from {@code inputs} (the variables they read or assign that they do not declare
+   * first), each an {@code f64}.
    */
-  record MathCall(String function, List<Buffer> arguments, Optional<KernelExpr.Var> stored) {
-    Buffer result() {
-      return arguments.get(0);
+  record Region(
+      List<KernelStmt> statements, List<KernelExpr.Var> inputs, List<KernelExpr.Var> outputs) {
+    Region {
+      statements = List.copyOf(statements);
+      inputs = List.copyOf(inputs);
+      outputs = List.copyOf(outputs);
+    }
+
+    /**
+     * The region as a map kernel over {@code n$} rows: row {@code r} reads input {@code k} from
+     * buffer {@code in$k} and writes output {@code j} to buffer {@code out$j}, both at {@code r}.
+     * Its staged form ({@link StagedMap}) is the region's lane-wise code.
+     */
+    Kernel kernel() {
+      List<Buffer> buffers = new ArrayList<>();
+      KernelExpr.Var row = new KernelExpr.Var("row$", ScalarType.I64);
+      List<KernelStmt> body = new ArrayList<>();
+      for (int k = 0; k < inputs.size(); k++) {
+        Buffer in = new Buffer("in$" + k, ScalarType.F64);
+        buffers.add(in);
+        body.add(new KernelStmt.Declare(inputs.get(k), new KernelExpr.Load(in, row)));
+      }
+      body.addAll(statements);
+      for (int j = 0; j < outputs.size(); j++) {
+        Buffer out = new Buffer("out$" + j, ScalarType.F64);
+        buffers.add(out);
+        body.add(new KernelStmt.Store(out, row, outputs.get(j)));
+      }
+      KernelStmt.For loop =
+          new KernelStmt.For(
+              row,
+              new KernelExpr.Thread(ThreadIndex.BLOCK_IDX),
+              ROWS,
+              new KernelExpr.Thread(ThreadIndex.GRID_DIM),
+              body);
+      return new Kernel("region", buffers, List.of(ROWS), List.of(), List.of(loop));
     }
   }
 
+  /** The number of rows of a region's kernel ({@link Region#kernel}), its only scalar. */
+  static final KernelExpr.Var ROWS = new KernelExpr.Var("n$", ScalarType.I64);
+
   /**
-   * One level: the loop over the chunk that stores its calls' arguments ({@code body}), then the
-   * calls.
+   * One staged unit: the {@code VectorMath} function {@code function} applied to the scratch arrays
+   * {@code arguments} (one, or two for {@code pow}), its result written over the first; or, where
+   * {@code region} is present, the region's code from its inputs in {@code arguments} to its
+   * outputs in {@code results}; in either case over the first {@code cursor} elements. {@code
+   * loops} are the inner loops around the unit, outermost first.
+   */
+  record MathCall(
+      String function,
+      Optional<Region> region,
+      List<Buffer> arguments,
+      List<Buffer> results,
+      KernelExpr.Var cursor,
+      List<KernelStmt.For> loops) {}
+
+  /**
+   * One level: the loop over the chunk that stores its units' inputs ({@code body}), then the
+   * units.
    */
   record Level(List<KernelStmt> body, List<MathCall> calls) {}
 
   private final List<Level> levels;
   private final List<KernelStmt> body;
   private final List<Buffer> scratch;
+  private final List<MathCall> units;
 
-  private InnerLoopStages(List<Level> levels, List<KernelStmt> body, List<Buffer> scratch) {
+  private InnerLoopStages(
+      List<Level> levels, List<KernelStmt> body, List<Buffer> scratch, List<MathCall> units) {
     this.levels = List.copyOf(levels);
     this.body = List.copyOf(body);
     this.scratch = List.copyOf(scratch);
+    this.units = List.copyOf(units);
   }
 
   /** The levels, in the order they run. */
@@ -91,21 +170,28 @@ final class InnerLoopStages {
     return levels;
   }
 
-  /** The loop's body with every staged call replaced by a load of its result at {@link #LANE}. */
+  /** The loop's body with every staged unit replaced by a load of its results at its cursor. */
   List<KernelStmt> body() {
     return body;
   }
 
-  /** The scratch arrays of {@link #CHUNK} doubles the stages use, each by its own name. */
+  /** The scratch arrays of doubles the stages use, each by its own name. */
   List<Buffer> scratch() {
     return scratch;
   }
 
-  /** The staged calls' functions, in the order the levels apply them. */
+  /** The staged units, in the order of the body. */
+  List<MathCall> units() {
+    return units;
+  }
+
+  /**
+   * The staged units' functions ({@code region} for a region), in the order the levels apply them.
+   */
   List<String> functions() {
     List<String> functions = new ArrayList<>();
     for (Level level : levels) {
-      level.calls().forEach(c -> functions.add(c.function()));
+      level.calls().forEach(c -> functions.add(c.region().isPresent() ? "region" : c.function()));
     }
     return functions;
   }
@@ -118,10 +204,10 @@ final class InnerLoopStages {
    */
   static Optional<InnerLoopStages> of(KernelStmt.For loop, int methodBudget) {
     OutlinedStatements outlining = new OutlinedStatements();
-    if (!straightLine(loop.body())
+    if (!(loop.step() instanceof KernelExpr.Constant)
         // a loop over the grid (a thread's rows) steps by the grid's size; an inner map by 1
-        || !(loop.step() instanceof KernelExpr.Constant)
         || FixedPointLoops.guard(loop).isPresent()
+        || !innerLoopsFixed(loop)
         || outlining.parameters(loop).isEmpty()) {
       return Optional.empty();
     }
@@ -158,6 +244,81 @@ final class InnerLoopStages {
       }
     }
     return found;
+  }
+
+  /**
+   * Whether {@code loop}'s body has no {@code while}s or barriers and every inner loop's start,
+   * bound and step read nothing the body declares or assigns (nor the loop's counter), and no inner
+   * loop leaves early.
+   */
+  private static boolean innerLoopsFixed(KernelStmt.For loop) {
+    Set<String> varying = new HashSet<>();
+    varying.add(loop.counter().name());
+    definitions(loop.body(), varying);
+    return innerLoopsFixed(loop.body(), varying);
+  }
+
+  private static boolean innerLoopsFixed(List<KernelStmt> body, Set<String> varying) {
+    for (KernelStmt s : body) {
+      if (s instanceof KernelStmt.If i) {
+        if (!innerLoopsFixed(i.thenBody(), varying) || !innerLoopsFixed(i.elseBody(), varying)) {
+          return false;
+        }
+      } else if (s instanceof KernelStmt.For f) {
+        Set<String> read = new HashSet<>();
+        for (KernelExpr e : List.of(f.start(), f.bound(), f.step())) {
+          variables(e, read);
+          if (StagedMap.stagedFunction(e) != null || hasLoad(e)) {
+            return false;
+          }
+        }
+        read.retainAll(varying);
+        if (!read.isEmpty()
+            || FixedPointLoops.guard(f).isPresent()
+            || !innerLoopsFixed(f.body(), varying)) {
+          return false;
+        }
+      } else if (s instanceof KernelStmt.While || s instanceof KernelStmt.Barrier) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Adds the names {@code body} declares or assigns (inner loops' counters included). */
+  private static void definitions(List<KernelStmt> body, Set<String> names) {
+    for (KernelStmt s : body) {
+      if (s instanceof KernelStmt.Declare d) {
+        names.add(d.variable().name());
+      } else if (s instanceof KernelStmt.Assign a) {
+        names.add(a.variable().name());
+      } else if (s instanceof KernelStmt.If i) {
+        definitions(i.thenBody(), names);
+        definitions(i.elseBody(), names);
+      } else if (s instanceof KernelStmt.For f) {
+        names.add(f.counter().name());
+        definitions(f.body(), names);
+      } else if (s instanceof KernelStmt.While w) {
+        definitions(w.body(), names);
+      }
+    }
+  }
+
+  /** Adds the names of the variables {@code e} reads. */
+  private static void variables(KernelExpr e, Set<String> names) {
+    if (e instanceof KernelExpr.Var v) {
+      names.add(v.name());
+    }
+    for (KernelExpr child : children(e)) {
+      variables(child, names);
+    }
+  }
+
+  private static boolean hasLoad(KernelExpr e) {
+    if (e instanceof KernelExpr.Load || e instanceof KernelExpr.SharedLoad) {
+      return true;
+    }
+    return children(e).stream().anyMatch(InnerLoopStages::hasLoad);
   }
 
   /** The function {@code VectorMath} computes {@code e} with, if {@code e} is a costly call. */
@@ -237,12 +398,208 @@ final class InnerLoopStages {
     return e;
   }
 
+  // ------------------------------------------------------------------ regions
+
   /**
-   * What depends on the loop's carried state (tainted), and each variable's and each costly call's
-   * level.
+   * The regions of {@code loop}'s body (see the class comment), by their first statement: in every
+   * statement list of the body (inner loops' bodies and the branches of {@code if}s that are not
+   * themselves in a region included), each maximal run of region statements, cut at the front until
+   * every input is an {@code f64}, where it still holds a large {@code if} and its outputs (the
+   * variables it defines that the loop reads outside it) are {@code f64}s, and the region's kernel
+   * stages ({@link StagedMap}).
+   */
+  static Map<KernelStmt, Region> regions(KernelStmt.For loop) {
+    Map<KernelStmt, Region> found = new IdentityHashMap<>();
+    findRegions(loop.body(), loop, found);
+    return found;
+  }
+
+  private static void findRegions(
+      List<KernelStmt> body, KernelStmt.For loop, Map<KernelStmt, Region> found) {
+    int k = 0;
+    while (k < body.size()) {
+      if (!regionStatement(body.get(k))) {
+        KernelStmt s = body.get(k);
+        if (s instanceof KernelStmt.If i) {
+          findRegions(i.thenBody(), loop, found);
+          findRegions(i.elseBody(), loop, found);
+        } else if (s instanceof KernelStmt.For f) {
+          findRegions(f.body(), loop, found);
+        }
+        k++;
+        continue;
+      }
+      int end = k;
+      while (end < body.size() && regionStatement(body.get(end))) {
+        end++;
+      }
+      for (int first = k; first < end; first++) {
+        Optional<Region> region = region(body.subList(first, end), loop);
+        if (region.isPresent()) {
+          found.put(body.get(first), region.get());
+          break;
+        }
+      }
+      k = end;
+    }
+  }
+
+  /** The region the statements {@code run} of {@code loop}'s body make, if they make one. */
+  private static Optional<Region> region(List<KernelStmt> run, KernelStmt.For loop) {
+    if (run.stream().noneMatch(InnerLoopStages::largeIf)) {
+      return Optional.empty();
+    }
+    Map<String, KernelExpr.Var> declared = new java.util.LinkedHashMap<>();
+    Map<String, KernelExpr.Var> defined = new java.util.LinkedHashMap<>();
+    Map<String, KernelExpr.Var> inputs = new java.util.LinkedHashMap<>();
+    freeVariables(run, declared, defined, inputs);
+    Set<String> readOutside = new HashSet<>();
+    readsOutside(loop.body(), run, readOutside);
+    List<KernelExpr.Var> outputs = new ArrayList<>();
+    for (KernelExpr.Var v : defined.values()) {
+      if (readOutside.contains(v.name())) {
+        outputs.add(v);
+      }
+    }
+    boolean allF64 =
+        inputs.values().stream().allMatch(v -> v.type() == ScalarType.F64)
+            && outputs.stream().allMatch(v -> v.type() == ScalarType.F64);
+    if (!allF64 || outputs.isEmpty()) {
+      return Optional.empty();
+    }
+    Region region = new Region(run, List.copyOf(inputs.values()), outputs);
+    return StagedMap.of(region.kernel()).isPresent() ? Optional.of(region) : Optional.empty();
+  }
+
+  /**
+   * Whether {@code s} may be part of a region: a declaration or assignment of a value with no load,
+   * or an {@code if} of such a condition whose branches hold only such statements.
+   */
+  private static boolean regionStatement(KernelStmt s) {
+    if (s instanceof KernelStmt.Declare d) {
+      return !hasLoad(d.initial());
+    }
+    if (s instanceof KernelStmt.Assign a) {
+      return !hasLoad(a.value());
+    }
+    if (s instanceof KernelStmt.If i) {
+      return !hasLoad(i.condition())
+          && i.thenBody().stream().allMatch(InnerLoopStages::regionStatement)
+          && i.elseBody().stream().allMatch(InnerLoopStages::regionStatement);
+    }
+    return false;
+  }
+
+  /** Whether {@code s} is an {@code if} whose branches hold {@link #REGION_OPERATIONS} or more. */
+  private static boolean largeIf(KernelStmt s) {
+    return s instanceof KernelStmt.If i
+        && operations(i.thenBody()) + operations(i.elseBody()) >= REGION_OPERATIONS;
+  }
+
+  /** The {@code f64} arithmetic operations of {@code body}. */
+  private static int operations(List<KernelStmt> body) {
+    int count = 0;
+    for (KernelStmt s : body) {
+      if (s instanceof KernelStmt.Declare d) {
+        count += operations(d.initial());
+      } else if (s instanceof KernelStmt.Assign a) {
+        count += operations(a.value());
+      } else if (s instanceof KernelStmt.If i) {
+        count += operations(i.condition()) + operations(i.thenBody()) + operations(i.elseBody());
+      }
+    }
+    return count;
+  }
+
+  private static int operations(KernelExpr e) {
+    int own =
+        e instanceof KernelExpr.Binary b && b.operandType() == ScalarType.F64
+                || StagedMap.stagedFunction(e) != null
+            ? 1
+            : 0;
+    return own + children(e).stream().mapToInt(InnerLoopStages::operations).sum();
+  }
+
+  /**
+   * Walks {@code run} in order: {@code declared} gets what it declares, {@code defined} what it
+   * declares or assigns, {@code inputs} what it reads or assigns before declaring it.
+   */
+  private static void freeVariables(
+      List<KernelStmt> run,
+      Map<String, KernelExpr.Var> declared,
+      Map<String, KernelExpr.Var> defined,
+      Map<String, KernelExpr.Var> inputs) {
+    for (KernelStmt s : run) {
+      if (s instanceof KernelStmt.Declare d) {
+        reads(d.initial(), declared, inputs);
+        declared.put(d.variable().name(), d.variable());
+        defined.put(d.variable().name(), d.variable());
+      } else if (s instanceof KernelStmt.Assign a) {
+        reads(a.value(), declared, inputs);
+        if (!declared.containsKey(a.variable().name())) {
+          inputs.putIfAbsent(a.variable().name(), a.variable());
+        }
+        defined.put(a.variable().name(), a.variable());
+      } else if (s instanceof KernelStmt.If i) {
+        reads(i.condition(), declared, inputs);
+        freeVariables(i.thenBody(), declared, defined, inputs);
+        freeVariables(i.elseBody(), declared, defined, inputs);
+      }
+    }
+  }
+
+  private static void reads(
+      KernelExpr e, Map<String, KernelExpr.Var> declared, Map<String, KernelExpr.Var> inputs) {
+    if (e instanceof KernelExpr.Var v && !declared.containsKey(v.name())) {
+      inputs.putIfAbsent(v.name(), v);
+    }
+    for (KernelExpr child : children(e)) {
+      reads(child, declared, inputs);
+    }
+  }
+
+  /** Adds the variables {@code body} reads or assigns outside the statements of {@code run}. */
+  private static void readsOutside(List<KernelStmt> body, List<KernelStmt> run, Set<String> names) {
+    for (KernelStmt s : body) {
+      if (run.stream().anyMatch(r -> r == s)) {
+        continue;
+      }
+      if (s instanceof KernelStmt.Declare d) {
+        variables(d.initial(), names);
+      } else if (s instanceof KernelStmt.Assign a) {
+        // an assignment needs the variable declared where it is
+        names.add(a.variable().name());
+        variables(a.value(), names);
+      } else if (s instanceof KernelStmt.Store st) {
+        variables(st.index(), names);
+        variables(st.value(), names);
+      } else if (s instanceof KernelStmt.SharedStore st) {
+        variables(st.index(), names);
+        variables(st.value(), names);
+      } else if (s instanceof KernelStmt.If i) {
+        variables(i.condition(), names);
+        readsOutside(i.thenBody(), run, names);
+        readsOutside(i.elseBody(), run, names);
+      } else if (s instanceof KernelStmt.For f) {
+        variables(f.start(), names);
+        variables(f.bound(), names);
+        variables(f.step(), names);
+        readsOutside(f.body(), run, names);
+      } else if (s instanceof KernelStmt.While w) {
+        variables(w.condition(), names);
+        readsOutside(w.body(), run, names);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ analysis
+
+  /**
+   * What depends on the loop's carried state (tainted), and each variable's and each unit's level.
    */
   private static final class Analysis {
     private final KernelStmt.For loop;
+    private final Map<KernelStmt, Region> regions;
     private final Set<String> declaredInBody = new HashSet<>();
     private final Set<String> tainted = new HashSet<>();
     private final Set<String> storedArrays = new HashSet<>();
@@ -252,20 +609,26 @@ final class InnerLoopStages {
 
     private final Map<String, Integer> variableLevels = new HashMap<>();
 
-    /** The level of each staged call, by identity. */
-    private final Map<KernelExpr, Integer> callLevels = new IdentityHashMap<>();
+    /** The level of each staged unit (a call expression or a region), by identity. */
+    private final Map<Object, Integer> callLevels = new IdentityHashMap<>();
 
-    /** The staged calls in the order of the body. */
-    private final List<KernelExpr> calls = new ArrayList<>();
+    /** The staged units in the order of the body. */
+    private final List<Object> calls = new ArrayList<>();
 
-    /** The scratch arrays of each staged call's arguments, by identity. */
-    private final Map<KernelExpr, List<Buffer>> callArrays = new IdentityHashMap<>();
+    /** The inner loops around each staged unit, by identity. */
+    private final Map<Object, List<KernelStmt.For>> callLoops = new IdentityHashMap<>();
+
+    /** Each staged unit's scratch arrays, cursor and printed form, by identity. */
+    private final Map<Object, MathCall> units = new IdentityHashMap<>();
+
+    private final Deque<KernelStmt.For> enclosing = new ArrayDeque<>();
 
     private boolean changed;
     private boolean repeated;
 
     Analysis(KernelStmt.For loop) {
       this.loop = loop;
+      this.regions = regions(loop);
       Set<String> assigned = new HashSet<>();
       collect(loop.body(), assigned);
       for (String name : assigned) {
@@ -292,13 +655,16 @@ final class InnerLoopStages {
         } else if (s instanceof KernelStmt.If i) {
           collect(i.thenBody(), assigned);
           collect(i.elseBody(), assigned);
+        } else if (s instanceof KernelStmt.For f) {
+          declaredInBody.add(f.counter().name());
+          collect(f.body(), assigned);
         }
       }
     }
 
     /**
      * Finds the tainted variables and the levels by iterating to a fixed point, then each staged
-     * call's level; false if there is none, or a chain longer than {@link #MAX_LEVELS}, or a call
+     * unit's level; false if there is none, or a chain longer than {@link #MAX_LEVELS}, or a call
      * that appears at two places as one object.
      */
     boolean levelCalls() {
@@ -313,7 +679,7 @@ final class InnerLoopStages {
       return !repeated && !callLevels.isEmpty();
     }
 
-    /** What an expression depends on: carried state ({@code tainted}), and the calls' levels. */
+    /** What an expression depends on: carried state ({@code tainted}), and the units' levels. */
     private record Info(boolean tainted, int level) {
       static final Info NONE = new Info(false, 0);
 
@@ -323,7 +689,26 @@ final class InnerLoopStages {
     }
 
     private void walk(List<KernelStmt> body, Info context, boolean record) {
-      for (KernelStmt s : body) {
+      for (int k = 0; k < body.size(); k++) {
+        KernelStmt s = body.get(k);
+        Region region = regions.get(s);
+        if (region != null) {
+          Info inputs = context;
+          for (KernelExpr.Var v : region.inputs()) {
+            inputs = inputs.and(info(v, context, record));
+          }
+          if (!inputs.tainted()) {
+            int level = inputs.level() + 1;
+            for (KernelExpr.Var v : region.outputs()) {
+              define(v.name(), new Info(false, level));
+            }
+            if (record) {
+              recordUnit(region, level);
+            }
+            k += region.statements().size() - 1;
+            continue;
+          }
+        }
         if (s instanceof KernelStmt.Declare d) {
           define(d.variable().name(), info(d.initial(), context, record).and(context));
         } else if (s instanceof KernelStmt.Assign a) {
@@ -338,8 +723,21 @@ final class InnerLoopStages {
           Info inner = context.and(info(i.condition(), context, record));
           walk(i.thenBody(), inner, record);
           walk(i.elseBody(), inner, record);
+        } else if (s instanceof KernelStmt.For f) {
+          define(f.counter().name(), context);
+          enclosing.addLast(f);
+          walk(f.body(), context, record);
+          enclosing.removeLast();
         }
       }
+    }
+
+    private void recordUnit(Object unit, int level) {
+      if (callLevels.put(unit, level) != null) {
+        repeated = true;
+      }
+      calls.add(unit);
+      callLoops.put(unit, List.copyOf(enclosing));
     }
 
     private void define(String name, Info info) {
@@ -383,10 +781,7 @@ final class InnerLoopStages {
       }
       int level = arguments.level() + 1;
       if (record) {
-        if (callLevels.put(e, level) != null) {
-          repeated = true;
-        }
-        calls.add(e);
+        recordUnit(e, level);
       }
       return new Info(false, level);
     }
@@ -404,46 +799,78 @@ final class InnerLoopStages {
           .anyMatch(stored -> ThreadPrivateParts.mayOverlap(buffer, stored, load.index()));
     }
 
-    /** The levels' loops and calls and the rewritten body. */
+    /** The levels' loops and units and the rewritten body. */
     InnerLoopStages stages() {
       List<Buffer> scratch = new ArrayList<>();
-      for (KernelExpr call : calls) {
-        List<Buffer> arrays = new ArrayList<>();
-        for (int k = 0; k < arguments(call).size(); k++) {
-          Buffer array = new Buffer("lane$" + scratch.size(), ScalarType.F64);
-          scratch.add(array);
-          arrays.add(array);
+      List<MathCall> ordered = new ArrayList<>();
+      for (Object call : calls) {
+        KernelExpr.Var cursor = new KernelExpr.Var("cursor$" + ordered.size(), ScalarType.I64);
+        MathCall unit;
+        if (call instanceof Region region) {
+          List<Buffer> inputs = scratchArrays(region.inputs().size(), scratch);
+          List<Buffer> outputs = scratchArrays(region.outputs().size(), scratch);
+          unit =
+              new MathCall(null, Optional.of(region), inputs, outputs, cursor, callLoops.get(call));
+        } else {
+          KernelExpr e = (KernelExpr) call;
+          List<Buffer> arrays = scratchArrays(arguments(e).size(), scratch);
+          unit =
+              new MathCall(
+                  costly(e),
+                  Optional.empty(),
+                  arrays,
+                  List.of(arrays.get(0)),
+                  cursor,
+                  callLoops.get(call));
         }
-        callArrays.put(call, arrays);
+        units.put(call, unit);
+        ordered.add(unit);
       }
       int levels = callLevels.values().stream().mapToInt(Integer::intValue).max().orElseThrow();
       List<Level> result = new ArrayList<>();
       for (int level = 1; level <= levels; level++) {
         List<MathCall> levelCalls = new ArrayList<>();
-        List<KernelStmt> sliced =
-            slice(loop.body(), new HashSet<>(), level, false, levelCalls::add);
+        List<KernelStmt> sliced = slice(loop.body(), new HashSet<>(), level, levelCalls::add);
         // in the order of the body (the slice finds them from its end)
-        levelCalls.sort(java.util.Comparator.comparingInt(c -> scratch.indexOf(c.result())));
+        levelCalls.sort(java.util.Comparator.comparingInt(ordered::indexOf));
         result.add(new Level(sliced, levelCalls));
       }
-      return new InnerLoopStages(result, rewritten(loop.body(), Integer.MAX_VALUE), scratch);
+      return new InnerLoopStages(
+          result, rewritten(loop.body(), Integer.MAX_VALUE), scratch, ordered);
+    }
+
+    private static List<Buffer> scratchArrays(int count, List<Buffer> scratch) {
+      List<Buffer> arrays = new ArrayList<>();
+      for (int k = 0; k < count; k++) {
+        Buffer array = new Buffer("lane$" + scratch.size(), ScalarType.F64);
+        scratch.add(array);
+        arrays.add(array);
+      }
+      return arrays;
     }
 
     /**
-     * The statements of {@code body} that level {@code level}'s arguments need, with a store of
-     * each of the level's call's arguments before the statement that holds the call; {@code needed}
-     * holds the variables needed after {@code body} on entry and before it on return.
+     * The statements of {@code body} that level {@code level}'s inputs need, with a store of each
+     * of the level's units' inputs at its cursor before the statement that holds the unit; {@code
+     * needed} holds the variables needed after {@code body} on entry and before it on return.
      */
     private List<KernelStmt> slice(
         List<KernelStmt> body,
         Set<String> needed,
         int level,
-        boolean conditional,
         java.util.function.Consumer<MathCall> calls) {
-      Deque<KernelStmt> out = new ArrayDeque<>();
+      Deque<List<KernelStmt>> out = new ArrayDeque<>();
       for (int k = body.size() - 1; k >= 0; k--) {
         KernelStmt s = body.get(k);
+        Region region = regionEndingAt(body, k);
+        if (region != null) {
+          out.addFirst(sliceRegion(region, needed, level, calls));
+          k -= region.statements().size() - 1;
+          continue;
+        }
+        List<KernelStmt> emitted = new ArrayList<>();
         List<KernelExpr> expressions;
+        KernelStmt kept = null;
         if (s instanceof KernelStmt.Declare || s instanceof KernelStmt.Assign) {
           String name = s instanceof KernelStmt.Declare d ? d.variable().name() : assignedName(s);
           KernelExpr value =
@@ -453,7 +880,7 @@ final class InnerLoopStages {
           boolean need =
               s instanceof KernelStmt.Declare ? needed.remove(name) : needed.contains(name);
           if (need) {
-            out.addFirst(rewritten(s, level));
+            kept = rewrittenStatement(s, level);
             reads(value, level, needed);
           }
           expressions = List.of(value);
@@ -463,26 +890,168 @@ final class InnerLoopStages {
           expressions = List.of(st.index(), st.value());
         } else if (s instanceof KernelStmt.If i) {
           Set<String> neededElse = new HashSet<>(needed);
-          List<KernelStmt> thenBody = slice(i.thenBody(), needed, level, true, calls);
-          List<KernelStmt> elseBody = slice(i.elseBody(), neededElse, level, true, calls);
+          List<KernelStmt> thenBody = slice(i.thenBody(), needed, level, calls);
+          List<KernelStmt> elseBody = slice(i.elseBody(), neededElse, level, calls);
           needed.addAll(neededElse);
           if (!thenBody.isEmpty() || !elseBody.isEmpty()) {
-            out.addFirst(new KernelStmt.If(rewritten(i.condition(), level), thenBody, elseBody));
+            kept = new KernelStmt.If(rewritten(i.condition(), level), thenBody, elseBody);
             reads(i.condition(), level, needed);
           }
           expressions = List.of(i.condition());
+        } else if (s instanceof KernelStmt.For f) {
+          // what the body needs at its start is needed at its end too (the next iteration)
+          Set<String> atEnd = new HashSet<>(needed);
+          List<KernelStmt> sliced;
+          List<MathCall> found;
+          while (true) {
+            Set<String> atStart = new HashSet<>(atEnd);
+            found = new ArrayList<>();
+            sliced = slice(f.body(), atStart, level, found::add);
+            atStart.remove(f.counter().name());
+            if (atEnd.containsAll(atStart)) {
+              needed.addAll(atStart);
+              break;
+            }
+            atEnd.addAll(atStart);
+          }
+          found.forEach(calls);
+          if (!sliced.isEmpty()) {
+            kept = new KernelStmt.For(f.counter(), f.start(), f.bound(), f.step(), sliced);
+            for (KernelExpr e : List.of(f.start(), f.bound(), f.step())) {
+              reads(e, level, needed);
+            }
+          }
+          expressions = List.of();
         } else {
           expressions = List.of();
         }
         List<KernelStmt> stores = new ArrayList<>();
         for (KernelExpr e : expressions) {
-          argumentStores(e, level, needed, conditional, stores, calls);
+          argumentStores(e, level, needed, stores, calls);
         }
-        for (int j = stores.size() - 1; j >= 0; j--) {
-          out.addFirst(stores.get(j));
+        if (kept != null || !stores.isEmpty()) {
+          // the cursors of earlier levels' calls this statement reads
+          emitted.addAll(cursorSteps(expressions, level));
+        }
+        emitted.addAll(stores);
+        if (kept != null) {
+          emitted.add(kept);
+        }
+        out.addFirst(emitted);
+      }
+      List<KernelStmt> result = new ArrayList<>();
+      out.forEach(result::addAll);
+      return result;
+    }
+
+    /** The staged region whose last statement is {@code body.get(k)}, or null. */
+    private Region regionEndingAt(List<KernelStmt> body, int k) {
+      for (Object call : calls) {
+        if (call instanceof Region r) {
+          int size = r.statements().size();
+          if (k - size + 1 >= 0 && body.get(k - size + 1) == r.statements().get(0)) {
+            return r;
+          }
         }
       }
-      return new ArrayList<>(out);
+      return null;
+    }
+
+    /**
+     * A staged region in the slice of level {@code level}: its inputs stored where it is of the
+     * level, its outputs read back where they are needed and it is of an earlier level.
+     */
+    private List<KernelStmt> sliceRegion(
+        Region region, Set<String> needed, int level, java.util.function.Consumer<MathCall> calls) {
+      int own = callLevels.get(region);
+      MathCall unit = units.get(region);
+      List<KernelStmt> emitted = new ArrayList<>();
+      if (own == level) {
+        for (int j = 0; j < region.inputs().size(); j++) {
+          KernelExpr.Var input = region.inputs().get(j);
+          emitted.add(new KernelStmt.Store(unit.arguments().get(j), unit.cursor(), input));
+          needed.add(input.name());
+        }
+        emitted.add(step(unit.cursor()));
+        calls.accept(unit);
+      } else if (own < level
+          && region.outputs().stream().anyMatch(v -> needed.contains(v.name()))) {
+        emitted.addAll(regionResults(region));
+        // an output the region declares is defined here; one it assigns keeps its declaration
+        Set<String> declared = declaredIn(region);
+        region.outputs().stream()
+            .filter(v -> declared.contains(v.name()))
+            .forEach(v -> needed.remove(v.name()));
+      }
+      return emitted;
+    }
+
+    /** A staged region's evaluation in a later pass: its cursor advanced, its outputs read back. */
+    private List<KernelStmt> regionResults(Region region) {
+      MathCall unit = units.get(region);
+      Set<String> declared = declaredIn(region);
+      List<KernelStmt> emitted = new ArrayList<>();
+      emitted.add(step(unit.cursor()));
+      for (int j = 0; j < region.outputs().size(); j++) {
+        KernelExpr.Var v = region.outputs().get(j);
+        KernelExpr value = new KernelExpr.Load(unit.results().get(j), previous(unit.cursor()));
+        emitted.add(
+            declared.contains(v.name())
+                ? new KernelStmt.Declare(v, value)
+                : new KernelStmt.Assign(v, value));
+      }
+      return emitted;
+    }
+
+    /** The variables {@code region}'s statements declare (at its top level). */
+    private static Set<String> declaredIn(Region region) {
+      Set<String> declared = new HashSet<>();
+      for (KernelStmt s : region.statements()) {
+        if (s instanceof KernelStmt.Declare d) {
+          declared.add(d.variable().name());
+        }
+      }
+      return declared;
+    }
+
+    private static KernelStmt step(KernelExpr.Var cursor) {
+      return new KernelStmt.Assign(
+          cursor,
+          new KernelExpr.Binary(
+              dev.l0.ir.BinaryOperator.ADD,
+              ScalarType.I64,
+              cursor,
+              new KernelExpr.Constant(dev.l0.ir.ScalarValue.i64(1))));
+    }
+
+    private static KernelExpr previous(KernelExpr.Var cursor) {
+      return new KernelExpr.Binary(
+          dev.l0.ir.BinaryOperator.SUB,
+          ScalarType.I64,
+          cursor,
+          new KernelExpr.Constant(dev.l0.ir.ScalarValue.i64(1)));
+    }
+
+    /**
+     * The cursor steps of the calls of levels below {@code level} in {@code expressions}: a pass
+     * that evaluates the statement reads their results at the step's place.
+     */
+    private List<KernelStmt> cursorSteps(List<KernelExpr> expressions, int level) {
+      List<KernelStmt> steps = new ArrayList<>();
+      for (KernelExpr e : expressions) {
+        earlierCalls(e, level, steps);
+      }
+      return steps;
+    }
+
+    private void earlierCalls(KernelExpr e, int level, List<KernelStmt> steps) {
+      Integer callLevel = callLevels.get(e);
+      if (callLevel != null && callLevel < level) {
+        steps.add(step(units.get(e).cursor()));
+      }
+      for (KernelExpr child : children(e)) {
+        earlierCalls(child, level, steps);
+      }
     }
 
     private static String assignedName(KernelStmt s) {
@@ -491,40 +1060,33 @@ final class InnerLoopStages {
 
     /**
      * Adds to {@code stores} a store of the arguments of each call of level {@code level} in {@code
-     * e}, and the variables they read to {@code needed}.
+     * e} at its cursor, then the cursor's step, and the variables they read to {@code needed}.
      */
     private void argumentStores(
         KernelExpr e,
         int level,
         Set<String> needed,
-        boolean conditional,
         List<KernelStmt> stores,
         java.util.function.Consumer<MathCall> calls) {
       Integer callLevel = callLevels.get(e);
       if (callLevel != null && callLevel == level) {
-        List<Buffer> arrays = callArrays.get(e);
+        MathCall unit = units.get(e);
         List<KernelExpr> arguments = arguments(e);
         for (int k = 0; k < arguments.size(); k++) {
-          stores.add(new KernelStmt.Store(arrays.get(k), LANE, rewritten(arguments.get(k), level)));
+          stores.add(
+              new KernelStmt.Store(
+                  unit.arguments().get(k), unit.cursor(), rewritten(arguments.get(k), level)));
           reads(arguments.get(k), level, needed);
         }
-        Optional<KernelExpr.Var> stored = Optional.empty();
-        if (conditional) {
-          // the function runs only on chunks where the branch ran at least once
-          stored =
-              Optional.of(new KernelExpr.Var("stored$" + arrays.get(0).name(), ScalarType.BOOL));
-          stores.add(
-              new KernelStmt.Assign(
-                  stored.get(), new KernelExpr.Constant(dev.l0.ir.ScalarValue.bool(true))));
-        }
-        calls.accept(new MathCall(costly(e), arrays, stored));
+        stores.add(step(unit.cursor()));
+        calls.accept(unit);
         return;
       }
       if (callLevel != null && callLevel < level) {
         return;
       }
       for (KernelExpr child : children(e)) {
-        argumentStores(child, level, needed, conditional, stores, calls);
+        argumentStores(child, level, needed, stores, calls);
       }
     }
 
@@ -542,12 +1104,49 @@ final class InnerLoopStages {
       }
     }
 
+    /**
+     * {@code body} with each staged unit of a level below {@code level} replaced by its results,
+     * read at its cursor, which a step before the statement advances.
+     */
     private List<KernelStmt> rewritten(List<KernelStmt> body, int level) {
-      return body.stream().map(s -> rewritten(s, level)).toList();
+      List<KernelStmt> out = new ArrayList<>();
+      for (int k = 0; k < body.size(); k++) {
+        KernelStmt s = body.get(k);
+        Region region = regions.get(s);
+        Integer regionLevel = region == null ? null : callLevels.get(region);
+        if (regionLevel != null && regionLevel < level) {
+          out.addAll(regionResults(region));
+          k += region.statements().size() - 1;
+          continue;
+        }
+        out.addAll(cursorSteps(ownExpressions(s), level));
+        out.add(rewrittenStatement(s, level));
+      }
+      return out;
+    }
+
+    /** The expressions of {@code s} itself, not of the statements it holds. */
+    private static List<KernelExpr> ownExpressions(KernelStmt s) {
+      if (s instanceof KernelStmt.Declare d) {
+        return List.of(d.initial());
+      }
+      if (s instanceof KernelStmt.Assign a) {
+        return List.of(a.value());
+      }
+      if (s instanceof KernelStmt.Store st) {
+        return List.of(st.index(), st.value());
+      }
+      if (s instanceof KernelStmt.SharedStore st) {
+        return List.of(st.index(), st.value());
+      }
+      if (s instanceof KernelStmt.If i) {
+        return List.of(i.condition());
+      }
+      return List.of();
     }
 
     /** {@code s} with each staged call of a level below {@code level} a load of its result. */
-    private KernelStmt rewritten(KernelStmt s, int level) {
+    private KernelStmt rewrittenStatement(KernelStmt s, int level) {
       if (s instanceof KernelStmt.Declare d) {
         return new KernelStmt.Declare(d.variable(), rewritten(d.initial(), level));
       }
@@ -568,13 +1167,17 @@ final class InnerLoopStages {
             rewritten(i.thenBody(), level),
             rewritten(i.elseBody(), level));
       }
+      if (s instanceof KernelStmt.For f) {
+        return new KernelStmt.For(
+            f.counter(), f.start(), f.bound(), f.step(), rewritten(f.body(), level));
+      }
       return s;
     }
 
     private KernelExpr rewritten(KernelExpr e, int level) {
       Integer callLevel = callLevels.get(e);
       if (callLevel != null && callLevel < level) {
-        return new KernelExpr.Load(callArrays.get(e).get(0), LANE);
+        return new KernelExpr.Load(units.get(e).results().get(0), previous(units.get(e).cursor()));
       }
       return withChildren(e, children(e).stream().map(c -> rewritten(c, level)).toList());
     }

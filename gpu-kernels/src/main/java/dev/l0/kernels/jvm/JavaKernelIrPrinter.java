@@ -94,6 +94,15 @@ public final class JavaKernelIrPrinter {
   private final Map<KernelStmt, java.util.Optional<InnerLoopStages>> innerStages =
       new java.util.IdentityHashMap<>();
 
+  /** Whether the passes of a staged loop are being printed ({@link #stagedLoop}). */
+  private boolean printingStages;
+
+  /** The field holding each region's code ({@link #regionClass}), by the region. */
+  private final Map<InnerLoopStages.Region, String> regionFields = new java.util.LinkedHashMap<>();
+
+  /** The nested classes of the regions, and their fields, printed. */
+  private final StringBuilder regionClasses = new StringBuilder();
+
   /** The statement whose method of its own is being printed, or null. */
   private KernelStmt movedRoot;
 
@@ -196,19 +205,24 @@ public final class JavaKernelIrPrinter {
   private KernelSource kernelSource(Kernel kernel, String body, boolean staged) {
     String simpleName = "Kernel$" + kernel.name();
     String source =
-        "package "
-            + PACKAGE
-            + ";\n\n"
-            + "public final class "
-            + simpleName
-            + " extends "
-            + KernelThreads.class.getName()
-            + " {\n"
-            + syntax.constantFields()
-            + body
-            + movedMethods
-            + "}\n";
+        "package " + PACKAGE + ";\n\n" + classText("public final class " + simpleName, body);
     return new KernelSource(PACKAGE + "." + simpleName, source, staged);
+  }
+
+  /**
+   * A class declared as {@code declaration} with the methods {@code body}, the constants, the moved
+   * statements' methods and the regions' classes.
+   */
+  private String classText(String declaration, String body) {
+    return declaration
+        + " extends "
+        + KernelThreads.class.getName()
+        + " {\n"
+        + syntax.constantFields()
+        + body
+        + movedMethods
+        + regionClasses
+        + "}\n";
   }
 
   /** The per-row method, declared as {@code modifiersAndName} (an annotation may precede it). */
@@ -593,13 +607,22 @@ public final class JavaKernelIrPrinter {
 
   /**
    * {@code f} as it is where a run has too few iterations to be staged ({@link
-   * InnerLoopStages#MIN_ITERATIONS}), else as {@code longRun} prints it.
+   * InnerLoopStages#MIN_ITERATIONS}) or its inner loops evaluate a unit too often per iteration
+   * ({@link InnerLoopStages#MAX_EVALUATIONS_PER_ITERATION}), else as {@code longRun} prints it.
    */
   private void plainWhereShort(KernelStmt.For f, LongRun longRun) {
     String start = hoisted(f.start(), "start");
     String bound = hoisted(f.bound(), "bound");
     String step = hoisted(f.step(), "step");
-    line(shortRun(start, bound, step));
+    String perIteration = innerStages(f).map(this::evaluationsPerIteration).orElse("1L");
+    line(
+        "if ("
+            + shortRun(start, bound, step)
+            + " || "
+            + perIteration
+            + " > "
+            + InnerLoopStages.MAX_EVALUATIONS_PER_ITERATION
+            + "L) {");
     indent++;
     plainLoop(f, start, bound, step);
     indent--;
@@ -610,17 +633,9 @@ public final class JavaKernelIrPrinter {
     line("}");
   }
 
-  /** The opening of an {@code if} that holds where a run has too few iterations to be staged. */
+  /** A condition that holds where a run has too few iterations to be staged. */
   private static String shortRun(String start, String bound, String step) {
-    return "if ("
-        + bound
-        + " - "
-        + start
-        + " < "
-        + InnerLoopStages.MIN_ITERATIONS
-        + "L * "
-        + step
-        + ") {";
+    return bound + " - " + start + " < " + InnerLoopStages.MIN_ITERATIONS + "L * " + step;
   }
 
   /** {@code f} as a Java {@code for} over {@code [start, bound)} by {@code step}. */
@@ -653,6 +668,10 @@ public final class JavaKernelIrPrinter {
 
   /** The stages of {@code f} where it runs lane-wise. */
   private java.util.Optional<InnerLoopStages> innerStages(KernelStmt.For f) {
+    if (printingStages) {
+      // the passes of a staged loop use the thread's scratch arrays: loops inside run as they are
+      return java.util.Optional.empty();
+    }
     return innerStages.computeIfAbsent(
         f,
         loop ->
@@ -663,13 +682,26 @@ public final class JavaKernelIrPrinter {
 
   /**
    * {@code f} run lane-wise ({@link InnerLoopStages}): over chunks of its iterations, each chunk
-   * running the levels' loops and math calls, then the loop's body.
+   * running the levels' loops and units, then the loop's body. A chunk holds as many iterations as
+   * {@link InnerLoopStages#CHUNK} evaluations of the unit evaluated most often per iteration allow
+   * (at least one); the scratch arrays hold a chunk's evaluations.
    */
   private void stagedLoop(
       KernelStmt.For f, InnerLoopStages stages, String start, String bound, String step) {
     line("{");
     indent++;
     scopes.push(new HashMap<>());
+    String perIteration = temporary("perIteration");
+    line("final long " + perIteration + " = " + evaluationsPerIteration(stages) + ";");
+    String iterations = temporary("iterations");
+    line(
+        "final long "
+            + iterations
+            + " = Math.max(1L, "
+            + InnerLoopStages.CHUNK
+            + "L / "
+            + perIteration
+            + ");");
     String arrays = temporary("lanes");
     line(
         "final double[][] "
@@ -678,7 +710,11 @@ public final class JavaKernelIrPrinter {
             + JvmSupport.class.getName()
             + ".laneScratch("
             + stages.scratch().size()
-            + ");");
+            + ", (int) ("
+            + iterations
+            + " * "
+            + perIteration
+            + "));");
     for (int k = 0; k < stages.scratch().size(); k++) {
       line(
           "final double[] "
@@ -689,10 +725,12 @@ public final class JavaKernelIrPrinter {
               + k
               + "];");
     }
+    for (InnerLoopStages.MathCall unit : stages.units()) {
+      line("long " + declareName(unit.cursor().name()) + " = 0L;");
+    }
     String from = temporary("from");
     String to = temporary("to");
-    String count = temporary("count");
-    String chunk = "(" + step + " * " + InnerLoopStages.CHUNK + "L)";
+    String chunk = "(" + step + " * " + iterations + ")";
     line("for (long " + from + " = " + start + "; " + from + " < " + bound + "; ) {");
     indent++;
     line(
@@ -711,42 +749,16 @@ public final class JavaKernelIrPrinter {
             + " : "
             + bound
             + ";");
-    line(
-        "final int "
-            + count
-            + " = (int) (("
-            + to
-            + " - "
-            + from
-            + " + "
-            + step
-            + " - 1L) / "
-            + step
-            + ");");
+    boolean outerStaging = printingStages;
+    printingStages = true;
     for (InnerLoopStages.Level level : stages.levels()) {
-      for (InnerLoopStages.MathCall call : level.calls()) {
-        if (call.stored().isPresent()) {
-          line("boolean " + declareName(call.stored().get().name()) + " = false;");
-        }
-      }
-      chunkLoop(f, from, to, step, level.body());
-      for (InnerLoopStages.MathCall call : level.calls()) {
-        List<String> arguments = new java.util.ArrayList<>();
-        for (Buffer argument : call.arguments()) {
-          arguments.add(nameOf(argument.name()) + ", 0");
-        }
-        arguments.add(nameOf(call.result().name()) + ", 0");
-        arguments.add(count);
-        line(
-            call.stored().map(stored -> "if (" + nameOf(stored.name()) + ") ").orElse("")
-                + "dev.l0.kernels.vector.VectorMath."
-                + call.function()
-                + "("
-                + String.join(", ", arguments)
-                + ");");
+      chunkLoop(f, stages, from, to, step, level.body());
+      for (InnerLoopStages.MathCall unit : level.calls()) {
+        applyUnit(unit);
       }
     }
-    chunkLoop(f, from, to, step, stages.body());
+    chunkLoop(f, stages, from, to, step, stages.body());
+    printingStages = outerStaging;
     line(from + " = " + to + ";");
     indent--;
     line("}");
@@ -756,17 +768,123 @@ public final class JavaKernelIrPrinter {
   }
 
   /**
-   * A loop of {@code f}'s counter over {@code [from, to)} by {@code step} running {@code body},
-   * with the index of the iteration in the chunk ({@link InnerLoopStages#LANE}).
+   * The most evaluations of one unit in an iteration of a staged loop (at least 1): the product of
+   * the trip counts of the inner loops around it, which read nothing the loop changes.
+   */
+  private String evaluationsPerIteration(InnerLoopStages stages) {
+    String most = "1L";
+    for (InnerLoopStages.MathCall unit : stages.units()) {
+      if (unit.loops().isEmpty()) {
+        continue;
+      }
+      List<String> trips = new java.util.ArrayList<>();
+      for (KernelStmt.For inner : unit.loops()) {
+        String innerStep = expr(inner.step());
+        trips.add(
+            "Math.max(0L, ("
+                + expr(inner.bound())
+                + " - "
+                + expr(inner.start())
+                + " + "
+                + innerStep
+                + " - 1L) / "
+                + innerStep
+                + ")");
+      }
+      most = "Math.max(" + most + ", " + String.join(" * ", trips) + ")";
+    }
+    return most;
+  }
+
+  /** A staged unit applied to the evaluations its staging loop stored. */
+  private void applyUnit(InnerLoopStages.MathCall unit) {
+    String count = "(int) " + nameOf(unit.cursor().name());
+    if (unit.region().isPresent()) {
+      String region = regionClass(unit.region().get());
+      List<String> memory = new java.util.ArrayList<>();
+      unit.arguments().forEach(b -> memory.add(nameOf(b.name())));
+      unit.results().forEach(b -> memory.add(nameOf(b.name())));
+      memory.add(JvmSupport.class.getName() + ".workspace(" + region + ")");
+      line(
+          ERROR
+              + " = firstError("
+              + ERROR
+              + ", "
+              + region
+              + ".run(new Object[] {"
+              + String.join(", ", memory)
+              + "}, new Object[] {Long.valueOf((long) "
+              + count
+              + ")}, 0, "
+              + count
+              + ", "
+              + count
+              + "));");
+      return;
+    }
+    List<String> arguments = new java.util.ArrayList<>();
+    for (Buffer argument : unit.arguments()) {
+      arguments.add(nameOf(argument.name()) + ", 0");
+    }
+    arguments.add(nameOf(unit.results().get(0).name()) + ", 0");
+    arguments.add(count);
+    line(
+        "dev.l0.kernels.vector.VectorMath."
+            + unit.function()
+            + "("
+            + String.join(", ", arguments)
+            + ");");
+  }
+
+  /**
+   * The name of the static field holding the compiled code of {@code region}: a nested class of the
+   * kernel's, its region's kernel ({@link InnerLoopStages.Region#kernel}) printed staged, made on
+   * first use.
+   */
+  private String regionClass(InnerLoopStages.Region region) {
+    String field = regionFields.get(region);
+    if (field != null) {
+      return field;
+    }
+    String simpleName = "Region$" + regionFields.size();
+    field = "REGION$" + regionFields.size();
+    regionFields.put(region, field);
+    Kernel kernel = region.kernel();
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget, lanewise);
+    StagedMap staged = StagedMap.of(kernel).orElseThrow();
+    String body =
+        printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
+            + StagedMapPrinter.forRegion(kernel, staged, printer.syntax, lanewise).methods();
+    regionClasses
+        .append("  private static final ")
+        .append(simpleName)
+        .append(' ')
+        .append(field)
+        .append(" = new ")
+        .append(simpleName)
+        .append("();\n")
+        .append(printer.classText("  static final class " + simpleName, body));
+    return field;
+  }
+
+  /**
+   * A loop of {@code f}'s counter over {@code [from, to)} by {@code step} running {@code body}, the
+   * units' cursors set to 0 before it.
    */
   private void chunkLoop(
-      KernelStmt.For f, String from, String to, String step, List<KernelStmt> body) {
+      KernelStmt.For f,
+      InnerLoopStages stages,
+      String from,
+      String to,
+      String step,
+      List<KernelStmt> body) {
+    for (InnerLoopStages.MathCall unit : stages.units()) {
+      line(nameOf(unit.cursor().name()) + " = 0L;");
+    }
     line("{");
     indent++;
     scopes.push(new HashMap<>());
     String counter = declareName(f.counter().name());
-    String lane = declareName(InnerLoopStages.LANE.name());
-    line("long " + lane + " = 0L;");
     line(
         "for (long "
             + counter
@@ -780,9 +898,7 @@ public final class JavaKernelIrPrinter {
             + counter
             + " += "
             + step
-            + ", "
-            + lane
-            + "++) {");
+            + ") {");
     block(body);
     line("}");
     scopes.pop();

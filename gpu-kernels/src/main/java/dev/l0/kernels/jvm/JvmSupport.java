@@ -6,30 +6,43 @@ import dev.l0.semantics.ScalarOperations;
  * The operations generated kernels call where a Java operator alone would not mean what {@code
  * dev.l0.semantics.ScalarOperations} means: integer {@code pow}, for the non-negative exponents the
  * kernel IR guards it to, computed by {@link ScalarOperations#wrappingPower}; and the scratch
- * arrays of the loops inside kernel threads that run lane-wise ({@link InnerLoopStages}).
+ * arrays and region workspaces of the loops inside kernel threads that run lane-wise ({@link
+ * InnerLoopStages}).
  */
 public final class JvmSupport {
   private static final ThreadLocal<double[][]> LANE_SCRATCH =
       ThreadLocal.withInitial(() -> new double[0][]);
+  private static final ThreadLocal<java.util.Map<KernelThreads, Object>> WORKSPACES =
+      ThreadLocal.withInitial(java.util.IdentityHashMap::new);
 
   private JvmSupport() {}
 
   /**
-   * The calling thread's first {@code arrays} scratch arrays of {@link InnerLoopStages#CHUNK}
-   * doubles, made on first use and reused by every staged inner loop the thread runs (one at a
-   * time: such a loop's body holds no loop).
+   * The calling thread's first {@code arrays} scratch arrays, each of at least {@code length}
+   * doubles, made or grown on first need and reused by every staged inner loop the thread runs (one
+   * at a time: the passes of a staged loop run the loops inside it as they are).
    */
-  public static double[][] laneScratch(int arrays) {
+  public static double[][] laneScratch(int arrays, int length) {
     double[][] scratch = LANE_SCRATCH.get();
     if (scratch.length < arrays) {
-      double[][] grown = java.util.Arrays.copyOf(scratch, arrays);
-      for (int k = scratch.length; k < arrays; k++) {
-        grown[k] = new double[InnerLoopStages.CHUNK];
+      scratch = java.util.Arrays.copyOf(scratch, arrays);
+      LANE_SCRATCH.set(scratch);
+    }
+    for (int k = 0; k < arrays; k++) {
+      if (scratch[k] == null || scratch[k].length < length) {
+        scratch[k] = new double[Math.max(length, InnerLoopStages.CHUNK)];
       }
-      LANE_SCRATCH.set(grown);
-      scratch = grown;
     }
     return scratch;
+  }
+
+  /**
+   * The calling thread's workspace for {@code region}, the staged code of a region of a staged
+   * inner loop ({@link InnerLoopStages.Region}): made by its {@link KernelThreads#newWorkspace} on
+   * first use and reused by every later call on the thread.
+   */
+  public static Object workspace(KernelThreads region) {
+    return WORKSPACES.get().computeIfAbsent(region, KernelThreads::newWorkspace);
   }
 
   /** {@code base} to the non-negative {@code exponent}, wrapping around at 32 bits. */

@@ -269,6 +269,8 @@ record StagedMap(
     return List.copyOf(out);
   }
 
+  private static final KernelExpr ONE = new KernelExpr.Constant(dev.l0.ir.ScalarValue.f64(1.0));
+
   /** Thrown while flattening a body that does not match. */
   private static final class NotStaged extends Exception {
     NotStaged() {
@@ -286,6 +288,9 @@ record StagedMap(
     private final Set<Buffer> stored = new LinkedHashSet<>();
     private int fresh;
 
+    /** The mask of the branch being flattened, null outside branches. */
+    private KernelExpr.Var branchMask;
+
     Flattening(KernelExpr.Var counter, Set<KernelExpr.Var> scalars) {
       this.counter = counter;
       this.scalars = scalars;
@@ -293,11 +298,14 @@ record StagedMap(
 
     /** {@code body} under {@code mask} (a boolean local, null outside branches). */
     void statements(List<KernelStmt> body, KernelExpr.Var mask) throws NotStaged {
+      KernelExpr.Var outer = branchMask;
+      branchMask = mask;
       scopes.push(new HashMap<>());
       for (KernelStmt s : body) {
         statement(s, mask);
       }
       scopes.pop();
+      branchMask = outer;
     }
 
     private void statement(KernelStmt s, KernelExpr.Var mask) throws NotStaged {
@@ -369,7 +377,14 @@ record StagedMap(
       }
       List<KernelExpr> args = new ArrayList<>();
       for (KernelExpr a : arguments(value)) {
-        args.add(isStagedArgument(a) ? a : inLocal(a));
+        if (branchMask != null) {
+          // rows where the branch does not run compute the function of 1.0, which every function
+          // computes lane-wise (an argument such as 0.0 or a NaN would send its vector to the
+          // scalar code); their results are never used
+          args.add(inLocal(new KernelExpr.Select(branchMask, a, ONE)));
+        } else {
+          args.add(isStagedArgument(a) ? a : inLocal(a));
+        }
       }
       ops.add(new MathCall(target, function, args));
     }

@@ -1,6 +1,7 @@
 package dev.l0.kernels.jvm;
 
 import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.Builtin;
 import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.ir.Buffer;
@@ -52,6 +53,15 @@ final class StagedMapPrinter {
    */
   private static final int OPS_PER_STAGE = 128;
 
+  /**
+   * The most ops one stage's method runs in a region of a staged inner loop ({@link
+   * InnerLoopStages.Region}): a region's long chains of vector operations in one method exceed what
+   * C2 inlines, and a Vector API call that is not inlined works on boxed vectors (AS241's inverse
+   * normal, about 150 ops, as one stage of 128 ran partly boxed; 64 did not in OptionPricing
+   * large's profile).
+   */
+  private static final int REGION_OPS_PER_STAGE = 64;
+
   private static final String VECTOR_PACKAGE = "jdk.incubator.vector.";
 
   private final Kernel kernel;
@@ -72,6 +82,13 @@ final class StagedMapPrinter {
   private final boolean lanewise;
 
   private final List<Stage> stages;
+
+  /** The most ops one stage's method runs ({@link #OPS_PER_STAGE}, or fewer for a region). */
+  private final int opsPerStage;
+
+  /** The vectors of the constants the lane-wise stage being printed uses, by their literals. */
+  private final Map<String, String> stageConstants = new LinkedHashMap<>();
+
   private final StringBuilder out = new StringBuilder();
 
   /** The workspace array of each local. */
@@ -84,7 +101,13 @@ final class StagedMapPrinter {
   private final Map<KernelExpr.Var, String> scalarNames = new LinkedHashMap<>();
 
   StagedMapPrinter(Kernel kernel, StagedMap staged, JavaScalarSyntax syntax, boolean lanewise) {
-    this(kernel, staged, null, syntax, lanewise);
+    this(kernel, staged, null, syntax, lanewise, OPS_PER_STAGE);
+  }
+
+  /** For the kernel of a region of a staged inner loop ({@link InnerLoopStages.Region#kernel}). */
+  static StagedMapPrinter forRegion(
+      Kernel kernel, StagedMap staged, JavaScalarSyntax syntax, boolean lanewise) {
+    return new StagedMapPrinter(kernel, staged, null, syntax, lanewise, REGION_OPS_PER_STAGE);
   }
 
   /**
@@ -92,7 +115,7 @@ final class StagedMapPrinter {
    * row in the chunk.
    */
   StagedMapPrinter(StagedRedomap redomap, JavaScalarSyntax syntax, boolean lanewise) {
-    this(redomap.mapKernel(), redomap.map(), redomap, syntax, lanewise);
+    this(redomap.mapKernel(), redomap.map(), redomap, syntax, lanewise, OPS_PER_STAGE);
   }
 
   private StagedMapPrinter(
@@ -100,7 +123,9 @@ final class StagedMapPrinter {
       StagedMap staged,
       StagedRedomap redomap,
       JavaScalarSyntax syntax,
-      boolean lanewise) {
+      boolean lanewise,
+      int opsPerStage) {
+    this.opsPerStage = opsPerStage;
     this.kernel = kernel;
     this.staged = staged;
     this.redomap = redomap;
@@ -144,17 +169,26 @@ final class StagedMapPrinter {
       int slot = -1;
       for (int s = 0; s < slotTypes.size() && slot < 0; s++) {
         KernelExpr.Var previous = holder.get(s);
-        if (slotTypes.get(s) == target.type() && lastUse.get(previous) < j) {
+        if (slotTypes.get(s) == slotType(target.type()) && lastUse.get(previous) < j) {
           slot = s;
         }
       }
       if (slot < 0) {
         slot = slotTypes.size();
-        slotTypes.add(target.type());
+        slotTypes.add(slotType(target.type()));
       }
       holder.put(slot, target);
       slotOf.put(target, slot);
     }
+  }
+
+  /**
+   * The element type of the workspace array of a local of {@code type}: a boolean lives in a {@code
+   * double} array as 1.0 or 0.0, so that a lane-wise stage stores and loads it as a vector (JDK
+   * 17's {@code VectorMask.intoArray} into a {@code boolean[]} works on a boxed mask).
+   */
+  private static ScalarType slotType(ScalarType type) {
+    return type == ScalarType.BOOL ? ScalarType.F64 : type;
   }
 
   /**
@@ -194,7 +228,7 @@ final class StagedMapPrinter {
       boolean vector = lanewise && laneWise(ops.get(j));
       int end = j + 1;
       while (end < ops.size()
-          && end - j < OPS_PER_STAGE
+          && end - j < opsPerStage
           && !(ops.get(end) instanceof StagedMap.MathCall)
           && (lanewise && laneWise(ops.get(end))) == vector) {
         end++;
@@ -481,6 +515,8 @@ final class StagedMapPrinter {
     }
     StringBuilder text = new StringBuilder("    int k$ = 0;\n");
     if (stage.vector()) {
+      stageConstants.clear();
+      int constantsAt = text.length();
       text.append("    for (; k$ < S$.loopBound(n$); k$ += S$.length()) {\n");
       Set<KernelExpr.Var> inRegisters = new HashSet<>();
       Set<KernelExpr.Var> readLater = readAfter(stage.end());
@@ -496,6 +532,20 @@ final class StagedMapPrinter {
             .append('\n');
       }
       text.append("    }\n");
+      StringBuilder constants = new StringBuilder();
+      stageConstants.forEach(
+          (literal, name) ->
+              constants
+                  .append("    final ")
+                  .append(VECTOR_PACKAGE)
+                  .append("DoubleVector ")
+                  .append(name)
+                  .append(" = ")
+                  .append(VECTOR_PACKAGE)
+                  .append("DoubleVector.broadcast(S$, ")
+                  .append(literal)
+                  .append(");\n"));
+      text.insert(constantsAt, constants);
     }
     text.append("    for (; k$ < n$; k$++) {\n");
     for (StagedMap.Op op : ops) {
@@ -519,7 +569,12 @@ final class StagedMapPrinter {
     Set<KernelExpr.Var> locals = Set.copyOf(staged.locals());
     if (op instanceof StagedMap.Compute c) {
       used.add("w$" + slotOf.get(c.target()));
-      return "w$" + slotOf.get(c.target()) + "[k$] = " + expr(c.value(), locals, used) + ";";
+      String value = expr(c.value(), locals, used);
+      return "w$"
+          + slotOf.get(c.target())
+          + "[k$] = "
+          + (c.target().type() == ScalarType.BOOL ? "(" + value + " ? 1.0 : 0.0)" : value)
+          + ";";
     }
     StagedMap.Store s = (StagedMap.Store) op;
     used.add(bufferNames.get(s.buffer()));
@@ -559,10 +614,27 @@ final class StagedMapPrinter {
     if (storeTarget) {
       String slot = "w$" + slotOf.get(c.target());
       used.add(slot);
-      statement += " " + register + ".intoArray(" + slot + ", k$);";
+      String stored =
+          c.target().type() == ScalarType.BOOL
+              ? "(("
+                  + VECTOR_PACKAGE
+                  + "DoubleVector) "
+                  + ZEROS
+                  + ".blend("
+                  + ONES
+                  + ", "
+                  + register
+                  + "))"
+              : register;
+      statement += " " + stored + ".intoArray(" + slot + ", k$);";
     }
     return statement;
   }
+
+  /** The vectors of 0.0 and of 1.0, a boolean local's values in its workspace array. */
+  private static final String ZEROS = VECTOR_PACKAGE + "DoubleVector.broadcast(S$, 0.0)";
+
+  private static final String ONES = VECTOR_PACKAGE + "DoubleVector.broadcast(S$, 1.0)";
 
   private static String register(KernelExpr.Var local) {
     return "v" + local.name();
@@ -614,6 +686,10 @@ final class StagedMapPrinter {
           && laneWise(s.ifTrue())
           && laneWise(s.ifFalse());
     }
+    if (e instanceof KernelExpr.Call c) {
+      // Math.abs clears the sign bit (as C2 compiles it), as the lane-wise abs does
+      return c.function() == Builtin.ABS && c.type() == ScalarType.F64 && laneWise(c.args().get(0));
+    }
     return false;
   }
 
@@ -650,7 +726,9 @@ final class StagedMapPrinter {
    */
   private String laneExpr(KernelExpr e, Set<KernelExpr.Var> inRegisters, Set<String> used) {
     if (e instanceof KernelExpr.Constant c) {
-      return VECTOR_PACKAGE + "DoubleVector.broadcast(S$, " + syntax.literal(c.value()) + ")";
+      // broadcast once before the stage's loop: fewer calls for C2 to inline in the loop
+      return stageConstants.computeIfAbsent(
+          syntax.literal(c.value()), literal -> "k$" + stageConstants.size());
     }
     if (e instanceof KernelExpr.Var v) {
       if (inRegisters.contains(v)) {
@@ -662,7 +740,10 @@ final class StagedMapPrinter {
       }
       String slot = "w$" + slotOf.get(v);
       used.add(slot);
-      return fromArray(v.type(), slot, "k$");
+      String loaded = fromArray(ScalarType.F64, slot, "k$");
+      return v.type() == ScalarType.BOOL
+          ? loaded + ".compare(" + VECTOR_PACKAGE + "VectorOperators.NE, " + ZEROS + ")"
+          : loaded;
     }
     if (e instanceof KernelExpr.Load l) {
       used.add(bufferNames.get(l.buffer()));
@@ -685,6 +766,9 @@ final class StagedMapPrinter {
     if (e instanceof KernelExpr.Unary u) {
       return laneExpr(u.operand(), inRegisters, used)
           + (u.op() == PrefixOperator.NEG ? ".neg()" : ".not()");
+    }
+    if (e instanceof KernelExpr.Call c) {
+      return laneExpr(c.args().get(0), inRegisters, used) + ".abs()";
     }
     KernelExpr.Select s = (KernelExpr.Select) e;
     // Janino resolves blend to Vector's, which returns a Vector
@@ -731,7 +815,7 @@ final class StagedMapPrinter {
       if (locals.contains(v)) {
         String slot = "w$" + slotOf.get(v);
         used.add(slot);
-        return slot + "[k$]";
+        return v.type() == ScalarType.BOOL ? "(" + slot + "[k$] != 0.0)" : slot + "[k$]";
       }
       if (v.equals(staged.counter())) {
         return "((long) (base$ + k$))";

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.Kernel;
@@ -16,6 +18,7 @@ import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
+import dev.l0.testing.TestPrograms;
 import dev.l0.types.TypeChecker;
 import java.util.List;
 import java.util.Random;
@@ -66,6 +69,45 @@ class InnerLoopStagesTest {
               map(fn f64 (f64 y) => let d = if y < x then y - x else x * y in exp(d) + log(d), ys),
             xs)
       """;
+
+  /**
+   * A normal quantile in the form of AS241 (a branchy region: a central rational function, and
+   * tails after a log and a sqrt), its polynomials shortened.
+   */
+  private static final String QUANTILE =
+      """
+      fun f64 ratio(f64 r) =
+        ((((r * 0.5 + 1.5) * r + 2.5) * r + 3.5) * r + 4.5)
+        / ((((r * 0.25 + 1.25) * r + 2.25) * r + 3.25) * r + 1.0)
+      fun f64 quantile(f64 u) =
+        let q = u - 0.5 in
+        if abs(q) <= 0.425 then q * ratio(0.180625 - q * q)
+        else
+          let r = sqrt(-log(if q < 0.0 then 0.5 + q else 0.5 - q)) in
+          let x = if r <= 5.0 then ratio(r - 1.6) else ratio(r - 5.0) * 2.0 in
+          if q < 0.0 then -x else x
+      """;
+
+  /** The quantile in an inner map: the loop's body is one region. */
+  private static final String REGION =
+      QUANTILE
+          + """
+          fun [[f64]] main ([f64] xs, [f64] ys) =
+            map(fn [f64] (f64 x) => map(fn f64 (f64 y) => quantile(y) * x, ys), xs)
+          """;
+
+  /**
+   * The quantile in a loop nest inside a thread: the loop over the rows of {@code yss} is staged,
+   * its inner loop over a row's elements (few) with it.
+   */
+  private static final String NESTED_REGION =
+      QUANTILE
+          + """
+          fun [[[f64]]] main ([f64] xs, [[f64]] yss) =
+            map(fn [[f64]] (f64 x) =>
+                  map(fn [f64] ([f64] ys) => map(fn f64 (f64 y) => quantile(y) * x, ys), yss),
+                xs)
+          """;
 
   /** A loop whose call reads what the previous iteration computed: stays as it is. */
   private static final String CARRIED =
@@ -135,6 +177,80 @@ class InnerLoopStagesTest {
   }
 
   @Test
+  void aBranchyRegionRunsLaneWiseWithTheInterpretersBits() {
+    Kernel kernel = onlyKernel(REGION);
+    String form = JvmKernelForm.describe(kernel);
+    assertTrue(form.contains("inner loops lane-wise: 1 (VectorMath per iteration: region;"), form);
+    String source = JvmGroupRunner.javaSource(kernel);
+    assertTrue(source.contains("REGION$0.run("), source);
+    // the region's own code: lane-wise masks and blends, and its log lane-wise
+    assertTrue(source.contains(".blend("), source);
+    assertTrue(source.contains("VectorMath.log("), source);
+    assertFalse(JavaKernelIrPrinter.printPerRow(kernel).source().contains("REGION$"));
+    assertSameAsInterpreter(REGION, values(5, 9), quantiles(InnerLoopStages.CHUNK + 45, 10));
+    assertSameAsInterpreter(REGION, values(5, 11), quantiles(InnerLoopStages.MIN_ITERATIONS, 12));
+  }
+
+  @Test
+  void aRegionInALoopNestRunsLaneWiseWithTheInterpretersBits() {
+    Kernel kernel = onlyKernel(NESTED_REGION);
+    String form = JvmKernelForm.describe(kernel);
+    assertTrue(form.contains("inner loops lane-wise: 1 (VectorMath per iteration: region;"), form);
+    assertTrue(JvmGroupRunner.javaSource(kernel).contains("REGION$0.run("));
+    // the staged loop is the one over the rows: the region is in its inner loop
+    List<InnerLoopStages> staged =
+        InnerLoopStages.inside(kernel.body(), JavaKernelIrPrinter.methodBudget());
+    assertEquals(1, staged.size());
+    assertEquals(1, staged.get(0).units().size());
+    assertEquals(1, staged.get(0).units().get(0).loops().size());
+    Program program = L0Parser.parse(NESTED_REGION, "nested.l0");
+    // rows of 3 (a chunk holds 85 rows), of 1, of more than a chunk (one row a chunk), and of
+    // more than a staged run takes (the loop runs as it is)
+    for (int[] shape :
+        new int[][] {
+          {200, 3},
+          {70, 1},
+          {64, InnerLoopStages.CHUNK + 9},
+          {64, InnerLoopStages.MAX_EVALUATIONS_PER_ITERATION + 1}
+        }) {
+      double[] flat = quantiles(shape[0] * shape[1], shape[0] + shape[1]);
+      Value[] rows = new Value[shape[0]];
+      for (int r = 0; r < shape[0]; r++) {
+        rows[r] =
+            Value.Array.ofF64(java.util.Arrays.copyOfRange(flat, r * shape[1], (r + 1) * shape[1]));
+      }
+      List<Value> args =
+          List.of(
+              Value.Array.ofF64(values(4, shape[1])),
+              new Value.Array(Type.array(ScalarType.F64), List.of(rows)));
+      assertEquals(
+          new Interpreter(program).call("main", args),
+          HostRunner.compile(program, JVM).call("main", args),
+          () -> "rows of " + shape[1]);
+    }
+  }
+
+  @Test
+  void optionPricingsNormalDrawsRunAsARegion() {
+    OptimizedProgram optimized =
+        Optimizer.optimize(TypeChecker.check(TestPrograms.load("finpar/OptionPricing")));
+    KernelPlan plan = optimized.kernelPlan();
+    List<String> regions = new java.util.ArrayList<>();
+    for (KernelPlan.Kernel k : plan.kernels()) {
+      for (Kernel kernel :
+          KernelLowering.lower(plan, k, JvmGroupRunner.LAUNCH_CONFIGURATION).kernels()) {
+        String form = JvmKernelForm.describe(kernel);
+        if (form.contains("inner loops lane-wise: 1 (VectorMath per iteration: region;")) {
+          regions.add(kernel.name());
+        }
+      }
+    }
+    // the path kernels of main and of payoffSums (the entry for Spark): the loop over a path's
+    // dates, its inner loop over the underlyings, AS241's inverse normal as the region
+    assertEquals(2, regions.size(), regions::toString);
+  }
+
+  @Test
   void aLoopWhoseCallReadsTheCarriedStateIsNotStaged() {
     Kernel kernel = onlyKernel(CARRIED);
     assertFalse(JvmKernelForm.describe(kernel).contains("inner loops"));
@@ -173,6 +289,26 @@ class InnerLoopStagesTest {
     Value actual = HostRunner.compile(program, JVM).call("main", args);
     // Value equality compares floats by Double.compare: NaNs are equal whatever their payload
     assertEquals(expected, actual);
+  }
+
+  /**
+   * {@code n} arguments of a quantile: the special values first, then values in (0, 1), in every
+   * region of the quantile (the central one, the tails, and the far tails below 1e-11).
+   */
+  private static double[] quantiles(int n, long seed) {
+    Random random = new Random(seed);
+    double[] values = values(n, seed);
+    for (int k = SPECIAL.length; k < n; k++) {
+      double u = random.nextDouble();
+      values[k] =
+          switch (k % 4) {
+            case 0 -> u;
+            case 1 -> u * 0.075;
+            case 2 -> 1.0 - u * 1e-12;
+            default -> Math.pow(10, -20 * u) * 0.07;
+          };
+    }
+    return values;
   }
 
   /** {@code n} values: the special ones first, then random ones of every magnitude and sign. */
