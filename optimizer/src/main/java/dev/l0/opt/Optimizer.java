@@ -10,6 +10,7 @@ import dev.l0.opt.pass.CommonSubexpressions;
 import dev.l0.opt.pass.Fixpoint;
 import dev.l0.opt.pass.Hoister;
 import dev.l0.opt.pass.Inliner;
+import dev.l0.opt.pass.LoopInvariantRowCalls;
 import dev.l0.opt.pass.Pass;
 import dev.l0.opt.pass.PassManager;
 import dev.l0.opt.pass.Simplifier;
@@ -23,8 +24,8 @@ import java.util.List;
  * The optimisation pipeline (ARCHITECTURE.md, "One path through the system"): tuple-of-arrays
  * flattening into internal L0 (thesis ch. 4), inlining (§5.1), then hindrance removal (ch. 9),
  * simplification, CSE, hoisting (ch. 5–6) and T2 fusion (ch. 7–8) repeated to a fixpoint, since
- * each exposes work for the others; then a copy kernel for each transpose read other than by a
- * kernel.
+ * each exposes work for the others; then costly calls on the rows of loop-invariant arrays moved
+ * out of sequential loops; then a copy kernel for each transpose read other than by a kernel.
  */
 public final class Optimizer {
   private static final int MAX_ROUNDS = 25;
@@ -51,6 +52,8 @@ public final class Optimizer {
             "fuse",
             List.of(fusion, new Simplifier(), new CommonSubexpressions(), new Hoister()),
             MAX_ROUNDS),
+        new LoopInvariantRowCalls(),
+        new Simplifier(),
         new TransposeMaterialisation());
   }
 

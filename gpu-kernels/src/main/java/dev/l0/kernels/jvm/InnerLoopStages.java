@@ -65,9 +65,11 @@ final class InnerLoopStages {
    * The fewest iterations a run of the loop has for it to run staged; shorter runs run the loop as
    * it is. Measured: InterestCalib's loops of a few to a few dozen iterations were slower staged
    * (its small dataset took 37.3 and 39.5 s of user CPU before, 43.2 and 40.6 s with every run
-   * staged; bench/README.md).
+   * staged; bench/README.md), and at 64 LocVolCalib small's 32-point volatility loop ran its {@code
+   * log} and {@code exp} scalar, a quarter of its time; at 32 it runs lane-wise, about a fifth less
+   * CPU per run (bench/README.md, fifth session).
    */
-  static final int MIN_ITERATIONS = 64;
+  static final int MIN_ITERATIONS = 32;
 
   /**
    * The most evaluations of a unit per iteration (in the loop's inner loops) for a run to be

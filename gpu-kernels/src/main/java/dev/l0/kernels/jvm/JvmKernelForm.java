@@ -29,7 +29,7 @@ public final class JvmKernelForm {
 
   /**
    * For example {@code ; inner loops lane-wise: 1 (VectorMath per iteration: log, erf x4; runs of
-   * 64 iterations or more)} where loops inside the kernel's threads run lane-wise ({@link
+   * 32 iterations or more)} where loops inside the kernel's threads run lane-wise ({@link
    * InnerLoopStages}), else empty.
    */
   private static String innerLoops(Kernel kernel) {

@@ -146,7 +146,7 @@ class InnerLoopStagesTest {
     assertTrue(
         form.contains(
             "inner loops lane-wise: 1 (VectorMath per iteration: log, pow, sin, exp, erf, cos; runs of"
-                + " 64 iterations or more)"),
+                + " 32 iterations or more)"),
         form);
     String source = JvmGroupRunner.javaSource(kernel);
     for (String call : List.of("log(", "exp(", "pow(", "erf(", "cos(", "sin(")) {
