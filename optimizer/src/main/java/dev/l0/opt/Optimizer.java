@@ -33,7 +33,8 @@ public final class Optimizer {
 
   /**
    * The passes, in order, with {@code fusion} as the fusion pass; each is one class citing the
-   * thesis section it implements.
+   * thesis section it implements. The passes of the rules that shape a SOAC record them in {@code
+   * fusion}'s history, which {@code explain} shows per kernel.
    */
   public static List<Pass> pipeline(Fusion fusion) {
     return List.of(
@@ -41,8 +42,8 @@ public final class Optimizer {
         new Fixpoint(
             "simplify",
             List.of(
-                new SizeHindrances(),
-                new IndexInlining(),
+                new SizeHindrances(fusion.history()),
+                new IndexInlining(fusion.history()),
                 new Simplifier(),
                 new CommonSubexpressions(),
                 new Hoister()),
@@ -51,7 +52,7 @@ public final class Optimizer {
             "fuse",
             List.of(fusion, new Simplifier(), new CommonSubexpressions(), new Hoister()),
             MAX_ROUNDS),
-        new TransposeMaterialisation());
+        new TransposeMaterialisation(fusion.history()));
   }
 
   /**

@@ -132,7 +132,9 @@ class HindranceRemovalTest {
               reduce(fn real (real x, real y) => if x < y then x else y, b[0], b)
             """);
     assertEquals(List.of("redomap"), c.kernelStructures());
-    assertTrue(c.optimized().explain().contains("fused by FUSE-MAP-REDOMAP"));
+    assertTrue(
+        c.optimized().explain().contains("; fused by FUSE-MAP-REDOMAP; shaped by INLINE-INDEXING"),
+        c.optimized()::explain);
     c.assertSameResult("main", "[2.5, -1.0, 1e300, 0.1]");
     L0RuntimeError empty =
         assertThrows(L0RuntimeError.class, () -> c.assertSameResult("main", "[]"));
