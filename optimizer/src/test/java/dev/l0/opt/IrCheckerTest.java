@@ -198,6 +198,15 @@ class IrCheckerTest {
     assertEquals(Optional.empty(), IrChecker.problem(Compiled.of(ZIPPED).optimized().internal()));
   }
 
+  /** A zip of three arrays checks {@code 3 = n && 3 = m}: both sizes equal the constant. */
+  @Test
+  void soacInputsOfSizesThatAnAssertionShowsEqualToOneConstantAreWellFormed() {
+    String zippedWithAConstant =
+        "fun [real] main([real] xs, [real] ys) ="
+            + " map(fn real (real x, real y, real z) => x + y + z, zip(replicate(3, 1.0), xs, ys))";
+    assertEquals(Optional.empty(), IrChecker.problem(Internal.of(zippedWithAConstant).program()));
+  }
+
   @Test
   void soacInputsOfDifferentlyNamedSizesThatNothingShowsEqualAreNamedWithThePass() {
     IllegalStateException e =

@@ -10,9 +10,10 @@ import java.util.Map;
  * Which size variables the bindings in scope show equal, for the {@link IrChecker}: a name bound to
  * another ({@code let m = n}), a name bound to {@code size(k, a)} and the size {@code a}'s type
  * names at {@code k} (or another {@code size(k, a)} of the same array), and the two operands of an
- * equality that an assertion in scope checks, directly or under {@code &&} and {@code ||} (a
- * hoisted assertion checks {@code no_iteration || n = m}). The classes are built once, from the
- * definitions in scope when a SOAC's inputs have differently named sizes.
+ * equality that an assertion in scope checks (a constant too: a zip of three arrays checks {@code
+ * 12 = n && 12 = m}), directly or under {@code &&} and {@code ||} (a hoisted assertion checks
+ * {@code no_iteration || n = m}). The classes are built once, from the definitions in scope when a
+ * SOAC's inputs have differently named sizes.
  */
 final class SizeEquality {
   private final Map<String, String> parent = new HashMap<>();
@@ -48,15 +49,18 @@ final class SizeEquality {
 
   private void checkedEqualities(SubExp condition, Map<String, Exp> definitions) {
     if (condition instanceof SubExp.Var v && definitions.get(v.name()) instanceof Exp.BinOp b) {
-      if (b.op() == BinaryOperator.EQ
-          && b.left() instanceof SubExp.Var l
-          && b.right() instanceof SubExp.Var r) {
-        union(l.name(), r.name());
+      if (b.op() == BinaryOperator.EQ) {
+        union(key(b.left()), key(b.right()));
       } else if (b.op() == BinaryOperator.AND || b.op() == BinaryOperator.OR) {
         checkedEqualities(b.left(), definitions);
         checkedEqualities(b.right(), definitions);
       }
     }
+  }
+
+  /** A variable's name, or a key for a constant no variable is named (zip's {@code 12 = n}). */
+  private static String key(SubExp s) {
+    return s instanceof SubExp.Const c ? "constant " + c.value() : ((SubExp.Var) s).name();
   }
 
   private String find(String name) {
