@@ -79,7 +79,8 @@ public final class OptimizedProgram {
   /**
    * The optimised entry functions, then one line per kernel (ending {@code ; fused by RULE, ...}
    * where fusion rules made it, then {@code ; shaped by RULE, ...} where simplification rules
-   * shaped it), then {@code kernels: N}.
+   * shaped it), then a line {@code note: ...} for each thing the passes noted (a filter clustering
+   * not proved minimal), then {@code kernels: N}.
    */
   public String explain() {
     StringBuilder out = new StringBuilder();
@@ -95,6 +96,7 @@ public final class OptimizedProgram {
       appendRules(out, "; shaped by ", byFusion.get(false));
       out.append('\n');
     }
+    fusion.notes().forEach(note -> out.append("note: ").append(note).append('\n'));
     out.append("kernels: ").append(kernels.size()).append('\n');
     return out.toString();
   }

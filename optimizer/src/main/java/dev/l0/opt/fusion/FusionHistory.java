@@ -15,10 +15,13 @@ import java.util.Set;
  * Which rules made each SOAC of one compilation, keyed by the first name its statement binds (the
  * later passes keep a kernel's pattern): the {@link FusionRule}s, and the simplification rules that
  * shaped a SOAC or an array it reads ({@link RuleLog}). A fused statement inherits its producer's
- * and its consumer's rules and adds the one that fused them. {@code explain} shows them per kernel.
+ * and its consumer's rules and adds the one that fused them. {@code explain} shows them per kernel,
+ * with what the passes noted about the compilation as a whole (a filter clustering not proved
+ * minimal).
  */
 public final class FusionHistory implements RuleLog {
   private final Map<String, Set<RewriteRule>> byOutput = new HashMap<>();
+  private final Set<String> notes = new LinkedHashSet<>();
 
   void record(FusionRule rule, Stm producer, Stm consumer, Stm fused) {
     Set<RewriteRule> rules = new LinkedHashSet<>(of(producer));
@@ -40,6 +43,16 @@ public final class FusionHistory implements RuleLog {
     return stm.pattern().isEmpty()
         ? Set.of()
         : byOutput.getOrDefault(stm.pattern().get(0).name(), Set.of());
+  }
+
+  /** Notes {@code what} about the compilation as a whole, once, for {@code explain}. */
+  void note(String what) {
+    notes.add(what);
+  }
+
+  /** What the passes noted about the compilation, in order, each once. */
+  public List<String> notes() {
+    return List.copyOf(notes);
   }
 
   /**
