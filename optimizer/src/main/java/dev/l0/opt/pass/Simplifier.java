@@ -77,9 +77,9 @@ public final class Simplifier implements Pass {
     for (InternalFunction f : program.functions()) {
       Walk walk = new Walk(names, rules);
       f.params().forEach(walk::declare);
-      Body body = walk.body(f.body());
-      // The sizes named in the parameters' types stay bound even where nothing else reads them.
-      out.add(f.withBody(walk.removeDead(body, Analysis.sizesIn(f.params()))));
+      // The sizes named in the parameters' types stay bound even where nothing else reads them:
+      // a row parameter of a SOAC over a parameter may take them later (REMOVE-SIZE-HINDRANCE).
+      out.add(f.withBody(walk.body(f.body(), Analysis.sizesIn(f.params()))));
     }
     return new InternalProgram(out);
   }
@@ -116,6 +116,11 @@ public final class Simplifier implements Pass {
     }
 
     Body body(Body body) {
+      return body(body, Set.of());
+    }
+
+    /** {@code body} simplified, its bindings of the names {@code alsoLive} kept. */
+    Body body(Body body, Set<String> alsoLive) {
       List<Stm> out = new ArrayList<>();
       for (Stm original : body.stms()) {
         Stm stm = substitution().applyOutsideBodies(original);
@@ -128,7 +133,7 @@ public final class Simplifier implements Pass {
         stm.pattern().forEach(this::declare);
       }
       List<SubExp> result = substitution().applyAll(body.result());
-      return removeDead(new Body(out, result), Set.of());
+      return removeDead(new Body(out, result), alsoLive);
     }
 
     Lambda lambda(Lambda l) {
@@ -561,7 +566,7 @@ public final class Simplifier implements Pass {
      * Removes bindings whose results are unused and that cannot fail, and unused scalar map
      * outputs.
      */
-    Body removeDead(Body body, Set<String> alsoLive) {
+    private Body removeDead(Body body, Set<String> alsoLive) {
       if (!on(SimplificationRule.REMOVE_DEAD_CODE)) {
         return body;
       }
