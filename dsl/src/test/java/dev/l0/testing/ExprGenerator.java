@@ -7,6 +7,7 @@ import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
 import dev.l0.ir.Dim;
 import dev.l0.ir.Expr;
+import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
 import dev.l0.ir.Pattern;
@@ -19,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * Type-directed generation of L0 expressions (thesis ch. 2): {@link #generate} builds an expression
@@ -216,7 +218,9 @@ final class ExprGenerator {
           case CONCAT -> array != null && !(outer instanceof Dim.Named) ? 1 : 0;
           case RESHAPE ->
               array != null && !tagged && !(array.baseElement() instanceof Type.Tuple) ? 1 : 0;
-          case TRANSPOSE -> array != null && !tagged && request.rank() >= 2 ? 1 : 0;
+          // Kernel-array programs keep their matrices for reductions and scans of rows.
+          case TRANSPOSE ->
+              array != null && !tagged && request.rank() >= 2 ? (kernelArrays ? 1 : 2) : 0;
           case ARRAY_LITERAL -> array != null && literalLength(outer) ? 1 : 0;
           case TUPLE_LITERAL -> tuple != null ? 3 : 0;
           case UNZIP -> tuple != null && unzipDim(tuple) != null ? 4 : 0;
@@ -1120,7 +1124,9 @@ final class ExprGenerator {
     }
     Typed array = generate(arrayOf(base, source), scope, depth);
     List<Expr> shape = target.stream().map(d -> (Expr) i32(constant(d))).toList();
-    return new Typed(new Expr.Reshape(shape, array.expr(), AT), request);
+    boolean nestable = target.size() == 2 && base instanceof ScalarType;
+    return withMapNests(
+        array, a -> new Expr.Reshape(shape, a, AT), request, nestable, scope, depth);
   }
 
   private long divisor(long n) {
@@ -1151,7 +1157,55 @@ final class ExprGenerator {
     List<Dim> source = new ArrayList<>(result);
     source.add(move[0], source.remove(move[0] + move[1]));
     Typed array = generate(arrayOf(request.baseElement(), source), scope, depth);
-    return new Typed(new Expr.Transpose(move[0], move[1], array.expr(), AT), request);
+    boolean nestable = result.size() == 2 && request.baseElement() instanceof ScalarType;
+    return withMapNests(
+        array, a -> new Expr.Transpose(move[0], move[1], a, AT), request, nestable, scope, depth);
+  }
+
+  /**
+   * {@code indexFunction(source)} of type {@code request}, where {@code nestable} (a matrix of
+   * scalars) also with the shapes the fusion rules across transpose and reshape rewrite (thesis ch.
+   * 8): one in five each with a map nest making the source (a producer: {@code transpose(map(fn r
+   * => map(f, r), a))}, {@code reshape((n, m), map(f, a))}), with a map nest reading the result (a
+   * consumer: {@code map(fn r => map(g, r), transpose(a))}), or both.
+   */
+  private Typed withMapNests(
+      Typed source,
+      UnaryOperator<Expr> indexFunction,
+      Type request,
+      boolean nestable,
+      Scope scope,
+      int depth) {
+    int form = nestable ? choices.weighted(2, 1, 1, 1) : 0;
+    boolean producer = form == 1 || form == 3;
+    boolean consumer = form == 1 || form == 2;
+    Typed array = producer ? mapNest(source, scope, depth) : source;
+    Typed result = new Typed(indexFunction.apply(array.expr()), request);
+    return consumer ? mapNest(result, scope, depth) : result;
+  }
+
+  /**
+   * {@code map(fn r => map(fn x => e, r), a)}, a perfect nest of as many maps as {@code a} has
+   * dimensions (its base scalar type in and out), each element's {@code e} reading {@code x}.
+   */
+  private Typed mapNest(Typed array, Scope scope, int depth) {
+    Type.Array type = (Type.Array) array.type();
+    String name = freshName("e");
+    Scope inner = scope.with(name, type.element());
+    Typed body =
+        type.element() instanceof Type.Array
+            ? mapNest(new Typed(var(name), type.element()), inner, depth)
+            : generate(type.element(), inner, depth);
+    return new Typed(
+        new Expr.Map(
+            new FunArg.Lambda(
+                body.type().erased(),
+                List.of(new Param(type.element().erased(), name, AT)),
+                body.expr(),
+                AT),
+            array.expr(),
+            AT),
+        arrayOf(body.type(), type.size()));
   }
 
   private Typed copy(Type request, Scope scope, int depth) {

@@ -14,9 +14,10 @@ import net.jqwik.api.RandomDistribution;
  * Generation is type-directed ({@link ExprGenerator}, {@link SoacGenerator}): an entry {@code main}
  * with helper functions it calls (never recursively), scalars of all five types, tuples, arrays of
  * rank 1 to 3 and of tuples, let with tuple patterns, if, loops, in-place updates of fresh arrays
- * (also inside loops), indexing, conversions, math built-ins, and chains of SOACs over each other's
- * results, with one producer feeding several consumers. Sizes are at most 12, so a thousand
- * programs run in a few seconds.
+ * (also inside loops), indexing, conversions, math built-ins, chains of SOACs over each other's
+ * results, with one producer feeding several consumers, and transposes and reshapes of matrices
+ * made by map nests or read by them (the shapes of the fusion rules across index functions). Sizes
+ * are at most 12, so a thousand programs run in a few seconds.
  */
 public final class RandomPrograms {
   /**

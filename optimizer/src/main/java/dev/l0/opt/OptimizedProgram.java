@@ -1,5 +1,7 @@
 package dev.l0.opt;
 
+import static java.util.stream.Collectors.partitioningBy;
+
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
@@ -19,6 +21,7 @@ import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalPrinter;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.InternalTypes;
+import dev.l0.opt.pass.RewriteRule;
 import dev.l0.semantics.ArrayOperations;
 import dev.l0.syntax.L0Printer;
 import dev.l0.types.NestingLimit;
@@ -26,6 +29,7 @@ import dev.l0.values.ValueTypes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
@@ -65,16 +69,18 @@ public final class OptimizedProgram {
   }
 
   /**
-   * The fusion rules that made {@code kernel}, in the order they first applied; empty for a SOAC as
-   * written.
+   * The rules that made {@code kernel} (fusion rules, and the simplification rules that shaped its
+   * SOACs or the arrays they read), in the order they first applied; empty for a SOAC as written.
    */
-  public List<FusionRule> fusionRules(KernelPlan.Kernel kernel) {
+  public List<RewriteRule> rules(KernelPlan.Kernel kernel) {
     return fusion.rulesOf(kernel.statement());
   }
 
   /**
    * The optimised entry functions, then one line per kernel (ending {@code ; fused by RULE, ...}
-   * where fusion rules made it), then {@code kernels: N}.
+   * where fusion rules made it, then {@code ; shaped by RULE, ...} where simplification rules
+   * shaped it), then a line {@code note: ...} for each thing the passes noted (a filter clustering
+   * not proved minimal), then {@code kernels: N}.
    */
   public String explain() {
     StringBuilder out = new StringBuilder();
@@ -84,15 +90,22 @@ public final class OptimizedProgram {
     List<KernelPlan.Kernel> kernels = plan.kernels();
     for (int k = 0; k < kernels.size(); k++) {
       out.append("kernel ").append(k + 1).append(": ").append(kernels.get(k).describe());
-      List<FusionRule> rules = fusionRules(kernels.get(k));
-      if (!rules.isEmpty()) {
-        out.append("; fused by ")
-            .append(rules.stream().map(FusionRule::ruleName).collect(Collectors.joining(", ")));
-      }
+      Map<Boolean, List<RewriteRule>> byFusion =
+          rules(kernels.get(k)).stream().collect(partitioningBy(r -> r instanceof FusionRule));
+      appendRules(out, "; fused by ", byFusion.get(true));
+      appendRules(out, "; shaped by ", byFusion.get(false));
       out.append('\n');
     }
+    fusion.notes().forEach(note -> out.append("note: ").append(note).append('\n'));
     out.append("kernels: ").append(kernels.size()).append('\n');
     return out.toString();
+  }
+
+  private static void appendRules(StringBuilder out, String label, List<RewriteRule> rules) {
+    if (!rules.isEmpty()) {
+      out.append(label)
+          .append(rules.stream().map(RewriteRule::ruleName).collect(Collectors.joining(", ")));
+    }
   }
 
   /**

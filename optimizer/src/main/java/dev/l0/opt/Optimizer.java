@@ -34,7 +34,8 @@ public final class Optimizer {
 
   /**
    * The passes, in order, with {@code fusion} as the fusion pass; each is one class citing the
-   * thesis section it implements.
+   * thesis section it implements. The passes of the rules that shape a SOAC record them in {@code
+   * fusion}'s history, which {@code explain} shows per kernel.
    */
   public static List<Pass> pipeline(Fusion fusion) {
     return List.of(
@@ -42,8 +43,8 @@ public final class Optimizer {
         new Fixpoint(
             "simplify",
             List.of(
-                new SizeHindrances(),
-                new IndexInlining(),
+                new SizeHindrances(fusion.history()),
+                new IndexInlining(fusion.history()),
                 new Simplifier(),
                 new CommonSubexpressions(),
                 new Hoister()),
@@ -54,7 +55,7 @@ public final class Optimizer {
             MAX_ROUNDS),
         new LoopInvariantRowCalls(),
         new Simplifier(),
-        new TransposeMaterialisation());
+        new TransposeMaterialisation(fusion.history()));
   }
 
   /**

@@ -56,6 +56,27 @@ class FilterFusionTest {
     assertThrows(L0RuntimeError.class, () -> c.assertSameResult("main", INTS + " 4"));
   }
 
+  /** A clustering that is not proved minimal (here: the solver's exact limit set to 1) says so. */
+  @Test
+  void explainNotesAClusteringThatIsNotProvedMinimal() {
+    String explain;
+    System.setProperty("l0.opt.cluster.exactLimit", "1");
+    try {
+      explain = Compiled.of(NORMALIZE2).optimized().explain();
+    } finally {
+      System.clearProperty("l0.opt.cluster.exactLimit");
+    }
+    assertTrue(
+        explain
+            .lines()
+            .anyMatch(
+                l ->
+                    l.matches(
+                        "note: a filter clustering is the greedy one: more SOACs than"
+                            + " l0.opt.cluster.exactLimit = 1")),
+        explain);
+  }
+
   @Test
   void aFilterOfRowsThatAreArraysStaysAFilter() {
     Compiled c =
@@ -69,19 +90,21 @@ class FilterFusionTest {
     c.assertSameResult("main", "[[1, 2], [3, 4], [0, 9]]");
   }
 
+  private static final String NORMALIZE2 =
+      """
+      fun {[real], [real]} main([real] xs) =
+        let sum1 = reduce(op +, 0.0, xs) in
+        let gts = filter(fn bool (real x) => x > 0.0, xs) in
+        let sum2 = reduce(op +, 0.0, gts) in
+        let ys1 = map(fn real (real x) => x / sum1, xs) in
+        let ys2 = map(fn real (real x) => x / sum2, xs) in
+        {ys1, ys2}
+      """;
+
   @Test
   void normalize2IsThePapersTwoLoops() {
-    Compiled c =
-        Compiled.of(
-            """
-        fun {[real], [real]} main([real] xs) =
-          let sum1 = reduce(op +, 0.0, xs) in
-          let gts = filter(fn bool (real x) => x > 0.0, xs) in
-          let sum2 = reduce(op +, 0.0, gts) in
-          let ys1 = map(fn real (real x) => x / sum1, xs) in
-          let ys2 = map(fn real (real x) => x / sum2, xs) in
-          {ys1, ys2}
-        """);
+    Compiled c = Compiled.of(NORMALIZE2);
+    assertTrue(c.optimized().explain().lines().noneMatch(l -> l.startsWith("note: ")));
     assertEquals(List.of("redomap", "map"), c.kernelStructures(), c.optimized()::explain);
     assertEquals(
         List.of(

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.Dim;
 import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
@@ -204,6 +205,80 @@ class IrCheckerTest {
                 "the internal IR is broken after sizes-3-and-4: function main, statement \\[\\w+\\]:"
                     + " the inputs xs\\w* and ys\\w* of a map have the outer sizes 3 and 4"),
         e.getMessage());
+  }
+
+  private static final String ZIPPED =
+      "fun real main([real] xs, [real] ys) = reduce(op +, 0.0, map(fn real (real x, real y) => x * y, zip(xs, ys)))";
+
+  /** {@code body} with each assertion's condition replaced by {@code true}: it checks nothing. */
+  private static Body assertingNothing(Body body) {
+    return new Body(
+        body.stms().stream()
+            .map(
+                s ->
+                    s.exp() instanceof Exp.Assert a
+                        ? s.withExp(
+                            new Exp.Assert(
+                                SubExp.constant(ScalarValue.bool(true)),
+                                a.operation(),
+                                a.detail(),
+                                a.pos()))
+                        : s)
+            .toList(),
+        body.result());
+  }
+
+  @Test
+  void soacInputsOfSizesThatAnAssertionShowsEqualAreWellFormed() {
+    assertEquals(Optional.empty(), IrChecker.problem(Internal.of(ZIPPED).program()));
+    assertEquals(Optional.empty(), IrChecker.problem(Compiled.of(ZIPPED).optimized().internal()));
+  }
+
+  /** A zip of three arrays checks {@code 3 = n && 3 = m}: both sizes equal the constant. */
+  @Test
+  void soacInputsOfSizesThatAnAssertionShowsEqualToOneConstantAreWellFormed() {
+    String zippedWithAConstant =
+        "fun [real] main([real] xs, [real] ys) ="
+            + " map(fn real (real x, real y, real z) => x + y + z, zip(replicate(3, 1.0), xs, ys))";
+    assertEquals(Optional.empty(), IrChecker.problem(Internal.of(zippedWithAConstant).program()));
+  }
+
+  @Test
+  void soacInputsOfDifferentlyNamedSizesThatNothingShowsEqualAreNamedWithThePass() {
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                Internal.of(ZIPPED)
+                    .after(new Rewrite("forgets-the-zip-check", IrCheckerTest::assertingNothing)));
+    assertTrue(
+        e.getMessage()
+            .matches(
+                "the internal IR is broken after forgets-the-zip-check: function main, statement"
+                    + " \\[\\w+\\]: the inputs (xs\\w*) and (ys\\w*) of a map have the outer sizes"
+                    + " \\1_d0\\w* and \\2_d0\\w*, which no binding or assertion in scope shows"
+                    + " equal"),
+        e.getMessage());
+  }
+
+  /**
+   * {@code body} with {@code ys}'s size bound to {@code xs}'s ({@code let ys_d0 = xs_d0}) instead
+   * of read from {@code ys}: a copy shows the sizes equal.
+   */
+  private static Body ysSizedAsXs(Body body) {
+    List<Stm> stms = new ArrayList<>(assertingNothing(body).stms());
+    SubExp xsSize = stms.get(0).pattern().get(0).var();
+    stms.set(1, stms.get(1).withExp(new Exp.Atom(xsSize)));
+    return new Body(stms, body.result());
+  }
+
+  @Test
+  void soacInputsOfSizesBoundOneToTheOtherAreWellFormed() {
+    InternalProgram program = Internal.of(ZIPPED).program();
+    assertTrue(
+        program.function("main").orElseThrow().body().stms().get(1).exp() instanceof Exp.Size);
+    assertEquals(
+        Optional.empty(), IrChecker.problem(program.mapBodies(IrCheckerTest::ysSizedAsXs)));
   }
 
   @Test

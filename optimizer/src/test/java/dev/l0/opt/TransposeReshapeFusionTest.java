@@ -127,7 +127,11 @@ class TransposeReshapeFusionTest {
             .filter(l -> l.startsWith("kernel ") && !l.startsWith("kernels:"))
             .toList();
     for (String copy : lines.subList(1, lines.size())) {
-      assertTrue(copy.matches("kernel [0-9]+: map in main: \\(main_res_[0-9]+\\) -> .*"), copy);
+      assertTrue(
+          copy.matches(
+              "kernel [0-9]+: map in main: \\(main_res_[0-9]+\\) -> .*"
+                  + "; shaped by MATERIALISE-TRANSPOSE"),
+          copy);
     }
     return lines.get(0);
   }
@@ -171,7 +175,10 @@ class TransposeReshapeFusionTest {
     Compiled c = Compiled.of(FIG_31);
     assertEquals(List.of("map{reduce, map}", "map"), c.kernelStructures());
     assertTrue(
-        kernelLine(c).endsWith("; fused by PUSH-TRANSPOSE, FUSE-TRANSPOSED-CONSUMER, FUSE-MAP-MAP"),
+        kernelLine(c)
+            .endsWith(
+                "; fused by PUSH-TRANSPOSE, FUSE-TRANSPOSED-CONSUMER, FUSE-MAP-MAP;"
+                    + " shaped by REMOVE-SIZE-HINDRANCE"),
         kernelLine(c));
     assertEquals(1, count(c, Exp.Transpose.class), "the transpose stays, as an index function");
     c.assertRowsSized(1);
@@ -184,7 +191,10 @@ class TransposeReshapeFusionTest {
     Compiled c = Compiled.of(FIG_32);
     assertEquals(List.of("map{redomap}"), c.kernelStructures());
     assertTrue(
-        kernelLine(c).endsWith("; fused by PULL-TRANSPOSE, FUSE-MAP-MAP, FUSE-MAP-REDOMAP"),
+        kernelLine(c)
+            .endsWith(
+                "; fused by PULL-TRANSPOSE, FUSE-MAP-MAP, FUSE-MAP-REDOMAP;"
+                    + " shaped by REMOVE-SIZE-HINDRANCE"),
         kernelLine(c));
     assertEquals(1, count(c, Exp.Transpose.class));
     c.assertSameResult("main", MATRIX);

@@ -1,12 +1,26 @@
 package dev.l0.opt;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.interp.Interpreter;
 import dev.l0.ir.L0RuntimeError;
+import dev.l0.ir.Value;
+import dev.l0.opt.fusion.FusionRule;
+import dev.l0.opt.ir.IrChecker;
+import dev.l0.testing.ProgramCase;
+import dev.l0.testing.RandomPrograms;
+import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 /**
  * Random programs with a producer, a transpose or reshape, and a consumer (the shapes ch. 8's rules
@@ -16,6 +30,8 @@ import net.jqwik.api.constraints.IntRange;
  */
 class TransposeReshapePropertiesTest {
   private static final String SEED = "20261126";
+
+  private static final int RANDOM_PROGRAMS = 400;
 
   /** Producers of a {@code [n][m]} array from {@code a}: a map nest, and a map that is none. */
   private static final List<String> MATRIX_PRODUCERS =
@@ -91,6 +107,45 @@ class TransposeReshapePropertiesTest {
     Random random = new Random(data);
     int k = Math.max(0, n * m + offBy);
     sameResult(source, vector(k, random) + " " + vector(n * m, random) + " " + n + " " + m);
+  }
+
+  /**
+   * The general random programs ({@link RandomPrograms#program}), whose transposes and reshapes of
+   * matrices are made or read by map nests: each optimised program gives the interpreter's result
+   * or fails in the same operation and is well formed, and the rules across transpose and reshape
+   * apply to some of them.
+   */
+  @Test
+  void randomProgramsFuseAcrossTransposesAndReshapesAndKeepTheirResults() {
+    List<String> problems = new ArrayList<>();
+    Map<FusionRule, Integer> applied = new EnumMap<>(FusionRule.class);
+    for (int seed = 0; seed < RANDOM_PROGRAMS; seed++) {
+      ProgramCase c = RandomPrograms.program(seed);
+      OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(c.program()));
+      String expected = outcome(() -> new Interpreter(c.program()).call(c.entry(), c.args()));
+      String actual = outcome(() -> optimized.call(c.entry(), c.args()));
+      if (!expected.equals(actual) || IrChecker.problem(optimized.internal()).isPresent()) {
+        problems.add("seed " + seed + ": " + actual + ", expected " + expected + "\n" + c);
+      }
+      optimized.kernelPlan().kernels().stream()
+          .flatMap(k -> optimized.rules(k).stream())
+          .filter(FusionRule.class::isInstance)
+          .distinct()
+          .forEach(rule -> applied.merge((FusionRule) rule, 1, Integer::sum));
+    }
+    assertEquals(List.of(), problems);
+    for (FusionRule rule :
+        List.of(FusionRule.PUSH_TRANSPOSE, FusionRule.PULL_TRANSPOSE, FusionRule.PULL_RESHAPE)) {
+      assertTrue(applied.getOrDefault(rule, 0) > 0, () -> rule + " never applied: " + applied);
+    }
+  }
+
+  private static String outcome(Supplier<Value> run) {
+    try {
+      return "value " + run.get();
+    } catch (L0RuntimeError e) {
+      return "failure in " + e.operation();
+    }
   }
 
   /** The consumers that reduce each row make one value a row; the others make rows. */

@@ -37,8 +37,11 @@ final class ClusterJoin {
       return false;
     }
     DataflowGraph graph = DataflowGraph.of(stms, types);
-    Clustering clustering =
-        ClusterSolver.solve(graph, ClusterSolver.Settings.fromSystemProperties());
+    ClusterSolver.Settings settings = ClusterSolver.Settings.fromSystemProperties();
+    Clustering clustering = ClusterSolver.solve(graph, settings);
+    clustering
+        .notProvedMinimal(settings)
+        .ifPresent(why -> history.note("a filter clustering " + why));
     for (List<Integer> cluster : clustering.clusters()) {
       for (int a = 0; a < cluster.size(); a++) {
         for (int b = a + 1; b < cluster.size(); b++) {

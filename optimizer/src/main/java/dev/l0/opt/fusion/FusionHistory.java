@@ -3,6 +3,8 @@ package dev.l0.opt.fusion;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.Traversal;
+import dev.l0.opt.pass.RewriteRule;
+import dev.l0.opt.pass.RuleLog;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -10,33 +12,55 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which {@link FusionRule}s made each SOAC of one compilation, keyed by the first name its
- * statement binds (the later passes keep a kernel's pattern): a fused statement inherits its
- * producer's and its consumer's rules and adds the one that fused them. {@code explain} shows them
- * per kernel.
+ * Which rules made each SOAC of one compilation, keyed by the first name its statement binds (the
+ * later passes keep a kernel's pattern): the {@link FusionRule}s, and the simplification rules that
+ * shaped a SOAC or an array it reads ({@link RuleLog}). A fused statement inherits its producer's
+ * and its consumer's rules and adds the one that fused them. {@code explain} shows them per kernel,
+ * with what the passes noted about the compilation as a whole (a filter clustering not proved
+ * minimal).
  */
-public final class FusionHistory {
-  private final Map<String, Set<FusionRule>> byOutput = new HashMap<>();
+public final class FusionHistory implements RuleLog {
+  private final Map<String, Set<RewriteRule>> byOutput = new HashMap<>();
+  private final Set<String> notes = new LinkedHashSet<>();
 
   void record(FusionRule rule, Stm producer, Stm consumer, Stm fused) {
-    Set<FusionRule> rules = new LinkedHashSet<>(of(producer));
+    Set<RewriteRule> rules = new LinkedHashSet<>(of(producer));
     rules.addAll(of(consumer));
     rules.add(rule);
     byOutput.put(fused.pattern().get(0).name(), rules);
   }
 
-  private Set<FusionRule> of(Stm stm) {
+  @Override
+  public void shaped(RewriteRule rule, Stm shaped) {
+    if (!shaped.pattern().isEmpty()) {
+      byOutput
+          .computeIfAbsent(shaped.pattern().get(0).name(), n -> new LinkedHashSet<>())
+          .add(rule);
+    }
+  }
+
+  private Set<RewriteRule> of(Stm stm) {
     return stm.pattern().isEmpty()
         ? Set.of()
         : byOutput.getOrDefault(stm.pattern().get(0).name(), Set.of());
+  }
+
+  /** Notes {@code what} about the compilation as a whole, once, for {@code explain}. */
+  void note(String what) {
+    notes.add(what);
+  }
+
+  /** What the passes noted about the compilation, in order, each once. */
+  public List<String> notes() {
+    return List.copyOf(notes);
   }
 
   /**
    * The rules that made {@code stm} and the SOACs nested in it, in the order they first applied;
    * empty where none did.
    */
-  public List<FusionRule> rulesOf(Stm stm) {
-    Set<FusionRule> out = new LinkedHashSet<>(of(stm));
+  public List<RewriteRule> rulesOf(Stm stm) {
+    Set<RewriteRule> out = new LinkedHashSet<>(of(stm));
     for (Body b : Traversal.nestedBodies(stm.exp())) {
       Traversal.statements(b).forEach(s -> out.addAll(of(s)));
     }

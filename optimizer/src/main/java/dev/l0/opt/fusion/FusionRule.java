@@ -6,6 +6,7 @@ import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
+import dev.l0.opt.pass.RewriteRule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -21,7 +22,7 @@ import java.util.Set;
  * sequential order of every row's work, and a joined reduction keeps each accumulator's own fold
  * and combining order.
  */
-public enum FusionRule {
+public enum FusionRule implements RewriteRule {
   /** {@code map(g, map(f, a)) = map(g∘f, a)} (§7.2.1). */
   FUSE_MAP_MAP("FUSE-MAP-MAP") {
     @Override
@@ -305,6 +306,7 @@ public enum FusionRule {
   }
 
   /** The thesis's name of the rule, e.g. {@code FUSE-MAP-REDOMAP}, as {@code explain} shows it. */
+  @Override
   public String ruleName() {
     return ruleName;
   }

@@ -11,6 +11,8 @@ import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Traversal;
 import dev.l0.opt.pass.Pass;
 import dev.l0.opt.pass.Renamer;
+import dev.l0.opt.pass.RuleLog;
+import dev.l0.opt.pass.SimplificationRule;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,9 +26,23 @@ import java.util.Map;
  * the work) by a map whose function is cheap ({@link DuplicationCost}: straight-line scalar code
  * that cannot fail) over scalar rows. The indexing of each input keeps the original's position and
  * the map's certificates, so an index out of bounds fails as before, in {@code index}; the map's
- * operations run in their own order on the one element, so the value is bit-identical.
+ * operations run in their own order on the one element, so the value is bit-identical. This is the
+ * rule {@link SimplificationRule#INLINE_INDEXING}, recorded in the {@link RuleLog} on the map whose
+ * indexing it inlined (the map's kernel, or the kernel it fuses into, names it).
  */
 public final class IndexInlining implements Pass {
+  private final RuleLog log;
+
+  /** The pass recording in {@code log} each map whose indexing it inlines. */
+  public IndexInlining(RuleLog log) {
+    this.log = log;
+  }
+
+  /** The pass applied alone, recording nothing. */
+  public IndexInlining() {
+    this(RuleLog.NONE);
+  }
+
   @Override
   public String name() {
     return "inline-indexing";
@@ -44,7 +60,7 @@ public final class IndexInlining implements Pass {
             .toList());
   }
 
-  private static Body body(Body body, NameSource names) {
+  private Body body(Body body, NameSource names) {
     Map<String, Stm> cheapMaps = new HashMap<>();
     List<Stm> out = new ArrayList<>();
     boolean changed = false;
@@ -56,7 +72,9 @@ public final class IndexInlining implements Pass {
           && x.indices().size() == 1
           && x.array() instanceof SubExp.Var v
           && cheapMaps.containsKey(v.name())) {
-        out.addAll(inlined(nested, x, cheapMaps.get(v.name()), v.name(), names));
+        Stm map = cheapMaps.get(v.name());
+        log.shaped(SimplificationRule.INLINE_INDEXING, map);
+        out.addAll(inlined(nested, x, map, v.name(), names));
         changed = true;
         continue;
       }

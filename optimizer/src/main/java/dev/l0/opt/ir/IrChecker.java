@@ -25,8 +25,11 @@ import java.util.function.Supplier;
  * size variable that the type of a statement's pattern, a SOAC function's parameter or result, or a
  * loop's parameter names is in scope there (a pattern's or a parameter list's may name each other;
  * a function's parameters name the sizes its body binds first from their shapes), and a SOAC's
- * inputs whose types give their outer sizes as constants give the same one. {@link
- * dev.l0.opt.pass.PassManager} runs it after every pass when {@link #enabled()}.
+ * inputs agree in outer size where their types give it: the same constant, or size variables known
+ * equal in scope ({@link SizeEquality}: the same name, one bound to the other or to a {@code size}
+ * of an array of that size, or both compared by an assertion in scope). In a function that takes
+ * certificates, which stand for checks made by its caller, differently named sizes are not
+ * compared. {@link dev.l0.opt.pass.PassManager} runs it after every pass when {@link #enabled()}.
  */
 public final class IrChecker {
   /** The system property that turns the check after every pass on: {@code -Dl0.opt.check=true}. */
@@ -66,6 +69,12 @@ public final class IrChecker {
     /** Where the walk is, outermost first: the function, then each enclosing statement. */
     private final Deque<String> where = new ArrayDeque<>();
 
+    /** The definitions of the single names bound in scope, which show sizes equal. */
+    private final Map<String, Exp> definitions = new HashMap<>();
+
+    /** Whether the function being walked takes a certificate (a check of its caller's). */
+    private boolean takesCertificates;
+
     Walk(InternalProgram program) {
       program.functions().forEach(f -> functions.put(f.name(), f));
     }
@@ -76,6 +85,7 @@ public final class IrChecker {
         where.addLast("function " + f.name());
         List<Ident> params = f.params();
         params.forEach(this::bind);
+        takesCertificates = params.stream().anyMatch(p -> p.type().equals(InternalTypes.CERT));
         List<Type> results = body(f.body());
         expect(
             results.size() == f.returnTypes().size(),
@@ -115,13 +125,20 @@ public final class IrChecker {
               "pattern name " + stm.pattern().get(k).name());
         }
         stm.pattern().forEach(this::bind);
+        if (stm.pattern().size() == 1) {
+          definitions.put(stm.pattern().get(0).name(), stm.exp());
+        }
         sizesInScope(stm.pattern());
         local.addAll(stm.pattern());
         where.removeLast();
       }
       where.addLast("body result");
       List<Type> out = body.result().stream().map(this::typeOf).toList();
-      local.forEach(id -> scope.remove(id.name()));
+      local.forEach(
+          id -> {
+            scope.remove(id.name());
+            definitions.remove(id.name());
+          });
       where.removeLast();
       return out;
     }
@@ -219,6 +236,8 @@ public final class IrChecker {
     private List<Type> soac(Exp.Soac soac) {
       List<Type> rows = new ArrayList<>();
       SubExp constantSized = null;
+      SubExp namedSized = null;
+      SizeEquality equality = null;
       for (SubExp input : soac.inputs()) {
         Type t = typeOf(input);
         expect(
@@ -227,21 +246,22 @@ public final class IrChecker {
         rows.add(t == null ? null : InternalTypes.row(t));
         if (t instanceof Type.Array array && array.size() instanceof Dim.Const size) {
           SubExp first = constantSized == null ? input : constantSized;
-          Dim firstSize = ((Type.Array) typeOf(first)).size();
-          expect(
-              firstSize.equals(size),
-              () ->
-                  "the inputs "
-                      + first
-                      + " and "
-                      + input
-                      + " of a "
-                      + soac.keyword()
-                      + " have the outer sizes "
-                      + firstSize
-                      + " and "
-                      + size);
+          expectSameOuterSize(soac, first, input, outerSize(first).equals(size), "");
           constantSized = first;
+        }
+        if (t instanceof Type.Array array && array.size() instanceof Dim.Named size) {
+          SubExp first = namedSized == null ? input : namedSized;
+          String firstSize = ((Dim.Named) outerSize(first)).variable();
+          if (!firstSize.equals(size.variable()) && !takesCertificates) {
+            equality = equality == null ? new SizeEquality(definitions, scope) : equality;
+            expectSameOuterSize(
+                soac,
+                first,
+                input,
+                equality.known(firstSize, size.variable()),
+                ", which no binding or assertion in scope shows equal");
+          }
+          namedSized = first;
         }
       }
       if (soac instanceof Exp.Screma map && map.isMap()) {
@@ -310,6 +330,28 @@ public final class IrChecker {
       }
       sameTypes(accumulators, folded, "the fold's result");
       return screma.scans() ? arraysOf(accumulators) : accumulators;
+    }
+
+    private Dim outerSize(SubExp array) {
+      return ((Type.Array) typeOf(array)).size();
+    }
+
+    private void expectSameOuterSize(
+        Exp.Soac soac, SubExp first, SubExp input, boolean same, String why) {
+      expect(
+          same,
+          () ->
+              "the inputs "
+                  + first
+                  + " and "
+                  + input
+                  + " of a "
+                  + soac.keyword()
+                  + " have the outer sizes "
+                  + outerSize(first)
+                  + " and "
+                  + outerSize(input)
+                  + why);
     }
 
     /** The result types of {@code l} applied to parameters of types {@code args}. */

@@ -22,6 +22,8 @@ import dev.l0.opt.ir.Substitution;
 import dev.l0.opt.ir.Traversal;
 import dev.l0.semantics.ScalarOperations;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -29,29 +31,55 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The simplifier of thesis §5.3, one sweep (run it inside a {@link Fixpoint}): copy and constant
- * propagation, constant folding with the evaluator's own scalar semantics (so a folded value is bit
- * for bit the run-time value; no algebraic rule that could change a float), folding of {@code size}
- * from shapes in types, of indexing into {@code iota}, {@code replicate}, {@code transpose} and
- * literals (keeping the bounds check as an assertion), of {@code if} on a constant, removal of
- * {@code assert(true)} and of certificates bound to {@code Checked}, and removal of dead bindings,
- * unused map outputs and unused SOAC inputs that cannot fail.
+ * The simplifier of thesis §5.3, one sweep (run it inside a {@link Fixpoint}) applying the {@link
+ * SimplificationRule}s it holds, by default all of {@link #RULES}: copy and constant propagation,
+ * constant folding with the evaluator's own scalar semantics (so a folded value is bit for bit the
+ * run-time value; no algebraic rule that could change a float), folding of {@code size} from shapes
+ * in types, of indexing into {@code iota}, {@code replicate}, {@code transpose} and literals
+ * (keeping the bounds check as an assertion), of {@code if} on a constant, removal of {@code
+ * assert(true)} and of certificates bound to {@code Checked}, and removal of dead bindings, unused
+ * map outputs and unused SOAC inputs that cannot fail.
  */
 public final class Simplifier implements Pass {
+  /** The rules a simplifier applies; the other {@link SimplificationRule}s are a pass each. */
+  public static final Set<SimplificationRule> RULES =
+      Collections.unmodifiableSet(
+          EnumSet.range(SimplificationRule.COPY_PROPAGATION, SimplificationRule.REFINE_MAP_SHAPES));
+
+  private final Set<SimplificationRule> rules;
+
+  /** The simplifier of all its {@link #RULES}. */
+  public Simplifier() {
+    this.rules = RULES;
+  }
+
+  private Simplifier(Set<SimplificationRule> rules) {
+    this.rules = rules;
+  }
+
+  /** A simplifier that applies {@code rule} alone, one of {@link #RULES}. */
+  public static Simplifier only(SimplificationRule rule) {
+    if (!RULES.contains(rule)) {
+      throw new IllegalArgumentException(
+          rule.ruleName() + " is not a rule of the simplifier; its own pass applies it alone");
+    }
+    return new Simplifier(EnumSet.of(rule));
+  }
+
   @Override
   public String name() {
-    return "simplify";
+    return rules == RULES ? "simplify" : "simplify by " + rules.iterator().next().ruleName();
   }
 
   @Override
   public InternalProgram apply(InternalProgram program, NameSource names) {
     List<InternalFunction> out = new ArrayList<>();
     for (InternalFunction f : program.functions()) {
-      Walk walk = new Walk(names);
+      Walk walk = new Walk(names, rules);
       f.params().forEach(walk::declare);
-      Body body = walk.body(f.body());
-      // The sizes named in the parameters' types stay bound even where nothing else reads them.
-      out.add(f.withBody(walk.removeDead(body, Analysis.sizesIn(f.params()))));
+      // The sizes named in the parameters' types stay bound even where nothing else reads them:
+      // a row parameter of a SOAC over a parameter may take them later (REMOVE-SIZE-HINDRANCE).
+      out.add(f.withBody(walk.body(f.body(), Analysis.sizesIn(f.params()))));
     }
     return new InternalProgram(out);
   }
@@ -59,14 +87,20 @@ public final class Simplifier implements Pass {
   /** The state of one sweep over a function: names are unique, so one table serves every scope. */
   private static final class Walk {
     private final NameSource names;
+    private final Set<SimplificationRule> rules;
     private final Map<String, SubExp> replacements = new HashMap<>();
     private final Map<String, Exp> definitions = new HashMap<>();
     private final Map<String, Type> types = new HashMap<>();
     private final Analysis.CachedFacts facts = new Analysis.CachedFacts();
     private Substitution current;
 
-    Walk(NameSource names) {
+    Walk(NameSource names, Set<SimplificationRule> rules) {
       this.names = names;
+      this.rules = rules;
+    }
+
+    private boolean on(SimplificationRule rule) {
+      return rules.contains(rule);
     }
 
     void declare(Ident id) {
@@ -82,6 +116,11 @@ public final class Simplifier implements Pass {
     }
 
     Body body(Body body) {
+      return body(body, Set.of());
+    }
+
+    /** {@code body} simplified, its bindings of the names {@code alsoLive} kept. */
+    Body body(Body body, Set<String> alsoLive) {
       List<Stm> out = new ArrayList<>();
       for (Stm original : body.stms()) {
         Stm stm = substitution().applyOutsideBodies(original);
@@ -94,7 +133,7 @@ public final class Simplifier implements Pass {
         stm.pattern().forEach(this::declare);
       }
       List<SubExp> result = substitution().applyAll(body.result());
-      return removeDead(new Body(out, result), Set.of());
+      return removeDead(new Body(out, result), alsoLive);
     }
 
     Lambda lambda(Lambda l) {
@@ -110,15 +149,17 @@ public final class Simplifier implements Pass {
     private void simplify(Stm stm, List<Stm> out) {
       Exp e = stm.exp();
       List<Ident> pattern = stm.pattern();
-      if (e instanceof Exp.Atom a) {
+      if (e instanceof Exp.Atom a && on(SimplificationRule.COPY_PROPAGATION)) {
         replace(pattern.get(0), a.value());
         return;
       }
-      if (e instanceof Exp.Assert a && isTrue(a.condition())) {
+      if (e instanceof Exp.Assert a
+          && isTrue(a.condition())
+          && on(SimplificationRule.REMOVE_CHECKED_ASSERT)) {
         replace(pattern.get(0), Substitution.CHECKED);
         return;
       }
-      if (e instanceof Exp.If i) {
+      if (e instanceof Exp.If i && on(SimplificationRule.FOLD_IF)) {
         if (i.condition() instanceof SubExp.Const c) {
           Body chosen = ((ScalarValue.Bool) c.value()).value() ? i.thenBody() : i.elseBody();
           chosen.stms().forEach(s -> out.add(predicate(s, stm.certificates())));
@@ -137,10 +178,11 @@ public final class Simplifier implements Pass {
         replace(pattern.get(0), folded);
         return;
       }
-      if (e instanceof Exp.Index x && foldIndex(stm, x, out)) {
+      if (e instanceof Exp.Index x && on(SimplificationRule.FOLD_INDEX) && foldIndex(stm, x, out)) {
         return;
       }
-      Stm pruned = pruneSoacInputs(refineMapShapes(stm));
+      Stm refined = on(SimplificationRule.REFINE_MAP_SHAPES) ? refineMapShapes(stm) : stm;
+      Stm pruned = on(SimplificationRule.PRUNE_SOAC_INPUTS) ? pruneSoacInputs(refined) : refined;
       if (!pattern.isEmpty()) {
         definitions.put(pattern.get(0).name(), pruned.exp());
       }
@@ -172,6 +214,12 @@ public final class Simplifier implements Pass {
 
     /** The single operand {@code e} always equals, or {@code null}. */
     private SubExp fold(Exp e) {
+      if (e instanceof Exp.Size s) {
+        return on(SimplificationRule.FOLD_SIZE) ? knownSize(s) : null;
+      }
+      if (!on(SimplificationRule.CONSTANT_FOLDING)) {
+        return null;
+      }
       try {
         if (e instanceof Exp.BinOp b) {
           return foldBinary(b);
@@ -187,9 +235,6 @@ public final class Simplifier implements Pass {
         }
       } catch (L0RuntimeError failsAtRunTime) {
         return null;
-      }
-      if (e instanceof Exp.Size s) {
-        return knownSize(s);
       }
       return null;
     }
@@ -521,7 +566,10 @@ public final class Simplifier implements Pass {
      * Removes bindings whose results are unused and that cannot fail, and unused scalar map
      * outputs.
      */
-    Body removeDead(Body body, Set<String> alsoLive) {
+    private Body removeDead(Body body, Set<String> alsoLive) {
+      if (!on(SimplificationRule.REMOVE_DEAD_CODE)) {
+        return body;
+      }
       Set<String> live =
           new HashSet<>(Analysis.useCounts(new Body(List.of(), body.result())).keySet());
       live.addAll(alsoLive);

@@ -28,9 +28,22 @@ import java.util.Map;
  * takes its operand's sizes in the transposed order, and the row parameters of a {@code map},
  * {@code filter} or screma's fold take the sizes of their input's rows ({@code p ↦ size(1, e)}).
  * Only unknown sizes are filled; a known one is never changed. The rewriting of {@code size} itself
- * stays the simplifier's.
+ * stays the simplifier's. This is the rule {@link SimplificationRule#REMOVE_SIZE_HINDRANCE},
+ * recorded in the {@link RuleLog} on each statement it refines.
  */
 public final class SizeHindrances implements Pass {
+  private final RuleLog log;
+
+  /** The pass recording in {@code log} each statement it refines. */
+  public SizeHindrances(RuleLog log) {
+    this.log = log;
+  }
+
+  /** The pass applied alone, recording nothing. */
+  public SizeHindrances() {
+    this(RuleLog.NONE);
+  }
+
   @Override
   public String name() {
     return "size-hindrances";
@@ -48,7 +61,7 @@ public final class SizeHindrances implements Pass {
     return new InternalProgram(out);
   }
 
-  private static Body body(Body body, Map<String, Type> types) {
+  private Body body(Body body, Map<String, Type> types) {
     List<Stm> out = new ArrayList<>();
     boolean changed = false;
     for (Stm stm : body.stms()) {
@@ -60,25 +73,27 @@ public final class SizeHindrances implements Pass {
     return changed ? new Body(out, body.result()) : body;
   }
 
-  private static Stm statement(Stm stm, Map<String, Type> types) {
+  private Stm statement(Stm stm, Map<String, Type> types) {
     Exp e = stm.exp();
     if (e instanceof Exp.Transpose t && typeOf(t.array(), types) instanceof Type.Array operand) {
       Ident result = stm.pattern().get(0);
       Type known = refined(result.type(), InternalTypes.transposed(t.k(), t.n(), operand));
       return known.equals(result.type())
           ? stm
-          : new Stm(List.of(new Ident(result.name(), known)), stm.certificates(), e);
+          : recorded(new Stm(List.of(new Ident(result.name(), known)), stm.certificates(), e));
     }
     if (e instanceof Exp.Soac soac && !(e.isReduce() || e.isScan())) {
       Lambda row = soac.rowFunction();
       Lambda withRows = withRowParams(row, soac.accumulators(), soac.inputs(), types);
-      Exp withParams = withRows == row ? e : soac.withRowFunction(withRows, soac.inputs());
-      return Traversal.withExp(stm, nested(withParams, types));
+      if (withRows == row) {
+        return Traversal.withExp(stm, nested(e, types));
+      }
+      return recorded(stm.withExp(nested(soac.withRowFunction(withRows, soac.inputs()), types)));
     }
     return Traversal.withExp(stm, nested(e, types));
   }
 
-  private static Exp nested(Exp e, Map<String, Type> types) {
+  private Exp nested(Exp e, Map<String, Type> types) {
     return Traversal.mapNested(
         e,
         b -> body(b, types),
@@ -104,6 +119,11 @@ public final class SizeHindrances implements Pass {
       }
     }
     return changed ? new Lambda(params, f.body(), f.returnTypes()) : f;
+  }
+
+  private Stm recorded(Stm stm) {
+    log.shaped(SimplificationRule.REMOVE_SIZE_HINDRANCE, stm);
+    return stm;
   }
 
   private static Type typeOf(SubExp s, Map<String, Type> types) {

@@ -27,9 +27,23 @@ import java.util.Map;
  * reshape), this pass, run after fusion, copies it into its own array by a kernel: {@code let t =
  * transpose(a) in {t}} becomes {@code let t = transpose(a) in let t' = map(fn r => r, t) in {t'}},
  * a map that reads {@code t} as a view and writes the rows in order, so no transpose runs on the
- * host. Only bodies whose SOACs are kernels (not a SOAC's functions) are rewritten.
+ * host. Only bodies whose SOACs are kernels (not a SOAC's functions) are rewritten. This is the
+ * rule {@link SimplificationRule#MATERIALISE_TRANSPOSE}, recorded in the {@link RuleLog} on each
+ * copy it adds.
  */
 public final class TransposeMaterialisation implements Pass {
+  private final RuleLog log;
+
+  /** The pass recording in {@code log} each copy it adds. */
+  public TransposeMaterialisation(RuleLog log) {
+    this.log = log;
+  }
+
+  /** The pass applied alone, recording nothing. */
+  public TransposeMaterialisation() {
+    this(RuleLog.NONE);
+  }
+
   @Override
   public String name() {
     return "materialise-transposes";
@@ -41,7 +55,7 @@ public final class TransposeMaterialisation implements Pass {
         program.functions().stream().map(f -> f.withBody(rewrite(f.body(), names))).toList());
   }
 
-  private static Body rewrite(Body body, NameSource names) {
+  private Body rewrite(Body body, NameSource names) {
     List<Stm> stms = new ArrayList<>();
     for (Stm stm : body.stms()) {
       stms.add(
@@ -77,7 +91,9 @@ public final class TransposeMaterialisation implements Pass {
         }
       }
       result = toCopy.applyAll(result);
-      sizes.add(new Stm(List.of(copy), List.of(), rowsCopied(transposed.var(), sized, names)));
+      Stm copying = new Stm(List.of(copy), List.of(), rowsCopied(transposed.var(), sized, names));
+      log.shaped(SimplificationRule.MATERIALISE_TRANSPOSE, copying);
+      sizes.add(copying);
       stms.addAll(i + 1, sizes);
     }
     return new Body(stms, result);

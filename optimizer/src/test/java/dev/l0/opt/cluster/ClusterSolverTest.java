@@ -141,7 +141,7 @@ class ClusterSolverTest {
     Clustering clustering = ClusterSolver.solve(graph, ClusterSolver.Settings.DEFAULT);
     assertEquals(2, clustering.loops());
     assertFalse(ClusterSolver.violation(graph, clustering).isPresent());
-    Clustering together = new Clustering(List.of(List.of(0, 1)), 0, false);
+    Clustering together = new Clustering(List.of(List.of(0, 1)), 0, Clustering.Solution.EXACT);
     assertEquals(
         "s and main_res share a loop across a fusion-preventing path",
         ClusterSolver.violation(graph, together).orElseThrow().replaceAll("_[0-9]+", ""));
@@ -189,10 +189,10 @@ class ClusterSolverTest {
   void thirtySoacsAreSolvedExactly() {
     DataflowGraph graph = graphOf(fifteenSumsAndFifteenFilters());
     assertEquals(30, graph.nodes().size());
-    Clustering clustering =
-        ClusterSolver.solve(
-            graph, new ClusterSolver.Settings(30, ClusterSolver.Settings.DEFAULT.maxSteps()));
+    Clustering clustering = ClusterSolver.solve(graph, ClusterSolver.Settings.DEFAULT);
     assertTrue(clustering.exact(), "the branch and bound proved the clustering minimal");
+    assertEquals(
+        java.util.Optional.empty(), clustering.notProvedMinimal(ClusterSolver.Settings.DEFAULT));
     assertEquals(2, clustering.loops(), () -> named(graph, clustering).toString());
   }
 
@@ -200,8 +200,15 @@ class ClusterSolverTest {
   void pastItsBudgetTheSearchKeepsTheBestClusteringFound() {
     DataflowGraph graph = graphOf(thirtySoacs());
     assertEquals(30, graph.nodes().size());
-    Clustering clustering = ClusterSolver.solve(graph, new ClusterSolver.Settings(30, 1000));
-    assertFalse(clustering.exact(), "this graph is not proved minimal in 1000 steps");
+    Clustering clustering =
+        ClusterSolver.solve(graph, new ClusterSolver.Settings(30, 5000, Long.MAX_VALUE));
+    assertEquals(
+        Clustering.Solution.BEST_WITHIN_STEPS,
+        clustering.solution(),
+        "this graph is not proved minimal in 5000 steps (the clock, read every 1024, has no cap)");
+    assertEquals(
+        clustering,
+        ClusterSolver.solve(graph, new ClusterSolver.Settings(30, 5000, Long.MAX_VALUE)));
     assertEquals(java.util.Optional.empty(), ClusterSolver.violation(graph, clustering));
     assertTrue(clustering.loops() <= 3, () -> named(graph, clustering).toString());
   }
@@ -209,9 +216,27 @@ class ClusterSolverTest {
   @Test
   void beyondTheExactLimitTheClusteringIsGreedyAndStillValid() {
     DataflowGraph graph = graphOf(thirtySoacs());
-    Clustering clustering = ClusterSolver.solve(graph, new ClusterSolver.Settings(29, 1000));
-    assertFalse(clustering.exact());
+    Clustering clustering = ClusterSolver.solve(graph, new ClusterSolver.Settings(29, 1000, 0));
+    assertEquals(Clustering.Solution.GREEDY_BEYOND_LIMIT, clustering.solution());
     assertEquals(java.util.Optional.empty(), ClusterSolver.violation(graph, clustering));
     assertTrue(clustering.loops() < 30, () -> named(graph, clustering).toString());
+  }
+
+  /**
+   * Past the time cap (here 0 ms) the search gives the greedy clustering, whatever it had found by
+   * then, so the result does not depend on the machine's speed; it says why.
+   */
+  @Test
+  void pastItsTimeCapTheSearchGivesTheGreedyClustering() {
+    DataflowGraph graph = graphOf(thirtySoacs());
+    ClusterSolver.Settings capped = new ClusterSolver.Settings(30, Long.MAX_VALUE, 0);
+    Clustering clustering = ClusterSolver.solve(graph, capped);
+    Clustering greedy = ClusterSolver.solve(graph, new ClusterSolver.Settings(29, 0, 0));
+    assertEquals(Clustering.Solution.GREEDY_PAST_TIME_CAP, clustering.solution());
+    assertEquals(greedy.clusters(), clustering.clusters());
+    assertEquals(greedy.cost(), clustering.cost());
+    assertEquals(
+        "is the greedy one: the search ran past l0.opt.cluster.maxMillis = 0 ms",
+        clustering.notProvedMinimal(capped).orElseThrow());
   }
 }

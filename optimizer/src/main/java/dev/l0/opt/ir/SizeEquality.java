@@ -1,0 +1,83 @@
+package dev.l0.opt.ir;
+
+import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.Dim;
+import dev.l0.ir.Type;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Which size variables the bindings in scope show equal, for the {@link IrChecker}: a name bound to
+ * another ({@code let m = n}), a name bound to {@code size(k, a)} and the size {@code a}'s type
+ * names at {@code k} (or another {@code size(k, a)} of the same array), and the two operands of an
+ * equality that an assertion in scope checks (a constant too: a zip of three arrays checks {@code
+ * 12 = n && 12 = m}), directly or under {@code &&} and {@code ||} (a hoisted assertion checks
+ * {@code no_iteration || n = m}). The classes are built once, from the definitions in scope when a
+ * SOAC's inputs have differently named sizes.
+ */
+final class SizeEquality {
+  private final Map<String, String> parent = new HashMap<>();
+
+  SizeEquality(Map<String, Exp> definitions, Map<String, Type> scope) {
+    definitions.forEach(
+        (name, exp) -> {
+          if (exp instanceof Exp.Atom a && a.value() instanceof SubExp.Var v) {
+            union(name, v.name());
+          } else if (exp instanceof Exp.Size s && s.array() instanceof SubExp.Var a) {
+            union(name, sizeOf(a.name(), s.dimension(), scope));
+          } else if (exp instanceof Exp.Assert a) {
+            checkedEqualities(a.condition(), definitions);
+          }
+        });
+  }
+
+  /** Whether the sizes {@code n} and {@code m} are known equal. */
+  boolean known(String n, String m) {
+    return find(n).equals(find(m));
+  }
+
+  /** The size variable {@code array}'s type names at {@code dimension}, or a key for it. */
+  private static String sizeOf(String array, int dimension, Map<String, Type> scope) {
+    Type t = scope.get(array);
+    for (int k = 0; k < dimension && t instanceof Type.Array a; k++) {
+      t = a.element();
+    }
+    return t instanceof Type.Array a && a.size() instanceof Dim.Named named
+        ? named.variable()
+        : "size(" + dimension + ", " + array + ")";
+  }
+
+  private void checkedEqualities(SubExp condition, Map<String, Exp> definitions) {
+    if (condition instanceof SubExp.Var v && definitions.get(v.name()) instanceof Exp.BinOp b) {
+      if (b.op() == BinaryOperator.EQ) {
+        union(key(b.left()), key(b.right()));
+      } else if (b.op() == BinaryOperator.AND || b.op() == BinaryOperator.OR) {
+        checkedEqualities(b.left(), definitions);
+        checkedEqualities(b.right(), definitions);
+      }
+    }
+  }
+
+  /** A variable's name, or a key for a constant no variable is named (zip's {@code 12 = n}). */
+  private static String key(SubExp s) {
+    return s instanceof SubExp.Const c ? "constant " + c.value() : ((SubExp.Var) s).name();
+  }
+
+  private String find(String name) {
+    String p = parent.getOrDefault(name, name);
+    if (p.equals(name)) {
+      return name;
+    }
+    String root = find(p);
+    parent.put(name, root);
+    return root;
+  }
+
+  private void union(String a, String b) {
+    String ra = find(a);
+    String rb = find(b);
+    if (!ra.equals(rb)) {
+      parent.put(ra, rb);
+    }
+  }
+}
