@@ -2,9 +2,9 @@ package dev.l0.ir;
 
 /**
  * A setting of this implementation (a {@code l0.*} system property) has a value it cannot use. The
- * message names the setting, what it must be, and the value given. {@link #intProperty} reads the
- * integer settings this way, so that a mistyped value is reported instead of silently replaced by
- * the default.
+ * message names the setting, what it must be, and the value given. {@link #intProperty} and {@link
+ * #longProperty} read the integer settings this way, so that a mistyped value is reported instead
+ * of silently replaced by the default.
  */
 public class L0ConfigurationError extends RuntimeException {
   public L0ConfigurationError(String detail) {
@@ -12,7 +12,7 @@ public class L0ConfigurationError extends RuntimeException {
   }
 
   /**
-   * The system property {@code name} as an integer of at least {@code minimum}, or {@code
+   * The system property {@code name} as an {@code int} of at least {@code minimum}, or {@code
    * defaultValue} where it is not set; {@code meaning} says in a few words what it sets.
    *
    * @throws L0ConfigurationError where it is set to anything else
@@ -21,17 +21,29 @@ public class L0ConfigurationError extends RuntimeException {
     return intValue(name, System.getProperty(name), defaultValue, minimum, meaning);
   }
 
+  /** {@link #intProperty} for a {@code long}. */
+  public static long longProperty(String name, long defaultValue, long minimum, String meaning) {
+    return value(name, System.getProperty(name), defaultValue, minimum, Long.MAX_VALUE, meaning);
+  }
+
   /** {@link #intProperty} for the value {@code value} of the property {@code name}. */
   public static int intValue(
       String name, String value, int defaultValue, int minimum, String meaning) {
+    return (int) value(name, value, defaultValue, minimum, Integer.MAX_VALUE, meaning);
+  }
+
+  private static long value(
+      String name, String value, long defaultValue, long minimum, long maximum, String meaning) {
     if (value == null) {
       return defaultValue;
     }
+    boolean tooLarge = false;
     try {
-      int parsed = Integer.parseInt(value.trim());
-      if (parsed >= minimum) {
+      long parsed = Long.parseLong(value.trim());
+      if (parsed >= minimum && parsed <= maximum) {
         return parsed;
       }
+      tooLarge = parsed > maximum;
     } catch (NumberFormatException e) {
       // reported below
     }
@@ -40,6 +52,7 @@ public class L0ConfigurationError extends RuntimeException {
             + name
             + " must be an integer of at least "
             + minimum
+            + (tooLarge ? " and at most " + maximum : "")
             + " ("
             + meaning
             + "), not '"

@@ -53,7 +53,7 @@ public final class Optimizer {
             "fuse",
             List.of(fusion, new Simplifier(), new CommonSubexpressions(), new Hoister()),
             MAX_ROUNDS),
-        new LoopInvariantRowCalls(),
+        new LoopInvariantRowCalls(fusion.history()),
         new Simplifier(),
         new TransposeMaterialisation(fusion.history()));
   }

@@ -11,7 +11,9 @@ import dev.l0.opt.eval.InternalEvaluator;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Traversal;
 import dev.l0.opt.pass.LoopInvariantRowCalls;
+import dev.l0.opt.pass.RuleLog;
 import dev.l0.opt.pass.Simplifier;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -35,7 +37,12 @@ class LoopInvariantRowCallsTest {
   @Test
   void theCallOfAnInvariantRowRunsOnceInFrontOfTheLoop() {
     Internal before = Internal.of(VOLATILITY);
-    Internal after = before.after(new LoopInvariantRowCalls(), new Simplifier());
+    List<String> recorded = new ArrayList<>();
+    RuleLog log = (rule, shaped) -> recorded.add(rule.ruleName() + " " + shaped.exp().isMap());
+    Internal after = before.after(new LoopInvariantRowCalls(log), new Simplifier());
+    // the rule is recorded on the map it adds and on the map it rewrites
+    assertEquals(
+        List.of("HOIST-INVARIANT-ROW-CALLS true", "HOIST-INVARIANT-ROW-CALLS true"), recorded);
     assertEquals(1, logs(before.everywhere().stream().map(s -> s.exp()).toList()));
     // the log is now a map over xs before the loop, the loop's map reads its results
     assertEquals(

@@ -1,5 +1,6 @@
 package dev.l0.opt.cluster;
 
+import dev.l0.ir.L0ConfigurationError;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -46,9 +47,21 @@ public final class ClusterSolver {
     /** The settings the system properties give, each defaulting to {@link #DEFAULT}'s. */
     public static Settings fromSystemProperties() {
       return new Settings(
-          Integer.getInteger("l0.opt.cluster.exactLimit", DEFAULT.exactLimit),
-          Long.getLong("l0.opt.cluster.maxSteps", DEFAULT.maxSteps),
-          Long.getLong("l0.opt.cluster.maxMillis", DEFAULT.maxMillis));
+          L0ConfigurationError.intProperty(
+              "l0.opt.cluster.exactLimit",
+              DEFAULT.exactLimit,
+              0,
+              "the most SOACs a filter clustering is solved exactly for"),
+          L0ConfigurationError.longProperty(
+              "l0.opt.cluster.maxSteps",
+              DEFAULT.maxSteps,
+              1,
+              "search steps of the exact filter clustering"),
+          L0ConfigurationError.longProperty(
+              "l0.opt.cluster.maxMillis",
+              DEFAULT.maxMillis,
+              1,
+              "milliseconds the exact filter clustering may take"));
     }
   }
 

@@ -30,11 +30,25 @@ import java.util.Set;
  * statements, and such a call is invariant per row, not per iteration (LocVolCalib's {@code
  * log(x_i)} inside its volatility map, computed every time step, once per row of the grid). The
  * calls compute the same function of the same values, once instead of once per iteration: the
- * results are the same bits, and these calls cannot fail.
+ * results are the same bits, and these calls cannot fail. The rule {@link
+ * SimplificationRule#HOIST_INVARIANT_ROW_CALLS}, recorded in the {@link RuleLog} on each map it
+ * adds and each map it rewrites.
  */
 public final class LoopInvariantRowCalls implements Pass {
   private static final Set<Builtin> COSTLY =
       Set.of(Builtin.EXP, Builtin.LOG, Builtin.SIN, Builtin.COS, Builtin.ERF);
+
+  private final RuleLog log;
+
+  /** The pass recording in {@code log} each map it adds or rewrites. */
+  public LoopInvariantRowCalls(RuleLog log) {
+    this.log = log;
+  }
+
+  /** The pass applied alone, recording nothing. */
+  public LoopInvariantRowCalls() {
+    this(RuleLog.NONE);
+  }
 
   @Override
   public String name() {
@@ -67,7 +81,7 @@ public final class LoopInvariantRowCalls implements Pass {
     }
   }
 
-  private static final class Walk {
+  private final class Walk {
     private final NameSource names;
     private final Map<String, Type> types;
 
@@ -112,11 +126,18 @@ public final class LoopInvariantRowCalls implements Pass {
         boolean changed = false;
         for (Stm stm : body.stms()) {
           Exp e = Traversal.mapNestedBodies(stm.exp(), this::body);
+          boolean rewritten = false;
           if (e instanceof Exp.Screma s && s.isMap()) {
-            e = withRowCallsMovedOut(s);
+            Exp moved = withRowCallsMovedOut(s);
+            rewritten = moved != s;
+            e = moved;
           }
           changed |= e != stm.exp();
-          out.add(Traversal.withExp(stm, e));
+          Stm rebuilt = Traversal.withExp(stm, e);
+          if (rewritten) {
+            log.shaped(SimplificationRule.HOIST_INVARIANT_ROW_CALLS, rebuilt);
+          }
+          out.add(rebuilt);
         }
         return changed ? new Body(out, body.result()) : body;
       }
@@ -151,8 +172,10 @@ public final class LoopInvariantRowCalls implements Pass {
                   List.of(element),
                   new Body(List.of(new Stm(List.of(value), onElement)), List.of(value.var())),
                   List.of(result.type()));
-          hoisted.add(
-              new Stm(List.of(rows), Exp.Screma.map(perRow, List.of(input), SourcePos.NONE)));
+          Stm rowsMap =
+              new Stm(List.of(rows), Exp.Screma.map(perRow, List.of(input), SourcePos.NONE));
+          log.shaped(SimplificationRule.HOIST_INVARIANT_ROW_CALLS, rowsMap);
+          hoisted.add(rowsMap);
           Ident read =
               new Ident(names.fresh("row_" + call.function().functionName()), result.type());
           params.add(read);

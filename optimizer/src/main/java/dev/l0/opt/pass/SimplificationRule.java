@@ -5,7 +5,7 @@ package dev.l0.opt.pass;
  * Simplifier}'s rules of thesis §5.3 (a {@code Simplifier} holds a set of them; {@link
  * Simplifier#only} applies one), and the hindrance removals and the transpose materialisation that
  * are a pass each (the pass named, run alone, applies its rule). None changes a floating-point
- * result or hides a failure. The last three are recorded in the {@link RuleLog} on the SOAC they
+ * result or hides a failure. The last four are recorded in the {@link RuleLog} on the SOAC they
  * shape, so {@code explain} names them on its kernel.
  */
 public enum SimplificationRule implements RewriteRule {
@@ -59,7 +59,13 @@ public enum SimplificationRule implements RewriteRule {
    * Ch. 8 ({@link TransposeMaterialisation}): a transposed array read as a value other than by a
    * kernel is copied by a kernel, {@code map(fn r => r, transpose(a))}, reading it as a view.
    */
-  MATERIALISE_TRANSPOSE("MATERIALISE-TRANSPOSE");
+  MATERIALISE_TRANSPOSE("MATERIALISE-TRANSPOSE"),
+  /**
+   * Ch. 6 hoisting, per row ({@link LoopInvariantRowCalls}): {@code exp}, {@code log}, {@code sin},
+   * {@code cos} or {@code erf} of a row of an array bound outside a {@code loop}, in a map inside
+   * it, is one map over that array in front of the loop, which the map reads as one more input.
+   */
+  HOIST_INVARIANT_ROW_CALLS("HOIST-INVARIANT-ROW-CALLS");
 
   private final String ruleName;
 

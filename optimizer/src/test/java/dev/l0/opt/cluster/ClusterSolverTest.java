@@ -2,8 +2,10 @@ package dev.l0.opt.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.ir.L0ConfigurationError;
 import dev.l0.ir.Type;
 import dev.l0.opt.Optimizer;
 import dev.l0.opt.flatten.TupleFlattener;
@@ -238,5 +240,24 @@ class ClusterSolverTest {
     assertEquals(
         "is the greedy one: the search ran past l0.opt.cluster.maxMillis = 0 ms",
         clustering.notProvedMinimal(capped).orElseThrow());
+  }
+
+  @Test
+  void aSettingThatIsNotAnIntegerInRangeIsRefusedNamingIt() {
+    String property = "l0.opt.cluster.maxSteps";
+    System.setProperty(property, "200k");
+    try {
+      L0ConfigurationError e =
+          assertThrows(L0ConfigurationError.class, ClusterSolver.Settings::fromSystemProperties);
+      assertEquals(
+          "the system property l0.opt.cluster.maxSteps must be an integer of at least 1 (search"
+              + " steps of the exact filter clustering), not '200k'",
+          e.getMessage());
+      System.setProperty(property, " 1000 ");
+      assertEquals(1000, ClusterSolver.Settings.fromSystemProperties().maxSteps());
+    } finally {
+      System.clearProperty(property);
+    }
+    assertEquals(ClusterSolver.Settings.DEFAULT, ClusterSolver.Settings.fromSystemProperties());
   }
 }
