@@ -19,8 +19,9 @@ import java.util.stream.Collectors;
  * What the optimised program runs as kernels: every SOAC that is not inside another SOAC's function
  * (each becomes one kernel or kernel group), in program order, with the function and the
  * sequential-loop depth it runs at, its input arrays and its outputs with their shapes. The scalar
- * code between kernels is the rest of the entry functions, which the plan keeps so a backend can
- * run them statement by statement and hand each kernel's statement to its lowering.
+ * code between kernels is the rest of the entry functions and of the functions they call outside a
+ * kernel, which the plan keeps so a backend can run them statement by statement (a call included)
+ * and hand each kernel's statement to its lowering.
  */
 public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
   public KernelPlan {
@@ -68,14 +69,38 @@ public record KernelPlan(List<InternalFunction> entries, List<Kernel> kernels) {
     }
   }
 
-  /** The kernels of {@code functions} of {@code program}, in order. */
+  /**
+   * The kernels of {@code functions} of {@code program} and of every function they call outside a
+   * kernel (a call the optimiser did not inline, such as a recursive one), in program order: such a
+   * call runs its function's kernels on the backend, as the caller runs its own.
+   */
   public static KernelPlan of(InternalProgram program, List<String> functions) {
     Set<String> wanted = new HashSet<>(functions);
+    List<String> pending = new ArrayList<>(functions);
+    while (!pending.isEmpty()) {
+      String name = pending.remove(pending.size() - 1);
+      program.function(name).ifPresent(f -> calledOutsideKernels(f.body(), wanted, pending));
+    }
     List<InternalFunction> entries =
         program.functions().stream().filter(f -> wanted.contains(f.name())).toList();
     List<Kernel> out = new ArrayList<>();
     entries.forEach(f -> collect(f.name(), f.body(), 0, out));
     return new KernelPlan(entries, out);
+  }
+
+  /**
+   * Adds to {@code found} and {@code pending} each function {@code body} calls outside a SOAC's
+   * functions (in its statements, branches and loops) that {@code found} lacks.
+   */
+  private static void calledOutsideKernels(Body body, Set<String> found, List<String> pending) {
+    for (Stm stm : body.stms()) {
+      Exp e = stm.exp();
+      if (e instanceof Exp.Apply call && found.add(call.function())) {
+        pending.add(call.function());
+      } else if (!(e instanceof Exp.Soac)) {
+        e.bodies().forEach(b -> calledOutsideKernels(b, found, pending));
+      }
+    }
   }
 
   private static void collect(String function, Body body, int loopDepth, List<Kernel> out) {

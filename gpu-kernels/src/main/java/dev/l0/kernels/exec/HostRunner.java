@@ -21,14 +21,17 @@ import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
+import dev.l0.opt.ir.Traversal;
 import dev.l0.semantics.ArrayOperations;
 import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs the functions of an optimised program on the host: each function's statements in order,
@@ -50,6 +53,14 @@ public final class HostRunner {
   private final OptimizedProgram optimized;
   private final KernelExecutor executor;
   private final Map<String, CompiledFunction> functions = new HashMap<>();
+
+  /**
+   * The functions whose bodies hold a kernel of the plan, or a call of such a function: a call of
+   * one runs here, step by step ({@link CallRun}), so that its kernels run on the executor, never
+   * on the evaluator (a recursive function, which the optimiser does not inline, included).
+   */
+  private final Set<String> kernelFunctions;
+
   private final int nestingDepth;
   private int segments;
 
@@ -59,6 +70,7 @@ public final class HostRunner {
     InternalProgram internal = optimized.internal();
     Map<Stm, KernelPlan.Kernel> kernels = new IdentityHashMap<>();
     optimized.kernelPlan().kernels().forEach(k -> kernels.put(k.statement(), k));
+    this.kernelFunctions = functionsRunningKernels(internal, kernels);
     for (InternalFunction f : internal.functions()) {
       Map<String, Type> scope = new HashMap<>();
       f.params().forEach(p -> scope.put(p.name(), p.type()));
@@ -176,6 +188,13 @@ public final class HostRunner {
 
   private record KernelRun(Stm statement, PreparedKernel kernel) implements Step {}
 
+  /**
+   * A call of a function that runs kernels ({@link #kernelFunctions}): its body's steps, looked up
+   * in {@code functions} when the call runs (a function may call itself).
+   */
+  private record CallRun(Stm statement, Exp.Apply call, Map<String, CompiledFunction> functions)
+      implements Step {}
+
   private record LoopRun(Stm statement, Exp.Loop loop, List<Step> body) implements Step {}
 
   private record IfRun(Stm statement, Exp.If branch, List<Step> thenSteps, List<Step> elseSteps)
@@ -191,16 +210,19 @@ public final class HostRunner {
     for (int i = 0; i < body.stms().size(); i++) {
       Stm stm = body.stms().get(i);
       KernelPlan.Kernel kernel = kernels.get(stm);
-      boolean holdsKernel = kernel == null && holdsKernel(stm.exp(), kernels);
+      boolean callsKernels = runsKernels(stm.exp());
+      boolean holdsKernel = kernel == null && !callsKernels && holdsKernel(stm.exp(), kernels);
       Step onHost =
           readOnlyByKernels(stm, body, i, kernels)
               ? new ViewOnly(stm.pattern().get(0), (Exp.Transpose) stm.exp())
-              : kernel == null && !holdsKernel ? withoutBoxing(stm) : null;
-      if (kernel != null || holdsKernel || onHost != null) {
+              : kernel == null && !holdsKernel && !callsKernels ? withoutBoxing(stm) : null;
+      if (kernel != null || holdsKernel || callsKernels || onHost != null) {
         flush(pending, scope, program, steps);
       }
       if (onHost != null) {
         steps.add(onHost);
+      } else if (callsKernels) {
+        steps.add(new CallRun(stm, (Exp.Apply) stm.exp(), functions));
       } else if (kernel != null) {
         steps.add(new KernelRun(stm, prepare(kernel, new KernelScope(program, scope))));
       } else if (holdsKernel && stm.exp() instanceof Exp.Loop loop) {
@@ -295,16 +317,50 @@ public final class HostRunner {
     return null;
   }
 
-  /** Whether a loop or branch holds a kernel statement of the plan in its bodies. */
-  private static boolean holdsKernel(Exp e, Map<Stm, KernelPlan.Kernel> kernels) {
+  /**
+   * Whether a loop or branch holds a kernel statement of the plan, or a call of a function that
+   * runs kernels, in its bodies.
+   */
+  private boolean holdsKernel(Exp e, Map<Stm, KernelPlan.Kernel> kernels) {
     for (Body b : e.bodies()) {
       for (Stm s : b.stms()) {
-        if (kernels.containsKey(s) || holdsKernel(s.exp(), kernels)) {
+        if (kernels.containsKey(s) || runsKernels(s.exp()) || holdsKernel(s.exp(), kernels)) {
           return true;
         }
       }
     }
     return false;
+  }
+
+  /** Whether {@code e} is a call of a function that runs kernels. */
+  private boolean runsKernels(Exp e) {
+    return e instanceof Exp.Apply call && kernelFunctions.contains(call.function());
+  }
+
+  /**
+   * The functions of {@code program} whose bodies hold a statement of {@code kernels} or, to a
+   * fixpoint, a call of such a function.
+   */
+  private static Set<String> functionsRunningKernels(
+      InternalProgram program, Map<Stm, KernelPlan.Kernel> kernels) {
+    Set<String> found = new HashSet<>();
+    boolean grew = true;
+    while (grew) {
+      grew = false;
+      for (InternalFunction f : program.functions()) {
+        if (!found.contains(f.name())
+            && Traversal.statements(f.body()).stream()
+                .anyMatch(
+                    s ->
+                        kernels.containsKey(s)
+                            || s.exp() instanceof Exp.Apply call
+                                && found.contains(call.function()))) {
+          found.add(f.name());
+          grew = true;
+        }
+      }
+    }
+    return found;
   }
 
   // ---- running ----
@@ -339,6 +395,10 @@ public final class HostRunner {
             environment);
       } else if (step instanceof LoopRun l) {
         bind(l.statement().pattern(), loop(l, environment), environment);
+      } else if (step instanceof CallRun c) {
+        List<HostValue> args = c.call().args().stream().map(a -> value(a, environment)).toList();
+        CompiledFunction callee = c.functions().get(c.call().function());
+        bind(c.statement().pattern(), run(callee, args, environment.meter()), environment);
       } else {
         IfRun i = (IfRun) step;
         boolean condition =
