@@ -11,6 +11,7 @@ import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
 import dev.l0.kernels.report.JsonLine;
+import dev.l0.spark.L0Settings;
 import java.io.IOException;
 import java.io.Serializable;
 import java.lang.management.ManagementFactory;
@@ -41,8 +42,9 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * polynomial, written here with the same operations in the same order, and Spark's {@code exp},
  * {@code log} and {@code sqrt} are {@code StrictMath} like L0's, so the two should agree bit for
  * bit; every price is compared. Prints JSON lines: one per timed query, then a summary with the
- * machine (cores, Java, load average), the best times, their ratio and the comparison. Usage:
- * {@code BlackScholesParquetBenchmark [OPTIONS]}.
+ * machine (cores, Java, load average), the best times, their ratio, the comparison and the plan the
+ * L0 query's aggregate ran with ({@code spark.l0.aggregate.fused}, as a system property, switches
+ * the fused partial aggregate off). Usage: {@code BlackScholesParquetBenchmark [OPTIONS]}.
  */
 public final class BlackScholesParquetBenchmark {
   static final long DEFAULT_OPTIONS = 10_000_000L;
@@ -121,6 +123,8 @@ public final class BlackScholesParquetBenchmark {
               .add("seconds", decodeSeconds[run])
               .text());
     }
+    Dataset<Row> l0Aggregate = aggregate(l0Prices);
+    l0Aggregate.collectAsList();
     Comparison comparison = compare(l0Prices, sqlPrices);
     if (comparison.rows != n) {
       throw new IllegalStateException("compared " + comparison.rows + " prices, expected " + n);
@@ -142,6 +146,10 @@ public final class BlackScholesParquetBenchmark {
             .add("spark", spark.version())
             .add("l0_plan", PipelinePlans.pipelineNode(l0Prices))
             .add("l0_physical_plan", l0Prices.queryExecution().executedPlan().treeString())
+            .add(
+                "l0_aggregate_fused",
+                L0Settings.aggregateFused(key -> Optional.ofNullable(spark.conf().get(key, null))))
+            .add("l0_aggregate_plan", l0Aggregate.queryExecution().executedPlan().treeString())
             .add("parquet_write_s", writeSeconds)
             .add("runs", RUNS)
             .add("l0_pipeline_best_s", l0Best)
@@ -246,9 +254,14 @@ public final class BlackScholesParquetBenchmark {
 
   private record Timed(double seconds, double sum) {}
 
+  /** What every timed query computes: {@code sum(price), count(*)}. */
+  private static Dataset<Row> aggregate(Dataset<Row> prices) {
+    return prices.agg(sum("price"), count(lit(1)));
+  }
+
   private static Timed timedAggregate(Dataset<Row> prices, long n) {
     long start = System.nanoTime();
-    Row result = prices.agg(sum("price"), count(lit(1))).first();
+    Row result = aggregate(prices).first();
     double seconds = (System.nanoTime() - start) / 1e9;
     if (result.getLong(1) != n) {
       throw new IllegalStateException("priced " + result.getLong(1) + " options, expected " + n);
