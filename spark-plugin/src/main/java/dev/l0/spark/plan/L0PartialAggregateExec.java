@@ -14,8 +14,8 @@ import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
- * A partial aggregate without grouping keys fused onto a per-row L0 pipeline node: each task folds
- * the pipeline's output batches of its partition ({@link PartialAggregateFold}, Spark's update
+ * A partial aggregate without grouping keys fused onto an L0 pipeline node: each task folds the
+ * pipeline's output batches of its partition ({@link PartialAggregateFold}, Spark's update
  * expressions in row order) and returns the one aggregation-buffer row Spark's partial {@code
  * HashAggregateExec} would, with its output attributes, so the exchange and the final aggregate
  * above stay Spark's. It takes the place of that aggregate and the {@code ColumnarToRowExec} below
@@ -36,11 +36,6 @@ public final class L0PartialAggregateExec extends SparkPlan implements ColumnarT
     this.aggregateExpressions =
         Objects.requireNonNull(aggregateExpressions, "aggregateExpressions");
     this.output = Objects.requireNonNull(output, "output");
-  }
-
-  /** The partial aggregate functions, in the order of their buffer attributes in the output. */
-  public Seq<AggregateExpression> aggregateExpressions() {
-    return aggregateExpressions;
   }
 
   @Override
