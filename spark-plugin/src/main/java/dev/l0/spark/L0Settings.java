@@ -78,10 +78,9 @@ public record L0Settings(
 
   /**
    * {@code true} (the default): a partial aggregate without grouping keys whose functions are all
-   * {@code sum} or {@code avg} of a double column or {@code count}, directly over a per-row
-   * pipeline's columns, folds the pipeline's output batches itself (no rows in between), with
-   * Spark's own results bit for bit; {@code false} keeps Spark's aggregate. Read when a query is
-   * planned.
+   * {@code sum} or {@code avg} of a double column or {@code count}, directly over a pipeline's
+   * columns, folds the pipeline's output batches itself (no rows in between), with Spark's own
+   * results bit for bit; {@code false} keeps Spark's aggregate. Read when a query is planned.
    */
   public static final String AGGREGATE_FUSED = "spark.l0.aggregate.fused";
 
