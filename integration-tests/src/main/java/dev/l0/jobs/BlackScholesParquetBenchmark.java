@@ -11,6 +11,7 @@ import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
 import dev.l0.kernels.report.JsonLine;
+import dev.l0.spark.L0Settings;
 import java.io.IOException;
 import java.io.Serializable;
 import java.lang.management.ManagementFactory;
@@ -41,8 +42,9 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * polynomial, written here with the same operations in the same order, and Spark's {@code exp},
  * {@code log} and {@code sqrt} are {@code StrictMath} like L0's, so the two should agree bit for
  * bit; every price is compared. Prints JSON lines: one per timed query, then a summary with the
- * machine (cores, Java, load average), the best times, their ratio and the comparison. Usage:
- * {@code BlackScholesParquetBenchmark [OPTIONS]}.
+ * machine (cores, Java, load average), the best times, their ratio, the comparison and the plan the
+ * L0 query's aggregate ran with ({@code spark.l0.aggregate.fused}, as a system property, switches
+ * the fused partial aggregate off). Usage: {@code BlackScholesParquetBenchmark [OPTIONS]}.
  */
 public final class BlackScholesParquetBenchmark {
   static final long DEFAULT_OPTIONS = 10_000_000L;
@@ -88,13 +90,19 @@ public final class BlackScholesParquetBenchmark {
                 .as("price"));
     Dataset<Row> scanOnly = options.select(scanOnlyValue().as("price"));
 
+    boolean fused =
+        L0Settings.aggregateFused(key -> Optional.ofNullable(spark.conf().get(key, null)));
     for (int i = 0; i < WARMUPS; i++) {
       timedAggregate(l0Prices, n);
+      timedUnfused(spark, l0Prices, n, fused);
       timedAggregate(sqlPrices, n);
       timedAggregate(scanOnly, n);
       timedDecode(options, n);
     }
     double[] l0Seconds = new double[RUNS];
+    double[] l0Cpu = new double[RUNS];
+    double[] unfusedSeconds = new double[RUNS];
+    double[] unfusedCpu = new double[RUNS];
     double[] sqlSeconds = new double[RUNS];
     double[] scanSeconds = new double[RUNS];
     double[] decodeSeconds = new double[RUNS];
@@ -102,15 +110,24 @@ public final class BlackScholesParquetBenchmark {
     double sqlSum = 0;
     for (int run = 0; run < RUNS; run++) {
       Timed l0 = timedAggregate(l0Prices, n);
+      Timed unfused = timedUnfused(spark, l0Prices, n, fused);
       Timed sql = timedAggregate(sqlPrices, n);
       Timed scan = timedAggregate(scanOnly, n);
       l0Seconds[run] = l0.seconds();
+      l0Cpu[run] = l0.cpuSeconds();
+      unfusedSeconds[run] = unfused.seconds();
+      unfusedCpu[run] = unfused.cpuSeconds();
+      if (Double.doubleToLongBits(unfused.sum()) != Double.doubleToLongBits(l0.sum())) {
+        throw new IllegalStateException(
+            "the fused aggregate's sum " + l0.sum() + " is not Spark's " + unfused.sum());
+      }
       sqlSeconds[run] = sql.seconds();
       scanSeconds[run] = scan.seconds();
       decodeSeconds[run] = timedDecode(options, n);
       l0Sum = l0.sum();
       sqlSum = sql.sum();
       System.out.println(runLine("l0_pipeline", run + 1, l0));
+      System.out.println(runLine("l0_pipeline_aggregate_unfused", run + 1, unfused));
       System.out.println(runLine("spark_sql", run + 1, sql));
       System.out.println(runLine("spark_scan_only", run + 1, scan));
       System.out.println(
@@ -121,11 +138,14 @@ public final class BlackScholesParquetBenchmark {
               .add("seconds", decodeSeconds[run])
               .text());
     }
+    Dataset<Row> l0Aggregate = aggregate(l0Prices);
+    l0Aggregate.collectAsList();
     Comparison comparison = compare(l0Prices, sqlPrices);
     if (comparison.rows != n) {
       throw new IllegalStateException("compared " + comparison.rows + " prices, expected " + n);
     }
     double l0Best = Arrays.stream(l0Seconds).min().orElseThrow();
+    double unfusedBest = Arrays.stream(unfusedSeconds).min().orElseThrow();
     double sqlBest = Arrays.stream(sqlSeconds).min().orElseThrow();
     double scanBest = Arrays.stream(scanSeconds).min().orElseThrow();
     double decodeBest = Arrays.stream(decodeSeconds).min().orElseThrow();
@@ -142,6 +162,12 @@ public final class BlackScholesParquetBenchmark {
             .add("spark", spark.version())
             .add("l0_plan", PipelinePlans.pipelineNode(l0Prices))
             .add("l0_physical_plan", l0Prices.queryExecution().executedPlan().treeString())
+            .add("l0_aggregate_fused", fused)
+            .add("l0_aggregate_plan", l0Aggregate.queryExecution().executedPlan().treeString())
+            .add("l0_aggregate_unfused_best_s", unfusedBest)
+            .add("ratio_l0_aggregate_unfused_vs_sql", unfusedBest / sqlBest)
+            .add("l0_pipeline_median_cpu_s", median(l0Cpu))
+            .add("l0_aggregate_unfused_median_cpu_s", median(unfusedCpu))
             .add("parquet_write_s", writeSeconds)
             .add("runs", RUNS)
             .add("l0_pipeline_best_s", l0Best)
@@ -244,16 +270,54 @@ public final class BlackScholesParquetBenchmark {
     return when(lit(0.0).lt(d), lit(1.0).minus(c)).otherwise(c);
   }
 
-  private record Timed(double seconds, double sum) {}
+  /**
+   * A query's wall seconds, the process's CPU seconds over it (local mode: the tasks too), its sum.
+   */
+  private record Timed(double seconds, double cpuSeconds, double sum) {}
+
+  private static double processCpuSeconds() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime()
+        / 1e9;
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int middle = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  }
+
+  /**
+   * The L0 query with {@code spark.l0.aggregate.fused=false} (Spark's ColumnarToRow and partial
+   * aggregate over the pipeline), then the key back to {@code fused}: the A/B of the fused
+   * aggregate in the same JVM, alternating with the L0 query.
+   */
+  private static Timed timedUnfused(
+      SparkSession spark, Dataset<Row> l0Prices, long n, boolean fused) {
+    spark.conf().set(L0Settings.AGGREGATE_FUSED, "false");
+    try {
+      return timedAggregate(l0Prices, n);
+    } finally {
+      spark.conf().set(L0Settings.AGGREGATE_FUSED, Boolean.toString(fused));
+    }
+  }
+
+  /** What every timed query computes: {@code sum(price), count(*)}. */
+  private static Dataset<Row> aggregate(Dataset<Row> prices) {
+    return prices.agg(sum("price"), count(lit(1)));
+  }
 
   private static Timed timedAggregate(Dataset<Row> prices, long n) {
+    double cpuStart = processCpuSeconds();
     long start = System.nanoTime();
-    Row result = prices.agg(sum("price"), count(lit(1))).first();
+    Row result = aggregate(prices).first();
     double seconds = (System.nanoTime() - start) / 1e9;
+    double cpuSeconds = processCpuSeconds() - cpuStart;
     if (result.getLong(1) != n) {
       throw new IllegalStateException("priced " + result.getLong(1) + " options, expected " + n);
     }
-    return new Timed(seconds, result.getDouble(0));
+    return new Timed(seconds, cpuSeconds, result.getDouble(0));
   }
 
   /**
@@ -289,6 +353,7 @@ public final class BlackScholesParquetBenchmark {
         .add("variant", variant)
         .add("run", run)
         .add("seconds", timed.seconds())
+        .add("cpu_seconds", timed.cpuSeconds())
         .add("sum", timed.sum())
         .text();
   }

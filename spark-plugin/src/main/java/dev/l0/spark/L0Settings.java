@@ -76,6 +76,14 @@ public record L0Settings(
    */
   public static final String EXACT_FLOAT_SUMS = "spark.l0.exactFloatSums";
 
+  /**
+   * {@code true} (the default): a partial aggregate without grouping keys whose functions are all
+   * {@code sum} or {@code avg} of a double column or {@code count}, directly over a pipeline's
+   * columns, folds the pipeline's output batches itself (no rows in between), with Spark's own
+   * results bit for bit; {@code false} keeps Spark's aggregate. Read when a query is planned.
+   */
+  public static final String AGGREGATE_FUSED = "spark.l0.aggregate.fused";
+
   /** Every key, in the order the documentation lists them. */
   public static final List<String> KEYS =
       List.of(
@@ -85,7 +93,8 @@ public record L0Settings(
           GPU_CONCURRENT_TASKS,
           KERNEL_CACHE_DIR,
           PROGRAM_CACHE_MAX_PROGRAMS,
-          EXACT_FLOAT_SUMS);
+          EXACT_FLOAT_SUMS,
+          AGGREGATE_FUSED);
 
   private static final String PREFIX = "spark.l0.";
   private static final DeviceKind DEFAULT_DEVICE = DeviceKind.AUTO;
@@ -183,8 +192,22 @@ public record L0Settings(
    * unset).
    */
   public static boolean exactFloatSums(Function<String, Optional<String>> configuration) {
+    return flag(configuration, EXACT_FLOAT_SUMS, false);
+  }
+
+  /**
+   * {@value #AGGREGATE_FUSED} of a configuration: {@code true} (the default where unset) or {@code
+   * false}.
+   */
+  public static boolean aggregateFused(Function<String, Optional<String>> configuration) {
+    return flag(configuration, AGGREGATE_FUSED, true);
+  }
+
+  /** The {@code true} or {@code false} of {@code key}, {@code absent} where unset. */
+  private static boolean flag(
+      Function<String, Optional<String>> configuration, String key, boolean absent) {
     return configuration
-        .apply(EXACT_FLOAT_SUMS)
+        .apply(key)
         .map(
             value -> {
               String flag = value.strip();
@@ -192,9 +215,9 @@ public record L0Settings(
                 return Boolean.parseBoolean(flag);
               }
               throw new IllegalArgumentException(
-                  EXACT_FLOAT_SUMS + " must be true or false, not '" + value + "'");
+                  key + " must be true or false, not '" + value + "'");
             })
-        .orElse(false);
+        .orElse(absent);
   }
 
   private static DeviceKind parseDevice(String value) {

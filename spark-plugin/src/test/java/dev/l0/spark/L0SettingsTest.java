@@ -1,7 +1,9 @@
 package dev.l0.spark;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.kernels.runtime.DeviceKind;
 import java.util.Map;
@@ -71,6 +73,24 @@ class L0SettingsTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> L0Settings.of(Map.of(L0Settings.PROGRAM_CACHE_MAX_PROGRAMS, "0")))
+            .getMessage());
+  }
+
+  @Test
+  void theAggregateIsFusedUnlessSwitchedOff() {
+    assertTrue(L0Settings.aggregateFused(key -> Optional.empty()));
+    assertFalse(
+        L0Settings.aggregateFused(
+            key -> Optional.ofNullable(Map.of(L0Settings.AGGREGATE_FUSED, " FALSE").get(key))));
+    assertEquals(
+        "spark.l0.aggregate.fused must be true or false, not 'off'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    L0Settings.aggregateFused(
+                        key ->
+                            Optional.ofNullable(
+                                Map.of(L0Settings.AGGREGATE_FUSED, "off").get(key))))
             .getMessage());
   }
 

@@ -57,24 +57,34 @@ final class SparkTestSupport {
    * stages).
    */
   static List<L0PipelineExec> pipelineExecs(Dataset<Row> df) {
-    List<L0PipelineExec> found = new ArrayList<>();
+    return execs(df, L0PipelineExec.class);
+  }
+
+  /**
+   * The nodes of class {@code type} in the executed physical plan (through adaptive execution and
+   * query stages; after an action, the plan that ran).
+   */
+  static <T extends SparkPlan> List<T> execs(Dataset<Row> df, Class<T> type) {
+    List<T> found = new ArrayList<>();
     collect(
-        ((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().executedPlan(), found);
+        ((org.apache.spark.sql.classic.Dataset<Row>) df).queryExecution().executedPlan(),
+        type,
+        found);
     return found;
   }
 
-  private static void collect(SparkPlan plan, List<L0PipelineExec> found) {
-    if (plan instanceof L0PipelineExec) {
-      found.add((L0PipelineExec) plan);
+  private static <T extends SparkPlan> void collect(SparkPlan plan, Class<T> type, List<T> found) {
+    if (type.isInstance(plan)) {
+      found.add(type.cast(plan));
     }
     if (plan instanceof AdaptiveSparkPlanExec) {
-      collect(((AdaptiveSparkPlanExec) plan).executedPlan(), found);
+      collect(((AdaptiveSparkPlanExec) plan).executedPlan(), type, found);
     }
     if (plan instanceof QueryStageExec) {
-      collect(((QueryStageExec) plan).plan(), found);
+      collect(((QueryStageExec) plan).plan(), type, found);
     }
     for (SparkPlan child : CollectionConverters.asJava(plan.children())) {
-      collect(child, found);
+      collect(child, type, found);
     }
   }
 
