@@ -153,6 +153,21 @@ class FusionRuleTest {
   }
 
   /**
+   * A map whose rows are arrays of a size known outside it (the size of {@code ws}) joins a
+   * reduction of the same array: the screma's map part yields those rows.
+   */
+  @Test
+  void fuseHorizontalMapOfArrayRows() {
+    assertOnlyRuleFuses(
+        FusionRule.FUSE_HORIZONTAL_MAP,
+        """
+        fun {real, [[real]]} main([real] a, [real] ws) =
+          {reduce(op +, 0.0, a), map(fn [real] (real x) => map(fn real (real w) => x * w, ws), a)}
+        """,
+        "screma");
+  }
+
+  /**
    * Alone, the duplicating rule fuses a copy of a cheap producer into one consumer by the pair's
    * own rule (the producer-consumer rules are checked above without it, as {@code Fusion} tries it
    * only for a producer with several consumers); it does not take a producer that is not cheap.

@@ -154,6 +154,36 @@ class HorizontalFusionTest {
   }
 
   @Test
+  void aReductionAndAMapOfArrayRowsOfAKnownSizeAreOnePass() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {real, [[real]]} main([real] xs, [real] ws) =
+          let s = reduce(op +, 0.0, xs) in
+          let ys = map(fn [real] (real x) => map(fn real (real w) => x * w, ws), xs) in
+          {s, ys}
+        """);
+    assertEquals(List.of("screma{map}"), c.kernelStructures(), c.optimized()::explain);
+    assertTrue(firstKernel(c).endsWith("; fused by FUSE-HORIZONTAL-MAP"), firstKernel(c));
+    c.assertSameResult("main", REALS + " [2.0, -0.5, 3.25]");
+    c.assertSameResult("main", REALS + " []");
+    c.assertSameResult("main", "[] [1.0]");
+  }
+
+  @Test
+  void aMapOfArrayRowsThatMayFailJoinsAReductionThatCannotAndFailsAsItDid() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {int, [[int]]} main([int] xs, [int] ws) =
+          {reduce(op +, 0, xs), map(fn [int] (int x) => map(fn int (int w) => w / x, ws), xs)}
+        """);
+    assertEquals(List.of("screma{map}"), c.kernelStructures(), c.optimized()::explain);
+    c.assertSameResult("main", "[1, 2, -3] [6, 7]");
+    c.assertSameFailure("main", "[1, 0, 2] [6, 7]");
+  }
+
+  @Test
   void aMapThatReadsTheReductionsResultStaysApart() {
     Compiled c =
         Compiled.of(

@@ -83,13 +83,14 @@ final class ReductionLowering {
     KernelExpr rows = views.get(0).dims().get(0);
     List<ArrayView> rowTargets = new ArrayList<>();
     for (Ident id : pattern.subList(neutral.size(), pattern.size())) {
-      ScalarType type =
-          ThreadCode.scalarType(
-              ((Type.Array) id.type()).element(), "a screma whose map part has array rows");
+      Type row = ((Type.Array) id.type()).element();
+      ScalarType type = ThreadCode.scalarType(row.baseElement(), "a screma of tuples");
       Buffer values = group.freshBuffer("out_" + id.name(), type);
-      steps.add(new HostStep.Allocate(values, rows));
-      rowTargets.add(ArrayView.rowMajor(values, KernelExprs.ZERO, List.of(rows)));
-      outputs.add(new GroupOutput(id.name(), values, List.of(rows)));
+      List<KernelExpr> shape = new ArrayList<>(List.of(rows));
+      shape.addAll(group.hostShape(row));
+      steps.add(new HostStep.Allocate(values, ThreadCode.product(shape)));
+      rowTargets.add(ArrayView.rowMajor(values, KernelExprs.ZERO, shape));
+      outputs.add(new GroupOutput(id.name(), values, shape));
     }
     ThreadScratch chunkScratch = code.beginKernel();
     Kernel chunks =

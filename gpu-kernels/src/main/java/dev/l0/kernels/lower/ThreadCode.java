@@ -1264,7 +1264,8 @@ final class ThreadCode {
     env.put(id.name(), contiguous.reshaped(newDims, ok));
   }
 
-  private static KernelExpr product(List<KernelExpr> dims) {
+  /** The number of elements of an array of sizes {@code dims}. */
+  static KernelExpr product(List<KernelExpr> dims) {
     KernelExpr p = KernelExprs.ONE;
     for (KernelExpr d : dims) {
       p = KernelExprs.mul(p, d);

@@ -94,7 +94,10 @@ class GeneratedKernelsPtxTest {
     assertCompiles(kernels, "filter clusters");
   }
 
-  /** A reduction and a map of one array as one screma: its chunk kernel stores the map's rows. */
+  /**
+   * A reduction and a map of one array as one screma: its chunk kernel stores the map's rows,
+   * scalars or arrays of a known size.
+   */
   @Test
   void scremaKernelsCompile() {
     List<Kernel> kernels = new ArrayList<>();
@@ -104,7 +107,9 @@ class GeneratedKernelsPtxTest {
             ReductionsAndMapsOnEveryBackendTest.OF_ONE_PRODUCER,
             ReductionsAndMapsOnEveryBackendTest.MIN_MAX_SUM_AND_SHIFTED,
             ReductionsAndMapsOnEveryBackendTest.SUM_AND_QUOTIENTS,
-            ReductionsAndMapsOnEveryBackendTest.PRODUCT_AND_ROWS_OF_OTHER_TYPES);
+            ReductionsAndMapsOnEveryBackendTest.PRODUCT_AND_ROWS_OF_OTHER_TYPES,
+            ReductionsAndMapsOnEveryBackendTest.SUM_AND_SCALED_ROWS,
+            ReductionsAndMapsOnEveryBackendTest.SUM_AND_QUOTIENT_ROWS);
     for (int k = 0; k < programs.size(); k++) {
       kernels.addAll(renamed("screma" + k, LoweredPrograms.of(programs.get(k)).groups()));
     }

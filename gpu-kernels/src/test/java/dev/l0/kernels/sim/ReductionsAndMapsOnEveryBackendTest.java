@@ -65,6 +65,22 @@ public class ReductionsAndMapsOnEveryBackendTest {
         {reduce(op *, 1, a), map(fn {int, bool, f64} (int x) => {x, x > 2, 0.5}, a)}
       """;
 
+  /** The sum of one array and its rows scaled by a second array: rows of that array's size. */
+  public static final String SUM_AND_SCALED_ROWS =
+      """
+      fun {f64, [[f64]]} main([f64] xs, [f64] ws) =
+        let s = reduce(op +, 0.0, xs) in
+        let ys = map(fn [f64] (f64 x) => map(fn f64 (f64 w) => x * w, ws), xs) in
+        {s, ys}
+      """;
+
+  /** A sum beside a map whose rows divide a second array by each row. */
+  public static final String SUM_AND_QUOTIENT_ROWS =
+      """
+      fun {int, [[int]]} main([int] xs, [int] ws) =
+        {reduce(op +, 0, xs), map(fn [int] (int x) => map(fn int (int w) => w / x, ws), xs)}
+      """;
+
   /** {@code n} doubles of mixed signs and magnitudes, as L0 text. */
   private static String reals(int n) {
     Random random = new Random(n);
@@ -109,6 +125,26 @@ public class ReductionsAndMapsOnEveryBackendTest {
     EveryBackend.assertRunsAs(List.of("screma"), SUM_AND_QUOTIENTS, "screma.l0", "[7, 2, -3, 1]");
     EveryBackend.assertFailsAs(
         List.of("screma"), SUM_AND_QUOTIENTS, "screma.l0", "[7, 2, 0, 1, 0]");
+  }
+
+  @Test
+  void mapRowsThatAreArraysOfAKnownSizeAreWrittenInPlace() {
+    for (int n : List.of(0, 1, 7, 300)) {
+      for (String ws : List.of("[]", "[2.0]", "[2.0, -0.5, 3.25]")) {
+        EveryBackend.assertRunsAs(
+            List.of("screma"), SUM_AND_SCALED_ROWS, "screma.l0", reals(n) + " " + ws);
+      }
+    }
+  }
+
+  @Test
+  void aMapOfArrayRowsThatMayFailFailsAsTheInterpreterDoesInTheOneKernel() {
+    EveryBackend.assertRunsAs(
+        List.of("screma"), SUM_AND_QUOTIENT_ROWS, "screma.l0", "[7, 2, -3, 1] [5, 6]");
+    EveryBackend.assertRunsAs(
+        List.of("screma"), SUM_AND_QUOTIENT_ROWS, "screma.l0", "[7, 0, -3, 1] []");
+    EveryBackend.assertFailsAs(
+        List.of("screma"), SUM_AND_QUOTIENT_ROWS, "screma.l0", "[7, 2, 0, 1, 0] [5, 6]");
   }
 
   /**

@@ -182,10 +182,11 @@ public final class Fusion implements Pass {
 
   /**
    * Horizontal fusion of a map ({@link FusionRule#FUSE_HORIZONTAL_MAP}, seed 001): the first pair
-   * of a reduction and a map of scalar rows over one array, either first, at most one of which may
-   * fail ({@link #onePassFailsAsBefore}), whose first's results nothing up to the second reads and
-   * whose first's reads nothing between them consumes, joins at the second's place as one screma
-   * yielding the accumulators and the map's arrays.
+   * of a reduction and a map of rows regular by construction ({@link #regularResults}: scalars or
+   * arrays of sizes known outside it) over one array, either first, at most one of which may fail
+   * ({@link #onePassFailsAsBefore}), whose first's results nothing up to the second reads and whose
+   * first's reads nothing between them consumes, joins at the second's place as one screma yielding
+   * the accumulators and the map's arrays.
    */
   private static boolean joinOneMapWithReduction(
       List<Stm> stms, NameSource names, FusionHistory history) {
@@ -306,14 +307,11 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * Whether a statement strictly between {@code from} and {@code to} reads a result of {@code stm}.
-   */
-  /**
    * Whether the SOACs {@code stms[i]} and {@code stms[j]} ({@code i < j}), run as one pass at
    * {@code j}'s place, fail exactly as they do run one after the other (the class's failure rule):
    * at most one of them may fail, that one only in its functions' code, not in the check that a
-   * map's or scan's array rows are regular, and where it is the first, which moves, nothing between
-   * the two may fail (whose error would then come first).
+   * map's or scan's array rows are regular (its rows are {@link #regularResults}), and where it is
+   * the first, which moves, nothing between the two may fail (whose error would then come first).
    */
   static boolean onePassFailsAsBefore(List<Stm> stms, int i, int j) {
     Exp first = stms.get(i).exp();
@@ -327,10 +325,36 @@ public final class Fusion implements Pass {
       return false;
     }
     Exp failing = firstMayFail ? first : secondMayFail ? second : null;
-    return failing == null
-        || ((Exp.Soac) failing).rowFunction().returnTypes().stream().allMatch(t -> t.rank() == 0);
+    return failing == null || regularResults(failing);
   }
 
+  /**
+   * Whether the SOAC's accumulators are scalars and each of its rows is a scalar or an array whose
+   * sizes are known outside it (constants or names bound outside the SOAC): such rows are regular
+   * by construction, so no check of them can fail, and a pass that joins the SOAC writes them in
+   * place.
+   */
+  static boolean regularResults(Exp soac) {
+    List<Type> types = ((Exp.Soac) soac).rowFunction().returnTypes();
+    int accumulators = ((Exp.Soac) soac).accumulators();
+    Set<String> inside = Analysis.boundInside(soac);
+    return types.subList(0, accumulators).stream().allMatch(t -> t.rank() == 0)
+        && types.subList(accumulators, types.size()).stream()
+            .allMatch(t -> allSizesKnown(t) && !sizeBoundIn(t, inside));
+  }
+
+  private static boolean sizeBoundIn(Type t, Set<String> names) {
+    for (Type cur = t; cur instanceof Type.Array a; cur = a.element()) {
+      if (a.size() instanceof Dim.Named n && names.contains(n.variable())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether a statement strictly between {@code from} and {@code to} reads a result of {@code stm}.
+   */
   static boolean readBetween(List<Stm> stms, int from, int to, Stm stm) {
     Set<String> outputs = new HashSet<>();
     stm.pattern().forEach(p -> outputs.add(p.name()));

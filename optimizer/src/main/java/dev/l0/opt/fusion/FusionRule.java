@@ -106,12 +106,13 @@ public enum FusionRule implements RewriteRule {
   /**
    * Horizontal fusion of a map with a reduction (seed 001's with-loop fusion: SOACs over one outer
    * size with no dependency between them are one pass): a reduction (reduce, redomap or screma)
-   * with scalar accumulators and a map of scalar rows over rows of one array, either first, the
-   * second not reading the first's results, become one screma whose fold folds the accumulators and
-   * yields the map's values of each row ({@link Exp.Screma#withMapOutputs}): {@code let s =
-   * reduce(+, 0.0, xs) in let ys = map(f, xs)} is {@code screma(+, fn acc x => (acc + x, f(x)),
-   * {0.0}, xs)}, one kernel where there were two. The accumulators keep their fold and combining
-   * order, and each row's map values are computed as the map computes them.
+   * with scalar accumulators and a map of scalar rows, or of array rows of sizes known outside it
+   * ({@link Fusion#regularResults}), over rows of one array, either first, the second not reading
+   * the first's results, become one screma whose fold folds the accumulators and yields the map's
+   * values of each row ({@link Exp.Screma#withMapOutputs}): {@code let s = reduce(+, 0.0, xs) in
+   * let ys = map(f, xs)} is {@code screma(+, fn acc x => (acc + x, f(x)), {0.0}, xs)}, one kernel
+   * where there were two. The accumulators keep their fold and combining order, and each row's map
+   * values are computed as the map computes them.
    */
   FUSE_HORIZONTAL_MAP("FUSE-HORIZONTAL-MAP") {
     @Override
@@ -377,11 +378,12 @@ public enum FusionRule implements RewriteRule {
   }
 
   /**
-   * Whether {@code first} and {@code second}, SOACs of scalar results (accumulators and row
-   * values), share an input array and the second reads none of the first's results.
+   * Whether {@code first} and {@code second}, SOACs of scalar accumulators and rows that are
+   * scalars or arrays of sizes known outside them ({@link Fusion#regularResults}), share an input
+   * array and the second reads none of the first's results.
    */
   private static boolean independentOverOneArray(Exp first, Exp second, List<Ident> firstOutputs) {
-    if (!scalarResults(first) || !scalarResults(second)) {
+    if (!Fusion.regularResults(first) || !Fusion.regularResults(second)) {
       return false;
     }
     List<SubExp> shared = new ArrayList<>(((Exp.Soac) first).inputs());
