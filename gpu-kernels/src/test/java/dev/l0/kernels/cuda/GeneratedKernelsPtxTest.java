@@ -109,6 +109,7 @@ class GeneratedKernelsPtxTest {
             ReductionsAndMapsOnEveryBackendTest.SUM_AND_QUOTIENTS,
             ReductionsAndMapsOnEveryBackendTest.PRODUCT_AND_ROWS_OF_OTHER_TYPES,
             ReductionsAndMapsOnEveryBackendTest.SUM_AND_SCALED_ROWS,
+            ReductionsAndMapsOnEveryBackendTest.MAX_AND_SCALED_MATRICES,
             ReductionsAndMapsOnEveryBackendTest.SUM_AND_QUOTIENT_ROWS);
     for (int k = 0; k < programs.size(); k++) {
       kernels.addAll(renamed("screma" + k, LoweredPrograms.of(programs.get(k)).groups()));

@@ -74,6 +74,15 @@ public class ReductionsAndMapsOnEveryBackendTest {
         {s, ys}
       """;
 
+  /** The maximum of one array beside rows that are matrices: the outer product of ws, scaled. */
+  public static final String MAX_AND_SCALED_MATRICES =
+      """
+      fun {f64, [[[f64]]]} main([f64] xs, [f64] ws) =
+        {reduce(fn f64 (f64 a, f64 b) => if a < b then b else a, -1e308, xs),
+         map(fn [[f64]] (f64 x) =>
+               map(fn [f64] (f64 v) => map(fn f64 (f64 w) => x * v * w, ws), ws), xs)}
+      """;
+
   /** A sum beside a map whose rows divide a second array by each row. */
   public static final String SUM_AND_QUOTIENT_ROWS =
       """
@@ -133,6 +142,16 @@ public class ReductionsAndMapsOnEveryBackendTest {
       for (String ws : List.of("[]", "[2.0]", "[2.0, -0.5, 3.25]")) {
         EveryBackend.assertRunsAs(
             List.of("screma"), SUM_AND_SCALED_ROWS, "screma.l0", reals(n) + " " + ws);
+      }
+    }
+  }
+
+  @Test
+  void mapRowsThatAreMatricesAreWrittenInPlace() {
+    for (int n : List.of(0, 5, 300)) {
+      for (String ws : List.of("[]", "[2.0, -0.5, 3.25]")) {
+        EveryBackend.assertRunsAs(
+            List.of("screma"), MAX_AND_SCALED_MATRICES, "screma.l0", reals(n) + " " + ws);
       }
     }
   }
