@@ -60,8 +60,9 @@ import java.util.function.Predicate;
  * where that one fails, on the same (first failing) row with the same error, and otherwise gives
  * the same results: the other's work on the rows before is pure. The one that may fail must do so
  * only in its functions' code, whose errors name their own positions, not in the check of a map's
- * array rows, which names the map's. Index out of bounds, integer division by zero and failing
- * asserts in a map, filter or reduction are all such code.
+ * array rows, which names the map's: rows whose sizes are known outside the map ({@link
+ * #regularResults}) pass that check by construction. Index out of bounds, integer division by zero
+ * and failing asserts in a map, filter or reduction are all such code.
  */
 public final class Fusion implements Pass {
   private final FusionHistory history = new FusionHistory();
