@@ -3,7 +3,9 @@ package dev.l0.opt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.ir.Type;
 import dev.l0.opt.fusion.FusionRule;
+import dev.l0.opt.fusion.OuterSizes;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.InternalProgram;
@@ -11,7 +13,9 @@ import dev.l0.opt.ir.IrChecker;
 import dev.l0.opt.ir.Stm;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +45,16 @@ class FusionRuleTest {
       """
       fun {real, real} main([real] a) = {reduce(op +, 0.0, a), reduce(op *, 1.0, a)}
       """;
+
+  /** Reductions of two arrays whose sizes the zip's assertion shows equal. */
+  private static final String TWO_REDUCTIONS_OF_ONE_SIZE =
+      """
+      fun {real, real, real} main([real] a, [real] b) =
+        let z = zip(a, b) in
+        let {x, y} = z[0] in
+        {reduce(op +, 0.0, a), reduce(op *, 1.0, b), x + y}
+      """;
+
   private static final String FILTER_REDUCE =
       """
       fun real main([real] a) = reduce(op +, 0.0, filter(fn bool (real x) => 0.0 < x, a))
@@ -48,9 +62,19 @@ class FusionRuleTest {
 
   /**
    * The program of {@code source} with its one producer fused into its consumer by {@code rule}
-   * alone; empty where it does not match.
+   * alone, which knows the outer sizes that the statements before the consumer show; empty where it
+   * does not match.
    */
   private static Optional<InternalProgram> fusedAlone(FusionRule rule, String source) {
+    return fusedAlone(rule, source, true);
+  }
+
+  /**
+   * As {@link #fusedAlone(FusionRule, String)}; where not {@code sizesInScope}, the rule knows only
+   * that an array has one outer size with itself.
+   */
+  private static Optional<InternalProgram> fusedAlone(
+      FusionRule rule, String source, boolean sizesInScope) {
     Internal p = Internal.of(source);
     List<Stm> stms = p.topLevel();
     List<Integer> soacs = new ArrayList<>();
@@ -65,7 +89,11 @@ class FusionRuleTest {
         () -> "the test program should have one producer and one consumer: " + stms);
     Stm producer = stms.get(soacs.get(0));
     Stm consumer = stms.get(soacs.get(1));
-    return rule.apply(producer, consumer, p.names())
+    OuterSizes sizes =
+        sizesInScope
+            ? OuterSizes.of(typesIn(p), stms.subList(0, soacs.get(1)))
+            : OuterSizes.OF_ONE_ARRAY;
+    return rule.apply(producer, consumer, sizes, p.names())
         .map(
             fused -> {
               List<Stm> out = new ArrayList<>(stms);
@@ -74,6 +102,14 @@ class FusionRuleTest {
               Body body = new Body(out, p.main().body().result());
               return new InternalProgram(List.of(p.main().withBody(body)));
             });
+  }
+
+  /** The types of {@code main}'s parameters and of the names its statements bind. */
+  private static Map<String, Type> typesIn(Internal p) {
+    Map<String, Type> types = new HashMap<>();
+    p.main().params().forEach(id -> types.put(id.name(), id.type()));
+    p.everywhere().forEach(stm -> stm.pattern().forEach(id -> types.put(id.name(), id.type())));
+    return types;
   }
 
   private static void assertOnlyRuleFuses(FusionRule rule, String source, String keyword) {
@@ -140,6 +176,40 @@ class FusionRuleTest {
   @Test
   void fuseHorizontal() {
     assertOnlyRuleFuses(FusionRule.FUSE_HORIZONTAL, TWO_REDUCTIONS, "redomap");
+  }
+
+  /**
+   * Alone, the rule joins reductions of two arrays whose sizes an assertion in scope shows equal;
+   * it does not where it knows only that an array has its own size, nor where nothing shows the
+   * sizes equal.
+   */
+  @Test
+  void fuseHorizontalOverArraysOfOneSize() {
+    assertOnlyRuleFuses(FusionRule.FUSE_HORIZONTAL, TWO_REDUCTIONS_OF_ONE_SIZE, "redomap");
+    assertEquals(
+        Optional.empty(),
+        fusedAlone(FusionRule.FUSE_HORIZONTAL, TWO_REDUCTIONS_OF_ONE_SIZE, false));
+    assertEquals(
+        Optional.empty(),
+        fusedAlone(
+            FusionRule.FUSE_HORIZONTAL,
+            """
+            fun {real, real} main([real] a, [real] b) = {reduce(op +, 0.0, a), reduce(op *, 1.0, b)}
+            """));
+  }
+
+  @Test
+  void fuseHorizontalMapOverArraysOfOneSize() {
+    String reductionAndMap =
+        """
+        fun {real, [real], real} main([real] a, [real] b) =
+          let z = zip(a, b) in
+          let {x, y} = z[0] in
+          {reduce(op +, 0.0, a), map(fn real (real v) => v * 2.0, b), x + y}
+        """;
+    assertOnlyRuleFuses(FusionRule.FUSE_HORIZONTAL_MAP, reductionAndMap, "screma");
+    assertEquals(
+        Optional.empty(), fusedAlone(FusionRule.FUSE_HORIZONTAL_MAP, reductionAndMap, false));
   }
 
   @Test
