@@ -124,11 +124,16 @@ class FusionRuleTest {
     assertEquals(1, soacs.size());
     assertEquals(keyword, ((Exp.Soac) soacs.get(0).exp()).keyword());
     // FUSE-FILTERMAP-REDUCE folds any reduction of one filter's kept values into the filter's pass,
-    // keeping the rows: fusion tries it only where no pair rule fused the two.
+    // keeping the rows: fusion tries it only where no pair rule fused the two. Two maps match
+    // FUSE-CLUSTER, which joins any two independent maps the clustering puts in one loop (the
+    // clustering has compared their sizes), and FUSE-MAP-MAP, which fusion applies only to a
+    // producer and its one consumer: they match every pair FUSE-HORIZONTAL-MAPS does.
     for (FusionRule other : FusionRule.values()) {
       if (other != rule
           && other != FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER
-          && other != FusionRule.FUSE_FILTERMAP_REDUCE) {
+          && other != FusionRule.FUSE_FILTERMAP_REDUCE
+          && !(rule == FusionRule.FUSE_HORIZONTAL_MAPS
+              && (other == FusionRule.FUSE_CLUSTER || other == FusionRule.FUSE_MAP_MAP))) {
         assertEquals(
             Optional.empty(),
             fusedAlone(other, source),
@@ -213,6 +218,27 @@ class FusionRuleTest {
   }
 
   @Test
+  void fuseHorizontalMaps() {
+    String twoMaps =
+        """
+        fun {[real], [real], real} main([real] a, [real] b) =
+          let z = zip(a, b) in
+          let {x, y} = z[0] in
+          {map(fn real (real v) => v * 2.0, a), map(fn real (real v) => v + 1.0, b), x + y}
+        """;
+    assertOnlyRuleFuses(FusionRule.FUSE_HORIZONTAL_MAPS, twoMaps, "map");
+    assertEquals(Optional.empty(), fusedAlone(FusionRule.FUSE_HORIZONTAL_MAPS, twoMaps, false));
+    assertEquals(
+        Optional.empty(),
+        fusedAlone(
+            FusionRule.FUSE_HORIZONTAL_MAPS,
+            """
+            fun {[real], [real]} main([real] a, [real] b) =
+              {map(fn real (real v) => v * 2.0, a), map(fn real (real v) => v + 1.0, b)}
+            """));
+  }
+
+  @Test
   void fuseHorizontalMap() {
     assertOnlyRuleFuses(
         FusionRule.FUSE_HORIZONTAL_MAP,
@@ -260,6 +286,7 @@ class FusionRuleTest {
             "FUSE-FILTER-REDOMAP",
             "FUSE-HORIZONTAL",
             "FUSE-HORIZONTAL-MAP",
+            "FUSE-HORIZONTAL-MAPS",
             "FUSE-DUPLICATE-CHEAP-PRODUCER",
             "FUSE-MAP-FILTER",
             "FUSE-FILTER-MAP",

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  * fail, or whose sizes nothing shows equal, stay apart. One that may fail joins one that cannot:
  * the pass fails where it does, with its error. A reduction and a map over arrays of one outer size
  * ({@code FUSE-HORIZONTAL-MAP}) become one screma, whose pass yields the accumulators and the map's
- * array, under the same conditions.
+ * array, under the same conditions, and two maps of scalar rows that the clustering left apart
+ * ({@code FUSE-HORIZONTAL-MAPS}) one map.
  */
 class HorizontalFusionTest {
   private static final String REALS = "[3.5, -1.25, 1e300, -0.1, 7.0, 2.5e-300, 0.3]";
@@ -81,6 +82,29 @@ class HorizontalFusionTest {
     assertTrue(firstKernel(c).endsWith("; fused by FUSE-HORIZONTAL"), firstKernel(c));
     c.assertSameResult("main", REALS + " " + REALS.replace("-", ""));
     assertFailsInTheZip(c, REALS + " [1.0, 2.0]");
+  }
+
+  /**
+   * A zip inside a loop checks its sizes before the loop, hoisted as {@code no_iteration || n = m}:
+   * that shows the sizes equal inside the loop only, so the reductions beside it stay apart, and
+   * with no iteration arrays of different sizes give their sums.
+   */
+  @Test
+  void reductionsOfArraysThatOnlyALoopsHoistedZipCheckShowsOfOneSizeStayApart() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {real, real, real} main([real] xs, [real] ys, int k) =
+          let r = loop (acc = 0.0) = for i < k do
+            (let z = zip(xs, ys) in
+             let {x, y} = z[i] in
+             acc + x * y) in acc in
+          {reduce(op +, 0.0, xs), reduce(op +, 0.0, ys), r}
+        """);
+    assertTrue(c.optimized().explain().contains(" || "), c.optimized()::explain);
+    assertEquals(List.of("reduce", "reduce"), c.kernelStructures(), c.optimized()::explain);
+    c.assertSameResult("main", "[1.0, 2.0] [3.0] 0");
+    c.assertSameResult("main", REALS + " " + REALS + " 2");
   }
 
   /**
@@ -286,5 +310,69 @@ class HorizontalFusionTest {
     assertEquals(List.of("reduce", "map"), c.kernelStructures(), c.optimized()::explain);
     c.assertSameResult("main", "[1, 2, -3]");
     c.assertSameFailure("main", "[1, 0, 2]");
+  }
+
+  /** Maps of two arrays whose sizes a zip checks equal, sharing no input, are one map. */
+  @Test
+  void mapsOfTwoArraysThatAZipShowsOfOneSizeAreOnePass() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[real], [real], real} main([real] xs, [real] ys) =
+          let z = zip(xs, ys) in
+          let {x, y} = z[0] in
+          {map(fn real (real v) => v * 2.0, xs), map(fn real (real v) => v + 1.0, ys), x + y}
+        """);
+    assertEquals(List.of("map"), c.kernelStructures(), c.optimized()::explain);
+    assertTrue(firstKernel(c).endsWith("; fused by FUSE-HORIZONTAL-MAPS"), firstKernel(c));
+    c.assertSameResult("main", REALS + " " + REALS.replace("-", ""));
+    assertFailsInTheZip(c, "[1.0] [1.0, 2.0]");
+  }
+
+  /**
+   * A scan shares its input with one map and its prefixes feed another: the clustering puts the
+   * scan with the map of its input, and the two maps, of one size, join after it.
+   */
+  @Test
+  void mapsOfAScanAndOfItsInputAreOnePass() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[real], [real]} main([real] xs) =
+          let ps = scan(op +, 0.0, xs) in
+          {map(fn real (real p) => p * 0.5, ps), map(fn real (real x) => x - 1.0, xs)}
+        """);
+    assertEquals(List.of("scan", "map"), c.kernelStructures(), c.optimized()::explain);
+    assertTrue(
+        c.optimized().explain().contains("; fused by FUSE-HORIZONTAL-MAPS"),
+        c.optimized()::explain);
+    c.assertSameResult("main", REALS);
+    c.assertSameResult("main", "[]");
+  }
+
+  @Test
+  void mapsOfArraysWhoseSizesNothingShowsEqualStayApart() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[real], [real]} main([real] xs, [real] ys) =
+          {map(fn real (real v) => v * 2.0, xs), map(fn real (real v) => v + 1.0, ys)}
+        """);
+    assertEquals(List.of("map", "map"), c.kernelStructures(), c.optimized()::explain);
+    c.assertSameResult("main", REALS + " [1.0, 2.0]");
+  }
+
+  @Test
+  void aMapOfAnotherArrayOfOneSizeThatReadsTheFirstsResultStaysApart() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[real], [real]} main([real] xs) =
+          let ps = scan(op +, 0.0, xs) in
+          let ys = map(fn real (real x) => x - 1.0, xs) in
+          {ys, map(fn real (real p) => p * ys[0], ps)}
+        """);
+    assertEquals(List.of("scan", "map", "map"), c.kernelStructures(), c.optimized()::explain);
+    c.assertSameResult("main", REALS);
   }
 }

@@ -94,7 +94,11 @@ class GeneratedKernelsPtxTest {
     assertCompiles(kernels, "filter clusters");
   }
 
-  /** A reduction and a map of one array as one screma: its chunk kernel stores the map's rows. */
+  /**
+   * A reduction and a map of one array, or of two arrays of one size, as one screma: its chunk
+   * kernel stores the map's rows; two reductions of two arrays of one size as one redomap, and maps
+   * of arrays of one size as one map.
+   */
   @Test
   void scremaKernelsCompile() {
     List<Kernel> kernels = new ArrayList<>();
@@ -104,7 +108,11 @@ class GeneratedKernelsPtxTest {
             ReductionsAndMapsOnEveryBackendTest.OF_ONE_PRODUCER,
             ReductionsAndMapsOnEveryBackendTest.MIN_MAX_SUM_AND_SHIFTED,
             ReductionsAndMapsOnEveryBackendTest.SUM_AND_QUOTIENTS,
-            ReductionsAndMapsOnEveryBackendTest.PRODUCT_AND_ROWS_OF_OTHER_TYPES);
+            ReductionsAndMapsOnEveryBackendTest.PRODUCT_AND_ROWS_OF_OTHER_TYPES,
+            ReductionsAndMapsOnEveryBackendTest.MAX_OF_PREFIXES_AND_SUM,
+            ReductionsAndMapsOnEveryBackendTest.SUM_AND_HALVED_OF_ZIPPED,
+            ReductionsAndMapsOnEveryBackendTest.PRODUCT_AND_QUOTIENTS_OF_ZIPPED,
+            ReductionsAndMapsOnEveryBackendTest.MAPS_OF_ZIPPED_AND_OF_PREFIXES);
     for (int k = 0; k < programs.size(); k++) {
       kernels.addAll(renamed("screma" + k, LoweredPrograms.of(programs.get(k)).groups()));
     }

@@ -46,11 +46,12 @@ import java.util.function.Predicate;
  * into one pass ({@link FusionRule#FUSE_HORIZONTAL}), as do a reduction and a map over arrays of
  * one outer size ({@link FusionRule#FUSE_HORIZONTAL_MAP}: one screma yielding accumulators and the
  * map's arrays), and the maps that seed 002's clustering puts in one loop join ({@link
- * ClusterJoin}); a filter fuses with its producer and its consumer into a filtermap, its output's
- * size read from the consumer ({@link FilterClusterRules}), and a reduction of its kept values is
- * folded in its pass ({@link FusionRule#FUSE_FILTERMAP_REDUCE}). A producer whose outputs reach
- * their consumer through transposes or reshapes fuses by the rules of thesis ch. 8 ({@link
- * IndexFunctionFusion}), tried first.
+ * ClusterJoin}), then maps of scalar rows of one outer size that it left apart ({@link
+ * FusionRule#FUSE_HORIZONTAL_MAPS}); a filter fuses with its producer and its consumer into a
+ * filtermap, its output's size read from the consumer ({@link FilterClusterRules}), and a reduction
+ * of its kept values is folded in its pass ({@link FusionRule#FUSE_FILTERMAP_REDUCE}). A producer
+ * whose outputs reach their consumer through transposes or reshapes fuses by the rules of thesis
+ * ch. 8 ({@link IndexFunctionFusion}), tried first.
  *
  * <p>Failure rule of the joins (horizontal fusion, filter-reduce and the clustering's joins): two
  * SOACs run as one pass only where at most one of them may fail ({@link #onePassFailsAsBefore}).
@@ -157,6 +158,7 @@ public final class Fusion implements Pass {
           || kernelLevel && joinOneMapWithReduction(stms, around, names, history)
           || kernelLevel && foldOneReductionIntoFilter(stms, around, names, history)
           || kernelLevel && ClusterJoin.joinOnePair(stms, types, names, history)
+          || kernelLevel && joinOneMapPair(stms, around, names, history)
           || interchangeOneScan(stms, body.result(), types, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
@@ -215,6 +217,25 @@ public final class Fusion implements Pass {
         history,
         FusionRule.FUSE_HORIZONTAL_MAP,
         stm -> stm.exp() instanceof Exp.Screma,
+        (first, second) -> true);
+  }
+
+  /**
+   * Horizontal fusion of maps ({@link FusionRule#FUSE_HORIZONTAL_MAPS}, seed 001): the first pair
+   * of maps of scalar rows over arrays of one outer size ({@link OuterSizes}) left apart by the
+   * clustering, at most one of which may fail ({@link #onePassFailsAsBefore}), whose first's
+   * results nothing up to the second reads and whose first's reads nothing between them consumes,
+   * joins at the second's place as one map.
+   */
+  private static boolean joinOneMapPair(
+      List<Stm> stms, OuterSizes around, NameSource names, FusionHistory history) {
+    return joinOnePair(
+        stms,
+        around,
+        names,
+        history,
+        FusionRule.FUSE_HORIZONTAL_MAPS,
+        stm -> stm.exp().isMap(),
         (first, second) -> true);
   }
 

@@ -130,6 +130,27 @@ public enum FusionRule implements RewriteRule {
     }
   },
   /**
+   * Horizontal fusion of two maps (seed 001's with-loop fusion): maps of scalar rows over arrays of
+   * one outer size ({@link OuterSizes}), the second not reading the first's results, become one map
+   * binding the results of both: {@code map(f, xs)} and {@code map(g, ys)} are {@code map(fn x y =>
+   * (f(x), g(y)), xs, ys)}, one kernel where there were two, an input they share read once. {@link
+   * Fusion} tries it on the maps that seed 002's clustering has left apart ({@link #FUSE_CLUSTER}
+   * joins those it puts in one loop). Each row's values are computed as each map computes them.
+   */
+  FUSE_HORIZONTAL_MAPS("FUSE-HORIZONTAL-MAPS") {
+    @Override
+    boolean matches(Exp first, Exp second, List<Ident> firstOutputs, OuterSizes sizes) {
+      return first.isMap()
+          && second.isMap()
+          && independentOverOneSize(first, second, firstOutputs, sizes);
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
+      return Optional.of(ClusterJoin.joinMaps(first, second));
+    }
+  },
+  /**
    * Cost-aware duplication (thesis §7.1.3 and ch. 10, which call refusing all duplication too
    * conservative; its R1 Fig. 42 and R2 Fig. 44 maps stay unfused for want of it): a map whose
    * function is cheap ({@link DuplicationCost}: straight-line scalar code that cannot fail, at most
