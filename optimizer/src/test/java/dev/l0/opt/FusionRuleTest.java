@@ -3,7 +3,9 @@ package dev.l0.opt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.ir.Type;
 import dev.l0.opt.fusion.FusionRule;
+import dev.l0.opt.fusion.OuterSizes;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.InternalProgram;
@@ -11,7 +13,9 @@ import dev.l0.opt.ir.IrChecker;
 import dev.l0.opt.ir.Stm;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +45,16 @@ class FusionRuleTest {
       """
       fun {real, real} main([real] a) = {reduce(op +, 0.0, a), reduce(op *, 1.0, a)}
       """;
+
+  /** Reductions of two arrays whose sizes the zip's assertion shows equal. */
+  private static final String TWO_REDUCTIONS_OF_ONE_SIZE =
+      """
+      fun {real, real, real} main([real] a, [real] b) =
+        let z = zip(a, b) in
+        let {x, y} = z[0] in
+        {reduce(op +, 0.0, a), reduce(op *, 1.0, b), x + y}
+      """;
+
   private static final String FILTER_REDUCE =
       """
       fun real main([real] a) = reduce(op +, 0.0, filter(fn bool (real x) => 0.0 < x, a))
@@ -48,9 +62,19 @@ class FusionRuleTest {
 
   /**
    * The program of {@code source} with its one producer fused into its consumer by {@code rule}
-   * alone; empty where it does not match.
+   * alone, which knows the outer sizes that the statements before the consumer show; empty where it
+   * does not match.
    */
   private static Optional<InternalProgram> fusedAlone(FusionRule rule, String source) {
+    return fusedAlone(rule, source, true);
+  }
+
+  /**
+   * As {@link #fusedAlone(FusionRule, String)}; where not {@code sizesInScope}, the rule knows only
+   * that an array has one outer size with itself.
+   */
+  private static Optional<InternalProgram> fusedAlone(
+      FusionRule rule, String source, boolean sizesInScope) {
     Internal p = Internal.of(source);
     List<Stm> stms = p.topLevel();
     List<Integer> soacs = new ArrayList<>();
@@ -65,7 +89,11 @@ class FusionRuleTest {
         () -> "the test program should have one producer and one consumer: " + stms);
     Stm producer = stms.get(soacs.get(0));
     Stm consumer = stms.get(soacs.get(1));
-    return rule.apply(producer, consumer, p.names())
+    OuterSizes sizes =
+        sizesInScope
+            ? OuterSizes.of(typesIn(p), stms.subList(0, soacs.get(1)))
+            : OuterSizes.OF_ONE_ARRAY;
+    return rule.apply(producer, consumer, sizes, p.names())
         .map(
             fused -> {
               List<Stm> out = new ArrayList<>(stms);
@@ -74,6 +102,14 @@ class FusionRuleTest {
               Body body = new Body(out, p.main().body().result());
               return new InternalProgram(List.of(p.main().withBody(body)));
             });
+  }
+
+  /** The types of {@code main}'s parameters and of the names its statements bind. */
+  private static Map<String, Type> typesIn(Internal p) {
+    Map<String, Type> types = new HashMap<>();
+    p.main().params().forEach(id -> types.put(id.name(), id.type()));
+    p.everywhere().forEach(stm -> stm.pattern().forEach(id -> types.put(id.name(), id.type())));
+    return types;
   }
 
   private static void assertOnlyRuleFuses(FusionRule rule, String source, String keyword) {
@@ -88,11 +124,16 @@ class FusionRuleTest {
     assertEquals(1, soacs.size());
     assertEquals(keyword, ((Exp.Soac) soacs.get(0).exp()).keyword());
     // FUSE-FILTERMAP-REDUCE folds any reduction of one filter's kept values into the filter's pass,
-    // keeping the rows: fusion tries it only where no pair rule fused the two.
+    // keeping the rows: fusion tries it only where no pair rule fused the two. Two maps match
+    // FUSE-CLUSTER, which joins any two independent maps the clustering puts in one loop (the
+    // clustering has compared their sizes), and FUSE-MAP-MAP, which fusion applies only to a
+    // producer and its one consumer: they match every pair FUSE-HORIZONTAL-MAPS does.
     for (FusionRule other : FusionRule.values()) {
       if (other != rule
           && other != FusionRule.FUSE_DUPLICATE_CHEAP_PRODUCER
-          && other != FusionRule.FUSE_FILTERMAP_REDUCE) {
+          && other != FusionRule.FUSE_FILTERMAP_REDUCE
+          && !(rule == FusionRule.FUSE_HORIZONTAL_MAPS
+              && (other == FusionRule.FUSE_CLUSTER || other == FusionRule.FUSE_MAP_MAP))) {
         assertEquals(
             Optional.empty(),
             fusedAlone(other, source),
@@ -140,6 +181,61 @@ class FusionRuleTest {
   @Test
   void fuseHorizontal() {
     assertOnlyRuleFuses(FusionRule.FUSE_HORIZONTAL, TWO_REDUCTIONS, "redomap");
+  }
+
+  /**
+   * Alone, the rule joins reductions of two arrays whose sizes an assertion in scope shows equal;
+   * it does not where it knows only that an array has its own size, nor where nothing shows the
+   * sizes equal.
+   */
+  @Test
+  void fuseHorizontalOverArraysOfOneSize() {
+    assertOnlyRuleFuses(FusionRule.FUSE_HORIZONTAL, TWO_REDUCTIONS_OF_ONE_SIZE, "redomap");
+    assertEquals(
+        Optional.empty(),
+        fusedAlone(FusionRule.FUSE_HORIZONTAL, TWO_REDUCTIONS_OF_ONE_SIZE, false));
+    assertEquals(
+        Optional.empty(),
+        fusedAlone(
+            FusionRule.FUSE_HORIZONTAL,
+            """
+            fun {real, real} main([real] a, [real] b) = {reduce(op +, 0.0, a), reduce(op *, 1.0, b)}
+            """));
+  }
+
+  @Test
+  void fuseHorizontalMapOverArraysOfOneSize() {
+    String reductionAndMap =
+        """
+        fun {real, [real], real} main([real] a, [real] b) =
+          let z = zip(a, b) in
+          let {x, y} = z[0] in
+          {reduce(op +, 0.0, a), map(fn real (real v) => v * 2.0, b), x + y}
+        """;
+    assertOnlyRuleFuses(FusionRule.FUSE_HORIZONTAL_MAP, reductionAndMap, "screma");
+    assertEquals(
+        Optional.empty(), fusedAlone(FusionRule.FUSE_HORIZONTAL_MAP, reductionAndMap, false));
+  }
+
+  @Test
+  void fuseHorizontalMaps() {
+    String twoMaps =
+        """
+        fun {[real], [real], real} main([real] a, [real] b) =
+          let z = zip(a, b) in
+          let {x, y} = z[0] in
+          {map(fn real (real v) => v * 2.0, a), map(fn real (real v) => v + 1.0, b), x + y}
+        """;
+    assertOnlyRuleFuses(FusionRule.FUSE_HORIZONTAL_MAPS, twoMaps, "map");
+    assertEquals(Optional.empty(), fusedAlone(FusionRule.FUSE_HORIZONTAL_MAPS, twoMaps, false));
+    assertEquals(
+        Optional.empty(),
+        fusedAlone(
+            FusionRule.FUSE_HORIZONTAL_MAPS,
+            """
+            fun {[real], [real]} main([real] a, [real] b) =
+              {map(fn real (real v) => v * 2.0, a), map(fn real (real v) => v + 1.0, b)}
+            """));
   }
 
   @Test
@@ -205,6 +301,7 @@ class FusionRuleTest {
             "FUSE-FILTER-REDOMAP",
             "FUSE-HORIZONTAL",
             "FUSE-HORIZONTAL-MAP",
+            "FUSE-HORIZONTAL-MAPS",
             "FUSE-DUPLICATE-CHEAP-PRODUCER",
             "FUSE-MAP-FILTER",
             "FUSE-FILTER-MAP",

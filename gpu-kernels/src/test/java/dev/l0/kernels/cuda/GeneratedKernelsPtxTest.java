@@ -95,8 +95,9 @@ class GeneratedKernelsPtxTest {
   }
 
   /**
-   * A reduction and a map of one array as one screma: its chunk kernel stores the map's rows,
-   * scalars or arrays of a known size.
+   * A reduction and a map of one array, or of two arrays of one size, as one screma: its chunk
+   * kernel stores the map's rows, scalars or arrays of a known size; two reductions of two arrays
+   * of one size as one redomap, and maps of arrays of one size as one map.
    */
   @Test
   void scremaKernelsCompile() {
@@ -110,7 +111,11 @@ class GeneratedKernelsPtxTest {
             ReductionsAndMapsOnEveryBackendTest.PRODUCT_AND_ROWS_OF_OTHER_TYPES,
             ReductionsAndMapsOnEveryBackendTest.SUM_AND_SCALED_ROWS,
             ReductionsAndMapsOnEveryBackendTest.MAX_AND_SCALED_MATRICES,
-            ReductionsAndMapsOnEveryBackendTest.SUM_AND_QUOTIENT_ROWS);
+            ReductionsAndMapsOnEveryBackendTest.SUM_AND_QUOTIENT_ROWS,
+            ReductionsAndMapsOnEveryBackendTest.MAX_OF_PREFIXES_AND_SUM,
+            ReductionsAndMapsOnEveryBackendTest.SUM_AND_HALVED_OF_ZIPPED,
+            ReductionsAndMapsOnEveryBackendTest.PRODUCT_AND_QUOTIENTS_OF_ZIPPED,
+            ReductionsAndMapsOnEveryBackendTest.MAPS_OF_ZIPPED_AND_OF_PREFIXES);
     for (int k = 0; k < programs.size(); k++) {
       kernels.addAll(renamed("screma" + k, LoweredPrograms.of(programs.get(k)).groups()));
     }

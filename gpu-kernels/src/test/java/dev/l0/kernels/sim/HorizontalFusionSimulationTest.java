@@ -23,7 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * array, joined into one redomap kernel, equal bit for bit each reduction run as its own kernel, on
  * the simulator (small blocks, so the multi-block tree runs) and on the JVM backend, for sizes
  * around the chunk size; nor does joining a map to them ({@code FUSE-HORIZONTAL-MAP}): the one
- * screma kernel gives the reductions' and the map's own kernels' results.
+ * screma kernel gives the reductions' and the map's own kernels' results; nor does joining the
+ * reductions and the map of two arrays whose sizes a zip checks, one kernel reading both.
  */
 class HorizontalFusionSimulationTest {
   private static final String MIN =
@@ -41,9 +42,18 @@ class HorizontalFusionSimulationTest {
     return HostRunner.compile(program, backend).call("main", List.of(array));
   }
 
+  private static double first(Value array) {
+    return ((ScalarValue.Float) ((Value.Array) array).elements().get(0)).value();
+  }
+
   /** {@code n} doubles of mixed signs and magnitudes. */
   private static Value reals(int n) {
-    Random random = new Random(n);
+    return reals(n, n);
+  }
+
+  /** {@code n} doubles of mixed signs and magnitudes, drawn from {@code seed}. */
+  private static Value reals(int n, long seed) {
+    Random random = new Random(seed);
     List<Value> elements = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       elements.add(
@@ -91,6 +101,40 @@ class HorizontalFusionSimulationTest {
       assertEquals(
           new Value.Tuple(alone),
           run(joined, backend, array),
+          backend.name() + " with " + n + " elements");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {1, 7, 255, 4097, 20_000})
+  void reductionsAndAMapOfTwoArraysOfOneSizeJoinedEqualTheirOwnKernelsBitForBit(int n) {
+    Program joined =
+        L0Parser.parse(
+            "fun {f64, f64, [f64], f64} main([f64] a, [f64] b) = "
+                + "let z = zip(a, b) in let {x, y} = z[0] in {"
+                + MIN
+                + ", "
+                + SUM.replace(", a)", ", b)")
+                + ", "
+                + SHIFTED.replace(", a)", ", b)")
+                + ", x + y}",
+            "two-arrays.l0");
+    assertEquals(
+        List.of("screma"),
+        Optimizer.optimize(TypeChecker.check(joined)).kernelPlan().kernels().stream()
+            .map(k -> k.kind().keyword())
+            .toList());
+    Value a = reals(n);
+    Value b = reals(n, -n);
+    for (KernelExecutor backend : List.of(new SimulatorExecutor(4), new JvmKernelExecutor())) {
+      List<Value> alone = new ArrayList<>();
+      alone.add(run(program("f64", MIN), backend, a));
+      alone.add(run(program("f64", SUM), backend, b));
+      alone.add(run(program("[f64]", SHIFTED), backend, b));
+      alone.add(ScalarValue.f64(first(a) + first(b)));
+      assertEquals(
+          new Value.Tuple(alone),
+          HostRunner.compile(joined, backend).call("main", List.of(a, b)),
           backend.name() + " with " + n + " elements");
     }
   }

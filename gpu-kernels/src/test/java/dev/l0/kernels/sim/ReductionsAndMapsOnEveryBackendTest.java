@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * simulator (blocks of 1 and 32 threads) and the JVM backend the one kernel gives the reference
  * interpreter's accumulators and mapped arrays bit for bit, over no rows, a few, and more than one
  * block of chunks holds; where the map may fail, every backend fails as the interpreter does, in
- * that one kernel.
+ * that one kernel. Reductions and maps of different arrays of one outer size ({@code
+ * FUSE-HORIZONTAL} and {@code FUSE-HORIZONTAL-MAP} over arrays whose sizes their types name as one,
+ * or a zip's assertion shows equal) run the same way: one kernel reading the rows of both arrays.
  */
 public class ReductionsAndMapsOnEveryBackendTest {
   /** The sum and the doubled rows of one array. */
@@ -90,6 +92,59 @@ public class ReductionsAndMapsOnEveryBackendTest {
         {reduce(op +, 0, xs), map(fn [int] (int x) => map(fn int (int w) => w / x, ws), xs)}
       """;
 
+  /**
+   * The maximum of a scan's prefixes and the sum of the scan's input, two arrays whose types name
+   * one size (of integers: a parallel scan of floats may round its prefixes otherwise than the
+   * interpreter's sequential one).
+   */
+  public static final String MAX_OF_PREFIXES_AND_SUM =
+      """
+      fun {int, int} main([int] xs) =
+        let ps = scan(op +, 0, xs) in
+        {reduce(fn int (int a, int b) => if a < b then b else a, -1000000000, ps), reduce(op +, 0, xs)}
+      """;
+
+  /** The sum of one array and the halved rows of another, whose sizes a zip's assertion checks. */
+  public static final String SUM_AND_HALVED_OF_ZIPPED =
+      """
+      fun {f64, [f64], f64} main([f64] xs, [f64] ys) =
+        let z = zip(xs, ys) in
+        let {x, y} = z[0] in
+        {reduce(op +, 0.0, xs), map(fn f64 (f64 v) => v * 0.5, ys), x - y}
+      """;
+
+  /** The product of one array and the quotients of another's rows, of sizes a zip checks. */
+  public static final String PRODUCT_AND_QUOTIENTS_OF_ZIPPED =
+      """
+      fun {int, [int], int} main([int] a, [int] b) =
+        let z = zip(a, b) in
+        let {x, y} = z[0] in
+        {reduce(op *, 1, a), map(fn int (int v) => 12 / v, b), x + y}
+      """;
+
+  /**
+   * Maps of two arrays whose sizes a zip's assertion checks, of their prefixes and of their input.
+   */
+  public static final String MAPS_OF_ZIPPED_AND_OF_PREFIXES =
+      """
+      fun {[f64], [f64], [f64], f64} main([f64] xs, [f64] ys) =
+        let z = zip(xs, ys) in
+        let {x, y} = z[0] in
+        let ps = scan(op +, 0, map(fn int (f64 v) => if v < 0.0 then 1 else 2, xs)) in
+        {map(fn f64 (f64 v) => v * 2.0, xs), map(fn f64 (f64 v) => v + 1.0, ys),
+         map(fn f64 (int p) => f64(p) * 0.5, ps), x + y}
+      """;
+
+  /** {@code n} integers of mixed signs, as L0 text. */
+  private static String ints(int n) {
+    Random random = new Random(n);
+    List<String> elements = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      elements.add(Integer.toString(random.nextInt(2001) - 800));
+    }
+    return "[" + String.join(", ", elements) + "]";
+  }
+
   /** {@code n} doubles of mixed signs and magnitudes, as L0 text. */
   private static String reals(int n) {
     Random random = new Random(n);
@@ -127,6 +182,55 @@ public class ReductionsAndMapsOnEveryBackendTest {
     for (String a : List.of("[]", "[3]", "[7, 2, -3, 1, 5, 2, 9, 4, 1, 1, 2]")) {
       EveryBackend.assertRunsAs(List.of("screma"), PRODUCT_AND_ROWS_OF_OTHER_TYPES, "screma.l0", a);
     }
+  }
+
+  @Test
+  void reductionsOfAScanAndOfItsInputRunAsOneKernelAfterTheScan() {
+    for (int n : List.of(0, 1, 7, 300)) {
+      EveryBackend.assertRunsAs(
+          List.of("scan", "redomap"), MAX_OF_PREFIXES_AND_SUM, "prefixes.l0", ints(n));
+    }
+  }
+
+  @Test
+  void aSumAndAMapOfTwoArraysOfOneSizeRunAsOneKernel() {
+    for (int n : List.of(1, 7, 300)) {
+      EveryBackend.assertRunsAs(
+          List.of("screma"),
+          SUM_AND_HALVED_OF_ZIPPED,
+          "zipped.l0",
+          reals(n) + " " + reals(n).replace("-", ""));
+    }
+  }
+
+  /**
+   * Two maps of arrays whose sizes a zip checks and a map of a scan's prefixes over one of them:
+   * one map kernel after the scan.
+   */
+  @Test
+  void mapsOfArraysOfOneSizeRunAsOneKernel() {
+    for (int n : List.of(1, 7, 300)) {
+      EveryBackend.assertRunsAs(
+          List.of("scanomap", "map"),
+          MAPS_OF_ZIPPED_AND_OF_PREFIXES,
+          "maps.l0",
+          reals(n) + " " + reals(n).replace("-", ""));
+    }
+  }
+
+  /**
+   * Where the map over the second array may fail, the one kernel fails as the interpreter does;
+   * where the zip's sizes differ, its check fails before any kernel runs.
+   */
+  @Test
+  void aMapOfAnotherArrayOfOneSizeThatMayFailFailsAsTheInterpreterDoes() {
+    String zipped = "zipped.l0";
+    EveryBackend.assertRunsAs(
+        List.of("screma"), PRODUCT_AND_QUOTIENTS_OF_ZIPPED, zipped, "[7, 2, -3] [1, 4, 6]");
+    EveryBackend.assertFailsAs(
+        List.of("screma"), PRODUCT_AND_QUOTIENTS_OF_ZIPPED, zipped, "[7, 2, -3] [1, 0, 6]");
+    EveryBackend.assertFailsAs(
+        List.of(), PRODUCT_AND_QUOTIENTS_OF_ZIPPED, zipped, "[7, 2, -3] [1, 6]");
   }
 
   @Test

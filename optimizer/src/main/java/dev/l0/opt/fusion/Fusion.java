@@ -41,15 +41,17 @@ import java.util.function.Predicate;
  * used only inside the branches of one {@code if} moves into the branches that use it (Fig. 25; a
  * copy in each, but one branch runs), where it can fuse with a consumer on each control-flow path.
  * {@code replicate} inputs become free variables of the consumer's function (replicate fusion).
- * Where a body's SOACs are kernels, independent reductions of one array join into one pass ({@link
- * FusionRule#FUSE_HORIZONTAL}), as do a reduction and a map of one array ({@link
- * FusionRule#FUSE_HORIZONTAL_MAP}: one screma yielding accumulators and the map's arrays), and the
- * maps that seed 002's clustering puts in one loop join ({@link ClusterJoin}); a filter fuses with
- * its producer and its consumer into a filtermap, its output's size read from the consumer ({@link
- * FilterClusterRules}), and a reduction of its kept values is folded in its pass ({@link
- * FusionRule#FUSE_FILTERMAP_REDUCE}). A producer whose outputs reach their consumer through
- * transposes or reshapes fuses by the rules of thesis ch. 8 ({@link IndexFunctionFusion}), tried
- * first.
+ * Where a body's SOACs are kernels, independent reductions over arrays of one outer size ({@link
+ * OuterSizes}: one array, or sizes one by their types, a binding or an assertion in scope) join
+ * into one pass ({@link FusionRule#FUSE_HORIZONTAL}), as do a reduction and a map over arrays of
+ * one outer size ({@link FusionRule#FUSE_HORIZONTAL_MAP}: one screma yielding accumulators and the
+ * map's arrays), and the maps that seed 002's clustering puts in one loop join ({@link
+ * ClusterJoin}), then maps of scalar rows of one outer size that it left apart ({@link
+ * FusionRule#FUSE_HORIZONTAL_MAPS}); a filter fuses with its producer and its consumer into a
+ * filtermap, its output's size read from the consumer ({@link FilterClusterRules}), and a reduction
+ * of its kept values is folded in its pass ({@link FusionRule#FUSE_FILTERMAP_REDUCE}). A producer
+ * whose outputs reach their consumer through transposes or reshapes fuses by the rules of thesis
+ * ch. 8 ({@link IndexFunctionFusion}), tried first.
  *
  * <p>Failure rule of the joins (horizontal fusion, filter-reduce and the clustering's joins): two
  * SOACs run as one pass only where at most one of them may fail ({@link #onePassFailsAsBefore}).
@@ -82,10 +84,18 @@ public final class Fusion implements Pass {
     return new InternalProgram(
         program.functions().stream()
             .map(
-                f ->
-                    f.withBody(
-                        new Walk(names, sizeNames(f.body()), typesIn(f), history, true)
-                            .fuseBody(f.body())))
+                f -> {
+                  Map<String, Type> types = typesIn(f);
+                  Walk walk =
+                      new Walk(
+                          names,
+                          sizeNames(f.body()),
+                          types,
+                          OuterSizes.of(types, List.of()),
+                          history,
+                          true);
+                  return f.withBody(walk.fuseBody(f.body()));
+                })
             .toList());
   }
 
@@ -94,7 +104,8 @@ public final class Fusion implements Pass {
    * {@link Iswim#fuseConsumer} needs before it interchanges.
    */
   static Exp.Screma fusedInside(Exp.Screma scanomap, NameSource names) {
-    Walk inside = new Walk(names, Set.of(), Map.of(), new FusionHistory(), false);
+    Walk inside =
+        new Walk(names, Set.of(), Map.of(), OuterSizes.OF_ONE_ARRAY, new FusionHistory(), false);
     return (Exp.Screma) scanomap.mapLambdas(l -> Traversal.withBody(l, inside.fuseBody(l.body())));
   }
 
@@ -124,14 +135,16 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * The fusion of the bodies of one function, whose names have {@code types}; {@code kernelLevel}
-   * where the body's SOACs are kernels (not inside a SOAC's function), the only bodies where
-   * independent reductions are joined and seed 002's clustering runs.
+   * The fusion of the bodies of one function, whose names have {@code types}; {@code around} the
+   * outer sizes that the statements of the bodies around the body show; {@code kernelLevel} where
+   * the body's SOACs are kernels (not inside a SOAC's function), the only bodies where independent
+   * reductions are joined and seed 002's clustering runs.
    */
   private record Walk(
       NameSource names,
       Set<String> sizes,
       Map<String, Type> types,
+      OuterSizes around,
       FusionHistory history,
       boolean kernelLevel) {
     Body fuseBody(Body body) {
@@ -142,38 +155,46 @@ public final class Fusion implements Pass {
           || fuseOneReplicate(stms, body.result(), sizes)
           || sinkIntoBranches(stms, body.result(), names)
           || duplicateOneCheapProducer(stms, body.result(), names, history)
-          || kernelLevel && joinOneSiblingPair(stms, names, history)
-          || kernelLevel && joinOneMapWithReduction(stms, names, history)
-          || kernelLevel && foldOneReductionIntoFilter(stms, names, history)
+          || kernelLevel && joinOneSiblingPair(stms, around, names, history)
+          || kernelLevel && joinOneMapWithReduction(stms, around, names, history)
+          || kernelLevel && foldOneReductionIntoFilter(stms, around, names, history)
           || kernelLevel && ClusterJoin.joinOnePair(stms, types, names, history)
+          || kernelLevel && joinOneMapPair(stms, around, names, history)
           || interchangeOneScan(stms, body.result(), types, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
-      Walk inside = new Walk(names, sizes, types, history, false);
+      Walk inside = new Walk(names, sizes, types, around, history, false);
       List<Stm> out = new ArrayList<>();
-      for (Stm stm : stms) {
+      for (int k = 0; k < stms.size(); k++) {
+        List<Stm> before = stms.subList(0, k);
         out.add(
             Traversal.withExp(
-                stm,
+                stms.get(k),
                 Traversal.mapNested(
-                    stm.exp(),
-                    this::fuseBody,
+                    stms.get(k).exp(),
+                    b -> withAround(around.after(before)).fuseBody(b),
                     l -> Traversal.withBody(l, inside.fuseBody(l.body())))));
       }
       return new Body(out, body.result());
     }
+
+    private Walk withAround(OuterSizes outer) {
+      return new Walk(names, sizes, types, outer, history, kernelLevel);
+    }
   }
 
   /**
-   * Horizontal fusion ({@link FusionRule#FUSE_HORIZONTAL}): the first pair of reductions over one
-   * array, at most one of which may fail ({@link #onePassFailsAsBefore}), whose first's results
+   * Horizontal fusion ({@link FusionRule#FUSE_HORIZONTAL}): the first pair of reductions over
+   * arrays of one outer size ({@link OuterSizes}, {@code around} giving what the bodies around
+   * show), at most one of which may fail ({@link #onePassFailsAsBefore}), whose first's results
    * nothing up to the second reads and whose first's reads nothing between them consumes, joins at
    * the second's place.
    */
   private static boolean joinOneSiblingPair(
-      List<Stm> stms, NameSource names, FusionHistory history) {
+      List<Stm> stms, OuterSizes around, NameSource names, FusionHistory history) {
     return joinOnePair(
         stms,
+        around,
         names,
         history,
         FusionRule.FUSE_HORIZONTAL,
@@ -184,19 +205,39 @@ public final class Fusion implements Pass {
   /**
    * Horizontal fusion of a map ({@link FusionRule#FUSE_HORIZONTAL_MAP}, seed 001): the first pair
    * of a reduction and a map of rows regular by construction ({@link #regularResults}: scalars or
-   * arrays of sizes known outside it) over one array, either first, at most one of which may fail
-   * ({@link #onePassFailsAsBefore}), whose first's results nothing up to the second reads and whose
-   * first's reads nothing between them consumes, joins at the second's place as one screma yielding
-   * the accumulators and the map's arrays.
+   * arrays of sizes known outside it) over arrays of one outer size ({@link OuterSizes}), either
+   * first, at most one of which may fail ({@link #onePassFailsAsBefore}), whose first's results
+   * nothing up to the second reads and whose first's reads nothing between them consumes, joins at
+   * the second's place as one screma yielding the accumulators and the map's arrays.
    */
   private static boolean joinOneMapWithReduction(
-      List<Stm> stms, NameSource names, FusionHistory history) {
+      List<Stm> stms, OuterSizes around, NameSource names, FusionHistory history) {
     return joinOnePair(
         stms,
+        around,
         names,
         history,
         FusionRule.FUSE_HORIZONTAL_MAP,
         stm -> stm.exp() instanceof Exp.Screma,
+        (first, second) -> true);
+  }
+
+  /**
+   * Horizontal fusion of maps ({@link FusionRule#FUSE_HORIZONTAL_MAPS}, seed 001): the first pair
+   * of maps of scalar rows over arrays of one outer size ({@link OuterSizes}) left apart by the
+   * clustering, at most one of which may fail ({@link #onePassFailsAsBefore}), whose first's
+   * results nothing up to the second reads and whose first's reads nothing between them consumes,
+   * joins at the second's place as one map.
+   */
+  private static boolean joinOneMapPair(
+      List<Stm> stms, OuterSizes around, NameSource names, FusionHistory history) {
+    return joinOnePair(
+        stms,
+        around,
+        names,
+        history,
+        FusionRule.FUSE_HORIZONTAL_MAPS,
+        stm -> stm.exp().isMap(),
         (first, second) -> true);
   }
 
@@ -207,9 +248,10 @@ public final class Fusion implements Pass {
    * it reads, is folded in the filter's pass, at the reduction's place.
    */
   private static boolean foldOneReductionIntoFilter(
-      List<Stm> stms, NameSource names, FusionHistory history) {
+      List<Stm> stms, OuterSizes around, NameSource names, FusionHistory history) {
     return joinOnePair(
         stms,
+        around,
         names,
         history,
         FusionRule.FUSE_FILTERMAP_REDUCE,
@@ -223,13 +265,15 @@ public final class Fusion implements Pass {
 
   /**
    * The pair rule {@code rule} on the first pair of statements {@code i < j} where {@code
-   * joinsAt(j)} (a cheap first test), the rule matches, {@code alsoRequires} holds, at most one of
-   * the two may fail ({@link #onePassFailsAsBefore}), nothing between them reads the first's
-   * results and nothing between them consumes what the first reads: the joined statement takes the
-   * second's place and the first goes. Whether a pair was joined.
+   * joinsAt(j)} (a cheap first test), the rule matches (given the outer sizes at {@code j}'s place:
+   * what {@code around}, the bodies around, and the statements before {@code j} show), {@code
+   * alsoRequires} holds, at most one of the two may fail ({@link #onePassFailsAsBefore}), nothing
+   * between them reads the first's results and nothing between them consumes what the first reads:
+   * the joined statement takes the second's place and the first goes. Whether a pair was joined.
    */
   private static boolean joinOnePair(
       List<Stm> stms,
+      OuterSizes around,
       NameSource names,
       FusionHistory history,
       FusionRule rule,
@@ -240,16 +284,17 @@ public final class Fusion implements Pass {
       if (!joinsAt.test(second)) {
         continue;
       }
+      OuterSizes sizesAtSecond = around.after(stms.subList(0, j));
       for (int i = 0; i < j; i++) {
         Stm first = stms.get(i);
-        if (!rule.matches(first.exp(), second.exp(), first.pattern())
+        if (!rule.matches(first.exp(), second.exp(), first.pattern(), sizesAtSecond)
             || !alsoRequires.test(first, second)
             || !onePassFailsAsBefore(stms, i, j)
             || readBetween(stms, i, j, first)
             || consumedBetween(stms, i, j, first)) {
           continue;
         }
-        Stm joined = rule.apply(first, second, names).orElseThrow();
+        Stm joined = rule.apply(first, second, sizesAtSecond, names).orElseThrow();
         history.record(rule, first, second, joined);
         stms.set(j, joined);
         stms.remove(i);

@@ -7,7 +7,6 @@ import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.pass.RewriteRule;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -86,16 +85,19 @@ public enum FusionRule implements RewriteRule {
   },
   /**
    * Two reductions (reduce, redomap, or a screma with a map part) with scalar accumulators over
-   * rows of one array, the second not reading the first's results, become one redomap (or screma):
-   * the first's accumulators, then the second's, folded in one pass; {@code min}, {@code max} and a
-   * sum of one array are one kernel.
+   * rows of arrays of one outer size ({@link OuterSizes}: one array, or arrays whose sizes are one
+   * by their types or by a binding or assertion in scope), the second not reading the first's
+   * results, become one redomap (or screma) over the inputs of both: the first's accumulators, then
+   * the second's, folded in one pass; {@code min}, {@code max} and a sum of one array are one
+   * kernel, and so are {@code reduce(+, 0.0, xs)} and {@code reduce(max, -1e308, ys)} where a
+   * {@code zip(xs, ys)} has checked that their sizes are equal.
    */
   FUSE_HORIZONTAL("FUSE-HORIZONTAL") {
     @Override
-    boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
+    boolean matches(Exp first, Exp second, List<Ident> firstOutputs, OuterSizes sizes) {
       return reduces(first)
           && reduces(second)
-          && independentOverOneArray(first, second, firstOutputs);
+          && independentOverOneSize(first, second, firstOutputs, sizes);
     }
 
     @Override
@@ -107,23 +109,48 @@ public enum FusionRule implements RewriteRule {
    * Horizontal fusion of a map with a reduction (seed 001's with-loop fusion: SOACs over one outer
    * size with no dependency between them are one pass): a reduction (reduce, redomap or screma)
    * with scalar accumulators and a map of scalar rows, or of array rows of sizes known outside it
-   * ({@link Fusion#regularResults}), over rows of one array, either first, the second not reading
-   * the first's results, become one screma whose fold folds the accumulators and yields the map's
-   * values of each row ({@link Exp.Screma#withMapOutputs}): {@code let s = reduce(+, 0.0, xs) in
-   * let ys = map(f, xs)} is {@code screma(+, fn acc x => (acc + x, f(x)), {0.0}, xs)}, one kernel
-   * where there were two. The accumulators keep their fold and combining order, and each row's map
-   * values are computed as the map computes them.
+   * ({@link Fusion#regularResults}), over rows of arrays of one outer size ({@link OuterSizes}),
+   * either first, the second not reading the first's results, become one screma over the inputs of
+   * both whose fold folds the accumulators and yields the map's values of each row ({@link
+   * Exp.Screma#withMapOutputs}): {@code let s = reduce(+, 0.0, xs) in let ys = map(f, xs)} is
+   * {@code screma(+, fn acc x => (acc + x, f(x)), {0.0}, xs)}, one kernel where there were two, and
+   * with {@code map(f, zs)} over another array of that size, {@code screma(+, fn acc x z => (acc +
+   * x, f(z)), {0.0}, xs, zs)}. The accumulators keep their fold and combining order, and each row's
+   * map values are computed as the map computes them.
    */
   FUSE_HORIZONTAL_MAP("FUSE-HORIZONTAL-MAP") {
     @Override
-    boolean matches(Exp first, Exp second, List<Ident> firstOutputs) {
+    boolean matches(Exp first, Exp second, List<Ident> firstOutputs, OuterSizes sizes) {
       return (reduces(first) && second.isMap() || first.isMap() && reduces(second))
-          && independentOverOneArray(first, second, firstOutputs);
+          && independentOverOneSize(first, second, firstOutputs, sizes);
     }
 
     @Override
     Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
       return Optional.of(FusionRules.joinHorizontally(first, second, names));
+    }
+  },
+  /**
+   * Horizontal fusion of two maps (seed 001's with-loop fusion): maps of scalar rows over arrays of
+   * one outer size ({@link OuterSizes}), the second not reading the first's results, become one map
+   * binding the results of both: {@code map(f, xs)} and {@code map(g, ys)} are {@code map(fn x y =>
+   * (f(x), g(y)), xs, ys)}, one kernel where there were two, an input they share read once. {@link
+   * Fusion} tries it on the maps that seed 002's clustering has left apart ({@link #FUSE_CLUSTER}
+   * joins those it puts in one loop). Each row's values are computed as each map computes them.
+   */
+  FUSE_HORIZONTAL_MAPS("FUSE-HORIZONTAL-MAPS") {
+    @Override
+    boolean matches(Exp first, Exp second, List<Ident> firstOutputs, OuterSizes sizes) {
+      return first.isMap()
+          && second.isMap()
+          && scalarResults(first)
+          && scalarResults(second)
+          && independentOverOneSize(first, second, firstOutputs, sizes);
+    }
+
+    @Override
+    Optional<Stm> fuse(Stm first, Stm second, NameSource names) {
+      return Optional.of(ClusterJoin.joinMaps(first, second));
     }
   },
   /**
@@ -323,14 +350,32 @@ public enum FusionRule implements RewriteRule {
   }
 
   /**
+   * Whether this rule fuses or joins {@code first} and {@code second}, where {@code sizes} says
+   * which arrays have one outer size at {@code second}'s place; only the horizontal rules, which
+   * join SOACs over arrays of one outer size, ask it.
+   */
+  boolean matches(Exp first, Exp second, List<Ident> firstOutputs, OuterSizes sizes) {
+    return matches(first, second, firstOutputs);
+  }
+
+  /**
    * The statement binding {@code consumer}'s results with {@code producer} fused in, or empty where
-   * this rule does not match.
+   * this rule does not match; the horizontal rules join only SOACs that share an input array here.
    */
   public Optional<Stm> apply(Stm producer, Stm consumer, NameSource names) {
-    if (!matches(producer.exp(), consumer.exp(), producer.pattern())) {
+    return apply(producer, consumer, OuterSizes.OF_ONE_ARRAY, names);
+  }
+
+  /**
+   * The statement binding the results of {@code first} and {@code second} as this rule fuses or
+   * joins them, {@code sizes} saying which arrays have one outer size at {@code second}'s place;
+   * empty where this rule does not match.
+   */
+  public Optional<Stm> apply(Stm first, Stm second, OuterSizes sizes, NameSource names) {
+    if (!matches(first.exp(), second.exp(), first.pattern(), sizes)) {
       return Optional.empty();
     }
-    return fuse(producer, consumer, names);
+    return fuse(first, second, names);
   }
 
   /** The fused statement of a pair this rule matched. */
@@ -346,7 +391,8 @@ public enum FusionRule implements RewriteRule {
   static Optional<FusionRule> matching(Stm producer, Stm consumer) {
     for (FusionRule rule : values()) {
       if (rule != FUSE_FILTERMAP_REDUCE
-          && rule.matches(producer.exp(), consumer.exp(), producer.pattern())) {
+          && rule.matches(
+              producer.exp(), consumer.exp(), producer.pattern(), OuterSizes.OF_ONE_ARRAY)) {
         return Optional.of(rule);
       }
     }
@@ -379,17 +425,17 @@ public enum FusionRule implements RewriteRule {
 
   /**
    * Whether {@code first} and {@code second}, SOACs of scalar accumulators and rows that are
-   * scalars or arrays of sizes known outside them ({@link Fusion#regularResults}), share an input
-   * array and the second reads none of the first's results.
+   * scalars or arrays of sizes known outside them ({@link Fusion#regularResults}), run over arrays
+   * of one outer size ({@code sizes}) and the second reads none of the first's results.
    */
-  private static boolean independentOverOneArray(Exp first, Exp second, List<Ident> firstOutputs) {
+  private static boolean independentOverOneSize(
+      Exp first, Exp second, List<Ident> firstOutputs, OuterSizes sizes) {
     if (!Fusion.regularResults(first) || !Fusion.regularResults(second)) {
       return false;
     }
-    List<SubExp> shared = new ArrayList<>(((Exp.Soac) first).inputs());
-    shared.retainAll(((Exp.Soac) second).inputs());
     Set<String> read = Analysis.useCounts(second).keySet();
-    return !shared.isEmpty() && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
+    return sizes.shareOne((Exp.Soac) first, (Exp.Soac) second)
+        && firstOutputs.stream().noneMatch(o -> read.contains(o.name()));
   }
 
   /** Whether it is a reduction: a reduce, a redomap, or a screma with a map part. */

@@ -7,18 +7,38 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Which size variables the bindings in scope show equal, for the {@link IrChecker}: a name bound to
- * another ({@code let m = n}), a name bound to {@code size(k, a)} and the size {@code a}'s type
- * names at {@code k} (or another {@code size(k, a)} of the same array), and the two operands of an
- * equality that an assertion in scope checks (a constant too: a zip of three arrays checks {@code
- * 12 = n && 12 = m}), directly or under {@code &&} and {@code ||} (a hoisted assertion checks
- * {@code no_iteration || n = m}). The classes are built once, from the definitions in scope when a
- * SOAC's inputs have differently named sizes.
+ * Which size variables the bindings in scope show equal, for the {@link IrChecker} and for the
+ * horizontal fusion of SOACs over arrays of one size: a name bound to another ({@code let m = n}),
+ * a name bound to {@code size(k, a)} and the size {@code a}'s type names at {@code k} (or another
+ * {@code size(k, a)} of the same array), and the two operands of an equality that an assertion in
+ * scope checks (a constant too: a zip of three arrays checks {@code 12 = n && 12 = m}), directly or
+ * under {@code &&}, and for the checker also under {@code ||} (a hoisted assertion checks {@code
+ * no_iteration || n = m}, which shows the sizes equal inside the loop, where it iterates, but not
+ * beside it: {@link #holdingEverywhere} leaves such equalities out). The classes are built once,
+ * from the definitions in scope when a SOAC's inputs have differently named sizes.
  */
-final class SizeEquality {
+public final class SizeEquality {
   private final Map<String, String> parent = new HashMap<>();
+  private final boolean underDisjunctions;
 
+  /**
+   * The equalities that the {@code definitions} of the single names in scope show wherever they are
+   * in scope (none under an assertion's {@code ||}), {@code scope} giving the types of the arrays
+   * whose {@code size} they take.
+   */
+  public static SizeEquality holdingEverywhere(
+      Map<String, Exp> definitions, Map<String, Type> scope) {
+    return new SizeEquality(definitions, scope, false);
+  }
+
+  /** The checker's equalities, an assertion's {@code ||} included (see the class comment). */
   SizeEquality(Map<String, Exp> definitions, Map<String, Type> scope) {
+    this(definitions, scope, true);
+  }
+
+  private SizeEquality(
+      Map<String, Exp> definitions, Map<String, Type> scope, boolean underDisjunctions) {
+    this.underDisjunctions = underDisjunctions;
     definitions.forEach(
         (name, exp) -> {
           if (exp instanceof Exp.Atom a && a.value() instanceof SubExp.Var v) {
@@ -32,7 +52,7 @@ final class SizeEquality {
   }
 
   /** Whether the sizes {@code n} and {@code m} are known equal. */
-  boolean known(String n, String m) {
+  public boolean known(String n, String m) {
     return find(n).equals(find(m));
   }
 
@@ -51,7 +71,7 @@ final class SizeEquality {
     if (condition instanceof SubExp.Var v && definitions.get(v.name()) instanceof Exp.BinOp b) {
       if (b.op() == BinaryOperator.EQ) {
         union(key(b.left()), key(b.right()));
-      } else if (b.op() == BinaryOperator.AND || b.op() == BinaryOperator.OR) {
+      } else if (b.op() == BinaryOperator.AND || b.op() == BinaryOperator.OR && underDisjunctions) {
         checkedEqualities(b.left(), definitions);
         checkedEqualities(b.right(), definitions);
       }
