@@ -7,7 +7,6 @@ import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
-import dev.l0.opt.ir.InternalFunction;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.NameSource;
@@ -85,7 +84,7 @@ public final class Fusion implements Pass {
         program.functions().stream()
             .map(
                 f -> {
-                  Map<String, Type> types = typesIn(f);
+                  Map<String, Type> types = Analysis.typesBound(f);
                   Walk walk =
                       new Walk(
                           names,
@@ -107,17 +106,6 @@ public final class Fusion implements Pass {
     Walk inside =
         new Walk(names, Set.of(), Map.of(), OuterSizes.OF_ONE_ARRAY, new FusionHistory(), false);
     return (Exp.Screma) scanomap.mapLambdas(l -> Traversal.withBody(l, inside.fuseBody(l.body())));
-  }
-
-  /** The type of every name {@code f} binds: its parameters, patterns and functions' parameters. */
-  private static Map<String, Type> typesIn(InternalFunction f) {
-    Map<String, Type> out = new HashMap<>();
-    f.params().forEach(p -> out.put(p.name(), p.type()));
-    for (Stm stm : Traversal.statements(f.body())) {
-      stm.pattern().forEach(p -> out.put(p.name(), p.type()));
-      stm.exp().lambdas().forEach(l -> l.params().forEach(p -> out.put(p.name(), p.type())));
-    }
-    return out;
   }
 
   /**

@@ -122,6 +122,24 @@ public final class Analysis {
     e.bodies().forEach(b -> addBoundBody(b, out));
   }
 
+  /**
+   * The type of every name {@code f} binds: its parameters, statements' patterns, lambdas'
+   * parameters, loops' merge parameters and counters.
+   */
+  public static Map<String, Type> typesBound(InternalFunction f) {
+    Map<String, Type> out = new HashMap<>();
+    f.params().forEach(p -> out.put(p.name(), p.type()));
+    for (Stm stm : Traversal.statements(f.body())) {
+      stm.pattern().forEach(p -> out.put(p.name(), p.type()));
+      stm.exp().lambdas().forEach(l -> l.params().forEach(p -> out.put(p.name(), p.type())));
+      if (stm.exp() instanceof Exp.Loop l) {
+        l.mergeParams().forEach(p -> out.put(p.name(), p.type()));
+        out.put(l.counter().name(), l.counter().type());
+      }
+    }
+    return out;
+  }
+
   /** The names bound anywhere in {@code body}. */
   public static Set<String> boundIn(Body body) {
     Set<String> out = new HashSet<>();

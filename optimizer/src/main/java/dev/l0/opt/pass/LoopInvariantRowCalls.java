@@ -16,7 +16,6 @@ import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Traversal;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -60,25 +59,11 @@ public final class LoopInvariantRowCalls implements Pass {
     List<InternalFunction> out = new ArrayList<>();
     boolean changed = false;
     for (InternalFunction f : program.functions()) {
-      Map<String, Type> types = new HashMap<>();
-      f.params().forEach(p -> types.put(p.name(), p.type()));
-      collectTypes(f.body(), types);
-      Body body = new Walk(names, types).body(f.body());
+      Body body = new Walk(names, Analysis.typesBound(f)).body(f.body());
       changed |= body != f.body();
       out.add(body == f.body() ? f : f.withBody(body));
     }
     return changed ? new InternalProgram(out) : program;
-  }
-
-  /** The types of every name {@code body} binds: patterns, lambda and loop parameters. */
-  private static void collectTypes(Body body, Map<String, Type> types) {
-    for (Stm stm : Traversal.statements(body)) {
-      stm.pattern().forEach(p -> types.put(p.name(), p.type()));
-      stm.exp().lambdas().forEach(l -> l.params().forEach(p -> types.put(p.name(), p.type())));
-      if (stm.exp() instanceof Exp.Loop l) {
-        l.mergeParams().forEach(p -> types.put(p.name(), p.type()));
-      }
-    }
   }
 
   private final class Walk {
