@@ -246,8 +246,9 @@ class FinparTest {
         o.out());
   }
 
+  // large,64: two chunks of 32 paths, whose draws run staged (32 x 367 x 3 AS241 regions a run)
   @ParameterizedTest
-  @CsvSource({"small,1024", "medium,256", "large,16"})
+  @CsvSource({"small,1024", "medium,256", "large,64"})
   void optionPricingOptimisedOnTheJvmDeviceEqualsTheReferenceInterpreter(String size, String paths)
       throws IOException {
     assumeData();

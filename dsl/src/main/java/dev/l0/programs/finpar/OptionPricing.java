@@ -27,8 +27,8 @@ import java.util.List;
 
 /**
  * R0, FinPar's OptionPricing, in the Java DSL: Monte-Carlo pricing of one contract under M market
- * models. Per path: Sobol numbers (by index for a chunk's first path, by the Gray-code recurrence
- * for the rest), their inverse normal (Wichura's AS241), a Brownian bridge, correlated
+ * models. Per path: Sobol numbers (by index before a chunk's first path, by the Gray-code
+ * recurrence for its paths), their inverse normal (Wichura's AS241), a Brownian bridge, correlated
  * Black-Scholes paths and the contract's payoff; the price per model is the mean payoff. Contracts:
  * 1 European call, 2 discrete barrier on 3 indices, 3 daily-monitored barrier. The helpers stage
  * their code where they are called, so the program has the one function {@code main}; it computes
@@ -192,8 +192,8 @@ public final class OptionPricing {
 
   /**
    * The sum of the payoffs per model over chunk {@code chunk} of the paths cut into chunks of
-   * {@code pathsPerChunk} consecutive paths, in path order: the Sobol integers before the chunk's
-   * first path by index, every path's from the one before by the Gray-code recurrence.
+   * {@code pathsPerChunk} consecutive paths, in path order, stage by stage over the chunk's paths:
+   * their Sobol integers, their draws, then each path's bridge and payoffs, then the sums.
    */
   private static Arr<F64> chunkPayoffSums(
       I32 contract,
@@ -208,20 +208,27 @@ public final class OptionPricing {
       I32 pathsPerChunk,
       I32 chunk) {
     I32 first = let("first", chunk.mul(pathsPerChunk));
-    Arr<I32> before = let("before", map(directions, dirv -> sobolInt(dirv, first)));
-    Tup2<Arr<I32>, Arr<F64>> sums =
-        loop(
-            tuple(before, replicate(models, f64(0.0))),
-            pathsPerChunk.min(paths.sub(first)),
-            (state, p) -> {
-              Arr<I32> next = let("next", nextSobolInts(directions, state._1(), first.add(p)));
-              Arr<F64> payoffs =
-                  let(
-                      "payoffs",
-                      pathPayoffs(contract, dates, underlyings, sobolScale, next, market, bridge));
-              return tuple(next, plus(state._2(), payoffs));
-            });
-    return sums._2();
+    I32 n = let("n", pathsPerChunk.min(paths.sub(first)));
+    Arr<Arr<I32>> sobol = let("sobol", sobolRows(directions, first, n));
+    Arr<Arr<Arr<F64>>> draws =
+        let(
+            "draws",
+            map(iota(n), p -> pathDraws(dates, underlyings, sobolScale, sobol.get(p.add(1)))));
+    Arr<Arr<F64>> payoffs =
+        let("payoffs", map(iota(n), p -> pathPayoffs(contract, market, bridge, draws.get(p))));
+    return loop(replicate(models, f64(0.0)), n, (sums, p) -> plus(sums, payoffs.get(p)));
+  }
+
+  /**
+   * The Sobol integers (date-major) of the points of indices {@code first} to {@code first + n},
+   * one row each: the first's by index, every later one's from the one before by the Gray-code
+   * recurrence.
+   */
+  private static Arr<Arr<I32>> sobolRows(Arr<Arr<I32>> directions, I32 first, I32 n) {
+    Arr<Arr<I32>> rows =
+        let("rows", replicate(n.add(1), map(directions, dirv -> sobolInt(dirv, first))));
+    return loop(
+        rows, n, (r, p) -> r.with(p.add(1), nextSobolInts(directions, r.get(p), first.add(p))));
   }
 
   private static Arr<F64> plus(Arr<F64> a, Arr<F64> b) {
@@ -232,28 +239,19 @@ public final class OptionPricing {
     return map(zip(a, b), (x, y) -> x.mul(y));
   }
 
-  /**
-   * The payoffs under every model of the path whose Sobol integers (date-major) are {@code sobol}.
-   */
-  private static Arr<F64> pathPayoffs(
-      I32 contract,
-      I32 dates,
-      I32 underlyings,
-      F64 sobolScale,
-      Arr<I32> sobol,
-      Models market,
-      Bridge bridge) {
-    Arr<Arr<F64>> z =
-        let(
-            "z",
+  /** The normal draws (date-major) of the path whose Sobol integers are {@code sobol}. */
+  private static Arr<Arr<F64>> pathDraws(
+      I32 dates, I32 underlyings, F64 sobolScale, Arr<I32> sobol) {
+    return map(
+        iota(dates),
+        t ->
             map(
-                iota(dates),
-                t ->
-                    map(
-                        iota(underlyings),
-                        m ->
-                            inverseNormal(
-                                sobol.get(t.mul(underlyings).add(m)).toF64().div(sobolScale)))));
+                iota(underlyings),
+                m -> inverseNormal(sobol.get(t.mul(underlyings).add(m)).toF64().div(sobolScale))));
+  }
+
+  /** The payoffs under every model of the path whose normal draws are {@code z}. */
+  private static Arr<F64> pathPayoffs(I32 contract, Models market, Bridge bridge, Arr<Arr<F64>> z) {
     Arr<Arr<F64>> w = let("w", brownianBridge(bridge, z));
     return map(
         iota(market.starts().size()),

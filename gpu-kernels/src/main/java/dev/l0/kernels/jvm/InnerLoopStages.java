@@ -41,13 +41,14 @@ import java.util.Set;
  * runs its iterations in order, so sums the loop carries add their terms in the original order: the
  * results are the same bits.
  *
- * <p>A run of fewer than {@link #MIN_ITERATIONS} iterations runs the loop as it is. A loop
- * qualifies when its step is a constant (so a thread's loop over the rows of the grid does not),
- * its body has no {@code while}s or barriers, its inner loops (if any) have start, bound and step
- * that read nothing the loop's body declares or assigns (so the number of evaluations per iteration
- * is known before a chunk runs) and do not leave early ({@link FixedPointLoops}), and it has at
- * least one unit whose inputs do not depend on what the loop carries from one iteration to the
- * next: the variables declared outside the body that it assigns, and loads of the buffers and
+ * <p>A run of fewer than {@link #MIN_ITERATIONS} iterations runs the loop as it is, as does a run
+ * of a loop with a region that evaluates its units fewer than {@link #REGION_MIN_EVALUATIONS}
+ * times. A loop qualifies when its step is a constant (so a thread's loop over the rows of the grid
+ * does not), its body has no {@code while}s or barriers, its inner loops (if any) have start, bound
+ * and step that read nothing the loop's body declares or assigns (so the number of evaluations per
+ * iteration is known before a chunk runs) and do not leave early ({@link FixedPointLoops}), and it
+ * has at least one unit whose inputs do not depend on what the loop carries from one iteration to
+ * the next: the variables declared outside the body that it assigns, and loads of the buffers and
  * shared arrays it stores to (units that do stay in the body, as do units under an {@code if} whose
  * condition depends on them). In a thread's own buffer, only loads of the parts the body stores to
  * count ({@link ThreadPrivateParts}): a map inside a thread that reads arrays the thread made
@@ -70,6 +71,17 @@ final class InnerLoopStages {
    * CPU per run (bench/README.md, fifth session).
    */
   static final int MIN_ITERATIONS = 32;
+
+  /**
+   * The fewest evaluations of its units (iterations times evaluations per iteration) a run of a
+   * loop with a region needs for it to run staged; shorter runs run the loop as it is. A region's
+   * lane-wise code is large and is slow until the JIT compiler's last tier has compiled it, a fixed
+   * cost that only long runs win back. Measured on OptionPricing (bench/README.md, sixth session):
+   * runs of 32 evaluations (small, a chunk's paths) and 480 (medium) took about three times the CPU
+   * time in the first run and no less once warm; 1,101 (large, one path's dates; fifth session)
+   * more in the first run and less warm; 35,232 (large, a chunk's paths) less in both.
+   */
+  static final int REGION_MIN_EVALUATIONS = 4096;
 
   /**
    * The most evaluations of a unit per iteration (in the loop's inner loops) for a run to be
@@ -185,6 +197,11 @@ final class InnerLoopStages {
   /** The staged units, in the order of the body. */
   List<MathCall> units() {
     return units;
+  }
+
+  /** Whether a unit is a region ({@link #REGION_MIN_EVALUATIONS}). */
+  boolean hasRegion() {
+    return units.stream().anyMatch(unit -> unit.region().isPresent());
   }
 
   /**

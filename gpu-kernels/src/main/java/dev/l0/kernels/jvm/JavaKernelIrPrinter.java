@@ -607,14 +607,31 @@ public final class JavaKernelIrPrinter {
 
   /**
    * {@code f} as it is where a run has too few iterations to be staged ({@link
-   * InnerLoopStages#MIN_ITERATIONS}) or its inner loops evaluate a unit too often per iteration
-   * ({@link InnerLoopStages#MAX_EVALUATIONS_PER_ITERATION}), else as {@code longRun} prints it.
+   * InnerLoopStages#MIN_ITERATIONS}), its inner loops evaluate a unit too often per iteration
+   * ({@link InnerLoopStages#MAX_EVALUATIONS_PER_ITERATION}), or it has a region and evaluates its
+   * units too few times ({@link InnerLoopStages#REGION_MIN_EVALUATIONS}), else as {@code longRun}
+   * prints it.
    */
   private void plainWhereShort(KernelStmt.For f, LongRun longRun) {
     String start = hoisted(f.start(), "start");
     String bound = hoisted(f.bound(), "bound");
     String step = hoisted(f.step(), "step");
-    String perIteration = innerStages(f).map(this::evaluationsPerIteration).orElse("1L");
+    java.util.Optional<InnerLoopStages> stages = innerStages(f);
+    String perIteration = stages.map(this::evaluationsPerIteration).orElse("1L");
+    String fewRegionEvaluations =
+        stages.filter(InnerLoopStages::hasRegion).isPresent()
+            ? " || ("
+                + bound
+                + " - "
+                + start
+                + ") / "
+                + step
+                + " * "
+                + perIteration
+                + " < "
+                + InnerLoopStages.REGION_MIN_EVALUATIONS
+                + "L"
+            : "";
     line(
         "if ("
             + shortRun(start, bound, step)
@@ -622,7 +639,9 @@ public final class JavaKernelIrPrinter {
             + perIteration
             + " > "
             + InnerLoopStages.MAX_EVALUATIONS_PER_ITERATION
-            + "L) {");
+            + "L"
+            + fewRegionEvaluations
+            + ") {");
     indent++;
     plainLoop(f, start, bound, step);
     indent--;

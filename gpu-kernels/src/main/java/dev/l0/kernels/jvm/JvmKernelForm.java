@@ -29,8 +29,9 @@ public final class JvmKernelForm {
 
   /**
    * For example {@code ; inner loops lane-wise: 1 (VectorMath per iteration: log, erf x4; runs of
-   * 32 iterations or more)} where loops inside the kernel's threads run lane-wise ({@link
-   * InnerLoopStages}), else empty.
+   * 32 iterations or more)} (with {@code , with a region 4096 evaluations or more} before the
+   * parenthesis where one has a region) where loops inside the kernel's threads run lane-wise
+   * ({@link InnerLoopStages}), else empty.
    */
   private static String innerLoops(Kernel kernel) {
     if (!VectorMath.lanewise()) {
@@ -49,7 +50,11 @@ public final class JvmKernelForm {
         + counted(functions)
         + "; runs of "
         + InnerLoopStages.MIN_ITERATIONS
-        + " iterations or more)";
+        + " iterations or more"
+        + (loops.stream().anyMatch(InnerLoopStages::hasRegion)
+            ? ", with a region " + InnerLoopStages.REGION_MIN_EVALUATIONS + " evaluations or more"
+            : "")
+        + ")";
   }
 
   /** How the kernel's rows run. */

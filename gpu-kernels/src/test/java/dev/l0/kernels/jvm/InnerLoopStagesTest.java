@@ -187,8 +187,29 @@ class InnerLoopStagesTest {
     assertTrue(source.contains(".blend("), source);
     assertTrue(source.contains("VectorMath.log("), source);
     assertFalse(JavaKernelIrPrinter.printPerRow(kernel).source().contains("REGION$"));
-    assertSameAsInterpreter(REGION, values(5, 9), quantiles(InnerLoopStages.CHUNK + 45, 10));
+    // staged (a run of at least REGION_MIN_EVALUATIONS), and as it is (shorter runs)
+    assertSameAsInterpreter(
+        REGION, values(3, 9), quantiles(InnerLoopStages.REGION_MIN_EVALUATIONS + 45, 10));
+    assertSameAsInterpreter(
+        REGION, values(3, 13), quantiles(InnerLoopStages.REGION_MIN_EVALUATIONS - 1, 14));
     assertSameAsInterpreter(REGION, values(5, 11), quantiles(InnerLoopStages.MIN_ITERATIONS, 12));
+  }
+
+  @Test
+  void onlyLoopsWithARegionNeedLongRunsToBeStaged() {
+    String regionGuard = " < " + InnerLoopStages.REGION_MIN_EVALUATIONS + "L) {";
+    Kernel region = onlyKernel(REGION);
+    assertTrue(JvmGroupRunner.javaSource(region).contains(regionGuard));
+    assertTrue(
+        JvmKernelForm.describe(region)
+            .contains(
+                "with a region "
+                    + InnerLoopStages.REGION_MIN_EVALUATIONS
+                    + " evaluations or more)"));
+    Kernel calls = onlyKernel(LEVELS);
+    assertTrue(JvmGroupRunner.javaSource(calls).contains("VectorMath."));
+    assertFalse(JvmGroupRunner.javaSource(calls).contains(regionGuard));
+    assertFalse(JvmKernelForm.describe(calls).contains("with a region"));
   }
 
   @Test
@@ -204,12 +225,14 @@ class InnerLoopStagesTest {
     assertEquals(1, staged.get(0).units().size());
     assertEquals(1, staged.get(0).units().get(0).loops().size());
     Program program = L0Parser.parse(NESTED_REGION, "nested.l0");
-    // rows of 3 (a chunk holds 85 rows), of 1, of more than a chunk (one row a chunk), and of
-    // more than a staged run takes (the loop runs as it is)
+    // rows of 3 (a chunk holds 85 rows) and of 1, staged; rows of 3 in a run with too few
+    // evaluations for a region (as it is); rows of more than a chunk (one row a chunk), staged;
+    // rows of more than a staged run takes (as it is)
     for (int[] shape :
         new int[][] {
+          {1400, 3},
+          {InnerLoopStages.REGION_MIN_EVALUATIONS + 7, 1},
           {200, 3},
-          {70, 1},
           {64, InnerLoopStages.CHUNK + 9},
           {64, InnerLoopStages.MAX_EVALUATIONS_PER_ITERATION + 1}
         }) {
@@ -245,8 +268,9 @@ class InnerLoopStagesTest {
         }
       }
     }
-    // the path kernels of main and of payoffSums (the entry for Spark): the loop over a path's
-    // dates, its inner loop over the underlyings, AS241's inverse normal as the region
+    // the path kernels of main and of payoffSums (the entry for Spark): the draws of a chunk's
+    // paths (the loop over the paths, its inner loops over dates and underlyings), AS241's
+    // inverse normal as the region
     assertEquals(2, regions.size(), regions::toString);
   }
 
