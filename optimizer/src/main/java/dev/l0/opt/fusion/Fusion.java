@@ -143,11 +143,11 @@ public final class Fusion implements Pass {
           || fuseOneReplicate(stms, body.result(), sizes)
           || sinkIntoBranches(stms, body.result(), names)
           || duplicateOneCheapProducer(stms, body.result(), names, history)
-          || kernelLevel && joinOneSiblingPair(stms, around, names, history)
-          || kernelLevel && joinOneMapWithReduction(stms, around, names, history)
-          || kernelLevel && foldOneReductionIntoFilter(stms, around, names, history)
+          || kernelLevel && SiblingJoin.HORIZONTAL.joinOne(stms, around, names, history)
+          || kernelLevel && SiblingJoin.HORIZONTAL_MAP.joinOne(stms, around, names, history)
+          || kernelLevel && SiblingJoin.FILTERMAP_REDUCE.joinOne(stms, around, names, history)
           || kernelLevel && ClusterJoin.joinOnePair(stms, types, names, history)
-          || kernelLevel && joinOneMapPair(stms, around, names, history)
+          || kernelLevel && SiblingJoin.HORIZONTAL_MAPS.joinOne(stms, around, names, history)
           || interchangeOneScan(stms, body.result(), types, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
@@ -172,76 +172,40 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * Horizontal fusion ({@link FusionRule#FUSE_HORIZONTAL}): the first pair of reductions over
-   * arrays of one outer size ({@link OuterSizes}, {@code around} giving what the bodies around
-   * show), at most one of which may fail ({@link #onePassFailsAsBefore}), whose first's results
-   * nothing up to the second reads and whose first's reads nothing between them consumes, joins at
-   * the second's place.
+   * The joins of two sibling statements into one pass, each the pair rule on the first pair of
+   * statements where it applies ({@link #joinOnePair}): the second's place must pass {@code
+   * joinsAt} (a cheap first test) and the pair {@code alsoRequires}.
    */
-  private static boolean joinOneSiblingPair(
-      List<Stm> stms, OuterSizes around, NameSource names, FusionHistory history) {
-    return joinOnePair(
-        stms,
-        around,
-        names,
-        history,
-        FusionRule.FUSE_HORIZONTAL,
-        Fusion::isReduction,
-        (first, second) -> isReduction(first));
-  }
-
-  /**
-   * Horizontal fusion of a map ({@link FusionRule#FUSE_HORIZONTAL_MAP}, seed 001): the first pair
-   * of a reduction and a map of rows regular by construction ({@link #regularResults}: scalars or
-   * arrays of sizes known outside it) over arrays of one outer size ({@link OuterSizes}), either
-   * first, at most one of which may fail ({@link #onePassFailsAsBefore}), whose first's results
-   * nothing up to the second reads and whose first's reads nothing between them consumes, joins at
-   * the second's place as one screma yielding the accumulators and the map's arrays.
-   */
-  private static boolean joinOneMapWithReduction(
-      List<Stm> stms, OuterSizes around, NameSource names, FusionHistory history) {
-    return joinOnePair(
-        stms,
-        around,
-        names,
-        history,
+  private enum SiblingJoin {
+    /**
+     * Horizontal fusion ({@link FusionRule#FUSE_HORIZONTAL}): two reductions over arrays of one
+     * outer size ({@link OuterSizes}) join at the second's place.
+     */
+    HORIZONTAL(
+        FusionRule.FUSE_HORIZONTAL, Fusion::isReduction, (first, second) -> isReduction(first)),
+    /**
+     * Horizontal fusion of a map ({@link FusionRule#FUSE_HORIZONTAL_MAP}, seed 001): a reduction
+     * and a map of rows regular by construction ({@link #regularResults}: scalars or arrays of
+     * sizes known outside it) over arrays of one outer size, either first, join at the second's
+     * place as one screma yielding the accumulators and the map's arrays.
+     */
+    HORIZONTAL_MAP(
         FusionRule.FUSE_HORIZONTAL_MAP,
         stm -> stm.exp() instanceof Exp.Screma,
-        (first, second) -> true);
-  }
-
-  /**
-   * Horizontal fusion of maps ({@link FusionRule#FUSE_HORIZONTAL_MAPS}, seed 001): the first pair
-   * of maps of scalar rows over arrays of one outer size ({@link OuterSizes}) left apart by the
-   * clustering, at most one of which may fail ({@link #onePassFailsAsBefore}), whose first's
-   * results nothing up to the second reads and whose first's reads nothing between them consumes,
-   * joins at the second's place as one map.
-   */
-  private static boolean joinOneMapPair(
-      List<Stm> stms, OuterSizes around, NameSource names, FusionHistory history) {
-    return joinOnePair(
-        stms,
-        around,
-        names,
-        history,
-        FusionRule.FUSE_HORIZONTAL_MAPS,
-        stm -> stm.exp().isMap(),
-        (first, second) -> true);
-  }
-
-  /**
-   * Filter-reduce ({@link FusionRule#FUSE_FILTERMAP_REDUCE}): the first reduction of the kept
-   * values of a filter whose rows are also used elsewhere, at most one of the two may fail ({@link
-   * #onePassFailsAsBefore}), nothing between the two reading the filter's results or consuming what
-   * it reads, is folded in the filter's pass, at the reduction's place.
-   */
-  private static boolean foldOneReductionIntoFilter(
-      List<Stm> stms, OuterSizes around, NameSource names, FusionHistory history) {
-    return joinOnePair(
-        stms,
-        around,
-        names,
-        history,
+        (first, second) -> true),
+    /**
+     * Horizontal fusion of maps ({@link FusionRule#FUSE_HORIZONTAL_MAPS}, seed 001): two maps of
+     * scalar rows over arrays of one outer size that the clustering left apart join at the second's
+     * place as one map.
+     */
+    HORIZONTAL_MAPS(
+        FusionRule.FUSE_HORIZONTAL_MAPS, stm -> stm.exp().isMap(), (first, second) -> true),
+    /**
+     * Filter-reduce ({@link FusionRule#FUSE_FILTERMAP_REDUCE}): a reduction of the kept values of a
+     * filter whose rows are also used elsewhere, reading the filter's results only as inputs, is
+     * folded in the filter's pass, at the reduction's place.
+     */
+    FILTERMAP_REDUCE(
         FusionRule.FUSE_FILTERMAP_REDUCE,
         Fusion::isReduction,
         (producer, consumer) -> {
@@ -249,6 +213,20 @@ public final class Fusion implements Pass {
           producer.pattern().forEach(p -> outputs.add(p.name()));
           return onlyInputUses(consumer, (Exp.Soac) consumer.exp(), outputs);
         });
+
+    private final FusionRule rule;
+    private final Predicate<Stm> joinsAt;
+    private final BiPredicate<Stm, Stm> alsoRequires;
+
+    SiblingJoin(FusionRule rule, Predicate<Stm> joinsAt, BiPredicate<Stm, Stm> alsoRequires) {
+      this.rule = rule;
+      this.joinsAt = joinsAt;
+      this.alsoRequires = alsoRequires;
+    }
+
+    boolean joinOne(List<Stm> stms, OuterSizes around, NameSource names, FusionHistory history) {
+      return joinOnePair(stms, around, names, history, rule, joinsAt, alsoRequires);
+    }
   }
 
   /**
