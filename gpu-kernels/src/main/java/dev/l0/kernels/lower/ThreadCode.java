@@ -431,10 +431,23 @@ final class ThreadCode {
       sameRows = and(sameRows, eq(target.dims().get(0), rows));
     }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
-    List<KernelStmt> body = new ArrayList<>();
-    List<Destination> dests = rowDestinations.stream().map(d -> d.apply(j)).toList();
-    apply(map.function(), inputs.stream().map(in -> row(in, j)).toList(), dests, body);
+    List<KernelStmt> body = rowCode(map.function(), inputs, rowDestinations, j);
     KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
+    if (group.interleavesRows() && InterleavedRows.gains(map.function())) {
+      // row j and row j + 1 (row j again at the end of an odd count: the same values twice)
+      KernelExpr.Var next = group.fresh("j", ScalarType.I64);
+      KernelExpr following = KernelExprs.add(j, KernelExprs.ONE);
+      List<KernelStmt> nextBody = rowCode(map.function(), inputs, rowDestinations, next);
+      List<KernelStmt> both = InterleavedRows.interleave(body, nextBody);
+      if (both != null) {
+        List<KernelStmt> pair = new ArrayList<>();
+        pair.add(
+            new KernelStmt.Declare(
+                next, new KernelExpr.Select(KernelExprs.lt(following, rows), following, j)));
+        pair.addAll(both);
+        loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.i64(2), pair);
+      }
+    }
     // Inputs of different sizes failed the size check before the map (thesis §4.2's certificates):
     // their rows are not read.
     KernelExpr inputsAgree = KernelExprs.TRUE;
@@ -448,6 +461,18 @@ final class ThreadCode {
         guarded,
         List.of(shapeError(map.pos().equals(SourcePos.NONE) ? group.soacPos() : map.pos())),
         out);
+  }
+
+  /** The code of row {@code j} of a map with function {@code f}: its results to their rows. */
+  private List<KernelStmt> rowCode(
+      Lambda f,
+      List<ArrayView> inputs,
+      List<Function<KernelExpr, Destination>> rowDestinations,
+      KernelExpr.Var j) {
+    List<KernelStmt> body = new ArrayList<>();
+    List<Destination> dests = rowDestinations.stream().map(d -> d.apply(j)).toList();
+    apply(f, inputs.stream().map(in -> row(in, j)).toList(), dests, body);
+    return body;
   }
 
   /**
