@@ -12,68 +12,109 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Two rows of a map inside a thread at once, for a CPU: where the map's function runs a sequential
- * loop (a tridiagonal solve's sweeps, whose every step waits for the one before), the code of two
- * rows, lowered each with scratch parts of its own, runs statement by statement in turn, and each
- * pair of loops the two rows run alike runs as one loop doing a step of each row. The two rows'
- * dependence chains are independent, so the core overlaps them (on a CPU the chain's latency, not
- * its work, bounds such a loop).
+ * Several rows of a map inside a thread at once, for a CPU: where the map's function runs a
+ * sequential loop (a tridiagonal solve's sweeps, whose every step waits for the one before), the
+ * code of {@link #ROWS} rows, lowered each with scratch parts of its own, runs statement by
+ * statement in turn, and the loops the rows run alike at the same place run as one loop doing a
+ * step of each row. The rows' dependence chains are independent, so the core overlaps them (on a
+ * CPU the chain's latency, not its work, bounds such a loop).
  *
  * <p>The rows' code may be interleaved only where it gives the same memory and locals as running
- * the first row's code, then the second's: every statement of the second row that moves ahead of a
- * statement of the first must touch nothing the other writes (no local, and no part of a buffer
- * that {@link ThreadPrivateParts} cannot tell apart), and neither may two loops that become one.
+ * the rows' code one row after the other: every statement of a later row that moves ahead of a
+ * statement of an earlier one must touch nothing the other writes (no local, and no part of a
+ * buffer that {@link ThreadPrivateParts} cannot tell apart), and neither may loops that become one.
  * Run-time failures may be recorded in another order, which a kernel's error word allows (it keeps
  * any one code).
  */
-final class InterleavedRows {
+public final class InterleavedRows {
   private InterleavedRows() {}
 
-  /** Whether rows of a map with function {@code f} gain from running two at once. */
+  /** How many rows run at once. */
+  public static final int ROWS = 2;
+
+  /**
+   * Whether rows of a map with function {@code f} gain from running {@link #ROWS} at once: its body
+   * runs a loop that carries an array (a sweep over a row, each step reading what the step before
+   * stored).
+   */
   static boolean gains(Lambda f) {
-    return f.body().stms().stream().anyMatch(stm -> stm.exp() instanceof Exp.Loop);
+    return f.body().stms().stream()
+        .anyMatch(
+            stm ->
+                stm.exp() instanceof Exp.Loop loop
+                    && loop.mergeParams().stream().anyMatch(p -> p.type().rank() > 0));
   }
 
   /**
-   * The statements {@code first} (one row's) and {@code second} (the next row's, the same lowering
-   * with names and scratch parts of its own) run in turn, their loops at the same place fused; or
-   * null where that would change what they compute or they are not alike.
+   * The statements of {@code rows} (each row's: the same lowering with names and scratch parts of
+   * its own) run in turn, statement by statement, their loops at the same place fused; or null
+   * where that would change what they compute or no loops fuse.
    */
-  static List<KernelStmt> interleave(List<KernelStmt> first, List<KernelStmt> second) {
-    if (first.size() != second.size()) {
+  static List<KernelStmt> interleave(List<List<KernelStmt>> rows) {
+    int length = rows.get(0).size();
+    if (rows.stream().anyMatch(r -> r.size() != length)) {
       return null;
     }
-    List<Effects> a = first.stream().map(Effects::of).toList();
-    List<Effects> b = second.stream().map(Effects::of).toList();
-    for (int x = 0; x < b.size(); x++) {
-      for (int y = x + 1; y < a.size(); y++) {
-        if (b.get(x).conflicts(a.get(y))) {
-          return null;
+    List<List<Effects>> effects =
+        rows.stream().map(r -> r.stream().map(Effects::of).toList()).toList();
+    // statement x of a later row runs before statement y > x of every earlier row
+    for (int later = 1; later < rows.size(); later++) {
+      for (int earlier = 0; earlier < later; earlier++) {
+        for (int x = 0; x < length; x++) {
+          for (int y = x + 1; y < length; y++) {
+            if (effects.get(later).get(x).conflicts(effects.get(earlier).get(y))) {
+              return null;
+            }
+          }
         }
       }
     }
     List<KernelStmt> out = new ArrayList<>();
     boolean fused = false;
-    for (int i = 0; i < first.size(); i++) {
-      KernelStmt s = first.get(i);
-      KernelStmt t = second.get(i);
-      if (s instanceof KernelStmt.For f
-          && t instanceof KernelStmt.For g
-          && f.start().equals(g.start())
-          && f.bound().equals(g.bound())
-          && f.step().equals(g.step())
-          && !a.get(i).conflicts(b.get(i))) {
-        List<KernelStmt> body = new ArrayList<>(f.body());
-        body.add(new KernelStmt.Declare(g.counter(), f.counter()));
-        body.addAll(g.body());
-        out.add(new KernelStmt.For(f.counter(), f.start(), f.bound(), f.step(), body));
+    for (int i = 0; i < length; i++) {
+      int at = i;
+      List<KernelStmt> statements = rows.stream().map(r -> r.get(at)).toList();
+      List<Effects> touched = effects.stream().map(e -> e.get(at)).toList();
+      if (fusable(statements, touched)) {
+        KernelStmt.For first = (KernelStmt.For) statements.get(0);
+        List<KernelStmt> body = new ArrayList<>(first.body());
+        for (KernelStmt s : statements.subList(1, statements.size())) {
+          KernelStmt.For loop = (KernelStmt.For) s;
+          body.add(new KernelStmt.Declare(loop.counter(), first.counter()));
+          body.addAll(loop.body());
+        }
+        out.add(
+            new KernelStmt.For(first.counter(), first.start(), first.bound(), first.step(), body));
         fused = true;
       } else {
-        out.add(s);
-        out.add(t);
+        out.addAll(statements);
       }
     }
     return fused ? out : null;
+  }
+
+  /**
+   * Whether {@code statements} (one per row) are loops over the same counts that touch nothing of
+   * each other's ({@code touched}), so that one loop may run a step of each in turn.
+   */
+  private static boolean fusable(List<KernelStmt> statements, List<Effects> touched) {
+    if (!(statements.get(0) instanceof KernelStmt.For first)) {
+      return false;
+    }
+    for (int r = 1; r < statements.size(); r++) {
+      if (!(statements.get(r) instanceof KernelStmt.For loop)
+          || !loop.start().equals(first.start())
+          || !loop.bound().equals(first.bound())
+          || !loop.step().equals(first.step())) {
+        return false;
+      }
+      for (int earlier = 0; earlier < r; earlier++) {
+        if (touched.get(r).conflicts(touched.get(earlier))) {
+          return false;
+        }
+      }
+    }
+    return true;
   }
 
   /** One access of a buffer. */

@@ -434,18 +434,23 @@ final class ThreadCode {
     List<KernelStmt> body = rowCode(map.function(), inputs, rowDestinations, j);
     KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
     if (group.interleavesRows() && InterleavedRows.gains(map.function())) {
-      // row j and row j + 1 (row j again at the end of an odd count: the same values twice)
-      KernelExpr.Var next = group.fresh("j", ScalarType.I64);
-      KernelExpr following = KernelExprs.add(j, KernelExprs.ONE);
-      List<KernelStmt> nextBody = rowCode(map.function(), inputs, rowDestinations, next);
-      List<KernelStmt> both = InterleavedRows.interleave(body, nextBody);
-      if (both != null) {
-        List<KernelStmt> pair = new ArrayList<>();
+      // rows j, j + 1, ...; past the last row the last one again (the same values twice)
+      List<List<KernelStmt>> rowsCode = new ArrayList<>(List.of(body));
+      List<KernelStmt> pair = new ArrayList<>();
+      KernelExpr last = KernelExprs.sub(rows, KernelExprs.ONE);
+      for (int r = 1; r < InterleavedRows.ROWS; r++) {
+        KernelExpr.Var next = group.fresh("j", ScalarType.I64);
         pair.add(
             new KernelStmt.Declare(
-                next, new KernelExpr.Select(KernelExprs.lt(following, rows), following, j)));
-        pair.addAll(both);
-        loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.i64(2), pair);
+                next, KernelExprs.min(KernelExprs.add(j, KernelExprs.i64(r)), last)));
+        rowsCode.add(rowCode(map.function(), inputs, rowDestinations, next));
+      }
+      List<KernelStmt> interleaved = InterleavedRows.interleave(rowsCode);
+      if (interleaved != null) {
+        pair.addAll(interleaved);
+        loop =
+            new KernelStmt.For(
+                j, KernelExprs.ZERO, rows, KernelExprs.i64(InterleavedRows.ROWS), pair);
       }
     }
     // Inputs of different sizes failed the size check before the map (thesis §4.2's certificates):
