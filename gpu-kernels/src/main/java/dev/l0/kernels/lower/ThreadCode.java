@@ -436,21 +436,21 @@ final class ThreadCode {
     if (group.interleavesRows() && InterleavedRows.gains(map.function())) {
       // rows j, j + 1, ...; past the last row the last one again (the same values twice)
       List<List<KernelStmt>> rowsCode = new ArrayList<>(List.of(body));
-      List<KernelStmt> pair = new ArrayList<>();
+      List<KernelStmt> together = new ArrayList<>();
       KernelExpr last = KernelExprs.sub(rows, KernelExprs.ONE);
       for (int r = 1; r < InterleavedRows.ROWS; r++) {
         KernelExpr.Var next = group.fresh("j", ScalarType.I64);
-        pair.add(
+        together.add(
             new KernelStmt.Declare(
                 next, KernelExprs.min(KernelExprs.add(j, KernelExprs.i64(r)), last)));
         rowsCode.add(rowCode(map.function(), inputs, rowDestinations, next));
       }
       List<KernelStmt> interleaved = InterleavedRows.interleave(rowsCode);
       if (interleaved != null) {
-        pair.addAll(interleaved);
+        together.addAll(interleaved);
         loop =
             new KernelStmt.For(
-                j, KernelExprs.ZERO, rows, KernelExprs.i64(InterleavedRows.ROWS), pair);
+                j, KernelExprs.ZERO, rows, KernelExprs.i64(InterleavedRows.ROWS), together);
       }
     }
     // Inputs of different sizes failed the size check before the map (thesis §4.2's certificates):
