@@ -48,10 +48,10 @@ public final class JvmGroupRunner {
    * How the lowering lays kernels out for this runner: a thread per row (a map's grid has a block
    * for every row, as many blocks as an {@code int} counts), never a block per row, and no
    * transposed copies of inputs read along rows (a CPU core reads its row's elements in order
-   * best).
+   * best); maps inside a thread that run sequential loops run two rows at a time.
    */
   public static final LaunchConfiguration LAUNCH_CONFIGURATION =
-      new LaunchConfiguration(Integer.MAX_VALUE, 0, false);
+      new LaunchConfiguration(Integer.MAX_VALUE, 0, false, true);
 
   private static final long BLOCK_SIZE = 1;
 

@@ -16,14 +16,14 @@ import java.util.Optional;
  * one a part start and the other none, touch different arrays; anything else may be the same
  * element.
  */
-final class ThreadPrivateParts {
+public final class ThreadPrivateParts {
   private ThreadPrivateParts() {}
 
   /**
    * Whether the accesses of {@code buffer} at {@code first} and at {@code second} may touch the
    * same element: always for a buffer that is not thread-private.
    */
-  static boolean mayOverlap(Buffer buffer, KernelExpr first, KernelExpr second) {
+  public static boolean mayOverlap(Buffer buffer, KernelExpr first, KernelExpr second) {
     if (!buffer.isThreadPrivate()) {
       return true;
     }

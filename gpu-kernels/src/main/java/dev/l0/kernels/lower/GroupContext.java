@@ -63,12 +63,22 @@ final class GroupContext {
 
   private int nameCounter;
 
+  /** Whether maps inside threads run two rows at a time where that gains. */
+  private final boolean interleaveRows;
+
   /**
    * For lowering {@code soac} of {@code function}; its kernels read the arrays named in {@code
-   * readTransposed} from a copy with the row index innermost ({@link UncoalescedReads}).
+   * readTransposed} from a copy with the row index innermost ({@link UncoalescedReads}); maps
+   * inside its threads run two rows at a time where that gains ({@link InterleavedRows}) if {@code
+   * interleaveRows}.
    */
-  GroupContext(InternalFunction function, Exp.Soac soac, Set<String> readTransposed) {
+  GroupContext(
+      InternalFunction function,
+      Exp.Soac soac,
+      Set<String> readTransposed,
+      boolean interleaveRows) {
     this.readTransposed = Set.copyOf(readTransposed);
+    this.interleaveRows = interleaveRows;
     soacPos = SourcePositions.ofSoac(soac);
     soacOperation =
         soac instanceof Exp.Screma s && s.folds()
@@ -210,6 +220,11 @@ final class GroupContext {
     }
     throw new UnsupportedKernelException(
         "an array result whose size is not known before the kernel runs (" + dim + ")");
+  }
+
+  /** Whether maps inside the group's threads run two rows at a time where that gains. */
+  boolean interleavesRows() {
+    return interleaveRows;
   }
 
   /**

@@ -63,7 +63,8 @@ public final class KernelLowering {
       throw new UnsupportedKernelException("a " + soac.keyword() + " without inputs");
     }
     try {
-      GroupContext group = new GroupContext(function, soac, readTransposed);
+      GroupContext group =
+          new GroupContext(function, soac, readTransposed, configuration.interleaveRows());
       KernelGroup lowered =
           lowerSoac(group, kernel.function(), kernel.statement().pattern(), soac, configuration);
       return TiledTranspose.runFirst(group, lowered, configuration);

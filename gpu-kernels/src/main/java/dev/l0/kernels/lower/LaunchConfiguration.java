@@ -7,7 +7,10 @@ package dev.l0.kernels.lower;
  * row instead of a thread per row ({@code segmentedRowsBelow}, see {@link SegmentedRows}), and
  * whether inputs that threads read along rows are read from a transposed copy ({@code
  * transposeRowReads}, see {@link UncoalescedReads}: on a GPU; a CPU core reads along its row best
- * as it is). The block size stays the executor's choice: every kernel is correct for every block
+ * as it is), and whether a map inside a thread whose function runs a sequential loop runs two rows
+ * at a time, their loops interleaved ({@code interleaveRows}, see {@link InterleavedRows}: on a
+ * CPU, whose cores overlap two rows' dependence chains; a GPU's thread hides latency with other
+ * threads). The block size stays the executor's choice: every kernel is correct for every block
  * size.
  *
  * <p>{@link #forDevice} derives both from a device's multiprocessor count ({@code
@@ -18,13 +21,13 @@ package dev.l0.kernels.lower;
  * blocks, a block per row below 2048 rows.
  */
 public record LaunchConfiguration(
-    long maxBlocks, long segmentedRowsBelow, boolean transposeRowReads) {
+    long maxBlocks, long segmentedRowsBelow, boolean transposeRowReads, boolean interleaveRows) {
   /** The configuration of a typical device: 64 multiprocessors of 16 resident blocks. */
   public static final LaunchConfiguration DEFAULT = forDevice(64, 16);
 
   /** A GPU's configuration: inputs read along rows per thread are read from a transposed copy. */
   public LaunchConfiguration(long maxBlocks, long segmentedRowsBelow) {
-    this(maxBlocks, segmentedRowsBelow, true);
+    this(maxBlocks, segmentedRowsBelow, true, false);
   }
 
   public LaunchConfiguration {
@@ -58,6 +61,6 @@ public record LaunchConfiguration(
    * Long.MAX_VALUE}: always).
    */
   public LaunchConfiguration withSegmentedRowsBelow(long rows) {
-    return new LaunchConfiguration(maxBlocks, rows, transposeRowReads);
+    return new LaunchConfiguration(maxBlocks, rows, transposeRowReads, interleaveRows);
   }
 }

@@ -431,10 +431,28 @@ final class ThreadCode {
       sameRows = and(sameRows, eq(target.dims().get(0), rows));
     }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
-    List<KernelStmt> body = new ArrayList<>();
-    List<Destination> dests = rowDestinations.stream().map(d -> d.apply(j)).toList();
-    apply(map.function(), inputs.stream().map(in -> row(in, j)).toList(), dests, body);
+    List<KernelStmt> body = rowCode(map.function(), inputs, rowDestinations, j);
     KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
+    if (group.interleavesRows() && InterleavedRows.gains(map.function())) {
+      // rows j, j + 1, ...; past the last row the last one again (the same values twice)
+      List<List<KernelStmt>> rowsCode = new ArrayList<>(List.of(body));
+      List<KernelStmt> together = new ArrayList<>();
+      KernelExpr last = KernelExprs.sub(rows, KernelExprs.ONE);
+      for (int r = 1; r < InterleavedRows.ROWS; r++) {
+        KernelExpr.Var next = group.fresh("j", ScalarType.I64);
+        together.add(
+            new KernelStmt.Declare(
+                next, KernelExprs.min(KernelExprs.add(j, KernelExprs.i64(r)), last)));
+        rowsCode.add(rowCode(map.function(), inputs, rowDestinations, next));
+      }
+      List<KernelStmt> interleaved = InterleavedRows.interleave(rowsCode);
+      if (interleaved != null) {
+        together.addAll(interleaved);
+        loop =
+            new KernelStmt.For(
+                j, KernelExprs.ZERO, rows, KernelExprs.i64(InterleavedRows.ROWS), together);
+      }
+    }
     // Inputs of different sizes failed the size check before the map (thesis §4.2's certificates):
     // their rows are not read.
     KernelExpr inputsAgree = KernelExprs.TRUE;
@@ -448,6 +466,18 @@ final class ThreadCode {
         guarded,
         List.of(shapeError(map.pos().equals(SourcePos.NONE) ? group.soacPos() : map.pos())),
         out);
+  }
+
+  /** The code of row {@code j} of a map with function {@code f}: its results to their rows. */
+  private List<KernelStmt> rowCode(
+      Lambda f,
+      List<ArrayView> inputs,
+      List<Function<KernelExpr, Destination>> rowDestinations,
+      KernelExpr.Var j) {
+    List<KernelStmt> body = new ArrayList<>();
+    List<Destination> dests = rowDestinations.stream().map(d -> d.apply(j)).toList();
+    apply(f, inputs.stream().map(in -> row(in, j)).toList(), dests, body);
+    return body;
   }
 
   /**

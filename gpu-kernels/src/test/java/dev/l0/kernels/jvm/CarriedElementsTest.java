@@ -10,6 +10,7 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.lower.InterleavedRows;
 import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
@@ -93,10 +94,11 @@ class CarriedElementsTest {
     KernelPlan.Kernel main = plan.kernels().get(0);
     Kernel kernel =
         KernelLowering.lower(plan, main, JvmGroupRunner.LAUNCH_CONFIGURATION).kernels().get(0);
-    // bb and yy forward, yy backward: in the solve along y, the one along x, and that one's copy
-    // for a grid without rows (the lowering's path for a map over zero rows)
+    // bb and yy forward, yy backward: in the solve along y and the one along x, for each of the
+    // rows they run at once (InterleavedRows), and in the solve along x's copy for a grid without
+    // rows (the lowering's path for a map over zero rows)
     assertEquals(
-        9,
+        3 * 2 * InterleavedRows.ROWS + 3,
         count(JvmGroupRunner.javaSource(kernel), "boolean stored\\$\\d+ = false;"),
         kernel.name());
     // outer, numX (long enough to run the volatility map lane-wise), numY, numT, s0, t, alpha,
