@@ -7,6 +7,7 @@ import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.RunMeter;
+import dev.l0.kernels.exec.SpareArrays;
 import dev.l0.kernels.runtime.DeviceSelection;
 import dev.l0.types.NestingLimit;
 import java.util.ArrayList;
@@ -136,6 +137,16 @@ public final class CompiledProgram implements AutoCloseable {
 
   /** {@link #run}, also returning what this call alone spent in kernels and host/device copies. */
   public MeasuredRun runMeasured(Object... arguments) {
+    return runMeasuredWithSpares(SpareArrays.NONE, arguments);
+  }
+
+  /**
+   * {@link #runMeasured}, where the JVM backend's kernels allocate their buffers (results among
+   * them) from {@code spares}: arrays that earlier calls with the same {@code spares} allocated and
+   * the caller has given back ({@link SpareArrays#giveBack}) are reused, zero-filled, instead of
+   * new ones. Other backends ignore it.
+   */
+  public MeasuredRun runMeasuredWithSpares(SpareArrays spares, Object... arguments) {
     if (closed) {
       throw new IllegalStateException(entry + " was closed; compile the program again to run it");
     }
@@ -160,7 +171,7 @@ public final class CompiledProgram implements AutoCloseable {
     // the nesting limit runs whatever the caller's stack; a shallow one on the caller's thread.
     List<HostValue> resultComponents =
         NestingLimit.onLargeStackBeyond(
-            runner.nestingDepth(), () -> runner.callFlattened(entry, components, meter));
+            runner.nestingDepth(), () -> runner.callFlattened(entry, components, meter, spares));
     Object result =
         JavaResults.toJava(
             exactFloatSums.isPresent()

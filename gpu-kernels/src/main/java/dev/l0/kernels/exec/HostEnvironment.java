@@ -11,11 +11,12 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The variables of one host-runner call, by name, and the call's {@link RunMeter}. Each variable
- * holds the {@link HostValue} it was bound to; {@link #flat} and {@link #value} give it in the form
- * the consumer needs, converting a boxed array to a {@link FlatArray} or a flat array to a {@link
- * Value} at most once per value and call (conversions are kept by value, so aliases share them). A
- * call creates its own environment, so it is not thread-safe and need not be.
+ * The variables of one host-runner call, by name, the call's {@link RunMeter} and the {@link
+ * SpareArrays} its JVM kernels allocate their buffers from. Each variable holds the {@link
+ * HostValue} it was bound to; {@link #flat} and {@link #value} give it in the form the consumer
+ * needs, converting a boxed array to a {@link FlatArray} or a flat array to a {@link Value} at most
+ * once per value and call (conversions are kept by value, so aliases share them). A call creates
+ * its own environment, so it is not thread-safe and need not be.
  */
 public final class HostEnvironment {
   private final Map<String, HostValue> bound = new HashMap<>();
@@ -23,14 +24,27 @@ public final class HostEnvironment {
   private final Map<HostValue, Value> boxedConversions = new IdentityHashMap<>();
   private final Map<HostValue, FlatArray> flatConversions = new IdentityHashMap<>();
   private final RunMeter meter;
+  private final SpareArrays spares;
 
+  /** An environment whose kernels allocate every buffer anew ({@link SpareArrays#NONE}). */
   public HostEnvironment(RunMeter meter) {
+    this(meter, SpareArrays.NONE);
+  }
+
+  /** An environment whose JVM kernels allocate their buffers from {@code spares}. */
+  public HostEnvironment(RunMeter meter, SpareArrays spares) {
     this.meter = meter;
+    this.spares = spares;
   }
 
   /** The meter of the call this environment belongs to. */
   public RunMeter meter() {
     return meter;
+  }
+
+  /** Where the call's JVM kernels allocate their buffers. */
+  public SpareArrays spares() {
+    return spares;
   }
 
   /** Binds {@code name} to {@code value}. */
@@ -91,11 +105,11 @@ public final class HostEnvironment {
   }
 
   /**
-   * A new environment with this one's bindings, conversions and meter, for a variant of the call
-   * (e.g. a piece of a kernel's rows).
+   * A new environment with this one's bindings, conversions, meter and spare arrays, for a variant
+   * of the call (e.g. a piece of a kernel's rows).
    */
   public HostEnvironment copy() {
-    HostEnvironment copy = new HostEnvironment(meter);
+    HostEnvironment copy = new HostEnvironment(meter, spares);
     copy.bound.putAll(bound);
     copy.onRead.putAll(onRead);
     copy.boxedConversions.putAll(boxedConversions);

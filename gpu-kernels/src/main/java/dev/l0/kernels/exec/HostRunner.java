@@ -115,7 +115,12 @@ public final class HostRunner {
         function,
         args,
         (name, components) ->
-            run(compiled(name), components.stream().map(HostValue::of).toList(), meter).stream()
+            run(
+                    compiled(name),
+                    components.stream().map(HostValue::of).toList(),
+                    meter,
+                    SpareArrays.NONE)
+                .stream()
                 .map(HostValue::boxed)
                 .toList());
   }
@@ -130,9 +135,18 @@ public final class HostRunner {
    */
   public List<HostValue> callFlattened(
       String function, List<HostValue> components, RunMeter meter) {
+    return callFlattened(function, components, meter, SpareArrays.NONE);
+  }
+
+  /**
+   * {@link #callFlattened(String, List, RunMeter)}, its JVM kernels allocating their buffers from
+   * {@code spares}.
+   */
+  public List<HostValue> callFlattened(
+      String function, List<HostValue> components, RunMeter meter, SpareArrays spares) {
     CompiledFunction f = compiled(function);
     List<HostValue> results =
-        run(f, f.definition().argumentsWithCertificates(components, CHECKED), meter);
+        run(f, f.definition().argumentsWithCertificates(components, CHECKED), meter, spares);
     return f.definition().resultsWithoutCertificates(results);
   }
 
@@ -144,8 +158,9 @@ public final class HostRunner {
     return f;
   }
 
-  private static List<HostValue> run(CompiledFunction f, List<HostValue> args, RunMeter meter) {
-    HostEnvironment environment = new HostEnvironment(meter);
+  private static List<HostValue> run(
+      CompiledFunction f, List<HostValue> args, RunMeter meter, SpareArrays spares) {
+    HostEnvironment environment = new HostEnvironment(meter, spares);
     bind(f.definition().params(), args, environment);
     return run(f.steps(), f.definition().body().result(), environment);
   }
@@ -398,7 +413,10 @@ public final class HostRunner {
       } else if (step instanceof CallRun c) {
         List<HostValue> args = c.call().args().stream().map(a -> value(a, environment)).toList();
         CompiledFunction callee = c.functions().get(c.call().function());
-        bind(c.statement().pattern(), run(callee, args, environment.meter()), environment);
+        bind(
+            c.statement().pattern(),
+            run(callee, args, environment.meter(), environment.spares()),
+            environment);
       } else {
         IfRun i = (IfRun) step;
         boolean condition =

@@ -33,15 +33,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * Runs one kernel group on the JVM as the kernel IR's host does (package {@code
  * dev.l0.kernels.ir}), with blocks of one thread: the host steps by {@link HostProgram} (the
  * simulator's and CUDA's), buffers as primitive arrays (the inputs' {@link FlatArray} data as they
- * are, copied only where a kernel writes them; allocations zero-filled), and each launch's blocks
- * in contiguous ranges on at most {@code parallelism} threads ({@link ParallelRanges}). Each worker
- * of a launch has its own shared arrays, its own array of every thread-private buffer, which every
- * thread it runs reuses, and its own workspace ({@link KernelThreads#newWorkspace}, a staged
- * kernel's chunk arrays, kept for later launches): a launch allocates thread-private memory per
- * worker, never per thread. After a launch the error of its lowest failing block, if any, is thrown
- * as its {@code L0RuntimeError} (for a map, the first failing row's); a capacity overflow instead
- * reruns the group with larger growing arrays ({@link CapacityReruns}). Outputs come back as {@link
- * FlatArray}s, scalars boxed. Thread-safe: a run's state is its own.
+ * are, copied only where a kernel writes them; allocations zero-filled, from the call's {@link
+ * dev.l0.kernels.exec.SpareArrays}), and each launch's blocks in contiguous ranges on at most
+ * {@code parallelism} threads ({@link ParallelRanges}). Each worker of a launch has its own shared
+ * arrays, its own array of every thread-private buffer, which every thread it runs reuses, and its
+ * own workspace ({@link KernelThreads#newWorkspace}, a staged kernel's chunk arrays, kept for later
+ * launches): a launch allocates thread-private memory per worker, never per thread. After a launch
+ * the error of its lowest failing block, if any, is thrown as its {@code L0RuntimeError} (for a
+ * map, the first failing row's); a capacity overflow instead reruns the group with larger growing
+ * arrays ({@link CapacityReruns}). Outputs come back as {@link FlatArray}s, scalars boxed.
+ * Thread-safe: a run's state is its own.
  */
 public final class JvmGroupRunner {
   /**
@@ -196,7 +197,8 @@ public final class JvmGroupRunner {
         if (a.buffer().isThreadPrivate()) {
           perThread.put(a.buffer().name(), elements);
         } else {
-          buffers.put(a.buffer().name(), FlatArray.allocate(a.buffer().elementType(), elements));
+          buffers.put(
+              a.buffer().name(), environment.spares().allocate(a.buffer().elementType(), elements));
         }
       } else if (step instanceof HostProgram.Launch<KernelThreads> l) {
         launch(l, values, buffers, perThread);

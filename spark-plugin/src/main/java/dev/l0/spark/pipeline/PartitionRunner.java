@@ -6,6 +6,7 @@ import dev.l0.kernels.api.CompiledProgram;
 import dev.l0.kernels.api.MeasuredRun;
 import dev.l0.kernels.api.Parameter;
 import dev.l0.kernels.api.RunMeasurements;
+import dev.l0.kernels.exec.SpareArrays;
 import dev.l0.kernels.runtime.DeviceKind;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -56,8 +57,13 @@ public final class PartitionRunner implements AutoCloseable {
     }
   }
 
+  /** The most result arrays {@link #mapNextRows} keeps for reuse. */
+  private static final int SPARE_ARRAYS = 16;
+
   private final PipelineSpec spec;
   private final ExecutionSettings settings;
+  private final SpareArrays spares = new SpareArrays(SPARE_ARRAYS);
+  private List<Object> lastResults = List.of();
   private final Map<Role, LeaseCache.Lease<CompiledProgram>> programs = new EnumMap<>(Role.class);
   private final List<String> fallbackReasons = new ArrayList<>();
   private long compileNanos;
@@ -132,6 +138,22 @@ public final class PartitionRunner implements AutoCloseable {
   public ColumnBatch mapRows(ColumnBatch input) {
     requireKind("mapRows", PipelineKind.ROWS);
     return resultRows(run(Role.MAIN, checkedColumns(input)));
+  }
+
+  /**
+   * ROWS, batch after batch: {@link #mapRows}, where the caller is done with the batch that the
+   * previous call returned, as a Spark operator is with a batch once it asks for the next: the
+   * result arrays that the JVM backend allocated for it (not input columns passed through, nor
+   * arrays the program keeps) are allocated again for this batch's results, zero-filled, instead of
+   * new ones (at most {@value #SPARE_ARRAYS} of them), so a task allocates its result columns once,
+   * not once per batch.
+   */
+  public ColumnBatch mapNextRows(ColumnBatch input) {
+    requireKind("mapNextRows", PipelineKind.ROWS);
+    spares.giveBack(lastResults);
+    ColumnBatch output = resultRows(run(Role.MAIN, checkedColumns(input), spares));
+    lastResults = output.columns();
+    return output;
   }
 
   /** REDUCE, and SCAN's first pass: combines this batch into the running partial. */
@@ -279,6 +301,11 @@ public final class PartitionRunner implements AutoCloseable {
    * result's leaves.
    */
   private List<Object> run(Role role, Object[] leaves) {
+    return run(role, leaves, SpareArrays.NONE);
+  }
+
+  /** {@link #run(Role, Object[])}, the JVM backend's buffers allocated from {@code buffers}. */
+  private List<Object> run(Role role, Object[] leaves, SpareArrays buffers) {
     CompiledProgram program = program(role);
     // a loop, not a stream: a task runs this once per batch
     List<Type> parameterTypes = new ArrayList<>(program.parameters().size());
@@ -286,7 +313,8 @@ public final class PartitionRunner implements AutoCloseable {
       parameterTypes.add(parameter.type());
     }
     MeasuredRun measured =
-        program.runMeasured(
+        program.runMeasuredWithSpares(
+            buffers,
             role.takesEntryParameters()
                 ? spec.bound().arguments(parameterTypes, Arrays.asList(leaves))
                 : TupleLeaves.arguments(parameterTypes, Arrays.asList(leaves)));

@@ -66,7 +66,8 @@ final class PipelineTask implements Serializable {
   /** ROWS: the output batches of one partition. */
   Iterator<ColumnarBatch> mapRows(int partition, Iterator<ColumnarBatch> input) {
     PartitionRun run = PartitionRun.open(spec, ExecutorRuntime.taskSettings(device), metrics);
-    return outputBatches(run, partition, inputBatches(partition, input), PartitionRunner::mapRows);
+    return outputBatches(
+        run, partition, inputBatches(partition, input), PartitionRunner::mapNextRows);
   }
 
   /** REDUCE, and SCAN's first pass: the partition's index and its partial result. */

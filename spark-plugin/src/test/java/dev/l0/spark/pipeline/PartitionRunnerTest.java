@@ -77,6 +77,40 @@ class PartitionRunnerTest {
   }
 
   @Test
+  void batchAfterBatchTheResultArrayIsReusedAndTheInputColumnsAreNot() {
+    String text =
+        "fun {[f64], [f64]} main([f64] xs) = {xs, map(fn f64 (f64 x) => sqrt(x) * 3.0, xs)}\n";
+    PipelineSpec spec = plan(text, doubles("x"), "x");
+    Random random = new Random(23);
+    int[] rows = {512, 512, 7, 512};
+    List<ColumnBatch> inputs = new ArrayList<>();
+    for (int count : rows) {
+      inputs.add(new ColumnBatch(count, List.of(random.doubles(count).toArray())));
+    }
+    List<double[]> results = new ArrayList<>();
+    try (PartitionRunner reusing = PartitionRunner.open(spec, JVM);
+        PartitionRunner fresh = PartitionRunner.open(spec, JVM)) {
+      assertTrue(reusing.device().startsWith("jvm"), reusing.device());
+      for (ColumnBatch input : inputs) {
+        double[] xs = ((double[]) input.columns().get(0)).clone();
+        ColumnBatch output = reusing.mapNextRows(input);
+        assertSame(input.columns().get(0), output.columns().get(0));
+        assertArrayEquals(xs, (double[]) output.columns().get(0));
+        assertArrayEquals(
+            (double[]) fresh.mapRows(input).columns().get(1), (double[]) output.columns().get(1));
+        results.add((double[]) output.columns().get(1));
+      }
+    }
+    assertSame(results.get(0), results.get(1));
+    assertSame(results.get(0), results.get(3));
+    for (ColumnBatch input : inputs) {
+      for (double[] result : results) {
+        assertNotSame(input.columns().get(0), result);
+      }
+    }
+  }
+
+  @Test
   void arrayColumnsMapToArrayOutputsOverAnySplit() {
     String text =
         "fun {[[f64]], [f64]} main([[f64]] paths, [f64] weights) =\n"
