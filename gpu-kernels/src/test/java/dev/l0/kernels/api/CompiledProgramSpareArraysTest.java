@@ -19,19 +19,6 @@ import org.junit.jupiter.api.Test;
  * call with new arrays gives, bit for bit; an input passed through is never reused.
  */
 class CompiledProgramSpareArraysTest {
-  private static Object[] options(Random random, int rows) {
-    boolean[] call = new boolean[rows];
-    double[][] numbers = new double[5][rows];
-    for (int i = 0; i < rows; i++) {
-      call[i] = random.nextBoolean();
-      numbers[0][i] = 10 + 90 * random.nextDouble();
-      numbers[1][i] = 10 + 90 * random.nextDouble();
-      numbers[2][i] = 0.1 + 2 * random.nextDouble();
-      numbers[3][i] = 0.01 + 0.1 * random.nextDouble();
-      numbers[4][i] = 0.1 + 0.5 * random.nextDouble();
-    }
-    return new Object[] {call, numbers[0], numbers[1], numbers[2], numbers[3], numbers[4]};
-  }
 
   @Test
   void resultsGivenBackAreReusedWithTheSameBits() {
@@ -44,7 +31,7 @@ class CompiledProgramSpareArraysTest {
     int[] rows = {4096, 4096, 100, 4096, 0, 4096};
     double[][] results = new double[rows.length][];
     for (int call = 0; call < rows.length; call++) {
-      Object[] columns = options(random, rows[call]);
+      Object[] columns = CompiledProgramThreadsTest.options(random, rows[call]);
       if (call > 0) {
         spares.giveBack(List.of(results[call - 1]));
       }

@@ -57,7 +57,7 @@ class CompiledProgramThreadsTest {
   /**
    * {@code rows} Black-Scholes options drawn from {@code random}: the columns of P0's parameter.
    */
-  private static Object[] options(Random random, int rows) {
+  static Object[] options(Random random, int rows) {
     boolean[] call = new boolean[rows];
     double[][] numbers = new double[5][rows];
     for (int i = 0; i < rows; i++) {
