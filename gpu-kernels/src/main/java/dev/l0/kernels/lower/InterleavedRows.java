@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * Several rows of a map inside a thread at once, for a CPU: where the map's function runs a
@@ -23,8 +25,10 @@ import java.util.Set;
  * the rows' code one row after the other: every statement of a later row that moves ahead of a
  * statement of an earlier one must touch nothing the other writes (no local, and no part of a
  * buffer that {@link ThreadPrivateParts} cannot tell apart), and neither may loops that become one.
- * Run-time failures may be recorded in another order, which a kernel's error word allows (it keeps
- * any one code).
+ * Run-time failures keep the rows' order: each row's code records its first failure in a local of
+ * its own ({@link #deferFailures}), raised after the rows ran, the earlier row's first ({@link
+ * #raiseInRowOrder}), so a thread records the failure that running the rows one after the other
+ * records (the interpreter's).
  */
 public final class InterleavedRows {
   private InterleavedRows() {}
@@ -91,6 +95,70 @@ public final class InterleavedRows {
       }
     }
     return fused ? out : null;
+  }
+
+  /**
+   * {@code row}'s code with each failure it raises recorded in {@code failed} instead (the row's
+   * first only: {@code failed} starts at 0), so that rows run interleaved raise nothing out of
+   * order.
+   */
+  static List<KernelStmt> deferFailures(List<KernelStmt> row, KernelExpr.Var failed) {
+    return row.stream().map(s -> deferred(s, failed)).toList();
+  }
+
+  private static KernelStmt deferred(KernelStmt s, KernelExpr.Var failed) {
+    if (s instanceof KernelStmt.RaiseError r) {
+      return new KernelStmt.If(
+          KernelExprs.eq(failed, KernelExprs.ZERO),
+          List.of(new KernelStmt.Assign(failed, KernelExprs.i64(r.code()))),
+          List.of());
+    } else if (s instanceof KernelStmt.If i) {
+      return new KernelStmt.If(
+          i.condition(), deferFailures(i.thenBody(), failed), deferFailures(i.elseBody(), failed));
+    } else if (s instanceof KernelStmt.For f) {
+      return new KernelStmt.For(
+          f.counter(), f.start(), f.bound(), f.step(), deferFailures(f.body(), failed));
+    } else if (s instanceof KernelStmt.While w) {
+      return new KernelStmt.While(w.condition(), deferFailures(w.body(), failed));
+    }
+    return s;
+  }
+
+  /**
+   * The failures that {@link #deferFailures} recorded in {@code failed} (one local per row, in row
+   * order) raised in row order: each of the codes that row's code {@code rows} can raise, where its
+   * local holds it.
+   */
+  static List<KernelStmt> raiseInRowOrder(
+      List<KernelExpr.Var> failed, List<List<KernelStmt>> rows) {
+    List<KernelStmt> out = new ArrayList<>();
+    for (int r = 0; r < rows.size(); r++) {
+      SortedSet<Integer> codes = new TreeSet<>();
+      collectCodes(rows.get(r), codes);
+      for (int code : codes) {
+        out.add(
+            new KernelStmt.If(
+                KernelExprs.eq(failed.get(r), KernelExprs.i64(code)),
+                List.of(new KernelStmt.RaiseError(code)),
+                List.of()));
+      }
+    }
+    return out;
+  }
+
+  private static void collectCodes(List<KernelStmt> statements, Set<Integer> codes) {
+    for (KernelStmt s : statements) {
+      if (s instanceof KernelStmt.RaiseError r) {
+        codes.add(r.code());
+      } else if (s instanceof KernelStmt.If i) {
+        collectCodes(i.thenBody(), codes);
+        collectCodes(i.elseBody(), codes);
+      } else if (s instanceof KernelStmt.For f) {
+        collectCodes(f.body(), codes);
+      } else if (s instanceof KernelStmt.While w) {
+        collectCodes(w.body(), codes);
+      }
+    }
   }
 
   /**

@@ -445,9 +445,18 @@ final class ThreadCode {
                 next, KernelExprs.min(KernelExprs.add(j, KernelExprs.i64(r)), last)));
         rowsCode.add(rowCode(map.function(), inputs, rowDestinations, next));
       }
-      List<KernelStmt> interleaved = InterleavedRows.interleave(rowsCode);
+      List<KernelExpr.Var> failed = new ArrayList<>();
+      List<List<KernelStmt>> deferred = new ArrayList<>();
+      for (List<KernelStmt> rowCode : rowsCode) {
+        KernelExpr.Var rowFailed = group.fresh("failed", ScalarType.I64);
+        failed.add(rowFailed);
+        deferred.add(InterleavedRows.deferFailures(rowCode, rowFailed));
+      }
+      List<KernelStmt> interleaved = InterleavedRows.interleave(deferred);
       if (interleaved != null) {
+        failed.forEach(f -> together.add(new KernelStmt.Declare(f, KernelExprs.ZERO)));
         together.addAll(interleaved);
+        together.addAll(InterleavedRows.raiseInRowOrder(failed, rowsCode));
         loop =
             new KernelStmt.For(
                 j, KernelExprs.ZERO, rows, KernelExprs.i64(InterleavedRows.ROWS), together);

@@ -3,10 +3,12 @@ package dev.l0.kernels.lower;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
@@ -23,6 +25,7 @@ import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
+import dev.l0.values.ValueReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -95,6 +98,51 @@ class InterleavedRowsTest {
     for (int rows : new int[] {0, 1, 2, 3, 4, 7}) {
       assertSameAsInterpreter(SWEEPS, rows);
     }
+  }
+
+  /**
+   * Rows whose sweep may fail at two places: with {@code [[1, 1, 0], [9, 1, 1]]} the first row
+   * divides by zero in its last step and the second indexes {@code d} out of bounds in its first.
+   */
+  private static final String FAILING_SWEEPS =
+      """
+      fun [[[int]]] main([[[int]]] mm, [int] d) =
+        map(fn [[int]] ([[int]] m) =>
+              map(fn [int] ([int] row) =>
+                    loop (acc = copy(row)) = for i < 3 do
+                      let q = 10 / row[i] in
+                      let e = d[row[i]] in
+                      let acc[i] = q + e in
+                      acc
+                    in acc,
+                  m),
+            mm)
+      """;
+
+  @Test
+  void rowsRunTwoAtATimeFailAsTheyFailOneAfterTheOther() {
+    Program program = L0Parser.parse(FAILING_SWEEPS, "rows.l0");
+    KernelPlan plan = Optimizer.optimize(TypeChecker.check(program)).kernelPlan();
+    // the map kernel (its rows' sizes then checked and compacted by two more)
+    Kernel jvm =
+        KernelLowering.lower(plan, plan.kernels().get(0), JvmGroupRunner.LAUNCH_CONFIGURATION)
+            .kernels()
+            .get(0);
+    assertEquals(1, loopsStepping(jvm.body(), InterleavedRows.ROWS).size(), jvm::toString);
+    List<Value> args =
+        ValueReader.read(
+            "[[[1, 1, 0], [9, 1, 1]]] [0, 1, 2]",
+            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
+            "args");
+    L0RuntimeError expected =
+        assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
+    L0RuntimeError actual =
+        assertThrows(
+            L0RuntimeError.class, () -> HostRunner.compile(program, JVM).call("main", args));
+    // the first row's division, not the second row's index, which interleaved steps reach first
+    assertEquals("/", expected.operation());
+    assertEquals(expected.operation(), actual.operation());
+    assertEquals(expected.pos(), actual.pos());
   }
 
   @Test
