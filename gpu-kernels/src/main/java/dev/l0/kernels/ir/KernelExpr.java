@@ -19,6 +19,27 @@ public sealed interface KernelExpr {
   /** The type of the value. */
   ScalarType type();
 
+  /**
+   * The expressions this one is made of, in order: none for a constant, a variable or a thread
+   * index; a load's index.
+   */
+  default List<KernelExpr> children() {
+    if (this instanceof Binary b) {
+      return List.of(b.left(), b.right());
+    } else if (this instanceof Unary u) {
+      return List.of(u.operand());
+    } else if (this instanceof Call c) {
+      return c.args();
+    } else if (this instanceof Select s) {
+      return List.of(s.condition(), s.ifTrue(), s.ifFalse());
+    } else if (this instanceof Load l) {
+      return List.of(l.index());
+    } else if (this instanceof SharedLoad l) {
+      return List.of(l.index());
+    }
+    return List.of();
+  }
+
   /** A constant. */
   record Constant(ScalarValue value) implements KernelExpr {
     @Override

@@ -277,24 +277,12 @@ public final class InterleavedRows {
     private void read(KernelExpr e) {
       if (e instanceof KernelExpr.Var v) {
         read.add(v.name());
-      } else if (e instanceof KernelExpr.Binary b) {
-        read(b.left());
-        read(b.right());
-      } else if (e instanceof KernelExpr.Unary u) {
-        read(u.operand());
-      } else if (e instanceof KernelExpr.Call c) {
-        c.args().forEach(this::read);
-      } else if (e instanceof KernelExpr.Select s) {
-        read(s.condition());
-        read(s.ifTrue());
-        read(s.ifFalse());
       } else if (e instanceof KernelExpr.Load l) {
         loads.add(new Access(l.buffer(), l.index()));
-        read(l.index());
-      } else if (e instanceof KernelExpr.SharedLoad l) {
+      } else if (e instanceof KernelExpr.SharedLoad) {
         shared = true;
-        read(l.index());
       }
+      e.children().forEach(this::read);
     }
   }
 }

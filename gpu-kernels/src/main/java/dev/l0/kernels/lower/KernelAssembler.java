@@ -69,27 +69,13 @@ final class KernelAssembler {
   }
 
   private void expr(KernelExpr e) {
-    if (e instanceof KernelExpr.Var v) {
-      if (!declared.contains(v.name())) {
-        scalars.add(v);
-      }
-    } else if (e instanceof KernelExpr.Binary b) {
-      expr(b.left());
-      expr(b.right());
-    } else if (e instanceof KernelExpr.Unary u) {
-      expr(u.operand());
-    } else if (e instanceof KernelExpr.Call c) {
-      c.args().forEach(this::expr);
-    } else if (e instanceof KernelExpr.Select s) {
-      expr(s.condition());
-      expr(s.ifTrue());
-      expr(s.ifFalse());
+    if (e instanceof KernelExpr.Var v && !declared.contains(v.name())) {
+      scalars.add(v);
     } else if (e instanceof KernelExpr.Load l) {
       buffers.add(l.buffer());
-      expr(l.index());
     } else if (e instanceof KernelExpr.SharedLoad l) {
       shared.add(l.array());
-      expr(l.index());
     }
+    e.children().forEach(this::expr);
   }
 }

@@ -205,21 +205,8 @@ final class UncoalescedReads {
               kernel.name(),
               l.buffer().name(),
               classify(inputsByBuffer.get(l.buffer().name()), affine(l.index()))));
-      loads(l.index());
-    } else if (e instanceof KernelExpr.SharedLoad l) {
-      loads(l.index());
-    } else if (e instanceof KernelExpr.Binary b) {
-      loads(b.left());
-      loads(b.right());
-    } else if (e instanceof KernelExpr.Unary u) {
-      loads(u.operand());
-    } else if (e instanceof KernelExpr.Call c) {
-      c.args().forEach(this::loads);
-    } else if (e instanceof KernelExpr.Select s) {
-      loads(s.condition());
-      loads(s.ifTrue());
-      loads(s.ifFalse());
     }
+    e.children().forEach(this::loads);
   }
 
   /**
