@@ -68,15 +68,7 @@ final class MapLowering {
         outputs.add(null);
         continue;
       }
-      List<KernelExpr> shape = new ArrayList<>(List.of(n));
-      shape.addAll(rowShape);
-      KernelExpr elements = KernelExprs.ONE;
-      for (KernelExpr d : shape) {
-        elements = mul(elements, d);
-      }
-      steps.add(new HostStep.Allocate(buffer, elements));
-      targets.add(ArrayView.rowMajor(buffer, KernelExprs.ZERO, shape));
-      outputs.add(new GroupOutput(pattern.get(k).name(), buffer, shape));
+      targets.add(rowsOfResult(pattern.get(k).name(), buffer, n, rowShape, steps, outputs));
     }
     ThreadScratch scratch = code.beginKernel();
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
@@ -175,5 +167,24 @@ final class MapLowering {
             name + "_zero_row", List.of(new KernelStmt.If(noRows, body, List.of())));
     steps.addAll(scratch.launch(kernel, KernelExprs.ONE));
     return kernel;
+  }
+
+  /**
+   * The result {@code name}'s {@code buffer} holding {@code rows} rows of shape {@code rowShape},
+   * row after row: its allocation appended to {@code steps} and its output to {@code outputs}; the
+   * view the rows are written through.
+   */
+  static ArrayView rowsOfResult(
+      String name,
+      Buffer buffer,
+      KernelExpr rows,
+      List<KernelExpr> rowShape,
+      List<HostStep> steps,
+      List<GroupOutput> outputs) {
+    List<KernelExpr> shape = new ArrayList<>(List.of(rows));
+    shape.addAll(rowShape);
+    steps.add(new HostStep.Allocate(buffer, ThreadCode.product(shape)));
+    outputs.add(new GroupOutput(name, buffer, shape));
+    return ArrayView.rowMajor(buffer, KernelExprs.ZERO, shape);
   }
 }

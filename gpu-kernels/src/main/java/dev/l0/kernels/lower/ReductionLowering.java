@@ -86,11 +86,8 @@ final class ReductionLowering {
       Type row = ((Type.Array) id.type()).element();
       ScalarType type = ThreadCode.scalarType(row.baseElement(), "a screma of tuples");
       Buffer values = group.freshBuffer("out_" + id.name(), type);
-      List<KernelExpr> shape = new ArrayList<>(List.of(rows));
-      shape.addAll(group.hostShape(row));
-      steps.add(new HostStep.Allocate(values, ThreadCode.product(shape)));
-      rowTargets.add(ArrayView.rowMajor(values, KernelExprs.ZERO, shape));
-      outputs.add(new GroupOutput(id.name(), values, shape));
+      rowTargets.add(
+          MapLowering.rowsOfResult(id.name(), values, rows, group.hostShape(row), steps, outputs));
     }
     ThreadScratch chunkScratch = code.beginKernel();
     Kernel chunks =
