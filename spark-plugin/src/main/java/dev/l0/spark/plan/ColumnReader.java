@@ -6,11 +6,13 @@ import dev.l0.spark.pipeline.InputBinding;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.apache.spark.unsafe.Platform;
 
 /**
  * Copies one input binding's values out of Spark column vectors (never keeping a reference to them:
@@ -37,6 +39,9 @@ final class ColumnReader {
    * The rows a batch's scalar column holds before it first grows (unless its batches are smaller).
    */
   private static final int FIRST_CAPACITY = 1 << 14;
+
+  /** The bits that are 0 in each byte of a word of eight bytes that are each 0 or 1. */
+  private static final long NOT_ZERO_OR_ONE = 0xFEFE_FEFE_FEFE_FEFEL;
 
   private final InputBinding binding;
   private final int topOrdinal;
@@ -212,18 +217,44 @@ final class ColumnReader {
 
   /**
    * Copies {@code count} values of an on-heap vector's value array from row {@code from} into
-   * {@code target} at {@code offset}: one {@code arraycopy}, or for booleans (bytes 0 and 1 there)
-   * a loop.
+   * {@code target} at {@code offset}: one {@code arraycopy}, or for booleans (bytes in Spark's
+   * array) {@link #copyBooleanBytes}.
    */
   private static void copyValues(Object values, int from, int count, Object target, int offset) {
     if (values instanceof byte[] bytes) {
-      boolean[] booleans = (boolean[]) target;
-      for (int i = 0; i < count; i++) {
-        booleans[offset + i] = bytes[from + i] == 1;
-      }
+      copyBooleanBytes(bytes, from, count, (boolean[]) target, offset);
       return;
     }
     System.arraycopy(values, from, target, offset, count);
+  }
+
+  /**
+   * Sets {@code booleans[offset + i]} to {@code bytes[from + i] == 1} for {@code i < count}. Spark
+   * keeps a boolean vector's values as bytes 0 and 1, the bytes of Java's {@code false} and {@code
+   * true}: where the CPU reads unaligned words, eight such bytes at a time are one 8-byte load and
+   * store (a word holding any other byte takes the per-byte test); the rest byte by byte.
+   */
+  static void copyBooleanBytes(byte[] bytes, int from, int count, boolean[] booleans, int offset) {
+    Objects.checkFromIndexSize(from, count, bytes.length);
+    Objects.checkFromIndexSize(offset, count, booleans.length);
+    int i = 0;
+    if (Platform.unaligned()) {
+      long source = Platform.BYTE_ARRAY_OFFSET + (long) from;
+      long target = Platform.BOOLEAN_ARRAY_OFFSET + (long) offset;
+      for (; i <= count - Long.BYTES; i += Long.BYTES) {
+        long word = Platform.getLong(bytes, source + i);
+        if ((word & NOT_ZERO_OR_ONE) == 0) {
+          Platform.putLong(booleans, target + i, word);
+        } else {
+          for (int j = i; j < i + Long.BYTES; j++) {
+            booleans[offset + j] = bytes[from + j] == 1;
+          }
+        }
+      }
+    }
+    for (; i < count; i++) {
+      booleans[offset + i] = bytes[from + i] == 1;
+    }
   }
 
   private Object readArrays(

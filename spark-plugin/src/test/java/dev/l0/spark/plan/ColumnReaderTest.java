@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.l0.ir.ScalarType;
 import dev.l0.spark.pipeline.InputBinding;
 import java.util.List;
+import java.util.Random;
 import org.apache.spark.sql.execution.vectorized.Dictionary;
 import org.apache.spark.sql.execution.vectorized.OffHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
@@ -78,6 +79,36 @@ class ColumnReaderTest {
 
     assertArrayEquals(expected, (boolean[]) reader.drain(ROWS));
     assertEquals(1, paths.slices(InputPaths.Path.ARRAY_COPY));
+  }
+
+  @Test
+  void booleanBytesAreCopiedAsByteEqualsOneAtAnyOffsetAndLength() {
+    Random random = new Random(17);
+    for (int round = 0; round < 2000; round++) {
+      byte[] bytes = new byte[1 + random.nextInt(100)];
+      boolean onlyZeroOrOne = round % 2 == 0;
+      for (int i = 0; i < bytes.length; i++) {
+        bytes[i] =
+            onlyZeroOrOne || random.nextInt(10) > 0
+                ? (byte) random.nextInt(2)
+                : (byte) (2 + random.nextInt(254));
+      }
+      int from = random.nextInt(bytes.length);
+      int count = random.nextInt(bytes.length - from + 1);
+      boolean[] copied = new boolean[count + random.nextInt(20)];
+      int offset = random.nextInt(copied.length - count + 1);
+      boolean[] expected = copied.clone();
+      for (int i = 0; i < count; i++) {
+        expected[offset + i] = bytes[from + i] == 1;
+      }
+
+      ColumnReader.copyBooleanBytes(bytes, from, count, copied, offset);
+
+      assertArrayEquals(expected, copied, "round " + round);
+    }
+    assertThrows(
+        IndexOutOfBoundsException.class,
+        () -> ColumnReader.copyBooleanBytes(new byte[8], 4, 8, new boolean[8], 0));
   }
 
   @Test
