@@ -70,7 +70,7 @@ final class ClusterJoin {
     int j = stms.indexOf(second);
     if (Fusion.readBetween(stms, i, j, first)
         || Fusion.consumedBetween(stms, i, j, first)
-        || !Fusion.onePassFailsAsBefore(stms, i, j)) {
+        || !Fusion.joinAdmitted(stms, i, j, history)) {
       return false;
     }
     FusionRule rule =
@@ -78,6 +78,7 @@ final class ClusterJoin {
     return rule.apply(first, second, names)
         .map(
             joined -> {
+              history.moved(first, stms.subList(i + 1, j + 1));
               history.record(rule, first, second, joined);
               stms.set(j, joined);
               stms.remove(i);
