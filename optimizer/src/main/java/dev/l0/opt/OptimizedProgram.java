@@ -164,10 +164,18 @@ public final class OptimizedProgram {
   /**
    * Runs {@code function} of the optimised program on external values, checked against its
    * parameter types as the interpreter checks them ({@code IllegalArgumentException}); fails only
-   * with {@code L0RuntimeError} for the program's own failures.
+   * with {@code L0RuntimeError} for the program's own failures, where the plan {@link
+   * #reordersFailures} those of a rerun with {@link #failureOrderPlan} on the same values.
    */
   public Value call(String function, List<Value> args) {
-    return call(function, args, new InternalEvaluator(internal)::call);
+    try {
+      return call(function, args, new InternalEvaluator(internal)::call);
+    } catch (L0RuntimeError e) {
+      if (!reordersFailures()) {
+        throw e;
+      }
+      return failureOrderPlan().call(function, args);
+    }
   }
 
   /**
