@@ -79,7 +79,7 @@ class FailureOrderOnEveryBackendTest {
         List.of("redomap", "map"), NORMALIZE2_ON_INTEGERS, "order.l0", "[3, -1, 4, 1, -5, 9]");
     // sum2 = 0: the second map fails on row 0; the first does not fail.
     EveryBackend.assertFailsAs(
-        List.of("redomap", "map", "redomap", "redomap", "map", "map"),
+        List.of("redomap", "map", "redomap", "map", "map"),
         NORMALIZE2_ON_INTEGERS,
         "order.l0",
         "[-1, -2]");
