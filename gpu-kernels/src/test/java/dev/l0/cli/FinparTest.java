@@ -463,7 +463,7 @@ class FinparTest {
         List.of(
             "OptionPricing={main=2, payoffSums=1}",
             "LocVolCalib={main=1, strikePrices=1}",
-            "InterestCalib={main=11}"),
+            "InterestCalib={main=10}"),
         counts);
   }
 }

@@ -15,6 +15,7 @@ import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.opt.eval.InternalEvaluator;
 import dev.l0.opt.eval.ValueFlattening;
+import dev.l0.opt.fusion.FailureOrder;
 import dev.l0.opt.fusion.FusionHistory;
 import dev.l0.opt.fusion.FusionRule;
 import dev.l0.opt.ir.InternalFunction;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -46,13 +48,58 @@ public final class OptimizedProgram {
   private final List<String> entries;
   private final KernelPlan plan;
   private final FusionHistory fusion;
+  private final Supplier<OptimizedProgram> keptOrder;
+  private volatile OptimizedProgram failureOrderPlan;
 
-  OptimizedProgram(Program source, InternalProgram internal, FusionHistory fusion) {
+  /**
+   * {@code keptOrder} compiles the same program with the order of failures kept ({@link
+   * FailureOrder#KEPT}); it is called at most once, and only where {@code fusion} {@link
+   * FusionHistory#reordersFailures}.
+   */
+  OptimizedProgram(
+      Program source,
+      InternalProgram internal,
+      FusionHistory fusion,
+      Supplier<OptimizedProgram> keptOrder) {
     this.source = source;
     this.internal = internal;
     this.fusion = fusion;
+    this.keptOrder = keptOrder;
     this.entries = entryFunctions(source);
     this.plan = KernelPlan.of(internal, entries);
+  }
+
+  /**
+   * Whether a fusion rule ran the work of a SOAC that may fail in one pass with, or after, another
+   * that may fail ({@link FailureOrder#mayReorder}): a failing run may then report another error
+   * than the interpreter, so a backend whose run of this plan fails reruns {@link
+   * #failureOrderPlan} on the same inputs and reports its outcome. False for a program that has no
+   * such fusion (and for the {@link FailureOrder#KEPT} plan itself).
+   */
+  public boolean reordersFailures() {
+    return fusion.reordersFailures();
+  }
+
+  /**
+   * This program with the order of failures kept ({@link FailureOrder#KEPT}): it fails exactly as
+   * the interpreter does. This program itself where it {@link #reordersFailures} not; otherwise
+   * compiled on the first call and kept (thread-safe).
+   */
+  public OptimizedProgram failureOrderPlan() {
+    if (!reordersFailures()) {
+      return this;
+    }
+    OptimizedProgram kept = failureOrderPlan;
+    if (kept == null) {
+      synchronized (this) {
+        kept = failureOrderPlan;
+        if (kept == null) {
+          kept = keptOrder.get();
+          failureOrderPlan = kept;
+        }
+      }
+    }
+    return kept;
   }
 
   public InternalProgram internal() {
@@ -80,7 +127,8 @@ public final class OptimizedProgram {
    * The optimised entry functions, then one line per kernel (ending {@code ; fused by RULE, ...}
    * where fusion rules made it, then {@code ; shaped by RULE, ...} where simplification rules
    * shaped it), then a line {@code note: ...} for each thing the passes noted (a filter clustering
-   * not proved minimal), then {@code kernels: N}.
+   * not proved minimal), a line {@code failure order: ...} where the plan {@link #reordersFailures}
+   * (a failing run reruns with {@link #failureOrderPlan}'s kernels), then {@code kernels: N}.
    */
   public String explain() {
     StringBuilder out = new StringBuilder();
@@ -97,6 +145,11 @@ public final class OptimizedProgram {
       out.append('\n');
     }
     fusion.notes().forEach(note -> out.append("note: ").append(note).append('\n'));
+    if (reordersFailures()) {
+      out.append("failure order: a failing run reruns with the failure-order plan, ")
+          .append(failureOrderPlan().kernelPlan().kernels().size())
+          .append(" kernels\n");
+    }
     out.append("kernels: ").append(kernels.size()).append('\n');
     return out.toString();
   }
@@ -111,10 +164,18 @@ public final class OptimizedProgram {
   /**
    * Runs {@code function} of the optimised program on external values, checked against its
    * parameter types as the interpreter checks them ({@code IllegalArgumentException}); fails only
-   * with {@code L0RuntimeError} for the program's own failures.
+   * with {@code L0RuntimeError} for the program's own failures, where the plan {@link
+   * #reordersFailures} those of a rerun with {@link #failureOrderPlan} on the same values.
    */
   public Value call(String function, List<Value> args) {
-    return call(function, args, new InternalEvaluator(internal)::call);
+    try {
+      return call(function, args, new InternalEvaluator(internal)::call);
+    } catch (L0RuntimeError e) {
+      if (!reordersFailures()) {
+        throw e;
+      }
+      return failureOrderPlan().call(function, args);
+    }
   }
 
   /**

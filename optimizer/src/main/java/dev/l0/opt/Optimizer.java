@@ -1,6 +1,7 @@
 package dev.l0.opt;
 
 import dev.l0.opt.flatten.TupleFlattener;
+import dev.l0.opt.fusion.FailureOrder;
 import dev.l0.opt.fusion.Fusion;
 import dev.l0.opt.fusion.FusionHistory;
 import dev.l0.opt.fusion.IndexInlining;
@@ -61,17 +62,28 @@ public final class Optimizer {
   /**
    * The optimised program, compiled on the stack {@link NestingLimit} sizes: the checker bounds the
    * source's nesting and the {@link Inliner} keeps nesting within the same bound, so every program
-   * the checker accepts optimises, whatever the JIT did.
+   * the checker accepts optimises, whatever the JIT did. Its fusion rules make the {@link
+   * FailureOrder#FUSED} plan; where that plan {@link OptimizedProgram#reordersFailures}, {@link
+   * OptimizedProgram#failureOrderPlan} is the {@link FailureOrder#KEPT} plan of the same program.
    */
   public static OptimizedProgram optimize(TypedProgram typed) {
+    return optimize(typed, FailureOrder.FUSED);
+  }
+
+  /** {@link #optimize(TypedProgram)}, its fusion rules making the {@code failureOrder} plan. */
+  public static OptimizedProgram optimize(TypedProgram typed, FailureOrder failureOrder) {
     return NestingLimit.onLargeStack(
         () -> {
           NameSource names = new NameSource();
           InternalProgram internal = TupleFlattener.flatten(typed, names);
           PassManager.checkAfter("tuple-of-arrays flattening", internal);
-          Fusion fusion = new Fusion();
+          Fusion fusion = new Fusion(failureOrder);
           InternalProgram optimized = PassManager.runAll(pipeline(fusion), internal, names);
-          return new OptimizedProgram(typed.program(), optimized, fusion.history());
+          return new OptimizedProgram(
+              typed.program(),
+              optimized,
+              fusion.history(),
+              () -> optimize(typed, FailureOrder.KEPT));
         });
   }
 
@@ -85,6 +97,9 @@ public final class Optimizer {
             new OptimizedProgram(
                 typed.program(),
                 TupleFlattener.flatten(typed, new NameSource()),
-                new FusionHistory()));
+                new FusionHistory(FailureOrder.KEPT),
+                () -> {
+                  throw new IllegalStateException("a program only flattened fuses nothing");
+                }));
   }
 }

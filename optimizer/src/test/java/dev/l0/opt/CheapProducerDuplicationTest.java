@@ -51,7 +51,8 @@ class CheapProducerDuplicationTest {
   @Test
   void r1Fig42MapFusesIntoItsTwoConsumers() {
     Compiled c = Compiled.of(R1_FIG_42);
-    assertEquals(List.of("map{map}", "map{map}"), c.kernelStructures(), c.optimized().explain());
+    // Its two consumers, maps whose rows are arrays (the check of their rows may fail), then join.
+    assertEquals(List.of("map{map, map}"), c.kernelStructures(), c.optimized().explain());
     assertTrue(
         c.optimized()
             .explain()

@@ -44,9 +44,19 @@ record Compiled(Program program, OptimizedProgram optimized) {
   }
 
   /**
+   * The structures of the kernels of the plan that keeps the order of failures, which a failing run
+   * reruns ({@link OptimizedProgram#failureOrderPlan}).
+   */
+  List<String> failureOrderStructures() {
+    return optimized.failureOrderPlan().kernelPlan().kernels().stream()
+        .map(KernelPlan.Kernel::structure)
+        .toList();
+  }
+
+  /**
    * Runs {@code function} on the arguments written in {@code argsText} both ways and asserts
-   * bit-identical results, or failures in the same operation (then rethrows the optimised program's
-   * error).
+   * bit-identical results, or failures in the same operation at the same position (then rethrows
+   * the optimised program's error).
    */
   Value assertSameResult(String function, String argsText) {
     FunDef def = program.function(function).orElseThrow();
@@ -69,9 +79,9 @@ record Compiled(Program program, OptimizedProgram optimized) {
           expectedFailure,
           () -> "only the optimised program fails: " + e.getMessage() + "\n" + optimized.explain());
       assertEquals(
-          expectedFailure.operation(),
-          e.operation(),
-          () -> "fails in another operation:\n" + optimized.explain());
+          expectedFailure.operation() + " at " + expectedFailure.pos(),
+          e.operation() + " at " + e.pos(),
+          () -> "fails in another operation or place:\n" + optimized.explain());
       throw e;
     }
   }

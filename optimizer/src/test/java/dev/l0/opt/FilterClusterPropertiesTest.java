@@ -25,7 +25,7 @@ import net.jqwik.api.statistics.Statistics;
  * Random chains of maps, filters and reductions over one array, with sibling maps, scalars read by
  * later maps (fusion-preventing edges) and divisions that fail: the optimised program, whose filter
  * clusters and joined maps seed 002's rules made, gives the reference interpreter's result or fails
- * in the same operation, and is well formed.
+ * in the same operation at the same position, and is well formed.
  */
 class FilterClusterPropertiesTest {
   private static final List<String> OPERATORS = List.of("+", "-", "*", "/", "%");
@@ -110,14 +110,14 @@ class FilterClusterPropertiesTest {
     try {
       expected = new Interpreter(program).call("main", args).toString();
     } catch (L0RuntimeError e) {
-      expected = "fails in " + e.operation();
+      expected = "fails in " + e.operation() + " at " + e.pos();
     }
     OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(program));
     String actual;
     try {
       actual = optimized.call("main", args).toString();
     } catch (L0RuntimeError e) {
-      actual = "fails in " + e.operation();
+      actual = "fails in " + e.operation() + " at " + e.pos();
     }
     Statistics.label("kernels")
         .collect(

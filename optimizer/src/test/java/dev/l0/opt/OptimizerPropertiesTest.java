@@ -1,6 +1,7 @@
 package dev.l0.opt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.L0RuntimeError;
@@ -22,24 +23,25 @@ import net.jqwik.api.Provide;
  * The optimiser changes no result and no failure: on random well-typed programs the reference
  * interpreter and the evaluator of the flattened and of the optimised internal program give
  * bit-identical values (Value equality is bitwise for floats), and fail exactly when it fails, in
- * the same operation. The optimised program is well formed ({@link IrChecker}: every name bound
- * once, types consistent). Seeds are fixed; jqwik shrinks a failing program and reports the seed.
+ * the same operation at the same source position. The optimised program is well formed ({@link
+ * IrChecker}: every name bound once, types consistent). Seeds are fixed; jqwik shrinks a failing
+ * program and reports the seed.
  */
 class OptimizerPropertiesTest {
   private static final String SEED = "20261122";
 
-  /** A run's outcome: a value, or the operation of the run-time error. */
-  private record Outcome(Value value, String failedOperation) {
+  /** A run's outcome: a value, or the run-time error's operation and source position. */
+  private record Outcome(Value value, String failure) {
     static Outcome of(Supplier<Value> run) {
       try {
         return new Outcome(run.get(), null);
       } catch (L0RuntimeError e) {
-        return new Outcome(null, e.operation());
+        return new Outcome(null, e.operation() + " at " + e.pos());
       }
     }
 
     boolean failed() {
-      return failedOperation != null;
+      return failure != null;
     }
   }
 
@@ -84,12 +86,13 @@ class OptimizerPropertiesTest {
   @Property(tries = 300, seed = SEED)
   void optimisedProgramsFailWhereTheOriginalFails(@ForAll("failingPrograms") FailingProgramCase f) {
     ProgramCase c = f.program();
-    assertEquals(f.operation(), interpreted(c).failedOperation());
+    Outcome interpreted = interpreted(c);
+    assertTrue(interpreted.failed() && interpreted.failure().startsWith(f.operation() + " at "));
     OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(c.program()));
     Outcome actual = Outcome.of(() -> optimized.call(c.entry(), c.args()));
     assertEquals(
-        f.operation(),
-        actual.failedOperation(),
+        interpreted.failure(),
+        actual.failure(),
         () -> "the optimised program fails differently:\n" + optimized.explain());
   }
 }

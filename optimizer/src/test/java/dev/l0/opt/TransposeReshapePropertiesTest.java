@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Random programs with a producer, a transpose or reshape, and a consumer (the shapes ch. 8's rules
  * rewrite, and some they must leave), on random data: the optimised program gives the reference
- * interpreter's results bit for bit, or fails in the same operation. The IR checker runs after
- * every pass (the tests' {@code l0.opt.check}).
+ * interpreter's results bit for bit, or fails in the same operation at the same position. The IR
+ * checker runs after every pass (the tests' {@code l0.opt.check}).
  */
 class TransposeReshapePropertiesTest {
   private static final String SEED = "20261126";
@@ -112,8 +112,8 @@ class TransposeReshapePropertiesTest {
   /**
    * The general random programs ({@link RandomPrograms#program}), whose transposes and reshapes of
    * matrices are made or read by map nests: each optimised program gives the interpreter's result
-   * or fails in the same operation and is well formed, and the rules across transpose and reshape
-   * apply to some of them.
+   * or fails in the same operation at the same position and is well formed, and the rules across
+   * transpose and reshape apply to some of them.
    */
   @Test
   void randomProgramsFuseAcrossTransposesAndReshapesAndKeepTheirResults() {
@@ -158,7 +158,8 @@ class TransposeReshapePropertiesTest {
     try {
       c.assertSameResult("main", args);
     } catch (L0RuntimeError sameFailure) {
-      // assertSameResult has checked that the interpreter fails in the same operation.
+      // assertSameResult has checked that the interpreter fails in the same operation at the same
+      // position.
     }
   }
 

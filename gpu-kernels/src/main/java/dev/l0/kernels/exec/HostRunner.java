@@ -1,6 +1,7 @@
 package dev.l0.kernels.exec;
 
 import dev.l0.ir.L0CompileError;
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
@@ -42,6 +43,15 @@ import java.util.Set;
  * iteration. Kernels are prepared once, when the runner is built; nothing changes afterwards, so
  * calls may run on several threads at once, each with its own {@link HostEnvironment} (arrays of
  * scalars flat, see {@link HostValue}) and {@link RunMeter}.
+ *
+ * <p>Failures: where the plan's fusions may run one SOAC's failure before another's that the
+ * interpreter reports first ({@link OptimizedProgram#reordersFailures}), a call that fails with the
+ * program's own error ({@code L0RuntimeError}) runs again on the same inputs with the plan that
+ * keeps the order of failures ({@link OptimizedProgram#failureOrderPlan}, its kernels prepared for
+ * the same executor on the first such failure and kept), whose outcome, its error or its results,
+ * the call returns. The inputs are intact for that run: kernels write only into arrays they
+ * allocated (an in-place update of an input writes into a copy), and the host code between kernels
+ * computes new values.
  */
 public final class HostRunner {
   /**
@@ -63,6 +73,7 @@ public final class HostRunner {
 
   private final int nestingDepth;
   private int segments;
+  private volatile HostRunner failureOrderRunner;
 
   public HostRunner(OptimizedProgram optimized, KernelExecutor executor) {
     this.optimized = optimized;
@@ -111,6 +122,17 @@ public final class HostRunner {
 
   /** {@link #call(String, List)}, what its kernels spend going to {@code meter}. */
   public Value call(String function, List<Value> args, RunMeter meter) {
+    try {
+      return callPlan(function, args, meter);
+    } catch (L0RuntimeError e) {
+      if (!optimized.reordersFailures()) {
+        throw e;
+      }
+      return failureOrderRunner().callPlan(function, args, meter);
+    }
+  }
+
+  private Value callPlan(String function, List<Value> args, RunMeter meter) {
     return optimized.call(
         function,
         args,
@@ -143,6 +165,36 @@ public final class HostRunner {
    * {@code spares}.
    */
   public List<HostValue> callFlattened(
+      String function, List<HostValue> components, RunMeter meter, SpareArrays spares) {
+    try {
+      return callPlanFlattened(function, components, meter, spares);
+    } catch (L0RuntimeError e) {
+      if (!optimized.reordersFailures()) {
+        throw e;
+      }
+      return failureOrderRunner().callPlanFlattened(function, components, meter, spares);
+    }
+  }
+
+  /**
+   * The runner of the plan that keeps the order of failures, whose kernels the same executor runs;
+   * prepared on the first call and kept.
+   */
+  private HostRunner failureOrderRunner() {
+    HostRunner runner = failureOrderRunner;
+    if (runner == null) {
+      synchronized (this) {
+        runner = failureOrderRunner;
+        if (runner == null) {
+          runner = new HostRunner(optimized.failureOrderPlan(), executor);
+          failureOrderRunner = runner;
+        }
+      }
+    }
+    return runner;
+  }
+
+  private List<HostValue> callPlanFlattened(
       String function, List<HostValue> components, RunMeter meter, SpareArrays spares) {
     CompiledFunction f = compiled(function);
     List<HostValue> results =

@@ -27,6 +27,7 @@ import dev.l0.testing.ReferenceData;
 import dev.l0.testing.TestPrograms;
 import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
+import dev.l0.values.ValueReader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.DoubleBuffer;
@@ -309,6 +310,47 @@ class L0RuntimeTest {
     assertEquals(0, ((FlatArray) result[1]).size(0));
     assertArrayEquals(new long[0], (long[]) ((Object[]) result[2])[0]);
     assertEquals(2f, result[3]);
+  }
+
+  /**
+   * A fused producer and consumer that may both fail: the call reruns the failure-order plan on the
+   * same arrays and reports the interpreter's error (the producer's row 1), not the fused kernel's
+   * (the consumer's row 0), and leaves the caller's arrays as they were.
+   */
+  @Test
+  void aFailingFusedRunReportsTheInterpretersErrorAndKeepsTheInputs() {
+    String source =
+        """
+        fun [int] main([int] xs, [int] a) =
+          let ys = map(fn int (int x) => a[x], xs) in
+          map(fn int (int y) => 10 / y, ys)
+        """;
+    Program program = L0Parser.parse(source, "vertical.l0");
+    L0RuntimeError interpreted =
+        assertThrows(
+            L0RuntimeError.class,
+            () ->
+                new Interpreter(program)
+                    .call(
+                        "main",
+                        ValueReader.read(
+                            "[0, 5] [0, 1]",
+                            List.of(Type.array(ScalarType.I32), Type.array(ScalarType.I32)),
+                            "input")));
+    try (CompiledProgram vertical =
+        L0Runtime.compile(source, "vertical.l0", "main", DeviceKind.JVM)) {
+      int[] xs = {0, 5};
+      int[] a = {0, 1};
+      for (int call = 0; call < 2; call++) {
+        L0RuntimeError failure = assertThrows(L0RuntimeError.class, () -> vertical.run(xs, a));
+        assertEquals(
+            interpreted.operation() + " at " + interpreted.pos(),
+            failure.operation() + " at " + failure.pos());
+      }
+      assertArrayEquals(new int[] {0, 5}, xs);
+      assertArrayEquals(new int[] {0, 1}, a);
+      assertArrayEquals(new int[] {5, 2}, (int[]) vertical.run(new int[] {1, 0}, new int[] {5, 2}));
+    }
   }
 
   @Test

@@ -125,7 +125,7 @@ class HostRunnerFlatTest {
             "empty_rows.l0");
     List<Value> args = HostRunnerTest.arguments(program, "main", "[empty([0][1]i32)] []");
     RunOutcome expected = RunOutcome.of(() -> new Interpreter(program).call("main", args));
-    assertEquals(new RunOutcome(ScalarValue.i32(0), null, null), expected);
+    assertEquals(new RunOutcome(ScalarValue.i32(0), null, null, null), expected);
     for (KernelExecutor executor : List.of(new JvmKernelExecutor(), new SimulatorExecutor(4))) {
       HostRunner runner = HostRunner.compile(program, executor);
       assertEquals(expected, runFlat(runner, program, "main", args).outcome(), executor.name());

@@ -2,9 +2,11 @@ package dev.l0.kernels.jvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
@@ -20,6 +22,8 @@ import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
 import dev.l0.testing.TestPrograms;
 import dev.l0.types.TypeChecker;
+import dev.l0.values.ValueReader;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -291,6 +295,48 @@ class InnerLoopStagesTest {
     Kernel kernel = onlyKernel(LEVELS);
     assertFalse(JavaKernelIrPrinter.printPerRow(kernel).source().contains("VectorMath."));
     assertTrue(VectorMath.lanewise(), "surefire adds --add-modules=jdk.incubator.vector");
+  }
+
+  /**
+   * A staged loop computes its calls' inputs for a whole chunk of iterations before the body runs
+   * them, but fails as the iterations run in order: the staging loops keep the checks' guards and
+   * drop the errors, so the body's division by zero in iteration 40 is the error, not the index out
+   * of bounds of {@code exp}'s input in iteration 50, which the staging loop reaches first.
+   */
+  @Test
+  void aStagedLoopFailsAtItsFirstFailingIteration() {
+    String text =
+        """
+        fun [[f64]] main ([f64] xs, [f64] ys, [i32] is) =
+          map(fn [f64] (f64 x) =>
+                map(fn f64 (f64 y, i32 i) => exp(x - ys[i]) * y + f64(10 / i), zip(ys, is)),
+              xs)
+        """;
+    assertTrue(JvmKernelForm.describe(onlyKernel(text)).contains("inner loops lane-wise: 1"));
+    Program program = L0Parser.parse(text, "inner.l0");
+    int[] is = new int[64];
+    for (int k = 0; k < is.length; k++) {
+      is[k] = k == 40 ? 0 : k == 50 ? 1000 : k + 1;
+    }
+    double[] ys = new double[is.length];
+    for (int k = 0; k < ys.length; k++) {
+      ys[k] = k + 0.5;
+    }
+    List<Value> args =
+        List.of(
+            Value.Array.ofF64(0.25, 1.5, 3.0),
+            Value.Array.ofF64(ys),
+            ValueReader.read(Arrays.toString(is), List.of(Type.array(ScalarType.I32)), "is")
+                .get(0));
+    L0RuntimeError interpreted =
+        assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
+    L0RuntimeError staged =
+        assertThrows(
+            L0RuntimeError.class, () -> HostRunner.compile(program, JVM).call("main", args));
+    assertEquals("/", interpreted.operation());
+    assertEquals(
+        interpreted.operation() + " at " + interpreted.pos(),
+        staged.operation() + " at " + staged.pos());
   }
 
   /** The only kernel of {@code text}'s one map, lowered for the JVM. */

@@ -81,12 +81,12 @@ class RandomProgramSimulationTest {
     return false;
   }
 
-  /** The value, or the failing operation. */
+  /** The value, or the failing operation and its source position. */
   static String outcome(java.util.function.Supplier<Value> run) {
     try {
       return "value " + run.get();
     } catch (L0RuntimeError e) {
-      return "failure in " + e.operation();
+      return "failure in " + e.operation() + " at " + e.pos();
     }
   }
 }

@@ -16,12 +16,10 @@ import java.util.Map;
 /**
  * Realises seed 002's clustering of a kernel-level body ({@link ClusterSolver}) where the fusion
  * rules have not: two maps the clustering puts in one loop, with no edge between them, over rows of
- * one size, at most one of which may fail (as {@link Fusion}'s failure rule says: then the joined
- * loop fails where that one does, with its error, or gives the same results), become one map
- * ({@link FusionRule#FUSE_CLUSTER}); so do two filters of scalar rows, into one filtermap of both
- * ({@link FusionRule#FUSE_CLUSTER_FILTERS}). Producer-consumer pairs of a cluster are fused by the
- * T2 rules themselves, filters by {@link FusionRule#FUSE_MAP_FILTER} and {@link
- * FusionRule#FUSE_FILTER_MAP}.
+ * one size (where both may fail, as {@link Fusion}'s note on failures says), become one map ({@link
+ * FusionRule#FUSE_CLUSTER}); so do two filters of scalar rows, into one filtermap of both ({@link
+ * FusionRule#FUSE_CLUSTER_FILTERS}). Producer-consumer pairs of a cluster are fused by the T2 rules
+ * themselves, filters by {@link FusionRule#FUSE_MAP_FILTER} and {@link FusionRule#FUSE_FILTER_MAP}.
  */
 final class ClusterJoin {
   private ClusterJoin() {}
@@ -70,7 +68,7 @@ final class ClusterJoin {
     int j = stms.indexOf(second);
     if (Fusion.readBetween(stms, i, j, first)
         || Fusion.consumedBetween(stms, i, j, first)
-        || !Fusion.onePassFailsAsBefore(stms, i, j)) {
+        || !Fusion.joinAdmitted(stms, i, j, history)) {
       return false;
     }
     FusionRule rule =
@@ -78,6 +76,7 @@ final class ClusterJoin {
     return rule.apply(first, second, names)
         .map(
             joined -> {
+              history.moved(first, stms.subList(i + 1, j + 1));
               history.record(rule, first, second, joined);
               stms.set(j, joined);
               stms.remove(i);

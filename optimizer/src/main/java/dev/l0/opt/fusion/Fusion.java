@@ -52,21 +52,26 @@ import java.util.function.Predicate;
  * whose outputs reach their consumer through transposes or reshapes fuses by the rules of thesis
  * ch. 8 ({@link IndexFunctionFusion}), tried first.
  *
- * <p>Failure rule of the joins (horizontal fusion, filter-reduce and the clustering's joins): two
- * SOACs run as one pass only where at most one of them may fail ({@link #onePassFailsAsBefore}).
- * Run apart, the first runs over all its rows before the second starts, so where both fail the
- * first's error wins, whichever row fails; run as one pass, row by row, the second's error would
- * win where it fails on an earlier row. The pass takes the second's place, so a first that may fail
- * moves past no statement that may fail. With at most one that may fail, the pass fails exactly
- * where that one fails, on the same (first failing) row with the same error, and otherwise gives
- * the same results: the other's work on the rows before is pure. The one that may fail must do so
- * only in its functions' code, whose errors name their own positions, not in the check of a map's
- * array rows, which names the map's: rows whose sizes are known outside the map ({@link
- * #regularResults}) pass that check by construction. Index out of bounds, integer division by zero
- * and failing asserts in a map, filter or reduction are all such code.
+ * <p>Failures: run apart, a SOAC runs over all its rows before the next starts, so where both fail
+ * the first's error wins, whichever row fails; fused or joined, row by row, the second's error
+ * could win where it fails on an earlier row, and a statement between them that fails would come
+ * before the moved SOAC's failure. Every rule asks the {@link FusionHistory} whether the plan it
+ * makes ({@link FailureOrder}) admits such a move ({@link FailureOrder#mayReorder}, the one place
+ * that decides): the {@link FailureOrder#KEPT} plan refuses it, so that plan fails as the
+ * interpreter does; the default {@link FailureOrder#FUSED} plan makes it and records it, and a
+ * backend reruns a failing run with the kept plan. A joined SOAC that may fail must do so only in
+ * its functions' code, whose errors name their own positions, not in the check of a map's array
+ * rows, which names the map's: rows whose sizes are known outside the map ({@link #regularResults})
+ * pass that check by construction. Index out of bounds, integer division by zero and failing
+ * asserts in a map, filter or reduction are all such code.
  */
 public final class Fusion implements Pass {
-  private final FusionHistory history = new FusionHistory();
+  private final FusionHistory history;
+
+  /** The fusion pass of a compilation whose rules make the {@code failureOrder} plan. */
+  public Fusion(FailureOrder failureOrder) {
+    this.history = new FusionHistory(failureOrder);
+  }
 
   @Override
   public String name() {
@@ -100,11 +105,18 @@ public final class Fusion implements Pass {
 
   /**
    * {@code scanomap} with the SOACs of its functions fused (what the fixpoint does to it), as
-   * {@link Iswim#fuseConsumer} needs before it interchanges.
+   * {@link Iswim#fuseConsumer} needs before it interchanges; the order of failures kept, since this
+   * history is not the compilation's.
    */
   static Exp.Screma fusedInside(Exp.Screma scanomap, NameSource names) {
     Walk inside =
-        new Walk(names, Set.of(), Map.of(), OuterSizes.OF_ONE_ARRAY, new FusionHistory(), false);
+        new Walk(
+            names,
+            Set.of(),
+            Map.of(),
+            OuterSizes.OF_ONE_ARRAY,
+            new FusionHistory(FailureOrder.KEPT),
+            false);
     return (Exp.Screma) scanomap.mapLambdas(l -> Traversal.withBody(l, inside.fuseBody(l.body())));
   }
 
@@ -141,7 +153,7 @@ public final class Fusion implements Pass {
           || fuseOnePair(stms, body.result(), names, history)
           || FilterClusterRules.sizeFromConsumer(stms, body.result())
           || fuseOneReplicate(stms, body.result(), sizes)
-          || sinkIntoBranches(stms, body.result(), names)
+          || sinkIntoBranches(stms, body.result(), names, history)
           || duplicateOneCheapProducer(stms, body.result(), names, history)
           || kernelLevel && SiblingJoin.HORIZONTAL.joinOne(stms, around, names, history)
           || kernelLevel && SiblingJoin.HORIZONTAL_MAP.joinOne(stms, around, names, history)
@@ -233,9 +245,9 @@ public final class Fusion implements Pass {
    * The pair rule {@code rule} on the first pair of statements {@code i < j} where {@code
    * joinsAt(j)} (a cheap first test), the rule matches (given the outer sizes at {@code j}'s place:
    * what {@code around}, the bodies around, and the statements before {@code j} show), {@code
-   * alsoRequires} holds, at most one of the two may fail ({@link #onePassFailsAsBefore}), nothing
-   * between them reads the first's results and nothing between them consumes what the first reads:
-   * the joined statement takes the second's place and the first goes. Whether a pair was joined.
+   * alsoRequires} holds, the plan admits the move ({@link #joinAdmitted}), nothing between them
+   * reads the first's results and nothing between them consumes what the first reads: the joined
+   * statement takes the second's place and the first goes. Whether a pair was joined.
    */
   private static boolean joinOnePair(
       List<Stm> stms,
@@ -255,12 +267,13 @@ public final class Fusion implements Pass {
         Stm first = stms.get(i);
         if (!rule.matches(first.exp(), second.exp(), first.pattern(), sizesAtSecond)
             || !alsoRequires.test(first, second)
-            || !onePassFailsAsBefore(stms, i, j)
+            || !joinAdmitted(stms, i, j, history)
             || readBetween(stms, i, j, first)
             || consumedBetween(stms, i, j, first)) {
           continue;
         }
         Stm joined = rule.apply(first, second, sizesAtSecond, names).orElseThrow();
+        history.moved(first, stms.subList(i + 1, j + 1));
         history.record(rule, first, second, joined);
         stms.set(j, joined);
         stms.remove(i);
@@ -291,10 +304,12 @@ public final class Fusion implements Pass {
       Uses uses = usesOf(stms, result, i);
       if (uses.onlyUser() >= 0
           && uses.onlyAsInputs()
-          && !consumedBetween(stms, i, uses.onlyUser() + 1, scan)) {
+          && !consumedBetween(stms, i, uses.onlyUser() + 1, scan)
+          && history.admits(scan, stms.subList(i + 1, uses.onlyUser() + 1))) {
         Stm consumer = stms.get(uses.onlyUser());
         Optional<List<Stm>> fused = Iswim.fuseProducer(scan, consumer, types, names);
         if (fused.isPresent()) {
+          history.moved(scan, stms.subList(i + 1, uses.onlyUser() + 1));
           Stm kernel = fused.get().get(fused.get().size() - consumer.pattern().size() - 1);
           history.record(Iswim.ruleOf(scan), scan, scan, kernel);
           history.record(FusionRule.FUSE_ISWIM_PRODUCER, kernel, consumer, kernel);
@@ -319,25 +334,18 @@ public final class Fusion implements Pass {
   }
 
   /**
-   * Whether the SOACs {@code stms[i]} and {@code stms[j]} ({@code i < j}), run as one pass at
-   * {@code j}'s place, fail exactly as they do run one after the other (the class's failure rule):
-   * at most one of them may fail, that one only in its functions' code, not in the check that a
-   * map's or scan's array rows are regular (its rows are {@link #regularResults}), and where it is
-   * the first, which moves, nothing between the two may fail (whose error would then come first).
+   * Whether the SOACs {@code stms[i]} and {@code stms[j]} ({@code i < j}) may run as one pass at
+   * {@code j}'s place (the class's note on failures): the plan admits moving the first past the
+   * statements up to the second ({@link FusionHistory#admits}), and each of the two that may fail
+   * does so only in its functions' code, not in the check that a map's or scan's array rows are
+   * regular (its rows are {@link #regularResults}).
    */
-  static boolean onePassFailsAsBefore(List<Stm> stms, int i, int j) {
+  static boolean joinAdmitted(List<Stm> stms, int i, int j, FusionHistory history) {
     Exp first = stms.get(i).exp();
     Exp second = stms.get(j).exp();
-    boolean firstMayFail = Analysis.mayFail(first);
-    boolean secondMayFail = Analysis.mayFail(second);
-    if (firstMayFail && secondMayFail) {
-      return false;
-    }
-    if (firstMayFail && stms.subList(i + 1, j).stream().anyMatch(s -> Analysis.mayFail(s.exp()))) {
-      return false;
-    }
-    Exp failing = firstMayFail ? first : secondMayFail ? second : null;
-    return failing == null || regularResults(failing);
+    return history.admits(stms.get(i), stms.subList(i + 1, j + 1))
+        && (!Analysis.mayFail(first) || regularResults(first))
+        && (!Analysis.mayFail(second) || regularResults(second));
   }
 
   /**
@@ -455,13 +463,15 @@ public final class Fusion implements Pass {
       Uses uses = usesOf(stms, result, i);
       if (uses.onlyUser() < 0
           || !uses.onlyAsInputs()
-          || consumedBetween(stms, i, uses.onlyUser() + 1, producer)) {
+          || consumedBetween(stms, i, uses.onlyUser() + 1, producer)
+          || !history.admits(producer, stms.subList(i + 1, uses.onlyUser() + 1))) {
         continue;
       }
       Stm consumer = stms.get(uses.onlyUser());
       Optional<FusionRule> rule = FusionRule.matching(producer, consumer);
       Optional<Stm> fused = rule.flatMap(r -> r.apply(producer, consumer, names));
       if (fused.isPresent()) {
+        history.moved(producer, stms.subList(i + 1, uses.onlyUser() + 1));
         history.record(rule.get(), producer, consumer, fused.get());
         stms.set(uses.onlyUser(), fused.get());
         stms.remove(i);
@@ -601,7 +611,8 @@ public final class Fusion implements Pass {
    * branch that uses it (a fresh copy in the second), thesis Fig. 25; one branch runs, so the work
    * is done at most once. A producer that may fail moves only if both branches use it.
    */
-  private static boolean sinkIntoBranches(List<Stm> stms, List<SubExp> result, NameSource names) {
+  private static boolean sinkIntoBranches(
+      List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
       Stm producer = stms.get(i);
       if (!fusableProducer(producer)) {
@@ -621,9 +632,11 @@ public final class Fusion implements Pass {
       boolean inElse = usesAny(branch.elseBody(), outputs);
       if (inCondition
           || consumedBetween(stms, i, uses.onlyUser(), producer)
-          || ((!inThen || !inElse) && Analysis.mayFail(producer.exp()))) {
+          || ((!inThen || !inElse) && Analysis.mayFail(producer.exp()))
+          || !history.admits(producer, stms.subList(i + 1, uses.onlyUser()))) {
         continue;
       }
+      history.moved(producer, stms.subList(i + 1, uses.onlyUser()));
       Body thenBody = inThen ? prepend(producer, branch.thenBody()) : branch.thenBody();
       Body elseBody = branch.elseBody();
       if (inElse) {

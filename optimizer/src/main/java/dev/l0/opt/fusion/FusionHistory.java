@@ -22,6 +22,45 @@ import java.util.Set;
 public final class FusionHistory implements RuleLog {
   private final Map<String, Set<RewriteRule>> byOutput = new HashMap<>();
   private final Set<String> notes = new LinkedHashSet<>();
+  private final FailureOrder failureOrder;
+  private boolean reordersFailures;
+
+  /** The history of a compilation whose fusion rules make the {@code failureOrder} plan. */
+  public FusionHistory(FailureOrder failureOrder) {
+    this.failureOrder = failureOrder;
+  }
+
+  /** The plan the fusion rules make. */
+  public FailureOrder failureOrder() {
+    return failureOrder;
+  }
+
+  /**
+   * Whether this compilation's plan lets {@code moved}'s work run in one pass with, or after, the
+   * statements {@code passed} ({@link FailureOrder#mayReorder}): always in the {@link
+   * FailureOrder#FUSED} plan, only where that keeps the order of failures in the {@link
+   * FailureOrder#KEPT} plan.
+   */
+  boolean admits(Stm moved, List<Stm> passed) {
+    return failureOrder == FailureOrder.FUSED || !FailureOrder.mayReorder(moved, passed);
+  }
+
+  /**
+   * Records that {@code moved}'s work now runs in one pass with, or after, the statements {@code
+   * passed}: where that can change which failure a run reports, the plan {@link #reordersFailures}.
+   */
+  void moved(Stm moved, List<Stm> passed) {
+    reordersFailures |= FailureOrder.mayReorder(moved, passed);
+  }
+
+  /**
+   * Whether a rule ran the work of a SOAC that may fail in one pass with, or after, another that
+   * may fail: a failing run of the plan may then report another error than the interpreter's, and
+   * is rerun with the {@link FailureOrder#KEPT} plan.
+   */
+  public boolean reordersFailures() {
+    return reordersFailures;
+  }
 
   void record(FusionRule rule, Stm producer, Stm consumer, Stm fused) {
     Set<RewriteRule> rules = new LinkedHashSet<>(of(producer));

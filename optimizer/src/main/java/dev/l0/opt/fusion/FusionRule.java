@@ -262,12 +262,12 @@ public enum FusionRule implements RewriteRule {
     }
   },
   /**
-   * A reduction (reduce or redomap, scalar accumulators; it or the filter may fail, not both, as
-   * {@link Fusion}'s failure rule says) of the kept values of one filter of a filter or filtermap
-   * whose rows are also used elsewhere, folded in the filter's own pass (filter-reduce): {@code let
-   * ws = filtermap(h, a) in {ws, reduce(⊕, ne, ws)}} is one filtermap with an accumulator, {@code
-   * fn acc x => let (k, v) = h(x) in (if k then acc ⊕ v else acc, k, v)}, each row folded in order,
-   * so one kernel where there were two.
+   * A reduction (reduce or redomap, scalar accumulators; where both it and the filter may fail, as
+   * {@link Fusion}'s note on failures says) of the kept values of one filter of a filter or
+   * filtermap whose rows are also used elsewhere, folded in the filter's own pass (filter-reduce):
+   * {@code let ws = filtermap(h, a) in {ws, reduce(⊕, ne, ws)}} is one filtermap with an
+   * accumulator, {@code fn acc x => let (k, v) = h(x) in (if k then acc ⊕ v else acc, k, v)}, each
+   * row folded in order, so one kernel where there were two.
    */
   FUSE_FILTERMAP_REDUCE("FUSE-FILTERMAP-REDUCE") {
     @Override

@@ -71,12 +71,19 @@ public final class IndexFunctionFusion {
   static boolean fuseOne(
       List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
-      Optional<Site> site = candidate(stms, result, i);
+      int producerAt = i;
+      Optional<Site> site =
+          candidate(stms, result, i)
+              .filter(
+                  s ->
+                      history.admits(
+                          stms.get(producerAt), stms.subList(producerAt + 1, s.consumer() + 1)));
       for (FusionRule rule : site.isPresent() ? RULES : List.<FusionRule>of()) {
         Optional<Rewrite> rewrite = at(rule, stms, result, site.get(), names);
         if (rewrite.isPresent()) {
           Stm producer = stms.get(i);
           Stm consumer = stms.get(site.get().consumer());
+          history.moved(producer, stms.subList(i + 1, site.get().consumer() + 1));
           Stm fused = rewrite.get().fused();
           List<FusionRule> rules = rewrite.get().rules();
           history.record(rules.get(0), producer, consumer, fused);

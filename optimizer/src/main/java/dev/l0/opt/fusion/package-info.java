@@ -7,6 +7,8 @@
  * FilterClusterRules}) and the joining of the maps its clustering puts in one loop ({@code
  * ClusterJoin}), the rules that fuse across transpose and reshape (ch. 8), ISWIM (§8.3: a scan of
  * rows interchanged with the maps of its operator, fusing through it), the pre-fusion inlining of
- * indexing into cheap maps (§9.2), and the history of which rules made each kernel.
+ * indexing into cheap maps (§9.2), the history of which rules made each kernel, and the plan they
+ * make as to the order of failures ({@code FailureOrder}: fused, or kept for the rerun of a failing
+ * run).
  */
 package dev.l0.opt.fusion;

@@ -9,6 +9,7 @@ import dev.l0.ir.L0ConfigurationError;
 import dev.l0.ir.Type;
 import dev.l0.opt.Optimizer;
 import dev.l0.opt.flatten.TupleFlattener;
+import dev.l0.opt.fusion.FailureOrder;
 import dev.l0.opt.fusion.Fusion;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
@@ -40,7 +41,8 @@ class ClusterSolverTest {
     InternalProgram internal =
         TupleFlattener.flatten(TypeChecker.check(L0Parser.parse(source, "test.l0")), names);
     InternalProgram simplified =
-        PassManager.runAll(Optimizer.pipeline(new Fusion()).subList(0, 2), internal, names);
+        PassManager.runAll(
+            Optimizer.pipeline(new Fusion(FailureOrder.FUSED)).subList(0, 2), internal, names);
     List<Body> bodies = new ArrayList<>();
     Map<String, Type> types = new HashMap<>();
     for (InternalFunction f : simplified.functions()) {
