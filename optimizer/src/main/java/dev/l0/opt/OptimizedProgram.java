@@ -168,13 +168,25 @@ public final class OptimizedProgram {
    * #reordersFailures} those of a rerun with {@link #failureOrderPlan} on the same values.
    */
   public Value call(String function, List<Value> args) {
+    return rerunningFailures(
+        () -> call(function, args, new InternalEvaluator(internal)::call),
+        () -> failureOrderPlan().call(function, args));
+  }
+
+  /**
+   * What {@code run} gives; where it fails with the program's own error ({@code L0RuntimeError})
+   * and this plan {@link #reordersFailures}, what {@code rerun} gives, the same call run with
+   * {@link #failureOrderPlan}'s kernels (whose outcome, its error or its results, is the
+   * interpreter's).
+   */
+  public <T> T rerunningFailures(Supplier<T> run, Supplier<T> rerun) {
     try {
-      return call(function, args, new InternalEvaluator(internal)::call);
+      return run.get();
     } catch (L0RuntimeError e) {
       if (!reordersFailures()) {
         throw e;
       }
-      return failureOrderPlan().call(function, args);
+      return rerun.get();
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.l0.kernels.exec;
 
 import dev.l0.ir.L0CompileError;
-import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
@@ -122,14 +121,9 @@ public final class HostRunner {
 
   /** {@link #call(String, List)}, what its kernels spend going to {@code meter}. */
   public Value call(String function, List<Value> args, RunMeter meter) {
-    try {
-      return callPlan(function, args, meter);
-    } catch (L0RuntimeError e) {
-      if (!optimized.reordersFailures()) {
-        throw e;
-      }
-      return failureOrderRunner().callPlan(function, args, meter);
-    }
+    return optimized.rerunningFailures(
+        () -> callPlan(function, args, meter),
+        () -> failureOrderRunner().callPlan(function, args, meter));
   }
 
   private Value callPlan(String function, List<Value> args, RunMeter meter) {
@@ -166,14 +160,9 @@ public final class HostRunner {
    */
   public List<HostValue> callFlattened(
       String function, List<HostValue> components, RunMeter meter, SpareArrays spares) {
-    try {
-      return callPlanFlattened(function, components, meter, spares);
-    } catch (L0RuntimeError e) {
-      if (!optimized.reordersFailures()) {
-        throw e;
-      }
-      return failureOrderRunner().callPlanFlattened(function, components, meter, spares);
-    }
+    return optimized.rerunningFailures(
+        () -> callPlanFlattened(function, components, meter, spares),
+        () -> failureOrderRunner().callPlanFlattened(function, components, meter, spares));
   }
 
   /**

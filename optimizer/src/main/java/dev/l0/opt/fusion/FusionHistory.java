@@ -30,11 +30,6 @@ public final class FusionHistory implements RuleLog {
     this.failureOrder = failureOrder;
   }
 
-  /** The plan the fusion rules make. */
-  public FailureOrder failureOrder() {
-    return failureOrder;
-  }
-
   /**
    * Whether this compilation's plan lets {@code moved}'s work run in one pass with, or after, the
    * statements {@code passed} ({@link FailureOrder#mayReorder}): always in the {@link
