@@ -961,7 +961,8 @@ final class ThreadCode {
         group.capacityOverflow(
             "concat",
             concat.pos(),
-            "the array a loop inside a kernel grows by this concat outgrew its per-thread capacity"));
+            "the array a loop inside a kernel grows by this concat outgrew its per-thread"
+                + " capacity"));
     return withRoom(name, initial, capacity, out);
   }
 
@@ -1058,8 +1059,15 @@ final class ThreadCode {
     Type resultType = typeIn(body, result);
     return resultType instanceof Type.Array r
         && param instanceof Type.Array p
-        && p.size() instanceof dev.l0.ir.Dim.Const
+        && (p.size() instanceof dev.l0.ir.Dim.Const
+            || p.size() instanceof dev.l0.ir.Dim.Named n && !boundIn(body, n.variable()))
         && p.size().equals(r.size());
+  }
+
+  /** Whether a statement of {@code body} binds {@code name}. */
+  private static boolean boundIn(Body body, String name) {
+    return body.stms().stream()
+        .anyMatch(stm -> stm.pattern().stream().anyMatch(id -> id.name().equals(name)));
   }
 
   private static Type typeIn(Body body, SubExp s) {
@@ -1662,8 +1670,10 @@ final class ThreadCode {
 
   /**
    * A redomap, reduce, scan or scanomap inside a thread: {@code acc = fold(acc, row j)} for every
-   * row in order. Array accumulators start as scratch copies of their neutral arrays; a scan copies
-   * every accumulator after each step into row {@code j} of its result.
+   * row in order. Array accumulators start as scratch copies of their neutral arrays. A scan puts
+   * every accumulator after each step into row {@code j} of its result; an array accumulator
+   * ({@link #prefixRows}) lives in its result, its neutral array in a row before the first, so that
+   * step {@code j} reads row {@code j - 1} and writes row {@code j} without copying.
    */
   private void lowerSequentialFold(
       List<Ident> pattern,
@@ -1675,33 +1685,57 @@ final class ThreadCode {
     if (inputs.isEmpty()) {
       throw new UnsupportedKernelException("a reduction without inputs");
     }
-    List<Binding> accs = initialAccumulators(neutral, out);
     List<ArrayView> views = inputs.stream().map(this::array).toList();
     KernelExpr rows = views.get(0).dims().get(0);
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    foldInto(fold, accs, views, j, body);
     List<Binding> results = new ArrayList<>();
-    for (Binding acc : accs) {
-      if (prefixes) {
-        ArrayView accView = acc instanceof ArrayView v ? v : null;
-        ScalarType type =
-            accView != null ? accView.elementType() : ((Binding.Scalar) acc).value().type();
-        List<KernelExpr> dims = new ArrayList<>(List.of(rows));
-        if (accView != null) {
-          dims.addAll(accView.dims());
+    if (!prefixes) {
+      List<Binding> accs = initialAccumulators(neutral, out);
+      foldInto(fold, accs, views, j, body);
+      results.addAll(accs);
+    } else {
+      List<Binding> accs = new ArrayList<>();
+      List<Destination> next = new ArrayList<>();
+      for (SubExp value : neutral) {
+        ArrayView array = scalarOrArray(value);
+        if (array != null && array.rank() > 0 && !isResizable(array)) {
+          ArrayView region = prefixRows(array, rows, out);
+          accs.add(region.rowInBounds(j));
+          next.add(
+              new Destination.ToMemory(region.rowInBounds(KernelExprs.add(j, KernelExprs.ONE))));
+          results.add(region.slice(KernelExprs.ONE, rows, KernelExprs.TRUE));
+        } else {
+          Binding acc = initialAccumulators(List.of(value), out).get(0);
+          ArrayView accView = acc instanceof ArrayView v ? v : null;
+          ScalarType type =
+              accView != null ? accView.elementType() : ((Binding.Scalar) acc).value().type();
+          List<KernelExpr> dims = new ArrayList<>(List.of(rows));
+          if (accView != null) {
+            dims.addAll(accView.dims());
+          }
+          accs.add(acc);
+          next.add(temporary(acc, body));
+          results.add(allocate(type, dims));
         }
-        ArrayView region = allocate(type, dims);
-        if (accView != null) {
-          copyElements(accView, region.rowInBounds(j), body);
+      }
+      List<Binding> args = new ArrayList<>();
+      accs.forEach(a -> args.add(asArgument(a)));
+      views.forEach(v -> args.add(row(v, j)));
+      apply(fold, args, next, body);
+      for (int k = 0; k < accs.size(); k++) {
+        if (next.get(k) instanceof Destination.ToMemory) {
+          continue;
+        }
+        commit(List.of(next.get(k)), List.of(accs.get(k)), body);
+        ArrayView row = ((ArrayView) results.get(k)).rowInBounds(j);
+        if (accs.get(k) instanceof ArrayView accView) {
+          copyElements(accView, row, body);
         } else {
           body.add(
               new KernelStmt.Store(
-                  region.buffer(), region.rowInBounds(j).offset(), ((Binding.Scalar) acc).value()));
+                  row.buffer(), row.offset(), ((Binding.Scalar) accs.get(k)).value()));
         }
-        results.add(region);
-      } else {
-        results.add(acc);
       }
     }
     KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
@@ -1712,6 +1746,20 @@ final class ThreadCode {
         owned.add(pattern.get(i).name());
       }
     }
+  }
+
+  /**
+   * The scratch array of a scan's array accumulator: {@code rows + 1} rows of the neutral array's
+   * shape, the neutral array copied into the first; the scan's result is the rows after it.
+   */
+  private ArrayView prefixRows(ArrayView neutral, KernelExpr rows, List<KernelStmt> out) {
+    List<KernelExpr> dims = new ArrayList<>(List.of(KernelExprs.add(rows, KernelExprs.ONE)));
+    dims.addAll(neutral.dims());
+    ArrayView region = allocate(neutral.elementType(), dims);
+    List<KernelStmt> copy = new ArrayList<>();
+    copyElements(neutral, region.rowInBounds(KernelExprs.ZERO), copy);
+    addGuarded(neutral.valid(), copy, List.of(), out);
+    return region;
   }
 
   /** A local per scalar neutral element, a scratch copy per array one. */
