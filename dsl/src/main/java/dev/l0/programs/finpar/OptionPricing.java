@@ -165,7 +165,7 @@ public final class OptionPricing {
             in.get(12, MATRIX));
     Bridge bridge = new Bridge(in.get(13, INT_MATRIX), in.get(14, MATRIX));
 
-    F64 sobolScale = let("sobolScale", i32(1).shiftLeft(sobolBits).toF64());
+    F64 sobolFactor = let("sobolFactor", f64(1.0).div(i32(1).shiftLeft(sobolBits).toF64()));
     I32 pathsPerChunk = let("pathsPerChunk", i32(32));
     Arr<Arr<F64>> chunkSums =
         let(
@@ -179,7 +179,7 @@ public final class OptionPricing {
                         dates,
                         underlyings,
                         models,
-                        sobolScale,
+                        sobolFactor,
                         directions,
                         market,
                         bridge,
@@ -201,7 +201,7 @@ public final class OptionPricing {
       I32 dates,
       I32 underlyings,
       I32 models,
-      F64 sobolScale,
+      F64 sobolFactor,
       Arr<Arr<I32>> directions,
       Models market,
       Bridge bridge,
@@ -213,7 +213,7 @@ public final class OptionPricing {
     Arr<Arr<Arr<F64>>> draws =
         let(
             "draws",
-            map(iota(n), p -> pathDraws(dates, underlyings, sobolScale, sobol.get(p.add(1)))));
+            map(iota(n), p -> pathDraws(dates, underlyings, sobolFactor, sobol.get(p.add(1)))));
     Arr<Arr<F64>> payoffs =
         let("payoffs", map(iota(n), p -> pathPayoffs(contract, market, bridge, draws.get(p))));
     return loop(replicate(models, f64(0.0)), n, (sums, p) -> plus(sums, payoffs.get(p)));
@@ -241,13 +241,13 @@ public final class OptionPricing {
 
   /** The normal draws (date-major) of the path whose Sobol integers are {@code sobol}. */
   private static Arr<Arr<F64>> pathDraws(
-      I32 dates, I32 underlyings, F64 sobolScale, Arr<I32> sobol) {
+      I32 dates, I32 underlyings, F64 sobolFactor, Arr<I32> sobol) {
     return map(
         iota(dates),
         t ->
             map(
                 iota(underlyings),
-                m -> inverseNormal(sobol.get(t.mul(underlyings).add(m)).toF64().div(sobolScale))));
+                m -> inverseNormal(sobol.get(t.mul(underlyings).add(m)).toF64().mul(sobolFactor))));
   }
 
   /** The payoffs under every model of the path whose normal draws are {@code z}. */
