@@ -207,6 +207,10 @@ public final class L0Parser {
       return new Pattern.Tuple(
           tokens.commaSeparated(first, "}", "the tuple pattern", this::pattern), first.pos());
     }
+    if (first.is(Pattern.WILDCARD)) {
+      tokens.next();
+      return new Pattern.Name(Pattern.WILDCARD, first.pos());
+    }
     if (first.kind() != Token.Kind.IDENTIFIER) {
       throw tokens.unexpected("a name or a tuple pattern {a, b} to bind");
     }
@@ -317,6 +321,10 @@ public final class L0Parser {
         if (first.is("[")) {
           return arrayLiteral();
         }
+        if (first.is(Pattern.WILDCARD)) {
+          throw new L0CompileError(
+              first.pos(), "'_' is a pattern that binds nothing; it cannot be used as a value");
+        }
         throw tokens.unexpected("an expression");
       default:
         throw tokens.unexpected("an expression");
@@ -344,11 +352,13 @@ public final class L0Parser {
             keyword.pos(),
             "'"
                 + word
-                + "' makes a function argument, which may appear only as the first argument of map, filter, reduce or scan");
+                + "' makes a function argument, which may appear only as the first argument of map,"
+                + " filter, reduce or scan");
       case "redomap":
         throw new L0CompileError(
             keyword.pos(),
-            "'redomap' is internal to the compiler and cannot be written in a program; write reduce(f, ne, map(g, a))");
+            "'redomap' is internal to the compiler and cannot be written in a program; write"
+                + " reduce(f, ne, map(g, a))");
       default:
         break;
     }
@@ -391,7 +401,8 @@ public final class L0Parser {
     if (tokens.peek().is("]")) {
       throw new L0CompileError(
           open.pos(),
-          "an empty array literal [] is not allowed, as its element type is unknown; use iota(0) or replicate(0, v)");
+          "an empty array literal [] is not allowed, as its element type is unknown; use iota(0) or"
+              + " replicate(0, v)");
     }
     return new Expr.ArrayLit(
         tokens.commaSeparated(open, "]", "the array literal", this::expression), open.pos());
@@ -486,6 +497,12 @@ public final class L0Parser {
           tuple.elements().stream().map(L0Parser::variablesOf).toList(), tuple.pos());
     }
     Pattern.Name name = (Pattern.Name) pattern;
+    if (name.isWildcard()) {
+      throw new L0CompileError(
+          name.pos(),
+          "'_' binds nothing, so 'loop (p) = ...' has no variable to start from here;"
+              + " write 'loop (p = initial) = ...'");
+    }
     return new Expr.Var(name.name(), name.pos());
   }
 
