@@ -145,9 +145,7 @@ public final class ArrayOperations {
     long i = Operands.integer(index, pos).value();
     if (i < 0 || i >= a.length()) {
       throw new L0RuntimeError(
-          operation,
-          pos,
-          "index " + i + " out of bounds for dimension " + dimension + " of size " + a.length());
+          operation, pos, FailureDetails.format(FailureDetails.INDEX, i, dimension, a.length()));
     }
     return (int) i;
   }
@@ -203,7 +201,8 @@ public final class ArrayOperations {
 
   private static int checkedCount(String operation, long count, SourcePos pos) {
     if (count < 0) {
-      throw new L0RuntimeError(operation, pos, "negative size " + count);
+      throw new L0RuntimeError(
+          operation, pos, FailureDetails.format(FailureDetails.NEGATIVE_SIZE, count));
     }
     if (count > MAX_LENGTH) {
       throw new L0ResourceError(
@@ -456,9 +455,7 @@ public final class ArrayOperations {
     long n = Operands.integer(at, pos).value();
     if (n < 0 || n > a.length()) {
       throw new L0RuntimeError(
-          "split",
-          pos,
-          "split point " + n + " outside 0.." + a.length() + " (the outer size of the array)");
+          "split", pos, FailureDetails.format(FailureDetails.SPLIT, n, a.length()));
     }
     List<Value> elements = a.elements();
     return new Value.Tuple(
@@ -509,12 +506,7 @@ public final class ArrayOperations {
         throw new L0RuntimeError(
             "zip",
             pos,
-            "argument "
-                + (j + 1)
-                + " has outer size "
-                + inputs.get(j).length()
-                + " but argument 1 has outer size "
-                + length);
+            FailureDetails.format(FailureDetails.ZIP, j + 1, inputs.get(j).length(), length));
       }
     }
     List<Value> tuples = new ArrayList<>(length);

@@ -2,6 +2,7 @@ package dev.l0.kernels.ir;
 
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.SourcePos;
+import dev.l0.semantics.FailureDetails;
 
 /**
  * A run-time failure a kernel can raise: the {@code L0RuntimeError} the host throws for it. A
@@ -18,6 +19,14 @@ public record KernelError(
   }
 
   public L0RuntimeError toRuntimeError() {
-    return new L0RuntimeError(operation, pos, detail);
+    return toRuntimeError(new long[0]);
+  }
+
+  /**
+   * The error with the values its raise recorded filled into {@code detail} ({@code
+   * FailureDetails.format}).
+   */
+  public L0RuntimeError toRuntimeError(long[] values) {
+    return new L0RuntimeError(operation, pos, FailureDetails.format(detail, values));
   }
 }

@@ -384,7 +384,13 @@ public final class JavaKernelIrPrinter {
     } else if (s instanceof KernelStmt.Barrier) {
       line("// barrier: a no-op in a block of one thread");
     } else {
-      line("if (" + ERROR + " == 0) " + ERROR + " = " + ((KernelStmt.RaiseError) s).code() + ";");
+      KernelStmt.RaiseError r = (KernelStmt.RaiseError) s;
+      line("if (" + ERROR + " == 0) " + ERROR + " = " + r.code() + ";");
+      line(
+          JvmSupport.class.getName()
+              + ".raised("
+              + String.join(", ", r.values().stream().map(this::expr).toList())
+              + ");");
     }
   }
 

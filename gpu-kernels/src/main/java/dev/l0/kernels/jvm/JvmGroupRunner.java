@@ -280,8 +280,10 @@ public final class JvmGroupRunner {
     }
     KernelThreads code = l.loaded();
     int gridDim = (int) grid;
-    // the first error of the lowest failing range: (range start << 32 | code), smallest wins
+    // the first error of the lowest failing range: (range start << 32 | code), smallest wins, and
+    // the values its raise recorded
     AtomicLong firstError = new AtomicLong(Long.MAX_VALUE);
+    long[][] firstValues = {null};
     BlockingQueue<Object> spares = spareWorkspaces.get(code);
     Queue<Object> used = new ConcurrentLinkedQueue<>();
     ParallelRanges.run(
@@ -310,16 +312,24 @@ public final class JvmGroupRunner {
                     Math.toIntExact(shared.get(k).elements(BLOCK_SIZE)));
           }
           return (start, end) -> {
+            JvmSupport.takeRaised();
             int raised = code.run(own, scalars, start, end, gridDim);
             if (raised != 0) {
-              firstError.accumulateAndGet(((long) start << 32) | raised, Math::min);
+              long key = ((long) start << 32) | raised;
+              long[] recorded = JvmSupport.takeRaised();
+              synchronized (firstValues) {
+                if (key < firstError.get()) {
+                  firstError.set(key);
+                  firstValues[0] = recorded;
+                }
+              }
             }
           };
         });
     used.forEach(spares::offer);
     if (firstError.get() != Long.MAX_VALUE) {
       int errorCode = (int) (firstError.get() & 0xffffffffL);
-      throw CapacityReruns.failure(group.errors().get(errorCode - 1));
+      throw CapacityReruns.failure(group.errors().get(errorCode - 1), firstValues[0]);
     }
   }
 

@@ -5,9 +5,9 @@ import dev.l0.semantics.ScalarOperations;
 /**
  * The operations generated kernels call where a Java operator alone would not mean what {@code
  * dev.l0.semantics.ScalarOperations} means: integer {@code pow}, for the non-negative exponents the
- * kernel IR guards it to, computed by {@link ScalarOperations#wrappingPower}; and the scratch
- * arrays and region workspaces of the loops inside kernel threads that run lane-wise ({@link
- * InnerLoopStages}).
+ * kernel IR guards it to, computed by {@link ScalarOperations#wrappingPower}; the scratch arrays
+ * and region workspaces of the loops inside kernel threads that run lane-wise ({@link
+ * InnerLoopStages}); and the values a failing thread's first raise records ({@link #raised}).
  */
 public final class JvmSupport {
   private static final ThreadLocal<double[][]> LANE_SCRATCH =
@@ -15,7 +15,28 @@ public final class JvmSupport {
   private static final ThreadLocal<java.util.Map<KernelThreads, Object>> WORKSPACES =
       ThreadLocal.withInitial(java.util.IdentityHashMap::new);
 
+  private static final ThreadLocal<long[]> RAISED = new ThreadLocal<>();
+  private static final long[] NO_VALUES = new long[0];
+
   private JvmSupport() {}
+
+  /**
+   * Keeps {@code values}, what a raise of a kernel's error records, unless a raise on this thread
+   * kept some since the last {@link #takeRaised}: the values of the thread's first raise, which is
+   * the one its error code names.
+   */
+  public static void raised(long... values) {
+    if (RAISED.get() == null) {
+      RAISED.set(values);
+    }
+  }
+
+  /** The values {@link #raised} kept on this thread (none if none), forgotten. */
+  static long[] takeRaised() {
+    long[] values = RAISED.get();
+    RAISED.remove();
+    return values == null ? NO_VALUES : values;
+  }
 
   /**
    * The calling thread's first {@code arrays} scratch arrays, each of at least {@code length}

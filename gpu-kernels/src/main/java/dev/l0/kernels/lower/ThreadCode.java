@@ -23,6 +23,7 @@ import dev.l0.opt.ir.InternalTypes;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
+import dev.l0.semantics.FailureDetails;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -364,10 +365,41 @@ final class ThreadCode {
   }
 
   private KernelStmt raise(String operation, SourcePos pos, String detail) {
+    return raise(operation, pos, detail, List.of());
+  }
+
+  /**
+   * The raise of {@code operation}'s error at {@code pos}, whose {@code detail} names {@code
+   * values} ({@code FailureDetails}).
+   */
+  private KernelStmt raise(
+      String operation, SourcePos pos, String detail, List<KernelExpr> values) {
     if (failures != null) {
       return new KernelStmt.Assign(failures, KernelExprs.TRUE);
     }
-    return new KernelStmt.RaiseError(group.error(operation, pos, detail));
+    return new KernelStmt.RaiseError(
+        group.error(operation, pos, detail),
+        values.stream().map(v -> convert(v, ScalarType.I64)).toList());
+  }
+
+  /**
+   * The raise of an index out of bounds ({@code FailureDetails.INDEX}) for {@code indices} into
+   * dimensions of sizes {@code sizes}: it names the first index outside its dimension, as the
+   * interpreter does.
+   */
+  private KernelStmt outOfBounds(
+      String operation, SourcePos pos, List<KernelExpr> indices, List<KernelExpr> sizes) {
+    int last = indices.size() - 1;
+    KernelExpr index = indices.get(last);
+    KernelExpr dimension = KernelExprs.i64(last);
+    KernelExpr size = sizes.get(last);
+    for (int k = last - 1; k >= 0; k--) {
+      KernelExpr outside = not(KernelExprs.inRange(indices.get(k), sizes.get(k)));
+      index = new KernelExpr.Select(outside, indices.get(k), index);
+      dimension = new KernelExpr.Select(outside, KernelExprs.i64(k), dimension);
+      size = new KernelExpr.Select(outside, sizes.get(k), size);
+    }
+    return raise(operation, pos, FailureDetails.INDEX, List.of(index, dimension, size));
   }
 
   /**
@@ -446,17 +478,26 @@ final class ThreadCode {
         rowsCode.add(rowCode(map.function(), inputs, rowDestinations, next));
       }
       List<KernelExpr.Var> failed = new ArrayList<>();
+      List<List<KernelExpr.Var>> failedValues = new ArrayList<>();
       List<List<KernelStmt>> deferred = new ArrayList<>();
       for (List<KernelStmt> rowCode : rowsCode) {
         KernelExpr.Var rowFailed = group.fresh("failed", ScalarType.I64);
         failed.add(rowFailed);
-        deferred.add(InterleavedRows.deferFailures(rowCode, rowFailed));
+        List<KernelExpr.Var> rowValues = new ArrayList<>();
+        for (int k = InterleavedRows.errorValues(rowCode); k > 0; k--) {
+          rowValues.add(group.fresh("failed_value", ScalarType.I64));
+        }
+        failedValues.add(rowValues);
+        deferred.add(InterleavedRows.deferFailures(rowCode, rowFailed, rowValues));
       }
       List<KernelStmt> interleaved = InterleavedRows.interleave(deferred);
       if (interleaved != null) {
         failed.forEach(f -> together.add(new KernelStmt.Declare(f, KernelExprs.ZERO)));
+        failedValues.forEach(
+            values ->
+                values.forEach(v -> together.add(new KernelStmt.Declare(v, KernelExprs.ZERO))));
         together.addAll(interleaved);
-        together.addAll(InterleavedRows.raiseInRowOrder(failed, rowsCode));
+        together.addAll(InterleavedRows.raiseInRowOrder(failed, failedValues, rowsCode));
         loop =
             new KernelStmt.For(
                 j, KernelExprs.ZERO, rows, KernelExprs.i64(InterleavedRows.ROWS), together);
@@ -610,7 +651,12 @@ final class ThreadCode {
       out.add(
           new KernelStmt.If(
               not(scalar(check.condition())),
-              List.of(raise(check.operation(), check.pos(), check.detail())),
+              List.of(
+                  raise(
+                      check.operation(),
+                      check.pos(),
+                      check.detail(),
+                      check.values().stream().map(this::scalar).toList())),
               List.of()));
     } else if (e instanceof Exp.Screma s && s.reducesAndMaps()) {
       throw new UnsupportedKernelException("a screma with a map part inside a kernel");
@@ -741,7 +787,7 @@ final class ThreadCode {
     out.add(
         new KernelStmt.If(
             KernelExprs.lt(n, KernelExprs.ZERO),
-            List.of(raise(operation, pos, "negative size")),
+            List.of(raise(operation, pos, FailureDetails.NEGATIVE_SIZE, List.of(n))),
             List.of()));
     return n;
   }
@@ -961,7 +1007,8 @@ final class ThreadCode {
         group.capacityOverflow(
             "concat",
             concat.pos(),
-            "the array a loop inside a kernel grows by this concat outgrew its per-thread capacity"));
+            "the array a loop inside a kernel grows by this concat outgrew its per-thread"
+                + " capacity"));
     return withRoom(name, initial, capacity, out);
   }
 
@@ -1277,7 +1324,10 @@ final class ThreadCode {
     KernelExpr rows = view.dims().get(0);
     KernelExpr ok = and(not(KernelExprs.lt(at, KernelExprs.ZERO)), not(KernelExprs.lt(rows, at)));
     addGuarded(
-        ok, List.of(), List.of(raise("split", split.pos(), "split point outside the array")), out);
+        ok,
+        List.of(),
+        List.of(raise("split", split.pos(), FailureDetails.SPLIT, List.of(at, rows))),
+        out);
     env.put(pattern.get(0).name(), view.slice(KernelExprs.ZERO, at, ok));
     env.put(pattern.get(1).name(), view.slice(at, KernelExprs.sub(rows, at), ok));
   }
@@ -1625,8 +1675,12 @@ final class ThreadCode {
     ArrayView source = array(update.array());
     ArrayView target = owned.contains(update.array().varName()) ? source : materialize(source, out);
     ArrayView cell = target;
+    List<KernelExpr> indices = new ArrayList<>();
+    List<KernelExpr> sizes = new ArrayList<>();
     for (SubExp i : update.indices()) {
-      cell = cell.row(convert(scalar(i), ScalarType.I64));
+      indices.add(convert(scalar(i), ScalarType.I64));
+      sizes.add(cell.dims().get(0));
+      cell = cell.row(indices.get(indices.size() - 1));
     }
     List<KernelStmt> write = new ArrayList<>();
     if (cell.rank() == 0) {
@@ -1635,7 +1689,7 @@ final class ThreadCode {
       copy(array(update.value()), cell, write);
     }
     addGuarded(
-        cell.valid(), write, List.of(raise("update", update.pos(), "index out of bounds")), out);
+        cell.valid(), write, List.of(outOfBounds("update", update.pos(), indices, sizes)), out);
     env.put(id.name(), target);
     owned.add(id.name());
   }
@@ -1643,10 +1697,14 @@ final class ThreadCode {
   /** Indexing: a view of a row, or a guarded load of an element (thesis §2.1, bounds-checked). */
   private void lowerIndex(Ident id, Exp.Index index, List<KernelStmt> out) {
     ArrayView view = array(index.array());
+    List<KernelExpr> indices = new ArrayList<>();
+    List<KernelExpr> sizes = new ArrayList<>();
     for (SubExp i : index.indices()) {
-      view = view.row(convert(scalar(i), ScalarType.I64));
+      indices.add(convert(scalar(i), ScalarType.I64));
+      sizes.add(view.dims().get(0));
+      view = view.row(indices.get(indices.size() - 1));
     }
-    KernelStmt outOfBounds = raise("index", index.pos(), "index out of bounds");
+    KernelStmt outOfBounds = outOfBounds("index", index.pos(), indices, sizes);
     if (view.rank() > 0) {
       env.put(id.name(), view);
       addGuarded(view.valid(), List.of(), List.of(outOfBounds), out);

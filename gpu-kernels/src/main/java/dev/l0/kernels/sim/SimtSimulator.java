@@ -110,7 +110,8 @@ public final class SimtSimulator {
           }
           if (outcome.errorCode() != 0) {
             KernelError error = group.errors().get(outcome.errorCode() - 1);
-            return new SimulationResult(Map.of(), Optional.of(error), new SimulationReport(issues));
+            return new SimulationResult(
+                Map.of(), Optional.of(error), outcome.errorValues(), new SimulationReport(issues));
           }
         } else if (step instanceof HostProgram.Allocate<CompiledKernel> a
             && a.buffer().isThreadPrivate()) {

@@ -47,8 +47,8 @@ class CudaPrinterTest {
     assertTrue(
         CudaPrinter.print(groupOf(kernel))
             .contains(
-                "extern \"C\" __global__ void k(int* l0_error, int* __restrict__ xs, float* __restrict__ ys,"
-                    + " long long n) {"));
+                "extern \"C\" __global__ void k(int* l0_error, int* __restrict__ xs, float*"
+                    + " __restrict__ ys, long long n) {"));
   }
 
   @Test
@@ -68,13 +68,23 @@ class CudaPrinterTest {
             new KernelStmt.RaiseError(3));
     assertTrue(
         text.contains(
-            "xs[((long long)threadIdx.x)] = l0_add_i32(xs[((long long)threadIdx.x)], xs[((long long)threadIdx.x)]);"),
+            "xs[((long long)threadIdx.x)] = l0_add_i32(xs[((long long)threadIdx.x)], xs[((long"
+                + " long)threadIdx.x)]);"),
         text);
     assertTrue(text.contains("l0_shl_i32("), text);
     assertTrue(
         text.contains("(ys[((long long)threadIdx.x)] * ys[((long long)threadIdx.x)])"), text);
     assertTrue(text.contains("fmodf("), text);
-    assertTrue(text.contains("if (l0_error[0] == 0) l0_error[0] = 3;"), text);
+    assertTrue(text.contains("atomicCAS(l0_error, 0, 3);"), text);
+  }
+
+  @Test
+  void aRaiseWithValuesStoresThemAfterTheCodeOnlyWhereItSetTheCode() {
+    String text =
+        body(new KernelStmt.RaiseError(2, List.of(new KernelExpr.Constant(ScalarValue.i64(7)), I)));
+    assertTrue(text.contains("if (atomicCAS(l0_error, 0, 2) == 0) {"), text);
+    assertTrue(text.contains("((long long*) (l0_error + 2))[0] = (long long) ((7LL));"), text);
+    assertTrue(text.contains("((long long*) (l0_error + 2))[1] = (long long) ("), text);
   }
 
   @Test
@@ -117,7 +127,8 @@ class CudaPrinterTest {
         text);
     assertTrue(
         text.contains(
-            "scratch[(k) * l0_threads + l0_grid_thread] = scratch[((0LL)) * l0_threads + l0_grid_thread];"),
+            "scratch[(k) * l0_threads + l0_grid_thread] = scratch[((0LL)) * l0_threads +"
+                + " l0_grid_thread];"),
         text);
     assertEquals(3 * 1024, CudaPrinter.threadPrivateElements(3, 1024));
     assertFalse(

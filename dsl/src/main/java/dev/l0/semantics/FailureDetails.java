@@ -1,0 +1,35 @@
+package dev.l0.semantics;
+
+/**
+ * The wording of the run-time failures whose message names values (an index and its dimension's
+ * size, a split point, a size): templates whose {@code {k}} is the k-th value. The interpreter
+ * fills them in as it fails; a kernel thread that fails records the values and the host fills them
+ * in, so every evaluator and device reports the same message.
+ */
+public final class FailureDetails {
+  /** Values: the index, its dimension (0 the outermost), the dimension's size. */
+  public static final String INDEX = "index {0} out of bounds for dimension {1} of size {2}";
+
+  /** Values: the size. */
+  public static final String NEGATIVE_SIZE = "negative size {0}";
+
+  /** Values: the split point, the array's outer size. */
+  public static final String SPLIT = "split point {0} outside 0..{1} (the outer size of the array)";
+
+  /** Values: the argument's number (from 1), its outer size, the first argument's outer size. */
+  public static final String ZIP =
+      "argument {0} has outer size {1} but argument 1 has outer size {2}";
+
+  private FailureDetails() {}
+
+  /**
+   * {@code template} with each {@code {k}} replaced by {@code values[k]}, for k below its length.
+   */
+  public static String format(String template, long... values) {
+    String out = template;
+    for (int k = 0; k < values.length; k++) {
+      out = out.replace("{" + k + "}", Long.toString(values[k]));
+    }
+    return out;
+  }
+}
