@@ -20,7 +20,27 @@ public final class FailureDetails {
   public static final String ZIP =
       "argument {0} has outer size {1} but argument 1 has outer size {2}";
 
+  /** Values: the negative size. */
+  public static final String NEGATIVE_NEW_SIZE = "negative size {0} in the new shape";
+
   private FailureDetails() {}
+
+  /**
+   * A reshape of an array of {@code rank} dimensions into {@code newRank}; values: the array's
+   * sizes, its element count, the new sizes, their product.
+   */
+  public static String reshape(int rank, int newRank) {
+    StringBuilder text = new StringBuilder("cannot reshape an array of shape ");
+    int k = 0;
+    for (int d = 0; d < rank; d++) {
+      text.append("[{").append(k++).append("}]");
+    }
+    text.append(" ({").append(k++).append("} elements) into shape (");
+    for (int d = 0; d < newRank; d++) {
+      text.append(d > 0 ? ", {" : "{").append(k++).append('}');
+    }
+    return text.append(") ({").append(k).append("} elements)").toString();
+  }
 
   /**
    * {@code template} with each {@code {k}} replaced by {@code values[k]}, for k below its length.

@@ -352,13 +352,11 @@ public final class L0Parser {
             keyword.pos(),
             "'"
                 + word
-                + "' makes a function argument, which may appear only as the first argument of map,"
-                + " filter, reduce or scan");
+                + "' makes a function argument, which may appear only as the first argument of map, filter, reduce or scan");
       case "redomap":
         throw new L0CompileError(
             keyword.pos(),
-            "'redomap' is internal to the compiler and cannot be written in a program; write"
-                + " reduce(f, ne, map(g, a))");
+            "'redomap' is internal to the compiler and cannot be written in a program; write reduce(f, ne, map(g, a))");
       default:
         break;
     }
@@ -401,8 +399,7 @@ public final class L0Parser {
     if (tokens.peek().is("]")) {
       throw new L0CompileError(
           open.pos(),
-          "an empty array literal [] is not allowed, as its element type is unknown; use iota(0) or"
-              + " replicate(0, v)");
+          "an empty array literal [] is not allowed, as its element type is unknown; use iota(0) or replicate(0, v)");
     }
     return new Expr.ArrayLit(
         tokens.commaSeparated(open, "]", "the array literal", this::expression), open.pos());

@@ -136,9 +136,9 @@ final class DeviceGroupRunner {
     if (step instanceof HostProgram.Define<CudaKernel> d) {
       values.set(d.slot(), d.value().evaluate(values));
     } else if (step instanceof HostProgram.Allocate<CudaKernel> a && a.buffer().isThreadPrivate()) {
-      threadPrivateElements.put(a.buffer().name(), a.elements().evaluateIndex(values));
+      threadPrivateElements.put(a.buffer().name(), a.elements().evaluateSize(values));
     } else if (step instanceof HostProgram.Allocate<CudaKernel> a) {
-      long bytes = HostStaging.bytes(a.buffer().elementType(), a.elements().evaluateIndex(values));
+      long bytes = HostStaging.bytes(a.buffer().elementType(), a.elements().evaluateSize(values));
       DeviceBuffer previous = buffers.put(a.buffer().name(), zeroed(bytes));
       if (previous != null) {
         previous.close();
@@ -241,7 +241,7 @@ final class DeviceGroupRunner {
       DeviceBuffer buffer = buffer(buffers, output.buffer());
       int[] shape =
           outputShapes.get(k).stream()
-              .mapToInt(e -> Math.toIntExact(e.evaluateIndex(values)))
+              .mapToInt(e -> Math.toIntExact(e.evaluateSize(values)))
               .toArray();
       long elements = 1;
       for (int size : shape) {

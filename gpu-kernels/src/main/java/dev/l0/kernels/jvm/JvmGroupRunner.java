@@ -193,7 +193,7 @@ public final class JvmGroupRunner {
       if (step instanceof HostProgram.Define<KernelThreads> d) {
         values.set(d.slot(), d.value().evaluate(values));
       } else if (step instanceof HostProgram.Allocate<KernelThreads> a) {
-        int elements = elements(a.elements().evaluateIndex(values), a.buffer());
+        int elements = elements(a.elements().evaluateSize(values), a.buffer());
         if (a.buffer().isThreadPrivate()) {
           perThread.put(a.buffer().name(), elements);
         } else {
@@ -343,7 +343,7 @@ public final class JvmGroupRunner {
       int[] shape = new int[shapeOf.size()];
       long elements = 1;
       for (int d = 0; d < shape.length; d++) {
-        shape[d] = Math.toIntExact(shapeOf.get(d).evaluateIndex(values));
+        shape[d] = Math.toIntExact(shapeOf.get(d).evaluateSize(values));
         elements = Math.multiplyExact(elements, shape[d]);
       }
       int length = Array.getLength(data);
@@ -373,7 +373,7 @@ public final class JvmGroupRunner {
   }
 
   private static int elements(long elements, Buffer buffer) {
-    if (elements < 0 || elements > Integer.MAX_VALUE - 8) {
+    if (elements > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException(
           "allocates "
               + elements

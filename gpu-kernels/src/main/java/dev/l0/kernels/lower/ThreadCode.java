@@ -1007,8 +1007,7 @@ final class ThreadCode {
         group.capacityOverflow(
             "concat",
             concat.pos(),
-            "the array a loop inside a kernel grows by this concat outgrew its per-thread"
-                + " capacity"));
+            "the array a loop inside a kernel grows by this concat outgrew its per-thread capacity"));
     return withRoom(name, initial, capacity, out);
   }
 
@@ -1341,15 +1340,33 @@ final class ThreadCode {
     ArrayView contiguous = view.isContiguous() ? view : materialize(view, out);
     List<KernelExpr> newDims =
         reshape.shape().stream().map(s -> convert(scalar(s), ScalarType.I64)).toList();
-    KernelExpr ok = eq(product(newDims), product(view.dims()));
+    KernelExpr nonNegative = KernelExprs.TRUE;
     for (KernelExpr d : newDims) {
-      ok = and(ok, not(KernelExprs.lt(d, KernelExprs.ZERO)));
+      KernelExpr negative = KernelExprs.lt(d, KernelExprs.ZERO);
+      out.add(
+          new KernelStmt.If(
+              and(nonNegative, negative),
+              List.of(
+                  raise("reshape", reshape.pos(), FailureDetails.NEGATIVE_NEW_SIZE, List.of(d))),
+              List.of()));
+      nonNegative = and(nonNegative, not(negative));
     }
-    addGuarded(
-        ok,
-        List.of(),
-        List.of(raise("reshape", reshape.pos(), "cannot reshape to that shape")),
-        out);
+    KernelExpr count = product(view.dims());
+    KernelExpr newCount = product(newDims);
+    List<KernelExpr> values = new ArrayList<>(view.dims());
+    values.add(count);
+    values.addAll(newDims);
+    values.add(newCount);
+    KernelStmt mismatch =
+        values.size() <= KernelStmt.MAX_ERROR_VALUES
+            ? raise(
+                "reshape",
+                reshape.pos(),
+                FailureDetails.reshape(view.dims().size(), newDims.size()),
+                values)
+            : raise("reshape", reshape.pos(), "cannot reshape to that shape");
+    KernelExpr ok = and(nonNegative, eq(newCount, count));
+    addGuarded(ok, List.of(), List.of(mismatch), out);
     env.put(id.name(), contiguous.reshaped(newDims, ok));
   }
 

@@ -47,8 +47,8 @@ class CudaPrinterTest {
     assertTrue(
         CudaPrinter.print(groupOf(kernel))
             .contains(
-                "extern \"C\" __global__ void k(int* l0_error, int* __restrict__ xs, float*"
-                    + " __restrict__ ys, long long n) {"));
+                "extern \"C\" __global__ void k(int* l0_error, int* __restrict__ xs, float* __restrict__ ys,"
+                    + " long long n) {"));
   }
 
   @Test
@@ -68,8 +68,7 @@ class CudaPrinterTest {
             new KernelStmt.RaiseError(3));
     assertTrue(
         text.contains(
-            "xs[((long long)threadIdx.x)] = l0_add_i32(xs[((long long)threadIdx.x)], xs[((long"
-                + " long)threadIdx.x)]);"),
+            "xs[((long long)threadIdx.x)] = l0_add_i32(xs[((long long)threadIdx.x)], xs[((long long)threadIdx.x)]);"),
         text);
     assertTrue(text.contains("l0_shl_i32("), text);
     assertTrue(
@@ -127,8 +126,7 @@ class CudaPrinterTest {
         text);
     assertTrue(
         text.contains(
-            "scratch[(k) * l0_threads + l0_grid_thread] = scratch[((0LL)) * l0_threads +"
-                + " l0_grid_thread];"),
+            "scratch[(k) * l0_threads + l0_grid_thread] = scratch[((0LL)) * l0_threads + l0_grid_thread];"),
         text);
     assertEquals(3 * 1024, CudaPrinter.threadPrivateElements(3, 1024));
     assertFalse(

@@ -113,6 +113,15 @@ class FailureDetailsOnEveryBackendTest {
             "[[1, 2], [3, 4]] 3",
             "test.l0:2:40: split: split point 3 outside 0..2 (the outer size of the array)"),
         Arguments.of(
+            "a reshape inside a thread",
+            """
+            fun [[[i32]]] main([[i32]] a, i32 x, i32 y) =
+              map(fn [[i32]] ([i32] r) => reshape((x, y), r), a)
+            """,
+            "[[1, 2, 3, 4], [3, 4, 5, 6]] 3 2",
+            "test.l0:2:31: reshape: cannot reshape an array of shape [4] (4 elements) into shape"
+                + " (3, 2) (6 elements)"),
+        Arguments.of(
             "an iota inside a thread",
             """
             fun [i32] main([[i32]] a) =
