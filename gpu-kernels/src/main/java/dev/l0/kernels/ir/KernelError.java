@@ -18,15 +18,17 @@ public record KernelError(
     this(operation, pos, detail, false);
   }
 
-  public L0RuntimeError toRuntimeError() {
-    return toRuntimeError(new long[0]);
-  }
-
   /**
    * The error with the values its raise recorded filled into {@code detail} ({@code
-   * FailureDetails.format}).
+   * FailureDetails.format}); without them (a raise that records none, as rows run interleaved do)
+   * in {@code detail}'s words without values.
    */
   public L0RuntimeError toRuntimeError(long[] values) {
-    return new L0RuntimeError(operation, pos, FailureDetails.format(detail, values));
+    return new L0RuntimeError(
+        operation,
+        pos,
+        values.length == 0
+            ? FailureDetails.withoutValues(detail)
+            : FailureDetails.format(detail, values));
   }
 }

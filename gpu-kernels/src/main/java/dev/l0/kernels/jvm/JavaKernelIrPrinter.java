@@ -385,12 +385,21 @@ public final class JavaKernelIrPrinter {
       line("// barrier: a no-op in a block of one thread");
     } else {
       KernelStmt.RaiseError r = (KernelStmt.RaiseError) s;
-      line("if (" + ERROR + " == 0) " + ERROR + " = " + r.code() + ";");
-      line(
-          JvmSupport.class.getName()
-              + ".raised("
-              + String.join(", ", r.values().stream().map(this::expr).toList())
-              + ");");
+      if (r.values().isEmpty()) {
+        line("if (" + ERROR + " == 0) " + ERROR + " = " + r.code() + ";");
+      } else {
+        line(
+            ERROR
+                + " = "
+                + JvmSupport.class.getName()
+                + ".raise("
+                + ERROR
+                + ", "
+                + r.code()
+                + ", "
+                + String.join(", ", r.values().stream().map(this::expr).toList())
+                + ");");
+      }
     }
   }
 

@@ -312,11 +312,11 @@ public final class JvmGroupRunner {
                     Math.toIntExact(shared.get(k).elements(BLOCK_SIZE)));
           }
           return (start, end) -> {
-            JvmSupport.takeRaised();
+            JvmSupport.takeRaised(0);
             int raised = code.run(own, scalars, start, end, gridDim);
             if (raised != 0) {
               long key = ((long) start << 32) | raised;
-              long[] recorded = JvmSupport.takeRaised();
+              long[] recorded = JvmSupport.takeRaised(raised);
               synchronized (firstValues) {
                 if (key < firstError.get()) {
                   firstError.set(key);

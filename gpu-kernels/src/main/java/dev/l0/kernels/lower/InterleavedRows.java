@@ -7,13 +7,11 @@ import dev.l0.kernels.jvm.ThreadPrivateParts;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Lambda;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.SortedMap;
-import java.util.TreeMap;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * Several rows of a map inside a thread at once, for a CPU: where the map's function runs a
@@ -100,73 +98,60 @@ public final class InterleavedRows {
   }
 
   /**
-   * {@code row}'s code with each failure it raises recorded in {@code failed} instead, its values
-   * in {@code values} (as many as {@link #errorValues} counts; the row's first failure only: {@code
-   * failed} starts at 0), so that rows run interleaved raise nothing out of order.
+   * {@code row}'s code with each failure it raises recorded in {@code failed} instead (the row's
+   * first only: {@code failed} starts at 0), so that rows run interleaved raise nothing out of
+   * order. The values a raise records are dropped (carrying them in locals of the interleaved loop
+   * made LocVolCalib's kernel's Java a third larger and slower), so its error is worded without
+   * them ({@code FailureDetails.withoutValues}).
    */
-  static List<KernelStmt> deferFailures(
-      List<KernelStmt> row, KernelExpr.Var failed, List<KernelExpr.Var> values) {
-    return row.stream().map(s -> deferred(s, failed, values)).toList();
+  static List<KernelStmt> deferFailures(List<KernelStmt> row, KernelExpr.Var failed) {
+    return row.stream().map(s -> deferred(s, failed)).toList();
   }
 
-  private static KernelStmt deferred(
-      KernelStmt s, KernelExpr.Var failed, List<KernelExpr.Var> values) {
+  private static KernelStmt deferred(KernelStmt s, KernelExpr.Var failed) {
     if (s instanceof KernelStmt.RaiseError r) {
-      List<KernelStmt> record =
-          new ArrayList<>(List.of(new KernelStmt.Assign(failed, KernelExprs.i64(r.code()))));
-      for (int k = 0; k < r.values().size(); k++) {
-        record.add(new KernelStmt.Assign(values.get(k), r.values().get(k)));
-      }
-      return new KernelStmt.If(KernelExprs.eq(failed, KernelExprs.ZERO), record, List.of());
+      return new KernelStmt.If(
+          KernelExprs.eq(failed, KernelExprs.ZERO),
+          List.of(new KernelStmt.Assign(failed, KernelExprs.i64(r.code()))),
+          List.of());
     } else if (s instanceof KernelStmt.If i) {
       return new KernelStmt.If(
-          i.condition(),
-          deferFailures(i.thenBody(), failed, values),
-          deferFailures(i.elseBody(), failed, values));
+          i.condition(), deferFailures(i.thenBody(), failed), deferFailures(i.elseBody(), failed));
     } else if (s instanceof KernelStmt.For f) {
       return new KernelStmt.For(
-          f.counter(), f.start(), f.bound(), f.step(), deferFailures(f.body(), failed, values));
+          f.counter(), f.start(), f.bound(), f.step(), deferFailures(f.body(), failed));
     } else if (s instanceof KernelStmt.While w) {
-      return new KernelStmt.While(w.condition(), deferFailures(w.body(), failed, values));
+      return new KernelStmt.While(w.condition(), deferFailures(w.body(), failed));
     }
     return s;
   }
 
-  /** The most values a failure raised in {@code statements} records. */
-  static int errorValues(List<KernelStmt> statements) {
-    Map<Integer, Integer> counts = new HashMap<>();
-    collectCodes(statements, counts);
-    return counts.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-  }
-
   /**
-   * The failures that {@link #deferFailures} recorded in {@code failed} and {@code values} (one
-   * local, and one list, per row, in row order) raised in row order: each of the codes that row's
-   * code {@code rows} can raise, where its local holds it, with its values.
+   * The failures that {@link #deferFailures} recorded in {@code failed} (one local per row, in row
+   * order) raised in row order: each of the codes that row's code {@code rows} can raise, where its
+   * local holds it.
    */
   static List<KernelStmt> raiseInRowOrder(
-      List<KernelExpr.Var> failed, List<List<KernelExpr.Var>> values, List<List<KernelStmt>> rows) {
+      List<KernelExpr.Var> failed, List<List<KernelStmt>> rows) {
     List<KernelStmt> out = new ArrayList<>();
     for (int r = 0; r < rows.size(); r++) {
-      SortedMap<Integer, Integer> codes = new TreeMap<>();
+      SortedSet<Integer> codes = new TreeSet<>();
       collectCodes(rows.get(r), codes);
-      for (Map.Entry<Integer, Integer> code : codes.entrySet()) {
-        List<KernelExpr> recorded = List.copyOf(values.get(r).subList(0, code.getValue()));
+      for (int code : codes) {
         out.add(
             new KernelStmt.If(
-                KernelExprs.eq(failed.get(r), KernelExprs.i64(code.getKey())),
-                List.of(new KernelStmt.RaiseError(code.getKey(), recorded)),
+                KernelExprs.eq(failed.get(r), KernelExprs.i64(code)),
+                List.of(new KernelStmt.RaiseError(code)),
                 List.of()));
       }
     }
     return out;
   }
 
-  /** Adds each code {@code statements} raise, with the number of values it records. */
-  private static void collectCodes(List<KernelStmt> statements, Map<Integer, Integer> codes) {
+  private static void collectCodes(List<KernelStmt> statements, Set<Integer> codes) {
     for (KernelStmt s : statements) {
       if (s instanceof KernelStmt.RaiseError r) {
-        codes.merge(r.code(), r.values().size(), Math::max);
+        codes.add(r.code());
       } else if (s instanceof KernelStmt.If i) {
         collectCodes(i.thenBody(), codes);
         collectCodes(i.elseBody(), codes);

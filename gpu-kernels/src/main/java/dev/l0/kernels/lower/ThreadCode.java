@@ -383,23 +383,25 @@ final class ThreadCode {
   }
 
   /**
-   * The raise of an index out of bounds ({@code FailureDetails.INDEX}) for {@code indices} into
-   * dimensions of sizes {@code sizes}: it names the first index outside its dimension, as the
-   * interpreter does.
+   * The raise of an index out of bounds for {@code indices} into dimensions of sizes {@code sizes}
+   * (the first index outside its dimension named, as the interpreter does: {@code
+   * FailureDetails.INDICES}); without values beyond {@link KernelStmt#MAX_ERROR_VALUES}.
    */
   private KernelStmt outOfBounds(
       String operation, SourcePos pos, List<KernelExpr> indices, List<KernelExpr> sizes) {
-    int last = indices.size() - 1;
-    KernelExpr index = indices.get(last);
-    KernelExpr dimension = KernelExprs.i64(last);
-    KernelExpr size = sizes.get(last);
-    for (int k = last - 1; k >= 0; k--) {
-      KernelExpr outside = not(KernelExprs.inRange(indices.get(k), sizes.get(k)));
-      index = new KernelExpr.Select(outside, indices.get(k), index);
-      dimension = new KernelExpr.Select(outside, KernelExprs.i64(k), dimension);
-      size = new KernelExpr.Select(outside, sizes.get(k), size);
+    if (indices.size() == 1) {
+      return raise(operation, pos, FailureDetails.index(0), List.of(indices.get(0), sizes.get(0)));
     }
-    return raise(operation, pos, FailureDetails.INDEX, List.of(index, dimension, size));
+    List<KernelExpr> values = new ArrayList<>();
+    for (int k = 0; k < indices.size(); k++) {
+      values.add(indices.get(k));
+      values.add(sizes.get(k));
+    }
+    return raise(
+        operation,
+        pos,
+        FailureDetails.INDICES,
+        values.size() <= KernelStmt.MAX_ERROR_VALUES ? values : List.of());
   }
 
   /**
@@ -478,26 +480,17 @@ final class ThreadCode {
         rowsCode.add(rowCode(map.function(), inputs, rowDestinations, next));
       }
       List<KernelExpr.Var> failed = new ArrayList<>();
-      List<List<KernelExpr.Var>> failedValues = new ArrayList<>();
       List<List<KernelStmt>> deferred = new ArrayList<>();
       for (List<KernelStmt> rowCode : rowsCode) {
         KernelExpr.Var rowFailed = group.fresh("failed", ScalarType.I64);
         failed.add(rowFailed);
-        List<KernelExpr.Var> rowValues = new ArrayList<>();
-        for (int k = InterleavedRows.errorValues(rowCode); k > 0; k--) {
-          rowValues.add(group.fresh("failed_value", ScalarType.I64));
-        }
-        failedValues.add(rowValues);
-        deferred.add(InterleavedRows.deferFailures(rowCode, rowFailed, rowValues));
+        deferred.add(InterleavedRows.deferFailures(rowCode, rowFailed));
       }
       List<KernelStmt> interleaved = InterleavedRows.interleave(deferred);
       if (interleaved != null) {
         failed.forEach(f -> together.add(new KernelStmt.Declare(f, KernelExprs.ZERO)));
-        failedValues.forEach(
-            values ->
-                values.forEach(v -> together.add(new KernelStmt.Declare(v, KernelExprs.ZERO))));
         together.addAll(interleaved);
-        together.addAll(InterleavedRows.raiseInRowOrder(failed, failedValues, rowsCode));
+        together.addAll(InterleavedRows.raiseInRowOrder(failed, rowsCode));
         loop =
             new KernelStmt.For(
                 j, KernelExprs.ZERO, rows, KernelExprs.i64(InterleavedRows.ROWS), together);

@@ -483,11 +483,7 @@ public final class Simplifier implements Pass {
               List.of(cert),
               certs,
               new Exp.Assert(
-                  both.var(),
-                  "index",
-                  FailureDetails.INDEX,
-                  List.of(i, SubExp.constant(new ScalarValue.Int(ScalarType.I32, dimension)), n),
-                  x.pos())));
+                  both.var(), "index", FailureDetails.index(dimension), List.of(i, n), x.pos())));
       return List.of(cert.name());
     }
 
