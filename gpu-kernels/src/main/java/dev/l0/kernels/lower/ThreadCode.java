@@ -1351,13 +1351,11 @@ final class ThreadCode {
     values.addAll(newDims);
     values.add(newCount);
     KernelStmt mismatch =
-        values.size() <= KernelStmt.MAX_ERROR_VALUES
-            ? raise(
-                "reshape",
-                reshape.pos(),
-                FailureDetails.reshape(view.dims().size(), newDims.size()),
-                values)
-            : raise("reshape", reshape.pos(), "cannot reshape to that shape");
+        raise(
+            "reshape",
+            reshape.pos(),
+            FailureDetails.reshape(view.dims().size(), newDims.size()),
+            values.size() <= KernelStmt.MAX_ERROR_VALUES ? values : List.of());
     KernelExpr ok = and(nonNegative, eq(newCount, count));
     addGuarded(ok, List.of(), List.of(mismatch), out);
     env.put(id.name(), contiguous.reshaped(newDims, ok));
