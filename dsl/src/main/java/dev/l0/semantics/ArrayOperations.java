@@ -13,11 +13,10 @@ import dev.l0.ir.Value;
 import dev.l0.syntax.L0Printer;
 import dev.l0.values.ValueTypes;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.function.ToLongFunction;
-import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 
 /**
  * The array operations of thesis §2.3 (indexing, in-place update, {@code iota}, {@code replicate},
@@ -145,9 +144,7 @@ public final class ArrayOperations {
     long i = Operands.integer(index, pos).value();
     if (i < 0 || i >= a.length()) {
       throw new L0RuntimeError(
-          operation,
-          pos,
-          "index " + i + " out of bounds for dimension " + dimension + " of size " + a.length());
+          operation, pos, FailureDetails.format(FailureDetails.INDEX, i, dimension, a.length()));
     }
     return (int) i;
   }
@@ -203,7 +200,8 @@ public final class ArrayOperations {
 
   private static int checkedCount(String operation, long count, SourcePos pos) {
     if (count < 0) {
-      throw new L0RuntimeError(operation, pos, "negative size " + count);
+      throw new L0RuntimeError(
+          operation, pos, FailureDetails.format(FailureDetails.NEGATIVE_SIZE, count));
     }
     if (count > MAX_LENGTH) {
       throw new L0ResourceError(
@@ -293,14 +291,6 @@ public final class ArrayOperations {
     return current;
   }
 
-  private static String describe(long[] dims) {
-    StringBuilder text = new StringBuilder();
-    for (long d : dims) {
-      text.append('[').append(d).append(']');
-    }
-    return text.toString();
-  }
-
   /** {@code reshape((d1, ..., dn), a)}: the elements of {@code a} in row-major order, regrouped. */
   public static Value reshape(List<Value> shape, Value array, SourcePos pos) {
     Type arrayType = ValueTypes.typeOf(array);
@@ -311,27 +301,26 @@ public final class ArrayOperations {
       newDims[d] = Operands.integer(shape.get(d), pos).value();
       if (newDims[d] < 0) {
         throw new L0RuntimeError(
-            "reshape", pos, "negative size " + newDims[d] + " in the new shape");
+            "reshape", pos, FailureDetails.format(FailureDetails.NEGATIVE_NEW_SIZE, newDims[d]));
       }
       newCount = saturatingMultiply(newCount, newDims[d]);
     }
     List<Value> flat = new ArrayList<>();
     flatten(array, rank, flat);
     if (newCount != flat.size()) {
+      // every value but the product, which says "too many" where it does not fit a long
+      LongStream values =
+          LongStream.concat(
+              LongStream.concat(LongStream.of(dimensions(array, rank)), LongStream.of(flat.size())),
+              LongStream.of(newDims));
+      String template = FailureDetails.reshape(rank, newDims.length);
       throw new L0RuntimeError(
           "reshape",
           pos,
-          "cannot reshape an array of shape "
-              + describe(dimensions(array, rank))
-              + " ("
-              + flat.size()
-              + " elements) into shape "
-              + Arrays.stream(newDims)
-                  .mapToObj(Long::toString)
-                  .collect(Collectors.joining(", ", "(", ")"))
-              + " ("
-              + (newCount == Long.MAX_VALUE ? "too many" : Long.toString(newCount))
-              + " elements)");
+          FailureDetails.format(template, values.toArray())
+              .replace(
+                  "{" + (rank + 1 + newDims.length) + "}",
+                  newCount == Long.MAX_VALUE ? "too many" : Long.toString(newCount)));
     }
     return build(arrayType.baseElement(), baseShape(array, rank), newDims, 0, flat, 0);
   }
@@ -456,9 +445,7 @@ public final class ArrayOperations {
     long n = Operands.integer(at, pos).value();
     if (n < 0 || n > a.length()) {
       throw new L0RuntimeError(
-          "split",
-          pos,
-          "split point " + n + " outside 0.." + a.length() + " (the outer size of the array)");
+          "split", pos, FailureDetails.format(FailureDetails.SPLIT, n, a.length()));
     }
     List<Value> elements = a.elements();
     return new Value.Tuple(
@@ -509,12 +496,7 @@ public final class ArrayOperations {
         throw new L0RuntimeError(
             "zip",
             pos,
-            "argument "
-                + (j + 1)
-                + " has outer size "
-                + inputs.get(j).length()
-                + " but argument 1 has outer size "
-                + length);
+            FailureDetails.format(FailureDetails.ZIP, j + 1, inputs.get(j).length(), length));
       }
     }
     List<Value> tuples = new ArrayList<>(length);

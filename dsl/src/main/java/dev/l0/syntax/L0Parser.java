@@ -207,6 +207,10 @@ public final class L0Parser {
       return new Pattern.Tuple(
           tokens.commaSeparated(first, "}", "the tuple pattern", this::pattern), first.pos());
     }
+    if (first.is(Pattern.WILDCARD)) {
+      tokens.next();
+      return new Pattern.Name(Pattern.WILDCARD, first.pos());
+    }
     if (first.kind() != Token.Kind.IDENTIFIER) {
       throw tokens.unexpected("a name or a tuple pattern {a, b} to bind");
     }
@@ -316,6 +320,10 @@ public final class L0Parser {
         }
         if (first.is("[")) {
           return arrayLiteral();
+        }
+        if (first.is(Pattern.WILDCARD)) {
+          throw new L0CompileError(
+              first.pos(), "'_' is a pattern that binds nothing; it cannot be used as a value");
         }
         throw tokens.unexpected("an expression");
       default:
@@ -486,6 +494,12 @@ public final class L0Parser {
           tuple.elements().stream().map(L0Parser::variablesOf).toList(), tuple.pos());
     }
     Pattern.Name name = (Pattern.Name) pattern;
+    if (name.isWildcard()) {
+      throw new L0CompileError(
+          name.pos(),
+          "'_' binds nothing, so 'loop (p) = ...' has no variable to start from here;"
+              + " write 'loop (p = initial) = ...'");
+    }
     return new Expr.Var(name.name(), name.pos());
   }
 

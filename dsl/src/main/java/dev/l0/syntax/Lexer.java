@@ -43,6 +43,9 @@ final class Lexer {
           word,
           start);
     }
+    if (c == '_' && wordEnd(offset) == offset + 1) {
+      return new Token(Token.Kind.SYMBOL, take(offset + 1), start);
+    }
     if (LiteralSyntax.isDigit(c)) {
       return new Token(
           Token.Kind.NUMBER, take(wordEnd(LiteralSyntax.mantissaEnd(text, offset))), start);
@@ -61,7 +64,9 @@ final class Lexer {
           "character and string literals are not supported by this implementation of L0";
       case '!' -> "unexpected character '!' (logical negation is written 'not', inequality '!=')";
       case '.' -> "unexpected character '.' (a decimal number needs digits on both sides of '.')";
-      case '_' -> "unexpected character '_' (a name must begin with a letter)";
+      case '_' ->
+          "unexpected character '_' (a name must begin with a letter; '_' alone is a pattern"
+              + " that binds nothing)";
       default ->
           c >= ' ' && c < 127
               ? "unexpected character '" + c + "'"

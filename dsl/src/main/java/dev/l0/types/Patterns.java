@@ -20,7 +20,7 @@ final class Patterns {
   static List<Type> match(Pattern pattern, Type type) {
     Set<String> seen = new HashSet<>();
     for (Pattern.Name n : pattern.names()) {
-      if (!seen.add(n.name())) {
+      if (!n.isWildcard() && !seen.add(n.name())) {
         throw new L0CompileError(n.pos(), "name '" + n.name() + "' is bound twice in one pattern");
       }
     }

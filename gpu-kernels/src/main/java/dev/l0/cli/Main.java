@@ -66,10 +66,12 @@ public final class Main {
           "                               with op + and 0 on f32/f64) exact, rounded once",
           "  check FILE.l0                type check; errors as FILE:LINE:COL: message (exit 1)",
           "  print FILE.l0                print the program back in canonical L0 syntax",
-          "  explain FILE.l0 [--cuda] [--java]",
+          "  explain FILE.l0 [--device jvm|cuda] [--cuda] [--java]",
           "                               print the optimised internal program, one line per",
-          "                               kernel, and 'kernels: N'; --cuda adds each kernel's CUDA C,",
-          "                               --java the Java the JVM backend compiles for it",
+          "                               kernel, and 'kernels: N', then how each kernel runs on",
+          "                               the JVM backend and on CUDA (--device: one of them);",
+          "                               --cuda adds each kernel's CUDA C, --java the Java the",
+          "                               JVM backend compiles for it",
           "  demo [--options FILE]        price the PARSEC Black-Scholes reference options with",
           "                               the thesis's P0 and compare with the reference prices",
           "  finpar BENCH|all SIZE [--device auto|jvm|sim|cuda] [--data DIR] [--runs N]",
@@ -77,7 +79,9 @@ public final class Main {
           "                               (or all) on dataset DIR/BENCH/SIZE (SIZE small|medium|large;",
           "                               DIR by default ../shared/data/finpar beside the repository),",
           "                               compiled once, N runs (default 1), validated with FinPar's",
-          "                               rules; one JSON line per benchmark (exit 5 if not valid)",
+          "                               rules; one JSON line per benchmark (exit "
+              + EXIT_INVALID
+              + " if not valid)",
           "The entry function is 'main' when the program has one, else the last function defined.",
           "Exit codes: 0 ok, 1 ill-formed program, 2 usage, 3 bad input data, 4 run-time error,",
           "5 a limit of this implementation reached, 6 out of memory (more: "

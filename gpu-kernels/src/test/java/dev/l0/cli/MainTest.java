@@ -382,6 +382,13 @@ class MainTest {
   }
 
   @Test
+  void theUsageNamesExplainsDeviceOptionAndTheExitCodeOfAnInvalidFinparResult() {
+    String usage = l0("").err();
+    assertTrue(usage.contains("explain FILE.l0 [--device jvm|cuda] [--cuda] [--java]"), usage);
+    assertTrue(usage.contains("(exit " + Main.EXIT_INVALID + " if not valid)"), usage);
+  }
+
+  @Test
   void demoPricesTheReferenceOptionsWithinTolerance() {
     Outcome o = l0("", "demo");
     assertEquals(0, o.exitCode(), o.out() + o.err());

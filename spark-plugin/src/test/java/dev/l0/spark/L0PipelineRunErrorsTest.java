@@ -74,18 +74,19 @@ class L0PipelineRunErrorsTest {
     Dataset<Row> out =
         numbers.transform(
             L0.pipeline(
-                    "fun f64 main([i32] n, [f64] table) = reduce(op +, 0.0, map(fn f64 (i32 i) => table[i], n))")
+                    "fun f64 main([i32] n, [f64] table) = reduce(op +, 0.0, map(fn f64 (i32 i) =>"
+                        + " table[i], n))")
                 .with("table", new double[70])
                 .on("n"));
 
     SparkException error = assertThrows(SparkException.class, out::collectAsList);
     String messages = SparkTestSupport.messages(error);
-    // The row (20: n = 70, one past the table's end) and the failing index's position. The kernel's
-    // error carries no index or size (its error word names one of the program's failure sites);
-    // this asserted "70" before, which only a stack frame's line number ever matched.
+    // The row (20: n = 70, one past the table's end), the failing index's position, and the index
+    // and size the failing kernel thread recorded with its error code, as the interpreter words it.
     assertTrue(
         messages.contains(
-            ": partition 1, row 20: <inline L0 program>:1:78: index: index out of bounds"),
+            ": partition 1, row 20: <inline L0 program>:1:78: index: index 70 out of bounds for"
+                + " dimension 0 of size 70"),
         messages);
   }
 

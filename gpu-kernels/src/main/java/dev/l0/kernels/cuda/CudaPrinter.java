@@ -23,8 +23,9 @@ import java.util.List;
  * giving 0, float {@code min}/{@code max} are Java's (NaN wins, -0.0 &lt; 0.0), and f32 arithmetic
  * stays in {@code float}. Compile without FMA contraction ({@link NvccCompiler#PRODUCT_OPTIONS}).
  *
- * <p>A kernel's parameters, in order: {@code int* l0_error} (the group's error word), then a
- * pointer per {@link Kernel#buffers()} (bool buffers are one byte per element; {@code
+ * <p>A kernel's parameters, in order: {@code int* l0_error} (the group's error word: the code of
+ * the raise that set it first, then from byte 8 the {@code long long} values that raise recorded),
+ * then a pointer per {@link Kernel#buffers()} (bool buffers are one byte per element; {@code
  * __restrict__}, since the runner gives every buffer its own device allocation, so that loads need
  * not wait for the stores before them), then {@link Kernel#scalars()} by value. Shared arrays of a
  * fixed size are static {@code __shared__} arrays; those sized by the block live in dynamic shared
@@ -288,7 +289,23 @@ public final class CudaPrinter {
     } else {
       // a thread's first error stays: a capacity overflow is not replaced by what the thread
       // computes after it
-      line("if (l0_error[0] == 0) l0_error[0] = " + ((KernelStmt.RaiseError) s).code() + ";");
+      KernelStmt.RaiseError r = (KernelStmt.RaiseError) s;
+      if (r.values().isEmpty()) {
+        line("atomicCAS(l0_error, 0, " + r.code() + ");");
+      } else {
+        line("if (atomicCAS(l0_error, 0, " + r.code() + ") == 0) {");
+        indent++;
+        for (int k = 0; k < r.values().size(); k++) {
+          line(
+              "((long long*) (l0_error + 2))["
+                  + k
+                  + "] = (long long) ("
+                  + expr(r.values().get(k))
+                  + ");");
+        }
+        indent--;
+        line("}");
+      }
     }
   }
 

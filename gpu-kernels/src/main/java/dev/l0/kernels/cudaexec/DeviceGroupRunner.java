@@ -12,6 +12,7 @@ import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.GroupOutput;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.ir.KernelStmt;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.kernels.runtime.CudaContext;
 import dev.l0.kernels.runtime.CudaKernel;
@@ -44,7 +45,8 @@ import java.util.function.LongConsumer;
  * {@link RunMeter}. Not synchronised: {@link CudaKernelExecutor} runs one group at a time per GPU.
  */
 final class DeviceGroupRunner {
-  private static final int ERROR_WORD_BYTES = 4;
+  /** The error code, 4 bytes of padding, then the values of its raise. */
+  private static final int ERROR_WORD_BYTES = 8 + 8 * KernelStmt.MAX_ERROR_VALUES;
 
   private final KernelGroup group;
   private final CudaContext context;
@@ -134,9 +136,9 @@ final class DeviceGroupRunner {
     if (step instanceof HostProgram.Define<CudaKernel> d) {
       values.set(d.slot(), d.value().evaluate(values));
     } else if (step instanceof HostProgram.Allocate<CudaKernel> a && a.buffer().isThreadPrivate()) {
-      threadPrivateElements.put(a.buffer().name(), a.elements().evaluateIndex(values));
+      threadPrivateElements.put(a.buffer().name(), a.elements().evaluateSize(values));
     } else if (step instanceof HostProgram.Allocate<CudaKernel> a) {
-      long bytes = HostStaging.bytes(a.buffer().elementType(), a.elements().evaluateIndex(values));
+      long bytes = HostStaging.bytes(a.buffer().elementType(), a.elements().evaluateSize(values));
       DeviceBuffer previous = buffers.put(a.buffer().name(), zeroed(bytes));
       if (previous != null) {
         previous.close();
@@ -209,7 +211,9 @@ final class DeviceGroupRunner {
     launchNanos.accept(System.nanoTime() - start);
     int code = ((int[]) download(errorWord, ScalarType.I32, 0, 1, meter))[0];
     if (code != 0) {
-      throw CapacityReruns.failure(group.errors().get(code - 1));
+      long[] recorded =
+          (long[]) download(errorWord, ScalarType.I64, 1, KernelStmt.MAX_ERROR_VALUES, meter);
+      throw CapacityReruns.failure(group.errors().get(code - 1), recorded);
     }
   }
 
@@ -237,7 +241,7 @@ final class DeviceGroupRunner {
       DeviceBuffer buffer = buffer(buffers, output.buffer());
       int[] shape =
           outputShapes.get(k).stream()
-              .mapToInt(e -> Math.toIntExact(e.evaluateIndex(values)))
+              .mapToInt(e -> Math.toIntExact(e.evaluateSize(values)))
               .toArray();
       long elements = 1;
       for (int size : shape) {

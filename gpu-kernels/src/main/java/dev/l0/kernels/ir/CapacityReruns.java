@@ -38,8 +38,8 @@ public final class CapacityReruns {
    * What a launch that raised {@code error} throws: {@link Overflow} for a capacity overflow, else
    * the program's error.
    */
-  public static RuntimeException failure(KernelError error) {
-    return error.capacityOverflow() ? new Overflow(error) : error.toRuntimeError();
+  public static RuntimeException failure(KernelError error, long[] values) {
+    return error.capacityOverflow() ? new Overflow(error) : error.toRuntimeError(values);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.l0.kernels.ir;
 
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.SourcePos;
+import dev.l0.semantics.FailureDetails;
 
 /**
  * A run-time failure a kernel can raise: the {@code L0RuntimeError} the host throws for it. A
@@ -17,7 +18,17 @@ public record KernelError(
     this(operation, pos, detail, false);
   }
 
-  public L0RuntimeError toRuntimeError() {
-    return new L0RuntimeError(operation, pos, detail);
+  /**
+   * The error with the values its raise recorded filled into {@code detail} ({@code
+   * FailureDetails.format}); without them (a raise that records none, as rows run interleaved do)
+   * in {@code detail}'s words without values.
+   */
+  public L0RuntimeError toRuntimeError(long[] values) {
+    return new L0RuntimeError(
+        operation,
+        pos,
+        values.length == 0
+            ? FailureDetails.withoutValues(detail)
+            : FailureDetails.format(detail, values));
   }
 }

@@ -66,15 +66,30 @@ public sealed interface KernelStmt {
 
   /**
    * Records run-time failure {@code code} (1-based index into {@link KernelGroup#errors()}) in the
-   * group's error word and continues; the code guards the failing operation so nothing undefined
-   * runs. When several threads fail, any one of their codes is kept. The host checks the word after
-   * every launch and throws the recorded error's {@code L0RuntimeError}.
+   * group's error word, with {@code values} ({@code i64}, at most {@link #MAX_ERROR_VALUES}: what
+   * the error's detail names, {@link KernelError#toRuntimeError(long[])}), and continues; the code
+   * guards the failing operation so nothing undefined runs. When several threads fail, any one of
+   * their codes is kept, with the values of the same raise. The host checks the word after every
+   * launch and throws the recorded error's {@code L0RuntimeError}.
    */
-  record RaiseError(int code) implements KernelStmt {
+  record RaiseError(int code, List<KernelExpr> values) implements KernelStmt {
     public RaiseError {
       if (code < 1) {
         throw new IllegalArgumentException("error codes start at 1: " + code);
       }
+      if (values.size() > MAX_ERROR_VALUES) {
+        throw new IllegalArgumentException(
+            "at most " + MAX_ERROR_VALUES + " error values: " + values.size());
+      }
+      values = List.copyOf(values);
+    }
+
+    /** A failure whose detail names no value. */
+    public RaiseError(int code) {
+      this(code, List.of());
     }
   }
+
+  /** The most values a {@link RaiseError} records. */
+  int MAX_ERROR_VALUES = 8;
 }

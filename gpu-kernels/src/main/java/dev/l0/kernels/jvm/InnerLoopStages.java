@@ -607,6 +607,8 @@ final class InnerLoopStages {
       } else if (s instanceof KernelStmt.While w) {
         variables(w.condition(), names);
         readsOutside(w.body(), run, names);
+      } else if (s instanceof KernelStmt.RaiseError r) {
+        r.values().forEach(v -> variables(v, names));
       }
     }
   }

@@ -384,7 +384,22 @@ public final class JavaKernelIrPrinter {
     } else if (s instanceof KernelStmt.Barrier) {
       line("// barrier: a no-op in a block of one thread");
     } else {
-      line("if (" + ERROR + " == 0) " + ERROR + " = " + ((KernelStmt.RaiseError) s).code() + ";");
+      KernelStmt.RaiseError r = (KernelStmt.RaiseError) s;
+      if (r.values().isEmpty()) {
+        line("if (" + ERROR + " == 0) " + ERROR + " = " + r.code() + ";");
+      } else {
+        line(
+            ERROR
+                + " = "
+                + JvmSupport.class.getName()
+                + ".raise("
+                + ERROR
+                + ", "
+                + r.code()
+                + ", "
+                + String.join(", ", r.values().stream().map(this::expr).toList())
+                + ");");
+      }
     }
   }
 

@@ -193,7 +193,7 @@ public final class JvmGroupRunner {
       if (step instanceof HostProgram.Define<KernelThreads> d) {
         values.set(d.slot(), d.value().evaluate(values));
       } else if (step instanceof HostProgram.Allocate<KernelThreads> a) {
-        int elements = elements(a.elements().evaluateIndex(values), a.buffer());
+        int elements = elements(a.elements().evaluateSize(values), a.buffer());
         if (a.buffer().isThreadPrivate()) {
           perThread.put(a.buffer().name(), elements);
         } else {
@@ -280,8 +280,10 @@ public final class JvmGroupRunner {
     }
     KernelThreads code = l.loaded();
     int gridDim = (int) grid;
-    // the first error of the lowest failing range: (range start << 32 | code), smallest wins
+    // the first error of the lowest failing range: (range start << 32 | code), smallest wins, and
+    // the values its raise recorded
     AtomicLong firstError = new AtomicLong(Long.MAX_VALUE);
+    long[][] firstValues = {null};
     BlockingQueue<Object> spares = spareWorkspaces.get(code);
     Queue<Object> used = new ConcurrentLinkedQueue<>();
     ParallelRanges.run(
@@ -310,16 +312,24 @@ public final class JvmGroupRunner {
                     Math.toIntExact(shared.get(k).elements(BLOCK_SIZE)));
           }
           return (start, end) -> {
+            JvmSupport.takeRaised(0);
             int raised = code.run(own, scalars, start, end, gridDim);
             if (raised != 0) {
-              firstError.accumulateAndGet(((long) start << 32) | raised, Math::min);
+              long key = ((long) start << 32) | raised;
+              long[] recorded = JvmSupport.takeRaised(raised);
+              synchronized (firstValues) {
+                if (key < firstError.get()) {
+                  firstError.set(key);
+                  firstValues[0] = recorded;
+                }
+              }
             }
           };
         });
     used.forEach(spares::offer);
     if (firstError.get() != Long.MAX_VALUE) {
       int errorCode = (int) (firstError.get() & 0xffffffffL);
-      throw CapacityReruns.failure(group.errors().get(errorCode - 1));
+      throw CapacityReruns.failure(group.errors().get(errorCode - 1), firstValues[0]);
     }
   }
 
@@ -333,7 +343,7 @@ public final class JvmGroupRunner {
       int[] shape = new int[shapeOf.size()];
       long elements = 1;
       for (int d = 0; d < shape.length; d++) {
-        shape[d] = Math.toIntExact(shapeOf.get(d).evaluateIndex(values));
+        shape[d] = Math.toIntExact(shapeOf.get(d).evaluateSize(values));
         elements = Math.multiplyExact(elements, shape[d]);
       }
       int length = Array.getLength(data);
@@ -363,7 +373,7 @@ public final class JvmGroupRunner {
   }
 
   private static int elements(long elements, Buffer buffer) {
-    if (elements < 0 || elements > Integer.MAX_VALUE - 8) {
+    if (elements > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException(
           "allocates "
               + elements

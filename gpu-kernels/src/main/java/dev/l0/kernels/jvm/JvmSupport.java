@@ -5,9 +5,9 @@ import dev.l0.semantics.ScalarOperations;
 /**
  * The operations generated kernels call where a Java operator alone would not mean what {@code
  * dev.l0.semantics.ScalarOperations} means: integer {@code pow}, for the non-negative exponents the
- * kernel IR guards it to, computed by {@link ScalarOperations#wrappingPower}; and the scratch
- * arrays and region workspaces of the loops inside kernel threads that run lane-wise ({@link
- * InnerLoopStages}).
+ * kernel IR guards it to, computed by {@link ScalarOperations#wrappingPower}; the scratch arrays
+ * and region workspaces of the loops inside kernel threads that run lane-wise ({@link
+ * InnerLoopStages}); and the values a failing thread's first raise records ({@link #raise}).
  */
 public final class JvmSupport {
   private static final ThreadLocal<double[][]> LANE_SCRATCH =
@@ -15,7 +15,50 @@ public final class JvmSupport {
   private static final ThreadLocal<java.util.Map<KernelThreads, Object>> WORKSPACES =
       ThreadLocal.withInitial(java.util.IdentityHashMap::new);
 
+  /** Per thread: the code of its first raise with values since the last take, then the values. */
+  private static final ThreadLocal<long[]> RAISED = new ThreadLocal<>();
+
+  private static final long[] NO_VALUES = new long[0];
+
   private JvmSupport() {}
+
+  /**
+   * A raise of error {@code code} that records {@code values}, where the kernel's error word (its
+   * method's) is {@code error}: the error word after it ({@code code} where none was raised
+   * before). The values are kept unless a raise on this thread kept some since the last {@link
+   * #takeRaised}: the first raise with values.
+   */
+  public static int raise(int error, int code, long... values) {
+    if (RAISED.get() == null) {
+      long[] kept = new long[values.length + 1];
+      kept[0] = code;
+      System.arraycopy(values, 0, kept, 1, values.length);
+      RAISED.set(kept);
+    }
+    return error == 0 ? code : error;
+  }
+
+  /** {@link #raise(int, int, long...)} of one value, in less bytecode at the kernel's raise. */
+  public static int raise(int error, int code, long value) {
+    return raise(error, code, new long[] {value});
+  }
+
+  /** {@link #raise(int, int, long...)} of two values, in less bytecode at the kernel's raise. */
+  public static int raise(int error, int code, long first, long second) {
+    return raise(error, code, new long[] {first, second});
+  }
+
+  /**
+   * The values {@link #raise} kept on this thread if they are error {@code code}'s (the thread's
+   * first raise may have recorded none: rows run interleaved), else none; forgotten either way.
+   */
+  static long[] takeRaised(int code) {
+    long[] kept = RAISED.get();
+    RAISED.remove();
+    return kept == null || kept[0] != code
+        ? NO_VALUES
+        : java.util.Arrays.copyOfRange(kept, 1, kept.length);
+  }
 
   /**
    * The calling thread's first {@code arrays} scratch arrays, each of at least {@code length}

@@ -173,8 +173,8 @@ final class OutlinedStatements {
               + size(f.body(), chosen, candidates);
     } else if (s instanceof KernelStmt.While w) {
       size = 6 + size(w.condition()) + size(w.body(), chosen, candidates);
-    } else if (s instanceof KernelStmt.RaiseError) {
-      size = 10;
+    } else if (s instanceof KernelStmt.RaiseError r) {
+      size = 10 + r.values().stream().mapToInt(OutlinedStatements::size).sum();
     } else {
       size = 0;
     }
@@ -308,6 +308,8 @@ final class OutlinedStatements {
       } else if (s instanceof KernelStmt.While w) {
         expr(w.condition(), scopes);
         statements(w.body(), scopes);
+      } else if (s instanceof KernelStmt.RaiseError r) {
+        r.values().forEach(v -> expr(v, scopes));
       }
     }
 

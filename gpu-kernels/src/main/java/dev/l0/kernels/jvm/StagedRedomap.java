@@ -346,7 +346,11 @@ record StagedRedomap(
                 & walk(f.body(), stored, assigned, read);
       } else if (s instanceof KernelStmt.While w) {
         known &= vars(w.condition(), read) & walk(w.body(), stored, assigned, read);
-      } else if (!(s instanceof KernelStmt.Barrier) && !(s instanceof KernelStmt.RaiseError)) {
+      } else if (s instanceof KernelStmt.RaiseError r) {
+        for (KernelExpr v : r.values()) {
+          known &= vars(v, read);
+        }
+      } else if (!(s instanceof KernelStmt.Barrier)) {
         return false;
       }
     }

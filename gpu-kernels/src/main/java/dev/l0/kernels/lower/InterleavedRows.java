@@ -100,7 +100,9 @@ public final class InterleavedRows {
   /**
    * {@code row}'s code with each failure it raises recorded in {@code failed} instead (the row's
    * first only: {@code failed} starts at 0), so that rows run interleaved raise nothing out of
-   * order.
+   * order. The values a raise records are dropped (carrying them in locals of the interleaved loop
+   * made LocVolCalib's kernel's Java a third larger and slower), so its error is worded without
+   * them ({@code FailureDetails.withoutValues}).
    */
   static List<KernelStmt> deferFailures(List<KernelStmt> row, KernelExpr.Var failed) {
     return row.stream().map(s -> deferred(s, failed)).toList();

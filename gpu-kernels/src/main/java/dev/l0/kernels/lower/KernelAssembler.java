@@ -65,6 +65,8 @@ final class KernelAssembler {
     } else if (s instanceof KernelStmt.While w) {
       expr(w.condition());
       statements(w.body());
+    } else if (s instanceof KernelStmt.RaiseError r) {
+      r.values().forEach(this::expr);
     }
   }
 

@@ -23,6 +23,7 @@ import dev.l0.opt.ir.InternalTypes;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
+import dev.l0.semantics.FailureDetails;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -364,10 +365,43 @@ final class ThreadCode {
   }
 
   private KernelStmt raise(String operation, SourcePos pos, String detail) {
+    return raise(operation, pos, detail, List.of());
+  }
+
+  /**
+   * The raise of {@code operation}'s error at {@code pos}, whose {@code detail} names {@code
+   * values} ({@code FailureDetails}).
+   */
+  private KernelStmt raise(
+      String operation, SourcePos pos, String detail, List<KernelExpr> values) {
     if (failures != null) {
       return new KernelStmt.Assign(failures, KernelExprs.TRUE);
     }
-    return new KernelStmt.RaiseError(group.error(operation, pos, detail));
+    return new KernelStmt.RaiseError(
+        group.error(operation, pos, detail),
+        values.stream().map(v -> convert(v, ScalarType.I64)).toList());
+  }
+
+  /**
+   * The raise of an index out of bounds for {@code indices} into dimensions of sizes {@code sizes}
+   * (the first index outside its dimension named, as the interpreter does: {@code
+   * FailureDetails.INDICES}); without values beyond {@link KernelStmt#MAX_ERROR_VALUES}.
+   */
+  private KernelStmt outOfBounds(
+      String operation, SourcePos pos, List<KernelExpr> indices, List<KernelExpr> sizes) {
+    if (indices.size() == 1) {
+      return raise(operation, pos, FailureDetails.index(0), List.of(indices.get(0), sizes.get(0)));
+    }
+    List<KernelExpr> values = new ArrayList<>();
+    for (int k = 0; k < indices.size(); k++) {
+      values.add(indices.get(k));
+      values.add(sizes.get(k));
+    }
+    return raise(
+        operation,
+        pos,
+        FailureDetails.INDICES,
+        values.size() <= KernelStmt.MAX_ERROR_VALUES ? values : List.of());
   }
 
   /**
@@ -610,7 +644,12 @@ final class ThreadCode {
       out.add(
           new KernelStmt.If(
               not(scalar(check.condition())),
-              List.of(raise(check.operation(), check.pos(), check.detail())),
+              List.of(
+                  raise(
+                      check.operation(),
+                      check.pos(),
+                      check.detail(),
+                      check.values().stream().map(this::scalar).toList())),
               List.of()));
     } else if (e instanceof Exp.Screma s && s.reducesAndMaps()) {
       throw new UnsupportedKernelException("a screma with a map part inside a kernel");
@@ -741,7 +780,7 @@ final class ThreadCode {
     out.add(
         new KernelStmt.If(
             KernelExprs.lt(n, KernelExprs.ZERO),
-            List.of(raise(operation, pos, "negative size")),
+            List.of(raise(operation, pos, FailureDetails.NEGATIVE_SIZE, List.of(n))),
             List.of()));
     return n;
   }
@@ -1285,7 +1324,10 @@ final class ThreadCode {
     KernelExpr rows = view.dims().get(0);
     KernelExpr ok = and(not(KernelExprs.lt(at, KernelExprs.ZERO)), not(KernelExprs.lt(rows, at)));
     addGuarded(
-        ok, List.of(), List.of(raise("split", split.pos(), "split point outside the array")), out);
+        ok,
+        List.of(),
+        List.of(raise("split", split.pos(), FailureDetails.SPLIT, List.of(at, rows))),
+        out);
     env.put(pattern.get(0).name(), view.slice(KernelExprs.ZERO, at, ok));
     env.put(pattern.get(1).name(), view.slice(at, KernelExprs.sub(rows, at), ok));
   }
@@ -1299,15 +1341,31 @@ final class ThreadCode {
     ArrayView contiguous = view.isContiguous() ? view : materialize(view, out);
     List<KernelExpr> newDims =
         reshape.shape().stream().map(s -> convert(scalar(s), ScalarType.I64)).toList();
-    KernelExpr ok = eq(product(newDims), product(view.dims()));
+    KernelExpr nonNegative = KernelExprs.TRUE;
     for (KernelExpr d : newDims) {
-      ok = and(ok, not(KernelExprs.lt(d, KernelExprs.ZERO)));
+      KernelExpr negative = KernelExprs.lt(d, KernelExprs.ZERO);
+      out.add(
+          new KernelStmt.If(
+              and(nonNegative, negative),
+              List.of(
+                  raise("reshape", reshape.pos(), FailureDetails.NEGATIVE_NEW_SIZE, List.of(d))),
+              List.of()));
+      nonNegative = and(nonNegative, not(negative));
     }
-    addGuarded(
-        ok,
-        List.of(),
-        List.of(raise("reshape", reshape.pos(), "cannot reshape to that shape")),
-        out);
+    KernelExpr count = product(view.dims());
+    KernelExpr newCount = product(newDims);
+    List<KernelExpr> values = new ArrayList<>(view.dims());
+    values.add(count);
+    values.addAll(newDims);
+    values.add(newCount);
+    KernelStmt mismatch =
+        raise(
+            "reshape",
+            reshape.pos(),
+            FailureDetails.reshape(view.dims().size(), newDims.size()),
+            values.size() <= KernelStmt.MAX_ERROR_VALUES ? values : List.of());
+    KernelExpr ok = and(nonNegative, eq(newCount, count));
+    addGuarded(ok, List.of(), List.of(mismatch), out);
     env.put(id.name(), contiguous.reshaped(newDims, ok));
   }
 
@@ -1633,8 +1691,12 @@ final class ThreadCode {
     ArrayView source = array(update.array());
     ArrayView target = owned.contains(update.array().varName()) ? source : materialize(source, out);
     ArrayView cell = target;
+    List<KernelExpr> indices = new ArrayList<>();
+    List<KernelExpr> sizes = new ArrayList<>();
     for (SubExp i : update.indices()) {
-      cell = cell.row(convert(scalar(i), ScalarType.I64));
+      indices.add(convert(scalar(i), ScalarType.I64));
+      sizes.add(cell.dims().get(0));
+      cell = cell.row(indices.get(indices.size() - 1));
     }
     List<KernelStmt> write = new ArrayList<>();
     if (cell.rank() == 0) {
@@ -1643,7 +1705,7 @@ final class ThreadCode {
       copy(array(update.value()), cell, write);
     }
     addGuarded(
-        cell.valid(), write, List.of(raise("update", update.pos(), "index out of bounds")), out);
+        cell.valid(), write, List.of(outOfBounds("update", update.pos(), indices, sizes)), out);
     env.put(id.name(), target);
     owned.add(id.name());
   }
@@ -1651,10 +1713,14 @@ final class ThreadCode {
   /** Indexing: a view of a row, or a guarded load of an element (thesis §2.1, bounds-checked). */
   private void lowerIndex(Ident id, Exp.Index index, List<KernelStmt> out) {
     ArrayView view = array(index.array());
+    List<KernelExpr> indices = new ArrayList<>();
+    List<KernelExpr> sizes = new ArrayList<>();
     for (SubExp i : index.indices()) {
-      view = view.row(convert(scalar(i), ScalarType.I64));
+      indices.add(convert(scalar(i), ScalarType.I64));
+      sizes.add(view.dims().get(0));
+      view = view.row(indices.get(indices.size() - 1));
     }
-    KernelStmt outOfBounds = raise("index", index.pos(), "index out of bounds");
+    KernelStmt outOfBounds = outOfBounds("index", index.pos(), indices, sizes);
     if (view.rank() > 0) {
       env.put(id.name(), view);
       addGuarded(view.valid(), List.of(), List.of(outOfBounds), out);

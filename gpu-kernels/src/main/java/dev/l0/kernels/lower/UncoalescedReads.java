@@ -194,6 +194,8 @@ final class UncoalescedReads {
     } else if (s instanceof KernelStmt.While w) {
       loads(w.condition());
       statements(w.body());
+    } else if (s instanceof KernelStmt.RaiseError r) {
+      r.values().forEach(this::loads);
     }
   }
 

@@ -124,7 +124,13 @@ final class CompiledKernel {
       } else if (s instanceof KernelStmt.Barrier) {
         code.add(new Instruction.Barrier(++barriers));
       } else {
-        code.add(new Instruction.RaiseError(((KernelStmt.RaiseError) s).code()));
+        KernelStmt.RaiseError r = (KernelStmt.RaiseError) s;
+        code.add(
+            new Instruction.RaiseError(
+                r.code(),
+                r.values().stream()
+                    .map(v -> expressions.compile(v, scope))
+                    .toArray(CompiledExpr[]::new)));
       }
     }
 

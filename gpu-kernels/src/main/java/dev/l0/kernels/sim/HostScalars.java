@@ -59,6 +59,17 @@ public final class HostScalars {
     default long evaluateIndex(Values values) {
       return Operands.integer(evaluate(values), SourcePos.NONE).value();
     }
+
+    /**
+     * The value of a size (of an allocation, of an output's dimension), 0 where the program's
+     * values make it negative: only a run that fails computes one (the kernel using that size
+     * raises the program's error for it, and guards every access) or one under an empty dimension
+     * (the rows of a map over no rows whose function fails on the zero row have size 0, README
+     * "Shapes of empty arrays").
+     */
+    default long evaluateSize(Values values) {
+      return Math.max(0, evaluateIndex(values));
+    }
   }
 
   /**

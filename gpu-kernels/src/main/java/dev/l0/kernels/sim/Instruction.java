@@ -64,11 +64,15 @@ sealed interface Instruction {
     }
   }
 
-  /** Records error {@code code} in the launch's error word. */
-  record RaiseError(int code) implements Instruction {
+  /** Records error {@code code} in the launch's error word, with its {@code values}. */
+  record RaiseError(int code, CompiledExpr[] values) implements Instruction {
     @Override
     public int execute(ThreadState thread, int pc) {
-      thread.raise(code);
+      long[] recorded = new long[values.length];
+      for (int k = 0; k < values.length; k++) {
+        recorded[k] = Operands.integer(values[k].eval(thread), SourcePos.NONE).value();
+      }
+      thread.raise(code, recorded);
       return pc + 1;
     }
   }

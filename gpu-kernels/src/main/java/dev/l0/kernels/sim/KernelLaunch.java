@@ -28,10 +28,11 @@ final class KernelLaunch {
   static final long STEP_LIMIT = 1L << 24;
 
   /**
-   * The outcome: the issues found, whether they stopped the launch, and the error code raised (0
-   * for none).
+   * The outcome: the issues found, whether they stopped the launch, the error code raised (0 for
+   * none) and the values its raise recorded.
    */
-  record Outcome(List<SimulationIssue> issues, boolean stopped, int errorCode) {}
+  record Outcome(
+      List<SimulationIssue> issues, boolean stopped, int errorCode, long[] errorValues) {}
 
   /** Thrown, after recording the issue, to stop the launch. */
   private static final class Stop extends RuntimeException {
@@ -58,6 +59,7 @@ final class KernelLaunch {
   private final List<SimulationIssue> issues = new ArrayList<>();
   private int reported;
   private int errorCode;
+  private long[] errorValues = new long[0];
 
   /** The current barrier interval's number, launch-wide ({@link AccessTracker}). */
   private long epoch;
@@ -104,9 +106,9 @@ final class KernelLaunch {
       for (int block = 0; block < gridDim; block++) {
         runBlock(block);
       }
-      return new Outcome(issues, false, errorCode);
+      return new Outcome(issues, false, errorCode, errorValues);
     } catch (Stop stop) {
-      return new Outcome(issues, true, errorCode);
+      return new Outcome(issues, true, errorCode, errorValues);
     }
   }
 
@@ -202,9 +204,10 @@ final class KernelLaunch {
     return (numbers.size() == 1 ? "thread " : "threads ") + String.join(", ", parts);
   }
 
-  void raise(int code) {
+  void raise(int code, long[] values) {
     if (errorCode == 0) {
       errorCode = code;
+      errorValues = values;
     }
   }
 

@@ -110,7 +110,8 @@ public final class SimtSimulator {
           }
           if (outcome.errorCode() != 0) {
             KernelError error = group.errors().get(outcome.errorCode() - 1);
-            return new SimulationResult(Map.of(), Optional.of(error), new SimulationReport(issues));
+            return new SimulationResult(
+                Map.of(), Optional.of(error), outcome.errorValues(), new SimulationReport(issues));
           }
         } else if (step instanceof HostProgram.Allocate<CompiledKernel> a
             && a.buffer().isThreadPrivate()) {
@@ -205,11 +206,7 @@ public final class SimtSimulator {
   /** The elements {@code a} allocates: a limit reached past {@link #MAX_ELEMENTS}. */
   private static int elements(
       String groupName, HostProgram.Allocate<CompiledKernel> a, HostScalars.Values values) {
-    long elements = a.elements().evaluateIndex(values);
-    if (elements < 0) {
-      throw new IllegalArgumentException(
-          "allocates " + elements + " elements for " + a.buffer().name());
-    }
+    long elements = a.elements().evaluateSize(values);
     if (elements > MAX_ELEMENTS) {
       throw new LimitReached(
           new SimulationIssue.AllocationLimit(
@@ -256,7 +253,7 @@ public final class SimtSimulator {
     for (int k = 0; k < group.outputs().size(); k++) {
       GroupOutput output = group.outputs().get(k);
       ScalarArray data = buffer(buffers, output.buffer());
-      List<Long> shape = outputShapes.get(k).stream().map(e -> e.evaluateIndex(values)).toList();
+      List<Long> shape = outputShapes.get(k).stream().map(e -> e.evaluateSize(values)).toList();
       long elements = shape.stream().reduce(1L, Math::multiplyExact);
       if (elements > data.size()) {
         throw new IllegalArgumentException(

@@ -89,7 +89,7 @@ public final class SimulatorExecutor implements KernelExecutor {
       throw new KernelDefectException(simulator.group().name(), result.report());
     }
     if (result.error().isPresent()) {
-      throw result.error().get().toRuntimeError();
+      throw result.runtimeError().orElseThrow();
     }
     return outputs.stream().map(id -> HostValue.of(output(simulator, result, id))).toList();
   }

@@ -70,8 +70,8 @@ final class ThreadState implements Frame {
     launch.storeShared(this, array, index, value);
   }
 
-  void raise(int code) {
-    launch.raise(code);
+  void raise(int code, long[] values) {
+    launch.raise(code, values);
   }
 
   @Override

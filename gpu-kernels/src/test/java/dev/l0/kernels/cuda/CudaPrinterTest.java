@@ -74,7 +74,16 @@ class CudaPrinterTest {
     assertTrue(
         text.contains("(ys[((long long)threadIdx.x)] * ys[((long long)threadIdx.x)])"), text);
     assertTrue(text.contains("fmodf("), text);
-    assertTrue(text.contains("if (l0_error[0] == 0) l0_error[0] = 3;"), text);
+    assertTrue(text.contains("atomicCAS(l0_error, 0, 3);"), text);
+  }
+
+  @Test
+  void aRaiseWithValuesStoresThemAfterTheCodeOnlyWhereItSetTheCode() {
+    String text =
+        body(new KernelStmt.RaiseError(2, List.of(new KernelExpr.Constant(ScalarValue.i64(7)), I)));
+    assertTrue(text.contains("if (atomicCAS(l0_error, 0, 2) == 0) {"), text);
+    assertTrue(text.contains("((long long*) (l0_error + 2))[0] = (long long) ((7LL));"), text);
+    assertTrue(text.contains("((long long*) (l0_error + 2))[1] = (long long) ("), text);
   }
 
   @Test

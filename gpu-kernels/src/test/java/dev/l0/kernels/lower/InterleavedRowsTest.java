@@ -146,6 +146,26 @@ class InterleavedRowsTest {
   }
 
   @Test
+  void aFailureOfRowsRunTwoAtATimeIsWordedWithoutItsValues() {
+    Program program = L0Parser.parse(FAILING_SWEEPS, "rows.l0");
+    List<Value> args =
+        ValueReader.read(
+            "[[[1, 1, 1], [2, 9, 1]]] [0, 1, 2]",
+            program.function("main").orElseThrow().params().stream().map(p -> p.type()).toList(),
+            "args");
+    L0RuntimeError expected =
+        assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
+    assertEquals(
+        "rows.l0:6:25: index: index 9 out of bounds for dimension 0 of size 3",
+        expected.getMessage());
+    L0RuntimeError actual =
+        assertThrows(
+            L0RuntimeError.class, () -> HostRunner.compile(program, JVM).call("main", args));
+    // the rows' failures are deferred past the pair, and their values are not kept
+    assertEquals("rows.l0:6:25: index: index out of bounds", actual.getMessage());
+  }
+
+  @Test
   void rowsWithoutALoopRunOneAtATime() {
     Kernel jvm = onlyKernel(NO_LOOP, JvmGroupRunner.LAUNCH_CONFIGURATION);
     assertTrue(loopsStepping(jvm.body(), InterleavedRows.ROWS).isEmpty(), jvm::toString);

@@ -16,6 +16,7 @@ import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.semantics.ArrayOperations;
+import dev.l0.semantics.FailureDetails;
 import dev.l0.semantics.ScalarOperations;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -133,7 +134,9 @@ public final class InternalEvaluator {
     }
     if (e instanceof Exp.Assert a) {
       if (!((ScalarValue.Bool) value(a.condition(), env)).value()) {
-        throw new L0RuntimeError(a.operation(), a.pos(), a.detail());
+        long[] values =
+            a.values().stream().mapToLong(v -> ((ScalarValue.Int) value(v, env)).value()).toArray();
+        throw new L0RuntimeError(a.operation(), a.pos(), FailureDetails.format(a.detail(), values));
       }
       return List.of(CHECKED);
     }

@@ -23,6 +23,7 @@ import dev.l0.opt.ir.InternalTypes;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.SubExp;
+import dev.l0.semantics.FailureDetails;
 import dev.l0.types.TypedProgram;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -225,35 +226,38 @@ public final class TupleFlattener {
   }
 
   /**
-   * {@code assert(size(0,a1) = size(0,a2) && ...)}, predicated on {@code certs}: the certificate
-   * that {@code arrays} have one outer size, failing as {@code zip} does (thesis §4.2).
+   * {@code assert(size(0,a1) = size(0,ak))} for k = 2, ..., n in order, the first predicated on
+   * {@code certs} and each on the one before: the certificate (the last) that {@code arrays} have
+   * one outer size, failing as {@code zip} does (thesis §4.2), for the first argument whose size
+   * differs, with both sizes.
    */
   private String sizesAgree(
       String certName, List<SubExp> arrays, List<String> certs, SourcePos pos, StmBuilder b) {
     SubExp first = outerSize(arrays.get(0), b);
-    SubExp all = null;
+    List<String> before = certs;
+    String cert = null;
     for (int k = 1; k < arrays.size(); k++) {
+      SubExp size = outerSize(arrays.get(k), b);
       SubExp same =
           emitOne(
               b,
               "zip_eq",
               ScalarType.BOOL,
               List.of(),
-              new Exp.BinOp(
-                  BinaryOperator.EQ, ScalarType.I32, first, outerSize(arrays.get(k), b), pos));
-      all =
-          all == null
-              ? same
-              : emitOne(
+              new Exp.BinOp(BinaryOperator.EQ, ScalarType.I32, first, size, pos));
+      SubExp argument = SubExp.constant(new ScalarValue.Int(ScalarType.I32, k + 1));
+      cert =
+          emitOne(
                   b,
-                  "zip_eq",
-                  ScalarType.BOOL,
-                  List.of(),
-                  new Exp.BinOp(BinaryOperator.AND, ScalarType.BOOL, all, same, pos));
+                  certName,
+                  CERT,
+                  before,
+                  new Exp.Assert(
+                      same, "zip", FailureDetails.ZIP, List.of(argument, size, first), pos))
+              .varName();
+      before = List.of(cert);
     }
-    return emitOne(
-            b, certName, CERT, certs, new Exp.Assert(all, "zip", "arrays of different sizes", pos))
-        .varName();
+    return cert;
   }
 
   // ---- types and names ----

@@ -424,17 +424,38 @@ public sealed interface Exp {
 
   /**
    * {@code assert(condition)} (thesis §4.2): binds a certificate, or fails with an {@code
-   * L0RuntimeError} for {@code operation} at {@code pos} when the condition is false.
+   * L0RuntimeError} for {@code operation} at {@code pos} when the condition is false, whose detail
+   * is {@code detail} with its {@code {k}} replaced by the k-th of {@code values} (integers; {@code
+   * dev.l0.semantics.FailureDetails}).
    */
-  record Assert(SubExp condition, String operation, String detail, SourcePos pos) implements Exp {
+  record Assert(
+      SubExp condition, String operation, String detail, List<SubExp> values, SourcePos pos)
+      implements Exp {
+    public Assert {
+      values = List.copyOf(values);
+    }
+
+    /** An assertion whose detail names no value. */
+    public Assert(SubExp condition, String operation, String detail, SourcePos pos) {
+      this(condition, operation, detail, List.of(), pos);
+    }
+
     @Override
     public List<SubExp> operands() {
-      return List.of(condition);
+      List<SubExp> all = new ArrayList<>(List.of(condition));
+      all.addAll(values);
+      return all;
     }
 
     @Override
     public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Assert(f.apply(condition), operation, detail, pos);
+      return new Assert(
+          f.apply(condition), operation, detail, values.stream().map(f).toList(), pos);
+    }
+
+    /** This assertion, checking {@code condition} instead. */
+    public Assert withCondition(SubExp condition) {
+      return new Assert(condition, operation, detail, values, pos);
     }
 
     @Override

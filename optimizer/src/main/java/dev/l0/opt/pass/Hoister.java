@@ -116,7 +116,7 @@ public final class Hoister implements Pass {
           new Stm(
               List.of(ok),
               new Exp.BinOp(BinaryOperator.OR, ScalarType.BOOL, empty, a.condition(), a.pos())));
-      return stm.withExp(new Exp.Assert(ok.var(), a.operation(), a.detail(), a.pos()));
+      return stm.withExp(a.withCondition(ok.var()));
     }
 
     /** {@code bound <= 0}: a loop with this bound runs no iteration. */

@@ -144,7 +144,7 @@ final class SharingKey {
       return new Exp.Concat(c.left(), c.right(), none);
     }
     if (e instanceof Exp.Assert a) {
-      return new Exp.Assert(a.condition(), a.operation(), a.detail(), none);
+      return new Exp.Assert(a.condition(), a.operation(), a.detail(), a.values(), none);
     }
     return e;
   }

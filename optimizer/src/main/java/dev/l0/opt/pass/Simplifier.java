@@ -20,6 +20,7 @@ import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
 import dev.l0.opt.ir.Traversal;
+import dev.l0.semantics.FailureDetails;
 import dev.l0.semantics.ScalarOperations;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -343,14 +344,14 @@ public final class Simplifier implements Pass {
           && x.indices().size() == 1
           && sameType(x.indices().get(0), iota.count())) {
         List<String> certs =
-            boundsCheck(x.indices().get(0), iota.count(), x, stm.certificates(), out);
+            boundsCheck(x.indices().get(0), 0, iota.count(), x, stm.certificates(), out);
         out.add(new Stm(List.of(result), certs, new Exp.Atom(x.indices().get(0))));
         definitions.put(result.name(), new Exp.Atom(x.indices().get(0)));
         return true;
       }
       if (def instanceof Exp.Replicate rep && sameType(x.indices().get(0), rep.count())) {
         List<String> certs =
-            boundsCheck(x.indices().get(0), rep.count(), x, stm.certificates(), out);
+            boundsCheck(x.indices().get(0), 0, rep.count(), x, stm.certificates(), out);
         Exp rest =
             x.indices().size() == 1
                 ? new Exp.Atom(rep.value())
@@ -396,7 +397,7 @@ public final class Simplifier implements Pass {
       }
       List<String> certs = stm.certificates();
       for (int m = 0; m < x.indices().size(); m++) {
-        certs = boundsCheck(x.indices().get(m), r.shape().get(m), x, certs, out);
+        certs = boundsCheck(x.indices().get(m), m, r.shape().get(m), x, certs, out);
       }
       SubExp offset = x.indices().get(0);
       for (int m = 1; m < x.indices().size(); m++) {
@@ -449,11 +450,11 @@ public final class Simplifier implements Pass {
     }
 
     /**
-     * Emits {@code assert(0 <= i && i < n)} for {@code x}'s position; returns the certificates the
-     * element read needs.
+     * Emits {@code assert(0 <= i && i < n)} for {@code x}'s position, {@code i} indexing dimension
+     * {@code dimension} of size {@code n}; returns the certificates the element read needs.
      */
     private List<String> boundsCheck(
-        SubExp i, SubExp n, Exp.Index x, List<String> certs, List<Stm> out) {
+        SubExp i, int dimension, SubExp n, Exp.Index x, List<String> certs, List<Stm> out) {
       ScalarType t = (ScalarType) typeOf(i);
       ScalarValue.Int zero = new ScalarValue.Int(t, 0);
       ScalarValue ci = constant(i);
@@ -481,7 +482,8 @@ public final class Simplifier implements Pass {
           new Stm(
               List.of(cert),
               certs,
-              new Exp.Assert(both.var(), "index", "index out of bounds", x.pos())));
+              new Exp.Assert(
+                  both.var(), "index", FailureDetails.index(dimension), List.of(i, n), x.pos())));
       return List.of(cert.name());
     }
 

@@ -1,0 +1,74 @@
+package dev.l0.kernels.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.L0RuntimeError;
+import dev.l0.ir.Program;
+import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.syntax.L0Parser;
+import dev.l0.values.ValueWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A size that the program's values make negative inside a kernel's rows (a reshape's or an iota's,
+ * whose host-computed allocation and output shape it enters) is the interpreter's error where there
+ * are rows, and the interpreter's empty result under a map over no rows (README, "Shapes of empty
+ * arrays"), on the simulator and the JVM backend: never an internal error about a negative
+ * allocation or an array of negative shape.
+ */
+class NegativeSizesOnEveryBackendTest {
+  private static final List<KernelExecutor> BACKENDS =
+      List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
+
+  private static final String RESHAPED =
+      """
+      fun [[[i32]]] main([[i32]] a, i32 x, i32 y) =
+        map(fn [[i32]] ([i32] r) => reshape((x, y), r), a)
+      """;
+
+  private static final String REPLICATED =
+      """
+      fun [[i32]] main([i32] a, i32 k) =
+        map(fn [i32] (i32 x) => replicate(k, x), a)
+      """;
+
+  @Test
+  void aNegativeSizeOfAReshapeInsideAMapIsTheReshapesError() {
+    Program program = L0Parser.parse(RESHAPED, "test.l0");
+    List<Value> args = EveryBackend.mainArguments(program, "[[1, 2, 3, 4], [3, 4, 5, 6]] 2 -2");
+    L0RuntimeError interpreted =
+        assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
+    assertEquals(
+        "test.l0:2:31: reshape: negative size -2 in the new shape", interpreted.getMessage());
+    for (KernelExecutor backend : BACKENDS) {
+      HostRunner runner = HostRunner.compile(program, backend);
+      L0RuntimeError failure =
+          assertThrows(L0RuntimeError.class, () -> runner.call("main", args), backend.name());
+      assertEquals(interpreted.getMessage(), failure.getMessage(), backend.name());
+    }
+  }
+
+  @Test
+  void aMapOverNoRowsWhoseRowsWouldHaveANegativeSizeGivesTheInterpretersEmptyArray() {
+    assertEmptyAsTheInterpreter(RESHAPED, "empty([0][4]i32) 2 -2", "empty([0][2][0]i32)");
+    assertEmptyAsTheInterpreter(REPLICATED, "[] -4", "[]");
+  }
+
+  private static void assertEmptyAsTheInterpreter(String source, String input, String expected) {
+    Program program = L0Parser.parse(source, "test.l0");
+    List<Value> args = EveryBackend.mainArguments(program, input);
+    assertEquals(expected, ValueWriter.write(new Interpreter(program).call("main", args)));
+    for (KernelExecutor backend : BACKENDS) {
+      assertEquals(
+          expected,
+          ValueWriter.write(HostRunner.compile(program, backend).call("main", args)),
+          backend.name());
+    }
+  }
+}
