@@ -72,14 +72,14 @@ class SequentialCopiesTest {
   }
 
   @Test
-  void aLoopWhoseRowsDoNotMatchFailsAtTheInterpretersZip() {
+  void aLoopWhoseRowsDoNotMatchFailsWithTheInterpretersZipError() {
     Program program = L0Parser.parse(SUMS, "sums.l0");
     List<Value> args = List.of(cube(3, 6, 4, 2), ScalarValue.i32(5));
+    String interpreters =
+        "sums.l0:4:21: zip: argument 2 has outer size 4 but argument 1 has outer size 5";
+    assertEquals(interpreters, message(() -> new Interpreter(program).call("main", args)));
     assertEquals(
-        "sums.l0:4:21: zip: argument 2 has outer size 4 but argument 1 has outer size 5",
-        message(() -> new Interpreter(program).call("main", args)));
-    assertEquals(
-        "sums.l0:4:21: zip: arrays of different sizes",
+        interpreters,
         message(() -> HostRunner.compile(program, new JvmKernelExecutor()).call("main", args)));
   }
 
