@@ -100,21 +100,29 @@ final class InnerLoopStages {
 
   /**
    * A run of straight-line {@code f64} code staged as a whole: {@code statements} compute {@code
-   * outputs} from {@code inputs} (the variables they read or assign that they do not declare
-   * first), each an {@code f64}.
+   * outputs} from {@code inputs} and {@code invariants} (together the variables they read or assign
+   * that they do not declare first), each an {@code f64}. The {@code invariants} are those the loop
+   * around the region neither declares nor assigns (nor is its counter): the same in every
+   * evaluation, they are passed to the region's code once per run, as scalars, not stored per
+   * evaluation as the inputs are.
    */
   record Region(
-      List<KernelStmt> statements, List<KernelExpr.Var> inputs, List<KernelExpr.Var> outputs) {
+      List<KernelStmt> statements,
+      List<KernelExpr.Var> inputs,
+      List<KernelExpr.Var> invariants,
+      List<KernelExpr.Var> outputs) {
     Region {
       statements = List.copyOf(statements);
       inputs = List.copyOf(inputs);
+      invariants = List.copyOf(invariants);
       outputs = List.copyOf(outputs);
     }
 
     /**
      * The region as a map kernel over {@code n$} rows: row {@code r} reads input {@code k} from
-     * buffer {@code in$k} and writes output {@code j} to buffer {@code out$j}, both at {@code r}.
-     * Its staged form ({@link StagedMap}) is the region's lane-wise code.
+     * buffer {@code in$k} and writes output {@code j} to buffer {@code out$j}, both at {@code r};
+     * its scalars are {@code n$} and then the invariants. Its staged form ({@link StagedMap}) is
+     * the region's lane-wise code.
      */
     Kernel kernel() {
       List<Buffer> buffers = new ArrayList<>();
@@ -138,7 +146,10 @@ final class InnerLoopStages {
               ROWS,
               new KernelExpr.Thread(ThreadIndex.GRID_DIM),
               body);
-      return new Kernel("region", buffers, List.of(ROWS), List.of(), List.of(loop));
+      List<KernelExpr.Var> scalars = new ArrayList<>();
+      scalars.add(ROWS);
+      scalars.addAll(invariants);
+      return new Kernel("region", buffers, scalars, List.of(), List.of(loop));
     }
   }
 
@@ -486,7 +497,15 @@ final class InnerLoopStages {
     if (!allF64 || outputs.isEmpty()) {
       return Optional.empty();
     }
-    Region region = new Region(run, List.copyOf(inputs.values()), outputs);
+    Set<String> varying = new HashSet<>();
+    varying.add(loop.counter().name());
+    definitions(loop.body(), varying);
+    List<KernelExpr.Var> perEvaluation = new ArrayList<>();
+    List<KernelExpr.Var> invariants = new ArrayList<>();
+    for (KernelExpr.Var v : inputs.values()) {
+      (varying.contains(v.name()) ? perEvaluation : invariants).add(v);
+    }
+    Region region = new Region(run, perEvaluation, invariants, outputs);
     return StagedMap.of(region.kernel()).isPresent() ? Optional.of(region) : Optional.empty();
   }
 
@@ -716,6 +735,9 @@ final class InnerLoopStages {
         if (region != null) {
           Info inputs = context;
           for (KernelExpr.Var v : region.inputs()) {
+            inputs = inputs.and(info(v, context, record));
+          }
+          for (KernelExpr.Var v : region.invariants()) {
             inputs = inputs.and(info(v, context, record));
           }
           if (!inputs.tainted()) {

@@ -839,6 +839,10 @@ public final class JavaKernelIrPrinter {
       unit.arguments().forEach(b -> memory.add(nameOf(b.name())));
       unit.results().forEach(b -> memory.add(nameOf(b.name())));
       memory.add(JvmSupport.class.getName() + ".workspace(" + region + ")");
+      // the region's scalars: its rows, then its invariants, as they are before the loop
+      List<String> scalars = new java.util.ArrayList<>();
+      scalars.add("Long.valueOf((long) " + count + ")");
+      unit.region().get().invariants().forEach(v -> scalars.add("Double.valueOf(" + expr(v) + ")"));
       line(
           ERROR
               + " = firstError("
@@ -847,9 +851,9 @@ public final class JavaKernelIrPrinter {
               + region
               + ".run(new Object[] {"
               + String.join(", ", memory)
-              + "}, new Object[] {Long.valueOf((long) "
-              + count
-              + ")}, 0, "
+              + "}, new Object[] {"
+              + String.join(", ", scalars)
+              + "}, 0, "
               + count
               + ", "
               + count

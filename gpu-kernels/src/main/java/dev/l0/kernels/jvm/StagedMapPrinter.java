@@ -86,7 +86,10 @@ final class StagedMapPrinter {
   /** The most ops one stage's method runs ({@link #OPS_PER_STAGE}, or fewer for a region). */
   private final int opsPerStage;
 
-  /** The vectors of the constants the lane-wise stage being printed uses, by their literals. */
+  /**
+   * The vectors of the constants and scalars the lane-wise stage being printed uses, by their
+   * literals and the scalars' names ({@code p$k}), broadcast once before the stage's loop.
+   */
   private final Map<String, String> stageConstants = new LinkedHashMap<>();
 
   private final StringBuilder out = new StringBuilder();
@@ -534,7 +537,7 @@ final class StagedMapPrinter {
       text.append("    }\n");
       StringBuilder constants = new StringBuilder();
       stageConstants.forEach(
-          (literal, name) ->
+          (value, name) ->
               constants
                   .append("    final ")
                   .append(VECTOR_PACKAGE)
@@ -543,7 +546,7 @@ final class StagedMapPrinter {
                   .append(" = ")
                   .append(VECTOR_PACKAGE)
                   .append("DoubleVector.broadcast(S$, ")
-                  .append(literal)
+                  .append(value)
                   .append(");\n"));
       text.insert(constantsAt, constants);
     }
@@ -735,8 +738,9 @@ final class StagedMapPrinter {
         return register(v);
       }
       if (scalarNames.containsKey(v)) {
-        used.add(scalarNames.get(v));
-        return VECTOR_PACKAGE + "DoubleVector.broadcast(S$, " + scalarNames.get(v) + ")";
+        String scalar = scalarNames.get(v);
+        used.add(scalar);
+        return stageConstants.computeIfAbsent(scalar, name -> "k$" + stageConstants.size());
       }
       String slot = "w$" + slotOf.get(v);
       used.add(slot);

@@ -113,6 +113,20 @@ class InnerLoopStagesTest {
                 xs)
           """;
 
+  /**
+   * The quantile of an element scaled by the thread's {@code s} (as OptionPricing's draws scale
+   * Sobol numbers by {@code sobolFactor}): the region (from the product on) reads {@code s}, which
+   * the staged loop over {@code ks} does not change.
+   */
+  private static final String INVARIANT_REGION =
+      QUANTILE
+          + """
+          fun [[f64]] main ([f64] xs, [i32] ks) =
+            map(fn [f64] (f64 x) =>
+                  let s = x * 0.001 in map(fn f64 (i32 k) => quantile(f64(k) * s), ks),
+                xs)
+          """;
+
   /** A loop whose call reads what the previous iteration computed: stays as it is. */
   private static final String CARRIED =
       """
@@ -257,6 +271,60 @@ class InnerLoopStagesTest {
     }
   }
 
+  /**
+   * A region's operand that the staged loop neither declares nor assigns is passed to the region
+   * once per run, as a scalar broadcast once per stage: the staging loop stores only the operand
+   * that varies into a lane array per evaluation.
+   */
+  @Test
+  void aRegionsLoopInvariantOperandIsPassedOnceNotStoredPerEvaluation() {
+    Kernel kernel = onlyKernel(INVARIANT_REGION);
+    List<InnerLoopStages> staged =
+        InnerLoopStages.inside(kernel.body(), JavaKernelIrPrinter.methodBudget());
+    assertEquals(1, staged.size());
+    InnerLoopStages.MathCall unit = staged.get(0).units().get(0);
+    InnerLoopStages.Region region = unit.region().orElseThrow();
+    assertEquals(1, region.inputs().size(), region::toString);
+    assertEquals(1, region.invariants().size(), region::toString);
+    assertTrue(region.invariants().get(0).name().startsWith("s_"), region::toString);
+    assertEquals(1, unit.arguments().size());
+    String source = JvmGroupRunner.javaSource(kernel);
+    // the stores at a cursor (in every printed copy of the staging loop) go to one lane array
+    java.util.regex.Matcher stores =
+        java.util.regex.Pattern.compile(
+                "(lane\\$\\d+)(\\$\\d+)?\\[\\(\\(int\\) cursor\\$[0-9$]+\\)\\] = ")
+            .matcher(source);
+    java.util.Set<String> stored = new java.util.TreeSet<>();
+    while (stores.find()) {
+      stored.add(stores.group(1));
+    }
+    assertEquals(java.util.Set.of(unit.arguments().get(0).name()), stored, source);
+    // the region's code gets s as its scalar p$1, and broadcasts it before a stage's loop
+    assertTrue(source.contains("DoubleVector.broadcast(S$, p$1)"), source);
+    // staged (at least REGION_MIN_EVALUATIONS per run), x special and ordinary; and as it is
+    Program program = L0Parser.parse(INVARIANT_REGION, "invariant.l0");
+    for (int[] shape :
+        new int[][] {
+          {SPECIAL.length + 2, InnerLoopStages.REGION_MIN_EVALUATIONS + 45},
+          {3, InnerLoopStages.MIN_ITERATIONS}
+        }) {
+      int[] ks = new int[shape[1]];
+      for (int k = 0; k < ks.length; k++) {
+        // f64(k) * s in (0, 1), the quantile's central region and tails, and outside it
+        ks[k] = k % 2 == 0 ? k % 1000 : -(k % 300);
+      }
+      List<Value> args =
+          List.of(
+              Value.Array.ofF64(values(shape[0], 23)),
+              ValueReader.read(Arrays.toString(ks), List.of(Type.array(ScalarType.I32)), "ks")
+                  .get(0));
+      assertEquals(
+          new Interpreter(program).call("main", args),
+          HostRunner.compile(program, JVM).call("main", args),
+          () -> shape[0] + " rows of " + shape[1]);
+    }
+  }
+
   @Test
   void optionPricingsNormalDrawsRunAsARegion() {
     OptimizedProgram optimized =
@@ -269,6 +337,16 @@ class InnerLoopStagesTest {
         String form = JvmKernelForm.describe(kernel);
         if (form.contains("inner loops lane-wise: 1 (VectorMath per iteration: region;")) {
           regions.add(kernel.name());
+          // the draws' sobolFactor is the same in every draw: passed once, not stored per draw
+          for (InnerLoopStages stages :
+              InnerLoopStages.inside(kernel.body(), JavaKernelIrPrinter.methodBudget())) {
+            for (InnerLoopStages.MathCall unit : stages.units()) {
+              List<dev.l0.kernels.ir.KernelExpr.Var> invariants =
+                  unit.region().orElseThrow().invariants();
+              assertEquals(1, invariants.size(), invariants::toString);
+              assertTrue(invariants.get(0).name().contains("sobolFactor"), invariants::toString);
+            }
+          }
         }
       }
     }
