@@ -12,6 +12,7 @@ import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.lower.InterleavedRows;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
@@ -69,7 +70,9 @@ class CarriedElementsTest {
 
   @Test
   void forwardAndBackwardSweepsKeepTheElementInALocalWithTheInterpretersBits() {
-    String source = JvmGroupRunner.javaSource(onlyKernel(L0Parser.parse(SWEEPS, "sweeps.l0")));
+    String source =
+        JvmGroupRunner.javaSource(
+            LoweredPrograms.jvmKernelsOfOnlyPlanKernel(L0Parser.parse(SWEEPS, "sweeps.l0")).get(0));
     assertEquals(2, count(source, "boolean stored\\$\\d+ = false;"), source);
     assertTrue(source.contains("carried$0 = "), source);
     assertSameAsInterpreter(SWEEPS, values(6, 1), values(100, 2));
@@ -80,7 +83,10 @@ class CarriedElementsTest {
   @Test
   void aLoopThatAlsoStoresToThePartItReadsBackReadsMemory() {
     String source =
-        JvmGroupRunner.javaSource(onlyKernel(L0Parser.parse(OVERWRITTEN, "overwritten.l0")));
+        JvmGroupRunner.javaSource(
+            LoweredPrograms.jvmKernelsOfOnlyPlanKernel(
+                    L0Parser.parse(OVERWRITTEN, "overwritten.l0"))
+                .get(0));
     assertFalse(source.contains("carried$"), source);
     assertSameAsInterpreter(OVERWRITTEN, values(4, 7), values(50, 8));
   }
@@ -133,17 +139,6 @@ class CarriedElementsTest {
       n++;
     }
     return n;
-  }
-
-  /** The only kernel of {@code program}'s one map, lowered for the JVM. */
-  private static Kernel onlyKernel(Program program) {
-    OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(program));
-    List<KernelPlan.Kernel> kernels = optimized.kernelPlan().kernels();
-    assertEquals(1, kernels.size(), kernels::toString);
-    return KernelLowering.lower(
-            optimized.kernelPlan(), kernels.get(0), JvmGroupRunner.LAUNCH_CONFIGURATION)
-        .kernels()
-        .get(0);
   }
 
   private static void assertSameAsInterpreter(String text, double[] xs, double[] ys) {

@@ -14,6 +14,7 @@ import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
@@ -153,17 +154,11 @@ class ThreadPrivatePartsTest {
     return new KernelExpr.Binary(BinaryOperator.MUL, ScalarType.I64, a, b);
   }
 
-  /** The only kernel of {@code program}'s one map, lowered for the JVM. */
+  /** The JVM backend's one kernel of {@code program}'s one map. */
   private static Kernel onlyKernel(Program program) {
-    OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(program));
-    List<KernelPlan.Kernel> kernels = optimized.kernelPlan().kernels();
-    assertEquals(1, kernels.size(), kernels::toString);
-    List<Kernel> lowered =
-        KernelLowering.lower(
-                optimized.kernelPlan(), kernels.get(0), JvmGroupRunner.LAUNCH_CONFIGURATION)
-            .kernels();
-    assertEquals(1, lowered.size());
-    return lowered.get(0);
+    List<Kernel> kernels = LoweredPrograms.jvmKernelsOfOnlyPlanKernel(program);
+    assertEquals(1, kernels.size());
+    return kernels.get(0);
   }
 
   private static void assertSameAsInterpreter(String text, double[] xs, double[] ys) {

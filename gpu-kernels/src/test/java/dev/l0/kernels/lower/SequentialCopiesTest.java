@@ -9,17 +9,11 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
-import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelStmt;
-import dev.l0.kernels.jvm.JvmGroupRunner;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.kernels.sim.SimulatorExecutor;
-import dev.l0.opt.KernelPlan;
-import dev.l0.opt.OptimizedProgram;
-import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
-import dev.l0.types.TypeChecker;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -58,7 +52,12 @@ class SequentialCopiesTest {
     // the neutral array into the row before the result's first, and the thread's result into the
     // kernel's output: no step copies (each copied its temporary into the accumulator and that
     // into its row of the result before)
-    assertEquals(2, copyLoops(onlyKernel(SCAN).body()));
+    assertEquals(
+        2,
+        copyLoops(
+            LoweredPrograms.jvmKernelsOfOnlyPlanKernel(L0Parser.parse(SCAN, "copies.l0"))
+                .get(0)
+                .body()));
     List<Value> args = List.of(cube(4, 5, 3, 1), Value.Array.ofF64(new double[] {1.5, -2.0, 0.5}));
     assertSameResults(SCAN, args);
   }
@@ -67,7 +66,12 @@ class SequentialCopiesTest {
   void aLoopWhoseArrayKeepsItsNamedSizeCopiesEachStepOnce() {
     // per step the temporary into the merge variable, and the thread's result into the kernel's
     // output (a step also copied the map's rows into a resizable temporary before)
-    assertEquals(2, copyLoops(onlyKernel(SUMS).body()));
+    assertEquals(
+        2,
+        copyLoops(
+            LoweredPrograms.jvmKernelsOfOnlyPlanKernel(L0Parser.parse(SUMS, "copies.l0"))
+                .get(0)
+                .body()));
     assertSameResults(SUMS, List.of(cube(3, 6, 4, 2), ScalarValue.i32(4)));
   }
 
@@ -117,18 +121,6 @@ class SequentialCopiesTest {
       }
     }
     return n;
-  }
-
-  /** The only kernel of {@code text}'s one map, lowered for the JVM. */
-  private static Kernel onlyKernel(String text) {
-    OptimizedProgram optimized =
-        Optimizer.optimize(TypeChecker.check(L0Parser.parse(text, "copies.l0")));
-    List<KernelPlan.Kernel> kernels = optimized.kernelPlan().kernels();
-    assertEquals(1, kernels.size(), kernels::toString);
-    return KernelLowering.lower(
-            optimized.kernelPlan(), kernels.get(0), JvmGroupRunner.LAUNCH_CONFIGURATION)
-        .kernels()
-        .get(0);
   }
 
   /** An {@code a x b x c} array of values of both signs and several magnitudes. */
