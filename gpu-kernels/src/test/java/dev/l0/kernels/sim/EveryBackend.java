@@ -1,6 +1,8 @@
 package dev.l0.kernels.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.l0.interp.Interpreter;
@@ -9,11 +11,15 @@ import dev.l0.ir.Program;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.exec.KernelScope;
+import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.opt.KernelPlan;
 import dev.l0.syntax.L0Parser;
 import dev.l0.values.ValueReader;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The check the optimiser's golden tests share: a program's {@code main} gives the reference
@@ -22,7 +28,8 @@ import java.util.List;
  * as what it gave; or, where the interpreter fails, every backend fails as it does.
  */
 final class EveryBackend {
-  private static final List<KernelExecutor> BACKENDS =
+  /** The backends every test here runs on. */
+  static final List<KernelExecutor> BACKENDS =
       List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
 
   private EveryBackend() {}
@@ -79,5 +86,54 @@ final class EveryBackend {
           backend.name() + ": " + failure.getMessage());
       assertEquals(kernels, runs, backend.name() + " ran these kernels");
     }
+  }
+
+  /**
+   * The error {@code program}'s {@code main} on {@code args} fails with on {@code backend},
+   * asserting where it was raised: by a kernel's run on the backend where {@code byAKernel}, else
+   * by no kernel (the host, checking a certificate of the optimiser's before the kernel runs).
+   */
+  static L0RuntimeError failure(
+      Program program, List<Value> args, KernelExecutor backend, boolean byAKernel) {
+    List<L0RuntimeError> raised = new ArrayList<>();
+    KernelExecutor watched = watching(backend, kind -> {}, raised::add);
+    HostRunner runner = HostRunner.compile(program, watched);
+    L0RuntimeError failure =
+        assertThrows(L0RuntimeError.class, () -> runner.call("main", args), backend.name());
+    if (byAKernel) {
+      assertFalse(raised.isEmpty(), backend.name() + ": no kernel raised " + failure.getMessage());
+      assertSame(raised.get(raised.size() - 1), failure, backend.name() + ": a kernel's error");
+    } else {
+      assertEquals(List.of(), raised, backend.name() + ": kernels raised");
+    }
+    return failure;
+  }
+
+  /**
+   * {@code backend}, telling {@code onRun} the kind of every kernel it runs and {@code onRaise} the
+   * program's error a kernel's run raises.
+   */
+  static KernelExecutor watching(
+      KernelExecutor backend, Consumer<String> onRun, Consumer<L0RuntimeError> onRaise) {
+    return new KernelExecutor() {
+      @Override
+      public String name() {
+        return backend.name();
+      }
+
+      @Override
+      public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
+        PreparedKernel prepared = backend.prepare(kernel, scope);
+        return environment -> {
+          onRun.accept(kernel.kind().keyword());
+          try {
+            return prepared.run(environment);
+          } catch (L0RuntimeError e) {
+            onRaise.accept(e);
+            throw e;
+          }
+        };
+      }
+    };
   }
 }

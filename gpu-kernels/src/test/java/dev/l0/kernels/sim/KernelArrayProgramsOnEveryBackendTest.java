@@ -9,10 +9,7 @@ import dev.l0.ir.Program;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
-import dev.l0.kernels.exec.KernelScope;
-import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
-import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
@@ -210,21 +207,7 @@ class KernelArrayProgramsOnEveryBackendTest {
 
   /** {@code backend}, adding the kind of each kernel it runs to {@code runs}. */
   static KernelExecutor recording(KernelExecutor backend, List<String> runs) {
-    return new KernelExecutor() {
-      @Override
-      public String name() {
-        return backend.name();
-      }
-
-      @Override
-      public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
-        PreparedKernel prepared = backend.prepare(kernel, scope);
-        return environment -> {
-          runs.add(kernel.kind().keyword());
-          return prepared.run(environment);
-        };
-      }
-    };
+    return EveryBackend.watching(backend, runs::add, error -> {});
   }
 
   @Test

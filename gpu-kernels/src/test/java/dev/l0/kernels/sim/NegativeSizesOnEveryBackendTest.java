@@ -9,9 +9,9 @@ import dev.l0.ir.Program;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
-import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.syntax.L0Parser;
 import dev.l0.values.ValueWriter;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -23,9 +23,6 @@ import org.junit.jupiter.api.Test;
  * allocation or an array of negative shape.
  */
 class NegativeSizesOnEveryBackendTest {
-  private static final List<KernelExecutor> BACKENDS =
-      List.of(new SimulatorExecutor(1), new SimulatorExecutor(32), new JvmKernelExecutor(2));
-
   private static final String RESHAPED =
       """
       fun [[[i32]]] main([[i32]] a, i32 x, i32 y) =
@@ -46,10 +43,8 @@ class NegativeSizesOnEveryBackendTest {
         assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
     assertEquals(
         "test.l0:2:31: reshape: negative size -2 in the new shape", interpreted.getMessage());
-    for (KernelExecutor backend : BACKENDS) {
-      HostRunner runner = HostRunner.compile(program, backend);
-      L0RuntimeError failure =
-          assertThrows(L0RuntimeError.class, () -> runner.call("main", args), backend.name());
+    for (KernelExecutor backend : EveryBackend.BACKENDS) {
+      L0RuntimeError failure = EveryBackend.failure(program, args, backend, true);
       assertEquals(interpreted.getMessage(), failure.getMessage(), backend.name());
     }
   }
@@ -64,11 +59,12 @@ class NegativeSizesOnEveryBackendTest {
     Program program = L0Parser.parse(source, "test.l0");
     List<Value> args = EveryBackend.mainArguments(program, input);
     assertEquals(expected, ValueWriter.write(new Interpreter(program).call("main", args)));
-    for (KernelExecutor backend : BACKENDS) {
-      assertEquals(
-          expected,
-          ValueWriter.write(HostRunner.compile(program, backend).call("main", args)),
-          backend.name());
+    for (KernelExecutor backend : EveryBackend.BACKENDS) {
+      List<String> runs = new ArrayList<>();
+      HostRunner runner =
+          HostRunner.compile(program, EveryBackend.watching(backend, runs::add, error -> {}));
+      assertEquals(expected, ValueWriter.write(runner.call("main", args)), backend.name());
+      assertEquals(List.of("map"), runs, backend.name() + " ran the map as a kernel");
     }
   }
 }
