@@ -193,7 +193,8 @@ public final class OptionPricing {
   /**
    * The sum of the payoffs per model over chunk {@code chunk} of the paths cut into chunks of
    * {@code pathsPerChunk} consecutive paths, in path order, stage by stage over the chunk's paths:
-   * their Sobol integers, their draws, then each path's bridge and payoffs, then the sums.
+   * their Sobol integers, their draws, their Brownian bridges, then each path's payoffs, then the
+   * sums.
    */
   private static Arr<F64> chunkPayoffSums(
       I32 contract,
@@ -214,8 +215,10 @@ public final class OptionPricing {
         let(
             "draws",
             map(iota(n), p -> pathDraws(dates, underlyings, sobolFactor, sobol.get(p.add(1)))));
+    Arr<Arr<Arr<F64>>> bridged =
+        let("bridged", map(iota(n), p -> brownianBridge(bridge, draws.get(p))));
     Arr<Arr<F64>> payoffs =
-        let("payoffs", map(iota(n), p -> pathPayoffs(contract, market, bridge, draws.get(p))));
+        let("payoffs", map(iota(n), p -> pathPayoffs(contract, market, bridged.get(p))));
     return loop(replicate(models, f64(0.0)), n, (sums, p) -> plus(sums, payoffs.get(p)));
   }
 
@@ -250,9 +253,8 @@ public final class OptionPricing {
                 m -> inverseNormal(sobol.get(t.mul(underlyings).add(m)).toF64().mul(sobolFactor))));
   }
 
-  /** The payoffs under every model of the path whose normal draws are {@code z}. */
-  private static Arr<F64> pathPayoffs(I32 contract, Models market, Bridge bridge, Arr<Arr<F64>> z) {
-    Arr<Arr<F64>> w = let("w", brownianBridge(bridge, z));
+  /** The payoffs under every model of the path whose Brownian increments are {@code w}. */
+  private static Arr<F64> pathPayoffs(I32 contract, Models market, Arr<Arr<F64>> w) {
     return map(
         iota(market.starts().size()),
         model -> {
