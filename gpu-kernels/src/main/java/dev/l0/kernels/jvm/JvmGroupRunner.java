@@ -16,6 +16,7 @@ import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.sim.HostProgram;
 import dev.l0.kernels.sim.HostScalars;
 import java.lang.reflect.Array;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -87,12 +88,19 @@ public final class JvmGroupRunner {
    */
   private final Set<String> written = new HashSet<>();
 
+  /** The kernels' forms specialised to their launches' scalars ({@link LaunchSpecialisations}). */
+  private final LaunchSpecialisations specialisations;
+
   /**
    * For {@code group}, lowered with {@link #LAUNCH_CONFIGURATION}, running each launch on at most
    * {@code parallelism} threads.
    */
   public JvmGroupRunner(KernelGroup group, int parallelism) {
-    this(group, parallelism, JaninoKernels::compile);
+    this(
+        group,
+        parallelism,
+        JaninoKernels::compile,
+        LaunchSpecialisations.inBackground(JaninoKernels::compile));
   }
 
   /**
@@ -104,11 +112,24 @@ public final class JvmGroupRunner {
       KernelGroup group,
       int parallelism,
       java.util.function.Function<Kernel, KernelThreads> compiler) {
+    this(group, parallelism, compiler, LaunchSpecialisations.none());
+  }
+
+  /**
+   * As {@link #JvmGroupRunner(KernelGroup, int)}, each kernel compiled by {@code compiler} and
+   * launches run the forms {@code specialisations} gives.
+   */
+  JvmGroupRunner(
+      KernelGroup group,
+      int parallelism,
+      java.util.function.Function<Kernel, KernelThreads> compiler,
+      LaunchSpecialisations specialisations) {
     if (parallelism < 1) {
       throw new IllegalArgumentException("a kernel needs at least one thread, not " + parallelism);
     }
     this.group = group;
     this.parallelism = parallelism;
+    this.specialisations = specialisations;
     HostProgram<KernelThreads> program = HostProgram.compile(group, compiler);
     this.host = program.host();
     this.steps = program.steps();
@@ -159,6 +180,14 @@ public final class JvmGroupRunner {
 
   public KernelGroup group() {
     return group;
+  }
+
+  /**
+   * The launches so far that ran a form of their kernel specialised to their scalars ({@link
+   * LaunchSpecialisations}).
+   */
+  long specialisedLaunches() {
+    return specialisations.specialisedLaunches();
   }
 
   /**
@@ -275,16 +304,24 @@ public final class JvmGroupRunner {
       }
     }
     Object[] scalars = new Object[kernel.scalars().size()];
+    List<ScalarValue> scalarValues = new ArrayList<>(scalars.length);
     for (int k = 0; k < scalars.length; k++) {
-      scalars[k] = box(values.get(l.scalarSlots().get(k)));
+      ScalarValue value = values.get(l.scalarSlots().get(k));
+      scalarValues.add(value);
+      scalars[k] = box(value);
     }
-    KernelThreads code = l.loaded();
+    KernelThreads code = specialisations.forLaunch(kernel, l.loaded(), scalarValues);
     int gridDim = (int) grid;
     // the first error of the lowest failing range: (range start << 32 | code), smallest wins, and
     // the values its raise recorded
     AtomicLong firstError = new AtomicLong(Long.MAX_VALUE);
     long[][] firstValues = {null};
-    BlockingQueue<Object> spares = spareWorkspaces.get(code);
+    BlockingQueue<Object> spares;
+    synchronized (spareWorkspaces) {
+      spares =
+          spareWorkspaces.computeIfAbsent(
+              code, unused -> new ArrayBlockingQueue<>(Runtime.getRuntime().availableProcessors()));
+    }
     Queue<Object> used = new ConcurrentLinkedQueue<>();
     ParallelRanges.run(
         gridDim,

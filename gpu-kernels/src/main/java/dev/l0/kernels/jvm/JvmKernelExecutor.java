@@ -23,6 +23,9 @@ import java.util.Map;
 public final class JvmKernelExecutor implements KernelExecutor {
   private final int parallelism;
 
+  /** The forms of every kernel this executor prepares specialised to their launches' scalars. */
+  private final LaunchSpecialisations specialisations;
+
   /** Runs each launch on as many threads as the machine has processors. */
   public JvmKernelExecutor() {
     this(defaultParallelism());
@@ -33,11 +36,20 @@ public final class JvmKernelExecutor implements KernelExecutor {
    * included.
    */
   public JvmKernelExecutor(int parallelism) {
+    this(parallelism, LaunchSpecialisations.inBackground(JaninoKernels::compile));
+  }
+
+  /**
+   * As {@link #JvmKernelExecutor(int)}, the kernels' launches running the forms {@code
+   * specialisations} gives.
+   */
+  JvmKernelExecutor(int parallelism, LaunchSpecialisations specialisations) {
     if (parallelism < 1) {
       throw new IllegalArgumentException(
           "the JVM backend needs at least one thread per kernel, not " + parallelism);
     }
     this.parallelism = parallelism;
+    this.specialisations = specialisations;
   }
 
   /** The threads a launch uses when no parallelism is given: the available processors. */
@@ -72,7 +84,12 @@ public final class JvmKernelExecutor implements KernelExecutor {
             KernelPlan.of(scope.program(), List.of(kernel.function())),
             kernel,
             JvmGroupRunner.LAUNCH_CONFIGURATION);
-    return new JvmGroupRunner(group, parallelism);
+    return new JvmGroupRunner(group, parallelism, JaninoKernels::compile, specialisations);
+  }
+
+  /** The launches so far of the kernels this executor prepared that ran a specialised form. */
+  long specialisedLaunches() {
+    return specialisations.specialisedLaunches();
   }
 
   private static List<HostValue> run(

@@ -1,0 +1,97 @@
+package dev.l0.kernels.ir;
+
+import dev.l0.ir.ScalarValue;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A kernel specialised to values of some of its scalar parameters: every read of such a parameter
+ * in its code replaced by the constant it is bound to, so a compiler folds what those values decide
+ * (loop trip counts, index arithmetic, bounds checks, branches). The parameters stay in the
+ * kernel's signature, unread, so the specialised kernel launches as the original does.
+ */
+public final class ScalarSpecialisation {
+  private ScalarSpecialisation() {}
+
+  /** {@code kernel} with each scalar parameter that {@code values} names read as its value. */
+  public static Kernel of(Kernel kernel, Map<String, ScalarValue> values) {
+    return new Kernel(
+        kernel.name(),
+        kernel.buffers(),
+        kernel.scalars(),
+        kernel.shared(),
+        statements(kernel.body(), values));
+  }
+
+  private static List<KernelStmt> statements(
+      List<KernelStmt> body, Map<String, ScalarValue> values) {
+    return body.stream().map(s -> statement(s, values)).toList();
+  }
+
+  private static KernelStmt statement(KernelStmt s, Map<String, ScalarValue> values) {
+    if (s instanceof KernelStmt.Declare d) {
+      return new KernelStmt.Declare(d.variable(), expr(d.initial(), values));
+    }
+    if (s instanceof KernelStmt.Assign a) {
+      return new KernelStmt.Assign(a.variable(), expr(a.value(), values));
+    }
+    if (s instanceof KernelStmt.Store st) {
+      return new KernelStmt.Store(st.buffer(), expr(st.index(), values), expr(st.value(), values));
+    }
+    if (s instanceof KernelStmt.SharedStore st) {
+      return new KernelStmt.SharedStore(
+          st.array(), expr(st.index(), values), expr(st.value(), values));
+    }
+    if (s instanceof KernelStmt.If i) {
+      return new KernelStmt.If(
+          expr(i.condition(), values),
+          statements(i.thenBody(), values),
+          statements(i.elseBody(), values));
+    }
+    if (s instanceof KernelStmt.For f) {
+      return new KernelStmt.For(
+          f.counter(),
+          expr(f.start(), values),
+          expr(f.bound(), values),
+          expr(f.step(), values),
+          statements(f.body(), values));
+    }
+    if (s instanceof KernelStmt.While w) {
+      return new KernelStmt.While(expr(w.condition(), values), statements(w.body(), values));
+    }
+    if (s instanceof KernelStmt.RaiseError r) {
+      return new KernelStmt.RaiseError(
+          r.code(), r.values().stream().map(v -> expr(v, values)).toList());
+    }
+    return s;
+  }
+
+  private static KernelExpr expr(KernelExpr e, Map<String, ScalarValue> values) {
+    if (e instanceof KernelExpr.Var v) {
+      ScalarValue value = values.get(v.name());
+      return value == null ? v : new KernelExpr.Constant(value);
+    }
+    if (e instanceof KernelExpr.Binary b) {
+      return new KernelExpr.Binary(
+          b.op(), b.operandType(), expr(b.left(), values), expr(b.right(), values));
+    }
+    if (e instanceof KernelExpr.Unary u) {
+      return new KernelExpr.Unary(u.op(), expr(u.operand(), values));
+    }
+    if (e instanceof KernelExpr.Call c) {
+      return new KernelExpr.Call(
+          c.function(), c.args().stream().map(a -> expr(a, values)).toList());
+    }
+    if (e instanceof KernelExpr.Select s) {
+      return new KernelExpr.Select(
+          expr(s.condition(), values), expr(s.ifTrue(), values), expr(s.ifFalse(), values));
+    }
+    if (e instanceof KernelExpr.Load l) {
+      return new KernelExpr.Load(l.buffer(), expr(l.index(), values));
+    }
+    if (e instanceof KernelExpr.SharedLoad l) {
+      return new KernelExpr.SharedLoad(l.array(), expr(l.index(), values));
+    }
+    return e;
+  }
+}

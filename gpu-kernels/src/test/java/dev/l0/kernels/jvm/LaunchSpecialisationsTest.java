@@ -1,0 +1,191 @@
+package dev.l0.kernels.jvm;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.l0.cli.FinparBenchmark;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostEnvironment;
+import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.exec.HostValue;
+import dev.l0.kernels.exec.KernelScope;
+import dev.l0.kernels.exec.RunMeter;
+import dev.l0.kernels.ir.GroupInput;
+import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.opt.KernelPlan;
+import dev.l0.opt.OptimizedProgram;
+import dev.l0.opt.Optimizer;
+import dev.l0.syntax.L0Parser;
+import dev.l0.types.TypeChecker;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The JVM backend runs a kernel launched again with the same integer scalars in a form compiled
+ * with them as constants ({@link LaunchSpecialisations}), with the same results bit for bit, and
+ * compiles no form for values that change at every launch.
+ */
+class LaunchSpecialisationsTest {
+  /** Per row, a loop whose trip count is the scalar {@code k}, with {@code exp} and a sum. */
+  private static final String PROGRAM =
+      "fun [f64] main(i32 k, [f64] xs) =\n"
+          + "  map(fn f64 (f64 x) => loop (s = x) = for i < k do s * 0.5 + exp(x / real(i + 1))"
+          + " in s, xs)\n";
+
+  @Test
+  void aKernelLaunchedTwiceWithTheSameScalarsRunsItsSpecialisedFormWithTheSameResults() {
+    KernelGroup group = group();
+    AtomicInteger compiled = new AtomicInteger();
+    Function<Kernel, KernelThreads> compiler =
+        kernel -> {
+          compiled.incrementAndGet();
+          return JaninoKernels.compile(kernel);
+        };
+    JvmGroupRunner specialising =
+        new JvmGroupRunner(group, 1, compiler, LaunchSpecialisations.on(compiler, Runnable::run));
+    JvmGroupRunner general = new JvmGroupRunner(group, 1, JaninoKernels::compile);
+    int kernels = compiled.get();
+    double[] xs = {0.25, 1.5, -3.0, 7.75, 0.0, 2.0e-3};
+    double[] expected = run(general, group, 9, xs);
+    assertArrayEquals(expected, run(specialising, group, 9, xs), "first launch");
+    assertEquals(0, specialising.specialisedLaunches(), "the first launch runs the general form");
+    assertArrayEquals(expected, run(specialising, group, 9, xs), "second launch");
+    assertEquals(kernels + 1, compiled.get(), "the second launch compiles the specialised form");
+    assertEquals(0, specialising.specialisedLaunches(), "it ran the general form meanwhile");
+    for (int launch = 3; launch <= 5; launch++) {
+      assertArrayEquals(bits(expected), bits(run(specialising, group, 9, xs)), "launch " + launch);
+    }
+    assertEquals(3, specialising.specialisedLaunches(), "launches 3 to 5 ran the specialised form");
+    assertArrayEquals(bits(run(general, group, 4, xs)), bits(run(specialising, group, 4, xs)));
+    assertEquals(3, specialising.specialisedLaunches(), "other values run the general form");
+    assertEquals(kernels + 1, compiled.get(), "and compile nothing at their first launch");
+  }
+
+  @Test
+  void valuesThatChangeAtEveryLaunchCompileNoForm() {
+    KernelGroup group = group();
+    AtomicInteger compiled = new AtomicInteger();
+    Function<Kernel, KernelThreads> compiler =
+        kernel -> {
+          compiled.incrementAndGet();
+          return JaninoKernels.compile(kernel);
+        };
+    JvmGroupRunner runner =
+        new JvmGroupRunner(group, 1, compiler, LaunchSpecialisations.on(compiler, Runnable::run));
+    int kernels = compiled.get();
+    double[] xs = {1.0, 2.0};
+    for (int k = 0; k < LaunchSpecialisations.MAX_COUNTED + 20; k++) {
+      run(runner, group, k, xs);
+    }
+    assertEquals(kernels, compiled.get(), "no form compiled");
+    assertEquals(0, runner.specialisedLaunches());
+  }
+
+  @Test
+  void aKernelHasAtMostMaxFormsSpecialisedForms() {
+    KernelGroup group = group();
+    AtomicInteger compiled = new AtomicInteger();
+    Function<Kernel, KernelThreads> compiler =
+        kernel -> {
+          compiled.incrementAndGet();
+          return JaninoKernels.compile(kernel);
+        };
+    JvmGroupRunner runner =
+        new JvmGroupRunner(group, 1, compiler, LaunchSpecialisations.on(compiler, Runnable::run));
+    int kernels = compiled.get();
+    double[] xs = {1.0, 2.0};
+    for (int k = 0; k < LaunchSpecialisations.MAX_FORMS + 3; k++) {
+      for (int launch = 0; launch < 3; launch++) {
+        run(runner, group, k, xs);
+      }
+    }
+    assertEquals(kernels + LaunchSpecialisations.MAX_FORMS, compiled.get());
+    assertEquals(LaunchSpecialisations.MAX_FORMS, runner.specialisedLaunches());
+  }
+
+  /**
+   * OptionPricing (small and medium, cut to 4096 and 512 paths) through the host runner on the JVM
+   * backend: the third call runs the specialised form of its kernels, with the first call's prices
+   * bit for bit (skipped where ../shared/data/finpar is absent).
+   */
+  @ParameterizedTest
+  @CsvSource({"small,4096", "medium,512"})
+  void optionPricingRunsSpecialisedWithTheSamePrices(String size, int paths) throws IOException {
+    Path data =
+        Stream.of(
+                Path.of("..", "..", "shared", "data", "finpar"),
+                Path.of("..", "shared", "data", "finpar"))
+            .filter(Files::isDirectory)
+            .findFirst()
+            .orElse(null);
+    assumeTrue(data != null, "FinPar datasets not found at ../shared/data/finpar; skipped");
+    FinparBenchmark bench = FinparBenchmark.OPTION_PRICING;
+    List<Value> input =
+        new ArrayList<>(bench.readInput(bench.program(), bench.dataset(data, size)));
+    input.set(1, new ScalarValue.Int(ScalarType.I32, paths));
+    JvmKernelExecutor executor =
+        new JvmKernelExecutor(2, LaunchSpecialisations.on(JaninoKernels::compile, Runnable::run));
+    HostRunner runner = new HostRunner(Optimizer.optimize(bench.program()), executor);
+    Value first = runner.call(FinparBenchmark.ENTRY, input);
+    runner.call(FinparBenchmark.ENTRY, input);
+    assertEquals(0, executor.specialisedLaunches(), "the first two calls run the general forms");
+    Value third = runner.call(FinparBenchmark.ENTRY, input);
+    assertTrue(executor.specialisedLaunches() > 0, "the third call runs specialised forms");
+    assertEquals(first, third, size);
+  }
+
+  private static KernelGroup group() {
+    OptimizedProgram optimized =
+        Optimizer.optimize(TypeChecker.check(L0Parser.parse(PROGRAM, "specialise.l0")));
+    KernelPlan.Kernel map = optimized.kernelPlan().kernels().get(0);
+    KernelScope scope =
+        KernelScope.topLevel(
+            optimized.internal(), optimized.internal().function(map.function()).orElseThrow());
+    KernelGroup group =
+        KernelLowering.lower(
+            KernelPlan.of(scope.program(), List.of(map.function())),
+            map,
+            JvmGroupRunner.LAUNCH_CONFIGURATION);
+    assertTrue(
+        group.inputs().stream().anyMatch(GroupInput.Scalar.class::isInstance),
+        "k reaches the kernel as a scalar");
+    return group;
+  }
+
+  private static double[] run(JvmGroupRunner runner, KernelGroup group, int k, double[] xs) {
+    HostEnvironment environment = new HostEnvironment(new RunMeter());
+    for (GroupInput input : group.inputs()) {
+      if (input instanceof GroupInput.Array) {
+        environment.bind(
+            input.name(), HostValue.of(new FlatArray(ScalarType.F64, xs, new int[] {xs.length})));
+      } else {
+        environment.bind(input.name(), HostValue.of(new ScalarValue.Int(ScalarType.I32, k)));
+      }
+    }
+    List<HostValue> outputs = new ArrayList<>(runner.run(environment).values());
+    return (double[]) outputs.get(0).flat().data();
+  }
+
+  private static long[] bits(double[] values) {
+    long[] bits = new long[values.length];
+    for (int i = 0; i < values.length; i++) {
+      bits[i] = Double.doubleToRawLongBits(values[i]);
+    }
+    return bits;
+  }
+}
