@@ -310,7 +310,8 @@ public final class JvmGroupRunner {
       scalarValues.add(value);
       scalars[k] = box(value);
     }
-    KernelThreads code = specialisations.forLaunch(kernel, l.loaded(), scalarValues);
+    LaunchSpecialisations.Choice choice = specialisations.choose(kernel, l.loaded(), scalarValues);
+    KernelThreads code = choice.code();
     int gridDim = (int) grid;
     // the first error of the lowest failing range: (range start << 32 | code), smallest wins, and
     // the values its raise recorded
@@ -323,6 +324,7 @@ public final class JvmGroupRunner {
               code, unused -> new ArrayBlockingQueue<>(Runtime.getRuntime().availableProcessors()));
     }
     Queue<Object> used = new ConcurrentLinkedQueue<>();
+    long started = System.nanoTime();
     ParallelRanges.run(
         gridDim,
         parallelism,
@@ -363,6 +365,7 @@ public final class JvmGroupRunner {
             }
           };
         });
+    specialisations.ran(kernel, choice, System.nanoTime() - started);
     used.forEach(spares::offer);
     if (firstError.get() != Long.MAX_VALUE) {
       int errorCode = (int) (firstError.get() & 0xffffffffL);

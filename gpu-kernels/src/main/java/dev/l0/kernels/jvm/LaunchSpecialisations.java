@@ -17,28 +17,35 @@ import java.util.function.Function;
 
 /**
  * The forms of a group's kernels specialised to the integer and boolean scalars of their launches
- * ({@link ScalarSpecialisation}): the second launch of a kernel with the same such values asks for
- * a form compiled with them as constants, so HotSpot folds what they decide (a path's loops over
- * one date, one underlying and one model in OptionPricing small run no loop code at all); the form
- * compiles in the background, and launches with those values run it once it is ready, the general
- * form until then. The results are the same bits either way: only integer and boolean values become
- * constants, and the code computes the same operations in the same order. A kernel gets at most
- * {@link #MAX_FORMS} forms, and the launches of at most {@link #MAX_COUNTED} distinct values are
- * counted, so a kernel whose values change at every launch (a host loop's counter) compiles nothing
- * more. The system property {@value #PROPERTY} ({@code true} by default) set to {@code false} keeps
- * every launch on the general form. Thread-safe.
+ * ({@link ScalarSpecialisation}): once the launches of a kernel with the same such values have run
+ * for {@link #RUN_TIME_BEFORE_A_FORM_NANOS} in all, a form compiled with them as constants is asked
+ * for, so HotSpot folds what they decide (a path's loops over one date, one underlying and one
+ * model in OptionPricing small run no loop code at all). The form compiles in the background, and
+ * launches with those values run it once it is ready, the general form until then. The results are
+ * the same bits either way: only integer and boolean values become constants, and the code computes
+ * the same operations in the same order. Short runs compile nothing (a form costs a compilation and
+ * HotSpot's warm-up of new code); a kernel gets at most {@link #MAX_FORMS} forms, and the run time
+ * of at most {@link #MAX_COUNTED} distinct values is counted, so a kernel whose values change at
+ * every launch (a host loop's counter) compiles nothing more. The system property {@value
+ * #PROPERTY} ({@code true} by default) set to {@code false} keeps every launch on the general form.
+ * Thread-safe.
  */
 final class LaunchSpecialisations {
   /** The system property that turns specialisation off when {@code false}. */
   static final String PROPERTY = "l0.jvm.specialise";
 
-  /** The launch with the same values that asks for a specialised form (the second). */
-  static final int LAUNCHES_BEFORE_A_FORM = 2;
+  /**
+   * The run time of a kernel's launches with the same values (general form, all launches together)
+   * after which their specialised form is asked for: 0.2 s, several times what compiling a form
+   * takes (OptionPricing's kernel, the largest of the FinPar programs, compiles in well under a
+   * second).
+   */
+  static final long RUN_TIME_BEFORE_A_FORM_NANOS = 200_000_000L;
 
   /** The most specialised forms of one kernel. */
   static final int MAX_FORMS = 4;
 
-  /** The most distinct values whose launches are counted per kernel. */
+  /** The most distinct values whose launches' run time is counted per kernel. */
   static final int MAX_COUNTED = 64;
 
   /** Compiles the specialised forms of every runner, one at a time, on a daemon thread. */
@@ -53,20 +60,32 @@ final class LaunchSpecialisations {
   private final Function<Kernel, KernelThreads> compiler;
   private final Executor executor;
   private final boolean enabled;
+  private final long runTimeBeforeAForm;
   private final Map<Kernel, Forms> forms = new IdentityHashMap<>();
   private final AtomicLong specialisedLaunches = new AtomicLong();
 
-  /** One kernel's forms by the values they are specialised to, and its launches' counts. */
+  /** One kernel's forms by the values they are specialised to, and its launches' run times. */
   private static final class Forms {
     final Map<List<ScalarValue>, CompletableFuture<KernelThreads>> ready = new HashMap<>();
-    final Map<List<ScalarValue>, Integer> launches = new HashMap<>();
+    final Map<List<ScalarValue>, Long> runNanos = new HashMap<>();
   }
 
+  /**
+   * What a launch runs: {@code code}, and the integer and boolean values of its scalars ({@code
+   * key}, in the order of the parameters; empty where it has none) and by parameter name ({@code
+   * fixed}).
+   */
+  record Choice(KernelThreads code, List<ScalarValue> key, Map<String, ScalarValue> fixed) {}
+
   private LaunchSpecialisations(
-      Function<Kernel, KernelThreads> compiler, Executor executor, boolean enabled) {
+      Function<Kernel, KernelThreads> compiler,
+      Executor executor,
+      boolean enabled,
+      long runTimeBeforeAForm) {
     this.compiler = compiler;
     this.executor = executor;
     this.enabled = enabled;
+    this.runTimeBeforeAForm = runTimeBeforeAForm;
   }
 
   /**
@@ -75,76 +94,86 @@ final class LaunchSpecialisations {
    */
   static LaunchSpecialisations inBackground(Function<Kernel, KernelThreads> compiler) {
     return new LaunchSpecialisations(
-        compiler, BACKGROUND, !"false".equals(System.getProperty(PROPERTY)));
+        compiler,
+        BACKGROUND,
+        !"false".equals(System.getProperty(PROPERTY)),
+        RUN_TIME_BEFORE_A_FORM_NANOS);
   }
 
-  /** Specialisations compiled by {@code compiler} on {@code executor} (a test's own). */
-  static LaunchSpecialisations on(Function<Kernel, KernelThreads> compiler, Executor executor) {
-    return new LaunchSpecialisations(compiler, executor, true);
+  /**
+   * Specialisations compiled by {@code compiler} on {@code executor} once launches with the same
+   * values have run for {@code runTimeBeforeAForm} nanoseconds (a test's own).
+   */
+  static LaunchSpecialisations on(
+      Function<Kernel, KernelThreads> compiler, Executor executor, long runTimeBeforeAForm) {
+    return new LaunchSpecialisations(compiler, executor, true, runTimeBeforeAForm);
   }
 
   /** None: every launch runs the general form. */
   static LaunchSpecialisations none() {
-    return new LaunchSpecialisations(kernel -> null, Runnable::run, false);
+    return new LaunchSpecialisations(kernel -> null, Runnable::run, false, Long.MAX_VALUE);
   }
 
   /**
-   * The form a launch of {@code kernel} (compiled in general as {@code general}) with the scalar
-   * values {@code values} (in the order of its parameters) runs.
+   * What a launch of {@code kernel} (compiled in general as {@code general}) with the scalar values
+   * {@code values} (in the order of its parameters) runs.
    */
-  KernelThreads forLaunch(Kernel kernel, KernelThreads general, List<ScalarValue> values) {
-    if (!enabled) {
-      return general;
-    }
+  Choice choose(Kernel kernel, KernelThreads general, List<ScalarValue> values) {
     Map<String, ScalarValue> fixed = new HashMap<>();
     List<ScalarValue> key = new ArrayList<>();
-    for (int k = 0; k < values.size(); k++) {
-      ScalarValue v = values.get(k);
-      if (v instanceof ScalarValue.Int || v instanceof ScalarValue.Bool) {
-        fixed.put(kernel.scalars().get(k).name(), v);
-        key.add(v);
+    if (enabled) {
+      for (int k = 0; k < values.size(); k++) {
+        ScalarValue v = values.get(k);
+        if (v instanceof ScalarValue.Int || v instanceof ScalarValue.Bool) {
+          fixed.put(kernel.scalars().get(k).name(), v);
+          key.add(v);
+        }
       }
     }
-    if (fixed.isEmpty()) {
-      return general;
+    if (key.isEmpty()) {
+      return new Choice(general, List.of(), Map.of());
     }
     CompletableFuture<KernelThreads> form;
     synchronized (forms) {
-      Forms kernelForms = forms.computeIfAbsent(kernel, unused -> new Forms());
-      form = kernelForms.ready.get(key);
-      if (form == null) {
-        askForForm(kernel, kernelForms, key, fixed);
-        return general;
-      }
+      form = forms.computeIfAbsent(kernel, unused -> new Forms()).ready.get(key);
     }
-    KernelThreads specialised = form.isDone() ? form.exceptionally(e -> null).join() : null;
+    KernelThreads specialised =
+        form != null && form.isDone() ? form.exceptionally(e -> null).join() : null;
     if (specialised == null) {
-      return general;
+      return new Choice(general, key, fixed);
     }
     specialisedLaunches.incrementAndGet();
-    return specialised;
+    return new Choice(specialised, key, fixed);
   }
 
-  /** Counts a launch with {@code key} and starts its form's compilation at the count's limit. */
-  private void askForForm(
-      Kernel kernel, Forms kernelForms, List<ScalarValue> key, Map<String, ScalarValue> fixed) {
-    if (kernelForms.ready.size() >= MAX_FORMS) {
+  /**
+   * Counts {@code nanos}, the run time of a launch of {@code kernel} that ran {@code choice}, and
+   * asks for the form of its values where their launches have run long enough.
+   */
+  void ran(Kernel kernel, Choice choice, long nanos) {
+    if (choice.key().isEmpty()) {
       return;
     }
-    Integer counted = kernelForms.launches.get(key);
-    if (counted == null && kernelForms.launches.size() >= MAX_COUNTED) {
-      return;
+    synchronized (forms) {
+      Forms kernelForms = forms.get(kernel);
+      if (kernelForms.ready.containsKey(choice.key()) || kernelForms.ready.size() >= MAX_FORMS) {
+        return;
+      }
+      Long counted = kernelForms.runNanos.get(choice.key());
+      if (counted == null && kernelForms.runNanos.size() >= MAX_COUNTED) {
+        return;
+      }
+      long runNanos = (counted == null ? 0 : counted) + nanos;
+      if (runNanos < runTimeBeforeAForm) {
+        kernelForms.runNanos.put(choice.key(), runNanos);
+        return;
+      }
+      kernelForms.runNanos.remove(choice.key());
+      Kernel specialised = ScalarSpecialisation.of(kernel, choice.fixed());
+      kernelForms.ready.put(
+          List.copyOf(choice.key()),
+          CompletableFuture.supplyAsync(() -> compiler.apply(specialised), executor));
     }
-    int launches = counted == null ? 1 : counted + 1;
-    if (launches < LAUNCHES_BEFORE_A_FORM) {
-      kernelForms.launches.put(key, launches);
-      return;
-    }
-    kernelForms.launches.remove(key);
-    Kernel specialised = ScalarSpecialisation.of(kernel, fixed);
-    kernelForms.ready.put(
-        List.copyOf(key),
-        CompletableFuture.supplyAsync(() -> compiler.apply(specialised), executor));
   }
 
   /** The launches so far that ran a specialised form. */
