@@ -12,17 +12,13 @@ import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.HostValue;
-import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
-import dev.l0.kernels.lower.KernelLowering;
-import dev.l0.opt.KernelPlan;
-import dev.l0.opt.OptimizedProgram;
+import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
-import dev.l0.types.TypeChecker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,11 +48,8 @@ class LaunchSpecialisationsTest {
   void aKernelLaunchedAgainWithTheSameScalarsRunsItsSpecialisedFormWithTheSameResults() {
     KernelGroup group = group();
     AtomicInteger compiled = new AtomicInteger();
-    Function<Kernel, KernelThreads> compiler = counting(compiled);
     // a form is asked for once launches with the same values have run 1 ns
-    JvmGroupRunner specialising =
-        new JvmGroupRunner(
-            group, 1, compiler, LaunchSpecialisations.on(compiler, Runnable::run, 1));
+    JvmGroupRunner specialising = specialising(group, compiled, 1);
     JvmGroupRunner general = new JvmGroupRunner(group, 1, JaninoKernels::compile);
     int kernels = compiled.get();
     double[] xs = {0.25, 1.5, -3.0, 7.75, 0.0, 2.0e-3};
@@ -76,11 +69,8 @@ class LaunchSpecialisationsTest {
   void shortRunsCompileNoForm() {
     KernelGroup group = group();
     AtomicInteger compiled = new AtomicInteger();
-    Function<Kernel, KernelThreads> compiler = counting(compiled);
     // five launches over two rows run for far less than a minute
-    JvmGroupRunner runner =
-        new JvmGroupRunner(
-            group, 1, compiler, LaunchSpecialisations.on(compiler, Runnable::run, 60_000_000_000L));
+    JvmGroupRunner runner = specialising(group, compiled, 60_000_000_000L);
     int kernels = compiled.get();
     for (int launch = 0; launch < 5; launch++) {
       run(runner, group, 3, new double[] {1.0, 2.0});
@@ -93,10 +83,7 @@ class LaunchSpecialisationsTest {
   void aKernelHasAtMostMaxFormsSpecialisedForms() {
     KernelGroup group = group();
     AtomicInteger compiled = new AtomicInteger();
-    Function<Kernel, KernelThreads> compiler = counting(compiled);
-    JvmGroupRunner runner =
-        new JvmGroupRunner(
-            group, 1, compiler, LaunchSpecialisations.on(compiler, Runnable::run, 1));
+    JvmGroupRunner runner = specialising(group, compiled, 1);
     int kernels = compiled.get();
     double[] xs = {1.0, 2.0};
     for (int k = 0; k < LaunchSpecialisations.MAX_FORMS + 3; k++) {
@@ -107,11 +94,20 @@ class LaunchSpecialisationsTest {
     assertEquals(LaunchSpecialisations.MAX_FORMS, runner.specialisedLaunches());
   }
 
-  private static Function<Kernel, KernelThreads> counting(AtomicInteger compiled) {
-    return kernel -> {
-      compiled.incrementAndGet();
-      return JaninoKernels.compile(kernel);
-    };
+  /**
+   * A runner of {@code group} on one thread whose kernels and forms compile on the calling thread,
+   * counted in {@code compiled}, a form once launches with the same values have run {@code
+   * runTimeBeforeAForm} nanoseconds.
+   */
+  private static JvmGroupRunner specialising(
+      KernelGroup group, AtomicInteger compiled, long runTimeBeforeAForm) {
+    Function<Kernel, KernelThreads> compiler =
+        kernel -> {
+          compiled.incrementAndGet();
+          return JaninoKernels.compile(kernel);
+        };
+    return new JvmGroupRunner(
+        group, 1, compiler, LaunchSpecialisations.on(compiler, Runnable::run, runTimeBeforeAForm));
   }
 
   /**
@@ -146,17 +142,8 @@ class LaunchSpecialisationsTest {
   }
 
   private static KernelGroup group() {
-    OptimizedProgram optimized =
-        Optimizer.optimize(TypeChecker.check(L0Parser.parse(PROGRAM, "specialise.l0")));
-    KernelPlan.Kernel map = optimized.kernelPlan().kernels().get(0);
-    KernelScope scope =
-        KernelScope.topLevel(
-            optimized.internal(), optimized.internal().function(map.function()).orElseThrow());
     KernelGroup group =
-        KernelLowering.lower(
-            KernelPlan.of(scope.program(), List.of(map.function())),
-            map,
-            JvmGroupRunner.LAUNCH_CONFIGURATION);
+        LoweredPrograms.jvmGroupOfOnlyPlanKernel(L0Parser.parse(PROGRAM, "specialise.l0"));
     assertTrue(
         group.inputs().stream().anyMatch(GroupInput.Scalar.class::isInstance),
         "k reaches the kernel as a scalar");

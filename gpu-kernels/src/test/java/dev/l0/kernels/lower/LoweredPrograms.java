@@ -50,11 +50,15 @@ public record LoweredPrograms(
    * reduction's or a scan's group adds kernels that combine the threads' results).
    */
   public static List<Kernel> jvmKernelsOfOnlyPlanKernel(Program program) {
+    return jvmGroupOfOnlyPlanKernel(program).kernels();
+  }
+
+  /** The JVM backend's kernel group of {@code program}'s one plan kernel. */
+  public static KernelGroup jvmGroupOfOnlyPlanKernel(Program program) {
     OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(program));
     List<KernelPlan.Kernel> kernels = optimized.kernelPlan().kernels();
     assertEquals(1, kernels.size(), kernels::toString);
     return KernelLowering.lower(
-            optimized.kernelPlan(), kernels.get(0), JvmGroupRunner.LAUNCH_CONFIGURATION)
-        .kernels();
+        optimized.kernelPlan(), kernels.get(0), JvmGroupRunner.LAUNCH_CONFIGURATION);
   }
 }
