@@ -335,10 +335,13 @@ class MainTest {
   }
 
   @Test
-  void checkAcceptsAWellTypedProgram() throws IOException {
+  void checkAcceptsAWellTypedProgramAndCountsItsFunctions() throws IOException {
     String file = write("ok.l0", "fun i32 main(i32 x) = x + 1\n");
     Outcome o = l0("", "check", file);
     assertEquals(0, o.exitCode(), o.err());
+    assertEquals(file + ": ok (1 function)", o.out().strip());
+    String two = write("two.l0", "fun i32 f(i32 x) = x\nfun i32 main(i32 x) = f(x) + 1\n");
+    assertEquals(two + ": ok (2 functions)", l0("", "check", two).out().strip());
   }
 
   @Test
