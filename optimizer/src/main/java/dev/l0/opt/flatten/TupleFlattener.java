@@ -701,7 +701,7 @@ public final class TupleFlattener {
       Flat arr = expr(m.array(), env, b, null);
       List<Type> rows = rowTypes(arr);
       Lambda f = lambda(m.function(), rows, env, b);
-      Dim width = outerDim(arr, b);
+      Dim width = outerDim(arr, b, "map", m.pos());
       List<Type> out = f.returnTypes().stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
       return Flat.of(
           emit(
@@ -741,7 +741,7 @@ public final class TupleFlattener {
       Flat arr = expr(s.array(), env, b, null);
       List<Type> accTypes = componentsOf(s.neutral());
       Lambda op = lambda(s.function(), concat(accTypes, rowTypes(arr)), env, b);
-      Dim width = outerDim(arr, b);
+      Dim width = outerDim(arr, b, "scan", s.pos());
       List<Type> out = accTypes.stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
       return Flat.of(
           emit(
@@ -773,10 +773,19 @@ public final class TupleFlattener {
   }
 
   /**
-   * The outer size of SOAC inputs as a dimension, naming it with a {@code size} statement where the
-   * type does not know it.
+   * The outer size of the inputs of {@code soac} (written at {@code pos}) as a dimension, naming it
+   * with a {@code size} statement where the type does not know it; an array of empty tuples has no
+   * component to ask, so a SOAC over one is refused (the reference interpreter runs it).
    */
-  private Dim outerDim(Flat arrays, StmBuilder b) {
+  private Dim outerDim(Flat arrays, StmBuilder b, String soac, SourcePos pos) {
+    if (arrays.components().isEmpty()) {
+      throw new L0CompileError(
+          pos,
+          "the optimiser cannot run this "
+              + soac
+              + " over an array of empty tuples: such an array has no component that knows its size"
+              + " (run it with --no-opt)");
+    }
     return InternalTypes.dimOf(outerSize(arrays.components().get(0), b));
   }
 
