@@ -38,7 +38,7 @@ class FlatteningTest {
   }
 
   @Test
-  void aMapOrScanOverAnArrayOfEmptyTuplesIsRefusedAtItsPosition() {
+  void aSoacOverAnArrayOfEmptyTuplesIsRefusedAtItsPosition() {
     // [{}] becomes no array at all, so nothing knows its rows: refused, not an internal error
     L0CompileError map =
         assertThrows(
@@ -62,6 +62,25 @@ class FlatteningTest {
                         + "  let v = scan(fn {} ({} a, {} b) => {}, {}, u) in 3"));
     assertEquals(new SourcePos("test.l0", 3, 11), scan.pos());
     assertTrue(scan.detail().contains("cannot run this scan over an array of empty tuples"));
+    // a reduce or filter over one would run on no rows at all, dropping its function's failures
+    for (String soac :
+        List.of(
+            "reduce(fn {} ({} a, {} b) => let q = n / z in {}, {}, u)",
+            "filter(fn bool ({} e) => n / z > 0, u)")) {
+      L0CompileError refused =
+          assertThrows(
+              L0CompileError.class,
+              () ->
+                  Internal.of(
+                      "fun int main(int n, int z) =\n"
+                          + "  let u = map(fn {} (int x) => {}, iota(n)) in\n"
+                          + "  let r = "
+                          + soac
+                          + " in 3"),
+              soac);
+      assertEquals(new SourcePos("test.l0", 3, 11), refused.pos(), soac);
+      assertTrue(refused.detail().contains("over an array of empty tuples"), refused.getMessage());
+    }
   }
 
   @Test

@@ -700,8 +700,9 @@ public final class TupleFlattener {
     if (e instanceof Expr.Map m) {
       Flat arr = expr(m.array(), env, b, null);
       List<Type> rows = rowTypes(arr);
+      requireComponents(arr, "map", m.pos());
       Lambda f = lambda(m.function(), rows, env, b);
-      Dim width = outerDim(arr, b, "map", m.pos());
+      Dim width = outerDim(arr, b);
       List<Type> out = f.returnTypes().stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
       return Flat.of(
           emit(
@@ -713,6 +714,7 @@ public final class TupleFlattener {
     }
     if (e instanceof Expr.Filter f) {
       Flat arr = expr(f.array(), env, b, null);
+      requireComponents(arr, "filter", f.pos());
       Lambda p = lambda(f.function(), rowTypes(arr), env, b);
       List<Type> out =
           typesOf(arr.components()).stream().map(TupleFlattener::unknownOuter).toList();
@@ -727,6 +729,7 @@ public final class TupleFlattener {
     if (e instanceof Expr.Reduce r) {
       Flat ne = expr(r.neutral(), env, b, null);
       Flat arr = expr(r.array(), env, b, null);
+      requireComponents(arr, "reduce", r.pos());
       Lambda op = lambda(r.function(), concat(componentsOf(r.neutral()), rowTypes(arr)), env, b);
       return Flat.of(
           emit(
@@ -739,9 +742,10 @@ public final class TupleFlattener {
     if (e instanceof Expr.Scan s) {
       Flat ne = expr(s.neutral(), env, b, null);
       Flat arr = expr(s.array(), env, b, null);
+      requireComponents(arr, "scan", s.pos());
       List<Type> accTypes = componentsOf(s.neutral());
       Lambda op = lambda(s.function(), concat(accTypes, rowTypes(arr)), env, b);
-      Dim width = outerDim(arr, b, "scan", s.pos());
+      Dim width = outerDim(arr, b);
       List<Type> out = accTypes.stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
       return Flat.of(
           emit(
@@ -773,11 +777,10 @@ public final class TupleFlattener {
   }
 
   /**
-   * The outer size of the inputs of {@code soac} (written at {@code pos}) as a dimension, naming it
-   * with a {@code size} statement where the type does not know it; an array of empty tuples has no
-   * component to ask, so a SOAC over one is refused (the reference interpreter runs it).
+   * Refuses {@code soac} (written at {@code pos}) over an array of empty tuples: flattening gives
+   * such an array no component, so nothing knows its rows (the reference interpreter runs it).
    */
-  private Dim outerDim(Flat arrays, StmBuilder b, String soac, SourcePos pos) {
+  private static void requireComponents(Flat arrays, String soac, SourcePos pos) {
     if (arrays.components().isEmpty()) {
       throw new L0CompileError(
           pos,
@@ -786,6 +789,13 @@ public final class TupleFlattener {
               + " over an array of empty tuples: such an array has no component that knows its size"
               + " (run it with --no-opt)");
     }
+  }
+
+  /**
+   * The outer size of SOAC inputs as a dimension, naming it with a {@code size} statement where the
+   * type does not know it.
+   */
+  private Dim outerDim(Flat arrays, StmBuilder b) {
     return InternalTypes.dimOf(outerSize(arrays.components().get(0), b));
   }
 
