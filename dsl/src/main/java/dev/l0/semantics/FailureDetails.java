@@ -54,6 +54,23 @@ public final class FailureDetails {
   }
 
   /**
+   * Rows of a map of {@code rank} dimensions that differ in shape (arrays are regular, thesis
+   * §2.1), as the interpreter's {@code ArrayOperations.regular} words them; values: the row, its
+   * sizes, row 0's sizes.
+   */
+  public static String irregular(int rank) {
+    StringBuilder text = new StringBuilder("irregular array: element {0} has shape ");
+    for (int d = 0; d < rank; d++) {
+      text.append("[{").append(1 + d).append("}]");
+    }
+    text.append(" but element 0 has shape ");
+    for (int d = 0; d < rank; d++) {
+      text.append("[{").append(1 + rank + d).append("}]");
+    }
+    return text.toString();
+  }
+
+  /**
    * The words of {@code template} without its values, for a failure that could not record them
    * (rows run interleaved on the JVM backend): {@code index out of bounds}, {@code arrays of
    * different sizes}, ...; a template that names no value as it is.
@@ -71,6 +88,8 @@ public final class FailureDetails {
       return "negative size in the new shape";
     } else if (template.startsWith("cannot reshape")) {
       return "cannot reshape to that shape";
+    } else if (template.startsWith("irregular array")) {
+      return "irregular array: rows of different shapes";
     }
     return template;
   }

@@ -17,6 +17,7 @@ import dev.l0.ir.Type;
 import dev.l0.types.NestingLimit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -37,6 +38,14 @@ import java.util.function.Supplier;
  */
 public final class L0Parser {
   private static final int LOWEST_PRECEDENCE = 1;
+
+  /**
+   * The tuple SOACs of the thesis's optimised listings ({@code mapT(fn ..., a)}, chapter 4), which
+   * a program copied from them may call with a function argument.
+   */
+  private static final Set<String> THESIS_INTERNAL_SOACS =
+      Set.of("mapT", "filterT", "reduceT", "scanT", "redomapT");
+
   private static final String CHAR_NOT_SUPPORTED =
       "the type 'char' is not supported by this implementation of L0";
 
@@ -377,6 +386,18 @@ public final class L0Parser {
 
   private Expr call(Token function) {
     Token open = tokens.next();
+    if (THESIS_INTERNAL_SOACS.contains(function.text())
+        && (tokens.peek().is("fn") || tokens.peek().is("op"))) {
+      String soac = function.text().substring(0, function.text().length() - 1);
+      throw new L0CompileError(
+          function.pos(),
+          "'"
+              + function.text()
+              + "' is the thesis's internal form of "
+              + soac
+              + " (its optimised listings, chapter 4), which a program cannot write; write "
+              + (soac.equals("redomap") ? "reduce(f, ne, map(g, a))" : soac + "(...)"));
+    }
     List<Expr> args =
         tokens.commaSeparated(
             open, ")", "the argument list of '" + function.text() + "'", this::expression);

@@ -75,10 +75,24 @@ final class TokenCursor {
     return elements;
   }
 
-  /** An error at the current token: "expected {@code expectation}, found ...". */
+  /**
+   * An error at the current token: "expected {@code expectation}, found ...", with a hint where the
+   * token is the name {@code and} or {@code or}, which L0 writes {@code &&} and {@code ||}.
+   */
   L0CompileError unexpected(String expectation) {
+    Token found = peek();
+    String hint = "";
+    if (found.kind() == Token.Kind.IDENTIFIER
+        && (found.text().equals("and") || found.text().equals("or"))) {
+      hint =
+          " (logical "
+              + found.text()
+              + " is written '"
+              + (found.text().equals("and") ? "&&" : "||")
+              + "')";
+    }
     return new L0CompileError(
-        peek().pos(), "expected " + expectation + ", found " + peek().describe());
+        found.pos(), "expected " + expectation + ", found " + found.describe() + hint);
   }
 
   /** {@code line:column} of a token, for messages that point back at an opening token. */

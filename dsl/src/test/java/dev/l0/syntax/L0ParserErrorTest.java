@@ -34,6 +34,30 @@ class L0ParserErrorTest {
             3,
             "'redomap' is internal to the compiler"),
         bad(
+            "fun [int] f([int] a) =\n  mapT(fn {int} (int x) => {x + 1}, a)",
+            2,
+            3,
+            "'mapT' is the thesis's internal form of map (its optimised listings, chapter 4), which"
+                + " a program cannot write; write map(...)"),
+        bad(
+            "fun int f([int] a) =\n  redomapT(op +, op +, 0, a)",
+            2,
+            3,
+            "'redomapT' is the thesis's internal form of redomap (its optimised listings, chapter"
+                + " 4), which a program cannot write; write reduce(f, ne, map(g, a))"),
+        bad(
+            "fun bool f(int a) = a > 0 and a < 3",
+            1,
+            27,
+            "expected an operator, 'fun' or end of input after the body of 'f', found name 'and'"
+                + " (logical and is written '&&')"),
+        bad(
+            "fun bool f(bool a, bool b) =\n  let c = a or b in c",
+            2,
+            13,
+            "expected 'in' after the bound value of the 'let' at 2:3, found name 'or' (logical or is"
+                + " written '||')"),
+        bad(
             "fun int f([int] a) =\n  reduce(op +, a)",
             2,
             3,

@@ -11,7 +11,7 @@ final class CheckCommand implements Command {
       throws IOException {
     String file = args.programFile();
     int functions = ProgramFiles.parseAndCheck(file).program().functions().size();
-    out.println(file + ": ok (" + functions + " functions)");
+    out.println(file + ": ok (" + functions + (functions == 1 ? " function)" : " functions)"));
     return Main.EXIT_OK;
   }
 }

@@ -323,6 +323,22 @@ class MainTest {
     Outcome loop = l0("", "explain", perRow, "--device", "jvm");
     assertEquals(0, loop.exitCode(), loop.err());
     assertTrue(loop.out().strip().endsWith("; Java: per row"), loop.out());
+    // integer arithmetic stages as plain loops: no DoubleVector, so not "lane-wise"
+    String integers =
+        write("ints.l0", "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => x * 3 + 1, xs)\n");
+    Outcome plain = l0("", "explain", integers, "--device", "jvm", "--java");
+    assertEquals(0, plain.exitCode(), plain.err());
+    assertTrue(
+        plain
+            .out()
+            .contains(
+                "; Java: staged in chunks of 512 rows, "
+                    + (dev.l0.kernels.vector.VectorMath.lanewise()
+                        ? "plain loops (no f64 arithmetic to run lane-wise)"
+                        : "plain loops (no jdk.incubator.vector in this JVM)")
+                    + "\n"),
+        plain.out());
+    assertFalse(plain.out().contains("DoubleVector.broadcast"), plain.out());
   }
 
   @Test
@@ -335,10 +351,13 @@ class MainTest {
   }
 
   @Test
-  void checkAcceptsAWellTypedProgram() throws IOException {
+  void checkAcceptsAWellTypedProgramAndCountsItsFunctions() throws IOException {
     String file = write("ok.l0", "fun i32 main(i32 x) = x + 1\n");
     Outcome o = l0("", "check", file);
     assertEquals(0, o.exitCode(), o.err());
+    assertEquals(file + ": ok (1 function)", o.out().strip());
+    String two = write("two.l0", "fun i32 f(i32 x) = x\nfun i32 main(i32 x) = f(x) + 1\n");
+    assertEquals(two + ": ok (2 functions)", l0("", "check", two).out().strip());
   }
 
   @Test

@@ -82,11 +82,11 @@ class NestingDepthTest {
     String tooDeep = write("toodeep.l0", chainedLets(NestingLimit.MAX_DEPTH));
     List<String> expected =
         List.of(
-            "exit 0\n" + lets + ": ok (1 functions)\n",
+            "exit 0\n" + lets + ": ok (1 function)\n",
             "exit 0\n1007\n",
             "exit 0\n1007\ndevice: jvm: requested\n",
             "exit 0\n1007\ndevice: sim: SIMT simulator, blocks of 32 threads\n",
-            "exit 0\n" + branches + ": ok (1 functions)\n",
+            "exit 0\n" + branches + ": ok (1 function)\n",
             "exit 0\n574\n",
             "exit 0\n574\ndevice: jvm: requested\n",
             "exit 0\n574\ndevice: sim: SIMT simulator, blocks of 32 threads\n",

@@ -1,10 +1,13 @@
 package dev.l0.opt;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.Dim;
+import dev.l0.ir.L0CompileError;
 import dev.l0.ir.ScalarType;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.opt.eval.ValueFlattening;
 import dev.l0.opt.ir.Exp;
@@ -32,6 +35,52 @@ class FlatteningTest {
     assertEquals(expected, p.main().params().stream().map(Ident::type).map(Type::erased).toList());
     assertEquals(expected, p.main().returnTypes().stream().map(Type::erased).toList());
     assertEquals(3, p.main().body().result().size());
+  }
+
+  @Test
+  void aSoacOverAnArrayOfEmptyTuplesIsRefusedAtItsPosition() {
+    // [{}] becomes no array at all, so nothing knows its rows: refused, not an internal error
+    L0CompileError map =
+        assertThrows(
+            L0CompileError.class,
+            () ->
+                Internal.of(
+                    "fun [int] main([int] xs) =\n"
+                        + "  let u = map(fn {} (int x) => {}, xs) in\n"
+                        + "  map(fn int ({} e) => 1, u)"));
+    assertEquals(
+        "test.l0:3:3: the optimiser cannot run this map over an array of empty tuples: such an"
+            + " array has no component that knows its size (run it with --no-opt)",
+        map.getMessage());
+    L0CompileError scan =
+        assertThrows(
+            L0CompileError.class,
+            () ->
+                Internal.of(
+                    "fun int main([int] xs) =\n"
+                        + "  let u = map(fn {} (int x) => {}, xs) in\n"
+                        + "  let v = scan(fn {} ({} a, {} b) => {}, {}, u) in 3"));
+    assertEquals(new SourcePos("test.l0", 3, 11), scan.pos());
+    assertTrue(scan.detail().contains("cannot run this scan over an array of empty tuples"));
+    // a reduce or filter over one would run on no rows at all, dropping its function's failures
+    for (String soac :
+        List.of(
+            "reduce(fn {} ({} a, {} b) => let q = n / z in {}, {}, u)",
+            "filter(fn bool ({} e) => n / z > 0, u)")) {
+      L0CompileError refused =
+          assertThrows(
+              L0CompileError.class,
+              () ->
+                  Internal.of(
+                      "fun int main(int n, int z) =\n"
+                          + "  let u = map(fn {} (int x) => {}, iota(n)) in\n"
+                          + "  let r = "
+                          + soac
+                          + " in 3"),
+              soac);
+      assertEquals(new SourcePos("test.l0", 3, 11), refused.pos(), soac);
+      assertTrue(refused.detail().contains("over an array of empty tuples"), refused.getMessage());
+    }
   }
 
   @Test

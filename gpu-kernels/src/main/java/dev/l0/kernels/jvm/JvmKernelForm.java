@@ -11,9 +11,9 @@ import java.util.Optional;
 /**
  * How the JVM backend's Java runs one lowered kernel, in words for {@code explain}: per row (one
  * call of the per-row code per row), or staged ({@link StagedMap}: chunks of rows, one loop per
- * stage), lane-wise with the Vector API in this JVM or as plain loops, and the math functions it
- * applies to whole chunks ({@code VectorMath}); and the loops inside its threads that run lane-wise
- * ({@link InnerLoopStages}).
+ * stage), lane-wise with the Vector API in this JVM (where it has f64 arithmetic or math functions)
+ * or as plain loops, and the math functions it applies to whole chunks ({@code VectorMath}); and
+ * the loops inside its threads that run lane-wise ({@link InnerLoopStages}).
  */
 public final class JvmKernelForm {
   private JvmKernelForm() {}
@@ -62,6 +62,7 @@ public final class JvmKernelForm {
     Optional<StagedMap> staged = StagedMap.of(kernel);
     String what = "staged";
     int rows = StagedMapPrinter.CHUNK;
+    StagedMapPrinter printer;
     if (staged.isEmpty()) {
       Optional<StagedRedomap> redomap = StagedRedomap.of(kernel);
       if (redomap.isEmpty()) {
@@ -70,15 +71,21 @@ public final class JvmKernelForm {
       staged = Optional.of(redomap.get().map());
       what = "map part staged, fold per row in the reduction order,";
       rows = StagedMapPrinter.REDOMAP_CHUNK;
+      printer = new StagedMapPrinter(redomap.get(), new JavaScalarSyntax(), VectorMath.lanewise());
+    } else {
+      printer =
+          new StagedMapPrinter(kernel, staged.get(), new JavaScalarSyntax(), VectorMath.lanewise());
     }
     String form =
         what
             + " in chunks of "
             + rows
             + " rows, "
-            + (VectorMath.lanewise()
-                ? "lane-wise (" + VectorMath.lanes() + " doubles a step)"
-                : "plain loops (no jdk.incubator.vector in this JVM)");
+            + (!VectorMath.lanewise()
+                ? "plain loops (no jdk.incubator.vector in this JVM)"
+                : printer.runsLaneWise()
+                    ? "lane-wise (" + VectorMath.lanes() + " doubles a step)"
+                    : "plain loops (no f64 arithmetic to run lane-wise)");
     List<String> calls = new ArrayList<>();
     for (StagedMap.Op op : staged.get().ops()) {
       if (op instanceof StagedMap.MathCall call) {

@@ -242,6 +242,17 @@ final class StagedMapPrinter {
     return result;
   }
 
+  /**
+   * Whether any of the Java runs lane-wise: a stage of f64 (or mask) ops in {@code DoubleVector}
+   * loops, or a {@code VectorMath} call, where {@link #lanewise}; stages of integer ops are plain
+   * loops.
+   */
+  boolean runsLaneWise() {
+    return lanewise
+        && (stages.stream().anyMatch(Stage::vector)
+            || staged.ops().stream().anyMatch(op -> op instanceof StagedMap.MathCall));
+  }
+
   /** Ops {@code [first, end)} of the staged map, printed as one method, lane-wise or not. */
   private record Stage(int first, int end, boolean vector) {}
 

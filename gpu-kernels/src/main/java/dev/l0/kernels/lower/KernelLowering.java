@@ -79,7 +79,10 @@ public final class KernelLowering {
       List<Ident> pattern,
       Exp.Soac soac,
       LaunchConfiguration configuration) {
-    String name = group.freshName(function + "_" + pattern.get(0).name());
+    // a map whose function returns no values (only its failures matter) binds no name
+    String name =
+        group.freshName(
+            function + "_" + (pattern.isEmpty() ? soac.keyword() : pattern.get(0).name()));
     if (soac instanceof Exp.Screma map && map.isMap()) {
       return MapLowering.lower(group, name, pattern, map, configuration);
     }

@@ -360,6 +360,27 @@ final class ThreadCode {
         : shapeError(group.soacPos());
   }
 
+  /**
+   * The error of a map's row {@code row} whose sizes {@code rowSizes} differ from row 0's {@code
+   * firstSizes}, in the interpreter's words with those values ({@link FailureDetails#irregular});
+   * in a reduce or scan, {@link #shapeError()}.
+   */
+  KernelStmt irregularRow(KernelExpr row, List<KernelExpr> rowSizes, List<KernelExpr> firstSizes) {
+    String operation = group.soacOperation();
+    if (operation.equals("reduce") || operation.equals("scan")) {
+      return shapeError();
+    }
+    List<KernelExpr> values = new ArrayList<>();
+    values.add(row);
+    values.addAll(rowSizes);
+    values.addAll(firstSizes);
+    return raise(
+        "map",
+        group.soacPos(),
+        FailureDetails.irregular(rowSizes.size()),
+        values.size() <= KernelStmt.MAX_ERROR_VALUES ? values : List.of());
+  }
+
   private KernelStmt shapeError(SourcePos pos) {
     return raise("map", pos, "an array result's shape differs from its declared type");
   }

@@ -24,8 +24,8 @@ import java.util.List;
  * say). Each thread writes its row row-major into {@code wide} at a stride of the rows' bounded
  * capacity ({@link UnsizedResult}) and its sizes into {@code sizes}; the host reads the first row's
  * sizes (over no rows, those {@link #storeZeroRowSizes} stored), allocates {@code buffer}, and a
- * second kernel copies every row to its place, raising the map's shape error where a row's sizes
- * differ from the first's (arrays are regular).
+ * second kernel copies every row to its place, raising the map's irregular-array error where a
+ * row's sizes differ from the first's (arrays are regular), with the row and both shapes.
  */
 final class UnsizedRows {
   private final int position;
@@ -102,11 +102,11 @@ final class UnsizedRows {
     KernelExpr.Var i = group.fresh("i", ScalarType.I64);
     KernelExpr same = KernelExprs.TRUE;
     KernelExpr elements = KernelExprs.ONE;
+    List<KernelExpr> rowSizes = new ArrayList<>();
     for (int d = 0; d < rank; d++) {
-      same =
-          and(
-              same,
-              eq(new KernelExpr.Load(sizes, add(mul(i, i64(rank)), i64(d))), rowShape.get(d)));
+      KernelExpr size = new KernelExpr.Load(sizes, add(mul(i, i64(rank)), i64(d)));
+      rowSizes.add(size);
+      same = and(same, eq(size, rowShape.get(d)));
       elements = mul(elements, rowShape.get(d));
     }
     KernelExpr.Var e = group.fresh("e", ScalarType.I64);
@@ -121,7 +121,11 @@ final class UnsizedRows {
                     buffer,
                     add(mul(i, elements), e),
                     new KernelExpr.Load(wide, add(mul(i, result.capacity()), e)))));
-    KernelStmt row = new KernelStmt.If(same, List.of(copy), List.of(code.shapeError()));
+    KernelStmt row =
+        new KernelStmt.If(
+            same,
+            List.of(copy),
+            List.of(code.irregularRow(i, rowSizes, List.<KernelExpr>copyOf(rowShape))));
     return KernelAssembler.assemble(
         kernelName + "_compact_" + position,
         List.of(new KernelStmt.For(i, GLOBAL_THREAD, n, mul(BLOCK_DIM, GRID_DIM), List.of(row))));

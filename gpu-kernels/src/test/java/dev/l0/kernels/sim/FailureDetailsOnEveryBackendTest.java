@@ -19,11 +19,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A run-time error whose message names values (the index, its dimension and size; a zip's sizes; a
- * split point; a negative size) gives the interpreter's message word for word on the optimiser's
- * evaluator, the simulator and the JVM backend, also where a kernel thread raises it: the thread
- * records the values with its error code (README, "The language": the message names the sizes
- * involved). Each case says where a backend raises it, and the test asserts it: in a kernel's run,
- * or on the host for a certificate the optimiser checks before the kernel.
+ * split point; a negative size; a map's rows of different shapes) gives the interpreter's message
+ * word for word on the optimiser's evaluator, the simulator and the JVM backend, also where a
+ * kernel thread raises it: the thread records the values with its error code (README, "The
+ * language": the message names the sizes involved). Each case says where a backend raises it, and
+ * the test asserts it: in a kernel's run, or on the host for a certificate the optimiser checks
+ * before the kernel.
  */
 class FailureDetailsOnEveryBackendTest {
   static Stream<Arguments> failingPrograms() {
@@ -147,6 +148,28 @@ class FailureDetailsOnEveryBackendTest {
             """,
             "[[1, 2], [-3, 4]]",
             "test.l0:2:43: iota: negative size -3",
+            RaisedBy.A_KERNEL),
+        Arguments.of(
+            "a map's rows of different sizes (filtered rows)",
+            """
+            fun [[i32]] main([[i32]] m) =
+              map(fn [i32] ([i32] r) => filter(fn bool (i32 x) => x > 0, r), m)
+            """,
+            "[[1, -2, 3], [1, 2, 3], [4, 5, -6]]",
+            "test.l0:2:3: map: irregular array: element 1 has shape [3] but element 0 has shape"
+                + " [2]",
+            RaisedBy.A_KERNEL),
+        Arguments.of(
+            "a map's rows of different shapes (two dimensions, picked by an if)",
+            """
+            fun [[[i32]]] main([[i32]] m) =
+              map(fn [[i32]] ([i32] r) =>
+                    if r[0] > 0 then [r, r] else [concat(r, r), concat(r, r)],
+                  m)
+            """,
+            "[[1, 2], [3, 4], [-1, 2]]",
+            "test.l0:2:3: map: irregular array: element 2 has shape [2][4] but element 0 has shape"
+                + " [2][2]",
             RaisedBy.A_KERNEL));
   }
 

@@ -700,6 +700,7 @@ public final class TupleFlattener {
     if (e instanceof Expr.Map m) {
       Flat arr = expr(m.array(), env, b, null);
       List<Type> rows = rowTypes(arr);
+      requireComponents(arr, "map", m.pos());
       Lambda f = lambda(m.function(), rows, env, b);
       Dim width = outerDim(arr, b);
       List<Type> out = f.returnTypes().stream().map(t -> InternalTypes.arrayOf(t, width)).toList();
@@ -713,6 +714,7 @@ public final class TupleFlattener {
     }
     if (e instanceof Expr.Filter f) {
       Flat arr = expr(f.array(), env, b, null);
+      requireComponents(arr, "filter", f.pos());
       Lambda p = lambda(f.function(), rowTypes(arr), env, b);
       List<Type> out =
           typesOf(arr.components()).stream().map(TupleFlattener::unknownOuter).toList();
@@ -727,6 +729,7 @@ public final class TupleFlattener {
     if (e instanceof Expr.Reduce r) {
       Flat ne = expr(r.neutral(), env, b, null);
       Flat arr = expr(r.array(), env, b, null);
+      requireComponents(arr, "reduce", r.pos());
       Lambda op = lambda(r.function(), concat(componentsOf(r.neutral()), rowTypes(arr)), env, b);
       return Flat.of(
           emit(
@@ -739,6 +742,7 @@ public final class TupleFlattener {
     if (e instanceof Expr.Scan s) {
       Flat ne = expr(s.neutral(), env, b, null);
       Flat arr = expr(s.array(), env, b, null);
+      requireComponents(arr, "scan", s.pos());
       List<Type> accTypes = componentsOf(s.neutral());
       Lambda op = lambda(s.function(), concat(accTypes, rowTypes(arr)), env, b);
       Dim width = outerDim(arr, b);
@@ -770,6 +774,21 @@ public final class TupleFlattener {
 
   private List<Type> rowTypes(Flat arrays) {
     return arrays.components().stream().map(c -> InternalTypes.row(typeOf(c))).toList();
+  }
+
+  /**
+   * Refuses {@code soac} (written at {@code pos}) over an array of empty tuples: flattening gives
+   * such an array no component, so nothing knows its rows (the reference interpreter runs it).
+   */
+  private static void requireComponents(Flat arrays, String soac, SourcePos pos) {
+    if (arrays.components().isEmpty()) {
+      throw new L0CompileError(
+          pos,
+          "the optimiser cannot run this "
+              + soac
+              + " over an array of empty tuples: such an array has no component that knows its size"
+              + " (run it with --no-opt)");
+    }
   }
 
   /**
