@@ -68,6 +68,13 @@ final class ColumnBinder {
    */
   List<InputBinding> bind(
       FunDef entry, List<String> columns, StructType schema, Map<String, Object> nullReplacements) {
+    if (entry.params().isEmpty()) {
+      throw error(
+          "every parameter of '"
+              + entry.name()
+              + "' is bound by with(...), so no column feeds it; a pipeline needs at least one"
+              + " parameter that is an array over the rows, fed by a column named in on(...)");
+    }
     if (columns.isEmpty()) {
       throw error("on(...) names no columns; name the columns that feed " + signature(entry));
     }
@@ -391,7 +398,10 @@ final class ColumnBinder {
               + "be an array over the rows (a parameter may be an array of scalars, an array of tuples or a tuple of arrays, "
               + "one input per leaf; fed by column '"
               + leaf.path()
-              + "')");
+              + "')"
+              + (input.count() == 1
+                  ? "; a driver-side value binds it: with(\"" + input.param().name() + "\", value)"
+                  : ""));
     }
     ScalarType element = (ScalarType) type.baseElement();
     DataType expected = sparkType(element, type.rank() - 1, true);

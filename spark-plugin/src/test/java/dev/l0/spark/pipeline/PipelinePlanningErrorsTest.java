@@ -99,7 +99,7 @@ class PipelinePlanningErrorsTest {
     assertEquals(
         "parameter 'k' of 'main([f64] xs, f64 k)' has type f64, but every input of a pipeline must be an array "
             + "over the rows (a parameter may be an array of scalars, an array of tuples or a tuple of arrays, one input per "
-            + "leaf; fed by column 'b')",
+            + "leaf; fed by column 'b'); a driver-side value binds it: with(\"k\", value)",
         failure(text, doubles("a", "b"), "a", "b"));
   }
 
