@@ -1,5 +1,7 @@
 package dev.l0.spark.endtoend;
 
+import static dev.l0.spark.ExactSums.exactSum;
+import static dev.l0.spark.ExactSums.exactSumElementWise;
 import static dev.l0.spark.endtoend.NumericAssertions.assertBitIdentical;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.expr;
@@ -87,6 +89,14 @@ class HostileInputsTest {
       assertEquals(
           "[null,null,0]",
           doubled.agg(expr("sum(y)"), expr("avg(y)"), expr("count(*)")).collectAsList().get(0)
+              + "");
+      // ExactSums over no rows: 0.0 and an empty array, as README says (Spark's sum is null).
+      assertEquals(
+          "[0.0,ArraySeq()]",
+          empty
+                  .agg(exactSum(col("x")), exactSumElementWise(expr("array(x, x)")))
+                  .collectAsList()
+                  .get(0)
               + "");
     }
   }
