@@ -76,7 +76,8 @@ class HostileInputsTest {
 
   @Test
   void emptyInputsGiveNoRowsAndReductionsTheirNeutralElement() {
-    Dataset<Row> threeEmpty = sparse().where("id > 100");
+    Dataset<Row> threeEmpty =
+        spark.range(0, 10, 1, 3).select(col("id"), expr("id * 1.5D").as("x")).where("id > 100");
     Dataset<Row> noPartitions = spark.range(0, 0).select(col("id"), expr("id * 1.5D").as("x"));
     for (Dataset<Row> empty : List.of(threeEmpty, noPartitions)) {
       assertEquals(0, empty.transform(L0.pipeline(DOUBLED).on("x")).collectAsList().size());
