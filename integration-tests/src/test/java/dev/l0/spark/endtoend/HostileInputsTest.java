@@ -274,10 +274,19 @@ class HostileInputsTest {
         total.crossJoin(total.withColumnRenamed("total", "again")).collectAsList().get(0) + "");
     total.createOrReplaceTempView("hostile_total");
     assertEquals(1.0, single(spark.sql("SELECT (SELECT total FROM hostile_total) / 67.5D")));
+    String inSubquery =
+        L0.explainString(spark.sql("SELECT (SELECT total FROM hostile_total) / 67.5D"));
+    assertTrue(inSubquery.contains(": reduce [total] <- [x], 1 kernel"), inSubquery);
     Dataset<Row> cached = doubled.cache();
     try {
       assertEquals(135.0, single(cached.transform(L0.pipeline(SUM).on("y"))));
-      assertEquals(135.0, single(cached.transform(L0.pipeline(SUM).on("y"))));
+      Dataset<Row> overCache = cached.transform(L0.pipeline(SUM).on("y"));
+      assertEquals(135.0, single(overCache));
+      // L0.explain shows the pipeline that fills the cache as well as the one reading it.
+      String explained = L0.explainString(overCache);
+      assertTrue(explained.contains("== L0 pipeline 2 of 2 =="), explained);
+      assertTrue(explained.contains(": rows [y] <- [x], 1 kernel"), explained);
+      assertTrue(explained.contains(": reduce [_1] <- [y], 1 kernel"), explained);
     } finally {
       cached.unpersist();
     }
