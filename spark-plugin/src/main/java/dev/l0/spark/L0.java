@@ -3,6 +3,8 @@ package dev.l0.spark;
 import dev.l0.ir.Program;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.kernels.runtime.DeviceSelector;
+import dev.l0.spark.pipeline.PipelineSpec;
+import dev.l0.spark.plan.L0PipelineExec;
 import dev.l0.spark.plan.L0PipelineNode;
 import dev.l0.syntax.L0Printer;
 import java.io.IOException;
@@ -13,7 +15,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.catalyst.plans.QueryPlan;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.trees.TreeNode;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -59,14 +63,15 @@ public final class L0 {
   }
 
   /**
-   * For every L0 pipeline in the query's optimised plan: its optimised program and kernels, the
-   * configured device ({@value L0Settings#DEVICE}) and what this driver's probe says about CUDA
-   * (the reason work would run on the JVM).
+   * For every L0 pipeline in the query's optimised plan, its subqueries and the plans of the cached
+   * data it reads: its optimised program and kernels, the configured device ({@value
+   * L0Settings#DEVICE}) and what this driver's probe says about CUDA (the reason work would run on
+   * the JVM).
    */
   public static String explainString(Dataset<?> df) {
     LogicalPlan optimized =
         ((org.apache.spark.sql.classic.Dataset<?>) df).queryExecution().optimizedPlan();
-    List<L0PipelineNode> pipelines = new ArrayList<>();
+    List<PipelineSpec> pipelines = new ArrayList<>();
     collectPipelines(optimized, pipelines);
     if (pipelines.isEmpty()) {
       return "no L0 pipeline in this query\n";
@@ -82,7 +87,7 @@ public final class L0 {
           .append(" of ")
           .append(pipelines.size())
           .append(" ==\n")
-          .append(pipelines.get(i).spec().explain().strip())
+          .append(pipelines.get(i).explain().strip())
           .append('\n')
           .append("configured device (")
           .append(L0Settings.DEVICE)
@@ -96,12 +101,24 @@ public final class L0 {
     return text.toString();
   }
 
-  private static void collectPipelines(LogicalPlan plan, List<L0PipelineNode> found) {
-    if (plan instanceof L0PipelineNode) {
-      found.add((L0PipelineNode) plan);
+  /**
+   * The pipelines of {@code plan} in tree order: logical pipeline nodes, and the physical ones of
+   * plans that Spark keeps inside a node (a cached relation's plan, an adaptive plan), through
+   * children, inner children and subqueries.
+   */
+  private static void collectPipelines(TreeNode<?> plan, List<PipelineSpec> found) {
+    if (plan instanceof L0PipelineNode node) {
+      found.add(node.spec());
+    } else if (plan instanceof L0PipelineExec exec) {
+      found.add(exec.spec());
     }
-    for (LogicalPlan child : CollectionConverters.asJava(plan.children())) {
-      collectPipelines(child, found);
+    List<Object> inside = new ArrayList<>(CollectionConverters.asJava(plan.children()));
+    inside.addAll(CollectionConverters.asJava(plan.innerChildren()));
+    if (plan instanceof QueryPlan<?> query) {
+      inside.addAll(CollectionConverters.asJava(query.subqueries()));
+    }
+    for (Object child : inside) {
+      collectPipelines((TreeNode<?>) child, found);
     }
   }
 }

@@ -161,7 +161,9 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
   /**
    * Declares the value that replaces a null in column {@code columnPath} ({@code "col"}, or {@code
    * "col.field"} for a struct leaf, resolved as {@link #on} resolves names); without one, a null is
-   * an error. The value is a boxed number or boolean of the column's type.
+   * an error. The value is a boxed number or boolean that the column's type holds: a whole number
+   * in range for an integer column, the nearest value for a float column (a finite value that would
+   * round to an infinity does not fit).
    */
   public L0Pipeline nullAs(String columnPath, Object replacement) {
     requireName("nullAs", columnPath);

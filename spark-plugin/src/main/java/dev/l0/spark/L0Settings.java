@@ -232,7 +232,9 @@ public record L0Settings(
     try {
       return Integer.parseInt(value.strip());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be a whole number, not '" + value + "'", e);
+      throw new IllegalArgumentException(
+          key + " must be a whole number from 1 to " + Integer.MAX_VALUE + ", not '" + value + "'",
+          e);
     }
   }
 }

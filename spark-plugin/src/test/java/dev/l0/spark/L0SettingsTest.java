@@ -51,10 +51,18 @@ class L0SettingsTest {
                 () -> L0Settings.of(Map.of(L0Settings.DEVICE, "gpu")))
             .getMessage());
     assertEquals(
-        "spark.l0.batchRows must be a whole number, not '1M'",
+        "spark.l0.batchRows must be a whole number from 1 to 2147483647, not '1M'",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> L0Settings.of(Map.of(L0Settings.BATCH_ROWS, "1M")))
+            .getMessage());
+    // A whole number too large for an int is not called "not a whole number".
+    assertEquals(
+        "spark.l0.programCache.maxPrograms must be a whole number from 1 to 2147483647, not"
+            + " '3000000000'",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> L0Settings.of(Map.of(L0Settings.PROGRAM_CACHE_MAX_PROGRAMS, "3000000000")))
             .getMessage());
     assertEquals(
         "spark.l0.jvm.batchRows must be at least 1, not 0",

@@ -5,12 +5,15 @@ import dev.l0.ir.Param;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
 import dev.l0.syntax.L0Printer;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.catalyst.util.AttributeNameParser$;
 import org.apache.spark.sql.types.ArrayType;
@@ -65,6 +68,13 @@ final class ColumnBinder {
    */
   List<InputBinding> bind(
       FunDef entry, List<String> columns, StructType schema, Map<String, Object> nullReplacements) {
+    if (entry.params().isEmpty()) {
+      throw error(
+          "every parameter of '"
+              + entry.name()
+              + "' is bound by with(...), so no column feeds it; a pipeline needs at least one"
+              + " parameter that is an array over the rows, fed by a column named in on(...)");
+    }
     if (columns.isEmpty()) {
       throw error("on(...) names no columns; name the columns that feed " + signature(entry));
     }
@@ -388,7 +398,10 @@ final class ColumnBinder {
               + "be an array over the rows (a parameter may be an array of scalars, an array of tuples or a tuple of arrays, "
               + "one input per leaf; fed by column '"
               + leaf.path()
-              + "')");
+              + "')"
+              + (input.count() == 1
+                  ? "; a driver-side value binds it: with(\"" + input.param().name() + "\", value)"
+                  : ""));
     }
     ScalarType element = (ScalarType) type.baseElement();
     DataType expected = sparkType(element, type.rank() - 1, true);
@@ -451,24 +464,24 @@ final class ColumnBinder {
     }
     if (element != ScalarType.BOOL && value instanceof Number) {
       Number number = (Number) value;
-      if (element == ScalarType.F64) {
-        return number.doubleValue();
+      double real = number.doubleValue();
+      // A float column takes the nearest value of its type (0.1f for 0.1), but a finite value
+      // beyond the type's range, which would round to an infinity, does not fit it.
+      boolean asked = !Double.isFinite(real) && !isFinite(number);
+      if (element == ScalarType.F64 && (Double.isFinite(real) || asked)) {
+        return real;
       }
-      if (element == ScalarType.F32) {
-        return number.floatValue();
+      if (element == ScalarType.F32 && (Float.isFinite((float) real) || asked)) {
+        return (float) real;
       }
-      long whole = number.longValue();
-      boolean integral =
-          number instanceof Long
-              || number instanceof Integer
-              || number instanceof Short
-              || number instanceof Byte
-              || number.doubleValue() == whole;
-      if (integral && element == ScalarType.I64) {
-        return whole;
+      OptionalLong whole = wholeValue(number);
+      if (whole.isPresent() && element == ScalarType.I64) {
+        return whole.getAsLong();
       }
-      if (integral && whole == (int) whole) {
-        return (int) whole;
+      if (whole.isPresent()
+          && element == ScalarType.I32
+          && whole.getAsLong() == (int) whole.getAsLong()) {
+        return (int) whole.getAsLong();
       }
     }
     throw error(
@@ -483,6 +496,36 @@ final class ColumnBinder {
             + " (Spark "
             + sparkType(element, 0, false).simpleString()
             + ")");
+  }
+
+  /** Whether {@code number} is finite: every number but a {@code Double} or {@code Float} is. */
+  private static boolean isFinite(Number number) {
+    return !(number instanceof Double || number instanceof Float)
+        || Double.isFinite(number.doubleValue());
+  }
+
+  /** {@code number}'s value where it is a whole number that a {@code long} holds exactly. */
+  private static OptionalLong wholeValue(Number number) {
+    if (number instanceof Long
+        || number instanceof Integer
+        || number instanceof Short
+        || number instanceof Byte) {
+      return OptionalLong.of(number.longValue());
+    }
+    if (number instanceof BigInteger big) {
+      return big.bitLength() < Long.SIZE ? OptionalLong.of(big.longValue()) : OptionalLong.empty();
+    }
+    if (number instanceof BigDecimal decimal) {
+      try {
+        return OptionalLong.of(decimal.longValueExact());
+      } catch (ArithmeticException notWhole) {
+        return OptionalLong.empty();
+      }
+    }
+    double real = number.doubleValue();
+    return real == Math.rint(real) && real >= -0x1p63 && real < 0x1p63
+        ? OptionalLong.of((long) real)
+        : OptionalLong.empty();
   }
 
   private static String signature(FunDef entry) {

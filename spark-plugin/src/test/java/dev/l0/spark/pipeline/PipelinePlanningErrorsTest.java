@@ -3,6 +3,7 @@ package dev.l0.spark.pipeline;
 import static dev.l0.spark.pipeline.PipelineFixtures.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.types.DataTypes;
@@ -98,7 +99,7 @@ class PipelinePlanningErrorsTest {
     assertEquals(
         "parameter 'k' of 'main([f64] xs, f64 k)' has type f64, but every input of a pipeline must be an array "
             + "over the rows (a parameter may be an array of scalars, an array of tuples or a tuple of arrays, one input per "
-            + "leaf; fed by column 'b')",
+            + "leaf; fed by column 'b'); a driver-side value binds it: with(\"k\", value)",
         failure(text, doubles("a", "b"), "a", "b"));
   }
 
@@ -230,5 +231,39 @@ class PipelinePlanningErrorsTest {
     assertEquals(
         "nullAs(\"n\", 0.5) does not fit column 'n', whose elements are i32 (Spark int)",
         failure(fraction, schema(field("n", DataTypes.IntegerType))));
+  }
+
+  @Test
+  void nullReplacementsBeyondTheColumnsRangeDoNotFit() {
+    String floats = "fun [f32] main([f32] xs) =\n  map(fn f32 (f32 x) => 2.0f32 * x, xs)\n";
+    StructType f32 = schema(field("f", DataTypes.FloatType));
+    // 1e300 would be an infinity as a float, 2^63 is one past the largest long.
+    assertEquals(
+        "nullAs(\"f\", 1.0E300) does not fit column 'f', whose elements are f32 (Spark float)",
+        failure(
+            request(floats, "test.l0", "main", List.of("f"), List.of(), Map.of("f", 1e300)), f32));
+    String longs = "fun [i64] main([i64] qs) =\n  map(fn i64 (i64 q) => 2i64 * q, qs)\n";
+    assertEquals(
+        "nullAs(\"q\", 9.223372036854776E18) does not fit column 'q', whose elements are i64"
+            + " (Spark bigint)",
+        failure(
+            request(longs, "test.l0", "main", List.of("q"), List.of(), Map.of("q", 0x1p63)),
+            schema(field("q", DataTypes.LongType))));
+    assertEquals(
+        "nullAs(\"x\", 1E+400) does not fit column 'x', whose elements are f64 (Spark double)",
+        failure(
+            request(
+                DOUBLE_MAP,
+                "test.l0",
+                "main",
+                List.of("x"),
+                List.of(),
+                Map.of("x", new BigDecimal("1e400"))),
+            doubles("x")));
+    // Within range: the nearest float, and a NaN or infinity asked for, are kept.
+    for (Object fits : List.of(0.1, Double.NaN, Double.NEGATIVE_INFINITY, 3L)) {
+      PipelinePlanner.plan(
+          request(floats, "test.l0", "main", List.of("f"), List.of(), Map.of("f", fits)), f32);
+    }
   }
 }
