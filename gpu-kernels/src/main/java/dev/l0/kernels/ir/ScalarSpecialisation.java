@@ -23,6 +23,77 @@ public final class ScalarSpecialisation {
         statements(kernel.body(), values));
   }
 
+  /**
+   * Whether {@code values} fix a short loop of {@code kernel}: a loop inside a thread (a constant
+   * step) whose bound reads no load and no variable but scalar parameters {@code values} binds,
+   * each to an integer from 0 to {@code most} (OptionPricing's loops over a path's dates,
+   * underlyings and models), the loops a compiler unrolls and folds once their trip counts are
+   * constants.
+   */
+  public static boolean fixesShortLoop(Kernel kernel, Map<String, ScalarValue> values, long most) {
+    return fixesShortLoop(kernel.body(), values, most);
+  }
+
+  private static boolean fixesShortLoop(
+      List<KernelStmt> body, Map<String, ScalarValue> values, long most) {
+    for (KernelStmt s : body) {
+      if (s instanceof KernelStmt.For f) {
+        // a loop inside a thread steps by a constant; a thread's loop over the grid's rows does not
+        boolean insideAThread = f.step() instanceof KernelExpr.Constant;
+        if ((insideAThread && smallFixed(f.bound(), values, most))
+            || fixesShortLoop(f.body(), values, most)) {
+          return true;
+        }
+      } else if (s instanceof KernelStmt.If i) {
+        if (fixesShortLoop(i.thenBody(), values, most)
+            || fixesShortLoop(i.elseBody(), values, most)) {
+          return true;
+        }
+      } else if (s instanceof KernelStmt.While w && fixesShortLoop(w.body(), values, most)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether {@code e} reads at least one of {@code values}, each an integer from 0 to {@code most},
+   * and nothing else but constants.
+   */
+  private static boolean smallFixed(KernelExpr e, Map<String, ScalarValue> values, long most) {
+    java.util.List<KernelExpr.Var> read = new java.util.ArrayList<>();
+    if (!onlyVariablesAndConstants(e, read) || read.isEmpty()) {
+      return false;
+    }
+    return read.stream()
+        .allMatch(
+            v ->
+                values.get(v.name()) instanceof ScalarValue.Int i
+                    && i.value() >= 0
+                    && i.value() <= most);
+  }
+
+  private static boolean onlyVariablesAndConstants(KernelExpr e, List<KernelExpr.Var> read) {
+    if (e instanceof KernelExpr.Var v) {
+      read.add(v);
+      return true;
+    }
+    if (e instanceof KernelExpr.Constant) {
+      return true;
+    }
+    if (e instanceof KernelExpr.Binary b) {
+      return onlyVariablesAndConstants(b.left(), read)
+          && onlyVariablesAndConstants(b.right(), read);
+    }
+    if (e instanceof KernelExpr.Unary u) {
+      return onlyVariablesAndConstants(u.operand(), read);
+    }
+    if (e instanceof KernelExpr.Call c) {
+      return c.args().stream().allMatch(a -> onlyVariablesAndConstants(a, read));
+    }
+    return false;
+  }
+
   private static List<KernelStmt> statements(
       List<KernelStmt> body, Map<String, ScalarValue> values) {
     return body.stream().map(s -> statement(s, values)).toList();

@@ -1,6 +1,8 @@
 package dev.l0.kernels.ir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.ScalarType;
@@ -57,6 +59,39 @@ class ScalarSpecialisationTest {
     assertEquals(14, constants.size(), "each read of k is its value");
     assertEquals(List.of(seven), constants.stream().distinct().toList());
     assertEquals(kernel, ScalarSpecialisation.of(kernel, Map.of()), "no values, no change");
+  }
+
+  @Test
+  void valuesFixAShortLoopWhereTheyAloneGiveItsBoundAtMostTheLimit() {
+    KernelStmt.For overK =
+        new KernelStmt.For(
+            I,
+            new KernelExpr.Constant(new ScalarValue.Int(ScalarType.I64, 0)),
+            plus(K, K),
+            new KernelExpr.Constant(new ScalarValue.Int(ScalarType.I64, 1)),
+            List.of());
+    KernelStmt.For overX =
+        new KernelStmt.For(I, K, plus(K, X), K, List.of(new KernelStmt.Store(OUT, I, K)));
+    Kernel kernel =
+        new Kernel(
+            "k",
+            List.of(OUT),
+            List.of(K, M),
+            List.of(),
+            List.of(new KernelStmt.Declare(X, M), overX));
+    Map<String, ScalarValue> small = Map.of("k", new ScalarValue.Int(ScalarType.I64, 3));
+    Map<String, ScalarValue> large = Map.of("k", new ScalarValue.Int(ScalarType.I64, 17));
+    assertFalse(ScalarSpecialisation.fixesShortLoop(kernel, small, 16), "k + x reads a local");
+    Kernel nested =
+        new Kernel(
+            "k",
+            List.of(OUT),
+            List.of(K, M),
+            List.of(),
+            List.of(new KernelStmt.If(less(M, K), List.of(overK), List.of())));
+    assertTrue(ScalarSpecialisation.fixesShortLoop(nested, small, 16), "k + k with k = 3");
+    assertFalse(ScalarSpecialisation.fixesShortLoop(nested, large, 16), "k = 17");
+    assertFalse(ScalarSpecialisation.fixesShortLoop(nested, Map.of(), 16), "no values");
   }
 
   private static void collect(List<KernelStmt> body, List<String> reads, List<ScalarValue> values) {

@@ -80,6 +80,21 @@ class LaunchSpecialisationsTest {
   }
 
   @Test
+  void valuesThatFixNoShortLoopCompileNoForm() {
+    KernelGroup group = group();
+    AtomicInteger compiled = new AtomicInteger();
+    JvmGroupRunner runner = specialising(group, compiled, 1);
+    int kernels = compiled.get();
+    int k = (int) LaunchSpecialisations.SHORT_LOOP + 1;
+    double[] xs = {1.0, 2.0};
+    for (int launch = 0; launch < 3; launch++) {
+      run(runner, group, k, xs);
+    }
+    assertEquals(kernels, compiled.get(), "a loop of " + k + " iterations: no form compiled");
+    assertEquals(0, runner.specialisedLaunches());
+  }
+
+  @Test
   void aKernelHasAtMostMaxFormsSpecialisedForms() {
     KernelGroup group = group();
     AtomicInteger compiled = new AtomicInteger();
