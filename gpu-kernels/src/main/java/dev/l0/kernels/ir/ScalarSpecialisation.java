@@ -1,6 +1,7 @@
 package dev.l0.kernels.ir;
 
 import dev.l0.ir.ScalarValue;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -61,7 +62,7 @@ public final class ScalarSpecialisation {
    * and nothing else but constants.
    */
   private static boolean smallFixed(KernelExpr e, Map<String, ScalarValue> values, long most) {
-    java.util.List<KernelExpr.Var> read = new java.util.ArrayList<>();
+    List<KernelExpr.Var> read = new ArrayList<>();
     if (!onlyVariablesAndConstants(e, read) || read.isEmpty()) {
       return false;
     }

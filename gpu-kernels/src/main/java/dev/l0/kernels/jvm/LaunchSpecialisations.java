@@ -5,9 +5,11 @@ import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.ScalarSpecialisation;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -80,7 +82,7 @@ final class LaunchSpecialisations {
     final Map<List<ScalarValue>, Long> runNanos = new HashMap<>();
 
     /** Values whose launches ran long enough but fix no short loop: they get no form. */
-    final java.util.Set<List<ScalarValue>> unsuited = new java.util.HashSet<>();
+    final Set<List<ScalarValue>> unsuited = new HashSet<>();
   }
 
   /**

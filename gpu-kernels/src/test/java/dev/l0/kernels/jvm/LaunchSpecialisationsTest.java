@@ -65,32 +65,23 @@ class LaunchSpecialisationsTest {
     assertEquals(3, specialising.specialisedLaunches(), "other values run the general form");
   }
 
-  @Test
-  void shortRunsCompileNoForm() {
+  /**
+   * Five launches compile no form where they run too short a time (three iterations per row,
+   * against a minute) or where the values fix no short loop (one iteration past {@link
+   * LaunchSpecialisations#SHORT_LOOP}, against 1 ns).
+   */
+  @ParameterizedTest
+  @CsvSource({"3, 60000000000", "17, 1"})
+  void shortRunsAndLongLoopsCompileNoForm(int k, long runTimeBeforeAForm) {
+    assertEquals(LaunchSpecialisations.SHORT_LOOP + 1, 17, "the second case's loop is long");
     KernelGroup group = group();
     AtomicInteger compiled = new AtomicInteger();
-    // five launches over two rows run for far less than a minute
-    JvmGroupRunner runner = specialising(group, compiled, 60_000_000_000L);
+    JvmGroupRunner runner = specialising(group, compiled, runTimeBeforeAForm);
     int kernels = compiled.get();
     for (int launch = 0; launch < 5; launch++) {
-      run(runner, group, 3, new double[] {1.0, 2.0});
+      run(runner, group, k, new double[] {1.0, 2.0});
     }
     assertEquals(kernels, compiled.get(), "no form compiled");
-    assertEquals(0, runner.specialisedLaunches());
-  }
-
-  @Test
-  void valuesThatFixNoShortLoopCompileNoForm() {
-    KernelGroup group = group();
-    AtomicInteger compiled = new AtomicInteger();
-    JvmGroupRunner runner = specialising(group, compiled, 1);
-    int kernels = compiled.get();
-    int k = (int) LaunchSpecialisations.SHORT_LOOP + 1;
-    double[] xs = {1.0, 2.0};
-    for (int launch = 0; launch < 3; launch++) {
-      run(runner, group, k, xs);
-    }
-    assertEquals(kernels, compiled.get(), "a loop of " + k + " iterations: no form compiled");
     assertEquals(0, runner.specialisedLaunches());
   }
 
