@@ -25,58 +25,64 @@ public final class ScalarSpecialisation {
   }
 
   /**
-   * Whether {@code values} fix a short loop of {@code kernel}: a loop inside a thread (a constant
-   * step) whose bound reads no load and no variable but scalar parameters {@code values} binds,
-   * each to an integer from 0 to {@code most} (OptionPricing's loops over a path's dates,
-   * underlyings and models), the loops a compiler unrolls and folds once their trip counts are
-   * constants.
+   * The scalar parameters each loop inside a thread of {@code kernel} (a constant step; a thread's
+   * loop over the grid's rows does not step by one) reads in its bound, for each loop whose bound
+   * reads nothing else but constants (OptionPricing's loops over a path's dates, underlyings and
+   * models): values of these parameters fix those loops' trip counts.
    */
-  public static boolean fixesShortLoop(Kernel kernel, Map<String, ScalarValue> values, long most) {
-    return fixesShortLoop(kernel.body(), values, most);
-  }
-
-  private static boolean fixesShortLoop(
-      List<KernelStmt> body, Map<String, ScalarValue> values, long most) {
-    for (KernelStmt s : body) {
-      if (s instanceof KernelStmt.For f) {
-        // a loop inside a thread steps by a constant; a thread's loop over the grid's rows does not
-        boolean insideAThread = f.step() instanceof KernelExpr.Constant;
-        if ((insideAThread && smallFixed(f.bound(), values, most))
-            || fixesShortLoop(f.body(), values, most)) {
-          return true;
-        }
-      } else if (s instanceof KernelStmt.If i) {
-        if (fixesShortLoop(i.thenBody(), values, most)
-            || fixesShortLoop(i.elseBody(), values, most)) {
-          return true;
-        }
-      } else if (s instanceof KernelStmt.While w && fixesShortLoop(w.body(), values, most)) {
-        return true;
-      }
-    }
-    return false;
+  public static List<List<String>> loopBoundScalars(Kernel kernel) {
+    List<String> parameters = kernel.scalars().stream().map(KernelExpr.Var::name).toList();
+    List<List<String>> bounds = new ArrayList<>();
+    collectLoopBounds(kernel.body(), parameters, bounds);
+    return bounds;
   }
 
   /**
-   * Whether {@code e} reads at least one of {@code values}, each an integer from 0 to {@code most},
-   * and nothing else but constants.
+   * Whether {@code values} fix a short loop: a loop one of {@code bounds} ({@link
+   * #loopBoundScalars}) describes whose parameters all have integer values from 0 to {@code most},
+   * the loops a compiler unrolls and folds once their trip counts are constants.
    */
-  private static boolean smallFixed(KernelExpr e, Map<String, ScalarValue> values, long most) {
-    List<KernelExpr.Var> read = new ArrayList<>();
-    if (!onlyVariablesAndConstants(e, read) || read.isEmpty()) {
-      return false;
-    }
-    return read.stream()
-        .allMatch(
-            v ->
-                values.get(v.name()) instanceof ScalarValue.Int i
-                    && i.value() >= 0
-                    && i.value() <= most);
+  public static boolean fixesShortLoop(
+      List<List<String>> bounds, Map<String, ScalarValue> values, long most) {
+    return bounds.stream()
+        .anyMatch(
+            read ->
+                read.stream()
+                    .allMatch(
+                        name ->
+                            values.get(name) instanceof ScalarValue.Int i
+                                && i.value() >= 0
+                                && i.value() <= most));
   }
 
-  private static boolean onlyVariablesAndConstants(KernelExpr e, List<KernelExpr.Var> read) {
+  private static void collectLoopBounds(
+      List<KernelStmt> body, List<String> parameters, List<List<String>> bounds) {
+    for (KernelStmt s : body) {
+      if (s instanceof KernelStmt.For f) {
+        List<String> read = new ArrayList<>();
+        if (f.step() instanceof KernelExpr.Constant
+            && onlyVariablesAndConstants(f.bound(), read)
+            && !read.isEmpty()
+            && parameters.containsAll(read)) {
+          bounds.add(List.copyOf(read));
+        }
+        collectLoopBounds(f.body(), parameters, bounds);
+      } else if (s instanceof KernelStmt.If i) {
+        collectLoopBounds(i.thenBody(), parameters, bounds);
+        collectLoopBounds(i.elseBody(), parameters, bounds);
+      } else if (s instanceof KernelStmt.While w) {
+        collectLoopBounds(w.body(), parameters, bounds);
+      }
+    }
+  }
+
+  /**
+   * Whether {@code e} reads only variables and constants; adds the variables' names to {@code
+   * read}.
+   */
+  private static boolean onlyVariablesAndConstants(KernelExpr e, List<String> read) {
     if (e instanceof KernelExpr.Var v) {
-      read.add(v);
+      read.add(v.name());
       return true;
     }
     if (e instanceof KernelExpr.Constant) {

@@ -365,7 +365,7 @@ public final class JvmGroupRunner {
             }
           };
         });
-    specialisations.ran(kernel, choice, System.nanoTime() - started);
+    specialisations.ran(kernel, scalarValues, choice, System.nanoTime() - started);
     used.forEach(spares::offer);
     if (firstError.get() != Long.MAX_VALUE) {
       int errorCode = (int) (firstError.get() & 0xffffffffL);

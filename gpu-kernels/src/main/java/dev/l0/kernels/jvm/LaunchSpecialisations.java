@@ -3,7 +3,6 @@ package dev.l0.kernels.jvm;
 import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.ScalarSpecialisation;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -78,19 +77,26 @@ final class LaunchSpecialisations {
 
   /** One kernel's forms by the values they are specialised to, and its launches' run times. */
   private static final class Forms {
+    /** The scalars of the kernel's loop bounds ({@link ScalarSpecialisation#loopBoundScalars}). */
+    final List<List<String>> loopBounds;
+
     final Map<List<ScalarValue>, CompletableFuture<KernelThreads>> ready = new HashMap<>();
     final Map<List<ScalarValue>, Long> runNanos = new HashMap<>();
 
     /** Values whose launches ran long enough but fix no short loop: they get no form. */
     final Set<List<ScalarValue>> unsuited = new HashSet<>();
+
+    Forms(Kernel kernel) {
+      loopBounds = ScalarSpecialisation.loopBoundScalars(kernel);
+    }
   }
 
   /**
    * What a launch runs: {@code code}, and the integer and boolean values of its scalars ({@code
-   * key}, in the order of the parameters; empty where it has none) and by parameter name ({@code
-   * fixed}).
+   * key}, in the order of the parameters; empty where none of them bounds a loop, as then no form
+   * can serve it).
    */
-  record Choice(KernelThreads code, List<ScalarValue> key, Map<String, ScalarValue> fixed) {}
+  record Choice(KernelThreads code, List<ScalarValue> key) {}
 
   private LaunchSpecialisations(
       Function<Kernel, KernelThreads> compiler,
@@ -134,38 +140,39 @@ final class LaunchSpecialisations {
    * {@code values} (in the order of its parameters) runs.
    */
   Choice choose(Kernel kernel, KernelThreads general, List<ScalarValue> values) {
-    Map<String, ScalarValue> fixed = new HashMap<>();
-    List<ScalarValue> key = new ArrayList<>();
-    if (enabled) {
-      for (int k = 0; k < values.size(); k++) {
-        ScalarValue v = values.get(k);
-        if (v instanceof ScalarValue.Int || v instanceof ScalarValue.Bool) {
-          fixed.put(kernel.scalars().get(k).name(), v);
-          key.add(v);
-        }
-      }
+    if (!enabled) {
+      return new Choice(general, List.of());
     }
-    if (key.isEmpty()) {
-      return new Choice(general, List.of(), Map.of());
+    Forms kernelForms;
+    synchronized (forms) {
+      kernelForms = forms.computeIfAbsent(kernel, Forms::new);
     }
+    if (kernelForms.loopBounds.isEmpty()) {
+      return new Choice(general, List.of());
+    }
+    List<ScalarValue> key =
+        values.stream()
+            .filter(v -> v instanceof ScalarValue.Int || v instanceof ScalarValue.Bool)
+            .toList();
     CompletableFuture<KernelThreads> form;
     synchronized (forms) {
-      form = forms.computeIfAbsent(kernel, unused -> new Forms()).ready.get(key);
+      form = kernelForms.ready.get(key);
     }
     KernelThreads specialised =
         form != null && form.isDone() ? form.exceptionally(e -> null).join() : null;
     if (specialised == null) {
-      return new Choice(general, key, fixed);
+      return new Choice(general, key);
     }
     specialisedLaunches.incrementAndGet();
-    return new Choice(specialised, key, fixed);
+    return new Choice(specialised, key);
   }
 
   /**
-   * Counts {@code nanos}, the run time of a launch of {@code kernel} that ran {@code choice}, and
-   * asks for the form of its values where their launches have run long enough.
+   * Counts {@code nanos}, the run time of a launch of {@code kernel} with the scalar values {@code
+   * values} that ran {@code choice}, and asks for the form of its values where their launches have
+   * run long enough.
    */
-  void ran(Kernel kernel, Choice choice, long nanos) {
+  void ran(Kernel kernel, List<ScalarValue> values, Choice choice, long nanos) {
     if (choice.key().isEmpty()) {
       return;
     }
@@ -186,13 +193,20 @@ final class LaunchSpecialisations {
         return;
       }
       kernelForms.runNanos.remove(choice.key());
-      if (!ScalarSpecialisation.fixesShortLoop(kernel, choice.fixed(), SHORT_LOOP)) {
+      Map<String, ScalarValue> fixed = new HashMap<>();
+      for (int k = 0; k < values.size(); k++) {
+        ScalarValue v = values.get(k);
+        if (v instanceof ScalarValue.Int || v instanceof ScalarValue.Bool) {
+          fixed.put(kernel.scalars().get(k).name(), v);
+        }
+      }
+      if (!ScalarSpecialisation.fixesShortLoop(kernelForms.loopBounds, fixed, SHORT_LOOP)) {
         if (kernelForms.unsuited.size() < MAX_COUNTED) {
           kernelForms.unsuited.add(List.copyOf(choice.key()));
         }
         return;
       }
-      Kernel specialised = ScalarSpecialisation.of(kernel, choice.fixed());
+      Kernel specialised = ScalarSpecialisation.of(kernel, fixed);
       kernelForms.ready.put(
           List.copyOf(choice.key()),
           CompletableFuture.supplyAsync(() -> compiler.apply(specialised), executor));

@@ -81,7 +81,10 @@ class ScalarSpecialisationTest {
             List.of(new KernelStmt.Declare(X, M), overX));
     Map<String, ScalarValue> small = Map.of("k", new ScalarValue.Int(ScalarType.I64, 3));
     Map<String, ScalarValue> large = Map.of("k", new ScalarValue.Int(ScalarType.I64, 17));
-    assertFalse(ScalarSpecialisation.fixesShortLoop(kernel, small, 16), "k + x reads a local");
+    assertFalse(
+        ScalarSpecialisation.fixesShortLoop(
+            ScalarSpecialisation.loopBoundScalars(kernel), small, 16),
+        "k + x reads a local");
     Kernel nested =
         new Kernel(
             "k",
@@ -89,9 +92,18 @@ class ScalarSpecialisationTest {
             List.of(K, M),
             List.of(),
             List.of(new KernelStmt.If(less(M, K), List.of(overK), List.of())));
-    assertTrue(ScalarSpecialisation.fixesShortLoop(nested, small, 16), "k + k with k = 3");
-    assertFalse(ScalarSpecialisation.fixesShortLoop(nested, large, 16), "k = 17");
-    assertFalse(ScalarSpecialisation.fixesShortLoop(nested, Map.of(), 16), "no values");
+    assertTrue(
+        ScalarSpecialisation.fixesShortLoop(
+            ScalarSpecialisation.loopBoundScalars(nested), small, 16),
+        "k + k with k = 3");
+    assertFalse(
+        ScalarSpecialisation.fixesShortLoop(
+            ScalarSpecialisation.loopBoundScalars(nested), large, 16),
+        "k = 17");
+    assertFalse(
+        ScalarSpecialisation.fixesShortLoop(
+            ScalarSpecialisation.loopBoundScalars(nested), Map.of(), 16),
+        "no values");
   }
 
   private static void collect(List<KernelStmt> body, List<String> reads, List<ScalarValue> values) {
