@@ -1,5 +1,6 @@
 package dev.l0.kernels.jvm;
 
+import dev.l0.ir.L0ConfigurationError;
 import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.ScalarSpecialisation;
@@ -110,14 +111,17 @@ final class LaunchSpecialisations {
   }
 
   /**
-   * Specialisations compiled by {@code compiler} in the background, on where {@value #PROPERTY} is
-   * not {@code false}.
+   * Specialisations compiled by {@code compiler} in the background, on unless {@value #PROPERTY} is
+   * {@code false}.
+   *
+   * @throws L0ConfigurationError where {@value #PROPERTY} is neither {@code true} nor {@code false}
    */
   static LaunchSpecialisations inBackground(Function<Kernel, KernelThreads> compiler) {
     return new LaunchSpecialisations(
         compiler,
         BACKGROUND,
-        !"false".equals(System.getProperty(PROPERTY)),
+        L0ConfigurationError.booleanProperty(
+            PROPERTY, true, "whether the JVM backend compiles kernels for their launches' scalars"),
         RUN_TIME_BEFORE_A_FORM_NANOS);
   }
 
