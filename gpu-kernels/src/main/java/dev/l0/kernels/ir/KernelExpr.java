@@ -40,6 +40,24 @@ public sealed interface KernelExpr {
     return List.of();
   }
 
+  /** This expression made of {@code children} instead, given in {@link #children()}'s order. */
+  default KernelExpr withChildren(List<KernelExpr> children) {
+    if (this instanceof Binary b) {
+      return new Binary(b.op(), b.operandType(), children.get(0), children.get(1));
+    } else if (this instanceof Unary u) {
+      return new Unary(u.op(), children.get(0));
+    } else if (this instanceof Call c) {
+      return new Call(c.function(), children);
+    } else if (this instanceof Select) {
+      return new Select(children.get(0), children.get(1), children.get(2));
+    } else if (this instanceof Load l) {
+      return new Load(l.buffer(), children.get(0));
+    } else if (this instanceof SharedLoad l) {
+      return new SharedLoad(l.array(), children.get(0));
+    }
+    return this;
+  }
+
   /** A constant. */
   record Constant(ScalarValue value) implements KernelExpr {
     @Override

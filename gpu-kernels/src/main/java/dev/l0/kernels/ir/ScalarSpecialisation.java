@@ -149,27 +149,6 @@ public final class ScalarSpecialisation {
       ScalarValue value = values.get(v.name());
       return value == null ? v : new KernelExpr.Constant(value);
     }
-    if (e instanceof KernelExpr.Binary b) {
-      return new KernelExpr.Binary(
-          b.op(), b.operandType(), expr(b.left(), values), expr(b.right(), values));
-    }
-    if (e instanceof KernelExpr.Unary u) {
-      return new KernelExpr.Unary(u.op(), expr(u.operand(), values));
-    }
-    if (e instanceof KernelExpr.Call c) {
-      return new KernelExpr.Call(
-          c.function(), c.args().stream().map(a -> expr(a, values)).toList());
-    }
-    if (e instanceof KernelExpr.Select s) {
-      return new KernelExpr.Select(
-          expr(s.condition(), values), expr(s.ifTrue(), values), expr(s.ifFalse(), values));
-    }
-    if (e instanceof KernelExpr.Load l) {
-      return new KernelExpr.Load(l.buffer(), expr(l.index(), values));
-    }
-    if (e instanceof KernelExpr.SharedLoad l) {
-      return new KernelExpr.SharedLoad(l.array(), expr(l.index(), values));
-    }
-    return e;
+    return e.withChildren(e.children().stream().map(c -> expr(c, values)).toList());
   }
 }

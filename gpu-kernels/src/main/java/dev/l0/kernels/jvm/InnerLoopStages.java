@@ -339,7 +339,7 @@ final class InnerLoopStages {
     if (e instanceof KernelExpr.Var v) {
       names.add(v.name());
     }
-    for (KernelExpr child : children(e)) {
+    for (KernelExpr child : e.children()) {
       variables(child, names);
     }
   }
@@ -348,7 +348,7 @@ final class InnerLoopStages {
     if (e instanceof KernelExpr.Load || e instanceof KernelExpr.SharedLoad) {
       return true;
     }
-    return children(e).stream().anyMatch(InnerLoopStages::hasLoad);
+    return e.children().stream().anyMatch(InnerLoopStages::hasLoad);
   }
 
   /** The function {@code VectorMath} computes {@code e} with, if {@code e} is a costly call. */
@@ -379,53 +379,7 @@ final class InnerLoopStages {
 
   /** The arguments of a call: a {@code Call}'s, or a {@code pow}'s two operands. */
   private static List<KernelExpr> arguments(KernelExpr call) {
-    return call instanceof KernelExpr.Binary b ? List.of(b.left(), b.right()) : children(call);
-  }
-
-  /** The operands of {@code e}. */
-  private static List<KernelExpr> children(KernelExpr e) {
-    if (e instanceof KernelExpr.Binary b) {
-      return List.of(b.left(), b.right());
-    }
-    if (e instanceof KernelExpr.Unary u) {
-      return List.of(u.operand());
-    }
-    if (e instanceof KernelExpr.Call c) {
-      return c.args();
-    }
-    if (e instanceof KernelExpr.Select s) {
-      return List.of(s.condition(), s.ifTrue(), s.ifFalse());
-    }
-    if (e instanceof KernelExpr.Load l) {
-      return List.of(l.index());
-    }
-    if (e instanceof KernelExpr.SharedLoad l) {
-      return List.of(l.index());
-    }
-    return List.of();
-  }
-
-  /** {@code e} with the operands {@code children}, in {@link #children}'s order. */
-  private static KernelExpr withChildren(KernelExpr e, List<KernelExpr> children) {
-    if (e instanceof KernelExpr.Binary b) {
-      return new KernelExpr.Binary(b.op(), b.operandType(), children.get(0), children.get(1));
-    }
-    if (e instanceof KernelExpr.Unary u) {
-      return new KernelExpr.Unary(u.op(), children.get(0));
-    }
-    if (e instanceof KernelExpr.Call c) {
-      return new KernelExpr.Call(c.function(), children);
-    }
-    if (e instanceof KernelExpr.Select s) {
-      return new KernelExpr.Select(children.get(0), children.get(1), children.get(2));
-    }
-    if (e instanceof KernelExpr.Load l) {
-      return new KernelExpr.Load(l.buffer(), children.get(0));
-    }
-    if (e instanceof KernelExpr.SharedLoad l) {
-      return new KernelExpr.SharedLoad(l.array(), children.get(0));
-    }
-    return e;
+    return call instanceof KernelExpr.Binary b ? List.of(b.left(), b.right()) : call.children();
   }
 
   // ------------------------------------------------------------------ regions
@@ -555,7 +509,7 @@ final class InnerLoopStages {
                 || StagedMap.stagedFunction(e) != null
             ? 1
             : 0;
-    return own + children(e).stream().mapToInt(InnerLoopStages::operations).sum();
+    return own + e.children().stream().mapToInt(InnerLoopStages::operations).sum();
   }
 
   /**
@@ -591,7 +545,7 @@ final class InnerLoopStages {
     if (e instanceof KernelExpr.Var v && !declared.containsKey(v.name())) {
       inputs.putIfAbsent(v.name(), v);
     }
-    for (KernelExpr child : children(e)) {
+    for (KernelExpr child : e.children()) {
       reads(child, declared, inputs);
     }
   }
@@ -803,7 +757,7 @@ final class InnerLoopStages {
         return new Info(tainted.contains(v.name()), variableLevels.getOrDefault(v.name(), 0));
       }
       Info info = Info.NONE;
-      for (KernelExpr child : children(e)) {
+      for (KernelExpr child : e.children()) {
         info = info.and(info(child, context, record));
       }
       if (e instanceof KernelExpr.Load l && storedTo(l)) {
@@ -1092,7 +1046,7 @@ final class InnerLoopStages {
       if (callLevel != null && callLevel < level) {
         steps.add(step(units.get(e).cursor()));
       }
-      for (KernelExpr child : children(e)) {
+      for (KernelExpr child : e.children()) {
         earlierCalls(child, level, steps);
       }
     }
@@ -1128,7 +1082,7 @@ final class InnerLoopStages {
       if (callLevel != null && callLevel < level) {
         return;
       }
-      for (KernelExpr child : children(e)) {
+      for (KernelExpr child : e.children()) {
         argumentStores(child, level, needed, stores, calls);
       }
     }
@@ -1142,7 +1096,7 @@ final class InnerLoopStages {
       if (e instanceof KernelExpr.Var v) {
         needed.add(v.name());
       }
-      for (KernelExpr child : children(e)) {
+      for (KernelExpr child : e.children()) {
         reads(child, level, needed);
       }
     }
@@ -1222,7 +1176,7 @@ final class InnerLoopStages {
       if (callLevel != null && callLevel < level) {
         return new KernelExpr.Load(units.get(e).results().get(0), previous(units.get(e).cursor()));
       }
-      return withChildren(e, children(e).stream().map(c -> rewritten(c, level)).toList());
+      return e.withChildren(e.children().stream().map(c -> rewritten(c, level)).toList());
     }
   }
 }
