@@ -3,7 +3,9 @@ package dev.l0.kernels.jvm;
 import dev.l0.ir.L0ConfigurationError;
 import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.ScalarSpecialisation;
+import dev.l0.kernels.lower.ThreadScratch;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -200,8 +202,10 @@ final class LaunchSpecialisations {
       Map<String, ScalarValue> fixed = new HashMap<>();
       for (int k = 0; k < values.size(); k++) {
         ScalarValue v = values.get(k);
-        if (v instanceof ScalarValue.Int || v instanceof ScalarValue.Bool) {
-          fixed.put(kernel.scalars().get(k).name(), v);
+        KernelExpr.Var parameter = kernel.scalars().get(k);
+        if ((v instanceof ScalarValue.Int || v instanceof ScalarValue.Bool)
+            && !partStart(kernel, parameter)) {
+          fixed.put(parameter.name(), v);
         }
       }
       if (!ScalarSpecialisation.fixesShortLoop(kernelForms.loopBounds, fixed, SHORT_LOOP)) {
@@ -215,6 +219,17 @@ final class LaunchSpecialisations {
           List.copyOf(choice.key()),
           CompletableFuture.supplyAsync(() -> compiler.apply(specialised), executor));
     }
+  }
+
+  /**
+   * Whether {@code parameter} is where a part of one of {@code kernel}'s thread-private buffers
+   * begins ({@link ThreadScratch#isPartStart}). It stays a variable in a form: {@link
+   * ThreadPrivateParts} tells a thread's arrays apart by their part starts, so a form with them
+   * folded into constants would stage no loop that reads one of the thread's arrays and writes
+   * another (OptionPricing's Black-Scholes step reads the bridged paths and writes the prices).
+   */
+  private static boolean partStart(Kernel kernel, KernelExpr.Var parameter) {
+    return kernel.buffers().stream().anyMatch(b -> ThreadScratch.isPartStart(b, parameter));
   }
 
   /** The launches so far that ran a specialised form. */

@@ -16,7 +16,9 @@ import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.kernels.lower.LoweredPrograms;
+import dev.l0.opt.KernelPlan;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
 import java.io.IOException;
@@ -124,13 +126,7 @@ class LaunchSpecialisationsTest {
   @ParameterizedTest
   @CsvSource({"small,4096", "medium,512"})
   void optionPricingRunsSpecialisedWithTheSamePrices(String size, int paths) throws IOException {
-    Path data =
-        Stream.of(
-                Path.of("..", "..", "shared", "data", "finpar"),
-                Path.of("..", "shared", "data", "finpar"))
-            .filter(Files::isDirectory)
-            .findFirst()
-            .orElse(null);
+    Path data = finparData();
     assumeTrue(data != null, "FinPar datasets not found at ../shared/data/finpar; skipped");
     FinparBenchmark bench = FinparBenchmark.OPTION_PRICING;
     List<Value> input =
@@ -145,6 +141,76 @@ class LaunchSpecialisationsTest {
     Value second = runner.call(FinparBenchmark.ENTRY, input);
     assertTrue(executor.specialisedLaunches() > 0, "the second call runs specialised forms");
     assertEquals(first, second, size);
+  }
+
+  /**
+   * A form keeps reading the part starts of the thread's arrays ({@code ThreadScratch}) as
+   * variables, so it stages the loops the general form stages: at a method budget of 4500 bytes
+   * OptionPricing medium's path kernel (cut to 512 paths) stages its draws (a region) and its
+   * Black-Scholes step over the dates ({@code exp}), and so does its form. With the part starts
+   * folded into constants the form staged only the draws: the step reads the bridged paths and
+   * writes the prices, two arrays it could no longer tell apart.
+   */
+  @Test
+  void aFormOfOptionPricingStagesItsDrawsAndItsBlackScholesStep() throws IOException {
+    Path data = finparData();
+    assumeTrue(data != null, "FinPar datasets not found at ../shared/data/finpar; skipped");
+    FinparBenchmark bench = FinparBenchmark.OPTION_PRICING;
+    List<Value> input =
+        new ArrayList<>(bench.readInput(bench.program(), bench.dataset(data, "medium")));
+    input.set(1, new ScalarValue.Int(ScalarType.I32, 512));
+    List<Kernel> compiled = new ArrayList<>();
+    Function<Kernel, KernelThreads> compiler =
+        kernel -> {
+          compiled.add(kernel);
+          return JaninoKernels.compile(kernel);
+        };
+    JvmKernelExecutor executor =
+        new JvmKernelExecutor(2, LaunchSpecialisations.on(compiler, Runnable::run, 1));
+    HostRunner runner = new HostRunner(Optimizer.optimize(bench.program()), executor);
+    runner.call(FinparBenchmark.ENTRY, input);
+    runner.call(FinparBenchmark.ENTRY, input);
+    assertTrue(executor.specialisedLaunches() > 0, "the second call runs specialised forms");
+    Kernel form =
+        compiled.stream()
+            .filter(k -> k.name().endsWith("_partials"))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no form of the path kernel compiled"));
+    int budget = 4500;
+    Kernel general = lowered(bench, form.name());
+    List<List<String>> staged = List.of(List.of("region"), List.of("exp"));
+    assertEquals(staged, stagedFunctions(general, budget), "the general form of " + form.name());
+    assertEquals(staged, stagedFunctions(form, budget), "the form of " + form.name());
+  }
+
+  /** The functions each loop of {@code kernel} that runs lane-wise applies. */
+  private static List<List<String>> stagedFunctions(Kernel kernel, int methodBudget) {
+    return InnerLoopStages.inside(kernel.body(), methodBudget).stream()
+        .map(InnerLoopStages::functions)
+        .toList();
+  }
+
+  /** The kernel named {@code name} of {@code bench}'s optimised program, lowered for the JVM. */
+  private static Kernel lowered(FinparBenchmark bench, String name) throws IOException {
+    KernelPlan plan = Optimizer.optimize(bench.program()).kernelPlan();
+    return plan.kernels().stream()
+        .flatMap(
+            k ->
+                KernelLowering.lower(plan, k, JvmGroupRunner.LAUNCH_CONFIGURATION)
+                    .kernels()
+                    .stream())
+        .filter(k -> k.name().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no kernel " + name));
+  }
+
+  private static Path finparData() {
+    return Stream.of(
+            Path.of("..", "..", "shared", "data", "finpar"),
+            Path.of("..", "shared", "data", "finpar"))
+        .filter(Files::isDirectory)
+        .findFirst()
+        .orElse(null);
   }
 
   private static KernelGroup group() {
