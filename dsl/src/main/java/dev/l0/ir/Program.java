@@ -1,7 +1,11 @@
 package dev.l0.ir;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** An L0 program: a sequence of function definitions. */
 public record Program(List<FunDef> functions) {
@@ -11,6 +15,52 @@ public record Program(List<FunDef> functions) {
 
   public Optional<FunDef> function(String name) {
     return functions.stream().filter(f -> f.name().equals(name)).findFirst();
+  }
+
+  /**
+   * This program cut down to the function {@code entry} and the functions it calls, directly or
+   * through others (by name in a call, or as a SOAC's function), in their order: what running
+   * {@code entry} needs, so that a runner prepares no other entry's kernels (OptionPricing's Spark
+   * entry {@code payoffSums} cost {@code bin/l0 finpar} a second of compilation). The whole program
+   * when it defines no {@code entry}.
+   */
+  public Program reachableFrom(String entry) {
+    if (function(entry).isEmpty()) {
+      return this;
+    }
+    Set<String> reached = new HashSet<>();
+    Deque<String> pending = new ArrayDeque<>(List.of(entry));
+    while (!pending.isEmpty()) {
+      String name = pending.pop();
+      Optional<FunDef> f = function(name);
+      if (f.isPresent() && reached.add(name)) {
+        Set<String> called = new HashSet<>();
+        calledFunctions(f.get().body(), called);
+        pending.addAll(called);
+      }
+    }
+    return new Program(functions.stream().filter(f -> reached.contains(f.name())).toList());
+  }
+
+  /** Adds the names {@code e} calls or passes to a SOAC (built-ins included) to {@code names}. */
+  private static void calledFunctions(Expr e, Set<String> names) {
+    if (e instanceof Expr.Call c) {
+      names.add(c.function());
+    }
+    FunArg soacFunction =
+        e instanceof Expr.Map m
+            ? m.function()
+            : e instanceof Expr.Filter f
+                ? f.function()
+                : e instanceof Expr.Reduce r
+                    ? r.function()
+                    : e instanceof Expr.Scan s ? s.function() : null;
+    if (soacFunction instanceof FunArg.FunctionRef ref) {
+      names.add(ref.name());
+    }
+    for (Expr child : e.children()) {
+      calledFunctions(child, names);
+    }
   }
 
   /** Rewrites every function body bottom-up with {@code rule} (see {@link Expr#transformUp}). */

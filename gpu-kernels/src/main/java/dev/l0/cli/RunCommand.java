@@ -62,6 +62,8 @@ final class RunCommand implements Command {
       err.println("exact float sums: " + String.join("; ", exact.get().notes()));
       typed = TypeChecker.check(exact.get().summands());
     }
+    // only what the entry runs: no other entry's kernels compiled (the whole file is checked above)
+    typed = TypeChecker.check(typed.program().reachableFrom(entry.name()));
     String input = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     List<Value> arguments =
         ValueReader.read(input, entry.params().stream().map(Param::type).toList(), "<stdin>");
