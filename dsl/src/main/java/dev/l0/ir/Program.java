@@ -34,16 +34,23 @@ public record Program(List<FunDef> functions) {
       String name = pending.pop();
       Optional<FunDef> f = function(name);
       if (f.isPresent() && reached.add(name)) {
-        Set<String> called = new HashSet<>();
-        calledFunctions(f.get().body(), called);
-        pending.addAll(called);
+        pending.addAll(calledFunctions(f.get().body()));
       }
     }
     return new Program(functions.stream().filter(f -> reached.contains(f.name())).toList());
   }
 
-  /** Adds the names {@code e} calls or passes to a SOAC (built-ins included) to {@code names}. */
-  private static void calledFunctions(Expr e, Set<String> names) {
+  /**
+   * The names of the functions {@code e} calls or passes to a SOAC as its function, built-ins
+   * included, at any depth.
+   */
+  public static Set<String> calledFunctions(Expr e) {
+    Set<String> names = new HashSet<>();
+    addCalledFunctions(e, names);
+    return names;
+  }
+
+  private static void addCalledFunctions(Expr e, Set<String> names) {
     if (e instanceof Expr.Call c) {
       names.add(c.function());
     }
@@ -59,7 +66,7 @@ public record Program(List<FunDef> functions) {
       names.add(ref.name());
     }
     for (Expr child : e.children()) {
-      calledFunctions(child, names);
+      addCalledFunctions(child, names);
     }
   }
 

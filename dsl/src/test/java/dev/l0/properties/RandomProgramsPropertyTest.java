@@ -3,8 +3,6 @@ package dev.l0.properties;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.l0.ir.Expr;
-import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Program;
 import dev.l0.testing.ProgramCase;
@@ -114,7 +112,7 @@ class RandomProgramsPropertyTest {
             referencedSoFar.contains(f.name()),
             f.name() + " is never referenced by a later function");
       }
-      Set<String> own = referencedFunctions(f.body());
+      Set<String> own = Program.calledFunctions(f.body());
       assertTrue(!own.contains(f.name()), f.name() + " refers to itself");
       referencedSoFar.addAll(own);
     }
@@ -173,28 +171,6 @@ class RandomProgramsPropertyTest {
   @Property(tries = 1000, afterFailure = AfterFailureMode.SAMPLE_FIRST)
   void valuesHaveTheirTypes(@ForAll("values") TypedValue v) {
     assertTrue(ValueShapes.conforms(v.value(), v.type()), v.value() + " is not a " + v.type());
-  }
-
-  private static Set<String> referencedFunctions(Expr e) {
-    Set<String> names = new HashSet<>();
-    if (e instanceof Expr.Call call) {
-      names.add(call.function());
-    }
-    FunArg function =
-        e instanceof Expr.Map m
-            ? m.function()
-            : e instanceof Expr.Filter f
-                ? f.function()
-                : e instanceof Expr.Reduce r
-                    ? r.function()
-                    : e instanceof Expr.Scan s ? s.function() : null;
-    if (function instanceof FunArg.FunctionRef ref) {
-      names.add(ref.name());
-    }
-    for (Expr child : e.children()) {
-      names.addAll(referencedFunctions(child));
-    }
-    return names;
   }
 
   @Provide

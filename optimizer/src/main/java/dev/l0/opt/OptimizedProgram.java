@@ -2,8 +2,6 @@ package dev.l0.opt;
 
 import static java.util.stream.Collectors.partitioningBy;
 
-import dev.l0.ir.Expr;
-import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.L0ResourceError;
@@ -316,29 +314,10 @@ public final class OptimizedProgram {
   private static List<String> entryFunctions(Program program) {
     Set<String> called = new HashSet<>();
     for (FunDef f : program.functions()) {
-      Set<String> callees = new HashSet<>();
-      addCallees(f.body(), callees);
+      Set<String> callees = Program.calledFunctions(f.body());
       callees.remove(f.name());
       called.addAll(callees);
     }
     return program.functions().stream().map(FunDef::name).filter(n -> !called.contains(n)).toList();
-  }
-
-  private static void addCallees(Expr e, Set<String> out) {
-    if (e instanceof Expr.Call c) {
-      out.add(c.function());
-    }
-    FunArg f =
-        e instanceof Expr.Map m
-            ? m.function()
-            : e instanceof Expr.Filter fl
-                ? fl.function()
-                : e instanceof Expr.Reduce r
-                    ? r.function()
-                    : e instanceof Expr.Scan sc ? sc.function() : null;
-    if (f instanceof FunArg.FunctionRef ref) {
-      out.add(ref.name());
-    }
-    e.children().forEach(child -> addCallees(child, out));
   }
 }
