@@ -1,9 +1,43 @@
 package dev.l0.kernels.ir;
 
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /** A statement of kernel code, run by every thread of every block of a launch. */
 public sealed interface KernelStmt {
+
+  /**
+   * This statement with each of its own expressions rewritten by {@code expressions} and each of
+   * its statement lists (an {@code if}'s branches, a loop's body) by {@code bodies}.
+   */
+  default KernelStmt withParts(
+      UnaryOperator<KernelExpr> expressions, UnaryOperator<List<KernelStmt>> bodies) {
+    if (this instanceof Declare d) {
+      return new Declare(d.variable(), expressions.apply(d.initial()));
+    } else if (this instanceof Assign a) {
+      return new Assign(a.variable(), expressions.apply(a.value()));
+    } else if (this instanceof Store st) {
+      return new Store(st.buffer(), expressions.apply(st.index()), expressions.apply(st.value()));
+    } else if (this instanceof SharedStore st) {
+      return new SharedStore(
+          st.array(), expressions.apply(st.index()), expressions.apply(st.value()));
+    } else if (this instanceof If i) {
+      return new If(
+          expressions.apply(i.condition()), bodies.apply(i.thenBody()), bodies.apply(i.elseBody()));
+    } else if (this instanceof For f) {
+      return new For(
+          f.counter(),
+          expressions.apply(f.start()),
+          expressions.apply(f.bound()),
+          expressions.apply(f.step()),
+          bodies.apply(f.body()));
+    } else if (this instanceof While w) {
+      return new While(expressions.apply(w.condition()), bodies.apply(w.body()));
+    } else if (this instanceof RaiseError r) {
+      return new RaiseError(r.code(), r.values().stream().map(expressions).toList());
+    }
+    return this;
+  }
 
   /**
    * Declares the mutable local {@code variable}, initialised to {@code initial}; in scope to the

@@ -103,45 +103,9 @@ public final class ScalarSpecialisation {
 
   private static List<KernelStmt> statements(
       List<KernelStmt> body, Map<String, ScalarValue> values) {
-    return body.stream().map(s -> statement(s, values)).toList();
-  }
-
-  private static KernelStmt statement(KernelStmt s, Map<String, ScalarValue> values) {
-    if (s instanceof KernelStmt.Declare d) {
-      return new KernelStmt.Declare(d.variable(), expr(d.initial(), values));
-    }
-    if (s instanceof KernelStmt.Assign a) {
-      return new KernelStmt.Assign(a.variable(), expr(a.value(), values));
-    }
-    if (s instanceof KernelStmt.Store st) {
-      return new KernelStmt.Store(st.buffer(), expr(st.index(), values), expr(st.value(), values));
-    }
-    if (s instanceof KernelStmt.SharedStore st) {
-      return new KernelStmt.SharedStore(
-          st.array(), expr(st.index(), values), expr(st.value(), values));
-    }
-    if (s instanceof KernelStmt.If i) {
-      return new KernelStmt.If(
-          expr(i.condition(), values),
-          statements(i.thenBody(), values),
-          statements(i.elseBody(), values));
-    }
-    if (s instanceof KernelStmt.For f) {
-      return new KernelStmt.For(
-          f.counter(),
-          expr(f.start(), values),
-          expr(f.bound(), values),
-          expr(f.step(), values),
-          statements(f.body(), values));
-    }
-    if (s instanceof KernelStmt.While w) {
-      return new KernelStmt.While(expr(w.condition(), values), statements(w.body(), values));
-    }
-    if (s instanceof KernelStmt.RaiseError r) {
-      return new KernelStmt.RaiseError(
-          r.code(), r.values().stream().map(v -> expr(v, values)).toList());
-    }
-    return s;
+    return body.stream()
+        .map(s -> s.withParts(e -> expr(e, values), b -> statements(b, values)))
+        .toList();
   }
 
   private static KernelExpr expr(KernelExpr e, Map<String, ScalarValue> values) {

@@ -1144,31 +1144,7 @@ final class InnerLoopStages {
 
     /** {@code s} with each staged call of a level below {@code level} a load of its result. */
     private KernelStmt rewrittenStatement(KernelStmt s, int level) {
-      if (s instanceof KernelStmt.Declare d) {
-        return new KernelStmt.Declare(d.variable(), rewritten(d.initial(), level));
-      }
-      if (s instanceof KernelStmt.Assign a) {
-        return new KernelStmt.Assign(a.variable(), rewritten(a.value(), level));
-      }
-      if (s instanceof KernelStmt.Store st) {
-        return new KernelStmt.Store(
-            st.buffer(), rewritten(st.index(), level), rewritten(st.value(), level));
-      }
-      if (s instanceof KernelStmt.SharedStore st) {
-        return new KernelStmt.SharedStore(
-            st.array(), rewritten(st.index(), level), rewritten(st.value(), level));
-      }
-      if (s instanceof KernelStmt.If i) {
-        return new KernelStmt.If(
-            rewritten(i.condition(), level),
-            rewritten(i.thenBody(), level),
-            rewritten(i.elseBody(), level));
-      }
-      if (s instanceof KernelStmt.For f) {
-        return new KernelStmt.For(
-            f.counter(), f.start(), f.bound(), f.step(), rewritten(f.body(), level));
-      }
-      return s;
+      return s.withParts(e -> rewritten(e, level), body -> rewritten(body, level));
     }
 
     private KernelExpr rewritten(KernelExpr e, int level) {

@@ -64,12 +64,7 @@ final class LaunchSpecialisations {
 
   /** Compiles the specialised forms of every runner, one at a time, on a daemon thread. */
   private static final ExecutorService BACKGROUND =
-      Executors.newSingleThreadExecutor(
-          task -> {
-            Thread thread = new Thread(task, "l0-jvm-specialiser");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newSingleThreadExecutor(ParallelRanges.daemonThreads("l0-jvm-specialiser"));
 
   private final Function<Kernel, KernelThreads> compiler;
   private final Executor executor;

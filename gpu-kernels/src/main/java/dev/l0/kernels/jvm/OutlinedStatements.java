@@ -104,18 +104,43 @@ final class OutlinedStatements {
       }
       KernelStmt best = null;
       int bestSize = 0;
-      for (Map.Entry<KernelStmt, Integer> c : candidates.entrySet()) {
-        int size = c.getValue();
+      // in the body's order, so that of candidates of one size the first is moved whatever the
+      // statements' identity hash codes (the printed Java, and so the compiled-class cache, stays
+      // the same from run to run)
+      List<KernelStmt> inOrder = new ArrayList<>();
+      compoundStatements(body, inOrder);
+      for (KernelStmt candidate : inOrder) {
+        Integer size = candidates.get(candidate);
+        if (size == null) {
+          continue;
+        }
         boolean fits = size <= budget;
         boolean bestFits = best != null && bestSize <= budget;
         if (best == null
             || (fits && (!bestFits || size > bestSize))
             || (!fits && !bestFits && size < bestSize)) {
-          best = c.getKey();
+          best = candidate;
           bestSize = size;
         }
       }
       chosen.add(best);
+    }
+  }
+
+  /** Adds the {@code if}s and loops of {@code body}, at any depth, to {@code out} in its order. */
+  private static void compoundStatements(List<KernelStmt> body, List<KernelStmt> out) {
+    for (KernelStmt s : body) {
+      if (s instanceof KernelStmt.If i) {
+        out.add(s);
+        compoundStatements(i.thenBody(), out);
+        compoundStatements(i.elseBody(), out);
+      } else if (s instanceof KernelStmt.For f) {
+        out.add(s);
+        compoundStatements(f.body(), out);
+      } else if (s instanceof KernelStmt.While w) {
+        out.add(s);
+        compoundStatements(w.body(), out);
+      }
     }
   }
 

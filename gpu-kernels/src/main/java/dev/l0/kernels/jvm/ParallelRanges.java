@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -21,14 +22,21 @@ final class ParallelRanges {
   private static final int RANGES_PER_WORKER = 8;
 
   private static final ExecutorService HELPERS =
-      Executors.newCachedThreadPool(
-          runnable -> {
-            Thread thread = new Thread(runnable, "l0-jvm-kernel");
-            thread.setDaemon(true);
-            return thread;
-          });
+      Executors.newCachedThreadPool(daemonThreads("l0-jvm-kernel"));
 
   private ParallelRanges() {}
+
+  /**
+   * Makes the JVM backend's own threads: daemons named {@code name}, so they never keep the JVM
+   * alive.
+   */
+  static ThreadFactory daemonThreads(String name) {
+    return runnable -> {
+      Thread thread = new Thread(runnable, name);
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
 
   /** What one worker runs: ranges {@code [start, end)}, with its own state. */
   interface Worker {
