@@ -324,7 +324,6 @@ public final class JvmGroupRunner {
               code, unused -> new ArrayBlockingQueue<>(Runtime.getRuntime().availableProcessors()));
     }
     Queue<Object> used = new ConcurrentLinkedQueue<>();
-    long started = System.nanoTime();
     ParallelRanges.run(
         gridDim,
         parallelism,
@@ -351,6 +350,7 @@ public final class JvmGroupRunner {
                     Math.toIntExact(shared.get(k).elements(BLOCK_SIZE)));
           }
           return (start, end) -> {
+            long began = System.nanoTime();
             JvmSupport.takeRaised(0);
             int raised = code.run(own, scalars, start, end, gridDim);
             if (raised != 0) {
@@ -363,9 +363,10 @@ public final class JvmGroupRunner {
                 }
               }
             }
+            // counted range by range, so that a long launch asks for its form while it runs
+            specialisations.ran(kernel, scalarValues, choice, System.nanoTime() - began);
           };
         });
-    specialisations.ran(kernel, scalarValues, choice, System.nanoTime() - started);
     used.forEach(spares::offer);
     if (firstError.get() != Long.MAX_VALUE) {
       int errorCode = (int) (firstError.get() & 0xffffffffL);

@@ -24,26 +24,28 @@ import java.util.function.Function;
  * ({@link ScalarSpecialisation}): once the launches of a kernel with the same such values have run
  * for {@link #RUN_TIME_BEFORE_A_FORM_NANOS} in all, a form compiled with them as constants is asked
  * for, so HotSpot folds what they decide (a path's loops over one date, one underlying and one
- * model in OptionPricing small run no loop code at all). The form compiles in the background, and
- * launches with those values run it once it is ready, the general form until then. The results are
- * the same bits either way: only integer and boolean values become constants, and the code computes
- * the same operations in the same order. Short runs compile nothing (a form costs a compilation and
- * HotSpot's warm-up of new code), nor do values that fix no loop's trip count at {@link
- * #SHORT_LOOP} or less (long loops gain nothing measurable); a kernel gets at most {@link
- * #MAX_FORMS} forms, and the run time of at most {@link #MAX_COUNTED} distinct values is counted,
- * so a kernel whose values change at every launch (a host loop's counter) compiles nothing more.
- * The system property {@value #PROPERTY} ({@code true} by default) set to {@code false} keeps every
- * launch on the general form. Thread-safe.
+ * model in OptionPricing small run no loop code at all). The run time is counted range by range of
+ * a launch's blocks ({@link ParallelRanges}) as each finishes, so a long launch asks for its form
+ * while it runs and the next launch can run it (OptionPricing large's first run is one launch of
+ * several seconds). The form compiles in the background, and launches with those values run it once
+ * it is ready, the general form until then. The results are the same bits either way: only integer
+ * and boolean values become constants, and the code computes the same operations in the same order.
+ * Short runs compile nothing (a form costs a compilation and HotSpot's warm-up of new code), nor do
+ * values that fix no loop's trip count at {@link #SHORT_LOOP} or less (long loops gain nothing
+ * measurable); a kernel gets at most {@link #MAX_FORMS} forms, and the run time of at most {@link
+ * #MAX_COUNTED} distinct values is counted, so a kernel whose values change at every launch (a host
+ * loop's counter) compiles nothing more. The system property {@value #PROPERTY} ({@code true} by
+ * default) set to {@code false} keeps every launch on the general form. Thread-safe.
  */
 final class LaunchSpecialisations {
   /** The system property that turns specialisation off when {@code false}. */
   static final String PROPERTY = "l0.jvm.specialise";
 
   /**
-   * The run time of a kernel's launches with the same values (general form, all launches together)
-   * after which their specialised form is asked for: 0.2 s, several times what compiling a form
-   * takes (OptionPricing's kernel, the largest of the FinPar programs, compiles in well under a
-   * second).
+   * The run time of a kernel's launches with the same values (general form, all launches' ranges of
+   * blocks together, on every worker) after which their specialised form is asked for: 0.2 s,
+   * several times what compiling a form takes (OptionPricing's kernel, the largest of the FinPar
+   * programs, compiles in well under a second).
    */
   static final long RUN_TIME_BEFORE_A_FORM_NANOS = 200_000_000L;
 
@@ -169,9 +171,9 @@ final class LaunchSpecialisations {
   }
 
   /**
-   * Counts {@code nanos}, the run time of a launch of {@code kernel} with the scalar values {@code
-   * values} that ran {@code choice}, and asks for the form of its values where their launches have
-   * run long enough.
+   * Counts {@code nanos}, the run time of a range of blocks of a launch of {@code kernel} with the
+   * scalar values {@code values} that ran {@code choice}, and asks for the form of its values where
+   * their launches' ranges have run long enough.
    */
   void ran(Kernel kernel, List<ScalarValue> values, Choice choice, long nanos) {
     if (choice.key().isEmpty()) {

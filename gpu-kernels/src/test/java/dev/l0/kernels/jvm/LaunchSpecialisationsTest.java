@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -100,6 +101,64 @@ class LaunchSpecialisationsTest {
     }
     assertEquals(kernels + LaunchSpecialisations.MAX_FORMS, compiled.get());
     assertEquals(LaunchSpecialisations.MAX_FORMS, runner.specialisedLaunches());
+  }
+
+  /**
+   * A launch's ranges of blocks count as each finishes: one long launch on two workers asks for its
+   * form after its first range, while its other ranges still run (OptionPricing large's first run
+   * is one launch of several seconds; counted per launch, its form was asked for only at its end),
+   * and the next launch runs the form with the same results.
+   */
+  @Test
+  void aLongLaunchAsksForItsFormWhileItRuns() {
+    KernelGroup group = group();
+    AtomicBoolean built = new AtomicBoolean();
+    AtomicInteger generalRanges = new AtomicInteger();
+    AtomicInteger rangesWhenAsked = new AtomicInteger(-1);
+    Function<Kernel, KernelThreads> compiler =
+        kernel -> {
+          KernelThreads code = JaninoKernels.compile(kernel);
+          if (built.get()) {
+            rangesWhenAsked.compareAndSet(-1, generalRanges.get());
+            return code;
+          }
+          return new KernelThreads() {
+            @Override
+            public int run(
+                Object[] memory, Object[] scalars, int firstBlock, int endBlock, int gridDim) {
+              int raised = code.run(memory, scalars, firstBlock, endBlock, gridDim);
+              generalRanges.incrementAndGet();
+              return raised;
+            }
+
+            @Override
+            public Object newWorkspace() {
+              return code.newWorkspace();
+            }
+          };
+        };
+    JvmGroupRunner runner =
+        new JvmGroupRunner(
+            group, 2, compiler, LaunchSpecialisations.on(compiler, Runnable::run, 1));
+    built.set(true);
+    double[] xs = new double[4096];
+    for (int i = 0; i < xs.length; i++) {
+      xs[i] = (i - 2048) / 64.0;
+    }
+    double[] first = run(runner, group, 9, xs);
+    int ranges = generalRanges.get();
+    assertTrue(ranges > 2, "the launch ran in " + ranges + " ranges on two workers");
+    assertTrue(
+        rangesWhenAsked.get() >= 1 && rangesWhenAsked.get() < ranges,
+        "the form was asked for after "
+            + rangesWhenAsked.get()
+            + " of the launch's "
+            + ranges
+            + " ranges");
+    assertEquals(0, runner.specialisedLaunches(), "the first launch ran the general form");
+    assertArrayEquals(bits(first), bits(run(runner, group, 9, xs)), "the second launch");
+    assertEquals(1, runner.specialisedLaunches(), "the second launch ran the form");
+    assertEquals(ranges, generalRanges.get(), "and none of the general form's ranges");
   }
 
   /**
