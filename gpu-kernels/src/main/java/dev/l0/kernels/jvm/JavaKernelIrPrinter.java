@@ -632,6 +632,16 @@ public final class JavaKernelIrPrinter {
     String bound = hoisted(f.bound(), "bound");
     String step = hoisted(f.step(), "step");
     java.util.Optional<InnerLoopStages> stages = innerStages(f);
+    java.util.Optional<Boolean> plain = plainIfKnown(f, stages);
+    if (plain.isPresent()) {
+      // decided here (a form's constant trip counts): the other variant would never run
+      if (plain.get()) {
+        plainLoop(f, start, bound, step);
+      } else {
+        longRun.print(start, bound, step);
+      }
+      return;
+    }
     String perIteration = stages.map(this::evaluationsPerIteration).orElse("1L");
     String fewRegionEvaluations =
         stages.filter(InnerLoopStages::hasRegion).isPresent()
@@ -665,6 +675,59 @@ public final class JavaKernelIrPrinter {
     longRun.print(start, bound, step);
     indent--;
     line("}");
+  }
+
+  /**
+   * Whether {@link #plainWhereShort}'s condition holds for {@code f}, where its start, bound and
+   * step and its inner loops' trip counts are constants; empty otherwise.
+   */
+  private static java.util.Optional<Boolean> plainIfKnown(
+      KernelStmt.For f, java.util.Optional<InnerLoopStages> stages) {
+    java.util.OptionalLong start = IntegerConstants.of(f.start());
+    java.util.OptionalLong bound = IntegerConstants.of(f.bound());
+    java.util.OptionalLong step = IntegerConstants.of(f.step());
+    java.util.OptionalLong perIteration =
+        stages.isPresent()
+            ? evaluationsPerIterationIfKnown(stages.get())
+            : java.util.OptionalLong.of(1);
+    if (start.isEmpty() || bound.isEmpty() || step.isEmpty() || perIteration.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    long length = bound.getAsLong() - start.getAsLong();
+    boolean fewRegionEvaluations =
+        stages.filter(InnerLoopStages::hasRegion).isPresent()
+            && length / step.getAsLong() * perIteration.getAsLong()
+                < InnerLoopStages.REGION_MIN_EVALUATIONS;
+    return java.util.Optional.of(
+        length < InnerLoopStages.MIN_ITERATIONS * step.getAsLong()
+            || perIteration.getAsLong() > InnerLoopStages.MAX_EVALUATIONS_PER_ITERATION
+            || fewRegionEvaluations);
+  }
+
+  /** {@link #evaluationsPerIteration} where every inner loop's trip count is a constant. */
+  private static java.util.OptionalLong evaluationsPerIterationIfKnown(InnerLoopStages stages) {
+    long most = 1;
+    for (InnerLoopStages.MathCall unit : stages.units()) {
+      long product = 1;
+      for (KernelStmt.For inner : unit.loops()) {
+        java.util.OptionalLong innerStart = IntegerConstants.of(inner.start());
+        java.util.OptionalLong innerBound = IntegerConstants.of(inner.bound());
+        java.util.OptionalLong innerStep = IntegerConstants.of(inner.step());
+        if (innerStart.isEmpty() || innerBound.isEmpty() || innerStep.isEmpty()) {
+          return java.util.OptionalLong.empty();
+        }
+        long trips =
+            Math.max(
+                0L,
+                (innerBound.getAsLong() - innerStart.getAsLong() + innerStep.getAsLong() - 1L)
+                    / innerStep.getAsLong());
+        product *= trips;
+      }
+      if (!unit.loops().isEmpty()) {
+        most = Math.max(most, product);
+      }
+    }
+    return java.util.OptionalLong.of(most);
   }
 
   /** A condition that holds where a run has too few iterations to be staged. */

@@ -2,6 +2,7 @@ package dev.l0.kernels.jvm;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -15,9 +16,12 @@ import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.ir.ScalarSpecialisation;
 import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.kernels.lower.LoweredPrograms;
+import dev.l0.kernels.vector.VectorMath;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
@@ -26,6 +30,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -159,6 +164,44 @@ class LaunchSpecialisationsTest {
     assertArrayEquals(bits(first), bits(run(runner, group, 9, xs)), "the second launch");
     assertEquals(1, runner.specialisedLaunches(), "the second launch ran the form");
     assertEquals(ranges, generalRanges.get(), "and none of the general form's ranges");
+  }
+
+  /**
+   * A form's loops whose trip counts are constants print only the variant they run (the per-row
+   * loop where a run is too short to stage, the staged one where it is long enough), where the
+   * general form prints both and decides per run: OptionPricing large's form went from 237 KB of
+   * Java with seven calls of the draws' region to 154 KB with one.
+   */
+  @Test
+  void aFormPrintsOnlyTheVariantItsConstantTripCountsRun() {
+    assumeTrue(VectorMath.lanewise(), "the loop stages lane-wise only with the vector module");
+    Kernel kernel = group().kernels().get(0);
+    String decidedPerRun = " < " + InnerLoopStages.MIN_ITERATIONS + "L * ";
+    String general = JavaKernelIrPrinter.print(kernel).source();
+    assertTrue(general.contains(decidedPerRun), "the general form decides per run");
+    assertTrue(general.contains("VectorMath.exp"), "and has the staged variant");
+    KernelExpr.Var k =
+        kernel.scalars().stream().filter(v -> v.type() == ScalarType.I32).findFirst().orElseThrow();
+    String few = specialised(kernel, k, 9);
+    assertFalse(few.contains(decidedPerRun), "a form of a short loop decides nothing per run");
+    assertFalse(few.contains("VectorMath.exp"), "and prints only the per-row loop");
+    String many = specialised(kernel, k, InnerLoopStages.MIN_ITERATIONS);
+    assertFalse(many.contains(decidedPerRun), "a form of a long loop decides nothing per run");
+    assertTrue(many.contains("VectorMath.exp"), "and prints the staged loop");
+    // the form of the short loop (the one LaunchSpecialisations compiles) gives the same bits
+    KernelGroup group = group();
+    double[] xs = {0.25, 1.5, -3.0, 7.75, 0.0, 2.0e-3};
+    double[] expected = run(new JvmGroupRunner(group, 1, JaninoKernels::compile), group, 9, xs);
+    JvmGroupRunner specialising = specialising(group, new AtomicInteger(), 1);
+    run(specialising, group, 9, xs);
+    assertArrayEquals(bits(expected), bits(run(specialising, group, 9, xs)), "the form's results");
+    assertEquals(1, specialising.specialisedLaunches(), "the second launch ran the form");
+  }
+
+  private static String specialised(Kernel kernel, KernelExpr.Var k, int value) {
+    return JavaKernelIrPrinter.print(
+            ScalarSpecialisation.of(kernel, Map.of(k.name(), new ScalarValue.Int(k.type(), value))))
+        .source();
   }
 
   /**
