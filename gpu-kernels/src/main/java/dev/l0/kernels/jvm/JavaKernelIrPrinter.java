@@ -625,7 +625,8 @@ public final class JavaKernelIrPrinter {
    * InnerLoopStages#MIN_ITERATIONS}), its inner loops evaluate a unit too often per iteration
    * ({@link InnerLoopStages#MAX_EVALUATIONS_PER_ITERATION}), or it has a region and evaluates its
    * units too few times ({@link InnerLoopStages#REGION_MIN_EVALUATIONS}), else as {@code longRun}
-   * prints it.
+   * prints it: decided per run, or here where the trip counts are constants ({@link #plainIfKnown},
+   * a form specialised to its launch's scalars), which prints only the variant that runs.
    */
   private void plainWhereShort(KernelStmt.For f, LongRun longRun) {
     String start = hoisted(f.start(), "start");
