@@ -50,6 +50,8 @@ public final class JvmKernelExecutor implements KernelExecutor {
     }
     this.parallelism = parallelism;
     this.specialisations = specialisations;
+    // while the program's kernels compile, warm the lane-wise math they will call
+    dev.l0.kernels.vector.VectorMathWarmUp.startOnce();
   }
 
   /** The threads a launch uses when no parallelism is given: the available processors. */
