@@ -133,29 +133,13 @@ final class Reifier {
       collect(loop.body(), site, repeated, uses);
     } else {
       List<Expr> children = e.children();
-      FunArg function = soacFunction(e);
+      FunArg function = e.soacFunction().orElse(null);
       int functionChildren = function == null ? 0 : function.children().size();
       boolean perElement = function instanceof FunArg.Lambda;
       for (int i = 0; i < children.size(); i++) {
         collect(children.get(i), site, repeated || (i < functionChildren && perElement), uses);
       }
     }
-  }
-
-  /**
-   * The function argument of a SOAC, whose sub-expressions come first in its children; else null.
-   */
-  private static FunArg soacFunction(Expr e) {
-    if (e instanceof Expr.Map m) {
-      return m.function();
-    } else if (e instanceof Expr.Filter f) {
-      return f.function();
-    } else if (e instanceof Expr.Reduce r) {
-      return r.function();
-    } else if (e instanceof Expr.Scan s) {
-      return s.function();
-    }
-    return null;
   }
 
   private static void record(Map<String, List<Use>> uses, String name, Use use) {

@@ -23,6 +23,23 @@ public sealed interface Expr {
    */
   List<Expr> children();
 
+  /**
+   * The function argument of a SOAC (map, filter, reduce, scan), whose sub-expressions come first
+   * in its children; empty for any other expression.
+   */
+  default java.util.Optional<FunArg> soacFunction() {
+    if (this instanceof Map m) {
+      return java.util.Optional.of(m.function());
+    } else if (this instanceof Filter f) {
+      return java.util.Optional.of(f.function());
+    } else if (this instanceof Reduce r) {
+      return java.util.Optional.of(r.function());
+    } else if (this instanceof Scan s) {
+      return java.util.Optional.of(s.function());
+    }
+    return java.util.Optional.empty();
+  }
+
   /** Applies {@code rule} to every node, children first. */
   default Expr transformUp(UnaryOperator<Expr> rule) {
     return rule.apply(mapChildren(child -> child.transformUp(rule)));

@@ -54,15 +54,7 @@ public record Program(List<FunDef> functions) {
     if (e instanceof Expr.Call c) {
       names.add(c.function());
     }
-    FunArg soacFunction =
-        e instanceof Expr.Map m
-            ? m.function()
-            : e instanceof Expr.Filter f
-                ? f.function()
-                : e instanceof Expr.Reduce r
-                    ? r.function()
-                    : e instanceof Expr.Scan s ? s.function() : null;
-    if (soacFunction instanceof FunArg.FunctionRef ref) {
+    if (e.soacFunction().orElse(null) instanceof FunArg.FunctionRef ref) {
       names.add(ref.name());
     }
     for (Expr child : e.children()) {

@@ -45,6 +45,9 @@ public final class VectorMathWarmUp {
             "whether the JVM backend warms its lane-wise math on a daemon thread")) {
       return;
     }
+    if (STARTED.get() != null) {
+      return;
+    }
     Thread thread = new Thread(VectorMathWarmUp::run, "l0-vector-math-warm-up");
     thread.setDaemon(true);
     if (STARTED.compareAndSet(null, thread)) {
