@@ -621,10 +621,7 @@ public final class JavaKernelIrPrinter {
   }
 
   /**
-   * {@code f} as it is where a run has too few iterations to be staged ({@link
-   * InnerLoopStages#MIN_ITERATIONS}), its inner loops evaluate a unit too often per iteration
-   * ({@link InnerLoopStages#MAX_EVALUATIONS_PER_ITERATION}), or it has a region and evaluates its
-   * units too few times ({@link InnerLoopStages#REGION_MIN_EVALUATIONS}), else as {@code longRun}
+   * {@code f} as it is where {@link JvmSupport#runsPlain} holds for a run, else as {@code longRun}
    * prints it: decided per run, or here where the trip counts are constants ({@link #plainIfKnown},
    * a form specialised to its launch's scalars), which prints only the variant that runs.
    */
@@ -643,31 +640,18 @@ public final class JavaKernelIrPrinter {
       }
       return;
     }
-    String perIteration = stages.map(this::evaluationsPerIteration).orElse("1L");
-    String fewRegionEvaluations =
-        stages.filter(InnerLoopStages::hasRegion).isPresent()
-            ? " || ("
-                + bound
-                + " - "
-                + start
-                + ") / "
-                + step
-                + " * "
-                + perIteration
-                + " < "
-                + InnerLoopStages.REGION_MIN_EVALUATIONS
-                + "L"
-            : "";
     line(
         "if ("
-            + shortRun(start, bound, step)
-            + " || "
-            + perIteration
-            + " > "
-            + InnerLoopStages.MAX_EVALUATIONS_PER_ITERATION
-            + "L"
-            + fewRegionEvaluations
-            + ") {");
+            + JvmSupport.class.getName()
+            + ".runsPlain("
+            + String.join(
+                ", ",
+                start,
+                bound,
+                step,
+                stages.map(this::evaluationsPerIteration).orElse("1L"),
+                String.valueOf(stages.filter(InnerLoopStages::hasRegion).isPresent()))
+            + ")) {");
     indent++;
     plainLoop(f, start, bound, step);
     indent--;
@@ -679,8 +663,8 @@ public final class JavaKernelIrPrinter {
   }
 
   /**
-   * Whether {@link #plainWhereShort}'s condition holds for {@code f}, where its start, bound and
-   * step and its inner loops' trip counts are constants; empty otherwise.
+   * {@link JvmSupport#runsPlain} for {@code f}, where its start, bound and step and its inner
+   * loops' trip counts are constants; empty otherwise.
    */
   private static java.util.Optional<Boolean> plainIfKnown(
       KernelStmt.For f, java.util.Optional<InnerLoopStages> stages) {
@@ -694,15 +678,13 @@ public final class JavaKernelIrPrinter {
     if (start.isEmpty() || bound.isEmpty() || step.isEmpty() || perIteration.isEmpty()) {
       return java.util.Optional.empty();
     }
-    long length = bound.getAsLong() - start.getAsLong();
-    boolean fewRegionEvaluations =
-        stages.filter(InnerLoopStages::hasRegion).isPresent()
-            && length / step.getAsLong() * perIteration.getAsLong()
-                < InnerLoopStages.REGION_MIN_EVALUATIONS;
     return java.util.Optional.of(
-        length < InnerLoopStages.MIN_ITERATIONS * step.getAsLong()
-            || perIteration.getAsLong() > InnerLoopStages.MAX_EVALUATIONS_PER_ITERATION
-            || fewRegionEvaluations);
+        JvmSupport.runsPlain(
+            start.getAsLong(),
+            bound.getAsLong(),
+            step.getAsLong(),
+            perIteration.getAsLong(),
+            stages.filter(InnerLoopStages::hasRegion).isPresent()));
   }
 
   /** {@link #evaluationsPerIteration} where every inner loop's trip count is a constant. */
@@ -717,23 +699,14 @@ public final class JavaKernelIrPrinter {
         if (innerStart.isEmpty() || innerBound.isEmpty() || innerStep.isEmpty()) {
           return java.util.OptionalLong.empty();
         }
-        long trips =
-            Math.max(
-                0L,
-                (innerBound.getAsLong() - innerStart.getAsLong() + innerStep.getAsLong() - 1L)
-                    / innerStep.getAsLong());
-        product *= trips;
+        product *=
+            JvmSupport.trips(innerStart.getAsLong(), innerBound.getAsLong(), innerStep.getAsLong());
       }
       if (!unit.loops().isEmpty()) {
         most = Math.max(most, product);
       }
     }
     return java.util.OptionalLong.of(most);
-  }
-
-  /** A condition that holds where a run has too few iterations to be staged. */
-  private static String shortRun(String start, String bound, String step) {
-    return bound + " - " + start + " < " + InnerLoopStages.MIN_ITERATIONS + "L * " + step;
   }
 
   /** {@code f} as a Java {@code for} over {@code [start, bound)} by {@code step}. */
@@ -877,16 +850,10 @@ public final class JavaKernelIrPrinter {
       }
       List<String> trips = new java.util.ArrayList<>();
       for (KernelStmt.For inner : unit.loops()) {
-        String innerStep = expr(inner.step());
         trips.add(
-            "Math.max(0L, ("
-                + expr(inner.bound())
-                + " - "
-                + expr(inner.start())
-                + " + "
-                + innerStep
-                + " - 1L) / "
-                + innerStep
+            JvmSupport.class.getName()
+                + ".trips("
+                + String.join(", ", expr(inner.start()), expr(inner.bound()), expr(inner.step()))
                 + ")");
       }
       most = "Math.max(" + most + ", " + String.join(" * ", trips) + ")";

@@ -7,7 +7,10 @@ import dev.l0.semantics.ScalarOperations;
  * dev.l0.semantics.ScalarOperations} means: integer {@code pow}, for the non-negative exponents the
  * kernel IR guards it to, computed by {@link ScalarOperations#wrappingPower}; the scratch arrays
  * and region workspaces of the loops inside kernel threads that run lane-wise ({@link
- * InnerLoopStages}); and the values a failing thread's first raise records ({@link #raise}).
+ * InnerLoopStages}), with the one rule that decides whether a run of such a loop is staged ({@link
+ * #runsPlain}, called by the kernels where trip counts are known only at run time and by the
+ * printer where they are constants); and the values a failing thread's first raise records ({@link
+ * #raise}).
  */
 public final class JvmSupport {
   private static final ThreadLocal<double[][]> LANE_SCRATCH =
@@ -58,6 +61,27 @@ public final class JvmSupport {
     return kept == null || kept[0] != code
         ? NO_VALUES
         : java.util.Arrays.copyOfRange(kept, 1, kept.length);
+  }
+
+  /**
+   * Whether a run over {@code [start, bound)} by {@code step} of a loop that could run lane-wise
+   * ({@link InnerLoopStages}) runs as it is: it has too few iterations to be staged ({@link
+   * InnerLoopStages#MIN_ITERATIONS}), its inner loops evaluate a unit too often per iteration
+   * ({@link InnerLoopStages#MAX_EVALUATIONS_PER_ITERATION}), or it has a region and evaluates its
+   * units too few times ({@link InnerLoopStages#REGION_MIN_EVALUATIONS}).
+   */
+  public static boolean runsPlain(
+      long start, long bound, long step, long evaluationsPerIteration, boolean hasRegion) {
+    long length = bound - start;
+    return length < InnerLoopStages.MIN_ITERATIONS * step
+        || evaluationsPerIteration > InnerLoopStages.MAX_EVALUATIONS_PER_ITERATION
+        || (hasRegion
+            && length / step * evaluationsPerIteration < InnerLoopStages.REGION_MIN_EVALUATIONS);
+  }
+
+  /** The iterations of a loop over {@code [start, bound)} by a positive {@code step}. */
+  public static long trips(long start, long bound, long step) {
+    return Math.max(0L, (bound - start + step - 1L) / step);
   }
 
   /**

@@ -215,8 +215,10 @@ class InnerLoopStagesTest {
 
   @Test
   void onlyLoopsWithARegionNeedLongRunsToBeStaged() {
-    String regionGuard = " < " + InnerLoopStages.REGION_MIN_EVALUATIONS + "L) {";
+    // the last argument of JvmSupport.runsPlain: whether the loop has a region
+    String regionGuard = ", true)) {";
     Kernel region = onlyKernel(REGION);
+    assertTrue(JvmGroupRunner.javaSource(region).contains(".runsPlain("));
     assertTrue(JvmGroupRunner.javaSource(region).contains(regionGuard));
     assertTrue(
         JvmKernelForm.describe(region)
@@ -226,6 +228,7 @@ class InnerLoopStagesTest {
                     + " evaluations or more)"));
     Kernel calls = onlyKernel(LEVELS);
     assertTrue(JvmGroupRunner.javaSource(calls).contains("VectorMath."));
+    assertTrue(JvmGroupRunner.javaSource(calls).contains(", false)) {"));
     assertFalse(JvmGroupRunner.javaSource(calls).contains(regionGuard));
     assertFalse(JvmKernelForm.describe(calls).contains("with a region"));
   }
