@@ -165,16 +165,23 @@ final class LaneMath {
    * e_exp.c, lane-wise for vectors whose lanes all have |x| < 708 (no overflow, no subnormal
    * result, k >= -1021), or fdlibm's overflow (x above o_threshold, +inf included: +inf) or
    * underflow (x below u_threshold, -inf included: +0); the scalar function for vectors with
-   * another lane (NaN, or |x| near the thresholds).
+   * another lane (NaN, or |x| near the thresholds). A vector whose lanes all have 2^-28 <= |x| <
+   * 708, nearly every one in practice, skips the blends of the tiny, overflow and underflow lanes
+   * (about a fifth of the work).
    */
   static void exp(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
     for (int i = 0; i < vectorEnd; i += LANES) {
       DoubleVector x = DoubleVector.fromArray(DOUBLES, in, inOffset + i);
       DoubleVector ax = x.abs();
-      VectorMask<Double> overflow = x.compare(GT, EXP_OVERFLOW_ABOVE);
-      VectorMask<Double> underflow = x.compare(LT, EXP_UNDERFLOW_BELOW);
-      if (!ax.compare(LT, EXP_SCALAR_FROM).or(overflow).or(underflow).allTrue()) {
+      VectorMask<Double> lanewise = ax.compare(LT, EXP_SCALAR_FROM);
+      // every lane with 2^-28 <= |x| < 708: no tiny, overflow or underflow lane to blend in
+      boolean ordinary = lanewise.and(ax.compare(GE, EXP_TINY_BELOW)).allTrue();
+      if (!ordinary
+          && !lanewise
+              .or(x.compare(GT, EXP_OVERFLOW_ABOVE))
+              .or(x.compare(LT, EXP_UNDERFLOW_BELOW))
+              .allTrue()) {
         ScalarLoops.exp(in, inOffset + i, out, outOffset + i, LANES);
         continue;
       }
@@ -200,14 +207,16 @@ final class LaneMath {
       DoubleVector q = r.mul(c).div(DoubleVector.broadcast(DOUBLES, 2.0).sub(c));
       DoubleVector y = DoubleVector.broadcast(DOUBLES, 1.0).sub(lo.sub(q).sub(hi));
       LongVector kBits = k.add(MAGIC).reinterpretAsLongs().sub(MAGIC_BITS).lanewise(LSHL, 52);
-      // |x| < 2^-28: one + x
-      y.reinterpretAsLongs()
-          .add(kBits)
-          .reinterpretAsDoubles()
-          .blend(x.add(1.0), ax.compare(LT, EXP_TINY_BELOW))
-          .blend(Double.POSITIVE_INFINITY, overflow)
-          .blend(0.0, underflow)
-          .intoArray(out, outOffset + i);
+      DoubleVector scaled = y.reinterpretAsLongs().add(kBits).reinterpretAsDoubles();
+      if (!ordinary) {
+        // |x| < 2^-28: one + x
+        scaled =
+            scaled
+                .blend(x.add(1.0), ax.compare(LT, EXP_TINY_BELOW))
+                .blend(Double.POSITIVE_INFINITY, x.compare(GT, EXP_OVERFLOW_ABOVE))
+                .blend(0.0, x.compare(LT, EXP_UNDERFLOW_BELOW));
+      }
+      scaled.intoArray(out, outOffset + i);
     }
     ScalarLoops.exp(in, inOffset + vectorEnd, out, outOffset + vectorEnd, count - vectorEnd);
   }
