@@ -225,8 +225,9 @@ final class LaneMath {
    * e_log.c, lane-wise for vectors whose lanes are all positive normal finite numbers, the scalar
    * function for the others. fdlibm's {@code k == 0} forms and its {@code f == 0} case give the
    * same bits as the general forms used here (k = 0 makes {@code dk * ln2_hi} and {@code dk *
-   * ln2_lo} zero, and f = 0 makes R zero). The last {@code count % LANES} elements are computed as
-   * one padded vector ({@link #lastVector}).
+   * ln2_lo} zero, and f = 0 makes R zero); its |f| < 2^-20 form is computed only for a vector with
+   * such a lane. The last {@code count % LANES} elements are computed as one padded vector ({@link
+   * #lastVector}).
    */
   static void log(double[] in, int inOffset, double[] out, int outOffset, int count) {
     int vectorEnd = count - count % LANES;
@@ -264,14 +265,6 @@ final class LaneMath {
       DoubleVector f = normal.sub(1.0);
       DoubleVector kHi = dk.mul(LN2_HI);
       DoubleVector kLo = dk.mul(LN2_LO);
-      // |f| < 2^-20: R = f * f * (0.5 - 0.33333333333333333 * f); dk * ln2_hi - ((R - dk * ln2_lo)
-      // - f)
-      DoubleVector nearOne =
-          kHi.sub(
-              f.mul(f)
-                  .mul(DoubleVector.broadcast(DOUBLES, 0.5).sub(f.mul(0.33333333333333333)))
-                  .sub(kLo)
-                  .sub(f));
       DoubleVector s = f.div(f.add(2.0));
       DoubleVector z = s.mul(s);
       DoubleVector w = z.mul(z);
@@ -287,14 +280,22 @@ final class LaneMath {
               .sub(0x6147aL)
               .or(LongVector.broadcast(LONGS, 0x6b851L).sub(fraction))
               .compare(GT, 0L);
-      VectorMask<Long> fNearZero = fraction.add(2L).and(0xfffffL).compare(LT, 3L);
       // blended as bit patterns: the masks are on longs, and reinterpreting costs nothing
-      plain
-          .reinterpretAsLongs()
-          .blend(withSquare.reinterpretAsLongs(), squareRange)
-          .blend(nearOne.reinterpretAsLongs(), fNearZero)
-          .reinterpretAsDoubles()
-          .intoArray(out, outOffset + i);
+      LongVector result =
+          plain.reinterpretAsLongs().blend(withSquare.reinterpretAsLongs(), squareRange);
+      VectorMask<Long> fNearZero = fraction.add(2L).and(0xfffffL).compare(LT, 3L);
+      if (fNearZero.anyTrue()) {
+        // |f| < 2^-20: R = f * f * (0.5 - 0.33333333333333333 * f); dk * ln2_hi - ((R - dk *
+        // ln2_lo) - f)
+        DoubleVector nearOne =
+            kHi.sub(
+                f.mul(f)
+                    .mul(DoubleVector.broadcast(DOUBLES, 0.5).sub(f.mul(0.33333333333333333)))
+                    .sub(kLo)
+                    .sub(f));
+        result = result.blend(nearOne.reinterpretAsLongs(), fNearZero);
+      }
+      result.reinterpretAsDoubles().intoArray(out, outOffset + i);
     }
   }
 
