@@ -173,17 +173,20 @@ public enum FinparBenchmark {
     }
   }
 
+  /** The files of a dataset's folder: the entry's arguments and FinPar's reference result. */
+  public static final List<String> DATASET_FILES = List.of("input.data", "output.data");
+
   /** The entry's arguments, read from {@code dataset/input.data} in file order. */
   public List<Value> readInput(TypedProgram program, Path dataset) throws IOException {
     FunDef entry = program.function(ENTRY);
-    Path file = dataset.resolve("input.data");
+    Path file = dataset.resolve(DATASET_FILES.get(0));
     return ValueReader.read(
         read(file), entry.params().stream().map(Param::type).toList(), file.toString());
   }
 
   /** FinPar's reference result, read from {@code dataset/output.data}. */
   public List<Value> readReference(Path dataset) throws IOException {
-    Path file = dataset.resolve("output.data");
+    Path file = dataset.resolve(DATASET_FILES.get(1));
     return ValueReader.read(read(file), outputTypes(), file.toString());
   }
 

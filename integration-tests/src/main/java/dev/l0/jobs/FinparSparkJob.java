@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,13 +37,15 @@ import org.apache.spark.sql.SparkSession;
  * Spark session (the first run also pays Spark's first query and the executor's compilation of the
  * program, later runs find both warm, as the CLI's {@code --runs} separates compile from run time).
  * Prints one JSON line; exits 0 only when every run's result is valid and equal to the first's.
- * Usage: {@code FinparSparkJob BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]]} (default master
- * local[2], default partitions Spark's default parallelism, default runs 1); the data folder is
- * {@code $L0_HOME/../shared/data/finpar}.
+ * Usage: {@code FinparSparkJob BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]] [--data DIR]} (default
+ * master local[2], default partitions Spark's default parallelism, default runs 1); the data folder
+ * is DIR, by default {@code $L0_HOME/../shared/data/finpar}. A dataset whose files are missing
+ * exits 3 before Spark starts.
  */
 public final class FinparSparkJob {
   static final int EXIT_INVALID = 1;
   static final int EXIT_USAGE = 2;
+  static final int EXIT_BAD_INPUT = 3;
   static final String DATA_FOLDER = "../shared/data/finpar";
 
   /** OptionPricing's paths per row (main's chunk size). */
@@ -120,11 +123,23 @@ public final class FinparSparkJob {
    * Runs {@code BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]]} on the datasets under {@code
    * dataRoot}; returns the exit code.
    */
-  static int run(String[] args, Path dataRoot, PrintStream out, PrintStream err)
+  static int run(String[] options, Path defaultDataRoot, PrintStream out, PrintStream err)
       throws IOException {
+    List<String> positional = new ArrayList<>(List.of(options));
+    Path dataRoot = defaultDataRoot;
+    int data = positional.indexOf("--data");
+    if (data >= 0) {
+      if (data + 1 == positional.size()) {
+        err.println("FinparSparkJob: --data needs a folder");
+        return EXIT_USAGE;
+      }
+      dataRoot = Path.of(positional.remove(data + 1));
+      positional.remove(data);
+    }
+    String[] args = positional.toArray(String[]::new);
     if (args.length < 2 || args.length > 5) {
       err.println(
-          "usage: FinparSparkJob OptionPricing|LocVolCalib small|medium|large [SPARK_MASTER [PARTITIONS [RUNS]]]");
+          "usage: FinparSparkJob OptionPricing|LocVolCalib small|medium|large [SPARK_MASTER [PARTITIONS [RUNS]]] [--data DIR]");
       return EXIT_USAGE;
     }
     FinparBenchmark bench;
@@ -144,6 +159,15 @@ public final class FinparSparkJob {
       // RUNS
       err.println("FinparSparkJob: " + e.getMessage());
       return EXIT_USAGE;
+    }
+    for (String file : FinparBenchmark.DATASET_FILES) {
+      if (!Files.isRegularFile(dataset.resolve(file))) {
+        err.println(
+            "FinparSparkJob: "
+                + dataset.resolve(file)
+                + ": no such dataset file (give the FinPar data folder with --data DIR)");
+        return EXIT_BAD_INPUT;
+      }
     }
     SparkSession spark =
         JobSessions.start(

@@ -24,6 +24,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -134,6 +135,39 @@ class FinparSparkJobTest {
     assertTrue(
         err.toString(StandardCharsets.UTF_8).contains("InterestCalib does not run on Spark"),
         err::toString);
+  }
+
+  @Test
+  void aMissingDatasetIsOneLineAndExitThreeBeforeSparkStarts(@TempDir Path empty)
+      throws IOException {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        FinparSparkJob.run(
+            new String[] {"OptionPricing", "small", "--data", empty.toString()},
+            DATA,
+            System.out,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(FinparSparkJob.EXIT_BAD_INPUT, code);
+    // --data replaces the default folder, and the message names the file that is missing
+    assertEquals(
+        "FinparSparkJob: "
+            + empty.resolve("OptionPricing").resolve("small").resolve("input.data")
+            + ": no such dataset file (give the FinPar data folder with --data DIR)\n",
+        err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void dataWithoutAFolderIsAUsageError() throws IOException {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        FinparSparkJob.run(
+            new String[] {"OptionPricing", "small", "--data"},
+            DATA,
+            System.out,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(FinparSparkJob.EXIT_USAGE, code);
+    assertTrue(
+        err.toString(StandardCharsets.UTF_8).contains("--data needs a folder"), err::toString);
   }
 
   /**
