@@ -398,6 +398,17 @@ public final class L0Parser {
               + " (its optimised listings, chapter 4), which a program cannot write; write "
               + (soac.equals("redomap") ? "reduce(f, ne, map(g, a))" : soac + "(...)"));
     }
+    if (tokens.peek().is("fn") || tokens.peek().is("op")) {
+      // e.g. Futhark's internal scanomap or screma, or a function of the program given a lambda
+      throw new L0CompileError(
+          function.pos(),
+          "'"
+              + function.text()
+              + "' is given a function argument ('"
+              + tokens.peek().text()
+              + "'), which only map, filter, reduce and scan take; L0 has no other higher-order"
+              + " functions (the optimiser's fused forms such as redomap cannot be written)");
+    }
     List<Expr> args =
         tokens.commaSeparated(
             open, ")", "the argument list of '" + function.text() + "'", this::expression);

@@ -46,6 +46,18 @@ class L0ParserErrorTest {
             "'redomapT' is the thesis's internal form of redomap (its optimised listings, chapter"
                 + " 4), which a program cannot write; write reduce(f, ne, map(g, a))"),
         bad(
+            "fun [int] f([int] a) =\n  scanomap(op +, op +, 0, a)",
+            2,
+            3,
+            "'scanomap' is given a function argument ('op'), which only map, filter, reduce and"
+                + " scan take; L0 has no other higher-order functions (the optimiser's fused forms"
+                + " such as redomap cannot be written)"),
+        bad(
+            "fun int g(int x) = x\nfun [int] f([int] a) = g(fn int (int x) => x, a)",
+            2,
+            24,
+            "'g' is given a function argument ('fn')"),
+        bad(
             "fun bool f(int a) = a > 0 and a < 3",
             1,
             27,

@@ -11,6 +11,8 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Entry point of {@code bin/l0}. Dispatches to one {@link Command} per verb and turns every failure
@@ -91,7 +93,15 @@ public final class Main {
 
   private Main() {}
 
+  /**
+   * The loggers of L0's classes. The CLI prints what they would say at INFO level itself (the
+   * device a run chose, and why, in its {@code device:} line), so only warnings and worse are
+   * logged.
+   */
+  private static final Logger L0_LOGGERS = Logger.getLogger("dev.l0");
+
   public static void main(String[] args) {
+    L0_LOGGERS.setLevel(Level.WARNING);
     System.exit(execute(args, System.in, System.out, System.err));
   }
 

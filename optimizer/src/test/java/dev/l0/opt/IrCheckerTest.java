@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.Dim;
+import dev.l0.ir.L0ConfigurationError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
@@ -52,6 +53,26 @@ class IrCheckerTest {
     List<Stm> stms = new ArrayList<>(body.stms());
     stms.add(1, stms.get(0));
     return new Body(stms, body.result());
+  }
+
+  @Test
+  void aCheckPropertyOtherThanTrueOrFalseIsRefusedNamingIt() {
+    String before = System.getProperty(IrChecker.PROPERTY);
+    try {
+      System.setProperty(IrChecker.PROPERTY, "maybe");
+      L0ConfigurationError error = assertThrows(L0ConfigurationError.class, IrChecker::enabled);
+      assertTrue(
+          error.getMessage().contains("l0.opt.check must be true or false"), error::getMessage);
+      assertTrue(error.getMessage().contains("'maybe'"), error::getMessage);
+      System.setProperty(IrChecker.PROPERTY, "TRUE");
+      assertTrue(IrChecker.enabled());
+    } finally {
+      if (before == null) {
+        System.clearProperty(IrChecker.PROPERTY);
+      } else {
+        System.setProperty(IrChecker.PROPERTY, before);
+      }
+    }
   }
 
   @Test

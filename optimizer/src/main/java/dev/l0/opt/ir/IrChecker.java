@@ -37,9 +37,14 @@ public final class IrChecker {
 
   private IrChecker() {}
 
-  /** Whether the passes are checked: the system property {@value #PROPERTY} is {@code true}. */
+  /**
+   * Whether the passes are checked: the system property {@value #PROPERTY} is {@code true}.
+   *
+   * @throws dev.l0.ir.L0ConfigurationError where it is neither {@code true} nor {@code false}
+   */
   public static boolean enabled() {
-    return Boolean.getBoolean(PROPERTY);
+    return dev.l0.ir.L0ConfigurationError.booleanProperty(
+        PROPERTY, false, "whether the optimiser checks the program after every pass");
   }
 
   /** The first broken invariant of {@code program}, saying where; empty where it is well formed. */

@@ -14,9 +14,12 @@ import dev.l0.syntax.L0Printer;
 import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -227,12 +230,38 @@ public final class PipelinePlanner {
     }
   }
 
-  /** The kernels of {@code source}'s program as the optimiser plans them. */
+  /**
+   * How many programs' kernel plans the driver keeps ({@link #kernels}): Spark plans a pipeline
+   * again for every query over it, and optimising a program of many SOACs takes a while.
+   */
+  static final int PLANNED_PROGRAMS = 64;
+
+  /** The kernel plans of the programs planned last, the least recently used first. */
+  private static final Map<L0Source, PipelineSpec.Kernels> PLANNED =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<L0Source, PipelineSpec.Kernels> eldest) {
+              return size() > PLANNED_PROGRAMS;
+            }
+          });
+
+  /**
+   * The kernels of {@code source}'s program as the optimiser plans them, optimised once for the
+   * last {@link #PLANNED_PROGRAMS} programs planned.
+   */
   static PipelineSpec.Kernels kernels(L0Source source) {
+    PipelineSpec.Kernels planned = PLANNED.get(source);
+    if (planned != null) {
+      return planned;
+    }
     OptimizedProgram optimised = Optimizer.optimize(TypeChecker.check(source.program()));
     List<String> shapes =
         optimised.kernelPlan().kernels().stream().map(KernelPlan.Kernel::structure).toList();
-    return new PipelineSpec.Kernels(shapes.size(), shapes, optimised.explain());
+    PipelineSpec.Kernels kernels =
+        new PipelineSpec.Kernels(shapes.size(), shapes, optimised.explain());
+    PLANNED.put(source, kernels);
+    return kernels;
   }
 
   /** One non-nullable column per result leaf, named by {@code names} or {@code _1, _2, ...}. */

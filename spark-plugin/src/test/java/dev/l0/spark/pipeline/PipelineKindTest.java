@@ -27,6 +27,24 @@ class PipelineKindTest {
   }
 
   @Test
+  void aProgramPlannedAgainIsNotOptimisedAgain() {
+    L0Source source =
+        L0Source.reachable(
+            dev.l0.syntax.L0Parser.parse(
+                "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => x + 1.0, xs)", "again.l0"),
+            "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => x + 1.0, xs)",
+            "again.l0",
+            "main");
+    PipelineSpec.Kernels first = PipelinePlanner.kernels(source);
+    // an equal source (Spark plans each query over a pipeline again) gets the plan made first
+    PipelineSpec.Kernels again =
+        PipelinePlanner.kernels(
+            new L0Source(source.text(), source.sourceName(), source.entry(), source.functions()));
+    assertSame(first, again);
+    assertEquals(List.of("map"), again.shapes());
+  }
+
+  @Test
   void filterAndMapThenFilterAreRows() {
     assertEquals(
         PipelineKind.ROWS,
