@@ -160,7 +160,7 @@ public final class Main {
       err.println(outOfMemory(e));
       return EXIT_OUT_OF_MEMORY;
     } catch (IOException e) {
-      err.println("l0 " + verb + ": " + e.getMessage());
+      err.println("l0 " + verb + ": " + describe(e));
       return EXIT_BAD_INPUT;
     } catch (RuntimeException | StackOverflowError e) {
       err.println("l0: internal error (please report): " + e);
@@ -184,6 +184,25 @@ public final class Main {
         + maxMiB
         + " MiB; "
         + MORE_HEAP;
+  }
+
+  /**
+   * What went wrong with a file, as the user needs it: the file and why ("no such file",
+   * "permission denied") where the exception gives only the file's name.
+   */
+  private static String describe(IOException e) {
+    if (e instanceof java.nio.file.FileSystemException failed && failed.getReason() == null) {
+      String why =
+          e instanceof java.nio.file.NoSuchFileException
+              ? "no such file"
+              : e instanceof java.nio.file.AccessDeniedException
+                  ? "permission denied"
+                  : e instanceof java.nio.file.NotDirectoryException
+                      ? "not a directory"
+                      : e.getClass().getSimpleName();
+      return failed.getFile() + ": " + why;
+    }
+    return e.getMessage();
   }
 
   /**

@@ -437,6 +437,13 @@ class MainTest {
   }
 
   @Test
+  void demoSaysAnOptionsFileThatIsNotThereIsNotThere() {
+    Outcome o = l0("", "demo", "--options", "/no/such/options.txt");
+    assertEquals(Main.EXIT_BAD_INPUT, o.exitCode());
+    assertEquals("l0 demo: /no/such/options.txt: no such file\n", o.err());
+  }
+
+  @Test
   void aSlashOrDoubleMinusInTheInputIsBadInputNotAComment() throws IOException {
     String real = write("real.l0", "fun f64 main(f64 x) = x\n");
     Outcome slash = l0("1/3", "run", real);
