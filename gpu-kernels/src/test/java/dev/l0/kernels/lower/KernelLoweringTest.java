@@ -317,12 +317,14 @@ class KernelLoweringTest {
   }
 
   /**
-   * Buffers are inputs or allocated before a launch uses them; host scalars are defined before use;
-   * kernels use only declared locals; error codes exist; barriers are never inside an if.
+   * Buffers are inputs or allocated before a launch uses them; host scalars are defined before use
+   * (the block size and the capacity scale are every launch's); kernels use only declared locals;
+   * error codes exist; barriers are never inside an if.
    */
   static void assertWellFormed(KernelGroup group) {
     Set<Buffer> buffers = new HashSet<>();
-    Set<KernelExpr.Var> hostScalars = new HashSet<>(List.of(KernelGroup.BLOCK_SIZE));
+    Set<KernelExpr.Var> hostScalars =
+        new HashSet<>(List.of(KernelGroup.BLOCK_SIZE, KernelGroup.CAPACITY_SCALE));
     for (GroupInput input : group.inputs()) {
       if (input instanceof GroupInput.Array array) {
         buffers.add(array.buffer());
