@@ -692,6 +692,12 @@ final class ThreadCode {
       lowerUpdate(pattern.get(0), update, out);
     } else if (e instanceof Exp.ArrayLit literal) {
       lowerArrayLiteral(pattern.get(0), literal, out);
+    } else if (e instanceof Exp.Apply call) {
+      throw new UnsupportedKernelException(
+          "a call of '"
+              + call.function()
+              + "' inside a kernel, which the optimiser did not inline (it does not inline"
+              + " recursive functions; write the recursion as a loop)");
     } else {
       throw new UnsupportedKernelException(
           e.getClass().getSimpleName().toLowerCase() + " inside a kernel");
