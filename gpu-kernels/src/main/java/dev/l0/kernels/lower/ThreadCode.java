@@ -839,13 +839,15 @@ final class ThreadCode {
     boolean integer = b.operandType().isInteger();
     KernelExpr failure = null;
     String detail = null;
+    List<KernelExpr> values = List.of();
     if (integer && (b.op() == BinaryOperator.DIV || b.op() == BinaryOperator.MOD)) {
       failure = eq(right, zeroOf(b.operandType()));
       detail = "integer division by zero";
     } else if (integer && b.op() == BinaryOperator.POW) {
       failure =
           new KernelExpr.Binary(BinaryOperator.LT, b.operandType(), right, zeroOf(b.operandType()));
-      detail = "negative exponent for an integer power";
+      detail = FailureDetails.NEGATIVE_EXPONENT;
+      values = List.of(right);
     }
     if (failure == null) {
       declare(id, value, out);
@@ -856,7 +858,7 @@ final class ThreadCode {
     out.add(
         new KernelStmt.If(
             failure,
-            List.of(raise(operation, b.pos(), detail)),
+            List.of(raise(operation, b.pos(), detail, values)),
             List.of(new KernelStmt.Assign(result, value))));
   }
 
