@@ -894,7 +894,7 @@ final class ThreadCode {
         } else if (!keepsRows && neverGrows(loop.body(), result, param.name())) {
           region = materialize(array(init), out);
           region = resizable(region, bound(region.dims().get(0)), param.name(), out);
-        } else if (keepsRows || keepsOrFixesRows(result, param.name(), loop.body())) {
+        } else if (keepsRows || keepsOrFixesRows(result, param.name(), loop.body(), array(init))) {
           region = materialize(array(init), out);
         } else {
           region = resized(param.name(), array(init), loop, out);
@@ -1172,17 +1172,17 @@ final class ThreadCode {
 
   /**
    * Whether the loop's result {@code result} has, by its type, the outer size of merge variable
-   * {@code param} ({@code size(0, param)} in the body) or one the body does not make (a constant or
-   * a variable from outside the loop, the same in every iteration): then the merge variable keeps
-   * its initial rows in a region of their size (a result of other rows than the initial value's is
-   * the shape error of the copy into it).
+   * {@code param} ({@code size(0, param)} in the body), or one the body does not make (a constant
+   * or a variable from outside the loop, the same in every iteration) that is {@code initial}'s:
+   * then the merge variable keeps its initial rows in a region of their size.
    */
-  private static boolean keepsOrFixesRows(SubExp result, String param, Body body) {
+  private boolean keepsOrFixesRows(SubExp result, String param, Body body, ArrayView initial) {
     if (!(typeIn(body, result) instanceof Type.Array r)) {
       return false;
     }
-    if (r.size() instanceof dev.l0.ir.Dim.Const) {
-      return true;
+    KernelExpr rows = initial.dims().get(0);
+    if (r.size() instanceof dev.l0.ir.Dim.Const c) {
+      return rows.equals(KernelExprs.i64(c.size()));
     }
     if (!(r.size() instanceof dev.l0.ir.Dim.Named n)) {
       return false;
@@ -1195,7 +1195,8 @@ final class ThreadCode {
             && array.name().equals(param);
       }
     }
-    return true;
+    return lookup(n.variable()) instanceof Binding.Scalar size
+        && rows.equals(convert(size.value(), ScalarType.I64));
   }
 
   /** Whether a statement of {@code body} binds {@code name}. */

@@ -118,6 +118,17 @@ class GrowingArraysInKernelsTest {
                   in reduce(op +, 0, v) * 10000 + size(v), xs)
           """,
               "[0, 1, 4, 10, 2]"),
+          // one initial row, then n rows in every iteration (n from outside the loop)
+          List.of(
+              """
+          fun [i32] main(i32 n, [i32] xs) =
+            map(fn i32 (i32 x) =>
+                  let v = loop (v = [x]) = for j < 2 do
+                            map(fn i32 (i32 i) => v[0] + i * j, iota(n))
+                          in v
+                  in reduce(op +, 0, v) * 100 + size(v), xs)
+          """,
+              "3 [1, 2, -7]"),
           // rows of a two-dimensional accumulator dropped by a map over the rows that remain
           List.of(
               """
