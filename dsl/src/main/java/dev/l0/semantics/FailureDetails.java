@@ -34,6 +34,9 @@ public final class FailureDetails {
   /** Values: the negative size. */
   public static final String NEGATIVE_NEW_SIZE = "negative size {0} in the new shape";
 
+  /** Values: the negative exponent of an integer {@code pow}. */
+  public static final String NEGATIVE_EXPONENT = "negative exponent {0} for an integer power";
+
   private FailureDetails() {}
 
   /**
@@ -86,6 +89,8 @@ public final class FailureDetails {
       return "negative size";
     } else if (template.equals(NEGATIVE_NEW_SIZE)) {
       return "negative size in the new shape";
+    } else if (template.equals(NEGATIVE_EXPONENT)) {
+      return "negative exponent for an integer power";
     } else if (template.startsWith("cannot reshape")) {
       return "cannot reshape to that shape";
     } else if (template.startsWith("irregular array")) {

@@ -113,7 +113,7 @@ public final class ScalarOperations {
   private static long integerPower(long base, long exponent, SourcePos pos) {
     if (exponent < 0) {
       throw new L0RuntimeError(
-          "pow", pos, "negative exponent " + exponent + " for an integer power");
+          "pow", pos, FailureDetails.format(FailureDetails.NEGATIVE_EXPONENT, exponent));
     }
     return wrappingPower(base, exponent);
   }

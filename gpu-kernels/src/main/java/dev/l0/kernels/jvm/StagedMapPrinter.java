@@ -368,8 +368,10 @@ final class StagedMapPrinter {
         .append(";\n");
     StringBuilder fits =
         new StringBuilder("chunkSize$ >= 1L && chunkSize$ <= ").append(REDOMAP_CHUNK).append("L");
-    for (Buffer b : staged.loaded()) {
-      fits.append(" && ").append(bufferNames.get(b)).append(".length >= rows$");
+    for (Buffer b : bufferNames.keySet()) {
+      if (staged.loaded().contains(b)) {
+        fits.append(" && ").append(bufferNames.get(b)).append(".length >= rows$");
+      }
     }
     out.append("    if (!(").append(fits).append(")) {\n");
     out.append("      return ")

@@ -69,7 +69,7 @@ public final class KernelLowering {
           lowerSoac(group, kernel.function(), kernel.statement().pattern(), soac, configuration);
       return TiledTranspose.runFirst(group, lowered, configuration);
     } catch (UnsupportedKernelException rejected) {
-      throw rejected.near(SourcePositions.of(soac));
+      throw rejected.near(SourcePositions.of(soac)).near(SourcePositions.ofSoac(soac));
     }
   }
 

@@ -692,6 +692,12 @@ final class ThreadCode {
       lowerUpdate(pattern.get(0), update, out);
     } else if (e instanceof Exp.ArrayLit literal) {
       lowerArrayLiteral(pattern.get(0), literal, out);
+    } else if (e instanceof Exp.Apply call) {
+      throw new UnsupportedKernelException(
+          "a call of '"
+              + call.function()
+              + "' inside a kernel, which the optimiser did not inline (it does not inline"
+              + " recursive functions; write the recursion as a loop)");
     } else {
       throw new UnsupportedKernelException(
           e.getClass().getSimpleName().toLowerCase() + " inside a kernel");
@@ -762,6 +768,12 @@ final class ThreadCode {
           ? null
           : new KernelExpr.Binary(b.op(), b.operandType(), left, right);
     }
+    if (size instanceof KernelExpr.Binary b
+        && (b.op() == BinaryOperator.SUB && constantAtLeast(b.right(), 0)
+            || b.op() == BinaryOperator.DIV && constantAtLeast(b.right(), 1))) {
+      // A size less a non-negative constant, or divided by a positive one, is at most the size.
+      return bound(b.left());
+    }
     if (size instanceof KernelExpr.Select s) {
       KernelExpr ifTrue = bound(s.ifTrue());
       KernelExpr ifFalse = bound(s.ifFalse());
@@ -787,6 +799,13 @@ final class ThreadCode {
           dev.l0.ir.Builtin.MIN, List.of(convert(left, c.type()), convert(right, c.type())));
     }
     return null;
+  }
+
+  /** Whether {@code e} is an integer constant of at least {@code least}. */
+  private static boolean constantAtLeast(KernelExpr e, long least) {
+    return e instanceof KernelExpr.Constant c
+        && c.value() instanceof dev.l0.ir.ScalarValue.Int i
+        && i.value() >= least;
   }
 
   /** The view {@code s} stands for, or {@code null} where it is a scalar. */
@@ -820,13 +839,15 @@ final class ThreadCode {
     boolean integer = b.operandType().isInteger();
     KernelExpr failure = null;
     String detail = null;
+    List<KernelExpr> values = List.of();
     if (integer && (b.op() == BinaryOperator.DIV || b.op() == BinaryOperator.MOD)) {
       failure = eq(right, zeroOf(b.operandType()));
       detail = "integer division by zero";
     } else if (integer && b.op() == BinaryOperator.POW) {
       failure =
           new KernelExpr.Binary(BinaryOperator.LT, b.operandType(), right, zeroOf(b.operandType()));
-      detail = "negative exponent for an integer power";
+      detail = FailureDetails.NEGATIVE_EXPONENT;
+      values = List.of(right);
     }
     if (failure == null) {
       declare(id, value, out);
@@ -837,7 +858,7 @@ final class ThreadCode {
     out.add(
         new KernelStmt.If(
             failure,
-            List.of(raise(operation, b.pos(), detail)),
+            List.of(raise(operation, b.pos(), detail, values)),
             List.of(new KernelStmt.Assign(result, value))));
   }
 
@@ -870,11 +891,13 @@ final class ThreadCode {
           region = growing(param.name(), array(init), loop, concat, growths, out);
         } else if (keepsRows && reusesInitial(loop, i)) {
           region = array(init);
-        } else {
+        } else if (!keepsRows && neverGrows(loop.body(), result, param.name())) {
           region = materialize(array(init), out);
-          if (!keepsRows && neverGrows(loop.body(), result, param.name())) {
-            region = resizable(region, bound(region.dims().get(0)), param.name(), out);
-          }
+          region = resizable(region, bound(region.dims().get(0)), param.name(), out);
+        } else if (keepsRows || keepsOrFixesRows(result, param.name(), loop.body(), array(init))) {
+          region = materialize(array(init), out);
+        } else {
+          region = resized(param.name(), array(init), loop, out);
         }
         binding = region;
         owned.add(param.name());
@@ -1026,6 +1049,29 @@ final class ThreadCode {
     return withRoom(name, initial, capacity, out);
   }
 
+  /**
+   * The array a loop carries whose rows the body may change other than by a filter or a concat (a
+   * map over {@code iota(size(acc) - 1)}, as a binomial tree's step makes): a scratch copy of
+   * {@code initial} with room for its rows plus {@link #firstRows()}, its live rows in a local; a
+   * thread whose array would outgrow the room raises the capacity overflow that reruns the group
+   * with a larger scale, as a growing array's does ({@link #growing}).
+   */
+  private ArrayView resized(String name, ArrayView initial, Exp.Loop loop, List<KernelStmt> out) {
+    KernelExpr initialRows = bound(initial.dims().get(0));
+    if (initialRows == null) {
+      throw new UnsupportedKernelException(
+          "a loop whose array changes its rows, starting from rows the host cannot bound");
+    }
+    KernelExpr capacity = KernelExprs.add(initialRows, firstRows());
+    overflows.put(
+        capacity,
+        group.capacityOverflow(
+            "loop",
+            SourcePositions.of(loop),
+            "the array a loop inside a kernel carries outgrew its per-thread capacity"));
+    return withRoom(name, initial, capacity, out);
+  }
+
   /** The rows a growing array without a host bound may gain at first, times the rerun's scale. */
   private static KernelExpr firstRows() {
     return KernelExprs.mul(KernelExprs.i64(CapacityReruns.FIRST_ROWS), KernelGroup.CAPACITY_SCALE);
@@ -1122,6 +1168,35 @@ final class ThreadCode {
         && (p.size() instanceof dev.l0.ir.Dim.Const
             || p.size() instanceof dev.l0.ir.Dim.Named n && !boundIn(body, n.variable()))
         && p.size().equals(r.size());
+  }
+
+  /**
+   * Whether the loop's result {@code result} has, by its type, the outer size of merge variable
+   * {@code param} ({@code size(0, param)} in the body), or one the body does not make (a constant
+   * or a variable from outside the loop, the same in every iteration) that is {@code initial}'s:
+   * then the merge variable keeps its initial rows in a region of their size.
+   */
+  private boolean keepsOrFixesRows(SubExp result, String param, Body body, ArrayView initial) {
+    if (!(typeIn(body, result) instanceof Type.Array r)) {
+      return false;
+    }
+    KernelExpr rows = initial.dims().get(0);
+    if (r.size() instanceof dev.l0.ir.Dim.Const c) {
+      return rows.equals(KernelExprs.i64(c.size()));
+    }
+    if (!(r.size() instanceof dev.l0.ir.Dim.Named n)) {
+      return false;
+    }
+    for (Stm stm : body.stms()) {
+      if (stm.pattern().stream().anyMatch(id -> id.name().equals(n.variable()))) {
+        return stm.exp() instanceof Exp.Size size
+            && size.dimension() == 0
+            && size.array() instanceof SubExp.Var array
+            && array.name().equals(param);
+      }
+    }
+    return lookup(n.variable()) instanceof Binding.Scalar size
+        && rows.equals(convert(size.value(), ScalarType.I64));
   }
 
   /** Whether a statement of {@code body} binds {@code name}. */

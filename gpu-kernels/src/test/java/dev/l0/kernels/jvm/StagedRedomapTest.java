@@ -70,6 +70,23 @@ class StagedRedomapTest {
   }
 
   @Test
+  void theChunkKernelChecksItsInputsLengthsInTheKernelsBufferOrder() {
+    // the staged inputs are a set without an order of its own (Set.copyOf's differs between JVM
+    // runs), so the source, which explain --java prints and Janino's class cache keys, follows the
+    // kernel's buffers
+    String source = JavaKernelIrPrinter.print(chunks).source();
+    StringBuilder checks = new StringBuilder("chunkSize$ >= 1L && chunkSize$ <= ");
+    checks.append(StagedMapPrinter.REDOMAP_CHUNK).append("L");
+    for (int k = 0; k < chunks.buffers().size(); k++) {
+      if (source.contains("b$" + k + ".length >= rows$")) {
+        checks.append(" && b$").append(k).append(".length >= rows$");
+      }
+    }
+    assertTrue(source.contains("if (!(" + checks + ")) {"), source);
+    assertTrue(checks.toString().contains("b$5.length"), checks::toString);
+  }
+
+  @Test
   void stagedSumsEqualThePerRowCodeAndTheReductionOrderBitForBit() {
     Random random = new Random(20261126);
     for (int rows :

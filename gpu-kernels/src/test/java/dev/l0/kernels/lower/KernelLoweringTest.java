@@ -282,6 +282,25 @@ class KernelLoweringTest {
   }
 
   @Test
+  void aCallOfARecursiveFunctionInsideAThreadIsRejectedNamingItAtTheSoacsPosition() {
+    LoweredPrograms lowered =
+        LoweredPrograms.of(
+            """
+            fun i32 fibhelper(i32 x, i32 y, i32 n) = if n = 1 then x else fibhelper(y, x + y, n - 1)
+            fun i32 fib(i32 n) = fibhelper(1, 1, n)
+            fun [i32] main([i32] ns) = map(fib, ns)
+            """);
+    assertEquals(List.of(), lowered.groups());
+    String rejection = single(lowered.rejections());
+    assertTrue(
+        rejection.contains(
+            "cannot lower to kernels: a call of 'fibhelper' inside a kernel, which the optimiser"
+                + " did not inline (it does not inline recursive functions; write the recursion as"
+                + " a loop) (at test.l0:3:28)"),
+        rejection);
+  }
+
+  @Test
   void anArrayLiteralInsideAThreadIsWrittenToScratchAndOnlyRowsCanBeIrregular() {
     KernelGroup scalars =
         single(
@@ -317,12 +336,14 @@ class KernelLoweringTest {
   }
 
   /**
-   * Buffers are inputs or allocated before a launch uses them; host scalars are defined before use;
-   * kernels use only declared locals; error codes exist; barriers are never inside an if.
+   * Buffers are inputs or allocated before a launch uses them; host scalars are defined before use
+   * (the block size and the capacity scale are every launch's); kernels use only declared locals;
+   * error codes exist; barriers are never inside an if.
    */
   static void assertWellFormed(KernelGroup group) {
     Set<Buffer> buffers = new HashSet<>();
-    Set<KernelExpr.Var> hostScalars = new HashSet<>(List.of(KernelGroup.BLOCK_SIZE));
+    Set<KernelExpr.Var> hostScalars =
+        new HashSet<>(List.of(KernelGroup.BLOCK_SIZE, KernelGroup.CAPACITY_SCALE));
     for (GroupInput input : group.inputs()) {
       if (input instanceof GroupInput.Array array) {
         buffers.add(array.buffer());

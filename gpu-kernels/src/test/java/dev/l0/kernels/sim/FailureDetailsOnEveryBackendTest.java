@@ -19,12 +19,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A run-time error whose message names values (the index, its dimension and size; a zip's sizes; a
- * split point; a negative size; a map's rows of different shapes) gives the interpreter's message
- * word for word on the optimiser's evaluator, the simulator and the JVM backend, also where a
- * kernel thread raises it: the thread records the values with its error code (README, "The
- * language": the message names the sizes involved). Each case says where a backend raises it, and
- * the test asserts it: in a kernel's run, or on the host for a certificate the optimiser checks
- * before the kernel.
+ * split point; a negative size; an integer power's negative exponent; a map's rows of different
+ * shapes) gives the interpreter's message word for word on the optimiser's evaluator, the simulator
+ * and the JVM backend, also where a kernel thread raises it: the thread records the values with its
+ * error code (README, "The language": the message names the sizes involved). Each case says where a
+ * backend raises it, and the test asserts it: in a kernel's run, or on the host for a certificate
+ * the optimiser checks before the kernel.
  */
 class FailureDetailsOnEveryBackendTest {
   static Stream<Arguments> failingPrograms() {
@@ -148,6 +148,15 @@ class FailureDetailsOnEveryBackendTest {
             """,
             "[[1, 2], [-3, 4]]",
             "test.l0:2:43: iota: negative size -3",
+            RaisedBy.A_KERNEL),
+        Arguments.of(
+            "an integer power's negative exponent inside a thread",
+            """
+            fun [i32] main([i32] a, [i32] e) =
+              map(fn i32 (i32 x, i32 k) => x pow k, zip(a, e))
+            """,
+            "[2, 3, 4] [1, -2, 3]",
+            "test.l0:2:34: pow: negative exponent -2 for an integer power",
             RaisedBy.A_KERNEL),
         Arguments.of(
             "a map's rows of different sizes (filtered rows)",

@@ -31,9 +31,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Loops inside kernel threads whose array accumulator grows with no bound the host can compute
  * before the launch (rows appended that depend on the data or on the array itself, a trip count the
- * data decides) run as kernels on the simulator (blocks of 1, 8 and 32 threads) and the JVM
- * backend, with the interpreter's results and failures; a thread that outgrows the first per-thread
- * capacity makes the host rerun with a larger one ({@link CapacityReruns}).
+ * data decides), or changes its rows by a map over rows the body computes from the array (a
+ * binomial tree's shrinking steps), run as kernels on the simulator (blocks of 1, 8 and 32 threads)
+ * and the JVM backend, with the interpreter's results and failures; a thread that outgrows the
+ * first per-thread capacity makes the host rerun with a larger one ({@link CapacityReruns}).
  */
 class GrowingArraysInKernelsTest {
   private static final List<KernelExecutor> BACKENDS =
@@ -93,6 +94,52 @@ class GrowingArraysInKernelsTest {
                   in reduce(op +, 0.0, map(fn f64 ([f64] r) => r[0] * r[1], acc)), xs)
           """,
               "[0.0, 2.0, 5.0, 1.5, 30.0]"),
+          // a binomial tree's backward steps: the accumulator shrinks by one row per iteration, a
+          // map over iota(size(acc) - 1) (it failed as a map result of the wrong shape before)
+          List.of(
+              """
+          fun [f64] main(i32 n, [f64] xs) =
+            map(fn f64 (f64 x) =>
+                  let v = loop (v = map(fn f64 (i32 i) => x * f64(i), iota(n + 1))) = for s < n do
+                            map(fn f64 (i32 i) => 0.5 * v[i] + 0.25 * v[i + 1], iota(size(v) - 1))
+                          in v
+                  in v[0], xs)
+          """,
+              "20 [1.0, -2.5, 0.0, 3.25]"),
+          // it doubles by a map over iota(size(acc) * 2): 3072 rows for x = 10, past the first
+          // capacity (3 + 64 rows), so the host reruns
+          List.of(
+              """
+          fun [i32] main([i32] xs) =
+            map(fn i32 (i32 x) =>
+                  let v = loop (v = replicate(3, x)) = for j < x do
+                            map(fn i32 (i32 i) => v[i / 2] + i, iota(size(v) * 2))
+                          in v
+                  in reduce(op +, 0, v) * 10000 + size(v), xs)
+          """,
+              "[0, 1, 4, 10, 2]"),
+          // one initial row, then n rows in every iteration (n from outside the loop)
+          List.of(
+              """
+          fun [i32] main(i32 n, [i32] xs) =
+            map(fn i32 (i32 x) =>
+                  let v = loop (v = [x]) = for j < 2 do
+                            map(fn i32 (i32 i) => v[0] + i * j, iota(n))
+                          in v
+                  in reduce(op +, 0, v) * 100 + size(v), xs)
+          """,
+              "3 [1, 2, -7]"),
+          // rows of a two-dimensional accumulator dropped by a map over the rows that remain
+          List.of(
+              """
+          fun [f64] main([f64] xs) =
+            map(fn f64 (f64 x) =>
+                  let m = loop (m = replicate(5, [x, 1.0])) = for j < 3 do
+                            map(fn [f64] (i32 i) => [m[i, 0] + m[i + 1, 1], f64(j)], iota(size(m) - 1))
+                          in m
+                  in m[1, 0] + m[1, 1] * 100.0 + f64(size(m)) * 1000.0, xs)
+          """,
+              "[1.0, 2.5, -4.0]"),
           // the grown array indexed past its end where the data says: the interpreter's failure
           List.of(
               """
