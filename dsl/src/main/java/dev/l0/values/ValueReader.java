@@ -270,9 +270,15 @@ public final class ValueReader {
     }
     String number = m.group(1).replace("inf", "Infinity").replace("nan", "NaN");
     // An f32 is parsed as a float directly: rounding through double first could round twice.
-    return type == ScalarType.F32
-        ? ScalarValue.f32(Float.parseFloat(number))
-        : ScalarValue.f64(Double.parseDouble(number));
+    ScalarValue value =
+        type == ScalarType.F32
+            ? ScalarValue.f32(Float.parseFloat(number))
+            : ScalarValue.f64(Double.parseDouble(number));
+    if (!number.contains("Infinity") && Double.isInfinite(((ScalarValue.Float) value).value())) {
+      // a number beyond the type's range, as a literal of the program is refused: only inf is inf
+      throw expected(what + " (out of range)", t);
+    }
+    return value;
   }
 
   private static boolean suffixFits(String suffix, ScalarType type) {

@@ -202,6 +202,22 @@ class ValueReaderTest {
   }
 
   @Test
+  void reportsRealsBeyondTheirTypesRangeWhereOnlyInfIsInfinite() {
+    assertEquals(
+        "in.data:1:1: expected a f64 (out of range) for argument 1 (type f64), found '1e400'",
+        error("1e400", F64).getMessage());
+    assertEquals(
+        "in.data:1:1: expected a f32 (out of range) for argument 1 (type f32), found '-1e40'",
+        error("-1e40", F32).getMessage());
+    // the largest finite values and inf itself read as they are
+    assertEquals(ScalarValue.f64(Double.MAX_VALUE), readOne("1.7976931348623157e308", F64));
+    assertEquals(ScalarValue.f32(Float.MAX_VALUE), readOne("3.4028235e38", F32));
+    assertEquals(ScalarValue.f64(Double.NEGATIVE_INFINITY), readOne("-inf", F64));
+    // beyond the range downwards is zero, as Java and the program's literals read it
+    assertEquals(ScalarValue.f64(0.0), readOne("1e-400", F64));
+  }
+
+  @Test
   void reportsIrregularArrays() {
     assertEquals(
         "in.data:1:1: irregular array for argument 1: element 1 has shape [1] but element 0 has shape [2]",
