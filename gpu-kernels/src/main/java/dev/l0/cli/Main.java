@@ -107,7 +107,8 @@ public final class Main {
 
   /** Runs one command line in this JVM (as {@code bin/l0} would); returns the exit code. */
   public static int execute(String[] args, InputStream in, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("--help") || args[0].equals("help")) {
+    // --help anywhere (l0 run --help) asks for the usage, as a first word does
+    if (args.length == 0 || args[0].equals("help") || Arrays.asList(args).contains("--help")) {
       (args.length == 0 ? err : out).println(USAGE);
       return args.length == 0 ? EXIT_USAGE : outputWritten("help", out, err, EXIT_OK);
     }

@@ -476,6 +476,14 @@ class MainTest {
   }
 
   @Test
+  void helpAfterAVerbPrintsTheUsage() {
+    Outcome o = l0("", "run", "--help");
+    assertEquals(0, o.exitCode(), o.err());
+    assertTrue(o.out().startsWith("usage: l0 VERB [ARGS]"), o.out());
+    assertEquals("", o.err());
+  }
+
+  @Test
   void aUsageErrorIsReportedBeforeAnyInputIsRead() throws IOException {
     String file = write("u.l0", "fun i32 main(i32 x) = x\n");
     Outcome both =
