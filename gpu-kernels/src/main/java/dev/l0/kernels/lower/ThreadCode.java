@@ -77,6 +77,12 @@ final class ThreadCode {
   private final Set<KernelExpr.Var> liveRows = new HashSet<>();
 
   /**
+   * The locals holding the live inner sizes of arrays that loops resize in every dimension ({@link
+   * #withLiveInnerSizes}), each with the size its rows are laid out for (its capacity).
+   */
+  private final Map<KernelExpr.Var, KernelExpr> innerCapacities = new HashMap<>();
+
+  /**
    * The error codes of growing arrays that may outgrow their capacity (a host expression of {@link
    * KernelGroup#CAPACITY_SCALE}, by which they are keyed): a write past it raises the code.
    */
@@ -294,19 +300,43 @@ final class ThreadCode {
     KernelExpr rows = source.dims().get(0);
     List<KernelStmt> body = new ArrayList<>();
     body.add(new KernelStmt.Assign((KernelExpr.Var) region.dims().get(0), rows));
+    body.addAll(liveInnerSizesOf(source.dims(), region));
     copyElements(source, region, body);
     List<KernelStmt> guarded = new ArrayList<>();
     addGuarded(source.valid(), body, List.of(), guarded);
-    addWithinCapacity(rows, sameInnerSizes(source.dims(), region), guarded, dest, out);
+    addWithinCapacity(rows, innerSizesFit(source.dims(), region), guarded, dest, out);
   }
 
-  /** Whether {@code dims}, sizes of an array of {@code region}'s rank, have its inner sizes. */
-  private static KernelExpr sameInnerSizes(List<KernelExpr> dims, ArrayView region) {
-    KernelExpr same = KernelExprs.TRUE;
+  /**
+   * Whether {@code dims}, sizes of an array of {@code region}'s rank, fit its inner sizes: each the
+   * region's, or at most its capacity where the region's is live ({@link #withLiveInnerSizes}).
+   */
+  private KernelExpr innerSizesFit(List<KernelExpr> dims, ArrayView region) {
+    KernelExpr fit = KernelExprs.TRUE;
     for (int d = region.rank() - 1; d >= 1; d--) {
-      same = and(same, eq(dims.get(d), region.dims().get(d)));
+      KernelExpr size = region.dims().get(d);
+      KernelExpr capacity = size instanceof KernelExpr.Var v ? innerCapacities.get(v) : null;
+      fit =
+          and(
+              fit,
+              capacity == null
+                  ? eq(dims.get(d), size)
+                  : not(KernelExprs.lt(capacity, dims.get(d))));
     }
-    return same;
+    return fit;
+  }
+
+  /**
+   * The assignments of {@code region}'s live inner sizes to {@code dims}' (none if it has none).
+   */
+  private List<KernelStmt> liveInnerSizesOf(List<KernelExpr> dims, ArrayView region) {
+    List<KernelStmt> assignments = new ArrayList<>();
+    for (int d = 1; d < region.rank(); d++) {
+      if (region.dims().get(d) instanceof KernelExpr.Var v && innerCapacities.containsKey(v)) {
+        assignments.add(new KernelStmt.Assign(v, dims.get(d)));
+      }
+    }
+    return assignments;
   }
 
   /**
@@ -1054,7 +1084,8 @@ final class ThreadCode {
    * map over {@code iota(size(acc) - 1)}, as a binomial tree's step makes): a scratch copy of
    * {@code initial} with room for its rows plus {@link #firstRows()}, its live rows in a local; a
    * thread whose array would outgrow the room raises the capacity overflow that reruns the group
-   * with a larger scale, as a growing array's does ({@link #growing}).
+   * with a larger scale, as a growing array's does ({@link #growing}). Its inner sizes may shrink
+   * too ({@link #withLiveInnerSizes}: a step over {@code iota(size(m) - 1)} in each dimension).
    */
   private ArrayView resized(String name, ArrayView initial, Exp.Loop loop, List<KernelStmt> out) {
     KernelExpr initialRows = bound(initial.dims().get(0));
@@ -1069,7 +1100,29 @@ final class ThreadCode {
             "loop",
             SourcePositions.of(loop),
             "the array a loop inside a kernel carries outgrew its per-thread capacity"));
-    return withRoom(name, initial, capacity, out);
+    return withLiveInnerSizes(withRoom(name, initial, capacity, out), name, out);
+  }
+
+  /**
+   * {@code view} with each inner size the host can bound held in a local of its own, starting at
+   * the size its rows are laid out for, which stays its capacity ({@link #innerCapacities}): a
+   * loop's next value may have smaller inner sizes, as its rows may be fewer.
+   */
+  private ArrayView withLiveInnerSizes(ArrayView view, String name, List<KernelStmt> out) {
+    List<KernelExpr> dims = new ArrayList<>(view.dims());
+    for (int d = 1; d < dims.size(); d++) {
+      KernelExpr capacity = dims.get(d);
+      KernelExpr hostBound = bound(capacity);
+      if (hostBound == null) {
+        continue;
+      }
+      KernelExpr.Var live = group.fresh(name + "_size" + d, ScalarType.I64);
+      out.add(new KernelStmt.Declare(live, capacity));
+      sizeBounds.put(live, hostBound);
+      innerCapacities.put(live, capacity);
+      dims.set(d, live);
+    }
+    return new ArrayView(view.source(), view.offset(), dims, view.strides(), view.valid());
   }
 
   /** The rows a growing array without a host bound may gain at first, times the rerun's scale. */
@@ -1269,7 +1322,17 @@ final class ThreadCode {
       KernelExpr capacity = sizeBounds.get((KernelExpr.Var) view.dims().get(0));
       List<KernelExpr> dims = new ArrayList<>(view.dims());
       dims.set(0, capacity);
+      boolean liveInner = false;
+      for (int d = 1; d < dims.size(); d++) {
+        if (dims.get(d) instanceof KernelExpr.Var v && innerCapacities.containsKey(v)) {
+          dims.set(d, innerCapacities.get(v));
+          liveInner = true;
+        }
+      }
       ArrayView region = resizable(allocate(view.elementType(), dims), capacity, "next", out);
+      if (liveInner) {
+        region = withLiveInnerSizes(region, "next", out);
+      }
       return new Destination.ToResizable(region, capacity);
     }
     return new Destination.ToMemory(allocate(view.elementType(), view.dims()));
@@ -1332,6 +1395,7 @@ final class ThreadCode {
         out.add(
             new KernelStmt.Assign(
                 (KernelExpr.Var) target.dims().get(0), grown.region().dims().get(0)));
+        out.addAll(liveInnerSizesOf(grown.region().dims(), target));
         copyElements(grown.region(), target, out);
       } else {
         copyElements(((Destination.ToMemory) d).view(), (ArrayView) acc, out);
@@ -1501,9 +1565,10 @@ final class ThreadCode {
     ArrayView region = dest.region();
     List<KernelStmt> write = new ArrayList<>();
     write.add(new KernelStmt.Assign((KernelExpr.Var) region.dims().get(0), dims.get(0)));
+    write.addAll(liveInnerSizesOf(dims, region));
     write.addAll(concatenated(left, right, region));
     List<KernelStmt> fitting = new ArrayList<>();
-    addWithinCapacity(dims.get(0), sameInnerSizes(dims, region), write, dest, fitting);
+    addWithinCapacity(dims.get(0), innerSizesFit(dims, region), write, dest, fitting);
     addConcatenated(concat, left, right, fitting, out);
   }
 

@@ -8,6 +8,7 @@ import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.kernels.sim.FilterClustersOnEveryBackendTest;
+import dev.l0.kernels.sim.GrowingArraysInKernelsTest;
 import dev.l0.kernels.sim.MapOfReducesSimulationTest;
 import dev.l0.kernels.sim.ReductionsAndMapsOnEveryBackendTest;
 import dev.l0.testing.IswimPrograms;
@@ -58,6 +59,20 @@ class GeneratedKernelsPtxTest {
       kernels.addAll(renamed(name, LoweredPrograms.of(TestPrograms.load(name)).groups()));
     }
     assertCompiles(kernels, "the corpus");
+  }
+
+  /**
+   * Loops inside kernel threads whose arrays grow by concats, or change their rows, or their rows
+   * and inner sizes, from iteration to iteration ({@link GrowingArraysInKernelsTest}).
+   */
+  @Test
+  void growingAndShrinkingArrayKernelsCompile() {
+    List<Kernel> kernels = new ArrayList<>();
+    List<List<String>> programs = GrowingArraysInKernelsTest.PROGRAMS_AND_INPUTS;
+    for (int k = 0; k < programs.size(); k++) {
+      kernels.addAll(renamed("grow" + k, LoweredPrograms.of(programs.get(k).get(0)).groups()));
+    }
+    assertCompiles(kernels, "loops whose arrays change their sizes");
   }
 
   /** A reduce of wide rows as a map of reduces ({@code _column_partials}, {@code _column_tree}). */

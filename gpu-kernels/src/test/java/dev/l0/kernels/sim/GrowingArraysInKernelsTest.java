@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * and the JVM backend, with the interpreter's results and failures; a thread that outgrows the
  * first per-thread capacity makes the host rerun with a larger one ({@link CapacityReruns}).
  */
-class GrowingArraysInKernelsTest {
+public class GrowingArraysInKernelsTest {
   private static final List<KernelExecutor> BACKENDS =
       List.of(
           new SimulatorExecutor(1),
@@ -57,7 +57,7 @@ class GrowingArraysInKernelsTest {
       """;
 
   /** Programs whose growing arrays have no host bound, each with inputs. */
-  private static final List<List<String>> PROGRAMS_AND_INPUTS =
+  public static final List<List<String>> PROGRAMS_AND_INPUTS =
       List.of(
           List.of(IOTA_PER_ITERATION, "[1, 2, 0, 5, -3]"),
           // 4951 rows for x = 100: past the first capacity (1 + 64 rows), so the host reruns four
@@ -140,6 +140,22 @@ class GrowingArraysInKernelsTest {
                   in m[1, 0] + m[1, 1] * 100.0 + f64(size(m)) * 1000.0, xs)
           """,
               "[1.0, 2.5, -4.0]"),
+          // a square accumulator that loses a row and a column in every iteration: its inner
+          // size shrinks too (a region laid out for the first size, the live size in a local)
+          List.of(
+              """
+          fun [i32] main(i32 n, [i32] xs) =
+            map(fn i32 (i32 x) =>
+                  let m = loop (m = map(fn [i32] (i32 i) => map(fn i32 (i32 k) => x * i + k, iota(n)),
+                                        iota(n))) = for j < 3 do
+                            map(fn [i32] (i32 i) =>
+                                  map(fn i32 (i32 k) => m[i, k] + m[i + 1, k + 1] - j,
+                                      iota(size(1, m) - 1)),
+                                iota(size(m) - 1))
+                          in m
+                  in (m[0, 0] + 7 * m[1, 1] + 3 * m[0, 1]) * 100 + size(1, m) * 10 + size(m), xs)
+          """,
+              "5 [1, 2, -3, 0]"),
           // the grown array indexed past its end where the data says: the interpreter's failure
           List.of(
               """
