@@ -345,6 +345,13 @@ class L0PipelineRowsTest {
             .contains(
                 "column 'x' has a null in partition 1, row 2; declare a replacement with nullAs(\"x\", value)"),
         () -> SparkTestSupport.messages(error));
+    // first the user's line that made the pipeline, as the pipeline's other errors say
+    assertTrue(
+        java.util.regex.Pattern.compile(
+                "L0 pipeline at L0PipelineRowsTest\\.java:\\d+: column 'x' has a null")
+            .matcher(SparkTestSupport.messages(error))
+            .find(),
+        () -> SparkTestSupport.messages(error));
   }
 
   @Test

@@ -16,13 +16,18 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * when it asks for the next one) a full batch's scalar columns are refilled for the next batch.
  * Where input columns are carried to the output ({@code carry(...)}), a runtime batch never spans
  * two Spark batches, so that the carried columns are slices of the Spark batch's own vectors
- * ({@link #carried()}), read in place until the next batch is asked for.
+ * ({@link #carried()}), read in place until the next batch is asked for. Rows the pipeline cannot
+ * take ({@link InputDataException}) are reported with the pipeline's call site.
  */
 final class InputBatches implements Iterator<ColumnBatch> {
   private final Iterator<ColumnarBatch> input;
   private final List<ColumnReader> readers;
   private final int batchRows;
   private final int[] carriedOrdinals;
+
+  /** The user's line that called {@code L0.pipeline}, which input errors name first. */
+  private final String callSite;
+
   private final InputPaths paths = new InputPaths();
   private ColumnarBatch current;
 
@@ -45,8 +50,10 @@ final class InputBatches implements Iterator<ColumnBatch> {
       int[] carriedOrdinals,
       int batchRows,
       int partition,
-      boolean reuseColumns) {
+      boolean reuseColumns,
+      String callSite) {
     this.input = input;
+    this.callSite = callSite;
     this.batchRows = batchRows;
     this.carriedOrdinals = carriedOrdinals.clone();
     this.readers = new ArrayList<>(bindings.size());
@@ -114,8 +121,12 @@ final class InputBatches implements Iterator<ColumnBatch> {
       if (rows == 0) {
         firstOffset = currentOffset;
       }
-      for (ColumnReader reader : readers) {
-        reader.append(current, currentOffset, take, rowsRead);
+      try {
+        for (ColumnReader reader : readers) {
+          reader.append(current, currentOffset, take, rowsRead);
+        }
+      } catch (InputDataException e) {
+        throw new InputDataException("L0 pipeline at " + callSite + ": " + e.getMessage());
       }
       currentOffset += take;
       rowsRead += take;

@@ -139,7 +139,14 @@ final class PipelineTask implements Serializable {
     boolean perRow = spec.kind() == PipelineKind.ROWS;
     int rows = perRow && ExecutorRuntime.get().runsOnJvm(device) ? jvmBatchRows : batchRows;
     return new InputBatches(
-        input, spec.inputs(), topOrdinals, carriedOrdinals, rows, partition, perRow);
+        input,
+        spec.inputs(),
+        topOrdinals,
+        carriedOrdinals,
+        rows,
+        partition,
+        perRow,
+        spec.callSite());
   }
 
   private Iterator<ColumnarBatch> outputBatches(
