@@ -120,8 +120,8 @@ public final class FinparSparkJob {
   }
 
   /**
-   * Runs {@code BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]]} on the datasets under {@code
-   * dataRoot}; returns the exit code.
+   * Runs {@code BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]] [--data DIR]} on the datasets under
+   * DIR, else under {@code defaultDataRoot}; returns the exit code.
    */
   static int run(String[] options, Path defaultDataRoot, PrintStream out, PrintStream err)
       throws IOException {
