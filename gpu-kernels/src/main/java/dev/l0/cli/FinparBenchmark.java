@@ -173,20 +173,26 @@ public enum FinparBenchmark {
     }
   }
 
-  /** The files of a dataset's folder: the entry's arguments and FinPar's reference result. */
-  public static final List<String> DATASET_FILES = List.of("input.data", "output.data");
+  /** The file of a dataset's folder with the entry's arguments. */
+  static final String INPUT_FILE = "input.data";
+
+  /** The file of a dataset's folder with FinPar's reference result. */
+  static final String REFERENCE_FILE = "output.data";
+
+  /** The files of a dataset's folder. */
+  public static final List<String> DATASET_FILES = List.of(INPUT_FILE, REFERENCE_FILE);
 
   /** The entry's arguments, read from {@code dataset/input.data} in file order. */
   public List<Value> readInput(TypedProgram program, Path dataset) throws IOException {
     FunDef entry = program.function(ENTRY);
-    Path file = dataset.resolve(DATASET_FILES.get(0));
+    Path file = dataset.resolve(INPUT_FILE);
     return ValueReader.read(
         read(file), entry.params().stream().map(Param::type).toList(), file.toString());
   }
 
   /** FinPar's reference result, read from {@code dataset/output.data}. */
   public List<Value> readReference(Path dataset) throws IOException {
-    Path file = dataset.resolve(DATASET_FILES.get(1));
+    Path file = dataset.resolve(REFERENCE_FILE);
     return ValueReader.read(read(file), outputTypes(), file.toString());
   }
 

@@ -15,7 +15,6 @@ import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -51,12 +50,8 @@ final class ProgramFiles {
 
   /** The file's text; bytes that are not UTF-8 are an ill-formed program, at their byte offset. */
   private static String read(String file) throws IOException {
-    byte[] bytes;
-    try {
-      bytes = Files.readAllBytes(Path.of(file));
-    } catch (NoSuchFileException e) {
-      throw new NoSuchFileException(file, null, "no such file");
-    }
+    // a file that is not there is named with why by Main, as every verb's files are
+    byte[] bytes = Files.readAllBytes(Path.of(file));
     CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()

@@ -476,6 +476,15 @@ class MainTest {
   }
 
   @Test
+  void aProgramFileThatIsNotThereIsNamedWithWhy() {
+    for (String verb : List.of("run", "check", "print", "explain")) {
+      Outcome o = l0("", verb, "/no/such/program.l0");
+      assertEquals(Main.EXIT_BAD_INPUT, o.exitCode(), verb);
+      assertEquals("l0 " + verb + ": /no/such/program.l0: no such file\n", o.err());
+    }
+  }
+
+  @Test
   void helpAfterAVerbPrintsTheUsage() {
     Outcome o = l0("", "run", "--help");
     assertEquals(0, o.exitCode(), o.err());
