@@ -1,0 +1,121 @@
+package dev.l0.kernels.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/gpu-check}, copied into a bundle folder (as {@code bin/gpu-bundle} does) whose {@code
+ * jre/bin/java} is a stand-in that answers each check with one JSON line: the results file holds
+ * every check's line in order, also when the run is stopped part way (a device call that ran past
+ * its time limit once returned no results at all, because the script wrote them only at its end),
+ * and the exit status is the first failing check's.
+ */
+class GpuCheckScriptTest {
+  private static final Path SCRIPT = Path.of("..", "bin", "gpu-check").toAbsolutePath().normalize();
+
+  /** A stand-in for java: one line per check; LocVolCalib is invalid; InterestCalib never ends. */
+  private static final String FAKE_JAVA =
+      """
+      #!/usr/bin/env bash
+      case "$*" in
+        *-version*) echo "    java.runtime.version = 17.0.99" >&2 ;;
+        *CudaRuntimeCheck*) echo '{"check": "cuda-runtime", "device": "Stand-in GPU"}' ;;
+        *"finpar LocVolCalib"*) echo '{"bench": "LocVolCalib", "valid": false}'; exit 1 ;;
+        *"finpar InterestCalib"*) sleep 600 ;;
+        *"finpar OptionPricing"*) echo '{"bench": "OptionPricing", "valid": true}' ;;
+        *) for a in "$@"; do last="$a"; done; echo "{\\"check\\": \\"$last\\"}" ;;
+      esac
+      """;
+
+  @TempDir Path bundle;
+
+  private Path prepareBundle(String... finparDatasets) throws IOException {
+    Path java = bundle.resolve("jre/bin/java");
+    Files.createDirectories(java.getParent());
+    Files.writeString(java, FAKE_JAVA, StandardCharsets.UTF_8);
+    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Files.writeString(bundle.resolve("l0-cli.jar"), "");
+    Files.copy(SCRIPT, bundle.resolve("gpu-check"));
+    for (String dataset : finparDatasets) {
+      Files.createDirectories(bundle.resolve("finpar-data").resolve(dataset));
+    }
+    return bundle.resolve("results");
+  }
+
+  private static Process start(List<String> command) throws IOException {
+    return new ProcessBuilder(command).redirectErrorStream(true).start();
+  }
+
+  private static List<String> resultLines(Path results) throws IOException {
+    try (var files = Files.list(results)) {
+      Path file = files.findFirst().orElseThrow();
+      assertTrue(file.getFileName().toString().endsWith("-Stand-in-GPU.json"), file.toString());
+      return Files.readAllLines(file);
+    }
+  }
+
+  @Test
+  void everyCheckIsRecordedInOrderAndAnInvalidFinparResultIsExitOne() throws Exception {
+    Path results = prepareBundle("OptionPricing/small", "LocVolCalib/small");
+    Process process =
+        start(
+            List.of(
+                "bash", bundle.resolve("gpu-check").toString(), "--finpar", results.toString()));
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
+    List<String> lines = resultLines(results);
+    assertEquals(7, lines.size(), String.join("\n", lines));
+    assertTrue(lines.get(0).contains("\"check\": \"environment\""), lines.get(0));
+    assertTrue(lines.get(0).contains("\"java\": \"17.0.99\""), lines.get(0));
+    assertTrue(lines.get(1).contains("cuda-runtime"), lines.get(1));
+    assertTrue(lines.get(2).contains("CudaMathDeviceCheck"), lines.get(2));
+    assertTrue(lines.get(3).contains("KernelBandwidthBenchmark"), lines.get(3));
+    assertTrue(lines.get(4).contains("BlackScholesCudaBenchmark"), lines.get(4));
+    assertTrue(lines.get(5).contains("\"bench\": \"OptionPricing\""), lines.get(5));
+    assertTrue(lines.get(6).contains("\"bench\": \"LocVolCalib\""), lines.get(6));
+    assertEquals(1, process.exitValue(), output);
+  }
+
+  @Test
+  void finparOnlyRecordsEachDatasetAsItFinishesSoAStoppedRunKeepsThem() throws Exception {
+    Path results = prepareBundle("OptionPricing/small", "InterestCalib/small");
+    Process process =
+        start(
+            List.of(
+                "bash",
+                bundle.resolve("gpu-check").toString(),
+                "--finpar-only",
+                results.toString()));
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      List<String> lines = List.of();
+      while (System.nanoTime() < deadline && lines.size() < 3) {
+        Thread.sleep(100);
+        if (Files.isDirectory(results)) {
+          try (var files = Files.list(results)) {
+            if (files.findAny().isPresent()) {
+              lines = resultLines(results);
+            }
+          }
+        }
+      }
+      assertTrue(process.isAlive(), "InterestCalib's stand-in runs until stopped");
+      assertEquals(3, lines.size(), String.join("\n", lines));
+      assertTrue(lines.get(1).contains("cuda-runtime"), lines.get(1));
+      assertTrue(lines.get(2).contains("\"bench\": \"OptionPricing\""), lines.get(2));
+    } finally {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+    }
+  }
+}
