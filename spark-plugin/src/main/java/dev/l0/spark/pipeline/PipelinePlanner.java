@@ -9,6 +9,7 @@ import dev.l0.ir.Type;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
+import dev.l0.opt.cluster.ClusterSolver;
 import dev.l0.syntax.L0Parser;
 import dev.l0.syntax.L0Printer;
 import dev.l0.types.TypeChecker;
@@ -236,22 +237,29 @@ public final class PipelinePlanner {
    */
   static final int PLANNED_PROGRAMS = 64;
 
+  /**
+   * What a kernel plan depends on: the program, and the optimiser's settings that can change the
+   * plan (the filter clustering's limits, {@code l0.opt.cluster.*}, read when it is planned).
+   */
+  private record PlanKey(L0Source source, ClusterSolver.Settings clustering) {}
+
   /** The kernel plans of the programs planned last, the least recently used first. */
-  private static final Map<L0Source, PipelineSpec.Kernels> PLANNED =
+  private static final Map<PlanKey, PipelineSpec.Kernels> PLANNED =
       Collections.synchronizedMap(
           new LinkedHashMap<>(16, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<L0Source, PipelineSpec.Kernels> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<PlanKey, PipelineSpec.Kernels> eldest) {
               return size() > PLANNED_PROGRAMS;
             }
           });
 
   /**
    * The kernels of {@code source}'s program as the optimiser plans them, optimised once for the
-   * last {@link #PLANNED_PROGRAMS} programs planned.
+   * last {@link #PLANNED_PROGRAMS} programs planned under the same optimiser settings.
    */
   static PipelineSpec.Kernels kernels(L0Source source) {
-    PipelineSpec.Kernels planned = PLANNED.get(source);
+    PlanKey key = new PlanKey(source, ClusterSolver.Settings.fromSystemProperties());
+    PipelineSpec.Kernels planned = PLANNED.get(key);
     if (planned != null) {
       return planned;
     }
@@ -260,7 +268,7 @@ public final class PipelinePlanner {
         optimised.kernelPlan().kernels().stream().map(KernelPlan.Kernel::structure).toList();
     PipelineSpec.Kernels kernels =
         new PipelineSpec.Kernels(shapes.size(), shapes, optimised.explain());
-    PLANNED.put(source, kernels);
+    PLANNED.put(key, kernels);
     return kernels;
   }
 

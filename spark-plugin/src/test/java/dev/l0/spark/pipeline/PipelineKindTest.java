@@ -45,6 +45,31 @@ class PipelineKindTest {
   }
 
   @Test
+  void aProgramIsPlannedAgainUnderOtherClusteringLimits() {
+    String text = "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => x * 3.0, xs)";
+    L0Source source =
+        L0Source.reachable(
+            dev.l0.syntax.L0Parser.parse(text, "limits.l0"), text, "limits.l0", "main");
+    PipelineSpec.Kernels first = PipelinePlanner.kernels(source);
+    String property = "l0.opt.cluster.exactLimit";
+    String before = System.getProperty(property);
+    System.setProperty(property, "7");
+    try {
+      // the optimiser's settings are part of what a plan depends on
+      PipelineSpec.Kernels limited = PipelinePlanner.kernels(source);
+      assertNotSame(first, limited);
+      assertSame(limited, PipelinePlanner.kernels(source));
+    } finally {
+      if (before == null) {
+        System.clearProperty(property);
+      } else {
+        System.setProperty(property, before);
+      }
+    }
+    assertSame(first, PipelinePlanner.kernels(source));
+  }
+
+  @Test
   void filterAndMapThenFilterAreRows() {
     assertEquals(
         PipelineKind.ROWS,
