@@ -116,6 +116,7 @@ final class FinparCommand implements Command {
             .add("kernel_s", seconds(bestMeter.kernelNanos()))
             .add("transfer_s", seconds(bestMeter.transferNanos()))
             .add("transfer_bytes", bestMeter.transferBytes())
+            .add("launches_on_jvm", bestMeter.launchesPlacedOnJvm())
             .add("cores", Runtime.getRuntime().availableProcessors())
             .add("java", System.getProperty("java.version"))
             .text());

@@ -45,9 +45,10 @@ import java.util.function.Supplier;
  * for the whole executor), a kernel that does not compile or load (for that kernel), and a driver
  * error while running (for that call). A map that runs out of device memory is run again in pieces
  * of its rows ({@link RowPieces}); any other kernel, or a map of which not even one row fits, runs
- * that call on the JVM. Failures of the program itself, raised by the kernels' error word, pass
- * through as its {@code L0RuntimeError}. Closing the executor unloads its modules and releases the
- * GPU's context.
+ * that call on the JVM. A launch with too few parallel rows to fill a block of threads runs on the
+ * JVM too ({@link NarrowLaunches}, {@code l0.cuda.minRows}). Failures of the program itself, raised
+ * by the kernels' error word, pass through as its {@code L0RuntimeError}. Closing the executor
+ * unloads its modules and releases the GPU's context.
  *
  * <p>An executor runs on one GPU, named by its device ordinal ({@link #onThisMachine(int)}; GPU
  * {@value CudaProbe#DEFAULT_ORDINAL} by default), in that GPU's primary context. Prepared kernels
@@ -74,6 +75,7 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   private final IntFunction<CudaContext> contextOpener;
   private final int blockSize;
   private final LaunchConfiguration launchConfiguration;
+  private final int minRows = NarrowLaunches.minRows();
   private final JvmKernelExecutor jvm = new JvmKernelExecutor();
   private final List<CudaModule> modules = new ArrayList<>();
   private Optional<GroupCompiler> compiler;
@@ -221,11 +223,13 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
         environment -> run(runner, group, outputs, environment);
     Function<HostEnvironment, List<HostValue>> inPieces =
         RowPieces.splits(kernel) ? environment -> RowPieces.run(kernel, environment, onGpu) : onGpu;
-    return environment ->
-        JvmFallback.run(
-            kernel.describe(),
-            () -> inPieces.apply(environment),
-            () -> jvmKernel.get().run(environment));
+    PreparedKernel gpuKernel =
+        environment ->
+            JvmFallback.run(
+                kernel.describe(),
+                () -> inPieces.apply(environment),
+                () -> jvmKernel.get().run(environment));
+    return NarrowLaunches.placed(kernel, minRows, gpuKernel, jvmKernel);
   }
 
   /**

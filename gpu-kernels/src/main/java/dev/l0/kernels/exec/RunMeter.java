@@ -4,11 +4,11 @@ import java.util.function.Supplier;
 
 /**
  * The running totals of one host-runner call: nanoseconds in kernels, the bytes and nanoseconds of
- * host/device copies, and the flat arrays host code had to box. A call creates its own meter and
- * fills it on its own thread, so calls running at the same time never share one (not thread-safe).
- * The host runner times each kernel; executors report the copies they make ({@link #addTransfer})
- * and the time they wait for a device other calls are using ({@link #addWait}), and the rest of the
- * kernel's time is kernel time.
+ * host/device copies, the flat arrays host code had to box, and the launches a GPU executor gave to
+ * the JVM backend. A call creates its own meter and fills it on its own thread, so calls running at
+ * the same time never share one (not thread-safe). The host runner times each kernel; executors
+ * report the copies they make ({@link #addTransfer}) and the time they wait for a device other
+ * calls are using ({@link #addWait}), and the rest of the kernel's time is kernel time.
  */
 public final class RunMeter {
   private long kernelNanos;
@@ -16,6 +16,7 @@ public final class RunMeter {
   private long transferNanos;
   private long waitNanos;
   private int boxedArrays;
+  private int launchesPlacedOnJvm;
 
   /**
    * Records one copy between host and device memory of {@code bytes} bytes that took {@code nanos}.
@@ -28,6 +29,14 @@ public final class RunMeter {
   /** Records {@code nanos} spent waiting for a device that other calls were using. */
   public void addWait(long nanos) {
     waitNanos += nanos;
+  }
+
+  /**
+   * Records that a GPU executor gave a launch to the JVM backend because it has too few parallel
+   * rows for the GPU.
+   */
+  public void addLaunchPlacedOnJvm() {
+    launchesPlacedOnJvm++;
   }
 
   /** Records that host code needed a flat array's elements as interpreter values (boxed them). */
@@ -65,5 +74,13 @@ public final class RunMeter {
    */
   public int boxedArrays() {
     return boxedArrays;
+  }
+
+  /**
+   * How many launches of this call a GPU executor gave to the JVM backend as too narrow for the
+   * GPU.
+   */
+  public int launchesPlacedOnJvm() {
+    return launchesPlacedOnJvm;
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.l0.kernels.cudaexec.EveryLaunchOnTheGpu;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.kernels.runtime.CudaProbe;
 import dev.l0.kernels.runtime.DeviceKind;
@@ -16,6 +17,7 @@ import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * On a machine with a working GPU: {@code auto} chooses CUDA, and P0 (from Java arrays) and P1
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * named explicitly runs on CUDA as the default one does.
  */
 @Tag("gpu")
+@ExtendWith(EveryLaunchOnTheGpu.class)
 class L0RuntimeGpuTest {
   @BeforeEach
   void needsAGpu() {

@@ -11,6 +11,7 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.runtime.CudaProbe;
 import dev.l0.kernels.runtime.JvmFallback;
 import dev.l0.kernels.runtime.LogRecorder;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Real launches: the corpus programs with every kernel on the GPU equal the interpreter bit for bit
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.Test;
  * back to the evaluator or to the JVM. Skipped where there is no GPU or no PTX compiler.
  */
 @Tag("gpu")
+@ExtendWith(EveryLaunchOnTheGpu.class)
 class CudaKernelExecutorGpuTest {
   private static final int RANDOM_PROGRAMS = 150;
 
@@ -78,10 +81,8 @@ class CudaKernelExecutorGpuTest {
     return new Value.Array(element, elements);
   }
 
-  @Test
-  void blackScholesIsBitIdentical() {
-    Program program = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
-    Random random = new Random(0);
+  /** {@code n} random options for P0: {call, spot, strike, years, rate, volatility}. */
+  private static Value options(int n, Random random) {
     Type option =
         Type.tuple(
             ScalarType.BOOL,
@@ -90,21 +91,55 @@ class CudaKernelExecutorGpuTest {
             ScalarType.F64,
             ScalarType.F64,
             ScalarType.F64);
+    return array(
+        option,
+        n,
+        i ->
+            new Value.Tuple(
+                List.of(
+                    ScalarValue.bool(random.nextBoolean()),
+                    ScalarValue.f64(10 + 90 * random.nextDouble()),
+                    ScalarValue.f64(10 + 90 * random.nextDouble()),
+                    ScalarValue.f64(0.1 + 2 * random.nextDouble()),
+                    ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
+                    ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
+  }
+
+  @Test
+  void blackScholesIsBitIdentical() {
+    Program program = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
+    Random random = new Random(0);
     for (int n : List.of(0, 1, 7, 257, 100_000)) {
-      Value options =
-          array(
-              option,
-              n,
-              i ->
-                  new Value.Tuple(
-                      List.of(
-                          ScalarValue.bool(random.nextBoolean()),
-                          ScalarValue.f64(10 + 90 * random.nextDouble()),
-                          ScalarValue.f64(10 + 90 * random.nextDouble()),
-                          ScalarValue.f64(0.1 + 2 * random.nextDouble()),
-                          ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
-                          ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
-      assertSameAsInterpreter(program, "blackscholes", List.of(options));
+      assertSameAsInterpreter(program, "blackscholes", List.of(options(n, random)));
+    }
+  }
+
+  /**
+   * With the default limit ({@link NarrowLaunches}), P0 over 100 options runs on the JVM backend
+   * (no copies to the GPU, the launch counted) and over 100,000 on the GPU, with the same results.
+   */
+  @Test
+  void aNarrowLaunchRunsOnTheJvmAndAWideOneOnTheGpu() {
+    Program program = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
+    String limit = System.getProperty(NarrowLaunches.PROPERTY);
+    System.clearProperty(NarrowLaunches.PROPERTY);
+    try (CudaKernelExecutor placing = CudaKernelExecutor.onThisMachine()) {
+      HostRunner runner = HostRunner.compile(program, placing);
+      Random random = new Random(2);
+      for (int n : List.of(100, 100_000)) {
+        Value options = options(n, random);
+        RunMeter meter = new RunMeter();
+        Value result = runner.call("blackscholes", List.of(options), meter);
+        assertEquals(
+            new Interpreter(program).call("blackscholes", List.of(options)),
+            result,
+            n + " options");
+        boolean narrow = n < NarrowLaunches.DEFAULT_MIN_ROWS;
+        assertEquals(narrow ? 1 : 0, meter.launchesPlacedOnJvm(), n + " options");
+        assertEquals(narrow, meter.transferBytes() == 0, n + " options: " + meter.transferBytes());
+      }
+    } finally {
+      System.setProperty(NarrowLaunches.PROPERTY, limit == null ? "0" : limit);
     }
   }
 

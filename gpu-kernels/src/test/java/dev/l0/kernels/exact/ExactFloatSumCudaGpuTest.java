@@ -8,6 +8,7 @@ import dev.l0.ir.Program;
 import dev.l0.kernels.api.CompiledProgram;
 import dev.l0.kernels.api.L0Runtime;
 import dev.l0.kernels.api.MeasuredRun;
+import dev.l0.kernels.cudaexec.EveryLaunchOnTheGpu;
 import dev.l0.kernels.runtime.CudaProbe;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.kernels.runtime.PtxCompilers;
@@ -15,12 +16,14 @@ import dev.l0.syntax.L0Parser;
 import java.util.Random;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Exact float sums on a GPU: the summands' kernel runs on CUDA, and the sum has the JVM backend's
  * bits.
  */
 @Tag("gpu")
+@ExtendWith(EveryLaunchOnTheGpu.class)
 class ExactFloatSumCudaGpuTest {
 
   @Test

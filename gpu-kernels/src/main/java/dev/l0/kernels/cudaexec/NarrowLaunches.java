@@ -1,0 +1,70 @@
+package dev.l0.kernels.cudaexec;
+
+import dev.l0.ir.L0ConfigurationError;
+import dev.l0.kernels.exec.HostEnvironment;
+import dev.l0.kernels.exec.PreparedKernel;
+import dev.l0.kernels.ir.ReductionOrder;
+import dev.l0.opt.KernelPlan;
+import dev.l0.opt.ir.SubExp;
+import java.util.function.Supplier;
+
+/**
+ * The launches that the CUDA executor gives to the JVM backend because they are too narrow for the
+ * GPU: those with fewer parallel rows than {@code l0.cuda.minRows} (a system property, default
+ * {@value #DEFAULT_MIN_ROWS}: one block of {@link CudaKernelExecutor#DEFAULT_BLOCK_SIZE} threads; 0
+ * keeps every launch on the GPU). Such a launch keeps one of the GPU's multiprocessors busy with a
+ * thread per row, each running its row's whole work, which the host's cores do faster: on an H200,
+ * LocVolCalib small (16 strikes, a thread each) took 12.4 s of kernel time, the JVM backend on 2
+ * cores of another machine 0.77 s (bench/README.md, 2026-11-27). Both backends lower the same way
+ * and reduce in the same order, so the results do not depend on where a launch ran.
+ *
+ * <p>A launch's parallel rows, known when it starts: a map's or filter's rows (its outer size, a
+ * thread each), and a reduction's or scan's chunks of the reduction order ({@link
+ * ReductionOrder#chunkCount}), a thread each. (A SOAC without an array input, which the optimiser
+ * does not make, would count as wide.)
+ */
+final class NarrowLaunches {
+  /** The system property of the fewest parallel rows a launch runs on the GPU with. */
+  static final String PROPERTY = "l0.cuda.minRows";
+
+  static final int DEFAULT_MIN_ROWS = CudaKernelExecutor.DEFAULT_BLOCK_SIZE;
+
+  private NarrowLaunches() {}
+
+  /** The fewest parallel rows a launch runs on the GPU with: {@link #PROPERTY}, validated. */
+  static int minRows() {
+    return L0ConfigurationError.intProperty(
+        PROPERTY, DEFAULT_MIN_ROWS, 0, "the fewest parallel rows a launch runs on the GPU with");
+  }
+
+  /** The parallel rows of {@code kernel}'s launch over the values of {@code environment}. */
+  static long parallelRows(KernelPlan.Kernel kernel, HostEnvironment environment) {
+    if (kernel.inputs().isEmpty() || !(kernel.inputs().get(0) instanceof SubExp.Var outer)) {
+      return Long.MAX_VALUE;
+    }
+    long rows = environment.size(outer.name(), 0);
+    return switch (kernel.kind()) {
+      case MAP, FILTER, FILTERMAP -> rows;
+      case REDUCE, REDOMAP, SCREMA, SCAN, SCANOMAP -> ReductionOrder.chunkCount(rows);
+    };
+  }
+
+  /**
+   * {@code kernel} run by {@code onGpu}, except for launches of fewer than {@code minRows} parallel
+   * rows, which {@code onJvm} (made at the first such launch) runs, each counted in the call's
+   * meter.
+   */
+  static PreparedKernel placed(
+      KernelPlan.Kernel kernel, int minRows, PreparedKernel onGpu, Supplier<PreparedKernel> onJvm) {
+    if (minRows == 0) {
+      return onGpu;
+    }
+    return environment -> {
+      if (parallelRows(kernel, environment) >= minRows) {
+        return onGpu.run(environment);
+      }
+      environment.meter().addLaunchPlacedOnJvm();
+      return onJvm.get().run(environment);
+    };
+  }
+}

@@ -1,0 +1,33 @@
+package dev.l0.kernels.cudaexec;
+
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * For GPU tests that must run every launch on the GPU, however few its rows: sets {@code
+ * l0.cuda.minRows} to 0 ({@link NarrowLaunches}) before each test, so that the CUDA executors it
+ * makes keep narrow launches on the GPU, and restores the property after it.
+ */
+public final class EveryLaunchOnTheGpu implements BeforeEachCallback, AfterEachCallback {
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(EveryLaunchOnTheGpu.class);
+
+  @Override
+  public void beforeEach(ExtensionContext context) {
+    context
+        .getStore(NAMESPACE)
+        .put("before", String.valueOf(System.getProperty(NarrowLaunches.PROPERTY)));
+    System.setProperty(NarrowLaunches.PROPERTY, "0");
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    String before = context.getStore(NAMESPACE).get("before", String.class);
+    if (before == null || before.equals("null")) {
+      System.clearProperty(NarrowLaunches.PROPERTY);
+    } else {
+      System.setProperty(NarrowLaunches.PROPERTY, before);
+    }
+  }
+}

@@ -1,0 +1,150 @@
+package dev.l0.kernels.cudaexec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.interp.Interpreter;
+import dev.l0.ir.L0ConfigurationError;
+import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Value;
+import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.exec.KernelScope;
+import dev.l0.kernels.exec.PreparedKernel;
+import dev.l0.kernels.exec.RunMeter;
+import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.kernels.sim.SimulatorExecutor;
+import dev.l0.opt.KernelPlan;
+import dev.l0.opt.Optimizer;
+import dev.l0.syntax.L0Parser;
+import dev.l0.types.TypeChecker;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CUDA executor's placement of narrow launches ({@link NarrowLaunches}), with the simulator
+ * standing in for the GPU (the same lowering and skeleton of blocks): a launch of fewer parallel
+ * rows than the limit runs on the JVM backend and is counted in the call's meter, a wider one on
+ * the "GPU"; a map counts its rows, a reduction the chunks of the reduction order; the results are
+ * the interpreter's either way.
+ */
+class NarrowLaunchesTest {
+  private static final String PROGRAM =
+      """
+      fun {[f64], f64} main([f64] xs) =
+        let ys = map(fn f64 (f64 x) => x * 2.0 + 1.0, xs) in
+        {ys, reduce(op +, 0.0, ys)}
+      """;
+
+  /** The executor the CUDA executor is, with the simulator for the GPU; records where each ran. */
+  private static final class Placing implements KernelExecutor {
+    private final int minRows;
+    private final SimulatorExecutor gpu = new SimulatorExecutor(32);
+    private final JvmKernelExecutor jvm = new JvmKernelExecutor(2);
+    final List<String> ran = Collections.synchronizedList(new ArrayList<>());
+
+    Placing(int minRows) {
+      this.minRows = minRows;
+    }
+
+    @Override
+    public String name() {
+      return "placing";
+    }
+
+    @Override
+    public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
+      PreparedKernel onGpu = gpu.prepare(kernel, scope);
+      return NarrowLaunches.placed(
+          kernel,
+          minRows,
+          environment -> {
+            ran.add(kernel.kind() + " on gpu");
+            return onGpu.run(environment);
+          },
+          () -> {
+            PreparedKernel onJvm = jvm.prepare(kernel, scope);
+            return environment -> {
+              ran.add(kernel.kind() + " on jvm");
+              return onJvm.run(environment);
+            };
+          });
+    }
+  }
+
+  private static List<Value> input(int n) {
+    return List.of(
+        new Value.Array(
+            ScalarType.F64,
+            IntStream.range(0, n).mapToObj(i -> (Value) ScalarValue.f64(i % 7 - 3)).toList()));
+  }
+
+  /** Runs the program over {@code n} rows; returns where each kernel ran and the meter's count. */
+  private static List<String> run(Placing executor, int n, RunMeter meter) {
+    Program program = L0Parser.parse(PROGRAM, "narrow.l0");
+    HostRunner runner = new HostRunner(Optimizer.optimize(TypeChecker.check(program)), executor);
+    executor.ran.clear();
+    Value result = runner.call("main", input(n), meter);
+    assertEquals(new Interpreter(program).call("main", input(n)), result, n + " rows");
+    return List.copyOf(executor.ran);
+  }
+
+  @Test
+  void aLaunchOfFewerRowsThanTheLimitRunsOnTheJvmAndIsCounted() {
+    Placing executor = new Placing(256);
+    RunMeter narrow = new RunMeter();
+    assertEquals(List.of("map on jvm", "reduce on jvm"), sorted(run(executor, 100, narrow)));
+    assertEquals(2, narrow.launchesPlacedOnJvm());
+  }
+
+  @Test
+  void aMapCountsItsRowsAndAReductionItsChunks() {
+    Placing executor = new Placing(256);
+    RunMeter meter = new RunMeter();
+    // 1000 rows: the map has 1000 rows, the reduction ceil(1000 / 16) = 63 chunks
+    assertEquals(List.of("map on gpu", "reduce on jvm"), sorted(run(executor, 1000, meter)));
+    assertEquals(1, meter.launchesPlacedOnJvm());
+    // 4096 rows: 256 chunks, as many as the limit
+    RunMeter wide = new RunMeter();
+    assertEquals(List.of("map on gpu", "reduce on gpu"), sorted(run(executor, 4096, wide)));
+    assertEquals(0, wide.launchesPlacedOnJvm());
+  }
+
+  @Test
+  void aLimitOfZeroKeepsEveryLaunchOnTheGpu() {
+    RunMeter meter = new RunMeter();
+    assertEquals(List.of("map on gpu", "reduce on gpu"), sorted(run(new Placing(0), 3, meter)));
+    assertEquals(0, meter.launchesPlacedOnJvm());
+  }
+
+  @Test
+  void theLimitIsASystemPropertyOfAtLeastZero() {
+    String before = System.getProperty(NarrowLaunches.PROPERTY);
+    try {
+      System.clearProperty(NarrowLaunches.PROPERTY);
+      assertEquals(256, NarrowLaunches.minRows());
+      System.setProperty(NarrowLaunches.PROPERTY, "1024");
+      assertEquals(1024, NarrowLaunches.minRows());
+      System.setProperty(NarrowLaunches.PROPERTY, "-1");
+      L0ConfigurationError negative =
+          assertThrows(L0ConfigurationError.class, NarrowLaunches::minRows);
+      assertTrue(negative.getMessage().contains(NarrowLaunches.PROPERTY), negative.getMessage());
+    } finally {
+      if (before == null) {
+        System.clearProperty(NarrowLaunches.PROPERTY);
+      } else {
+        System.setProperty(NarrowLaunches.PROPERTY, before);
+      }
+    }
+  }
+
+  private static List<String> sorted(List<String> ran) {
+    return ran.stream().sorted().toList();
+  }
+}
