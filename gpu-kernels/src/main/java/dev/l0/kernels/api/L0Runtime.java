@@ -206,11 +206,12 @@ public final class L0Runtime {
   }
 
   /**
-   * {@link #executorFor(DeviceSelection)} with JVM launches on at most {@code jvmThreads} threads.
+   * {@link #executorFor(DeviceSelection)} with JVM launches (on CUDA: narrow launches and those
+   * that fail on the GPU) on at most {@code jvmThreads} threads.
    */
   public static KernelExecutor executorFor(DeviceSelection selection, int jvmThreads) {
     return selection.chosen() == DeviceKind.CUDA
-        ? CudaKernelExecutor.onThisMachine(selection.gpuOrdinal())
+        ? CudaKernelExecutor.onThisMachine(selection.gpuOrdinal(), jvmThreads)
         : new JvmKernelExecutor(jvmThreads);
   }
 }

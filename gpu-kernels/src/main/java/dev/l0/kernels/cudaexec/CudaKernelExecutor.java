@@ -76,7 +76,7 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   private final int blockSize;
   private final LaunchConfiguration launchConfiguration;
   private final int minRows = NarrowLaunches.minRows();
-  private final JvmKernelExecutor jvm = new JvmKernelExecutor();
+  private final JvmKernelExecutor jvm;
   private final List<CudaModule> modules = new ArrayList<>();
   private Optional<GroupCompiler> compiler;
   private CudaContext context;
@@ -94,6 +94,27 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
       Availability<KernelCache> kernelCache,
       IntFunction<CudaContext> contextOpener,
       int blockSize) {
+    this(
+        gpuOrdinal,
+        device,
+        kernelCache,
+        contextOpener,
+        blockSize,
+        JvmKernelExecutor.defaultParallelism());
+  }
+
+  /**
+   * As above, the kernels that run on the JVM backend (narrow launches, and launches that fail on
+   * the GPU) running on at most {@code jvmThreads} threads.
+   */
+  private CudaKernelExecutor(
+      int gpuOrdinal,
+      Availability<CudaDevice> device,
+      Availability<KernelCache> kernelCache,
+      IntFunction<CudaContext> contextOpener,
+      int blockSize,
+      int jvmThreads) {
+    this.jvm = new JvmKernelExecutor(jvmThreads);
     if (blockSize < 1 || Integer.bitCount(blockSize) != 1) {
       throw new IllegalArgumentException("the block size must be a power of two, not " + blockSize);
     }
@@ -139,13 +160,22 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
    * @throws IllegalArgumentException for a negative ordinal
    */
   public static CudaKernelExecutor onThisMachine(int gpuOrdinal) {
+    return onThisMachine(gpuOrdinal, JvmKernelExecutor.defaultParallelism());
+  }
+
+  /**
+   * {@link #onThisMachine(int)}, the kernels that run on the JVM backend running on at most {@code
+   * jvmThreads} threads (a Spark task's cores).
+   */
+  public static CudaKernelExecutor onThisMachine(int gpuOrdinal, int jvmThreads) {
     Availability<CudaDevice> gpu = CudaProbe.probe(gpuOrdinal);
     Availability<PtxCompiler> ptx = PtxCompilers.onThisMachine();
     Availability<KernelCache> cache =
         ptx.value()
             .map(c -> Availability.available(KernelCache.inDefaultDirectory(c), ptx.description()))
             .orElseGet(() -> Availability.unavailable(ptx.description()));
-    return new CudaKernelExecutor(gpuOrdinal, gpu, cache, CudaContext::open, DEFAULT_BLOCK_SIZE);
+    return new CudaKernelExecutor(
+        gpuOrdinal, gpu, cache, CudaContext::open, DEFAULT_BLOCK_SIZE, jvmThreads);
   }
 
   @Override
