@@ -1,11 +1,18 @@
 package dev.l0.testing;
 
 import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Type;
+import dev.l0.ir.Value;
 import dev.l0.syntax.L0Parser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 
 /**
  * The thesis's appendix programs as test resources: {@code p0_blackscholes}, {@code p1_matmul} and
@@ -42,6 +49,35 @@ public final class TestPrograms {
   /** The program {@code name}, parsed, with positions naming its resource path. */
   public static Program load(String name) {
     return L0Parser.parse(text(name), resourcePath(name));
+  }
+
+  /**
+   * {@code n} random options for {@link #P0_BLACKSCHOLES}'s {@code blackscholes}: {call, spot in
+   * [10, 100), strike in [10, 100), years in [0.1, 2.1), rate in [0.01, 0.11), volatility in [0.1,
+   * 0.6)}, drawn from {@code random} in that order.
+   */
+  public static Value blackScholesOptions(int n, Random random) {
+    Type option =
+        Type.tuple(
+            ScalarType.BOOL,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64,
+            ScalarType.F64);
+    List<Value> options = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      options.add(
+          new Value.Tuple(
+              List.of(
+                  ScalarValue.bool(random.nextBoolean()),
+                  ScalarValue.f64(10 + 90 * random.nextDouble()),
+                  ScalarValue.f64(10 + 90 * random.nextDouble()),
+                  ScalarValue.f64(0.1 + 2 * random.nextDouble()),
+                  ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
+                  ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
+    }
+    return new Value.Array(option, options);
   }
 
   private static String resourcePath(String name) {

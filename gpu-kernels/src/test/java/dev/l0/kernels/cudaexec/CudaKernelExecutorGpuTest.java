@@ -81,36 +81,13 @@ class CudaKernelExecutorGpuTest {
     return new Value.Array(element, elements);
   }
 
-  /** {@code n} random options for P0: {call, spot, strike, years, rate, volatility}. */
-  private static Value options(int n, Random random) {
-    Type option =
-        Type.tuple(
-            ScalarType.BOOL,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64);
-    return array(
-        option,
-        n,
-        i ->
-            new Value.Tuple(
-                List.of(
-                    ScalarValue.bool(random.nextBoolean()),
-                    ScalarValue.f64(10 + 90 * random.nextDouble()),
-                    ScalarValue.f64(10 + 90 * random.nextDouble()),
-                    ScalarValue.f64(0.1 + 2 * random.nextDouble()),
-                    ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
-                    ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
-  }
-
   @Test
   void blackScholesIsBitIdentical() {
     Program program = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
     Random random = new Random(0);
     for (int n : List.of(0, 1, 7, 257, 100_000)) {
-      assertSameAsInterpreter(program, "blackscholes", List.of(options(n, random)));
+      assertSameAsInterpreter(
+          program, "blackscholes", List.of(TestPrograms.blackScholesOptions(n, random)));
     }
   }
 
@@ -127,7 +104,7 @@ class CudaKernelExecutorGpuTest {
       HostRunner runner = HostRunner.compile(program, placing);
       Random random = new Random(2);
       for (int n : List.of(100, 100_000)) {
-        Value options = options(n, random);
+        Value options = TestPrograms.blackScholesOptions(n, random);
         RunMeter meter = new RunMeter();
         Value result = runner.call("blackscholes", List.of(options), meter);
         assertEquals(

@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.Program;
-import dev.l0.ir.ScalarType;
-import dev.l0.ir.ScalarValue;
-import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.EvaluatorExecutor;
 import dev.l0.kernels.exec.HostRunner;
@@ -70,28 +67,7 @@ class RowPiecesTest {
   }
 
   private static List<Value> options(int n) {
-    Random random = new Random(n);
-    Type option =
-        Type.tuple(
-            ScalarType.BOOL,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64);
-    List<Value> options = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      options.add(
-          new Value.Tuple(
-              List.of(
-                  ScalarValue.bool(random.nextBoolean()),
-                  ScalarValue.f64(10 + 90 * random.nextDouble()),
-                  ScalarValue.f64(10 + 90 * random.nextDouble()),
-                  ScalarValue.f64(0.1 + 2 * random.nextDouble()),
-                  ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
-                  ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
-    }
-    return List.of(new Value.Array(option, options));
+    return List.of(TestPrograms.blackScholesOptions(n, new Random(n)));
   }
 
   @Test

@@ -50,28 +50,8 @@ class CorpusSimulationTest {
   void blackScholesIsBitIdentical(int blockSize) {
     Program program = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
     Random random = new Random(blockSize);
-    Type option =
-        Type.tuple(
-            ScalarType.BOOL,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64);
     for (long n : List.of(0L, 1L, 7L, blockSize + 1L, 3L * blockSize * 8 + 5)) {
-      Value options =
-          array(
-              option,
-              (int) n,
-              i ->
-                  new Value.Tuple(
-                      List.of(
-                          ScalarValue.bool(random.nextBoolean()),
-                          ScalarValue.f64(10 + 90 * random.nextDouble()),
-                          ScalarValue.f64(10 + 90 * random.nextDouble()),
-                          ScalarValue.f64(0.1 + 2 * random.nextDouble()),
-                          ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
-                          ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
+      Value options = TestPrograms.blackScholesOptions((int) n, random);
       assertSameAsInterpreter(program, "blackscholes", List.of(options), blockSize);
     }
   }
