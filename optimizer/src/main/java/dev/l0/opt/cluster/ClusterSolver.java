@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Chooses the clustering of a {@link DataflowGraph} that minimises seed 002's objective (§4.4-4.5):
@@ -30,6 +32,13 @@ import java.util.Optional;
  */
 public final class ClusterSolver {
   private static final System.Logger LOG = System.getLogger(ClusterSolver.class.getName());
+
+  /**
+   * The notes already logged at INFO in this JVM: a program compiled again (on every executor task
+   * that runs it, say) gives the same note, which is logged once; {@code l0 explain} shows it for
+   * each program. A clustering cut short by the time cap is a WARNING every time.
+   */
+  private static final Set<String> NOTED = ConcurrentHashMap.newKeySet();
 
   /** The search steps between two looks at the clock. */
   private static final long STEPS_PER_CLOCK_READING = 1024;
@@ -127,12 +136,17 @@ public final class ClusterSolver {
       throw new IllegalStateException(
           "the clustering solver made an invalid clustering: " + broken.get());
     }
-    System.Logger.Level level =
-        best.solution() == Clustering.Solution.GREEDY_PAST_TIME_CAP
-            ? System.Logger.Level.WARNING
-            : System.Logger.Level.INFO;
+    boolean pastTimeCap = best.solution() == Clustering.Solution.GREEDY_PAST_TIME_CAP;
     best.notProvedMinimal(settings)
-        .ifPresent(why -> LOG.log(level, "the clustering of " + solver.n + " SOACs " + why));
+        .map(why -> "the clustering of " + solver.n + " SOACs " + why)
+        .ifPresent(
+            message -> {
+              if (pastTimeCap) {
+                LOG.log(System.Logger.Level.WARNING, message);
+              } else if (NOTED.add(message)) {
+                LOG.log(System.Logger.Level.INFO, message);
+              }
+            });
     return best;
   }
 

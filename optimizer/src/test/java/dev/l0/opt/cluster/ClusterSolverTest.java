@@ -23,10 +23,15 @@ import dev.l0.syntax.L0Parser;
 import dev.l0.testing.TestPrograms;
 import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -184,7 +189,7 @@ class ClusterSolverTest {
     }
     return "fun {%s} main([real] xs) =\n%s  {%s}\n"
         .formatted(
-            String.join(", ", java.util.Collections.nCopies(15, "[real]")),
+            String.join(", ", Collections.nCopies(15, "[real]")),
             source,
             String.join(", ", filters));
   }
@@ -242,6 +247,56 @@ class ClusterSolverTest {
     assertEquals(
         "is the greedy one: the search ran past l0.opt.cluster.maxMillis = 0 ms",
         clustering.notProvedMinimal(capped).orElseThrow());
+  }
+
+  /**
+   * A note that a clustering is not proved minimal is logged at INFO once per JVM however often the
+   * same program is compiled (every task of a Spark job compiles its pipeline's program), and a
+   * clustering past the time cap is a WARNING every time.
+   */
+  @Test
+  void theSameNoteIsLoggedOnceAndTheTimeCapEveryTime() {
+    Logger logger = Logger.getLogger(ClusterSolver.class.getName());
+    List<LogRecord> records = Collections.synchronizedList(new ArrayList<>());
+    Handler handler =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            records.add(record);
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        };
+    logger.addHandler(handler);
+    try {
+      DataflowGraph graph = graphOf(thirtySoacs());
+      // 29 SOACs at most solved exactly: this graph of 30 gets the greedy clustering, with a note
+      ClusterSolver.Settings limited = new ClusterSolver.Settings(29, 200_000, 20_000);
+      ClusterSolver.solve(graph, limited);
+      ClusterSolver.solve(graph, limited);
+      ClusterSolver.Settings capped = new ClusterSolver.Settings(30, Long.MAX_VALUE, 0);
+      ClusterSolver.solve(graph, capped);
+      ClusterSolver.solve(graph, capped);
+    } finally {
+      logger.removeHandler(handler);
+    }
+    List<String> notes =
+        records.stream()
+            .filter(r -> r.getLevel() == Level.INFO)
+            .map(LogRecord::getMessage)
+            .filter(m -> m.contains("more SOACs than l0.opt.cluster.exactLimit = 29"))
+            .toList();
+    assertTrue(notes.size() <= 1, notes.toString());
+    long warnings =
+        records.stream()
+            .filter(r -> r.getLevel() == Level.WARNING)
+            .filter(r -> r.getMessage().contains("l0.opt.cluster.maxMillis = 0 ms"))
+            .count();
+    assertEquals(2, warnings, records.stream().map(LogRecord::getMessage).toList().toString());
   }
 
   @Test
