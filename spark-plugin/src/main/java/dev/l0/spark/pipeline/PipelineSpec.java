@@ -27,7 +27,14 @@ public final class PipelineSpec implements Serializable {
   private final L0Source totals;
   private final int kernelCount;
   private final List<String> kernelShapes;
-  private final String optimisedExplain;
+
+  /**
+   * The optimiser's explanation of the main program, for {@link #explain()} on the driver; it does
+   * not travel with the spec (tens of kilobytes for a large program, in every task's plan), and a
+   * copy that travelled plans the program again for it.
+   */
+  private transient String optimisedExplain;
+
   private final ExactFloatSums floatSums;
   private final Carried carried;
   private final String key;
@@ -113,7 +120,7 @@ public final class PipelineSpec implements Serializable {
             outputSchema,
             callSite,
             programs(),
-            new Kernels(kernelCount, kernelShapes, optimisedExplain),
+            new Kernels(kernelCount, kernelShapes, optimisedExplain()),
             floatSums,
             carried);
   }
@@ -226,7 +233,14 @@ public final class PipelineSpec implements Serializable {
         + " of "
         + main.sourceName()
         + ", optimised:\n"
-        + optimisedExplain;
+        + optimisedExplain();
+  }
+
+  private String optimisedExplain() {
+    if (optimisedExplain == null) {
+      optimisedExplain = PipelinePlanner.kernels(main).explain();
+    }
+    return optimisedExplain;
   }
 
   /** Hex SHA-256 of the final program text and entry: the per-JVM compile cache key. */
