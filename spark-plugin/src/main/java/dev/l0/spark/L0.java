@@ -10,6 +10,7 @@ import dev.l0.spark.plan.L0PipelineExec;
 import dev.l0.spark.plan.L0PipelineNode;
 import dev.l0.syntax.L0Printer;
 import dev.l0.syntax.SourceFiles;
+import dev.l0.types.TypeChecker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -54,9 +55,19 @@ public final class L0 {
     }
   }
 
-  /** A pipeline running a program built with the Java DSL ({@code dev.l0.dsl}). */
+  /**
+   * A pipeline running a program built with the Java DSL ({@code dev.l0.dsl}). The program is type
+   * checked here, while it still has the Java lines that staged it: a type error is a {@link
+   * PipelinePlanningException} at this call site naming the staging line ({@code Job.java:24:
+   * ...}), not a position in the program's printed text.
+   */
   public static L0Pipeline pipeline(Program dslProgram) {
     String callSite = UserCallSite.current();
+    try {
+      TypeChecker.check(dslProgram);
+    } catch (L0CompileError e) {
+      throw new PipelinePlanningException(callSite, e.getMessage(), e);
+    }
     return L0Pipeline.of(
         L0Printer.print(dslProgram), "Java DSL program built at " + callSite, callSite);
   }
