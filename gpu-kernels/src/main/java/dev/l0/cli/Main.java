@@ -4,6 +4,7 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.L0ConfigurationError;
 import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
+import dev.l0.syntax.SourceFiles;
 import dev.l0.types.NestingLimit;
 import dev.l0.values.ValueFormatError;
 import java.io.IOException;
@@ -161,7 +162,7 @@ public final class Main {
       err.println(outOfMemory(e));
       return EXIT_OUT_OF_MEMORY;
     } catch (IOException e) {
-      err.println("l0 " + verb + ": " + describe(e));
+      err.println("l0 " + verb + ": " + SourceFiles.describe(e));
       return EXIT_BAD_INPUT;
     } catch (RuntimeException | StackOverflowError e) {
       err.println("l0: internal error (please report): " + e);
@@ -185,25 +186,6 @@ public final class Main {
         + maxMiB
         + " MiB; "
         + MORE_HEAP;
-  }
-
-  /**
-   * What went wrong with a file, as the user needs it: the file and why ("no such file",
-   * "permission denied") where the exception gives only the file's name.
-   */
-  private static String describe(IOException e) {
-    if (e instanceof java.nio.file.FileSystemException failed && failed.getReason() == null) {
-      String why =
-          e instanceof java.nio.file.NoSuchFileException
-              ? "no such file"
-              : e instanceof java.nio.file.AccessDeniedException
-                  ? "permission denied"
-                  : e instanceof java.nio.file.NotDirectoryException
-                      ? "not a directory"
-                      : e.getClass().getSimpleName();
-      return failed.getFile() + ": " + why;
-    }
-    return e.getMessage();
   }
 
   /**

@@ -1,16 +1,18 @@
 package dev.l0.spark;
 
+import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.kernels.runtime.DeviceSelector;
+import dev.l0.spark.pipeline.PipelinePlanningException;
 import dev.l0.spark.pipeline.PipelineSpec;
 import dev.l0.spark.plan.L0PipelineExec;
 import dev.l0.spark.plan.L0PipelineNode;
 import dev.l0.syntax.L0Printer;
+import dev.l0.syntax.SourceFiles;
+import dev.l0.types.TypeChecker;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,23 +38,36 @@ public final class L0 {
     return L0Pipeline.of(l0Text, "<inline L0 program>", UserCallSite.current());
   }
 
-  /** A pipeline running the L0 program in {@code l0File} (errors cite the file name). */
+  /**
+   * A pipeline running the L0 program in {@code l0File} (errors cite the file name). A file that
+   * cannot be read is an {@link UncheckedIOException} naming the file and why; bytes that are not
+   * UTF-8 are a {@link PipelinePlanningException} at their line and column.
+   */
   public static L0Pipeline pipeline(Path l0File) {
     String callSite = UserCallSite.current();
     try {
-      return L0Pipeline.of(
-          Files.readString(l0File, StandardCharsets.UTF_8),
-          l0File.getFileName().toString(),
-          callSite);
+      return L0Pipeline.of(SourceFiles.read(l0File), l0File.getFileName().toString(), callSite);
     } catch (IOException e) {
       throw new UncheckedIOException(
-          "L0 pipeline at " + callSite + ": cannot read " + l0File + ": " + e.getMessage(), e);
+          "L0 pipeline at " + callSite + ": cannot read " + SourceFiles.describe(e), e);
+    } catch (L0CompileError e) {
+      throw new PipelinePlanningException(callSite, e.getMessage(), e);
     }
   }
 
-  /** A pipeline running a program built with the Java DSL ({@code dev.l0.dsl}). */
+  /**
+   * A pipeline running a program built with the Java DSL ({@code dev.l0.dsl}). The program is type
+   * checked here, while it still has the Java lines that staged it: a type error is a {@link
+   * PipelinePlanningException} at this call site naming the staging line ({@code Job.java:24:
+   * ...}), not a position in the program's printed text.
+   */
   public static L0Pipeline pipeline(Program dslProgram) {
     String callSite = UserCallSite.current();
+    try {
+      TypeChecker.check(dslProgram);
+    } catch (L0CompileError e) {
+      throw new PipelinePlanningException(callSite, e.getMessage(), e);
+    }
     return L0Pipeline.of(
         L0Printer.print(dslProgram), "Java DSL program built at " + callSite, callSite);
   }

@@ -139,6 +139,27 @@ class L0PipelinePlanningTest {
   }
 
   @Test
+  void aTypeErrorInAJavaDslProgramNamesTheJavaLineThatStagedIt() {
+    int stagingLine = callersLine() + 5;
+    Program calledWithTwoArguments =
+        program(
+            prog ->
+                prog.fun(
+                    "main", Arr.of(F64.TYPE), xs -> prog.call("main", Arr.of(F64.TYPE), xs, xs)));
+    int pipelineLine = callersLine() + 2;
+    PipelinePlanningException error =
+        assertThrows(PipelinePlanningException.class, () -> L0.pipeline(calledWithTwoArguments));
+
+    assertEquals(
+        "L0 pipeline at L0PipelinePlanningTest.java:"
+            + pipelineLine
+            + ": L0PipelinePlanningTest.java:"
+            + stagingLine
+            + ": function 'main' expects 1 argument, got 2",
+        error.getMessage());
+  }
+
+  @Test
   void settingsAreReadFromTheSessionWhenAQueryRuns() {
     L0Pipeline total = L0.pipeline(SUM).on("quantity", "price");
     spark.conf().set(L0Settings.DEVICE, "gpu");

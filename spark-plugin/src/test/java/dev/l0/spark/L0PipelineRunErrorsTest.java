@@ -1,8 +1,12 @@
 package dev.l0.spark;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.ir.L0RuntimeError;
+import dev.l0.spark.plan.PipelineRunException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +71,22 @@ class L0PipelineRunErrorsTest {
                 + ": partition 1, row 20: <inline L0 program>:2:"),
         messages);
     assertTrue(messages.contains("/: integer division by zero"), messages);
+  }
+
+  /**
+   * The task's error reaches the driver as the exception itself, not only as its printed stack
+   * trace: it and its L0 cause (with its source position) must survive Java serialization, or the
+   * executor falls back to Spark's SerializationDebugger, which without the JVM's module flags
+   * kills the task's thread and leaves the job waiting forever.
+   */
+  @Test
+  void theRunErrorReachesTheDriverAsAPipelineRunExceptionWithItsL0Cause() {
+    Dataset<Row> out = numbers.transform(L0.pipeline(DIVIDES_BY_X_MINUS_70).on("n"));
+
+    SparkException error = assertThrows(SparkException.class, out::collectAsList);
+    PipelineRunException run = assertInstanceOf(PipelineRunException.class, error.getCause());
+    L0RuntimeError cause = assertInstanceOf(L0RuntimeError.class, run.getCause());
+    assertEquals("<inline L0 program>:2:29: /: integer division by zero", cause.getMessage());
   }
 
   @Test

@@ -1,0 +1,76 @@
+package dev.l0.syntax;
+
+import dev.l0.ir.L0CompileError;
+import dev.l0.ir.SourcePos;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+
+/**
+ * Reading L0 program files as the parser needs them: strict UTF-8 (a bad byte is an ill-formed
+ * program at its line and column), and a file that cannot be read named with why.
+ */
+public final class SourceFiles {
+  private SourceFiles() {}
+
+  /**
+   * The text of {@code file}; bytes that are not UTF-8 are an {@link L0CompileError} at their line
+   * and column, naming the byte offset. A file that cannot be read is the file system's {@link
+   * IOException} ({@link #describe} words it).
+   */
+  public static String read(Path file) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer text = CharBuffer.allocate(bytes.length);
+    CoderResult result = decoder.decode(in, text, true);
+    if (result.isError()) {
+      text.flip();
+      String before = text.toString();
+      int line = 1 + (int) before.chars().filter(c -> c == '\n').count();
+      int column = before.length() - before.lastIndexOf('\n');
+      throw new L0CompileError(
+          new SourcePos(file.toString(), line, column),
+          "the file is not UTF-8 text: invalid byte sequence at byte offset "
+              + in.position()
+              + " (0x"
+              + String.format("%02x", bytes[in.position()] & 0xff)
+              + ")");
+    }
+    decoder.flush(text);
+    return text.flip().toString();
+  }
+
+  /**
+   * What went wrong with a file, as the user needs it: the file and why ("no such file",
+   * "permission denied") where the exception gives only the file's name.
+   */
+  public static String describe(IOException e) {
+    if (e instanceof FileSystemException failed && failed.getReason() == null) {
+      String why =
+          e instanceof NoSuchFileException
+              ? "no such file"
+              : e instanceof AccessDeniedException
+                  ? "permission denied"
+                  : e instanceof NotDirectoryException
+                      ? "not a directory"
+                      : e.getClass().getSimpleName();
+      return failed.getFile() + ": " + why;
+    }
+    return e.getMessage();
+  }
+}
