@@ -7,6 +7,7 @@ import dev.l0.kernels.api.MeasuredRun;
 import dev.l0.kernels.api.Parameter;
 import dev.l0.kernels.api.RunMeasurements;
 import dev.l0.kernels.exec.SpareArrays;
+import dev.l0.kernels.runtime.CudaUnavailableException;
 import dev.l0.kernels.runtime.DeviceKind;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -105,8 +106,14 @@ public final class PartitionRunner implements AutoCloseable {
 
   private CompiledProgram compiled(Role role) {
     String name = role.name().toLowerCase(Locale.ROOT);
-    LeaseCache.Lease<CompiledProgram> lookup =
-        ProgramCache.get(spec, name, role.source(spec.programs()), settings);
+    LeaseCache.Lease<CompiledProgram> lookup;
+    try {
+      lookup = ProgramCache.get(spec, name, role.source(spec.programs()), settings);
+    } catch (CudaUnavailableException e) {
+      // spark.l0.device=cuda on an executor where CUDA cannot work: said where the user built it
+      throw new CudaUnavailableException(
+          "L0 pipeline at " + spec.callSite() + ": " + e.getMessage());
+    }
     programs.put(role, lookup);
     CompiledProgram program = lookup.value();
     if (lookup.createdNow()) {

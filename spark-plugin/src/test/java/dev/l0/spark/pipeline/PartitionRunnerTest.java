@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.kernels.runtime.CudaProbe;
+import dev.l0.kernels.runtime.CudaUnavailableException;
 import dev.l0.kernels.runtime.DeviceKind;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
@@ -74,6 +75,33 @@ class PartitionRunnerTest {
         outputs.isEmpty() ? List.of(new double[0], new long[0]) : concat(outputs, 2);
     assertArrayEquals((double[]) expected.get(0), (double[]) actual.get(0));
     assertArrayEquals((long[]) expected.get(1), (long[]) actual.get(1));
+  }
+
+  /**
+   * {@code spark.l0.device=cuda} on an executor without a usable GPU fails the task naming the
+   * pipeline's call site and why CUDA cannot work.
+   */
+  @Test
+  void cudaWhereItCannotWorkIsAnErrorNamingTheCallSite() {
+    assumeFalse(
+        CudaProbe.probe().isAvailable()
+            && dev.l0.kernels.runtime.PtxCompilers.onThisMachine().isAvailable(),
+        "CUDA works here");
+    PipelineSpec spec = plan(MAP_FILTER, X_N, "x", "n");
+    ExecutionSettings cuda = new ExecutionSettings(DeviceKind.CUDA, -1, 2);
+    CudaUnavailableException error =
+        assertThrows(
+            CudaUnavailableException.class,
+            () -> {
+              try (PartitionRunner runner = PartitionRunner.open(spec, cuda)) {
+                runner.mapRows(batches(xn(3, new Random(1)), 3, 3, new Random(1)).get(0));
+              }
+            });
+    assertTrue(
+        error
+            .getMessage()
+            .startsWith("L0 pipeline at " + spec.callSite() + ": device cuda was requested"),
+        error.getMessage());
   }
 
   @Test
