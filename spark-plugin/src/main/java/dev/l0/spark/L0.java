@@ -4,6 +4,7 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.kernels.runtime.DeviceSelector;
+import dev.l0.spark.pipeline.PipelineMessages;
 import dev.l0.spark.pipeline.PipelinePlanningException;
 import dev.l0.spark.pipeline.PipelineSpec;
 import dev.l0.spark.plan.L0PipelineExec;
@@ -49,7 +50,7 @@ public final class L0 {
       return L0Pipeline.of(SourceFiles.read(l0File), l0File.getFileName().toString(), callSite);
     } catch (IOException e) {
       throw new UncheckedIOException(
-          "L0 pipeline at " + callSite + ": cannot read " + SourceFiles.describe(e), e);
+          PipelineMessages.at(callSite, "cannot read " + SourceFiles.describe(e)), e);
     } catch (L0CompileError e) {
       throw new PipelinePlanningException(callSite, e.getMessage(), e);
     }

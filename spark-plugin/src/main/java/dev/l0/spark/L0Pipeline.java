@@ -2,6 +2,7 @@ package dev.l0.spark;
 
 import dev.l0.spark.pipeline.BoundArgument;
 import dev.l0.spark.pipeline.FloatSums;
+import dev.l0.spark.pipeline.PipelineMessages;
 import dev.l0.spark.pipeline.PipelinePlanner;
 import dev.l0.spark.pipeline.PipelineRequest;
 import dev.l0.spark.pipeline.PipelineSpec;
@@ -169,12 +170,12 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
     requireName("nullAs", columnPath);
     if (!(replacement instanceof Number) && !(replacement instanceof Boolean)) {
       throw new IllegalArgumentException(
-          "L0 pipeline at "
-              + callSite
-              + ": nullAs(\""
-              + columnPath
-              + "\", ...) needs a number or a boolean, not "
-              + (replacement == null ? "null" : replacement.getClass().getName()));
+          PipelineMessages.at(
+              callSite,
+              "nullAs(\""
+                  + columnPath
+                  + "\", ...) needs a number or a boolean, not "
+                  + (replacement == null ? "null" : replacement.getClass().getName())));
     }
     Map<String, Object> replacements = new LinkedHashMap<>(nullReplacements);
     replacements.put(columnPath, replacement);
@@ -271,11 +272,11 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
   public Dataset<Row> apply(Dataset<Row> df) {
     if (!(df instanceof org.apache.spark.sql.classic.Dataset)) {
       throw new IllegalArgumentException(
-          "L0 pipeline at "
-              + callSite
-              + ": needs a classic Spark Dataset, not "
-              + df.getClass().getName()
-              + " (Spark Connect is not supported)");
+          PipelineMessages.at(
+              callSite,
+              "needs a classic Spark Dataset, not "
+                  + df.getClass().getName()
+                  + " (Spark Connect is not supported)"));
     }
     org.apache.spark.sql.classic.Dataset<Row> classic =
         (org.apache.spark.sql.classic.Dataset<Row>) df;
@@ -322,7 +323,7 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
   private String requireName(String method, String name) {
     if (name == null || name.isBlank()) {
       throw new IllegalArgumentException(
-          "L0 pipeline at " + callSite + ": " + method + "(...) got an empty or null name");
+          PipelineMessages.at(callSite, method + "(...) got an empty or null name"));
     }
     return name;
   }

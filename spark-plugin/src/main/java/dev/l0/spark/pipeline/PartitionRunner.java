@@ -97,8 +97,7 @@ public final class PartitionRunner implements AutoCloseable {
    */
   private CompiledProgram program(Role role) {
     if (closed) {
-      throw new IllegalStateException(
-          "L0 pipeline at " + spec.callSite() + ": its runner is closed");
+      throw new IllegalStateException(PipelineMessages.at(spec.callSite(), "its runner is closed"));
     }
     LeaseCache.Lease<CompiledProgram> known = programs.get(role);
     return known != null ? known.value() : compiled(role);
@@ -111,8 +110,7 @@ public final class PartitionRunner implements AutoCloseable {
       lookup = ProgramCache.get(spec, name, role.source(spec.programs()), settings);
     } catch (CudaUnavailableException e) {
       // spark.l0.device=cuda on an executor where CUDA cannot work: said where the user built it
-      throw new CudaUnavailableException(
-          "L0 pipeline at " + spec.callSite() + ": " + e.getMessage());
+      throw new CudaUnavailableException(PipelineMessages.at(spec.callSite(), e.getMessage()));
     }
     programs.put(role, lookup);
     CompiledProgram program = lookup.value();
@@ -339,12 +337,11 @@ public final class PartitionRunner implements AutoCloseable {
       if (BatchColumns.rows(column) != rows) {
         List<String> names = spec.outputNames();
         throw new IllegalStateException(
-            "L0 pipeline at "
-                + spec.callSite()
-                + ": its outputs have different numbers "
-                + "of rows in this batch ("
-                + describeRows(names, columns)
-                + "); a filter must thin every output alike");
+            PipelineMessages.at(
+                spec.callSite(),
+                "its outputs have different numbers of rows in this batch ("
+                    + describeRows(names, columns)
+                    + "); a filter must thin every output alike"));
       }
     }
     return new ColumnBatch(rows, columns);
@@ -363,14 +360,16 @@ public final class PartitionRunner implements AutoCloseable {
     List<InputBinding> bindings = spec.inputs();
     if (input.columns().size() != bindings.size()) {
       throw new IllegalArgumentException(
-          "L0 pipeline at "
-              + spec.callSite()
-              + " reads "
-              + bindings.size()
-              + " input column(s) ("
-              + bindings.stream().map(InputBinding::columnPath).collect(Collectors.joining(", "))
-              + "), given "
-              + input.columns().size());
+          PipelineMessages.at(
+              spec.callSite(),
+              "reads "
+                  + bindings.size()
+                  + " input column(s) ("
+                  + bindings.stream()
+                      .map(InputBinding::columnPath)
+                      .collect(Collectors.joining(", "))
+                  + "), given "
+                  + input.columns().size()));
     }
     for (int k = 0; k < bindings.size(); k++) {
       InputBinding binding = bindings.get(k);

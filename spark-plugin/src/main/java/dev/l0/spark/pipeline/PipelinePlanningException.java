@@ -9,11 +9,11 @@ public final class PipelinePlanningException extends IllegalArgumentException {
 
   /** An error at the user's {@code callSite} saying {@code problem}. */
   public PipelinePlanningException(String callSite, String problem) {
-    super("L0 pipeline at " + callSite + ": " + problem);
+    super(PipelineMessages.at(callSite, problem));
   }
 
   /** An error at the user's {@code callSite} saying {@code problem}, caused by {@code cause}. */
   public PipelinePlanningException(String callSite, String problem, Throwable cause) {
-    super("L0 pipeline at " + callSite + ": " + problem, cause);
+    super(PipelineMessages.at(callSite, problem), cause);
   }
 }

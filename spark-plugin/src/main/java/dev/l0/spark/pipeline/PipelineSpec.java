@@ -216,10 +216,7 @@ public final class PipelineSpec implements Serializable {
         List.of(outputSchema.fields()).stream()
             .map(f -> "  " + f.name() + " " + f.dataType().simpleString())
             .collect(Collectors.joining("\n"));
-    return "L0 pipeline at "
-        + callSite
-        + ": "
-        + summary()
+    return PipelineMessages.at(callSite, summary())
         + "\nkind: "
         + kind.name().toLowerCase(Locale.ROOT)
         + "\ninputs:\n"

@@ -2,6 +2,7 @@ package dev.l0.spark.plan;
 
 import dev.l0.spark.pipeline.ColumnBatch;
 import dev.l0.spark.pipeline.InputBinding;
+import dev.l0.spark.pipeline.PipelineMessages;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -126,7 +127,7 @@ final class InputBatches implements Iterator<ColumnBatch> {
           reader.append(current, currentOffset, take, rowsRead);
         }
       } catch (InputDataException e) {
-        throw new InputDataException("L0 pipeline at " + callSite + ": " + e.getMessage());
+        throw new InputDataException(PipelineMessages.at(callSite, e.getMessage()));
       }
       currentOffset += take;
       rowsRead += take;

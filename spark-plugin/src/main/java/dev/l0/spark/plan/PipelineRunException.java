@@ -1,6 +1,7 @@
 package dev.l0.spark.plan;
 
 import dev.l0.ir.L0RuntimeError;
+import dev.l0.spark.pipeline.PipelineMessages;
 import java.util.OptionalInt;
 
 /**
@@ -21,20 +22,20 @@ public final class PipelineRunException extends RuntimeException {
       OptionalInt failingRow,
       L0RuntimeError error) {
     super(
-        "L0 pipeline at "
-            + callSite
-            + ": partition "
-            + partition
-            + ", "
-            + (failingRow.isPresent()
-                ? "row " + (firstRow + failingRow.getAsInt())
-                : "rows "
-                    + firstRow
-                    + " to "
-                    + (firstRow + rows - 1)
-                    + " (no single row fails alone)")
-            + ": "
-            + error.getMessage(),
+        PipelineMessages.at(
+            callSite,
+            "partition "
+                + partition
+                + ", "
+                + (failingRow.isPresent()
+                    ? "row " + (firstRow + failingRow.getAsInt())
+                    : "rows "
+                        + firstRow
+                        + " to "
+                        + (firstRow + rows - 1)
+                        + " (no single row fails alone)")
+                + ": "
+                + error.getMessage()),
         error);
   }
 }
