@@ -35,16 +35,26 @@ public final class Main {
   static final int EXIT_OUTPUT_LOST = 74;
 
   /**
-   * The environment variable {@code bin/l0} passes to {@code java} as options, e.g. {@code -Xmx8g}.
+   * The environment variable {@code bin/l0} passes to {@code java} as options, e.g. {@code
+   * -Xmx16g}.
    */
   static final String JAVA_OPTIONS_VARIABLE = "L0_JAVA_OPTS";
 
-  private static final String MORE_HEAP =
-      "give it more with "
-          + JAVA_OPTIONS_VARIABLE
-          + ", e.g. "
-          + JAVA_OPTIONS_VARIABLE
-          + "=-Xmx8g bin/l0 ...";
+  /**
+   * How to give the JVM more heap: {@code L0_JAVA_OPTS=-Xmx<N>g}, twice the heap's maximum now,
+   * rounded up to whole GiB.
+   */
+  static String moreHeap() {
+    long twiceMiB = 2 * (Runtime.getRuntime().maxMemory() >> 20);
+    long gib = Math.max(1, (twiceMiB + 1023) / 1024);
+    return "give it more with "
+        + JAVA_OPTIONS_VARIABLE
+        + ", e.g. "
+        + JAVA_OPTIONS_VARIABLE
+        + "=-Xmx"
+        + gib
+        + "g bin/l0 ...";
+  }
 
   private static final Map<String, Command> COMMANDS =
       Map.of(
@@ -87,9 +97,9 @@ public final class Main {
               + " if not valid)",
           "The entry function is 'main' when the program has one, else the last function defined.",
           "Exit codes: 0 ok, 1 ill-formed program, 2 usage, 3 bad input data, 4 run-time error,",
-          "5 a limit of this implementation reached, 6 out of memory (more: "
+          "5 a limit of this implementation reached, 6 out of memory (more heap: "
               + JAVA_OPTIONS_VARIABLE
-              + "=-Xmx8g),",
+              + "=-Xmx<N>g),",
           "7 a FinPar result that does not validate, 74 the output could not be written, 70 internal error.");
 
   private Main() {}
@@ -153,7 +163,7 @@ public final class Main {
       return EXIT_RUNTIME_ERROR;
     } catch (L0ResourceError e) {
       if (e.moreHeapHelps()) {
-        err.println("out of memory: " + e.getMessage() + "; " + MORE_HEAP);
+        err.println("out of memory: " + e.getMessage() + "; " + moreHeap());
         return EXIT_OUT_OF_MEMORY;
       }
       err.println("limit reached: " + e.getMessage());
@@ -185,7 +195,7 @@ public final class Main {
         + ": the program and its data need more than the JVM's heap of at most "
         + maxMiB
         + " MiB; "
-        + MORE_HEAP;
+        + moreHeap();
   }
 
   /**

@@ -547,7 +547,10 @@ class MainTest {
     assertEquals(Main.EXIT_OUT_OF_MEMORY, o.exitCode(), o.err());
     assertEquals(1, o.err().lines().count(), o.err());
     assertTrue(o.err().startsWith("out of memory (Java heap space): "), o.err());
-    assertTrue(o.err().contains("L0_JAVA_OPTS=-Xmx8g"), o.err());
+    // twice the 64 MiB heap, rounded up to whole GiB
+    assertTrue(
+        o.err().endsWith("; give it more with L0_JAVA_OPTS, e.g. L0_JAVA_OPTS=-Xmx1g bin/l0 ...\n"),
+        o.err());
   }
 
   @Test
@@ -589,7 +592,7 @@ class MainTest {
                               "out of memory: "
                                   + iota
                                   + ":1:25: iota: 2147483000 elements need about ")
-                          && l.endsWith("L0_JAVA_OPTS=-Xmx8g bin/l0 ...")),
+                          && l.endsWith(Main.moreHeap())),
           mode + ": " + o.err());
     }
     String wide = write("wide.l0", "fun [[i64]] main(i64 n) = replicate(n, replicate(n, 1i64))\n");
