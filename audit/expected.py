@@ -179,3 +179,39 @@ for f, v in zip(fl, vs):
     s = v if f else s + v; sums.append(s)
 big = [v for v in sums if v > 100]
 E['a31_segscan_large'] = (sum(big), len(big), sums[:10])
+def safe(fn):
+    def g(x):
+        try: return fn(x)
+        except OverflowError: return math.inf
+        except ValueError: return math.nan
+    return g
+def jexp(x):
+    if math.isnan(x): return math.nan
+    return safe(math.exp)(x)
+def jlog(x):
+    if x == 0: return -math.inf
+    if math.isnan(x) or x < 0: return math.nan
+    return math.log(x)
+def jsqrt(x):
+    if x == 0 or math.isnan(x): return x
+    return math.sqrt(x) if x > 0 else math.nan
+def jtrig(fn):
+    return lambda x: math.nan if math.isinf(x) or math.isnan(x) else fn(x)
+def jfloor(x): return x if not math.isfinite(x) or x == 0 else float(math.floor(x))
+xs = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 709.0, 710.0, -745.0, -746.0, 1e22, -1e-300, 4.9e-324, math.inf, -math.inf, math.nan, 3.141592653589793, 1e300, 6.0, -30.0]
+def f32of(fn):
+    def g(x):
+        with np.errstate(over='ignore'):
+            v = float(F32(x))
+        return float(F32(fn(v))) if not math.isnan(fn(v)) else math.nan
+    return g
+with np.errstate(over='ignore'):
+    E['a32_math_edges'] = ([jexp(x) for x in xs], [jlog(x) for x in xs], [jsqrt(x) for x in xs], [jtrig(math.sin)(x) for x in xs],
+                           [jtrig(math.cos)(x) for x in xs], [math.erf(x) if not math.isnan(x) else x for x in xs],
+                           [jfloor(x) for x in xs], [abs(x) for x in xs], [f32of(jexp)(x) for x in xs], [f32of(jtrig(math.sin))(x) for x in xs])
+xs = [math.nan, math.nan, 0.0, -0.0, 1.0, math.inf, -math.inf, math.nan]; ys = [math.nan, 1.0, -0.0, 0.0, 2.0, math.inf, math.inf, math.inf]
+E['a33_nan_compare'] = ([x == y for x, y in zip(xs, ys)], [x != y for x, y in zip(xs, ys)], [x < y for x, y in zip(xs, ys)],
+                        [x >= y for x, y in zip(xs, ys)], [(not (x <= y)) == (x > y) for x, y in zip(xs, ys)], True, True, 5, -1, 2)
+E['a34_no_speculation'] = (0, -1, [], [], 0, [1, 2, 3], 6)
+E['a35_fresh_per_iteration'] = (12345, [sum(10 + 100 - i for i in range(k)) for k in [0, 1, 2, 4]])
+E['a36_alias_replicate'] = ([[1, 2, 3]] * 2, [[1, 2, 3]] * 2, ([1, 2, 3], 1), [[1, 2, 3]] * 2, [7, 2, 3])
