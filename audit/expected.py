@@ -215,3 +215,15 @@ E['a33_nan_compare'] = ([x == y for x, y in zip(xs, ys)], [x != y for x, y in zi
 E['a34_no_speculation'] = (0, -1, [], [], 0, [1, 2, 3], 6)
 E['a35_fresh_per_iteration'] = (12345, [sum(10 + 100 - i for i in range(k)) for k in [0, 1, 2, 4]])
 E['a36_alias_replicate'] = ([[1, 2, 3]] * 2, [[1, 2, 3]] * 2, ([1, 2, 3], 1), [[1, 2, 3]] * 2, [7, 2, 3])
+row, ks = [1, 2, 3, 4, 5], [0, 1, 3, 5]
+E['a37_split_in_thread'] = ([sum(row[:k]) * 100 - sum(row[k:]) for k in ks], [(row[k:] + row[:k])[0] * 10 + (row[k:] + row[:k])[-1] for k in ks],
+                            [i * i for i in range(4)], 6)
+rows = _ints(os.path.join(_H, 'a38_vector_scan_reduce.in'))[0]
+rows = [rows[i:i + 40] for i in range(0, len(rows), 40)]
+acc, sc = [0] * 40, []
+for r in rows:
+    acc = [w32(a + b) for a, b in zip(acc, r)]; sc.append(acc)
+E['a38_vector_scan_reduce'] = (acc, sc, [max(c) for c in zip(*rows)])
+m = [[1, -2, 3], [-5, 1, 1], [0, 0, 0], [7, 7, -1]]
+sums = [sum(r) for r in m]
+E['a39_filter_rows_tuples'] = ([r for r in m if sum(r) > 0], [(1, ([0.5, 9.0], True)), (5, ([4.5, -4.5], True))], sum(sums), [s * 4 for s in sums])
