@@ -227,3 +227,13 @@ E['a38_vector_scan_reduce'] = (acc, sc, [max(c) for c in zip(*rows)])
 m = [[1, -2, 3], [-5, 1, 1], [0, 0, 0], [7, 7, -1]]
 sums = [sum(r) for r in m]
 E['a39_filter_rows_tuples'] = ([r for r in m if sum(r) > 0], [(1, ([0.5, 9.0], True)), (5, ([4.5, -4.5], True))], sum(sums), [s * 4 for s in sums])
+row, ks = [4, 1, 5, 9, 2], [0, 2, 5, 3]
+def _cum(a):
+    out, s = [], 0
+    for v in a: s += v; out.append(s)
+    return out
+E['a40_thread_bounds'] = ([sum(range(len([x for x in row if x > k]))) for k in ks],
+                          [([x for x in row if x > k] + row)[0] + len([x for x in row if x > k]) + 5 for k in ks],
+                          [k % 5 for k in ks], [sum(_cum([2 * v for v in row[:k]])) for k in ks],
+                          [sum(v * 10 if i < k else v for i, v in enumerate(row)) for k in ks], [row[k:] + row[:k] for k in ks])
+E['a41_empty_tuples'] = (4, 3, ((),))
