@@ -237,3 +237,14 @@ E['a40_thread_bounds'] = ([sum(range(len([x for x in row if x > k]))) for k in k
                           [k % 5 for k in ks], [sum(_cum([2 * v for v in row[:k]])) for k in ks],
                           [sum(v * 10 if i < k else v for i, v in enumerate(row)) for k in ks], [row[k:] + row[:k] for k in ks])
 E['a41_empty_tuples'] = (4, 3, ((),))
+xs = [float(v) for v in open(os.path.join(_H, 'a42_float_sum_order.in')).read().strip()[1:-1].split(', ')]
+E['a42_float_sum_order'] = ('within', 1e-5, (math.fsum(xs), math.fsum(xs), math.fsum(float(F32(x)) for x in xs)))
+xs, ks = [1.5, -2.0, 9.0], [3, 4, 5]
+E['a43_user_builtin_names'] = ([x * 2.0 for x in xs], [x + 1.0 for x in xs], [10 - k for k in ks], [1 + 2 + k for k in ks],
+                               [7.0] * 3, [-x for x in xs], [42] * 3, [0.5] * 3, (7.0 + 1.0) * 2.0)
+a, b = 0, 1
+for _ in range(10): a, b = b, a + b
+s = 0
+for _ in range(3):
+    for i in range(4): s = s * 2 + i
+E['a44_loop_forms'] = (a, b, s, 3, [(9 - j) ** 2 for j in range(10)], sum(i * i for i in range(10)) + 20)

@@ -94,6 +94,14 @@ def main():
             if isinstance(exp, tuple) and exp and exp[0] == 'error':
                 ok = rc == 4 and exp[1] in err
                 verdict = 'ok' if ok else f'EXPECTED error containing {exp[1]!r}'
+            elif isinstance(exp, tuple) and exp and exp[0] == 'within':
+                # ('within', rel, value): float results whose order of summation is documented to differ
+                try:
+                    got = parse(out)
+                    ok = rc == 0 and all(abs(g - e) <= exp[1] * abs(e) for g, e in zip(got, exp[2]))
+                except Exception as e:
+                    ok = False
+                verdict = 'ok' if ok else f'WRONG not within {exp[1]} of {exp[2]!r}'
             elif rc != 0:
                 verdict = f'FAIL rc={rc}'
             else:
