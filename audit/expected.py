@@ -248,3 +248,12 @@ s = 0
 for _ in range(3):
     for i in range(4): s = s * 2 + i
 E['a44_loop_forms'] = (a, b, s, 3, [(9 - j) ** 2 for j in range(10)], sum(i * i for i in range(10)) + 20)
+m, ks = [[1, 2, 3], [4, -5, 6], [7, 8, -9]], [0, 1, 2, -3, 5]
+def _a45(k):
+    c = [r[:] for r in m]; c[0] = [v * k for v in m[2]]
+    for i in range(3): c[i][i] += k
+    return sum(max(col) for col in zip(*c))
+def _a45c(k):
+    row = m[tmod(k, 3)]
+    return sum(row) * 1000 + max(x * k for x in row)
+E['a45_thread_2d'] = ([_a45(k) for k in ks], [[sum(r) for r in m] + [sum(r) + 3 * k for r in m] for k in ks], [_a45c(k) for k in ks])
