@@ -257,3 +257,25 @@ def _a45c(k):
     row = m[tmod(k, 3)]
     return sum(row) * 1000 + max(x * k for x in row)
 E['a45_thread_2d'] = ([_a45(k) for k in ks], [[sum(r) for r in m] + [sum(r) + 3 * k for r in m] for k in ks], [_a45c(k) for k in ks])
+xs = [float(v) for v in open(os.path.join(_H, 'a46_lanewise_region.in')).read().strip()[1:-1].split(', ')]
+def _region(x):
+    if x < 0.5:
+        q = x - 0.5; r = q * q
+        return (((((2.5 * r + 3.3) * r + 1.1) * r + 4.4) * r + 0.7) * q) / (((((1.3 * r + 0.9) * r + 2.2) * r + 0.1) * r + 1.0) + r)
+    r = jsqrt(-jlog(1.0 - x + 1e-300))
+    return (((((0.3 * r + 1.2) * r + 2.7) * r + 0.6) * r + 1.4) + r) / ((((0.8 * r + 1.1) * r + 0.5) * r + 1.9) * r + 1.0)
+def _mul(a, b):
+    if (a == 0 and math.isinf(b)) or (b == 0 and math.isinf(a)): return math.nan
+    return a * b
+def _add(*vs):
+    s = vs[0]
+    for v in vs[1:]:
+        if math.isinf(s) and math.isinf(v) and s != v: s = math.nan
+        else: s = s + v
+    return s
+def _b(x):
+    e = _mul(jexp(x), jlog(abs(x)))
+    return _add(e, jsqrt(x), -jpow(x, 1.5), math.erf(x) if not math.isnan(x) else x)
+def _c(x): return jtrig(math.sin)(x) if x > 2.0 else _mul(jtrig(math.cos)(x), 2.0)
+with np.errstate(all='ignore'):
+    E['a46_lanewise_region'] = ([_region(x) for x in xs], [_b(x) for x in xs], [_c(x) for x in xs])
