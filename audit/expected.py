@@ -279,3 +279,7 @@ def _b(x):
 def _c(x): return jtrig(math.sin)(x) if x > 2.0 else _mul(jtrig(math.cos)(x), 2.0)
 with np.errstate(all='ignore'):
     E['a46_lanewise_region'] = ([_region(x) for x in xs], [_b(x) for x in xs], [_c(x) for x in xs])
+E['a47_i64_sizes'] = ([[0, 1], [0, 1]], [3, 1], [4, 1, 5, 9], [[3, 1, 4], [1, 5, 9]], 1, 12, [sum(range(x)) for x in [3, 1, 4, 1, 5, 9]])
+E['a48_nested_shim'] = ([147, 251, 369], [(2, 5, 1)], 200)
+E['r07_update_row_size'] = ('error', 'r07_update_row_size.l0:3:3: update: the new value has shape [2] but the updated part has shape [3]')
+E['r04_replicate_negative'] = ('error', 'r04_replicate_negative.l0:2:27: replicate: negative size -3')
