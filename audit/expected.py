@@ -284,3 +284,4 @@ E['a48_nested_shim'] = ([147, 251, 369], [(2, 5, 1)], 200)
 E['r07_update_row_size'] = ('error', 'r07_update_row_size.l0:3:3: update: the new value has shape [2] but the updated part has shape [3]')
 E['r04_replicate_negative'] = ('error', 'r04_replicate_negative.l0:2:27: replicate: negative size -3')
 E['a49_cse_across_updates'] = (3008, 71, [10101, 10204, 10312])
+E['a50_cr_line_ends'] = 8
