@@ -80,7 +80,7 @@ final class Lexer {
       if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f') {
         advance();
       } else if (text.startsWith("//", offset)) {
-        while (offset < text.length() && text.charAt(offset) != '\n') {
+        while (offset < text.length() && !LineEnds.startsLineEnd(text, offset)) {
           advance();
         }
       } else {
@@ -111,7 +111,7 @@ final class Lexer {
   }
 
   private void advance() {
-    if (text.charAt(offset) == '\n') {
+    if (LineEnds.endsLine(text, offset)) {
       line++;
       column = 1;
     } else {

@@ -2,6 +2,7 @@ package dev.l0.values;
 
 import dev.l0.ir.SourcePos;
 import dev.l0.syntax.Excerpt;
+import dev.l0.syntax.LineEnds;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,14 +42,14 @@ final class ValueLexer {
     int i = 0;
     while (i < text.length()) {
       char c = text.charAt(i);
-      if (c == '\n') {
+      if (LineEnds.endsLine(text, i)) {
         line++;
         lineStart = i + 1;
         i++;
       } else if (Character.isWhitespace(c)) {
         i++;
       } else if (text.startsWith("//", i)) {
-        while (i < text.length() && text.charAt(i) != '\n') {
+        while (i < text.length() && !LineEnds.startsLineEnd(text, i)) {
           i++;
         }
       } else {

@@ -173,6 +173,17 @@ class L0ParserErrorTest {
     return Arguments.of(text, line, column, messageFragment);
   }
 
+  @Test
+  void aLoneCarriageReturnEndsALineAndTheCommentOnIt() {
+    assertEquals(
+        1, L0Parser.parse("// a comment\rfun i32 main() = 1\r", "cr.l0").functions().size());
+    L0CompileError error =
+        assertThrows(
+            L0CompileError.class,
+            () -> L0Parser.parse("fun i32 main() =\r  // c\r\n  1 +\r  @\r", "cr.l0"));
+    assertEquals(new SourcePos("cr.l0", 4, 3), error.pos(), error.getMessage());
+  }
+
   @ParameterizedTest
   @MethodSource("badPrograms")
   void aSyntaxErrorIsReportedAtTheOffendingToken(

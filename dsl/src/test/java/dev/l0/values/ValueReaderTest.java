@@ -57,6 +57,16 @@ class ValueReaderTest {
   }
 
   @Test
+  void aLoneCarriageReturnEndsACommentAndALine() {
+    assertEquals(
+        List.of(ScalarValue.i32(1), ScalarValue.i32(2)), read("1 // first\r2\r", I32, I32));
+    ValueFormatError e =
+        assertThrows(ValueFormatError.class, () -> read("1\r\n2\r x", I32, I32, I32));
+    assertEquals(
+        "in.data:3:2: expected an i32 for argument 3 (type i32), found 'x'", e.getMessage());
+  }
+
+  @Test
   void readsAnIntegerWhereAFloatIsExpected() {
     assertEquals(ScalarValue.f64(3.0), readOne("3", F64));
     assertEquals(ScalarValue.f32(16777217f), readOne("16777217", F32));

@@ -69,7 +69,9 @@ public final class KernelLowering {
           lowerSoac(group, kernel.function(), kernel.statement().pattern(), soac, configuration);
       return TiledTranspose.runFirst(group, lowered, configuration);
     } catch (UnsupportedKernelException rejected) {
-      throw rejected.near(SourcePositions.of(soac)).near(SourcePositions.ofSoac(soac));
+      // The SOAC's own position before the first one inside it: a fused SOAC holds the code of
+      // other calls (an inlined function's), whose positions say nothing about the rejection.
+      throw rejected.near(SourcePositions.ofSoac(soac));
     }
   }
 

@@ -1488,8 +1488,36 @@ final class ThreadCode {
         List.of(),
         List.of(raise("split", split.pos(), FailureDetails.SPLIT, List.of(at, rows))),
         out);
-    env.put(pattern.get(0).name(), view.slice(KernelExprs.ZERO, at, ok));
-    env.put(pattern.get(1).name(), view.slice(at, KernelExprs.sub(rows, at), ok));
+    KernelExpr first = at;
+    KernelExpr rest = KernelExprs.sub(rows, at);
+    KernelExpr rowsBound = bound(rows);
+    if (rowsBound != null && bound(at) == null) {
+      // A split point the thread computes: where it is valid, each part has at most the array's
+      // rows, so a part (0 where the split failed) is a size the host bounds, as a concat needs.
+      first =
+          boundedSize(
+              pattern.get(0).name(),
+              new KernelExpr.Select(ok, at, KernelExprs.ZERO),
+              rowsBound,
+              out);
+      rest =
+          boundedSize(
+              pattern.get(1).name(),
+              new KernelExpr.Select(ok, rest, KernelExprs.ZERO),
+              rowsBound,
+              out);
+    }
+    env.put(pattern.get(0).name(), view.slice(KernelExprs.ZERO, first, ok));
+    env.put(pattern.get(1).name(), view.slice(at, rest, ok));
+  }
+
+  /** A local holding the size {@code value}, which is at most the host expression {@code bound}. */
+  private KernelExpr.Var boundedSize(
+      String base, KernelExpr value, KernelExpr bound, List<KernelStmt> out) {
+    KernelExpr.Var local = group.fresh(base + "_rows", ScalarType.I64);
+    out.add(new KernelStmt.Declare(local, value));
+    sizeBounds.put(local, bound);
+    return local;
   }
 
   /**

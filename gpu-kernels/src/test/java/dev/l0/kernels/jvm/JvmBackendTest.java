@@ -164,6 +164,23 @@ class JvmBackendTest {
    * interpreter's do.
    */
   @Test
+  void thePartsOfASplitAtARowsOwnValueAreBoundedByTheSplitArrayWhenConcatenated() {
+    Program program =
+        L0Parser.parse(
+            "fun [i32] main([i32] row, [i32] ks) = map(fn i32 (i32 k) =>\n"
+                + "  let {a, b} = split(k, row) in\n"
+                + "  let c = concat(b, a) in c[0] * 10 + c[size(0, c) - 1], ks)\n",
+            "splitconcat.l0");
+    HostRunner runner = HostRunner.compile(program, JVM);
+    assertSameAsInterpreter(
+        runner, program, "main", arguments(program, "main", "[1, 2, 3, 4, 5] [0, 1, 3, 5]"));
+    assertSameAsInterpreter(
+        runner, program, "main", arguments(program, "main", "[1, 2, 3, 4, 5] [0, 6, 3]"));
+    assertSameAsInterpreter(
+        runner, program, "main", arguments(program, "main", "[1, 2, 3, 4, 5] [2, -1]"));
+  }
+
+  @Test
   void arraysBuiltInsideAFunctionAreReadInPlace() {
     Program program =
         L0Parser.parse(

@@ -301,6 +301,22 @@ class KernelLoweringTest {
   }
 
   @Test
+  void aCallOfARecursiveFunctionInAFusedMapIsNamedAtTheSoacsPositionNotAtAnotherFunctionsCode() {
+    LoweredPrograms lowered =
+        LoweredPrograms.of(
+            """
+            fun i32 fact(i32 n) = if n = 0 then 1 else n * fact(n - 1)
+            fun i32 fibloop(i32 n) = loop ({x, y} = {1, 1}) = for i < n - 1 do {y, x + y} in x
+            fun {[i32], [i32]} main([i32] ns) = {map(fact, ns), map(fibloop, ns)}
+            """);
+    String rejection = single(lowered.rejections());
+    assertTrue(
+        rejection.contains("a call of 'fact' inside a kernel")
+            && rejection.contains("(at test.l0:3:38)"),
+        rejection);
+  }
+
+  @Test
   void anArrayLiteralInsideAThreadIsWrittenToScratchAndOnlyRowsCanBeIrregular() {
     KernelGroup scalars =
         single(
