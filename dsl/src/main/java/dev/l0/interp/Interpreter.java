@@ -6,6 +6,7 @@ import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.L0CompileError;
+import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Program;
@@ -91,7 +92,8 @@ public final class Interpreter {
     try {
       return callFunction(function, args, f.pos());
     } catch (StackOverflowError tooDeep) {
-      throw new L0RuntimeError("call", f.pos(), "recursion too deep for the interpreter's stack");
+      throw new L0ResourceError(
+          f.pos(), "call: recursion too deep for the interpreter's stack", false);
     }
   }
 

@@ -1,11 +1,13 @@
 package dev.l0.interp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.L0CompileError;
+import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
@@ -192,11 +194,19 @@ class InterpreterTest {
   }
 
   @Test
-  void recursionDeeperThanTheStackIsARuntimeError() {
-    L0RuntimeError e =
-        failure(
-            "fun int down(int n) = if n = 0 then 0 else 1 + down(n - 1)\nfun int main() = down(100000000)");
-    assertEquals("call", e.operation());
+  void recursionDeeperThanTheStackIsALimitAtTheEntryFunction() {
+    L0ResourceError e =
+        assertThrows(
+            L0ResourceError.class,
+            () ->
+                run(
+                    "fun int down(int n) = if n = 0 then 0 else 1 + down(n - 1)\n"
+                        + "fun int main() = down(100000000)",
+                    "main"));
+    assertEquals(new SourcePos("test.l0", 2, 1), e.pos());
+    assertEquals(
+        "test.l0:2:1: call: recursion too deep for the interpreter's stack", e.getMessage());
+    assertFalse(e.moreHeapHelps());
   }
 
   @Test

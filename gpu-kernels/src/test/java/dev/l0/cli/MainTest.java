@@ -553,6 +553,31 @@ class MainTest {
         o.err());
   }
 
+  /** Recursion deeper than the stack is a limit of this implementation (exit 5) on every path. */
+  @Test
+  void recursionDeeperThanTheStackIsALimitAtTheEntryFunction() throws IOException {
+    String file =
+        write(
+            "rec.l0",
+            "fun i32 f(i32 n) = if n = 0 then 0 else 1 + f(n - 1)\nfun i32 main(i32 n) = f(n)\n");
+    Outcome interpreted = l0("100000000", "run", file, "--no-opt");
+    assertEquals(Main.EXIT_RESOURCE_LIMIT, interpreted.exitCode(), interpreted.err());
+    assertEquals(
+        "limit reached: " + file + ":2:1: call: recursion too deep for the interpreter's stack",
+        interpreted.err().strip());
+    Outcome optimised = l0("100000000", "run", file, "--device", "jvm");
+    assertEquals(Main.EXIT_RESOURCE_LIMIT, optimised.exitCode(), optimised.err());
+    assertTrue(
+        optimised
+            .err()
+            .strip()
+            .endsWith(
+                "limit reached: "
+                    + file
+                    + ":2:1: call: recursion too deep for the evaluator's stack"),
+        optimised.err());
+  }
+
   @Test
   void aSettingWithAValueItCannotUseIsAUsageErrorThatNamesIt() throws Exception {
     String file =

@@ -235,7 +235,7 @@ public final class OptimizedProgram {
       results =
           components.apply(
               function, f.argumentsWithCertificates(flattened, InternalEvaluator.CHECKED));
-    } catch (L0RuntimeError e) {
+    } catch (L0ResourceError e) {
       throw atSource(e, def);
     }
     List<Value> resultComponents = f.resultsWithoutCertificates(results);
@@ -300,12 +300,12 @@ public final class OptimizedProgram {
 
   /**
    * {@code e} with a source position: recursion too deep for the evaluator's stack is reported, as
-   * the interpreter reports it, at the function called; other errors keep theirs.
+   * the interpreter reports it, at the function called; other limits keep theirs.
    */
-  private static L0RuntimeError atSource(L0RuntimeError e, FunDef called) {
+  private static L0ResourceError atSource(L0ResourceError e, FunDef called) {
     boolean tooDeep =
-        e.pos() == SourcePos.NONE && e.operation().equals(InternalEvaluator.TOO_DEEP_OPERATION);
-    return tooDeep ? new L0RuntimeError(e.operation(), called.pos(), e.detail()) : e;
+        e.pos() == SourcePos.NONE && e.getMessage().startsWith(InternalEvaluator.TOO_DEEP);
+    return tooDeep ? new L0ResourceError(called.pos(), e.getMessage(), e.moreHeapHelps()) : e;
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.l0.interp.Interpreter;
+import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
@@ -18,19 +19,19 @@ import org.junit.jupiter.api.Test;
 /** The optimised program's run-time errors carry source positions, as the interpreter's do. */
 class ErrorPositionsTest {
   @Test
-  void recursionTooDeepIsReportedAtTheCalledFunctionAsTheInterpreterReportsIt() {
+  void recursionTooDeepIsALimitReportedAtTheCalledFunctionAsTheInterpreterReportsIt() {
     Program program =
         L0Parser.parse(
             "fun i32 f(i32 n) = if n = 0 then 0 else 1 + f(n - 1)\nfun i32 main(i32 n) = f(n)\n",
             "rec.l0");
     List<ScalarValue> deep = List.of(ScalarValue.i32(100_000_000));
-    L0RuntimeError optimised =
+    L0ResourceError optimised =
         assertThrows(
-            L0RuntimeError.class,
+            L0ResourceError.class,
             () -> Optimizer.optimize(TypeChecker.check(program)).call("main", List.copyOf(deep)));
-    L0RuntimeError interpreted =
+    L0ResourceError interpreted =
         assertThrows(
-            L0RuntimeError.class, () -> new Interpreter(program).call("main", List.copyOf(deep)));
+            L0ResourceError.class, () -> new Interpreter(program).call("main", List.copyOf(deep)));
     assertEquals(new SourcePos("rec.l0", 2, 1), optimised.pos());
     assertEquals(interpreted.pos(), optimised.pos());
     assertEquals(

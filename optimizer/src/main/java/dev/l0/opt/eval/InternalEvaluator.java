@@ -1,5 +1,6 @@
 package dev.l0.opt.eval;
 
+import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Shape;
@@ -35,10 +36,10 @@ public final class InternalEvaluator {
   public static final Value CHECKED = new Value.Tuple(List.of());
 
   /**
-   * The operation of the error for recursion deeper than the stack allows; internal functions have
-   * no source position, so the caller adds one.
+   * The start of the limit error ({@link L0ResourceError}) for recursion deeper than the stack
+   * allows; internal functions have no source position, so the caller adds one.
    */
-  public static final String TOO_DEEP_OPERATION = "call";
+  public static final String TOO_DEEP = "call: recursion too deep";
 
   private final InternalProgram program;
 
@@ -59,8 +60,7 @@ public final class InternalEvaluator {
     try {
       return invoke(f, args);
     } catch (StackOverflowError tooDeep) {
-      throw new L0RuntimeError(
-          TOO_DEEP_OPERATION, SourcePos.NONE, "recursion too deep for the evaluator's stack");
+      throw new L0ResourceError(SourcePos.NONE, TOO_DEEP + " for the evaluator's stack", false);
     }
   }
 
