@@ -94,14 +94,7 @@ class AppendixProgramsTest {
   void blackScholesPricesTheParsecOptionsWithinTheirTolerance() {
     List<Option> options = parsecOptions();
     assertEquals(40, options.size()); // the file holds 40 options (its README says 39)
-    Type optionType =
-        Type.tuple(
-            ScalarType.BOOL,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64);
+    Type optionType = TestPrograms.P0_OPTION;
     List<Value> input = new ArrayList<>();
     for (Option o : options) {
       input.add(

@@ -24,14 +24,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** The thesis's appendix programs P0, P1 and P2 (test resources) parse as the thesis means them. */
 class AppendixProgramsTest {
   private static final Type MATRIX = Type.array(Type.array(ScalarType.I32));
-  private static final Type OPTION =
-      Type.tuple(
-          ScalarType.BOOL,
-          ScalarType.F64,
-          ScalarType.F64,
-          ScalarType.F64,
-          ScalarType.F64,
-          ScalarType.F64);
+  private static final Type OPTION = TestPrograms.P0_OPTION;
 
   private static FunDef function(Program program, String name) {
     return program.function(name).orElseThrow();

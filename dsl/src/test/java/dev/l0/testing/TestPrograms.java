@@ -31,6 +31,19 @@ public final class TestPrograms {
   /** Seed 002's closest points (§5, Fig. 7), a test resource: three levels, four filters each. */
   public static final String ILP_CLOSEST_POINTS = "ilp_closest_points";
 
+  /**
+   * The element type of {@link #P0_BLACKSCHOLES}'s options: {call, spot, strike, years, rate,
+   * volatility}.
+   */
+  public static final Type P0_OPTION =
+      Type.tuple(
+          ScalarType.BOOL,
+          ScalarType.F64,
+          ScalarType.F64,
+          ScalarType.F64,
+          ScalarType.F64,
+          ScalarType.F64);
+
   private TestPrograms() {}
 
   /** The text of the program {@code name}. */
@@ -57,14 +70,6 @@ public final class TestPrograms {
    * 0.6)}, drawn from {@code random} in that order.
    */
   public static Value blackScholesOptions(int n, Random random) {
-    Type option =
-        Type.tuple(
-            ScalarType.BOOL,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64);
     List<Value> options = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       options.add(
@@ -77,7 +82,7 @@ public final class TestPrograms {
                   ScalarValue.f64(0.01 + 0.1 * random.nextDouble()),
                   ScalarValue.f64(0.1 + 0.5 * random.nextDouble()))));
     }
-    return new Value.Array(option, options);
+    return new Value.Array(P0_OPTION, options);
   }
 
   private static String resourcePath(String name) {

@@ -10,7 +10,6 @@ import dev.l0.interp.Interpreter;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.kernels.runtime.DeviceKind;
@@ -81,15 +80,7 @@ class CompiledProgramThreadsTest {
       }
       options.add(new Value.Tuple(fields));
     }
-    return new Value.Array(
-        Type.tuple(
-            ScalarType.BOOL,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64),
-        options);
+    return new Value.Array(TestPrograms.P0_OPTION, options);
   }
 
   /**

@@ -109,15 +109,7 @@ class L0RuntimeTest {
                     ScalarValue.f64(rate[i]),
                     ScalarValue.f64(volatility[i]))));
       }
-      return new Value.Array(
-          Type.tuple(
-              ScalarType.BOOL,
-              ScalarType.F64,
-              ScalarType.F64,
-              ScalarType.F64,
-              ScalarType.F64,
-              ScalarType.F64),
-          options);
+      return new Value.Array(TestPrograms.P0_OPTION, options);
     }
 
     Options first(int n) {

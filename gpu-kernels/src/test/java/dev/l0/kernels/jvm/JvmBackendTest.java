@@ -266,14 +266,7 @@ class JvmBackendTest {
     }
     assertEquals(40, options.size());
     Program p0 = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
-    Type option =
-        Type.tuple(
-            ScalarType.BOOL,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64);
+    Type option = TestPrograms.P0_OPTION;
     List<Value> args = List.of(new Value.Array(option, options));
     Value.Array prices = (Value.Array) HostRunner.compile(p0, JVM).call("blackscholes", args);
     assertEquals(new Interpreter(p0).call("blackscholes", args), prices);

@@ -12,7 +12,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
-import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
@@ -167,14 +166,7 @@ class PipelineAgainstSparkTest {
       }
       optionValues.add(new Value.Tuple(fields));
     }
-    Type optionType =
-        Type.tuple(
-            ScalarType.BOOL,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64);
+    Type optionType = TestPrograms.P0_OPTION;
     Value.Array prices =
         (Value.Array)
             new Interpreter(L0Parser.parse(P0, "p0_blackscholes.l0"))
