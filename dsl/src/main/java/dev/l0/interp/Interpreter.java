@@ -42,8 +42,8 @@ import java.util.Optional;
  *
  * <p>A program's own failures (bounds, sizes, division by zero) are {@link L0RuntimeError}s. An
  * ill-typed program is reported as an {@link L0CompileError} where the interpreter notices it.
- * Recursion deeper than the Java stack allows is reported as an {@link L0RuntimeError} of operation
- * {@code "call"}.
+ * Recursion deeper than the Java stack allows is a limit of this implementation, an {@link
+ * L0ResourceError} at the function called ({@link L0ResourceError#recursionTooDeep}).
  */
 public final class Interpreter {
   private final Map<String, FunDef> functions = new HashMap<>();
@@ -92,8 +92,7 @@ public final class Interpreter {
     try {
       return callFunction(function, args, f.pos());
     } catch (StackOverflowError tooDeep) {
-      throw new L0ResourceError(
-          f.pos(), "call: recursion too deep for the interpreter's stack", false);
+      throw L0ResourceError.recursionTooDeep(f.pos(), "interpreter");
     }
   }
 

@@ -41,8 +41,15 @@ public final class SourceFiles {
     if (result.isError()) {
       text.flip();
       String before = text.toString();
-      int line = 1 + (int) before.chars().filter(c -> c == '\n').count();
-      int column = before.length() - before.lastIndexOf('\n');
+      int line = 1;
+      int lineStart = 0;
+      for (int i = 0; i < before.length(); i++) {
+        if (LineEnds.endsLine(before, i)) {
+          line++;
+          lineStart = i + 1;
+        }
+      }
+      int column = before.length() - lineStart + 1;
       throw new L0CompileError(
           new SourcePos(file.toString(), line, column),
           "the file is not UTF-8 text: invalid byte sequence at byte offset "

@@ -8,7 +8,6 @@ import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Program;
-import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.opt.eval.InternalEvaluator;
@@ -303,9 +302,9 @@ public final class OptimizedProgram {
    * the interpreter reports it, at the function called; other limits keep theirs.
    */
   private static L0ResourceError atSource(L0ResourceError e, FunDef called) {
-    boolean tooDeep =
-        e.pos() == SourcePos.NONE && e.getMessage().startsWith(InternalEvaluator.TOO_DEEP);
-    return tooDeep ? new L0ResourceError(called.pos(), e.getMessage(), e.moreHeapHelps()) : e;
+    return e.isRecursionTooDeepWithoutPosition()
+        ? new L0ResourceError(called.pos(), e.getMessage(), e.moreHeapHelps())
+        : e;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.l0.kernels.cudaexec;
 
+import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -23,11 +24,9 @@ public final class EveryLaunchOnTheGpu implements BeforeEachCallback, AfterEachC
 
   @Override
   public void afterEach(ExtensionContext context) {
-    String before = context.getStore(NAMESPACE).get("before", String.class);
-    if (before == null || before.equals("null")) {
-      System.clearProperty(NarrowLaunches.PROPERTY);
-    } else {
-      System.setProperty(NarrowLaunches.PROPERTY, before);
-    }
+    Optional<?> before = context.getStore(NAMESPACE).get("before", Optional.class);
+    before.ifPresentOrElse(
+        value -> System.setProperty(NarrowLaunches.PROPERTY, (String) value),
+        () -> System.clearProperty(NarrowLaunches.PROPERTY));
   }
 }

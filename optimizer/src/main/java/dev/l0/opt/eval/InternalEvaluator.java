@@ -35,12 +35,6 @@ public final class InternalEvaluator {
   /** The only value of type {@code cert} (thesis §4.2). */
   public static final Value CHECKED = new Value.Tuple(List.of());
 
-  /**
-   * The start of the limit error ({@link L0ResourceError}) for recursion deeper than the stack
-   * allows; internal functions have no source position, so the caller adds one.
-   */
-  public static final String TOO_DEEP = "call: recursion too deep";
-
   private final InternalProgram program;
 
   public InternalEvaluator(InternalProgram program) {
@@ -60,7 +54,8 @@ public final class InternalEvaluator {
     try {
       return invoke(f, args);
     } catch (StackOverflowError tooDeep) {
-      throw new L0ResourceError(SourcePos.NONE, TOO_DEEP + " for the evaluator's stack", false);
+      // internal functions have no source position: the caller adds the called function's
+      throw L0ResourceError.recursionTooDeep(SourcePos.NONE, "evaluator");
     }
   }
 
