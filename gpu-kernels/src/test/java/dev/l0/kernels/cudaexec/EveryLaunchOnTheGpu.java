@@ -18,7 +18,7 @@ public final class EveryLaunchOnTheGpu implements BeforeEachCallback, AfterEachC
   public void beforeEach(ExtensionContext context) {
     context
         .getStore(NAMESPACE)
-        .put("before", String.valueOf(System.getProperty(NarrowLaunches.PROPERTY)));
+        .put("before", Optional.ofNullable(System.getProperty(NarrowLaunches.PROPERTY)));
     System.setProperty(NarrowLaunches.PROPERTY, "0");
   }
 
