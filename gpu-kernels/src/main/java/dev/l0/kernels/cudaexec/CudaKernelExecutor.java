@@ -259,7 +259,7 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
                 kernel.describe(),
                 () -> inPieces.apply(environment),
                 () -> jvmKernel.get().run(environment));
-    return NarrowLaunches.placed(kernel, minRows, gpuKernel, jvmKernel);
+    return NarrowLaunches.placed(kernel, group, minRows, gpuKernel, jvmKernel);
   }
 
   /**

@@ -3,7 +3,9 @@ package dev.l0.kernels.cudaexec;
 import dev.l0.ir.L0ConfigurationError;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.PreparedKernel;
+import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.ReductionOrder;
+import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.SubExp;
 import java.util.function.Supplier;
@@ -19,9 +21,10 @@ import java.util.function.Supplier;
  * and reduce in the same order, so the results do not depend on where a launch ran.
  *
  * <p>A launch's parallel rows, known when it starts: a map's or filter's rows (its outer size, a
- * thread each), and a reduction's or scan's chunks of the reduction order ({@link
- * ReductionOrder#chunkCount}), a thread each. (A SOAC without an array input, which the optimiser
- * does not make, would count as wide.)
+ * thread each), a reduction's rows where its group runs the fold's work a thread per row first
+ * ({@link KernelLowering#runsAThreadPerRow}), and any other reduction's or scan's chunks of the
+ * reduction order ({@link ReductionOrder#chunkCount}), a thread each. (A SOAC without an array
+ * input, which the optimiser does not make, would count as wide.)
  */
 final class NarrowLaunches {
   /** The system property of the fewest parallel rows a launch runs on the GPU with. */
@@ -37,30 +40,39 @@ final class NarrowLaunches {
         PROPERTY, DEFAULT_MIN_ROWS, 0, "the fewest parallel rows a launch runs on the GPU with");
   }
 
-  /** The parallel rows of {@code kernel}'s launch over the values of {@code environment}. */
-  static long parallelRows(KernelPlan.Kernel kernel, HostEnvironment environment) {
+  /**
+   * The parallel rows of the launch of {@code kernel}, lowered as {@code group}, over the values of
+   * {@code environment}.
+   */
+  static long parallelRows(
+      KernelPlan.Kernel kernel, KernelGroup group, HostEnvironment environment) {
     if (kernel.inputs().isEmpty() || !(kernel.inputs().get(0) instanceof SubExp.Var outer)) {
       return Long.MAX_VALUE;
     }
     long rows = environment.size(outer.name(), 0);
     return switch (kernel.kind()) {
       case MAP, FILTER, FILTERMAP -> rows;
-      case REDUCE, REDOMAP, SCREMA, SCAN, SCANOMAP -> ReductionOrder.chunkCount(rows);
+      case REDUCE, REDOMAP, SCREMA, SCAN, SCANOMAP ->
+          KernelLowering.runsAThreadPerRow(group) ? rows : ReductionOrder.chunkCount(rows);
     };
   }
 
   /**
-   * {@code kernel} run by {@code onGpu}, except for launches of fewer than {@code minRows} parallel
-   * rows, which {@code onJvm} (made at the first such launch) runs, each counted in the call's
-   * meter.
+   * {@code kernel}, lowered as {@code group}, run by {@code onGpu}, except for launches of fewer
+   * than {@code minRows} parallel rows, which {@code onJvm} (made at the first such launch) runs,
+   * each counted in the call's meter.
    */
   static PreparedKernel placed(
-      KernelPlan.Kernel kernel, int minRows, PreparedKernel onGpu, Supplier<PreparedKernel> onJvm) {
+      KernelPlan.Kernel kernel,
+      KernelGroup group,
+      int minRows,
+      PreparedKernel onGpu,
+      Supplier<PreparedKernel> onJvm) {
     if (minRows == 0) {
       return onGpu;
     }
     return environment -> {
-      if (parallelRows(kernel, environment) >= minRows) {
+      if (parallelRows(kernel, group, environment) >= minRows) {
         return onGpu.run(environment);
       }
       environment.meter().addLaunchPlacedOnJvm();

@@ -164,6 +164,19 @@ final class GroupContext {
     return binding;
   }
 
+  /** The type of {@code name}, bound in the enclosing function; null for a name it lacks. */
+  Type typeOf(String name) {
+    return types.get(name);
+  }
+
+  /**
+   * Binds {@code name}, an array that an earlier kernel of the group writes at {@code view}: the
+   * later kernels read it there, and it is no group input.
+   */
+  void bindComputed(String name, ArrayView view) {
+    inputBindings.put(name, view);
+  }
+
   /**
    * {@code transpose(k, n, a)} or {@code reshape(shape, a)} as a view of {@code a}'s binding; null
    * where {@code e} is neither, {@code a} is no array of scalars, or a reshape's operand is not

@@ -43,6 +43,11 @@ public final class KernelExplanation {
     skeletons.put("_transpose", "tiled shared-memory transpose of an input");
     skeletons.put("_compact", "rows compacted to the sizes the first row took");
     skeletons.put("_zero_row", "sizes of rows over no rows, from the function on a zero row");
+    skeletons.put("_fold_map", "the fold's work on each row, a thread per row");
+    skeletons.put(
+        "_fold_rows",
+        "the fold's work on each row, a thread per row, or a block per row below the segmented"
+            + " threshold");
     skeletons.put("_map", "a thread per row");
     skeletons.put("_rows", "a thread per row, or a block per row below the segmented threshold");
     skeletons.put("_chunks", "a thread per chunk of the reduction order");

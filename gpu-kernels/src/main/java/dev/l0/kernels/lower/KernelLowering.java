@@ -11,9 +11,10 @@ import java.util.Set;
 /**
  * Lowers one kernel of the optimiser's {@link KernelPlan} (a top-level SOAC, thesis ch. 7's fused
  * form) to a {@link KernelGroup}: map, redomap and reduce (and a screma that also yields each row's
- * values), scan and scanomap, filter and filtermap. What it cannot lower it rejects with an {@link
- * UnsupportedKernelException} naming the construct and the nearest source position, never
- * miscompiles.
+ * values), scan and scanomap, filter and filtermap; on a GPU a redomap whose fold does a row's work
+ * apart from its accumulators as that map and then the rest ({@link FoldFission}). What it cannot
+ * lower it rejects with an {@link UnsupportedKernelException} naming the construct and the nearest
+ * source position, never miscompiles.
  */
 public final class KernelLowering {
   private KernelLowering() {}
@@ -75,6 +76,14 @@ public final class KernelLowering {
     }
   }
 
+  /**
+   * Whether {@code group}, a reduction's, runs a thread per row before it reduces ({@link
+   * FoldFission}), rather than a thread per chunk of the reduction order.
+   */
+  public static boolean runsAThreadPerRow(KernelGroup group) {
+    return FoldFission.split(group);
+  }
+
   private static KernelGroup lowerSoac(
       GroupContext group,
       String function,
@@ -89,7 +98,8 @@ public final class KernelLowering {
       return MapLowering.lower(group, name, pattern, map, configuration);
     }
     if (soac instanceof Exp.Screma s && !s.scans()) {
-      return ReductionLowering.lower(group, name, pattern, s, configuration);
+      return FoldFission.lower(group, name, pattern, s, configuration)
+          .orElseGet(() -> ReductionLowering.lower(group, name, pattern, s, configuration));
     }
     if (soac instanceof Exp.Screma s) {
       return ScanLowering.lower(

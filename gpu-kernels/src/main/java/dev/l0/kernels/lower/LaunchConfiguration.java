@@ -10,8 +10,11 @@ package dev.l0.kernels.lower;
  * as it is), and whether a map inside a thread whose function runs a sequential loop runs two rows
  * at a time, their loops interleaved ({@code interleaveRows}, see {@link InterleavedRows}: on a
  * CPU, whose cores overlap two rows' dependence chains; a GPU's thread hides latency with other
- * threads). The block size stays the executor's choice: every kernel is correct for every block
- * size.
+ * threads), and whether a reduction whose fold runs a loop or a nested SOAC on each row first
+ * computes those rows in a map of their own ({@code splitHeavyFolds}, see {@link FoldFission}: on a
+ * GPU, whose threads would otherwise be the reduction order's chunks, sixteen rows each; a CPU has
+ * fewer cores than chunks). The block size stays the executor's choice: every kernel is correct for
+ * every block size.
  *
  * <p>{@link #forDevice} derives both from a device's multiprocessor count ({@code
  * CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT}) and the blocks one multiprocessor holds: {@code
@@ -21,13 +24,20 @@ package dev.l0.kernels.lower;
  * blocks, a block per row below 2048 rows.
  */
 public record LaunchConfiguration(
-    long maxBlocks, long segmentedRowsBelow, boolean transposeRowReads, boolean interleaveRows) {
+    long maxBlocks,
+    long segmentedRowsBelow,
+    boolean transposeRowReads,
+    boolean interleaveRows,
+    boolean splitHeavyFolds) {
   /** The configuration of a typical device: 64 multiprocessors of 16 resident blocks. */
   public static final LaunchConfiguration DEFAULT = forDevice(64, 16);
 
-  /** A GPU's configuration: inputs read along rows per thread are read from a transposed copy. */
+  /**
+   * A GPU's configuration: inputs read along rows per thread are read from a transposed copy, and
+   * heavy folds are split off their reductions.
+   */
   public LaunchConfiguration(long maxBlocks, long segmentedRowsBelow) {
-    this(maxBlocks, segmentedRowsBelow, true, false);
+    this(maxBlocks, segmentedRowsBelow, true, false, true);
   }
 
   public LaunchConfiguration {
@@ -61,6 +71,7 @@ public record LaunchConfiguration(
    * Long.MAX_VALUE}: always).
    */
   public LaunchConfiguration withSegmentedRowsBelow(long rows) {
-    return new LaunchConfiguration(maxBlocks, rows, transposeRowReads, interleaveRows);
+    return new LaunchConfiguration(
+        maxBlocks, rows, transposeRowReads, interleaveRows, splitHeavyFolds);
   }
 }

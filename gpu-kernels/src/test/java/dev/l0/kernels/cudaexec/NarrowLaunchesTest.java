@@ -15,7 +15,10 @@ import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.exec.RunMeter;
+import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.sim.SimulatorExecutor;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.Optimizer;
@@ -31,8 +34,8 @@ import org.junit.jupiter.api.Test;
  * The CUDA executor's placement of narrow launches ({@link NarrowLaunches}), with the simulator
  * standing in for the GPU (the same lowering and skeleton of blocks): a launch of fewer parallel
  * rows than the limit runs on the JVM backend and is counted in the call's meter, a wider one on
- * the "GPU"; a map counts its rows, a reduction the chunks of the reduction order; the results are
- * the interpreter's either way.
+ * the "GPU"; a map counts its rows, a reduction the chunks of the reduction order, or its rows
+ * where a thread per row runs its fold's work first; the results are the interpreter's either way.
  */
 class NarrowLaunchesTest {
   private static final String PROGRAM =
@@ -40,6 +43,14 @@ class NarrowLaunchesTest {
       fun {[f64], f64} main([f64] xs) =
         let ys = map(fn f64 (f64 x) => x * 2.0 + 1.0, xs) in
         {ys, reduce(op +, 0.0, ys)}
+      """;
+
+  /** A reduction whose fold runs a loop on each row: split, a thread per row runs that loop. */
+  private static final String LOOP_PER_ROW =
+      """
+      fun f64 main([f64] xs) =
+        reduce(op +, 0.0,
+               map(fn f64 (f64 x) => loop (y = x) = for i < 3 do y * 0.5 + x in y, xs))
       """;
 
   /** The executor the CUDA executor is, with the simulator for the GPU; records where each ran. */
@@ -61,8 +72,14 @@ class NarrowLaunchesTest {
     @Override
     public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
       PreparedKernel onGpu = gpu.prepare(kernel, scope);
+      KernelGroup group =
+          KernelLowering.lower(
+              KernelPlan.of(scope.program(), List.of(kernel.function())),
+              kernel,
+              LaunchConfiguration.DEFAULT);
       return NarrowLaunches.placed(
           kernel,
+          group,
           minRows,
           environment -> {
             ran.add(kernel.kind() + " on gpu");
@@ -87,7 +104,11 @@ class NarrowLaunchesTest {
 
   /** Runs the program over {@code n} rows; returns where each kernel ran and the meter's count. */
   private static List<String> run(Placing executor, int n, RunMeter meter) {
-    Program program = L0Parser.parse(PROGRAM, "narrow.l0");
+    return run(executor, PROGRAM, n, meter);
+  }
+
+  private static List<String> run(Placing executor, String source, int n, RunMeter meter) {
+    Program program = L0Parser.parse(source, "narrow.l0");
     HostRunner runner = new HostRunner(Optimizer.optimize(TypeChecker.check(program)), executor);
     executor.ran.clear();
     Value result = runner.call("main", input(n), meter);
@@ -114,6 +135,18 @@ class NarrowLaunchesTest {
     RunMeter wide = new RunMeter();
     assertEquals(List.of("map on gpu", "reduce on gpu"), sorted(run(executor, 4096, wide)));
     assertEquals(0, wide.launchesPlacedOnJvm());
+  }
+
+  @Test
+  void aReductionThatRunsAThreadPerRowCountsItsRows() {
+    Placing executor = new Placing(256);
+    // 1000 rows, 63 chunks: the fold's loop runs a thread per row first
+    RunMeter wide = new RunMeter();
+    assertEquals(List.of("redomap on gpu"), run(executor, LOOP_PER_ROW, 1000, wide));
+    assertEquals(0, wide.launchesPlacedOnJvm());
+    RunMeter narrow = new RunMeter();
+    assertEquals(List.of("redomap on jvm"), run(executor, LOOP_PER_ROW, 200, narrow));
+    assertEquals(1, narrow.launchesPlacedOnJvm());
   }
 
   @Test
