@@ -13,12 +13,14 @@ import java.util.function.Supplier;
 /**
  * The launches that the CUDA executor gives to the JVM backend because they are too narrow for the
  * GPU: those with fewer parallel rows than {@code l0.cuda.minRows} (a system property, default
- * {@value #DEFAULT_MIN_ROWS}: one block of {@link CudaKernelExecutor#DEFAULT_BLOCK_SIZE} threads; 0
- * keeps every launch on the GPU). Such a launch keeps one of the GPU's multiprocessors busy with a
- * thread per row, each running its row's whole work, which the host's cores do faster: on an H200,
- * LocVolCalib small (16 strikes, a thread each) took 12.4 s of kernel time, the JVM backend on 2
- * cores of another machine 0.77 s (bench/README.md, 2026-11-27). Both backends lower the same way
- * and reduce in the same order, so the results do not depend on where a launch ran.
+ * {@value #DEFAULT_MIN_ROWS}: four blocks of {@link CudaKernelExecutor#DEFAULT_BLOCK_SIZE} threads;
+ * 0 keeps every launch on the GPU). Such a launch keeps a few of the GPU's multiprocessors busy
+ * with a thread per row, each running its row's whole work, which the host's cores do faster. On an
+ * H200 (bench/README.md, 2026-11-26 and 27), against the JVM backend on 2 cores of the development
+ * VM: LocVolCalib small, 16 rows, 12.4 s of kernel time against 0.77 s; 256 rows, LocVolCalib large
+ * 41.1 s against 25-28 s and OptionPricing large (256 chunks) 2.1-2.6 s against 1.8-2.7 s; but
+ * 2,048 rows, OptionPricing medium's chunks, 0.028 s against 0.25-0.33 s. Both backends lower the
+ * same way and reduce in the same order, so the results do not depend on where a launch ran.
  *
  * <p>A launch's parallel rows, known when it starts: a map's or filter's rows (its outer size, a
  * thread each), a reduction's rows where its group runs the fold's work a thread per row first
@@ -30,7 +32,7 @@ final class NarrowLaunches {
   /** The system property of the fewest parallel rows a launch runs on the GPU with. */
   static final String PROPERTY = "l0.cuda.minRows";
 
-  static final int DEFAULT_MIN_ROWS = CudaKernelExecutor.DEFAULT_BLOCK_SIZE;
+  static final int DEFAULT_MIN_ROWS = 4 * CudaKernelExecutor.DEFAULT_BLOCK_SIZE;
 
   private NarrowLaunches() {}
 

@@ -161,9 +161,9 @@ class NarrowLaunchesTest {
     String before = System.getProperty(NarrowLaunches.PROPERTY);
     try {
       System.clearProperty(NarrowLaunches.PROPERTY);
-      assertEquals(256, NarrowLaunches.minRows());
-      System.setProperty(NarrowLaunches.PROPERTY, "1024");
       assertEquals(1024, NarrowLaunches.minRows());
+      System.setProperty(NarrowLaunches.PROPERTY, "300");
+      assertEquals(300, NarrowLaunches.minRows());
       System.setProperty(NarrowLaunches.PROPERTY, "-1");
       L0ConfigurationError negative =
           assertThrows(L0ConfigurationError.class, NarrowLaunches::minRows);

@@ -261,11 +261,24 @@ class UncoalescedReadsTest {
   void aReductionOverRowsReadsChunksWhichACopyWouldNotCoalesce() {
     String source =
         "fun f64 main([[f64]] m) = reduce(op +, 0.0, map(fn f64 ([f64] row) => reduce(op +, 0.0, row), m))";
-    KernelGroup direct = direct(source);
+    KernelPlan plan = plan(source);
+    LaunchConfiguration wholeFolds =
+        new LaunchConfiguration(
+            LaunchConfiguration.DEFAULT.maxBlocks(),
+            LaunchConfiguration.DEFAULT.segmentedRowsBelow(),
+            true,
+            false,
+            false);
+    KernelGroup fused =
+        KernelLowering.lowerReading(plan, plan.kernels().get(0), wholeFolds, Set.of());
     assertTrue(
-        inputPatterns(direct).get(onlyArrayInput(direct)).contains(Pattern.OTHER_STRIDE),
-        inputPatterns(direct).toString());
-    assertEquals(Set.of(), UncoalescedReads.toTranspose(direct));
+        inputPatterns(fused).get(onlyArrayInput(fused)).contains(Pattern.OTHER_STRIDE),
+        inputPatterns(fused).toString());
+    assertEquals(Set.of(), UncoalescedReads.toTranspose(fused));
+    // split off the reduction (FoldFission), a thread per row sums its row: along the rows, so
+    // from a transposed copy
+    KernelGroup split = direct(source);
+    assertEquals(Set.of(onlyArrayInput(split)), UncoalescedReads.toTranspose(split));
   }
 
   @Test

@@ -60,6 +60,16 @@ class FoldFissionTest {
         {sums, top}
       """;
 
+  /**
+   * A nested reduce per row: split, a thread per row sums its row, reading the matrix from a
+   * transposed copy (a GPU reads along rows per thread badly).
+   */
+  private static final String ROW_SUMS =
+      """
+      fun f64 main([[f64]] m) =
+        reduce(op +, 0.0, map(fn f64 ([f64] row) => reduce(op +, 0.0, row) * 0.5, m))
+      """;
+
   /** Cheap arithmetic per row: writing and reading its values would cost more than it gains. */
   private static final String CHEAP =
       """
@@ -106,6 +116,20 @@ class FoldFissionTest {
     for (int rows : new int[] {0, 3, 16, 33, 400}) {
       String input = doubles(rows, 5 + rows) + " 4";
       assertSameOnSimulatorAndJvm(ARRAY_SUMS, input, rows + " rows");
+    }
+  }
+
+  @Test
+  void splitRowSumsReadFromATransposedCopyAreTheFusedOnesBitForBit() {
+    assertEquals(
+        List.of("transpose", "fold_map", "chunks", "tree"),
+        kernelKinds(ROW_SUMS, LaunchConfiguration.DEFAULT));
+    for (int rows : new int[] {0, 5, 40}) {
+      StringBuilder m = new StringBuilder("[");
+      for (int r = 0; r < rows; r++) {
+        m.append(r == 0 ? "" : ", ").append(doubles(7, 100 + r));
+      }
+      assertSameOnSimulatorAndJvm(ROW_SUMS, m.append("]").toString(), rows + " rows");
     }
   }
 
