@@ -9,18 +9,25 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The positional arguments, {@code --name value} options and {@code --flag}s of one command line.
+ * The positional arguments, {@code --name value} options and {@code --flag}s of one command line:
+ * the one parser of {@code bin/l0}'s verbs and of the Spark jobs that take the same options ({@code
+ * FinparSparkJob}), so both accept the same forms and say the same about a bad one.
  */
-record CliArgs(List<String> positional, Map<String, String> options, Set<String> flags) {
+public record CliArgs(List<String> positional, Map<String, String> options, Set<String> flags) {
 
   /** A command line the verb cannot accept. */
-  static final class UsageError extends RuntimeException {
-    UsageError(String message) {
+  public static final class UsageError extends RuntimeException {
+    public UsageError(String message) {
       super(message);
     }
   }
 
-  static CliArgs parse(String[] args, Set<String> knownOptions, Set<String> knownFlags) {
+  /**
+   * {@code args} split into positional arguments, the options named in {@code knownOptions}, each
+   * followed by its value, and the flags named in {@code knownFlags}; any other {@code --name} is
+   * an unknown option, and an option without a value after it lacks one ({@link UsageError}).
+   */
+  public static CliArgs parse(String[] args, Set<String> knownOptions, Set<String> knownFlags) {
     List<String> positional = new ArrayList<>();
     Map<String, String> options = new HashMap<>();
     Set<String> flags = new HashSet<>();
@@ -55,11 +62,11 @@ record CliArgs(List<String> positional, Map<String, String> options, Set<String>
     return positional.get(0);
   }
 
-  Optional<String> option(String name) {
+  public Optional<String> option(String name) {
     return Optional.ofNullable(options.get(name));
   }
 
-  boolean flag(String name) {
+  public boolean flag(String name) {
     return flags.contains(name);
   }
 }

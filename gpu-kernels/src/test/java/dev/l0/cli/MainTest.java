@@ -272,7 +272,8 @@ class MainTest {
     assertEquals("kernels: 1", lines.get(lines.size() - 3), o.out());
     String reason =
         ": not lowered: cannot lower to kernels: an array inside a kernel thread whose size"
-            + " (i64(an element of in_xs_1_1)) the host cannot bound before the kernel runs (at "
+            + " depends on values the kernel computes, so the host cannot bound it before the kernel"
+            + " runs (at "
             + file
             + ":1:75)";
     assertEquals("kernel 1 on jvm" + reason, lines.get(lines.size() - 2), o.out());

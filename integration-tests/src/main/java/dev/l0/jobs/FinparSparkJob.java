@@ -1,5 +1,6 @@
 package dev.l0.jobs;
 
+import dev.l0.cli.CliArgs;
 import dev.l0.cli.FinparBenchmark;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -39,14 +41,17 @@ import org.apache.spark.sql.SparkSession;
  * Prints one JSON line; exits 0 only when every run's result is valid and equal to the first's.
  * Usage: {@code FinparSparkJob BENCH SIZE [SPARK_MASTER [PARTITIONS [RUNS]]] [--data DIR]} (default
  * master local[2], default partitions Spark's default parallelism, default runs 1); the data folder
- * is DIR, by default {@code $L0_HOME/../shared/data/finpar}. A dataset whose files are missing
- * exits 3 before Spark starts.
+ * is DIR, by default {@code $L0_HOME/../shared/data/finpar}. The options are parsed by {@code l0
+ * finpar}'s parser ({@link CliArgs}): a missing value or an unknown option is its message, exit 2.
+ * A dataset whose files are missing exits 3 before Spark starts.
  */
 public final class FinparSparkJob {
   static final int EXIT_INVALID = 1;
   static final int EXIT_USAGE = 2;
   static final int EXIT_BAD_INPUT = 3;
   static final String DATA_FOLDER = "../shared/data/finpar";
+  static final String USAGE =
+      "usage: FinparSparkJob OptionPricing|LocVolCalib small|medium|large [SPARK_MASTER [PARTITIONS [RUNS]]] [--data DIR]";
 
   /** OptionPricing's paths per row (main's chunk size). */
   static final int PATHS_PER_CHUNK = 32;
@@ -125,21 +130,17 @@ public final class FinparSparkJob {
    */
   static int run(String[] options, Path defaultDataRoot, PrintStream out, PrintStream err)
       throws IOException {
-    List<String> positional = new ArrayList<>(List.of(options));
-    Path dataRoot = defaultDataRoot;
-    int data = positional.indexOf("--data");
-    if (data >= 0) {
-      if (data + 1 == positional.size()) {
-        err.println("FinparSparkJob: --data needs a folder");
-        return EXIT_USAGE;
-      }
-      dataRoot = Path.of(positional.remove(data + 1));
-      positional.remove(data);
+    CliArgs parsed;
+    try {
+      parsed = CliArgs.parse(options, Set.of("data"), Set.of());
+    } catch (CliArgs.UsageError e) { // the same parser, and messages, as l0 finpar's
+      err.println("FinparSparkJob: " + e.getMessage() + "\n" + USAGE);
+      return EXIT_USAGE;
     }
-    String[] args = positional.toArray(String[]::new);
+    Path dataRoot = parsed.option("data").map(Path::of).orElse(defaultDataRoot);
+    String[] args = parsed.positional().toArray(String[]::new);
     if (args.length < 2 || args.length > 5) {
-      err.println(
-          "usage: FinparSparkJob OptionPricing|LocVolCalib small|medium|large [SPARK_MASTER [PARTITIONS [RUNS]]] [--data DIR]");
+      err.println(USAGE);
       return EXIT_USAGE;
     }
     FinparBenchmark bench;

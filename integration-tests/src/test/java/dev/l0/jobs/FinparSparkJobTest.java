@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.cli.FinparBenchmark;
+import dev.l0.cli.Main;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Value;
@@ -14,6 +15,7 @@ import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.types.TypedProgram;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -156,18 +158,59 @@ class FinparSparkJobTest {
         err.toString(StandardCharsets.UTF_8));
   }
 
-  @Test
-  void dataWithoutAFolderIsAUsageError() throws IOException {
+  /**
+   * A bad option is reported as {@code l0 finpar} reports it (the same parser): an option without
+   * its value and an unknown option give l0's message with {@code FinparSparkJob:} in front, then
+   * the job's usage, and exit 2 before Spark starts.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "OptionPricing small --data | option '--data' needs a value",
+        "OptionPricing small --frobnicate 3 | unknown option '--frobnicate'"
+      })
+  void aBadOptionIsTheUsageErrorOfL0Finpar(String commandLine, String message) throws IOException {
+    String[] args = commandLine.split(" ");
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int code =
         FinparSparkJob.run(
-            new String[] {"OptionPricing", "small", "--data"},
+            args, DATA, System.out, new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(FinparSparkJob.EXIT_USAGE, code);
+    assertEquals(
+        "FinparSparkJob: " + message + "\n" + FinparSparkJob.USAGE + "\n",
+        err.toString(StandardCharsets.UTF_8));
+    ByteArrayOutputStream l0Err = new ByteArrayOutputStream();
+    String[] l0Args = new String[args.length + 1];
+    l0Args[0] = "finpar";
+    System.arraycopy(args, 0, l0Args, 1, args.length);
+    assertEquals(
+        FinparSparkJob.EXIT_USAGE,
+        Main.execute(
+            l0Args,
+            InputStream.nullInputStream(),
+            System.out,
+            new PrintStream(l0Err, true, StandardCharsets.UTF_8)));
+    assertTrue(
+        l0Err.toString(StandardCharsets.UTF_8).startsWith("l0 finpar: " + message + "\n"),
+        l0Err::toString);
+  }
+
+  /** {@code --data DIR} may come anywhere, as for {@code l0 finpar}; it is no positional word. */
+  @Test
+  void dataMayComeBeforeTheBenchmark(@TempDir Path empty) throws IOException {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        FinparSparkJob.run(
+            new String[] {"--data", empty.toString(), "LocVolCalib", "small", "local[2]"},
             DATA,
             System.out,
             new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertEquals(FinparSparkJob.EXIT_USAGE, code);
+    assertEquals(FinparSparkJob.EXIT_BAD_INPUT, code, err::toString);
     assertTrue(
-        err.toString(StandardCharsets.UTF_8).contains("--data needs a folder"), err::toString);
+        err.toString(StandardCharsets.UTF_8)
+            .startsWith("FinparSparkJob: " + empty.resolve("LocVolCalib").resolve("small")),
+        err::toString);
   }
 
   /**

@@ -8,6 +8,7 @@ import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.kernels.lower.UnsupportedKernelException;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
@@ -341,7 +342,7 @@ public final class HostRunner {
       throw new L0CompileError(
           rejected.pos(),
           "cannot lower "
-              + kernel.describe()
+              + KernelLowering.asWritten(kernel)
               + " to kernels for the "
               + executor.name()
               + " backend: "

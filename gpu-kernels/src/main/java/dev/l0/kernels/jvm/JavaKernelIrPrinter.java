@@ -689,24 +689,23 @@ public final class JavaKernelIrPrinter {
 
   /** {@link #evaluationsPerIteration} where every inner loop's trip count is a constant. */
   private static java.util.OptionalLong evaluationsPerIterationIfKnown(InnerLoopStages stages) {
-    long most = 1;
-    for (InnerLoopStages.MathCall unit : stages.units()) {
-      long product = 1;
-      for (KernelStmt.For inner : unit.loops()) {
-        java.util.OptionalLong innerStart = IntegerConstants.of(inner.start());
-        java.util.OptionalLong innerBound = IntegerConstants.of(inner.bound());
-        java.util.OptionalLong innerStep = IntegerConstants.of(inner.step());
-        if (innerStart.isEmpty() || innerBound.isEmpty() || innerStep.isEmpty()) {
-          return java.util.OptionalLong.empty();
-        }
-        product *=
-            JvmSupport.trips(innerStart.getAsLong(), innerBound.getAsLong(), innerStep.getAsLong());
-      }
-      if (!unit.loops().isEmpty()) {
-        most = Math.max(most, product);
-      }
-    }
-    return java.util.OptionalLong.of(most);
+    return mostEvaluations(
+            stages,
+            new Counting<Long>(
+                1L,
+                inner -> {
+                  java.util.OptionalLong start = IntegerConstants.of(inner.start());
+                  java.util.OptionalLong bound = IntegerConstants.of(inner.bound());
+                  java.util.OptionalLong step = IntegerConstants.of(inner.step());
+                  return start.isEmpty() || bound.isEmpty() || step.isEmpty()
+                      ? java.util.Optional.empty()
+                      : java.util.Optional.of(
+                          JvmSupport.trips(start.getAsLong(), bound.getAsLong(), step.getAsLong()));
+                },
+                (a, b) -> a * b,
+                Math::max))
+        .map(java.util.OptionalLong::of)
+        .orElse(java.util.OptionalLong.empty());
   }
 
   /** {@code f} as a Java {@code for} over {@code [start, bound)} by {@code step}. */
@@ -839,26 +838,59 @@ public final class JavaKernelIrPrinter {
   }
 
   /**
-   * The most evaluations of one unit in an iteration of a staged loop (at least 1): the product of
-   * the trip counts of the inner loops around it, which read nothing the loop changes.
+   * The Java expression of the most evaluations of one unit in an iteration of a staged loop
+   * ({@link #mostEvaluations}), with the inner loops' trip counts computed at run time.
    */
   private String evaluationsPerIteration(InnerLoopStages stages) {
-    String most = "1L";
+    return mostEvaluations(
+            stages,
+            new Counting<String>(
+                "1L",
+                inner ->
+                    java.util.Optional.of(
+                        JvmSupport.class.getName()
+                            + ".trips("
+                            + String.join(
+                                ", ", expr(inner.start()), expr(inner.bound()), expr(inner.step()))
+                            + ")"),
+                (a, b) -> a + " * " + b,
+                (a, b) -> "Math.max(" + a + ", " + b + ")"))
+        .orElseThrow();
+  }
+
+  /**
+   * Counts of evaluations of type {@code T}, a number or the Java expression that computes it: one
+   * evaluation, an inner loop's trip count (empty where it cannot say), a product and a maximum.
+   */
+  private record Counting<T>(
+      T one,
+      java.util.function.Function<KernelStmt.For, java.util.Optional<T>> trips,
+      java.util.function.BinaryOperator<T> times,
+      java.util.function.BinaryOperator<T> max) {}
+
+  /**
+   * The most evaluations of one unit in an iteration of a staged loop (at least one): the product
+   * of the trip counts of the inner loops around it, which read nothing the loop changes, counted
+   * with {@code counting}; empty where one of those trip counts is.
+   */
+  private static <T> java.util.Optional<T> mostEvaluations(
+      InnerLoopStages stages, Counting<T> counting) {
+    T most = counting.one();
     for (InnerLoopStages.MathCall unit : stages.units()) {
       if (unit.loops().isEmpty()) {
         continue;
       }
-      List<String> trips = new java.util.ArrayList<>();
+      T product = null;
       for (KernelStmt.For inner : unit.loops()) {
-        trips.add(
-            JvmSupport.class.getName()
-                + ".trips("
-                + String.join(", ", expr(inner.start()), expr(inner.bound()), expr(inner.step()))
-                + ")");
+        java.util.Optional<T> trips = counting.trips().apply(inner);
+        if (trips.isEmpty()) {
+          return java.util.Optional.empty();
+        }
+        product = product == null ? trips.get() : counting.times().apply(product, trips.get());
       }
-      most = "Math.max(" + most + ", " + String.join(" * ", trips) + ")";
+      most = counting.max().apply(most, product);
     }
-    return most;
+    return java.util.Optional.of(most);
   }
 
   /** A staged unit applied to the evaluations its staging loop stored. */

@@ -232,7 +232,7 @@ final class GroupContext {
       return KernelExprs.convert(scalar.value(), ScalarType.I64);
     }
     throw new UnsupportedKernelException(
-        "an array result whose size is not known before the kernel runs (" + dim + ")");
+        "an array result whose size is not known before the kernel runs");
   }
 
   /** Whether maps inside the group's threads run two rows at a time where that gains. */

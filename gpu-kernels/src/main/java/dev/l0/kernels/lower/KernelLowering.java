@@ -20,6 +20,16 @@ public final class KernelLowering {
   private KernelLowering() {}
 
   /**
+   * {@code kernel} in the program's terms, for messages: its SOAC as written, where, and in which
+   * function, e.g. {@code the reduce at 3:5 in main} (never the optimiser's names).
+   */
+  public static String asWritten(KernelPlan.Kernel kernel) {
+    return SourcePositions.asWritten((Exp.Soac) kernel.statement().exp())
+        + " in "
+        + kernel.function();
+  }
+
+  /**
    * {@link #lower(KernelPlan, KernelPlan.Kernel, LaunchConfiguration)} for the default
    * configuration.
    */
@@ -61,7 +71,7 @@ public final class KernelLowering {
                         "a kernel outside the plan's entry functions: " + kernel.function()));
     Exp.Soac soac = (Exp.Soac) kernel.statement().exp();
     if (soac.inputs().isEmpty()) {
-      throw new UnsupportedKernelException("a " + soac.keyword() + " without inputs");
+      throw new UnsupportedKernelException("a " + SourcePositions.l0Name(soac) + " without inputs");
     }
     try {
       GroupContext group =

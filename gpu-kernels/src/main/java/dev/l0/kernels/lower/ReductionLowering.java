@@ -55,7 +55,9 @@ final class ReductionLowering {
     List<ArrayView> views = reduction.inputs().stream().map(code::array).toList();
     if (ArrayAccumulatorLowering.needed(code, neutral)) {
       if (reduction.reducesAndMaps()) {
-        throw new UnsupportedKernelException("a screma with array accumulators and a map part");
+        throw new UnsupportedKernelException(
+            "a reduce of arrays over a map whose rows are used elsewhere too (the optimiser fused"
+                + " them into one pass)");
       }
       Optional<KernelGroup> mapOfReduces =
           configuration.transposeRowReads()

@@ -28,6 +28,35 @@ final class SourcePositions {
     return own.equals(SourcePos.NONE) ? of(soac) : own;
   }
 
+  /**
+   * A SOAC as the program wrote it, for messages: its L0 name (a fused redomap or screma is the
+   * reduce the program wrote, a scanomap its scan, a filtermap its filter) and the line and column
+   * of its keyword, or ({@code near}) of the first code inside it where it has none of its own,
+   * e.g. {@code the reduce at 3:5}.
+   */
+  static String asWritten(Exp.Soac soac) {
+    SourcePos own = soac instanceof Exp.Screma s ? s.pos() : SourcePos.NONE;
+    SourcePos inside = of(soac);
+    String where =
+        !own.equals(SourcePos.NONE)
+            ? " at " + lineAndColumn(own)
+            : !inside.equals(SourcePos.NONE) ? " near " + lineAndColumn(inside) : "";
+    return "the " + l0Name(soac) + where;
+  }
+
+  /** The L0 name of the SOAC a program wrote that became {@code soac}. */
+  static String l0Name(Exp.Soac soac) {
+    if (soac instanceof Exp.Screma s) {
+      return s.isMap() ? "map" : s.scans() ? "scan" : "reduce";
+    }
+    return "filter";
+  }
+
+  /** {@code line:column}, or {@code line N} for a position with no column (DSL code). */
+  private static String lineAndColumn(SourcePos pos) {
+    return pos.column() > 0 ? pos.line() + ":" + pos.column() : "line " + pos.line();
+  }
+
   private static Optional<SourcePos> find(Exp e) {
     Optional<SourcePos> own = own(e);
     if (own.isPresent()) {

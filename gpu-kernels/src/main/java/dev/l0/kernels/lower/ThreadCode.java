@@ -703,7 +703,9 @@ final class ThreadCode {
                       check.values().stream().map(this::scalar).toList())),
               List.of()));
     } else if (e instanceof Exp.Screma s && s.reducesAndMaps()) {
-      throw new UnsupportedKernelException("a screma with a map part inside a kernel");
+      throw new UnsupportedKernelException(
+          "a reduce of a map whose rows are used elsewhere too (the optimiser fused them into one"
+              + " pass) inside a kernel");
     } else if (e instanceof Exp.Screma s && s.folds()) {
       lowerSequentialFold(pattern, s.fold(), s.neutral(), s.inputs(), s.scans(), out);
     } else if (e instanceof Exp.FilterMap f) {
@@ -744,9 +746,8 @@ final class ThreadCode {
       KernelExpr b = bound(d);
       if (b == null) {
         throw new UnsupportedKernelException(
-            "an array inside a kernel thread whose size ("
-                + describeSize(d)
-                + ") the host cannot bound before the kernel runs");
+            "an array inside a kernel thread whose size depends on values the kernel computes,"
+                + " so the host cannot bound it before the kernel runs");
       }
       bounds.add(b);
     }
@@ -754,29 +755,6 @@ final class ThreadCode {
     return bounds.equals(dims)
         ? region
         : ArrayView.rowMajor(region.buffer(), region.offset(), dims);
-  }
-
-  /** A size for a message: the local or the operation that computes it. */
-  private static String describeSize(KernelExpr size) {
-    if (size instanceof KernelExpr.Var v) {
-      return v.name();
-    }
-    if (size instanceof KernelExpr.Binary b) {
-      return describeSize(b.left()) + " " + b.op().symbol() + " " + describeSize(b.right());
-    }
-    if (size instanceof KernelExpr.Call c) {
-      return c.function().functionName()
-          + "("
-          + String.join(", ", c.args().stream().map(ThreadCode::describeSize).toList())
-          + ")";
-    }
-    if (size instanceof KernelExpr.Constant c) {
-      return c.value().toString();
-    }
-    if (size instanceof KernelExpr.Load load) {
-      return "an element of " + load.buffer().name();
-    }
-    return size.getClass().getSimpleName().toLowerCase();
   }
 
   /**
@@ -1836,9 +1814,8 @@ final class ThreadCode {
       KernelExpr b = bound(d);
       if (b == null) {
         throw new UnsupportedKernelException(
-            "an array result whose size ("
-                + describeSize(d)
-                + ") the host cannot bound before the kernel runs");
+            "an array result whose size depends on values the kernel computes, so the host"
+                + " cannot bound it before the kernel runs");
       }
       bounds.add(b);
     }

@@ -10,6 +10,7 @@ import dev.l0.ir.Param;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Value;
+import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.kernels.lower.UnsupportedKernelException;
 import dev.l0.opt.KernelPlan;
 import dev.l0.syntax.L0Parser;
@@ -118,12 +119,53 @@ class HostRunnerTest {
     Program p2 = TestPrograms.load(TestPrograms.P2_SHORTEST_PATHS);
     L0CompileError error =
         assertThrows(L0CompileError.class, () -> HostRunner.compile(p2, new RejectingExecutor()));
-    assertTrue(error.detail().startsWith("cannot lower map{map{redomap}} in "), error.getMessage());
-    assertTrue(
-        error
-            .detail()
-            .endsWith(" to kernels for the rejecting backend: this test rejects map{map{redomap}}"),
+    assertEquals(
+        "cannot lower the map at 17:9 in main to kernels for the rejecting backend: this"
+            + " test rejects map{map{redomap}}",
+        error.detail(),
         error.getMessage());
+  }
+
+  /**
+   * A kernel the JVM backend cannot lower is named as the program wrote it: the SOAC's L0 name (a
+   * fused reduce of a map is the reduce), its line and column and its function, after the position
+   * of the construct it cannot lower; none of the optimiser's names (its fresh variables, its
+   * kernel structure) appear.
+   */
+  @Test
+  void aKernelTheJvmBackendCannotLowerIsNamedAsTheProgramWroteIt() {
+    String fib = "fun i32 fib(i32 n) = if n < 2 then n else fib(n - 1) + fib(n - 2)\n";
+    String notInlined =
+        " to kernels for the jvm backend: a call of 'fib' inside a kernel, which the optimiser did"
+            + " not inline (it does not inline recursive functions; write the recursion as a loop)";
+    assertEquals(
+        "fib.l0:3:3: cannot lower the map at 3:3 in main" + notInlined,
+        jvmRejection(
+            fib + "fun [i32] main([i32] xs) =\n  map(fn i32 (i32 x) => fib(x) + 1, xs)\n"));
+    assertEquals(
+        "fib.l0:3:3: cannot lower the reduce at 3:3 in main" + notInlined,
+        jvmRejection(
+            fib
+                + "fun i32 main([i32] xs) =\n"
+                + "  reduce(op +, 0, map(fn i32 (i32 x) => fib(x), xs))\n"));
+    assertEquals(
+        "fib.l0:3:36: cannot lower the filter near 3:36 in main" + notInlined,
+        jvmRejection(
+            fib + "fun [i32] main([i32] xs) =\n  filter(fn bool (i32 x) => fib(x) > 1, xs)\n"));
+    assertEquals(
+        "fib.l0:1:75: cannot lower the map at 1:28 in main to kernels for the jvm backend: an array"
+            + " inside a kernel thread whose size depends on values the kernel computes, so the host"
+            + " cannot bound it before the kernel runs",
+        jvmRejection(
+            "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => let a = copy(iota(x)) in let b = a"
+                + " with [0] <- 1 in reduce(op +, 0, b), xs)\n"));
+  }
+
+  private static String jvmRejection(String text) {
+    Program program = L0Parser.parse(text, "fib.l0");
+    return assertThrows(
+            L0CompileError.class, () -> HostRunner.compile(program, new JvmKernelExecutor()))
+        .getMessage();
   }
 
   @Test
