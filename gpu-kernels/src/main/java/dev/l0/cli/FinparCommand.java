@@ -1,6 +1,7 @@
 package dev.l0.cli;
 
 import dev.l0.ir.Value;
+import dev.l0.kernels.cudaexec.CudaKernelExecutor;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.report.JsonLine;
@@ -97,7 +98,7 @@ final class FinparCommand implements Command {
         bestMeter = meter;
       }
     }
-    out.println(
+    JsonLine line =
         new JsonLine()
             .add("bench", bench.folderName())
             .add("size", size)
@@ -116,8 +117,12 @@ final class FinparCommand implements Command {
             .add("kernel_s", seconds(bestMeter.kernelNanos()))
             .add("transfer_s", seconds(bestMeter.transferNanos()))
             .add("transfer_bytes", bestMeter.transferBytes())
-            .add("launches_on_jvm", bestMeter.launchesPlacedOnJvm())
-            .add("cores", Runtime.getRuntime().availableProcessors())
+            .add("launches_on_jvm", bestMeter.launchesPlacedOnJvm());
+    if (choice.executor() instanceof CudaKernelExecutor cuda) {
+      line.add("cuda_min_rows", cuda.minRows());
+    }
+    out.println(
+        line.add("cores", Runtime.getRuntime().availableProcessors())
             .add("java", System.getProperty("java.version"))
             .text());
     return valid;

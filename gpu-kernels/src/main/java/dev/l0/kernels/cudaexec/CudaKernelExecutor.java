@@ -205,6 +205,14 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
         () -> jvm.prepare(kernel, scope));
   }
 
+  /**
+   * The fewest parallel rows a launch runs on the GPU with ({@code l0.cuda.minRows}, {@link
+   * NarrowLaunches}); fewer run on the JVM backend.
+   */
+  public int minRows() {
+    return minRows;
+  }
+
   /** The PTX kernel cache's hits so far: kernels prepared from PTX compiled by an earlier run. */
   @Override
   public long kernelCacheHits() {

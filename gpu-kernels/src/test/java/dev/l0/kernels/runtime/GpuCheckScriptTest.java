@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * jre/bin/java} is a stand-in that answers each check with one JSON line: the results file holds
  * every check's line in order, also when the run is stopped part way (a device call that ran past
  * its time limit once returned no results at all, because the script wrote them only at its end),
- * and the exit status is the first failing check's.
+ * and the exit status is the first failing check's; {@code --min-rows} runs each FinPar dataset
+ * once per listed {@code l0.cuda.minRows}.
  */
 class GpuCheckScriptTest {
   private static final Path SCRIPT = Path.of("..", "bin", "gpu-check").toAbsolutePath().normalize();
@@ -32,7 +33,10 @@ class GpuCheckScriptTest {
         *CudaRuntimeCheck*) echo '{"check": "cuda-runtime", "device": "Stand-in GPU"}' ;;
         *"finpar LocVolCalib"*) echo '{"bench": "LocVolCalib", "valid": false}'; exit 1 ;;
         *"finpar InterestCalib"*) sleep 600 ;;
-        *"finpar OptionPricing"*) echo '{"bench": "OptionPricing", "valid": true}' ;;
+        *"finpar OptionPricing"*)
+          min_rows=default
+          for a in "$@"; do case "$a" in -Dl0.cuda.minRows=*) min_rows="${a#*=}" ;; esac; done
+          echo "{\\"bench\\": \\"OptionPricing\\", \\"valid\\": true, \\"min_rows\\": \\"$min_rows\\"}" ;;
         *) for a in "$@"; do last="$a"; done; echo "{\\"check\\": \\"$last\\"}" ;;
       esac
       """;
@@ -84,6 +88,50 @@ class GpuCheckScriptTest {
     assertTrue(lines.get(5).contains("\"bench\": \"OptionPricing\""), lines.get(5));
     assertTrue(lines.get(6).contains("\"bench\": \"LocVolCalib\""), lines.get(6));
     assertEquals(1, process.exitValue(), output);
+  }
+
+  @Test
+  void minRowsRunsEachDatasetOncePerValue() throws Exception {
+    Path results = prepareBundle("OptionPricing/small", "OptionPricing/large");
+    Process process =
+        start(
+            List.of(
+                "bash",
+                bundle.resolve("gpu-check").toString(),
+                "--finpar-only",
+                "--min-rows",
+                "0,1024",
+                results.toString()));
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
+    assertEquals(0, process.exitValue(), output);
+    List<String> finpar =
+        resultLines(results).stream().filter(line -> line.contains("\"bench\"")).toList();
+    assertEquals(
+        List.of("0", "1024", "0", "1024"),
+        finpar.stream()
+            .map(line -> line.replaceAll(".*\"min_rows\": \"([^\"]*)\".*", "$1"))
+            .toList(),
+        String.join("\n", finpar));
+  }
+
+  @Test
+  void aBadMinRowsListIsRefusedBeforeAnyCheck() throws Exception {
+    Path results = prepareBundle("OptionPricing/small");
+    Process process =
+        start(
+            List.of(
+                "bash",
+                bundle.resolve("gpu-check").toString(),
+                "--finpar-only",
+                "--min-rows",
+                "many",
+                results.toString()));
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
+    assertEquals(64, process.exitValue(), output);
+    assertTrue(output.contains("--min-rows needs a comma-separated list"), output);
+    assertTrue(Files.notExists(results), "no results written");
   }
 
   @Test
