@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -60,6 +61,18 @@ class GpuCheckScriptTest {
     return new ProcessBuilder(command).redirectErrorStream(true).start();
   }
 
+  /** What a run of the bundle's gpu-check with {@code args} printed, and its exit status. */
+  private record Finished(String output, int status) {}
+
+  private Finished runToTheEnd(String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of("bash", bundle.resolve("gpu-check").toString()));
+    command.addAll(List.of(args));
+    Process process = start(command);
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
+    return new Finished(output, process.exitValue());
+  }
+
   private static List<String> resultLines(Path results) throws IOException {
     try (var files = Files.list(results)) {
       Path file = files.findFirst().orElseThrow();
@@ -71,12 +84,7 @@ class GpuCheckScriptTest {
   @Test
   void everyCheckIsRecordedInOrderAndAnInvalidFinparResultIsExitOne() throws Exception {
     Path results = prepareBundle("OptionPricing/small", "LocVolCalib/small");
-    Process process =
-        start(
-            List.of(
-                "bash", bundle.resolve("gpu-check").toString(), "--finpar", results.toString()));
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
+    Finished run = runToTheEnd("--finpar", results.toString());
     List<String> lines = resultLines(results);
     assertEquals(7, lines.size(), String.join("\n", lines));
     assertTrue(lines.get(0).contains("\"check\": \"environment\""), lines.get(0));
@@ -87,24 +95,14 @@ class GpuCheckScriptTest {
     assertTrue(lines.get(4).contains("BlackScholesCudaBenchmark"), lines.get(4));
     assertTrue(lines.get(5).contains("\"bench\": \"OptionPricing\""), lines.get(5));
     assertTrue(lines.get(6).contains("\"bench\": \"LocVolCalib\""), lines.get(6));
-    assertEquals(1, process.exitValue(), output);
+    assertEquals(1, run.status(), run.output());
   }
 
   @Test
   void minRowsRunsEachDatasetOncePerValue() throws Exception {
     Path results = prepareBundle("OptionPricing/small", "OptionPricing/large");
-    Process process =
-        start(
-            List.of(
-                "bash",
-                bundle.resolve("gpu-check").toString(),
-                "--finpar-only",
-                "--min-rows",
-                "0,1024",
-                results.toString()));
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
-    assertEquals(0, process.exitValue(), output);
+    Finished run = runToTheEnd("--finpar-only", "--min-rows", "0,1024", results.toString());
+    assertEquals(0, run.status(), run.output());
     List<String> finpar =
         resultLines(results).stream().filter(line -> line.contains("\"bench\"")).toList();
     assertEquals(
@@ -118,19 +116,9 @@ class GpuCheckScriptTest {
   @Test
   void aBadMinRowsListIsRefusedBeforeAnyCheck() throws Exception {
     Path results = prepareBundle("OptionPricing/small");
-    Process process =
-        start(
-            List.of(
-                "bash",
-                bundle.resolve("gpu-check").toString(),
-                "--finpar-only",
-                "--min-rows",
-                "many",
-                results.toString()));
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(60, TimeUnit.SECONDS), output);
-    assertEquals(64, process.exitValue(), output);
-    assertTrue(output.contains("--min-rows needs a comma-separated list"), output);
+    Finished run = runToTheEnd("--finpar-only", "--min-rows", "many", results.toString());
+    assertEquals(64, run.status(), run.output());
+    assertTrue(run.output().contains("--min-rows needs a comma-separated list"), run.output());
     assertTrue(Files.notExists(results), "no results written");
   }
 
