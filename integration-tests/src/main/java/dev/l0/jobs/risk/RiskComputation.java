@@ -96,19 +96,20 @@ final class RiskComputation {
   static Results compute(
       Dataset<Row> positions, Dataset<Row> market, RiskSettings settings, StageLog log) {
     Dataset<Row> vanilla = positions.where(col("instrument").equalTo(RiskInputs.VANILLA));
+    // Each pipeline carries the position's other columns through, so no join puts them back
+    // together (two joins of 100,000 rows, one of them with the P&L arrays, were two shuffles).
     Dataset<Row> greeks =
         vanilla.transform(
             L0.pipeline(program())
                 .entry("greeks")
                 .on("id", "call", "spot", "strike", "years", "rate", "volatility")
-                .as(concat("id", GREEKS)));
-    Dataset<Row> pnl = vanilla.transform(scenarioPipeline(settings));
-    Dataset<Row> valued = vanilla.join(greeks, "id").join(pnl, "id");
-    Optional<Dataset<Row>> pathPriced =
-        PathContracts.priced(
-            positions.where(col("instrument").notEqual(RiskInputs.VANILLA)), market, settings);
+                .as(concat("id", GREEKS))
+                .carry(allBut(vanilla, "id")));
+    Dataset<Row> valued = greeks.transform(scenarioPipeline(settings).carry(allBut(greeks, "id")));
+    Dataset<Row> pathPositions = positions.where(col("instrument").notEqual(RiskInputs.VANILLA));
+    Optional<Dataset<Row>> pathPriced = PathContracts.priced(pathPositions, market, settings);
     if (pathPriced.isPresent()) {
-      valued = valued.unionByName(positions.join(pathPriced.get(), "id"), true);
+      valued = valued.unionByName(pathPositions.join(pathPriced.get(), "id"), true);
     }
     Dataset<Row> joined = valued.withColumn("pv", col("quantity").multiply(col("price")));
     for (String greek : Arrays.copyOfRange(GREEKS, 1, GREEKS.length)) {
@@ -181,6 +182,14 @@ final class RiskComputation {
         pnl,
         TailRisk.valueAtRisk(pnl, settings.varConfidence()),
         TailRisk.expectedShortfall(pnl, settings.esConfidence()));
+  }
+
+  /** The columns of {@code data} but {@code column}, quoted for {@code carry}. */
+  private static String[] allBut(Dataset<Row> data, String column) {
+    return Arrays.stream(data.columns())
+        .filter(name -> !name.equals(column))
+        .map(name -> "`" + name + "`")
+        .toArray(String[]::new);
   }
 
   private static String[] concat(String first, String[] rest) {
