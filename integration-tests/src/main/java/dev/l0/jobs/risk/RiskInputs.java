@@ -16,9 +16,9 @@ import static org.apache.spark.sql.functions.lower;
 import static org.apache.spark.sql.functions.lpad;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.min;
+import static org.apache.spark.sql.functions.min_by;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.round;
-import static org.apache.spark.sql.functions.struct;
 import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.when;
 import static org.apache.spark.sql.functions.xxhash64;
@@ -298,21 +298,25 @@ final class RiskInputs {
       return this;
     }
 
-    /**
-     * The rows of {@code frame} grouped by {@code keys}, in one pass that evaluates every check:
-     * per key value {@code n} (its rows), {@code last} (its latest row), {@code problem} (the
-     * struct {@code row, message} of its earliest row with a problem, null where none) and the
-     * {@code more} aggregates.
-     */
-    Dataset<Row> grouped(Dataset<Row> frame, Column[] keys, Column... more) {
+    /** A row's first problem in the order the checks were added, null where it has none. */
+    private Column error() {
       Column error = lit(null).cast("string");
       for (int i = conditions.size() - 1; i >= 0; i--) {
         error = when(conditions.get(i), messages.get(i)).otherwise(error);
       }
+      return error;
+    }
+
+    /**
+     * The rows of {@code frame} grouped by {@code keys}, in one pass that evaluates every check:
+     * per key value {@code n} (its rows), {@code last} (its latest row), {@code problem} (its
+     * earliest row with a problem, null where none) and the {@code more} aggregates. Numbers only,
+     * so Spark aggregates by hash; the messages are built by {@link #failAt}.
+     */
+    Dataset<Row> grouped(Dataset<Row> frame, Column[] keys, Column... more) {
       List<Column> aggregates = new ArrayList<>();
       aggregates.add(max("row").as("last"));
-      aggregates.add(
-          min(when(error.isNotNull(), struct(col("row"), error.as("message")))).as("problem"));
+      aggregates.add(min(when(error().isNotNull(), col("row"))).as("problem"));
       aggregates.addAll(Arrays.asList(more));
       return frame.groupBy(keys).agg(count(lit(1)).as("n"), aggregates.toArray(Column[]::new));
     }
@@ -321,27 +325,27 @@ final class RiskInputs {
      * Fails where a row of {@code frame} has a problem, naming the earliest such row and its first
      * problem in the order the checks were added; else where a value of {@code key} appears on two
      * rows, naming the earliest row at which a value appears again (the value quoted where it is a
-     * string) and {@code rule}. One Spark query: an aggregate by {@code key} (a column {@code
-     * key}), then one row, returned, of the problem, the duplicate and the {@code more} aggregates
-     * over the key values.
+     * string) and {@code rule}. One Spark query, an aggregate by {@code key} (a column {@code key})
+     * and then one row, returned: the problem row, the duplicate row and the {@code more}
+     * aggregates over the key values. A second query reads the message's row where it fails.
      */
     Row failOnFirst(Dataset<Row> frame, Column key, String keyColumn, String rule, Column... more)
         throws InvalidInputException {
       List<Column> aggregates = new ArrayList<>();
-      aggregates.add(min(when(col("n").gt(1), struct(col("last"), col("key")))).as("duplicate"));
+      aggregates.add(min(when(col("n").gt(1), col("last"))).as("duplicate"));
       aggregates.addAll(Arrays.asList(more));
       Row verdict =
           grouped(frame, new Column[] {key.as("key")})
               .agg(min("problem").as("problem"), aggregates.toArray(Column[]::new))
               .first();
-      failOn(verdict.getStruct(0));
-      Row duplicate = verdict.getStruct(1);
-      if (duplicate != null) {
-        Object value = duplicate.get(1);
+      failAt(frame, verdict, 0);
+      if (!verdict.isNullAt(1)) {
+        long row = verdict.getLong(1);
+        Object value = frame.where(col("row").equalTo(row)).select(key).first().get(0);
         throw new InvalidInputException(
             file
                 + ": row "
-                + duplicate.getLong(0)
+                + row
                 + ", column '"
                 + keyColumn
                 + "': "
@@ -353,10 +357,18 @@ final class RiskInputs {
       return verdict;
     }
 
-    /** Fails with the message of {@code problem}, a {@link #grouped} problem, unless it is null. */
-    static void failOn(Row problem) throws InvalidInputException {
-      if (problem != null) {
-        throw new InvalidInputException(problem.getString(1));
+    /**
+     * Fails with the first problem of the row of {@code frame} that {@code verdict} holds at {@code
+     * index} (a {@link #grouped} problem's row), unless that is null.
+     */
+    void failAt(Dataset<Row> frame, Row verdict, int index) throws InvalidInputException {
+      if (!verdict.isNullAt(index)) {
+        throw new InvalidInputException(
+            frame
+                .where(col("row").equalTo(verdict.getLong(index)))
+                .select(error())
+                .first()
+                .getString(0));
       }
     }
   }
@@ -480,7 +492,7 @@ final class RiskInputs {
             .grouped(
                 raw,
                 new Column[] {least(a, b).as("first"), greatest(a, b).as("second")},
-                min(struct(col("row"), correlation.as("correlation"))).as("given"),
+                min_by(correlation, col("row")).as("given"),
                 min(correlation).as("lowest"),
                 max(correlation).as("highest"))
             .cache();
@@ -490,11 +502,11 @@ final class RiskInputs {
                 min("problem").as("problem"),
                 max(col("lowest").notEqual(col("highest"))).as("asymmetric"))
             .first();
-    Checks.failOn(verdict.getStruct(0));
+    checks.failAt(raw, verdict, 0);
     if (!verdict.isNullAt(1) && verdict.getBoolean(1)) {
       throw asymmetry(raw, name);
     }
-    return pairs.select(col("first"), col("second"), col("given.correlation").as("correlation"));
+    return pairs.select(col("first"), col("second"), col("given").as("correlation"));
   }
 
   /**
