@@ -962,7 +962,7 @@ class RiskBatchJobTest {
 
   /**
    * With several problems in one input the run names the earliest row with a problem and that row's
-   * first problem in the order the checks are listed (README); a repeated id, underlying or pair is
+   * first problem in the job's order of checks (RiskInputs); a repeated id, underlying or pair is
    * named only where no row has a problem, at the earliest row at which one appears again.
    */
   @Test
