@@ -55,7 +55,9 @@ import org.apache.spark.sql.types.StructType;
  * file, a row {@code underlying1, underlying2, correlation} per pair of underlyings (either order,
  * the correlation of their returns), which must hold every pair of a barrier contract's
  * underlyings. The first problem found is an {@link InvalidInputException} naming the file, the
- * column and the row (the n-th data row, a CSV header not counted).
+ * column and the row (the n-th data row, a CSV header not counted): in each file the earliest row
+ * with a problem and its first check in the order below, a repeated key or pair only where no row
+ * has one. Each file's checks are one Spark aggregate ({@link Checks#failOnFirst}).
  */
 final class RiskInputs {
   static final String[] PORTFOLIO_COLUMNS = {
@@ -455,7 +457,8 @@ final class RiskInputs {
   /**
    * The correlations of the pairs of underlyings, {@code first, second, correlation} with first <
    * second, one row per pair: each row's underlyings are known and distinct, its correlation in
-   * [-1, 1], and a pair given twice (in either order) has one value.
+   * [-1, 1], and a pair given twice (in either order) has one value. Cached, aggregated once: the
+   * portfolio's checks and its three joins with it read it.
    */
   private static Dataset<Row> checkedCorrelations(
       Dataset<Row> raw, String name, Market market, String marketName)
