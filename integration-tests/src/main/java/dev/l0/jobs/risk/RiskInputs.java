@@ -1,7 +1,9 @@
 package dev.l0.jobs.risk;
 
 import static org.apache.spark.sql.functions.broadcast;
+import static org.apache.spark.sql.functions.coalesce;
 import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.collect_list;
 import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.date_add;
@@ -12,6 +14,10 @@ import static org.apache.spark.sql.functions.least;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.lower;
 import static org.apache.spark.sql.functions.lpad;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
+import static org.apache.spark.sql.functions.min_by;
+import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.round;
 import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.when;
@@ -49,7 +55,9 @@ import org.apache.spark.sql.types.StructType;
  * file, a row {@code underlying1, underlying2, correlation} per pair of underlyings (either order,
  * the correlation of their returns), which must hold every pair of a barrier contract's
  * underlyings. The first problem found is an {@link InvalidInputException} naming the file, the
- * column and the row (the n-th data row, a CSV header not counted).
+ * column and the row (the n-th data row, a CSV header not counted): in each file the earliest row
+ * with a problem and its first check in the order below, a repeated key or pair only where no row
+ * has one. Each file's checks are one Spark aggregate ({@link Checks#failOnFirst}).
  */
 final class RiskInputs {
   static final String[] PORTFOLIO_COLUMNS = {
@@ -173,7 +181,7 @@ final class RiskInputs {
               CORRELATION_COLUMNS,
               new String[0]);
     }
-    Dataset<Row> market = checkedMarket(rawMarket, marketName, settings);
+    Market market = checkedMarket(rawMarket, marketName, settings);
     Dataset<Row> correlations =
         checkedCorrelations(rawCorrelations, correlationsName, market, marketName);
     Dataset<Row> portfolio =
@@ -187,7 +195,7 @@ final class RiskInputs {
                 ? "in " + correlationsName
                 : "(no correlations file: risk.correlations or --correlations)",
             settings.valuationDate());
-    return new Inputs(portfolio, market, portfolioName, marketName, correlationsName);
+    return new Inputs(portfolio, market.rows(), portfolioName, marketName, correlationsName);
   }
 
   private static Dataset<Row> read(SparkSession spark, Path path) throws InvalidInputException {
@@ -292,25 +300,93 @@ final class RiskInputs {
       return this;
     }
 
-    void failOnFirst(Dataset<Row> frame) throws InvalidInputException {
+    /** A row's first problem in the order the checks were added, null where it has none. */
+    private Column error() {
       Column error = lit(null).cast("string");
       for (int i = conditions.size() - 1; i >= 0; i--) {
         error = when(conditions.get(i), messages.get(i)).otherwise(error);
       }
-      List<Row> first =
-          frame
-              .select(col("row"), error.as("error"))
-              .where(col("error").isNotNull())
-              .orderBy("row")
-              .limit(1)
-              .collectAsList();
-      if (!first.isEmpty()) {
-        throw new InvalidInputException(first.get(0).getString(1));
+      return error;
+    }
+
+    /**
+     * The rows of {@code frame} grouped by {@code keys}, in one pass that evaluates every check:
+     * per key value {@code n} (its rows), {@code last} (its latest row), {@code problem} (its
+     * earliest row with a problem, null where none) and the {@code more} aggregates. Numbers only,
+     * so Spark aggregates by hash; the messages are built by {@link #failAt}.
+     */
+    Dataset<Row> grouped(Dataset<Row> frame, Column[] keys, Column... more) {
+      List<Column> aggregates = new ArrayList<>();
+      aggregates.add(max("row").as("last"));
+      aggregates.add(min(when(error().isNotNull(), col("row"))).as("problem"));
+      aggregates.addAll(Arrays.asList(more));
+      return frame.groupBy(keys).agg(count(lit(1)).as("n"), aggregates.toArray(Column[]::new));
+    }
+
+    /**
+     * Fails where a row of {@code frame} has a problem, naming the earliest such row and its first
+     * problem in the order the checks were added; else where a value of {@code key} appears on two
+     * rows, naming the earliest row at which a value appears again (the value quoted where it is a
+     * string) and {@code rule}. One Spark query, an aggregate by {@code key} (a column {@code key})
+     * and then one row, returned: the problem row, the duplicate row and the {@code more}
+     * aggregates over the key values. A second query reads the message's row where it fails.
+     */
+    Row failOnFirst(Dataset<Row> frame, Column key, String keyColumn, String rule, Column... more)
+        throws InvalidInputException {
+      List<Column> aggregates = new ArrayList<>();
+      aggregates.add(min(when(col("n").gt(1), col("last"))).as("duplicate"));
+      aggregates.addAll(Arrays.asList(more));
+      Row verdict =
+          grouped(frame, new Column[] {key.as("key")})
+              .agg(min("problem").as("problem"), aggregates.toArray(Column[]::new))
+              .first();
+      failAt(frame, verdict, 0);
+      if (!verdict.isNullAt(1)) {
+        long row = verdict.getLong(1);
+        Object value = frame.where(col("row").equalTo(row)).select(key).first().get(0);
+        throw new InvalidInputException(
+            file
+                + ": row "
+                + row
+                + ", column '"
+                + keyColumn
+                + "': "
+                + (value instanceof String ? "'" + value + "'" : value)
+                + " appears again ("
+                + rule
+                + ")");
+      }
+      return verdict;
+    }
+
+    /**
+     * Fails with the first problem of the row of {@code frame} that {@code verdict} holds at {@code
+     * index} (a {@link #grouped} problem's row), unless that is null.
+     */
+    void failAt(Dataset<Row> frame, Row verdict, int index) throws InvalidInputException {
+      if (!verdict.isNullAt(index)) {
+        throw new InvalidInputException(
+            frame
+                .where(col("row").equalTo(verdict.getLong(index)))
+                .select(error())
+                .first()
+                .getString(0));
       }
     }
   }
 
-  private static Dataset<Row> checkedMarket(Dataset<Row> raw, String name, RiskSettings settings)
+  /** The validated market rows and their underlyings. */
+  private record Market(Dataset<Row> rows, List<String> underlyings) {
+    /**
+     * Whether the trimmed {@code value} is a market underlying (false where null): a set of
+     * literals, so the checks need no join with the market.
+     */
+    Column known(Column value) {
+      return coalesce(trim(value).isin(underlyings.toArray()), lit(false));
+    }
+  }
+
+  private static Market checkedMarket(Dataset<Row> raw, String name, RiskSettings settings)
       throws InvalidInputException {
     double lowestVolShock = Arrays.stream(settings.volShocks()).min().orElse(0.0);
     Checks checks =
@@ -355,16 +431,20 @@ final class RiskInputs {
             "rate",
             rate.isNaN().or(rate.gt(1)).or(rate.lt(-1)),
             concat(lit("rate must be in [-1, 1], is "), rate.cast("string")));
-    checks.failOnFirst(raw);
-    Dataset<Row> market =
+    Row verdict =
+        checks.failOnFirst(
+            raw,
+            trim(col("underlying")),
+            "underlying",
+            "each underlying has one market row",
+            collect_list(col("key")));
+    return new Market(
         raw.select(
             trim(col("underlying")).as("underlying"),
             spot.as("spot"),
             volatility.as("volatility"),
-            rate.as("rate"),
-            col("row"));
-    requireUnique(market, "underlying", name, "each underlying has one market row");
-    return market.drop("row");
+            rate.as("rate")),
+        verdict.getList(2));
   }
 
   private static StructType correlationSchema() {
@@ -377,20 +457,12 @@ final class RiskInputs {
   /**
    * The correlations of the pairs of underlyings, {@code first, second, correlation} with first <
    * second, one row per pair: each row's underlyings are known and distinct, its correlation in
-   * [-1, 1], and a pair given twice (in either order) has one value.
+   * [-1, 1], and a pair given twice (in either order) has one value. Cached, aggregated once: the
+   * portfolio's checks and its three joins with it read it.
    */
   private static Dataset<Row> checkedCorrelations(
-      Dataset<Row> raw, String name, Dataset<Row> market, String marketName)
+      Dataset<Row> raw, String name, Market market, String marketName)
       throws InvalidInputException {
-    Dataset<Row> joined = raw;
-    for (String underlying : new String[] {"underlying1", "underlying2"}) {
-      Dataset<Row> known = broadcast(market.select(col("underlying").as("known_" + underlying)));
-      joined =
-          joined.join(
-              known,
-              trim(joined.col(underlying)).equalTo(known.col("known_" + underlying)),
-              "left");
-    }
     Column correlation = col("correlation").cast("double");
     Checks checks =
         new Checks(name)
@@ -400,7 +472,7 @@ final class RiskInputs {
     for (String underlying : new String[] {"underlying1", "underlying2"}) {
       checks.add(
           underlying,
-          col("known_" + underlying).isNull(),
+          not(market.known(col(underlying))),
           concat(
               lit("unknown underlying '"), col(underlying), lit("' (not in " + marketName + ")")));
     }
@@ -416,51 +488,71 @@ final class RiskInputs {
             "correlation",
             correlation.isNaN().or(correlation.gt(1.0)).or(correlation.lt(-1.0)),
             concat(lit("correlation must be in [-1, 1], is "), correlation.cast("string")));
-    checks.failOnFirst(joined);
+    Column a = trim(col("underlying1"));
+    Column b = trim(col("underlying2"));
+    Dataset<Row> pairs =
+        checks
+            .grouped(
+                raw,
+                new Column[] {least(a, b).as("first"), greatest(a, b).as("second")},
+                min_by(correlation, col("row")).as("given"),
+                min(correlation).as("lowest"),
+                max(correlation).as("highest"))
+            .cache();
+    Row verdict =
+        pairs
+            .agg(
+                min("problem").as("problem"),
+                max(col("lowest").notEqual(col("highest"))).as("asymmetric"))
+            .first();
+    checks.failAt(raw, verdict, 0);
+    if (!verdict.isNullAt(1) && verdict.getBoolean(1)) {
+      throw asymmetry(raw, name);
+    }
+    return pairs.select(col("first"), col("second"), col("given").as("correlation"));
+  }
 
+  /**
+   * The error of a pair of underlyings given twice with two correlations: the earliest row whose
+   * correlation differs from its pair's first row's, and that row.
+   */
+  private static InvalidInputException asymmetry(Dataset<Row> raw, String name) {
     Column a = trim(col("underlying1"));
     Column b = trim(col("underlying2"));
     WindowSpec pair = Window.partitionBy("first", "second").orderBy("row");
-    Dataset<Row> pairs =
+    Row row =
         raw.select(
                 least(a, b).as("first"),
                 greatest(a, b).as("second"),
                 a.as("underlying1"),
                 b.as("underlying2"),
-                correlation.as("correlation"),
+                col("correlation").cast("double").as("correlation"),
                 col("row"))
             .withColumn("given", first("correlation").over(pair))
-            .withColumn("given_row", first("row").over(pair));
-    List<Row> asymmetric =
-        pairs
+            .withColumn("given_row", first("row").over(pair))
             .where(col("correlation").notEqual(col("given")))
             .orderBy("row")
-            .limit(1)
-            .collectAsList();
-    if (!asymmetric.isEmpty()) {
-      Row row = asymmetric.get(0);
-      throw new InvalidInputException(
-          name
-              + ": row "
-              + row.getAs("row")
-              + ", column 'correlation': "
-              + row.getAs("underlying1")
-              + " and "
-              + row.getAs("underlying2")
-              + " have correlation "
-              + row.getAs("correlation")
-              + " here but "
-              + row.getAs("given")
-              + " in row "
-              + row.getAs("given_row")
-              + " (a correlation matrix is symmetric: give a pair once, or with one value)");
-    }
-    return pairs.select("first", "second", "correlation").dropDuplicates("first", "second");
+            .first();
+    return new InvalidInputException(
+        name
+            + ": row "
+            + row.getAs("row")
+            + ", column 'correlation': "
+            + row.getAs("underlying1")
+            + " and "
+            + row.getAs("underlying2")
+            + " have correlation "
+            + row.getAs("correlation")
+            + " here but "
+            + row.getAs("given")
+            + " in row "
+            + row.getAs("given_row")
+            + " (a correlation matrix is symmetric: give a pair once, or with one value)");
   }
 
   private static Dataset<Row> checkedPortfolio(
       Dataset<Row> raw,
-      Dataset<Row> market,
+      Market market,
       Dataset<Row> correlations,
       String name,
       String marketName,
@@ -468,14 +560,6 @@ final class RiskInputs {
       LocalDate date)
       throws InvalidInputException {
     Dataset<Row> joined = raw;
-    for (String underlying : new String[] {"underlying", "underlying2", "underlying3"}) {
-      Dataset<Row> known = broadcast(market.select(col("underlying").as("known_" + underlying)));
-      joined =
-          joined.join(
-              known,
-              trim(joined.col(underlying)).equalTo(known.col("known_" + underlying)),
-              "left");
-    }
     for (String[] pair : CORRELATION_PAIRS) {
       Dataset<Row> given =
           broadcast(
@@ -555,7 +639,7 @@ final class RiskInputs {
       Column needed = level[0].equals("underlying") ? lit(true) : barrier;
       checks.add(
           level[0],
-          needed.and(col("known_" + level[0]).isNull()),
+          needed.and(not(market.known(col(level[0])))),
           concat(lit("unknown underlying '"), col(level[0]), lit("' (not in " + marketName + ")")));
       Column strike = col(level[1]).cast("double");
       checks.add(
@@ -619,8 +703,8 @@ final class RiskInputs {
       checks.add(
           pair[2],
           barrier
-              .and(col("known_" + pair[1]).isNotNull())
-              .and(col("known_" + pair[2]).isNotNull())
+              .and(market.known(col(pair[1])))
+              .and(market.known(col(pair[2])))
               .and(pairCorrelations[i].isNull()),
           concat(lit("no correlation of "), a, lit(" and "), b, lit(" " + inCorrelations)));
     }
@@ -652,57 +736,23 @@ final class RiskInputs {
             lit(") are not a positive semi-definite matrix (its determinant is "),
             determinant.cast("string"),
             lit(")")));
-    checks.failOnFirst(joined);
-    Dataset<Row> portfolio =
-        joined.select(
-            col("id").cast("long").as("id"),
-            col("book"),
-            instrument.as("instrument"),
-            trim(col("underlying")).as("underlying"),
-            quantity.as("quantity"),
-            col("strike").cast("double").as("strike"),
-            maturity.as("maturity"),
-            type.equalTo("call").as("call"),
-            trim(col("underlying2")).as("underlying2"),
-            trim(col("underlying3")).as("underlying3"),
-            col("strike2").cast("double").as("strike2"),
-            col("strike3").cast("double").as("strike3"),
-            r12.as(CORRELATION_PAIRS[0][0]),
-            r13.as(CORRELATION_PAIRS[1][0]),
-            r23.as(CORRELATION_PAIRS[2][0]),
-            col("row"));
-    requireUnique(portfolio, "id", name, "position ids are unique");
-    return portfolio.drop("row");
-  }
-
-  /**
-   * Fails where a value of {@code key} appears on two rows of {@code rows} (the file {@code name}):
-   * the message names the earliest row at which a value appears again, the column and the value
-   * (quoted where it is a string), and {@code rule}.
-   */
-  private static void requireUnique(Dataset<Row> rows, String key, String name, String rule)
-      throws InvalidInputException {
-    List<Row> duplicate =
-        rows.groupBy(key)
-            .agg(count(lit(1)).as("n"), org.apache.spark.sql.functions.max("row").as("row"))
-            .where(col("n").gt(1))
-            .orderBy("row")
-            .limit(1)
-            .collectAsList();
-    if (!duplicate.isEmpty()) {
-      Object value = duplicate.get(0).get(0);
-      throw new InvalidInputException(
-          name
-              + ": row "
-              + duplicate.get(0).getLong(2)
-              + ", column '"
-              + key
-              + "': "
-              + (value instanceof String ? "'" + value + "'" : value)
-              + " appears again ("
-              + rule
-              + ")");
-    }
+    checks.failOnFirst(joined, col("id").cast("long"), "id", "position ids are unique");
+    return joined.select(
+        col("id").cast("long").as("id"),
+        col("book"),
+        instrument.as("instrument"),
+        trim(col("underlying")).as("underlying"),
+        quantity.as("quantity"),
+        col("strike").cast("double").as("strike"),
+        maturity.as("maturity"),
+        type.equalTo("call").as("call"),
+        trim(col("underlying2")).as("underlying2"),
+        trim(col("underlying3")).as("underlying3"),
+        col("strike2").cast("double").as("strike2"),
+        col("strike3").cast("double").as("strike3"),
+        r12.as(CORRELATION_PAIRS[0][0]),
+        r13.as(CORRELATION_PAIRS[1][0]),
+        r23.as(CORRELATION_PAIRS[2][0]));
   }
 
   /**

@@ -960,6 +960,47 @@ class RiskBatchJobTest {
             + " risk.correlations or --correlations)");
   }
 
+  /**
+   * With several problems in one input the run names the earliest row with a problem and that row's
+   * first problem in the job's order of checks (RiskInputs); a repeated id, underlying or pair is
+   * named only where no row has a problem, at the earliest row at which one appears again.
+   */
+  @Test
+  void severalProblemsInOneInputNameTheEarliestRowsFirstProblem() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    List<String> repeatThenNull = portfolioLines();
+    repeatThenNull.set(3, "1,EQ-B,vanilla,U1,10,40,2027-01-01,call");
+    repeatThenNull.set(7, "6,EQ-B,vanilla,U1,,40,2027-01-01,call");
+    assertBadInput(write(repeatThenNull), market, file + ": row 7, column 'quantity': null");
+    List<String> twoRows = portfolioLines();
+    twoRows.set(4, "3,EQ-B,vanilla,U9,10,40,2027-01-01,call");
+    twoRows.set(7, "6,EQ-B,vanilla,U1,,40,2027-01-01,call");
+    assertBadInput(
+        write(twoRows),
+        market,
+        file + ": row 4, column 'underlying': unknown underlying 'U9' (not in " + market + ")");
+    assertBadInput(
+        lines(portfolioLines(), 4, "3,EQ-B,vanilla,U9,,40,2027-01-01,call"),
+        market,
+        file + ": row 4, column 'quantity': null");
+    List<String> twoRepeats = portfolioLines();
+    twoRepeats.set(5, "2,EQ-B,vanilla,U1,10,40,2027-01-01,call");
+    twoRepeats.set(6, "0,EQ-B,vanilla,U1,10,40,2027-01-01,call");
+    assertBadInput(
+        write(twoRepeats),
+        market,
+        file + ": row 5, column 'id': 2 appears again (position ids are unique)");
+    Path pathPortfolio = Files.write(folder.resolve("path-portfolio.csv"), pathPortfolioLines());
+    List<String> asymmetricThenOutOfRange = correlationLines();
+    asymmetricThenOutOfRange.add("U1,U0,0.35");
+    asymmetricThenOutOfRange.add("U1,U2,1.5");
+    assertBadInput(
+        pathPortfolio,
+        market,
+        write(asymmetricThenOutOfRange),
+        file + ": row 8, column 'correlation': correlation must be in [-1, 1], is 1.5");
+  }
+
   static Path lines(List<String> lines, int row, String replacement) throws IOException {
     List<String> changed = new ArrayList<>(lines);
     changed.set(row, replacement);
