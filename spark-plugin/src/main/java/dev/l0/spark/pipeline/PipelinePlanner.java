@@ -6,6 +6,10 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
+import dev.l0.kernels.jvm.JvmGroupRunner;
+import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.UnsupportedKernelException;
+import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
@@ -109,16 +113,14 @@ public final class PipelinePlanner {
                   derived.offset(aggregates),
                   derived.totals(entry, analysis.result()));
         };
+    PipelineSpec.Kernels kernels;
+    try {
+      kernels = kernels(programs.main());
+    } catch (L0CompileError e) {
+      throw new PipelinePlanningException(callSite, e.getMessage(), e);
+    }
     return new PipelineSpec(
-        analysis.kind(),
-        inputs,
-        bound,
-        outputs,
-        callSite,
-        programs,
-        kernels(programs.main()),
-        sums.sums(),
-        carried);
+        analysis.kind(), inputs, bound, outputs, callSite, programs, kernels, sums.sums(), carried);
   }
 
   /**
@@ -255,7 +257,10 @@ public final class PipelinePlanner {
 
   /**
    * The kernels of {@code source}'s program as the optimiser plans them, optimised once for the
-   * last {@link #PLANNED_PROGRAMS} programs planned under the same optimiser settings.
+   * last {@link #PLANNED_PROGRAMS} programs planned under the same optimiser settings. A kernel
+   * that the lowering (the same for every backend) rejects is the program's compile error, as a
+   * task would raise it when it compiles the program: found here, it fails {@code
+   * df.transform(...)} instead of the job's first task.
    */
   static PipelineSpec.Kernels kernels(L0Source source) {
     PlanKey key = new PlanKey(source, ClusterSolver.Settings.fromSystemProperties());
@@ -264,6 +269,13 @@ public final class PipelinePlanner {
       return planned;
     }
     OptimizedProgram optimised = Optimizer.optimize(TypeChecker.check(source.program()));
+    for (KernelPlan.Kernel kernel : optimised.kernelPlan().kernels()) {
+      try {
+        KernelLowering.lower(optimised.kernelPlan(), kernel, JvmGroupRunner.LAUNCH_CONFIGURATION);
+      } catch (UnsupportedKernelException rejected) {
+        throw KernelLowering.notLowered(kernel, DeviceKind.JVM.label(), rejected);
+      }
+    }
     List<String> shapes =
         optimised.kernelPlan().kernels().stream().map(KernelPlan.Kernel::structure).toList();
     PipelineSpec.Kernels kernels =
