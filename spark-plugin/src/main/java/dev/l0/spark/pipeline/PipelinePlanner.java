@@ -20,13 +20,12 @@ import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.spark.sql.types.DataTypes;
@@ -91,7 +90,8 @@ public final class PipelinePlanner {
     List<InputBinding> inputs =
         binder.bind(columnEntry, request.inputColumns(), inputSchema, request.nullReplacements());
     EntryAnalysis.Result analysis = EntryAnalysis.analyse(columnEntry, callSite);
-    StructType outputs = outputSchema(entry, analysis.kind(), request.outputNames(), callSite);
+    StructType outputs =
+        outputSchema(entry, analysis.kind(), request.outputNames(), caseSensitive, callSite);
     PipelineSpec.Carried carried =
         carried(binder, request.carriedColumns(), inputSchema, analysis, outputs, callSite);
     DerivedPrograms derived = new DerivedPrograms(typed, request.sourceName(), callSite);
@@ -284,9 +284,13 @@ public final class PipelinePlanner {
     return kernels;
   }
 
-  /** One non-nullable column per result leaf, named by {@code names} or {@code _1, _2, ...}. */
+  /**
+   * One non-nullable column per result leaf, named by {@code names} or {@code _1, _2, ...}; two
+   * names that Spark would resolve to one column (equal, or equal but for case unless {@code
+   * caseSensitive}) are an error.
+   */
   private static StructType outputSchema(
-      FunDef entry, PipelineKind kind, List<String> names, String callSite) {
+      FunDef entry, PipelineKind kind, List<String> names, boolean caseSensitive, String callSite) {
     List<Type> leaves = TupleLeaves.types(entry.returnType());
     if (!names.isEmpty() && names.size() != leaves.size()) {
       throw new PipelinePlanningException(
@@ -306,12 +310,23 @@ public final class PipelinePlanner {
         names.isEmpty()
             ? IntStream.rangeClosed(1, leaves.size()).mapToObj(k -> "_" + k).toList()
             : names;
-    Set<String> seen = new HashSet<>();
+    Map<String, String> seen = new HashMap<>();
     List<StructField> fields = new ArrayList<>();
     for (int k = 0; k < leaves.size(); k++) {
-      if (!seen.add(chosen.get(k))) {
+      String name = chosen.get(k);
+      String earlier = seen.put(caseSensitive ? name : name.toLowerCase(Locale.ROOT), name);
+      if (earlier != null && earlier.equals(name)) {
         throw new PipelinePlanningException(
-            callSite, "as(...) names the output column '" + chosen.get(k) + "' twice");
+            callSite, "as(...) names the output column '" + name + "' twice");
+      }
+      if (earlier != null) {
+        throw new PipelinePlanningException(
+            callSite,
+            "as(...) names the output columns '"
+                + earlier
+                + "' and '"
+                + name
+                + "', one name while spark.sql.caseSensitive is false");
       }
       Type leaf = leaves.get(k);
       int depth = kind == PipelineKind.REDUCE ? leaf.rank() : leaf.rank() - 1;

@@ -123,6 +123,15 @@ class PipelinePlanningErrorsTest {
     assertEquals(
         "as(...) names the output column 'a' twice",
         failure(request(text, List.of("a"), List.of("a", "a")), doubles("a")));
+    assertEquals(
+        "as(...) names the output columns 'a' and 'A', one name while spark.sql.caseSensitive is false",
+        failure(request(text, List.of("a"), List.of("a", "A")), doubles("a")));
+    assertEquals(
+        List.of("a", "A"),
+        List.of(
+            PipelinePlanner.plan(request(text, List.of("a"), List.of("a", "A")), doubles("a"), true)
+                .outputSchema()
+                .fieldNames()));
   }
 
   @Test
