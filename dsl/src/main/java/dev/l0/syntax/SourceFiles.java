@@ -15,10 +15,12 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.function.BiFunction;
 
 /**
- * Reading L0 program files as the parser needs them: strict UTF-8 (a bad byte is an ill-formed
- * program at its line and column), and a file that cannot be read named with why.
+ * Reading L0 program files as the parser needs them, and data files as the value reader does:
+ * strict UTF-8 (a bad byte is an ill-formed program, or bad input, at its line and column), and a
+ * file that cannot be read named with why.
  */
 public final class SourceFiles {
   private SourceFiles() {}
@@ -29,7 +31,26 @@ public final class SourceFiles {
    * IOException} ({@link #describe} words it).
    */
   public static String read(Path file) throws IOException {
-    byte[] bytes = Files.readAllBytes(file);
+    return read(file, L0CompileError::new);
+  }
+
+  /**
+   * The text of {@code file} (a program, or data such as FinPar's {@code input.data}); bytes that
+   * are not UTF-8 are {@code notText}'s error at their line and column, naming the byte offset. A
+   * file that cannot be read, a folder included, is a {@link FileSystemException} naming the file
+   * and why ({@link #describe} words it).
+   */
+  public static String read(
+      Path file, BiFunction<SourcePos, String, ? extends RuntimeException> notText)
+      throws IOException {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(file);
+    } catch (FileSystemException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new FileSystemException(file.toString(), null, e.getMessage());
+    }
     CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -50,7 +71,7 @@ public final class SourceFiles {
         }
       }
       int column = before.length() - lineStart + 1;
-      throw new L0CompileError(
+      throw notText.apply(
           new SourcePos(file.toString(), line, column),
           "the file is not UTF-8 text: invalid byte sequence at byte offset "
               + in.position()

@@ -7,12 +7,12 @@ import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
+import dev.l0.syntax.SourceFiles;
 import dev.l0.types.TypeChecker;
+import dev.l0.values.ValueFormatError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -40,7 +40,7 @@ final class DemoCommand implements Command {
     List<OptionRecord> options =
         file.isPresent()
             ? BlackScholesReference.parseOptions(
-                Files.readString(Path.of(file.get()), StandardCharsets.US_ASCII), file.get())
+                SourceFiles.read(Path.of(file.get()), ValueFormatError::new), file.get())
             : BlackScholesReference.referenceOptions();
     OptimizedProgram p0 =
         Optimizer.optimize(

@@ -7,13 +7,14 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.syntax.L0Parser;
+import dev.l0.syntax.SourceFiles;
 import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
+import dev.l0.values.ValueFormatError;
 import dev.l0.values.ValueReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -252,7 +253,7 @@ public enum FinparBenchmark {
 
   private static String read(Path file) throws IOException {
     try {
-      return Files.readString(file, StandardCharsets.US_ASCII);
+      return SourceFiles.read(file, ValueFormatError::new);
     } catch (NoSuchFileException e) {
       throw new NoSuchFileException(
           file.toString(),

@@ -399,6 +399,26 @@ class FinparTest {
     assertTrue(missing.err().contains("no such dataset file"), missing.err());
   }
 
+  @Test
+  void aDatasetFileThatIsAFolderOrNotTextIsBadInputNamingTheFile() throws IOException {
+    Path dataset = Files.createDirectories(dir.resolve("OptionPricing").resolve("small"));
+    Files.createDirectories(dataset.resolve("input.data"));
+    Files.writeString(dataset.resolve("output.data"), "[ 1.0 ]\n");
+    Outcome folder = l0("finpar", "OptionPricing", "small", "--data", dir.toString());
+    assertEquals(Main.EXIT_BAD_INPUT, folder.exitCode(), folder.err());
+    assertEquals(
+        "l0 finpar: " + dataset.resolve("input.data") + ": Is a directory", folder.err().trim());
+    Files.delete(dataset.resolve("input.data"));
+    Files.write(dataset.resolve("input.data"), new byte[] {'1', ' ', '/', '/', ' ', (byte) 0xff});
+    Outcome binary = l0("finpar", "OptionPricing", "small", "--data", dir.toString());
+    assertEquals(Main.EXIT_BAD_INPUT, binary.exitCode(), binary.err());
+    assertEquals(
+        "bad input: "
+            + dataset.resolve("input.data")
+            + ":1:6: the file is not UTF-8 text: invalid byte sequence at byte offset 5 (0xff)",
+        binary.err().trim());
+  }
+
   /** Whole datasets through {@code l0 finpar} on the JVM device, which reports that it ran them. */
   @ParameterizedTest
   @CsvSource({

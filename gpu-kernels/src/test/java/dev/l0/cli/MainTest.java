@@ -539,6 +539,14 @@ class MainTest {
   }
 
   @Test
+  void aProgramFileThatIsAFolderIsNamed() throws IOException {
+    Path folder = Files.createDirectories(dir.resolve("folder.l0"));
+    Outcome o = l0("", "check", folder.toString());
+    assertEquals(Main.EXIT_BAD_INPUT, o.exitCode(), o.err());
+    assertEquals("l0 check: " + folder + ": Is a directory", o.err().trim());
+  }
+
+  @Test
   void runningOutOfMemoryIsOneLineWithItsOwnExitCode() throws Exception {
     String file =
         write(

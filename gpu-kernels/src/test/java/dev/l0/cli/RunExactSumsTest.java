@@ -23,6 +23,10 @@ class RunExactSumsTest {
   @TempDir Path dir;
 
   private String[] run(Path program, String... options) {
+    return runOn(CANCELLING, program, options);
+  }
+
+  private String[] runOn(String input, Path program, String... options) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     String[] args = new String[options.length + 2];
@@ -32,7 +36,7 @@ class RunExactSumsTest {
     int code =
         Main.execute(
             args,
-            new ByteArrayInputStream(CANCELLING.getBytes(StandardCharsets.UTF_8)),
+            new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));
     return new String[] {
@@ -74,5 +78,30 @@ class RunExactSumsTest {
     assertTrue(
         outcome[2].contains(program + ":1:1: exact float sums: no result of 'main' is a float sum"),
         outcome[2]);
+  }
+
+  @Test
+  void anExactSumThatOverflowsIsARunTimeErrorAtItsReduceOnEveryDevice() throws IOException {
+    Path program =
+        Files.writeString(
+            dir.resolve("big.l0"), "fun f64 main([f64] x) =\n  reduce(op +, 0.0, x)\n");
+    for (String[] options :
+        new String[][] {
+          {"--no-opt", "--exact-sums"},
+          {"--exact-sums"},
+          {"--device", "jvm", "--exact-sums"},
+          {"--device", "sim", "--exact-sums"}
+        }) {
+      String[] outcome = runOn("[1e308, 1e308]", program, options);
+      assertEquals(String.valueOf(Main.EXIT_RUNTIME_ERROR), outcome[0], outcome[2]);
+      assertTrue(
+          outcome[2].endsWith(
+              "run-time error: "
+                  + program
+                  + ":2:3: reduce: exact sum: intermediate overflow (the sum's magnitude passes "
+                  + Double.MAX_VALUE
+                  + ")\n"),
+          outcome[2]);
+    }
   }
 }

@@ -164,7 +164,7 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
    * "col.field"} for a struct leaf, resolved as {@link #on} resolves names); without one, a null is
    * an error. The value is a boxed number or boolean that the column's type holds: a whole number
    * in range for an integer column, the nearest value for a float column (a finite value that would
-   * round to an infinity does not fit).
+   * round to an infinity does not fit). A column gets one replacement: naming it twice is an error.
    */
   public L0Pipeline nullAs(String columnPath, Object replacement) {
     requireName("nullAs", columnPath);
@@ -176,6 +176,18 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
                   + columnPath
                   + "\", ...) needs a number or a boolean, not "
                   + (replacement == null ? "null" : replacement.getClass().getName())));
+    }
+    if (nullReplacements.containsKey(columnPath)) {
+      throw new IllegalArgumentException(
+          PipelineMessages.at(
+              callSite,
+              "nullAs(\""
+                  + columnPath
+                  + "\", ...) is declared twice, with "
+                  + nullReplacements.get(columnPath)
+                  + " and "
+                  + replacement
+                  + "; declare one replacement per column"));
     }
     Map<String, Object> replacements = new LinkedHashMap<>(nullReplacements);
     replacements.put(columnPath, replacement);

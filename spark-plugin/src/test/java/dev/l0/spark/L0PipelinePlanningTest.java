@@ -191,6 +191,20 @@ class L0PipelinePlanningTest {
         error.getMessage());
   }
 
+  @Test
+  void nullAsNamesAColumnOnce() {
+    L0Pipeline once = L0.pipeline(SUM).nullAs("quantity", 1.0);
+    IllegalArgumentException error =
+        assertThrows(IllegalArgumentException.class, () -> once.nullAs("quantity", 2.0));
+    assertTrue(
+        error
+            .getMessage()
+            .endsWith(
+                "nullAs(\"quantity\", ...) is declared twice, with 1.0 and 2.0; declare one "
+                    + "replacement per column"),
+        error.getMessage());
+  }
+
   private static int callersLine() {
     return StackWalker.getInstance()
         .walk(frames -> frames.skip(1).findFirst().orElseThrow())

@@ -164,14 +164,14 @@ final class JavaArguments {
 
   /**
    * Nested Java arrays as one flat array, each row's elements copied in bulk; the rows must have
-   * one shape.
+   * one shape. A row that is not an array of the row type is named by its index ({@code a[1]}).
    */
   private static FlatArray fromRows(Object[] rows, Type.Array type, String parameter) {
     ScalarType element = (ScalarType) type.baseElement();
     Type.Array rowType = (Type.Array) type.element();
     List<FlatArray> flatRows = new ArrayList<>();
     for (int i = 0; i < rows.length; i++) {
-      FlatArray row = scalarArray(rows[i], rowType, parameter);
+      FlatArray row = scalarArray(rows[i], rowType, parameter + "[" + i + "]");
       int[] shape = outerShape(row, rowType.rank());
       int[] first = flatRows.isEmpty() ? shape : outerShape(flatRows.get(0), rowType.rank());
       if (!Arrays.equals(shape, first)) {

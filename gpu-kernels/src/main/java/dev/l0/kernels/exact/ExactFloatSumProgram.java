@@ -5,10 +5,12 @@ import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.L0CompileError;
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Param;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.jvm.FlatArray;
@@ -36,6 +38,9 @@ public final class ExactFloatSumProgram {
   /** Per component of the result: the float type of an exact sum, or null. */
   private final ScalarType[] exactComponents;
 
+  /** Per component of the result: where its exact sum's reduce is written, or null. */
+  private final SourcePos[] exactPositions;
+
   private final List<String> notes;
   private final int hostThreads;
 
@@ -44,12 +49,14 @@ public final class ExactFloatSumProgram {
       Type resultType,
       Type summandsType,
       ScalarType[] exactComponents,
+      SourcePos[] exactPositions,
       List<String> notes,
       int hostThreads) {
     this.summands = summands;
     this.resultType = resultType;
     this.summandsType = summandsType;
     this.exactComponents = exactComponents;
+    this.exactPositions = exactPositions;
     this.notes = List.copyOf(notes);
     this.hostThreads = hostThreads;
   }
@@ -64,7 +71,7 @@ public final class ExactFloatSumProgram {
           "exact float sums need at least one thread, not " + threads);
     }
     return new ExactFloatSumProgram(
-        summands, resultType, summandsType, exactComponents, notes, threads);
+        summands, resultType, summandsType, exactComponents, exactPositions, notes, threads);
   }
 
   /**
@@ -89,6 +96,7 @@ public final class ExactFloatSumProgram {
     List<Expr> summandResults = new ArrayList<>();
     List<Type> summandTypes = new ArrayList<>();
     List<ScalarType> components = new ArrayList<>();
+    List<SourcePos> positions = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     boolean any = false;
     for (int k = 0; k < results.size(); k++) {
@@ -102,6 +110,7 @@ public final class ExactFloatSumProgram {
         summandResults.add(((Expr.Reduce) r).array());
         summandTypes.add(Type.array(type));
         leaves.forEach(t -> components.add((ScalarType) t));
+        leaves.forEach(t -> positions.add(r.pos()));
         notes.add(
             "result "
                 + (k + 1)
@@ -114,6 +123,7 @@ public final class ExactFloatSumProgram {
         summandResults.add(r);
         summandTypes.add(type);
         leaves.forEach(t -> components.add(null));
+        leaves.forEach(t -> positions.add(null));
         notes.add(
             "result " + (k + 1) + " (at " + r.pos() + "): as compiled (" + whyNot.get() + ")");
       }
@@ -143,6 +153,7 @@ public final class ExactFloatSumProgram {
         function.returnType(),
         summandsType,
         components.toArray(new ScalarType[0]),
+        positions.toArray(new SourcePos[0]),
         notes,
         1);
   }
@@ -238,7 +249,8 @@ public final class ExactFloatSumProgram {
   /**
    * The components of the entry's result (tuples and arrays of tuples taken apart, as the host
    * runner gives them) from those of the summands program's: each exact sum's summands added
-   * exactly and rounded once, the other components as they are.
+   * exactly and rounded once, the other components as they are. A sum whose exact value passes the
+   * largest {@code f64} while adding finite values is an {@link L0RuntimeError} at its reduce.
    */
   public List<HostValue> finish(List<HostValue> summandComponents) {
     List<HostValue> out = new ArrayList<>(summandComponents.size());
@@ -247,18 +259,22 @@ public final class ExactFloatSumProgram {
       if (exactComponents[k] == null) {
         out.add(component);
       } else {
-        FlatArray summands = component.flat();
-        out.add(
-            HostValue.of(
-                exactComponents[k] == ScalarType.F64
-                    ? ScalarValue.f64(
-                        ExactFloatSum.of((double[]) summands.data(), hostThreads).value())
-                    : new ScalarValue.Float(
-                        ScalarType.F32,
-                        ExactFloatSum.roundedToFloat(
-                            ExactFloatSum.of((float[]) summands.data(), hostThreads)))));
+        try {
+          out.add(HostValue.of(exactSum(exactComponents[k], component.flat())));
+        } catch (ArithmeticException overflow) {
+          throw new L0RuntimeError("reduce", exactPositions[k], overflow.getMessage());
+        }
       }
     }
     return out;
+  }
+
+  /** The {@code type} sum of {@code summands}, added exactly and rounded once. */
+  private ScalarValue exactSum(ScalarType type, FlatArray summands) {
+    return type == ScalarType.F64
+        ? ScalarValue.f64(ExactFloatSum.of((double[]) summands.data(), hostThreads).value())
+        : new ScalarValue.Float(
+            ScalarType.F32,
+            ExactFloatSum.roundedToFloat(ExactFloatSum.of((float[]) summands.data(), hostThreads)));
   }
 }

@@ -1,6 +1,5 @@
 package dev.l0.kernels.exec;
 
-import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
@@ -339,14 +338,7 @@ public final class HostRunner {
     try {
       return executor.prepare(kernel, scope);
     } catch (UnsupportedKernelException rejected) {
-      throw new L0CompileError(
-          rejected.pos(),
-          "cannot lower "
-              + KernelLowering.asWritten(kernel)
-              + " to kernels for the "
-              + executor.name()
-              + " backend: "
-              + rejected.construct());
+      throw KernelLowering.notLowered(kernel, executor.name(), rejected);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.l0.kernels.lower;
 
+import dev.l0.ir.L0CompileError;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.Exp;
@@ -27,6 +28,23 @@ public final class KernelLowering {
     return SourcePositions.asWritten((Exp.Soac) kernel.statement().exp())
         + " in "
         + kernel.function();
+  }
+
+  /**
+   * The compile error of a program whose {@code kernel} the {@code backend} rejected: at the
+   * rejected construct, naming the kernel as written and the construct, e.g. {@code cannot lower
+   * the map at 3:3 in main to kernels for the jvm backend: a call of 'fib' inside a kernel, ...}.
+   */
+  public static L0CompileError notLowered(
+      KernelPlan.Kernel kernel, String backend, UnsupportedKernelException rejected) {
+    return new L0CompileError(
+        rejected.pos(),
+        "cannot lower "
+            + asWritten(kernel)
+            + " to kernels for the "
+            + backend
+            + " backend: "
+            + rejected.construct());
   }
 
   /**

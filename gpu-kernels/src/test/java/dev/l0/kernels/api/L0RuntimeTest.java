@@ -413,7 +413,7 @@ class L0RuntimeTest {
             IllegalArgumentException.class,
             () -> program.run(new int[][] {{1}}, 1L, new Object[] {1f, true}, columns));
     assertEquals(
-        "parameter m of type [f64] takes a double[], a DoubleBuffer or ByteBuffer, or a FlatArray of f64; got int[]",
+        "parameter m[0] of type [f64] takes a double[], a DoubleBuffer or ByteBuffer, or a FlatArray of f64; got int[]",
         wrongArray.getMessage());
     IllegalArgumentException wrongScalar =
         assertThrows(
@@ -455,6 +455,13 @@ class L0RuntimeTest {
     assertEquals(
         "parameter m: ragged array: row 1 has shape [1] but row 0 has shape [2]",
         ragged.getMessage());
+    IllegalArgumentException nullRow =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> program.run(new double[][] {{1, 2}, null}, 1L, tuple, columns));
+    assertEquals(
+        "parameter m[1] of type [f64] takes a double[], a DoubleBuffer or ByteBuffer, or a FlatArray of f64; got null",
+        nullRow.getMessage());
     IllegalArgumentException unequalColumns =
         assertThrows(
             IllegalArgumentException.class,

@@ -2,8 +2,10 @@ package dev.l0.spark.pipeline;
 
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunDef;
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.kernels.exact.ExactFloatSum;
 import dev.l0.kernels.exact.ExactFloatSumProgram;
@@ -18,6 +20,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The exact float sums of a REDUCE pipeline ({@link FloatSums}): which of its results are float
@@ -35,17 +38,21 @@ final class ExactFloatSums implements Serializable {
   /** Per result leaf: the float type of an exact sum, or null for a result combined in order. */
   private final ScalarType[] exactLeaves;
 
+  /** Per result leaf: where its exact sum's reduce is written, or null. */
+  private final SourcePos[] sumPositions;
+
   /** Per result: how it is combined, for explain. */
   private final List<String> notes;
 
-  private ExactFloatSums(ScalarType[] exactLeaves, List<String> notes) {
+  private ExactFloatSums(ScalarType[] exactLeaves, SourcePos[] sumPositions, List<String> notes) {
     this.exactLeaves = exactLeaves;
+    this.sumPositions = sumPositions;
     this.notes = List.copyOf(notes);
   }
 
   /** No exact sums among {@code leaves} result leaves. */
   static ExactFloatSums none(int leaves) {
-    return new ExactFloatSums(new ScalarType[leaves], List.of());
+    return new ExactFloatSums(new ScalarType[leaves], new SourcePos[leaves], List.of());
   }
 
   /**
@@ -85,6 +92,7 @@ final class ExactFloatSums implements Serializable {
       return new Planned(none(leafCount), main, aggregates);
     }
     List<ScalarType> leaves = new ArrayList<>();
+    List<SourcePos> positions = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     List<String> reasons = new ArrayList<>();
     List<Expr> ordered = new ArrayList<>();
@@ -98,10 +106,12 @@ final class ExactFloatSums implements Serializable {
       if (whyNot.isEmpty()) {
         exact.add(reduce);
         leafTypes.forEach(t -> leaves.add((ScalarType) t));
+        leafTypes.forEach(t -> positions.add(reduce.pos()));
         notes.add(described + ": exact float sum");
       } else {
         ordered.add(reduce);
         leafTypes.forEach(t -> leaves.add(null));
+        leafTypes.forEach(t -> positions.add(null));
         notes.add(described + ": combined in order, not exact (" + whyNot.get() + ")");
         reasons.add(described + ": " + whyNot.get());
       }
@@ -118,7 +128,8 @@ final class ExactFloatSums implements Serializable {
       return new Planned(none(leafCount), main, aggregates);
     }
     return new Planned(
-        new ExactFloatSums(leaves.toArray(new ScalarType[0]), notes),
+        new ExactFloatSums(
+            leaves.toArray(new ScalarType[0]), positions.toArray(new SourcePos[0]), notes),
         summandsProgram(typed.program(), entry, analysis.result(), exact, main),
         ordered);
   }
@@ -176,14 +187,28 @@ final class ExactFloatSums implements Serializable {
     List<Object> partial = new ArrayList<>(results.size());
     for (int k = 0; k < results.size(); k++) {
       Object value = results.get(k);
+      int leaf = k;
       partial.add(
           exactLeaves[k] == null
               ? value
               : exactLeaves[k] == ScalarType.F64
-                  ? ExactFloatSum.of((double[]) value, threads)
-                  : ExactFloatSum.of((float[]) value, threads));
+                  ? atTheReduce(leaf, () -> ExactFloatSum.of((double[]) value, threads))
+                  : atTheReduce(leaf, () -> ExactFloatSum.of((float[]) value, threads)));
     }
     return partial;
+  }
+
+  /**
+   * {@code sum} of result leaf {@code leaf}; a sum whose exact value passes the largest {@code f64}
+   * while adding finite values is an {@link L0RuntimeError} at the leaf's reduce, which the task
+   * reports with the pipeline's call site, the partition and the rows.
+   */
+  private ExactSum atTheReduce(int leaf, Supplier<ExactSum> sum) {
+    try {
+      return sum.get();
+    } catch (ArithmeticException overflow) {
+      throw new L0RuntimeError("reduce", sumPositions[leaf], overflow.getMessage());
+    }
   }
 
   /** The leaves of {@code partial} combined in order, in order. */
@@ -205,10 +230,13 @@ final class ExactFloatSums implements Serializable {
     Iterator<Object> ordered = combinedOrdered.iterator();
     List<Object> combined = new ArrayList<>(a.size());
     for (int k = 0; k < a.size(); k++) {
+      int leaf = k;
       combined.add(
           exactLeaves[k] == null
               ? ordered.next()
-              : new ExactSum().add((ExactSum) a.get(k)).add((ExactSum) b.get(k)));
+              : atTheReduce(
+                  leaf,
+                  () -> new ExactSum().add((ExactSum) a.get(leaf)).add((ExactSum) b.get(leaf))));
     }
     return combined;
   }

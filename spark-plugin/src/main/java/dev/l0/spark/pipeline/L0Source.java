@@ -4,6 +4,7 @@ import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Program;
+import dev.l0.ir.SourcePos;
 import dev.l0.syntax.L0Parser;
 import dev.l0.syntax.L0Printer;
 import java.io.Serializable;
@@ -11,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,23 +26,68 @@ import java.util.stream.Collectors;
 
 /**
  * One program a pipeline runs, as text that travels to executors: the L0 source, the name its
- * positions cite, the entry function, and the functions of the source it keeps (the entry and what
- * it calls, so that other entries of the user's file compile to no kernels).
+ * positions cite, the entry function, the functions of the source it keeps (the entry and what it
+ * calls, so that other entries of the user's file compile to no kernels), and, for a program the
+ * planner generated, where the user wrote each of its expressions ({@link #origin}).
  */
-record L0Source(String text, String sourceName, String entry, List<String> functions)
+record L0Source(
+    String text,
+    String sourceName,
+    String entry,
+    List<String> functions,
+    Map<SourcePos, SourcePos> origins)
     implements Serializable {
 
   L0Source {
     functions = List.copyOf(functions);
+    origins = Map.copyOf(origins);
   }
 
-  /** A generated program: all its functions, positions citing {@code sourceName}. */
-  static L0Source generated(Program program, String sourceName, String entry) {
+  /**
+   * A generated program: all its functions, printed, positions citing {@code sourceName}; an
+   * expression's position in the printed text has as its {@link #origin} the position it has in
+   * {@code program} (the user's source), passed through the origins of {@code from} where {@code
+   * program} was built from generated programs.
+   */
+  static L0Source generated(Program program, String sourceName, String entry, L0Source... from) {
+    String text = L0Printer.print(program);
+    List<Expr> written = expressions(program);
+    List<Expr> printed = expressions(L0Parser.parse(text, sourceName));
+    Map<SourcePos, SourcePos> origins = new HashMap<>();
+    boolean sameShape = written.size() == printed.size();
+    for (int k = 0; sameShape && k < written.size(); k++) {
+      sameShape = written.get(k).getClass() == printed.get(k).getClass();
+    }
+    for (int k = 0; sameShape && k < written.size(); k++) {
+      SourcePos origin = written.get(k).pos();
+      for (L0Source source : from) {
+        origin = source.origin(origin);
+      }
+      if (!origin.equals(SourcePos.NONE)) {
+        origins.putIfAbsent(printed.get(k).pos(), origin);
+      }
+    }
     return new L0Source(
-        L0Printer.print(program),
-        sourceName,
-        entry,
-        program.functions().stream().map(FunDef::name).toList());
+        text, sourceName, entry, program.functions().stream().map(FunDef::name).toList(), origins);
+  }
+
+  /** Every expression of {@code program}'s function bodies, bottom-up. */
+  private static List<Expr> expressions(Program program) {
+    List<Expr> all = new ArrayList<>();
+    program.transformUp(
+        e -> {
+          all.add(e);
+          return e;
+        });
+    return all;
+  }
+
+  /**
+   * Where the user wrote the expression at {@code pos} of this source's text: itself for the user's
+   * own text, its position in the user's source for a generated program.
+   */
+  SourcePos origin(SourcePos pos) {
+    return origins.getOrDefault(pos, pos);
   }
 
   /**
@@ -49,7 +97,7 @@ record L0Source(String text, String sourceName, String entry, List<String> funct
     Set<String> kept = reachableFrom(program, List.of(entry));
     List<String> inOrder =
         program.functions().stream().map(FunDef::name).filter(kept::contains).toList();
-    return new L0Source(text, sourceName, entry, inOrder);
+    return new L0Source(text, sourceName, entry, inOrder, Map.of());
   }
 
   /** The program: the kept functions of the parsed text. */

@@ -76,7 +76,9 @@ final class PipelineComposer {
         L0Source.generated(
             new Program(functions),
             "merged(" + one.sourceName() + ", " + second.sourceName() + ")",
-            ENTRY);
+            ENTRY,
+            one,
+            second);
     try {
       TypeChecker.check(composed.program());
     } catch (L0CompileError e) {

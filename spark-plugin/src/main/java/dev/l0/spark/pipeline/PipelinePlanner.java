@@ -6,6 +6,10 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
+import dev.l0.kernels.jvm.JvmGroupRunner;
+import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.UnsupportedKernelException;
+import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
@@ -16,13 +20,12 @@ import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.spark.sql.types.DataTypes;
@@ -87,7 +90,8 @@ public final class PipelinePlanner {
     List<InputBinding> inputs =
         binder.bind(columnEntry, request.inputColumns(), inputSchema, request.nullReplacements());
     EntryAnalysis.Result analysis = EntryAnalysis.analyse(columnEntry, callSite);
-    StructType outputs = outputSchema(entry, analysis.kind(), request.outputNames(), callSite);
+    StructType outputs =
+        outputSchema(entry, analysis.kind(), request.outputNames(), caseSensitive, callSite);
     PipelineSpec.Carried carried =
         carried(binder, request.carriedColumns(), inputSchema, analysis, outputs, callSite);
     DerivedPrograms derived = new DerivedPrograms(typed, request.sourceName(), callSite);
@@ -109,16 +113,14 @@ public final class PipelinePlanner {
                   derived.offset(aggregates),
                   derived.totals(entry, analysis.result()));
         };
+    PipelineSpec.Kernels kernels;
+    try {
+      kernels = kernels(programs.main());
+    } catch (L0CompileError e) {
+      throw new PipelinePlanningException(callSite, e.getMessage(), e);
+    }
     return new PipelineSpec(
-        analysis.kind(),
-        inputs,
-        bound,
-        outputs,
-        callSite,
-        programs,
-        kernels(programs.main()),
-        sums.sums(),
-        carried);
+        analysis.kind(), inputs, bound, outputs, callSite, programs, kernels, sums.sums(), carried);
   }
 
   /**
@@ -255,7 +257,10 @@ public final class PipelinePlanner {
 
   /**
    * The kernels of {@code source}'s program as the optimiser plans them, optimised once for the
-   * last {@link #PLANNED_PROGRAMS} programs planned under the same optimiser settings.
+   * last {@link #PLANNED_PROGRAMS} programs planned under the same optimiser settings. A kernel
+   * that the lowering (the same for every backend) rejects is the program's compile error, as a
+   * task would raise it when it compiles the program: found here, it fails {@code
+   * df.transform(...)} instead of the job's first task.
    */
   static PipelineSpec.Kernels kernels(L0Source source) {
     PlanKey key = new PlanKey(source, ClusterSolver.Settings.fromSystemProperties());
@@ -264,6 +269,13 @@ public final class PipelinePlanner {
       return planned;
     }
     OptimizedProgram optimised = Optimizer.optimize(TypeChecker.check(source.program()));
+    for (KernelPlan.Kernel kernel : optimised.kernelPlan().kernels()) {
+      try {
+        KernelLowering.lower(optimised.kernelPlan(), kernel, JvmGroupRunner.LAUNCH_CONFIGURATION);
+      } catch (UnsupportedKernelException rejected) {
+        throw KernelLowering.notLowered(kernel, DeviceKind.JVM.label(), rejected);
+      }
+    }
     List<String> shapes =
         optimised.kernelPlan().kernels().stream().map(KernelPlan.Kernel::structure).toList();
     PipelineSpec.Kernels kernels =
@@ -272,9 +284,13 @@ public final class PipelinePlanner {
     return kernels;
   }
 
-  /** One non-nullable column per result leaf, named by {@code names} or {@code _1, _2, ...}. */
+  /**
+   * One non-nullable column per result leaf, named by {@code names} or {@code _1, _2, ...}; two
+   * names that Spark would resolve to one column (equal, or equal but for case unless {@code
+   * caseSensitive}) are an error.
+   */
   private static StructType outputSchema(
-      FunDef entry, PipelineKind kind, List<String> names, String callSite) {
+      FunDef entry, PipelineKind kind, List<String> names, boolean caseSensitive, String callSite) {
     List<Type> leaves = TupleLeaves.types(entry.returnType());
     if (!names.isEmpty() && names.size() != leaves.size()) {
       throw new PipelinePlanningException(
@@ -294,12 +310,23 @@ public final class PipelinePlanner {
         names.isEmpty()
             ? IntStream.rangeClosed(1, leaves.size()).mapToObj(k -> "_" + k).toList()
             : names;
-    Set<String> seen = new HashSet<>();
+    Map<String, String> seen = new HashMap<>();
     List<StructField> fields = new ArrayList<>();
     for (int k = 0; k < leaves.size(); k++) {
-      if (!seen.add(chosen.get(k))) {
+      String name = chosen.get(k);
+      String earlier = seen.put(caseSensitive ? name : name.toLowerCase(Locale.ROOT), name);
+      if (earlier != null && earlier.equals(name)) {
         throw new PipelinePlanningException(
-            callSite, "as(...) names the output column '" + chosen.get(k) + "' twice");
+            callSite, "as(...) names the output column '" + name + "' twice");
+      }
+      if (earlier != null) {
+        throw new PipelinePlanningException(
+            callSite,
+            "as(...) names the output columns '"
+                + earlier
+                + "' and '"
+                + name
+                + "', one name while spark.sql.caseSensitive is false");
       }
       Type leaf = leaves.get(k);
       int depth = kind == PipelineKind.REDUCE ? leaf.rank() : leaf.rank() - 1;

@@ -1,6 +1,8 @@
 package dev.l0.spark.pipeline;
 
+import dev.l0.ir.L0RuntimeError;
 import java.io.Serializable;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -43,7 +45,20 @@ public final class PipelineSpec implements Serializable {
    * The programs a spec runs: the pipeline, and (null where the kind needs none) combiner, offset
    * and totals.
    */
-  record Programs(L0Source main, L0Source combiner, L0Source offset, L0Source totals) {}
+  record Programs(L0Source main, L0Source combiner, L0Source offset, L0Source totals) {
+    /**
+     * {@code error}, raised by one of these programs, at the position where the user wrote the
+     * failing code (a generated program's own text is no source the user has).
+     */
+    L0RuntimeError located(L0RuntimeError error) {
+      for (L0Source source : Arrays.asList(main, combiner, offset, totals)) {
+        if (source != null && !source.origin(error.pos()).equals(error.pos())) {
+          return new L0RuntimeError(error.operation(), source.origin(error.pos()), error.detail());
+        }
+      }
+      return error;
+    }
+  }
 
   /**
    * The input columns a ROWS pipeline carries through to its output unchanged ({@code carry(...)}):
@@ -248,6 +263,14 @@ public final class PipelineSpec implements Serializable {
   /** Where the user called {@code L0.pipeline}, for messages. */
   public String callSite() {
     return callSite;
+  }
+
+  /**
+   * {@code error}, raised by one of this pipeline's programs in a task, at the position where the
+   * user wrote the failing code.
+   */
+  public L0RuntimeError located(L0RuntimeError error) {
+    return programs().located(error);
   }
 
   /** The programs this spec runs. */

@@ -199,7 +199,12 @@ final class PipelineTask implements Serializable {
     } catch (L0RuntimeError error) {
       OptionalInt row = run.call(runner -> runner.firstFailingRow(input, folding));
       throw new PipelineRunException(
-          spec.callSite(), partition, batches.rowsRead() - input.rows(), input.rows(), row, error);
+          spec.callSite(),
+          partition,
+          batches.rowsRead() - input.rows(),
+          input.rows(),
+          row,
+          spec.located(error));
     }
   }
 

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.exact.ExactFloatSum;
 import dev.l0.kernels.exec.HostRunner;
@@ -241,6 +242,33 @@ class ExactFloatSumsTest {
     assertEquals(
         exactly(summands),
         only(runInPartitions(merged, List.of(xs), xs.length, 3, 25, 2, new Random(2)), 0));
+  }
+
+  @Test
+  void anExactSumThatOverflowsIsAnErrorAtItsReduceInABatchAndAcrossPartitions() {
+    PipelineSpec spec =
+        plan("fun f64 main([f64] x) =\n  reduce(op +, 0.0, x)", doubles("x"), FloatSums.EXACT, "x");
+    String overflow =
+        "test.l0:2:3: reduce: exact sum: intermediate overflow (the sum's magnitude passes "
+            + Double.MAX_VALUE
+            + ")";
+    ExecutionSettings settings = new ExecutionSettings(DeviceKind.JVM, -1, 1);
+    try (PartitionRunner runner = PartitionRunner.open(spec, settings)) {
+      double[] both = {Double.MAX_VALUE, Double.MAX_VALUE};
+      L0RuntimeError inBatch =
+          assertThrows(L0RuntimeError.class, () -> runner.fold(new ColumnBatch(2, List.of(both))));
+      assertEquals(overflow, inBatch.getMessage());
+    }
+    List<PartialResult> partials = new ArrayList<>();
+    for (int p = 0; p < 2; p++) {
+      try (PartitionRunner runner = PartitionRunner.open(spec, settings)) {
+        runner.fold(new ColumnBatch(1, List.of(new double[] {Double.MAX_VALUE})));
+        partials.add(runner.partial());
+      }
+    }
+    L0RuntimeError acrossPartitions =
+        assertThrows(L0RuntimeError.class, () -> PartialCombiner.finish(spec, partials, settings));
+    assertEquals(overflow, acrossPartitions.getMessage());
   }
 
   @Test

@@ -39,7 +39,12 @@ class PipelineKindTest {
     // an equal source (Spark plans each query over a pipeline again) gets the plan made first
     PipelineSpec.Kernels again =
         PipelinePlanner.kernels(
-            new L0Source(source.text(), source.sourceName(), source.entry(), source.functions()));
+            new L0Source(
+                source.text(),
+                source.sourceName(),
+                source.entry(),
+                source.functions(),
+                source.origins()));
     assertSame(first, again);
     assertEquals(List.of("map"), again.shapes());
   }

@@ -94,6 +94,16 @@ class PipelinePlanningErrorsTest {
   }
 
   @Test
+  void aKernelTheLoweringRejectsFailsPlanningAtItsSourcePosition() {
+    String ragged =
+        "fun [[f64]] main([i32] ns) =\n  map(fn [f64] (i32 n) => replicate(n, 1.0), ns)\n";
+    assertEquals(
+        "test.l0:2:3: cannot lower the map at 2:3 in main to kernels for the jvm backend: an array result "
+            + "whose size depends on values the kernel computes, so the host cannot bound it before the kernel runs",
+        failure(ragged, schema(field("n", DataTypes.IntegerType)), "n"));
+  }
+
+  @Test
   void parametersMustBeArraysOverTheRows() {
     String text = "fun [f64] main([f64] xs, f64 k) =\n  map(fn f64 (f64 x) => k * x, xs)\n";
     assertEquals(
@@ -113,6 +123,15 @@ class PipelinePlanningErrorsTest {
     assertEquals(
         "as(...) names the output column 'a' twice",
         failure(request(text, List.of("a"), List.of("a", "a")), doubles("a")));
+    assertEquals(
+        "as(...) names the output columns 'a' and 'A', one name while spark.sql.caseSensitive is false",
+        failure(request(text, List.of("a"), List.of("a", "A")), doubles("a")));
+    assertEquals(
+        List.of("a", "A"),
+        List.of(
+            PipelinePlanner.plan(request(text, List.of("a"), List.of("a", "A")), doubles("a"), true)
+                .outputSchema()
+                .fieldNames()));
   }
 
   @Test
