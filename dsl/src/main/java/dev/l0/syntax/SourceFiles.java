@@ -35,10 +35,10 @@ public final class SourceFiles {
   }
 
   /**
-   * The text of {@code file} (a program, or data such as FinPar's {@code input.data}); bytes that
-   * are not UTF-8 are {@code notText}'s error at their line and column, naming the byte offset. A
-   * file that cannot be read, a folder included, is a {@link FileSystemException} naming the file
-   * and why ({@link #describe} words it).
+   * The text of {@code file} (a program, or data such as FinPar's {@code input.data}), a leading
+   * byte order mark left out; bytes that are not UTF-8 are {@code notText}'s error at their line
+   * and column, naming the byte offset. A file that cannot be read, a folder included, is a {@link
+   * FileSystemException} naming the file and why ({@link #describe} words it).
    */
   public static String read(
       Path file, BiFunction<SourcePos, String, ? extends RuntimeException> notText)
@@ -61,7 +61,7 @@ public final class SourceFiles {
     CoderResult result = decoder.decode(in, text, true);
     if (result.isError()) {
       text.flip();
-      String before = text.toString();
+      String before = withoutByteOrderMark(text.toString());
       int line = 1;
       int lineStart = 0;
       for (int i = 0; i < before.length(); i++) {
@@ -80,7 +80,15 @@ public final class SourceFiles {
               + ")");
     }
     decoder.flush(text);
-    return text.flip().toString();
+    return withoutByteOrderMark(text.flip().toString());
+  }
+
+  /**
+   * {@code text} without the byte order mark that some editors write at the start of a UTF-8 file
+   * (U+FEFF): it is no character of the program or data, and columns are counted without it.
+   */
+  private static String withoutByteOrderMark(String text) {
+    return text.startsWith("\uFEFF") ? text.substring(1) : text;
   }
 
   /**

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A byte that is not UTF-8 is placed at the line and column the lexer would give it, whatever the
- * file's line ends (a line feed, a carriage return and line feed, or a carriage return alone).
+ * file's line ends (a line feed, a carriage return and line feed, or a carriage return alone); a
+ * byte order mark at the start (what some editors write) is left out of the text and its columns.
  */
 class SourceFilesTest {
   @TempDir Path folder;
@@ -34,5 +35,15 @@ class SourceFilesTest {
       assertEquals(3, pos.line(), "line ends " + lineEnd.replace("\r", "CR").replace("\n", "LF"));
       assertEquals(5, pos.column(), "line ends " + lineEnd.replace("\r", "CR").replace("\n", "LF"));
     }
+  }
+
+  @Test
+  void aByteOrderMarkIsNoPartOfTheText() throws IOException {
+    Path file = folder.resolve("bom.l0");
+    Files.writeString(file, "\uFEFFfun i32 main() = 1\n");
+    assertEquals("fun i32 main() = 1\n", SourceFiles.read(file));
+    SourcePos pos = badBytePosition("\uFEFFfun ");
+    assertEquals(1, pos.line());
+    assertEquals(5, pos.column());
   }
 }

@@ -1,5 +1,6 @@
 package dev.l0.cli;
 
+import dev.l0.ir.SourcePos;
 import dev.l0.ir.Value;
 import dev.l0.kernels.cudaexec.CudaKernelExecutor;
 import dev.l0.kernels.exec.HostRunner;
@@ -8,6 +9,7 @@ import dev.l0.kernels.report.JsonLine;
 import dev.l0.opt.Optimizer;
 import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
+import dev.l0.values.ValueFormatError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -57,6 +59,25 @@ final class FinparCommand implements Command {
     return allValid ? Main.EXIT_OK : Main.EXIT_INVALID;
   }
 
+  /**
+   * Fails as bad input where the dataset's reference holds another number of values than the
+   * program gives: its {@code output.data} does not belong to its {@code input.data}.
+   */
+  private static void requireReferenceFor(
+      FinparBenchmark bench, List<Value> result, List<Value> reference, Path dataset) {
+    int expected = bench.summary(reference).length;
+    int given = bench.summary(result).length;
+    if (expected != given) {
+      throw new ValueFormatError(
+          new SourcePos(dataset.resolve(FinparBenchmark.REFERENCE_FILE).toString(), 1, 1),
+          "holds "
+              + expected
+              + " reference value(s), but the program gives "
+              + given
+              + " for this dataset's input.data: the two files do not belong together");
+    }
+  }
+
   private static boolean runOne(
       FinparBenchmark bench,
       Path dataset,
@@ -92,6 +113,9 @@ final class FinparCommand implements Command {
       runSeconds[r] = seconds(System.nanoTime() - start);
       runCpuSeconds[r] = seconds(processCpuNanos() - cpuStart);
       result = FinparBenchmark.components(value);
+      if (r == 0) {
+        requireReferenceFor(bench, result, reference, dataset);
+      }
       valid &= bench.valid(result, reference);
       if (runSeconds[r] < best) {
         best = runSeconds[r];

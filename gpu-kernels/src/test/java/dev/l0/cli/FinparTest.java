@@ -419,6 +419,25 @@ class FinparTest {
         binary.err().trim());
   }
 
+  @Test
+  void aReferenceOfAnotherLengthIsBadInputNamingTheFile() throws IOException {
+    assumeData();
+    Path dataset = Files.createDirectories(dir.resolve("OptionPricing").resolve("small"));
+    String input =
+        Files.readString(data.resolve("OptionPricing").resolve("small").resolve("input.data"));
+    Files.writeString(dataset.resolve("input.data"), input.replaceFirst("8388608", "64"));
+    Files.writeString(dataset.resolve("output.data"), "[ 1.0, 2.0 ]\n");
+    Outcome run =
+        l0("finpar", "OptionPricing", "small", "--device", "jvm", "--data", dir.toString());
+    assertEquals(Main.EXIT_BAD_INPUT, run.exitCode(), run.err());
+    assertEquals(
+        "bad input: "
+            + dataset.resolve("output.data")
+            + ":1:1: holds 2 reference value(s), but the program gives 1 for this dataset's"
+            + " input.data: the two files do not belong together",
+        run.err().trim());
+  }
+
   /** Whole datasets through {@code l0 finpar} on the JVM device, which reports that it ran them. */
   @ParameterizedTest
   @CsvSource({
