@@ -51,6 +51,20 @@ public final class SourceFiles {
     } catch (IOException e) {
       throw new FileSystemException(file.toString(), null, e.getMessage());
     }
+    return decode(bytes, file.toString(), "the file", notText);
+  }
+
+  /**
+   * {@code bytes} read from {@code source} (a file's name, or {@code <stdin>}; {@code what} in
+   * messages, e.g. {@code standard input}) as UTF-8 text, a leading byte order mark left out; bytes
+   * that are not UTF-8 are {@code notText}'s error at their line and column, naming the byte
+   * offset.
+   */
+  public static String decode(
+      byte[] bytes,
+      String source,
+      String what,
+      BiFunction<SourcePos, String, ? extends RuntimeException> notText) {
     CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -72,8 +86,9 @@ public final class SourceFiles {
       }
       int column = before.length() - lineStart + 1;
       throw notText.apply(
-          new SourcePos(file.toString(), line, column),
-          "the file is not UTF-8 text: invalid byte sequence at byte offset "
+          new SourcePos(source, line, column),
+          what
+              + " is not UTF-8 text: invalid byte sequence at byte offset "
               + in.position()
               + " (0x"
               + String.format("%02x", bytes[in.position()] & 0xff)

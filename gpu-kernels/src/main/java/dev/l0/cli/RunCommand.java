@@ -12,14 +12,15 @@ import dev.l0.kernels.exec.HostValue;
 import dev.l0.opt.Optimizer;
 import dev.l0.opt.eval.ValueFlattening;
 import dev.l0.semantics.ArrayOperations;
+import dev.l0.syntax.SourceFiles;
 import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
+import dev.l0.values.ValueFormatError;
 import dev.l0.values.ValueReader;
 import dev.l0.values.ValueWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -64,7 +65,8 @@ final class RunCommand implements Command {
     }
     // only what the entry runs: no other entry's kernels compiled (the whole file is checked above)
     typed = TypeChecker.check(typed.program().reachableFrom(entry.name()));
-    String input = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    String input =
+        SourceFiles.decode(in.readAllBytes(), "<stdin>", "standard input", ValueFormatError::new);
     List<Value> arguments =
         ValueReader.read(input, entry.params().stream().map(Param::type).toList(), "<stdin>");
     Value result;

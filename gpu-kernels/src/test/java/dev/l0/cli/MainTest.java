@@ -547,6 +547,19 @@ class MainTest {
   }
 
   @Test
+  void standardInputThatIsNotUtf8IsBadInputAtItsByte() throws IOException {
+    String file = write("id.l0", "fun i32 main(i32 x) = x\n");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    Outcome o = l0(new ByteArrayInputStream(new byte[] {'4', '2', (byte) 0xff}), out, "run", file);
+    assertEquals(Main.EXIT_BAD_INPUT, o.exitCode(), o.err());
+    assertEquals(
+        "bad input: <stdin>:1:3: standard input is not UTF-8 text: invalid byte sequence at byte"
+            + " offset 2 (0xff)",
+        o.err().trim());
+    assertEquals("", out.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
   void runningOutOfMemoryIsOneLineWithItsOwnExitCode() throws Exception {
     String file =
         write(
