@@ -1,5 +1,6 @@
 package dev.l0.kernels.lower;
 
+import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
 import dev.l0.kernels.ir.GroupOutput;
 import dev.l0.kernels.ir.HostStep;
@@ -74,7 +75,7 @@ final class FoldFission {
     Parts parts = parted.get();
     List<Ident> mapped = new ArrayList<>();
     for (Ident value : parts.mapResults()) {
-      if (!(value.type().baseElement() instanceof dev.l0.ir.ScalarType)
+      if (!(value.type().baseElement() instanceof ScalarType)
           || group.knownHostShape(value.type()) == null) {
         return Optional.empty();
       }
@@ -124,15 +125,18 @@ final class FoldFission {
             name, group.inputs(), kernels, steps, reduceGroup.outputs(), group.errors()));
   }
 
-  /** Whether {@code group} is a split reduction's: its first kernel runs a thread per row. */
+  /**
+   * Whether {@code group} is a split reduction's: one of its kernels (after any transposes of its
+   * inputs) runs the fold's work a thread per row.
+   */
   static boolean split(KernelGroup group) {
-    return !group.kernels().isEmpty()
-        && group
-            .kernels()
-            .get(0)
-            .name()
-            .replaceFirst("_\\d+$", "")
-            .matches(".*" + ROWS_KERNEL + "_(map|rows)");
+    return group.kernels().stream()
+        .anyMatch(
+            kernel ->
+                kernel
+                    .name()
+                    .replaceFirst("_\\d+$", "")
+                    .matches(".*" + ROWS_KERNEL + "_(map|rows)"));
   }
 
   /**

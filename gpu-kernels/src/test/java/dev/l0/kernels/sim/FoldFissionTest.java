@@ -1,11 +1,14 @@
 package dev.l0.kernels.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.Program;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.Kernel;
+import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.jvm.JvmGroupRunner;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.kernels.lower.KernelLowering;
@@ -124,6 +127,8 @@ class FoldFissionTest {
     assertEquals(
         List.of("transpose", "fold_map", "chunks", "tree"),
         kernelKinds(ROW_SUMS, LaunchConfiguration.DEFAULT));
+    assertTrue(KernelLowering.runsAThreadPerRow(group(ROW_SUMS, LaunchConfiguration.DEFAULT)));
+    assertFalse(KernelLowering.runsAThreadPerRow(group(CHEAP, LaunchConfiguration.DEFAULT)));
     for (int rows : new int[] {0, 5, 40}) {
       StringBuilder m = new StringBuilder("[");
       for (int r = 0; r < rows; r++) {
@@ -143,15 +148,18 @@ class FoldFissionTest {
         List.of("redomap"), FAILING_ROW, "failing.l0", rows + "] [1, 2, 3, 4, 5, 6, 7, 8, 9]");
   }
 
-  /** The kernels of the program's one plan kernel lowered for {@code configuration}, by suffix. */
-  private static List<String> kernelKinds(String source, LaunchConfiguration configuration) {
+  /** The group of the program's one plan kernel lowered for {@code configuration}. */
+  private static KernelGroup group(String source, LaunchConfiguration configuration) {
     OptimizedProgram optimized =
         Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "fission.l0")));
     List<KernelPlan.Kernel> kernels = optimized.kernelPlan().kernels();
     assertEquals(1, kernels.size(), kernels::toString);
-    return KernelLowering.lower(optimized.kernelPlan(), kernels.get(0), configuration)
-        .kernels()
-        .stream()
+    return KernelLowering.lower(optimized.kernelPlan(), kernels.get(0), configuration);
+  }
+
+  /** The kernels of the program's one plan kernel lowered for {@code configuration}, by suffix. */
+  private static List<String> kernelKinds(String source, LaunchConfiguration configuration) {
+    return group(source, configuration).kernels().stream()
         .map(Kernel::name)
         .map(name -> name.replaceFirst("_\\d+$", "").replaceFirst("^.*_\\d+_", ""))
         .collect(Collectors.toList());
