@@ -110,6 +110,35 @@ class L0PipelineRunErrorsTest {
         messages);
   }
 
+  /**
+   * Each partition's exact sum is finite; only their total overflows, in the task that combines the
+   * partitions' partial results: the message names the call site and says so.
+   */
+  @Test
+  void anExactSumThatOverflowsOnlyAcrossPartitionsNamesTheCallSite() {
+    Dataset<Row> twoLargest =
+        SparkTestSupport.frame(
+            spark,
+            List.of(RowFactory.create(Double.MAX_VALUE), RowFactory.create(Double.MAX_VALUE)),
+            new StructType().add("x", DataTypes.DoubleType, false),
+            2);
+    L0Pipeline sum =
+        L0.pipeline("fun f64 main([f64] x) =\n  reduce(op +, 0.0, x)").on("x").exactFloatSums();
+    int line = callersLine();
+    Dataset<Row> out = twoLargest.transform(sum);
+
+    SparkException error = assertThrows(SparkException.class, out::collectAsList);
+    PipelineRunException run = assertInstanceOf(PipelineRunException.class, error.getCause());
+    assertEquals(
+        "L0 pipeline at L0PipelineRunErrorsTest.java:"
+            + line
+            + ": combining the partial results of the 2 partitions: <inline L0 program>:2:3:"
+            + " reduce: exact sum: intermediate overflow (the sum's magnitude passes "
+            + Double.MAX_VALUE
+            + ")",
+        run.getMessage());
+  }
+
   private static int callersLine() {
     return StackWalker.getInstance()
             .walk(frames -> frames.skip(1).findFirst().orElseThrow())

@@ -9,7 +9,8 @@ import java.util.OptionalInt;
  * division by zero, ...). The message names the user's line that called {@code L0.pipeline}, the
  * partition and the row (counted from 0 within the partition, as null errors count), or the batch's
  * rows where no single row fails alone, then the L0 error with its source position; the L0 error is
- * the cause.
+ * the cause. Where only the partitions' partial results together fail, it says so instead of a
+ * partition and row.
  */
 public final class PipelineRunException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -35,6 +36,21 @@ public final class PipelineRunException extends RuntimeException {
                         + (firstRow + rows - 1)
                         + " (no single row fails alone)")
                 + ": "
+                + error.getMessage()),
+        error);
+  }
+
+  /**
+   * The program failed combining the partial results of {@code partitions} partitions (an exact
+   * float sum that overflows only in their total, say), after every partition's own rows ran.
+   */
+  PipelineRunException(String callSite, int partitions, L0RuntimeError error) {
+    super(
+        PipelineMessages.at(
+            callSite,
+            "combining the partial results of the "
+                + partitions
+                + " partitions: "
                 + error.getMessage()),
         error);
   }

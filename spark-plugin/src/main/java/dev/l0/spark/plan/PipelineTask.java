@@ -99,7 +99,13 @@ final class PipelineTask implements Serializable {
 
   /** REDUCE: the one output row from all partitions' partials (all of them in this one task). */
   Iterator<ColumnarBatch> finishReduce(Iterator<Tuple2<Integer, PartialResult>> partials) {
-    ColumnBatch result = PartialCombiner.finish(spec, inPartitionOrder(partials), COMBINE_ON_JVM);
+    List<PartialResult> ordered = inPartitionOrder(partials);
+    ColumnBatch result;
+    try {
+      result = PartialCombiner.finish(spec, ordered, COMBINE_ON_JVM);
+    } catch (L0RuntimeError error) {
+      throw new PipelineRunException(spec.callSite(), ordered.size(), spec.located(error));
+    }
     metrics.addOutputRows(result.rows());
     return List.of(OutputBatch.of(result, spec.outputSchema())).iterator();
   }
