@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.cli.BlackScholesReference;
 import dev.l0.interp.Interpreter;
-import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
@@ -454,14 +454,7 @@ class L0PipelineRowsTest {
 
   /** P0's prices of {@code rows} by the reference interpreter. */
   private static List<Double> interpretedPrices(List<Row> rows) {
-    Type option =
-        Type.tuple(
-            ScalarType.BOOL,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64,
-            ScalarType.F64);
+    Type option = BlackScholesReference.optionType();
     List<Value> tuples = new ArrayList<>(rows.size());
     for (Row row : rows) {
       tuples.add(

@@ -45,8 +45,12 @@ final class FoldFission {
   /** What the name of a split group's map kernel ends with, before the map's own suffix. */
   private static final String ROWS_KERNEL = "_fold";
 
-  /** The fold parted: its map part's statements and results, and the statements that remain. */
-  private record Parts(List<Stm> mapPart, List<Ident> mapResults, List<Stm> rest) {}
+  /**
+   * The fold parted: its map part's statements and results, the statements that remain, and the
+   * names those and the fold's results use from outside them.
+   */
+  private record Parts(
+      List<Stm> mapPart, List<Ident> mapResults, List<Stm> rest, Set<String> usedByRest) {}
 
   private FoldFission() {}
 
@@ -68,7 +72,7 @@ final class FoldFission {
     Lambda fold = reduction.fold();
     int accumulators = reduction.neutral().size();
     List<Ident> rowParams = fold.params().subList(accumulators, fold.params().size());
-    Optional<Parts> parted = part(fold, accumulators, rowParams);
+    Optional<Parts> parted = part(fold, accumulators);
     if (parted.isEmpty()) {
       return Optional.empty();
     }
@@ -101,9 +105,8 @@ final class FoldFission {
     List<Ident> restParams = new ArrayList<>(fold.params().subList(0, accumulators));
     parts.mapResults().forEach(v -> restParams.add(new Ident(v.name(), notUnique(v.type()))));
     List<SubExp> restInputs = new ArrayList<>(mapped.stream().<SubExp>map(Ident::var).toList());
-    Set<String> usedByRest = freeIn(parts.rest(), fold.body().result());
     for (int k = 0; k < rowParams.size(); k++) {
-      if (usedByRest.contains(rowParams.get(k).name())) {
+      if (parts.usedByRest().contains(rowParams.get(k).name())) {
         restParams.add(rowParams.get(k));
         restInputs.add(reduction.inputs().get(k));
       }
@@ -143,7 +146,7 @@ final class FoldFission {
    * The fold's statements parted by dependence on the accumulators, where the map part does work
    * worth a thread of its own and hands the rest at least one value; else empty.
    */
-  private static Optional<Parts> part(Lambda fold, int accumulators, List<Ident> rowParams) {
+  private static Optional<Parts> part(Lambda fold, int accumulators) {
     Set<String> dependent = new HashSet<>();
     fold.params().subList(0, accumulators).forEach(p -> dependent.add(p.name()));
     List<Stm> mapPart = new ArrayList<>();
@@ -159,8 +162,11 @@ final class FoldFission {
     if (!doesWork(mapPart)) {
       return Optional.empty();
     }
-    Set<String> usedByRest = freeIn(rest, fold.body().result());
-    Set<String> consumedByRest = Analysis.consumedNames(new Body(rest, List.of()));
+    Body restBody = new Body(rest, fold.body().result());
+    // names are bound once in the optimiser's IR: what the rest uses and does not bind is free
+    Set<String> usedByRest = new HashSet<>(Analysis.useCounts(restBody).keySet());
+    usedByRest.removeAll(Analysis.boundIn(restBody));
+    Set<String> consumedByRest = Analysis.consumedNames(restBody);
     Set<Ident> mapResults = new LinkedHashSet<>();
     for (Stm stm : mapPart) {
       for (Ident id : stm.pattern()) {
@@ -175,7 +181,7 @@ final class FoldFission {
     if (mapResults.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new Parts(mapPart, List.copyOf(mapResults), rest));
+    return Optional.of(new Parts(mapPart, List.copyOf(mapResults), rest, usedByRest));
   }
 
   /** Whether {@code stms} run a loop, a SOAC or a call anywhere in them. */
@@ -183,21 +189,6 @@ final class FoldFission {
     return Traversal.statements(new Body(stms, List.of())).stream()
         .map(Stm::exp)
         .anyMatch(e -> e instanceof Exp.Loop || e instanceof Exp.Soac || e instanceof Exp.Apply);
-  }
-
-  /** The names {@code stms} and {@code results} use that {@code stms} do not bind. */
-  private static Set<String> freeIn(List<Stm> stms, List<SubExp> results) {
-    Set<String> bound = new HashSet<>();
-    Set<String> free = new HashSet<>();
-    for (Stm stm : stms) {
-      Analysis.freeVariables(stm).stream().filter(n -> !bound.contains(n)).forEach(free::add);
-      stm.pattern().forEach(id -> bound.add(id.name()));
-    }
-    results.stream()
-        .map(SubExp::varName)
-        .filter(n -> n != null && !bound.contains(n))
-        .forEach(free::add);
-    return free;
   }
 
   private static Type notUnique(Type type) {
