@@ -2,8 +2,10 @@ package dev.l0.kernels.ir;
 
 import dev.l0.ir.ScalarValue;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A kernel specialised to values of some of its scalar parameters: every read of such a parameter
@@ -35,6 +37,53 @@ public final class ScalarSpecialisation {
     List<List<String>> bounds = new ArrayList<>();
     collectLoopBounds(kernel.body(), parameters, bounds);
     return bounds;
+  }
+
+  /**
+   * The scalar parameters of {@code kernel} read only by the bounds of its threads' loops over the
+   * grid's rows (the loops whose step is not a constant): they count the launch's rows and decide
+   * nothing about what a row computes.
+   */
+  public static Set<String> rowCountScalars(Kernel kernel) {
+    Set<String> inRowLoopBounds = new HashSet<>();
+    Set<String> elsewhere = new HashSet<>();
+    collectReads(kernel.body(), inRowLoopBounds, elsewhere);
+    Set<String> rowCounts = new HashSet<>();
+    for (KernelExpr.Var parameter : kernel.scalars()) {
+      if (inRowLoopBounds.contains(parameter.name()) && !elsewhere.contains(parameter.name())) {
+        rowCounts.add(parameter.name());
+      }
+    }
+    return rowCounts;
+  }
+
+  private static void collectReads(
+      List<KernelStmt> body, Set<String> inRowLoopBounds, Set<String> elsewhere) {
+    for (KernelStmt s : body) {
+      if (s instanceof KernelStmt.For f && !(f.step() instanceof KernelExpr.Constant)) {
+        collectReads(f.bound(), inRowLoopBounds);
+        collectReads(f.start(), elsewhere);
+        collectReads(f.step(), elsewhere);
+        collectReads(f.body(), inRowLoopBounds, elsewhere);
+      } else {
+        s.withParts(
+            e -> {
+              collectReads(e, elsewhere);
+              return e;
+            },
+            b -> {
+              collectReads(b, inRowLoopBounds, elsewhere);
+              return b;
+            });
+      }
+    }
+  }
+
+  private static void collectReads(KernelExpr e, Set<String> reads) {
+    if (e instanceof KernelExpr.Var v) {
+      reads.add(v.name());
+    }
+    e.children().forEach(c -> collectReads(c, reads));
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.ScalarSpecialisation;
 import dev.l0.kernels.lower.ThreadScratch;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -30,12 +31,16 @@ import java.util.function.Function;
  * several seconds). The form compiles in the background, and launches with those values run it once
  * it is ready, the general form until then. The results are the same bits either way: only integer
  * and boolean values become constants, and the code computes the same operations in the same order.
- * Short runs compile nothing (a form costs a compilation and HotSpot's warm-up of new code), nor do
- * values that fix no loop's trip count at {@link #SHORT_LOOP} or less (long loops gain nothing
- * measurable); a kernel gets at most {@link #MAX_FORMS} forms, and the run time of at most {@link
- * #MAX_COUNTED} distinct values is counted, so a kernel whose values change at every launch (a host
- * loop's counter) compiles nothing more. The system property {@value #PROPERTY} ({@code true} by
- * default) set to {@code false} keeps every launch on the general form. Thread-safe.
+ * A scalar that only counts the launch's rows stays a variable, so launches over different numbers
+ * of rows (a Spark job's partitions and batches) share their form: specialised to it, the risk
+ * batch's path pipelines compiled one form per partition size, seven forms of 99 to 178 KB of Java
+ * where three differ. Short runs compile nothing (a form costs a compilation and HotSpot's warm-up
+ * of new code), nor do values that fix no loop's trip count at {@link #SHORT_LOOP} or less (long
+ * loops gain nothing measurable); a kernel gets at most {@link #MAX_FORMS} forms, and the run time
+ * of at most {@link #MAX_COUNTED} distinct values is counted, so a kernel whose values change at
+ * every launch (a host loop's counter) compiles nothing more. The system property {@value
+ * #PROPERTY} ({@code true} by default) set to {@code false} keeps every launch on the general form.
+ * Thread-safe.
  */
 final class LaunchSpecialisations {
   /** The system property that turns specialisation off when {@code false}. */
@@ -80,6 +85,12 @@ final class LaunchSpecialisations {
     /** The scalars of the kernel's loop bounds ({@link ScalarSpecialisation#loopBoundScalars}). */
     final List<List<String>> loopBounds;
 
+    /**
+     * The scalars that only count the launch's rows ({@link ScalarSpecialisation#rowCountScalars}):
+     * they stay variables in every form and are not part of its key.
+     */
+    final Set<String> rowCounts;
+
     final Map<List<ScalarValue>, CompletableFuture<KernelThreads>> ready = new HashMap<>();
     final Map<List<ScalarValue>, Long> runNanos = new HashMap<>();
 
@@ -88,6 +99,26 @@ final class LaunchSpecialisations {
 
     Forms(Kernel kernel) {
       loopBounds = ScalarSpecialisation.loopBoundScalars(kernel);
+      rowCounts = ScalarSpecialisation.rowCountScalars(kernel);
+    }
+
+    /**
+     * The values a form could be specialised to: the integer and boolean ones of {@code values} (in
+     * the order of {@code kernel}'s parameters) but the row counts'.
+     */
+    List<ScalarValue> key(Kernel kernel, List<ScalarValue> values) {
+      List<ScalarValue> key = new ArrayList<>();
+      for (int k = 0; k < values.size(); k++) {
+        if (specialisable(kernel.scalars().get(k), values.get(k))) {
+          key.add(values.get(k));
+        }
+      }
+      return key;
+    }
+
+    boolean specialisable(KernelExpr.Var parameter, ScalarValue value) {
+      return (value instanceof ScalarValue.Int || value instanceof ScalarValue.Bool)
+          && !rowCounts.contains(parameter.name());
     }
   }
 
@@ -153,10 +184,7 @@ final class LaunchSpecialisations {
     if (kernelForms.loopBounds.isEmpty()) {
       return new Choice(general, List.of());
     }
-    List<ScalarValue> key =
-        values.stream()
-            .filter(v -> v instanceof ScalarValue.Int || v instanceof ScalarValue.Bool)
-            .toList();
+    List<ScalarValue> key = kernelForms.key(kernel, values);
     CompletableFuture<KernelThreads> form;
     synchronized (forms) {
       form = kernelForms.ready.get(key);
@@ -200,8 +228,7 @@ final class LaunchSpecialisations {
       for (int k = 0; k < values.size(); k++) {
         ScalarValue v = values.get(k);
         KernelExpr.Var parameter = kernel.scalars().get(k);
-        if ((v instanceof ScalarValue.Int || v instanceof ScalarValue.Bool)
-            && !partStart(kernel, parameter)) {
+        if (kernelForms.specialisable(parameter, v) && !partStart(kernel, parameter)) {
           fixed.put(parameter.name(), v);
         }
       }

@@ -74,6 +74,37 @@ class LaunchSpecialisationsTest {
   }
 
   /**
+   * The number of rows a launch has is not part of its form: launches over 6, 3 and 11 rows with
+   * the same {@code k} share one form, with the general form's results bit for bit (a Spark job's
+   * partitions and batches differ in size; specialised to it, the risk batch's path pipelines
+   * compiled a form per partition size).
+   */
+  @Test
+  void launchesOverDifferentNumbersOfRowsShareTheirForm() {
+    KernelGroup group = group();
+    Kernel kernel = group.kernels().get(0);
+    assertEquals(
+        1,
+        ScalarSpecialisation.rowCountScalars(kernel).size(),
+        "the row count of " + kernel.scalars());
+    AtomicInteger compiled = new AtomicInteger();
+    JvmGroupRunner specialising = specialising(group, compiled, 1);
+    JvmGroupRunner general = new JvmGroupRunner(group, 1, JaninoKernels::compile);
+    int kernels = compiled.get();
+    double[] six = {0.25, 1.5, -3.0, 7.75, 0.0, 2.0e-3};
+    run(specialising, group, 9, six);
+    assertEquals(kernels + 1, compiled.get(), "the first launch asks for the form");
+    for (double[] xs : List.of(six, new double[] {4.0, -0.5, 1.0e-8}, new double[11])) {
+      assertArrayEquals(
+          bits(run(general, group, 9, xs)),
+          bits(run(specialising, group, 9, xs)),
+          xs.length + " rows");
+    }
+    assertEquals(3, specialising.specialisedLaunches(), "6, 3 and 11 rows ran the form");
+    assertEquals(kernels + 1, compiled.get(), "and no other form was compiled");
+  }
+
+  /**
    * Five launches compile no form where they run too short a time (three iterations per row,
    * against a minute) or where the values fix no short loop (one iteration past {@link
    * LaunchSpecialisations#SHORT_LOOP}, against 1 ns).
