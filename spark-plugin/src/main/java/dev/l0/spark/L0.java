@@ -36,7 +36,9 @@ public final class L0 {
    * program>"}).
    */
   public static L0Pipeline pipeline(String l0Text) {
-    return L0Pipeline.of(l0Text, "<inline L0 program>", UserCallSite.current());
+    String callSite = UserCallSite.current();
+    return L0Pipeline.of(
+        given(l0Text, "the L0 program text", callSite), "<inline L0 program>", callSite);
   }
 
   /**
@@ -46,6 +48,7 @@ public final class L0 {
    */
   public static L0Pipeline pipeline(Path l0File) {
     String callSite = UserCallSite.current();
+    given(l0File, "the L0 program's file", callSite);
     try {
       return L0Pipeline.of(SourceFiles.read(l0File), l0File.getFileName().toString(), callSite);
     } catch (IOException e) {
@@ -64,6 +67,7 @@ public final class L0 {
    */
   public static L0Pipeline pipeline(Program dslProgram) {
     String callSite = UserCallSite.current();
+    given(dslProgram, "the Java DSL program", callSite);
     try {
       TypeChecker.check(dslProgram);
     } catch (L0CompileError e) {
@@ -71,6 +75,14 @@ public final class L0 {
     }
     return L0Pipeline.of(
         L0Printer.print(dslProgram), "Java DSL program built at " + callSite, callSite);
+  }
+
+  /** {@code value}, or an error at the user's {@code callSite} where it is null. */
+  private static <T> T given(T value, String what, String callSite) {
+    if (value == null) {
+      throw new PipelinePlanningException(callSite, what + " is null");
+    }
+    return value;
   }
 
   /** Prints {@link #explainString} to standard output. */

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code L0.pipeline(Path)}: a file that cannot be read is named with why, and bytes that are not
- * UTF-8 are an error at their line and column, both at the user's call site.
+ * UTF-8 are an error at their line and column, both at the user's call site; so is a null program.
  */
 class L0PipelineFromFileTest {
   @TempDir Path folder;
@@ -48,6 +48,22 @@ class L0PipelineFromFileTest {
             + latin1
             + ":2:4: the file is not UTF-8 text: invalid byte sequence at byte offset 7 (0xe9)",
         error.getMessage());
+  }
+
+  /** A null program of any of the three kinds is an error at the call site naming what is null. */
+  @Test
+  void aNullProgramIsAnErrorAtTheCallSite() {
+    int line = callersLine();
+    PipelinePlanningException text =
+        assertThrows(PipelinePlanningException.class, () -> L0.pipeline((String) null));
+    PipelinePlanningException file =
+        assertThrows(PipelinePlanningException.class, () -> L0.pipeline((Path) null));
+    PipelinePlanningException dsl =
+        assertThrows(PipelinePlanningException.class, () -> L0.pipeline((dev.l0.ir.Program) null));
+    String at = "L0 pipeline at L0PipelineFromFileTest.java:";
+    assertEquals(at + (line + 2) + ": the L0 program text is null", text.getMessage());
+    assertEquals(at + (line + 4) + ": the L0 program's file is null", file.getMessage());
+    assertEquals(at + (line + 6) + ": the Java DSL program is null", dsl.getMessage());
   }
 
   private static int callersLine() {
