@@ -194,11 +194,7 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     if (available.isEmpty()) {
       return jvm.prepare(kernel, scope);
     }
-    KernelGroup group =
-        KernelLowering.lower(
-            KernelPlan.of(scope.program(), List.of(kernel.function())),
-            kernel,
-            launchConfiguration);
+    KernelGroup group = KernelLowering.lowerIn(scope.program(), kernel, launchConfiguration);
     return JvmFallback.run(
         kernel.describe(),
         () -> onDevice(group, available.get(), kernel, scope),

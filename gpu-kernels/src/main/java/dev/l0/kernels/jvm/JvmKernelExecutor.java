@@ -82,10 +82,7 @@ public final class JvmKernelExecutor implements KernelExecutor {
    */
   JvmGroupRunner runner(KernelPlan.Kernel kernel, KernelScope scope) {
     KernelGroup group =
-        KernelLowering.lower(
-            KernelPlan.of(scope.program(), List.of(kernel.function())),
-            kernel,
-            JvmGroupRunner.LAUNCH_CONFIGURATION);
+        KernelLowering.lowerIn(scope.program(), kernel, JvmGroupRunner.LAUNCH_CONFIGURATION);
     return new JvmGroupRunner(group, parallelism, JaninoKernels::compile, specialisations);
   }
 

@@ -6,6 +6,7 @@ import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.InternalFunction;
+import dev.l0.opt.ir.InternalProgram;
 import java.util.List;
 import java.util.Set;
 
@@ -68,6 +69,16 @@ public final class KernelLowering {
     Set<String> uncoalesced =
         configuration.transposeRowReads() ? UncoalescedReads.toTranspose(direct) : Set.of();
     return uncoalesced.isEmpty() ? direct : lowerReading(plan, kernel, configuration, uncoalesced);
+  }
+
+  /**
+   * {@link #lower(KernelPlan, KernelPlan.Kernel, LaunchConfiguration)} of {@code kernel} in the
+   * plan of its own function of {@code program}: what an executor runs when the host runner reaches
+   * the kernel, in whichever function (an entry or a function it calls outside a kernel).
+   */
+  public static KernelGroup lowerIn(
+      InternalProgram program, KernelPlan.Kernel kernel, LaunchConfiguration configuration) {
+    return lower(KernelPlan.of(program, List.of(kernel.function())), kernel, configuration);
   }
 
   /**

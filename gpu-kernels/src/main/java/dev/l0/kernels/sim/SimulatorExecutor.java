@@ -57,9 +57,7 @@ public final class SimulatorExecutor implements KernelExecutor {
 
   @Override
   public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
-    KernelGroup group =
-        KernelLowering.lower(
-            KernelPlan.of(scope.program(), List.of(kernel.function())), kernel, configuration);
+    KernelGroup group = KernelLowering.lowerIn(scope.program(), kernel, configuration);
     SimtSimulator simulator = SimtSimulator.of(group);
     List<Ident> outputs = kernel.outputs();
     return environment -> run(simulator, outputs, environment);
