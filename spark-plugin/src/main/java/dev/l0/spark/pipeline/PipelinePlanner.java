@@ -184,8 +184,10 @@ public final class PipelinePlanner {
    * The single pipeline equivalent to running {@code first} then {@code second} on first's output
    * (second reads first's output columns), or empty when first is not ROWS, or when first's outputs
    * include arrays of arrays of tuples, which the composition cannot take apart. The composed L0
-   * program calls both entries; the optimiser fuses them. Pipelines with values bound by {@code
-   * with(...)} or carrying columns ({@code carry(...)}) are not composed (empty).
+   * program calls both entries; the optimiser fuses them. Its errors name both call sites ({@code
+   * Job.java:12, fused with Job.java:14}): the failing code may be either pipeline's. Pipelines
+   * with values bound by {@code with(...)} or carrying columns ({@code carry(...)}) are not
+   * composed (empty).
    */
   public static Optional<PipelineSpec> merge(PipelineSpec first, PipelineSpec second) {
     if (first.kind() != PipelineKind.ROWS
@@ -212,7 +214,7 @@ public final class PipelinePlanner {
             first.inputs(),
             BoundValues.none(),
             second.outputSchema(),
-            second.callSite(),
+            first.callSite() + ", fused with " + second.callSite(),
             programs,
             kernels(main.get()),
             second.floatSums(),

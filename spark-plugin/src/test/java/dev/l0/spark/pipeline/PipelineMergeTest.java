@@ -87,6 +87,42 @@ class PipelineMergeTest {
     }
   }
 
+  /**
+   * A fused pipeline's errors name both call sites: the failing code may be either pipeline's
+   * (before, only the second's was named).
+   */
+  @Test
+  void aMergedPipelineNamesBothCallSites() {
+    PipelineSpec a =
+        PipelinePlanner.plan(
+            atCallSite(
+                request(D1_D2, List.of("spot", "strike", "rate", "vol", "years"), D_NAMES),
+                "First.java:10"),
+            OPTIONS);
+    PipelineSpec b =
+        PipelinePlanner.plan(
+            atCallSite(
+                request(PRICE, List.of("discounted", "d1", "d2", "spot"), List.of("price")),
+                "Second.java:20"),
+            a.outputSchema());
+    PipelineSpec merged = PipelinePlanner.merge(a, b).orElseThrow();
+    assertEquals("First.java:10, fused with Second.java:20", merged.callSite());
+  }
+
+  private static PipelineRequest atCallSite(PipelineRequest r, String callSite) {
+    return new PipelineRequest(
+        r.programText(),
+        r.sourceName(),
+        r.entry(),
+        r.inputColumns(),
+        r.outputNames(),
+        r.nullReplacements(),
+        callSite,
+        r.boundArguments(),
+        r.floatSums(),
+        r.carriedColumns());
+  }
+
   @Test
   void mapThenReduceMergesIntoOneRedomap() {
     PipelineSpec a = first();
