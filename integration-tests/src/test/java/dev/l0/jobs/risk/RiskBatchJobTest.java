@@ -416,6 +416,65 @@ class RiskBatchJobTest {
     }
   }
 
+  /**
+   * The synthetic correlations are the one-factor model's b_i b_j rounded to 4 decimals for every
+   * pair, bit for bit as a loop over the seeded loadings gives them, and Spark makes the pairs: the
+   * query's local data is the loadings, not the pairs (as a list of the driver's rows the default
+   * 44,850 pairs were 1.3 MB carried by every task).
+   */
+  @Test
+  void theSyntheticCorrelationsAreEveryPairsOneFactorValueMadeBySpark() throws Exception {
+    int underlyings = 7;
+    RiskSettings settings =
+        RiskSettings.parse(
+            new String[] {
+              "--config",
+              config(
+                      "synthetic-correlations",
+                      "risk.synthetic.underlyings=" + underlyings,
+                      "risk.synthetic.pathContracts=3")
+                  .toString()
+            });
+    Random random = new Random(settings.syntheticSeed() + 1);
+    double[] loadings = new double[underlyings];
+    for (int i = 0; i < underlyings; i++) {
+      loadings[i] = 0.9 * random.nextDouble();
+    }
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < underlyings; i++) {
+      for (int j = i + 1; j < underlyings; j++) {
+        double correlation = Math.rint(loadings[i] * loadings[j] * 10_000) / 10_000;
+        expected.add(String.format("U%04d U%04d %x", i, j, Double.doubleToLongBits(correlation)));
+      }
+    }
+    org.apache.spark.sql.Dataset<Row> correlations =
+        RiskInputs.syntheticCorrelations(spark, settings);
+    List<String> actual =
+        correlations.collectAsList().stream()
+            .map(
+                r ->
+                    r.getString(0)
+                        + " "
+                        + r.getString(1)
+                        + " "
+                        + Long.toHexString(Double.doubleToLongBits(r.getDouble(2))))
+            .sorted()
+            .toList();
+    assertEquals(expected, actual);
+    long localRows =
+        scala.jdk.javaapi.CollectionConverters.asJava(
+                correlations.queryExecution().analyzed().collectLeaves())
+            .stream()
+            .filter(org.apache.spark.sql.catalyst.plans.logical.LocalRelation.class::isInstance)
+            .mapToLong(
+                leaf ->
+                    ((org.apache.spark.sql.catalyst.plans.logical.LocalRelation) leaf)
+                        .data()
+                        .size())
+            .sum();
+    assertEquals(2L * underlyings, localRows, "the loadings, read on both sides of the join");
+  }
+
   @Test
   void aRerunReplacesTheDateAndAConcurrentRunIsRefused() throws Exception {
     Path out = folder.resolve("out-rerun");
