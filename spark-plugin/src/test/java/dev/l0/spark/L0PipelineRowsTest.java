@@ -331,7 +331,7 @@ class L0PipelineRowsTest {
     assertTrue(
         SparkTestSupport.messages(error)
             .contains(
-                "column 'a' has arrays of different lengths: 2 (first row of partition 0) and 3 (partition 0, row 1)"),
+                "column 'a' has arrays of different lengths in partition 0: 2 (its first row) and 3 (row 1)"),
         () -> SparkTestSupport.messages(error));
   }
 

@@ -287,15 +287,13 @@ final class ColumnReader {
               + binding.columnPath()
               + "' has arrays of different lengths"
               + (dimension > 0 ? " in dimension " + (dimension + 1) : "")
+              + " in partition "
+              + partition
               + ": "
               + innerShape[dimension]
-              + " (first row of partition "
-              + partition
-              + ") and "
+              + " (its first row) and "
               + array.numElements()
-              + " (partition "
-              + partition
-              + ", row "
+              + " (row "
               + row
               + "); an array column needs one length for all its rows");
     }
