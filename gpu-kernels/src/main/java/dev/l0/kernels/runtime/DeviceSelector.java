@@ -1,6 +1,8 @@
 package dev.l0.kernels.runtime;
 
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 
@@ -8,12 +10,16 @@ import java.util.logging.Logger;
  * Turns the requested {@link DeviceKind} and GPU (a device ordinal, GPU {@value
  * CudaProbe#DEFAULT_ORDINAL} where none is named) into the device used and the reason: CUDA needs
  * both a working driver with that GPU ({@link CudaProbe}) and a PTX compiler ({@link
- * PtxCompilers}). AUTO falls back to the JVM with one logged line (e.g. {@code jvm: GPU 3
- * requested, the machine has 1}); CUDA where it cannot work is a {@link CudaUnavailableException};
- * JVM is taken as asked, without probing.
+ * PtxCompilers}). AUTO falls back to the JVM with one logged line per reason and JVM (e.g. {@code
+ * jvm: GPU 3 requested, the machine has 1}; a job that plans many pipelines logs it once); CUDA
+ * where it cannot work is a {@link CudaUnavailableException}; JVM is taken as asked, without
+ * probing.
  */
 public final class DeviceSelector {
   private static final Logger LOG = Logger.getLogger(DeviceSelector.class.getName());
+
+  /** The fallback reports logged so far in this JVM. */
+  private static final Set<String> LOGGED = ConcurrentHashMap.newKeySet();
 
   private DeviceSelector() {}
 
@@ -52,7 +58,9 @@ public final class DeviceSelector {
           "device cuda was requested, but CUDA cannot be used here: " + unusable.get());
     }
     DeviceSelection fallback = new DeviceSelection(DeviceKind.JVM, unusable.get(), gpuOrdinal);
-    LOG.info(fallback.report());
+    if (LOGGED.add(fallback.report())) {
+      LOG.info(fallback.report());
+    }
     return fallback;
   }
 
