@@ -33,12 +33,13 @@ import java.util.function.Function;
  * and boolean values become constants, and the code computes the same operations in the same order.
  * A scalar that only counts the launch's rows stays a variable, so launches over different numbers
  * of rows (a Spark job's partitions and batches) share their form: specialised to it, the risk
- * batch's path pipelines compiled one form per partition size, seven forms of 99 to 178 KB of Java
- * where three differ. Short runs compile nothing (a form costs a compilation and HotSpot's warm-up
- * of new code), nor do values that fix no loop's trip count at {@link #SHORT_LOOP} or less (long
- * loops gain nothing measurable); a kernel gets at most {@link #MAX_FORMS} forms, and the run time
- * of at most {@link #MAX_COUNTED} distinct values is counted, so a kernel whose values change at
- * every launch (a host loop's counter) compiles nothing more. The system property {@value
+ * batch's path pipelines compiled one form per partition size: seven forms of 99 to 178 KB of Java,
+ * three of them another's copy but for the row count, and the kernel's limit of forms reached
+ * before its third shape. Short runs compile nothing (a form costs a compilation and HotSpot's
+ * warm-up of new code), nor do values that fix no loop's trip count at {@link #SHORT_LOOP} or less
+ * (long loops gain nothing measurable); a kernel gets at most {@link #MAX_FORMS} forms, and the run
+ * time of at most {@link #MAX_COUNTED} distinct values is counted, so a kernel whose values change
+ * at every launch (a host loop's counter) compiles nothing more. The system property {@value
  * #PROPERTY} ({@code true} by default) set to {@code false} keeps every launch on the general form.
  * Thread-safe.
  */
