@@ -283,7 +283,7 @@ final class RiskInputs {
       if (!type.equals(DataTypes.StringType)) {
         add(
             column,
-            raw.cast(type).isNull(),
+            raw.try_cast(type).isNull(),
             concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       }
       return this;
@@ -295,7 +295,7 @@ final class RiskInputs {
       add(column, needed.and(raw.isNull()), lit("null (" + why + ")"));
       add(
           column,
-          raw.isNotNull().and(raw.cast(type).isNull()),
+          raw.isNotNull().and(raw.try_cast(type).isNull()),
           concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       return this;
     }
@@ -395,9 +395,9 @@ final class RiskInputs {
             .typed("spot", DataTypes.DoubleType)
             .typed("volatility", DataTypes.DoubleType)
             .typed("rate", DataTypes.DoubleType);
-    Column spot = col("spot").cast("double");
-    Column volatility = col("volatility").cast("double");
-    Column rate = col("rate").cast("double");
+    Column spot = col("spot").try_cast("double");
+    Column volatility = col("volatility").try_cast("double");
+    Column rate = col("rate").try_cast("double");
     checks
         .add(
             "spot",
@@ -463,7 +463,7 @@ final class RiskInputs {
   private static Dataset<Row> checkedCorrelations(
       Dataset<Row> raw, String name, Market market, String marketName)
       throws InvalidInputException {
-    Column correlation = col("correlation").cast("double");
+    Column correlation = col("correlation").try_cast("double");
     Checks checks =
         new Checks(name)
             .typed("underlying1", DataTypes.StringType)
@@ -583,8 +583,8 @@ final class RiskInputs {
         instrument.isin(
             PathContracts.Kind.DISCRETE_BARRIER.instrument,
             PathContracts.Kind.DAILY_BARRIER.instrument);
-    Column quantity = col("quantity").cast("double");
-    Column maturity = col("maturity").cast("date");
+    Column quantity = col("quantity").try_cast("double");
+    Column maturity = col("maturity").try_cast("date");
     Column type = lower(trim(col("type")));
     String instruments =
         VANILLA
@@ -641,7 +641,7 @@ final class RiskInputs {
           level[0],
           needed.and(not(market.known(col(level[0])))),
           concat(lit("unknown underlying '"), col(level[0]), lit("' (not in " + marketName + ")")));
-      Column strike = col(level[1]).cast("double");
+      Column strike = col(level[1]).try_cast("double");
       checks.add(
           level[1],
           needed.and(strike.leq(0).or(strike.isNaN()).or(strike.equalTo(Double.POSITIVE_INFINITY))),
@@ -736,7 +736,7 @@ final class RiskInputs {
             lit(") are not a positive semi-definite matrix (its determinant is "),
             determinant.cast("string"),
             lit(")")));
-    checks.failOnFirst(joined, col("id").cast("long"), "id", "position ids are unique");
+    checks.failOnFirst(joined, col("id").try_cast("long"), "id", "position ids are unique");
     return joined.select(
         col("id").cast("long").as("id"),
         col("book"),

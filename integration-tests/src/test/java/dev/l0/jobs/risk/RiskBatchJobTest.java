@@ -478,6 +478,38 @@ class RiskBatchJobTest {
         file + ": missing column 'volatility' (columns: underlying, spot, rate)");
   }
 
+  /**
+   * A value that is not a number or a date is bad input at its row and column under Spark's ANSI
+   * casts (the default since Spark 4), which throw where a cast fails: not a run that fails with
+   * Spark's CAST_INVALID_INPUT (exit 1). With and without the barrier columns, whose checks Spark
+   * evaluates differently.
+   */
+  @Test
+  void aValueThatIsNotANumberOrADateIsBadInputAtItsRowAndColumn() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    List<String> withBarrierColumns = new ArrayList<>(List.of(PATH_HEADER));
+    portfolioLines().stream().skip(1).map(l -> l + ",,,,").forEach(withBarrierColumns::add);
+    for (List<String> lines : List.of(portfolioLines(), withBarrierColumns)) {
+      String tail = lines == withBarrierColumns ? ",,,," : "";
+      assertBadInput(
+          lines(lines, 3, "2,EQ-B,vanilla,U1,ten,40,2027-01-01,call" + tail),
+          market,
+          file + ": row 3, column 'quantity': 'ten' is not a double");
+      assertBadInput(
+          lines(lines, 5, "4,EQ-B,vanilla,U1,10,40,2027-02-30,call" + tail),
+          market,
+          file + ": row 5, column 'maturity': '2027-02-30' is not a date");
+      assertBadInput(
+          lines(lines, 2, "1.5,EQ-B,vanilla,U1,10,40,2027-01-01,call" + tail),
+          market,
+          file + ": row 2, column 'id': '1.5' is not a bigint");
+    }
+    assertBadInput(
+        portfolio,
+        lines(marketLines(), 3, "U2,n/a,0.3,0.01"),
+        file + ": row 3, column 'spot': 'n/a' is not a double");
+  }
+
   // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same
   // contracts ----
 
