@@ -205,20 +205,36 @@ final class RiskInputs {
       throw new InvalidInputException(path + ": no such file or folder");
     }
     if (name.endsWith(".csv")) {
-      return spark.read().option("header", "true").option("mode", "FAILFAST").csv(path.toString());
+      StructType header = spark.read().option("header", "true").csv(path.toString()).schema();
+      return spark
+          .read()
+          .option("header", "true")
+          .option("mode", "PERMISSIVE")
+          .option("columnNameOfCorruptRecord", MALFORMED)
+          .schema(header.add(MALFORMED, DataTypes.StringType))
+          .csv(path.toString());
     }
     return spark.read().parquet(path.toString());
   }
 
   /**
+   * The column of a CSV file's frame that holds the text of a record whose fields do not match the
+   * header (null on the others): Spark's corrupt-record column, so that such a record is bad input
+   * at its row instead of a failed read.
+   */
+  private static final String MALFORMED = "_malformed_record";
+
+  /**
    * {@code frame} with its {@code required} columns checked to exist, its {@code optional} ones
    * (null where absent) and a 1-based {@code row} number in file order, cached: the checks read it
-   * several times.
+   * several times. A CSV record whose fields do not match the header is bad input at its row.
    */
   private static Dataset<Row> numbered(
       SparkSession spark, Dataset<Row> frame, String name, String[] required, String[] optional)
       throws InvalidInputException {
-    List<String> present = Arrays.asList(frame.columns());
+    boolean csv = Arrays.asList(frame.columns()).contains(MALFORMED);
+    List<String> present =
+        Arrays.stream(frame.columns()).filter(c -> !c.equals(MALFORMED)).toList();
     List<Column> columns = new ArrayList<>();
     for (String column : required) {
       if (!present.contains(column)) {
@@ -235,24 +251,49 @@ final class RiskInputs {
     for (String column : optional) {
       columns.add(present.contains(column) ? col(column) : lit(null).cast("string").as(column));
     }
+    if (csv) {
+      columns.add(col(MALFORMED));
+    }
     Dataset<Row> selected = frame.select(columns.toArray(Column[]::new));
     StructType schema = selected.schema().add("row", DataTypes.LongType, false);
-    return spark
-        .createDataFrame(
-            selected
-                .javaRDD()
-                .zipWithIndex()
-                .map(
-                    pair -> {
-                      Object[] values = new Object[pair._1().size() + 1];
-                      for (int i = 0; i < pair._1().size(); i++) {
-                        values[i] = pair._1().get(i);
-                      }
-                      values[values.length - 1] = pair._2() + 1;
-                      return RowFactory.create(values);
-                    }),
-            schema)
-        .cache();
+    Dataset<Row> rows =
+        spark
+            .createDataFrame(
+                selected
+                    .javaRDD()
+                    .zipWithIndex()
+                    .map(
+                        pair -> {
+                          Object[] values = new Object[pair._1().size() + 1];
+                          for (int i = 0; i < pair._1().size(); i++) {
+                            values[i] = pair._1().get(i);
+                          }
+                          values[values.length - 1] = pair._2() + 1;
+                          return RowFactory.create(values);
+                        }),
+                schema)
+            .cache();
+    if (!csv) {
+      return rows;
+    }
+    List<Row> malformed =
+        rows.where(col(MALFORMED).isNotNull())
+            .orderBy("row")
+            .select(col("row"), col(MALFORMED))
+            .limit(1)
+            .collectAsList();
+    if (!malformed.isEmpty()) {
+      throw new InvalidInputException(
+          name
+              + ": row "
+              + malformed.get(0).getLong(0)
+              + ": its fields do not match the header's "
+              + present.size()
+              + " columns: '"
+              + malformed.get(0).getString(1)
+              + "'");
+    }
+    return rows.drop(MALFORMED);
   }
 
   /** Problems in the order they are reported; the first true condition of a row is its error. */

@@ -510,6 +510,25 @@ class RiskBatchJobTest {
         file + ": row 3, column 'spot': 'n/a' is not a double");
   }
 
+  /**
+   * A CSV record with fewer or more fields than the header is bad input at its row, with its text:
+   * not a failed read (Spark's MALFORMED_RECORD_IN_PARSING, exit 1).
+   */
+  @Test
+  void aRecordWhoseFieldsDoNotMatchTheHeaderIsBadInputAtItsRow() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    assertBadInput(
+        lines(portfolioLines(), 4, "3,EQ-B,vanilla,U1,10,40,2027-01-01"),
+        market,
+        file
+            + ": row 4: its fields do not match the header's 8 columns:"
+            + " '3,EQ-B,vanilla,U1,10,40,2027-01-01'");
+    assertBadInput(
+        portfolio,
+        lines(marketLines(), 2, "U1,42.5,0.35,0.01,7"),
+        file + ": row 2: its fields do not match the header's 4 columns: 'U1,42.5,0.35,0.01,7'");
+  }
+
   // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same
   // contracts ----
 
