@@ -140,6 +140,10 @@ final class RiskInputs {
       }
       rawPortfolio =
           numbered(spark, portfolioFile, portfolioName, PORTFOLIO_COLUMNS, BARRIER_COLUMNS);
+      if (rawPortfolio.isEmpty()) {
+        // no scenario P&L to take a VaR of: bad input, not a run that fails at the tail risk
+        throw new InvalidInputException(portfolioName + ": no positions (the file has no rows)");
+      }
       if (settings.correlations().isPresent()) {
         correlationsName = settings.correlations().orElseThrow().toString();
         rawCorrelations =

@@ -529,6 +529,18 @@ class RiskBatchJobTest {
         file + ": row 2: its fields do not match the header's 4 columns: 'U1,42.5,0.35,0.01,7'");
   }
 
+  /**
+   * A portfolio file with a header and no rows is bad input: not a run that fails computing the VaR
+   * of no scenario P&L (exit 1).
+   */
+  @Test
+  void aPortfolioWithNoPositionsIsBadInput() throws Exception {
+    assertBadInput(
+        write(portfolioLines().subList(0, 1)),
+        market,
+        folder.resolve("bad.csv") + ": no positions (the file has no rows)");
+  }
+
   // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same
   // contracts ----
 
