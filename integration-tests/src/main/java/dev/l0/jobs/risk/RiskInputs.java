@@ -454,6 +454,10 @@ final class RiskInputs {
             concat(lit("negative volatility "), volatility.cast("string")))
         .add(
             "volatility",
+            volatility.equalTo(Double.POSITIVE_INFINITY),
+            concat(lit("volatility must be finite, is "), volatility.cast("string")))
+        .add(
+            "volatility",
             volatility.plus(lowestVolShock).leq(0).or(volatility.isNaN()),
             concat(
                 lit("volatility "),

@@ -541,6 +541,19 @@ class RiskBatchJobTest {
         folder.resolve("bad.csv") + ": no positions (the file has no rows)");
   }
 
+  /**
+   * An infinite volatility is bad input, as an infinite spot is: not prices of NaN that fail the
+   * run when the report draws them (exit 1).
+   */
+  @Test
+  void anInfiniteVolatilityIsBadInput() throws Exception {
+    assertBadInput(
+        portfolio,
+        lines(marketLines(), 2, "U1,42.5,Infinity,0.01"),
+        folder.resolve("bad.csv")
+            + ": row 2, column 'volatility': volatility must be finite, is Infinity");
+  }
+
   // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same
   // contracts ----
 
