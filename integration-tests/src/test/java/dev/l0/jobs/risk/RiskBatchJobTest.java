@@ -554,6 +554,26 @@ class RiskBatchJobTest {
             + ": row 2, column 'volatility': volatility must be finite, is Infinity");
   }
 
+  /**
+   * Inputs that pass their checks but value a position at infinity (a quantity of 1e308 times a
+   * price) are bad input naming the position, and nothing is written: not a run that fails when the
+   * report draws the infinite P&L (exit 1, JFreeChart's 'Must be finite.').
+   */
+  @Test
+  void aValuationThatIsNotFiniteIsBadInputNamingThePosition() throws Exception {
+    Path out = folder.resolve("out-not-finite");
+    Run run =
+        run(out, lines(portfolioLines(), 3, "2,EQ-B,vanilla,U1,1e308,40,2027-01-01,call"), market);
+    assertEquals(RiskBatchJob.EXIT_BAD_INPUT, run.exit(), run.err());
+    String prefix =
+        "risk-batch: bad input: "
+            + folder.resolve("bad.csv")
+            + ": id 2: its valuation is not finite (quantity 1.0E308, price ";
+    assertTrue(run.err().startsWith(prefix), run.err());
+    assertTrue(run.err().endsWith(", PV Infinity)\nrisk-batch: nothing written\n"), run.err());
+    assertFalse(Files.exists(out.resolve("positions")), "nothing is written");
+  }
+
   // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same
   // contracts ----
 
