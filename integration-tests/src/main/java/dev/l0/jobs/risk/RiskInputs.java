@@ -27,7 +27,9 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -38,6 +40,7 @@ import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -306,6 +309,9 @@ final class RiskInputs {
     private final List<Column> conditions = new ArrayList<>();
     private final List<Column> messages = new ArrayList<>();
 
+    /** The columns {@link #typed} and {@link #typedWhere} read as numbers or dates, and as what. */
+    private final Map<String, DataType> typedColumns = new LinkedHashMap<>();
+
     Checks(String file) {
       this.file = file;
     }
@@ -323,6 +329,7 @@ final class RiskInputs {
 
     /** Null, not of the type, then not finite where numeric. */
     Checks typed(String column, DataType type) {
+      typedColumns.put(column, type);
       Column raw = col(column);
       add(column, raw.isNull(), lit("null"));
       if (!type.equals(DataTypes.StringType)) {
@@ -336,6 +343,7 @@ final class RiskInputs {
 
     /** Null where {@code needed}, saying {@code why}; not of the type where given. */
     Checks typedWhere(String column, DataType type, Column needed, String why) {
+      typedColumns.put(column, type);
       Column raw = col(column);
       add(column, needed.and(raw.isNull()), lit("null (" + why + ")"));
       add(
@@ -343,6 +351,43 @@ final class RiskInputs {
           raw.isNotNull().and(raw.try_cast(type).isNull()),
           concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       return this;
+    }
+
+    /**
+     * Fails where a column read as a number or a date has a type (a Parquet file's) that is neither
+     * such a value nor text: Spark would cast a boolean to 1.0 or 0.0, and refuses to cast an
+     * integer to a date only when the checks run.
+     */
+    private void requireTypes(Dataset<Row> frame) throws InvalidInputException {
+      for (Map.Entry<String, DataType> typed : typedColumns.entrySet()) {
+        DataType actual = frame.schema().apply(typed.getKey()).dataType();
+        if (!reads(typed.getValue(), actual)) {
+          throw new InvalidInputException(
+              file
+                  + ": column '"
+                  + typed.getKey()
+                  + "' has type "
+                  + actual.simpleString()
+                  + ", not "
+                  + typed.getValue().simpleString()
+                  + " or text");
+        }
+      }
+    }
+
+    /** Whether a column of type {@code actual} holds values of type {@code wanted} (or text). */
+    private static boolean reads(DataType wanted, DataType actual) {
+      if (wanted.equals(DataTypes.StringType)
+          || actual.equals(wanted)
+          || actual.equals(DataTypes.StringType)
+          || actual.equals(DataTypes.NullType)) {
+        return true;
+      }
+      if (wanted instanceof NumericType) {
+        return actual instanceof NumericType;
+      }
+      return wanted.equals(DataTypes.DateType)
+          && (actual.equals(DataTypes.TimestampType) || actual.equals(DataTypes.TimestampNTZType));
     }
 
     /** A row's first problem in the order the checks were added, null where it has none. */
@@ -360,7 +405,9 @@ final class RiskInputs {
      * earliest row with a problem, null where none) and the {@code more} aggregates. Numbers only,
      * so Spark aggregates by hash; the messages are built by {@link #failAt}.
      */
-    Dataset<Row> grouped(Dataset<Row> frame, Column[] keys, Column... more) {
+    Dataset<Row> grouped(Dataset<Row> frame, Column[] keys, Column... more)
+        throws InvalidInputException {
+      requireTypes(frame);
       List<Column> aggregates = new ArrayList<>();
       aggregates.add(max("row").as("last"));
       aggregates.add(min(when(error().isNotNull(), col("row"))).as("problem"));

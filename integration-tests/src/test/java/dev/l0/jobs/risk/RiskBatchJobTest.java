@@ -29,8 +29,10 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -572,6 +574,28 @@ class RiskBatchJobTest {
     assertTrue(run.err().startsWith(prefix), run.err());
     assertTrue(run.err().endsWith(", PV Infinity)\nrisk-batch: nothing written\n"), run.err());
     assertFalse(Files.exists(out.resolve("positions")), "nothing is written");
+  }
+
+  /**
+   * A Parquet column of a type that is neither the value's nor text is bad input naming the column
+   * and its type: not a boolean quantity valued as 1.0 and 0.0 (Spark casts it), nor a date column
+   * of integers that fails the run with Spark's cast error (exit 1).
+   */
+  @Test
+  void aParquetColumnOfAnotherTypeIsBadInputNamingItsType() throws Exception {
+    Dataset<Row> csv = spark.read().option("header", "true").csv(portfolio.toString());
+    Path booleanQuantity = folder.resolve("boolean-quantity.parquet");
+    csv.withColumn("quantity", functions.col("quantity").notEqual("0"))
+        .write()
+        .parquet(booleanQuantity.toString());
+    assertBadInput(
+        booleanQuantity,
+        market,
+        booleanQuantity + ": column 'quantity' has type boolean, not double or text");
+    Path intMaturity = folder.resolve("int-maturity.parquet");
+    csv.withColumn("maturity", functions.lit(20270101)).write().parquet(intMaturity.toString());
+    assertBadInput(
+        intMaturity, market, intMaturity + ": column 'maturity' has type int, not date or text");
   }
 
   // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same
