@@ -114,6 +114,12 @@ public final class RiskBatchJob {
               .repartition(settings.partitions(), col("id"));
       RiskComputation.Results results =
           RiskComputation.compute(positions, inputs.market(), settings, log);
+      Optional<String> notFinite = RiskComputation.notFinite(results);
+      if (notFinite.isPresent()) {
+        err.println("risk-batch: bad input: " + inputs.portfolioName() + ": " + notFinite.get());
+        err.println("risk-batch: nothing written");
+        return EXIT_BAD_INPUT;
+      }
       log.stage(
           "write positions",
           () -> {

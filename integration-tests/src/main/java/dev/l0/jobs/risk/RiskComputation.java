@@ -2,9 +2,11 @@ package dev.l0.jobs.risk;
 
 import static dev.l0.spark.ExactSums.exactSum;
 import static dev.l0.spark.ExactSums.exactSumElementWise;
+import static org.apache.spark.sql.functions.abs;
 import static org.apache.spark.sql.functions.broadcast;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
+import static org.apache.spark.sql.functions.exists;
 import static org.apache.spark.sql.functions.lit;
 
 import dev.l0.spark.L0;
@@ -57,6 +59,53 @@ final class RiskComputation {
       Aggregate portfolio) {}
 
   private RiskComputation() {}
+
+  /**
+   * Where a valuation is not finite, what is: the first position by id whose price, greeks, PV or
+   * P&L is infinite or NaN (inputs that pass their checks can still overflow, e.g. a quantity of
+   * 1e308 times a price), else the portfolio's sums where only they overflow; empty where the
+   * portfolio's figures and P&L are finite (exact sums, so no summand is infinite or NaN then).
+   */
+  static Optional<String> notFinite(Results results) {
+    Aggregate portfolio = results.portfolio();
+    if (Arrays.stream(portfolio.figures()).allMatch(Double::isFinite)
+        && Arrays.stream(portfolio.pnl()).allMatch(Double::isFinite)) {
+      return Optional.empty();
+    }
+    Column bad = exists(col("pnl"), RiskComputation::notFinite);
+    for (String column : new String[] {"price", "delta", "gamma", "vega", "theta", "rho", "pv"}) {
+      bad = bad.or(notFinite(col(column)));
+    }
+    List<Row> first =
+        results
+            .positions()
+            .where(bad)
+            .orderBy("id")
+            .select("id", "quantity", "price", "pv")
+            .limit(1)
+            .collectAsList();
+    if (first.isEmpty()) {
+      return Optional.of(
+          "the portfolio's sums are not finite (PV "
+              + portfolio.figures()[0]
+              + "): its positions' values add up past the largest double");
+    }
+    Row row = first.get(0);
+    return Optional.of(
+        "id "
+            + row.get(0)
+            + ": its valuation is not finite (quantity "
+            + row.get(1)
+            + ", price "
+            + row.get(2)
+            + ", PV "
+            + row.get(3)
+            + ")");
+  }
+
+  private static Column notFinite(Column value) {
+    return value.isNaN().or(abs(value).equalTo(Double.POSITIVE_INFINITY));
+  }
 
   static String program() {
     try (InputStream in = RiskComputation.class.getResourceAsStream(PROGRAM_RESOURCE)) {

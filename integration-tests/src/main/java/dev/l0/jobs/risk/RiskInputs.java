@@ -29,7 +29,9 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -40,6 +42,7 @@ import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
@@ -142,6 +145,10 @@ final class RiskInputs {
       }
       rawPortfolio =
           numbered(spark, portfolioFile, portfolioName, PORTFOLIO_COLUMNS, BARRIER_COLUMNS);
+      if (rawPortfolio.isEmpty()) {
+        // no scenario P&L to take a VaR of: bad input, not a run that fails at the tail risk
+        throw new InvalidInputException(portfolioName + ": no positions (the file has no rows)");
+      }
       if (settings.correlations().isPresent()) {
         correlationsName = settings.correlations().orElseThrow().toString();
         rawCorrelations =
@@ -207,20 +214,36 @@ final class RiskInputs {
       throw new InvalidInputException(path + ": no such file or folder");
     }
     if (name.endsWith(".csv")) {
-      return spark.read().option("header", "true").option("mode", "FAILFAST").csv(path.toString());
+      StructType header = spark.read().option("header", "true").csv(path.toString()).schema();
+      return spark
+          .read()
+          .option("header", "true")
+          .option("mode", "PERMISSIVE")
+          .option("columnNameOfCorruptRecord", MALFORMED)
+          .schema(header.add(MALFORMED, DataTypes.StringType))
+          .csv(path.toString());
     }
     return spark.read().parquet(path.toString());
   }
 
   /**
+   * The column of a CSV file's frame that holds the text of a record whose fields do not match the
+   * header (null on the others): Spark's corrupt-record column, so that such a record is bad input
+   * at its row instead of a failed read.
+   */
+  private static final String MALFORMED = "_malformed_record";
+
+  /**
    * {@code frame} with its {@code required} columns checked to exist, its {@code optional} ones
    * (null where absent) and a 1-based {@code row} number in file order, cached: the checks read it
-   * several times.
+   * several times. A CSV record whose fields do not match the header is bad input at its row.
    */
   private static Dataset<Row> numbered(
       SparkSession spark, Dataset<Row> frame, String name, String[] required, String[] optional)
       throws InvalidInputException {
-    List<String> present = Arrays.asList(frame.columns());
+    boolean csv = Arrays.asList(frame.columns()).contains(MALFORMED);
+    List<String> present =
+        Arrays.stream(frame.columns()).filter(c -> !c.equals(MALFORMED)).toList();
     List<Column> columns = new ArrayList<>();
     for (String column : required) {
       if (!present.contains(column)) {
@@ -237,24 +260,49 @@ final class RiskInputs {
     for (String column : optional) {
       columns.add(present.contains(column) ? col(column) : lit(null).cast("string").as(column));
     }
+    if (csv) {
+      columns.add(col(MALFORMED));
+    }
     Dataset<Row> selected = frame.select(columns.toArray(Column[]::new));
     StructType schema = selected.schema().add("row", DataTypes.LongType, false);
-    return spark
-        .createDataFrame(
-            selected
-                .javaRDD()
-                .zipWithIndex()
-                .map(
-                    pair -> {
-                      Object[] values = new Object[pair._1().size() + 1];
-                      for (int i = 0; i < pair._1().size(); i++) {
-                        values[i] = pair._1().get(i);
-                      }
-                      values[values.length - 1] = pair._2() + 1;
-                      return RowFactory.create(values);
-                    }),
-            schema)
-        .cache();
+    Dataset<Row> rows =
+        spark
+            .createDataFrame(
+                selected
+                    .javaRDD()
+                    .zipWithIndex()
+                    .map(
+                        pair -> {
+                          Object[] values = new Object[pair._1().size() + 1];
+                          for (int i = 0; i < pair._1().size(); i++) {
+                            values[i] = pair._1().get(i);
+                          }
+                          values[values.length - 1] = pair._2() + 1;
+                          return RowFactory.create(values);
+                        }),
+                schema)
+            .cache();
+    if (!csv) {
+      return rows;
+    }
+    List<Row> malformed =
+        rows.where(col(MALFORMED).isNotNull())
+            .orderBy("row")
+            .select(col("row"), col(MALFORMED))
+            .limit(1)
+            .collectAsList();
+    if (!malformed.isEmpty()) {
+      throw new InvalidInputException(
+          name
+              + ": row "
+              + malformed.get(0).getLong(0)
+              + ": its fields do not match the header's "
+              + present.size()
+              + " columns: '"
+              + malformed.get(0).getString(1)
+              + "'");
+    }
+    return rows.drop(MALFORMED);
   }
 
   /** Problems in the order they are reported; the first true condition of a row is its error. */
@@ -262,6 +310,9 @@ final class RiskInputs {
     private final String file;
     private final List<Column> conditions = new ArrayList<>();
     private final List<Column> messages = new ArrayList<>();
+
+    /** The columns {@link #typed} and {@link #typedWhere} read as numbers or dates, and as what. */
+    private final Map<String, DataType> typedColumns = new LinkedHashMap<>();
 
     Checks(String file) {
       this.file = file;
@@ -280,12 +331,13 @@ final class RiskInputs {
 
     /** Null, not of the type, then not finite where numeric. */
     Checks typed(String column, DataType type) {
+      typedColumns.put(column, type);
       Column raw = col(column);
       add(column, raw.isNull(), lit("null"));
       if (!type.equals(DataTypes.StringType)) {
         add(
             column,
-            raw.cast(type).isNull(),
+            raw.try_cast(type).isNull(),
             concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       }
       return this;
@@ -293,13 +345,51 @@ final class RiskInputs {
 
     /** Null where {@code needed}, saying {@code why}; not of the type where given. */
     Checks typedWhere(String column, DataType type, Column needed, String why) {
+      typedColumns.put(column, type);
       Column raw = col(column);
       add(column, needed.and(raw.isNull()), lit("null (" + why + ")"));
       add(
           column,
-          raw.isNotNull().and(raw.cast(type).isNull()),
+          raw.isNotNull().and(raw.try_cast(type).isNull()),
           concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       return this;
+    }
+
+    /**
+     * Fails where a column read as a number or a date has a type (a Parquet file's) that is neither
+     * such a value nor text: Spark would cast a boolean to 1.0 or 0.0, and refuses to cast an
+     * integer to a date only when the checks run.
+     */
+    private void requireTypes(Dataset<Row> frame) throws InvalidInputException {
+      for (Map.Entry<String, DataType> typed : typedColumns.entrySet()) {
+        DataType actual = frame.schema().apply(typed.getKey()).dataType();
+        if (!reads(typed.getValue(), actual)) {
+          throw new InvalidInputException(
+              file
+                  + ": column '"
+                  + typed.getKey()
+                  + "' has type "
+                  + actual.simpleString()
+                  + ", not "
+                  + typed.getValue().simpleString()
+                  + " or text");
+        }
+      }
+    }
+
+    /** Whether a column of type {@code actual} holds values of type {@code wanted} (or text). */
+    private static boolean reads(DataType wanted, DataType actual) {
+      if (wanted.equals(DataTypes.StringType)
+          || actual.equals(wanted)
+          || actual.equals(DataTypes.StringType)
+          || actual.equals(DataTypes.NullType)) {
+        return true;
+      }
+      if (wanted instanceof NumericType) {
+        return actual instanceof NumericType;
+      }
+      return wanted.equals(DataTypes.DateType)
+          && (actual.equals(DataTypes.TimestampType) || actual.equals(DataTypes.TimestampNTZType));
     }
 
     /** A row's first problem in the order the checks were added, null where it has none. */
@@ -317,7 +407,9 @@ final class RiskInputs {
      * earliest row with a problem, null where none) and the {@code more} aggregates. Numbers only,
      * so Spark aggregates by hash; the messages are built by {@link #failAt}.
      */
-    Dataset<Row> grouped(Dataset<Row> frame, Column[] keys, Column... more) {
+    Dataset<Row> grouped(Dataset<Row> frame, Column[] keys, Column... more)
+        throws InvalidInputException {
+      requireTypes(frame);
       List<Column> aggregates = new ArrayList<>();
       aggregates.add(max("row").as("last"));
       aggregates.add(min(when(error().isNotNull(), col("row"))).as("problem"));
@@ -397,9 +489,9 @@ final class RiskInputs {
             .typed("spot", DataTypes.DoubleType)
             .typed("volatility", DataTypes.DoubleType)
             .typed("rate", DataTypes.DoubleType);
-    Column spot = col("spot").cast("double");
-    Column volatility = col("volatility").cast("double");
-    Column rate = col("rate").cast("double");
+    Column spot = col("spot").try_cast("double");
+    Column volatility = col("volatility").try_cast("double");
+    Column rate = col("rate").try_cast("double");
     checks
         .add(
             "spot",
@@ -409,6 +501,10 @@ final class RiskInputs {
             "volatility",
             volatility.lt(0),
             concat(lit("negative volatility "), volatility.cast("string")))
+        .add(
+            "volatility",
+            volatility.equalTo(Double.POSITIVE_INFINITY),
+            concat(lit("volatility must be finite, is "), volatility.cast("string")))
         .add(
             "volatility",
             volatility.plus(lowestVolShock).leq(0).or(volatility.isNaN()),
@@ -465,7 +561,7 @@ final class RiskInputs {
   private static Dataset<Row> checkedCorrelations(
       Dataset<Row> raw, String name, Market market, String marketName)
       throws InvalidInputException {
-    Column correlation = col("correlation").cast("double");
+    Column correlation = col("correlation").try_cast("double");
     Checks checks =
         new Checks(name)
             .typed("underlying1", DataTypes.StringType)
@@ -585,8 +681,8 @@ final class RiskInputs {
         instrument.isin(
             PathContracts.Kind.DISCRETE_BARRIER.instrument,
             PathContracts.Kind.DAILY_BARRIER.instrument);
-    Column quantity = col("quantity").cast("double");
-    Column maturity = col("maturity").cast("date");
+    Column quantity = col("quantity").try_cast("double");
+    Column maturity = col("maturity").try_cast("date");
     Column type = lower(trim(col("type")));
     String instruments =
         VANILLA
@@ -643,7 +739,7 @@ final class RiskInputs {
           level[0],
           needed.and(not(market.known(col(level[0])))),
           concat(lit("unknown underlying '"), col(level[0]), lit("' (not in " + marketName + ")")));
-      Column strike = col(level[1]).cast("double");
+      Column strike = col(level[1]).try_cast("double");
       checks.add(
           level[1],
           needed.and(strike.leq(0).or(strike.isNaN()).or(strike.equalTo(Double.POSITIVE_INFINITY))),
@@ -738,7 +834,7 @@ final class RiskInputs {
             lit(") are not a positive semi-definite matrix (its determinant is "),
             determinant.cast("string"),
             lit(")")));
-    checks.failOnFirst(joined, col("id").cast("long"), "id", "position ids are unique");
+    checks.failOnFirst(joined, col("id").try_cast("long"), "id", "position ids are unique");
     return joined.select(
         col("id").cast("long").as("id"),
         col("book"),

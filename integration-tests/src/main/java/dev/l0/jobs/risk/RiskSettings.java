@@ -155,6 +155,14 @@ record RiskSettings(
               + PathContracts.SOBOL_BITS
               + " bits)");
     }
+    for (double shock : settings.spotShocks) {
+      if (!(shock > -1.0)) {
+        throw new UsageException(
+            "risk.scenarios.spotShocks: a shock of "
+                + shock
+                + " takes spots to zero or below (spot * (1 + shock)); each must be above -1");
+      }
+    }
     if (settings.portfolio.isPresent() != settings.market.isPresent()) {
       throw new UsageException(
           "give both a portfolio and a market (or neither, for the synthetic inputs)");

@@ -29,8 +29,10 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -535,6 +537,124 @@ class RiskBatchJobTest {
         portfolio,
         write(noVolatility),
         file + ": missing column 'volatility' (columns: underlying, spot, rate)");
+  }
+
+  /**
+   * A value that is not a number or a date is bad input at its row and column under Spark's ANSI
+   * casts (the default since Spark 4), which throw where a cast fails: not a run that fails with
+   * Spark's CAST_INVALID_INPUT (exit 1). With and without the barrier columns, whose checks Spark
+   * evaluates differently.
+   */
+  @Test
+  void aValueThatIsNotANumberOrADateIsBadInputAtItsRowAndColumn() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    List<String> withBarrierColumns = new ArrayList<>(List.of(PATH_HEADER));
+    portfolioLines().stream().skip(1).map(l -> l + ",,,,").forEach(withBarrierColumns::add);
+    for (List<String> lines : List.of(portfolioLines(), withBarrierColumns)) {
+      String tail = lines == withBarrierColumns ? ",,,," : "";
+      assertBadInput(
+          lines(lines, 3, "2,EQ-B,vanilla,U1,ten,40,2027-01-01,call" + tail),
+          market,
+          file + ": row 3, column 'quantity': 'ten' is not a double");
+      assertBadInput(
+          lines(lines, 5, "4,EQ-B,vanilla,U1,10,40,2027-02-30,call" + tail),
+          market,
+          file + ": row 5, column 'maturity': '2027-02-30' is not a date");
+      assertBadInput(
+          lines(lines, 2, "1.5,EQ-B,vanilla,U1,10,40,2027-01-01,call" + tail),
+          market,
+          file + ": row 2, column 'id': '1.5' is not a bigint");
+    }
+    assertBadInput(
+        portfolio,
+        lines(marketLines(), 3, "U2,n/a,0.3,0.01"),
+        file + ": row 3, column 'spot': 'n/a' is not a double");
+  }
+
+  /**
+   * A CSV record with fewer or more fields than the header is bad input at its row, with its text:
+   * not a failed read (Spark's MALFORMED_RECORD_IN_PARSING, exit 1).
+   */
+  @Test
+  void aRecordWhoseFieldsDoNotMatchTheHeaderIsBadInputAtItsRow() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    assertBadInput(
+        lines(portfolioLines(), 4, "3,EQ-B,vanilla,U1,10,40,2027-01-01"),
+        market,
+        file
+            + ": row 4: its fields do not match the header's 8 columns:"
+            + " '3,EQ-B,vanilla,U1,10,40,2027-01-01'");
+    assertBadInput(
+        portfolio,
+        lines(marketLines(), 2, "U1,42.5,0.35,0.01,7"),
+        file + ": row 2: its fields do not match the header's 4 columns: 'U1,42.5,0.35,0.01,7'");
+  }
+
+  /**
+   * A portfolio file with a header and no rows is bad input: not a run that fails computing the VaR
+   * of no scenario P&L (exit 1).
+   */
+  @Test
+  void aPortfolioWithNoPositionsIsBadInput() throws Exception {
+    assertBadInput(
+        write(portfolioLines().subList(0, 1)),
+        market,
+        folder.resolve("bad.csv") + ": no positions (the file has no rows)");
+  }
+
+  /**
+   * An infinite volatility is bad input, as an infinite spot is: not prices of NaN that fail the
+   * run when the report draws them (exit 1).
+   */
+  @Test
+  void anInfiniteVolatilityIsBadInput() throws Exception {
+    assertBadInput(
+        portfolio,
+        lines(marketLines(), 2, "U1,42.5,Infinity,0.01"),
+        folder.resolve("bad.csv")
+            + ": row 2, column 'volatility': volatility must be finite, is Infinity");
+  }
+
+  /**
+   * Inputs that pass their checks but value a position at infinity (a quantity of 1e308 times a
+   * price) are bad input naming the position, and nothing is written: not a run that fails when the
+   * report draws the infinite P&L (exit 1, JFreeChart's 'Must be finite.').
+   */
+  @Test
+  void aValuationThatIsNotFiniteIsBadInputNamingThePosition() throws Exception {
+    Path out = folder.resolve("out-not-finite");
+    Run run =
+        run(out, lines(portfolioLines(), 3, "2,EQ-B,vanilla,U1,1e308,40,2027-01-01,call"), market);
+    assertEquals(RiskBatchJob.EXIT_BAD_INPUT, run.exit(), run.err());
+    String prefix =
+        "risk-batch: bad input: "
+            + folder.resolve("bad.csv")
+            + ": id 2: its valuation is not finite (quantity 1.0E308, price ";
+    assertTrue(run.err().startsWith(prefix), run.err());
+    assertTrue(run.err().endsWith(", PV Infinity)\nrisk-batch: nothing written\n"), run.err());
+    assertFalse(Files.exists(out.resolve("positions")), "nothing is written");
+  }
+
+  /**
+   * A Parquet column of a type that is neither the value's nor text is bad input naming the column
+   * and its type: not a boolean quantity valued as 1.0 and 0.0 (Spark casts it), nor a date column
+   * of integers that fails the run with Spark's cast error (exit 1).
+   */
+  @Test
+  void aParquetColumnOfAnotherTypeIsBadInputNamingItsType() throws Exception {
+    Dataset<Row> csv = spark.read().option("header", "true").csv(portfolio.toString());
+    Path booleanQuantity = folder.resolve("boolean-quantity.parquet");
+    csv.withColumn("quantity", functions.col("quantity").notEqual("0"))
+        .write()
+        .parquet(booleanQuantity.toString());
+    assertBadInput(
+        booleanQuantity,
+        market,
+        booleanQuantity + ": column 'quantity' has type boolean, not double or text");
+    Path intMaturity = folder.resolve("int-maturity.parquet");
+    csv.withColumn("maturity", functions.lit(20270101)).write().parquet(intMaturity.toString());
+    assertBadInput(
+        intMaturity, market, intMaturity + ": column 'maturity' has type int, not date or text");
   }
 
   // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same

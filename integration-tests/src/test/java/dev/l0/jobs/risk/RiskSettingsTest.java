@@ -1,0 +1,45 @@
+package dev.l0.jobs.risk;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The risk batch's settings: values a run could not use are usage errors naming their key. */
+class RiskSettingsTest {
+  @TempDir Path folder;
+
+  RiskSettings parse(String line) throws IOException, RiskSettings.UsageException {
+    Path config = Files.writeString(folder.resolve("risk.properties"), line + "\n");
+    return RiskSettings.parse(new String[] {"--config", config.toString()});
+  }
+
+  /**
+   * A spot shock of -1 or below takes every spot to zero or below (spot * (1 + shock)), where the
+   * prices are NaN: a usage error (exit 2), not a run that values positions at NaN.
+   */
+  @Test
+  void aSpotShockThatTakesSpotsToZeroOrBelowIsAUsageError() throws Exception {
+    String[][] grids = {{"-2:0.25:10", "-2.0"}, {"-1:0.25:10", "-1.0"}, {"0.5:-1.5:3", "-1.5"}};
+    for (String[] grid : grids) {
+      RiskSettings.UsageException e =
+          assertThrows(
+              RiskSettings.UsageException.class,
+              () -> parse("risk.scenarios.spotShocks=" + grid[0]),
+              grid[0]);
+      assertEquals(
+          "risk.scenarios.spotShocks: a shock of "
+              + grid[1]
+              + " takes spots to zero or below (spot * (1 + shock)); each must be above -1",
+          e.getMessage());
+    }
+    assertArrayEquals(
+        new double[] {-0.99, 0.0, 0.99},
+        parse("risk.scenarios.spotShocks=-0.99:0.99:3").spotShocks());
+  }
+}
