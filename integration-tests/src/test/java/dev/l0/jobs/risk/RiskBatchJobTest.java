@@ -1147,26 +1147,35 @@ class RiskBatchJobTest {
   @Test
   void severalProblemsInOneInputNameTheEarliestRowsFirstProblem() throws Exception {
     String file = folder.resolve("bad.csv").toString();
-    List<String> repeatThenNull = portfolioLines();
-    repeatThenNull.set(3, "1,EQ-B,vanilla,U1,10,40,2027-01-01,call");
-    repeatThenNull.set(7, "6,EQ-B,vanilla,U1,,40,2027-01-01,call");
-    assertBadInput(write(repeatThenNull), market, file + ": row 7, column 'quantity': null");
-    List<String> twoRows = portfolioLines();
-    twoRows.set(4, "3,EQ-B,vanilla,U9,10,40,2027-01-01,call");
-    twoRows.set(7, "6,EQ-B,vanilla,U1,,40,2027-01-01,call");
     assertBadInput(
-        write(twoRows),
+        lines(
+            portfolioLines(),
+            3,
+            "1,EQ-B,vanilla,U1,10,40,2027-01-01,call",
+            7,
+            "6,EQ-B,vanilla,U1,,40,2027-01-01,call"),
+        market,
+        file + ": row 7, column 'quantity': null");
+    assertBadInput(
+        lines(
+            portfolioLines(),
+            4,
+            "3,EQ-B,vanilla,U9,10,40,2027-01-01,call",
+            7,
+            "6,EQ-B,vanilla,U1,,40,2027-01-01,call"),
         market,
         file + ": row 4, column 'underlying': unknown underlying 'U9' (not in " + market + ")");
     assertBadInput(
         lines(portfolioLines(), 4, "3,EQ-B,vanilla,U9,,40,2027-01-01,call"),
         market,
         file + ": row 4, column 'quantity': null");
-    List<String> twoRepeats = portfolioLines();
-    twoRepeats.set(5, "2,EQ-B,vanilla,U1,10,40,2027-01-01,call");
-    twoRepeats.set(6, "0,EQ-B,vanilla,U1,10,40,2027-01-01,call");
     assertBadInput(
-        write(twoRepeats),
+        lines(
+            portfolioLines(),
+            5,
+            "2,EQ-B,vanilla,U1,10,40,2027-01-01,call",
+            6,
+            "0,EQ-B,vanilla,U1,10,40,2027-01-01,call"),
         market,
         file + ": row 5, column 'id': 2 appears again (position ids are unique)");
     Path pathPortfolio = Files.write(folder.resolve("path-portfolio.csv"), pathPortfolioLines());
@@ -1181,9 +1190,20 @@ class RiskBatchJobTest {
   }
 
   static Path lines(List<String> lines, int row, String replacement) throws IOException {
+    return write(replaced(lines, row, replacement));
+  }
+
+  /** {@code lines} with two rows replaced, written. */
+  static Path lines(
+      List<String> lines, int row, String replacement, int otherRow, String otherReplacement)
+      throws IOException {
+    return write(replaced(replaced(lines, row, replacement), otherRow, otherReplacement));
+  }
+
+  private static List<String> replaced(List<String> lines, int row, String replacement) {
     List<String> changed = new ArrayList<>(lines);
     changed.set(row, replacement);
-    return write(changed);
+    return changed;
   }
 
   static Path write(List<String> lines) throws IOException {
