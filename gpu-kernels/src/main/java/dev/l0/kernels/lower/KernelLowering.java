@@ -23,12 +23,16 @@ public final class KernelLowering {
 
   /**
    * {@code kernel} in the program's terms, for messages: its SOAC as written, where, and in which
-   * function, e.g. {@code the reduce at 3:5 in main} (never the optimiser's names).
+   * function, e.g. {@code the reduce at 3:5 in main} (never the optimiser's names), and the other
+   * SOACs fused into it, e.g. {@code the map at 2:4 in main (fused with the map at 3:4)}: what a
+   * backend rejects may be in any of them.
    */
   public static String asWritten(KernelPlan.Kernel kernel) {
-    return SourcePositions.asWritten((Exp.Soac) kernel.statement().exp())
+    Exp.Soac soac = (Exp.Soac) kernel.statement().exp();
+    return SourcePositions.asWritten(soac)
         + " in "
-        + kernel.function();
+        + kernel.function()
+        + SourcePositions.fusedWith(soac).map(others -> " (fused with " + others + ")").orElse("");
   }
 
   /**

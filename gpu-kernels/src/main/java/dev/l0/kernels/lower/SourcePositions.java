@@ -5,6 +5,7 @@ import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -46,10 +47,27 @@ final class SourcePositions {
 
   /** The L0 name of the SOAC a program wrote that became {@code soac}. */
   static String l0Name(Exp.Soac soac) {
-    if (soac instanceof Exp.Screma s) {
-      return s.isMap() ? "map" : s.scans() ? "scan" : "reduce";
+    return soac instanceof Exp.Screma s ? s.writtenName() : "filter";
+  }
+
+  /**
+   * The other SOACs of the program that fusion made part of {@code soac}, as written, e.g. {@code
+   * the map at 3:4 and the reduce at 5:2}; empty where there are none.
+   */
+  static Optional<String> fusedWith(Exp.Soac soac) {
+    if (!(soac instanceof Exp.Screma s) || s.alsoWritten().isEmpty()) {
+      return Optional.empty();
     }
-    return "filter";
+    List<String> named =
+        s.alsoWritten().stream()
+            .map(w -> "the " + w.soac() + " at " + lineAndColumn(w.pos()))
+            .toList();
+    return Optional.of(
+        named.size() == 1
+            ? named.get(0)
+            : String.join(", ", named.subList(0, named.size() - 1))
+                + " and "
+                + named.get(named.size() - 1));
   }
 
   /** {@code line:column}, or {@code line N} for a position with no column (DSL code). */

@@ -120,17 +120,18 @@ class HostRunnerTest {
     L0CompileError error =
         assertThrows(L0CompileError.class, () -> HostRunner.compile(p2, new RejectingExecutor()));
     assertEquals(
-        "cannot lower the map at 17:9 in main to kernels for the rejecting backend: this"
-            + " test rejects map{map{redomap}}",
+        "cannot lower the map at 17:9 in main (fused with the map at 14:14, the map at 15:15 and"
+            + " the map at 16:19) to kernels for the rejecting backend: this test rejects"
+            + " map{map{redomap}}",
         error.detail(),
         error.getMessage());
   }
 
   /**
    * A kernel the JVM backend cannot lower is named as the program wrote it: the SOAC's L0 name (a
-   * fused reduce of a map is the reduce), its line and column and its function, after the position
-   * of the construct it cannot lower; none of the optimiser's names (its fresh variables, its
-   * kernel structure) appear.
+   * fused reduce of a map is the reduce, fused with the map), its line and column and its function,
+   * after the position of the construct it cannot lower; none of the optimiser's names (its fresh
+   * variables, its kernel structure) appear.
    */
   @Test
   void aKernelTheJvmBackendCannotLowerIsNamedAsTheProgramWroteIt() {
@@ -143,7 +144,8 @@ class HostRunnerTest {
         jvmRejection(
             fib + "fun [i32] main([i32] xs) =\n  map(fn i32 (i32 x) => fib(x) + 1, xs)\n"));
     assertEquals(
-        "fib.l0:3:3: cannot lower the reduce at 3:3 in main" + notInlined,
+        "fib.l0:3:3: cannot lower the reduce at 3:3 in main (fused with the map at 3:19)"
+            + notInlined,
         jvmRejection(
             fib
                 + "fun i32 main([i32] xs) =\n"
@@ -159,6 +161,24 @@ class HostRunnerTest {
         jvmRejection(
             "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => let a = copy(iota(x)) in let b = a"
                 + " with [0] <- 1 in reduce(op +, 0, b), xs)\n"));
+  }
+
+  /**
+   * Two maps of one array fused into one kernel (horizontally): a construct the backend cannot
+   * lower in the second is named with both maps, since the kernel holds both; before, the message
+   * named only the first, which lowers fine.
+   */
+  @Test
+  void aKernelFusedFromSeveralSoacsNamesEachAsWritten() {
+    assertEquals(
+        "fib.l0:3:62: cannot lower the map at 2:4 in main (fused with the map at 3:4) to kernels for"
+            + " the jvm backend: an array inside a kernel thread whose size depends on values the"
+            + " kernel computes, so the host cannot bound it before the kernel runs",
+        jvmRejection(
+            "fun {[i32], [i32]} main([i32] xs) =\n"
+                + "  {map(fn i32 (i32 x) => x + 1, xs),\n"
+                + "   map(fn i32 (i32 x) => size(0, filter(fn bool (i32 j) => j > 1, iota(x))),"
+                + " xs)}\n"));
   }
 
   private static String jvmRejection(String text) {

@@ -111,7 +111,8 @@ final class ClusterJoin {
     List<SubExp> inputs = new ArrayList<>(f.inputs());
     inputs.addAll(g.inputs());
     Exp.Screma joined =
-        Exp.Screma.map(FusionRules.joined(f.function(), 0, g.function(), 0), inputs, f.pos());
+        Exp.Screma.map(FusionRules.joined(f.function(), 0, g.function(), 0), inputs, f.pos())
+            .fusedFrom(g);
     return new Stm(
         concat(first.pattern(), second.pattern()),
         certificatesOf(first, second),

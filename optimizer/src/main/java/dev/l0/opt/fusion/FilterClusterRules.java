@@ -14,7 +14,6 @@ import dev.l0.opt.ir.NameSource;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
-import dev.l0.opt.pass.Renamer;
 import dev.l0.semantics.ArrayOperations;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,11 +58,12 @@ final class FilterClusterRules {
    */
   static Optional<Stm> filterMapIntoReduction(Stm producer, Stm consumer, NameSource names) {
     Exp.FilterMap h = (Exp.FilterMap) producer.exp();
-    Exp.Screma reduction = asRedomap((Exp.Soac) consumer.exp(), names);
+    Exp.Screma reduction = FusionRules.asRedomap((Exp.Soac) consumer.exp(), names);
     Lambda fold = foldKept(h, producer.pattern(), reduction, false, names);
     Exp.Screma fused =
         Exp.Screma.redomap(
-            reduction.combine(), fold, reduction.neutral(), h.inputs(), reduction.pos());
+                reduction.combine(), fold, reduction.neutral(), h.inputs(), reduction.pos())
+            .fusedFrom(reduction);
     return Optional.of(new Stm(consumer.pattern(), certificatesOf(producer, consumer), fused));
   }
 
@@ -75,7 +75,7 @@ final class FilterClusterRules {
    */
   static Optional<Stm> reductionInFilterPass(Stm producer, Stm consumer, NameSource names) {
     Exp.FilterMap h = (Exp.FilterMap) producer.exp();
-    Exp.Screma reduction = asRedomap((Exp.Soac) consumer.exp(), names);
+    Exp.Screma reduction = FusionRules.asRedomap((Exp.Soac) consumer.exp(), names);
     Lambda fold = foldKept(h, producer.pattern(), reduction, true, names);
     List<Ident> pattern = new ArrayList<>(consumer.pattern());
     pattern.addAll(producer.pattern());
@@ -103,15 +103,6 @@ final class FilterClusterRules {
       filters.add(h.filterOf(r));
     }
     return filters.size() == 1;
-  }
-
-  /** A reduce as the redomap it is (a renamed copy of its operator folds), a redomap as itself. */
-  private static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
-    if (reduction instanceof Exp.Screma r && r.isReduce()) {
-      return Exp.Screma.redomap(
-          r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos());
-    }
-    return (Exp.Screma) reduction;
   }
 
   /**

@@ -87,7 +87,8 @@ final class FusionRules {
     Lambda f =
         operatorServesTwice ? Renamer.fresh(consumer.rowFunction(), names) : consumer.rowFunction();
     Composed k = compose(producer, outputs, f, consumer.accumulators(), consumer.inputs());
-    return consumer.withRowFunction(k.function, k.inputs);
+    Exp.Soac fused = consumer.withRowFunction(k.function, k.inputs);
+    return fused instanceof Exp.Screma s ? s.fusedFrom(producer) : fused;
   }
 
   private record Composed(Lambda function, List<SubExp> inputs) {}
@@ -176,11 +177,12 @@ final class FusionRules {
     List<Ident> params = new ArrayList<>(accs);
     params.addAll(p.params());
     return Exp.Screma.redomap(
-        combine,
-        new Lambda(params, guarded, fold.returnTypes()),
-        neutral,
-        producer.inputs(),
-        consumer instanceof Exp.Screma r && r.isReduce() ? r.pos() : ((Exp.Screma) consumer).pos());
+            combine,
+            new Lambda(params, guarded, fold.returnTypes()),
+            neutral,
+            producer.inputs(),
+            ((Exp.Screma) consumer).pos())
+        .fusedFrom(consumer);
   }
 
   /**
@@ -250,8 +252,8 @@ final class FusionRules {
     second.certificates().stream().filter(x -> !certs.contains(x)).forEach(certs::add);
     Exp.Screma pass =
         a.mapOutputs() + b.mapOutputs() == 0
-            ? Exp.Screma.redomap(combine, fold, neutral, inputs, a.pos())
-            : Exp.Screma.withMapOutputs(combine, fold, neutral, inputs, a.pos());
+            ? Exp.Screma.redomap(combine, fold, neutral, inputs, a.pos()).fusedFrom(a, b)
+            : Exp.Screma.withMapOutputs(combine, fold, neutral, inputs, a.pos()).fusedFrom(a, b);
     return new Stm(pattern, certs, mergeDuplicateInputs(pass));
   }
 
@@ -259,10 +261,11 @@ final class FusionRules {
    * A reduce as the redomap it is (a renamed copy of its operator folds), a redomap, screma or map
    * as itself.
    */
-  private static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
+  static Exp.Screma asRedomap(Exp.Soac reduction, NameSource names) {
     if (reduction instanceof Exp.Screma r && r.isReduce()) {
       return Exp.Screma.redomap(
-          r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos());
+              r.operator(), Renamer.fresh(r.operator(), names), r.neutral(), r.inputs(), r.pos())
+          .fusedFrom(r);
     }
     return (Exp.Screma) reduction;
   }

@@ -598,7 +598,7 @@ public final class IndexFunctionFusion {
           retypedNest(inner, inner.inputs(), innerInputTypes, rowTypes, levels - 1);
       body = new Body(List.of(new Stm(pattern, retyped)), body.result());
     }
-    return Exp.Screma.map(new Lambda(params, body, rowTypes), inputs, m.pos());
+    return Exp.Screma.map(new Lambda(params, body, rowTypes), inputs, m.pos()).fusedFrom(m);
   }
 
   private static Dim outerDim(Type t) {

@@ -217,7 +217,8 @@ public final class Iswim {
               stms.add(
                   new Stm(
                       results,
-                      FusionRules.mergeDuplicateInputs(Exp.Screma.map(h, mapped, c.pos()))));
+                      FusionRules.mergeDuplicateInputs(
+                          Exp.Screma.map(h, mapped, c.pos()).fusedFrom(c))));
               return new Body(stms, results.stream().map(id -> (SubExp) id.var()).toList());
             },
             resultTypes,

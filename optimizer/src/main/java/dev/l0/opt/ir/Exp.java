@@ -7,6 +7,7 @@ import dev.l0.ir.ScalarType;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Function;
 
@@ -712,6 +713,10 @@ public sealed interface Exp {
    * binds the final accumulators followed by one array per such value, of the rows' outer size
    * ({@link #withMapOutputs}); horizontal fusion makes one of a reduction and a map of one array
    * ({@code FUSE-HORIZONTAL-MAP}), so one pass gives both. The keyword calls it {@code screma}.
+   *
+   * <p>{@code alsoWritten} are the other maps, reduces and scans of the program that fusion made
+   * part of this one ({@link #fusedFrom}), in source order: messages about the kernel name each of
+   * them, since what a backend rejects may be in any.
    */
   record Screma(
       Yield yields,
@@ -719,8 +724,12 @@ public sealed interface Exp {
       Lambda fold,
       List<SubExp> neutral,
       List<SubExp> inputs,
-      SourcePos pos)
+      SourcePos pos,
+      List<Written> alsoWritten)
       implements Soac {
+
+    /** A map, reduce or scan as the program wrote it: its L0 name and where its keyword is. */
+    public record Written(String soac, SourcePos pos) {}
 
     /**
      * The combining operator of a map, which has none, and of an unfused reduce or scan, whose fold
@@ -741,12 +750,56 @@ public sealed interface Exp {
     public Screma {
       neutral = List.copyOf(neutral);
       inputs = List.copyOf(inputs);
+      alsoWritten = List.copyOf(alsoWritten);
       if (yields == Yield.ROWS && !neutral.isEmpty()) {
         throw new IllegalArgumentException("a map has no accumulators");
       }
       if (yields == Yield.ROWS && !combine.equals(NO_COMBINE)) {
         throw new IllegalArgumentException("a map has no combining operator");
       }
+    }
+
+    /** A screma that fusion made of nothing else: where it was written is {@code pos} alone. */
+    public Screma(
+        Yield yields,
+        Lambda combine,
+        Lambda fold,
+        List<SubExp> neutral,
+        List<SubExp> inputs,
+        SourcePos pos) {
+      this(yields, combine, fold, neutral, inputs, pos, List.of());
+    }
+
+    /**
+     * This screma, which fusion made of {@code parts} (this one's own statement among them or not):
+     * it also names where each part, and whatever each was fused from, was written, other than at
+     * its own {@link #pos}. A filter has no position of its own, so it adds none.
+     */
+    public Screma fusedFrom(Soac... parts) {
+      List<Written> written = new ArrayList<>(alsoWritten);
+      for (Soac part : parts) {
+        if (part instanceof Screma s) {
+          written.add(new Written(s.writtenName(), s.pos()));
+          written.addAll(s.alsoWritten());
+        }
+      }
+      List<Written> others =
+          written.stream()
+              .filter(w -> !w.pos().equals(SourcePos.NONE) && !w.pos().equals(pos))
+              .distinct()
+              .sorted(
+                  Comparator.comparingInt((Written w) -> w.pos().line())
+                      .thenComparingInt(w -> w.pos().column()))
+              .toList();
+      return new Screma(yields, combine, fold, neutral, inputs, pos, others);
+    }
+
+    /**
+     * The L0 name of the SOAC the program wrote that became this screma: a map, or a fused redomap
+     * or screma the reduce and a scanomap the scan it was written as.
+     */
+    public String writtenName() {
+      return isMap() ? "map" : scans() ? "scan" : "reduce";
     }
 
     /**
@@ -897,7 +950,8 @@ public sealed interface Exp {
 
     @Override
     public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Screma(yields, combine, fold, mapAll(neutral, f), mapAll(inputs, f), pos);
+      return new Screma(
+          yields, combine, fold, mapAll(neutral, f), mapAll(inputs, f), pos, alsoWritten);
     }
 
     @Override
@@ -908,7 +962,13 @@ public sealed interface Exp {
     @Override
     public Exp mapLambdas(Function<Lambda, Lambda> f) {
       return new Screma(
-          yields, fused() ? f.apply(combine) : NO_COMBINE, f.apply(fold), neutral, inputs, pos);
+          yields,
+          fused() ? f.apply(combine) : NO_COMBINE,
+          f.apply(fold),
+          neutral,
+          inputs,
+          pos,
+          alsoWritten);
     }
 
     @Override
@@ -928,7 +988,8 @@ public sealed interface Exp {
      */
     @Override
     public Soac withRowFunction(Lambda f, List<SubExp> newInputs) {
-      return new Screma(yields, isMap() ? NO_COMBINE : combiner(), f, neutral, newInputs, pos);
+      return new Screma(
+          yields, isMap() ? NO_COMBINE : combiner(), f, neutral, newInputs, pos, alsoWritten);
     }
   }
 }

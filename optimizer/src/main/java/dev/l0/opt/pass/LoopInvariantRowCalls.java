@@ -172,7 +172,7 @@ public final class LoopInvariantRowCalls implements Pass {
           return map;
         }
         Lambda rebuilt = new Lambda(params, new Body(stms, f.body().result()), f.returnTypes());
-        return Exp.Screma.map(rebuilt, inputs, map.pos());
+        return Exp.Screma.map(rebuilt, inputs, map.pos()).fusedFrom(map);
       }
 
       /**

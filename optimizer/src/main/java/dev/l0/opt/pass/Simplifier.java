@@ -527,7 +527,8 @@ public final class Simplifier implements Pass {
       return new Stm(
           pattern,
           stm.certificates(),
-          Exp.Screma.map(new Lambda(f.params(), f.body(), returns), m.inputs(), m.pos()));
+          Exp.Screma.map(new Lambda(f.params(), f.body(), returns), m.inputs(), m.pos())
+              .fusedFrom(m));
     }
 
     /**
@@ -609,7 +610,8 @@ public final class Simplifier implements Pass {
       }
       Lambda f =
           new Lambda(m.function().params(), new Body(m.function().body().stms(), results), returns);
-      return new Stm(pattern, stm.certificates(), Exp.Screma.map(f, m.inputs(), m.pos()));
+      return new Stm(
+          pattern, stm.certificates(), Exp.Screma.map(f, m.inputs(), m.pos()).fusedFrom(m));
     }
   }
 }
