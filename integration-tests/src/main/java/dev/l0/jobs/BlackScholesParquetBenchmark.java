@@ -34,22 +34,31 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * Parquet, priced by the thesis's P0 as an L0 pipeline and by the same formula written as Spark SQL
  * expressions, in one run on {@code local[2]}. The options are written to Parquet in a temporary
  * folder once; each variant then runs {@value #WARMUPS} untimed and {@value #RUNS} timed queries
- * (alternating), each reading the Parquet files and aggregating {@code sum(price), count(*)}, so
- * neither the output nor a collect dominates; a third query in each round reads the same columns
- * without pricing ({@link #scanOnlyValue}, the floor of a row-wise Spark SQL query), and a fourth
- * only decodes the scan's column batches ({@link #timedDecode}, the floor of the L0 pipeline).
- * Spark has no {@code erf}, and P0 does not use one: its normal CDF is the Abramowitz-Stegun
- * polynomial, written here with the same operations in the same order, and Spark's {@code exp},
- * {@code log} and {@code sqrt} are {@code StrictMath} like L0's, so the two should agree bit for
- * bit; every price is compared. Prints JSON lines: one per timed query, then a summary with the
- * machine (cores, Java, load average), the best times, their ratio, the comparison and the plan the
- * L0 query's aggregate ran with ({@code spark.l0.aggregate.fused}, as a system property, switches
- * the fused partial aggregate off). Usage: {@code BlackScholesParquetBenchmark [OPTIONS]}.
+ * (alternating: a round runs each variant once), each reading the Parquet files and aggregating
+ * {@code sum(price), count(*)}, so neither the output nor a collect dominates; a third query in
+ * each round reads the same columns without pricing ({@link #scanOnlyValue}, the floor of a
+ * row-wise Spark SQL query), and a fourth only decodes the scan's column batches ({@link
+ * #timedDecode}, the floor of the L0 pipeline). Spark has no {@code erf}, and P0 does not use one:
+ * its normal CDF is the Abramowitz-Stegun polynomial, written here with the same operations in the
+ * same order, and Spark's {@code exp}, {@code log} and {@code sqrt} are {@code StrictMath} like
+ * L0's, so the two should agree bit for bit; every price is compared. Prints JSON lines: one per
+ * timed query, then a summary with the machine (cores, Java, load average), the best times, their
+ * ratio, the comparison and the plan the L0 query's aggregate ran with ({@code
+ * spark.l0.aggregate.fused}, as a system property, switches the fused partial aggregate off).
+ * Usage: {@code BlackScholesParquetBenchmark [OPTIONS]}.
  */
 public final class BlackScholesParquetBenchmark {
   static final long DEFAULT_OPTIONS = 10_000_000L;
-  static final int WARMUPS = 1;
-  static final int RUNS = 5;
+
+  /**
+   * Untimed rounds first: in a series of 12 rounds after one, every variant still got faster until
+   * about the eighth (the JIT compiler was still compiling Spark's own code on the 2-core VM; the
+   * L0 query 0.54 s in the first, 0.33-0.35 s from the eighth, Spark SQL 0.97 s and 0.74-0.82 s),
+   * so fewer would time the JIT compiler more than either way of pricing.
+   */
+  static final int WARMUPS = 4;
+
+  static final int RUNS = 8;
   static final String BENCHMARK = "spark_blackscholes_parquet";
 
   private BlackScholesParquetBenchmark() {}
@@ -169,10 +178,14 @@ public final class BlackScholesParquetBenchmark {
             .add("l0_pipeline_median_cpu_s", median(l0Cpu))
             .add("l0_aggregate_unfused_median_cpu_s", median(unfusedCpu))
             .add("parquet_write_s", writeSeconds)
+            .add("warmup_rounds", WARMUPS)
             .add("runs", RUNS)
             .add("l0_pipeline_best_s", l0Best)
             .add("spark_sql_best_s", sqlBest)
             .add("ratio_l0_vs_sql", l0Best / sqlBest)
+            .add("l0_pipeline_median_s", median(l0Seconds))
+            .add("spark_sql_median_s", median(sqlSeconds))
+            .add("ratio_of_medians_l0_vs_sql", median(l0Seconds) / median(sqlSeconds))
             .add("spark_scan_only_best_s", scanBest)
             .add("ratio_scan_only_vs_sql", scanBest / sqlBest)
             .add("parquet_decode_only_best_s", decodeBest)
