@@ -51,10 +51,12 @@ public final class BlackScholesParquetBenchmark {
   static final long DEFAULT_OPTIONS = 10_000_000L;
 
   /**
-   * Untimed rounds first: in a series of 12 rounds after one, every variant still got faster until
-   * about the eighth (the JIT compiler was still compiling Spark's own code on the 2-core VM; the
-   * L0 query 0.54 s in the first, 0.33-0.35 s from the eighth, Spark SQL 0.97 s and 0.74-0.82 s),
-   * so fewer would time the JIT compiler more than either way of pricing.
+   * Untimed rounds first: in a series of 12 timed rounds after one untimed round, every variant
+   * still got faster until about the eighth (the JIT compiler was still compiling Spark's own code
+   * on the 2-core VM): the L0 query took 0.54 s in the first and 0.33-0.38 s from the eighth on,
+   * Spark SQL 0.97 s and 0.74-0.92 s
+   * (bench/results/2026-11-27-s16-parquet-12-round-series-2core.json). With fewer, the best times
+   * measure the JIT compiler more than either way of pricing.
    */
   static final int WARMUPS = 4;
 
