@@ -14,7 +14,6 @@ import dev.l0.kernels.report.JsonLine;
 import dev.l0.spark.L0Settings;
 import java.io.IOException;
 import java.io.Serializable;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -82,7 +81,7 @@ public final class BlackScholesParquetBenchmark {
   }
 
   private static void run(SparkSession spark, long n, String parquet) throws IOException {
-    double loadAtStart = loadAverage();
+    double loadAtStart = Machine.loadAverage();
     long writeStart = System.nanoTime();
     generatedOptions(spark, n).write().parquet(parquet);
     double writeSeconds = (System.nanoTime() - writeStart) / 1e9;
@@ -166,9 +165,10 @@ public final class BlackScholesParquetBenchmark {
             .add("options", n)
             .add("master", spark.sparkContext().master())
             .add("partitions", l0Prices.rdd().getNumPartitions())
+            .add("cpu", Machine.cpuModel())
             .add("cores", Runtime.getRuntime().availableProcessors())
             .add("load_average_start", loadAtStart)
-            .add("load_average_end", loadAverage())
+            .add("load_average_end", Machine.loadAverage())
             .add("java", System.getProperty("java.version"))
             .add("spark", spark.version())
             .add("l0_plan", PipelinePlans.pipelineNode(l0Prices))
@@ -198,11 +198,6 @@ public final class BlackScholesParquetBenchmark {
             .add("rows_with_different_bits", comparison.differentBits)
             .add("bit_identical", comparison.differentBits == 0)
             .text());
-  }
-
-  /** The machine's load average over the last minute (other processes compete for the cores). */
-  private static double loadAverage() {
-    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
   /**
@@ -290,12 +285,6 @@ public final class BlackScholesParquetBenchmark {
    */
   private record Timed(double seconds, double cpuSeconds, double sum) {}
 
-  private static double processCpuSeconds() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-            .getProcessCpuTime()
-        / 1e9;
-  }
-
   private static double median(double[] values) {
     double[] sorted = values.clone();
     Arrays.sort(sorted);
@@ -324,11 +313,11 @@ public final class BlackScholesParquetBenchmark {
   }
 
   private static Timed timedAggregate(Dataset<Row> prices, long n) {
-    double cpuStart = processCpuSeconds();
+    double cpuStart = Machine.processCpuSeconds();
     long start = System.nanoTime();
     Row result = aggregate(prices).first();
     double seconds = (System.nanoTime() - start) / 1e9;
-    double cpuSeconds = processCpuSeconds() - cpuStart;
+    double cpuSeconds = Machine.processCpuSeconds() - cpuStart;
     if (result.getLong(1) != n) {
       throw new IllegalStateException("priced " + result.getLong(1) + " options, expected " + n);
     }

@@ -12,7 +12,6 @@ import dev.l0.kernels.report.JsonLine;
 import dev.l0.spark.L0;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
@@ -56,7 +55,7 @@ public final class PathsSparkBenchmark {
   }
 
   private static void run(SparkSession spark, long n) throws IOException {
-    double loadAtStart = loadAverage();
+    double loadAtStart = Machine.loadAverage();
     Dataset<Row> rows =
         spark
             .range(0, n, 1, 4)
@@ -114,7 +113,7 @@ public final class PathsSparkBenchmark {
             .add("partitions", l0.rdd().getNumPartitions())
             .add("cores", Runtime.getRuntime().availableProcessors())
             .add("load_average_start", loadAtStart)
-            .add("load_average_end", loadAverage())
+            .add("load_average_end", Machine.loadAverage())
             .add("java", System.getProperty("java.version"))
             .add("spark", spark.version())
             .add("l0_plan", PipelinePlans.pipelineNode(l0))
@@ -135,10 +134,6 @@ public final class PathsSparkBenchmark {
       throw new IllegalStateException("computed " + result.getLong(1) + " rows, expected " + n);
     }
     return new double[] {seconds, result.getDouble(0)};
-  }
-
-  private static double loadAverage() {
-    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
   static String programText() throws IOException {

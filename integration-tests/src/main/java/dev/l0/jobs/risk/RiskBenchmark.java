@@ -14,11 +14,9 @@ import static org.apache.spark.sql.functions.when;
 
 import dev.l0.jobs.Folders;
 import dev.l0.jobs.JobSessions;
+import dev.l0.jobs.Machine;
 import dev.l0.kernels.report.JsonLine;
 import dev.l0.math.L0Math;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -103,7 +100,7 @@ public final class RiskBenchmark {
 
   private static boolean run(SparkSession spark, RiskSettings settings, String parquet)
       throws Exception {
-    double loadAtStart = loadAverage();
+    double loadAtStart = Machine.loadAverage();
     spark.conf().set(OBJECT_HASH_FALLBACK, "1024");
     RiskInputs.Inputs inputs = RiskInputs.load(spark, settings);
     RiskComputation.marketPositions(inputs, settings).repartition(2).write().parquet(parquet);
@@ -178,10 +175,10 @@ public final class RiskBenchmark {
     for (int run = -WARMUPS; run < RUNS; run++) {
       for (Map.Entry<String, Supplier<List<Row>>> variant : variants.entrySet()) {
         long start = System.nanoTime();
-        long cpuStart = processCpuNanos();
+        double cpuStart = Machine.processCpuSeconds();
         results.put(variant.getKey(), variant.getValue().get());
         double elapsed = (System.nanoTime() - start) / 1e9;
-        double cpu = (processCpuNanos() - cpuStart) / 1e9;
+        double cpu = Machine.processCpuSeconds() - cpuStart;
         if (run >= 0) {
           seconds.get(variant.getKey())[run] = elapsed;
           cpuSeconds.get(variant.getKey())[run] = cpu;
@@ -241,9 +238,9 @@ public final class RiskBenchmark {
             .add("scenarios", settings.scenarioCount())
             .add("master", spark.sparkContext().master())
             .add("cores", Runtime.getRuntime().availableProcessors())
-            .add("cpu", cpuModel())
+            .add("cpu", Machine.cpuModel())
             .add("load_average_start", loadAtStart)
-            .add("load_average_end", loadAverage())
+            .add("load_average_end", Machine.loadAverage())
             .add("java", System.getProperty("java.version"))
             .add("spark", spark.version())
             .add("spark_sql_erf", "Java UDF calling L0Math.erf (Spark SQL has no erf)")
@@ -268,29 +265,6 @@ public final class RiskBenchmark {
 
   private static double best(double[] seconds) {
     return Arrays.stream(seconds).min().orElseThrow();
-  }
-
-  /** The CPU time of all this JVM's threads so far (the queries' tasks, the driver, JIT, GC). */
-  private static long processCpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
-        .getProcessCpuTime();
-  }
-
-  private static double loadAverage() {
-    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-  }
-
-  /** The CPU's model name from {@code /proc/cpuinfo}, or "unknown" where there is none. */
-  private static String cpuModel() {
-    try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-      return lines
-          .filter(line -> line.startsWith("model name"))
-          .map(line -> line.substring(line.indexOf(':') + 1).trim())
-          .findFirst()
-          .orElse("unknown");
-    } catch (IOException | UncheckedIOException e) {
-      return "unknown";
-    }
   }
 
   /**
