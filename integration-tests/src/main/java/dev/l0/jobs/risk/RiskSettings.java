@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -72,6 +73,17 @@ record RiskSettings(
       "usage: l0-job risk-batch [--date YYYY-MM-DD] [--portfolio PATH] [--market PATH]"
           + " [--correlations PATH] [--out DIR] [--master URL] [--config FILE]";
 
+  /** The command line's options and the keys they set ({@code config}: the file to read first). */
+  private static final Map<String, String> OPTIONS =
+      Map.of(
+          "--date", "risk.date",
+          "--portfolio", "risk.portfolio",
+          "--market", "risk.market",
+          "--correlations", "risk.correlations",
+          "--out", "risk.out",
+          "--master", "risk.master",
+          "--config", "config");
+
   /** A command line or config value that cannot be used. */
   static final class UsageException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -87,21 +99,19 @@ record RiskSettings(
     Properties options = new Properties();
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
-      String key =
-          switch (option) {
-            case "--date" -> "risk.date";
-            case "--portfolio" -> "risk.portfolio";
-            case "--market" -> "risk.market";
-            case "--correlations" -> "risk.correlations";
-            case "--out" -> "risk.out";
-            case "--master" -> "risk.master";
-            case "--config" -> "config";
-            default -> throw new UsageException("unknown option '" + option + "'\n" + USAGE);
-          };
-      if (i + 1 >= args.length) {
+      String key = OPTIONS.get(option);
+      if (key == null) {
+        throw new UsageException("unknown option '" + option + "'\n" + USAGE);
+      }
+      if (i + 1 >= args.length || OPTIONS.containsKey(args[i + 1])) {
         throw new UsageException("option " + option + " needs a value\n" + USAGE);
       }
-      options.setProperty(key, args[++i]);
+      String value = args[++i];
+      Object earlier = options.setProperty(key, value);
+      if (earlier != null) {
+        throw new UsageException(
+            "option " + option + " given twice ('" + earlier + "' and '" + value + "')\n" + USAGE);
+      }
     }
     if (options.containsKey("config")) {
       Path file = Path.of(options.getProperty("config"));

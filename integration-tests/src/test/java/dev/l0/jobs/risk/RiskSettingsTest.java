@@ -23,6 +23,29 @@ class RiskSettingsTest {
    * A spot shock of -1 or below takes every spot to zero or below (spot * (1 + shock)), where the
    * prices are NaN: a usage error (exit 2), not a run that values positions at NaN.
    */
+  /**
+   * A wrapper script's --date and the user's would otherwise value the portfolio for the last one
+   * without a word, and an option missing its value would take the next option as its path.
+   */
+  @Test
+  void anOptionGivenTwiceOrFollowedByAnotherOptionIsAUsageError() {
+    RiskSettings.UsageException twice =
+        assertThrows(
+            RiskSettings.UsageException.class,
+            () ->
+                RiskSettings.parse(
+                    new String[] {"--date", "2026-11-26", "--out", "o", "--date", "2026-11-27"}));
+    assertEquals(
+        "option --date given twice ('2026-11-26' and '2026-11-27')",
+        twice.getMessage().lines().findFirst().orElseThrow());
+    RiskSettings.UsageException swallowed =
+        assertThrows(
+            RiskSettings.UsageException.class,
+            () -> RiskSettings.parse(new String[] {"--out", "--master", "local[2]"}));
+    assertEquals(
+        "option --out needs a value", swallowed.getMessage().lines().findFirst().orElseThrow());
+  }
+
   @Test
   void aSpotShockThatTakesSpotsToZeroOrBelowIsAUsageError() throws Exception {
     String[][] grids = {{"-2:0.25:10", "-2.0"}, {"-1:0.25:10", "-1.0"}, {"0.5:-1.5:3", "-1.5"}};
