@@ -93,6 +93,23 @@ record RiskSettings(
     }
   }
 
+  /**
+   * Fails where {@code out}, or the nearest of its parents that exists, is not a folder: found
+   * before Spark starts and the inputs are read, not as the lock file's I/O error after them.
+   */
+  private static void checkOutputFolder(Path out) throws UsageException {
+    Path existing = out.toAbsolutePath();
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing != null && !Files.isDirectory(existing)) {
+      throw new UsageException(
+          "risk.out: "
+              + (existing.equals(out.toAbsolutePath()) ? out : out + ": " + existing)
+              + " is a file, not a folder");
+    }
+  }
+
   /** The settings of {@code args}: the config file of {@code --config} first, then the options. */
   static RiskSettings parse(String[] args) throws UsageException {
     Properties values = new Properties();
@@ -155,6 +172,7 @@ record RiskSettings(
             keys.bump("risk.greeks.spotBump", 0.01, 0.5),
             keys.bump("risk.greeks.volBump", 0.01, 0.5),
             keys.bump("risk.greeks.rateBump", 0.0001, 0.1));
+    checkOutputFolder(settings.out());
     if (settings.monteCarloPaths >= 1 << PathContracts.SOBOL_BITS) {
       throw new UsageException(
           "risk.mc.paths: "

@@ -46,6 +46,26 @@ class RiskSettingsTest {
         "option --out needs a value", swallowed.getMessage().lines().findFirst().orElseThrow());
   }
 
+  /** An output folder that is a file failed only after Spark started and the inputs were read. */
+  @Test
+  void anOutputFolderThatIsAFileIsAUsageError(@TempDir Path folder) throws Exception {
+    Path file = Files.writeString(folder.resolve("out put"), "not a folder");
+    RiskSettings.UsageException itself =
+        assertThrows(
+            RiskSettings.UsageException.class,
+            () -> RiskSettings.parse(new String[] {"--out", file.toString()}));
+    assertEquals("risk.out: " + file + " is a file, not a folder", itself.getMessage());
+    RiskSettings.UsageException parent =
+        assertThrows(
+            RiskSettings.UsageException.class,
+            () -> RiskSettings.parse(new String[] {"--out", file.resolve("day").toString()}));
+    assertEquals(
+        "risk.out: " + file.resolve("day") + ": " + file + " is a file, not a folder",
+        parent.getMessage());
+    Path fresh = folder.resolve("new folder").resolve("day");
+    assertEquals(fresh, RiskSettings.parse(new String[] {"--out", fresh.toString()}).out());
+  }
+
   @Test
   void aSpotShockThatTakesSpotsToZeroOrBelowIsAUsageError() throws Exception {
     String[][] grids = {{"-2:0.25:10", "-2.0"}, {"-1:0.25:10", "-1.0"}, {"0.5:-1.5:3", "-1.5"}};
