@@ -1,5 +1,6 @@
 package dev.l0.jobs.risk;
 
+import dev.l0.syntax.SourceFiles;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -135,7 +136,10 @@ record RiskSettings(
       try (Reader reader = Files.newBufferedReader(file)) {
         values.load(reader);
       } catch (IOException e) {
-        throw new UsageException("cannot read the config file " + file + ": " + e.getMessage());
+        String why = SourceFiles.describe(e); // names the file, unless the error did not
+        throw new UsageException(
+            "cannot read the config file "
+                + (why.startsWith(file + ": ") ? why : file + ": " + why));
       }
       for (String key : values.stringPropertyNames()) {
         if (!key.startsWith("risk.")) {

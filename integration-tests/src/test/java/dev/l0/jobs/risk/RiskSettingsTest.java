@@ -46,6 +46,24 @@ class RiskSettingsTest {
         "option --out needs a value", swallowed.getMessage().lines().findFirst().orElseThrow());
   }
 
+  /** The message said only the file's name twice ("cannot read the config file f: f"). */
+  @Test
+  void aConfigFileThatCannotBeReadIsNamedWithWhy(@TempDir Path folder) {
+    Path missing = folder.resolve("no such.properties");
+    assertEquals(
+        "cannot read the config file " + missing + ": no such file",
+        assertThrows(
+                RiskSettings.UsageException.class,
+                () -> RiskSettings.parse(new String[] {"--config", missing.toString()}))
+            .getMessage());
+    assertEquals(
+        "cannot read the config file " + folder + ": Is a directory",
+        assertThrows(
+                RiskSettings.UsageException.class,
+                () -> RiskSettings.parse(new String[] {"--config", folder.toString()}))
+            .getMessage());
+  }
+
   /** An output folder that is a file failed only after Spark started and the inputs were read. */
   @Test
   void anOutputFolderThatIsAFileIsAUsageError(@TempDir Path folder) throws Exception {
