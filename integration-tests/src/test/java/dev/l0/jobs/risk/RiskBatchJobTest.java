@@ -640,6 +640,25 @@ class RiskBatchJobTest {
    * and its type: not a boolean quantity valued as 1.0 and 0.0 (Spark casts it), nor a date column
    * of integers that fails the run with Spark's cast error (exit 1).
    */
+  /**
+   * A folder (read as Parquet) of CSV files, or a CSV file whose name does not end in .csv, failed
+   * the run (exit 1) with Spark's footer error and its stack trace.
+   */
+  @Test
+  void anInputThatIsNotParquetIsBadInputNamingTheFile() throws Exception {
+    Path csvFolder = Files.createDirectories(folder.resolve("csv folder"));
+    Files.copy(portfolio, csvFolder.resolve("part.csv"));
+    assertBadInput(
+        csvFolder,
+        market,
+        csvFolder
+            + ": not Parquet (a name ending in .csv is read as CSV): [FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER]"
+            + " Encountered error while reading file file:"
+            + csvFolder.resolve("part.csv")
+            + ". Could not read footer. Please ensure that the file is in either ORC or Parquet"
+            + " format.");
+  }
+
   @Test
   void aParquetColumnOfAnotherTypeIsBadInputNamingItsType() throws Exception {
     Dataset<Row> csv = spark.read().option("header", "true").csv(portfolio.toString());
