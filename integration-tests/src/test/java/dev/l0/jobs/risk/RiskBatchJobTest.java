@@ -1248,6 +1248,34 @@ class RiskBatchJobTest {
     assertFalse(Files.exists(out), "nothing is written");
   }
 
+  /**
+   * A master URL Spark cannot parse is a bad command line (exit 2), not a failed run (exit 1) with
+   * Spark's stack trace. In a JVM of its own: in this one the test's session would be reused.
+   */
+  @Test
+  void aMasterUrlSparkCannotParseIsAUsageError() throws Exception {
+    List<String> command =
+        new ArrayList<>(
+            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(sparkJvmOptions());
+    command.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            RiskBatchJob.class.getName(),
+            "--master",
+            "bogus://x",
+            "--out",
+            folder.resolve("out-bogus-master").toString()));
+    Process process =
+        new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS));
+    assertEquals(RiskBatchJob.EXIT_USAGE, process.exitValue(), err);
+    assertTrue(err.contains("risk-batch: --master 'bogus://x' is no Spark master URL\n"), err);
+    assertFalse(err.contains("Exception in thread"), err);
+  }
+
   @Test
   void aWriterKilledMidWriteLeavesThePreviousOutputsReadableAndUnchanged() throws Exception {
     Path out = folder.resolve("out-killed");
