@@ -25,7 +25,8 @@ public record CliArgs(List<String> positional, Map<String, String> options, Set<
   /**
    * {@code args} split into positional arguments, the options named in {@code knownOptions}, each
    * followed by its value, and the flags named in {@code knownFlags}; any other {@code --name} is
-   * an unknown option, and an option without a value after it lacks one ({@link UsageError}).
+   * an unknown option, an option without a value after it (or followed by another option or flag of
+   * this command) lacks one, and an option given twice is ambiguous ({@link UsageError}).
    */
   public static CliArgs parse(String[] args, Set<String> knownOptions, Set<String> knownFlags) {
     List<String> positional = new ArrayList<>();
@@ -45,12 +46,23 @@ public record CliArgs(List<String> positional, Map<String, String> options, Set<
       if (!knownOptions.contains(name)) {
         throw new UsageError("unknown option '" + arg + "'");
       }
-      if (i + 1 >= args.length) {
+      if (i + 1 >= args.length || isKnown(args[i + 1], knownOptions, knownFlags)) {
         throw new UsageError("option '" + arg + "' needs a value");
       }
-      options.put(name, args[++i]);
+      String value = args[++i];
+      String earlier = options.put(name, value);
+      if (earlier != null) {
+        throw new UsageError(
+            "option '" + arg + "' given twice ('" + earlier + "' and '" + value + "')");
+      }
     }
     return new CliArgs(List.copyOf(positional), Map.copyOf(options), Set.copyOf(flags));
+  }
+
+  /** Whether {@code arg} is {@code --name} of one of the options or flags. */
+  private static boolean isKnown(String arg, Set<String> knownOptions, Set<String> knownFlags) {
+    return arg.startsWith("--")
+        && (knownOptions.contains(arg.substring(2)) || knownFlags.contains(arg.substring(2)));
   }
 
   /** The only positional argument, the program file. */

@@ -236,6 +236,27 @@ class MainTest {
     assertTrue(bogus.err().contains("unknown device 'tpu'"), bogus.err());
   }
 
+  /**
+   * An option given twice would otherwise keep its last value without a word, and an option whose
+   * value is missing would take the next option as its value.
+   */
+  @Test
+  void anOptionGivenTwiceOrFollowedByAnotherOptionIsAUsageError() throws IOException {
+    String file = write("twice.l0", "fun i32 main() = 1\n");
+    Outcome twice = l0("", "run", file, "--device", "jvm", "--device", "sim");
+    assertEquals(Main.EXIT_USAGE, twice.exitCode());
+    assertTrue(
+        twice.err().startsWith("l0 run: option '--device' given twice ('jvm' and 'sim')"),
+        twice.err());
+    Outcome swallowed = l0("", "run", file, "--entry", "--device", "jvm");
+    assertEquals(Main.EXIT_USAGE, swallowed.exitCode());
+    assertTrue(
+        swallowed.err().startsWith("l0 run: option '--entry' needs a value"), swallowed.err());
+    Outcome flag = l0("", "run", file, "--entry", "--exact-sums");
+    assertEquals(Main.EXIT_USAGE, flag.exitCode());
+    assertTrue(flag.err().startsWith("l0 run: option '--entry' needs a value"), flag.err());
+  }
+
   @Test
   void explainEndsWithTheKernelCountThenHowEachKernelRunsPerBackend() throws IOException {
     String file =

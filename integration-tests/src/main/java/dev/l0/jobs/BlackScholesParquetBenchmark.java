@@ -65,11 +65,14 @@ public final class BlackScholesParquetBenchmark {
   private BlackScholesParquetBenchmark() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length > 1) {
+    long n = 0;
+    try {
+      n = JobArguments.count(args, "OPTIONS", DEFAULT_OPTIONS, Integer.MAX_VALUE);
+    } catch (JobArguments.UsageException e) {
+      System.err.println("BlackScholesParquetBenchmark: " + e.getMessage());
       System.err.println("usage: BlackScholesParquetBenchmark [OPTIONS]");
       System.exit(BlackScholesSparkJob.EXIT_USAGE);
     }
-    long n = args.length == 1 ? Long.parseLong(args[0]) : DEFAULT_OPTIONS;
     Path folder = Files.createTempDirectory("l0-blackscholes-parquet");
     SparkSession spark = JobSessions.start("L0 Black-Scholes Parquet benchmark", Optional.empty());
     try {

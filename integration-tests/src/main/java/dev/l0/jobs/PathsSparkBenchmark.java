@@ -41,11 +41,14 @@ public final class PathsSparkBenchmark {
   private PathsSparkBenchmark() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length > 1) {
+    long n = 0;
+    try {
+      n = JobArguments.count(args, "ROWS", DEFAULT_ROWS, Integer.MAX_VALUE);
+    } catch (JobArguments.UsageException e) {
+      System.err.println("PathsSparkBenchmark: " + e.getMessage());
       System.err.println("usage: PathsSparkBenchmark [ROWS]");
       System.exit(BlackScholesSparkJob.EXIT_USAGE);
     }
-    long n = args.length == 1 ? Long.parseLong(args[0]) : DEFAULT_ROWS;
     SparkSession spark = JobSessions.start("L0 Monte-Carlo paths benchmark", Optional.empty());
     try {
       run(spark, n);

@@ -1,5 +1,6 @@
 package dev.l0.opt;
 
+import dev.l0.opt.cluster.ClusterSolver;
 import dev.l0.opt.flatten.TupleFlattener;
 import dev.l0.opt.fusion.FailureOrder;
 import dev.l0.opt.fusion.Fusion;
@@ -72,6 +73,9 @@ public final class Optimizer {
 
   /** {@link #optimize(TypedProgram)}, its fusion rules making the {@code failureOrder} plan. */
   public static OptimizedProgram optimize(TypedProgram typed, FailureOrder failureOrder) {
+    // The fusion reads them only where it clusters; read here too, so that a bad value fails every
+    // optimisation naming it (README, "Configuration"), not only those of programs that cluster.
+    ClusterSolver.Settings.fromSystemProperties();
     return NestingLimit.onLargeStack(
         () -> {
           NameSource names = new NameSource();

@@ -11,6 +11,7 @@ import java.util.function.Function;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.internal.SQLConf;
 import scala.Tuple2;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * The {@code spark.l0.*} configuration keys, their defaults, and the one place that reads them.
@@ -152,11 +153,15 @@ public record L0Settings(
 
   /** The settings of a Spark configuration (the executor plugin's view). */
   public static L0Settings of(SparkConf conf) {
+    for (Tuple2<String, String> entry : conf.getAll()) {
+      checkKnown(entry._1());
+    }
     return read(key -> Optional.ofNullable(conf.get(key, null)));
   }
 
   /** The settings of a string map, as the driver plugin hands them to executors. */
   public static L0Settings of(Map<String, String> conf) {
+    conf.keySet().forEach(L0Settings::checkKnown);
     return read(key -> Optional.ofNullable(conf.get(key)));
   }
 
@@ -166,7 +171,27 @@ public record L0Settings(
    */
   public static L0Settings ofActiveSession() {
     SQLConf conf = SQLConf.get();
+    CollectionConverters.asJava(conf.getAllConfs()).keySet().forEach(L0Settings::checkKnown);
     return read(key -> Optional.ofNullable(conf.getConfString(key, null)));
+  }
+
+  /**
+   * Fails on a key under {@value #PREFIX} (in any case) that is not one of {@link #KEYS}, which
+   * Spark would otherwise keep without effect: a misspelt or wrongly cased key, naming the key it
+   * resembles.
+   */
+  private static void checkKnown(String key) {
+    if (!key.regionMatches(true, 0, PREFIX, 0, PREFIX.length()) || KEYS.contains(key)) {
+      return;
+    }
+    Optional<String> sameButCase =
+        KEYS.stream().filter(known -> known.equalsIgnoreCase(key)).findFirst();
+    throw new IllegalArgumentException(
+        key
+            + " is not an L0 setting"
+            + sameButCase
+                .map(known -> " (keys are case-sensitive: " + known + ")")
+                .orElse(" (the settings are " + String.join(", ", KEYS) + ")"));
   }
 
   /** Every {@code spark.l0.*} entry set in {@code conf}, for the driver plugin to pass on. */

@@ -74,6 +74,27 @@ class L0PipelineRunErrorsTest {
   }
 
   /**
+   * Two programs that differ only in layout compile to the same kernels, but each one's error cites
+   * its own text: the executor's compiled program (cached from the first) must not lend the second
+   * its positions.
+   */
+  @Test
+  void programsDifferingOnlyInLayoutEachCiteTheirOwnLineAndColumn() {
+    String oneLine = "fun [i32] main([i32] n) = map(fn i32 (i32 x) => 100 / (x - 70), n)";
+    String threeLines =
+        "\n\nfun [i32] main([i32] n) =\n      map(fn i32 (i32 x) => 100 / (x - 70), n)";
+    for (String[] program :
+        List.of(new String[] {oneLine, ":1:53: "}, new String[] {threeLines, ":4:33: "})) {
+      Dataset<Row> out = numbers.transform(L0.pipeline(program[0]).on("n"));
+      String messages =
+          SparkTestSupport.messages(assertThrows(SparkException.class, out::collectAsList));
+      assertTrue(
+          messages.contains("row 20: <inline L0 program>" + program[1] + "/: integer division"),
+          program[1] + " in " + messages);
+    }
+  }
+
+  /**
    * The task's error reaches the driver as the exception itself, not only as its printed stack
    * trace: it and its L0 cause (with its source position) must survive Java serialization, or the
    * executor falls back to Spark's SerializationDebugger, which without the JVM's module flags

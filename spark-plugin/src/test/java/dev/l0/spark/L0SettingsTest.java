@@ -42,6 +42,34 @@ class L0SettingsTest {
         settings);
   }
 
+  /**
+   * Spark keeps any key; a misspelt or wrongly cased L0 key would silently leave its setting at the
+   * default, so it fails naming the key (and the key it meant where only the case differs).
+   */
+  @Test
+  void aKeyThatIsNoL0SettingFailsNamingItAndTheKeyItResembles() {
+    assertEquals(
+        "spark.l0.batchrows is not an L0 setting (keys are case-sensitive: spark.l0.batchRows)",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> L0Settings.of(Map.of("spark.l0.batchrows", "16")))
+            .getMessage());
+    String unknown =
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> L0Settings.of(new SparkConf(false).set("Spark.L0.batchRow", "16")))
+            .getMessage();
+    assertTrue(
+        unknown.startsWith(
+            "Spark.L0.batchRow is not an L0 setting (the settings are spark.l0.device,"
+                + " spark.l0.batchRows,"),
+        unknown);
+    assertEquals(
+        DeviceKind.JVM,
+        L0Settings.of(new SparkConf(false).set("spark.l0x", "1").set("spark.l0.device", "jvm"))
+            .device());
+  }
+
   @Test
   void badValuesNameTheirKey() {
     assertEquals(

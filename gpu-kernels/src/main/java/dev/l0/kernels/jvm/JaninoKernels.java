@@ -6,8 +6,9 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.codehaus.commons.compiler.CompileException;
 import org.codehaus.janino.SimpleCompiler;
 import org.codehaus.janino.util.ClassFile;
@@ -28,7 +29,35 @@ final class JaninoKernels {
    */
   static final int HUGE_METHOD_BYTES = 8000;
 
-  private static final Map<String, Compiled> COMPILED = new ConcurrentHashMap<>();
+  /**
+   * How many kernel sources' compiled classes this JVM keeps for kernels printed again (another
+   * program with the same kernel, a specialised form); the least recently used beyond that are
+   * dropped, so that an executor running ever new programs does not keep every class it loaded (the
+   * programs that use one keep it themselves).
+   */
+  static final int KEPT_SOURCES = 256;
+
+  /** By source, least recently used first; each compiled once by its first caller. */
+  private static final Map<String, Once> COMPILED =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Once> eldest) {
+              return size() > KEPT_SOURCES;
+            }
+          });
+
+  /** One source's compiled class, made by the first caller that asks (a failure keeps nothing). */
+  private static final class Once {
+    private Compiled compiled;
+
+    synchronized Compiled get(String className, String text) {
+      if (compiled == null) {
+        compiled = cook(className, text);
+      }
+      return compiled;
+    }
+  }
 
   /** A compiled kernel class, its source, and the bytecode size of its largest method. */
   record Compiled(KernelThreads code, String source, int largestMethodBytes) {}
@@ -68,7 +97,9 @@ final class JaninoKernels {
   }
 
   static Compiled compiled(JavaKernelIrPrinter.KernelSource source) {
-    return COMPILED.computeIfAbsent(source.source(), text -> cook(source.className(), text));
+    return COMPILED
+        .computeIfAbsent(source.source(), text -> new Once())
+        .get(source.className(), source.source());
   }
 
   private static Compiled cook(String className, String text) {

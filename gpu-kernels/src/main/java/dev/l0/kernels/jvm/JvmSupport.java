@@ -15,8 +15,13 @@ import dev.l0.semantics.ScalarOperations;
 public final class JvmSupport {
   private static final ThreadLocal<double[][]> LANE_SCRATCH =
       ThreadLocal.withInitial(() -> new double[0][]);
+
+  /**
+   * Per thread, by region (whose class has no equals of its own: by identity): weakly, so that a
+   * long-lived thread does not keep the region's class and workspace once no program uses it.
+   */
   private static final ThreadLocal<java.util.Map<KernelThreads, Object>> WORKSPACES =
-      ThreadLocal.withInitial(java.util.IdentityHashMap::new);
+      ThreadLocal.withInitial(java.util.WeakHashMap::new);
 
   /** Per thread: the code of its first raise with values since the last take, then the values. */
   private static final ThreadLocal<long[]> RAISED = new ThreadLocal<>();

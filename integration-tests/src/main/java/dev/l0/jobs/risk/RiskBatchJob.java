@@ -32,6 +32,9 @@ public final class RiskBatchJob {
   public static final int EXIT_BAD_INPUT = 3;
   public static final int EXIT_LOCKED = 4;
 
+  /** How Spark's error for a master URL it cannot parse starts. */
+  static final String UNPARSED_MASTER = "Could not parse Master URL";
+
   private RiskBatchJob() {}
 
   public static void main(String[] args) {
@@ -48,9 +51,18 @@ public final class RiskBatchJob {
       return EXIT_USAGE;
     }
     System.setProperty("java.awt.headless", "true");
-    SparkSession spark =
-        JobSessions.start(
-            "L0 risk batch " + settings.valuationDate(), Optional.of(settings.master()));
+    SparkSession spark;
+    try {
+      spark =
+          JobSessions.start(
+              "L0 risk batch " + settings.valuationDate(), Optional.of(settings.master()));
+    } catch (Exception e) { // Spark's SparkException, undeclared
+      if (!String.valueOf(e.getMessage()).startsWith(UNPARSED_MASTER)) {
+        throw e;
+      }
+      err.println("risk-batch: --master '" + settings.master() + "' is no Spark master URL");
+      return EXIT_USAGE;
+    }
     shuffleIntoThePositionsPartitions(spark, settings);
     try {
       return run(spark, settings, out, err);

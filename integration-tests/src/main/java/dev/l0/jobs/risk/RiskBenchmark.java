@@ -13,6 +13,7 @@ import static org.apache.spark.sql.functions.udf;
 import static org.apache.spark.sql.functions.when;
 
 import dev.l0.jobs.Folders;
+import dev.l0.jobs.JobArguments;
 import dev.l0.jobs.JobSessions;
 import dev.l0.jobs.Machine;
 import dev.l0.kernels.report.JsonLine;
@@ -79,9 +80,16 @@ public final class RiskBenchmark {
   private RiskBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    String positions = args.length > 0 ? args[0] : "100000";
+    int positions = 0;
+    try {
+      positions = (int) JobArguments.count(args, "POSITIONS", 100_000, Integer.MAX_VALUE);
+    } catch (JobArguments.UsageException e) {
+      System.err.println("RiskBenchmark: " + e.getMessage());
+      System.err.println("usage: RiskBenchmark [POSITIONS]");
+      System.exit(RiskBatchJob.EXIT_USAGE);
+    }
     RiskSettings settings = RiskSettings.parse(new String[] {"--date", "2026-11-25"});
-    settings = settings.forVanillaBenchmark(Integer.parseInt(positions), "local[2]", 2);
+    settings = settings.forVanillaBenchmark(positions, "local[2]", 2);
     Path folder = Files.createTempDirectory("l0-risk-benchmark");
     SparkSession spark = JobSessions.start("L0 risk benchmark", Optional.of("local[2]"));
     boolean identical;

@@ -223,7 +223,28 @@ final class RiskInputs {
           .schema(header.add(MALFORMED, DataTypes.StringType))
           .csv(path.toString());
     }
-    return spark.read().parquet(path.toString());
+    try {
+      return spark.read().parquet(path.toString());
+    } catch (Exception e) { // Spark's SparkException, undeclared: a file that is not Parquet
+      throw new InvalidInputException(
+          path
+              + ": not Parquet (a name ending in .csv is read as CSV): "
+              + innermostSparkMessage(e).lines().findFirst().orElse(""));
+    }
+  }
+
+  /**
+   * The message of the innermost Spark error under {@code e} (the one that names the file Spark
+   * could not read), else {@code e}'s.
+   */
+  private static String innermostSparkMessage(Throwable e) {
+    String message = String.valueOf(e.getMessage());
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof org.apache.spark.SparkThrowable && cause.getMessage() != null) {
+        message = cause.getMessage();
+      }
+    }
+    return message;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.l0.jobs.risk;
 
+import dev.l0.syntax.SourceFiles;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -7,6 +8,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -72,6 +74,17 @@ record RiskSettings(
       "usage: l0-job risk-batch [--date YYYY-MM-DD] [--portfolio PATH] [--market PATH]"
           + " [--correlations PATH] [--out DIR] [--master URL] [--config FILE]";
 
+  /** The command line's options and the keys they set ({@code config}: the file to read first). */
+  private static final Map<String, String> OPTIONS =
+      Map.of(
+          "--date", "risk.date",
+          "--portfolio", "risk.portfolio",
+          "--market", "risk.market",
+          "--correlations", "risk.correlations",
+          "--out", "risk.out",
+          "--master", "risk.master",
+          "--config", "config");
+
   /** A command line or config value that cannot be used. */
   static final class UsageException extends Exception {
     private static final long serialVersionUID = 1L;
@@ -81,34 +94,52 @@ record RiskSettings(
     }
   }
 
+  /**
+   * Fails where {@code out}, or the nearest of its parents that exists, is not a folder: found
+   * before Spark starts and the inputs are read, not as the lock file's I/O error after them.
+   */
+  private static void checkOutputFolder(Path out) throws UsageException {
+    Path existing = out.toAbsolutePath();
+    while (existing != null && !Files.exists(existing)) {
+      existing = existing.getParent();
+    }
+    if (existing != null && !Files.isDirectory(existing)) {
+      throw new UsageException(
+          "risk.out: "
+              + (existing.equals(out.toAbsolutePath()) ? out : out + ": " + existing)
+              + " is a file, not a folder");
+    }
+  }
+
   /** The settings of {@code args}: the config file of {@code --config} first, then the options. */
   static RiskSettings parse(String[] args) throws UsageException {
     Properties values = new Properties();
     Properties options = new Properties();
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
-      String key =
-          switch (option) {
-            case "--date" -> "risk.date";
-            case "--portfolio" -> "risk.portfolio";
-            case "--market" -> "risk.market";
-            case "--correlations" -> "risk.correlations";
-            case "--out" -> "risk.out";
-            case "--master" -> "risk.master";
-            case "--config" -> "config";
-            default -> throw new UsageException("unknown option '" + option + "'\n" + USAGE);
-          };
-      if (i + 1 >= args.length) {
+      String key = OPTIONS.get(option);
+      if (key == null) {
+        throw new UsageException("unknown option '" + option + "'\n" + USAGE);
+      }
+      if (i + 1 >= args.length || OPTIONS.containsKey(args[i + 1])) {
         throw new UsageException("option " + option + " needs a value\n" + USAGE);
       }
-      options.setProperty(key, args[++i]);
+      String value = args[++i];
+      Object earlier = options.setProperty(key, value);
+      if (earlier != null) {
+        throw new UsageException(
+            "option " + option + " given twice ('" + earlier + "' and '" + value + "')\n" + USAGE);
+      }
     }
     if (options.containsKey("config")) {
       Path file = Path.of(options.getProperty("config"));
       try (Reader reader = Files.newBufferedReader(file)) {
         values.load(reader);
       } catch (IOException e) {
-        throw new UsageException("cannot read the config file " + file + ": " + e.getMessage());
+        String why = SourceFiles.describe(e); // names the file, unless the error did not
+        throw new UsageException(
+            "cannot read the config file "
+                + (why.startsWith(file + ": ") ? why : file + ": " + why));
       }
       for (String key : values.stringPropertyNames()) {
         if (!key.startsWith("risk.")) {
@@ -145,6 +176,7 @@ record RiskSettings(
             keys.bump("risk.greeks.spotBump", 0.01, 0.5),
             keys.bump("risk.greeks.volBump", 0.01, 0.5),
             keys.bump("risk.greeks.rateBump", 0.0001, 0.1));
+    checkOutputFolder(settings.out());
     if (settings.monteCarloPaths >= 1 << PathContracts.SOBOL_BITS) {
       throw new UsageException(
           "risk.mc.paths: "

@@ -640,6 +640,25 @@ class RiskBatchJobTest {
    * and its type: not a boolean quantity valued as 1.0 and 0.0 (Spark casts it), nor a date column
    * of integers that fails the run with Spark's cast error (exit 1).
    */
+  /**
+   * A folder (read as Parquet) of CSV files, or a CSV file whose name does not end in .csv, failed
+   * the run (exit 1) with Spark's footer error and its stack trace.
+   */
+  @Test
+  void anInputThatIsNotParquetIsBadInputNamingTheFile() throws Exception {
+    Path csvFolder = Files.createDirectories(folder.resolve("csv folder"));
+    Files.copy(portfolio, csvFolder.resolve("part.csv"));
+    assertBadInput(
+        csvFolder,
+        market,
+        csvFolder
+            + ": not Parquet (a name ending in .csv is read as CSV): [FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER]"
+            + " Encountered error while reading file file:"
+            + csvFolder.resolve("part.csv")
+            + ". Could not read footer. Please ensure that the file is in either ORC or Parquet"
+            + " format.");
+  }
+
   @Test
   void aParquetColumnOfAnotherTypeIsBadInputNamingItsType() throws Exception {
     Dataset<Row> csv = spark.read().option("header", "true").csv(portfolio.toString());
@@ -1227,6 +1246,34 @@ class RiskBatchJobTest {
     assertEquals(
         "risk-batch: bad input: " + message + "\nrisk-batch: nothing written\n", run.err());
     assertFalse(Files.exists(out), "nothing is written");
+  }
+
+  /**
+   * A master URL Spark cannot parse is a bad command line (exit 2), not a failed run (exit 1) with
+   * Spark's stack trace. In a JVM of its own: in this one the test's session would be reused.
+   */
+  @Test
+  void aMasterUrlSparkCannotParseIsAUsageError() throws Exception {
+    List<String> command =
+        new ArrayList<>(
+            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(sparkJvmOptions());
+    command.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            RiskBatchJob.class.getName(),
+            "--master",
+            "bogus://x",
+            "--out",
+            folder.resolve("out-bogus-master").toString()));
+    Process process =
+        new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS));
+    assertEquals(RiskBatchJob.EXIT_USAGE, process.exitValue(), err);
+    assertTrue(err.contains("risk-batch: --master 'bogus://x' is no Spark master URL\n"), err);
+    assertFalse(err.contains("Exception in thread"), err);
   }
 
   @Test

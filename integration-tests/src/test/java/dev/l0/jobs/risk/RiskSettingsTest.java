@@ -23,6 +23,67 @@ class RiskSettingsTest {
    * A spot shock of -1 or below takes every spot to zero or below (spot * (1 + shock)), where the
    * prices are NaN: a usage error (exit 2), not a run that values positions at NaN.
    */
+  /**
+   * A wrapper script's --date and the user's would otherwise value the portfolio for the last one
+   * without a word, and an option missing its value would take the next option as its path.
+   */
+  @Test
+  void anOptionGivenTwiceOrFollowedByAnotherOptionIsAUsageError() {
+    RiskSettings.UsageException twice =
+        assertThrows(
+            RiskSettings.UsageException.class,
+            () ->
+                RiskSettings.parse(
+                    new String[] {"--date", "2026-11-26", "--out", "o", "--date", "2026-11-27"}));
+    assertEquals(
+        "option --date given twice ('2026-11-26' and '2026-11-27')",
+        twice.getMessage().lines().findFirst().orElseThrow());
+    RiskSettings.UsageException swallowed =
+        assertThrows(
+            RiskSettings.UsageException.class,
+            () -> RiskSettings.parse(new String[] {"--out", "--master", "local[2]"}));
+    assertEquals(
+        "option --out needs a value", swallowed.getMessage().lines().findFirst().orElseThrow());
+  }
+
+  /** The message said only the file's name twice ("cannot read the config file f: f"). */
+  @Test
+  void aConfigFileThatCannotBeReadIsNamedWithWhy(@TempDir Path folder) {
+    Path missing = folder.resolve("no such.properties");
+    assertEquals(
+        "cannot read the config file " + missing + ": no such file",
+        assertThrows(
+                RiskSettings.UsageException.class,
+                () -> RiskSettings.parse(new String[] {"--config", missing.toString()}))
+            .getMessage());
+    assertEquals(
+        "cannot read the config file " + folder + ": Is a directory",
+        assertThrows(
+                RiskSettings.UsageException.class,
+                () -> RiskSettings.parse(new String[] {"--config", folder.toString()}))
+            .getMessage());
+  }
+
+  /** An output folder that is a file failed only after Spark started and the inputs were read. */
+  @Test
+  void anOutputFolderThatIsAFileIsAUsageError(@TempDir Path folder) throws Exception {
+    Path file = Files.writeString(folder.resolve("out put"), "not a folder");
+    RiskSettings.UsageException itself =
+        assertThrows(
+            RiskSettings.UsageException.class,
+            () -> RiskSettings.parse(new String[] {"--out", file.toString()}));
+    assertEquals("risk.out: " + file + " is a file, not a folder", itself.getMessage());
+    RiskSettings.UsageException parent =
+        assertThrows(
+            RiskSettings.UsageException.class,
+            () -> RiskSettings.parse(new String[] {"--out", file.resolve("day").toString()}));
+    assertEquals(
+        "risk.out: " + file.resolve("day") + ": " + file + " is a file, not a folder",
+        parent.getMessage());
+    Path fresh = folder.resolve("new folder").resolve("day");
+    assertEquals(fresh, RiskSettings.parse(new String[] {"--out", fresh.toString()}).out());
+  }
+
   @Test
   void aSpotShockThatTakesSpotsToZeroOrBelowIsAUsageError() throws Exception {
     String[][] grids = {{"-2:0.25:10", "-2.0"}, {"-1:0.25:10", "-1.0"}, {"0.5:-1.5:3", "-1.5"}};

@@ -22,6 +22,7 @@ import dev.l0.opt.pass.PassManager;
 import dev.l0.syntax.L0Parser;
 import dev.l0.testing.TestPrograms;
 import dev.l0.types.TypeChecker;
+import dev.l0.types.TypedProgram;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -316,5 +317,25 @@ class ClusterSolverTest {
       System.clearProperty(property);
     }
     assertEquals(ClusterSolver.Settings.DEFAULT, ClusterSolver.Settings.fromSystemProperties());
+  }
+
+  /**
+   * A program with nothing to cluster never asked for the settings, so {@code bin/l0 run} took a
+   * bad value without a word where README says it fails the optimisation.
+   */
+  @Test
+  void aBadSettingFailsTheOptimisationOfAProgramWithNothingToCluster() {
+    String property = "l0.opt.cluster.exactLimit";
+    System.setProperty(property, "-1");
+    try {
+      TypedProgram typed =
+          TypeChecker.check(L0Parser.parse("fun i32 main(i32 x) = x + 1", "one.l0"));
+      L0ConfigurationError e =
+          assertThrows(L0ConfigurationError.class, () -> Optimizer.optimize(typed));
+      assertTrue(e.getMessage().contains("l0.opt.cluster.exactLimit"), e.getMessage());
+      assertTrue(e.getMessage().endsWith("not '-1'"), e.getMessage());
+    } finally {
+      System.clearProperty(property);
+    }
   }
 }

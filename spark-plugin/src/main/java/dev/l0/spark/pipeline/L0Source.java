@@ -111,13 +111,28 @@ record L0Source(
     return L0Printer.print(program());
   }
 
-  /** Hex SHA-256 of the canonical text and the entry. */
+  /** Hex SHA-256 of the canonical text and the entry: equal for programs that compute the same. */
   String key() {
+    return digest(canonicalText(), entry);
+  }
+
+  /**
+   * Hex SHA-256 of what a program compiled from this source depends on, its errors' positions
+   * included: the text as written, its name, the entry and the kept functions. Two sources with the
+   * same {@link #key} but another layout compile to the same kernels whose errors cite other lines,
+   * so they must not share one compiled program.
+   */
+  String compiledKey() {
+    return digest(text, sourceName, entry, String.join(",", functions));
+  }
+
+  private static String digest(String... parts) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      sha.update(canonicalText().getBytes(StandardCharsets.UTF_8));
-      sha.update((byte) 0);
-      sha.update(entry.getBytes(StandardCharsets.UTF_8));
+      for (String part : parts) {
+        sha.update(part.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+      }
       return HexFormat.of().formatHex(sha.digest());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("this JVM has no SHA-256", e);

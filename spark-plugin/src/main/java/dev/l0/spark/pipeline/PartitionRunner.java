@@ -107,7 +107,7 @@ public final class PartitionRunner implements AutoCloseable {
     String name = role.name().toLowerCase(Locale.ROOT);
     LeaseCache.Lease<CompiledProgram> lookup;
     try {
-      lookup = ProgramCache.get(spec, name, role.source(spec.programs()), settings);
+      lookup = ProgramCache.get(name, role.source(spec.programs()), settings);
     } catch (CudaUnavailableException e) {
       // spark.l0.device=cuda on an executor where CUDA cannot work: said where the user built it
       throw new CudaUnavailableException(PipelineMessages.at(spec.callSite(), e.getMessage()));

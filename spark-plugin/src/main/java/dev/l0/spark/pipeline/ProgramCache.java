@@ -6,11 +6,12 @@ import dev.l0.kernels.runtime.CudaProbe;
 import dev.l0.kernels.runtime.DeviceKind;
 
 /**
- * The programs compiled in this JVM, by spec key, role (main, combiner, offset, totals), device and
- * GPU. Compiled once per GPU and shared by every task of the executor on that GPU (a {@link
- * CompiledProgram} is thread-safe), so a CUDA program keeps its modules loaded for the next task. A
- * program runs on the GPU of the task's GPU resource, or on GPU {@value CudaProbe#DEFAULT_ORDINAL}
- * where the task has none (ordinal -1); a JVM program serves every GPU.
+ * The programs compiled in this JVM, by source (its text as written, whose positions the program's
+ * errors cite), role (main, combiner, offset, totals), device and GPU. Compiled once per GPU and
+ * shared by every task of the executor on that GPU (a {@link CompiledProgram} is thread-safe), so a
+ * CUDA program keeps its modules loaded for the next task. A program runs on the GPU of the task's
+ * GPU resource, or on GPU {@value CudaProbe#DEFAULT_ORDINAL} where the task has none (ordinal -1);
+ * a JVM program serves every GPU.
  *
  * <p>It holds at most {@code spark.l0.programCache.maxPrograms} programs (set by {@link #limit}
  * when the executor starts, {@value #DEFAULT_CAPACITY} until then); beyond that the least recently
@@ -42,15 +43,14 @@ public final class ProgramCache {
   }
 
   /**
-   * A lease on the program {@code source} of {@code spec} in {@code role}, compiled for {@code
-   * settings} (device, GPU, JVM threads) unless cached; the caller closes it when it no longer runs
-   * the program.
+   * A lease on the program {@code source} in {@code role}, compiled for {@code settings} (device,
+   * GPU, JVM threads) unless cached; the caller closes it when it no longer runs the program.
    */
   static LeaseCache.Lease<CompiledProgram> get(
-      PipelineSpec spec, String role, L0Source source, ExecutionSettings settings) {
+      String role, L0Source source, ExecutionSettings settings) {
     int gpuOrdinal = gpuOrdinal(settings);
     String key =
-        spec.key()
+        source.compiledKey()
             + "/"
             + role
             + "/"

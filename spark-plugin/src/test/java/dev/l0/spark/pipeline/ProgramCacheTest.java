@@ -34,7 +34,7 @@ class ProgramCacheTest {
   private static LeaseCache.Lease<CompiledProgram> main(
       PipelineSpec spec, DeviceKind device, int gpuOrdinal) {
     return ProgramCache.get(
-        spec, "main", spec.programs().main(), new ExecutionSettings(device, gpuOrdinal, 2));
+        "main", spec.programs().main(), new ExecutionSettings(device, gpuOrdinal, 2));
   }
 
   @Test
@@ -56,11 +56,11 @@ class ProgramCacheTest {
     PipelineSpec spec = scaling(43.0);
     LeaseCache.Lease<CompiledProgram> oneCpu =
         ProgramCache.get(
-            spec, "main", spec.programs().main(), new ExecutionSettings(DeviceKind.JVM, -1, 1));
+            "main", spec.programs().main(), new ExecutionSettings(DeviceKind.JVM, -1, 1));
     LeaseCache.Lease<CompiledProgram> twoCpus = main(spec, DeviceKind.JVM, -1);
     LeaseCache.Lease<CompiledProgram> oneCpuAgain =
         ProgramCache.get(
-            spec, "main", spec.programs().main(), new ExecutionSettings(DeviceKind.JVM, -1, 1));
+            "main", spec.programs().main(), new ExecutionSettings(DeviceKind.JVM, -1, 1));
     assertTrue(oneCpu.createdNow());
     assertTrue(twoCpus.createdNow());
     assertNotSame(oneCpu.value(), twoCpus.value());
