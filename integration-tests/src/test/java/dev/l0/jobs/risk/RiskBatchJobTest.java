@@ -1255,18 +1255,12 @@ class RiskBatchJobTest {
   @Test
   void aMasterUrlSparkCannotParseIsAUsageError() throws Exception {
     List<String> command =
-        new ArrayList<>(
-            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    command.addAll(sparkJvmOptions());
-    command.addAll(
-        List.of(
-            "-cp",
-            System.getProperty("java.class.path"),
-            RiskBatchJob.class.getName(),
+        riskBatchInItsOwnJvm(
+            List.of(),
             "--master",
             "bogus://x",
             "--out",
-            folder.resolve("out-bogus-master").toString()));
+            folder.resolve("out-bogus-master").toString());
     Process process =
         new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
     String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -1285,15 +1279,8 @@ class RiskBatchJobTest {
       before.putAll(digests(out.resolve(dataset)));
     }
     List<String> command =
-        new ArrayList<>(
-            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-    command.add("-Xmx1g");
-    command.addAll(sparkJvmOptions());
-    command.addAll(
-        List.of(
-            "-cp",
-            System.getProperty("java.class.path"),
-            RiskBatchJob.class.getName(),
+        riskBatchInItsOwnJvm(
+            List.of("-Xmx1g"),
             "--date",
             DATE.toString(),
             "--out",
@@ -1309,7 +1296,7 @@ class RiskBatchJobTest {
                     "killed",
                     "risk.scenarios.spotShocks=-0.2:0.2:100",
                     "risk.scenarios.volShocks=-0.1:0.1:100")
-                .toString()));
+                .toString());
     Process child =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
@@ -1341,6 +1328,23 @@ class RiskBatchJobTest {
     } catch (IOException e) {
       return e.toString();
     }
+  }
+
+  /**
+   * The command that runs the risk batch with {@code args} in a JVM of its own, with {@code
+   * jvmOptions} and Spark's module flags, on this test's class path.
+   */
+  private static List<String> riskBatchInItsOwnJvm(List<String> jvmOptions, String... args)
+      throws IOException, InterruptedException {
+    List<String> command =
+        new ArrayList<>(
+            List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(jvmOptions);
+    command.addAll(sparkJvmOptions());
+    command.addAll(
+        List.of("-cp", System.getProperty("java.class.path"), RiskBatchJob.class.getName()));
+    command.addAll(List.of(args));
+    return command;
   }
 
   static List<String> sparkJvmOptions() throws IOException, InterruptedException {
