@@ -54,9 +54,15 @@ public final class BlackScholesSparkJob {
       return EXIT_USAGE;
     }
     List<OptionRecord> options = BlackScholesReference.referenceOptions();
-    SparkSession spark =
-        JobSessions.start(
-            "L0 Black-Scholes", args.length == 1 ? Optional.of(args[0]) : Optional.empty());
+    SparkSession spark;
+    try {
+      spark =
+          JobSessions.start(
+              "L0 Black-Scholes", args.length == 1 ? Optional.of(args[0]) : Optional.empty());
+    } catch (JobSessions.UnknownMasterException e) {
+      err.println("BlackScholesSparkJob: SPARK_MASTER " + e.getMessage());
+      return EXIT_USAGE;
+    }
     boolean pass;
     try {
       Dataset<Row> priced = optionFrame(spark, options).transform(pricingPipeline());

@@ -170,10 +170,16 @@ public final class FinparSparkJob {
         return EXIT_BAD_INPUT;
       }
     }
-    SparkSession spark =
-        JobSessions.start(
-            "L0 FinPar " + bench.folderName(),
-            args.length >= 3 ? Optional.of(args[2]) : Optional.empty());
+    SparkSession spark;
+    try {
+      spark =
+          JobSessions.start(
+              "L0 FinPar " + bench.folderName(),
+              args.length >= 3 ? Optional.of(args[2]) : Optional.empty());
+    } catch (JobSessions.UnknownMasterException e) {
+      err.println("FinparSparkJob: SPARK_MASTER " + e.getMessage());
+      return EXIT_USAGE;
+    }
     Outcome outcome;
     try {
       outcome =

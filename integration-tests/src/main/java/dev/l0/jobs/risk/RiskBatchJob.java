@@ -32,9 +32,6 @@ public final class RiskBatchJob {
   public static final int EXIT_BAD_INPUT = 3;
   public static final int EXIT_LOCKED = 4;
 
-  /** How Spark's error for a master URL it cannot parse starts. */
-  static final String UNPARSED_MASTER = "Could not parse Master URL";
-
   private RiskBatchJob() {}
 
   public static void main(String[] args) {
@@ -56,11 +53,8 @@ public final class RiskBatchJob {
       spark =
           JobSessions.start(
               "L0 risk batch " + settings.valuationDate(), Optional.of(settings.master()));
-    } catch (Exception e) { // Spark's SparkException, undeclared
-      if (!String.valueOf(e.getMessage()).startsWith(UNPARSED_MASTER)) {
-        throw e;
-      }
-      err.println("risk-batch: --master '" + settings.master() + "' is no Spark master URL");
+    } catch (JobSessions.UnknownMasterException e) {
+      err.println("risk-batch: --master " + e.getMessage());
       return EXIT_USAGE;
     }
     shuffleIntoThePositionsPartitions(spark, settings);
