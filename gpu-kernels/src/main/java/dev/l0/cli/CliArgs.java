@@ -11,7 +11,7 @@ import java.util.Set;
 /**
  * The positional arguments, {@code --name value} options and {@code --flag}s of one command line:
  * the one parser of {@code bin/l0}'s verbs and of the Spark jobs that take the same options ({@code
- * FinparSparkJob}), so both accept the same forms and say the same about a bad one.
+ * FinparSparkJob}, the risk batch), so all accept the same forms and say the same about a bad one.
  */
 public record CliArgs(List<String> positional, Map<String, String> options, Set<String> flags) {
 

@@ -1,5 +1,6 @@
 package dev.l0.jobs.risk;
 
+import dev.l0.cli.CliArgs;
 import dev.l0.syntax.SourceFiles;
 import java.io.IOException;
 import java.io.Reader;
@@ -11,6 +12,7 @@ import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * The settings of one risk-batch run: the keys of a config file ({@code conf/risk-batch.properties}
@@ -74,16 +76,16 @@ record RiskSettings(
       "usage: l0-job risk-batch [--date YYYY-MM-DD] [--portfolio PATH] [--market PATH]"
           + " [--correlations PATH] [--out DIR] [--master URL] [--config FILE]";
 
-  /** The command line's options and the keys they set ({@code config}: the file to read first). */
+  /** The command line's options (without their {@code --}) and the keys they set. */
   private static final Map<String, String> OPTIONS =
       Map.of(
-          "--date", "risk.date",
-          "--portfolio", "risk.portfolio",
-          "--market", "risk.market",
-          "--correlations", "risk.correlations",
-          "--out", "risk.out",
-          "--master", "risk.master",
-          "--config", "config");
+          "date", "risk.date",
+          "portfolio", "risk.portfolio",
+          "market", "risk.market",
+          "correlations", "risk.correlations",
+          "out", "risk.out",
+          "master", "risk.master",
+          "config", "config");
 
   /** A command line or config value that cannot be used. */
   static final class UsageException extends Exception {
@@ -115,22 +117,16 @@ record RiskSettings(
   static RiskSettings parse(String[] args) throws UsageException {
     Properties values = new Properties();
     Properties options = new Properties();
-    for (int i = 0; i < args.length; i++) {
-      String option = args[i];
-      String key = OPTIONS.get(option);
-      if (key == null) {
-        throw new UsageException("unknown option '" + option + "'\n" + USAGE);
-      }
-      if (i + 1 >= args.length || OPTIONS.containsKey(args[i + 1])) {
-        throw new UsageException("option " + option + " needs a value\n" + USAGE);
-      }
-      String value = args[++i];
-      Object earlier = options.setProperty(key, value);
-      if (earlier != null) {
-        throw new UsageException(
-            "option " + option + " given twice ('" + earlier + "' and '" + value + "')\n" + USAGE);
-      }
+    CliArgs parsed;
+    try {
+      parsed = CliArgs.parse(args, OPTIONS.keySet(), Set.of());
+    } catch (CliArgs.UsageError e) {
+      throw new UsageException(e.getMessage() + "\n" + USAGE);
     }
+    if (!parsed.positional().isEmpty()) {
+      throw new UsageException("unknown option '" + parsed.positional().get(0) + "'\n" + USAGE);
+    }
+    parsed.options().forEach((option, value) -> options.setProperty(OPTIONS.get(option), value));
     if (options.containsKey("config")) {
       Path file = Path.of(options.getProperty("config"));
       try (Reader reader = Files.newBufferedReader(file)) {

@@ -36,14 +36,14 @@ class RiskSettingsTest {
                 RiskSettings.parse(
                     new String[] {"--date", "2026-11-26", "--out", "o", "--date", "2026-11-27"}));
     assertEquals(
-        "option --date given twice ('2026-11-26' and '2026-11-27')",
+        "option '--date' given twice ('2026-11-26' and '2026-11-27')",
         twice.getMessage().lines().findFirst().orElseThrow());
     RiskSettings.UsageException swallowed =
         assertThrows(
             RiskSettings.UsageException.class,
             () -> RiskSettings.parse(new String[] {"--out", "--master", "local[2]"}));
     assertEquals(
-        "option --out needs a value", swallowed.getMessage().lines().findFirst().orElseThrow());
+        "option '--out' needs a value", swallowed.getMessage().lines().findFirst().orElseThrow());
   }
 
   /** The message said only the file's name twice ("cannot read the config file f: f"). */
