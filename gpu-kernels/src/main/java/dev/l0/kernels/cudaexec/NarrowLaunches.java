@@ -7,6 +7,8 @@ import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.ReductionOrder;
 import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.opt.KernelPlan;
+import dev.l0.opt.ir.Analysis;
+import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.SubExp;
 import java.util.function.Supplier;
 
@@ -14,13 +16,18 @@ import java.util.function.Supplier;
  * The launches that the CUDA executor gives to the JVM backend because they are too narrow for the
  * GPU: those with fewer parallel rows than {@code l0.cuda.minRows} (a system property, default
  * {@value #DEFAULT_MIN_ROWS}: four blocks of {@link CudaKernelExecutor#DEFAULT_BLOCK_SIZE} threads;
- * 0 keeps every launch on the GPU). Such a launch keeps a few of the GPU's multiprocessors busy
- * with a thread per row, each running its row's whole work, which the host's cores do faster. On an
- * H200 (bench/README.md, 2026-11-26 and 27), against the JVM backend on 2 cores of the development
- * VM: LocVolCalib small, 16 rows, 12.4 s of kernel time against 0.77 s; 256 rows, LocVolCalib large
+ * 0 keeps every launch on the GPU) whose rows run a loop, a SOAC or a call ({@link
+ * Analysis#runsLoops}). Such a launch keeps a few of the GPU's multiprocessors busy with a thread
+ * per row, each running its row's whole work, which the host's cores do faster. On an H200
+ * (bench/README.md, 2026-11-26 and 27), against the JVM backend on 2 cores of the development VM:
+ * LocVolCalib small, 16 rows, 12.4 s of kernel time against 0.77 s; 256 rows, LocVolCalib large
  * 41.1 s against 25-28 s and OptionPricing large (256 chunks) 2.1-2.6 s against 1.8-2.7 s; but
- * 2,048 rows, OptionPricing medium's chunks, 0.028 s against 0.25-0.33 s. Both backends lower the
- * same way and reduce in the same order, so the results do not depend on where a launch ran.
+ * 2,048 rows, OptionPricing medium's chunks, 0.028 s against 0.25-0.33 s. A narrow launch of
+ * straight-line arithmetic stays on the GPU, where its inputs are: on the JVM it gained nothing and
+ * cost the copy back and, on its first run, the JVM backend's start (OptionPricing's last map, one
+ * row per model: 0.127 s of kernel time on small against 0.012 s all on the GPU, H200, 2026-11-27).
+ * Both backends lower the same way and reduce in the same order, so the results do not depend on
+ * where a launch ran.
  *
  * <p>A launch's parallel rows, known when it starts: a map's or filter's rows (its outer size, a
  * thread each), a reduction's rows where its group runs the fold's work a thread per row first
@@ -59,10 +66,16 @@ final class NarrowLaunches {
     };
   }
 
+  /** Whether a row of {@code kernel} runs a loop, a SOAC or a call in one of its functions. */
+  static boolean rowsRunLoops(KernelPlan.Kernel kernel) {
+    return ((Exp.Soac) kernel.statement().exp())
+        .lambdas().stream().anyMatch(function -> Analysis.runsLoops(function.body()));
+  }
+
   /**
    * {@code kernel}, lowered as {@code group}, run by {@code onGpu}, except for launches of fewer
-   * than {@code minRows} parallel rows, which {@code onJvm} (made at the first such launch) runs,
-   * each counted in the call's meter.
+   * than {@code minRows} parallel rows whose rows run loops ({@link #rowsRunLoops}), which {@code
+   * onJvm} (made at the first such launch) runs, each counted in the call's meter.
    */
   static PreparedKernel placed(
       KernelPlan.Kernel kernel,
@@ -70,7 +83,7 @@ final class NarrowLaunches {
       int minRows,
       PreparedKernel onGpu,
       Supplier<PreparedKernel> onJvm) {
-    if (minRows == 0) {
+    if (minRows == 0 || !rowsRunLoops(kernel)) {
       return onGpu;
     }
     return environment -> {

@@ -13,7 +13,6 @@ import dev.l0.opt.ir.Ident;
 import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
-import dev.l0.opt.ir.Traversal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -159,7 +158,7 @@ final class FoldFission {
         mapPart.add(stm);
       }
     }
-    if (!doesWork(mapPart)) {
+    if (!Analysis.runsLoops(new Body(mapPart, List.of()))) {
       return Optional.empty();
     }
     Body restBody = new Body(rest, fold.body().result());
@@ -182,13 +181,6 @@ final class FoldFission {
       return Optional.empty();
     }
     return Optional.of(new Parts(mapPart, List.copyOf(mapResults), rest, usedByRest));
-  }
-
-  /** Whether {@code stms} run a loop, a SOAC or a call anywhere in them. */
-  private static boolean doesWork(List<Stm> stms) {
-    return Traversal.statements(new Body(stms, List.of())).stream()
-        .map(Stm::exp)
-        .anyMatch(e -> e instanceof Exp.Loop || e instanceof Exp.Soac || e instanceof Exp.Apply);
   }
 
   private static Type notUnique(Type type) {

@@ -17,6 +17,7 @@ import dev.l0.kernels.runtime.JvmFallback;
 import dev.l0.kernels.runtime.LogRecorder;
 import dev.l0.kernels.runtime.PtxCompilers;
 import dev.l0.kernels.sim.SimulatorExecutor;
+import dev.l0.syntax.L0Parser;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.testing.TestPrograms;
@@ -92,29 +93,38 @@ class CudaKernelExecutorGpuTest {
   }
 
   /**
-   * With the default limit ({@link NarrowLaunches}), P0 over 100 options runs on the JVM backend
-   * (no copies to the GPU, the launch counted) and over 100,000 on the GPU, with the same results.
+   * With the default limit ({@link NarrowLaunches}), a map whose rows run a loop runs on the JVM
+   * backend over 100 rows (no copies to the GPU, the launch counted) and on the GPU over 100,000,
+   * with the same results; P0, straight-line arithmetic, runs on the GPU over 100 options too.
    */
   @Test
-  void aNarrowLaunchRunsOnTheJvmAndAWideOneOnTheGpu() {
-    Program program = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
+  void aNarrowLaunchWhoseRowsRunLoopsRunsOnTheJvmAndAnyOtherOnTheGpu() {
+    Program loops =
+        L0Parser.parse(
+            "fun [f64] main([f64] xs) =\n"
+                + "  map(fn f64 (f64 x) => loop (y = x) = for i < 100 do y * 0.5 + x in y, xs)",
+            "narrow.l0");
+    Program blackScholes = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
     String limit = System.getProperty(NarrowLaunches.PROPERTY);
     System.clearProperty(NarrowLaunches.PROPERTY);
     try (CudaKernelExecutor placing = CudaKernelExecutor.onThisMachine()) {
-      HostRunner runner = HostRunner.compile(program, placing);
       Random random = new Random(2);
       for (int n : List.of(100, 100_000)) {
-        Value options = TestPrograms.blackScholesOptions(n, random);
+        Value xs = array(ScalarType.F64, n, i -> ScalarValue.f64(random.nextDouble()));
         RunMeter meter = new RunMeter();
-        Value result = runner.call("blackscholes", List.of(options), meter);
-        assertEquals(
-            new Interpreter(program).call("blackscholes", List.of(options)),
-            result,
-            n + " options");
+        Value result = HostRunner.compile(loops, placing).call("main", List.of(xs), meter);
+        assertEquals(new Interpreter(loops).call("main", List.of(xs)), result, n + " rows");
         boolean narrow = n < NarrowLaunches.DEFAULT_MIN_ROWS;
-        assertEquals(narrow ? 1 : 0, meter.launchesPlacedOnJvm(), n + " options");
-        assertEquals(narrow, meter.transferBytes() == 0, n + " options: " + meter.transferBytes());
+        assertEquals(narrow ? 1 : 0, meter.launchesPlacedOnJvm(), n + " rows");
+        assertEquals(narrow, meter.transferBytes() == 0, n + " rows: " + meter.transferBytes());
       }
+      Value options = TestPrograms.blackScholesOptions(100, random);
+      RunMeter meter = new RunMeter();
+      Value prices =
+          HostRunner.compile(blackScholes, placing).call("blackscholes", List.of(options), meter);
+      assertEquals(
+          new Interpreter(blackScholes).call("blackscholes", List.of(options)), prices, "P0");
+      assertEquals(0, meter.launchesPlacedOnJvm(), "P0 over 100 options");
     } finally {
       System.setProperty(NarrowLaunches.PROPERTY, limit == null ? "0" : limit);
     }

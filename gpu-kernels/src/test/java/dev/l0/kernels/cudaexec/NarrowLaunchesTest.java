@@ -33,12 +33,23 @@ import org.junit.jupiter.api.Test;
 /**
  * The CUDA executor's placement of narrow launches ({@link NarrowLaunches}), with the simulator
  * standing in for the GPU (the same lowering and skeleton of blocks): a launch of fewer parallel
- * rows than the limit runs on the JVM backend and is counted in the call's meter, a wider one on
- * the "GPU"; a map counts its rows, a reduction the chunks of the reduction order, or its rows
- * where a thread per row runs its fold's work first; the results are the interpreter's either way.
+ * rows than the limit whose rows run loops runs on the JVM backend and is counted in the call's
+ * meter, a wider one or one of straight-line rows on the "GPU"; a map counts its rows, a reduction
+ * the chunks of the reduction order, or its rows where a thread per row runs its fold's work first;
+ * the results are the interpreter's either way.
  */
 class NarrowLaunchesTest {
+  /** A map whose rows run a loop, and a reduction of pairs whose operator is a map. */
   private static final String PROGRAM =
+      """
+      fun {[f64], [f64]} main([f64] xs) =
+        let ys = map(fn f64 (f64 x) => loop (y = x) = for i < 3 do y * 0.5 + x in y, xs) in
+        let pairs = map(fn [f64] (f64 x) => [x, x * 2.0], xs) in
+        {ys, reduce(fn [f64] ([f64] a, [f64] b) => map(op +, zip(a, b)), [0.0, 0.0], pairs)}
+      """;
+
+  /** Straight-line rows: a map of arithmetic and a sum. */
+  private static final String STRAIGHT_LINE =
       """
       fun {[f64], f64} main([f64] xs) =
         let ys = map(fn f64 (f64 x) => x * 2.0 + 1.0, xs) in
@@ -120,20 +131,29 @@ class NarrowLaunchesTest {
   void aLaunchOfFewerRowsThanTheLimitRunsOnTheJvmAndIsCounted() {
     Placing executor = new Placing(256);
     RunMeter narrow = new RunMeter();
-    assertEquals(List.of("map on jvm", "reduce on jvm"), sorted(run(executor, 100, narrow)));
+    assertEquals(List.of("map on jvm", "redomap on jvm"), sorted(run(executor, 100, narrow)));
     assertEquals(2, narrow.launchesPlacedOnJvm());
+  }
+
+  @Test
+  void aNarrowLaunchOfStraightLineRowsStaysOnTheGpu() {
+    Placing executor = new Placing(256);
+    RunMeter meter = new RunMeter();
+    assertEquals(
+        List.of("map on gpu", "reduce on gpu"), sorted(run(executor, STRAIGHT_LINE, 100, meter)));
+    assertEquals(0, meter.launchesPlacedOnJvm());
   }
 
   @Test
   void aMapCountsItsRowsAndAReductionItsChunks() {
     Placing executor = new Placing(256);
     RunMeter meter = new RunMeter();
-    // 1000 rows: the map has 1000 rows, the reduction ceil(1000 / 16) = 63 chunks
-    assertEquals(List.of("map on gpu", "reduce on jvm"), sorted(run(executor, 1000, meter)));
+    // 1000 rows: the map has 1000 rows, the reduction of pairs ceil(1000 / 16) = 63 chunks
+    assertEquals(List.of("map on gpu", "redomap on jvm"), sorted(run(executor, 1000, meter)));
     assertEquals(1, meter.launchesPlacedOnJvm());
     // 4096 rows: 256 chunks, as many as the limit
     RunMeter wide = new RunMeter();
-    assertEquals(List.of("map on gpu", "reduce on gpu"), sorted(run(executor, 4096, wide)));
+    assertEquals(List.of("map on gpu", "redomap on gpu"), sorted(run(executor, 4096, wide)));
     assertEquals(0, wide.launchesPlacedOnJvm());
   }
 
@@ -152,7 +172,7 @@ class NarrowLaunchesTest {
   @Test
   void aLimitOfZeroKeepsEveryLaunchOnTheGpu() {
     RunMeter meter = new RunMeter();
-    assertEquals(List.of("map on gpu", "reduce on gpu"), sorted(run(new Placing(0), 3, meter)));
+    assertEquals(List.of("map on gpu", "redomap on gpu"), sorted(run(new Placing(0), 3, meter)));
     assertEquals(0, meter.launchesPlacedOnJvm());
   }
 

@@ -96,6 +96,17 @@ public final class Analysis {
     return deepest;
   }
 
+  /**
+   * Whether {@code body} runs a loop, a SOAC or a call anywhere in it, lambdas included: work that
+   * grows with sizes or trip counts beyond its own statements, as opposed to straight-line
+   * arithmetic.
+   */
+  public static boolean runsLoops(Body body) {
+    return Traversal.statements(body).stream()
+        .map(Stm::exp)
+        .anyMatch(e -> e instanceof Exp.Loop || e instanceof Exp.Soac || e instanceof Exp.Apply);
+  }
+
   /** The variables the sizes in the types of {@code ids} name. */
   public static Set<String> sizesIn(List<Ident> ids) {
     Map<String, Integer> counts = new HashMap<>();
