@@ -1,5 +1,7 @@
 package dev.l0.cli;
 
+import dev.l0.ir.L0CompileError;
+import dev.l0.ir.Program;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Value;
 import dev.l0.kernels.cudaexec.CudaKernelExecutor;
@@ -19,10 +21,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code l0 finpar BENCH|all SIZE [--device auto|jvm|sim|cuda] [--data DIR] [--runs N]}: runs a
- * FinPar benchmark's L0 program ({@link FinparBenchmark}) on its dataset {@code DIR/BENCH/SIZE} (by
- * default {@code $L0_HOME/../shared/data/finpar}), compiled once (optimised, kernels prepared for
- * the device, see {@link Devices}) and run {@code N} times (default 1), validates every result with
+ * {@code l0 finpar BENCH|all SIZE [--device auto|jvm|sim|cuda] [--data DIR] [--runs N] [--program
+ * FILE]}: runs a FinPar benchmark's L0 program ({@link FinparBenchmark}), or with {@code --program}
+ * the user's own formulation of one benchmark (its entry {@code main} taking the dataset's values
+ * in file order, as the shipped program's), on its dataset {@code DIR/BENCH/SIZE} (by default
+ * {@code $L0_HOME/../shared/data/finpar}), compiled once (optimised, kernels prepared for the
+ * device, see {@link Devices}) and run {@code N} times (default 1), validates every result with
  * FinPar's own rule and prints one JSON line per benchmark. Exits 0 only when every run of every
  * benchmark validates, else {@value Main#EXIT_INVALID}.
  */
@@ -31,7 +35,7 @@ final class FinparCommand implements Command {
 
   @Override
   public Set<String> options() {
-    return Set.of("device", "data", "runs");
+    return Set.of("device", "data", "runs", "program");
   }
 
   @Override
@@ -51,9 +55,17 @@ final class FinparCommand implements Command {
     int runs = runs(args.option("runs"));
     Path root = dataRoot(args.option("data"));
     String device = args.option("device").orElse("auto");
+    Optional<String> programFile = args.option("program");
+    if (programFile.isPresent() && benches.size() != 1) {
+      throw new CliArgs.UsageError(
+          "--program is one benchmark's formulation: give OptionPricing, LocVolCalib or"
+              + " InterestCalib, not all");
+    }
     boolean allValid = true;
     for (FinparBenchmark b : benches) {
-      allValid &= runOne(b, b.dataset(root, size), size, device, runs, out, err);
+      TypedProgram program = programFile.isPresent() ? ownProgram(programFile.get()) : b.program();
+      allValid &=
+          runOne(b, program, programFile, b.dataset(root, size), size, device, runs, out, err);
     }
     out.flush();
     return allValid ? Main.EXIT_OK : Main.EXIT_INVALID;
@@ -78,8 +90,23 @@ final class FinparCommand implements Command {
     }
   }
 
+  /** The user's formulation in {@code file}, which must define the entry {@code main}. */
+  private static TypedProgram ownProgram(String file) throws IOException {
+    Program parsed = ProgramFiles.parse(file);
+    if (parsed.function(FinparBenchmark.ENTRY).isEmpty()) {
+      throw new L0CompileError(
+          new SourcePos(file, 1, 1),
+          "the program defines no function '"
+              + FinparBenchmark.ENTRY
+              + "', the entry l0 finpar runs on the dataset's values");
+    }
+    return TypeChecker.check(parsed);
+  }
+
   private static boolean runOne(
       FinparBenchmark bench,
+      TypedProgram program,
+      Optional<String> programFile,
       Path dataset,
       String size,
       String device,
@@ -87,7 +114,6 @@ final class FinparCommand implements Command {
       PrintStream out,
       PrintStream err)
       throws IOException {
-    TypedProgram program = bench.program();
     List<Value> arguments = bench.readInput(program, dataset);
     List<Value> reference = bench.readReference(dataset);
     long compileStart = System.nanoTime();
@@ -142,6 +168,7 @@ final class FinparCommand implements Command {
             .add("transfer_s", seconds(bestMeter.transferNanos()))
             .add("transfer_bytes", bestMeter.transferBytes())
             .add("launches_on_jvm", bestMeter.launchesPlacedOnJvm());
+    programFile.ifPresent(file -> line.add("program", file));
     if (choice.executor() instanceof CudaKernelExecutor cuda) {
       line.add("cuda_min_rows", cuda.minRows());
     }

@@ -88,11 +88,14 @@ public final class Main {
           "  demo [--options FILE]        price the PARSEC Black-Scholes reference options with",
           "                               the thesis's P0 and compare with the reference prices",
           "  finpar BENCH|all SIZE [--device auto|jvm|sim|cuda] [--data DIR] [--runs N]",
+          "         [--program FILE]",
           "                               run FinPar's OptionPricing, LocVolCalib or InterestCalib",
           "                               (or all) on dataset DIR/BENCH/SIZE (SIZE small|medium|large;",
           "                               DIR by default ../shared/data/finpar beside the repository),",
           "                               compiled once, N runs (default 1), validated with FinPar's",
-          "                               rules; one JSON line per benchmark (exit "
+          "                               rules; --program runs your own formulation of BENCH (entry",
+          "                               main, the dataset's values in file order) instead of the",
+          "                               shipped one; one JSON line per benchmark (exit "
               + EXIT_INVALID
               + " if not valid)",
           "The entry function is 'main' when the program has one, else the last function defined.",

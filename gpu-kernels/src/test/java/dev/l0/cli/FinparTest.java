@@ -438,6 +438,60 @@ class FinparTest {
         run.err().trim());
   }
 
+  /**
+   * {@code --program FILE} runs the user's own formulation on the dataset, validated as the shipped
+   * one: OptionPricing with chunks of 8 paths instead of 32 validates against the shipped program's
+   * prices, and its line names the file; one that doubles every price does not (so the file, not
+   * the shipped program, ran). A file without {@code main}, or with {@code all}, is refused.
+   */
+  @Test
+  void aFormulationOfTheUsersOwnRunsOnTheDatasetAndItsLineNamesIt() throws IOException {
+    assumeData();
+    Path dataset = Files.createDirectories(dir.resolve("OptionPricing").resolve("small"));
+    String input =
+        Files.readString(data.resolve("OptionPricing").resolve("small").resolve("input.data"));
+    Files.writeString(dataset.resolve("input.data"), input.replaceFirst("8388608", "4000"));
+    Files.writeString(dataset.resolve("output.data"), "[ 0.0 ]\n");
+    String[] shippedRun = {"finpar", "OptionPricing", "small", "--device", "jvm"};
+    Outcome shipped = l0(concat(shippedRun, "--data", dir.toString()));
+    String price = numbers(shipped.out(), "result").get(0);
+    Files.writeString(dataset.resolve("output.data"), "[ " + price + " ]\n");
+    String source;
+    try (var in = FinparBenchmark.class.getResourceAsStream("/programs/finpar/OptionPricing.l0")) {
+      source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    assertTrue(source.contains("let pathsPerChunk = 32 in"), "the shipped program changed");
+    Path eights = dir.resolve("eights.l0");
+    Files.writeString(
+        eights, source.replace("let pathsPerChunk = 32 in", "let pathsPerChunk = 8 in"));
+    Outcome own = l0(concat(shippedRun, "--data", dir.toString(), "--program", eights.toString()));
+    assertEquals(0, own.exitCode(), own.out() + own.err());
+    assertTrue(own.out().contains("\"program\": \"" + eights + "\""), own.out());
+    Path doubled = dir.resolve("doubled.l0");
+    Files.writeString(doubled, source.replace("sum / real(numMcIt)", "2.0 * sum / real(numMcIt)"));
+    Outcome wrong =
+        l0(concat(shippedRun, "--data", dir.toString(), "--program", doubled.toString()));
+    assertEquals(Main.EXIT_INVALID, wrong.exitCode(), wrong.out() + wrong.err());
+    assertTrue(wrong.out().contains("\"valid\": false"), wrong.out());
+    Path noMain = dir.resolve("nomain.l0");
+    Files.writeString(noMain, "fun int other(int x) = x\n");
+    Outcome missing =
+        l0(concat(shippedRun, "--data", dir.toString(), "--program", noMain.toString()));
+    assertEquals(Main.EXIT_PROGRAM_ERROR, missing.exitCode(), missing.err());
+    assertTrue(
+        missing.err().contains(noMain + ":1:1: the program defines no function 'main'"),
+        missing.err());
+    Outcome all = l0("finpar", "all", "small", "--program", eights.toString());
+    assertEquals(Main.EXIT_USAGE, all.exitCode(), all.err());
+    assertTrue(all.err().contains("--program is one benchmark's formulation"), all.err());
+  }
+
+  private static String[] concat(String[] first, String... rest) {
+    String[] all = java.util.Arrays.copyOf(first, first.length + rest.length);
+    System.arraycopy(rest, 0, all, first.length, rest.length);
+    return all;
+  }
+
   /** Whole datasets through {@code l0 finpar} on the JVM device, which reports that it ran them. */
   @ParameterizedTest
   @CsvSource({

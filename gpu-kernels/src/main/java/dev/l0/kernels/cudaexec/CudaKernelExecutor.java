@@ -59,7 +59,7 @@ import java.util.function.Supplier;
  * call waits for its turn is not kernel time).
  */
 public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
-  /** Threads per block of every launch. */
+  /** Threads per block of every launch but narrow ones ({@link NarrowLaunches#blockSize}). */
   public static final int DEFAULT_BLOCK_SIZE = 256;
 
   /**
@@ -85,8 +85,8 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
    * Compiles for {@code device}, GPU {@code gpuOrdinal}, through {@code kernelCache} (either may be
    * unavailable, with the reason), opening that GPU's context with {@code contextOpener} (given the
    * ordinal) when the first kernel has compiled, and launches blocks of {@code blockSize} threads
-   * (a power of two); kernels are lowered for the device's multiprocessors ({@link
-   * #launchConfiguration(CudaDevice, int)}).
+   * (a power of two; fewer for narrow launches, {@link NarrowLaunches#blockSize}); kernels are
+   * lowered for the device's multiprocessors ({@link #launchConfiguration(CudaDevice, int)}).
    */
   CudaKernelExecutor(
       int gpuOrdinal,
@@ -250,11 +250,21 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   private PreparedKernel onDevice(
       KernelGroup group, GroupCompiler compiler, KernelPlan.Kernel kernel, KernelScope scope) {
     CudaModule module = loaded(compiler, group);
-    DeviceGroupRunner runner = new DeviceGroupRunner(group, context(), module, blockSize);
+    DeviceGroupRunner runner = new DeviceGroupRunner(group, context(), module);
     Supplier<PreparedKernel> jvmKernel = new Memoized<>(() -> onHost(kernel, scope));
     List<Ident> outputs = kernel.outputs();
+    int multiprocessors = device.value().orElseThrow().multiprocessors();
     Function<HostEnvironment, List<HostValue>> onGpu =
-        environment -> run(runner, group, outputs, environment);
+        environment ->
+            run(
+                runner,
+                group,
+                outputs,
+                environment,
+                NarrowLaunches.blockSize(
+                    NarrowLaunches.parallelRows(kernel, group, environment),
+                    multiprocessors,
+                    blockSize));
     Function<HostEnvironment, List<HostValue>> inPieces =
         RowPieces.splits(kernel) ? environment -> RowPieces.run(kernel, environment, onGpu) : onGpu;
     PreparedKernel gpuKernel =
@@ -277,16 +287,17 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   }
 
   /**
-   * Runs {@code group} when no other call is using this executor's GPU, reporting the wait to the
-   * call's meter.
+   * Runs {@code group} in blocks of {@code groupBlockSize} threads when no other call is using this
+   * executor's GPU, reporting the wait to the call's meter.
    */
   private List<HostValue> run(
       DeviceGroupRunner runner,
       KernelGroup group,
       List<Ident> outputs,
-      HostEnvironment environment) {
+      HostEnvironment environment,
+      int groupBlockSize) {
     Map<String, HostValue> results =
-        onGpuInTurn(environment.meter(), () -> runner.run(environment));
+        onGpuInTurn(environment.meter(), () -> runner.run(environment, groupBlockSize));
     return outputs.stream()
         .map(
             id -> {

@@ -35,14 +35,15 @@ import java.util.function.LongConsumer;
  * copies the inputs into pooled device buffers, runs the host steps in order (host scalars
  * evaluated by {@link HostScalars}, the simulator's evaluator; allocations zero-filled on the
  * device, a thread-private buffer's at each launch, for the launch's threads, as {@link
- * CudaPrinter} lays it out; launches on the host's grid size with blocks of a fixed size and the
- * printer's shared memory), checks the error word after every launch, and downloads the outputs. A
- * launch that raised error code {@code k} fails with {@code errors.get(k - 1)}'s {@code
- * L0RuntimeError}, as on the simulator; a capacity overflow reruns the group with larger growing
- * arrays ({@link CapacityReruns}). Device buffers go back to the pool after every run. Inputs are
- * read from the host runner's environment flat (a {@link FlatArray}'s primitive array is copied as
- * it is, straight from the Java heap), outputs come back flat; every copy is measured in the call's
- * {@link RunMeter}. Not synchronised: {@link CudaKernelExecutor} runs one group at a time per GPU.
+ * CudaPrinter} lays it out; launches on the host's grid size with blocks of the size the run is
+ * given and the printer's shared memory), checks the error word after every launch, and downloads
+ * the outputs. A launch that raised error code {@code k} fails with {@code errors.get(k - 1)}'s
+ * {@code L0RuntimeError}, as on the simulator; a capacity overflow reruns the group with larger
+ * growing arrays ({@link CapacityReruns}). Device buffers go back to the pool after every run.
+ * Inputs are read from the host runner's environment flat (a {@link FlatArray}'s primitive array is
+ * copied as it is, straight from the Java heap), outputs come back flat; every copy is measured in
+ * the call's {@link RunMeter}. Not synchronised: {@link CudaKernelExecutor} runs one group at a
+ * time per GPU.
  */
 final class DeviceGroupRunner {
   /** The error code, 4 bytes of padding, then the values of its raise. */
@@ -50,19 +51,14 @@ final class DeviceGroupRunner {
 
   private final KernelGroup group;
   private final CudaContext context;
-  private final int blockSize;
   private final HostScalars host;
   private final List<HostProgram.Step<CudaKernel>> steps;
   private final List<List<HostScalars.Expression>> outputShapes;
 
-  /**
-   * For {@code group}, whose kernels {@code module} holds, with blocks of {@code blockSize}
-   * threads.
-   */
-  DeviceGroupRunner(KernelGroup group, CudaContext context, CudaModule module, int blockSize) {
+  /** For {@code group}, whose kernels {@code module} holds. */
+  DeviceGroupRunner(KernelGroup group, CudaContext context, CudaModule module) {
     this.group = group;
     this.context = context;
-    this.blockSize = blockSize;
     HostProgram<CudaKernel> program = HostProgram.compile(group, k -> module.kernel(k.name()));
     this.host = program.host();
     this.steps = program.steps();
@@ -71,26 +67,28 @@ final class DeviceGroupRunner {
 
   /**
    * The group's outputs by name (arrays flat, scalars boxed), computed from the values of the
-   * group's inputs in {@code environment}; copies between host and device go to its meter.
+   * group's inputs in {@code environment}, launching blocks of {@code blockSize} threads (a power
+   * of two); copies between host and device go to its meter.
    */
-  Map<String, HostValue> run(HostEnvironment environment) {
-    return run(environment, launchNanos -> {});
+  Map<String, HostValue> run(HostEnvironment environment, int blockSize) {
+    return run(environment, blockSize, launchNanos -> {});
   }
 
   /**
-   * {@link #run(HostEnvironment)}, telling {@code launchNanos} the wall-clock nanoseconds of each
-   * launch, from the launch to the end of the context's synchronisation after it (no transfers).
+   * {@link #run(HostEnvironment, int)}, telling {@code launchNanos} the wall-clock nanoseconds of
+   * each launch, from the launch to the end of the context's synchronisation after it (no
+   * transfers).
    */
-  Map<String, HostValue> run(HostEnvironment environment, LongConsumer launchNanos) {
-    return CapacityReruns.run(scale -> run(environment, launchNanos, scale));
+  Map<String, HostValue> run(HostEnvironment environment, int blockSize, LongConsumer launchNanos) {
+    return CapacityReruns.run(scale -> run(environment, blockSize, launchNanos, scale));
   }
 
   /**
-   * {@link #run(HostEnvironment, LongConsumer)} with growing arrays' capacities at {@code
+   * {@link #run(HostEnvironment, int, LongConsumer)} with growing arrays' capacities at {@code
    * capacityScale}.
    */
   private Map<String, HostValue> run(
-      HostEnvironment environment, LongConsumer launchNanos, long capacityScale) {
+      HostEnvironment environment, int blockSize, LongConsumer launchNanos, long capacityScale) {
     HostScalars.Values values = host.newValues();
     values.set(host.slotOf(KernelGroup.BLOCK_SIZE.name()), ScalarValue.i64(blockSize));
     values.set(host.slotOf(KernelGroup.CAPACITY_SCALE.name()), ScalarValue.i64(capacityScale));
@@ -100,7 +98,8 @@ final class DeviceGroupRunner {
     try (DeviceBuffer errorWord = zeroed(ERROR_WORD_BYTES)) {
       bindInputs(environment, values, buffers);
       for (HostProgram.Step<CudaKernel> step : steps) {
-        runStep(step, values, buffers, threadPrivateElements, errorWord, launchNanos, meter);
+        runStep(
+            step, values, buffers, threadPrivateElements, errorWord, blockSize, launchNanos, meter);
       }
       return outputs(values, buffers, meter);
     } finally {
@@ -131,6 +130,7 @@ final class DeviceGroupRunner {
       Map<String, DeviceBuffer> buffers,
       Map<String, Long> threadPrivateElements,
       DeviceBuffer errorWord,
+      int blockSize,
       LongConsumer launchNanos,
       RunMeter meter) {
     if (step instanceof HostProgram.Define<CudaKernel> d) {
@@ -144,7 +144,7 @@ final class DeviceGroupRunner {
         previous.close();
       }
     } else if (step instanceof HostProgram.Launch<CudaKernel> l) {
-      launch(l, values, buffers, threadPrivateElements, errorWord, launchNanos, meter);
+      launch(l, values, buffers, threadPrivateElements, errorWord, blockSize, launchNanos, meter);
     } else {
       HostProgram.ReadScalar<CudaKernel> r = (HostProgram.ReadScalar<CudaKernel>) step;
       long index = r.index().evaluateIndex(values);
@@ -171,6 +171,7 @@ final class DeviceGroupRunner {
       Map<String, DeviceBuffer> buffers,
       Map<String, Long> threadPrivateElements,
       DeviceBuffer errorWord,
+      int blockSize,
       LongConsumer launchNanos,
       RunMeter meter) {
     long grid = l.gridSize().evaluateIndex(values);

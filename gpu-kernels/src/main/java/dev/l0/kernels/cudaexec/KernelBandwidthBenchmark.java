@@ -139,8 +139,7 @@ public final class KernelBandwidthBenchmark {
         Ptx ptx = groupCompiler.compile(group);
         long cachedEnd = System.nanoTime();
         try (CudaModule module = context.loadModule(ptx)) {
-          DeviceGroupRunner runner =
-              new DeviceGroupRunner(group, context, module, CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
+          DeviceGroupRunner runner = new DeviceGroupRunner(group, context, module);
           for (int log2 = SMALLEST_LOG2_N; log2 <= LARGEST_LOG2_N; log2++) {
             int n = 1 << log2;
             Measurement measured = measure(runner, group, benchmarked, n);
@@ -199,7 +198,8 @@ public final class KernelBandwidthBenchmark {
       AtomicLong launchNanos = new AtomicLong();
       HostEnvironment inputs = new HostEnvironment(new RunMeter());
       group.inputs().forEach(input -> inputs.bind(input.name(), xs));
-      Map<String, HostValue> results = runner.run(inputs, launchNanos::addAndGet);
+      Map<String, HostValue> results =
+          runner.run(inputs, CudaKernelExecutor.DEFAULT_BLOCK_SIZE, launchNanos::addAndGet);
       correct &=
           results.size() == 1 && benchmarked.isCorrect(results.values().iterator().next(), n);
       if (run > 0) {

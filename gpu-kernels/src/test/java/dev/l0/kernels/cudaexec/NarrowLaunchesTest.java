@@ -177,6 +177,20 @@ class NarrowLaunchesTest {
   }
 
   @Test
+  void aNarrowLaunchOnTheGpuTakesBlocksThatSpreadItsRowsOverEveryMultiprocessor() {
+    // an H200's 132 multiprocessors: OptionPricing large's 4,096 rows in 128 blocks of a warp
+    assertEquals(32, NarrowLaunches.blockSize(4096, 132, 256));
+    assertEquals(32, NarrowLaunches.blockSize(1, 132, 256));
+    // 8,448 rows give each multiprocessor 64, 8,449 one more
+    assertEquals(64, NarrowLaunches.blockSize(8448, 132, 256));
+    assertEquals(128, NarrowLaunches.blockSize(8449, 132, 256));
+    // at most the executor's block size, however many rows; never more than it, even under a warp
+    assertEquals(256, NarrowLaunches.blockSize(10_000_000, 132, 256));
+    assertEquals(256, NarrowLaunches.blockSize(Long.MAX_VALUE, 132, 256));
+    assertEquals(8, NarrowLaunches.blockSize(5, 1, 8));
+  }
+
+  @Test
   void theLimitIsASystemPropertyOfAtLeastZero() {
     String before = System.getProperty(NarrowLaunches.PROPERTY);
     try {
