@@ -23,9 +23,10 @@ import java.util.function.Supplier;
  * LocVolCalib small, 16 rows, 12.4 s of kernel time against 0.77 s; 256 rows, LocVolCalib large
  * 41.1 s against 25-28 s and OptionPricing large (256 chunks) 2.1-2.6 s against 1.8-2.7 s; but
  * 2,048 rows, OptionPricing medium's chunks, 0.028 s against 0.25-0.33 s. A narrow launch of
- * straight-line arithmetic stays on the GPU, where its inputs are: on the JVM it gained nothing and
- * cost the copy back and, on its first run, the JVM backend's start (OptionPricing's last map, one
- * row per model: 0.127 s of kernel time on small against 0.012 s all on the GPU, H200, 2026-11-27).
+ * straight-line arithmetic stays on the GPU: its rows take microseconds either way, and a program
+ * whose every other launch is wide would otherwise start the JVM backend (Janino, the vector
+ * classes) for it alone, which its first run pays (OptionPricing's last map, one row per model:
+ * 0.127 s of kernel time on small against 0.012 s all on the GPU, H200, 2026-11-27).
  * Both backends lower the same way and reduce in the same order, so the results do not depend on
  * where a launch ran.
  *
