@@ -254,6 +254,7 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     Supplier<PreparedKernel> jvmKernel = new Memoized<>(() -> onHost(kernel, scope));
     List<Ident> outputs = kernel.outputs();
     int multiprocessors = device.value().orElseThrow().multiprocessors();
+    boolean spreadsRows = NarrowLaunches.runsAThreadPerRow(kernel, group);
     Function<HostEnvironment, List<HostValue>> onGpu =
         environment ->
             run(
@@ -261,10 +262,12 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
                 group,
                 outputs,
                 environment,
-                NarrowLaunches.blockSize(
-                    NarrowLaunches.parallelRows(kernel, group, environment),
-                    multiprocessors,
-                    blockSize));
+                spreadsRows
+                    ? NarrowLaunches.blockSize(
+                        NarrowLaunches.parallelRows(kernel, group, environment),
+                        multiprocessors,
+                        blockSize)
+                    : blockSize);
     Function<HostEnvironment, List<HostValue>> inPieces =
         RowPieces.splits(kernel) ? environment -> RowPieces.run(kernel, environment, onGpu) : onGpu;
     PreparedKernel gpuKernel =

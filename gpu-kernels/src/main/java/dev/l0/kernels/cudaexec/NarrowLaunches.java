@@ -6,6 +6,7 @@ import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.ReductionOrder;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.opt.KernelKind;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Exp;
@@ -26,9 +27,9 @@ import java.util.function.Supplier;
  * straight-line arithmetic stays on the GPU: its rows take microseconds either way, and a program
  * whose every other launch is wide would otherwise start the JVM backend (Janino, the vector
  * classes) for it alone, which its first run pays (OptionPricing's last map, one row per model:
- * 0.127 s of kernel time on small against 0.012 s all on the GPU, H200, 2026-11-27).
- * Both backends lower the same way and reduce in the same order, so the results do not depend on
- * where a launch ran.
+ * 0.127 s of kernel time on small against 0.012 s all on the GPU, H200, 2026-11-27). Both backends
+ * lower the same way and reduce in the same order, so the results do not depend on where a launch
+ * ran.
  *
  * <p>A launch's parallel rows, known when it starts: a map's or filter's rows (its outer size, a
  * thread each), a reduction's rows where its group runs the fold's work a thread per row first
@@ -37,17 +38,23 @@ import java.util.function.Supplier;
  * input, which the optimiser does not make, would count as wide.)
  *
  * <p>A launch that stays on the GPU with fewer parallel rows than the device's multiprocessors hold
- * in blocks of the executor's size runs in smaller blocks ({@link #blockSize}), so that its rows
- * spread over every multiprocessor instead of filling a few: OptionPricing large's 4,096 rows, in
- * blocks of 256, kept 16 of an H200's 132 multiprocessors busy. Every kernel is correct for every
- * block size and the reduction order does not depend on it ({@link
- * dev.l0.kernels.lower.LaunchConfiguration}), so the results do not change.
+ * in blocks of the executor's size, and that runs its rows a thread each ({@link
+ * #runsAThreadPerRow}), runs in smaller blocks ({@link #blockSize}), so that its rows spread over
+ * every multiprocessor instead of filling a few: OptionPricing large's 4,096 rows, in blocks of
+ * 256, kept 16 of an H200's 132 multiprocessors busy. A group that may run a block per row
+ * (segmented rows, whose block size is each row's parallelism) or whose threads are a reduction's
+ * chunks keeps the executor's block size. Every kernel is correct for every block size and the
+ * reduction order does not depend on it ({@link dev.l0.kernels.lower.LaunchConfiguration}), so the
+ * results do not change.
  */
 final class NarrowLaunches {
   /** The system property of the fewest parallel rows a launch runs on the GPU with. */
   static final String PROPERTY = "l0.cuda.minRows";
 
   static final int DEFAULT_MIN_ROWS = 4 * CudaKernelExecutor.DEFAULT_BLOCK_SIZE;
+
+  /** The threads of a warp, the fewest a block should have. */
+  static final int WARP = 32;
 
   private NarrowLaunches() {}
 
@@ -56,9 +63,6 @@ final class NarrowLaunches {
     return L0ConfigurationError.intProperty(
         PROPERTY, DEFAULT_MIN_ROWS, 0, "the fewest parallel rows a launch runs on the GPU with");
   }
-
-  /** The threads of a warp, the fewest a block should have. */
-  static final int WARP = 32;
 
   /**
    * The threads per block for a launch of {@code rows} parallel rows on a device of {@code
@@ -73,6 +77,17 @@ final class NarrowLaunches {
       size *= 2;
     }
     return size;
+  }
+
+  /**
+   * Whether {@code group}, the lowering of {@code kernel}, runs its rows a thread each: a map, or a
+   * reduction whose fold's work runs a thread per row first ({@link
+   * KernelLowering#runsAThreadPerRow}), where no kernel may run a block per row ({@link
+   * KernelLowering#mayRunABlockPerRow}).
+   */
+  static boolean runsAThreadPerRow(KernelPlan.Kernel kernel, KernelGroup group) {
+    boolean perRow = kernel.kind() == KernelKind.MAP || KernelLowering.runsAThreadPerRow(group);
+    return perRow && !KernelLowering.mayRunABlockPerRow(group);
   }
 
   /**

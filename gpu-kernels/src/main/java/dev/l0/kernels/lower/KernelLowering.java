@@ -19,6 +19,9 @@ import java.util.Set;
  * source position, never miscompiles.
  */
 public final class KernelLowering {
+  /** What the name of a map's kernel ends with where it may run a block per row. */
+  static final String SEGMENTED_KERNEL = "_rows";
+
   private KernelLowering() {}
 
   /**
@@ -125,6 +128,15 @@ public final class KernelLowering {
    */
   public static boolean runsAThreadPerRow(KernelGroup group) {
     return FoldFission.split(group);
+  }
+
+  /**
+   * Whether a kernel of {@code group} runs a block per row where the rows are few ({@link
+   * SegmentedRows}): its block's threads share a row, so the block size is that row's parallelism.
+   */
+  public static boolean mayRunABlockPerRow(KernelGroup group) {
+    return group.kernels().stream()
+        .anyMatch(kernel -> kernel.name().replaceFirst("_\\d+$", "").endsWith(SEGMENTED_KERNEL));
   }
 
   private static KernelGroup lowerSoac(

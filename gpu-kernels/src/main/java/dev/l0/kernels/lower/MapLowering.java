@@ -111,7 +111,8 @@ final class MapLowering {
         new KernelStmt.For(i, GLOBAL_THREAD, threadRows, mul(BLOCK_DIM, GRID_DIM), body));
     kernelBody.addAll(blockPerRow);
     Kernel kernel =
-        KernelAssembler.assemble(name + (segmented.isPresent() ? "_rows" : "_map"), kernelBody);
+        KernelAssembler.assemble(
+            name + (segmented.isPresent() ? KernelLowering.SEGMENTED_KERNEL : "_map"), kernelBody);
     KernelExpr.Var blocks = group.fresh("blocks", ScalarType.I64);
     steps.add(
         new HostStep.Define(

@@ -190,6 +190,34 @@ class NarrowLaunchesTest {
     assertEquals(8, NarrowLaunches.blockSize(5, 1, 8));
   }
 
+  /**
+   * Only groups that run their rows a thread each take smaller blocks: a map and a split reduction
+   * do; a plain reduction (a thread per chunk) and a map of integer sums over rows (a block per row
+   * below the segmented threshold) do not.
+   */
+  @Test
+  void onlyLaunchesOfAThreadPerRowTakeSmallerBlocks() {
+    assertEquals(
+        List.of(true, false), threadPerRow(STRAIGHT_LINE), "a map, then a plain sum of its rows");
+    assertEquals(List.of(true), threadPerRow(LOOP_PER_ROW), "a split reduction");
+    assertEquals(
+        List.of(false),
+        threadPerRow(
+            "fun [i32] main([[i32]] rows) = map(fn i32 ([i32] row) => reduce(op +, 0, row), rows)"),
+        "segmented rows");
+  }
+
+  private static List<Boolean> threadPerRow(String source) {
+    KernelPlan plan =
+        Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "rows.l0"))).kernelPlan();
+    return plan.kernels().stream()
+        .map(
+            kernel ->
+                NarrowLaunches.runsAThreadPerRow(
+                    kernel, KernelLowering.lower(plan, kernel, LaunchConfiguration.DEFAULT)))
+        .toList();
+  }
+
   @Test
   void theLimitIsASystemPropertyOfAtLeastZero() {
     String before = System.getProperty(NarrowLaunches.PROPERTY);
