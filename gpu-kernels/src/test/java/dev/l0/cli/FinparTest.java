@@ -421,12 +421,7 @@ class FinparTest {
 
   @Test
   void aReferenceOfAnotherLengthIsBadInputNamingTheFile() throws IOException {
-    assumeData();
-    Path dataset = Files.createDirectories(dir.resolve("OptionPricing").resolve("small"));
-    String input =
-        Files.readString(data.resolve("OptionPricing").resolve("small").resolve("input.data"));
-    Files.writeString(dataset.resolve("input.data"), input.replaceFirst("8388608", "64"));
-    Files.writeString(dataset.resolve("output.data"), "[ 1.0, 2.0 ]\n");
+    Path dataset = optionPricingSmallWithPaths(64, "[ 1.0, 2.0 ]");
     Outcome run =
         l0("finpar", "OptionPricing", "small", "--device", "jvm", "--data", dir.toString());
     assertEquals(Main.EXIT_BAD_INPUT, run.exitCode(), run.err());
@@ -446,12 +441,7 @@ class FinparTest {
    */
   @Test
   void aFormulationOfTheUsersOwnRunsOnTheDatasetAndItsLineNamesIt() throws IOException {
-    assumeData();
-    Path dataset = Files.createDirectories(dir.resolve("OptionPricing").resolve("small"));
-    String input =
-        Files.readString(data.resolve("OptionPricing").resolve("small").resolve("input.data"));
-    Files.writeString(dataset.resolve("input.data"), input.replaceFirst("8388608", "4000"));
-    Files.writeString(dataset.resolve("output.data"), "[ 0.0 ]\n");
+    Path dataset = optionPricingSmallWithPaths(4000, "[ 0.0 ]");
     String[] shippedRun = {"finpar", "OptionPricing", "small", "--device", "jvm"};
     Outcome shipped = l0(concat(shippedRun, "--data", dir.toString()));
     String price = numbers(shipped.out(), "result").get(0);
@@ -484,6 +474,20 @@ class FinparTest {
     Outcome all = l0("finpar", "all", "small", "--program", eights.toString());
     assertEquals(Main.EXIT_USAGE, all.exitCode(), all.err());
     assertTrue(all.err().contains("--program is one benchmark's formulation"), all.err());
+  }
+
+  /**
+   * OptionPricing's small dataset under {@code dir} with {@code paths} paths instead of 8,388,608
+   * and {@code reference} as its {@code output.data}; its folder.
+   */
+  private Path optionPricingSmallWithPaths(int paths, String reference) throws IOException {
+    assumeData();
+    Path dataset = Files.createDirectories(dir.resolve("OptionPricing").resolve("small"));
+    String input =
+        Files.readString(data.resolve("OptionPricing").resolve("small").resolve("input.data"));
+    Files.writeString(dataset.resolve("input.data"), input.replaceFirst("8388608", "" + paths));
+    Files.writeString(dataset.resolve("output.data"), reference + "\n");
+    return dataset;
   }
 
   private static String[] concat(String[] first, String... rest) {
