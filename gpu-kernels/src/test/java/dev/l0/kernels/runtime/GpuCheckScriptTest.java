@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * every check's line in order, also when the run is stopped part way (a device call that ran past
  * its time limit once returned no results at all, because the script wrote them only at its end),
  * and the exit status is the first failing check's; {@code --min-rows} runs each FinPar dataset
- * once per listed {@code l0.cuda.minRows}.
+ * once per listed {@code l0.cuda.minRows}, and {@code --runs} is given to each.
  */
 class GpuCheckScriptTest {
   private static final Path SCRIPT = Path.of("..", "bin", "gpu-check").toAbsolutePath().normalize();
@@ -35,9 +35,13 @@ class GpuCheckScriptTest {
         *"finpar LocVolCalib"*) echo '{"bench": "LocVolCalib", "valid": false}'; exit 1 ;;
         *"finpar InterestCalib"*) sleep 600 ;;
         *"finpar OptionPricing"*)
-          min_rows=default
-          for a in "$@"; do case "$a" in -Dl0.cuda.minRows=*) min_rows="${a#*=}" ;; esac; done
-          echo "{\\"bench\\": \\"OptionPricing\\", \\"valid\\": true, \\"min_rows\\": \\"$min_rows\\"}" ;;
+          min_rows=default; runs=none; previous=
+          for a in "$@"; do
+            case "$a" in -Dl0.cuda.minRows=*) min_rows="${a#*=}" ;; esac
+            [ "$previous" = --runs ] && runs="$a"
+            previous="$a"
+          done
+          echo "{\\"bench\\": \\"OptionPricing\\", \\"valid\\": true, \\"min_rows\\": \\"$min_rows\\", \\"runs\\": \\"$runs\\"}" ;;
         *) for a in "$@"; do last="$a"; done; echo "{\\"check\\": \\"$last\\"}" ;;
       esac
       """;
@@ -111,6 +115,27 @@ class GpuCheckScriptTest {
             .map(line -> line.replaceAll(".*\"min_rows\": \"([^\"]*)\".*", "$1"))
             .toList(),
         String.join("\n", finpar));
+  }
+
+  @Test
+  void runsIsGivenToEveryFinparRunAndIsOneByDefault() throws Exception {
+    Path results = prepareBundle("OptionPricing/small", "OptionPricing/large");
+    assertEquals(0, runToTheEnd("--finpar-only", "--runs", "3", results.toString()).status());
+    assertEquals(List.of("3", "3"), finparField(results, "runs"));
+    Path defaults = bundle.resolve("defaults");
+    assertEquals(0, runToTheEnd("--finpar-only", defaults.toString()).status());
+    assertEquals(List.of("1", "1"), finparField(defaults, "runs"));
+    Finished none = runToTheEnd("--finpar-only", "--runs", "0", bundle.resolve("none").toString());
+    assertEquals(64, none.status(), none.output());
+    assertTrue(none.output().contains("--runs needs a whole number of runs >= 1"), none.output());
+  }
+
+  /** The value of {@code field} in each FinPar line of the results in {@code results}. */
+  private static List<String> finparField(Path results, String field) throws IOException {
+    return resultLines(results).stream()
+        .filter(line -> line.contains("\"bench\""))
+        .map(line -> line.replaceAll(".*\"" + field + "\": \"([^\"]*)\".*", "$1"))
+        .toList();
   }
 
   @Test
