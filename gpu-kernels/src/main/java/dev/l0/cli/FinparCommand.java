@@ -1,14 +1,17 @@
 package dev.l0.cli;
 
+import dev.l0.ir.FunDef;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
 import dev.l0.ir.SourcePos;
+import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.cudaexec.CudaKernelExecutor;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.report.JsonLine;
 import dev.l0.opt.Optimizer;
+import dev.l0.syntax.L0Printer;
 import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
 import dev.l0.values.ValueFormatError;
@@ -63,7 +66,8 @@ final class FinparCommand implements Command {
     }
     boolean allValid = true;
     for (FinparBenchmark b : benches) {
-      TypedProgram program = programFile.isPresent() ? ownProgram(programFile.get()) : b.program();
+      TypedProgram program =
+          programFile.isPresent() ? ownProgram(b, programFile.get()) : b.program();
       allValid &=
           runOne(b, program, programFile, b.dataset(root, size), size, device, runs, out, err);
     }
@@ -90,15 +94,34 @@ final class FinparCommand implements Command {
     }
   }
 
-  /** The user's formulation in {@code file}, which must define the entry {@code main}. */
-  private static TypedProgram ownProgram(String file) throws IOException {
+  /**
+   * The user's formulation of {@code bench} in {@code file}, which must define the entry {@code
+   * main} returning what the benchmark's {@code output.data} holds.
+   */
+  private static TypedProgram ownProgram(FinparBenchmark bench, String file) throws IOException {
     Program parsed = ProgramFiles.parse(file);
-    if (parsed.function(FinparBenchmark.ENTRY).isEmpty()) {
+    FunDef main =
+        parsed
+            .function(FinparBenchmark.ENTRY)
+            .orElseThrow(
+                () ->
+                    new L0CompileError(
+                        new SourcePos(file, 1, 1),
+                        "the program defines no function '"
+                            + FinparBenchmark.ENTRY
+                            + "', the entry l0 finpar runs on the dataset's values"));
+    List<Type> outputs = bench.outputTypes();
+    Type expected = outputs.size() == 1 ? outputs.get(0) : new Type.Tuple(outputs);
+    if (!main.returnType().sameShapeAs(expected)) {
       throw new L0CompileError(
-          new SourcePos(file, 1, 1),
-          "the program defines no function '"
-              + FinparBenchmark.ENTRY
-              + "', the entry l0 finpar runs on the dataset's values");
+          main.pos(),
+          "main returns "
+              + L0Printer.print(main.returnType())
+              + ", but "
+              + bench.folderName()
+              + "'s output.data holds "
+              + L0Printer.print(expected)
+              + ", which l0 finpar validates it against");
     }
     return TypeChecker.check(parsed);
   }

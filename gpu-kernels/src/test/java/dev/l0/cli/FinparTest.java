@@ -437,7 +437,8 @@ class FinparTest {
    * {@code --program FILE} runs the user's own formulation on the dataset, validated as the shipped
    * one: OptionPricing with chunks of 8 paths instead of 32 validates against the shipped program's
    * prices, and its line names the file; one that doubles every price does not (so the file, not
-   * the shipped program, ran). A file without {@code main}, or with {@code all}, is refused.
+   * the shipped program, ran). A file without {@code main}, one whose {@code main} returns another
+   * type than {@code output.data} holds, or one given with {@code all} is refused.
    */
   @Test
   void aFormulationOfTheUsersOwnRunsOnTheDatasetAndItsLineNamesIt() throws IOException {
@@ -471,6 +472,19 @@ class FinparTest {
     assertTrue(
         missing.err().contains(noMain + ":1:1: the program defines no function 'main'"),
         missing.err());
+    Path integer = dir.resolve("integer.l0");
+    Files.writeString(integer, "// the contract number\nfun int main(int contract) = contract\n");
+    Outcome wrongType =
+        l0(concat(shippedRun, "--data", dir.toString(), "--program", integer.toString()));
+    assertEquals(Main.EXIT_PROGRAM_ERROR, wrongType.exitCode(), wrongType.err());
+    assertTrue(
+        wrongType
+            .err()
+            .contains(
+                integer
+                    + ":2:1: main returns i32, but OptionPricing's output.data holds [f64], which"
+                    + " l0 finpar validates it against"),
+        wrongType.err());
     Outcome all = l0("finpar", "all", "small", "--program", eights.toString());
     assertEquals(Main.EXIT_USAGE, all.exitCode(), all.err());
     assertTrue(all.err().contains("--program is one benchmark's formulation"), all.err());
