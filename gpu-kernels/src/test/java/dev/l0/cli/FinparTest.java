@@ -447,10 +447,7 @@ class FinparTest {
     Outcome shipped = l0(concat(shippedRun, "--data", dir.toString()));
     String price = numbers(shipped.out(), "result").get(0);
     Files.writeString(dataset.resolve("output.data"), "[ " + price + " ]\n");
-    String source;
-    try (var in = FinparBenchmark.class.getResourceAsStream("/programs/finpar/OptionPricing.l0")) {
-      source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+    String source = shippedOptionPricing();
     assertTrue(source.contains("let pathsPerChunk = 32 in"), "the shipped program changed");
     Path eights = dir.resolve("eights.l0");
     Files.writeString(
@@ -497,10 +494,7 @@ class FinparTest {
   @Test
   void aFormulationGivingAnotherNumberOfValuesIsNamedAsTheCause() throws IOException {
     optionPricingSmallWithPaths(64, "[ 1.0 ]");
-    String source;
-    try (var in = FinparBenchmark.class.getResourceAsStream("/programs/finpar/OptionPricing.l0")) {
-      source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+    String source = shippedOptionPricing();
     int main = source.indexOf("fun [real] main(");
     Path two = dir.resolve("two.l0");
     Files.writeString(
@@ -539,6 +533,13 @@ class FinparTest {
     Files.writeString(dataset.resolve("input.data"), input.replaceFirst("8388608", "" + paths));
     Files.writeString(dataset.resolve("output.data"), reference + "\n");
     return dataset;
+  }
+
+  /** The text of the shipped OptionPricing program. */
+  private static String shippedOptionPricing() throws IOException {
+    try (var in = FinparBenchmark.class.getResourceAsStream("/programs/finpar/OptionPricing.l0")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   private static String[] concat(String[] first, String... rest) {
