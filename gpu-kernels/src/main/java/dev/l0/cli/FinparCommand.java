@@ -77,10 +77,15 @@ final class FinparCommand implements Command {
 
   /**
    * Fails as bad input where the dataset's reference holds another number of values than the
-   * program gives: its {@code output.data} does not belong to its {@code input.data}.
+   * program gives: its {@code output.data} does not belong to its {@code input.data}, or, with the
+   * user's own {@code programFile}, that program's {@code main} gives the wrong number.
    */
   private static void requireReferenceFor(
-      FinparBenchmark bench, List<Value> result, List<Value> reference, Path dataset) {
+      FinparBenchmark bench,
+      List<Value> result,
+      List<Value> reference,
+      Path dataset,
+      Optional<String> programFile) {
     int expected = bench.summary(reference).length;
     int given = bench.summary(result).length;
     if (expected != given) {
@@ -88,9 +93,12 @@ final class FinparCommand implements Command {
           new SourcePos(dataset.resolve(FinparBenchmark.REFERENCE_FILE).toString(), 1, 1),
           "holds "
               + expected
-              + " reference value(s), but the program gives "
+              + " reference value(s), but "
+              + programFile.map(file -> file + "'s main").orElse("the program")
+              + " gives "
               + given
-              + " for this dataset's input.data: the two files do not belong together");
+              + " for this dataset's input.data"
+              + (programFile.isPresent() ? "" : ": the two files do not belong together"));
     }
   }
 
@@ -163,7 +171,7 @@ final class FinparCommand implements Command {
       runCpuSeconds[r] = seconds(processCpuNanos() - cpuStart);
       result = FinparBenchmark.components(value);
       if (r == 0) {
-        requireReferenceFor(bench, result, reference, dataset);
+        requireReferenceFor(bench, result, reference, dataset, programFile);
       }
       valid &= bench.valid(result, reference);
       if (runSeconds[r] < best) {

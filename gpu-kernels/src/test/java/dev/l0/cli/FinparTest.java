@@ -447,10 +447,7 @@ class FinparTest {
     Outcome shipped = l0(concat(shippedRun, "--data", dir.toString()));
     String price = numbers(shipped.out(), "result").get(0);
     Files.writeString(dataset.resolve("output.data"), "[ " + price + " ]\n");
-    String source;
-    try (var in = FinparBenchmark.class.getResourceAsStream("/programs/finpar/OptionPricing.l0")) {
-      source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
+    String source = shippedOptionPricing();
     assertTrue(source.contains("let pathsPerChunk = 32 in"), "the shipped program changed");
     Path eights = dir.resolve("eights.l0");
     Files.writeString(
@@ -491,6 +488,40 @@ class FinparTest {
   }
 
   /**
+   * A formulation of the user's own that gives another number of values than the dataset's {@code
+   * output.data} holds is named as the cause, not the dataset's two files.
+   */
+  @Test
+  void aFormulationGivingAnotherNumberOfValuesIsNamedAsTheCause() throws IOException {
+    optionPricingSmallWithPaths(64, "[ 1.0 ]");
+    String source = shippedOptionPricing();
+    int main = source.indexOf("fun [real] main(");
+    Path two = dir.resolve("two.l0");
+    Files.writeString(
+        two, source.substring(main, source.indexOf(") =", main)) + ") = [1.0, 2.0]\n");
+    Outcome run =
+        l0(
+            "finpar",
+            "OptionPricing",
+            "small",
+            "--device",
+            "jvm",
+            "--data",
+            dir.toString(),
+            "--program",
+            two.toString());
+    assertEquals(Main.EXIT_BAD_INPUT, run.exitCode(), run.err());
+    assertTrue(
+        run.err()
+            .contains(
+                "output.data:1:1: holds 1 reference value(s), but "
+                    + two
+                    + "'s main gives 2 for this dataset's input.data"),
+        run.err());
+    assertFalse(run.err().contains("do not belong together"), run.err());
+  }
+
+  /**
    * OptionPricing's small dataset under {@code dir} with {@code paths} paths instead of 8,388,608
    * and {@code reference} as its {@code output.data}; its folder.
    */
@@ -502,6 +533,13 @@ class FinparTest {
     Files.writeString(dataset.resolve("input.data"), input.replaceFirst("8388608", "" + paths));
     Files.writeString(dataset.resolve("output.data"), reference + "\n");
     return dataset;
+  }
+
+  /** The text of the shipped OptionPricing program. */
+  private static String shippedOptionPricing() throws IOException {
+    try (var in = FinparBenchmark.class.getResourceAsStream("/programs/finpar/OptionPricing.l0")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   private static String[] concat(String[] first, String... rest) {
