@@ -1,6 +1,7 @@
 package dev.l0.kernels.cudaexec;
 
 import dev.l0.ir.L0ConfigurationError;
+import dev.l0.ir.Type;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.ir.KernelGroup;
@@ -9,27 +10,30 @@ import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.opt.KernelKind;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.Analysis;
+import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
+import dev.l0.opt.ir.Lambda;
 import dev.l0.opt.ir.SubExp;
+import dev.l0.opt.ir.Traversal;
 import java.util.function.Supplier;
 
 /**
  * The launches that the CUDA executor gives to the JVM backend because they are too narrow for the
  * GPU: those with fewer parallel rows than {@code l0.cuda.minRows} (a system property, default
  * {@value #DEFAULT_MIN_ROWS}: four blocks of {@link CudaKernelExecutor#DEFAULT_BLOCK_SIZE} threads;
- * 0 keeps every launch on the GPU) whose rows run a loop, a SOAC or a call ({@link
- * Analysis#runsLoops}). Such a launch keeps a few of the GPU's multiprocessors busy with a thread
- * per row, each running its row's whole work, which the host's cores do faster. On an H200
- * (bench/README.md, 2026-11-26 and 27), against the JVM backend on 2 cores of the development VM:
- * LocVolCalib small, 16 rows, 12.4 s of kernel time against 0.77 s; 256 rows, LocVolCalib large
- * 41.1 s against 25-28 s and OptionPricing large (256 chunks) 2.1-2.6 s against 1.8-2.7 s; but
- * 2,048 rows, OptionPricing medium's chunks, 0.028 s against 0.25-0.33 s. A narrow launch of
- * straight-line arithmetic stays on the GPU: its rows take microseconds either way, and a program
- * whose every other launch is wide would otherwise start the JVM backend (Janino, the vector
- * classes) for it alone, which its first run pays (OptionPricing's last map, one row per model:
- * 0.127 s of kernel time on small against 0.012 s all on the GPU, H200, 2026-11-27). Both backends
- * lower the same way and reduce in the same order, so the results do not depend on where a launch
- * ran.
+ * 0 keeps every launch on the GPU) whose rows do work that grows with sizes: a loop, a SOAC, a call
+ * or an array ({@link #rowsGrowWithSizes}). Such a launch keeps a few of the GPU's multiprocessors
+ * busy with a thread per row, each running its row's whole work, which the host's cores do faster.
+ * On an H200 (bench/README.md, 2026-11-26 and 27), against the JVM backend on 2 cores of the
+ * development VM: LocVolCalib small, 16 rows, 12.4 s of kernel time against 0.77 s; 256 rows,
+ * LocVolCalib large 41.1 s against 25-28 s and OptionPricing large (256 chunks) 2.1-2.6 s against
+ * 1.8-2.7 s; but 2,048 rows, OptionPricing medium's chunks, 0.028 s against 0.25-0.33 s. A narrow
+ * launch of straight-line arithmetic stays on the GPU: its rows take microseconds either way, and a
+ * program whose every other launch is wide would otherwise start the JVM backend (Janino, the
+ * vector classes) for it alone, which its first run pays (OptionPricing's last map, one row per
+ * model: 0.127 s of kernel time on small against 0.012 s all on the GPU, H200, 2026-11-27). Both
+ * backends lower the same way and reduce in the same order, so the results do not depend on where a
+ * launch ran.
  *
  * <p>A launch's parallel rows, known when it starts: a map's or filter's rows (its outer size, a
  * thread each), a reduction's rows where its group runs the fold's work a thread per row first
@@ -41,11 +45,11 @@ import java.util.function.Supplier;
  * in blocks of the executor's size, and that runs its rows a thread each ({@link
  * #runsAThreadPerRow}), runs in smaller blocks ({@link #blockSize}), so that its rows spread over
  * every multiprocessor instead of filling a few: OptionPricing large's 4,096 rows, in blocks of
- * 256, kept 16 of an H200's 132 multiprocessors busy. A group that may run a block per row
- * (segmented rows, whose block size is each row's parallelism) or whose threads are a reduction's
- * chunks keeps the executor's block size. Every kernel is correct for every block size and the
- * reduction order does not depend on it ({@link dev.l0.kernels.lower.LaunchConfiguration}), so the
- * results do not change.
+ * 256, kept 16 of an H200's 132 multiprocessors busy. A group that shares work among a block's
+ * threads (segmented rows, tiled transposes of its inputs: their block size is their parallelism)
+ * or whose threads are a reduction's chunks keeps the executor's block size. Every kernel is
+ * correct for every block size and the reduction order does not depend on it ({@link
+ * dev.l0.kernels.lower.LaunchConfiguration}), so the results do not change.
  */
 final class NarrowLaunches {
   /** The system property of the fewest parallel rows a launch runs on the GPU with. */
@@ -82,12 +86,12 @@ final class NarrowLaunches {
   /**
    * Whether {@code group}, the lowering of {@code kernel}, runs its rows a thread each: a map, or a
    * reduction whose fold's work runs a thread per row first ({@link
-   * KernelLowering#runsAThreadPerRow}), where no kernel may run a block per row ({@link
-   * KernelLowering#mayRunABlockPerRow}).
+   * KernelLowering#runsAThreadPerRow}), where no kernel shares its work among a block's threads
+   * ({@link KernelLowering#sharesWorkWithinBlocks}: segmented rows, transposed inputs).
    */
   static boolean runsAThreadPerRow(KernelPlan.Kernel kernel, KernelGroup group) {
     boolean perRow = kernel.kind() == KernelKind.MAP || KernelLowering.runsAThreadPerRow(group);
-    return perRow && !KernelLowering.mayRunABlockPerRow(group);
+    return perRow && !KernelLowering.sharesWorkWithinBlocks(group);
   }
 
   /**
@@ -107,16 +111,28 @@ final class NarrowLaunches {
     };
   }
 
-  /** Whether a row of {@code kernel} runs a loop, a SOAC or a call in one of its functions. */
-  static boolean rowsRunLoops(KernelPlan.Kernel kernel) {
+  /**
+   * Whether a row of {@code kernel} does work that grows with sizes: runs a loop, a SOAC or a call
+   * ({@link Analysis#runsLoops}), or binds an array ({@code replicate}, {@code iota}, a copy, a
+   * slice), in one of its functions.
+   */
+  static boolean rowsGrowWithSizes(KernelPlan.Kernel kernel) {
     return ((Exp.Soac) kernel.statement().exp())
-        .lambdas().stream().anyMatch(function -> Analysis.runsLoops(function.body()));
+        .lambdas().stream()
+            .map(Lambda::body)
+            .anyMatch(body -> Analysis.runsLoops(body) || bindsArrays(body));
+  }
+
+  private static boolean bindsArrays(Body body) {
+    return Traversal.statements(body).stream()
+        .flatMap(stm -> stm.pattern().stream())
+        .anyMatch(id -> id.type() instanceof Type.Array);
   }
 
   /**
    * {@code kernel}, lowered as {@code group}, run by {@code onGpu}, except for launches of fewer
-   * than {@code minRows} parallel rows whose rows run loops ({@link #rowsRunLoops}), which {@code
-   * onJvm} (made at the first such launch) runs, each counted in the call's meter.
+   * than {@code minRows} parallel rows whose rows grow with sizes ({@link #rowsGrowWithSizes}),
+   * which {@code onJvm} (made at the first such launch) runs, each counted in the call's meter.
    */
   static PreparedKernel placed(
       KernelPlan.Kernel kernel,
@@ -124,7 +140,7 @@ final class NarrowLaunches {
       int minRows,
       PreparedKernel onGpu,
       Supplier<PreparedKernel> onJvm) {
-    if (minRows == 0 || !rowsRunLoops(kernel)) {
+    if (minRows == 0 || !rowsGrowWithSizes(kernel)) {
       return onGpu;
     }
     return environment -> {

@@ -22,6 +22,9 @@ public final class KernelLowering {
   /** What the name of a map's kernel ends with where it may run a block per row. */
   static final String SEGMENTED_KERNEL = "_rows";
 
+  /** What the name of a kernel ends with that copies an input transposed, a tile per block. */
+  static final String TRANSPOSE_KERNEL = "_transpose";
+
   private KernelLowering() {}
 
   /**
@@ -131,12 +134,14 @@ public final class KernelLowering {
   }
 
   /**
-   * Whether a kernel of {@code group} runs a block per row where the rows are few ({@link
-   * SegmentedRows}): its block's threads share a row, so the block size is that row's parallelism.
+   * Whether a kernel of {@code group} shares its work among a block's threads: one that may run a
+   * block per row where the rows are few ({@link SegmentedRows}), or a tiled transpose of an input
+   * ({@link TiledTranspose}), so that its block size, not its rows, is its parallelism.
    */
-  public static boolean mayRunABlockPerRow(KernelGroup group) {
+  public static boolean sharesWorkWithinBlocks(KernelGroup group) {
     return group.kernels().stream()
-        .anyMatch(kernel -> kernel.name().replaceFirst("_\\d+$", "").endsWith(SEGMENTED_KERNEL));
+        .map(kernel -> kernel.name().replaceFirst("_\\d+$", ""))
+        .anyMatch(name -> name.endsWith(SEGMENTED_KERNEL) || name.endsWith(TRANSPOSE_KERNEL));
   }
 
   private static KernelGroup lowerSoac(

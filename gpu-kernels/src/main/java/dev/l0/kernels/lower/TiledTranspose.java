@@ -110,7 +110,7 @@ final class TiledTranspose {
     steps.add(new HostStep.Allocate(copy.target(), mul(rows, columns)));
     Kernel kernel =
         KernelAssembler.assemble(
-            context.freshName(groupName + "_transpose"),
+            context.freshName(groupName + KernelLowering.TRANSPOSE_KERNEL),
             body(context, copy, rows, columns, tileColumns, tiles));
     steps.add(new HostStep.Launch(kernel, blocks));
     return steps;

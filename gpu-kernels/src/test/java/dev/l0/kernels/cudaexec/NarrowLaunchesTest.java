@@ -145,6 +145,20 @@ class NarrowLaunchesTest {
   }
 
   @Test
+  void aNarrowLaunchWhoseRowsMakeArraysRunsOnTheJvm() {
+    Placing executor = new Placing(256);
+    RunMeter meter = new RunMeter();
+    assertEquals(
+        List.of("map on jvm"),
+        run(
+            executor,
+            "fun [[f64]] main([f64] xs) = map(fn [f64] (f64 x) => replicate(1000, x), xs)",
+            100,
+            meter));
+    assertEquals(1, meter.launchesPlacedOnJvm());
+  }
+
+  @Test
   void aMapCountsItsRowsAndAReductionItsChunks() {
     Placing executor = new Placing(256);
     RunMeter meter = new RunMeter();
@@ -192,8 +206,9 @@ class NarrowLaunchesTest {
 
   /**
    * Only groups that run their rows a thread each take smaller blocks: a map and a split reduction
-   * do; a plain reduction (a thread per chunk) and a map of integer sums over rows (a block per row
-   * below the segmented threshold) do not.
+   * do; a plain reduction (a thread per chunk), a map of integer sums over rows (a block per row
+   * below the segmented threshold) and a map that reads its rows from a transposed copy (a tile per
+   * block) do not.
    */
   @Test
   void onlyLaunchesOfAThreadPerRowTakeSmallerBlocks() {
@@ -205,6 +220,13 @@ class NarrowLaunchesTest {
         threadPerRow(
             "fun [i32] main([[i32]] rows) = map(fn i32 ([i32] row) => reduce(op +, 0, row), rows)"),
         "segmented rows");
+    assertEquals(
+        List.of(false),
+        threadPerRow(
+            "fun [f64] main([[f64]] rows) =\n"
+                + "  map(fn f64 ([f64] row) => loop (s = 0.0) = for j < size(0, row) do s * 0.5 +"
+                + " row[j] in s, rows)"),
+        "rows read from a transposed copy");
   }
 
   private static List<Boolean> threadPerRow(String source) {

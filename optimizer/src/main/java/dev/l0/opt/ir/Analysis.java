@@ -97,9 +97,8 @@ public final class Analysis {
   }
 
   /**
-   * Whether {@code body} runs a loop, a SOAC or a call anywhere in it, lambdas included: work that
-   * grows with sizes or trip counts beyond its own statements, as opposed to straight-line
-   * arithmetic.
+   * Whether {@code body} runs a loop, a SOAC or a call anywhere in it, lambdas included: work
+   * repeated by trip counts or sizes, or hidden in another function.
    */
   public static boolean runsLoops(Body body) {
     return Traversal.statements(body).stream()
