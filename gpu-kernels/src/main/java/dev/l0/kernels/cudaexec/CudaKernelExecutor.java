@@ -254,7 +254,6 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     Supplier<PreparedKernel> jvmKernel = new Memoized<>(() -> onHost(kernel, scope));
     List<Ident> outputs = kernel.outputs();
     int multiprocessors = device.value().orElseThrow().multiprocessors();
-    boolean spreadsRows = NarrowLaunches.runsAThreadPerRow(kernel, group);
     Function<HostEnvironment, List<HostValue>> onGpu =
         environment ->
             run(
@@ -262,12 +261,7 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
                 group,
                 outputs,
                 environment,
-                spreadsRows
-                    ? NarrowLaunches.blockSize(
-                        NarrowLaunches.parallelRows(kernel, group, environment),
-                        multiprocessors,
-                        blockSize)
-                    : blockSize);
+                NarrowLaunches.blockSize(kernel, group, environment, multiprocessors, blockSize));
     Function<HostEnvironment, List<HostValue>> inPieces =
         RowPieces.splits(kernel) ? environment -> RowPieces.run(kernel, environment, onGpu) : onGpu;
     PreparedKernel gpuKernel =

@@ -84,6 +84,23 @@ final class NarrowLaunches {
   }
 
   /**
+   * The threads per block for the launch of {@code kernel}, lowered as {@code group}, over the
+   * values of {@code environment} on a device of {@code multiprocessors} whose executor launches
+   * blocks of {@code widest}: {@link #blockSize(long, int, int)} of its parallel rows where it runs
+   * its rows a thread each ({@link #runsAThreadPerRow}), else {@code widest}.
+   */
+  static int blockSize(
+      KernelPlan.Kernel kernel,
+      KernelGroup group,
+      HostEnvironment environment,
+      int multiprocessors,
+      int widest) {
+    return runsAThreadPerRow(kernel, group)
+        ? blockSize(parallelRows(kernel, group, environment), multiprocessors, widest)
+        : widest;
+  }
+
+  /**
    * Whether {@code group}, the lowering of {@code kernel}, runs its rows a thread each: a map, or a
    * reduction whose fold's work runs a thread per row first ({@link
    * KernelLowering#runsAThreadPerRow}), where no kernel shares its work among a block's threads

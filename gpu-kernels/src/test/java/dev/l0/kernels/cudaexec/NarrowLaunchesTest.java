@@ -71,6 +71,9 @@ class NarrowLaunchesTest {
     private final JvmKernelExecutor jvm = new JvmKernelExecutor(2);
     final List<String> ran = Collections.synchronizedList(new ArrayList<>());
 
+    /** The block size of each launch on the "GPU", for an H200's 132 multiprocessors. */
+    final List<String> blocks = Collections.synchronizedList(new ArrayList<>());
+
     Placing(int minRows) {
       this.minRows = minRows;
     }
@@ -94,6 +97,10 @@ class NarrowLaunchesTest {
           minRows,
           environment -> {
             ran.add(kernel.kind() + " on gpu");
+            blocks.add(
+                kernel.kind()
+                    + " in blocks of "
+                    + NarrowLaunches.blockSize(kernel, group, environment, 132, 256));
             return onGpu.run(environment);
           },
           () -> {
@@ -202,6 +209,21 @@ class NarrowLaunchesTest {
     assertEquals(256, NarrowLaunches.blockSize(10_000_000, 132, 256));
     assertEquals(256, NarrowLaunches.blockSize(Long.MAX_VALUE, 132, 256));
     assertEquals(8, NarrowLaunches.blockSize(5, 1, 8));
+  }
+
+  @Test
+  void aNarrowLaunchOfAThreadPerRowRunsInBlocksThatSpreadItsRows() {
+    Placing executor = new Placing(0);
+    run(executor, STRAIGHT_LINE, 1000, new RunMeter());
+    assertEquals(
+        List.of("map in blocks of 32", "reduce in blocks of 256"), sorted(executor.blocks));
+    executor.blocks.clear();
+    run(executor, STRAIGHT_LINE, 100_000, new RunMeter());
+    assertEquals(
+        List.of("map in blocks of 256", "reduce in blocks of 256"), sorted(executor.blocks));
+    executor.blocks.clear();
+    run(executor, LOOP_PER_ROW, 5000, new RunMeter());
+    assertEquals(List.of("redomap in blocks of 64"), executor.blocks);
   }
 
   /**
