@@ -443,46 +443,42 @@ class FinparTest {
   @Test
   void aFormulationOfTheUsersOwnRunsOnTheDatasetAndItsLineNamesIt() throws IOException {
     Path dataset = optionPricingSmallWithPaths(4000, "[ 0.0 ]");
-    String[] shippedRun = {"finpar", "OptionPricing", "small", "--device", "jvm"};
-    Outcome shipped = l0(concat(shippedRun, "--data", dir.toString()));
+    Outcome shipped =
+        l0("finpar", "OptionPricing", "small", "--device", "jvm", "--data", dir.toString());
     String price = numbers(shipped.out(), "result").get(0);
     Files.writeString(dataset.resolve("output.data"), "[ " + price + " ]\n");
     String source = shippedOptionPricing();
     assertTrue(source.contains("let pathsPerChunk = 32 in"), "the shipped program changed");
-    Path eights = dir.resolve("eights.l0");
-    Files.writeString(
-        eights, source.replace("let pathsPerChunk = 32 in", "let pathsPerChunk = 8 in"));
-    Outcome own = l0(concat(shippedRun, "--data", dir.toString(), "--program", eights.toString()));
+    Outcome own =
+        ownFormulation(
+            "eights.l0", source.replace("let pathsPerChunk = 32 in", "let pathsPerChunk = 8 in"));
     assertEquals(0, own.exitCode(), own.out() + own.err());
-    assertTrue(own.out().contains("\"program\": \"" + eights + "\""), own.out());
-    Path doubled = dir.resolve("doubled.l0");
-    Files.writeString(doubled, source.replace("sum / real(numMcIt)", "2.0 * sum / real(numMcIt)"));
+    assertTrue(own.out().contains("\"program\": \"" + dir.resolve("eights.l0") + "\""), own.out());
     Outcome wrong =
-        l0(concat(shippedRun, "--data", dir.toString(), "--program", doubled.toString()));
+        ownFormulation(
+            "doubled.l0", source.replace("sum / real(numMcIt)", "2.0 * sum / real(numMcIt)"));
     assertEquals(Main.EXIT_INVALID, wrong.exitCode(), wrong.out() + wrong.err());
     assertTrue(wrong.out().contains("\"valid\": false"), wrong.out());
-    Path noMain = dir.resolve("nomain.l0");
-    Files.writeString(noMain, "fun int other(int x) = x\n");
-    Outcome missing =
-        l0(concat(shippedRun, "--data", dir.toString(), "--program", noMain.toString()));
+    Outcome missing = ownFormulation("nomain.l0", "fun int other(int x) = x\n");
     assertEquals(Main.EXIT_PROGRAM_ERROR, missing.exitCode(), missing.err());
     assertTrue(
-        missing.err().contains(noMain + ":1:1: the program defines no function 'main'"),
+        missing
+            .err()
+            .contains(dir.resolve("nomain.l0") + ":1:1: the program defines no function 'main'"),
         missing.err());
-    Path integer = dir.resolve("integer.l0");
-    Files.writeString(integer, "// the contract number\nfun int main(int contract) = contract\n");
     Outcome wrongType =
-        l0(concat(shippedRun, "--data", dir.toString(), "--program", integer.toString()));
+        ownFormulation(
+            "integer.l0", "// the contract number\nfun int main(int contract) = contract\n");
     assertEquals(Main.EXIT_PROGRAM_ERROR, wrongType.exitCode(), wrongType.err());
     assertTrue(
         wrongType
             .err()
             .contains(
-                integer
+                dir.resolve("integer.l0")
                     + ":2:1: main returns i32, but OptionPricing's output.data holds [f64], which"
                     + " l0 finpar validates it against"),
         wrongType.err());
-    Outcome all = l0("finpar", "all", "small", "--program", eights.toString());
+    Outcome all = l0("finpar", "all", "small", "--program", dir.resolve("eights.l0").toString());
     assertEquals(Main.EXIT_USAGE, all.exitCode(), all.err());
     assertTrue(all.err().contains("--program is one benchmark's formulation"), all.err());
   }
@@ -496,29 +492,37 @@ class FinparTest {
     optionPricingSmallWithPaths(64, "[ 1.0 ]");
     String source = shippedOptionPricing();
     int main = source.indexOf("fun [real] main(");
-    Path two = dir.resolve("two.l0");
-    Files.writeString(
-        two, source.substring(main, source.indexOf(") =", main)) + ") = [1.0, 2.0]\n");
     Outcome run =
-        l0(
-            "finpar",
-            "OptionPricing",
-            "small",
-            "--device",
-            "jvm",
-            "--data",
-            dir.toString(),
-            "--program",
-            two.toString());
+        ownFormulation(
+            "two.l0", source.substring(main, source.indexOf(") =", main)) + ") = [1.0, 2.0]\n");
     assertEquals(Main.EXIT_BAD_INPUT, run.exitCode(), run.err());
     assertTrue(
         run.err()
             .contains(
                 "output.data:1:1: holds 1 reference value(s), but "
-                    + two
+                    + dir.resolve("two.l0")
                     + "'s main gives 2 for this dataset's input.data"),
         run.err());
     assertFalse(run.err().contains("do not belong together"), run.err());
+  }
+
+  /**
+   * {@code l0 finpar OptionPricing small --device jvm} on the dataset under {@code dir} with {@code
+   * source}, written to {@code dir/fileName}, as {@code --program}.
+   */
+  private Outcome ownFormulation(String fileName, String source) throws IOException {
+    Path file = dir.resolve(fileName);
+    Files.writeString(file, source);
+    return l0(
+        "finpar",
+        "OptionPricing",
+        "small",
+        "--device",
+        "jvm",
+        "--data",
+        dir.toString(),
+        "--program",
+        file.toString());
   }
 
   /**
@@ -540,12 +544,6 @@ class FinparTest {
     try (var in = FinparBenchmark.class.getResourceAsStream("/programs/finpar/OptionPricing.l0")) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
-  }
-
-  private static String[] concat(String[] first, String... rest) {
-    String[] all = java.util.Arrays.copyOf(first, first.length + rest.length);
-    System.arraycopy(rest, 0, all, first.length, rest.length);
-    return all;
   }
 
   /** Whole datasets through {@code l0 finpar} on the JVM device, which reports that it ran them. */
