@@ -134,6 +134,31 @@ final class FinparCommand implements Command {
     return TypeChecker.check(parsed);
   }
 
+  /**
+   * The entry's arguments from the dataset's {@code input.data}; where they do not fit the
+   * parameters of a formulation of the user's own, the error names its {@code main} as well.
+   */
+  private static List<Value> readInput(
+      FinparBenchmark bench, TypedProgram program, Optional<String> programFile, Path dataset)
+      throws IOException {
+    try {
+      return bench.readInput(program, dataset);
+    } catch (ValueFormatError e) {
+      if (programFile.isEmpty()) {
+        throw e;
+      }
+      FunDef main = program.function(FinparBenchmark.ENTRY);
+      throw new ValueFormatError(
+          e.pos(),
+          e.detail()
+              + " (read as the "
+              + main.params().size()
+              + " parameter(s) of main at "
+              + main.pos()
+              + ")");
+    }
+  }
+
   private static boolean runOne(
       FinparBenchmark bench,
       TypedProgram program,
@@ -145,7 +170,7 @@ final class FinparCommand implements Command {
       PrintStream out,
       PrintStream err)
       throws IOException {
-    List<Value> arguments = bench.readInput(program, dataset);
+    List<Value> arguments = readInput(bench, program, programFile, dataset);
     List<Value> reference = bench.readReference(dataset);
     long compileStart = System.nanoTime();
     Devices.Choice choice = Devices.choose(device);

@@ -438,7 +438,8 @@ class FinparTest {
    * one: OptionPricing with chunks of 8 paths instead of 32 validates against the shipped program's
    * prices, and its line names the file; one that doubles every price does not (so the file, not
    * the shipped program, ran). A file without {@code main}, one whose {@code main} returns another
-   * type than {@code output.data} holds, or one given with {@code all} is refused.
+   * type than {@code output.data} holds, or one given with {@code all} is refused; one whose {@code
+   * main} takes other values than {@code input.data} holds is bad input naming that {@code main}.
    */
   @Test
   void aFormulationOfTheUsersOwnRunsOnTheDatasetAndItsLineNamesIt() throws IOException {
@@ -478,6 +479,18 @@ class FinparTest {
                     + ":2:1: main returns i32, but OptionPricing's output.data holds [f64], which"
                     + " l0 finpar validates it against"),
         wrongType.err());
+    Outcome fewer =
+        ownFormulation("fewer.l0", "fun [real] main(int contract) = [real(contract)]\n");
+    assertEquals(Main.EXIT_BAD_INPUT, fewer.exitCode(), fewer.err());
+    assertTrue(
+        fewer
+            .err()
+            .contains(
+                "expected the end of input after 1 value(s), found '4000' (read as the 1"
+                    + " parameter(s) of main at "
+                    + dir.resolve("fewer.l0")
+                    + ":1:1)"),
+        fewer.err());
     Outcome all = l0("finpar", "all", "small", "--program", dir.resolve("eights.l0").toString());
     assertEquals(Main.EXIT_USAGE, all.exitCode(), all.err());
     assertTrue(all.err().contains("--program is one benchmark's formulation"), all.err());
