@@ -455,6 +455,7 @@ class FinparTest {
             "eights.l0", source.replace("let pathsPerChunk = 32 in", "let pathsPerChunk = 8 in"));
     assertEquals(0, own.exitCode(), own.out() + own.err());
     assertTrue(own.out().contains("\"program\": \"" + dir.resolve("eights.l0") + "\""), own.out());
+    assertTrue(own.out().contains("\"device\": \"jvm: requested\""), own.out());
     Outcome wrong =
         ownFormulation(
             "doubled.l0", source.replace("sum / real(numMcIt)", "2.0 * sum / real(numMcIt)"));
