@@ -204,10 +204,16 @@ final class ColumnChunkDecoder {
       if (((firstBit + count + 7) >>> 3) > valuesEnd - valuesPosition) {
         throw malformed("a data page holds fewer booleans than its header counts");
       }
-      for (int i = 0; i < count; i++) {
-        long bit = firstBit + i;
-        int b = values[valuesPosition + (int) (bit >>> 3)];
-        vector.putBoolean(row + i, ((b >>> (bit & 7)) & 1) != 0);
+      int i = 0;
+      // Bit by bit up to a byte boundary, then 8 booleans per byte, then the last bits.
+      for (; i < count && ((firstBit + i) & 7) != 0; i++) {
+        putPlainBoolean(vector, row + i, firstBit + i);
+      }
+      for (; i + 8 <= count; i += 8) {
+        vector.putBooleans(row + i, values[valuesPosition + (int) ((firstBit + i) >>> 3)]);
+      }
+      for (; i < count; i++) {
+        putPlainBoolean(vector, row + i, firstBit + i);
       }
       booleanBit = firstBit + count;
       return;
@@ -231,6 +237,11 @@ final class ColumnChunkDecoder {
         break;
     }
     valuesPosition += (int) bytes;
+  }
+
+  private void putPlainBoolean(OnHeapColumnVector vector, int row, long bit) {
+    int b = values[valuesPosition + (int) (bit >>> 3)];
+    vector.putBoolean(row, ((b >>> (bit & 7)) & 1) != 0);
   }
 
   private int[] decodeValues(int count, String what) throws IOException {

@@ -179,6 +179,16 @@ class ParquetSplitReaderTest {
       assertEquals(first.rows(), readAll(first, columns, 1000, 0));
       assertEquals(second.rows(), readAll(second, columns, 1000, (int) first.rows()));
     }
+    try (ParquetSplitReader noColumns =
+        open(file, 0, file.length(), new StructType()).orElseThrow()) {
+      int rows = 0;
+      for (int n = noColumns.read(new OnHeapColumnVector[0], 4096);
+          n > 0;
+          n = noColumns.read(new OnHeapColumnVector[0], 4096)) {
+        rows += n;
+      }
+      assertEquals(ROWS, rows);
+    }
     try (ParquetSplitReader noMidpoint = open(file, 0, 1, schema).orElseThrow()) {
       assertEquals(0, noMidpoint.rows());
       assertEquals(0, noMidpoint.read(vectors(schema, 10), 10));
