@@ -20,6 +20,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -36,15 +37,18 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
  * (alternating: a round runs each variant once), each reading the Parquet files and aggregating
  * {@code sum(price), count(*)}, so neither the output nor a collect dominates; a third query in
  * each round reads the same columns without pricing ({@link #scanOnlyValue}, the floor of a
- * row-wise Spark SQL query), and a fourth only decodes the scan's column batches ({@link
- * #timedDecode}, the floor of the L0 pipeline). Spark has no {@code erf}, and P0 does not use one:
- * its normal CDF is the Abramowitz-Stegun polynomial, written here with the same operations in the
- * same order, and Spark's {@code exp}, {@code log} and {@code sqrt} are {@code StrictMath} like
- * L0's, so the two should agree bit for bit; every price is compared. Prints JSON lines: one per
- * timed query, then a summary with the machine (cores, Java, load average), the best times, their
- * ratio, the comparison and the plan the L0 query's aggregate ran with ({@code
- * spark.l0.aggregate.fused}, as a system property, switches the fused partial aggregate off).
- * Usage: {@code BlackScholesParquetBenchmark [OPTIONS]}.
+ * row-wise Spark SQL query), and two more only decode the scan's column batches ({@link
+ * #timedDecode}), with Spark's Parquet reader and with L0's own (the floor of the L0 pipeline). Two
+ * variants of the L0 query are A/Bs in the same JVM: with Spark's partial aggregate instead of the
+ * fused one, and with Spark's Parquet reader instead of L0's ({@code
+ * spark.l0.parquet.ownReader=false}). Spark has no {@code erf}, and P0 does not use one: its normal
+ * CDF is the Abramowitz-Stegun polynomial, written here with the same operations in the same order,
+ * and Spark's {@code exp}, {@code log} and {@code sqrt} are {@code StrictMath} like L0's, so the
+ * two should agree bit for bit; every price is compared. Prints JSON lines: one per timed query,
+ * then a summary with the machine (cores, Java, load average), the best times, their ratio, the
+ * comparison and the plan the L0 query's aggregate ran with ({@code spark.l0.aggregate.fused}, as a
+ * system property, switches the fused partial aggregate off). Usage: {@code
+ * BlackScholesParquetBenchmark [OPTIONS]}.
  */
 public final class BlackScholesParquetBenchmark {
   static final long DEFAULT_OPTIONS = 10_000_000L;
@@ -105,17 +109,23 @@ public final class BlackScholesParquetBenchmark {
 
     boolean fused =
         L0Settings.aggregateFused(key -> Optional.ofNullable(spark.conf().get(key, null)));
+    boolean ownReader =
+        L0Settings.parquetOwnReader(key -> Optional.ofNullable(spark.conf().get(key, null)));
     for (int i = 0; i < WARMUPS; i++) {
       timedAggregate(l0Prices, n);
       timedUnfused(spark, l0Prices, n, fused);
+      timedWithSparksReader(spark, l0Prices, n);
       timedAggregate(sqlPrices, n);
       timedAggregate(scanOnly, n);
       timedDecode(options, n);
+      timedDecode(l0Prices, n);
     }
     double[] l0Seconds = new double[RUNS];
     double[] l0Cpu = new double[RUNS];
     double[] unfusedSeconds = new double[RUNS];
     double[] unfusedCpu = new double[RUNS];
+    double[] sparkReaderSeconds = new double[RUNS];
+    double[] l0DecodeSeconds = new double[RUNS];
     double[] sqlSeconds = new double[RUNS];
     double[] scanSeconds = new double[RUNS];
     double[] decodeSeconds = new double[RUNS];
@@ -124,12 +134,18 @@ public final class BlackScholesParquetBenchmark {
     for (int run = 0; run < RUNS; run++) {
       Timed l0 = timedAggregate(l0Prices, n);
       Timed unfused = timedUnfused(spark, l0Prices, n, fused);
+      Timed sparkReader = timedWithSparksReader(spark, l0Prices, n);
       Timed sql = timedAggregate(sqlPrices, n);
       Timed scan = timedAggregate(scanOnly, n);
       l0Seconds[run] = l0.seconds();
       l0Cpu[run] = l0.cpuSeconds();
       unfusedSeconds[run] = unfused.seconds();
       unfusedCpu[run] = unfused.cpuSeconds();
+      sparkReaderSeconds[run] = sparkReader.seconds();
+      if (Double.doubleToLongBits(sparkReader.sum()) != Double.doubleToLongBits(l0.sum())) {
+        throw new IllegalStateException(
+            "the sum over Spark's Parquet reader " + sparkReader.sum() + " is not " + l0.sum());
+      }
       if (Double.doubleToLongBits(unfused.sum()) != Double.doubleToLongBits(l0.sum())) {
         throw new IllegalStateException(
             "the fused aggregate's sum " + l0.sum() + " is not Spark's " + unfused.sum());
@@ -137,10 +153,12 @@ public final class BlackScholesParquetBenchmark {
       sqlSeconds[run] = sql.seconds();
       scanSeconds[run] = scan.seconds();
       decodeSeconds[run] = timedDecode(options, n);
+      l0DecodeSeconds[run] = timedDecode(l0Prices, n);
       l0Sum = l0.sum();
       sqlSum = sql.sum();
       System.out.println(runLine("l0_pipeline", run + 1, l0));
       System.out.println(runLine("l0_pipeline_aggregate_unfused", run + 1, unfused));
+      System.out.println(runLine("l0_pipeline_sparks_parquet_reader", run + 1, sparkReader));
       System.out.println(runLine("spark_sql", run + 1, sql));
       System.out.println(runLine("spark_scan_only", run + 1, scan));
       System.out.println(
@@ -149,6 +167,13 @@ public final class BlackScholesParquetBenchmark {
               .add("variant", "parquet_decode_only")
               .add("run", run + 1)
               .add("seconds", decodeSeconds[run])
+              .text());
+      System.out.println(
+          new JsonLine()
+              .add("benchmark", BENCHMARK)
+              .add("variant", "parquet_decode_only_l0_reader")
+              .add("run", run + 1)
+              .add("seconds", l0DecodeSeconds[run])
               .text());
     }
     Dataset<Row> l0Aggregate = aggregate(l0Prices);
@@ -162,6 +187,8 @@ public final class BlackScholesParquetBenchmark {
     double sqlBest = Arrays.stream(sqlSeconds).min().orElseThrow();
     double scanBest = Arrays.stream(scanSeconds).min().orElseThrow();
     double decodeBest = Arrays.stream(decodeSeconds).min().orElseThrow();
+    double sparkReaderBest = Arrays.stream(sparkReaderSeconds).min().orElseThrow();
+    double l0DecodeBest = Arrays.stream(l0DecodeSeconds).min().orElseThrow();
     System.out.println(
         new JsonLine()
             .add("benchmark", BENCHMARK)
@@ -177,6 +204,9 @@ public final class BlackScholesParquetBenchmark {
             .add("l0_plan", PipelinePlans.pipelineNode(l0Prices))
             .add("l0_physical_plan", l0Prices.queryExecution().executedPlan().treeString())
             .add("l0_aggregate_fused", fused)
+            .add("l0_parquet_own_reader", ownReader)
+            .add("l0_pipeline_sparks_parquet_reader_best_s", sparkReaderBest)
+            .add("ratio_l0_sparks_parquet_reader_vs_sql", sparkReaderBest / sqlBest)
             .add("l0_aggregate_plan", l0Aggregate.queryExecution().executedPlan().treeString())
             .add("l0_aggregate_unfused_best_s", unfusedBest)
             .add("ratio_l0_aggregate_unfused_vs_sql", unfusedBest / sqlBest)
@@ -195,6 +225,8 @@ public final class BlackScholesParquetBenchmark {
             .add("ratio_scan_only_vs_sql", scanBest / sqlBest)
             .add("parquet_decode_only_best_s", decodeBest)
             .add("ratio_decode_only_vs_sql", decodeBest / sqlBest)
+            .add("parquet_decode_only_l0_reader_best_s", l0DecodeBest)
+            .add("ratio_decode_only_l0_reader_vs_sql", l0DecodeBest / sqlBest)
             .add("l0_sum", l0Sum)
             .add("sql_sum", sqlSum)
             .add("max_abs_diff", comparison.maxAbsDiff)
@@ -302,11 +334,39 @@ public final class BlackScholesParquetBenchmark {
    */
   private static Timed timedUnfused(
       SparkSession spark, Dataset<Row> l0Prices, long n, boolean fused) {
-    spark.conf().set(L0Settings.AGGREGATE_FUSED, "false");
+    return timedWith(
+        spark,
+        L0Settings.AGGREGATE_FUSED,
+        "false",
+        Boolean.toString(fused),
+        () -> timedAggregate(l0Prices, n));
+  }
+
+  /**
+   * The L0 query with {@code spark.l0.parquet.ownReader=false} (Spark's Parquet reader under the
+   * pipeline), then the key unset: the A/B of L0's own reader in the same JVM.
+   */
+  private static Timed timedWithSparksReader(SparkSession spark, Dataset<Row> l0Prices, long n) {
+    String before = spark.conf().get(L0Settings.PARQUET_OWN_READER, null);
+    return timedWith(
+        spark, L0Settings.PARQUET_OWN_READER, "false", before, () -> timedAggregate(l0Prices, n));
+  }
+
+  /**
+   * {@code query} run with {@code key=value}, then the key back to {@code after} (unset where
+   * null).
+   */
+  private static Timed timedWith(
+      SparkSession spark, String key, String value, String after, Supplier<Timed> query) {
+    spark.conf().set(key, value);
     try {
-      return timedAggregate(l0Prices, n);
+      return query.get();
     } finally {
-      spark.conf().set(L0Settings.AGGREGATE_FUSED, Boolean.toString(fused));
+      if (after == null) {
+        spark.conf().unset(key);
+      } else {
+        spark.conf().set(key, after);
+      }
     }
   }
 
@@ -328,13 +388,15 @@ public final class BlackScholesParquetBenchmark {
   }
 
   /**
-   * Seconds to decode every column batch of the Parquet scan of {@code options} (all six columns,
-   * as the scan under the L0 pipeline gives them) and count their rows, nothing else: what any
-   * query over the scan pays first, so the L0 pipeline's time can go no lower.
+   * Seconds to decode every column batch of the Parquet scan of {@code query} (all six columns) and
+   * count their rows, nothing else: what any query over the scan pays first. The scan of the
+   * options alone reads with Spark's reader (the floor of a Spark SQL query); the scan under the L0
+   * pipeline with L0's own reader, unless {@code spark.l0.parquet.ownReader} is false (the floor of
+   * the L0 query).
    */
-  private static double timedDecode(Dataset<Row> options, long n) {
+  private static double timedDecode(Dataset<Row> query, long n) {
     long start = System.nanoTime();
-    SparkPlan scan = options.queryExecution().executedPlan().collectLeaves().head();
+    SparkPlan scan = query.queryExecution().executedPlan().collectLeaves().head();
     JavaRDD<ColumnarBatch> batches = scan.executeColumnar().toJavaRDD();
     long rows =
         batches

@@ -85,6 +85,14 @@ public record L0Settings(
    */
   public static final String AGGREGATE_FUSED = "spark.l0.aggregate.fused";
 
+  /**
+   * {@code true} (the default): a Parquet scan whose rows go straight into a pipeline reads its
+   * files with L0's own Parquet reader where a file's columns allow (flat boolean, int, bigint,
+   * float and double columns), and with Spark's reader where they do not; {@code false} keeps
+   * Spark's reader for every file. Read when a query is planned.
+   */
+  public static final String PARQUET_OWN_READER = "spark.l0.parquet.ownReader";
+
   /** Every key, in the order the documentation lists them. */
   public static final List<String> KEYS =
       List.of(
@@ -95,7 +103,8 @@ public record L0Settings(
           KERNEL_CACHE_DIR,
           PROGRAM_CACHE_MAX_PROGRAMS,
           EXACT_FLOAT_SUMS,
-          AGGREGATE_FUSED);
+          AGGREGATE_FUSED,
+          PARQUET_OWN_READER);
 
   private static final String PREFIX = "spark.l0.";
   private static final DeviceKind DEFAULT_DEVICE = DeviceKind.AUTO;
@@ -226,6 +235,14 @@ public record L0Settings(
    */
   public static boolean aggregateFused(Function<String, Optional<String>> configuration) {
     return flag(configuration, AGGREGATE_FUSED, true);
+  }
+
+  /**
+   * {@value #PARQUET_OWN_READER} of a configuration: {@code true} (the default where unset) or
+   * {@code false}.
+   */
+  public static boolean parquetOwnReader(Function<String, Optional<String>> configuration) {
+    return flag(configuration, PARQUET_OWN_READER, true);
   }
 
   /** The {@code true} or {@code false} of {@code key}, {@code absent} where unset. */

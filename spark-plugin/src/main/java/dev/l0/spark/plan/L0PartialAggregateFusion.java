@@ -7,7 +7,6 @@ import org.apache.spark.sql.catalyst.expressions.Attribute;
 import org.apache.spark.sql.catalyst.expressions.NamedExpression;
 import org.apache.spark.sql.catalyst.expressions.aggregate.AggregateExpression;
 import org.apache.spark.sql.catalyst.rules.Rule;
-import org.apache.spark.sql.execution.ColumnarRule;
 import org.apache.spark.sql.execution.ColumnarToRowExec;
 import org.apache.spark.sql.execution.ProjectExec;
 import org.apache.spark.sql.execution.SparkPlan;
@@ -25,16 +24,6 @@ import scala.jdk.javaapi.CollectionConverters;
  * L0Settings#AGGREGATE_FUSED}{@code =false} leave the plan as it is.
  */
 public final class L0PartialAggregateFusion extends Rule<SparkPlan> {
-
-  /** The columnar rule that runs this rule after the transitions. */
-  public static ColumnarRule columnarRule() {
-    return new ColumnarRule() {
-      @Override
-      public Rule<SparkPlan> postColumnarTransitions() {
-        return new L0PartialAggregateFusion();
-      }
-    };
-  }
 
   @Override
   public SparkPlan apply(SparkPlan plan) {

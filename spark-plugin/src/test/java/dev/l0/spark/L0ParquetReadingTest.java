@@ -1,0 +1,155 @@
+package dev.l0.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.spark.parquet.L0ParquetFileFormat;
+import dev.l0.spark.parquet.L0ParquetFileFormat.FilesRead;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.execution.FileSourceScanExec;
+import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * L0's own Parquet reader ({@code spark.l0.parquet.ownReader}): a Parquet scan straight under a
+ * pipeline reads with it, every file it can read is read by it (counted where it ran), files it
+ * cannot read (a v2 writer's delta-encoded longs, without a dictionary) go to Spark's reader, also
+ * within one scan, and the pipeline's results are Spark's reader's bit for bit (NaN, -0.0 and
+ * infinities among them); with the key off, or with a filter between scan and pipeline, Spark's
+ * reader reads.
+ */
+class L0ParquetReadingTest {
+  /** Each input type in one per-row formula, so that a wrong value of any column shows. */
+  private static final String MIXED =
+      "fun f64 mixed({f64,i64,i32,f32,bool} r) =\n"
+          + "  let {x, y, z, w, c} = r in\n"
+          + "  if c then x * 3.0 + f64(y) else x - f64(z) * f64(w)\n"
+          + "fun [f64] main([{f64,i64,i32,f32,bool}] rs) = map(mixed, rs)";
+
+  private static SparkSession spark;
+
+  @TempDir static Path folder;
+
+  @BeforeAll
+  static void start() {
+    spark =
+        SparkTestSupport.startSession(
+            L0ParquetReadingTest.class, Map.of("spark.sql.files.maxPartitionBytes", "65536"));
+  }
+
+  @AfterAll
+  static void stop() {
+    SparkTestSupport.stopSession(spark);
+  }
+
+  private static Dataset<Row> options(long rows) {
+    return spark
+        .range(0, rows, 1, 3)
+        .selectExpr(
+            "case when id % 97 = 0 then double('NaN') when id % 89 = 0 then -0.0d"
+                + " when id % 83 = 0 then double('-Infinity') else id * 0.37 - 1500.125 end as d",
+            "id * 7919 - 100000 as l",
+            "cast(id % 1013 - 500 as int) as i",
+            "cast(cast(id as float) / 7 as float) as f",
+            "id % 3 = 0 as b");
+  }
+
+  private static String written(String name, long rows, String writerVersion) {
+    String path = folder.resolve(name).toString();
+    options(rows).write().option("parquet.writer.version", writerVersion).parquet(path);
+    return path;
+  }
+
+  private static Dataset<Row> priced(String path) {
+    return spark
+        .read()
+        .parquet(path)
+        .transform(L0.pipeline(MIXED).on("d", "l", "i", "f", "b").as("v").carry("l"));
+  }
+
+  /** The values by {@code l} (unique per row), as raw bits. */
+  private static List<String> valuesByKey(Dataset<Row> priced) {
+    return priced.orderBy(col("l")).collectAsList().stream()
+        .map(row -> row.<Long>getAs("l") + ":" + Double.doubleToRawLongBits(row.<Double>getAs("v")))
+        .toList();
+  }
+
+  private static List<String> withSparksReader(String path) {
+    spark.conf().set(L0Settings.PARQUET_OWN_READER, "false");
+    try {
+      Dataset<Row> priced = priced(path);
+      List<String> values = valuesByKey(priced);
+      assertSame(ParquetFileFormat.class, formatUnderPipeline(priced).getClass());
+      return values;
+    } finally {
+      spark.conf().unset(L0Settings.PARQUET_OWN_READER);
+    }
+  }
+
+  private static Object formatUnderPipeline(Dataset<Row> df) {
+    List<FileSourceScanExec> scans = SparkTestSupport.execs(df, FileSourceScanExec.class);
+    assertEquals(1, scans.size(), "one file scan");
+    return scans.get(0).relation().fileFormat();
+  }
+
+  @Test
+  void aPipelineOverParquetReadsEveryFileWithL0sReaderAndGivesSparksValues() {
+    String path = written("v1", 30_000, "v1");
+    List<String> expected = withSparksReader(path);
+    FilesRead before = L0ParquetFileFormat.filesReadInThisJvm();
+    Dataset<Row> priced = priced(path);
+    List<String> actual = valuesByKey(priced);
+    FilesRead after = L0ParquetFileFormat.filesReadInThisJvm();
+    assertTrue(formatUnderPipeline(priced) instanceof L0ParquetFileFormat);
+    assertEquals(30_000, actual.size());
+    assertEquals(expected, actual);
+    assertTrue(
+        after.byL0Reader() - before.byL0Reader() >= 3,
+        "every split of the three files is read by L0's reader: " + before + " -> " + after);
+    assertEquals(before.bySparkReader(), after.bySparkReader(), "no split went to Spark's reader");
+  }
+
+  @Test
+  void filesItsReaderCannotReadGoToSparksReaderWithinTheSameScan() {
+    String path = written("mixed", 6_000, "v1");
+    options(6_000)
+        .selectExpr("d", "l + 1000000000000 as l", "i", "f", "b")
+        .write()
+        .mode("append")
+        .option("parquet.writer.version", "v2")
+        .option("parquet.enable.dictionary", "false")
+        .parquet(path);
+    List<String> expected = withSparksReader(path);
+    FilesRead before = L0ParquetFileFormat.filesReadInThisJvm();
+    List<String> actual = valuesByKey(priced(path));
+    FilesRead after = L0ParquetFileFormat.filesReadInThisJvm();
+    assertEquals(12_000, actual.size());
+    assertEquals(expected, actual);
+    assertTrue(after.byL0Reader() > before.byL0Reader(), "the v1 files: " + after);
+    assertTrue(after.bySparkReader() > before.bySparkReader(), "the v2 files: " + after);
+  }
+
+  @Test
+  void aScanUnderAFilterKeepsSparksReader() {
+    String path = written("filtered", 1_000, "v1");
+    Dataset<Row> priced =
+        spark
+            .read()
+            .parquet(path)
+            .where(col("i").gt(0))
+            .transform(L0.pipeline(MIXED).on("d", "l", "i", "f", "b").as("v"));
+    assertEquals(spark.read().parquet(path).where(col("i").gt(0)).count(), priced.count());
+    assertFalse(formatUnderPipeline(priced) instanceof L0ParquetFileFormat);
+  }
+}
