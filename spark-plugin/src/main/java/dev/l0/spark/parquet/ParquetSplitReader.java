@@ -120,7 +120,10 @@ public final class ParquetSplitReader implements Closeable {
     for (int g = 0; g < rowGroups.size(); g++) {
       for (int c = 0; c < fields.length; c++) {
         Optional<ColumnChunkMetaData> chunk =
-            readableChunk(rowGroups.get(g), fileColumns.get(c).getName());
+            readableChunk(
+                rowGroups.get(g),
+                fileColumns.get(c).getName(),
+                fileColumns.get(c).getRepetition() == Type.Repetition.OPTIONAL);
         if (chunk.isEmpty()) {
           return Optional.empty();
         }
@@ -200,12 +203,26 @@ public final class ParquetSplitReader implements Closeable {
     return intType.isSigned() && intType.getBitWidth() == bitWidth;
   }
 
-  /** The chunk of column {@code name} in {@code rowGroup}, unless encrypted or oddly encoded. */
-  private static Optional<ColumnChunkMetaData> readableChunk(BlockMetaData rowGroup, String name) {
+  /**
+   * The chunk of column {@code name} in {@code rowGroup}, unless encrypted or oddly encoded. An
+   * {@code optional} column's definition levels are RLE in every page this reader decodes: always
+   * in v2 pages (whose level encodings writers do not list), and in v1 pages where the chunk's
+   * encodings list RLE; a chunk of v1 pages without RLE has them in the deprecated BIT_PACKED
+   * encoding (writers of before 2014, which also wrote no page statistics), which Spark's reader
+   * reads.
+   */
+  static Optional<ColumnChunkMetaData> readableChunk(
+      BlockMetaData rowGroup, String name, boolean optional) {
     ColumnPath path = ColumnPath.get(name);
     for (ColumnChunkMetaData chunk : rowGroup.getColumns()) {
       if (chunk.getPath().equals(path)) {
-        return chunk.isEncrypted() || !DECODED_ENCODINGS.containsAll(chunk.getEncodings())
+        Set<Encoding> encodings = chunk.getEncodings();
+        return chunk.isEncrypted()
+                || !DECODED_ENCODINGS.containsAll(encodings)
+                || (optional
+                    && !encodings.contains(Encoding.RLE)
+                    && (chunk.getEncodingStats() == null
+                        || !chunk.getEncodingStats().usesV2Pages()))
             ? Optional.empty()
             : Optional.of(chunk);
       }

@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -260,6 +261,50 @@ class ParquetSplitReaderTest {
             .getEncodings()
             .contains(Encoding.DELTA_BINARY_PACKED));
     assertTrue(open(file, schemaOf(List.of(ints)), true).isEmpty());
+  }
+
+  /**
+   * An optional column's chunk of v1 pages (no page statistics saying otherwise) without RLE among
+   * its encodings has its definition levels in the deprecated BIT_PACKED encoding: declined
+   * (Spark's reader reads it); with RLE, read. (Files of v2 pages without RLE listed are read:
+   * {@link #readsBackEveryValueBitForBit}.)
+   */
+  @Test
+  void declinesDefinitionLevelsOfTheDeprecatedBitPackedEncoding() throws IOException {
+    File file = writeDoubles(CompressionCodecName.UNCOMPRESSED, Dictionary.OFF);
+    ColumnChunkMetaData written = chunk(file, 0);
+    String name = written.getPath().toDotString();
+    BlockMetaData rowGroup = new BlockMetaData();
+    rowGroup.addColumn(
+        ColumnChunkMetaData.get(
+            written.getPath(),
+            written.getPrimitiveType(),
+            written.getCodec(),
+            null,
+            Set.of(Encoding.BIT_PACKED, Encoding.PLAIN),
+            written.getStatistics(),
+            written.getFirstDataPageOffset(),
+            written.getDictionaryPageOffset(),
+            written.getValueCount(),
+            written.getTotalSize(),
+            written.getTotalUncompressedSize()));
+    assertTrue(ParquetSplitReader.readableChunk(rowGroup, name, true).isEmpty());
+    assertTrue(ParquetSplitReader.readableChunk(rowGroup, name, false).isPresent());
+    BlockMetaData withRle = new BlockMetaData();
+    withRle.addColumn(
+        ColumnChunkMetaData.get(
+            written.getPath(),
+            written.getPrimitiveType(),
+            written.getCodec(),
+            null,
+            Set.of(Encoding.BIT_PACKED, Encoding.RLE, Encoding.PLAIN),
+            written.getStatistics(),
+            written.getFirstDataPageOffset(),
+            written.getDictionaryPageOffset(),
+            written.getValueCount(),
+            written.getTotalSize(),
+            written.getTotalUncompressedSize()));
+    assertTrue(ParquetSplitReader.readableChunk(withRle, name, true).isPresent());
   }
 
   @Test
