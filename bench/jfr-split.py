@@ -6,9 +6,11 @@ usage: jfr print --json --stack-depth 300 --events jdk.ExecutionSample REC.jfr >
 
 Each execution sample of an "Executor task launch" thread, or of an "l0-compiler" thread (the
 large-stack threads a task hands each runtime batch to, where the kernel runs), is given to the query that ran then: the
-L0 pipeline (a stack with L0's classes), Spark SQL (StrictMath under Spark's generated code) or the
-scan-only query (Spark's generated code or its file scan without either; a 100 ms window goes to
-the query most of its samples name),
+L0 pipeline over L0's own Parquet reader (`L0`: a stack with L0's plan and its reader), the L0
+pipeline over Spark's reader (`L0sr`), L0's reader alone (`decodeL0`, the benchmark's decode-only
+query over it), Spark SQL (StrictMath under Spark's generated code) or the scan-only query with
+Spark's decode-only one (`scan`: Spark's generated code or its file scan without either; a 100 ms
+window goes to the query most of its samples name),
 by 100 ms windows; the first query of each (the warm-up) and the parquet write and the final
 comparison are left out. Within a query a sample goes to the first part of the data path its stack
 shows: the kernel (the generated kernel classes, VectorMath), Parquet decode, the copy out of
@@ -23,6 +25,12 @@ import sys
 
 WINDOW = jfr_samples.WINDOW
 
+# The queries told apart: the L0 query over L0's own Parquet reader (fused or unfused aggregate),
+# the L0 query over Spark's reader (spark.l0.parquet.ownReader=false), the batches decoded by L0's
+# reader alone, Spark SQL, and the scan-only query with Spark's decode-only one. Samples of L0's
+# kernel and runtime name no reader and go to the query their window's other samples name.
+QUERIES = ('L0', 'L0sr', 'decodeL0', 'SQL', 'scan')
+
 
 def query_of(names):
     joined = ' '.join(names)
@@ -30,8 +38,12 @@ def query_of(names):
         return 'write'
     if 'Comparison' in joined or 'SpecificSafeProjection' in joined:
         return 'compare'
+    if 'dev.l0.spark.parquet' in joined:
+        return 'L0' if 'dev.l0.spark.plan' in joined else 'decodeL0'
+    if 'dev.l0.spark' in joined and 'VectorizedParquetRecordReader' in joined:
+        return 'L0sr'
     if 'dev.l0.spark' in joined or '.generated.Kernel' in joined:
-        return 'L0'
+        return None
     if 'StrictMath' in joined or 'FdLibm' in joined:
         return 'SQL'
     if 'GeneratedIterator' in joined or 'FileScanRDD' in joined:
@@ -83,7 +95,7 @@ def main():
     parts = collections.Counter()
     methods = collections.defaultdict(collections.Counter)
     for q, span in spans:
-        if q not in ('L0', 'SQL', 'scan') or len(span) < 50:
+        if q not in QUERIES or len(span) < 50:
             continue
         seen[q] += 1
         if seen[q] == 1:

@@ -19,12 +19,20 @@ import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 
 /**
  * Decodes one flat column (BOOLEAN, INT32, INT64, FLOAT or DOUBLE; required or optional) of a
- * split, one column chunk at a time, from its pages into Spark column vectors: reads the chunk with
- * one positioned read into a reused array, parses page headers in place, decompresses each page
- * once into a reused buffer, and writes PLAIN, dictionary and RLE-boolean values, with nulls where
- * the definition level is 0.
+ * split, one column chunk at a time, from its pages into Spark column vectors: reads the chunk into
+ * a reused window of at least {@value #WINDOW_BYTES} bytes (a page that does not fit grows it), one
+ * positioned read per window, parses page headers in place, decompresses each page once into a
+ * reused buffer, and writes PLAIN, dictionary and RLE-boolean values, with nulls where the
+ * definition level is 0. The window, not the whole chunk, bounds the memory a column takes (a chunk
+ * of a 128 MB row group would be tens of MB, fresh memory for every split).
  */
 final class ColumnChunkDecoder {
+  /** The bytes of a column chunk read at once (fewer where the chunk has fewer left). */
+  static final int WINDOW_BYTES = 4 << 20;
+
+  /** The bytes loaded before a page header is parsed (fewer where the chunk has fewer left). */
+  private static final int HEADER_BYTES = 64 << 10;
+
   private static final VarHandle INT_LE =
       MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle LONG_LE =
@@ -47,10 +55,19 @@ final class ColumnChunkDecoder {
   private final RleBitPackedHybridDecoder levels = new RleBitPackedHybridDecoder();
   private final RleBitPackedHybridDecoder encodedValues = new RleBitPackedHybridDecoder();
 
+  private FSDataInputStream input;
+
+  /** The window: bytes of the chunk from {@link #windowOffset}, up to {@link #chunkEnd}. */
   private byte[] chunk = new byte[0];
+
   private int chunkPosition;
   private int chunkEnd;
   private long chunkFileOffset;
+  private long chunkSize;
+
+  /** Where in the chunk {@code chunk[0]} is. */
+  private long windowOffset;
+
   private CompressionCodecName codec;
   private int rowGroup = -1;
   private long rowsLeftInChunk;
@@ -114,18 +131,12 @@ final class ColumnChunkDecoder {
     if (start < 0 || size < 0 || size > Integer.MAX_VALUE - 16) {
       throw malformed("the column chunk's position " + start + " or size " + size + " is invalid");
     }
-    if (chunk.length < size) {
-      chunk = new byte[PageDecompressor.grownSize(chunk.length, (int) size)];
-    }
-    try {
-      input.readFully(start, chunk, 0, (int) size);
-    } catch (IOException e) {
-      throw malformed(
-          "cannot read the column chunk at bytes [" + start + ", " + (start + size) + ")", e);
-    }
+    this.input = input;
     chunkFileOffset = start;
+    chunkSize = size;
+    windowOffset = 0;
     chunkPosition = 0;
-    chunkEnd = (int) size;
+    chunkEnd = 0;
     codec = chunkMeta.getCodec();
     rowsLeftInChunk = rowCount;
     pageRowsLeft = 0;
@@ -309,11 +320,12 @@ final class ColumnChunkDecoder {
   /** Reads page headers (taking in a dictionary page, skipping index pages) up to a data page. */
   private void nextDataPage() throws IOException {
     while (true) {
-      if (chunkPosition >= chunkEnd) {
+      if (bytesLeftInChunk() == 0) {
         throw malformed(
             "the column chunk ends before its last " + rowsLeftInChunk + " rows were read");
       }
-      long headerOffset = chunkFileOffset + chunkPosition;
+      load((int) Math.min(HEADER_BYTES, bytesLeftInChunk()));
+      long headerOffset = chunkFileOffset + windowOffset + chunkPosition;
       headerInput.reset(chunk, chunkPosition, chunkEnd);
       PageHeader header;
       try {
@@ -321,10 +333,10 @@ final class ColumnChunkDecoder {
       } catch (IOException | RuntimeException e) {
         throw malformed("bad page header at byte " + headerOffset + " (" + e.getMessage() + ")", e);
       }
-      int body = headerInput.position();
+      chunkPosition = headerInput.position();
       int compressedSize = header.getCompressed_page_size();
       int uncompressedSize = header.getUncompressed_page_size();
-      if (compressedSize < 0 || compressedSize > chunkEnd - body || uncompressedSize < 0) {
+      if (compressedSize < 0 || compressedSize > bytesLeftInChunk() || uncompressedSize < 0) {
         throw malformed(
             "the page at byte "
                 + headerOffset
@@ -334,6 +346,8 @@ final class ColumnChunkDecoder {
                 + uncompressedSize
                 + ") that do not fit the column chunk");
       }
+      load(compressedSize);
+      int body = chunkPosition;
       chunkPosition = body + compressedSize;
       PageType pageType = header.getType();
       if (pageType == PageType.DICTIONARY_PAGE) {
@@ -348,6 +362,41 @@ final class ColumnChunkDecoder {
         throw malformed("the page at byte " + headerOffset + " has an unknown type " + pageType);
       }
     }
+  }
+
+  /** The bytes of the chunk after {@link #chunkPosition}, loaded or not. */
+  private long bytesLeftInChunk() {
+    return chunkSize - windowOffset - chunkPosition;
+  }
+
+  /**
+   * Makes {@code chunk[chunkPosition, chunkPosition + needed)} hold the chunk's next {@code needed}
+   * bytes (at most {@link #bytesLeftInChunk}): where the window holds fewer, its unread bytes move
+   * to its start and the rest of it is read from the file. Only between pages: the page before no
+   * longer reads the window.
+   */
+  private void load(int needed) throws IOException {
+    if (chunkEnd - chunkPosition >= needed) {
+      return;
+    }
+    int kept = chunkEnd - chunkPosition;
+    int wanted =
+        (int) Math.max(needed, Math.min(WINDOW_BYTES, chunkSize - windowOffset - chunkPosition));
+    byte[] window = chunk.length >= wanted ? chunk : new byte[wanted];
+    System.arraycopy(chunk, chunkPosition, window, 0, kept);
+    chunk = window;
+    windowOffset += chunkPosition;
+    chunkPosition = 0;
+    chunkEnd = kept;
+    int length = (int) Math.min(window.length - kept, chunkSize - windowOffset - kept);
+    long from = chunkFileOffset + windowOffset + kept;
+    try {
+      input.readFully(from, window, kept, length);
+    } catch (IOException e) {
+      throw malformed(
+          "cannot read the column chunk at bytes [" + from + ", " + (from + length) + ")", e);
+    }
+    chunkEnd = kept + length;
   }
 
   /** Makes the decompressed bytes of {@code chunk[offset, offset + length)} the page's values. */

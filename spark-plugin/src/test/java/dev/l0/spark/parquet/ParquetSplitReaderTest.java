@@ -165,6 +165,60 @@ class ParquetSplitReaderTest {
     }
   }
 
+  /**
+   * A column chunk of several windows ({@link ColumnChunkDecoder#WINDOW_BYTES}): uncompressed pages
+   * of a size that does not divide the window straddle its refills (required longs), beside a chunk
+   * of one window (optional doubles, mostly null).
+   */
+  @Test
+  void chunksLargerThanTheReadWindowReadBackBitForBit() throws IOException {
+    int rows = 1_200_000;
+    List<Column> columns =
+        List.of(
+            new Column(
+                "x",
+                PrimitiveTypeName.DOUBLE,
+                true,
+                randomValues(new Random(5), PrimitiveTypeName.DOUBLE, true, rows, Dictionary.OFF)),
+            new Column(
+                "n",
+                PrimitiveTypeName.INT64,
+                false,
+                randomValues(new Random(6), PrimitiveTypeName.INT64, false, rows, Dictionary.OFF)));
+    File file = new File(dir, "large-chunks.parquet");
+    MessageType schema =
+        MessageTypeParser.parseMessageType(
+            "message m { "
+                + columns.get(0).declaration()
+                + " "
+                + columns.get(1).declaration()
+                + " }");
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    try (ParquetWriter<Group> writer =
+        writerBuilder(file, schema)
+            .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+            .withDictionaryEncoding(false)
+            .withPageSize(300_001)
+            .withRowGroupSize(256L << 20)
+            .build()) {
+      for (int row = 0; row < rows; row++) {
+        Group group = groups.newGroup();
+        if (columns.get(0).values[row] != null) {
+          group.append("x", (Double) columns.get(0).values[row]);
+        }
+        group.append("n", (Long) columns.get(1).values[row]);
+        writer.write(group);
+      }
+    }
+    ColumnChunkMetaData longs = footer(file).getBlocks().get(0).getColumns().get(1);
+    assertTrue(
+        longs.getTotalSize() > 2L * ColumnChunkDecoder.WINDOW_BYTES,
+        "a chunk of " + longs.getTotalSize() + " bytes");
+    try (ParquetSplitReader reader = open(file, schemaOf(columns), true).orElseThrow()) {
+      assertEquals(rows, readAll(reader, columns, 4096, 0));
+    }
+  }
+
   @Test
   void twoSplitsReadEveryRowGroupOnce() throws IOException {
     List<Column> columns = generateColumns(new Random(7), Dictionary.ON);
