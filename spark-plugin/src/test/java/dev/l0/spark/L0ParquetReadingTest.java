@@ -140,6 +140,34 @@ class L0ParquetReadingTest {
     assertTrue(after.bySparkReader() > before.bySparkReader(), "the v2 files: " + after);
   }
 
+  /**
+   * A file deleted after the scan listed it is skipped under {@code
+   * spark.sql.files.ignoreMissingFiles}, as Spark's reader skips it: L0's reader throws the file
+   * system's own {@code FileNotFoundException}, which Spark's file scan tells by its type.
+   */
+  @Test
+  void aFileDeletedAfterListingIsSkippedUnderIgnoreMissingFiles() throws Exception {
+    String path = written("missing", 9_000, "v1");
+    Dataset<Row> listed = spark.read().parquet(path);
+    long rows = listed.count();
+    Path deleted;
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(Path.of(path))) {
+      deleted =
+          files.filter(file -> file.toString().endsWith(".parquet")).findFirst().orElseThrow();
+    }
+    long deletedRows = spark.read().parquet(deleted.toString()).count();
+    java.nio.file.Files.delete(deleted);
+    spark.conf().set("spark.sql.files.ignoreMissingFiles", "true");
+    try {
+      Dataset<Row> priced =
+          listed.transform(L0.pipeline(MIXED).on("d", "l", "i", "f", "b").as("v"));
+      assertEquals(rows - deletedRows, priced.collectAsList().size());
+      assertTrue(formatUnderPipeline(priced) instanceof L0ParquetFileFormat);
+    } finally {
+      spark.conf().unset("spark.sql.files.ignoreMissingFiles");
+    }
+  }
+
   @Test
   void aScanUnderAFilterKeepsSparksReader() {
     String path = written("filtered", 1_000, "v1");

@@ -2,7 +2,6 @@ package dev.l0.spark.parquet;
 
 import java.io.IOException;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
@@ -101,6 +100,21 @@ public final class L0ParquetFileFormat extends ParquetFileFormat {
     return L0ParquetFileFormat.class.hashCode();
   }
 
+  /**
+   * {@code error} itself, thrown past the Scala signatures that declare no checked exceptions, as
+   * Spark's own reader throws it: Spark's file scan tells a missing file ({@code
+   * FileNotFoundException}, skipped under {@code spark.sql.files.ignoreMissingFiles}) and a corrupt
+   * one ({@code IOException}, skipped under {@code spark.sql.files.ignoreCorruptFiles}) by type.
+   */
+  private static RuntimeException asThrownBySpark(IOException error) {
+    throw L0ParquetFileFormat.<RuntimeException>uncheckedly(error);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> T uncheckedly(Throwable error) throws T {
+    throw (T) error;
+  }
+
   /** Reads one file of a split with L0's reader, or hands it to Spark's. */
   private static final class ReaderFunction
       extends AbstractFunction1<PartitionedFile, Iterator<InternalRow>> implements Serializable {
@@ -138,7 +152,7 @@ public final class L0ParquetFileFormat extends ParquetFileFormat {
                 requiredSchema,
                 caseSensitive);
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        throw asThrownBySpark(e);
       }
       if (reader.isEmpty()) {
         FILES_READ_BY_SPARK.increment();
@@ -187,7 +201,7 @@ public final class L0ParquetFileFormat extends ParquetFileFormat {
           rows = reader.read(vectors, batchRows);
         } catch (IOException e) {
           close();
-          throw new UncheckedIOException(e);
+          throw asThrownBySpark(e);
         }
         batch.setNumRows(rows);
         filled = rows > 0;
@@ -215,7 +229,7 @@ public final class L0ParquetFileFormat extends ParquetFileFormat {
       try {
         reader.close();
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        throw asThrownBySpark(e);
       }
     }
   }
