@@ -161,20 +161,9 @@ public final class BlackScholesParquetBenchmark {
       System.out.println(runLine("l0_pipeline_sparks_parquet_reader", run + 1, sparkReader));
       System.out.println(runLine("spark_sql", run + 1, sql));
       System.out.println(runLine("spark_scan_only", run + 1, scan));
+      System.out.println(decodeLine("parquet_decode_only", run + 1, decodeSeconds[run]));
       System.out.println(
-          new JsonLine()
-              .add("benchmark", BENCHMARK)
-              .add("variant", "parquet_decode_only")
-              .add("run", run + 1)
-              .add("seconds", decodeSeconds[run])
-              .text());
-      System.out.println(
-          new JsonLine()
-              .add("benchmark", BENCHMARK)
-              .add("variant", "parquet_decode_only_l0_reader")
-              .add("run", run + 1)
-              .add("seconds", l0DecodeSeconds[run])
-              .text());
+          decodeLine("parquet_decode_only_l0_reader", run + 1, l0DecodeSeconds[run]));
     }
     Dataset<Row> l0Aggregate = aggregate(l0Prices);
     l0Aggregate.collectAsList();
@@ -414,6 +403,15 @@ public final class BlackScholesParquetBenchmark {
       throw new IllegalStateException("decoded " + rows + " options, expected " + n);
     }
     return seconds;
+  }
+
+  private static String decodeLine(String variant, int run, double seconds) {
+    return new JsonLine()
+        .add("benchmark", BENCHMARK)
+        .add("variant", variant)
+        .add("run", run)
+        .add("seconds", seconds)
+        .text();
   }
 
   private static String runLine(String variant, int run, Timed timed) {

@@ -328,6 +328,19 @@ class ParquetSplitReaderTest {
     File file = writeDoubles(CompressionCodecName.UNCOMPRESSED, Dictionary.OFF);
     ColumnChunkMetaData written = chunk(file, 0);
     String name = written.getPath().toDotString();
+    BlockMetaData bitPacked = rowGroupListing(written, Set.of(Encoding.BIT_PACKED, Encoding.PLAIN));
+    assertTrue(ParquetSplitReader.readableChunk(bitPacked, name, true).isEmpty());
+    assertTrue(ParquetSplitReader.readableChunk(bitPacked, name, false).isPresent());
+    BlockMetaData withRle =
+        rowGroupListing(written, Set.of(Encoding.BIT_PACKED, Encoding.RLE, Encoding.PLAIN));
+    assertTrue(ParquetSplitReader.readableChunk(withRle, name, true).isPresent());
+  }
+
+  /**
+   * A row group of one chunk, {@code written} but with {@code encodings} and no page statistics.
+   */
+  private static BlockMetaData rowGroupListing(
+      ColumnChunkMetaData written, Set<Encoding> encodings) {
     BlockMetaData rowGroup = new BlockMetaData();
     rowGroup.addColumn(
         ColumnChunkMetaData.get(
@@ -335,30 +348,14 @@ class ParquetSplitReaderTest {
             written.getPrimitiveType(),
             written.getCodec(),
             null,
-            Set.of(Encoding.BIT_PACKED, Encoding.PLAIN),
+            encodings,
             written.getStatistics(),
             written.getFirstDataPageOffset(),
             written.getDictionaryPageOffset(),
             written.getValueCount(),
             written.getTotalSize(),
             written.getTotalUncompressedSize()));
-    assertTrue(ParquetSplitReader.readableChunk(rowGroup, name, true).isEmpty());
-    assertTrue(ParquetSplitReader.readableChunk(rowGroup, name, false).isPresent());
-    BlockMetaData withRle = new BlockMetaData();
-    withRle.addColumn(
-        ColumnChunkMetaData.get(
-            written.getPath(),
-            written.getPrimitiveType(),
-            written.getCodec(),
-            null,
-            Set.of(Encoding.BIT_PACKED, Encoding.RLE, Encoding.PLAIN),
-            written.getStatistics(),
-            written.getFirstDataPageOffset(),
-            written.getDictionaryPageOffset(),
-            written.getValueCount(),
-            written.getTotalSize(),
-            written.getTotalUncompressedSize()));
-    assertTrue(ParquetSplitReader.readableChunk(withRle, name, true).isPresent());
+    return rowGroup;
   }
 
   @Test
