@@ -8,14 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.spark.parquet.L0ParquetFileFormat;
 import dev.l0.spark.parquet.L0ParquetFileFormat.FilesRead;
+import java.io.Closeable;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.spark.paths.SparkPath;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.FileSourceScanExec;
+import org.apache.spark.sql.execution.datasources.PartitionedFile;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -166,6 +172,51 @@ class L0ParquetReadingTest {
     } finally {
       spark.conf().unset("spark.sql.files.ignoreMissingFiles");
     }
+  }
+
+  /**
+   * The reader function's iterator over a file read by L0's reader is {@code Closeable}, as Spark's
+   * file scan needs to close each file's reader when it moves to the next: closed halfway, it ends.
+   */
+  @Test
+  void aFilesBatchesCloseWhenSparkMovesOn() throws Exception {
+    String path = written("closing", 10_000, "v1");
+    Path file;
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(Path.of(path))) {
+      file = files.filter(f -> f.toString().endsWith(".parquet")).findFirst().orElseThrow();
+    }
+    StructType schema = spark.read().parquet(path).schema();
+    scala.Function1<PartitionedFile, scala.collection.Iterator<InternalRow>> readFile =
+        new L0ParquetFileFormat()
+            .buildReaderWithPartitionValues(
+                spark,
+                schema,
+                new StructType(),
+                schema,
+                scala.collection.immutable.List$.MODULE$.empty(),
+                scala.collection.immutable.Map$.MODULE$
+                    .<String, String>empty()
+                    .updated("returning_batch", "true"),
+                spark.sessionState().newHadoopConf());
+    long length = java.nio.file.Files.size(file);
+    FilesRead before = L0ParquetFileFormat.filesReadInThisJvm();
+    scala.collection.Iterator<InternalRow> batches =
+        readFile.apply(
+            PartitionedFile.apply(
+                InternalRow.empty(),
+                SparkPath.fromPath(new org.apache.hadoop.fs.Path(file.toUri())),
+                0,
+                length,
+                new String[0],
+                0,
+                length,
+                scala.collection.immutable.Map$.MODULE$.empty()));
+    assertEquals(before.byL0Reader() + 1, L0ParquetFileFormat.filesReadInThisJvm().byL0Reader());
+    assertTrue(batches.hasNext());
+    assertTrue(((Object) batches.next()) instanceof ColumnarBatch);
+    assertTrue(batches instanceof Closeable, batches.getClass().getName());
+    ((Closeable) batches).close();
+    assertFalse(batches.hasNext());
   }
 
   @Test

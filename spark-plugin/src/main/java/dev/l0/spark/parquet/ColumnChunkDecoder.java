@@ -128,7 +128,7 @@ final class ColumnChunkDecoder {
     rowGroup = rowGroupOrdinal;
     long start = chunkMeta.getStartingPos();
     long size = chunkMeta.getTotalSize();
-    if (start < 0 || size < 0 || size > Integer.MAX_VALUE - 16) {
+    if (start < 0 || size < 0) {
       throw malformed("the column chunk's position " + start + " or size " + size + " is invalid");
     }
     this.input = input;
@@ -373,7 +373,8 @@ final class ColumnChunkDecoder {
    * Makes {@code chunk[chunkPosition, chunkPosition + needed)} hold the chunk's next {@code needed}
    * bytes (at most {@link #bytesLeftInChunk}): where the window holds fewer, its unread bytes move
    * to its start and the rest of it is read from the file. Only between pages: the page before no
-   * longer reads the window.
+   * longer reads the window. The file system's own errors pass as they are (Spark's file scan tells
+   * a missing file, a denied read or a missing block by their types).
    */
   private void load(int needed) throws IOException {
     if (chunkEnd - chunkPosition >= needed) {
@@ -389,13 +390,7 @@ final class ColumnChunkDecoder {
     chunkPosition = 0;
     chunkEnd = kept;
     int length = (int) Math.min(window.length - kept, chunkSize - windowOffset - kept);
-    long from = chunkFileOffset + windowOffset + kept;
-    try {
-      input.readFully(from, window, kept, length);
-    } catch (IOException e) {
-      throw malformed(
-          "cannot read the column chunk at bytes [" + from + ", " + (from + length) + ")", e);
-    }
+    input.readFully(chunkFileOffset + windowOffset + kept, window, kept, length);
     chunkEnd = kept + length;
   }
 

@@ -1,5 +1,6 @@
 package dev.l0.spark.parquet;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.NoSuchElementException;
@@ -10,6 +11,7 @@ import org.apache.spark.TaskContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.execution.datasources.FileFormat$;
 import org.apache.spark.sql.execution.datasources.PartitionedFile;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetFileFormat;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
@@ -69,7 +71,7 @@ public final class L0ParquetFileFormat extends ParquetFileFormat {
     SQLConf conf = session.sessionState().conf();
     if (!partitionSchema.isEmpty()
         || conf.offHeapColumnVectorEnabled()
-        || !supportBatch(session, requiredSchema)) {
+        || !options.get(FileFormat$.MODULE$.OPTION_RETURNING_BATCH()).contains("true")) {
       return sparkReader;
     }
     return new ReaderFunction(
@@ -172,11 +174,12 @@ public final class L0ParquetFileFormat extends ParquetFileFormat {
 
   /**
    * A split's batches, each the same vectors refilled (as Spark's reader does: a consumer is done
-   * with a batch when it asks for the next); the reader is closed once the split is read or the
-   * task ends.
+   * with a batch when it asks for the next). The reader is closed, and its buffers let go, once the
+   * split is read, when Spark's file scan moves to its next file (it closes a {@code Closeable}
+   * iterator) or when the task ends.
    */
-  private static final class Batches extends AbstractIterator<ColumnarBatch> {
-    private final ParquetSplitReader reader;
+  private static final class Batches extends AbstractIterator<ColumnarBatch> implements Closeable {
+    private ParquetSplitReader reader;
     private final OnHeapColumnVector[] vectors;
     private final ColumnarBatch batch;
     private final int batchRows;
@@ -221,13 +224,16 @@ public final class L0ParquetFileFormat extends ParquetFileFormat {
       return batch;
     }
 
-    void close() {
+    @Override
+    public void close() {
       if (closed) {
         return;
       }
       closed = true;
+      ParquetSplitReader open = reader;
+      reader = null;
       try {
-        reader.close();
+        open.close();
       } catch (IOException e) {
         throw asThrownBySpark(e);
       }

@@ -28,7 +28,9 @@ final class PageDecompressor implements AutoCloseable {
    * Decompresses {@code source[offset, offset + length)}, compressed with {@code codec} (not
    * UNCOMPRESSED), into {@code target} (or a larger array when it is too small) from index 0, and
    * returns the array that holds the {@code uncompressedSize} bytes; throws when the page does not
-   * decompress to exactly that size.
+   * decompress to exactly that size. A page of no bytes (a v2 page of only nulls, which writers
+   * before parquet-java 1.15.1 mark compressed with an empty body) is empty whatever its codec, as
+   * parquet-java reads it: no codec is asked.
    */
   byte[] decompress(
       CompressionCodecName codec,
@@ -38,6 +40,9 @@ final class PageDecompressor implements AutoCloseable {
       int uncompressedSize,
       byte[] target)
       throws IOException {
+    if (uncompressedSize == 0) {
+      return target;
+    }
     if (codec == CompressionCodecName.SNAPPY) {
       int size = Snappy.uncompressedLength(source, offset, length);
       checkSize(size, uncompressedSize);

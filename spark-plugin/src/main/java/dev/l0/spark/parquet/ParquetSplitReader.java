@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
@@ -74,11 +75,11 @@ public final class ParquetSplitReader implements Closeable {
    * the split whose range holds its midpoint, as parquet-java's {@code
    * ParquetReadOptions.withRange} and Spark decide), for reading the columns of {@code
    * requiredSchema} (top-level fields, matched to the file's columns by name, exactly when {@code
-   * caseSensitive}, else ignoring case).
+   * caseSensitive}, else in lower case ({@code Locale.ROOT}, as Spark matches them)).
    *
    * <p>Returns empty when this reader cannot read the file exactly as Spark would, decided from the
    * footer alone before reading any row: a requested field absent from the file, or matching more
-   * than one column ignoring case, or nested/repeated; a Spark type other than BooleanType,
+   * than one column in lower case, or nested/repeated; a Spark type other than BooleanType,
    * IntegerType, LongType, FloatType, DoubleType; a Parquet type that is not the plain counterpart
    * (BOOLEAN, INT32 without a logical type annotation or annotated INT(32, signed), INT64 likewise
    * INT(64, signed), FLOAT, DOUBLE); an encrypted column chunk; an encoding in a chunk's encodings
@@ -156,7 +157,10 @@ public final class ParquetSplitReader implements Closeable {
     for (Type candidate : fileSchema.getFields()) {
       if (caseSensitive
           ? candidate.getName().equals(field.name())
-          : candidate.getName().equalsIgnoreCase(field.name())) {
+          : candidate
+              .getName()
+              .toLowerCase(Locale.ROOT)
+              .equals(field.name().toLowerCase(Locale.ROOT))) {
         matches.add(candidate);
       }
     }

@@ -16,7 +16,6 @@ import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
-import org.apache.spark.sql.types.StructField;
 
 /**
  * Physical rule, run before Spark puts its columnar-to-row transitions in: a Parquet file scan
@@ -59,8 +58,12 @@ public final class L0ParquetReading extends Rule<SparkPlan> {
         && scan.supportsColumnar()
         && scan.output().size() == scan.requiredSchema().size()
         && Arrays.stream(scan.requiredSchema().fields())
-            .map(StructField::dataType)
-            .allMatch(L0ParquetReading::primitive);
+            .allMatch(
+                field ->
+                    primitive(field.dataType())
+                        && !field
+                            .name()
+                            .equals(ParquetFileFormat.ROW_INDEX_TEMPORARY_COLUMN_NAME()));
   }
 
   private static boolean primitive(DataType type) {

@@ -2,6 +2,7 @@ package dev.l0.spark.parquet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -280,6 +281,8 @@ class ParquetSplitReaderTest {
     assertDeclined(file, "i", DataTypes.LongType, true);
     assertDeclined(file, "i", DataTypes.StringType, true);
     assertDeclined(file, "mixed", DataTypes.DoubleType, true);
+    // Spark compares names in Locale.ROOT lower case, where the long s is not an s.
+    assertDeclined(file, "\u017Fixed", DataTypes.DoubleType, false);
 
     assertEquals(List.of(0, 1, 2), readInts(file, "i", true));
     assertEquals(List.of(0, 1, 2), readInts(file, "a", true));
@@ -356,6 +359,24 @@ class ParquetSplitReaderTest {
             written.getTotalSize(),
             written.getTotalUncompressedSize()));
     return rowGroup;
+  }
+
+  /**
+   * A page of no bytes (a v2 page of only nulls, marked compressed with an empty body by writers
+   * before parquet-java 1.15.1) decompresses to nothing with any codec, as parquet-java reads it;
+   * Snappy itself rejects an empty input.
+   */
+  @Test
+  void anEmptyPageDecompressesToNothingWithAnyCodec() throws IOException {
+    byte[] target = new byte[8];
+    try (PageDecompressor decompressor = new PageDecompressor(CONF)) {
+      for (CompressionCodecName codec :
+          new CompressionCodecName[] {CompressionCodecName.SNAPPY, CompressionCodecName.GZIP}) {
+        assertSame(target, decompressor.decompress(codec, new byte[0], 0, 0, 0, target));
+      }
+    }
+    assertThrows(
+        IOException.class, () -> org.xerial.snappy.Snappy.uncompressedLength(new byte[0], 0, 0));
   }
 
   @Test
