@@ -336,15 +336,21 @@ final class ColumnChunkDecoder {
       chunkPosition = headerInput.position();
       int compressedSize = header.getCompressed_page_size();
       int uncompressedSize = header.getUncompressed_page_size();
-      if (compressedSize < 0 || compressedSize > bytesLeftInChunk() || uncompressedSize < 0) {
+      if (compressedSize < 0 || uncompressedSize < 0) {
         throw malformed(
             "the page at byte "
                 + headerOffset
-                + " has sizes (compressed "
+                + " has negative sizes (compressed "
                 + compressedSize
                 + ", uncompressed "
                 + uncompressedSize
-                + ") that do not fit the column chunk");
+                + ")");
+      }
+      if (compressedSize > bytesLeftInChunk()) {
+        // Early parquet-mr writers under-reported a chunk's size by a few bytes of its last page;
+        // parquet-java reads on past the chunk's end for them, and so does this reader (a page
+        // past the file's end is the file system's EOFException).
+        chunkSize = windowOffset + chunkPosition + compressedSize;
       }
       load(compressedSize);
       int body = chunkPosition;

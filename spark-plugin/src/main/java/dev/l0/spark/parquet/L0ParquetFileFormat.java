@@ -174,14 +174,15 @@ public final class L0ParquetFileFormat extends ParquetFileFormat {
 
   /**
    * A split's batches, each the same vectors refilled (as Spark's reader does: a consumer is done
-   * with a batch when it asks for the next). The reader is closed, and its buffers let go, once the
-   * split is read, when Spark's file scan moves to its next file (it closes a {@code Closeable}
-   * iterator) or when the task ends.
+   * with a batch when it asks for the next). The reader is closed, and its buffers and the vectors
+   * let go (the task's completion listener keeps only this emptied iterator), once the split is
+   * read, when Spark's file scan moves to its next file (it closes a {@code Closeable} iterator) or
+   * when the task ends; a closed iterator has no more batches.
    */
   private static final class Batches extends AbstractIterator<ColumnarBatch> implements Closeable {
     private ParquetSplitReader reader;
-    private final OnHeapColumnVector[] vectors;
-    private final ColumnarBatch batch;
+    private OnHeapColumnVector[] vectors;
+    private ColumnarBatch batch;
     private final int batchRows;
     private boolean filled;
     private boolean closed;
@@ -230,6 +231,9 @@ public final class L0ParquetFileFormat extends ParquetFileFormat {
         return;
       }
       closed = true;
+      filled = false;
+      vectors = null;
+      batch = null;
       ParquetSplitReader open = reader;
       reader = null;
       try {

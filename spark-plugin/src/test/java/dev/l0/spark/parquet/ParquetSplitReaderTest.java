@@ -379,6 +379,47 @@ class ParquetSplitReaderTest {
         IOException.class, () -> org.xerial.snappy.Snappy.uncompressedLength(new byte[0], 0, 0));
   }
 
+  /**
+   * A footer that under-reports a chunk's size by a few bytes of its last page (early parquet-mr
+   * writers): the decoder reads on past the chunk's end, as parquet-java does, and every value
+   * comes back.
+   */
+  @Test
+  void aChunkWhoseSizeIsUnderReportedIsReadOnPastItsEnd() throws IOException {
+    File file = writeDoubles(CompressionCodecName.UNCOMPRESSED, Dictionary.OFF);
+    Object[] values =
+        randomValues(new Random(11), PrimitiveTypeName.DOUBLE, true, ROWS, Dictionary.OFF);
+    ColumnChunkMetaData written = chunk(file, 0);
+    ColumnChunkMetaData shortened =
+        ColumnChunkMetaData.get(
+            written.getPath(),
+            written.getPrimitiveType(),
+            written.getCodec(),
+            written.getEncodingStats(),
+            written.getEncodings(),
+            written.getStatistics(),
+            written.getFirstDataPageOffset(),
+            written.getDictionaryPageOffset(),
+            written.getValueCount(),
+            written.getTotalSize() - 3,
+            written.getTotalUncompressedSize());
+    int rows = (int) footer(file).getBlocks().get(0).getRowCount();
+    OnHeapColumnVector vector = new OnHeapColumnVector(rows, DataTypes.DoubleType);
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toURI());
+    try (PageDecompressor decompressor = new PageDecompressor(CONF);
+        org.apache.hadoop.fs.FSDataInputStream input = path.getFileSystem(CONF).open(path)) {
+      ColumnChunkDecoder decoder =
+          new ColumnChunkDecoder(
+              file.toString(), "x", PrimitiveTypeName.DOUBLE, true, decompressor);
+      decoder.startChunk(input, shortened, 0, rows);
+      decoder.read(vector, 0, rows);
+    }
+    Column doubles = new Column("x", PrimitiveTypeName.DOUBLE, true, values);
+    for (int row = 0; row < rows; row++) {
+      checkValue(doubles, row, vector, row, rows);
+    }
+  }
+
   @Test
   void badPageHeaderIsAnErrorNamingFileColumnAndRowGroup() throws IOException {
     File file = writeDoubles(CompressionCodecName.UNCOMPRESSED, Dictionary.OFF);
