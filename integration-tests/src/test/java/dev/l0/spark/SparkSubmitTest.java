@@ -3,6 +3,7 @@ package dev.l0.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.jobs.BlackScholesParquetBenchmark;
 import dev.l0.jobs.BlackScholesSparkJob;
 import dev.l0.spark.cluster.AppJar;
 import dev.l0.spark.cluster.ChildJvm;
@@ -29,10 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  * in its own JVM, whose class path is Spark's jars only, with {@code --jars} the shaded plugin jar
  * and the job in an application jar; first on {@code local[2]}, then on a standalone Master and
  * Worker started on 127.0.0.1 (where the executors, in the Worker's JVMs, get L0 from the plugin
- * jar alone). Each asserts the job's PASS verdict on the 40 PARSEC reference options.
+ * jar alone). Each asserts the job's PASS verdict on the 40 PARSEC reference options. Then the
+ * Parquet benchmark on 20,000 options on a standalone cluster: its scans under the pipeline read
+ * with L0's own Parquet reader in the executors' JVMs, with every price Spark SQL's.
  */
 class SparkSubmitTest {
   private static final String JOB = BlackScholesSparkJob.class.getName();
+  private static final String PARQUET_BENCHMARK = BlackScholesParquetBenchmark.class.getName();
   private static final Duration CLUSTER_START = Duration.ofSeconds(90);
   private static final Duration JOB_RUN = Duration.ofSeconds(240);
   private static final Pattern VERDICT =
@@ -68,7 +72,7 @@ class SparkSubmitTest {
 
   @Test
   void blackScholesJobPassesThroughSparkSubmitOnLocal2() throws Exception {
-    assertPasses(submit("local[2]", "spark-submit-local", List.of()), () -> "");
+    assertPasses(submit("local[2]", "spark-submit-local", List.of(), JOB), () -> "");
   }
 
   @Test
@@ -79,7 +83,8 @@ class SparkSubmitTest {
           submit(
               cluster.masterUrl(),
               "spark-submit-standalone",
-              List.of("--total-executor-cores", "2", "--executor-memory", "1g"));
+              List.of("--total-executor-cores", "2", "--executor-memory", "1g"),
+              JOB);
       assertPasses(submission, cluster::describe);
       assertTrue(
           cluster.workerOutput().contains("Asked to launch executor"),
@@ -87,11 +92,41 @@ class SparkSubmitTest {
     }
   }
 
+  @Test
+  void parquetBenchmarkReadsWithL0sReaderInTheExecutorsOfAStandaloneCluster() throws Exception {
+    try (StandaloneCluster cluster =
+        StandaloneCluster.start(spark, jvmOptions(), folder, CLUSTER_START)) {
+      Submission submission =
+          submit(
+              cluster.masterUrl(),
+              "spark-submit-parquet",
+              List.of("--total-executor-cores", "2", "--executor-memory", "1g"),
+              PARQUET_BENCHMARK,
+              "20000");
+      assertEquals(
+          0,
+          submission.exitCode(),
+          () -> "SparkSubmit failed\n" + submission.description() + "\n" + cluster.describe());
+      String summary =
+          submission
+              .output()
+              .lines()
+              .filter(line -> line.contains("\"bit_identical\""))
+              .findFirst()
+              .orElseThrow(
+                  () -> new AssertionError("no summary line\n" + submission.description()));
+      assertTrue(summary.contains("\"bit_identical\": true"), summary);
+      assertTrue(summary.contains("Format: Parquet, L0 reader"), summary);
+      assertTrue(summary.contains("\"master\": \"spark://"), summary);
+    }
+  }
+
   /** How a SparkSubmit process ended: its exit code and output. */
   private record Submission(int exitCode, String output, String description) {}
 
   /** Runs SparkSubmit to the end (bounded by JOB_RUN); the process is ended whatever happens. */
-  private static Submission submit(String master, String name, List<String> options)
+  private static Submission submit(
+      String master, String name, List<String> options, String job, String... jobArguments)
       throws InterruptedException {
     List<String> args =
         new ArrayList<>(
@@ -103,7 +138,8 @@ class SparkSubmitTest {
                 "--conf",
                 "spark.local.dir=" + folder.resolve("spark-local")));
     args.addAll(options);
-    args.addAll(List.of("--jars", pluginJar.toString(), "--class", JOB, appJar.toString()));
+    args.addAll(List.of("--jars", pluginJar.toString(), "--class", job, appJar.toString()));
+    args.addAll(List.of(jobArguments));
     try (ChildJvm submitted =
         ChildJvm.start(
             name,
