@@ -29,8 +29,8 @@ final class PageDecompressor implements AutoCloseable {
    * UNCOMPRESSED), into {@code target} (or a larger array when it is too small) from index 0, and
    * returns the array that holds the {@code uncompressedSize} bytes; throws when the page does not
    * decompress to exactly that size. A page of no bytes (a v2 page of only nulls, which writers
-   * before parquet-java 1.15.1 mark compressed with an empty body) is empty whatever its codec, as
-   * parquet-java reads it: no codec is asked.
+   * before the fix of apache/parquet-java#3122 mark compressed with an empty body) is empty
+   * whatever its codec, as parquet-java reads it: no codec is asked.
    */
   byte[] decompress(
       CompressionCodecName codec,

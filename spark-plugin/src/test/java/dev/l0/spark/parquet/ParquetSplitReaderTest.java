@@ -363,8 +363,8 @@ class ParquetSplitReaderTest {
 
   /**
    * A page of no bytes (a v2 page of only nulls, marked compressed with an empty body by writers
-   * before parquet-java 1.15.1) decompresses to nothing with any codec, as parquet-java reads it;
-   * Snappy itself rejects an empty input.
+   * before the fix of apache/parquet-java#3122) decompresses to nothing with any codec, as
+   * parquet-java reads it; Snappy itself rejects an empty input.
    */
   @Test
   void anEmptyPageDecompressesToNothingWithAnyCodec() throws IOException {
