@@ -79,12 +79,7 @@ class SparkSubmitTest {
   void blackScholesJobPassesOnAStandaloneMasterAndWorker() throws Exception {
     try (StandaloneCluster cluster =
         StandaloneCluster.start(spark, jvmOptions(), folder, CLUSTER_START)) {
-      Submission submission =
-          submit(
-              cluster.masterUrl(),
-              "spark-submit-standalone",
-              List.of("--total-executor-cores", "2", "--executor-memory", "1g"),
-              JOB);
+      Submission submission = submitTo(cluster, "spark-submit-standalone", JOB);
       assertPasses(submission, cluster::describe);
       assertTrue(
           cluster.workerOutput().contains("Asked to launch executor"),
@@ -96,17 +91,8 @@ class SparkSubmitTest {
   void parquetBenchmarkReadsWithL0sReaderInTheExecutorsOfAStandaloneCluster() throws Exception {
     try (StandaloneCluster cluster =
         StandaloneCluster.start(spark, jvmOptions(), folder, CLUSTER_START)) {
-      Submission submission =
-          submit(
-              cluster.masterUrl(),
-              "spark-submit-parquet",
-              List.of("--total-executor-cores", "2", "--executor-memory", "1g"),
-              PARQUET_BENCHMARK,
-              "20000");
-      assertEquals(
-          0,
-          submission.exitCode(),
-          () -> "SparkSubmit failed\n" + submission.description() + "\n" + cluster.describe());
+      Submission submission = submitTo(cluster, "spark-submit-parquet", PARQUET_BENCHMARK, "20000");
+      assertExitedCleanly(submission, cluster::describe);
       String summary =
           submission
               .output()
@@ -123,6 +109,18 @@ class SparkSubmitTest {
 
   /** How a SparkSubmit process ended: its exit code and output. */
   private record Submission(int exitCode, String output, String description) {}
+
+  /** {@link #submit} to a standalone cluster's Master, with two executor cores of 1 GiB. */
+  private static Submission submitTo(
+      StandaloneCluster cluster, String name, String job, String... jobArguments)
+      throws InterruptedException {
+    return submit(
+        cluster.masterUrl(),
+        name,
+        List.of("--total-executor-cores", "2", "--executor-memory", "1g"),
+        job,
+        jobArguments);
+  }
 
   /** Runs SparkSubmit to the end (bounded by JOB_RUN); the process is ended whatever happens. */
   private static Submission submit(
@@ -154,11 +152,15 @@ class SparkSubmitTest {
     }
   }
 
-  private static void assertPasses(Submission submission, Supplier<String> context) {
+  private static void assertExitedCleanly(Submission submission, Supplier<String> context) {
     assertEquals(
         0,
         submission.exitCode(),
         () -> "SparkSubmit failed\n" + submission.description() + "\n" + context.get());
+  }
+
+  private static void assertPasses(Submission submission, Supplier<String> context) {
+    assertExitedCleanly(submission, context);
     Matcher verdict = VERDICT.matcher(submission.output());
     assertTrue(
         verdict.find(),

@@ -51,7 +51,6 @@ public final class ParquetSplitReader implements Closeable {
   private final List<BlockMetaData> rowGroups;
   private final ColumnChunkMetaData[][] chunks;
   private final ColumnChunkDecoder[] columns;
-  private final long rows;
   private int nextRowGroup;
   private long rowsLeftInRowGroup;
 
@@ -66,7 +65,6 @@ public final class ParquetSplitReader implements Closeable {
     this.rowGroups = rowGroups;
     this.chunks = chunks;
     this.columns = columns;
-    this.rows = rowGroups.stream().mapToLong(BlockMetaData::getRowCount).sum();
   }
 
   /**
@@ -272,11 +270,6 @@ public final class ParquetSplitReader implements Closeable {
     }
     rowsLeftInRowGroup = rowGroup.getRowCount();
     nextRowGroup++;
-  }
-
-  /** The rows in the split's row groups (sum of their row counts). */
-  public long rows() {
-    return rows;
   }
 
   @Override

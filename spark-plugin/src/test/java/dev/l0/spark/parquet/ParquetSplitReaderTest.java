@@ -160,7 +160,6 @@ class ParquetSplitReaderTest {
     }
     for (int batch : BATCH_SIZES) {
       try (ParquetSplitReader reader = open(file, schemaOf(readable), true).orElseThrow()) {
-        assertEquals(ROWS, reader.rows());
         assertEquals(ROWS, readAll(reader, readable, batch, 0));
       }
     }
@@ -230,10 +229,10 @@ class ParquetSplitReaderTest {
     StructType schema = schemaOf(columns);
     try (ParquetSplitReader first = open(file, 0, half, schema).orElseThrow();
         ParquetSplitReader second = open(file, half, file.length() - half, schema).orElseThrow()) {
-      assertTrue(first.rows() > 0 && second.rows() > 0, first.rows() + " and " + second.rows());
-      assertEquals(ROWS, first.rows() + second.rows());
-      assertEquals(first.rows(), readAll(first, columns, 1000, 0));
-      assertEquals(second.rows(), readAll(second, columns, 1000, (int) first.rows()));
+      int firstRows = readAll(first, columns, 1000, 0);
+      int secondRows = readAll(second, columns, 1000, firstRows);
+      assertTrue(firstRows > 0 && secondRows > 0, firstRows + " and " + secondRows);
+      assertEquals(ROWS, firstRows + secondRows);
     }
     try (ParquetSplitReader noColumns =
         open(file, 0, file.length(), new StructType()).orElseThrow()) {
@@ -246,7 +245,6 @@ class ParquetSplitReaderTest {
       assertEquals(ROWS, rows);
     }
     try (ParquetSplitReader noMidpoint = open(file, 0, 1, schema).orElseThrow()) {
-      assertEquals(0, noMidpoint.rows());
       assertEquals(0, noMidpoint.read(vectors(schema, 10), 10));
     }
   }
