@@ -231,4 +231,27 @@ class L0ParquetReadingTest {
     assertEquals(spark.read().parquet(path).where(col("i").gt(0)).count(), priced.count());
     assertFalse(formatUnderPipeline(priced) instanceof L0ParquetFileFormat);
   }
+
+  /**
+   * A file with columns the pipeline does not use (a string among them, which L0's reader does not
+   * read): the scan under the pipeline reads only the columns it reads and carries, with L0's
+   * reader, and the values are Spark's.
+   */
+  @Test
+  void aScanUnderAPipelineReadsOnlyTheColumnsThePipelineUses() {
+    String path = folder.resolve("wide").toString();
+    options(5_000)
+        .selectExpr("*", "concat('row ', l) as name", "d * 2.0d as unused")
+        .write()
+        .parquet(path);
+    List<String> expected = withSparksReader(path);
+    Dataset<Row> priced = priced(path);
+    assertEquals(expected, valuesByKey(priced));
+    List<FileSourceScanExec> scans = SparkTestSupport.execs(priced, FileSourceScanExec.class);
+    assertEquals(
+        List.of("d", "l", "i", "f", "b"),
+        List.of(scans.get(0).requiredSchema().fieldNames()),
+        "the scan's columns");
+    assertTrue(formatUnderPipeline(priced) instanceof L0ParquetFileFormat);
+  }
 }

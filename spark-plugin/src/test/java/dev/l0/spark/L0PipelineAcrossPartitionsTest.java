@@ -2,19 +2,26 @@ package dev.l0.spark;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.udf;
 import static org.apache.spark.sql.functions.when;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.spark.pipeline.PipelinePlanningException;
 import dev.l0.spark.plan.L0PipelineExec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
@@ -112,6 +119,52 @@ class L0PipelineAcrossPartitionsTest {
         L0PipelineRowsTest.metricValues(SparkTestSupport.pipelineExecs(scanned).get(0));
     assertEquals(rows.size(), metrics.get("numInputRows"));
     assertEquals(rows.size(), metrics.get("numOutputRows"));
+  }
+
+  /**
+   * A scan computes its input twice; over a UDF declared non-deterministic the two passes could see
+   * different rows (the running values jumped back at partition boundaries), so it is a planning
+   * error naming the call site and the UDF, before any task runs. Persisted, the same input scans;
+   * a partition-seeded {@code rand(7)} repeats and scans as it is.
+   */
+  @Test
+  void aScanOverANonDeterministicInputMustBePersistedFirst() {
+    UserDefinedFunction noisy =
+        udf((UDF1<Long, Long>) id -> ThreadLocalRandom.current().nextLong(100), DataTypes.LongType)
+            .asNondeterministic();
+    L0Pipeline running =
+        L0.pipeline("fun [i64] main([i64] x) = scan(op +, 0i64, x)").on("x").as("running");
+    Dataset<Row> input = spark.range(0, 20_000, 1, 4).select(noisy.apply(col("id")).as("x"));
+    PipelinePlanningException error =
+        assertThrows(
+            PipelinePlanningException.class, () -> input.transform(running).collectAsList());
+    assertTrue(
+        error.getMessage().contains("L0PipelineAcrossPartitionsTest.java:")
+            && error.getMessage().contains("UDF(id)")
+            && error.getMessage().contains("persist() or checkpoint() the input before the scan"),
+        error.getMessage());
+
+    Dataset<Row> persisted = input.persist();
+    try {
+      long[] values = persisted.collectAsList().stream().mapToLong(row -> row.getLong(0)).toArray();
+      List<Row> scanned = persisted.transform(running).collectAsList();
+      long total = 0;
+      for (int k = 0; k < values.length; k++) {
+        total += values[k];
+        assertEquals(total, scanned.get(k).getLong(0), "running value " + k);
+      }
+    } finally {
+      persisted.unpersist();
+    }
+
+    Dataset<Row> seeded =
+        spark.range(0, 20_000, 1, 4).selectExpr("cast(rand(7) * 100 as bigint) as x");
+    long[] seededValues =
+        seeded.collectAsList().stream().mapToLong(row -> row.getLong(0)).toArray();
+    List<Row> seededScan = seeded.transform(running).collectAsList();
+    assertEquals(
+        java.util.stream.LongStream.of(seededValues).sum(),
+        seededScan.get(seededScan.size() - 1).getLong(0));
   }
 
   @Test

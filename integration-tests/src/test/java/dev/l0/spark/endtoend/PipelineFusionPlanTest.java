@@ -183,4 +183,31 @@ class PipelineFusionPlanTest {
             .getDouble(0);
     assertBitIdentical(sparkSql, total(fused), "three fused transforms against Spark SQL");
   }
+
+  /**
+   * A select of one of two outputs between the pipelines: Spark prunes the lower pipeline's child
+   * to the columns it reads ({@code x}, {@code y}, not {@code id}) once a Project sits above it,
+   * and the fused node still finds them (it once indexed the pruned child with the ordinals the
+   * lower pipeline was planned with, and failed with an ArrayIndexOutOfBoundsException).
+   */
+  @Test
+  void fusesThroughASelectOfOneOfTwoOutputs() {
+    L0Pipeline productsAndSums =
+        L0.pipeline(
+                "fun [{real, real}] main([real] xs, [real] ys) = "
+                    + "map(fn {real, real} (real x, real y) => {x * y, x + y}, zip(xs, ys))")
+            .on("x", "y")
+            .as("p", "s");
+    Dataset<Row> fused = table.transform(productsAndSums).select("s").transform(positive("s"));
+    assertEquals(
+        1,
+        SparkPlans.pipelineNodes(fused).size(),
+        "L0 pipeline nodes in\n" + SparkPlans.executedPlan(fused));
+    double[] separately =
+        CollectedColumns.of(
+                materialised(table.transform(productsAndSums).select("s")).transform(positive("s")))
+            .doubles("positive");
+    assertTrue(separately.length > 0, "the filter keeps some rows");
+    assertArrayEquals(separately, CollectedColumns.of(fused).doubles("positive"));
+  }
 }

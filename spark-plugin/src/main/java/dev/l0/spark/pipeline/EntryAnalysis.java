@@ -82,7 +82,35 @@ final class EntryAnalysis {
               + String.join(", ", described)
               + "; a pipeline's results must be all row-wise, all reduces or all scans");
     }
+    if (rows) {
+      checkSameRows(entry, leaves);
+    }
     return rows ? PipelineKind.ROWS : reduced ? PipelineKind.REDUCE : PipelineKind.SCAN;
+  }
+
+  /**
+   * Row-wise results become the columns of one output row each, so they must have the same rows:
+   * two results a filter thinned differently (or one thinned and one not) would pair unrelated
+   * elements, or fail in the task where their lengths differ.
+   */
+  private void checkSameRows(FunDef entry, List<RowShape> leaves) {
+    RowShape.Rows first = (RowShape.Rows) leaves.get(0);
+    for (int k = 1; k < leaves.size(); k++) {
+      RowShape.Rows other = (RowShape.Rows) leaves.get(k);
+      if (!other.rowSet().equals(first.rowSet())) {
+        throw error(
+            "results 1 and "
+                + (k + 1)
+                + " of '"
+                + entry.name()
+                + "' have different rows ("
+                + rowsName(first.rowSet())
+                + " and "
+                + rowsName(other.rowSet())
+                + "); a pipeline's row-wise results become the columns of its output rows, so "
+                + "a filter must thin them all alike (zip them and filter once)");
+      }
+    }
   }
 
   private static String describe(RowShape leaf) {

@@ -15,7 +15,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * Optimizer rule: a pipeline node directly over another (or over a Project that only selects
  * attributes of the other, as column pruning leaves) becomes one node running the composed program,
  * so {@code df.transform(a).transform(b)} compiles to one fused program. The fused node keeps the
- * upper node's output attributes. Pipelines the planner cannot merge stay apart.
+ * upper node's output attributes and the lower node's input attributes (the lower node's child may
+ * have been pruned since it was planned, so its spec's ordinals no longer index that child's
+ * output; the attributes do). Pipelines the planner cannot merge stay apart.
  */
 public final class L0PipelineFusion extends Rule<LogicalPlan> {
 
@@ -40,8 +42,8 @@ public final class L0PipelineFusion extends Rule<LogicalPlan> {
             new L0PipelineNode(
                 first.get().child(),
                 spec,
-                PipelineAttributes.readAttributes(spec, first.get().child().output()),
-                PipelineAttributes.carriedAttributes(spec, first.get().child().output()),
+                first.get().readAttributes(),
+                first.get().carriedAttributes(),
                 second.output()));
   }
 

@@ -208,6 +208,27 @@ class PipelinePlanningErrorsTest {
   }
 
   @Test
+  void rowWiseResultsMustHaveTheSameRows() {
+    String twoFilters =
+        "fun {[f64], [f64]} main([f64] xs) =\n"
+            + "  {filter(fn bool (f64 x) => x > 1.5, xs), filter(fn bool (f64 x) => x < 2.5, xs)}\n";
+    assertEquals(
+        "results 1 and 2 of 'main' have different rows (the rows the filter at test.l0:2:4 kept and "
+            + "the rows the filter at test.l0:2:44 kept); a pipeline's row-wise results become the "
+            + "columns of its output rows, so a filter must thin them all alike (zip them and filter "
+            + "once)",
+        failure(twoFilters, doubles("x"), "x"));
+    String filteredAndNot =
+        "fun {[f64], [f64]} main([f64] xs) =\n"
+            + "  {map(fn f64 (f64 x) => x + 1.0, xs), filter(fn bool (f64 x) => x > 0.5, xs)}\n";
+    assertEquals(
+        "results 1 and 2 of 'main' have different rows (all rows and the rows the filter at "
+            + "test.l0:2:40 kept); a pipeline's row-wise results become the columns of its output "
+            + "rows, so a filter must thin them all alike (zip them and filter once)",
+        failure(filteredAndNot, doubles("x"), "x"));
+  }
+
+  @Test
   void operatorsMustNotCaptureEntryVariables() {
     String text =
         "fun f64 main([f64] xs) =\n  let k = 2.0 in\n  reduce(fn f64 (f64 a, f64 b) => a + k * b, 0.0, xs)\n";
