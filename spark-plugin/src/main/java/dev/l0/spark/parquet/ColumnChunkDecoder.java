@@ -400,14 +400,14 @@ final class ColumnChunkDecoder {
     chunkEnd = kept + length;
   }
 
-  /** Makes the decompressed bytes of {@code chunk[offset, offset + length)} the page's values. */
+  /**
+   * Makes the decompressed bytes of {@code chunk[offset, offset + length)} the page's values. An
+   * uncompressed page's values are its stored bytes, whatever its header's uncompressed size says
+   * (as parquet-java, and so Spark's reader, takes them).
+   */
   private void decompress(int offset, int length, int uncompressedSize, boolean compressed)
       throws IOException {
     if (!compressed || codec == CompressionCodecName.UNCOMPRESSED) {
-      if (length != uncompressedSize) {
-        throw malformed(
-            "an uncompressed page holds " + length + " bytes, its header says " + uncompressedSize);
-      }
       values = chunk;
       valuesPosition = offset;
       valuesEnd = offset + length;

@@ -385,8 +385,6 @@ class ParquetSplitReaderTest {
   @Test
   void aChunkWhoseSizeIsUnderReportedIsReadOnPastItsEnd() throws IOException {
     File file = writeDoubles(CompressionCodecName.UNCOMPRESSED, Dictionary.OFF);
-    Object[] values =
-        randomValues(new Random(11), PrimitiveTypeName.DOUBLE, true, ROWS, Dictionary.OFF);
     ColumnChunkMetaData written = chunk(file, 0);
     ColumnChunkMetaData shortened =
         ColumnChunkMetaData.get(
@@ -412,7 +410,7 @@ class ParquetSplitReaderTest {
       decoder.startChunk(input, shortened, 0, rows);
       decoder.read(vector, 0, rows);
     }
-    Column doubles = new Column("x", PrimitiveTypeName.DOUBLE, true, values);
+    Column doubles = doubleColumn(Dictionary.OFF);
     for (int row = 0; row < rows; row++) {
       checkValue(doubles, row, vector, row, rows);
     }
@@ -440,6 +438,23 @@ class ParquetSplitReaderTest {
     bytes[body] ^= 0x01; // the low bits of Snappy's uncompressed length
     overwrite(file, bytes);
     assertCorruptionReported(file, 1, "decompresses to");
+  }
+
+  /**
+   * An uncompressed page whose header overstates its uncompressed size: parquet-java (Spark's
+   * reader) takes the stored bytes as they are, and so does this reader, every value coming back.
+   */
+  @Test
+  void anUncompressedPageIsReadAsStoredWhateverItsHeaderSaysItsSizeIs() throws IOException {
+    File file = writeDoubles(CompressionCodecName.UNCOMPRESSED, Dictionary.OFF);
+    rewriteFirstPageHeader(
+        file,
+        0,
+        header -> header.setUncompressed_page_size(header.getUncompressed_page_size() + 1));
+    List<Column> x = List.of(doubleColumn(Dictionary.OFF));
+    try (ParquetSplitReader reader = open(file, schemaOf(x), true).orElseThrow()) {
+      assertEquals(ROWS, readAll(reader, x, 1000, 0));
+    }
   }
 
   @Test
@@ -672,13 +687,16 @@ class ParquetSplitReaderTest {
   }
 
   private File writeDoubles(CompressionCodecName codec, Dictionary dictionary) throws IOException {
-    Column doubles =
-        new Column(
-            "x",
-            PrimitiveTypeName.DOUBLE,
-            true,
-            randomValues(new Random(11), PrimitiveTypeName.DOUBLE, true, ROWS, dictionary));
-    return write(List.of(doubles), WriterVersion.PARQUET_1_0, codec, dictionary);
+    return write(List.of(doubleColumn(dictionary)), WriterVersion.PARQUET_1_0, codec, dictionary);
+  }
+
+  /** The optional double column {@code x} that {@link #writeDoubles} writes. */
+  private static Column doubleColumn(Dictionary dictionary) {
+    return new Column(
+        "x",
+        PrimitiveTypeName.DOUBLE,
+        true,
+        randomValues(new Random(11), PrimitiveTypeName.DOUBLE, true, ROWS, dictionary));
   }
 
   private static ExampleParquetWriter.Builder writerBuilder(File file, MessageType schema) {
