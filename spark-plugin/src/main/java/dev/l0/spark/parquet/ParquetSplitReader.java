@@ -210,8 +210,8 @@ public final class ParquetSplitReader implements Closeable {
    * {@code optional} column's definition levels are RLE in every page this reader decodes: always
    * in v2 pages (whose level encodings writers do not list), and in v1 pages where the chunk's
    * encodings list RLE; a chunk of v1 pages without RLE has them in the deprecated BIT_PACKED
-   * encoding (writers of before 2014, which also wrote no page statistics), which Spark's reader
-   * reads.
+   * encoding (writers of before 2014, which also wrote no page statistics), which this reader
+   * leaves to Spark's reader (whose vectorized reader fails on them with "Unsupported encoding").
    */
   static Optional<ColumnChunkMetaData> readableChunk(
       BlockMetaData rowGroup, String name, boolean optional) {
