@@ -95,6 +95,27 @@ class RebinderTest {
     assertEquals("zip", e.operation());
   }
 
+  /**
+   * The zip's size assertion leaves the loop guarded by its trip count, so the reduce over the zip,
+   * which needs the assertion's certificate, stays in the loop: hoisted, it ran on arrays of
+   * different sizes where the loop runs zero times (an internal error, or reads out of bounds in a
+   * kernel).
+   */
+  @Test
+  void aSoacNeedingAGuardedAssertionStaysInTheLoop() {
+    Compiled c =
+        Compiled.of(
+            "fun int main([int] a, [int] b, int m) =\n"
+                + "  loop (s = 0) = for i < m do s + reduce(op +, 0, map(op +, zip(a, b))) in s");
+    assertEquals(
+        1, c.statementsInsideLoops().stream().filter(s -> s.exp() instanceof Exp.Soac).count());
+    c.assertSameResult("main", "[1, 2, 3] [10] 0");
+    c.assertSameResult("main", "[1, 2, 3] [10, 20, 30] 2");
+    L0RuntimeError e =
+        assertThrows(L0RuntimeError.class, () -> c.assertSameResult("main", "[1, 2, 3] [10] 1"));
+    assertEquals("zip", e.operation());
+  }
+
   @Test
   void nonRecursiveFunctionsAreInlinedAndRecursiveOnesStayCalls() {
     Internal p =

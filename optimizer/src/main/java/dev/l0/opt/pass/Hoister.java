@@ -52,7 +52,23 @@ public final class Hoister implements Pass {
           Set<String> variant = new HashSet<>();
           l.mergeParams().forEach(p -> variant.add(p.name()));
           variant.add(l.counter().name());
-          Split split = split(l.body(), variant, () -> loopNeverRuns(l, out));
+          Split split =
+              split(
+                  l.body(),
+                  variant,
+                  new Guard() {
+                    @Override
+                    public boolean mayRunNoIteration() {
+                      return !(l.bound() instanceof SubExp.Const c
+                          && c.value() instanceof ScalarValue.Int bound
+                          && bound.value() > 0);
+                    }
+
+                    @Override
+                    public SubExp noIteration() {
+                      return loopNeverRuns(l, out);
+                    }
+                  });
           out.addAll(split.hoisted);
           e = new Exp.Loop(l.mergeParams(), l.init(), l.counter(), l.bound(), split.remaining);
         } else if (e instanceof Exp.Soac soac) {
@@ -70,7 +86,21 @@ public final class Hoister implements Pass {
       Lambda inner = target.withBody(body(target.body()));
       Set<String> variant = new HashSet<>();
       inner.params().forEach(p -> variant.add(p.name()));
-      Split split = split(inner.body(), variant, () -> soacNeverRuns(soac.inputs().get(0), out));
+      Split split =
+          split(
+              inner.body(),
+              variant,
+              new Guard() {
+                @Override
+                public boolean mayRunNoIteration() {
+                  return true;
+                }
+
+                @Override
+                public SubExp noIteration() {
+                  return soacNeverRuns(soac.inputs().get(0), out);
+                }
+              });
       out.addAll(split.hoisted);
       Lambda rebuilt = inner.withBody(split.remaining);
       return soac.mapLambdas(l -> l == target ? rebuilt : l.withBody(body(l.body())));
@@ -79,15 +109,29 @@ public final class Hoister implements Pass {
     private record Split(List<Stm> hoisted, Body remaining) {}
 
     private interface Guard {
+      /** Whether the loop or SOAC may run no iteration (false only where that is certain). */
+      boolean mayRunNoIteration();
+
       /**
        * A boolean that is true when the loop or SOAC runs no iteration (emitting what it needs).
        */
       SubExp noIteration();
     }
 
+    /**
+     * The invariant bindings of {@code body} moved out, the rest kept. A hoisted assertion is
+     * guarded by the loop or SOAC running no iteration, so where that may happen its certificate
+     * outside no longer proves its condition: an invariant assertion whose certificate an invariant
+     * binding needs (a SOAC over a zip whose sizes it checks, say) stays inside, and so does that
+     * binding, which would otherwise run on unchecked operands where the loop runs zero times.
+     */
     private Split split(Body body, Set<String> variantParams, Guard guard) {
-      Set<String> variant = new HashSet<>(variantParams);
       Set<String> consumed = Analysis.consumedNames(body);
+      Set<String> pinned =
+          guard.mayRunNoIteration()
+              ? certificatesOfHoistableBindings(body, variantParams, consumed)
+              : Set.of();
+      Set<String> variant = new HashSet<>(variantParams);
       List<Stm> hoisted = new ArrayList<>();
       List<Stm> kept = new ArrayList<>();
       SubExp empty = null;
@@ -97,7 +141,9 @@ public final class Hoister implements Pass {
         boolean safe = !Analysis.mayFail(stm.exp()) && !(stm.exp() instanceof Exp.Copy);
         if (invariant && !isConsumed && safe) {
           hoisted.add(stm);
-        } else if (invariant && stm.exp() instanceof Exp.Assert a) {
+        } else if (invariant
+            && stm.exp() instanceof Exp.Assert a
+            && stm.pattern().stream().noneMatch(p -> pinned.contains(p.name()))) {
           if (empty == null) {
             empty = guard.noIteration();
           }
@@ -108,6 +154,31 @@ public final class Hoister implements Pass {
         }
       }
       return new Split(hoisted, new Body(kept, body.result()));
+    }
+
+    /**
+     * The certificates of the invariant assertions of {@code body} that an invariant binding which
+     * may be hoisted needs, were every invariant assertion hoisted.
+     */
+    private static Set<String> certificatesOfHoistableBindings(
+        Body body, Set<String> variantParams, Set<String> consumed) {
+      Set<String> variant = new HashSet<>(variantParams);
+      Set<String> assertions = new HashSet<>();
+      Set<String> needed = new HashSet<>();
+      for (Stm stm : body.stms()) {
+        Set<String> free = Analysis.freeVariables(stm);
+        boolean invariant = free.stream().noneMatch(variant::contains);
+        boolean isConsumed = stm.pattern().stream().anyMatch(p -> consumed.contains(p.name()));
+        boolean safe = !Analysis.mayFail(stm.exp()) && !(stm.exp() instanceof Exp.Copy);
+        if (invariant && !isConsumed && safe) {
+          free.stream().filter(assertions::contains).forEach(needed::add);
+        } else if (invariant && stm.exp() instanceof Exp.Assert) {
+          stm.pattern().forEach(p -> assertions.add(p.name()));
+        } else {
+          stm.pattern().forEach(p -> variant.add(p.name()));
+        }
+      }
+      return needed;
     }
 
     private Stm guardedAssert(Stm stm, Exp.Assert a, SubExp empty, List<Stm> hoisted) {
