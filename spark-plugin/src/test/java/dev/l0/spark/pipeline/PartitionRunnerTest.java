@@ -360,26 +360,6 @@ class PartitionRunnerTest {
   }
 
   @Test
-  void outputsOfDifferentLengthsAreAnErrorNamingThem() {
-    String text =
-        "fun {[f64], [f64]} main([f64] xs) = {xs, filter(fn bool (f64 x) => 0.0 < x, xs)}";
-    PipelineSpec spec =
-        PipelinePlanner.plan(request(text, List.of("x"), List.of("all", "positive")), doubles("x"));
-    try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
-      IllegalStateException e =
-          assertThrows(
-              IllegalStateException.class,
-              () -> runner.mapRows(new ColumnBatch(2, List.of(new double[] {1, -1}))));
-      assertEquals(
-          "L0 pipeline at "
-              + CALL_SITE
-              + ": its outputs have different numbers of rows in this batch (all: 2, "
-              + "positive: 1); a filter must thin every output alike",
-          e.getMessage());
-    }
-  }
-
-  @Test
   void badInputColumnsAreNamed() {
     PipelineSpec spec = plan(MAP_FILTER, X_N, "x", "n");
     try (PartitionRunner runner = PartitionRunner.open(spec, JVM)) {
