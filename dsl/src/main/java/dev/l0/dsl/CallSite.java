@@ -4,9 +4,11 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.SourcePos;
 
 /**
- * The user's Java line that called into the DSL: the first stack frame whose class is not in this
- * package. Every node the DSL builds carries it, so that the type checker reports an error in a DSL
- * program at the line that wrote it.
+ * The user's Java line that called into the DSL: the first stack frame whose class is neither in
+ * this package nor the Java platform's own (a DSL method passed as a method reference to a stream,
+ * say {@code Stream.of(a, b).reduce(I32::div)}, is called by the JDK's code, and the user's line is
+ * the one around that call). Every node the DSL builds carries it, so that the type checker reports
+ * an error in a DSL program at the line that wrote it.
  */
 final class CallSite {
   private static final StackWalker WALKER =
@@ -20,7 +22,7 @@ final class CallSite {
     return WALKER.walk(
         frames ->
             frames
-                .filter(frame -> !frame.getDeclaringClass().getPackageName().equals(DSL_PACKAGE))
+                .filter(frame -> isUserCode(frame.getDeclaringClass()))
                 .findFirst()
                 .map(
                     frame ->
@@ -31,6 +33,13 @@ final class CallSite {
                             frame.getLineNumber(),
                             0))
                 .orElse(SourcePos.NONE));
+  }
+
+  private static boolean isUserCode(Class<?> type) {
+    ClassLoader loader = type.getClassLoader();
+    return !type.getPackageName().equals(DSL_PACKAGE)
+        && loader != null
+        && loader != ClassLoader.getPlatformClassLoader();
   }
 
   /** A compile error the DSL detects itself, reported at the user's line. */

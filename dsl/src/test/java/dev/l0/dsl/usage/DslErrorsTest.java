@@ -11,10 +11,17 @@ import dev.l0.dsl.Arr;
 import dev.l0.dsl.F64;
 import dev.l0.dsl.I32;
 import dev.l0.dsl.L0;
+import dev.l0.interp.Interpreter;
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.L0CompileError;
+import dev.l0.ir.L0RuntimeError;
+import dev.l0.ir.Program;
+import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
+import dev.l0.types.TypeChecker;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -224,6 +231,32 @@ class DslErrorsTest {
           line.set(JavaLine.next());
           op(BinaryOperator.LT, F64.TYPE);
         });
+  }
+
+  /**
+   * A DSL method passed to the JDK's own code (a stream's reduce) is placed at the user's line
+   * around that call, not at a line of the JDK's stream classes.
+   */
+  @Test
+  void aDslMethodThatTheJdkCallsIsPlacedAtTheUsersLine() {
+    AtomicReference<SourcePos> line = new AtomicReference<>();
+    Program program =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "main",
+                    I32.TYPE,
+                    x -> {
+                      line.set(JavaLine.next());
+                      return Stream.of(L0.i32(10), x).reduce(I32::div).orElseThrow();
+                    }));
+    L0RuntimeError error =
+        assertThrows(
+            L0RuntimeError.class,
+            () ->
+                new Interpreter(TypeChecker.check(program).program())
+                    .call("main", List.of(ScalarValue.i32(0))));
+    assertEquals(line.get(), error.pos(), error::getMessage);
   }
 
   private static void assertCompileErrorAt(AtomicReference<SourcePos> line, Executable staging) {
