@@ -4,6 +4,7 @@ import dev.l0.ir.Expr;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
+import dev.l0.syntax.L0Printer;
 import java.util.Arrays;
 import java.util.List;
 
@@ -84,7 +85,7 @@ public final class Arr<T extends Val> extends Val {
           "reshape to "
               + dims.length
               + " dimensions needs an array type of that rank, not "
-              + target);
+              + L0Printer.print(target));
     }
     if (!target.baseElement().sameShapeAs(l0Type().baseElement())) {
       throw new L0CompileError(

@@ -29,7 +29,13 @@ public final class L0 {
    */
   public static Program program(Consumer<ProgramBuilder> definitions) {
     SourcePos pos = CallSite.current();
-    return Stager.stage(pos, stager -> definitions.accept(new ProgramBuilder(stager)));
+    return Stager.stage(
+        pos,
+        stager -> {
+          ProgramBuilder builder = new ProgramBuilder(stager);
+          definitions.accept(builder);
+          builder.checkDeclaredCalls();
+        });
   }
 
   // ---- literals ----

@@ -3,8 +3,12 @@ package dev.l0.dsl;
 import dev.l0.ir.Expr;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.SourcePos;
+import dev.l0.syntax.L0Printer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -15,6 +19,14 @@ import java.util.function.Function;
  */
 public final class ProgramBuilder {
   private final Stager stager;
+
+  /** The result type of each function defined so far. */
+  private final Map<String, ValType<?>> resultTypes = new HashMap<>();
+
+  /** The calls staged by name ({@link #call}), each with the result type its caller declared. */
+  private final List<DeclaredCall> declaredCalls = new ArrayList<>();
+
+  private record DeclaredCall(String name, ValType<?> resultType, SourcePos pos) {}
 
   ProgramBuilder(Stager stager) {
     this.stager = stager;
@@ -68,11 +80,14 @@ public final class ProgramBuilder {
 
   /**
    * Stages a call of the function {@code name} by name, declaring its result type: for a function
-   * defined later, a recursive call, or one defined outside the DSL. Java checks nothing here; the
-   * L0 type checker checks the call.
+   * defined later, a recursive call, or one defined outside the DSL. The L0 type checker checks the
+   * arguments; once the program is staged, a declared result type that is not the type of the
+   * function of that name the program defines is an error at this call ({@link
+   * #checkDeclaredCalls}).
    */
   public <R extends Val> R call(String name, ValType<R> resultType, Val... args) {
     SourcePos pos = CallSite.current();
+    declaredCalls.add(new DeclaredCall(name, resultType, pos));
     List<Expr> exprs = Arrays.stream(args).map(arg -> arg.use(pos)).toList();
     return Val.stage(resultType, new Expr.Call(name, exprs, pos));
   }
@@ -83,6 +98,31 @@ public final class ProgramBuilder {
     if (!Names.isFunctionName(name)) {
       throw new L0CompileError(pos, "not a function name: " + name);
     }
-    return stager.defineFunction(name, pos, params, body);
+    ValType<R> result = stager.defineFunction(name, pos, params, body);
+    resultTypes.put(name, result);
+    return result;
+  }
+
+  /**
+   * Throws, at the call, where a call staged by name declared a result type other than the one the
+   * function of that name, defined in this program, returns (Java would otherwise treat the result
+   * as the declared type while L0 computes the function's).
+   */
+  void checkDeclaredCalls() {
+    for (DeclaredCall call : declaredCalls) {
+      ValType<?> defined = resultTypes.get(call.name());
+      if (defined != null && !defined.l0Type().sameShapeAs(call.resultType().l0Type())) {
+        throw new L0CompileError(
+            call.pos(),
+            "the call of '"
+                + call.name()
+                + "' declares its result "
+                + L0Printer.print(call.resultType().l0Type())
+                + ", but '"
+                + call.name()
+                + "' returns "
+                + L0Printer.print(defined.l0Type()));
+      }
+    }
   }
 }

@@ -259,6 +259,31 @@ class DslErrorsTest {
     assertEquals(line.get(), error.pos(), error::getMessage);
   }
 
+  /** A call by name that declares a result type other than the function's is an error there. */
+  @Test
+  void aCallByNameDeclaringTheWrongResultType() {
+    AtomicReference<SourcePos> line = new AtomicReference<>();
+    L0CompileError error =
+        assertThrows(
+            L0CompileError.class,
+            () ->
+                L0.program(
+                    prog -> {
+                      prog.fun("g", F64.TYPE, x -> x.mul(f64(1.5)));
+                      prog.fun(
+                          "main",
+                          F64.TYPE,
+                          x -> {
+                            line.set(JavaLine.next());
+                            return prog.call("g", I32.TYPE, x).toF64();
+                          });
+                    }));
+    assertEquals(line.get(), error.pos(), error::getMessage);
+    assertEquals(
+        line.get() + ": the call of 'g' declares its result i32, but 'g' returns f64",
+        error.getMessage());
+  }
+
   private static void assertCompileErrorAt(AtomicReference<SourcePos> line, Executable staging) {
     L0CompileError error = assertThrows(L0CompileError.class, staging);
     assertEquals(line.get(), error.pos(), error::getMessage);

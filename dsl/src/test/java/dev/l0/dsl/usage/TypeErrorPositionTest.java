@@ -1,10 +1,8 @@
 package dev.l0.dsl.usage;
 
-import static dev.l0.dsl.L0.map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.l0.dsl.Arr;
 import dev.l0.dsl.Bool;
 import dev.l0.dsl.F64;
 import dev.l0.dsl.L0;
@@ -40,27 +38,6 @@ class TypeErrorPositionTest {
 
     assertEquals(callLine.get(), error.pos());
     assertEquals(error.pos() + ": " + error.detail(), error.getMessage());
-  }
-
-  @Test
-  void aMapOverAScalarIsReportedAtTheMapsJavaLine() {
-    AtomicReference<SourcePos> mapLine = new AtomicReference<>();
-    Program program =
-        L0.program(
-            prog -> {
-              prog.fun("identity", F64.TYPE, d -> d);
-              prog.fun(
-                  "bad",
-                  F64.TYPE,
-                  d -> {
-                    mapLine.set(JavaLine.next());
-                    return map(prog.call("identity", Arr.of(F64.TYPE), d), x -> x.add(1.0));
-                  });
-            });
-
-    L0CompileError error = assertThrows(L0CompileError.class, () -> TypeChecker.check(program));
-
-    assertEquals(mapLine.get(), error.pos());
   }
 
   @Test
