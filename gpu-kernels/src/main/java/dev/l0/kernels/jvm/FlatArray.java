@@ -26,12 +26,16 @@ public record FlatArray(ScalarType elementType, Object data, int[] shape) {
       throw new IllegalArgumentException(
           "a FlatArray's data must be a primitive array; got " + data);
     }
-    long elements = 1;
     for (int size : shape) {
       if (size < 0) {
         throw new IllegalArgumentException(
             "a FlatArray of shape " + Arrays.toString(shape) + " has a negative size");
       }
+    }
+    // An empty dimension anywhere makes the array empty, whatever the sizes before it multiply to.
+    boolean empty = Arrays.stream(shape).anyMatch(size -> size == 0);
+    long elements = empty ? 0 : 1;
+    for (int size : empty ? new int[0] : shape) {
       elements = elements * size;
       if (elements > Integer.MAX_VALUE) {
         throw new IllegalArgumentException(

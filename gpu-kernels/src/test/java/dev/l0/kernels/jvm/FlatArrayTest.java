@@ -25,6 +25,14 @@ class FlatArrayTest {
         overflow.getMessage());
   }
 
+  /** An empty dimension after sizes whose product passes an int's range: an empty array. */
+  @Test
+  void anEmptyArrayKeepsSizesWhoseProductPassesAnIntsRange() {
+    FlatArray empty = new FlatArray(ScalarType.I32, new int[0], new int[] {1 << 16, 1 << 16, 0});
+    assertEquals(1 << 16, empty.size(1));
+    assertEquals(0, empty.size(2));
+  }
+
   @Test
   void aShapeThatDoesNotMatchTheDataIsRefused() {
     IllegalArgumentException mismatch =
