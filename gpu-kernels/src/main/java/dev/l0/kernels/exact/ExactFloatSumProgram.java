@@ -161,7 +161,9 @@ public final class ExactFloatSumProgram {
   /**
    * Empty where {@code reduce}, whose values are of type {@code element}, is a float sum (operator
    * {@code +} on {@code f32} or {@code f64} or component-wise on tuples of them, neutral element
-   * 0), else why not.
+   * 0), else why not. The neutral element must be positive zero: the exact sum drops it, which
+   * leaves the sum's value and, for {@code 0.0}, its sign as IEEE's left fold gives them, where a
+   * {@code -0.0} would make an empty or all-negative-zero sum {@code -0.0}.
    */
   public static Optional<String> whyNotExact(Expr.Reduce reduce, Type element) {
     List<Type> leaves = InternalTypes.components(element);
@@ -170,7 +172,8 @@ public final class ExactFloatSumProgram {
           "its values are " + L0Printer.print(element) + ", not f32 or f64 or tuples of them");
     }
     if (!isZero(reduce.neutral())) {
-      return Optional.of("its neutral element " + L0Printer.print(reduce.neutral()) + " is not 0");
+      return Optional.of(
+          "its neutral element " + L0Printer.print(reduce.neutral()) + " is not 0 (positive zero)");
     }
     if (!addsItsArguments(reduce.function(), leaves.size())) {
       return Optional.of("its operator is not +");
@@ -184,7 +187,7 @@ public final class ExactFloatSumProgram {
     }
     return neutral instanceof Expr.Literal literal
         && literal.value() instanceof ScalarValue.Float value
-        && value.value() == 0.0;
+        && Double.doubleToRawLongBits(value.value()) == 0;
   }
 
   /**

@@ -161,7 +161,28 @@ class ExactFloatSumProgramTest {
             .getMessage()
             .contains(
                 "no result of 'main' is a float sum (result 1 (at product.l0:1:25): "
-                    + "as compiled (its neutral element 1.0 is not 0))"),
+                    + "as compiled (its neutral element 1.0 is not 0 (positive zero)))"),
+        error.getMessage());
+  }
+
+  /**
+   * A sum from -0.0 is left as compiled: dropping its neutral element would turn IEEE's -0.0 (of no
+   * values, or only -0.0s) into 0.0.
+   */
+  @Test
+  void aSumFromNegativeZeroIsNotTakenAsAnExactSum() {
+    Program fromNegativeZero =
+        L0Parser.parse("fun f64 main([f64] x) = reduce(op +, -0.0, x)", "negzero.l0");
+
+    L0CompileError error =
+        assertThrows(
+            L0CompileError.class,
+            () ->
+                L0Runtime.compileWithExactFloatSums(
+                    fromNegativeZero, "main", DeviceKind.JVM, 0, 1));
+
+    assertTrue(
+        error.getMessage().contains("its neutral element -0.0 is not 0 (positive zero)"),
         error.getMessage());
   }
 }
