@@ -212,7 +212,10 @@ class ExactFloatSumsTest {
         exact.explain().contains("the reduce at test.l0:2:4 (f64): exact float sum"),
         exact.explain());
     assertTrue(
-        exact.explain().contains("combined in order, not exact (its neutral element 1.0 is not 0 (positive zero))"),
+        exact
+            .explain()
+            .contains(
+                "combined in order, not exact (its neutral element 1.0 is not 0 (positive zero))"),
         exact.explain());
     assertFalse(ordered.explain().contains("exact"), ordered.explain());
   }
