@@ -3,12 +3,11 @@ package dev.l0.dsl;
 import dev.l0.ir.Expr;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.SourcePos;
+import dev.l0.ir.Type;
 import dev.l0.syntax.L0Printer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -19,9 +18,6 @@ import java.util.function.Function;
  */
 public final class ProgramBuilder {
   private final Stager stager;
-
-  /** The result type of each function defined so far. */
-  private final Map<String, ValType<?>> resultTypes = new HashMap<>();
 
   /** The calls staged by name ({@link #call}), each with the result type its caller declared. */
   private final List<DeclaredCall> declaredCalls = new ArrayList<>();
@@ -98,9 +94,7 @@ public final class ProgramBuilder {
     if (!Names.isFunctionName(name)) {
       throw new L0CompileError(pos, "not a function name: " + name);
     }
-    ValType<R> result = stager.defineFunction(name, pos, params, body);
-    resultTypes.put(name, result);
-    return result;
+    return stager.defineFunction(name, pos, params, body);
   }
 
   /**
@@ -110,18 +104,19 @@ public final class ProgramBuilder {
    */
   void checkDeclaredCalls() {
     for (DeclaredCall call : declaredCalls) {
-      ValType<?> defined = resultTypes.get(call.name());
-      if (defined != null && !defined.l0Type().sameShapeAs(call.resultType().l0Type())) {
+      Type declared = call.resultType().l0Type();
+      Type defined = stager.resultTypeOf(call.name()).orElse(declared);
+      if (!defined.sameShapeAs(declared)) {
         throw new L0CompileError(
             call.pos(),
             "the call of '"
                 + call.name()
                 + "' declares its result "
-                + L0Printer.print(call.resultType().l0Type())
+                + L0Printer.print(declared)
                 + ", but '"
                 + call.name()
                 + "' returns "
-                + L0Printer.print(defined.l0Type()));
+                + L0Printer.print(defined));
       }
     }
   }

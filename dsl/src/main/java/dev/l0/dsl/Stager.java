@@ -7,10 +7,12 @@ import dev.l0.ir.Param;
 import dev.l0.ir.Pattern;
 import dev.l0.ir.Program;
 import dev.l0.ir.SourcePos;
+import dev.l0.ir.Type;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -106,6 +108,14 @@ final class Stager {
     functions.add(
         new FunDef(name, staged.resultType().l0Type(), staged.params(), staged.body(), pos));
     return staged.resultType();
+  }
+
+  /** The result type of the function {@code name} defined so far, if any. */
+  Optional<Type> resultTypeOf(String name) {
+    return functions.stream()
+        .filter(f -> f.name().equals(name))
+        .findFirst()
+        .map(FunDef::returnType);
   }
 
   /** Stages an anonymous function nested in the current block. */

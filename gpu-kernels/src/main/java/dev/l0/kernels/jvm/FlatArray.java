@@ -33,10 +33,9 @@ public record FlatArray(ScalarType elementType, Object data, int[] shape) {
       }
     }
     // An empty dimension anywhere makes the array empty, whatever the sizes before it multiply to.
-    boolean empty = Arrays.stream(shape).anyMatch(size -> size == 0);
-    long elements = empty ? 0 : 1;
-    for (int size : empty ? new int[0] : shape) {
-      elements = elements * size;
+    long elements = Arrays.stream(shape).anyMatch(size -> size == 0) ? 0 : 1;
+    for (int d = 0; d < shape.length && elements > 0; d++) {
+      elements = elements * shape[d];
       if (elements > Integer.MAX_VALUE) {
         throw new IllegalArgumentException(
             "a FlatArray of shape "

@@ -127,27 +127,26 @@ public final class Hoister implements Pass {
      */
     private Split split(Body body, Set<String> variantParams, Guard guard) {
       Set<String> consumed = Analysis.consumedNames(body);
+      List<Set<String>> free = body.stms().stream().map(Analysis::freeVariables).toList();
       Set<String> pinned =
           guard.mayRunNoIteration()
-              ? certificatesOfHoistableBindings(body, variantParams, consumed)
+              ? certificatesOfHoistableBindings(body, free, variantParams, consumed)
               : Set.of();
       Set<String> variant = new HashSet<>(variantParams);
       List<Stm> hoisted = new ArrayList<>();
       List<Stm> kept = new ArrayList<>();
       SubExp empty = null;
-      for (Stm stm : body.stms()) {
-        boolean invariant = Analysis.freeVariables(stm).stream().noneMatch(variant::contains);
-        boolean isConsumed = stm.pattern().stream().anyMatch(p -> consumed.contains(p.name()));
-        boolean safe = !Analysis.mayFail(stm.exp()) && !(stm.exp() instanceof Exp.Copy);
-        if (invariant && !isConsumed && safe) {
+      for (int k = 0; k < body.stms().size(); k++) {
+        Stm stm = body.stms().get(k);
+        Move move = move(stm, free.get(k), variant, consumed);
+        if (move == Move.HOIST) {
           hoisted.add(stm);
-        } else if (invariant
-            && stm.exp() instanceof Exp.Assert a
+        } else if (move == Move.HOIST_GUARDED
             && stm.pattern().stream().noneMatch(p -> pinned.contains(p.name()))) {
           if (empty == null) {
             empty = guard.noIteration();
           }
-          hoisted.add(guardedAssert(stm, a, empty, hoisted));
+          hoisted.add(guardedAssert(stm, (Exp.Assert) stm.exp(), empty, hoisted));
         } else {
           kept.add(stm);
           stm.pattern().forEach(p -> variant.add(p.name()));
@@ -156,26 +155,47 @@ public final class Hoister implements Pass {
       return new Split(hoisted, new Body(kept, body.result()));
     }
 
+    /** Where a binding of a loop's or SOAC's body goes. */
+    private enum Move {
+      /** Out, as it is: invariant, not consumed inside, and it cannot fail. */
+      HOIST,
+      /** Out, guarded by "no iteration": an invariant assertion. */
+      HOIST_GUARDED,
+      /** It stays. */
+      KEEP
+    }
+
+    /**
+     * Where {@code stm}, whose free names are {@code free}, goes, given the names that vary from
+     * one iteration to the next so far and the names the body consumes.
+     */
+    private static Move move(Stm stm, Set<String> free, Set<String> variant, Set<String> consumed) {
+      if (free.stream().anyMatch(variant::contains)) {
+        return Move.KEEP;
+      }
+      boolean isConsumed = stm.pattern().stream().anyMatch(p -> consumed.contains(p.name()));
+      if (!isConsumed && !Analysis.mayFail(stm.exp()) && !(stm.exp() instanceof Exp.Copy)) {
+        return Move.HOIST;
+      }
+      return stm.exp() instanceof Exp.Assert ? Move.HOIST_GUARDED : Move.KEEP;
+    }
+
     /**
      * The certificates of the invariant assertions of {@code body} that an invariant binding which
-     * may be hoisted needs, were every invariant assertion hoisted.
+     * may be hoisted needs, were every invariant assertion hoisted ({@code free}: each binding's
+     * free names).
      */
     private static Set<String> certificatesOfHoistableBindings(
-        Body body, Set<String> variantParams, Set<String> consumed) {
+        Body body, List<Set<String>> free, Set<String> variantParams, Set<String> consumed) {
       Set<String> variant = new HashSet<>(variantParams);
       Set<String> assertions = new HashSet<>();
       Set<String> needed = new HashSet<>();
-      for (Stm stm : body.stms()) {
-        Set<String> free = Analysis.freeVariables(stm);
-        boolean invariant = free.stream().noneMatch(variant::contains);
-        boolean isConsumed = stm.pattern().stream().anyMatch(p -> consumed.contains(p.name()));
-        boolean safe = !Analysis.mayFail(stm.exp()) && !(stm.exp() instanceof Exp.Copy);
-        if (invariant && !isConsumed && safe) {
-          free.stream().filter(assertions::contains).forEach(needed::add);
-        } else if (invariant && stm.exp() instanceof Exp.Assert) {
-          stm.pattern().forEach(p -> assertions.add(p.name()));
-        } else {
-          stm.pattern().forEach(p -> variant.add(p.name()));
+      for (int k = 0; k < body.stms().size(); k++) {
+        Stm stm = body.stms().get(k);
+        switch (move(stm, free.get(k), variant, consumed)) {
+          case HOIST -> free.get(k).stream().filter(assertions::contains).forEach(needed::add);
+          case HOIST_GUARDED -> stm.pattern().forEach(p -> assertions.add(p.name()));
+          case KEEP -> stm.pattern().forEach(p -> variant.add(p.name()));
         }
       }
       return needed;

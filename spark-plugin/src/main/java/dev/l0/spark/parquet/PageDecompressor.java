@@ -59,7 +59,7 @@ final class PageDecompressor implements AutoCloseable {
   }
 
   /** A new capacity of at least {@code needed} that grows geometrically from {@code current}. */
-  static int grownSize(int current, int needed) {
+  private static int grownSize(int current, int needed) {
     return (int) Math.min(Integer.MAX_VALUE - 16, Math.max(needed, (long) current * 3 / 2));
   }
 
