@@ -91,30 +91,30 @@ public final class RiskBatchJob {
             + ", "
             + settings.scenarioCount()
             + " scenarios");
-    RiskInputs.Inputs inputs;
-    try {
-      inputs =
-          log.stage(
-              "read and validate inputs",
-              () -> {
-                try {
-                  return RiskInputs.load(spark, settings);
-                } catch (RiskInputs.InvalidInputException e) {
-                  throw new BadInput(e);
-                }
-              },
-              loaded ->
-                  loaded.portfolioName()
-                      + ", "
-                      + loaded.marketName()
-                      + ", "
-                      + loaded.correlationsName());
-    } catch (BadInput e) {
-      err.println("risk-batch: bad input: " + e.getCause().getMessage());
-      err.println("risk-batch: nothing written");
-      return EXIT_BAD_INPUT;
-    }
     try (RiskStore store = RiskStore.open(settings.out(), settings.valuationDate())) {
+      RiskInputs.Inputs inputs;
+      try {
+        inputs =
+            log.stage(
+                "read and validate inputs",
+                () -> {
+                  try {
+                    return RiskInputs.load(spark, settings);
+                  } catch (RiskInputs.InvalidInputException e) {
+                    throw new BadInput(e);
+                  }
+                },
+                loaded ->
+                    loaded.portfolioName()
+                        + ", "
+                        + loaded.marketName()
+                        + ", "
+                        + loaded.correlationsName());
+      } catch (BadInput e) {
+        err.println("risk-batch: bad input: " + e.getCause().getMessage());
+        err.println("risk-batch: nothing written");
+        return EXIT_BAD_INPUT;
+      }
       Dataset<Row> positions =
           RiskComputation.marketPositions(inputs, settings)
               .repartition(settings.partitions(), col("id"));
@@ -129,14 +129,11 @@ public final class RiskBatchJob {
       log.stage(
           "write positions",
           () -> {
-            // risk.partitions files, each sorted by id, from the cached positions without a shuffle
-            // (they
-            // come out of the joins in spark.sql.shuffle.partitions pieces): a global orderBy added
-            // a
-            // range shuffle into that many pieces and then wrote everything from one task. The P&L
-            // doubles are nearly all distinct, so they skip Parquet's dictionary (built for every
-            // page
-            // and then thrown away otherwise).
+            // risk.partitions files, each sorted by id, from the cached positions without a
+            // shuffle (they come out of the joins in spark.sql.shuffle.partitions pieces): a
+            // global orderBy added a range shuffle into that many pieces and then wrote everything
+            // from one task. The P&L doubles are nearly all distinct, so they skip Parquet's
+            // dictionary (built for every page and then thrown away otherwise).
             results
                 .positions()
                 .select(

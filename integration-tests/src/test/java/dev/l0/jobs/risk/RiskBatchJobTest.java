@@ -495,6 +495,9 @@ class RiskBatchJobTest {
       assertEquals(RiskBatchJob.EXIT_LOCKED, refused.exit());
       assertTrue(
           refused.err().contains("another risk-batch run of 2026-11-25 is running"), refused.err());
+      assertFalse(
+          refused.out().contains("read and validate inputs"),
+          () -> "refused before reading its inputs: " + refused.out());
     }
     assertEquals(before, digests(out.resolve("books")));
   }
@@ -632,7 +635,7 @@ class RiskBatchJobTest {
             + ": id 2: its valuation is not finite (quantity 1.0E308, price ";
     assertTrue(run.err().startsWith(prefix), run.err());
     assertTrue(run.err().endsWith(", PV Infinity)\nrisk-batch: nothing written\n"), run.err());
-    assertFalse(Files.exists(out.resolve("positions")), "nothing is written");
+    assertNothingWritten(out);
   }
 
   /**
@@ -1245,7 +1248,19 @@ class RiskBatchJobTest {
     assertEquals(RiskBatchJob.EXIT_BAD_INPUT, run.exit(), run.err());
     assertEquals(
         "risk-batch: bad input: " + message + "\nrisk-batch: nothing written\n", run.err());
-    assertFalse(Files.exists(out), "nothing is written");
+    assertNothingWritten(out);
+  }
+
+  /** No dataset and no staging folder under {@code out}: at most the dates' lock files. */
+  static void assertNothingWritten(Path out) throws IOException {
+    if (Files.exists(out)) {
+      try (Stream<Path> entries = Files.list(out)) {
+        assertEquals(
+            List.of("_locks"),
+            entries.map(entry -> entry.getFileName().toString()).toList(),
+            "nothing is written but the lock");
+      }
+    }
   }
 
   /**
@@ -1271,7 +1286,8 @@ class RiskBatchJobTest {
   }
 
   @Test
-  void aWriterKilledMidWriteLeavesThePreviousOutputsReadableAndUnchanged() throws Exception {
+  void aWriterKilledMidWriteLeavesThePreviousOutputsAndTheNextRunRemovesItsStaging()
+      throws Exception {
     Path out = folder.resolve("out-killed");
     assertEquals(0, run(out, portfolio, market).exit());
     Map<String, String> before = new TreeMap<>();
@@ -1320,6 +1336,17 @@ class RiskBatchJobTest {
     }
     assertEquals(before, after);
     assertEquals(POSITIONS, spark.read().parquet(out.resolve("positions").toString()).count());
+    try (Stream<Path> staging = Files.list(out.resolve("_staging"))) {
+      assertTrue(staging.findAny().isPresent(), "the killed run left its staging folder");
+    }
+
+    Map<String, String> books = digests(out.resolve("books"));
+    Run next = run(out, portfolio, market);
+    assertEquals(0, next.exit(), next.err());
+    try (Stream<Path> staging = Files.list(out.resolve("_staging"))) {
+      assertEquals(List.of(), staging.toList(), "the next run removes the killed run's staging");
+    }
+    assertEquals(books, digests(out.resolve("books")));
   }
 
   static String readLog() {
