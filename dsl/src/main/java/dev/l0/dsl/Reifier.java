@@ -15,7 +15,9 @@ import java.util.function.UnaryOperator;
  * <p>A {@link Statement.Definition}, the value of one staged operation, is
  *
  * <ul>
- *   <li>dropped when nothing live uses it (L0 is pure);
+ *   <li>bound with {@code let} where it was staged when nothing uses it: an operation that may fail
+ *       (an index out of bounds, a division by zero, a call) fails as the same text program does,
+ *       and the optimiser removes the binding where it cannot fail;
  *   <li>written in place of its use when it is used exactly once, that use is evaluated once (not
  *       inside a lambda or a loop body) and no in-place update or loop that may consume an array
  *       stands between the definition and the use;
@@ -34,7 +36,7 @@ final class Reifier {
   private Reifier() {}
 
   static Expr reify(List<Statement> statements, Expr result) {
-    Map<String, List<Use>> uses = liveUses(statements, collectUses(statements, result));
+    Map<String, List<Use>> uses = collectUses(statements, result);
     Map<String, Expr> inlined = new HashMap<>();
     UnaryOperator<Expr> substitute =
         e ->
@@ -50,9 +52,6 @@ final class Reifier {
       Statement statement = statements.get(i).mapExprs(substitute);
       if (statement instanceof Statement.Definition definition) {
         List<Use> defUses = uses.getOrDefault(definition.name(), List.of());
-        if (defUses.isEmpty()) {
-          continue;
-        }
         if (defUses.size() == 1 && canMoveToUse(statements, i, defUses.get(0))) {
           inlined.put(definition.name(), definition.value());
           continue;
@@ -77,27 +76,6 @@ final class Reifier {
       }
     }
     return true;
-  }
-
-  /**
-   * The uses made by live sites only: the result, binding statements, and definitions with a live
-   * use (decided from the last statement back, since uses follow definitions). So a value used only
-   * by unused values is dropped with them.
-   */
-  private static Map<String, List<Use>> liveUses(
-      List<Statement> statements, Map<String, List<Use>> uses) {
-    boolean[] live = new boolean[statements.size() + 1];
-    live[statements.size()] = true;
-    for (int i = statements.size() - 1; i >= 0; i--) {
-      live[i] =
-          !(statements.get(i) instanceof Statement.Definition definition)
-              || uses.getOrDefault(definition.name(), List.of()).stream()
-                  .anyMatch(use -> live[use.site()]);
-    }
-    Map<String, List<Use>> liveOnly = new HashMap<>();
-    uses.forEach(
-        (name, all) -> liveOnly.put(name, all.stream().filter(use -> live[use.site()]).toList()));
-    return liveOnly;
   }
 
   private static Map<String, List<Use>> collectUses(List<Statement> statements, Expr result) {

@@ -39,7 +39,9 @@
  * <p>Sharing: every operation is staged once, where the Java code performs it. A value used once is
  * written at its use; a value used twice (a Java variable read twice), or used inside a lambda or
  * loop body while staged outside it, is bound once with {@code let}, so staging never duplicates
- * work. {@link dev.l0.dsl.L0#let} binds a value explicitly. The precise rule is in {@code Reifier}.
+ * work. A value never used is bound with {@code let} as well, so an operation that may fail (an
+ * index, a division, a call) fails as in the same text program. {@link dev.l0.dsl.L0#let} binds a
+ * value explicitly. The precise rule is in {@code Reifier}.
  *
  * <p>Positions: every node carries {@code SourcePos(JavaFile.java, line, 0)} of the user's line
  * that staged it (the first stack frame outside this package), so type errors found later point at

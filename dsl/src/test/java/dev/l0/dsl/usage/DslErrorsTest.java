@@ -1,6 +1,7 @@
 package dev.l0.dsl.usage;
 
 import static dev.l0.dsl.L0.f64;
+import static dev.l0.dsl.L0.i32;
 import static dev.l0.dsl.L0.let;
 import static dev.l0.dsl.L0.map;
 import static dev.l0.dsl.L0.op;
@@ -18,6 +19,7 @@ import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
+import dev.l0.ir.Value;
 import dev.l0.types.TypeChecker;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -256,6 +258,33 @@ class DslErrorsTest {
             () ->
                 new Interpreter(TypeChecker.check(program).program())
                     .call("main", List.of(ScalarValue.i32(0))));
+    assertEquals(line.get(), error.pos(), error::getMessage);
+  }
+
+  /**
+   * A staged operation whose value is never used is still evaluated, as in the same text program:
+   * an index out of bounds fails at the user's line instead of vanishing.
+   */
+  @Test
+  void anUnusedIndexOutOfBoundsFailsAtItsLine() {
+    AtomicReference<SourcePos> line = new AtomicReference<>();
+    Program program =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "main",
+                    Arr.of(F64.TYPE),
+                    xs -> {
+                      line.set(JavaLine.next());
+                      xs.get(i32(10));
+                      return xs.get(i32(0));
+                    }));
+    L0RuntimeError error =
+        assertThrows(
+            L0RuntimeError.class,
+            () ->
+                new Interpreter(TypeChecker.check(program).program())
+                    .call("main", List.of(Value.Array.ofF64(1.5, 2.5))));
     assertEquals(line.get(), error.pos(), error::getMessage);
   }
 
