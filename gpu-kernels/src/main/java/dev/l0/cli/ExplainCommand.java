@@ -76,7 +76,7 @@ final class ExplainCommand implements Command {
         out.println("// kernel " + (k + 1) + ": " + plan.kernels().get(k).describe());
         try {
           for (Kernel kernel :
-              KernelLowering.lower(plan, plan.kernels().get(k), JvmGroupRunner.LAUNCH_CONFIGURATION)
+              KernelLowering.lower(plan, plan.kernels().get(k), LaunchConfiguration.THREAD_PER_ROW)
                   .kernels()) {
             out.print(JvmGroupRunner.javaSource(kernel));
           }
@@ -107,7 +107,7 @@ final class ExplainCommand implements Command {
    * in launch order.
    */
   private static String javaForms(KernelPlan plan, KernelPlan.Kernel kernel) {
-    KernelGroup group = KernelLowering.lower(plan, kernel, JvmGroupRunner.LAUNCH_CONFIGURATION);
+    KernelGroup group = KernelLowering.lower(plan, kernel, LaunchConfiguration.THREAD_PER_ROW);
     List<String> forms = new ArrayList<>();
     for (HostStep step : group.steps()) {
       if (step instanceof HostStep.Launch launch) {
@@ -122,7 +122,7 @@ final class ExplainCommand implements Command {
     Map<String, LaunchConfiguration> devices = new LinkedHashMap<>();
     String device = args.option("device").orElse("all");
     if (device.equals("all") || device.equals("jvm")) {
-      devices.put("jvm", JvmGroupRunner.LAUNCH_CONFIGURATION);
+      devices.put("jvm", LaunchConfiguration.THREAD_PER_ROW);
     }
     if (device.equals("all") || device.equals("cuda")) {
       devices.put("cuda", LaunchConfiguration.DEFAULT);

@@ -1,9 +1,11 @@
 package dev.l0.kernels.cudaexec;
 
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.KernelScope;
+import dev.l0.kernels.exec.Memoized;
 import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.KernelGroup;
@@ -46,9 +48,11 @@ import java.util.function.Supplier;
  * error while running (for that call). A map that runs out of device memory is run again in pieces
  * of its rows ({@link RowPieces}); any other kernel, or a map of which not even one row fits, runs
  * that call on the JVM. A launch with too few parallel rows to fill a block of threads runs on the
- * JVM too ({@link NarrowLaunches}, {@code l0.cuda.minRows}). Failures of the program itself, raised
- * by the kernels' error word, pass through as its {@code L0RuntimeError}. Closing the executor
- * unloads its modules and releases the GPU's context.
+ * JVM too ({@link NarrowLaunches}, {@code l0.cuda.minRows}). A call whose kernels raise a failure
+ * of the program itself (the kernels' error word) runs again on the JVM backend, whose {@code
+ * L0RuntimeError} is the first failing row's, as the interpreter reports it: on the GPU, whichever
+ * failing thread comes first records its error. Closing the executor unloads its modules and
+ * releases the GPU's context.
  *
  * <p>An executor runs on one GPU, named by its device ordinal ({@link #onThisMachine(int)}; GPU
  * {@value CudaProbe#DEFAULT_ORDINAL} by default), in that GPU's primary context. Prepared kernels
@@ -265,11 +269,19 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
     Function<HostEnvironment, List<HostValue>> inPieces =
         RowPieces.splits(kernel) ? environment -> RowPieces.run(kernel, environment, onGpu) : onGpu;
     PreparedKernel gpuKernel =
-        environment ->
-            JvmFallback.run(
+        environment -> {
+          try {
+            return JvmFallback.run(
                 kernel.describe(),
                 () -> inPieces.apply(environment),
                 () -> jvmKernel.get().run(environment));
+          } catch (L0RuntimeError raced) {
+            // the GPU's threads race to record their errors: the JVM backend's run reports the
+            // first failing row's, the interpreter's (the inputs are intact: kernels write only
+            // into arrays they allocated)
+            return jvmKernel.get().run(environment);
+          }
+        };
     return NarrowLaunches.placed(kernel, group, minRows, gpuKernel, jvmKernel);
   }
 
@@ -340,22 +352,4 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
 
   /** The lock of one GPU, naming its device ordinal. */
   private record GpuLock(int ordinal) {}
-
-  /** A value computed on first use, once. */
-  private static final class Memoized<T> implements Supplier<T> {
-    private final Supplier<T> compute;
-    private T value;
-
-    Memoized(Supplier<T> compute) {
-      this.compute = compute;
-    }
-
-    @Override
-    public synchronized T get() {
-      if (value == null) {
-        value = compute.get();
-      }
-      return value;
-    }
-  }
 }

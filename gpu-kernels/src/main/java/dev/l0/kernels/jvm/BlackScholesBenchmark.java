@@ -8,6 +8,7 @@ import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.exec.RunMeter;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.report.JsonLine;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.opt.KernelKind;
@@ -172,7 +173,7 @@ public final class BlackScholesBenchmark {
     return dev.l0.kernels.lower.KernelLowering.lower(
             KernelPlan.of(scope.program(), List.of(map.function())),
             map,
-            JvmGroupRunner.LAUNCH_CONFIGURATION)
+            LaunchConfiguration.THREAD_PER_ROW)
         .kernels()
         .get(0);
   }

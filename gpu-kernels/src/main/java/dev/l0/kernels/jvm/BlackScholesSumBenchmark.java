@@ -8,6 +8,7 @@ import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.ReductionOrder;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.report.JsonLine;
 import dev.l0.opt.KernelKind;
 import dev.l0.opt.KernelPlan;
@@ -45,7 +46,7 @@ public final class BlackScholesSumBenchmark {
             .findFirst()
             .orElseThrow();
     KernelGroup group =
-        KernelLowering.lower(program.kernelPlan(), redomap, JvmGroupRunner.LAUNCH_CONFIGURATION);
+        KernelLowering.lower(program.kernelPlan(), redomap, LaunchConfiguration.THREAD_PER_ROW);
     JvmGroupRunner staged = new JvmGroupRunner(group, threads);
     JvmGroupRunner perRow =
         new JvmGroupRunner(

@@ -46,16 +46,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * Thread-safe: a run's state is its own.
  */
 public final class JvmGroupRunner {
-  /**
-   * How the lowering lays kernels out for this runner: a thread per row (a map's grid has a block
-   * for every row, as many blocks as an {@code int} counts), never a block per row, and no
-   * transposed copies of inputs read along rows (a CPU core reads its row's elements in order
-   * best); maps inside a thread that run sequential loops run two rows at a time; a reduction's
-   * fold stays whole (the reduction order's chunks outnumber a CPU's cores).
-   */
-  public static final LaunchConfiguration LAUNCH_CONFIGURATION =
-      new LaunchConfiguration(Integer.MAX_VALUE, 0, false, true, false);
-
   private static final long BLOCK_SIZE = 1;
 
   private final KernelGroup group;
@@ -93,8 +83,8 @@ public final class JvmGroupRunner {
   private final LaunchSpecialisations specialisations;
 
   /**
-   * For {@code group}, lowered with {@link #LAUNCH_CONFIGURATION}, running each launch on at most
-   * {@code parallelism} threads.
+   * For {@code group}, lowered with {@link LaunchConfiguration#THREAD_PER_ROW}, running each launch
+   * on at most {@code parallelism} threads.
    */
   public JvmGroupRunner(KernelGroup group, int parallelism) {
     this(

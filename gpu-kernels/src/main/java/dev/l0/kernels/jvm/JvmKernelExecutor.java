@@ -7,6 +7,7 @@ import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.Ident;
 import java.util.List;
@@ -82,7 +83,7 @@ public final class JvmKernelExecutor implements KernelExecutor {
    */
   JvmGroupRunner runner(KernelPlan.Kernel kernel, KernelScope scope) {
     KernelGroup group =
-        KernelLowering.lowerIn(scope.program(), kernel, JvmGroupRunner.LAUNCH_CONFIGURATION);
+        KernelLowering.lowerIn(scope.program(), kernel, LaunchConfiguration.THREAD_PER_ROW);
     return new JvmGroupRunner(group, parallelism, JaninoKernels::compile, specialisations);
   }
 

@@ -7,6 +7,7 @@ import dev.l0.kernels.exec.RunMeter;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.report.JsonLine;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
@@ -54,7 +55,7 @@ public final class ScenarioBenchmark {
             .findFirst()
             .orElseThrow(() -> new IllegalArgumentException(file + " has no scenarios kernel"));
     KernelGroup group =
-        KernelLowering.lower(program.kernelPlan(), map, JvmGroupRunner.LAUNCH_CONFIGURATION);
+        KernelLowering.lower(program.kernelPlan(), map, LaunchConfiguration.THREAD_PER_ROW);
     JvmGroupRunner lanewise = new JvmGroupRunner(group, threads);
     JvmGroupRunner perIteration =
         new JvmGroupRunner(

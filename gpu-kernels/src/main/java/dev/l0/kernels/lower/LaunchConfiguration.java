@@ -33,6 +33,18 @@ public record LaunchConfiguration(
   public static final LaunchConfiguration DEFAULT = forDevice(64, 16);
 
   /**
+   * A thread per row (a map's grid has a block for every row, as many blocks as an {@code int}
+   * counts), never a block per row, and no transposed copies of inputs read along rows (a CPU core
+   * reads its row's elements in order best); maps inside a thread that run sequential loops run two
+   * rows at a time; a reduction's fold stays whole (the reduction order's chunks outnumber a CPU's
+   * cores). The JVM backend's configuration; and, since each thread runs one row (or one chunk of a
+   * reduction's rows in order), threads run one after another in order raise the interpreter's
+   * error first, so the simulator reruns a launch that raised one under it.
+   */
+  public static final LaunchConfiguration THREAD_PER_ROW =
+      new LaunchConfiguration(Integer.MAX_VALUE, 0, false, true, false);
+
+  /**
    * A GPU's configuration: inputs read along rows per thread are read from a transposed copy, and
    * heavy folds are split off their reductions.
    */

@@ -1,12 +1,14 @@
 package dev.l0.kernels.sim;
 
 import dev.l0.ir.L0ResourceError;
+import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.KernelScope;
+import dev.l0.kernels.exec.Memoized;
 import dev.l0.kernels.exec.PreparedKernel;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.KernelGroup;
@@ -17,14 +19,20 @@ import dev.l0.opt.ir.Ident;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Runs a host runner's kernels on the simulator: each kernel of the plan is lowered to a kernel
  * group once (or rejected with the lowering's {@code UnsupportedKernelException}) and simulated on
  * every call with blocks of a fixed size. A group whose simulation finds a defect fails with {@link
  * KernelDefectException}; one that only reaches the simulator's limits ({@link
- * SimulationIssue#isLimit}) fails with an {@code L0ResourceError}; a run-time error its kernels
- * raise is the program's {@code L0RuntimeError}, as on a GPU.
+ * SimulationIssue#isLimit}) fails with an {@code L0ResourceError}. A call whose kernels raise a
+ * run-time error of the program is simulated again lowered with {@link
+ * LaunchConfiguration#THREAD_PER_ROW} in blocks of one thread, whose first error (blocks run in
+ * order) is the first failing row's, and that run's {@code L0RuntimeError} is the call's: with a
+ * grid-stride loop a thread runs rows far apart (thread 0 rows 0, 32768, ...) before the next
+ * thread runs row 1, as the CUDA executor's rerun on the JVM backend reports the interpreter's
+ * error where a GPU's threads race to record theirs.
  */
 public final class SimulatorExecutor implements KernelExecutor {
   private final int blockSize;
@@ -59,13 +67,25 @@ public final class SimulatorExecutor implements KernelExecutor {
   public PreparedKernel prepare(KernelPlan.Kernel kernel, KernelScope scope) {
     KernelGroup group = KernelLowering.lowerIn(scope.program(), kernel, configuration);
     SimtSimulator simulator = SimtSimulator.of(group);
+    Supplier<SimtSimulator> threadPerRow =
+        new Memoized<>(
+            () ->
+                SimtSimulator.of(
+                    KernelLowering.lowerIn(
+                        scope.program(), kernel, LaunchConfiguration.THREAD_PER_ROW)));
     List<Ident> outputs = kernel.outputs();
-    return environment -> run(simulator, outputs, environment);
+    return environment -> {
+      try {
+        return run(simulator, outputs, environment, blockSize);
+      } catch (L0RuntimeError raced) {
+        return run(threadPerRow.get(), outputs, environment, 1);
+      }
+    };
   }
 
   /** Simulates on boxed values: the environment boxes flat inputs, the outputs stay boxed. */
   private List<HostValue> run(
-      SimtSimulator simulator, List<Ident> outputs, HostEnvironment environment) {
+      SimtSimulator simulator, List<Ident> outputs, HostEnvironment environment, int blockSize) {
     Map<String, Value> inputs = new HashMap<>();
     for (GroupInput input : simulator.group().inputs()) {
       inputs.put(input.name(), environment.value(input.name()));

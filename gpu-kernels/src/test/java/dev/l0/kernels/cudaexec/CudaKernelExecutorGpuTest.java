@@ -1,6 +1,7 @@
 package dev.l0.kernels.cudaexec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.l0.interp.Interpreter;
@@ -127,6 +128,30 @@ class CudaKernelExecutorGpuTest {
       assertEquals(0, meter.launchesPlacedOnJvm(), "P0 over 100 options");
     } finally {
       System.setProperty(NarrowLaunches.PROPERTY, limit == null ? "0" : limit);
+    }
+  }
+
+  /**
+   * Two rows fail, the second far enough to be another thread's (the GPU's threads race to record
+   * their errors): the call reports the first failing row's error, the interpreter's, every time.
+   */
+  @Test
+  void aFailingMapReportsItsFirstFailingRow() {
+    Program program =
+        L0Parser.parse(
+            "fun [i32] main([i32] xs, [i32] ks) = map(fn i32 (i32 k) => xs[k], ks)\n", "rows.l0");
+    Value xs = array(ScalarType.I32, 5, i -> ScalarValue.i32(i + 1));
+    Value ks =
+        array(ScalarType.I32, 2_000_000, i -> ScalarValue.i32(i == 1 ? 5 : i == 65_536 ? 999 : 0));
+    String expected =
+        assertThrows(
+                L0RuntimeError.class, () -> new Interpreter(program).call("main", List.of(xs, ks)))
+            .getMessage();
+    for (int run = 0; run < 3; run++) {
+      assertEquals(
+          expected,
+          assertThrows(L0RuntimeError.class, () -> onGpu(program).call("main", List.of(xs, ks)))
+              .getMessage());
     }
   }
 

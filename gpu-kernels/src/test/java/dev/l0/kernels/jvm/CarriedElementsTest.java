@@ -12,6 +12,7 @@ import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.lower.InterleavedRows;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
@@ -99,7 +100,7 @@ class CarriedElementsTest {
     KernelPlan plan = optimized.kernelPlan();
     KernelPlan.Kernel main = plan.kernels().get(0);
     Kernel kernel =
-        KernelLowering.lower(plan, main, JvmGroupRunner.LAUNCH_CONFIGURATION).kernels().get(0);
+        KernelLowering.lower(plan, main, LaunchConfiguration.THREAD_PER_ROW).kernels().get(0);
     // bb and yy forward, yy backward: in the solve along y and the one along x, for each of the
     // rows they run at once (InterleavedRows), and in the solve along x's copy for a grid without
     // rows (the lowering's path for a map over zero rows)

@@ -15,6 +15,7 @@ import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.vector.VectorMath;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
@@ -336,7 +337,7 @@ class InnerLoopStagesTest {
     List<String> regions = new java.util.ArrayList<>();
     for (KernelPlan.Kernel k : plan.kernels()) {
       for (Kernel kernel :
-          KernelLowering.lower(plan, k, JvmGroupRunner.LAUNCH_CONFIGURATION).kernels()) {
+          KernelLowering.lower(plan, k, LaunchConfiguration.THREAD_PER_ROW).kernels()) {
         String form = JvmKernelForm.describe(kernel);
         if (form.contains("inner loops lane-wise: 1 (VectorMath per iteration: region;")) {
           regions.add(kernel.name());
@@ -428,7 +429,7 @@ class InnerLoopStagesTest {
     assertEquals(1, kernels.size(), kernels::toString);
     KernelGroup group =
         KernelLowering.lower(
-            optimized.kernelPlan(), kernels.get(0), JvmGroupRunner.LAUNCH_CONFIGURATION);
+            optimized.kernelPlan(), kernels.get(0), LaunchConfiguration.THREAD_PER_ROW);
     assertEquals(1, group.kernels().size());
     return group.kernels().get(0);
   }

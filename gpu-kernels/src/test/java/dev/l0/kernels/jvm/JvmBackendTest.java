@@ -20,6 +20,7 @@ import dev.l0.kernels.exec.RunOutcome;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.ReductionOrder;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
@@ -404,7 +405,7 @@ class JvmBackendTest {
         KernelLowering.lower(
             optimized.kernelPlan(),
             optimized.kernelPlan().kernels().get(0),
-            JvmGroupRunner.LAUNCH_CONFIGURATION);
+            LaunchConfiguration.THREAD_PER_ROW);
     String source = JavaKernelIrPrinter.print(group.kernels().get(0)).source();
     assertTrue(source.contains("final double[] in_"), source);
     assertFalse(source.contains("dev.l0.ir.Value"), source);

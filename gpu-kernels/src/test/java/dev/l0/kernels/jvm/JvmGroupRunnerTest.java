@@ -18,6 +18,7 @@ import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
@@ -143,7 +144,7 @@ class JvmGroupRunnerTest {
         KernelLowering.lower(
             KernelPlan.of(scope.program(), List.of(map.function())),
             map,
-            JvmGroupRunner.LAUNCH_CONFIGURATION);
+            LaunchConfiguration.THREAD_PER_ROW);
     AtomicInteger made = new AtomicInteger();
     JvmGroupRunner runner =
         new JvmGroupRunner(

@@ -13,6 +13,7 @@ import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
@@ -48,7 +49,7 @@ class KernelMethodsTest {
     KernelPlan plan = optimized.kernelPlan();
     List<Kernel> kernels = new ArrayList<>();
     for (KernelPlan.Kernel k : plan.kernels()) {
-      kernels.addAll(KernelLowering.lower(plan, k, JvmGroupRunner.LAUNCH_CONFIGURATION).kernels());
+      kernels.addAll(KernelLowering.lower(plan, k, LaunchConfiguration.THREAD_PER_ROW).kernels());
     }
     return kernels;
   }

@@ -20,6 +20,7 @@ import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.ScalarSpecialisation;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.kernels.vector.VectorMath;
 import dev.l0.opt.KernelPlan;
@@ -329,7 +330,7 @@ class LaunchSpecialisationsTest {
     return plan.kernels().stream()
         .flatMap(
             k ->
-                KernelLowering.lower(plan, k, JvmGroupRunner.LAUNCH_CONFIGURATION)
+                KernelLowering.lower(plan, k, LaunchConfiguration.THREAD_PER_ROW)
                     .kernels()
                     .stream())
         .filter(k -> k.name().equals(name))

@@ -16,6 +16,7 @@ import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.kernels.vector.VectorMath;
 import dev.l0.opt.KernelPlan;
@@ -70,7 +71,7 @@ class StagedMapTest {
       Optimizer.optimize(TypeChecker.check(TestPrograms.load(TestPrograms.P0_BLACKSCHOLES)));
   private final KernelPlan.Kernel map = p0.kernelPlan().kernels().get(0);
   private final KernelGroup group =
-      KernelLowering.lower(p0.kernelPlan(), map, JvmGroupRunner.LAUNCH_CONFIGURATION);
+      KernelLowering.lower(p0.kernelPlan(), map, LaunchConfiguration.THREAD_PER_ROW);
   private final Kernel kernel = group.kernels().get(0);
 
   @Test
@@ -199,7 +200,7 @@ class StagedMapTest {
         KernelLowering.lower(
             optimized.kernelPlan(),
             optimized.kernelPlan().kernels().get(0),
-            JvmGroupRunner.LAUNCH_CONFIGURATION);
+            LaunchConfiguration.THREAD_PER_ROW);
     assertFalse(JavaKernelIrPrinter.print(modulo.kernels().get(0)).staged());
   }
 

@@ -13,6 +13,7 @@ import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.ReductionOrder;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.opt.KernelKind;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
@@ -46,7 +47,7 @@ class StagedRedomapTest {
           .findFirst()
           .orElseThrow();
   private final KernelGroup group =
-      KernelLowering.lower(optimized.kernelPlan(), redomap, JvmGroupRunner.LAUNCH_CONFIGURATION);
+      KernelLowering.lower(optimized.kernelPlan(), redomap, LaunchConfiguration.THREAD_PER_ROW);
   private final Kernel chunks = group.kernels().get(0);
 
   @Test

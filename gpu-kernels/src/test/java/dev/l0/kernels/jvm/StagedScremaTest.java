@@ -11,6 +11,7 @@ import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.opt.KernelKind;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
@@ -94,7 +95,7 @@ class StagedScremaTest {
     assertEquals(KernelKind.SCREMA, kernels.get(0).kind());
     KernelGroup group =
         KernelLowering.lower(
-            optimized.kernelPlan(), kernels.get(0), JvmGroupRunner.LAUNCH_CONFIGURATION);
+            optimized.kernelPlan(), kernels.get(0), LaunchConfiguration.THREAD_PER_ROW);
     return JvmKernelForm.describe(group.kernels().get(0));
   }
 
@@ -146,7 +147,7 @@ class StagedScremaTest {
     assertEquals(KernelKind.SCREMA, kernels.get(0).kind());
     KernelGroup group =
         KernelLowering.lower(
-            optimized.kernelPlan(), kernels.get(0), JvmGroupRunner.LAUNCH_CONFIGURATION);
+            optimized.kernelPlan(), kernels.get(0), LaunchConfiguration.THREAD_PER_ROW);
     String form = JvmKernelForm.describe(group.kernels().get(0));
     assertTrue(form.startsWith("map part staged, fold per row in the reduction order"), form);
   }

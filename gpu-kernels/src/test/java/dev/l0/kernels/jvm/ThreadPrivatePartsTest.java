@@ -14,6 +14,7 @@ import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
@@ -97,7 +98,7 @@ class ThreadPrivatePartsTest {
     KernelPlan plan = optimized.kernelPlan();
     for (KernelPlan.Kernel k : plan.kernels()) {
       for (Kernel kernel :
-          KernelLowering.lower(plan, k, JvmGroupRunner.LAUNCH_CONFIGURATION).kernels()) {
+          KernelLowering.lower(plan, k, LaunchConfiguration.THREAD_PER_ROW).kernels()) {
         String form = JvmKernelForm.describe(kernel);
         assertTrue(
             // the log of the grid before the time loop (LoopInvariantRowCalls), then the exp of

@@ -18,7 +18,6 @@ import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelStmt;
-import dev.l0.kernels.jvm.JvmGroupRunner;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
@@ -77,7 +76,7 @@ class InterleavedRowsTest {
 
   @Test
   void rowsThatRunASweepRunTwoAtATimeOnTheJvmWithTheInterpretersBits() {
-    Kernel jvm = onlyKernel(SWEEPS, JvmGroupRunner.LAUNCH_CONFIGURATION);
+    Kernel jvm = onlyKernel(SWEEPS, LaunchConfiguration.THREAD_PER_ROW);
     List<KernelStmt.For> pairs = loopsStepping(jvm.body(), InterleavedRows.ROWS);
     assertEquals(1, pairs.size(), jvm::toString);
     // the two rows' sweeps are one loop: its body declares the second row's counter
@@ -125,7 +124,7 @@ class InterleavedRowsTest {
     KernelPlan plan = Optimizer.optimize(TypeChecker.check(program)).kernelPlan();
     // the map kernel (its rows' sizes then checked and compacted by two more)
     Kernel jvm =
-        KernelLowering.lower(plan, plan.kernels().get(0), JvmGroupRunner.LAUNCH_CONFIGURATION)
+        KernelLowering.lower(plan, plan.kernels().get(0), LaunchConfiguration.THREAD_PER_ROW)
             .kernels()
             .get(0);
     assertEquals(1, loopsStepping(jvm.body(), InterleavedRows.ROWS).size(), jvm::toString);
@@ -167,7 +166,7 @@ class InterleavedRowsTest {
 
   @Test
   void rowsWithoutALoopRunOneAtATime() {
-    Kernel jvm = onlyKernel(NO_LOOP, JvmGroupRunner.LAUNCH_CONFIGURATION);
+    Kernel jvm = onlyKernel(NO_LOOP, LaunchConfiguration.THREAD_PER_ROW);
     assertTrue(loopsStepping(jvm.body(), InterleavedRows.ROWS).isEmpty(), jvm::toString);
     assertSameAsInterpreter(NO_LOOP, 5);
   }
@@ -178,7 +177,7 @@ class InterleavedRowsTest {
     OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(program));
     KernelPlan plan = optimized.kernelPlan();
     Kernel kernel =
-        KernelLowering.lower(plan, plan.kernels().get(0), JvmGroupRunner.LAUNCH_CONFIGURATION)
+        KernelLowering.lower(plan, plan.kernels().get(0), LaunchConfiguration.THREAD_PER_ROW)
             .kernels()
             .get(0);
     // the implicit x step's rows and the implicit y step's rows

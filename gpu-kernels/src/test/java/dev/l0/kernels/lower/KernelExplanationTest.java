@@ -3,7 +3,6 @@ package dev.l0.kernels.lower;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.l0.kernels.jvm.JvmGroupRunner;
 import dev.l0.kernels.sim.MapOfReducesSimulationTest;
 import dev.l0.opt.KernelPlan;
 import dev.l0.testing.TestPrograms;
@@ -33,7 +32,7 @@ class KernelExplanationTest {
                   let acc[i] = x * toReal(i) in acc
                 in reduce(op +, 0.0, acc), xs)
         """);
-    String jvm = explain(lowered, JvmGroupRunner.LAUNCH_CONFIGURATION);
+    String jvm = explain(lowered, LaunchConfiguration.THREAD_PER_ROW);
     assertTrue(jvm.startsWith("map: ") && jvm.contains("_map (a thread per row)"), jvm);
     assertTrue(jvm.matches(".*per-thread arrays: \\d+ bytes \\(\\d+ f64\\).*"), jvm);
     assertTrue(jvm.endsWith("reads: each thread reads its rows in order"), jvm);
@@ -73,7 +72,7 @@ class KernelExplanationTest {
               && cuda.contains("(pairwise tree of the column partials, a thread per column)"),
           cuda);
       assertTrue(cuda.contains("per-thread arrays: none") && !cuda.contains("_array_"), cuda);
-      String jvm = explain(wide, JvmGroupRunner.LAUNCH_CONFIGURATION);
+      String jvm = explain(wide, LaunchConfiguration.THREAD_PER_ROW);
       assertTrue(jvm.contains(perThread) && !jvm.contains("_column_"), jvm);
     }
     String narrow = explain(narrowRows, LaunchConfiguration.DEFAULT);
@@ -86,7 +85,7 @@ class KernelExplanationTest {
     String cuda = explain(matmul, LaunchConfiguration.DEFAULT);
     assertTrue(cuda.contains("(tiled shared-memory transpose of an input), then "), cuda);
     assertTrue(cuda.contains("reads: coalesced through a tiled transpose of "), cuda);
-    String jvm = explain(matmul, JvmGroupRunner.LAUNCH_CONFIGURATION);
+    String jvm = explain(matmul, LaunchConfiguration.THREAD_PER_ROW);
     assertTrue(!jvm.contains("transpose"), jvm);
   }
 
@@ -96,7 +95,7 @@ class KernelExplanationTest {
       KernelPlan plan =
           LoweredPrograms.of(TestPrograms.load("finpar/" + program)).optimized().kernelPlan();
       for (KernelPlan.Kernel kernel : plan.kernels()) {
-        String line = KernelExplanation.explain(plan, kernel, JvmGroupRunner.LAUNCH_CONFIGURATION);
+        String line = KernelExplanation.explain(plan, kernel, LaunchConfiguration.THREAD_PER_ROW);
         assertTrue(line.startsWith(kernel.kind() + ": "), line);
       }
     }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.l0.ir.Program;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
-import dev.l0.kernels.jvm.JvmGroupRunner;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
@@ -59,6 +58,6 @@ public record LoweredPrograms(
     List<KernelPlan.Kernel> kernels = optimized.kernelPlan().kernels();
     assertEquals(1, kernels.size(), kernels::toString);
     return KernelLowering.lower(
-        optimized.kernelPlan(), kernels.get(0), JvmGroupRunner.LAUNCH_CONFIGURATION);
+        optimized.kernelPlan(), kernels.get(0), LaunchConfiguration.THREAD_PER_ROW);
   }
 }

@@ -8,11 +8,13 @@ import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.KernelExecutor;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -208,5 +210,31 @@ class FailureDetailsOnEveryBackendTest {
           EveryBackend.failure(program, args, backend, raisedBy == RaisedBy.A_KERNEL);
       assertEquals(expected, failure.getMessage(), backend.name());
     }
+  }
+
+  /**
+   * Where a grid has fewer threads than rows, each thread runs rows far apart (in a grid of one
+   * block of 32, thread 0 runs rows 0, 32, 64, ...): row 32's error is raised before row 1's, but
+   * the call reports row 1's, the interpreter's (the simulator reruns the failing launch a thread
+   * per row, as the CUDA executor reruns it on the JVM backend).
+   */
+  @Test
+  void theFirstFailingRowsErrorWhereAThreadRunsSeveralRows() {
+    Program program =
+        L0Parser.parse(
+            "fun [i32] main([i32] xs, [i32] ks) = map(fn i32 (i32 k) => xs[k], ks)\n", "rows.l0");
+    String[] ks = new String[100];
+    java.util.Arrays.fill(ks, "0");
+    ks[1] = "5";
+    ks[32] = "999";
+    List<Value> args =
+        EveryBackend.mainArguments(program, "[1, 2, 3, 4, 5] [" + String.join(", ", ks) + "]");
+    String expected = "rows.l0:1:60: index: index 5 out of bounds for dimension 0 of size 5";
+    assertEquals(
+        expected,
+        assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args))
+            .getMessage());
+    KernelExecutor oneBlock = new SimulatorExecutor(32, LaunchConfiguration.forDevice(1, 1));
+    assertEquals(expected, EveryBackend.failure(program, args, oneBlock, true).getMessage());
   }
 }

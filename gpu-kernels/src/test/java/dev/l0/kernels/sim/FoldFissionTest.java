@@ -9,7 +9,6 @@ import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
-import dev.l0.kernels.jvm.JvmGroupRunner;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.kernels.lower.LaunchConfiguration;
@@ -95,7 +94,7 @@ class FoldFissionTest {
     assertEquals(
         List.of("fold_map", "chunks", "tree"), kernelKinds(LOOP_SUM, LaunchConfiguration.DEFAULT));
     assertEquals(
-        List.of("chunks", "tree"), kernelKinds(LOOP_SUM, JvmGroupRunner.LAUNCH_CONFIGURATION));
+        List.of("chunks", "tree"), kernelKinds(LOOP_SUM, LaunchConfiguration.THREAD_PER_ROW));
     assertEquals(
         List.of("fold_map", "array_partials", "array_tree"),
         kernelKinds(ARRAY_SUMS, LaunchConfiguration.DEFAULT));

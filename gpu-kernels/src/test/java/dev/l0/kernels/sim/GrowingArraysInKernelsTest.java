@@ -12,7 +12,6 @@ import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.ir.CapacityReruns;
 import dev.l0.kernels.ir.KernelGroup;
-import dev.l0.kernels.jvm.JvmGroupRunner;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.kernels.lower.KernelExplanation;
 import dev.l0.kernels.lower.KernelLowering;
@@ -279,7 +278,7 @@ public class GrowingArraysInKernelsTest {
     KernelPlan plan =
         Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "grow.l0"))).kernelPlan();
     return KernelExplanation.explain(
-        plan, plan.kernels().get(0), JvmGroupRunner.LAUNCH_CONFIGURATION);
+        plan, plan.kernels().get(0), LaunchConfiguration.THREAD_PER_ROW);
   }
 
   private static KernelGroup group(String source, LaunchConfiguration configuration) {

@@ -11,7 +11,6 @@ import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
-import dev.l0.kernels.jvm.JvmGroupRunner;
 import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.lower.LoweredPrograms;
@@ -62,7 +61,7 @@ class TransposeReshapeFusionOnEveryBackendTest {
       KernelPlan plan = lowered.optimized().kernelPlan();
       assertEquals(2, plan.kernels().size(), lowered.optimized().explain());
       for (LaunchConfiguration configuration :
-          List.of(LaunchConfiguration.DEFAULT, JvmGroupRunner.LAUNCH_CONFIGURATION)) {
+          List.of(LaunchConfiguration.DEFAULT, LaunchConfiguration.THREAD_PER_ROW)) {
         KernelGroup copy = KernelLowering.lower(plan, plan.kernels().get(1), configuration);
         assertEquals(1, copy.kernels().size(), copy.kernels().toString());
         assertEquals(

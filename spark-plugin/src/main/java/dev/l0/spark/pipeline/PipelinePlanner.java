@@ -6,8 +6,8 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
-import dev.l0.kernels.jvm.JvmGroupRunner;
 import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.lower.UnsupportedKernelException;
 import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.opt.KernelPlan;
@@ -273,7 +273,7 @@ public final class PipelinePlanner {
     OptimizedProgram optimised = Optimizer.optimize(TypeChecker.check(source.program()));
     for (KernelPlan.Kernel kernel : optimised.kernelPlan().kernels()) {
       try {
-        KernelLowering.lower(optimised.kernelPlan(), kernel, JvmGroupRunner.LAUNCH_CONFIGURATION);
+        KernelLowering.lower(optimised.kernelPlan(), kernel, LaunchConfiguration.THREAD_PER_ROW);
       } catch (UnsupportedKernelException rejected) {
         throw KernelLowering.notLowered(kernel, DeviceKind.JVM.label(), rejected);
       }
