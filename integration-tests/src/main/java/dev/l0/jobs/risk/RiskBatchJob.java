@@ -4,8 +4,10 @@ import static org.apache.spark.sql.functions.col;
 
 import dev.l0.jobs.JobSessions;
 import dev.l0.jobs.risk.RiskComputation.Aggregate;
+import dev.l0.syntax.SourceFiles;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -45,6 +47,15 @@ public final class RiskBatchJob {
       settings = RiskSettings.parse(args);
     } catch (RiskSettings.UsageException e) {
       err.println("risk-batch: " + e.getMessage());
+      return EXIT_USAGE;
+    }
+    try {
+      Files.createDirectories(settings.out());
+    } catch (IOException e) {
+      String why = SourceFiles.describe(e);
+      err.println(
+          "risk-batch: risk.out: cannot create the folder "
+              + (why.startsWith(settings.out() + ": ") ? why : settings.out() + ": " + why));
       return EXIT_USAGE;
     }
     System.setProperty("java.awt.headless", "true");
@@ -219,6 +230,13 @@ public final class RiskBatchJob {
       err.println("risk-batch: " + e.getMessage() + "; nothing written");
       return EXIT_LOCKED;
     } catch (IOException | RuntimeException e) {
+      if (shuttingDown()) { // Ctrl-C: Spark's own shutdown hook stopped the session under the run
+        err.println(
+            "risk-batch: interrupted; the outputs of "
+                + settings.valuationDate()
+                + " are unchanged");
+        return EXIT_FAILED;
+      }
       err.println(
           "risk-batch: failed: "
               + e
@@ -227,6 +245,18 @@ public final class RiskBatchJob {
               + " are unchanged");
       e.printStackTrace(err);
       return EXIT_FAILED;
+    }
+  }
+
+  /** Whether the JVM is shutting down (a shutdown hook can no longer be added). */
+  private static boolean shuttingDown() {
+    Thread probe = new Thread(() -> {});
+    try {
+      Runtime.getRuntime().addShutdownHook(probe);
+      Runtime.getRuntime().removeShutdownHook(probe);
+      return false;
+    } catch (IllegalStateException e) {
+      return true;
     }
   }
 

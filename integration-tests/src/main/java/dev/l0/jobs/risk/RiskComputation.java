@@ -36,6 +36,10 @@ import org.apache.spark.sql.Row;
  */
 final class RiskComputation {
   static final String PROGRAM_RESOURCE = "/programs/risk_vanilla.l0";
+
+  /** The name of the whole portfolio's aggregate in the outputs, which no book may take. */
+  static final String PORTFOLIO = "PORTFOLIO";
+
   static final String[] GREEKS = {"price", "delta", "gamma", "vega", "theta", "rho"};
   static final String[] FIGURES = {"pv", "delta", "gamma", "vega", "theta", "rho"};
 
@@ -214,7 +218,7 @@ final class RiskComputation {
             "portfolio aggregate",
             () -> priced.agg(columns[0], Arrays.copyOfRange(columns, 1, columns.length)).first(),
             row -> row.getLong(0) + " positions");
-    return new Results(priced, books, instruments, aggregate("PORTFOLIO", total, 0, settings));
+    return new Results(priced, books, instruments, aggregate(PORTFOLIO, total, 0, settings));
   }
 
   private static Aggregate aggregate(String name, Row row, int first, RiskSettings settings) {

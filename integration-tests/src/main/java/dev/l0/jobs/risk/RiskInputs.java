@@ -213,24 +213,41 @@ final class RiskInputs {
     if (!path.toFile().exists()) {
       throw new InvalidInputException(path + ": no such file or folder");
     }
+    String location = sparkLocation(path);
     if (name.endsWith(".csv")) {
-      StructType header = spark.read().option("header", "true").csv(path.toString()).schema();
+      StructType header = spark.read().option("header", "true").csv(location).schema();
       return spark
           .read()
           .option("header", "true")
           .option("mode", "PERMISSIVE")
           .option("columnNameOfCorruptRecord", MALFORMED)
           .schema(header.add(MALFORMED, DataTypes.StringType))
-          .csv(path.toString());
+          .csv(location);
     }
     try {
-      return spark.read().parquet(path.toString());
+      return spark.read().parquet(location);
     } catch (Exception e) { // Spark's SparkException, undeclared: a file that is not Parquet
       throw new InvalidInputException(
           path
               + ": not Parquet (a name ending in .csv is read as CSV): "
               + innermostSparkMessage(e).lines().findFirst().orElse(""));
     }
+  }
+
+  /**
+   * {@code path} as Spark's reader takes it: the characters Hadoop reads as a glob pattern ({@code
+   * \ [ ] { } * ?}) escaped, so a file named {@code market[1].csv} is that file; a path with a
+   * {@code :} is refused, since Hadoop's file system reads one in a file name as a URI's scheme.
+   */
+  static String sparkLocation(Path path) throws InvalidInputException {
+    String text = path.toAbsolutePath().toString();
+    if (text.contains(":")) {
+      throw new InvalidInputException(
+          path
+              + ": Spark's (Hadoop's) file reader cannot read a path with ':' in it; rename the"
+              + " file or give a link to it without one");
+    }
+    return text.replaceAll("([\\\\\\[\\]{}*?])", "\\\\$1");
   }
 
   /**
@@ -715,6 +732,13 @@ final class RiskInputs {
         new Checks(name)
             .typed("id", DataTypes.LongType)
             .typed("book", DataTypes.StringType)
+            .add(
+                "book",
+                trim(col("book")).equalTo(RiskComputation.PORTFOLIO),
+                lit(
+                    "'"
+                        + RiskComputation.PORTFOLIO
+                        + "' names the whole portfolio in the outputs; a book may not be called so"))
             .typed("instrument", DataTypes.StringType)
             .add(
                 "instrument",
@@ -858,7 +882,7 @@ final class RiskInputs {
     checks.failOnFirst(joined, col("id").try_cast("long"), "id", "position ids are unique");
     return joined.select(
         col("id").cast("long").as("id"),
-        col("book"),
+        trim(col("book")).as("book"),
         instrument.as("instrument"),
         trim(col("underlying")).as("underlying"),
         quantity.as("quantity"),

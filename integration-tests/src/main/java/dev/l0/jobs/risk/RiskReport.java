@@ -12,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
@@ -47,8 +49,9 @@ final class RiskReport {
         summary(settings, all, results.instruments(), inputs),
         StandardCharsets.UTF_8);
     StringBuilder charts = new StringBuilder();
+    Set<String> taken = new HashSet<>();
     for (Aggregate aggregate : all) {
-      String file = "pnl-" + aggregate.name().replaceAll("[^A-Za-z0-9_-]", "_") + ".png";
+      String file = chartFile(aggregate.name(), taken);
       ChartUtils.saveChartAsPNG(
           folder.resolve(file).toFile(), chart(aggregate, settings), CHART_WIDTH, CHART_HEIGHT);
       charts
@@ -66,6 +69,21 @@ final class RiskReport {
         folder.resolve("report.html"),
         page(settings, results, charts.toString(), inputs),
         StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The chart file of the aggregate {@code name}: {@code pnl-NAME.png} with every character but
+   * letters, digits, {@code _} and {@code -} made {@code _}, and {@code -2}, {@code -3}, ... added
+   * where that name (compared ignoring case, as some file systems do) is {@code taken} already:
+   * books {@code A/B} and {@code A_B} get a chart each.
+   */
+  static String chartFile(String name, Set<String> taken) {
+    String base = "pnl-" + name.replaceAll("[^A-Za-z0-9_-]", "_");
+    String file = base + ".png";
+    for (int k = 2; !taken.add(file.toLowerCase(Locale.ROOT)); k++) {
+      file = base + "-" + k + ".png";
+    }
+    return file;
   }
 
   static String summary(
@@ -101,7 +119,9 @@ final class RiskReport {
     ArrayNode books = root.putArray("books");
     for (Aggregate aggregate : aggregates) {
       ObjectNode node =
-          aggregate.name().equals("PORTFOLIO") ? root.putObject("portfolio") : books.addObject();
+          aggregate.name().equals(RiskComputation.PORTFOLIO)
+              ? root.putObject("portfolio")
+              : books.addObject();
       node.put("name", aggregate.name());
       node.put("positions", aggregate.positions());
       for (int i = 0; i < RiskComputation.FIGURES.length; i++) {
@@ -168,7 +188,7 @@ final class RiskReport {
     List<Aggregate> all = new ArrayList<>(results.books());
     all.add(results.portfolio());
     for (Aggregate aggregate : all) {
-      boolean total = aggregate.name().equals("PORTFOLIO");
+      boolean total = aggregate.name().equals(RiskComputation.PORTFOLIO);
       rows.append(total ? "<tr class=\"total\">" : "<tr>")
           .append("<td>")
           .append(html(aggregate.name()))

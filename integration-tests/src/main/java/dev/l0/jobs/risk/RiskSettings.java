@@ -9,10 +9,13 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The settings of one risk-batch run: the keys of a config file ({@code conf/risk-batch.properties}
@@ -142,21 +145,23 @@ record RiskSettings(
           throw new UsageException(file + ": unknown key '" + key + "' (keys start with 'risk.')");
         }
       }
-      options.remove("config");
     }
     values.putAll(options);
-    return of(values);
+    Optional<String> configFile = Optional.ofNullable(options.getProperty("config"));
+    values.remove("config");
+    return of(values, configFile);
   }
 
-  private static RiskSettings of(Properties values) throws UsageException {
-    Keys keys = new Keys(values);
+  private static RiskSettings of(Properties values, Optional<String> configFile)
+      throws UsageException {
+    Keys keys = new Keys(values, new HashSet<>());
     RiskSettings settings =
         new RiskSettings(
             keys.date("risk.date", LocalDate.now(ZoneOffset.UTC)),
             keys.path("risk.portfolio"),
             keys.path("risk.market"),
             keys.path("risk.out").orElse(Path.of("risk-out")),
-            values.getProperty("risk.master", "local[*]"),
+            keys.text("risk.master").orElse("local[*]"),
             keys.positive("risk.synthetic.positions", 100_000),
             keys.positive("risk.synthetic.underlyings", 300),
             keys.positive("risk.synthetic.books", 8),
@@ -172,6 +177,7 @@ record RiskSettings(
             keys.bump("risk.greeks.spotBump", 0.01, 0.5),
             keys.bump("risk.greeks.volBump", 0.01, 0.5),
             keys.bump("risk.greeks.rateBump", 0.0001, 0.1));
+    keys.checkAllKnown(configFile);
     checkOutputFolder(settings.out());
     if (settings.monteCarloPaths >= 1 << PathContracts.SOBOL_BITS) {
       throw new UsageException(
@@ -225,23 +231,60 @@ record RiskSettings(
     return out;
   }
 
-  private record Keys(Properties values) {
+  /**
+   * Reads the keys of {@code values}, each named in messages with the option that sets it; {@code
+   * asked} collects the keys read, so that a key nothing reads (a misspelt one) is refused.
+   */
+  private record Keys(Properties values, Set<String> asked) {
+    Optional<String> text(String key) {
+      asked.add(key);
+      return Optional.ofNullable(values.getProperty(key));
+    }
+
+    /** Refuses a key of {@code configFile} that no setting reads, naming the nearest known key. */
+    void checkAllKnown(Optional<String> configFile) throws UsageException {
+      for (String key : new TreeSet<>(values.stringPropertyNames())) {
+        if (!asked.contains(key)) {
+          String nearest =
+              asked.stream()
+                  .min(Comparator.comparingInt((String known) -> editDistance(key, known)))
+                  .orElseThrow();
+          throw new UsageException(
+              configFile.map(file -> file + ": ").orElse("")
+                  + "unknown key '"
+                  + key
+                  + "'"
+                  + (editDistance(key, nearest) <= 3 ? " (did you mean '" + nearest + "'?)" : "")
+                  + "; the keys and their defaults are in conf/risk-batch.properties");
+        }
+      }
+    }
+
+    /** {@code key} as messages name it: with the command line's option that sets it, if any. */
+    static String named(String key) {
+      return OPTIONS.entrySet().stream()
+          .filter(option -> option.getValue().equals(key))
+          .map(option -> "--" + option.getKey() + " (" + key + ")")
+          .findFirst()
+          .orElse(key);
+    }
+
     LocalDate date(String key, LocalDate otherwise) throws UsageException {
-      String text = values.getProperty(key);
+      String text = text(key).orElse(null);
       try {
         return text == null ? otherwise : LocalDate.parse(text.trim());
       } catch (DateTimeParseException e) {
-        throw new UsageException(key + ": '" + text + "' is not a date YYYY-MM-DD");
+        throw new UsageException(named(key) + ": '" + text + "' is not a date YYYY-MM-DD");
       }
     }
 
     Optional<Path> path(String key) {
-      String text = values.getProperty(key);
+      String text = text(key).orElse(null);
       return text == null || text.isBlank() ? Optional.empty() : Optional.of(Path.of(text.trim()));
     }
 
     long number(String key, long otherwise) throws UsageException {
-      String text = values.getProperty(key);
+      String text = text(key).orElse(null);
       try {
         return text == null ? otherwise : Long.parseLong(text.trim());
       } catch (NumberFormatException e) {
@@ -267,7 +310,7 @@ record RiskSettings(
 
     /** The number {@code key} names, {@code otherwise} where it is not set. */
     private double number(String key, double otherwise) throws UsageException {
-      String text = values.getProperty(key);
+      String text = text(key).orElse(null);
       try {
         return text == null ? otherwise : Double.parseDouble(text.trim());
       } catch (NumberFormatException e) {
@@ -297,7 +340,7 @@ record RiskSettings(
      * 1), the ends exactly FROM and TO (COUNT 1 gives FROM).
      */
     double[] grid(String key, String otherwise) throws UsageException {
-      String text = values.getProperty(key, otherwise).trim();
+      String text = text(key).orElse(otherwise).trim();
       String[] parts = text.split(":");
       try {
         if (parts.length != 3) {
@@ -319,5 +362,23 @@ record RiskSettings(
             key + ": '" + text + "' is not FROM:TO:COUNT (finite numbers, 1 <= COUNT <= 10000)");
       }
     }
+  }
+
+  /** The Levenshtein distance of {@code a} and {@code b}: edits of one character each. */
+  private static int editDistance(String a, String b) {
+    int[] previous = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      previous[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      int[] current = new int[b.length() + 1];
+      current[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+        current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+      }
+      previous = current;
+    }
+    return previous[b.length()];
   }
 }

@@ -502,6 +502,71 @@ class RiskBatchJobTest {
     assertEquals(before, digests(out.resolve("books")));
   }
 
+  /**
+   * Book names are trimmed as the other names are (" EQ-B" and "EQ-B " are one book: they were
+   * two); books whose names differ only where a file name cannot ("A/B", "A_B") get a chart each
+   * (they shared one); and input files whose names Hadoop reads as glob patterns are read as those
+   * files (they were "not found").
+   */
+  @Test
+  void oddBookAndFileNamesKeepEveryBookApart() throws Exception {
+    Path odd = Files.createDirectories(folder.resolve("odd names"));
+    Path marketFile = Files.write(odd.resolve("market [1].csv"), marketLines());
+    Path portfolioFile =
+        Files.write(
+            odd.resolve("portfolio{a,b}*.csv"),
+            List.of(
+                "id,book,instrument,underlying,quantity,strike,maturity,type",
+                "1,A/B,vanilla,U0,10,40," + DATE.plusDays(100) + ",call",
+                "2,A_B,vanilla,U1,5,40," + DATE.plusDays(200) + ",put",
+                "3, EQ-B,vanilla,U2,-5,40," + DATE.plusDays(300) + ",call",
+                "4,EQ-B ,vanilla,U0,7,40," + DATE.plusDays(400) + ",put"));
+    Path out = folder.resolve("out-odd");
+    Run run = run(out, portfolioFile, marketFile);
+    assertEquals(0, run.exit(), run.err());
+    Path report = out.resolve("report").resolve("valuation_date=" + DATE);
+    com.fasterxml.jackson.databind.JsonNode summary =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(report.resolve("summary.json").toFile());
+    List<String> books = new ArrayList<>();
+    summary
+        .get("books")
+        .forEach(
+            book -> books.add(book.get("name").asText() + " " + book.get("positions").asLong()));
+    assertEquals(List.of("A/B 1", "A_B 1", "EQ-B 2"), books);
+    assertEquals(4, summary.get("portfolio").get("positions").asLong());
+    try (Stream<Path> files = Files.list(report)) {
+      assertEquals(
+          List.of("pnl-A_B-2.png", "pnl-A_B.png", "pnl-EQ-B.png", "pnl-PORTFOLIO.png"),
+          files
+              .map(file -> file.getFileName().toString())
+              .filter(name -> name.endsWith(".png"))
+              .sorted()
+              .toList());
+    }
+  }
+
+  /**
+   * An output folder that cannot be created failed only after Spark started and every input was
+   * read, as a failed run with a stack trace: it is a usage error before Spark starts.
+   */
+  @Test
+  void anOutputFolderThatCannotBeCreatedIsAUsageError() {
+    Path out = Path.of("/proc/l0-risk-out");
+    Assumptions.assumeTrue(
+        Files.isDirectory(Path.of("/proc")), "needs /proc, where no folder can be made");
+    ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+    int exit =
+        RiskBatchJob.run(
+            new String[] {"--out", out.toString()},
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+            new PrintStream(stderr, true, StandardCharsets.UTF_8));
+    String err = stderr.toString(StandardCharsets.UTF_8);
+    assertEquals(RiskBatchJob.EXIT_USAGE, exit, err);
+    assertTrue(err.startsWith("risk-batch: risk.out: cannot create the folder " + out + ": "), err);
+    assertEquals(1, err.lines().count(), err);
+  }
+
   @Test
   void eachBadInputNamesFileColumnAndRowAndWritesNothing() throws Exception {
     String file = folder.resolve("bad.csv").toString();
@@ -521,6 +586,19 @@ class RiskBatchJobTest {
         lines(portfolioLines(), 4, "2,EQ-B,vanilla,U1,10,40,2027-01-01,call"),
         market,
         file + ": row 4, column 'id': 2 appears again (position ids are unique)");
+    assertBadInput(
+        lines(portfolioLines(), 3, "2, PORTFOLIO ,vanilla,U1,10,40,2027-01-01,call"),
+        market,
+        file
+            + ": row 3, column 'book': 'PORTFOLIO' names the whole portfolio in the outputs; a"
+            + " book may not be called so");
+    Path colon = Files.copy(market, folder.resolve("market:eod.csv"));
+    assertBadInput(
+        portfolio,
+        colon,
+        colon
+            + ": Spark's (Hadoop's) file reader cannot read a path with ':' in it; rename the file"
+            + " or give a link to it without one");
     List<String> twiceU1 = new ArrayList<>(marketLines());
     twiceU1.add("U1,43.0,0.3,0.01");
     assertBadInput(

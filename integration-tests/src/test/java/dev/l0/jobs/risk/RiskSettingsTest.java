@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,10 +21,6 @@ class RiskSettingsTest {
     return RiskSettings.parse(new String[] {"--config", config.toString()});
   }
 
-  /**
-   * A spot shock of -1 or below takes every spot to zero or below (spot * (1 + shock)), where the
-   * prices are NaN: a usage error (exit 2), not a run that values positions at NaN.
-   */
   /**
    * A wrapper script's --date and the user's would otherwise value the portfolio for the last one
    * without a word, and an option missing its value would take the next option as its path.
@@ -84,6 +82,10 @@ class RiskSettingsTest {
     assertEquals(fresh, RiskSettings.parse(new String[] {"--out", fresh.toString()}).out());
   }
 
+  /**
+   * A spot shock of -1 or below takes every spot to zero or below (spot * (1 + shock)), where the
+   * prices are NaN: a usage error (exit 2), not a run that values positions at NaN.
+   */
   @Test
   void aSpotShockThatTakesSpotsToZeroOrBelowIsAUsageError() throws Exception {
     String[][] grids = {{"-2:0.25:10", "-2.0"}, {"-1:0.25:10", "-1.0"}, {"0.5:-1.5:3", "-1.5"}};
@@ -102,5 +104,46 @@ class RiskSettingsTest {
     assertArrayEquals(
         new double[] {-0.99, 0.0, 0.99},
         parse("risk.scenarios.spotShocks=-0.99:0.99:3").spotShocks());
+  }
+
+  /**
+   * A misspelt key ran the defaults without a word ({@code risk.mc.path=64} left 256 paths): a key
+   * no setting reads is a usage error naming the nearest key; every key of the shipped config file
+   * is read.
+   */
+  @Test
+  void aKeyNoSettingReadsIsAUsageErrorNamingTheNearestKey() throws Exception {
+    Path config = folder.resolve("risk.properties");
+    assertEquals(
+        config
+            + ": unknown key 'risk.mc.path' (did you mean 'risk.mc.paths'?); the keys and their"
+            + " defaults are in conf/risk-batch.properties",
+        assertThrows(RiskSettings.UsageException.class, () -> parse("risk.mc.path=64"))
+            .getMessage());
+    assertEquals(
+        config
+            + ": unknown key 'risk.portfolio.owner'; the keys and their defaults are in"
+            + " conf/risk-batch.properties",
+        assertThrows(RiskSettings.UsageException.class, () -> parse("risk.portfolio.owner=ops"))
+            .getMessage());
+    List<String> shipped = new ArrayList<>();
+    for (String line : Files.readAllLines(Path.of("..", "conf", "risk-batch.properties"))) {
+      if (line.matches("#?risk\\.[A-Za-z.]+=.*")) {
+        shipped.add(line.replaceFirst("^#", ""));
+      }
+    }
+    assertEquals(
+        256, parse(String.join("\n", shipped)).monteCarloPaths(), "every shipped key is read");
+  }
+
+  /** A value the command line gave is named by its option as well as by its key. */
+  @Test
+  void aBadDateNamesItsOption() {
+    assertEquals(
+        "--date (risk.date): '2026-13-01' is not a date YYYY-MM-DD",
+        assertThrows(
+                RiskSettings.UsageException.class,
+                () -> RiskSettings.parse(new String[] {"--date", "2026-13-01"}))
+            .getMessage());
   }
 }
