@@ -282,6 +282,10 @@ final class RiskInputs {
     boolean csv = Arrays.asList(frame.columns()).contains(MALFORMED);
     List<String> present =
         Arrays.stream(frame.columns()).filter(c -> !c.equals(MALFORMED)).toList();
+    if (present.isEmpty()) {
+      throw new InvalidInputException(
+          name + ": empty (no header row; the columns are " + String.join(", ", required) + ")");
+    }
     List<Column> columns = new ArrayList<>();
     for (String column : required) {
       if (!present.contains(column)) {

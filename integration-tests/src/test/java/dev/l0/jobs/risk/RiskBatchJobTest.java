@@ -592,6 +592,13 @@ class RiskBatchJobTest {
         file
             + ": row 3, column 'book': 'PORTFOLIO' names the whole portfolio in the outputs; a"
             + " book may not be called so");
+    Path empty = Files.write(folder.resolve("empty.csv"), new byte[0]);
+    assertBadInput(
+        empty,
+        market,
+        empty
+            + ": empty (no header row; the columns are id, book, instrument, underlying, quantity,"
+            + " strike, maturity, type)");
     Path colon = Files.copy(market, folder.resolve("market:eod.csv"));
     assertBadInput(
         portfolio,
