@@ -252,13 +252,7 @@ class DslErrorsTest {
                       line.set(JavaLine.next());
                       return Stream.of(L0.i32(10), x).reduce(I32::div).orElseThrow();
                     }));
-    L0RuntimeError error =
-        assertThrows(
-            L0RuntimeError.class,
-            () ->
-                new Interpreter(TypeChecker.check(program).program())
-                    .call("main", List.of(ScalarValue.i32(0))));
-    assertEquals(line.get(), error.pos(), error::getMessage);
+    assertRunTimeErrorAt(line, program, ScalarValue.i32(0));
   }
 
   /**
@@ -279,13 +273,7 @@ class DslErrorsTest {
                       xs.get(i32(10));
                       return xs.get(i32(0));
                     }));
-    L0RuntimeError error =
-        assertThrows(
-            L0RuntimeError.class,
-            () ->
-                new Interpreter(TypeChecker.check(program).program())
-                    .call("main", List.of(Value.Array.ofF64(1.5, 2.5))));
-    assertEquals(line.get(), error.pos(), error::getMessage);
+    assertRunTimeErrorAt(line, program, Value.Array.ofF64(1.5, 2.5));
   }
 
   /** A call by name that declares a result type other than the function's is an error there. */
@@ -311,6 +299,18 @@ class DslErrorsTest {
     assertEquals(
         line.get() + ": the call of 'g' declares its result i32, but 'g' returns f64",
         error.getMessage());
+  }
+
+  /** Running {@code program}'s {@code main} on {@code argument} fails at {@code line}. */
+  private static void assertRunTimeErrorAt(
+      AtomicReference<SourcePos> line, Program program, Value argument) {
+    L0RuntimeError error =
+        assertThrows(
+            L0RuntimeError.class,
+            () ->
+                new Interpreter(TypeChecker.check(program).program())
+                    .call("main", List.of(argument)));
+    assertEquals(line.get(), error.pos(), error::getMessage);
   }
 
   private static void assertCompileErrorAt(AtomicReference<SourcePos> line, Executable staging) {
