@@ -183,14 +183,18 @@ public final class RiskBatchJob {
                 .parquet(store.staged("positions").toString());
             return results.positions().count();
           },
-          rows -> rows + " positions");
+          rows -> StageLog.count(rows, "position"));
       log.stage(
           "write aggregates",
           () -> {
             writeAggregates(spark, store, results, settings);
             return results.books().size();
           },
-          books -> books + " books, 1 portfolio, " + settings.scenarioCount() + " scenarios each");
+          books ->
+              StageLog.count(books, "book")
+                  + ", 1 portfolio, "
+                  + StageLog.count(settings.scenarioCount(), "scenario")
+                  + " each");
       log.stage(
           "write report",
           () -> {
@@ -205,7 +209,7 @@ public final class RiskBatchJob {
             }
             return results.books().size() + 1;
           },
-          charts -> charts + " charts");
+          charts -> StageLog.count(charts, "chart"));
       store.commit();
       Aggregate portfolio = results.portfolio();
       log.line(

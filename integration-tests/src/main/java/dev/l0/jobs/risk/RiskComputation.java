@@ -189,7 +189,7 @@ final class RiskComputation {
                     .agg(columns[0], Arrays.copyOfRange(columns, 1, columns.length))
                     .orderBy("book")
                     .collectAsList(),
-            rows -> rows.size() + " books");
+            rows -> StageLog.count(rows.size(), "book"));
     for (Row row : bookRows) {
       books.add(aggregate(row.getString(0), row, 1, settings));
     }
@@ -217,7 +217,7 @@ final class RiskComputation {
         log.stage(
             "portfolio aggregate",
             () -> priced.agg(columns[0], Arrays.copyOfRange(columns, 1, columns.length)).first(),
-            row -> row.getLong(0) + " positions");
+            row -> StageLog.count(row.getLong(0), "position"));
     return new Results(priced, books, instruments, aggregate(PORTFOLIO, total, 0, settings));
   }
 

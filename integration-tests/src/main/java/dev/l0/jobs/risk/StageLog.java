@@ -40,6 +40,11 @@ final class StageLog {
     out.flush();
   }
 
+  /** {@code n} and {@code noun}, plural unless {@code n} is 1: {@code 1 book}, {@code 8 books}. */
+  static String count(long n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
+  }
+
   double elapsedSeconds() {
     return (System.nanoTime() - start) / 1e9;
   }
