@@ -37,9 +37,10 @@ public record LaunchConfiguration(
    * counts), never a block per row, and no transposed copies of inputs read along rows (a CPU core
    * reads its row's elements in order best); maps inside a thread that run sequential loops run two
    * rows at a time; a reduction's fold stays whole (the reduction order's chunks outnumber a CPU's
-   * cores). The JVM backend's configuration; and, since each thread runs one row (or one chunk of a
-   * reduction's rows in order), threads run one after another in order raise the interpreter's
-   * error first, so the simulator reruns a launch that raised one under it.
+   * cores). The JVM backend's configuration. Each thread runs one row (or one chunk of a
+   * reduction's rows, in order), so threads run one after another raise the first failing row's
+   * error first, as the interpreter does: the simulator reruns a launch that raised an error under
+   * it.
    */
   public static final LaunchConfiguration THREAD_PER_ROW =
       new LaunchConfiguration(Integer.MAX_VALUE, 0, false, true, false);

@@ -130,8 +130,9 @@ record RiskSettings(
       throw new UsageException("unknown option '" + parsed.positional().get(0) + "'\n" + USAGE);
     }
     parsed.options().forEach((option, value) -> options.setProperty(OPTIONS.get(option), value));
-    if (options.containsKey("config")) {
-      Path file = Path.of(options.getProperty("config"));
+    Optional<String> configFile = Optional.ofNullable((String) options.remove("config"));
+    if (configFile.isPresent()) {
+      Path file = Path.of(configFile.get());
       try (Reader reader = Files.newBufferedReader(file)) {
         values.load(reader);
       } catch (IOException e) {
@@ -140,15 +141,8 @@ record RiskSettings(
             "cannot read the config file "
                 + (why.startsWith(file + ": ") ? why : file + ": " + why));
       }
-      for (String key : values.stringPropertyNames()) {
-        if (!key.startsWith("risk.")) {
-          throw new UsageException(file + ": unknown key '" + key + "' (keys start with 'risk.')");
-        }
-      }
     }
     values.putAll(options);
-    Optional<String> configFile = Optional.ofNullable(options.getProperty("config"));
-    values.remove("config");
     return of(values, configFile);
   }
 

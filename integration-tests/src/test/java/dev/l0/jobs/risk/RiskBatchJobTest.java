@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.l0.kernels.exact.ExactFloatSum;
 import dev.l0.kernels.exact.ExactSum;
 import dev.l0.math.L0Math;
@@ -525,9 +527,7 @@ class RiskBatchJobTest {
     Run run = run(out, portfolioFile, marketFile);
     assertEquals(0, run.exit(), run.err());
     Path report = out.resolve("report").resolve("valuation_date=" + DATE);
-    com.fasterxml.jackson.databind.JsonNode summary =
-        new com.fasterxml.jackson.databind.ObjectMapper()
-            .readTree(report.resolve("summary.json").toFile());
+    JsonNode summary = new ObjectMapper().readTree(report.resolve("summary.json").toFile());
     List<String> books = new ArrayList<>();
     summary
         .get("books")

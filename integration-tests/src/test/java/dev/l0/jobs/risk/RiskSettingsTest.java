@@ -126,6 +126,12 @@ class RiskSettingsTest {
             + " conf/risk-batch.properties",
         assertThrows(RiskSettings.UsageException.class, () -> parse("risk.portfolio.owner=ops"))
             .getMessage());
+    assertEquals(
+        config
+            + ": unknown key 'config'; the keys and their defaults are in"
+            + " conf/risk-batch.properties",
+        assertThrows(RiskSettings.UsageException.class, () -> parse("config=other.properties"))
+            .getMessage());
     List<String> shipped = new ArrayList<>();
     for (String line : Files.readAllLines(Path.of("..", "conf", "risk-batch.properties"))) {
       if (line.matches("#?risk\\.[A-Za-z.]+=.*")) {
