@@ -16,6 +16,7 @@ import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -51,7 +52,9 @@ public final class L0Runtime {
       String l0Text, String sourceName, String entry, DeviceKind device, int gpuOrdinal) {
     long start = System.nanoTime();
     return compileStarted(
-        L0Parser.parse(l0Text, sourceName),
+        L0Parser.parse(
+            Objects.requireNonNull(l0Text, "l0Text"),
+            Objects.requireNonNull(sourceName, "sourceName")),
         entry,
         device,
         gpuOrdinal,
@@ -105,6 +108,7 @@ public final class L0Runtime {
   public static CompiledProgram compileWithExactFloatSums(
       Program program, String entry, DeviceKind device, int gpuOrdinal, int jvmThreads) {
     long start = System.nanoTime();
+    requireNonNull(program, entry, device);
     FunDef function = entryOf(TypeChecker.check(program), entry);
     ExactFloatSumProgram exact = ExactFloatSumProgram.of(program, entry).summedOn(jvmThreads);
     return compile(
@@ -127,6 +131,7 @@ public final class L0Runtime {
       int gpuOrdinal,
       int jvmThreads,
       long startNanos) {
+    requireNonNull(program, entry, device);
     TypedProgram typed = TypeChecker.check(program);
     return compile(
         typed,
@@ -134,6 +139,13 @@ public final class L0Runtime {
         DeviceSelector.select(device, gpuOrdinal),
         jvmThreads,
         startNanos);
+  }
+
+  /** A {@link NullPointerException} naming the first of the arguments that is null. */
+  private static void requireNonNull(Program program, String entry, DeviceKind device) {
+    Objects.requireNonNull(program, "program");
+    Objects.requireNonNull(entry, "entry");
+    Objects.requireNonNull(device, "device (AUTO, CUDA or JVM)");
   }
 
   /**

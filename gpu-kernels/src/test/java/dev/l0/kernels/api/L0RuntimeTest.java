@@ -172,6 +172,39 @@ class L0RuntimeTest {
   }
 
   @Test
+  void aNullArgumentIsNamed() {
+    String text = "fun f64 main([f64] q) = reduce(op +, 0.0, q)";
+    Program program = dev.l0.syntax.L0Parser.parse(text, "inline.l0");
+    assertEquals(
+        "l0Text",
+        assertThrows(
+                NullPointerException.class,
+                () -> L0Runtime.compile((String) null, "inline.l0", "main", DeviceKind.JVM))
+            .getMessage());
+    assertEquals(
+        "sourceName",
+        assertThrows(
+                NullPointerException.class,
+                () -> L0Runtime.compile(text, null, "main", DeviceKind.JVM))
+            .getMessage());
+    assertEquals(
+        "entry",
+        assertThrows(
+                NullPointerException.class, () -> L0Runtime.compile(program, null, DeviceKind.JVM))
+            .getMessage());
+    assertEquals(
+        "device (AUTO, CUDA or JVM)",
+        assertThrows(NullPointerException.class, () -> L0Runtime.compile(program, "main", null))
+            .getMessage());
+    assertEquals(
+        "program",
+        assertThrows(
+                NullPointerException.class,
+                () -> L0Runtime.compileWithExactFloatSums(null, "main", DeviceKind.JVM, 0, 1))
+            .getMessage());
+  }
+
+  @Test
   void jvmLaunchesCanBeCappedToOneThreadWithTheSameResults() {
     Options parsec = Options.parsec();
     Program p0 = TestPrograms.load(TestPrograms.P0_BLACKSCHOLES);
