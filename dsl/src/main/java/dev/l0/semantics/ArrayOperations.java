@@ -182,7 +182,7 @@ public final class ArrayOperations {
   public static Value iota(Value count, SourcePos pos) {
     ScalarValue.Int n = Operands.integer(count, pos);
     int length = checkedCount("iota", n.value(), pos);
-    requireHeapFor("iota", length, pos);
+    requireHeapFor("iota", length, BYTES_PER_BOXED_ELEMENT, pos);
     List<Value> elements = new ArrayList<>(length);
     for (int i = 0; i < length; i++) {
       elements.add(new ScalarValue.Int(n.type(), i));
@@ -218,11 +218,14 @@ public final class ArrayOperations {
   }
 
   /**
-   * Refuses, before allocating, an array of {@code length} new boxed elements that could not fit in
-   * the JVM's maximum heap even if it were empty.
+   * Refuses, before allocating, an array of {@code length} new elements of {@code bytesPerElement}
+   * bytes each (about 28 for the interpreter's boxed scalars, 4 or 8 in a flat array) that could
+   * not fit in the JVM's maximum heap even if it were empty: an {@link L0ResourceError} at {@code
+   * pos} naming {@code operation} and the size it needs.
    */
-  private static void requireHeapFor(String operation, int length, SourcePos pos) {
-    long bytes = length * BYTES_PER_BOXED_ELEMENT;
+  public static void requireHeapFor(
+      String operation, long length, long bytesPerElement, SourcePos pos) {
+    long bytes = length * bytesPerElement;
     long heap = Runtime.getRuntime().maxMemory();
     if (bytes > heap) {
       throw new L0ResourceError(

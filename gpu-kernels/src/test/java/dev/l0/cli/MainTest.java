@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -640,29 +641,34 @@ class MainTest {
 
   @Test
   void sizesThatCannotFitAreRefusedBeforeAnythingIsAllocated() throws IOException {
-    String iota = write("iota.l0", "fun [i32] main(i32 n) = iota(n)\n");
-    for (List<String> mode :
-        List.of(
-            List.of("--no-opt"),
-            List.<String>of(),
-            List.of("--device", "jvm"),
-            List.of("--device", "sim"))) {
-      List<String> args = new ArrayList<>(List.of("run", iota));
-      args.addAll(mode);
-      Outcome o = l0("2147483000", args.toArray(String[]::new));
-      assertEquals(Main.EXIT_OUT_OF_MEMORY, o.exitCode(), mode + ": " + o.err());
-      assertTrue(
-          o.err()
-              .lines()
-              .anyMatch(
-                  l ->
-                      l.startsWith(
-                              "out of memory: "
-                                  + iota
-                                  + ":1:25: iota: 2147483000 elements need about ")
-                          && l.endsWith(Main.moreHeap())),
-          mode + ": " + o.err());
-    }
+    String iota = write("iota.l0", "fun [i64] main(i64 n) = iota(n)\n");
+    // the evaluators hold boxed scalars (about 28 bytes each), the devices' host a flat long[]
+    Map<List<String>, Integer> mebibytesByMode =
+        Map.of(
+            List.of("--no-opt"), 57343,
+            List.<String>of(), 57343,
+            List.of("--device", "jvm"), 16383,
+            List.of("--device", "sim"), 16383);
+    mebibytesByMode.forEach(
+        (mode, mebibytes) -> {
+          List<String> args = new ArrayList<>(List.of("run", iota));
+          args.addAll(mode);
+          Outcome o = l0("2147483000i64", args.toArray(String[]::new));
+          assertEquals(Main.EXIT_OUT_OF_MEMORY, o.exitCode(), mode + ": " + o.err());
+          assertTrue(
+              o.err()
+                  .lines()
+                  .anyMatch(
+                      l ->
+                          l.startsWith(
+                                  "out of memory: "
+                                      + iota
+                                      + ":1:25: iota: 2147483000 elements need about "
+                                      + mebibytes
+                                      + " MiB, more than the JVM's maximum heap of ")
+                              && l.endsWith(Main.moreHeap())),
+              mode + ": " + o.err());
+        });
     String wide = write("wide.l0", "fun [[i64]] main(i64 n) = replicate(n, replicate(n, 1i64))\n");
     Outcome printed = l0("65536i64", "run", wide, "--no-opt");
     assertEquals(Main.EXIT_RESOURCE_LIMIT, printed.exitCode(), printed.err());

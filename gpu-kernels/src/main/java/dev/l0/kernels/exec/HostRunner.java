@@ -509,19 +509,25 @@ public final class HostRunner {
 
   /**
    * {@code iota(n)} or {@code replicate(n, v)} as a flat array; a count the evaluator refuses
-   * (negative, or past the array limit) or that would not fit in the heap flat is the evaluator's
-   * (which refuses it, or, for a replicate, holds one value n times).
+   * (negative, or past the array limit) is the evaluator's error. An {@code iota} that would not
+   * fit in the heap flat is refused with the size of its flat array (the evaluator's would name its
+   * boxed size, seven times as large); such a {@code replicate} is the evaluator's, which holds one
+   * value n times.
    */
   private static HostValue filled(Exp fill, HostEnvironment environment) {
     boolean iota = fill instanceof Exp.Iota;
     SubExp countExp = iota ? ((Exp.Iota) fill).count() : ((Exp.Replicate) fill).count();
     ScalarValue.Int count = (ScalarValue.Int) scalar(countExp, environment);
-    if (count.value() < 0
-        || count.value() > ArrayOperations.MAX_LENGTH
-        || count.value() * MOST_BYTES_PER_SCALAR > Runtime.getRuntime().maxMemory()) {
-      if (iota) {
-        return HostValue.of(ArrayOperations.iota(count, ((Exp.Iota) fill).pos()));
+    boolean countable = count.value() >= 0 && count.value() <= ArrayOperations.MAX_LENGTH;
+    if (iota) {
+      SourcePos pos = ((Exp.Iota) fill).pos();
+      if (!countable) {
+        return HostValue.of(ArrayOperations.iota(count, pos));
       }
+      ArrayOperations.requireHeapFor(
+          "iota", count.value(), count.type() == ScalarType.I32 ? Integer.BYTES : Long.BYTES, pos);
+    } else if (!countable
+        || count.value() * MOST_BYTES_PER_SCALAR > Runtime.getRuntime().maxMemory()) {
       Exp.Replicate r = (Exp.Replicate) fill;
       return HostValue.of(
           ArrayOperations.replicate(count, scalar(r.value(), environment), r.pos()));
