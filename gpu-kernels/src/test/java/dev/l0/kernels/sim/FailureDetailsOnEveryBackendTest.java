@@ -29,6 +29,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the optimiser checks before the kernel.
  */
 class FailureDetailsOnEveryBackendTest {
+  /** Thesis §2.1's "[iota(1), iota(2)] // A run-time error if reached.", reached where c holds. */
+  private static final String THESIS_IRREGULAR_LITERAL =
+      """
+      fun [[i32]] main(bool c) =
+        if c then [iota(1), iota(2)] else [[7]]
+      """;
+
   static Stream<Arguments> failingPrograms() {
     return Stream.of(
         Arguments.of(
@@ -161,6 +168,13 @@ class FailureDetailsOnEveryBackendTest {
             "test.l0:2:34: pow: negative exponent -2 for an integer power",
             RaisedBy.A_KERNEL),
         Arguments.of(
+            "an array literal of computed rows of different sizes (thesis §2.1)",
+            THESIS_IRREGULAR_LITERAL,
+            "true",
+            "test.l0:2:13: array literal: irregular array: element 1 has shape [2] but element 0"
+                + " has shape [1]",
+            RaisedBy.THE_HOST),
+        Arguments.of(
             "a map's rows of different sizes (filtered rows)",
             """
             fun [[i32]] main([[i32]] m) =
@@ -210,6 +224,11 @@ class FailureDetailsOnEveryBackendTest {
           EveryBackend.failure(program, args, backend, raisedBy == RaisedBy.A_KERNEL);
       assertEquals(expected, failure.getMessage(), backend.name());
     }
+  }
+
+  @Test
+  void anIrregularArrayLiteralNotReachedIsNoError() {
+    EveryBackend.assertRunsAs(List.of(), THESIS_IRREGULAR_LITERAL, "test.l0", "false");
   }
 
   /**
