@@ -359,11 +359,18 @@ public final class Simplifier implements Pass {
         out.add(new Stm(List.of(result), certs, rest));
         return true;
       }
-      if (def instanceof Exp.Transpose t && t.k() == 0 && t.n() == 1 && x.indices().size() == 2) {
+      if (def instanceof Exp.Transpose t
+          && t.k() == 0
+          && t.n() == 1
+          && x.indices().size() == 2
+          && knownDims(t.array()) != null) {
+        // The transpose's own checks, in its dimensions and order, as the interpreter makes them.
+        List<SubExp> sourceDims = knownDims(t.array());
+        List<String> certs = stm.certificates();
+        certs = boundsCheck(x.indices().get(0), 0, sourceDims.get(1), x, certs, out);
+        certs = boundsCheck(x.indices().get(1), 1, sourceDims.get(0), x, certs, out);
         List<SubExp> swapped = List.of(x.indices().get(1), x.indices().get(0));
-        out.add(
-            new Stm(
-                List.of(result), stm.certificates(), new Exp.Index(t.array(), swapped, x.pos())));
+        out.add(new Stm(List.of(result), certs, new Exp.Index(t.array(), swapped, x.pos())));
         return true;
       }
       if (def instanceof Exp.Reshape r && foldIndexIntoReshape(stm, x, r, out)) {
