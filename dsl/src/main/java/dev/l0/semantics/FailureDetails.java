@@ -74,6 +74,40 @@ public final class FailureDetails {
   }
 
   /**
+   * {@code concat}'s arrays whose rows, of {@code rowRank} dimensions, differ in shape, as the
+   * interpreter's {@code ArrayOperations.concat} words them; values: the first array's row sizes,
+   * then the second's.
+   */
+  public static String concat(int rowRank) {
+    StringBuilder text = new StringBuilder("the rows of the first array have shape ");
+    for (int d = 0; d < rowRank; d++) {
+      text.append("[{").append(d).append("}]");
+    }
+    text.append(" but those of the second have shape ");
+    for (int d = 0; d < rowRank; d++) {
+      text.append("[{").append(rowRank + d).append("}]");
+    }
+    return text.toString();
+  }
+
+  /**
+   * An in-place update whose value, of {@code rank} dimensions, has another shape than the part it
+   * replaces, as the interpreter's {@code ArrayOperations.update} words it; values: the value's
+   * sizes, then the part's.
+   */
+  public static String update(int rank) {
+    StringBuilder text = new StringBuilder("the new value has shape ");
+    for (int d = 0; d < rank; d++) {
+      text.append("[{").append(d).append("}]");
+    }
+    text.append(" but the updated part has shape ");
+    for (int d = 0; d < rank; d++) {
+      text.append("[{").append(rank + d).append("}]");
+    }
+    return text.toString();
+  }
+
+  /**
    * The words of {@code template} without its values, for a failure that could not record them
    * (rows run interleaved on the JVM backend): {@code index out of bounds}, {@code arrays of
    * different sizes}, ...; a template that names no value as it is.
@@ -95,6 +129,10 @@ public final class FailureDetails {
       return "cannot reshape to that shape";
     } else if (template.startsWith("irregular array")) {
       return "irregular array: rows of different shapes";
+    } else if (template.startsWith("the rows of the first array")) {
+      return "the rows of the arrays have different shapes";
+    } else if (template.startsWith("the new value has shape")) {
+      return "the new value's shape differs from the updated part's";
     }
     return template;
   }

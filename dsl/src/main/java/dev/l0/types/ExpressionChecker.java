@@ -148,8 +148,10 @@ final class ExpressionChecker {
   }
 
   /**
-   * An array literal: elements of one type and, where sizes are known, one shape (thesis §2.1);
-   * never unique (§3.2).
+   * An array literal: elements of one type and, in the dimensions the literal's own syntax writes
+   * out, one shape (thesis §2.1: {@code [[1, 2], [3]]} is a compile-time error, but {@code
+   * [iota(1), iota(2)]} a run-time error if reached, so sizes its elements compute may differ here
+   * and the interpreter checks them); never unique (§3.2).
    */
   private Checked arrayLiteral(Expr.ArrayLit a, Environment env) {
     if (a.elements().isEmpty()) {
@@ -170,7 +172,12 @@ final class ExpressionChecker {
                 + " has type "
                 + ScalarRules.name(t));
       }
-      String conflict = Shapes.constantSizeConflict(first, t, 0);
+      String conflict =
+          Shapes.constantSizeConflict(
+              first,
+              t,
+              0,
+              Math.min(writtenOutDimensions(a.elements().get(0)), writtenOutDimensions(e)));
       if (conflict != null) {
         throw new L0CompileError(
             e.pos(),
@@ -185,6 +192,18 @@ final class ExpressionChecker {
     Type type =
         new Type.Array(Shapes.asElement(element), new Dim.Const(a.elements().size()), false);
     return Checked.fresh(type);
+  }
+
+  /**
+   * How many outer dimensions of {@code e}'s value array literals write out: one more than the
+   * fewest of its elements' for an array literal, none for any other expression.
+   */
+  private static int writtenOutDimensions(Expr e) {
+    if (!(e instanceof Expr.ArrayLit a)) {
+      return 0;
+    }
+    return 1
+        + a.elements().stream().mapToInt(ExpressionChecker::writtenOutDimensions).min().orElse(0);
   }
 
   private Checked conditional(Expr.If i, Environment env) {

@@ -140,9 +140,17 @@ final class Shapes {
    * {@code b} have different constant sizes, described as "size 3 and 4 at dimension 1", or null.
    */
   static String constantSizeConflict(Type a, Type b, int skipOuter) {
+    return constantSizeConflict(a, b, skipOuter, Integer.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #constantSizeConflict(Type, Type, int)}, looking only at the dimensions before {@code
+   * end}.
+   */
+  static String constantSizeConflict(Type a, Type b, int skipOuter, int end) {
     List<Dim> x = dims(a);
     List<Dim> y = dims(b);
-    for (int i = skipOuter; i < Math.min(x.size(), y.size()); i++) {
+    for (int i = skipOuter; i < Math.min(end, Math.min(x.size(), y.size())); i++) {
       if (x.get(i) instanceof Dim.Const p
           && y.get(i) instanceof Dim.Const q
           && p.size() != q.size()) {

@@ -456,6 +456,14 @@ class IllFormedProgramsTest {
             28,
             "irregular array literal"),
         new Case(
+            "irregular array literal one level down",
+            """
+            fun [[[int]]] f() = [[[1]], [[1, 2]]]
+            """,
+            1,
+            29,
+            "irregular array literal: elements 1 and 2 have sizes 1 and 2 in dimension 1"),
+        new Case(
             "array literal of mixed types",
             """
             fun [int] f() = [1, 2.0]

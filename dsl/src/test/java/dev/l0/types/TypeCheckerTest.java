@@ -155,6 +155,23 @@ class TypeCheckerTest {
   }
 
   @Test
+  void anArrayLiteralOfComputedRowsOfDifferentSizesChecks() {
+    // Thesis §2.1: "[iota(1), iota(2)] // A run-time error if reached.", unlike [[1, 2], [3]].
+    TypedProgram p =
+        check(
+            """
+        fun [[int]] f(bool c) =
+          let a = if c then [iota(1), iota(2)] else [[7]] in
+          let b = [[iota(1)], [iota(2)]] in
+          a
+        """);
+    assertEquals(
+        List.of(new Dim.Const(2), new Dim.Const(1), Dim.UNKNOWN),
+        sizes(bound(p, "f", "b")),
+        "the rows' sizes that the literals' elements compute are unknown");
+  }
+
+  @Test
   void aSizeNamedByAShadowedVariableBecomesUnknown() {
     TypedProgram p =
         check(
@@ -509,6 +526,15 @@ class TypeCheckerTest {
   }
 
   // ---------------------------------------------------------------- helpers
+
+  /** The sizes of an array type's dimensions, outermost first. */
+  private static List<Dim> sizes(Type type) {
+    List<Dim> sizes = new ArrayList<>();
+    for (Type t = type; t instanceof Type.Array a; t = a.element()) {
+      sizes.add(a.size());
+    }
+    return sizes;
+  }
 
   private static TypedProgram check(String text) {
     return TypeChecker.check(L0Parser.parse(text, "test.l0"));

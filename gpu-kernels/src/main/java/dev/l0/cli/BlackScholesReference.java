@@ -12,6 +12,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The PARSEC Black-Scholes reference options (by default the copy shipped as {@value
@@ -26,6 +28,17 @@ public final class BlackScholesReference {
   public static final String ENTRY = "blackscholes";
   public static final double TOLERANCE = 1e-4;
 
+  /** The fields of an option record, in order (the type field is {@code C} or {@code P}). */
+  private static final List<String> FIELD_NAMES =
+      List.of("spot", "strike", "rate", "divq", "volatility", "years", "C|P", "divs", "reference");
+
+  private static final int TYPE_FIELD = 6;
+  private static final Pattern FIELD = Pattern.compile("\\S+");
+
+  /** A decimal number: digits with an optional sign, point and exponent; no NaN, hex or suffix. */
+  private static final Pattern DECIMAL =
+      Pattern.compile("[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?");
+
   private BlackScholesReference() {}
 
   /** One option record: spot strike rate divq volatility years type(C|P) divs reference. */
@@ -37,28 +50,52 @@ public final class BlackScholesReference {
       double years,
       boolean call,
       double reference) {
+    /**
+     * The record on {@code line} (line {@code lineNumber} of {@code file}); a wrong number of
+     * fields, a type other than C or P, or a field that is not a decimal number is bad input at the
+     * line and column of the field (of the line's end for a missing one), named.
+     */
     static OptionRecord parse(String line, String file, int lineNumber) {
-      String[] f = line.trim().split("\\s+");
-      if (f.length != 9 || !(f[6].equals("C") || f[6].equals("P"))) {
-        throw new ValueFormatError(
-            new SourcePos(file, lineNumber, 1),
-            "expected 'spot strike rate divq vol years C|P divs reference', found '"
-                + line.trim()
-                + "'");
+      List<Integer> columns = new ArrayList<>();
+      List<String> fields = new ArrayList<>();
+      Matcher m = FIELD.matcher(line);
+      while (m.find()) {
+        columns.add(m.start() + 1);
+        fields.add(m.group());
       }
-      try {
-        return new OptionRecord(
-            Double.parseDouble(f[0]),
-            Double.parseDouble(f[1]),
-            Double.parseDouble(f[2]),
-            Double.parseDouble(f[4]),
-            Double.parseDouble(f[5]),
-            f[6].equals("C"),
-            Double.parseDouble(f[8]));
-      } catch (NumberFormatException e) {
+      if (fields.size() != FIELD_NAMES.size()) {
+        int column =
+            fields.size() > FIELD_NAMES.size()
+                ? columns.get(FIELD_NAMES.size())
+                : line.stripTrailing().length() + 1;
         throw new ValueFormatError(
-            new SourcePos(file, lineNumber, 1), "not a number in '" + line.trim() + "'");
+            new SourcePos(file, lineNumber, column),
+            "expected "
+                + FIELD_NAMES.size()
+                + " fields ("
+                + String.join(" ", FIELD_NAMES)
+                + "), found "
+                + fields.size());
       }
+      String type = fields.get(TYPE_FIELD);
+      if (!type.equals("C") && !type.equals("P")) {
+        throw new ValueFormatError(
+            new SourcePos(file, lineNumber, columns.get(TYPE_FIELD)),
+            "type: expected C or P, found '" + type + "'");
+      }
+      double[] v = new double[fields.size()];
+      for (int i = 0; i < fields.size(); i++) {
+        if (i == TYPE_FIELD) {
+          continue;
+        }
+        if (!DECIMAL.matcher(fields.get(i)).matches()) {
+          throw new ValueFormatError(
+              new SourcePos(file, lineNumber, columns.get(i)),
+              FIELD_NAMES.get(i) + ": not a decimal number: '" + fields.get(i) + "'");
+        }
+        v[i] = Double.parseDouble(fields.get(i));
+      }
+      return new OptionRecord(v[0], v[1], v[2], v[4], v[5], type.equals("C"), v[8]);
     }
 
     /** The P0 element {call, price, strike, years, r, v}. */
@@ -94,12 +131,12 @@ public final class BlackScholesReference {
     List<OptionRecord> options = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
-      if (!line.isBlank() && !line.startsWith("#")) {
+      if (!line.isBlank() && !line.strip().startsWith("#")) {
         options.add(OptionRecord.parse(line, file, i + 1));
       }
     }
     if (options.isEmpty()) {
-      throw new ValueFormatError(new SourcePos(file, 0, 0), "no option records");
+      throw new ValueFormatError(new SourcePos(file, 1, 1), "no option records");
     }
     return options;
   }

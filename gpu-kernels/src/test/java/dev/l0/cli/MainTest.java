@@ -456,7 +456,7 @@ class MainTest {
     String options = write("broken.txt", "42.00 40.00 0.10 0.00 0.20 0.50 X 0.00 4.75\n");
     Outcome o = l0("", "demo", "--options", options);
     assertEquals(Main.EXIT_BAD_INPUT, o.exitCode());
-    assertTrue(o.err().contains(options + ":1:1: expected 'spot strike"), o.err());
+    assertTrue(o.err().contains(options + ":1:33: type: expected C or P, found 'X'"), o.err());
   }
 
   @Test

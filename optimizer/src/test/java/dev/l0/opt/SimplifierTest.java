@@ -111,6 +111,26 @@ class SimplifierTest {
   }
 
   @Test
+  void indexingIntoATransposeKeepsItsBoundsChecksInTheTransposesDimensions() {
+    String source = "fun int main([[int]] a, int i, int j) = let t = transpose(a) in t[i, j]";
+    Internal p = simplified(source);
+    assertEquals(2, p.count(e -> e instanceof Exp.Assert a && a.operation().equals("index")));
+    Compiled c = Compiled.of(source);
+    assertEquals(ScalarValue.i32(2), c.assertSameResult("main", "[[1, 2, 3]] 1 0"));
+    c.assertSameFailure("main", "[[1, 2, 3]] 0 1"); // dimension 1 of t, of size 1
+    c.assertSameFailure("main", "[[1, 2, 3]] 3 1"); // both outside: t's dimension 0 first
+  }
+
+  @Test
+  void indexingIntoAReplicateKeepsTheInnerBoundsChecksInTheReplicatesDimensions() {
+    Compiled c =
+        Compiled.of("fun int main(int n, int i, int j) = let r = replicate(n, iota(3)) in r[i, j]");
+    assertEquals(ScalarValue.i32(2), c.assertSameResult("main", "2 1 2"));
+    c.assertSameFailure("main", "2 1 5"); // dimension 1 of r, of size 3
+    c.assertSameFailure("main", "2 5 7"); // both outside: dimension 0 first
+  }
+
+  @Test
   void indexingIntoAReshapeReadsTheSourceAtTheSameOffsetAndKeepsTheBoundsChecks() {
     String source = "fun int main([[int]] a, int i, int j) = let b = reshape((3, 2), a) in b[i, j]";
     Internal p = simplified(source);

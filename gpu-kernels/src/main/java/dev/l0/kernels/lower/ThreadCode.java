@@ -400,14 +400,28 @@ final class ThreadCode {
     if (operation.equals("reduce") || operation.equals("scan")) {
       return shapeError();
     }
+    return irregular("map", group.soacPos(), row, rowSizes, firstSizes);
+  }
+
+  /**
+   * {@code operation}'s error at {@code pos} for its element {@code element} whose sizes {@code
+   * sizes} differ from element 0's {@code firstSizes}, in the interpreter's words with those values
+   * ({@link FailureDetails#irregular}; without them beyond {@link KernelStmt#MAX_ERROR_VALUES}).
+   */
+  private KernelStmt irregular(
+      String operation,
+      SourcePos pos,
+      KernelExpr element,
+      List<KernelExpr> sizes,
+      List<KernelExpr> firstSizes) {
     List<KernelExpr> values = new ArrayList<>();
-    values.add(row);
-    values.addAll(rowSizes);
+    values.add(element);
+    values.addAll(sizes);
     values.addAll(firstSizes);
     return raise(
-        "map",
-        group.soacPos(),
-        FailureDetails.irregular(rowSizes.size()),
+        operation,
+        pos,
+        FailureDetails.irregular(sizes.size()),
         values.size() <= KernelStmt.MAX_ERROR_VALUES ? values : List.of());
   }
 
@@ -1607,7 +1621,7 @@ final class ThreadCode {
 
   /**
    * {@code write} guarded by {@code concat}'s check: where both arrays have rows, their rows'
-   * shapes agree.
+   * shapes agree (else the interpreter's error, naming both shapes).
    */
   private void addConcatenated(
       Exp.Concat concat,
@@ -1623,16 +1637,23 @@ final class ThreadCode {
     KernelExpr ok =
         KernelExprs.or(
             KernelExprs.or(not(leftHasRows), eq(right.dims().get(0), KernelExprs.ZERO)), sameRows);
+    List<KernelExpr> rowSizes = new ArrayList<>(left.dims().subList(1, left.rank()));
+    rowSizes.addAll(right.dims().subList(1, right.rank()));
     addGuarded(
         ok,
         write,
-        List.of(raise("concat", concat.pos(), "the rows of the arrays have different shapes")),
+        List.of(
+            raise(
+                "concat",
+                concat.pos(),
+                FailureDetails.concat(left.rank() - 1),
+                rowSizes.size() <= KernelStmt.MAX_ERROR_VALUES ? rowSizes : List.of())),
         out);
   }
 
   /**
    * {@code [e1, ..., en]}: the elements written into a fresh scratch array with the first element's
-   * shape; an element of another shape raises the literal's error.
+   * shape; an element of another shape raises the literal's error, naming both shapes.
    */
   private void lowerArrayLiteral(Ident id, Exp.ArrayLit literal, List<KernelStmt> out) {
     List<KernelExpr> dims = new ArrayList<>(List.of(KernelExprs.i64(literal.elements().size())));
@@ -1649,10 +1670,12 @@ final class ThreadCode {
       if (first == null) {
         out.add(new KernelStmt.Store(row.buffer(), row.offset(), scalar(value)));
       } else {
+        ArrayView rowValue = array(value);
         copy(
-            array(value),
+            rowValue,
             row,
-            raise("array literal", literal.pos(), "irregular array: elements of different shapes"),
+            irregular(
+                "array literal", literal.pos(), KernelExprs.i64(k), rowValue.dims(), first.dims()),
             out);
       }
     }
@@ -1868,7 +1891,18 @@ final class ThreadCode {
     if (cell.rank() == 0) {
       write.add(new KernelStmt.Store(cell.buffer(), cell.offset(), scalar(update.value())));
     } else {
-      copy(array(update.value()), cell, write);
+      ArrayView value = array(update.value());
+      List<KernelExpr> shapes = new ArrayList<>(value.dims());
+      shapes.addAll(cell.dims());
+      copy(
+          value,
+          cell,
+          raise(
+              "update",
+              update.pos(),
+              FailureDetails.update(cell.rank()),
+              shapes.size() <= KernelStmt.MAX_ERROR_VALUES ? shapes : List.of()),
+          write);
     }
     addGuarded(
         cell.valid(), write, List.of(outOfBounds("update", update.pos(), indices, sizes)), out);

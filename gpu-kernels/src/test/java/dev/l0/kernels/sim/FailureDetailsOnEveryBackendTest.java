@@ -21,14 +21,22 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A run-time error whose message names values (the index, its dimension and size; a zip's sizes; a
- * split point; a negative size; an integer power's negative exponent; a map's rows of different
- * shapes) gives the interpreter's message word for word on the optimiser's evaluator, the simulator
- * and the JVM backend, also where a kernel thread raises it: the thread records the values with its
- * error code (README, "The language": the message names the sizes involved). Each case says where a
- * backend raises it, and the test asserts it: in a kernel's run, or on the host for a certificate
- * the optimiser checks before the kernel.
+ * split point; a negative size; an integer power's negative exponent; a map's, an array literal's
+ * or a concat's rows of different shapes; an in-place update's value of another shape) gives the
+ * interpreter's message word for word on the optimiser's evaluator, the simulator and the JVM
+ * backend, also where a kernel thread raises it: the thread records the values with its error code
+ * (README, "The language": the message names the sizes involved). Each case says where a backend
+ * raises it, and the test asserts it: in a kernel's run, or on the host for a certificate the
+ * optimiser checks before the kernel.
  */
 class FailureDetailsOnEveryBackendTest {
+  /** Thesis §2.1's "[iota(1), iota(2)] // A run-time error if reached.", reached where c holds. */
+  private static final String THESIS_IRREGULAR_LITERAL =
+      """
+      fun [[i32]] main(bool c) =
+        if c then [iota(1), iota(2)] else [[7]]
+      """;
+
   static Stream<Arguments> failingPrograms() {
     return Stream.of(
         Arguments.of(
@@ -161,6 +169,42 @@ class FailureDetailsOnEveryBackendTest {
             "test.l0:2:34: pow: negative exponent -2 for an integer power",
             RaisedBy.A_KERNEL),
         Arguments.of(
+            "an array literal of computed rows of different sizes (thesis §2.1)",
+            THESIS_IRREGULAR_LITERAL,
+            "true",
+            "test.l0:2:13: array literal: irregular array: element 1 has shape [2] but element 0"
+                + " has shape [1]",
+            RaisedBy.THE_HOST),
+        Arguments.of(
+            "an array literal's rows of different sizes inside a thread",
+            """
+            fun [[[i32]]] main([i32] xs, i32 n, i32 m) =
+              map(fn [[i32]] (i32 x) => [map(op +(x), iota(n)), iota(m)], xs)
+            """,
+            "[1, 2] 1 2",
+            "test.l0:2:29: array literal: irregular array: element 1 has shape [2] but element 0"
+                + " has shape [1]",
+            RaisedBy.A_KERNEL),
+        Arguments.of(
+            "concat's rows of different sizes inside a thread",
+            """
+            fun [[[i32]]] main([i32] xs, i32 n, i32 m) =
+              map(fn [[i32]] (i32 x) => concat([map(op +(x), iota(n))], [iota(m)]), xs)
+            """,
+            "[1, 2] 1 2",
+            "test.l0:2:29: concat: the rows of the first array have shape [1] but those of the"
+                + " second have shape [2]",
+            RaisedBy.A_KERNEL),
+        Arguments.of(
+            "an in-place update with a row of another size inside a thread",
+            """
+            fun [[[i32]]] main([i32] xs, i32 n, i32 m) =
+              map(fn [[i32]] (i32 x) => let a = replicate(2, iota(n)) in let a[0] = iota(m) in a, xs)
+            """,
+            "[1, 2] 2 3",
+            "test.l0:2:62: update: the new value has shape [3] but the updated part has shape [2]",
+            RaisedBy.A_KERNEL),
+        Arguments.of(
             "a map's rows of different sizes (filtered rows)",
             """
             fun [[i32]] main([[i32]] m) =
@@ -210,6 +254,11 @@ class FailureDetailsOnEveryBackendTest {
           EveryBackend.failure(program, args, backend, raisedBy == RaisedBy.A_KERNEL);
       assertEquals(expected, failure.getMessage(), backend.name());
     }
+  }
+
+  @Test
+  void anIrregularArrayLiteralNotReachedIsNoError() {
+    EveryBackend.assertRunsAs(List.of(), THESIS_IRREGULAR_LITERAL, "test.l0", "false");
   }
 
   /**

@@ -349,9 +349,16 @@ public final class Simplifier implements Pass {
         definitions.put(result.name(), new Exp.Atom(x.indices().get(0)));
         return true;
       }
-      if (def instanceof Exp.Replicate rep && sameType(x.indices().get(0), rep.count())) {
+      if (def instanceof Exp.Replicate rep
+          && sameType(x.indices().get(0), rep.count())
+          && (x.indices().size() == 1 || innerChecksKnown(x, rep.value()))) {
         List<String> certs =
             boundsCheck(x.indices().get(0), 0, rep.count(), x, stm.certificates(), out);
+        List<SubExp> rowDims = x.indices().size() == 1 ? List.of() : knownDims(rep.value());
+        for (int m = 1; m < x.indices().size(); m++) {
+          // The replicated value's own checks, named by the dimension the program indexed.
+          certs = boundsCheck(x.indices().get(m), m, rowDims.get(m - 1), x, certs, out);
+        }
         Exp rest =
             x.indices().size() == 1
                 ? new Exp.Atom(rep.value())
@@ -359,11 +366,18 @@ public final class Simplifier implements Pass {
         out.add(new Stm(List.of(result), certs, rest));
         return true;
       }
-      if (def instanceof Exp.Transpose t && t.k() == 0 && t.n() == 1 && x.indices().size() == 2) {
+      if (def instanceof Exp.Transpose t
+          && t.k() == 0
+          && t.n() == 1
+          && x.indices().size() == 2
+          && knownDims(t.array()) != null) {
+        // The transpose's own checks, in its dimensions and order, as the interpreter makes them.
+        List<SubExp> sourceDims = knownDims(t.array());
+        List<String> certs = stm.certificates();
+        certs = boundsCheck(x.indices().get(0), 0, sourceDims.get(1), x, certs, out);
+        certs = boundsCheck(x.indices().get(1), 1, sourceDims.get(0), x, certs, out);
         List<SubExp> swapped = List.of(x.indices().get(1), x.indices().get(0));
-        out.add(
-            new Stm(
-                List.of(result), stm.certificates(), new Exp.Index(t.array(), swapped, x.pos())));
+        out.add(new Stm(List.of(result), certs, new Exp.Index(t.array(), swapped, x.pos())));
         return true;
       }
       if (def instanceof Exp.Reshape r && foldIndexIntoReshape(stm, x, r, out)) {
@@ -378,6 +392,23 @@ public final class Simplifier implements Pass {
         return true;
       }
       return false;
+    }
+
+    /**
+     * Whether the sizes of {@code row} that {@code x}'s indices after its first read are known and
+     * of those indices' types, so their bounds checks can name {@code x}'s dimensions.
+     */
+    private boolean innerChecksKnown(Exp.Index x, SubExp row) {
+      List<SubExp> dims = knownDims(row);
+      if (dims == null || dims.size() < x.indices().size() - 1) {
+        return false;
+      }
+      for (int m = 1; m < x.indices().size(); m++) {
+        if (!sameType(x.indices().get(m), dims.get(m - 1))) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /**
