@@ -1,0 +1,231 @@
+package dev.l0.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.spark.parquet.L0ParquetFileFormat;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Hunt: L0's Parquet reader against Spark's on files Spark writes with many writer options. */
+class ParquetReaderHuntTest {
+  private static SparkSession spark;
+
+  @TempDir static Path folder;
+
+  @BeforeAll
+  static void start() {
+    spark =
+        SparkTestSupport.startSession(
+            ParquetReaderHuntTest.class,
+            Map.of(
+                "spark.sql.files.maxPartitionBytes", "4096", "spark.sql.files.openCostInBytes", "0"));
+  }
+
+  @AfterAll
+  static void stop() {
+    SparkTestSupport.stopSession(spark);
+  }
+
+  private static String l0Type(DataType type) {
+    if (type.equals(DataTypes.BooleanType)) {
+      return "bool";
+    }
+    if (type.equals(DataTypes.IntegerType)) {
+      return "i32";
+    }
+    if (type.equals(DataTypes.LongType)) {
+      return "i64";
+    }
+    if (type.equals(DataTypes.FloatType)) {
+      return "f32";
+    }
+    if (type.equals(DataTypes.DoubleType)) {
+      return "f64";
+    }
+    return null;
+  }
+
+  private static Object replacement(DataType type) {
+    if (type.equals(DataTypes.BooleanType)) {
+      return Boolean.TRUE;
+    }
+    if (type.equals(DataTypes.IntegerType)) {
+      return -7;
+    }
+    if (type.equals(DataTypes.LongType)) {
+      return -7L;
+    }
+    if (type.equals(DataTypes.FloatType)) {
+      return -7.0f;
+    }
+    return -7.0;
+  }
+
+  /**
+   * The scan of {@code path} through a pipeline that passes every supported column through (nulls
+   * replaced) and carries every column (nulls kept).
+   */
+  static Dataset<Row> passThrough(Dataset<Row> scan) {
+    List<String> names = new ArrayList<>();
+    List<String> types = new ArrayList<>();
+    List<String> carried = new ArrayList<>();
+    for (StructField field : scan.schema().fields()) {
+      carried.add(field.name());
+      String type = l0Type(field.dataType());
+      if (type != null) {
+        names.add(field.name());
+        types.add(type);
+      }
+    }
+    String tuple = types.size() == 1 ? types.get(0) : "{" + String.join(",", types) + "}";
+    String program =
+        "fun " + tuple + " same(" + tuple + " r) = r\n"
+            + "fun [" + tuple + "] main([" + tuple + "] rs) = map(same, rs)";
+    List<String> outs = new ArrayList<>();
+    for (String name : names) {
+      outs.add("out_" + name);
+    }
+    L0Pipeline pipeline =
+        L0.pipeline(program)
+            .on(names.toArray(String[]::new))
+            .as(outs.toArray(String[]::new))
+            .carry(carried.toArray(String[]::new));
+    for (StructField field : scan.schema().fields()) {
+      if (l0Type(field.dataType()) != null && field.nullable()) {
+        pipeline = pipeline.nullAs(field.name(), replacement(field.dataType()));
+      }
+    }
+    return scan.transform(pipeline);
+  }
+
+  static String render(Object value) {
+    if (value instanceof Double d) {
+      return "d" + Long.toHexString(Double.doubleToRawLongBits(d));
+    }
+    if (value instanceof Float f) {
+      return "f" + Integer.toHexString(Float.floatToRawIntBits(f));
+    }
+    return String.valueOf(value);
+  }
+
+  static List<String> rows(Dataset<Row> df) {
+    List<String> rows = new ArrayList<>();
+    for (Row row : df.collectAsList()) {
+      StringBuilder s = new StringBuilder();
+      for (int i = 0; i < row.size(); i++) {
+        s.append(render(row.get(i))).append('|');
+      }
+      rows.add(s.toString());
+    }
+    rows.sort(null);
+    return rows;
+  }
+
+  /** What a read gives: rows, or the error's messages. */
+  static String outcome(Function<SparkSession, Dataset<Row>> read, boolean own) {
+    spark.conf().set(L0Settings.PARQUET_OWN_READER, Boolean.toString(own));
+    try {
+      List<String> rows = rows(passThrough(read.apply(spark)));
+      return rows.size() + " rows\n" + String.join("\n", rows);
+    } catch (RuntimeException e) {
+      return "ERROR " + SparkTestSupport.messages(e);
+    } finally {
+      spark.conf().unset(L0Settings.PARQUET_OWN_READER);
+    }
+  }
+
+  /** Compares; returns how many splits L0's reader read. */
+  static long compare(String label, Function<SparkSession, Dataset<Row>> read) {
+    String expected = outcome(read, false);
+    long before = L0ParquetFileFormat.filesReadInThisJvm().byL0Reader();
+    String actual = outcome(read, true);
+    long byL0 = L0ParquetFileFormat.filesReadInThisJvm().byL0Reader() - before;
+    System.out.println(
+        "HUNT " + label + ": L0 splits " + byL0 + ", " + expected.lines().findFirst().orElse(""));
+    if (!expected.equals(actual)) {
+      System.out.println("HUNT MISMATCH " + label);
+      System.out.println(" expected: " + expected.substring(0, Math.min(2000, expected.length())));
+      System.out.println(" actual:   " + actual.substring(0, Math.min(2000, actual.length())));
+    }
+    assertEquals(expected, actual, label);
+    return byL0;
+  }
+
+  static Dataset<Row> values(long rows, int partitions) {
+    return spark
+        .range(0, rows, 1, partitions)
+        .selectExpr(
+            "id as k",
+            "case when id % 7 = 0 then null else id % 3 = 0 end as b",
+            "id % 5 = 1 as bb",
+            "case when id % 11 = 0 then null when id % 13 = 0 then 2147483647"
+                + " when id % 17 = 0 then -2147483648 else cast(id * 37 - 900 as int) end as i",
+            "case when id % 19 = 0 then null when id % 23 = 0 then 9223372036854775807L"
+                + " when id % 29 = 0 then -9223372036854775808L else id * 1000003 end as l",
+            "case when id % 31 = 0 then null when id % 37 = 0 then float('NaN')"
+                + " when id % 41 = 0 then cast(-0.0 as float) when id % 43 = 0 then float('Infinity')"
+                + " when id % 47 = 0 then cast(1.4e-45 as float) when id % 53 = 0"
+                + " then float('-Infinity') else cast(id / 7.0 as float) end as f",
+            "case when id % 59 = 0 then null when id % 61 = 0 then double('NaN')"
+                + " when id % 67 = 0 then -0.0d when id % 71 = 0 then double('-Infinity')"
+                + " when id % 73 = 0 then 4.9e-324d when id % 79 = 0 then double('Infinity')"
+                + " else id * 0.37 - 1500.125 end as d",
+            "case when id < " + rows / 2 + " then id % 5 else id * 7 end as fallback",
+            "cast(case when id < " + rows / 2 + " then id % 3 else id * 1.5 end as double) as dfb",
+            "cast(null as int) as nulls",
+            "cast(id % 4 as int) as nonull");
+  }
+
+  @Test
+  void writerOptionMatrix() {
+    List<String> failures = new ArrayList<>();
+    int n = 0;
+    for (String codec : List.of("none", "snappy", "gzip", "zstd", "lz4", "lz4_raw")) {
+      for (String dictionary : List.of("true", "false")) {
+        for (String version : List.of("v1", "v2")) {
+          for (boolean tiny : List.of(false, true)) {
+            String path = folder.resolve("m" + n++).toString();
+            var writer =
+                values(3000, 2)
+                    .write()
+                    .option("compression", codec)
+                    .option("parquet.enable.dictionary", dictionary)
+                    .option("parquet.writer.version", version);
+            if (tiny) {
+              writer =
+                  writer
+                      .option("parquet.block.size", "4096")
+                      .option("parquet.page.size", "256")
+                      .option("parquet.dictionary.page.size", "512")
+                      .option("parquet.page.row.count.limit", "37")
+                      .option("parquet.page.size.row.check.min", "1")
+                      .option("parquet.block.size.row.check.min", "1");
+            }
+            writer.parquet(path);
+            String label = codec + "/dict=" + dictionary + "/" + version + "/tiny=" + tiny;
+            try {
+              compare(label, s -> s.read().parquet(path));
+            } catch (AssertionError e) {
+              failures.add(label);
+            }
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), failures);
+  }
+}
