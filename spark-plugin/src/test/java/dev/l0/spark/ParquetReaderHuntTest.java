@@ -141,7 +141,7 @@ class ParquetReaderHuntTest {
     try {
       List<String> rows = rows(passThrough(read.apply(spark)));
       return rows.size() + " rows\n" + String.join("\n", rows);
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
       return "ERROR " + SparkTestSupport.messages(e);
     } finally {
       spark.conf().unset(L0Settings.PARQUET_OWN_READER);
@@ -223,6 +223,197 @@ class ParquetReaderHuntTest {
               failures.add(label);
             }
           }
+        }
+      }
+    }
+    assertEquals(List.of(), failures);
+  }
+
+  private static String dir(String name) {
+    return folder.resolve(name).toString();
+  }
+
+  @Test
+  void edgeCases() throws Exception {
+    List<String> failures = new ArrayList<>();
+    java.util.function.BiConsumer<String, Function<SparkSession, Dataset<Row>>> check =
+        (label, read) -> {
+          try {
+            compare(label, read);
+          } catch (AssertionError e) {
+            failures.add(label);
+          }
+        };
+    for (String version : List.of("v1", "v2")) {
+      for (long rows : List.of(1L, 7L, 8L, 9L, 4095L, 4096L, 4097L, 10000L)) {
+        String path = dir("bool" + version + rows);
+        spark
+            .range(0, rows, 1, 1)
+            .selectExpr(
+                "id as k",
+                "id % 3 = 0 as b",
+                "true as t",
+                "case when id % 9 = 4 then null else id % 2 = 0 end as bn",
+                "case when id > 4094 then null else id < 4096 end as edge")
+            .write()
+            .option("parquet.writer.version", version)
+            .parquet(path);
+        check.accept("booleans " + version + " " + rows, s -> s.read().parquet(path));
+      }
+    }
+    String empty = dir("empty");
+    values(0, 1).write().parquet(empty);
+    check.accept("empty", s -> s.read().parquet(empty));
+    values(100, 1).write().mode("append").parquet(empty);
+    check.accept("empty and not", s -> s.read().parquet(empty));
+    String many = dir("many");
+    values(1000, 60).write().parquet(many);
+    check.accept("many small files", s -> s.read().parquet(many));
+    String merged = dir("merged");
+    spark.range(0, 500, 1, 2).selectExpr("id as k", "cast(id as int) as x").write().parquet(merged);
+    spark
+        .range(500, 1000, 1, 2)
+        .selectExpr("id as k", "id * 3 as x", "id % 2 = 0 as extra")
+        .write()
+        .mode("append")
+        .parquet(merged);
+    check.accept(
+        "merged schemas", s -> s.read().option("mergeSchema", "true").parquet(merged));
+    String missing = dir("missingcol");
+    spark.range(0, 500, 1, 2).selectExpr("id as k", "id * 0.5d as x").write().parquet(missing);
+    spark
+        .range(500, 1000, 1, 2)
+        .selectExpr("id as k", "id * 0.5d as x", "cast(id as float) as y")
+        .write()
+        .mode("append")
+        .parquet(missing);
+    check.accept(
+        "a column missing from some files",
+        s -> s.read().option("mergeSchema", "true").parquet(missing));
+    check.accept(
+        "user schema with a column no file has",
+        s -> s.read().schema("k bigint, x double, zz int").parquet(missing));
+    check.accept(
+        "user schema widening",
+        s -> s.read().schema("k bigint, x bigint").parquet(merged));
+    String ordered = dir("ordered");
+    values(2000, 2).write().parquet(ordered);
+    check.accept(
+        "columns in another order", s -> s.read().parquet(ordered).select("d", "l", "k", "b", "i"));
+    check.accept(
+        "user schema in another order",
+        s -> s.read().schema("f float, k bigint, b boolean").parquet(ordered));
+    check.accept(
+        "case-insensitive user schema",
+        s -> s.read().schema("F float, K bigint, B boolean").parquet(ordered));
+    String typed = dir("typed");
+    values(2000, 2)
+        .selectExpr(
+            "*",
+            "cast(k as decimal(10,2)) as dec",
+            "timestamp_seconds(k) as ts",
+            "concat('s', k) as str",
+            "array(k, k) as arr",
+            "cast(k % 30000 as short) as sh",
+            "cast(k % 100 as byte) as by",
+            "date_add(date'2020-01-01', cast(k as int)) as dt")
+        .write()
+        .parquet(typed);
+    check.accept("unsupported types carried", s -> s.read().parquet(typed));
+    check.accept(
+        "unsupported types in the file only",
+        s -> s.read().parquet(typed).select("k", "d", "i", "b"));
+    check.accept(
+        "short and byte read as int",
+        s -> s.read().schema("k bigint, sh int, by int").parquet(typed));
+    spark.conf().set("spark.sql.parquet.outputTimestampType", "INT96");
+    String int96 = dir("int96");
+    values(500, 1).selectExpr("*", "timestamp_seconds(k) as ts").write().parquet(int96);
+    spark.conf().unset("spark.sql.parquet.outputTimestampType");
+    check.accept("int96 beside", s -> s.read().parquet(int96).drop("ts"));
+    String odd = dir("odd name %20 #x y");
+    values(500, 2).write().parquet(odd);
+    check.accept("odd path", s -> s.read().parquet(odd));
+    String parted = dir("parted");
+    values(1000, 2).selectExpr("*", "k % 3 as p").write().partitionBy("p").parquet(parted);
+    check.accept("partitioned", s -> s.read().parquet(parted));
+    check.accept("partition folder read directly", s -> s.read().parquet(parted + "/p=1"));
+    String big = dir("big");
+    values(200_000, 1)
+        .write()
+        .option("parquet.block.size", "300000")
+        .parquet(big);
+    spark.conf().set("spark.sql.files.maxPartitionBytes", "100000");
+    check.accept("one file, many splits", s -> s.read().parquet(big));
+    spark.conf().set("spark.sql.files.maxPartitionBytes", "4096");
+    assertEquals(List.of(), failures);
+  }
+
+  private static java.io.File firstFile(String dir) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(Path.of(dir))) {
+      return files
+          .filter(f -> f.toString().endsWith(".parquet"))
+          .sorted()
+          .findFirst()
+          .orElseThrow()
+          .toFile();
+    }
+  }
+
+  /** Errors must be errors on both sides, L0's naming the file; rows must be equal. */
+  static void compareBroken(String label, Function<SparkSession, Dataset<Row>> read, String file) {
+    String expected = outcome(read, false);
+    String actual = outcome(read, true);
+    System.out.println("HUNT " + label);
+    System.out.println(" spark: " + expected.substring(0, Math.min(1500, expected.length())));
+    System.out.println(" l0:    " + actual.substring(0, Math.min(1500, actual.length())));
+    if (expected.startsWith("ERROR")) {
+      assertTrue(actual.startsWith("ERROR"), label + ": " + actual);
+      assertTrue(actual.contains(file), label + " names " + file + ": " + actual);
+    } else {
+      assertEquals(expected, actual, label);
+    }
+  }
+
+  @Test
+  void brokenFiles() throws Exception {
+    List<String> failures = new ArrayList<>();
+    String[] kinds = {"truncated", "middle", "zero", "text", "tail"};
+    for (String kind : kinds) {
+      for (boolean ignore : List.of(false, true)) {
+        String path = dir("broken-" + kind + ignore);
+        values(3000, 3).write().parquet(path);
+        java.io.File file = firstFile(path);
+        byte[] bytes = java.nio.file.Files.readAllBytes(file.toPath());
+        byte[] broken;
+        switch (kind) {
+          case "truncated":
+            broken = java.util.Arrays.copyOf(bytes, bytes.length / 2);
+            break;
+          case "middle":
+            broken = bytes.clone();
+            java.util.Arrays.fill(broken, bytes.length / 3, bytes.length / 3 + 40, (byte) 0x5f);
+            break;
+          case "zero":
+            broken = new byte[0];
+            break;
+          case "text":
+            broken = "hello, not parquet at all".getBytes();
+            break;
+          default:
+            broken = bytes.clone();
+            broken[broken.length - 6] ^= 0x7f;
+            break;
+        }
+        java.nio.file.Files.write(file.toPath(), broken);
+        spark.conf().set("spark.sql.files.ignoreCorruptFiles", Boolean.toString(ignore));
+        String label = kind + " ignoreCorrupt=" + ignore;
+        try {
+          compareBroken(label, s -> s.read().schema(values(1, 1).schema()).parquet(path), file.getName());
+        } catch (AssertionError e) {
+          failures.add(label + ": " + e.getMessage());
+        } finally {
+          spark.conf().unset("spark.sql.files.ignoreCorruptFiles");
         }
       }
     }
