@@ -32,7 +32,10 @@ class ParquetReaderHuntTest {
         SparkTestSupport.startSession(
             ParquetReaderHuntTest.class,
             Map.of(
-                "spark.sql.files.maxPartitionBytes", "4096", "spark.sql.files.openCostInBytes", "0"));
+                "spark.sql.files.maxPartitionBytes",
+                "4096",
+                "spark.sql.files.openCostInBytes",
+                "0"));
   }
 
   @AfterAll
@@ -93,8 +96,16 @@ class ParquetReaderHuntTest {
     }
     String tuple = types.size() == 1 ? types.get(0) : "{" + String.join(",", types) + "}";
     String program =
-        "fun " + tuple + " same(" + tuple + " r) = r\n"
-            + "fun [" + tuple + "] main([" + tuple + "] rs) = map(same, rs)";
+        "fun "
+            + tuple
+            + " same("
+            + tuple
+            + " r) = r\n"
+            + "fun ["
+            + tuple
+            + "] main(["
+            + tuple
+            + "] rs) = map(same, rs)";
     List<String> outs = new ArrayList<>();
     for (String name : names) {
       outs.add("out_" + name);
@@ -277,8 +288,7 @@ class ParquetReaderHuntTest {
         .write()
         .mode("append")
         .parquet(merged);
-    check.accept(
-        "merged schemas", s -> s.read().option("mergeSchema", "true").parquet(merged));
+    check.accept("merged schemas", s -> s.read().option("mergeSchema", "true").parquet(merged));
     String missing = dir("missingcol");
     spark.range(0, 500, 1, 2).selectExpr("id as k", "id * 0.5d as x").write().parquet(missing);
     spark
@@ -294,8 +304,7 @@ class ParquetReaderHuntTest {
         "user schema with a column no file has",
         s -> s.read().schema("k bigint, x double, zz int").parquet(missing));
     check.accept(
-        "user schema widening",
-        s -> s.read().schema("k bigint, x bigint").parquet(merged));
+        "user schema widening", s -> s.read().schema("k bigint, x bigint").parquet(merged));
     String ordered = dir("ordered");
     values(2000, 2).write().parquet(ordered);
     check.accept(
@@ -334,22 +343,50 @@ class ParquetReaderHuntTest {
     String odd = dir("odd name %20 #x y");
     values(500, 2).write().parquet(odd);
     check.accept("odd path", s -> s.read().parquet(odd));
+    for (String version : List.of("v1", "v2")) {
+      String intact = dir("intact" + version);
+      values(3000, 2)
+          .write()
+          .option("parquet.writer.version", version)
+          .option("compression", "gzip")
+          .option("parquet.page.size", "1024")
+          .parquet(intact);
+      check.accept(
+          "checksums verified on intact pages " + version,
+          s -> s.read().option("parquet.page.verify-checksum.enabled", "true").parquet(intact));
+    }
+    String bss = dir("bss");
+    values(1000, 1)
+        .write()
+        .option("parquet.enable.dictionary", "false")
+        .option("parquet.column.byte.stream.split", "true")
+        .option("parquet.bloom.filter.enabled", "true")
+        .parquet(bss);
+    check.accept("byte stream split and bloom filters", s -> s.read().parquet(bss));
+    for (String batch : List.of("1", "7", "4097")) {
+      spark.conf().set("spark.sql.parquet.columnarReaderBatchSize", batch);
+      check.accept("batch size " + batch, s -> s.read().parquet(ordered));
+      spark.conf().unset("spark.sql.parquet.columnarReaderBatchSize");
+    }
     String parted = dir("parted");
     values(1000, 2).selectExpr("*", "k % 3 as p").write().partitionBy("p").parquet(parted);
     check.accept("partitioned", s -> s.read().parquet(parted));
     check.accept("partition folder read directly", s -> s.read().parquet(parted + "/p=1"));
     String big = dir("big");
-    values(200_000, 1)
-        .write()
-        .option("parquet.block.size", "300000")
-        .parquet(big);
+    values(200_000, 1).write().option("parquet.block.size", "300000").parquet(big);
     spark.conf().set("spark.sql.files.maxPartitionBytes", "100000");
     check.accept("one file, many splits", s -> s.read().parquet(big));
     spark.conf().set("spark.sql.files.maxPartitionBytes", "4096");
     assertEquals(List.of(), failures);
   }
 
+  /** The first data file of {@code dir}, its Hadoop checksum file deleted (so it can be broken). */
   private static java.io.File firstFile(String dir) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> crcs = java.nio.file.Files.list(Path.of(dir))) {
+      for (Path crc : crcs.filter(f -> f.toString().endsWith(".crc")).toList()) {
+        java.nio.file.Files.delete(crc);
+      }
+    }
     try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(Path.of(dir))) {
       return files
           .filter(f -> f.toString().endsWith(".parquet"))
@@ -409,7 +446,8 @@ class ParquetReaderHuntTest {
         spark.conf().set("spark.sql.files.ignoreCorruptFiles", Boolean.toString(ignore));
         String label = kind + " ignoreCorrupt=" + ignore;
         try {
-          compareBroken(label, s -> s.read().schema(values(1, 1).schema()).parquet(path), file.getName());
+          compareBroken(
+              label, s -> s.read().schema(values(1, 1).schema()).parquet(path), file.getName());
         } catch (AssertionError e) {
           failures.add(label + ": " + e.getMessage());
         } finally {
@@ -418,5 +456,38 @@ class ParquetReaderHuntTest {
       }
     }
     assertEquals(List.of(), failures);
+  }
+
+  /**
+   * With {@code parquet.page.verify-checksum.enabled}, Spark's reader checks each page's CRC and
+   * fails on a corrupt page; L0's reader must not read the corrupt value silently.
+   */
+  @Test
+  void aCorruptPageFailsItsChecksumWhenChecksumsAreVerified() throws Exception {
+    String path = dir("checksummed");
+    spark
+        .range(0, 3000, 1, 1)
+        .selectExpr("id as k", "id + 0.5d as d")
+        .write()
+        .option("compression", "none")
+        .option("parquet.enable.dictionary", "false")
+        .parquet(path);
+    java.io.File file = firstFile(path);
+    byte[] bytes = java.nio.file.Files.readAllBytes(file.toPath());
+    byte[] value = new byte[8];
+    java.nio.ByteBuffer.wrap(value).order(java.nio.ByteOrder.LITTLE_ENDIAN).putDouble(1000.5);
+    int at = -1;
+    for (int p = 0; p + 8 <= bytes.length && at < 0; p++) {
+      if (java.util.Arrays.equals(bytes, p, p + 8, value, 0, 8)) {
+        at = p;
+      }
+    }
+    assertTrue(at > 0, "the value's bytes are in the file");
+    bytes[at + 7] ^= 0x01;
+    java.nio.file.Files.write(file.toPath(), bytes);
+    compareBroken(
+        "checksum verified",
+        s -> s.read().option("parquet.page.verify-checksum.enabled", "true").parquet(path),
+        file.getName());
   }
 }

@@ -406,7 +406,7 @@ class ParquetSplitReaderTest {
         org.apache.hadoop.fs.FSDataInputStream input = path.getFileSystem(CONF).open(path)) {
       ColumnChunkDecoder decoder =
           new ColumnChunkDecoder(
-              file.toString(), "x", PrimitiveTypeName.DOUBLE, true, decompressor);
+              file.toString(), "x", PrimitiveTypeName.DOUBLE, true, false, decompressor);
       decoder.startChunk(input, shortened, 0, rows);
       decoder.read(vector, 0, rows);
     }
