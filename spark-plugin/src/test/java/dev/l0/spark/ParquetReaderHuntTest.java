@@ -230,6 +230,14 @@ class ParquetReaderHuntTest {
             String label = codec + "/dict=" + dictionary + "/" + version + "/tiny=" + tiny;
             try {
               compare(label, s -> s.read().parquet(path));
+              long byL0 =
+                  compare(
+                      label + " without ints",
+                      s ->
+                          s.read()
+                              .schema("b boolean, bb boolean, f float, d double, dfb double")
+                              .parquet(path));
+              assertTrue(byL0 > 0, label + ": L0's reader read the files");
             } catch (AssertionError e) {
               failures.add(label);
             }
@@ -489,5 +497,65 @@ class ParquetReaderHuntTest {
         "checksum verified",
         s -> s.read().option("parquet.page.verify-checksum.enabled", "true").parquet(path),
         file.getName());
+  }
+
+  @Test
+  void nullRunsAndOddNames() {
+    List<String> failures = new ArrayList<>();
+    int n = 0;
+    for (String version : List.of("v1", "v2")) {
+      for (String codec : List.of("none", "snappy", "zstd")) {
+        for (String dictionary : List.of("true", "false")) {
+          String path = dir("nullruns" + n++);
+          spark
+              .range(0, 5000, 1, 1)
+              .selectExpr(
+                  "id as k",
+                  "cast(null as boolean) as nb",
+                  "cast(null as int) as ni",
+                  "cast(null as bigint) as nl",
+                  "cast(null as float) as nf",
+                  "cast(null as double) as nd",
+                  "case when id < 2500 then null else id % 2 = 0 end as hb",
+                  "case when id < 2500 then null else cast(id as int) end as hi",
+                  "case when id >= 2500 then null else id * 0.5d end as hd",
+                  "case when id % 1000 < 900 then null else cast(id as float) end as rf",
+                  "id * 2 as `a.b`",
+                  "id % 2 = 1 as `x y`",
+                  "cast(id as int) as `ünï`")
+              .write()
+              .option("parquet.writer.version", version)
+              .option("compression", codec)
+              .option("parquet.enable.dictionary", dictionary)
+              .option("parquet.page.row.count.limit", "100")
+              .parquet(path);
+          String label = "null runs " + version + "/" + codec + "/dict=" + dictionary;
+          try {
+            compare(label, s -> s.read().parquet(path));
+          } catch (AssertionError e) {
+            failures.add(label);
+          }
+        }
+      }
+    }
+    String big = dir("bigpages");
+    spark
+        .range(0, 1_200_000, 1, 1)
+        .selectExpr("id as k", "id * 1.25d as d", "id % 3 = 0 as b", "id * 7 as l")
+        .write()
+        .option("compression", "none")
+        .option("parquet.page.size", "33554432")
+        .option("parquet.dictionary.page.size", "33554432")
+        .option("parquet.block.size", "268435456")
+        .parquet(big);
+    spark.conf().set("spark.sql.files.maxPartitionBytes", "134217728");
+    try {
+      compare("big pages and dictionaries", s -> s.read().parquet(big));
+    } catch (AssertionError e) {
+      failures.add("big pages");
+    } finally {
+      spark.conf().set("spark.sql.files.maxPartitionBytes", "4096");
+    }
+    assertEquals(List.of(), failures);
   }
 }
