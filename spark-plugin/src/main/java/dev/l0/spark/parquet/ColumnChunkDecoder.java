@@ -26,7 +26,8 @@ import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
  * reused buffer, and writes PLAIN, dictionary and RLE-boolean values, with nulls where the
  * definition level is 0; where asked, it checks each page's CRC first. The window, not the whole
  * chunk, bounds the memory a column takes (a chunk of a 128 MB row group would be tens of MB, fresh
- * memory for every split).
+ * memory for every split); a page header that claims more bytes than the file holds is an error
+ * before any memory is taken for the page.
  */
 final class ColumnChunkDecoder {
   /** The bytes of a column chunk read at once (fewer where the chunk has fewer left). */
@@ -48,6 +49,7 @@ final class ColumnChunkDecoder {
   }
 
   private final String file;
+  private final long fileLength;
   private final String column;
   private final PrimitiveTypeName type;
   private final int plainWidth;
@@ -94,12 +96,14 @@ final class ColumnChunkDecoder {
 
   ColumnChunkDecoder(
       String file,
+      long fileLength,
       String column,
       PrimitiveTypeName type,
       boolean optional,
       boolean verifyChecksums,
       PageDecompressor decompressor) {
     this.file = file;
+    this.fileLength = fileLength;
     this.column = column;
     this.type = type;
     this.plainWidth = plainWidth(type);
@@ -351,10 +355,19 @@ final class ColumnChunkDecoder {
                 + uncompressedSize
                 + ")");
       }
+      long pageEnd = chunkFileOffset + windowOffset + chunkPosition + compressedSize;
+      if (pageEnd > fileLength) {
+        throw malformed(
+            "the page at byte "
+                + headerOffset
+                + " claims "
+                + compressedSize
+                + " bytes, past the file's end at byte "
+                + fileLength);
+      }
       if (compressedSize > bytesLeftInChunk()) {
         // Early parquet-mr writers under-reported a chunk's size by a few bytes of its last page;
-        // parquet-java reads on past the chunk's end for them, and so does this reader (a page
-        // past the file's end is the file system's EOFException).
+        // parquet-java reads on past the chunk's end for them, and so does this reader.
         chunkSize = windowOffset + chunkPosition + compressedSize;
       }
       load(compressedSize);

@@ -104,8 +104,8 @@ public final class ParquetSplitReader implements Closeable {
     List<BlockMetaData> rowGroups;
     ParquetReadOptions options =
         HadoopReadOptions.builder(conf, file).withRange(start, start + length).build();
-    try (ParquetFileReader reader =
-        ParquetFileReader.open(HadoopInputFile.fromPath(file, conf), options)) {
+    HadoopInputFile inputFile = HadoopInputFile.fromPath(file, conf);
+    try (ParquetFileReader reader = ParquetFileReader.open(inputFile, options)) {
       footer = reader.getFooter();
       rowGroups = new ArrayList<>(reader.getRowGroups());
     }
@@ -140,6 +140,7 @@ public final class ParquetSplitReader implements Closeable {
       columns[c] =
           new ColumnChunkDecoder(
               path,
+              inputFile.getLength(),
               column.getName(),
               column.getPrimitiveTypeName(),
               column.getRepetition() == Type.Repetition.OPTIONAL,
