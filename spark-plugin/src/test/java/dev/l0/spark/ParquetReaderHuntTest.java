@@ -20,7 +20,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Hunt: L0's Parquet reader against Spark's on files Spark writes with many writer options. */
+/**
+ * L0's own Parquet reader against Spark's, on the same files, through a pipeline that passes every
+ * boolean and number column through its kernel (nulls replaced) and carries every column (nulls
+ * kept): files Spark writes with every codec, with and without dictionaries, pages v1 and v2, tiny
+ * pages and row groups (dictionary fallback mid-chunk, nulls at page boundaries), special values,
+ * booleans around bit-packing boundaries, empty and many small files, schemas that differ between
+ * files, other column types beside, odd names, files split across many tasks, and broken files with
+ * and without {@code spark.sql.files.ignoreCorruptFiles}. Rows (floats as raw bits) or the failure
+ * must be the same with either reader.
+ */
 class ParquetReaderHuntTest {
   private static SparkSession spark;
 
@@ -123,6 +132,7 @@ class ParquetReaderHuntTest {
     return scan.transform(pipeline);
   }
 
+  /** A value as text, a float or double as its raw bits (NaN payloads and -0.0 kept apart). */
   static String render(Object value) {
     if (value instanceof Double d) {
       return "d" + Long.toHexString(Double.doubleToRawLongBits(d));
@@ -133,6 +143,7 @@ class ParquetReaderHuntTest {
     return String.valueOf(value);
   }
 
+  /** The rows of {@code df}, rendered and sorted. */
   static List<String> rows(Dataset<Row> df) {
     List<String> rows = new ArrayList<>();
     for (Row row : df.collectAsList()) {
@@ -146,7 +157,7 @@ class ParquetReaderHuntTest {
     return rows;
   }
 
-  /** What a read gives: rows, or the error's messages. */
+  /** What a read gives with the one reader or the other: its rows, sorted, or its error. */
   static String outcome(Function<SparkSession, Dataset<Row>> read, boolean own) {
     spark.conf().set(L0Settings.PARQUET_OWN_READER, Boolean.toString(own));
     try {
@@ -159,7 +170,10 @@ class ParquetReaderHuntTest {
     }
   }
 
-  /** Compares; returns how many splits L0's reader read. */
+  /**
+   * Asserts that the read gives the same with both readers; returns how many splits L0's reader
+   * read (files it declines go to Spark's reader).
+   */
   static long compare(String label, Function<SparkSession, Dataset<Row>> read) {
     String expected = outcome(read, false);
     long before = L0ParquetFileFormat.filesReadInThisJvm().byL0Reader();
@@ -176,6 +190,11 @@ class ParquetReaderHuntTest {
     return byL0;
   }
 
+  /**
+   * {@code rows} rows of every readable type with nulls, extremes, NaN, infinities, -0.0 and
+   * subnormals, a column whose values turn from few to many halfway (dictionary fallback), an
+   * all-null column and a nullable column without nulls.
+   */
   static Dataset<Row> values(long rows, int partitions) {
     return spark
         .range(0, rows, 1, partitions)
@@ -201,6 +220,7 @@ class ParquetReaderHuntTest {
             "cast(id % 4 as int) as nonull");
   }
 
+  /** Every codec, dictionary on and off, pages v1 and v2, default and tiny pages and row groups. */
   @Test
   void writerOptionMatrix() {
     List<String> failures = new ArrayList<>();
@@ -209,7 +229,7 @@ class ParquetReaderHuntTest {
       for (String dictionary : List.of("true", "false")) {
         for (String version : List.of("v1", "v2")) {
           for (boolean tiny : List.of(false, true)) {
-            String path = folder.resolve("m" + n++).toString();
+            String path = dir("m" + n++);
             var writer =
                 values(3000, 2)
                     .write()
@@ -248,10 +268,12 @@ class ParquetReaderHuntTest {
     assertEquals(List.of(), failures);
   }
 
+  /** A new folder of the test's temporary folder. */
   private static String dir(String name) {
     return folder.resolve(name).toString();
   }
 
+  /** Booleans, empty and many files, schemas, column order, other types, paths, splits. */
   @Test
   void edgeCases() throws Exception {
     List<String> failures = new ArrayList<>();
@@ -420,6 +442,7 @@ class ParquetReaderHuntTest {
     }
   }
 
+  /** Truncated, overwritten, empty and non-Parquet files fail or are skipped as with Spark's. */
   @Test
   void brokenFiles() throws Exception {
     List<String> failures = new ArrayList<>();
@@ -499,6 +522,7 @@ class ParquetReaderHuntTest {
         file.getName());
   }
 
+  /** All-null columns, long null runs, names with dots, spaces and accents, pages over 4 MiB. */
   @Test
   void nullRunsAndOddNames() {
     List<String> failures = new ArrayList<>();
