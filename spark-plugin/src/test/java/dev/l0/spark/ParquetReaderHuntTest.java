@@ -582,4 +582,48 @@ class ParquetReaderHuntTest {
     }
     assertEquals(List.of(), failures);
   }
+
+  /**
+   * The writer version by its enum name, names that differ in case, a batch spanning many row
+   * groups, one file of one row group split across many tasks.
+   */
+  @Test
+  void namesBatchesAndSplits() {
+    List<String> failures = new ArrayList<>();
+    java.util.function.BiConsumer<String, Function<SparkSession, Dataset<Row>>> check =
+        (label, read) -> {
+          try {
+            compare(label, read);
+          } catch (AssertionError e) {
+            failures.add(label);
+          }
+        };
+    String v2 = dir("parquet20");
+    values(3000, 2).write().option("parquet.writer.version", "PARQUET_2_0").parquet(v2);
+    check.accept("PARQUET_2_0", s -> s.read().schema("b boolean, f float, d double").parquet(v2));
+    String cased = dir("cased");
+    spark.conf().set("spark.sql.caseSensitive", "true");
+    spark.range(0, 500, 1, 1).selectExpr("id as k", "id * 2 as K").write().parquet(cased);
+    check.accept("two columns differing in case, case-sensitive", s -> s.read().parquet(cased));
+    check.accept(
+        "a user schema in another case, case-sensitive",
+        s -> s.read().schema("K bigint").parquet(v2));
+    spark.conf().unset("spark.sql.caseSensitive");
+    check.accept(
+        "two columns differing in case, case-insensitive",
+        s -> s.read().schema("k bigint").parquet(cased));
+    String spanning = dir("spanning");
+    values(200_000, 1)
+        .write()
+        .option("parquet.block.size", "65536")
+        .option("parquet.block.size.row.check.min", "1")
+        .parquet(spanning);
+    spark.conf().set("spark.sql.parquet.columnarReaderBatchSize", "65536");
+    check.accept("a batch spanning row groups", s -> s.read().parquet(spanning));
+    spark.conf().unset("spark.sql.parquet.columnarReaderBatchSize");
+    String single = dir("single");
+    values(100_000, 1).coalesce(1).write().parquet(single);
+    check.accept("one row group, many splits", s -> s.read().parquet(single));
+    assertEquals(List.of(), failures);
+  }
 }
