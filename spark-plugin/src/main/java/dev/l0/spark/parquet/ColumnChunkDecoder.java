@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.zip.CRC32;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.parquet.format.DataPageHeader;
 import org.apache.parquet.format.DataPageHeaderV2;
@@ -23,8 +24,10 @@ import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
  * a reused window of at least {@value #WINDOW_BYTES} bytes (a page that does not fit grows it), one
  * positioned read per window, parses page headers in place, decompresses each page once into a
  * reused buffer, and writes PLAIN, dictionary and RLE-boolean values, with nulls where the
- * definition level is 0. The window, not the whole chunk, bounds the memory a column takes (a chunk
- * of a 128 MB row group would be tens of MB, fresh memory for every split).
+ * definition level is 0; where asked, it checks each page's CRC first. The window, not the whole
+ * chunk, bounds the memory a column takes (a chunk of a 128 MB row group would be tens of MB, fresh
+ * memory for every split); a page header that claims more bytes than the file holds is an error
+ * before any memory is taken for the page.
  */
 final class ColumnChunkDecoder {
   /** The bytes of a column chunk read at once (fewer where the chunk has fewer left). */
@@ -46,10 +49,12 @@ final class ColumnChunkDecoder {
   }
 
   private final String file;
+  private final long fileLength;
   private final String column;
   private final PrimitiveTypeName type;
   private final int plainWidth;
   private final boolean optional;
+  private final boolean verifyChecksums;
   private final PageDecompressor decompressor;
   private final ChunkInputStream headerInput = new ChunkInputStream();
   private final RleBitPackedHybridDecoder levels = new RleBitPackedHybridDecoder();
@@ -91,15 +96,19 @@ final class ColumnChunkDecoder {
 
   ColumnChunkDecoder(
       String file,
+      long fileLength,
       String column,
       PrimitiveTypeName type,
       boolean optional,
+      boolean verifyChecksums,
       PageDecompressor decompressor) {
     this.file = file;
+    this.fileLength = fileLength;
     this.column = column;
     this.type = type;
     this.plainWidth = plainWidth(type);
     this.optional = optional;
+    this.verifyChecksums = verifyChecksums;
     this.decompressor = decompressor;
   }
 
@@ -346,15 +355,27 @@ final class ColumnChunkDecoder {
                 + uncompressedSize
                 + ")");
       }
+      long pageEnd = chunkFileOffset + windowOffset + chunkPosition + compressedSize;
+      if (pageEnd > fileLength) {
+        throw malformed(
+            "the page at byte "
+                + headerOffset
+                + " claims "
+                + compressedSize
+                + " bytes, past the file's end at byte "
+                + fileLength);
+      }
       if (compressedSize > bytesLeftInChunk()) {
         // Early parquet-mr writers under-reported a chunk's size by a few bytes of its last page;
-        // parquet-java reads on past the chunk's end for them, and so does this reader (a page
-        // past the file's end is the file system's EOFException).
+        // parquet-java reads on past the chunk's end for them, and so does this reader.
         chunkSize = windowOffset + chunkPosition + compressedSize;
       }
       load(compressedSize);
       int body = chunkPosition;
       chunkPosition = body + compressedSize;
+      if (verifyChecksums && header.isSetCrc()) {
+        checkCrc(header.getCrc(), body, compressedSize, headerOffset);
+      }
       PageType pageType = header.getType();
       if (pageType == PageType.DICTIONARY_PAGE) {
         readDictionaryPage(header, body, compressedSize, uncompressedSize);
@@ -367,6 +388,26 @@ final class ColumnChunkDecoder {
       } else if (pageType != PageType.INDEX_PAGE) {
         throw malformed("the page at byte " + headerOffset + " has an unknown type " + pageType);
       }
+    }
+  }
+
+  /**
+   * Checks the CRC-32 that a page header stores against the page's stored (compressed) bytes,
+   * {@code chunk[body, body + size)}: a page whose bytes changed since it was written is an error,
+   * not values.
+   */
+  private void checkCrc(int expected, int body, int size, long headerOffset) throws IOException {
+    CRC32 crc = new CRC32();
+    crc.update(chunk, body, size);
+    if ((int) crc.getValue() != expected) {
+      throw malformed(
+          "the page at byte "
+              + headerOffset
+              + " fails its CRC checksum (stored "
+              + Integer.toHexString(expected)
+              + ", computed "
+              + Long.toHexString(crc.getValue())
+              + ")");
     }
   }
 

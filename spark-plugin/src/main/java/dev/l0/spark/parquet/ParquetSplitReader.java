@@ -13,6 +13,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -83,6 +84,9 @@ public final class ParquetSplitReader implements Closeable {
    * INT(64, signed), FLOAT, DOUBLE); an encrypted column chunk; an encoding in a chunk's encodings
    * other than PLAIN, PLAIN_DICTIONARY, RLE_DICTIONARY, RLE, BIT_PACKED; a max definition level
    * above 1 or any repetition level; a native byte order that is not little-endian.
+   *
+   * <p>Where {@code conf} sets {@code parquet.page.verify-checksum.enabled}, every page that
+   * carries a CRC is checked against it before it is decoded, as Spark's reader checks it.
    */
   public static Optional<ParquetSplitReader> open(
       Configuration conf,
@@ -98,10 +102,10 @@ public final class ParquetSplitReader implements Closeable {
     Path file = new Path(path);
     ParquetMetadata footer;
     List<BlockMetaData> rowGroups;
-    try (ParquetFileReader reader =
-        ParquetFileReader.open(
-            HadoopInputFile.fromPath(file, conf),
-            HadoopReadOptions.builder(conf, file).withRange(start, start + length).build())) {
+    ParquetReadOptions options =
+        HadoopReadOptions.builder(conf, file).withRange(start, start + length).build();
+    HadoopInputFile inputFile = HadoopInputFile.fromPath(file, conf);
+    try (ParquetFileReader reader = ParquetFileReader.open(inputFile, options)) {
       footer = reader.getFooter();
       rowGroups = new ArrayList<>(reader.getRowGroups());
     }
@@ -136,9 +140,11 @@ public final class ParquetSplitReader implements Closeable {
       columns[c] =
           new ColumnChunkDecoder(
               path,
+              inputFile.getLength(),
               column.getName(),
               column.getPrimitiveTypeName(),
               column.getRepetition() == Type.Repetition.OPTIONAL,
+              options.usePageChecksumVerification(),
               decompressor);
     }
     FSDataInputStream input = file.getFileSystem(conf).open(file);

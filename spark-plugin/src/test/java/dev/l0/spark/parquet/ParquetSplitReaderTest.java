@@ -406,7 +406,13 @@ class ParquetSplitReaderTest {
         org.apache.hadoop.fs.FSDataInputStream input = path.getFileSystem(CONF).open(path)) {
       ColumnChunkDecoder decoder =
           new ColumnChunkDecoder(
-              file.toString(), "x", PrimitiveTypeName.DOUBLE, true, decompressor);
+              file.toString(),
+              file.length(),
+              "x",
+              PrimitiveTypeName.DOUBLE,
+              true,
+              false,
+              decompressor);
       decoder.startChunk(input, shortened, 0, rows);
       decoder.read(vector, 0, rows);
     }
@@ -455,6 +461,18 @@ class ParquetSplitReaderTest {
     try (ParquetSplitReader reader = open(file, schemaOf(x), true).orElseThrow()) {
       assertEquals(ROWS, readAll(reader, x, 1000, 0));
     }
+  }
+
+  /**
+   * A corrupt header whose page claims far more bytes than the file holds is an error naming the
+   * page, before any memory is taken for the page (it was a 2 GB array: an OutOfMemoryError that
+   * kills the executor, which no {@code ignoreCorruptFiles} skips).
+   */
+  @Test
+  void aPageClaimingMoreBytesThanTheFileHoldsIsAnError() throws IOException {
+    File file = writeDoubles(CompressionCodecName.UNCOMPRESSED, Dictionary.OFF);
+    rewriteFirstPageHeader(file, 1, header -> header.setCompressed_page_size(0x7ff00000));
+    assertCorruptionReported(file, 1, "past the file's end");
   }
 
   @Test
@@ -873,7 +891,10 @@ class ParquetSplitReaderTest {
     return false;
   }
 
-  /** Changes the header of the first page of {@code rowGroup}'s first chunk, keeping its length. */
+  /**
+   * Changes the header of the first page of {@code rowGroup}'s first chunk; a header that grows
+   * overwrites the first bytes of the page's body.
+   */
   private static void rewriteFirstPageHeader(File file, int rowGroup, Consumer<PageHeader> change)
       throws IOException {
     int chunkStart = (int) chunk(file, rowGroup).getStartingPos();
@@ -885,8 +906,8 @@ class ParquetSplitReaderTest {
     change.accept(header);
     ByteArrayOutputStream rewritten = new ByteArrayOutputStream();
     Util.writePageHeader(header, rewritten);
-    assertEquals(headerLength, rewritten.size(), "the rewritten header's length");
-    System.arraycopy(rewritten.toByteArray(), 0, bytes, chunkStart, headerLength);
+    assertTrue(rewritten.size() >= headerLength, "the rewritten header is not shorter");
+    System.arraycopy(rewritten.toByteArray(), 0, bytes, chunkStart, rewritten.size());
     overwrite(file, bytes);
   }
 
