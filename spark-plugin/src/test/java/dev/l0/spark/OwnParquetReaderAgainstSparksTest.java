@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and without {@code spark.sql.files.ignoreCorruptFiles}. Rows (floats as raw bits) or the failure
  * must be the same with either reader.
  */
-class ParquetReaderHuntTest {
+class OwnParquetReaderAgainstSparksTest {
   private static SparkSession spark;
 
   @TempDir static Path folder;
@@ -39,7 +39,7 @@ class ParquetReaderHuntTest {
   static void start() {
     spark =
         SparkTestSupport.startSession(
-            ParquetReaderHuntTest.class,
+            OwnParquetReaderAgainstSparksTest.class,
             Map.of(
                 "spark.sql.files.maxPartitionBytes",
                 "4096",
@@ -179,13 +179,6 @@ class ParquetReaderHuntTest {
     long before = L0ParquetFileFormat.filesReadInThisJvm().byL0Reader();
     String actual = outcome(read, true);
     long byL0 = L0ParquetFileFormat.filesReadInThisJvm().byL0Reader() - before;
-    System.out.println(
-        "HUNT " + label + ": L0 splits " + byL0 + ", " + expected.lines().findFirst().orElse(""));
-    if (!expected.equals(actual)) {
-      System.out.println("HUNT MISMATCH " + label);
-      System.out.println(" expected: " + expected.substring(0, Math.min(2000, expected.length())));
-      System.out.println(" actual:   " + actual.substring(0, Math.min(2000, actual.length())));
-    }
     assertEquals(expected, actual, label);
     return byL0;
   }
@@ -431,9 +424,6 @@ class ParquetReaderHuntTest {
   static void compareBroken(String label, Function<SparkSession, Dataset<Row>> read, String file) {
     String expected = outcome(read, false);
     String actual = outcome(read, true);
-    System.out.println("HUNT " + label);
-    System.out.println(" spark: " + expected.substring(0, Math.min(1500, expected.length())));
-    System.out.println(" l0:    " + actual.substring(0, Math.min(1500, actual.length())));
     if (expected.startsWith("ERROR")) {
       assertTrue(actual.startsWith("ERROR"), label + ": " + actual);
       assertTrue(actual.contains(file), label + " names " + file + ": " + actual);
