@@ -40,6 +40,9 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class BoundValues implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  /** The most elements of one Java array (a few less than {@link Integer#MAX_VALUE}). */
+  private static final int MAX_ELEMENTS = Integer.MAX_VALUE - 8;
   private static final BoundValues NONE =
       new BoundValues(List.of(), List.of(), digestOf(List.of()), null);
 
@@ -236,13 +239,32 @@ public final class BoundValues implements Serializable {
       shape[d] = first == null ? 0 : Array.getLength(first);
       first = d + 1 < rank && shape[d] > 0 ? Array.get(first, 0) : null;
     }
-    int count = 1;
-    for (int size : shape) {
-      count = Math.multiplyExact(count, size);
-    }
-    Object data = FlatArray.allocate(element, count);
+    Object data = FlatArray.allocate(element, elementCount(param.name(), shape, callSite));
     copy(value, 0, shape, data, new int[] {0}, param.name(), callSite);
     return new BoundValue(param.name(), position, element, shape, data);
+  }
+
+  /**
+   * The number of elements of a value of {@code shape}; an error naming {@code parameter} where it
+   * is more than one Java array holds (nested arrays that share their rows can have such a shape).
+   */
+  private static int elementCount(String parameter, int[] shape, String callSite) {
+    long count = 1;
+    for (int size : shape) {
+      count *= size;
+      if (count > MAX_ELEMENTS) {
+        throw new PipelinePlanningException(
+            callSite,
+            "with(\""
+                + parameter
+                + "\", ...): the value has shape "
+                + Arrays.toString(shape)
+                + ", more than "
+                + MAX_ELEMENTS
+                + " elements, the most one Java array holds");
+      }
+    }
+    return (int) count;
   }
 
   /**
