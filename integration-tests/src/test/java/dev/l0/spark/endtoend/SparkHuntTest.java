@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.ir.ScalarType;
+import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.spark.L0;
 import dev.l0.spark.L0Pipeline;
 import dev.l0.spark.pipeline.PipelinePlanningException;
@@ -47,12 +49,14 @@ class SparkHuntTest {
     String message =
         assertThrows(PipelinePlanningException.class, () -> input.transform(pipeline)).getMessage();
     assertTrue(message.startsWith("L0 pipeline at " + CALL_SITE), message);
+    System.out.println("PLANNING: " + message);
     return message;
   }
 
   private static String runError(Dataset<Row> input, L0Pipeline pipeline) {
     Throwable failure =
         assertThrows(Throwable.class, () -> input.transform(pipeline).collectAsList());
+    System.out.println("RUN: " + failure);
     return failure.toString() + " / " + failure.getMessage();
   }
 
@@ -250,5 +254,93 @@ class SparkHuntTest {
             .transform(L0.pipeline("fun [f64] main([f64] xs) = scan(op +, 0.0, xs)").on("x").nullAs("x", -10))
             .collectAsList()
             .toString());
+  }
+  @Test
+  void moreHunt() throws Exception {
+    String looped =
+        """
+        fun [f64] main([f64] grid, i32 n, [i32] cells) =
+          loop (g = grid) = for i < n do map(fn f64 (f64 v) => v * 2.0, g) in
+          map(fn f64 (i32 c) => g[c], cells)
+        """;
+    assertEquals(
+        "[[8.0], [16.0], [24.0], [32.0]]",
+        cells(2).limit(4).transform(L0.pipeline(looped).with("grid", new double[] {1, 2, 3, 4}).with("n", 3).on("cell")).collectAsList().toString());
+    for (int partitions : new int[] {1, 2, 7}) {
+      Dataset<Row> zeros = spark.range(0, 10, 1, partitions).selectExpr("-0.0D AS z", "id");
+      String sum = "fun f64 main([f64] xs) = reduce(op +, 0.0, xs)";
+      assertEquals(
+          Double.doubleToRawLongBits(0.0),
+          Double.doubleToRawLongBits(zeros.transform(L0.pipeline(sum).on("z")).collectAsList().get(0).getDouble(0)),
+          "plain " + partitions);
+      assertEquals(
+          Double.doubleToRawLongBits(0.0),
+          Double.doubleToRawLongBits(zeros.transform(L0.pipeline(sum).on("z").exactFloatSums()).collectAsList().get(0).getDouble(0)),
+          "exact " + partitions);
+      String negSum = "fun f64 main([f64] xs) = reduce(op +, -0.0, xs)";
+      assertEquals(
+          Double.doubleToRawLongBits(-0.0),
+          Double.doubleToRawLongBits(zeros.transform(L0.pipeline(negSum).on("z")).collectAsList().get(0).getDouble(0)),
+          "neg " + partitions);
+      Dataset<Row> longs = spark.range(0, 30, 1, partitions).selectExpr("id", "id * 1000000007L * (id % 3 - 1) AS l");
+      List<Row> window =
+          longs.selectExpr("sum(l) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS s").collectAsList();
+      List<Row> scanned = longs.transform(L0.pipeline("fun [i64] main([i64] ls) = scan(op +, 0i64, ls)").on("l").as("s")).collectAsList();
+      assertEquals(window, scanned, "scan vs window " + partitions);
+      String tupleScan =
+          "fun [{i64, f64}] main([i64] ls) = scan(fn {i64, f64} (i64 a, f64 b, i64 c, f64 d) => {a + c, b + d}, {0i64, 0.0}, map(fn {i64, f64} (i64 l) => {l, f64(l) * 0.5}, ls))";
+      List<Row> tuples = longs.transform(L0.pipeline(tupleScan).on("id")).collectAsList();
+      assertEquals(435L, tuples.get(29).getLong(0), "tuple scan " + partitions);
+      assertEquals(217.5, tuples.get(29).getDouble(1), "tuple scan " + partitions);
+    }
+    Dataset<Row> odd = spark.range(0, 3).selectExpr("CAST(id AS BYTE) AS b", "CAST(id AS SHORT) AS s", "CAST(id AS TIMESTAMP) AS t", "map(id, id) AS m");
+    for (String column : List.of("b", "s", "t", "m")) {
+      String message = planningError(odd, L0.pipeline("fun [i32] main([i32] xs) = map(fn i32 (i32 x) => x + 1, xs)").on(column));
+      assertTrue(message.contains("'" + column + "'"), message);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<List<Row>>> futures = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        long offset = t;
+        futures.add(
+            pool.submit(
+                () -> {
+                  List<Row> all = new ArrayList<>();
+                  for (int i = 0; i < 4; i++) {
+                    all.addAll(
+                        spark.range(0, 40, 1, 3).selectExpr("id + " + offset + " AS l")
+                            .transform(L0.pipeline("fun [i64] main([i64] ls) = scan(op +, 0i64, ls)").on("l"))
+                            .collectAsList());
+                  }
+                  return all;
+                }));
+      }
+      for (int t = 0; t < 2; t++) {
+        List<Row> got = futures.get(t).get();
+        for (int i = 0; i < 4; i++) {
+          assertEquals(40 * 39 / 2 + 40L * t, got.get(i * 40 + 39).getLong(0), "thread " + t);
+        }
+      }
+    } finally {
+      pool.shutdown();
+    }
+  }
+  @Test
+  void boundValuesChangedAfterPlanningDoNotReachTheJob() {
+    String lookup = "fun [f64] main([f64] grid, [i32] cells) = map(fn f64 (i32 c) => grid[c], cells)";
+    double[] data = {1, 2, 3, 4};
+    FlatArray flat = new FlatArray(ScalarType.F64, data, new int[] {4});
+    double[] plain = {1, 2, 3, 4};
+    Dataset<Row> fromFlat = cells(2).limit(4).transform(L0.pipeline(lookup).with("grid", flat).on("cell"));
+    Dataset<Row> fromArray = cells(2).limit(4).transform(L0.pipeline(lookup).with("grid", plain).on("cell"));
+    data[0] = 100;
+    plain[0] = 100;
+    assertEquals("[[1.0], [2.0], [3.0], [4.0]]", fromArray.collectAsList().toString());
+    assertEquals("[[1.0], [2.0], [3.0], [4.0]]", fromFlat.collectAsList().toString());
+    String sizes = "fun [i32] main([[[f64]]] grid, [i32] cells) = map(fn i32 (i32 c) => size(1, grid) + size(2, grid) + c, cells)";
+    assertEquals(
+        "[[4], [5], [6], [7]]",
+        cells(2).limit(4).transform(L0.pipeline(sizes).with("grid", new double[3][4][0]).on("cell")).collectAsList().toString());
   }
 }

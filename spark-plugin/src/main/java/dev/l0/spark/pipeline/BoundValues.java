@@ -228,7 +228,12 @@ public final class BoundValues implements Serializable {
       if (flat.elementType() != element || flat.shape().length != rank) {
         throw new PipelinePlanningException(callSite, problem);
       }
-      return new BoundValue(param.name(), position, element, flat.shape(), flat.data());
+      // Copied, as nested arrays are below: later changes to the caller's data must not reach the
+      // job (in local mode the broadcast's value is this very object).
+      int length = Array.getLength(flat.data());
+      Object data = FlatArray.allocate(element, length);
+      System.arraycopy(flat.data(), 0, data, 0, length);
+      return new BoundValue(param.name(), position, element, flat.shape(), data);
     }
     if (value == null || value.getClass() != nestedArrayClass(element, rank)) {
       throw new PipelinePlanningException(callSite, problem);
@@ -245,10 +250,13 @@ public final class BoundValues implements Serializable {
   }
 
   /**
-   * The number of elements of a value of {@code shape}; an error naming {@code parameter} where it
-   * is more than one Java array holds (nested arrays that share their rows can have such a shape).
+   * The number of elements of a value of {@code shape} (none where a dimension is empty); an error
+   * naming {@code parameter} where it is more than one Java array holds (nested arrays that share their rows can have such a shape).
    */
   private static int elementCount(String parameter, int[] shape, String callSite) {
+    if (Arrays.stream(shape).anyMatch(size -> size == 0)) {
+      return 0;
+    }
     long count = 1;
     for (int size : shape) {
       count *= size;
