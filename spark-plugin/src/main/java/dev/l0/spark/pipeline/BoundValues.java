@@ -43,6 +43,7 @@ public final class BoundValues implements Serializable {
 
   /** The most elements of one Java array (a few less than {@link Integer#MAX_VALUE}). */
   private static final int MAX_ELEMENTS = Integer.MAX_VALUE - 8;
+
   private static final BoundValues NONE =
       new BoundValues(List.of(), List.of(), digestOf(List.of()), null);
 
@@ -251,7 +252,8 @@ public final class BoundValues implements Serializable {
 
   /**
    * The number of elements of a value of {@code shape} (none where a dimension is empty); an error
-   * naming {@code parameter} where it is more than one Java array holds (nested arrays that share their rows can have such a shape).
+   * naming {@code parameter} where it is more than one Java array holds (nested arrays that share
+   * their rows can have such a shape).
    */
   private static int elementCount(String parameter, int[] shape, String callSite) {
     if (Arrays.stream(shape).anyMatch(size -> size == 0)) {
