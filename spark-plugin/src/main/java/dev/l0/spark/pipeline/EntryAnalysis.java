@@ -231,9 +231,10 @@ final class EntryAnalysis {
 
   /**
    * For an in-place update ({@code let d = s with [i] <- v in body}) or a {@code loop ... in body},
-   * the same construct with its {@code body} replaced by the name(s) it binds, whose free variables
-   * are those the binding reads; {@code e} itself for other expressions. Bound values (and
-   * constants) may be updated and looped over at the top level; columns may not.
+   * the same construct with its {@code body} replaced by one that adds no free variable (the
+   * updated name; the loop's initial value), so that its free variables are those the binding
+   * reads; {@code e} itself for other expressions. Bound values (and constants) may be updated and
+   * looped over at the top level; columns may not.
    */
   private static Expr bindingPart(Expr e) {
     if (e instanceof Expr.LetWith update) {
