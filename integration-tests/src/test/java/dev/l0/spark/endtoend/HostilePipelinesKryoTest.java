@@ -185,7 +185,11 @@ class HostilePipelinesKryoTest {
                     + " scalars and arrays of scalars"));
     assertTrue(
         planningError(cells(2), L0.pipeline(table).on("cell"))
-            .contains("takes 2 input(s), one per leaf of its parameters (grid: [[f64]]"));
+            .endsWith(
+                "takes 2 input(s), one per leaf of its parameters (grid: [[f64]]; cells: [i32]);"
+                    + " with the columns fed to the parameters' leaves in order, 'cells' is not"
+                    + " fully fed: name more columns in on(...), or bind a parameter to a"
+                    + " driver-side value with with(\"name\", value)"));
   }
 
   @Test
