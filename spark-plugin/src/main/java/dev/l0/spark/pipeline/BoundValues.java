@@ -40,6 +40,10 @@ import org.apache.spark.sql.SparkSession;
  */
 public final class BoundValues implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  /** The most elements of one Java array (a few less than {@link Integer#MAX_VALUE}). */
+  private static final int MAX_ELEMENTS = Integer.MAX_VALUE - 8;
+
   private static final BoundValues NONE =
       new BoundValues(List.of(), List.of(), digestOf(List.of()), null);
 
@@ -225,7 +229,12 @@ public final class BoundValues implements Serializable {
       if (flat.elementType() != element || flat.shape().length != rank) {
         throw new PipelinePlanningException(callSite, problem);
       }
-      return new BoundValue(param.name(), position, element, flat.shape(), flat.data());
+      // Copied, as nested arrays are below: later changes to the caller's data must not reach the
+      // job (in local mode the broadcast's value is this very object).
+      int length = Array.getLength(flat.data());
+      Object data = FlatArray.allocate(element, length);
+      System.arraycopy(flat.data(), 0, data, 0, length);
+      return new BoundValue(param.name(), position, element, flat.shape(), data);
     }
     if (value == null || value.getClass() != nestedArrayClass(element, rank)) {
       throw new PipelinePlanningException(callSite, problem);
@@ -236,13 +245,36 @@ public final class BoundValues implements Serializable {
       shape[d] = first == null ? 0 : Array.getLength(first);
       first = d + 1 < rank && shape[d] > 0 ? Array.get(first, 0) : null;
     }
-    int count = 1;
-    for (int size : shape) {
-      count = Math.multiplyExact(count, size);
-    }
-    Object data = FlatArray.allocate(element, count);
+    Object data = FlatArray.allocate(element, elementCount(param.name(), shape, callSite));
     copy(value, 0, shape, data, new int[] {0}, param.name(), callSite);
     return new BoundValue(param.name(), position, element, shape, data);
+  }
+
+  /**
+   * The number of elements of a value of {@code shape} (none where a dimension is empty); an error
+   * naming {@code parameter} where it is more than one Java array holds (nested arrays that share
+   * their rows can have such a shape).
+   */
+  private static int elementCount(String parameter, int[] shape, String callSite) {
+    if (Arrays.stream(shape).anyMatch(size -> size == 0)) {
+      return 0;
+    }
+    long count = 1;
+    for (int size : shape) {
+      count *= size;
+      if (count > MAX_ELEMENTS) {
+        throw new PipelinePlanningException(
+            callSite,
+            "with(\""
+                + parameter
+                + "\", ...): the value has shape "
+                + Arrays.toString(shape)
+                + ", more than "
+                + MAX_ELEMENTS
+                + " elements, the most one Java array holds");
+      }
+    }
+    return (int) count;
   }
 
   /**

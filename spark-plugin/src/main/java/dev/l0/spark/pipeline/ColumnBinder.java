@@ -50,6 +50,27 @@ final class ColumnBinder {
    */
   private record ParamLeaf(Param param, Type type, int index, int count) {}
 
+  /**
+   * Where the columns supply fewer inputs than {@code inputs}, the parameters that get no column
+   * and the two ways to feed them (a forgotten {@code with(...)} is the usual cause); else nothing.
+   */
+  private static String unfedParameters(List<ParamLeaf> inputs, int supplied) {
+    if (supplied >= inputs.size()) {
+      return "";
+    }
+    List<String> unfed =
+        inputs.subList(supplied, inputs.size()).stream()
+            .map(input -> input.param().name())
+            .distinct()
+            .toList();
+    return "; with the columns fed to the parameters' leaves in order, '"
+        + String.join("', '", unfed)
+        + "' "
+        + (unfed.size() == 1 ? "is" : "are")
+        + " not fully fed: name more columns in on(...), or bind a parameter to a driver-side value"
+        + " with with(\"name\", value)";
+  }
+
   private final String callSite;
   private final boolean caseSensitive;
 
@@ -107,7 +128,8 @@ final class ColumnBinder {
                                   .map(L0Printer::print)
                                   .collect(Collectors.joining(", ")))
                   .collect(Collectors.joining("; "))
-              + ")");
+              + ")"
+              + unfedParameters(inputs, leaves.size()));
     }
     Map<List<Integer>, String> nullKeys = nullReplacementKeys(nullReplacements, leaves, schema);
     List<InputBinding> bindings = new ArrayList<>();

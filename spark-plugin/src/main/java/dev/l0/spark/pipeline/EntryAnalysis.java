@@ -139,6 +139,18 @@ final class EntryAnalysis {
       scope.putAll(saved);
       return body;
     }
+    Expr binding = bindingPart(e);
+    if (binding != e && !dependsOnRows(binding)) {
+      return shapeOfBodyWithConstants(e);
+    }
+    return shapeOfTopLevel(binding);
+  }
+
+  /**
+   * The shape of a top-level expression other than a let or a binding of bound values: a SOAC or
+   * zip over the rows, a constant, or an error naming the columns it would look across.
+   */
+  private RowShape shapeOfTopLevel(Expr e) {
     List<String> rowVariables =
         FreeVariables.of(e).stream().filter(v -> shapeOf(v).dependsOnRows()).toList();
     if (rowVariables.isEmpty()) {
@@ -215,6 +227,61 @@ final class EntryAnalysis {
             + String.join("', '", rowVariables)
             + "'), which looks across rows; "
             + ALLOWED);
+  }
+
+  /**
+   * For an in-place update ({@code let d = s with [i] <- v in body}) or a {@code loop ... in body},
+   * the same construct with its {@code body} replaced by one that adds no free variable (the
+   * updated name; the loop's initial value), so that its free variables are those the binding
+   * reads; {@code e} itself for other expressions. Bound values (and constants) may be updated and
+   * looped over at the top level; columns may not.
+   */
+  private static Expr bindingPart(Expr e) {
+    if (e instanceof Expr.LetWith update) {
+      return new Expr.LetWith(
+          update.dest(),
+          update.source(),
+          update.indices(),
+          update.value(),
+          new Expr.Var(update.dest(), update.pos()),
+          update.pos());
+    }
+    if (e instanceof Expr.Loop loop) {
+      return new Expr.Loop(
+          loop.pattern(),
+          loop.init(),
+          loop.counter(),
+          loop.bound(),
+          loop.loopBody(),
+          loop.init(),
+          loop.pos());
+    }
+    return e;
+  }
+
+  private boolean dependsOnRows(Expr e) {
+    return FreeVariables.of(e).stream().anyMatch(v -> shapeOf(v).dependsOnRows());
+  }
+
+  /**
+   * The shape of the body of an in-place update or loop whose binding reads no column: the names it
+   * binds are constants there.
+   */
+  private RowShape shapeOfBodyWithConstants(Expr e) {
+    Map<String, RowShape> saved = new HashMap<>(scope);
+    Expr body;
+    if (e instanceof Expr.LetWith update) {
+      scope.put(update.dest(), new RowShape.Constant());
+      body = update.body();
+    } else {
+      Expr.Loop loop = (Expr.Loop) e;
+      bind(loop.pattern(), new RowShape.Constant());
+      body = loop.body();
+    }
+    RowShape shape = shape(body);
+    scope.clear();
+    scope.putAll(saved);
+    return shape;
   }
 
   private RowShape shapeOf(String variable) {

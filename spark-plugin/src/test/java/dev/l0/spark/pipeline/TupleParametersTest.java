@@ -205,7 +205,9 @@ class TupleParametersTest {
             + "years double, rate double), but "
             + P0_SIGNATURE
             + " takes 6 input(s), one per leaf of its parameters "
-            + "(xs: [bool], [f64], [f64], [f64], [f64], [f64])",
+            + "(xs: [bool], [f64], [f64], [f64], [f64], [f64]); with the columns fed to the"
+            + " parameters' leaves in order, 'xs' is not fully fed: name more columns in on(...), or bind a parameter to a driver-side value with"
+            + " with(\"name\", value)",
         failure(p0Request(OPTION_COLUMNS.subList(0, 5), Map.of()), OPTIONS));
     String two =
         "fun [f64] main([{f64, i32}] xs, {[f64], [[f64]]} ys) =\n"
@@ -213,7 +215,9 @@ class TupleParametersTest {
             + "  map(fn f64 (f64 a, i32 n, f64 v, [f64] r) => a, zip(as, ns, w, p))\n";
     assertEquals(
         "the columns [a] supply 1 input(s) (a double), but 'main([{f64, i32}] xs, {[f64], [[f64]]} ys)' takes 4 "
-            + "input(s), one per leaf of its parameters (xs: [f64], [i32]; ys: [f64], [[f64]])",
+            + "input(s), one per leaf of its parameters (xs: [f64], [i32]; ys: [f64], [[f64]]); with"
+            + " the columns fed to the parameters' leaves in order, 'xs', 'ys' are not fully fed: name more columns in on(...), or bind a parameter to a driver-side value with"
+            + " with(\"name\", value)",
         failure(request(two, List.of("a"), List.of()), doubles("a")));
   }
 
