@@ -62,15 +62,8 @@ public final class FailureDetails {
    * sizes, row 0's sizes.
    */
   public static String irregular(int rank) {
-    StringBuilder text = new StringBuilder("irregular array: element {0} has shape ");
-    for (int d = 0; d < rank; d++) {
-      text.append("[{").append(1 + d).append("}]");
-    }
-    text.append(" but element 0 has shape ");
-    for (int d = 0; d < rank; d++) {
-      text.append("[{").append(1 + rank + d).append("}]");
-    }
-    return text.toString();
+    return twoShapes(
+        "irregular array: element {0} has shape ", " but element 0 has shape ", 1, rank);
   }
 
   /**
@@ -79,15 +72,11 @@ public final class FailureDetails {
    * then the second's.
    */
   public static String concat(int rowRank) {
-    StringBuilder text = new StringBuilder("the rows of the first array have shape ");
-    for (int d = 0; d < rowRank; d++) {
-      text.append("[{").append(d).append("}]");
-    }
-    text.append(" but those of the second have shape ");
-    for (int d = 0; d < rowRank; d++) {
-      text.append("[{").append(rowRank + d).append("}]");
-    }
-    return text.toString();
+    return twoShapes(
+        "the rows of the first array have shape ",
+        " but those of the second have shape ",
+        0,
+        rowRank);
   }
 
   /**
@@ -96,15 +85,19 @@ public final class FailureDetails {
    * sizes, then the part's.
    */
   public static String update(int rank) {
-    StringBuilder text = new StringBuilder("the new value has shape ");
-    for (int d = 0; d < rank; d++) {
-      text.append("[{").append(d).append("}]");
+    return twoShapes("the new value has shape ", " but the updated part has shape ", 0, rank);
+  }
+
+  /**
+   * {@code before}, a shape of {@code rank} sizes from value {@code first} on, {@code between}, and
+   * a second shape of the next {@code rank} values: {@code [{1}][{2}] but ... [{3}][{4}]}.
+   */
+  private static String twoShapes(String before, String between, int first, int rank) {
+    StringBuilder text = new StringBuilder(before);
+    for (int d = 0; d < 2 * rank; d++) {
+      text.append(d == rank ? between : "").append("[{").append(first + d).append("}]");
     }
-    text.append(" but the updated part has shape ");
-    for (int d = 0; d < rank; d++) {
-      text.append("[{").append(rank + d).append("}]");
-    }
-    return text.toString();
+    return text.append(rank == 0 ? between : "").toString();
   }
 
   /**
