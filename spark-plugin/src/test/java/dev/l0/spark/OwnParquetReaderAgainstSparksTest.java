@@ -303,23 +303,17 @@ class OwnParquetReaderAgainstSparksTest {
     String many = dir("many");
     values(1000, 60).write().parquet(many);
     check.accept("many small files", s -> s.read().parquet(many));
-    String merged = dir("merged");
-    spark.range(0, 500, 1, 2).selectExpr("id as k", "cast(id as int) as x").write().parquet(merged);
-    spark
-        .range(500, 1000, 1, 2)
-        .selectExpr("id as k", "id * 3 as x", "id % 2 = 0 as extra")
-        .write()
-        .mode("append")
-        .parquet(merged);
+    String merged =
+        twoSchemas(
+            "merged",
+            new String[] {"id as k", "cast(id as int) as x"},
+            new String[] {"id as k", "id * 3 as x", "id % 2 = 0 as extra"});
     check.accept("merged schemas", s -> s.read().option("mergeSchema", "true").parquet(merged));
-    String missing = dir("missingcol");
-    spark.range(0, 500, 1, 2).selectExpr("id as k", "id * 0.5d as x").write().parquet(missing);
-    spark
-        .range(500, 1000, 1, 2)
-        .selectExpr("id as k", "id * 0.5d as x", "cast(id as float) as y")
-        .write()
-        .mode("append")
-        .parquet(missing);
+    String missing =
+        twoSchemas(
+            "missingcol",
+            new String[] {"id as k", "id * 0.5d as x"},
+            new String[] {"id as k", "id * 0.5d as x", "cast(id as float) as y"});
     check.accept(
         "a column missing from some files",
         s -> s.read().option("mergeSchema", "true").parquet(missing));
@@ -615,5 +609,16 @@ class OwnParquetReaderAgainstSparksTest {
     values(100_000, 1).coalesce(1).write().parquet(single);
     check.accept("one row group, many splits", s -> s.read().parquet(single));
     assertEquals(List.of(), failures);
+  }
+
+  /**
+   * A folder of Parquet files whose rows 0-499 have the columns {@code first} selects and rows
+   * 500-999 those {@code second} selects (files of two schemas, as appends over time write them).
+   */
+  private static String twoSchemas(String name, String[] first, String[] second) {
+    String folder = dir(name);
+    spark.range(0, 500, 1, 2).selectExpr(first).write().parquet(folder);
+    spark.range(500, 1000, 1, 2).selectExpr(second).write().mode("append").parquet(folder);
+    return folder;
   }
 }
