@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -184,6 +185,27 @@ class OwnParquetReaderAgainstSparksTest {
   }
 
   /**
+   * A check that {@link #compare}s a read and, where the readers differ, adds the difference to
+   * {@code failures}, so one test reports every case that fails, not only the first.
+   */
+  private static BiConsumer<String, Function<SparkSession, Dataset<Row>>> comparingInto(
+      List<String> failures) {
+    return (label, read) -> {
+      try {
+        compare(label, read);
+      } catch (AssertionError e) {
+        failures.add(failure(label, e));
+      }
+    };
+  }
+
+  /** A failed case as a test reports it: its label and the start of the assertion's message. */
+  private static String failure(String label, AssertionError e) {
+    String message = String.valueOf(e.getMessage());
+    return label + ": " + message.substring(0, Math.min(1500, message.length()));
+  }
+
+  /**
    * {@code rows} rows of every readable type with nulls, extremes, NaN, infinities, -0.0 and
    * subnormals, a column whose values turn from few to many halfway (dictionary fallback), an
    * all-null column and a nullable column without nulls.
@@ -252,7 +274,7 @@ class OwnParquetReaderAgainstSparksTest {
                               .parquet(path));
               assertTrue(byL0 > 0, label + ": L0's reader read the files");
             } catch (AssertionError e) {
-              failures.add(label);
+              failures.add(failure(label, e));
             }
           }
         }
@@ -270,14 +292,7 @@ class OwnParquetReaderAgainstSparksTest {
   @Test
   void edgeCases() throws Exception {
     List<String> failures = new ArrayList<>();
-    java.util.function.BiConsumer<String, Function<SparkSession, Dataset<Row>>> check =
-        (label, read) -> {
-          try {
-            compare(label, read);
-          } catch (AssertionError e) {
-            failures.add(label);
-          }
-        };
+    BiConsumer<String, Function<SparkSession, Dataset<Row>>> check = comparingInto(failures);
     for (String version : List.of("v1", "v2")) {
       for (long rows : List.of(1L, 7L, 8L, 9L, 4095L, 4096L, 4097L, 10000L)) {
         String path = dir("bool" + version + rows);
@@ -464,7 +479,7 @@ class OwnParquetReaderAgainstSparksTest {
           compareBroken(
               label, s -> s.read().schema(values(1, 1).schema()).parquet(path), file.getName());
         } catch (AssertionError e) {
-          failures.add(label + ": " + e.getMessage());
+          failures.add(failure(label, e));
         } finally {
           spark.conf().unset("spark.sql.files.ignoreCorruptFiles");
         }
@@ -541,7 +556,7 @@ class OwnParquetReaderAgainstSparksTest {
           try {
             compare(label, s -> s.read().parquet(path));
           } catch (AssertionError e) {
-            failures.add(label);
+            failures.add(failure(label, e));
           }
         }
       }
@@ -560,7 +575,7 @@ class OwnParquetReaderAgainstSparksTest {
     try {
       compare("big pages and dictionaries", s -> s.read().parquet(big));
     } catch (AssertionError e) {
-      failures.add("big pages");
+      failures.add(failure("big pages", e));
     } finally {
       spark.conf().set("spark.sql.files.maxPartitionBytes", "4096");
     }
@@ -574,14 +589,7 @@ class OwnParquetReaderAgainstSparksTest {
   @Test
   void namesBatchesAndSplits() {
     List<String> failures = new ArrayList<>();
-    java.util.function.BiConsumer<String, Function<SparkSession, Dataset<Row>>> check =
-        (label, read) -> {
-          try {
-            compare(label, read);
-          } catch (AssertionError e) {
-            failures.add(label);
-          }
-        };
+    BiConsumer<String, Function<SparkSession, Dataset<Row>>> check = comparingInto(failures);
     String v2 = dir("parquet20");
     values(3000, 2).write().option("parquet.writer.version", "PARQUET_2_0").parquet(v2);
     check.accept("PARQUET_2_0", s -> s.read().schema("b boolean, f float, d double").parquet(v2));
