@@ -3,6 +3,7 @@ package dev.l0.spark.endtoend;
 import static dev.l0.spark.ExactSums.exactSum;
 import static dev.l0.spark.ExactSums.exactSumElementWise;
 import static dev.l0.spark.endtoend.NumericAssertions.assertBitIdentical;
+import static dev.l0.spark.endtoend.PipelineErrors.planningError;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.expr;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -12,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.spark.L0;
 import dev.l0.spark.L0Pipeline;
-import dev.l0.spark.pipeline.PipelinePlanningException;
 import java.util.List;
 import org.apache.spark.SparkException;
 import org.apache.spark.sql.Dataset;
@@ -65,13 +65,6 @@ class HostileInputsTest {
     List<Row> rows = frame.collectAsList();
     assertEquals(1, rows.size(), "one row");
     return rows.get(0).get(0);
-  }
-
-  private static String planningError(Dataset<Row> input, L0Pipeline pipeline) {
-    String message =
-        assertThrows(PipelinePlanningException.class, () -> input.transform(pipeline)).getMessage();
-    assertTrue(message.startsWith("L0 pipeline at " + CALL_SITE), message);
-    return message;
   }
 
   @Test
@@ -185,7 +178,7 @@ class HostileInputsTest {
     };
     for (String[] column : columns) {
       assertTrue(
-          planningError(typed, L0.pipeline(SUM).on(column[0]))
+          planningError(CALL_SITE, typed, L0.pipeline(SUM).on(column[0]))
               .contains(
                   "column '"
                       + column[0]
@@ -199,23 +192,23 @@ class HostileInputsTest {
   void withValuesThatDoNotFitNameTheParameter() {
     Dataset<Row> sparse = sparse();
     assertTrue(
-        planningError(sparse, L0.pipeline(SCALED).with("k", 2).on("x"))
+        planningError(CALL_SITE, sparse, L0.pipeline(SCALED).with("k", 2).on("x"))
             .endsWith(
                 "with(\"k\", ...): the parameter has L0 type f64, which takes a java.lang.Double,"
                     + " but the value is a java.lang.Integer"));
     assertTrue(
-        planningError(sparse, L0.pipeline(SCALED).with("K", 2.0).on("x"))
+        planningError(CALL_SITE, sparse, L0.pipeline(SCALED).with("K", 2.0).on("x"))
             .endsWith(
                 "with(\"K\", ...) names no parameter of 'main'; its parameters are f64 k, [f64] xs"));
     // Binding the column's parameter by mistake leaves 'k' to the column: the error says how
     // 'k' takes a value.
     assertTrue(
-        planningError(sparse, L0.pipeline(SCALED).with("xs", new double[] {1.0}).on("x"))
+        planningError(CALL_SITE, sparse, L0.pipeline(SCALED).with("xs", new double[] {1.0}).on("x"))
             .endsWith("a driver-side value binds it: with(\"k\", value)"));
     // Every parameter bound leaves nothing for a column to feed.
     String lookup = "fun [f64] main([f64] grid) = map(fn f64 (f64 g) => g * 2.0, grid)";
     assertTrue(
-        planningError(sparse, L0.pipeline(lookup).with("grid", new double[] {1.0}).on())
+        planningError(CALL_SITE, sparse, L0.pipeline(lookup).with("grid", new double[] {1.0}).on())
             .endsWith(
                 "every parameter of 'main' is bound by with(...), so no column feeds it; a pipeline"
                     + " needs at least one parameter that is an array over the rows, fed by a"
@@ -228,7 +221,7 @@ class HostileInputsTest {
         spark.range(0, 4, 1, 2).select(expr("if(id = 1, null, cast(id as float))").as("f"));
     String sumF32 = "fun f32 main([f32] xs) = reduce(op +, 0.0f32, xs)";
     assertTrue(
-        planningError(floats, L0.pipeline(sumF32).on("f").nullAs("f", 1e300))
+        planningError(CALL_SITE, floats, L0.pipeline(sumF32).on("f").nullAs("f", 1e300))
             .endsWith(
                 "nullAs(\"f\", 1.0E300) does not fit column 'f', whose elements are f32 (Spark"
                     + " float)"));

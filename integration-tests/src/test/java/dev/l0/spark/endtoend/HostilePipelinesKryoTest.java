@@ -1,14 +1,14 @@
 package dev.l0.spark.endtoend;
 
+import static dev.l0.spark.endtoend.PipelineErrors.planningError;
+import static dev.l0.spark.endtoend.PipelineErrors.runError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.spark.L0;
 import dev.l0.spark.L0Pipeline;
-import dev.l0.spark.pipeline.PipelinePlanningException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,7 +16,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.apache.spark.SparkException;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -60,21 +59,6 @@ class HostilePipelinesKryoTest {
   /** 20 rows, cell = row % 4, in {@code partitions} partitions. */
   private static Dataset<Row> cells(int partitions) {
     return spark.range(0, 20, 1, partitions).selectExpr("CAST(id % 4 AS INT) AS cell");
-  }
-
-  private static String planningError(Dataset<Row> input, L0Pipeline pipeline) {
-    String message =
-        assertThrows(PipelinePlanningException.class, () -> input.transform(pipeline)).getMessage();
-    assertTrue(message.startsWith("L0 pipeline at " + CALL_SITE), message);
-    return message;
-  }
-
-  private static String runError(Dataset<Row> input, L0Pipeline pipeline) {
-    String message =
-        assertThrows(SparkException.class, () -> input.transform(pipeline).collectAsList())
-            .getMessage();
-    assertTrue(message.contains("L0 pipeline at " + CALL_SITE), message);
-    return message;
   }
 
   private static List<String> collected(Dataset<Row> input, L0Pipeline pipeline) {
@@ -122,7 +106,7 @@ class HostilePipelinesKryoTest {
     // An in-place update of a column is still a planning error, naming the column.
     String updatesColumn =
         "fun [i32] main(*[i32] cells) = let c = cells with [0] <- 1 in map(fn i32 (i32 x) => x, c)";
-    String message = planningError(cells(2), L0.pipeline(updatesColumn).on("cell"));
+    String message = planningError(CALL_SITE, cells(2), L0.pipeline(updatesColumn).on("cell"));
     assertTrue(
         message.contains(
             "an in-place update (let-with) at <inline L0 program>:1:32 works on whole columns"
@@ -162,16 +146,16 @@ class HostilePipelinesKryoTest {
     String table =
         "fun [f64] main([[f64]] grid, [i32] cells) = map(fn f64 (i32 c) => grid[c, c], cells)";
     assertTrue(
-        planningError(cells(2), L0.pipeline(table).with("grid", huge).on("cell"))
+        planningError(CALL_SITE, cells(2), L0.pipeline(table).with("grid", huge).on("cell"))
             .endsWith(
                 "with(\"grid\", ...): the value has shape [65536, 65536], more than 2147483639"
                     + " elements, the most one Java array holds"));
     assertTrue(
-        planningError(cells(2), L0.pipeline(table).with("grid", null).on("cell"))
+        planningError(CALL_SITE, cells(2), L0.pipeline(table).with("grid", null).on("cell"))
             .contains("with(\"grid\", ...): the parameter has L0 type [[f64]]"));
     String scaled = "fun [f64] main(f64 k, [i32] cells) = map(fn f64 (i32 c) => k * f64(c), cells)";
     assertTrue(
-        planningError(cells(2), L0.pipeline(scaled).with("k", null).on("cell"))
+        planningError(CALL_SITE, cells(2), L0.pipeline(scaled).with("k", null).on("cell"))
             .endsWith(
                 "with(\"k\", ...): the parameter has L0 type f64, which takes a java.lang.Double,"
                     + " but the value is null"));
@@ -179,12 +163,13 @@ class HostilePipelinesKryoTest {
         "fun [f64] main([{f64, f64}] ps, [i32] cells) ="
             + " map(fn f64 (i32 c) => let {a, b} = ps[c] in a + b, cells)";
     assertTrue(
-        planningError(cells(2), L0.pipeline(pairs).with("ps", new double[] {1}).on("cell"))
+        planningError(
+                CALL_SITE, cells(2), L0.pipeline(pairs).with("ps", new double[] {1}).on("cell"))
             .endsWith(
                 "with(\"ps\", ...): the parameter has L0 type [{f64, f64}]; with(...) binds only"
                     + " scalars and arrays of scalars"));
     assertTrue(
-        planningError(cells(2), L0.pipeline(table).on("cell"))
+        planningError(CALL_SITE, cells(2), L0.pipeline(table).on("cell"))
             .endsWith(
                 "takes 2 input(s), one per leaf of its parameters (grid: [[f64]]; cells: [i32]);"
                     + " with the columns fed to the parameters' leaves in order, 'cells' is not"
@@ -198,7 +183,7 @@ class HostilePipelinesKryoTest {
     String scan = "fun [f64] main([f64] xs) = scan(op +, 0.0, xs)";
     for (String program : List.of(SUM, scan)) {
       assertTrue(
-          runError(withNull, L0.pipeline(program).on("x"))
+          runError(CALL_SITE, withNull, L0.pipeline(program).on("x"))
               .contains("column 'x' has a null in partition 1, row 1"));
     }
     assertEquals(
@@ -210,12 +195,12 @@ class HostilePipelinesKryoTest {
     Dataset<Row> nullElement =
         spark.range(0, 4, 1, 2).selectExpr("array(IF(id = 3, NULL, id * 1.0D), 1.0D) AS v");
     assertTrue(
-        runError(nullElement, L0.pipeline(rowSums).on("v"))
+        runError(CALL_SITE, nullElement, L0.pipeline(rowSums).on("v"))
             .contains("column 'v' has a null in partition 1, row 1"));
     Dataset<Row> nullArray =
         spark.range(0, 4, 1, 2).selectExpr("IF(id = 2, NULL, array(id * 1.0D, 1.0D)) AS v");
     assertTrue(
-        runError(nullArray, L0.pipeline(rowSums).on("v"))
+        runError(CALL_SITE, nullArray, L0.pipeline(rowSums).on("v"))
             .contains("column 'v' has a null array in partition 1, row 0"));
     Dataset<Row> empties =
         spark.range(0, 4, 1, 2).selectExpr("CAST(array() AS array<double>) AS v");
@@ -233,12 +218,12 @@ class HostilePipelinesKryoTest {
                 "CAST(id AS TIMESTAMP) AS t",
                 "map(id, id) AS m");
     assertTrue(
-        planningError(odd, L0.pipeline(rowSums).on("ai"))
+        planningError(CALL_SITE, odd, L0.pipeline(rowSums).on("ai"))
             .contains("column 'ai' has Spark type array<int>, but parameter 'vs'"));
     String increment = "fun [i32] main([i32] xs) = map(fn i32 (i32 x) => x + 1, xs)";
     for (String column : List.of("b", "s", "t", "m")) {
       assertTrue(
-          planningError(odd, L0.pipeline(increment).on(column))
+          planningError(CALL_SITE, odd, L0.pipeline(increment).on(column))
               .contains("column '" + column + "' has Spark type "));
     }
   }
