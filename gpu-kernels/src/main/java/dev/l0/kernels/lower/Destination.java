@@ -7,7 +7,8 @@ sealed interface Destination
     permits Destination.ToLocal,
         Destination.ToMemory,
         Destination.ToResizable,
-        Destination.ToUnsized {
+        Destination.ToUnsized,
+        Destination.ToChosen {
 
   /** A scalar result assigned to a declared local. */
   record ToLocal(KernelExpr.Var local) implements Destination {}
@@ -26,4 +27,12 @@ sealed interface Destination
    * written row-major from {@code offset} of the result's buffer.
    */
   record ToUnsized(UnsizedResult result, KernelExpr offset) implements Destination {}
+
+  /**
+   * A scalar result stored into the element {@code ifTrue} where {@code condition} holds, else into
+   * the element {@code ifFalse} (a map's row written into the row an update takes, or into scratch
+   * where the update fails: {@link MapIntoUpdatedRow}).
+   */
+  record ToChosen(KernelExpr condition, ArrayView ifTrue, ArrayView ifFalse)
+      implements Destination {}
 }

@@ -39,22 +39,24 @@ import java.util.function.Function;
  * and sequential loops become locals, ifs and for loops; arrays are views (index functions) of
  * global buffers, so indexing, {@code transpose}, {@code split}, {@code reshape}, {@code replicate}
  * and {@code iota} copy nothing. A map whose arrays are results is written straight into its
- * destination; a redomap, reduce, scan, scanomap or filter inside a thread runs sequentially in the
- * interpreter's order (thesis §2.2), with scalar or array accumulators. Arrays a thread makes
- * (copies before an in-place update, array loop variables, array-valued branches, concatenations,
- * array literals, nested SOAC results it reads) live in its {@link ThreadScratch} and are updated
- * in place (thesis ch. 3's uniqueness makes that safe). Their space is a host bound of their sizes
- * ({@link #bound}): a filter keeps at most its input's rows, a loop that filters its array
- * accumulator keeps it within its initial rows (the live rows in a local), one that appends to it
- * keeps it within its initial rows plus the trip count times the bound of the rows appended (or,
- * appending it to itself a constant number of times, its initial rows times two to that power;
- * where the rows appended or the trip count have no host bound, a first capacity that the host
- * grows by rerunning the group when a thread overflows it, {@link CapacityReruns}), and an array
- * result whose sizes only the code that makes it knows ({@link UnsizedResult}) gets the largest
- * bound of the arrays written to it; over no rows, a map's such results take the sizes of its
- * function's results on the zero row, as the interpreter's. Failing operations are guarded and
- * raise the group's errors. What has no such form (sizes without a host bound, arrays of tuples,
- * calls) is rejected, naming the construct and its nearest source position.
+ * destination, and one whose result updates a row of an array straight into that row where that
+ * gives the same values ({@link MapIntoUpdatedRow}); a redomap, reduce, scan, scanomap or filter
+ * inside a thread runs sequentially in the interpreter's order (thesis §2.2), with scalar or array
+ * accumulators. Arrays a thread makes (copies before an in-place update, array loop variables,
+ * array-valued branches, concatenations, array literals, nested SOAC results it reads) live in its
+ * {@link ThreadScratch} and are updated in place (thesis ch. 3's uniqueness makes that safe). Their
+ * space is a host bound of their sizes ({@link #bound}): a filter keeps at most its input's rows, a
+ * loop that filters its array accumulator keeps it within its initial rows (the live rows in a
+ * local), one that appends to it keeps it within its initial rows plus the trip count times the
+ * bound of the rows appended (or, appending it to itself a constant number of times, its initial
+ * rows times two to that power; where the rows appended or the trip count have no host bound, a
+ * first capacity that the host grows by rerunning the group when a thread overflows it, {@link
+ * CapacityReruns}), and an array result whose sizes only the code that makes it knows ({@link
+ * UnsizedResult}) gets the largest bound of the arrays written to it; over no rows, a map's such
+ * results take the sizes of its function's results on the zero row, as the interpreter's. Failing
+ * operations are guarded and raise the group's errors. What has no such form (sizes without a host
+ * bound, arrays of tuples, calls) is rejected, naming the construct and its nearest source
+ * position.
  */
 final class ThreadCode {
   private final GroupContext group;
@@ -87,6 +89,9 @@ final class ThreadCode {
    * KernelGroup#CAPACITY_SCALE}, by which they are keyed): a write past it raises the code.
    */
   private final Map<KernelExpr, Integer> overflows = new HashMap<>();
+
+  /** The arrays that are rows of others ({@code let r = a[i]}), for {@link MapIntoUpdatedRow}. */
+  private final Map<String, MapIntoUpdatedRow.RowOf> rowsOf = new HashMap<>();
 
   private ThreadScratch scratch;
 
@@ -132,6 +137,15 @@ final class ThreadCode {
   private Binding lookup(String name) {
     Binding local = env.get(name);
     return local != null ? local : group.input(name);
+  }
+
+  /** {@link #lookup}, or null for a name that binds no value the kernel reads (a certificate). */
+  private Binding lookupOrNull(String name) {
+    try {
+      return lookup(name);
+    } catch (UnsupportedKernelException notAValue) {
+      return null;
+    }
   }
 
   /** Row {@code index} (in bounds) of {@code view}: a scalar load for a one-dimensional view. */
@@ -182,16 +196,41 @@ final class ThreadCode {
   void lowerBody(Body body, List<Destination> dests, List<KernelStmt> out) {
     Set<String> writtenInPlace = new HashSet<>();
     Map<String, Integer> uses = Analysis.useCounts(body);
-    for (Stm stm : body.stms()) {
+    List<Stm> stms = body.stms();
+    for (int s = 0; s < stms.size(); s++) {
+      Stm stm = stms.get(s);
       List<ArrayView> targets = stm.exp().isMap() ? resultTargets(stm, body, dests, uses) : null;
       Destination.ToResizable growing =
           stm.exp() instanceof Exp.Concat ? growingTarget(stm, body, dests, uses) : null;
+      int next = s + 1;
+      while (targets == null
+          && next < stms.size()
+          && MapIntoUpdatedRow.movesBefore(stms.get(next), stm)) {
+        next++;
+      }
+      Exp.Update rowUpdate =
+          targets == null && stm.exp().isMap() && next < stms.size()
+              ? MapIntoUpdatedRow.updateOf(
+                  stm,
+                  stms.get(next),
+                  uses,
+                  this::lookupOrNull,
+                  owned,
+                  rowsOf,
+                  group.interleavesRows())
+              : null;
       if (targets != null) {
         lowerMapInto((Exp.Screma) stm.exp(), targets, out);
         stm.pattern().forEach(id -> writtenInPlace.add(id.name()));
       } else if (growing != null) {
         lowerConcatInto((Exp.Concat) stm.exp(), growing, out);
         writtenInPlace.add(stm.pattern().get(0).name());
+      } else if (rowUpdate != null) {
+        for (Stm scalar : stms.subList(s + 1, next)) {
+          lowerStm(scalar, out);
+        }
+        lowerMapIntoUpdatedRow(stm, stms.get(next), rowUpdate, out);
+        s = next;
       } else {
         lowerStm(stm, out);
       }
@@ -251,6 +290,18 @@ final class ThreadCode {
     }
     if (dest instanceof Destination.ToUnsized unsized) {
       writeUnsized(array(result), unsized, out);
+      return;
+    }
+    if (dest instanceof Destination.ToChosen chosen) {
+      KernelExpr value = scalar(result);
+      out.add(
+          new KernelStmt.If(
+              chosen.condition(),
+              List.of(
+                  new KernelStmt.Store(chosen.ifTrue().buffer(), chosen.ifTrue().offset(), value)),
+              List.of(
+                  new KernelStmt.Store(
+                      chosen.ifFalse().buffer(), chosen.ifFalse().offset(), value))));
       return;
     }
     ArrayView target = ((Destination.ToMemory) dest).view();
@@ -1879,6 +1930,77 @@ final class ThreadCode {
   private void lowerUpdate(Ident id, Exp.Update update, List<KernelStmt> out) {
     ArrayView source = array(update.array());
     ArrayView target = owned.contains(update.array().varName()) ? source : materialize(source, out);
+    updateInto(id, update, target, out);
+  }
+
+  /**
+   * {@code let r = map(f, xs) in let id = w with [i...] <- r} with the map writing its rows
+   * straight into row {@code w[i...]} ({@link MapIntoUpdatedRow}) where that row is in bounds and
+   * of the map's size; where it is not, the map writes into scratch, and the update then raises its
+   * error, as {@link #lowerUpdate} does after the map's own failures.
+   */
+  private void lowerMapIntoUpdatedRow(
+      Stm mapStm, Stm updateStm, Exp.Update update, List<KernelStmt> out) {
+    try {
+      Exp.Screma map = (Exp.Screma) mapStm.exp();
+      ArrayView source = array(update.array());
+      ArrayView target =
+          owned.contains(update.array().varName()) ? source : materialize(source, out);
+      UpdatedCell updated = updatedCell(update, target);
+      ArrayView cell = updated.cell();
+      KernelExpr rows = array(map.inputs().get(0)).dims().get(0);
+      KernelExpr.Var fits = group.fresh("in_place", ScalarType.BOOL);
+      out.add(new KernelStmt.Declare(fits, and(cell.valid(), eq(cell.dims().get(0), rows))));
+      ScalarType element =
+          scalarType(map.function().returnTypes().get(0), "a map of arrays into a row");
+      ArrayView scratchRow = allocate(element, List.of(rows));
+      lowerMapInto(
+          map,
+          List.of(scratchRow),
+          List.of(
+              j -> new Destination.ToChosen(fits, cell.rowInBounds(j), scratchRow.rowInBounds(j))),
+          out);
+      KernelStmt failure =
+          new KernelStmt.If(
+              cell.valid(),
+              List.of(updateShapeError(update, scratchRow, cell)),
+              List.of(outOfBounds("update", update.pos(), updated.indices(), updated.sizes())));
+      out.add(new KernelStmt.If(not(fits), List.of(failure), List.of()));
+      Ident id = updateStm.pattern().get(0);
+      env.put(id.name(), target);
+      owned.add(id.name());
+    } catch (UnsupportedKernelException rejected) {
+      throw rejected.near(SourcePositions.of(mapStm.exp()));
+    }
+  }
+
+  /** {@code id = w with [i...] <- v} written into {@code target}, {@code w} or a copy of it. */
+  private void updateInto(Ident id, Exp.Update update, ArrayView target, List<KernelStmt> out) {
+    UpdatedCell updated = updatedCell(update, target);
+    ArrayView cell = updated.cell();
+    List<KernelStmt> write = new ArrayList<>();
+    if (cell.rank() == 0) {
+      write.add(new KernelStmt.Store(cell.buffer(), cell.offset(), scalar(update.value())));
+    } else {
+      ArrayView value = array(update.value());
+      copy(value, cell, updateShapeError(update, value, cell), write);
+    }
+    addGuarded(
+        cell.valid(),
+        write,
+        List.of(outOfBounds("update", update.pos(), updated.indices(), updated.sizes())),
+        out);
+    env.put(id.name(), target);
+    owned.add(id.name());
+  }
+
+  /**
+   * The element or row {@code target[i...]} an update writes, with its indices and the sizes they
+   * index.
+   */
+  private record UpdatedCell(ArrayView cell, List<KernelExpr> indices, List<KernelExpr> sizes) {}
+
+  private UpdatedCell updatedCell(Exp.Update update, ArrayView target) {
     ArrayView cell = target;
     List<KernelExpr> indices = new ArrayList<>();
     List<KernelExpr> sizes = new ArrayList<>();
@@ -1887,27 +2009,20 @@ final class ThreadCode {
       sizes.add(cell.dims().get(0));
       cell = cell.row(indices.get(indices.size() - 1));
     }
-    List<KernelStmt> write = new ArrayList<>();
-    if (cell.rank() == 0) {
-      write.add(new KernelStmt.Store(cell.buffer(), cell.offset(), scalar(update.value())));
-    } else {
-      ArrayView value = array(update.value());
-      List<KernelExpr> shapes = new ArrayList<>(value.dims());
-      shapes.addAll(cell.dims());
-      copy(
-          value,
-          cell,
-          raise(
-              "update",
-              update.pos(),
-              FailureDetails.update(cell.rank()),
-              shapes.size() <= KernelStmt.MAX_ERROR_VALUES ? shapes : List.of()),
-          write);
-    }
-    addGuarded(
-        cell.valid(), write, List.of(outOfBounds("update", update.pos(), indices, sizes)), out);
-    env.put(id.name(), target);
-    owned.add(id.name());
+    return new UpdatedCell(cell, indices, sizes);
+  }
+
+  /**
+   * The error of {@code update} writing {@code value} into the row {@code cell} of another shape.
+   */
+  private KernelStmt updateShapeError(Exp.Update update, ArrayView value, ArrayView cell) {
+    List<KernelExpr> shapes = new ArrayList<>(value.dims());
+    shapes.addAll(cell.dims());
+    return raise(
+        "update",
+        update.pos(),
+        FailureDetails.update(cell.rank()),
+        shapes.size() <= KernelStmt.MAX_ERROR_VALUES ? shapes : List.of());
   }
 
   /** Indexing: a view of a row, or a guarded load of an element (thesis §2.1, bounds-checked). */
@@ -1923,6 +2038,14 @@ final class ThreadCode {
     KernelStmt outOfBounds = outOfBounds("index", index.pos(), indices, sizes);
     if (view.rank() > 0) {
       env.put(id.name(), view);
+      if (index.array() instanceof SubExp.Var array) {
+        MapIntoUpdatedRow.RowOf of = rowsOf.get(array.name());
+        rowsOf.put(
+            id.name(),
+            of != null
+                ? new MapIntoUpdatedRow.RowOf(of.root(), of.depth() + indices.size())
+                : new MapIntoUpdatedRow.RowOf(array.name(), indices.size()));
+      }
       addGuarded(view.valid(), List.of(), List.of(outOfBounds), out);
       return;
     }

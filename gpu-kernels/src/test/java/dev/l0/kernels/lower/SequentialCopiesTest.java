@@ -1,6 +1,7 @@
 package dev.l0.kernels.lower;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.Program;
@@ -23,8 +24,10 @@ import org.junit.jupiter.api.Test;
  * row before the first) and writing row {@code j} (no copy a step, where it took two), and a loop
  * whose array merge variable keeps a size named by a variable in scope (as {@code map(op +,
  * zip(sums, row))} keeps {@code sums}'s) keeps no live row count (no copy into a resizable
- * temporary). Counted on the lowered kernel: loops whose whole body stores a loaded element. The
- * results stay the interpreter's, on the JVM backend and the SIMT simulator.
+ * temporary); a map whose result updates a row writes that row in place where it reads the array
+ * only at its own elements (a Brownian bridge), and into scratch first where it reads others.
+ * Counted on the lowered kernel: loops whose whole body stores a loaded element. The results, and
+ * an update's failures, stay the interpreter's, on the JVM backend and the SIMT simulator.
  */
 class SequentialCopiesTest {
   /** Per thread, the running products of its rows (Black-Scholes's growth scan). */
@@ -46,6 +49,99 @@ class SequentialCopiesTest {
               in sums,
             m)
       """;
+
+  /**
+   * Per thread, a Brownian bridge (FinPar OptionPricing's): rows of {@code w} filled in an order
+   * {@code ls} from rows {@code ks} already filled, each a map reading {@code w} only at its own
+   * element, then differences of neighbouring rows in place.
+   */
+  private static final String BRIDGE =
+      """
+      fun [[[f64]]] main ([[[f64]]] zs, [i32] ls, [i32] ks) =
+        map(fn [[f64]] ([[f64]] z) =>
+              let n = size(1, z) in
+              let w = replicate(size(0, z), replicate(n, 0.0)) in
+              let first = ls[0] in
+              let w[first] = map(fn f64 (f64 x) => 2.0 * x, z[0]) in
+              loop (w) = for s < size(0, z) - 1 do
+                let t = s + 1 in
+                let l = ls[t] in
+                let row = map(fn f64 (i32 m) => 0.5 * w[ks[t], m] + z[t, m], iota(n)) in
+                let w[l] = row in
+                w
+              in
+              loop (w) = for s < size(0, z) - 1 do
+                let t = size(0, z) - 1 - s in
+                let row = map(op -, zip(w[t], w[t - 1])) in
+                let w[size(0, z) - 1 - s] = row in
+                w
+              in w,
+            zs)
+      """;
+
+  /** As {@link #BRIDGE}'s first loop, each row from its left neighbour in the row it replaces. */
+  private static final String SHIFT =
+      """
+      fun [[[f64]]] main ([[[f64]]] zs) =
+        map(fn [[f64]] ([[f64]] z) =>
+              loop (w = copy(z)) = for t < size(0, z) do
+                let row = map(fn f64 (i32 m) => if m = 0 then w[t, 0] else w[t, m - 1] + 1.0,
+                              iota(size(1, z))) in
+                let w[t] = row in
+                w
+              in w,
+            zs)
+      """;
+
+  @Test
+  void aMapIntoAnUpdatedRowWritesTheRowInPlace() {
+    // the thread's result into the kernel's output alone; each update copied the map's row into
+    // the row it replaces before
+    assertEquals(
+        1,
+        copyLoops(
+            LoweredPrograms.jvmKernelsOfOnlyPlanKernel(L0Parser.parse(BRIDGE, "copies.l0"))
+                .get(0)
+                .body()));
+    Value orders = ints(new int[] {4, 0, 2, 1, 3});
+    Value from = ints(new int[] {0, 4, 4, 0, 2});
+    assertSameResults(BRIDGE, List.of(cube(3, 5, 4, 3), orders, from));
+  }
+
+  @Test
+  void aMapReadingOtherElementsOfTheRowItReplacesWritesScratchFirst() {
+    assertSameResults(SHIFT, List.of(cube(2, 3, 5, 4)));
+    // row t's element m reads element m - 1 of row t: written in place, it would read its own
+    // result (three copies: z into the thread's w, the map's row into row t, the thread's result
+    // into the output)
+    assertEquals(
+        3,
+        copyLoops(
+            LoweredPrograms.jvmKernelsOfOnlyPlanKernel(L0Parser.parse(SHIFT, "copies.l0"))
+                .get(0)
+                .body()));
+  }
+
+  @Test
+  void aMapIntoARowOutOfBoundsFailsAsTheInterpretersUpdate() {
+    Program program = L0Parser.parse(BRIDGE, "bridge.l0");
+    Value from = ints(new int[] {0, 4, 4, 0, 2});
+    for (int[] orders : List.of(new int[] {4, 0, 2, 7, 3}, new int[] {4, 0, -1, 1, 3})) {
+      List<Value> args = List.of(cube(3, 5, 4, 3), ints(orders), from);
+      String interpreters = message(() -> new Interpreter(program).call("main", args));
+      int bad = orders[3] == 7 ? 7 : -1;
+      assertTrue(
+          interpreters.endsWith(
+              ": update: index " + bad + " out of bounds for dimension 0 of size 5"),
+          interpreters);
+      assertEquals(
+          interpreters,
+          message(() -> HostRunner.compile(program, new JvmKernelExecutor()).call("main", args)));
+      assertEquals(
+          interpreters,
+          message(() -> HostRunner.compile(program, new SimulatorExecutor(4)).call("main", args)));
+    }
+  }
 
   @Test
   void aScanOfArraysCopiesNothingPerStep() {
@@ -121,6 +217,14 @@ class SequentialCopiesTest {
       }
     }
     return n;
+  }
+
+  private static Value ints(int... values) {
+    List<Value> elements = new java.util.ArrayList<>();
+    for (int v : values) {
+      elements.add(ScalarValue.i32(v));
+    }
+    return new Value.Array(ScalarType.I32, elements);
   }
 
   /** An {@code a x b x c} array of values of both signs and several magnitudes. */
