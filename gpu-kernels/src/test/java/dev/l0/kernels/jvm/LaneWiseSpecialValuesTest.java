@@ -29,15 +29,16 @@ import org.junit.jupiter.api.Test;
 /**
  * The JVM backend's special paths give the interpreter's results bit for bit on special values and
  * at the edges of their runs: lane-wise calls of inner loops ({@link InnerLoopStages}) and branchy
- * regions whose conditions meet NaN, over runs just short of, at and just past a chunk, the
- * shortest staged run and the shortest region run (and none); horizontally fused min, max and sum
- * of -0.0, 0.0 and NaN; rows run two at a time ({@code InterleavedRows}) over no, one and an odd
- * number of rows, sweeps of no step, and rows that fail among pairs (the interpreter's operation
- * and position); and forms specialised to their launches' integer scalars ({@link
- * LaunchSpecialisations}, at most {@link LaunchSpecialisations#MAX_FORMS} of them) with zero and
- * negative trip counts, a divisor that is the constant 0 in code no row runs, and shifts by
- * negative and large constants. Float results compare as {@link Value} does: -0.0 differs from 0.0,
- * NaNs are equal whatever their payload (README, "--device").
+ * regions whose conditions meet NaN (calls under nested {@code if}s too; a call whose condition
+ * reads the array the loop writes stays in the loop), over runs just short of, at and just past a
+ * chunk, the shortest staged run and the shortest region run (and none); horizontally fused min,
+ * max and sum of -0.0, 0.0 and NaN; rows run two at a time ({@code InterleavedRows}) over no, one
+ * and an odd number of rows, sweeps of no step, sweeps with lane-wise calls, and rows that fail
+ * among pairs (the interpreter's operation and position); and forms specialised to their launches'
+ * integer scalars ({@link LaunchSpecialisations}, at most {@link LaunchSpecialisations#MAX_FORMS}
+ * of them) with zero and negative trip counts, a divisor that is the constant 0 in code no row
+ * runs, and shifts by negative and large constants. Float results compare as {@link Value} does:
+ * -0.0 differs from 0.0, NaNs are equal whatever their payload (README, "--device").
  */
 class LaneWiseSpecialValuesTest {
   private static final String[] SPECIAL = {
@@ -108,6 +109,55 @@ class LaneWiseSpecialValuesTest {
         a + b
       fun [[f64]] main([f64] xs, [f64] ys) =
         map(fn [f64] (f64 x) => map(fn f64 (f64 y) => step(x, y), ys), xs)
+      """;
+
+  /**
+   * Calls under nested {@code if}s whose conditions are NaN for NaN arguments (each call's cursor
+   * advances only where its branch runs), and a call under a condition that reads the array the
+   * loop writes (which stays in the loop, the call beside it lane-wise).
+   */
+  private static final String NESTED_IFS =
+      """
+      fun [[f64]] main([f64] xs, [f64] ys) =
+        map(fn [f64] (f64 x) =>
+              map(fn f64 (f64 g) =>
+                    let f = g * x in
+                    let a = if f < g
+                            then (if f != f then exp(g) else (if g > 0.0 then log(g) * exp(f) else sin(f) - cos(g)))
+                            else (if not (g <= 1.0) then erf(f) + (g pow f) else log(f - g)) in
+                    if a = a then a else exp(a),
+                  ys),
+            xs)
+      """;
+
+  private static final String CONDITION_ON_THE_CARRIED_ARRAY =
+      """
+      fun [[f64]] main([f64] xs, [f64] ys) =
+        map(fn [f64] (f64 x) =>
+              let zs0 = copy(ys) in
+              loop (zs = zs0) = for j < size(0, ys) - 1 do
+                let y = ys[j] in
+                let a = if zs[j] > 0.0 then exp(y) else log(y) in
+                let zs[j + 1] = zs[j + 1] * -0.5 + a * cos(y + x) in zs
+              in zs,
+            xs)
+      """;
+
+  /** Rows run two at a time whose sweeps call exp of what the sweep does not carry, lane-wise. */
+  private static final String SWEEPS_WITH_CALLS =
+      """
+      fun [[f64]] main ([f64] xs, [f64] ys, i32 rows) =
+        map(fn [f64] (f64 x) =>
+              let n = size(0, ys) in
+              let solved = map(fn [f64] (i32 r) =>
+                                 loop (b = map(fn f64 (f64 y) => y + x * f64(r), ys)) = for s < n - 1 do
+                                   let i = s + 1 in
+                                   let e = exp(ys[i] * x + f64(r)) in
+                                   let b[i] = b[i] - e / b[i - 1] in b
+                                 in b,
+                               iota(rows)) in
+              map(fn f64 (i32 r) => solved[rows - 1 - r, 0] + solved[r, n - 1], iota(rows)),
+            xs)
       """;
 
   /** Min, max and sum of one array and of a map of it, fused into one redomap. */
@@ -190,6 +240,18 @@ class LaneWiseSpecialValuesTest {
   }
 
   @Test
+  void callsUnderIfsRunLaneWiseOnlyWhereTheirConditionsDoNotReadTheCarriedArray() {
+    assertTrue(describe(NESTED_IFS).contains("inner loops lane-wise: 1"), describe(NESTED_IFS));
+    String carried = describe(CONDITION_ON_THE_CARRIED_ARRAY);
+    assertTrue(carried.contains("(VectorMath per iteration: cos;"), carried);
+    for (int run : CALL_RUNS) {
+      assertSameAsInterpreter(NESTED_IFS, "[1.0, -1.0, nan, -0.0, 0.5] " + specials(run, run, 4));
+      assertSameAsInterpreter(
+          CONDITION_ON_THE_CARRIED_ARRAY, "[1.0, -1.0, nan, -0.0, 0.5] " + specials(run, run, 6));
+    }
+  }
+
+  @Test
   void fusedMinMaxAndSumKeepSignedZerosAndNaNs() {
     Random random = new Random(1);
     String[] kinds = {"0.0", "-0.0", "nan", "inf", "-inf", "4.9e-324", "-4.9e-324"};
@@ -200,6 +262,16 @@ class LaneWiseSpecialValuesTest {
           values.add(kinds[random.nextInt(bound)]);
         }
         assertSameAsInterpreter(MIN_MAX_SUM, values.toString());
+      }
+    }
+  }
+
+  @Test
+  void rowsRunTwoAtATimeWithLaneWiseCallsGiveTheInterpretersBits() {
+    for (int rows : new int[] {0, 1, 2, 3, 7}) {
+      for (int n : new int[] {1, 2, 33, 34, 258}) {
+        assertSameAsInterpreter(
+            SWEEPS_WITH_CALLS, specials(6, rows, 2) + " " + specials(n, n, 0) + " " + rows);
       }
     }
   }
