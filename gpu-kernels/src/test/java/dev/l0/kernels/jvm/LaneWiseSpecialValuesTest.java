@@ -253,6 +253,7 @@ class LaneWiseSpecialValuesTest {
 
   @Test
   void fusedMinMaxAndSumKeepSignedZerosAndNaNs() {
+    assertTrue(describe(MIN_MAX_SUM).contains("map part staged"), describe(MIN_MAX_SUM));
     Random random = new Random(1);
     String[] kinds = {"0.0", "-0.0", "nan", "inf", "-inf", "4.9e-324", "-4.9e-324"};
     for (int n : new int[] {0, 1, 2, 1023, 1024, 1025}) {
@@ -268,6 +269,8 @@ class LaneWiseSpecialValuesTest {
 
   @Test
   void rowsRunTwoAtATimeWithLaneWiseCallsGiveTheInterpretersBits() {
+    assertTrue(runsRowsInPairs(SWEEPS_WITH_CALLS));
+    assertTrue(describe(SWEEPS_WITH_CALLS).contains("VectorMath per iteration: exp"));
     for (int rows : new int[] {0, 1, 2, 3, 7}) {
       for (int n : new int[] {1, 2, 33, 34, 258}) {
         assertSameAsInterpreter(
@@ -278,6 +281,7 @@ class LaneWiseSpecialValuesTest {
 
   @Test
   void rowsRunTwoAtATimeGiveTheInterpretersResultsAndFirstFailure() {
+    assertTrue(runsRowsInPairs(SWEEPS));
     Random random = new Random(2);
     for (int rows : new int[] {0, 1, 2, 3, 5}) {
       for (int n : new int[] {1, 2, 33}) {
@@ -404,6 +408,16 @@ class LaneWiseSpecialValuesTest {
 
   /** How the JVM backend runs the only kernel of {@code source}'s one SOAC. */
   private static String describe(String source) {
+    return JvmKernelForm.describe(onlyKernel(source));
+  }
+
+  /** Whether the Java of {@code source}'s one SOAC runs rows of a map two at a time. */
+  private static boolean runsRowsInPairs(String source) {
+    return JvmGroupRunner.javaSource(onlyKernel(source)).contains(" += 0x2L)");
+  }
+
+  /** The first kernel of the group of {@code source}'s one SOAC, lowered for the JVM. */
+  private static Kernel onlyKernel(String source) {
     OptimizedProgram optimized =
         Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "special.l0")));
     List<KernelPlan.Kernel> kernels = optimized.kernelPlan().kernels();
@@ -411,7 +425,6 @@ class LaneWiseSpecialValuesTest {
     KernelGroup group =
         KernelLowering.lower(
             optimized.kernelPlan(), kernels.get(0), LaunchConfiguration.THREAD_PER_ROW);
-    Kernel kernel = group.kernels().get(0);
-    return JvmKernelForm.describe(kernel);
+    return group.kernels().get(0);
   }
 }
