@@ -1741,6 +1741,7 @@ final class ThreadCode {
     List<Function<KernelExpr, Destination>> rowDestinations = new ArrayList<>();
     List<UnsizedResult> unsized =
         new ArrayList<>(); // by position; null where the rows' shape is known
+    List<Destination.IrregularRows> irregular = new ArrayList<>();
     for (int k = 0; k < pattern.size(); k++) {
       Type row = map.function().returnTypes().get(k);
       ScalarType element = scalarType(row.baseElement(), "a map of tuples");
@@ -1758,10 +1759,15 @@ final class ThreadCode {
         ArrayView region = allocate(element, List.of(rows, r.capacity()));
         UnsizedResult placed = r.in(region.buffer());
         unsized.add(placed);
+        Destination.IrregularRows irregularRows = irregularRows(row.rank(), out);
+        irregular.add(irregularRows);
         rowDestinations.add(
             j ->
                 new Destination.ToUnsized(
-                    placed, KernelExprs.add(region.offset(), KernelExprs.mul(j, r.capacity()))));
+                    placed,
+                    KernelExprs.add(region.offset(), KernelExprs.mul(j, r.capacity())),
+                    j,
+                    irregularRows));
         ArrayView rowView =
             ArrayView.rowMajor(
                 region.buffer(),
@@ -1777,10 +1783,44 @@ final class ThreadCode {
       owned.add(pattern.get(k).name());
     }
     lowerMapInto(map, targets, rowDestinations, out);
+    SourcePos pos = map.pos().equals(SourcePos.NONE) ? group.soacPos() : map.pos();
+    List<UnsizedResult> unsizedResults = unsized.stream().filter(Objects::nonNull).toList();
+    for (int k = 0; k < irregular.size(); k++) {
+      Destination.IrregularRows rowsSeen = irregular.get(k);
+      List<KernelExpr> firstSizes =
+          unsizedResults.get(k).dims().stream().map(d -> (KernelExpr) d).toList();
+      out.add(
+          new KernelStmt.If(
+              not(KernelExprs.lt(rowsSeen.first(), KernelExprs.ZERO)),
+              List.of(
+                  irregular(
+                      "map",
+                      pos,
+                      rowsSeen.first(),
+                      rowsSeen.sizes().stream().map(d -> (KernelExpr) d).toList(),
+                      firstSizes)),
+              List.of()));
+    }
     if (unsized.stream().anyMatch(Objects::nonNull)) {
       sizeRowsOverNoRows(pattern, map, rows, unsized, out);
     }
-    unsized.stream().filter(Objects::nonNull).forEach(this::finish);
+    unsizedResults.forEach(this::finish);
+  }
+
+  /**
+   * Locals, declared in {@code out}, that note the first row of a map inside a thread whose array
+   * result of {@code rank} dimensions has another shape than its first row's.
+   */
+  private Destination.IrregularRows irregularRows(int rank, List<KernelStmt> out) {
+    KernelExpr.Var first = group.fresh("irregular_row", ScalarType.I64);
+    out.add(new KernelStmt.Declare(first, KernelExprs.i64(-1)));
+    List<KernelExpr.Var> sizes = new ArrayList<>();
+    for (int d = 0; d < rank; d++) {
+      KernelExpr.Var size = group.fresh("irregular_d" + d, ScalarType.I64);
+      out.add(new KernelStmt.Declare(size, KernelExprs.ZERO));
+      sizes.add(size);
+    }
+    return new Destination.IrregularRows(first, sizes);
   }
 
   /**
@@ -1920,7 +1960,29 @@ final class ThreadCode {
         write);
     List<KernelStmt> valid = new ArrayList<>();
     addGuarded(source.valid(), write, List.of(), valid);
-    addGuarded(KernelExprs.or(not(r.written()), same), valid, List.of(shapeError()), out);
+    addGuarded(
+        KernelExprs.or(not(r.written()), same),
+        valid,
+        dest.rows() == null ? List.of(shapeError()) : noteIrregular(dest, dims),
+        out);
+  }
+
+  /**
+   * Notes row {@code dest.row()} of sizes {@code dims} as its map's first irregular row where no
+   * row before it is.
+   */
+  private static List<KernelStmt> noteIrregular(Destination.ToUnsized dest, List<KernelExpr> dims) {
+    Destination.IrregularRows rows = dest.rows();
+    List<KernelStmt> note = new ArrayList<>();
+    note.add(new KernelStmt.Assign(rows.first(), dest.row()));
+    for (int d = 0; d < dims.size(); d++) {
+      note.add(new KernelStmt.Assign(rows.sizes().get(d), convert(dims.get(d), ScalarType.I64)));
+    }
+    KernelExpr firstSoFar =
+        KernelExprs.or(
+            KernelExprs.lt(rows.first(), KernelExprs.ZERO),
+            KernelExprs.lt(dest.row(), rows.first()));
+    return List.of(new KernelStmt.If(firstSoFar, note, List.of()));
   }
 
   /**
@@ -1946,7 +2008,7 @@ final class ThreadCode {
       ArrayView source = array(update.array());
       ArrayView target =
           owned.contains(update.array().varName()) ? source : materialize(source, out);
-      UpdatedCell updated = updatedCell(update, target);
+      Indexed updated = indexed(target, update.indices());
       ArrayView cell = updated.cell();
       KernelExpr rows = array(map.inputs().get(0)).dims().get(0);
       KernelExpr.Var fits = group.fresh("in_place", ScalarType.BOOL);
@@ -1976,7 +2038,7 @@ final class ThreadCode {
 
   /** {@code id = w with [i...] <- v} written into {@code target}, {@code w} or a copy of it. */
   private void updateInto(Ident id, Exp.Update update, ArrayView target, List<KernelStmt> out) {
-    UpdatedCell updated = updatedCell(update, target);
+    Indexed updated = indexed(target, update.indices());
     ArrayView cell = updated.cell();
     List<KernelStmt> write = new ArrayList<>();
     if (cell.rank() == 0) {
@@ -1995,21 +2057,22 @@ final class ThreadCode {
   }
 
   /**
-   * The element or row {@code target[i...]} an update writes, with its indices and the sizes they
-   * index.
+   * The element or row {@code cell} of an array that indices select, with the indices and the sizes
+   * they index (for the error of one out of bounds).
    */
-  private record UpdatedCell(ArrayView cell, List<KernelExpr> indices, List<KernelExpr> sizes) {}
+  private record Indexed(ArrayView cell, List<KernelExpr> indices, List<KernelExpr> sizes) {}
 
-  private UpdatedCell updatedCell(Exp.Update update, ArrayView target) {
-    ArrayView cell = target;
+  /** {@code array[i...]}: its validity includes each index's bounds check. */
+  private Indexed indexed(ArrayView array, List<SubExp> indexOperands) {
+    ArrayView cell = array;
     List<KernelExpr> indices = new ArrayList<>();
     List<KernelExpr> sizes = new ArrayList<>();
-    for (SubExp i : update.indices()) {
+    for (SubExp i : indexOperands) {
       indices.add(convert(scalar(i), ScalarType.I64));
       sizes.add(cell.dims().get(0));
       cell = cell.row(indices.get(indices.size() - 1));
     }
-    return new UpdatedCell(cell, indices, sizes);
+    return new Indexed(cell, indices, sizes);
   }
 
   /**
@@ -2027,15 +2090,10 @@ final class ThreadCode {
 
   /** Indexing: a view of a row, or a guarded load of an element (thesis §2.1, bounds-checked). */
   private void lowerIndex(Ident id, Exp.Index index, List<KernelStmt> out) {
-    ArrayView view = array(index.array());
-    List<KernelExpr> indices = new ArrayList<>();
-    List<KernelExpr> sizes = new ArrayList<>();
-    for (SubExp i : index.indices()) {
-      indices.add(convert(scalar(i), ScalarType.I64));
-      sizes.add(view.dims().get(0));
-      view = view.row(indices.get(indices.size() - 1));
-    }
-    KernelStmt outOfBounds = outOfBounds("index", index.pos(), indices, sizes);
+    Indexed indexed = indexed(array(index.array()), index.indices());
+    ArrayView view = indexed.cell();
+    List<KernelExpr> indices = indexed.indices();
+    KernelStmt outOfBounds = outOfBounds("index", index.pos(), indices, indexed.sizes());
     if (view.rank() > 0) {
       env.put(id.name(), view);
       if (index.array() instanceof SubExp.Var array) {

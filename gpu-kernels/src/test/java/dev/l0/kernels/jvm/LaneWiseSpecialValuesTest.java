@@ -23,7 +23,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.StringJoiner;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -302,19 +301,12 @@ class LaneWiseSpecialValuesTest {
   }
 
   /**
-   * A map inside a kernel thread whose rows differ in size (row {@code odd} one longer): the
-   * interpreter fails at that inner map, {@code irregular array: element 1 has shape [3] but
-   * element 0 has shape [4]}; the kernels (JVM and simulator alike) report the outer map's position
-   * with {@code an array result's shape differs from its declared type}, and where another row
-   * fails later (an index out of bounds in row 2 after the irregular row 1), the kernels report the
-   * irregular row where the interpreter, which checks the rows' shapes once all are computed,
-   * reports the index.
+   * A map inside a kernel thread whose rows differ in size (row {@code odd} one longer) fails as in
+   * the interpreter, at that inner map, {@code irregular array: element 1 has shape [3] but element
+   * 0 has shape [4]}; where another row fails later (an index out of bounds in row 2 after the
+   * irregular row 1), with that row's error, since the rows' shapes are checked once all ran.
    */
   @Test
-  @Disabled(
-      "ThreadCode.writeUnsized raises shapeError() at the group's SOAC for an inner map's row of"
-          + " another size, and checks it per row; the interpreter checks the inner map's rows"
-          + " after computing them all, at the inner map (ArrayOperations)")
   void anIrregularMapInsideAThreadFailsAsInTheInterpreter() {
     assertSameAsInterpreter(IRREGULAR_ROWS, "[1.0, 2.0] [1.0, 2.0, 3.0] 5 [0, 0, 0, 0, 0] 0", true);
     // rows run two at a time report an index without its values (README, "Errors")

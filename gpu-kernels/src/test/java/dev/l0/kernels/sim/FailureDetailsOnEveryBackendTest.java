@@ -215,6 +215,30 @@ class FailureDetailsOnEveryBackendTest {
                 + " [2]",
             RaisedBy.A_KERNEL),
         Arguments.of(
+            "an inner map's rows of different sizes inside a thread",
+            """
+            fun [[[i32]]] main([[i32]] m) =
+              map(fn [[i32]] ([i32] r) => map(fn [i32] (i32 x) => if x > 0 then iota(2) else iota(3), r), m)
+            """,
+            "[[2, 3], [1, -1]]",
+            "test.l0:2:31: map: irregular array: element 1 has shape [3] but element 0 has shape"
+                + " [2]",
+            RaisedBy.A_KERNEL),
+        Arguments.of(
+            "a later row's failure before an inner map's rows of different sizes (all rows run"
+                + " first)",
+            """
+            fun [[[i32]]] main([[i32]] m, [i32] a) =
+              map(fn [[i32]] ([i32] r) =>
+                    map(fn [i32] (i32 x) =>
+                          if x = 1 then iota(3) else map(fn i32 (i32 i) => a[x] + i, iota(2)),
+                        r),
+                  m)
+            """,
+            "[[0, 1, 5]] [2, 3]",
+            "test.l0:4:64: index: index 5 out of bounds for dimension 0 of size 2",
+            RaisedBy.A_KERNEL),
+        Arguments.of(
             "a map's rows of different shapes (two dimensions, picked by an if)",
             """
             fun [[[i32]]] main([[i32]] m) =
