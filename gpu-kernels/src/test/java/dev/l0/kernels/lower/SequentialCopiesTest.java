@@ -122,6 +122,55 @@ class SequentialCopiesTest {
                 .body()));
   }
 
+  /**
+   * Maps into an updated row that read the updated array in other ways: its own row and another
+   * zipped, a row of it bound before the map, a transposed view, elements mirrored, an array that
+   * is not the thread's own (updated in a copy).
+   */
+  private static final List<String> ROW_READS =
+      List.of(
+          "let w[l] = map(op +, zip(w[l], w[k])) in w",
+          "let v = w[k] in let w[l] = map(fn f64 (i32 m) => v[m] * 2.0 + w[l, m], iota(n)) in w",
+          "let tw = transpose(w) in let w[l] = map(fn f64 (i32 m) => tw[m, k] + tw[m, l], iota(n))"
+              + " in w",
+          "let w[l] = map(fn f64 (i32 m) => w[l, n - 1 - m] - w[k, m], iota(n)) in w",
+          "let w[l] = map(fn f64 (i32 m) => w[k, m] + 1.0, iota(n)) in let w[k] = map(fn f64 (i32"
+              + " m) => w[l, m] * w[k, m], iota(n)) in w");
+
+  @Test
+  void mapsIntoAnUpdatedRowThatReadItOtherwiseGiveTheInterpretersResults() {
+    for (String step : ROW_READS) {
+      String program =
+          """
+          fun [[[f64]]] main ([[[f64]]] zs, [i32] ls, [i32] ks) =
+            map(fn [[f64]] ([[f64]] z) =>
+                  let n = size(1, z) in
+                  loop (w = copy(z)) = for t < size(0, ks) do
+                    let l = ls[t] in
+                    let k = ks[t] in
+                    STEP
+                  in w,
+                zs)
+          """
+              .replace("STEP", step);
+      List<Value> args = List.of(cube(3, 4, 5, 6), ints(3, 0, 2, 2, 1, 0), ints(0, 3, 2, 1, 1, 3));
+      assertSameResults(program, args);
+      String notOwned =
+          """
+          fun [[[f64]]] main ([[[f64]]] zs, [i32] ls, [i32] ks) =
+            map(fn [[f64]] ([[f64]] z) =>
+                  let w = copy(z) in
+                  let n = size(1, w) in
+                  let l = ls[0] in
+                  let k = ks[0] in
+                  STEP,
+                zs)
+          """
+              .replace("STEP", step);
+      assertSameResults(notOwned, args);
+    }
+  }
+
   @Test
   void aMapIntoARowOutOfBoundsFailsAsTheInterpretersUpdate() {
     Program program = L0Parser.parse(BRIDGE, "bridge.l0");
