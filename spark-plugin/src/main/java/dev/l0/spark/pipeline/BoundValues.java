@@ -6,6 +6,7 @@ import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
 import dev.l0.kernels.api.JavaScalars;
 import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.syntax.Article;
 import dev.l0.syntax.L0Printer;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
@@ -364,10 +365,10 @@ public final class BoundValues implements Serializable {
 
   private static String accepted(ScalarType element, int rank) {
     if (rank == 0) {
-      return "a " + JavaScalars.boxedClass(element).getName();
+      return Article.before(JavaScalars.boxedClass(element).getName());
     }
     String nested = nestedArrayClass(element, rank).getTypeName();
-    return (rank == 1 ? "a " + nested : "regular nested arrays " + nested)
+    return (rank == 1 ? Article.before(nested) : "regular nested arrays " + nested)
         + " or a FlatArray of "
         + element.keyword()
         + " with "
@@ -385,7 +386,7 @@ public final class BoundValues implements Serializable {
           + " with shape "
           + Arrays.toString(flat.shape());
     }
-    return "a " + value.getClass().getTypeName();
+    return Article.before(value.getClass().getTypeName());
   }
 
   private static Class<?> nestedArrayClass(ScalarType element, int rank) {
