@@ -5,6 +5,7 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Shape;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
+import dev.l0.syntax.Article;
 import dev.l0.syntax.L0Printer;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -227,7 +228,7 @@ public final class ValueReader {
 
   private Value scalar(ScalarType type) {
     ValueLexer.Token t = take();
-    String what = (type == ScalarType.I32 || type == ScalarType.I64 ? "an " : "a ") + type;
+    String what = Article.before(type.keyword());
     String text = t.isEnd() ? "" : t.text();
     switch (type) {
       case BOOL:

@@ -168,7 +168,7 @@ class ValueReaderTest {
   @Test
   void reportsAWrongRank() {
     assertEquals(
-        "in.data:1:2: expected a f64 for argument 1 (type [f64]), found '['",
+        "in.data:1:2: expected an f64 for argument 1 (type [f64]), found '['",
         error("[[1.0]]", arrayOf(F64, 1)).getMessage());
     assertEquals(
         "in.data:1:1: expected an array [[f64]] for argument 1 (type [[f64]]), found '1.0'",
@@ -178,7 +178,7 @@ class ValueReaderTest {
   @Test
   void reportsAMissingElement() {
     assertEquals(
-        "in.data:1:11: expected a f64 for argument 2 (type [f64]), found ']'",
+        "in.data:1:11: expected an f64 for argument 2 (type [f64]), found ']'",
         error("1.0 [1.0, ]", F64, arrayOf(F64, 1)).getMessage());
   }
 
@@ -192,14 +192,20 @@ class ValueReaderTest {
   @Test
   void reportsSuffixesThatDisagreeWithTheType() {
     assertEquals(
-        "in.data:1:1: expected a f64 for argument 1 (type f64), found '3i32'",
+        "in.data:1:1: expected an f64 for argument 1 (type f64), found '3i32'",
         error("3i32", F64).getMessage());
     assertEquals(
         "in.data:1:1: expected an i32 for argument 1 (type i32), found '3i64'",
         error("3i64", I32).getMessage());
     assertEquals(
-        "in.data:1:1: expected a f32 for argument 1 (type f32), found '1.0f64'",
+        "in.data:1:1: expected an f32 for argument 1 (type f32), found '1.0f64'",
         error("1.0f64", F32).getMessage());
+    assertEquals(
+        "in.data:1:1: expected an i64 for argument 1 (type i64), found '1.0'",
+        error("1.0", I64).getMessage());
+    assertEquals(
+        "in.data:1:1: expected a bool for argument 1 (type bool), found '1'",
+        error("1", BOOL).getMessage());
   }
 
   @Test
@@ -214,10 +220,10 @@ class ValueReaderTest {
   @Test
   void reportsRealsBeyondTheirTypesRangeWhereOnlyInfIsInfinite() {
     assertEquals(
-        "in.data:1:1: expected a f64 (out of range) for argument 1 (type f64), found '1e400'",
+        "in.data:1:1: expected an f64 (out of range) for argument 1 (type f64), found '1e400'",
         error("1e400", F64).getMessage());
     assertEquals(
-        "in.data:1:1: expected a f32 (out of range) for argument 1 (type f32), found '-1e40'",
+        "in.data:1:1: expected an f32 (out of range) for argument 1 (type f32), found '-1e40'",
         error("-1e40", F32).getMessage());
     // the largest finite values and inf itself read as they are
     assertEquals(ScalarValue.f64(Double.MAX_VALUE), readOne("1.7976931348623157e308", F64));

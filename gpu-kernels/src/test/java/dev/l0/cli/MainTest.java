@@ -706,6 +706,57 @@ class MainTest {
         tooLong.err());
   }
 
+  /**
+   * A replicate of rows that a kernel reads, and a map whose rows are replicates, are refused on
+   * both devices as a too large iota is: the operation, its flat size and where it is written, not
+   * a Java heap error without a position (or, past one Java array, an internal error).
+   */
+  @Test
+  void nestedReplicatesThatCannotFitNameTheirSizeAndPosition() throws Exception {
+    String nested =
+        write(
+            "nested.l0",
+            "fun f64 main(i32 n) =\n"
+                + "  let a = replicate(n, replicate(n, 1.0)) in\n"
+                + "  reduce(op +, 0.0, map(fn f64 ([f64] r) => reduce(op +, 0.0, r), a))\n");
+    String rows =
+        write(
+            "rows.l0",
+            "fun [[f64]] main(i32 n) = map(fn [f64] (i32 i) => replicate(n, 1.0), iota(n))\n");
+    for (String device : List.of("jvm", "sim")) {
+      Outcome heap = l0Process("20000", List.of("-Xmx64m"), "run", nested, "--device", device);
+      assertEquals(Main.EXIT_OUT_OF_MEMORY, heap.exitCode(), heap.err());
+      assertEquals(
+          "out of memory: "
+              + nested
+              + ":2:11: replicate: 400000000 elements need about 3051 MiB, more than the JVM's"
+              + " maximum heap of 64 MiB; give it more with L0_JAVA_OPTS, e.g."
+              + " L0_JAVA_OPTS=-Xmx1g bin/l0 ...",
+          heap.err().lines().reduce((first, last) -> last).orElseThrow(),
+          device);
+      Outcome mapped = l0Process("20000", List.of("-Xmx64m"), "run", rows, "--device", device);
+      assertEquals(Main.EXIT_OUT_OF_MEMORY, mapped.exitCode(), mapped.err());
+      assertEquals(
+          "out of memory: "
+              + rows
+              + ":1:51: map of replicate: 400000000 elements need about 3051 MiB, more than the"
+              + " JVM's maximum heap of 64 MiB; give it more with L0_JAVA_OPTS, e.g."
+              + " L0_JAVA_OPTS=-Xmx1g bin/l0 ...",
+          mapped.err().lines().reduce((first, last) -> last).orElseThrow(),
+          device);
+
+      Outcome tooLong = l0("100000", "run", rows, "--device", device);
+      assertEquals(Main.EXIT_RESOURCE_LIMIT, tooLong.exitCode(), tooLong.err());
+      assertEquals(
+          "limit reached: "
+              + rows
+              + ":1:51: map of replicate: 10000000000 elements, more than one flat array holds"
+              + " (2147483639, Java's array limit)",
+          tooLong.err().lines().reduce((first, last) -> last).orElseThrow(),
+          device);
+    }
+  }
+
   @Test
   void theSimulatorsLimitsAreALimitReachedNotAKernelDefect() throws IOException {
     String loop =

@@ -3,6 +3,7 @@ package dev.l0.spark;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.spark.pipeline.PipelinePlanningException;
@@ -10,7 +11,9 @@ import dev.l0.spark.pipeline.PipelineSpec;
 import dev.l0.spark.plan.L0PipelineNode;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectOutputStream;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Dataset;
@@ -231,6 +234,55 @@ class L0PipelineBoundValuesTest {
                 "the nested array is irregular: table[2] has length 2, but table[0] has "
                     + "length 3"),
         error.getMessage());
+  }
+
+  /**
+   * 65536 x 65536 rows of no elements in a few hundred KiB (every row is the same array): planning
+   * checks each distinct row once, not 2^32 times, and a ragged or null row among the shared ones
+   * is still named by its index.
+   */
+  @Test
+  void aHugeButEmptyNestedArrayPlansQuicklyAndItsFlawsNameTheirIndex() {
+    String sizes =
+        "fun [i32] main([[[f64]]] grid, [i32] idx) ="
+            + " map(fn i32 (i32 i) => size(0, grid) + size(1, grid) + size(2, grid) + i, idx)";
+    double[][] row = new double[1 << 16][];
+    Arrays.fill(row, new double[0]);
+    double[][][] empty = new double[1 << 16][][];
+    Arrays.fill(empty, row);
+    Dataset<Row> planned =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(5),
+            () -> indices.transform(L0.pipeline(sizes).with("grid", empty).on("idx").as("n")));
+    assertEquals(2 * 65536 + 7, planned.collectAsList().get(1).getInt(0));
+
+    double[][] raggedRow = row.clone();
+    raggedRow[65535] = new double[1];
+    double[][][] ragged = empty.clone();
+    ragged[65535] = raggedRow;
+    assertPlanningErrorWithin(
+        sizes,
+        ragged,
+        "the nested array is irregular: grid[65535][65535] has length 1, but grid[0][0] has"
+            + " length 0; a bound array must be regular");
+
+    double[][] rowWithNull = row.clone();
+    rowWithNull[40000] = null;
+    double[][][] withNull = empty.clone();
+    withNull[30000] = rowWithNull;
+    assertPlanningErrorWithin(
+        sizes, withNull, "with(...): grid[30000][40000] is null; a bound array must be regular");
+  }
+
+  private static void assertPlanningErrorWithin(String program, Object grid, String expected) {
+    PipelinePlanningException error =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(5),
+            () ->
+                assertThrows(
+                    PipelinePlanningException.class,
+                    () -> indices.transform(L0.pipeline(program).with("grid", grid).on("idx"))));
+    assertTrue(error.getMessage().contains(expected), error.getMessage());
   }
 
   @Test

@@ -4,6 +4,7 @@ import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.syntax.Article;
 import dev.l0.syntax.L0Printer;
 import java.lang.reflect.Array;
 import java.nio.Buffer;
@@ -235,7 +236,7 @@ final class JavaArguments {
   /** The Java forms a value of {@code type} is given in. */
   private static String accepted(Type type) {
     if (type instanceof ScalarType scalar) {
-      return "a " + JavaScalars.boxedClass(scalar).getSimpleName();
+      return Article.before(JavaScalars.boxedClass(scalar).getSimpleName());
     }
     if (type instanceof Type.Tuple tuple) {
       return "an Object[] of its " + tuple.elements().size() + " components";
@@ -249,9 +250,8 @@ final class JavaArguments {
       String buffers =
           element == ScalarType.BOOL
               ? "a ByteBuffer"
-              : "a " + JavaScalars.bufferClass(element).getSimpleName() + " or ByteBuffer";
-      return "a "
-          + JavaScalars.arrayClass(element).getSimpleName()
+              : Article.before(JavaScalars.bufferClass(element).getSimpleName()) + " or ByteBuffer";
+      return Article.before(JavaScalars.arrayClass(element).getSimpleName())
           + ", "
           + buffers
           + ", or a FlatArray of "

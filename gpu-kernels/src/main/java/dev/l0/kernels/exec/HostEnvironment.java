@@ -60,6 +60,11 @@ public final class HostEnvironment {
     onRead.put(name, compute);
   }
 
+  /** Whether {@code name} has a value (or one made when read). */
+  public boolean binds(String name) {
+    return bound.containsKey(name) || onRead.containsKey(name);
+  }
+
   /** The value {@code name} is bound to, in the form it was bound in. */
   public HostValue get(String name) {
     HostValue value = bound.get(name);

@@ -70,6 +70,12 @@ public final class HostRunner {
    */
   private final Set<String> kernelFunctions;
 
+  /**
+   * Every statement of the program by the name it binds (names are unique), for {@link
+   * KernelArrayLimits} to name what made a kernel's input.
+   */
+  private final Map<String, Stm> definitions = new HashMap<>();
+
   private final int nestingDepth;
   private int segments;
   private volatile HostRunner failureOrderRunner;
@@ -81,6 +87,11 @@ public final class HostRunner {
     Map<Stm, KernelPlan.Kernel> kernels = new IdentityHashMap<>();
     optimized.kernelPlan().kernels().forEach(k -> kernels.put(k.statement(), k));
     this.kernelFunctions = functionsRunningKernels(internal, kernels);
+    for (InternalFunction f : internal.functions()) {
+      for (Stm stm : Traversal.statements(f.body())) {
+        stm.pattern().forEach(p -> definitions.put(p.name(), stm));
+      }
+    }
     for (InternalFunction f : internal.functions()) {
       Map<String, Type> scope = new HashMap<>();
       f.params().forEach(p -> scope.put(p.name(), p.type()));
@@ -242,7 +253,9 @@ public final class HostRunner {
    */
   private record ViewOnly(Ident bound, Exp.Transpose transpose) implements Step {}
 
-  private record KernelRun(Stm statement, PreparedKernel kernel) implements Step {}
+  /** A kernel, and the limits its arrays are checked against before it runs. */
+  private record KernelRun(Stm statement, PreparedKernel kernel, KernelArrayLimits limits)
+      implements Step {}
 
   /**
    * A call of a function that runs kernels ({@link #kernelFunctions}): its body's steps, looked up
@@ -280,7 +293,11 @@ public final class HostRunner {
       } else if (callsKernels) {
         steps.add(new CallRun(stm, (Exp.Apply) stm.exp(), functions));
       } else if (kernel != null) {
-        steps.add(new KernelRun(stm, prepare(kernel, new KernelScope(program, scope))));
+        steps.add(
+            new KernelRun(
+                stm,
+                prepare(kernel, new KernelScope(program, scope)),
+                KernelArrayLimits.of(kernel, definitions)));
       } else if (holdsKernel && stm.exp() instanceof Exp.Loop loop) {
         loop.mergeParams().forEach(p -> scope.put(p.name(), p.type()));
         scope.put(loop.counter().name(), loop.counter().type());
@@ -438,6 +455,7 @@ public final class HostRunner {
       } else if (step instanceof Reshaped r) {
         environment.bind(r.bound().name(), reshaped(r.reshape(), environment));
       } else if (step instanceof KernelRun k) {
+        k.limits().require(environment);
         bind(
             k.statement().pattern(),
             environment.meter().timeKernel(() -> k.kernel().run(environment)),

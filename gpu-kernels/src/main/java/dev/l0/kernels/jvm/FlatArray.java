@@ -5,6 +5,7 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Shape;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
+import dev.l0.values.ValueWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -62,6 +63,34 @@ public record FlatArray(ScalarType elementType, Object data, int[] shape) {
   @Override
   public int[] shape() {
     return shape.clone();
+  }
+
+  /** The most elements {@link #toString} shows. */
+  private static final int ELEMENTS_SHOWN = 10;
+
+  /**
+   * Its shape, element type and first {@value #ELEMENTS_SHOWN} elements in row-major order, as the
+   * data format writes them, and the number of elements where there are more, e.g. {@code FlatArray
+   * [2][3]f64: 1.0, 2.0, 3.0, 4.0, 5.0, 6.0}.
+   */
+  @Override
+  public String toString() {
+    StringBuilder text = new StringBuilder("FlatArray ");
+    for (int size : shape) {
+      text.append('[').append(size).append(']');
+    }
+    text.append(elementType.keyword()).append(": ");
+    int length = java.lang.reflect.Array.getLength(data);
+    if (length == 0) {
+      return text.append("no elements").toString();
+    }
+    for (int i = 0; i < Math.min(length, ELEMENTS_SHOWN); i++) {
+      text.append(i == 0 ? "" : ", ").append(ValueWriter.write(load(i)));
+    }
+    if (length > ELEMENTS_SHOWN) {
+      text.append(", ... (").append(length).append(" elements)");
+    }
+    return text.toString();
   }
 
   /** The size of dimension {@code d}. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Shape;
 import dev.l0.values.ValueWriter;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,26 @@ class FlatArrayTest {
     FlatArray empty = new FlatArray(ScalarType.I32, new int[0], new int[] {1 << 16, 1 << 16, 0});
     assertEquals(1 << 16, empty.size(1));
     assertEquals(0, empty.size(2));
+  }
+
+  /**
+   * Printed, an array shows its shape and type and at most its first elements, in row-major order.
+   */
+  @Test
+  void printedItShowsItsShapeAndItsFirstElements() {
+    assertEquals(
+        "FlatArray [2][3]f64: 1.0, 2.0, 3.0, 4.0, 5.0, 6.5",
+        new FlatArray(ScalarType.F64, new double[] {1, 2, 3, 4, 5, 6.5}, new int[] {2, 3})
+            .toString());
+    assertEquals(
+        "FlatArray [0][3]i32: no elements",
+        new FlatArray(ScalarType.I32, new int[0], new int[] {0, 3}).toString());
+    long[] many = new long[1000];
+    Arrays.setAll(many, i -> i * 10L);
+    assertEquals(
+        "FlatArray [1000]i64: 0i64, 10i64, 20i64, 30i64, 40i64, 50i64, 60i64, 70i64, 80i64, 90i64,"
+            + " ... (1000 elements)",
+        new FlatArray(ScalarType.I64, many, new int[] {1000}).toString());
   }
 
   @Test

@@ -7,10 +7,13 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -21,13 +24,27 @@ import java.util.stream.Stream;
  * into {@code OUT/_staging/D-UUID/new/}, then commits: it writes the marker {@code
  * OUT/_staging/D.commit} naming the staging folder, renames each live dataset folder aside and the
  * staged one into place, and deletes the marker and the old copies. A run killed while writing
- * leaves the live outputs untouched (its staging folder is removed by the next run of that date);
- * one killed during the renames leaves the marker, and the next run of that date finishes the swap
- * before it starts.
+ * leaves the live outputs untouched; one killed during the renames leaves the marker, and the next
+ * run of that date finishes the swap before it starts.
+ *
+ * <p>A run also holds an OS lock on its staging folder's owner file, {@code
+ * OUT/_locks/D-UUID.owner}, taken before the folder exists and kept until the run ends, so whoever
+ * can take that lock knows the folder's run is over (committed, failed or killed). Every run, of
+ * any date, removes such finished staging folders, with their owner files, when it starts, except
+ * the one a date's commit marker names: that commit was interrupted and only the next run of its
+ * date may finish it. A run leaves alone the owner file of another date with no staging folder
+ * (that run may be just starting) and a folder with no owner file (one an older version wrote); the
+ * next run of their date removes both, since it holds the date's lock.
  */
 final class RiskStore implements AutoCloseable {
   static final String[] DATASETS = {"positions", "books", "portfolio", "scenario_pnl", "report"};
   static final String PARTITION = "valuation_date";
+
+  /** The suffix of a staging folder's owner file in {@code OUT/_locks}. */
+  static final String OWNER = ".owner";
+
+  /** The length of a date in ISO form, the start of a staging folder's name. */
+  private static final int DATE_LENGTH = "2026-11-28".length();
 
   /** Another run holds this date's lock. */
   static final class LockedException extends Exception {
@@ -42,38 +59,56 @@ final class RiskStore implements AutoCloseable {
   private final LocalDate date;
   private final FileChannel lockChannel;
   private final FileLock lock;
+  private final String stagingName;
   private final Path staging;
+  private final FileChannel ownerChannel;
+  private final FileLock ownerLock;
 
-  private RiskStore(Path out, LocalDate date, FileChannel lockChannel, FileLock lock) {
+  private RiskStore(
+      Path out,
+      LocalDate date,
+      FileChannel lockChannel,
+      FileLock lock,
+      String stagingName,
+      FileChannel ownerChannel,
+      FileLock ownerLock) {
     this.out = out;
     this.date = date;
     this.lockChannel = lockChannel;
     this.lock = lock;
-    this.staging = out.resolve("_staging").resolve(date + "-" + UUID.randomUUID());
+    this.stagingName = stagingName;
+    this.staging = out.resolve("_staging").resolve(stagingName);
+    this.ownerChannel = ownerChannel;
+    this.ownerLock = ownerLock;
   }
 
   /**
-   * Takes the date's lock, finishes an interrupted commit of that date, and removes stale staging
-   * folders.
+   * Takes the date's lock and this run's owner lock, finishes an interrupted commit of that date,
+   * and removes the staging folders whose runs are over.
    */
   static RiskStore open(Path out, LocalDate date) throws LockedException, IOException {
     Path lockFile = out.resolve("_locks").resolve(date + ".lock");
     Files.createDirectories(lockFile.getParent());
     FileChannel channel =
         FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
-    }
+    FileLock lock = tryLock(channel);
     if (lock == null) {
       channel.close();
       throw new LockedException(
           "another risk-batch run of " + date + " is running (it holds " + lockFile + ")");
     }
-    RiskStore store = new RiskStore(out, date, channel, lock);
-    store.recover();
+    String stagingName = date + "-" + UUID.randomUUID();
+    FileChannel ownerChannel =
+        FileChannel.open(
+            ownerFile(out, stagingName), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    RiskStore store =
+        new RiskStore(out, date, channel, lock, stagingName, ownerChannel, ownerChannel.lock());
+    try {
+      store.recover();
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
+    }
     return store;
   }
 
@@ -99,7 +134,16 @@ final class RiskStore implements AutoCloseable {
   }
 
   private Path marker() {
-    return out.resolve("_staging").resolve(date + ".commit");
+    return marker(date.toString());
+  }
+
+  /** The commit marker of the date {@code isoDate}. */
+  private Path marker(String isoDate) {
+    return out.resolve("_staging").resolve(isoDate + ".commit");
+  }
+
+  private static Path ownerFile(Path out, String stagingName) {
+    return out.resolve("_locks").resolve(stagingName + OWNER);
   }
 
   private void recover() throws IOException {
@@ -110,16 +154,83 @@ final class RiskStore implements AutoCloseable {
       rollForward(interrupted);
       Files.delete(marker);
     }
+    Set<String> names = new TreeSet<>();
     Path stagingRoot = out.resolve("_staging");
     if (Files.isDirectory(stagingRoot)) {
-      try (Stream<Path> leftovers = Files.list(stagingRoot)) {
-        for (Path leftover : (Iterable<Path>) leftovers::iterator) {
-          if (Files.isDirectory(leftover)
-              && leftover.getFileName().toString().startsWith(date + "-")) {
-            Folders.deleteRecursively(leftover);
-          }
-        }
+      try (Stream<Path> folders = Files.list(stagingRoot)) {
+        folders
+            .filter(Files::isDirectory)
+            .forEach(folder -> names.add(folder.getFileName().toString()));
       }
+    }
+    try (Stream<Path> locks = Files.list(out.resolve("_locks"))) {
+      locks
+          .map(file -> file.getFileName().toString())
+          .filter(name -> name.endsWith(OWNER))
+          .forEach(name -> names.add(name.substring(0, name.length() - OWNER.length())));
+    }
+    names.remove(stagingName);
+    for (String name : names) {
+      removeIfFinished(name);
+    }
+  }
+
+  /**
+   * Removes the staging folder {@code name} and its owner file where its run is over and no commit
+   * marker names it; see the class comment for the folders and owner files left alone.
+   */
+  private void removeIfFinished(String name) throws IOException {
+    Path folder = out.resolve("_staging").resolve(name);
+    Path owner = ownerFile(out, name);
+    boolean ofThisDate = name.startsWith(date + "-");
+    if (!ofThisDate && !Files.isDirectory(folder)) {
+      return;
+    }
+    if (!Files.exists(owner)) {
+      if (ofThisDate) {
+        Folders.deleteRecursively(folder);
+      }
+      return;
+    }
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(owner, StandardOpenOption.WRITE);
+    } catch (NoSuchFileException removedMeanwhile) {
+      return;
+    }
+    try (channel) {
+      FileLock finished = tryLock(channel);
+      if (finished == null) {
+        return; // its run is running, or another run is removing it
+      }
+      try {
+        if (!named(marker(name.substring(0, DATE_LENGTH)), name)) {
+          Folders.deleteRecursively(folder);
+          Files.deleteIfExists(owner);
+        }
+      } finally {
+        finished.release();
+      }
+    }
+  }
+
+  /** Whether the commit marker {@code marker} exists and names the staging folder {@code name}. */
+  private static boolean named(Path marker, String name) throws IOException {
+    try {
+      return Files.readString(marker, StandardCharsets.UTF_8).trim().equals(name);
+    } catch (NoSuchFileException none) {
+      return false;
+    }
+  }
+
+  /**
+   * The lock of {@code channel}'s file, or {@code null} where a process (this one too) holds it.
+   */
+  private static FileLock tryLock(FileChannel channel) throws IOException {
+    try {
+      return channel.tryLock();
+    } catch (OverlappingFileLockException heldInThisJvm) {
+      return null;
     }
   }
 
@@ -148,10 +259,11 @@ final class RiskStore implements AutoCloseable {
   @Override
   public void close() throws IOException {
     try {
-      if (Files.exists(staging)) {
-        Folders.deleteRecursively(staging);
-      }
+      Folders.deleteRecursively(staging);
+      Files.deleteIfExists(ownerFile(out, stagingName));
     } finally {
+      ownerLock.release();
+      ownerChannel.close();
       lock.release();
       lockChannel.close();
     }

@@ -6,6 +6,7 @@ import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
 import dev.l0.kernels.api.JavaScalars;
 import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.syntax.Article;
 import dev.l0.syntax.L0Printer;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
@@ -18,8 +19,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -245,8 +248,19 @@ public final class BoundValues implements Serializable {
       shape[d] = first == null ? 0 : Array.getLength(first);
       first = d + 1 < rank && shape[d] > 0 ? Array.get(first, 0) : null;
     }
-    Object data = FlatArray.allocate(element, elementCount(param.name(), shape, callSite));
-    copy(value, 0, shape, data, new int[] {0}, param.name(), callSite);
+    int count = elementCount(param.name(), shape, callSite);
+    checkRegular(
+        value,
+        0,
+        shape,
+        new int[rank],
+        Collections.newSetFromMap(new IdentityHashMap<>()),
+        param.name(),
+        callSite);
+    Object data = FlatArray.allocate(element, count);
+    if (count > 0) {
+      flatten(value, 0, rank, data, new int[] {0});
+    }
     return new BoundValue(param.name(), position, element, shape, data);
   }
 
@@ -278,53 +292,83 @@ public final class BoundValues implements Serializable {
   }
 
   /**
-   * Copies {@code array}, at depth {@code depth} of a value of {@code shape}, into {@code data}
-   * from {@code offset[0]}.
+   * Throws where {@code array}, at depth {@code depth} of a value of {@code shape}, or a row inside
+   * it is null or has another length than {@code shape} says. Rows that hold rows are checked once
+   * each ({@code checked} holds them by identity), so nested arrays that share their rows cost
+   * their distinct rows, not the product of their shape; the errors name the first flawed row in
+   * row-major order, by its path from {@code index} (the indices down to {@code depth}), built only
+   * when one is thrown.
    */
-  private static void copy(
+  private static void checkRegular(
       Object array,
       int depth,
       int[] shape,
-      Object data,
-      int[] offset,
-      String path,
+      int[] index,
+      Set<Object> checked,
+      String parameter,
       String callSite) {
     if (array == null) {
       throw new PipelinePlanningException(
-          callSite, "with(...): " + path + " is null; a bound array must be regular");
+          callSite,
+          "with(...): "
+              + path(parameter, index, depth)
+              + " is null; a bound array must be regular");
     }
     int length = Array.getLength(array);
     if (length != shape[depth]) {
-      String firstPath = path.substring(0, path.indexOf('[')) + "[0]".repeat(depth);
       throw new PipelinePlanningException(
           callSite,
           "with(...): the nested array is irregular: "
-              + path
+              + path(parameter, index, depth)
               + " has length "
               + length
               + ", but "
-              + firstPath
+              + path(parameter, new int[depth], depth)
               + " has length "
               + shape[depth]
               + "; a bound array must be regular");
     }
-    if (depth == shape.length - 1) {
-      System.arraycopy(array, 0, data, offset[0], length);
-      offset[0] += length;
+    if (depth == shape.length - 1 || !checked.add(array)) {
       return;
     }
     Object[] rows = (Object[]) array;
     for (int i = 0; i < rows.length; i++) {
-      copy(rows[i], depth + 1, shape, data, offset, path + "[" + i + "]", callSite);
+      index[depth] = i;
+      checkRegular(rows[i], depth + 1, shape, index, checked, parameter, callSite);
+    }
+  }
+
+  /** {@code parameter} indexed by the first {@code depth} of {@code index}, e.g. grid[2][0]. */
+  private static String path(String parameter, int[] index, int depth) {
+    StringBuilder path = new StringBuilder(parameter);
+    for (int d = 0; d < depth; d++) {
+      path.append('[').append(index[d]).append(']');
+    }
+    return path.toString();
+  }
+
+  /**
+   * Appends the elements of the regular {@code array}, at depth {@code depth} of a value of {@code
+   * rank} dimensions, to {@code data} from {@code offset[0]}, in row-major order.
+   */
+  private static void flatten(Object array, int depth, int rank, Object data, int[] offset) {
+    if (depth == rank - 1) {
+      int length = Array.getLength(array);
+      System.arraycopy(array, 0, data, offset[0], length);
+      offset[0] += length;
+      return;
+    }
+    for (Object row : (Object[]) array) {
+      flatten(row, depth + 1, rank, data, offset);
     }
   }
 
   private static String accepted(ScalarType element, int rank) {
     if (rank == 0) {
-      return "a " + JavaScalars.boxedClass(element).getName();
+      return Article.before(JavaScalars.boxedClass(element).getName());
     }
     String nested = nestedArrayClass(element, rank).getTypeName();
-    return (rank == 1 ? "a " + nested : "regular nested arrays " + nested)
+    return (rank == 1 ? Article.before(nested) : "regular nested arrays " + nested)
         + " or a FlatArray of "
         + element.keyword()
         + " with "
@@ -342,7 +386,7 @@ public final class BoundValues implements Serializable {
           + " with shape "
           + Arrays.toString(flat.shape());
     }
-    return "a " + value.getClass().getTypeName();
+    return Article.before(value.getClass().getTypeName());
   }
 
   private static Class<?> nestedArrayClass(ScalarType element, int rank) {

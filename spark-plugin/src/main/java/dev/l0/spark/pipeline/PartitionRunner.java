@@ -9,6 +9,7 @@ import dev.l0.kernels.api.RunMeasurements;
 import dev.l0.kernels.exec.SpareArrays;
 import dev.l0.kernels.runtime.CudaUnavailableException;
 import dev.l0.kernels.runtime.DeviceKind;
+import dev.l0.syntax.Article;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -364,7 +365,7 @@ public final class PartitionRunner implements AutoCloseable {
                 + binding.columnPath()
                 + "' must be "
                 + (binding.rank() == 1
-                    ? "a " + binding.elementType().keyword() + " primitive array"
+                    ? Article.before(binding.elementType().keyword()) + " primitive array"
                     : "a FlatArray of "
                         + binding.elementType().keyword()
                         + " with "

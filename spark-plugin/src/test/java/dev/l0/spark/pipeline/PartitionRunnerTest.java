@@ -368,7 +368,7 @@ class PartitionRunnerTest {
               IllegalArgumentException.class,
               () -> runner.mapRows(new ColumnBatch(1, List.of(new double[] {1}, new int[] {1}))));
       assertEquals(
-          "input column 'n' must be a i64 primitive array, given int[]", type.getMessage());
+          "input column 'n' must be an i64 primitive array, given int[]", type.getMessage());
       IllegalArgumentException rows =
           assertThrows(
               IllegalArgumentException.class,
