@@ -25,6 +25,8 @@ import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.when;
 import static org.apache.spark.sql.functions.xxhash64;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -33,7 +35,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -214,11 +218,13 @@ final class RiskInputs {
       throw new InvalidInputException(path + ": no such file or folder");
     }
     String location = sparkLocation(path);
+    if (holdsNoDataFile(path)) {
+      throw new InvalidInputException(
+          path + ": an empty folder (no file in it whose name does not start with '_' or '.')");
+    }
     if (name.endsWith(".csv")) {
-      StructType header = spark.read().option("header", "true").csv(location).schema();
-      return spark
-          .read()
-          .option("header", "true")
+      StructType header = csv(spark).csv(location).schema();
+      return csv(spark)
           .option("mode", "PERMISSIVE")
           .option("columnNameOfCorruptRecord", MALFORMED)
           .schema(header.add(MALFORMED, DataTypes.StringType))
@@ -231,6 +237,38 @@ final class RiskInputs {
           path
               + ": not Parquet (a name ending in .csv is read as CSV): "
               + innermostSparkMessage(e).lines().findFirst().orElse(""));
+    }
+  }
+
+  /**
+   * Spark's CSV reader with a header, reading quotes as RFC 4180 writes them (Excel, pandas,
+   * Python's csv module): a quote inside a quoted field is doubled, and a quoted field may hold
+   * commas and line breaks. Spark's own default escape is a backslash, under which {@code "EQ,
+   * ""x"""} was read as that text, quotes and all: another book.
+   */
+  private static DataFrameReader csv(SparkSession spark) {
+    return spark.read().option("header", "true").option("escape", "\"").option("multiLine", "true");
+  }
+
+  /**
+   * Whether {@code path} is a folder without a data file: Spark skips files whose names start with
+   * {@code _} or {@code .}, and then failed with its UNABLE_TO_INFER_SCHEMA (for a CSV folder, out
+   * of the run as a failure with a stack trace).
+   */
+  private static boolean holdsNoDataFile(Path path) throws InvalidInputException {
+    if (!Files.isDirectory(path)) {
+      return false;
+    }
+    try (Stream<Path> files = Files.walk(path)) {
+      return files.noneMatch(
+          file -> {
+            String fileName = file.getFileName().toString();
+            return Files.isRegularFile(file)
+                && !fileName.startsWith("_")
+                && !fileName.startsWith(".");
+          });
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new InvalidInputException(path + ": cannot list the folder: " + e.getMessage());
     }
   }
 

@@ -747,6 +747,63 @@ class RiskBatchJobTest {
             + " format.");
   }
 
+  /**
+   * An input folder with no data file in it (a folder named like a CSV file included) is bad input
+   * naming the folder: a CSV one failed the run with Spark's UNABLE_TO_INFER_SCHEMA and its stack
+   * trace, out of the job without its message (exit 1), a Parquet one was "not Parquet".
+   */
+  @Test
+  void anInputFolderWithNoDataFileIsBadInputNamingTheFolder() throws Exception {
+    for (String name : new String[] {"empty.csv", "empty-parquet"}) {
+      Path empty = Files.createDirectories(folder.resolve("folders").resolve(name));
+      Files.writeString(empty.resolve("_SUCCESS"), "");
+      assertBadInput(
+          empty,
+          market,
+          empty + ": an empty folder (no file in it whose name does not start with '_' or '.')");
+    }
+  }
+
+  /**
+   * CSV fields are quoted as RFC 4180 writes them (Excel, pandas, Python's csv module): a quote in
+   * a quoted field is doubled, and a quoted field may hold a comma or a line break. Under Spark's
+   * default escape (a backslash) {@code "EQ, ""x"""} was read as that text, quotes and all, so the
+   * position went into a book of another name; a quoted line break made two malformed records (bad
+   * input). Rows are records: a bad row after a record of two lines is named by its record number.
+   */
+  @Test
+  void quotedCsvFieldsAreReadAsRfc4180WritesThem() throws Exception {
+    String header = "id,book,instrument,underlying,quantity,strike,maturity,type";
+    String maturity = DATE.plusDays(100).toString();
+    List<String> lines =
+        List.of(
+            header,
+            "1,\"EQ, \"\"x\"\"\",vanilla,U0,10,40," + maturity + ",call",
+            "2,\"two\nlines\",vanilla,U1,5,40," + maturity + ",\"put\"",
+            "3,\"EQ, \"\"x\"\"\",vanilla,U2,-5,40," + maturity + ",call");
+    Path portfolioFile = Files.write(folder.resolve("quoted.csv"), lines);
+    Path out = folder.resolve("out-quoted");
+    Run run = run(out, portfolioFile, market);
+    assertEquals(0, run.exit(), run.err());
+    JsonNode summary =
+        new ObjectMapper()
+            .readTree(
+                out.resolve("report")
+                    .resolve("valuation_date=" + DATE)
+                    .resolve("summary.json")
+                    .toFile());
+    List<String> books = new ArrayList<>();
+    summary
+        .get("books")
+        .forEach(
+            book -> books.add(book.get("name").asText() + " " + book.get("positions").asLong()));
+    assertEquals(List.of("EQ, \"x\" 2", "two\nlines 1"), books);
+    assertBadInput(
+        write(replaced(lines, 3, "3,EQ,vanilla,U2,ten,40," + maturity + ",call")),
+        market,
+        folder.resolve("bad.csv") + ": row 3, column 'quantity': 'ten' is not a double");
+  }
+
   @Test
   void aParquetColumnOfAnotherTypeIsBadInputNamingItsType() throws Exception {
     Dataset<Row> csv = spark.read().option("header", "true").csv(portfolio.toString());
