@@ -417,10 +417,22 @@ final class RiskInputs {
       if (!type.equals(DataTypes.StringType)) {
         add(
             column,
-            raw.try_cast(type).isNull(),
+            notOfType(raw, type),
             concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       }
       return this;
+    }
+
+    /**
+     * Whether {@code raw} is not a value of {@code type}: its cast fails, or, for a whole number,
+     * cuts a fraction off (a Parquet double 2.5 cast to 2, where the text 2.5 fails the cast).
+     */
+    private static Column notOfType(Column raw, DataType type) {
+      Column cast = raw.try_cast(type);
+      if (!type.equals(DataTypes.LongType)) {
+        return cast.isNull();
+      }
+      return cast.isNull().or(cast.cast("double").notEqual(raw.try_cast("double")));
     }
 
     /** Null where {@code needed}, saying {@code why}; not of the type where given. */
@@ -430,7 +442,7 @@ final class RiskInputs {
       add(column, needed.and(raw.isNull()), lit("null (" + why + ")"));
       add(
           column,
-          raw.isNotNull().and(raw.try_cast(type).isNull()),
+          raw.isNotNull().and(notOfType(raw, type)),
           concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       return this;
     }
@@ -450,17 +462,29 @@ final class RiskInputs {
                   + typed.getKey()
                   + "' has type "
                   + actual.simpleString()
-                  + ", not "
-                  + typed.getValue().simpleString()
-                  + " or text");
+                  + (typed.getValue().equals(DataTypes.StringType)
+                      ? ", not text"
+                      : ", not " + typed.getValue().simpleString() + " or text"));
         }
       }
     }
 
-    /** Whether a column of type {@code actual} holds values of type {@code wanted} (or text). */
+    /**
+     * Whether a column of type {@code actual} holds values of type {@code wanted} (or text). Text
+     * is read from any single value (a number, a date, a boolean), not from a struct, an array, a
+     * map or bytes, which Spark's trim refused as the checks ran (a failed run, not bad input).
+     */
     private static boolean reads(DataType wanted, DataType actual) {
-      if (wanted.equals(DataTypes.StringType)
-          || actual.equals(wanted)
+      if (wanted.equals(DataTypes.StringType)) {
+        return actual.equals(DataTypes.StringType)
+            || actual.equals(DataTypes.NullType)
+            || actual.equals(DataTypes.BooleanType)
+            || actual.equals(DataTypes.DateType)
+            || actual.equals(DataTypes.TimestampType)
+            || actual.equals(DataTypes.TimestampNTZType)
+            || actual instanceof NumericType;
+      }
+      if (actual.equals(wanted)
           || actual.equals(DataTypes.StringType)
           || actual.equals(DataTypes.NullType)) {
         return true;

@@ -819,6 +819,24 @@ class RiskBatchJobTest {
     csv.withColumn("maturity", functions.lit(20270101)).write().parquet(intMaturity.toString());
     assertBadInput(
         intMaturity, market, intMaturity + ": column 'maturity' has type int, not date or text");
+    // a struct of text is not text: Spark's trim failed the run (exit 1) with its analysis error
+    Path structBook = folder.resolve("struct-book.parquet");
+    csv.withColumn("book", functions.struct(functions.col("book")))
+        .write()
+        .parquet(structBook.toString());
+    assertBadInput(
+        structBook, market, structBook + ": column 'book' has type struct<book:string>, not text");
+    // a fractional id of a double column is bad input, as in a CSV file: the cast cut 2.5 to 2
+    Path fractionalId = folder.resolve("fractional-id.parquet");
+    csv.withColumn(
+            "id",
+            functions
+                .when(functions.col("id").equalTo("2"), functions.lit(2.5))
+                .otherwise(functions.col("id").cast("double")))
+        .write()
+        .parquet(fractionalId.toString());
+    assertBadInput(
+        fractionalId, market, fractionalId + ": row 3, column 'id': '2.5' is not a bigint");
   }
 
   // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same
