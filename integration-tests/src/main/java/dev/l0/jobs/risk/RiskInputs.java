@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.DataFrameReader;
@@ -327,6 +328,7 @@ final class RiskInputs {
     List<Column> columns = new ArrayList<>();
     for (String column : required) {
       if (!present.contains(column)) {
+        requireNamedOnce(name, column, present);
         throw new InvalidInputException(
             name
                 + ": missing column '"
@@ -383,6 +385,31 @@ final class RiskInputs {
               + "'");
     }
     return rows.drop(MALFORMED);
+  }
+
+  /**
+   * Fails where {@code column} is named more than once in a CSV header: Spark names such columns
+   * after their 0-based positions ({@code strike5}, {@code strike8}), case aside, so the column
+   * looked missing.
+   */
+  private static void requireNamedOnce(String name, String column, List<String> present)
+      throws InvalidInputException {
+    List<Integer> positions =
+        IntStream.range(0, present.size())
+            .filter(i -> present.get(i).equalsIgnoreCase(column + i))
+            .boxed()
+            .toList();
+    if (positions.size() > 1) {
+      throw new InvalidInputException(
+          name
+              + ": column '"
+              + column
+              + "' is named "
+              + positions.size()
+              + " times in the header (columns "
+              + String.join(" and ", positions.stream().map(i -> String.valueOf(i + 1)).toList())
+              + ")");
+    }
   }
 
   /** Problems in the order they are reported; the first true condition of a row is its error. */

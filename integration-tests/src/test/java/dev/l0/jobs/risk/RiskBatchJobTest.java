@@ -679,6 +679,24 @@ class RiskBatchJobTest {
   }
 
   /**
+   * A column named twice in a CSV header is bad input saying so: Spark renames such columns after
+   * their positions, and the run said the column was missing among {@code strike5} and {@code
+   * strike8}.
+   */
+  @Test
+  void aColumnTwiceInTheHeaderIsBadInputNamingIt() throws Exception {
+    List<String> twice = new ArrayList<>();
+    for (String line : portfolioLines()) {
+      twice.add(line + "," + (line.startsWith("id,") ? "Strike" : "5"));
+    }
+    assertBadInput(
+        write(twice),
+        market,
+        folder.resolve("bad.csv")
+            + ": column 'strike' is named 2 times in the header (columns 6 and 9)");
+  }
+
+  /**
    * A portfolio file with a header and no rows is bad input: not a run that fails computing the VaR
    * of no scenario P&L (exit 1).
    */
