@@ -441,13 +441,20 @@ final class RiskInputs {
       typedColumns.put(column, type);
       Column raw = col(column);
       add(column, raw.isNull(), lit("null"));
-      if (!type.equals(DataTypes.StringType)) {
+      if (type.equals(DataTypes.StringType)) {
+        add(column, blank(raw), lit("blank"));
+      } else {
         add(
             column,
             notOfType(raw, type),
             concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       }
       return this;
+    }
+
+    /** Whether {@code raw} is a name of blanks alone: trimmed, as every name is, nothing. */
+    private static Column blank(Column raw) {
+      return trim(raw.cast("string")).equalTo("");
     }
 
     /**
@@ -467,6 +474,9 @@ final class RiskInputs {
       typedColumns.put(column, type);
       Column raw = col(column);
       add(column, needed.and(raw.isNull()), lit("null (" + why + ")"));
+      if (type.equals(DataTypes.StringType)) {
+        add(column, needed.and(blank(raw)), lit("blank (" + why + ")"));
+      }
       add(
           column,
           raw.isNotNull().and(notOfType(raw, type)),

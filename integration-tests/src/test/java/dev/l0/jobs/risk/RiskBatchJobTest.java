@@ -697,6 +697,24 @@ class RiskBatchJobTest {
   }
 
   /**
+   * A name of only blanks (a quoted CSV field, text in Parquet) is bad input as a null is: names
+   * are trimmed, so a book {@code " "} became a book with no name, and an underlying {@code " "}
+   * matched a market row of {@code " "}.
+   */
+  @Test
+  void aBlankNameIsBadInputAtItsRowAndColumn() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    assertBadInput(
+        lines(portfolioLines(), 3, "2,\" \",vanilla,U1,10,40,2027-01-01,call"),
+        market,
+        file + ": row 3, column 'book': blank");
+    assertBadInput(
+        portfolio,
+        lines(marketLines(), 2, "\"  \",42.5,0.35,0.01"),
+        file + ": row 2, column 'underlying': blank");
+  }
+
+  /**
    * A portfolio file with a header and no rows is bad input: not a run that fails computing the VaR
    * of no scenario P&L (exit 1).
    */
