@@ -243,12 +243,13 @@ final class RiskInputs {
 
   /**
    * Spark's CSV reader with a header, reading quotes as RFC 4180 writes them (Excel, pandas,
-   * Python's csv module): a quote inside a quoted field is doubled, and a quoted field may hold
-   * commas and line breaks. Spark's own default escape is a backslash, under which {@code "EQ,
-   * ""x"""} was read as that text, quotes and all: another book.
+   * Python's csv module): a quote inside a quoted field is doubled. Spark's own default escape is a
+   * backslash, under which {@code "EQ, ""x"""} was read as that text, quotes and all: another book.
+   * A line break inside a quoted field is a record that does not match the header (Spark's
+   * multiLine reader, which would read it, takes a path with {@code [1]} in it as a glob again).
    */
   private static DataFrameReader csv(SparkSession spark) {
-    return spark.read().option("header", "true").option("escape", "\"").option("multiLine", "true");
+    return spark.read().option("header", "true").option("escape", "\"");
   }
 
   /**
