@@ -89,6 +89,22 @@ public final class FinparSparkJob {
       return (items + itemsPerRow - 1) / itemsPerRow;
     }
 
+    /**
+     * The benchmark {@code name} names, one that splits; an unknown name's message lists those (not
+     * {@code l0 finpar}'s list, which offers InterestCalib and {@code all}).
+     */
+    static FinparBenchmark benchmark(String name) {
+      FinparBenchmark bench;
+      try {
+        bench = FinparBenchmark.named(name);
+      } catch (CliArgs.UsageError e) {
+        throw new IllegalArgumentException(
+            "unknown FinPar benchmark '" + name + "'; expected OptionPricing or LocVolCalib", e);
+      }
+      of(bench);
+      return bench;
+    }
+
     static Split of(FinparBenchmark bench) {
       return switch (bench) {
         case OPTION_PRICING -> OPTION_PRICING;
@@ -148,8 +164,7 @@ public final class FinparSparkJob {
     Optional<Integer> partitions;
     int runs;
     try {
-      bench = FinparBenchmark.named(args[0]);
-      Split.of(bench);
+      bench = Split.benchmark(args[0]);
       dataset = bench.dataset(dataRoot, args[1]);
       partitions =
           args.length >= 4 ? Optional.of(atLeastOne("PARTITIONS", args[3])) : Optional.empty();

@@ -139,6 +139,29 @@ class FinparSparkJobTest {
         err::toString);
   }
 
+  /**
+   * An unknown benchmark's message lists the benchmarks this job runs: it was {@code l0 finpar}'s,
+   * which offers InterestCalib and {@code all} ("unknown FinPar benchmark 'all'; expected one of
+   * ..., or all").
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"all", "Foo"})
+  void anUnknownBenchmarkListsTheBenchmarksThatRunOnSpark(String name) throws IOException {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code =
+        FinparSparkJob.run(
+            new String[] {name, "small"},
+            DATA,
+            System.out,
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertEquals(FinparSparkJob.EXIT_USAGE, code);
+    assertEquals(
+        "FinparSparkJob: unknown FinPar benchmark '"
+            + name
+            + "'; expected OptionPricing or LocVolCalib\n",
+        err.toString(StandardCharsets.UTF_8));
+  }
+
   @Test
   void aMissingDatasetIsOneLineAndExitThreeBeforeSparkStarts(@TempDir Path empty)
       throws IOException {

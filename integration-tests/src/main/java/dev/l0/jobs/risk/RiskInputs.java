@@ -25,6 +25,8 @@ import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.when;
 import static org.apache.spark.sql.functions.xxhash64;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -33,7 +35,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.spark.sql.Column;
+import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -214,11 +219,13 @@ final class RiskInputs {
       throw new InvalidInputException(path + ": no such file or folder");
     }
     String location = sparkLocation(path);
+    if (holdsNoDataFile(path)) {
+      throw new InvalidInputException(
+          path + ": an empty folder (no file in it whose name does not start with '_' or '.')");
+    }
     if (name.endsWith(".csv")) {
-      StructType header = spark.read().option("header", "true").csv(location).schema();
-      return spark
-          .read()
-          .option("header", "true")
+      StructType header = csv(spark).csv(location).schema();
+      return csv(spark)
           .option("mode", "PERMISSIVE")
           .option("columnNameOfCorruptRecord", MALFORMED)
           .schema(header.add(MALFORMED, DataTypes.StringType))
@@ -231,6 +238,39 @@ final class RiskInputs {
           path
               + ": not Parquet (a name ending in .csv is read as CSV): "
               + innermostSparkMessage(e).lines().findFirst().orElse(""));
+    }
+  }
+
+  /**
+   * Spark's CSV reader with a header, reading quotes as RFC 4180 writes them (Excel, pandas,
+   * Python's csv module): a quote inside a quoted field is doubled. Spark's own default escape is a
+   * backslash, under which {@code "EQ, ""x"""} was read as that text, quotes and all: another book.
+   * A line break inside a quoted field is a record that does not match the header (Spark's
+   * multiLine reader, which would read it, takes a path with {@code [1]} in it as a glob again).
+   */
+  private static DataFrameReader csv(SparkSession spark) {
+    return spark.read().option("header", "true").option("escape", "\"");
+  }
+
+  /**
+   * Whether {@code path} is a folder without a data file: Spark skips files whose names start with
+   * {@code _} or {@code .}, and then failed with its UNABLE_TO_INFER_SCHEMA (for a CSV folder, out
+   * of the run as a failure with a stack trace).
+   */
+  private static boolean holdsNoDataFile(Path path) throws InvalidInputException {
+    if (!Files.isDirectory(path)) {
+      return false;
+    }
+    try (Stream<Path> files = Files.walk(path)) {
+      return files.noneMatch(
+          file -> {
+            String fileName = file.getFileName().toString();
+            return Files.isRegularFile(file)
+                && !fileName.startsWith("_")
+                && !fileName.startsWith(".");
+          });
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new InvalidInputException(path + ": cannot list the folder: " + e.getMessage());
     }
   }
 
@@ -289,6 +329,7 @@ final class RiskInputs {
     List<Column> columns = new ArrayList<>();
     for (String column : required) {
       if (!present.contains(column)) {
+        requireNamedOnce(name, column, present);
         throw new InvalidInputException(
             name
                 + ": missing column '"
@@ -347,6 +388,31 @@ final class RiskInputs {
     return rows.drop(MALFORMED);
   }
 
+  /**
+   * Fails where {@code column} is named more than once in a CSV header: Spark names such columns
+   * after their 0-based positions ({@code strike5}, {@code strike8}), case aside, so the column
+   * looked missing.
+   */
+  private static void requireNamedOnce(String name, String column, List<String> present)
+      throws InvalidInputException {
+    List<Integer> positions =
+        IntStream.range(0, present.size())
+            .filter(i -> present.get(i).equalsIgnoreCase(column + i))
+            .boxed()
+            .toList();
+    if (positions.size() > 1) {
+      throw new InvalidInputException(
+          name
+              + ": column '"
+              + column
+              + "' is named "
+              + positions.size()
+              + " times in the header (columns "
+              + String.join(" and ", positions.stream().map(i -> String.valueOf(i + 1)).toList())
+              + ")");
+    }
+  }
+
   /** Problems in the order they are reported; the first true condition of a row is its error. */
   private static final class Checks {
     private final String file;
@@ -376,13 +442,32 @@ final class RiskInputs {
       typedColumns.put(column, type);
       Column raw = col(column);
       add(column, raw.isNull(), lit("null"));
-      if (!type.equals(DataTypes.StringType)) {
+      if (type.equals(DataTypes.StringType)) {
+        add(column, blank(raw), lit("blank"));
+      } else {
         add(
             column,
-            raw.try_cast(type).isNull(),
+            notOfType(raw, type),
             concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       }
       return this;
+    }
+
+    /** Whether {@code raw} is a name of blanks alone: trimmed, as every name is, nothing. */
+    private static Column blank(Column raw) {
+      return trim(raw.cast("string")).equalTo("");
+    }
+
+    /**
+     * Whether {@code raw} is not a value of {@code type}: its cast fails, or, for a whole number,
+     * cuts a fraction off (a Parquet double 2.5 cast to 2, where the text 2.5 fails the cast).
+     */
+    private static Column notOfType(Column raw, DataType type) {
+      Column cast = raw.try_cast(type);
+      if (!type.equals(DataTypes.LongType)) {
+        return cast.isNull();
+      }
+      return cast.isNull().or(cast.cast("double").notEqual(raw.try_cast("double")));
     }
 
     /** Null where {@code needed}, saying {@code why}; not of the type where given. */
@@ -390,9 +475,12 @@ final class RiskInputs {
       typedColumns.put(column, type);
       Column raw = col(column);
       add(column, needed.and(raw.isNull()), lit("null (" + why + ")"));
+      if (type.equals(DataTypes.StringType)) {
+        add(column, needed.and(blank(raw)), lit("blank (" + why + ")"));
+      }
       add(
           column,
-          raw.isNotNull().and(raw.try_cast(type).isNull()),
+          raw.isNotNull().and(notOfType(raw, type)),
           concat(lit("'"), raw.cast("string"), lit("' is not a " + type.simpleString())));
       return this;
     }
@@ -412,17 +500,29 @@ final class RiskInputs {
                   + typed.getKey()
                   + "' has type "
                   + actual.simpleString()
-                  + ", not "
-                  + typed.getValue().simpleString()
-                  + " or text");
+                  + (typed.getValue().equals(DataTypes.StringType)
+                      ? ", not text"
+                      : ", not " + typed.getValue().simpleString() + " or text"));
         }
       }
     }
 
-    /** Whether a column of type {@code actual} holds values of type {@code wanted} (or text). */
+    /**
+     * Whether a column of type {@code actual} holds values of type {@code wanted} (or text). Text
+     * is read from any single value (a number, a date, a boolean), not from a struct, an array, a
+     * map or bytes, which Spark's trim refused as the checks ran (a failed run, not bad input).
+     */
     private static boolean reads(DataType wanted, DataType actual) {
-      if (wanted.equals(DataTypes.StringType)
-          || actual.equals(wanted)
+      if (wanted.equals(DataTypes.StringType)) {
+        return actual.equals(DataTypes.StringType)
+            || actual.equals(DataTypes.NullType)
+            || actual.equals(DataTypes.BooleanType)
+            || actual.equals(DataTypes.DateType)
+            || actual.equals(DataTypes.TimestampType)
+            || actual.equals(DataTypes.TimestampNTZType)
+            || actual instanceof NumericType;
+      }
+      if (actual.equals(wanted)
           || actual.equals(DataTypes.StringType)
           || actual.equals(DataTypes.NullType)) {
         return true;

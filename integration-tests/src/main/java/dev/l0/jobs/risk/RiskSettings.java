@@ -47,6 +47,12 @@ record RiskSettings(
   static final int DEFAULT_MONTE_CARLO_PATHS = 256;
 
   /**
+   * The most scenarios a grid may have (spot shocks x volatility shocks): every position carries a
+   * P&L per scenario, and the driver a row per scenario of every aggregate.
+   */
+  static final int MAX_SCENARIOS = 100_000;
+
+  /**
    * These settings as the vanilla scenario benchmark takes them: a synthetic portfolio of {@code
    * positions} vanilla options (no path-dependent contracts) on {@code master}, in {@code
    * partitions} pieces.
@@ -190,6 +196,18 @@ record RiskSettings(
                 + shock
                 + " takes spots to zero or below (spot * (1 + shock)); each must be above -1");
       }
+    }
+    if ((long) settings.spotShocks.length * settings.volShocks.length > MAX_SCENARIOS) {
+      throw new UsageException(
+          "risk.scenarios.spotShocks x risk.scenarios.volShocks: "
+              + settings.spotShocks.length
+              + " x "
+              + settings.volShocks.length
+              + " = "
+              + (long) settings.spotShocks.length * settings.volShocks.length
+              + " scenarios, more than "
+              + MAX_SCENARIOS
+              + " (every position carries a P&L per scenario)");
     }
     if (settings.portfolio.isPresent() != settings.market.isPresent()) {
       throw new UsageException(

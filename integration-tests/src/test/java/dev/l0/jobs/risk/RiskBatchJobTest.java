@@ -679,6 +679,42 @@ class RiskBatchJobTest {
   }
 
   /**
+   * A column named twice in a CSV header is bad input saying so: Spark renames such columns after
+   * their positions, and the run said the column was missing among {@code strike5} and {@code
+   * strike8}.
+   */
+  @Test
+  void aColumnTwiceInTheHeaderIsBadInputNamingIt() throws Exception {
+    List<String> twice = new ArrayList<>();
+    for (String line : portfolioLines()) {
+      twice.add(line + "," + (line.startsWith("id,") ? "Strike" : "5"));
+    }
+    assertBadInput(
+        write(twice),
+        market,
+        folder.resolve("bad.csv")
+            + ": column 'strike' is named 2 times in the header (columns 6 and 9)");
+  }
+
+  /**
+   * A name of only blanks (a quoted CSV field, text in Parquet) is bad input as a null is: names
+   * are trimmed, so a book {@code " "} became a book with no name, and an underlying {@code " "}
+   * matched a market row of {@code " "}.
+   */
+  @Test
+  void aBlankNameIsBadInputAtItsRowAndColumn() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    assertBadInput(
+        lines(portfolioLines(), 3, "2,\" \",vanilla,U1,10,40,2027-01-01,call"),
+        market,
+        file + ": row 3, column 'book': blank");
+    assertBadInput(
+        portfolio,
+        lines(marketLines(), 2, "\"  \",42.5,0.35,0.01"),
+        file + ": row 2, column 'underlying': blank");
+  }
+
+  /**
    * A portfolio file with a header and no rows is bad input: not a run that fails computing the VaR
    * of no scenario P&L (exit 1).
    */
@@ -747,6 +783,62 @@ class RiskBatchJobTest {
             + " format.");
   }
 
+  /**
+   * An input folder with no data file in it (a folder named like a CSV file included) is bad input
+   * naming the folder: a CSV one failed the run with Spark's UNABLE_TO_INFER_SCHEMA and its stack
+   * trace, out of the job without its message (exit 1), a Parquet one was "not Parquet".
+   */
+  @Test
+  void anInputFolderWithNoDataFileIsBadInputNamingTheFolder() throws Exception {
+    for (String name : new String[] {"empty.csv", "empty-parquet"}) {
+      Path empty = Files.createDirectories(folder.resolve("folders").resolve(name));
+      Files.writeString(empty.resolve("_SUCCESS"), "");
+      assertBadInput(
+          empty,
+          market,
+          empty + ": an empty folder (no file in it whose name does not start with '_' or '.')");
+    }
+  }
+
+  /**
+   * CSV fields are quoted as RFC 4180 writes them (Excel, pandas, Python's csv module): a quote in
+   * a quoted field is doubled, and a quoted field may hold a comma. Under Spark's default escape (a
+   * backslash) {@code "EQ, ""x"""} was read as that text, quotes and all, so the position went into
+   * a book of another name.
+   */
+  @Test
+  void quotedCsvFieldsAreReadAsRfc4180WritesThem() throws Exception {
+    String header = "id,book,instrument,underlying,quantity,strike,maturity,type";
+    String maturity = DATE.plusDays(100).toString();
+    List<String> lines =
+        List.of(
+            header,
+            "1,\"EQ, \"\"x\"\"\",vanilla,U0,10,40," + maturity + ",call",
+            "2,\"two, \"\"y\"\"\",vanilla,U1,5,40," + maturity + ",\"put\"",
+            "3,\"EQ, \"\"x\"\"\",vanilla,U2,-5,40," + maturity + ",call");
+    Path portfolioFile = Files.write(folder.resolve("quoted.csv"), lines);
+    Path out = folder.resolve("out-quoted");
+    Run run = run(out, portfolioFile, market);
+    assertEquals(0, run.exit(), run.err());
+    JsonNode summary =
+        new ObjectMapper()
+            .readTree(
+                out.resolve("report")
+                    .resolve("valuation_date=" + DATE)
+                    .resolve("summary.json")
+                    .toFile());
+    List<String> books = new ArrayList<>();
+    summary
+        .get("books")
+        .forEach(
+            book -> books.add(book.get("name").asText() + " " + book.get("positions").asLong()));
+    assertEquals(List.of("EQ, \"x\" 2", "two, \"y\" 1"), books);
+    assertBadInput(
+        write(replaced(lines, 3, "3,EQ,vanilla,U2,ten,40," + maturity + ",call")),
+        market,
+        folder.resolve("bad.csv") + ": row 3, column 'quantity': 'ten' is not a double");
+  }
+
   @Test
   void aParquetColumnOfAnotherTypeIsBadInputNamingItsType() throws Exception {
     Dataset<Row> csv = spark.read().option("header", "true").csv(portfolio.toString());
@@ -762,6 +854,24 @@ class RiskBatchJobTest {
     csv.withColumn("maturity", functions.lit(20270101)).write().parquet(intMaturity.toString());
     assertBadInput(
         intMaturity, market, intMaturity + ": column 'maturity' has type int, not date or text");
+    // a struct of text is not text: Spark's trim failed the run (exit 1) with its analysis error
+    Path structBook = folder.resolve("struct-book.parquet");
+    csv.withColumn("book", functions.struct(functions.col("book")))
+        .write()
+        .parquet(structBook.toString());
+    assertBadInput(
+        structBook, market, structBook + ": column 'book' has type struct<book:string>, not text");
+    // a fractional id of a double column is bad input, as in a CSV file: the cast cut 2.5 to 2
+    Path fractionalId = folder.resolve("fractional-id.parquet");
+    csv.withColumn(
+            "id",
+            functions
+                .when(functions.col("id").equalTo("2"), functions.lit(2.5))
+                .otherwise(functions.col("id").cast("double")))
+        .write()
+        .parquet(fractionalId.toString());
+    assertBadInput(
+        fractionalId, market, fractionalId + ": row 3, column 'id': '2.5' is not a bigint");
   }
 
   // ---- path-dependent contracts: the standalone OptionPricing program (main) on the same

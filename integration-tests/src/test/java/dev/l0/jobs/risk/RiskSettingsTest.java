@@ -107,6 +107,33 @@ class RiskSettingsTest {
   }
 
   /**
+   * A grid of more scenarios than {@value RiskSettings#MAX_SCENARIOS} is a usage error: each grid
+   * took up to 10,000 shocks, so 2,000 x 2,000 shocks (4,000,000 scenarios) ran out of memory after
+   * the inputs were read (Spark's context shut down: exit 1), and 3,000 x 3,000 had not finished
+   * after 16 minutes, on 4 positions.
+   */
+  @Test
+  void aGridOfTooManyScenariosIsAUsageError() throws Exception {
+    RiskSettings.UsageException e =
+        assertThrows(
+            RiskSettings.UsageException.class,
+            () ->
+                parse(
+                    "risk.scenarios.spotShocks=-0.2:0.2:2000\n"
+                        + "risk.scenarios.volShocks=-0.1:0.1:2000"));
+    assertEquals(
+        "risk.scenarios.spotShocks x risk.scenarios.volShocks: 2000 x 2000 = 4000000 scenarios,"
+            + " more than "
+            + RiskSettings.MAX_SCENARIOS
+            + " (every position carries a P&L per scenario)",
+        e.getMessage());
+    assertEquals(
+        RiskSettings.MAX_SCENARIOS,
+        parse("risk.scenarios.spotShocks=-0.2:0.2:250\nrisk.scenarios.volShocks=-0.1:0.1:400")
+            .scenarioCount());
+  }
+
+  /**
    * A misspelt key ran the defaults without a word ({@code risk.mc.path=64} left 256 paths): a key
    * no setting reads is a usage error naming the nearest key; every key of the shipped config file
    * is read.
