@@ -724,26 +724,21 @@ class MainTest {
             "rows.l0",
             "fun [[f64]] main(i32 n) = map(fn [f64] (i32 i) => replicate(n, 1.0), iota(n))\n");
     for (String device : List.of("jvm", "sim")) {
-      Outcome heap = l0Process("20000", List.of("-Xmx64m"), "run", nested, "--device", device);
-      assertEquals(Main.EXIT_OUT_OF_MEMORY, heap.exitCode(), heap.err());
-      assertEquals(
-          "out of memory: "
-              + nested
-              + ":2:11: replicate: 400000000 elements need about 3051 MiB, more than the JVM's"
-              + " maximum heap of 64 MiB; give it more with L0_JAVA_OPTS, e.g."
-              + " L0_JAVA_OPTS=-Xmx1g bin/l0 ...",
-          heap.err().lines().reduce((first, last) -> last).orElseThrow(),
-          device);
-      Outcome mapped = l0Process("20000", List.of("-Xmx64m"), "run", rows, "--device", device);
-      assertEquals(Main.EXIT_OUT_OF_MEMORY, mapped.exitCode(), mapped.err());
-      assertEquals(
-          "out of memory: "
-              + rows
-              + ":1:51: map of replicate: 400000000 elements need about 3051 MiB, more than the"
-              + " JVM's maximum heap of 64 MiB; give it more with L0_JAVA_OPTS, e.g."
-              + " L0_JAVA_OPTS=-Xmx1g bin/l0 ...",
-          mapped.err().lines().reduce((first, last) -> last).orElseThrow(),
-          device);
+      for (String[] program :
+          new String[][] {{nested, "2:11: replicate"}, {rows, "1:51: map of replicate"}}) {
+        Outcome heap =
+            l0Process("20000", List.of("-Xmx64m"), "run", program[0], "--device", device);
+        assertEquals(Main.EXIT_OUT_OF_MEMORY, heap.exitCode(), heap.err());
+        assertEquals(
+            "out of memory: "
+                + program[0]
+                + ":"
+                + program[1]
+                + ": 400000000 elements need about 3051 MiB, more than the JVM's maximum heap of"
+                + " 64 MiB; give it more with L0_JAVA_OPTS, e.g. L0_JAVA_OPTS=-Xmx1g bin/l0 ...",
+            heap.err().lines().reduce((first, last) -> last).orElseThrow(),
+            device);
+      }
 
       Outcome tooLong = l0("100000", "run", rows, "--device", device);
       assertEquals(Main.EXIT_RESOURCE_LIMIT, tooLong.exitCode(), tooLong.err());

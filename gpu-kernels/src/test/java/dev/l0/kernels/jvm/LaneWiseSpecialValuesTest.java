@@ -10,14 +10,8 @@ import dev.l0.ir.Program;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.Kernel;
-import dev.l0.kernels.ir.KernelGroup;
-import dev.l0.kernels.lower.KernelLowering;
-import dev.l0.kernels.lower.LaunchConfiguration;
-import dev.l0.opt.KernelPlan;
-import dev.l0.opt.OptimizedProgram;
-import dev.l0.opt.Optimizer;
+import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.syntax.L0Parser;
-import dev.l0.types.TypeChecker;
 import dev.l0.values.ValueReader;
 import java.util.ArrayList;
 import java.util.List;
@@ -410,13 +404,6 @@ class LaneWiseSpecialValuesTest {
 
   /** The first kernel of the group of {@code source}'s one SOAC, lowered for the JVM. */
   private static Kernel onlyKernel(String source) {
-    OptimizedProgram optimized =
-        Optimizer.optimize(TypeChecker.check(L0Parser.parse(source, "special.l0")));
-    List<KernelPlan.Kernel> kernels = optimized.kernelPlan().kernels();
-    assertEquals(1, kernels.size(), kernels::toString);
-    KernelGroup group =
-        KernelLowering.lower(
-            optimized.kernelPlan(), kernels.get(0), LaunchConfiguration.THREAD_PER_ROW);
-    return group.kernels().get(0);
+    return LoweredPrograms.jvmKernelsOfOnlyPlanKernel(L0Parser.parse(source, "special.l0")).get(0);
   }
 }
