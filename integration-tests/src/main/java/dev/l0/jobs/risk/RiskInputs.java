@@ -459,16 +459,25 @@ final class RiskInputs {
     }
 
     /**
-     * Whether {@code raw} is not a value of {@code type}: its cast fails, or, for a whole number,
-     * cuts a fraction off (a Parquet double 2.5 cast to 2, where the text 2.5 fails the cast).
+     * Whether {@code raw} is not a value of {@code type}: its cast fails; for a whole number, it
+     * cuts a fraction off (a Parquet double 2.5 cast to 2, where the text 2.5 fails the cast); for
+     * a double, it is not written as a decimal number (or NaN, Infinity, inf), such as {@code 10d}
+     * or {@code 1.5f}, which Spark's cast reads as Java does, as 10 and 1.5.
      */
     private static Column notOfType(Column raw, DataType type) {
       Column cast = raw.try_cast(type);
-      if (!type.equals(DataTypes.LongType)) {
-        return cast.isNull();
+      if (type.equals(DataTypes.LongType)) {
+        return cast.isNull().or(cast.cast("double").notEqual(raw.try_cast("double")));
       }
-      return cast.isNull().or(cast.cast("double").notEqual(raw.try_cast("double")));
+      if (type.equals(DataTypes.DoubleType)) {
+        return cast.isNull().or(not(raw.cast("string").rlike(DECIMAL_NUMBER)));
+      }
+      return cast.isNull();
     }
+
+    /** A number as a CSV file or a Parquet column's text writes it (case aside). */
+    private static final String DECIMAL_NUMBER =
+        "(?i)^\\s*[+-]?((\\d+\\.?\\d*|\\.\\d+)(e[+-]?\\d+)?|inf|infinity|nan)\\s*$";
 
     /** Null where {@code needed}, saying {@code why}; not of the type where given. */
     Checks typedWhere(String column, DataType type, Column needed, String why) {

@@ -630,7 +630,8 @@ class RiskBatchJobTest {
   /**
    * A value that is not a number or a date is bad input at its row and column under Spark's ANSI
    * casts (the default since Spark 4), which throw where a cast fails: not a run that fails with
-   * Spark's CAST_INVALID_INPUT (exit 1). With and without the barrier columns, whose checks Spark
+   * Spark's CAST_INVALID_INPUT (exit 1); so is a number with Java's type suffix ({@code 10d}),
+   * which Spark's cast read as 10. With and without the barrier columns, whose checks Spark
    * evaluates differently.
    */
   @Test
@@ -644,6 +645,10 @@ class RiskBatchJobTest {
           lines(lines, 3, "2,EQ-B,vanilla,U1,ten,40,2027-01-01,call" + tail),
           market,
           file + ": row 3, column 'quantity': 'ten' is not a double");
+      assertBadInput(
+          lines(lines, 4, "3,EQ-B,vanilla,U1,10d,40,2027-01-01,call" + tail),
+          market,
+          file + ": row 4, column 'quantity': '10d' is not a double");
       assertBadInput(
           lines(lines, 5, "4,EQ-B,vanilla,U1,10,40,2027-02-30,call" + tail),
           market,
