@@ -22,6 +22,7 @@ import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.rint;
 import static org.apache.spark.sql.functions.round;
 import static org.apache.spark.sql.functions.trim;
+import static org.apache.spark.sql.functions.typeof;
 import static org.apache.spark.sql.functions.when;
 import static org.apache.spark.sql.functions.xxhash64;
 
@@ -462,7 +463,8 @@ final class RiskInputs {
      * Whether {@code raw} is not a value of {@code type}: its cast fails; for a whole number, it
      * cuts a fraction off (a Parquet double 2.5 cast to 2, where the text 2.5 fails the cast); for
      * a double, it is not written as a decimal number (or NaN, Infinity, inf), such as {@code 10d}
-     * or {@code 1.5f}, which Spark's cast reads as Java does, as 10 and 1.5.
+     * or {@code 1.5f}, which Spark's cast reads as Java does, as 10 and 1.5; for a date given as
+     * text, it is not one ({@link #ISO_DATE}).
      */
     private static Column notOfType(Column raw, DataType type) {
       Column cast = raw.try_cast(type);
@@ -472,8 +474,18 @@ final class RiskInputs {
       if (type.equals(DataTypes.DoubleType)) {
         return cast.isNull().or(not(raw.cast("string").rlike(DECIMAL_NUMBER)));
       }
+      if (type.equals(DataTypes.DateType)) {
+        return cast.isNull()
+            .or(typeof(raw).equalTo("string").and(not(raw.cast("string").rlike(ISO_DATE))));
+      }
       return cast.isNull();
     }
+
+    /**
+     * A date as text: year, month and day, nothing more ({@code 2027-11-25T10:00:00}, which Spark's
+     * cast reads as 2027-11-25, is not one; a Parquet date or timestamp column is read as a date).
+     */
+    private static final String ISO_DATE = "^\\s*\\d{4}-\\d{1,2}-\\d{1,2}\\s*$";
 
     /** A number as a CSV file or a Parquet column's text writes it (case aside). */
     private static final String DECIMAL_NUMBER =

@@ -654,6 +654,10 @@ class RiskBatchJobTest {
           market,
           file + ": row 5, column 'maturity': '2027-02-30' is not a date");
       assertBadInput(
+          lines(lines, 5, "4,EQ-B,vanilla,U1,10,40,2027-02-03T10:00:00,call" + tail),
+          market,
+          file + ": row 5, column 'maturity': '2027-02-03T10:00:00' is not a date");
+      assertBadInput(
           lines(lines, 2, "1.5,EQ-B,vanilla,U1,10,40,2027-01-01,call" + tail),
           market,
           file + ": row 2, column 'id': '1.5' is not a bigint");
