@@ -43,12 +43,14 @@ final class MapIntoUpdatedRow {
    */
   static boolean movesBefore(Stm stm, Stm mapStm) {
     Exp e = stm.exp();
-    return mapStm.exp().isMap()
-        && stm.pattern().stream().allMatch(id -> id.type() instanceof ScalarType)
-        && e.lambdas().isEmpty()
-        && e.bodies().isEmpty()
-        && !Analysis.mayFail(e)
-        && mapStm.pattern().stream().noneMatch(id -> Analysis.useCounts(e).containsKey(id.name()));
+    if (!stm.pattern().stream().allMatch(id -> id.type() instanceof ScalarType)
+        || !e.lambdas().isEmpty()
+        || !e.bodies().isEmpty()
+        || Analysis.mayFail(e)) {
+      return false;
+    }
+    Map<String, Integer> uses = Analysis.useCounts(e);
+    return mapStm.pattern().stream().noneMatch(id -> uses.containsKey(id.name()));
   }
 
   /**
@@ -109,22 +111,25 @@ final class MapIntoUpdatedRow {
         return false;
       }
       Integer depth = depthIn(input.name(), updated, rowsOf);
+      Binding binding = lookup.apply(input.name());
       if (depth != null) {
         if (depth != rowDepth) {
           return false;
         }
-      } else if (!apart(lookup.apply(input.name()), view)) {
+      } else if (!apart(binding, view)) {
         return false;
-      } else if (lookup.apply(input.name()) instanceof ArrayView in && isIota(in)) {
+      } else if (binding instanceof ArrayView in && isIota(in)) {
         ownIndex.add(f.params().get(i).name());
       }
     }
     Map<String, Integer> ownElementReads = new HashMap<>();
     for (Stm stm : Traversal.statements(f.body())) {
-      if (stm.exp() instanceof Exp.Index index
-          && index.array() instanceof SubExp.Var array
-          && depthIn(array.name(), updated, rowsOf) != null
-          && depthIn(array.name(), updated, rowsOf) + index.indices().size() == view.rank()
+      if (!(stm.exp() instanceof Exp.Index index) || !(index.array() instanceof SubExp.Var array)) {
+        continue;
+      }
+      Integer depth = depthIn(array.name(), updated, rowsOf);
+      if (depth != null
+          && depth + index.indices().size() == view.rank()
           && index.indices().get(index.indices().size() - 1) instanceof SubExp.Var last
           && ownIndex.contains(last.name())) {
         ownElementReads.merge(array.name(), 1, Integer::sum);

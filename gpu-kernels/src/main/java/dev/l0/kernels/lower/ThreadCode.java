@@ -204,6 +204,7 @@ final class ThreadCode {
           stm.exp() instanceof Exp.Concat ? growingTarget(stm, body, dests, uses) : null;
       int next = s + 1;
       while (targets == null
+          && stm.exp().isMap()
           && next < stms.size()
           && MapIntoUpdatedRow.movesBefore(stms.get(next), stm)) {
         next++;
@@ -1741,7 +1742,7 @@ final class ThreadCode {
     List<Function<KernelExpr, Destination>> rowDestinations = new ArrayList<>();
     List<UnsizedResult> unsized =
         new ArrayList<>(); // by position; null where the rows' shape is known
-    List<Destination.IrregularRows> irregular = new ArrayList<>();
+    List<Destination.IrregularRows> irregular = new ArrayList<>(); // by position, as unsized
     for (int k = 0; k < pattern.size(); k++) {
       Type row = map.function().returnTypes().get(k);
       ScalarType element = scalarType(row.baseElement(), "a map of tuples");
@@ -1753,6 +1754,7 @@ final class ThreadCode {
         result = allocate(element, dims);
         targets.add(result);
         unsized.add(null);
+        irregular.add(null);
         rowDestinations.add(j -> new Destination.ToMemory(result.rowInBounds(j)));
       } else {
         UnsizedResult r = unsized(pattern.get(k).name(), row.rank(), out);
@@ -1784,11 +1786,11 @@ final class ThreadCode {
     }
     lowerMapInto(map, targets, rowDestinations, out);
     SourcePos pos = map.pos().equals(SourcePos.NONE) ? group.soacPos() : map.pos();
-    List<UnsizedResult> unsizedResults = unsized.stream().filter(Objects::nonNull).toList();
-    for (int k = 0; k < irregular.size(); k++) {
+    for (int k = 0; k < unsized.size(); k++) {
       Destination.IrregularRows rowsSeen = irregular.get(k);
-      List<KernelExpr> firstSizes =
-          unsizedResults.get(k).dims().stream().map(d -> (KernelExpr) d).toList();
+      if (rowsSeen == null) {
+        continue;
+      }
       out.add(
           new KernelStmt.If(
               not(KernelExprs.lt(rowsSeen.first(), KernelExprs.ZERO)),
@@ -1798,13 +1800,13 @@ final class ThreadCode {
                       pos,
                       rowsSeen.first(),
                       rowsSeen.sizes().stream().map(d -> (KernelExpr) d).toList(),
-                      firstSizes)),
+                      unsized.get(k).dims().stream().map(d -> (KernelExpr) d).toList())),
               List.of()));
     }
     if (unsized.stream().anyMatch(Objects::nonNull)) {
       sizeRowsOverNoRows(pattern, map, rows, unsized, out);
     }
-    unsizedResults.forEach(this::finish);
+    unsized.stream().filter(Objects::nonNull).forEach(this::finish);
   }
 
   /**
@@ -2013,8 +2015,8 @@ final class ThreadCode {
       KernelExpr rows = array(map.inputs().get(0)).dims().get(0);
       KernelExpr.Var fits = group.fresh("in_place", ScalarType.BOOL);
       out.add(new KernelStmt.Declare(fits, and(cell.valid(), eq(cell.dims().get(0), rows))));
-      ScalarType element =
-          scalarType(map.function().returnTypes().get(0), "a map of arrays into a row");
+      // a scalar: MapIntoUpdatedRow takes maps of scalars only
+      ScalarType element = (ScalarType) map.function().returnTypes().get(0);
       ArrayView scratchRow = allocate(element, List.of(rows));
       lowerMapInto(
           map,
