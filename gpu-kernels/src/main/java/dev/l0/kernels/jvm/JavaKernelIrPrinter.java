@@ -634,7 +634,7 @@ public final class JavaKernelIrPrinter {
     if (plain.isPresent()) {
       // decided here (a form's constant trip counts): the other variant would never run
       if (plain.get()) {
-        plainLoop(f, start, bound, step);
+        loopAsItIs(f, start, bound, step);
       } else {
         longRun.print(start, bound, step);
       }
@@ -653,7 +653,7 @@ public final class JavaKernelIrPrinter {
                 String.valueOf(stages.filter(InnerLoopStages::hasRegion).isPresent()))
             + ")) {");
     indent++;
-    plainLoop(f, start, bound, step);
+    loopAsItIs(f, start, bound, step);
     indent--;
     line("} else {");
     indent++;
@@ -706,6 +706,20 @@ public final class JavaKernelIrPrinter {
                 Math::max))
         .map(java.util.OptionalLong::of)
         .orElse(java.util.OptionalLong.empty());
+  }
+
+  /**
+   * {@code f} run as it is, given the locals holding its start, bound and step: with an {@code int}
+   * counter where {@link #intBound} allows (a counted loop to the JIT compiler), else over {@code
+   * long}s.
+   */
+  private void loopAsItIs(KernelStmt.For f, String start, String bound, String step) {
+    java.util.Optional<KernelExpr> intBound = intBound(f);
+    if (intBound.isPresent()) {
+      intLoop(f, intBound.get());
+    } else {
+      plainLoop(f, start, bound, step);
+    }
   }
 
   /** {@code f} as a Java {@code for} over {@code [start, bound)} by {@code step}. */

@@ -9,6 +9,7 @@ import dev.l0.interp.Interpreter;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
@@ -27,6 +28,8 @@ import dev.l0.values.ValueReader;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -232,6 +235,35 @@ class InnerLoopStagesTest {
     assertTrue(JvmGroupRunner.javaSource(calls).contains(", false)) {"));
     assertFalse(JvmGroupRunner.javaSource(calls).contains(regionGuard));
     assertFalse(JvmKernelForm.describe(calls).contains("with a region"));
+  }
+
+  /**
+   * A loop that runs staged when long runs as it is when short, and there, over an {@code i32}
+   * count, with an {@code int} counter (a counted loop to HotSpot, as every other such loop is);
+   * the results stay the interpreter's on both sides of the length that decides.
+   */
+  @Test
+  void aShortRunOfAStagedLoopCountsWithAnInt() {
+    String text =
+        """
+        fun [f64] main ([f64] xs, i32 n) =
+          map(fn f64 (f64 x) =>
+                reduce(op +, 0.0, map(fn f64 (i32 i) => exp(x * f64(i) * 0.001), iota(n))),
+              xs)
+        """;
+    String source = JvmGroupRunner.javaSource(onlyKernel(text));
+    int plain = source.indexOf(".runsPlain(");
+    assertTrue(plain >= 0, source);
+    Matcher loop = Pattern.compile("for \\((\\w+) ").matcher(source);
+    assertTrue(loop.find(plain), source);
+    assertEquals("int", loop.group(1), source.substring(plain));
+    Program program = L0Parser.parse(text, "inner.l0");
+    for (int n : new int[] {InnerLoopStages.MIN_ITERATIONS - 1, InnerLoopStages.MIN_ITERATIONS}) {
+      List<Value> args = List.of(Value.Array.ofF64(values(4, 21)), ScalarValue.i32(n));
+      assertEquals(
+          new Interpreter(program).call("main", args),
+          HostRunner.compile(program, JVM).call("main", args));
+    }
   }
 
   @Test
