@@ -412,7 +412,8 @@ public final class OptionPricing {
   /**
    * The prices [dates][underlyings] along one path under one model: correlated increments (the
    * lower-triangular {@code c}), exp(vol * noise + drift) per date, a product scan over dates times
-   * the spot prices.
+   * the spot prices. The dates are the model's ({@code vols} and {@code drifts} are
+   * [dates][underlyings], as {@code w} is), as in the text version.
    */
   private static Arr<Arr<F64>> blackScholes(
       Arr<Arr<F64>> c, Arr<Arr<F64>> vols, Arr<Arr<F64>> drifts, Arr<F64> starts, Arr<Arr<F64>> w) {
@@ -421,7 +422,7 @@ public final class OptionPricing {
         let(
             "factors",
             map(
-                iota(w.size()),
+                iota(vols.size()),
                 t ->
                     map(
                         iota(underlyings),
