@@ -59,15 +59,9 @@ public final class RiskBatchJob {
       return EXIT_USAGE;
     }
     System.setProperty("java.awt.headless", "true");
-    SparkSession spark;
-    try {
-      spark =
-          JobSessions.start(
-              "L0 risk batch " + settings.valuationDate(), Optional.of(settings.master()));
-    } catch (JobSessions.UnknownMasterException e) {
-      err.println("risk-batch: --master " + e.getMessage());
-      return EXIT_USAGE;
-    }
+    SparkSession spark =
+        JobSessions.start(
+            "L0 risk batch " + settings.valuationDate(), Optional.of(settings.master()));
     shuffleIntoThePositionsPartitions(spark, settings);
     try {
       return run(spark, settings, out, err);

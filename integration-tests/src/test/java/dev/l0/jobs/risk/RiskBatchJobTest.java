@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.l0.jobs.JobSessions;
 import dev.l0.kernels.exact.ExactFloatSum;
 import dev.l0.kernels.exact.ExactSum;
 import dev.l0.math.L0Math;
@@ -1468,25 +1469,34 @@ class RiskBatchJobTest {
   }
 
   /**
-   * A master URL Spark cannot parse is a bad command line (exit 2), not a failed run (exit 1) with
-   * Spark's stack trace. In a JVM of its own: in this one the test's session would be reused.
+   * A master URL Spark cannot parse, from {@code --master} or from {@code risk.master} in the
+   * config file, is a bad command line (exit 2), not a failed run (exit 1): found before Spark
+   * starts and before the output folder is made, so the job's one line is all of standard error (no
+   * Spark ERROR log and stack trace before it). In a JVM of its own: in this one the test's session
+   * would be reused.
    */
   @Test
   void aMasterUrlSparkCannotParseIsAUsageError() throws Exception {
-    List<String> command =
-        riskBatchInItsOwnJvm(
-            List.of(),
-            "--master",
-            "bogus://x",
-            "--out",
-            folder.resolve("out-bogus-master").toString());
-    Process process =
-        new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(120, TimeUnit.SECONDS));
-    assertEquals(RiskBatchJob.EXIT_USAGE, process.exitValue(), err);
-    assertTrue(err.contains("risk-batch: --master 'bogus://x' is no Spark master URL\n"), err);
-    assertFalse(err.contains("Exception in thread"), err);
+    Path out = folder.resolve("out-bogus-master");
+    Path config = Files.writeString(folder.resolve("bogus-master.properties"), "risk.master=x\n");
+    for (List<String> args :
+        List.of(
+            List.of("--master", "bogus://x", "--out", out.toString()),
+            List.of("--config", config.toString(), "--out", out.toString()))) {
+      String master = args.get(0).equals("--master") ? "bogus://x" : "x";
+      List<String> command = riskBatchInItsOwnJvm(List.of(), args.toArray(String[]::new));
+      Process process =
+          new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(process.waitFor(120, TimeUnit.SECONDS));
+      assertEquals(RiskBatchJob.EXIT_USAGE, process.exitValue(), err);
+      assertEquals(
+          List.of("risk-batch: risk.master: " + JobSessions.notAMaster(master)),
+          err.lines()
+              .filter(line -> !line.startsWith("WARNING: Using incubator modules"))
+              .toList());
+      assertFalse(Files.exists(out), out.toString());
+    }
   }
 
   @Test
