@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -544,6 +545,54 @@ class RiskBatchJobTest {
               .filter(name -> name.endsWith(".png"))
               .sorted()
               .toList());
+    }
+  }
+
+  /**
+   * Every book gets a chart file of its own where a file system ignores case (macOS's, Windows'):
+   * "Portfolio" and "portfolio" (and the whole portfolio's PORTFOLIO) get three, and a book name
+   * longer than a file name may be is cut (a 300-character book failed the run writing its chart).
+   */
+  @Test
+  void booksWhoseNamesDifferInCaseOrAreLongGetAChartFileEach() throws Exception {
+    String longBook = "Q".repeat(300);
+    Path portfolioFile =
+        Files.write(
+            folder.resolve("portfolio-cases.csv"),
+            List.of(
+                "id,book,instrument,underlying,quantity,strike,maturity,type",
+                "1,Portfolio,vanilla,U0,10,40," + DATE.plusDays(100) + ",call",
+                "2,portfolio,vanilla,U1,5,40," + DATE.plusDays(200) + ",put",
+                "3," + longBook + ",vanilla,U2,-5,40," + DATE.plusDays(300) + ",call",
+                "4,"
+                    + longBook.toLowerCase(Locale.ROOT)
+                    + ",vanilla,U0,7,40,"
+                    + DATE.plusDays(400)
+                    + ",put"));
+    Path marketFile = Files.write(folder.resolve("market-cases.csv"), marketLines());
+    Path out = folder.resolve("out-cases");
+    Run run = run(out, portfolioFile, marketFile);
+    assertEquals(0, run.exit(), run.err());
+    Path report = out.resolve("report").resolve("valuation_date=" + DATE);
+    List<String> charts;
+    try (Stream<Path> files = Files.list(report)) {
+      charts =
+          files
+              .map(file -> file.getFileName().toString())
+              .filter(name -> name.endsWith(".png"))
+              .toList();
+    }
+    assertEquals(5, charts.size(), charts.toString());
+    assertEquals(
+        5,
+        charts.stream().map(name -> name.toLowerCase(Locale.ROOT)).distinct().count(),
+        charts.toString());
+    for (String chart : charts) {
+      assertTrue(chart.length() <= 120, chart);
+    }
+    String html = Files.readString(report.resolve("report.html"));
+    for (String chart : charts) {
+      assertTrue(html.contains("src=\"" + chart + "\""), chart);
     }
   }
 
