@@ -53,8 +53,11 @@ final class RiskReport {
         StandardCharsets.UTF_8);
     StringBuilder charts = new StringBuilder();
     Set<String> taken = new HashSet<>();
+    // The whole portfolio's chart keeps its name: a book whose name clashes with it gets a suffix.
+    String portfolioChart = chartFile(results.portfolio().name(), taken);
     for (Aggregate aggregate : all) {
-      String file = chartFile(aggregate.name(), taken);
+      String file =
+          aggregate == results.portfolio() ? portfolioChart : chartFile(aggregate.name(), taken);
       ChartUtils.saveChartAsPNG(
           folder.resolve(file).toFile(), chart(aggregate, settings), CHART_WIDTH, CHART_HEIGHT);
       charts

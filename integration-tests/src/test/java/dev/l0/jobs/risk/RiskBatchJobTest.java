@@ -550,8 +550,9 @@ class RiskBatchJobTest {
 
   /**
    * Every book gets a chart file of its own where a file system ignores case (macOS's, Windows'):
-   * "Portfolio" and "portfolio" (and the whole portfolio's PORTFOLIO) get three, and a book name
-   * longer than a file name may be is cut (a 300-character book failed the run writing its chart).
+   * "Portfolio" and "portfolio" get two besides the whole portfolio's pnl-PORTFOLIO.png, and a book
+   * name longer than a file name may be is cut (a 300-character book failed the run writing its
+   * chart).
    */
   @Test
   void booksWhoseNamesDifferInCaseOrAreLongGetAChartFileEach() throws Exception {
@@ -583,6 +584,7 @@ class RiskBatchJobTest {
               .toList();
     }
     assertEquals(5, charts.size(), charts.toString());
+    assertTrue(charts.contains("pnl-PORTFOLIO.png"), "the whole portfolio's keeps its name");
     assertEquals(
         5,
         charts.stream().map(name -> name.toLowerCase(Locale.ROOT)).distinct().count(),
