@@ -236,6 +236,31 @@ class QuantJobFromReadmeTest {
     assertMentions(planningError(typoInCarry), "bok", "book");
   }
 
+  /** A replacement for a column the pipeline does not read, a carried one included, is refused. */
+  @Test
+  void aNullReplacementForAColumnThePipelineDoesNotReadIsAPlanningError() {
+    assertMentions(
+        planningError(
+            L0.pipeline(EXPOSURE)
+                .on("id", "fx", "quantity", "price")
+                .carry("book")
+                .nullAs("book", 0.0)),
+        "nullAs(...) names book, which the pipeline does not read");
+  }
+
+  /**
+   * {@code exactSum} casts a {@code long} column to {@code double} first, as the README says, so
+   * values beyond 2^53 are rounded before the exact sum; Spark's {@code sum} of them is exact.
+   */
+  @Test
+  void anExactSumOfLongsBeyondTwoToThe53IsOfTheirDoubles() {
+    Dataset<Row> longs =
+        spark.range(0, 2).selectExpr("if(id = 0, 9007199254740993L, -9007199254740992L) AS big");
+    Row sums = longs.agg(org.apache.spark.sql.functions.sum("big"), exactSum(col("big"))).first();
+    assertEquals(1L, sums.getLong(0));
+    assertEquals(0.0, sums.getDouble(1));
+  }
+
   @Test
   void aDecimalColumnOrAValueOfAnotherJavaTypeIsNamedWithItsType() {
     assertMentions(
