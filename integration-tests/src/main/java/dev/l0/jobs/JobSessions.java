@@ -72,21 +72,21 @@ public final class JobSessions {
    * int} above 0, as Spark reads it.
    */
   private static boolean atLeastOneThread(Matcher local) {
-    if (!local.matches() || local.group(1).equals("*")) {
-      return local.matches();
+    if (!local.matches()) {
+      return false;
     }
+    String threads = local.group(1);
     try {
-      return Integer.parseInt(local.group(1)) > 0;
+      return threads.equals("*") || Integer.parseInt(threads) > 0;
     } catch (NumberFormatException e) { // more digits than an int holds
       return false;
     }
   }
 
   public static SparkSession start(String appName, Optional<String> master) {
-    // Checked before Spark's first class logs anything (creating a SparkConf logs the host's name).
-    String masterUrl =
-        master.orElseGet(
-            () -> System.getProperty("spark.master", DEFAULT_MASTER)); // spark-submit's
+    // spark-submit passes its master as the system property spark.master. It is checked before
+    // Spark logs anything: a new SparkConf already logs warnings about the host's name.
+    String masterUrl = master.orElseGet(() -> System.getProperty("spark.master", DEFAULT_MASTER));
     checkMaster(masterUrl);
     SparkConf conf = new SparkConf(); // reads the spark.* system properties spark-submit sets
     conf.setMaster(masterUrl);
