@@ -1550,6 +1550,60 @@ class RiskBatchJobTest {
     }
   }
 
+  /**
+   * A run stopped by Ctrl-C (SIGINT) says so, as the README promises, and writes nothing: the JVM
+   * ended once Spark's shutdown hook had run, before the run's own thread could say it.
+   */
+  @Test
+  void aRunStoppedByCtrlCSaysItWasInterrupted() throws Exception {
+    Path out = folder.resolve("out-interrupted");
+    List<String> command =
+        riskBatchInItsOwnJvm(
+            List.of("-Xmx1g"),
+            "--date",
+            DATE.toString(),
+            "--out",
+            out.toString(),
+            "--master",
+            "local[2]",
+            "--portfolio",
+            portfolio.toString(),
+            "--market",
+            market.toString(),
+            "--config",
+            config(
+                    "interrupted",
+                    "risk.scenarios.spotShocks=-0.2:0.2:100",
+                    "risk.scenarios.volShocks=-0.1:0.1:100")
+                .toString());
+    Path stdout = folder.resolve("interrupted.out");
+    Path stderr = folder.resolve("interrupted.err");
+    Process child =
+        new ProcessBuilder(command)
+            .redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile())
+            .start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+      while (!Files.readString(stdout).contains("read and validate inputs")
+          && child.isAlive()
+          && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertTrue(child.isAlive(), "the child ended before it was interrupted, see " + stderr);
+      assertEquals(
+          0, new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).start().waitFor());
+      assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the interrupted child did not end");
+    } finally {
+      child.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+    String err = Files.readString(stderr);
+    assertEquals(130, child.exitValue(), err); // 128 + SIGINT, as for any program Ctrl-C stops
+    assertTrue(
+        err.contains("risk-batch: interrupted; the outputs of " + DATE + " are unchanged\n"), err);
+    assertFalse(Files.exists(out.resolve("positions")), "nothing written");
+  }
+
   @Test
   void aWriterKilledMidWriteLeavesThePreviousOutputsAndTheNextRunRemovesItsStaging()
       throws Exception {
