@@ -79,6 +79,41 @@ class L0JobScriptTest {
   }
 
   /**
+   * The JVM's notice that an incubator module (the Vector API) is in use is kept off standard
+   * error, so a job's usage error is all it holds, as {@code bin/l0} keeps it off; the job's exit
+   * code is the script's. The fake java writes the notice and a job's message, then exits 2.
+   */
+  @Test
+  void theJvmsIncubatorNoticeIsKeptOffStandardError(@TempDir Path temp) throws Exception {
+    String buildDir = "target/l0-job-script-test";
+    Path jobs =
+        Files.createDirectories(
+            SCRIPT.getParent().getParent().resolve("integration-tests").resolve(buildDir));
+    Files.writeString(jobs.resolve("l0-job.classpath"), "");
+    Files.writeString(jobs.resolve("l0-job.jvm-options"), ""); // newer than every source: built
+    Path fakeJava = Files.createDirectories(temp.resolve("bin")).resolve("java");
+    Files.writeString(
+        fakeJava,
+        "#!/bin/sh\n"
+            + "echo 'WARNING: Using incubator modules: jdk.incubator.vector' >&2\n"
+            + "echo 'BlackScholesSparkJob: the usage error' >&2\n"
+            + "exit 2\n");
+    assertTrue(fakeJava.toFile().setExecutable(true));
+    ProcessBuilder builder =
+        new ProcessBuilder(SCRIPT.toString(), "blackscholes", "local[2]")
+            .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().put("L0_BUILD_DIR", buildDir);
+    builder
+        .environment()
+        .put("PATH", temp.resolve("bin") + ":" + builder.environment().get("PATH"));
+    Process process = builder.start();
+    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(30, TimeUnit.SECONDS), "bin/l0-job did not finish in 30 s");
+    assertEquals(2, process.exitValue(), err);
+    assertEquals("BlackScholesSparkJob: the usage error\n", err);
+  }
+
+  /**
    * The command {@code bin/l0-job risk-batch ARGS} runs java with, by the fake java of {@code
    * temp}.
    */

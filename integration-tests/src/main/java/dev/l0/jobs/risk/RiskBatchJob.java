@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -33,6 +35,9 @@ public final class RiskBatchJob {
   public static final int EXIT_USAGE = 2;
   public static final int EXIT_BAD_INPUT = 3;
   public static final int EXIT_LOCKED = 4;
+
+  /** How long a shutdown waits for the run to say how it ended. */
+  static final int LAST_WORD_SECONDS = 10;
 
   private RiskBatchJob() {}
 
@@ -59,20 +64,35 @@ public final class RiskBatchJob {
       return EXIT_USAGE;
     }
     System.setProperty("java.awt.headless", "true");
-    SparkSession spark;
-    try {
-      spark =
-          JobSessions.start(
-              "L0 risk batch " + settings.valuationDate(), Optional.of(settings.master()));
-    } catch (JobSessions.UnknownMasterException e) {
-      err.println("risk-batch: --master " + e.getMessage());
-      return EXIT_USAGE;
-    }
+    SparkSession spark =
+        JobSessions.start(
+            "L0 risk batch " + settings.valuationDate(), Optional.of(settings.master()));
     shuffleIntoThePositionsPartitions(spark, settings);
+    CountDownLatch over = new CountDownLatch(1);
+    Thread lastWord = new Thread(() -> awaitTheRun(over), "risk-batch-last-word");
+    Runtime.getRuntime().addShutdownHook(lastWord);
     try {
       return run(spark, settings, out, err);
     } finally {
+      over.countDown();
+      try {
+        Runtime.getRuntime().removeShutdownHook(lastWord);
+      } catch (IllegalStateException e) { // shutting down: the hook returns, the run being over
+      }
       spark.stop();
+    }
+  }
+
+  /**
+   * Holds the JVM's shutdown (Ctrl-C, a kill) for at most {@value #LAST_WORD_SECONDS} s until the
+   * run is {@code over}: Spark's own shutdown hook stops the session under the run, whose thread
+   * then says it was interrupted; without this hook the JVM ended before it could.
+   */
+  private static void awaitTheRun(CountDownLatch over) {
+    try {
+      over.await(LAST_WORD_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -233,7 +253,7 @@ public final class RiskBatchJob {
     } catch (RiskStore.LockedException e) {
       err.println("risk-batch: " + e.getMessage() + "; nothing written");
       return EXIT_LOCKED;
-    } catch (IOException | RuntimeException e) {
+    } catch (Exception e) { // Spark throws its checked SparkException undeclared
       if (shuttingDown()) { // Ctrl-C: Spark's own shutdown hook stopped the session under the run
         err.println(
             "risk-batch: interrupted; the outputs of "

@@ -36,6 +36,9 @@ final class RiskReport {
   static final int CHART_WIDTH = 760;
   static final int CHART_HEIGHT = 300;
 
+  /** The most characters of an aggregate's name that its chart file's name keeps. */
+  static final int CHART_NAME_CHARS = 100;
+
   private RiskReport() {}
 
   static void write(
@@ -50,8 +53,11 @@ final class RiskReport {
         StandardCharsets.UTF_8);
     StringBuilder charts = new StringBuilder();
     Set<String> taken = new HashSet<>();
+    // The whole portfolio's chart keeps its name: a book whose name clashes with it gets a suffix.
+    String portfolioChart = chartFile(results.portfolio().name(), taken);
     for (Aggregate aggregate : all) {
-      String file = chartFile(aggregate.name(), taken);
+      String file =
+          aggregate == results.portfolio() ? portfolioChart : chartFile(aggregate.name(), taken);
       ChartUtils.saveChartAsPNG(
           folder.resolve(file).toFile(), chart(aggregate, settings), CHART_WIDTH, CHART_HEIGHT);
       charts
@@ -73,12 +79,15 @@ final class RiskReport {
 
   /**
    * The chart file of the aggregate {@code name}: {@code pnl-NAME.png} with every character but
-   * letters, digits, {@code _} and {@code -} made {@code _}, and {@code -2}, {@code -3}, ... added
-   * where that name (compared ignoring case, as some file systems do) is {@code taken} already:
-   * books {@code A/B} and {@code A_B} get a chart each.
+   * letters, digits, {@code _} and {@code -} made {@code _}, cut to its first {@value
+   * #CHART_NAME_CHARS} characters (a file name has at most 255 bytes), and {@code -2}, {@code -3},
+   * ... added where that name (compared ignoring case, as macOS's and Windows' file systems do) is
+   * {@code taken} already: books {@code A/B} and {@code A_B}, or {@code Rates} and {@code rates},
+   * get a chart each.
    */
   static String chartFile(String name, Set<String> taken) {
-    String base = "pnl-" + name.replaceAll("[^A-Za-z0-9_-]", "_");
+    String safe = name.replaceAll("[^A-Za-z0-9_-]", "_");
+    String base = "pnl-" + safe.substring(0, Math.min(safe.length(), CHART_NAME_CHARS));
     String file = base + ".png";
     for (int k = 2; !taken.add(file.toLowerCase(Locale.ROOT)); k++) {
       file = base + "-" + k + ".png";

@@ -1,6 +1,7 @@
 package dev.l0.jobs.risk;
 
 import dev.l0.cli.CliArgs;
+import dev.l0.jobs.JobSessions;
 import dev.l0.syntax.SourceFiles;
 import java.io.IOException;
 import java.io.Reader;
@@ -179,6 +180,11 @@ record RiskSettings(
             keys.bump("risk.greeks.rateBump", 0.0001, 0.1));
     keys.checkAllKnown(configFile);
     checkOutputFolder(settings.out());
+    try {
+      JobSessions.checkMaster(settings.master());
+    } catch (JobSessions.UnknownMasterException e) {
+      throw new UsageException("risk.master: " + e.getMessage());
+    }
     if (settings.monteCarloPaths >= 1 << PathContracts.SOBOL_BITS) {
       throw new UsageException(
           "risk.mc.paths: "

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.l0.jobs.JobSessions;
 import dev.l0.kernels.exact.ExactFloatSum;
 import dev.l0.kernels.exact.ExactSum;
 import dev.l0.math.L0Math;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
@@ -543,6 +545,56 @@ class RiskBatchJobTest {
               .filter(name -> name.endsWith(".png"))
               .sorted()
               .toList());
+    }
+  }
+
+  /**
+   * Every book gets a chart file of its own where a file system ignores case (macOS's, Windows'):
+   * "Portfolio" and "portfolio" get two besides the whole portfolio's pnl-PORTFOLIO.png, and a book
+   * name longer than a file name may be is cut (a 300-character book failed the run writing its
+   * chart).
+   */
+  @Test
+  void booksWhoseNamesDifferInCaseOrAreLongGetAChartFileEach() throws Exception {
+    String longBook = "Q".repeat(300);
+    Path portfolioFile =
+        Files.write(
+            folder.resolve("portfolio-cases.csv"),
+            List.of(
+                "id,book,instrument,underlying,quantity,strike,maturity,type",
+                "1,Portfolio,vanilla,U0,10,40," + DATE.plusDays(100) + ",call",
+                "2,portfolio,vanilla,U1,5,40," + DATE.plusDays(200) + ",put",
+                "3," + longBook + ",vanilla,U2,-5,40," + DATE.plusDays(300) + ",call",
+                "4,"
+                    + longBook.toLowerCase(Locale.ROOT)
+                    + ",vanilla,U0,7,40,"
+                    + DATE.plusDays(400)
+                    + ",put"));
+    Path marketFile = Files.write(folder.resolve("market-cases.csv"), marketLines());
+    Path out = folder.resolve("out-cases");
+    Run run = run(out, portfolioFile, marketFile);
+    assertEquals(0, run.exit(), run.err());
+    Path report = out.resolve("report").resolve("valuation_date=" + DATE);
+    List<String> charts;
+    try (Stream<Path> files = Files.list(report)) {
+      charts =
+          files
+              .map(file -> file.getFileName().toString())
+              .filter(name -> name.endsWith(".png"))
+              .toList();
+    }
+    assertEquals(5, charts.size(), charts.toString());
+    assertTrue(charts.contains("pnl-PORTFOLIO.png"), "the whole portfolio's keeps its name");
+    assertEquals(
+        5,
+        charts.stream().map(name -> name.toLowerCase(Locale.ROOT)).distinct().count(),
+        charts.toString());
+    for (String chart : charts) {
+      assertTrue(chart.length() <= 120, chart);
+    }
+    String html = Files.readString(report.resolve("report.html"));
+    for (String chart : charts) {
+      assertTrue(html.contains("src=\"" + chart + "\""), chart);
     }
   }
 
@@ -1468,25 +1520,88 @@ class RiskBatchJobTest {
   }
 
   /**
-   * A master URL Spark cannot parse is a bad command line (exit 2), not a failed run (exit 1) with
-   * Spark's stack trace. In a JVM of its own: in this one the test's session would be reused.
+   * A master URL Spark cannot parse, from {@code --master} or from {@code risk.master} in the
+   * config file, is a bad command line (exit 2), not a failed run (exit 1): found before Spark
+   * starts and before the output folder is made, so the job's one line is all of standard error (no
+   * Spark ERROR log and stack trace before it). In a JVM of its own: in this one the test's session
+   * would be reused.
    */
   @Test
   void aMasterUrlSparkCannotParseIsAUsageError() throws Exception {
+    Path out = folder.resolve("out-bogus-master");
+    Path config = Files.writeString(folder.resolve("bogus-master.properties"), "risk.master=x\n");
+    for (List<String> args :
+        List.of(
+            List.of("--master", "bogus://x", "--out", out.toString()),
+            List.of("--config", config.toString(), "--out", out.toString()))) {
+      String master = args.get(0).equals("--master") ? "bogus://x" : "x";
+      List<String> command = riskBatchInItsOwnJvm(List.of(), args.toArray(String[]::new));
+      Process process =
+          new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertTrue(process.waitFor(120, TimeUnit.SECONDS));
+      assertEquals(RiskBatchJob.EXIT_USAGE, process.exitValue(), err);
+      assertEquals(
+          List.of("risk-batch: risk.master: " + JobSessions.notAMaster(master)),
+          err.lines()
+              .filter(line -> !line.startsWith("WARNING: Using incubator modules"))
+              .toList());
+      assertFalse(Files.exists(out), out.toString());
+    }
+  }
+
+  /**
+   * A run stopped by Ctrl-C (SIGINT) says so, as the README promises, and writes nothing: the JVM
+   * ended once Spark's shutdown hook had run, before the run's own thread could say it.
+   */
+  @Test
+  void aRunStoppedByCtrlCSaysItWasInterrupted() throws Exception {
+    Path out = folder.resolve("out-interrupted");
     List<String> command =
         riskBatchInItsOwnJvm(
-            List.of(),
-            "--master",
-            "bogus://x",
+            List.of("-Xmx1g"),
+            "--date",
+            DATE.toString(),
             "--out",
-            folder.resolve("out-bogus-master").toString());
-    Process process =
-        new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(process.waitFor(120, TimeUnit.SECONDS));
-    assertEquals(RiskBatchJob.EXIT_USAGE, process.exitValue(), err);
-    assertTrue(err.contains("risk-batch: --master 'bogus://x' is no Spark master URL\n"), err);
-    assertFalse(err.contains("Exception in thread"), err);
+            out.toString(),
+            "--master",
+            "local[2]",
+            "--portfolio",
+            portfolio.toString(),
+            "--market",
+            market.toString(),
+            "--config",
+            config(
+                    "interrupted",
+                    "risk.scenarios.spotShocks=-0.2:0.2:100",
+                    "risk.scenarios.volShocks=-0.1:0.1:100")
+                .toString());
+    Path stdout = folder.resolve("interrupted.out");
+    Path stderr = folder.resolve("interrupted.err");
+    Process child =
+        new ProcessBuilder(command)
+            .redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile())
+            .start();
+    try {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
+      while (!Files.readString(stdout).contains("read and validate inputs")
+          && child.isAlive()
+          && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertTrue(child.isAlive(), "the child ended before it was interrupted, see " + stderr);
+      assertEquals(
+          0, new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).start().waitFor());
+      assertTrue(child.waitFor(60, TimeUnit.SECONDS), "the interrupted child did not end");
+    } finally {
+      child.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+    }
+    String err = Files.readString(stderr);
+    assertEquals(130, child.exitValue(), err); // 128 + SIGINT, as for any program Ctrl-C stops
+    assertTrue(
+        err.contains("risk-batch: interrupted; the outputs of " + DATE + " are unchanged\n"), err);
+    assertFalse(Files.exists(out.resolve("positions")), "nothing written");
   }
 
   @Test
