@@ -334,4 +334,29 @@ class IrCheckerTest {
         "the fixpoint endless did not converge in 3 rounds; it stops with the last round's program",
         e.getMessage());
   }
+
+  /**
+   * Inlined, a function that maps over both components of its array of pairs (through an {@code
+   * if}, which keeps the sizes apart) is called with arrays of one constant size: the sizes the
+   * checker sees are {@code size(0, ...)} of arrays typed {@code [2]i32}, equal by their types (the
+   * caller's zip checked {@code 2 = 2}). It reported the map's inputs as of sizes no binding showed
+   * equal (found by KernelLoweringTest's random programs).
+   */
+  @Test
+  void sizesOfArraysOfOneConstantSizeAreEqual() {
+    Internal p =
+        Internal.of(
+                """
+            fun [i32] pairs([{i32, i32}] ps) = map(fn i32 (i32 x, i32 y) => x + y, if false then ps else ps)
+            fun [i32] main(i32 n) = pairs([{1, 2}, {3, 4}])
+            """)
+            .after(new dev.l0.opt.pass.Inliner());
+    assertEquals(Optional.empty(), IrChecker.problem(p.program()));
+    Compiled.of(
+            """
+        fun [i32] pairs([{i32, i32}] ps) = map(fn i32 (i32 x, i32 y) => x + y, if false then ps else ps)
+        fun [i32] main(i32 n) = pairs([{1, 2}, {3, 4}])
+        """)
+        .assertSameResult("main", "0");
+  }
 }

@@ -116,6 +116,23 @@ class RebinderTest {
     assertEquals("zip", e.operation());
   }
 
+  /**
+   * An integer {@code pow} fails on a negative exponent, so it stays where it was, as a division
+   * does: hoisted out of a loop that runs no iteration or a map over no rows, it failed where the
+   * interpreter never evaluates it.
+   */
+  @Test
+  void anIntegerPowerThatMayFailStaysInsideTheLoopAndTheLambda() {
+    Compiled loop =
+        Compiled.of("fun int main(int n, int e) = loop (s = 0) = for i < n do s + 2 pow e in s");
+    loop.assertSameResult("main", "0 -1");
+    assertThrows(L0RuntimeError.class, () -> loop.assertSameResult("main", "2 -1"));
+    Compiled map =
+        Compiled.of("fun [int] main([int] a, int e) = map(fn int (int x) => x + 2 pow e, a)");
+    map.assertSameResult("main", "[] -1");
+    map.assertSameFailure("main", "[1, 2] -1");
+  }
+
   @Test
   void nonRecursiveFunctionsAreInlinedAndRecursiveOnesStayCalls() {
     Internal p =

@@ -73,6 +73,15 @@ class SimplifierTest {
   }
 
   @Test
+  void keepsADeadIntegerPowerWhoseExponentMayBeNegative() {
+    Internal p = simplified("fun int main(int e) = let y = 2 pow 3 in let z = 2 pow e in e");
+    assertEquals(1, p.topLevel().size(), "2 pow e may fail, so it stays; 2 pow 3 goes");
+    Compiled.of("fun int main(int e) = let z = 2 pow e in 5").assertSameFailure("main", "-1");
+    Compiled.of("fun [int] main([int] a) = map(fn int (int x) => let z = 2 pow x in x, a)")
+        .assertSameFailure("main", "[1, -1]");
+  }
+
+  @Test
   void foldsSizeFromTheShapeInTheType() {
     Internal p = simplified("fun int main(int n) = size(0, map(fn int (int i) => i * 2, iota(n)))");
     assertEquals(p.main().params().get(0).var(), p.main().body().result().get(0));

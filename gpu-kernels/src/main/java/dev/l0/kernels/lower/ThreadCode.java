@@ -7,6 +7,7 @@ import static dev.l0.kernels.lower.KernelExprs.not;
 import static dev.l0.kernels.lower.KernelExprs.zeroOf;
 
 import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.Dim;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
@@ -83,6 +84,14 @@ final class ThreadCode {
    * #withLiveInnerSizes}), each with the size its rows are laid out for (its capacity).
    */
   private final Map<KernelExpr.Var, KernelExpr> innerCapacities = new HashMap<>();
+
+  /**
+   * The live inner sizes of {@link #innerCapacities} that the loop's type leaves unknown, so that
+   * its body may also make them larger: their capacity grows with {@link
+   * KernelGroup#CAPACITY_SCALE}, and a write past it raises the capacity overflow that reruns the
+   * group with a larger scale ({@link #resized}).
+   */
+  private final Set<KernelExpr.Var> growableInner = new HashSet<>();
 
   /**
    * The error codes of growing arrays that may outgrow their capacity (a host expression of {@link
@@ -356,17 +365,21 @@ final class ThreadCode {
     copyElements(source, region, body);
     List<KernelStmt> guarded = new ArrayList<>();
     addGuarded(source.valid(), body, List.of(), guarded);
-    addWithinCapacity(rows, innerSizesFit(source.dims(), region), guarded, dest, out);
+    addWithinCapacity(source.dims(), guarded, dest, out);
   }
 
   /**
-   * Whether {@code dims}, sizes of an array of {@code region}'s rank, fit its inner sizes: each the
-   * region's, or at most its capacity where the region's is live ({@link #withLiveInnerSizes}).
+   * Whether {@code dims}, sizes of an array of {@code region}'s rank, fit those of its inner sizes
+   * that are (or are not, by {@code growable}) {@link #growableInner}: each the region's, or at
+   * most its capacity where the region's is live ({@link #withLiveInnerSizes}).
    */
-  private KernelExpr innerSizesFit(List<KernelExpr> dims, ArrayView region) {
+  private KernelExpr innerSizesFit(List<KernelExpr> dims, ArrayView region, boolean growable) {
     KernelExpr fit = KernelExprs.TRUE;
     for (int d = region.rank() - 1; d >= 1; d--) {
       KernelExpr size = region.dims().get(d);
+      if (growableInner.contains(size) != growable) {
+        continue;
+      }
       KernelExpr capacity = size instanceof KernelExpr.Var v ? innerCapacities.get(v) : null;
       fit =
           and(
@@ -392,18 +405,21 @@ final class ThreadCode {
   }
 
   /**
-   * {@code write} (of {@code rows} rows with inner sizes the region's where {@code sameInner})
-   * guarded by {@code dest}'s capacity: the shape error where the inner sizes differ; past the
-   * capacity, the shape error, or the capacity overflow of a growing array that may outgrow it
-   * ({@link #overflows}).
+   * {@code write} (of an array of sizes {@code dims}) guarded by {@code dest}'s capacity: the shape
+   * error where the inner sizes differ from the region's ({@link #innerSizesFit}); past the
+   * capacity of its rows or of a {@link #growableInner} size, the shape error, or the capacity
+   * overflow of a growing array that may outgrow it ({@link #overflows}).
    */
   private void addWithinCapacity(
-      KernelExpr rows,
-      KernelExpr sameInner,
+      List<KernelExpr> dims,
       List<KernelStmt> write,
       Destination.ToResizable dest,
       List<KernelStmt> out) {
-    KernelExpr fits = not(KernelExprs.lt(dest.capacity(), rows));
+    KernelExpr sameInner = innerSizesFit(dims, dest.region(), false);
+    KernelExpr fits =
+        and(
+            not(KernelExprs.lt(dest.capacity(), dims.get(0))),
+            innerSizesFit(dims, dest.region(), true));
     Integer overflow = overflows.get(dest.capacity());
     if (overflow == null) {
       addGuarded(and(fits, sameInner), write, List.of(shapeError()), out);
@@ -963,6 +979,9 @@ final class ThreadCode {
         ArrayView region;
         if (concat != null) {
           region = growing(param.name(), array(init), loop, concat, growths, out);
+        } else if (innerSizesUnknown(param.type())
+            && LoopRowGrowth.mayResizeRows(loop.body(), result)) {
+          region = resized(param.name(), array(init), param.type(), loop, out);
         } else if (keepsRows && reusesInitial(loop, i)) {
           region = array(init);
         } else if (!keepsRows && neverGrows(loop.body(), result, param.name())) {
@@ -971,7 +990,7 @@ final class ThreadCode {
         } else if (keepsRows || keepsOrFixesRows(result, param.name(), loop.body(), array(init))) {
           region = materialize(array(init), out);
         } else {
-          region = resized(param.name(), array(init), loop, out);
+          region = resized(param.name(), array(init), param.type(), loop, out);
         }
         binding = region;
         owned.add(param.name());
@@ -1125,13 +1144,17 @@ final class ThreadCode {
 
   /**
    * The array a loop carries whose rows the body may change other than by a filter or a concat (a
-   * map over {@code iota(size(acc) - 1)}, as a binomial tree's step makes): a scratch copy of
-   * {@code initial} with room for its rows plus {@link #firstRows()}, its live rows in a local; a
-   * thread whose array would outgrow the room raises the capacity overflow that reruns the group
-   * with a larger scale, as a growing array's does ({@link #growing}). Its inner sizes may shrink
-   * too ({@link #withLiveInnerSizes}: a step over {@code iota(size(m) - 1)} in each dimension).
+   * map over {@code iota(size(acc) - 1)}, as a binomial tree's step makes), or whose rows' sizes
+   * its type {@code param} leaves unknown and the body may change ({@link LoopRowGrowth}: a map
+   * that appends to each row): a scratch copy of {@code initial} with room for its rows plus {@link
+   * #firstRows()}, its live rows in a local; a thread whose array would outgrow the room raises the
+   * capacity overflow that reruns the group with a larger scale, as a growing array's does ({@link
+   * #growing}). Its inner sizes may shrink too ({@link #withLiveInnerSizes}: a step over {@code
+   * iota(size(m) - 1)} in each dimension); those the type leaves unknown may also grow, into room
+   * that the reruns' scale adds ({@link #growableInner}).
    */
-  private ArrayView resized(String name, ArrayView initial, Exp.Loop loop, List<KernelStmt> out) {
+  private ArrayView resized(
+      String name, ArrayView initial, Type param, Exp.Loop loop, List<KernelStmt> out) {
     KernelExpr initialRows = bound(initial.dims().get(0));
     if (initialRows == null) {
       throw new UnsupportedKernelException(
@@ -1144,26 +1167,62 @@ final class ThreadCode {
             "loop",
             SourcePositions.of(loop),
             "the array a loop inside a kernel carries outgrew its per-thread capacity"));
-    return withLiveInnerSizes(withRoom(name, initial, capacity, out), name, out);
+    List<KernelExpr> dims = new ArrayList<>(List.of(capacity));
+    List<Boolean> growable = new ArrayList<>(List.of(false));
+    Type row = ((Type.Array) param).element();
+    for (int d = 1; d < initial.rank(); d++, row = ((Type.Array) row).element()) {
+      KernelExpr size = initial.dims().get(d);
+      KernelExpr hostBound = bound(size);
+      boolean grows = ((Type.Array) row).size() instanceof Dim.Unknown && hostBound != null;
+      dims.add(grows ? KernelExprs.add(hostBound, extraRoom()) : size);
+      growable.add(grows);
+    }
+    ArrayView space = allocate(initial.elementType(), dims);
+    ArrayView copy =
+        new ArrayView(
+            space.source(), space.offset(), initial.dims(), space.strides(), KernelExprs.TRUE);
+    List<KernelStmt> body = new ArrayList<>();
+    copyElements(initial, copy, body);
+    addGuarded(initial.valid(), body, List.of(), out);
+    return withLiveInnerSizes(resizable(copy, capacity, name, out), dims, growable, name, out);
+  }
+
+  /** Whether an inner size of the array type {@code t} is unknown (a loop may change it). */
+  private static boolean innerSizesUnknown(Type t) {
+    for (Type row = ((Type.Array) t).element(); row instanceof Type.Array a; row = a.element()) {
+      if (a.size() instanceof Dim.Unknown) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
    * {@code view} with each inner size the host can bound held in a local of its own, starting at
-   * the size its rows are laid out for, which stays its capacity ({@link #innerCapacities}): a
-   * loop's next value may have smaller inner sizes, as its rows may be fewer.
+   * its size in {@code view}; the rows are laid out for {@code capacities}, each inner size's
+   * capacity ({@link #innerCapacities}): a loop's next value may have smaller inner sizes, as its
+   * rows may be fewer, and larger ones where {@code growable} says so ({@link #growableInner}).
    */
-  private ArrayView withLiveInnerSizes(ArrayView view, String name, List<KernelStmt> out) {
+  private ArrayView withLiveInnerSizes(
+      ArrayView view,
+      List<KernelExpr> capacities,
+      List<Boolean> growable,
+      String name,
+      List<KernelStmt> out) {
     List<KernelExpr> dims = new ArrayList<>(view.dims());
     for (int d = 1; d < dims.size(); d++) {
-      KernelExpr capacity = dims.get(d);
+      KernelExpr capacity = capacities.get(d);
       KernelExpr hostBound = bound(capacity);
       if (hostBound == null) {
         continue;
       }
       KernelExpr.Var live = group.fresh(name + "_size" + d, ScalarType.I64);
-      out.add(new KernelStmt.Declare(live, capacity));
+      out.add(new KernelStmt.Declare(live, dims.get(d)));
       sizeBounds.put(live, hostBound);
       innerCapacities.put(live, capacity);
+      if (growable.get(d)) {
+        growableInner.add(live);
+      }
       dims.set(d, live);
     }
     return new ArrayView(view.source(), view.offset(), dims, view.strides(), view.valid());
@@ -1172,6 +1231,14 @@ final class ThreadCode {
   /** The rows a growing array without a host bound may gain at first, times the rerun's scale. */
   private static KernelExpr firstRows() {
     return KernelExprs.mul(KernelExprs.i64(CapacityReruns.FIRST_ROWS), KernelGroup.CAPACITY_SCALE);
+  }
+
+  /**
+   * The room a {@link #growableInner} size has past its initial size: none at first, {@link
+   * #firstRows()} less its first value once a rerun has scaled it.
+   */
+  private static KernelExpr extraRoom() {
+    return KernelExprs.sub(firstRows(), KernelExprs.i64(CapacityReruns.FIRST_ROWS));
   }
 
   /**
@@ -1262,8 +1329,8 @@ final class ThreadCode {
     Type resultType = typeIn(body, result);
     return resultType instanceof Type.Array r
         && param instanceof Type.Array p
-        && (p.size() instanceof dev.l0.ir.Dim.Const
-            || p.size() instanceof dev.l0.ir.Dim.Named n && !boundIn(body, n.variable()))
+        && (p.size() instanceof Dim.Const
+            || p.size() instanceof Dim.Named n && !boundIn(body, n.variable()))
         && p.size().equals(r.size());
   }
 
@@ -1278,10 +1345,10 @@ final class ThreadCode {
       return false;
     }
     KernelExpr rows = initial.dims().get(0);
-    if (r.size() instanceof dev.l0.ir.Dim.Const c) {
+    if (r.size() instanceof Dim.Const c) {
       return rows.equals(KernelExprs.i64(c.size()));
     }
-    if (!(r.size() instanceof dev.l0.ir.Dim.Named n)) {
+    if (!(r.size() instanceof Dim.Named n)) {
       return false;
     }
     for (Stm stm : body.stms()) {
@@ -1366,8 +1433,10 @@ final class ThreadCode {
       KernelExpr capacity = sizeBounds.get((KernelExpr.Var) view.dims().get(0));
       List<KernelExpr> dims = new ArrayList<>(view.dims());
       dims.set(0, capacity);
+      List<Boolean> growable = new ArrayList<>(List.of(false));
       boolean liveInner = false;
       for (int d = 1; d < dims.size(); d++) {
+        growable.add(growableInner.contains(dims.get(d)));
         if (dims.get(d) instanceof KernelExpr.Var v && innerCapacities.containsKey(v)) {
           dims.set(d, innerCapacities.get(v));
           liveInner = true;
@@ -1375,7 +1444,7 @@ final class ThreadCode {
       }
       ArrayView region = resizable(allocate(view.elementType(), dims), capacity, "next", out);
       if (liveInner) {
-        region = withLiveInnerSizes(region, "next", out);
+        region = withLiveInnerSizes(region, dims, growable, "next", out);
       }
       return new Destination.ToResizable(region, capacity);
     }
@@ -1640,7 +1709,7 @@ final class ThreadCode {
     write.addAll(liveInnerSizesOf(dims, region));
     write.addAll(concatenated(left, right, region));
     List<KernelStmt> fitting = new ArrayList<>();
-    addWithinCapacity(dims.get(0), innerSizesFit(dims, region), write, dest, fitting);
+    addWithinCapacity(dims, write, dest, fitting);
     addConcatenated(concat, left, right, fitting, out);
   }
 

@@ -155,6 +155,51 @@ public class GrowingArraysInKernelsTest {
                   in (m[0, 0] + 7 * m[1, 1] + 3 * m[0, 1]) * 100 + size(1, m) * 10 + size(m), xs)
           """,
               "5 [1, 2, -3, 0]"),
+          // rows that grow inside a loop of a fixed number of them (each row appended to itself):
+          // the inner size grows while the outer stays (it failed as a map result of the wrong
+          // shape before)
+          List.of(
+              """
+          fun [[[i32]]] main(i32 n, [i32] xs) =
+            map(fn [[i32]] (i32 x) =>
+                  loop (m = replicate(2, replicate(1, x))) = for i < n do
+                    map(fn [i32] ([i32] r) => concat(r, r), m)
+                  in m, xs)
+          """,
+              "3 [1, 2]"),
+          // rows that grow by one element per iteration, past the first capacity (1 + 64
+          // elements), so the host reruns; the rows a filter keeps change too
+          List.of(
+              """
+          fun [i32] main(i32 n, [i32] xs) =
+            map(fn i32 (i32 x) =>
+                  let m = loop (m = map(fn [i32] (i32 i) => [x + i], iota(3))) = for j < n do
+                            map(fn [i32] ([i32] r) => concat(r, [r[0] + j]),
+                                filter(fn bool ([i32] r) => r[0] + j != 97, m))
+                          in m
+                  in reduce(op +, 0, map(fn i32 ([i32] r) => reduce(op +, 0, r), m)) * 1000
+                     + size(1, m) * 10 + size(0, m), xs)
+          """,
+              "95 [1, 2, 0]"),
+          // rows made anew by an array literal and by a reshape: longer than the first rows
+          List.of(
+              """
+          fun [[[i32]]] main(i32 n, [i32] xs) =
+            map(fn [[i32]] (i32 x) =>
+                  loop (m = replicate(2, [x])) = for i < n do
+                    map(fn [i32] ([i32] r) => [r[0], i], m)
+                  in m, xs)
+          """,
+              "3 [1, 2]"),
+          List.of(
+              """
+          fun [[[i32]]] main(i32 n, [i32] xs) =
+            map(fn [[i32]] (i32 x) =>
+                  loop (m = replicate(4, [x])) = for i < n do
+                    reshape((2, 2), reshape((4), map(fn [i32] ([i32] r) => map(op +(i), r), m)))
+                  in m, xs)
+          """,
+              "3 [1, 2]"),
           // the grown array indexed past its end where the data says: the interpreter's failure
           List.of(
               """

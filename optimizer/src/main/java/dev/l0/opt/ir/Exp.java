@@ -4,6 +4,7 @@ import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
 import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import java.util.ArrayList;
@@ -91,7 +92,7 @@ public sealed interface Exp {
 
   /**
    * {@code x op y} on scalars of type {@code operandType}; integer {@code /} and {@code %} can
-   * fail.
+   * fail, and so can integer {@code pow} unless its exponent is a non-negative constant.
    */
   record BinOp(BinaryOperator op, ScalarType operandType, SubExp left, SubExp right, SourcePos pos)
       implements Exp {
@@ -107,7 +108,15 @@ public sealed interface Exp {
 
     @Override
     public boolean mayFailItself() {
-      return operandType.isInteger() && (op == BinaryOperator.DIV || op == BinaryOperator.MOD);
+      if (!operandType.isInteger()) {
+        return false;
+      }
+      return switch (op) {
+        case DIV, MOD -> true;
+        case POW ->
+            !(right instanceof SubExp.Const c && ((ScalarValue.Int) c.value()).value() >= 0);
+        default -> false;
+      };
     }
   }
 

@@ -2,6 +2,7 @@ package dev.l0.opt.ir;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Dim;
+import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Type;
 import java.util.HashMap;
 import java.util.Map;
@@ -9,13 +10,14 @@ import java.util.Map;
 /**
  * Which size variables the bindings in scope show equal, for the {@link IrChecker} and for the
  * horizontal fusion of SOACs over arrays of one size: a name bound to another ({@code let m = n}),
- * a name bound to {@code size(k, a)} and the size {@code a}'s type names at {@code k} (or another
- * {@code size(k, a)} of the same array), and the two operands of an equality that an assertion in
- * scope checks (a constant too: a zip of three arrays checks {@code 12 = n && 12 = m}), directly or
- * under {@code &&}, and for the checker also under {@code ||} (a hoisted assertion checks {@code
- * no_iteration || n = m}, which shows the sizes equal inside the loop, where it iterates, but not
- * beside it: {@link #holdingEverywhere} leaves such equalities out). The classes are built once,
- * from the definitions in scope when a SOAC's inputs have differently named sizes.
+ * a name bound to {@code size(k, a)} and the size {@code a}'s type names at {@code k} (a variable
+ * or a constant, so that arrays of one constant size have equal sizes, or another {@code size(k,
+ * a)} of the same array), and the two operands of an equality that an assertion in scope checks (a
+ * constant too: a zip of three arrays checks {@code 12 = n && 12 = m}), directly or under {@code
+ * &&}, and for the checker also under {@code ||} (a hoisted assertion checks {@code no_iteration ||
+ * n = m}, which shows the sizes equal inside the loop, where it iterates, but not beside it: {@link
+ * #holdingEverywhere} leaves such equalities out). The classes are built once, from the definitions
+ * in scope when a SOAC's inputs have differently named sizes.
  */
 public final class SizeEquality {
   private final Map<String, String> parent = new HashMap<>();
@@ -56,15 +58,22 @@ public final class SizeEquality {
     return find(n).equals(find(m));
   }
 
-  /** The size variable {@code array}'s type names at {@code dimension}, or a key for it. */
+  /**
+   * The size variable {@code array}'s type names at {@code dimension}, the key of the constant it
+   * gives there, or a key for it.
+   */
   private static String sizeOf(String array, int dimension, Map<String, Type> scope) {
     Type t = scope.get(array);
     for (int k = 0; k < dimension && t instanceof Type.Array a; k++) {
       t = a.element();
     }
-    return t instanceof Type.Array a && a.size() instanceof Dim.Named named
-        ? named.variable()
-        : "size(" + dimension + ", " + array + ")";
+    if (t instanceof Type.Array a && a.size() instanceof Dim.Named named) {
+      return named.variable();
+    }
+    if (t instanceof Type.Array a && a.size() instanceof Dim.Const c) {
+      return constantKey(c.size());
+    }
+    return "size(" + dimension + ", " + array + ")";
   }
 
   private void checkedEqualities(SubExp condition, Map<String, Exp> definitions) {
@@ -80,7 +89,17 @@ public final class SizeEquality {
 
   /** A variable's name, or a key for a constant no variable is named (zip's {@code 12 = n}). */
   private static String key(SubExp s) {
-    return s instanceof SubExp.Const c ? "constant " + c.value() : ((SubExp.Var) s).name();
+    if (s instanceof SubExp.Const c) {
+      return c.value() instanceof ScalarValue.Int i
+          ? constantKey(i.value())
+          : "constant " + c.value();
+    }
+    return ((SubExp.Var) s).name();
+  }
+
+  /** The key of the integer constant {@code value}, a size. */
+  private static String constantKey(long value) {
+    return "constant " + value;
   }
 
   private String find(String name) {
