@@ -1117,7 +1117,9 @@ final class ThreadCode {
       return withRoom(
           name,
           initial,
-          KernelExprs.mul(initialRows, KernelExprs.i64(1L << Math.max(trips.value(), 0))),
+          roomForRows(
+              initial,
+              KernelExprs.mul(initialRows, KernelExprs.i64(1L << Math.max(trips.value(), 0)))),
           out);
     }
     KernelExpr trips = bound(convert(scalar(loop.bound()), ScalarType.I64));
@@ -1139,7 +1141,7 @@ final class ThreadCode {
             concat.pos(),
             "the array a loop inside a kernel grows by this concat outgrew its per-thread"
                 + " capacity"));
-    return withRoom(name, initial, capacity, out);
+    return withRoom(name, initial, roomForRows(initial, capacity), out);
   }
 
   /**
@@ -1177,14 +1179,7 @@ final class ThreadCode {
       dims.add(grows ? KernelExprs.add(hostBound, extraRoom()) : size);
       growable.add(grows);
     }
-    ArrayView space = allocate(initial.elementType(), dims);
-    ArrayView copy =
-        new ArrayView(
-            space.source(), space.offset(), initial.dims(), space.strides(), KernelExprs.TRUE);
-    List<KernelStmt> body = new ArrayList<>();
-    copyElements(initial, copy, body);
-    addGuarded(initial.valid(), body, List.of(), out);
-    return withLiveInnerSizes(resizable(copy, capacity, name, out), dims, growable, name, out);
+    return withLiveInnerSizes(withRoom(name, initial, dims, out), dims, growable, name, out);
   }
 
   /** Whether an inner size of the array type {@code t} is unknown (a loop may change it). */
@@ -1242,19 +1237,26 @@ final class ThreadCode {
   }
 
   /**
-   * A scratch copy of {@code initial} with room for {@code capacity} rows, its live rows in a
-   * local.
+   * A scratch copy of {@code initial} laid out for the sizes {@code room} (its capacity of rows
+   * first, then room for each inner size, at least the initial one), its live rows in a local.
    */
   private ArrayView withRoom(
-      String name, ArrayView initial, KernelExpr capacity, List<KernelStmt> out) {
-    List<KernelExpr> dims = new ArrayList<>(initial.dims());
-    dims.set(0, capacity);
-    ArrayView space = allocate(initial.elementType(), dims);
-    ArrayView copy = ArrayView.rowMajor(space.buffer(), space.offset(), initial.dims());
+      String name, ArrayView initial, List<KernelExpr> room, List<KernelStmt> out) {
+    ArrayView space = allocate(initial.elementType(), room);
+    ArrayView copy =
+        new ArrayView(
+            space.source(), space.offset(), initial.dims(), space.strides(), KernelExprs.TRUE);
     List<KernelStmt> body = new ArrayList<>();
     copyElements(initial, copy, body);
     addGuarded(initial.valid(), body, List.of(), out);
-    return resizable(copy, capacity, name, out);
+    return resizable(copy, room.get(0), name, out);
+  }
+
+  /** The sizes of {@code initial} with its rows' count {@code capacity}: room for more rows. */
+  private static List<KernelExpr> roomForRows(ArrayView initial, KernelExpr capacity) {
+    List<KernelExpr> room = new ArrayList<>(initial.dims());
+    room.set(0, capacity);
+    return room;
   }
 
   /** Whether {@code e} reads {@code variable}. */
