@@ -533,12 +533,10 @@ public final class JavaKernelIrPrinter {
       plainWhereShort(f, (start, bound, step) -> stagedLoop(f, stages.get(), start, bound, step));
       return;
     }
-    java.util.Optional<KernelExpr> intBound = intBound(f);
-    if (intBound.isPresent()) {
-      intLoop(f, intBound.get());
-      return;
-    }
-    plainLoop(f, expr(f.start()), hoisted(f.bound(), "bound"), hoisted(f.step(), "step"));
+    loopAsItIs(
+        f,
+        () ->
+            plainLoop(f, expr(f.start()), hoisted(f.bound(), "bound"), hoisted(f.step(), "step")));
   }
 
   /**
@@ -634,7 +632,7 @@ public final class JavaKernelIrPrinter {
     if (plain.isPresent()) {
       // decided here (a form's constant trip counts): the other variant would never run
       if (plain.get()) {
-        loopAsItIs(f, start, bound, step);
+        loopAsItIs(f, () -> plainLoop(f, start, bound, step));
       } else {
         longRun.print(start, bound, step);
       }
@@ -653,7 +651,7 @@ public final class JavaKernelIrPrinter {
                 String.valueOf(stages.filter(InnerLoopStages::hasRegion).isPresent()))
             + ")) {");
     indent++;
-    loopAsItIs(f, start, bound, step);
+    loopAsItIs(f, () -> plainLoop(f, start, bound, step));
     indent--;
     line("} else {");
     indent++;
@@ -709,16 +707,15 @@ public final class JavaKernelIrPrinter {
   }
 
   /**
-   * {@code f} run as it is, given the locals holding its start, bound and step: with an {@code int}
-   * counter where {@link #intBound} allows (a counted loop to the JIT compiler), else over {@code
-   * long}s.
+   * {@code f} run as it is: with an {@code int} counter where {@link #intBound} allows (a counted
+   * loop to the JIT compiler), else as {@code overLongs} prints it.
    */
-  private void loopAsItIs(KernelStmt.For f, String start, String bound, String step) {
+  private void loopAsItIs(KernelStmt.For f, Runnable overLongs) {
     java.util.Optional<KernelExpr> intBound = intBound(f);
     if (intBound.isPresent()) {
       intLoop(f, intBound.get());
     } else {
-      plainLoop(f, start, bound, step);
+      overLongs.run();
     }
   }
 
