@@ -33,6 +33,18 @@ public enum ScalarType implements Type {
     return this != BOOL;
   }
 
+  /**
+   * The bytes one element of this type takes in a flat array and in a GPU buffer: 1 for {@code
+   * bool}, 4 for {@code i32} and {@code f32}, 8 for {@code i64} and {@code f64}.
+   */
+  public int bytes() {
+    return switch (this) {
+      case BOOL -> 1;
+      case I32, F32 -> 4;
+      case I64, F64 -> 8;
+    };
+  }
+
   @Override
   public String toString() {
     return keyword;

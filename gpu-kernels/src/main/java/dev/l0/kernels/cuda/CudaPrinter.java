@@ -141,7 +141,7 @@ public final class CudaPrinter {
     if (array.isFixedSize()) {
       return 0;
     }
-    long raw = array.elements(blockSize) * sizeOf(array.elementType());
+    long raw = array.elements(blockSize) * array.elementType().bytes();
     return (raw + 7) / 8 * 8;
   }
 
@@ -151,15 +151,6 @@ public final class CudaPrinter {
    */
   public static long threadPrivateElements(long perThread, long threads) {
     return Math.multiplyExact(perThread, threads);
-  }
-
-  /** Bytes per element of a buffer or shared array of {@code type}. */
-  public static int sizeOf(ScalarType type) {
-    return switch (type) {
-      case BOOL -> 1;
-      case I32, F32 -> 4;
-      case I64, F64 -> 8;
-    };
   }
 
   static String cType(ScalarType type) {
@@ -219,7 +210,7 @@ public final class CudaPrinter {
                 + "ull * blockDim.x + "
                 + array.elementsPerBlock()
                 + "ull) * "
-                + sizeOf(array.elementType())
+                + array.elementType().bytes()
                 + "ull + 7ull) / 8ull * 8ull)";
       }
     }

@@ -2,12 +2,11 @@ package dev.l0.kernels.cudaexec;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.kernels.cuda.CudaPrinter;
 import dev.l0.kernels.jvm.FlatArray;
 
 /**
- * Buffer elements as the CUDA printer lays them out ({@link CudaPrinter#sizeOf}: bool one byte, 1
- * for true; numbers in the machine's order) in the Java arrays that {@link
+ * Buffer elements as the CUDA printer lays them out ({@link ScalarType#bytes}: bool one byte, 1 for
+ * true; numbers in the machine's order) in the Java arrays that {@link
  * dev.l0.kernels.runtime.CudaContext} copies to and from the device: a {@link FlatArray}'s own
  * primitive array for numbers, which is copied as it is; a {@code byte[]} for bools, which Java
  * cannot copy in bulk between {@code boolean[]} and bytes, converted element by element.
@@ -17,7 +16,7 @@ final class HostStaging {
 
   /** Bytes of {@code elements} elements of {@code type}. */
   static long bytes(ScalarType type, long elements) {
-    return Math.multiplyExact(elements, (long) CudaPrinter.sizeOf(type));
+    return Math.multiplyExact(elements, (long) type.bytes());
   }
 
   /** The elements of {@code array} as a copyable Java array. */

@@ -2,7 +2,6 @@ package dev.l0.kernels.exec;
 
 import dev.l0.ir.Dim;
 import dev.l0.ir.L0ResourceError;
-import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
@@ -108,7 +107,7 @@ final class KernelArrayLimits {
     ArrayOperations.requireHeapFor(
         array.operation(),
         (long) elements,
-        bytesPerElement(FlatArray.elementType(array.type())),
+        FlatArray.elementType(array.type()).bytes(),
         array.pos());
   }
 
@@ -142,13 +141,5 @@ final class KernelArrayLimits {
       }
     }
     return null;
-  }
-
-  private static int bytesPerElement(ScalarType type) {
-    return switch (type) {
-      case BOOL -> 1;
-      case I32, F32 -> Integer.BYTES;
-      case I64, F64 -> Long.BYTES;
-    };
   }
 }

@@ -2,7 +2,6 @@ package dev.l0.kernels.lower;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.ScalarValue;
-import dev.l0.kernels.cuda.CudaPrinter;
 import dev.l0.kernels.ir.CapacityReruns;
 import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.KernelExpr;
@@ -73,7 +72,7 @@ public final class KernelExplanation {
         launches.add(launch.kernel().name() + " (" + skeleton(launch.kernel().name()) + ")");
       } else if (step instanceof HostStep.Allocate allocate
           && allocate.buffer().isThreadPrivate()) {
-        int size = CudaPrinter.sizeOf(allocate.buffer().elementType());
+        int size = allocate.buffer().elementType().bytes();
         Optional<Long> elements = constant(allocate.elements());
         if (elements.isPresent()) {
           threadBytes += elements.get() * size;
