@@ -125,33 +125,143 @@ final class InnerLoopStages {
      * the region's lane-wise code.
      */
     Kernel kernel() {
-      List<Buffer> buffers = new ArrayList<>();
-      KernelExpr.Var row = new KernelExpr.Var("row$", ScalarType.I64);
+      List<KernelStmt> body = new ArrayList<>(statements);
+      body.addAll(stores());
+      return gridLoop(body);
+    }
+
+    /**
+     * The region split at its first {@code if} (of its own statements, not nested) with a cheap
+     * branch, arithmetic only (no {@code if}, no costly call), and a costly branch (an {@code if}
+     * or a costly call): AS241's central rational function against its tails, which take a {@code
+     * log}. Empty where no {@code if} is of that kind.
+     */
+    Optional<Split> split() {
+      for (int k = 0; k < statements.size(); k++) {
+        if (!(statements.get(k) instanceof KernelStmt.If i)) {
+          continue;
+        }
+        boolean thenCheap = cheap(i.thenBody());
+        boolean elseCheap = cheap(i.elseBody());
+        if (thenCheap == elseCheap) {
+          continue;
+        }
+        List<KernelStmt> before = statements.subList(0, k);
+        List<KernelStmt> after = statements.subList(k + 1, statements.size());
+        List<KernelStmt> cheapBody = new ArrayList<>(before);
+        cheapBody.addAll(thenCheap ? i.thenBody() : i.elseBody());
+        cheapBody.addAll(after);
+        cheapBody.addAll(stores());
+        List<KernelStmt> costlyBranch = new ArrayList<>(thenCheap ? i.elseBody() : i.thenBody());
+        costlyBranch.addAll(after);
+        costlyBranch.addAll(stores());
+        List<KernelStmt> costlyBody = new ArrayList<>(before);
+        costlyBody.add(
+            thenCheap
+                ? new KernelStmt.If(i.condition(), List.of(), costlyBranch)
+                : new KernelStmt.If(i.condition(), costlyBranch, List.of()));
+        return Optional.of(new Split(rowPerBlock(cheapBody), rowPerBlock(costlyBody)));
+      }
+      return Optional.empty();
+    }
+
+    /** The stores of the outputs at the row ({@link #kernel}). */
+    private List<KernelStmt> stores() {
+      List<KernelStmt> stores = new ArrayList<>();
+      for (int j = 0; j < outputs.size(); j++) {
+        stores.add(
+            new KernelStmt.Store(new Buffer("out$" + j, ScalarType.F64), ROW, outputs.get(j)));
+      }
+      return stores;
+    }
+
+    /**
+     * A map kernel over the rows ({@link #kernel}) whose row runs {@code statements}: a loop over
+     * the rows by the grid, which stages.
+     */
+    private Kernel gridLoop(List<KernelStmt> statements) {
+      return withBody(
+          List.of(
+              new KernelStmt.For(
+                  ROW,
+                  new KernelExpr.Thread(ThreadIndex.BLOCK_IDX),
+                  ROWS,
+                  new KernelExpr.Thread(ThreadIndex.GRID_DIM),
+                  rowBody(statements))));
+    }
+
+    /**
+     * {@link #gridLoop} with a block per row, for a kernel that runs per row over exactly as many
+     * blocks as rows: a counted loop without branches of its own, which the JIT compiler may
+     * vectorise.
+     */
+    private Kernel rowPerBlock(List<KernelStmt> statements) {
+      List<KernelStmt> body = new ArrayList<>();
+      body.add(new KernelStmt.Declare(ROW, new KernelExpr.Thread(ThreadIndex.BLOCK_IDX)));
+      body.addAll(rowBody(statements));
+      return withBody(body);
+    }
+
+    /** {@code statements} after the loads of the inputs at the row. */
+    private List<KernelStmt> rowBody(List<KernelStmt> statements) {
       List<KernelStmt> body = new ArrayList<>();
       for (int k = 0; k < inputs.size(); k++) {
-        Buffer in = new Buffer("in$" + k, ScalarType.F64);
-        buffers.add(in);
-        body.add(new KernelStmt.Declare(inputs.get(k), new KernelExpr.Load(in, row)));
+        body.add(
+            new KernelStmt.Declare(
+                inputs.get(k), new KernelExpr.Load(new Buffer("in$" + k, ScalarType.F64), ROW)));
       }
       body.addAll(statements);
-      for (int j = 0; j < outputs.size(); j++) {
-        Buffer out = new Buffer("out$" + j, ScalarType.F64);
-        buffers.add(out);
-        body.add(new KernelStmt.Store(out, row, outputs.get(j)));
+      return body;
+    }
+
+    /** The region's kernel with {@code body}: its buffers, then its scalars. */
+    private Kernel withBody(List<KernelStmt> body) {
+      List<Buffer> buffers = new ArrayList<>();
+      for (int k = 0; k < inputs.size(); k++) {
+        buffers.add(new Buffer("in$" + k, ScalarType.F64));
       }
-      KernelStmt.For loop =
-          new KernelStmt.For(
-              row,
-              new KernelExpr.Thread(ThreadIndex.BLOCK_IDX),
-              ROWS,
-              new KernelExpr.Thread(ThreadIndex.GRID_DIM),
-              body);
+      for (int j = 0; j < outputs.size(); j++) {
+        buffers.add(new Buffer("out$" + j, ScalarType.F64));
+      }
       List<KernelExpr.Var> scalars = new ArrayList<>();
       scalars.add(ROWS);
       scalars.addAll(invariants);
-      return new Kernel("region", buffers, scalars, List.of(), List.of(loop));
+      return new Kernel("region", buffers, scalars, List.of(), body);
+    }
+
+    /** Whether {@code branch} is arithmetic only: no {@code if}, no costly call. */
+    private static boolean cheap(List<KernelStmt> branch) {
+      for (KernelStmt s : branch) {
+        KernelExpr value =
+            s instanceof KernelStmt.Declare d
+                ? d.initial()
+                : s instanceof KernelStmt.Assign a ? a.value() : null;
+        if (value == null || hasCostlyCall(value)) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private static boolean hasCostlyCall(KernelExpr e) {
+      return costly(e) != null || e.children().stream().anyMatch(Region::hasCostlyCall);
     }
   }
+
+  /**
+   * A region's code in two kernels over the same rows, buffers and scalars, run one after the other
+   * ({@link Region#split}): {@code cheap}, staged, gives every row the outputs the region gives
+   * where the split {@code if} takes its cheap branch (the cheap branch in place of the {@code if},
+   * straight-line code that stages without masks, whose operations cannot fail); {@code costly},
+   * per row, stores the outputs only of the rows where it takes the costly branch, over those of
+   * {@code cheap}. Each row then holds the region's outputs, and the costly branch's operations (a
+   * {@code log}, further {@code if}s) run only where the region runs them; the cheap branch's run
+   * on every row, lane by lane, without the scalar loop's mispredicted branches.
+   */
+  record Split(Kernel cheap, Kernel costly) {}
+
+  /** The row of a region's kernel ({@link Region#kernel}). */
+  private static final KernelExpr.Var ROW = new KernelExpr.Var("row$", ScalarType.I64);
 
   /** The number of rows of a region's kernel ({@link Region#kernel}), its only scalar. */
   static final KernelExpr.Var ROWS = new KernelExpr.Var("n$", ScalarType.I64);
@@ -210,18 +320,29 @@ final class InnerLoopStages {
     return units;
   }
 
-  /** Whether a unit is a region ({@link #REGION_MIN_EVALUATIONS}). */
-  boolean hasRegion() {
-    return units.stream().anyMatch(unit -> unit.region().isPresent());
+  /**
+   * Whether a unit is a region staged whole, both branches lane-wise ({@link
+   * #REGION_MIN_EVALUATIONS}); a region that splits ({@link Region#split}) runs plain loops and
+   * per-row code, which need no long runs.
+   */
+  boolean hasWholeRegion() {
+    return units.stream()
+        .anyMatch(unit -> unit.region().isPresent() && unit.region().get().split().isEmpty());
   }
 
   /**
-   * The staged units' functions ({@code region} for a region), in the order the levels apply them.
+   * The staged units' functions ({@code region} for a region staged whole, {@code split region} for
+   * one that splits), in the order the levels apply them.
    */
   List<String> functions() {
     List<String> functions = new ArrayList<>();
     for (Level level : levels) {
-      level.calls().forEach(c -> functions.add(c.region().isPresent() ? "region" : c.function()));
+      for (MathCall c : level.calls()) {
+        functions.add(
+            c.region().isEmpty()
+                ? c.function()
+                : c.region().get().split().isPresent() ? "split region" : "region");
+      }
     }
     return functions;
   }

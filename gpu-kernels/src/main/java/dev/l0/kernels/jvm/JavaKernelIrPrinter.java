@@ -97,8 +97,8 @@ public final class JavaKernelIrPrinter {
   /** Whether the passes of a staged loop are being printed ({@link #stagedLoop}). */
   private boolean printingStages;
 
-  /** The field holding each region's code ({@link #regionClass}), by the region. */
-  private final Map<InnerLoopStages.Region, String> regionFields = new java.util.LinkedHashMap<>();
+  /** The field holding each region kernel's code ({@link #regionClass}), by the kernel. */
+  private final Map<Kernel, String> regionFields = new java.util.LinkedHashMap<>();
 
   /** The nested classes of the regions, and their fields, printed. */
   private final StringBuilder regionClasses = new StringBuilder();
@@ -648,7 +648,7 @@ public final class JavaKernelIrPrinter {
                 bound,
                 step,
                 stages.map(this::evaluationsPerIteration).orElse("1L"),
-                String.valueOf(stages.filter(InnerLoopStages::hasRegion).isPresent()))
+                String.valueOf(stages.filter(InnerLoopStages::hasWholeRegion).isPresent()))
             + ")) {");
     indent++;
     loopAsItIs(f, () -> plainLoop(f, start, bound, step));
@@ -682,7 +682,7 @@ public final class JavaKernelIrPrinter {
             bound.getAsLong(),
             step.getAsLong(),
             perIteration.getAsLong(),
-            stages.filter(InnerLoopStages::hasRegion).isPresent()));
+            stages.filter(InnerLoopStages::hasWholeRegion).isPresent()));
   }
 
   /** {@link #evaluationsPerIteration} where every inner loop's trip count is a constant. */
@@ -908,30 +908,15 @@ public final class JavaKernelIrPrinter {
   private void applyUnit(InnerLoopStages.MathCall unit) {
     String count = "(int) " + nameOf(unit.cursor().name());
     if (unit.region().isPresent()) {
-      String region = regionClass(unit.region().get());
-      List<String> memory = new java.util.ArrayList<>();
-      unit.arguments().forEach(b -> memory.add(nameOf(b.name())));
-      unit.results().forEach(b -> memory.add(nameOf(b.name())));
-      memory.add(JvmSupport.class.getName() + ".workspace(" + region + ")");
-      // the region's scalars: its rows, then its invariants, as they are before the loop
-      List<String> scalars = new java.util.ArrayList<>();
-      scalars.add("Long.valueOf((long) " + count + ")");
-      unit.region().get().invariants().forEach(v -> scalars.add("Double.valueOf(" + expr(v) + ")"));
-      line(
-          ERROR
-              + " = firstError("
-              + ERROR
-              + ", "
-              + region
-              + ".run(new Object[] {"
-              + String.join(", ", memory)
-              + "}, new Object[] {"
-              + String.join(", ", scalars)
-              + "}, 0, "
-              + count
-              + ", "
-              + count
-              + "));");
+      InnerLoopStages.Region region = unit.region().get();
+      java.util.Optional<InnerLoopStages.Split> split = region.split();
+      if (split.isPresent()) {
+        // plain loops (no Vector API code to compile first), then the costly branch per row
+        runRegion(unit, perRowRegionClass(split.get().cheap()), false, count);
+        runRegion(unit, perRowRegionClass(split.get().costly()), false, count);
+      } else {
+        runRegion(unit, regionClass(region.kernel(), lanewise), true, count);
+      }
       return;
     }
     List<String> arguments = new java.util.ArrayList<>();
@@ -949,24 +934,74 @@ public final class JavaKernelIrPrinter {
   }
 
   /**
-   * The name of the static field holding the compiled code of {@code region}: a nested class of the
-   * kernel's, its region's kernel ({@link InnerLoopStages.Region#kernel}) printed staged, made on
-   * first use.
+   * A run of a region's code {@code region} (a field, {@link #regionClass}) over the evaluations
+   * {@code count} of {@code unit}'s staging loop stored; a staged region's code gets the thread's
+   * workspace for it.
    */
-  private String regionClass(InnerLoopStages.Region region) {
-    String field = regionFields.get(region);
+  private void runRegion(
+      InnerLoopStages.MathCall unit, String region, boolean staged, String count) {
+    List<String> memory = new java.util.ArrayList<>();
+    unit.arguments().forEach(b -> memory.add(nameOf(b.name())));
+    unit.results().forEach(b -> memory.add(nameOf(b.name())));
+    if (staged) {
+      memory.add(JvmSupport.class.getName() + ".workspace(" + region + ")");
+    }
+    // the region's scalars: its rows, then its invariants, as they are before the loop
+    List<String> scalars = new java.util.ArrayList<>();
+    scalars.add("Long.valueOf((long) " + count + ")");
+    unit.region().get().invariants().forEach(v -> scalars.add("Double.valueOf(" + expr(v) + ")"));
+    line(
+        ERROR
+            + " = firstError("
+            + ERROR
+            + ", "
+            + region
+            + ".run(new Object[] {"
+            + String.join(", ", memory)
+            + "}, new Object[] {"
+            + String.join(", ", scalars)
+            + "}, 0, "
+            + count
+            + ", "
+            + count
+            + "));");
+  }
+
+  /**
+   * The name of the static field holding the compiled code of a region's kernel ({@link
+   * InnerLoopStages.Region#kernel}, or a part of a split one): a nested class of the kernel's, the
+   * kernel printed staged, lane-wise where {@code lanewiseRegion}, made on first use.
+   */
+  private String regionClass(Kernel kernel, boolean lanewiseRegion) {
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget, lanewiseRegion);
+    return regionField(
+        kernel,
+        () ->
+            printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
+                + StagedMapPrinter.forRegion(
+                        kernel, StagedMap.of(kernel).orElseThrow(), printer.syntax, lanewiseRegion)
+                    .methods(),
+        printer);
+  }
+
+  /** {@link #regionClass} for a kernel that runs per row. */
+  private String perRowRegionClass(Kernel kernel) {
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget, false);
+    return regionField(
+        kernel, () -> printer.method(kernel, "@Override\n  public int run"), printer);
+  }
+
+  /** The field of {@code kernel}'s class, with the methods {@code body}, made on first use. */
+  private String regionField(
+      Kernel kernel, java.util.function.Supplier<String> body, JavaKernelIrPrinter printer) {
+    String field = regionFields.get(kernel);
     if (field != null) {
       return field;
     }
     String simpleName = "Region$" + regionFields.size();
     field = "REGION$" + regionFields.size();
-    regionFields.put(region, field);
-    Kernel kernel = region.kernel();
-    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget, lanewise);
-    StagedMap staged = StagedMap.of(kernel).orElseThrow();
-    String body =
-        printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
-            + StagedMapPrinter.forRegion(kernel, staged, printer.syntax, lanewise).methods();
+    regionFields.put(kernel, field);
+    String methods = body.get();
     regionClasses
         .append("  private static final ")
         .append(simpleName)
@@ -975,7 +1010,7 @@ public final class JavaKernelIrPrinter {
         .append(" = new ")
         .append(simpleName)
         .append("();\n")
-        .append(printer.classText("  static final class " + simpleName, body));
+        .append(printer.classText("  static final class " + simpleName, methods));
     return field;
   }
 

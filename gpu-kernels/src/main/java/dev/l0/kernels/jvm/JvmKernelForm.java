@@ -51,7 +51,7 @@ public final class JvmKernelForm {
         + "; runs of "
         + InnerLoopStages.MIN_ITERATIONS
         + " iterations or more"
-        + (loops.stream().anyMatch(InnerLoopStages::hasRegion)
+        + (loops.stream().anyMatch(InnerLoopStages::hasWholeRegion)
             ? ", with a region " + InnerLoopStages.REGION_MIN_EVALUATIONS + " evaluations or more"
             : "")
         + ")";

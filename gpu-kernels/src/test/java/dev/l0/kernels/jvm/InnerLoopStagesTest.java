@@ -96,6 +96,40 @@ class InnerLoopStagesTest {
           if q < 0.0 then -x else x
       """;
 
+  /**
+   * A region whose two branches each take a {@code log} (neither cheap, so it does not split): it
+   * is staged whole, both branches lane-wise and picked by masks.
+   */
+  private static final String WHOLE_REGION =
+      QUANTILE
+          + """
+          fun [[f64]] main ([f64] xs, [f64] ys) =
+            map(fn [f64] (f64 x) =>
+                  map(fn f64 (f64 y) =>
+                        let q = y - 0.5 in
+                        (if q < 0.0 then ratio(log(0.5 + q)) else ratio(log(0.5 - q) * 2.0)) * x,
+                      ys),
+                xs)
+          """;
+
+  /**
+   * The quantile with its {@code if} the other way round (the tails first, the central branch
+   * last), in an inner map: a region whose cheap branch is its {@code else}.
+   */
+  private static final String FLIPPED_REGION =
+      QUANTILE
+          + """
+          fun f64 flipped(f64 u) =
+            let q = u - 0.5 in
+            if not (abs(q) <= 0.425) then
+              let r = sqrt(-log(if q < 0.0 then 0.5 + q else 0.5 - q)) in
+              let x = if r <= 5.0 then ratio(r - 1.6) else ratio(r - 5.0) * 2.0 in
+              if q < 0.0 then -x else x
+            else q * ratio(0.180625 - q * q)
+          fun [[f64]] main ([f64] xs, [f64] ys) =
+            map(fn [f64] (f64 x) => map(fn f64 (f64 y) => flipped(y) * x, ys), xs)
+          """;
+
   /** The quantile in an inner map: the loop's body is one region. */
   private static final String REGION =
       QUANTILE
@@ -199,29 +233,83 @@ class InnerLoopStagesTest {
   }
 
   @Test
-  void aBranchyRegionRunsLaneWiseWithTheInterpretersBits() {
-    Kernel kernel = onlyKernel(REGION);
+  void aRegionWithACostlyBranchInEachRunsWholeLaneWiseWithTheInterpretersBits() {
+    Kernel kernel = onlyKernel(WHOLE_REGION);
     String form = JvmKernelForm.describe(kernel);
     assertTrue(form.contains("inner loops lane-wise: 1 (VectorMath per iteration: region;"), form);
     String source = JvmGroupRunner.javaSource(kernel);
     assertTrue(source.contains("REGION$0.run("), source);
-    // the region's own code: lane-wise masks and blends, and its log lane-wise
+    assertFalse(source.contains("REGION$1"), source);
+    // the region's own code: lane-wise masks and blends, and its logs lane-wise
     assertTrue(source.contains(".blend("), source);
     assertTrue(source.contains("VectorMath.log("), source);
     assertFalse(JavaKernelIrPrinter.printPerRow(kernel).source().contains("REGION$"));
     // staged (a run of at least REGION_MIN_EVALUATIONS), and as it is (shorter runs)
     assertSameAsInterpreter(
-        REGION, values(3, 9), quantiles(InnerLoopStages.REGION_MIN_EVALUATIONS + 45, 10));
+        WHOLE_REGION, values(3, 9), quantiles(InnerLoopStages.REGION_MIN_EVALUATIONS + 45, 10));
     assertSameAsInterpreter(
-        REGION, values(3, 13), quantiles(InnerLoopStages.REGION_MIN_EVALUATIONS - 1, 14));
+        WHOLE_REGION, values(3, 13), quantiles(InnerLoopStages.REGION_MIN_EVALUATIONS - 1, 14));
+  }
+
+  /**
+   * AS241's quantile splits at its {@code if}: the central rational function (arithmetic only) for
+   * every evaluation, in a plain loop without branches, then the tails (a {@code log}, a further
+   * {@code if}) per evaluation only where they are taken, over the central results. No lane-wise
+   * code, so short runs are staged too.
+   */
+  @Test
+  void aRegionWithACheapBranchSplitsAndRunsEachBranchWhereTakenWithTheInterpretersBits() {
+    Kernel kernel = onlyKernel(REGION);
+    String form = JvmKernelForm.describe(kernel);
+    assertTrue(
+        form.contains(
+            "inner loops lane-wise: 1 (VectorMath per iteration: split region; runs of 32"
+                + " iterations or more)"),
+        form);
+    InnerLoopStages.Split split =
+        InnerLoopStages.inside(kernel.body(), JavaKernelIrPrinter.methodBudget())
+            .get(0)
+            .units()
+            .get(0)
+            .region()
+            .orElseThrow()
+            .split()
+            .orElseThrow();
+    String cheap = JavaKernelIrPrinter.printPerRow(split.cheap()).source();
+    String costly = JavaKernelIrPrinter.printPerRow(split.costly()).source();
+    // the cheap kernel: the central branch in place of the if, no branch, no call
+    assertFalse(cheap.contains("if ("), cheap);
+    assertFalse(cheap.contains("L0Math.log("), cheap);
+    // the costly kernel: the tails under the if, the outputs stored only there
+    assertTrue(costly.contains("L0Math.log("), costly);
+    assertTrue(costly.indexOf("out$0[") > costly.indexOf("if ("), costly);
+    String source = JvmGroupRunner.javaSource(kernel);
+    int cheapRun = source.indexOf("REGION$0.run(");
+    assertTrue(cheapRun >= 0 && source.indexOf("REGION$1.run(") > cheapRun, source);
+    assertFalse(source.contains(".blend("), source);
+    assertFalse(source.contains("VectorMath.log("), source);
+    // staged from MIN_ITERATIONS on, and as it is below
+    assertSameAsInterpreter(
+        REGION, values(3, 9), quantiles(InnerLoopStages.REGION_MIN_EVALUATIONS + 45, 10));
     assertSameAsInterpreter(REGION, values(5, 11), quantiles(InnerLoopStages.MIN_ITERATIONS, 12));
+    assertSameAsInterpreter(
+        REGION, values(5, 15), quantiles(InnerLoopStages.MIN_ITERATIONS - 1, 16));
+    assertSameAsInterpreter(REGION, values(4, 17), quantiles(InnerLoopStages.CHUNK + 45, 18));
+    // the cheap branch as the else: the same results
+    assertTrue(
+        JvmKernelForm.describe(onlyKernel(FLIPPED_REGION))
+            .contains("(VectorMath per iteration: split region;"));
+    assertSameAsInterpreter(
+        FLIPPED_REGION, values(4, 19), quantiles(InnerLoopStages.CHUNK + 45, 20));
+    assertSameAsInterpreter(
+        FLIPPED_REGION, values(3, 21), quantiles(InnerLoopStages.MIN_ITERATIONS, 22));
   }
 
   @Test
-  void onlyLoopsWithARegionNeedLongRunsToBeStaged() {
-    // the last argument of JvmSupport.runsPlain: whether the loop has a region
+  void onlyLoopsWithAWholeRegionNeedLongRunsToBeStaged() {
+    // the last argument of JvmSupport.runsPlain: whether the loop has a region staged whole
     String regionGuard = ", true)) {";
-    Kernel region = onlyKernel(REGION);
+    Kernel region = onlyKernel(WHOLE_REGION);
     assertTrue(JvmGroupRunner.javaSource(region).contains(".runsPlain("));
     assertTrue(JvmGroupRunner.javaSource(region).contains(regionGuard));
     assertTrue(
@@ -230,11 +318,13 @@ class InnerLoopStagesTest {
                 "with a region "
                     + InnerLoopStages.REGION_MIN_EVALUATIONS
                     + " evaluations or more)"));
-    Kernel calls = onlyKernel(LEVELS);
-    assertTrue(JvmGroupRunner.javaSource(calls).contains("VectorMath."));
-    assertTrue(JvmGroupRunner.javaSource(calls).contains(", false)) {"));
-    assertFalse(JvmGroupRunner.javaSource(calls).contains(regionGuard));
-    assertFalse(JvmKernelForm.describe(calls).contains("with a region"));
+    for (String text : List.of(LEVELS, REGION)) {
+      Kernel kernel = onlyKernel(text);
+      String source = JvmGroupRunner.javaSource(kernel);
+      assertTrue(source.contains(", false)) {"), source);
+      assertFalse(source.contains(regionGuard), source);
+      assertFalse(JvmKernelForm.describe(kernel).contains("with a region"));
+    }
   }
 
   /**
@@ -270,7 +360,8 @@ class InnerLoopStagesTest {
   void aRegionInALoopNestRunsLaneWiseWithTheInterpretersBits() {
     Kernel kernel = onlyKernel(NESTED_REGION);
     String form = JvmKernelForm.describe(kernel);
-    assertTrue(form.contains("inner loops lane-wise: 1 (VectorMath per iteration: region;"), form);
+    assertTrue(
+        form.contains("inner loops lane-wise: 1 (VectorMath per iteration: split region;"), form);
     assertTrue(JvmGroupRunner.javaSource(kernel).contains("REGION$0.run("));
     // the staged loop is the one over the rows: the region is in its inner loop
     List<InnerLoopStages> staged =
@@ -335,8 +426,15 @@ class InnerLoopStagesTest {
       stored.add(stores.group(1));
     }
     assertEquals(java.util.Set.of(unit.arguments().get(0).name()), stored, source);
-    // the region's code gets s as its scalar p$1, and broadcasts it before a stage's loop
-    assertTrue(source.contains("DoubleVector.broadcast(S$, p$1)"), source);
+    // the region's code gets s as its second scalar
+    assertTrue(
+        Pattern.compile(
+                "double "
+                    + Pattern.quote(region.invariants().get(0).name())
+                    + "\\w* = \\(\\(Double\\) scalars\\$\\[1\\]\\)")
+            .matcher(source)
+            .find(),
+        source);
     // staged (at least REGION_MIN_EVALUATIONS per run), x special and ordinary; and as it is
     Program program = L0Parser.parse(INVARIANT_REGION, "invariant.l0");
     for (int[] shape :
@@ -371,7 +469,7 @@ class InnerLoopStagesTest {
       for (Kernel kernel :
           KernelLowering.lower(plan, k, LaunchConfiguration.THREAD_PER_ROW).kernels()) {
         String form = JvmKernelForm.describe(kernel);
-        if (form.contains("inner loops lane-wise: 1 (VectorMath per iteration: region;")) {
+        if (form.contains("inner loops lane-wise: 1 (VectorMath per iteration: split region;")) {
           regions.add(kernel.name());
           // the draws' sobolFactor is the same in every draw: passed once, not stored per draw
           for (InnerLoopStages stages :
@@ -388,7 +486,7 @@ class InnerLoopStagesTest {
     }
     // the path kernels of main and of payoffSums (the entry for Spark): the draws of a chunk's
     // paths (the loop over the paths, its inner loops over dates and underlyings), AS241's
-    // inverse normal as the region
+    // inverse normal as the region, split at its central branch
     assertEquals(2, regions.size(), regions::toString);
   }
 

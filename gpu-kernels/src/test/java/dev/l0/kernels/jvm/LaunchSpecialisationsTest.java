@@ -280,7 +280,7 @@ class LaunchSpecialisationsTest {
   /**
    * A form keeps reading the part starts of the thread's arrays ({@code ThreadScratch}) as
    * variables, so it stages the loops the general form stages: at a method budget of 4500 bytes
-   * OptionPricing medium's path kernel (cut to 512 paths) stages its draws (a region) and its
+   * OptionPricing medium's path kernel (cut to 512 paths) stages its draws (a split region) and its
    * Black-Scholes step over the dates ({@code exp}), and so does its form. With the part starts
    * folded into constants the form staged only the draws: the step reads the bridged paths and
    * writes the prices, two arrays it could no longer tell apart.
@@ -312,7 +312,7 @@ class LaunchSpecialisationsTest {
             .orElseThrow(() -> new AssertionError("no form of the path kernel compiled"));
     int budget = 4500;
     Kernel general = lowered(bench, form.name());
-    List<List<String>> staged = List.of(List.of("region"), List.of("exp"));
+    List<List<String>> staged = List.of(List.of("split region"), List.of("exp"));
     assertEquals(staged, stagedFunctions(general, budget), "the general form of " + form.name());
     assertEquals(staged, stagedFunctions(form, budget), "the form of " + form.name());
   }
