@@ -72,43 +72,46 @@ public final class L0Math {
   public static double log(double x) {
     long bits = Double.doubleToRawLongBits(x);
     int hx = (int) (bits >> 32); // the high word
-    int k = 0;
-    if (hx < 0x00100000) { // x < 2^-1022
-      if (((hx & 0x7fffffff) | (int) bits) == 0) {
-        return -TWO54 / 0.0; // log(+-0) = -inf
-      }
-      if (hx < 0) {
-        return (x - x) / 0.0; // log(-#) = NaN
-      }
-      k -= 54; // subnormal: scale x up
-      x *= TWO54;
-      bits = Double.doubleToRawLongBits(x);
-      hx = (int) (bits >> 32);
+    if (hx < 0x00100000 || hx >= 0x7ff00000) {
+      return logOutsideNormals(x, bits, hx);
     }
+    return logOfNormal(bits, hx, 0);
+  }
+
+  /**
+   * {@link #log} of what is not a positive normal number: zeros, negatives, subnormals (scaled up
+   * by 2^54 first), infinities and NaNs. Apart, so that the common path is small enough for the JIT
+   * compiler to inline into a hot loop.
+   */
+  private static double logOutsideNormals(double x, long bits, int hx) {
     if (hx >= 0x7ff00000) {
       return x + x;
     }
+    if (((hx & 0x7fffffff) | (int) bits) == 0) {
+      return -TWO54 / 0.0; // log(+-0) = -inf
+    }
+    if (hx < 0) {
+      return (x - x) / 0.0; // log(-#) = NaN
+    }
+    long scaled = Double.doubleToRawLongBits(x * TWO54); // subnormal: scale x up
+    return logOfNormal(scaled, (int) (scaled >> 32), -54);
+  }
+
+  /**
+   * fdlibm's {@code e_log.c} from the normalisation on, for the positive normal number {@code bits}
+   * (high word {@code hx}) whose exponent is {@code k} more than its own.
+   */
+  private static double logOfNormal(long bits, int hx, int k) {
     k += (hx >> 20) - 1023;
     hx &= 0x000fffff;
     int i = (hx + 0x95f64) & 0x100000;
     // x or x/2 normalised into [sqrt(2)/2, sqrt(2))
-    x = Double.longBitsToDouble(((long) (hx | (i ^ 0x3ff00000)) << 32) | (bits & 0xffffffffL));
+    double x =
+        Double.longBitsToDouble(((long) (hx | (i ^ 0x3ff00000)) << 32) | (bits & 0xffffffffL));
     k += i >> 20;
     double f = x - 1.0;
     if ((0x000fffff & (2 + hx)) < 3) { // -2^-20 <= f < 2^-20
-      if (f == 0.0) {
-        if (k == 0) {
-          return 0.0;
-        }
-        double dk = k;
-        return dk * LN2_HI + dk * LN2_LO;
-      }
-      double r = f * f * (0.5 - 0.33333333333333333 * f);
-      if (k == 0) {
-        return f - r;
-      }
-      double dk = k;
-      return dk * LN2_HI - ((r - dk * LN2_LO) - f);
+      return logNearOne(f, k);
     }
     double s = f / (2.0 + f);
     double dk = k;
@@ -128,6 +131,23 @@ public final class L0Math {
       return f - s * (f - r);
     }
     return dk * LN2_HI - ((s * (f - r) - dk * LN2_LO) - f);
+  }
+
+  /** {@link #logOfNormal} where the normalised mantissa {@code 1 + f} is within 2^-20 of 1. */
+  private static double logNearOne(double f, int k) {
+    if (f == 0.0) {
+      if (k == 0) {
+        return 0.0;
+      }
+      double dk = k;
+      return dk * LN2_HI + dk * LN2_LO;
+    }
+    double r = f * f * (0.5 - 0.33333333333333333 * f);
+    if (k == 0) {
+      return f - r;
+    }
+    double dk = k;
+    return dk * LN2_HI - ((r - dk * LN2_LO) - f);
   }
 
   public static double sqrt(double x) {
