@@ -23,7 +23,8 @@ import java.util.Set;
  * {@code f64}) and branchy regions run lane-wise over chunks of its iterations: the inputs of each
  * such unit are computed into scratch arrays by loops over the chunk, the units applied to the
  * whole arrays ({@code VectorMath} for a call; for a region, its code staged lane-wise by {@link
- * StagedMapPrinter}, both branches of each {@code if} evaluated and picked by masks), and then the
+ * StagedMapPrinter}, both branches of each {@code if} evaluated and picked by masks, or, where an
+ * {@code if} of it has a cheap branch and a costly one, split there: {@link Split}), and then the
  * loop's own body runs over the chunk with each unit replaced by a read of its results. A
  * <em>region</em> is a run of statements that only compute {@code f64} locals from {@code f64}
  * locals (declarations, assignments, and {@code if}s of such statements; no loads, stores or
@@ -42,17 +43,17 @@ import java.util.Set;
  * results are the same bits.
  *
  * <p>A run of fewer than {@link #MIN_ITERATIONS} iterations runs the loop as it is, as does a run
- * of a loop with a region that evaluates its units fewer than {@link #REGION_MIN_EVALUATIONS}
- * times. A loop qualifies when its step is a constant (so a thread's loop over the rows of the grid
- * does not), its body has no {@code while}s or barriers, its inner loops (if any) have start, bound
- * and step that read nothing the loop's body declares or assigns (so the number of evaluations per
- * iteration is known before a chunk runs) and do not leave early ({@link FixedPointLoops}), and it
- * has at least one unit whose inputs do not depend on what the loop carries from one iteration to
- * the next: the variables declared outside the body that it assigns, and loads of the buffers and
- * shared arrays it stores to (units that do stay in the body, as do units under an {@code if} whose
- * condition depends on them). In a thread's own buffer, only loads of the parts the body stores to
- * count ({@link ThreadPrivateParts}): a map inside a thread that reads arrays the thread made
- * earlier and writes its result to an array of its own is staged.
+ * of a loop with a region staged whole that evaluates its units fewer than {@link
+ * #REGION_MIN_EVALUATIONS} times. A loop qualifies when its step is a constant (so a thread's loop
+ * over the rows of the grid does not), its body has no {@code while}s or barriers, its inner loops
+ * (if any) have start, bound and step that read nothing the loop's body declares or assigns (so the
+ * number of evaluations per iteration is known before a chunk runs) and do not leave early ({@link
+ * FixedPointLoops}), and it has at least one unit whose inputs do not depend on what the loop
+ * carries from one iteration to the next: the variables declared outside the body that it assigns,
+ * and loads of the buffers and shared arrays it stores to (units that do stay in the body, as do
+ * units under an {@code if} whose condition depends on them). In a thread's own buffer, only loads
+ * of the parts the body stores to count ({@link ThreadPrivateParts}): a map inside a thread that
+ * reads arrays the thread made earlier and writes its result to an array of its own is staged.
  */
 final class InnerLoopStages {
   /**
@@ -74,12 +75,13 @@ final class InnerLoopStages {
 
   /**
    * The fewest evaluations of its units (iterations times evaluations per iteration) a run of a
-   * loop with a region needs for it to run staged; shorter runs run the loop as it is. A region's
-   * lane-wise code is large and is slow until the JIT compiler's last tier has compiled it, a fixed
-   * cost that only long runs win back. Measured on OptionPricing (bench/README.md, sixth session):
-   * runs of 32 evaluations (small, a chunk's paths) and 480 (medium) took about three times the CPU
-   * time in the first run and no less once warm; 1,101 (large, one path's dates; fifth session)
-   * more in the first run and less warm; 35,232 (large, a chunk's paths) less in both.
+   * loop with a region staged whole needs for it to run staged; shorter runs run the loop as it is.
+   * A region's lane-wise code is large and is slow until the JIT compiler's last tier has compiled
+   * it, a fixed cost that only long runs win back. Measured on OptionPricing (bench/README.md,
+   * sixth session): runs of 32 evaluations (small, a chunk's paths) and 480 (medium) took about
+   * three times the CPU time in the first run and no less once warm; 1,101 (large, one path's
+   * dates; fifth session) more in the first run and less warm; 35,232 (large, a chunk's paths) less
+   * in both.
    */
   static final int REGION_MIN_EVALUATIONS = 4096;
 
@@ -249,14 +251,14 @@ final class InnerLoopStages {
   }
 
   /**
-   * A region's code in two kernels over the same rows, buffers and scalars, run one after the other
-   * ({@link Region#split}): {@code cheap}, staged, gives every row the outputs the region gives
-   * where the split {@code if} takes its cheap branch (the cheap branch in place of the {@code if},
-   * straight-line code that stages without masks, whose operations cannot fail); {@code costly},
-   * per row, stores the outputs only of the rows where it takes the costly branch, over those of
-   * {@code cheap}. Each row then holds the region's outputs, and the costly branch's operations (a
-   * {@code log}, further {@code if}s) run only where the region runs them; the cheap branch's run
-   * on every row, lane by lane, without the scalar loop's mispredicted branches.
+   * A region's code in two kernels over the same rows, buffers and scalars, each run per row with a
+   * block per row, one after the other ({@link Region#split}): {@code cheap} gives every row the
+   * outputs the region gives where the split {@code if} takes its cheap branch (the cheap branch in
+   * place of the {@code if}: straight-line code whose operations cannot fail, as {@link StagedMap}
+   * admits only such in branches, a loop without branches that the JIT compiler vectorises); {@code
+   * costly} stores the outputs only of the rows where the {@code if} takes its costly branch, over
+   * those of {@code cheap}. Each row then holds the region's outputs, and the costly branch's
+   * operations (a {@code log}, further {@code if}s) run only where the region runs them.
    */
   record Split(Kernel cheap, Kernel costly) {}
 
