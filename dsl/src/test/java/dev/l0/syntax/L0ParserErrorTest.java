@@ -98,6 +98,22 @@ class L0ParserErrorTest {
             "the integer literal -2147483649 is out of range for i32"),
         bad("fun int f() = 12abc", 1, 15, "bad numeric literal '12abc'"),
         bad("fun int f() = 1.5i32", 1, 15, "cannot have the integer suffix i32"),
+        bad(
+            "fun int f() = 0x80000000",
+            1,
+            15,
+            "the integer literal 2147483648 is out of range for i32"),
+        bad(
+            "fun int f() = 0x",
+            1,
+            15,
+            "bad numeric literal '0x': a hexadecimal literal needs digits after '0x'"),
+        bad("fun int f() = 0o18", 1, 15, "bad numeric literal '0o18': an octal literal has digits"),
+        bad(
+            "fun int f() = 0x1Fu8",
+            1,
+            15,
+            "bad numeric literal '0x1Fu8': a hexadecimal or octal literal may end in i32 or i64"),
         bad("fun real f() = 1e400", 1, 16, "out of range for f64"),
         bad(
             "fun int f(bool c) = if c then 1\nfun int g() = 2",
