@@ -292,6 +292,12 @@ public final class L0Parser {
     while (indexable && tokens.peek().is("[")) {
       result = new Expr.Index(result, indices("the index"), first.pos());
     }
+    if (tokens.peek().is("[")) {
+      throw new L0CompileError(
+          tokens.peek().pos(),
+          "only a name or a parenthesised expression can be indexed: bind the value with let, or"
+              + " write (...)[...]");
+    }
     return result;
   }
 

@@ -97,6 +97,17 @@ class L0ParserErrorTest {
             15,
             "the integer literal -2147483649 is out of range for i32"),
         bad("fun int f() = 12abc", 1, 15, "bad numeric literal '12abc'"),
+        bad(
+            "fun int main() = iota(3)[1]",
+            1,
+            25,
+            "only a name or a parenthesised expression can be indexed: bind the value with let,"
+                + " or write (...)[...]"),
+        bad(
+            "fun int main() = [1, 2][0]",
+            1,
+            24,
+            "only a name or a parenthesised expression can be indexed"),
         bad("fun int f() = 1.5i32", 1, 15, "cannot have the integer suffix i32"),
         bad(
             "fun int f() = 0x80000000",
