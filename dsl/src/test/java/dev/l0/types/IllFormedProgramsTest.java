@@ -406,7 +406,7 @@ class IllFormedProgramsTest {
             """,
             1,
             24,
-            "but the array has rank 1"),
+            "transpose needs an array of rank at least 2, but the array has rank 1"),
         new Case(
             "generalised transpose beyond the rank",
             """
