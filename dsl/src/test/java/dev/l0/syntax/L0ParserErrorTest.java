@@ -160,6 +160,16 @@ class L0ParserErrorTest {
         bad("fun int (int x) = x", 1, 9, "expected a name for the function, found '('"),
         bad("fun int f(int map) = map", 1, 15, "found 'map' (a reserved word)"),
         bad(
+            "fun int f(int x) = let copy = x in copy",
+            1,
+            24,
+            "expected a name or a tuple pattern {a, b} to bind, found 'copy' (a reserved word)"),
+        bad(
+            "fun int f(int x) = let {a, size} = {x, x} in a",
+            1,
+            28,
+            "found 'size' (a reserved word)"),
+        bad(
             "fun int f() = 1 2",
             1,
             17,
