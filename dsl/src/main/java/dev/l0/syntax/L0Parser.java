@@ -199,10 +199,14 @@ public final class L0Parser {
     if (tokens.peek().kind() == Token.Kind.IDENTIFIER) {
       return tokens.next();
     }
-    String reserved = tokens.peek().kind() == Token.Kind.KEYWORD ? " (a reserved word)" : "";
     throw new L0CompileError(
         tokens.peek().pos(),
-        "expected a name " + context + ", found " + tokens.peek().describe() + reserved);
+        "expected a name " + context + ", found " + describeNonName(tokens.peek()));
+  }
+
+  /** How a message names a token found where a name to bind belongs, saying if it is reserved. */
+  private static String describeNonName(Token found) {
+    return found.describe() + (found.kind() == Token.Kind.KEYWORD ? " (a reserved word)" : "");
   }
 
   private Pattern pattern() {
@@ -221,7 +225,9 @@ public final class L0Parser {
       return new Pattern.Name(Pattern.WILDCARD, first.pos());
     }
     if (first.kind() != Token.Kind.IDENTIFIER) {
-      throw tokens.unexpected("a name or a tuple pattern {a, b} to bind");
+      throw new L0CompileError(
+          first.pos(),
+          "expected a name or a tuple pattern {a, b} to bind, found " + describeNonName(first));
     }
     tokens.next();
     return new Pattern.Name(first.text(), first.pos());
@@ -291,6 +297,12 @@ public final class L0Parser {
     boolean indexable = first.is("(") || result instanceof Expr.Var;
     while (indexable && tokens.peek().is("[")) {
       result = new Expr.Index(result, indices("the index"), first.pos());
+    }
+    if (tokens.peek().is("[")) {
+      throw new L0CompileError(
+          tokens.peek().pos(),
+          "only a name or a parenthesised expression can be indexed: bind the value with let, or"
+              + " write (...)[...]");
     }
     return result;
   }

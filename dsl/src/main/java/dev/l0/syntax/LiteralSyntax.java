@@ -9,8 +9,10 @@ import java.util.Locale;
 
 /**
  * How scalar constants are written (thesis Fig. 1, k): {@code 123} (i32), {@code 123i64}, {@code
- * 1.5}, {@code 1e-3} (f64), {@code 1.5f32}, {@code true}. The parser and the printer share this
- * class so that every printed constant reads back as the same value.
+ * 1.5}, {@code 1e-3} (f64), {@code 1.5f32}, {@code true}, and, since the thesis (§2.1) writes
+ * numbers as Haskell does, the integers {@code 0x1F} (hexadecimal) and {@code 0o17} (octal), which
+ * may end in i32 or i64. The parser and the printer share this class so that every printed constant
+ * reads back as the same value.
  */
 final class LiteralSyntax {
   private static final BigInteger I32_MIN = BigInteger.valueOf(Integer.MIN_VALUE);
@@ -28,6 +30,10 @@ final class LiteralSyntax {
    * applied to it; an error at {@code pos} if the suffix is unknown or the value out of range.
    */
   static ScalarValue number(String text, boolean negative, SourcePos pos) {
+    int radix = radix(text, 0);
+    if (radix != 10) {
+      return radixInteger(text, radix, negative, pos);
+    }
     int suffixStart = mantissaEnd(text, 0);
     String digits = text.substring(0, suffixStart);
     String suffix = text.substring(suffixStart);
@@ -69,6 +75,56 @@ final class LiteralSyntax {
               + type);
     }
     return new ScalarValue.Float(type, negative ? -magnitude : magnitude);
+  }
+
+  /**
+   * A hexadecimal or octal integer: its digits after the {@code 0x} or {@code 0o}, then an optional
+   * i32 or i64 suffix; its value must fit its type as a decimal literal's must.
+   */
+  private static ScalarValue radixInteger(String text, int radix, boolean negative, SourcePos pos) {
+    int suffixStart = mantissaEnd(text, 0);
+    String digits = text.substring(2, suffixStart);
+    String suffix = text.substring(suffixStart);
+    String name = radix == 16 ? "hexadecimal" : "octal";
+    if (digits.isEmpty()) {
+      throw badRadixLiteral(
+          text, "a " + name + " literal needs digits after '" + text.substring(0, 2) + "'", pos);
+    }
+    if (radix == 8 && !suffix.isEmpty() && isDigit(suffix.charAt(0))) {
+      throw badRadixLiteral(text, "an octal literal has digits 0 to 7 only", pos);
+    }
+    ScalarType type =
+        switch (suffix) {
+          case "", "i32" -> ScalarType.I32;
+          case "i64" -> ScalarType.I64;
+          default ->
+              throw badRadixLiteral(
+                  text, "a hexadecimal or octal literal may end in i32 or i64 only", pos);
+        };
+    if (significantDigits(digits) > MAX_INTEGER_DIGITS) {
+      throw new L0CompileError(
+          pos, "the integer literal " + Excerpt.of(text) + " is out of range for " + type);
+    }
+    return integer(new BigInteger(digits, radix), negative, type, pos);
+  }
+
+  private static L0CompileError badRadixLiteral(String text, String why, SourcePos pos) {
+    return new L0CompileError(pos, "bad numeric literal '" + Excerpt.of(text) + "': " + why);
+  }
+
+  /**
+   * 16 where the number at {@code start} begins {@code 0x} or {@code 0X}, 8 where it begins {@code
+   * 0o} or {@code 0O}, else 10.
+   */
+  private static int radix(CharSequence text, int start) {
+    if (start + 1 >= text.length() || text.charAt(start) != '0') {
+      return 10;
+    }
+    return switch (text.charAt(start + 1)) {
+      case 'x', 'X' -> 16;
+      case 'o', 'O' -> 8;
+      default -> 10;
+    };
   }
 
   /** Boolean keywords: the thesis's {@code True}/{@code False} and {@code true}/{@code false}. */
@@ -128,9 +184,18 @@ final class LiteralSyntax {
 
   /**
    * Where the digits, fraction ({@code .5}) and exponent ({@code e-3}) of a number that begins at
-   * {@code start} end; a suffix may follow. The lexer and {@link #number} both split numbers here.
+   * {@code start} end (for a hexadecimal or octal number: its prefix and digits); a suffix may
+   * follow. The lexer and {@link #number} both split numbers here.
    */
   static int mantissaEnd(CharSequence text, int start) {
+    int radix = radix(text, start);
+    if (radix != 10) {
+      int end = start + 2;
+      while (end < text.length() && isDigit(text.charAt(end), radix)) {
+        end++;
+      }
+      return end;
+    }
     int end = digitsEnd(text, start);
     if (end + 1 < text.length() && text.charAt(end) == '.' && isDigit(text.charAt(end + 1))) {
       end = digitsEnd(text, end + 1);
@@ -150,6 +215,11 @@ final class LiteralSyntax {
 
   static boolean isDigit(char c) {
     return c >= '0' && c <= '9';
+  }
+
+  /** An ASCII digit of the radix (16: also {@code a-f}, {@code A-F}). */
+  private static boolean isDigit(char c, int radix) {
+    return c < 128 && Character.digit(c, radix) >= 0;
   }
 
   private static int digitsEnd(CharSequence text, int start) {

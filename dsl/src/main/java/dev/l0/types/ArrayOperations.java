@@ -160,6 +160,15 @@ final class ArrayOperations {
     int rank = a.type().rank();
     int k = t.k();
     int to = t.k() + t.n();
+    if (k == 0 && t.n() == 1 && rank < 2) {
+      throw new L0CompileError(
+          t.pos(),
+          "transpose needs an array of rank at least 2, but the array has rank "
+              + rank
+              + " ("
+              + ScalarRules.name(a.type())
+              + ")");
+    }
     if (k < 0 || k >= rank || to < 0 || to >= rank) {
       throw new L0CompileError(
           t.pos(),

@@ -394,7 +394,7 @@ final class ExpressionChecker {
     Type sourceType = source.type();
     Sharing sourceSharing = source.aliases().plus(source, sourceType);
     if (sourceType instanceof Type.Array) {
-      checkConsumable(sourceType, sourceSharing, l.pos(), l.source(), before);
+      checkConsumable(sourceType, sourceSharing, l.pos(), "'" + l.source() + "'", before);
     }
     Type element =
         indexedElement(
@@ -870,9 +870,8 @@ final class ExpressionChecker {
         if (v.isParameter() && !hasUniquePart(v.type())) {
           throw new L0CompileError(
               pos,
-              "'"
-                  + what
-                  + "' is consumed at "
+              what
+                  + " is consumed at "
                   + UniquenessTracker.at(pos)
                   + " but parameter '"
                   + v.name()
@@ -883,9 +882,8 @@ final class ExpressionChecker {
       }
       throw new L0CompileError(
           pos,
-          "'"
-              + what
-              + "' is consumed at "
+          what
+              + " is consumed at "
               + UniquenessTracker.at(pos)
               + " but is not a unique array (literal arrays and values aliasing non-unique ones are not); copy it");
     }
@@ -928,12 +926,21 @@ final class ExpressionChecker {
             && tuple.elements().stream().anyMatch(ExpressionChecker::hasUniquePart);
   }
 
-  /** How a message names a consumed value: the variable, or the first variable it aliases. */
+  /**
+   * How a message names a consumed value: the variable or the first variable it aliases, quoted;
+   * else the call or array literal that makes it.
+   */
   private static String describeConsumed(Expr e, Sharing sharing) {
     if (e instanceof Expr.Var v) {
-      return v.name();
+      return "'" + v.name() + "'";
     }
-    return sharing.all().stream().findFirst().map(Variable::name).orElse("the value");
+    if (!sharing.all().isEmpty()) {
+      return "'" + sharing.all().iterator().next().name() + "'";
+    }
+    if (e instanceof Expr.Call c) {
+      return "the result of '" + c.function() + "'";
+    }
+    return e instanceof Expr.ArrayLit ? "the array literal" : "the value";
   }
 
   // ---- patterns and names ----

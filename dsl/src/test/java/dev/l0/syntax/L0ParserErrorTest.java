@@ -97,7 +97,34 @@ class L0ParserErrorTest {
             15,
             "the integer literal -2147483649 is out of range for i32"),
         bad("fun int f() = 12abc", 1, 15, "bad numeric literal '12abc'"),
+        bad(
+            "fun int main() = iota(3)[1]",
+            1,
+            25,
+            "only a name or a parenthesised expression can be indexed: bind the value with let,"
+                + " or write (...)[...]"),
+        bad(
+            "fun int main() = [1, 2][0]",
+            1,
+            24,
+            "only a name or a parenthesised expression can be indexed"),
         bad("fun int f() = 1.5i32", 1, 15, "cannot have the integer suffix i32"),
+        bad(
+            "fun int f() = 0x80000000",
+            1,
+            15,
+            "the integer literal 2147483648 is out of range for i32"),
+        bad(
+            "fun int f() = 0x",
+            1,
+            15,
+            "bad numeric literal '0x': a hexadecimal literal needs digits after '0x'"),
+        bad("fun int f() = 0o18", 1, 15, "bad numeric literal '0o18': an octal literal has digits"),
+        bad(
+            "fun int f() = 0x1Fu8",
+            1,
+            15,
+            "bad numeric literal '0x1Fu8': a hexadecimal or octal literal may end in i32 or i64"),
         bad("fun real f() = 1e400", 1, 16, "out of range for f64"),
         bad(
             "fun int f(bool c) = if c then 1\nfun int g() = 2",
@@ -132,6 +159,16 @@ class L0ParserErrorTest {
             "must be a non-negative integer literal"),
         bad("fun int (int x) = x", 1, 9, "expected a name for the function, found '('"),
         bad("fun int f(int map) = map", 1, 15, "found 'map' (a reserved word)"),
+        bad(
+            "fun int f(int x) = let copy = x in copy",
+            1,
+            24,
+            "expected a name or a tuple pattern {a, b} to bind, found 'copy' (a reserved word)"),
+        bad(
+            "fun int f(int x) = let {a, size} = {x, x} in a",
+            1,
+            28,
+            "found 'size' (a reserved word)"),
         bad(
             "fun int f() = 1 2",
             1,

@@ -82,6 +82,7 @@ class L0ParserTest {
     assertEquals(bin(SUB, var("x"), i32(-3)), parsed("x--3"));
     assertEquals(bin(LT, var("x"), i32(-1)), parsed("x<-1"));
     assertEquals(i32(Integer.MIN_VALUE), parsed("-2147483648"));
+    assertEquals(i32(Integer.MIN_VALUE), parsed("-0x80000000"));
     assertEquals(
         new Expr.Literal(ScalarValue.i64(Long.MIN_VALUE), NONE), parsed("-9223372036854775808i64"));
     assertEquals(neg(i32(3)), parsed("-(3)"));
@@ -100,6 +101,13 @@ class L0ParserTest {
     "1.5f32, f32, 1.5",
     "3f32, f32, 3",
     "2.0f64, f64, 2",
+    "0x1F, i32, 31",
+    "0XfF, i32, 255",
+    "0x7fffffff, i32, 2147483647",
+    "0x1Fi64, i64, 31",
+    "0xffffffffi64, i64, 4294967295",
+    "0o17, i32, 15",
+    "0O777i64, i64, 511",
   })
   void numericLiteralsHaveTheTypeOfTheirSuffix(String text, String type, double value) {
     Expr.Literal literal = assertInstanceOf(Expr.Literal.class, parsed(text));

@@ -406,7 +406,7 @@ class IllFormedProgramsTest {
             """,
             1,
             24,
-            "but the array has rank 1"),
+            "transpose needs an array of rank at least 2, but the array has rank 1"),
         new Case(
             "generalised transpose beyond the rank",
             """
@@ -598,6 +598,25 @@ class IllFormedProgramsTest {
             3,
             3,
             "'a' is consumed at 3:3 but is not a unique array"),
+        new Case(
+            "a non-unique call result passed for a unique parameter (thesis §3.2, replace2)",
+            """
+            fun [int] replace2(*[int] arr, int i, int x) =
+              let arr[i] = x in arr
+            fun [int] main(*[int] a) = replace2(replace2(a, 0, 5), 1, 6)
+            """,
+            3,
+            37,
+            "the result of 'replace2' is consumed at 3:37 but is not a unique array"),
+        new Case(
+            "a literal array passed for a unique parameter",
+            """
+            fun *[int] f(*[int] a) = a
+            fun [int] main() = f([1, 2])
+            """,
+            2,
+            22,
+            "the array literal is consumed at 2:22 but is not a unique array"),
         new Case(
             "consumption then observation in one expression",
             """

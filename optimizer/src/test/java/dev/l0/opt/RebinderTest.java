@@ -133,6 +133,33 @@ class RebinderTest {
     map.assertSameFailure("main", "[1, 2] -1");
   }
 
+  /**
+   * An integer division or remainder by a constant other than 0 cannot fail, so it leaves the
+   * lambda like any invariant arithmetic: a row reshaped to {@code (2, size(r) / 2)} then has a
+   * size the host computes (the devices refused the map, 'an array result whose size depends on
+   * values the kernel computes').
+   */
+  @Test
+  void anIntegerDivisionByANonZeroConstantLeavesTheLambda() {
+    Internal p =
+        Internal.of(
+                """
+        fun [[int]] main([[int]] m, int k) =
+          map(fn [int] ([int] r) => let x = reshape((2, size(r) / 2), r) in map(op +(k % 3), x[1]), m)
+        """)
+            .after(REBIND);
+    assertEquals(
+        2,
+        p.topLevel().stream()
+            .filter(
+                s ->
+                    s.exp() instanceof Exp.BinOp b
+                        && (b.op() == BinaryOperator.DIV || b.op() == BinaryOperator.MOD))
+            .count());
+    Compiled.of("fun [int] main([int] a, int d) = map(fn int (int x) => x + d / 0, a)")
+        .assertSameResult("main", "[] 1");
+  }
+
   @Test
   void nonRecursiveFunctionsAreInlinedAndRecursiveOnesStayCalls() {
     Internal p =

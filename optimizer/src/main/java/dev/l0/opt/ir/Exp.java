@@ -91,8 +91,9 @@ public sealed interface Exp {
   }
 
   /**
-   * {@code x op y} on scalars of type {@code operandType}; integer {@code /} and {@code %} can
-   * fail, and so can integer {@code pow} unless its exponent is a non-negative constant.
+   * {@code x op y} on scalars of type {@code operandType}; integer {@code /} and {@code %} can fail
+   * unless the divisor is a constant other than 0, and integer {@code pow} unless its exponent is a
+   * non-negative constant.
    */
   record BinOp(BinaryOperator op, ScalarType operandType, SubExp left, SubExp right, SourcePos pos)
       implements Exp {
@@ -112,7 +113,8 @@ public sealed interface Exp {
         return false;
       }
       return switch (op) {
-        case DIV, MOD -> true;
+        case DIV, MOD ->
+            !(right instanceof SubExp.Const c && ((ScalarValue.Int) c.value()).value() != 0);
         case POW ->
             !(right instanceof SubExp.Const c && ((ScalarValue.Int) c.value()).value() >= 0);
         default -> false;
