@@ -355,6 +355,27 @@ class L0PipelineRowsTest {
   }
 
   @Test
+  void innerArraysOfDifferentLengthsNameTheElementsCompared() {
+    Dataset<Row> out =
+        spark
+            .sql(
+                "SELECT * FROM VALUES (array(array(1D, 2D), array(3D))),"
+                    + " (array(array(1D, 2D), array(3D, 4D))) AS t(a)")
+            .coalesce(1)
+            .transform(
+                L0.pipeline("fun [f64] main([[[f64]]] a) = map(fn f64 ([[f64]] r) => r[0, 0], a)")
+                    .on("a"));
+
+    SparkException error = assertThrows(SparkException.class, out::collectAsList);
+    assertTrue(
+        SparkTestSupport.messages(error)
+            .contains(
+                "column 'a' has arrays of different lengths in dimension 2 in partition 0: 2 "
+                    + "(element [0] of its first row) and 1 (element [1] of row 0)"),
+        () -> SparkTestSupport.messages(error));
+  }
+
+  @Test
   void aNullWithoutReplacementIsAnErrorNamingColumnPartitionAndRow() {
     Dataset<Row> out = withNulls().transform(doubling());
 

@@ -271,16 +271,18 @@ final class ColumnReader {
       if (isNull(path, from + i)) {
         throw nullArray(rowsBefore + i);
       }
-      copyArray(leaf.getArray(from + i), 0, chunk, i * rowSize, rowsBefore + i);
+      copyArray(leaf.getArray(from + i), 0, chunk, i * rowSize, rowsBefore + i, "");
     }
     return chunk;
   }
 
   /**
    * Copies {@code array}, dimension {@code dimension} of a row's value, to {@code target} at {@code
-   * offset}.
+   * offset}; {@code element} is its index path within the row ({@code [1][0]}), empty for the row's
+   * value itself.
    */
-  private void copyArray(ArrayData array, int dimension, Object target, int offset, long row) {
+  private void copyArray(
+      ArrayData array, int dimension, Object target, int offset, long row, String element) {
     if (array.numElements() != innerShape[dimension]) {
       throw new InputDataException(
           "column '"
@@ -291,10 +293,12 @@ final class ColumnReader {
               + partition
               + ": "
               + innerShape[dimension]
-              + " (its first row) and "
+              + " ("
+              + ofRow("[0]".repeat(dimension), "its first row")
+              + ") and "
               + array.numElements()
-              + " (row "
-              + row
+              + " ("
+              + ofRow(element, "row " + row)
               + "); an array column needs one length for all its rows");
     }
     int length = array.numElements();
@@ -314,8 +318,19 @@ final class ColumnReader {
       if (array.isNullAt(j)) {
         throw nullArray(row);
       }
-      copyArray(array.getArray(j), dimension + 1, target, offset + j * stride, row);
+      copyArray(
+          array.getArray(j),
+          dimension + 1,
+          target,
+          offset + j * stride,
+          row,
+          element + "[" + j + "]");
     }
+  }
+
+  /** {@code row}, or element {@code element} of it where that is not empty. */
+  private static String ofRow(String element, String row) {
+    return element.isEmpty() ? row : "element " + element + " of " + row;
   }
 
   private Object elementsOf(ArrayData array) {
