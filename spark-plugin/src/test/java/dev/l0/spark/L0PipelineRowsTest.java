@@ -376,6 +376,38 @@ class L0PipelineRowsTest {
   }
 
   @Test
+  void aNullInsideAnArrayIsNamedByItsElement() {
+    String firstOfFirst = "fun [f64] main([[[f64]]] a) = map(fn f64 ([[f64]] r) => r[0, 0], a)";
+    Dataset<Row> nullElement =
+        spark
+            .sql(
+                "SELECT * FROM VALUES (array(array(1D, 2D), array(3D, 4D))),"
+                    + " (array(array(1D, 2D), array(3D, NULL))) AS t(a)")
+            .coalesce(1)
+            .transform(L0.pipeline(firstOfFirst).on("a"));
+    SparkException element = assertThrows(SparkException.class, nullElement::collectAsList);
+    assertTrue(
+        SparkTestSupport.messages(element)
+            .contains(
+                "column 'a' has a null at element [1][1] in partition 0, row 1; declare a "
+                    + "replacement with nullAs(\"a\", value)"),
+        () -> SparkTestSupport.messages(element));
+
+    Dataset<Row> nullInnerArray =
+        spark
+            .sql(
+                "SELECT * FROM VALUES (array(array(1D, 2D), array(3D, 4D))),"
+                    + " (array(array(1D, 2D), NULL)) AS t(a)")
+            .coalesce(1)
+            .transform(L0.pipeline(firstOfFirst).on("a"));
+    SparkException array = assertThrows(SparkException.class, nullInnerArray::collectAsList);
+    assertTrue(
+        SparkTestSupport.messages(array)
+            .contains("column 'a' has a null array at element [1] in partition 0, row 1;"),
+        () -> SparkTestSupport.messages(array));
+  }
+
+  @Test
   void aNullWithoutReplacementIsAnErrorNamingColumnPartitionAndRow() {
     Dataset<Row> out = withNulls().transform(doubling());
 
