@@ -2,8 +2,10 @@ package dev.l0.spark;
 
 import dev.l0.spark.pipeline.BoundArgument;
 import dev.l0.spark.pipeline.FloatSums;
+import dev.l0.spark.pipeline.PipelineKind;
 import dev.l0.spark.pipeline.PipelineMessages;
 import dev.l0.spark.pipeline.PipelinePlanner;
+import dev.l0.spark.pipeline.PipelinePlanningException;
 import dev.l0.spark.pipeline.PipelineRequest;
 import dev.l0.spark.pipeline.PipelineSpec;
 import dev.l0.spark.plan.L0PipelineNode;
@@ -32,6 +34,11 @@ import scala.Function1;
 public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, Serializable {
   private static final long serialVersionUID = 1L;
   private static final String DEFAULT_ENTRY = "main";
+
+  /** Where a reduce or scan pipeline can go instead of over a streaming DataFrame. */
+  private static final String OVER_MICRO_BATCHES =
+      "apply it to each micro-batch in writeStream().foreachBatch(...), or to a DataFrame that is "
+          + "not streaming";
 
   private final String programText;
   private final String sourceName;
@@ -305,8 +312,32 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
                 df.schema(),
                 classic.sparkSession().sessionState().conf().caseSensitiveAnalysis())
             .withBroadcastValues(classic.sparkSession());
+    if (df.isStreaming()) {
+      requireRowWiseOverAStream(spec.kind());
+    }
     return org.apache.spark.sql.classic.Dataset.ofRows(
         classic.sparkSession(), L0PipelineNode.of(classic.queryExecution().analyzed(), spec));
+  }
+
+  /**
+   * A streaming DataFrame runs its plan once per micro-batch, so only row-wise pipelines mean the
+   * same there: a reduce would give one row per micro-batch and a scan would start again in each.
+   */
+  private void requireRowWiseOverAStream(PipelineKind kind) {
+    if (kind == PipelineKind.REDUCE) {
+      throw new PipelinePlanningException(
+          callSite,
+          "a reduce pipeline over a streaming DataFrame would reduce each micro-batch on its own, "
+              + "not the stream; "
+              + OVER_MICRO_BATCHES);
+    }
+    if (kind == PipelineKind.SCAN) {
+      throw new PipelinePlanningException(
+          callSite,
+          "a scan pipeline over a streaming DataFrame would start again in each micro-batch, not "
+              + "run over the stream; "
+              + OVER_MICRO_BATCHES);
+    }
   }
 
   @Override

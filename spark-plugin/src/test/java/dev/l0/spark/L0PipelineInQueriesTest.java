@@ -3,8 +3,10 @@ package dev.l0.spark;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.struct;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.spark.pipeline.PipelinePlanningException;
 import dev.l0.spark.plan.L0PipelineExec;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +56,40 @@ class L0PipelineInQueriesTest {
         .range(0, 1_000, 1, 2)
         .select(col("id").mod(10).as("x"))
         .transform(L0.pipeline(PLUS_ONE).on("x").as("y"));
+  }
+
+  @Test
+  void aReduceOrScanOverAStreamIsAPlanningErrorWhereRowWisePipelinesPlan() {
+    Dataset<Row> stream = spark.readStream().format("rate").load().select(col("value").as("x"));
+
+    assertTrue(stream.transform(L0.pipeline(PLUS_ONE).on("x").as("y")).isStreaming());
+    PipelinePlanningException reduce =
+        assertThrows(
+            PipelinePlanningException.class, () -> stream.transform(L0.pipeline(SUM).on("x")));
+    assertTrue(
+        reduce
+            .getMessage()
+            .matches(
+                "L0 pipeline at L0PipelineInQueriesTest\\.java:\\d+: a reduce pipeline over a "
+                    + "streaming DataFrame would reduce each micro-batch on its own, not the "
+                    + "stream; apply it to each micro-batch in writeStream\\(\\)\\.foreachBatch"
+                    + "\\(\\.\\.\\.\\), or to a DataFrame that is not streaming"),
+        reduce::getMessage);
+    String scan = "fun [i64] main([i64] x) = scan(op +, 0i64, x)";
+    PipelinePlanningException scanned =
+        assertThrows(
+            PipelinePlanningException.class,
+            () ->
+                stream
+                    .transform(L0.pipeline(PLUS_ONE).on("x").as("y"))
+                    .transform(L0.pipeline(scan).on("y")));
+    assertTrue(
+        scanned
+            .getMessage()
+            .contains(
+                "a scan pipeline over a streaming DataFrame would start again in each "
+                    + "micro-batch, not run over the stream;"),
+        scanned::getMessage);
   }
 
   @Test

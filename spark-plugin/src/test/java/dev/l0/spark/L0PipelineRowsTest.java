@@ -355,6 +355,59 @@ class L0PipelineRowsTest {
   }
 
   @Test
+  void innerArraysOfDifferentLengthsNameTheElementsCompared() {
+    Dataset<Row> out =
+        spark
+            .sql(
+                "SELECT * FROM VALUES (array(array(1D, 2D), array(3D))),"
+                    + " (array(array(1D, 2D), array(3D, 4D))) AS t(a)")
+            .coalesce(1)
+            .transform(
+                L0.pipeline("fun [f64] main([[[f64]]] a) = map(fn f64 ([[f64]] r) => r[0, 0], a)")
+                    .on("a"));
+
+    SparkException error = assertThrows(SparkException.class, out::collectAsList);
+    assertTrue(
+        SparkTestSupport.messages(error)
+            .contains(
+                "column 'a' has arrays of different lengths in dimension 2 in partition 0: 2 "
+                    + "(element [0] of its first row) and 1 (element [1] of row 0)"),
+        () -> SparkTestSupport.messages(error));
+  }
+
+  @Test
+  void aNullInsideAnArrayIsNamedByItsElement() {
+    String firstOfFirst = "fun [f64] main([[[f64]]] a) = map(fn f64 ([[f64]] r) => r[0, 0], a)";
+    Dataset<Row> nullElement =
+        spark
+            .sql(
+                "SELECT * FROM VALUES (array(array(1D, 2D), array(3D, 4D))),"
+                    + " (array(array(1D, 2D), array(3D, NULL))) AS t(a)")
+            .coalesce(1)
+            .transform(L0.pipeline(firstOfFirst).on("a"));
+    SparkException element = assertThrows(SparkException.class, nullElement::collectAsList);
+    assertTrue(
+        SparkTestSupport.messages(element)
+            .contains(
+                "column 'a' has a null at element [1][1] in partition 0, row 1; declare a "
+                    + "replacement with nullAs(\"a\", value)"),
+        () -> SparkTestSupport.messages(element));
+
+    Dataset<Row> nullInnerArray =
+        spark
+            .sql(
+                "SELECT * FROM VALUES (array(array(1D, 2D), array(3D, 4D))),"
+                    + " (array(array(1D, 2D), NULL)) AS t(a)")
+            .coalesce(1)
+            .transform(L0.pipeline(firstOfFirst).on("a"));
+    SparkException array = assertThrows(SparkException.class, nullInnerArray::collectAsList);
+    assertTrue(
+        SparkTestSupport.messages(array)
+            .contains("column 'a' has a null array at element [1] in partition 0, row 1;"),
+        () -> SparkTestSupport.messages(array));
+  }
+
+  @Test
   void aNullWithoutReplacementIsAnErrorNamingColumnPartitionAndRow() {
     Dataset<Row> out = withNulls().transform(doubling());
 

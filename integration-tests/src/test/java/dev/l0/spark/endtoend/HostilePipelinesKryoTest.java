@@ -196,7 +196,7 @@ class HostilePipelinesKryoTest {
         spark.range(0, 4, 1, 2).selectExpr("array(IF(id = 3, NULL, id * 1.0D), 1.0D) AS v");
     assertTrue(
         runError(CALL_SITE, nullElement, L0.pipeline(rowSums).on("v"))
-            .contains("column 'v' has a null in partition 1, row 1"));
+            .contains("column 'v' has a null at element [0] in partition 1, row 1"));
     Dataset<Row> nullArray =
         spark.range(0, 4, 1, 2).selectExpr("IF(id = 2, NULL, array(id * 1.0D, 1.0D)) AS v");
     assertTrue(

@@ -156,6 +156,9 @@ final class EntryAnalysis {
     if (rowVariables.isEmpty()) {
       return new RowShape.Constant();
     }
+    if (e instanceof Expr.Unzip unzip && shape(unzip.array()) instanceof RowShape.Scanned scanned) {
+      throw takesApart("unzip at " + unzip.pos(), scanned.scan(), ": return the scan itself");
+    }
     for (String v : rowVariables) {
       shapeOf(v)
           .aggregate()
@@ -358,17 +361,26 @@ final class EntryAnalysis {
         .aggregate()
         .ifPresent(
             aggregate -> {
-              throw error(
-                  "the tuple pattern at "
-                      + pattern.pos()
-                      + " takes apart the result of the "
-                      + soacName(aggregate)
-                      + " at "
-                      + aggregate.pos()
-                      + "; a pipeline must return its reduce and scan results whole "
-                      + "(each tuple component becomes an output column)");
+              throw takesApart("the tuple pattern at " + pattern.pos(), aggregate, "");
             });
     tuple.names().forEach(n -> scope.put(n.name(), value));
+  }
+
+  /**
+   * The error for {@code what} taking apart the tuples of a reduce or scan result, which must be
+   * returned whole; {@code hint} ends the parenthesis.
+   */
+  private PipelinePlanningException takesApart(String what, Expr aggregate, String hint) {
+    return error(
+        what
+            + " takes apart the result of the "
+            + soacName(aggregate)
+            + " at "
+            + aggregate.pos()
+            + "; a pipeline must return its reduce and scan results whole "
+            + "(each tuple component becomes an output column"
+            + hint
+            + ")");
   }
 
   private static String rowsName(Object rowSet) {

@@ -116,7 +116,7 @@ final class ColumnReader {
     if (hasNulls) {
       for (int i = 0; i < count; i++) {
         if (isNull(path, from + i)) {
-          replaceNull(scalars, scalarRows + i, rowsBefore + i);
+          replaceNull(scalars, scalarRows + i, rowsBefore + i, "");
         }
       }
     }
@@ -261,7 +261,7 @@ final class ColumnReader {
       List<ColumnVector> path, ColumnVector leaf, int from, int count, long rowsBefore) {
     if (innerShape == null && count > 0) {
       if (isNull(path, from)) {
-        throw nullArray(rowsBefore);
+        throw nullArray(rowsBefore, "");
       }
       innerShape = shapeOf(leaf.getArray(from), binding.rank() - 1);
     }
@@ -269,18 +269,20 @@ final class ColumnReader {
     Object chunk = FlatArray.allocate(binding.elementType(), Math.multiplyExact(count, rowSize));
     for (int i = 0; i < count; i++) {
       if (isNull(path, from + i)) {
-        throw nullArray(rowsBefore + i);
+        throw nullArray(rowsBefore + i, "");
       }
-      copyArray(leaf.getArray(from + i), 0, chunk, i * rowSize, rowsBefore + i);
+      copyArray(leaf.getArray(from + i), 0, chunk, i * rowSize, rowsBefore + i, "");
     }
     return chunk;
   }
 
   /**
    * Copies {@code array}, dimension {@code dimension} of a row's value, to {@code target} at {@code
-   * offset}.
+   * offset}; {@code element} is its index path within the row ({@code [1][0]}), empty for the row's
+   * value itself.
    */
-  private void copyArray(ArrayData array, int dimension, Object target, int offset, long row) {
+  private void copyArray(
+      ArrayData array, int dimension, Object target, int offset, long row, String element) {
     if (array.numElements() != innerShape[dimension]) {
       throw new InputDataException(
           "column '"
@@ -291,10 +293,12 @@ final class ColumnReader {
               + partition
               + ": "
               + innerShape[dimension]
-              + " (its first row) and "
+              + " ("
+              + ofRow("[0]".repeat(dimension), "its first row")
+              + ") and "
               + array.numElements()
-              + " (row "
-              + row
+              + " ("
+              + ofRow(element, "row " + row)
               + "); an array column needs one length for all its rows");
     }
     int length = array.numElements();
@@ -303,7 +307,7 @@ final class ColumnReader {
       if (elementsMayBeNull[dimension]) {
         for (int j = 0; j < length; j++) {
           if (array.isNullAt(j)) {
-            replaceNull(target, offset + j, row);
+            replaceNull(target, offset + j, row, element + "[" + j + "]");
           }
         }
       }
@@ -312,10 +316,26 @@ final class ColumnReader {
     int stride = product(innerShape, dimension + 1);
     for (int j = 0; j < length; j++) {
       if (array.isNullAt(j)) {
-        throw nullArray(row);
+        throw nullArray(row, element + "[" + j + "]");
       }
-      copyArray(array.getArray(j), dimension + 1, target, offset + j * stride, row);
+      copyArray(
+          array.getArray(j),
+          dimension + 1,
+          target,
+          offset + j * stride,
+          row,
+          element + "[" + j + "]");
     }
+  }
+
+  /** " at element [1][0]" for an element's index path, nothing for the row's value itself. */
+  private static String atElement(String element) {
+    return element.isEmpty() ? "" : " at element " + element;
+  }
+
+  /** {@code row}, or element {@code element} of it where that is not empty. */
+  private static String ofRow(String element, String row) {
+    return element.isEmpty() ? row : "element " + element + " of " + row;
   }
 
   private Object elementsOf(ArrayData array) {
@@ -333,13 +353,19 @@ final class ColumnReader {
     }
   }
 
-  private void replaceNull(Object values, int index, long row) {
+  /**
+   * Puts the column's replacement for a null at {@code values[index]}: the value of {@code row}, or
+   * its element {@code element} where that is not empty; an error naming them without one.
+   */
+  private void replaceNull(Object values, int index, long row, String element) {
     Object replacement = binding.nullReplacement();
     if (replacement == null) {
       throw new InputDataException(
           "column '"
               + binding.columnPath()
-              + "' has a null in partition "
+              + "' has a null"
+              + atElement(element)
+              + " in partition "
               + partition
               + ", row "
               + row
@@ -366,11 +392,14 @@ final class ColumnReader {
     }
   }
 
-  private InputDataException nullArray(long row) {
+  /** The error for a null array: the value of {@code row}, or its element {@code element}. */
+  private InputDataException nullArray(long row, String element) {
     return new InputDataException(
         "column '"
             + binding.columnPath()
-            + "' has a null array in partition "
+            + "' has a null array"
+            + atElement(element)
+            + " in partition "
             + partition
             + ", row "
             + row

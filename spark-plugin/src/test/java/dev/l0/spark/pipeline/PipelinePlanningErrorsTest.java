@@ -250,6 +250,25 @@ class PipelinePlanningErrorsTest {
   }
 
   @Test
+  void anUnzippedScanIsNamedAsAScanToReturnWhole() {
+    String scan =
+        "scan(fn {f64, f64} (f64 a, f64 b, f64 c, f64 d) => {a + c, b + d}, {0.0, 0.0}, zip(xs, ys))";
+    String direct = "fun {[f64], [f64]} main([f64] xs, [f64] ys) =\n  unzip(" + scan + ")\n";
+    assertEquals(
+        "unzip at test.l0:2:3 takes apart the result of the scan at test.l0:2:9; a pipeline must "
+            + "return its reduce and scan results whole (each tuple component becomes an output "
+            + "column: return the scan itself)",
+        failure(direct, doubles("a", "b"), "a", "b"));
+    String named =
+        "fun {[f64], [f64]} main([f64] xs, [f64] ys) =\n  let s = " + scan + " in\n  unzip(s)\n";
+    assertEquals(
+        "unzip at test.l0:3:3 takes apart the result of the scan at test.l0:2:11; a pipeline must "
+            + "return its reduce and scan results whole (each tuple component becomes an output "
+            + "column: return the scan itself)",
+        failure(named, doubles("a", "b"), "a", "b"));
+  }
+
+  @Test
   void neutralElementsMustBeConstants() {
     String text =
         "fun [f64] main([f64] xs) =\n  let first = reduce(op +, 0.0, xs) in\n  scan(op +, first, xs)\n";
