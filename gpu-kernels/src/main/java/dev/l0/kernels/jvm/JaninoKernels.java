@@ -80,8 +80,39 @@ final class JaninoKernels {
    * {@link #HUGE_METHOD_BYTES}.
    */
   static Compiled compiled(Kernel kernel) {
+    return compiled(kernel, JavaKernelIrPrinter.methodBudget());
+  }
+
+  /** {@link #compiledForm}'s code: the compiler of launch-specialised forms. */
+  static KernelThreads compileForm(Kernel kernel) {
+    return compiledForm(kernel).code();
+  }
+
+  /**
+   * A launch-specialised form of a kernel ({@link LaunchSpecialisations}) compiled with {@link
+   * #FORM_BUDGET_FACTOR} times the method budget, as {@link #compiled(Kernel)} otherwise.
+   */
+  static Compiled compiledForm(Kernel kernel) {
+    return compiled(kernel, FORM_BUDGET_FACTOR * JavaKernelIrPrinter.methodBudget());
+  }
+
+  /**
+   * How many times the method budget a launch-specialised form's methods get. Fewer, larger methods
+   * run OptionPricing's warm runs faster, but C2 takes longer over them, which a first run pays: at
+   * twice the budget for every kernel, LocVolCalib medium's first run took 5.1 s against 2.5 s. A
+   * form runs only from a later launch, and the general form, which the first run uses, keeps the
+   * budget: OptionPricing small, medium and large best 0.110-0.113, 0.187-0.189 and 1.532-1.659 s
+   * against 0.143-0.146, 0.204-0.207 and 1.676-1.713 s, first runs unchanged (bench/README.md,
+   * twenty-fourth session). Three times was no faster than twice.
+   */
+  static final int FORM_BUDGET_FACTOR = 2;
+
+  /**
+   * {@code kernel} compiled with the method budget {@code budget}, reprinted with smaller budgets
+   * until every method is at most {@link #HUGE_METHOD_BYTES}.
+   */
+  private static Compiled compiled(Kernel kernel, int budget) {
     boolean lanewise = dev.l0.kernels.vector.VectorMath.lanewise();
-    int budget = JavaKernelIrPrinter.methodBudget();
     Compiled compiled = compiled(JavaKernelIrPrinter.print(kernel, lanewise, budget));
     while (compiled.largestMethodBytes() > HUGE_METHOD_BYTES
         && budget / 2 >= JavaKernelIrPrinter.MIN_METHOD_BUDGET) {

@@ -91,7 +91,7 @@ public final class JvmGroupRunner {
         group,
         parallelism,
         JaninoKernels::compile,
-        LaunchSpecialisations.inBackground(JaninoKernels::compile));
+        LaunchSpecialisations.inBackground(JaninoKernels::compileForm));
   }
 
   /**

@@ -37,7 +37,7 @@ public final class JvmKernelExecutor implements KernelExecutor {
    * included.
    */
   public JvmKernelExecutor(int parallelism) {
-    this(parallelism, LaunchSpecialisations.inBackground(JaninoKernels::compile));
+    this(parallelism, LaunchSpecialisations.inBackground(JaninoKernels::compileForm));
   }
 
   /**

@@ -317,6 +317,35 @@ class LaunchSpecialisationsTest {
     assertEquals(staged, stagedFunctions(form, budget), "the form of " + form.name());
   }
 
+  /**
+   * A form's Java is printed with twice the method budget, the general form's with the budget:
+   * OptionPricing's path kernel comes out as fewer, larger methods in its form, each still within
+   * what HotSpot compiles.
+   */
+  @Test
+  void aFormIsPrintedWithTwiceTheMethodBudget() throws IOException {
+    Kernel kernel = lowered(FinparBenchmark.OPTION_PRICING, "main_sums_552_0_array_partials");
+    int budget = JavaKernelIrPrinter.methodBudget();
+    boolean lanewise = VectorMath.lanewise();
+    JaninoKernels.Compiled general = JaninoKernels.compiled(kernel);
+    JaninoKernels.Compiled form = JaninoKernels.compiledForm(kernel);
+    assertEquals(JavaKernelIrPrinter.print(kernel, lanewise, budget).source(), general.source());
+    assertEquals(
+        JavaKernelIrPrinter.print(kernel, lanewise, JaninoKernels.FORM_BUDGET_FACTOR * budget)
+            .source(),
+        form.source());
+    assertTrue(
+        movedMethods(form.source()) < movedMethods(general.source()),
+        () -> movedMethods(form.source()) + " against " + movedMethods(general.source()));
+    assertTrue(form.largestMethodBytes() > general.largestMethodBytes());
+    assertTrue(form.largestMethodBytes() <= JaninoKernels.HUGE_METHOD_BYTES);
+  }
+
+  /** The methods of statements moved out of {@code source}'s methods. */
+  private static long movedMethods(String source) {
+    return source.lines().filter(line -> line.contains(" int moved$")).count();
+  }
+
   /** The functions each loop of {@code kernel} that runs lane-wise applies. */
   private static List<List<String>> stagedFunctions(Kernel kernel, int methodBudget) {
     return InnerLoopStages.inside(kernel.body(), methodBudget).stream()
