@@ -915,7 +915,7 @@ public final class JavaKernelIrPrinter {
         runRegion(unit, perRowRegionClass(split.get().cheap()), false, count);
         runRegion(unit, perRowRegionClass(split.get().costly()), false, count);
       } else {
-        runRegion(unit, regionClass(region.kernel(), lanewise), true, count);
+        runRegion(unit, regionClass(region.kernel()), true, count);
       }
       return;
     }
@@ -968,23 +968,23 @@ public final class JavaKernelIrPrinter {
   }
 
   /**
-   * The name of the static field holding the compiled code of a region's kernel ({@link
-   * InnerLoopStages.Region#kernel}, or a part of a split one): a nested class of the kernel's, the
-   * kernel printed staged, lane-wise where {@code lanewiseRegion}, made on first use.
+   * The name of the static field holding the compiled code of a region staged whole ({@link
+   * InnerLoopStages.Region#kernel}): a nested class of the kernel's, the region's kernel printed
+   * staged (lane-wise where this printer's kernels are), made on first use.
    */
-  private String regionClass(Kernel kernel, boolean lanewiseRegion) {
-    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget, lanewiseRegion);
+  private String regionClass(Kernel kernel) {
+    JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget, lanewise);
     return regionField(
         kernel,
         () ->
             printer.method(kernel, "private int " + StagedMapPrinter.SCALAR_RUN)
                 + StagedMapPrinter.forRegion(
-                        kernel, StagedMap.of(kernel).orElseThrow(), printer.syntax, lanewiseRegion)
+                        kernel, StagedMap.of(kernel).orElseThrow(), printer.syntax, lanewise)
                     .methods(),
         printer);
   }
 
-  /** {@link #regionClass} for a kernel that runs per row. */
+  /** {@link #regionClass} for a part of a split region ({@link InnerLoopStages.Split}), per row. */
   private String perRowRegionClass(Kernel kernel) {
     JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget, false);
     return regionField(

@@ -63,6 +63,13 @@ final class ColumnReader {
   private int scalarRows;
   private int[] innerShape;
 
+  /**
+   * Array columns: the index, in each dimension, of the element {@link #copyArray} is copying
+   * within its row, so that an error can name it ({@code [1][0]}) without a string made per
+   * element.
+   */
+  private int[] elementIndex;
+
   ColumnReader(
       InputBinding binding,
       int topOrdinal,
@@ -116,7 +123,7 @@ final class ColumnReader {
     if (hasNulls) {
       for (int i = 0; i < count; i++) {
         if (isNull(path, from + i)) {
-          replaceNull(scalars, scalarRows + i, rowsBefore + i, "");
+          replaceNull(scalars, scalarRows + i, rowsBefore + i, 0);
         }
       }
     }
@@ -261,28 +268,28 @@ final class ColumnReader {
       List<ColumnVector> path, ColumnVector leaf, int from, int count, long rowsBefore) {
     if (innerShape == null && count > 0) {
       if (isNull(path, from)) {
-        throw nullArray(rowsBefore, "");
+        throw nullArray(rowsBefore, 0);
       }
       innerShape = shapeOf(leaf.getArray(from), binding.rank() - 1);
+      elementIndex = new int[innerShape.length];
     }
     int rowSize = innerShape == null ? 0 : product(innerShape, 0);
     Object chunk = FlatArray.allocate(binding.elementType(), Math.multiplyExact(count, rowSize));
     for (int i = 0; i < count; i++) {
       if (isNull(path, from + i)) {
-        throw nullArray(rowsBefore + i, "");
+        throw nullArray(rowsBefore + i, 0);
       }
-      copyArray(leaf.getArray(from + i), 0, chunk, i * rowSize, rowsBefore + i, "");
+      copyArray(leaf.getArray(from + i), 0, chunk, i * rowSize, rowsBefore + i);
     }
     return chunk;
   }
 
   /**
    * Copies {@code array}, dimension {@code dimension} of a row's value, to {@code target} at {@code
-   * offset}; {@code element} is its index path within the row ({@code [1][0]}), empty for the row's
-   * value itself.
+   * offset}; the first {@code dimension} entries of {@link #elementIndex} are its index path within
+   * the row.
    */
-  private void copyArray(
-      ArrayData array, int dimension, Object target, int offset, long row, String element) {
+  private void copyArray(ArrayData array, int dimension, Object target, int offset, long row) {
     if (array.numElements() != innerShape[dimension]) {
       throw new InputDataException(
           "column '"
@@ -298,7 +305,7 @@ final class ColumnReader {
               + ") and "
               + array.numElements()
               + " ("
-              + ofRow(element, "row " + row)
+              + ofRow(element(dimension), "row " + row)
               + "); an array column needs one length for all its rows");
     }
     int length = array.numElements();
@@ -307,7 +314,8 @@ final class ColumnReader {
       if (elementsMayBeNull[dimension]) {
         for (int j = 0; j < length; j++) {
           if (array.isNullAt(j)) {
-            replaceNull(target, offset + j, row, element + "[" + j + "]");
+            elementIndex[dimension] = j;
+            replaceNull(target, offset + j, row, dimension + 1);
           }
         }
       }
@@ -315,17 +323,23 @@ final class ColumnReader {
     }
     int stride = product(innerShape, dimension + 1);
     for (int j = 0; j < length; j++) {
+      elementIndex[dimension] = j;
       if (array.isNullAt(j)) {
-        throw nullArray(row, element + "[" + j + "]");
+        throw nullArray(row, dimension + 1);
       }
-      copyArray(
-          array.getArray(j),
-          dimension + 1,
-          target,
-          offset + j * stride,
-          row,
-          element + "[" + j + "]");
+      copyArray(array.getArray(j), dimension + 1, target, offset + j * stride, row);
     }
+  }
+
+  /**
+   * The index path ({@code [1][0]}) of the first {@code depth} entries of {@link #elementIndex}.
+   */
+  private String element(int depth) {
+    StringBuilder path = new StringBuilder();
+    for (int d = 0; d < depth; d++) {
+      path.append('[').append(elementIndex[d]).append(']');
+    }
+    return path.toString();
   }
 
   /** " at element [1][0]" for an element's index path, nothing for the row's value itself. */
@@ -355,16 +369,17 @@ final class ColumnReader {
 
   /**
    * Puts the column's replacement for a null at {@code values[index]}: the value of {@code row}, or
-   * its element {@code element} where that is not empty; an error naming them without one.
+   * its element at the first {@code depth} indices of {@link #elementIndex}; an error naming them
+   * without one.
    */
-  private void replaceNull(Object values, int index, long row, String element) {
+  private void replaceNull(Object values, int index, long row, int depth) {
     Object replacement = binding.nullReplacement();
     if (replacement == null) {
       throw new InputDataException(
           "column '"
               + binding.columnPath()
               + "' has a null"
-              + atElement(element)
+              + atElement(element(depth))
               + " in partition "
               + partition
               + ", row "
@@ -392,13 +407,16 @@ final class ColumnReader {
     }
   }
 
-  /** The error for a null array: the value of {@code row}, or its element {@code element}. */
-  private InputDataException nullArray(long row, String element) {
+  /**
+   * The error for a null array: the value of {@code row}, or its element at the first {@code depth}
+   * indices of {@link #elementIndex}.
+   */
+  private InputDataException nullArray(long row, int depth) {
     return new InputDataException(
         "column '"
             + binding.columnPath()
             + "' has a null array"
-            + atElement(element)
+            + atElement(element(depth))
             + " in partition "
             + partition
             + ", row "
