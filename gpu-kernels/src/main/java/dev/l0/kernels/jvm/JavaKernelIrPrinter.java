@@ -129,6 +129,9 @@ public final class JavaKernelIrPrinter {
   /** The Java names of the loop counters printed as {@code int} ({@link #intLoop}). */
   private final Set<String> intCounters = new HashSet<>();
 
+  /** The {@code i64} locals of the kernel being printed that hold {@code int} values only. */
+  private Set<String> intRanged = Set.of();
+
   private int indent;
   private int temporaries;
 
@@ -278,6 +281,7 @@ public final class JavaKernelIrPrinter {
               + JavaScalarSyntax.javaType(v.type())
               + "Value();");
     }
+    intRanged = IntRangedVariables.of(kernel);
     line("int " + ERROR + " = 0;");
     line("final long[] " + SPILL + " = new long[" + OutlinedStatements.SPILL_SIZE + "];");
     line("for (int " + BLOCK + " = firstBlock$; " + BLOCK + " < endBlock$; " + BLOCK + "++) {");
@@ -542,10 +546,11 @@ public final class JavaKernelIrPrinter {
   /**
    * The {@code i32} value of {@code f}'s bound where its counter never leaves {@code int}'s range:
    * an {@code i64} counter that starts at a constant in {@code [0, 2^31)}, steps by 1, and stops
-   * below an {@code i32} value widened to {@code i64} (or a constant below 2^31), so that every
-   * value it takes is below 2^31 and an {@code int} counter takes exactly the same values.
+   * below an {@code i32} value widened to {@code i64}, a constant below 2^31, or a local that holds
+   * only {@code int} values ({@link IntRangedVariables}), so that every value it takes is below
+   * 2^31 and an {@code int} counter takes exactly the same values.
    */
-  private static java.util.Optional<KernelExpr> intBound(KernelStmt.For f) {
+  private java.util.Optional<KernelExpr> intBound(KernelStmt.For f) {
     if (f.counter().type() != ScalarType.I64
         || !(simplified(f.start()) instanceof KernelExpr.Constant start)
         || !(simplified(f.step()) instanceof KernelExpr.Constant step)
@@ -566,6 +571,10 @@ public final class JavaKernelIrPrinter {
         && c.function() == dev.l0.ir.Builtin.TO_I64
         && c.args().get(0).type() == ScalarType.I32) {
       return java.util.Optional.of(c.args().get(0));
+    }
+    if (bound instanceof KernelExpr.Var v && intRanged.contains(v.name())) {
+      return java.util.Optional.of(
+          new KernelExpr.Call(dev.l0.ir.Builtin.TO_I32, java.util.List.of(bound)));
     }
     return java.util.Optional.empty();
   }
