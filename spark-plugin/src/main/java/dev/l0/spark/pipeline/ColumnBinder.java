@@ -378,7 +378,7 @@ final class ColumnBinder {
    * The parts of {@code name} split at dots outside backticks, as Spark splits {@code
    * df.col(name)}.
    */
-  private static List<String> nameParts(String name) {
+  static List<String> nameParts(String name) {
     return CollectionConverters.asJava(AttributeNameParser$.MODULE$.parseAttributeName(name));
   }
 
@@ -386,7 +386,7 @@ final class ColumnBinder {
    * {@code name} as a part of a column path: backticked (inner backticks doubled) when it holds a
    * dot or a backtick.
    */
-  private static String quoted(String name) {
+  static String quoted(String name) {
     return name.isEmpty() || name.contains(".") || name.contains("`")
         ? "`" + name.replace("`", "``") + "`"
         : name;

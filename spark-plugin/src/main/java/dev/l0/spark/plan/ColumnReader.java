@@ -122,7 +122,11 @@ final class ColumnReader {
     }
     if (hasNulls) {
       for (int i = 0; i < count; i++) {
-        if (isNull(path, from + i)) {
+        int nullAt = nullDepth(path, from + i);
+        if (nullAt >= 0 && nullAt < path.size() - 1 && binding.nullReplacement() == null) {
+          throw nullStruct(rowsBefore + i, nullAt);
+        }
+        if (nullAt >= 0) {
           replaceNull(scalars, scalarRows + i, rowsBefore + i, 0);
         }
       }
@@ -195,13 +199,17 @@ final class ColumnReader {
     return path;
   }
 
-  private static boolean isNull(List<ColumnVector> path, int row) {
-    for (ColumnVector vector : path) {
-      if (vector.isNullAt(row)) {
-        return true;
+  /**
+   * Where {@code row} is null along {@code path}: the index of the first vector (a struct, or the
+   * leaf itself last) that is null there; -1 where none is.
+   */
+  private static int nullDepth(List<ColumnVector> path, int row) {
+    for (int depth = 0; depth < path.size(); depth++) {
+      if (path.get(depth).isNullAt(row)) {
+        return depth;
       }
     }
-    return false;
+    return -1;
   }
 
   /**
@@ -267,21 +275,31 @@ final class ColumnReader {
   private Object readArrays(
       List<ColumnVector> path, ColumnVector leaf, int from, int count, long rowsBefore) {
     if (innerShape == null && count > 0) {
-      if (isNull(path, from)) {
-        throw nullArray(rowsBefore, 0);
-      }
+      checkArrayNotNull(path, from, rowsBefore);
       innerShape = shapeOf(leaf.getArray(from), binding.rank() - 1);
       elementIndex = new int[innerShape.length];
     }
     int rowSize = innerShape == null ? 0 : product(innerShape, 0);
     Object chunk = FlatArray.allocate(binding.elementType(), Math.multiplyExact(count, rowSize));
     for (int i = 0; i < count; i++) {
-      if (isNull(path, from + i)) {
-        throw nullArray(rowsBefore + i, 0);
-      }
+      checkArrayNotNull(path, from + i, rowsBefore + i);
       copyArray(leaf.getArray(from + i), 0, chunk, i * rowSize, rowsBefore + i);
     }
     return chunk;
+  }
+
+  /**
+   * Throws where the array of {@code row} (of this partition; {@code vectorRow} in the vectors) is
+   * null, or a struct that holds it is.
+   */
+  private void checkArrayNotNull(List<ColumnVector> path, int vectorRow, long row) {
+    int nullAt = nullDepth(path, vectorRow);
+    if (nullAt >= 0 && nullAt < path.size() - 1) {
+      throw nullStruct(row, nullAt);
+    }
+    if (nullAt >= 0) {
+      throw nullArray(row, 0);
+    }
   }
 
   /**
@@ -422,6 +440,34 @@ final class ColumnReader {
             + ", row "
             + row
             + "; a replacement (nullAs) fills null elements, not whole arrays: drop or fill such rows first");
+  }
+
+  /**
+   * The error for a null struct, the struct {@code depth} fields down the leaf's column path (0:
+   * the top-level column), at {@code row}: the field the binding reads has no value (or array); a
+   * replacement stands for a scalar field's value, never for a whole array.
+   */
+  private InputDataException nullStruct(long row, int depth) {
+    String struct = binding.structPath(depth + 1);
+    return new InputDataException(
+        "column '"
+            + struct
+            + "' has a null struct in partition "
+            + partition
+            + ", row "
+            + row
+            + ", so its field '"
+            + binding.columnPath()
+            + "' has no "
+            + (binding.rank() == 1 ? "value" : "array")
+            + "; drop such rows or fill the struct first (e.g. filter on "
+            + struct
+            + " IS NOT NULL)"
+            + (binding.rank() == 1
+                ? ", or declare a replacement for the field with nullAs(\""
+                    + binding.columnPath()
+                    + "\", value)"
+                : ""));
   }
 
   private Object concatenate(int rows) {
