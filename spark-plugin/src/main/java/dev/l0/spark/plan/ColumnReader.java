@@ -2,6 +2,7 @@ package dev.l0.spark.plan;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.semantics.ArrayOperations;
 import dev.l0.spark.pipeline.InputBinding;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
@@ -272,12 +273,41 @@ final class ColumnReader {
     }
   }
 
+  /**
+   * How many of the {@code count} rows from row {@code from} of {@code batch} the runtime batch
+   * being filled, which holds {@code rowsInBatch} rows, can still take; {@code rowsBefore} rows of
+   * this partition came earlier. A scalar column takes them all; an array column as many as keep
+   * the batch's elements within one Java array (the row size is the partition's first row's).
+   */
+  int rowsThatFit(ColumnarBatch batch, int from, int count, long rowsBefore, int rowsInBatch) {
+    if (binding.rank() == 1 || count == 0) {
+      return count;
+    }
+    if (innerShape == null) {
+      List<ColumnVector> path = vectorPath(batch);
+      learnShape(path, path.get(path.size() - 1), from, rowsBefore);
+    }
+    int rowSize = product(innerShape, 0);
+    if (rowSize == 0) {
+      return count;
+    }
+    // An empty batch takes a row whatever its size: Spark held it in one array.
+    int fit =
+        Math.max(rowsInBatch == 0 ? 1 : 0, ArrayOperations.MAX_LENGTH / rowSize - rowsInBatch);
+    return Math.min(count, fit);
+  }
+
+  /** Takes the inner shape of the partition's arrays from its first row, row {@code from}. */
+  private void learnShape(List<ColumnVector> path, ColumnVector leaf, int from, long rowsBefore) {
+    checkArrayNotNull(path, from, rowsBefore);
+    innerShape = shapeOf(leaf.getArray(from), binding.rank() - 1);
+    elementIndex = new int[innerShape.length];
+  }
+
   private Object readArrays(
       List<ColumnVector> path, ColumnVector leaf, int from, int count, long rowsBefore) {
     if (innerShape == null && count > 0) {
-      checkArrayNotNull(path, from, rowsBefore);
-      innerShape = shapeOf(leaf.getArray(from), binding.rank() - 1);
-      elementIndex = new int[innerShape.length];
+      learnShape(path, leaf, from, rowsBefore);
     }
     int rowSize = innerShape == null ? 0 : product(innerShape, 0);
     Object chunk = FlatArray.allocate(binding.elementType(), Math.multiplyExact(count, rowSize));

@@ -256,6 +256,46 @@ class ColumnReaderTest {
         error.getMessage());
   }
 
+  /**
+   * Rows of 2^20 doubles (all sharing one region of Spark's child vector, so the test needs 8 MiB,
+   * not the 16 GiB a full batch would take): a runtime batch takes at most 2047 of them, the most
+   * whose elements one Java array holds, where concatenating 4096 of them overflowed an int.
+   */
+  @Test
+  void aBatchOfAnArrayColumnTakesTheRowsOneJavaArrayHolds() {
+    int rowSize = 1 << 20;
+    int rows = 4096;
+    ArrayType arrays = DataTypes.createArrayType(DataTypes.DoubleType, false);
+    OnHeapColumnVector column = new OnHeapColumnVector(rows, arrays);
+    column.getChild(0).reserve(rowSize);
+    for (int i = 0; i < rows; i++) {
+      column.putArray(i, 0, rowSize);
+    }
+    ColumnarBatch batch = batch(column, rows);
+    ColumnReader reader =
+        new ColumnReader(
+            new InputBinding("paths", List.of(0), arrays, ScalarType.F64, 2, null),
+            0,
+            0,
+            1 << 20,
+            true,
+            new InputPaths());
+
+    assertEquals(2047, reader.rowsThatFit(batch, 0, rows, 0, 0));
+    assertEquals(47, reader.rowsThatFit(batch, 100, rows - 100, 0, 2000));
+    assertEquals(0, reader.rowsThatFit(batch, 0, rows, 0, 2047));
+    ColumnReader scalars =
+        reader(ScalarType.F64, DataTypes.DoubleType, null, 1 << 20, true, new InputPaths());
+    assertEquals(
+        rows,
+        scalars.rowsThatFit(
+            batch(doubles(new OnHeapColumnVector(rows, DataTypes.DoubleType)), rows),
+            0,
+            rows,
+            0,
+            5000));
+  }
+
   @Test
   void sparksOnHeapVectorsHaveTheValueArraysReadHere() {
     for (ScalarType type : ScalarType.values()) {
