@@ -179,6 +179,19 @@ final class ColumnBinder {
       Optional<Leaf> read =
           named.flatMap(
               n -> leaves.stream().filter(l -> l.fieldPath().equals(n.fieldPath())).findFirst());
+      if (named.isPresent() && named.get().type() instanceof StructType struct) {
+        List<Leaf> fields = new ArrayList<>();
+        addLeaves(named.get(), fields);
+        throw error(
+            "nullAs(...) names "
+                + key
+                + ", a struct column ("
+                + struct.simpleString()
+                + "); a replacement stands for one scalar field's nulls (a null struct included):"
+                + " name its fields, e.g. nullAs(\""
+                + fields.get(0).path()
+                + "\", value)");
+      }
       if (read.isEmpty()) {
         unread.add(key);
       } else if (keys.containsKey(read.get().fieldPath())) {
