@@ -484,7 +484,8 @@ class L0PipelineRowsTest {
         java.util.regex.Pattern.compile(
                 "L0 pipeline at L0PipelineRowsTest\\.java:\\d+: column 'leg' has a null struct in"
                     + " partition 0, row 1, so its field 'leg.notional' has no value; drop such"
-                    + " rows or fill the struct first \\(e.g. filter on leg IS NOT NULL\\)")
+                    + " rows or fill the struct first \\(e.g. df.filter\\(col\\(\"leg\"\\)"
+                    + "\\.isNotNull\\(\\)\\)\\)")
             .matcher(SparkTestSupport.messages(error))
             .find(),
         () -> SparkTestSupport.messages(error));

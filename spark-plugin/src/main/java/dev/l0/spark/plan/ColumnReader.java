@@ -490,9 +490,9 @@ final class ColumnReader {
             + binding.columnPath()
             + "' has no "
             + (binding.rank() == 1 ? "value" : "array")
-            + "; drop such rows or fill the struct first (e.g. filter on "
+            + "; drop such rows or fill the struct first (e.g. df.filter(col(\""
             + struct
-            + " IS NOT NULL)"
+            + "\").isNotNull()))"
             + (binding.rank() == 1
                 ? ", or declare a replacement for the field with nullAs(\""
                     + binding.columnPath()

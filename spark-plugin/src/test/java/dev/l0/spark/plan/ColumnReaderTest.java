@@ -196,16 +196,17 @@ class ColumnReaderTest {
             InputDataException.class, () -> reader.append(batch(column, ROWS), 0, ROWS, 100));
     assertEquals(
         "column 'a' has a null struct in partition 3, row 102, so its field 'a.`b.c`.rate' has no"
-            + " value; drop such rows or fill the struct first (e.g. filter on a IS NOT NULL), or"
-            + " declare a replacement for the field with nullAs(\"a.`b.c`.rate\", value)",
+            + " value; drop such rows or fill the struct first (e.g."
+            + " df.filter(col(\"a\").isNotNull())), or declare a replacement for the field with"
+            + " nullAs(\"a.`b.c`.rate\", value)",
         topLevel.getMessage());
     InputDataException nested =
         assertThrows(InputDataException.class, () -> reader.append(batch(column, ROWS), 3, 4, 200));
     assertEquals(
         "column 'a.`b.c`' has a null struct in partition 3, row 202, so its field 'a.`b.c`.rate'"
-            + " has no value; drop such rows or fill the struct first (e.g. filter on a.`b.c` IS"
-            + " NOT NULL), or declare a replacement for the field with nullAs(\"a.`b.c`.rate\","
-            + " value)",
+            + " has no value; drop such rows or fill the struct first (e.g."
+            + " df.filter(col(\"a.`b.c`\").isNotNull())), or declare a replacement for the field"
+            + " with nullAs(\"a.`b.c`.rate\", value)",
         nested.getMessage());
 
     ColumnReader replacing =
@@ -252,7 +253,8 @@ class ColumnReaderTest {
         assertThrows(InputDataException.class, () -> reader.append(batch(column, 2), 0, 2, 0));
     assertEquals(
         "column 'leg' has a null struct in partition 0, row 1, so its field 'leg.path' has no"
-            + " array; drop such rows or fill the struct first (e.g. filter on leg IS NOT NULL)",
+            + " array; drop such rows or fill the struct first (e.g."
+            + " df.filter(col(\"leg\").isNotNull()))",
         error.getMessage());
   }
 
