@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.ir.ScalarType;
+import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.spark.pipeline.PipelinePlanningException;
 import dev.l0.spark.pipeline.PipelineSpec;
 import dev.l0.spark.plan.L0PipelineNode;
@@ -272,6 +274,61 @@ class L0PipelineBoundValuesTest {
     withNull[30000] = rowWithNull;
     assertPlanningErrorWithin(
         sizes, withNull, "with(...): grid[30000][40000] is null; a bound array must be regular");
+  }
+
+  /**
+   * Java's {@code new double[0][3]} keeps no row to hold the 3, so the value's inner size reads as
+   * 0 where an L0 {@code [0][3]} array has 3: a program that can see it is a planning error naming
+   * the parameter and where the program reads it, and a FlatArray gives the size.
+   */
+  @Test
+  void anEmptyNestedArrayWhoseInnerSizeTheProgramReadsNeedsAFlatArray() {
+    String columns =
+        "fun [i32] main([[f64]] g, [i32] idx) =\n  map(fn i32 (i32 i) => size(1, g) + i, idx)";
+    L0Pipeline pipeline = L0.pipeline(columns).with("g", new double[0][3]).on("idx").as("n");
+    int line = callersLine() - 1;
+
+    PipelinePlanningException error =
+        assertThrows(PipelinePlanningException.class, () -> indices.transform(pipeline));
+    assertEquals(
+        "L0 pipeline at L0PipelineBoundValuesTest.java:"
+            + line
+            + ": with(\"g\", ...): the value, a double[][] of shape [0][?], has no row under its"
+            + " empty dimension to give the size of its dimension 2 (Java's new double[0][3] keeps"
+            + " no 3), but 'main' can see it at <inline L0 program>:2:25, where an L0 array would"
+            + " have it; bind a FlatArray, which keeps every size, e.g. new"
+            + " FlatArray(ScalarType.F64, new double[0], new int[] {0, 3})",
+        error.getMessage());
+
+    List<Row> rows =
+        indices
+            .transform(
+                L0.pipeline(columns)
+                    .with("g", new FlatArray(ScalarType.F64, new double[0], new int[] {0, 3}))
+                    .on("idx")
+                    .as("n"))
+            .collectAsList();
+    for (int r = 0; r < ROWS; r++) {
+      assertEquals(3 + (r * 7) % 100, rows.get(r).getInt(0));
+    }
+  }
+
+  /** Where no result can depend on the sizes below the empty dimension, the value binds. */
+  @Test
+  void anEmptyNestedArrayWhoseInnerSizeNoResultSeesBinds() {
+    String counts =
+        "fun [i32] main([[f64]] g, [i32] idx) =\n"
+            + "  let rows = size(0, g) in\n"
+            + "  map(fn i32 (i32 i) => rows + reduce(op +, 0, map(fn i32 ([f64] r) => size(0, r), g))"
+            + " + i, idx)";
+    List<Row> rows =
+        indices
+            .transform(L0.pipeline(counts).with("g", new double[0][3]).on("idx").as("n"))
+            .collectAsList();
+
+    for (int r = 0; r < ROWS; r++) {
+      assertEquals((r * 7) % 100, rows.get(r).getInt(0));
+    }
   }
 
   private static void assertPlanningErrorWithin(String program, Object grid, String expected) {

@@ -464,6 +464,45 @@ class L0PipelineRowsTest {
   }
 
   @Test
+  void aNullStructIsNamedAsTheStruct() {
+    List<Row> rows =
+        List.of(RowFactory.create(RowFactory.create(1.0, 2.0)), RowFactory.create((Object) null));
+    StructType schema =
+        new StructType()
+            .add(
+                "leg",
+                new StructType()
+                    .add("notional", DataTypes.DoubleType, false)
+                    .add("rate", DataTypes.DoubleType, false),
+                true);
+    String product = "fun [f64] main([f64] n, [f64] r) = map(op *, zip(n, r))";
+    Dataset<Row> out =
+        SparkTestSupport.frame(spark, rows, schema, 1).transform(L0.pipeline(product).on("leg"));
+
+    SparkException error = assertThrows(SparkException.class, out::collectAsList);
+    assertTrue(
+        java.util.regex.Pattern.compile(
+                "L0 pipeline at L0PipelineRowsTest\\.java:\\d+: column 'leg' has a null struct in"
+                    + " partition 0, row 1, so its field 'leg.notional' has no value; drop such"
+                    + " rows or fill the struct first \\(e.g. df.filter\\(col\\(\"leg\"\\)"
+                    + "\\.isNotNull\\(\\)\\)\\)")
+            .matcher(SparkTestSupport.messages(error))
+            .find(),
+        () -> SparkTestSupport.messages(error));
+    assertEquals(
+        List.of(2.0, 0.0),
+        doubles(
+            SparkTestSupport.frame(spark, rows, schema, 1)
+                .transform(
+                    L0.pipeline(product)
+                        .on("leg")
+                        .nullAs("leg.notional", 0.0)
+                        .nullAs("leg.rate", 5.0))
+                .collectAsList(),
+            0));
+  }
+
+  @Test
   void aDeclaredReplacementStandsForNulls() {
     Dataset<Row> out = withNulls().transform(doubling().nullAs("x", -1.0));
 

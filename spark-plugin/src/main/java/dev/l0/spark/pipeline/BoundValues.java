@@ -1,5 +1,6 @@
 package dev.l0.spark.pipeline;
 
+import dev.l0.ir.Expr;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
 import dev.l0.ir.ScalarType;
@@ -8,6 +9,7 @@ import dev.l0.kernels.api.JavaScalars;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.syntax.Article;
 import dev.l0.syntax.L0Printer;
+import dev.l0.types.TypedProgram;
 import java.io.IOException;
 import java.io.ObjectOutputStream;
 import java.io.OutputStream;
@@ -25,6 +27,7 @@ import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -85,7 +88,8 @@ public final class BoundValues implements Serializable {
    * regular nested primitive arrays or a {@link FlatArray}); throws {@link
    * PipelinePlanningException}.
    */
-  static BoundValues of(FunDef entry, List<BoundArgument> arguments, String callSite) {
+  static BoundValues of(
+      TypedProgram typed, FunDef entry, List<BoundArgument> arguments, String callSite) {
     List<BoundValue> values = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (BoundArgument argument : arguments) {
@@ -100,7 +104,7 @@ public final class BoundValues implements Serializable {
                 + entry.name()
                 + "' twice");
       }
-      values.add(checked(entry, argument, callSite));
+      values.add(checked(typed, entry, argument, callSite));
     }
     values.sort((a, b) -> Integer.compare(a.position(), b.position()));
     return new BoundValues(
@@ -181,12 +185,17 @@ public final class BoundValues implements Serializable {
     return held != null ? held : broadcast.value().held;
   }
 
-  private static BoundValue checked(FunDef entry, BoundArgument argument, String callSite) {
+  private static BoundValue checked(
+      TypedProgram typed, FunDef entry, BoundArgument argument, String callSite) {
     List<Param> params = entry.params();
     for (int position = 0; position < params.size(); position++) {
       Param param = params.get(position);
       if (param.name().equals(argument.parameter())) {
-        return flattened(param, position, argument.value(), callSite);
+        BoundValue value = flattened(param, position, argument.value(), callSite);
+        if (!(argument.value() instanceof FlatArray)) {
+          checkSizesUnderEmptyDimension(typed, entry, value, callSite);
+        }
+        return value;
       }
     }
     throw new PipelinePlanningException(
@@ -199,6 +208,65 @@ public final class BoundValues implements Serializable {
             + params.stream()
                 .map(p -> L0Printer.print(p.type()) + " " + p.name())
                 .collect(Collectors.joining(", ")));
+  }
+
+  /**
+   * Nested Java arrays with an empty dimension above their last have no row below it to give the
+   * sizes of the dimensions there ({@code new double[0][3]} is one empty {@code double[][]}, the 3
+   * is gone), so those sizes read as 0, as an L0 {@code []} has them; an error naming the parameter
+   * and the use where the entry could see them ({@link HiddenSizeUses}), since an L0 array keeps
+   * them and the result could then differ.
+   */
+  private static void checkSizesUnderEmptyDimension(
+      TypedProgram typed, FunDef entry, BoundValue value, String callSite) {
+    int[] shape = value.shape();
+    int empty = 0;
+    while (empty < shape.length && shape[empty] != 0) {
+      empty++;
+    }
+    if (empty >= shape.length - 1) {
+      return;
+    }
+    Optional<Expr> use = HiddenSizeUses.firstUse(typed, entry, value.parameter(), empty + 1);
+    if (use.isEmpty()) {
+      return;
+    }
+    StringBuilder known = new StringBuilder();
+    int[] example = shape.clone();
+    for (int d = 0; d < shape.length; d++) {
+      known.append(d <= empty ? "[" + shape[d] + "]" : "[?]");
+      example[d] = d <= empty ? shape[d] : 3;
+    }
+    String primitive = JavaScalars.arrayClass(value.elementType()).getComponentType().getName();
+    throw new PipelinePlanningException(
+        callSite,
+        "with(\""
+            + value.parameter()
+            + "\", ...): the value, "
+            + Article.before(nestedArrayClass(value.elementType(), shape.length).getTypeName())
+            + " of shape "
+            + known
+            + ", has no row under its empty dimension to give the "
+            + (shape.length - empty == 2
+                ? "size of its dimension " + (empty + 2)
+                : "sizes of its dimensions " + (empty + 2) + " to " + shape.length)
+            + " (Java's new "
+            + primitive
+            + "[0][3] keeps no 3), but '"
+            + entry.name()
+            + "' can see "
+            + (shape.length - empty == 2 ? "it" : "them")
+            + " at "
+            + use.get().pos()
+            + ", where an L0 array would have "
+            + (shape.length - empty == 2 ? "it" : "them")
+            + "; bind a FlatArray, which keeps every size, e.g. new FlatArray(ScalarType."
+            + value.elementType().name()
+            + ", new "
+            + primitive
+            + "[0], new int[] "
+            + Arrays.toString(example).replace('[', '{').replace(']', '}')
+            + ")");
   }
 
   private static BoundValue flattened(Param param, int position, Object value, String callSite) {

@@ -179,6 +179,19 @@ final class ColumnBinder {
       Optional<Leaf> read =
           named.flatMap(
               n -> leaves.stream().filter(l -> l.fieldPath().equals(n.fieldPath())).findFirst());
+      if (named.isPresent() && named.get().type() instanceof StructType struct) {
+        List<Leaf> fields = new ArrayList<>();
+        addLeaves(named.get(), fields);
+        throw error(
+            "nullAs(...) names "
+                + key
+                + ", a struct column ("
+                + struct.simpleString()
+                + "); a replacement stands for one scalar field's nulls (a null struct included):"
+                + " name its fields, e.g. nullAs(\""
+                + fields.get(0).path()
+                + "\", value)");
+      }
       if (read.isEmpty()) {
         unread.add(key);
       } else if (keys.containsKey(read.get().fieldPath())) {
@@ -378,7 +391,7 @@ final class ColumnBinder {
    * The parts of {@code name} split at dots outside backticks, as Spark splits {@code
    * df.col(name)}.
    */
-  private static List<String> nameParts(String name) {
+  static List<String> nameParts(String name) {
     return CollectionConverters.asJava(AttributeNameParser$.MODULE$.parseAttributeName(name));
   }
 
@@ -386,7 +399,7 @@ final class ColumnBinder {
    * {@code name} as a part of a column path: backticked (inner backticks doubled) when it holds a
    * dot or a backtick.
    */
-  private static String quoted(String name) {
+  static String quoted(String name) {
     return name.isEmpty() || name.contains(".") || name.contains("`")
         ? "`" + name.replace("`", "``") + "`"
         : name;

@@ -3,6 +3,7 @@ package dev.l0.spark.pipeline;
 import dev.l0.ir.ScalarType;
 import java.io.Serializable;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.types.DataType;
 
 /**
@@ -26,5 +27,16 @@ public record InputBinding(
   /** Copies the field path. */
   public InputBinding {
     fieldPath = List.copyOf(fieldPath);
+  }
+
+  /**
+   * The path of the struct column or field {@code depth} names down this leaf's column path, as the
+   * column path writes it: {@code "opt"} for depth 1 of {@code "opt.leg.strike"}, {@code "opt.leg"}
+   * for depth 2.
+   */
+  public String structPath(int depth) {
+    return ColumnBinder.nameParts(columnPath).subList(0, depth).stream()
+        .map(ColumnBinder::quoted)
+        .collect(Collectors.joining("."));
   }
 }

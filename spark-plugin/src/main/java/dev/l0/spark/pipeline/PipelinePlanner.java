@@ -78,7 +78,7 @@ public final class PipelinePlanner {
         L0Source.reachable(parsed, request.programText(), request.sourceName(), entry.name());
     TypedProgram typed = TypeChecker.check(main.program());
     entry = typed.function(entry.name());
-    BoundValues bound = BoundValues.of(entry, request.boundArguments(), callSite);
+    BoundValues bound = BoundValues.of(typed, entry, request.boundArguments(), callSite);
     FunDef columnEntry =
         new FunDef(
             entry.name(),

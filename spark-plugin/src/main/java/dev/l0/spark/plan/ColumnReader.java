@@ -2,6 +2,7 @@ package dev.l0.spark.plan;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.semantics.ArrayOperations;
 import dev.l0.spark.pipeline.InputBinding;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
@@ -122,7 +123,11 @@ final class ColumnReader {
     }
     if (hasNulls) {
       for (int i = 0; i < count; i++) {
-        if (isNull(path, from + i)) {
+        int nullAt = nullDepth(path, from + i);
+        if (nullAt >= 0 && nullAt < path.size() - 1 && binding.nullReplacement() == null) {
+          throw nullStruct(rowsBefore + i, nullAt);
+        }
+        if (nullAt >= 0) {
           replaceNull(scalars, scalarRows + i, rowsBefore + i, 0);
         }
       }
@@ -195,13 +200,17 @@ final class ColumnReader {
     return path;
   }
 
-  private static boolean isNull(List<ColumnVector> path, int row) {
-    for (ColumnVector vector : path) {
-      if (vector.isNullAt(row)) {
-        return true;
+  /**
+   * Where {@code row} is null along {@code path}: the index of the first vector (a struct, or the
+   * leaf itself last) that is null there; -1 where none is.
+   */
+  private static int nullDepth(List<ColumnVector> path, int row) {
+    for (int depth = 0; depth < path.size(); depth++) {
+      if (path.get(depth).isNullAt(row)) {
+        return depth;
       }
     }
-    return false;
+    return -1;
   }
 
   /**
@@ -264,24 +273,63 @@ final class ColumnReader {
     }
   }
 
+  /**
+   * How many of the {@code count} rows from row {@code from} of {@code batch} the runtime batch
+   * being filled, which holds {@code rowsInBatch} rows, can still take; {@code rowsBefore} rows of
+   * this partition came earlier. A scalar column takes them all; an array column as many as keep
+   * the batch's elements within one Java array (the row size is the partition's first row's).
+   */
+  int rowsThatFit(ColumnarBatch batch, int from, int count, long rowsBefore, int rowsInBatch) {
+    if (binding.rank() == 1 || count == 0) {
+      return count;
+    }
+    if (innerShape == null) {
+      List<ColumnVector> path = vectorPath(batch);
+      learnShape(path, path.get(path.size() - 1), from, rowsBefore);
+    }
+    int rowSize = product(innerShape, 0);
+    if (rowSize == 0) {
+      return count;
+    }
+    // An empty batch takes a row whatever its size: Spark held it in one array.
+    int fit =
+        Math.max(rowsInBatch == 0 ? 1 : 0, ArrayOperations.MAX_LENGTH / rowSize - rowsInBatch);
+    return Math.min(count, fit);
+  }
+
+  /** Takes the inner shape of the partition's arrays from its first row, row {@code from}. */
+  private void learnShape(List<ColumnVector> path, ColumnVector leaf, int from, long rowsBefore) {
+    checkArrayNotNull(path, from, rowsBefore);
+    innerShape = shapeOf(leaf.getArray(from), binding.rank() - 1);
+    elementIndex = new int[innerShape.length];
+  }
+
   private Object readArrays(
       List<ColumnVector> path, ColumnVector leaf, int from, int count, long rowsBefore) {
     if (innerShape == null && count > 0) {
-      if (isNull(path, from)) {
-        throw nullArray(rowsBefore, 0);
-      }
-      innerShape = shapeOf(leaf.getArray(from), binding.rank() - 1);
-      elementIndex = new int[innerShape.length];
+      learnShape(path, leaf, from, rowsBefore);
     }
     int rowSize = innerShape == null ? 0 : product(innerShape, 0);
     Object chunk = FlatArray.allocate(binding.elementType(), Math.multiplyExact(count, rowSize));
     for (int i = 0; i < count; i++) {
-      if (isNull(path, from + i)) {
-        throw nullArray(rowsBefore + i, 0);
-      }
+      checkArrayNotNull(path, from + i, rowsBefore + i);
       copyArray(leaf.getArray(from + i), 0, chunk, i * rowSize, rowsBefore + i);
     }
     return chunk;
+  }
+
+  /**
+   * Throws where the array of {@code row} (of this partition; {@code vectorRow} in the vectors) is
+   * null, or a struct that holds it is.
+   */
+  private void checkArrayNotNull(List<ColumnVector> path, int vectorRow, long row) {
+    int nullAt = nullDepth(path, vectorRow);
+    if (nullAt >= 0 && nullAt < path.size() - 1) {
+      throw nullStruct(row, nullAt);
+    }
+    if (nullAt >= 0) {
+      throw nullArray(row, 0);
+    }
   }
 
   /**
@@ -422,6 +470,34 @@ final class ColumnReader {
             + ", row "
             + row
             + "; a replacement (nullAs) fills null elements, not whole arrays: drop or fill such rows first");
+  }
+
+  /**
+   * The error for a null struct, the struct {@code depth} fields down the leaf's column path (0:
+   * the top-level column), at {@code row}: the field the binding reads has no value (or array); a
+   * replacement stands for a scalar field's value, never for a whole array.
+   */
+  private InputDataException nullStruct(long row, int depth) {
+    String struct = binding.structPath(depth + 1);
+    return new InputDataException(
+        "column '"
+            + struct
+            + "' has a null struct in partition "
+            + partition
+            + ", row "
+            + row
+            + ", so its field '"
+            + binding.columnPath()
+            + "' has no "
+            + (binding.rank() == 1 ? "value" : "array")
+            + "; drop such rows or fill the struct first (e.g. df.filter(col(\""
+            + struct
+            + "\").isNotNull()))"
+            + (binding.rank() == 1
+                ? ", or declare a replacement for the field with nullAs(\""
+                    + binding.columnPath()
+                    + "\", value)"
+                : ""));
   }
 
   private Object concatenate(int rows) {

@@ -13,12 +13,13 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * A partition's Spark column batches regrouped into runtime batches of at most {@code batchRows}
  * rows (one column per input binding), read lazily: a task holds one runtime batch at a time,
- * whatever the size of its partition. With {@code reuseColumns} (the caller is done with a batch
- * when it asks for the next one) a full batch's scalar columns are refilled for the next batch.
- * Where input columns are carried to the output ({@code carry(...)}), a runtime batch never spans
- * two Spark batches, so that the carried columns are slices of the Spark batch's own vectors
- * ({@link #carried()}), read in place until the next batch is asked for. Rows the pipeline cannot
- * take ({@link InputDataException}) are reported with the pipeline's call site.
+ * whatever the size of its partition. A batch of an array column ends early where more rows would
+ * make its elements more than one Java array holds. With {@code reuseColumns} (the caller is done
+ * with a batch when it asks for the next one) a full batch's scalar columns are refilled for the
+ * next batch. Where input columns are carried to the output ({@code carry(...)}), a runtime batch
+ * never spans two Spark batches, so that the carried columns are slices of the Spark batch's own
+ * vectors ({@link #carried()}), read in place until the next batch is asked for. Rows the pipeline
+ * cannot take ({@link InputDataException}) are reported with the pipeline's call site.
  */
 final class InputBatches implements Iterator<ColumnBatch> {
   private final Iterator<ColumnarBatch> input;
@@ -123,6 +124,12 @@ final class InputBatches implements Iterator<ColumnBatch> {
         firstOffset = currentOffset;
       }
       try {
+        for (ColumnReader reader : readers) {
+          take = reader.rowsThatFit(current, currentOffset, take, rowsRead, rows);
+        }
+        if (take == 0) {
+          break;
+        }
         for (ColumnReader reader : readers) {
           reader.append(current, currentOffset, take, rowsRead);
         }

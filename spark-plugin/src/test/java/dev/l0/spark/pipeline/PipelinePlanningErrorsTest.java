@@ -293,6 +293,25 @@ class PipelinePlanningErrorsTest {
   }
 
   @Test
+  void aNullReplacementOfAWholeStructNamesItsFields() {
+    String sum = "fun [f64] main([f64] a, [f64] b) =\n  map(op +, zip(a, b))\n";
+    StructType legs =
+        schema(
+            field(
+                "leg",
+                new StructType()
+                    .add("notional", DataTypes.DoubleType)
+                    .add("rate", DataTypes.DoubleType)));
+    PipelineRequest whole =
+        request(sum, "test.l0", "main", List.of("leg"), List.of(), Map.of("leg", 0.0));
+    assertEquals(
+        "nullAs(...) names leg, a struct column (struct<notional:double,rate:double>); a"
+            + " replacement stands for one scalar field's nulls (a null struct included): name its"
+            + " fields, e.g. nullAs(\"leg.notional\", value)",
+        failure(whole, legs));
+  }
+
+  @Test
   void nullReplacementsBeyondTheColumnsRangeDoNotFit() {
     String floats = "fun [f32] main([f32] xs) =\n  map(fn f32 (f32 x) => 2.0f32 * x, xs)\n";
     StructType f32 = schema(field("f", DataTypes.FloatType));

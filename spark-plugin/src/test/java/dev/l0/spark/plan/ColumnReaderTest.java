@@ -14,8 +14,10 @@ import org.apache.spark.sql.execution.vectorized.Dictionary;
 import org.apache.spark.sql.execution.vectorized.OffHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import org.junit.jupiter.api.Test;
@@ -166,6 +168,134 @@ class ColumnReaderTest {
         "column 'x' has a null in partition 3, row 105; declare a replacement with"
             + " nullAs(\"x\", value)",
         error.getMessage());
+  }
+
+  @Test
+  void aNullStructIsNamedAsTheStructNotAsItsField() {
+    StructType inner = new StructType().add("rate", DataTypes.DoubleType, true);
+    StructType outer = new StructType().add("b.c", inner, true);
+    OnHeapColumnVector column = new OnHeapColumnVector(ROWS, outer);
+    ColumnVector struct = column.getChild(0);
+    WritableColumnVector rates = (WritableColumnVector) struct.getChild(0);
+    for (int i = 0; i < ROWS; i++) {
+      rates.putDouble(i, i);
+    }
+    // Spark marks the fields of a null struct null too, as its RowToColumnar does.
+    column.putNull(2);
+    ((WritableColumnVector) struct).putNull(2);
+    rates.putNull(2);
+    ((WritableColumnVector) struct).putNull(5);
+    rates.putNull(5);
+    InputBinding rate =
+        new InputBinding(
+            "a.`b.c`.rate", List.of(0, 0, 0), DataTypes.DoubleType, ScalarType.F64, 1, null);
+    ColumnReader reader = new ColumnReader(rate, 0, 3, ROWS, true, new InputPaths());
+
+    InputDataException topLevel =
+        assertThrows(
+            InputDataException.class, () -> reader.append(batch(column, ROWS), 0, ROWS, 100));
+    assertEquals(
+        "column 'a' has a null struct in partition 3, row 102, so its field 'a.`b.c`.rate' has no"
+            + " value; drop such rows or fill the struct first (e.g."
+            + " df.filter(col(\"a\").isNotNull())), or declare a replacement for the field with"
+            + " nullAs(\"a.`b.c`.rate\", value)",
+        topLevel.getMessage());
+    InputDataException nested =
+        assertThrows(InputDataException.class, () -> reader.append(batch(column, ROWS), 3, 4, 200));
+    assertEquals(
+        "column 'a.`b.c`' has a null struct in partition 3, row 202, so its field 'a.`b.c`.rate'"
+            + " has no value; drop such rows or fill the struct first (e.g."
+            + " df.filter(col(\"a.`b.c`\").isNotNull())), or declare a replacement for the field"
+            + " with nullAs(\"a.`b.c`.rate\", value)",
+        nested.getMessage());
+
+    ColumnReader replacing =
+        new ColumnReader(
+            new InputBinding(
+                "a.`b.c`.rate", List.of(0, 0, 0), DataTypes.DoubleType, ScalarType.F64, 1, -1.0),
+            0,
+            3,
+            ROWS,
+            true,
+            new InputPaths());
+    replacing.append(batch(column, ROWS), 0, ROWS, 0);
+    assertArrayEquals(
+        new double[] {0, 1, -1, 3, 4, -1, 6, 7},
+        (double[]) replacing.drain(ROWS),
+        "a replacement of the field stands for it where its struct is null, as Spark's a.`b.c`.rate"
+            + " is null there");
+  }
+
+  @Test
+  void anArrayFieldOfANullStructIsNamedAsTheStruct() {
+    ArrayType paths = DataTypes.createArrayType(DataTypes.DoubleType, false);
+    StructType leg = new StructType().add("path", paths, true);
+    OnHeapColumnVector column = new OnHeapColumnVector(2, leg);
+    WritableColumnVector path = (WritableColumnVector) column.getChild(0);
+    path.getChild(0).reserve(4);
+    for (int i = 0; i < 2; i++) {
+      ((WritableColumnVector) path.getChild(0)).putDouble(2 * i, i);
+      ((WritableColumnVector) path.getChild(0)).putDouble(2 * i + 1, i);
+      path.putArray(i, 2 * i, 2);
+    }
+    column.putNull(1);
+    path.putNull(1);
+    ColumnReader reader =
+        new ColumnReader(
+            new InputBinding("leg.path", List.of(0, 0), paths, ScalarType.F64, 2, null),
+            0,
+            0,
+            2,
+            true,
+            new InputPaths());
+
+    InputDataException error =
+        assertThrows(InputDataException.class, () -> reader.append(batch(column, 2), 0, 2, 0));
+    assertEquals(
+        "column 'leg' has a null struct in partition 0, row 1, so its field 'leg.path' has no"
+            + " array; drop such rows or fill the struct first (e.g."
+            + " df.filter(col(\"leg\").isNotNull()))",
+        error.getMessage());
+  }
+
+  /**
+   * Rows of 2^20 doubles (all sharing one region of Spark's child vector, so the test needs 8 MiB,
+   * not the 16 GiB a full batch would take): a runtime batch takes at most 2047 of them, the most
+   * whose elements one Java array holds, where concatenating 4096 of them overflowed an int.
+   */
+  @Test
+  void aBatchOfAnArrayColumnTakesTheRowsOneJavaArrayHolds() {
+    int rowSize = 1 << 20;
+    int rows = 4096;
+    ArrayType arrays = DataTypes.createArrayType(DataTypes.DoubleType, false);
+    OnHeapColumnVector column = new OnHeapColumnVector(rows, arrays);
+    column.getChild(0).reserve(rowSize);
+    for (int i = 0; i < rows; i++) {
+      column.putArray(i, 0, rowSize);
+    }
+    ColumnarBatch batch = batch(column, rows);
+    ColumnReader reader =
+        new ColumnReader(
+            new InputBinding("paths", List.of(0), arrays, ScalarType.F64, 2, null),
+            0,
+            0,
+            1 << 20,
+            true,
+            new InputPaths());
+
+    assertEquals(2047, reader.rowsThatFit(batch, 0, rows, 0, 0));
+    assertEquals(47, reader.rowsThatFit(batch, 100, rows - 100, 0, 2000));
+    assertEquals(0, reader.rowsThatFit(batch, 0, rows, 0, 2047));
+    ColumnReader scalars =
+        reader(ScalarType.F64, DataTypes.DoubleType, null, 1 << 20, true, new InputPaths());
+    assertEquals(
+        rows,
+        scalars.rowsThatFit(
+            batch(doubles(new OnHeapColumnVector(rows, DataTypes.DoubleType)), rows),
+            0,
+            rows,
+            0,
+            5000));
   }
 
   @Test
