@@ -1025,7 +1025,8 @@ public final class JavaKernelIrPrinter {
 
   /**
    * A loop of {@code f}'s counter over {@code [from, to)} by {@code step} running {@code body}, the
-   * units' cursors set to 0 before it.
+   * units' cursors set to 0 before it; with an {@code int} counter where {@code f} runs with one
+   * ({@link #intBound}: then {@code from} and {@code to} are within {@code f}'s bound).
    */
   private void chunkLoop(
       KernelStmt.For f,
@@ -1041,20 +1042,36 @@ public final class JavaKernelIrPrinter {
     indent++;
     scopes.push(new HashMap<>());
     String counter = declareName(f.counter().name());
-    line(
-        "for (long "
-            + counter
-            + " = "
-            + from
-            + "; "
-            + counter
-            + " < "
-            + to
-            + "; "
-            + counter
-            + " += "
-            + step
-            + ") {");
+    if (intBound(f).isPresent()) {
+      intCounters.add(counter);
+      line(
+          "for (int "
+              + counter
+              + " = (int) "
+              + from
+              + "; "
+              + counter
+              + " < (int) "
+              + to
+              + "; "
+              + counter
+              + "++) {");
+    } else {
+      line(
+          "for (long "
+              + counter
+              + " = "
+              + from
+              + "; "
+              + counter
+              + " < "
+              + to
+              + "; "
+              + counter
+              + " += "
+              + step
+              + ") {");
+    }
     block(body);
     line("}");
     scopes.pop();

@@ -333,7 +333,7 @@ class InnerLoopStagesTest {
    * the results stay the interpreter's on both sides of the length that decides.
    */
   @Test
-  void aShortRunOfAStagedLoopCountsWithAnInt() {
+  void aStagedLoopBoundedByAnI32CountsWithAnIntInShortAndLongRuns() {
     String text =
         """
         fun [f64] main ([f64] xs, i32 n) =
@@ -347,8 +347,22 @@ class InnerLoopStagesTest {
     Matcher loop = Pattern.compile("for \\((\\w+) ").matcher(source);
     assertTrue(loop.find(plain), source);
     assertEquals("int", loop.group(1), source.substring(plain));
+    // a long run's passes over each chunk of iterations count with an int too
+    Matcher chunkLoop =
+        Pattern.compile("for \\((\\w+) [\\w$]+ = (?:\\(int\\) )?from\\$").matcher(source);
+    int chunkLoops = 0;
+    while (chunkLoop.find()) {
+      chunkLoops++;
+      assertEquals("int", chunkLoop.group(1), source.substring(chunkLoop.start()));
+    }
+    assertEquals(2, chunkLoops, source);
     Program program = L0Parser.parse(text, "inner.l0");
-    for (int n : new int[] {InnerLoopStages.MIN_ITERATIONS - 1, InnerLoopStages.MIN_ITERATIONS}) {
+    for (int n :
+        new int[] {
+          InnerLoopStages.MIN_ITERATIONS - 1,
+          InnerLoopStages.MIN_ITERATIONS,
+          InnerLoopStages.CHUNK * 2 + 45
+        }) {
       List<Value> args = List.of(Value.Array.ofF64(values(4, 21)), ScalarValue.i32(n));
       assertEquals(
           new Interpreter(program).call("main", args),
