@@ -432,14 +432,7 @@ class L0PipelineRowsTest {
         List.of(
             RowFactory.create(RowFactory.create(1.0, 2.0)),
             RowFactory.create(RowFactory.create(3.0, null)));
-    StructType schema =
-        new StructType()
-            .add(
-                "leg",
-                new StructType()
-                    .add("notional", DataTypes.DoubleType, false)
-                    .add("rate", DataTypes.DoubleType, true),
-                false);
+    StructType schema = legSchema(false, true);
     Dataset<Row> out =
         SparkTestSupport.frame(spark, rows, schema, 1)
             .transform(
@@ -467,14 +460,7 @@ class L0PipelineRowsTest {
   void aNullStructIsNamedAsTheStruct() {
     List<Row> rows =
         List.of(RowFactory.create(RowFactory.create(1.0, 2.0)), RowFactory.create((Object) null));
-    StructType schema =
-        new StructType()
-            .add(
-                "leg",
-                new StructType()
-                    .add("notional", DataTypes.DoubleType, false)
-                    .add("rate", DataTypes.DoubleType, false),
-                true);
+    StructType schema = legSchema(true, false);
     String product = "fun [f64] main([f64] n, [f64] r) = map(op *, zip(n, r))";
     Dataset<Row> out =
         SparkTestSupport.frame(spark, rows, schema, 1).transform(L0.pipeline(product).on("leg"));
@@ -608,5 +594,16 @@ class L0PipelineRowsTest {
         expectedBits,
         actualBits,
         () -> "first difference at row " + Arrays.mismatch(expectedBits, actualBits));
+  }
+
+  /** A struct column {@code leg} of doubles {@code notional} and {@code rate}. */
+  private static StructType legSchema(boolean legNullable, boolean rateNullable) {
+    return new StructType()
+        .add(
+            "leg",
+            new StructType()
+                .add("notional", DataTypes.DoubleType, false)
+                .add("rate", DataTypes.DoubleType, rateNullable),
+            legNullable);
   }
 }
