@@ -275,6 +275,14 @@ final class LiteralSyntax {
       case "i64" -> ScalarType.I64;
       case "f32" -> ScalarType.F32;
       case "f64" -> ScalarType.F64;
+      case "e", "E" ->
+          throw new L0CompileError(
+              pos,
+              "bad numeric literal '"
+                  + Excerpt.of(text)
+                  + "': an exponent needs digits after '"
+                  + suffix
+                  + "', as in 1e3 or 1e-3");
       default ->
           throw new L0CompileError(
               pos,

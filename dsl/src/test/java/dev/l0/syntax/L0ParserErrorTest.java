@@ -127,6 +127,16 @@ class L0ParserErrorTest {
             "bad numeric literal '0x1Fu8': a hexadecimal or octal literal may end in i32 or i64"),
         bad("fun real f() = 1e400", 1, 16, "out of range for f64"),
         bad(
+            "fun f64 main() = 1e",
+            1,
+            18,
+            "bad numeric literal '1e': an exponent needs digits after 'e', as in 1e3 or 1e-3"),
+        bad(
+            "fun f64 main() = 2.5E+ 1",
+            1,
+            18,
+            "bad numeric literal '2.5E': an exponent needs digits after 'E', as in 1e3 or 1e-3"),
+        bad(
             "fun f64 main() =\n  1.0e-400",
             2,
             3,
