@@ -65,14 +65,31 @@ final class LiteralSyntax {
     }
     double magnitude =
         type == ScalarType.F32 ? Float.parseFloat(digits) : Double.parseDouble(digits);
+    String shown = (negative ? "-" : "") + Excerpt.of(digits);
     if (Double.isInfinite(magnitude)) {
       throw new L0CompileError(
           pos,
           "the literal "
-              + (negative ? "-" : "")
-              + Excerpt.of(digits)
+              + shown
               + " is out of range for "
-              + type);
+              + type
+              + ": it is larger than the largest "
+              + type
+              + ", "
+              + print(largest(type)));
+    }
+    if (magnitude == 0 && hasNonZeroDigit(digits)) {
+      throw new L0CompileError(
+          pos,
+          "the literal "
+              + shown
+              + " is out of range for "
+              + type
+              + ": it is not zero but rounds to 0 (the smallest positive "
+              + type
+              + " is "
+              + print(smallest(type))
+              + ")");
     }
     return new ScalarValue.Float(type, negative ? -magnitude : magnitude);
   }
@@ -159,6 +176,28 @@ final class LiteralSyntax {
     return digits.toLowerCase(Locale.ROOT) + suffix;
   }
 
+  /** Whether the significand of a decimal literal (before its exponent) has a digit 1 to 9. */
+  private static boolean hasNonZeroDigit(String digits) {
+    for (int i = 0; i < digits.length(); i++) {
+      char c = digits.charAt(i);
+      if (c == 'e' || c == 'E') {
+        return false;
+      }
+      if (c >= '1' && c <= '9') {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static ScalarValue largest(ScalarType type) {
+    return new ScalarValue.Float(type, type == ScalarType.F32 ? Float.MAX_VALUE : Double.MAX_VALUE);
+  }
+
+  private static ScalarValue smallest(ScalarType type) {
+    return new ScalarValue.Float(type, type == ScalarType.F32 ? Float.MIN_VALUE : Double.MIN_VALUE);
+  }
+
   private static int significantDigits(String digits) {
     int leadingZeros = 0;
     while (leadingZeros < digits.length() - 1 && digits.charAt(leadingZeros) == '0') {
@@ -236,6 +275,14 @@ final class LiteralSyntax {
       case "i64" -> ScalarType.I64;
       case "f32" -> ScalarType.F32;
       case "f64" -> ScalarType.F64;
+      case "e", "E" ->
+          throw new L0CompileError(
+              pos,
+              "bad numeric literal '"
+                  + Excerpt.of(text)
+                  + "': an exponent needs digits after '"
+                  + suffix
+                  + "', as in 1e3 or 1e-3");
       default ->
           throw new L0CompileError(
               pos,

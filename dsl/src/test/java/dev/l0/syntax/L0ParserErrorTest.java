@@ -127,6 +127,45 @@ class L0ParserErrorTest {
             "bad numeric literal '0x1Fu8': a hexadecimal or octal literal may end in i32 or i64"),
         bad("fun real f() = 1e400", 1, 16, "out of range for f64"),
         bad(
+            "fun f64 main() = 1e",
+            1,
+            18,
+            "bad numeric literal '1e': an exponent needs digits after 'e', as in 1e3 or 1e-3"),
+        bad(
+            "fun f64 main() = 2.5E+ 1",
+            1,
+            18,
+            "bad numeric literal '2.5E': an exponent needs digits after 'E', as in 1e3 or 1e-3"),
+        bad(
+            "fun f64 main() =\n  1.0e-400",
+            2,
+            3,
+            "the literal 1.0e-400 is out of range for f64: it is not zero but rounds to 0 (the"
+                + " smallest positive f64 is 4.9e-324)"),
+        bad(
+            "fun f64 main() = -2e-324",
+            1,
+            18,
+            "the literal -2e-324 is out of range for f64: it is not zero but rounds to 0"),
+        bad(
+            "fun f32 main() = 1.0e-50f32",
+            1,
+            18,
+            "the literal 1.0e-50 is out of range for f32: it is not zero but rounds to 0 (the"
+                + " smallest positive f32 is 1.4e-45f32)"),
+        bad(
+            "fun f32 main() = 1e39f32",
+            1,
+            18,
+            "the literal 1e39 is out of range for f32: it is larger than the largest f32,"
+                + " 3.4028235e38f32"),
+        bad(
+            "fun f64 main() = 1.0e400",
+            1,
+            18,
+            "the literal 1.0e400 is out of range for f64: it is larger than the largest f64,"
+                + " 1.7976931348623157e308"),
+        bad(
             "fun int f(bool c) = if c then 1\nfun int g() = 2",
             2,
             1,

@@ -125,6 +125,17 @@ class L0ParserTest {
   }
 
   @Test
+  void literalsAtTheEdgesOfTheFloatRangesAreKept() {
+    assertEquals(f64(Double.MIN_VALUE), parsed("4.9e-324"));
+    assertEquals(f64(Double.MAX_VALUE), parsed("1.7976931348623157e308"));
+    assertEquals(new Expr.Literal(ScalarValue.f32(Float.MIN_VALUE), NONE), parsed("1.4e-45f32"));
+    assertEquals(
+        new Expr.Literal(ScalarValue.f32(Float.MAX_VALUE), NONE), parsed("3.4028235e38f32"));
+    assertEquals(f64(0.0), parsed("0.0e-400"));
+    assertEquals(f64(0.0), parsed("0e99999"));
+  }
+
+  @Test
   void booleanLiteralsHaveBothSpellings() {
     Expr yes = new Expr.Literal(ScalarValue.bool(true), NONE);
     Expr no = new Expr.Literal(ScalarValue.bool(false), NONE);

@@ -4,21 +4,28 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.Program;
 import dev.l0.ir.Value;
+import dev.l0.kernels.cuda.CudaCompileException;
+import dev.l0.kernels.cuda.CudaPrinter;
+import dev.l0.kernels.cuda.NvccCompiler;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.KernelScope;
 import dev.l0.kernels.exec.PreparedKernel;
+import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.opt.KernelPlan;
 import dev.l0.syntax.L0Parser;
 import dev.l0.values.ValueReader;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -61,6 +68,27 @@ final class EveryBackend {
       assertEquals(kernels, runs, backend.name() + " ran these kernels");
     }
     return program;
+  }
+
+  /**
+   * Asserts that {@code program} lowers without rejections and prints as a CUDA module holding
+   * every kernel, which {@code nvcc} compiles (as {@code moduleName}) where it is installed.
+   */
+  static void assertPrintsCompilableCuda(Program program, String moduleName) {
+    LoweredPrograms lowered = LoweredPrograms.of(program);
+    assertEquals(List.of(), lowered.rejections());
+    List<Kernel> cuda = lowered.groups().stream().flatMap(g -> g.kernels().stream()).toList();
+    assertFalse(cuda.isEmpty(), "no kernel to print");
+    String module = CudaPrinter.printModule(cuda);
+    cuda.forEach(k -> assertTrue(module.contains(k.name()), k.name()));
+    Optional<NvccCompiler> nvcc = NvccCompiler.onThisMachine();
+    if (nvcc.isPresent()) {
+      try {
+        nvcc.get().compileToPtx(module, moduleName);
+      } catch (CudaCompileException e) {
+        throw new AssertionError("the kernels do not compile: " + e.getMessage(), e);
+      }
+    }
   }
 
   /**

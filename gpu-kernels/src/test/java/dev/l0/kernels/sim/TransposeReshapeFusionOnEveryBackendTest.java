@@ -4,12 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.Program;
-import dev.l0.kernels.cuda.CudaCompileException;
-import dev.l0.kernels.cuda.CudaPrinter;
-import dev.l0.kernels.cuda.NvccCompiler;
 import dev.l0.kernels.ir.GroupInput;
 import dev.l0.kernels.ir.HostStep;
-import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.kernels.lower.LaunchConfiguration;
@@ -18,7 +14,6 @@ import dev.l0.opt.KernelPlan;
 import dev.l0.syntax.L0Parser;
 import dev.l0.testing.IswimPrograms;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -137,18 +132,6 @@ class TransposeReshapeFusionOnEveryBackendTest {
 
   private static void assertRunsAs(List<String> kernels, String source, String input) {
     Program program = EveryBackend.assertRunsAs(kernels, source, "transposed.l0", input);
-    LoweredPrograms lowered = LoweredPrograms.of(program);
-    assertEquals(List.of(), lowered.rejections());
-    List<Kernel> cuda = lowered.groups().stream().flatMap(g -> g.kernels().stream()).toList();
-    String module = CudaPrinter.printModule(cuda);
-    cuda.forEach(k -> assertTrue(module.contains(k.name()), k.name()));
-    Optional<NvccCompiler> nvcc = NvccCompiler.onThisMachine();
-    if (nvcc.isPresent()) {
-      try {
-        nvcc.get().compileToPtx(module, "transposed");
-      } catch (CudaCompileException e) {
-        throw new AssertionError("the kernels do not compile: " + e.getMessage(), e);
-      }
-    }
+    EveryBackend.assertPrintsCompilableCuda(program, "transposed");
   }
 }
