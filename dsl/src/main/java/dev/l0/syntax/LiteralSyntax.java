@@ -67,31 +67,28 @@ final class LiteralSyntax {
         type == ScalarType.F32 ? Float.parseFloat(digits) : Double.parseDouble(digits);
     String shown = (negative ? "-" : "") + Excerpt.of(digits);
     if (Double.isInfinite(magnitude)) {
-      throw new L0CompileError(
-          pos,
-          "the literal "
-              + shown
-              + " is out of range for "
-              + type
-              + ": it is larger than the largest "
-              + type
-              + ", "
-              + print(largest(type)));
+      throw outOfRange(
+          pos, shown, type, "it is larger than the largest " + type + ", " + print(largest(type)));
     }
     if (magnitude == 0 && hasNonZeroDigit(digits)) {
-      throw new L0CompileError(
+      throw outOfRange(
           pos,
-          "the literal "
-              + shown
-              + " is out of range for "
-              + type
-              + ": it is not zero but rounds to 0 (the smallest positive "
+          shown,
+          type,
+          "it is not zero but rounds to 0 (the smallest positive "
               + type
               + " is "
               + print(smallest(type))
               + ")");
     }
     return new ScalarValue.Float(type, negative ? -magnitude : magnitude);
+  }
+
+  /** The error of a float literal {@code shown} that {@code type} cannot hold, and {@code why}. */
+  private static L0CompileError outOfRange(
+      SourcePos pos, String shown, ScalarType type, String why) {
+    return new L0CompileError(
+        pos, "the literal " + shown + " is out of range for " + type + ": " + why);
   }
 
   /**
