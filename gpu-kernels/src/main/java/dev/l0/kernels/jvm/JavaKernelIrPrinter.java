@@ -595,18 +595,7 @@ public final class JavaKernelIrPrinter {
     String counter = declareName(f.counter().name());
     intCounters.add(counter);
     FixedPointLoops.guard(f).ifPresent(loopExits::add);
-    line(
-        "for (int "
-            + counter
-            + " = (int) "
-            + expr(f.start())
-            + "; "
-            + counter
-            + " < "
-            + last
-            + "; "
-            + counter
-            + "++) {");
+    intForLine(counter, expr(f.start()), last);
     block(f.body());
     line("}");
     scopes.pop();
@@ -735,20 +724,7 @@ public final class JavaKernelIrPrinter {
     scopes.push(new HashMap<>());
     String counter = declareName(f.counter().name());
     FixedPointLoops.guard(f).ifPresent(loopExits::add);
-    line(
-        "for (long "
-            + counter
-            + " = "
-            + start
-            + "; "
-            + counter
-            + " < "
-            + bound
-            + "; "
-            + counter
-            + " += "
-            + step
-            + ") {");
+    longForLine(counter, start, bound, step);
     block(f.body());
     line("}");
     scopes.pop();
@@ -1044,39 +1020,54 @@ public final class JavaKernelIrPrinter {
     String counter = declareName(f.counter().name());
     if (intBound(f).isPresent()) {
       intCounters.add(counter);
-      line(
-          "for (int "
-              + counter
-              + " = (int) "
-              + from
-              + "; "
-              + counter
-              + " < (int) "
-              + to
-              + "; "
-              + counter
-              + "++) {");
+      intForLine(counter, from, "(int) " + to);
     } else {
-      line(
-          "for (long "
-              + counter
-              + " = "
-              + from
-              + "; "
-              + counter
-              + " < "
-              + to
-              + "; "
-              + counter
-              + " += "
-              + step
-              + ") {");
+      longForLine(counter, from, to, step);
     }
     block(body);
     line("}");
     scopes.pop();
     indent--;
     line("}");
+  }
+
+  /**
+   * The head of a loop of the {@code int} {@code counter} from {@code start} below {@code bound}.
+   */
+  private void intForLine(String counter, String start, String bound) {
+    line(
+        "for (int "
+            + counter
+            + " = (int) "
+            + start
+            + "; "
+            + counter
+            + " < "
+            + bound
+            + "; "
+            + counter
+            + "++) {");
+  }
+
+  /**
+   * The head of a loop of the {@code long} {@code counter} over {@code [start, bound)} by {@code
+   * step}.
+   */
+  private void longForLine(String counter, String start, String bound, String step) {
+    line(
+        "for (long "
+            + counter
+            + " = "
+            + start
+            + "; "
+            + counter
+            + " < "
+            + bound
+            + "; "
+            + counter
+            + " += "
+            + step
+            + ") {");
   }
 
   /** {@code e} as a constant, or in a fresh final local declared before the current line. */

@@ -9,7 +9,6 @@ import dev.l0.ir.Type;
 import dev.l0.types.TypedProgram;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * Finds where an entry function's body could see the sizes of a parameter's dimensions below an
@@ -72,7 +71,7 @@ final class HiddenSizeUses {
       return in(map.function(), visible);
     }
     if (e instanceof Expr.Let let) {
-      return or(in(let.value(), visible), () -> in(let.body(), visible && !binds(let.pattern())));
+      return in(let.value(), visible).or(() -> in(let.body(), visible && !binds(let.pattern())));
     }
     if (e instanceof Expr.LetWith update) {
       if (visible
@@ -80,21 +79,21 @@ final class HiddenSizeUses {
           && update.indices().size() < knownDimensions) {
         return Optional.of(e);
       }
-      return or(
-          or(first(update.indices(), visible), () -> in(update.value(), visible)),
-          () -> in(update.body(), visible && !update.dest().equals(parameter)));
+      return first(update.indices(), visible)
+          .or(() -> in(update.value(), visible))
+          .or(() -> in(update.body(), visible && !update.dest().equals(parameter)));
     }
     if (e instanceof Expr.Loop loop) {
       boolean inLoop = visible && !binds(loop.pattern());
-      return or(
-          or(first(List.of(loop.init(), loop.bound()), visible), () -> in(loop.body(), inLoop)),
-          () -> in(loop.loopBody(), inLoop && !loop.counter().equals(parameter)));
+      return first(List.of(loop.init(), loop.bound()), visible)
+          .or(() -> in(loop.body(), inLoop))
+          .or(() -> in(loop.loopBody(), inLoop && !loop.counter().equals(parameter)));
     }
     Optional<FunArg> function = e.soacFunction();
     if (function.isPresent()) {
       List<Expr> operands =
           e.children().subList(function.get().children().size(), e.children().size());
-      return or(in(function.get(), visible), () -> first(operands, visible));
+      return in(function.get(), visible).or(() -> first(operands, visible));
     }
     return first(e.children(), visible);
   }
@@ -116,10 +115,6 @@ final class HiddenSizeUses {
       }
     }
     return Optional.empty();
-  }
-
-  private static Optional<Expr> or(Optional<Expr> first, Supplier<Optional<Expr>> then) {
-    return first.isPresent() ? first : then.get();
   }
 
   private boolean isParameter(Expr e) {
