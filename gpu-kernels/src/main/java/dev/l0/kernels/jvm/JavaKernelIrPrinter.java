@@ -170,7 +170,7 @@ public final class JavaKernelIrPrinter {
    * ({@link CarriedElements}).
    */
   static KernelSource print(Kernel given, boolean lanewise, int methodBudget) {
-    Kernel kernel = CarriedElements.of(given);
+    Kernel kernel = CarriedElements.of(KernelFolding.of(given));
     JavaKernelIrPrinter printer = new JavaKernelIrPrinter(methodBudget, lanewise);
     java.util.Optional<StagedMap> staged = StagedMap.of(kernel);
     java.util.Optional<StagedRedomap> redomap =

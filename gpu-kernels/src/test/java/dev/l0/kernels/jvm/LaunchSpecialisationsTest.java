@@ -287,6 +287,32 @@ class LaunchSpecialisationsTest {
    */
   @Test
   void aFormOfOptionPricingStagesItsDrawsAndItsBlackScholesStep() throws IOException {
+    Kernel form = optionPricingPathKernelForm();
+    int budget = 4500;
+    Kernel general = lowered(FinparBenchmark.OPTION_PRICING, form.name());
+    List<List<String>> staged = List.of(List.of("split region"), List.of("exp"));
+    assertEquals(staged, stagedFunctions(general, budget), "the general form of " + form.name());
+    assertEquals(staged, stagedFunctions(form, budget), "the form of " + form.name());
+  }
+
+  /**
+   * Folded ({@link KernelFolding}, as the printer folds every kernel), the form's Java stages the
+   * Black-Scholes step's {@code exp} over a chunk's paths (lane-wise): the checks its constant trip
+   * counts decide no longer count against the staged method's budget. Unfolded, that method would
+   * have been too large, and {@code exp} ran per element.
+   */
+  @Test
+  void theFoldedFormOfOptionPricingStagesItsBlackScholesExp() throws IOException {
+    assumeTrue(VectorMath.lanewise(), "the loop stages lane-wise only with the vector module");
+    String source = JaninoKernels.compiledForm(optionPricingPathKernelForm()).source();
+    assertTrue(source.contains("VectorMath.exp("), "the step's exp runs lane-wise");
+  }
+
+  /**
+   * The form of OptionPricing medium's path kernel (cut to 512 paths) that the second call compiles
+   * (skipped where ../shared/data/finpar is absent).
+   */
+  private static Kernel optionPricingPathKernelForm() throws IOException {
     Path data = finparData();
     assumeTrue(data != null, "FinPar datasets not found at ../shared/data/finpar; skipped");
     FinparBenchmark bench = FinparBenchmark.OPTION_PRICING;
@@ -305,16 +331,10 @@ class LaunchSpecialisationsTest {
     runner.call(FinparBenchmark.ENTRY, input);
     runner.call(FinparBenchmark.ENTRY, input);
     assertTrue(executor.specialisedLaunches() > 0, "the second call runs specialised forms");
-    Kernel form =
-        compiled.stream()
-            .filter(k -> k.name().endsWith("_partials"))
-            .findFirst()
-            .orElseThrow(() -> new AssertionError("no form of the path kernel compiled"));
-    int budget = 4500;
-    Kernel general = lowered(bench, form.name());
-    List<List<String>> staged = List.of(List.of("split region"), List.of("exp"));
-    assertEquals(staged, stagedFunctions(general, budget), "the general form of " + form.name());
-    assertEquals(staged, stagedFunctions(form, budget), "the form of " + form.name());
+    return compiled.stream()
+        .filter(k -> k.name().endsWith("_partials"))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no form of the path kernel compiled"));
   }
 
   /**
