@@ -1,7 +1,9 @@
 package dev.l0.kernels.jvm;
 
 import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.Builtin;
 import dev.l0.ir.L0RuntimeError;
+import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.kernels.ir.Kernel;
@@ -28,9 +30,11 @@ import java.util.Set;
  *   <li>An operation on constants whose value is an integer or a boolean is that value, computed by
  *       {@link ScalarOperations} (the interpreter's arithmetic, which the printed code implements);
  *       one that would raise an error stays.
- *   <li>A comparison of integers whose ranges decide it is that answer. A loop's counter ranges
- *       over {@code [start, bound - 1]} inside its body where start, bound and a positive step are
- *       constants and the body never assigns it; a conversion keeps a range that fits its type.
+ *   <li>A comparison of integers whose ranges decide it is that answer. Inside a loop whose body
+ *       never assigns its counter, the counter is at least the loop's start and below its bound
+ *       (the kernel IR's loops step forward, and their bounds read nothing the body assigns): so
+ *       {@code counter < bound} is true there, and where start and bound are constants the counter
+ *       ranges over {@code [start, bound - 1]}. A conversion keeps a range that fits its type.
  *   <li>{@code true && x} and {@code x && true} are {@code x}, {@code false && x} is false, as is
  *       {@code x && false} where {@code x} reads no memory; the same for {@code ||}; a choice
  *       ({@code c ? a : b}) on a constant is the branch it takes.
@@ -129,13 +133,19 @@ final class KernelFolding {
     return false;
   }
 
+  /**
+   * What is known of a loop counter inside its loop's body: it lies in {@code [first, last]} and
+   * below {@code bound} (without the conversions that keep its value).
+   */
+  private record Counter(long first, long last, KernelExpr bound) {}
+
   /** One pass over a kernel's statements. */
   private static final class Pass {
     private final Map<String, KernelExpr> constantLocals;
     private final Set<String> declaredTwice;
 
-    /** The ranges of the loop counters in scope. */
-    private final Map<String, long[]> counterRanges = new HashMap<>();
+    /** What is known of the loop counters in scope. */
+    private final Map<String, Counter> counters = new HashMap<>();
 
     Pass(Map<String, KernelExpr> constantLocals, Set<String> declaredTwice) {
       this.constantLocals = constantLocals;
@@ -176,40 +186,25 @@ final class KernelFolding {
         KernelExpr start = expr(f.start());
         KernelExpr bound = expr(f.bound());
         KernelExpr step = expr(f.step());
-        long[] range = counterRange(start, bound, step, f);
-        if (range != null && range[0] > range[1]) {
+        String name = f.counter().name();
+        Counter counter =
+            assigns(f.body(), name)
+                ? null
+                : new Counter(range(start)[0], range(bound)[1] - 1, strip(bound));
+        if (counter != null && counter.first() > counter.last()) {
           return;
         }
-        String counter = f.counter().name();
-        long[] outer =
-            range == null ? counterRanges.remove(counter) : counterRanges.put(counter, range);
+        Counter outer = counter == null ? counters.remove(name) : counters.put(name, counter);
         List<KernelStmt> body = statements(f.body());
         if (outer == null) {
-          counterRanges.remove(counter);
+          counters.remove(name);
         } else {
-          counterRanges.put(counter, outer);
+          counters.put(name, outer);
         }
         out.add(new KernelStmt.For(f.counter(), start, bound, step, body));
         return;
       }
       out.add(s.withParts(this::expr, this::statements));
-    }
-
-    /**
-     * The values {@code f}'s counter takes ({@code {first, last}}, empty where first > last), or
-     * null where its bounds are not constants or its body assigns it.
-     */
-    private static long[] counterRange(
-        KernelExpr start, KernelExpr bound, KernelExpr step, KernelStmt.For f) {
-      if (!(start instanceof KernelExpr.Constant s && s.value() instanceof ScalarValue.Int first)
-          || !(bound instanceof KernelExpr.Constant b && b.value() instanceof ScalarValue.Int end)
-          || !(step instanceof KernelExpr.Constant st
-              && st.value() instanceof ScalarValue.Int by
-              && by.value() > 0)
-          || assigns(f.body(), f.counter().name())) {
-        return null;
-      }
-      return new long[] {first.value(), end.value() - 1};
     }
 
     private static boolean assigns(List<KernelStmt> body, String name) {
@@ -268,13 +263,27 @@ final class KernelFolding {
       return b;
     }
 
-    /** {@code b} (an integer comparison) as a constant where its operands' ranges decide it. */
+    /**
+     * {@code b} (an integer comparison) as a constant where its operands' ranges decide it, or
+     * where it compares a loop's counter with that loop's bound.
+     */
     private KernelExpr comparison(KernelExpr.Binary b) {
+      if (belowItsBound(b.left(), b.right())) {
+        return switch (b.op()) {
+          case LT, NEQ -> TRUE;
+          case GEQ, EQ -> FALSE;
+          default -> b;
+        };
+      }
+      if (belowItsBound(b.right(), b.left())) {
+        return switch (b.op()) {
+          case GT, NEQ -> TRUE;
+          case LEQ, EQ -> FALSE;
+          default -> b;
+        };
+      }
       long[] left = range(b.left());
       long[] right = range(b.right());
-      if (left == null || right == null) {
-        return b;
-      }
       Boolean answer =
           switch (b.op()) {
             case LT -> decided(left[1] < right[0], left[0] >= right[1]);
@@ -294,29 +303,59 @@ final class KernelFolding {
       return answer == null ? b : (answer ? TRUE : FALSE);
     }
 
+    /**
+     * Whether {@code e} is the counter of a loop in scope (converted) and {@code bound} its bound.
+     */
+    private boolean belowItsBound(KernelExpr e, KernelExpr bound) {
+      return strip(e) instanceof KernelExpr.Var v
+          && counters.containsKey(v.name())
+          && counters.get(v.name()).bound().equals(strip(bound));
+    }
+
     private static Boolean decided(boolean alwaysTrue, boolean alwaysFalse) {
       return alwaysTrue ? Boolean.TRUE : alwaysFalse ? Boolean.FALSE : null;
     }
 
-    /** The least and greatest value of the integer {@code e}, or null where unknown. */
+    /** {@code e} without the integer conversions that keep its value. */
+    private KernelExpr strip(KernelExpr e) {
+      if (e instanceof KernelExpr.Call c
+          && (c.function() == Builtin.TO_I32 || c.function() == Builtin.TO_I64)
+          && c.args().get(0).type().isInteger()
+          && fits(range(c.args().get(0)), c.type())) {
+        return strip(c.args().get(0));
+      }
+      return e;
+    }
+
+    /**
+     * The least and greatest value of the integer {@code e} ({@code {least, greatest}}): exact for
+     * a constant, the values a loop counter takes in its body, kept by a conversion that fits, else
+     * all values of its type.
+     */
     private long[] range(KernelExpr e) {
       if (e instanceof KernelExpr.Constant c && c.value() instanceof ScalarValue.Int i) {
         return new long[] {i.value(), i.value()};
       }
-      if (e instanceof KernelExpr.Var v) {
-        return counterRanges.get(v.name());
+      if (e instanceof KernelExpr.Var v && counters.containsKey(v.name())) {
+        Counter counter = counters.get(v.name());
+        return new long[] {counter.first(), counter.last()};
       }
       if (e instanceof KernelExpr.Call c
-          && (c.function() == dev.l0.ir.Builtin.TO_I32 || c.function() == dev.l0.ir.Builtin.TO_I64)
+          && (c.function() == Builtin.TO_I32 || c.function() == Builtin.TO_I64)
           && c.args().get(0).type().isInteger()) {
         long[] argument = range(c.args().get(0));
-        boolean fits =
-            argument != null
-                && (c.function() == dev.l0.ir.Builtin.TO_I64
-                    || (argument[0] >= Integer.MIN_VALUE && argument[1] <= Integer.MAX_VALUE));
-        return fits ? argument : null;
+        if (fits(argument, c.type())) {
+          return argument;
+        }
       }
-      return null;
+      return e.type() == ScalarType.I32
+          ? new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE}
+          : new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
+    }
+
+    private static boolean fits(long[] range, ScalarType type) {
+      return type == ScalarType.I64
+          || (range[0] >= Integer.MIN_VALUE && range[1] <= Integer.MAX_VALUE);
     }
 
     /** The value of {@code e} where it applies an operation to constants, or null. */

@@ -111,6 +111,46 @@ class KernelFoldingTest {
   }
 
   @Test
+  void aCounterIsBelowItsOwnLoopsBoundWhateverThatBoundIs() {
+    KernelExpr.Var i = local("i", ScalarType.I64);
+    KernelExpr.Var j = local("j", ScalarType.I64);
+    KernelExpr.Var rows32 = local("rows32", ScalarType.I32);
+    KernelStmt store = new KernelStmt.Store(OUT, j, i);
+    KernelStmt raise = new KernelStmt.RaiseError(5, List.of(j));
+    // j counts to an i32 widened, so it fits an int and survives the round trip through one
+    KernelExpr narrowedJ = widened(new KernelExpr.Call(Builtin.TO_I32, List.of(j)));
+    List<KernelStmt> inner =
+        List.of(
+            new KernelStmt.If(inBounds(narrowedJ, widened(rows32)), List.of(store), List.of(raise)),
+            // below the outer loop's bound is not below this one's
+            new KernelStmt.If(
+                binary(BinaryOperator.LT, ScalarType.I64, j, ROWS), List.of(), List.of(raise)));
+    Kernel given =
+        kernel(
+            List.of(
+                new KernelStmt.Declare(rows32, new KernelExpr.Call(Builtin.TO_I32, List.of(ROWS))),
+                new KernelStmt.For(
+                    i,
+                    i64(0),
+                    ROWS,
+                    i64(1),
+                    List.of(
+                        new KernelStmt.For(j, i, widened(rows32), i64(1), inner),
+                        new KernelStmt.If(
+                            binary(BinaryOperator.GEQ, ScalarType.I64, i, ROWS),
+                            List.of(raise),
+                            List.of())))));
+    List<KernelStmt> folded = KernelFolding.of(given).body();
+    KernelStmt.For outer = (KernelStmt.For) folded.get(1);
+    assertEquals(1, outer.body().size(), "the check of i against its own bound goes");
+    KernelStmt.For innerLoop = (KernelStmt.For) outer.body().get(0);
+    assertEquals(List.of(store, inner.get(1)), innerLoop.body());
+    for (long rows : new long[] {0, 3, 5}) {
+      assertArrayEquals(run(given, rows), run(KernelFolding.of(given), rows), "rows " + rows);
+    }
+  }
+
+  @Test
   void localsDeclaredOnceWithAConstantAndTheChecksTheyDecideGo() {
     KernelExpr.Var size = local("size", ScalarType.I32);
     KernelExpr.Var equal = local("equal", ScalarType.BOOL);
