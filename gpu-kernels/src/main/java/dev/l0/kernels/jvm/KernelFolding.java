@@ -30,16 +30,21 @@ import java.util.Set;
  *   <li>An operation on constants whose value is an integer or a boolean is that value, computed by
  *       {@link ScalarOperations} (the interpreter's arithmetic, which the printed code implements);
  *       one that would raise an error stays.
- *   <li>A comparison of integers whose ranges decide it is that answer. Inside a loop whose body
- *       never assigns its counter, the counter is at least the loop's start and below its bound
- *       (the kernel IR's loops step forward, and their bounds read nothing the body assigns): so
- *       {@code counter < bound} is true there, and where start and bound are constants the counter
- *       ranges over {@code [start, bound - 1]}. A conversion keeps a range that fits its type.
+ *   <li>A comparison of integers is decided where it compares a loop's counter with that loop's
+ *       bound (inside a loop whose body never assigns its counter, the counter is at least the
+ *       loop's start and below its bound: the kernel IR's loops step forward, and their bounds read
+ *       nothing the body assigns), where both sides add the same constant to values so decided
+ *       without wrapping around, or where the operands' ranges decide it. Ranges follow constants,
+ *       loop counters ({@code [start, bound - 1]}), locals declared once and never assigned (their
+ *       values), conversions, sums, differences, {@code min} and {@code max} wherever these do not
+ *       wrap around, and are all values of the type elsewhere. Comparisons read through conversions
+ *       that keep a value and through such locals whose values read only variables that cannot
+ *       change in between.
  *   <li>{@code true && x} and {@code x && true} are {@code x}, {@code false && x} is false, as is
  *       {@code x && false} where {@code x} reads no memory; the same for {@code ||}; a choice
  *       ({@code c ? a : b}) on a constant is the branch it takes.
- *   <li>A local declared once, with a constant, and never assigned is that constant, and its
- *       declaration goes.
+ *   <li>A local declared once and never assigned whose value folds to a constant is that constant,
+ *       and its declaration goes.
  *   <li>An {@code if} on a constant is the branch it takes: its statements in place of the {@code
  *       if} where no local they declare is declared anywhere else in the kernel, else as {@code if
  *       (true)}, which keeps the branch's own scope. An {@code if} with two empty branches, and a
@@ -63,11 +68,11 @@ final class KernelFolding {
     List<KernelStmt> body = kernel.body();
     for (int pass = 0; pass < MOST_PASSES; pass++) {
       Map<String, KernelExpr> initial = new HashMap<>();
-      Set<String> notConstant = new HashSet<>();
+      Set<String> varying = new HashSet<>();
       Set<String> declaredTwice = new HashSet<>();
-      collectDeclarations(body, initial, notConstant, declaredTwice);
-      initial.keySet().removeAll(notConstant);
-      List<KernelStmt> folded = new Pass(initial, declaredTwice).statements(body);
+      collectDeclarations(body, initial, varying, declaredTwice);
+      initial.keySet().removeAll(varying);
+      List<KernelStmt> folded = new Pass(initial.keySet(), varying, declaredTwice).statements(body);
       if (folded.equals(body)) {
         break;
       }
@@ -78,36 +83,34 @@ final class KernelFolding {
 
   /**
    * Adds to {@code initial} the first initial value of every local {@code body} declares, to {@code
-   * notConstant} the locals that are not declared once with a constant and never assigned, and to
-   * {@code declaredTwice} the names declared more than once (loop counters included).
+   * varying} the locals declared more than once or assigned (loop counters included), and to {@code
+   * declaredTwice} the names declared more than once.
    */
   private static void collectDeclarations(
       List<KernelStmt> body,
       Map<String, KernelExpr> initial,
-      Set<String> notConstant,
+      Set<String> varying,
       Set<String> declaredTwice) {
     for (KernelStmt s : body) {
       if (s instanceof KernelStmt.Declare d) {
         String name = d.variable().name();
         if (initial.putIfAbsent(name, d.initial()) != null) {
           declaredTwice.add(name);
-          notConstant.add(name);
-        } else if (!(d.initial() instanceof KernelExpr.Constant)) {
-          notConstant.add(name);
+          varying.add(name);
         }
       } else if (s instanceof KernelStmt.Assign a) {
-        notConstant.add(a.variable().name());
+        varying.add(a.variable().name());
       } else if (s instanceof KernelStmt.For f) {
         String name = f.counter().name();
         if (initial.putIfAbsent(name, f.start()) != null) {
           declaredTwice.add(name);
         }
-        notConstant.add(name);
+        varying.add(name);
       }
       s.withParts(
           e -> e,
           b -> {
-            collectDeclarations(b, initial, notConstant, declaredTwice);
+            collectDeclarations(b, initial, varying, declaredTwice);
             return b;
           });
     }
@@ -141,14 +144,29 @@ final class KernelFolding {
 
   /** One pass over a kernel's statements. */
   private static final class Pass {
-    private final Map<String, KernelExpr> constantLocals;
+    /** The locals declared once and never assigned. */
+    private final Set<String> unchanging;
+
+    /** The variables declared more than once or assigned (loop counters included). */
+    private final Set<String> varying;
+
     private final Set<String> declaredTwice;
+
+    /**
+     * The values (folded) of the unchanging locals declared so far that are not constants, which
+     * the pass reads through to find their ranges and to compare them.
+     */
+    private final Map<String, KernelExpr> unchangingValues = new HashMap<>();
+
+    /** The unchanging locals declared with a constant: reads of them are that constant. */
+    private final Map<String, KernelExpr> constantLocals = new HashMap<>();
 
     /** What is known of the loop counters in scope. */
     private final Map<String, Counter> counters = new HashMap<>();
 
-    Pass(Map<String, KernelExpr> constantLocals, Set<String> declaredTwice) {
-      this.constantLocals = constantLocals;
+    Pass(Set<String> unchanging, Set<String> varying, Set<String> declaredTwice) {
+      this.unchanging = unchanging;
+      this.varying = varying;
       this.declaredTwice = declaredTwice;
     }
 
@@ -161,7 +179,14 @@ final class KernelFolding {
     }
 
     private void statement(KernelStmt s, List<KernelStmt> out) {
-      if (s instanceof KernelStmt.Declare d && constantLocals.containsKey(d.variable().name())) {
+      if (s instanceof KernelStmt.Declare d && unchanging.contains(d.variable().name())) {
+        KernelExpr value = expr(d.initial());
+        if (value instanceof KernelExpr.Constant) {
+          constantLocals.put(d.variable().name(), value);
+          return;
+        }
+        unchangingValues.put(d.variable().name(), value);
+        out.add(new KernelStmt.Declare(d.variable(), value));
         return;
       }
       if (s instanceof KernelStmt.If i) {
@@ -190,7 +215,7 @@ final class KernelFolding {
         Counter counter =
             assigns(f.body(), name)
                 ? null
-                : new Counter(range(start)[0], range(bound)[1] - 1, strip(bound));
+                : new Counter(range(start)[0], range(bound)[1] - 1, symbolic(bound));
         if (counter != null && counter.first() > counter.last()) {
           return;
         }
@@ -264,93 +289,185 @@ final class KernelFolding {
     }
 
     /**
-     * {@code b} (an integer comparison) as a constant where its operands' ranges decide it, or
-     * where it compares a loop's counter with that loop's bound.
+     * {@code b} (an integer comparison) as a constant where its operands' ranges decide it, where
+     * it compares a loop's counter with that loop's bound, or where both sides add the same
+     * constant to values it decides (without wrapping around).
      */
     private KernelExpr comparison(KernelExpr.Binary b) {
-      if (belowItsBound(b.left(), b.right())) {
+      KernelExpr left = symbolic(b.left());
+      KernelExpr right = symbolic(b.right());
+      if (belowItsBound(left, right)) {
         return switch (b.op()) {
           case LT, NEQ -> TRUE;
           case GEQ, EQ -> FALSE;
           default -> b;
         };
       }
-      if (belowItsBound(b.right(), b.left())) {
+      if (belowItsBound(right, left)) {
         return switch (b.op()) {
           case GT, NEQ -> TRUE;
           case LEQ, EQ -> FALSE;
           default -> b;
         };
       }
-      long[] left = range(b.left());
-      long[] right = range(b.right());
+      if (left instanceof KernelExpr.Binary l
+          && right instanceof KernelExpr.Binary r
+          && l.op() == BinaryOperator.ADD
+          && r.op() == BinaryOperator.ADD
+          && l.right() instanceof KernelExpr.Constant
+          && l.right().equals(r.right())
+          && exact(l)
+          && exact(r)) {
+        KernelExpr withoutTheConstant =
+            comparison(new KernelExpr.Binary(b.op(), l.operandType(), l.left(), r.left()));
+        if (withoutTheConstant instanceof KernelExpr.Constant) {
+          return withoutTheConstant;
+        }
+      }
+      long[] lr = range(b.left());
+      long[] rr = range(b.right());
       Boolean answer =
           switch (b.op()) {
-            case LT -> decided(left[1] < right[0], left[0] >= right[1]);
-            case LEQ -> decided(left[1] <= right[0], left[0] > right[1]);
-            case GT -> decided(left[0] > right[1], left[1] <= right[0]);
-            case GEQ -> decided(left[0] >= right[1], left[1] < right[0]);
+            case LT -> decided(lr[1] < rr[0], lr[0] >= rr[1]);
+            case LEQ -> decided(lr[1] <= rr[0], lr[0] > rr[1]);
+            case GT -> decided(lr[0] > rr[1], lr[1] <= rr[0]);
+            case GEQ -> decided(lr[0] >= rr[1], lr[1] < rr[0]);
             case EQ ->
                 decided(
-                    left[0] == left[1] && right[0] == right[1] && left[0] == right[0],
-                    left[1] < right[0] || right[1] < left[0]);
+                    lr[0] == lr[1] && rr[0] == rr[1] && lr[0] == rr[0],
+                    lr[1] < rr[0] || rr[1] < lr[0]);
             case NEQ ->
                 decided(
-                    left[1] < right[0] || right[1] < left[0],
-                    left[0] == left[1] && right[0] == right[1] && left[0] == right[0]);
+                    lr[1] < rr[0] || rr[1] < lr[0],
+                    lr[0] == lr[1] && rr[0] == rr[1] && lr[0] == rr[0]);
             default -> null;
           };
       return answer == null ? b : (answer ? TRUE : FALSE);
     }
 
     /**
-     * Whether {@code e} is the counter of a loop in scope (converted) and {@code bound} its bound.
+     * Whether {@code e} is the counter of a loop in scope and {@code bound} that loop's bound (both
+     * {@link #symbolic}).
      */
     private boolean belowItsBound(KernelExpr e, KernelExpr bound) {
-      return strip(e) instanceof KernelExpr.Var v
+      return e instanceof KernelExpr.Var v
           && counters.containsKey(v.name())
-          && counters.get(v.name()).bound().equals(strip(bound));
+          && counters.get(v.name()).bound().equals(bound);
     }
 
     private static Boolean decided(boolean alwaysTrue, boolean alwaysFalse) {
       return alwaysTrue ? Boolean.TRUE : alwaysFalse ? Boolean.FALSE : null;
     }
 
-    /** {@code e} without the integer conversions that keep its value. */
-    private KernelExpr strip(KernelExpr e) {
+    /**
+     * {@code e} as the pass compares it: without the integer conversions that keep its value, and
+     * an unchanging local read as its value.
+     */
+    private KernelExpr symbolic(KernelExpr e) {
       if (e instanceof KernelExpr.Call c
           && (c.function() == Builtin.TO_I32 || c.function() == Builtin.TO_I64)
           && c.args().get(0).type().isInteger()
           && fits(range(c.args().get(0)), c.type())) {
-        return strip(c.args().get(0));
+        return symbolic(c.args().get(0));
+      }
+      if (e instanceof KernelExpr.Var v
+          && unchangingValues.containsKey(v.name())
+          && readsOnlyStableVariables(unchangingValues.get(v.name()))) {
+        return symbolic(unchangingValues.get(v.name()));
+      }
+      if (e instanceof KernelExpr.Binary b
+          && b.op().kind() == BinaryOperator.Kind.ARITHMETIC
+          && b.operandType().isInteger()) {
+        return new KernelExpr.Binary(
+            b.op(), b.operandType(), symbolic(b.left()), symbolic(b.right()));
       }
       return e;
     }
 
     /**
+     * Whether every variable {@code e} reads holds one value wherever {@code e} can be read again:
+     * a local declared once and never assigned, a scalar the kernel never assigns, or the counter
+     * of a loop in scope.
+     */
+    private boolean readsOnlyStableVariables(KernelExpr e) {
+      if (e instanceof KernelExpr.Var v) {
+        return !varying.contains(v.name()) || counters.containsKey(v.name());
+      }
+      return e.children().stream().allMatch(this::readsOnlyStableVariables);
+    }
+
+    /** Whether the integer sum {@code b} never wraps around. */
+    private boolean exact(KernelExpr.Binary b) {
+      long[] sum = exactSum(range(b.left()), range(b.right()));
+      return sum != null && fits(sum, b.operandType());
+    }
+
+    /** The range of {@code a + b}, or null where it may wrap around a {@code long}. */
+    private static long[] exactSum(long[] a, long[] b) {
+      try {
+        return new long[] {Math.addExact(a[0], b[0]), Math.addExact(a[1], b[1])};
+      } catch (ArithmeticException overflow) {
+        return null;
+      }
+    }
+
+    /** The range of {@code a - b}, or null where it may wrap around a {@code long}. */
+    private static long[] exactDifference(long[] a, long[] b) {
+      try {
+        return new long[] {Math.subtractExact(a[0], b[1]), Math.subtractExact(a[1], b[0])};
+      } catch (ArithmeticException overflow) {
+        return null;
+      }
+    }
+
+    /**
      * The least and greatest value of the integer {@code e} ({@code {least, greatest}}): exact for
-     * a constant, the values a loop counter takes in its body, kept by a conversion that fits, else
-     * all values of its type.
+     * a constant, the values a loop counter takes in its body, an unchanging local's value's, a
+     * conversion's or a sum's or difference's or a {@code min}'s or {@code max}'s where it does not
+     * wrap around, else all values of its type.
      */
     private long[] range(KernelExpr e) {
+      long[] all =
+          e.type() == ScalarType.I32
+              ? new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE}
+              : new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
+      long[] known = null;
       if (e instanceof KernelExpr.Constant c && c.value() instanceof ScalarValue.Int i) {
-        return new long[] {i.value(), i.value()};
-      }
-      if (e instanceof KernelExpr.Var v && counters.containsKey(v.name())) {
+        known = new long[] {i.value(), i.value()};
+      } else if (e instanceof KernelExpr.Var v && counters.containsKey(v.name())) {
         Counter counter = counters.get(v.name());
-        return new long[] {counter.first(), counter.last()};
+        known = new long[] {counter.first(), counter.last()};
+      } else if (e instanceof KernelExpr.Var v && unchangingValues.containsKey(v.name())) {
+        known = range(unchangingValues.get(v.name()));
+      } else if (e instanceof KernelExpr.Call c
+          && c.args().stream().allMatch(a -> a.type().isInteger())) {
+        List<long[]> args = c.args().stream().map(this::range).toList();
+        known =
+            switch (c.function()) {
+              case TO_I32, TO_I64 -> args.get(0);
+              case MIN ->
+                  new long[] {
+                    Math.min(args.get(0)[0], args.get(1)[0]),
+                    Math.min(args.get(0)[1], args.get(1)[1])
+                  };
+              case MAX ->
+                  new long[] {
+                    Math.max(args.get(0)[0], args.get(1)[0]),
+                    Math.max(args.get(0)[1], args.get(1)[1])
+                  };
+              default -> null;
+            };
+      } else if (e instanceof KernelExpr.Binary b && b.operandType().isInteger()) {
+        long[] l = range(b.left());
+        long[] r = range(b.right());
+        known =
+            switch (b.op()) {
+              case ADD -> exactSum(l, r);
+              case SUB -> exactDifference(l, r);
+              default -> null;
+            };
       }
-      if (e instanceof KernelExpr.Call c
-          && (c.function() == Builtin.TO_I32 || c.function() == Builtin.TO_I64)
-          && c.args().get(0).type().isInteger()) {
-        long[] argument = range(c.args().get(0));
-        if (fits(argument, c.type())) {
-          return argument;
-        }
-      }
-      return e.type() == ScalarType.I32
-          ? new long[] {Integer.MIN_VALUE, Integer.MAX_VALUE}
-          : new long[] {Long.MIN_VALUE, Long.MAX_VALUE};
+      return known != null && fits(known, e.type()) ? known : all;
     }
 
     private static boolean fits(long[] range, ScalarType type) {

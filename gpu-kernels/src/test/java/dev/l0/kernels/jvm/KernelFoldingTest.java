@@ -151,6 +151,74 @@ class KernelFoldingTest {
   }
 
   @Test
+  void rangesAndComparisonsFollowUnchangingLocalsSumsAndMinima() {
+    KernelExpr.Var rows32 = local("rows32", ScalarType.I32);
+    KernelExpr.Var n = local("n", ScalarType.I32);
+    KernelExpr.Var m = local("m", ScalarType.I32);
+    KernelExpr.Var p = local("p", ScalarType.I64);
+    KernelExpr.Var q = local("q", ScalarType.I32);
+    KernelExpr pAsInt = new KernelExpr.Call(Builtin.TO_I32, List.of(p));
+    KernelStmt store = new KernelStmt.Store(OUT, p, widened(q));
+    KernelStmt raise = new KernelStmt.RaiseError(4, List.of(p));
+    Kernel given =
+        kernel(
+            List.of(
+                new KernelStmt.Declare(rows32, new KernelExpr.Call(Builtin.TO_I32, List.of(ROWS))),
+                // n = min(7, rows32) lies in [MIN, 7]; m = n + 1 in [MIN + 1, 8]
+                new KernelStmt.Declare(
+                    n, new KernelExpr.Call(Builtin.MIN, List.of(i32(7), rows32))),
+                new KernelStmt.Declare(m, binary(BinaryOperator.ADD, ScalarType.I32, n, i32(1))),
+                new KernelStmt.For(
+                    p,
+                    i64(0),
+                    widened(n),
+                    i64(1),
+                    List.of(
+                        new KernelStmt.Declare(
+                            q, binary(BinaryOperator.ADD, ScalarType.I32, pAsInt, i32(1))),
+                        // p + 1 < n + 1 because p < n and neither sum wraps; p + 1 >= 1
+                        new KernelStmt.If(
+                            inBounds(widened(q), widened(m)), List.of(store), List.of(raise)),
+                        // p + 1 < 8 follows from the ranges alone: p in [0, 6]
+                        new KernelStmt.If(
+                            binary(BinaryOperator.LT, ScalarType.I32, q, i32(8)),
+                            List.of(),
+                            List.of(raise)),
+                        // but not p + 1 < 7
+                        new KernelStmt.If(
+                            binary(BinaryOperator.LT, ScalarType.I32, q, i32(7)),
+                            List.of(),
+                            List.of(raise))))));
+    KernelStmt.For loop = (KernelStmt.For) KernelFolding.of(given).body().get(3);
+    assertEquals(3, loop.body().size(), loop.body().toString());
+    assertEquals(store, loop.body().get(1));
+    for (long rows : new long[] {-2, 4, 7, 9}) {
+      assertArrayEquals(run(given, rows), run(KernelFolding.of(given), rows), "rows " + rows);
+    }
+  }
+
+  @Test
+  void aLocalIsNotReadAsItsValueWhereAVariableItReadsMayHaveChanged() {
+    KernelExpr.Var v = local("v", ScalarType.I64);
+    KernelExpr.Var u = local("u", ScalarType.I64);
+    KernelExpr.Var i = local("i", ScalarType.I64);
+    KernelStmt check =
+        new KernelStmt.If(
+            binary(BinaryOperator.LT, ScalarType.I64, i, u),
+            List.of(new KernelStmt.Store(OUT, i, i)),
+            List.of(new KernelStmt.RaiseError(6, List.of(i, u))));
+    Kernel given =
+        kernel(
+            List.of(
+                new KernelStmt.Declare(v, ROWS),
+                new KernelStmt.Declare(u, v),
+                new KernelStmt.Assign(v, binary(BinaryOperator.ADD, ScalarType.I64, ROWS, i64(2))),
+                new KernelStmt.For(i, i64(0), v, i64(1), List.of(check))));
+    assertEquals(given.body(), KernelFolding.of(given).body());
+    assertEquals(6, run(given, 3)[0], "the loop runs past u, and raises");
+  }
+
+  @Test
   void localsDeclaredOnceWithAConstantAndTheChecksTheyDecideGo() {
     KernelExpr.Var size = local("size", ScalarType.I32);
     KernelExpr.Var equal = local("equal", ScalarType.BOOL);
