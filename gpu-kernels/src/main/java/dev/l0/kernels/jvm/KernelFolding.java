@@ -31,15 +31,16 @@ import java.util.Set;
  *       {@link ScalarOperations} (the interpreter's arithmetic, which the printed code implements);
  *       one that would raise an error stays.
  *   <li>A comparison of integers is decided where it compares a loop's counter with that loop's
- *       bound (inside a loop whose body never assigns its counter, the counter is at least the
- *       loop's start and below its bound: the kernel IR's loops step forward, and their bounds read
- *       nothing the body assigns), where both sides add the same constant to values so decided
- *       without wrapping around, or where the operands' ranges decide it. Ranges follow constants,
- *       loop counters ({@code [start, bound - 1]}), locals declared once and never assigned (their
- *       values), conversions, sums, differences, {@code min} and {@code max} wherever these do not
- *       wrap around, and are all values of the type elsewhere. Comparisons read through conversions
- *       that keep a value and through such locals whose values read only variables that cannot
- *       change in between.
+ *       bound, or that bound plus a constant that is not negative (inside a loop whose body never
+ *       assigns its counter, the counter is at least the loop's start and below its bound: the
+ *       kernel IR's loops step forward, and their bounds read nothing the body assigns), where both
+ *       sides add the same constant to values so decided without wrapping around, or where the
+ *       operands' ranges decide it. Ranges follow constants, loop counters ({@code [start, bound -
+ *       1]}), locals declared once and never assigned (their values), conversions, sums,
+ *       differences, products, {@code min} and {@code max} wherever these do not wrap around, and
+ *       are all values of the type elsewhere. Comparisons read through conversions that keep a
+ *       value and through such locals whose values read only variables that cannot change in
+ *       between.
  *   <li>{@code true && x} and {@code x && true} are {@code x}, {@code false && x} is false, as is
  *       {@code x && false} where {@code x} reads no memory; the same for {@code ||}; a choice
  *       ({@code c ? a : b}) on a constant is the branch it takes.
@@ -346,13 +347,21 @@ final class KernelFolding {
     }
 
     /**
-     * Whether {@code e} is the counter of a loop in scope and {@code bound} that loop's bound (both
-     * {@link #symbolic}).
+     * Whether {@code e} is the counter of a loop in scope and {@code limit} that loop's bound, or
+     * that bound plus a constant that is not negative, without wrapping around (both {@link
+     * #symbolic}).
      */
-    private boolean belowItsBound(KernelExpr e, KernelExpr bound) {
-      return e instanceof KernelExpr.Var v
-          && counters.containsKey(v.name())
-          && counters.get(v.name()).bound().equals(bound);
+    private boolean belowItsBound(KernelExpr e, KernelExpr limit) {
+      if (!(e instanceof KernelExpr.Var v && counters.containsKey(v.name()))) {
+        return false;
+      }
+      KernelExpr bound = counters.get(v.name()).bound();
+      return bound.equals(limit)
+          || (limit instanceof KernelExpr.Binary sum
+              && sum.op() == BinaryOperator.ADD
+              && sum.left().equals(bound)
+              && range(sum.right())[0] >= 0
+              && exact(sum));
     }
 
     private static Boolean decided(boolean alwaysTrue, boolean alwaysFalse) {
@@ -411,6 +420,24 @@ final class KernelFolding {
       }
     }
 
+    /** The range of {@code a * b}, or null where it may wrap around a {@code long}. */
+    private static long[] exactProduct(long[] a, long[] b) {
+      try {
+        long[] corners = {
+          Math.multiplyExact(a[0], b[0]),
+          Math.multiplyExact(a[0], b[1]),
+          Math.multiplyExact(a[1], b[0]),
+          Math.multiplyExact(a[1], b[1])
+        };
+        return new long[] {
+          java.util.Arrays.stream(corners).min().getAsLong(),
+          java.util.Arrays.stream(corners).max().getAsLong()
+        };
+      } catch (ArithmeticException overflow) {
+        return null;
+      }
+    }
+
     /** The range of {@code a - b}, or null where it may wrap around a {@code long}. */
     private static long[] exactDifference(long[] a, long[] b) {
       try {
@@ -423,8 +450,8 @@ final class KernelFolding {
     /**
      * The least and greatest value of the integer {@code e} ({@code {least, greatest}}): exact for
      * a constant, the values a loop counter takes in its body, an unchanging local's value's, a
-     * conversion's or a sum's or difference's or a {@code min}'s or {@code max}'s where it does not
-     * wrap around, else all values of its type.
+     * conversion's, a sum's, difference's or product's, or a {@code min}'s or {@code max}'s where
+     * it does not wrap around, else all values of its type.
      */
     private long[] range(KernelExpr e) {
       long[] all =
@@ -464,6 +491,7 @@ final class KernelFolding {
             switch (b.op()) {
               case ADD -> exactSum(l, r);
               case SUB -> exactDifference(l, r);
+              case MUL -> exactProduct(l, r);
               default -> null;
             };
       }

@@ -184,6 +184,24 @@ class KernelFoldingTest {
                             binary(BinaryOperator.LT, ScalarType.I32, q, i32(8)),
                             List.of(),
                             List.of(raise)),
+                        // p < n + 1: below the loop's bound plus a constant
+                        new KernelStmt.If(
+                            binary(BinaryOperator.LT, ScalarType.I64, widened(pAsInt), widened(m)),
+                            List.of(),
+                            List.of(raise)),
+                        // p * 3 + 2 lies in [2, 20]
+                        new KernelStmt.If(
+                            binary(
+                                BinaryOperator.LT,
+                                ScalarType.I64,
+                                binary(
+                                    BinaryOperator.ADD,
+                                    ScalarType.I64,
+                                    binary(BinaryOperator.MUL, ScalarType.I64, p, i64(3)),
+                                    i64(2)),
+                                i64(21)),
+                            List.of(),
+                            List.of(raise)),
                         // but not p + 1 < 7
                         new KernelStmt.If(
                             binary(BinaryOperator.LT, ScalarType.I32, q, i32(7)),
