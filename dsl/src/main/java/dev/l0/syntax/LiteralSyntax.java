@@ -70,7 +70,7 @@ final class LiteralSyntax {
       throw outOfRange(
           pos, shown, type, "it is larger than the largest " + type + ", " + print(largest(type)));
     }
-    if (magnitude == 0 && hasNonZeroDigit(digits)) {
+    if (magnitude == 0 && NumberDigits.nonZero(digits)) {
       throw outOfRange(
           pos,
           shown,
@@ -171,20 +171,6 @@ final class LiteralSyntax {
     String digits =
         f.type() == ScalarType.F32 ? Float.toString((float) f.value()) : Double.toString(f.value());
     return digits.toLowerCase(Locale.ROOT) + suffix;
-  }
-
-  /** Whether the significand of a decimal literal (before its exponent) has a digit 1 to 9. */
-  private static boolean hasNonZeroDigit(String digits) {
-    for (int i = 0; i < digits.length(); i++) {
-      char c = digits.charAt(i);
-      if (c == 'e' || c == 'E') {
-        return false;
-      }
-      if (c >= '1' && c <= '9') {
-        return true;
-      }
-    }
-    return false;
   }
 
   private static ScalarValue largest(ScalarType type) {

@@ -80,7 +80,13 @@ final class ExpressionChecker {
       Type left = check(b.left(), env).type();
       Type right = check(b.right(), env).type();
       return Checked.fresh(
-          ScalarRules.binary(b.op(), left, b.left().pos(), right, b.right().pos()));
+          ScalarRules.binary(
+              b.op(),
+              left,
+              b.left().pos(),
+              right,
+              b.right().pos(),
+              ScalarRules.literalHint(b.left(), left, b.right(), right)));
     }
     if (e instanceof Expr.Unary u) {
       return Checked.fresh(

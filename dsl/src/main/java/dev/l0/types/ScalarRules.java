@@ -2,13 +2,16 @@ package dev.l0.types;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
+import dev.l0.ir.Expr;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.syntax.L0Printer;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Typing of the scalar operators and built-in functions (thesis §2.3, "x arithop y" to "-x", and
@@ -17,9 +20,17 @@ import java.util.List;
 final class ScalarRules {
   private ScalarRules() {}
 
-  /** The type of {@code left op right}; errors point at the operand that does not fit. */
+  /**
+   * The type of {@code left op right}; errors point at the operand that does not fit, and an error
+   * for operands of two types ends with {@code hint} (empty, or {@link #literalHint}'s).
+   */
   static Type binary(
-      BinaryOperator op, Type left, SourcePos leftPos, Type right, SourcePos rightPos) {
+      BinaryOperator op,
+      Type left,
+      SourcePos leftPos,
+      Type right,
+      SourcePos rightPos,
+      String hint) {
     Category wanted =
         switch (op.kind()) {
           case ARITHMETIC -> Category.NUMERIC;
@@ -43,9 +54,65 @@ final class ScalarRules {
               + "' needs operands of one type, got "
               + name(left)
               + " and "
-              + name(right));
+              + name(right)
+              + hint);
     }
     return op.kind() == BinaryOperator.Kind.COMPARISON ? ScalarType.BOOL : left;
+  }
+
+  /**
+   * For operands of two numeric types where exactly one is a number literal that the other's type
+   * can write, how to write it so (L0 converts nothing implicitly, but a literal takes a type
+   * suffix): {@code " (write the literal as 1i64 to make it an i64)"} for {@code cents + 1} with
+   * {@code cents : i64}, {@code 2.0} for {@code 2 * x} with {@code x : f64}; else empty.
+   */
+  static String literalHint(Expr left, Type leftType, Expr right, Type rightType) {
+    boolean leftIsLiteral = left instanceof Expr.Literal;
+    Type otherType = leftIsLiteral ? rightType : leftType;
+    if (leftIsLiteral == right instanceof Expr.Literal
+        || !(otherType instanceof ScalarType target)) {
+      return "";
+    }
+    Expr.Literal literal = (Expr.Literal) (leftIsLiteral ? left : right);
+    return asLiteralOf(literal.value(), target)
+        .map(
+            value ->
+                " (write the literal as "
+                    + L0Printer.print(new Expr.Literal(value, literal.pos()))
+                    + " to make it an "
+                    + name(target)
+                    + ")")
+        .orElse("");
+  }
+
+  /** {@code value} as a literal of {@code target}, where that keeps an integer's value. */
+  private static Optional<ScalarValue> asLiteralOf(ScalarValue value, ScalarType target) {
+    boolean fitsTarget =
+        switch (target) {
+          case I32 ->
+              value instanceof ScalarValue.Int i
+                  && i.value() >= Integer.MIN_VALUE
+                  && i.value() <= Integer.MAX_VALUE;
+          case I64 -> value instanceof ScalarValue.Int;
+          case F32, F64 -> value instanceof ScalarValue.Int || value instanceof ScalarValue.Float;
+          default -> false;
+        };
+    if (!fitsTarget) {
+      return Optional.empty();
+    }
+    if (value instanceof ScalarValue.Int i) {
+      return Optional.of(
+          target.isFloat()
+              ? new ScalarValue.Float(target, floatIn(target, i.value()))
+              : new ScalarValue.Int(target, i.value()));
+    }
+    return Optional.of(
+        new ScalarValue.Float(target, floatIn(target, ((ScalarValue.Float) value).value())));
+  }
+
+  /** {@code v} rounded to {@code target}'s precision. */
+  private static double floatIn(ScalarType target, double v) {
+    return target == ScalarType.F32 ? (float) v : v;
   }
 
   /** The type of {@code -e} or {@code not e}. */

@@ -61,7 +61,7 @@ final class SoacFunctions {
       List<Type> operands = new ArrayList<>(function.curried());
       operands.addAll(args);
       return ScalarRules.binary(
-          op.operator(), operands.get(0), op.pos(), operands.get(1), op.pos());
+          op.operator(), operands.get(0), op.pos(), operands.get(1), op.pos(), "");
     }
     if (function.result() == null) {
       FunArg.FunctionRef ref = (FunArg.FunctionRef) arg;

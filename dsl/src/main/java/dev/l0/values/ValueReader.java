@@ -7,6 +7,7 @@ import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.syntax.Article;
 import dev.l0.syntax.L0Printer;
+import dev.l0.syntax.NumberDigits;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -275,8 +276,11 @@ public final class ValueReader {
         type == ScalarType.F32
             ? ScalarValue.f32(Float.parseFloat(number))
             : ScalarValue.f64(Double.parseDouble(number));
-    if (!number.contains("Infinity") && Double.isInfinite(((ScalarValue.Float) value).value())) {
-      // a number beyond the type's range, as a literal of the program is refused: only inf is inf
+    double read = ((ScalarValue.Float) value).value();
+    if (!number.contains("Infinity") && Double.isInfinite(read)
+        || read == 0 && NumberDigits.nonZero(number)) {
+      // a number beyond the type's range, either way, as a literal of the program is refused:
+      // only inf is inf, and only a zero is 0
       throw expected(what + " (out of range)", t);
     }
     return value;

@@ -169,6 +169,36 @@ class IllFormedProgramsTest {
             7,
             "operator '+' needs operands of one type, got i32 and f64"),
         new Case(
+            "i64 plus an int literal: the hint writes the literal as an i64",
+            """
+            fun i64 f(i64 cents) =
+              cents + 1
+            """,
+            2,
+            11,
+            "operator '+' needs operands of one type, got i64 and i32 (write the literal as 1i64"
+                + " to make it an i64)"),
+        new Case(
+            "an int literal times a real: the hint writes the literal as a real",
+            """
+            fun real f(real x) =
+              2 * x
+            """,
+            2,
+            7,
+            "operator '*' needs operands of one type, got i32 and f64 (write the literal as 2.0"
+                + " to make it an f64)"),
+        new Case(
+            "f32 divided by a real literal: the hint writes the literal as an f32",
+            """
+            fun f32 f(i32 days) =
+              f32(days) / 365.25
+            """,
+            2,
+            15,
+            "operator '/' needs operands of one type, got f32 and f64 (write the literal as"
+                + " 365.25f32 to make it an f32)"),
+        new Case(
             "ordering booleans",
             """
             fun bool f(bool a, bool b) = a < b

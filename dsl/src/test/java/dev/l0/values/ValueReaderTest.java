@@ -229,8 +229,18 @@ class ValueReaderTest {
     assertEquals(ScalarValue.f64(Double.MAX_VALUE), readOne("1.7976931348623157e308", F64));
     assertEquals(ScalarValue.f32(Float.MAX_VALUE), readOne("3.4028235e38", F32));
     assertEquals(ScalarValue.f64(Double.NEGATIVE_INFINITY), readOne("-inf", F64));
-    // beyond the range downwards is zero, as Java and the program's literals read it
-    assertEquals(ScalarValue.f64(0.0), readOne("1e-400", F64));
+    // a number that is not zero but rounds to 0 is beyond the range downwards, as a program's
+    // literal is (it read as 0.0); zeros in any form, and the smallest subnormals, still read
+    assertEquals(
+        "in.data:1:1: expected an f64 (out of range) for argument 1 (type f64), found '1e-400'",
+        error("1e-400", F64).getMessage());
+    assertEquals(
+        "in.data:1:1: expected an f32 (out of range) for argument 1 (type f32), found '-7e-46'",
+        error("-7e-46", F32).getMessage());
+    assertEquals(ScalarValue.f64(0.0), readOne("0.000e-400", F64));
+    assertEquals(ScalarValue.f64(-0.0), readOne("-0e5", F64));
+    assertEquals(ScalarValue.f64(Double.MIN_VALUE), readOne("4.9e-324", F64));
+    assertEquals(ScalarValue.f32(Float.MIN_VALUE), readOne("1.4e-45", F32));
   }
 
   @Test

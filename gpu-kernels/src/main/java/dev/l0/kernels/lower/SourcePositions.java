@@ -30,6 +30,15 @@ final class SourcePositions {
   }
 
   /**
+   * Where the code a statement binds is, for a rejection of it: a SOAC's own keyword ({@link
+   * #ofSoac}: an inner map whose function has no positioned code, such as {@code f64(i)}, is still
+   * named), else {@link #of}.
+   */
+  static SourcePos ofStatement(Exp e) {
+    return e instanceof Exp.Soac soac ? ofSoac(soac) : of(e);
+  }
+
+  /**
    * A SOAC as the program wrote it, for messages: its L0 name (a fused redomap or screma is the
    * reduce the program wrote, a scanomap its scan, a filtermap its filter) and the line and column
    * of its keyword, or ({@code near}) of the first code inside it where it has none of its own,

@@ -709,7 +709,7 @@ final class ThreadCode {
     try {
       lowerExp(stm, out);
     } catch (UnsupportedKernelException rejected) {
-      throw rejected.near(SourcePositions.of(stm.exp()));
+      throw rejected.near(SourcePositions.ofStatement(stm.exp()));
     }
   }
 
@@ -2105,7 +2105,7 @@ final class ThreadCode {
       env.put(id.name(), target);
       owned.add(id.name());
     } catch (UnsupportedKernelException rejected) {
-      throw rejected.near(SourcePositions.of(mapStm.exp()));
+      throw rejected.near(SourcePositions.ofStatement(mapStm.exp()));
     }
   }
 

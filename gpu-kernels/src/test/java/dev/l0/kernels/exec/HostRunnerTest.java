@@ -164,6 +164,28 @@ class HostRunnerTest {
   }
 
   /**
+   * An inner map that makes an array of a row's own size (a binomial tree's first layer, {@code
+   * iota(n + 1)} of the row's step count) is the construct the backend cannot lower: the error
+   * starts at that map's keyword, where its function's code has no position of its own (a
+   * conversion), not at the kernel's map (it said {@code 2:3}, the outer map, before).
+   */
+  @Test
+  void anInnerMapOfARowsOwnSizeIsNamedAtItsKeyword() {
+    assertEquals(
+        "fib.l0:3:18: cannot lower the map at 2:3 in main to kernels for the jvm backend: an array"
+            + " inside a kernel thread whose size depends on values the kernel computes, so the host"
+            + " cannot bound it before the kernel runs",
+        jvmRejection(
+            "fun [f64] main([i32] ns) =\n"
+                + "  map(fn f64 (i32 n) =>\n"
+                + "        let v0 = map(fn f64 (i32 i) => f64(i), iota(n + 1)) in\n"
+                + "        loop (v = v0) = for k < n do\n"
+                + "          map(fn f64 (i32 i) => v[i + 1] + v[i], iota(size(0, v) - 1))\n"
+                + "        in v[0],\n"
+                + "      ns)\n"));
+  }
+
+  /**
    * Two maps of one array fused into one kernel (horizontally): a construct the backend cannot
    * lower in the second is named with both maps, since the kernel holds both; before, the message
    * named only the first, which lowers fine.
