@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Constant folding and dead-branch elimination on a kernel before it is printed as Java: what the
@@ -68,12 +69,12 @@ final class KernelFolding {
   static Kernel of(Kernel kernel) {
     List<KernelStmt> body = kernel.body();
     for (int pass = 0; pass < MOST_PASSES; pass++) {
-      Map<String, KernelExpr> initial = new HashMap<>();
+      Set<String> unchanging = new HashSet<>();
       Set<String> varying = new HashSet<>();
       Set<String> declaredTwice = new HashSet<>();
-      collectDeclarations(body, initial, varying, declaredTwice);
-      initial.keySet().removeAll(varying);
-      List<KernelStmt> folded = new Pass(initial.keySet(), varying, declaredTwice).statements(body);
+      collectDeclarations(body, unchanging, varying, declaredTwice);
+      unchanging.removeAll(varying);
+      List<KernelStmt> folded = new Pass(unchanging, varying, declaredTwice).statements(body);
       if (folded.equals(body)) {
         break;
       }
@@ -83,51 +84,43 @@ final class KernelFolding {
   }
 
   /**
-   * Adds to {@code initial} the first initial value of every local {@code body} declares, to {@code
-   * varying} the locals declared more than once or assigned (loop counters included), and to {@code
-   * declaredTwice} the names declared more than once.
+   * Adds to {@code declared} every variable {@code body} declares (loop counters included), to
+   * {@code varying} those declared more than once or assigned (loop counters included), and to
+   * {@code declaredTwice} the names declared more than once.
    */
   private static void collectDeclarations(
-      List<KernelStmt> body,
-      Map<String, KernelExpr> initial,
-      Set<String> varying,
-      Set<String> declaredTwice) {
+      List<KernelStmt> body, Set<String> declared, Set<String> varying, Set<String> declaredTwice) {
     for (KernelStmt s : body) {
-      if (s instanceof KernelStmt.Declare d) {
-        String name = d.variable().name();
-        if (initial.putIfAbsent(name, d.initial()) != null) {
-          declaredTwice.add(name);
-          varying.add(name);
-        }
+      String name =
+          s instanceof KernelStmt.Declare d
+              ? d.variable().name()
+              : s instanceof KernelStmt.For f ? f.counter().name() : null;
+      if (name != null && !declared.add(name)) {
+        declaredTwice.add(name);
+        varying.add(name);
+      }
+      if (s instanceof KernelStmt.For) {
+        varying.add(name);
       } else if (s instanceof KernelStmt.Assign a) {
         varying.add(a.variable().name());
-      } else if (s instanceof KernelStmt.For f) {
-        String name = f.counter().name();
-        if (initial.putIfAbsent(name, f.start()) != null) {
-          declaredTwice.add(name);
-        }
-        varying.add(name);
       }
       s.withParts(
           e -> e,
           b -> {
-            collectDeclarations(b, initial, varying, declaredTwice);
+            collectDeclarations(b, declared, varying, declaredTwice);
             return b;
           });
     }
   }
 
-  /** Whether {@code body} declares (at any depth) one of {@code names}. */
-  private static boolean declaresAny(List<KernelStmt> body, Set<String> names) {
+  /** Whether a statement of {@code body}, at any depth, is one {@code test} accepts. */
+  private static boolean anyStatement(List<KernelStmt> body, Predicate<KernelStmt> test) {
     for (KernelStmt s : body) {
-      boolean[] found = {
-        (s instanceof KernelStmt.Declare d && names.contains(d.variable().name()))
-            || (s instanceof KernelStmt.For f && names.contains(f.counter().name()))
-      };
+      boolean[] found = {test.test(s)};
       s.withParts(
           e -> e,
           b -> {
-            found[0] |= declaresAny(b, names);
+            found[0] |= anyStatement(b, test);
             return b;
           });
       if (found[0]) {
@@ -135,6 +128,21 @@ final class KernelFolding {
       }
     }
     return false;
+  }
+
+  /** Whether {@code body} declares (at any depth) one of {@code names}. */
+  private static boolean declaresAny(List<KernelStmt> body, Set<String> names) {
+    return anyStatement(
+        body,
+        s ->
+            (s instanceof KernelStmt.Declare d && names.contains(d.variable().name()))
+                || (s instanceof KernelStmt.For f && names.contains(f.counter().name())));
+  }
+
+  /** Whether {@code body} assigns (at any depth) the variable {@code name}. */
+  private static boolean assigns(List<KernelStmt> body, String name) {
+    return anyStatement(
+        body, s -> s instanceof KernelStmt.Assign a && a.variable().name().equals(name));
   }
 
   /**
@@ -231,22 +239,6 @@ final class KernelFolding {
         return;
       }
       out.add(s.withParts(this::expr, this::statements));
-    }
-
-    private static boolean assigns(List<KernelStmt> body, String name) {
-      for (KernelStmt s : body) {
-        boolean[] found = {s instanceof KernelStmt.Assign a && a.variable().name().equals(name)};
-        s.withParts(
-            e -> e,
-            b -> {
-              found[0] |= assigns(b, name);
-              return b;
-            });
-        if (found[0]) {
-          return true;
-        }
-      }
-      return false;
     }
 
     KernelExpr expr(KernelExpr e) {
