@@ -1,8 +1,9 @@
 /**
  * The JVM backend: each kernel of a KernelPlan lowered to a kernel group by the one lowering every
  * backend shares ({@code dev.l0.kernels.lower}), its kernels printed as Java over primitive arrays
- * ({@link dev.l0.kernels.jvm.JavaKernelIrPrinter}; a map kernel of straight-line per-row code
- * staged over chunks of rows, lane-wise with the Vector API where it is present, {@link
+ * ({@link dev.l0.kernels.jvm.JavaKernelIrPrinter}; what a kernel's constants and loop ranges decide
+ * folded first, {@link dev.l0.kernels.jvm.KernelFolding}; a map kernel of straight-line per-row
+ * code staged over chunks of rows, lane-wise with the Vector API where it is present, {@link
  * dev.l0.kernels.jvm.StagedMap}, and a loop inside a thread with costly math calls or branchy
  * regions staged over chunks of its iterations, {@link dev.l0.kernels.jvm.InnerLoopStages}, and an
  * element a loop reads back from its previous iteration kept in a local, {@link
