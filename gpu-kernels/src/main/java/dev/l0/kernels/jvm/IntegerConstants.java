@@ -40,17 +40,23 @@ final class IntegerConstants {
       }
       operands.add(v);
     }
+    ScalarValue result = applied(e, operands);
+    return result instanceof ScalarValue.Int ? result : null;
+  }
+
+  /**
+   * The value of the operation {@code e} (a binary or unary operation or a call) applied to {@code
+   * operands}, the values of its children, as the interpreter computes it; null where it raises an
+   * error.
+   */
+  static ScalarValue applied(KernelExpr e, List<ScalarValue> operands) {
     try {
-      ScalarValue result;
       if (e instanceof KernelExpr.Binary b) {
-        result = ScalarOperations.binary(b.op(), operands.get(0), operands.get(1), SourcePos.NONE);
+        return ScalarOperations.binary(b.op(), operands.get(0), operands.get(1), SourcePos.NONE);
       } else if (e instanceof KernelExpr.Unary u) {
-        result = ScalarOperations.unary(u.op(), operands.get(0), SourcePos.NONE);
-      } else {
-        result =
-            ScalarOperations.builtin(((KernelExpr.Call) e).function(), operands, SourcePos.NONE);
+        return ScalarOperations.unary(u.op(), operands.get(0), SourcePos.NONE);
       }
-      return result instanceof ScalarValue.Int ? result : null;
+      return ScalarOperations.builtin(((KernelExpr.Call) e).function(), operands, SourcePos.NONE);
     } catch (L0RuntimeError raised) {
       return null;
     }

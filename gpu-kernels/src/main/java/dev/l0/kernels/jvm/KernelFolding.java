@@ -2,14 +2,11 @@ package dev.l0.kernels.jvm;
 
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Builtin;
-import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.SourcePos;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelStmt;
-import dev.l0.semantics.ScalarOperations;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -29,8 +26,8 @@ import java.util.function.Predicate;
  *
  * <ul>
  *   <li>An operation on constants whose value is an integer or a boolean is that value, computed by
- *       {@link ScalarOperations} (the interpreter's arithmetic, which the printed code implements);
- *       one that would raise an error stays.
+ *       {@link dev.l0.semantics.ScalarOperations} (the interpreter's arithmetic, which the printed
+ *       code implements); one that would raise an error stays.
  *   <li>A comparison of integers is decided where it compares a loop's counter with that loop's
  *       bound, or that bound plus a constant that is not negative (inside a loop whose body never
  *       assigns its counter, the counter is at least the loop's start and below its bound: the
@@ -514,21 +511,8 @@ final class KernelFolding {
           && operands.stream().anyMatch(o -> o.type() != b.operandType())) {
         return null;
       }
-      try {
-        ScalarValue result;
-        if (e instanceof KernelExpr.Binary b) {
-          result =
-              ScalarOperations.binary(b.op(), operands.get(0), operands.get(1), SourcePos.NONE);
-        } else if (e instanceof KernelExpr.Unary u) {
-          result = ScalarOperations.unary(u.op(), operands.get(0), SourcePos.NONE);
-        } else {
-          result =
-              ScalarOperations.builtin(((KernelExpr.Call) e).function(), operands, SourcePos.NONE);
-        }
-        return result instanceof ScalarValue.Float ? null : result;
-      } catch (L0RuntimeError raised) {
-        return null;
-      }
+      ScalarValue result = IntegerConstants.applied(e, operands);
+      return result instanceof ScalarValue.Float ? null : result;
     }
 
     private static boolean isBool(KernelExpr e) {
