@@ -25,7 +25,9 @@ import java.util.stream.Collectors;
  * dev.l0.kernels.jvm.FlatArray} (row-major data and shape; as an argument also nested Java arrays
  * such as {@code double[][]}) for higher ranks; an array of tuples an {@code Object[]} of its
  * columns. Arguments that do not fit are an {@link IllegalArgumentException} naming the parameter
- * and both types; the program's own failures are {@code L0RuntimeError}s.
+ * and both types; so are nested Java arrays with an empty dimension ({@code new double[0][3]} keeps
+ * no 3) where the entry could see the sizes below it ({@link LostSizes}). The program's own
+ * failures are {@code L0RuntimeError}s.
  *
  * <p>Arrays are not boxed on the way: primitive arrays, {@code FlatArray}s and heap buffers whose
  * array holds exactly their elements go to the kernels as they are, without a copy, so the caller
@@ -48,6 +50,7 @@ public final class CompiledProgram implements AutoCloseable {
   private final String entry;
   private final List<Parameter> parameters;
   private final Type resultType;
+  private final LostSizes lostSizes;
   private final DeviceSelection device;
   private final long compileNanos;
   private final long kernelCacheHits;
@@ -60,6 +63,7 @@ public final class CompiledProgram implements AutoCloseable {
       String entry,
       List<Parameter> parameters,
       Type resultType,
+      LostSizes lostSizes,
       DeviceSelection device,
       long compileNanos,
       Optional<ExactFloatSumProgram> exactFloatSums) {
@@ -68,6 +72,7 @@ public final class CompiledProgram implements AutoCloseable {
     this.entry = entry;
     this.parameters = List.copyOf(parameters);
     this.resultType = resultType;
+    this.lostSizes = lostSizes;
     this.device = device;
     this.compileNanos = compileNanos;
     this.kernelCacheHits = executor.kernelCacheHits();
@@ -164,7 +169,8 @@ public final class CompiledProgram implements AutoCloseable {
     List<HostValue> components = new ArrayList<>();
     for (int k = 0; k < arguments.length; k++) {
       Parameter parameter = parameters.get(k);
-      JavaArguments.addComponents(arguments[k], parameter.type(), parameter.name(), components);
+      JavaArguments.addComponents(
+          arguments[k], parameter.type(), parameter.name(), lostSizes, components);
     }
     RunMeter meter = new RunMeter();
     // As the CLI runs programs: a deeply nested program on a large stack, so that a program within

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A Java argument as the components the host runner takes for its parameter's type (tuples and
@@ -40,10 +41,15 @@ final class JavaArguments {
 
   /**
    * Adds the components of {@code argument}, a value of {@code type} for parameter {@code
-   * parameter}, to {@code components}.
+   * parameter}, to {@code components}; nested arrays that lost sizes the entry could see ({@code
+   * lostSizes}) are refused.
    */
   static void addComponents(
-      Object argument, Type type, String parameter, List<HostValue> components) {
+      Object argument,
+      Type type,
+      String parameter,
+      LostSizes lostSizes,
+      List<HostValue> components) {
     if (type instanceof ScalarType scalar) {
       if (!JavaScalars.boxedClass(scalar).isInstance(argument)) {
         throw mismatch(parameter, type, argument);
@@ -52,26 +58,40 @@ final class JavaArguments {
     } else if (type instanceof Type.Tuple tuple) {
       Object[] parts = parts(argument, tuple.elements().size(), parameter, type);
       for (int k = 0; k < parts.length; k++) {
-        addComponents(parts[k], tuple.elements().get(k), parameter, components);
+        addComponents(parts[k], tuple.elements().get(k), parameter, lostSizes, components);
       }
     } else {
       Type.Array array = (Type.Array) type;
       if (array.baseElement() instanceof Type.Tuple) {
-        addColumns(argument, array, parameter, components);
+        addColumns(argument, array, parameter, lostSizes, components);
       } else {
-        components.add(HostValue.of(scalarArray(argument, array, parameter)));
+        FlatArray flat = scalarArray(argument, array, parameter);
+        Optional<String> lost =
+            lostSizes.problem(
+                parameter,
+                (ScalarType) array.baseElement(),
+                flat.shape(),
+                knownDimensions(argument, array.rank()));
+        if (lost.isPresent()) {
+          throw new IllegalArgumentException("parameter " + parameter + ": " + lost.get());
+        }
+        components.add(HostValue.of(flat));
       }
     }
   }
 
   private static void addColumns(
-      Object argument, Type.Array type, String parameter, List<HostValue> components) {
+      Object argument,
+      Type.Array type,
+      String parameter,
+      LostSizes lostSizes,
+      List<HostValue> components) {
     int width = TupleColumns.tupleType(type).elements().size();
     Object[] parts = parts(argument, width, parameter, type);
     int first = components.size();
     for (int k = 0; k < width; k++) {
       int before = components.size();
-      addComponents(parts[k], TupleColumns.columnType(type, k), parameter, components);
+      addComponents(parts[k], TupleColumns.columnType(type, k), parameter, lostSizes, components);
       int[] shape = outerShape(components.get(before).flat(), type.rank());
       int[] expected = outerShape(components.get(first).flat(), type.rank());
       if (!Arrays.equals(shape, expected)) {
@@ -202,6 +222,22 @@ final class JavaArguments {
     shape[0] = rows.length;
     System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
     return new FlatArray(element, data, shape);
+  }
+
+  /**
+   * How many outer dimensions of {@code argument}, an array of {@code rank} dimensions, have their
+   * sizes: all but for nested Java arrays with an empty dimension above their last, which have no
+   * row under it to give the sizes below it ({@code new double[0][3]} keeps no 3).
+   */
+  private static int knownDimensions(Object argument, int rank) {
+    if (rank == 1 || !(argument instanceof Object[] rows)) {
+      return rank;
+    }
+    int known = rows.length == 0 ? 1 : rank;
+    for (Object row : rows) {
+      known = Math.min(known, 1 + knownDimensions(row, rank - 1));
+    }
+    return known;
   }
 
   /**

@@ -37,6 +37,18 @@ public final class JavaScalars {
     }
   }
 
+  /**
+   * The class of nested Java arrays of {@code rank} dimensions of {@code type}'s elements ({@code
+   * double[][]} for f64 and rank 2).
+   */
+  public static Class<?> nestedArrayClass(ScalarType type, int rank) {
+    Class<?> nested = arrayClass(type);
+    for (int d = 1; d < rank; d++) {
+      nested = nested.arrayType();
+    }
+    return nested;
+  }
+
   /** The primitive array class of a column of {@code type}. */
   public static Class<?> arrayClass(ScalarType type) {
     switch (type) {

@@ -109,10 +109,12 @@ public final class L0Runtime {
       Program program, String entry, DeviceKind device, int gpuOrdinal, int jvmThreads) {
     long start = System.nanoTime();
     requireNonNull(program, entry, device);
-    FunDef function = entryOf(TypeChecker.check(program), entry);
+    TypedProgram asWritten = TypeChecker.check(program);
+    FunDef function = entryOf(asWritten, entry);
     ExactFloatSumProgram exact = ExactFloatSumProgram.of(program, entry).summedOn(jvmThreads);
     return compile(
         TypeChecker.check(exact.summands()),
+        asWritten,
         function,
         DeviceSelector.select(device, gpuOrdinal),
         jvmThreads,
@@ -180,17 +182,18 @@ public final class L0Runtime {
       int jvmThreads,
       long startNanos) {
     return compile(
-        typed, typed.function(entry), selection, jvmThreads, startNanos, Optional.empty());
+        typed, typed, typed.function(entry), selection, jvmThreads, startNanos, Optional.empty());
   }
 
   /**
    * Compiles the entry of checked program {@code typed} for the device {@code selection} chose (JVM
    * launches on at most {@code jvmThreads} threads), a compilation that started at {@code
-   * startNanos}; {@code function} is the entry as the caller sees it, {@code exact} the exact float
-   * sums whose summands {@code typed} computes, if any.
+   * startNanos}; {@code function} is the entry as the caller sees it, in {@code asWritten}, {@code
+   * exact} the exact float sums whose summands {@code typed} computes, if any.
    */
   private static CompiledProgram compile(
       TypedProgram typed,
+      TypedProgram asWritten,
       FunDef function,
       DeviceSelection selection,
       int jvmThreads,
@@ -204,6 +207,7 @@ public final class L0Runtime {
         function.name(),
         function.params().stream().map(p -> new Parameter(p.name(), p.type())).toList(),
         function.returnType(),
+        new LostSizes(asWritten, function),
         selection,
         System.nanoTime() - startNanos,
         exact);

@@ -327,12 +327,12 @@ class L0RuntimeTest {
         (Object[])
             shapes()
                 .run(
-                    new double[0][],
+                    new FlatArray(ScalarType.F64, new double[0], new int[] {0, 3}),
                     0L,
                     new Object[] {2f, true},
                     new Object[] {new long[0], new boolean[0]});
     assertArrayEquals(new double[0], (double[]) result[0]);
-    assertEquals(0, ((FlatArray) result[1]).size(0));
+    assertArrayEquals(new int[] {0, 3}, ((FlatArray) result[1]).shape());
     assertArrayEquals(new long[0], (long[]) ((Object[]) result[2])[0]);
     assertEquals(2f, result[3]);
   }

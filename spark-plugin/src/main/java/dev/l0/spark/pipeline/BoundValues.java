@@ -1,11 +1,11 @@
 package dev.l0.spark.pipeline;
 
-import dev.l0.ir.Expr;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
 import dev.l0.kernels.api.JavaScalars;
+import dev.l0.kernels.api.LostSizes;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.syntax.Article;
 import dev.l0.syntax.L0Printer;
@@ -212,10 +212,8 @@ public final class BoundValues implements Serializable {
 
   /**
    * Nested Java arrays with an empty dimension above their last have no row below it to give the
-   * sizes of the dimensions there ({@code new double[0][3]} is one empty {@code double[][]}, the 3
-   * is gone), so those sizes read as 0, as an L0 {@code []} has them; an error naming the parameter
-   * and the use where the entry could see them ({@link HiddenSizeUses}), since an L0 array keeps
-   * them and the result could then differ.
+   * sizes of the dimensions there, so those sizes read as 0; an error naming the parameter and the
+   * use where the entry could see them ({@link LostSizes}).
    */
   private static void checkSizesUnderEmptyDimension(
       TypedProgram typed, FunDef entry, BoundValue value, String callSite) {
@@ -224,49 +222,13 @@ public final class BoundValues implements Serializable {
     while (empty < shape.length && shape[empty] != 0) {
       empty++;
     }
-    if (empty >= shape.length - 1) {
-      return;
+    Optional<String> problem =
+        new LostSizes(typed, entry)
+            .problem(value.parameter(), value.elementType(), shape, empty + 1);
+    if (problem.isPresent()) {
+      throw new PipelinePlanningException(
+          callSite, "with(\"" + value.parameter() + "\", ...): " + problem.get());
     }
-    Optional<Expr> use = HiddenSizeUses.firstUse(typed, entry, value.parameter(), empty + 1);
-    if (use.isEmpty()) {
-      return;
-    }
-    StringBuilder known = new StringBuilder();
-    int[] example = shape.clone();
-    for (int d = 0; d < shape.length; d++) {
-      known.append(d <= empty ? "[" + shape[d] + "]" : "[?]");
-      example[d] = d <= empty ? shape[d] : 3;
-    }
-    String primitive = JavaScalars.arrayClass(value.elementType()).getComponentType().getName();
-    throw new PipelinePlanningException(
-        callSite,
-        "with(\""
-            + value.parameter()
-            + "\", ...): the value, "
-            + Article.before(nestedArrayClass(value.elementType(), shape.length).getTypeName())
-            + " of shape "
-            + known
-            + ", has no row under its empty dimension to give the "
-            + (shape.length - empty == 2
-                ? "size of its dimension " + (empty + 2)
-                : "sizes of its dimensions " + (empty + 2) + " to " + shape.length)
-            + " (Java's new "
-            + primitive
-            + "[0][3] keeps no 3), but '"
-            + entry.name()
-            + "' can see "
-            + (shape.length - empty == 2 ? "it" : "them")
-            + " at "
-            + use.get().pos()
-            + ", where an L0 array would have "
-            + (shape.length - empty == 2 ? "it" : "them")
-            + "; bind a FlatArray, which keeps every size, e.g. new FlatArray(ScalarType."
-            + value.elementType().name()
-            + ", new "
-            + primitive
-            + "[0], new int[] "
-            + Arrays.toString(example).replace('[', '{').replace(']', '}')
-            + ")");
   }
 
   private static BoundValue flattened(Param param, int position, Object value, String callSite) {
@@ -307,7 +269,7 @@ public final class BoundValues implements Serializable {
       System.arraycopy(flat.data(), 0, data, 0, length);
       return new BoundValue(param.name(), position, element, flat.shape(), data);
     }
-    if (value == null || value.getClass() != nestedArrayClass(element, rank)) {
+    if (value == null || value.getClass() != JavaScalars.nestedArrayClass(element, rank)) {
       throw new PipelinePlanningException(callSite, problem);
     }
     int[] shape = new int[rank];
@@ -435,7 +397,7 @@ public final class BoundValues implements Serializable {
     if (rank == 0) {
       return Article.before(JavaScalars.boxedClass(element).getName());
     }
-    String nested = nestedArrayClass(element, rank).getTypeName();
+    String nested = JavaScalars.nestedArrayClass(element, rank).getTypeName();
     return (rank == 1 ? Article.before(nested) : "regular nested arrays " + nested)
         + " or a FlatArray of "
         + element.keyword()
@@ -455,14 +417,6 @@ public final class BoundValues implements Serializable {
           + Arrays.toString(flat.shape());
     }
     return Article.before(value.getClass().getTypeName());
-  }
-
-  private static Class<?> nestedArrayClass(ScalarType element, int rank) {
-    Class<?> type = JavaScalars.arrayClass(element);
-    for (int d = 1; d < rank; d++) {
-      type = type.arrayType();
-    }
-    return type;
   }
 
   private static String digestOf(List<BoundValue> values) {

@@ -101,15 +101,15 @@ final class DerivedPrograms {
   }
 
   /**
-   * SCAN: the pipeline's entry with each of {@code scans} replaced by a reduce of the same
-   * operator, neutral element and input.
+   * SCAN: the pipeline's entry with each of its result scans replaced by a reduce of the same
+   * operator, neutral element and input, and each of {@code unzippedScans} (an {@code unzip} of one
+   * of them) by that reduce, whose total is the tuple the unzipped columns' totals make.
    */
-  L0Source totals(FunDef entry, RowShape result) {
+  L0Source totals(FunDef entry, RowShape result, Set<Expr> unzippedScans) {
     Set<Expr> scans = new HashSet<>();
     result.leaves().forEach(leaf -> scans.add(((RowShape.Scanned) leaf).scan()));
     Expr body =
-        entry
-            .body()
+        withoutUnzips(entry.body(), unzippedScans)
             .transformUp(
                 e -> {
                   if (e instanceof Expr.Scan scan && scans.contains(scan)) {
@@ -125,6 +125,14 @@ final class DerivedPrograms {
         L0Source.generated(new Program(functions), "totals program of " + sourceName, entry.name());
     check(source.program(), "totals program");
     return source;
+  }
+
+  /** {@code e} with each of {@code unzips} replaced by the array it unzips. */
+  private static Expr withoutUnzips(Expr e, Set<Expr> unzips) {
+    if (unzips.contains(e)) {
+      return withoutUnzips(((Expr.Unzip) e).array(), unzips);
+    }
+    return e.mapChildren(child -> withoutUnzips(child, unzips));
   }
 
   private Type totalsType(RowShape shape) {

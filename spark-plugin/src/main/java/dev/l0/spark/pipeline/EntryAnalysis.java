@@ -8,9 +8,11 @@ import dev.l0.ir.Pattern;
 import dev.l0.ir.SourcePos;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Decides a pipeline's {@link PipelineKind} from its entry function's body: top-level code may only
@@ -25,17 +27,21 @@ final class EntryAnalysis {
           + "functions passed to map and filter)";
 
   /**
-   * The outcome: the kind, the shape of the entry's result and its leaves (one per result, tuples
-   * flattened).
+   * The outcome: the kind, the shape of the entry's result, its leaves (one per result, tuples
+   * flattened) and the top-level {@code unzip}s of scans (a scan of tuples unzipped is that scan:
+   * both are one column per component).
    */
-  record Result(PipelineKind kind, RowShape result, List<RowShape> results) {
+  record Result(
+      PipelineKind kind, RowShape result, List<RowShape> results, Set<Expr> unzippedScans) {
     Result {
       results = List.copyOf(results);
+      unzippedScans = Set.copyOf(unzippedScans);
     }
   }
 
   private final String callSite;
   private final Map<String, RowShape> scope = new HashMap<>();
+  private final Set<Expr> unzippedScans = new HashSet<>();
 
   private EntryAnalysis(String callSite) {
     this.callSite = callSite;
@@ -48,7 +54,8 @@ final class EntryAnalysis {
       analysis.scope.put(p.name(), columns);
     }
     RowShape result = analysis.shape(entry.body());
-    return new Result(analysis.kindOf(entry, result), result, result.leaves());
+    return new Result(
+        analysis.kindOf(entry, result), result, result.leaves(), analysis.unzippedScans);
   }
 
   private PipelineKind kindOf(FunDef entry, RowShape result) {
@@ -157,7 +164,8 @@ final class EntryAnalysis {
       return new RowShape.Constant();
     }
     if (e instanceof Expr.Unzip unzip && shape(unzip.array()) instanceof RowShape.Scanned scanned) {
-      throw takesApart("unzip at " + unzip.pos(), scanned.scan(), ": return the scan itself");
+      unzippedScans.add(unzip);
+      return scanned;
     }
     for (String v : rowVariables) {
       shapeOf(v)
@@ -361,7 +369,7 @@ final class EntryAnalysis {
         .aggregate()
         .ifPresent(
             aggregate -> {
-              throw takesApart("the tuple pattern at " + pattern.pos(), aggregate, "");
+              throw takesApart("the tuple pattern at " + pattern.pos(), aggregate);
             });
     tuple.names().forEach(n -> scope.put(n.name(), value));
   }
@@ -370,7 +378,7 @@ final class EntryAnalysis {
    * The error for {@code what} taking apart the tuples of a reduce or scan result, which must be
    * returned whole; {@code hint} ends the parenthesis.
    */
-  private PipelinePlanningException takesApart(String what, Expr aggregate, String hint) {
+  private PipelinePlanningException takesApart(String what, Expr aggregate) {
     return error(
         what
             + " takes apart the result of the "
@@ -378,9 +386,7 @@ final class EntryAnalysis {
             + " at "
             + aggregate.pos()
             + "; a pipeline must return its reduce and scan results whole "
-            + "(each tuple component becomes an output column"
-            + hint
-            + ")");
+            + "(each tuple component becomes an output column)");
   }
 
   private static String rowsName(Object rowSet) {

@@ -111,7 +111,7 @@ public final class PipelinePlanner {
                   main,
                   derived.combiner(aggregates),
                   derived.offset(aggregates),
-                  derived.totals(entry, analysis.result()));
+                  derived.totals(entry, analysis.result(), analysis.unzippedScans()));
         };
     PipelineSpec.Kernels kernels;
     try {

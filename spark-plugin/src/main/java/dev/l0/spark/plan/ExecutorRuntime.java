@@ -19,11 +19,13 @@ import org.slf4j.LoggerFactory;
 import scala.Option;
 
 /**
- * What one executor JVM knows about running pipelines: whether CUDA works here (probed once), the
- * executor's settings (among them the bound of its compiled-program cache), and the semaphore that
- * limits how many of its tasks use the GPU at once. The executor plugin starts it; without the
- * plugin the first task starts it from the Spark configuration. Probing never throws: any failure
- * means the JVM.
+ * What one executor JVM knows about running pipelines: whether CUDA works here (probed once per
+ * JVM, when a session first asks for a device other than the JVM), the executor's settings (among
+ * them the bound of its compiled-program cache), and the semaphore that limits how many of its
+ * tasks use the GPU at once. The executor plugin starts it; without the plugin the first task of a
+ * Spark context starts it from that context's configuration. A later Spark context in the same JVM
+ * (local mode: a session stopped and another started) with other settings starts a new one; tasks
+ * of the old context still running keep theirs. Probing never throws: any failure means the JVM.
  */
 public final class ExecutorRuntime {
   private static final Logger LOG = LoggerFactory.getLogger(ExecutorRuntime.class);
@@ -31,29 +33,38 @@ public final class ExecutorRuntime {
 
   private static volatile ExecutorRuntime started;
 
+  /** The Spark environment {@link #started} was last started or confirmed for. */
+  private static volatile SparkEnv startedFor;
+
+  /** What probing CUDA found, once probed. */
+  private static Availability<CudaDevice> probedCuda;
+
+  private final L0Settings settings;
   private final Availability<CudaDevice> cuda;
   private final Semaphore gpuSlots;
 
-  private ExecutorRuntime(Availability<CudaDevice> cuda, int gpuConcurrentTasks) {
+  private ExecutorRuntime(L0Settings settings, Availability<CudaDevice> cuda) {
+    this.settings = settings;
     this.cuda = cuda;
-    this.gpuSlots = new Semaphore(gpuConcurrentTasks, true);
+    this.gpuSlots = new Semaphore(settings.gpuConcurrentTasks(), true);
   }
 
   /**
-   * Starts this executor's runtime once (later calls keep the first): points the kernel cache at
-   * the configured folder, probes CUDA and logs one line with the result and the executor's GPU
-   * resources.
+   * Starts this executor's runtime for {@code settings}, unless the one started last has the same
+   * settings: points the kernel cache at the configured folder, bounds the program cache, probes
+   * CUDA where not yet probed and logs one line with the result and the executor's GPU resources.
    */
   public static synchronized ExecutorRuntime start(
       L0Settings settings, String executorId, Map<String, ResourceInformation> resources) {
-    if (started == null) {
+    startedFor = SparkEnv.get();
+    if (started == null || !started.settings.equals(settings)) {
       settings.applyKernelCacheDirectory();
       ProgramCache.limit(settings.programCacheSize());
       Availability<CudaDevice> cuda =
           settings.device() == DeviceKind.JVM
               ? Availability.unavailable("not probed: " + L0Settings.DEVICE + "=jvm")
-              : probeCuda();
-      started = new ExecutorRuntime(cuda, settings.gpuConcurrentTasks());
+              : probedCuda();
+      started = new ExecutorRuntime(settings, cuda);
       ResourceInformation gpus = resources.get(GPU_RESOURCE);
       LOG.info(
           "L0 executor {}: {}={}, CUDA {}, GPU resources {}, {} GPU task(s) at once, up to {} compiled programs",
@@ -69,14 +80,15 @@ public final class ExecutorRuntime {
   }
 
   /**
-   * This executor's runtime, started from the Spark configuration if the plugin did not start it.
+   * This executor's runtime, started from the current Spark context's configuration if neither the
+   * plugin nor an earlier task started it for that context.
    */
   static ExecutorRuntime get() {
     ExecutorRuntime runtime = started;
-    if (runtime != null) {
+    SparkEnv env = SparkEnv.get();
+    if (runtime != null && startedFor == env) {
       return runtime;
     }
-    SparkEnv env = SparkEnv.get();
     return start(L0Settings.of(env.conf()), env.executorId(), Map.of());
   }
 
@@ -127,11 +139,15 @@ public final class ExecutorRuntime {
     }
   }
 
-  private static Availability<CudaDevice> probeCuda() {
-    try {
-      return CudaProbe.probe();
-    } catch (Throwable t) {
-      return Availability.unavailable("probe failed (" + t + ")");
+  /** CUDA's availability in this JVM, probed on the first call. */
+  private static synchronized Availability<CudaDevice> probedCuda() {
+    if (probedCuda == null) {
+      try {
+        probedCuda = CudaProbe.probe();
+      } catch (Throwable t) {
+        probedCuda = Availability.unavailable("probe failed (" + t + ")");
+      }
     }
+    return probedCuda;
   }
 }

@@ -1,12 +1,10 @@
-package dev.l0.spark.pipeline;
+package dev.l0.types;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.Expr;
 import dev.l0.syntax.L0Parser;
-import dev.l0.types.TypeChecker;
-import dev.l0.types.TypedProgram;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.l0.spark.pipeline;
+package dev.l0.types;
 
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
@@ -6,7 +6,6 @@ import dev.l0.ir.FunDef;
 import dev.l0.ir.Param;
 import dev.l0.ir.Pattern;
 import dev.l0.ir.Type;
-import dev.l0.types.TypedProgram;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,9 +25,11 @@ import java.util.Optional;
  * </ul>
  *
  * <p>Every other use (passing {@code p} on, {@code transpose}, {@code filter}, a reduce, ...) is
- * reported. A name that a {@code let}, loop or lambda binds again hides the parameter there.
+ * reported. A name that a {@code let}, loop or lambda binds again hides the parameter there. Both
+ * ways of giving Java values to an entry use it: the runtime API's nested array arguments and the
+ * Spark plugin's {@code with(...)} values.
  */
-final class HiddenSizeUses {
+public final class HiddenSizeUses {
   private final TypedProgram typed;
   private final String parameter;
   private final int knownDimensions;
@@ -44,7 +45,7 @@ final class HiddenSizeUses {
    * sizes of {@code parameter}'s dimensions from {@code knownDimensions} on (dimension {@code
    * knownDimensions - 1} being empty); empty where none can.
    */
-  static Optional<Expr> firstUse(
+  public static Optional<Expr> firstUse(
       TypedProgram typed, FunDef entry, String parameter, int knownDimensions) {
     return new HiddenSizeUses(typed, parameter, knownDimensions).in(entry.body(), true);
   }
