@@ -34,7 +34,9 @@ import java.util.Optional;
  * FlatArray} and a heap buffer whose array holds exactly its elements are passed on as they are,
  * not copied (the caller must not change them until the call returns); other buffers (direct ones,
  * slices) are copied once, in bulk; nested Java arrays are copied row by row. A mismatch is an
- * {@link IllegalArgumentException} naming the parameter, its type and the Java argument.
+ * {@link IllegalArgumentException} naming the parameter, its type and the Java argument; so are
+ * nested arrays with an empty dimension whose lost inner sizes the entry could see ({@link
+ * LostSizes}).
  */
 final class JavaArguments {
   private JavaArguments() {}
