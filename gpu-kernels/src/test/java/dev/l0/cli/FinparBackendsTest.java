@@ -12,6 +12,7 @@ import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.kernels.sim.SimulatorExecutor;
 import dev.l0.opt.OptimizedProgram;
@@ -65,6 +66,22 @@ class FinparBackendsTest {
       HostRunner runner = new HostRunner(cuda.optimized(), executor);
       assertEquals(executor.name(), runner.executorName());
     }
+  }
+
+  /**
+   * On a GPU's configuration, the kernels whose rows are OptionPricing's chunks of paths and
+   * LocVolCalib's strikes also hold a block per row, whose threads share a row's inner maps (the
+   * simulator tests below run it: their rows are fewer than the threshold).
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = FinparBenchmark.class,
+      names = {"OPTION_PRICING", "LOC_VOL_CALIB"})
+  void theOuterRowsRunByBlockOnAGpu(FinparBenchmark bench) throws IOException {
+    LoweredPrograms cuda = LoweredPrograms.of(bench.program().program());
+    assertTrue(
+        cuda.groups().stream().anyMatch(KernelLowering::runsFewRowsByBlock),
+        bench.folderName() + ": no kernel runs a block per row");
   }
 
   private static void assumeData() {

@@ -28,12 +28,14 @@ import java.util.function.Supplier;
  * development VM: LocVolCalib small, 16 rows, 12.4 s of kernel time against 0.77 s; 256 rows,
  * LocVolCalib large 41.1 s against 25-28 s and OptionPricing large (256 chunks) 2.1-2.6 s against
  * 1.8-2.7 s; but 2,048 rows, OptionPricing medium's chunks, 0.028 s against 0.25-0.33 s. A narrow
- * launch of straight-line arithmetic stays on the GPU: its rows take microseconds either way, and a
- * program whose every other launch is wide would otherwise start the JVM backend (Janino, the
- * vector classes) for it alone, which its first run pays (OptionPricing's last map, one row per
- * model: 0.127 s of kernel time on small against 0.012 s all on the GPU, H200, 2026-11-27). Both
- * backends lower the same way and reduce in the same order, so the results do not depend on where a
- * launch ran.
+ * launch whose group runs few rows a block each stays on the GPU ({@link
+ * KernelLowering#runsFewRowsByBlock}: a block of threads shares each row's work, as LocVolCalib's
+ * grid rows of a strike and OptionPricing's paths of a chunk). A narrow launch of straight-line
+ * arithmetic stays on the GPU: its rows take microseconds either way, and a program whose every
+ * other launch is wide would otherwise start the JVM backend (Janino, the vector classes) for it
+ * alone, which its first run pays (OptionPricing's last map, one row per model: 0.127 s of kernel
+ * time on small against 0.012 s all on the GPU, H200, 2026-11-27). Both backends lower the same way
+ * and reduce in the same order, so the results do not depend on where a launch ran.
  *
  * <p>A launch's parallel rows, known when it starts: a map's or filter's rows (its outer size, a
  * thread each), a reduction's rows where its group runs the fold's work a thread per row first
@@ -157,7 +159,7 @@ final class NarrowLaunches {
       int minRows,
       PreparedKernel onGpu,
       Supplier<PreparedKernel> onJvm) {
-    if (minRows == 0 || !rowsGrowWithSizes(kernel)) {
+    if (minRows == 0 || !rowsGrowWithSizes(kernel) || KernelLowering.runsFewRowsByBlock(group)) {
       return onGpu;
     }
     return environment -> {

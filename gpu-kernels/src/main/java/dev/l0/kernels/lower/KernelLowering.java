@@ -134,9 +134,19 @@ public final class KernelLowering {
   }
 
   /**
+   * Whether a kernel of {@code group} runs a block per row where the rows are few: a reduction or
+   * scan of each row ({@link SegmentedRows}), or rows that run maps of their own ({@link
+   * BlockRows}), so that a launch of few rows still has many threads.
+   */
+  public static boolean runsFewRowsByBlock(KernelGroup group) {
+    return group.kernels().stream()
+        .anyMatch(kernel -> kernel.name().replaceFirst("_\\d+$", "").endsWith(SEGMENTED_KERNEL));
+  }
+
+  /**
    * Whether a kernel of {@code group} shares its work among a block's threads: one that may run a
-   * block per row where the rows are few ({@link SegmentedRows}), or a tiled transpose of an input
-   * ({@link TiledTranspose}), so that its block size, not its rows, is its parallelism.
+   * block per row where the rows are few ({@link #runsFewRowsByBlock}), or a tiled transpose of an
+   * input ({@link TiledTranspose}), so that its block size, not its rows, is its parallelism.
    */
   public static boolean sharesWorkWithinBlocks(KernelGroup group) {
     return group.kernels().stream()

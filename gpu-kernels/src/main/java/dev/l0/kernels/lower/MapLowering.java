@@ -90,19 +90,27 @@ final class MapLowering {
       code.finish(u.result());
       steps.addAll(u.allocate(group, n));
     }
-    Optional<SegmentedRows> segmented = SegmentedRows.of(map);
+    boolean byBlock = configuration.segmentedRowsBelow() > 0;
+    Optional<SegmentedRows> segmented = byBlock ? SegmentedRows.of(map) : Optional.empty();
+    KernelExpr fewRows = KernelExprs.lt(n, KernelExprs.i64(configuration.segmentedRowsBelow()));
+    KernelExpr.Var blockRows = group.fresh("block_rows", ScalarType.I64);
+    Optional<BlockRows> blockRowsForm =
+        byBlock && segmented.isEmpty() && unsizedRows.isEmpty()
+            ? BlockRows.of(group, map, blockRows, targets)
+            : Optional.empty();
     KernelExpr threadRows = n;
     KernelExpr grid = ReductionOrder.ceilDivExpr(n, KernelGroup.BLOCK_SIZE);
     List<KernelStmt> blockPerRow = List.of();
-    if (segmented.isPresent()) {
-      KernelExpr fewRows = KernelExprs.lt(n, KernelExprs.i64(configuration.segmentedRowsBelow()));
-      KernelExpr.Var blockRows = group.fresh("block_rows", ScalarType.I64);
+    if (segmented.isPresent() || blockRowsForm.isPresent()) {
       KernelExpr.Var rowsForThreads = group.fresh("thread_rows", ScalarType.I64);
       steps.add(
           new HostStep.Define(blockRows, new KernelExpr.Select(fewRows, n, KernelExprs.ZERO)));
       steps.add(
           new HostStep.Define(rowsForThreads, new KernelExpr.Select(fewRows, KernelExprs.ZERO, n)));
-      blockPerRow = segmented.get().blockPerRow(code, inputs, blockRows, targets);
+      blockPerRow =
+          segmented.isPresent()
+              ? segmented.get().blockPerRow(code, inputs, blockRows, targets)
+              : blockRowsForm.get().code();
       threadRows = rowsForThreads;
       grid = new KernelExpr.Select(fewRows, n, grid);
     }
@@ -112,7 +120,7 @@ final class MapLowering {
     kernelBody.addAll(blockPerRow);
     Kernel kernel =
         KernelAssembler.assemble(
-            name + (segmented.isPresent() ? KernelLowering.SEGMENTED_KERNEL : "_map"), kernelBody);
+            name + (blockPerRow.isEmpty() ? "_map" : KernelLowering.SEGMENTED_KERNEL), kernelBody);
     KernelExpr.Var blocks = group.fresh("blocks", ScalarType.I64);
     steps.add(
         new HostStep.Define(
@@ -120,7 +128,15 @@ final class MapLowering {
             KernelExprs.min(
                 KernelExprs.max(grid, KernelExprs.ONE),
                 KernelExprs.i64(configuration.maxBlocks()))));
-    steps.addAll(scratch.launch(kernel, blocks));
+    if (blockRowsForm.isPresent()) {
+      // each form's scratch is sized only where the launch runs that form
+      steps.addAll(group.takeDeferredDefinitions());
+      steps.addAll(scratch.sizing(blocks, KernelExprs.not(fewRows)));
+      steps.addAll(blockRowsForm.get().sizing(blocks, fewRows));
+      steps.add(new HostStep.Launch(kernel, blocks));
+    } else {
+      steps.addAll(scratch.launch(kernel, blocks));
+    }
     List<Kernel> kernels = new ArrayList<>(List.of(kernel));
     if (!unsizedRows.isEmpty()) {
       Kernel zeroRow = zeroRow(group, name, pattern, map, inputs, n, unsizedRows, steps);

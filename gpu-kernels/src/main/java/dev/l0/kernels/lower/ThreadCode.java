@@ -16,6 +16,7 @@ import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.KernelStmt;
 import dev.l0.kernels.ir.ReductionOrder;
+import dev.l0.kernels.ir.SharedArray;
 import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
@@ -105,6 +106,28 @@ final class ThreadCode {
   private ThreadScratch scratch;
 
   /**
+   * Where the arrays of a row a whole block runs go ({@link BlockRows}), while the code is at the
+   * row's own level ({@link #atBlockLevel}); null in a thread per row.
+   */
+  private ThreadScratch blockScratch;
+
+  /**
+   * Whether the code being lowered is a block's row at its own level, run by all its threads alike,
+   * where maps run their rows strided over the threads; false inside those maps.
+   */
+  private boolean atBlockLevel;
+
+  /** The counters of the loops that run a map's rows strided over a block's threads. */
+  private final Set<KernelExpr.Var> stridedLoops = new HashSet<>();
+
+  /**
+   * The locals that the rows of a map lowered strided may set, each thread its own: what they note
+   * of the shapes of their rows ({@link UnsizedResult}, {@link Destination.IrregularRows}), which
+   * {@link #agreeOnShapes} then makes the block's.
+   */
+  private final Set<KernelExpr.Var> shapesNotedPerThread = new HashSet<>();
+
+  /**
    * Where failures set a flag instead of raising the group's error ({@link #resultSizes}); none
    * otherwise.
    */
@@ -122,6 +145,23 @@ final class ThreadCode {
   ThreadScratch beginKernel() {
     scratch = new ThreadScratch(group);
     return scratch;
+  }
+
+  /**
+   * Starts the code of a row that all the threads of a block run ({@link BlockRows}): the arrays
+   * made at the row's level go to the returned scratch of the block, the rows of its maps are
+   * strided over the threads, and the arrays made inside those rows go to the thread's scratch
+   * ({@link #beginKernel}, called before).
+   */
+  ThreadScratch beginBlockRow() {
+    blockScratch = ThreadScratch.perBlock(group);
+    atBlockLevel = true;
+    return blockScratch;
+  }
+
+  /** The counters of the loops that run a map's rows strided over a block's threads. */
+  Set<KernelExpr.Var> stridedLoops() {
+    return Set.copyOf(stridedLoops);
   }
 
   /** The scalar an operand stands for. */
@@ -598,9 +638,30 @@ final class ThreadCode {
       sameRows = and(sameRows, eq(target.dims().get(0), rows));
     }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
-    List<KernelStmt> body = rowCode(map.function(), inputs, rowDestinations, j);
-    KernelStmt loop = new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body);
-    if (group.interleavesRows() && InterleavedRows.gains(map.function())) {
+    boolean strided = atBlockLevel;
+    atBlockLevel = false;
+    List<KernelStmt> body;
+    try {
+      body = rowCode(map.function(), inputs, rowDestinations, j);
+    } finally {
+      atBlockLevel = strided;
+    }
+    List<KernelStmt> rowsLoop =
+        List.of(new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body));
+    if (strided) {
+      Set<KernelExpr.Var> setOutside = new HashSet<>(BlockRows.assignedOutside(body));
+      setOutside.removeAll(shapesNotedPerThread);
+      if (!setOutside.isEmpty()) {
+        throw new UnsupportedKernelException(
+            "a map inside a block's row whose rows set values outside their own code");
+      }
+      stridedLoops.add(j);
+      rowsLoop =
+          List.of(
+              new KernelStmt.Barrier(),
+              new KernelStmt.For(j, KernelExprs.THREAD_IDX, rows, KernelExprs.BLOCK_DIM, body),
+              new KernelStmt.Barrier());
+    } else if (group.interleavesRows() && InterleavedRows.gains(map.function())) {
       // rows j, j + 1, ...; past the last row the last one again (the same values twice)
       List<List<KernelStmt>> rowsCode = new ArrayList<>(List.of(body));
       List<KernelStmt> together = new ArrayList<>();
@@ -624,9 +685,10 @@ final class ThreadCode {
         failed.forEach(f -> together.add(new KernelStmt.Declare(f, KernelExprs.ZERO)));
         together.addAll(interleaved);
         together.addAll(InterleavedRows.raiseInRowOrder(failed, rowsCode));
-        loop =
-            new KernelStmt.For(
-                j, KernelExprs.ZERO, rows, KernelExprs.i64(InterleavedRows.ROWS), together);
+        rowsLoop =
+            List.of(
+                new KernelStmt.For(
+                    j, KernelExprs.ZERO, rows, KernelExprs.i64(InterleavedRows.ROWS), together));
       }
     }
     // Inputs of different sizes failed the size check before the map (thesis §4.2's certificates):
@@ -636,7 +698,7 @@ final class ThreadCode {
       inputsAgree = and(inputsAgree, eq(input.dims().get(0), rows));
     }
     List<KernelStmt> guarded = new ArrayList<>();
-    addGuarded(and(allValid(inputs), inputsAgree), List.of(loop), List.of(), guarded);
+    addGuarded(and(allValid(inputs), inputsAgree), rowsLoop, List.of(), guarded);
     addGuarded(
         sameRows,
         guarded,
@@ -833,7 +895,7 @@ final class ThreadCode {
       }
       bounds.add(b);
     }
-    ArrayView region = scratch.allocate(type, bounds);
+    ArrayView region = (atBlockLevel ? blockScratch : scratch).allocate(type, bounds);
     return bounds.equals(dims)
         ? region
         : ArrayView.rowMajor(region.buffer(), region.offset(), dims);
@@ -1855,7 +1917,25 @@ final class ThreadCode {
       env.put(pattern.get(k).name(), result);
       owned.add(pattern.get(k).name());
     }
+    boolean strided = atBlockLevel;
+    if (strided) {
+      for (int k = 0; k < unsized.size(); k++) {
+        if (unsized.get(k) != null) {
+          shapesNotedPerThread.addAll(unsized.get(k).dims());
+          shapesNotedPerThread.add(unsized.get(k).written());
+          shapesNotedPerThread.add(irregular.get(k).first());
+          shapesNotedPerThread.addAll(irregular.get(k).sizes());
+        }
+      }
+    }
     lowerMapInto(map, targets, rowDestinations, out);
+    if (strided) {
+      for (int k = 0; k < unsized.size(); k++) {
+        if (unsized.get(k) != null) {
+          agreeOnShapes(unsized.get(k), irregular.get(k), out);
+        }
+      }
+    }
     SourcePos pos = map.pos().equals(SourcePos.NONE) ? group.soacPos() : map.pos();
     for (int k = 0; k < unsized.size(); k++) {
       Destination.IrregularRows rowsSeen = irregular.get(k);
@@ -1878,6 +1958,56 @@ final class ThreadCode {
       sizeRowsOverNoRows(pattern, map, rows, unsized, out);
     }
     unsized.stream().filter(Objects::nonNull).forEach(this::finish);
+  }
+
+  /**
+   * After a map whose rows ran strided over a block's threads, each thread having noted the shape
+   * of its first row of {@code result} and the first of its rows of another shape ({@code
+   * irregular}): the block's shape is thread 0's (row 0's, where there are rows), which it shares
+   * through shared memory; a thread whose first row has another shape notes that row as irregular
+   * (it comes before the thread's other rows). As in the thread per row, the rows are then
+   * irregular where any thread noted one, and the error names one of those rows.
+   */
+  private void agreeOnShapes(
+      UnsizedResult result, Destination.IrregularRows irregular, List<KernelStmt> out) {
+    int rank = result.dims().size();
+    SharedArray shared =
+        SharedArray.ofFixedSize(group.freshName("block_shape"), ScalarType.I64, rank + 1);
+    List<KernelStmt> publish = new ArrayList<>();
+    for (int d = 0; d < rank; d++) {
+      publish.add(new KernelStmt.SharedStore(shared, KernelExprs.i64(d), result.dims().get(d)));
+    }
+    publish.add(
+        new KernelStmt.SharedStore(
+            shared,
+            KernelExprs.i64(rank),
+            new KernelExpr.Select(result.written(), KernelExprs.ONE, KernelExprs.ZERO)));
+    out.add(new KernelStmt.If(eq(KernelExprs.THREAD_IDX, KernelExprs.ZERO), publish, List.of()));
+    out.add(new KernelStmt.Barrier());
+    KernelExpr sameShape = KernelExprs.TRUE;
+    for (int d = 0; d < rank; d++) {
+      sameShape =
+          and(
+              sameShape,
+              eq(result.dims().get(d), new KernelExpr.SharedLoad(shared, KernelExprs.i64(d))));
+    }
+    List<KernelStmt> firstRowIrregular =
+        new ArrayList<>(List.of(new KernelStmt.Assign(irregular.first(), KernelExprs.THREAD_IDX)));
+    for (int d = 0; d < rank; d++) {
+      firstRowIrregular.add(new KernelStmt.Assign(irregular.sizes().get(d), result.dims().get(d)));
+    }
+    out.add(new KernelStmt.If(and(result.written(), not(sameShape)), firstRowIrregular, List.of()));
+    for (int d = 0; d < rank; d++) {
+      out.add(
+          new KernelStmt.Assign(
+              result.dims().get(d), new KernelExpr.SharedLoad(shared, KernelExprs.i64(d))));
+    }
+    out.add(
+        new KernelStmt.Assign(
+            result.written(),
+            eq(new KernelExpr.SharedLoad(shared, KernelExprs.i64(rank)), KernelExprs.ONE)));
+    // thread 0 writes the shape again only after every thread has read it
+    out.add(new KernelStmt.Barrier());
   }
 
   /**
@@ -1910,8 +2040,17 @@ final class ThreadCode {
       List<KernelStmt> out) {
     KernelExpr.Var failed = group.fresh("fails_on_zero", ScalarType.BOOL);
     List<KernelStmt> body = new ArrayList<>();
-    List<List<KernelExpr>> sizes =
-        sizesOnZeroRow(pattern, map, map.inputs().stream().map(this::array).toList(), failed, body);
+    // in a block's row, every thread sizes the zero row alike in its own scratch
+    boolean byBlock = atBlockLevel;
+    atBlockLevel = false;
+    List<List<KernelExpr>> sizes;
+    try {
+      sizes =
+          sizesOnZeroRow(
+              pattern, map, map.inputs().stream().map(this::array).toList(), failed, body);
+    } finally {
+      atBlockLevel = byBlock;
+    }
     for (int k = 0; k < pattern.size(); k++) {
       UnsizedResult r = unsized.get(k);
       if (r == null) {

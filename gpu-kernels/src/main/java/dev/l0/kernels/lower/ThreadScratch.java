@@ -1,5 +1,6 @@
 package dev.l0.kernels.lower;
 
+import static dev.l0.kernels.lower.KernelExprs.BLOCK_IDX;
 import static dev.l0.kernels.lower.KernelExprs.add;
 import static dev.l0.kernels.lower.KernelExprs.mul;
 
@@ -25,6 +26,11 @@ import java.util.Map;
  * element index of that part is the sum of that scalar and an offset within the part. So two
  * accesses whose indices have different part starts as terms of their sums, or one such start and
  * none, touch different parts (what {@code dev.l0.kernels.jvm.InnerLoopStages} relies on).
+ *
+ * <p>A block's scratch ({@link #perBlock}) holds the arrays of a row that a whole block runs
+ * ({@link BlockRows}): a global buffer per element type with a copy of the parts for every block of
+ * the launch, block {@code b}'s at {@code b} times the parts' total, which all the block's threads
+ * read and write.
  */
 public final class ThreadScratch {
   /** What the names of the part starts of a buffer add to the buffer's name, before a number. */
@@ -40,11 +46,33 @@ public final class ThreadScratch {
    */
   private final Map<KernelExpr.Var, KernelExpr> starts = new LinkedHashMap<>();
 
-  ThreadScratch(GroupContext group) {
+  /**
+   * Per element type, the host scalar holding the elements of one block's copy of the parts; empty
+   * for a thread's scratch.
+   */
+  private final Map<ScalarType, KernelExpr.Var> blockStrides = new LinkedHashMap<>();
+
+  private final boolean perBlock;
+
+  private ThreadScratch(GroupContext group, boolean perBlock) {
     this.group = group;
+    this.perBlock = perBlock;
   }
 
-  /** A fresh row-major array of {@code dims} (host expressions) owned by the running thread. */
+  /** The scratch of a kernel's threads: each thread's own arrays. */
+  ThreadScratch(GroupContext group) {
+    this(group, false);
+  }
+
+  /** The scratch of a kernel's blocks: arrays all the threads of a block share. */
+  static ThreadScratch perBlock(GroupContext group) {
+    return new ThreadScratch(group, true);
+  }
+
+  /**
+   * A fresh row-major array of {@code dims} (host expressions) owned by the running thread (by its
+   * block, for a {@link #perBlock} scratch).
+   */
   ArrayView allocate(ScalarType type, List<KernelExpr> dims) {
     KernelExpr elements = KernelExprs.ONE;
     for (KernelExpr d : dims) {
@@ -56,10 +84,21 @@ public final class ThreadScratch {
     }
     Buffer buffer =
         buffers.computeIfAbsent(
-            type, t -> group.freshThreadPrivateBuffer("scratch_" + t.keyword(), t));
+            type,
+            t ->
+                perBlock
+                    ? group.freshBuffer("block_scratch_" + t.keyword(), t)
+                    : group.freshThreadPrivateBuffer("scratch_" + t.keyword(), t));
     KernelExpr used = this.used.getOrDefault(type, KernelExprs.ZERO);
     this.used.put(type, add(used, elements));
-    return ArrayView.rowMajor(buffer, startOf(buffer, used), dims);
+    KernelExpr start = startOf(buffer, used);
+    if (perBlock) {
+      KernelExpr.Var stride =
+          blockStrides.computeIfAbsent(
+              type, t -> group.deferredHostScalar(buffer.name() + "_per_block"));
+      start = add(mul(BLOCK_IDX, stride), start);
+    }
+    return ArrayView.rowMajor(buffer, start, dims);
   }
 
   /**
@@ -95,11 +134,31 @@ public final class ThreadScratch {
    */
   List<HostStep> launch(Kernel kernel, KernelExpr gridSize) {
     List<HostStep> steps = new ArrayList<>(group.takeDeferredDefinitions());
+    steps.addAll(sizing(gridSize, KernelExprs.TRUE));
+    steps.add(new HostStep.Launch(kernel, gridSize));
+    return steps;
+  }
+
+  /**
+   * The host steps that define where the parts begin and size the buffers for a launch on {@code
+   * gridSize} blocks, empty where {@code inUse} (a host {@code bool}) is false: the scratch of a
+   * form of the kernel the launch does not run.
+   */
+  List<HostStep> sizing(KernelExpr gridSize, KernelExpr inUse) {
+    List<HostStep> steps = new ArrayList<>();
     starts.forEach((start, value) -> steps.add(new HostStep.Define(start, value)));
     for (Map.Entry<ScalarType, Buffer> entry : buffers.entrySet()) {
-      steps.add(new HostStep.Allocate(entry.getValue(), used.get(entry.getKey())));
+      KernelExpr elements = used.get(entry.getKey());
+      KernelExpr.Var stride = blockStrides.get(entry.getKey());
+      if (stride != null) {
+        steps.add(new HostStep.Define(stride, elements));
+        elements = mul(stride, gridSize);
+      }
+      if (!inUse.equals(KernelExprs.TRUE)) {
+        elements = new KernelExpr.Select(inUse, elements, KernelExprs.ZERO);
+      }
+      steps.add(new HostStep.Allocate(entry.getValue(), elements));
     }
-    steps.add(new HostStep.Launch(kernel, gridSize));
     return steps;
   }
 }

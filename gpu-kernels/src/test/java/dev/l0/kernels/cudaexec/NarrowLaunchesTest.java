@@ -166,6 +166,25 @@ class NarrowLaunchesTest {
   }
 
   @Test
+  void aNarrowLaunchWhoseRowsRunByBlockStaysOnTheGpu() {
+    Placing executor = new Placing(256);
+    RunMeter meter = new RunMeter();
+    // each row's loop runs a map, which a block of threads shares (a block per row)
+    String sweeps =
+        """
+        fun [f64] main([f64] xs) =
+          map(fn f64 (f64 x) =>
+                let v = loop (v = replicate(64, x)) = for s < 3 do
+                          map(fn f64 (int i) => v[i] * 0.5 + v[(i + 1) % 64], iota(64))
+                        in v in
+                reduce(op +, 0.0, v),
+              xs)
+        """;
+    assertEquals(List.of("map on gpu"), run(executor, sweeps, 100, meter));
+    assertEquals(0, meter.launchesPlacedOnJvm());
+  }
+
+  @Test
   void aMapCountsItsRowsAndAReductionItsChunks() {
     Placing executor = new Placing(256);
     RunMeter meter = new RunMeter();

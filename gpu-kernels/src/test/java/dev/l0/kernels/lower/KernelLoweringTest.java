@@ -11,6 +11,7 @@ import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.KernelStmt;
+import dev.l0.kernels.ir.ThreadIndex;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.testing.TestPrograms;
@@ -393,8 +394,8 @@ class KernelLoweringTest {
                 + launch.kernel().scalars());
         assertEquals(
             0,
-            countInsideIfs(launch.kernel().body(), false),
-            "a barrier under an if in " + launch.kernel().name());
+            barriersUnderThreadDependentControl(launch.kernel().body(), false, new HashSet<>()),
+            "a barrier under control that depends on the thread in " + launch.kernel().name());
         forEachStatement(
             launch.kernel().body(),
             s -> {
@@ -429,20 +430,48 @@ class KernelLoweringTest {
     }
   }
 
-  private static int countInsideIfs(List<KernelStmt> body, boolean insideIf) {
+  /**
+   * The barriers that not every thread of a block may reach: under an {@code if} or in a loop whose
+   * condition or bounds read the thread's index, directly or through locals ({@code
+   * threadDependent}) made from it.
+   */
+  private static int barriersUnderThreadDependentControl(
+      List<KernelStmt> body, boolean dependent, Set<KernelExpr.Var> threadDependent) {
     int barriers = 0;
     for (KernelStmt s : body) {
-      if (s instanceof KernelStmt.Barrier && insideIf) {
+      if (s instanceof KernelStmt.Barrier && dependent) {
         barriers++;
+      } else if (s instanceof KernelStmt.Declare d && readsThread(d.initial(), threadDependent)) {
+        threadDependent.add(d.variable());
+      } else if (s instanceof KernelStmt.Assign a && readsThread(a.value(), threadDependent)) {
+        threadDependent.add(a.variable());
       } else if (s instanceof KernelStmt.If i) {
-        barriers += countInsideIfs(i.thenBody(), true) + countInsideIfs(i.elseBody(), true);
+        boolean under = dependent || readsThread(i.condition(), threadDependent);
+        barriers +=
+            barriersUnderThreadDependentControl(i.thenBody(), under, threadDependent)
+                + barriersUnderThreadDependentControl(i.elseBody(), under, threadDependent);
       } else if (s instanceof KernelStmt.For f) {
-        barriers += countInsideIfs(f.body(), insideIf);
+        boolean under =
+            dependent
+                || readsThread(f.start(), threadDependent)
+                || readsThread(f.bound(), threadDependent)
+                || readsThread(f.step(), threadDependent);
+        if (under) {
+          threadDependent.add(f.counter());
+        }
+        barriers += barriersUnderThreadDependentControl(f.body(), under, threadDependent);
       } else if (s instanceof KernelStmt.While w) {
-        barriers += countInsideIfs(w.body(), insideIf);
+        boolean under = dependent || readsThread(w.condition(), threadDependent);
+        barriers += barriersUnderThreadDependentControl(w.body(), under, threadDependent);
       }
     }
     return barriers;
+  }
+
+  private static boolean readsThread(KernelExpr e, Set<KernelExpr.Var> threadDependent) {
+    return (e instanceof KernelExpr.Thread t && t.index() == ThreadIndex.THREAD_IDX)
+        || (e instanceof KernelExpr.Var v && threadDependent.contains(v))
+        || e.children().stream().anyMatch(c -> readsThread(c, threadDependent));
   }
 
   static void forEachStatement(List<KernelStmt> body, Consumer<KernelStmt> action) {
