@@ -8,6 +8,7 @@ import dev.l0.ir.Pattern;
 import dev.l0.ir.Program;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
+import dev.l0.syntax.L0Printer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -104,7 +105,8 @@ final class Stager {
     if (functions.stream().anyMatch(f -> f.name().equals(name))) {
       throw new L0CompileError(pos, "function " + name + " is defined twice");
     }
-    StagedFunction<R> staged = function(pos, "p", paramTypes, new Block(this, null), body);
+    StagedFunction<R> staged =
+        function(pos, "p", "'" + name + "'", paramTypes, new Block(this, null), body);
     functions.add(
         new FunDef(name, staged.resultType().l0Type(), staged.params(), staged.body(), pos));
     return staged.resultType();
@@ -121,24 +123,54 @@ final class Stager {
   /** Stages an anonymous function nested in the current block. */
   <R extends Val> StagedFunction<R> lambda(
       SourcePos pos, List<ValType<?>> paramTypes, Function<List<Val>, R> body) {
-    return function(pos, "x", paramTypes, new Block(this, currentBlock(pos)), body);
+    return function(
+        pos, "x", "the lambda at " + pos, paramTypes, new Block(this, currentBlock(pos)), body);
   }
 
+  /**
+   * Stages {@code body} on fresh parameters named {@code paramBase_N}; errors name each parameter
+   * as the user knows it, by its position and type in {@code owner} (a function's quoted name, or
+   * the lambda at its Java line).
+   */
   private <R extends Val> StagedFunction<R> function(
       SourcePos pos,
       String paramBase,
+      String owner,
       List<ValType<?>> paramTypes,
       Block block,
       Function<List<Val>, R> body) {
     List<Param> params = new ArrayList<>();
     List<Val> handles = new ArrayList<>();
-    for (ValType<?> type : paramTypes) {
+    for (int i = 0; i < paramTypes.size(); i++) {
+      ValType<?> type = paramTypes.get(i);
       String name = fresh(paramBase);
-      params.add(new Param(type.l0Type(), name, pos));
+      String description =
+          "the "
+              + ordinal(i + 1)
+              + " parameter ("
+              + L0Printer.print(type.l0Type())
+              + ") of "
+              + owner;
+      params.add(new Param(type.l0Type(), name, pos, Optional.of(description)));
       handles.add(type.wrap(new Expr.Var(name, pos), block));
     }
     Staged<R> staged = inBlock(block, pos, () -> body.apply(handles));
     return new StagedFunction<>(params, staged.expr(), staged.type());
+  }
+
+  /** {@code 1st}, {@code 2nd}, {@code 3rd}, {@code 4th}, ..., {@code 11th}, ..., {@code 21st}. */
+  private static String ordinal(int n) {
+    int lastTwo = n % 100;
+    String suffix =
+        lastTwo >= 11 && lastTwo <= 13
+            ? "th"
+            : switch (n % 10) {
+              case 1 -> "st";
+              case 2 -> "nd";
+              case 3 -> "rd";
+              default -> "th";
+            };
+    return n + suffix;
   }
 
   /** Stages {@code body} in a new block nested in the current one (an if branch). */

@@ -45,7 +45,10 @@
  *
  * <p>Positions: every node carries {@code SourcePos(JavaFile.java, line, 0)} of the user's line
  * that staged it (the first stack frame outside this package), so type errors found later point at
- * the Java line. Errors the DSL sees itself (a value used outside the lambda that staged it, a
- * reshape to the wrong rank, ...) are {@link dev.l0.ir.L0CompileError}s at that line.
+ * the Java line. Parameters get generated names ({@code p_N}, {@code x_N}); type errors name them
+ * as the user wrote them instead, by position and type in their function or lambda ("the 2nd
+ * parameter (i64) of the lambda at Job.java:12", see {@link dev.l0.ir.Param#description}). Errors
+ * the DSL sees itself (a value used outside the lambda that staged it, a reshape to the wrong rank,
+ * ...) are {@link dev.l0.ir.L0CompileError}s at that line.
  */
 package dev.l0.dsl;

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -304,9 +305,9 @@ final class ExpressionChecker {
                 + who
                 + " must have type "
                 + ScalarRules.name(param.type())
-                + " (parameter '"
-                + param.name()
-                + "'), got "
+                + " ("
+                + param.named("parameter")
+                + "), got "
                 + ScalarRules.name(checked.type()));
       }
       consumeUniqueParts(param.type(), checked.type(), checked.sharing(), arg, pending);
@@ -383,7 +384,6 @@ final class ExpressionChecker {
             l.pattern().names(),
             leafTypes,
             Patterns.leafSharing(l.pattern(), value.sharing()),
-            Variable.Kind.LOCAL,
             env);
     Checked body = check(l.body(), inner);
     tracker.addObservations(afterValue);
@@ -400,18 +400,18 @@ final class ExpressionChecker {
     Type sourceType = source.type();
     Sharing sourceSharing = source.aliases().plus(source, sourceType);
     if (sourceType instanceof Type.Array) {
-      checkConsumable(sourceType, sourceSharing, l.pos(), "'" + l.source() + "'", before);
+      checkConsumable(sourceType, sourceSharing, l.pos(), source.quoted(), before);
     }
     Type element =
         indexedElement(
-            sourceType, l.indices(), l.pos(), "in-place update of '" + l.source() + "'", env);
+            sourceType, l.indices(), l.pos(), "in-place update of " + source.quoted(), env);
     Checked value = check(l.value(), env);
     if (!value.type().sameShapeAs(element)) {
       throw new L0CompileError(
           l.value().pos(),
-          "the value written into '"
-              + l.source()
-              + "' must have type "
+          "the value written into "
+              + source.quoted()
+              + " must have type "
               + ScalarRules.name(element)
               + ", got "
               + ScalarRules.name(value.type()));
@@ -421,11 +421,11 @@ final class ExpressionChecker {
     if (!overlap.isEmpty()) {
       throw new L0CompileError(
           l.value().pos(),
-          "the value written into '"
-              + l.source()
-              + "' aliases '"
-              + overlap.iterator().next().name()
-              + "', which the update consumes; copy it");
+          "the value written into "
+              + source.quoted()
+              + " aliases "
+              + overlap.iterator().next().quoted()
+              + ", which the update consumes; copy it");
     }
     tracker.markConsumed(sourceSharing.all(), l.pos());
     Map<Variable, UniquenessTracker.Observation> afterValue = tracker.observations();
@@ -435,7 +435,7 @@ final class ExpressionChecker {
             l.dest(),
             sourceType,
             l.pos(),
-            Variable.Kind.LOCAL,
+            Optional.empty(),
             loopDepth,
             Sharing.none(sourceType),
             env);
@@ -510,7 +510,7 @@ final class ExpressionChecker {
     List<Type> resultTypes =
         Patterns.match(
             l.pattern(), Shapes.sizesAgreeing(Shapes.join(init.type(), loopBody.type()), loopType));
-    Environment afterEnv = bindNames(names, resultTypes, resultSharing, Variable.Kind.LOCAL, env);
+    Environment afterEnv = bindNames(names, resultTypes, resultSharing, env);
     Checked body = check(l.body(), afterEnv);
     tracker.addObservations(afterHead);
     tracker.addObservations(bodyObservations);
@@ -536,19 +536,13 @@ final class ExpressionChecker {
       Environment bodyEnv;
       Checked loopBody;
       try {
-        bodyEnv =
-            bindNames(
-                names,
-                initTypes,
-                initTypes.stream().map(Sharing::none).toList(),
-                Variable.Kind.LOCAL,
-                env);
+        bodyEnv = bindNames(names, initTypes, initTypes.stream().map(Sharing::none).toList(), env);
         Variable counter =
             new Variable(
                 l.counter(),
                 bound,
                 l.pos(),
-                Variable.Kind.LOCAL,
+                Optional.empty(),
                 loopDepth,
                 Sharing.none(bound),
                 bodyEnv);
@@ -596,18 +590,17 @@ final class ExpressionChecker {
           l.loopBody().pos(),
           "the loop consumes '"
               + name
-              + "', but its body returns a value aliasing '"
-              + bodyAliasesOutside.iterator().next().name()
-              + "', which is bound outside the loop; return a copy");
+              + "', but its body returns a value aliasing "
+              + bodyAliasesOutside.iterator().next().quoted()
+              + ", which is bound outside the loop; return a copy");
     }
     for (Variable v : leafSharing.all()) {
       UniquenessTracker.Observation use = bodyObservations.get(v);
       if (use != null) {
         throw new L0CompileError(
             use.pos(),
-            "variable '"
-                + use.name()
-                + "' used at "
+            use.variable().named("variable")
+                + " used at "
                 + UniquenessTracker.at(use.pos())
                 + " after it was consumed at "
                 + UniquenessTracker.at(l.init().pos())
@@ -765,18 +758,18 @@ final class ExpressionChecker {
                 + who
                 + " must have type "
                 + ScalarRules.name(param.type())
-                + " (parameter '"
-                + param.name()
-                + "'), got "
+                + " ("
+                + param.named("parameter")
+                + "), got "
                 + ScalarRules.name(t));
       }
       if (hasUniquePart(param.type())) {
         throw new L0CompileError(
             e.pos(),
             who
-                + " consumes its parameter '"
-                + param.name()
-                + "', which cannot be given in advance: the function may be called many times (thesis §3.2)");
+                + " consumes "
+                + param.named("its parameter")
+                + ", which cannot be given in advance: the function may be called many times (thesis §3.2)");
       }
       curried.add(t);
     }
@@ -879,9 +872,9 @@ final class ExpressionChecker {
               what
                   + " is consumed at "
                   + UniquenessTracker.at(pos)
-                  + " but parameter '"
-                  + v.name()
-                  + "' (declared at "
+                  + " but "
+                  + v.named("parameter")
+                  + " (declared at "
                   + UniquenessTracker.at(v.declaredAt())
                   + ") is not unique; declare it *[...] or copy it");
         }
@@ -913,9 +906,9 @@ final class ExpressionChecker {
         throw new L0CompileError(
             pos,
             who
-                + " returns a unique array, but its result aliases parameter '"
-                + v.name()
-                + "' (declared at "
+                + " returns a unique array, but its result aliases "
+                + v.named("parameter")
+                + " (declared at "
                 + UniquenessTracker.at(v.declaredAt())
                 + "), which is not unique; return a copy");
       }
@@ -933,15 +926,19 @@ final class ExpressionChecker {
   }
 
   /**
-   * How a message names a consumed value: the variable or the first variable it aliases, quoted;
-   * else the call or array literal that makes it.
+   * How a message names a consumed value: the variable (found in its own sharing) or the first
+   * variable it aliases ({@link Variable#quoted}); else the call or array literal that makes it.
    */
   private static String describeConsumed(Expr e, Sharing sharing) {
     if (e instanceof Expr.Var v) {
-      return "'" + v.name() + "'";
+      return sharing.all().stream()
+          .filter(variable -> variable.name().equals(v.name()))
+          .findFirst()
+          .map(Variable::quoted)
+          .orElse("'" + v.name() + "'");
     }
     if (!sharing.all().isEmpty()) {
-      return "'" + sharing.all().iterator().next().name() + "'";
+      return sharing.all().iterator().next().quoted();
     }
     if (e instanceof Expr.Call c) {
       return "the result of '" + c.function() + "'";
@@ -963,7 +960,7 @@ final class ExpressionChecker {
               p.name(),
               p.type(),
               p.pos(),
-              Variable.Kind.PARAMETER,
+              Optional.of(p),
               loopDepth,
               Sharing.none(p.type()),
               inner);
@@ -974,18 +971,20 @@ final class ExpressionChecker {
   }
 
   private Environment bindNames(
-      List<Pattern.Name> names,
-      List<Type> leafTypes,
-      List<Sharing> leafSharing,
-      Variable.Kind kind,
-      Environment env) {
+      List<Pattern.Name> names, List<Type> leafTypes, List<Sharing> leafSharing, Environment env) {
     Environment inner = env;
     for (int i = 0; i < names.size(); i++) {
       Pattern.Name n = names.get(i);
       inner =
           inner.bind(
               new Variable(
-                  n.name(), leafTypes.get(i), n.pos(), kind, loopDepth, leafSharing.get(i), env));
+                  n.name(),
+                  leafTypes.get(i),
+                  n.pos(),
+                  Optional.empty(),
+                  loopDepth,
+                  leafSharing.get(i),
+                  env));
     }
     return inner;
   }

@@ -14,8 +14,8 @@ import java.util.Set;
  * it.
  */
 final class UniquenessTracker {
-  /** Where a variable was observed, and by which name (the variable itself or an alias of it). */
-  record Observation(String name, SourcePos pos) {}
+  /** Where a variable was observed, and through which variable (itself or an alias of it). */
+  record Observation(Variable variable, SourcePos pos) {}
 
   private final Map<Variable, SourcePos> consumed = new LinkedHashMap<>();
   private final Map<Variable, Observation> observed = new LinkedHashMap<>();
@@ -28,9 +28,8 @@ final class UniquenessTracker {
     if (consumedAt != null) {
       throw new L0CompileError(
           pos,
-          "variable '"
-              + variable.name()
-              + "' used at "
+          variable.named("variable")
+              + " used at "
               + at(pos)
               + " after it was consumed at "
               + at(consumedAt));
@@ -40,18 +39,17 @@ final class UniquenessTracker {
       if (aliasConsumedAt != null) {
         throw new L0CompileError(
             pos,
-            "variable '"
-                + variable.name()
-                + "' used at "
+            variable.named("variable")
+                + " used at "
                 + at(pos)
                 + " after it was consumed at "
                 + at(aliasConsumedAt)
-                + " (it aliases '"
-                + alias.name()
-                + "')");
+                + " (it aliases "
+                + alias.quoted()
+                + ")");
       }
     }
-    Observation observation = new Observation(variable.name(), pos);
+    Observation observation = new Observation(variable, pos);
     observed.putIfAbsent(variable, observation);
     variable.aliases().all().forEach(alias -> observed.putIfAbsent(alias, observation));
   }
@@ -67,9 +65,8 @@ final class UniquenessTracker {
       if (v.loopDepth() < loopDepth) {
         throw new L0CompileError(
             pos,
-            "variable '"
-                + v.name()
-                + "' (bound at "
+            v.named("variable")
+                + " (bound at "
                 + at(v.declaredAt())
                 + ") is consumed at "
                 + at(pos)
@@ -80,13 +77,12 @@ final class UniquenessTracker {
       if (earlier != null) {
         throw new L0CompileError(
             pos,
-            "variable '"
-                + v.name()
-                + "' is consumed at "
+            v.named("variable")
+                + " is consumed at "
                 + at(pos)
-                + " but '"
-                + earlier.name()
-                + "' is used at "
+                + " but "
+                + earlier.variable().quoted()
+                + " is used at "
                 + at(earlier.pos())
                 + " in the same sequence (thesis §3.2); bind one of them with let first");
       }

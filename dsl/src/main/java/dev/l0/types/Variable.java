@@ -1,7 +1,9 @@
 package dev.l0.types;
 
+import dev.l0.ir.Param;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
+import java.util.Optional;
 
 /**
  * One binding of a name: a function or lambda parameter, a let/loop-bound name or a loop counter.
@@ -9,21 +11,17 @@ import dev.l0.ir.Type;
  * reference equality, not a record.
  */
 final class Variable {
-  /** Whether the binding is a parameter (consumable only if declared unique) or a local name. */
-  enum Kind {
-    PARAMETER,
-    LOCAL
-  }
-
   private final String name;
   private final Type type;
   private final SourcePos declaredAt;
-  private final Kind kind;
+  private final Optional<Param> parameter;
   private final int loopDepth;
   private final Sharing aliases;
   private final Environment scope;
 
   /**
+   * @param parameter the parameter this binding is, consumable only if declared unique; empty for a
+   *     local name
    * @param loopDepth how many loop bodies and anonymous functions enclose the binding
    * @param aliases the variables (other than itself) the value may share memory with, per component
    * @param scope the environment the binding was made in, for telling whether a size variable named
@@ -33,14 +31,14 @@ final class Variable {
       String name,
       Type type,
       SourcePos declaredAt,
-      Kind kind,
+      Optional<Param> parameter,
       int loopDepth,
       Sharing aliases,
       Environment scope) {
     this.name = name;
     this.type = type;
     this.declaredAt = declaredAt;
-    this.kind = kind;
+    this.parameter = parameter;
     this.loopDepth = loopDepth;
     this.aliases = aliases;
     this.scope = scope;
@@ -59,7 +57,24 @@ final class Variable {
   }
 
   boolean isParameter() {
-    return kind == Kind.PARAMETER;
+    return parameter.isPresent();
+  }
+
+  /**
+   * How a message names this binding: {@code noun 'name'}, or the description of a parameter whose
+   * name the Java DSL generated ({@link Param#description}).
+   */
+  String named(String noun) {
+    return description().orElse(noun + " '" + name + "'");
+  }
+
+  /** {@code 'name'}, or the description of a parameter whose name the Java DSL generated. */
+  String quoted() {
+    return description().orElse("'" + name + "'");
+  }
+
+  private Optional<String> description() {
+    return parameter.flatMap(Param::description);
   }
 
   int loopDepth() {

@@ -16,13 +16,14 @@ import java.util.regex.Pattern;
 
 /**
  * Reads values in the data format of shared/data/README.md, section 1, one per expected type:
- * numbers (optionally with a type suffix {@code i32 i64 f32 f64}, which must agree with the type),
- * {@code true}/{@code false} (also {@code True}/{@code False}), {@code inf}, {@code -inf}, {@code
- * nan}, tuples <code>{a, b}</code> and arrays {@code [a, b]} (regular, of the type's rank; {@code
- * []} is an empty array of whatever the type says, with every inner size 0). An empty array with
- * inner sizes is written with its shape, as Futhark's value format does: {@code empty([0][3]i32)}
- * has no rows of 3 columns, {@code empty([2][0]f64)} two empty rows, and tuples give the shapes of
- * their components: <code>empty([0]{[3]i32, f64})</code>. The shape must describe an array without
+ * numbers (optionally with a type suffix {@code i32 i64 f32 f64}, which must agree with the type; a
+ * decimal point has digits on both sides, as in program text: {@code 1.0}, {@code 0.5}), {@code
+ * true}/{@code false} (also {@code True}/{@code False}), {@code inf}, {@code -inf}, {@code nan},
+ * tuples <code>{a, b}</code> and arrays {@code [a, b]} (regular, of the type's rank; {@code []} is
+ * an empty array of whatever the type says, with every inner size 0). An empty array with inner
+ * sizes is written with its shape, as Futhark's value format does: {@code empty([0][3]i32)} has no
+ * rows of 3 columns, {@code empty([2][0]f64)} two empty rows, and tuples give the shapes of their
+ * components: <code>empty([0]{[3]i32, f64})</code>. The shape must describe an array without
  * elements (a 0 in a dimension outside every tuple). An integer is read where a float is expected;
  * a real where an integer is expected is an error. After the last value only blanks and comments
  * may follow. Errors are {@link ValueFormatError}s naming the position, the argument and what was
@@ -31,7 +32,15 @@ import java.util.regex.Pattern;
 public final class ValueReader {
   private static final Pattern INTEGER = Pattern.compile("(-?[0-9]+)(i32|i64|f32|f64)?");
   private static final Pattern REAL =
-      Pattern.compile("(-?[0-9]+(?:\\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|-?inf|nan)(f32|f64)?");
+      Pattern.compile("(-?[0-9]+(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|-?inf|nan)(f32|f64)?");
+
+  /**
+   * A number with a decimal point, split into its sign, integer digits, fraction digits, and
+   * exponent and suffix: to tell one whose point lacks digits on one side ({@code 1.}, {@code .5},
+   * which L0 program text rejects as well) and say how to write it.
+   */
+  private static final Pattern BARE_POINT =
+      Pattern.compile("(-?)([0-9]*)\\.([0-9]*)((?:[eE][-+]?[0-9]+)?(?:f32|f64)?)");
 
   private static final String EMPTY = "empty";
 
@@ -78,6 +87,11 @@ public final class ValueReader {
   }
 
   private ValueFormatError expected(String what, ValueLexer.Token found) {
+    return expected(what, found, "");
+  }
+
+  /** {@link #expected(String, ValueLexer.Token)} followed by {@code advice}. */
+  private ValueFormatError expected(String what, ValueLexer.Token found, String advice) {
     return new ValueFormatError(
         found.pos(),
         "expected "
@@ -87,7 +101,8 @@ public final class ValueReader {
             + " (type "
             + L0Printer.print(argumentType)
             + "), found "
-            + found.describe());
+            + found.describe()
+            + advice);
   }
 
   private void expect(String punctuation) {
@@ -268,7 +283,7 @@ public final class ValueReader {
   private Value real(ScalarType type, String text, String what, ValueLexer.Token t) {
     Matcher m = REAL.matcher(text);
     if (!m.matches() || !suffixFits(m.group(2), type)) {
-      throw expected(what, t);
+      throw expected(what, t, decimalPointAdvice(text));
     }
     String number = m.group(1).replace("inf", "Infinity").replace("nan", "NaN");
     // An f32 is parsed as a float directly: rounding through double first could round twice.
@@ -284,6 +299,25 @@ public final class ValueReader {
       throw expected(what + " (out of range)", t);
     }
     return value;
+  }
+
+  /**
+   * For a number with a bare decimal point ({@link #BARE_POINT}), how to write it: {@code ": a
+   * decimal number needs digits on both sides of '.' (write 1.0)"}; else empty.
+   */
+  private static String decimalPointAdvice(String text) {
+    Matcher m = BARE_POINT.matcher(text);
+    boolean digitsOnOneSideOnly = m.matches() && m.group(2).isEmpty() != m.group(3).isEmpty();
+    if (!digitsOnOneSideOnly) {
+      return "";
+    }
+    String written =
+        m.group(1)
+            + (m.group(2).isEmpty() ? "0" : m.group(2))
+            + "."
+            + (m.group(3).isEmpty() ? "0" : m.group(3))
+            + m.group(4);
+    return ": a decimal number needs digits on both sides of '.' (write " + written + ")";
   }
 
   private static boolean suffixFits(String suffix, ScalarType type) {

@@ -3,12 +3,14 @@ package dev.l0.values;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.l0.ir.L0CompileError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.Shape;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
+import dev.l0.syntax.L0Parser;
 import dev.l0.testing.ReferenceData;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -163,6 +165,31 @@ class ValueReaderTest {
     assertEquals(new SourcePos("in.data", 2, 2), e.pos());
     assertEquals(
         "in.data:2:2: expected an i32 for argument 2 (type [i32]), found '3.5'", e.getMessage());
+  }
+
+  @Test
+  void aDecimalPointNeedsDigitsOnBothSidesAsInProgramText() {
+    for (String bad : List.of("1.", ".5")) {
+      assertThrows(L0CompileError.class, () -> L0Parser.parseExpression(bad, "p.l0"), bad);
+    }
+    assertEquals(
+        "in.data:1:7: expected an f64 for argument 1 (type [f64]), found '1.': a decimal number"
+            + " needs digits on both sides of '.' (write 1.0)",
+        error("[0.5, 1.]", arrayOf(F64, 1)).getMessage());
+    assertEquals(
+        "in.data:2:1: expected an f64 for argument 2 (type f64), found '.5': a decimal number"
+            + " needs digits on both sides of '.' (write 0.5)",
+        error("1.0\n.5", F64, F64).getMessage());
+    assertEquals("write -0.5f32", hint(error("-.5f32", F32).detail()));
+    assertEquals("write 2.0e3", hint(error("2.e3", F64).detail()));
+    assertEquals(
+        List.of(ScalarValue.f64(1.0), ScalarValue.f64(0.5), ScalarValue.f64(-500.0)),
+        read("1.0 0.5 -0.5e3", F64, F64, F64));
+  }
+
+  /** The advice in parentheses at the end of an error's detail. */
+  private static String hint(String detail) {
+    return detail.substring(detail.lastIndexOf('(') + 1, detail.length() - 1);
   }
 
   @Test
