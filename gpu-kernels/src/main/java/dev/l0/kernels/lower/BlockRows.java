@@ -46,10 +46,9 @@ import java.util.Set;
  *
  * <p>Every element is computed by the same operations in the same order as by the thread per row,
  * and sequential reductions keep their order, so the results are the thread per row's bit for bit.
- * Only where the configuration has a threshold for it ({@link
- * LaunchConfiguration#segmentedRowsBelow}: a GPU's; the JVM's has none), and only for rows whose
- * results have sizes the host knows and whose maps' rows set nothing outside their own code; else
- * the map keeps only the thread per row.
+ * Only where the configuration has a threshold for it ({@link LaunchConfiguration#blockRowsBelow}:
+ * a GPU's; the JVM's has none), and only for rows whose results have sizes the host knows and whose
+ * maps' rows set nothing outside their own code; else the map keeps only the thread per row.
  */
 final class BlockRows {
   private final List<KernelStmt> code;

@@ -4,7 +4,8 @@ package dev.l0.kernels.lower;
  * What the lowering needs to know of the device it lowers for: the most blocks a grid-stride kernel
  * launches ({@code maxBlocks}, the blocks the device keeps resident at once), the outer size below
  * which a map whose body is one integer or boolean reduction or scan over a row runs a block per
- * row instead of a thread per row ({@code segmentedRowsBelow}, see {@link SegmentedRows}), and
+ * row instead of a thread per row ({@code segmentedRowsBelow}, see {@link SegmentedRows}; a map
+ * whose rows run loops and maps of their own has its own threshold, {@link #blockRowsBelow}), and
  * whether inputs that threads read along rows are read from a transposed copy ({@code
  * transposeRowReads}, see {@link UncoalescedReads}: on a GPU; a CPU core reads along its row best
  * as it is), and whether a map inside a thread whose function runs a sequential loop runs two rows
@@ -61,6 +62,21 @@ public record LaunchConfiguration(
       throw new IllegalArgumentException(
           "the segmented threshold must not be negative, not " + segmentedRowsBelow);
     }
+  }
+
+  /**
+   * The outer size below which a map whose rows run a loop and maps of their own runs a block per
+   * row ({@link BlockRows}): below four rows per resident block, where a thread per row would leave
+   * all but a few of each multiprocessor's threads idle while each runs a whole row's loop
+   * (OptionPricing large's 4,096 chunks of paths on an H200's 1,056 resident blocks of 256); at
+   * least {@link #segmentedRowsBelow}, and 0 (never) where that is 0.
+   */
+  public long blockRowsBelow() {
+    if (segmentedRowsBelow == 0) {
+      return 0;
+    }
+    long fourPerBlock = maxBlocks > Long.MAX_VALUE / 4 ? Long.MAX_VALUE : 4 * maxBlocks;
+    return Math.max(segmentedRowsBelow, fourPerBlock);
   }
 
   /**

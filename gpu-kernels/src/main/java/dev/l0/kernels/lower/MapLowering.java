@@ -92,7 +92,13 @@ final class MapLowering {
     }
     boolean byBlock = configuration.segmentedRowsBelow() > 0;
     Optional<SegmentedRows> segmented = byBlock ? SegmentedRows.of(map) : Optional.empty();
-    KernelExpr fewRows = KernelExprs.lt(n, KernelExprs.i64(configuration.segmentedRowsBelow()));
+    KernelExpr fewRows =
+        KernelExprs.lt(
+            n,
+            KernelExprs.i64(
+                segmented.isPresent()
+                    ? configuration.segmentedRowsBelow()
+                    : configuration.blockRowsBelow()));
     KernelExpr.Var blockRows = group.fresh("block_rows", ScalarType.I64);
     Optional<BlockRows> blockRowsForm =
         byBlock && segmented.isEmpty() && unsizedRows.isEmpty()

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.IntFunction;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -133,6 +134,18 @@ class BlockRowsSimulationTest {
     assertTrue(runsRowsStrided(mapGroup(program, LaunchConfiguration.DEFAULT)), source);
     assertFalse(runsRowsStrided(mapGroup(program, THREAD_PER_ROW)), source);
     assertFalse(runsRowsStrided(mapGroup(program, LaunchConfiguration.THREAD_PER_ROW)), source);
+  }
+
+  @Test
+  void blocksRunRowsBelowFourRowsPerResidentBlock() {
+    // an H200 in blocks of 256: 132 multiprocessors of 8 blocks; OptionPricing large has 4,096 rows
+    assertEquals(4224, LaunchConfiguration.forDevice(132, 8).blockRowsBelow());
+    // never below the segmented threshold, never where there is none
+    assertEquals(4096, LaunchConfiguration.DEFAULT.blockRowsBelow());
+    assertEquals(Long.MAX_VALUE, BLOCK_PER_ROW.blockRowsBelow());
+    assertEquals(Long.MAX_VALUE, new LaunchConfiguration(Long.MAX_VALUE, 1).blockRowsBelow());
+    assertEquals(0, THREAD_PER_ROW.blockRowsBelow());
+    assertEquals(0, LaunchConfiguration.THREAD_PER_ROW.blockRowsBelow());
   }
 
   @ParameterizedTest
