@@ -90,9 +90,9 @@ final class BlockRows {
     if (code.stridedLoops().isEmpty()) {
       return Optional.empty();
     }
-    List<KernelStmt> rowCode = new ArrayList<>(storesByOneThread(body, code.stridedLoops()));
     // the next row's code overwrites the block's arrays only once every thread is done with them
-    rowCode.add(new KernelStmt.Barrier());
+    body.add(new KernelStmt.Barrier());
+    List<KernelStmt> rowCode = storesByOneThread(body, code.stridedLoops());
     return Optional.of(
         new BlockRows(
             List.of(new KernelStmt.For(row, BLOCK_IDX, rows, GRID_DIM, rowCode)), threads, blocks));

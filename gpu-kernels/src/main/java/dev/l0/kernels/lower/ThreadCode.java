@@ -470,7 +470,11 @@ final class ThreadCode {
     addGuarded(sameInner, fitting, List.of(shapeError()), out);
   }
 
-  /** Copies {@code source} into {@code target} of the same shape, element by element. */
+  /**
+   * Copies {@code source} into {@code target} of the same shape, element by element; at a block's
+   * row level into the block's memory, its rows strided over the block's threads between barriers,
+   * as a map's.
+   */
   void copyElements(ArrayView source, ArrayView target, List<KernelStmt> out) {
     if (target.rank() == 0) {
       out.add(new KernelStmt.Store(target.buffer(), target.offset(), source.load()));
@@ -478,8 +482,22 @@ final class ThreadCode {
     }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
     List<KernelStmt> body = new ArrayList<>();
-    copyElements(source.rowInBounds(j), target.rowInBounds(j), body);
-    out.add(new KernelStmt.For(j, KernelExprs.ZERO, target.dims().get(0), KernelExprs.ONE, body));
+    boolean byBlock = atBlockLevel;
+    atBlockLevel = false;
+    try {
+      copyElements(source.rowInBounds(j), target.rowInBounds(j), body);
+    } finally {
+      atBlockLevel = byBlock;
+    }
+    KernelExpr rows = target.dims().get(0);
+    if (byBlock && !target.buffer().isThreadPrivate()) {
+      stridedLoops.add(j);
+      out.add(new KernelStmt.Barrier());
+      out.add(new KernelStmt.For(j, KernelExprs.THREAD_IDX, rows, KernelExprs.BLOCK_DIM, body));
+      out.add(new KernelStmt.Barrier());
+    } else {
+      out.add(new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body));
+    }
   }
 
   /**
