@@ -45,10 +45,10 @@ public final class KernelExplanation {
     skeletons.put("_fold_map", "the fold's work on each row, a thread per row");
     skeletons.put(
         "_fold_rows",
-        "the fold's work on each row, a thread per row, or a block per row below the segmented"
-            + " threshold");
+        "the fold's work on each row, a thread per row, or a block per row where the rows are"
+            + " few");
     skeletons.put("_map", "a thread per row");
-    skeletons.put("_rows", "a thread per row, or a block per row below the segmented threshold");
+    skeletons.put("_rows", "a thread per row, or a block per row where the rows are few");
     skeletons.put("_chunks", "a thread per chunk of the reduction order");
     skeletons.put("_tree", "pairwise tree of the chunk partials");
     skeletons.put("_totals", "chunk totals");
