@@ -1,5 +1,6 @@
 package dev.l0.kernels.cudaexec;
 
+import static dev.l0.kernels.sim.TestValues.array;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -22,10 +23,8 @@ import dev.l0.syntax.L0Parser;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.testing.TestPrograms;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,14 +72,6 @@ class CudaKernelExecutorGpuTest {
   private void assertSameAsInterpreter(Program program, String entry, List<Value> args) {
     assertEquals(
         new Interpreter(program).call(entry, args), onGpu(program).call(entry, args), entry);
-  }
-
-  private static Value array(Type element, int n, IntFunction<Value> f) {
-    List<Value> elements = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      elements.add(f.apply(i));
-    }
-    return new Value.Array(element, elements);
   }
 
   @Test

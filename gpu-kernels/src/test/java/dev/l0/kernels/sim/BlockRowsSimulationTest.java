@@ -1,5 +1,6 @@
 package dev.l0.kernels.sim;
 
+import static dev.l0.kernels.sim.TestValues.array;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,10 +19,8 @@ import dev.l0.opt.KernelPlan;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.TypeChecker;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -116,14 +115,6 @@ class BlockRowsSimulationTest {
         Type.array(ScalarType.F64),
         rows,
         i -> array(ScalarType.F64, columns, j -> ScalarValue.f64(random.nextDouble() * 20 - 10)));
-  }
-
-  private static Value array(Type element, int n, IntFunction<Value> f) {
-    List<Value> elements = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      elements.add(f.apply(i));
-    }
-    return new Value.Array(element, elements);
   }
 
   @ParameterizedTest

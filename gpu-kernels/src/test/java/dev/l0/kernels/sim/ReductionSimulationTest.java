@@ -1,5 +1,6 @@
 package dev.l0.kernels.sim;
 
+import static dev.l0.kernels.sim.TestValues.array;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.l0.interp.Interpreter;
@@ -10,10 +11,8 @@ import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.ReductionOrder;
 import dev.l0.syntax.L0Parser;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.function.IntFunction;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -42,14 +41,6 @@ class ReductionSimulationTest {
         expected,
         simulate(source, args, blockSize),
         "n=" + ((Value.Array) args.get(0)).length() + ", block size " + blockSize);
-  }
-
-  private static Value array(Type element, int n, IntFunction<Value> f) {
-    List<Value> elements = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      elements.add(f.apply(i));
-    }
-    return new Value.Array(element, elements);
   }
 
   private static Value i32s(int n, Random random) {

@@ -1,5 +1,6 @@
 package dev.l0.kernels.sim;
 
+import static dev.l0.kernels.sim.TestValues.array;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.l0.interp.Interpreter;
@@ -11,10 +12,8 @@ import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.syntax.L0Parser;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.function.IntFunction;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -61,14 +60,6 @@ class SegmentedRowsSimulationTest {
         Type.array(ScalarType.I32),
         rows,
         i -> array(ScalarType.I32, columns, j -> ScalarValue.i32(random.nextInt(2001) - 1000)));
-  }
-
-  private static Value array(Type element, int n, IntFunction<Value> f) {
-    List<Value> elements = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      elements.add(f.apply(i));
-    }
-    return new Value.Array(element, elements);
   }
 
   @ParameterizedTest

@@ -1,5 +1,6 @@
 package dev.l0.kernels.sim;
 
+import static dev.l0.kernels.sim.TestValues.array;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,7 +17,6 @@ import dev.l0.syntax.L0Parser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.function.IntFunction;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -74,14 +74,6 @@ class TiledTransposeSimulationTest {
       sizes.add(a.length());
     }
     return sizes.toString();
-  }
-
-  private static Value array(Type element, int n, IntFunction<Value> f) {
-    List<Value> elements = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      elements.add(f.apply(i));
-    }
-    return new Value.Array(element, elements);
   }
 
   private static Value matrix(int rows, int columns, Random random) {
