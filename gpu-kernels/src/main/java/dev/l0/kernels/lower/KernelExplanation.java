@@ -8,6 +8,7 @@ import dev.l0.kernels.ir.KernelExpr;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.opt.KernelPlan;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,8 +19,9 @@ import java.util.Set;
  * How one kernel of a plan runs on a backend once lowered for that backend's launch configuration,
  * in one line for explain: its skeleton (the launches of its kernel group, named by the lowerings'
  * suffixes), the arrays each thread holds (thread-private memory, in bytes per thread where the
- * sizes are constants; growing ones that a rerun with a larger capacity may need), and how it reads
- * its inputs (coalesced, or through a tiled transpose). For example {@code map: a thread per row
+ * sizes are constants; growing ones that a rerun with a larger capacity may need), the arrays a
+ * block shares where it runs a row a block ({@link BlockRows}), and how it reads its inputs
+ * (coalesced, or through a tiled transpose). For example {@code map: a thread per row
  * [main_res_map]; per-thread arrays: 2048 bytes (256 f64); reads: coalesced}.
  */
 public final class KernelExplanation {
@@ -65,40 +67,80 @@ public final class KernelExplanation {
       KernelPlan plan, KernelPlan.Kernel kernel, LaunchConfiguration configuration) {
     KernelGroup group = KernelLowering.lower(plan, kernel, configuration);
     List<String> launches = new ArrayList<>();
-    List<String> threadArrays = new ArrayList<>();
-    long threadBytes = 0;
+    List<HostStep.Allocate> threadArrays = new ArrayList<>();
+    List<HostStep.Allocate> blockArrays = new ArrayList<>();
+    Map<KernelExpr.Var, KernelExpr> defined = new HashMap<>();
     for (HostStep step : group.steps()) {
       if (step instanceof HostStep.Launch launch) {
         launches.add(launch.kernel().name() + " (" + skeleton(launch.kernel().name()) + ")");
+      } else if (step instanceof HostStep.Define define) {
+        defined.put(define.variable(), define.value());
       } else if (step instanceof HostStep.Allocate allocate
           && allocate.buffer().isThreadPrivate()) {
-        int size = allocate.buffer().elementType().bytes();
-        Optional<Long> elements = constant(allocate.elements());
-        if (elements.isPresent()) {
-          threadBytes += elements.get() * size;
-          threadArrays.add(elements.get() + " " + allocate.buffer().elementType().keyword());
-        } else {
-          threadArrays.add(
-              allocate.buffer().elementType().keyword() + " sized from the inputs at launch");
-        }
+        threadArrays.add(allocate);
+      } else if (step instanceof HostStep.Allocate allocate
+          && ThreadScratch.isBlockScratch(allocate.buffer())) {
+        blockArrays.add(allocate);
       }
     }
-    String scratch =
-        threadArrays.isEmpty()
-            ? "none"
-            : (threadArrays.stream().allMatch(a -> !a.contains("sized"))
-                    ? threadBytes + " bytes ("
-                    : "(")
-                + String.join(", ", threadArrays)
-                + ")";
+    // a block's scratch is allocated as its per-block stride times the blocks
+    String perBlock =
+        blockArrays.isEmpty()
+            ? ""
+            : "; per-block arrays: "
+                + arrays(
+                    blockArrays.stream()
+                        .map(
+                            a ->
+                                new HostStep.Allocate(
+                                    a.buffer(),
+                                    defined.getOrDefault(strideOf(a.elements()), KernelExprs.ZERO)))
+                        .toList());
     return kernel.kind()
         + ": "
         + String.join(", then ", launches)
         + "; per-thread arrays: "
-        + scratch
+        + arrays(threadArrays)
+        + perBlock
         + growing(group)
         + "; reads: "
         + reads(plan, kernel, configuration, group);
+  }
+
+  /**
+   * The arrays {@code allocations} size, in bytes where their sizes are constants; an allocation
+   * made only where the launch runs a kernel's other form ({@code inUse ? elements : 0}) counts its
+   * {@code elements}.
+   */
+  private static String arrays(List<HostStep.Allocate> allocations) {
+    if (allocations.isEmpty()) {
+      return "none";
+    }
+    List<String> arrays = new ArrayList<>();
+    long bytes = 0;
+    boolean allConstant = true;
+    for (HostStep.Allocate allocate : allocations) {
+      KernelExpr size = allocate.elements();
+      if (size instanceof KernelExpr.Select select && select.ifFalse().equals(KernelExprs.ZERO)) {
+        size = select.ifTrue();
+      }
+      String type = allocate.buffer().elementType().keyword();
+      Optional<Long> elements = constant(size);
+      if (elements.isPresent()) {
+        bytes += elements.get() * allocate.buffer().elementType().bytes();
+        arrays.add(elements.get() + " " + type);
+      } else {
+        allConstant = false;
+        arrays.add(type + " sized from the inputs at launch");
+      }
+    }
+    return (allConstant ? bytes + " bytes (" : "(") + String.join(", ", arrays) + ")";
+  }
+
+  /** The stride of a block's scratch allocation, {@code [inUse ?] stride * blocks [: 0]}. */
+  private static KernelExpr strideOf(KernelExpr elements) {
+    KernelExpr size = elements instanceof KernelExpr.Select select ? select.ifTrue() : elements;
+    return size instanceof KernelExpr.Binary product ? product.left() : size;
   }
 
   /**

@@ -36,6 +36,9 @@ public final class ThreadScratch {
   /** What the names of the part starts of a buffer add to the buffer's name, before a number. */
   private static final String PART = "_part";
 
+  /** What the names of the buffers of a block's scratch begin with. */
+  private static final String BLOCK_SCRATCH = "block_scratch_";
+
   private final GroupContext group;
   private final Map<ScalarType, Buffer> buffers = new LinkedHashMap<>();
   private final Map<ScalarType, KernelExpr> used = new LinkedHashMap<>();
@@ -87,7 +90,7 @@ public final class ThreadScratch {
             type,
             t ->
                 perBlock
-                    ? group.freshBuffer("block_scratch_" + t.keyword(), t)
+                    ? group.freshBuffer(BLOCK_SCRATCH + t.keyword(), t)
                     : group.freshThreadPrivateBuffer("scratch_" + t.keyword(), t));
     KernelExpr used = this.used.getOrDefault(type, KernelExprs.ZERO);
     this.used.put(type, add(used, elements));
@@ -113,6 +116,11 @@ public final class ThreadScratch {
     KernelExpr.Var start = group.deferredHostScalar(buffer.name() + PART);
     starts.put(start, used);
     return start;
+  }
+
+  /** Whether {@code buffer} holds a block's scratch ({@link #perBlock}), a copy per block. */
+  public static boolean isBlockScratch(Buffer buffer) {
+    return !buffer.isThreadPrivate() && buffer.name().startsWith(BLOCK_SCRATCH);
   }
 
   /**

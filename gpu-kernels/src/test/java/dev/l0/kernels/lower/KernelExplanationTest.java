@@ -40,6 +40,26 @@ class KernelExplanationTest {
   }
 
   @Test
+  void rowsRunByBlockNameTheArraysTheBlockShares() {
+    LoweredPrograms lowered =
+        LoweredPrograms.of(
+            """
+        fun [f64] main([f64] xs) =
+          map(fn f64 (f64 x) =>
+                loop (v = replicate(64, x)) = for s < 3 do
+                  map(fn f64 (int i) => v[i] * 0.5 + v[(i + 1) % 64], iota(64))
+                in reduce(op +, 0.0, v), xs)
+        """);
+    String cuda = explain(lowered, LaunchConfiguration.DEFAULT);
+    assertTrue(
+        cuda.contains("_rows (a thread per row, or a block per row where the rows are few)"), cuda);
+    // the loop's array and the map's new one, 64 f64 each
+    assertTrue(cuda.contains("per-block arrays: 1024 bytes (128 f64)"), cuda);
+    String jvm = explain(lowered, LaunchConfiguration.THREAD_PER_ROW);
+    assertTrue(jvm.contains("_map (a thread per row)") && !jvm.contains("per-block"), jvm);
+  }
+
+  @Test
   void aReductionIsChunksThenATree() {
     String line =
         explain(
