@@ -51,11 +51,14 @@ import java.util.Set;
  * maps' rows set nothing outside their own code; else the map keeps only the thread per row.
  */
 final class BlockRows {
+  private final KernelExpr.Var rows;
   private final List<KernelStmt> code;
   private final ThreadScratch threads;
   private final ThreadScratch blocks;
 
-  private BlockRows(List<KernelStmt> code, ThreadScratch threads, ThreadScratch blocks) {
+  private BlockRows(
+      KernelExpr.Var rows, List<KernelStmt> code, ThreadScratch threads, ThreadScratch blocks) {
+    this.rows = rows;
     this.code = code;
     this.threads = threads;
     this.blocks = blocks;
@@ -63,14 +66,15 @@ final class BlockRows {
 
   /**
    * The block-per-row form of {@code map}: block {@code b} runs rows {@code b, b + gridDim, ...}
-   * below {@code rows} and writes row {@code r}'s results into row {@code r} of {@code targets};
-   * empty where the rows run no loop or no map of their own, or cannot run by block.
+   * below the host scalar {@link #rows} and writes row {@code r}'s results into row {@code r} of
+   * {@code targets}; empty where the rows run no loop or no map of their own, or cannot run by
+   * block.
    */
-  static Optional<BlockRows> of(
-      GroupContext group, Exp.Screma map, KernelExpr rows, List<ArrayView> targets) {
+  static Optional<BlockRows> of(GroupContext group, Exp.Screma map, List<ArrayView> targets) {
     if (map.function().body().stms().stream().noneMatch(s -> s.exp() instanceof Exp.Loop)) {
       return Optional.empty();
     }
+    KernelExpr.Var rows = group.fresh("block_rows", ScalarType.I64);
     ThreadCode code = new ThreadCode(group);
     ThreadScratch threads = code.beginKernel();
     ThreadScratch blocks = code.beginBlockRow();
@@ -95,7 +99,15 @@ final class BlockRows {
     List<KernelStmt> rowCode = storesByOneThread(body, code.stridedLoops());
     return Optional.of(
         new BlockRows(
-            List.of(new KernelStmt.For(row, BLOCK_IDX, rows, GRID_DIM, rowCode)), threads, blocks));
+            rows,
+            List.of(new KernelStmt.For(row, BLOCK_IDX, rows, GRID_DIM, rowCode)),
+            threads,
+            blocks));
+  }
+
+  /** The host scalar holding the rows the blocks run (0 where the threads run them). */
+  KernelExpr.Var rows() {
+    return rows;
   }
 
   /** The block-per-row loop. */

@@ -99,15 +99,18 @@ final class MapLowering {
                 segmented.isPresent()
                     ? configuration.segmentedRowsBelow()
                     : configuration.blockRowsBelow()));
-    KernelExpr.Var blockRows = group.fresh("block_rows", ScalarType.I64);
     Optional<BlockRows> blockRowsForm =
         byBlock && segmented.isEmpty() && unsizedRows.isEmpty()
-            ? BlockRows.of(group, map, blockRows, targets)
+            ? BlockRows.of(group, map, targets)
             : Optional.empty();
     KernelExpr threadRows = n;
     KernelExpr grid = ReductionOrder.ceilDivExpr(n, KernelGroup.BLOCK_SIZE);
     List<KernelStmt> blockPerRow = List.of();
     if (segmented.isPresent() || blockRowsForm.isPresent()) {
+      KernelExpr.Var blockRows =
+          blockRowsForm.isPresent()
+              ? blockRowsForm.get().rows()
+              : group.fresh("block_rows", ScalarType.I64);
       KernelExpr.Var rowsForThreads = group.fresh("thread_rows", ScalarType.I64);
       steps.add(
           new HostStep.Define(blockRows, new KernelExpr.Select(fewRows, n, KernelExprs.ZERO)));
