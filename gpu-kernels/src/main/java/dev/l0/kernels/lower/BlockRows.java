@@ -34,9 +34,13 @@ import java.util.Set;
  * <p>The arrays made at the row's level are the block's ({@link ThreadScratch#perBlock}), and
  * arrays made inside a strided row are the thread's. Code the threads run alike may not store to
  * the block's arrays alike: a thread ahead of the others would overwrite what another has still to
- * read (an in-place update reads the value it replaces). So each store at the row's level ({@link
- * #storesByOneThread}) is made by thread 0 alone, between two barriers; a statement that stores and
- * sets no value declared outside it (a copy loop) runs whole in thread 0 between two barriers.
+ * read (an in-place update reads the value it replaces). So a copy into the block's arrays strides
+ * its rows over the threads between barriers, as a map does ({@link ThreadCode#copyElements}), and
+ * every other store at the row's level ({@link #storesByOneThread}) is made by thread 0 alone,
+ * between two barriers; a statement that stores and sets no value declared outside it (an in-place
+ * update in a sequential loop) runs whole in thread 0 between two barriers. Where only the rows
+ * know the shapes of a map's results, each thread notes its own rows' shapes and the block agrees
+ * on thread 0's through shared memory ({@code ThreadCode.agreeOnShapes}).
  *
  * <p>Only rows that run a sequential loop of their own (OptionPricing's Sobol recurrence and sums,
  * LocVolCalib's time steps) run by block: they are long serial work in a thread per row, whose
