@@ -95,7 +95,7 @@ final class BlockRows {
     } catch (UnsupportedKernelException notByBlock) {
       return Optional.empty();
     }
-    if (code.stridedLoops().isEmpty()) {
+    if (!code.stridesAMap()) {
       return Optional.empty();
     }
     // the next row's code overwrites the block's arrays only once every thread is done with them

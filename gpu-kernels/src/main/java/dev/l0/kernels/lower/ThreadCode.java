@@ -117,8 +117,13 @@ final class ThreadCode {
    */
   private boolean atBlockLevel;
 
-  /** The counters of the loops that run a map's rows strided over a block's threads. */
+  /**
+   * The counters of the loops that run rows strided over a block's threads: a map's, or a copy's.
+   */
   private final Set<KernelExpr.Var> stridedLoops = new HashSet<>();
+
+  /** Whether a map runs its rows strided over a block's threads. */
+  private boolean stridesAMap;
 
   /**
    * The locals that the rows of a map lowered strided may set, each thread its own: what they note
@@ -159,9 +164,14 @@ final class ThreadCode {
     return blockScratch;
   }
 
-  /** The counters of the loops that run a map's rows strided over a block's threads. */
+  /** The counters of the loops that run rows strided over a block's threads. */
   Set<KernelExpr.Var> stridedLoops() {
     return Set.copyOf(stridedLoops);
+  }
+
+  /** Whether a map at a block's row level runs its rows strided over the block's threads. */
+  boolean stridesAMap() {
+    return stridesAMap;
   }
 
   /** The scalar an operand stands for. */
@@ -674,6 +684,7 @@ final class ThreadCode {
             "a map inside a block's row whose rows set values outside their own code");
       }
       stridedLoops.add(j);
+      stridesAMap = true;
       rowsLoop =
           List.of(
               new KernelStmt.Barrier(),
