@@ -36,7 +36,10 @@ class KernelExplanationTest {
     assertTrue(jvm.startsWith("map: ") && jvm.contains("_map (a thread per row)"), jvm);
     assertTrue(jvm.matches(".*per-thread arrays: \\d+ bytes \\(\\d+ f64\\).*"), jvm);
     assertTrue(jvm.endsWith("reads: each thread reads its rows in order"), jvm);
-    assertTrue(explain(lowered, LaunchConfiguration.DEFAULT).endsWith("reads: coalesced"));
+    String cuda = explain(lowered, LaunchConfiguration.DEFAULT);
+    assertTrue(cuda.endsWith("reads: coalesced"), cuda);
+    // its loop runs no map, so its rows keep a thread each on a GPU too (no block per row)
+    assertTrue(cuda.contains("_map (a thread per row)"), cuda);
   }
 
   @Test

@@ -128,24 +128,6 @@ class BlockRowsSimulationTest {
   }
 
   @Test
-  void rowsWhoseLoopRunsNoMapKeepAThreadEach() {
-    // the loop updates the row's array one element at a time: nothing for a block's threads to
-    // share
-    Program program =
-        L0Parser.parse(
-            """
-            fun [f64] main([f64] xs) =
-              map(fn f64 (f64 x) =>
-                    let acc0 = copy(replicate(16, 0.0)) in
-                    loop (acc = acc0) = for i < 16 do
-                      let acc[i] = x * toReal(i) in acc
-                    in reduce(op +, 0.0, acc), xs)
-            """,
-            "updates.l0");
-    assertFalse(runsRowsStrided(mapGroup(program, BLOCK_PER_ROW)));
-  }
-
-  @Test
   void blocksRunRowsBelowFourRowsPerResidentBlock() {
     // an H200 in blocks of 256: 132 multiprocessors of 8 blocks; OptionPricing large has 4,096 rows
     assertEquals(4224, LaunchConfiguration.forDevice(132, 8).blockRowsBelow());
