@@ -1,6 +1,7 @@
 package dev.l0.kernels.ir;
 
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /** A statement of kernel code, run by every thread of every block of a launch. */
@@ -37,6 +38,28 @@ public sealed interface KernelStmt {
       return new RaiseError(r.code(), r.values().stream().map(expressions).toList());
     }
     return this;
+  }
+
+  /** This statement's own statement lists: an {@code if}'s branches, a loop's body; else none. */
+  default List<List<KernelStmt>> bodies() {
+    if (this instanceof If i) {
+      return List.of(i.thenBody(), i.elseBody());
+    } else if (this instanceof For f) {
+      return List.of(f.body());
+    } else if (this instanceof While w) {
+      return List.of(w.body());
+    }
+    return List.of();
+  }
+
+  /** Whether a statement of {@code code}, at any depth, is one {@code test} accepts. */
+  static boolean anyIn(List<KernelStmt> code, Predicate<KernelStmt> test) {
+    for (KernelStmt s : code) {
+      if (test.test(s) || s.bodies().stream().anyMatch(body -> anyIn(body, test))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -13,7 +13,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Predicate;
 
 /**
  * Constant folding and dead-branch elimination on a kernel before it is printed as Java: what the
@@ -110,26 +109,9 @@ final class KernelFolding {
     }
   }
 
-  /** Whether a statement of {@code body}, at any depth, is one {@code test} accepts. */
-  private static boolean anyStatement(List<KernelStmt> body, Predicate<KernelStmt> test) {
-    for (KernelStmt s : body) {
-      boolean[] found = {test.test(s)};
-      s.withParts(
-          e -> e,
-          b -> {
-            found[0] |= anyStatement(b, test);
-            return b;
-          });
-      if (found[0]) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** Whether {@code body} declares (at any depth) one of {@code names}. */
   private static boolean declaresAny(List<KernelStmt> body, Set<String> names) {
-    return anyStatement(
+    return KernelStmt.anyIn(
         body,
         s ->
             (s instanceof KernelStmt.Declare d && names.contains(d.variable().name()))
@@ -138,7 +120,7 @@ final class KernelFolding {
 
   /** Whether {@code body} assigns (at any depth) the variable {@code name}. */
   private static boolean assigns(List<KernelStmt> body, String name) {
-    return anyStatement(
+    return KernelStmt.anyIn(
         body, s -> s instanceof KernelStmt.Assign a && a.variable().name().equals(name));
   }
 

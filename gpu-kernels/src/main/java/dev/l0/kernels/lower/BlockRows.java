@@ -198,26 +198,13 @@ final class BlockRows {
   }
 
   private static boolean runsStrided(KernelStmt s, Set<KernelExpr.Var> strided) {
-    return anyStatement(s, t -> t instanceof KernelStmt.For f && strided.contains(f.counter()));
+    return KernelStmt.anyIn(
+        List.of(s), t -> t instanceof KernelStmt.For f && strided.contains(f.counter()));
   }
 
   private static boolean storesShared(KernelStmt s) {
-    return anyStatement(
-        s, t -> t instanceof KernelStmt.Store store && !store.buffer().isThreadPrivate());
-  }
-
-  private static boolean anyStatement(KernelStmt s, java.util.function.Predicate<KernelStmt> test) {
-    if (test.test(s)) {
-      return true;
-    }
-    List<List<KernelStmt>> bodies = new ArrayList<>();
-    s.withParts(
-        e -> e,
-        body -> {
-          bodies.add(body);
-          return body;
-        });
-    return bodies.stream().flatMap(List::stream).anyMatch(t -> anyStatement(t, test));
+    return KernelStmt.anyIn(
+        List.of(s), t -> t instanceof KernelStmt.Store store && !store.buffer().isThreadPrivate());
   }
 
   /** The locals that {@code code} assigns and does not declare. */
@@ -239,12 +226,7 @@ final class BlockRows {
       } else if (s instanceof KernelStmt.For f) {
         declared.add(f.counter());
       }
-      s.withParts(
-          e -> e,
-          body -> {
-            collect(body, assigned, declared);
-            return body;
-          });
+      s.bodies().forEach(body -> collect(body, assigned, declared));
     }
   }
 }

@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Lowers the code of SOAC functions to the statements one kernel thread runs: scalar code, branches
@@ -491,23 +492,47 @@ final class ThreadCode {
       return;
     }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
-    List<KernelStmt> body = new ArrayList<>();
-    boolean byBlock = atBlockLevel;
-    atBlockLevel = false;
-    try {
-      copyElements(source.rowInBounds(j), target.rowInBounds(j), body);
-    } finally {
-      atBlockLevel = byBlock;
-    }
+    List<KernelStmt> body =
+        inOneThread(
+            () -> {
+              List<KernelStmt> rowCopy = new ArrayList<>();
+              copyElements(source.rowInBounds(j), target.rowInBounds(j), rowCopy);
+              return rowCopy;
+            });
     KernelExpr rows = target.dims().get(0);
-    if (byBlock && !target.buffer().isThreadPrivate()) {
-      stridedLoops.add(j);
-      out.add(new KernelStmt.Barrier());
-      out.add(new KernelStmt.For(j, KernelExprs.THREAD_IDX, rows, KernelExprs.BLOCK_DIM, body));
-      out.add(new KernelStmt.Barrier());
+    if (atBlockLevel && !target.buffer().isThreadPrivate()) {
+      out.addAll(stridedOverBlock(j, rows, body));
     } else {
       out.add(new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body));
     }
+  }
+
+  /**
+   * What {@code lowering} gives lowered as code one thread runs by itself: in a block's row, below
+   * its own level (a strided row's code, or code every thread runs alike in its own scratch).
+   */
+  private <T> T inOneThread(Supplier<T> lowering) {
+    boolean byBlock = atBlockLevel;
+    atBlockLevel = false;
+    try {
+      return lowering.get();
+    } finally {
+      atBlockLevel = byBlock;
+    }
+  }
+
+  /**
+   * The loop running rows {@code j < rows} of {@code body} strided over a block's threads, between
+   * two barriers: none starts before the block's code before it is done, and the code after reads
+   * what they wrote only once all are done.
+   */
+  private List<KernelStmt> stridedOverBlock(
+      KernelExpr.Var j, KernelExpr rows, List<KernelStmt> body) {
+    stridedLoops.add(j);
+    return List.of(
+        new KernelStmt.Barrier(),
+        new KernelStmt.For(j, KernelExprs.THREAD_IDX, rows, KernelExprs.BLOCK_DIM, body),
+        new KernelStmt.Barrier());
   }
 
   /**
@@ -666,30 +691,18 @@ final class ThreadCode {
       sameRows = and(sameRows, eq(target.dims().get(0), rows));
     }
     KernelExpr.Var j = group.fresh("j", ScalarType.I64);
-    boolean strided = atBlockLevel;
-    atBlockLevel = false;
-    List<KernelStmt> body;
-    try {
-      body = rowCode(map.function(), inputs, rowDestinations, j);
-    } finally {
-      atBlockLevel = strided;
-    }
+    List<KernelStmt> body = inOneThread(() -> rowCode(map.function(), inputs, rowDestinations, j));
     List<KernelStmt> rowsLoop =
         List.of(new KernelStmt.For(j, KernelExprs.ZERO, rows, KernelExprs.ONE, body));
-    if (strided) {
+    if (atBlockLevel) {
       Set<KernelExpr.Var> setOutside = new HashSet<>(BlockRows.assignedOutside(body));
       setOutside.removeAll(shapesNotedPerThread);
       if (!setOutside.isEmpty()) {
         throw new UnsupportedKernelException(
             "a map inside a block's row whose rows set values outside their own code");
       }
-      stridedLoops.add(j);
       stridesAMap = true;
-      rowsLoop =
-          List.of(
-              new KernelStmt.Barrier(),
-              new KernelStmt.For(j, KernelExprs.THREAD_IDX, rows, KernelExprs.BLOCK_DIM, body),
-              new KernelStmt.Barrier());
+      rowsLoop = stridedOverBlock(j, rows, body);
     } else if (group.interleavesRows() && InterleavedRows.gains(map.function())) {
       // rows j, j + 1, ...; past the last row the last one again (the same values twice)
       List<List<KernelStmt>> rowsCode = new ArrayList<>(List.of(body));
@@ -2070,16 +2083,11 @@ final class ThreadCode {
     KernelExpr.Var failed = group.fresh("fails_on_zero", ScalarType.BOOL);
     List<KernelStmt> body = new ArrayList<>();
     // in a block's row, every thread sizes the zero row alike in its own scratch
-    boolean byBlock = atBlockLevel;
-    atBlockLevel = false;
-    List<List<KernelExpr>> sizes;
-    try {
-      sizes =
-          sizesOnZeroRow(
-              pattern, map, map.inputs().stream().map(this::array).toList(), failed, body);
-    } finally {
-      atBlockLevel = byBlock;
-    }
+    List<List<KernelExpr>> sizes =
+        inOneThread(
+            () ->
+                sizesOnZeroRow(
+                    pattern, map, map.inputs().stream().map(this::array).toList(), failed, body));
     for (int k = 0; k < pattern.size(); k++) {
       UnsizedResult r = unsized.get(k);
       if (r == null) {

@@ -1,6 +1,5 @@
 package dev.l0.kernels.sim;
 
-import static dev.l0.kernels.sim.TestValues.array;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +8,6 @@ import dev.l0.interp.Interpreter;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.ir.KernelGroup;
@@ -111,10 +109,8 @@ class BlockRowsSimulationTest {
   }
 
   private static Value matrix(int rows, int columns, Random random) {
-    return array(
-        Type.array(ScalarType.F64),
-        rows,
-        i -> array(ScalarType.F64, columns, j -> ScalarValue.f64(random.nextDouble() * 20 - 10)));
+    return TestValues.matrix(
+        ScalarType.F64, rows, columns, () -> ScalarValue.f64(random.nextDouble() * 20 - 10));
   }
 
   @ParameterizedTest

@@ -1,13 +1,11 @@
 package dev.l0.kernels.sim;
 
-import static dev.l0.kernels.sim.TestValues.array;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
-import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.lower.LaunchConfiguration;
@@ -56,10 +54,8 @@ class SegmentedRowsSimulationTest {
   }
 
   private static Value matrix(int rows, int columns, Random random) {
-    return array(
-        Type.array(ScalarType.I32),
-        rows,
-        i -> array(ScalarType.I32, columns, j -> ScalarValue.i32(random.nextInt(2001) - 1000)));
+    return TestValues.matrix(
+        ScalarType.I32, rows, columns, () -> ScalarValue.i32(random.nextInt(2001) - 1000));
   }
 
   @ParameterizedTest

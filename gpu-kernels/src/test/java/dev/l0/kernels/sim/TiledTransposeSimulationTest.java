@@ -77,10 +77,8 @@ class TiledTransposeSimulationTest {
   }
 
   private static Value matrix(int rows, int columns, Random random) {
-    return array(
-        Type.array(ScalarType.F64),
-        rows,
-        i -> array(ScalarType.F64, columns, j -> ScalarValue.f64(random.nextDouble() * 200 - 100)));
+    return TestValues.matrix(
+        ScalarType.F64, rows, columns, () -> ScalarValue.f64(random.nextDouble() * 200 - 100));
   }
 
   @ParameterizedTest
