@@ -24,6 +24,7 @@ public final class Arr<T extends Val> extends Val {
 
   /** The type of arrays of {@code element}: {@code Arr.of(F64.TYPE)} is {@code [f64]}. */
   public static <T extends Val> ValType<Arr<T>> of(ValType<T> element) {
+    element.requireUnnamed("an array's element type");
     return new ValType<>(
         Type.array(element.l0Type()), List.of(), parts -> new Arr<>(parts, element));
   }

@@ -2,10 +2,12 @@ package dev.l0.dsl;
 
 import dev.l0.ir.L0CompileError;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The parameter handles of a function defined with {@link ProgramBuilder#fun(String, List,
- * java.util.function.Function)}, read by position and declared type. Immutable.
+ * java.util.function.Function)}, read by position or by the name {@link ValType#named} gave, and
+ * declared type. Immutable.
  */
 public final class Params {
   private final String function;
@@ -46,5 +48,28 @@ public final class Params {
               + type.l0Type());
     }
     return Val.narrow(handles.get(index));
+  }
+
+  /**
+   * The parameter named {@code name} ({@link ValType#named}) as a {@code type} handle; a name no
+   * parameter has or a type other than the declared one is an error at the Java line that reads it.
+   */
+  public <V extends Val> V get(String name, ValType<V> type) {
+    for (int i = 0; i < types.size(); i++) {
+      if (types.get(i).parameterName().equals(Optional.of(name))) {
+        return get(i, type);
+      }
+    }
+    List<String> names =
+        types.stream().flatMap(t -> t.parameterName().stream()).map(n -> "'" + n + "'").toList();
+    throw new L0CompileError(
+        CallSite.current(),
+        function
+            + " has no parameter named '"
+            + name
+            + "'"
+            + (names.isEmpty()
+                ? "; none of its parameters is named"
+                : "; its named parameters: " + String.join(", ", names)));
   }
 }

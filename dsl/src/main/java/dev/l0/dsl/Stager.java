@@ -11,9 +11,11 @@ import dev.l0.ir.Type;
 import dev.l0.syntax.L0Printer;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -36,6 +38,10 @@ final class Stager {
   private final List<FunDef> functions = new ArrayList<>();
   private final Map<String, List<Val>> destructured = new HashMap<>();
   private int namesIssued;
+
+  /** The parameter names users gave ({@link ValType#named}), which {@link #fresh} never issues. */
+  private final Set<String> namesGiven = new HashSet<>();
+
   private Block current;
 
   private Stager() {}
@@ -65,9 +71,13 @@ final class Stager {
     return stager;
   }
 
-  /** A new variable name, unique in the program: {@code base_N}, never an L0 keyword. */
+  /**
+   * A new variable name, unique in the program: {@code base_N}, never an L0 keyword nor a name a
+   * user gave a parameter.
+   */
   String fresh(String base) {
-    return base + "_" + namesIssued++;
+    String name = base + "_" + namesIssued++;
+    return namesGiven.contains(name) ? fresh(base) : name;
   }
 
   /**
@@ -128,9 +138,9 @@ final class Stager {
   }
 
   /**
-   * Stages {@code body} on fresh parameters named {@code paramBase_N}; errors name each parameter
-   * as the user knows it, by its position and type in {@code owner} (a function's quoted name, or
-   * the lambda at its Java line).
+   * Stages {@code body} on parameters named as their types say ({@link ValType#named}) or else
+   * fresh, {@code paramBase_N}; errors name each unnamed parameter as the user knows it, by its
+   * position and type in {@code owner} (a function's quoted name, or the lambda at its Java line).
    */
   private <R extends Val> StagedFunction<R> function(
       SourcePos pos,
@@ -139,20 +149,30 @@ final class Stager {
       List<ValType<?>> paramTypes,
       Block block,
       Function<List<Val>, R> body) {
+    for (ValType<?> type : paramTypes) {
+      type.parameterName().ifPresent(namesGiven::add);
+    }
     List<Param> params = new ArrayList<>();
     List<Val> handles = new ArrayList<>();
     for (int i = 0; i < paramTypes.size(); i++) {
       ValType<?> type = paramTypes.get(i);
-      String name = fresh(paramBase);
-      String description =
-          "the "
-              + ordinal(i + 1)
-              + " parameter ("
-              + L0Printer.print(type.l0Type())
-              + ") of "
-              + owner;
-      params.add(new Param(type.l0Type(), name, pos, Optional.of(description)));
-      handles.add(type.wrap(new Expr.Var(name, pos), block));
+      Optional<String> given = type.parameterName();
+      if (given.isPresent() && params.stream().anyMatch(p -> p.name().equals(given.get()))) {
+        throw new L0CompileError(pos, owner + " has two parameters named '" + given.get() + "'");
+      }
+      String name = given.orElseGet(() -> fresh(paramBase));
+      Optional<String> description =
+          given.isPresent()
+              ? Optional.empty()
+              : Optional.of(
+                  "the "
+                      + ordinal(i + 1)
+                      + " parameter ("
+                      + L0Printer.print(type.l0Type())
+                      + ") of "
+                      + owner);
+      params.add(new Param(type.l0Type(), name, pos, description));
+      handles.add(type.unnamed().wrap(new Expr.Var(name, pos), block));
     }
     Staged<R> staged = inBlock(block, pos, () -> body.apply(handles));
     return new StagedFunction<>(params, staged.expr(), staged.type());

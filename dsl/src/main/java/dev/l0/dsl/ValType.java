@@ -9,8 +9,9 @@ import java.util.Optional;
 /**
  * The L0 type of a staged value together with the Java handle class that stands for it, as LMS's
  * {@code Typ[T]} manifests do: {@code F64.TYPE}, {@code Arr.of(F64.TYPE)}, {@code
- * Tup2.of(Bool.TYPE, F64.TYPE)}. Function parameters are declared with these; the DSL also uses
- * them to make the handle of each value it stages. Immutable.
+ * Tup2.of(Bool.TYPE, F64.TYPE)}. Function parameters are declared with these ({@link #named} gives
+ * a parameter its name); the DSL also uses them to make the handle of each value it stages.
+ * Immutable.
  *
  * @param <V> the handle class
  */
@@ -25,10 +26,20 @@ public final class ValType<V extends Val> {
   private final List<ValType<?>> components;
   private final HandleMaker<V> maker;
 
+  /** The name of the parameter this type declares ({@link #named}); empty for a plain type. */
+  private final Optional<String> parameterName;
+
   ValType(Type type, List<ValType<?>> components, HandleMaker<V> maker) {
+    this(type, components, maker, Optional.empty());
+    components.forEach(c -> c.requireUnnamed("a tuple's component"));
+  }
+
+  private ValType(
+      Type type, List<ValType<?>> components, HandleMaker<V> maker, Optional<String> name) {
     this.type = type;
     this.components = List.copyOf(components);
     this.maker = maker;
+    this.parameterName = name;
   }
 
   /** The L0 type (array sizes unknown, as in program text). */
@@ -44,7 +55,51 @@ public final class ValType<V extends Val> {
     if (!(type instanceof Type.Array array)) {
       throw CallSite.error("only array types can be unique, not " + type);
     }
-    return new ValType<>(array.withUnique(true), components, maker);
+    return new ValType<>(array.withUnique(true), components, maker, parameterName);
+  }
+
+  /**
+   * This type as the type of a parameter named {@code name} in a function defined with {@code
+   * prog.fun}: {@code prog.fun("main", Arr.of(F64.TYPE).named("grid"), F64.TYPE.named("scale"),
+   * ...)} stages {@code fun ... main([f64] grid, f64 scale)}, so that errors, the printed program
+   * and a Spark pipeline's {@code with("grid", value)} call the parameter by that name. The name is
+   * letters, digits and underscores, starting with a letter, and not an L0 keyword; two parameters
+   * of one function have different names. Names mean something only on a function's parameters: an
+   * array's element or a tuple's component type with a name is an error where it is built.
+   */
+  public ValType<V> named(String name) {
+    if (!Names.isFunctionName(name)) {
+      throw CallSite.error(
+          "a parameter name must be letters, digits and underscores, starting with a letter, and"
+              + " not an L0 keyword: "
+              + name);
+    }
+    return new ValType<>(type, components, maker, Optional.of(name));
+  }
+
+  /** The parameter name {@link #named} gave this type, if any. */
+  Optional<String> parameterName() {
+    return parameterName;
+  }
+
+  /** This type without a parameter name: the type of the values of a parameter. */
+  ValType<V> unnamed() {
+    return parameterName.isEmpty() ? this : new ValType<>(type, components, maker);
+  }
+
+  /**
+   * Throws at the user's call where this type names a parameter but is used as {@code role}, where
+   * a name would mean nothing.
+   */
+  void requireUnnamed(String role) {
+    if (parameterName.isPresent()) {
+      throw CallSite.error(
+          "the type named '"
+              + parameterName.get()
+              + "' is used as "
+              + role
+              + "; only a function's parameter types take names (named)");
+    }
   }
 
   /** The component types of a tuple type; empty for other types. */

@@ -34,7 +34,10 @@
  * {@link dev.l0.dsl.Fn3}), or any number as a list of types, the body reading each by position and
  * type ({@code prog.fun("main", List.of(I32.TYPE, Arr.of(F64.TYPE)), p -> ... p.get(1,
  * Arr.of(F64.TYPE)) ...)}, a {@link dev.l0.dsl.FnN}); {@code dev.l0.programs.finpar} has entries of
- * 9 and 15 parameters.
+ * 9 and 15 parameters. {@link dev.l0.dsl.ValType#named} names a function's parameter ({@code
+ * Arr.of(F64.TYPE).named("prices")}): the staged function declares it by that name, which a Spark
+ * pipeline's {@code with} binds, and the body of a list-typed function may read it by name ({@code
+ * p.get("prices", Arr.of(F64.TYPE))}).
  *
  * <p>Sharing: every operation is staged once, where the Java code performs it. A value used once is
  * written at its use; a value used twice (a Java variable read twice), or used inside a lambda or
@@ -45,10 +48,10 @@
  *
  * <p>Positions: every node carries {@code SourcePos(JavaFile.java, line, 0)} of the user's line
  * that staged it (the first stack frame outside this package), so type errors found later point at
- * the Java line. Parameters get generated names ({@code p_N}, {@code x_N}); type errors name them
- * as the user wrote them instead, by position and type in their function or lambda ("the 2nd
- * parameter (i64) of the lambda at Job.java:12", see {@link dev.l0.ir.Param#description}). Errors
- * the DSL sees itself (a value used outside the lambda that staged it, a reshape to the wrong rank,
- * ...) are {@link dev.l0.ir.L0CompileError}s at that line.
+ * the Java line. Unnamed parameters get generated names ({@code p_N}, {@code x_N}), never a name a
+ * user gave; type errors name them as the user wrote them instead, by position and type in their
+ * function or lambda ("the 2nd parameter (i64) of the lambda at Job.java:12", see {@link
+ * dev.l0.ir.Param#description}). Errors the DSL sees itself (a value used outside the lambda that
+ * staged it, a reshape to the wrong rank, ...) are {@link dev.l0.ir.L0CompileError}s at that line.
  */
 package dev.l0.dsl;

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.dsl.Arr;
+import dev.l0.dsl.F64;
+import dev.l0.dsl.I32;
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.jvm.FlatArray;
 import dev.l0.spark.pipeline.PipelinePlanningException;
@@ -92,6 +95,31 @@ class L0PipelineBoundValuesTest {
     double[] expected = new double[ROWS];
     for (int r = 0; r < ROWS; r++) {
       expected[r] = grid[(r * 7) % 100] * rate + grid[grid.length - 1];
+    }
+    assertArrayEquals(expected, rows.stream().mapToDouble(row -> row.getDouble(0)).toArray());
+  }
+
+  /** A Java DSL entry whose parameters are named ({@code ValType.named}) binds them by name. */
+  @Test
+  void aJavaDslEntryBindsItsNamedParameters() {
+    dev.l0.ir.Program lookup =
+        dev.l0.dsl.L0.program(
+            prog ->
+                prog.fun(
+                    "main",
+                    Arr.of(F64.TYPE).named("grid"),
+                    Arr.of(I32.TYPE).named("idx"),
+                    F64.TYPE.named("rate"),
+                    (g, idx, rate) -> dev.l0.dsl.L0.map(idx, i -> g.get(i).mul(rate))));
+    double[] grid = grid();
+    List<Row> rows =
+        indices
+            .transform(L0.pipeline(lookup).with("grid", grid).with("rate", 2.0).on("idx").as("v"))
+            .collectAsList();
+
+    double[] expected = new double[ROWS];
+    for (int r = 0; r < ROWS; r++) {
+      expected[r] = grid[(r * 7) % 100] * 2.0;
     }
     assertArrayEquals(expected, rows.stream().mapToDouble(row -> row.getDouble(0)).toArray());
   }

@@ -36,12 +36,20 @@ public final class LocVolCalib {
   private static final ValType<Arr<F64>> REALS = Arr.of(F64.TYPE);
 
   /**
-   * The parameters of {@code main}, in input.data's order: OUTER, NUM_X, NUM_Y, NUM_T, s0, t,
-   * alpha, nu, beta.
+   * The parameters of {@code main}, in input.data's order (OUTER, NUM_X, NUM_Y, NUM_T, s0, t,
+   * alpha, nu, beta), named as in {@code LocVolCalib.l0}.
    */
   private static final List<ValType<?>> INPUT =
       List.of(
-          I32.TYPE, I32.TYPE, I32.TYPE, I32.TYPE, F64.TYPE, F64.TYPE, F64.TYPE, F64.TYPE, F64.TYPE);
+          I32.TYPE.named("outer"),
+          I32.TYPE.named("numX"),
+          I32.TYPE.named("numY"),
+          I32.TYPE.named("numT"),
+          F64.TYPE.named("s0"),
+          F64.TYPE.named("t"),
+          F64.TYPE.named("alpha"),
+          F64.TYPE.named("nu"),
+          F64.TYPE.named("beta"));
 
   /** The model and the grid's resolution, shared by every strike. */
   private record Model(I32 numX, I32 numY, I32 numT, F64 s0, F64 t, F64 alpha, F64 nu, F64 beta) {}
@@ -64,17 +72,17 @@ public final class LocVolCalib {
   }
 
   private static Arr<F64> main(Params in) {
-    I32 outer = in.get(0, I32.TYPE);
+    I32 outer = in.get("outer", I32.TYPE);
     Model model =
         new Model(
-            in.get(1, I32.TYPE),
-            in.get(2, I32.TYPE),
-            in.get(3, I32.TYPE),
-            in.get(4, F64.TYPE),
-            in.get(5, F64.TYPE),
-            in.get(6, F64.TYPE),
-            in.get(7, F64.TYPE),
-            in.get(8, F64.TYPE));
+            in.get("numX", I32.TYPE),
+            in.get("numY", I32.TYPE),
+            in.get("numT", I32.TYPE),
+            in.get("s0", F64.TYPE),
+            in.get("t", F64.TYPE),
+            in.get("alpha", F64.TYPE),
+            in.get("nu", F64.TYPE),
+            in.get("beta", F64.TYPE));
     return map(iota(outer), o -> value(model, f64(0.001).mul(o.toF64())));
   }
 

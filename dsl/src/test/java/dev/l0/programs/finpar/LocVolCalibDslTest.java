@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * programs/finpar/LocVolCalib.l0} computes, bit for bit, on the reference interpreter: the small
  * dataset's model (s0 0.03, t 5, alpha 0.2, nu 0.6, beta 0.5) for 3 strikes on a 32 x 32 grid over
  * 6 time steps. The structure differs (the DSL's helpers are Java methods staged where they are
- * called, not L0 functions), so the programs are compared by their results.
+ * called, not L0 functions), so the programs are compared by their results; the entry's parameters
+ * have the text's types and names.
  */
 class LocVolCalibDslTest {
   @Test
@@ -29,7 +30,11 @@ class LocVolCalibDslTest {
     assertEquals(
         entry.params().stream().map(Param::type).toList(),
         staged.function("main").params().stream().map(Param::type).toList(),
-        "main's parameters");
+        "main's parameter types");
+    assertEquals(
+        entry.params().stream().map(Param::name).toList(),
+        staged.function("main").params().stream().map(Param::name).toList(),
+        "main's parameter names");
     List<Value> input =
         List.of(
             ScalarValue.i32(3),
