@@ -227,6 +227,7 @@ final class FinparCommand implements Command {
     programFile.ifPresent(file -> line.add("program", file));
     if (choice.executor() instanceof CudaKernelExecutor cuda) {
       line.add("cuda_min_rows", cuda.minRows());
+      line.add("cuda_block_size", cuda.blockSize());
     }
     out.println(
         line.add("cores", Runtime.getRuntime().availableProcessors())

@@ -1,5 +1,6 @@
 package dev.l0.kernels.cudaexec;
 
+import dev.l0.ir.L0ConfigurationError;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostValue;
@@ -63,8 +64,19 @@ import java.util.function.Supplier;
  * call waits for its turn is not kernel time).
  */
 public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
-  /** Threads per block of every launch but narrow ones ({@link NarrowLaunches#blockSize}). */
+  /**
+   * Threads per block of every launch but narrow ones ({@link NarrowLaunches#blockSize}) unless
+   * {@link #BLOCK_SIZE_PROPERTY} says otherwise.
+   */
   public static final int DEFAULT_BLOCK_SIZE = 256;
+
+  /**
+   * The system property of the threads per block: a power of two from a warp (32) to CUDA's limit
+   * (1024), {@value #DEFAULT_BLOCK_SIZE} where unset.
+   */
+  static final String BLOCK_SIZE_PROPERTY = "l0.cuda.blockSize";
+
+  private static final int MOST_THREADS_PER_BLOCK = 1024;
 
   /**
    * One lock per GPU, by device ordinal, held while a kernel group runs on that GPU: every executor
@@ -159,9 +171,12 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   /**
    * This machine's GPU {@code gpuOrdinal} ({@link CudaProbe#probe(int)}; where the machine lacks
    * it, every kernel runs on the JVM with the probe's reason), PTX compiler ({@link PtxCompilers})
-   * and kernel cache folder.
+   * and kernel cache folder, launching blocks of {@code l0.cuda.blockSize} threads ({@link
+   * #blockSizeSetting}).
    *
    * @throws IllegalArgumentException for a negative ordinal
+   * @throws L0ConfigurationError for an {@code l0.cuda.blockSize} that is not a power of two from
+   *     32 to 1024
    */
   public static CudaKernelExecutor onThisMachine(int gpuOrdinal) {
     return onThisMachine(gpuOrdinal, JvmKernelExecutor.defaultParallelism());
@@ -179,7 +194,7 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
             .map(c -> Availability.available(KernelCache.inDefaultDirectory(c), ptx.description()))
             .orElseGet(() -> Availability.unavailable(ptx.description()));
     return new CudaKernelExecutor(
-        gpuOrdinal, gpu, cache, CudaContext::open, DEFAULT_BLOCK_SIZE, jvmThreads);
+        gpuOrdinal, gpu, cache, CudaContext::open, blockSizeSetting(), jvmThreads);
   }
 
   @Override
@@ -211,6 +226,38 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
    */
   public int minRows() {
     return minRows;
+  }
+
+  /** The threads per block of every launch but narrow ones ({@code l0.cuda.blockSize}). */
+  public int blockSize() {
+    return blockSize;
+  }
+
+  /**
+   * The threads per block the system property {@link #BLOCK_SIZE_PROPERTY} sets, validated.
+   *
+   * @throws L0ConfigurationError where it is not a power of two from 32 to 1024
+   */
+  static int blockSizeSetting() {
+    String meaning = "the threads per block of a kernel launch, a power of two";
+    int size =
+        L0ConfigurationError.intProperty(
+            BLOCK_SIZE_PROPERTY, DEFAULT_BLOCK_SIZE, NarrowLaunches.WARP, meaning);
+    if (size > MOST_THREADS_PER_BLOCK || Integer.bitCount(size) != 1) {
+      throw new L0ConfigurationError(
+          "the system property "
+              + BLOCK_SIZE_PROPERTY
+              + " must be a power of two from "
+              + NarrowLaunches.WARP
+              + " to "
+              + MOST_THREADS_PER_BLOCK
+              + " ("
+              + meaning
+              + "), not '"
+              + System.getProperty(BLOCK_SIZE_PROPERTY)
+              + "'");
+    }
+    return size;
   }
 
   /** The PTX kernel cache's hits so far: kernels prepared from PTX compiled by an earlier run. */

@@ -1,12 +1,16 @@
 package dev.l0.kernels.cudaexec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.ir.L0ConfigurationError;
 import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.runtime.Availability;
 import dev.l0.kernels.runtime.ComputeCapability;
 import dev.l0.kernels.runtime.CudaContext;
 import dev.l0.kernels.runtime.CudaDevice;
+import java.util.List;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
@@ -73,5 +77,36 @@ class CudaKernelExecutorLaunchConfigurationTest {
         configurationOf(
             Availability.unavailable("no CUDA driver (test)"),
             CudaKernelExecutor.DEFAULT_BLOCK_SIZE));
+  }
+
+  /** {@code l0.cuda.blockSize} sets the executor's threads per block; a bad value is refused. */
+  @Test
+  void theBlockSizePropertySetsTheThreadsPerBlock() {
+    String before = System.getProperty(CudaKernelExecutor.BLOCK_SIZE_PROPERTY);
+    try {
+      System.clearProperty(CudaKernelExecutor.BLOCK_SIZE_PROPERTY);
+      try (CudaKernelExecutor unset = CudaKernelExecutor.onThisMachine()) {
+        assertEquals(CudaKernelExecutor.DEFAULT_BLOCK_SIZE, unset.blockSize());
+      }
+      System.setProperty(CudaKernelExecutor.BLOCK_SIZE_PROPERTY, "64");
+      try (CudaKernelExecutor set = CudaKernelExecutor.onThisMachine()) {
+        assertEquals(64, set.blockSize());
+      }
+      for (String bad : List.of("48", "16", "2048", "many")) {
+        System.setProperty(CudaKernelExecutor.BLOCK_SIZE_PROPERTY, bad);
+        L0ConfigurationError error =
+            assertThrows(L0ConfigurationError.class, CudaKernelExecutor::onThisMachine, bad);
+        assertTrue(
+            error.getMessage().contains("l0.cuda.blockSize must be")
+                && error.getMessage().endsWith("not '" + bad + "'"),
+            error.getMessage());
+      }
+    } finally {
+      if (before == null) {
+        System.clearProperty(CudaKernelExecutor.BLOCK_SIZE_PROPERTY);
+      } else {
+        System.setProperty(CudaKernelExecutor.BLOCK_SIZE_PROPERTY, before);
+      }
+    }
   }
 }

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * every check's line in order, also when the run is stopped part way (a device call that ran past
  * its time limit once returned no results at all, because the script wrote them only at its end),
  * and the exit status is the first failing check's; {@code --min-rows} runs each FinPar dataset
- * once per listed {@code l0.cuda.minRows}, and {@code --runs} is given to each.
+ * once per listed {@code l0.cuda.minRows}, {@code --block-sizes} once per listed {@code
+ * l0.cuda.blockSize} (for each of those), and {@code --runs} is given to each.
  */
 class GpuCheckScriptTest {
   private static final Path SCRIPT = Path.of("..", "bin", "gpu-check").toAbsolutePath().normalize();
@@ -35,13 +36,16 @@ class GpuCheckScriptTest {
         *"finpar LocVolCalib"*) echo '{"bench": "LocVolCalib", "valid": false}'; exit 1 ;;
         *"finpar InterestCalib"*) sleep 600 ;;
         *"finpar OptionPricing"*)
-          min_rows=default; runs=none; previous=
+          min_rows=default; block_size=default; runs=none; previous=
           for a in "$@"; do
-            case "$a" in -Dl0.cuda.minRows=*) min_rows="${a#*=}" ;; esac
+            case "$a" in
+              -Dl0.cuda.minRows=*) min_rows="${a#*=}" ;;
+              -Dl0.cuda.blockSize=*) block_size="${a#*=}" ;;
+            esac
             [ "$previous" = --runs ] && runs="$a"
             previous="$a"
           done
-          echo "{\\"bench\\": \\"OptionPricing\\", \\"valid\\": true, \\"min_rows\\": \\"$min_rows\\", \\"runs\\": \\"$runs\\"}" ;;
+          echo "{\\"bench\\": \\"OptionPricing\\", \\"valid\\": true, \\"min_rows\\": \\"$min_rows\\", \\"block_size\\": \\"$block_size\\", \\"runs\\": \\"$runs\\"}" ;;
         *) for a in "$@"; do last="$a"; done; echo "{\\"check\\": \\"$last\\"}" ;;
       esac
       """;
@@ -115,6 +119,25 @@ class GpuCheckScriptTest {
             .map(line -> line.replaceAll(".*\"min_rows\": \"([^\"]*)\".*", "$1"))
             .toList(),
         String.join("\n", finpar));
+  }
+
+  @Test
+  void blockSizesRunEachDatasetOncePerValueForEachMinRows() throws Exception {
+    Path results = prepareBundle("OptionPricing/large");
+    Finished run =
+        runToTheEnd(
+            "--finpar-only", "--min-rows", "0,1024", "--block-sizes", "64,256", results.toString());
+    assertEquals(0, run.status(), run.output());
+    assertEquals(List.of("0", "0", "1024", "1024"), finparField(results, "min_rows"));
+    assertEquals(List.of("64", "256", "64", "256"), finparField(results, "block_size"));
+    Path defaults = bundle.resolve("defaults");
+    assertEquals(0, runToTheEnd("--finpar-only", defaults.toString()).status());
+    assertEquals(List.of("default"), finparField(defaults, "block_size"));
+    Finished bad =
+        runToTheEnd("--finpar-only", "--block-sizes", "64,48", bundle.resolve("bad").toString());
+    assertEquals(64, bad.status(), bad.output());
+    assertTrue(bad.output().contains("--block-sizes needs a comma-separated list"), bad.output());
+    assertTrue(Files.notExists(bundle.resolve("bad")), "no results written");
   }
 
   @Test
