@@ -41,10 +41,20 @@ public final class InterestCalib {
   private static final ValType<Arr<F64>> REALS = Arr.of(F64.TYPE);
   private static final ValType<Arr<Arr<F64>>> GRID = Arr.of(REALS);
 
-  /** The parameters of {@code main}, in input.data's order. */
+  /**
+   * The parameters of {@code main}, in input.data's order, named as in {@code InterestCalib.l0}.
+   */
   private static final List<ValType<?>> INPUT =
       List.of(
-          I32.TYPE, I32.TYPE, I32.TYPE, GRID, I32.TYPE, REALS, REALS, I32.TYPE, Arr.of(I32.TYPE));
+          I32.TYPE.named("popSize"),
+          I32.TYPE.named("mcmcLoops"),
+          I32.TYPE.named("numSwapQuotes"),
+          GRID.named("quotes"),
+          I32.TYPE.named("numHermite"),
+          REALS.named("hermiteX"),
+          REALS.named("hermiteW"),
+          I32.TYPE.named("numSobolBits"),
+          Arr.of(I32.TYPE).named("dirVct"));
 
   /**
    * g2ppPrice's parameters: a, b, rho, nu, sigma, hermiteX, hermiteW, quote, strike, begins, ends.
@@ -913,11 +923,12 @@ public final class InterestCalib {
    * 100 * |G2++ - Black| / Black].
    */
   private static TupN main(FnN<F64> price, FnN<F64> fitness, Params in) {
-    I32 popSize = in.get(0, I32.TYPE);
-    I32 mcmcLoops = in.get(1, I32.TYPE);
-    Arr<Arr<F64>> quotes = in.get(3, GRID);
-    Arr<I32> dirVct = in.get(8, Arr.of(I32.TYPE));
-    Market m = new Market(in.get(5, REALS), in.get(6, REALS), quotes, swaptions(quotes));
+    I32 popSize = in.get("popSize", I32.TYPE);
+    I32 mcmcLoops = in.get("mcmcLoops", I32.TYPE);
+    Arr<Arr<F64>> quotes = in.get("quotes", GRID);
+    Arr<I32> dirVct = in.get("dirVct", Arr.of(I32.TYPE));
+    Market m =
+        new Market(in.get("hermiteX", REALS), in.get("hermiteW", REALS), quotes, swaptions(quotes));
     Arr<Arr<F64>> initial =
         let(
             "initial",

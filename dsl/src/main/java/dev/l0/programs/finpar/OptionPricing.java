@@ -41,24 +41,26 @@ public final class OptionPricing {
   private static final ValType<Arr<Arr<F64>>> MATRIX = Arr.of(REALS);
   private static final ValType<Arr<Arr<Arr<F64>>>> MATRICES = Arr.of(MATRIX);
 
-  /** The parameters of {@code main}, in input.data's order. */
+  /**
+   * The parameters of {@code main}, in input.data's order, named as in {@code OptionPricing.l0}.
+   */
   private static final List<ValType<?>> INPUT =
       List.of(
-          I32.TYPE,
-          I32.TYPE,
-          I32.TYPE,
-          I32.TYPE,
-          I32.TYPE,
-          I32.TYPE,
-          INT_MATRIX,
-          MATRICES,
-          MATRICES,
-          MATRICES,
-          MATRIX,
-          MATRIX,
-          MATRIX,
-          INT_MATRIX,
-          MATRIX);
+          I32.TYPE.named("contract"),
+          I32.TYPE.named("numMcIt"),
+          I32.TYPE.named("numDates"),
+          I32.TYPE.named("numUnd"),
+          I32.TYPE.named("numModels"),
+          I32.TYPE.named("sobolBits"),
+          INT_MATRIX.named("dirVs"),
+          MATRICES.named("mdC"),
+          MATRICES.named("mdVols"),
+          MATRICES.named("mdDrifts"),
+          MATRIX.named("mdStarts"),
+          MATRIX.named("mdDetvals"),
+          MATRIX.named("mdDiscts"),
+          INT_MATRIX.named("bbInds"),
+          MATRIX.named("bbData"));
 
   // AS241 (PPND16) coefficients, numerator then denominator, constant term first
   private static final double[] CENTRAL_A = {
@@ -148,22 +150,22 @@ public final class OptionPricing {
   }
 
   private static Arr<F64> main(Params in) {
-    I32 contract = in.get(0, I32.TYPE);
-    I32 paths = in.get(1, I32.TYPE);
-    I32 dates = in.get(2, I32.TYPE);
-    I32 underlyings = in.get(3, I32.TYPE);
-    I32 models = in.get(4, I32.TYPE);
-    I32 sobolBits = in.get(5, I32.TYPE);
-    Arr<Arr<I32>> directions = in.get(6, INT_MATRIX);
+    I32 contract = in.get("contract", I32.TYPE);
+    I32 paths = in.get("numMcIt", I32.TYPE);
+    I32 dates = in.get("numDates", I32.TYPE);
+    I32 underlyings = in.get("numUnd", I32.TYPE);
+    I32 models = in.get("numModels", I32.TYPE);
+    I32 sobolBits = in.get("sobolBits", I32.TYPE);
+    Arr<Arr<I32>> directions = in.get("dirVs", INT_MATRIX);
     Models market =
         new Models(
-            in.get(7, MATRICES),
-            in.get(8, MATRICES),
-            in.get(9, MATRICES),
-            in.get(10, MATRIX),
-            in.get(11, MATRIX),
-            in.get(12, MATRIX));
-    Bridge bridge = new Bridge(in.get(13, INT_MATRIX), in.get(14, MATRIX));
+            in.get("mdC", MATRICES),
+            in.get("mdVols", MATRICES),
+            in.get("mdDrifts", MATRICES),
+            in.get("mdStarts", MATRIX),
+            in.get("mdDetvals", MATRIX),
+            in.get("mdDiscts", MATRIX));
+    Bridge bridge = new Bridge(in.get("bbInds", INT_MATRIX), in.get("bbData", MATRIX));
 
     F64 sobolFactor = let("sobolFactor", f64(1.0).div(i32(1).shiftLeft(sobolBits).toF64()));
     I32 pathsPerChunk = let("pathsPerChunk", i32(32));

@@ -41,7 +41,11 @@ class InterestCalibDslTest {
     assertEquals(
         types,
         staged.function("main").params().stream().map(Param::type).toList(),
-        "main's parameters");
+        "main's parameter types");
+    assertEquals(
+        entry.params().stream().map(Param::name).toList(),
+        staged.function("main").params().stream().map(Param::name).toList(),
+        "main's parameter names");
     assertEquals(entry.returnType(), staged.function("main").returnType(), "main's result");
     Path file =
         OptionPricingDslTest.dataset("small")

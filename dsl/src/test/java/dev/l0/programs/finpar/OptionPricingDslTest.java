@@ -56,7 +56,11 @@ class OptionPricingDslTest {
     assertEquals(
         entry.params().stream().map(Param::type).toList(),
         staged.function("main").params().stream().map(Param::type).toList(),
-        "main's parameters");
+        "main's parameter types");
+    assertEquals(
+        entry.params().stream().map(Param::name).toList(),
+        staged.function("main").params().stream().map(Param::name).toList(),
+        "main's parameter names");
     Path file = dataset(size).resolve("input.data");
     List<Value> input =
         new ArrayList<>(
