@@ -148,11 +148,14 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
 
   /**
    * The lowering's configuration for {@code device} launching blocks of {@code blockSize} threads:
-   * its multiprocessors, each holding as many blocks as its resident threads allow (at least one).
+   * its multiprocessors, each holding as many blocks as its resident threads allow, within the
+   * blocks it keeps resident (at least one).
    */
   static LaunchConfiguration launchConfiguration(CudaDevice device, int blockSize) {
+    int byThreads = device.maxThreadsPerMultiprocessor() / blockSize;
     return LaunchConfiguration.forDevice(
-        device.multiprocessors(), Math.max(1, device.maxThreadsPerMultiprocessor() / blockSize));
+        device.multiprocessors(),
+        Math.max(1, Math.min(byThreads, device.maxBlocksPerMultiprocessor())));
   }
 
   /**

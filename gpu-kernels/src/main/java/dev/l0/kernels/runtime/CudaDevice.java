@@ -3,6 +3,7 @@ package dev.l0.kernels.runtime;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH;
+import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE;
 import static jcuda.driver.CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT;
@@ -16,8 +17,9 @@ import jcuda.driver.CUdevice;
 
 /**
  * What the driver says about one GPU: its name, compute capability, memory, the driver's CUDA
- * version (e.g. 13000 for 13.0), its multiprocessors and the threads each keeps resident, and its
- * memory clock (kHz) and bus width (bits), from which {@link #peakMemoryBytesPerSecond} follows.
+ * version (e.g. 13000 for 13.0), its multiprocessors and the threads and blocks each keeps resident
+ * (2,048 and 32 on an H100), and its memory clock (kHz) and bus width (bits), from which {@link
+ * #peakMemoryBytesPerSecond} follows.
  */
 public record CudaDevice(
     String name,
@@ -26,6 +28,7 @@ public record CudaDevice(
     int driverVersion,
     int multiprocessors,
     int maxThreadsPerMultiprocessor,
+    int maxBlocksPerMultiprocessor,
     int memoryClockKhz,
     int memoryBusWidthBits) {
   /** Reads the description of {@code device} from an initialised driver. */
@@ -49,6 +52,7 @@ public record CudaDevice(
         version[0],
         attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT),
         attribute(device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR),
+        attribute(device, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR),
         attribute(device, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE),
         attribute(device, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH));
   }

@@ -105,7 +105,7 @@ class CudaKernelExecutorFallbackTest {
         };
     CudaDevice device =
         new CudaDevice(
-            "Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
+            "Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 32, 1000000, 256);
     IntFunction<CudaContext> noContext =
         ordinal -> {
           throw new AssertionError("a context is opened for a kernel that did not compile");
@@ -139,7 +139,7 @@ class CudaKernelExecutorFallbackTest {
   void aMissingCompilerIsReportedOnceWithTheProbesReason() {
     CudaDevice device =
         new CudaDevice(
-            "Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
+            "Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 32, 1000000, 256);
     try (LogRecorder log = new LogRecorder(JvmFallback.class);
         CudaKernelExecutor executor =
             new CudaKernelExecutor(

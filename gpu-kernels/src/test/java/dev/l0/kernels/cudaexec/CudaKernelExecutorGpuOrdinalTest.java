@@ -156,7 +156,7 @@ class CudaKernelExecutorGpuOrdinalTest {
     Program portfolio = TestPrograms.load("portfolio");
     CudaDevice device =
         new CudaDevice(
-            "Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 1000000, 256);
+            "Test GPU", new ComputeCapability(9, 0), 1L << 30, 13000, 4, 1024, 32, 1000000, 256);
     PtxCompiler anyPtx =
         new PtxCompiler() {
           @Override

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The executor lowers for its device: as many blocks as the device's multiprocessors keep resident
- * at the executor's block size, a block per row below twice that, and the default configuration
- * where there is no device.
+ * at the executor's block size (by threads and by blocks), a block per row below twice that, and
+ * the default configuration where there is no device.
  */
 class CudaKernelExecutorLaunchConfigurationTest {
   private static final IntFunction<CudaContext> NO_CONTEXT =
@@ -26,6 +26,11 @@ class CudaKernelExecutorLaunchConfigurationTest {
       };
 
   private static CudaDevice device(int multiprocessors, int maxThreadsPerMultiprocessor) {
+    return device(multiprocessors, maxThreadsPerMultiprocessor, 32);
+  }
+
+  private static CudaDevice device(
+      int multiprocessors, int maxThreadsPerMultiprocessor, int maxBlocksPerMultiprocessor) {
     return new CudaDevice(
         "Fake GPU",
         new ComputeCapability(9, 0),
@@ -33,6 +38,7 @@ class CudaKernelExecutorLaunchConfigurationTest {
         13000,
         multiprocessors,
         maxThreadsPerMultiprocessor,
+        maxBlocksPerMultiprocessor,
         1000000,
         256);
   }
@@ -61,8 +67,19 @@ class CudaKernelExecutorLaunchConfigurationTest {
 
   @Test
   void theBlocksPerMultiprocessorFollowTheBlockSize() {
-    assertEquals(LaunchConfiguration.forDevice(40, 48), configurationOf(device(40, 1536), 32));
+    assertEquals(LaunchConfiguration.forDevice(40, 48), configurationOf(device(40, 1536, 64), 32));
     assertEquals(LaunchConfiguration.forDevice(40, 3), configurationOf(device(40, 1536), 512));
+  }
+
+  /**
+   * Small blocks are held by the blocks a multiprocessor keeps resident, not by its threads: an
+   * H100 holds 32 blocks of 32 threads, not 64; an sm_86 GPU 16 blocks of 64 threads, not 24.
+   */
+  @Test
+  void theResidentBlocksLimitSmallBlocks() {
+    assertEquals(LaunchConfiguration.forDevice(132, 32), configurationOf(device(132, 2048), 32));
+    assertEquals(LaunchConfiguration.forDevice(132, 32), configurationOf(device(132, 2048), 64));
+    assertEquals(LaunchConfiguration.forDevice(84, 16), configurationOf(device(84, 1536, 16), 64));
   }
 
   @Test

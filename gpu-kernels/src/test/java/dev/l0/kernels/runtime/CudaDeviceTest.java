@@ -16,6 +16,7 @@ class CudaDeviceTest {
             13000,
             132,
             2048,
+            32,
             2619000,
             5120);
     assertEquals(2 * 2.619e9 * 5120 / 8, h100.peakMemoryBytesPerSecond(), 1.0);

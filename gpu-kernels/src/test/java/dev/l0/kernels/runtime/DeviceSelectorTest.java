@@ -20,6 +20,7 @@ class DeviceSelectorTest {
           13000,
           132,
           2048,
+          32,
           2619000,
           5120);
   private static final Supplier<Availability<CudaDevice>> GPU =
