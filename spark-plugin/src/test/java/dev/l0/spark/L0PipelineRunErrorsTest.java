@@ -3,6 +3,7 @@ package dev.l0.spark;
 import static dev.l0.dsl.L0.i32;
 import static dev.l0.dsl.L0.map;
 import static dev.l0.dsl.L0.program;
+import static dev.l0.dsl.L0.reduce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -100,6 +101,35 @@ class L0PipelineRunErrorsTest {
     assertTrue(
         messages.contains(
             "partition 1, row 20: L0PipelineRunErrorsTest.java:"
+                + line
+                + ": /: integer division by zero"),
+        messages);
+  }
+
+  /**
+   * The same where the failing operation runs in a program the planner derived from the DSL
+   * program: the partitions' sums, 1225 and 3725, meet only in the combiner, where a + b - 4950 is
+   * 0.
+   */
+  @Test
+  void aJavaDslReduceFailingOnlyAcrossPartitionsCitesTheJavaLineThatStagedIt() {
+    Program combines =
+        program(
+            prog ->
+                prog.fun(
+                    "main",
+                    Arr.of(I32.TYPE),
+                    n ->
+                        reduce(
+                            n, i32(0), (a, b) -> a.add(b).add(i32(1000).div(a.add(b).sub(4950))))));
+    int line = callersLine();
+    Dataset<Row> out = numbers.transform(L0.pipeline(combines).on("n"));
+
+    String messages =
+        SparkTestSupport.messages(assertThrows(SparkException.class, out::collectAsList));
+    assertTrue(
+        messages.contains(
+            "combining the partial results of the 2 partitions: L0PipelineRunErrorsTest.java:"
                 + line
                 + ": /: integer division by zero"),
         messages);
