@@ -367,6 +367,10 @@ public final class L0Parser {
         return loop(tokens.next());
       case "char":
         throw new L0CompileError(keyword.pos(), CHAR_NOT_SUPPORTED);
+      case "pow":
+        throw new L0CompileError(
+            keyword.pos(),
+            "'pow' is L0's infix power operator (thesis §2.3): write x pow y, not pow(x, y)");
       case "fn":
       case "op":
         throw new L0CompileError(

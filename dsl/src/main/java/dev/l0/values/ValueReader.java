@@ -42,6 +42,13 @@ public final class ValueReader {
   private static final Pattern BARE_POINT =
       Pattern.compile("(-?)([0-9]*)\\.([0-9]*)((?:[eE][-+]?[0-9]+)?(?:f32|f64)?)");
 
+  /**
+   * A NaN or an infinity spelled another way than this format's {@code nan}, {@code inf} and {@code
+   * -inf}: as Java prints them ({@code NaN}, {@code Infinity}), in another case, or signed.
+   */
+  private static final Pattern OTHER_SPECIAL =
+      Pattern.compile("[-+]?(?:nan|inf(?:inity)?)(?:f32|f64)?", Pattern.CASE_INSENSITIVE);
+
   private static final String EMPTY = "empty";
 
   private final List<ValueLexer.Token> tokens;
@@ -283,7 +290,7 @@ public final class ValueReader {
   private Value real(ScalarType type, String text, String what, ValueLexer.Token t) {
     Matcher m = REAL.matcher(text);
     if (!m.matches() || !suffixFits(m.group(2), type)) {
-      throw expected(what, t, decimalPointAdvice(text));
+      throw expected(what, t, advice(text));
     }
     String number = m.group(1).replace("inf", "Infinity").replace("nan", "NaN");
     // An f32 is parsed as a float directly: rounding through double first could round twice.
@@ -303,9 +310,13 @@ public final class ValueReader {
 
   /**
    * For a number with a bare decimal point ({@link #BARE_POINT}), how to write it: {@code ": a
-   * decimal number needs digits on both sides of '.' (write 1.0)"}; else empty.
+   * decimal number needs digits on both sides of '.' (write 1.0)"}; for a NaN or an infinity
+   * spelled another way ({@link #OTHER_SPECIAL}), how this format spells them; else empty.
    */
-  private static String decimalPointAdvice(String text) {
+  private static String advice(String text) {
+    if (OTHER_SPECIAL.matcher(text).matches()) {
+      return ": a NaN is written nan and an infinity inf or -inf";
+    }
     Matcher m = BARE_POINT.matcher(text);
     boolean digitsOnOneSideOnly = m.matches() && m.group(2).isEmpty() != m.group(3).isEmpty();
     if (!digitsOnOneSideOnly) {

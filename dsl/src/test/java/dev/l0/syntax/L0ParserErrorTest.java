@@ -29,6 +29,11 @@ class L0ParserErrorTest {
             "'==' is not an L0 operator: equality is written '='"),
         bad("fun [int] f() = []", 1, 17, "empty array literal [] is not allowed"),
         bad(
+            "fun real f(real x) =\n  1.0 + pow(x, 2.0)",
+            2,
+            9,
+            "'pow' is L0's infix power operator (thesis §2.3): write x pow y, not pow(x, y)"),
+        bad(
             "fun int f([int] a) =\n  redomap(op +, g, 0, a)",
             2,
             3,

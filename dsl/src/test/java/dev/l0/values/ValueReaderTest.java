@@ -2,6 +2,7 @@ package dev.l0.values;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.ScalarType;
@@ -185,6 +186,24 @@ class ValueReaderTest {
     assertEquals(
         List.of(ScalarValue.f64(1.0), ScalarValue.f64(0.5), ScalarValue.f64(-500.0)),
         read("1.0 0.5 -0.5e3", F64, F64, F64));
+  }
+
+  @Test
+  void aNaNOrAnInfinitySpelledAsJavaOrPythonDoesSaysHowTheFormatSpellsIt() {
+    assertEquals(
+        "in.data:1:7: expected an f64 for argument 1 (type [f64]), found 'NaN': a NaN is written"
+            + " nan and an infinity inf or -inf",
+        error("[1.0, NaN]", arrayOf(F64, 1)).getMessage());
+    for (String bad : List.of("Infinity", "-Infinity", "+inf", "-nan", "INF", "NaNf32")) {
+      assertTrue(
+          error(bad, F32)
+              .getMessage()
+              .endsWith(": a NaN is written nan and an infinity inf or -inf"),
+          bad);
+    }
+    assertEquals(
+        "in.data:1:1: expected an f64 for argument 1 (type f64), found 'nanx'",
+        error("nanx", F64).getMessage());
   }
 
   /** The advice in parentheses at the end of an error's detail. */

@@ -6,6 +6,7 @@ import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.kernels.runtime.DeviceSelector;
 import dev.l0.spark.pipeline.PipelineMessages;
 import dev.l0.spark.pipeline.PipelinePlanningException;
+import dev.l0.spark.pipeline.PipelineRequest;
 import dev.l0.spark.pipeline.PipelineSpec;
 import dev.l0.spark.plan.L0PipelineExec;
 import dev.l0.spark.plan.L0PipelineNode;
@@ -73,8 +74,10 @@ public final class L0 {
     } catch (L0CompileError e) {
       throw new PipelinePlanningException(callSite, e.getMessage(), e);
     }
+    String text = L0Printer.print(dslProgram);
+    String sourceName = "Java DSL program built at " + callSite;
     return L0Pipeline.of(
-        L0Printer.print(dslProgram), "Java DSL program built at " + callSite, callSite);
+        text, sourceName, callSite, PipelineRequest.stagedAt(dslProgram, text, sourceName));
   }
 
   /** {@code value}, or an error at the user's {@code callSite} where it is null. */

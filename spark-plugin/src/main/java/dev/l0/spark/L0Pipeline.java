@@ -1,5 +1,6 @@
 package dev.l0.spark;
 
+import dev.l0.ir.SourcePos;
 import dev.l0.spark.pipeline.BoundArgument;
 import dev.l0.spark.pipeline.FloatSums;
 import dev.l0.spark.pipeline.PipelineKind;
@@ -50,6 +51,7 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
   private final String callSite;
   private final boolean exactFloatSums;
   private final List<String> carriedColumns;
+  private final Map<SourcePos, SourcePos> origins;
 
   private L0Pipeline(
       String programText,
@@ -61,7 +63,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
       List<BoundArgument> boundArguments,
       String callSite,
       boolean exactFloatSums,
-      List<String> carriedColumns) {
+      List<String> carriedColumns,
+      Map<SourcePos, SourcePos> origins) {
     this.programText = programText;
     this.sourceName = sourceName;
     this.entry = entry;
@@ -72,9 +75,19 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
     this.callSite = callSite;
     this.exactFloatSums = exactFloatSums;
     this.carriedColumns = List.copyOf(carriedColumns);
+    this.origins = Map.copyOf(origins);
   }
 
   static L0Pipeline of(String programText, String sourceName, String callSite) {
+    return of(programText, sourceName, callSite, Map.of());
+  }
+
+  /**
+   * A pipeline of a program printed as {@code programText}, each printed position's {@code origins}
+   * where it was written (a Java DSL program's staging lines).
+   */
+  static L0Pipeline of(
+      String programText, String sourceName, String callSite, Map<SourcePos, SourcePos> origins) {
     return new L0Pipeline(
         Objects.requireNonNull(programText, "L0 program text"),
         sourceName,
@@ -85,7 +98,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         List.of(),
         callSite,
         false,
-        List.of());
+        List.of(),
+        origins);
   }
 
   /**
@@ -105,7 +119,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         boundArguments,
         callSite,
         exactFloatSums,
-        carriedColumns);
+        carriedColumns,
+        origins);
   }
 
   /**
@@ -123,7 +138,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         boundArguments,
         callSite,
         exactFloatSums,
-        carriedColumns);
+        carriedColumns,
+        origins);
   }
 
   /** The entry function (default {@code main}). */
@@ -138,7 +154,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         boundArguments,
         callSite,
         exactFloatSums,
-        carriedColumns);
+        carriedColumns,
+        origins);
   }
 
   /**
@@ -163,7 +180,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         bound,
         callSite,
         exactFloatSums,
-        carriedColumns);
+        carriedColumns,
+        origins);
   }
 
   /**
@@ -208,7 +226,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         boundArguments,
         callSite,
         exactFloatSums,
-        carriedColumns);
+        carriedColumns,
+        origins);
   }
 
   /**
@@ -233,7 +252,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         boundArguments,
         callSite,
         true,
-        carriedColumns);
+        carriedColumns,
+        origins);
   }
 
   /**
@@ -257,7 +277,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         boundArguments,
         callSite,
         exactFloatSums,
-        names("carry", columns));
+        names("carry", columns),
+        origins);
   }
 
   /**
@@ -279,7 +300,8 @@ public final class L0Pipeline implements Function1<Dataset<Row>, Dataset<Row>>, 
         callSite,
         boundArguments,
         floatSums,
-        carriedColumns);
+        carriedColumns,
+        origins);
   }
 
   /**

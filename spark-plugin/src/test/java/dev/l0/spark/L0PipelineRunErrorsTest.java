@@ -1,11 +1,18 @@
 package dev.l0.spark;
 
+import static dev.l0.dsl.L0.i32;
+import static dev.l0.dsl.L0.map;
+import static dev.l0.dsl.L0.program;
+import static dev.l0.dsl.L0.reduce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.dsl.Arr;
+import dev.l0.dsl.I32;
 import dev.l0.ir.L0RuntimeError;
+import dev.l0.ir.Program;
 import dev.l0.spark.plan.PipelineRunException;
 import java.util.ArrayList;
 import java.util.List;
@@ -71,6 +78,61 @@ class L0PipelineRunErrorsTest {
                 + ": partition 1, row 20: <inline L0 program>:2:"),
         messages);
     assertTrue(messages.contains("/: integer division by zero"), messages);
+  }
+
+  /**
+   * A program built with the Java DSL fails at the Java line that staged the failing operation, as
+   * it does in the runtime API, not at a line of its printed text, which the user never sees.
+   */
+  @Test
+  void aJavaDslProgramsRunErrorCitesTheJavaLineThatStagedIt() {
+    Program divides =
+        program(
+            prog ->
+                prog.fun(
+                    "main",
+                    Arr.of(I32.TYPE),
+                    n -> map(n, x -> i32(100).div(x.sub(70))))); // the staging line
+    int line = callersLine();
+    Dataset<Row> out = numbers.transform(L0.pipeline(divides).on("n"));
+
+    String messages =
+        SparkTestSupport.messages(assertThrows(SparkException.class, out::collectAsList));
+    assertTrue(
+        messages.contains(
+            "partition 1, row 20: L0PipelineRunErrorsTest.java:"
+                + line
+                + ": /: integer division by zero"),
+        messages);
+  }
+
+  /**
+   * The same where the failing operation runs in a program the planner derived from the DSL
+   * program: the partitions' sums, 1225 and 3725, meet only in the combiner, where a + b - 4950 is
+   * 0.
+   */
+  @Test
+  void aJavaDslReduceFailingOnlyAcrossPartitionsCitesTheJavaLineThatStagedIt() {
+    Program combines =
+        program(
+            prog ->
+                prog.fun(
+                    "main",
+                    Arr.of(I32.TYPE),
+                    n ->
+                        reduce(
+                            n, i32(0), (a, b) -> a.add(b).add(i32(1000).div(a.add(b).sub(4950))))));
+    int line = callersLine();
+    Dataset<Row> out = numbers.transform(L0.pipeline(combines).on("n"));
+
+    String messages =
+        SparkTestSupport.messages(assertThrows(SparkException.class, out::collectAsList));
+    assertTrue(
+        messages.contains(
+            "combining the partial results of the 2 partitions: L0PipelineRunErrorsTest.java:"
+                + line
+                + ": /: integer division by zero"),
+        messages);
   }
 
   /**

@@ -51,6 +51,21 @@ record L0Source(
    */
   static L0Source generated(Program program, String sourceName, String entry, L0Source... from) {
     String text = L0Printer.print(program);
+    return new L0Source(
+        text,
+        sourceName,
+        entry,
+        program.functions().stream().map(FunDef::name).toList(),
+        origins(program, text, sourceName, from));
+  }
+
+  /**
+   * For {@code text}, {@code program} printed and cited as {@code sourceName}: each printed
+   * expression's position mapped to the position it has in {@code program}, passed through the
+   * origins of {@code from} where {@code program} was built from generated programs.
+   */
+  static Map<SourcePos, SourcePos> origins(
+      Program program, String text, String sourceName, L0Source... from) {
     List<Expr> written = expressions(program);
     List<Expr> printed = expressions(L0Parser.parse(text, sourceName));
     Map<SourcePos, SourcePos> origins = new HashMap<>();
@@ -67,8 +82,7 @@ record L0Source(
         origins.putIfAbsent(printed.get(k).pos(), origin);
       }
     }
-    return new L0Source(
-        text, sourceName, entry, program.functions().stream().map(FunDef::name).toList(), origins);
+    return origins;
   }
 
   /** Every expression of {@code program}'s function bodies, bottom-up. */
@@ -91,13 +105,19 @@ record L0Source(
   }
 
   /**
-   * {@code program}'s function {@code entry} and the functions it reaches, written as {@code text}.
+   * {@code program}'s function {@code entry} and the functions it reaches, written as {@code text},
+   * with the {@code origins} of its positions (empty for text the user wrote).
    */
-  static L0Source reachable(Program program, String text, String sourceName, String entry) {
+  static L0Source reachable(
+      Program program,
+      String text,
+      String sourceName,
+      String entry,
+      Map<SourcePos, SourcePos> origins) {
     Set<String> kept = reachableFrom(program, List.of(entry));
     List<String> inOrder =
         program.functions().stream().map(FunDef::name).filter(kept::contains).toList();
-    return new L0Source(text, sourceName, entry, inOrder, Map.of());
+    return new L0Source(text, sourceName, entry, inOrder, origins);
   }
 
   /** The program: the kept functions of the parsed text. */

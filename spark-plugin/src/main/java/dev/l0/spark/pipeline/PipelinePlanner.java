@@ -75,7 +75,8 @@ public final class PipelinePlanner {
                                 .map(FunDef::name)
                                 .collect(Collectors.joining(", "))));
     L0Source main =
-        L0Source.reachable(parsed, request.programText(), request.sourceName(), entry.name());
+        L0Source.reachable(
+            parsed, request.programText(), request.sourceName(), entry.name(), request.origins());
     TypedProgram typed = TypeChecker.check(main.program());
     entry = typed.function(entry.name());
     BoundValues bound = BoundValues.of(typed, entry, request.boundArguments(), callSite);

@@ -1,5 +1,7 @@
 package dev.l0.spark.pipeline;
 
+import dev.l0.ir.Program;
+import dev.l0.ir.SourcePos;
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -13,7 +15,9 @@ import java.util.Objects;
  * replacements by column path ({@code "col"} or {@code "col.field"}), the user's call site ({@code
  * "MyJob.java:42"}) for error messages, the driver-side values bound to entry parameters with
  * {@code with(...)}, in call order, how float sums are combined, and the input columns carried
- * through to the output unchanged ({@code carry(...)}). Immutable and serializable.
+ * through to the output unchanged ({@code carry(...)}), and, for a program built with the Java DSL,
+ * where each expression of the printed text was staged ({@link #stagedAt}; empty for L0 text the
+ * user wrote). Immutable and serializable.
  */
 public record PipelineRequest(
     String programText,
@@ -25,8 +29,19 @@ public record PipelineRequest(
     String callSite,
     List<BoundArgument> boundArguments,
     FloatSums floatSums,
-    List<String> carriedColumns)
+    List<String> carriedColumns,
+    Map<SourcePos, SourcePos> origins)
     implements Serializable {
+
+  /**
+   * For {@code text}, a Java DSL {@code program} printed and cited as {@code sourceName}: each
+   * printed expression's position mapped to the Java line that staged it, so that a run-time error
+   * cites that line, as the runtime API's errors do.
+   */
+  public static Map<SourcePos, SourcePos> stagedAt(
+      Program program, String text, String sourceName) {
+    return L0Source.origins(program, text, sourceName);
+  }
 
   /** Checks that no component is null and copies the collections. */
   public PipelineRequest {
@@ -40,5 +55,6 @@ public record PipelineRequest(
     boundArguments = List.copyOf(boundArguments);
     Objects.requireNonNull(floatSums, "floatSums");
     carriedColumns = List.copyOf(carriedColumns);
+    origins = Map.copyOf(origins);
   }
 }

@@ -1,6 +1,7 @@
 package dev.l0.spark.pipeline;
 
 import dev.l0.ir.L0RuntimeError;
+import dev.l0.ir.SourcePos;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.List;
@@ -48,12 +49,16 @@ public final class PipelineSpec implements Serializable {
   record Programs(L0Source main, L0Source combiner, L0Source offset, L0Source totals) {
     /**
      * {@code error}, raised by one of these programs, at the position where the user wrote the
-     * failing code (a generated program's own text is no source the user has).
+     * failing code (a generated program's own text is no source the user has): a program derived
+     * from the pipeline's program cites a position of its text, which {@code main}'s origins take
+     * on to the user's (a Java DSL program's staging line).
      */
     L0RuntimeError located(L0RuntimeError error) {
       for (L0Source source : Arrays.asList(main, combiner, offset, totals)) {
-        if (source != null && !source.origin(error.pos()).equals(error.pos())) {
-          return new L0RuntimeError(error.operation(), source.origin(error.pos()), error.detail());
+        SourcePos origin = source == null ? error.pos() : source.origin(error.pos());
+        if (!origin.equals(error.pos())) {
+          return new L0RuntimeError(
+              error.operation(), source == main ? origin : main.origin(origin), error.detail());
         }
       }
       return error;

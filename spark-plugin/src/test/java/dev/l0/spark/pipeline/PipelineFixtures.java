@@ -82,7 +82,8 @@ final class PipelineFixtures {
         CALL_SITE,
         List.of(),
         floatSums,
-        List.of());
+        List.of(),
+        Map.of());
   }
 
   static PipelineSpec plan(String text, StructType schema, String... columns) {

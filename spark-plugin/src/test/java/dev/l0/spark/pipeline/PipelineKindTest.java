@@ -34,7 +34,8 @@ class PipelineKindTest {
                 "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => x + 1.0, xs)", "again.l0"),
             "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => x + 1.0, xs)",
             "again.l0",
-            "main");
+            "main",
+            Map.of());
     PipelineSpec.Kernels first = PipelinePlanner.kernels(source);
     // an equal source (Spark plans each query over a pipeline again) gets the plan made first
     PipelineSpec.Kernels again =
@@ -54,7 +55,7 @@ class PipelineKindTest {
     String text = "fun [f64] main([f64] xs) = map(fn f64 (f64 x) => x * 3.0, xs)";
     L0Source source =
         L0Source.reachable(
-            dev.l0.syntax.L0Parser.parse(text, "limits.l0"), text, "limits.l0", "main");
+            dev.l0.syntax.L0Parser.parse(text, "limits.l0"), text, "limits.l0", "main", Map.of());
     PipelineSpec.Kernels first = PipelinePlanner.kernels(source);
     String property = "l0.opt.cluster.exactLimit";
     String before = System.getProperty(property);

@@ -120,7 +120,8 @@ class PipelineMergeTest {
         callSite,
         r.boundArguments(),
         r.floatSums(),
-        r.carriedColumns());
+        r.carriedColumns(),
+        r.origins());
   }
 
   @Test
