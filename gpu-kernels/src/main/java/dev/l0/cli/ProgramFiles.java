@@ -11,6 +11,7 @@ import dev.l0.types.TypedProgram;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /** Reading, parsing and checking the program file a verb names; choosing its entry function. */
 final class ProgramFiles {
@@ -38,7 +39,16 @@ final class ProgramFiles {
       return program
           .function(requested.get())
           .orElseThrow(
-              () -> new CliArgs.UsageError("no function '" + requested.get() + "' in " + file));
+              () ->
+                  new CliArgs.UsageError(
+                      "no function '"
+                          + requested.get()
+                          + "' in "
+                          + file
+                          + "; it defines "
+                          + program.functions().stream()
+                              .map(FunDef::name)
+                              .collect(Collectors.joining(", "))));
     }
     return program.function("main").orElse(program.functions().get(program.functions().size() - 1));
   }

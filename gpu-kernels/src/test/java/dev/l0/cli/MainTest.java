@@ -417,10 +417,12 @@ class MainTest {
     Outcome missing = l0("", "check", dir.resolve("nope.l0").toString());
     assertEquals(Main.EXIT_BAD_INPUT, missing.exitCode());
     assertTrue(missing.err().contains("nope.l0"), missing.err());
-    String file = write("e.l0", "fun i32 main() = 1\n");
+    String file = write("e.l0", "fun i32 main() = 1\nfun i32 twice(i32 x) = 2 * x\n");
     Outcome noEntry = l0("", "run", file, "--entry", "other");
     assertEquals(Main.EXIT_USAGE, noEntry.exitCode());
-    assertTrue(noEntry.err().contains("no function 'other'"), noEntry.err());
+    assertTrue(
+        noEntry.err().contains("no function 'other' in " + file + "; it defines main, twice"),
+        noEntry.err());
   }
 
   @Test
