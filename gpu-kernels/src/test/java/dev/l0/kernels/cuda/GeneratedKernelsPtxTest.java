@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.kernels.sim.FilterClustersOnEveryBackendTest;
 import dev.l0.kernels.sim.GrowingArraysInKernelsTest;
@@ -35,6 +36,7 @@ class GeneratedKernelsPtxTest {
       Pattern.compile("(?m)^\\s*(fma|mad)\\.[a-z.]*f(32|64)\\b");
   private static final int RANDOM_PROGRAMS = 200;
   private static final int PROGRAMS_PER_MODULE = 50;
+  private static final int ROW_PROGRAMS = 100;
 
   private static NvccCompiler nvcc;
 
@@ -157,6 +159,26 @@ class GeneratedKernelsPtxTest {
       assertTrue(rejections.isEmpty(), "seed " + seed + ": " + rejections + "\n" + c);
       cases.add(c);
     }
+    assertBatchesCompile(cases);
+  }
+
+  /**
+   * Random programs whose few rows run loops of maps ({@link RandomPrograms#rowProgram}): every
+   * kernel lowers, most with a block per row ({@code BlockRows}) beside the thread per row, and
+   * compiles.
+   */
+  @Test
+  void rowProgramKernelsCompile() {
+    List<ProgramCase> cases = new ArrayList<>();
+    int byBlock = 0;
+    for (int seed = 0; seed < ROW_PROGRAMS; seed++) {
+      ProgramCase c = RandomPrograms.rowProgram(seed);
+      LoweredPrograms lowered = LoweredPrograms.of(c.program());
+      assertTrue(lowered.rejections().isEmpty(), "seed " + seed + ": " + lowered.rejections());
+      byBlock += lowered.groups().stream().anyMatch(KernelLowering::runsFewRowsByBlock) ? 1 : 0;
+      cases.add(c);
+    }
+    assertTrue(2 * byBlock >= ROW_PROGRAMS, byBlock + " of " + ROW_PROGRAMS + " run rows by block");
     assertBatchesCompile(cases);
   }
 
