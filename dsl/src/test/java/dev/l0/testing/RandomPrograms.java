@@ -27,6 +27,9 @@ public final class RandomPrograms {
 
   private static final int VALUE_TAPE = 200;
 
+  /** A row program's loop and steps use more choices before its expressions get any. */
+  private static final int ROW_PROGRAM_TAPE = 1200;
+
   private RandomPrograms() {}
 
   /**
@@ -68,7 +71,7 @@ public final class RandomPrograms {
     for (int i = 0; i < VALUE_TAPE; i++) {
       values.add(random.nextInt(Choices.RANGE));
     }
-    return RowProgramGenerator.program(tape(seed, PROGRAM_TAPE), values);
+    return RowProgramGenerator.program(tape(seed, ROW_PROGRAM_TAPE), values);
   }
 
   private static List<Integer> tape(long seed, int maxLength) {

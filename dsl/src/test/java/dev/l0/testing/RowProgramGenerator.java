@@ -6,6 +6,7 @@ import static dev.l0.testing.ExprGenerator.var;
 import static dev.l0.testing.SizedTypes.arrayOf;
 
 import dev.l0.ir.BinaryOperator;
+import dev.l0.ir.Dim;
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
@@ -20,13 +21,16 @@ import java.util.List;
 
 /**
  * Builds programs of the shape a block per row runs (FinPar's OptionPricing and LocVolCalib) from a
- * decision tape: the entry is a map over the few rows of a matrix (0 to 6 rows of 1 to 12 numbers)
- * whose function binds maps of its row, then runs a sequential loop that carries the row's array
- * (alone, with a scalar, or as the rows of a matrix it fills one row per step), and whose step is a
- * chain of maps that read their neighbours, maps of zips, reductions whose result a map uses,
- * in-place updates and sequential loops of in-place updates; the loop's result is reduced, indexed
- * or mapped. The expressions inside are {@link ExprGenerator}'s (with its per-thread array code),
- * so that the rows' code is as varied as other random programs'. Nothing fails at run time.
+ * decision tape: the entry is a map over the few rows of a matrix (0 to 6 rows of 1 to 12 numbers),
+ * half the time zipped with a number per row, whose function binds maps of its row, then runs a
+ * sequential loop that carries the row's array (alone, with a scalar, or as the rows of a matrix it
+ * fills one row per step). The loop's step chains maps that read their neighbours, maps of zips,
+ * reductions whose result a map uses, scans, in-place updates, sequential loops of in-place
+ * updates, maps whose rows are arrays (of the row's size, or filtered to a size only the data
+ * decides), branches between such steps and loops of them; the loop's result is reduced, indexed or
+ * mapped into a number, an array or both. The expressions inside are {@link ExprGenerator}'s (with
+ * its per-thread array code), so that the rows' code is as varied as other random programs'.
+ * Arguments come from a tape of their own. Nothing fails at run time.
  */
 final class RowProgramGenerator {
   private static final int DEPTH = 2;
@@ -42,7 +46,9 @@ final class RowProgramGenerator {
     SCAN,
     MAP_OF_ROWS,
     FILTER_THEN_MAP,
-    BRANCH
+    BRANCH,
+    INNER_LOOP,
+    FILTERED_ROWS
   }
 
   private final Choices choices;
@@ -76,24 +82,40 @@ final class RowProgramGenerator {
     Binding scalar = new Binding(exprs.freshName("q"), types.scalar());
     String row = exprs.freshName("row");
     Scope scope = new Scope(List.of(scalar)).with(row, rowType);
-    Type result = choices.percent(65) ? element : rowType;
+    List<Param> params = new ArrayList<>(List.of(new Param(rowType.erased(), row, AT)));
+    // half the maps also zip a number per row
+    String x = choices.percent(50) ? exprs.freshName("x") : null;
+    if (x != null) {
+      scope = scope.with(x, element);
+      params.add(new Param(element, x, AT));
+    }
+    Type result =
+        switch (choices.below(4)) {
+          case 0, 1 -> element;
+          case 2 -> rowType;
+          default -> new Type.Tuple(List.of(element, rowType));
+        };
     Expr body = rowBody(scope, row, result);
-    FunArg function =
-        new FunArg.Lambda(result.erased(), List.of(new Param(rowType.erased(), row, AT)), body, AT);
+    FunArg function = new FunArg.Lambda(result.erased(), params, body, AT);
     String m = exprs.freshName("m");
-    Expr entry = new Expr.Map(function, var(m), AT);
+    String xs = exprs.freshName("xs");
+    Expr entry =
+        new Expr.Map(function, x == null ? var(m) : new Expr.Zip(List.of(var(m), var(xs)), AT), AT);
     List<FunDef> functions = new ArrayList<>(exprs.helperDefinitions());
-    functions.add(
-        new FunDef(
-            ProgramGenerator.ENTRY,
-            arrayOf(result, rows).erased(),
+    List<Param> entryParams =
+        new ArrayList<>(
             List.of(
                 new Param(matrix.erased(), m, AT),
-                new Param(scalar.type().erased(), scalar.name(), AT)),
-            entry,
-            AT));
+                new Param(scalar.type().erased(), scalar.name(), AT)));
     ValueGenerator values = new ValueGenerator(valueChoices);
-    List<Value> args = List.of(values.value(matrix), values.value(scalar.type()));
+    List<Value> args = new ArrayList<>(List.of(values.value(matrix), values.value(scalar.type())));
+    if (x != null) {
+      Type.Array numbers = arrayOf(element, rows);
+      entryParams.add(new Param(numbers.erased(), xs, AT));
+      args.add(values.value(numbers));
+    }
+    functions.add(
+        new FunDef(ProgramGenerator.ENTRY, arrayOf(result, rows).erased(), entryParams, entry, AT));
     return new ProgramCase(new Program(functions), ProgramGenerator.ENTRY, args);
   }
 
@@ -131,7 +153,7 @@ final class RowProgramGenerator {
         new Pattern.Name(v, AT),
         init,
         s,
-        tripCount(),
+        tripCount(scope),
         body,
         resultOf(v, scope.with(v, rowType()), result),
         AT);
@@ -171,7 +193,7 @@ final class RowProgramGenerator {
         new Pattern.Tuple(List.of(new Pattern.Name(v, AT), new Pattern.Name(a, AT)), AT),
         init,
         s,
-        tripCount(),
+        tripCount(scope),
         body,
         rest,
         AT);
@@ -375,6 +397,67 @@ final class RowProgramGenerator {
                 AT),
             AT);
       }
+      case INNER_LOOP -> {
+        // a loop inside the loop whose steps are maps again
+        String w = exprs.freshName("w");
+        String k = exprs.freshName("k");
+        Scope inLoop = outer.with(k, ScalarType.I32);
+        Step inner = choices.pick(List.of(Step.MAP_NEIGHBOURS, Step.REDUCE_THEN_MAP, Step.UPDATE));
+        yield new Expr.Loop(
+            new Pattern.Name(w, AT),
+            var(current),
+            k,
+            tripCount(outer),
+            step(inner, w, inLoop),
+            var(w),
+            AT);
+      }
+      case FILTERED_ROWS -> {
+        // rows whose size only the data decides (the same in every row), maybe no rows
+        String j = exprs.freshName("j");
+        String x = exprs.freshName("x");
+        String e = exprs.freshName("e");
+        String r = exprs.freshName("r");
+        String y = exprs.freshName("y");
+        String rows = exprs.freshName("mm");
+        String total = exprs.freshName("total");
+        FunArg keep =
+            new FunArg.Lambda(
+                ScalarType.BOOL,
+                List.of(new Param(element, e, AT)),
+                exprs.generate(ScalarType.BOOL, outer.with(e, element), DEPTH).expr(),
+                AT);
+        Scope inner = scope.with(j, ScalarType.I32).with(x, element);
+        FunArg ofElement =
+            new FunArg.Lambda(
+                element,
+                List.of(new Param(element, x, AT)),
+                combine(var(x), exprs.generate(element, inner, DEPTH).expr()),
+                AT);
+        Type unsized = Type.array(element, Dim.UNKNOWN).erased();
+        FunArg ofIndex =
+            new FunArg.Lambda(
+                unsized,
+                List.of(new Param(ScalarType.I32, j, AT)),
+                new Expr.Map(ofElement, new Expr.Filter(keep, var(current), AT), AT),
+                AT);
+        // a literal count: one the rows' data decides is an array the host cannot bound
+        Expr count = i32(choices.below(5));
+        FunArg reduced =
+            new FunArg.Lambda(element, List.of(new Param(unsized, r, AT)), reduction(var(r)), AT);
+        FunArg f =
+            new FunArg.Lambda(
+                element, List.of(new Param(element, y, AT)), combine(var(y), var(total)), AT);
+        yield new Expr.Let(
+            new Pattern.Name(rows, AT),
+            new Expr.Map(ofIndex, new Expr.Iota(count, AT), AT),
+            new Expr.Let(
+                new Pattern.Name(total, AT),
+                reduction(new Expr.Map(reduced, var(rows), AT)),
+                new Expr.Map(f, var(current), AT),
+                AT),
+            AT);
+      }
       case BRANCH ->
           new Expr.If(
               exprs.generate(ScalarType.BOOL, scope, DEPTH).expr(),
@@ -392,6 +475,10 @@ final class RowProgramGenerator {
 
   /** The loop's result from its array {@code v}: a reduction, an element, or a map of it. */
   private Expr resultOf(String v, Scope scope, Type result) {
+    if (result instanceof Type.Tuple tuple) {
+      return new Expr.TupleLit(
+          tuple.elements().stream().map(part -> resultOf(v, scope, part)).toList(), AT);
+    }
     if (result instanceof ScalarType) {
       Expr of =
           choices.percent(50)
@@ -449,9 +536,15 @@ final class RowProgramGenerator {
         BinaryOperator.MOD, new Expr.Binary(BinaryOperator.ADD, remainder, n, AT), n, AT);
   }
 
-  /** A trip count of 0 to 4. */
-  private Expr tripCount() {
-    return i32(choices.below(5));
+  /**
+   * A trip count of 0 to 4: a literal, or one the data decides ({@code e % 5}, no iterations where
+   * negative), which the block's threads agree on.
+   */
+  private Expr tripCount(Scope scope) {
+    return choices.percent(70)
+        ? i32(choices.below(5))
+        : new Expr.Binary(
+            BinaryOperator.MOD, exprs.generate(ScalarType.I32, scope, DEPTH).expr(), i32(5), AT);
   }
 
   private Type.Array rowType() {

@@ -35,11 +35,11 @@ import org.junit.jupiter.api.Test;
  * reduction order ({@code ReductionOrder}), not to the interpreter's left fold. The block form is
  * what ran: at least half the programs with rows run a kernel by block, and none runs one by block
  * where the threads were asked for. The number of programs is the system property {@code
- * l0.rowPrograms} (default 150), from the seed {@code l0.rowProgramsFrom} (default 0) on, so that a
+ * l0.rowPrograms} (default 100), from the seed {@code l0.rowProgramsFrom} (default 0) on, so that a
  * failure names its program and a campaign outside CI runs thousands.
  */
 class BlockRowsRandomProgramsTest {
-  private static final int PROGRAMS = Integer.getInteger("l0.rowPrograms", 150);
+  private static final int PROGRAMS = Integer.getInteger("l0.rowPrograms", 100);
   private static final long FIRST_SEED = Long.getLong("l0.rowProgramsFrom", 0);
   private static final LaunchConfiguration BLOCK_PER_ROW =
       new LaunchConfiguration(3, Long.MAX_VALUE);
