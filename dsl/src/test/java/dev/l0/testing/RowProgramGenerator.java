@@ -30,7 +30,8 @@ import java.util.List;
  * decides), branches between such steps and loops of them; the loop's result is reduced, indexed or
  * mapped into a number, an array or both. The expressions inside are {@link ExprGenerator}'s (with
  * its per-thread array code), so that the rows' code is as varied as other random programs'.
- * Arguments come from a tape of their own. Nothing fails at run time.
+ * Arguments come from a tape of their own. Rarely, a program indexes out of bounds on purpose (in a
+ * strided row, or in the code every thread of a block runs alike).
  */
 final class RowProgramGenerator {
   private static final int DEPTH = 2;
@@ -62,7 +63,7 @@ final class RowProgramGenerator {
     this.choices = new Choices(tape);
     this.valueChoices = new Choices(valueTape);
     this.types = new TypeGenerator(choices);
-    this.exprs = new ExprGenerator(choices, types, false, true);
+    this.exprs = new ExprGenerator(choices, types, true, true);
   }
 
   /**

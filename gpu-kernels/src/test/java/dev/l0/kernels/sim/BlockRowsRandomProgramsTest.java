@@ -31,12 +31,13 @@ import org.junit.jupiter.api.Test;
  * Long.MAX_VALUE}) and to the threads (threshold 0), at most 3 blocks (so that blocks loop over
  * rows), in blocks of 1, 4 and 32 threads: no kernel defect (a race, an out-of-bounds access or a
  * divergent barrier fails the run), all six runs give the same outcome, and that outcome is the
- * interpreter's bit for bit, except that a program with a float reduction or scan is held to the
- * reduction order ({@code ReductionOrder}), not to the interpreter's left fold. The block form is
- * what ran: at least half the programs with rows run a kernel by block, and none runs one by block
- * where the threads were asked for. The number of programs is the system property {@code
- * l0.rowPrograms} (default 100), from the seed {@code l0.rowProgramsFrom} (default 0) on, so that a
- * failure names its program and a campaign outside CI runs thousands.
+ * interpreter's (its value bit for bit, or a failure in the same operation at the same position:
+ * some programs index out of bounds on purpose), except that a program with a float reduction or
+ * scan is held to the reduction order ({@code ReductionOrder}), not to the interpreter's left fold.
+ * The block form is what ran: at least half the programs with rows run a kernel by block, and none
+ * runs one by block where the threads were asked for. The number of programs is the system property
+ * {@code l0.rowPrograms} (default 100), from the seed {@code l0.rowProgramsFrom} (default 0) on, so
+ * that a failure names its program and a campaign outside CI runs thousands.
  */
 class BlockRowsRandomProgramsTest {
   private static final int PROGRAMS = Integer.getInteger("l0.rowPrograms", 100);
@@ -51,11 +52,13 @@ class BlockRowsRandomProgramsTest {
     List<String> problems = new ArrayList<>();
     int withRows = 0;
     int byBlock = 0;
+    int failing = 0;
     for (long seed = FIRST_SEED; seed < FIRST_SEED + PROGRAMS; seed++) {
       ProgramCase c = RandomPrograms.rowProgram(seed);
       AtomicBoolean ranByBlock = new AtomicBoolean();
+      AtomicBoolean fails = new AtomicBoolean();
       try {
-        problems.addAll(problems("seed " + seed, c, ranByBlock));
+        problems.addAll(problems("seed " + seed, c, ranByBlock, fails));
       } catch (RuntimeException e) {
         problems.add("seed " + seed + " does not compile: " + e + "\n" + c);
       }
@@ -63,6 +66,7 @@ class BlockRowsRandomProgramsTest {
         withRows++;
         byBlock += ranByBlock.get() ? 1 : 0;
       }
+      failing += fails.get() ? 1 : 0;
     }
     System.out.println(
         "row programs: "
@@ -72,6 +76,8 @@ class BlockRowsRandomProgramsTest {
             + " with rows, "
             + byBlock
             + " of them ran a kernel by block, "
+            + failing
+            + " fail in the interpreter, "
             + problems.size()
             + " problems");
     problems.forEach(System.out::println);
@@ -83,14 +89,16 @@ class BlockRowsRandomProgramsTest {
   /**
    * How {@code c} runs unlike the interpreter or unlike itself on the simulator, with the rows by
    * block and by thread, in every block size; each problem named by {@code label}. Sets {@code
-   * ranByBlock} where a kernel ran its rows by block.
+   * ranByBlock} where a kernel ran its rows by block, {@code fails} where the interpreter fails.
    */
-  private static List<String> problems(String label, ProgramCase c, AtomicBoolean ranByBlock) {
+  private static List<String> problems(
+      String label, ProgramCase c, AtomicBoolean ranByBlock, AtomicBoolean fails) {
     List<String> problems = new ArrayList<>();
     OptimizedProgram optimized = Optimizer.optimize(TypeChecker.check(c.program()));
     String interpreted =
         RandomProgramSimulationTest.outcome(
             () -> new Interpreter(c.program()).call(c.entry(), c.args()));
+    fails.set(interpreted.startsWith("failure"));
     boolean floatReduction = RandomProgramSimulationTest.hasFloatReduction(optimized.internal());
     String first = null;
     for (LaunchConfiguration configuration : List.of(BLOCK_PER_ROW, THREAD_PER_ROW)) {
