@@ -27,6 +27,9 @@ public final class RandomPrograms {
 
   private static final int VALUE_TAPE = 200;
 
+  /** A row program's loop and steps use more choices before its expressions get any. */
+  private static final int ROW_PROGRAM_TAPE = 1200;
+
   private RandomPrograms() {}
 
   /**
@@ -53,6 +56,22 @@ public final class RandomPrograms {
    */
   public static ProgramCase kernelArrayProgram(long seed) {
     return ProgramGenerator.program(tape(seed, PROGRAM_TAPE), true);
+  }
+
+  /**
+   * A program of the shape a block per row runs ({@link RowProgramGenerator}): its entry maps the
+   * few rows of a matrix, each running a loop whose steps run maps, reductions and in-place updates
+   * of the row's array; made of a tape drawn from {@code seed}, its arguments of a whole value tape
+   * drawn from it too.
+   */
+  public static ProgramCase rowProgram(long seed) {
+    // another stream than the program's tape's (which is drawn from seed itself)
+    java.util.Random random = new java.util.Random(~seed);
+    List<Integer> values = new java.util.ArrayList<>(VALUE_TAPE);
+    for (int i = 0; i < VALUE_TAPE; i++) {
+      values.add(random.nextInt(Choices.RANGE));
+    }
+    return RowProgramGenerator.program(tape(seed, ROW_PROGRAM_TAPE), values);
   }
 
   private static List<Integer> tape(long seed, int maxLength) {

@@ -4,17 +4,23 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.l0.ir.Program;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
+import dev.l0.kernels.lower.KernelLowering;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.kernels.lower.LoweredPrograms;
 import dev.l0.kernels.sim.FilterClustersOnEveryBackendTest;
 import dev.l0.kernels.sim.GrowingArraysInKernelsTest;
 import dev.l0.kernels.sim.MapOfReducesSimulationTest;
 import dev.l0.kernels.sim.ReductionsAndMapsOnEveryBackendTest;
+import dev.l0.opt.KernelPlan;
+import dev.l0.opt.Optimizer;
 import dev.l0.testing.IswimPrograms;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.testing.TestPrograms;
+import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,6 +41,7 @@ class GeneratedKernelsPtxTest {
       Pattern.compile("(?m)^\\s*(fma|mad)\\.[a-z.]*f(32|64)\\b");
   private static final int RANDOM_PROGRAMS = 200;
   private static final int PROGRAMS_PER_MODULE = 50;
+  private static final int ROW_PROGRAMS = 100;
 
   private static NvccCompiler nvcc;
 
@@ -158,6 +165,33 @@ class GeneratedKernelsPtxTest {
       cases.add(c);
     }
     assertBatchesCompile(cases);
+  }
+
+  /**
+   * Random programs whose few rows run loops of maps ({@link RandomPrograms#rowProgram}), lowered
+   * with the rows forced to the blocks: every kernel lowers, most with a block per row ({@code
+   * BlockRows}), and compiles.
+   */
+  @Test
+  void rowProgramKernelsCompile() {
+    LaunchConfiguration blockPerRow = new LaunchConfiguration(3, Long.MAX_VALUE);
+    List<Kernel> kernels = new ArrayList<>();
+    int byBlock = 0;
+    for (int seed = 0; seed < ROW_PROGRAMS; seed++) {
+      Program program = RandomPrograms.rowProgram(seed).program();
+      KernelPlan plan = Optimizer.optimize(TypeChecker.check(program)).kernelPlan();
+      List<KernelGroup> groups = new ArrayList<>();
+      for (KernelPlan.Kernel kernel : plan.kernels()) {
+        groups.add(KernelLowering.lower(plan, kernel, blockPerRow));
+      }
+      byBlock += groups.stream().anyMatch(KernelLowering::runsFewRowsByBlock) ? 1 : 0;
+      kernels.addAll(renamed("row" + seed, groups));
+      if ((seed + 1) % PROGRAMS_PER_MODULE == 0) {
+        assertCompiles(kernels, "row programs to seed " + seed);
+        kernels.clear();
+      }
+    }
+    assertTrue(2 * byBlock >= ROW_PROGRAMS, byBlock + " of " + ROW_PROGRAMS + " run rows by block");
   }
 
   private static void assertBatchesCompile(List<ProgramCase> cases) {
