@@ -56,6 +56,43 @@ class FilterFusionTest {
     assertThrows(L0RuntimeError.class, () -> c.assertSameResult("main", INTS + " 4"));
   }
 
+  /**
+   * A filter's size read before a map that reads the filter's rows only inside its function (its
+   * own rows are iota(5)'s) stays the filter's size: it was once read from that map's result, 5.
+   */
+  @Test
+  void theSizeOfAFilterReadInsideAMapOfOtherRowsKeepsItsValue() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[[int]], int} main([int] xs) =
+          let kept = filter(fn bool (int x) => 0 < x, xs) in
+          let n = size(0, kept) in
+          let rows = map(fn [int] (int j) => kept, iota(5)) in
+          {rows, n}
+        """);
+    c.assertSameResult("main", "[1, -2, 3, 4]");
+    c.assertSameResult("main", INTS);
+  }
+
+  /**
+   * A map over a filter's rows, the same in every row of an outer map, moves out of it; the outer
+   * map's function keeps the size its result type names (the fuzzer's seed 23594 left it unbound,
+   * an IR the checker refused after fusion).
+   */
+  @Test
+  void aMapOfFilteredRowsMovedOutOfAnOuterMapKeepsTheSizeOfItsResultType() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun [[int]] main([int] xs) =
+          map(fn [int] (int j) => map(fn int (int x) => x * 2, filter(fn bool (int e) => 0 < e, xs)),
+              iota(3))
+        """);
+    c.assertSameResult("main", INTS);
+    c.assertSameResult("main", "[]");
+  }
+
   /** A clustering that is not proved minimal (here: the solver's exact limit set to 1) says so. */
   @Test
   void explainNotesAClusteringThatIsNotProvedMinimal() {

@@ -195,10 +195,11 @@ final class FilterClusterRules {
   /**
    * The new size of a filter's output (seed 002 §3.5: a filter's output size is a fresh {@code
    * k'}): where the outputs of the filter or filtermap at some position are read only by one map
-   * and by {@code size(0, ...)} statements before it, the size is read from the map's result
-   * instead, after the map, which then no longer names it in its type. The map is then the filter's
-   * only consumer, and {@code FUSE-FILTER-MAP} can fuse the two. Returns whether it changed {@code
-   * stms}.
+   * over them and by {@code size(0, ...)} statements before it, the size is read from the map's
+   * result instead, after the map, which then no longer names it in its type (nor may the types of
+   * the map's function's results or its inner dimensions name it: they are made before the size).
+   * The map is then the filter's only consumer, and {@code FUSE-FILTER-MAP} can fuse the two.
+   * Returns whether it changed {@code stms}.
    */
   static boolean sizeFromConsumer(List<Stm> stms, List<SubExp> result) {
     for (int i = 0; i < stms.size(); i++) {
@@ -220,7 +221,7 @@ final class FilterClusterRules {
         }
         if (consumer < 0 && stm.exp() instanceof Exp.Size size && size.dimension() == 0) {
           sizes.add(k);
-        } else if (consumer < 0 && stm.exp().isMap()) {
+        } else if (consumer < 0 && mapsOver(stm.exp(), outputs)) {
           consumer = k;
         } else {
           other = true;
@@ -235,8 +236,12 @@ final class FilterClusterRules {
       boolean readBefore =
           stms.subList(sizes.get(0) + 1, consumer).stream()
               .anyMatch(s -> Analysis.freeVariables(s).stream().anyMatch(sizeNames::contains));
+      Set<String> namedByResults =
+          Analysis.sizesNamedBy(
+              map.exp().lambdas().stream().flatMap(l -> l.returnTypes().stream()).toList());
       if (readBefore
-          || Analysis.useCounts(map.exp()).keySet().stream().anyMatch(sizeNames::contains)) {
+          || Analysis.useCounts(map.exp()).keySet().stream().anyMatch(sizeNames::contains)
+          || namedByResults.stream().anyMatch(sizeNames::contains)) {
         continue;
       }
       List<Ident> pattern = new ArrayList<>();
@@ -246,6 +251,9 @@ final class FilterClusterRules {
         pattern.add(named ? new Ident(id.name(), a.withSize(Dim.UNKNOWN)) : id);
       }
       Stm unsized = new Stm(pattern, map.certificates(), map.exp());
+      if (Analysis.sizesIn(pattern).stream().anyMatch(sizeNames::contains)) {
+        continue;
+      }
       List<Stm> moved = new ArrayList<>();
       for (int k : sizes) {
         Stm size = stms.get(k);
@@ -259,5 +267,15 @@ final class FilterClusterRules {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Whether {@code exp} is a map over one of {@code outputs}: its rows are theirs, so its outer
+   * size is their size (a map that only reads them inside its function has rows of its own).
+   */
+  private static boolean mapsOver(Exp exp, Set<String> outputs) {
+    return exp instanceof Exp.Screma m
+        && m.isMap()
+        && m.inputs().stream().anyMatch(in -> outputs.contains(in.varName()));
   }
 }

@@ -108,8 +108,13 @@ public final class Analysis {
 
   /** The variables the sizes in the types of {@code ids} name. */
   public static Set<String> sizesIn(List<Ident> ids) {
+    return sizesNamedBy(ids.stream().map(Ident::type).toList());
+  }
+
+  /** The variables the sizes in {@code types} name. */
+  public static Set<String> sizesNamedBy(List<Type> types) {
     Map<String, Integer> counts = new HashMap<>();
-    ids.forEach(id -> countType(id.type(), counts));
+    types.forEach(t -> countType(t, counts));
     return counts.keySet();
   }
 
