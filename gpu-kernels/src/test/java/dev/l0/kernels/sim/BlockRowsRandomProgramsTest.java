@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.interp.Interpreter;
+import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
@@ -20,7 +21,9 @@ import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.types.TypeChecker;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -88,8 +91,10 @@ class BlockRowsRandomProgramsTest {
 
   /**
    * How {@code c} runs unlike the interpreter or unlike itself on the simulator, with the rows by
-   * block and by thread, in every block size; each problem named by {@code label}. Sets {@code
-   * ranByBlock} where a kernel ran its rows by block, {@code fails} where the interpreter fails.
+   * block and by thread, in every block size; each problem named by {@code label}. A run past the
+   * simulator's limits (steps per thread, elements per buffer) is compared with nothing, but both
+   * forms must pass them or neither, in each block size. Sets {@code ranByBlock} where a kernel ran
+   * its rows by block, {@code fails} where the interpreter fails.
    */
   private static List<String> problems(
       String label, ProgramCase c, AtomicBoolean ranByBlock, AtomicBoolean fails) {
@@ -101,6 +106,7 @@ class BlockRowsRandomProgramsTest {
     fails.set(interpreted.startsWith("failure"));
     boolean floatReduction = RandomProgramSimulationTest.hasFloatReduction(optimized.internal());
     String first = null;
+    Map<Integer, Integer> limitedForms = new HashMap<>();
     for (LaunchConfiguration configuration : List.of(BLOCK_PER_ROW, THREAD_PER_ROW)) {
       boolean blocks = configuration == BLOCK_PER_ROW;
       AtomicBoolean ran = blocks ? ranByBlock : new AtomicBoolean();
@@ -112,6 +118,9 @@ class BlockRowsRandomProgramsTest {
         try {
           HostRunner runner = new HostRunner(optimized, simulator);
           simulated = RandomProgramSimulationTest.outcome(() -> runner.call(c.entry(), c.args()));
+        } catch (L0ResourceError beyondTheSimulator) {
+          limitedForms.merge(blockSize, 1, Integer::sum);
+          continue;
         } catch (RuntimeException e) {
           problems.add(label + ": " + name + " fails: " + e + "\n" + c);
           continue;
@@ -131,6 +140,17 @@ class BlockRowsRandomProgramsTest {
         problems.add(label + ": a kernel ran by block where the threads were asked for\n" + c);
       }
     }
+    limitedForms.forEach(
+        (blockSize, forms) -> {
+          if (forms == 1) {
+            problems.add(
+                label
+                    + ": in blocks of "
+                    + blockSize
+                    + " one form passes the simulator's limits and the other does not\n"
+                    + c);
+          }
+        });
     return problems;
   }
 
