@@ -138,7 +138,11 @@ public final class DataflowGraph {
         Ident id = stm.pattern().get(k);
         producedBy.put(id.name(), index);
         if (id.type() instanceof Type.Array) {
-          sizeOf.put(id.name(), transducer ? outputSize(stm, k) : iteration);
+          sizeOf.put(
+              id.name(),
+              isReduction(soac, k)
+                  ? declaredSize(id.name(), id.type())
+                  : transducer ? outputSize(stm, k) : iteration);
         }
       }
     }
@@ -153,6 +157,16 @@ public final class DataflowGraph {
     Exp.FilterMap f = (Exp.FilterMap) transducer.exp();
     int first = f.firstResult(f.filterOf(k));
     return "k'" + transducer.pattern().get(first).name();
+  }
+
+  /**
+   * Whether result {@code k} of {@code soac} is a reduction's final accumulator (of a reduce,
+   * redomap or a filtermap's accumulators): one value, whose rows, where it is an array, are its
+   * own and not the SOAC's iterations.
+   */
+  private static boolean isReduction(Exp.Soac soac, int k) {
+    boolean reduces = soac instanceof Exp.FilterMap || soac instanceof Exp.Screma s && !s.scans();
+    return reduces && k < soac.accumulators();
   }
 
   private static boolean makesRows(Stm producer) {
