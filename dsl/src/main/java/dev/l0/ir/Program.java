@@ -17,6 +17,11 @@ public record Program(List<FunDef> functions) {
     return functions.stream().filter(f -> f.name().equals(name)).findFirst();
   }
 
+  /** The names of the functions, in their order (what an error for a missing entry lists). */
+  public List<String> functionNames() {
+    return functions.stream().map(FunDef::name).toList();
+  }
+
   /**
    * This program cut down to the function {@code entry} and the functions it calls, directly or
    * through others (by name in a call, or as a SOAC's function), in their order: what running

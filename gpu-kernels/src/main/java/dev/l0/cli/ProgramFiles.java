@@ -11,7 +11,6 @@ import dev.l0.types.TypedProgram;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /** Reading, parsing and checking the program file a verb names; choosing its entry function. */
 final class ProgramFiles {
@@ -46,9 +45,7 @@ final class ProgramFiles {
                           + "' in "
                           + file
                           + "; it defines "
-                          + program.functions().stream()
-                              .map(FunDef::name)
-                              .collect(Collectors.joining(", "))));
+                          + String.join(", ", program.functionNames())));
     }
     return program.function("main").orElse(program.functions().get(program.functions().size() - 1));
   }

@@ -18,7 +18,6 @@ import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * Compiles an L0 program for a device: parse (for text), type check, optimise (thesis ch. 5-7) and
@@ -164,9 +163,7 @@ public final class L0Runtime {
                     "no function '"
                         + entry
                         + "'; the program defines "
-                        + program.functions().stream()
-                            .map(FunDef::name)
-                            .collect(Collectors.joining(", "))));
+                        + String.join(", ", program.functionNames())));
     return typed.function(entry);
   }
 

@@ -52,11 +52,7 @@ record L0Source(
   static L0Source generated(Program program, String sourceName, String entry, L0Source... from) {
     String text = L0Printer.print(program);
     return new L0Source(
-        text,
-        sourceName,
-        entry,
-        program.functions().stream().map(FunDef::name).toList(),
-        origins(program, text, sourceName, from));
+        text, sourceName, entry, program.functionNames(), origins(program, text, sourceName, from));
   }
 
   /**

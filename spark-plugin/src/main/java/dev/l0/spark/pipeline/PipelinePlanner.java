@@ -26,7 +26,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
@@ -71,9 +70,7 @@ public final class PipelinePlanner {
                             + " has no function '"
                             + request.entry()
                             + "'; it defines "
-                            + parsed.functions().stream()
-                                .map(FunDef::name)
-                                .collect(Collectors.joining(", "))));
+                            + String.join(", ", parsed.functionNames())));
     L0Source main =
         L0Source.reachable(
             parsed, request.programText(), request.sourceName(), entry.name(), request.origins());
