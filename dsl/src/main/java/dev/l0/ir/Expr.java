@@ -215,18 +215,32 @@ public sealed interface Expr {
 
   /**
    * In-place update <code>let dest = source with [i1, ...] &lt;- value in body</code> (thesis
-   * §2.1.2).
+   * §2.1.2); {@code pos} is the {@code let}'s position, {@code sourcePos} that of the consumed
+   * array's name, where uniqueness errors point.
    */
   record LetWith(
-      String dest, String source, List<Expr> indices, Expr value, Expr body, SourcePos pos)
+      String dest,
+      String source,
+      List<Expr> indices,
+      Expr value,
+      Expr body,
+      SourcePos pos,
+      SourcePos sourcePos)
       implements Expr {
     public LetWith {
       indices = List.copyOf(indices);
     }
 
+    /** An update whose consumed array is named where the {@code let} is (the Java DSL's call). */
+    public LetWith(
+        String dest, String source, List<Expr> indices, Expr value, Expr body, SourcePos pos) {
+      this(dest, source, indices, value, body, pos, pos);
+    }
+
     @Override
     public Expr mapChildren(UnaryOperator<Expr> f) {
-      return new LetWith(dest, source, mapAll(indices, f), f.apply(value), f.apply(body), pos);
+      return new LetWith(
+          dest, source, mapAll(indices, f), f.apply(value), f.apply(body), pos, sourcePos);
     }
 
     @Override

@@ -462,7 +462,8 @@ public final class L0Parser {
       List<Expr> indices = indices("the indices of the in-place update");
       tokens.expect("=", "after the indices of the in-place update at " + where(let));
       Expr value = expression();
-      return new Expr.LetWith(first.text(), first.text(), indices, value, letBody(let), let.pos());
+      return new Expr.LetWith(
+          first.text(), first.text(), indices, value, letBody(let), let.pos(), first.pos());
     }
     Pattern pattern = pattern();
     tokens.expect("=", "after the pattern of the 'let' at " + where(let));
@@ -474,7 +475,8 @@ public final class L0Parser {
       List<Expr> indices = indices("the indices of the in-place update");
       expectUpdateArrow(let);
       Expr value = expression();
-      return new Expr.LetWith(dest.name(), source.text(), indices, value, letBody(let), let.pos());
+      return new Expr.LetWith(
+          dest.name(), source.text(), indices, value, letBody(let), let.pos(), source.pos());
     }
     Expr value = expression();
     return new Expr.Let(pattern, value, letBody(let), let.pos());

@@ -395,12 +395,12 @@ final class ExpressionChecker {
    */
   private Checked letWith(Expr.LetWith l, Environment env) {
     Map<Variable, UniquenessTracker.Observation> before = tracker.observations();
-    Variable source = lookup(l.source(), l.pos(), env);
-    tracker.use(source, l.pos());
+    Variable source = lookup(l.source(), l.sourcePos(), env);
+    tracker.use(source, l.sourcePos());
     Type sourceType = source.type();
     Sharing sourceSharing = source.aliases().plus(source, sourceType);
     if (sourceType instanceof Type.Array) {
-      checkConsumable(sourceType, sourceSharing, l.pos(), source.quoted(), before);
+      checkConsumable(sourceType, sourceSharing, l.sourcePos(), source.quoted(), before);
     }
     Type element =
         indexedElement(
@@ -427,7 +427,7 @@ final class ExpressionChecker {
               + overlap.iterator().next().quoted()
               + ", which the update consumes; copy it");
     }
-    tracker.markConsumed(sourceSharing.all(), l.pos());
+    tracker.markConsumed(sourceSharing.all(), l.sourcePos());
     Map<Variable, UniquenessTracker.Observation> afterValue = tracker.observations();
     tracker.restoreObservations(before);
     Variable dest =

@@ -571,7 +571,7 @@ class IllFormedProgramsTest {
             """,
             4,
             8,
-            "variable 'a' used at 4:8 after it was consumed at 3:3"),
+            "variable 'a' used at 4:8 after it was consumed at 3:11"),
         new Case(
             "consuming a non-unique parameter",
             """
@@ -579,8 +579,8 @@ class IllFormedProgramsTest {
               let a[i] = 1 in a
             """,
             2,
-            3,
-            "'a' is consumed at 2:3 but parameter 'a' (declared at 1:13) is not unique; declare it *[...] or copy it"),
+            7,
+            "'a' is consumed at 2:7 but parameter 'a' (declared at 1:13) is not unique; declare it *[...] or copy it"),
         new Case(
             "passing a non-unique parameter for a unique one",
             """
@@ -617,7 +617,7 @@ class IllFormedProgramsTest {
             """,
             4,
             3,
-            "variable 'b' used at 4:3 after it was consumed at 3:3"),
+            "variable 'b' used at 4:3 after it was consumed at 3:11"),
         new Case(
             "in-place update of a literal array",
             """
@@ -626,8 +626,8 @@ class IllFormedProgramsTest {
               let a[i] = x in a
             """,
             3,
-            3,
-            "'a' is consumed at 3:3 but is not a unique array"),
+            7,
+            "'a' is consumed at 3:7 but is not a unique array"),
         new Case(
             "a non-unique call result passed for a unique parameter (thesis §3.2, replace2)",
             """
@@ -683,8 +683,8 @@ class IllFormedProgramsTest {
               in a
             """,
             3,
-            5,
-            "variable 'a' (bound at 1:13) is consumed at 3:5 inside a loop or anonymous function"),
+            13,
+            "variable 'a' (bound at 1:13) is consumed at 3:13 inside a loop or anonymous function"),
         new Case(
             "consuming a free variable in an anonymous function",
             """
@@ -692,8 +692,8 @@ class IllFormedProgramsTest {
               map(fn int (int x) => let c = a with [0] <- x in x, b)
             """,
             2,
-            25,
-            "variable 'a' (bound at 1:13) is consumed at 2:25 inside a loop or anonymous function"),
+            33,
+            "variable 'a' (bound at 1:13) is consumed at 2:33 inside a loop or anonymous function"),
         new Case(
             "currying a consumed argument (thesis §3.2)",
             """
@@ -764,8 +764,8 @@ class IllFormedProgramsTest {
               let b[0] = 1 in b
             """,
             3,
-            3,
-            "'b' is consumed at 3:3 but parameter 'a' (declared at 1:13) is not unique"),
+            7,
+            "'b' is consumed at 3:7 but parameter 'a' (declared at 1:13) is not unique"),
         new Case(
             "non-unique source reported before the value aliasing it",
             """
@@ -773,7 +773,7 @@ class IllFormedProgramsTest {
               let a[0] = a[1] in a
             """,
             2,
-            3,
+            7,
             "parameter 'a' (declared at 1:15) is not unique"),
         new Case(
             "observation and consumption in one tuple",

@@ -478,7 +478,7 @@ class TypeCheckerTest {
         """,
         4,
         3,
-        "variable 'row' used at 4:3 after it was consumed at 3:3");
+        "variable 'row' used at 4:3 after it was consumed at 3:7");
   }
 
   // ---------------------------------------------------------------- the appendix programs
