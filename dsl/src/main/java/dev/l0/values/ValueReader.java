@@ -290,7 +290,7 @@ public final class ValueReader {
   private Value real(ScalarType type, String text, String what, ValueLexer.Token t) {
     Matcher m = REAL.matcher(text);
     if (!m.matches() || !suffixFits(m.group(2), type)) {
-      throw expected(what, t, advice(text));
+      throw expected(what, t, m.matches() ? "" : advice(text));
     }
     String number = m.group(1).replace("inf", "Infinity").replace("nan", "NaN");
     // An f32 is parsed as a float directly: rounding through double first could round twice.

@@ -206,6 +206,20 @@ class ValueReaderTest {
         error("nanx", F64).getMessage());
   }
 
+  /**
+   * A NaN or an infinity spelled as the format spells it, with the other float type's suffix, is
+   * refused for its suffix, as any number is, without advice on how to spell it.
+   */
+  @Test
+  void aNaNOrAnInfinityWithTheOtherTypesSuffixGetsNoSpellingAdvice() {
+    assertEquals(
+        "in.data:1:1: expected an f32 for argument 1 (type f32), found 'inff64'",
+        error("inff64", F32).getMessage());
+    assertEquals(
+        "in.data:1:1: expected an f64 for argument 1 (type f64), found 'nanf32'",
+        error("nanf32", F64).getMessage());
+  }
+
   /** The advice in parentheses at the end of an error's detail. */
   private static String hint(String detail) {
     return detail.substring(detail.lastIndexOf('(') + 1, detail.length() - 1);

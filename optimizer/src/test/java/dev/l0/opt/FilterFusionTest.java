@@ -76,6 +76,27 @@ class FilterFusionTest {
   }
 
   /**
+   * Two filters of one input joined into one filtermap keep their own sizes: the size of one is not
+   * read from a map over the other's rows (it came out 4, the rows kept by x > 0, for the 2 kept by
+   * x > 10).
+   */
+  @Test
+  void theSizeOfAFilterIsNotReadFromAMapOverAnotherFilterOfTheSameFiltermap() {
+    Compiled c =
+        Compiled.of(
+            """
+        fun {[[i64]], i32} main([i64] xs) =
+          let a = filter(fn bool (i64 x) => x > 0i64, xs) in
+          let b = filter(fn bool (i64 x) => x > 10i64, xs) in
+          let n = size(0, b) in
+          let rows = map(fn [i64] (i64 y) => replicate(2, y), a) in
+          {rows, n}
+        """);
+    c.assertSameResult("main", "[1, 20, 3, 40, -5]");
+    c.assertSameResult("main", "[]");
+  }
+
+  /**
    * A map over a filter's rows, the same in every row of an outer map, moves out of it; the outer
    * map's function keeps the size its result type names (the fuzzer's seed 23594 left it unbound,
    * an IR the checker refused after fusion).

@@ -37,7 +37,7 @@ import java.util.Set;
  *       differences, products, {@code min} and {@code max} wherever these do not wrap around, and
  *       are all values of the type elsewhere. Comparisons read through conversions that keep a
  *       value and through such locals whose values read only variables that cannot change in
- *       between.
+ *       between, and no memory.
  *   <li>{@code true && x} and {@code x && true} are {@code x}, {@code false && x} is false, as is
  *       {@code x && false} where {@code x} reads no memory; the same for {@code ||}; a choice
  *       ({@code c ? a : b}) on a constant is the branch it takes.
@@ -367,9 +367,12 @@ final class KernelFolding {
     /**
      * Whether every variable {@code e} reads holds one value wherever {@code e} can be read again:
      * a local declared once and never assigned, a scalar the kernel never assigns, or the counter
-     * of a loop in scope.
+     * of a loop in scope; and {@code e} reads no memory (a store in between may change it).
      */
     private boolean readsOnlyStableVariables(KernelExpr e) {
+      if (e instanceof KernelExpr.Load || e instanceof KernelExpr.SharedLoad) {
+        return false;
+      }
       if (e instanceof KernelExpr.Var v) {
         return !varying.contains(v.name()) || counters.containsKey(v.name());
       }

@@ -236,6 +236,36 @@ class KernelFoldingTest {
     assertEquals(6, run(given, 3)[0], "the loop runs past u, and raises");
   }
 
+  /**
+   * A local declared once with a load keeps the value the load read, while the memory it read may
+   * change: the counter of a loop bounded by that local is not below a later load of the same
+   * element (here 0 after the body stores 0 there), so the comparison stays.
+   */
+  @Test
+  void aLocalIsNotReadAsTheLoadItWasDeclaredWithWhereMemoryMayHaveChanged() {
+    KernelExpr.Var n = local("n", ScalarType.I64);
+    KernelExpr.Var i = local("i", ScalarType.I64);
+    KernelExpr first = new KernelExpr.Load(OUT, i64(0));
+    KernelStmt check =
+        new KernelStmt.If(
+            binary(BinaryOperator.LT, ScalarType.I64, i, first),
+            List.of(new KernelStmt.Store(OUT, i64(1), i)),
+            List.of(new KernelStmt.Store(OUT, i64(2), i)));
+    Kernel given =
+        kernel(
+            List.of(
+                new KernelStmt.Store(OUT, i64(0), ROWS),
+                new KernelStmt.Declare(n, first),
+                new KernelStmt.For(
+                    i,
+                    i64(0),
+                    n,
+                    i64(1),
+                    List.of(new KernelStmt.Store(OUT, i64(0), i64(0)), check))));
+    assertEquals(given.body(), KernelFolding.of(given).body());
+    assertArrayEquals(run(given, 3), run(KernelFolding.of(given), 3));
+  }
+
   @Test
   void localsDeclaredOnceWithAConstantAndTheChecksTheyDecideGo() {
     KernelExpr.Var size = local("size", ScalarType.I32);

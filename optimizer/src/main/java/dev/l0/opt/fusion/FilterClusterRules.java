@@ -195,7 +195,8 @@ final class FilterClusterRules {
   /**
    * The new size of a filter's output (seed 002 §3.5: a filter's output size is a fresh {@code
    * k'}): where the outputs of the filter or filtermap at some position are read only by one map
-   * over them and by {@code size(0, ...)} statements before it, the size is read from the map's
+   * over them and by {@code size(0, ...)} statements before it, and the map and the sizes read the
+   * rows of one filter of a filtermap (not its accumulators), the size is read from the map's
    * result instead, after the map, which then no longer names it in its type (nor may the types of
    * the map's function's results or its inner dimensions name it: they are made before the size).
    * The map is then the filter's only consumer, and {@code FUSE-FILTER-MAP} can fuse the two.
@@ -228,6 +229,23 @@ final class FilterClusterRules {
         }
       }
       if (other || consumer < 0 || sizes.isEmpty()) {
+        continue;
+      }
+      // each filter of a filtermap keeps rows of its own, and its accumulators are no rows: the map
+      // gives the size only of the filter whose rows it runs over
+      Exp.FilterMap h = (Exp.FilterMap) stms.get(i).exp();
+      List<String> names = stms.get(i).pattern().stream().map(Ident::name).toList();
+      Set<Integer> filtersRead = new HashSet<>();
+      for (int k : sizes) {
+        String array = ((Exp.Size) stms.get(k).exp()).array().varName();
+        filtersRead.add(filterKeeping(h, names, array));
+      }
+      for (SubExp in : ((Exp.Screma) stms.get(consumer).exp()).inputs()) {
+        if (outputs.contains(in.varName())) {
+          filtersRead.add(filterKeeping(h, names, in.varName()));
+        }
+      }
+      if (filtersRead.size() != 1 || filtersRead.contains(-1)) {
         continue;
       }
       Set<String> sizeNames = new HashSet<>();
@@ -267,6 +285,15 @@ final class FilterClusterRules {
       return true;
     }
     return false;
+  }
+
+  /**
+   * The filter of {@code h} whose kept values {@code name} binds ({@code names} is {@code h}'s
+   * pattern), or -1 where it binds an accumulator.
+   */
+  private static int filterKeeping(Exp.FilterMap h, List<String> names, String name) {
+    int r = names.indexOf(name);
+    return r < h.accumulators() ? -1 : h.filterOf(r);
   }
 
   /**
