@@ -196,6 +196,22 @@ class PipelinePlanningErrorsTest {
   }
 
   @Test
+  void reductionsUsedWithoutALetAreNamedAsResultsToo() {
+    // A reduce or scan used in place, not bound by a let first, was said to work on whole columns.
+    String scaled = "fun f64 main([f64] xs) =\n  reduce(op +, 0.0, xs) * 2.0\n";
+    assertEquals(
+        "the result of the reduce at test.l0:2:3 is used by operator '*' at test.l0:2:25; a pipeline's reduces "
+            + "and scans can only be its results (feeding them into more work would need another pass over the "
+            + "rows)",
+        failure(scaled, doubles("a"), "a"));
+    String mapped = "fun [f64] main([f64] xs) =\n  map(fn f64 (f64 x) => x, scan(op +, 0.0, xs))\n";
+    assertEquals(
+        "the result of the scan at test.l0:2:28 is used by map at test.l0:2:3; a pipeline's reduces and scans "
+            + "can only be its results (feeding them into more work would need another pass over the rows)",
+        failure(mapped, doubles("a"), "a"));
+  }
+
+  @Test
   void mixedKindsAreRejected() {
     String text =
         "fun {[f64], f64} main([f64] xs) =\n  {map(fn f64 (f64 x) => 2.0 * x, xs), reduce(op +, 0.0, xs)}\n";
