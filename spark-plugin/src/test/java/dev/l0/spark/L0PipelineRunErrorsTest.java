@@ -5,6 +5,7 @@ import static dev.l0.dsl.L0.map;
 import static dev.l0.dsl.L0.program;
 import static dev.l0.dsl.L0.reduce;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -78,6 +79,30 @@ class L0PipelineRunErrorsTest {
                 + ": partition 1, row 20: <inline L0 program>:2:"),
         messages);
     assertTrue(messages.contains("/: integer division by zero"), messages);
+  }
+
+  /**
+   * Code that fails whatever the rows (an index into a bound value past its end) names no row:
+   * every batch fails, and the first row of the first was named as the failing one.
+   */
+  @Test
+  void aFailureThatDoesNotDependOnTheRowsNamesNoRow() {
+    String text =
+        "fun [i32] main([i32] g, [i32] n) =\n  let v = g[5] in\n  map(fn i32 (i32 x) => x + v, n)";
+    L0Pipeline pipeline = L0.pipeline(text).with("g", new int[] {1, 2}).on("n");
+    int line = callersLine();
+    Dataset<Row> out = numbers.transform(pipeline);
+
+    String messages =
+        SparkTestSupport.messages(assertThrows(SparkException.class, out::collectAsList));
+    assertTrue(
+        messages.matches(
+            "(?s).*L0 pipeline at L0PipelineRunErrorsTest.java:"
+                + line
+                + ": partition [01], no row \\(the failing code does not depend on the rows: it fails"
+                + " on no rows too\\): <inline L0 program>:2:[0-9]+: index: index 5 out of bounds.*"),
+        messages);
+    assertFalse(messages.contains(", row 0:"), messages);
   }
 
   /**

@@ -51,10 +51,30 @@ final class ColumnBinder {
   private record ParamLeaf(Param param, Type type, int index, int count) {}
 
   /**
-   * Where the columns supply fewer inputs than {@code inputs}, the parameters that get no column
-   * and the two ways to feed them (a forgotten {@code with(...)} is the usual cause); else nothing.
+   * Where the columns supply another number of inputs than {@code inputs}: the entry's scalar
+   * parameters, which only {@code with(...)} can bind (forgetting it is the usual cause), where it
+   * has any; else, where they supply fewer, the parameters that get no column and the two ways to
+   * feed them; else nothing.
    */
   private static String unfedParameters(List<ParamLeaf> inputs, int supplied) {
+    List<Param> scalars =
+        inputs.stream()
+            .map(ParamLeaf::param)
+            .filter(param -> param.type() instanceof ScalarType)
+            .toList();
+    if (!scalars.isEmpty()) {
+      // A scalar parameter is never fed by a column, so naming more columns cannot help.
+      return "; "
+          + scalars.stream()
+              .map(param -> "'" + param.name() + "' (" + L0Printer.print(param.type()) + ")")
+              .collect(Collectors.joining(" and "))
+          + (scalars.size() == 1
+              ? " is a scalar, which no column can feed; a driver-side value binds it: "
+              : " are scalars, which no column can feed; driver-side values bind them: ")
+          + scalars.stream()
+              .map(param -> "with(\"" + param.name() + "\", value)")
+              .collect(Collectors.joining(", "));
+    }
     if (supplied >= inputs.size()) {
       return "";
     }

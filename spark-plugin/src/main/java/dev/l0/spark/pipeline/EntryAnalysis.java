@@ -187,6 +187,22 @@ final class EntryAnalysis {
                         + "(feeding them into more work would need another pass over the rows)");
               });
     }
+    for (Expr operand : operands(e)) {
+      if ((operand instanceof Expr.Reduce || operand instanceof Expr.Scan)
+          && shape(operand).aggregate().isPresent()) {
+        throw error(
+            "the result of the "
+                + soacName(operand)
+                + " at "
+                + operand.pos()
+                + " is used by "
+                + form(e)
+                + " at "
+                + e.pos()
+                + "; a pipeline's reduces and scans can only be its results "
+                + "(feeding them into more work would need another pass over the rows)");
+      }
+    }
     if (e instanceof Expr.Map map) {
       RowShape.Rows rows = rowsOf(map.array(), "map", map.pos());
       checkPerRow(map.function(), "map", map.pos());
@@ -238,6 +254,16 @@ final class EntryAnalysis {
             + String.join("', '", rowVariables)
             + "'), which looks across rows; "
             + ALLOWED);
+  }
+
+  /**
+   * The direct sub-expressions of top-level {@code e} that are evaluated at the top level: all its
+   * children but those of a SOAC's function, which run per row.
+   */
+  private static List<Expr> operands(Expr e) {
+    List<Expr> children = e.children();
+    int perRow = e.soacFunction().map(function -> function.children().size()).orElse(0);
+    return children.subList(perRow, children.size());
   }
 
   /**

@@ -235,6 +235,16 @@ public final class PartitionRunner implements AutoCloseable {
     return firstFailingRow(role, checkedColumns(input), 0, input.rows());
   }
 
+  /**
+   * Whether the program, which failed on {@code input}, fails on none of its rows as well: the
+   * failing code then does not depend on the rows (an index into a bound value out of its bounds,
+   * say), and no row is to blame.
+   */
+  public boolean failsWithoutRows(ColumnBatch input, boolean folding) {
+    Role role = folding ? foldRole() : Role.MAIN;
+    return fails(role, checkedColumns(input), 0, 0);
+  }
+
   /** The first failing row of rows {@code [from, from + count)}, which fail together. */
   private OptionalInt firstFailingRow(Role role, Object[] columns, int from, int count) {
     if (count == 1) {

@@ -8,9 +8,9 @@ import java.util.OptionalInt;
  * A pipeline's program failed in a task ({@link L0RuntimeError}: an index out of bounds, an integer
  * division by zero, ...). The message names the user's line that called {@code L0.pipeline}, the
  * partition and the row (counted from 0 within the partition, as null errors count), or the batch's
- * rows where no single row fails alone, then the L0 error with its source position; the L0 error is
- * the cause. Where only the partitions' partial results together fail, it says so instead of a
- * partition and row.
+ * rows where no single row fails alone, or no row where the failing code does not depend on the
+ * rows, then the L0 error with its source position; the L0 error is the cause. Where only the
+ * partitions' partial results together fail, it says so instead of a partition and row.
  */
 public final class PipelineRunException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -36,6 +36,23 @@ public final class PipelineRunException extends RuntimeException {
                         + (firstRow + rows - 1)
                         + " (no single row fails alone)")
                 + ": "
+                + error.getMessage()),
+        error);
+  }
+
+  /**
+   * The program failed in {@code partition} on code that does not depend on the rows: it fails on
+   * no rows as well, so no row is named ({@code rowIndependent} tells this constructor apart).
+   */
+  PipelineRunException(
+      String callSite, int partition, L0RuntimeError error, boolean rowIndependent) {
+    super(
+        PipelineMessages.at(
+            callSite,
+            "partition "
+                + partition
+                + ", no row (the failing code does not depend on the rows: it fails on no rows"
+                + " too): "
                 + error.getMessage()),
         error);
   }

@@ -203,6 +203,9 @@ final class PipelineTask implements Serializable {
     try {
       return run.call(step);
     } catch (L0RuntimeError error) {
+      if (run.call(runner -> runner.failsWithoutRows(input, folding))) {
+        throw new PipelineRunException(spec.callSite(), partition, spec.located(error), true);
+      }
       OptionalInt row = run.call(runner -> runner.firstFailingRow(input, folding));
       throw new PipelineRunException(
           spec.callSite(),

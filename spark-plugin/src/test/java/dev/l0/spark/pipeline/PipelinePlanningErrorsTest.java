@@ -114,6 +114,24 @@ class PipelinePlanningErrorsTest {
   }
 
   @Test
+  void aScalarParameterLeftWithoutWithIsNamedWhenTheColumnsAreTooFew() {
+    // The user forgot with("k", ...) and named the one column the array parameter wants: naming
+    // more columns cannot feed a scalar, so the error says what binds it.
+    String text = "fun [f64] main(f64 k, [f64] xs) =\n  map(fn f64 (f64 x) => k * x, xs)\n";
+    assertEquals(
+        "the columns [a] supply 1 input(s) (a double), but 'main(f64 k, [f64] xs)' takes 2 input(s), one per "
+            + "leaf of its parameters (k: f64; xs: [f64]); 'k' (f64) is a scalar, which no column can feed; a "
+            + "driver-side value binds it: with(\"k\", value)",
+        failure(text, doubles("a"), "a"));
+    String two = "fun [f64] main(f64 k, i32 n, [f64] xs) =\n  map(fn f64 (f64 x) => k * x, xs)\n";
+    assertEquals(
+        "the columns [a] supply 1 input(s) (a double), but 'main(f64 k, i32 n, [f64] xs)' takes 3 input(s), one "
+            + "per leaf of its parameters (k: f64; n: i32; xs: [f64]); 'k' (f64) and 'n' (i32) are scalars, which "
+            + "no column can feed; driver-side values bind them: with(\"k\", value), with(\"n\", value)",
+        failure(two, doubles("a"), "a"));
+  }
+
+  @Test
   void outputNamesMustMatchTheResults() {
     String text =
         "fun {[f64], [f64]} main([f64] xs) =\n  {xs, map(fn f64 (f64 x) => 2.0 * x, xs)}\n";
@@ -175,6 +193,22 @@ class PipelinePlanningErrorsTest {
         "'s', the result of the reduce at test.l0:2:11, is used by map at test.l0:3:3; a pipeline's reduces and "
             + "scans can only be its results (feeding them into more work would need another pass over the rows)",
         failure(text, doubles("a"), "a"));
+  }
+
+  @Test
+  void reductionsUsedWithoutALetAreNamedAsResultsToo() {
+    // A reduce or scan used in place, not bound by a let first, was said to work on whole columns.
+    String scaled = "fun f64 main([f64] xs) =\n  reduce(op +, 0.0, xs) * 2.0\n";
+    assertEquals(
+        "the result of the reduce at test.l0:2:3 is used by operator '*' at test.l0:2:25; a pipeline's reduces "
+            + "and scans can only be its results (feeding them into more work would need another pass over the "
+            + "rows)",
+        failure(scaled, doubles("a"), "a"));
+    String mapped = "fun [f64] main([f64] xs) =\n  map(fn f64 (f64 x) => x, scan(op +, 0.0, xs))\n";
+    assertEquals(
+        "the result of the scan at test.l0:2:28 is used by map at test.l0:2:3; a pipeline's reduces and scans "
+            + "can only be its results (feeding them into more work would need another pass over the rows)",
+        failure(mapped, doubles("a"), "a"));
   }
 
   @Test
