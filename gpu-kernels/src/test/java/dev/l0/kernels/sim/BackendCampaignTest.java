@@ -12,6 +12,7 @@ import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.jvm.JvmKernelExecutor;
+import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.opt.ir.Body;
@@ -40,12 +41,13 @@ import org.junit.jupiter.api.Test;
  * A campaign outside CI: for every seed of {@code -Dl0.backendCampaign=FROM:COUNT} and every
  * generator of {@code -Dl0.backendCampaign.generators} (default all: {@code program}, {@code
  * kernelArray}, {@code row}, {@code scalarEdge}), the random program runs in the interpreter and,
- * optimised, on the JVM backend and on the simulator; each backend's outcome must be the
- * interpreter's value bit for bit (shapes included), or a run-time failure where the interpreter
- * fails too. Skipped without the property. Not counted as defects, but listed: runs past the
- * simulator's limits, results that differ only in the inner sizes of empty arrays (a map over no
- * rows whose function fails on the zero element may give its rows another shape), failures in
- * another operation than the interpreter's.
+ * optimised, on the JVM backend and on the simulator (with its default launch configuration, and
+ * with every map of few rows forced to run a block per row where it can, at most 3 blocks); the
+ * backends' outcomes must be the same, and each must be the interpreter's value bit for bit (shapes
+ * included), or a run-time failure where the interpreter fails too. Skipped without the property.
+ * Not counted as defects, but listed: runs past the simulator's limits, results that differ only in
+ * the inner sizes of empty arrays (a map over no rows whose function fails on the zero element may
+ * give its rows another shape), failures in another operation than the interpreter's.
  */
 class BackendCampaignTest {
   private static final String CAMPAIGN = System.getProperty("l0.backendCampaign");
@@ -125,9 +127,15 @@ class BackendCampaignTest {
     } catch (RuntimeException e) {
       return "defect: the optimiser crashes: " + e + "\n" + c;
     }
-    List<KernelExecutor> backends = List.of(new JvmKernelExecutor(2), new SimulatorExecutor(4));
+    List<KernelExecutor> backends =
+        List.of(
+            new JvmKernelExecutor(2),
+            new SimulatorExecutor(4),
+            new SimulatorExecutor(4, new LaunchConfiguration(3, Long.MAX_VALUE)));
     String verdict = "agree";
+    String first = null;
     for (KernelExecutor backend : backends) {
+      String name = backend.name() + " #" + backends.indexOf(backend);
       String ran;
       try {
         HostRunner runner = new HostRunner(optimized, backend);
@@ -139,34 +147,29 @@ class BackendCampaignTest {
         verdict = "skip-not-lowered: " + notLowered.getMessage();
         continue;
       } catch (RuntimeException | StackOverflowError e) {
-        return "defect: " + backend.name() + " crashes: " + e + "\n" + stack(e) + c;
+        return "defect: " + name + " crashes: " + e + "\n" + stack(e) + c;
+      }
+      if (first == null) {
+        first = ran;
+      } else if (!first.equals(ran)) {
+        return "defect: " + name + " gives " + ran + ", the first backend " + first + "\n" + c;
       }
       if (ran.equals(interpreted)) {
         continue;
       }
       if (ran.startsWith("failure") && interpreted.startsWith("failure")) {
-        verdict =
-            "note-other-failure: " + backend.name() + " " + ran + ", interpreter " + interpreted;
-        continue;
-      }
-      if (floatSumOrProduct(optimized.internal())) {
-        verdict =
-            "note-float-order: " + backend.name() + " " + ran + ", interpreter " + interpreted;
+        verdict = "note-other-failure: " + name + " " + ran + ", interpreter " + interpreted;
         continue;
       }
       if (emptyShapesErased(ran).equals(emptyShapesErased(interpreted))) {
-        verdict =
-            "note-empty-shape: " + backend.name() + " " + ran + ", interpreter " + interpreted;
+        verdict = "note-empty-shape: " + name + " " + ran + ", interpreter " + interpreted;
         continue;
       }
-      return "defect: "
-          + backend.name()
-          + " gives "
-          + ran
-          + ", the interpreter "
-          + interpreted
-          + "\n"
-          + c;
+      if (floatSumOrProduct(optimized.internal())) {
+        verdict = "note-float-order: " + name + " " + ran + ", interpreter " + interpreted;
+        continue;
+      }
+      return "defect: " + name + " gives " + ran + ", the interpreter " + interpreted + "\n" + c;
     }
     return verdict;
   }
