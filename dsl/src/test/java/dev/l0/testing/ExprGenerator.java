@@ -17,9 +17,11 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -85,6 +87,17 @@ final class ExprGenerator {
     LOOP_GROW
   }
 
+  /** The productions a scalar-edge program makes three times as often. */
+  private static final Set<Production> SCALAR_OPERATIONS =
+      EnumSet.of(
+          Production.ARITHMETIC,
+          Production.BITWISE,
+          Production.UNARY,
+          Production.CONVERSION,
+          Production.MATH,
+          Production.NUMERIC_BUILTIN,
+          Production.COMPARISON);
+
   /** A count expression ({@code iota}, {@code replicate}) with the size it denotes. */
   private record Count(Expr expr, Dim size) {}
 
@@ -92,6 +105,7 @@ final class ExprGenerator {
   private final TypeGenerator types;
   private final boolean rareFailures;
   private final boolean kernelArrays;
+  private final boolean scalarEdges;
   private final SoacGenerator soacs;
   private final List<Helper> helpers = new ArrayList<>();
   private int helpersStarted;
@@ -109,10 +123,29 @@ final class ExprGenerator {
    * in-place updates (also in loops).
    */
   ExprGenerator(Choices choices, TypeGenerator types, boolean rareFailures, boolean kernelArrays) {
+    this(choices, types, rareFailures, kernelArrays, false);
+  }
+
+  /**
+   * With {@code scalarEdges}, also the edges of scalar semantics: three times as many scalar
+   * operators, built-ins and conversions, literals that are often extremes of their type (minimum,
+   * maximum, -1, shift widths, -0.0, infinities, NaN, subnormals, halves), integer divisors that
+   * may be -1 or negative ({@code if d = 0 then -1 else d}), shift counts that are not masked
+   * (negative, or beyond the type's width), integer exponents up to 63 and sometimes negative (a
+   * {@code pow} failure), and reductions and scans of floats by {@code min} and {@code max} and of
+   * integers by a non-commutative operator.
+   */
+  ExprGenerator(
+      Choices choices,
+      TypeGenerator types,
+      boolean rareFailures,
+      boolean kernelArrays,
+      boolean scalarEdges) {
     this.choices = choices;
     this.types = types;
     this.rareFailures = rareFailures;
     this.kernelArrays = kernelArrays;
+    this.scalarEdges = scalarEdges;
     this.soacs = new SoacGenerator(this, choices, types);
   }
 
@@ -240,6 +273,9 @@ final class ExprGenerator {
     if (kernelArrays && (p == Production.LOOP_UPDATE || p == Production.UPDATE)) {
       return base * 3;
     }
+    if (scalarEdges && SCALAR_OPERATIONS.contains(p)) {
+      return base * 3;
+    }
     return base;
   }
 
@@ -316,6 +352,11 @@ final class ExprGenerator {
         AT);
   }
 
+  /** The monoids reductions and scans of {@code type} combine with. */
+  List<Monoid> monoids(ScalarType type) {
+    return scalarEdges ? Monoid.withEdges(type) : Monoid.of(type);
+  }
+
   /** A variable of {@code fitting} (most recent first), see {@link #recent}. */
   Typed variable(List<Binding> fitting) {
     Binding b = recent(fitting);
@@ -332,6 +373,9 @@ final class ExprGenerator {
   }
 
   private ScalarValue literalValue(ScalarType type) {
+    if (scalarEdges && choices.percent(50)) {
+      return new ValueGenerator(choices).edge(type);
+    }
     return switch (type) {
       case BOOL -> ScalarValue.bool(choices.percent(50));
       case I32, I64 -> new ScalarValue.Int(type, integerLiteral(type));
@@ -920,9 +964,17 @@ final class ExprGenerator {
     Typed left = generate(type, scope, depth);
     Expr right = generate(type, scope, depth).expr();
     if (type.isInteger() && (op == BinaryOperator.DIV || op == BinaryOperator.MOD)) {
-      right = new Expr.Binary(BinaryOperator.BOR, right, intLiteral(1, type), AT);
+      right =
+          scalarEdges
+              ? new Expr.If(
+                  new Expr.Binary(BinaryOperator.EQ, right, intLiteral(0, type), AT),
+                  intLiteral(-1, type),
+                  right,
+                  AT)
+              : new Expr.Binary(BinaryOperator.BOR, right, intLiteral(1, type), AT);
     } else if (type.isInteger() && op == BinaryOperator.POW) {
-      right = new Expr.Binary(BinaryOperator.BAND, right, intLiteral(3, type), AT);
+      int mask = scalarEdges ? choices.pick(List.of(3, 63, -1)) : 3;
+      right = new Expr.Binary(BinaryOperator.BAND, right, intLiteral(mask, type), AT);
     }
     return binary(op, left, right, type);
   }
@@ -939,7 +991,7 @@ final class ExprGenerator {
                 BinaryOperator.SHR));
     Typed left = generate(type, scope, depth);
     Expr right = generate(type, scope, depth).expr();
-    if (op == BinaryOperator.SHL || op == BinaryOperator.SHR) {
+    if ((op == BinaryOperator.SHL || op == BinaryOperator.SHR) && !scalarEdges) {
       right =
           new Expr.Binary(
               BinaryOperator.BAND, right, intLiteral(type == ScalarType.I32 ? 31 : 63, type), AT);

@@ -44,8 +44,12 @@ final class ProgramGenerator {
   private final TypeGenerator types;
 
   private ProgramGenerator(List<Integer> tape) {
+    this(tape, false);
+  }
+
+  private ProgramGenerator(List<Integer> tape, boolean wide) {
     this.choices = new Choices(tape);
-    this.types = new TypeGenerator(choices);
+    this.types = new TypeGenerator(choices, wide);
   }
 
   /** A well-typed program; rarely, it indexes out of bounds. */
@@ -62,7 +66,21 @@ final class ProgramGenerator {
     ExprGenerator exprs = new ExprGenerator(g.choices, g.types, true, kernelArrays);
     List<Binding> params = g.parameters(exprs);
     Typed body = exprs.generate(g.types.binding(), new Scope(params), ENTRY_DEPTH);
-    return g.finish(exprs, params, body.type(), body.expr());
+    return g.finish(exprs, params, body.type(), body.expr(), new ValueGenerator(g.choices));
+  }
+
+  /**
+   * A well-typed program as {@link #program(List)} with the scalar edges of {@link ExprGenerator}
+   * and some wide arrays ({@link TypeGenerator#TypeGenerator(Choices, boolean)}), its arguments
+   * drawn from their own tape {@code values}, often edge values ({@link ValueGenerator#edge}).
+   */
+  static ProgramCase scalarEdgeProgram(List<Integer> tape, List<Integer> values) {
+    ProgramGenerator g = new ProgramGenerator(tape, true);
+    ExprGenerator exprs = new ExprGenerator(g.choices, g.types, true, false, true);
+    List<Binding> params = g.parameters(exprs);
+    Typed body = exprs.generate(g.types.binding(), new Scope(params), ENTRY_DEPTH);
+    return g.finish(
+        exprs, params, body.type(), body.expr(), new ValueGenerator(new Choices(values), true));
   }
 
   /**
@@ -83,7 +101,9 @@ final class ProgramGenerator {
             failing,
             rest.expr(),
             ExprGenerator.AT);
-    return new FailingProgramCase(g.finish(exprs, params, rest.type(), body), failure.operation);
+    return new FailingProgramCase(
+        g.finish(exprs, params, rest.type(), body, new ValueGenerator(g.choices)),
+        failure.operation);
   }
 
   private List<Binding> parameters(ExprGenerator exprs) {
@@ -95,12 +115,12 @@ final class ProgramGenerator {
     return params;
   }
 
-  private ProgramCase finish(ExprGenerator exprs, List<Binding> params, Type result, Expr body) {
+  private ProgramCase finish(
+      ExprGenerator exprs, List<Binding> params, Type result, Expr body, ValueGenerator values) {
     List<Param> declared =
         params.stream().map(b -> new Param(b.type().erased(), b.name(), ExprGenerator.AT)).toList();
     List<FunDef> functions = new ArrayList<>(exprs.helperDefinitions());
     functions.add(new FunDef(ENTRY, result.erased(), declared, body, ExprGenerator.AT));
-    ValueGenerator values = new ValueGenerator(choices);
     List<Value> args = params.stream().map(b -> values.value(b.type())).toList();
     return new ProgramCase(new Program(functions), ENTRY, args);
   }

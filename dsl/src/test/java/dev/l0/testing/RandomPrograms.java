@@ -27,6 +27,9 @@ public final class RandomPrograms {
 
   private static final int VALUE_TAPE = 200;
 
+  /** Enough for the arguments of a scalar-edge program, whose arrays may be wide. */
+  private static final int EDGE_VALUE_TAPE = 4000;
+
   /** A row program's loop and steps use more choices before its expressions get any. */
   private static final int ROW_PROGRAM_TAPE = 1200;
 
@@ -59,19 +62,40 @@ public final class RandomPrograms {
   }
 
   /**
+   * A program as {@link #program(long)} that also holds the edges of scalar semantics the backends
+   * lower: extreme and special literals and arguments (integer minima and maxima, -1, -0.0,
+   * infinities, NaN, subnormals), division and remainder by -1 and negative divisors, shift counts
+   * beyond the type's width or negative, integer powers that wrap around or fail on a negative
+   * exponent, more conversions, math built-ins and {@code min}/{@code max}, and reductions and
+   * scans of floats by {@code min} and {@code max} and of integers by a non-commutative operator
+   * (the rightmost non-zero operand); some of its one-dimensional arrays have up to 70 elements
+   * (several chunks of a reduction; a float sum or product of them is held to {@code
+   * ReductionOrder}, not to the interpreter's left fold).
+   */
+  public static ProgramCase scalarEdgeProgram(long seed) {
+    return ProgramGenerator.scalarEdgeProgram(
+        tape(seed, PROGRAM_TAPE), valueTape(seed, EDGE_VALUE_TAPE));
+  }
+
+  /**
    * A program of the shape a block per row runs ({@link RowProgramGenerator}): its entry maps the
    * few rows of a matrix, each running a loop whose steps run maps, reductions and in-place updates
    * of the row's array; made of a tape drawn from {@code seed}, its arguments of a whole value tape
    * drawn from it too.
    */
   public static ProgramCase rowProgram(long seed) {
+    return RowProgramGenerator.program(tape(seed, ROW_PROGRAM_TAPE), valueTape(seed, VALUE_TAPE));
+  }
+
+  /** A whole tape of {@code length} choices for argument values, drawn from {@code seed}. */
+  private static List<Integer> valueTape(long seed, int length) {
     // another stream than the program's tape's (which is drawn from seed itself)
     java.util.Random random = new java.util.Random(~seed);
-    List<Integer> values = new java.util.ArrayList<>(VALUE_TAPE);
-    for (int i = 0; i < VALUE_TAPE; i++) {
+    List<Integer> values = new java.util.ArrayList<>(length);
+    for (int i = 0; i < length; i++) {
       values.add(random.nextInt(Choices.RANGE));
     }
-    return RowProgramGenerator.program(tape(seed, ROW_PROGRAM_TAPE), values);
+    return values;
   }
 
   private static List<Integer> tape(long seed, int maxLength) {

@@ -62,7 +62,7 @@ final class SoacGenerator {
   Typed arrayReduce(Type.Array request, Scope scope, int depth) {
     boolean wide = !(request.size() instanceof Dim.Const) && choices.percent(20);
     Type.Array row = wide ? arrayOf(request.element(), 32 + types.size(1)) : constantRow(request);
-    Monoid monoid = choices.pick(Monoid.of((ScalarType) row.element()));
+    Monoid monoid = choices.pick(exprs.monoids((ScalarType) row.element()));
     Typed rows = exprs.generate(arrayOf(row, Dim.UNKNOWN), scope, depth);
     return new Typed(
         new Expr.Reduce(rowCombiner(row, monoid, wide), rowNeutral(row, monoid), rows.expr(), AT),
@@ -75,7 +75,7 @@ final class SoacGenerator {
    */
   Typed arrayScan(Type.Array request, Scope scope, int depth) {
     Type.Array row = constantRow((Type.Array) request.element());
-    Monoid monoid = choices.pick(Monoid.of((ScalarType) row.element()));
+    Monoid monoid = choices.pick(exprs.monoids((ScalarType) row.element()));
     Typed rows = exprs.generate(arrayOf(row, request.size()), scope, depth);
     return new Typed(
         new Expr.Scan(rowCombiner(row, monoid, false), rowNeutral(row, monoid), rows.expr(), AT),
@@ -139,7 +139,7 @@ final class SoacGenerator {
     List<Monoid> monoids = new ArrayList<>();
     List<Type> parts = type instanceof Type.Tuple t ? t.elements() : List.of(type);
     for (Type part : parts) {
-      monoids.add(choices.pick(Monoid.of((ScalarType) part)));
+      monoids.add(choices.pick(exprs.monoids((ScalarType) part)));
     }
     List<Expr> neutrals = monoids.stream().map(Monoid::neutral).toList();
     String x = exprs.freshName("x");

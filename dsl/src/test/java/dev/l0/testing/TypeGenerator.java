@@ -22,9 +22,20 @@ final class TypeGenerator {
   private static final int MAX_RANK = 3;
 
   private final Choices choices;
+  private final boolean wide;
 
   TypeGenerator(Choices choices) {
+    this(choices, false);
+  }
+
+  /**
+   * With {@code wide}, one in four one-dimensional arrays has 13 to 70 elements: more than a
+   * reduction's first chunk ({@code ReductionOrder}'s 16 elements) and than the JVM backend's
+   * vector lanes.
+   */
+  TypeGenerator(Choices choices, boolean wide) {
     this.choices = choices;
+    this.wide = wide;
   }
 
   ScalarType scalar() {
@@ -42,7 +53,7 @@ final class TypeGenerator {
   /** A size for one dimension of an array of {@code rank} dimensions; 0 is the simplest. */
   long size(int rank) {
     return switch (rank) {
-      case 1 -> choices.between(0, 12);
+      case 1 -> wide && choices.percent(25) ? choices.between(13, 70) : choices.between(0, 12);
       case 2 -> choices.between(0, 6);
       default -> choices.between(0, 4);
     };

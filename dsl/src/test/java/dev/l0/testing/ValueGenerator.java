@@ -17,9 +17,16 @@ import java.util.List;
  */
 final class ValueGenerator {
   private final Choices choices;
+  private final boolean edges;
 
   ValueGenerator(Choices choices) {
+    this(choices, false);
+  }
+
+  /** With {@code edges}, half the scalars are {@link #edge} values. */
+  ValueGenerator(Choices choices, boolean edges) {
     this.choices = choices;
+    this.edges = edges;
   }
 
   Value value(Type type) {
@@ -40,10 +47,77 @@ final class ValueGenerator {
   }
 
   ScalarValue scalar(ScalarType type) {
+    if (edges && choices.percent(50)) {
+      return edge(type);
+    }
     return switch (type) {
       case BOOL -> ScalarValue.bool(choices.percent(50));
       case I32, I64 -> new ScalarValue.Int(type, integer(type));
       case F32, F64 -> new ScalarValue.Float(type, real());
+    };
+  }
+
+  /**
+   * A value at an edge of the scalar semantics of {@code type}: its extremes and their neighbours,
+   * -1, 0, 1, shift counts about the type's width; for floats signed zeros, infinities, NaN, the
+   * smallest subnormals, the largest {@code f32}, halves (rounding), and numbers just beyond the
+   * integer types' ranges.
+   */
+  ScalarValue edge(ScalarType type) {
+    return switch (type) {
+      case BOOL -> ScalarValue.bool(choices.percent(50));
+      case I32 ->
+          ScalarValue.i32(
+              choices.pick(
+                  List.of(
+                      Integer.MIN_VALUE,
+                      Integer.MAX_VALUE,
+                      Integer.MIN_VALUE + 1,
+                      -1,
+                      0,
+                      1,
+                      31,
+                      32,
+                      33,
+                      -31,
+                      -33,
+                      65535)));
+      case I64 ->
+          ScalarValue.i64(
+              choices.pick(
+                  List.of(
+                      Long.MIN_VALUE,
+                      Long.MAX_VALUE,
+                      Long.MIN_VALUE + 1,
+                      -1L,
+                      0L,
+                      1L,
+                      63L,
+                      64L,
+                      65L,
+                      -63L,
+                      (long) Integer.MIN_VALUE,
+                      (long) Integer.MAX_VALUE + 1,
+                      1L << 53)));
+      case F32, F64 ->
+          new ScalarValue.Float(
+              type,
+              choices.pick(
+                  List.of(
+                      -0.0,
+                      0.0,
+                      Double.NaN,
+                      Double.POSITIVE_INFINITY,
+                      Double.NEGATIVE_INFINITY,
+                      Double.MIN_VALUE,
+                      (double) Float.MIN_VALUE,
+                      (double) Float.MAX_VALUE,
+                      -2.5,
+                      0.5,
+                      -0.5,
+                      2147483648.0,
+                      -9.3e18,
+                      1e-7)));
     };
   }
 

@@ -32,7 +32,9 @@ import java.util.Optional;
  * maxBlocks}. Result rows whose sizes the host learns only from the rows themselves ({@link
  * UnsizedRows}) are written with a bounded stride and copied to their place by a second kernel once
  * the host has read the first row's sizes; over no rows, a one-thread kernel gives them the sizes
- * of the function's result on the zero row, as the interpreter does.
+ * of the function's result on the zero row, as the interpreter does. Such rows keep a thread each
+ * (the block per row writes its prefixes to rows of a known size): a scan of a filter's rows, whose
+ * columns ISWIM scans, is one.
  */
 final class MapLowering {
   private MapLowering() {}
@@ -91,7 +93,8 @@ final class MapLowering {
       steps.addAll(u.allocate(group, n));
     }
     boolean byBlock = configuration.segmentedRowsBelow() > 0;
-    Optional<SegmentedRows> segmented = byBlock ? SegmentedRows.of(map) : Optional.empty();
+    Optional<SegmentedRows> segmented =
+        byBlock && unsizedRows.isEmpty() ? SegmentedRows.of(map) : Optional.empty();
     KernelExpr fewRows =
         KernelExprs.lt(
             n,

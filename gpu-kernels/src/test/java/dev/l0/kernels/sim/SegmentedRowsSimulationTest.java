@@ -122,6 +122,26 @@ class SegmentedRowsSimulationTest {
     }
   }
 
+  /**
+   * A scan of the rows a filter keeps of a map: ISWIM scans its columns, rows whose size only the
+   * filter knows, so the map of column scans keeps a thread per row in both configurations (its
+   * block per row wrote its prefixes to rows of a known size, and lowering it failed with a
+   * NullPointerException; RandomPrograms.kernelArrayProgram(400182)).
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {4, 32})
+  void aScanOfAFiltersRowsRunsOnThreadsAndBlocks(int blockSize) {
+    Random random = new Random(blockSize);
+    for (int rows : SIZES) {
+      assertBothLoweringsEqualTheInterpreter(
+          "fun [[i32]] main([[i32]] m) = "
+              + "scan(fn [i32] ([i32] a, [i32] b) => map(op +, zip(a, b)), replicate(2, 0), "
+              + "filter(fn bool ([i32] row) => 0 < row[0], map(fn [i32] ([i32] r) => replicate(2, r[0]), m)))",
+          List.of(matrix(rows, 7, random)),
+          blockSize);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {4, 32})
   void rowReductionsReadingFreeVariablesAndRaisingErrorsAgree(int blockSize) {
