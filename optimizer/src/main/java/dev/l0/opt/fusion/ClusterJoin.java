@@ -26,10 +26,15 @@ final class ClusterJoin {
 
   /**
    * Joins the first pair of maps, or of filters, that one cluster of {@code stms} holds, {@code
-   * types} giving the types of the names bound outside them; returns whether it did.
+   * types} giving the types of the names bound outside them and {@code around} the outer sizes that
+   * the bodies around show; returns whether it did.
    */
   static boolean joinOnePair(
-      List<Stm> stms, Map<String, Type> types, NameSource names, FusionHistory history) {
+      List<Stm> stms,
+      Map<String, Type> types,
+      OuterSizes around,
+      NameSource names,
+      FusionHistory history) {
     if (stms.stream().filter(s -> s.exp().isMap()).count() < 2
         && stms.stream().filter(s -> FilterClusterRules.filterCluster(s.exp())).count() < 2) {
       return false;
@@ -46,7 +51,7 @@ final class ClusterJoin {
           DataflowGraph.Node first = graph.nodes().get(cluster.get(a));
           DataflowGraph.Node second = graph.nodes().get(cluster.get(b));
           if (joinable(graph, cluster.get(a), cluster.get(b))
-              && join(stms, first.statement(), second.statement(), names, history)) {
+              && join(stms, first.statement(), second.statement(), around, names, history)) {
             return true;
           }
         }
@@ -62,11 +67,24 @@ final class ClusterJoin {
         && graph.edges().stream().noneMatch(e -> e.from() == a && e.to() == b);
   }
 
+  /**
+   * Joins {@code first} and {@code second} at the second's place where their inputs have one outer
+   * size by the types and statements in scope there ({@link OuterSizes}), as the joined SOAC's
+   * inputs must: the clustering's sizes are the graph's, which knows that the results of one filter
+   * (or of one map over them) have one size where their types may name two ({@code size(0, a)} and
+   * {@code size(0, b)} of a filter's two results).
+   */
   private static boolean join(
-      List<Stm> stms, Stm first, Stm second, NameSource names, FusionHistory history) {
+      List<Stm> stms,
+      Stm first,
+      Stm second,
+      OuterSizes around,
+      NameSource names,
+      FusionHistory history) {
     int i = stms.indexOf(first);
     int j = stms.indexOf(second);
-    if (Fusion.readBetween(stms, i, j, first)
+    if (!around.after(stms.subList(0, j)).shareOne((Exp.Soac) first.exp(), (Exp.Soac) second.exp())
+        || Fusion.readBetween(stms, i, j, first)
         || Fusion.consumedBetween(stms, i, j, first)
         || !Fusion.joinAdmitted(stms, i, j, history)) {
       return false;

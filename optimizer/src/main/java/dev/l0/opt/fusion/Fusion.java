@@ -158,7 +158,7 @@ public final class Fusion implements Pass {
           || kernelLevel && SiblingJoin.HORIZONTAL.joinOne(stms, around, names, history)
           || kernelLevel && SiblingJoin.HORIZONTAL_MAP.joinOne(stms, around, names, history)
           || kernelLevel && SiblingJoin.FILTERMAP_REDUCE.joinOne(stms, around, names, history)
-          || kernelLevel && ClusterJoin.joinOnePair(stms, types, names, history)
+          || kernelLevel && ClusterJoin.joinOnePair(stms, types, around, names, history)
           || kernelLevel && SiblingJoin.HORIZONTAL_MAPS.joinOne(stms, around, names, history)
           || interchangeOneScan(stms, body.result(), types, names, history)) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
