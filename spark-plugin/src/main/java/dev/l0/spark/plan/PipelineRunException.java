@@ -15,45 +15,47 @@ import java.util.OptionalInt;
 public final class PipelineRunException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  PipelineRunException(
+  private PipelineRunException(String callSite, String where, L0RuntimeError error) {
+    super(PipelineMessages.at(callSite, where + ": " + error.getMessage()), error);
+  }
+
+  /**
+   * The program failed in {@code partition} on the batch of {@code rows} rows from {@code
+   * firstRow}: at {@code failingRow} of the batch, or where no single row fails alone, on them
+   * together.
+   */
+  static PipelineRunException inRows(
       String callSite,
       int partition,
       long firstRow,
       int rows,
       OptionalInt failingRow,
       L0RuntimeError error) {
-    super(
-        PipelineMessages.at(
-            callSite,
-            "partition "
-                + partition
-                + ", "
-                + (failingRow.isPresent()
-                    ? "row " + (firstRow + failingRow.getAsInt())
-                    : "rows "
-                        + firstRow
-                        + " to "
-                        + (firstRow + rows - 1)
-                        + " (no single row fails alone)")
-                + ": "
-                + error.getMessage()),
+    return new PipelineRunException(
+        callSite,
+        "partition "
+            + partition
+            + ", "
+            + (failingRow.isPresent()
+                ? "row " + (firstRow + failingRow.getAsInt())
+                : "rows "
+                    + firstRow
+                    + " to "
+                    + (firstRow + rows - 1)
+                    + " (no single row fails alone)"),
         error);
   }
 
   /**
    * The program failed in {@code partition} on code that does not depend on the rows: it fails on
-   * no rows as well, so no row is named ({@code rowIndependent} tells this constructor apart).
+   * no rows as well, so no row is named.
    */
-  PipelineRunException(
-      String callSite, int partition, L0RuntimeError error, boolean rowIndependent) {
-    super(
-        PipelineMessages.at(
-            callSite,
-            "partition "
-                + partition
-                + ", no row (the failing code does not depend on the rows: it fails on no rows"
-                + " too): "
-                + error.getMessage()),
+  static PipelineRunException withoutRows(String callSite, int partition, L0RuntimeError error) {
+    return new PipelineRunException(
+        callSite,
+        "partition "
+            + partition
+            + ", no row (the failing code does not depend on the rows: it fails on no rows too)",
         error);
   }
 
@@ -61,14 +63,8 @@ public final class PipelineRunException extends RuntimeException {
    * The program failed combining the partial results of {@code partitions} partitions (an exact
    * float sum that overflows only in their total, say), after every partition's own rows ran.
    */
-  PipelineRunException(String callSite, int partitions, L0RuntimeError error) {
-    super(
-        PipelineMessages.at(
-            callSite,
-            "combining the partial results of the "
-                + partitions
-                + " partitions: "
-                + error.getMessage()),
-        error);
+  static PipelineRunException combining(String callSite, int partitions, L0RuntimeError error) {
+    return new PipelineRunException(
+        callSite, "combining the partial results of the " + partitions + " partitions", error);
   }
 }

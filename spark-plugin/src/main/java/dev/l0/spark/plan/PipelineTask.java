@@ -104,7 +104,7 @@ final class PipelineTask implements Serializable {
     try {
       result = PartialCombiner.finish(spec, ordered, COMBINE_ON_JVM);
     } catch (L0RuntimeError error) {
-      throw new PipelineRunException(spec.callSite(), ordered.size(), spec.located(error));
+      throw PipelineRunException.combining(spec.callSite(), ordered.size(), spec.located(error));
     }
     metrics.addOutputRows(result.rows());
     return List.of(OutputBatch.of(result, spec.outputSchema())).iterator();
@@ -204,10 +204,10 @@ final class PipelineTask implements Serializable {
       return run.call(step);
     } catch (L0RuntimeError error) {
       if (run.call(runner -> runner.failsWithoutRows(input, folding))) {
-        throw new PipelineRunException(spec.callSite(), partition, spec.located(error), true);
+        throw PipelineRunException.withoutRows(spec.callSite(), partition, spec.located(error));
       }
       OptionalInt row = run.call(runner -> runner.firstFailingRow(input, folding));
-      throw new PipelineRunException(
+      throw PipelineRunException.inRows(
           spec.callSite(),
           partition,
           batches.rowsRead() - input.rows(),
