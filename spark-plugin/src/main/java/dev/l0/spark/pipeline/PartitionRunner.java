@@ -231,8 +231,7 @@ public final class PartitionRunner implements AutoCloseable {
    * rows). Only for naming the row of an error.
    */
   public OptionalInt firstFailingRow(ColumnBatch input, boolean folding) {
-    Role role = folding ? foldRole() : Role.MAIN;
-    return firstFailingRow(role, checkedColumns(input), 0, input.rows());
+    return firstFailingRow(failedRole(folding), checkedColumns(input), 0, input.rows());
   }
 
   /**
@@ -241,8 +240,7 @@ public final class PartitionRunner implements AutoCloseable {
    * say), and no row is to blame.
    */
   public boolean failsWithoutRows(ColumnBatch input, boolean folding) {
-    Role role = folding ? foldRole() : Role.MAIN;
-    return fails(role, checkedColumns(input), 0, 0);
+    return fails(failedRole(folding), checkedColumns(input), 0, 0);
   }
 
   /** The first failing row of rows {@code [from, from + count)}, which fail together. */
@@ -308,6 +306,11 @@ public final class PartitionRunner implements AutoCloseable {
 
   private Role foldRole() {
     return spec.kind() == PipelineKind.SCAN ? Role.TOTALS : Role.MAIN;
+  }
+
+  /** The role whose run failed: the one {@link #fold} runs, or the one the row methods run. */
+  private Role failedRole(boolean folding) {
+    return folding ? foldRole() : Role.MAIN;
   }
 
   /**
