@@ -62,6 +62,11 @@ public sealed interface KernelStmt {
     return false;
   }
 
+  /** Whether {@code code} assigns (at any depth) the variable {@code name}. */
+  static boolean assigns(List<KernelStmt> code, String name) {
+    return anyIn(code, s -> s instanceof Assign a && a.variable().name().equals(name));
+  }
+
   /**
    * Declares the mutable local {@code variable}, initialised to {@code initial}; in scope to the
    * end of the enclosing statement list.

@@ -545,10 +545,10 @@ public final class JavaKernelIrPrinter {
 
   /**
    * The {@code i32} value of {@code f}'s bound where its counter never leaves {@code int}'s range:
-   * an {@code i64} counter that starts at a constant in {@code [0, 2^31)}, steps by 1, and stops
-   * below an {@code i32} value widened to {@code i64}, a constant below 2^31, or a local that holds
-   * only {@code int} values ({@link IntRangedVariables}), so that every value it takes is below
-   * 2^31 and an {@code int} counter takes exactly the same values.
+   * an {@code i64} counter that the body never assigns, starts at a constant in {@code [0, 2^31)},
+   * steps by 1, and stops below an {@code i32} value widened to {@code i64}, a constant below 2^31,
+   * or a local that holds only {@code int} values ({@link IntRangedVariables}), so that every value
+   * it takes is below 2^31 and an {@code int} counter takes exactly the same values.
    */
   private java.util.Optional<KernelExpr> intBound(KernelStmt.For f) {
     if (f.counter().type() != ScalarType.I64
@@ -558,7 +558,8 @@ public final class JavaKernelIrPrinter {
         || !(step.value() instanceof ScalarValue.Int by)
         || first.value() < 0
         || first.value() > Integer.MAX_VALUE
-        || by.value() != 1) {
+        || by.value() != 1
+        || KernelStmt.assigns(f.body(), f.counter().name())) {
       return java.util.Optional.empty();
     }
     KernelExpr bound = simplified(f.bound());

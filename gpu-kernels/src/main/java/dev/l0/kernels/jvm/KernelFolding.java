@@ -118,12 +118,6 @@ final class KernelFolding {
                 || (s instanceof KernelStmt.For f && names.contains(f.counter().name())));
   }
 
-  /** Whether {@code body} assigns (at any depth) the variable {@code name}. */
-  private static boolean assigns(List<KernelStmt> body, String name) {
-    return KernelStmt.anyIn(
-        body, s -> s instanceof KernelStmt.Assign a && a.variable().name().equals(name));
-  }
-
   /**
    * What is known of a loop counter inside its loop's body: it lies in {@code [first, last]} and
    * below {@code bound} (without the conversions that keep its value).
@@ -201,7 +195,7 @@ final class KernelFolding {
         KernelExpr step = expr(f.step());
         String name = f.counter().name();
         Counter counter =
-            assigns(f.body(), name)
+            KernelStmt.assigns(f.body(), name)
                 ? null
                 : new Counter(range(start)[0], range(bound)[1] - 1, symbolic(bound));
         if (counter != null && counter.first() > counter.last()) {

@@ -114,4 +114,45 @@ class IntRangedVariablesTest {
     assertArrayEquals(new long[] {0, 1, 2, 3, 0, 0}, intsOut);
     assertArrayEquals(new long[] {0, 1, 2, 3, 4, 0}, longsOut);
   }
+
+  @Test
+  void aLoopWhoseBodyAssignsItsCounterKeepsItsLongCounterAndItsBound() {
+    Buffer skipping = new Buffer("skipping", ScalarType.I64);
+    Buffer never = new Buffer("never", ScalarType.I64);
+    KernelExpr.Var i = i64("i");
+    KernelExpr.Var j = i64("j");
+    List<KernelStmt> body =
+        List.of(
+            new KernelStmt.For(
+                i,
+                constant(0),
+                constant(4),
+                constant(1),
+                List.of(
+                    new KernelStmt.Store(skipping, i, i),
+                    new KernelStmt.Assign(
+                        i,
+                        new KernelExpr.Binary(
+                            BinaryOperator.ADD, ScalarType.I64, i, constant(1))))),
+            // a bound below int's range, which an int cast would make 3
+            new KernelStmt.For(
+                j,
+                constant(0),
+                constant(-(1L << 32) + 3),
+                constant(1),
+                List.of(new KernelStmt.Store(never, j, j), new KernelStmt.Assign(j, j))));
+    Kernel kernel = kernel(List.of(skipping, never), body);
+    String source = JavaKernelIrPrinter.print(kernel, false).source();
+    assertTrue(source.contains("for (long i = "), source);
+    assertTrue(source.contains("for (long j = "), source);
+
+    long[] skippingOut = {-1, -1, -1, -1};
+    long[] neverOut = {-1, -1, -1, -1};
+    int error =
+        JaninoKernels.compile(kernel)
+            .run(new Object[] {skippingOut, neverOut}, new Object[] {4, 5L, true}, 0, 1, 1);
+    assertEquals(0, error);
+    assertArrayEquals(new long[] {0, -1, 2, -1}, skippingOut);
+    assertArrayEquals(new long[] {-1, -1, -1, -1}, neverOut);
+  }
 }
