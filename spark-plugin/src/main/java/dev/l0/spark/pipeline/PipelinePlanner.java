@@ -56,6 +56,85 @@ public final class PipelinePlanner {
    */
   public static PipelineSpec plan(
       PipelineRequest request, StructType inputSchema, boolean caseSensitive) {
+    SpecKey key = SpecKey.of(request, inputSchema, caseSensitive);
+    Planned planned = SPECS.get(key);
+    if (planned == null) {
+      planned = planned(request, inputSchema, caseSensitive);
+      SPECS.put(key, planned.withoutValues());
+      return planned.spec();
+    }
+    return planned
+        .spec()
+        .withBound(
+            BoundValues.of(
+                planned.typed(), planned.entry(), request.boundArguments(), request.callSite()));
+  }
+
+  /**
+   * How many pipelines' plans the driver keeps ({@link #plan}): a job that builds the same pipeline
+   * for every query (a batch run again, a benchmark's runs) plans its program once, instead of
+   * parsing, type-checking and printing it again on every query, which also kept HotSpot compiling
+   * the parser and checker run after run (the thirtieth session's FinPar runs on Spark).
+   */
+  static final int PLANNED_PIPELINES = 64;
+
+  /**
+   * What a planned spec depends on besides the values bound with {@code with(...)}: the request
+   * with only the names of the bound parameters (the values are checked and bound on every plan),
+   * the input schema, the name resolution and the optimiser's settings.
+   */
+  private record SpecKey(
+      PipelineRequest request,
+      List<String> boundParameters,
+      StructType inputSchema,
+      boolean caseSensitive,
+      ClusterSolver.Settings clustering) {
+    static SpecKey of(PipelineRequest request, StructType inputSchema, boolean caseSensitive) {
+      PipelineRequest unbound =
+          new PipelineRequest(
+              request.programText(),
+              request.sourceName(),
+              request.entry(),
+              request.inputColumns(),
+              request.outputNames(),
+              request.nullReplacements(),
+              request.callSite(),
+              List.of(),
+              request.floatSums(),
+              request.carriedColumns(),
+              request.origins());
+      return new SpecKey(
+          unbound,
+          request.boundArguments().stream().map(BoundArgument::parameter).toList(),
+          inputSchema,
+          caseSensitive,
+          ClusterSolver.Settings.fromSystemProperties());
+    }
+  }
+
+  /**
+   * A planned spec, with the type-checked program and the entry (all its parameters) that the
+   * values bound on a later plan are checked against.
+   */
+  private record Planned(TypedProgram typed, FunDef entry, PipelineSpec spec) {
+    /** This plan holding no bound values, so that the cache keeps no user data alive. */
+    Planned withoutValues() {
+      return new Planned(typed, entry, spec.withBound(BoundValues.none()));
+    }
+  }
+
+  /** The plans of the pipelines planned last, the least recently used first. */
+  private static final Map<SpecKey, Planned> SPECS =
+      Collections.synchronizedMap(
+          new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<SpecKey, Planned> eldest) {
+              return size() > PLANNED_PIPELINES;
+            }
+          });
+
+  private static Planned planned(
+      PipelineRequest request, StructType inputSchema, boolean caseSensitive) {
     String callSite = request.callSite();
     Program parsed = checked(request.programText(), request.sourceName(), callSite);
     FunDef entry =
@@ -117,8 +196,19 @@ public final class PipelinePlanner {
     } catch (L0CompileError e) {
       throw new PipelinePlanningException(callSite, e.getMessage(), e);
     }
-    return new PipelineSpec(
-        analysis.kind(), inputs, bound, outputs, callSite, programs, kernels, sums.sums(), carried);
+    return new Planned(
+        typed,
+        entry,
+        new PipelineSpec(
+            analysis.kind(),
+            inputs,
+            bound,
+            outputs,
+            callSite,
+            programs,
+            kernels,
+            sums.sums(),
+            carried));
   }
 
   /**

@@ -124,25 +124,37 @@ public final class PipelineSpec implements Serializable {
     this.key = main.key();
   }
 
+  /** {@code planned} with the bound values {@code bound}, its programs not printed again. */
+  private PipelineSpec(PipelineSpec planned, BoundValues bound) {
+    this.kind = planned.kind;
+    this.inputs = planned.inputs;
+    this.bound = Objects.requireNonNull(bound, "bound");
+    this.outputSchema = planned.outputSchema;
+    this.callSite = planned.callSite;
+    this.main = planned.main;
+    this.combiner = planned.combiner;
+    this.offset = planned.offset;
+    this.totals = planned.totals;
+    this.kernelCount = planned.kernelCount;
+    this.kernelShapes = planned.kernelShapes;
+    this.optimisedExplain = planned.optimisedExplain;
+    this.floatSums = planned.floatSums;
+    this.carried = planned.carried;
+    this.key = planned.key;
+  }
+
+  /** This spec with {@code bound} as its values bound with {@code with(...)}. */
+  PipelineSpec withBound(BoundValues bound) {
+    return bound == this.bound ? this : new PipelineSpec(this, bound);
+  }
+
   /**
    * This spec with its bound values ({@code with(...)}) shipped as one Spark broadcast of {@code
    * session}, so that each executor fetches them once instead of every task carrying them; itself
    * where nothing is bound.
    */
   public PipelineSpec withBroadcastValues(org.apache.spark.sql.SparkSession session) {
-    BoundValues shipped = bound.broadcast(session);
-    return shipped == bound
-        ? this
-        : new PipelineSpec(
-            kind,
-            inputs,
-            shipped,
-            outputSchema,
-            callSite,
-            programs(),
-            new Kernels(kernelCount, kernelShapes, optimisedExplain()),
-            floatSums,
-            carried);
+    return withBound(bound.broadcast(session));
   }
 
   /** Whether the bound values travel as a Spark broadcast (true also where none are bound). */
