@@ -66,7 +66,8 @@ public final class CommonSubexpressions implements Pass {
     /** The bindings in scope by hash; a body removes what it added when it ends. */
     private final Map<Integer, List<Binding>> inScope = new HashMap<>();
 
-    private Substitution current;
+    /** The replacements so far, read in place. */
+    private final Substitution substitution = Substitution.reading(replacements);
 
     Walk(Set<String> consumed) {
       this.consumed = consumed;
@@ -76,13 +77,12 @@ public final class CommonSubexpressions implements Pass {
       List<Integer> added = new ArrayList<>();
       List<Stm> out = new ArrayList<>();
       for (Stm original : body.stms()) {
-        Stm stm = substitution().applyOutsideBodies(original);
+        Stm stm = substitution.applyOutsideBodies(original);
         stm = Traversal.withExp(stm, Traversal.mapNestedBodies(stm.exp(), this::body));
         List<Ident> earlier = shareable(stm) ? earlierOrAdd(stm, added) : null;
         if (earlier != null) {
           for (int k = 0; k < earlier.size(); k++) {
             replacements.put(stm.pattern().get(k).name(), earlier.get(k).var());
-            current = null;
           }
           continue;
         }
@@ -95,7 +95,7 @@ public final class CommonSubexpressions implements Pass {
           inScope.remove(added.get(k));
         }
       }
-      return new Body(out, substitution().applyAll(body.result()));
+      return new Body(out, substitution.applyAll(body.result()));
     }
 
     /**
@@ -114,14 +114,6 @@ public final class CommonSubexpressions implements Pass {
       sameHash.add(binding);
       added.add(hash);
       return null;
-    }
-
-    /** The replacements so far, rebuilt only after a new one is recorded. */
-    private Substitution substitution() {
-      if (current == null) {
-        current = new Substitution(replacements);
-      }
-      return current;
     }
 
     private boolean shareable(Stm stm) {

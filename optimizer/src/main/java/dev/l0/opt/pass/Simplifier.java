@@ -93,7 +93,9 @@ public final class Simplifier implements Pass {
     private final Map<String, Exp> definitions = new HashMap<>();
     private final Map<String, Type> types = new HashMap<>();
     private final Analysis.CachedFacts facts = new Analysis.CachedFacts();
-    private Substitution current;
+
+    /** The replacements so far, read in place. */
+    private final Substitution substitution = Substitution.reading(replacements);
 
     Walk(NameSource names, Set<SimplificationRule> rules) {
       this.names = names;
@@ -108,14 +110,6 @@ public final class Simplifier implements Pass {
       types.put(id.name(), id.type());
     }
 
-    /** The replacements so far, rebuilt only after a new one is recorded. */
-    private Substitution substitution() {
-      if (current == null) {
-        current = new Substitution(replacements);
-      }
-      return current;
-    }
-
     Body body(Body body) {
       return body(body, Set.of());
     }
@@ -124,7 +118,7 @@ public final class Simplifier implements Pass {
     Body body(Body body, Set<String> alsoLive) {
       List<Stm> out = new ArrayList<>();
       for (Stm original : body.stms()) {
-        Stm stm = substitution().applyOutsideBodies(original);
+        Stm stm = substitution.applyOutsideBodies(original);
         stm = Traversal.withExp(stm, Traversal.mapNested(stm.exp(), this::body, this::lambda));
         if (stm.exp() instanceof Exp.Loop l) {
           l.mergeParams().forEach(this::declare);
@@ -133,7 +127,7 @@ public final class Simplifier implements Pass {
         simplify(stm, out);
         stm.pattern().forEach(this::declare);
       }
-      List<SubExp> result = substitution().applyAll(body.result());
+      List<SubExp> result = substitution.applyAll(body.result());
       return removeDead(new Body(out, result), alsoLive);
     }
 
@@ -144,7 +138,6 @@ public final class Simplifier implements Pass {
 
     private void replace(Ident id, SubExp by) {
       replacements.put(id.name(), by);
-      current = null;
     }
 
     private void simplify(Stm stm, List<Stm> out) {
