@@ -127,19 +127,41 @@ public final class ThreadScratch {
    * zeros, never as memory nothing wrote (the simulator's uninitialised read).
    */
   List<KernelStmt> zeroFill() {
+    return zeroFillSince(Map.of());
+  }
+
+  /** How much of each buffer is allocated so far, for {@link #zeroFillSince}. */
+  Map<ScalarType, KernelExpr> usedSoFar() {
+    return new LinkedHashMap<>(used);
+  }
+
+  /**
+   * As {@link #zeroFill}, for the elements allocated since {@code before} ({@link #usedSoFar}): the
+   * arrays of code whose failures only set a flag, in a kernel whose other code raises them.
+   */
+  List<KernelStmt> zeroFillSince(Map<ScalarType, KernelExpr> before) {
+    if (perBlock) {
+      throw new IllegalStateException("zeroFill of a block's scratch");
+    }
     List<KernelStmt> out = new ArrayList<>();
     for (Map.Entry<ScalarType, Buffer> entry : buffers.entrySet()) {
-      if (perBlock) {
-        throw new IllegalStateException("zeroFill of a block's scratch");
+      KernelExpr from = before.getOrDefault(entry.getKey(), KernelExprs.ZERO);
+      KernelExpr to = used.get(entry.getKey());
+      if (from.equals(to)) {
+        continue;
       }
-      KernelExpr.Var count = group.deferredHostScalar(entry.getValue().name() + "_zeroed");
-      group.defineDeferred(count, used.get(entry.getKey()));
+      String name = entry.getValue().name();
+      // defined where the part starts are (sizing), after the sizes they read
+      KernelExpr.Var start = group.deferredHostScalar(name + "_zeroed_from");
+      starts.put(start, from);
+      KernelExpr.Var end = group.deferredHostScalar(name + "_zeroed_to");
+      starts.put(end, to);
       KernelExpr.Var j = group.fresh("z", ScalarType.I64);
       out.add(
           new KernelStmt.For(
               j,
-              KernelExprs.ZERO,
-              count,
+              start,
+              end,
               KernelExprs.ONE,
               List.of(new KernelStmt.Store(entry.getValue(), j, zeroOf(entry.getKey())))));
     }
