@@ -191,9 +191,13 @@ final class MapLowering {
     KernelExpr noRows =
         KernelExprs.and(
             KernelExprs.eq(n, KernelExprs.ZERO), KernelExprs.eq(GLOBAL_THREAD, KernelExprs.ZERO));
+    // a failure there only sets the flag and the code goes on: it reads zeros where the failed
+    // operation wrote nothing
+    List<KernelStmt> filledBody = new ArrayList<>(scratch.zeroFill());
+    filledBody.addAll(body);
     Kernel kernel =
         KernelAssembler.assemble(
-            name + "_zero_row", List.of(new KernelStmt.If(noRows, body, List.of())));
+            name + "_zero_row", List.of(new KernelStmt.If(noRows, filledBody, List.of())));
     steps.addAll(scratch.launch(kernel, KernelExprs.ONE));
     return kernel;
   }

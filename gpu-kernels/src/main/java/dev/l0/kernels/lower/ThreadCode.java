@@ -2083,11 +2083,15 @@ final class ThreadCode {
     KernelExpr.Var failed = group.fresh("fails_on_zero", ScalarType.BOOL);
     List<KernelStmt> body = new ArrayList<>();
     // in a block's row, every thread sizes the zero row alike in its own scratch
+    Map<ScalarType, KernelExpr> before = scratch.usedSoFar();
     List<List<KernelExpr>> sizes =
         inOneThread(
             () ->
                 sizesOnZeroRow(
                     pattern, map, map.inputs().stream().map(this::array).toList(), failed, body));
+    // a failure there only sets the flag and the code goes on: it reads zeros where the failed
+    // operation wrote nothing
+    body.addAll(0, scratch.zeroFillSince(before));
     for (int k = 0; k < pattern.size(); k++) {
       UnsizedResult r = unsized.get(k);
       if (r == null) {

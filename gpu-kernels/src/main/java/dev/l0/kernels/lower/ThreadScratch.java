@@ -3,12 +3,14 @@ package dev.l0.kernels.lower;
 import static dev.l0.kernels.lower.KernelExprs.BLOCK_IDX;
 import static dev.l0.kernels.lower.KernelExprs.add;
 import static dev.l0.kernels.lower.KernelExprs.mul;
+import static dev.l0.kernels.lower.KernelExprs.zeroOf;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
+import dev.l0.kernels.ir.KernelStmt;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,6 +118,54 @@ public final class ThreadScratch {
     KernelExpr.Var start = group.deferredHostScalar(buffer.name() + PART);
     starts.put(start, used);
     return start;
+  }
+
+  /**
+   * Code that stores zeros in every element of the running thread's scratch allocated so far: for a
+   * kernel whose failures only set a flag and whose code goes on after one (the zero row of a map
+   * over no rows, {@link MapLowering}), so that what a failed operation left unwritten is read as
+   * zeros, never as memory nothing wrote (the simulator's uninitialised read).
+   */
+  List<KernelStmt> zeroFill() {
+    return zeroFillSince(Map.of());
+  }
+
+  /** How much of each buffer is allocated so far, for {@link #zeroFillSince}. */
+  Map<ScalarType, KernelExpr> usedSoFar() {
+    return new LinkedHashMap<>(used);
+  }
+
+  /**
+   * As {@link #zeroFill}, for the elements allocated since {@code before} ({@link #usedSoFar}): the
+   * arrays of code whose failures only set a flag, in a kernel whose other code raises them.
+   */
+  List<KernelStmt> zeroFillSince(Map<ScalarType, KernelExpr> before) {
+    if (perBlock) {
+      throw new IllegalStateException("zeroFill of a block's scratch");
+    }
+    List<KernelStmt> out = new ArrayList<>();
+    for (Map.Entry<ScalarType, Buffer> entry : buffers.entrySet()) {
+      KernelExpr from = before.getOrDefault(entry.getKey(), KernelExprs.ZERO);
+      KernelExpr to = used.get(entry.getKey());
+      if (from.equals(to)) {
+        continue;
+      }
+      String name = entry.getValue().name();
+      // defined where the part starts are (sizing), after the sizes they read
+      KernelExpr.Var start = group.deferredHostScalar(name + "_zeroed_from");
+      starts.put(start, from);
+      KernelExpr.Var end = group.deferredHostScalar(name + "_zeroed_to");
+      starts.put(end, to);
+      KernelExpr.Var j = group.fresh("z", ScalarType.I64);
+      out.add(
+          new KernelStmt.For(
+              j,
+              start,
+              end,
+              KernelExprs.ONE,
+              List.of(new KernelStmt.Store(entry.getValue(), j, zeroOf(entry.getKey())))));
+    }
+    return out;
   }
 
   /** Whether {@code buffer} holds a block's scratch ({@link #perBlock}), a copy per block. */

@@ -55,6 +55,63 @@ class NegativeSizesOnEveryBackendTest {
     assertEmptyAsTheInterpreter(REPLICATED, "[] -4", "[]");
   }
 
+  /**
+   * A map over no rows whose function fails on the zero row after a failing {@code split}: the
+   * zero-row kernel reads nothing the failed split left unwritten (the simulator reported an
+   * uninitialised read of the thread's scratch as an internal error).
+   */
+  @Test
+  void aMapOverNoRowsWhoseFunctionFailsOnTheZeroRowReadsNothingUnwritten() {
+    String rotated =
+        """
+        fun [[i32]] main([[i32]] m, i32 k) =
+          map(fn [i32] ([i32] r) =>
+                let {a, b} = split(k, r) in
+                concat(b, a),
+              m)
+        """;
+    assertEmptyAsTheInterpreter(rotated, "empty([0][3]i32) 4", "[]");
+    assertEmptyAsTheInterpreter(rotated, "empty([0][3]i32) -1", "[]");
+    assertEmptyAsTheInterpreter(rotated, "empty([0][3]i32) 1", "empty([0][3]i32)");
+    String summed =
+        """
+        fun [[i32]] main([[i32]] m, i32 k) =
+          map(fn [i32] ([i32] r) =>
+                let {a, b} = split(k, r) in
+                let c = concat(b, a) in
+                let s = reduce(op +, 0, c) in
+                map(op +(s), c),
+              m)
+        """;
+    assertEmptyAsTheInterpreter(summed, "empty([0][3]i32) 4", "[]");
+  }
+
+  /** The same inside a kernel's rows: an inner map over no rows sizes its rows on the zero row. */
+  @Test
+  void anInnerMapOverNoRowsWhoseFunctionFailsOnTheZeroRowReadsNothingUnwritten() {
+    String nested =
+        """
+        fun [[[i32]]] main([[[i32]]] m, i32 k) =
+          map(fn [[i32]] ([[i32]] blk) =>
+                map(fn [i32] ([i32] r) =>
+                      let {a, b} = split(k, r) in
+                      let c = concat(b, a) in
+                      let s = reduce(op +, 0, c) in
+                      map(op +(s), c),
+                    blk),
+              m)
+        """;
+    Program program = L0Parser.parse(nested, "test.l0");
+    for (String input : List.of("empty([2][0][3]i32) 4", "empty([2][0][3]i32) 1")) {
+      List<Value> args = EveryBackend.mainArguments(program, input);
+      String expected = ValueWriter.write(new Interpreter(program).call("main", args));
+      for (KernelExecutor backend : EveryBackend.BACKENDS) {
+        HostRunner runner = HostRunner.compile(program, backend);
+        assertEquals(expected, ValueWriter.write(runner.call("main", args)), backend.name());
+      }
+    }
+  }
+
   private static void assertEmptyAsTheInterpreter(String source, String input, String expected) {
     Program program = L0Parser.parse(source, "test.l0");
     List<Value> args = EveryBackend.mainArguments(program, input);
