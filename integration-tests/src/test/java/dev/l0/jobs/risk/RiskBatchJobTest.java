@@ -117,11 +117,20 @@ class RiskBatchJobTest {
     return lines;
   }
 
+  /**
+   * A config file of the test's small scenario grid and {@code lines}, whose keys replace the
+   * grid's (a key given twice is a usage error).
+   */
   static Path config(String name, String... lines) throws IOException {
     Path file = folder.resolve(name + ".properties");
-    List<String> all =
-        new ArrayList<>(
-            List.of("risk.scenarios.spotShocks=-0.2:0.2:5", "risk.scenarios.volShocks=-0.1:0.1:4"));
+    List<String> all = new ArrayList<>();
+    for (String grid :
+        List.of("risk.scenarios.spotShocks=-0.2:0.2:5", "risk.scenarios.volShocks=-0.1:0.1:4")) {
+      String key = grid.substring(0, grid.indexOf('=') + 1);
+      if (Arrays.stream(lines).noneMatch(line -> line.startsWith(key))) {
+        all.add(grid);
+      }
+    }
     all.addAll(Arrays.asList(lines));
     Files.write(file, all);
     return file;
