@@ -11,6 +11,7 @@ import static org.apache.spark.sql.functions.first;
 import static org.apache.spark.sql.functions.floor;
 import static org.apache.spark.sql.functions.format_string;
 import static org.apache.spark.sql.functions.greatest;
+import static org.apache.spark.sql.functions.input_file_name;
 import static org.apache.spark.sql.functions.least;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.lower;
@@ -21,6 +22,7 @@ import static org.apache.spark.sql.functions.min_by;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.rint;
 import static org.apache.spark.sql.functions.round;
+import static org.apache.spark.sql.functions.row_number;
 import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.typeof;
 import static org.apache.spark.sql.functions.when;
@@ -314,8 +316,9 @@ final class RiskInputs {
 
   /**
    * {@code frame} with its {@code required} columns checked to exist, its {@code optional} ones
-   * (null where absent) and a 1-based {@code row} number in file order, cached: the checks read it
-   * several times. A CSV record whose fields do not match the header is bad input at its row.
+   * (null where absent) and a 1-based {@code row} number in file order (a folder's files in the
+   * order of their names), cached: the checks read it several times. A CSV record whose fields do
+   * not match the header is bad input at its row.
    */
   private static Dataset<Row> numbered(
       SparkSession spark, Dataset<Row> frame, String name, String[] required, String[] optional)
@@ -347,24 +350,35 @@ final class RiskInputs {
     if (csv) {
       columns.add(col(MALFORMED));
     }
+    boolean files = frame.inputFiles().length > 1;
+    if (files) {
+      columns.add(input_file_name().as(FILE));
+    }
     Dataset<Row> selected = frame.select(columns.toArray(Column[]::new));
     StructType schema = selected.schema().add("row", DataTypes.LongType, false);
+    Dataset<Row> numbered =
+        spark.createDataFrame(
+            selected
+                .javaRDD()
+                .zipWithIndex()
+                .map(
+                    pair -> {
+                      Object[] values = new Object[pair._1().size() + 1];
+                      for (int i = 0; i < pair._1().size(); i++) {
+                        values[i] = pair._1().get(i);
+                      }
+                      values[values.length - 1] = pair._2() + 1;
+                      return RowFactory.create(values);
+                    }),
+            schema);
     Dataset<Row> rows =
-        spark
-            .createDataFrame(
-                selected
-                    .javaRDD()
-                    .zipWithIndex()
-                    .map(
-                        pair -> {
-                          Object[] values = new Object[pair._1().size() + 1];
-                          for (int i = 0; i < pair._1().size(); i++) {
-                            values[i] = pair._1().get(i);
-                          }
-                          values[values.length - 1] = pair._2() + 1;
-                          return RowFactory.create(values);
-                        }),
-                schema)
+        (files
+                ? numbered
+                    .withColumn(
+                        "row",
+                        row_number().over(Window.orderBy(col(FILE), col("row"))).cast("long"))
+                    .drop(FILE)
+                : numbered)
             .cache();
     if (!csv) {
       return rows;
@@ -388,6 +402,13 @@ final class RiskInputs {
     }
     return rows.drop(MALFORMED);
   }
+
+  /**
+   * The column of a folder's frame that names each row's file while its rows are numbered: Spark
+   * reads a folder's files largest first, so the rows are numbered in the order of the files'
+   * names, each file's rows in their order (as a file's splits keep theirs), not in Spark's.
+   */
+  private static final String FILE = "_input_file";
 
   /**
    * Fails where {@code column} is named more than once in a CSV header: Spark names such columns

@@ -5,18 +5,23 @@ import dev.l0.jobs.JobSessions;
 import dev.l0.syntax.SourceFiles;
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * The settings of one risk-batch run: the keys of a config file ({@code conf/risk-batch.properties}
@@ -52,6 +57,12 @@ record RiskSettings(
    * P&L per scenario, and the driver a row per scenario of every aggregate.
    */
   static final int MAX_SCENARIOS = 100_000;
+
+  /**
+   * The most Spark partitions a run may ask for: every stage of the batch runs a task per
+   * partition, and 100,000 of them had not valued 4 positions on local[2] after 5 minutes.
+   */
+  static final int MAX_PARTITIONS = 10_000;
 
   /**
    * These settings as the vanilla scenario benchmark takes them: a synthetic portfolio of {@code
@@ -121,6 +132,78 @@ record RiskSettings(
               + (existing.equals(out.toAbsolutePath()) ? out : out + ": " + existing)
               + " is a file, not a folder");
     }
+    for (String folder : OUTPUT_FOLDERS) {
+      Path inside = out.resolve(folder);
+      if (Files.exists(inside) && !Files.isDirectory(inside)) {
+        throw new UsageException(
+            "risk.out: "
+                + inside
+                + " is a file, not a folder (the run writes "
+                + inside.resolve(RiskStore.PARTITION + "=D")
+                + ")");
+      }
+    }
+  }
+
+  /**
+   * The folders a run writes in under the output folder: a dataset's, and the store's staging
+   * folders and locks.
+   */
+  private static final List<String> OUTPUT_FOLDERS =
+      Stream.concat(Arrays.stream(RiskStore.DATASETS), Stream.of("_staging", "_locks")).toList();
+
+  /**
+   * Fails where the output folder is an input folder or inside one, or an input lies in a folder
+   * the run writes in: with {@code --portfolio /eod/portfolio --out /eod} (a Parquet folder named
+   * as the portfolio dataset) the run wrote its portfolio aggregate into the input folder, whose
+   * next read took it for positions ("row 1, column 'id': null"); with {@code --out} the input
+   * folder itself, the next read failed as "not Parquet".
+   */
+  private static void checkOutputApartFromInputs(RiskSettings settings) throws UsageException {
+    Path out = resolved(settings.out);
+    Map<String, Optional<Path>> inputs = new LinkedHashMap<>();
+    inputs.put("risk.portfolio", settings.portfolio);
+    inputs.put("risk.market", settings.market);
+    inputs.put("risk.correlations", settings.correlations);
+    for (Map.Entry<String, Optional<Path>> input : inputs.entrySet()) {
+      if (input.getValue().isEmpty()) {
+        continue;
+      }
+      Path path = input.getValue().orElseThrow();
+      Path in = resolved(path);
+      if (out.startsWith(in)) {
+        throw new UsageException(
+            "risk.out: "
+                + settings.out
+                + (out.equals(in) ? " is the input " : " is inside the input ")
+                + Keys.named(input.getKey())
+                + " "
+                + path
+                + "; the run would write its outputs among its inputs");
+      }
+      for (String folder : OUTPUT_FOLDERS) {
+        if (in.startsWith(out.resolve(folder))) {
+          throw new UsageException(
+              "risk.out: the input "
+                  + Keys.named(input.getKey())
+                  + " "
+                  + path
+                  + " is in "
+                  + settings.out.resolve(folder)
+                  + ", where the run writes its outputs");
+        }
+      }
+    }
+  }
+
+  /** {@code path} absolute, with its links resolved where it exists. */
+  private static Path resolved(Path path) {
+    Path absolute = path.toAbsolutePath().normalize();
+    try {
+      return absolute.toRealPath();
+    } catch (IOException e) {
+      return absolute;
+    }
   }
 
   /** The settings of {@code args}: the config file of {@code --config} first, then the options. */
@@ -139,18 +222,86 @@ record RiskSettings(
     parsed.options().forEach((option, value) -> options.setProperty(OPTIONS.get(option), value));
     Optional<String> configFile = Optional.ofNullable((String) options.remove("config"));
     if (configFile.isPresent()) {
-      Path file = Path.of(configFile.get());
-      try (Reader reader = Files.newBufferedReader(file)) {
-        values.load(reader);
-      } catch (IOException e) {
-        String why = SourceFiles.describe(e); // names the file, unless the error did not
-        throw new UsageException(
-            "cannot read the config file "
-                + (why.startsWith(file + ": ") ? why : file + ": " + why));
-      }
+      values = configValues(Path.of(configFile.get()));
     }
     values.putAll(options);
     return of(values, configFile);
+  }
+
+  /**
+   * The keys of the config file {@code file}: UTF-8 text, a leading byte order mark left out (it
+   * was read as the first key's first character: "unknown key 'risk.date' (did you mean
+   * 'risk.date'?)"); a byte that is not UTF-8 is named at its line and column (the message was
+   * "Input length = 1"), and a key given twice is refused, as an option given twice is (the last
+   * value was taken without a word).
+   */
+  private static Properties configValues(Path file) throws UsageException {
+    String text;
+    try {
+      text =
+          SourceFiles.read(
+              file,
+              (at, why) ->
+                  new NotText(
+                      file
+                          + ": line "
+                          + at.line()
+                          + ", column "
+                          + at.column()
+                          + ": "
+                          + why.replace("the file is ", "")));
+    } catch (IOException e) {
+      String why = SourceFiles.describe(e); // names the file, unless the error did not
+      throw new UsageException(
+          "cannot read the config file " + (why.startsWith(file + ": ") ? why : file + ": " + why));
+    } catch (NotText e) {
+      throw new UsageException("cannot read the config file " + e.getMessage());
+    }
+    Properties values =
+        new Properties() {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          public synchronized Object put(Object key, Object value) {
+            Object earlier = super.put(key, value);
+            if (earlier != null) {
+              throw new KeyTwice(
+                  file + ": key '" + key + "' given twice ('" + earlier + "' and '" + value + "')");
+            }
+            return null;
+          }
+        };
+    try (Reader reader = new StringReader(text)) {
+      values.load(reader);
+    } catch (IOException e) {
+      throw new UsageException(
+          "cannot read the config file " + file + ": " + SourceFiles.describe(e));
+    } catch (KeyTwice e) {
+      throw new UsageException(e.getMessage());
+    } catch (IllegalArgumentException e) { // Properties' malformed \\uXXXX escape
+      throw new UsageException("cannot read the config file " + file + ": " + e.getMessage());
+    }
+    Properties copy = new Properties();
+    copy.putAll(values);
+    return copy;
+  }
+
+  /** A config file whose bytes are not UTF-8, with where. */
+  private static final class NotText extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NotText(String message) {
+      super(message);
+    }
+  }
+
+  /** A key of a config file given twice. */
+  private static final class KeyTwice extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    KeyTwice(String message) {
+      super(message);
+    }
   }
 
   private static RiskSettings of(Properties values, Optional<String> configFile)
@@ -180,6 +331,7 @@ record RiskSettings(
             keys.bump("risk.greeks.rateBump", 0.0001, 0.1));
     keys.checkAllKnown(configFile);
     checkOutputFolder(settings.out());
+    checkOutputApartFromInputs(settings);
     try {
       JobSessions.checkMaster(settings.master());
     } catch (JobSessions.UnknownMasterException e) {
@@ -202,6 +354,14 @@ record RiskSettings(
                 + shock
                 + " takes spots to zero or below (spot * (1 + shock)); each must be above -1");
       }
+    }
+    if (settings.partitions > MAX_PARTITIONS) {
+      throw new UsageException(
+          "risk.partitions: "
+              + settings.partitions
+              + " is more than "
+              + MAX_PARTITIONS
+              + " (every stage of the batch runs a task per partition)");
     }
     if ((long) settings.spotShocks.length * settings.volShocks.length > MAX_SCENARIOS) {
       throw new UsageException(

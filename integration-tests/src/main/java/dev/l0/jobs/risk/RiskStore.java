@@ -122,8 +122,16 @@ final class RiskStore implements AutoCloseable {
     return staging.resolve("new").resolve(dataset).resolve(PARTITION + "=" + date);
   }
 
-  /** Makes this run's staged datasets the live ones. */
+  /**
+   * Makes this run's staged datasets the live ones. Every dataset's folder is made before the
+   * marker is written and the first is swapped: one that cannot be (a file of its name) fails the
+   * commit while the live outputs are all still the previous ones; it failed after swapping the
+   * datasets before it, and the failed run said the outputs were unchanged.
+   */
   void commit() throws IOException {
+    for (String dataset : DATASETS) {
+      Files.createDirectories(live(dataset).getParent());
+    }
     Path marker = marker();
     Path temporary = marker.resolveSibling(marker.getFileName() + ".tmp");
     Files.writeString(temporary, staging.getFileName().toString(), StandardCharsets.UTF_8);

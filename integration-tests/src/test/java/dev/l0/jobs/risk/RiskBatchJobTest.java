@@ -117,11 +117,20 @@ class RiskBatchJobTest {
     return lines;
   }
 
+  /**
+   * A config file of the test's small scenario grid and {@code lines}, whose keys replace the
+   * grid's (a key given twice is a usage error).
+   */
   static Path config(String name, String... lines) throws IOException {
     Path file = folder.resolve(name + ".properties");
-    List<String> all =
-        new ArrayList<>(
-            List.of("risk.scenarios.spotShocks=-0.2:0.2:5", "risk.scenarios.volShocks=-0.1:0.1:4"));
+    List<String> all = new ArrayList<>();
+    for (String grid :
+        List.of("risk.scenarios.spotShocks=-0.2:0.2:5", "risk.scenarios.volShocks=-0.1:0.1:4")) {
+      String key = grid.substring(0, grid.indexOf('=') + 1);
+      if (Arrays.stream(lines).noneMatch(line -> line.startsWith(key))) {
+        all.add(grid);
+      }
+    }
     all.addAll(Arrays.asList(lines));
     Files.write(file, all);
     return file;
@@ -842,6 +851,59 @@ class RiskBatchJobTest {
             + csvFolder.resolve("part.csv")
             + ". Could not read footer. Please ensure that the file is in either ORC or Parquet"
             + " format.");
+  }
+
+  /**
+   * A folder of several files (a Spark job's output) numbers its rows in the order of the files'
+   * names, each file's rows in theirs: Spark reads the largest file first, so a null quantity in
+   * the one row of part-00000 was not the first problem, and one on the third of part-00001's six
+   * rows was reported at row 3.
+   */
+  @Test
+  void aFolderOfSeveralFilesNumbersItsRowsInTheOrderOfTheirNames() throws Exception {
+    Path parts = Files.createDirectories(folder.resolve("parts"));
+    List<String> header = portfolioLines().subList(0, 1);
+    List<String> small = new ArrayList<>(header);
+    small.add("1000,EQ-B,vanilla,U1,,40,2027-01-01,call");
+    List<String> large = new ArrayList<>(portfolioLines().subList(0, 7));
+    large.set(3, "2,EQ-B,vanilla,U1,,40,2027-01-01,call");
+    String[] names = {"part-00000.parquet", "part-00001.parquet"};
+    List<List<String>> contents = List.of(small, large);
+    for (int i = 0; i < names.length; i++) {
+      Path csv = Files.write(folder.resolve("part-" + i + ".csv"), contents.get(i));
+      Path written = folder.resolve("written-" + i);
+      spark
+          .read()
+          .option("header", "true")
+          .csv(csv.toString())
+          .coalesce(1)
+          .write()
+          .parquet(written.toString());
+      try (Stream<Path> files = Files.list(written)) {
+        Files.copy(
+            files.filter(f -> f.toString().endsWith(".parquet")).findFirst().orElseThrow(),
+            parts.resolve(names[i]));
+      }
+    }
+    assertBadInput(parts, market, parts + ": row 1, column 'quantity': null");
+    Files.write(
+        folder.resolve("part-0.csv"),
+        List.of(header.get(0), "1000,EQ-B,vanilla,U1,5,40,2027-01-01,call"));
+    Files.delete(parts.resolve(names[0]));
+    spark
+        .read()
+        .option("header", "true")
+        .csv(folder.resolve("part-0.csv").toString())
+        .coalesce(1)
+        .write()
+        .mode("overwrite")
+        .parquet(folder.resolve("written-0").toString());
+    try (Stream<Path> files = Files.list(folder.resolve("written-0"))) {
+      Files.copy(
+          files.filter(f -> f.toString().endsWith(".parquet")).findFirst().orElseThrow(),
+          parts.resolve(names[0]));
+    }
+    assertBadInput(parts, market, parts + ": row 4, column 'quantity': null");
   }
 
   /**

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -178,5 +179,155 @@ class RiskSettingsTest {
                 RiskSettings.UsageException.class,
                 () -> RiskSettings.parse(new String[] {"--date", "2026-13-01"}))
             .getMessage());
+  }
+
+  /**
+   * A byte order mark (Windows editors write one) was read as the first key's first character:
+   * "unknown key 'risk.mc.paths' (did you mean 'risk.mc.paths'?)".
+   */
+  @Test
+  void aByteOrderMarkBeforeTheFirstKeyIsNoPartOfIt() throws Exception {
+    assertEquals(8, parse("\uFEFFrisk.mc.paths=8").monteCarloPaths());
+  }
+
+  /** A config file in Latin-1 said only "cannot read the config file F: Input length = 1". */
+  @Test
+  void aConfigFileThatIsNotUtf8IsAUsageErrorAtItsLine() throws Exception {
+    Path config =
+        Files.write(
+            folder.resolve("latin1.properties"),
+            "risk.mc.paths=8\nrisk.out=caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+    assertEquals(
+        "cannot read the config file "
+            + config
+            + ": line 2, column 13: not UTF-8 text: invalid byte sequence at byte offset 28 (0xe9)",
+        assertThrows(
+                RiskSettings.UsageException.class,
+                () -> RiskSettings.parse(new String[] {"--config", config.toString()}))
+            .getMessage());
+  }
+
+  /**
+   * A key given twice in the config file ran with the last value without a word, where an option
+   * given twice on the command line is refused.
+   */
+  @Test
+  void aKeyGivenTwiceInTheConfigFileIsAUsageError() {
+    assertEquals(
+        folder.resolve("risk.properties") + ": key 'risk.mc.paths' given twice ('8' and '16')",
+        assertThrows(
+                RiskSettings.UsageException.class, () -> parse("risk.mc.paths=8\nrisk.mc.paths=16"))
+            .getMessage());
+  }
+
+  /**
+   * An output folder that is an input folder, or holds an input where the run writes: with {@code
+   * --portfolio EOD/portfolio --out EOD} the run wrote its portfolio aggregate into the input
+   * folder, and the next day's run read it as a position ("row 1, column 'id': null"); with {@code
+   * --out} the input folder itself, the next run found it "not Parquet". An input file beside the
+   * outputs is fine.
+   */
+  @Test
+  void anOutputFolderAmongTheInputsIsAUsageError() throws Exception {
+    Path eod = Files.createDirectories(folder.resolve("eod"));
+    Path portfolio = Files.createDirectories(eod.resolve("portfolio"));
+    Path market = Files.writeString(eod.resolve("market.csv"), "underlying,spot,volatility,rate\n");
+    String[][] cases = {
+      {
+        eod.toString(),
+        portfolio.toString(),
+        "risk.out: the input --portfolio (risk.portfolio) "
+            + portfolio
+            + " is in "
+            + eod.resolve("portfolio")
+            + ", where the run writes its outputs"
+      },
+      {
+        portfolio.toString(),
+        portfolio.toString(),
+        "risk.out: "
+            + portfolio
+            + " is the input --portfolio (risk.portfolio) "
+            + portfolio
+            + "; the run would write its outputs among its inputs"
+      },
+      {
+        portfolio.resolve("out").toString(),
+        portfolio.toString(),
+        "risk.out: "
+            + portfolio.resolve("out")
+            + " is inside the input --portfolio (risk.portfolio) "
+            + portfolio
+            + "; the run would write its outputs among its inputs"
+      },
+      {
+        eod.resolve("..").resolve("eod").toString(),
+        eod.resolve("positions/day.csv").toString(),
+        "risk.out: the input --portfolio (risk.portfolio) "
+            + eod.resolve("positions/day.csv")
+            + " is in "
+            + eod.resolve("..").resolve("eod").resolve("positions")
+            + ", where the run writes its outputs"
+      }
+    };
+    for (String[] c : cases) {
+      assertEquals(
+          c[2],
+          assertThrows(
+                  RiskSettings.UsageException.class,
+                  () ->
+                      RiskSettings.parse(
+                          new String[] {
+                            "--out", c[0], "--portfolio", c[1], "--market", market.toString()
+                          }))
+              .getMessage());
+    }
+    Path beside = Files.writeString(eod.resolve("portfolio.csv"), "id\n");
+    assertEquals(
+        eod,
+        RiskSettings.parse(
+                new String[] {
+                  "--out",
+                  eod.toString(),
+                  "--portfolio",
+                  beside.toString(),
+                  "--market",
+                  market.toString()
+                })
+            .out());
+  }
+
+  /**
+   * A file where a dataset's folder goes under the output folder ({@code OUT/scenario_pnl}) failed
+   * the run's commit after it had swapped the datasets before it in.
+   */
+  @Test
+  void aFileNamedAsADatasetInTheOutputFolderIsAUsageError() throws Exception {
+    Path out = Files.createDirectories(folder.resolve("out"));
+    Files.writeString(out.resolve("scenario_pnl"), "not a folder");
+    assertEquals(
+        "risk.out: "
+            + out.resolve("scenario_pnl")
+            + " is a file, not a folder (the run writes "
+            + out.resolve("scenario_pnl").resolve("valuation_date=D")
+            + ")",
+        assertThrows(
+                RiskSettings.UsageException.class,
+                () -> RiskSettings.parse(new String[] {"--out", out.toString()}))
+            .getMessage());
+  }
+
+  /** 100,000 partitions had not valued 4 positions on local[2] after 5 minutes. */
+  @Test
+  void moreThanTheMostPartitionsIsAUsageError() throws Exception {
+    assertEquals(
+        "risk.partitions: 100000 is more than "
+            + RiskSettings.MAX_PARTITIONS
+            + " (every stage of the batch runs a task per partition)",
+        assertThrows(RiskSettings.UsageException.class, () -> parse("risk.partitions=100000"))
+            .getMessage());
+    assertEquals(
+        RiskSettings.MAX_PARTITIONS,
+        parse("risk.partitions=" + RiskSettings.MAX_PARTITIONS).partitions());
   }
 }

@@ -2,10 +2,13 @@ package dev.l0.jobs.risk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.jobs.Folders;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -88,6 +91,36 @@ class RiskStoreTest {
       assertEquals(List.of(), stagingFolders());
       assertFalse(Files.exists(out.resolve("_staging").resolve(KILLED + ".commit")));
     }
+  }
+
+  /**
+   * A commit that cannot make a dataset's folder (a file of its name under the output folder) fails
+   * before it swaps anything: it swapped the datasets before that one in, and the failed run said
+   * the date's outputs were unchanged, leaving a commit marker behind.
+   */
+  @Test
+  void aCommitThatCannotPlaceADatasetSwapsNothing() throws Exception {
+    try (RiskStore first = RiskStore.open(out, KILLED)) {
+      for (String dataset : RiskStore.DATASETS) {
+        Path staged = Files.createDirectories(first.staged(dataset));
+        Files.writeString(staged.resolve("part-0"), "first run");
+      }
+      first.commit();
+    }
+    Folders.deleteRecursively(out.resolve("scenario_pnl"));
+    Files.writeString(out.resolve("scenario_pnl"), "a file where a dataset's folder goes");
+    try (RiskStore second = RiskStore.open(out, KILLED)) {
+      for (String dataset : RiskStore.DATASETS) {
+        Path staged = Files.createDirectories(second.staged(dataset));
+        Files.writeString(staged.resolve("part-0"), "second run");
+      }
+      assertThrows(FileAlreadyExistsException.class, second::commit);
+      assertEquals(
+          "first run",
+          Files.readString(second.live("positions").resolve("part-0"), StandardCharsets.UTF_8),
+          "the previous positions are still the live ones");
+    }
+    assertFalse(Files.exists(out.resolve("_staging").resolve(KILLED + ".commit")), "no marker");
   }
 
   /** Runs {@link KilledRun} for {@code date} in a JVM of its own and waits for it to die. */
