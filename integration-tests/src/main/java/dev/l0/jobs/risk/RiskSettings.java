@@ -11,17 +11,14 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 
 /**
  * The settings of one risk-batch run: the keys of a config file ({@code conf/risk-batch.properties}
@@ -132,7 +129,7 @@ record RiskSettings(
               + (existing.equals(out.toAbsolutePath()) ? out : out + ": " + existing)
               + " is a file, not a folder");
     }
-    for (String folder : OUTPUT_FOLDERS) {
+    for (String folder : RiskStore.WRITTEN_FOLDERS) {
       Path inside = out.resolve(folder);
       if (Files.exists(inside) && !Files.isDirectory(inside)) {
         throw new UsageException(
@@ -144,13 +141,6 @@ record RiskSettings(
       }
     }
   }
-
-  /**
-   * The folders a run writes in under the output folder: a dataset's, and the store's staging
-   * folders and locks.
-   */
-  private static final List<String> OUTPUT_FOLDERS =
-      Stream.concat(Arrays.stream(RiskStore.DATASETS), Stream.of("_staging", "_locks")).toList();
 
   /**
    * Fails where the output folder is an input folder or inside one, or an input lies in a folder
@@ -181,7 +171,7 @@ record RiskSettings(
                 + path
                 + "; the run would write its outputs among its inputs");
       }
-      for (String folder : OUTPUT_FOLDERS) {
+      for (String folder : RiskStore.WRITTEN_FOLDERS) {
         if (in.startsWith(out.resolve(folder))) {
           throw new UsageException(
               "risk.out: the input "

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -39,6 +41,16 @@ import java.util.stream.Stream;
 final class RiskStore implements AutoCloseable {
   static final String[] DATASETS = {"positions", "books", "portfolio", "scenario_pnl", "report"};
   static final String PARTITION = "valuation_date";
+
+  /** The folder of {@code OUT} that holds the runs' staging folders and commit markers. */
+  static final String STAGING = "_staging";
+
+  /** The folder of {@code OUT} that holds the dates' locks and the runs' owner files. */
+  static final String LOCKS = "_locks";
+
+  /** The folders a run writes in under {@code OUT}: the datasets', staging and locks. */
+  static final List<String> WRITTEN_FOLDERS =
+      Stream.concat(Arrays.stream(DATASETS), Stream.of(STAGING, LOCKS)).toList();
 
   /** The suffix of a staging folder's owner file in {@code OUT/_locks}. */
   static final String OWNER = ".owner";
@@ -77,7 +89,7 @@ final class RiskStore implements AutoCloseable {
     this.lockChannel = lockChannel;
     this.lock = lock;
     this.stagingName = stagingName;
-    this.staging = out.resolve("_staging").resolve(stagingName);
+    this.staging = out.resolve(STAGING).resolve(stagingName);
     this.ownerChannel = ownerChannel;
     this.ownerLock = ownerLock;
   }
@@ -87,7 +99,7 @@ final class RiskStore implements AutoCloseable {
    * and removes the staging folders whose runs are over.
    */
   static RiskStore open(Path out, LocalDate date) throws LockedException, IOException {
-    Path lockFile = out.resolve("_locks").resolve(date + ".lock");
+    Path lockFile = out.resolve(LOCKS).resolve(date + ".lock");
     Files.createDirectories(lockFile.getParent());
     FileChannel channel =
         FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -147,11 +159,11 @@ final class RiskStore implements AutoCloseable {
 
   /** The commit marker of the date {@code isoDate}. */
   private Path marker(String isoDate) {
-    return out.resolve("_staging").resolve(isoDate + ".commit");
+    return out.resolve(STAGING).resolve(isoDate + ".commit");
   }
 
   private static Path ownerFile(Path out, String stagingName) {
-    return out.resolve("_locks").resolve(stagingName + OWNER);
+    return out.resolve(LOCKS).resolve(stagingName + OWNER);
   }
 
   private void recover() throws IOException {
@@ -163,7 +175,7 @@ final class RiskStore implements AutoCloseable {
       Files.delete(marker);
     }
     Set<String> names = new TreeSet<>();
-    Path stagingRoot = out.resolve("_staging");
+    Path stagingRoot = out.resolve(STAGING);
     if (Files.isDirectory(stagingRoot)) {
       try (Stream<Path> folders = Files.list(stagingRoot)) {
         folders
@@ -171,7 +183,7 @@ final class RiskStore implements AutoCloseable {
             .forEach(folder -> names.add(folder.getFileName().toString()));
       }
     }
-    try (Stream<Path> locks = Files.list(out.resolve("_locks"))) {
+    try (Stream<Path> locks = Files.list(out.resolve(LOCKS))) {
       locks
           .map(file -> file.getFileName().toString())
           .filter(name -> name.endsWith(OWNER))
@@ -188,7 +200,7 @@ final class RiskStore implements AutoCloseable {
    * marker names it; see the class comment for the folders and owner files left alone.
    */
   private void removeIfFinished(String name) throws IOException {
-    Path folder = out.resolve("_staging").resolve(name);
+    Path folder = out.resolve(STAGING).resolve(name);
     Path owner = ownerFile(out, name);
     boolean ofThisDate = name.startsWith(date + "-");
     if (!ofThisDate && !Files.isDirectory(folder)) {

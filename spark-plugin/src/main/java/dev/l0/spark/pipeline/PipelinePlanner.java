@@ -90,21 +90,8 @@ public final class PipelinePlanner {
       boolean caseSensitive,
       ClusterSolver.Settings clustering) {
     static SpecKey of(PipelineRequest request, StructType inputSchema, boolean caseSensitive) {
-      PipelineRequest unbound =
-          new PipelineRequest(
-              request.programText(),
-              request.sourceName(),
-              request.entry(),
-              request.inputColumns(),
-              request.outputNames(),
-              request.nullReplacements(),
-              request.callSite(),
-              List.of(),
-              request.floatSums(),
-              request.carriedColumns(),
-              request.origins());
       return new SpecKey(
-          unbound,
+          request.withBoundArguments(List.of()),
           request.boundArguments().stream().map(BoundArgument::parameter).toList(),
           inputSchema,
           caseSensitive,

@@ -57,4 +57,20 @@ public record PipelineRequest(
     carriedColumns = List.copyOf(carriedColumns);
     origins = Map.copyOf(origins);
   }
+
+  /** This request with {@code boundArguments} as its values bound with {@code with(...)}. */
+  public PipelineRequest withBoundArguments(List<BoundArgument> boundArguments) {
+    return new PipelineRequest(
+        programText,
+        sourceName,
+        entry,
+        inputColumns,
+        outputNames,
+        nullReplacements,
+        callSite,
+        boundArguments,
+        floatSums,
+        carriedColumns,
+        origins);
+  }
 }
