@@ -106,8 +106,11 @@ class NegativeSizesOnEveryBackendTest {
       List<Value> args = EveryBackend.mainArguments(program, input);
       String expected = ValueWriter.write(new Interpreter(program).call("main", args));
       for (KernelExecutor backend : EveryBackend.BACKENDS) {
-        HostRunner runner = HostRunner.compile(program, backend);
+        List<String> runs = new ArrayList<>();
+        HostRunner runner =
+            HostRunner.compile(program, EveryBackend.watching(backend, runs::add, error -> {}));
         assertEquals(expected, ValueWriter.write(runner.call("main", args)), backend.name());
+        assertEquals(List.of("map"), runs, backend.name() + " ran the map as a kernel");
       }
     }
   }
