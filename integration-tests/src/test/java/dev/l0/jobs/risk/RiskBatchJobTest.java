@@ -224,6 +224,30 @@ class RiskBatchJobTest {
         };
   }
 
+  /**
+   * The batch's own Spark SQL settings yield to the user's: this session gives {@code
+   * spark.sql.shuffle.partitions} (2), which stays, and not the ICU case mappings, which the batch
+   * turns off (Spark's ICU mapping builds a title-case table over all of Unicode on first use).
+   */
+  @Test
+  void theBatchsSessionSettingsYieldToTheUsersSparkConfiguration() throws Exception {
+    String icu = "spark.sql.icu.caseMappings.enabled";
+    RiskSettings settings =
+        RiskSettings.parse(
+            new String[] {"--config", config("session", "risk.partitions=7").toString()});
+    try {
+      RiskBatchJob.sessionDefaults(spark, settings);
+      assertEquals("2", spark.conf().get("spark.sql.shuffle.partitions"));
+      assertEquals("false", spark.conf().get(icu));
+      assertEquals(
+          "european",
+          spark.sql("SELECT lower(trim(' EUROPEAN ')) AS k").first().getString(0),
+          "keywords read in any case without ICU");
+    } finally {
+      spark.conf().unset(icu);
+    }
+  }
+
   @Test
   void outputsEqualAnIndependentComputationAndDoNotDependOnPartitioning() throws Exception {
     Path out = folder.resolve("out-exact");
