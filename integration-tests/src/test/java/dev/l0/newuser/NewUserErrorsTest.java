@@ -135,6 +135,24 @@ class NewUserErrorsTest {
     assertTrue(message.contains("<inline L0 program>:2:"), message);
   }
 
+  /**
+   * README, "Fusion and where errors show": every pipeline runs as kernels; a map whose rows' sizes
+   * depend on their values cannot be lowered, and that is a planning error at the map.
+   */
+  @Test
+  void aMapThatCannotBeLoweredToKernelsIsAPlanningErrorAtTheMap() {
+    Dataset<Row> df = spark.range(3).selectExpr("CAST(id AS INT) AS n");
+    String program =
+        """
+        fun [[int]] main([int] n) =
+          map(fn [int] (int k) => iota(k), n)
+        """;
+    String message = failure(() -> df.transform(L0.pipeline(program).on("n")));
+    assertTrue(message.contains(SITE), message);
+    assertTrue(
+        message.contains("<inline L0 program>:2:3: cannot lower the map at 2:3 in main"), message);
+  }
+
   @Test
   void integerDivisionByZeroFailsTheJobAtItsRowAndTheSessionGoesOn() {
     Dataset<Row> df =

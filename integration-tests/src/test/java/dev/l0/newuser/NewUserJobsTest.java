@@ -55,7 +55,7 @@ class NewUserJobsTest {
 
   @Test
   void mapOverADoubleColumnCarriesTheIdAndMatchesSparkSql() {
-    Dataset<Row> df = positions(5000, 4);
+    Dataset<Row> df = positions(2000, 4);
     String program = "fun [real] main([real] x) = map(fn real (real v) => v * 2.0 + 1.0, x)";
     Dataset<Row> out = df.transform(L0.pipeline(program).on("price").as("y").carry("id"));
     assertEquals(List.of("id", "y"), List.of(out.columns()));
@@ -83,7 +83,7 @@ class NewUserJobsTest {
 
   @Test
   void reduceOverManyPartitionsCombinesThePartialsAsSparkSumDoes() {
-    Dataset<Row> df = positions(20000, 4).repartition(17);
+    Dataset<Row> df = positions(5000, 4).repartition(9);
     String program =
         """
         fun int main([int] q) =
@@ -104,7 +104,7 @@ class NewUserJobsTest {
           let values = map(fn real (int a, real b) => toReal(a) * b, zip(q, p)) in
           reduce(op +, 0.0, filter(fn bool (real v) => v > 10.0, values))
         """;
-    Dataset<Row> df = positions(10000, 7);
+    Dataset<Row> df = positions(3000, 5);
     double actual =
         df.transform(L0.pipeline(program).on("qty", "price").as("mv").exactFloatSums())
             .first()
