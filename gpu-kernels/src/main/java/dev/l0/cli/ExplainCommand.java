@@ -1,6 +1,7 @@
 package dev.l0.cli;
 
 import dev.l0.kernels.cuda.CudaPrinter;
+import dev.l0.kernels.cudaexec.CudaKernelExecutor;
 import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
@@ -64,7 +65,10 @@ final class ExplainCommand implements Command {
         out.println();
         out.println("// kernel " + (k + 1) + ": " + plan.kernels().get(k).describe());
         try {
-          out.print(CudaPrinter.print(KernelLowering.lower(plan, plan.kernels().get(k))));
+          out.print(
+              CudaPrinter.print(
+                  KernelLowering.lower(plan, plan.kernels().get(k)),
+                  CudaKernelExecutor.DEFAULT_BLOCK_SIZE));
         } catch (UnsupportedKernelException e) {
           out.println("// not lowered: " + e.getMessage());
         }

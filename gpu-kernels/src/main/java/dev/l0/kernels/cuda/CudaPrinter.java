@@ -16,7 +16,8 @@ import java.util.List;
 
 /**
  * CUDA C for the kernel IR: one translation unit per kernel group, the math library ({@link
- * CudaMathLibrary}) in front, every kernel {@code extern "C" __global__}. Scalar semantics follow
+ * CudaMathLibrary}) in front, every kernel {@code extern "C" __global__} with {@code
+ * __launch_bounds__} of the most threads per block it is launched with. Scalar semantics follow
  * {@code dev.l0.semantics.ScalarOperations}: integer {@code + - *}, negation and left shifts wrap
  * through unsigned arithmetic (no signed overflow, which C++ leaves undefined), shift counts are
  * masked as Java masks them, {@code MIN / -1} wraps, float-to-integer conversions saturate with NaN
@@ -30,6 +31,11 @@ import java.util.List;
  * not wait for the stores before them), then {@link Kernel#scalars()} by value. Shared arrays of a
  * fixed size are static {@code __shared__} arrays; those sized by the block live in dynamic shared
  * memory of {@link #sharedMemoryBytes} bytes.
+ *
+ * <p>The launch bound caps the registers ptxas gives a thread at what a block of that many threads
+ * can hold (65,536 per multiprocessor on every architecture since sm_50): without it ptxas gives a
+ * large kernel up to 255 (FinPar's block-per-row kernels take them all), and a launch of more than
+ * 256 such threads fails with {@code CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES}.
  */
 public final class CudaPrinter {
   /** Helpers for the integer and float operations whose C++ meaning differs from L0's. */
@@ -99,19 +105,37 @@ public final class CudaPrinter {
   /** The thread's index in the grid, declared in kernels with thread-private buffers. */
   private static final String GRID_THREAD = "l0_grid_thread";
 
+  /** The most threads a CUDA block holds. */
+  public static final int MOST_THREADS_PER_BLOCK = 1024;
+
   private final StringBuilder out = new StringBuilder();
   private int indent;
 
-  private CudaPrinter() {}
+  /** The launch bound of every kernel ({@code __launch_bounds__}); 0 for none (expressions). */
+  private final int threadsPerBlock;
 
-  /** The CUDA C translation unit of {@code group}: math library, helpers, and its kernels. */
-  public static String print(KernelGroup group) {
-    return printModule(group.kernels());
+  private CudaPrinter(int threadsPerBlock) {
+    this.threadsPerBlock = threadsPerBlock;
   }
 
-  /** One translation unit holding {@code kernels}, whose names must differ. */
-  public static String printModule(List<Kernel> kernels) {
-    CudaPrinter printer = new CudaPrinter();
+  /**
+   * The CUDA C translation unit of {@code group}: math library, helpers, and its kernels, each
+   * launched in blocks of at most {@code threadsPerBlock} threads.
+   */
+  public static String print(KernelGroup group, int threadsPerBlock) {
+    return printModule(group.kernels(), threadsPerBlock);
+  }
+
+  /**
+   * One translation unit holding {@code kernels}, whose names must differ, each launched in blocks
+   * of at most {@code threadsPerBlock} threads (1 to 1024).
+   */
+  public static String printModule(List<Kernel> kernels, int threadsPerBlock) {
+    if (threadsPerBlock < 1 || threadsPerBlock > MOST_THREADS_PER_BLOCK) {
+      throw new IllegalArgumentException(
+          "a block holds 1 to " + MOST_THREADS_PER_BLOCK + " threads, not " + threadsPerBlock);
+    }
+    CudaPrinter printer = new CudaPrinter(threadsPerBlock);
     printer.out.append(CudaMathLibrary.header()).append('\n').append(PRELUDE).append('\n');
     kernels.forEach(printer::kernel);
     return printer.out.toString();
@@ -122,7 +146,7 @@ public final class CudaPrinter {
    * __device__}).
    */
   static String expression(KernelExpr e) {
-    return new CudaPrinter().expr(e);
+    return new CudaPrinter(0).expr(e);
   }
 
   /**
@@ -172,7 +196,9 @@ public final class CudaPrinter {
     for (KernelExpr.Var v : kernel.scalars()) {
       params.add(cType(v.type()) + " " + v.name());
     }
-    out.append("extern \"C\" __global__ void ")
+    out.append("extern \"C\" __global__ void __launch_bounds__(")
+        .append(threadsPerBlock)
+        .append(") ")
         .append(kernel.name())
         .append('(')
         .append(String.join(", ", params))

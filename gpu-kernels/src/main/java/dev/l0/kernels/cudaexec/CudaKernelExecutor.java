@@ -2,6 +2,7 @@ package dev.l0.kernels.cudaexec;
 
 import dev.l0.ir.L0ConfigurationError;
 import dev.l0.ir.L0RuntimeError;
+import dev.l0.kernels.cuda.CudaPrinter;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostValue;
 import dev.l0.kernels.exec.KernelExecutor;
@@ -76,7 +77,7 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
    */
   static final String BLOCK_SIZE_PROPERTY = "l0.cuda.blockSize";
 
-  private static final int MOST_THREADS_PER_BLOCK = 1024;
+  private static final int MOST_THREADS_PER_BLOCK = CudaPrinter.MOST_THREADS_PER_BLOCK;
 
   /**
    * One lock per GPU, by device ordinal, held while a kernel group runs on that GPU: every executor
@@ -288,7 +289,8 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
                           device
                               .value()
                               .orElseThrow(() -> new CudaUnavailableException(device.description()))
-                              .computeCapability())),
+                              .computeCapability(),
+                          blockSize)),
               Optional::empty);
     }
     return compiler;

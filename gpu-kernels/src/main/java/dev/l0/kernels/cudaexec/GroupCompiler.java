@@ -10,11 +10,14 @@ import dev.l0.kernels.runtime.Ptx;
 /**
  * Compiles a kernel group for one GPU: its CUDA C ({@link CudaPrinter}) to PTX for {@code target}
  * through {@code cache}, with the arithmetic options that keep device rounding equal to the JVM's
- * ({@link NvccCompiler#ARITHMETIC_OPTIONS}: no FMA contraction).
+ * ({@link NvccCompiler#ARITHMETIC_OPTIONS}: no FMA contraction), for launches of at most {@code
+ * threadsPerBlock} threads per block (the kernels' {@code __launch_bounds__}: a launch of more
+ * fails).
  */
-record GroupCompiler(KernelCache cache, ComputeCapability target) {
+record GroupCompiler(KernelCache cache, ComputeCapability target, int threadsPerBlock) {
   /** The PTX of {@code group}; a {@code CudaCompileException} where the compiler rejects it. */
   Ptx compile(KernelGroup group) {
-    return cache.compile(CudaPrinter.print(group), NvccCompiler.ARITHMETIC_OPTIONS, target);
+    return cache.compile(
+        CudaPrinter.print(group, threadsPerBlock), NvccCompiler.ARITHMETIC_OPTIONS, target);
   }
 }

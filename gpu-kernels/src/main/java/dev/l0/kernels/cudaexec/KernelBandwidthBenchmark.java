@@ -128,7 +128,9 @@ public final class KernelBandwidthBenchmark {
     Path cacheFolder = Files.createTempDirectory("l0-kernel-cache-bandwidth-");
     GroupCompiler groupCompiler =
         new GroupCompiler(
-            new KernelCache(cacheFolder, compiler.value().get()), device.computeCapability());
+            new KernelCache(cacheFolder, compiler.value().get()),
+            device.computeCapability(),
+            CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
     int status = 0;
     try (CudaContext context = CudaContext.open(CudaProbe.DEFAULT_ORDINAL)) {
       for (Case benchmarked : Case.values()) {

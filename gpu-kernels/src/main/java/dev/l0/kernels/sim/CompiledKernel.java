@@ -21,11 +21,13 @@ final class CompiledKernel {
   private final Kernel kernel;
   private final List<Instruction> code;
   private final int slotCount;
+  private final int barrierLoops;
 
-  private CompiledKernel(Kernel kernel, List<Instruction> code, int slotCount) {
+  private CompiledKernel(Kernel kernel, List<Instruction> code, int slotCount, int barrierLoops) {
     this.kernel = kernel;
     this.code = List.copyOf(code);
     this.slotCount = slotCount;
+    this.barrierLoops = barrierLoops;
   }
 
   static CompiledKernel compile(Kernel kernel) {
@@ -33,7 +35,7 @@ final class CompiledKernel {
     Map<String, Integer> params = new HashMap<>();
     kernel.scalars().forEach(v -> params.put(v.name(), builder.newSlot()));
     builder.statements(kernel.body(), params);
-    return new CompiledKernel(kernel, builder.code, builder.slots);
+    return new CompiledKernel(kernel, builder.code, builder.slots, builder.barrierLoops);
   }
 
   Kernel kernel() {
@@ -52,11 +54,20 @@ final class CompiledKernel {
     return slotCount;
   }
 
+  /**
+   * The loops whose bodies hold a barrier, each counting its iterations ({@link
+   * Instruction.LoopBack}).
+   */
+  int barrierLoops() {
+    return barrierLoops;
+  }
+
   private static final class Builder {
     private final ExpressionCompiler expressions;
     private final List<Instruction> code = new ArrayList<>();
     private int slots;
     private int barriers;
+    private int barrierLoops;
 
     Builder(Kernel kernel) {
       this.expressions =
@@ -116,8 +127,9 @@ final class CompiledKernel {
       } else if (s instanceof KernelStmt.While w) {
         int head = code.size();
         int exit = placeholder();
+        int barriersBefore = barriers;
         statements(w.body(), scope);
-        code.add(new Instruction.Jump(head));
+        code.add(backEdge(head, barriersBefore));
         code.set(
             exit,
             new Instruction.JumpUnless(expressions.compile(w.condition(), scope), code.size()));
@@ -160,14 +172,25 @@ final class CompiledKernel {
       loopScope.put(counter.name(), slot);
       int head = code.size();
       int exit = placeholder();
+      int barriersBefore = barriers;
       statements(f.body(), loopScope);
       KernelExpr next =
           new KernelExpr.Binary(BinaryOperator.ADD, ScalarType.I64, counter, f.step());
       code.add(new Instruction.SetLocal(slot, expressions.compile(next, loopScope)));
-      code.add(new Instruction.Jump(head));
+      code.add(backEdge(head, barriersBefore));
       KernelExpr test =
           new KernelExpr.Binary(BinaryOperator.LT, ScalarType.I64, counter, f.bound());
       code.set(exit, new Instruction.JumpUnless(expressions.compile(test, loopScope), code.size()));
+    }
+
+    /**
+     * The jump back to a loop's {@code head}: one that counts the loop's iterations where its body
+     * (compiled after {@code barriersBefore} barriers) holds a barrier.
+     */
+    private Instruction backEdge(int head, int barriersBefore) {
+      return barriers == barriersBefore
+          ? new Instruction.Jump(head)
+          : new Instruction.LoopBack(head, barrierLoops++);
     }
 
     /** Reserves the position of a jump whose target is not known yet. */

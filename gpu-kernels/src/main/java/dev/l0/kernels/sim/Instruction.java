@@ -53,6 +53,19 @@ sealed interface Instruction {
   }
 
   /**
+   * The jump back to the head of a loop whose body holds a barrier, the kernel's {@code loop}-th
+   * such loop (from 0): counts the thread's iterations of it, which must agree between the threads
+   * that meet at a barrier.
+   */
+  record LoopBack(int target, int loop) implements Instruction {
+    @Override
+    public int execute(ThreadState thread, int pc) {
+      thread.countIteration(loop);
+      return target;
+    }
+  }
+
+  /**
    * {@code __syncthreads()}, the kernel's {@code ordinal}-th barrier statement (from 1): the thread
    * stops here until its block is released.
    */

@@ -6,6 +6,7 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.ir.SharedArray;
 import dev.l0.kernels.sim.SimulationIssue.Memory;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,7 +127,7 @@ final class KernelLaunch {
     for (int t = 0; t < blockDim; t++) {
       ScalarValue[] slots = new ScalarValue[kernel.slotCount()];
       System.arraycopy(params, 0, slots, 0, params.length);
-      threads[t] = new ThreadState(this, kernel.code(), block, t, slots);
+      threads[t] = new ThreadState(this, kernel.code(), block, t, slots, kernel.barrierLoops());
     }
     while (true) {
       epoch++;
@@ -148,7 +149,43 @@ final class KernelLaunch {
             new SimulationIssue.DivergentBarrier(
                 kernel.name(), block, divergence(waiting, finished)));
       }
+      if (!Arrays.stream(threads).allMatch(t -> t.sameIterations(threads[0]))) {
+        Map<String, List<Integer>> byIteration = new LinkedHashMap<>();
+        for (ThreadState thread : threads) {
+          byIteration
+              .computeIfAbsent(thread.iterations(), i -> new ArrayList<>())
+              .add(thread.thread());
+        }
+        stop(
+            new SimulationIssue.DivergentBarrier(
+                kernel.name(),
+                block,
+                inIterations(waiting.keySet().iterator().next(), byIteration)));
+      }
     }
+  }
+
+  /**
+   * Where the threads of a block wait at {@code barrier} in different iterations of the loops
+   * around it, e.g. {@code threads 0-3 wait at barrier 2 after iterations (1, 0) of its loops;
+   * threads 4-7 after iterations (0, 1)}: on a GPU they would pass one barrier meant as two.
+   */
+  private static String inIterations(
+      Instruction.Barrier barrier, Map<String, List<Integer>> byIteration) {
+    List<String> groups = new ArrayList<>();
+    byIteration.forEach(
+        (iterations, threads) ->
+            groups.add(
+                threads(threads)
+                    + (groups.isEmpty()
+                        ? (threads.size() == 1 ? " waits" : " wait")
+                            + " at barrier "
+                            + barrier.ordinal()
+                            + " after iterations "
+                            + iterations
+                            + " of the loops that hold barriers"
+                        : " after iterations " + iterations)));
+    return String.join("; ", groups);
   }
 
   private void runThread(ThreadState thread) {

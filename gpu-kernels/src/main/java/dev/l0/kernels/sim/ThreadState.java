@@ -2,6 +2,7 @@ package dev.l0.kernels.sim;
 
 import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.ir.ThreadIndex;
+import java.util.Arrays;
 import java.util.List;
 
 /** One simulated thread: its program counter, its slots, and the barrier it waits at, if any. */
@@ -11,17 +12,24 @@ final class ThreadState implements Frame {
   private final int block;
   private final int thread;
   private final ScalarValue[] slots;
+  private final long[] iterations;
   private int pc;
   private long steps;
   private Instruction.Barrier waitingAt;
 
   ThreadState(
-      KernelLaunch launch, List<Instruction> code, int block, int thread, ScalarValue[] slots) {
+      KernelLaunch launch,
+      List<Instruction> code,
+      int block,
+      int thread,
+      ScalarValue[] slots,
+      int barrierLoops) {
     this.launch = launch;
     this.code = code;
     this.block = block;
     this.thread = thread;
     this.slots = slots;
+    this.iterations = new long[barrierLoops];
   }
 
   int block() {
@@ -56,6 +64,27 @@ final class ThreadState implements Frame {
 
   void arriveAt(Instruction.Barrier barrier) {
     waitingAt = barrier;
+  }
+
+  void countIteration(int loop) {
+    iterations[loop]++;
+  }
+
+  /** Whether this thread has run as many iterations of each barrier loop as {@code other}. */
+  boolean sameIterations(ThreadState other) {
+    return Arrays.equals(iterations, other.iterations);
+  }
+
+  /**
+   * The iterations the thread has begun after the first of each loop whose body holds a barrier, as
+   * {@code (2, 0)}: threads waiting at one barrier in the same dynamic instance of it agree.
+   */
+  String iterations() {
+    StringBuilder text = new StringBuilder("(");
+    for (int k = 0; k < iterations.length; k++) {
+      text.append(k == 0 ? "" : ", ").append(iterations[k]);
+    }
+    return text.append(')').toString();
   }
 
   void setLocal(int slot, ScalarValue value) {

@@ -6,10 +6,11 @@
  *
  * Blocks run one after another, in index order. Within a block a deterministic scheduler runs
  * thread 0 up to its next barrier (or its end), then thread 1, and so on; when every thread has
- * stopped, they must all wait at the same barrier statement (else the block's barrier is divergent
- * and the launch stops), and all of them then continue into the next barrier interval. Each kernel
- * is compiled once into a flat instruction list, so a thread's state is a program counter and its
- * local variables.
+ * stopped, they must all wait at the same barrier statement, having run as many iterations of each
+ * loop that holds a barrier (else the block's barrier is divergent and the launch stops: a GPU
+ * would pair one thread's barrier with another's next one), and all of them then continue into the
+ * next barrier interval. Each kernel is compiled once into a flat instruction list, so a thread's
+ * state is a program counter and its local variables.
  *
  * <h2>What is checked</h2>
  *

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.kernels.cudaexec.CudaKernelExecutor;
 import dev.l0.kernels.ir.Buffer;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
@@ -45,9 +46,9 @@ class CudaPrinterTest {
   void theErrorWordComesFirstThenBuffersThenScalars() {
     Kernel kernel = new Kernel("k", List.of(XS, YS), List.of(N), List.of(), List.of());
     assertTrue(
-        CudaPrinter.print(groupOf(kernel))
+        CudaPrinter.print(groupOf(kernel), CudaKernelExecutor.DEFAULT_BLOCK_SIZE)
             .contains(
-                "extern \"C\" __global__ void k(int* l0_error, int* __restrict__ xs, float* __restrict__ ys,"
+                "extern \"C\" __global__ void __launch_bounds__(256) k(int* l0_error, int* __restrict__ xs, float* __restrict__ ys,"
                     + " long long n) {"));
   }
 
@@ -95,7 +96,7 @@ class CudaPrinterTest {
             "k", List.of(), List.of(), List.of(flags, sums), List.of(new KernelStmt.Barrier()));
     assertEquals(8 + 2 * 4 * 8, CudaPrinter.sharedMemoryBytes(kernel, 4));
     assertEquals(32 + 2 * 32 * 8, CudaPrinter.sharedMemoryBytes(kernel, 32));
-    String text = CudaPrinter.print(groupOf(kernel));
+    String text = CudaPrinter.print(groupOf(kernel), CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
     assertTrue(text.contains("extern __shared__ unsigned long long l0_shared[];"), text);
     assertTrue(text.contains("__syncthreads();"), text);
   }
@@ -117,7 +118,7 @@ class CudaPrinterTest {
                     scratch,
                     k,
                     new KernelExpr.Load(scratch, new KernelExpr.Constant(ScalarValue.i64(0))))));
-    String text = CudaPrinter.print(groupOf(kernel));
+    String text = CudaPrinter.print(groupOf(kernel), CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
     assertTrue(
         text.contains("const long long l0_threads = (long long)gridDim.x * blockDim.x;"), text);
     assertTrue(
@@ -156,7 +157,8 @@ class CudaPrinterTest {
 
   private static String body(KernelStmt... statements) {
     return CudaPrinter.print(
-        groupOf(new Kernel("k", List.of(XS, YS), List.of(), List.of(), List.of(statements))));
+        groupOf(new Kernel("k", List.of(XS, YS), List.of(), List.of(), List.of(statements))),
+        CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
   }
 
   private static dev.l0.kernels.ir.KernelGroup groupOf(Kernel kernel) {

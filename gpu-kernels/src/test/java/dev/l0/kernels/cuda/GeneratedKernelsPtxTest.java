@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.l0.ir.Program;
+import dev.l0.kernels.cudaexec.CudaKernelExecutor;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.lower.KernelLowering;
@@ -225,7 +226,8 @@ class GeneratedKernelsPtxTest {
   }
 
   private static boolean callsFmod(Kernel kernel) {
-    return CudaPrinter.printModule(List.of(kernel)).contains("fmod");
+    return CudaPrinter.printModule(List.of(kernel), CudaKernelExecutor.DEFAULT_BLOCK_SIZE)
+        .contains("fmod");
   }
 
   /**
@@ -238,7 +240,9 @@ class GeneratedKernelsPtxTest {
     }
     String ptx;
     try {
-      ptx = nvcc.compileToPtx(CudaPrinter.printModule(kernels), "generated");
+      ptx =
+          nvcc.compileToPtx(
+              CudaPrinter.printModule(kernels, CudaKernelExecutor.DEFAULT_BLOCK_SIZE), "generated");
     } catch (CudaCompileException e) {
       throw new AssertionError("kernels of " + what + " do not compile: " + e.getMessage(), e);
     }

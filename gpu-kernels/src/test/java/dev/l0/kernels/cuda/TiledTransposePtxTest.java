@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.l0.ir.ScalarType;
+import dev.l0.kernels.cudaexec.CudaKernelExecutor;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.kernels.ir.KernelStmt;
@@ -47,7 +48,7 @@ class TiledTransposePtxTest {
   void theTileIsAStaticSharedArrayAndTheBarriersAreSyncthreads() {
     KernelGroup group = lowered(PROGRAMS.get(0));
     Kernel transpose = transpose(group);
-    String text = CudaPrinter.print(group);
+    String text = CudaPrinter.print(group, CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
     SharedArray tile = transpose.shared().get(0);
     assertTrue(text.contains("__shared__ double " + tile.name() + "[1056];"), text);
     assertEquals(2, text.split("__syncthreads\\(\\);", -1).length - 1, text);
@@ -68,7 +69,7 @@ class TiledTransposePtxTest {
         2 * 4 * 8,
         CudaPrinter.sharedMemoryBytes(kernel, 4),
         "only the block-sized array is dynamic");
-    String text = CudaPrinter.printModule(List.of(kernel));
+    String text = CudaPrinter.printModule(List.of(kernel), CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
     assertTrue(text.contains("__shared__ int tile[10];"), text);
     assertTrue(text.contains("double* sums = (double*)((unsigned char*)l0_shared + 0);"), text);
   }
@@ -81,7 +82,10 @@ class TiledTransposePtxTest {
         "nvcc is not on the PATH nor in $CUDA_HOME/bin: the transpose kernels are not compiled");
     for (String source : PROGRAMS) {
       KernelGroup group = lowered(source);
-      String ptx = nvcc.get().compileToPtx(CudaPrinter.print(group), "transpose");
+      String ptx =
+          nvcc.get()
+              .compileToPtx(
+                  CudaPrinter.print(group, CudaKernelExecutor.DEFAULT_BLOCK_SIZE), "transpose");
       assertTrue(ptx.contains(".entry " + transpose(group).name() + "("), source);
       assertTrue(ptx.contains(".shared"), "PTX of " + source + " declares no shared memory");
       assertTrue(ptx.contains("bar.sync"), "PTX of " + source + " has no barrier");

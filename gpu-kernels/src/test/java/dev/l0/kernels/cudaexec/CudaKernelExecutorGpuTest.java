@@ -177,6 +177,74 @@ class CudaKernelExecutorGpuTest {
     }
   }
 
+  /** Few rows, each running a loop of maps over {@code ys} and a sum: a block per row on a GPU. */
+  private static final String BLOCK_ROWS =
+      """
+      fun [f64] main([f64] xs, [f64] ys) =
+        map(fn f64 (f64 x) =>
+              let b = loop (b = map(fn f64 (f64 y) => y + x, ys)) = for s < 10 do
+                        map(fn f64 (f64 v) => v * 0.5 + x, b)
+                      in b in
+              reduce(op +, 0.0, b),
+            xs)
+      """;
+
+  /** Eight f64 reductions of one array, fused into one redomap of eight accumulators. */
+  private static final String EIGHT_REDUCTIONS =
+      """
+      fun {f64, f64, f64, f64, f64, f64, f64, f64} main([f64] a) =
+        let b = map(fn f64 (f64 x) => x * 2.0 + 1.0, a) in
+        let c = map(fn f64 (f64 x) => x * x, a) in
+        {reduce(fn f64 (f64 p, f64 q) => min(p, q), 1.0 / 0.0, a),
+         reduce(fn f64 (f64 p, f64 q) => max(p, q), -1.0 / 0.0, a),
+         reduce(op +, 0.0, a),
+         reduce(fn f64 (f64 p, f64 q) => min(p, q), 1.0 / 0.0, b),
+         reduce(fn f64 (f64 p, f64 q) => max(p, q), -1.0 / 0.0, b),
+         reduce(op +, 0.0, b),
+         reduce(op +, 0.0, c),
+         reduce(fn f64 (f64 p, f64 q) => max(p, q), -1.0 / 0.0, c)}
+      """;
+
+  /**
+   * In blocks of 1024 threads ({@code l0.cuda.blockSize}) a block-per-row map, whose kernel ptxas
+   * gave 255 registers per thread before the kernels carried launch bounds (a block of 1024 holds
+   * 64), and a reduction of eight f64 accumulators, whose tree asks for 64 KiB of dynamic shared
+   * memory (a launch gets 48 KiB unless the kernel opts in), run on the GPU (no fallback to the
+   * JVM) and equal the interpreter.
+   */
+  @Test
+  void blocksOf1024ThreadsRunBlockRowsAndWideReductionTrees() {
+    String previous = System.getProperty(CudaKernelExecutor.BLOCK_SIZE_PROPERTY);
+    System.setProperty(CudaKernelExecutor.BLOCK_SIZE_PROPERTY, "1024");
+    try (CudaKernelExecutor wide = CudaKernelExecutor.onThisMachine()) {
+      assertEquals(1024, wide.blockSize());
+      Random random = new Random(3);
+      Program blockRows = L0Parser.parse(BLOCK_ROWS, "block-rows.l0");
+      List<Value> rows =
+          List.of(
+              array(ScalarType.F64, 64, i -> ScalarValue.f64(random.nextInt(100))),
+              array(ScalarType.F64, 5_000, i -> ScalarValue.f64(random.nextInt(100))));
+      assertEquals(
+          new Interpreter(blockRows).call("main", rows),
+          HostRunner.compile(blockRows, wide).call("main", rows),
+          "block rows");
+      Program reductions = L0Parser.parse(EIGHT_REDUCTIONS, "reductions.l0");
+      List<Value> a =
+          List.of(
+              array(ScalarType.F64, 1_000_000, i -> ScalarValue.f64(random.nextInt(201) - 100)));
+      assertEquals(
+          new Interpreter(reductions).call("main", a),
+          HostRunner.compile(reductions, wide).call("main", a),
+          "eight reductions");
+    } finally {
+      if (previous == null) {
+        System.clearProperty(CudaKernelExecutor.BLOCK_SIZE_PROPERTY);
+      } else {
+        System.setProperty(CudaKernelExecutor.BLOCK_SIZE_PROPERTY, previous);
+      }
+    }
+  }
+
   @Test
   void randomProgramsEqualTheSimulator() {
     for (ProgramCase c : RandomPrograms.programs().sampleStream().limit(RANDOM_PROGRAMS).toList()) {

@@ -34,7 +34,9 @@ class GroupCompilerPtxTest {
     Availability<PtxCompiler> nvcc = NvccPtxCompiler.onThisMachine();
     assumeTrue(nvcc.isAvailable(), nvcc.description());
     KernelCache cache = new KernelCache(cacheFolder, nvcc.value().orElseThrow());
-    GroupCompiler compiler = new GroupCompiler(cache, new ComputeCapability(9, 0));
+    GroupCompiler compiler =
+        new GroupCompiler(
+            cache, new ComputeCapability(9, 0), CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
     int groups = 0;
     for (String name :
         List.of(

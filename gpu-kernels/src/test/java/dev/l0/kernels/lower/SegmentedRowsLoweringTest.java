@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.l0.ir.ScalarValue;
 import dev.l0.kernels.cuda.CudaPrinter;
 import dev.l0.kernels.cuda.NvccCompiler;
+import dev.l0.kernels.cudaexec.CudaKernelExecutor;
 import dev.l0.kernels.ir.HostStep;
 import dev.l0.kernels.ir.Kernel;
 import dev.l0.kernels.ir.KernelExpr;
@@ -174,7 +175,11 @@ class SegmentedRowsLoweringTest {
         }
       }
     }
-    String ptx = nvcc.get().compileToPtx(CudaPrinter.printModule(kernels), "segmented");
+    String ptx =
+        nvcc.get()
+            .compileToPtx(
+                CudaPrinter.printModule(kernels, CudaKernelExecutor.DEFAULT_BLOCK_SIZE),
+                "segmented");
     for (Kernel k : kernels) {
       assertTrue(ptx.contains(".entry " + k.name() + "("), "PTX lacks " + k.name());
     }

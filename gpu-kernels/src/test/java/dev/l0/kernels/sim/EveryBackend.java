@@ -13,6 +13,7 @@ import dev.l0.ir.Value;
 import dev.l0.kernels.cuda.CudaCompileException;
 import dev.l0.kernels.cuda.CudaPrinter;
 import dev.l0.kernels.cuda.NvccCompiler;
+import dev.l0.kernels.cudaexec.CudaKernelExecutor;
 import dev.l0.kernels.exec.HostRunner;
 import dev.l0.kernels.exec.KernelExecutor;
 import dev.l0.kernels.exec.KernelScope;
@@ -79,7 +80,7 @@ final class EveryBackend {
     assertEquals(List.of(), lowered.rejections());
     List<Kernel> cuda = lowered.groups().stream().flatMap(g -> g.kernels().stream()).toList();
     assertFalse(cuda.isEmpty(), "no kernel to print");
-    String module = CudaPrinter.printModule(cuda);
+    String module = CudaPrinter.printModule(cuda, CudaKernelExecutor.DEFAULT_BLOCK_SIZE);
     cuda.forEach(k -> assertTrue(module.contains(k.name()), k.name()));
     Optional<NvccCompiler> nvcc = NvccCompiler.onThisMachine();
     if (nvcc.isPresent()) {

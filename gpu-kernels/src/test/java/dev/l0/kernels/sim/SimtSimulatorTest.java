@@ -355,6 +355,36 @@ class SimtSimulatorTest {
         List.of(new StepLimit("spin", 0, 0, KernelLaunch.STEP_LIMIT)), result.report().issues());
   }
 
+  /**
+   * Threads 0-1 run an inner loop over a barrier twice and then once, threads 2-3 once and then
+   * twice: each thread meets the barrier statement three times, and all four wait at it together
+   * every time, but at the second threads 0-1 are in the inner loop's second iteration and threads
+   * 2-3 in the outer loop's second, two barriers a GPU would pass as one.
+   */
+  @Test
+  void aBarrierReachedInDifferentIterationsOfItsLoopsIsDivergent() {
+    KernelExpr.Var outer = var("r");
+    KernelExpr.Var inner = var("k");
+    KernelExpr trips = add(i64(1), mod(add(add(div(THREAD, i64(2)), outer), i64(1)), i64(2)));
+    Kernel loops =
+        kernel(
+            "loops",
+            new KernelStmt.For(
+                outer,
+                i64(0),
+                i64(2),
+                i64(1),
+                List.of(new KernelStmt.For(inner, i64(0), trips, i64(1), List.of(barrier())))));
+    assertEquals(
+        List.of(
+            new DivergentBarrier(
+                "loops",
+                0,
+                "threads 0-1 wait at barrier 1 after iterations (1, 0) of the loops that hold"
+                    + " barriers; threads 2-3 after iterations (1, 1)")),
+        run(oneKernel(loops, i64(1), List.of()), iota(1, i -> i), 4).report().issues());
+  }
+
   @Test
   void aBarrierOnlySomeThreadsReachIsDivergent() {
     Kernel divergent = kernel("divergent", when(lt(THREAD, i64(2)), barrier()), barrier());
