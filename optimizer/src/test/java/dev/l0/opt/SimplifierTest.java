@@ -60,6 +60,31 @@ class SimplifierTest {
   }
 
   @Test
+  void foldsIntegerOperationsWhoseResultIsKnownWithoutTheirOperand() {
+    Internal p = simplified("fun int main(int x, int y) = (x - x) + (y * 0) + (0 & x) + (y ^ y)");
+    assertEquals(List.of(), p.topLevel());
+    assertEquals(List.of(SubExp.constant(ScalarValue.i32(0))), p.main().body().result());
+    Internal same = simplified("fun i64 main(i64 x) = (x & x) | x");
+    assertEquals(List.of(), same.topLevel());
+    assertEquals(same.main().params().get(0).var(), same.main().body().result().get(0));
+  }
+
+  @Test
+  void aReplicateWhoseCountCancelsOutHasAConstantCount() {
+    String source =
+        "fun [[int]] main([int] a) = map(fn [int] (int i) => replicate(i - i + 2, i), a)";
+    Internal p = simplified(source);
+    assertEquals(
+        1,
+        p.count(
+            e ->
+                e instanceof Exp.Replicate r
+                    && r.count().equals(SubExp.constant(ScalarValue.i32(2)))),
+        "a row size the kernel lowering can bound");
+    Compiled.of(source).assertSameResult("main", "[3, -1, 7]");
+  }
+
+  @Test
   void foldsIfOnAConstant() {
     Internal p = simplified("fun int main(int x) = if 1 < 2 then x + 1 else x - 1");
     assertEquals(0, p.count(e -> e instanceof Exp.If));

@@ -14,8 +14,9 @@ public enum SimplificationRule implements RewriteRule {
   /**
    * §5.3 constant folding with the evaluator's own scalar semantics ({@code 2147483647 + 1} is
    * {@code -2147483648}; an operation that would fail stays to fail at run time), the integer
-   * identities {@code x + 0}, {@code x - 0}, {@code x * 1}, {@code x / 1}, {@code x <= x}, and
-   * boolean absorption ({@code x && x}, {@code x || (x || y)}); no identity on floats.
+   * identities {@code x + 0}, {@code x - 0}, {@code x * 1}, {@code x / 1}, {@code x <= x}, {@code x
+   * - x}, {@code x ^ x}, {@code x * 0}, {@code x & 0}, {@code x & x}, {@code x | x}, and boolean
+   * absorption ({@code x && x}, {@code x || (x || y)}); no identity on floats.
    */
   CONSTANT_FOLDING("CONSTANT-FOLDING"),
   /** §5.3 with shapes in types: {@code size(k, v)} is the size {@code v}'s type names. */

@@ -5,6 +5,7 @@ import dev.l0.ir.Dim;
 import dev.l0.ir.L0RuntimeError;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Shape;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.opt.ir.Analysis;
@@ -20,6 +21,7 @@ import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.opt.ir.Substitution;
 import dev.l0.opt.ir.Traversal;
+import dev.l0.semantics.ArrayOperations;
 import dev.l0.semantics.FailureDetails;
 import dev.l0.semantics.ScalarOperations;
 import java.util.ArrayList;
@@ -256,6 +258,18 @@ public final class Simplifier implements Pass {
       if (!b.operandType().isInteger()) {
         return null;
       }
+      if (b.left().equals(b.right())
+          && (b.op() == BinaryOperator.SUB || b.op() == BinaryOperator.XOR)) {
+        return zero(b.operandType());
+      }
+      if ((isInt(l, 0) || isInt(r, 0))
+          && (b.op() == BinaryOperator.MUL || b.op() == BinaryOperator.BAND)) {
+        return zero(b.operandType());
+      }
+      if (b.left().equals(b.right())
+          && (b.op() == BinaryOperator.BAND || b.op() == BinaryOperator.BOR)) {
+        return b.left();
+      }
       if (isInt(r, 0) && (b.op() == BinaryOperator.ADD || b.op() == BinaryOperator.SUB)) {
         return b.left();
       }
@@ -304,6 +318,10 @@ public final class Simplifier implements Pass {
         }
       }
       return null;
+    }
+
+    private static SubExp zero(ScalarType integer) {
+      return SubExp.constant((ScalarValue) ArrayOperations.zero(integer, Shape.SCALAR));
     }
 
     private static boolean isInt(ScalarValue v, long n) {
