@@ -162,13 +162,19 @@ public final class RiskBatchJob {
       Dataset<Row> positions =
           RiskComputation.marketPositions(inputs, settings)
               .repartition(settings.partitions(), col("id"));
-      RiskComputation.Results results =
-          RiskComputation.compute(positions, inputs.market(), settings, log);
-      Optional<String> notFinite = RiskComputation.notFinite(results);
+      Dataset<Row> priced = RiskComputation.priced(positions, inputs.market(), settings);
+      RiskComputation.Results results;
+      try {
+        results = RiskComputation.compute(priced, settings, log);
+      } catch (Exception e) { // Spark's SparkException, undeclared
+        if (!RiskComputation.isSumOverflow(e)) {
+          throw e;
+        }
+        return badInput(err, inputs.portfolioName(), RiskComputation.sumOverflow(priced, settings));
+      }
+      Optional<String> notFinite = RiskComputation.notFinite(results, settings);
       if (notFinite.isPresent()) {
-        err.println("risk-batch: bad input: " + inputs.portfolioName() + ": " + notFinite.get());
-        err.println("risk-batch: nothing written");
-        return EXIT_BAD_INPUT;
+        return badInput(err, inputs.portfolioName(), notFinite.get());
       }
       log.stage(
           "write positions",
@@ -283,6 +289,13 @@ public final class RiskBatchJob {
       e.printStackTrace(err);
       return EXIT_FAILED;
     }
+  }
+
+  /** Says that the inputs are bad, where: {@code file: why}, and that nothing was written. */
+  private static int badInput(PrintStream err, String file, String why) {
+    err.println("risk-batch: bad input: " + file + ": " + why);
+    err.println("risk-batch: nothing written");
+    return EXIT_BAD_INPUT;
   }
 
   /** Whether the JVM is shutting down (a shutdown hook can no longer be added). */

@@ -3,11 +3,14 @@ package dev.l0.jobs.risk;
 import static dev.l0.spark.ExactSums.exactSum;
 import static dev.l0.spark.ExactSums.exactSumElementWise;
 import static org.apache.spark.sql.functions.abs;
+import static org.apache.spark.sql.functions.array_max;
 import static org.apache.spark.sql.functions.broadcast;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.count;
-import static org.apache.spark.sql.functions.exists;
+import static org.apache.spark.sql.functions.greatest;
 import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.transform;
+import static org.apache.spark.sql.functions.when;
 
 import dev.l0.spark.L0;
 import dev.l0.spark.L0Pipeline;
@@ -23,6 +26,7 @@ import java.util.stream.Collectors;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.functions;
 
 /**
  * The risk numbers of one valuation date, computed on Spark: per vanilla option the Black-Scholes
@@ -65,50 +69,134 @@ final class RiskComputation {
   private RiskComputation() {}
 
   /**
-   * Where a valuation is not finite, what is: the first position by id whose price, greeks, PV or
-   * P&L is infinite or NaN (inputs that pass their checks can still overflow, e.g. a quantity of
-   * 1e308 times a price), else the portfolio's sums where only they overflow; empty where the
-   * portfolio's figures and P&L are finite (exact sums, so no summand is infinite or NaN then).
+   * Where a valuation is not finite, what is: the first position by id with a figure the sums add
+   * (PV, a greek times the quantity, the P&L of a scenario) that is infinite or NaN (inputs that
+   * pass their checks can still overflow, e.g. a quantity of 1e308 times a price), named with that
+   * figure; empty where the portfolio's figures and P&L are finite (exact sums, so then no summand
+   * is infinite or NaN, and no book's or instrument's).
    */
-  static Optional<String> notFinite(Results results) {
+  static Optional<String> notFinite(Results results, RiskSettings settings) {
     Aggregate portfolio = results.portfolio();
     if (Arrays.stream(portfolio.figures()).allMatch(Double::isFinite)
         && Arrays.stream(portfolio.pnl()).allMatch(Double::isFinite)) {
       return Optional.empty();
     }
-    Column bad = exists(col("pnl"), RiskComputation::notFinite);
-    for (String column : new String[] {"price", "delta", "gamma", "vega", "theta", "rho", "pv"}) {
-      bad = bad.or(notFinite(col(column)));
+    return Optional.of(largestValue(results.positions(), settings).text());
+  }
+
+  /**
+   * Whether {@code e} (a failed Spark job's error) is an exact sum's intermediate overflow: finite
+   * values of positions whose sum, a book's or the portfolio's, passes the largest double.
+   */
+  static boolean isSumOverflow(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof ArithmeticException
+          && String.valueOf(cause.getMessage()).startsWith(SUM_OVERFLOW)) {
+        return true;
+      }
     }
-    List<Row> first =
-        results
-            .positions()
-            .where(bad)
-            .orderBy("id")
-            .select("id", "quantity", "price", "pv")
-            .limit(1)
-            .collectAsList();
-    if (first.isEmpty()) {
-      return Optional.of(
-          "the portfolio's sums are not finite (PV "
-              + portfolio.figures()[0]
-              + "): its positions' values add up past the largest double");
+    return false;
+  }
+
+  /** The start of the message of {@link dev.l0.kernels.exact.ExactSum}'s overflow. */
+  private static final String SUM_OVERFLOW = "exact sum: intermediate overflow";
+
+  /**
+   * The error of an exact sum's overflow: the first position by id with a value that is not finite,
+   * if any (the sums of finite values overflowed before its infinity was added); else the sums of
+   * {@code priced}'s positions pass the largest double, and the position with the largest value is
+   * named with that value.
+   */
+  static String sumOverflow(Dataset<Row> priced, RiskSettings settings) {
+    Largest largest = largestValue(priced, settings);
+    return largest.finite()
+        ? "the exact sums of the positions' values pass the largest double ("
+            + Double.MAX_VALUE
+            + "); the largest: "
+            + largest.text()
+        : largest.text();
+  }
+
+  /** A position's largest value (or one not finite) as {@link #largestValue} names it. */
+  private record Largest(String text, boolean finite) {}
+
+  /** The columns of a priced position that the aggregates sum, but its P&L, and their names. */
+  private static final String[][] SUMMED = {
+    {"pv", "PV"},
+    {"position_delta", "delta x quantity"},
+    {"position_gamma", "gamma x quantity"},
+    {"position_vega", "vega x quantity"},
+    {"position_theta", "theta x quantity"},
+    {"position_rho", "rho x quantity"}
+  };
+
+  /**
+   * The first position by id with a summed figure that is infinite or NaN, else the one with the
+   * largest such figure in magnitude: {@code id N: its valuation is not finite: FIGURE VALUE
+   * (quantity Q, price P)}, or {@code id N: FIGURE VALUE (quantity Q, price P)}.
+   */
+  private static Largest largestValue(Dataset<Row> priced, RiskSettings settings) {
+    Column largest = array_max(transform(col("pnl"), value -> abs(value)));
+    for (String[] figure : SUMMED) {
+      largest = greatest(largest, abs(col(figure[0])));
     }
-    Row row = first.get(0);
-    return Optional.of(
+    Column notFinite = largest.isNaN().or(largest.equalTo(Double.POSITIVE_INFINITY));
+    List<String> columns = new ArrayList<>(List.of("id", "quantity", "price", "pnl"));
+    Arrays.stream(SUMMED).forEach(figure -> columns.add(figure[0]));
+    Row row =
+        priced
+            .orderBy(
+                notFinite.desc(),
+                when(notFinite, col("id")).asc_nulls_last(),
+                largest.desc(),
+                col("id").asc())
+            .select(columns.stream().map(functions::col).toArray(Column[]::new))
+            .first();
+    String figure = null;
+    double value = 0.0;
+    for (int i = 0; i < SUMMED.length; i++) {
+      double candidate = row.getDouble(4 + i);
+      if (figure == null || isWorse(candidate, value)) {
+        figure = SUMMED[i][1];
+        value = candidate;
+      }
+    }
+    List<Double> pnl = row.getList(3);
+    double[] spotShocks = settings.scenarioSpotShocks();
+    double[] volShocks = settings.scenarioVolShocks();
+    for (int s = 0; s < pnl.size(); s++) {
+      if (isWorse(pnl.get(s), value)) {
+        figure =
+            "P&L of scenario "
+                + s
+                + " (spot shock "
+                + spotShocks[s]
+                + ", volatility shock "
+                + volShocks[s]
+                + ")";
+        value = pnl.get(s);
+      }
+    }
+    return new Largest(
         "id "
             + row.get(0)
-            + ": its valuation is not finite (quantity "
+            + ": "
+            + (Double.isFinite(value) ? "" : "its valuation is not finite: ")
+            + figure
+            + " "
+            + value
+            + " (quantity "
             + row.get(1)
             + ", price "
             + row.get(2)
-            + ", PV "
-            + row.get(3)
-            + ")");
+            + ")",
+        Double.isFinite(value));
   }
 
-  private static Column notFinite(Column value) {
-    return value.isNaN().or(abs(value).equalTo(Double.POSITIVE_INFINITY));
+  /** Whether {@code candidate} is worse than {@code value}: not finite where it is, or larger. */
+  private static boolean isWorse(double candidate, double value) {
+    return Double.isFinite(value)
+        && (!Double.isFinite(candidate) || Math.abs(candidate) > Math.abs(value));
   }
 
   static String program() {
@@ -146,8 +234,11 @@ final class RiskComputation {
         .as("id", "pnl");
   }
 
-  static Results compute(
-      Dataset<Row> positions, Dataset<Row> market, RiskSettings settings, StageLog log) {
+  /**
+   * Each position priced, with its greeks, P&L per scenario, PV and greeks times its quantity
+   * ({@code position_delta}, ...): persisted, for the aggregates, the checks and the outputs.
+   */
+  static Dataset<Row> priced(Dataset<Row> positions, Dataset<Row> market, RiskSettings settings) {
     Dataset<Row> vanilla = positions.where(col("instrument").equalTo(RiskInputs.VANILLA));
     // Each pipeline carries the position's other columns through, so no join puts them back
     // together (two joins of 100,000 rows, one of them with the P&L arrays, were two shuffles).
@@ -168,8 +259,14 @@ final class RiskComputation {
     for (String greek : Arrays.copyOfRange(GREEKS, 1, GREEKS.length)) {
       joined = joined.withColumn("position_" + greek, col("quantity").multiply(col(greek)));
     }
-    Dataset<Row> priced = joined.persist();
+    return joined.persist();
+  }
 
+  /**
+   * The aggregates of the {@link #priced} positions, per book, per instrument and for the
+   * portfolio; a sum that passes the largest double fails the Spark job ({@link #isSumOverflow}).
+   */
+  static Results compute(Dataset<Row> priced, RiskSettings settings, StageLog log) {
     List<Column> sums = new ArrayList<>();
     sums.add(count(lit(1)).as("positions"));
     sums.add(exactSum(col("pv")).as("pv"));
@@ -207,7 +304,7 @@ final class RiskComputation {
                 rows.stream()
                         .map(r -> r.getLong(1) + " " + r.getString(0))
                         .collect(Collectors.joining(", "))
-                    + (pathPriced.isPresent()
+                    + (rows.stream().anyMatch(r -> !r.getString(0).equals(RiskInputs.VANILLA))
                         ? " (" + settings.monteCarloPaths() + " Monte-Carlo paths each)"
                         : ""));
     for (Row row : instrumentRows) {

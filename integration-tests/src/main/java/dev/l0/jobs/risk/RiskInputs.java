@@ -96,6 +96,14 @@ final class RiskInputs {
   static final String VANILLA = "vanilla";
 
   /**
+   * The largest volatility (per year) of a market row, and of a volatility shock: a volatility of
+   * 1e200 passed as finite, and Black-Scholes' v * v overflowed to infinity, so a call was priced
+   * at spot - discounted strike and a put at 0 without a word (their prices tend to the spot and
+   * the discounted strike). Far above any market's, and far below where the formula overflows.
+   */
+  static final double MAX_VOLATILITY = 100.0;
+
+  /**
    * How far below zero a barrier contract's correlation matrix's determinant may be and still be
    * positive semi-definite: rounding of an exactly singular matrix (an underlying repeated, or
    * correlations of +-1).
@@ -143,6 +151,10 @@ final class RiskInputs {
               marketName,
               MARKET_COLUMNS,
               new String[0]);
+      if (rawMarket.isEmpty()) {
+        // every position's underlying was then unknown, and the message named the portfolio
+        throw new InvalidInputException(marketName + ": no market rows (the file has no rows)");
+      }
       Dataset<Row> portfolioFile = read(spark, settings.portfolio().orElseThrow());
       if (Arrays.asList(portfolioFile.columns()).contains("correlation")) {
         throw new InvalidInputException(
@@ -237,10 +249,16 @@ final class RiskInputs {
     try {
       return spark.read().parquet(location);
     } catch (Exception e) { // Spark's SparkException, undeclared: a file that is not Parquet
+      String why = innermostSparkMessage(e).lines().findFirst().orElse("");
+      if (why.startsWith("[COLUMN_ALREADY_EXISTS]")) { // 'quantity' and 'Quantity'
+        throw new InvalidInputException(
+            path
+                + ": two columns whose names differ only in case (Spark does not tell them apart;"
+                + " rename or drop one): "
+                + why);
+      }
       throw new InvalidInputException(
-          path
-              + ": not Parquet (a name ending in .csv is read as CSV): "
-              + innermostSparkMessage(e).lines().findFirst().orElse(""));
+          path + ": not Parquet (a name ending in .csv is read as CSV): " + why);
     }
   }
 
@@ -331,6 +349,9 @@ final class RiskInputs {
           name + ": empty (no header row; the columns are " + String.join(", ", required) + ")");
     }
     List<Column> columns = new ArrayList<>();
+    for (String column : Stream.concat(Arrays.stream(required), Arrays.stream(optional)).toList()) {
+      requireNoNearName(name, column, present);
+    }
     for (String column : required) {
       if (!present.contains(column)) {
         requireNamedOnce(name, column, present);
@@ -411,6 +432,36 @@ final class RiskInputs {
   private static final String FILE = "_input_file";
 
   /**
+   * Fails where {@code column} is absent but a column of {@code present} is its name with blanks
+   * around it or its letters in another case ({@code " quantity"}, {@code "Quantity"}): the run
+   * said the column was missing and listed it among the columns, where its blanks did not show, and
+   * an optional column so named was taken as absent.
+   */
+  private static void requireNoNearName(String name, String column, List<String> present)
+      throws InvalidInputException {
+    if (present.contains(column)) {
+      return;
+    }
+    for (String near : present) {
+      if (near.strip().equalsIgnoreCase(column)) {
+        throw new InvalidInputException(
+            name
+                + ": column '"
+                + near
+                + "' is not '"
+                + column
+                + "': "
+                + (near.strip().equals(near)
+                    ? "its letters are in another case"
+                    : "its name has blanks around it")
+                + " (column names are matched exactly; rename it '"
+                + column
+                + "')");
+      }
+    }
+  }
+
+  /**
    * Fails where {@code column} is named more than once in a CSV header: Spark names such columns
    * after their 0-based positions ({@code strike5}, {@code strike8}), case aside, so the column
    * looked missing.
@@ -476,7 +527,7 @@ final class RiskInputs {
     }
 
     /** Whether {@code raw} is a name of blanks alone: trimmed, as every name is, nothing. */
-    private static Column blank(Column raw) {
+    static Column blank(Column raw) {
       return trim(raw.cast("string")).equalTo("");
     }
 
@@ -497,14 +548,19 @@ final class RiskInputs {
       }
       if (type.equals(DataTypes.DateType)) {
         return cast.isNull()
-            .or(typeof(raw).equalTo("string").and(not(raw.cast("string").rlike(ISO_DATE))));
+            .or(typeof(raw).equalTo("string").and(not(raw.cast("string").rlike(ISO_DATE))))
+            .or(
+                typeof(raw)
+                    .equalTo("timestamp_ntz")
+                    .and(cast.cast("timestamp_ntz").notEqual(raw.try_cast("timestamp_ntz"))));
       }
       return cast.isNull();
     }
 
     /**
      * A date as text: year, month and day, nothing more ({@code 2027-11-25T10:00:00}, which Spark's
-     * cast reads as 2027-11-25, is not one; a Parquet date or timestamp column is read as a date).
+     * cast reads as 2027-11-25, is not one; nor is a Parquet timestamp without time zone other than
+     * midnight, and a Parquet timestamp, an instant, is refused by its type).
      */
     private static final String ISO_DATE = "^\\s*\\d{4}-\\d{1,2}-\\d{1,2}\\s*$";
 
@@ -535,6 +591,15 @@ final class RiskInputs {
     private void requireTypes(Dataset<Row> frame) throws InvalidInputException {
       for (Map.Entry<String, DataType> typed : typedColumns.entrySet()) {
         DataType actual = frame.schema().apply(typed.getKey()).dataType();
+        if (typed.getValue().equals(DataTypes.DateType) && actual.equals(DataTypes.TimestampType)) {
+          throw new InvalidInputException(
+              file
+                  + ": column '"
+                  + typed.getKey()
+                  + "' has type timestamp, an instant whose date depends on the time zone it is"
+                  + " read in (the run's would decide the maturities); write it as a date (or a"
+                  + " timestamp without time zone at midnight)");
+        }
         if (!reads(typed.getValue(), actual)) {
           throw new InvalidInputException(
               file
@@ -552,7 +617,10 @@ final class RiskInputs {
     /**
      * Whether a column of type {@code actual} holds values of type {@code wanted} (or text). Text
      * is read from any single value (a number, a date, a boolean), not from a struct, an array, a
-     * map or bytes, which Spark's trim refused as the checks ran (a failed run, not bad input).
+     * map or bytes, which Spark's trim refused as the checks ran (a failed run, not bad input). A
+     * date is read from a timestamp without time zone (a date and a time of day, the same in every
+     * zone), not from a timestamp, an instant: Spark cast it to the date of the session's time
+     * zone, so the same file gave other maturities, and prices, on a server in New York.
      */
     private static boolean reads(DataType wanted, DataType actual) {
       if (wanted.equals(DataTypes.StringType)) {
@@ -572,8 +640,7 @@ final class RiskInputs {
       if (wanted instanceof NumericType) {
         return actual instanceof NumericType;
       }
-      return wanted.equals(DataTypes.DateType)
-          && (actual.equals(DataTypes.TimestampType) || actual.equals(DataTypes.TimestampNTZType));
+      return wanted.equals(DataTypes.DateType) && actual.equals(DataTypes.TimestampNTZType);
     }
 
     /** A row's first problem in the order the checks were added, null where it has none. */
@@ -689,6 +756,17 @@ final class RiskInputs {
             "volatility",
             volatility.equalTo(Double.POSITIVE_INFINITY),
             concat(lit("volatility must be finite, is "), volatility.cast("string")))
+        .add(
+            "volatility",
+            volatility.gt(MAX_VOLATILITY),
+            concat(
+                lit("volatility "),
+                volatility.cast("string"),
+                lit(
+                    " is above "
+                        + MAX_VOLATILITY
+                        + " (10,000% a year), the most the job values; a volatility is a fraction"
+                        + " per year, 0.2 for 20%")))
         .add(
             "volatility",
             volatility.plus(lowestVolShock).leq(0).or(volatility.isNaN()),
@@ -921,6 +999,23 @@ final class RiskInputs {
                 "strike2", DataTypes.DoubleType, barrier, "the reference level of underlying2")
             .typedWhere(
                 "strike3", DataTypes.DoubleType, barrier, "the reference level of underlying3");
+    // an option's barrier columns are empty: a level or underlying given there was ignored
+    for (String column : BARRIER_COLUMNS) {
+      Column value = col(column);
+      Column given =
+          column.startsWith("underlying")
+              ? value.isNotNull().and(not(Checks.blank(value)))
+              : value.isNotNull();
+      checks.add(
+          column,
+          option.and(given),
+          concat(
+              lit("'"),
+              value.cast("string"),
+              lit("' is given, but a "),
+              instrument,
+              lit(" contract has one underlying and one strike (leave it empty)")));
+    }
     for (String[] level :
         new String[][] {
           {"underlying", "strike"}, {"underlying2", "strike2"}, {"underlying3", "strike3"}
@@ -1035,8 +1130,8 @@ final class RiskInputs {
         col("strike").cast("double").as("strike"),
         maturity.as("maturity"),
         type.equalTo("call").as("call"),
-        trim(col("underlying2")).as("underlying2"),
-        trim(col("underlying3")).as("underlying3"),
+        when(barrier, trim(col("underlying2"))).as("underlying2"),
+        when(barrier, trim(col("underlying3"))).as("underlying3"),
         col("strike2").cast("double").as("strike2"),
         col("strike3").cast("double").as("strike3"),
         r12.as(CORRELATION_PAIRS[0][0]),

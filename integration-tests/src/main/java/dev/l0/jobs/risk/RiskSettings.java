@@ -140,6 +140,51 @@ record RiskSettings(
                 + ")");
       }
     }
+    if (existing != null) {
+      requireWritable(existing, out);
+      for (String folder : RiskStore.WRITTEN_FOLDERS) {
+        if (Files.isDirectory(out.resolve(folder))) {
+          requireWritable(out.resolve(folder), out);
+        }
+      }
+    }
+  }
+
+  /**
+   * Fails where no folder can be made in {@code folder} (a read-only or another user's folder),
+   * which the run needs for its locks, staging and outputs: tried by making one and removing it,
+   * since permissions alone do not tell (root ignores them, a read-only file system does not show
+   * in them). Found before Spark starts: the run failed minutes in, after reading its inputs.
+   */
+  private static void requireWritable(Path folder, Path out) throws UsageException {
+    Path probe;
+    try {
+      probe = Files.createTempDirectory(folder, ".risk-batch-write-check-");
+    } catch (IOException e) {
+      String why = SourceFiles.describe(e);
+      int reason = why.lastIndexOf(": ");
+      why = reason < 0 ? why : why.substring(reason + 2);
+      throw new UsageException(
+          folder.toAbsolutePath().startsWith(out.toAbsolutePath())
+              ? "risk.out: cannot write in "
+                  + folder
+                  + " ("
+                  + why
+                  + "); the run writes its locks, staging folder and outputs there"
+              : "risk.out: cannot create the folder "
+                  + out
+                  + ": no folder can be made in "
+                  + folder
+                  + " ("
+                  + why
+                  + ")");
+    }
+    try {
+      Files.delete(probe);
+    } catch (IOException e) {
+      throw new UsageException(
+          "risk.out: cannot remove the folder it made in " + out + ": " + SourceFiles.describe(e));
+    }
   }
 
   /**
@@ -343,6 +388,16 @@ record RiskSettings(
             "risk.scenarios.spotShocks: a shock of "
                 + shock
                 + " takes spots to zero or below (spot * (1 + shock)); each must be above -1");
+      }
+    }
+    for (double shock : settings.volShocks) {
+      if (shock > RiskInputs.MAX_VOLATILITY) {
+        throw new UsageException(
+            "risk.scenarios.volShocks: a shock of "
+                + shock
+                + " is above "
+                + RiskInputs.MAX_VOLATILITY
+                + " (10,000% a year), the most volatility the job values");
       }
     }
     if (settings.partitions > MAX_PARTITIONS) {

@@ -24,14 +24,31 @@ final class TailRisk {
     return losses[quantileIndex(losses.length, confidence)];
   }
 
+  /**
+   * The mean of the losses from the quantile on: their exact sum divided by their count, or, where
+   * that sum passes the largest double (losses near 1e308, each finite), the exact sum of the
+   * losses scaled down by a power of two at least their count, divided, and scaled back: the same
+   * correctly rounded mean (a mean is never larger than the largest loss), not the exact sum's
+   * overflow error.
+   */
   static double expectedShortfall(double[] pnl, double confidence) {
     double[] losses = sortedLosses(pnl);
     int from = quantileIndex(losses.length, confidence);
+    int count = losses.length - from;
+    try {
+      return scaledSum(losses, from, 1.0) / count;
+    } catch (ArithmeticException overflow) {
+      double scale = Math.scalb(1.0, -(Integer.SIZE - Integer.numberOfLeadingZeros(count)));
+      return scaledSum(losses, from, scale) / count / scale;
+    }
+  }
+
+  private static double scaledSum(double[] losses, int from, double scale) {
     dev.l0.kernels.exact.ExactSum tail = new dev.l0.kernels.exact.ExactSum();
     for (int i = from; i < losses.length; i++) {
-      tail.add(losses[i]);
+      tail.add(losses[i] * scale);
     }
-    return tail.value() / (losses.length - from);
+    return tail.value();
   }
 
   private static double[] sortedLosses(double[] pnl) {
@@ -40,7 +57,7 @@ final class TailRisk {
     }
     double[] losses = new double[pnl.length];
     for (int i = 0; i < pnl.length; i++) {
-      losses[i] = -pnl[i];
+      losses[i] = 0.0 - pnl[i]; // a P&L of 0.0 is a loss of 0.0, not -0.0 (a VaR printed -0.00)
     }
     Arrays.sort(losses);
     return losses;

@@ -821,6 +821,16 @@ class RiskBatchJobTest {
   }
 
   /**
+   * A market file with a header and no rows is bad input naming it: the run named the portfolio's
+   * first row, whose underlying was not in the market.
+   */
+  @Test
+  void aMarketWithNoRowsIsBadInputNamingIt() throws Exception {
+    Path noRows = write(marketLines().subList(0, 1));
+    assertBadInput(portfolio, noRows, noRows + ": no market rows (the file has no rows)");
+  }
+
+  /**
    * An infinite volatility is bad input, as an infinite spot is: not prices of NaN that fail the
    * run when the report draws them (exit 1).
    */
@@ -831,6 +841,20 @@ class RiskBatchJobTest {
         lines(marketLines(), 2, "U1,42.5,Infinity,0.01"),
         folder.resolve("bad.csv")
             + ": row 2, column 'volatility': volatility must be finite, is Infinity");
+  }
+
+  /**
+   * A finite volatility of 1e200 is bad input: Black-Scholes' v * v overflowed, and a call was
+   * valued at spot - discounted strike and a put at 0 without a word.
+   */
+  @Test
+  void aVolatilityAboveTheLargestTheJobValuesIsBadInput() throws Exception {
+    assertBadInput(
+        portfolio,
+        lines(marketLines(), 2, "U1,42.5,1e200,0.01"),
+        folder.resolve("bad.csv")
+            + ": row 2, column 'volatility': volatility 1.0E200 is above 100.0 (10,000% a year),"
+            + " the most the job values; a volatility is a fraction per year, 0.2 for 20%");
   }
 
   /**
@@ -847,10 +871,216 @@ class RiskBatchJobTest {
     String prefix =
         "risk-batch: bad input: "
             + folder.resolve("bad.csv")
-            + ": id 2: its valuation is not finite (quantity 1.0E308, price ";
+            + ": id 2: its valuation is not finite: PV Infinity (quantity 1.0E308, price ";
     assertTrue(run.err().startsWith(prefix), run.err());
-    assertTrue(run.err().endsWith(", PV Infinity)\nrisk-batch: nothing written\n"), run.err());
+    assertTrue(run.err().endsWith(")\nrisk-batch: nothing written\n"), run.err());
     assertNothingWritten(out);
+    // only the gamma x quantity of a short at-the-money option on a spot of 0.01 is infinite: the
+    // run said the portfolio's sums added up past the largest double, naming no position
+    List<String> lowSpot = new ArrayList<>(marketLines());
+    lowSpot.add("U9,0.01,0.2,0.0");
+    Run gamma =
+        run(
+            out,
+            lines(
+                portfolioLines(), 4, "3,EQ-B,vanilla,U9,1e306,0.01," + DATE.plusDays(5) + ",call"),
+            Files.write(folder.resolve("low-spot.csv"), lowSpot));
+    assertEquals(RiskBatchJob.EXIT_BAD_INPUT, gamma.exit(), gamma.err());
+    assertTrue(
+        gamma
+            .err()
+            .startsWith(
+                "risk-batch: bad input: "
+                    + folder.resolve("bad.csv")
+                    + ": id 3: its valuation is not finite: gamma x quantity Infinity (quantity"
+                    + " 1.0E306, price "),
+        gamma.err());
+    assertNothingWritten(out);
+  }
+
+  /**
+   * Finite positions whose exact sums pass the largest double are bad input naming the position
+   * with the largest value: the exact sum's overflow failed the run (exit 1) with a stack trace.
+   * Where a position's value is also infinite, that position is named.
+   */
+  @Test
+  void positionsWhoseSumsPassTheLargestDoubleAreBadInputNamingTheLargest() throws Exception {
+    Path out = folder.resolve("out-overflow");
+    String maturity = DATE.plusDays(365).toString();
+    List<String> huge = new ArrayList<>(portfolioLines().subList(0, 1));
+    huge.add("1,EQ-B,vanilla,U0,3e306,100," + maturity + ",call");
+    huge.add("2,EQ-B,vanilla,U0,3.2e306,100," + maturity + ",call");
+    huge.add("3,EQ-B,vanilla,U0,3e306,100," + maturity + ",call");
+    Run run = run(out, write(huge), market);
+    assertEquals(RiskBatchJob.EXIT_BAD_INPUT, run.exit(), run.err());
+    // of a one-year at-the-money call on 100, rho (about 50) is the largest figure
+    double[] g = greeks(true, SPOTS[0], 100, 1.0, RATES[0], VOLS[0]);
+    assertEquals(
+        "risk-batch: bad input: "
+            + folder.resolve("bad.csv")
+            + ": the exact sums of the positions' values pass the largest double ("
+            + Double.MAX_VALUE
+            + "); the largest: id 2: rho x quantity "
+            + 3.2e306 * g[5]
+            + " (quantity 3.2E306, price "
+            + g[0]
+            + ")\nrisk-batch: nothing written\n",
+        run.err());
+    assertNothingWritten(out);
+    huge.set(1, "1,EQ-B,vanilla,U0,4e306,100," + maturity + ",call");
+    run = run(out, write(huge), market);
+    assertEquals(
+        "risk-batch: bad input: "
+            + folder.resolve("bad.csv")
+            + ": id 1: its valuation is not finite: rho x quantity Infinity (quantity 4.0E306,"
+            + " price "
+            + g[0]
+            + ")\nrisk-batch: nothing written\n",
+        run.err());
+    assertNothingWritten(out);
+  }
+
+  /**
+   * A Parquet maturity of type timestamp, an instant, was cast to the date of the Spark session's
+   * time zone: the same file gave other maturities and prices in New York than in UTC. It is bad
+   * input naming the column; a date or a timestamp without time zone (at midnight) values the same
+   * in every session time zone, as the CSV file does.
+   */
+  @Test
+  void aTimestampMaturityIsBadInputAndDatesValueTheSameInEveryTimeZone() throws Exception {
+    Dataset<Row> csv = spark.read().option("header", "true").csv(portfolio.toString());
+    String zone = spark.conf().get("spark.sql.session.timeZone");
+    Path instant = folder.resolve("instant-maturity.parquet");
+    Path local = folder.resolve("local-maturity.parquet");
+    Path late = folder.resolve("late-maturity.parquet");
+    try {
+      spark.conf().set("spark.sql.session.timeZone", "UTC");
+      csv.withColumn("maturity", functions.to_timestamp(functions.col("maturity")))
+          .write()
+          .parquet(instant.toString());
+      csv.withColumn("maturity", functions.to_timestamp_ntz(functions.col("maturity")))
+          .write()
+          .parquet(local.toString());
+      csv.withColumn(
+              "maturity",
+              functions.to_timestamp_ntz(
+                  functions
+                      .when(functions.col("id").equalTo("2"), functions.lit("2027-01-01 10:00:00"))
+                      .otherwise(functions.col("maturity"))))
+          .write()
+          .parquet(late.toString());
+      Map<String, String> pv = new TreeMap<>();
+      Path csvOut = folder.resolve("out-zone-csv");
+      assertEquals(0, run(csvOut, portfolio, market).exit());
+      String expected = portfolioPv(csvOut);
+      for (String sessionZone : new String[] {"UTC", "America/New_York"}) {
+        spark.conf().set("spark.sql.session.timeZone", sessionZone);
+        assertBadInput(
+            instant,
+            market,
+            instant
+                + ": column 'maturity' has type timestamp, an instant whose date depends on the"
+                + " time zone it is read in (the run's would decide the maturities); write it as a"
+                + " date (or a timestamp without time zone at midnight)");
+        assertBadInput(
+            late, market, late + ": row 3, column 'maturity': '2027-01-01 10:00:00' is not a date");
+        Path out = folder.resolve("out-zone-" + sessionZone.replace('/', '-'));
+        Run run = run(out, local, market);
+        assertEquals(0, run.exit(), run.err());
+        pv.put(sessionZone, portfolioPv(out));
+      }
+      assertEquals(Map.of("America/New_York", expected, "UTC", expected), pv);
+    } finally {
+      spark.conf().set("spark.sql.session.timeZone", zone);
+    }
+  }
+
+  /** The portfolio PV of the summary a run wrote in {@code out}, as its JSON writes it. */
+  static String portfolioPv(Path out) throws IOException {
+    return new ObjectMapper()
+        .readTree(out.resolve("report/valuation_date=" + DATE + "/summary.json").toFile())
+        .get("portfolio")
+        .get("pv")
+        .asText();
+  }
+
+  /**
+   * A barrier column given on an option's row (an underlying2, a strike3) is bad input at its row
+   * and column, as a type on a barrier note's row is: it was ignored without a word.
+   */
+  @Test
+  void aBarrierColumnGivenOnAnOptionsRowIsBadInput() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    List<String> withBarrierColumns = new ArrayList<>(List.of(PATH_HEADER));
+    portfolioLines().stream().skip(1).map(l -> l + ",,,,").forEach(withBarrierColumns::add);
+    assertBadInput(
+        lines(withBarrierColumns, 3, "2,EQ-B,vanilla,U1,10,40,2027-01-01,call,U2,,,"),
+        market,
+        file
+            + ": row 3, column 'underlying2': 'U2' is given, but a vanilla contract has one"
+            + " underlying and one strike (leave it empty)");
+    assertBadInput(
+        lines(withBarrierColumns, 5, "4,EQ-B,european,U1,10,40,2027-01-01,put,,,,45.5"),
+        market,
+        file
+            + ": row 5, column 'strike3': '45.5' is given, but a european contract has one"
+            + " underlying and one strike (leave it empty)");
+  }
+
+  /**
+   * A header's column name with blanks around it or in another case is bad input saying so: the run
+   * said 'quantity' was missing and listed ' quantity' among the columns, where its blank did not
+   * show; a Parquet file with 'quantity' and 'Quantity' was "not Parquet".
+   */
+  @Test
+  void aColumnNameWithBlanksOrInAnotherCaseIsBadInputSayingSo() throws Exception {
+    String file = folder.resolve("bad.csv").toString();
+    String header = portfolioLines().get(0);
+    assertBadInput(
+        lines(portfolioLines(), 0, header.replace(",quantity,", ", quantity,")),
+        market,
+        file
+            + ": column ' quantity' is not 'quantity': its name has blanks around it (column"
+            + " names are matched exactly; rename it 'quantity')");
+    assertBadInput(
+        lines(portfolioLines(), 0, header.replace(",quantity,", ",Quantity,")),
+        market,
+        file
+            + ": column 'Quantity' is not 'quantity': its letters are in another case (column"
+            + " names are matched exactly; rename it 'quantity')");
+    List<String> withBarrierColumns =
+        new ArrayList<>(List.of(PATH_HEADER.replace("strike2", "strike2 ")));
+    portfolioLines().stream().skip(1).map(l -> l + ",,,,").forEach(withBarrierColumns::add);
+    assertBadInput(
+        write(withBarrierColumns),
+        market,
+        file
+            + ": column 'strike2 ' is not 'strike2': its name has blanks around it (column"
+            + " names are matched exactly; rename it 'strike2')");
+    Path twoCases = folder.resolve("two-cases.parquet");
+    spark.conf().set("spark.sql.caseSensitive", "true");
+    try {
+      spark
+          .read()
+          .option("header", "true")
+          .csv(portfolio.toString())
+          .withColumn("Quantity", functions.lit(5))
+          .write()
+          .parquet(twoCases.toString());
+    } finally {
+      spark.conf().set("spark.sql.caseSensitive", "false");
+    }
+    Run run = run(folder.resolve("out-bad"), twoCases, market);
+    assertEquals(RiskBatchJob.EXIT_BAD_INPUT, run.exit(), run.err());
+    assertTrue(
+        run.err()
+            .startsWith(
+                "risk-batch: bad input: "
+                    + twoCases
+                    + ": two columns whose names differ only in case (Spark does not tell them"
+                    + " apart; rename or drop one): [COLUMN_ALREADY_EXISTS] The column `quantity`"
+                    + " already exists."),
+        run.err());
   }
 
   /**

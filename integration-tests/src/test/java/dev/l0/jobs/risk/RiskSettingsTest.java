@@ -6,10 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,6 +68,85 @@ class RiskSettingsTest {
             .getMessage());
   }
 
+  /**
+   * An output folder in which nothing can be written (read-only, another user's) failed only after
+   * Spark started and the inputs were read, as the lock file's I/O error (exit 1): a usage error
+   * before, for the folder itself, a dataset's folder in it, or the nearest folder above one that
+   * does not exist yet. A folder made read-only (else, for root, whom permissions do not stop,
+   * /sys/fs, where no one can make a folder).
+   */
+  @Test
+  void anOutputFolderThatCannotBeWrittenIsAUsageError(@TempDir Path folder) throws Exception {
+    Path readOnly = Files.createDirectories(folder.resolve("read-only"));
+    Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("r-xr-xr-x"));
+    Path unwritable =
+        Stream.of(readOnly, Path.of("/sys/fs"))
+            .filter(RiskSettingsTest::cannotMakeAFolderIn)
+            .findFirst()
+            .orElse(null);
+    Assumptions.assumeTrue(unwritable != null, "needs a folder in which no folder can be made");
+    try {
+      String why = unwritable.equals(readOnly) ? "permission denied" : whyNot(unwritable);
+      assertEquals(
+          "risk.out: cannot write in "
+              + unwritable
+              + " ("
+              + why
+              + "); the run writes its locks, staging folder and outputs there",
+          assertThrows(
+                  RiskSettings.UsageException.class,
+                  () -> RiskSettings.parse(new String[] {"--out", unwritable.toString()}))
+              .getMessage());
+      Path below = unwritable.resolve("risk").resolve("out");
+      assertEquals(
+          "risk.out: cannot create the folder "
+              + below
+              + ": no folder can be made in "
+              + unwritable
+              + " ("
+              + why
+              + ")",
+          assertThrows(
+                  RiskSettings.UsageException.class,
+                  () -> RiskSettings.parse(new String[] {"--out", below.toString()}))
+              .getMessage());
+    } finally {
+      Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("rwxr-xr-x"));
+    }
+    if (unwritable.equals(readOnly)) {
+      Path out = Files.createDirectories(folder.resolve("out"));
+      Path books = Files.createDirectories(out.resolve("books"));
+      Files.setPosixFilePermissions(books, PosixFilePermissions.fromString("r-xr-xr-x"));
+      assertEquals(
+          "risk.out: cannot write in "
+              + books
+              + " (permission denied); the run writes its locks, staging folder and outputs there",
+          assertThrows(
+                  RiskSettings.UsageException.class,
+                  () -> RiskSettings.parse(new String[] {"--out", out.toString()}))
+              .getMessage());
+    }
+  }
+
+  /** Whether making a folder in {@code folder} fails. */
+  private static boolean cannotMakeAFolderIn(Path folder) {
+    return !whyNot(folder).isEmpty();
+  }
+
+  /** Why no folder can be made in {@code folder}, as the settings say it; empty if one can. */
+  private static String whyNot(Path folder) {
+    try {
+      Files.delete(Files.createTempDirectory(folder, "probe"));
+      return "";
+    } catch (AccessDeniedException e) {
+      return "permission denied";
+    } catch (IOException e) {
+      return e instanceof FileSystemException f && f.getReason() != null
+          ? f.getReason()
+          : e.getClass().getSimpleName();
+    }
+  }
+
   /** An output folder that is a file failed only after Spark started and the inputs were read. */
   @Test
   void anOutputFolderThatIsAFileIsAUsageError(@TempDir Path folder) throws Exception {
@@ -105,6 +189,21 @@ class RiskSettingsTest {
     assertArrayEquals(
         new double[] {-0.99, 0.0, 0.99},
         parse("risk.scenarios.spotShocks=-0.99:0.99:3").spotShocks());
+  }
+
+  /**
+   * A volatility shock above 100 is a usage error: a volatility of 1e200 overflowed Black-Scholes'
+   * v * v, and the options were valued at their limits' wrong sides without a word.
+   */
+  @Test
+  void aVolatilityShockAboveTheLargestVolatilityIsAUsageError() {
+    assertEquals(
+        "risk.scenarios.volShocks: a shock of 1.0E200 is above 100.0 (10,000% a year), the most"
+            + " volatility the job values",
+        assertThrows(
+                RiskSettings.UsageException.class,
+                () -> parse("risk.scenarios.volShocks=0:1e200:2"))
+            .getMessage());
   }
 
   /**
