@@ -25,11 +25,11 @@ final class TailRisk {
   }
 
   /**
-   * The mean of the losses from the quantile on: their exact sum divided by their count, or, where
-   * that sum passes the largest double (losses near 1e308, each finite), the exact sum of the
-   * losses scaled down by a power of two at least their count, divided, and scaled back: the same
-   * correctly rounded mean (a mean is never larger than the largest loss), not the exact sum's
-   * overflow error.
+   * The mean of the losses from the quantile on: their exact sum, rounded once, divided by their
+   * count; where that sum passes the largest double (losses near 1e308, each finite), the losses
+   * are scaled down by a power of two at least their count before the sum and the quotient scaled
+   * back (a mean is never larger than the largest loss), which gives the same quotient unless a
+   * loss is so small that scaling makes it subnormal, instead of the exact sum's overflow error.
    */
   static double expectedShortfall(double[] pnl, double confidence) {
     double[] losses = sortedLosses(pnl);
