@@ -231,6 +231,7 @@ final class FinparCommand implements Command {
     if (choice.executor() instanceof CudaKernelExecutor cuda) {
       line.add("cuda_min_rows", cuda.minRows());
       line.add("cuda_block_size", cuda.blockSize());
+      line.add("cuda_block_rows_below", cuda.blockRowsBelow());
     }
     out.println(
         line.add("cores", Runtime.getRuntime().availableProcessors())

@@ -77,6 +77,13 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
    */
   static final String BLOCK_SIZE_PROPERTY = "l0.cuda.blockSize";
 
+  /**
+   * The system property of the outer size below which a map whose rows run a loop and maps of their
+   * own runs a block per row ({@link LaunchConfiguration#blockRowsBelow}): 0 never, unset four rows
+   * per resident block ({@link LaunchConfiguration#fourRowsPerResidentBlock}).
+   */
+  static final String BLOCK_ROWS_BELOW_PROPERTY = "l0.cuda.blockRowsBelow";
+
   private static final int MOST_THREADS_PER_BLOCK = CudaPrinter.MOST_THREADS_PER_BLOCK;
 
   /**
@@ -150,13 +157,32 @@ public final class CudaKernelExecutor implements KernelExecutor, AutoCloseable {
   /**
    * The lowering's configuration for {@code device} launching blocks of {@code blockSize} threads:
    * its multiprocessors, each holding as many blocks as its resident threads allow, within the
-   * blocks it keeps resident (at least one).
+   * blocks it keeps resident (at least one); a block per row for rows that run loops below {@code
+   * l0.cuda.blockRowsBelow} rows where that is set.
+   *
+   * @throws L0ConfigurationError for an {@code l0.cuda.blockRowsBelow} that is not a whole number
+   *     of rows
    */
   static LaunchConfiguration launchConfiguration(CudaDevice device, int blockSize) {
     int byThreads = device.maxThreadsPerMultiprocessor() / blockSize;
-    return LaunchConfiguration.forDevice(
-        device.multiprocessors(),
-        Math.max(1, Math.min(byThreads, device.maxBlocksPerMultiprocessor())));
+    LaunchConfiguration resident =
+        LaunchConfiguration.forDevice(
+            device.multiprocessors(),
+            Math.max(1, Math.min(byThreads, device.maxBlocksPerMultiprocessor())));
+    return resident.withBlockRowsBelow(
+        L0ConfigurationError.longProperty(
+            BLOCK_ROWS_BELOW_PROPERTY,
+            resident.blockRowsBelow(),
+            0,
+            "the rows below which a map whose rows run loops runs a block per row"));
+  }
+
+  /**
+   * The outer size below which a map whose rows run loops runs a block per row ({@code
+   * l0.cuda.blockRowsBelow}, or the device's default).
+   */
+  public long blockRowsBelow() {
+    return launchConfiguration.blockRowsBelow();
   }
 
   /**

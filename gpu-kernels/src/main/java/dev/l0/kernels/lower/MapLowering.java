@@ -92,9 +92,10 @@ final class MapLowering {
       code.finish(u.result());
       steps.addAll(u.allocate(group, n));
     }
-    boolean byBlock = configuration.segmentedRowsBelow() > 0;
     Optional<SegmentedRows> segmented =
-        byBlock && unsizedRows.isEmpty() ? SegmentedRows.of(map) : Optional.empty();
+        configuration.segmentedRowsBelow() > 0 && unsizedRows.isEmpty()
+            ? SegmentedRows.of(map)
+            : Optional.empty();
     KernelExpr fewRows =
         KernelExprs.lt(
             n,
@@ -103,7 +104,7 @@ final class MapLowering {
                     ? configuration.segmentedRowsBelow()
                     : configuration.blockRowsBelow()));
     Optional<BlockRows> blockRowsForm =
-        byBlock && segmented.isEmpty() && unsizedRows.isEmpty()
+        configuration.blockRowsBelow() > 0 && segmented.isEmpty() && unsizedRows.isEmpty()
             ? BlockRows.of(group, map, targets)
             : Optional.empty();
     KernelExpr threadRows = n;

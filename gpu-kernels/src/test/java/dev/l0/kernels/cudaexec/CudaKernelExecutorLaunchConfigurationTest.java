@@ -96,6 +96,39 @@ class CudaKernelExecutorLaunchConfigurationTest {
             CudaKernelExecutor.DEFAULT_BLOCK_SIZE));
   }
 
+  /**
+   * {@code l0.cuda.blockRowsBelow} sets the rows below which rows that run loops run a block each,
+   * the rest of the device's configuration unchanged; unset it is four rows per resident block; a
+   * bad value is refused.
+   */
+  @Test
+  void theBlockRowsPropertySetsTheBlockPerRowThreshold() {
+    CudaDevice h100 = device(132, 2048);
+    String before = System.getProperty(CudaKernelExecutor.BLOCK_ROWS_BELOW_PROPERTY);
+    try {
+      System.clearProperty(CudaKernelExecutor.BLOCK_ROWS_BELOW_PROPERTY);
+      assertEquals(4 * 132 * 8, configurationOf(h100, 256).blockRowsBelow());
+      for (long rows : new long[] {0, 100_000}) {
+        System.setProperty(CudaKernelExecutor.BLOCK_ROWS_BELOW_PROPERTY, Long.toString(rows));
+        assertEquals(
+            LaunchConfiguration.forDevice(132, 8).withBlockRowsBelow(rows),
+            configurationOf(h100, 256));
+      }
+      for (String bad : List.of("-1", "many")) {
+        System.setProperty(CudaKernelExecutor.BLOCK_ROWS_BELOW_PROPERTY, bad);
+        L0ConfigurationError error =
+            assertThrows(L0ConfigurationError.class, () -> configurationOf(h100, 256), bad);
+        assertTrue(error.getMessage().contains("l0.cuda.blockRowsBelow"), error.getMessage());
+      }
+    } finally {
+      if (before == null) {
+        System.clearProperty(CudaKernelExecutor.BLOCK_ROWS_BELOW_PROPERTY);
+      } else {
+        System.setProperty(CudaKernelExecutor.BLOCK_ROWS_BELOW_PROPERTY, before);
+      }
+    }
+  }
+
   /** {@code l0.cuda.blockSize} sets the executor's threads per block; a bad value is refused. */
   @Test
   void theBlockSizePropertySetsTheThreadsPerBlock() {

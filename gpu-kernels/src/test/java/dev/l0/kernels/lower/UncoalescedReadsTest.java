@@ -266,6 +266,7 @@ class UncoalescedReadsTest {
         new LaunchConfiguration(
             LaunchConfiguration.DEFAULT.maxBlocks(),
             LaunchConfiguration.DEFAULT.segmentedRowsBelow(),
+            LaunchConfiguration.DEFAULT.blockRowsBelow(),
             true,
             false,
             false);

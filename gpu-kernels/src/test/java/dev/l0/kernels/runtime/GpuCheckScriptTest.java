@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * its time limit once returned no results at all, because the script wrote them only at its end),
  * and the exit status is the first failing check's; {@code --min-rows} runs each FinPar dataset
  * once per listed {@code l0.cuda.minRows}, {@code --block-sizes} once per listed {@code
- * l0.cuda.blockSize} (for each of those), and {@code --runs} is given to each.
+ * l0.cuda.blockSize} (for each of those), {@code --block-rows-below} once per listed {@code
+ * l0.cuda.blockRowsBelow} (for each block size), and {@code --runs} is given to each.
  */
 class GpuCheckScriptTest {
   private static final Path SCRIPT = Path.of("..", "bin", "gpu-check").toAbsolutePath().normalize();
@@ -36,16 +37,17 @@ class GpuCheckScriptTest {
         *"finpar LocVolCalib"*) echo '{"bench": "LocVolCalib", "valid": false}'; exit 1 ;;
         *"finpar InterestCalib"*) sleep 600 ;;
         *"finpar OptionPricing"*)
-          min_rows=default; block_size=default; runs=none; previous=
+          min_rows=default; block_size=default; block_rows=default; runs=none; previous=
           for a in "$@"; do
             case "$a" in
               -Dl0.cuda.minRows=*) min_rows="${a#*=}" ;;
               -Dl0.cuda.blockSize=*) block_size="${a#*=}" ;;
+              -Dl0.cuda.blockRowsBelow=*) block_rows="${a#*=}" ;;
             esac
             [ "$previous" = --runs ] && runs="$a"
             previous="$a"
           done
-          echo "{\\"bench\\": \\"OptionPricing\\", \\"valid\\": true, \\"min_rows\\": \\"$min_rows\\", \\"block_size\\": \\"$block_size\\", \\"runs\\": \\"$runs\\"}" ;;
+          echo "{\\"bench\\": \\"OptionPricing\\", \\"valid\\": true, \\"min_rows\\": \\"$min_rows\\", \\"block_size\\": \\"$block_size\\", \\"block_rows\\": \\"$block_rows\\", \\"runs\\": \\"$runs\\"}" ;;
         *) for a in "$@"; do last="$a"; done; echo "{\\"check\\": \\"$last\\"}" ;;
       esac
       """;
@@ -137,6 +139,31 @@ class GpuCheckScriptTest {
         runToTheEnd("--finpar-only", "--block-sizes", "64,48", bundle.resolve("bad").toString());
     assertEquals(64, bad.status(), bad.output());
     assertTrue(bad.output().contains("--block-sizes needs a comma-separated list"), bad.output());
+    assertTrue(Files.notExists(bundle.resolve("bad")), "no results written");
+  }
+
+  @Test
+  void blockRowsBelowRunsEachDatasetOncePerValueForEachBlockSize() throws Exception {
+    Path results = prepareBundle("OptionPricing/large");
+    Finished run =
+        runToTheEnd(
+            "--finpar-only",
+            "--block-sizes",
+            "64,256",
+            "--block-rows-below",
+            "0,1000000000",
+            results.toString());
+    assertEquals(0, run.status(), run.output());
+    assertEquals(List.of("64", "64", "256", "256"), finparField(results, "block_size"));
+    assertEquals(List.of("0", "1000000000", "0", "1000000000"), finparField(results, "block_rows"));
+    Path defaults = bundle.resolve("defaults");
+    assertEquals(0, runToTheEnd("--finpar-only", defaults.toString()).status());
+    assertEquals(List.of("default"), finparField(defaults, "block_rows"));
+    Finished bad =
+        runToTheEnd("--finpar-only", "--block-rows-below", "-1", bundle.resolve("bad").toString());
+    assertEquals(64, bad.status(), bad.output());
+    assertTrue(
+        bad.output().contains("--block-rows-below needs a comma-separated list"), bad.output());
     assertTrue(Files.notExists(bundle.resolve("bad")), "no results written");
   }
 

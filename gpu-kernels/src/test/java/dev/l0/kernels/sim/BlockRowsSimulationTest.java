@@ -121,6 +121,12 @@ class BlockRowsSimulationTest {
     assertTrue(runsRowsStrided(mapGroup(program, LaunchConfiguration.DEFAULT)), source);
     assertFalse(runsRowsStrided(mapGroup(program, THREAD_PER_ROW)), source);
     assertFalse(runsRowsStrided(mapGroup(program, LaunchConfiguration.THREAD_PER_ROW)), source);
+    assertFalse(
+        runsRowsStrided(mapGroup(program, LaunchConfiguration.DEFAULT.withBlockRowsBelow(0))),
+        source);
+    assertTrue(
+        runsRowsStrided(mapGroup(program, THREAD_PER_ROW.withBlockRowsBelow(Long.MAX_VALUE))),
+        source);
   }
 
   @Test
