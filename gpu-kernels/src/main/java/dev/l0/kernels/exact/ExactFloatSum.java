@@ -98,12 +98,7 @@ public final class ExactFloatSum implements Serializable {
         threads,
         (digits, specials, from, to) -> {
           for (int i = from; i < to; i++) {
-            double value = values[i];
-            if (Double.isFinite(value)) {
-              addFinite(digits, 0, Double.doubleToRawLongBits(value));
-            } else {
-              specials.add(value);
-            }
+            add(digits, specials, values[i]);
           }
         });
   }
@@ -122,12 +117,7 @@ public final class ExactFloatSum implements Serializable {
         threads,
         (digits, specials, from, to) -> {
           for (int i = from; i < to; i++) {
-            double value = values[i];
-            if (Double.isFinite(value)) {
-              addFinite(digits, 0, Double.doubleToRawLongBits(value));
-            } else {
-              specials.add(value);
-            }
+            add(digits, specials, values[i]);
           }
         });
   }
@@ -275,6 +265,15 @@ public final class ExactFloatSum implements Serializable {
    * starts at {@code base}: its significand (below {@code 2^53}), shifted to its exponent's bit
    * position, as its low 32 bits into one digit and the rest (below {@code 2^52}) into the next.
    */
+  /** Adds {@code value} to {@code digits}, or to {@code specials} where it is not finite. */
+  private static void add(long[] digits, ExactSum specials, double value) {
+    if (Double.isFinite(value)) {
+      addFinite(digits, 0, Double.doubleToRawLongBits(value));
+    } else {
+      specials.add(value);
+    }
+  }
+
   private static void addFinite(long[] digits, int base, long bits) {
     int exponent = (int) (bits >>> 52) & 0x7FF;
     long significand = (bits & FRACTION_MASK) | (exponent == 0 ? 0L : 1L << 52);
