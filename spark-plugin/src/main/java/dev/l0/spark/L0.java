@@ -189,9 +189,15 @@ public final class L0 {
       found.add(exec.spec());
     }
     List<Object> inside = new ArrayList<>(CollectionConverters.asJava(plan.children()));
-    inside.addAll(CollectionConverters.asJava(plan.innerChildren()));
+    List<?> inner = CollectionConverters.asJava(plan.innerChildren());
+    inside.addAll(inner);
     if (plan instanceof QueryPlan<?> query) {
-      inside.addAll(CollectionConverters.asJava(query.subqueries()));
+      // a query plan's inner children are its subqueries, unless the node keeps other plans there
+      for (Object subquery : CollectionConverters.asJava(query.subqueries())) {
+        if (inner.stream().noneMatch(known -> known == subquery)) {
+          inside.add(subquery);
+        }
+      }
     }
     for (Object child : inside) {
       collectPipelines((TreeNode<?>) child, found);

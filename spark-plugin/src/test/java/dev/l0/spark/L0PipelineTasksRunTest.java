@@ -115,6 +115,32 @@ class L0PipelineTasksRunTest {
   }
 
   @Test
+  void explainFindsTheTasksOfCachedDataAndOfSubqueries() {
+    spark.conf().set(L0Settings.DEVICE, "jvm");
+    String ranOnJvm = "\nran: 0 tasks on the GPU, 3 tasks on the JVM backend\n";
+    String sum = "fun i64 main([i64] y) = reduce(op +, 0i64, y)";
+    Dataset<Row> cached = numbers().transform(L0.pipeline(DOUBLING).on("x").as("y")).cache();
+    try {
+      Dataset<Row> total = cached.transform(L0.pipeline(sum).on("y").as("total"));
+      assertEquals(870L, total.collectAsList().get(0).getLong(0));
+      String explained = L0.explainString(total);
+      assertEquals(
+          2,
+          explained.split(ranOnJvm, -1).length - 1,
+          () -> "the pipeline that filled the cache and the one that read it:\n" + explained);
+
+      total.createOrReplaceTempView("tasks_run_total");
+      Dataset<Row> query = spark.sql("SELECT (SELECT total FROM tasks_run_total) + 1");
+      assertEquals(871L, query.collectAsList().get(0).getLong(0));
+      String inSubquery = L0.explainString(query);
+      assertTrue(inSubquery.contains("== L0 pipeline 2 of 2 =="), inSubquery);
+      assertEquals(2, inSubquery.split(ranOnJvm, -1).length - 1, inSubquery);
+    } finally {
+      cached.unpersist();
+    }
+  }
+
+  @Test
   void anActionThatPlansAQueryOfItsOwnLeavesTheDatasetsPlanUnrun() {
     Dataset<Row> doubled = numbers().transform(L0.pipeline(DOUBLING).on("x").as("y"));
 
