@@ -3,6 +3,7 @@ package dev.l0.spark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.l0.cli.BlackScholesReference;
 import dev.l0.jobs.BlackScholesParquetBenchmark;
 import dev.l0.jobs.BlackScholesSparkJob;
 import dev.l0.spark.cluster.AppJar;
@@ -28,11 +29,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Black-Scholes job submitted as a user submits it: {@code org.apache.spark.deploy.SparkSubmit}
  * in its own JVM, whose class path is Spark's jars only, with {@code --jars} the shaded plugin jar
- * and the job in an application jar; first on {@code local[2]}, then on a standalone Master and
- * Worker started on 127.0.0.1 (where the executors, in the Worker's JVMs, get L0 from the plugin
- * jar alone). Each asserts the job's PASS verdict on the 40 PARSEC reference options. Then the
- * Parquet benchmark on 20,000 options on a standalone cluster: its scans under the pipeline read
- * with L0's own Parquet reader in the executors' JVMs, with every price Spark SQL's.
+ * and the job in an application jar, with the program and the options it reads on the driver (the
+ * plugin jar carries neither); first on {@code local[2]}, then on a standalone Master and Worker
+ * started on 127.0.0.1 (where the executors, in the Worker's JVMs, get L0 from the plugin jar
+ * alone). Each asserts the job's PASS verdict on the 40 PARSEC reference options. Then the Parquet
+ * benchmark on 20,000 options on a standalone cluster: its scans under the pipeline read with L0's
+ * own Parquet reader in the executors' JVMs, with every price Spark SQL's.
  */
 class SparkSubmitTest {
   private static final String JOB = BlackScholesSparkJob.class.getName();
@@ -61,7 +63,13 @@ class SparkSubmitTest {
             + pluginJar
             + " does not exist: run the test in Maven's package phase (mvn package -pl integration-tests -am)");
     spark = SparkDistribution.ofThisClassPath(folder.resolve("spark-home"));
-    appJar = AppJar.ofPackageOf(BlackScholesSparkJob.class, folder.resolve("l0-jobs.jar"));
+    // the jobs read P0 and the reference options on the driver: the application jar carries them
+    appJar =
+        AppJar.ofPackageOf(
+            BlackScholesSparkJob.class,
+            folder.resolve("l0-jobs.jar"),
+            BlackScholesReference.PROGRAM_RESOURCE,
+            BlackScholesReference.DEFAULT_OPTIONS);
   }
 
   /** Removes the jar links before JUnit deletes the folder (which would warn about each). */

@@ -10,6 +10,7 @@ import dev.l0.spark.pipeline.PipelineRequest;
 import dev.l0.spark.pipeline.PipelineSpec;
 import dev.l0.spark.plan.L0PipelineExec;
 import dev.l0.spark.plan.L0PipelineNode;
+import dev.l0.spark.plan.TasksRun;
 import dev.l0.syntax.L0Printer;
 import dev.l0.syntax.SourceFiles;
 import dev.l0.types.TypeChecker;
@@ -17,11 +18,19 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.catalyst.plans.QueryPlan;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.trees.TreeNode;
+import org.apache.spark.sql.execution.QueryExecution;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec;
+import org.apache.spark.sql.execution.adaptive.QueryStageExec;
+import org.apache.spark.sql.execution.columnar.InMemoryTableScanExec;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -97,11 +106,13 @@ public final class L0 {
    * For every L0 pipeline in the query's optimised plan, its subqueries and the plans of the cached
    * data it reads: its optimised program and kernels, the configured device ({@value
    * L0Settings#DEVICE}) and what this driver's probe says about CUDA (the reason work would run on
-   * the JVM).
+   * the JVM), and where its tasks ran, from the SQL metrics of the nodes that run it in this
+   * Dataset's physical plan (after an action on this Dataset; an action that plans a query of its
+   * own, such as {@code count()} or {@code show()}, leaves them at none).
    */
   public static String explainString(Dataset<?> df) {
-    LogicalPlan optimized =
-        ((org.apache.spark.sql.classic.Dataset<?>) df).queryExecution().optimizedPlan();
+    QueryExecution execution = ((org.apache.spark.sql.classic.Dataset<?>) df).queryExecution();
+    LogicalPlan optimized = execution.optimizedPlan();
     List<PipelineSpec> pipelines = new ArrayList<>();
     collectPipelines(optimized, pipelines);
     if (pipelines.isEmpty()) {
@@ -111,14 +122,22 @@ public final class L0 {
     String driverDevice =
         DeviceSelector.select(configured == DeviceKind.JVM ? DeviceKind.JVM : DeviceKind.AUTO)
             .report();
+    Set<L0PipelineExec> nodes = Collections.newSetFromMap(new IdentityHashMap<>());
+    collectPipelineExecs(execution.executedPlan(), nodes);
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < pipelines.size(); i++) {
+      PipelineSpec spec = pipelines.get(i);
+      TasksRun run =
+          nodes.stream()
+              .filter(node -> node.spec().equals(spec))
+              .map(L0PipelineExec::tasksRun)
+              .reduce(TasksRun.NONE, TasksRun::plus);
       text.append("== L0 pipeline ")
           .append(i + 1)
           .append(" of ")
           .append(pipelines.size())
           .append(" ==\n")
-          .append(pipelines.get(i).explain().strip())
+          .append(spec.explain().strip())
           .append('\n')
           .append("configured device (")
           .append(L0Settings.DEVICE)
@@ -127,9 +146,35 @@ public final class L0 {
           .append('\n')
           .append("on this driver: ")
           .append(driverDevice)
+          .append('\n')
+          .append("ran: ")
+          .append(run.describe())
           .append('\n');
     }
     return text.toString();
+  }
+
+  /**
+   * The pipeline nodes of physical plan {@code plan}: through its children and subqueries, the plan
+   * an adaptive plan ran (or will run), the plans of its query stages and of the cached data it
+   * scans.
+   */
+  private static void collectPipelineExecs(SparkPlan plan, Set<L0PipelineExec> found) {
+    if (plan instanceof L0PipelineExec exec) {
+      found.add(exec);
+    }
+    List<SparkPlan> inside = new ArrayList<>(CollectionConverters.asJava(plan.children()));
+    inside.addAll(CollectionConverters.asJava(plan.subqueries()));
+    if (plan instanceof AdaptiveSparkPlanExec adaptive) {
+      inside.add(adaptive.executedPlan());
+    } else if (plan instanceof QueryStageExec stage) {
+      inside.add(stage.plan());
+    } else if (plan instanceof InMemoryTableScanExec scan) {
+      inside.add(scan.relation().cachedPlan());
+    }
+    for (SparkPlan child : inside) {
+      collectPipelineExecs(child, found);
+    }
   }
 
   /**
@@ -144,9 +189,15 @@ public final class L0 {
       found.add(exec.spec());
     }
     List<Object> inside = new ArrayList<>(CollectionConverters.asJava(plan.children()));
-    inside.addAll(CollectionConverters.asJava(plan.innerChildren()));
+    List<?> inner = CollectionConverters.asJava(plan.innerChildren());
+    inside.addAll(inner);
     if (plan instanceof QueryPlan<?> query) {
-      inside.addAll(CollectionConverters.asJava(query.subqueries()));
+      // a query plan's inner children are its subqueries, unless the node keeps other plans there
+      for (Object subquery : CollectionConverters.asJava(query.subqueries())) {
+        if (inner.stream().noneMatch(known -> known == subquery)) {
+          inside.add(subquery);
+        }
+      }
     }
     for (Object child : inside) {
       collectPipelines((TreeNode<?>) child, found);

@@ -1,6 +1,7 @@
 package dev.l0.spark.cluster;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -15,7 +16,7 @@ import java.util.stream.Stream;
 
 /**
  * The application jar a test submits: the compiled classes of one package, as {@code mvn package}
- * would put them in a jar.
+ * would put them in a jar, and the resources its job reads on the driver.
  */
 public final class AppJar {
   private AppJar() {}
@@ -23,9 +24,12 @@ public final class AppJar {
   /**
    * Writes {@code jar} with the classes of {@code anchor}'s package (and its sub-packages), taken
    * from the class folder that holds {@code anchor}: the main classes, even where the test classes
-   * have a package of the same name.
+   * have a package of the same name; and the {@code resources}, absolute names as {@link
+   * Class#getResourceAsStream} takes them ({@code "/programs/p0.l0"}), from {@code anchor}'s class
+   * path.
    */
-  public static Path ofPackageOf(Class<?> anchor, Path jar) throws IOException {
+  public static Path ofPackageOf(Class<?> anchor, Path jar, String... resources)
+      throws IOException {
     String packageName = anchor.getPackageName();
     URL location = anchor.getProtectionDomain().getCodeSource().getLocation();
     if (location == null || !location.getProtocol().equals("file")) {
@@ -54,6 +58,17 @@ public final class AppJar {
         jarOut.putNextEntry(new JarEntry(classes.relativize(file).toString().replace('\\', '/')));
         Files.copy(file, jarOut);
         jarOut.closeEntry();
+      }
+      for (String resource : resources) {
+        try (InputStream in = anchor.getResourceAsStream(resource)) {
+          if (in == null) {
+            throw new IllegalStateException(
+                "the resource " + resource + " is not on the class path of " + anchor.getName());
+          }
+          jarOut.putNextEntry(new JarEntry(resource.substring(1)));
+          in.transferTo(jarOut);
+          jarOut.closeEntry();
+        }
       }
     }
     return jar;

@@ -68,6 +68,7 @@ public final class PartitionRunner implements AutoCloseable {
   private List<Object> lastResults = List.of();
   private final Map<Role, LeaseCache.Lease<CompiledProgram>> programs = new EnumMap<>(Role.class);
   private final List<String> fallbackReasons = new ArrayList<>();
+  private DeviceKind backend;
   private long compileNanos;
   private long kernelNanos;
   private long transferBytes;
@@ -115,6 +116,9 @@ public final class PartitionRunner implements AutoCloseable {
     }
     programs.put(role, lookup);
     CompiledProgram program = lookup.value();
+    if (backend != DeviceKind.CUDA) {
+      backend = program.device().chosen();
+    }
     if (lookup.createdNow()) {
       compileNanos += program.compileNanos();
       compileCacheHits += program.kernelCacheHits();
@@ -290,7 +294,8 @@ public final class PartitionRunner implements AutoCloseable {
         transferNanos,
         compileCacheHits,
         fallbackReasons.size(),
-        fallbackReasons);
+        fallbackReasons,
+        Optional.ofNullable(backend));
   }
 
   /**

@@ -64,6 +64,11 @@ public final class L0PipelineExec extends SparkPlan implements UnaryExecNode {
     return operands.spec();
   }
 
+  /** Where this node's tasks ran so far, from its metrics (on the driver, once they finished). */
+  public TasksRun tasksRun() {
+    return pipelineMetrics().tasksRun();
+  }
+
   @Override
   public SparkPlan child() {
     return child;

@@ -1,5 +1,6 @@
 package dev.l0.spark.plan;
 
+import dev.l0.kernels.runtime.DeviceKind;
 import dev.l0.spark.pipeline.RunStatistics;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
@@ -12,9 +13,10 @@ import scala.jdk.javaapi.CollectionConverters;
 /**
  * The SQL metrics of one pipeline node (created on the driver, updated by its tasks): rows in and
  * out, how the scalar inputs were read (Spark's arrays in place, copied from them, or copied
- * through getters: {@link InputPaths}), and the runtime's counters (kernel time, transfers,
- * compilation, cache hits, fallbacks), with the fallbacks' reasons in a named accumulator (Spark
- * UI) that {@link FallbackLog} logs on the driver.
+ * through getters: {@link InputPaths}), the runtime's counters (kernel time, transfers,
+ * compilation, cache hits), and where the tasks ran ({@link TasksRun}: on the GPU, on the JVM
+ * backend, and of those the fallbacks, tasks assigned a GPU that could not be used), with the
+ * fallbacks' reasons in a named accumulator (Spark UI) that {@link FallbackLog} logs on the driver.
  */
 final class PipelineMetrics implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -27,6 +29,8 @@ final class PipelineMetrics implements Serializable {
   private final SQLMetric transferTime;
   private final SQLMetric compileTime;
   private final SQLMetric compileCacheHits;
+  private final SQLMetric tasksOnGpu;
+  private final SQLMetric tasksOnJvm;
   private final SQLMetric fallbacks;
   private final SQLMetric slicesInPlace;
   private final SQLMetric slicesArrayCopied;
@@ -41,7 +45,10 @@ final class PipelineMetrics implements Serializable {
     transferTime = SQLMetrics.createNanoTimingMetric(context, "transfer time", UNSET);
     compileTime = SQLMetrics.createNanoTimingMetric(context, "compile time", UNSET);
     compileCacheHits = SQLMetrics.createMetric(context, "compile cache hits");
-    fallbacks = SQLMetrics.createMetric(context, "fallbacks");
+    tasksOnGpu = SQLMetrics.createMetric(context, "tasks on the GPU");
+    tasksOnJvm = SQLMetrics.createMetric(context, "tasks on the JVM backend");
+    fallbacks =
+        SQLMetrics.createMetric(context, "fallbacks (tasks on the JVM backend assigned a GPU)");
     slicesInPlace = SQLMetrics.createMetric(context, "input slices read in place");
     slicesArrayCopied = SQLMetrics.createMetric(context, "input slices copied from on-heap arrays");
     slicesGetterCopied = SQLMetrics.createMetric(context, "input slices copied through getters");
@@ -59,6 +66,8 @@ final class PipelineMetrics implements Serializable {
     metrics.put("transferTime", transferTime);
     metrics.put("compileTime", compileTime);
     metrics.put("compileCacheHits", compileCacheHits);
+    metrics.put("tasksOnGpu", tasksOnGpu);
+    metrics.put("tasksOnJvm", tasksOnJvm);
     metrics.put("fallbacks", fallbacks);
     metrics.put("inputSlicesInPlace", slicesInPlace);
     metrics.put("inputSlicesArrayCopied", slicesArrayCopied);
@@ -81,14 +90,28 @@ final class PipelineMetrics implements Serializable {
     slicesGetterCopied.add(paths.slices(InputPaths.Path.GETTER_COPY));
   }
 
-  /** Adds one runner's counters. */
+  /** Where the tasks that recorded their runners so far ran. */
+  TasksRun tasksRun() {
+    return new TasksRun(tasksOnGpu.value(), tasksOnJvm.value(), fallbacks.value());
+  }
+
+  /**
+   * Adds one task's runner: its counters, and the task to those on its backend (to none where it
+   * ran no program) and, where it fell back, to the fallbacks (once, however many of its programs
+   * fell back).
+   */
   void record(RunStatistics statistics) {
     kernelTime.add(statistics.kernelNanos());
     transferBytes.add(statistics.transferBytes());
     transferTime.add(statistics.transferNanos());
     compileTime.add(statistics.compileNanos());
     compileCacheHits.add(statistics.compileCacheHits());
-    fallbacks.add(statistics.fallbacks());
+    statistics
+        .backend()
+        .ifPresent(backend -> (backend == DeviceKind.CUDA ? tasksOnGpu : tasksOnJvm).add(1));
+    if (statistics.fallbacks() > 0) {
+      fallbacks.add(1);
+    }
     statistics.fallbackReasons().forEach(fallbackReasons::add);
   }
 }
