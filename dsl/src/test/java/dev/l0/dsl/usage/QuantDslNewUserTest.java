@@ -1,12 +1,21 @@
 package dev.l0.dsl.usage;
 
+import static dev.l0.dsl.L0.f64;
+import static dev.l0.dsl.L0.filter;
+import static dev.l0.dsl.L0.map;
+import static dev.l0.dsl.L0.program;
+import static dev.l0.dsl.L0.reduce;
+import static dev.l0.dsl.L0.zip;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.l0.dsl.Arr;
+import dev.l0.dsl.F64;
 import dev.l0.dsl.usage.QuantPrograms.Case;
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
+import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.syntax.L0Parser;
 import dev.l0.syntax.L0Printer;
@@ -132,6 +141,88 @@ class QuantDslNewUserTest {
     assertEquals(
         ScalarValue.i64(9223372036854775000L + 1000L + 77L),
         run(QuantPrograms.cashLadderInCents()));
+  }
+
+  /** The README's first DSL pipeline prints the program it shows and computes 100.0. */
+  @Test
+  void theReadmesFirstPipelinePrintsAndRunsAsShown() {
+    Program portfolio =
+        program(
+            prog ->
+                prog.fun(
+                    "main",
+                    Arr.of(F64.TYPE),
+                    Arr.of(F64.TYPE),
+                    (quantities, prices) -> {
+                      Arr<F64> values = map(zip(quantities, prices), (q, p) -> q.mul(p));
+                      Arr<F64> longs = filter(values, v -> f64(0.0).lt(v));
+                      return reduce(longs, f64(0.0), (a, b) -> a.add(b));
+                    }));
+    TypeChecker.check(portfolio);
+    assertEquals(
+        """
+        fun f64 main([f64] p_0, [f64] p_1) =
+          reduce(fn f64 (f64 x_10, f64 x_11) => x_10 + x_11, 0.0, filter(fn bool (f64 x_7) => 0.0 < x_7, map(fn f64 (f64 x_3, f64 x_4) => x_3 * x_4, zip(p_0, p_1))))
+        """,
+        L0Printer.print(portfolio));
+    Type column = Type.array(ScalarType.F64);
+    List<Value> inputs =
+        ValueReader.read("[1.0, -2.0, 3.0] [10.0, 20.0, 30.0]", List.of(column, column), "inputs");
+    assertEquals("100.0", ValueWriter.write(new Interpreter(portfolio).call("main", inputs)));
+  }
+
+  /**
+   * The README's present values (its Spark example's program) are the bits of {@code 100.0 *
+   * StrictMath.exp(-0.05)} and {@code 200.0 * StrictMath.exp(-0.1)}, printed as it shows.
+   */
+  @Test
+  void theReadmesPresentValuesAreStrictMathsBits() {
+    Program presentValues =
+        program(
+            prog ->
+                prog.fun(
+                    "main",
+                    Arr.of(F64.TYPE),
+                    Arr.of(F64.TYPE),
+                    (amounts, years) ->
+                        map(zip(amounts, years), (amount, t) -> amount.mul(t.mul(-0.05).exp()))));
+    Type column = Type.array(ScalarType.F64);
+    Value pv =
+        new Interpreter(TypeChecker.check(presentValues).program())
+            .call(
+                "main",
+                ValueReader.read("[100.0, 200.0] [1.0, 2.0]", List.of(column, column), "in"));
+    assertEquals(
+        Value.Array.ofF64(100.0 * StrictMath.exp(-0.05), 200.0 * StrictMath.exp(-0.1)), pv);
+    assertEquals("[95.1229424500714, 180.9674836071919]", ValueWriter.write(pv));
+  }
+
+  /**
+   * A DSL program nested as deep as the checker allows (2,900 levels: a Java loop adding to one
+   * handle 2,900 times, which the DSL writes as one nested expression) prints, and its text reads
+   * back as the same program; printing it overflowed the stack.
+   */
+  @Test
+  void aProgramAsDeepAsTheLimitPrints() {
+    Program deep =
+        program(
+            prog ->
+                prog.fun(
+                    "main",
+                    F64.TYPE,
+                    x -> {
+                      F64 sum = x;
+                      for (int i = 0; i < 2_900; i++) {
+                        sum = sum.add(1.0);
+                      }
+                      return sum;
+                    }));
+    TypeChecker.check(deep);
+    String text = L0Printer.print(deep);
+    assertEquals(
+        ScalarValue.f64(2_900.0),
+        new Interpreter(L0Parser.parse(text, "deep.l0"))
+            .call("main", List.of(ScalarValue.f64(0.0))));
   }
 
   private static Value run(Case c) {
