@@ -104,7 +104,12 @@ public final class ProgramBuilder {
     SourcePos pos = CallSite.current();
     stager.requireStaging(pos);
     if (!Names.isFunctionName(name)) {
-      throw new L0CompileError(pos, "not a function name: " + name);
+      throw new L0CompileError(
+          pos,
+          "not a function name: "
+              + name
+              + " (letters, digits and underscores, starting with a letter, and not an L0"
+              + " keyword)");
     }
     return stager.defineFunction(name, pos, params, body);
   }

@@ -92,7 +92,9 @@ final class Stager {
   static Stager active(SourcePos pos) {
     Stager stager = ACTIVE.get();
     if (stager == null) {
-      throw new L0CompileError(pos, "L0 operations can only be staged inside L0.program(...)");
+      throw new L0CompileError(
+          pos,
+          "L0 operations can only be staged inside L0.program(...), on the thread that called it");
     }
     return stager;
   }

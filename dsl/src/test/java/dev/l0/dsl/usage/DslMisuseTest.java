@@ -23,6 +23,8 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import dev.l0.types.TypeChecker;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
@@ -278,6 +280,48 @@ class DslMisuseTest {
                           line.set(JavaLine.next());
                           return x.add(leaked.get());
                         })));
+  }
+
+  /**
+   * Staging on another thread (a parallel stream, an executor) is outside the program being staged,
+   * which belongs to the thread that called {@code L0.program}; the error says so.
+   */
+  @Test
+  void stagingOnAnotherThreadSaysWhichThread() {
+    assertErrorHere(
+        "L0 operations can only be staged inside L0.program(...), on the thread that called it",
+        () ->
+            L0.program(
+                prog ->
+                    prog.fun(
+                        "main",
+                        F64.TYPE,
+                        x -> {
+                          try {
+                            return CompletableFuture.supplyAsync(
+                                    () -> {
+                                      line.set(JavaLine.next());
+                                      return x.add(1.0);
+                                    })
+                                .join();
+                          } catch (CompletionException e) {
+                            throw (RuntimeException) e.getCause();
+                          }
+                        })));
+  }
+
+  /** A function name that is an L0 keyword is refused with the rule, not only the name. */
+  @Test
+  void aKeywordAsAFunctionNameSaysTheRule() {
+    assertErrorHere(
+        "not a function name: size (letters, digits and underscores, starting with a letter, and"
+            + " not an L0 keyword)",
+        () ->
+            L0.program(
+                prog -> {
+                  line.set(JavaLine.next());
+                  prog.fun("size", F64.TYPE, x -> x);
+                }));
   }
 
   /** Types in the DSL's messages are written as in L0 text, not as Java records. */
