@@ -26,8 +26,21 @@ public final class Arr<T extends Val> extends Val {
   public static <T extends Val> ValType<Arr<T>> of(ValType<T> element) {
     CallSite.nonNull("Arr.of(element)", element);
     element.requireUnnamed("an array's element type");
-    return new ValType<>(
-        Type.array(element.l0Type()), List.of(), parts -> new Arr<>(parts, element));
+    if (element.isUnique()) {
+      throw CallSite.error(
+          "uniqueness applies to the outermost array only: write Arr.of(Arr.of(t)).unique(), not"
+              + " Arr.of(Arr.of(t).unique())");
+    }
+    return ofElements(element);
+  }
+
+  /**
+   * The type of arrays of values of type {@code element}, unique or not (a unique parameter's
+   * value, say): the elements are not, as uniqueness applies to the outermost array only.
+   */
+  static <T extends Val> ValType<Arr<T>> ofElements(ValType<T> element) {
+    ValType<T> plain = element.nonUnique();
+    return new ValType<>(Type.array(plain.l0Type()), List.of(), parts -> new Arr<>(parts, plain));
   }
 
   public ValType<T> elementType() {

@@ -75,7 +75,7 @@ public final class L0 {
     for (T element : rest) {
       elements.add(element.use(pos));
     }
-    return Val.stage(Arr.of(Val.typeOf(first)), new Expr.ArrayLit(elements, pos));
+    return Val.stage(Arr.ofElements(Val.typeOf(first)), new Expr.ArrayLit(elements, pos));
   }
 
   // ---- tuples ----
@@ -241,7 +241,7 @@ public final class L0 {
 
   private static <R extends Val> Arr<R> map(
       Arr<?> xs, FunArg f, ValType<R> resultType, SourcePos pos) {
-    return Val.stage(Arr.of(resultType), new Expr.Map(f, xs.use(pos), pos));
+    return Val.stage(Arr.ofElements(resultType), new Expr.Map(f, xs.use(pos), pos));
   }
 
   /** {@code filter(fn (x) => keep(x), xs)}: the elements for which {@code keep} holds, in order. */
@@ -352,7 +352,8 @@ public final class L0 {
     ValType<Tup2<A, B>> element = pairs.elementType();
     ValType<A> a = element.component(0);
     ValType<B> b = element.component(1);
-    return Val.stage(Tup2.of(Arr.of(a), Arr.of(b)), new Expr.Unzip(pairs.use(pos), pos));
+    return Val.stage(
+        Tup2.of(Arr.ofElements(a), Arr.ofElements(b)), new Expr.Unzip(pairs.use(pos), pos));
   }
 
   public static <A extends Val, B extends Val, C extends Val> Tup3<Arr<A>, Arr<B>, Arr<C>> unzip3(
@@ -364,7 +365,8 @@ public final class L0 {
     ValType<B> b = element.component(1);
     ValType<C> c = element.component(2);
     return Val.stage(
-        Tup3.of(Arr.of(a), Arr.of(b), Arr.of(c)), new Expr.Unzip(triples.use(pos), pos));
+        Tup3.of(Arr.ofElements(a), Arr.ofElements(b), Arr.ofElements(c)),
+        new Expr.Unzip(triples.use(pos), pos));
   }
 
   /** {@code iota(n)} = {@code [0, ..., n-1]}. */
@@ -379,7 +381,7 @@ public final class L0 {
     CallSite.nonNull("replicate(n, value)", n, value);
     SourcePos pos = CallSite.current();
     return Val.stage(
-        Arr.of(Val.typeOf(value)), new Expr.Replicate(n.use(pos), value.use(pos), pos));
+        Arr.ofElements(Val.typeOf(value)), new Expr.Replicate(n.use(pos), value.use(pos), pos));
   }
 
   /** {@code concat(a, b)}. */

@@ -59,6 +59,18 @@ public final class ValType<V extends Val> {
     return new ValType<>(array.withUnique(true), components, maker, parameterName);
   }
 
+  /** Whether this is a unique array type. */
+  boolean isUnique() {
+    return type instanceof Type.Array array && array.unique();
+  }
+
+  /** This type, not unique. */
+  ValType<V> nonUnique() {
+    return isUnique()
+        ? new ValType<>(((Type.Array) type).withUnique(false), components, maker, parameterName)
+        : this;
+  }
+
   /**
    * This type as the type of a parameter named {@code name} in a function defined with {@code
    * prog.fun}: {@code prog.fun("main", Arr.of(F64.TYPE).named("grid"), F64.TYPE.named("scale"),

@@ -1,9 +1,13 @@
 package dev.l0.dsl.usage;
 
+import static dev.l0.dsl.L0.concat;
 import static dev.l0.dsl.L0.f64;
+import static dev.l0.dsl.L0.i32;
 import static dev.l0.dsl.L0.ifThenElse;
+import static dev.l0.dsl.L0.iota;
 import static dev.l0.dsl.L0.map;
 import static dev.l0.dsl.L0.reduce;
+import static dev.l0.dsl.L0.replicate;
 import static dev.l0.dsl.L0.tuple;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -19,8 +23,13 @@ import dev.l0.dsl.ValType;
 import dev.l0.interp.Interpreter;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
 import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
+import dev.l0.ir.Type;
+import dev.l0.ir.Value;
+import dev.l0.syntax.L0Parser;
+import dev.l0.syntax.L0Printer;
 import dev.l0.types.TypeChecker;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -322,6 +331,42 @@ class DslMisuseTest {
                   line.set(JavaLine.next());
                   prog.fun("size", F64.TYPE, x -> x);
                 }));
+  }
+
+  /**
+   * Uniqueness applies to the outermost array only, as in L0 text: declaring a unique element is an
+   * error at its line, and an array made of unique values (a map returning a unique parameter, a
+   * replicate of it) has plain elements, so its printed program reads back. It used to print as
+   * {@code [*[f64]]}, a type the parser refuses.
+   */
+  @Test
+  void aUniqueArrayIsNeverAnElement() {
+    assertErrorHere(
+        "uniqueness applies to the outermost array only: write Arr.of(Arr.of(t)).unique(), not"
+            + " Arr.of(Arr.of(t).unique())",
+        () -> {
+          line.set(JavaLine.next());
+          Arr.of(Arr.of(F64.TYPE).unique());
+        });
+    Program staged =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "main",
+                    Arr.of(F64.TYPE).unique(),
+                    xs -> concat(map(iota(i32(2)), i -> xs), replicate(i32(1), xs))));
+    Program reparsed = L0Parser.parse(L0Printer.print(staged), "printed.l0");
+    List<Value> args = List.of(Value.Array.ofF64(1.0, 2.0));
+    Value expected =
+        new Value.Array(
+            Type.array(ScalarType.F64),
+            List.of(
+                Value.Array.ofF64(1.0, 2.0),
+                Value.Array.ofF64(1.0, 2.0),
+                Value.Array.ofF64(1.0, 2.0)));
+    assertEquals(expected, new Interpreter(TypeChecker.check(staged).program()).call("main", args));
+    assertEquals(
+        expected, new Interpreter(TypeChecker.check(reparsed).program()).call("main", args));
   }
 
   /** Types in the DSL's messages are written as in L0 text, not as Java records. */
