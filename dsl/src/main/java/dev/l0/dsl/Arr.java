@@ -24,9 +24,23 @@ public final class Arr<T extends Val> extends Val {
 
   /** The type of arrays of {@code element}: {@code Arr.of(F64.TYPE)} is {@code [f64]}. */
   public static <T extends Val> ValType<Arr<T>> of(ValType<T> element) {
+    CallSite.nonNull("Arr.of(element)", element);
     element.requireUnnamed("an array's element type");
-    return new ValType<>(
-        Type.array(element.l0Type()), List.of(), parts -> new Arr<>(parts, element));
+    if (element.isUnique()) {
+      throw CallSite.error(
+          "uniqueness applies to the outermost array only: write Arr.of(Arr.of(t)).unique(), not"
+              + " Arr.of(Arr.of(t).unique())");
+    }
+    return ofElements(element);
+  }
+
+  /**
+   * The type of arrays of values of type {@code element}, unique or not (a unique parameter's
+   * value, say): the elements are not, as uniqueness applies to the outermost array only.
+   */
+  static <T extends Val> ValType<Arr<T>> ofElements(ValType<T> element) {
+    ValType<T> plain = element.nonUnique();
+    return new ValType<>(Type.array(plain.l0Type()), List.of(), parts -> new Arr<>(parts, plain));
   }
 
   public ValType<T> elementType() {
@@ -35,6 +49,7 @@ public final class Arr<T extends Val> extends Val {
 
   /** {@code this[i]}: an element, or for a multi-dimensional array a row. */
   public T get(I32 i) {
+    CallSite.nonNull("get(i)", i);
     SourcePos pos = CallSite.current();
     return stage(elementType, new Expr.Index(use(pos), List.of(i.use(pos)), pos));
   }
@@ -63,6 +78,7 @@ public final class Arr<T extends Val> extends Val {
    * array is this one with element {@code i} replaced; this array is consumed and must be unique.
    */
   public Arr<T> with(I32 i, T value) {
+    CallSite.nonNull("with(i, value)", i, value);
     SourcePos pos = CallSite.current();
     // Array handles always stand for variables (see Stager#reflect), as an update's source must.
     String source = ((Expr.Var) use(pos)).name();
@@ -78,6 +94,7 @@ public final class Arr<T extends Val> extends Val {
    * number of dimensions given and whose innermost element type must be this array's.
    */
   public <A extends Val> A reshape(ValType<A> shape, I32... dims) {
+    CallSite.nonNull("reshape(shape, dims)", shape, dims);
     SourcePos pos = CallSite.current();
     Type target = shape.l0Type();
     if (target.rank() != dims.length || target.rank() == 0) {
@@ -92,9 +109,9 @@ public final class Arr<T extends Val> extends Val {
       throw new L0CompileError(
           pos,
           "reshape cannot change the element type "
-              + l0Type().baseElement()
+              + L0Printer.print(l0Type().baseElement())
               + " to "
-              + target.baseElement());
+              + L0Printer.print(target.baseElement()));
     }
     List<Expr> shapeExprs = Arrays.stream(dims).map(d -> d.use(pos)).toList();
     return stage(shape, new Expr.Reshape(shapeExprs, use(pos), pos));

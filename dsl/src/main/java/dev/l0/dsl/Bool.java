@@ -19,18 +19,22 @@ public final class Bool extends Val {
   }
 
   public Bool and(Bool other) {
+    CallSite.nonNull("and(other)", other);
     return logical(BinaryOperator.AND, other);
   }
 
   public Bool or(Bool other) {
+    CallSite.nonNull("or(other)", other);
     return logical(BinaryOperator.OR, other);
   }
 
   public Bool eq(Bool other) {
+    CallSite.nonNull("eq(other)", other);
     return logical(BinaryOperator.EQ, other);
   }
 
   public Bool ne(Bool other) {
+    CallSite.nonNull("ne(other)", other);
     return logical(BinaryOperator.NEQ, other);
   }
 

@@ -2,6 +2,8 @@ package dev.l0.dsl;
 
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.SourcePos;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The user's Java line that called into the DSL: the first stack frame whose class is neither in
@@ -40,6 +42,30 @@ final class CallSite {
     return !type.getPackageName().equals(DSL_PACKAGE)
         && loader != null
         && loader != ClassLoader.getPlatformClassLoader();
+  }
+
+  /**
+   * Throws at the user's line where an argument of the DSL method {@code call} is null, or an array
+   * or list argument holds a null: Java lets a null through where the DSL needs a value, a type or
+   * a function. {@code call} is the method's signature, such as {@code "map(xs, f)"}, naming {@code
+   * args} in order.
+   */
+  static void nonNull(String call, Object... args) {
+    String[] names = call.substring(call.indexOf('(') + 1, call.length() - 1).split(", ");
+    for (int i = 0; i < args.length; i++) {
+      List<?> elements =
+          args[i] instanceof Object[] array
+              ? Arrays.asList(array)
+              : args[i] instanceof List<?> list ? list : List.of();
+      if (args[i] == null) {
+        throw error(call + ": " + names[i] + " is null");
+      }
+      for (int k = 0; k < elements.size(); k++) {
+        if (elements.get(k) == null) {
+          throw error(call + ": " + names[i] + " has a null at " + k);
+        }
+      }
+    }
   }
 
   /** A compile error the DSL detects itself, reported at the user's line. */

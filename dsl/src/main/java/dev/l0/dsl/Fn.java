@@ -3,6 +3,7 @@ package dev.l0.dsl;
 import dev.l0.ir.BinaryOperator;
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
+import dev.l0.ir.L0CompileError;
 import dev.l0.ir.SourcePos;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +20,11 @@ import java.util.List;
 public abstract class Fn<R extends Val> {
   /** What a function value refers to. */
   sealed interface Callee {
-    /** A top-level function, by name. */
-    record Named(String name) implements Callee {}
+    /**
+     * A top-level function, by name, of the program {@code program} stages, defined at {@code
+     * definedAt}.
+     */
+    record Named(String name, Stager program, SourcePos definedAt) implements Callee {}
 
     /** A binary operator, {@code op +}. */
     record Operator(BinaryOperator operator) implements Callee {}
@@ -54,6 +58,7 @@ public abstract class Fn<R extends Val> {
   /** Stages {@code f(curried..., args...)}, or {@code a op b} for an operator section. */
   final R invoke(Val... args) {
     SourcePos pos = CallSite.current();
+    requireThisProgram(pos);
     List<Expr> exprs = new ArrayList<>(curriedExprs(pos));
     for (Val arg : args) {
       exprs.add(arg.use(pos));
@@ -70,9 +75,26 @@ public abstract class Fn<R extends Val> {
    * +(curried...)}.
    */
   final FunArg reference(SourcePos pos) {
+    requireThisProgram(pos);
     return callee instanceof Callee.Operator section
         ? new FunArg.OperatorRef(section.operator(), curriedExprs(pos), pos)
         : new FunArg.FunctionRef(((Callee.Named) callee).name(), curriedExprs(pos), pos);
+  }
+
+  /**
+   * Throws at {@code pos} where this is a function of another program than the one being staged,
+   * which would otherwise call a function of its name in this one, or none.
+   */
+  private void requireThisProgram(SourcePos pos) {
+    if (callee instanceof Callee.Named named && Stager.active(pos) != named.program()) {
+      throw new L0CompileError(
+          pos,
+          "the function '"
+              + named.name()
+              + "' was defined by another L0.program (at "
+              + named.definedAt()
+              + "); define it in this one with fun(...)");
+    }
   }
 
   /** The arguments supplied so far followed by {@code more}. */

@@ -9,6 +9,7 @@ public final class Fn1<A extends Val, R extends Val> extends Fn<R> {
   }
 
   public R call(A a) {
+    CallSite.nonNull("call(a)", a);
     return invoke(a);
   }
 }

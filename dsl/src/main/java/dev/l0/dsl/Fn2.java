@@ -9,11 +9,13 @@ public final class Fn2<A extends Val, B extends Val, R extends Val> extends Fn<R
   }
 
   public R call(A a, B b) {
+    CallSite.nonNull("call(a, b)", a, b);
     return invoke(a, b);
   }
 
   /** This function with its first parameter supplied: {@code f(a)} as a SOAC argument. */
   public Fn1<B, R> curry(A a) {
+    CallSite.nonNull("curry(a)", a);
     return new Fn1<>(callee(), curriedWith(a), resultType());
   }
 }

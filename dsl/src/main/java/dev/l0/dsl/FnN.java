@@ -13,6 +13,7 @@ public final class FnN<R extends Val> extends Fn<R> {
 
   /** Stages {@code f(args...)}; the L0 type checker checks the arguments' count and types. */
   public R call(Val... args) {
+    CallSite.nonNull("call(args)", (Object) args);
     return invoke(args);
   }
 }

@@ -15,31 +15,37 @@ public abstract class Int<N extends Int<N>> extends Num<N> {
   }
 
   public N mod(N other) {
+    CallSite.nonNull("mod(other)", other);
     return arithmetic(BinaryOperator.MOD, other);
   }
 
   /** {@code this ^ other}. */
   public N xor(N other) {
+    CallSite.nonNull("xor(other)", other);
     return arithmetic(BinaryOperator.XOR, other);
   }
 
   /** {@code this & other}. */
   public N bitAnd(N other) {
+    CallSite.nonNull("bitAnd(other)", other);
     return arithmetic(BinaryOperator.BAND, other);
   }
 
   /** {@code this | other}. */
   public N bitOr(N other) {
+    CallSite.nonNull("bitOr(other)", other);
     return arithmetic(BinaryOperator.BOR, other);
   }
 
   /** {@code this << bits}. */
   public N shiftLeft(N bits) {
+    CallSite.nonNull("shiftLeft(bits)", bits);
     return arithmetic(BinaryOperator.SHL, bits);
   }
 
   /** {@code this >> bits}. */
   public N shiftRight(N bits) {
+    CallSite.nonNull("shiftRight(bits)", bits);
     return arithmetic(BinaryOperator.SHR, bits);
   }
 }

@@ -28,6 +28,7 @@ public final class L0 {
    * Stages a program: {@code definitions} defines its functions with {@link ProgramBuilder#fun}.
    */
   public static Program program(Consumer<ProgramBuilder> definitions) {
+    CallSite.nonNull("program(definitions)", definitions);
     SourcePos pos = CallSite.current();
     return Stager.stage(
         pos,
@@ -67,34 +68,39 @@ public final class L0 {
   /** The array literal {@code [first, rest...]}. */
   @SafeVarargs
   public static <T extends Val> Arr<T> array(T first, T... rest) {
+    CallSite.nonNull("array(first, rest)", first, rest);
     SourcePos pos = CallSite.current();
     List<Expr> elements = new ArrayList<>();
     elements.add(first.use(pos));
     for (T element : rest) {
       elements.add(element.use(pos));
     }
-    return Val.stage(Arr.of(Val.typeOf(first)), new Expr.ArrayLit(elements, pos));
+    return Val.stage(Arr.ofElements(Val.typeOf(first)), new Expr.ArrayLit(elements, pos));
   }
 
   // ---- tuples ----
 
   public static <A extends Val, B extends Val> Tup2<A, B> tuple(A a, B b) {
+    CallSite.nonNull("tuple(a, b)", a, b);
     return Tup2.of(Val.typeOf(a), Val.typeOf(b)).assemble(List.of(a, b), CallSite.current());
   }
 
   public static <A extends Val, B extends Val, C extends Val> Tup3<A, B, C> tuple(A a, B b, C c) {
+    CallSite.nonNull("tuple(a, b, c)", a, b, c);
     return Tup3.of(Val.typeOf(a), Val.typeOf(b), Val.typeOf(c))
         .assemble(List.of(a, b, c), CallSite.current());
   }
 
   public static <A extends Val, B extends Val, C extends Val, D extends Val> Tup4<A, B, C, D> tuple(
       A a, B b, C c, D d) {
+    CallSite.nonNull("tuple(a, b, c, d)", a, b, c, d);
     return Tup4.of(Val.typeOf(a), Val.typeOf(b), Val.typeOf(c), Val.typeOf(d))
         .assemble(List.of(a, b, c, d), CallSite.current());
   }
 
   public static <A extends Val, B extends Val, C extends Val, D extends Val, E extends Val>
       Tup5<A, B, C, D, E> tuple(A a, B b, C c, D d, E e) {
+    CallSite.nonNull("tuple(a, b, c, d, e)", a, b, c, d, e);
     return Tup5.of(Val.typeOf(a), Val.typeOf(b), Val.typeOf(c), Val.typeOf(d), Val.typeOf(e))
         .assemble(List.of(a, b, c, d, e), CallSite.current());
   }
@@ -102,6 +108,7 @@ public final class L0 {
   public static <
           A extends Val, B extends Val, C extends Val, D extends Val, E extends Val, F extends Val>
       Tup6<A, B, C, D, E, F> tuple(A a, B b, C c, D d, E e, F f) {
+    CallSite.nonNull("tuple(a, b, c, d, e, f)", a, b, c, d, e, f);
     return Tup6.of(
             Val.typeOf(a),
             Val.typeOf(b),
@@ -117,6 +124,7 @@ public final class L0 {
    * are read with {@link TupN#get}.
    */
   public static TupN tuple(Val a, Val b, Val c, Val d, Val e, Val f, Val g, Val... more) {
+    CallSite.nonNull("tuple(a, b, c, d, e, f, g, more)", a, b, c, d, e, f, g, more);
     List<Val> parts = new ArrayList<>(List.of(a, b, c, d, e, f, g));
     parts.addAll(List.of(more));
     return TupN.of(parts.stream().<ValType<?>>map(Val::typeOf).toList())
@@ -129,6 +137,7 @@ public final class L0 {
    * {@code let v = value in ...}: binds {@code value} to a variable here, whether used once or not.
    */
   public static <V extends Val> V let(V value) {
+    CallSite.nonNull("let(value)", value);
     return bindNamed("v", value, CallSite.current());
   }
 
@@ -138,6 +147,7 @@ public final class L0 {
    * let {name_N, ...} = value}.
    */
   public static <V extends Val> V let(String name, V value) {
+    CallSite.nonNull("let(name, value)", name, value);
     SourcePos pos = CallSite.current();
     if (!Names.isStem(name)) {
       throw new L0CompileError(
@@ -159,6 +169,7 @@ public final class L0 {
   /** {@code if condition then then() else otherwise()}; each branch is staged in its own block. */
   public static <V extends Val> V ifThenElse(
       Bool condition, Supplier<V> then, Supplier<V> otherwise) {
+    CallSite.nonNull("ifThenElse(condition, then, otherwise)", condition, then, otherwise);
     SourcePos pos = CallSite.current();
     Stager stager = Stager.active(pos);
     Expr test = condition.use(pos);
@@ -172,6 +183,7 @@ public final class L0 {
    * after {@code count} steps.
    */
   public static <V extends Val> V loop(V init, I32 count, BiFunction<V, I32, V> step) {
+    CallSite.nonNull("loop(init, count, step)", init, count, step);
     SourcePos pos = CallSite.current();
     return Stager.active(pos).loop(pos, init, count, step);
   }
@@ -180,12 +192,14 @@ public final class L0 {
 
   /** {@code map(fn (x) => f(x), xs)}. */
   public static <T extends Val, R extends Val> Arr<R> map(Arr<T> xs, Function<T, R> f) {
+    CallSite.nonNull("map(xs, f)", xs, f);
     return mapLambda(xs, List.of(xs.elementType()), ps -> f.apply(Val.narrow(ps.get(0))));
   }
 
   /** {@code map(fn (a, b) => f(a, b), xs)} over an array of pairs, such as a {@link #zip}. */
   public static <A extends Val, B extends Val, R extends Val> Arr<R> map(
       Arr<Tup2<A, B>> xs, BiFunction<A, B, R> f) {
+    CallSite.nonNull("map(xs, f)", xs, f);
     return mapLambda(
         xs,
         xs.elementType().components(),
@@ -195,6 +209,7 @@ public final class L0 {
   /** {@code map(fn (a, b, c) => f(a, b, c), xs)} over an array of triples. */
   public static <A extends Val, B extends Val, C extends Val, R extends Val> Arr<R> map(
       Arr<Tup3<A, B, C>> xs, Function3<A, B, C, R> f) {
+    CallSite.nonNull("map(xs, f)", xs, f);
     return mapLambda(
         xs,
         xs.elementType().components(),
@@ -211,6 +226,7 @@ public final class L0 {
 
   /** {@code map(f, xs)} with a named (possibly curried) function. */
   public static <T extends Val, R extends Val> Arr<R> map(Arr<T> xs, Fn1<T, R> f) {
+    CallSite.nonNull("map(xs, f)", xs, f);
     SourcePos pos = CallSite.current();
     return map(xs, f.reference(pos), f.resultType(), pos);
   }
@@ -218,17 +234,19 @@ public final class L0 {
   /** {@code map(f, xs)} with a named two-parameter function over an array of pairs. */
   public static <A extends Val, B extends Val, R extends Val> Arr<R> map(
       Arr<Tup2<A, B>> xs, Fn2<A, B, R> f) {
+    CallSite.nonNull("map(xs, f)", xs, f);
     SourcePos pos = CallSite.current();
     return map(xs, f.reference(pos), f.resultType(), pos);
   }
 
   private static <R extends Val> Arr<R> map(
       Arr<?> xs, FunArg f, ValType<R> resultType, SourcePos pos) {
-    return Val.stage(Arr.of(resultType), new Expr.Map(f, xs.use(pos), pos));
+    return Val.stage(Arr.ofElements(resultType), new Expr.Map(f, xs.use(pos), pos));
   }
 
   /** {@code filter(fn (x) => keep(x), xs)}: the elements for which {@code keep} holds, in order. */
   public static <T extends Val> Arr<T> filter(Arr<T> xs, Function<T, Bool> keep) {
+    CallSite.nonNull("filter(xs, keep)", xs, keep);
     SourcePos pos = CallSite.current();
     Stager.StagedFunction<Bool> fn =
         Stager.active(pos)
@@ -242,12 +260,14 @@ public final class L0 {
    */
   public static <T extends Val> T reduce(
       Arr<T> xs, T neutral, java.util.function.BinaryOperator<T> op) {
+    CallSite.nonNull("reduce(xs, neutral, op)", xs, neutral, op);
     SourcePos pos = CallSite.current();
     return reduce(xs, neutral, binaryLambda(xs, op, pos), pos);
   }
 
   /** {@code reduce(f, neutral, xs)} with a named function. */
   public static <T extends Val> T reduce(Arr<T> xs, T neutral, Fn2<T, T, T> op) {
+    CallSite.nonNull("reduce(xs, neutral, op)", xs, neutral, op);
     SourcePos pos = CallSite.current();
     return reduce(xs, neutral, op.reference(pos), pos);
   }
@@ -259,12 +279,14 @@ public final class L0 {
   /** The inclusive {@code scan(fn (a, b) => op(a, b), neutral, xs)}. */
   public static <T extends Val> Arr<T> scan(
       Arr<T> xs, T neutral, java.util.function.BinaryOperator<T> op) {
+    CallSite.nonNull("scan(xs, neutral, op)", xs, neutral, op);
     SourcePos pos = CallSite.current();
     return scan(xs, neutral, binaryLambda(xs, op, pos), pos);
   }
 
   /** The inclusive {@code scan(f, neutral, xs)} with a named function. */
   public static <T extends Val> Arr<T> scan(Arr<T> xs, T neutral, Fn2<T, T, T> op) {
+    CallSite.nonNull("scan(xs, neutral, op)", xs, neutral, op);
     SourcePos pos = CallSite.current();
     return scan(xs, neutral, op.reference(pos), pos);
   }
@@ -296,6 +318,7 @@ public final class L0 {
    * operators only: the others do not return their operands' type.
    */
   public static <N extends Num<N>> Fn2<N, N, N> op(BinaryOperator operator, ValType<N> type) {
+    CallSite.nonNull("op(operator, type)", operator, type);
     BinaryOperator.Kind kind = operator.kind();
     if (kind != BinaryOperator.Kind.ARITHMETIC && kind != BinaryOperator.Kind.BITWISE) {
       throw CallSite.error(
@@ -307,6 +330,7 @@ public final class L0 {
   // ---- array built-ins ----
 
   public static <A extends Val, B extends Val> Arr<Tup2<A, B>> zip(Arr<A> as, Arr<B> bs) {
+    CallSite.nonNull("zip(as, bs)", as, bs);
     SourcePos pos = CallSite.current();
     return Val.stage(
         Arr.of(Tup2.of(as.elementType(), bs.elementType())),
@@ -315,6 +339,7 @@ public final class L0 {
 
   public static <A extends Val, B extends Val, C extends Val> Arr<Tup3<A, B, C>> zip(
       Arr<A> as, Arr<B> bs, Arr<C> cs) {
+    CallSite.nonNull("zip(as, bs, cs)", as, bs, cs);
     SourcePos pos = CallSite.current();
     return Val.stage(
         Arr.of(Tup3.of(as.elementType(), bs.elementType(), cs.elementType())),
@@ -322,45 +347,53 @@ public final class L0 {
   }
 
   public static <A extends Val, B extends Val> Tup2<Arr<A>, Arr<B>> unzip(Arr<Tup2<A, B>> pairs) {
+    CallSite.nonNull("unzip(pairs)", pairs);
     SourcePos pos = CallSite.current();
     ValType<Tup2<A, B>> element = pairs.elementType();
     ValType<A> a = element.component(0);
     ValType<B> b = element.component(1);
-    return Val.stage(Tup2.of(Arr.of(a), Arr.of(b)), new Expr.Unzip(pairs.use(pos), pos));
+    return Val.stage(
+        Tup2.of(Arr.ofElements(a), Arr.ofElements(b)), new Expr.Unzip(pairs.use(pos), pos));
   }
 
   public static <A extends Val, B extends Val, C extends Val> Tup3<Arr<A>, Arr<B>, Arr<C>> unzip3(
       Arr<Tup3<A, B, C>> triples) {
+    CallSite.nonNull("unzip3(triples)", triples);
     SourcePos pos = CallSite.current();
     ValType<Tup3<A, B, C>> element = triples.elementType();
     ValType<A> a = element.component(0);
     ValType<B> b = element.component(1);
     ValType<C> c = element.component(2);
     return Val.stage(
-        Tup3.of(Arr.of(a), Arr.of(b), Arr.of(c)), new Expr.Unzip(triples.use(pos), pos));
+        Tup3.of(Arr.ofElements(a), Arr.ofElements(b), Arr.ofElements(c)),
+        new Expr.Unzip(triples.use(pos), pos));
   }
 
   /** {@code iota(n)} = {@code [0, ..., n-1]}. */
   public static Arr<I32> iota(I32 n) {
+    CallSite.nonNull("iota(n)", n);
     SourcePos pos = CallSite.current();
     return Val.stage(Arr.of(I32.TYPE), new Expr.Iota(n.use(pos), pos));
   }
 
   /** {@code replicate(n, value)}: an array of {@code n} copies of {@code value}. */
   public static <T extends Val> Arr<T> replicate(I32 n, T value) {
+    CallSite.nonNull("replicate(n, value)", n, value);
     SourcePos pos = CallSite.current();
     return Val.stage(
-        Arr.of(Val.typeOf(value)), new Expr.Replicate(n.use(pos), value.use(pos), pos));
+        Arr.ofElements(Val.typeOf(value)), new Expr.Replicate(n.use(pos), value.use(pos), pos));
   }
 
   /** {@code concat(a, b)}. */
   public static <T extends Val> Arr<T> concat(Arr<T> a, Arr<T> b) {
+    CallSite.nonNull("concat(a, b)", a, b);
     SourcePos pos = CallSite.current();
     return Val.stage(Arr.of(a.elementType()), new Expr.Concat(a.use(pos), b.use(pos), pos));
   }
 
   /** {@code split(n, a)} = {@code {a[0..n-1], a[n..]}}. */
   public static <T extends Val> Tup2<Arr<T>, Arr<T>> split(I32 n, Arr<T> a) {
+    CallSite.nonNull("split(n, a)", n, a);
     SourcePos pos = CallSite.current();
     ValType<Arr<T>> part = Arr.of(a.elementType());
     return Val.stage(Tup2.of(part, part), new Expr.Split(n.use(pos), a.use(pos), pos));
@@ -368,12 +401,14 @@ public final class L0 {
 
   /** {@code transpose(a)}: rows become columns. */
   public static <T extends Val> Arr<Arr<T>> transpose(Arr<Arr<T>> a) {
+    CallSite.nonNull("transpose(a)", a);
     SourcePos pos = CallSite.current();
     return Val.stage(Arr.of(a.elementType()), new Expr.Transpose(0, 1, a.use(pos), pos));
   }
 
   /** {@code copy(value)}: a fresh copy, unique (thesis ch. 3), e.g. to update in place. */
   public static <V extends Val> V copy(V value) {
+    CallSite.nonNull("copy(value)", value);
     SourcePos pos = CallSite.current();
     return Val.stage(Val.typeOf(value), new Expr.Copy(value.use(pos), pos));
   }

@@ -20,18 +20,22 @@ public abstract class Num<N extends Num<N>> extends Val {
   }
 
   public N add(N other) {
+    CallSite.nonNull("add(other)", other);
     return arithmetic(BinaryOperator.ADD, other);
   }
 
   public N sub(N other) {
+    CallSite.nonNull("sub(other)", other);
     return arithmetic(BinaryOperator.SUB, other);
   }
 
   public N mul(N other) {
+    CallSite.nonNull("mul(other)", other);
     return arithmetic(BinaryOperator.MUL, other);
   }
 
   public N div(N other) {
+    CallSite.nonNull("div(other)", other);
     return arithmetic(BinaryOperator.DIV, other);
   }
 
@@ -49,34 +53,42 @@ public abstract class Num<N extends Num<N>> extends Val {
   }
 
   public N min(N other) {
+    CallSite.nonNull("min(other)", other);
     return builtin(Builtin.MIN, selfType(), other);
   }
 
   public N max(N other) {
+    CallSite.nonNull("max(other)", other);
     return builtin(Builtin.MAX, selfType(), other);
   }
 
   public Bool lt(N other) {
+    CallSite.nonNull("lt(other)", other);
     return comparison(BinaryOperator.LT, other);
   }
 
   public Bool le(N other) {
+    CallSite.nonNull("le(other)", other);
     return comparison(BinaryOperator.LEQ, other);
   }
 
   public Bool gt(N other) {
+    CallSite.nonNull("gt(other)", other);
     return comparison(BinaryOperator.GT, other);
   }
 
   public Bool ge(N other) {
+    CallSite.nonNull("ge(other)", other);
     return comparison(BinaryOperator.GEQ, other);
   }
 
   public Bool eq(N other) {
+    CallSite.nonNull("eq(other)", other);
     return comparison(BinaryOperator.EQ, other);
   }
 
   public Bool ne(N other) {
+    CallSite.nonNull("ne(other)", other);
     return comparison(BinaryOperator.NEQ, other);
   }
 

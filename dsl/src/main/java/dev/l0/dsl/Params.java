@@ -1,6 +1,7 @@
 package dev.l0.dsl;
 
 import dev.l0.ir.L0CompileError;
+import dev.l0.syntax.L0Printer;
 import java.util.List;
 import java.util.Optional;
 
@@ -30,6 +31,7 @@ public final class Params {
    * other than the declared one is an error at the Java line that reads it.
    */
   public <V extends Val> V get(int index, ValType<V> type) {
+    CallSite.nonNull("get(index, type)", index, type);
     if (index < 0 || index >= handles.size()) {
       throw new L0CompileError(
           CallSite.current(),
@@ -43,9 +45,9 @@ public final class Params {
               + " of "
               + function
               + " is declared "
-              + types.get(index).l0Type()
+              + L0Printer.print(types.get(index).l0Type())
               + ", read as "
-              + type.l0Type());
+              + L0Printer.print(type.l0Type()));
     }
     return Val.narrow(handles.get(index));
   }
@@ -55,6 +57,7 @@ public final class Params {
    * parameter has or a type other than the declared one is an error at the Java line that reads it.
    */
   public <V extends Val> V get(String name, ValType<V> type) {
+    CallSite.nonNull("get(name, type)", name, type);
     for (int i = 0; i < types.size(); i++) {
       if (types.get(i).parameterName().equals(Optional.of(name))) {
         return get(i, type);

@@ -31,24 +31,27 @@ public final class ProgramBuilder {
   /** {@code fun R name(A p) = body(p)}. */
   public <A extends Val, R extends Val> Fn1<A, R> fun(
       String name, ValType<A> a, Function<A, R> body) {
+    CallSite.nonNull("fun(name, a, body)", name, a, body);
     ValType<R> result = define(name, List.of(a), params -> body.apply(Val.narrow(params.get(0))));
-    return new Fn1<>(new Fn.Callee.Named(name), List.of(), result);
+    return new Fn1<>(named(name), List.of(), result);
   }
 
   /** {@code fun R name(A p1, B p2) = body(p1, p2)}. */
   public <A extends Val, B extends Val, R extends Val> Fn2<A, B, R> fun(
       String name, ValType<A> a, ValType<B> b, BiFunction<A, B, R> body) {
+    CallSite.nonNull("fun(name, a, b, body)", name, a, b, body);
     ValType<R> result =
         define(
             name,
             List.of(a, b),
             params -> body.apply(Val.narrow(params.get(0)), Val.narrow(params.get(1))));
-    return new Fn2<>(new Fn.Callee.Named(name), List.of(), result);
+    return new Fn2<>(named(name), List.of(), result);
   }
 
   /** {@code fun R name(A p1, B p2, C p3) = body(p1, p2, p3)}. */
   public <A extends Val, B extends Val, C extends Val, R extends Val> Fn3<A, B, C, R> fun(
       String name, ValType<A> a, ValType<B> b, ValType<C> c, Function3<A, B, C, R> body) {
+    CallSite.nonNull("fun(name, a, b, c, body)", name, a, b, c, body);
     ValType<R> result =
         define(
             name,
@@ -58,7 +61,7 @@ public final class ProgramBuilder {
                     Val.narrow(params.get(0)),
                     Val.narrow(params.get(1)),
                     Val.narrow(params.get(2))));
-    return new Fn3<>(new Fn.Callee.Named(name), List.of(), result);
+    return new Fn3<>(named(name), List.of(), result);
   }
 
   /**
@@ -69,9 +72,10 @@ public final class ProgramBuilder {
    */
   public <R extends Val> FnN<R> fun(
       String name, List<ValType<?>> paramTypes, Function<Params, R> body) {
+    CallSite.nonNull("fun(name, paramTypes, body)", name, paramTypes, body);
     ValType<R> result =
         define(name, paramTypes, params -> body.apply(new Params(name, paramTypes, params)));
-    return new FnN<>(new Fn.Callee.Named(name), List.of(), result);
+    return new FnN<>(named(name), List.of(), result);
   }
 
   /**
@@ -82,17 +86,30 @@ public final class ProgramBuilder {
    * #checkDeclaredCalls}).
    */
   public <R extends Val> R call(String name, ValType<R> resultType, Val... args) {
+    CallSite.nonNull("call(name, resultType, args)", name, resultType, args);
     SourcePos pos = CallSite.current();
+    stager.requireStaging(pos);
     declaredCalls.add(new DeclaredCall(name, resultType, pos));
     List<Expr> exprs = Arrays.stream(args).map(arg -> arg.use(pos)).toList();
     return Val.stage(resultType, new Expr.Call(name, exprs, pos));
   }
 
+  /** The callee of the function {@code name} just defined in this program. */
+  private Fn.Callee named(String name) {
+    return new Fn.Callee.Named(name, stager, stager.definitionOf(name));
+  }
+
   private <R extends Val> ValType<R> define(
       String name, List<ValType<?>> params, Function<List<Val>, R> body) {
     SourcePos pos = CallSite.current();
+    stager.requireStaging(pos);
     if (!Names.isFunctionName(name)) {
-      throw new L0CompileError(pos, "not a function name: " + name);
+      throw new L0CompileError(
+          pos,
+          "not a function name: "
+              + name
+              + " (letters, digits and underscores, starting with a letter, and not an L0"
+              + " keyword)");
     }
     return stager.defineFunction(name, pos, params, body);
   }

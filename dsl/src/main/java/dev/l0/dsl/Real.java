@@ -44,6 +44,7 @@ public abstract class Real<N extends Real<N>> extends Num<N> {
 
   /** {@code this pow exponent}. */
   public N pow(N exponent) {
+    CallSite.nonNull("pow(exponent)", exponent);
     return arithmetic(BinaryOperator.POW, exponent);
   }
 }

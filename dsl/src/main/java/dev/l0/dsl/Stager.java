@@ -44,7 +44,12 @@ final class Stager {
 
   private Block current;
 
-  private Stager() {}
+  /** Where the user called {@link L0#program} for this program. */
+  private final SourcePos pos;
+
+  private Stager(SourcePos pos) {
+    this.pos = pos;
+  }
 
   /** Runs {@code definitions} with a fresh stager active and returns the program they defined. */
   static Program stage(SourcePos pos, Consumer<Stager> definitions) {
@@ -52,7 +57,7 @@ final class Stager {
       throw new L0CompileError(
           pos, "L0.program cannot be called while another program is being staged");
     }
-    Stager stager = new Stager();
+    Stager stager = new Stager(pos);
     ACTIVE.set(stager);
     try {
       definitions.accept(stager);
@@ -62,11 +67,34 @@ final class Stager {
     return new Program(stager.functions);
   }
 
+  /** Where the user called {@link L0#program} for this program. */
+  SourcePos pos() {
+    return pos;
+  }
+
+  /**
+   * Throws at {@code use} unless this stager's program is the one being staged on this thread, for
+   * its {@link ProgramBuilder} used after the program was built or while another is staged.
+   */
+  void requireStaging(SourcePos use) {
+    if (ACTIVE.get() != this) {
+      throw new L0CompileError(
+          use,
+          "this ProgramBuilder is the one of the L0.program at "
+              + pos
+              + (ACTIVE.get() == null
+                  ? ", which has been built; define functions inside its definitions"
+                  : ", not of the one being staged; define functions with that one's builder"));
+    }
+  }
+
   /** The stager of the program being built on this thread. */
   static Stager active(SourcePos pos) {
     Stager stager = ACTIVE.get();
     if (stager == null) {
-      throw new L0CompileError(pos, "L0 operations can only be staged inside L0.program(...)");
+      throw new L0CompileError(
+          pos,
+          "L0 operations can only be staged inside L0.program(...), on the thread that called it");
     }
     return stager;
   }
@@ -116,10 +144,15 @@ final class Stager {
       throw new L0CompileError(pos, "function " + name + " is defined twice");
     }
     StagedFunction<R> staged =
-        function(pos, "p", "'" + name + "'", paramTypes, new Block(this, null), body);
+        function(pos, "p", "'" + name + "'", paramTypes, Block.functionBody(this, name), body);
     functions.add(
         new FunDef(name, staged.resultType().l0Type(), staged.params(), staged.body(), pos));
     return staged.resultType();
+  }
+
+  /** Where the function {@code name}, defined in this program, was defined. */
+  SourcePos definitionOf(String name) {
+    return functions.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow().pos();
   }
 
   /** The result type of the function {@code name} defined so far, if any. */
@@ -134,7 +167,7 @@ final class Stager {
   <R extends Val> StagedFunction<R> lambda(
       SourcePos pos, List<ValType<?>> paramTypes, Function<List<Val>, R> body) {
     return function(
-        pos, "x", "the lambda at " + pos, paramTypes, new Block(this, currentBlock(pos)), body);
+        pos, "x", "the lambda at " + pos, paramTypes, Block.nestedIn(currentBlock(pos)), body);
   }
 
   /**
@@ -195,7 +228,7 @@ final class Stager {
 
   /** Stages {@code body} in a new block nested in the current one (an if branch). */
   <R extends Val> Staged<R> nested(SourcePos pos, Supplier<R> body) {
-    return inBlock(new Block(this, currentBlock(pos)), pos, body);
+    return inBlock(Block.nestedIn(currentBlock(pos)), pos, body);
   }
 
   /** Stages {@code body} with {@code block} current and reifies the block around its result. */
@@ -225,7 +258,7 @@ final class Stager {
     Expr bound = count.use(pos);
     Pattern pattern = freshPattern(type, "acc", pos);
     String counter = fresh("i");
-    Block body = new Block(this, currentBlock(pos));
+    Block body = Block.nestedIn(currentBlock(pos));
     V accumulator = handleOf(pattern, type, body);
     I32 index = I32.TYPE.wrap(new Expr.Var(counter, pos), body);
     Staged<V> next = inBlock(body, pos, () -> step.apply(accumulator, index));

@@ -11,6 +11,7 @@ public final class Tup2<A extends Val, B extends Val> extends Tup {
 
   /** The type of 2-tuples of the given component types. */
   public static <A extends Val, B extends Val> ValType<Tup2<A, B>> of(ValType<A> a, ValType<B> b) {
+    CallSite.nonNull("Tup2.of(a, b)", a, b);
     return new ValType<>(Type.tuple(a.l0Type(), b.l0Type()), List.of(a, b), Tup2::new);
   }
 

@@ -12,6 +12,7 @@ public final class Tup3<A extends Val, B extends Val, C extends Val> extends Tup
   /** The type of 3-tuples of the given component types. */
   public static <A extends Val, B extends Val, C extends Val> ValType<Tup3<A, B, C>> of(
       ValType<A> a, ValType<B> b, ValType<C> c) {
+    CallSite.nonNull("Tup3.of(a, b, c)", a, b, c);
     return new ValType<>(
         Type.tuple(a.l0Type(), b.l0Type(), c.l0Type()), List.of(a, b, c), Tup3::new);
   }

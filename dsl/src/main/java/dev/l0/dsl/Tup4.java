@@ -12,6 +12,7 @@ public final class Tup4<A extends Val, B extends Val, C extends Val, D extends V
   /** The type of 4-tuples of the given component types. */
   public static <A extends Val, B extends Val, C extends Val, D extends Val>
       ValType<Tup4<A, B, C, D>> of(ValType<A> a, ValType<B> b, ValType<C> c, ValType<D> d) {
+    CallSite.nonNull("Tup4.of(a, b, c, d)", a, b, c, d);
     return new ValType<>(
         Type.tuple(a.l0Type(), b.l0Type(), c.l0Type(), d.l0Type()), List.of(a, b, c, d), Tup4::new);
   }

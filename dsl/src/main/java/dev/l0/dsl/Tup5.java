@@ -14,6 +14,7 @@ public final class Tup5<A extends Val, B extends Val, C extends Val, D extends V
   public static <A extends Val, B extends Val, C extends Val, D extends Val, E extends Val>
       ValType<Tup5<A, B, C, D, E>> of(
           ValType<A> a, ValType<B> b, ValType<C> c, ValType<D> d, ValType<E> e) {
+    CallSite.nonNull("Tup5.of(a, b, c, d, e)", a, b, c, d, e);
     return new ValType<>(
         Type.tuple(a.l0Type(), b.l0Type(), c.l0Type(), d.l0Type(), e.l0Type()),
         List.of(a, b, c, d, e),

@@ -16,6 +16,7 @@ public final class Tup6<
           A extends Val, B extends Val, C extends Val, D extends Val, E extends Val, F extends Val>
       ValType<Tup6<A, B, C, D, E, F>> of(
           ValType<A> a, ValType<B> b, ValType<C> c, ValType<D> d, ValType<E> e, ValType<F> f) {
+    CallSite.nonNull("Tup6.of(a, b, c, d, e, f)", a, b, c, d, e, f);
     return new ValType<>(
         Type.tuple(a.l0Type(), b.l0Type(), c.l0Type(), d.l0Type(), e.l0Type(), f.l0Type()),
         List.of(a, b, c, d, e, f),

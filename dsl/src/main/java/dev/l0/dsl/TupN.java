@@ -20,6 +20,7 @@ public final class TupN extends Tup {
 
   /** The type of tuples of the given component types (at least two). */
   public static ValType<TupN> of(List<ValType<?>> components) {
+    CallSite.nonNull("TupN.of(components)", components);
     if (components.size() < 2) {
       throw new L0CompileError(
           CallSite.current(), "a tuple has at least 2 components, not " + components.size());
@@ -30,6 +31,7 @@ public final class TupN extends Tup {
 
   /** The type of tuples of the given component types (at least two). */
   public static ValType<TupN> of(ValType<?>... components) {
+    CallSite.nonNull("TupN.of(components)", (Object) components);
     return of(Arrays.asList(components));
   }
 
@@ -43,6 +45,7 @@ public final class TupN extends Tup {
    * type other than the component's is an error at the Java line that reads it.
    */
   public <C extends Val> C get(int index, ValType<C> componentType) {
+    CallSite.nonNull("get(index, componentType)", index, componentType);
     List<ValType<?>> components = type.components();
     if (index < 0 || index >= components.size()) {
       throw new L0CompileError(

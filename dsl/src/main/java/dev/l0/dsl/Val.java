@@ -46,10 +46,13 @@ public abstract class Val {
     if (components.isPresent()) {
       return new Expr.TupleLit(components.get().stream().map(c -> c.use(pos)).toList(), pos);
     }
-    if (scope != null && !scope.isVisibleFrom(Stager.active(pos).innermost())) {
-      throw new L0CompileError(
-          pos,
-          "a value staged inside a lambda, branch, loop or function that has ended is used outside it");
+    if (scope != null) {
+      scope
+          .whyNotVisibleFrom(Stager.active(pos).innermost())
+          .ifPresent(
+              why -> {
+                throw new L0CompileError(pos, why);
+              });
     }
     // Every staged operation is bound to a variable (Stager#reflect), so a handle that is not a
     // tuple of handles stands for a variable or a constant.

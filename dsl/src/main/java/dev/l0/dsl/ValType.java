@@ -3,6 +3,7 @@ package dev.l0.dsl;
 import dev.l0.ir.Expr;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
+import dev.l0.syntax.L0Printer;
 import java.util.List;
 import java.util.Optional;
 
@@ -53,9 +54,21 @@ public final class ValType<V extends Val> {
    */
   public ValType<V> unique() {
     if (!(type instanceof Type.Array array)) {
-      throw CallSite.error("only array types can be unique, not " + type);
+      throw CallSite.error("only array types can be unique, not " + L0Printer.print(type));
     }
     return new ValType<>(array.withUnique(true), components, maker, parameterName);
+  }
+
+  /** Whether this is a unique array type. */
+  boolean isUnique() {
+    return type instanceof Type.Array array && array.unique();
+  }
+
+  /** This type, not unique. */
+  ValType<V> nonUnique() {
+    return isUnique()
+        ? new ValType<>(((Type.Array) type).withUnique(false), components, maker, parameterName)
+        : this;
   }
 
   /**
@@ -68,6 +81,7 @@ public final class ValType<V extends Val> {
    * array's element or a tuple's component type with a name is an error where it is built.
    */
   public ValType<V> named(String name) {
+    CallSite.nonNull("named(name)", name);
     if (!Names.isFunctionName(name)) {
       throw CallSite.error(
           "a parameter name must be letters, digits and underscores, starting with a letter, and"

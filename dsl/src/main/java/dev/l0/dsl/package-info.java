@@ -52,6 +52,8 @@
  * user gave; type errors name them as the user wrote them instead, by position and type in their
  * function or lambda ("the 2nd parameter (i64) of the lambda at Job.java:12", see {@link
  * dev.l0.ir.Param#description}). Errors the DSL sees itself (a value used outside the lambda that
- * staged it, a reshape to the wrong rank, ...) are {@link dev.l0.ir.L0CompileError}s at that line.
+ * staged it or in another function or program, a reshape to the wrong rank, a null argument, a
+ * {@code ProgramBuilder} used after its program was built, a function of another program, ...) are
+ * {@link dev.l0.ir.L0CompileError}s at that line.
  */
 package dev.l0.dsl;

@@ -10,6 +10,7 @@ import dev.l0.ir.PrefixOperator;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
+import dev.l0.types.NestingLimit;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -42,14 +43,20 @@ public final class L0Printer {
 
   private L0Printer() {}
 
+  /**
+   * The program as text; printed on a stack that fits any nesting the checker accepts ({@link
+   * NestingLimit}), as a DSL program reaches by a Java loop that builds one expression.
+   */
   public static String print(Program program) {
-    return program.functions().stream()
-        .map(L0Printer::function)
-        .collect(Collectors.joining("\n\n", "", "\n"));
+    return NestingLimit.onLargeStack(
+        () ->
+            program.functions().stream()
+                .map(L0Printer::function)
+                .collect(Collectors.joining("\n\n", "", "\n")));
   }
 
   public static String print(Expr expr) {
-    return expr(expr, 0);
+    return NestingLimit.onLargeStack(() -> expr(expr, 0));
   }
 
   public static String print(Type type) {

@@ -1,5 +1,6 @@
 package dev.l0.dsl.usage;
 
+import static dev.l0.dsl.L0.f64;
 import static dev.l0.dsl.L0.i32;
 import static dev.l0.dsl.L0.ifThenElse;
 import static dev.l0.dsl.L0.let;
@@ -9,7 +10,9 @@ import static dev.l0.dsl.usage.Canonical.assertSameProgram;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.l0.dsl.Arr;
+import dev.l0.dsl.Bool;
 import dev.l0.dsl.F64;
+import dev.l0.dsl.Fn1;
 import dev.l0.dsl.I32;
 import dev.l0.dsl.L0;
 import dev.l0.dsl.Tup2;
@@ -164,5 +167,56 @@ class SharingTest {
     return new Value.Array(
         ScalarType.I32,
         java.util.Arrays.stream(values).mapToObj(ScalarValue::i32).map(Value.class::cast).toList());
+  }
+
+  /**
+   * A read staged before an operation that consumes its array (a call of a function with a unique
+   * parameter, a branch that updates the array in place) stays before it: written at its use, after
+   * the consumption, it was a uniqueness error the Java order does not have.
+   */
+  @Test
+  void aReadStaysBeforeACallOrBranchThatConsumesItsArray() {
+    Program viaCall =
+        L0.program(
+            prog -> {
+              Fn1<Arr<F64>, Arr<F64>> reset =
+                  prog.fun("reset", Arr.of(F64.TYPE).unique(), a -> a.with(i32(0), f64(9.0)));
+              prog.fun(
+                  "main",
+                  Arr.of(F64.TYPE).unique(),
+                  xs -> {
+                    F64 first = xs.get(0);
+                    Arr<F64> ys = reset.call(xs);
+                    return ys.get(1).add(first);
+                  });
+            });
+    assertSameProgram(
+        """
+        fun *[f64] reset(*[f64] a) = let b = a with [0] <- 9.0 in b
+        fun f64 main(*[f64] xs) = let first = xs[0] in (reset(xs))[1] + first""",
+        viaCall);
+
+    Program viaBranch =
+        L0.program(
+            prog ->
+                prog.fun(
+                    "main",
+                    Arr.of(F64.TYPE).unique(),
+                    Bool.TYPE,
+                    (xs, c) -> {
+                      F64 first = xs.get(0);
+                      Arr<F64> ys = ifThenElse(c, () -> xs.with(i32(0), f64(9.0)), () -> xs);
+                      return ys.get(1).add(first);
+                    }));
+    assertSameProgram(
+        """
+        fun f64 main(*[f64] xs, bool c) =
+          let first = xs[0] in
+          (if c then let b = xs with [0] <- 9.0 in b else xs)[1] + first""",
+        viaBranch);
+    assertEquals(
+        ScalarValue.f64(3.0),
+        new Interpreter(viaBranch)
+            .call("main", List.of(Value.Array.ofF64(1.0, 2.0), ScalarValue.bool(true))));
   }
 }
