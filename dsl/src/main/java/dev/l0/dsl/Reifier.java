@@ -19,8 +19,10 @@ import java.util.function.UnaryOperator;
  *       (an index out of bounds, a division by zero, a call) fails as the same text program does,
  *       and the optimiser removes the binding where it cannot fail;
  *   <li>written in place of its use when it is used exactly once, that use is evaluated once (not
- *       inside a lambda or a loop body) and no in-place update or loop that may consume an array
- *       stands between the definition and the use;
+ *       inside a lambda or a loop body) and no in-place update, loop, call or SOAC that may consume
+ *       an array stands between the definition and the use, and, where the definition itself may
+ *       consume one, nothing does: so every read stays on the side of a consumption where the Java
+ *       code staged it, and a use after a consumption is reported as one, at the use;
  *   <li>otherwise bound with {@code let} where it was staged: so a Java variable holding a handle
  *       used twice never duplicates the computation, and a value computed outside a lambda is not
  *       recomputed per element inside it.
@@ -67,7 +69,7 @@ final class Reifier {
   }
 
   private static boolean canMoveToUse(List<Statement> statements, int definedAt, Use use) {
-    if (use.repeated()) {
+    if (use.repeated() || statements.get(definedAt).mayConsume() && use.site() > definedAt + 1) {
       return false;
     }
     for (int between = definedAt + 1; between < use.site(); between++) {
