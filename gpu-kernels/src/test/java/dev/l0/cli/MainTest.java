@@ -759,6 +759,30 @@ class MainTest {
    * as written, not a kernel defect, and its message names no kernel (internal names mean nothing
    * to the program's author).
    */
+  /**
+   * An output too large for one flat array whose rows are neither replicates nor iotas is named by
+   * its SOAC, at the SOAC: the message had no position at all ('limit reached: map: ...').
+   */
+  @Test
+  void anOutputThatCannotBeOneFlatArrayIsNamedAtItsSoac() throws IOException {
+    String wide =
+        write(
+            "wide.l0",
+            "fun [[i32]] main(i32 m, i32 n) =\n"
+                + "  map(fn [i32] (i32 x) => map(fn i32 (i32 j) => j * x, iota(n)), iota(m))\n");
+    for (String device : List.of("jvm", "sim")) {
+      Outcome tooLong = l0("50000 50000", "run", wide, "--device", device);
+      assertEquals(Main.EXIT_RESOURCE_LIMIT, tooLong.exitCode(), tooLong.err());
+      assertEquals(
+          "limit reached: "
+              + wide
+              + ":2:3: the map at 2:3 in main: 2500000000 elements, more than one flat array holds"
+              + " (2147483639, Java's array limit)",
+          tooLong.err().lines().reduce((first, last) -> last).orElseThrow(),
+          device);
+    }
+  }
+
   @Test
   void theSimulatorsLimitsAreALimitReachedNotAKernelDefect() throws IOException {
     String loop =
