@@ -1,14 +1,11 @@
 package dev.l0.dsl;
 
-import dev.l0.ir.Builtin;
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunArg;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -22,9 +19,10 @@ import java.util.function.UnaryOperator;
  *       (an index out of bounds, a division by zero, a call) fails as the same text program does,
  *       and the optimiser removes the binding where it cannot fail;
  *   <li>written in place of its use when it is used exactly once, that use is evaluated once (not
- *       inside a lambda or a loop body) and no in-place update or loop that may consume an array,
- *       nor an operation that may consume an array the definition reads (a call of the program's
- *       functions, a branch updating it in place), stands between the definition and the use;
+ *       inside a lambda or a loop body) and no in-place update, loop, call or SOAC that may consume
+ *       an array stands between the definition and the use, and, where the definition itself may
+ *       consume one, nothing does: so every read stays on the side of a consumption where the Java
+ *       code staged it, and a use after a consumption is reported as one, at the use;
  *   <li>otherwise bound with {@code let} where it was staged: so a Java variable holding a handle
  *       used twice never duplicates the computation, and a value computed outside a lambda is not
  *       recomputed per element inside it.
@@ -41,12 +39,6 @@ final class Reifier {
 
   static Expr reify(List<Statement> statements, Expr result) {
     Map<String, List<Use>> uses = collectUses(statements, result);
-    Map<String, Expr> definitions = new HashMap<>();
-    for (Statement statement : statements) {
-      if (statement instanceof Statement.Definition definition) {
-        definitions.put(definition.name(), definition.value());
-      }
-    }
     Map<String, Expr> inlined = new HashMap<>();
     UnaryOperator<Expr> substitute =
         e ->
@@ -62,8 +54,7 @@ final class Reifier {
       Statement statement = statements.get(i).mapExprs(substitute);
       if (statement instanceof Statement.Definition definition) {
         List<Use> defUses = uses.getOrDefault(definition.name(), List.of());
-        if (defUses.size() == 1
-            && canMoveToUse(statements, i, defUses.get(0), definition.value(), definitions)) {
+        if (defUses.size() == 1 && canMoveToUse(statements, i, defUses.get(0))) {
           inlined.put(definition.name(), definition.value());
           continue;
         }
@@ -77,78 +68,16 @@ final class Reifier {
     return body;
   }
 
-  /**
-   * Whether the definition at {@code definedAt}, of {@code value}, may be written at {@code use}:
-   * used once, and no statement between may consume an array it reads (a loop or in-place update,
-   * or an operation that may consume one of its variables, see {@link #mayConsume}).
-   */
-  private static boolean canMoveToUse(
-      List<Statement> statements,
-      int definedAt,
-      Use use,
-      Expr value,
-      Map<String, Expr> definitions) {
-    if (use.repeated()) {
+  private static boolean canMoveToUse(List<Statement> statements, int definedAt, Use use) {
+    if (use.repeated() || statements.get(definedAt).mayConsume() && use.site() > definedAt + 1) {
       return false;
     }
-    Set<String> read = variables(value);
     for (int between = definedAt + 1; between < use.site(); between++) {
-      Statement statement = statements.get(between);
-      if (statement.mayConsume()
-          || statement instanceof Statement.Definition definition
-              && mayConsume(definition.value(), definitions).stream().anyMatch(read::contains)) {
+      if (statements.get(between).mayConsume()) {
         return false;
       }
     }
     return true;
-  }
-
-  /**
-   * The variables an operation may consume, with those they were computed from in this block (a row
-   * of an array aliases it): the arguments of calls of the program's own functions (a unique
-   * parameter consumes its argument) and of SOACs applying them, the sources of in-place updates
-   * and the initial values of loops anywhere inside it, a branch's included.
-   */
-  private static Set<String> mayConsume(Expr value, Map<String, Expr> definitions) {
-    Set<String> consumed = new HashSet<>();
-    List<Expr> pending = new ArrayList<>(List.of(value));
-    while (!pending.isEmpty()) {
-      Expr e = pending.remove(pending.size() - 1);
-      if (e instanceof Expr.Call call && Builtin.byName(call.function()).isEmpty()) {
-        call.args().forEach(arg -> consumed.addAll(variables(arg)));
-      } else if (e instanceof Expr.LetWith update) {
-        consumed.add(update.source());
-      } else if (e instanceof Expr.Loop loop) {
-        consumed.addAll(variables(loop.init()));
-      } else if (e.soacFunction().orElse(null) instanceof FunArg.FunctionRef) {
-        e.children().forEach(child -> consumed.addAll(variables(child)));
-      }
-      pending.addAll(e.children());
-    }
-    List<String> aliases = new ArrayList<>(consumed);
-    while (!aliases.isEmpty()) {
-      Expr source = definitions.get(aliases.remove(aliases.size() - 1));
-      if (source != null) {
-        variables(source).stream().filter(consumed::add).forEach(aliases::add);
-      }
-    }
-    return consumed;
-  }
-
-  /** The names of the variables {@code e} reads. */
-  private static Set<String> variables(Expr e) {
-    Set<String> names = new HashSet<>();
-    List<Expr> pending = new ArrayList<>(List.of(e));
-    while (!pending.isEmpty()) {
-      Expr next = pending.remove(pending.size() - 1);
-      if (next instanceof Expr.Var v) {
-        names.add(v.name());
-      } else if (next instanceof Expr.LetWith update) {
-        names.add(update.source());
-      }
-      pending.addAll(next.children());
-    }
-    return names;
   }
 
   private static Map<String, List<Use>> collectUses(List<Statement> statements, Expr result) {

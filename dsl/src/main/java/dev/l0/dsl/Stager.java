@@ -1,6 +1,8 @@
 package dev.l0.dsl;
 
+import dev.l0.ir.Builtin;
 import dev.l0.ir.Expr;
+import dev.l0.ir.FunArg;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Param;
@@ -115,8 +117,47 @@ final class Stager {
   <V extends Val> V reflect(ValType<V> type, Expr definition) {
     Block block = currentBlock(definition.pos());
     String name = fresh("t");
-    block.add(new Statement.Definition(name, definition, definition.pos()));
+    block.add(new Statement.Definition(name, definition, definition.pos(), mayConsume(definition)));
     return type.wrap(new Expr.Var(name, definition.pos()), block);
+  }
+
+  /**
+   * Whether {@code operation}, one staged operation, may consume an array (thesis ch. 3): a call of
+   * a function with a unique parameter, or a SOAC whose function has one; a function not defined
+   * yet (called by name before its definition, or recursively) may have one, a built-in has none; a
+   * branch where either branch updates in place, loops or holds such an operation.
+   */
+  private boolean mayConsume(Expr operation) {
+    if (operation instanceof Expr.If branch) {
+      List<Expr> pending = new ArrayList<>(List.of(branch.thenBranch(), branch.elseBranch()));
+      while (!pending.isEmpty()) {
+        Expr e = pending.remove(pending.size() - 1);
+        if (e instanceof Expr.LetWith
+            || e instanceof Expr.Loop
+            || !(e instanceof Expr.If) && mayConsume(e)) {
+          return true;
+        }
+        pending.addAll(e.children());
+      }
+      return false;
+    }
+    if (operation instanceof Expr.Call call) {
+      return mayConsume(call.function());
+    }
+    FunArg function = operation.soacFunction().orElse(null);
+    if (function instanceof FunArg.FunctionRef ref) {
+      return mayConsume(ref.name());
+    }
+    return function instanceof FunArg.Lambda lambda
+        && lambda.params().stream().anyMatch(p -> p.type().hasUniquePart());
+  }
+
+  private boolean mayConsume(String function) {
+    return functions.stream()
+        .filter(f -> f.name().equals(function))
+        .findFirst()
+        .map(f -> f.params().stream().anyMatch(p -> p.type().hasUniquePart()))
+        .orElse(Builtin.byName(function).isEmpty());
   }
 
   /** Adds a binding statement to the current block. */

@@ -44,8 +44,12 @@ sealed interface Statement {
   /** The L0 expression binding this statement over {@code rest}. */
   Expr wrap(Expr rest);
 
-  /** An anonymous computation {@code name = value}. */
-  record Definition(String name, Expr value, SourcePos pos) implements Statement {
+  /**
+   * An anonymous computation {@code name = value}; {@code mayConsume} where it is a call or SOAC
+   * that may consume an array ({@code Stager#reflect}).
+   */
+  record Definition(String name, Expr value, SourcePos pos, boolean mayConsume)
+      implements Statement {
     @Override
     public List<Expr> evaluatedOnce() {
       return List.of(value);
@@ -53,7 +57,7 @@ sealed interface Statement {
 
     @Override
     public Statement mapExprs(UnaryOperator<Expr> f) {
-      return new Definition(name, f.apply(value), pos);
+      return new Definition(name, f.apply(value), pos, mayConsume);
     }
 
     @Override

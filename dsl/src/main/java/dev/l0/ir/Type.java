@@ -69,4 +69,13 @@ public sealed interface Type permits ScalarType, Type.Tuple, Type.Array {
   default boolean isUnique() {
     return this instanceof Array a && a.unique();
   }
+
+  /**
+   * Whether a value of this type has a unique array in it (itself or a tuple's component): a
+   * parameter of such a type consumes its argument's unique parts (thesis ch. 3).
+   */
+  default boolean hasUniquePart() {
+    return isUnique()
+        || this instanceof Tuple tuple && tuple.elements().stream().anyMatch(Type::hasUniquePart);
+  }
 }

@@ -54,6 +54,12 @@ public final class L0Parser {
   /** How many levels ({@link #nested}) the parser is in. */
   private int depth;
 
+  /**
+   * The first tokens of the primary expressions the parser is in, outermost first: the constructs
+   * that a message about nesting too deep names ({@link #enclosing}).
+   */
+  private final List<Token> primaries = new ArrayList<>();
+
   private L0Parser(String text, String sourceName) {
     this.tokens = new TokenCursor(new Lexer(text, sourceName));
   }
@@ -99,7 +105,7 @@ public final class L0Parser {
    */
   private <T> T nested(String what, Supplier<T> rule) {
     if (depth >= NestingLimit.MAX_DEPTH) {
-      throw new L0CompileError(tokens.peek().pos(), NestingLimit.tooDeep(what));
+      throw new L0CompileError(tokens.peek().pos(), NestingLimit.tooDeep(what, enclosing()));
     }
     depth++;
     try {
@@ -107,6 +113,25 @@ public final class L0Parser {
     } finally {
       depth--;
     }
+  }
+
+  /**
+   * The constructs the parser is in, outermost first, as a message names them: only a call, a
+   * parenthesis, a tuple, an array literal or a keyword's expression ({@code let}, {@code if},
+   * {@code map}, ...) holds other expressions, so a name among them is a call's.
+   */
+  private List<NestingLimit.Enclosing> enclosing() {
+    List<NestingLimit.Enclosing> enclosing = new ArrayList<>();
+    for (Token first : primaries) {
+      String constructs =
+          switch (first.kind()) {
+            case IDENTIFIER -> "calls of '" + first.text() + "'";
+            case KEYWORD -> "'" + first.text() + "' expressions";
+            default -> first.is("(") ? "parentheses" : first.is("{") ? "tuples" : "array literals";
+          };
+      enclosing.add(new NestingLimit.Enclosing(constructs, first.pos()));
+    }
+    return enclosing;
   }
 
   // ---------------------------------------------------------------- functions and types
@@ -320,6 +345,15 @@ public final class L0Parser {
 
   private Expr primary() {
     Token first = tokens.peek();
+    primaries.add(first);
+    try {
+      return primaryAt(first);
+    } finally {
+      primaries.remove(primaries.size() - 1);
+    }
+  }
+
+  private Expr primaryAt(Token first) {
     switch (first.kind()) {
       case NUMBER:
         tokens.next();

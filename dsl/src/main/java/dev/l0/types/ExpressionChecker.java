@@ -763,7 +763,7 @@ final class ExpressionChecker {
                 + "), got "
                 + ScalarRules.name(t));
       }
-      if (hasUniquePart(param.type())) {
+      if (param.type().hasUniquePart()) {
         throw new L0CompileError(
             e.pos(),
             who
@@ -774,7 +774,7 @@ final class ExpressionChecker {
       curried.add(t);
     }
     List<Param> elementParams = function.params().subList(curried.size(), function.params().size());
-    boolean consumes = elementParams.stream().anyMatch(p -> hasUniquePart(p.type()));
+    boolean consumes = elementParams.stream().anyMatch(p -> p.type().hasUniquePart());
     return new SoacFunctions.Prepared(
         ref,
         elementParams.size(),
@@ -866,7 +866,7 @@ final class ExpressionChecker {
       Map<Variable, UniquenessTracker.Observation> pending) {
     if (!type.isUnique()) {
       for (Variable v : sharing.all()) {
-        if (v.isParameter() && !hasUniquePart(v.type())) {
+        if (v.isParameter() && !v.type().hasUniquePart()) {
           throw new L0CompileError(
               pos,
               what
@@ -902,7 +902,7 @@ final class ExpressionChecker {
       return;
     }
     for (Variable v : sharing.all()) {
-      if (v.isParameter() && !hasUniquePart(v.type())) {
+      if (v.isParameter() && !v.type().hasUniquePart()) {
         throw new L0CompileError(
             pos,
             who
@@ -917,12 +917,6 @@ final class ExpressionChecker {
       throw new L0CompileError(
           pos, who + " returns a unique array, but its result is not unique; return a copy");
     }
-  }
-
-  private static boolean hasUniquePart(Type t) {
-    return t.isUnique()
-        || t instanceof Type.Tuple tuple
-            && tuple.elements().stream().anyMatch(ExpressionChecker::hasUniquePart);
   }
 
   /**

@@ -3,8 +3,16 @@ package dev.l0.types;
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunDef;
 import dev.l0.ir.L0CompileError;
+import dev.l0.ir.SourcePos;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,31 +47,101 @@ public final class NestingLimit {
 
   private NestingLimit() {}
 
-  /** The message for {@code what} (e.g. "the body of 'f'") nesting beyond the limit. */
-  public static String tooDeep(String what) {
-    return what
-        + " is nested more than "
-        + MAX_DEPTH
-        + " levels deep, the limit of this implementation";
+  /**
+   * A construct around code nested beyond the limit: what a message calls several of them ({@code
+   * 'let' expressions}) and where this one is.
+   */
+  public record Enclosing(String constructs, SourcePos pos) {}
+
+  /**
+   * The message for {@code what} (e.g. "the body of 'f'") nesting beyond the limit. {@code
+   * enclosing} are the constructs around it, outermost first; the message names the one that
+   * encloses it most often, with how often and where the outermost of them is, so that a long chain
+   * of lets is named as such: {@code it is inside 2999 nested 'let' expressions, the outermost at
+   * 2:3}.
+   */
+  public static String tooDeep(String what, List<Enclosing> enclosing) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    Map<String, SourcePos> outermost = new HashMap<>();
+    for (Enclosing e : enclosing) {
+      counts.merge(e.constructs(), 1, Integer::sum);
+      outermost.putIfAbsent(e.constructs(), e.pos());
+    }
+    String most = null;
+    for (Map.Entry<String, Integer> count : counts.entrySet()) {
+      if (most == null || count.getValue() > counts.get(most)) {
+        most = count.getKey();
+      }
+    }
+    String message =
+        what
+            + " is nested more than "
+            + MAX_DEPTH
+            + " levels deep, the limit of this implementation";
+    if (most == null) {
+      return message;
+    }
+    return message
+        + ": it is inside "
+        + counts.get(most)
+        + " nested "
+        + most
+        + ", the outermost at "
+        + UniquenessTracker.at(outermost.get(most))
+        + "; split them into functions to nest less";
   }
 
   /**
    * Refuses a function whose body nests deeper than {@link #MAX_DEPTH}; walks without recursion.
    */
   static void check(FunDef function) {
-    record Visit(Expr expr, int depth) {}
+    record Visit(Expr expr, int depth, Visit parent) {}
     Deque<Visit> pending = new ArrayDeque<>();
-    pending.push(new Visit(function.body(), 1));
+    pending.push(new Visit(function.body(), 1, null));
     while (!pending.isEmpty()) {
       Visit visit = pending.pop();
       if (visit.depth() > MAX_DEPTH) {
+        List<Enclosing> enclosing = new ArrayList<>();
+        for (Visit around = visit.parent(); around != null; around = around.parent()) {
+          enclosing.add(new Enclosing(constructs(around.expr()), around.expr().pos()));
+        }
+        Collections.reverse(enclosing);
         throw new L0CompileError(
-            visit.expr().pos(), tooDeep("the body of '" + function.name() + "'"));
+            visit.expr().pos(), tooDeep("the body of '" + function.name() + "'", enclosing));
       }
       for (Expr child : visit.expr().children()) {
-        pending.push(new Visit(child, visit.depth() + 1));
+        pending.push(new Visit(child, visit.depth() + 1, visit));
       }
     }
+  }
+
+  /**
+   * What a message calls several expressions of {@code e}'s kind, e.g. {@code 'let' expressions}.
+   */
+  private static String constructs(Expr e) {
+    if (e instanceof Expr.Let || e instanceof Expr.LetWith) {
+      return "'let' expressions";
+    }
+    if (e instanceof Expr.Binary) {
+      return "binary operators";
+    }
+    if (e instanceof Expr.Unary) {
+      return "prefix operators";
+    }
+    if (e instanceof Expr.Call c) {
+      return "calls of '" + c.function() + "'";
+    }
+    if (e instanceof Expr.TupleLit) {
+      return "tuples";
+    }
+    if (e instanceof Expr.ArrayLit) {
+      return "array literals";
+    }
+    if (e instanceof Expr.Index) {
+      return "indexings";
+    }
+    // The other expressions are written with their keyword, the record's name: if, loop, map, ...
+    return "'" + e.getClass().getSimpleName().toLowerCase(Locale.ROOT) + "' expressions";
   }
 
   /**

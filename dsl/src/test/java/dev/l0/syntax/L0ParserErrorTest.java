@@ -320,7 +320,30 @@ class L0ParserErrorTest {
     L0CompileError error =
         assertThrows(L0CompileError.class, () -> L0Parser.parse(text, "deep.l0"));
     assertEquals(
-        "deep.l0:1:3015: the expression is nested more than 3000 levels deep, the limit of this implementation",
+        "deep.l0:1:3015: the expression is nested more than 3000 levels deep, the limit of this"
+            + " implementation: it is inside 3000 nested parentheses, the outermost at 1:15; split"
+            + " them into functions to nest less",
+        error.getMessage());
+  }
+
+  /**
+   * A long chain of lets, which nests one level per let (its body), is named as such where it
+   * passes the limit: the message counts the lets around that point and gives the first one's
+   * position, not only the expression at which the count ran out.
+   */
+  @Test
+  void aLetChainBeyondTheLimitIsNamedWithItsFirstLet() {
+    StringBuilder text = new StringBuilder("fun i32 main(i32 x0) =\n");
+    for (int i = 1; i <= 5000; i++) {
+      text.append("  let x").append(i).append(" = x").append(i - 1).append(" + 1 in\n");
+    }
+    text.append("  x5000\n");
+    L0CompileError error =
+        assertThrows(L0CompileError.class, () -> L0Parser.parse(text.toString(), "chain.l0"));
+    assertEquals(
+        "chain.l0:3000:23: the expression is nested more than 3000 levels deep, the limit of this"
+            + " implementation: it is inside 2999 nested 'let' expressions, the outermost at 2:3;"
+            + " split them into functions to nest less",
         error.getMessage());
   }
 }

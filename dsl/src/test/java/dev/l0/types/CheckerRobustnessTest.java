@@ -190,6 +190,29 @@ class CheckerRobustnessTest {
   }
 
   /**
+   * A chain of lets built without the parser (as the Java DSL builds one) that nests beyond the
+   * limit is named as a chain of lets, with its first let's position: each let's body is a level.
+   */
+  @Test
+  void aLetChainBeyondTheLimitIsNamedWithItsFirstLet() {
+    Expr body = new Expr.Var("x5000", new SourcePos("chain.l0", 5002, 3));
+    for (int i = 5000; i >= 1; i--) {
+      SourcePos line = new SourcePos("chain.l0", i + 1, 3);
+      Expr value =
+          new Expr.Binary(
+              BinaryOperator.ADD, new Expr.Var(i == 1 ? "n" : "x" + (i - 1), line), one(), line);
+      body = new Expr.Let(new Pattern.Name("x" + i, line), value, body, line);
+    }
+    L0CompileError error = rejection(program(ScalarType.I32, body));
+    assertEquals(
+        "the body of 'f' is nested more than 3000 levels deep, the limit of this implementation:"
+            + " it is inside 3000 nested 'let' expressions, the outermost at 2:3; split them into"
+            + " functions to nest less",
+        error.detail());
+    assertEquals(new SourcePos("chain.l0", 3002, 3), error.pos());
+  }
+
+  /**
    * Random damage to the appendix programs: parsing and checking fail, if at all, with a compile
    * error.
    */

@@ -754,6 +754,35 @@ class MainTest {
     }
   }
 
+  /**
+   * A launch beyond the simulator's limits is a limit reached at the SOAC the program wrote, named
+   * as written, not a kernel defect, and its message names no kernel (internal names mean nothing
+   * to the program's author).
+   */
+  /**
+   * An output too large for one flat array whose rows are neither replicates nor iotas is named by
+   * its SOAC, at the SOAC: the message had no position at all ('limit reached: map: ...').
+   */
+  @Test
+  void anOutputThatCannotBeOneFlatArrayIsNamedAtItsSoac() throws IOException {
+    String wide =
+        write(
+            "wide.l0",
+            "fun [[i32]] main(i32 m, i32 n) =\n"
+                + "  map(fn [i32] (i32 x) => map(fn i32 (i32 j) => j * x, iota(n)), iota(m))\n");
+    for (String device : List.of("jvm", "sim")) {
+      Outcome tooLong = l0("50000 50000", "run", wide, "--device", device);
+      assertEquals(Main.EXIT_RESOURCE_LIMIT, tooLong.exitCode(), tooLong.err());
+      assertEquals(
+          "limit reached: "
+              + wide
+              + ":2:3: the map at 2:3 in main: 2500000000 elements, more than one flat array holds"
+              + " (2147483639, Java's array limit)",
+          tooLong.err().lines().reduce((first, last) -> last).orElseThrow(),
+          device);
+    }
+  }
+
   @Test
   void theSimulatorsLimitsAreALimitReachedNotAKernelDefect() throws IOException {
     String loop =
@@ -762,26 +791,54 @@ class MainTest {
             "fun [i32] main([i32] xs, i32 k) = map(fn i32 (i32 x) => loop (acc = x) = for i < k do acc + i in acc, xs)\n");
     Outcome steps = l0("[1, 2] 3000000", "run", loop, "--device", "sim");
     assertEquals(Main.EXIT_RESOURCE_LIMIT, steps.exitCode(), steps.err());
-    assertTrue(
-        steps
-            .err()
-            .contains(
-                "limit reached: the SIMT simulator's limits (16777216 steps per thread and launch, "
-                    + "67108864 elements per buffer): "),
-        steps.err());
-    assertTrue(
-        steps.err().contains("does not finish within 16777216 steps")
-            && !steps.err().contains("please report"),
-        steps.err());
+    assertEquals(
+        "limit reached: "
+            + loop
+            + ":1:35: the map at 1:35 in main goes beyond the SIMT simulator's limits (16777216"
+            + " steps per thread and launch, 67108864 elements per buffer): a thread (block 0,"
+            + " thread 0) ran 16777216 steps without finishing, the simulator's limit per thread"
+            + " and launch; the JVM backend (--device jvm) has no such limits",
+        steps.err().lines().reduce((first, last) -> last).orElseThrow());
     String wide =
-        write("wide.l0", "fun [i32] main(i32 n) = map(fn i32 (i32 i) => i + 1, iota(n))\n");
-    Outcome elements = l0("70000000", "run", wide, "--device", "sim");
+        write(
+            "wide.l0",
+            "fun [[i32]] main(i32 m, i32 n) =\n"
+                + "  map(fn [i32] (i32 x) => map(fn i32 (i32 j) => j * x, iota(n)), iota(m))\n");
+    Outcome elements = l0("7000 10000", "run", wide, "--device", "sim");
     assertEquals(Main.EXIT_RESOURCE_LIMIT, elements.exitCode(), elements.err());
+    String last = elements.err().lines().reduce((first, next) -> next).orElseThrow();
     assertTrue(
-        elements
+        last.startsWith(
+            "limit reached: "
+                + wide
+                + ":2:3: the map at 2:3 in main goes beyond the SIMT simulator's limits (16777216"
+                + " steps per thread and launch, 67108864 elements per buffer): a buffer of"
+                + " 70000000 elements ("),
+        last);
+    assertTrue(
+        last.endsWith(
+            "), more than the simulator's limit of 67108864 elements per buffer; the JVM backend"
+                + " (--device jvm) has no such limits"),
+        last);
+    assertFalse(last.contains("main_main"), last);
+    String rows =
+        write(
+            "rows.l0",
+            "fun [i32] main(i32 m, i32 n) =\n"
+                + "  map(fn i32 (i32 x) =>\n"
+                + "        let a = replicate(n, x) in\n"
+                + "        loop (a) = for i < n do let a[i] = a[i] + i in a in a[n - 1],\n"
+                + "      iota(m))\n");
+    Outcome perThread = l0("64 2000000", "run", rows, "--device", "sim");
+    assertEquals(Main.EXIT_RESOURCE_LIMIT, perThread.exitCode(), perThread.err());
+    assertTrue(
+        perThread
             .err()
             .contains(
-                "needs 70000000 elements, more than the simulator's limit of 67108864 elements per buffer"),
-        elements.err());
+                rows
+                    + ":2:3: the map at 2:3 in main goes beyond the SIMT simulator's limits (16777216"
+                    + " steps per thread and launch, 67108864 elements per buffer): arrays of"
+                    + " 2000000 elements in each of 64 threads, 128000000 elements in one buffer ("),
+        perThread.err());
   }
 }

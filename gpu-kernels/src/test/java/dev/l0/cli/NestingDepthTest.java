@@ -99,7 +99,10 @@ class NestingDepthTest {
                 + NestingLimit.MAX_DEPTH
                 + ":23: the expression is nested more than "
                 + NestingLimit.MAX_DEPTH
-                + " levels deep, the limit of this implementation\n");
+                + " levels deep, the limit of this implementation: it is inside "
+                + (NestingLimit.MAX_DEPTH - 1)
+                + " nested 'let' expressions, the outermost at 2:3; split them into functions to"
+                + " nest less\n");
     for (int run = 1; run <= RUNS; run++) {
       List<String> verdicts = new ArrayList<>();
       verdicts.add(l0("", "check", lets));

@@ -9,15 +9,22 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.l0.dsl.Arr;
 import dev.l0.dsl.Bool;
 import dev.l0.dsl.F64;
+import dev.l0.dsl.Fn1;
 import dev.l0.dsl.FnN;
 import dev.l0.dsl.I64;
 import dev.l0.dsl.L0;
+import dev.l0.dsl.Tup2;
 import dev.l0.dsl.Val;
 import dev.l0.dsl.ValType;
+import dev.l0.interp.Interpreter;
 import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
+import dev.l0.ir.ScalarType;
+import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
+import dev.l0.ir.Value;
 import dev.l0.types.TypeChecker;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -134,6 +141,77 @@ class TypeErrorPositionTest {
             + " after it was consumed at "
             + updateLine.get().line(),
         error.detail());
+  }
+
+  /** A pair of unique arrays, and a function that consumes one: {@code take({*[f64], *[f64]})}. */
+  private static final ValType<Tup2<Arr<F64>, Arr<F64>>> PAIR =
+      Tup2.of(Arr.of(F64.TYPE).unique(), Arr.of(F64.TYPE).unique());
+
+  /**
+   * A tuple component read before the tuple is consumed and used after it stays before the
+   * consumption: the staged program was rejected with the read's line as a use 'after' the
+   * consumption on the next line (the read had been moved into the sum, behind the call).
+   */
+  @Test
+  void aTupleComponentReadBeforeTheTupleIsConsumedStaysBeforeIt() {
+    Program program =
+        L0.program(
+            prog -> {
+              Fn1<Tup2<Arr<F64>, Arr<F64>>, F64> take = prog.fun("take", PAIR, p -> p._1().get(0));
+              prog.fun(
+                  "main",
+                  PAIR,
+                  t -> {
+                    F64 read = t._2().get(0);
+                    F64 taken = take.call(t);
+                    return taken.add(read);
+                  });
+            });
+
+    TypeChecker.check(program);
+    Value pair = new Value.Tuple(List.of(doubles(1.0, 2.0), doubles(30.0, 40.0)));
+    assertEquals(ScalarValue.f64(31.0), new Interpreter(program).call("main", List.of(pair)));
+  }
+
+  /**
+   * A tuple component read after the tuple was consumed is reported at the read, as a use after the
+   * consumption, even where the sum that uses both names the read first.
+   */
+  @Test
+  void aTupleComponentReadAfterTheTupleWasConsumedIsReportedAtTheRead() {
+    AtomicReference<SourcePos> consumeLine = new AtomicReference<>();
+    AtomicReference<SourcePos> readLine = new AtomicReference<>();
+    Program program =
+        L0.program(
+            prog -> {
+              Fn1<Tup2<Arr<F64>, Arr<F64>>, F64> take = prog.fun("take", PAIR, p -> p._1().get(0));
+              prog.fun(
+                  "main",
+                  PAIR,
+                  t -> {
+                    consumeLine.set(JavaLine.next());
+                    F64 taken = take.call(t);
+                    readLine.set(JavaLine.next());
+                    F64 read = t._2().get(0);
+                    return read.add(taken);
+                  });
+            });
+
+    L0CompileError error = assertThrows(L0CompileError.class, () -> TypeChecker.check(program));
+
+    assertEquals(readLine.get(), error.pos());
+    assertEquals(
+        "the 1st parameter ({*[f64], *[f64]}) of 'main' used at "
+            + readLine.get().line()
+            + " after it was consumed at "
+            + consumeLine.get().line(),
+        error.detail());
+  }
+
+  private static Value doubles(double... values) {
+    return new Value.Array(
+        ScalarType.F64,
+        Arrays.stream(values).mapToObj(ScalarValue::f64).map(Value.class::cast).toList());
   }
 
   @Test

@@ -7,6 +7,7 @@ import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.kernels.jvm.FlatArray;
+import dev.l0.kernels.lower.KernelLowering;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.Analysis;
 import dev.l0.opt.ir.Body;
@@ -26,8 +27,8 @@ import java.util.Map;
  * {@code replicate} of a row, which every backend flattens) and its outputs (a {@code map} whose
  * rows are {@code replicate}s or {@code iota}s). The error names the operation, its flat size and
  * its source position: the replicate or iota that made an input, or the one a map's function
- * returns as each row of an output (an output without such a row is named by its SOAC alone, since
- * SOACs keep no position).
+ * returns as each row of an output; an output without such a row is named by its SOAC as the
+ * program wrote it, at that SOAC ({@link KernelLowering#asWritten}).
  */
 final class KernelArrayLimits {
   /** An array the kernel flattens or allocates, and what made it. */
@@ -62,13 +63,13 @@ final class KernelArrayLimits {
     for (int k = 0; k < pattern.size(); k++) {
       Ident output = pattern.get(k);
       Exp row = k < rowBody.result().size() ? definition(rowBody, rowBody.result().get(k)) : null;
-      String operation = soac.keyword();
-      SourcePos pos = SourcePos.NONE;
+      String operation = KernelLowering.asWritten(kernel);
+      SourcePos pos = KernelLowering.position(kernel);
       if (soac.isMap() && row instanceof Exp.Replicate r) {
-        operation += " of replicate";
+        operation = soac.keyword() + " of replicate";
         pos = r.pos();
       } else if (soac.isMap() && row instanceof Exp.Iota i) {
-        operation += " of iota";
+        operation = soac.keyword() + " of iota";
         pos = i.pos();
       }
       outputs.add(new Checked(output.name(), output.type(), operation, pos));

@@ -1,6 +1,7 @@
 package dev.l0.kernels.lower;
 
 import dev.l0.ir.L0CompileError;
+import dev.l0.ir.SourcePos;
 import dev.l0.kernels.ir.KernelGroup;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.ir.Exp;
@@ -39,6 +40,14 @@ public final class KernelLowering {
         + " in "
         + kernel.function()
         + SourcePositions.fusedWith(soac).map(others -> " (fused with " + others + ")").orElse("");
+  }
+
+  /**
+   * Where {@code kernel}'s SOAC is in the program, for its errors: its keyword, or (a filter) its
+   * first code ({@link SourcePositions#ofSoac}).
+   */
+  public static SourcePos position(KernelPlan.Kernel kernel) {
+    return SourcePositions.ofSoac((Exp.Soac) kernel.statement().exp());
   }
 
   /**

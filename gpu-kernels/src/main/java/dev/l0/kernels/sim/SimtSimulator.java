@@ -187,10 +187,12 @@ public final class SimtSimulator {
           throw new IllegalArgumentException(
               "thread-private buffer " + b.name() + " is used before it is sized");
         }
-        long total = elements * grid * blockSize;
+        long threads = grid * blockSize;
+        long total = elements * threads;
         if (total > MAX_ELEMENTS) {
           throw new LimitReached(
-              new SimulationIssue.AllocationLimit(group.name(), b.name(), total, MAX_ELEMENTS));
+              new SimulationIssue.AllocationLimit(
+                  group.name(), b.name(), total, threads, MAX_ELEMENTS));
         }
         bound.add(new ScalarArray(b.name(), b.elementType(), (int) total));
         perThread.add(elements);
@@ -210,7 +212,7 @@ public final class SimtSimulator {
     if (elements > MAX_ELEMENTS) {
       throw new LimitReached(
           new SimulationIssue.AllocationLimit(
-              groupName, a.buffer().name(), elements, MAX_ELEMENTS));
+              groupName, a.buffer().name(), elements, 0, MAX_ELEMENTS));
     }
     return (int) elements;
   }

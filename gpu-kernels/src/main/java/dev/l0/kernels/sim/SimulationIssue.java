@@ -10,12 +10,21 @@ public sealed interface SimulationIssue {
   String describe();
 
   /**
-   * Whether this is one of the simulator's own limits reached ({@link StepLimit}, {@link
-   * AllocationLimit}) rather than a defect of the kernel: the program may be right and too large
-   * for the simulator.
+   * Whether this is one of the simulator's own limits reached ({@link Limit}) rather than a defect
+   * of the kernel: the program may be right and too large for the simulator.
    */
   default boolean isLimit() {
-    return false;
+    return this instanceof Limit;
+  }
+
+  /** One of the simulator's own limits reached: {@link StepLimit} or {@link AllocationLimit}. */
+  sealed interface Limit extends SimulationIssue {
+    /**
+     * What went beyond the limit, in terms that need no kernel or buffer names (the caller says
+     * which construct of the program the launch runs), e.g. {@code a thread (block 0, thread 3) ran
+     * 16777216 steps without finishing, the simulator's limit per thread and launch}.
+     */
+    String beyond();
   }
 
   /** Which kind of memory an access went to. */
@@ -157,7 +166,7 @@ public sealed interface SimulationIssue {
    * A thread ran {@code steps} instructions in one launch without finishing: it loops forever or
    * longer than the simulator allows.
    */
-  record StepLimit(String kernel, int block, int thread, long steps) implements SimulationIssue {
+  record StepLimit(String kernel, int block, int thread, long steps) implements Limit {
     @Override
     public String describe() {
       return kernel
@@ -171,17 +180,25 @@ public sealed interface SimulationIssue {
     }
 
     @Override
-    public boolean isLimit() {
-      return true;
+    public String beyond() {
+      return "a thread (block "
+          + block
+          + ", thread "
+          + thread
+          + ") ran "
+          + steps
+          + " steps without finishing, the simulator's limit per thread and launch";
     }
   }
 
   /**
    * A host step would allocate {@code elements} elements for {@code buffer}, more than the
-   * simulator's {@code limit}.
+   * simulator's {@code limit}: for a thread-private buffer, the arrays of a launch's {@code
+   * threads} threads, which the simulator lays out in one buffer as a GPU does; 0 threads for a
+   * global buffer.
    */
-  record AllocationLimit(String kernel, String buffer, long elements, long limit)
-      implements SimulationIssue {
+  record AllocationLimit(String kernel, String buffer, long elements, long threads, long limit)
+      implements Limit {
     @Override
     public String describe() {
       return kernel
@@ -195,8 +212,20 @@ public sealed interface SimulationIssue {
     }
 
     @Override
-    public boolean isLimit() {
-      return true;
+    public String beyond() {
+      return (threads == 0
+              ? "a buffer of " + elements + " elements ("
+              : "arrays of "
+                  + elements / threads
+                  + " elements in each of "
+                  + threads
+                  + " threads, "
+                  + elements
+                  + " elements in one buffer (")
+          + buffer
+          + "), more than the simulator's limit of "
+          + limit
+          + " elements per buffer";
     }
   }
 

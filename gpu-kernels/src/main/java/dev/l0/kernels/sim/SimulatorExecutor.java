@@ -2,7 +2,6 @@ package dev.l0.kernels.sim;
 
 import dev.l0.ir.L0ResourceError;
 import dev.l0.ir.L0RuntimeError;
-import dev.l0.ir.SourcePos;
 import dev.l0.ir.Value;
 import dev.l0.kernels.exec.HostEnvironment;
 import dev.l0.kernels.exec.HostValue;
@@ -20,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * Runs a host runner's kernels on the simulator: each kernel of the plan is lowered to a kernel
@@ -73,19 +73,25 @@ public final class SimulatorExecutor implements KernelExecutor {
                 SimtSimulator.of(
                     KernelLowering.lowerIn(
                         scope.program(), kernel, LaunchConfiguration.THREAD_PER_ROW)));
-    List<Ident> outputs = kernel.outputs();
     return environment -> {
       try {
-        return run(simulator, outputs, environment, blockSize);
+        return run(simulator, kernel, environment, blockSize);
       } catch (L0RuntimeError raced) {
-        return run(threadPerRow.get(), outputs, environment, 1);
+        return run(threadPerRow.get(), kernel, environment, 1);
       }
     };
   }
 
-  /** Simulates on boxed values: the environment boxes flat inputs, the outputs stay boxed. */
+  /**
+   * Simulates on boxed values: the environment boxes flat inputs, the outputs stay boxed. A limit
+   * reached is an {@code L0ResourceError} at {@code kernel}'s SOAC, naming it as the program wrote
+   * it ({@link KernelLowering#asWritten}).
+   */
   private List<HostValue> run(
-      SimtSimulator simulator, List<Ident> outputs, HostEnvironment environment, int blockSize) {
+      SimtSimulator simulator,
+      KernelPlan.Kernel kernel,
+      HostEnvironment environment,
+      int blockSize) {
     Map<String, Value> inputs = new HashMap<>();
     for (GroupInput input : simulator.group().inputs()) {
       inputs.put(input.name(), environment.value(input.name()));
@@ -94,13 +100,16 @@ public final class SimulatorExecutor implements KernelExecutor {
     if (!result.report().isClean()) {
       if (result.report().issues().stream().allMatch(SimulationIssue::isLimit)) {
         throw new L0ResourceError(
-            SourcePos.NONE,
-            "the SIMT simulator's limits ("
+            KernelLowering.position(kernel),
+            KernelLowering.asWritten(kernel)
+                + " goes beyond the SIMT simulator's limits ("
                 + KernelLaunch.STEP_LIMIT
                 + " steps per thread and launch, "
                 + SimtSimulator.MAX_ELEMENTS
                 + " elements per buffer): "
-                + result.report().describe()
+                + result.report().issues().stream()
+                    .map(issue -> ((SimulationIssue.Limit) issue).beyond())
+                    .collect(Collectors.joining("; "))
                 + "; the JVM backend (--device jvm) has no such limits",
             false);
       }
@@ -109,7 +118,9 @@ public final class SimulatorExecutor implements KernelExecutor {
     if (result.error().isPresent()) {
       throw result.runtimeError().orElseThrow();
     }
-    return outputs.stream().map(id -> HostValue.of(output(simulator, result, id))).toList();
+    return kernel.outputs().stream()
+        .map(id -> HostValue.of(output(simulator, result, id)))
+        .toList();
   }
 
   private static Value output(SimtSimulator simulator, SimulationResult result, Ident id) {
