@@ -75,6 +75,8 @@ public final class ThesisBodyPrograms {
           new Run("s2_3_1_tuple_shimming", "main", "[1, 2, 3] [10, 20, 30]", "[11, 22, 33]"),
           new Run("s3_modify", "modify", "[1, 2, 3] 1 10", "[1, 12, 3]"),
           new Run("s3_modify", "modify", "[1, 2, 3] 3 10", "fails: index at 3:27"),
+          new Run("s3_1_fig7_unique_arguments", "useF1", "[5, 6, 7]", "[0, 6, 7]"),
+          new Run("s3_1_fig7_unique_arguments", "useF2", "[5, 6, 7]", "[6, 6, 7]"),
           new Run("s3_1_contrived", "contrived", "[[1, 2], [3, 4]] [1, 0] 0", "[3, 4]"),
           new Run("s3_2_replace", "main", "[1, 2, 3, 4] 0 10 3 40", "[10, 2, 3, 40]"),
           new Run("s3_2_replace2", "replace2", "[1, 2, 3] 2 7", "[1, 2, 7]"),
@@ -127,6 +129,11 @@ public final class ThesisBodyPrograms {
   public static final List<Refused> REFUSED =
       List.of(
           new Refused("s2_1_irregular", "3:12", "irregular array literal"),
+          new Refused(
+              "s2_3_2_irregular_tuples",
+              "7:1",
+              "irregular array literal: elements 1 and 2 have sizes 1 and 2 in dimension 0 of"
+                  + " tuple component 1"),
           new Refused("s2_1_sumpair_wrong", "2:28", "a parameter cannot be a tuple pattern"),
           new Refused(
               "s2_1_2_matmultimp_as_printed", "14:1", "expected 'in' after the body of the 'loop'"),
