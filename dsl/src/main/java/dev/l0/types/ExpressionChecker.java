@@ -156,9 +156,10 @@ final class ExpressionChecker {
 
   /**
    * An array literal: elements of one type and, in the dimensions the literal's own syntax writes
-   * out, one shape (thesis §2.1: {@code [[1, 2], [3]]} is a compile-time error, but {@code
-   * [iota(1), iota(2)]} a run-time error if reached, so sizes its elements compute may differ here
-   * and the interpreter checks them); never unique (§3.2).
+   * out (also inside tuple literals, {@link #writtenSizeConflict}), one shape (thesis §2.1: {@code
+   * [[1, 2], [3]]} is a compile-time error, but {@code [iota(1), iota(2)]} a run-time error if
+   * reached, so sizes its elements compute may differ here and the interpreter checks them); never
+   * unique (§3.2).
    */
   private Checked arrayLiteral(Expr.ArrayLit a, Environment env) {
     if (a.elements().isEmpty()) {
@@ -179,12 +180,7 @@ final class ExpressionChecker {
                 + " has type "
                 + ScalarRules.name(t));
       }
-      String conflict =
-          Shapes.constantSizeConflict(
-              first,
-              t,
-              0,
-              Math.min(writtenOutDimensions(a.elements().get(0)), writtenOutDimensions(e)));
+      String conflict = writtenSizeConflict(a.elements().get(0), first, e, t);
       if (conflict != null) {
         throw new L0CompileError(
             e.pos(),
@@ -199,6 +195,32 @@ final class ExpressionChecker {
     Type type =
         new Type.Array(Shapes.asElement(element), new Dim.Const(a.elements().size()), false);
     return Checked.fresh(type);
+  }
+
+  /**
+   * A conflict between the sizes that two elements of one array literal, {@code x} and {@code y} of
+   * types {@code tx} and {@code ty}, write out, or null: in the dimensions both write out as array
+   * literals, and in each component where both are tuple literals, since the fullness of an array
+   * of tuples transcends the tuples (thesis §2.3.2: {@code [{[1], [1.0]}, {[2,3], [2.0]}]} is not
+   * full).
+   */
+  private static String writtenSizeConflict(Expr x, Type tx, Expr y, Type ty) {
+    if (x instanceof Expr.TupleLit p
+        && y instanceof Expr.TupleLit q
+        && tx instanceof Type.Tuple s
+        && ty instanceof Type.Tuple t) {
+      for (int j = 0; j < p.elements().size(); j++) {
+        String conflict =
+            writtenSizeConflict(
+                p.elements().get(j), s.elements().get(j), q.elements().get(j), t.elements().get(j));
+        if (conflict != null) {
+          return conflict + " of tuple component " + (j + 1);
+        }
+      }
+      return null;
+    }
+    return Shapes.constantSizeConflict(
+        tx, ty, 0, Math.min(writtenOutDimensions(x), writtenOutDimensions(y)));
   }
 
   /**
