@@ -19,6 +19,7 @@ import dev.l0.semantics.ArrayOperations;
 import dev.l0.semantics.Operands;
 import dev.l0.semantics.ScalarOperations;
 import dev.l0.syntax.L0Printer;
+import dev.l0.types.NestingLimit;
 import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
 import dev.l0.values.ValueTypes;
@@ -89,11 +90,16 @@ public final class Interpreter {
                 + L0Printer.print(expected));
       }
     }
-    try {
-      return callFunction(function, args, f.pos());
-    } catch (StackOverflowError tooDeep) {
-      throw L0ResourceError.recursionTooDeep(f.pos(), "interpreter");
-    }
+    // On a large stack, as the command line runs it: a program within the nesting limit runs
+    // whatever the caller's stack (a chain of 2,500 lets overflowed a thread of 256 KiB).
+    return NestingLimit.onLargeStack(
+        () -> {
+          try {
+            return callFunction(function, args, f.pos());
+          } catch (StackOverflowError tooDeep) {
+            throw L0ResourceError.recursionTooDeep(f.pos(), "interpreter");
+          }
+        });
   }
 
   /** Calls a top-level function or, when the program has none of that name, a built-in. */

@@ -19,10 +19,43 @@ import dev.l0.math.L0Math;
 import dev.l0.syntax.L0Parser;
 import dev.l0.values.ValueWriter;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Every construct of thesis ch. 2 and every run-time error, on programs written in L0. */
 class InterpreterTest {
+  /**
+   * A program within the nesting limit runs whatever the caller's stack, as it does on the command
+   * line: 2,500 chained lets (no recursion) called from a thread of 256 KiB said 'recursion too
+   * deep for the interpreter's stack'.
+   */
+  @Test
+  void aDeepButNotRecursiveProgramRunsOnASmallCallersStack() throws InterruptedException {
+    StringBuilder source = new StringBuilder("fun int main(int x0) =\n");
+    int lets = 2500;
+    for (int i = 1; i <= lets; i++) {
+      source.append("  let x").append(i).append(" = x").append(i - 1).append(" + 1 in\n");
+    }
+    source.append("  x").append(lets).append('\n');
+    Program program = L0Parser.parse(source.toString(), "lets.l0");
+    AtomicReference<Object> outcome = new AtomicReference<>();
+    Thread small =
+        new Thread(
+            null,
+            () -> {
+              try {
+                outcome.set(new Interpreter(program).call("main", List.of(ScalarValue.i32(7))));
+              } catch (RuntimeException | Error e) {
+                outcome.set(e);
+              }
+            },
+            "small stack",
+            256 * 1024);
+    small.start();
+    small.join();
+    assertEquals(ScalarValue.i32(7 + lets), outcome.get());
+  }
+
   private static Value run(String program, String function, Value... args) {
     return new Interpreter(L0Parser.parse(program, "test.l0")).call(function, List.of(args));
   }
