@@ -11,6 +11,7 @@ import static org.apache.spark.sql.functions.first;
 import static org.apache.spark.sql.functions.floor;
 import static org.apache.spark.sql.functions.format_string;
 import static org.apache.spark.sql.functions.greatest;
+import static org.apache.spark.sql.functions.input_file_block_start;
 import static org.apache.spark.sql.functions.input_file_name;
 import static org.apache.spark.sql.functions.least;
 import static org.apache.spark.sql.functions.lit;
@@ -19,21 +20,24 @@ import static org.apache.spark.sql.functions.lpad;
 import static org.apache.spark.sql.functions.max;
 import static org.apache.spark.sql.functions.min;
 import static org.apache.spark.sql.functions.min_by;
+import static org.apache.spark.sql.functions.monotonically_increasing_id;
 import static org.apache.spark.sql.functions.not;
 import static org.apache.spark.sql.functions.rint;
 import static org.apache.spark.sql.functions.round;
-import static org.apache.spark.sql.functions.row_number;
+import static org.apache.spark.sql.functions.shiftright;
 import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.typeof;
 import static org.apache.spark.sql.functions.when;
 import static org.apache.spark.sql.functions.xxhash64;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +52,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.expressions.WindowSpec;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.NumericType;
@@ -334,9 +339,8 @@ final class RiskInputs {
 
   /**
    * {@code frame} with its {@code required} columns checked to exist, its {@code optional} ones
-   * (null where absent) and a 1-based {@code row} number in file order (a folder's files in the
-   * order of their names), cached: the checks read it several times. A CSV record whose fields do
-   * not match the header is bad input at its row.
+   * (null where absent) and a 1-based {@code row} number in file order ({@link #inFileOrder}). A
+   * CSV record whose fields do not match the header is bad input at its row.
    */
   private static Dataset<Row> numbered(
       SparkSession spark, Dataset<Row> frame, String name, String[] required, String[] optional)
@@ -371,36 +375,7 @@ final class RiskInputs {
     if (csv) {
       columns.add(col(MALFORMED));
     }
-    boolean files = frame.inputFiles().length > 1;
-    if (files) {
-      columns.add(input_file_name().as(FILE));
-    }
-    Dataset<Row> selected = frame.select(columns.toArray(Column[]::new));
-    StructType schema = selected.schema().add("row", DataTypes.LongType, false);
-    Dataset<Row> numbered =
-        spark.createDataFrame(
-            selected
-                .javaRDD()
-                .zipWithIndex()
-                .map(
-                    pair -> {
-                      Object[] values = new Object[pair._1().size() + 1];
-                      for (int i = 0; i < pair._1().size(); i++) {
-                        values[i] = pair._1().get(i);
-                      }
-                      values[values.length - 1] = pair._2() + 1;
-                      return RowFactory.create(values);
-                    }),
-            schema);
-    Dataset<Row> rows =
-        (files
-                ? numbered
-                    .withColumn(
-                        "row",
-                        row_number().over(Window.orderBy(col(FILE), col("row"))).cast("long"))
-                    .drop(FILE)
-                : numbered)
-            .cache();
+    Dataset<Row> rows = inFileOrder(spark, frame.select(columns.toArray(Column[]::new)));
     if (!csv) {
       return rows;
     }
@@ -425,11 +400,81 @@ final class RiskInputs {
   }
 
   /**
-   * The column of a folder's frame that names each row's file while its rows are numbered: Spark
-   * reads a folder's files largest first, so the rows are numbered in the order of the files'
-   * names, each file's rows in their order (as a file's splits keep theirs), not in Spark's.
+   * {@code frame} with a 1-based {@code row} number: its rows in file order, a folder's files in
+   * the order of their names (their paths) and each file's rows in theirs; a frame not read from
+   * files in the order of its partitions. Spark reads a folder's file splits largest first and may
+   * read a file's splits in different partitions, so each partition's rows are taken as runs of one
+   * split (file, start): {@code frame} is read once into the block manager, its local checkpoint
+   * (the checks read it several times; a cache, found again by any later query of the same plan,
+   * gave the next run of the same paths, and the caches built on it, the rows of the files as they
+   * were), and one aggregate of that counts each run's rows; the driver orders the runs (a list as
+   * long as the splits) and gives each its first row's number; the numbers are then each row's
+   * position in its partition plus its run's offset, joined on the run. No sort, no single
+   * partition: a folder's rows were numbered by a window over all of them, one task sorting every
+   * row.
    */
+  private static Dataset<Row> inFileOrder(SparkSession spark, Dataset<Row> frame) {
+    Dataset<Row> tagged =
+        frame
+            .withColumn(FILE, input_file_name())
+            .withColumn(START, input_file_block_start())
+            .withColumn(POSITION, monotonically_increasing_id())
+            .localCheckpoint();
+    // monotonically_increasing_id: the partition's index above bit 33, the row's in it below
+    Column partition = shiftright(col(POSITION), 33);
+    List<Row> runs =
+        tagged
+            .groupBy(col(FILE), col(START), partition.as(PARTITION))
+            .agg(min(POSITION), count(lit(1)))
+            .collectAsList()
+            .stream()
+            .sorted(
+                Comparator.<Row, byte[]>comparing(
+                        run -> run.getString(0).getBytes(StandardCharsets.UTF_8),
+                        Arrays::compareUnsigned) // as Spark orders strings
+                    .thenComparingLong(run -> run.getLong(1))
+                    .thenComparingLong(run -> run.getLong(2)))
+            .toList();
+    List<Row> offsets = new ArrayList<>();
+    long before = 0;
+    for (Row run : runs) {
+      // row = position - the run's first position + the rows before it + 1
+      offsets.add(
+          RowFactory.create(
+              run.getString(0), run.getLong(1), run.getLong(2), before + 1 - run.getLong(3)));
+      before += run.getLong(4);
+    }
+    Dataset<Row> runOffsets =
+        spark.createDataFrame(
+            offsets,
+            new StructType()
+                .add(RUN_FILE, DataTypes.StringType, false)
+                .add(RUN_START, DataTypes.LongType, false)
+                .add(PARTITION, DataTypes.LongType, false)
+                .add(OFFSET, DataTypes.LongType, false));
+    return tagged
+        .join(
+            broadcast(runOffsets),
+            col(FILE)
+                .equalTo(col(RUN_FILE))
+                .and(col(START).equalTo(col(RUN_START)))
+                .and(partition.equalTo(col(PARTITION))))
+        .select(
+            Stream.concat(
+                    Arrays.stream(frame.columns()).map(functions::col),
+                    Stream.of(col(POSITION).plus(col(OFFSET)).as("row")))
+                .toArray(Column[]::new));
+  }
+
+  /** The columns that place a row in {@link #inFileOrder}: its file, split and position. */
   private static final String FILE = "_input_file";
+
+  private static final String START = "_input_start";
+  private static final String POSITION = "_position";
+  private static final String PARTITION = "_partition";
+  private static final String RUN_FILE = "_run_file";
+  private static final String RUN_START = "_run_start";
+  private static final String OFFSET = "_offset";
 
   /**
    * Fails where {@code column} is absent but a column of {@code present} is its name with blanks

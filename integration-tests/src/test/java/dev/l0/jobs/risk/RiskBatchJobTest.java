@@ -1161,6 +1161,62 @@ class RiskBatchJobTest {
   }
 
   /**
+   * A folder whose files Spark splits (a small {@code spark.sql.files.maxPartitionBytes}) and packs
+   * into several partitions, the largest split first and a file's splits apart, is numbered in the
+   * order of the files' names, each file's rows in theirs, and without a sort into one partition:
+   * the rows were numbered by a window over the whole folder (Spark's "No Partition Defined for
+   * Window operation! Moving all data to a single partition").
+   */
+  @Test
+  void aFolderOfSplitFilesIsNumberedInFileOrderWithoutASinglePartition() throws Exception {
+    Path parts = Files.createDirectories(folder.resolve("split parts.csv"));
+    List<String> lines = portfolioLines();
+    // 40, 50 and 150 rows: Spark reads the last (largest) file's splits first
+    int[] ends = {41, 91, lines.size()};
+    List<List<String>> files = new ArrayList<>();
+    for (int i = 0, start = 1; i < ends.length; start = ends[i++]) {
+      List<String> file = new ArrayList<>(lines.subList(0, 1));
+      file.addAll(lines.subList(start, ends[i]));
+      files.add(file);
+    }
+    files.get(2).set(140, "9140,EQ-B,vanilla,U1,,40,2027-01-01,call");
+    files.get(1).set(30, "9030,EQ-B,vanilla,U1,5,40,2027-01-01,");
+    String maxPartitionBytes = "spark.sql.files.maxPartitionBytes";
+    String openCost = "spark.sql.files.openCostInBytes";
+    spark.conf().set(maxPartitionBytes, "1024");
+    spark.conf().set(openCost, "0");
+    try {
+      for (int i = 0; i < files.size(); i++) {
+        Files.write(parts.resolve("part-0000" + i + ".csv"), files.get(i));
+      }
+      int partitions = spark.read().csv(parts.toString()).rdd().getNumPartitions();
+      assertTrue(partitions > files.size(), "the files are split: " + partitions + " partitions");
+      assertBadInput(parts, market, parts + ": row 70, column 'type': null");
+      files.get(1).set(30, lines.get(70));
+      Files.write(parts.resolve("part-00001.csv"), files.get(1));
+      assertBadInput(parts, market, parts + ": row 230, column 'quantity': null");
+      files.get(2).set(140, lines.get(230));
+      Files.write(parts.resolve("part-00002.csv"), files.get(2));
+      RiskSettings settings =
+          RiskSettings.parse(
+              new String[] {
+                "--date", DATE.toString(),
+                "--portfolio", parts.toString(),
+                "--market", market.toString(),
+                "--out", folder.resolve("out-split").toString(),
+                "--config", config("run").toString()
+              });
+      Dataset<Row> positions = RiskInputs.load(spark, settings).portfolio();
+      assertEquals(POSITIONS, positions.count());
+      String plan = positions.queryExecution().executedPlan().treeString();
+      assertFalse(plan.contains("Window") || plan.contains("SinglePartition"), plan);
+    } finally {
+      spark.conf().unset(maxPartitionBytes);
+      spark.conf().unset(openCost);
+    }
+  }
+
+  /**
    * An input folder with no data file in it (a folder named like a CSV file included) is bad input
    * naming the folder: a CSV one failed the run with Spark's UNABLE_TO_INFER_SCHEMA and its stack
    * trace, out of the job without its message (exit 1), a Parquet one was "not Parquet".
