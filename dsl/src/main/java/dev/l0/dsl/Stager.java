@@ -153,9 +153,7 @@ final class Stager {
   }
 
   private boolean mayConsume(String function) {
-    return functions.stream()
-        .filter(f -> f.name().equals(function))
-        .findFirst()
+    return defined(function)
         .map(f -> f.params().stream().anyMatch(p -> p.type().hasUniquePart()))
         .orElse(Builtin.byName(function).isEmpty());
   }
@@ -181,7 +179,7 @@ final class Stager {
   /** Defines a top-level function; {@code body} receives one handle per parameter. */
   <R extends Val> ValType<R> defineFunction(
       String name, SourcePos pos, List<ValType<?>> paramTypes, Function<List<Val>, R> body) {
-    if (functions.stream().anyMatch(f -> f.name().equals(name))) {
+    if (defined(name).isPresent()) {
       throw new L0CompileError(pos, "function " + name + " is defined twice");
     }
     StagedFunction<R> staged =
@@ -193,15 +191,17 @@ final class Stager {
 
   /** Where the function {@code name}, defined in this program, was defined. */
   SourcePos definitionOf(String name) {
-    return functions.stream().filter(f -> f.name().equals(name)).findFirst().orElseThrow().pos();
+    return defined(name).orElseThrow().pos();
   }
 
   /** The result type of the function {@code name} defined so far, if any. */
   Optional<Type> resultTypeOf(String name) {
-    return functions.stream()
-        .filter(f -> f.name().equals(name))
-        .findFirst()
-        .map(FunDef::returnType);
+    return defined(name).map(FunDef::returnType);
+  }
+
+  /** The function {@code name} defined so far, if any. */
+  private Optional<FunDef> defined(String name) {
+    return functions.stream().filter(f -> f.name().equals(name)).findFirst();
   }
 
   /** Stages an anonymous function nested in the current block. */
