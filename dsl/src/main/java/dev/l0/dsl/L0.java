@@ -10,6 +10,7 @@ import dev.l0.ir.ScalarValue;
 import dev.l0.ir.SourcePos;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -161,7 +162,7 @@ public final class L0 {
     Stager stager = Stager.active(pos);
     ValType<V> type = Val.typeOf(value);
     Expr bound = value.use(pos);
-    Pattern pattern = stager.freshPattern(type, name, pos);
+    Pattern pattern = stager.freshPattern(type, name, pos, Optional.empty());
     stager.bind(new Statement.Binding(pattern, bound, pos));
     return Stager.handleOf(pattern, type, stager.currentBlock(pos));
   }

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -39,6 +40,13 @@ final class Stager {
 
   private final List<FunDef> functions = new ArrayList<>();
   private final Map<String, List<Val>> destructured = new HashMap<>();
+
+  /**
+   * How messages name the variables the DSL named itself ({@link Pattern.Name#description}), by
+   * name: what made each value and at which Java line.
+   */
+  private final Map<String, String> descriptions = new HashMap<>();
+
   private int namesIssued;
 
   /** The parameter names users gave ({@link ValType#named}), which {@link #fresh} never issues. */
@@ -117,8 +125,39 @@ final class Stager {
   <V extends Val> V reflect(ValType<V> type, Expr definition) {
     Block block = currentBlock(definition.pos());
     String name = fresh("t");
-    block.add(new Statement.Definition(name, definition, definition.pos(), mayConsume(definition)));
+    String description =
+        "the result of the " + operationName(definition) + " at " + definition.pos();
+    descriptions.put(name, description);
+    block.add(
+        new Statement.Definition(
+            name, definition, definition.pos(), mayConsume(definition), description));
     return type.wrap(new Expr.Var(name, definition.pos()), block);
+  }
+
+  /** The operation {@code definition} as the user called it in Java, for messages. */
+  private static String operationName(Expr definition) {
+    if (definition instanceof Expr.Call call) {
+      return "call of '" + call.function() + "'";
+    }
+    if (definition instanceof Expr.Index) {
+      return "get";
+    }
+    if (definition instanceof Expr.If) {
+      return "ifThenElse";
+    }
+    if (definition instanceof Expr.LetWith) {
+      return "with";
+    }
+    if (definition instanceof Expr.ArrayLit) {
+      return "array";
+    }
+    if (definition instanceof Expr.TupleLit) {
+      return "tuple";
+    }
+    if (definition instanceof Expr.Binary || definition instanceof Expr.Unary) {
+      return "operator";
+    }
+    return definition.getClass().getSimpleName().toLowerCase(Locale.ROOT);
   }
 
   /**
@@ -245,6 +284,7 @@ final class Stager {
                       + L0Printer.print(type.l0Type())
                       + ") of "
                       + owner);
+      description.ifPresent(d -> descriptions.put(name, d));
       params.add(new Param(type.l0Type(), name, pos, description));
       handles.add(type.unnamed().wrap(new Expr.Var(name, pos), block));
     }
@@ -297,7 +337,8 @@ final class Stager {
     ValType<V> type = Val.typeOf(init);
     Expr initExpr = init.use(pos);
     Expr bound = count.use(pos);
-    Pattern pattern = freshPattern(type, "acc", pos);
+    Pattern pattern =
+        freshPattern(type, "acc", pos, Optional.of("the accumulator of the loop at " + pos));
     String counter = fresh("i");
     Block body = Block.nestedIn(currentBlock(pos));
     V accumulator = handleOf(pattern, type, body);
@@ -307,13 +348,24 @@ final class Stager {
     return handleOf(pattern, type, currentBlock(pos));
   }
 
-  /** A pattern of fresh names shaped like {@code type}: nested tuple patterns for tuples. */
-  Pattern freshPattern(ValType<?> type, String base, SourcePos pos) {
+  /**
+   * A pattern of fresh names shaped like {@code type}: nested tuple patterns for tuples. {@code
+   * description} says how messages name the value bound (its components "component i of" it); empty
+   * for a value the user named.
+   */
+  Pattern freshPattern(ValType<?> type, String base, SourcePos pos, Optional<String> description) {
     if (type.isTuple()) {
-      return new Pattern.Tuple(
-          type.components().stream().map(c -> freshPattern(c, base, pos)).toList(), pos);
+      List<Pattern> components = new ArrayList<>();
+      for (int i = 0; i < type.components().size(); i++) {
+        String ordinal = "component " + (i + 1) + " of ";
+        components.add(
+            freshPattern(type.components().get(i), base, pos, description.map(d -> ordinal + d)));
+      }
+      return new Pattern.Tuple(components, pos);
     }
-    return new Pattern.Name(fresh(base), pos);
+    String name = fresh(base);
+    description.ifPresent(d -> descriptions.put(name, d));
+    return new Pattern.Name(name, pos, description);
   }
 
   /** The handle for the variables {@code pattern} binds, valid in {@code scope}. */
@@ -341,7 +393,12 @@ final class Stager {
     if (known != null) {
       return known;
     }
-    Pattern pattern = freshPattern(tuple.type, "c", pos);
+    Pattern pattern =
+        freshPattern(
+            tuple.type,
+            "c",
+            pos,
+            Optional.of(descriptions.getOrDefault(variable, "'" + variable + "'")));
     tuple.scope().add(new Statement.Binding(pattern, whole, pos));
     List<Val> components = handleOf(pattern, tuple.type, tuple.scope()).components.orElseThrow();
     destructured.put(variable, components);

@@ -4,6 +4,7 @@ import dev.l0.ir.Expr;
 import dev.l0.ir.Pattern;
 import dev.l0.ir.SourcePos;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
@@ -46,9 +47,10 @@ sealed interface Statement {
 
   /**
    * An anonymous computation {@code name = value}; {@code mayConsume} where it is a call or SOAC
-   * that may consume an array ({@code Stager#reflect}).
+   * that may consume an array ({@code Stager#reflect}); {@code description} is how messages name
+   * {@code name} ({@link Pattern.Name#description}).
    */
-  record Definition(String name, Expr value, SourcePos pos, boolean mayConsume)
+  record Definition(String name, Expr value, SourcePos pos, boolean mayConsume, String description)
       implements Statement {
     @Override
     public List<Expr> evaluatedOnce() {
@@ -57,12 +59,12 @@ sealed interface Statement {
 
     @Override
     public Statement mapExprs(UnaryOperator<Expr> f) {
-      return new Definition(name, f.apply(value), pos, mayConsume);
+      return new Definition(name, f.apply(value), pos, mayConsume, description);
     }
 
     @Override
     public Expr wrap(Expr rest) {
-      return new Expr.Let(new Pattern.Name(name, pos), value, rest, pos);
+      return new Expr.Let(new Pattern.Name(name, pos, Optional.of(description)), value, rest, pos);
     }
   }
 

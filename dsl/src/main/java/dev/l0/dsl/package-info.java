@@ -51,8 +51,11 @@
  * the Java line. Unnamed parameters get generated names ({@code p_N}, {@code x_N}), never a name a
  * user gave; type errors name them as the user wrote them instead, by position and type in their
  * function or lambda ("the 2nd parameter (i64) of the lambda at Job.java:12", see {@link
- * dev.l0.ir.Param#description}). Errors the DSL sees itself (a value used outside the lambda that
- * staged it or in another function or program, a reshape to the wrong rank, a null argument, a
+ * dev.l0.ir.Param#description}); likewise the values it binds under generated names ({@code t_N},
+ * {@code c_N}, {@code acc_N}), by the operation and line that made them ("the result of the map at
+ * Job.java:14", "component 2 of the accumulator of the loop at Job.java:20", see {@link
+ * dev.l0.ir.Pattern.Name#description}). Errors the DSL sees itself (a value used outside the lambda
+ * that staged it or in another function or program, a reshape to the wrong rank, a null argument, a
  * {@code ProgramBuilder} used after its program was built, a function of another program, ...) are
  * {@link dev.l0.ir.L0CompileError}s at that line.
  */

@@ -1,6 +1,7 @@
 package dev.l0.ir;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -14,7 +15,17 @@ public sealed interface Pattern {
 
   SourcePos pos();
 
-  record Name(String name, SourcePos pos) implements Pattern {
+  /**
+   * A bound name. {@code description} is how an error names a variable whose name its author never
+   * wrote: the Java DSL generates the names of the values it stages and describes each by the
+   * operation and the Java line that made it. Empty for a name written in L0 text.
+   */
+  record Name(String name, SourcePos pos, Optional<String> description) implements Pattern {
+    /** A name written in L0 text. */
+    public Name(String name, SourcePos pos) {
+      this(name, pos, Optional.empty());
+    }
+
     public boolean isWildcard() {
       return name.equals(WILDCARD);
     }

@@ -1,6 +1,7 @@
 package dev.l0.types;
 
 import dev.l0.ir.Param;
+import dev.l0.ir.Pattern;
 import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import java.util.Optional;
@@ -14,14 +15,16 @@ final class Variable {
   private final String name;
   private final Type type;
   private final SourcePos declaredAt;
-  private final Optional<Param> parameter;
+  private final boolean isParameter;
+  private final Optional<String> description;
   private final int loopDepth;
   private final Sharing aliases;
   private final Environment scope;
 
   /**
-   * @param parameter the parameter this binding is, consumable only if declared unique; empty for a
-   *     local name
+   * @param isParameter whether the binding is a parameter, consumable only if declared unique
+   * @param description how messages name a binding whose name the Java DSL generated ({@link
+   *     Param#description}, {@link Pattern.Name#description}); empty for a name the author wrote
    * @param loopDepth how many loop bodies and anonymous functions enclose the binding
    * @param aliases the variables (other than itself) the value may share memory with, per component
    * @param scope the environment the binding was made in, for telling whether a size variable named
@@ -31,14 +34,16 @@ final class Variable {
       String name,
       Type type,
       SourcePos declaredAt,
-      Optional<Param> parameter,
+      boolean isParameter,
+      Optional<String> description,
       int loopDepth,
       Sharing aliases,
       Environment scope) {
     this.name = name;
     this.type = type;
     this.declaredAt = declaredAt;
-    this.parameter = parameter;
+    this.isParameter = isParameter;
+    this.description = description;
     this.loopDepth = loopDepth;
     this.aliases = aliases;
     this.scope = scope;
@@ -57,24 +62,20 @@ final class Variable {
   }
 
   boolean isParameter() {
-    return parameter.isPresent();
+    return isParameter;
   }
 
   /**
-   * How a message names this binding: {@code noun 'name'}, or the description of a parameter whose
-   * name the Java DSL generated ({@link Param#description}).
+   * How a message names this binding: {@code noun 'name'}, or the description of a binding whose
+   * name the Java DSL generated.
    */
   String named(String noun) {
-    return description().orElse(noun + " '" + name + "'");
+    return description.orElse(noun + " '" + name + "'");
   }
 
-  /** {@code 'name'}, or the description of a parameter whose name the Java DSL generated. */
+  /** {@code 'name'}, or the description of a binding whose name the Java DSL generated. */
   String quoted() {
-    return description().orElse("'" + name + "'");
-  }
-
-  private Optional<String> description() {
-    return parameter.flatMap(Param::description);
+    return description.orElse("'" + name + "'");
   }
 
   int loopDepth() {
