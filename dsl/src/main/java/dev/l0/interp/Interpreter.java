@@ -44,7 +44,9 @@ import java.util.Optional;
  * <p>A program's own failures (bounds, sizes, division by zero) are {@link L0RuntimeError}s. An
  * ill-typed program is reported as an {@link L0CompileError} where the interpreter notices it.
  * Recursion deeper than the Java stack allows is a limit of this implementation, an {@link
- * L0ResourceError} at the function called ({@link L0ResourceError#recursionTooDeep}).
+ * L0ResourceError} at the function called ({@link L0ResourceError#recursionTooDeep}); so is a map
+ * or scan result too large to hold, refused at the SOAC once its first row is made ({@link
+ * ArrayOperations#requireRoomForRows}).
  */
 public final class Interpreter {
   private final Map<String, FunDef> functions = new HashMap<>();
@@ -266,6 +268,9 @@ public final class Interpreter {
     List<Value> results = new ArrayList<>(input.length());
     for (Value element : input.elements()) {
       results.add(f.apply(element));
+      if (results.size() == 1) {
+        ArrayOperations.requireRoomForRows("map", input.length(), results.get(0), m.pos());
+      }
     }
     if (!results.isEmpty()) {
       return ArrayOperations.regular(
@@ -340,6 +345,9 @@ public final class Interpreter {
     for (Value element : input.elements()) {
       accumulator = step(f, accumulator, element, "scan", s.pos());
       prefixes.add(accumulator);
+      if (prefixes.size() == 1) {
+        ArrayOperations.requireRoomForRows("scan", input.length(), accumulator, s.pos());
+      }
     }
     return ArrayOperations.regular(
         input.elementType(), prefixes, Shape.of(accumulator), "scan", s.pos());

@@ -42,6 +42,9 @@ public final class ArrayOperations {
    */
   private static final long BYTES_PER_BOXED_ELEMENT = 28;
 
+  /** What one element of an array of shared values costs at least: its reference in a list. */
+  private static final long BYTES_PER_REFERENCE = 4;
+
   private ArrayOperations() {}
 
   /**
@@ -195,6 +198,7 @@ public final class ArrayOperations {
    */
   public static Value replicate(Value count, Value v, SourcePos pos) {
     int length = checkedCount("replicate", Operands.integer(count, pos).value(), pos);
+    requireHeapFor("replicate", length, BYTES_PER_REFERENCE, pos);
     return new Value.Array(ValueTypes.typeOf(v), Collections.nCopies(length, v), Shape.of(v));
   }
 
@@ -215,6 +219,46 @@ public final class ArrayOperations {
           false);
     }
     return (int) count;
+  }
+
+  /**
+   * Refuses, before it is made, an array of {@code elements} scalars (a double: a product of sizes
+   * may pass a long) of {@code bytesPerElement} bytes each that could not exist in this JVM: more
+   * than one flat array holds, as every device holds it ({@link #MAX_LENGTH}; an {@link
+   * L0ResourceError} that a larger heap does not lift), or more than the maximum heap ({@link
+   * #requireHeapFor}). The backends check the flat arrays of their kernels with it, and the
+   * interpreter and the optimiser's evaluator the arrays their SOACs, {@code reshape} and {@code
+   * transpose} make ({@link #requireRoomForRows}).
+   */
+  public static void requireRoomFor(
+      String operation, double elements, long bytesPerElement, SourcePos pos) {
+    if (elements > MAX_LENGTH) {
+      throw new L0ResourceError(
+          pos,
+          String.format(
+              "%s: %.0f elements, more than one flat array holds (%d, Java's array limit)",
+              operation, elements, MAX_LENGTH),
+          false);
+    }
+    requireHeapFor(operation, (long) elements, bytesPerElement, pos);
+  }
+
+  /**
+   * Refuses, once a SOAC ({@code operation} at {@code pos}) has made the first of the {@code rows}
+   * rows of its result, a result that could not exist ({@link #requireRoomFor}): arrays are
+   * regular, so it holds {@code rows} times the scalars of {@code firstRow}, each a new boxed
+   * scalar (a row that shares its arrays with the others, a {@code replicate}'s, counts as if it
+   * had its own). A tuple's components are counted apart, as every device holds them. Without this
+   * check a result of billions of scalars was built for minutes until the heap ran out.
+   */
+  public static void requireRoomForRows(String operation, int rows, Value firstRow, SourcePos pos) {
+    if (firstRow instanceof Value.Tuple t) {
+      for (Value component : t.elements()) {
+        requireRoomForRows(operation, rows, component, pos);
+      }
+      return;
+    }
+    requireRoomFor(operation, (double) rows * scalarCount(firstRow), BYTES_PER_BOXED_ELEMENT, pos);
   }
 
   /**
@@ -308,6 +352,7 @@ public final class ArrayOperations {
       }
       newCount = saturatingMultiply(newCount, newDims[d]);
     }
+    requireRoomFor("reshape", product(dimensions(array, rank)), BYTES_PER_REFERENCE, pos);
     List<Value> flat = new ArrayList<>();
     flatten(array, rank, flat);
     if (newCount != flat.size()) {
@@ -326,6 +371,15 @@ public final class ArrayOperations {
                   newCount == Long.MAX_VALUE ? "too many" : Long.toString(newCount)));
     }
     return build(arrayType.baseElement(), baseShape(array, rank), newDims, 0, flat, 0);
+  }
+
+  /** The product of {@code dims}, as a double: it may pass a long. */
+  private static double product(long[] dims) {
+    double product = 1;
+    for (long d : dims) {
+      product *= d;
+    }
+    return product;
   }
 
   private static long saturatingMultiply(long a, long b) {
@@ -397,6 +451,7 @@ public final class ArrayOperations {
     }
     order.add(k + n, order.remove(k));
     long[] sourceDims = dimensions(array, rank);
+    requireRoomFor("transpose", product(sourceDims), BYTES_PER_REFERENCE, pos);
     long[] resultDims = new long[rank];
     for (int d = 0; d < rank; d++) {
       resultDims[d] = sourceDims[order.get(d)];

@@ -3,6 +3,9 @@ package dev.l0.interp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.l0.ir.Expr;
 import dev.l0.ir.FunDef;
@@ -18,6 +21,8 @@ import dev.l0.ir.Value;
 import dev.l0.math.L0Math;
 import dev.l0.syntax.L0Parser;
 import dev.l0.values.ValueWriter;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -240,6 +245,120 @@ class InterpreterTest {
     assertEquals(
         "test.l0:2:1: call: recursion too deep for the interpreter's stack", e.getMessage());
     assertFalse(e.moreHeapHelps());
+  }
+
+  /**
+   * The limit {@code main(args)} reaches, which it must reach at once: a result too large to hold
+   * is refused before it is made (it was built for minutes until the heap ran out).
+   */
+  private static L0ResourceError tooLarge(String program, int... args) {
+    Value[] values = Arrays.stream(args).mapToObj(ScalarValue::i32).toArray(Value[]::new);
+    return assertTimeoutPreemptively(
+        Duration.ofSeconds(10),
+        () -> assertThrows(L0ResourceError.class, () -> run(program, "main", values)));
+  }
+
+  /** The message of a {@link #tooLarge} array at 2:3 that the maximum heap could not hold. */
+  private static String beyondTheHeap(String operation, long elements, long mib) {
+    return "test.l0:2:3: "
+        + operation
+        + ": "
+        + elements
+        + " elements need about "
+        + mib
+        + " MiB, more than the JVM's maximum heap of "
+        + (Runtime.getRuntime().maxMemory() >> 20)
+        + " MiB";
+  }
+
+  private static final String MAP_OF_MAPS =
+      "fun [[i32]] main(i32 m, i32 n) =\n"
+          + "  map(fn [i32] (i32 x) => map(fn i32 (i32 j) => j * x, iota(n)), iota(m))\n";
+
+  /**
+   * A map whose rows are each small but whose result is too large to hold is refused at the map, as
+   * soon as its first row is made, with its size: past one flat array as the backends refuse it (a
+   * limit that more heap does not lift), or past the heap at 28 bytes a boxed scalar.
+   */
+  @Test
+  void aMapResultTooLargeToHoldIsRefusedAtTheMapOnceItsFirstRowIsMade() {
+    L0ResourceError flat = tooLarge(MAP_OF_MAPS, 50000, 50000);
+    assertEquals(new SourcePos("test.l0", 2, 3), flat.pos());
+    assertEquals(
+        "test.l0:2:3: map: 2500000000 elements, more than one flat array holds (2147483639,"
+            + " Java's array limit)",
+        flat.getMessage());
+    assertFalse(flat.moreHeapHelps());
+    L0ResourceError heap = tooLarge(MAP_OF_MAPS, 40000, 40000);
+    assertEquals(beyondTheHeap("map", 1600000000L, 42724), heap.getMessage());
+    assertTrue(heap.moreHeapHelps());
+    L0ResourceError computed =
+        tooLarge(
+            "fun [[i32]] main(i32 m, i32 n) =\n"
+                + "  map(fn [i32] (i32 x) => map(fn i32 (i32 j) => j + x, iota(n * 2 + x - x)),"
+                + " iota(m))\n",
+            50000,
+            25000);
+    assertEquals(
+        "test.l0:2:3: map: 2500000000 elements, more than one flat array holds (2147483639,"
+            + " Java's array limit)",
+        computed.getMessage());
+    assertEquals(
+        "[[0, 0], [0, 1], [0, 2]]",
+        ValueWriter.write(run(MAP_OF_MAPS, "main", ScalarValue.i32(3), ScalarValue.i32(2))));
+  }
+
+  /** A scan whose prefixes are rows is refused as a map is, once its first prefix is made. */
+  @Test
+  void aScanOfRowsTooLargeToHoldIsRefusedAtTheScan() {
+    String scan =
+        "fun [[i32]] main(i32 m, i32 n) =\n"
+            + "  scan(fn [i32] ([i32] a, [i32] b) => map(op +, zip(a, b)), replicate(n, 0),"
+            + " replicate(m, iota(n)))\n";
+    assertEquals(
+        "test.l0:2:3: scan: 2500000000 elements, more than one flat array holds (2147483639,"
+            + " Java's array limit)",
+        tooLarge(scan, 50000, 50000).getMessage());
+    assertEquals(
+        "[[0, 1], [0, 2], [0, 3]]",
+        ValueWriter.write(run(scan, "main", ScalarValue.i32(3), ScalarValue.i32(2))));
+  }
+
+  /**
+   * A reshape or transpose of an array whose rows share one row (a replicate's) makes a reference
+   * per element; past one flat array they are refused at once, not built for minutes.
+   */
+  @Test
+  void aReshapeOrTransposeOfMoreElementsThanOneArrayHoldsIsRefusedAtOnce() {
+    for (String operation : List.of("reshape((n, m), ", "transpose(")) {
+      String program =
+          "fun [[i32]] main(i32 m, i32 n) =\n  " + operation + "replicate(m, replicate(n, 1)))\n";
+      String name = operation.substring(0, operation.indexOf('('));
+      assertEquals(
+          "test.l0:2:3: "
+              + name
+              + ": 2500000000 elements, more than one flat array holds (2147483639, Java's array"
+              + " limit)",
+          tooLarge(program, 50000, 50000).getMessage());
+      assertEquals(
+          "[[1, 1], [1, 1], [1, 1]]",
+          ValueWriter.write(run(program, "main", ScalarValue.i32(2), ScalarValue.i32(3))));
+    }
+  }
+
+  /**
+   * A replicate holds a reference per element: one that the maximum heap could not hold is refused
+   * at the replicate, as an iota is, not a Java heap error without a position.
+   */
+  @Test
+  void aReplicateLargerThanTheHeapCouldHoldIsRefusedAtTheReplicate() {
+    long references = 2_000_000_000L;
+    assumeTrue(
+        references * 4 > Runtime.getRuntime().maxMemory(),
+        "the heap could hold 2e9 references: a replicate of them is not refused");
+    L0ResourceError e = tooLarge("fun [i32] main(i32 n) =\n  replicate(n, 1)\n", 2_000_000_000);
+    assertEquals(beyondTheHeap("replicate", references, 7629), e.getMessage());
+    assertTrue(e.moreHeapHelps());
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.l0.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -14,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -780,6 +782,23 @@ class MainTest {
               + " (2147483639, Java's array limit)",
           tooLong.err().lines().reduce((first, last) -> last).orElseThrow(),
           device);
+    }
+    // the optimiser's evaluator and the interpreter refuse it as soon as the map's first row is
+    // made: they built it until the heap ran out, with no result within minutes
+    for (List<String> mode : List.of(List.<String>of(), List.of("--no-opt"))) {
+      List<String> args = new ArrayList<>(List.of("run", wide));
+      args.addAll(mode);
+      Outcome evaluated =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(30), () -> l0("50000 50000", args.toArray(String[]::new)));
+      assertEquals(Main.EXIT_RESOURCE_LIMIT, evaluated.exitCode(), evaluated.err());
+      assertEquals(
+          "limit reached: "
+              + wide
+              + ":2:3: map: 2500000000 elements, more than one flat array holds"
+              + " (2147483639, Java's array limit)",
+          evaluated.err().lines().reduce((first, last) -> last).orElseThrow(),
+          mode.toString());
     }
   }
 

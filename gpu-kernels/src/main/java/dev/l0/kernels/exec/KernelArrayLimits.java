@@ -97,19 +97,8 @@ final class KernelArrayLimits {
   }
 
   private static void require(Checked array, double elements) {
-    if (elements > ArrayOperations.MAX_LENGTH) {
-      throw new L0ResourceError(
-          array.pos(),
-          String.format(
-              "%s: %.0f elements, more than one flat array holds (%d, Java's array limit)",
-              array.operation(), elements, ArrayOperations.MAX_LENGTH),
-          false);
-    }
-    ArrayOperations.requireHeapFor(
-        array.operation(),
-        (long) elements,
-        FlatArray.elementType(array.type()).bytes(),
-        array.pos());
+    ArrayOperations.requireRoomFor(
+        array.operation(), elements, FlatArray.elementType(array.type()).bytes(), array.pos());
   }
 
   /**

@@ -174,6 +174,7 @@ public final class InternalEvaluator {
       List<List<Value>> columns = columns(pattern.size());
       for (int i = 0; i < width; i++) {
         addRow(columns, lambda(m.function(), row(inputs, i), env));
+        requireRoomAfterFirstRow(columns, width, "map", m.pos());
       }
       return regularArrays(
           pattern,
@@ -232,6 +233,7 @@ public final class InternalEvaluator {
     for (int i = 0; i < width; i++) {
       acc = step(soac.rowFunction(), acc, row(inputs, i), env, "scan", pos);
       addRow(columns, acc);
+      requireRoomAfterFirstRow(columns, width, "scan", pos);
     }
     return regularArrays(pattern, columns, neutral, "scan", env, pos);
   }
@@ -295,6 +297,7 @@ public final class InternalEvaluator {
       ArrayOperations.requireAccumulatorShape(shape(acc), shape(next), "reduce", s.pos());
       acc = next;
       addRow(columns, results.subList(accumulators, results.size()));
+      requireRoomAfterFirstRow(columns, width, "map", s.pos());
     }
     List<Value> out = new ArrayList<>(acc);
     out.addAll(
@@ -354,6 +357,20 @@ public final class InternalEvaluator {
   private static void addRow(List<List<Value>> columns, List<Value> row) {
     for (int c = 0; c < columns.size(); c++) {
       columns.get(c).add(row.get(c));
+    }
+  }
+
+  /**
+   * Refuses, once {@code columns} hold their first row, results of {@code width} rows that could
+   * not be held, at the SOAC, as the interpreter does ({@link ArrayOperations#requireRoomForRows});
+   * a result of billions of scalars was otherwise built for minutes until the heap ran out.
+   */
+  private static void requireRoomAfterFirstRow(
+      List<List<Value>> columns, int width, String operation, SourcePos pos) {
+    for (List<Value> column : columns) {
+      if (column.size() == 1) {
+        ArrayOperations.requireRoomForRows(operation, width, column.get(0), pos);
+      }
     }
   }
 
@@ -433,7 +450,7 @@ public final class InternalEvaluator {
       return ArrayOperations.reshape(values(r.shape(), env), value(r.array(), env), r.pos());
     }
     if (e instanceof Exp.Transpose t) {
-      return ArrayOperations.transpose(t.k(), t.n(), value(t.array(), env), SourcePos.NONE);
+      return ArrayOperations.transpose(t.k(), t.n(), value(t.array(), env), t.pos());
     }
     if (e instanceof Exp.Concat c) {
       return ArrayOperations.concat(value(c.left(), env), value(c.right(), env), c.pos());

@@ -644,7 +644,7 @@ public final class TupleFlattener {
                 name(hint, "transpose"),
                 types.get(c),
                 arr.certificates(),
-                new Exp.Transpose(t.k(), t.n(), arr.components().get(c))));
+                new Exp.Transpose(t.k(), t.n(), arr.components().get(c), t.pos())));
       }
       return Flat.of(out);
     }

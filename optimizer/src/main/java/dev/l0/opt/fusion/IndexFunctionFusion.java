@@ -264,6 +264,14 @@ public final class IndexFunctionFusion {
     return kn;
   }
 
+  /**
+   * Where the transpositions {@link #commonTransposition} found are written: the transposes that
+   * PUSH-TRANSPOSE and PULL-TRANSPOSE move are reported there.
+   */
+  private static SourcePos transpositionPos(List<Stm> stms, Site s) {
+    return ((Exp.Transpose) stms.get(s.chains().get(0).get(0)).exp()).pos();
+  }
+
   /** Fig. 33: the deepest dimension, from 0, that {@code transpose(k, n, _)} moves. */
   static int depth(int k, int n) {
     return n >= 0 ? k + n : k;
@@ -285,6 +293,7 @@ public final class IndexFunctionFusion {
     }
     int k = kn[0];
     int n = kn[1];
+    SourcePos pos = transpositionPos(stms, s);
     Map<SubExp, Ident> untransposed = new HashMap<>();
     Stm producer = stms.get(s.producer());
     for (int j = 0; j < s.chains().size(); j++) {
@@ -305,7 +314,7 @@ public final class IndexFunctionFusion {
         Type type = InternalTypes.arrayOf(map.function().params().get(j).type(), rows);
         Ident inverse =
             new Ident(names.fresh("untransposed"), InternalTypes.transposed(k + n, -n, type));
-        before.add(new Stm(List.of(inverse), new Exp.Transpose(k + n, -n, in)));
+        before.add(new Stm(List.of(inverse), new Exp.Transpose(k + n, -n, in, pos)));
         inputs.add(inverse.var());
         inputTypes.add(inverse.type());
       }
@@ -316,7 +325,7 @@ public final class IndexFunctionFusion {
       Ident untransposedResult =
           new Ident(names.fresh(r.name()), InternalTypes.transposed(k + n, -n, r.type()));
       results.add(untransposedResult);
-      after.add(new Stm(List.of(r), new Exp.Transpose(k, n, untransposedResult.var())));
+      after.add(new Stm(List.of(r), new Exp.Transpose(k, n, untransposedResult.var(), pos)));
     }
     Exp.Screma pushed =
         retypedNest(
@@ -347,12 +356,13 @@ public final class IndexFunctionFusion {
       return Optional.empty();
     }
     Dim rows = outerDim(producer.pattern().get(0).type());
+    SourcePos pos = transpositionPos(stms, s);
     List<Stm> before = new ArrayList<>();
     List<SubExp> inputs = new ArrayList<>();
     for (int j = 0; j < map.inputs().size(); j++) {
       Type type = InternalTypes.arrayOf(map.function().params().get(j).type(), rows);
       Ident t = new Ident(names.fresh("transposed"), InternalTypes.transposed(kn[0], kn[1], type));
-      before.add(new Stm(List.of(t), new Exp.Transpose(kn[0], kn[1], map.inputs().get(j))));
+      before.add(new Stm(List.of(t), new Exp.Transpose(kn[0], kn[1], map.inputs().get(j), pos)));
       inputs.add(t.var());
     }
     List<Ident> outputs =

@@ -113,7 +113,7 @@ public final class Iswim {
                       nest.columnResultTypes(),
                       out,
                       names);
-              transposeBack(nest.depth(), swapped, scan.pattern(), out);
+              transposeBack(nest, swapped, scan.pattern(), out);
               return out;
             });
   }
@@ -185,7 +185,7 @@ public final class Iswim {
     Lambda h = elementwise.get();
     List<Stm> out = new ArrayList<>();
     List<SubExp> columns = transposedInputs(nest, out, names);
-    List<SubExp> otherColumns = transposed(nest.depth(), others, otherTypes, out, names);
+    List<SubExp> otherColumns = transposed(nest, others, otherTypes, out, names);
     Dim rows = ((Type.Array) nest.inputTypes().get(0)).size();
     List<Type> resultTypes =
         h.returnTypes().stream().map(t -> InternalTypes.arrayOf(t, rows)).toList();
@@ -224,7 +224,7 @@ public final class Iswim {
             resultTypes,
             out,
             names);
-    transposeBack(nest.depth(), swapped, consumer.pattern(), out);
+    transposeBack(nest, swapped, consumer.pattern(), out);
     return Optional.of(out);
   }
 
@@ -379,15 +379,16 @@ public final class Iswim {
 
   /** One {@code transpose(0, d, a)} per input of the nest's scan, added to {@code out}. */
   private static List<SubExp> transposedInputs(Nest nest, List<Stm> out, NameSource names) {
-    return transposed(nest.depth(), nest.soac().inputs(), nest.inputTypes(), out, names);
+    return transposed(nest, nest.soac().inputs(), nest.inputTypes(), out, names);
   }
 
   private static List<SubExp> transposed(
-      int depth, List<SubExp> arrays, List<Type> types, List<Stm> out, NameSource names) {
+      Nest nest, List<SubExp> arrays, List<Type> types, List<Stm> out, NameSource names) {
+    int depth = nest.depth();
     List<SubExp> columns = new ArrayList<>();
     for (int j = 0; j < arrays.size(); j++) {
       Ident t = new Ident(names.fresh("iswim_columns"), outerMovedIn(types.get(j), depth));
-      out.add(new Stm(List.of(t), new Exp.Transpose(0, depth, arrays.get(j))));
+      out.add(new Stm(List.of(t), new Exp.Transpose(0, depth, arrays.get(j), nest.pos())));
       columns.add(t.var());
     }
     return columns;
@@ -498,10 +499,13 @@ public final class Iswim {
    * {@code pattern = transpose(d, -d, swapped)}, one statement per result, added to {@code out}.
    */
   private static void transposeBack(
-      int depth, List<Ident> swapped, List<Ident> pattern, List<Stm> out) {
+      Nest nest, List<Ident> swapped, List<Ident> pattern, List<Stm> out) {
+    int depth = nest.depth();
     for (int t = 0; t < swapped.size(); t++) {
       out.add(
-          new Stm(List.of(pattern.get(t)), new Exp.Transpose(depth, -depth, swapped.get(t).var())));
+          new Stm(
+              List.of(pattern.get(t)),
+              new Exp.Transpose(depth, -depth, swapped.get(t).var(), nest.pos())));
     }
   }
 

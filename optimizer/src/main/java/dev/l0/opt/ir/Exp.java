@@ -374,7 +374,11 @@ public sealed interface Exp {
     }
   }
 
-  record Transpose(int k, int n, SubExp array) implements Exp {
+  /**
+   * {@code transpose(k, n, array)}; {@code pos} is the program's transpose, or for one the
+   * optimiser adds, the SOAC it rewrote: where a transpose too large to make is reported.
+   */
+  record Transpose(int k, int n, SubExp array, SourcePos pos) implements Exp {
     @Override
     public List<SubExp> operands() {
       return List.of(array);
@@ -382,7 +386,7 @@ public sealed interface Exp {
 
     @Override
     public Exp mapOperands(Function<SubExp, SubExp> f) {
-      return new Transpose(k, n, f.apply(array));
+      return new Transpose(k, n, f.apply(array), pos);
     }
   }
 

@@ -137,6 +137,9 @@ final class SharingKey {
     if (e instanceof Exp.Reshape r) {
       return new Exp.Reshape(r.shape(), r.array(), none);
     }
+    if (e instanceof Exp.Transpose t) {
+      return new Exp.Transpose(t.k(), t.n(), t.array(), none);
+    }
     if (e instanceof Exp.Split s) {
       return new Exp.Split(s.at(), s.array(), none);
     }
