@@ -1065,4 +1065,53 @@ class NewUserSparkJobsTest {
         sql.where("mv > 1e9").selectExpr(fused).collectAsList(),
         l0.where("mv > 1e9").selectExpr(fused).collectAsList());
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // 17. A wide DataFrame: 300 risk-factor columns into one map and one reduce.
+
+  @Test
+  void threeHundredColumnsFeedAMapAndAReduceAsSparkSqlComputesThem() {
+    int width = 300;
+    List<String> columns = new ArrayList<>();
+    List<String> selected = new ArrayList<>(List.of("id"));
+    List<String> types = new ArrayList<>();
+    List<String> params = new ArrayList<>();
+    List<String> terms = new ArrayList<>();
+    List<String> sqlTerms = new ArrayList<>();
+    for (int k = 0; k < width; k++) {
+      columns.add("f" + k);
+      selected.add("CAST(id * " + (k + 1) + " AS DOUBLE) / 7.0D AS f" + k);
+      types.add("f64");
+      params.add("f64 a" + k);
+      terms.add("a" + k + " * " + (k % 3 + 1) + ".0");
+      sqlTerms.add("f" + k + " * " + (k % 3 + 1) + ".0D");
+    }
+    Dataset<Row> df = spark.range(0, 600, 1, 2).selectExpr(selected.toArray(String[]::new));
+    String row = "fn f64 (" + String.join(", ", params) + ") => " + String.join(" + ", terms);
+    String tuple = "[{" + String.join(", ", types) + "}] fs";
+    Dataset<Row> exposures =
+        df.transform(
+            L0.pipeline("fun [f64] main(" + tuple + ") = map(" + row + ", fs)")
+                .on(columns.toArray(String[]::new))
+                .as("exposure")
+                .carry("id"));
+    Map<Long, Double> want = byId(df.selectExpr("id", String.join(" + ", sqlTerms)));
+    Map<Long, Double> got = byId(exposures);
+    assertEquals(want.keySet(), got.keySet());
+    want.forEach((id, v) -> assertSameBits(v, got.get(id), "id " + id));
+    assertRan(exposures, 2);
+    Dataset<Row> total =
+        df.transform(
+            L0.pipeline("fun f64 main(" + tuple + ") = reduce(op +, 0.0, map(" + row + ", fs))")
+                .on(columns.toArray(String[]::new))
+                .exactFloatSums());
+    assertSameBits(
+        df.selectExpr(String.join(" + ", sqlTerms) + " AS e")
+            .agg(ExactSums.exactSum(col("e")))
+            .first()
+            .getDouble(0),
+        total.collectAsList().get(0).getDouble(0),
+        "exact sum of the exposures");
+    assertRan(total, 2);
+  }
 }
