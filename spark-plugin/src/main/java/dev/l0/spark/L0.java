@@ -108,7 +108,7 @@ public final class L0 {
    * L0Settings#DEVICE}) and what this driver's probe says about CUDA (the reason work would run on
    * the JVM), and where its tasks ran, from the SQL metrics of the nodes that run it in this
    * Dataset's physical plan (after an action on this Dataset; an action that plans a query of its
-   * own, such as {@code count()} or {@code show()}, leaves them at none).
+   * own, such as {@code count()}, {@code show()} or a {@code write()}, leaves them at none).
    */
   public static String explainString(Dataset<?> df) {
     QueryExecution execution = ((org.apache.spark.sql.classic.Dataset<?>) df).queryExecution();

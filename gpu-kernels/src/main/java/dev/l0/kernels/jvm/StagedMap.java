@@ -32,7 +32,9 @@ import java.util.Set;
  * <p>A kernel matches when it has no shared and no thread-private memory, its body is that one
  * loop, the bound reads only the kernel's scalars, and the loop body has only {@code Declare},
  * {@code Assign}, such {@code If}s, {@code Load}s of global buffers at the row index that no
- * statement of the kernel stores into, and {@code Store}s at the row index outside branches.
+ * statement of the kernel stores into, and {@code Store}s at the row index outside branches; and
+ * its buffers and scalars fit one Java method's parameters ({@link
+ * StagedMapPrinter#chunkParameterSlots}), else its rows run per row.
  */
 record StagedMap(
     KernelExpr.Var counter,
@@ -81,7 +83,8 @@ record StagedMap(
     } catch (NotStaged e) {
       return Optional.empty();
     }
-    if (flattening.loaded.stream().anyMatch(flattening.stored::contains)) {
+    if (flattening.loaded.stream().anyMatch(flattening.stored::contains)
+        || StagedMapPrinter.chunkParameterSlots(kernel) > StagedMapPrinter.MAX_PARAMETER_SLOTS) {
       return Optional.empty();
     }
     return Optional.of(

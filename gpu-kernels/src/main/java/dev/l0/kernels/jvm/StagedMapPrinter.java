@@ -64,6 +64,13 @@ final class StagedMapPrinter {
 
   private static final String VECTOR_PACKAGE = "jdk.incubator.vector.";
 
+  /**
+   * The most parameter slots a Java method has (JVMS 4.3.3: 255, a {@code long} or {@code double}
+   * taking two): a kernel whose chunk method would take more runs per row ({@link StagedMap#of}),
+   * else Janino refuses the class ("Method has too many parameters") and the kernel cannot run.
+   */
+  static final int MAX_PARAMETER_SLOTS = 255;
+
   private final Kernel kernel;
   private final StagedMap staged;
 
@@ -240,6 +247,22 @@ final class StagedMapPrinter {
       j = end;
     }
     return result;
+  }
+
+  /** The parameter slots a parameter of Java type {@code javaType} takes. */
+  private static int slots(String javaType) {
+    return javaType.equals("long") || javaType.equals("double") ? 2 : 1;
+  }
+
+  /**
+   * The parameter slots of the chunk method of {@code kernel}'s staged code ({@link #chunk}): the
+   * workspace, every buffer, every scalar, the chunk's base and size.
+   */
+  static int chunkParameterSlots(Kernel kernel) {
+    return 1
+        + kernel.buffers().size()
+        + kernel.scalars().stream().mapToInt(v -> slots(JavaScalarSyntax.javaType(v.type()))).sum()
+        + 2;
   }
 
   /**
