@@ -8,6 +8,7 @@ import dev.l0.ir.Value;
 import dev.l0.syntax.L0Parser;
 import dev.l0.types.NestingLimit;
 import dev.l0.types.TypeChecker;
+import dev.l0.types.TypedProgram;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,40 @@ class CompileCostTest {
       text.append("  if x = ").append(i).append(" then ").append(2 * i).append(" else\n");
     }
     return text.append("  -1\n").toString();
+  }
+
+  /**
+   * A chain of {@code n} lets, each adding one of five constants to the last: main(x) = x + the sum
+   * of those constants. The bindings have five shapes, so CSE's table sees many of each.
+   */
+  private static String letChain(int n) {
+    StringBuilder text = new StringBuilder("fun i32 main(i32 x) =\n  let a0 = x in\n");
+    for (int i = 1; i <= n; i++) {
+      text.append("  let a").append(i).append(" = a").append(i - 1).append(" + ");
+      text.append(i % 5 + 1).append(" in\n");
+    }
+    return text.append("  a").append(n).append('\n').toString();
+  }
+
+  private static long letChainSum(int n) {
+    long sum = 0;
+    for (int i = 1; i <= n; i++) {
+      sum += i % 5 + 1;
+    }
+    return sum;
+  }
+
+  /**
+   * A chain of {@code n} maps, each adding 1 to the rows of the last, summed at the end: main(x) =
+   * the sum of {@code iota(x)} + n x. Fusion makes it one redomap, fusing one map at a time.
+   */
+  private static String mapChain(int n) {
+    StringBuilder text = new StringBuilder("fun i32 main(i32 x) =\n  let a0 = iota(x) in\n");
+    for (int i = 1; i <= n; i++) {
+      text.append("  let a").append(i).append(" = map(fn i32 (i32 v) => v + 1, a");
+      text.append(i - 1).append(") in\n");
+    }
+    return text.append("  reduce(op +, 0, a").append(n).append(")\n").toString();
   }
 
   /** {@code n} one-line functions, none calling another, and a main calling two of them. */
@@ -57,12 +92,32 @@ class CompileCostTest {
         });
   }
 
-  private static void assertAboutLinear(long small, long large, String what) {
+  /**
+   * The bytes allocated while optimising {@code source} (parsed and checked before), after checking
+   * the program's main on 7.
+   */
+  private static long allocatedByOptimiser(String source, long expectedMainOfSeven) {
+    return NestingLimit.onLargeStack(
+        () -> {
+          TypedProgram typed = TypeChecker.check(L0Parser.parse(source, "cost.l0"));
+          long before = THREADS.getCurrentThreadAllocatedBytes();
+          OptimizedProgram optimized = Optimizer.optimize(typed);
+          long allocated = THREADS.getCurrentThreadAllocatedBytes() - before;
+          Value result = optimized.call("main", List.of(ScalarValue.i32(7)));
+          assertEquals(ScalarValue.i32((int) expectedMainOfSeven), result);
+          return allocated;
+        });
+  }
+
+  /** {@code times} times the code must cost well under twice that many times the allocation. */
+  private static void assertAboutLinear(long small, long large, int times, String what) {
     double ratio = (double) large / small;
     assertTrue(
-        ratio < 8,
+        ratio < 2 * times,
         what
-            + ": four times the code allocated "
+            + ": "
+            + times
+            + " times the code allocated "
             + ratio
             + " times as much ("
             + small
@@ -76,7 +131,7 @@ class CompileCostTest {
     allocatedToOptimise(elseIfChain(200), 14);
     long small = allocatedToOptimise(elseIfChain(700), 14);
     long large = allocatedToOptimise(elseIfChain(2_800), 14);
-    assertAboutLinear(small, large, "else-if chain of 700 and 2,800 branches");
+    assertAboutLinear(small, large, 4, "else-if chain of 700 and 2,800 branches");
   }
 
   @Test
@@ -84,6 +139,36 @@ class CompileCostTest {
     allocatedToOptimise(oneLineFunctions(1_000), 2 * 7 + 1 + 999);
     long small = allocatedToOptimise(oneLineFunctions(5_000), 2 * 7 + 1 + 4_999);
     long large = allocatedToOptimise(oneLineFunctions(20_000), 2 * 7 + 1 + 19_999);
-    assertAboutLinear(small, large, "5,000 and 20,000 one-line functions");
+    assertAboutLinear(small, large, 4, "5,000 and 20,000 one-line functions");
+  }
+
+  @Test
+  void longLetChainsCompileInAboutLinearWork() {
+    allocatedByOptimiser(letChain(200), 7 + letChainSum(200));
+    long small = allocatedByOptimiser(letChain(350), 7 + letChainSum(350));
+    long large = allocatedByOptimiser(letChain(2_800), 7 + letChainSum(2_800));
+    assertAboutLinear(small, large, 8, "chain of 350 and 2,800 lets");
+  }
+
+  /**
+   * Fusing a chain of maps one at a time copies the function fused so far at each step (the IR is
+   * immutable), so twice the maps cost about four times as much; where every fusion step also
+   * walked every later statement of the body for every producer, they cost eight times as much.
+   */
+  @Test
+  void longMapChainsFuseInAtMostQuadraticWork() {
+    allocatedToOptimise(mapChain(50), 21 + 7 * 50);
+    long small = allocatedToOptimise(mapChain(150), 21 + 7 * 150);
+    long large = allocatedToOptimise(mapChain(300), 21 + 7 * 300);
+    double ratio = (double) large / small;
+    assertTrue(
+        ratio < 6,
+        "chain of 150 and 300 maps: twice the maps allocated "
+            + ratio
+            + " times as much ("
+            + small
+            + " then "
+            + large
+            + " bytes)");
   }
 }

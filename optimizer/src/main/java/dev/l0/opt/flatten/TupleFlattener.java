@@ -97,7 +97,7 @@ public final class TupleFlattener {
   }
 
   private InternalFunction function(FunDef def) {
-    Map<String, Flat> env = new HashMap<>();
+    Scope<Flat> env = Scope.empty();
     List<Ident> params = new ArrayList<>();
     StmBuilder b = new StmBuilder(names);
     for (Param p : def.params()) {
@@ -111,7 +111,7 @@ public final class TupleFlattener {
       List<Range> groups = tupleArrays(p.type());
       List<Ident> certs = freshIdents(p.name() + "_c", Collections.nCopies(groups.size(), CERT));
       params.addAll(interleaved(comps, groups, certs));
-      env.put(p.name(), new Flat(vars(comps), certs.stream().map(Ident::name).toList()));
+      env = env.with(p.name(), new Flat(vars(comps), certs.stream().map(Ident::name).toList()));
     }
     Flat result = expr(def.body(), env, b, def.name() + "_res");
     List<SubExp> results = certified(def.returnType(), result, def.name() + "_c", def.pos(), b);
@@ -421,17 +421,11 @@ public final class TupleFlattener {
     return certsOf(operands.toArray(new Flat[0]));
   }
 
-  private static Map<String, Flat> extend(Map<String, Flat> env, String name, Flat value) {
-    Map<String, Flat> out = new HashMap<>(env);
-    out.put(name, value);
-    return out;
-  }
-
   /**
    * {@code size(k, a)} of an array of empty tuples, which has no components to ask: the size its
    * type knows, a constant or a variable in scope.
    */
-  private SubExp sizeOfEmptyTuples(Expr.Size s, Map<String, Flat> env) {
+  private SubExp sizeOfEmptyTuples(Expr.Size s, Scope<Flat> env) {
     Type t = typed.typeOf(s.array());
     for (int k = 0; k < s.dimension(); k++) {
       t = ((Type.Array) t).element();
@@ -440,7 +434,7 @@ public final class TupleFlattener {
     if (size instanceof Dim.Const c) {
       return SubExp.constant(ScalarValue.i32((int) c.size()));
     }
-    if (size instanceof Dim.Named n && env.containsKey(n.variable())) {
+    if (size instanceof Dim.Named n && env.get(n.variable()) != null) {
       return env.get(n.variable()).single();
     }
     throw new L0CompileError(
@@ -468,9 +462,9 @@ public final class TupleFlattener {
    * bindings is walked iteratively, so a program of thousands of bindings does not exhaust the
    * stack.
    */
-  private Flat expr(Expr e, Map<String, Flat> env, StmBuilder b, String hint) {
+  private Flat expr(Expr e, Scope<Flat> env, StmBuilder b, String hint) {
     Expr current = e;
-    Map<String, Flat> scope = env;
+    Scope<Flat> scope = env;
     while (current instanceof Expr.Let
         || current instanceof Expr.LetWith
         || current instanceof Expr.Loop) {
@@ -491,7 +485,7 @@ public final class TupleFlattener {
     return nonBinding(current, scope, b, hint);
   }
 
-  private Flat nonBinding(Expr e, Map<String, Flat> env, StmBuilder b, String hint) {
+  private Flat nonBinding(Expr e, Scope<Flat> env, StmBuilder b, String hint) {
     if (e instanceof Expr.Literal lit) {
       return Flat.of(SubExp.constant(lit.value()));
     }
@@ -799,19 +793,19 @@ public final class TupleFlattener {
     return InternalTypes.dimOf(outerSize(arrays.components().get(0), b));
   }
 
-  private Body subBody(Expr e, Map<String, Flat> env) {
+  private Body subBody(Expr e, Scope<Flat> env) {
     StmBuilder inner = new StmBuilder(names);
     Flat result = expr(e, env, inner, null);
     return inner.finish(result.components());
   }
 
-  private Map<String, Flat> bindPattern(Pattern p, Type type, Flat value, Map<String, Flat> env) {
+  private Scope<Flat> bindPattern(Pattern p, Type type, Flat value, Scope<Flat> env) {
     if (p instanceof Pattern.Name n) {
-      return extend(env, n.name(), value);
+      return env.with(n.name(), value);
     }
     Pattern.Tuple tuple = (Pattern.Tuple) p;
     List<Type> elementTypes = ((Type.Tuple) type).elements();
-    Map<String, Flat> out = env;
+    Scope<Flat> out = env;
     int offset = 0;
     for (int k = 0; k < tuple.elements().size(); k++) {
       int width = InternalTypes.components(elementTypes.get(k)).size();
@@ -823,7 +817,7 @@ public final class TupleFlattener {
     return out;
   }
 
-  private Flat arrayLiteral(Expr.ArrayLit a, Map<String, Flat> env, StmBuilder b, String hint) {
+  private Flat arrayLiteral(Expr.ArrayLit a, Scope<Flat> env, StmBuilder b, String hint) {
     List<Flat> elements = a.elements().stream().map(x -> expr(x, env, b, null)).toList();
     List<Type> rowTypes = components(((Type.Array) typed.typeOf(a)).element());
     List<SubExp> out = new ArrayList<>();
@@ -842,7 +836,7 @@ public final class TupleFlattener {
     return Flat.of(out);
   }
 
-  private Flat call(Expr.Call call, Map<String, Flat> env, StmBuilder b, String hint) {
+  private Flat call(Expr.Call call, Scope<Flat> env, StmBuilder b, String hint) {
     List<Flat> args = call.args().stream().map(x -> expr(x, env, b, null)).toList();
     if (typed.program().function(call.function()).isPresent()) {
       FunDef callee = typed.function(call.function());
@@ -871,7 +865,7 @@ public final class TupleFlattener {
   }
 
   /** Emits the in-place update and returns the scope its body sees. */
-  private Map<String, Flat> letWith(Expr.LetWith lw, Map<String, Flat> env, StmBuilder b) {
+  private Scope<Flat> letWith(Expr.LetWith lw, Scope<Flat> env, StmBuilder b) {
     Flat source = env.get(lw.source());
     List<Flat> idx = lw.indices().stream().map(x -> expr(x, env, b, null)).toList();
     Flat value = expr(lw.value(), env, b, null);
@@ -890,7 +884,7 @@ public final class TupleFlattener {
               certsOf(all),
               new Exp.Update(comp, indices, value.components().get(c), lw.pos())));
     }
-    return extend(env, lw.dest(), Flat.of(updated));
+    return env.with(lw.dest(), Flat.of(updated));
   }
 
   /**
@@ -899,7 +893,7 @@ public final class TupleFlattener {
    * those are unknown, as they are for the loop's results. The sizes every iteration keeps (the
    * type checker's) are the initial values' sizes, named as this program names them.
    */
-  private Map<String, Flat> loop(Expr.Loop loop, Map<String, Flat> env, StmBuilder b) {
+  private Scope<Flat> loop(Expr.Loop loop, Scope<Flat> env, StmBuilder b) {
     Flat init = expr(loop.init(), env, b, null);
     Flat bound = expr(loop.bound(), env, b, null);
     Type initType = sizesKeptBy(typed.typeOf(loop.init()), typed.typeOf(loop.loopBody()));
@@ -910,8 +904,8 @@ public final class TupleFlattener {
     }
     List<Ident> merge = freshIdents("merge", mergeTypes);
     Ident counter = freshIdents(loop.counter(), List.of(typed.typeOf(loop.bound()))).get(0);
-    Map<String, Flat> inner = bindPattern(loop.pattern(), initType, Flat.of(vars(merge)), env);
-    inner = extend(inner, loop.counter(), Flat.of(counter.var()));
+    Scope<Flat> inner = bindPattern(loop.pattern(), initType, Flat.of(vars(merge)), env);
+    inner = inner.with(loop.counter(), Flat.of(counter.var()));
     Body body = subBody(loop.loopBody(), inner);
     List<SubExp> results =
         emit(
@@ -923,7 +917,7 @@ public final class TupleFlattener {
     return bindPattern(loop.pattern(), initType, Flat.of(results), env);
   }
 
-  private Flat zip(Expr.Zip z, Map<String, Flat> env, StmBuilder b) {
+  private Flat zip(Expr.Zip z, Scope<Flat> env, StmBuilder b) {
     List<Flat> arrays = z.arrays().stream().map(x -> expr(x, env, b, null)).toList();
     List<String> certs = new ArrayList<>(certsOf(arrays));
     if (arrays.size() > 1) {
@@ -955,13 +949,13 @@ public final class TupleFlattener {
    * The tupleless lambda for a SOAC's function argument whose flattened parameters have types
    * {@code paramTypes}.
    */
-  private Lambda lambda(FunArg f, List<Type> paramTypes, Map<String, Flat> env, StmBuilder outer) {
+  private Lambda lambda(FunArg f, List<Type> paramTypes, Scope<Flat> env, StmBuilder outer) {
     if (f instanceof FunArg.Lambda l) {
       List<Ident> params = freshIdents("p", paramTypes);
       List<Flat> values = perParameter(l.params(), params);
-      Map<String, Flat> inner = env;
+      Scope<Flat> inner = env;
       for (int k = 0; k < values.size(); k++) {
-        inner = extend(inner, l.params().get(k).name(), values.get(k));
+        inner = inner.with(l.params().get(k).name(), values.get(k));
       }
       StmBuilder b = new StmBuilder(names);
       Flat result = expr(l.body(), inner, b, null);

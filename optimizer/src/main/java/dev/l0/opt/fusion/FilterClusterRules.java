@@ -202,30 +202,28 @@ final class FilterClusterRules {
    * The map is then the filter's only consumer, and {@code FUSE-FILTER-MAP} can fuse the two.
    * Returns whether it changed {@code stms}.
    */
-  static boolean sizeFromConsumer(List<Stm> stms, List<SubExp> result) {
+  static boolean sizeFromConsumer(List<Stm> stms, Readers readers) {
     for (int i = 0; i < stms.size(); i++) {
       if (!(stms.get(i).exp() instanceof Exp.FilterMap)) {
         continue;
       }
       Set<String> outputs = new HashSet<>();
       stms.get(i).pattern().forEach(p -> outputs.add(p.name()));
-      if (result.stream().anyMatch(r -> outputs.contains(r.varName()))) {
+      if (readers.inResult(outputs)) {
         continue;
       }
       List<Integer> sizes = new ArrayList<>();
       int consumer = -1;
       boolean other = false;
-      for (int k = i + 1; k < stms.size() && !other; k++) {
+      for (int k : readers.after(i, outputs)) {
         Stm stm = stms.get(k);
-        if (Analysis.freeVariables(stm).stream().noneMatch(outputs::contains)) {
-          continue;
-        }
         if (consumer < 0 && stm.exp() instanceof Exp.Size size && size.dimension() == 0) {
           sizes.add(k);
         } else if (consumer < 0 && mapsOver(stm.exp(), outputs)) {
           consumer = k;
         } else {
           other = true;
+          break;
         }
       }
       if (other || consumer < 0 || sizes.isEmpty()) {

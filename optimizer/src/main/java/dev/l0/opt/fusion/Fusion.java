@@ -97,7 +97,8 @@ public final class Fusion implements Pass {
                           types,
                           OuterSizes.of(types, List.of()),
                           history,
-                          true);
+                          true,
+                          new Readers.Memo());
                   return f.withBody(walk.fuseBody(f.body()));
                 })
             .toList());
@@ -116,7 +117,8 @@ public final class Fusion implements Pass {
             Map.of(),
             OuterSizes.OF_ONE_ARRAY,
             new FusionHistory(FailureOrder.KEPT),
-            false);
+            false,
+            new Readers.Memo());
     return (Exp.Screma) scanomap.mapLambdas(l -> Traversal.withBody(l, inside.fuseBody(l.body())));
   }
 
@@ -138,7 +140,8 @@ public final class Fusion implements Pass {
    * The fusion of the bodies of one function, whose names have {@code types}; {@code around} the
    * outer sizes that the statements of the bodies around the body show; {@code kernelLevel} where
    * the body's SOACs are kernels (not inside a SOAC's function), the only bodies where independent
-   * reductions are joined and seed 002's clustering runs.
+   * reductions are joined and seed 002's clustering runs; {@code memo} the free variables of the
+   * statements seen so far in any of them.
    */
   private record Walk(
       NameSource names,
@@ -146,24 +149,14 @@ public final class Fusion implements Pass {
       Map<String, Type> types,
       OuterSizes around,
       FusionHistory history,
-      boolean kernelLevel) {
+      boolean kernelLevel,
+      Readers.Memo memo) {
     Body fuseBody(Body body) {
       List<Stm> stms = new ArrayList<>(body.stms());
-      while (IndexFunctionFusion.fuseOne(stms, body.result(), names, history)
-          || fuseOnePair(stms, body.result(), names, history)
-          || FilterClusterRules.sizeFromConsumer(stms, body.result())
-          || fuseOneReplicate(stms, body.result(), sizes)
-          || sinkIntoBranches(stms, body.result(), names, history)
-          || duplicateOneCheapProducer(stms, body.result(), names, history)
-          || kernelLevel && SiblingJoin.HORIZONTAL.joinOne(stms, around, names, history)
-          || kernelLevel && SiblingJoin.HORIZONTAL_MAP.joinOne(stms, around, names, history)
-          || kernelLevel && SiblingJoin.FILTERMAP_REDUCE.joinOne(stms, around, names, history)
-          || kernelLevel && ClusterJoin.joinOnePair(stms, types, around, names, history)
-          || kernelLevel && SiblingJoin.HORIZONTAL_MAPS.joinOne(stms, around, names, history)
-          || interchangeOneScan(stms, body.result(), types, names, history)) {
+      while (reduceOne(stms, memo.of(stms, body.result()))) {
         // T2 reduction: one edge at a time, until the graph is irreducible.
       }
-      Walk inside = new Walk(names, sizes, types, around, history, false);
+      Walk inside = new Walk(names, sizes, types, around, history, false, memo);
       List<Stm> out = new ArrayList<>();
       for (int k = 0; k < stms.size(); k++) {
         List<Stm> before = stms.subList(0, k);
@@ -178,8 +171,27 @@ public final class Fusion implements Pass {
       return new Body(out, body.result());
     }
 
+    /**
+     * One step of the T2 reduction of {@code stms}, whose readers are {@code readers}: the first
+     * rule that applies; whether one did.
+     */
+    private boolean reduceOne(List<Stm> stms, Readers readers) {
+      return IndexFunctionFusion.fuseOne(stms, readers, names, history)
+          || fuseOnePair(stms, readers, names, history)
+          || FilterClusterRules.sizeFromConsumer(stms, readers)
+          || fuseOneReplicate(stms, readers, sizes)
+          || sinkIntoBranches(stms, readers, names, history)
+          || duplicateOneCheapProducer(stms, readers, names, history)
+          || kernelLevel && SiblingJoin.HORIZONTAL.joinOne(stms, around, names, history)
+          || kernelLevel && SiblingJoin.HORIZONTAL_MAP.joinOne(stms, around, names, history)
+          || kernelLevel && SiblingJoin.FILTERMAP_REDUCE.joinOne(stms, around, names, history)
+          || kernelLevel && ClusterJoin.joinOnePair(stms, types, around, names, history)
+          || kernelLevel && SiblingJoin.HORIZONTAL_MAPS.joinOne(stms, around, names, history)
+          || interchangeOneScan(stms, readers, types, names, history);
+    }
+
     private Walk withAround(OuterSizes outer) {
-      return new Walk(names, sizes, types, outer, history, kernelLevel);
+      return new Walk(names, sizes, types, outer, history, kernelLevel, memo);
     }
   }
 
@@ -291,7 +303,7 @@ public final class Fusion implements Pass {
    */
   private static boolean interchangeOneScan(
       List<Stm> stms,
-      List<SubExp> result,
+      Readers readers,
       Map<String, Type> types,
       NameSource names,
       FusionHistory history) {
@@ -301,7 +313,7 @@ public final class Fusion implements Pass {
       if (swapped.isEmpty()) {
         continue;
       }
-      Uses uses = usesOf(stms, result, i);
+      Uses uses = usesOf(stms, readers, i);
       if (uses.onlyUser() >= 0
           && uses.onlyAsInputs()
           && !consumedBetween(stms, i, uses.onlyUser() + 1, scan)
@@ -388,27 +400,22 @@ public final class Fusion implements Pass {
     static final Uses SCATTERED = new Uses(-2, false);
   }
 
-  private static Uses usesOf(List<Stm> stms, List<SubExp> result, int producer) {
+  private static Uses usesOf(List<Stm> stms, Readers readers, int producer) {
     Set<String> outputs = new HashSet<>();
     stms.get(producer).pattern().forEach(p -> outputs.add(p.name()));
-    if (result.stream().anyMatch(s -> outputs.contains(s.varName()))) {
+    if (readers.inResult(outputs)) {
       return Uses.SCATTERED;
     }
-    int user = -1;
-    boolean onlyAsInputs = true;
-    for (int k = producer + 1; k < stms.size(); k++) {
-      Stm stm = stms.get(k);
-      long total = Analysis.freeVariables(stm).stream().filter(outputs::contains).count();
-      if (total == 0) {
-        continue;
-      }
-      if (user >= 0) {
-        return Uses.SCATTERED;
-      }
-      user = k;
-      onlyAsInputs = stm.exp() instanceof Exp.Soac soac && onlyInputUses(stm, soac, outputs);
+    List<Integer> users = readers.after(producer, outputs);
+    if (users.size() > 1) {
+      return Uses.SCATTERED;
     }
-    return user < 0 ? Uses.NONE : new Uses(user, onlyAsInputs);
+    if (users.isEmpty()) {
+      return Uses.NONE;
+    }
+    Stm stm = stms.get(users.get(0));
+    return new Uses(
+        users.get(0), stm.exp() instanceof Exp.Soac soac && onlyInputUses(stm, soac, outputs));
   }
 
   static boolean onlyInputUses(Stm stm, Exp.Soac soac, Set<String> outputs) {
@@ -454,13 +461,13 @@ public final class Fusion implements Pass {
   }
 
   private static boolean fuseOnePair(
-      List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
+      List<Stm> stms, Readers readers, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
       Stm producer = stms.get(i);
       if (!fusableProducer(producer)) {
         continue;
       }
-      Uses uses = usesOf(stms, result, i);
+      Uses uses = usesOf(stms, readers, i);
       if (uses.onlyUser() < 0
           || !uses.onlyAsInputs()
           || consumedBetween(stms, i, uses.onlyUser() + 1, producer)
@@ -488,13 +495,13 @@ public final class Fusion implements Pass {
    * reads a statement before its last consumer consumes.
    */
   private static boolean duplicateOneCheapProducer(
-      List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
+      List<Stm> stms, Readers readers, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
       Stm producer = stms.get(i);
       if (!producer.exp().isMap() || !fusableProducer(producer)) {
         continue;
       }
-      List<Integer> consumers = inputOnlyConsumers(stms, result, i);
+      List<Integer> consumers = inputOnlyConsumers(stms, readers, i);
       if (consumers.size() < 2
           || consumedBetween(stms, i, consumers.get(consumers.size() - 1) + 1, producer)) {
         continue;
@@ -527,23 +534,18 @@ public final class Fusion implements Pass {
    * where every one is a SOAC reading them only as inputs; empty where any use is another kind (or
    * the body's result).
    */
-  private static List<Integer> inputOnlyConsumers(
-      List<Stm> stms, List<SubExp> result, int producer) {
+  private static List<Integer> inputOnlyConsumers(List<Stm> stms, Readers readers, int producer) {
     Set<String> outputs = new HashSet<>();
     stms.get(producer).pattern().forEach(p -> outputs.add(p.name()));
-    if (result.stream().anyMatch(s -> outputs.contains(s.varName()))) {
+    if (readers.inResult(outputs)) {
       return List.of();
     }
-    List<Integer> consumers = new ArrayList<>();
-    for (int k = producer + 1; k < stms.size(); k++) {
+    List<Integer> consumers = readers.after(producer, outputs);
+    for (int k : consumers) {
       Stm stm = stms.get(k);
-      if (Analysis.freeVariables(stm).stream().noneMatch(outputs::contains)) {
-        continue;
-      }
       if (!(stm.exp() instanceof Exp.Soac soac && onlyInputUses(stm, soac, outputs))) {
         return List.of();
       }
-      consumers.add(k);
     }
     return consumers;
   }
@@ -552,12 +554,12 @@ public final class Fusion implements Pass {
    * {@code map(f, a, replicate(n, v))}: the replicated rows are all {@code v}, a free variable of
    * {@code f}.
    */
-  private static boolean fuseOneReplicate(List<Stm> stms, List<SubExp> result, Set<String> sizes) {
+  private static boolean fuseOneReplicate(List<Stm> stms, Readers readers, Set<String> sizes) {
     for (int i = 0; i < stms.size(); i++) {
       if (!(stms.get(i).exp() instanceof Exp.Replicate rep) || !cannotFail(rep, sizes)) {
         continue;
       }
-      Uses uses = usesOf(stms, result, i);
+      Uses uses = usesOf(stms, readers, i);
       if (uses.onlyUser() < 0 || !uses.onlyAsInputs()) {
         continue;
       }
@@ -612,13 +614,13 @@ public final class Fusion implements Pass {
    * is done at most once. A producer that may fail moves only if both branches use it.
    */
   private static boolean sinkIntoBranches(
-      List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
+      List<Stm> stms, Readers readers, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
       Stm producer = stms.get(i);
       if (!fusableProducer(producer)) {
         continue;
       }
-      Uses uses = usesOf(stms, result, i);
+      Uses uses = usesOf(stms, readers, i);
       if (uses.onlyUser() < 0 || !(stms.get(uses.onlyUser()).exp() instanceof Exp.If branch)) {
         continue;
       }

@@ -68,18 +68,17 @@ public final class IndexFunctionFusion {
    * {@link Fusion}'s step: the first rule that applies at the last producer where one does, its
    * rules recorded in {@code history}; whether one applied.
    */
-  static boolean fuseOne(
-      List<Stm> stms, List<SubExp> result, NameSource names, FusionHistory history) {
+  static boolean fuseOne(List<Stm> stms, Readers readers, NameSource names, FusionHistory history) {
     for (int i = stms.size() - 1; i >= 0; i--) {
       int producerAt = i;
       Optional<Site> site =
-          candidate(stms, result, i)
+          candidate(stms, readers, i)
               .filter(
                   s ->
                       history.admits(
                           stms.get(producerAt), stms.subList(producerAt + 1, s.consumer() + 1)));
       for (FusionRule rule : site.isPresent() ? RULES : List.<FusionRule>of()) {
-        Optional<Rewrite> rewrite = at(rule, stms, result, site.get(), names);
+        Optional<Rewrite> rewrite = at(rule, stms, readers, site.get(), names);
         if (rewrite.isPresent()) {
           Stm producer = stms.get(i);
           Stm consumer = stms.get(site.get().consumer());
@@ -105,9 +104,10 @@ public final class IndexFunctionFusion {
     if (!RULES.contains(rule)) {
       throw new IllegalArgumentException(rule.ruleName() + " is not a rule across index functions");
     }
+    Readers readers = new Readers.Memo().of(body.stms(), body.result());
     for (int i = body.stms().size() - 1; i >= 0; i--) {
-      Optional<Site> site = candidate(body.stms(), body.result(), i);
-      Optional<Rewrite> rewrite = site.flatMap(s -> at(rule, body.stms(), body.result(), s, names));
+      Optional<Site> site = candidate(body.stms(), readers, i);
+      Optional<Rewrite> rewrite = site.flatMap(s -> at(rule, body.stms(), readers, s, names));
       if (rewrite.isPresent()) {
         return Optional.of(new Body(rewrite.get().stms(), body.result()));
       }
@@ -119,55 +119,79 @@ public final class IndexFunctionFusion {
    * The site of the producer at {@code producer}, where it is one that fusion may remove and no
    * statement up to its consumer consumes what it reads.
    */
-  private static Optional<Site> candidate(List<Stm> stms, List<SubExp> result, int producer) {
+  private static Optional<Site> candidate(List<Stm> stms, Readers readers, int producer) {
     if (!Fusion.fusableProducer(stms.get(producer))) {
       return Optional.empty();
     }
-    return siteOf(stms, result, producer)
+    return siteOf(stms, readers, producer)
         .filter(s -> !Fusion.consumedBetween(stms, producer, s.consumer() + 1, stms.get(producer)));
   }
 
   private static Optional<Rewrite> at(
-      FusionRule rule, List<Stm> stms, List<SubExp> result, Site s, NameSource names) {
+      FusionRule rule, List<Stm> stms, Readers readers, Site s, NameSource names) {
     return switch (rule) {
       case FUSE_TRANSPOSED_PRODUCER -> transposedProducer(stms, s, names);
       case PUSH_TRANSPOSE -> pushTranspose(stms, s, names);
       case PULL_TRANSPOSE -> pullTranspose(stms, s, names);
       case PULL_RESHAPE -> pullReshape(stms, s, names);
       case FUSE_TRANSPOSED_CONSUMER, FUSE_RESHAPED_CONSUMER ->
-          indexedConsumer(rule, stms, result, s, names);
+          indexedConsumer(rule, stms, readers, s, names);
       default -> Optional.empty();
     };
   }
 
   /**
    * Where each output of the producer at {@code producer} goes: through at most two index functions
-   * (each the only user of the name before it), all to one SOAC that reads them only as inputs.
+   * (each the only user of the name before it), all to one SOAC that reads them only as inputs;
+   * empty also where no rule of this class could apply there ({@link #throughIndexFunctions}).
    */
-  private static Optional<Site> siteOf(List<Stm> stms, List<SubExp> result, int producer) {
+  private static Optional<Site> siteOf(List<Stm> stms, Readers readers, int producer) {
     List<List<Integer>> chains = new ArrayList<>();
+    List<String> reaching = new ArrayList<>();
     int consumer = -1;
     for (Ident output : stms.get(producer).pattern()) {
       List<Integer> chain = new ArrayList<>();
       String name = output.name();
-      int user = onlyUser(stms, result, producer, name);
+      int user = readers.onlyUser(producer, name);
       while (user >= 0 && chain.size() < 2 && indexFunctionOf(stms.get(user), name)) {
         chain.add(user);
         name = stms.get(user).pattern().get(0).name();
-        user = onlyUser(stms, result, user, name);
+        user = readers.onlyUser(user, name);
       }
       if (user < 0 || consumer >= 0 && user != consumer) {
         return Optional.empty();
       }
       consumer = user;
-      Stm last = stms.get(user);
-      if (!(last.exp() instanceof Exp.Soac soac)
-          || !Fusion.onlyInputUses(last, soac, Set.of(name))) {
-        return Optional.empty();
-      }
       chains.add(chain);
+      reaching.add(name);
     }
-    return consumer < 0 ? Optional.empty() : Optional.of(new Site(producer, chains, consumer));
+    if (consumer < 0) {
+      return Optional.empty();
+    }
+    Site site = new Site(producer, chains, consumer);
+    Stm last = stms.get(consumer);
+    if (!throughIndexFunctions(stms, readers, site)
+        || !(last.exp() instanceof Exp.Soac soac)
+        || reaching.stream().anyMatch(n -> !Fusion.onlyInputUses(last, soac, Set.of(n)))) {
+      return Optional.empty();
+    }
+    return Optional.of(site);
+  }
+
+  /**
+   * Whether an output of the site's producer reaches the consumer through an index function, or
+   * every result of the consumer leaves it through one: where neither, no rule of this class
+   * applies (a cheap test before the costlier ones, asked of every producer at every step of the
+   * fusion).
+   */
+  private static boolean throughIndexFunctions(List<Stm> stms, Readers readers, Site s) {
+    return s.chains().stream().anyMatch(c -> !c.isEmpty())
+        || stms.get(s.consumer()).pattern().stream()
+            .allMatch(
+                r -> {
+                  int user = readers.onlyUser(s.consumer(), r.name());
+                  return user >= 0 && indexFunctionOf(stms.get(user), r.name());
+                });
   }
 
   /** Whether {@code stm} transposes or reshapes the array {@code name} into one array. */
@@ -178,26 +202,6 @@ public final class IndexFunctionFusion {
             || stm.exp() instanceof Exp.Reshape r
                 && r.array().equals(of)
                 && !r.shape().contains(of));
-  }
-
-  /**
-   * The position of the one statement after {@code after} that reads {@code name}; -1 where none,
-   * several, or the body's result does.
-   */
-  private static int onlyUser(List<Stm> stms, List<SubExp> result, int after, String name) {
-    if (result.contains(new SubExp.Var(name))) {
-      return -1;
-    }
-    int user = -1;
-    for (int k = after + 1; k < stms.size(); k++) {
-      if (Analysis.freeVariables(stms.get(k)).contains(name)) {
-        if (user >= 0) {
-          return -1;
-        }
-        user = k;
-      }
-    }
-    return user;
   }
 
   // ---- FUSE-TRANSPOSED-PRODUCER (§8.4) ----
@@ -481,13 +485,13 @@ public final class IndexFunctionFusion {
    * the fused result.
    */
   private static Optional<Rewrite> indexedConsumer(
-      FusionRule rule, List<Stm> stms, List<SubExp> result, Site s, NameSource names) {
+      FusionRule rule, List<Stm> stms, Readers readers, Site s, NameSource names) {
     if (s.chains().stream().anyMatch(c -> !c.isEmpty())) {
       return Optional.empty();
     }
     Stm consumer = stms.get(s.consumer());
     for (Ident r : consumer.pattern()) {
-      int user = onlyUser(stms, result, s.consumer(), r.name());
+      int user = readers.onlyUser(s.consumer(), r.name());
       Exp e = user < 0 ? null : stms.get(user).exp();
       boolean indexed =
           rule == FusionRule.FUSE_TRANSPOSED_CONSUMER

@@ -31,16 +31,26 @@ final class SharingKey {
   }
 
   /**
-   * Hashes of expressions that are equal wherever their {@link #of keys} are: positions and all
-   * names (bound inside or not) are left out. Each node's hash is computed once per instance and an
-   * expression's hash is built from its bodies' hashes, so hashing every binding of a deeply nested
-   * program takes time linear in its size.
+   * Hashes of expressions that are equal wherever their {@link #of keys} are: positions and the
+   * names in nested code (bound inside or not) are left out; the expression's direct operands are
+   * kept (they name values bound outside it, which its key keeps as they are), so that a chain of
+   * lets {@code a2 = a1 * c in a3 = a2 * c in ...} does not put every binding under one hash, where
+   * each lookup compared it with all the others. Each node's hash is computed once per instance and
+   * an expression's hash is built from its bodies' hashes, so hashing every binding of a deeply
+   * nested program takes time linear in its size.
    */
   static final class Hashes {
     private static final SubExp ANY_NAME = SubExp.var("%");
     private final Map<Object, Integer> known = new IdentityHashMap<>();
 
     int of(Exp e) {
+      return 31 * namelessOf(e) + e.operands().hashCode();
+    }
+
+    /**
+     * The hash of {@code e} with all its names left out, as the code nested in an expression has.
+     */
+    private int namelessOf(Exp e) {
       Integer hash = known.get(e);
       if (hash == null) {
         hash = compute(e);
@@ -69,7 +79,7 @@ final class SharingKey {
       if (hash == null) {
         int h = b.result().stream().map(Hashes::nameless).toList().hashCode();
         for (Stm stm : b.stms()) {
-          h = 31 * h + of(stm.exp());
+          h = 31 * h + namelessOf(stm.exp());
         }
         hash = h;
         known.put(b, hash);
