@@ -38,6 +38,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,14 +150,15 @@ final class RiskInputs {
     if (settings.portfolio().isPresent()) {
       marketName = settings.market().orElseThrow().toString();
       portfolioName = settings.portfolio().orElseThrow().toString();
-      rawMarket =
+      Numbered marketFile =
           numbered(
               spark,
               read(spark, settings.market().orElseThrow()),
               marketName,
               MARKET_COLUMNS,
               new String[0]);
-      if (rawMarket.isEmpty()) {
+      rawMarket = marketFile.rows();
+      if (marketFile.count() == 0) {
         // every position's underlying was then unknown, and the message named the portfolio
         throw new InvalidInputException(marketName + ": no market rows (the file has no rows)");
       }
@@ -168,9 +170,10 @@ final class RiskInputs {
                 + " correlations file (risk.correlations or --correlations: underlying1,"
                 + " underlying2, correlation); remove the column");
       }
-      rawPortfolio =
+      Numbered positions =
           numbered(spark, portfolioFile, portfolioName, PORTFOLIO_COLUMNS, BARRIER_COLUMNS);
-      if (rawPortfolio.isEmpty()) {
+      rawPortfolio = positions.rows();
+      if (positions.count() == 0) {
         // no scenario P&L to take a VaR of: bad input, not a run that fails at the tail risk
         throw new InvalidInputException(portfolioName + ": no positions (the file has no rows)");
       }
@@ -178,42 +181,45 @@ final class RiskInputs {
         correlationsName = settings.correlations().orElseThrow().toString();
         rawCorrelations =
             numbered(
-                spark,
-                read(spark, settings.correlations().orElseThrow()),
-                correlationsName,
-                CORRELATION_COLUMNS,
-                new String[0]);
+                    spark,
+                    read(spark, settings.correlations().orElseThrow()),
+                    correlationsName,
+                    CORRELATION_COLUMNS,
+                    new String[0])
+                .rows();
       } else {
         correlationsName = "no correlations file";
         rawCorrelations =
             numbered(
-                spark,
-                spark.createDataFrame(List.<Row>of(), correlationSchema()),
-                correlationsName,
-                CORRELATION_COLUMNS,
-                new String[0]);
+                    spark,
+                    spark.createDataFrame(List.<Row>of(), correlationSchema()),
+                    correlationsName,
+                    CORRELATION_COLUMNS,
+                    new String[0])
+                .rows();
       }
     } else {
       marketName = "synthetic market";
       portfolioName = "synthetic portfolio";
-      rawMarket =
-          numbered(
-              spark, syntheticMarket(spark, settings), marketName, MARKET_COLUMNS, new String[0]);
+      Dataset<Row> synthetic = syntheticMarket(spark, settings);
+      rawMarket = numbered(spark, synthetic, marketName, MARKET_COLUMNS, new String[0]).rows();
       rawPortfolio =
           numbered(
-              spark,
-              syntheticPortfolio(spark, settings, rawMarket),
-              portfolioName,
-              PORTFOLIO_COLUMNS,
-              BARRIER_COLUMNS);
+                  spark,
+                  syntheticPortfolio(spark, settings, synthetic),
+                  portfolioName,
+                  PORTFOLIO_COLUMNS,
+                  BARRIER_COLUMNS)
+              .rows();
       correlationsName = "synthetic correlations";
       rawCorrelations =
           numbered(
-              spark,
-              syntheticCorrelations(spark, settings),
-              correlationsName,
-              CORRELATION_COLUMNS,
-              new String[0]);
+                  spark,
+                  syntheticCorrelations(spark, settings),
+                  correlationsName,
+                  CORRELATION_COLUMNS,
+                  new String[0])
+              .rows();
     }
     Market market = checkedMarket(rawMarket, marketName, settings);
     Dataset<Row> correlations =
@@ -338,11 +344,17 @@ final class RiskInputs {
   private static final String MALFORMED = "_malformed_record";
 
   /**
-   * {@code frame} with its {@code required} columns checked to exist, its {@code optional} ones
-   * (null where absent) and a 1-based {@code row} number in file order ({@link #inFileOrder}). A
-   * CSV record whose fields do not match the header is bad input at its row.
+   * A frame numbered in file order ({@link #inFileOrder}), how many rows it has and its earliest
+   * record whose fields do not match a CSV header: its row and text, null where it has none.
    */
-  private static Dataset<Row> numbered(
+  private record Numbered(Dataset<Row> rows, long count, Row malformed) {}
+
+  /**
+   * {@code frame} with its {@code required} columns checked to exist, its {@code optional} ones
+   * (null where absent) and a 1-based {@code row} number in file order ({@link #inFileOrder}), and
+   * its row count. A CSV record whose fields do not match the header is bad input at its row.
+   */
+  private static Numbered numbered(
       SparkSession spark, Dataset<Row> frame, String name, String[] required, String[] optional)
       throws InvalidInputException {
     boolean csv = Arrays.asList(frame.columns()).contains(MALFORMED);
@@ -375,28 +387,19 @@ final class RiskInputs {
     if (csv) {
       columns.add(col(MALFORMED));
     }
-    Dataset<Row> rows = inFileOrder(spark, frame.select(columns.toArray(Column[]::new)));
-    if (!csv) {
-      return rows;
-    }
-    List<Row> malformed =
-        rows.where(col(MALFORMED).isNotNull())
-            .orderBy("row")
-            .select(col("row"), col(MALFORMED))
-            .limit(1)
-            .collectAsList();
-    if (!malformed.isEmpty()) {
+    Numbered rows = inFileOrder(spark, frame.select(columns.toArray(Column[]::new)), csv);
+    if (rows.malformed() != null) {
       throw new InvalidInputException(
           name
               + ": row "
-              + malformed.get(0).getLong(0)
+              + rows.malformed().getLong(0)
               + ": its fields do not match the header's "
               + present.size()
               + " columns: '"
-              + malformed.get(0).getString(1)
+              + rows.malformed().getString(1)
               + "'");
     }
-    return rows.drop(MALFORMED);
+    return csv ? new Numbered(rows.rows().drop(MALFORMED), rows.count(), null) : rows;
   }
 
   /**
@@ -404,30 +407,39 @@ final class RiskInputs {
    * the order of their names (their paths) and each file's rows in theirs; a frame not read from
    * files in the order of its partitions. Spark reads a folder's file splits largest first and may
    * read a file's splits in different partitions, so each partition's rows are taken as runs of one
-   * split (file, start): {@code frame} is read once into the block manager, its local checkpoint
-   * (the checks read it several times; a cache, found again by any later query of the same plan,
-   * gave the next run of the same paths, and the caches built on it, the rows of the files as they
-   * were), and one aggregate of that counts each run's rows; the driver orders the runs (a list as
-   * long as the splits) and gives each its first row's number; the numbers are then each row's
-   * position in its partition plus its run's offset, joined on the run. No sort, no single
-   * partition: a folder's rows were numbered by a window over all of them, one task sorting every
-   * row.
+   * split (file, start): {@code frame} is read once, {@link #checkpointed} (the checks read it
+   * several times; a cache, found again by any later query of the same plan, gave the next run of
+   * the same paths, and the caches built on it, the rows of the files as they were), and one pass
+   * over each partition of that, without a shuffle, counts each run's rows and finds its first
+   * malformed CSV record ({@code malformed}: the frame has the column {@link #MALFORMED}); the
+   * driver orders the runs (a list as long as the splits) and gives each its first row's number;
+   * the numbers are then each row's position in its partition plus its run's offset, joined on the
+   * run. No sort, no single partition: a folder's rows were numbered by a window over all of them,
+   * one task sorting every row.
    */
-  private static Dataset<Row> inFileOrder(SparkSession spark, Dataset<Row> frame) {
+  private static Numbered inFileOrder(SparkSession spark, Dataset<Row> frame, boolean malformed) {
     Dataset<Row> tagged =
-        frame
-            .withColumn(FILE, input_file_name())
-            .withColumn(START, input_file_block_start())
-            .withColumn(POSITION, monotonically_increasing_id())
-            .localCheckpoint();
-    // monotonically_increasing_id: the partition's index above bit 33, the row's in it below
-    Column partition = shiftright(col(POSITION), 33);
-    List<Row> runs =
+        checkpointed(
+            spark,
+            frame
+                .withColumn(FILE, input_file_name())
+                .withColumn(START, input_file_block_start())
+                .withColumn(POSITION, monotonically_increasing_id()));
+    List<Column> placing = new ArrayList<>(List.of(col(FILE), col(START), col(POSITION)));
+    if (malformed) {
+      placing.add(col(MALFORMED));
+    }
+    Map<List<Object>, Row> merged = new LinkedHashMap<>();
+    for (Row run :
         tagged
-            .groupBy(col(FILE), col(START), partition.as(PARTITION))
-            .agg(min(POSITION), count(lit(1)))
-            .collectAsList()
-            .stream()
+            .select(placing.toArray(Column[]::new))
+            .javaRDD()
+            .mapPartitions(RiskInputs::runsOf)
+            .collect()) {
+      merged.merge(Arrays.asList(run.get(0), run.get(1), run.get(2)), run, RiskInputs::joined);
+    }
+    List<Row> runs =
+        merged.values().stream()
             .sorted(
                 Comparator.<Row, byte[]>comparing(
                         run -> run.getString(0).getBytes(StandardCharsets.UTF_8),
@@ -436,12 +448,15 @@ final class RiskInputs {
                     .thenComparingLong(run -> run.getLong(2)))
             .toList();
     List<Row> offsets = new ArrayList<>();
+    Row firstMalformed = null;
     long before = 0;
     for (Row run : runs) {
       // row = position - the run's first position + the rows before it + 1
-      offsets.add(
-          RowFactory.create(
-              run.getString(0), run.getLong(1), run.getLong(2), before + 1 - run.getLong(3)));
+      long offset = before + 1 - run.getLong(3);
+      offsets.add(RowFactory.create(run.getString(0), run.getLong(1), run.getLong(2), offset));
+      if (firstMalformed == null && !run.isNullAt(5)) {
+        firstMalformed = RowFactory.create(run.getLong(5) + offset, run.getString(6));
+      }
       before += run.getLong(4);
     }
     Dataset<Row> runOffsets =
@@ -452,18 +467,100 @@ final class RiskInputs {
                 .add(RUN_START, DataTypes.LongType, false)
                 .add(PARTITION, DataTypes.LongType, false)
                 .add(OFFSET, DataTypes.LongType, false));
-    return tagged
-        .join(
-            broadcast(runOffsets),
-            col(FILE)
-                .equalTo(col(RUN_FILE))
-                .and(col(START).equalTo(col(RUN_START)))
-                .and(partition.equalTo(col(PARTITION))))
-        .select(
-            Stream.concat(
-                    Arrays.stream(frame.columns()).map(functions::col),
-                    Stream.of(col(POSITION).plus(col(OFFSET)).as("row")))
-                .toArray(Column[]::new));
+    // monotonically_increasing_id: the partition's index above bit 33, the row's in it below
+    Column partition = shiftright(col(POSITION), 33);
+    Dataset<Row> rows =
+        tagged
+            .join(
+                broadcast(runOffsets),
+                col(FILE)
+                    .equalTo(col(RUN_FILE))
+                    .and(col(START).equalTo(col(RUN_START)))
+                    .and(partition.equalTo(col(PARTITION))))
+            .select(
+                Stream.concat(
+                        Arrays.stream(frame.columns()).map(functions::col),
+                        Stream.of(col(POSITION).plus(col(OFFSET)).as("row")))
+                    .toArray(Column[]::new));
+    return new Numbered(rows, before, firstMalformed);
+  }
+
+  /**
+   * The runs of one partition of {@link #inFileOrder}'s rows {@code file, start, position} (and the
+   * malformed record's text where given), one row each: {@code file, start, partition, first
+   * position, rows, the first malformed record's position and text} (null where none).
+   */
+  private static Iterator<Row> runsOf(Iterator<Row> rows) {
+    Map<List<Object>, Run> runs = new LinkedHashMap<>();
+    while (rows.hasNext()) {
+      Row row = rows.next();
+      long position = row.getLong(2);
+      Run run =
+          runs.computeIfAbsent(
+              Arrays.asList(row.getString(0), row.getLong(1)), split -> new Run(position));
+      run.rows++;
+      if (run.malformedAt == null && row.size() > 3 && !row.isNullAt(3)) {
+        run.malformedAt = position;
+        run.malformed = row.getString(3);
+      }
+    }
+    return runs.entrySet().stream()
+        .map(
+            split -> {
+              Run run = split.getValue();
+              return RowFactory.create(
+                  split.getKey().get(0),
+                  split.getKey().get(1),
+                  run.first >> 33,
+                  run.first,
+                  run.rows,
+                  run.malformedAt,
+                  run.malformed);
+            })
+        .iterator();
+  }
+
+  /**
+   * Two of {@link #runsOf}'s rows of one run as one: a frame whose positions Spark computed before
+   * it split the frame into partitions (a local frame's, on the driver) has a run's rows in several
+   * partitions.
+   */
+  private static Row joined(Row a, Row b) {
+    Row first = a.getLong(3) <= b.getLong(3) ? a : b;
+    Row malformed = a.isNullAt(5) || (!b.isNullAt(5) && b.getLong(5) < a.getLong(5)) ? b : a;
+    return RowFactory.create(
+        a.get(0),
+        a.get(1),
+        a.get(2),
+        first.getLong(3),
+        a.getLong(4) + b.getLong(4),
+        malformed.get(5),
+        malformed.get(6));
+  }
+
+  /** A run of {@link #runsOf}: its first position (a partition's positions rise), its rows. */
+  private static final class Run {
+    private final long first;
+    private long rows;
+    private Long malformedAt;
+    private String malformed;
+
+    Run(long first) {
+      this.first = first;
+    }
+  }
+
+  /**
+   * {@code frame} computed once and cut from its lineage, for the checks and the run to read again:
+   * where the session has a checkpoint directory ({@code spark.checkpoint.dir}, or {@code
+   * SparkContext.setCheckpointDir}) a reliable checkpoint, files there that are read again where an
+   * executor is lost; else a local checkpoint in the executors' block managers, quicker, but an
+   * executor lost loses its part of it and the run fails.
+   */
+  static Dataset<Row> checkpointed(SparkSession spark, Dataset<Row> frame) {
+    return spark.sparkContext().getCheckpointDir().isDefined()
+        ? frame.checkpoint()
+        : frame.localCheckpoint();
   }
 
   /** The columns that place a row in {@link #inFileOrder}: its file, split and position. */
@@ -768,11 +865,11 @@ final class RiskInputs {
   /** The validated market rows and their underlyings. */
   private record Market(Dataset<Row> rows, List<String> underlyings) {
     /**
-     * Whether the trimmed {@code value} is a market underlying (false where null): a set of
+     * Whether {@code trimmed}, a name trimmed, is a market underlying (false where null): a set of
      * literals, so the checks need no join with the market.
      */
-    Column known(Column value) {
-      return coalesce(trim(value).isin(underlyings.toArray()), lit(false));
+    Column known(Column trimmed) {
+      return coalesce(trimmed.isin(underlyings.toArray()), lit(false));
     }
   }
 
@@ -862,8 +959,9 @@ final class RiskInputs {
   /**
    * The correlations of the pairs of underlyings, {@code first, second, correlation} with first <
    * second, one row per pair: each row's underlyings are known and distinct, its correlation in
-   * [-1, 1], and a pair given twice (in either order) has one value. Cached, aggregated once: the
-   * portfolio's checks and its three joins with it read it.
+   * [-1, 1], and a pair given twice (in either order) has one value. Aggregated once and {@link
+   * #checkpointed}: the portfolio's checks and its three joins with it read it, and its three
+   * broadcasts are one (Spark reuses the exchange of a checkpoint, not of a cache's table).
    */
   private static Dataset<Row> checkedCorrelations(
       Dataset<Row> raw, String name, Market market, String marketName)
@@ -877,7 +975,7 @@ final class RiskInputs {
     for (String underlying : new String[] {"underlying1", "underlying2"}) {
       checks.add(
           underlying,
-          not(market.known(col(underlying))),
+          not(market.known(trim(col(underlying)))),
           concat(
               lit("unknown underlying '"), col(underlying), lit("' (not in " + marketName + ")")));
     }
@@ -896,14 +994,14 @@ final class RiskInputs {
     Column a = trim(col("underlying1"));
     Column b = trim(col("underlying2"));
     Dataset<Row> pairs =
-        checks
-            .grouped(
+        checkpointed(
+            raw.sparkSession(),
+            checks.grouped(
                 raw,
                 new Column[] {least(a, b).as("first"), greatest(a, b).as("second")},
                 min_by(correlation, col("row")).as("given"),
                 min(correlation).as("lowest"),
-                max(correlation).as("highest"))
-            .cache();
+                max(correlation).as("highest")));
     Row verdict =
         pairs
             .agg(
@@ -964,7 +1062,17 @@ final class RiskInputs {
       String inCorrelations,
       LocalDate date)
       throws InvalidInputException {
-    Dataset<Row> joined = raw;
+    // the keys, each computed once per row in a projection under the checks' aggregate (Spark keeps
+    // it, as its columns are read more than once); in the checks' conditions, expressions, each was
+    // computed again in every condition that read it
+    Dataset<Row> joined =
+        raw.select(
+            col("*"),
+            trim(col("underlying")).as(key("underlying")),
+            trim(col("underlying2")).as(key("underlying2")),
+            trim(col("underlying3")).as(key("underlying3")),
+            lower(trim(col("instrument"))).as(key("instrument")),
+            lower(trim(col("type"))).as(key("type")));
     for (String[] pair : CORRELATION_PAIRS) {
       Dataset<Row> given =
           broadcast(
@@ -972,8 +1080,8 @@ final class RiskInputs {
                   col("first").as("first_" + pair[0]),
                   col("second").as("second_" + pair[0]),
                   col("correlation").as("given_" + pair[0])));
-      Column a = trim(joined.col(pair[1]));
-      Column b = trim(joined.col(pair[2]));
+      Column a = joined.col(key(pair[1]));
+      Column b = joined.col(key(pair[2]));
       joined =
           joined.join(
               given,
@@ -982,7 +1090,7 @@ final class RiskInputs {
                   .and(greatest(a, b).equalTo(given.col("second_" + pair[0]))),
               "left");
     }
-    Column instrument = lower(trim(col("instrument")));
+    Column instrument = col(key("instrument"));
     Column option = instrument.isin(VANILLA, PathContracts.Kind.EUROPEAN.instrument);
     Column barrier =
         instrument.isin(
@@ -990,7 +1098,7 @@ final class RiskInputs {
             PathContracts.Kind.DAILY_BARRIER.instrument);
     Column quantity = col("quantity").try_cast("double");
     Column maturity = col("maturity").try_cast("date");
-    Column type = lower(trim(col("type")));
+    Column type = col(key("type"));
     String instruments =
         VANILLA
             + ", "
@@ -1068,7 +1176,7 @@ final class RiskInputs {
       Column needed = level[0].equals("underlying") ? lit(true) : barrier;
       checks.add(
           level[0],
-          needed.and(not(market.known(col(level[0])))),
+          needed.and(not(market.known(col(key(level[0]))))),
           concat(lit("unknown underlying '"), col(level[0]), lit("' (not in " + marketName + ")")));
       Column strike = col(level[1]).try_cast("double");
       checks.add(
@@ -1124,17 +1232,14 @@ final class RiskInputs {
     Column[] pairCorrelations = new Column[CORRELATION_PAIRS.length];
     for (int i = 0; i < CORRELATION_PAIRS.length; i++) {
       String[] pair = CORRELATION_PAIRS[i];
-      Column a = trim(col(pair[1]));
-      Column b = trim(col(pair[2]));
+      Column a = col(key(pair[1]));
+      Column b = col(key(pair[2]));
       pairCorrelations[i] =
           when(barrier, when(a.equalTo(b), lit(1.0)).otherwise(col("given_" + pair[0])))
               .otherwise(lit(null).cast("double"));
       checks.add(
           pair[2],
-          barrier
-              .and(market.known(col(pair[1])))
-              .and(market.known(col(pair[2])))
-              .and(pairCorrelations[i].isNull()),
+          barrier.and(market.known(a)).and(market.known(b)).and(pairCorrelations[i].isNull()),
           concat(lit("no correlation of "), a, lit(" and "), b, lit(" " + inCorrelations)));
     }
     Column r12 = pairCorrelations[0];
@@ -1151,11 +1256,11 @@ final class RiskInputs {
         barrier.and(determinant.lt(-PSD_TOLERANCE)),
         concat(
             lit("the correlations of "),
-            trim(col("underlying")),
+            col(key("underlying")),
             lit(", "),
-            trim(col("underlying2")),
+            col(key("underlying2")),
             lit(" and "),
-            trim(col("underlying3")),
+            col(key("underlying3")),
             lit(" " + inCorrelations + " ("),
             r12.cast("string"),
             lit(", "),
@@ -1170,18 +1275,26 @@ final class RiskInputs {
         col("id").cast("long").as("id"),
         trim(col("book")).as("book"),
         instrument.as("instrument"),
-        trim(col("underlying")).as("underlying"),
+        col(key("underlying")).as("underlying"),
         quantity.as("quantity"),
         col("strike").cast("double").as("strike"),
         maturity.as("maturity"),
         type.equalTo("call").as("call"),
-        when(barrier, trim(col("underlying2"))).as("underlying2"),
-        when(barrier, trim(col("underlying3"))).as("underlying3"),
+        when(barrier, col(key("underlying2"))).as("underlying2"),
+        when(barrier, col(key("underlying3"))).as("underlying3"),
         col("strike2").cast("double").as("strike2"),
         col("strike3").cast("double").as("strike3"),
         r12.as(CORRELATION_PAIRS[0][0]),
         r13.as(CORRELATION_PAIRS[1][0]),
         r23.as(CORRELATION_PAIRS[2][0]));
+  }
+
+  /**
+   * The column of {@link #checkedPortfolio}'s frame that holds {@code column}'s key: its value
+   * trimmed, and an instrument's or type's in lower case.
+   */
+  private static String key(String column) {
+    return "_key_" + column;
   }
 
   /**
@@ -1251,6 +1364,9 @@ final class RiskInputs {
    * discrete-barrier, daily-barrier): the European call or put like an option but 1 month to 2
    * years out; the barrier notes a quantity of +-1..10, three underlyings with reference levels
    * 90%..110% of their spots and a maturity of 1 to 5 years (discrete) or 30 to 91 days (daily).
+   * Its partitions hold the rows in id order (two ranges' partitions, one after the other, joined
+   * with the {@code market} rows by broadcast), so its rows are numbered in id order without a sort
+   * ({@link #inFileOrder}); {@code market} is best a local frame, broadcast without a job.
    */
   static Dataset<Row> syntheticPortfolio(
       SparkSession spark, RiskSettings settings, Dataset<Row> market) {
@@ -1368,7 +1484,7 @@ final class RiskInputs {
               .otherwise(round(col("spot" + i).multiply(col(levels[i][1])), 2))
               .as(levels[i][2]);
     }
-    return positions.select(fields).orderBy("id");
+    return positions.select(fields);
   }
 
   /** One of the synthetic underlyings U0000.., from the hash of (seed, field, id). */
