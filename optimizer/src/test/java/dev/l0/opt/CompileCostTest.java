@@ -111,19 +111,15 @@ class CompileCostTest {
 
   /** {@code times} times the code must cost well under twice that many times the allocation. */
   private static void assertAboutLinear(long small, long large, int times, String what) {
+    assertGrowthBelow(small, large, 2 * times, what + ": " + times + " times the code");
+  }
+
+  /** The larger code's allocation is below {@code bound} times the smaller's. */
+  private static void assertGrowthBelow(long small, long large, double bound, String what) {
     double ratio = (double) large / small;
     assertTrue(
-        ratio < 2 * times,
-        what
-            + ": "
-            + times
-            + " times the code allocated "
-            + ratio
-            + " times as much ("
-            + small
-            + " then "
-            + large
-            + " bytes)");
+        ratio < bound,
+        what + " allocated " + ratio + " times as much (" + small + " then " + large + " bytes)");
   }
 
   @Test
@@ -160,15 +156,6 @@ class CompileCostTest {
     allocatedToOptimise(mapChain(50), 21 + 7 * 50);
     long small = allocatedToOptimise(mapChain(150), 21 + 7 * 150);
     long large = allocatedToOptimise(mapChain(300), 21 + 7 * 300);
-    double ratio = (double) large / small;
-    assertTrue(
-        ratio < 6,
-        "chain of 150 and 300 maps: twice the maps allocated "
-            + ratio
-            + " times as much ("
-            + small
-            + " then "
-            + large
-            + " bytes)");
+    assertGrowthBelow(small, large, 6, "chain of 150 and 300 maps: twice the maps");
   }
 }
