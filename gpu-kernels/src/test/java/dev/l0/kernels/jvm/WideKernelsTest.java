@@ -53,6 +53,7 @@ class WideKernelsTest {
             + ", xs)";
     List<Object> inputs = columns(width);
     try (CompiledProgram compiled = L0Runtime.compile(program, "wide.l0", "main", DeviceKind.JVM)) {
+      assertEquals("jvm", compiled.executorName());
       double[] sums = (double[]) compiled.run((Object) inputs.toArray());
       for (int i = 0; i < ROWS; i++) {
         double want = 0.0;
@@ -90,6 +91,7 @@ class WideKernelsTest {
             + "}, xs)";
     List<Object> inputs = columns(width);
     try (CompiledProgram compiled = L0Runtime.compile(program, "wide.l0", "main", DeviceKind.JVM)) {
+      assertEquals("jvm", compiled.executorName());
       Object[] outputs = (Object[]) compiled.run((Object) inputs.toArray());
       assertEquals(width, outputs.length);
       for (int k = 0; k < width; k++) {
