@@ -15,6 +15,7 @@ import dev.l0.values.ValueTypes;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.ToLongFunction;
 import java.util.stream.LongStream;
 
@@ -43,7 +44,7 @@ public final class ArrayOperations {
   private static final long BYTES_PER_BOXED_ELEMENT = 28;
 
   /** What one element of an array of shared values costs at least: its reference in a list. */
-  private static final long BYTES_PER_REFERENCE = 4;
+  static final long BYTES_PER_REFERENCE = 4;
 
   private ArrayOperations() {}
 
@@ -194,11 +195,13 @@ public final class ArrayOperations {
   }
 
   /**
-   * {@code replicate(n, v)}: {@code n} references to one {@code v}, so only the size is limited.
+   * {@code replicate(n, v)}: {@code n} references to one {@code v}, so only the size is limited:
+   * while the array is made its references exist twice ({@link Value.Array} copies the list of
+   * copies into an array, and that into its own).
    */
   public static Value replicate(Value count, Value v, SourcePos pos) {
     int length = checkedCount("replicate", Operands.integer(count, pos).value(), pos);
-    requireHeapFor("replicate", length, BYTES_PER_REFERENCE, pos);
+    requireHeapFor("replicate", length, 2 * BYTES_PER_REFERENCE, pos);
     return new Value.Array(ValueTypes.typeOf(v), Collections.nCopies(length, v), Shape.of(v));
   }
 
@@ -264,26 +267,69 @@ public final class ArrayOperations {
   /**
    * Refuses, before allocating, an array of {@code length} new elements of {@code bytesPerElement}
    * bytes each (about 28 for the interpreter's boxed scalars, 4 or 8 in a flat array) that could
-   * not fit in the JVM's maximum heap even if it were empty: an {@link L0ResourceError} at {@code
-   * pos} naming {@code operation} and the size it needs.
+   * not fit in the JVM's heap ({@link #heapShortfall}): an {@link L0ResourceError} at {@code pos}
+   * naming {@code operation} and the size it needs.
    */
   public static void requireHeapFor(
       String operation, long length, long bytesPerElement, SourcePos pos) {
     long bytes = length * bytesPerElement;
-    long heap = Runtime.getRuntime().maxMemory();
+    heapShortfall(bytes)
+        .ifPresent(
+            shortfall -> {
+              throw new L0ResourceError(
+                  pos,
+                  operation
+                      + ": "
+                      + length
+                      + " elements need about "
+                      + (bytes >> 20)
+                      + " MiB, "
+                      + shortfall,
+                  true);
+            });
+  }
+
+  /**
+   * Why {@code bytes} more could not be allocated, if they could not: they are more than the
+   * maximum heap, or, for at least 1/64 of it, more than the heap has left once a garbage
+   * collection has freed what is no longer used (the free space read without one counts garbage as
+   * used, so it only lets an allocation pass; smaller ones are left to the JVM). Without the second
+   * check two arrays that each fit and together do not filled the heap for minutes (each garbage
+   * collection freeing less) before the JVM ran out of memory.
+   */
+  public static Optional<String> heapShortfall(double bytes) {
+    Runtime runtime = Runtime.getRuntime();
+    long heap = runtime.maxMemory();
     if (bytes > heap) {
-      throw new L0ResourceError(
-          pos,
-          operation
-              + ": "
-              + length
-              + " elements need about "
-              + (bytes >> 20)
-              + " MiB, more than the JVM's maximum heap of "
-              + (heap >> 20)
-              + " MiB",
-          true);
+      return Optional.of("more than the JVM's maximum heap of " + (heap >> 20) + " MiB");
     }
+    if (bytes < heap / 64 || bytes <= heapLeft(runtime)) {
+      return Optional.empty();
+    }
+    System.gc();
+    long left = heapLeft(runtime);
+    return bytes > left
+        ? Optional.of(
+            "more than the "
+                + (left >> 20)
+                + " MiB left of the JVM's maximum heap of "
+                + (heap >> 20)
+                + " MiB")
+        : Optional.empty();
+  }
+
+  /** The bytes the heap can still give: its maximum less what it holds now, garbage included. */
+  private static long heapLeft(Runtime runtime) {
+    return runtime.maxMemory() - (runtime.totalMemory() - runtime.freeMemory());
+  }
+
+  /**
+   * What a row of {@code components} tuples costs on the heap at least while its array is made: the
+   * tuple (16 bytes), its list of components (16 bytes and a reference each), its reference in the
+   * list of rows and the two copies of that list that {@link Value.Array} makes.
+   */
+  public static long bytesPerTupleRow(int components) {
+    return 16 + 16 + (long) components * BYTES_PER_REFERENCE + 3 * BYTES_PER_REFERENCE;
   }
 
   /**
@@ -557,6 +603,7 @@ public final class ArrayOperations {
             FailureDetails.format(FailureDetails.ZIP, j + 1, inputs.get(j).length(), length));
       }
     }
+    requireHeapFor("zip", length, bytesPerTupleRow(inputs.size()), pos);
     List<Value> tuples = new ArrayList<>(length);
     for (int i = 0; i < length; i++) {
       List<Value> components = new ArrayList<>(inputs.size());

@@ -585,6 +585,66 @@ class MainTest {
     assertEquals("", out.toString(StandardCharsets.UTF_8));
   }
 
+  /**
+   * Arrays that each fit in the heap and together do not are refused at the one that does not fit,
+   * as soon as it is reached, by the interpreter and the optimiser's evaluator alike, with what is
+   * left of the heap (read after a garbage collection): they filled the heap slowly until the JVM
+   * ran out of memory with no position. A 128 MiB heap keeps the runs small.
+   */
+  @Test
+  void arraysThatEachFitAndTogetherDoNotAreRefusedAtTheOneThatDoesNot() throws Exception {
+    String twoReplicates =
+        write(
+            "two.l0",
+            "fun i32 main(i32 n) =\n"
+                + "  let a = replicate(n, 1) in\n"
+                + "  let b = replicate(n, 2) in\n"
+                + "  size(0, a) + size(0, b)\n");
+    String zip =
+        write(
+            "zip.l0", "fun [{i32, i32}] main(i32 n) =\n  zip(replicate(n, 1), replicate(n, 2))\n");
+    String filter =
+        write(
+            "filter.l0",
+            "fun i32 main(i32 n) =\n  size(0, filter(fn bool (i32 x) => x > 0, replicate(n, 1)))\n");
+    String left =
+        " MiB, more than the \\d+ MiB left of the JVM's maximum heap of 128 MiB; give it more.*";
+    String[][] cases = {
+      // each replicate's references exist twice while it is made: 12000000 * 8 bytes
+      {twoReplicates, "12000000", "--no-opt", "3:11: replicate: 12000000 elements need about 91"},
+      {twoReplicates, "12000000", "", "3:11: replicate: 12000000 elements need about 91"},
+      // 52 bytes a pair of 2500000 at least: more than the heap has left, less than its maximum
+      {zip, "2500000", "--no-opt", "2:3: zip: 2500000 elements need about 123"},
+      {
+        zip,
+        "2500000",
+        "",
+        "1:1: the result of 'main' has 5000000 elements; rebuilding it needs about 124"
+      },
+      {filter, "8000000", "--no-opt", "2:11: filter: \\d+ elements need about \\d+"},
+    };
+    for (String[] c : cases) {
+      List<String> args = new ArrayList<>(List.of("run", c[0]));
+      if (!c[2].isEmpty()) {
+        args.add(c[2]);
+      }
+      Outcome o = l0Process(c[1], List.of("-Xmx128m"), args.toArray(String[]::new));
+      String what = c[0] + " " + c[2];
+      assertEquals(Main.EXIT_OUT_OF_MEMORY, o.exitCode(), what + ": " + o.err());
+      String expected = "out of memory: \\Q" + c[0] + ":\\E" + c[3] + left;
+      assertTrue(o.err().strip().matches(expected), what + ": " + o.err());
+    }
+    // a filter has no position in internal L0
+    Outcome optimised = l0Process("8000000", List.of("-Xmx128m"), "run", filter);
+    assertEquals(Main.EXIT_OUT_OF_MEMORY, optimised.exitCode(), optimised.err());
+    assertTrue(
+        optimised
+            .err()
+            .strip()
+            .matches("out of memory: filter: \\d+ elements need about \\d+" + left),
+        optimised.err());
+  }
+
   @Test
   void runningOutOfMemoryIsOneLineWithItsOwnExitCode() throws Exception {
     String file =

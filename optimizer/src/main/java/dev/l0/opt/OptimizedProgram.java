@@ -276,25 +276,52 @@ public final class OptimizedProgram {
   private static final long BYTES_PER_REBUILT_ELEMENT = 4;
 
   /**
-   * Refuses, before rebuilding, a result whose external form (each row a list of its own) could not
-   * fit in the JVM's maximum heap: a replicate of a replicate shares one row internally, and
-   * rebuilding 2^32 elements would otherwise run for minutes before running out of memory.
+   * Refuses, before rebuilding, a result whose external form (each row a list of its own, each row
+   * of an array of tuples a tuple of its own) could not fit in the JVM's heap ({@link
+   * ArrayOperations#requireHeapFor}): a replicate of a replicate shares one row internally, and
+   * rebuilding 2^32 elements, or the tuples of two arrays that each fit, would otherwise run for
+   * minutes before running out of memory.
    */
   private static void requireHeapToRebuild(List<Value> components, FunDef called) {
     double elements = components.stream().mapToDouble(ArrayOperations::scalarCount).sum();
-    long heap = Runtime.getRuntime().maxMemory();
-    if (elements * BYTES_PER_REBUILT_ELEMENT > heap) {
-      throw new L0ResourceError(
-          called.pos(),
-          String.format(
-              "the result of '%s' has %.0f elements; rebuilding it needs about %.0f MiB,"
-                  + " more than the JVM's maximum heap of %d MiB",
-              called.name(),
-              elements,
-              elements * BYTES_PER_REBUILT_ELEMENT / (1 << 20),
-              heap >> 20),
-          true);
+    double bytes =
+        elements * BYTES_PER_REBUILT_ELEMENT + tupleRowBytes(called.returnType(), components);
+    ArrayOperations.heapShortfall(bytes)
+        .ifPresent(
+            shortfall -> {
+              throw new L0ResourceError(
+                  called.pos(),
+                  String.format(
+                      "the result of '%s' has %.0f elements; rebuilding it needs about %.0f MiB, %s",
+                      called.name(), elements, bytes / (1 << 20), shortfall),
+                  true);
+            });
+  }
+
+  /**
+   * What the tuples of the rebuilt arrays of tuples among {@code components} (a value of {@code
+   * type}) cost at least besides the references to their components, which are among the elements
+   * counted ({@link ArrayOperations#bytesPerTupleRow} of none); those nested in arrays are not
+   * counted.
+   */
+  private static double tupleRowBytes(Type type, List<Value> components) {
+    if (type instanceof Type.Tuple t) {
+      double bytes = 0;
+      int from = 0;
+      for (Type element : t.elements()) {
+        int width = InternalTypes.components(element).size();
+        bytes += tupleRowBytes(element, components.subList(from, from + width));
+        from += width;
+      }
+      return bytes;
     }
+    if (type instanceof Type.Array a
+        && a.element() instanceof Type.Tuple
+        && !components.isEmpty()) {
+      return (double) ((Value.Array) components.get(0)).length()
+          * ArrayOperations.bytesPerTupleRow(0);
+    }
+    return 0;
   }
 
   /**

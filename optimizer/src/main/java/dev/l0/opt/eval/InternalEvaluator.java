@@ -18,6 +18,7 @@ import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.semantics.ArrayOperations;
 import dev.l0.semantics.FailureDetails;
+import dev.l0.semantics.KeptRows;
 import dev.l0.semantics.ScalarOperations;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -186,19 +187,20 @@ public final class InternalEvaluator {
     }
     if (soac instanceof Exp.FilterMap f && f.isFilter()) {
       Lambda predicate = f.predicate();
-      List<List<Value>> columns = columns(pattern.size());
+      KeptRows kept = keptRows(pattern.size(), width);
       for (int i = 0; i < width; i++) {
         List<Value> row = row(inputs, i);
         if (((ScalarValue.Bool) lambda(predicate, row, env).get(0)).value()) {
-          addRow(columns, row);
+          kept.add(row);
         }
       }
-      return arrays(pattern, columns, inputs);
+      return arrays(pattern, kept.columns(), inputs);
     }
     if (soac instanceof Exp.FilterMap f) {
       int accumulators = f.accumulators();
       List<Value> acc = values(f.neutral(), env);
-      List<List<Value>> columns = columns(pattern.size());
+      List<KeptRows> kept = new ArrayList<>();
+      f.filters().forEach(values -> kept.add(keptRows(values, width)));
       for (int i = 0; i < width; i++) {
         List<Value> row = new ArrayList<>(acc);
         row.addAll(row(inputs, i));
@@ -207,15 +209,15 @@ public final class InternalEvaluator {
         for (int k = 0; k < f.filters().size(); k++) {
           int flag = f.flagPosition(k);
           if (((ScalarValue.Bool) flagged.get(flag)).value()) {
-            int first = f.firstResult(k);
-            List<Value> values = flagged.subList(flag + 1, flag + 1 + f.filters().get(k));
-            addRow(columns.subList(first, first + values.size()), values);
+            kept.get(k).add(flagged.subList(flag + 1, flag + 1 + f.filters().get(k)));
           }
         }
       }
       List<Value> out = new ArrayList<>(acc);
-      for (int c = accumulators; c < pattern.size(); c++) {
-        out.add(new Value.Array(InternalTypes.row(pattern.get(c).type()), columns.get(c)));
+      for (KeptRows filter : kept) {
+        for (List<Value> column : filter.columns()) {
+          out.add(new Value.Array(InternalTypes.row(pattern.get(out.size()).type()), column));
+        }
       }
       return out;
     }
@@ -372,6 +374,14 @@ public final class InternalEvaluator {
         ArrayOperations.requireRoomForRows(operation, width, column.get(0), pos);
       }
     }
+  }
+
+  /**
+   * The rows a filter of {@code width} rows keeps, {@code values} values each ({@link KeptRows}); a
+   * filter has no source position in internal L0, so a heap it does not fit names none.
+   */
+  private static KeptRows keptRows(int values, int width) {
+    return new KeptRows("filter", values, width, SourcePos.NONE);
   }
 
   /** The kept rows of a filter's inputs: their rows keep the inputs' shapes. */
