@@ -228,13 +228,35 @@ public final class ArrayOperations {
    * Refuses, before it is made, an array of {@code elements} scalars (a double: a product of sizes
    * may pass a long) of {@code bytesPerElement} bytes each that could not exist in this JVM: more
    * than one flat array holds, as every device holds it ({@link #MAX_LENGTH}; an {@link
-   * L0ResourceError} that a larger heap does not lift), or more than the maximum heap ({@link
-   * #requireHeapFor}). The backends check the flat arrays of their kernels with it, and the
-   * interpreter and the optimiser's evaluator the arrays their SOACs, {@code reshape} and {@code
-   * transpose} make ({@link #requireRoomForRows}).
+   * L0ResourceError} that a larger heap does not lift), or more than the heap can give ({@link
+   * #requireHeapFor}). The interpreter and the optimiser's evaluator check with it the arrays their
+   * SOACs, {@code reshape} and {@code transpose} make ({@link #requireRoomForRows}); the backends
+   * check their flat arrays with {@link #requireFlatArrayRoomFor}.
    */
   public static void requireRoomFor(
       String operation, double elements, long bytesPerElement, SourcePos pos) {
+    requireFlatLength(operation, elements, pos);
+    requireHeapFor(operation, (long) elements, bytesPerElement, pos);
+  }
+
+  /**
+   * {@link #requireRoomFor} for a backend's flat array, compared with the maximum heap alone: the
+   * JVM refuses a primitive array that does not fit at once, not after filling the heap as the
+   * evaluators' boxed values did, and a backend runs in Spark's executors, whose tasks share the
+   * heap and would all be stopped by the garbage collection that reading what is left needs.
+   */
+  public static void requireFlatArrayRoomFor(
+      String operation, double elements, long bytesPerElement, SourcePos pos) {
+    requireFlatLength(operation, elements, pos);
+    refuseOnShortfall(
+        operation,
+        (long) elements,
+        (long) elements * bytesPerElement,
+        maximumHeapShortfall(elements * bytesPerElement),
+        pos);
+  }
+
+  private static void requireFlatLength(String operation, double elements, SourcePos pos) {
     if (elements > MAX_LENGTH) {
       throw new L0ResourceError(
           pos,
@@ -243,7 +265,6 @@ public final class ArrayOperations {
               operation, elements, MAX_LENGTH),
           false);
     }
-    requireHeapFor(operation, (long) elements, bytesPerElement, pos);
   }
 
   /**
@@ -273,20 +294,18 @@ public final class ArrayOperations {
   public static void requireHeapFor(
       String operation, long length, long bytesPerElement, SourcePos pos) {
     long bytes = length * bytesPerElement;
-    heapShortfall(bytes)
-        .ifPresent(
-            shortfall -> {
-              throw new L0ResourceError(
-                  pos,
-                  operation
-                      + ": "
-                      + length
-                      + " elements need about "
-                      + (bytes >> 20)
-                      + " MiB, "
-                      + shortfall,
-                  true);
-            });
+    refuseOnShortfall(operation, length, bytes, heapShortfall(bytes), pos);
+  }
+
+  private static void refuseOnShortfall(
+      String operation, long length, long bytes, Optional<String> shortfall, SourcePos pos) {
+    shortfall.ifPresent(
+        why -> {
+          throw new L0ResourceError(
+              pos,
+              operation + ": " + length + " elements need about " + (bytes >> 20) + " MiB, " + why,
+              true);
+        });
   }
 
   /**
@@ -298,13 +317,11 @@ public final class ArrayOperations {
    * collection freeing less) before the JVM ran out of memory.
    */
   public static Optional<String> heapShortfall(double bytes) {
+    Optional<String> beyondMaximum = maximumHeapShortfall(bytes);
     Runtime runtime = Runtime.getRuntime();
     long heap = runtime.maxMemory();
-    if (bytes > heap) {
-      return Optional.of("more than the JVM's maximum heap of " + (heap >> 20) + " MiB");
-    }
-    if (bytes < heap / 64 || bytes <= heapLeft(runtime)) {
-      return Optional.empty();
+    if (beyondMaximum.isPresent() || bytes < heap / 64 || bytes <= heapLeft(runtime)) {
+      return beyondMaximum;
     }
     System.gc();
     long left = heapLeft(runtime);
@@ -315,6 +332,14 @@ public final class ArrayOperations {
                 + " MiB left of the JVM's maximum heap of "
                 + (heap >> 20)
                 + " MiB")
+        : Optional.empty();
+  }
+
+  /** Why {@code bytes} could not be allocated even in an empty heap, if they could not. */
+  private static Optional<String> maximumHeapShortfall(double bytes) {
+    long heap = Runtime.getRuntime().maxMemory();
+    return bytes > heap
+        ? Optional.of("more than the JVM's maximum heap of " + (heap >> 20) + " MiB")
         : Optional.empty();
   }
 

@@ -542,7 +542,7 @@ public final class HostRunner {
       if (!countable) {
         return HostValue.of(ArrayOperations.iota(count, pos));
       }
-      ArrayOperations.requireHeapFor(
+      ArrayOperations.requireFlatArrayRoomFor(
           "iota", count.value(), count.type() == ScalarType.I32 ? Integer.BYTES : Long.BYTES, pos);
     } else if (!countable
         || count.value() * MOST_BYTES_PER_SCALAR > Runtime.getRuntime().maxMemory()) {

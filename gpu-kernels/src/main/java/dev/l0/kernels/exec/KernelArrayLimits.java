@@ -97,7 +97,7 @@ final class KernelArrayLimits {
   }
 
   private static void require(Checked array, double elements) {
-    ArrayOperations.requireRoomFor(
+    ArrayOperations.requireFlatArrayRoomFor(
         array.operation(), elements, FlatArray.elementType(array.type()).bytes(), array.pos());
   }
 
