@@ -7,6 +7,7 @@ import static org.apache.spark.sql.functions.collect_list;
 import static org.apache.spark.sql.functions.concat;
 import static org.apache.spark.sql.functions.count;
 import static org.apache.spark.sql.functions.date_add;
+import static org.apache.spark.sql.functions.element_at;
 import static org.apache.spark.sql.functions.first;
 import static org.apache.spark.sql.functions.floor;
 import static org.apache.spark.sql.functions.format_string;
@@ -27,10 +28,12 @@ import static org.apache.spark.sql.functions.round;
 import static org.apache.spark.sql.functions.shiftright;
 import static org.apache.spark.sql.functions.trim;
 import static org.apache.spark.sql.functions.typeof;
+import static org.apache.spark.sql.functions.udf;
 import static org.apache.spark.sql.functions.when;
 import static org.apache.spark.sql.functions.xxhash64;
 
 import java.io.IOException;
+import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,6 +41,7 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +55,8 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF3;
+import org.apache.spark.sql.expressions.UserDefinedFunction;
 import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.expressions.WindowSpec;
 import org.apache.spark.sql.functions;
@@ -201,12 +207,18 @@ final class RiskInputs {
     } else {
       marketName = "synthetic market";
       portfolioName = "synthetic portfolio";
-      Dataset<Row> synthetic = syntheticMarket(spark, settings);
-      rawMarket = numbered(spark, synthetic, marketName, MARKET_COLUMNS, new String[0]).rows();
+      rawMarket =
+          numbered(
+                  spark,
+                  syntheticMarket(spark, settings),
+                  marketName,
+                  MARKET_COLUMNS,
+                  new String[0])
+              .rows();
       rawPortfolio =
           numbered(
                   spark,
-                  syntheticPortfolio(spark, settings, synthetic),
+                  syntheticPortfolio(spark, settings),
                   portfolioName,
                   PORTFOLIO_COLUMNS,
                   BARRIER_COLUMNS)
@@ -413,9 +425,9 @@ final class RiskInputs {
    * over each partition of that, without a shuffle, counts each run's rows and finds its first
    * malformed CSV record ({@code malformed}: the frame has the column {@link #MALFORMED}); the
    * driver orders the runs (a list as long as the splits) and gives each its first row's number;
-   * the numbers are then each row's position in its partition plus its run's offset, joined on the
-   * run. No sort, no single partition: a folder's rows were numbered by a window over all of them,
-   * one task sorting every row.
+   * the numbers are then each row's position in its partition plus its run's offset, looked up by
+   * the run in a map the tasks carry. No sort, no single partition: a folder's rows were numbered
+   * by a window over all of them, one task sorting every row.
    */
   private static Numbered inFileOrder(SparkSession spark, Dataset<Row> frame, boolean malformed) {
     Dataset<Row> tagged =
@@ -447,41 +459,38 @@ final class RiskInputs {
                     .thenComparingLong(run -> run.getLong(1))
                     .thenComparingLong(run -> run.getLong(2)))
             .toList();
-    List<Row> offsets = new ArrayList<>();
+    Map<RunKey, Long> offsets = new HashMap<>();
     Row firstMalformed = null;
     long before = 0;
     for (Row run : runs) {
       // row = position - the run's first position + the rows before it + 1
       long offset = before + 1 - run.getLong(3);
-      offsets.add(RowFactory.create(run.getString(0), run.getLong(1), run.getLong(2), offset));
+      offsets.put(new RunKey(run.getString(0), run.getLong(1), run.getLong(2)), offset);
       if (firstMalformed == null && !run.isNullAt(5)) {
         firstMalformed = RowFactory.create(run.getLong(5) + offset, run.getString(6));
       }
       before += run.getLong(4);
     }
-    Dataset<Row> runOffsets =
-        spark.createDataFrame(
-            offsets,
-            new StructType()
-                .add(RUN_FILE, DataTypes.StringType, false)
-                .add(RUN_START, DataTypes.LongType, false)
-                .add(PARTITION, DataTypes.LongType, false)
-                .add(OFFSET, DataTypes.LongType, false));
+    // the offsets travel with the tasks, a map looked up per row: a join with them as a local
+    // frame broadcast them, and Spark runs a job to collect a local frame it broadcasts, one per
+    // numbered input in the checks' query
+    UserDefinedFunction offsetOf =
+        udf(
+                (UDF3<String, Long, Long, Long>)
+                    (file, start, partition) -> offsets.get(new RunKey(file, start, partition)),
+                DataTypes.LongType)
+            .asNonNullable();
     // monotonically_increasing_id: the partition's index above bit 33, the row's in it below
     Column partition = shiftright(col(POSITION), 33);
     Dataset<Row> rows =
-        tagged
-            .join(
-                broadcast(runOffsets),
-                col(FILE)
-                    .equalTo(col(RUN_FILE))
-                    .and(col(START).equalTo(col(RUN_START)))
-                    .and(partition.equalTo(col(PARTITION))))
-            .select(
-                Stream.concat(
-                        Arrays.stream(frame.columns()).map(functions::col),
-                        Stream.of(col(POSITION).plus(col(OFFSET)).as("row")))
-                    .toArray(Column[]::new));
+        tagged.select(
+            Stream.concat(
+                    Arrays.stream(frame.columns()).map(functions::col),
+                    Stream.of(
+                        col(POSITION)
+                            .plus(offsetOf.apply(col(FILE), col(START), partition))
+                            .as("row")))
+                .toArray(Column[]::new));
     return new Numbered(rows, before, firstMalformed);
   }
 
@@ -550,6 +559,9 @@ final class RiskInputs {
     }
   }
 
+  /** A run of {@link #inFileOrder}'s rows: its file, split start and partition. */
+  private record RunKey(String file, long start, long partition) implements Serializable {}
+
   /**
    * {@code frame} computed once and cut from its lineage, for the checks and the run to read again:
    * where the session has a checkpoint directory ({@code spark.checkpoint.dir}, or {@code
@@ -568,10 +580,6 @@ final class RiskInputs {
 
   private static final String START = "_input_start";
   private static final String POSITION = "_position";
-  private static final String PARTITION = "_partition";
-  private static final String RUN_FILE = "_run_file";
-  private static final String RUN_START = "_run_start";
-  private static final String OFFSET = "_offset";
 
   /**
    * Fails where {@code column} is absent but a column of {@code present} is its name with blanks
@@ -785,6 +793,15 @@ final class RiskInputs {
       return wanted.equals(DataTypes.DateType) && actual.equals(DataTypes.TimestampNTZType);
     }
 
+    /**
+     * Whether a row has a problem: one of the conditions holds (a null one, a check of a null
+     * value, does not). The aggregate of {@link #grouped} tests this on every row, so it builds no
+     * message; {@link #error} builds one, for the row it reports.
+     */
+    private Column failing() {
+      return conditions.stream().reduce(Column::or).orElse(lit(false));
+    }
+
     /** A row's first problem in the order the checks were added, null where it has none. */
     private Column error() {
       Column error = lit(null).cast("string");
@@ -805,7 +822,7 @@ final class RiskInputs {
       requireTypes(frame);
       List<Column> aggregates = new ArrayList<>();
       aggregates.add(max("row").as("last"));
-      aggregates.add(min(when(error().isNotNull(), col("row"))).as("problem"));
+      aggregates.add(min(when(failing(), col("row"))).as("problem"));
       aggregates.addAll(Arrays.asList(more));
       return frame.groupBy(keys).agg(count(lit(1)).as("n"), aggregates.toArray(Column[]::new));
     }
@@ -1302,16 +1319,7 @@ final class RiskInputs {
    * 0..0.05.
    */
   static Dataset<Row> syntheticMarket(SparkSession spark, RiskSettings settings) {
-    Random random = new Random(settings.syntheticSeed());
-    List<Row> rows = new ArrayList<>();
-    for (int i = 0; i < settings.syntheticUnderlyings(); i++) {
-      rows.add(
-          RowFactory.create(
-              String.format("U%04d", i),
-              round2(20 + 200 * random.nextDouble()),
-              round2(0.15 + 0.45 * random.nextDouble()),
-              Math.rint(500 * random.nextDouble()) / 10_000));
-    }
+    List<Row> rows = syntheticMarketRows(settings);
     StructType schema =
         new StructType(
             new StructField[] {
@@ -1323,33 +1331,50 @@ final class RiskInputs {
     return spark.createDataFrame(rows, schema);
   }
 
+  /** The rows of {@link #syntheticMarket}, seeded. */
+  private static List<Row> syntheticMarketRows(RiskSettings settings) {
+    Random random = new Random(settings.syntheticSeed());
+    List<Row> rows = new ArrayList<>();
+    for (int i = 0; i < settings.syntheticUnderlyings(); i++) {
+      rows.add(
+          RowFactory.create(
+              String.format("U%04d", i),
+              round2(20 + 200 * random.nextDouble()),
+              round2(0.15 + 0.45 * random.nextDouble()),
+              Math.rint(500 * random.nextDouble()) / 10_000));
+    }
+    return rows;
+  }
+
   /**
    * Every pair of the synthetic underlyings (none without path-dependent contracts) with the
    * correlation of a one-factor model, b_i b_j rounded to 4 decimals, the loadings b_i 0..0.9
-   * seeded: every 3 x 3 matrix of them is positive definite. The pairs are made by Spark from the
-   * loadings (a join of them with themselves): as a list of the driver's rows, the default 44,850
-   * pairs were 1.3 MB that every task of a stage reading them carried.
+   * seeded: every 3 x 3 matrix of them is positive definite. The pairs are made by Spark, a range
+   * over i x n + j kept where i < j, each loading looked up in a literal the tasks carry: as a list
+   * of the driver's rows, the default 44,850 pairs were 1.3 MB that every task of a stage reading
+   * them carried, and a join of the loadings' local frame with itself broadcast it, a Spark job.
    */
   static Dataset<Row> syntheticCorrelations(SparkSession spark, RiskSettings settings) {
     Random random = new Random(settings.syntheticSeed() + 1);
     int underlyings = settings.syntheticPathContracts() == 0 ? 0 : settings.syntheticUnderlyings();
-    List<Row> loadings = new ArrayList<>();
+    double[] loadings = new double[underlyings];
     for (int i = 0; i < underlyings; i++) {
-      loadings.add(RowFactory.create(i, 0.9 * random.nextDouble()));
+      loadings[i] = 0.9 * random.nextDouble();
     }
-    Dataset<Row> first =
-        spark.createDataFrame(
-            loadings,
-            new StructType()
-                .add("i", DataTypes.IntegerType, false)
-                .add("b", DataTypes.DoubleType, false));
-    Dataset<Row> second = first.toDF("j", "c");
-    return first
-        .join(second, col("i").lt(col("j")))
+    Column i = floor(col("id").divide(underlyings));
+    Column j = col("id").mod(underlyings);
+    Column b = lit(loadings);
+    return spark
+        .range((long) underlyings * underlyings)
+        .where(i.lt(j))
         .select(
-            format_string("U%04d", col("i")).as("underlying1"),
-            format_string("U%04d", col("j")).as("underlying2"),
-            rint(col("b").multiply(col("c")).multiply(10_000)).divide(10_000).as("correlation"));
+            format_string("U%04d", i.cast("int")).as("underlying1"),
+            format_string("U%04d", j.cast("int")).as("underlying2"),
+            rint(element_at(b, i.plus(1).cast("int"))
+                    .multiply(element_at(b, j.plus(1).cast("int")))
+                    .multiply(10_000))
+                .divide(10_000)
+                .as("correlation"));
   }
 
   private static double round2(double value) {
@@ -1364,12 +1389,11 @@ final class RiskInputs {
    * discrete-barrier, daily-barrier): the European call or put like an option but 1 month to 2
    * years out; the barrier notes a quantity of +-1..10, three underlyings with reference levels
    * 90%..110% of their spots and a maturity of 1 to 5 years (discrete) or 30 to 91 days (daily).
-   * Its partitions hold the rows in id order (two ranges' partitions, one after the other, joined
-   * with the {@code market} rows by broadcast), so its rows are numbered in id order without a sort
-   * ({@link #inFileOrder}); {@code market} is best a local frame, broadcast without a job.
+   * Its partitions hold the rows in id order (two ranges' partitions, one after the other, no join:
+   * a level's spot is {@link #syntheticMarket}'s, looked up by its underlying's index), so its rows
+   * are numbered in id order without a sort ({@link #inFileOrder}).
    */
-  static Dataset<Row> syntheticPortfolio(
-      SparkSession spark, RiskSettings settings, Dataset<Row> market) {
+  static Dataset<Row> syntheticPortfolio(SparkSession spark, RiskSettings settings) {
     long seed = settings.syntheticSeed();
     Column book =
         concat(
@@ -1468,20 +1492,25 @@ final class RiskInputs {
       null,
       null
     };
+    // a level's spot is looked up in the market's spots, a literal the tasks carry: a join with the
+    // market's local frame broadcast it, and Spark runs a job to collect a local frame it
+    // broadcasts
+    Column spots =
+        lit(syntheticMarketRows(settings).stream().mapToDouble(row -> row.getDouble(1)).toArray());
     String[][] levels = {
       {"underlying", "moneyness", "strike"},
       {"underlying2", "moneyness2", "strike2"},
       {"underlying3", "moneyness3", "strike3"}
     };
+    int[] underlyingFields = {2, 8, 9};
     int[] slots = {5, 10, 11};
     for (int i = 0; i < levels.length; i++) {
-      Dataset<Row> spots =
-          broadcast(market.select(col("underlying").as("u" + i), col("spot").as("spot" + i)));
-      positions =
-          positions.join(spots, positions.col(levels[i][0]).equalTo(spots.col("u" + i)), "left");
+      Column spot =
+          element_at(
+              spots, underlyingIndex(seed, underlyingFields[i], settings).plus(1).cast("int"));
       fields[slots[i]] =
           when(col(levels[i][0]).isNull(), noNumber)
-              .otherwise(round(col("spot" + i).multiply(col(levels[i][1])), 2))
+              .otherwise(round(spot.multiply(col(levels[i][1])), 2))
               .as(levels[i][2]);
     }
     return positions.select(fields);
@@ -1489,12 +1518,12 @@ final class RiskInputs {
 
   /** One of the synthetic underlyings U0000.., from the hash of (seed, field, id). */
   private static Column underlyingOf(long seed, int field, RiskSettings settings) {
-    return concat(
-        lit("U"),
-        lpad(
-            floor(uniform(seed, field).multiply(settings.syntheticUnderlyings())).cast("string"),
-            4,
-            "0"));
+    return concat(lit("U"), lpad(underlyingIndex(seed, field, settings).cast("string"), 4, "0"));
+  }
+
+  /** The index of {@link #underlyingOf}'s underlying among the synthetic ones, 0 for U0000. */
+  private static Column underlyingIndex(long seed, int field, RiskSettings settings) {
+    return floor(uniform(seed, field).multiply(settings.syntheticUnderlyings()));
   }
 
   /** A uniform double in [0, 1) from the hash of (seed, field, id): 53 bits of xxhash64. */
