@@ -234,10 +234,8 @@ public final class PipelinePlanner {
                 + " with Spark instead");
       }
     }
-    List<Integer> ordinals = binder.carried(names, inputSchema);
-    List<String> carriedNames = new ArrayList<>();
-    for (int ordinal : ordinals) {
-      String name = inputSchema.fields()[ordinal].name();
+    PipelineSpec.Carried carried = binder.carried(names, inputSchema);
+    for (String name : carried.spellings()) {
       for (String output : outputs.fieldNames()) {
         if (output.equalsIgnoreCase(name)) {
           throw new PipelinePlanningException(
@@ -249,9 +247,8 @@ public final class PipelinePlanner {
                   + "' has that name; rename one of them with as(...) or withColumnRenamed");
         }
       }
-      carriedNames.add(name);
     }
-    return new PipelineSpec.Carried(ordinals, carriedNames);
+    return carried;
   }
 
   /**
