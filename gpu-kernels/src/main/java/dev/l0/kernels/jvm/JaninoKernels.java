@@ -154,8 +154,17 @@ final class JaninoKernels {
         | InstantiationException
         | IllegalAccessException
         | InvocationTargetException e) {
-      throw new UnsupportedKernelException(GENERATED_CODE_BUG + e.getMessage() + "\n" + text);
+      throw new UnsupportedKernelException(GENERATED_CODE_BUG + messages(e) + "\n" + text);
     }
+  }
+
+  /** The messages of {@code e} and its causes, outermost first (Janino's say where, then why). */
+  private static String messages(Throwable e) {
+    StringBuilder messages = new StringBuilder(String.valueOf(e.getMessage()));
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      messages.append(": ").append(cause.getMessage());
+    }
+    return messages.toString();
   }
 
   /** The most bytes of bytecode of any method of {@code classFiles}. */
