@@ -1,6 +1,18 @@
 package dev.l0.newuser;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.l0.kernels.runtime.DeviceKind;
+import dev.l0.kernels.runtime.DeviceSelector;
+import dev.l0.spark.L0;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.function.Supplier;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -20,6 +32,10 @@ final class NewUserSpark {
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", "4")
+        // managed tables under the module's build folder, not the folder the tests run in
+        .config(
+            "spark.sql.warehouse.dir",
+            Path.of("target", "spark-warehouse").toAbsolutePath().toString())
         .getOrCreate();
   }
 
@@ -37,5 +53,45 @@ final class NewUserSpark {
       return all.toString();
     }
     throw new AssertionError("expected a failure, but it ran");
+  }
+
+  /**
+   * Asserts that {@code df}, after an action on it, ran its one pipeline in {@code tasks} tasks, on
+   * the GPU where this machine's CUDA works, else on the JVM backend.
+   */
+  static void assertRan(Dataset<?> df, int tasks) {
+    String explained = L0.explainString(df);
+    String counted = tasks + (tasks == 1 ? " task" : " tasks");
+    String ran =
+        DeviceSelector.select(DeviceKind.AUTO).chosen() == DeviceKind.CUDA
+            ? "\nran: " + counted + " on the GPU, 0 tasks on the JVM backend\n"
+            : "\nran: 0 tasks on the GPU, " + counted + " on the JVM backend\n";
+    assertTrue(explained.contains(ran), explained);
+  }
+
+  static void assertSameBits(double expected, double actual, String what) {
+    assertEquals(
+        Double.doubleToRawLongBits(expected),
+        Double.doubleToRawLongBits(actual),
+        what + ": expected " + expected + ", got " + actual);
+  }
+
+  static void assertSameBits(float expected, float actual, String what) {
+    assertEquals(
+        Float.floatToRawIntBits(expected),
+        Float.floatToRawIntBits(actual),
+        what + ": expected " + expected + ", got " + actual);
+  }
+
+  /**
+   * {@code df}'s rows as strings, sorted: its rows as a multiset, to compare whatever the order.
+   */
+  static List<String> sorted(Dataset<Row> df) {
+    List<String> rows = new ArrayList<>();
+    for (Row row : df.collectAsList()) {
+      rows.add(row.toString());
+    }
+    rows.sort(Comparator.naturalOrder());
+    return rows;
   }
 }

@@ -1,5 +1,8 @@
 package dev.l0.newuser;
 
+import static dev.l0.newuser.NewUserSpark.assertRan;
+import static dev.l0.newuser.NewUserSpark.assertSameBits;
+import static dev.l0.newuser.NewUserSpark.sorted;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.expr;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -8,15 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.l0.ir.ScalarType;
 import dev.l0.kernels.jvm.FlatArray;
-import dev.l0.kernels.runtime.DeviceKind;
-import dev.l0.kernels.runtime.DeviceSelector;
 import dev.l0.spark.ExactSums;
 import dev.l0.spark.L0;
 import dev.l0.spark.L0Pipeline;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,46 +46,17 @@ import org.junit.jupiter.api.io.TempDir;
 class NewUserSparkJobsTest {
   private static final String THIS_FILE = "NewUserSparkJobsTest.java:";
   private static SparkSession spark;
-  private static boolean cuda;
 
   @TempDir static Path dir;
 
   @BeforeAll
   static void start() {
     spark = NewUserSpark.start(NewUserSparkJobsTest.class);
-    cuda = DeviceSelector.select(DeviceKind.AUTO).chosen() == DeviceKind.CUDA;
   }
 
   @AfterAll
   static void stop() {
     spark.stop();
-  }
-
-  /**
-   * Asserts that {@code df}, after an action on it, ran its one pipeline in {@code tasks} tasks.
-   */
-  private static void assertRan(Dataset<Row> df, int tasks) {
-    String explained = L0.explainString(df);
-    String counted = tasks + (tasks == 1 ? " task" : " tasks");
-    String ran =
-        cuda
-            ? "\nran: " + counted + " on the GPU, 0 tasks on the JVM backend\n"
-            : "\nran: 0 tasks on the GPU, " + counted + " on the JVM backend\n";
-    assertTrue(explained.contains(ran), explained);
-  }
-
-  private static void assertSameBits(double expected, double actual, String what) {
-    assertEquals(
-        Double.doubleToRawLongBits(expected),
-        Double.doubleToRawLongBits(actual),
-        what + ": expected " + expected + ", got " + actual);
-  }
-
-  private static void assertSameBits(float expected, float actual, String what) {
-    assertEquals(
-        Float.floatToRawIntBits(expected),
-        Float.floatToRawIntBits(actual),
-        what + ": expected " + expected + ", got " + actual);
   }
 
   private static String planningError(Dataset<Row> df, L0Pipeline pipeline) {
@@ -367,15 +338,6 @@ class NewUserSparkJobsTest {
             .stream()
             .filter(empty -> empty == 1)
             .count();
-  }
-
-  private static List<String> sorted(Dataset<Row> df) {
-    List<String> rows = new ArrayList<>();
-    for (Row row : df.collectAsList()) {
-      rows.add(row.toString());
-    }
-    rows.sort(Comparator.naturalOrder());
-    return rows;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -940,7 +902,8 @@ class NewUserSparkJobsTest {
                 .on("x"));
     assertTrue(
         ragged.contains(
-            "with(...): the nested array is irregular: g[1] has length 1, but g[0] has length 2"),
+            "with(\"g\", ...): the nested array is irregular: g[1] has length 1, but g[0] has"
+                + " length 2"),
         ragged);
   }
 

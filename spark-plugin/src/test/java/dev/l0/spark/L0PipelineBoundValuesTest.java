@@ -293,7 +293,7 @@ class L0PipelineBoundValuesTest {
     assertPlanningErrorWithin(
         sizes,
         ragged,
-        "the nested array is irregular: grid[65535][65535] has length 1, but grid[0][0] has"
+        "with(\"grid\", ...): the nested array is irregular: grid[65535][65535] has length 1, but grid[0][0] has"
             + " length 0; a bound array must be regular");
 
     double[][] rowWithNull = row.clone();
@@ -301,7 +301,9 @@ class L0PipelineBoundValuesTest {
     double[][][] withNull = empty.clone();
     withNull[30000] = rowWithNull;
     assertPlanningErrorWithin(
-        sizes, withNull, "with(...): grid[30000][40000] is null; a bound array must be regular");
+        sizes,
+        withNull,
+        "with(\"grid\", ...): grid[30000][40000] is null; a bound array must be regular");
   }
 
   /**

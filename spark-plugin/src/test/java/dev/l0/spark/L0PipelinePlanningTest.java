@@ -205,6 +205,47 @@ class L0PipelinePlanningTest {
         error.getMessage());
   }
 
+  /**
+   * A map of 7,500 distinct float constants, whose kernel's Java class the JVM refuses (its class
+   * initialiser passes 64 KiB of bytecode): the planner compiles the program for the JVM backend as
+   * an executor does, so df.transform fails at the user's line and the map's position, before any
+   * task runs (it used to fail every task).
+   */
+  @Test
+  void generatedJavaTheJvmRefusesFailsInTransformNotInTheTasks() {
+    StringBuilder program =
+        new StringBuilder("fun [f64] main([f64] q) =\n  map(fn f64 (f64 x) =>\n");
+    for (int k = 0; k < 75; k++) {
+      List<String> terms = new java.util.ArrayList<>();
+      for (int j = 0; j < 100; j++) {
+        terms.add("x * " + (1.0 + (k * 100 + j) / 1e8));
+      }
+      program
+          .append("    let y")
+          .append(k)
+          .append(" = ")
+          .append(String.join(" + ", terms))
+          .append(" in\n");
+    }
+    program.append("    y0");
+    for (int k = 1; k < 75; k++) {
+      program.append(" + y").append(k);
+    }
+    program.append(", q)\n");
+    L0Pipeline pipeline = L0.pipeline(program.toString()).on("quantity");
+    int line = callersLine() - 1;
+
+    PipelinePlanningException error =
+        assertThrows(PipelinePlanningException.class, () -> positions.transform(pipeline));
+    String start =
+        "L0 pipeline at L0PipelinePlanningTest.java:"
+            + line
+            + ": <inline L0 program>:2:3: cannot lower the map at 2:3 in main to kernels for the jvm"
+            + " backend: the JVM backend generated Java that does not compile: ";
+    assertTrue(error.getMessage().startsWith(start), () -> error.getMessage().substring(0, 500));
+    assertTrue(error.getMessage().contains("<clinit>"), () -> error.getMessage().substring(0, 500));
+  }
+
   private static int callersLine() {
     return StackWalker.getInstance()
         .walk(frames -> frames.skip(1).findFirst().orElseThrow())

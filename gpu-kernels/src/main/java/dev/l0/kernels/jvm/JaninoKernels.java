@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.codehaus.commons.compiler.CompileException;
+import org.codehaus.commons.compiler.InternalCompilerException;
 import org.codehaus.janino.SimpleCompiler;
 import org.codehaus.janino.util.ClassFile;
 
@@ -66,10 +67,11 @@ final class JaninoKernels {
 
   /**
    * {@code kernel}'s compiled code. Generated code that does not compile (a bug of this backend, or
-   * a kernel past the JVM's limits, such as 64 KiB of bytecode per method) is rejected with an
-   * {@link UnsupportedKernelException} starting {@link #GENERATED_CODE_BUG}, with the compiler's
-   * message and the source, so that the kernel falls back with the reason rather than failing the
-   * run.
+   * a kernel past the JVM's limits, such as 64 KiB of bytecode per method, which a class
+   * initialiser of 7,500 distinct float constants passes: Janino's {@code
+   * InternalCompilerException}) is rejected with an {@link UnsupportedKernelException} starting
+   * {@link #GENERATED_CODE_BUG}, with the compiler's message and the source, so that the kernel
+   * falls back with the reason rather than failing the run.
    */
   static KernelThreads compile(Kernel kernel) {
     return compiled(kernel).code();
@@ -146,13 +148,23 @@ final class JaninoKernels {
               compiler.getClassLoader().loadClass(className).getConstructor().newInstance();
       return new Compiled(code, text, largestMethodBytes(compiler.getBytecodes().values()));
     } catch (CompileException
+        | InternalCompilerException
         | ClassNotFoundException
         | NoSuchMethodException
         | InstantiationException
         | IllegalAccessException
         | InvocationTargetException e) {
-      throw new UnsupportedKernelException(GENERATED_CODE_BUG + e.getMessage() + "\n" + text);
+      throw new UnsupportedKernelException(GENERATED_CODE_BUG + messages(e) + "\n" + text);
     }
+  }
+
+  /** The messages of {@code e} and its causes, outermost first (Janino's say where, then why). */
+  private static String messages(Throwable e) {
+    StringBuilder messages = new StringBuilder(String.valueOf(e.getMessage()));
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      messages.append(": ").append(cause.getMessage());
+    }
+    return messages.toString();
   }
 
   /** The most bytes of bytecode of any method of {@code classFiles}. */

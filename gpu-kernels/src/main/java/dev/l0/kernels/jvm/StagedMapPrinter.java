@@ -67,12 +67,16 @@ final class StagedMapPrinter {
   /**
    * The most parameter slots a Java method has (JVMS 4.3.3: 255, a {@code long} or {@code double}
    * taking two): a kernel whose chunk method would take more runs per row ({@link StagedMap#of}),
-   * else Janino refuses the class ("Method has too many parameters") and the kernel cannot run.
+   * and a stage's method ends before an op that would take it past them ({@link #stages}), else
+   * Janino refuses the class ("Method has too many parameters") and the kernel cannot run.
    */
   static final int MAX_PARAMETER_SLOTS = 255;
 
   private final Kernel kernel;
   private final StagedMap staged;
+
+  /** The staged map's locals, each an array of the workspace. */
+  private final Set<KernelExpr.Var> locals;
 
   /** The redomap whose map part this prints ({@link #redomapMethods}), or null for a map kernel. */
   private final StagedRedomap redomap;
@@ -138,6 +142,7 @@ final class StagedMapPrinter {
     this.opsPerStage = opsPerStage;
     this.kernel = kernel;
     this.staged = staged;
+    this.locals = Set.copyOf(staged.locals());
     this.redomap = redomap;
     this.storeOffset = redomap == null ? "base$ + k$" : "k$";
     this.chunkRows = redomap == null ? CHUNK : REDOMAP_CHUNK;
@@ -158,7 +163,6 @@ final class StagedMapPrinter {
    * definition.
    */
   private void assignSlots() {
-    Set<KernelExpr.Var> locals = Set.copyOf(staged.locals());
     Map<KernelExpr.Var, Integer> lastUse = new HashMap<>();
     List<StagedMap.Op> ops = staged.ops();
     for (int j = 0; j < ops.size(); j++) {
@@ -223,7 +227,9 @@ final class StagedMapPrinter {
   /**
    * The ops in stages, each one method: a {@code VectorMath} call alone, else up to {@link
    * #OPS_PER_STAGE} consecutive ops in one loop, lane-wise when {@link #lanewise} and they all can
-   * be, so that the locals they define and read among themselves stay in registers.
+   * be, so that the locals they define and read among themselves stay in registers, and no more
+   * than the arrays and scalars that fit one method's {@link #MAX_PARAMETER_SLOTS} parameter slots
+   * ({@link #parameters}: a wide kernel's op may read a dozen columns and locals).
    */
   private List<Stage> stages() {
     List<Stage> result = new ArrayList<>();
@@ -236,17 +242,46 @@ final class StagedMapPrinter {
         continue;
       }
       boolean vector = lanewise && laneWise(ops.get(j));
+      Set<String> names = new LinkedHashSet<>();
+      scalarStatement(ops.get(j), names);
       int end = j + 1;
       while (end < ops.size()
           && end - j < opsPerStage
           && !(ops.get(end) instanceof StagedMap.MathCall)
-          && (lanewise && laneWise(ops.get(end))) == vector) {
+          && (lanewise && laneWise(ops.get(end))) == vector
+          && fitsOneMethod(names, ops.get(end))) {
         end++;
       }
       result.add(new Stage(j, end, vector));
       j = end;
     }
     return result;
+  }
+
+  /**
+   * Whether a stage whose statements name {@code names} (its arrays and scalars) still fits one
+   * method's parameters with {@code op} added; where it does, {@code op}'s names join {@code
+   * names}. A stage's method takes exactly the arrays and scalars its per-row loop names ({@link
+   * #parameters}), the chunk's base and size.
+   */
+  private boolean fitsOneMethod(Set<String> names, StagedMap.Op op) {
+    Set<String> with = new LinkedHashSet<>(names);
+    scalarStatement(op, with);
+    int slots = 2 + with.stream().mapToInt(this::parameterSlots).sum();
+    if (slots > MAX_PARAMETER_SLOTS) {
+      return false;
+    }
+    names.addAll(with);
+    return true;
+  }
+
+  /** The parameter slots of the array or scalar printed as {@code name}: 2 for a long or double. */
+  private int parameterSlots(String name) {
+    return scalarNames.entrySet().stream()
+        .filter(scalar -> scalar.getValue().equals(name))
+        .findFirst()
+        .map(scalar -> slots(JavaScalarSyntax.javaType(scalar.getKey().type())))
+        .orElse(1);
   }
 
   /** The parameter slots a parameter of Java type {@code javaType} takes. */
@@ -595,7 +630,6 @@ final class StagedMapPrinter {
 
   /** The locals that ops from {@code from} on read. */
   private Set<KernelExpr.Var> readAfter(int from) {
-    Set<KernelExpr.Var> locals = Set.copyOf(staged.locals());
     Set<KernelExpr.Var> result = new HashSet<>();
     for (int j = from; j < staged.ops().size(); j++) {
       result.addAll(StagedMap.reads(staged.ops().get(j), locals));
@@ -605,7 +639,6 @@ final class StagedMapPrinter {
 
   /** A Compute or Store for row {@code k$}. */
   private String scalarStatement(StagedMap.Op op, Set<String> used) {
-    Set<KernelExpr.Var> locals = Set.copyOf(staged.locals());
     if (op instanceof StagedMap.Compute c) {
       used.add("w$" + slotOf.get(c.target()));
       String value = expr(c.value(), locals, used);

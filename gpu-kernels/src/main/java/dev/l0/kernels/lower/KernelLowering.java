@@ -52,13 +52,15 @@ public final class KernelLowering {
 
   /**
    * The compile error of a program whose {@code kernel} the {@code backend} rejected: at the
-   * rejected construct, naming the kernel as written and the construct, e.g. {@code cannot lower
-   * the map at 3:3 in main to kernels for the jvm backend: a call of 'fib' inside a kernel, ...}.
+   * rejected construct (at the kernel's SOAC where the rejection has no position, as one of the
+   * Java the JVM backend generated), naming the kernel as written and the construct, e.g. {@code
+   * cannot lower the map at 3:3 in main to kernels for the jvm backend: a call of 'fib' inside a
+   * kernel, ...}.
    */
   public static L0CompileError notLowered(
       KernelPlan.Kernel kernel, String backend, UnsupportedKernelException rejected) {
     return new L0CompileError(
-        rejected.pos(),
+        rejected.near(position(kernel)).pos(),
         "cannot lower "
             + asWritten(kernel)
             + " to kernels for the "

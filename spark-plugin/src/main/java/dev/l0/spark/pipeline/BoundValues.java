@@ -340,7 +340,9 @@ public final class BoundValues implements Serializable {
     if (array == null) {
       throw new PipelinePlanningException(
           callSite,
-          "with(...): "
+          "with(\""
+              + parameter
+              + "\", ...): "
               + path(parameter, index, depth)
               + " is null; a bound array must be regular");
     }
@@ -348,7 +350,9 @@ public final class BoundValues implements Serializable {
     if (length != shape[depth]) {
       throw new PipelinePlanningException(
           callSite,
-          "with(...): the nested array is irregular: "
+          "with(\""
+              + parameter
+              + "\", ...): the nested array is irregular: "
               + path(parameter, index, depth)
               + " has length "
               + length

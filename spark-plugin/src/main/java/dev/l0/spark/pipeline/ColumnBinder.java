@@ -238,12 +238,15 @@ final class ColumnBinder {
   }
 
   /**
-   * The ordinals in {@code schema} of the top-level {@code columns} that {@code carry(...)} names,
-   * in order, resolved as {@link #bind} resolves names; an error naming the column where one is
-   * missing, names a struct field or is named twice.
+   * The top-level {@code columns} of {@code schema} that {@code carry(...)} names, in order,
+   * resolved as {@link #bind} resolves names: their ordinals, their names in {@code schema}, and
+   * their names as written (a whole name as given, else its one part without backticks, as Spark's
+   * {@code select} names them); an error naming the column where one is missing, names a struct
+   * field or is named twice.
    */
-  List<Integer> carried(List<String> columns, StructType schema) {
+  PipelineSpec.Carried carried(List<String> columns, StructType schema) {
     List<Integer> ordinals = new ArrayList<>();
+    List<String> spellings = new ArrayList<>();
     for (String column : columns) {
       Leaf leaf =
           find(column, schema)
@@ -268,8 +271,10 @@ final class ColumnBinder {
         throw error("carry(...) names the column '" + schema.fields()[ordinal].name() + "' twice");
       }
       ordinals.add(ordinal);
+      spellings.add(matching(schema, column).isEmpty() ? userNameParts(column).get(0) : column);
     }
-    return List.copyOf(ordinals);
+    return new PipelineSpec.Carried(
+        ordinals, ordinals.stream().map(o -> schema.fields()[o].name()).toList(), spellings);
   }
 
   /** The child's top-level columns {@code bindings} read, distinct, in first-use order. */

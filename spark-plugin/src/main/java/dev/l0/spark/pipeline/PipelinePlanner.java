@@ -6,10 +6,8 @@ import dev.l0.ir.L0CompileError;
 import dev.l0.ir.Program;
 import dev.l0.ir.ScalarType;
 import dev.l0.ir.Type;
-import dev.l0.kernels.lower.KernelLowering;
-import dev.l0.kernels.lower.LaunchConfiguration;
-import dev.l0.kernels.lower.UnsupportedKernelException;
-import dev.l0.kernels.runtime.DeviceKind;
+import dev.l0.kernels.exec.HostRunner;
+import dev.l0.kernels.jvm.JvmKernelExecutor;
 import dev.l0.opt.KernelPlan;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
@@ -19,6 +17,7 @@ import dev.l0.syntax.L0Printer;
 import dev.l0.types.TypeChecker;
 import dev.l0.types.TypedProgram;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -179,7 +178,7 @@ public final class PipelinePlanner {
         };
     PipelineSpec.Kernels kernels;
     try {
-      kernels = kernels(programs.main());
+      kernels = kernels(programs);
     } catch (L0CompileError e) {
       throw new PipelinePlanningException(callSite, e.getMessage(), e);
     }
@@ -235,10 +234,8 @@ public final class PipelinePlanner {
                 + " with Spark instead");
       }
     }
-    List<Integer> ordinals = binder.carried(names, inputSchema);
-    List<String> carriedNames = new ArrayList<>();
-    for (int ordinal : ordinals) {
-      String name = inputSchema.fields()[ordinal].name();
+    PipelineSpec.Carried carried = binder.carried(names, inputSchema);
+    for (String name : carried.spellings()) {
       for (String output : outputs.fieldNames()) {
         if (output.equalsIgnoreCase(name)) {
           throw new PipelinePlanningException(
@@ -250,9 +247,8 @@ public final class PipelinePlanner {
                   + "' has that name; rename one of them with as(...) or withColumnRenamed");
         }
       }
-      carriedNames.add(name);
     }
-    return new PipelineSpec.Carried(ordinals, carriedNames);
+    return carried;
   }
 
   /**
@@ -291,7 +287,7 @@ public final class PipelinePlanner {
             second.outputSchema(),
             first.callSite() + ", fused with " + second.callSite(),
             programs,
-            kernels(main.get()),
+            kernels(programs),
             second.floatSums(),
             PipelineSpec.Carried.NONE));
   }
@@ -333,11 +329,30 @@ public final class PipelinePlanner {
           });
 
   /**
+   * The kernels of the main program of {@code programs} ({@link #kernels(L0Source)}), every program
+   * of them (the main one, and a combiner, offset or totals program) compiled for the JVM backend
+   * first, so that one that cannot be compiled fails planning, not the tasks that run it.
+   */
+  static PipelineSpec.Kernels kernels(PipelineSpec.Programs programs) {
+    for (L0Source derived :
+        Arrays.asList(programs.combiner(), programs.offset(), programs.totals())) {
+      if (derived != null) {
+        kernels(derived);
+      }
+    }
+    return kernels(programs.main());
+  }
+
+  /**
    * The kernels of {@code source}'s program as the optimiser plans them, optimised once for the
-   * last {@link #PLANNED_PROGRAMS} programs planned under the same optimiser settings. A kernel
-   * that the lowering (the same for every backend) rejects is the program's compile error, as a
-   * task would raise it when it compiles the program: found here, it fails {@code
-   * df.transform(...)} instead of the job's first task.
+   * last {@link #PLANNED_PROGRAMS} programs planned under the same optimiser settings. The program
+   * is compiled for the JVM backend as an executor compiles it (every kernel lowered, printed as
+   * Java and compiled by Janino, whose classes the JVM keeps by their source, so an executor in
+   * this JVM, as in local mode, does not compile them again): a kernel that the lowering rejects,
+   * or whose Java Janino or the JVM refuses, is the program's compile error, as a task would raise
+   * it when it compiles the program, found here, so that it fails {@code df.transform(...)} instead
+   * of the job's first task. A GPU's executor compiles the same kernels for CUDA, and runs them on
+   * the JVM backend where the GPU cannot.
    */
   static PipelineSpec.Kernels kernels(L0Source source) {
     PlanKey key = new PlanKey(source, ClusterSolver.Settings.fromSystemProperties());
@@ -346,13 +361,7 @@ public final class PipelinePlanner {
       return planned;
     }
     OptimizedProgram optimised = Optimizer.optimize(TypeChecker.check(source.program()));
-    for (KernelPlan.Kernel kernel : optimised.kernelPlan().kernels()) {
-      try {
-        KernelLowering.lower(optimised.kernelPlan(), kernel, LaunchConfiguration.THREAD_PER_ROW);
-      } catch (UnsupportedKernelException rejected) {
-        throw KernelLowering.notLowered(kernel, DeviceKind.JVM.label(), rejected);
-      }
-    }
+    new HostRunner(optimised, new JvmKernelExecutor(1)); // compiles every kernel, or throws
     List<String> shapes =
         optimised.kernelPlan().kernels().stream().map(KernelPlan.Kernel::structure).toList();
     PipelineSpec.Kernels kernels =

@@ -70,18 +70,30 @@ public final class PipelineSpec implements Serializable {
    * their top-level ordinals in the schema the spec was planned against, and their names there, in
    * carry order.
    */
-  public record Carried(List<Integer> ordinals, List<String> names) implements Serializable {
+  public record Carried(List<Integer> ordinals, List<String> names, List<String> spellings)
+      implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** Nothing carried. */
-    public static final Carried NONE = new Carried(List.of(), List.of());
+    public static final Carried NONE = new Carried(List.of(), List.of(), List.of());
 
+    /**
+     * {@code names} are the columns' names in the input; {@code spellings} the names of the output
+     * columns, as {@code carry(...)} spelt them (without backticks), as Spark's {@code
+     * select("ID")} names a column {@code id} that it resolves ignoring case.
+     */
     public Carried {
       ordinals = List.copyOf(ordinals);
       names = List.copyOf(names);
-      if (ordinals.size() != names.size()) {
+      spellings = List.copyOf(spellings);
+      if (ordinals.size() != names.size() || names.size() != spellings.size()) {
         throw new IllegalArgumentException(
-            "carried columns: " + ordinals.size() + " ordinals for the names " + names);
+            "carried columns: "
+                + ordinals.size()
+                + " ordinals for the names "
+                + names
+                + " spelt "
+                + spellings);
       }
     }
 

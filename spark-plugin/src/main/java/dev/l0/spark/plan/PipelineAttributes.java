@@ -72,12 +72,15 @@ final class PipelineAttributes {
 
   /**
    * New output attributes (made once per node; copies keep their ids): the {@code carried} child
-   * attributes under new ids, then the spec's output schema.
+   * attributes under new ids, named as {@code carry(...)} spelt them, then the spec's output
+   * schema.
    */
   static Seq<Attribute> outputAttributes(PipelineSpec spec, Seq<Attribute> carried) {
     List<Attribute> attributes = new ArrayList<>();
-    for (Attribute attribute : CollectionConverters.asJava(carried)) {
-      attributes.add(attribute.newInstance());
+    List<String> spellings = spec.carried().spellings();
+    List<Attribute> carriedAttributes = CollectionConverters.asJava(carried);
+    for (int c = 0; c < carriedAttributes.size(); c++) {
+      attributes.add(carriedAttributes.get(c).withName(spellings.get(c)).newInstance());
     }
     for (AttributeReference reference :
         CollectionConverters.asJava(DataTypeUtils.toAttributes(spec.outputSchema()))) {
