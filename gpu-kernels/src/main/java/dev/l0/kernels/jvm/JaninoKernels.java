@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.codehaus.commons.compiler.CompileException;
 import org.codehaus.commons.compiler.InternalCompilerException;
@@ -70,8 +71,8 @@ final class JaninoKernels {
    * a kernel past the JVM's limits, such as 64 KiB of bytecode per method, which a class
    * initialiser of 7,500 distinct float constants passes: Janino's {@code
    * InternalCompilerException}) is rejected with an {@link UnsupportedKernelException} starting
-   * {@link #GENERATED_CODE_BUG}, with the compiler's message and the source, so that the kernel
-   * falls back with the reason rather than failing the run.
+   * {@link #GENERATED_CODE_BUG}, with the compiler's messages and the lines of the source they
+   * name ({@link #excerpt}), which the program's compile error at the kernel's SOAC reports.
    */
   static KernelThreads compile(Kernel kernel) {
     return compiled(kernel).code();
@@ -154,8 +155,46 @@ final class JaninoKernels {
         | InstantiationException
         | IllegalAccessException
         | InvocationTargetException e) {
-      throw new UnsupportedKernelException(GENERATED_CODE_BUG + messages(e) + "\n" + text);
+      throw new UnsupportedKernelException(
+          GENERATED_CODE_BUG + messages(e) + "\n" + excerpt(e, text));
     }
+  }
+
+  /** Source lines shown around the line a compile error names, on each side. */
+  private static final int EXCERPT_CONTEXT = 3;
+
+  /** Source lines shown where a compile error names none (Janino's limits: a method past 64 KB). */
+  private static final int EXCERPT_HEAD = 20;
+
+  /**
+   * The lines of {@code text} that explain {@code e}, numbered as its message numbers them: those
+   * around the line it names, or the first ones, with where to find the whole source. A kernel's
+   * Java runs to megabytes, and the message reaches a Spark job's log and its driver's exception.
+   */
+  private static String excerpt(Exception e, String text) {
+    List<String> lines = text.lines().toList();
+    int line =
+        e instanceof CompileException c && c.getLocation() != null
+            ? c.getLocation().getLineNumber()
+            : 0;
+    int from = line > 0 ? Math.max(1, line - EXCERPT_CONTEXT) : 1;
+    int to =
+        line > 0
+            ? Math.min(lines.size(), line + EXCERPT_CONTEXT)
+            : Math.min(lines.size(), EXCERPT_HEAD);
+    StringBuilder excerpt = new StringBuilder();
+    for (int n = from; n <= to; n++) {
+      excerpt.append(String.format("%6d  %s%n", n, lines.get(n - 1)));
+    }
+    return excerpt
+        .append("(lines ")
+        .append(from)
+        .append("-")
+        .append(to)
+        .append(" of ")
+        .append(lines.size())
+        .append(" of the generated Java; bin/l0 explain FILE.l0 --java prints it whole)")
+        .toString();
   }
 
   /** The messages of {@code e} and its causes, outermost first (Janino's say where, then why). */
