@@ -1709,22 +1709,21 @@ final class ThreadCode {
         out);
     KernelExpr first = at;
     KernelExpr rest = KernelExprs.sub(rows, at);
+    if (!(at instanceof KernelExpr.Constant c
+        && c.value() instanceof dev.l0.ir.ScalarValue.Int point
+        && point.value() >= 0
+        && constantAtLeast(rows, point.value()))) {
+      // A split that may fail: each part is empty where it does, so that what reads a part (a map,
+      // a concat) and the host's scratch sizes never meet a negative size or one beyond the rows.
+      first = new KernelExpr.Select(ok, first, KernelExprs.ZERO);
+      rest = new KernelExpr.Select(ok, rest, KernelExprs.ZERO);
+    }
     KernelExpr rowsBound = bound(rows);
     if (rowsBound != null && bound(at) == null) {
       // A split point the thread computes: where it is valid, each part has at most the array's
-      // rows, so a part (0 where the split failed) is a size the host bounds, as a concat needs.
-      first =
-          boundedSize(
-              pattern.get(0).name(),
-              new KernelExpr.Select(ok, at, KernelExprs.ZERO),
-              rowsBound,
-              out);
-      rest =
-          boundedSize(
-              pattern.get(1).name(),
-              new KernelExpr.Select(ok, rest, KernelExprs.ZERO),
-              rowsBound,
-              out);
+      // rows, so a part is a size the host bounds, as a concat needs.
+      first = boundedSize(pattern.get(0).name(), first, rowsBound, out);
+      rest = boundedSize(pattern.get(1).name(), rest, rowsBound, out);
     }
     env.put(pattern.get(0).name(), view.slice(KernelExprs.ZERO, first, ok));
     env.put(pattern.get(1).name(), view.slice(at, rest, ok));
