@@ -108,9 +108,18 @@ public final class RandomPrograms {
     return tape;
   }
 
-  /** Well-typed programs whose entry fails at run time in a known operation. */
+  /**
+   * Well-typed programs whose entry fails at run time in a known operation; half of them fail
+   * inside the rows of a map (a kernel), at an index, split point or new size that is a literal, a
+   * value the host computes before the kernel, or one each row computes.
+   */
   public static Arbitrary<FailingProgramCase> failingPrograms() {
     return tapes(PROGRAM_TAPE).map(ProgramGenerator::failingProgram);
+  }
+
+  /** The program {@link #failingPrograms()} makes of a tape drawn from {@code seed}. */
+  public static FailingProgramCase failingProgram(long seed) {
+    return ProgramGenerator.failingProgram(tape(seed, PROGRAM_TAPE));
   }
 
   /**
