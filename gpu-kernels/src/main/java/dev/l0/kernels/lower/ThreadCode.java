@@ -1007,16 +1007,24 @@ final class ThreadCode {
     return s instanceof SubExp.Var v && lookup(v.name()) instanceof ArrayView view ? view : null;
   }
 
-  /** {@code count} as an {@code i64}, raising {@code operation}'s error where it is negative. */
+  /**
+   * {@code count} as an {@code i64}, raising {@code operation}'s error where it is negative; the
+   * size of the array it makes is 0 there, so that what reads the array (a map, a concat) and the
+   * host's scratch sizes never meet a negative size.
+   */
   private KernelExpr checkedCount(
       String operation, SubExp count, SourcePos pos, List<KernelStmt> out) {
     KernelExpr n = convert(scalar(count), ScalarType.I64);
+    if (constantAtLeast(n, 0)) {
+      return n;
+    }
+    KernelExpr negative = KernelExprs.lt(n, KernelExprs.ZERO);
     out.add(
         new KernelStmt.If(
-            KernelExprs.lt(n, KernelExprs.ZERO),
+            negative,
             List.of(raise(operation, pos, FailureDetails.NEGATIVE_SIZE, List.of(n))),
             List.of()));
-    return n;
+    return new KernelExpr.Select(negative, KernelExprs.ZERO, n);
   }
 
   /** {@code size(d, a)}: an array keeps its inner sizes also when it has no elements. */

@@ -80,6 +80,33 @@ class NegativeSizesOnEveryBackendTest {
     }
   }
 
+  /**
+   * A negative count from the host of an {@code iota} or {@code replicate} inside a map, whose
+   * array a map reads before a concat: the count's error on every backend, where the negative size
+   * made the thread write outside its scratch (the JVM backend's {@code
+   * ArrayIndexOutOfBoundsException: Index -8 out of bounds for length 0}, the simulator's kernel
+   * defect).
+   */
+  @Test
+  void aNegativeCountInsideAMapIsTheCountsError() {
+    for (String operation : List.of("iota(n)", "replicate(n, 1)")) {
+      String source =
+          "fun [i32] main(i32 n, [[i32]] xs) =\n"
+              + "  map(fn i32 ([i32] r) => reduce(op +, 0, concat(map(op *(2), "
+              + operation
+              + "), r)), xs)\n";
+      Program program = L0Parser.parse(source, "test.l0");
+      List<Value> args = EveryBackend.mainArguments(program, "-4 [[1, 5, 3], [0, 7, 8]]");
+      L0RuntimeError interpreted =
+          assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
+      assertEquals(operation.substring(0, operation.indexOf('(')), interpreted.operation());
+      for (KernelExecutor backend : EveryBackend.BACKENDS) {
+        L0RuntimeError failure = EveryBackend.failure(program, args, backend, true);
+        assertEquals(interpreted.getMessage(), failure.getMessage(), backend.name());
+      }
+    }
+  }
+
   @Test
   void aMapOverNoRowsWhoseRowsWouldHaveANegativeSizeGivesTheInterpretersEmptyArray() {
     assertEmptyAsTheInterpreter(RESHAPED, "empty([0][4]i32) 2 -2", "empty([0][2][0]i32)");
