@@ -32,7 +32,9 @@ final class ProgramGenerator {
     MODULO("%"),
     ZIP("zip"),
     RESHAPE("reshape"),
-    SPLIT("split");
+    SPLIT("split"),
+    IOTA("iota"),
+    REPLICATE("replicate");
 
     final String operation;
 
@@ -165,9 +167,16 @@ final class ProgramGenerator {
             };
     Scope inRow = scope.with(row, ScalarType.I32);
     Typed failing =
-        failure == Failure.SPLIT
-            ? rotatedSplit(exprs, inRow, point)
-            : failing(failure, exprs, inRow, point);
+        switch (failure) {
+          case SPLIT -> rotatedSplit(exprs, inRow, point);
+          case IOTA, REPLICATE -> {
+            // The negative count's array read by a map and a concat, as a split's parts.
+            Typed made = failing(failure, exprs, inRow, point);
+            Typed other = exprs.generate(Type.array(ScalarType.I32), inRow, 2);
+            yield new Typed(doubledAndSummed(made.expr(), other.expr()), ScalarType.I32);
+          }
+          default -> failing(failure, exprs, inRow, point);
+        };
     if (!(failing.type() instanceof ScalarType)) {
       // Rows of arrays whose sizes the rows compute are not lowered: the row is let bad = e in 0.
       failing =
@@ -207,18 +216,7 @@ final class ProgramGenerator {
         new Expr.Split(point.apply(n + 1 + choices.below(3)), array.expr(), ExprGenerator.AT);
     String first = exprs.freshName("a");
     String second = exprs.freshName("b");
-    Expr doubled =
-        new Expr.Map(
-            new FunArg.OperatorRef(
-                BinaryOperator.MUL, List.of(ExprGenerator.i32(2)), ExprGenerator.AT),
-            ExprGenerator.var(second),
-            ExprGenerator.AT);
-    Expr sum =
-        new Expr.Reduce(
-            new FunArg.OperatorRef(BinaryOperator.ADD, List.of(), ExprGenerator.AT),
-            ExprGenerator.i32(0),
-            new Expr.Concat(doubled, ExprGenerator.var(first), ExprGenerator.AT),
-            ExprGenerator.AT);
+    Expr sum = doubledAndSummed(ExprGenerator.var(second), ExprGenerator.var(first));
     Pattern parts =
         new Pattern.Tuple(
             List.of(
@@ -228,19 +226,41 @@ final class ProgramGenerator {
     return new Typed(new Expr.Let(parts, split, sum, ExprGenerator.AT), ScalarType.I32);
   }
 
-  /** {@code size(0, filter(fn bool (i32 x) => true, iota(v)))}: v, known only at run time. */
+  /** {@code reduce(op +, 0, concat(map(op *(2), a), b))} of two {@code i32} arrays. */
+  private static Expr doubledAndSummed(Expr a, Expr b) {
+    Expr doubled =
+        new Expr.Map(
+            new FunArg.OperatorRef(
+                BinaryOperator.MUL, List.of(ExprGenerator.i32(2)), ExprGenerator.AT),
+            a,
+            ExprGenerator.AT);
+    return new Expr.Reduce(
+        new FunArg.OperatorRef(BinaryOperator.ADD, List.of(), ExprGenerator.AT),
+        ExprGenerator.i32(0),
+        new Expr.Concat(doubled, b, ExprGenerator.AT),
+        ExprGenerator.AT);
+  }
+
+  /**
+   * {@code size(0, filter(fn bool (i32 x) => true, iota(v)))}, or {@code 0 - size(...)} of {@code
+   * -v} where v is negative: v, known only at run time.
+   */
   private static Expr hostComputed(long v, ExprGenerator exprs) {
+    long magnitude = Math.abs(v);
     Typed iota =
         new Typed(
-            new Expr.Iota(ExprGenerator.i32(v), ExprGenerator.AT),
-            SizedTypes.arrayOf(ScalarType.I32, new Dim.Const(v)));
-    return new Expr.Size(0, runTimeSized(iota, exprs), ExprGenerator.AT);
+            new Expr.Iota(ExprGenerator.i32(magnitude), ExprGenerator.AT),
+            SizedTypes.arrayOf(ScalarType.I32, new Dim.Const(magnitude)));
+    Expr size = new Expr.Size(0, runTimeSized(iota, exprs), ExprGenerator.AT);
+    return v >= 0
+        ? size
+        : new Expr.Binary(BinaryOperator.SUB, ExprGenerator.i32(0), size, ExprGenerator.AT);
   }
 
   /**
    * The failing expression. Sizes that must disagree are hidden from the type checker's static size
    * analysis behind {@link #runTimeSized}, so that the program is well typed and fails only when it
-   * runs. Indices, split points and new sizes are {@code point} of their value.
+   * runs. Indices, split points, new sizes and (negative) counts are {@code point} of their value.
    */
   private Typed failing(
       Failure failure, ExprGenerator exprs, Scope scope, LongFunction<Expr> point) {
@@ -288,6 +308,17 @@ final class ProgramGenerator {
                 List.of(point.apply(beyond)), runTimeSized(array, exprs), ExprGenerator.AT),
             Type.array(element(array)));
       }
+      case IOTA ->
+          new Typed(
+              new Expr.Iota(point.apply(-1 - choices.below(3)), ExprGenerator.AT),
+              Type.array(ScalarType.I32));
+      case REPLICATE ->
+          new Typed(
+              new Expr.Replicate(
+                  point.apply(-1 - choices.below(3)),
+                  exprs.generate(ScalarType.I32, scope, depth).expr(),
+                  ExprGenerator.AT),
+              Type.array(ScalarType.I32));
       case SPLIT -> {
         Typed array = exprs.generate(types.array(new Dim.Const(n)), scope, depth);
         Type part = Type.array(element(array));
