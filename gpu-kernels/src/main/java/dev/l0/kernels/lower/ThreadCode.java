@@ -1780,7 +1780,32 @@ final class ThreadCode {
             values.size() <= KernelStmt.MAX_ERROR_VALUES ? values : List.of());
     KernelExpr ok = and(nonNegative, eq(newCount, count));
     addGuarded(ok, List.of(), List.of(mismatch), out);
-    env.put(id.name(), contiguous.reshaped(newDims, ok));
+    List<KernelExpr> shape = newDims;
+    if (!(newDims.stream().allMatch(d -> constantAtLeast(d, 0))
+        && constantValue(newCount) != null
+        && constantValue(newCount).equals(constantValue(count)))) {
+      // A reshape that may fail: its sizes are 0 where it does, so that what reads it (a map, a
+      // concat) and the host's scratch sizes never meet a negative size or more elements than the
+      // array has.
+      shape =
+          newDims.stream()
+              .map(d -> (KernelExpr) new KernelExpr.Select(ok, d, KernelExprs.ZERO))
+              .toList();
+    }
+    env.put(id.name(), contiguous.reshaped(shape, ok));
+  }
+
+  /** The value of an {@code i64} product of constants, or null where a factor is not constant. */
+  private static Long constantValue(KernelExpr e) {
+    if (e instanceof KernelExpr.Constant c && c.value() instanceof dev.l0.ir.ScalarValue.Int i) {
+      return i.value();
+    }
+    if (e instanceof KernelExpr.Binary b && b.op() == BinaryOperator.MUL) {
+      Long left = constantValue(b.left());
+      Long right = constantValue(b.right());
+      return left == null || right == null ? null : left * right;
+    }
+    return null;
   }
 
   /** The number of elements of an array of sizes {@code dims}. */

@@ -81,15 +81,15 @@ class NegativeSizesOnEveryBackendTest {
   }
 
   /**
-   * A negative count from the host of an {@code iota} or {@code replicate} inside a map, whose
-   * array a map reads before a concat: the count's error on every backend, where the negative size
-   * made the thread write outside its scratch (the JVM backend's {@code
+   * A negative count from the host of an {@code iota}, {@code replicate} or {@code reshape} inside
+   * a map, whose array a map reads before a concat: the count's error on every backend, where the
+   * negative size made the thread write outside its scratch (the JVM backend's {@code
    * ArrayIndexOutOfBoundsException: Index -8 out of bounds for length 0}, the simulator's kernel
    * defect).
    */
   @Test
   void aNegativeCountInsideAMapIsTheCountsError() {
-    for (String operation : List.of("iota(n)", "replicate(n, 1)")) {
+    for (String operation : List.of("iota(n)", "replicate(n, 1)", "reshape((n), r)")) {
       String source =
           "fun [i32] main(i32 n, [[i32]] xs) =\n"
               + "  map(fn i32 ([i32] r) => reduce(op +, 0, concat(map(op *(2), "
