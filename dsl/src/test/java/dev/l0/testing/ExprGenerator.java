@@ -133,7 +133,8 @@ final class ExprGenerator {
    * may be -1 or negative ({@code if d = 0 then -1 else d}), shift counts that are not masked
    * (negative, or beyond the type's width), integer exponents up to 63 and sometimes negative (a
    * {@code pow} failure), and reductions and scans of floats by {@code min} and {@code max} and of
-   * integers by a non-commutative operator.
+   * integers by a non-commutative operator, also on pairs of integers ({@code {a1 * a2, b1 * a2 +
+   * b2}}, affine maps composed).
    */
   ExprGenerator(
       Choices choices,
@@ -350,6 +351,11 @@ final class ExprGenerator {
     return new Expr.Literal(
         numeric.isInteger() ? new ScalarValue.Int(numeric, 0) : new ScalarValue.Float(numeric, 0.0),
         AT);
+  }
+
+  /** Whether this generator makes the edges of scalar semantics (see the constructor). */
+  boolean scalarEdges() {
+    return scalarEdges;
   }
 
   /** The monoids reductions and scans of {@code type} combine with. */

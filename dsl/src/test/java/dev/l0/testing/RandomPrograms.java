@@ -68,9 +68,10 @@ public final class RandomPrograms {
    * beyond the type's width or negative, integer powers that wrap around or fail on a negative
    * exponent, more conversions, math built-ins and {@code min}/{@code max}, and reductions and
    * scans of floats by {@code min} and {@code max} and of integers by a non-commutative operator
-   * (the rightmost non-zero operand); some of its one-dimensional arrays have up to 70 elements
-   * (several chunks of a reduction; a float sum or product of them is held to {@code
-   * ReductionOrder}, not to the interpreter's left fold).
+   * (also on pairs: {@code {a1 * a2, b1 * a2 + b2}}, affine maps composed) (the rightmost non-zero
+   * operand); some of its one-dimensional arrays have up to 70 elements (several chunks of a
+   * reduction; a float sum or product of them is held to {@code ReductionOrder}, not to the
+   * interpreter's left fold).
    */
   public static ProgramCase scalarEdgeProgram(long seed) {
     return ProgramGenerator.scalarEdgeProgram(
@@ -108,9 +109,18 @@ public final class RandomPrograms {
     return tape;
   }
 
-  /** Well-typed programs whose entry fails at run time in a known operation. */
+  /**
+   * Well-typed programs whose entry fails at run time in a known operation; half of them fail
+   * inside the rows of a map (a kernel), at an index, split point or new size that is a literal, a
+   * value the host computes before the kernel, or one each row computes.
+   */
   public static Arbitrary<FailingProgramCase> failingPrograms() {
     return tapes(PROGRAM_TAPE).map(ProgramGenerator::failingProgram);
+  }
+
+  /** The program {@link #failingPrograms()} makes of a tape drawn from {@code seed}. */
+  public static FailingProgramCase failingProgram(long seed) {
+    return ProgramGenerator.failingProgram(tape(seed, PROGRAM_TAPE));
   }
 
   /**

@@ -41,8 +41,24 @@ final class SoacGenerator {
     this.types = types;
   }
 
-  /** {@code reduce(op, ne, a)} with an associative operator and its neutral element. */
+  /**
+   * {@code reduce(op, ne, a)} with an associative operator and its neutral element; with scalar
+   * edges, one in four integer reductions is {@code let {a, b} = reduce(op, ne, <pairs>) in b},
+   * often by composing affine maps ({@link #combiner}).
+   */
   Typed reduce(Type request, Scope scope, int depth) {
+    if (exprs.scalarEdges()
+        && request instanceof ScalarType integer
+        && integer.isInteger()
+        && choices.percent(25)) {
+      Typed pairs =
+          exprs.generate(arrayOf(Type.tuple(integer, integer), Dim.UNKNOWN), scope, depth);
+      String first = exprs.freshName("a");
+      String second = exprs.freshName("b");
+      Pattern both =
+          new Pattern.Tuple(List.of(new Pattern.Name(first, AT), new Pattern.Name(second, AT)), AT);
+      return new Typed(new Expr.Let(both, reduceOver(pairs).expr(), var(second), AT), integer);
+    }
     return reduceOver(exprs.generate(arrayOf(request, Dim.UNKNOWN), scope, depth));
   }
 
@@ -170,6 +186,25 @@ final class SoacGenerator {
       ys.add(new Pattern.Name(yi, AT));
       combined.add(m.combine(var(xi), var(yi)));
     }
+    List<Expr> tupleNeutral = new ArrayList<>(neutrals);
+    int[] pair = affinePair(parts);
+    if (exprs.scalarEdges() && pair != null && choices.percent(60)) {
+      // Two components of one integer type compose as affine maps v -> a*v + b, {a1, b1} then
+      // {a2, b2}: {a1 * a2, b1 * a2 + b2}, neutral {1, 0}; associative (integers wrap around), not
+      // commutative, and each result component reads both components of both operands.
+      ScalarType integer = (ScalarType) parts.get(pair[0]);
+      Expr a1 = var(((Pattern.Name) xs.get(pair[0])).name());
+      Expr b1 = var(((Pattern.Name) xs.get(pair[1])).name());
+      Expr a2 = var(((Pattern.Name) ys.get(pair[0])).name());
+      Expr b2 = var(((Pattern.Name) ys.get(pair[1])).name());
+      combined.set(pair[0], new Expr.Binary(BinaryOperator.MUL, a1, a2, AT));
+      combined.set(
+          pair[1],
+          new Expr.Binary(
+              BinaryOperator.ADD, new Expr.Binary(BinaryOperator.MUL, b1, a2, AT), b2, AT));
+      tupleNeutral.set(pair[0], ExprGenerator.intLiteral(1, integer));
+      tupleNeutral.set(pair[1], ExprGenerator.intLiteral(0, integer));
+    }
     Expr body =
         new Expr.Let(
             new Pattern.Tuple(xs, AT),
@@ -178,7 +213,19 @@ final class SoacGenerator {
             AT);
     FunArg lambda =
         new FunArg.Lambda(type, List.of(new Param(type, x, AT), new Param(type, y, AT)), body, AT);
-    return new Combiner(lambda, new Expr.TupleLit(neutrals, AT));
+    return new Combiner(lambda, new Expr.TupleLit(tupleNeutral, AT));
+  }
+
+  /** The first two components of one integer type (indices, in order), or null if none. */
+  private static int[] affinePair(List<Type> parts) {
+    for (int i = 0; i < parts.size(); i++) {
+      for (int j = i + 1; j < parts.size(); j++) {
+        if (parts.get(i) instanceof ScalarType s && s.isInteger() && parts.get(j).equals(s)) {
+          return new int[] {i, j};
+        }
+      }
+    }
+    return null;
   }
 
   /**

@@ -1007,16 +1007,24 @@ final class ThreadCode {
     return s instanceof SubExp.Var v && lookup(v.name()) instanceof ArrayView view ? view : null;
   }
 
-  /** {@code count} as an {@code i64}, raising {@code operation}'s error where it is negative. */
+  /**
+   * {@code count} as an {@code i64}, raising {@code operation}'s error where it is negative; the
+   * size of the array it makes is 0 there, so that what reads the array (a map, a concat) and the
+   * host's scratch sizes never meet a negative size.
+   */
   private KernelExpr checkedCount(
       String operation, SubExp count, SourcePos pos, List<KernelStmt> out) {
     KernelExpr n = convert(scalar(count), ScalarType.I64);
+    if (constantAtLeast(n, 0)) {
+      return n;
+    }
+    KernelExpr negative = KernelExprs.lt(n, KernelExprs.ZERO);
     out.add(
         new KernelStmt.If(
-            KernelExprs.lt(n, KernelExprs.ZERO),
+            negative,
             List.of(raise(operation, pos, FailureDetails.NEGATIVE_SIZE, List.of(n))),
             List.of()));
-    return n;
+    return new KernelExpr.Select(negative, KernelExprs.ZERO, n);
   }
 
   /** {@code size(d, a)}: an array keeps its inner sizes also when it has no elements. */
@@ -1709,22 +1717,21 @@ final class ThreadCode {
         out);
     KernelExpr first = at;
     KernelExpr rest = KernelExprs.sub(rows, at);
+    if (!(at instanceof KernelExpr.Constant c
+        && c.value() instanceof dev.l0.ir.ScalarValue.Int point
+        && point.value() >= 0
+        && constantAtLeast(rows, point.value()))) {
+      // A split that may fail: each part is empty where it does, so that what reads a part (a map,
+      // a concat) and the host's scratch sizes never meet a negative size or one beyond the rows.
+      first = new KernelExpr.Select(ok, first, KernelExprs.ZERO);
+      rest = new KernelExpr.Select(ok, rest, KernelExprs.ZERO);
+    }
     KernelExpr rowsBound = bound(rows);
     if (rowsBound != null && bound(at) == null) {
       // A split point the thread computes: where it is valid, each part has at most the array's
-      // rows, so a part (0 where the split failed) is a size the host bounds, as a concat needs.
-      first =
-          boundedSize(
-              pattern.get(0).name(),
-              new KernelExpr.Select(ok, at, KernelExprs.ZERO),
-              rowsBound,
-              out);
-      rest =
-          boundedSize(
-              pattern.get(1).name(),
-              new KernelExpr.Select(ok, rest, KernelExprs.ZERO),
-              rowsBound,
-              out);
+      // rows, so a part is a size the host bounds, as a concat needs.
+      first = boundedSize(pattern.get(0).name(), first, rowsBound, out);
+      rest = boundedSize(pattern.get(1).name(), rest, rowsBound, out);
     }
     env.put(pattern.get(0).name(), view.slice(KernelExprs.ZERO, first, ok));
     env.put(pattern.get(1).name(), view.slice(at, rest, ok));
@@ -1773,7 +1780,32 @@ final class ThreadCode {
             values.size() <= KernelStmt.MAX_ERROR_VALUES ? values : List.of());
     KernelExpr ok = and(nonNegative, eq(newCount, count));
     addGuarded(ok, List.of(), List.of(mismatch), out);
-    env.put(id.name(), contiguous.reshaped(newDims, ok));
+    List<KernelExpr> shape = newDims;
+    if (!(newDims.stream().allMatch(d -> constantAtLeast(d, 0))
+        && constantValue(newCount) != null
+        && constantValue(newCount).equals(constantValue(count)))) {
+      // A reshape that may fail: its sizes are 0 where it does, so that what reads it (a map, a
+      // concat) and the host's scratch sizes never meet a negative size or more elements than the
+      // array has.
+      shape =
+          newDims.stream()
+              .map(d -> (KernelExpr) new KernelExpr.Select(ok, d, KernelExprs.ZERO))
+              .toList();
+    }
+    env.put(id.name(), contiguous.reshaped(shape, ok));
+  }
+
+  /** The value of an {@code i64} product of constants, or null where a factor is not constant. */
+  private static Long constantValue(KernelExpr e) {
+    if (e instanceof KernelExpr.Constant c && c.value() instanceof dev.l0.ir.ScalarValue.Int i) {
+      return i.value();
+    }
+    if (e instanceof KernelExpr.Binary b && b.op() == BinaryOperator.MUL) {
+      Long left = constantValue(b.left());
+      Long right = constantValue(b.right());
+      return left == null || right == null ? null : left * right;
+    }
+    return null;
   }
 
   /** The number of elements of an array of sizes {@code dims}. */

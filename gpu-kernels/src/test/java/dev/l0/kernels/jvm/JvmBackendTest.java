@@ -24,6 +24,7 @@ import dev.l0.kernels.lower.LaunchConfiguration;
 import dev.l0.opt.OptimizedProgram;
 import dev.l0.opt.Optimizer;
 import dev.l0.syntax.L0Parser;
+import dev.l0.testing.FailingProgramCase;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.testing.ReferenceData;
@@ -419,6 +420,18 @@ class JvmBackendTest {
 
   @Property(tries = 300, seed = "20261123")
   void randomProgramsGiveTheInterpretersResultsAndFailures(@ForAll("programs") ProgramCase c) {
+    assertSameAsInterpreter(HostRunner.compile(c.program(), JVM), c.program(), c.entry(), c.args());
+  }
+
+  @Provide
+  Arbitrary<FailingProgramCase> failingPrograms() {
+    return RandomPrograms.failingPrograms();
+  }
+
+  /** Random programs that fail at run time, half of them inside a kernel's rows. */
+  @Property(tries = 100, seed = "20261123")
+  void randomFailingProgramsFailAsTheInterpreter(@ForAll("failingPrograms") FailingProgramCase f) {
+    ProgramCase c = f.program();
     assertSameAsInterpreter(HostRunner.compile(c.program(), JVM), c.program(), c.entry(), c.args());
   }
 

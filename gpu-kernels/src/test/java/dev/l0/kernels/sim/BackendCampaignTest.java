@@ -40,14 +40,15 @@ import org.junit.jupiter.api.Test;
 /**
  * A campaign outside CI: for every seed of {@code -Dl0.backendCampaign=FROM:COUNT} and every
  * generator of {@code -Dl0.backendCampaign.generators} (default all: {@code program}, {@code
- * kernelArray}, {@code row}, {@code scalarEdge}), the random program runs in the interpreter and,
- * optimised, on the JVM backend and on the simulator (with its default launch configuration, and
- * with every map of few rows forced to run a block per row where it can, at most 3 blocks); the
- * backends' outcomes must be the same, and each must be the interpreter's value bit for bit (shapes
- * included), or a run-time failure where the interpreter fails too. Skipped without the property.
- * Not counted as defects, but listed: runs past the simulator's limits, results that differ only in
- * the inner sizes of empty arrays (a map over no rows whose function fails on the zero element may
- * give its rows another shape), failures in another operation than the interpreter's.
+ * kernelArray}, {@code row}, {@code scalarEdge}, {@code failing}), the random program runs in the
+ * interpreter and, optimised, on the JVM backend and on the simulator (with its default launch
+ * configuration, and with every map of few rows forced to run a block per row where it can, at most
+ * 3 blocks); the backends' outcomes must be the same, and each must be the interpreter's value bit
+ * for bit (shapes included), or a run-time failure where the interpreter fails too. Skipped without
+ * the property. Not counted as defects, but listed: runs past the simulator's limits, results that
+ * differ only in the inner sizes of empty arrays (a map over no rows whose function fails on the
+ * zero element may give its rows another shape), failures in another operation than the
+ * interpreter's.
  */
 class BackendCampaignTest {
   private static final String CAMPAIGN = System.getProperty("l0.backendCampaign");
@@ -61,6 +62,7 @@ class BackendCampaignTest {
     all.put("kernelArray", RandomPrograms::kernelArrayProgram);
     all.put("row", RandomPrograms::rowProgram);
     all.put("scalarEdge", RandomPrograms::scalarEdgeProgram);
+    all.put("failing", seed -> RandomPrograms.failingProgram(seed).program());
     return all;
   }
 

@@ -49,6 +49,64 @@ class NegativeSizesOnEveryBackendTest {
     }
   }
 
+  /**
+   * A split point from the host outside {@code 0..n} inside a map, whose second part a map reads
+   * before a concat: the split's error on every backend, where the parts' negative or too large
+   * sizes made the thread write outside its scratch (the JVM backend's internal error {@code
+   * ArrayIndexOutOfBoundsException: Index -1 out of bounds for length 2}, the simulator's kernel
+   * defect).
+   */
+  @Test
+  void aSplitPointOutsideTheRowsInsideAMapIsTheSplitsError() {
+    String rotated =
+        """
+        fun [[i32]] main(i32 n, [[i32]] xs) =
+          map(fn [i32] ([i32] r) => let {a, b} = split(n, r) in concat(map(op *(2), b), a), xs)
+        """;
+    Program program = L0Parser.parse(rotated, "test.l0");
+    for (String input : List.of("4 [[1, 5, 3], [0, 7, 8]]", "-1 [[1, 5, 3], [0, 7, 8]]")) {
+      List<Value> args = EveryBackend.mainArguments(program, input);
+      L0RuntimeError interpreted =
+          assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
+      assertEquals(
+          "test.l0:2:42: split: split point "
+              + input.split(" ")[0]
+              + " outside 0..3 (the outer size of the array)",
+          interpreted.getMessage());
+      for (KernelExecutor backend : EveryBackend.BACKENDS) {
+        L0RuntimeError failure = EveryBackend.failure(program, args, backend, true);
+        assertEquals(interpreted.getMessage(), failure.getMessage(), backend.name());
+      }
+    }
+  }
+
+  /**
+   * A negative count from the host of an {@code iota}, {@code replicate} or {@code reshape} inside
+   * a map, whose array a map reads before a concat: the count's error on every backend, where the
+   * negative size made the thread write outside its scratch (the JVM backend's {@code
+   * ArrayIndexOutOfBoundsException: Index -8 out of bounds for length 0}, the simulator's kernel
+   * defect).
+   */
+  @Test
+  void aNegativeCountInsideAMapIsTheCountsError() {
+    for (String operation : List.of("iota(n)", "replicate(n, 1)", "reshape((n), r)")) {
+      String source =
+          "fun [i32] main(i32 n, [[i32]] xs) =\n"
+              + "  map(fn i32 ([i32] r) => reduce(op +, 0, concat(map(op *(2), "
+              + operation
+              + "), r)), xs)\n";
+      Program program = L0Parser.parse(source, "test.l0");
+      List<Value> args = EveryBackend.mainArguments(program, "-4 [[1, 5, 3], [0, 7, 8]]");
+      L0RuntimeError interpreted =
+          assertThrows(L0RuntimeError.class, () -> new Interpreter(program).call("main", args));
+      assertEquals(operation.substring(0, operation.indexOf('(')), interpreted.operation());
+      for (KernelExecutor backend : EveryBackend.BACKENDS) {
+        L0RuntimeError failure = EveryBackend.failure(program, args, backend, true);
+        assertEquals(interpreted.getMessage(), failure.getMessage(), backend.name());
+      }
+    }
+  }
+
   @Test
   void aMapOverNoRowsWhoseRowsWouldHaveANegativeSizeGivesTheInterpretersEmptyArray() {
     assertEmptyAsTheInterpreter(RESHAPED, "empty([0][4]i32) 2 -2", "empty([0][2][0]i32)");

@@ -13,6 +13,7 @@ import dev.l0.opt.ir.Body;
 import dev.l0.opt.ir.Exp;
 import dev.l0.opt.ir.InternalProgram;
 import dev.l0.opt.ir.Stm;
+import dev.l0.testing.FailingProgramCase;
 import dev.l0.testing.ProgramCase;
 import dev.l0.testing.RandomPrograms;
 import dev.l0.types.TypeChecker;
@@ -27,7 +28,8 @@ import net.jqwik.api.statistics.Statistics;
  * with no kernel defect: every block size gives the same outcome, and that outcome is the
  * interpreter's result bit for bit (or a failure in the same operation), except that a program with
  * a float reduction or scan is held to the documented reduction order ({@code ReductionOrder}), not
- * to the interpreter's left fold, once its arrays span several chunks.
+ * to the interpreter's left fold, once its arrays span several chunks; and random programs that
+ * fail at run time fail in the interpreter's operation.
  */
 class RandomProgramSimulationTest {
   private static final int[] BLOCK_SIZES = {1, 4, 32};
@@ -56,6 +58,29 @@ class RandomProgramSimulationTest {
       if (!floatReduction || interpreted.startsWith("failure")) {
         assertEquals(interpreted, simulated, "block size " + blockSize);
       }
+    }
+  }
+
+  @Provide
+  Arbitrary<FailingProgramCase> failingPrograms() {
+    return RandomPrograms.failingPrograms();
+  }
+
+  /**
+   * Programs that fail at run time, half of them inside a kernel's rows: every block size fails in
+   * the interpreter's operation, never with a kernel defect.
+   */
+  @Property(tries = 100)
+  void simulatedKernelsFailWhereTheInterpreterFails(
+      @ForAll("failingPrograms") FailingProgramCase f) {
+    ProgramCase c = f.program();
+    String interpreted = outcome(() -> new Interpreter(c.program()).call(c.entry(), c.args()));
+    for (int blockSize : BLOCK_SIZES) {
+      HostRunner runner = HostRunner.compile(c.program(), new SimulatorExecutor(blockSize));
+      assertEquals(
+          interpreted,
+          outcome(() -> runner.call(c.entry(), c.args())),
+          "block size " + blockSize + "\n" + c);
     }
   }
 
