@@ -172,7 +172,7 @@ final class ProgramGenerator {
           case IOTA, REPLICATE -> {
             // The negative count's array read by a map and a concat, as a split's parts.
             Typed made = failing(failure, exprs, inRow, point);
-            Typed other = exprs.generate(Type.array(ScalarType.I32), inRow, 2);
+            Typed other = rowArray(exprs, inRow, types.size(1));
             yield new Typed(doubledAndSummed(made.expr(), other.expr()), ScalarType.I32);
           }
           default -> failing(failure, exprs, inRow, point);
@@ -206,12 +206,13 @@ final class ProgramGenerator {
   /**
    * {@code let {a, b} = split(p, <i32 array>) in reduce(op +, 0, concat(map(op *(2), b), a))}, p
    * beyond the array's rows: a failing split whose parts a map and a concat read (where the parts'
-   * sizes once went negative in a kernel thread's scratch). The array's size stays known: the part
-   * of rows a thread computes, less a split point from the host, is a size no host bounds.
+   * sizes once went negative in a kernel thread's scratch). The array's size stays known ({@link
+   * #rowArray}): the part of rows a thread computes, less a split point from the host, is a size no
+   * host bounds.
    */
   private Typed rotatedSplit(ExprGenerator exprs, Scope scope, LongFunction<Expr> point) {
     long n = types.size(1);
-    Typed array = exprs.generate(SizedTypes.arrayOf(ScalarType.I32, new Dim.Const(n)), scope, 2);
+    Typed array = rowArray(exprs, scope, n);
     Expr split =
         new Expr.Split(point.apply(n + 1 + choices.below(3)), array.expr(), ExprGenerator.AT);
     String first = exprs.freshName("a");
@@ -224,6 +225,27 @@ final class ProgramGenerator {
                 new Pattern.Name(second, ExprGenerator.AT)),
             ExprGenerator.AT);
     return new Typed(new Expr.Let(parts, split, sum, ExprGenerator.AT), ScalarType.I32);
+  }
+
+  /**
+   * {@code map(fn i32 (i32 j) => <i32>, iota(n))} in a kernel's row: an array of {@code n} rows
+   * whose values the row computes and whose size the host bounds. A generated array of that type
+   * may be a loop's result, whose size only the thread knows, and such a row is not lowered to
+   * kernels (a compile error, not the failure the program is made for).
+   */
+  private static Typed rowArray(ExprGenerator exprs, Scope scope, long n) {
+    String index = exprs.freshName("j");
+    Typed value = exprs.generate(ScalarType.I32, scope.with(index, ScalarType.I32), 1);
+    Expr map =
+        new Expr.Map(
+            new FunArg.Lambda(
+                ScalarType.I32,
+                List.of(new Param(ScalarType.I32, index, ExprGenerator.AT)),
+                value.expr(),
+                ExprGenerator.AT),
+            new Expr.Iota(ExprGenerator.i32(n), ExprGenerator.AT),
+            ExprGenerator.AT);
+    return new Typed(map, SizedTypes.arrayOf(ScalarType.I32, new Dim.Const(n)));
   }
 
   /** {@code reduce(op +, 0, concat(map(op *(2), a), b))} of two {@code i32} arrays. */

@@ -71,8 +71,8 @@ final class JaninoKernels {
    * a kernel past the JVM's limits, such as 64 KiB of bytecode per method, which a class
    * initialiser of 7,500 distinct float constants passes: Janino's {@code
    * InternalCompilerException}) is rejected with an {@link UnsupportedKernelException} starting
-   * {@link #GENERATED_CODE_BUG}, with the compiler's messages and the lines of the source they
-   * name ({@link #excerpt}), which the program's compile error at the kernel's SOAC reports.
+   * {@link #GENERATED_CODE_BUG}, with the compiler's messages and the lines of the source they name
+   * ({@link #excerpt}), which the program's compile error at the kernel's SOAC reports.
    */
   static KernelThreads compile(Kernel kernel) {
     return compiled(kernel).code();

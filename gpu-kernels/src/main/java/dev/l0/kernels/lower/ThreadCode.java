@@ -1010,21 +1010,25 @@ final class ThreadCode {
   /**
    * {@code count} as an {@code i64}, raising {@code operation}'s error where it is negative; the
    * size of the array it makes is 0 there, so that what reads the array (a map, a concat) and the
-   * host's scratch sizes never meet a negative size.
+   * host's scratch sizes never meet a negative size. The size is chosen in the count's own type and
+   * then widened, so that an {@code i32} count stays an {@code i32} widened to {@code i64}, which
+   * the JVM backend counts loops over with an {@code int}.
    */
   private KernelExpr checkedCount(
       String operation, SubExp count, SourcePos pos, List<KernelStmt> out) {
-    KernelExpr n = convert(scalar(count), ScalarType.I64);
+    KernelExpr given = scalar(count);
+    KernelExpr n = convert(given, ScalarType.I64);
     if (constantAtLeast(n, 0)) {
       return n;
     }
-    KernelExpr negative = KernelExprs.lt(n, KernelExprs.ZERO);
+    KernelExpr zero = KernelExprs.zeroOf(given.type());
+    KernelExpr negative = KernelExprs.lt(given, zero);
     out.add(
         new KernelStmt.If(
             negative,
             List.of(raise(operation, pos, FailureDetails.NEGATIVE_SIZE, List.of(n))),
             List.of()));
-    return new KernelExpr.Select(negative, KernelExprs.ZERO, n);
+    return convert(new KernelExpr.Select(negative, zero, given), ScalarType.I64);
   }
 
   /** {@code size(d, a)}: an array keeps its inner sizes also when it has no elements. */
