@@ -16,7 +16,6 @@ import dev.l0.ir.SourcePos;
 import dev.l0.ir.Type;
 import dev.l0.ir.Value;
 import dev.l0.semantics.ArrayOperations;
-import dev.l0.semantics.KeptRows;
 import dev.l0.semantics.Operands;
 import dev.l0.semantics.ScalarOperations;
 import dev.l0.syntax.L0Printer;
@@ -307,13 +306,13 @@ public final class Interpreter {
   private Value filter(Expr.Filter fl, Environment env) {
     SoacFunction f = function(fl.function(), env);
     Value.Array input = Operands.array(eval(fl.array(), env), fl.pos());
-    KeptRows kept = new KeptRows("filter", 1, input.length(), fl.pos());
+    List<Value> kept = new ArrayList<>();
     for (Value element : input.elements()) {
       if (Operands.bool(f.apply(element), fl.function().pos())) {
-        kept.add(List.of(element));
+        kept.add(element);
       }
     }
-    return new Value.Array(input.elementType(), kept.columns().get(0), input.elementShape());
+    return new Value.Array(input.elementType(), kept, input.elementShape());
   }
 
   private Value reduce(Expr.Reduce r, Environment env) {

@@ -44,7 +44,7 @@ public final class ArrayOperations {
   private static final long BYTES_PER_BOXED_ELEMENT = 28;
 
   /** What one element of an array of shared values costs at least: its reference in a list. */
-  static final long BYTES_PER_REFERENCE = 4;
+  private static final long BYTES_PER_REFERENCE = 4;
 
   private ArrayOperations() {}
 

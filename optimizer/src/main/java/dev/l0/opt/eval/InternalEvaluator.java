@@ -18,7 +18,6 @@ import dev.l0.opt.ir.Stm;
 import dev.l0.opt.ir.SubExp;
 import dev.l0.semantics.ArrayOperations;
 import dev.l0.semantics.FailureDetails;
-import dev.l0.semantics.KeptRows;
 import dev.l0.semantics.ScalarOperations;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -187,20 +186,19 @@ public final class InternalEvaluator {
     }
     if (soac instanceof Exp.FilterMap f && f.isFilter()) {
       Lambda predicate = f.predicate();
-      KeptRows kept = keptRows(pattern.size(), width);
+      List<List<Value>> columns = columns(pattern.size());
       for (int i = 0; i < width; i++) {
         List<Value> row = row(inputs, i);
         if (((ScalarValue.Bool) lambda(predicate, row, env).get(0)).value()) {
-          kept.add(row);
+          addRow(columns, row);
         }
       }
-      return arrays(pattern, kept.columns(), inputs);
+      return arrays(pattern, columns, inputs);
     }
     if (soac instanceof Exp.FilterMap f) {
       int accumulators = f.accumulators();
       List<Value> acc = values(f.neutral(), env);
-      List<KeptRows> kept = new ArrayList<>();
-      f.filters().forEach(values -> kept.add(keptRows(values, width)));
+      List<List<Value>> columns = columns(pattern.size());
       for (int i = 0; i < width; i++) {
         List<Value> row = new ArrayList<>(acc);
         row.addAll(row(inputs, i));
@@ -209,15 +207,15 @@ public final class InternalEvaluator {
         for (int k = 0; k < f.filters().size(); k++) {
           int flag = f.flagPosition(k);
           if (((ScalarValue.Bool) flagged.get(flag)).value()) {
-            kept.get(k).add(flagged.subList(flag + 1, flag + 1 + f.filters().get(k)));
+            int first = f.firstResult(k);
+            List<Value> values = flagged.subList(flag + 1, flag + 1 + f.filters().get(k));
+            addRow(columns.subList(first, first + values.size()), values);
           }
         }
       }
       List<Value> out = new ArrayList<>(acc);
-      for (KeptRows filter : kept) {
-        for (List<Value> column : filter.columns()) {
-          out.add(new Value.Array(InternalTypes.row(pattern.get(out.size()).type()), column));
-        }
+      for (int c = accumulators; c < pattern.size(); c++) {
+        out.add(new Value.Array(InternalTypes.row(pattern.get(c).type()), columns.get(c)));
       }
       return out;
     }
@@ -374,14 +372,6 @@ public final class InternalEvaluator {
         ArrayOperations.requireRoomForRows(operation, width, column.get(0), pos);
       }
     }
-  }
-
-  /**
-   * The rows a filter of {@code width} rows keeps, {@code values} values each ({@link KeptRows}); a
-   * filter has no source position in internal L0, so a heap it does not fit names none.
-   */
-  private static KeptRows keptRows(int values, int width) {
-    return new KeptRows("filter", values, width, SourcePos.NONE);
   }
 
   /** The kept rows of a filter's inputs: their rows keep the inputs' shapes. */
